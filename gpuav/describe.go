@@ -1,0 +1,124 @@
+package gpuav
+
+import (
+	"fmt"
+	"math"
+)
+
+// Description is a record's check-specific part in the user's terms.
+type Description struct {
+	Check string
+	// VUIDSuffix completes a VUID of the action command:
+	// "VUID-" + command + "-" + VUIDSuffix, e.g. VUID-vkCmdDraw-None-10068.
+	VUIDSuffix string
+	// Message is the sentence that says what went wrong, with numbers.
+	Message string
+	// Descriptor fields, when the check is about a descriptor.
+	HasDescriptor bool
+	Set, Binding  uint32
+	Index, Length uint32
+}
+
+// Describe turns a record's check code and parameters into a description.
+func Describe(code CheckCode, p [RecordParams]uint32) Description {
+	d := Description{Check: code.CheckID()}
+	switch code {
+	case CodeDescriptorIndexOOB:
+		d.HasDescriptor = true
+		d.Set, d.Binding, d.Index, d.Length = p[0], p[1], p[2], p[3]
+		d.VUIDSuffix = "None-10068"
+		d.Message = fmt.Sprintf("(set = %d, binding = %d) Index of %d used to index descriptor array of length %d.",
+			d.Set, d.Binding, d.Index, d.Length)
+	default:
+		d.Message = fmt.Sprintf("check code %d with parameters %v", uint32(code), p)
+	}
+	return d
+}
+
+// VUID returns the full VUID for a description and action command name, or
+// "" when the check has none.
+func (d Description) VUID(action string) string {
+	if d.VUIDSuffix == "" || action == "" {
+		return ""
+	}
+	return "VUID-" + action + "-" + d.VUIDSuffix
+}
+
+// SPIR-V ExecutionModel values, as records carry them.
+const (
+	ModelVertex                 = 0
+	ModelTessellationControl    = 1
+	ModelTessellationEvaluation = 2
+	ModelGeometry               = 3
+	ModelFragment               = 4
+	ModelGLCompute              = 5
+	ModelTaskNV                 = 5267
+	ModelMeshNV                 = 5268
+	ModelRayGeneration          = 5313
+	ModelIntersection           = 5314
+	ModelAnyHit                 = 5315
+	ModelClosestHit             = 5316
+	ModelMiss                   = 5317
+	ModelCallable               = 5318
+	ModelTaskEXT                = 5364
+	ModelMeshEXT                = 5365
+)
+
+// StageName names an execution model the way the JSON report does.
+func StageName(model uint32) string {
+	switch model {
+	case ModelVertex:
+		return "vertex"
+	case ModelTessellationControl:
+		return "tess_control"
+	case ModelTessellationEvaluation:
+		return "tess_eval"
+	case ModelGeometry:
+		return "geometry"
+	case ModelFragment:
+		return "fragment"
+	case ModelGLCompute:
+		return "compute"
+	case ModelTaskNV, ModelTaskEXT:
+		return "task"
+	case ModelMeshNV, ModelMeshEXT:
+		return "mesh"
+	case ModelRayGeneration:
+		return "raygen"
+	case ModelIntersection:
+		return "intersection"
+	case ModelAnyHit:
+		return "any_hit"
+	case ModelClosestHit:
+		return "closest_hit"
+	case ModelMiss:
+		return "miss"
+	case ModelCallable:
+		return "callable"
+	}
+	return fmt.Sprintf("stage_%d", model)
+}
+
+// StageCoords decodes the stage-specific words of a record into the JSON
+// report's coordinate keys.
+func StageCoords(model uint32, w [3]uint32) map[string][]float64 {
+	f := func(x uint32) float64 { return float64(math.Float32frombits(x)) }
+	u := func(x uint32) float64 { return float64(x) }
+	switch model {
+	case ModelVertex:
+		return map[string][]float64{"vertex_index": {u(w[0])}, "instance_index": {u(w[1])}}
+	case ModelTessellationControl:
+		return map[string][]float64{"invocation_id": {u(w[0])}, "primitive_id": {u(w[1])}}
+	case ModelTessellationEvaluation:
+		return map[string][]float64{"primitive_id": {u(w[0])}, "tess_coord": {f(w[1]), f(w[2])}}
+	case ModelGeometry:
+		return map[string][]float64{"primitive_id": {u(w[0])}, "invocation_id": {u(w[1])}}
+	case ModelFragment:
+		return map[string][]float64{"frag_coord": {f(w[0]), f(w[1])}}
+	case ModelGLCompute, ModelTaskNV, ModelTaskEXT, ModelMeshNV, ModelMeshEXT:
+		return map[string][]float64{"global_invocation_id": {u(w[0]), u(w[1]), u(w[2])}}
+	case ModelRayGeneration, ModelIntersection, ModelAnyHit, ModelClosestHit, ModelMiss, ModelCallable:
+		return map[string][]float64{"launch_id": {u(w[0]), u(w[1]), u(w[2])}}
+	}
+	return map[string][]float64{"words": {u(w[0]), u(w[1]), u(w[2])}}
+}

@@ -1,0 +1,32 @@
+package gpuav
+
+// Options tell Instrument what to add.
+type Options struct {
+	// ShaderID is written into every record the module produces.
+	ShaderID uint32
+	// DescriptorSet is the set index the layer binds its descriptor set at.
+	DescriptorSet uint32
+	// Checks maps check ids to on/off; a nil map means every implemented
+	// check is on.
+	Checks map[string]bool
+}
+
+// Result is an instrumented module and what happened to it.
+type Result struct {
+	// Words is the module to give the driver: the instrumented module, or
+	// the original words when nothing was added.
+	Words []uint32
+	// Instrumented says whether any check was added.
+	Instrumented bool
+	// ChecksAdded counts the guarded instructions.
+	ChecksAdded int
+	// Warnings name constructs that were left uninstrumented and why.
+	Warnings []string
+}
+
+// Instrument adds the enabled checks to a module. On any error the caller
+// must pass the original module through untouched and report the error as
+// a warning; Instrument never panics on malformed input.
+func Instrument(words []uint32, opt Options) (res Result, err error) {
+	return instrument(words, opt)
+}

@@ -1,0 +1,157 @@
+// Package session is the model of one run of an app under the layer: its
+// settings, device, shaders, pipelines and the error groups the user browses;
+// the collector that builds it from the wire; the session file written as
+// messages arrive; and the headless JSON report.
+package session
+
+import "time"
+
+// AppState says where the app is in its life.
+type AppState string
+
+// App states.
+const (
+	AppStarting AppState = "starting"
+	AppRunning  AppState = "running"
+	AppExited   AppState = "exited"
+	AppCrashed  AppState = "crashed" // killed by a signal
+	AppFailed   AppState = "failed"  // could not be started
+)
+
+// App is the program under test.
+type App struct {
+	Path     string   `json:"path"`
+	Args     []string `json:"args"`
+	PID      int      `json:"pid,omitempty"`
+	State    AppState `json:"state"`
+	ExitCode int      `json:"exit_code"`
+	Signal   string   `json:"signal,omitempty"`
+	// LayerLoaded is true once the layer said hello.
+	LayerLoaded bool `json:"layer_loaded"`
+}
+
+// Device is the device the app created (the last one, when several).
+type Device struct {
+	Name           string `json:"name"`
+	APIVersion     string `json:"api_version"`
+	DescriptorSlot uint32 `json:"descriptor_slot"`
+	MaxBoundSets   uint32 `json:"max_bound_descriptor_sets"`
+}
+
+// Settings are the validation settings of a run.
+type Settings struct {
+	Checks      map[string]bool `json:"checks"`
+	ReserveSlot bool            `json:"reserve_slot"`
+	SafeMode    bool            `json:"safe_mode"`
+}
+
+// Handle is a Vulkan handle with its debug-utils name, if any.
+type Handle struct {
+	Handle string `json:"handle"` // "0x..." hex
+	Name   string `json:"name"`
+}
+
+// Source is where an error's instruction comes from in the shader source.
+type Source struct {
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+	Text   string `json:"text"`
+	// Language names the source language for highlighting (glsl, hlsl...).
+	Language string `json:"language,omitempty"`
+	// Note explains a degraded answer (no debug info, text not found).
+	Note string `json:"note,omitempty"`
+}
+
+// Descriptor is the descriptor an error is about.
+type Descriptor struct {
+	Set         uint32 `json:"set"`
+	Binding     uint32 `json:"binding"`
+	Index       uint32 `json:"index"`
+	ArrayLength uint32 `json:"array_length"`
+}
+
+// Coords are the stage coordinates of one invocation; only the keys of its
+// stage are set (see the JSON contract in README).
+type Coords map[string][]float64
+
+// ErrorGroup is the records of one check at one instruction of one shader
+// in one action of one command buffer, de-duplicated with a count.
+type ErrorGroup struct {
+	Check         string      `json:"check"`
+	VUID          string      `json:"vuid,omitempty"`
+	Message       string      `json:"message"`
+	Count         int         `json:"count"`
+	Stage         string      `json:"stage"`
+	Coords        Coords      `json:"coords"`
+	Samples       []Coords    `json:"samples,omitempty"`
+	Descriptor    *Descriptor `json:"descriptor,omitempty"`
+	CommandBuffer Handle      `json:"command_buffer"`
+	Submit        uint64      `json:"submit"`
+	ActionIndex   uint32      `json:"action_index"`
+	Action        string      `json:"action"`
+	Labels        []string    `json:"labels,omitempty"`
+	Pipeline      Handle      `json:"pipeline"`
+	Shader        ShaderRef   `json:"shader"`
+	Instruction   uint32      `json:"instruction"`
+	Source        *Source     `json:"source,omitempty"`
+}
+
+// ShaderRef identifies a shader module in an error.
+type ShaderRef struct {
+	ID     uint32 `json:"id"`
+	Module string `json:"module"`
+	Name   string `json:"name"`
+}
+
+// Shader is a shader module the app created, with its original SPIR-V.
+type Shader struct {
+	ID           uint32
+	Module       uint64
+	SPIRV        []uint32
+	Instrumented bool
+	Warning      string
+}
+
+// Notice is a message from the layer or the launcher that is not an error
+// record: a slot conflict, an uninstrumented shader, dropped records, a layer
+// that never loaded.
+type Notice struct {
+	Level string    `json:"level"` // info, warning, error
+	Text  string    `json:"text"`
+	Time  time.Time `json:"time"`
+}
+
+// OutputLine is a line the app printed.
+type OutputLine struct {
+	Stream string `json:"stream"` // stdout or stderr
+	Text   string `json:"text"`
+}
+
+// Session is one run: everything the launcher learned, in arrival order
+// where order matters. It is built by a Collector from wire messages; the
+// TUI reads it (under the Collector's lock, or from a snapshot).
+type Session struct {
+	Version  int      `json:"version"`
+	App      App      `json:"app"`
+	Device   Device   `json:"device"`
+	Settings Settings `json:"settings"`
+	// Groups are the error groups in the order their first record arrived.
+	Groups  []*ErrorGroup `json:"errors"`
+	Notices []Notice      `json:"notices,omitempty"`
+	// Dropped counts records the layer's buffers had no room for.
+	Dropped uint64 `json:"dropped_records,omitempty"`
+	Submits uint64 `json:"submits"`
+
+	Shaders map[uint32]*Shader `json:"-"`
+	// Sources holds the lines of each shader source file the errors point
+	// into, for the TUI's source pane (line N is Sources[k][N-1]).
+	Sources map[SourceKey][]string `json:"-"`
+	Output  []OutputLine           `json:"-"`
+}
+
+// SourceKey names one source file of one shader.
+type SourceKey struct {
+	ShaderID uint32
+	File     string
+}

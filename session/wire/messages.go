@@ -1,0 +1,140 @@
+// Package wire is the protocol between the layer (inside the app) and the
+// launcher: versioned, length-prefixed frames over a unix socket, one message
+// per frame. Unknown or corrupt frames are rejected with an error, never a
+// crash.
+package wire
+
+// ProtocolVersion is sent in Hello; a reader refuses other versions.
+const ProtocolVersion = 1
+
+// Kind says which message a frame carries.
+type Kind uint8
+
+// Message kinds.
+const (
+	KindHello    Kind = 1
+	KindDevice   Kind = 2
+	KindShader   Kind = 3
+	KindPipeline Kind = 4
+	KindName     Kind = 5
+	KindErrors   Kind = 6
+	KindLog      Kind = 7
+	KindBye      Kind = 8
+	KindLabel    Kind = 9
+)
+
+// Settings are the validation settings the layer runs with.
+type Settings struct {
+	// Checks maps each check id (gpuav.Check*) to on/off.
+	Checks      map[string]bool `json:"checks"`
+	ReserveSlot bool            `json:"reserve_slot"`
+	// SafeMode: a failed check skips the access (the default and only
+	// behaviour today); kept as a setting so the user sees it.
+	SafeMode bool `json:"safe_mode"`
+}
+
+// Hello is the first message: who is talking.
+type Hello struct {
+	Protocol     int      `json:"protocol"`
+	RecordFormat int      `json:"record_format"`
+	LayerVersion string   `json:"layer_version"`
+	App          string   `json:"app"`
+	Args         []string `json:"args,omitempty"`
+	PID          int      `json:"pid"`
+	Settings     Settings `json:"settings"`
+}
+
+// Device describes a VkDevice the app created.
+type Device struct {
+	Handle                 uint64 `json:"handle"`
+	Name                   string `json:"name"`
+	APIVersion             string `json:"api_version"`
+	DriverVersion          uint32 `json:"driver_version"`
+	VendorID               uint32 `json:"vendor_id"`
+	DeviceID               uint32 `json:"device_id"`
+	MaxBoundDescriptorSets uint32 `json:"max_bound_descriptor_sets"`
+	// DescriptorSlot is the set index the layer binds its descriptor set at.
+	DescriptorSlot uint32 `json:"descriptor_slot"`
+	// Instrumenting is false when the layer could not set up (allocation
+	// failure, missing features); Reason says why.
+	Instrumenting bool   `json:"instrumenting"`
+	Reason        string `json:"reason,omitempty"`
+}
+
+// Shader is sent once per shader module: its id, handle and original SPIR-V.
+type Shader struct {
+	ID     uint32 `json:"id"`
+	Module uint64 `json:"module"`
+	// SPIRV is the original module as the app passed it (little-endian bytes).
+	SPIRV        []byte `json:"spirv"`
+	Instrumented bool   `json:"instrumented"`
+	// Warning says why a module was left uninstrumented (or partly so).
+	Warning string `json:"warning,omitempty"`
+	// InstrumentMicros is how long instrumentation took.
+	InstrumentMicros int64 `json:"instrument_us,omitempty"`
+}
+
+// Pipeline is sent when a pipeline is created.
+type Pipeline struct {
+	Handle    uint64        `json:"handle"`
+	Layout    uint64        `json:"layout"`
+	BindPoint string        `json:"bind_point"` // graphics, compute, ray_tracing
+	Stages    []PipelineRef `json:"stages"`
+	// Instrumented is false when the pipeline runs the original shaders
+	// (e.g. its layout already uses the layer's descriptor-set slot).
+	Instrumented bool   `json:"instrumented"`
+	Warning      string `json:"warning,omitempty"`
+}
+
+// PipelineRef names one shader of a pipeline.
+type PipelineRef struct {
+	Stage    string `json:"stage"`
+	ShaderID uint32 `json:"shader_id"`
+	Module   uint64 `json:"module"`
+	Entry    string `json:"entry"`
+}
+
+// Name is a debug-utils object name (vkSetDebugUtilsObjectNameEXT).
+type Name struct {
+	Handle     uint64 `json:"handle"`
+	ObjectType string `json:"object_type"`
+	Name       string `json:"name"`
+}
+
+// Errors carries the decoded records of one command buffer of one submit,
+// identical records grouped with a count.
+type Errors struct {
+	Submit        uint64   `json:"submit"`
+	Queue         uint64   `json:"queue"`
+	CommandBuffer uint64   `json:"command_buffer"`
+	Records       []Record `json:"records"`
+	// Dropped counts records the buffer had no room for.
+	Dropped uint32 `json:"dropped,omitempty"`
+}
+
+// Record is one decoded error record plus the layer's attribution.
+type Record struct {
+	Check       string    `json:"check"`
+	Code        uint32    `json:"code"`
+	ShaderID    uint32    `json:"shader_id"`
+	Instruction uint32    `json:"instruction"`
+	Stage       uint32    `json:"stage"` // SPIR-V ExecutionModel
+	StageWords  [3]uint32 `json:"stage_words"`
+	ActionIndex uint32    `json:"action_index"`
+	Action      string    `json:"action"` // vkCmdDispatch, vkCmdDraw...
+	Pipeline    uint64    `json:"pipeline"`
+	Labels      []string  `json:"labels,omitempty"`
+	Params      []uint32  `json:"params"`
+	Count       int       `json:"count"`
+}
+
+// Log is a line from the layer: an info, a warning or an error.
+type Log struct {
+	Level string `json:"level"` // info, warning, error
+	Text  string `json:"text"`
+}
+
+// Bye is the last message, sent when the instance is destroyed.
+type Bye struct {
+	Submits uint64 `json:"submits"`
+}

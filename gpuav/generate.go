@@ -1,0 +1,3 @@
+package gpuav
+
+//go:generate go run ./internal/genlib -src shaders/library.comp -o library_gen.go

@@ -1,0 +1,9 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// The check-function library: every check's GLSL, compiled as one module by
+// `go generate ./gpuav`. main is a stub the generator removes; glslang 12
+// (Debian bookworm) has no --no-link, so --keep-uncalled keeps the functions.
+#include "common.glsl"
+#include "descriptor_index.glsl"
+
+void main() {}

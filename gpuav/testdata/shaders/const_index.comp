@@ -1,0 +1,9 @@
+#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) buffer B { uint v[]; } bufs[2];
+layout(push_constant) uniform PC { uint i; } pc;
+
+void main() {
+    bufs[1].v[0] = 1u;     // constant, in bounds: no check
+    bufs[pc.i].v[0] = 2u;  // dynamic: checked
+}

@@ -1,0 +1,15 @@
+#version 450
+#extension GL_EXT_nonuniform_qualifier : enable
+layout(set = 1, binding = 2) uniform sampler2D tex[8];
+layout(set = 1, binding = 3) uniform texture2D imgs[4];
+layout(set = 1, binding = 4) uniform sampler smp;
+layout(location = 0) flat in uint n;
+layout(location = 0) out vec4 color;
+
+void main() {
+    vec4 acc = vec4(0.0);
+    for (uint i = 0u; i < n; i++) {
+        acc += textureLod(tex[nonuniformEXT(i)], vec2(0.5), 0.0);
+    }
+    color = acc + texture(sampler2D(imgs[n], smp), vec2(0.25));
+}

@@ -1,0 +1,339 @@
+/*
+ * layer.h: declarations shared by the C half of the gpuav-dbg Vulkan layer
+ * and the Go half (the preamble of exports.go includes it, so the types
+ * below are the C<->Go boundary).
+ *
+ * The C half (dispatch.c, device.c, pipeline.c, cmdbuf.c, submit.c,
+ * hmap.c) owns everything the loader calls and everything per command: the
+ * dispatch tables, the per-command-buffer action lists and the descriptor
+ * set binds. The Go half (exports.go and friends) instruments shaders,
+ * decodes records and talks to the launcher. C calls Go only at coarse
+ * points (instance/device/shader/pipeline creation, once per submit with
+ * records); Go never calls Vulkan.
+ */
+#ifndef GPUAVDBG_LAYER_H
+#define GPUAVDBG_LAYER_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <vulkan/vulkan.h>
+#include <vulkan/vk_layer.h>
+
+/* ---- constants shared with gpuav/record.go ------------------------------ */
+
+#define GPUAVDBG_LAYER_NAME "VK_LAYER_GPUAVDBG_validation"
+
+/* gpuav.OutputHeaderWords, gpuav.RecordWords. */
+#define GPUAVDBG_HEADER_WORDS 4u
+#define GPUAVDBG_RECORD_WORDS 16u
+/* Records one command buffer's output buffer holds. */
+#define GPUAVDBG_RECORDS 4096u
+#define GPUAVDBG_DATA_WORDS (GPUAVDBG_RECORD_WORDS * GPUAVDBG_RECORDS)
+#define GPUAVDBG_OUTPUT_WORDS (GPUAVDBG_HEADER_WORDS + GPUAVDBG_DATA_WORDS)
+/* Slots of the action buffer: actions from ACTION_SLOTS-1 on share the last. */
+#define GPUAVDBG_ACTION_SLOTS 4096u
+/* gpuav.OutputBinding, gpuav.ActionBinding. */
+#define GPUAVDBG_OUTPUT_BINDING 0u
+#define GPUAVDBG_ACTION_BINDING 1u
+/* The highest set index the layer ever uses is 32 (seed 000). */
+#define GPUAVDBG_MAX_SLOT 32u
+
+/* ---- types that cross the C<->Go boundary -------------------------------- */
+
+/* The action commands the layer records; Go names them (report.go). */
+typedef enum gpuavdbg_cmd {
+    GPUAVDBG_CMD_DRAW = 1,
+    GPUAVDBG_CMD_DRAW_INDEXED,
+    GPUAVDBG_CMD_DRAW_INDIRECT,
+    GPUAVDBG_CMD_DRAW_INDEXED_INDIRECT,
+    GPUAVDBG_CMD_DRAW_INDIRECT_COUNT,
+    GPUAVDBG_CMD_DRAW_INDEXED_INDIRECT_COUNT,
+    GPUAVDBG_CMD_DISPATCH,
+    GPUAVDBG_CMD_DISPATCH_INDIRECT,
+    GPUAVDBG_CMD_DISPATCH_BASE,
+} gpuavdbg_cmd;
+
+#define GPUAVDBG_NO_LABEL UINT32_MAX
+
+/* One action (draw/dispatch) of a command buffer, in recording order. */
+typedef struct gpuavdbg_action {
+    uint64_t pipeline; /* bound pipeline of the action's bind point, or 0 */
+    uint32_t index;    /* position among the command buffer's actions */
+    uint32_t command;  /* gpuavdbg_cmd */
+    uint32_t label;    /* index into the command buffer's label paths, or GPUAVDBG_NO_LABEL */
+    uint32_t instrumented; /* 1 when the layer bound its descriptor set for it */
+} gpuavdbg_action;
+
+/* Label path separator inside one label-path string. */
+#define GPUAVDBG_LABEL_SEP '\x1f'
+
+/* One submitted command buffer, as goSubmitDone sees it. The pointers are
+ * valid only during the call. */
+typedef struct gpuavdbg_submit_cb {
+    uint64_t handle;
+    const uint32_t *words; /* the whole output buffer, header included */
+    uint32_t nwords;
+    uint32_t nactions;
+    const gpuavdbg_action *actions;
+    char *const *labels; /* label paths, GPUAVDBG_LABEL_SEP-separated */
+    uint32_t nlabels;
+    uint32_t secondary; /* 1 for a secondary command buffer */
+} gpuavdbg_submit_cb;
+
+/* One stage of a created pipeline, for goPipelineCreated. */
+typedef struct gpuavdbg_stage {
+    uint64_t module; /* the app's module handle */
+    uint32_t stage;  /* VkShaderStageFlagBits */
+    const char *entry;
+} gpuavdbg_stage;
+
+/* What goDeviceCreated is told about a new device. */
+typedef struct gpuavdbg_device_info {
+    uint64_t handle;
+    const char *name;
+    uint32_t api_version;
+    uint32_t driver_version;
+    uint32_t vendor_id;
+    uint32_t device_id;
+    uint32_t max_bound_sets; /* the device's real limit */
+    uint32_t slot;
+    uint32_t instrumenting;
+    const char *reason; /* why not instrumenting, or "" */
+} gpuavdbg_device_info;
+
+/* Pipeline layout states (layoutState of goPipelineCreated). */
+enum {
+    GPUAVDBG_LAYOUT_UNKNOWN = 0,  /* not created through this layer */
+    GPUAVDBG_LAYOUT_PADDED = 1,   /* has the layer's set at the slot */
+    GPUAVDBG_LAYOUT_CONFLICT = 2, /* the app uses the slot (or padding failed) */
+};
+
+/* Log levels for goLog. */
+enum { GPUAVDBG_LOG_INFO = 0, GPUAVDBG_LOG_WARNING = 1, GPUAVDBG_LOG_ERROR = 2 };
+
+/* ---- hash map (hmap.c) ----------------------------------------------------- */
+
+/* An open-addressing map from non-zero 64-bit keys (handles) to pointers.
+ * Not synchronized: callers hold the lock that guards the map. */
+typedef struct hmap_slot {
+    uint64_t key;
+    void *val;
+} hmap_slot;
+
+typedef struct hmap {
+    hmap_slot *slots;
+    size_t cap; /* power of two, or 0 */
+    size_t len;
+} hmap;
+
+void *hmap_get(const hmap *m, uint64_t key);
+/* hmap_put inserts or replaces; returns 0 when out of memory. */
+int hmap_put(hmap *m, uint64_t key, void *val);
+/* hmap_del removes key and returns its value, or NULL. */
+void *hmap_del(hmap *m, uint64_t key);
+void hmap_free(hmap *m);
+
+/* ---- dispatch tables (dispatch.c) ----------------------------------------- */
+
+#define GPUAVDBG_INSTANCE_FUNCS(X)            \
+    X(DestroyInstance)                        \
+    X(EnumeratePhysicalDevices)               \
+    X(EnumeratePhysicalDeviceGroups)          \
+    X(EnumeratePhysicalDeviceGroupsKHR)       \
+    X(GetPhysicalDeviceProperties)            \
+    X(GetPhysicalDeviceProperties2)           \
+    X(GetPhysicalDeviceProperties2KHR)        \
+    X(GetPhysicalDeviceFeatures)              \
+    X(GetPhysicalDeviceMemoryProperties)      \
+    X(CreateDevice)
+
+#define GPUAVDBG_DEVICE_FUNCS(X)          \
+    X(GetDeviceProcAddr)                  \
+    X(DestroyDevice)                      \
+    X(CreateBuffer)                       \
+    X(DestroyBuffer)                      \
+    X(GetBufferMemoryRequirements)        \
+    X(AllocateMemory)                     \
+    X(FreeMemory)                         \
+    X(BindBufferMemory)                   \
+    X(MapMemory)                          \
+    X(UnmapMemory)                        \
+    X(CreateDescriptorSetLayout)          \
+    X(DestroyDescriptorSetLayout)         \
+    X(CreateDescriptorPool)               \
+    X(DestroyDescriptorPool)              \
+    X(AllocateDescriptorSets)             \
+    X(UpdateDescriptorSets)               \
+    X(CreatePipelineLayout)               \
+    X(DestroyPipelineLayout)              \
+    X(CreateShaderModule)                 \
+    X(DestroyShaderModule)                \
+    X(CreateComputePipelines)             \
+    X(CreateGraphicsPipelines)            \
+    X(DestroyPipeline)                    \
+    X(AllocateCommandBuffers)             \
+    X(FreeCommandBuffers)                 \
+    X(DestroyCommandPool)                 \
+    X(ResetCommandPool)                   \
+    X(BeginCommandBuffer)                 \
+    X(EndCommandBuffer)                   \
+    X(ResetCommandBuffer)                 \
+    X(CmdBindPipeline)                    \
+    X(CmdBindDescriptorSets)              \
+    X(CmdPipelineBarrier)                 \
+    X(CmdExecuteCommands)                 \
+    X(CmdDraw)                            \
+    X(CmdDrawIndexed)                     \
+    X(CmdDrawIndirect)                    \
+    X(CmdDrawIndexedIndirect)             \
+    X(CmdDrawIndirectCount)               \
+    X(CmdDrawIndexedIndirectCount)        \
+    X(CmdDrawIndirectCountKHR)            \
+    X(CmdDrawIndexedIndirectCountKHR)     \
+    X(CmdDispatch)                        \
+    X(CmdDispatchIndirect)                \
+    X(CmdDispatchBase)                    \
+    X(CmdDispatchBaseKHR)                 \
+    X(QueueSubmit)                        \
+    X(QueueSubmit2)                       \
+    X(QueueSubmit2KHR)                    \
+    X(QueueWaitIdle)                      \
+    X(SetDebugUtilsObjectNameEXT)         \
+    X(DebugMarkerSetObjectNameEXT)        \
+    X(CmdBeginDebugUtilsLabelEXT)         \
+    X(CmdEndDebugUtilsLabelEXT)
+
+#define GPUAVDBG_FIELD(name) PFN_vk##name name;
+
+typedef struct instance_dispatch {
+    PFN_vkGetInstanceProcAddr GetInstanceProcAddr;
+    GPUAVDBG_INSTANCE_FUNCS(GPUAVDBG_FIELD)
+} instance_dispatch;
+
+typedef struct device_dispatch {
+    GPUAVDBG_DEVICE_FUNCS(GPUAVDBG_FIELD)
+} device_dispatch;
+
+/* ---- per-instance and per-device state ---------------------------------- */
+
+typedef struct instance_data {
+    void *key; /* the loader's dispatch pointer: first word of the handle */
+    VkInstance instance;
+    instance_dispatch disp;
+    int reserve_slot; /* report maxBoundDescriptorSets - 1 */
+} instance_data;
+
+/* One output buffer with its descriptor set; a command buffer holds one
+ * while it exists, then gives it back to its device's free list. */
+typedef struct out_unit {
+    VkBuffer buffer;
+    VkDeviceMemory memory;
+    uint32_t *words; /* persistently mapped, GPUAVDBG_OUTPUT_WORDS */
+    VkDescriptorSet set;
+    struct out_unit *next_free;
+    struct out_unit *next_all;
+} out_unit;
+
+/* What the layer knows about a pipeline (device_data.pipelines). */
+typedef struct pipeline_info {
+    VkPipelineLayout layout;
+    VkPipelineBindPoint bind_point;
+    int instrumented; /* bind the layer's set before its actions */
+} pipeline_info;
+
+typedef struct device_data {
+    void *key;
+    VkDevice device;
+    VkPhysicalDevice physical;
+    instance_data *inst;
+    device_dispatch disp;
+
+    int instrumenting;
+    char reason[256];
+    uint32_t slot;
+    uint32_t max_bound_sets;
+    uint32_t action_stride;
+    VkPhysicalDeviceMemoryProperties mem_props;
+
+    VkDescriptorSetLayout set_layout;   /* bindings 0 and 1 */
+    VkDescriptorSetLayout empty_layout; /* padding */
+    VkBuffer action_buffer;
+    VkDeviceMemory action_memory;
+
+    pthread_mutex_t lock; /* guards everything below */
+    hmap layouts;         /* VkPipelineLayout -> (void*)(uintptr_t)GPUAVDBG_LAYOUT_* */
+    hmap pipelines;       /* VkPipeline -> pipeline_info* */
+    VkDescriptorPool *pools;
+    uint32_t npools;
+    uint32_t pool_sets_left; /* sets left in pools[npools-1] */
+    out_unit *free_units;
+    out_unit *all_units;
+    int unit_failure_reported;
+} device_data;
+
+/* ---- per-command-buffer state (cmdbuf.c) --------------------------------- */
+
+typedef struct bound_pipeline {
+    uint64_t pipeline;
+    VkPipelineLayout layout;
+    int instrumented;
+} bound_pipeline;
+
+/* Bind point index: graphics 0, compute 1, ray tracing 2. */
+#define GPUAVDBG_BIND_POINTS 3
+
+typedef struct cb_state {
+    VkCommandBuffer cb;
+    device_data *dd;
+    VkCommandPool pool;
+    int secondary;
+    out_unit *unit;
+    bound_pipeline bound[GPUAVDBG_BIND_POINTS];
+
+    gpuavdbg_action *actions;
+    uint32_t nactions, cap_actions;
+
+    char **stack; /* open debug-utils labels */
+    uint32_t nstack, cap_stack;
+    char **paths; /* distinct label paths, referenced by actions */
+    uint32_t npaths, cap_paths;
+    uint32_t cur_path;
+    int path_dirty;
+
+    VkCommandBuffer *executed; /* secondaries run by vkCmdExecuteCommands */
+    uint32_t nexecuted, cap_executed;
+} cb_state;
+
+/* ---- functions shared between the C files ------------------------------- */
+
+/* dispatch.c */
+instance_data *gpuavdbg_instance_for_physical(VkPhysicalDevice pd);
+device_data *gpuavdbg_device_get(const void *dispatchable);
+void gpuavdbg_logf(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+PFN_vkVoidFunction gpuavdbg_device_intercept(const char *name);
+
+/* device.c */
+void gpuavdbg_device_setup(device_data *dd);
+void gpuavdbg_device_teardown(device_data *dd);
+out_unit *gpuavdbg_unit_acquire(device_data *dd);
+void gpuavdbg_unit_release(device_data *dd, out_unit *u);
+void gpuavdbg_unit_zero(out_unit *u);
+
+/* cmdbuf.c */
+cb_state *gpuavdbg_cb_get(VkCommandBuffer cb);
+void gpuavdbg_cb_forget_device(device_data *dd);
+PFN_vkVoidFunction gpuavdbg_cmdbuf_intercept(const char *name);
+
+/* pipeline.c */
+PFN_vkVoidFunction gpuavdbg_pipeline_intercept(const char *name);
+
+/* submit.c */
+PFN_vkVoidFunction gpuavdbg_submit_intercept(const char *name);
+uint64_t gpuavdbg_submit_count(void);
+
+/* The handle of a dispatchable or non-dispatchable object as a uint64. */
+#define GPUAVDBG_H(h) ((uint64_t)(uintptr_t)(h))
+
+#endif

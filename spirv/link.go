@@ -1,0 +1,250 @@
+package spirv
+
+import (
+	"fmt"
+	"strings"
+)
+
+// LiteralWidth implements OperandContext: the width in words of a literal
+// whose type is that of id (an OpSwitch selector).
+func (m *Module) LiteralWidth(id uint32) int {
+	in := m.Def(id)
+	if in == nil {
+		return 1
+	}
+	t := m.Def(in.ResultType())
+	if t == nil || (t.Opcode() != OpTypeInt && t.Opcode() != OpTypeFloat) || len(t.Words) < 3 {
+		return 1
+	}
+	return int(t.Words[2]+31) / 32
+}
+
+// ExtInstSet implements OperandContext: the grammar of the extended
+// instruction set imported as id.
+func (m *Module) ExtInstSet(id uint32) *ExtInstSet {
+	return LookupExtInstSet(m.ExtInstSetName(id))
+}
+
+// Imported is what ImportFunctions brought into a module.
+type Imported struct {
+	// Functions maps each requested name to the new function's id.
+	Functions map[string]uint32
+	// Variables lists the global variables added (not shared), which
+	// SPIR-V 1.4+ entry points must list in their interfaces when their
+	// call tree uses them.
+	Variables []uint32
+}
+
+// FunctionName returns the name of a function as OpName gives it, up to
+// the first '(' (glslang appends a mangled signature).
+func (m *Module) FunctionName(f *Function) string {
+	n := m.Name(f.ID())
+	if i := strings.IndexByte(n, '('); i >= 0 {
+		n = n[:i]
+	}
+	return n
+}
+
+// ImportFunctions links functions of lib into m: the named functions, the
+// functions they call, and the types, constants, global variables,
+// decorations, names, capabilities and extensions they use. Unique types
+// and constants (scalars, vectors, pointers, function types...) are shared
+// with m's own; aggregates and variables are copied. Every id is renamed
+// past m's bound. The Linkage capability is not carried over.
+func (m *Module) ImportFunctions(lib *Module, names ...string) (*Imported, error) {
+	res := &Imported{Functions: map[string]uint32{}}
+	byName := map[string]*Function{}
+	for _, f := range lib.Functions {
+		byName[lib.FunctionName(f)] = f
+	}
+	im := &importer{m: m, lib: lib, remap: map[uint32]uint32{}, res: res, global: map[uint32]bool{}}
+	for _, s := range []Section{SectionExtInstImport, SectionGlobal} {
+		for _, in := range lib.Sections[s] {
+			if r := in.ResultID(); r != 0 {
+				im.global[r] = true
+			}
+		}
+	}
+	// The call tree, breadth first.
+	var queue []*Function
+	seen := map[uint32]bool{}
+	for _, n := range names {
+		f := byName[n]
+		if f == nil {
+			return nil, fmt.Errorf("import: library has no function %q", n)
+		}
+		if !seen[f.ID()] {
+			seen[f.ID()] = true
+			queue = append(queue, f)
+		}
+	}
+	for i := 0; i < len(queue); i++ {
+		for _, b := range queue[i].Blocks {
+			for _, in := range b.Insts {
+				if in.Opcode() == OpFunctionCall && len(in.Words) > 3 {
+					callee := lib.Function(in.Words[3])
+					if callee == nil {
+						return nil, fmt.Errorf("import: call to undefined function %%%d", in.Words[3])
+					}
+					if !seen[callee.ID()] {
+						seen[callee.ID()] = true
+						queue = append(queue, callee)
+					}
+				}
+			}
+		}
+	}
+	for _, f := range queue {
+		im.remap[f.ID()] = m.NewID()
+	}
+	for _, in := range lib.Sections[SectionCapability] {
+		if in.Opcode() == OpCapability && Capability(in.Words[1]) != CapabilityLinkage {
+			m.AddCapability(Capability(in.Words[1]))
+		}
+	}
+	for _, in := range lib.Sections[SectionExtension] {
+		if in.Opcode() == OpExtension {
+			s, _ := DecodeString(in.Words[1:])
+			m.AddExtension(s)
+		}
+	}
+	for _, f := range queue {
+		nf, err := im.function(f)
+		if err != nil {
+			return nil, err
+		}
+		m.Functions = append(m.Functions, nf)
+	}
+	if im.err != nil {
+		return nil, im.err
+	}
+	for _, n := range names {
+		res.Functions[n] = im.remap[byName[n].ID()]
+	}
+	return res, nil
+}
+
+type importer struct {
+	m, lib *Module
+	remap  map[uint32]uint32
+	global map[uint32]bool
+	res    *Imported
+	err    error
+}
+
+// id maps a library id to m, importing globals on first use.
+func (im *importer) id(old uint32) uint32 {
+	if n, ok := im.remap[old]; ok {
+		return n
+	}
+	if im.global[old] {
+		return im.importGlobal(old)
+	}
+	n := im.m.NewID()
+	im.remap[old] = n
+	return n
+}
+
+// rewrite clones an instruction of lib with every id mapped.
+func (im *importer) rewrite(in *Instruction) *Instruction {
+	c := &Instruction{Words: append([]uint32(nil), in.Words...), OrigIndex: -1, OrigOffset: -1}
+	if err := ForEachID(in.Words, im.lib, func(i int) { c.Words[i] = im.id(in.Words[i]) }); err != nil && im.err == nil {
+		im.err = fmt.Errorf("import: instruction %v: %w", in.Opcode(), err)
+	}
+	return c
+}
+
+func (im *importer) importGlobal(old uint32) uint32 {
+	def := im.lib.Def(old)
+	if def.Opcode() == OpExtInstImport {
+		s, _ := DecodeString(def.Words[2:])
+		n := im.m.ExtInstImport(s)
+		im.remap[old] = n
+		return n
+	}
+	// Map the operands first (result excluded), so the clone's key can be
+	// compared with m's own types and constants.
+	c := &Instruction{Words: append([]uint32(nil), def.Words...), OrigIndex: -1, OrigOffset: -1}
+	resultAt := -1
+	if err := ForEachID(def.Words, im.lib, func(i int) {
+		if def.Words[i] == old && resultAt < 0 && i <= 2 && def.ResultID() == old {
+			resultAt = i
+			return
+		}
+		c.Words[i] = im.id(def.Words[i])
+	}); err != nil && im.err == nil {
+		im.err = fmt.Errorf("import: global %%%d: %w", old, err)
+	}
+	if _, ok := typeKey(c); ok && len(im.lib.Decorations(old)) == 0 {
+		info, _ := LookupOp(c.Opcode())
+		var ops []uint32
+		if info.HasType {
+			ops = append([]uint32{c.Words[1]}, c.Words[3:]...)
+		} else {
+			ops = c.Words[2:]
+		}
+		n := im.m.findOrAdd(c.Opcode(), info.HasType, ops...)
+		im.remap[old] = n
+		return n
+	}
+	n := im.m.NewID()
+	im.remap[old] = n
+	c.SetResultID(n)
+	if (c.Opcode() == OpTypePointer && StorageClass(c.Words[2]) == StorageClassStorageBuffer) ||
+		(c.Opcode() == OpVariable && StorageClass(c.Words[3]) == StorageClassStorageBuffer) {
+		if !im.m.VersionAtLeast(1, 3) {
+			im.m.AddExtension("SPV_KHR_storage_buffer_storage_class")
+		}
+	}
+	im.m.AddGlobal(c)
+	if c.Opcode() == OpVariable {
+		im.res.Variables = append(im.res.Variables, n)
+	}
+	for _, in := range im.lib.Sections[SectionAnnotation] {
+		switch in.Opcode() {
+		case OpDecorate, OpDecorateId, OpDecorateString, OpMemberDecorate, OpMemberDecorateString:
+			if in.Words[1] == old && !(in.Opcode() == OpDecorate && Decoration(in.Words[2]) == DecorationLinkageAttributes) {
+				im.m.AddAnnotation(im.rewrite(in))
+			}
+		}
+	}
+	for _, in := range im.lib.Sections[SectionDebug] {
+		if (in.Opcode() == OpName || in.Opcode() == OpMemberName) && in.Words[1] == old {
+			im.m.AddDebug(im.rewrite(in))
+		}
+	}
+	return n
+}
+
+func (im *importer) function(f *Function) (*Function, error) {
+	nf := &Function{}
+	for _, in := range f.Head {
+		nf.Head = append(nf.Head, im.rewrite(in))
+	}
+	for _, b := range f.Blocks {
+		nb := &Block{Label: im.rewrite(b.Label)}
+		for _, in := range b.Insts {
+			if in.Opcode() == OpLine || in.Opcode() == OpNoLine {
+				continue // lines of the library's source mean nothing here
+			}
+			nb.Insts = append(nb.Insts, im.rewrite(in))
+		}
+		nf.Blocks = append(nf.Blocks, nb)
+	}
+	nf.End = im.rewrite(f.End)
+	for _, in := range im.lib.Sections[SectionDebug] {
+		if in.Opcode() == OpName && in.Words[1] == f.ID() {
+			im.m.AddDebug(im.rewrite(in))
+		}
+	}
+	for _, b := range nf.Blocks {
+		im.m.noteDef(b.Label)
+		for _, in := range b.Insts {
+			im.m.noteDef(in)
+		}
+	}
+	for _, in := range nf.Head {
+		im.m.noteDef(in)
+	}
+	return nf, im.err
+}

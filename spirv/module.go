@@ -1,0 +1,538 @@
+package spirv
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Section is one part of a module's logical layout (SPIR-V spec 2.4).
+type Section int
+
+// The sections, in layout order.
+const (
+	SectionCapability Section = iota
+	SectionExtension
+	SectionExtInstImport
+	SectionMemoryModel
+	SectionEntryPoint
+	SectionExecutionMode
+	SectionDebug      // OpString, OpSource*, OpName, OpMemberName, OpModuleProcessed
+	SectionAnnotation // decorations
+	SectionGlobal     // types, constants, global variables, OpUndef, OpLine...
+	SectionFunctions
+	numSections
+)
+
+// Module is a parsed module. Instructions keep their original index and
+// word offset across edits, so a record that names an instruction of the
+// original module can still be mapped after instrumentation.
+//
+// The global sections hold instructions in their original order: an
+// instruction found out of layout order stays where it was, so parsing and
+// encoding an unmodified module gives back the same words.
+type Module struct {
+	Header Header
+	// Sections before the functions, indexed by Section.
+	Sections [SectionFunctions][]*Instruction
+	// Functions in module order.
+	Functions []*Function
+	// Trailing holds instructions after the last function that belong to
+	// no function (non-semantic instructions, for instance).
+	Trailing []*Instruction
+
+	typeIndex map[string]uint32
+	defs      map[uint32]*Instruction
+}
+
+// Function is an OpFunction ... OpFunctionEnd.
+type Function struct {
+	// Before holds instructions between the previous function (or the
+	// globals) and this OpFunction that the layout does not place in a
+	// global section, e.g. OpLine or non-semantic instructions.
+	Before []*Instruction
+	// Head is OpFunction, its OpFunctionParameters and anything else that
+	// precedes the first OpLabel.
+	Head   []*Instruction
+	Blocks []*Block
+	End    *Instruction
+}
+
+// Block is a basic block: its OpLabel and the instructions up to and
+// including its terminator.
+type Block struct {
+	Label *Instruction
+	Insts []*Instruction
+}
+
+// ID returns the function's result id.
+func (f *Function) ID() uint32 { return f.Head[0].ResultID() }
+
+// ID returns the block's label id.
+func (b *Block) ID() uint32 { return b.Label.ResultID() }
+
+// sectionOf returns the layout section an opcode belongs to before the
+// functions.
+func sectionOf(in *Instruction) Section {
+	switch in.Opcode() {
+	case OpCapability:
+		return SectionCapability
+	case OpExtension:
+		return SectionExtension
+	case OpExtInstImport:
+		return SectionExtInstImport
+	case OpMemoryModel:
+		return SectionMemoryModel
+	case OpEntryPoint:
+		return SectionEntryPoint
+	case OpExecutionMode, OpExecutionModeId:
+		return SectionExecutionMode
+	case OpString, OpSourceExtension, OpSource, OpSourceContinued, OpName, OpMemberName, OpModuleProcessed:
+		return SectionDebug
+	case OpDecorate, OpMemberDecorate, OpGroupDecorate, OpGroupMemberDecorate, OpDecorationGroup,
+		OpDecorateId, OpDecorateString, OpMemberDecorateString:
+		return SectionAnnotation
+	}
+	return SectionGlobal
+}
+
+// Parse reads a module. It fails on input that is not a well-formed stream
+// of instructions (bad header, word counts past the end, a function with no
+// end) but keeps opcodes it does not know verbatim.
+func Parse(words []uint32) (*Module, error) {
+	h, insts, err := ParseInstructions(words)
+	if err != nil {
+		return nil, err
+	}
+	m := &Module{Header: h}
+	cur := SectionCapability
+	var fn *Function
+	var blk *Block
+	var pending []*Instruction // instructions between functions
+	for _, in := range insts {
+		op := in.Opcode()
+		if fn != nil {
+			switch op {
+			case OpFunctionEnd:
+				fn.End = in
+				m.Functions = append(m.Functions, fn)
+				fn, blk = nil, nil
+			case OpLabel:
+				blk = &Block{Label: in}
+				fn.Blocks = append(fn.Blocks, blk)
+			case OpFunction:
+				return nil, fmt.Errorf("parse: instruction %d: OpFunction inside a function that has no OpFunctionEnd", in.OrigIndex)
+			default:
+				if blk == nil {
+					fn.Head = append(fn.Head, in)
+				} else {
+					blk.Insts = append(blk.Insts, in)
+				}
+			}
+			continue
+		}
+		if op == OpFunction {
+			fn = &Function{Before: pending, Head: []*Instruction{in}}
+			pending = nil
+			cur = SectionFunctions
+			continue
+		}
+		if op == OpFunctionEnd || op == OpLabel {
+			return nil, fmt.Errorf("parse: instruction %d: %v outside a function", in.OrigIndex, op)
+		}
+		if cur == SectionFunctions {
+			pending = append(pending, in)
+			continue
+		}
+		if s := sectionOf(in); s > cur {
+			cur = s
+		}
+		m.Sections[cur] = append(m.Sections[cur], in)
+	}
+	if fn != nil {
+		return nil, fmt.Errorf("parse: function %%%d has no OpFunctionEnd", fn.ID())
+	}
+	m.Trailing = pending
+	return m, nil
+}
+
+// Instructions returns every instruction in module order.
+func (m *Module) Instructions() []*Instruction {
+	var out []*Instruction
+	m.Walk(func(in *Instruction) { out = append(out, in) })
+	return out
+}
+
+// Walk calls fn for every instruction in module order.
+func (m *Module) Walk(fn func(*Instruction)) {
+	for _, s := range m.Sections {
+		for _, in := range s {
+			fn(in)
+		}
+	}
+	for _, f := range m.Functions {
+		for _, in := range f.Before {
+			fn(in)
+		}
+		for _, in := range f.Head {
+			fn(in)
+		}
+		for _, b := range f.Blocks {
+			fn(b.Label)
+			for _, in := range b.Insts {
+				fn(in)
+			}
+		}
+		fn(f.End)
+	}
+	for _, in := range m.Trailing {
+		fn(in)
+	}
+}
+
+// Encode writes the module back to words.
+func (m *Module) Encode() []uint32 {
+	n := HeaderWords
+	m.Walk(func(in *Instruction) { n += len(in.Words) })
+	w := make([]uint32, 0, n)
+	h := m.Header
+	w = append(w, h.Magic, h.Version, h.Generator, h.Bound, h.Schema)
+	m.Walk(func(in *Instruction) { w = append(w, in.Words...) })
+	return w
+}
+
+// Version returns the module's SPIR-V version as major, minor.
+func (m *Module) Version() (int, int) { return m.Header.VersionMajorMinor() }
+
+// VersionAtLeast reports whether the module's version is at least
+// major.minor.
+func (m *Module) VersionAtLeast(major, minor int) bool {
+	a, b := m.Version()
+	return a > major || (a == major && b >= minor)
+}
+
+// NewID allocates a fresh id past the bound.
+func (m *Module) NewID() uint32 {
+	id := m.Header.Bound
+	m.Header.Bound++
+	return id
+}
+
+// Def returns the instruction that defines id (globals, function-local
+// results, labels, functions), or nil.
+func (m *Module) Def(id uint32) *Instruction {
+	if m.defs == nil {
+		m.defs = make(map[uint32]*Instruction)
+		m.Walk(func(in *Instruction) {
+			if r := in.ResultID(); r != 0 {
+				m.defs[r] = in
+			}
+		})
+	}
+	return m.defs[id]
+}
+
+// noteDef records a definition added after the index was built.
+func (m *Module) noteDef(in *Instruction) {
+	if m.defs != nil {
+		if r := in.ResultID(); r != 0 {
+			m.defs[r] = in
+		}
+	}
+}
+
+// InvalidateIndex drops cached indexes after edits this package did not
+// make (a pass that rewrites instructions in place).
+func (m *Module) InvalidateIndex() {
+	m.defs = nil
+	m.typeIndex = nil
+}
+
+// AddGlobal appends an instruction to the global section (types, constants,
+// variables) and returns it.
+func (m *Module) AddGlobal(in *Instruction) *Instruction {
+	m.Sections[SectionGlobal] = append(m.Sections[SectionGlobal], in)
+	m.noteDef(in)
+	if k, ok := typeKey(in); ok && m.typeIndex != nil {
+		if _, dup := m.typeIndex[k]; !dup {
+			m.typeIndex[k] = in.ResultID()
+		}
+	}
+	return in
+}
+
+// AddAnnotation appends a decoration instruction.
+func (m *Module) AddAnnotation(in *Instruction) {
+	m.Sections[SectionAnnotation] = append(m.Sections[SectionAnnotation], in)
+}
+
+// AddDebug adds an OpName or OpMemberName to the debug section, before any
+// OpModuleProcessed (the layout puts names first).
+func (m *Module) AddDebug(in *Instruction) {
+	d := m.Sections[SectionDebug]
+	i := len(d)
+	for i > 0 && d[i-1].Opcode() == OpModuleProcessed {
+		i--
+	}
+	m.Sections[SectionDebug] = append(d[:i], append([]*Instruction{in}, d[i:]...)...)
+}
+
+// HasCapability reports whether the module declares a capability.
+func (m *Module) HasCapability(c Capability) bool {
+	for _, in := range m.Sections[SectionCapability] {
+		if in.Opcode() == OpCapability && len(in.Words) > 1 && in.Words[1] == uint32(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// AddCapability declares a capability unless already declared.
+func (m *Module) AddCapability(c Capability) {
+	if !m.HasCapability(c) {
+		m.Sections[SectionCapability] = append(m.Sections[SectionCapability], NewInstruction(OpCapability, uint32(c)))
+	}
+}
+
+// HasExtension reports whether the module declares an extension.
+func (m *Module) HasExtension(name string) bool {
+	for _, in := range m.Sections[SectionExtension] {
+		if in.Opcode() == OpExtension {
+			if s, _ := DecodeString(in.Words[1:]); s == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// AddExtension declares an extension unless already declared.
+func (m *Module) AddExtension(name string) {
+	if !m.HasExtension(name) {
+		m.Sections[SectionExtension] = append(m.Sections[SectionExtension], NewInstruction(OpExtension, EncodeString(name)...))
+	}
+}
+
+// ExtInstImport returns the id of an imported extended instruction set,
+// importing it when absent.
+func (m *Module) ExtInstImport(name string) uint32 {
+	for _, in := range m.Sections[SectionExtInstImport] {
+		if in.Opcode() == OpExtInstImport {
+			if s, _ := DecodeString(in.Words[2:]); s == name {
+				return in.Words[1]
+			}
+		}
+	}
+	id := m.NewID()
+	in := NewInstruction(OpExtInstImport, append([]uint32{id}, EncodeString(name)...)...)
+	m.Sections[SectionExtInstImport] = append(m.Sections[SectionExtInstImport], in)
+	m.noteDef(in)
+	return id
+}
+
+// ExtInstSetName returns the name of the extended instruction set imported
+// as id, or "".
+func (m *Module) ExtInstSetName(id uint32) string {
+	in := m.Def(id)
+	if in == nil || in.Opcode() != OpExtInstImport {
+		return ""
+	}
+	s, _ := DecodeString(in.Words[2:])
+	return s
+}
+
+// Name returns the OpName of id, or "".
+func (m *Module) Name(id uint32) string {
+	for _, in := range m.Sections[SectionDebug] {
+		if in.Opcode() == OpName && len(in.Words) > 2 && in.Words[1] == id {
+			s, _ := DecodeString(in.Words[2:])
+			return s
+		}
+	}
+	return ""
+}
+
+// Decorations returns the OpDecorate/OpDecorateId/OpDecorateString
+// instructions that target id.
+func (m *Module) Decorations(id uint32) []*Instruction {
+	var out []*Instruction
+	for _, in := range m.Sections[SectionAnnotation] {
+		switch in.Opcode() {
+		case OpDecorate, OpDecorateId, OpDecorateString:
+			if len(in.Words) > 2 && in.Words[1] == id {
+				out = append(out, in)
+			}
+		}
+	}
+	return out
+}
+
+// Decoration returns the literal operands of the first decoration d on id.
+func (m *Module) Decoration(id uint32, d Decoration) ([]uint32, bool) {
+	for _, in := range m.Decorations(id) {
+		if in.Words[2] == uint32(d) {
+			return in.Words[3:], true
+		}
+	}
+	return nil, false
+}
+
+// EntryPoint is a parsed OpEntryPoint.
+type EntryPoint struct {
+	Inst      *Instruction
+	Model     ExecutionModel
+	Function  uint32
+	Name      string
+	Interface []uint32
+}
+
+// EntryPoints returns the module's entry points.
+func (m *Module) EntryPoints() []EntryPoint {
+	var out []EntryPoint
+	for _, in := range m.Sections[SectionEntryPoint] {
+		if in.Opcode() != OpEntryPoint || len(in.Words) < 4 {
+			continue
+		}
+		name, n := DecodeString(in.Words[3:])
+		out = append(out, EntryPoint{
+			Inst: in, Model: ExecutionModel(in.Words[1]), Function: in.Words[2],
+			Name: name, Interface: append([]uint32(nil), in.Words[3+n:]...),
+		})
+	}
+	return out
+}
+
+// AddToInterface adds a global variable to an entry point's interface list
+// unless it is already there.
+func (m *Module) AddToInterface(ep *Instruction, varID uint32) {
+	_, n := DecodeString(ep.Words[3:])
+	for _, id := range ep.Words[3+n:] {
+		if id == varID {
+			return
+		}
+	}
+	ep.Words = append(ep.Words, varID)
+	ep.Words[0] = uint32(len(ep.Words))<<16 | uint32(OpEntryPoint)
+}
+
+// Function returns the function with the given id, or nil.
+func (m *Module) Function(id uint32) *Function {
+	for _, f := range m.Functions {
+		if f.ID() == id {
+			return f
+		}
+	}
+	return nil
+}
+
+// typeKey returns the de-duplication key of a type or constant instruction
+// that must be unique in a module (non-aggregate types, function types,
+// pointers and scalar constants), or false for anything else.
+func typeKey(in *Instruction) (string, bool) {
+	switch in.Opcode() {
+	case OpTypeVoid, OpTypeBool, OpTypeInt, OpTypeFloat, OpTypeVector, OpTypeMatrix,
+		OpTypePointer, OpTypeFunction, OpTypeSampler:
+		// operands after the result id
+		return keyWords(in.Opcode(), 0, in.Words[2:]), true
+	case OpConstant, OpConstantTrue, OpConstantFalse, OpConstantNull, OpConstantComposite:
+		// result type, then the values
+		return keyWords(in.Opcode(), in.Words[1], in.Words[3:]), true
+	}
+	return "", false
+}
+
+func keyWords(op Opcode, typ uint32, w []uint32) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d:%d", op, typ)
+	for _, x := range w {
+		fmt.Fprintf(&b, ",%d", x)
+	}
+	return b.String()
+}
+
+// findOrAdd returns the id of an existing type or constant with the same
+// opcode and operands, or adds one. operands exclude the result id; for
+// constants the first operand is the result type.
+func (m *Module) findOrAdd(op Opcode, hasType bool, operands ...uint32) uint32 {
+	if m.typeIndex == nil {
+		m.typeIndex = make(map[string]uint32)
+		for _, in := range m.Sections[SectionGlobal] {
+			if k, ok := typeKey(in); ok {
+				if _, dup := m.typeIndex[k]; !dup {
+					m.typeIndex[k] = in.ResultID()
+				}
+			}
+		}
+	}
+	var k string
+	if hasType {
+		k = keyWords(op, operands[0], operands[1:])
+	} else {
+		k = keyWords(op, 0, operands)
+	}
+	if id, ok := m.typeIndex[k]; ok {
+		return id
+	}
+	id := m.NewID()
+	var w []uint32
+	if hasType {
+		w = append([]uint32{operands[0], id}, operands[1:]...)
+	} else {
+		w = append([]uint32{id}, operands...)
+	}
+	m.AddGlobal(NewInstruction(op, w...))
+	return id
+}
+
+// TypeVoid returns the id of OpTypeVoid, adding it if needed.
+func (m *Module) TypeVoid() uint32 { return m.findOrAdd(OpTypeVoid, false) }
+
+// TypeBool returns the id of OpTypeBool.
+func (m *Module) TypeBool() uint32 { return m.findOrAdd(OpTypeBool, false) }
+
+// TypeInt returns the id of an integer type.
+func (m *Module) TypeInt(width uint32, signed bool) uint32 {
+	s := uint32(0)
+	if signed {
+		s = 1
+	}
+	return m.findOrAdd(OpTypeInt, false, width, s)
+}
+
+// TypeUint32 returns the id of the 32-bit unsigned integer type.
+func (m *Module) TypeUint32() uint32 { return m.TypeInt(32, false) }
+
+// TypeFloat returns the id of a float type.
+func (m *Module) TypeFloat(width uint32) uint32 { return m.findOrAdd(OpTypeFloat, false, width) }
+
+// TypeVector returns the id of a vector type.
+func (m *Module) TypeVector(component, count uint32) uint32 {
+	return m.findOrAdd(OpTypeVector, false, component, count)
+}
+
+// TypePointer returns the id of a pointer type.
+func (m *Module) TypePointer(sc StorageClass, pointee uint32) uint32 {
+	return m.findOrAdd(OpTypePointer, false, uint32(sc), pointee)
+}
+
+// TypeFunction returns the id of a function type.
+func (m *Module) TypeFunction(ret uint32, params ...uint32) uint32 {
+	return m.findOrAdd(OpTypeFunction, false, append([]uint32{ret}, params...)...)
+}
+
+// ConstantUint32 returns the id of a 32-bit unsigned integer constant.
+func (m *Module) ConstantUint32(v uint32) uint32 {
+	return m.findOrAdd(OpConstant, true, m.TypeUint32(), v)
+}
+
+// ConstantNull returns the id of OpConstantNull of a type.
+func (m *Module) ConstantNull(typ uint32) uint32 { return m.findOrAdd(OpConstantNull, true, typ) }
+
+// ConstantValue returns the value of a 32-bit (or narrower) integer
+// OpConstant, and whether id is one.
+func (m *Module) ConstantValue(id uint32) (uint32, bool) {
+	in := m.Def(id)
+	if in == nil || in.Opcode() != OpConstant || len(in.Words) != 4 {
+		return 0, false
+	}
+	return in.Words[3], true
+}

@@ -1,0 +1,256 @@
+// Package detail is the detail pane: everything known about one error group,
+// as a user needs it to fix the bug: the message, check and VUID, stage and
+// coordinates, descriptor, command buffer, submit, action, debug labels,
+// pipeline and shader, SPIR-V instruction, count and sample coordinates.
+package detail
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gpuav-dbg/gpuav-dbg/session"
+	"github.com/gpuav-dbg/gpuav-dbg/tui/common"
+)
+
+// LabelWidth is the width of the field-name column.
+const LabelWidth = 12
+
+// FormatTuple formats coordinate values: (0, 0, 0), (0.5, 0.5).
+func FormatTuple(v []float64) string {
+	parts := make([]string, len(v))
+	for i, x := range v {
+		parts[i] = strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}
+
+// FormatCoords formats stage coordinates, keys in order:
+// "global_invocation_id (0, 0, 0)"; several keys are joined with ", ".
+func FormatCoords(c session.Coords) string {
+	keys := make([]string, 0, len(c))
+	for k := range c {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + " " + FormatTuple(c[k])
+	}
+	return strings.Join(parts, ", ")
+}
+
+// formatSample formats one sample: just the tuple when it has a single key.
+func formatSample(c session.Coords) string {
+	if len(c) == 1 {
+		for _, v := range c {
+			return FormatTuple(v)
+		}
+	}
+	return FormatCoords(c)
+}
+
+// FormatHandle formats a handle with its debug name: 0x55d0 "main cb"; "—"
+// when neither is known.
+func FormatHandle(h session.Handle) string {
+	switch {
+	case h.Handle == "" && h.Name == "":
+		return "—"
+	case h.Name == "":
+		return h.Handle
+	case h.Handle == "":
+		return strconv.Quote(h.Name)
+	}
+	return h.Handle + " " + strconv.Quote(h.Name)
+}
+
+// Field is one labelled line of the pane.
+type Field struct {
+	Label, Value string
+}
+
+// Fields lists g's fields in display order; fields with nothing to say are
+// left out.
+func Fields(g *session.ErrorGroup) []Field {
+	var f []Field
+	add := func(label, value string) {
+		if value != "" {
+			f = append(f, Field{label, value})
+		}
+	}
+	add("Check", g.Check)
+	add("VUID", g.VUID)
+	stage := g.Stage
+	if c := FormatCoords(g.Coords); c != "" {
+		stage += "  " + c
+	}
+	add("Stage", stage)
+	if d := g.Descriptor; d != nil {
+		add("Descriptor", fmt.Sprintf("set %d, binding %d, index %d, array length %d", d.Set, d.Binding, d.Index, d.ArrayLength))
+	}
+	add("Command buf", FormatHandle(g.CommandBuffer))
+	add("Submit", fmt.Sprintf("#%d", g.Submit))
+	action := fmt.Sprintf("#%d", g.ActionIndex)
+	if g.Action != "" {
+		action += " " + g.Action
+	}
+	add("Action", action)
+	add("Labels", strings.Join(g.Labels, " › "))
+	add("Pipeline", FormatHandle(g.Pipeline))
+	shader := fmt.Sprintf("id %d", g.Shader.ID)
+	if g.Shader.Module != "" {
+		shader += ", module " + g.Shader.Module
+	}
+	if g.Shader.Name != "" {
+		shader += " " + strconv.Quote(g.Shader.Name)
+	}
+	add("Shader", shader)
+	add("Instruction", strconv.FormatUint(uint64(g.Instruction), 10))
+	if s := g.Source; s != nil && s.File != "" {
+		loc := fmt.Sprintf("%s:%d", path.Base(s.File), s.Line)
+		if s.Column > 0 {
+			loc += fmt.Sprintf(":%d", s.Column)
+		}
+		add("Source", loc)
+	}
+	if s := g.Source; s != nil {
+		add("Note", s.Note)
+	}
+	add("Count", strconv.Itoa(g.Count))
+	samples := make([]string, len(g.Samples))
+	for i, s := range g.Samples {
+		samples[i] = formatSample(s)
+	}
+	add("Samples", strings.Join(samples, " "))
+	return f
+}
+
+// Lines renders g as lines of at most width cells: the message, wrapped, a
+// blank line, then the fields with wrapped values indented under their label.
+func Lines(st *common.Styles, g *session.ErrorGroup, width int) []string {
+	if g == nil || width <= 0 {
+		return nil
+	}
+	var out []string
+	msg := g.Message
+	if msg == "" {
+		msg = g.Check
+	}
+	for _, l := range common.Lines(ansi.Wrap(msg, width, "")) {
+		out = append(out, st.Bold.Render(l))
+	}
+	out = append(out, "")
+	vw := max(width-LabelWidth, 8)
+	for _, f := range Fields(g) {
+		vs := common.Lines(ansi.Wrap(f.Value, vw, ""))
+		for i, v := range vs {
+			label := strings.Repeat(" ", LabelWidth)
+			if i == 0 {
+				label = st.Label.Render(common.Fit(f.Label, LabelWidth))
+			}
+			out = append(out, label+valueStyle(st, f.Label).Render(v))
+		}
+	}
+	return out
+}
+
+func valueStyle(st *common.Styles, label string) lipgloss.Style {
+	switch label {
+	case "Check":
+		return st.Check
+	case "Source":
+		return st.Location
+	case "Count":
+		return st.Count
+	case "Note":
+		return st.Warning
+	}
+	return st.Value
+}
+
+// Render draws g from line offset on, exactly width×height cells; nil draws
+// an empty pane.
+func Render(st *common.Styles, g *session.ErrorGroup, offset, width, height int) string {
+	lines := Lines(st, g, width)
+	if offset > 0 && offset < len(lines) {
+		lines = lines[offset:]
+	} else if offset >= len(lines) {
+		lines = nil
+	}
+	return common.Block(lines, width, height)
+}
+
+// Model is the detail pane's state: the group shown and the scroll offset.
+type Model struct {
+	c             *common.Common
+	group         *session.ErrorGroup
+	offset        int
+	width, height int
+}
+
+// New returns an empty detail pane.
+func New(c *common.Common) *Model { return &Model{c: c} }
+
+// SetSize sets the pane's inner size.
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = w, h
+	m.scroll(0)
+}
+
+// SetGroup shows g; a different group scrolls back to the top.
+func (m *Model) SetGroup(g *session.ErrorGroup, reset bool) {
+	m.group = g
+	if reset {
+		m.offset = 0
+	}
+	m.scroll(0)
+}
+
+// Offset returns the scroll offset in lines.
+func (m *Model) Offset() int { return m.offset }
+
+func (m *Model) scroll(d int) {
+	n := len(Lines(m.c.Styles, m.group, m.width))
+	m.offset = max(0, min(m.offset+d, n-m.height))
+}
+
+// Scroll scrolls by d lines (negative: up).
+func (m *Model) Scroll(d int) { m.scroll(d) }
+
+// Update scrolls on the movement keys; the root sends keys only while the
+// pane has focus.
+func (m *Model) Update(msg tea.Msg) tea.Cmd {
+	k := m.c.Keys
+	if msg, ok := msg.(tea.KeyPressMsg); ok {
+		switch {
+		case key.Matches(msg, k.Up):
+			m.scroll(-1)
+		case key.Matches(msg, k.Down):
+			m.scroll(1)
+		case key.Matches(msg, k.PageUp):
+			m.scroll(-max(m.height-1, 1))
+		case key.Matches(msg, k.PageDown):
+			m.scroll(max(m.height-1, 1))
+		case key.Matches(msg, k.Top):
+			m.offset = 0
+		case key.Matches(msg, k.Bottom):
+			m.scroll(1 << 30)
+		}
+	}
+	return nil
+}
+
+// Title is the pane's title.
+func (m *Model) Title() string { return "Detail" }
+
+// View draws the pane's inner area.
+func (m *Model) View() string {
+	return Render(m.c.Styles, m.group, m.offset, m.width, m.height)
+}

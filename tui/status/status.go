@@ -1,0 +1,176 @@
+// Package status is the status bar at the bottom of the screen: the app's
+// state (with a spinner while it runs), the device, how many error groups
+// and records arrived, dropped records and notices, and the short key help.
+package status
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gpuav-dbg/gpuav-dbg/session"
+	"github.com/gpuav-dbg/gpuav-dbg/tui/common"
+)
+
+// Separator separates the bar's fields.
+const Separator = " │ "
+
+// StateText says where the app is: "starting", "running", "exited 0",
+// "crashed (SIGSEGV)", "failed to start".
+func StateText(a session.App) string {
+	switch a.State {
+	case session.AppExited:
+		return fmt.Sprintf("exited %d", a.ExitCode)
+	case session.AppCrashed:
+		if a.Signal != "" {
+			return fmt.Sprintf("crashed (%s)", a.Signal)
+		}
+		return "crashed"
+	case session.AppFailed:
+		return "failed to start"
+	case "":
+		return "starting"
+	}
+	return string(a.State)
+}
+
+// Live reports whether the app may still produce errors (starting or
+// running), which is when the spinner turns.
+func Live(a session.App) bool {
+	return a.State == "" || a.State == session.AppStarting || a.State == session.AppRunning
+}
+
+// Records is the number of error records behind the groups (their counts).
+func Records(groups []*session.ErrorGroup) int {
+	n := 0
+	for _, g := range groups {
+		n += g.Count
+	}
+	return n
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// Render draws the bar, exactly width cells: frame is the spinner frame shown
+// while the app is live, keys the bindings for the short help, which gets
+// whatever room the fields leave. s may be nil (nothing known yet).
+func Render(st *common.Styles, s *session.Session, frame string, keys help.KeyMap, width int) string {
+	if width <= 0 {
+		return ""
+	}
+	if s == nil {
+		s = &session.Session{}
+	}
+	bar := st.Status
+	on := func(fg lipgloss.Style) lipgloss.Style { return fg.Inherit(bar) }
+
+	var parts []string
+	state := StateText(s.App)
+	stateStyle := on(st.OK).Bold(true)
+	switch {
+	case Live(s.App):
+		state = frame + " " + state
+		stateStyle = bar.Bold(true)
+	case s.App.State == session.AppExited && s.App.ExitCode == 0:
+	default:
+		stateStyle = on(st.Error)
+	}
+	parts = append(parts, stateStyle.Render(state))
+	if s.Device.Name != "" {
+		parts = append(parts, bar.Render(s.Device.Name))
+	}
+	counts := plural(len(s.Groups), "group", "groups") + " · " + plural(Records(s.Groups), "record", "records")
+	parts = append(parts, bar.Render(counts))
+	if s.Dropped > 0 {
+		parts = append(parts, on(st.Warning).Render(fmt.Sprintf("%d dropped", s.Dropped)))
+	}
+	if n := len(s.Notices); n > 0 {
+		parts = append(parts, on(st.Warning).Render(plural(n, "notice", "notices")))
+	}
+	left := bar.Render(" ") + strings.Join(parts, bar.Render(Separator))
+	if ansi.StringWidth(left) >= width {
+		return bar.Render(common.Fit(left, width))
+	}
+	rem := width - ansi.StringWidth(left) - ansi.StringWidth(Separator)
+	if keys != nil && rem > 8 {
+		h := help.New()
+		h.Styles = st.Help
+		h.SetWidth(rem)
+		if hv := h.View(keys); hv != "" {
+			left += bar.Render(Separator) + hv
+		}
+	}
+	if pad := width - ansi.StringWidth(left); pad > 0 {
+		left += bar.Render(strings.Repeat(" ", pad))
+	}
+	return ansi.Truncate(left, width, "")
+}
+
+// Model is the status bar's state: the session drawn and the spinner.
+type Model struct {
+	c        *common.Common
+	s        *session.Session
+	spinner  spinner.Model
+	spinning bool
+	width    int
+}
+
+// New returns a status bar.
+func New(c *common.Common) *Model {
+	return &Model{c: c, spinner: spinner.New(spinner.WithSpinner(spinner.MiniDot))}
+}
+
+// SetWidth sets the bar's width.
+func (m *Model) SetWidth(w int) { m.width = w }
+
+// SetSession sets the session drawn; it returns the command that starts the
+// spinner when the app just became live.
+func (m *Model) SetSession(s *session.Session) tea.Cmd {
+	m.s = s
+	live := s != nil && Live(s.App)
+	start := live && !m.spinning
+	m.spinning = live
+	if start {
+		return m.spinner.Tick
+	}
+	return nil
+}
+
+// Init starts the spinner when the app is live.
+func (m *Model) Init() tea.Cmd {
+	if m.spinning {
+		return m.spinner.Tick
+	}
+	return nil
+}
+
+// Update advances the spinner; ticks stop once the app is no longer live.
+func (m *Model) Update(msg tea.Msg) tea.Cmd {
+	if t, ok := msg.(spinner.TickMsg); ok {
+		if !m.spinning {
+			return nil
+		}
+		var cmd tea.Cmd
+		m.spinner, cmd = m.spinner.Update(t)
+		return cmd
+	}
+	return nil
+}
+
+// Frame returns the spinner's current frame.
+func (m *Model) Frame() string { return m.spinner.View() }
+
+// View draws the bar.
+func (m *Model) View() string {
+	return Render(m.c.Styles, m.s, m.Frame(), m.c.Keys, m.width)
+}

@@ -333,6 +333,12 @@ PFN_vkVoidFunction gpuavdbg_pipeline_intercept(const char *name);
 PFN_vkVoidFunction gpuavdbg_submit_intercept(const char *name);
 uint64_t gpuavdbg_submit_count(void);
 
+/* dd->instrumenting may drop to 0 on any thread (allocation failure). */
+static inline int gpuavdbg_instrumenting(const device_data *dd)
+{
+    return __atomic_load_n(&dd->instrumenting, __ATOMIC_RELAXED);
+}
+
 /* The handle of a dispatchable or non-dispatchable object as a uint64. */
 #define GPUAVDBG_H(h) ((uint64_t)(uintptr_t)(h))
 

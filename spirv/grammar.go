@@ -197,20 +197,12 @@ func (k OperandKind) ValueName(v uint32) string {
 }
 
 // MaskName names a mask of a bit enum the way spirv-dis does: the names of
-// its bits from the lowest, joined by '|' ("Bias|ConstOffset"); "None" for 0
-// (or the kind's name for 0 where it has no "None"). Bits the grammar does
-// not know are written as one hexadecimal number at the end ("Bias|0x80000000").
+// its bits from the lowest, joined by '|' ("Bias|ConstOffset"); for 0, the
+// name of the kind's 0 enumerant: "None" for all but MemorySemantics
+// ("Relaxed") and RayFlags ("NoneKHR"). Bits the grammar does not know are
+// written as one hexadecimal number at the end ("Bias|0x80000000").
 func (k OperandKind) MaskName(v uint32) string {
 	if v == 0 {
-		info := LookupKind(k)
-		for _, e := range info.Enumerants {
-			if e.Value != 0 {
-				break
-			}
-			if e.Name == "None" {
-				return "None"
-			}
-		}
 		if n, ok := k.EnumerantName(0); ok {
 			return n
 		}

@@ -67,9 +67,9 @@ func Operands(words []uint32, ctx OperandContext) ([]Operand, error) {
 // AppendOperands is Operands appending to dst, so that a caller can reuse
 // one slice for every instruction of a module.
 func AppendOperands(dst []Operand, words []uint32, ctx OperandContext) ([]Operand, error) {
-	w := walker{words: words, ctx: ctx, dst: dst, pos: 1}
-	w.walk()
-	return w.dst, w.err
+	w := walker{words: words, ctx: ctx, pos: 1}
+	dst = w.walk(dst)
+	return dst, w.err
 }
 
 // ForEachID calls fn with the index in words of every word of the
@@ -77,9 +77,10 @@ func AppendOperands(dst []Operand, words []uint32, ctx OperandContext) ([]Operan
 // IdMemorySemantics, the id halves of pairs, ids among enumerant parameters
 // and among the operands of an OpExtInst of a known set (all operands after
 // the instruction number for a NonSemantic.* set). It returns the error
-// Operands would; ids in words it cannot interpret are not reported.
+// Operands would; ids in words it cannot interpret are not reported. It does
+// not allocate for instructions of up to 32 operands.
 func ForEachID(words []uint32, ctx OperandContext, fn func(wordIndex int)) error {
-	var buf [48]Operand
+	var buf [32]Operand
 	ops, err := AppendOperands(buf[:0], words, ctx)
 	for i := range ops {
 		if ops[i].Kind.IsID() {
@@ -89,112 +90,174 @@ func ForEachID(words []uint32, ctx OperandContext, fn func(wordIndex int)) error
 	return err
 }
 
+// walker walks the operands of one instruction, without recursion: a
+// small stack of frames holds the operand lists being walked (the
+// instruction's, an enumerant's parameters, an OpSpecConstantOp opcode's or
+// an extended instruction's operands). The operands it finds are threaded
+// through its methods (dst in, dst out) rather than kept in the struct, so
+// that escape analysis can keep a caller's buffer on its stack.
 type walker struct {
 	words []uint32
 	ctx   OperandContext
-	dst   []Operand
 	pos   int
 	err   error
-	// done stops the instruction's remaining operands (after the operands
-	// of an extended instruction, which replace OpExtInst's own).
-	done bool
+	stack [maxDepth]frame
+	depth int
+	// idTail makes the words left after the operand lists IdRefs (for a
+	// NonSemantic.* extended instruction).
+	idTail bool
 }
 
-func (w *walker) walk() {
+// maxDepth bounds the nesting of operand lists. The grammar needs 3 (an
+// OpSpecConstantOp opcode's operands, an enumerant's parameters within
+// them); only nonsense (OpSpecConstantOp of OpSpecConstantOp...) needs more.
+const maxDepth = 8
+
+// frame is one operand list being walked; for a bit mask, mask holds the
+// bits whose parameters are still to walk after ops.
+type frame struct {
+	ops  []OperandInfo
+	i    int
+	mask uint32
+	kind OperandKind // the bit enum of mask
+}
+
+// push pushes an operand list; the caller checks that there is room.
+func (w *walker) push(ops []OperandInfo, mask uint32, kind OperandKind) {
+	w.stack[w.depth] = frame{ops: ops, mask: mask, kind: kind}
+	w.depth++
+}
+
+func (w *walker) walk(dst []Operand) []Operand {
 	if len(w.words) == 0 {
 		w.err = fmt.Errorf("%w: no words", ErrMalformed)
-		return
+		return dst
 	}
 	op := Opcode(w.words[0] & 0xffff)
 	info, ok := LookupOp(op)
 	if !ok {
-		w.unknownRest()
+		dst = w.unknownRest(dst)
 		w.err = fmt.Errorf("%w: %d", ErrUnknownOpcode, op)
-		return
+		return dst
 	}
 	if info.HasType {
-		w.fixed(KindIdResultType, 1, "")
+		dst, _ = w.fixed(dst, KindIdResultType, 1, "")
 	}
 	if info.HasResult {
-		w.fixed(KindIdResult, 1, "")
+		dst, _ = w.fixed(dst, KindIdResult, 1, "")
 	}
-	w.operands(info.Operands, "")
+	w.push(info.Operands, 0, 0)
+	dst = w.run(dst)
+	if w.idTail {
+		for w.err == nil && w.pos < len(w.words) {
+			dst = w.emit(dst, KindIdRef, 1, "")
+		}
+	}
 	if w.err == nil && w.pos < len(w.words) {
-		w.fail(ErrMalformed, "%s: %d words left over after the last operand", info.Name, len(w.words)-w.pos)
+		dst = w.fail(dst, ErrMalformed, "%s: %d words left over after the last operand", info.Name, len(w.words)-w.pos)
 	}
 	if n := int(w.words[0] >> 16); w.err == nil && n != len(w.words) {
 		w.err = fmt.Errorf("%w: %s: word count %d but %d words", ErrMalformed, info.Name, n, len(w.words))
 	}
+	return dst
 }
 
-func (w *walker) emit(k OperandKind, n int, name string) {
-	w.dst = append(w.dst, Operand{Kind: k, Start: w.pos, Len: n, Name: name})
+// run walks the frames on the stack until it is empty or an error stops it.
+func (w *walker) run(dst []Operand) []Operand {
+	for w.depth > 0 && w.err == nil {
+		f := &w.stack[w.depth-1]
+		if f.i >= len(f.ops) {
+			if f.mask == 0 {
+				w.depth--
+				continue
+			}
+			// The parameters of the mask's next bit, from the lowest.
+			bit := f.mask & -f.mask
+			f.mask &^= bit
+			e, ok := f.kind.Enumerant(bit)
+			if !ok {
+				dst = w.fail(dst, ErrUnknownEnumerant, "%s: %s bit 0x%x", Opcode(w.words[0]&0xffff), f.kind, bit)
+				break
+			}
+			f.ops, f.i = e.Params, 0
+			continue
+		}
+		o := &f.ops[f.i]
+		switch o.Quant {
+		case QuantOne:
+			f.i++
+			dst = w.one(dst, o.Kind, o.Name)
+		case QuantOptional:
+			f.i++
+			if w.pos < len(w.words) {
+				dst = w.one(dst, o.Kind, o.Name)
+			}
+		case QuantVariadic:
+			if w.pos >= len(w.words) {
+				f.i++
+				continue
+			}
+			dst = w.one(dst, o.Kind, o.Name)
+		}
+	}
+	return dst
+}
+
+func (w *walker) emit(dst []Operand, k OperandKind, n int, name string) []Operand {
+	dst = append(dst, Operand{Kind: k, Start: w.pos, Len: n, Name: name})
 	w.pos += n
+	return dst
 }
 
 // fixed emits an operand of n words, failing when they are missing.
-func (w *walker) fixed(k OperandKind, n int, name string) bool {
+func (w *walker) fixed(dst []Operand, k OperandKind, n int, name string) ([]Operand, bool) {
 	if w.err != nil {
-		return false
+		return dst, false
 	}
 	if w.pos+n > len(w.words) {
-		w.missing(k, name)
-		return false
+		return w.missing(dst, k, name), false
 	}
-	w.emit(k, n, name)
-	return true
+	return w.emit(dst, k, n, name), true
 }
 
-func (w *walker) missing(k OperandKind, name string) {
+func (w *walker) missing(dst []Operand, k OperandKind, name string) []Operand {
 	if name != "" {
 		name = " '" + name + "'"
 	}
-	w.fail(ErrMalformed, "%s: missing operand%s of kind %s", Opcode(w.words[0]&0xffff), name, k)
+	return w.fail(dst, ErrMalformed, "%s: missing operand%s of kind %s", Opcode(w.words[0]&0xffff), name, k)
 }
 
 // fail records an error and marks the remaining words unknown.
-func (w *walker) fail(sentinel error, format string, args ...any) {
+func (w *walker) fail(dst []Operand, sentinel error, format string, args ...any) []Operand {
 	if w.err != nil {
-		return
+		return dst
 	}
-	w.unknownRest()
+	dst = w.unknownRest(dst)
 	w.err = fmt.Errorf("%w: "+format, append([]any{sentinel}, args...)...)
+	return dst
 }
 
-func (w *walker) unknownRest() {
+func (w *walker) unknownRest(dst []Operand) []Operand {
 	for w.pos < len(w.words) {
-		w.emit(KindUnknownWord, 1, "")
+		dst = w.emit(dst, KindUnknownWord, 1, "")
 	}
+	return dst
 }
 
-func (w *walker) operands(ops []OperandInfo, set string) {
-	for i := range ops {
-		if w.err != nil || w.done {
-			return
-		}
-		o := &ops[i]
-		switch o.Quant {
-		case QuantOne:
-			w.one(o.Kind, o.Name)
-		case QuantOptional:
-			if w.pos < len(w.words) {
-				w.one(o.Kind, o.Name)
-			}
-		case QuantVariadic:
-			for w.pos < len(w.words) && w.err == nil && !w.done {
-				w.one(o.Kind, o.Name)
-			}
-		}
+// pushOrFail pushes an operand list, failing when the stack is full.
+func (w *walker) pushOrFail(dst []Operand, ops []OperandInfo, mask uint32, kind OperandKind) []Operand {
+	if w.depth == maxDepth {
+		return w.fail(dst, ErrMalformed, "%s: operands nested too deeply", Opcode(w.words[0]&0xffff))
 	}
+	w.push(ops, mask, kind)
+	return dst
 }
 
-func (w *walker) one(k OperandKind, name string) {
-	if w.err != nil {
-		return
-	}
+// one walks one operand of kind k at w.pos, pushing the operand lists that
+// follow it (enumerant parameters...).
+func (w *walker) one(dst []Operand, k OperandKind, name string) []Operand {
 	if w.pos >= len(w.words) {
-		w.missing(k, name)
-		return
+		return w.missing(dst, k, name)
 	}
 	switch k {
 	case KindLiteralString:
@@ -207,24 +270,22 @@ func (w *walker) one(k OperandKind, name string) {
 			}
 		}
 		if n == 0 {
-			w.fail(ErrMalformed, "%s: literal string '%s' has no terminating nul", Opcode(w.words[0]&0xffff), name)
-			return
+			return w.fail(dst, ErrMalformed, "%s: literal string '%s' has no terminating nul", Opcode(w.words[0]&0xffff), name)
 		}
-		w.emit(k, n, name)
+		return w.emit(dst, k, n, name)
 	case KindLiteralContextDependentNumber:
 		// OpConstant and OpSpecConstant: the value is the rest of the words.
-		w.emit(k, len(w.words)-w.pos, name)
+		return w.emit(dst, k, len(w.words)-w.pos, name)
 	case KindLiteralSpecConstantOpInteger:
 		op := Opcode(w.words[w.pos])
-		w.emit(k, 1, name)
+		dst = w.emit(dst, k, 1, name)
 		info, ok := LookupOp(op)
 		if !ok {
-			w.fail(ErrUnknownOpcode, "OpSpecConstantOp: opcode %d", op)
-			return
+			return w.fail(dst, ErrUnknownOpcode, "OpSpecConstantOp: opcode %d", op)
 		}
-		w.operands(info.Operands, "")
+		return w.pushOrFail(dst, info.Operands, 0, 0)
 	case KindLiteralExtInstInteger:
-		w.extInst(name)
+		return w.extInst(dst, name)
 	case KindPairLiteralIntegerIdRef:
 		width := 1
 		if w.ctx != nil && w.pos >= 3 {
@@ -233,88 +294,75 @@ func (w *walker) one(k OperandKind, name string) {
 				width = n
 			}
 		}
-		if w.fixed(KindLiteralContextDependentNumber, width, name) {
-			w.fixed(KindIdRef, 1, name)
+		dst, ok := w.fixed(dst, KindLiteralContextDependentNumber, width, name)
+		if ok {
+			dst, _ = w.fixed(dst, KindIdRef, 1, name)
 		}
+		return dst
 	case KindPairIdRefLiteralInteger:
-		if w.fixed(KindIdRef, 1, name) {
-			w.fixed(KindLiteralInteger, 1, name)
+		dst, ok := w.fixed(dst, KindIdRef, 1, name)
+		if ok {
+			dst, _ = w.fixed(dst, KindLiteralInteger, 1, name)
 		}
+		return dst
 	case KindPairIdRefIdRef:
-		if w.fixed(KindIdRef, 1, name) {
-			w.fixed(KindIdRef, 1, name)
+		dst, ok := w.fixed(dst, KindIdRef, 1, name)
+		if ok {
+			dst, _ = w.fixed(dst, KindIdRef, 1, name)
 		}
-	default:
-		info := LookupKind(k)
-		switch info.Category {
-		case CategoryValueEnum:
-			v := w.words[w.pos]
-			w.emit(k, 1, name)
-			if !info.HasParams {
-				return
-			}
-			e, ok := k.Enumerant(v)
-			if !ok {
-				w.fail(ErrUnknownEnumerant, "%s: %s %d", Opcode(w.words[0]&0xffff), info.Name, v)
-				return
-			}
-			w.operands(e.Params, info.Set)
-		case CategoryBitEnum:
-			v := w.words[w.pos]
-			w.emit(k, 1, name)
-			if !info.HasParams {
-				return
-			}
-			for bit := uint32(1); bit != 0 && v != 0; bit <<= 1 {
-				if v&bit == 0 {
-					continue
-				}
-				v &^= bit
-				e, ok := k.Enumerant(bit)
-				if !ok {
-					w.fail(ErrUnknownEnumerant, "%s: %s bit 0x%x", Opcode(w.words[0]&0xffff), info.Name, bit)
-					return
-				}
-				w.operands(e.Params, info.Set)
-				if w.err != nil {
-					return
-				}
-			}
-		default:
-			// Ids, LiteralInteger and the rest: one word.
-			w.emit(k, 1, name)
-		}
+		return dst
 	}
+	info := LookupKind(k)
+	switch info.Category {
+	case CategoryValueEnum:
+		v := w.words[w.pos]
+		dst = w.emit(dst, k, 1, name)
+		if !info.HasParams {
+			return dst
+		}
+		e, ok := k.Enumerant(v)
+		if !ok {
+			return w.fail(dst, ErrUnknownEnumerant, "%s: %s %d", Opcode(w.words[0]&0xffff), info.Name, v)
+		}
+		if len(e.Params) > 0 {
+			dst = w.pushOrFail(dst, e.Params, 0, 0)
+		}
+		return dst
+	case CategoryBitEnum:
+		v := w.words[w.pos]
+		dst = w.emit(dst, k, 1, name)
+		if !info.HasParams || v == 0 {
+			return dst
+		}
+		return w.pushOrFail(dst, nil, v, k)
+	}
+	// Ids, LiteralInteger and the rest: one word.
+	return w.emit(dst, k, 1, name)
 }
 
-// extInst walks the instruction number of an OpExtInst and the operands of
-// the extended instruction, which replace OpExtInst's own variadic operands.
-func (w *walker) extInst(name string) {
+// extInst walks the instruction number of an OpExtInst and pushes the
+// operands of the extended instruction, which replace OpExtInst's own.
+func (w *walker) extInst(dst []Operand, name string) []Operand {
 	var set *ExtInstSet
 	if w.ctx != nil && w.pos >= 1 {
 		set = w.ctx.ExtInstSet(w.words[w.pos-1])
 	}
 	n := w.words[w.pos]
-	w.emit(KindLiteralExtInstInteger, 1, name)
-	w.done = true
+	dst = w.emit(dst, KindLiteralExtInstInteger, 1, name)
+	// Drop OpExtInst's own remaining operands.
+	f := &w.stack[w.depth-1]
+	f.i = len(f.ops)
 	if set == nil {
-		w.fail(ErrUnknownExtInst, "OpExtInst: unknown instruction set (id %d)", w.words[w.pos-2])
-		return
+		return w.fail(dst, ErrUnknownExtInst, "OpExtInst: unknown instruction set (id %d)", w.words[w.pos-2])
 	}
-	inst, ok := set.Lookup(n)
-	if ok {
-		w.done = false
-		w.operands(inst.Operands, set.Name)
-		w.done = true
-	} else if !set.NonSemantic {
-		w.fail(ErrUnknownExtInst, "OpExtInst: %s has no instruction %d", set.Name, n)
-		return
+	// Non-semantic instructions have only id operands, including any a
+	// newer version of the set adds.
+	w.idTail = set.NonSemantic
+	if inst, ok := set.Lookup(n); ok {
+		return w.pushOrFail(dst, inst.Operands, 0, 0)
 	}
-	if set.NonSemantic {
-		// Non-semantic instructions have only id operands, including any a
-		// newer version of the set adds.
-		for w.err == nil && w.pos < len(w.words) {
-			w.emit(KindIdRef, 1, "")
-		}
+	if !set.NonSemantic {
+		return w.fail(dst, ErrUnknownExtInst, "OpExtInst: %s has no instruction %d", set.Name, n)
 	}
+	return dst
 }

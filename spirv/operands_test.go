@@ -38,7 +38,7 @@ type testCtx struct {
 	sets   map[uint32]*ExtInstSet
 }
 
-func (c testCtx) LiteralWidth(id uint32) int         { return c.widths[id] }
+func (c testCtx) LiteralWidth(id uint32) int       { return c.widths[id] }
 func (c testCtx) ExtInstSet(id uint32) *ExtInstSet { return c.sets[id] }
 
 // span is an operand's kind and word span, for comparisons.
@@ -148,7 +148,7 @@ func TestOperands(t *testing.T) {
 		{"switch 64", inst(OpSwitch, 50, 8, 1, 0, 9, 2, 0, 10), ctx,
 			[]span{{id, 1, 1}, {id, 2, 1}, {num, 3, 2}, {id, 5, 1}, {num, 6, 2}, {id, 8, 1}}, nil},
 		{"switch 64 without context", inst(OpSwitch, 50, 8, 1, 0, 9), nil,
-			[]span{{id, 1, 1}, {id, 2, 1}, {num, 3, 1}, {id, 4, 1}, {unk, 5, 1}}, ErrMalformed},
+			[]span{{id, 1, 1}, {id, 2, 1}, {num, 3, 1}, {id, 4, 1}, {num, 5, 1}}, ErrMalformed},
 		{"phi", inst(OpPhi, 1, 2, 3, 4, 5, 6), nil,
 			[]span{{typ, 1, 1}, {res, 2, 1}, {id, 3, 1}, {id, 4, 1}, {id, 5, 1}, {id, 6, 1}}, nil},
 		{"group member decorate", inst(OpGroupMemberDecorate, 1, 2, 0, 3, 1), nil,

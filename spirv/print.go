@@ -28,6 +28,8 @@ import (
 
 // Printer prints the instructions of one module with the module's names.
 // Build one with NewPrinter and keep it: building it walks the whole module.
+// It also serves as the OperandContext of its module. A Printer reuses an
+// internal buffer: it is not safe for concurrent use.
 type Printer struct {
 	header Header
 	insts  []*Instruction
@@ -426,6 +428,16 @@ func formatFloatBits(bits uint64, expBits, fracBits uint) string {
 	return sb.String()
 }
 
+// disasmOpName returns the name spirv-dis gives an opcode: of aliases, the
+// alphabetically first (OpReportIntersectionKHR, not the grammar's first
+// OpReportIntersectionNV).
+func disasmOpName(info *OpInfo) string {
+	if n, ok := disasmOpNames[info.Opcode]; ok {
+		return n
+	}
+	return info.Name
+}
+
 // generatorName names a generator word's tool as spirv-dis does.
 func generatorName(generator uint32) string {
 	if n, ok := generatorNames[generator>>16]; ok {
@@ -492,7 +504,7 @@ func (p *Printer) AppendInstruction(dst []byte, words []uint32, align bool) ([]b
 		dst = append(dst, "               "...)
 	}
 	if known {
-		dst = append(dst, info.Name...)
+		dst = append(dst, disasmOpName(info)...)
 	} else {
 		dst = append(dst, "OpUnknown("...)
 		dst = strconv.AppendUint(dst, uint64(op), 10)
@@ -533,7 +545,7 @@ func (p *Printer) appendOperand(dst []byte, words []uint32, o *Operand) []byte {
 		return strconv.AppendUint(dst, uint64(w[0]), 10)
 	case KindLiteralSpecConstantOpInteger:
 		if info, ok := LookupOp(Opcode(w[0])); ok {
-			return append(dst, info.Name[2:]...)
+			return append(dst, disasmOpName(info)[2:]...)
 		}
 		return strconv.AppendUint(dst, uint64(w[0]), 10)
 	case KindLiteralContextDependentNumber:

@@ -107,7 +107,7 @@ var all = map[string]Theme{
 		Text: c("#d0d0d0"), Muted: c("#808080"), Accent: c("#7aa2f7"),
 		Border: c("#4e4e4e"), FocusBorder: c("#7aa2f7"),
 		SelectedFg: c("#ffffff"), SelectedBg: c("#3b4261"),
-		MarkBg: c("#4b1f24"), Marker: c("#ff5f5f"), LineNumber: c("#6c6c6c"),
+		MarkBg: c("#5f0000"), Marker: c("#ff5f5f"), LineNumber: c("#6c6c6c"),
 		Error: c("#ff5f5f"), Warning: c("#e0af68"), OK: c("#9ece6a"),
 		Check: c("#bb9af7"), Count: c("#e0af68"), Location: c("#7dcfff"),
 		StatusFg: c("#c0caf5"), StatusBg: c("#24283b"),

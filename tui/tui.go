@@ -267,7 +267,7 @@ func (m *Model) sync(force bool) {
 	}
 	g := m.list.SelectedGroup()
 	m.detail.SetGroup(g, changed)
-	m.source.SetDoc(source.DocFor(m.s, g))
+	m.source.SetDoc(source.DocFor(m.s, g), changed)
 	m.shown = sel
 }
 

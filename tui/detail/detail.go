@@ -73,6 +73,7 @@ func FormatHandle(h session.Handle) string {
 
 // Field is one labelled line of the pane.
 type Field struct {
+	// Label names the field; Value is its text, possibly long (wrapped).
 	Label, Value string
 }
 

@@ -26,6 +26,9 @@ const HeaderRows = 1
 
 // Row is the cells of one group's row, before layout.
 type Row struct {
+	// Check is the check id; Count the count as ×N; Stage the shader stage;
+	// Location file:line (or the instruction index); Action the command and
+	// its index in the command buffer.
 	Check, Count, Stage, Location, Action string
 }
 
@@ -119,7 +122,11 @@ func Render(st *common.Styles, groups []*session.ErrorGroup, selected, offset in
 	cw := width - ansi.StringWidth(Cursor)
 	c := layout(rows, cw)
 
-	join := func(r Row, styled bool) string {
+	join := func(r Row, styled, header bool) string {
+		loc := locCell
+		if header {
+			loc = cell
+		}
 		var parts []string
 		add := func(s string, w int, fit func(string, int) string, style lipgloss.Style) {
 			if w <= 0 {
@@ -140,13 +147,13 @@ func Render(st *common.Styles, groups []*session.ErrorGroup, selected, offset in
 		add(r.Check, c.check, cell, st.Check)
 		add(r.Count, c.count, right, st.Count)
 		add(r.Stage, c.stage, cell, st.Text)
-		add(r.Location, c.loc, locCell, st.Location)
+		add(r.Location, c.loc, loc, st.Location)
 		add(r.Action, c.action, cell, st.Muted)
 		return strings.Join(parts, " ")
 	}
 
 	lines := make([]string, 0, height)
-	hdr := join(Row{Check: "check", Count: "#", Stage: "stage", Location: "location", Action: "action"}, false)
+	hdr := join(Row{Check: "check", Count: "#", Stage: "stage", Location: "location", Action: "action"}, false, true)
 	lines = append(lines, st.Header.Render(common.Fit("  "+hdr, width)))
 	for i := offset; i < len(rows) && len(lines) < height; i++ {
 		if i == selected {
@@ -154,10 +161,10 @@ func Render(st *common.Styles, groups []*session.ErrorGroup, selected, offset in
 			if !focused {
 				sel = st.SelectedBlurred
 			}
-			lines = append(lines, sel.Render(common.Fit(Cursor+join(rows[i], false), width)))
+			lines = append(lines, sel.Render(common.Fit(Cursor+join(rows[i], false, false), width)))
 			continue
 		}
-		lines = append(lines, common.Fit("  "+join(rows[i], true), width))
+		lines = append(lines, common.Fit("  "+join(rows[i], true, false), width))
 	}
 	return common.Block(lines, width, height)
 }

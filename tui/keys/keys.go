@@ -48,9 +48,10 @@ func Default() *KeyMap {
 	}
 }
 
-// ShortHelp is the one-line help of the status bar.
+// ShortHelp is the one-line help of the status bar; help and quit come
+// first, so that they survive when a narrow bar cuts the rest.
 func (k *KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Down, k.Up, k.NextPane, k.Open, k.Help, k.Quit}
+	return []key.Binding{k.Help, k.Quit, k.Down, k.Up, k.NextPane, k.Open}
 }
 
 // FullHelp is the help overlay, one column per group: moving, panes, other.

@@ -48,6 +48,9 @@ type Doc struct {
 	Column int
 	// Note is shown instead of the code when there are no lines.
 	Note string
+	// Partial says Lines is only the offending line, because the session
+	// does not hold the file.
+	Partial bool
 }
 
 // Empty reports whether d has no lines to show.
@@ -87,7 +90,7 @@ func DocFor(s *session.Session, g *session.ErrorGroup) Doc {
 		}
 	}
 	if src.Text != "" {
-		d.Lines, d.First = []string{src.Text}, max(src.Line, 1)
+		d.Lines, d.First, d.Partial = []string{src.Text}, max(src.Line, 1), true
 		return d
 	}
 	if d.Note == "" {
@@ -257,8 +260,17 @@ func RenderHighlighted(st *common.Styles, d Doc, hl Highlighted, top, width, hei
 			row++
 		}
 	}
+	if d.Partial && len(lines)+2 <= height { // when there is room
+		lines = append(lines, "")
+		for _, l := range common.Lines(ansi.Wrap(PartialNote, width, "")) {
+			lines = append(lines, st.Muted.Render(l))
+		}
+	}
 	return common.Block(lines, width, height)
 }
+
+// PartialNote is shown under a doc that has only the offending line.
+const PartialNote = "(the session has only this line of the file)"
 
 func renderLine(st *common.Styles, n int, toks []chroma.Token, numW int, marked bool, width int) string {
 	style := func(s lipgloss.Style) lipgloss.Style {
@@ -269,29 +281,46 @@ func renderLine(st *common.Styles, n int, toks []chroma.Token, numW int, marked 
 	}
 	var b strings.Builder
 	rem := width
-	put := func(s lipgloss.Style, text string) {
-		if rem <= 0 || text == "" {
+	// put writes text in style s, cut to limit cells (and to rem).
+	put := func(s lipgloss.Style, text string, limit int) {
+		limit = min(limit, rem)
+		if limit <= 0 || text == "" {
 			return
 		}
-		if w := ansi.StringWidth(text); w > rem {
-			text = ansi.Truncate(text, rem, common.Ellipsis)
+		if ansi.StringWidth(text) > limit {
+			text = ansi.Truncate(text, limit, "")
 		}
 		rem -= ansi.StringWidth(text)
 		b.WriteString(style(s).Render(text))
 	}
 	if marked {
-		put(st.Marker, MarkerGlyph+" ")
-		put(st.Marker, fmt.Sprintf("%*d", numW, n))
+		put(st.Marker, MarkerGlyph+" ", rem)
+		put(st.Marker, fmt.Sprintf("%*d", numW, n), rem)
 	} else {
-		put(st.LineNumber, "  ")
-		put(st.LineNumber, fmt.Sprintf("%*d", numW, n))
+		put(st.LineNumber, "  ", rem)
+		put(st.LineNumber, fmt.Sprintf("%*d", numW, n), rem)
 	}
-	put(st.Gutter, " │ ")
+	put(st.Gutter, " │ ", rem)
+	// Code wider than the room left is cut one cell early for an ellipsis.
+	codeW := 0
 	for _, t := range toks {
-		put(st.Token(t.Type), t.Value)
+		codeW += ansi.StringWidth(t.Value)
+	}
+	room := rem
+	cut := codeW > room
+	if cut {
+		room--
+	}
+	for _, t := range toks {
+		used := rem
+		put(st.Token(t.Type), t.Value, room)
+		room -= used - rem
+	}
+	if cut {
+		put(st.Muted, common.Ellipsis, rem)
 	}
 	if rem > 0 {
-		put(st.Text, strings.Repeat(" ", rem))
+		put(st.Text, strings.Repeat(" ", rem), rem)
 	}
 	return b.String()
 }
@@ -325,17 +354,21 @@ func New(c *common.Common) *Model { return &Model{c: c, doc: Doc{Note: "no error
 
 func sameDoc(a, b Doc) bool {
 	return a.File == b.File && a.Mark == b.Mark && a.Column == b.Column &&
-		a.First == b.First && len(a.Lines) == len(b.Lines) && a.Note == b.Note
+		a.First == b.First && len(a.Lines) == len(b.Lines) && a.Note == b.Note &&
+		a.Partial == b.Partial
 }
 
-// SetDoc shows d. A new doc (another file or line) is highlighted and
-// centred on its marked line; the same doc again keeps the user's scroll.
-func (m *Model) SetDoc(d Doc) {
-	if sameDoc(m.doc, d) && m.hl != nil {
-		return
+// SetDoc shows d. A different doc (another file or line) is highlighted and
+// centred on its marked line, and so is any doc when recenter is set (a new
+// selection); the same doc again from a new snapshot keeps the user's scroll.
+func (m *Model) SetDoc(d Doc, recenter bool) {
+	if !sameDoc(m.doc, d) || m.hl == nil {
+		m.doc, m.hl = d, Highlight(d)
+		recenter = true
 	}
-	m.doc, m.hl = d, Highlight(d)
-	m.top = CenterTop(d, m.height)
+	if recenter {
+		m.top = CenterTop(d, m.height)
+	}
 }
 
 // Doc returns the doc shown.

@@ -20,6 +20,9 @@ import (
 // Separator separates the bar's fields.
 const Separator = " │ "
 
+// MinHelpWidth is the room the short help needs to say "? help • q quit".
+const MinHelpWidth = 16
+
 // StateText says where the app is: "starting", "running", "exited 0",
 // "crashed (SIGSEGV)", "failed to start".
 func StateText(a session.App) string {
@@ -74,7 +77,6 @@ func Render(st *common.Styles, s *session.Session, frame string, keys help.KeyMa
 	bar := st.Status
 	on := func(fg lipgloss.Style) lipgloss.Style { return fg.Inherit(bar) }
 
-	var parts []string
 	state := StateText(s.App)
 	stateStyle := on(st.OK).Bold(true)
 	switch {
@@ -85,24 +87,44 @@ func Render(st *common.Styles, s *session.Session, frame string, keys help.KeyMa
 	default:
 		stateStyle = on(st.Error)
 	}
-	parts = append(parts, stateStyle.Render(state))
+	// Fields in order of importance; the least important go first when the
+	// bar is too narrow to leave MinHelpWidth cells for the help.
+	type field struct {
+		text string
+		prio int
+	}
+	fields := []field{{stateStyle.Render(state), 0}}
 	if s.Device.Name != "" {
-		parts = append(parts, bar.Render(s.Device.Name))
+		fields = append(fields, field{bar.Render(s.Device.Name), 3})
 	}
 	counts := plural(len(s.Groups), "group", "groups") + " · " + plural(Records(s.Groups), "record", "records")
-	parts = append(parts, bar.Render(counts))
+	fields = append(fields, field{bar.Render(counts), 0})
 	if s.Dropped > 0 {
-		parts = append(parts, on(st.Warning).Render(fmt.Sprintf("%d dropped", s.Dropped)))
+		fields = append(fields, field{on(st.Warning).Render(fmt.Sprintf("%d records dropped", s.Dropped)), 1})
 	}
 	if n := len(s.Notices); n > 0 {
-		parts = append(parts, on(st.Warning).Render(plural(n, "notice", "notices")))
+		fields = append(fields, field{on(st.Warning).Render(plural(n, "notice", "notices")), 2})
 	}
-	left := bar.Render(" ") + strings.Join(parts, bar.Render(Separator))
+	join := func(maxPrio int) string {
+		var parts []string
+		for _, f := range fields {
+			if f.prio <= maxPrio {
+				parts = append(parts, f.text)
+			}
+		}
+		return bar.Render(" ") + strings.Join(parts, bar.Render(Separator))
+	}
+	prio := 3
+	left := join(prio)
+	for prio > 0 && ansi.StringWidth(left)+len(Separator)+MinHelpWidth > width {
+		prio--
+		left = join(prio)
+	}
 	if ansi.StringWidth(left) >= width {
 		return bar.Render(common.Fit(left, width))
 	}
 	rem := width - ansi.StringWidth(left) - ansi.StringWidth(Separator)
-	if keys != nil && rem > 8 {
+	if keys != nil && rem >= MinHelpWidth {
 		h := help.New()
 		h.Styles = st.Help
 		h.SetWidth(rem)

@@ -13,6 +13,7 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"encoding/xml"
 	"flag"
@@ -109,11 +110,22 @@ func (e enumerant) value() uint32 {
 	return uint32(n)
 }
 
-func load(path string) *grammar {
+// inputs hashes every input file, in the order they are read, so that the
+// output records which grammar it comes from.
+var inputs = sha256.New()
+
+func readInput(path string) []byte {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		log.Fatal(err)
 	}
+	fmt.Fprintf(inputs, "%s %d\n", filepath.Base(path), len(b))
+	inputs.Write(b)
+	return b
+}
+
+func load(path string) *grammar {
+	b := readInput(path)
 	var g grammar
 	if err := json.Unmarshal(b, &g); err != nil {
 		log.Fatalf("%s: %v", path, err)
@@ -321,6 +333,24 @@ func main() {
 		}
 	}
 	g.p(")\n\n")
+	// spirv-dis (SPIRV-Tools) sorts its opcode table by value, then name,
+	// and so prints the alphabetically first of aliases; record where that
+	// is not the first in the grammar.
+	minName := map[uint32]string{}
+	for _, in := range core.Instructions {
+		if m, ok := minName[in.Opcode]; !ok || in.Opname < m {
+			minName[in.Opcode] = in.Opname
+		}
+	}
+	g.p("// disasmOpNames holds, for the aliased opcodes whose alphabetically first\n")
+	g.p("// name (the one spirv-dis prints) is not the first in the grammar, that name.\n")
+	g.p("var disasmOpNames = map[Opcode]string{\n")
+	for _, in := range core.Instructions {
+		if firstOp[in.Opcode] == in.Opname && minName[in.Opcode] != in.Opname {
+			g.p("\t%s: %q,\n", in.Opname, minName[in.Opcode])
+		}
+	}
+	g.p("}\n\n")
 	g.p("// maxOpcode is the largest opcode in the tables.\n")
 	g.p("const maxOpcode = %d\n\n", maxOp)
 	g.p("// opInfos holds one entry per opcode value, in grammar order.\n")
@@ -502,7 +532,15 @@ func main() {
 	}
 	g.generators(*registry)
 
-	src, err := format.Source(g.buf.Bytes())
+	// The digest goes in the second line, after the generated-code marker.
+	out1 := g.buf.Bytes()
+	nl := bytes.IndexByte(out1, '\n') + 1
+	var full bytes.Buffer
+	full.Write(out1[:nl])
+	fmt.Fprintf(&full, "// Grammar digest: %x\n", inputs.Sum(nil))
+	full.Write(out1[nl:])
+
+	src, err := format.Source(full.Bytes())
 	if err != nil {
 		os.WriteFile(*out+".broken", g.buf.Bytes(), 0o644)
 		log.Fatalf("formatting output: %v (unformatted output in %s.broken)", err, *out)
@@ -515,10 +553,7 @@ func main() {
 // generators writes the table of generator (tool) names of the SPIR-V
 // registry, named as spirv-dis names them: the vendor, then the tool.
 func (g *gen) generators(path string) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		log.Fatal(err)
-	}
+	b := readInput(path)
 	var reg struct {
 		IDs []struct {
 			Type string `xml:"type,attr"`

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+)
+
+// runFlags are the flags of run and demo.
+type runFlags struct {
+	headless    bool
+	jsonOut     string
+	sessionPath string
+	checks      checkFlag
+	reserveSlot bool
+	theme       string
+	noColor     bool
+}
+
+// checkFlag collects --check ID=on|off.
+type checkFlag map[string]bool
+
+// String prints the flag's value.
+func (f checkFlag) String() string {
+	var parts []string
+	for _, id := range gpuav.AllChecks {
+		if v, ok := f[id]; ok {
+			parts = append(parts, fmt.Sprintf("%s=%s", id, onOff(v)))
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+// Set parses one ID=on|off.
+func (f checkFlag) Set(s string) error {
+	id, val, ok := strings.Cut(s, "=")
+	if !ok {
+		return fmt.Errorf("%q: want ID=on or ID=off", s)
+	}
+	var on bool
+	switch strings.ToLower(strings.TrimSpace(val)) {
+	case "on", "1", "true", "yes":
+		on = true
+	case "off", "0", "false", "no":
+		on = false
+	default:
+		return fmt.Errorf("%q: value %q is not on or off", s, val)
+	}
+	id = strings.TrimSpace(id)
+	if id == "all" {
+		for _, c := range gpuav.AllChecks {
+			f[c] = on
+		}
+		return nil
+	}
+	if !slices.Contains(gpuav.AllChecks, id) {
+		return fmt.Errorf("unknown check %q (checks: %s)", id, joinIDs(gpuav.AllChecks))
+	}
+	f[id] = on
+	return nil
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+func joinIDs(ids []string) string { return strings.Join(ids, ", ") }
+
+// settings returns every check's state: implemented checks on and the
+// others off unless a flag said otherwise (the layer's own defaults).
+func (f *runFlags) settingsChecks() map[string]bool {
+	m := map[string]bool{}
+	for _, id := range gpuav.AllChecks {
+		m[id] = slices.Contains(gpuav.ImplementedChecks, id)
+		if v, ok := f.checks[id]; ok {
+			m[id] = v
+		}
+	}
+	return m
+}
+
+// parseRunFlags parses run's flags; it stops at the first non-flag
+// argument (the app) or after "--".
+func parseRunFlags(name string, args []string, stderr io.Writer) (*runFlags, []string, error) {
+	f := &runFlags{checks: checkFlag{}}
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.BoolVar(&f.headless, "headless", false, "")
+	fs.StringVar(&f.jsonOut, "json", "", "")
+	fs.StringVar(&f.sessionPath, "session", "", "")
+	fs.Var(f.checks, "check", "")
+	fs.BoolVar(&f.reserveSlot, "reserve-slot", false, "")
+	fs.StringVar(&f.theme, "theme", "auto", "")
+	fs.BoolVar(&f.noColor, "no-color", false, "")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			printUsage(stderr)
+		}
+		return nil, nil, err
+	}
+	return f, fs.Args(), nil
+}
+
+// openFlags are the flags of open.
+type openFlags struct {
+	jsonOut  string
+	headless bool
+	theme    string
+	noColor  bool
+}
+
+// parseOpenFlags parses open's flags, before or after FILE.
+func parseOpenFlags(args []string, stderr io.Writer) (*openFlags, []string, error) {
+	f := &openFlags{}
+	fs := flag.NewFlagSet("open", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&f.jsonOut, "json", "", "")
+	fs.BoolVar(&f.headless, "headless", false, "")
+	fs.StringVar(&f.theme, "theme", "auto", "")
+	fs.BoolVar(&f.noColor, "no-color", false, "")
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				printUsage(stderr)
+			}
+			return nil, nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			break
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+	return f, pos, nil
+}

@@ -1,0 +1,151 @@
+// Command gpuav-dbg is an interactive terminal debugger for GPU-assisted
+// validation of Vulkan apps. It starts an app with the gpuav-dbg layer,
+// collects the error records the layer streams over a unix socket into a
+// session, and shows them in a TUI or writes a JSON report.
+//
+// Usage:
+//
+//	gpuav-dbg run [--headless] [--json OUT.json] [--session FILE] [--check ID=on|off ...] [--reserve-slot] [--] APP [ARGS...]
+//	gpuav-dbg demo [same flags]
+//	gpuav-dbg open FILE [--json OUT.json] [--headless]
+//	gpuav-dbg version
+//	gpuav-dbg help
+//
+// Exit status of run and demo: 0 no validation error and the app exited 0;
+// 1 validation errors found; 2 launcher failure (bad arguments, app not
+// found or not executable, layer missing); 3 the app failed (non-zero exit
+// or crash) with no validation error.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+
+	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
+)
+
+// Exit statuses.
+const (
+	exitOK       = 0 // no validation error, the app exited 0
+	exitErrors   = 1 // validation errors found
+	exitLauncher = 2 // the launcher failed: arguments, app, layer, socket
+	exitApp      = 3 // the app failed with no validation error
+)
+
+// version is set at link time (-ldflags "-X main.version=...").
+var version = "dev"
+
+// cli is the process's outside world, replaceable in tests.
+type cli struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+	executable     func() (string, error)
+	// isTerminal reports whether the UI can run (stdout and stdin are
+	// terminals).
+	isTerminal func() bool
+}
+
+func main() {
+	c := &cli{
+		stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr,
+		getenv: os.Getenv, executable: os.Executable,
+		isTerminal: func() bool { return isTerminal(os.Stdout) && isTerminal(os.Stdin) },
+	}
+	os.Exit(c.main(os.Args[1:]))
+}
+
+// isTerminal reports whether f is a character device (a terminal).
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+const usage = `gpuav-dbg: GPU-assisted validation debugger for Vulkan apps
+
+Usage:
+  gpuav-dbg run [flags] [--] APP [ARGS...]   run APP under the layer (no APP: the demo)
+  gpuav-dbg demo [flags]                     run the built-in demo app
+  gpuav-dbg open FILE [--json OUT] [--headless]
+                                             show a saved session (.gvs) or JSON report
+  gpuav-dbg version                          print the version
+  gpuav-dbg help                             print this help
+
+Flags of run and demo:
+  --headless          no UI: print one line per error group to stderr
+  --json OUT.json     write the JSON report to OUT.json ("-" for stdout)
+  --session FILE      write the session to FILE (default:
+                      $XDG_STATE_HOME/gpuav-dbg/sessions/<app>-<time>.gvs)
+  --check ID=on|off   turn a check on or off (repeatable; ID "all" for every check)
+  --reserve-slot      report maxBoundDescriptorSets - 1 to the app
+  --theme NAME        UI theme: auto, dark, light, high-contrast
+  --no-color          UI without colours
+
+Checks: %s (implemented: %s).
+
+Environment:
+  GPUAV_DBG_LAYER_PATH  directory of VkLayer_gpuav_dbg.json (default: next to gpuav-dbg)
+
+Exit status of run and demo: 0 no validation error and the app exited 0;
+1 validation errors found; 2 launcher failure; 3 the app failed with no
+validation error.
+`
+
+// printUsage writes the help text.
+func printUsage(w io.Writer) {
+	fmt.Fprintf(w, usage, joinIDs(gpuav.AllChecks), joinIDs(gpuav.ImplementedChecks))
+}
+
+// main runs one command line and returns the exit status.
+func (c *cli) main(args []string) int {
+	if len(args) == 0 {
+		printUsage(c.stderr)
+		return exitLauncher
+	}
+	switch cmd, rest := args[0], args[1:]; cmd {
+	case "run":
+		return c.runCmd("run", rest)
+	case "demo":
+		return c.runCmd("demo", rest)
+	case "open":
+		return c.openCmd(rest)
+	case "version", "--version", "-version":
+		c.printVersion()
+		return exitOK
+	case "help", "--help", "-help", "-h":
+		printUsage(c.stdout)
+		return exitOK
+	default:
+		fmt.Fprintf(c.stderr, "gpuav-dbg: unknown command %q; run gpuav-dbg help\n", cmd)
+		return exitLauncher
+	}
+}
+
+// printVersion prints the version and the protocol versions it speaks.
+func (c *cli) printVersion() {
+	v := version
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range info.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 && v == "dev" {
+				v = "dev-" + s.Value[:12]
+			}
+		}
+	}
+	fmt.Fprintf(c.stdout, "gpuav-dbg %s (wire protocol %d, record format %d)\n", v, wire.ProtocolVersion, gpuav.RecordFormatVersion)
+}
+
+// exeDir is the directory of the gpuav-dbg executable, symlinks resolved.
+func (c *cli) exeDir() (string, error) {
+	exe, err := c.executable()
+	if err != nil {
+		return "", fmt.Errorf("find gpuav-dbg's executable: %w", err)
+	}
+	if r, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = r
+	}
+	return filepath.Dir(exe), nil
+}

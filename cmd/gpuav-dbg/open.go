@@ -1,0 +1,54 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+
+	"github.com/gpuav-dbg/gpuav-dbg/session"
+)
+
+// openCmd is `open FILE [--json OUT] [--headless]`: the TUI on a saved
+// session (or JSON report), or its report. A truncated session opens as far
+// as it is readable, with one line saying where it stopped.
+func (c *cli) openCmd(args []string) int {
+	f, pos, err := parseOpenFlags(args, c.stderr)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		fmt.Fprintf(c.stderr, "gpuav-dbg: open: %v\n", err)
+		return exitLauncher
+	}
+	if len(pos) != 1 {
+		fmt.Fprintf(c.stderr, "gpuav-dbg: open: want one session file, got %d arguments\n", len(pos))
+		return exitLauncher
+	}
+	s, err := session.Open(pos[0])
+	if err != nil {
+		var te *session.TruncatedError
+		if !errors.As(err, &te) {
+			fmt.Fprintf(c.stderr, "gpuav-dbg: %v\n", err)
+			return exitLauncher
+		}
+		fmt.Fprintf(c.stderr, "gpuav-dbg: %v; showing what was read\n", err)
+		s.Notices = append(s.Notices, session.Notice{Level: "warning", Text: err.Error()})
+	}
+	if f.jsonOut != "" {
+		if err := writeReport(f.jsonOut, c.stdout, s); err != nil {
+			fmt.Fprintf(c.stderr, "gpuav-dbg: %v\n", err)
+			return exitLauncher
+		}
+	}
+	switch {
+	case f.headless || (f.jsonOut == "" && !c.isTerminal()):
+		printGroups(c.stderr, s)
+		fmt.Fprintf(c.stderr, "gpuav-dbg: %s\n", countLine(s))
+	case f.jsonOut == "":
+		if err := c.showUI(s, f.theme, f.noColor); err != nil {
+			fmt.Fprintf(c.stderr, "gpuav-dbg: ui: %v\n", err)
+			return exitLauncher
+		}
+	}
+	return exitOK
+}

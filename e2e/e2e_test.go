@@ -1,0 +1,319 @@
+// Package e2e runs the real binaries (bin/gpuav-dbg, the layer, bin/demo)
+// on Mesa's lavapipe: the whole chain from a C Vulkan app to the report,
+// the Khronos validation layer as the reference, and the TUI in tmux.
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+var root string
+
+func TestMain(m *testing.M) {
+	wd, _ := os.Getwd()
+	root = filepath.Dir(wd)
+	// `make test` has built everything; `go test ./e2e` alone builds too.
+	cmd := exec.Command("make", "-s", "build")
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "e2e: make build: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	if os.Getenv("XDG_RUNTIME_DIR") == "" {
+		dir, _ := os.MkdirTemp("", "xdg")
+		os.Setenv("XDG_RUNTIME_DIR", dir)
+	}
+	os.Exit(m.Run())
+}
+
+func bin(name string) string { return filepath.Join(root, "bin", name) }
+
+// report is the part of the headless JSON the tests read.
+type report struct {
+	Version int `json:"version"`
+	App     struct {
+		Path     string `json:"path"`
+		ExitCode int    `json:"exit_code"`
+	} `json:"app"`
+	Device struct {
+		Name       string `json:"name"`
+		APIVersion string `json:"api_version"`
+	} `json:"device"`
+	Settings struct {
+		Checks      map[string]bool `json:"checks"`
+		ReserveSlot bool            `json:"reserve_slot"`
+	} `json:"settings"`
+	Errors []struct {
+		Check         string               `json:"check"`
+		Message       string               `json:"message"`
+		Count         int                  `json:"count"`
+		Stage         string               `json:"stage"`
+		Coords        map[string][]float64 `json:"coords"`
+		DescriptorRaw struct {
+			Set         uint32 `json:"set"`
+			Binding     uint32 `json:"binding"`
+			Index       uint32 `json:"index"`
+			ArrayLength uint32 `json:"array_length"`
+		} `json:"descriptor"`
+		CommandBuffer struct {
+			Handle string `json:"handle"`
+			Name   string `json:"name"`
+		} `json:"command_buffer"`
+		Submit      int    `json:"submit"`
+		ActionIndex int    `json:"action_index"`
+		Action      string `json:"action"`
+		Pipeline    struct {
+			Handle string `json:"handle"`
+			Name   string `json:"name"`
+		} `json:"pipeline"`
+		Shader struct {
+			ID     int    `json:"id"`
+			Module string `json:"module"`
+		} `json:"shader"`
+		Instruction int `json:"instruction"`
+		Source      struct {
+			File string `json:"file"`
+			Line int    `json:"line"`
+			Text string `json:"text"`
+		} `json:"source"`
+	} `json:"errors"`
+}
+
+// runHeadless runs the demo (with extra args) under gpuav-dbg and returns
+// the exit code, the report and stderr.
+func runHeadless(t *testing.T, demoArgs ...string) (int, report, string) {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "out.json")
+	args := append([]string{"run", "--headless", "--json", out, "--session", filepath.Join(t.TempDir(), "s.gvs"), "--", bin("demo")}, demoArgs...)
+	cmd := exec.Command(bin("gpuav-dbg"), args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	cmd.Stdout = &stderr
+	err := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("run gpuav-dbg: %v", err)
+	}
+	var r report
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatalf("read report (exit %d): %v\n%s", code, err, stderr.String())
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatalf("parse report: %v\n%s", err, b)
+	}
+	return code, r, stderr.String()
+}
+
+func TestDemoHeadless(t *testing.T) {
+	code, r, stderr := runHeadless(t)
+	if code != 1 {
+		t.Fatalf("exit code %d, want 1 (validation errors)\n%s", code, stderr)
+	}
+	if r.Version != 1 || !strings.HasPrefix(r.Device.Name, "llvmpipe") || r.Device.APIVersion == "" {
+		t.Errorf("version %d device %+v", r.Version, r.Device)
+	}
+	if !r.Settings.Checks["descriptor_index_oob"] {
+		t.Errorf("settings.checks = %v", r.Settings.Checks)
+	}
+	if len(r.Errors) != 2 {
+		t.Fatalf("%d error groups, want 2\n%s", len(r.Errors), stderr)
+	}
+	c, f := r.Errors[0], r.Errors[1]
+	if c.Stage != "compute" {
+		c, f = f, c
+	}
+	// Compute: outs[pc.idx] with idx 3 of a 2-element array, 4 invocations.
+	if c.Check != "descriptor_index_oob" || c.Count != 4 || c.Stage != "compute" ||
+		c.DescriptorRaw.Set != 0 || c.DescriptorRaw.Binding != 0 || c.DescriptorRaw.Index != 3 || c.DescriptorRaw.ArrayLength != 2 {
+		t.Errorf("compute group: %+v", c)
+	}
+	if g := c.Coords["global_invocation_id"]; len(g) != 3 || g[1] != 0 || g[2] != 0 || g[0] > 3 {
+		t.Errorf("compute coords %v", c.Coords)
+	}
+	if c.Action != "vkCmdDispatch" || c.ActionIndex != 0 || c.CommandBuffer.Name != "compute-cmd" || c.Pipeline.Name != "oob-compute-pipeline" {
+		t.Errorf("compute attribution: action %q #%d cb %+v pipeline %+v", c.Action, c.ActionIndex, c.CommandBuffer, c.Pipeline)
+	}
+	if c.Source.File != "oob_compute.comp" || c.Source.Line != 9 || c.Source.Text != "    outs[pc.idx].v[i] = i * 3u;" {
+		t.Errorf("compute source %+v", c.Source)
+	}
+	if !strings.Contains(c.Message, "Index of 3 used to index descriptor array of length 2") {
+		t.Errorf("compute message %q", c.Message)
+	}
+	// Fragment: tex[6] of a 6-element array over an 8x8 target.
+	if f.Check != "descriptor_index_oob" || f.Count != 64 || f.Stage != "fragment" ||
+		f.DescriptorRaw.Index != 6 || f.DescriptorRaw.ArrayLength != 6 {
+		t.Errorf("fragment group: %+v", f)
+	}
+	if xy := f.Coords["frag_coord"]; len(xy) != 2 || xy[0] < 0 || xy[0] > 8 || xy[1] < 0 || xy[1] > 8 ||
+		xy[0]-float64(int(xy[0])) != 0.5 || xy[1]-float64(int(xy[1])) != 0.5 {
+		t.Errorf("fragment coords %v", f.Coords)
+	}
+	if f.Action != "vkCmdDraw" || f.CommandBuffer.Name != "draw-cmd" {
+		t.Errorf("fragment attribution: %q %+v", f.Action, f.CommandBuffer)
+	}
+	if f.Source.File != "oob_fragment.frag" || f.Source.Line != 9 || !strings.Contains(f.Source.Text, "texture(tex[pc.tex_ind], texcoord.xy)") {
+		t.Errorf("fragment source %+v", f.Source)
+	}
+	// One human-readable line per group on stderr.
+	if n := strings.Count(stderr, "descriptor_index_oob"); n < 2 {
+		t.Errorf("stderr has %d lines naming the check, want one per group:\n%s", n, stderr)
+	}
+}
+
+func TestDemoClean(t *testing.T) {
+	code, r, stderr := runHeadless(t, "--clean")
+	if code != 0 || len(r.Errors) != 0 {
+		t.Fatalf("clean demo: exit %d, %d errors\n%s", code, len(r.Errors), stderr)
+	}
+	if r.App.ExitCode != 0 {
+		t.Errorf("app exit code %d", r.App.ExitCode)
+	}
+}
+
+func TestCheckOff(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out.json")
+	cmd := exec.Command(bin("gpuav-dbg"), "run", "--headless", "--json", out, "--check", "descriptor_index_oob=off",
+		"--", bin("demo"), "--compute-only", "--index", "1")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, b)
+	}
+	var r report
+	b, _ := os.ReadFile(out)
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Settings.Checks["descriptor_index_oob"] {
+		t.Errorf("check still on in settings: %v", r.Settings.Checks)
+	}
+}
+
+// khronosFinding is one GPU-AV error the Khronos layer printed.
+type khronosFinding struct {
+	index, length, line int
+}
+
+var (
+	khronosIndex = regexp.MustCompile(`Index of (\d+) used to index descriptor array of length (\d+)`)
+	khronosLine  = regexp.MustCompile(`at line (\d+)`)
+)
+
+func TestAtLeastWhatKhronosFinds(t *testing.T) {
+	if _, err := os.Stat("/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json"); err != nil {
+		t.Fatalf("Khronos validation layer not installed (scripts/install-deps installs vulkan-validationlayers): %v", err)
+	}
+	cmd := exec.Command(bin("demo"))
+	cmd.Env = append(os.Environ(),
+		"VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation",
+		"VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_GPU_ASSISTED_EXT")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("demo under Khronos GPU-AV: %v\n%s", err, out)
+	}
+	var theirs []khronosFinding
+	for _, l := range strings.Split(string(out), "\n") {
+		m := khronosIndex.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		var f khronosFinding
+		f.index, _ = strconv.Atoi(m[1])
+		f.length, _ = strconv.Atoi(m[2])
+		if lm := khronosLine.FindStringSubmatch(l); lm != nil {
+			f.line, _ = strconv.Atoi(lm[1])
+		}
+		theirs = append(theirs, f)
+	}
+	if len(theirs) != 2 {
+		t.Fatalf("Khronos GPU-AV reported %d errors, want 2 (the reference must catch both):\n%s", len(theirs), out)
+	}
+	_, r, _ := runHeadless(t)
+	for _, k := range theirs {
+		found := false
+		for _, e := range r.Errors {
+			if int(e.DescriptorRaw.Index) == k.index && int(e.DescriptorRaw.ArrayLength) == k.length && e.Source.Line == k.line {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("Khronos found index %d of length %d at line %d; gpuav-dbg did not (report: %+v)", k.index, k.length, k.line, r.Errors)
+		}
+	}
+}
+
+func TestMissingApp(t *testing.T) {
+	cmd := exec.Command(bin("gpuav-dbg"), "run", "--headless", "--json", filepath.Join(t.TempDir(), "o.json"), "./no-such-app")
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+		t.Fatalf("exit %v, want 2\n%s", err, out)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != 1 || !strings.Contains(lines[0], "no-such-app") {
+		t.Errorf("want one line naming the app, got %q", out)
+	}
+}
+
+// TestTUIInTmux drives the real binary in a terminal: the demo's errors
+// appear, and selecting the fragment error marks the texture() line.
+func TestTUIInTmux(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Fatalf("tmux not installed (scripts/install-deps installs it): %v", err)
+	}
+	sock := filepath.Join(t.TempDir(), "tmux.sock")
+	tmux := func(args ...string) string {
+		out, err := exec.Command("tmux", append([]string{"-S", sock}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("tmux %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	tmux("new-session", "-d", "-x", "140", "-y", "40", "-e", "XDG_RUNTIME_DIR="+os.Getenv("XDG_RUNTIME_DIR"),
+		bin("gpuav-dbg"), "demo", "--theme", "dark", "--session", filepath.Join(t.TempDir(), "s.gvs"))
+	defer exec.Command("tmux", "-S", sock, "kill-server").Run()
+	capture := func() string { return tmux("capture-pane", "-p") }
+	waitFor := func(what string) string {
+		deadline := time.Now().Add(60 * time.Second)
+		var screen string
+		for time.Now().Before(deadline) {
+			screen = capture()
+			if strings.Contains(screen, what) {
+				return screen
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+		t.Fatalf("timed out waiting for %q; screen:\n%s", what, screen)
+		return ""
+	}
+	waitFor("oob_fragment.frag")
+	screen := waitFor("exited")
+	if !strings.Contains(screen, "oob_compute.comp") {
+		t.Errorf("error list lacks the compute error:\n%s", screen)
+	}
+	tmux("send-keys", "j")
+	screen = waitFor("texture(tex[pc.tex_ind]")
+	marked := false
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.Contains(l, "▶") && strings.Contains(l, "texture(tex[pc.tex_ind]") {
+			marked = true
+		}
+	}
+	if !marked {
+		t.Errorf("the texture(tex[...]) line is not marked:\n%s", screen)
+	}
+	tmux("send-keys", "q")
+}

@@ -1,0 +1,483 @@
+/*
+ * cmdbuf.c: per-command-buffer recording, the hot path. The layer tracks
+ * the pipeline bound at each bind point and, before every draw or dispatch
+ * whose pipeline is instrumented, binds its descriptor set at the slot with
+ * a dynamic offset that selects the action's index; it appends the action
+ * (index, command, pipeline, debug-label path) to a growable array that the
+ * submit hands to Go. No call into Go happens here (DESIGN decision 1).
+ *
+ * Command buffer state is touched by the recording thread only (Vulkan
+ * requires external synchronization of a command buffer), and by the
+ * submitting thread once the command buffer is pending.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "layer.h"
+#include "_cgo_export.h"
+
+static pthread_rwlock_t g_cb_lock = PTHREAD_RWLOCK_INITIALIZER;
+static hmap g_cbs; /* VkCommandBuffer -> cb_state* */
+/* Bumped on every change of g_cbs; invalidates the per-thread caches. */
+static uint64_t g_cb_gen;
+
+static __thread VkCommandBuffer tl_cb;
+static __thread cb_state *tl_cs;
+static __thread uint64_t tl_gen = UINT64_MAX;
+
+cb_state *gpuavdbg_cb_get(VkCommandBuffer cb)
+{
+    uint64_t gen = __atomic_load_n(&g_cb_gen, __ATOMIC_ACQUIRE);
+    if (tl_cb == cb && tl_gen == gen)
+        return tl_cs;
+    pthread_rwlock_rdlock(&g_cb_lock);
+    cb_state *cs = hmap_get(&g_cbs, GPUAVDBG_H(cb));
+    pthread_rwlock_unlock(&g_cb_lock);
+    tl_cb = cb;
+    tl_cs = cs;
+    tl_gen = gen;
+    return cs;
+}
+
+/* ---- state ------------------------------------------------------------------ */
+
+static void cb_reset(cb_state *cs)
+{
+    cs->nactions = 0;
+    for (uint32_t i = 0; i < cs->nstack; i++)
+        free(cs->stack[i]);
+    cs->nstack = 0;
+    for (uint32_t i = 0; i < cs->npaths; i++)
+        free(cs->paths[i]);
+    cs->npaths = 0;
+    cs->cur_path = GPUAVDBG_NO_LABEL;
+    cs->path_dirty = 1;
+    cs->nexecuted = 0;
+    memset(cs->bound, 0, sizeof cs->bound);
+}
+
+static void cb_free(cb_state *cs)
+{
+    cb_reset(cs);
+    gpuavdbg_unit_release(cs->dd, cs->unit);
+    free(cs->actions);
+    free(cs->stack);
+    free(cs->paths);
+    free(cs->executed);
+    free(cs);
+}
+
+/* grow makes room for one more element in *arr (of *cap elements). */
+static int grow(void **arr, uint32_t *cap, uint32_t len, size_t elem)
+{
+    if (len < *cap)
+        return 1;
+    uint32_t ncap = *cap ? *cap * 2 : 16;
+    void *n = realloc(*arr, (size_t)ncap * elem);
+    if (!n)
+        return 0;
+    *arr = n;
+    *cap = ncap;
+    return 1;
+}
+
+/* The label path of the next action, as an index into cs->paths. */
+static uint32_t current_label(cb_state *cs)
+{
+    if (cs->nstack == 0)
+        return GPUAVDBG_NO_LABEL;
+    if (!cs->path_dirty)
+        return cs->cur_path;
+    size_t n = 0;
+    for (uint32_t i = 0; i < cs->nstack; i++)
+        n += strlen(cs->stack[i]) + 1;
+    char *path = malloc(n);
+    if (!path || !grow((void **)&cs->paths, &cs->cap_paths, cs->npaths, sizeof *cs->paths)) {
+        free(path);
+        return GPUAVDBG_NO_LABEL;
+    }
+    char *p = path;
+    for (uint32_t i = 0; i < cs->nstack; i++) {
+        size_t l = strlen(cs->stack[i]);
+        memcpy(p, cs->stack[i], l);
+        p += l;
+        *p++ = GPUAVDBG_LABEL_SEP;
+    }
+    p[-1] = '\0';
+    cs->paths[cs->npaths] = path;
+    cs->cur_path = cs->npaths++;
+    cs->path_dirty = 0;
+    return cs->cur_path;
+}
+
+static int bind_point_index(VkPipelineBindPoint bp)
+{
+    switch (bp) {
+    case VK_PIPELINE_BIND_POINT_GRAPHICS: return 0;
+    case VK_PIPELINE_BIND_POINT_COMPUTE: return 1;
+    case VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR: return 2;
+    default: return -1;
+    }
+}
+
+/* before_action records an action and binds the layer's descriptor set for
+ * it when its pipeline is instrumented. */
+static void before_action(cb_state *cs, gpuavdbg_cmd cmd, VkPipelineBindPoint bp)
+{
+    if (!cs)
+        return;
+    int bi = bind_point_index(bp);
+    const bound_pipeline *b = bi >= 0 ? &cs->bound[bi] : NULL;
+    uint32_t idx = cs->nactions;
+    gpuavdbg_action a = {
+        .pipeline = b ? b->pipeline : 0,
+        .index = idx,
+        .command = (uint32_t)cmd,
+        .label = current_label(cs),
+        .instrumented = 0,
+    };
+    if (b && b->instrumented && cs->unit) {
+        const device_data *dd = cs->dd;
+        uint32_t slot = idx < GPUAVDBG_ACTION_SLOTS - 1 ? idx : GPUAVDBG_ACTION_SLOTS - 1;
+        uint32_t dyn = slot * dd->action_stride;
+        dd->disp.CmdBindDescriptorSets(cs->cb, bp, b->layout, dd->slot, 1, &cs->unit->set, 1, &dyn);
+        a.instrumented = 1;
+    }
+    /* Out of memory: the bind above still keeps the shaders safe; only the
+     * attribution of later records suffers. */
+    if (grow((void **)&cs->actions, &cs->cap_actions, cs->nactions, sizeof *cs->actions))
+        cs->actions[cs->nactions++] = a;
+}
+
+/* ---- allocation and lifetime -------------------------------------------- */
+
+static VKAPI_ATTR VkResult VKAPI_CALL gl_AllocateCommandBuffers(VkDevice device,
+                                                               const VkCommandBufferAllocateInfo *ai,
+                                                               VkCommandBuffer *cbs)
+{
+    device_data *dd = gpuavdbg_device_get(device);
+    if (!dd)
+        return VK_ERROR_INITIALIZATION_FAILED;
+    VkResult r = dd->disp.AllocateCommandBuffers(device, ai, cbs);
+    if (r != VK_SUCCESS)
+        return r;
+    int lost = 0;
+    pthread_rwlock_wrlock(&g_cb_lock);
+    for (uint32_t i = 0; i < ai->commandBufferCount; i++) {
+        cb_state *cs = calloc(1, sizeof *cs);
+        if (!cs) {
+            lost++;
+            continue;
+        }
+        cs->cb = cbs[i];
+        cs->dd = dd;
+        cs->pool = ai->commandPool;
+        cs->secondary = ai->level == VK_COMMAND_BUFFER_LEVEL_SECONDARY;
+        cs->cur_path = GPUAVDBG_NO_LABEL;
+        cs->path_dirty = 1;
+        cb_state *old = hmap_get(&g_cbs, GPUAVDBG_H(cbs[i]));
+        if (!hmap_put(&g_cbs, GPUAVDBG_H(cbs[i]), cs)) {
+            free(cs);
+            lost++;
+            continue;
+        }
+        if (old) /* a handle the app never freed (e.g. its pool was reset away) */
+            cb_free(old);
+    }
+    __atomic_add_fetch(&g_cb_gen, 1, __ATOMIC_RELEASE);
+    pthread_rwlock_unlock(&g_cb_lock);
+    if (lost)
+        gpuavdbg_logf(GPUAVDBG_LOG_WARNING, "out of memory: %d command buffers are not validated", lost);
+    return r;
+}
+
+static void forget(VkCommandBuffer cb)
+{
+    pthread_rwlock_wrlock(&g_cb_lock);
+    cb_state *cs = hmap_del(&g_cbs, GPUAVDBG_H(cb));
+    __atomic_add_fetch(&g_cb_gen, 1, __ATOMIC_RELEASE);
+    pthread_rwlock_unlock(&g_cb_lock);
+    if (cs)
+        cb_free(cs);
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_FreeCommandBuffers(VkDevice device, VkCommandPool pool, uint32_t n,
+                                                       const VkCommandBuffer *cbs)
+{
+    device_data *dd = gpuavdbg_device_get(device);
+    if (!dd)
+        return;
+    for (uint32_t i = 0; i < n; i++)
+        if (cbs[i])
+            forget(cbs[i]);
+    dd->disp.FreeCommandBuffers(device, pool, n, cbs);
+}
+
+/* each_in_pool calls fn on every command buffer of pool; with del, it
+ * removes them from the map and frees them after fn. */
+static void each_in_pool(device_data *dd, VkCommandPool pool, int del)
+{
+    pthread_rwlock_wrlock(&g_cb_lock);
+    for (size_t i = 0; i < g_cbs.cap; i++) {
+        cb_state *cs = g_cbs.slots[i].val;
+        if (!g_cbs.slots[i].key || cs->dd != dd || (pool && cs->pool != pool))
+            continue;
+        if (!del) {
+            cb_reset(cs);
+            continue;
+        }
+        hmap_del(&g_cbs, g_cbs.slots[i].key);
+        cb_free(cs);
+        i--; /* backward-shift deletion may have moved an entry into slot i */
+    }
+    __atomic_add_fetch(&g_cb_gen, 1, __ATOMIC_RELEASE);
+    pthread_rwlock_unlock(&g_cb_lock);
+}
+
+void gpuavdbg_cb_forget_device(device_data *dd)
+{
+    each_in_pool(dd, VK_NULL_HANDLE, 1);
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_DestroyCommandPool(VkDevice device, VkCommandPool pool,
+                                                       const VkAllocationCallbacks *alloc)
+{
+    device_data *dd = gpuavdbg_device_get(device);
+    if (!dd)
+        return;
+    if (pool)
+        each_in_pool(dd, pool, 1);
+    dd->disp.DestroyCommandPool(device, pool, alloc);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL gl_ResetCommandPool(VkDevice device, VkCommandPool pool,
+                                                         VkCommandPoolResetFlags flags)
+{
+    device_data *dd = gpuavdbg_device_get(device);
+    if (!dd)
+        return VK_ERROR_INITIALIZATION_FAILED;
+    if (pool)
+        each_in_pool(dd, pool, 0);
+    return dd->disp.ResetCommandPool(device, pool, flags);
+}
+
+/* ---- recording -------------------------------------------------------------- */
+
+#define CMD_PROLOGUE(cb)                                                 \
+    cb_state *cs = gpuavdbg_cb_get(cb);                                  \
+    device_data *dd = cs ? cs->dd : gpuavdbg_device_get(cb);             \
+    if (!dd)                                                             \
+        return
+
+static VKAPI_ATTR VkResult VKAPI_CALL gl_BeginCommandBuffer(VkCommandBuffer cb, const VkCommandBufferBeginInfo *bi)
+{
+    cb_state *cs = gpuavdbg_cb_get(cb);
+    device_data *dd = cs ? cs->dd : gpuavdbg_device_get(cb);
+    if (!dd)
+        return VK_ERROR_INITIALIZATION_FAILED;
+    if (cs) {
+        cb_reset(cs);
+        /* Units exist whenever the device set-up succeeded, even after a
+         * later failure stopped instrumenting new shaders: pipelines made
+         * before it still need the set bound. */
+        if (!cs->unit && dd->set_layout)
+            cs->unit = gpuavdbg_unit_acquire(dd);
+    }
+    return dd->disp.BeginCommandBuffer(cb, bi);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL gl_EndCommandBuffer(VkCommandBuffer cb)
+{
+    cb_state *cs = gpuavdbg_cb_get(cb);
+    device_data *dd = cs ? cs->dd : gpuavdbg_device_get(cb);
+    if (!dd)
+        return VK_ERROR_INITIALIZATION_FAILED;
+    if (cs && cs->unit && !cs->secondary && (cs->nactions > 0 || cs->nexecuted > 0)) {
+        /* Make the shaders' writes visible to the host: a fence wait alone
+         * does not. Secondaries run inside a primary, which has this. */
+        VkMemoryBarrier mb = {
+            .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+            .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
+            .dstAccessMask = VK_ACCESS_HOST_READ_BIT,
+        };
+        dd->disp.CmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb,
+                                    0, NULL, 0, NULL);
+    }
+    return dd->disp.EndCommandBuffer(cb);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL gl_ResetCommandBuffer(VkCommandBuffer cb, VkCommandBufferResetFlags flags)
+{
+    cb_state *cs = gpuavdbg_cb_get(cb);
+    device_data *dd = cs ? cs->dd : gpuavdbg_device_get(cb);
+    if (!dd)
+        return VK_ERROR_INITIALIZATION_FAILED;
+    if (cs)
+        cb_reset(cs);
+    return dd->disp.ResetCommandBuffer(cb, flags);
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdBindPipeline(VkCommandBuffer cb, VkPipelineBindPoint bp, VkPipeline pipeline)
+{
+    CMD_PROLOGUE(cb);
+    int bi = bind_point_index(bp);
+    if (cs && bi >= 0) {
+        bound_pipeline *b = &cs->bound[bi];
+        b->pipeline = GPUAVDBG_H(pipeline);
+        pthread_mutex_lock(&dd->lock);
+        const pipeline_info *pi = hmap_get(&dd->pipelines, GPUAVDBG_H(pipeline));
+        b->layout = pi ? pi->layout : VK_NULL_HANDLE;
+        b->instrumented = pi ? pi->instrumented : 0;
+        pthread_mutex_unlock(&dd->lock);
+    }
+    dd->disp.CmdBindPipeline(cb, bp, pipeline);
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdExecuteCommands(VkCommandBuffer cb, uint32_t n, const VkCommandBuffer *cbs)
+{
+    CMD_PROLOGUE(cb);
+    if (cs)
+        for (uint32_t i = 0; i < n; i++)
+            if (grow((void **)&cs->executed, &cs->cap_executed, cs->nexecuted, sizeof *cs->executed))
+                cs->executed[cs->nexecuted++] = cbs[i];
+    dd->disp.CmdExecuteCommands(cb, n, cbs);
+}
+
+/* ---- actions ---------------------------------------------------------------- */
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdDraw(VkCommandBuffer cb, uint32_t vertexCount, uint32_t instanceCount,
+                                            uint32_t firstVertex, uint32_t firstInstance)
+{
+    CMD_PROLOGUE(cb);
+    before_action(cs, GPUAVDBG_CMD_DRAW, VK_PIPELINE_BIND_POINT_GRAPHICS);
+    dd->disp.CmdDraw(cb, vertexCount, instanceCount, firstVertex, firstInstance);
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdDrawIndexed(VkCommandBuffer cb, uint32_t indexCount, uint32_t instanceCount,
+                                                   uint32_t firstIndex, int32_t vertexOffset, uint32_t firstInstance)
+{
+    CMD_PROLOGUE(cb);
+    before_action(cs, GPUAVDBG_CMD_DRAW_INDEXED, VK_PIPELINE_BIND_POINT_GRAPHICS);
+    dd->disp.CmdDrawIndexed(cb, indexCount, instanceCount, firstIndex, vertexOffset, firstInstance);
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdDrawIndirect(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset,
+                                                    uint32_t drawCount, uint32_t stride)
+{
+    CMD_PROLOGUE(cb);
+    before_action(cs, GPUAVDBG_CMD_DRAW_INDIRECT, VK_PIPELINE_BIND_POINT_GRAPHICS);
+    dd->disp.CmdDrawIndirect(cb, buffer, offset, drawCount, stride);
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdDrawIndexedIndirect(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset,
+                                                           uint32_t drawCount, uint32_t stride)
+{
+    CMD_PROLOGUE(cb);
+    before_action(cs, GPUAVDBG_CMD_DRAW_INDEXED_INDIRECT, VK_PIPELINE_BIND_POINT_GRAPHICS);
+    dd->disp.CmdDrawIndexedIndirect(cb, buffer, offset, drawCount, stride);
+}
+
+#define DRAW_COUNT(name, cmd)                                                                          \
+    static VKAPI_ATTR void VKAPI_CALL gl_##name(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset, \
+                                                VkBuffer countBuffer, VkDeviceSize countOffset,        \
+                                                uint32_t maxDrawCount, uint32_t stride)                \
+    {                                                                                                  \
+        CMD_PROLOGUE(cb);                                                                              \
+        before_action(cs, cmd, VK_PIPELINE_BIND_POINT_GRAPHICS);                                       \
+        dd->disp.name(cb, buffer, offset, countBuffer, countOffset, maxDrawCount, stride);             \
+    }
+DRAW_COUNT(CmdDrawIndirectCount, GPUAVDBG_CMD_DRAW_INDIRECT_COUNT)
+DRAW_COUNT(CmdDrawIndirectCountKHR, GPUAVDBG_CMD_DRAW_INDIRECT_COUNT)
+DRAW_COUNT(CmdDrawIndexedIndirectCount, GPUAVDBG_CMD_DRAW_INDEXED_INDIRECT_COUNT)
+DRAW_COUNT(CmdDrawIndexedIndirectCountKHR, GPUAVDBG_CMD_DRAW_INDEXED_INDIRECT_COUNT)
+#undef DRAW_COUNT
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdDispatch(VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z)
+{
+    CMD_PROLOGUE(cb);
+    before_action(cs, GPUAVDBG_CMD_DISPATCH, VK_PIPELINE_BIND_POINT_COMPUTE);
+    dd->disp.CmdDispatch(cb, x, y, z);
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdDispatchIndirect(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset)
+{
+    CMD_PROLOGUE(cb);
+    before_action(cs, GPUAVDBG_CMD_DISPATCH_INDIRECT, VK_PIPELINE_BIND_POINT_COMPUTE);
+    dd->disp.CmdDispatchIndirect(cb, buffer, offset);
+}
+
+#define DISPATCH_BASE(name)                                                                                  \
+    static VKAPI_ATTR void VKAPI_CALL gl_##name(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz,     \
+                                                uint32_t x, uint32_t y, uint32_t z)                          \
+    {                                                                                                        \
+        CMD_PROLOGUE(cb);                                                                                    \
+        before_action(cs, GPUAVDBG_CMD_DISPATCH_BASE, VK_PIPELINE_BIND_POINT_COMPUTE);                       \
+        dd->disp.name(cb, bx, by, bz, x, y, z);                                                              \
+    }
+DISPATCH_BASE(CmdDispatchBase)
+DISPATCH_BASE(CmdDispatchBaseKHR)
+#undef DISPATCH_BASE
+
+/* ---- debug labels ------------------------------------------------------------ */
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdBeginDebugUtilsLabelEXT(VkCommandBuffer cb, const VkDebugUtilsLabelEXT *label)
+{
+    CMD_PROLOGUE(cb);
+    if (cs && label) {
+        char *name = strdup(label->pLabelName ? label->pLabelName : "");
+        if (name && grow((void **)&cs->stack, &cs->cap_stack, cs->nstack, sizeof *cs->stack)) {
+            cs->stack[cs->nstack++] = name;
+            cs->path_dirty = 1;
+        } else {
+            free(name);
+        }
+    }
+    if (dd->disp.CmdBeginDebugUtilsLabelEXT)
+        dd->disp.CmdBeginDebugUtilsLabelEXT(cb, label);
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdEndDebugUtilsLabelEXT(VkCommandBuffer cb)
+{
+    CMD_PROLOGUE(cb);
+    /* A label may end in another command buffer than it began in. */
+    if (cs && cs->nstack > 0) {
+        free(cs->stack[--cs->nstack]);
+        cs->path_dirty = 1;
+    }
+    if (dd->disp.CmdEndDebugUtilsLabelEXT)
+        dd->disp.CmdEndDebugUtilsLabelEXT(cb);
+}
+
+/* ---- intercepts --------------------------------------------------------------- */
+
+PFN_vkVoidFunction gpuavdbg_cmdbuf_intercept(const char *name)
+{
+#define I(fn)                              \
+    if (strcmp(name, "vk" #fn) == 0)       \
+        return (PFN_vkVoidFunction)gl_##fn;
+    I(AllocateCommandBuffers)
+    I(FreeCommandBuffers)
+    I(DestroyCommandPool)
+    I(ResetCommandPool)
+    I(BeginCommandBuffer)
+    I(EndCommandBuffer)
+    I(ResetCommandBuffer)
+    I(CmdBindPipeline)
+    I(CmdExecuteCommands)
+    I(CmdDraw)
+    I(CmdDrawIndexed)
+    I(CmdDrawIndirect)
+    I(CmdDrawIndexedIndirect)
+    I(CmdDrawIndirectCount)
+    I(CmdDrawIndirectCountKHR)
+    I(CmdDrawIndexedIndirectCount)
+    I(CmdDrawIndexedIndirectCountKHR)
+    I(CmdDispatch)
+    I(CmdDispatchIndirect)
+    I(CmdDispatchBase)
+    I(CmdDispatchBaseKHR)
+    I(CmdBeginDebugUtilsLabelEXT)
+    I(CmdEndDebugUtilsLabelEXT)
+#undef I
+    return NULL;
+}

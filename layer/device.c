@@ -1,0 +1,512 @@
+/*
+ * device.c: what the layer creates on a device. At vkCreateDevice it turns
+ * on the features instrumented shaders need (on a copy of the app's create
+ * info), picks the descriptor-set slot, and creates its descriptor set
+ * layouts and the action buffer; per command buffer it hands out output
+ * buffers with their descriptor sets ("units"), recycled through a free
+ * list. Any failure turns instrumentation off for the device and says why;
+ * the app keeps running (DESIGN decision 3).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "layer.h"
+#include "_cgo_export.h"
+
+/* ---- features ------------------------------------------------------------- */
+
+/* Sizes of the structures that commonly precede VkPhysicalDeviceFeatures2
+ * in a VkDeviceCreateInfo chain; to change Features2 the layer must copy
+ * every node before it, and it can only copy what it knows the size of. */
+static size_t known_size(VkStructureType t)
+{
+    switch (t) {
+    case VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO: return sizeof(VkLayerDeviceCreateInfo);
+    case VK_STRUCTURE_TYPE_DEVICE_GROUP_DEVICE_CREATE_INFO: return sizeof(VkDeviceGroupDeviceCreateInfo);
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES: return sizeof(VkPhysicalDeviceVulkan11Features);
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES: return sizeof(VkPhysicalDeviceVulkan12Features);
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES: return sizeof(VkPhysicalDeviceVulkan13Features);
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DESCRIPTOR_INDEXING_FEATURES:
+        return sizeof(VkPhysicalDeviceDescriptorIndexingFeatures);
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES:
+        return sizeof(VkPhysicalDeviceBufferDeviceAddressFeatures);
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES:
+        return sizeof(VkPhysicalDeviceTimelineSemaphoreFeatures);
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES:
+        return sizeof(VkPhysicalDeviceDynamicRenderingFeatures);
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES:
+        return sizeof(VkPhysicalDeviceSynchronization2Features);
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_FEATURES:
+        return sizeof(VkPhysicalDeviceMaintenance4Features);
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES: return sizeof(VkPhysicalDevice8BitStorageFeatures);
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES:
+        return sizeof(VkPhysicalDevice16BitStorageFeatures);
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES:
+        return sizeof(VkPhysicalDeviceShaderFloat16Int8Features);
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES:
+        return sizeof(VkPhysicalDeviceScalarBlockLayoutFeatures);
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_FEATURES: return sizeof(VkPhysicalDeviceMultiviewFeatures);
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VARIABLE_POINTERS_FEATURES:
+        return sizeof(VkPhysicalDeviceVariablePointersFeatures);
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DRAW_PARAMETERS_FEATURES:
+        return sizeof(VkPhysicalDeviceShaderDrawParametersFeatures);
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES:
+        return sizeof(VkPhysicalDeviceHostQueryResetFeatures);
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_MEMORY_MODEL_FEATURES:
+        return sizeof(VkPhysicalDeviceVulkanMemoryModelFeatures);
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SAMPLER_YCBCR_CONVERSION_FEATURES:
+        return sizeof(VkPhysicalDeviceSamplerYcbcrConversionFeatures);
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROTECTED_MEMORY_FEATURES:
+        return sizeof(VkPhysicalDeviceProtectedMemoryFeatures);
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGELESS_FRAMEBUFFER_FEATURES:
+        return sizeof(VkPhysicalDeviceImagelessFramebufferFeatures);
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_UNIFORM_BUFFER_STANDARD_LAYOUT_FEATURES:
+        return sizeof(VkPhysicalDeviceUniformBufferStandardLayoutFeatures);
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SEPARATE_DEPTH_STENCIL_LAYOUTS_FEATURES:
+        return sizeof(VkPhysicalDeviceSeparateDepthStencilLayoutsFeatures);
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_EXTENDED_TYPES_FEATURES:
+        return sizeof(VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures);
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES:
+        return sizeof(VkPhysicalDeviceShaderAtomicInt64Features);
+    default: return 0;
+    }
+}
+
+static void add_store_features(const VkPhysicalDeviceFeatures *sup, VkPhysicalDeviceFeatures *f)
+{
+    if (sup->fragmentStoresAndAtomics)
+        f->fragmentStoresAndAtomics = VK_TRUE;
+    if (sup->vertexPipelineStoresAndAtomics)
+        f->vertexPipelineStoresAndAtomics = VK_TRUE;
+}
+
+/* gpuavdbg_patch_features returns the create info to call down with: ci
+ * itself, or a copy (in *scratch, which the caller frees) that also enables
+ * fragmentStoresAndAtomics and vertexPipelineStoresAndAtomics where the
+ * device supports them. The app's structures are never written. */
+const VkDeviceCreateInfo *gpuavdbg_patch_features(instance_data *inst, VkPhysicalDevice pd,
+                                                  const VkDeviceCreateInfo *ci, void **scratch)
+{
+    *scratch = NULL;
+    if (!inst->disp.GetPhysicalDeviceFeatures)
+        return ci;
+    VkPhysicalDeviceFeatures sup;
+    memset(&sup, 0, sizeof sup);
+    inst->disp.GetPhysicalDeviceFeatures(pd, &sup);
+    if (!sup.fragmentStoresAndAtomics && !sup.vertexPipelineStoresAndAtomics)
+        return ci;
+
+    /* Find Features2 and the bytes needed to copy the nodes before it. */
+    const VkBaseInStructure *f2 = NULL;
+    size_t need = sizeof(VkDeviceCreateInfo) + sizeof(VkPhysicalDeviceFeatures2) + 16;
+    int copyable = 1;
+    for (const VkBaseInStructure *s = ci->pNext; s; s = s->pNext) {
+        if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2) {
+            f2 = s;
+            break;
+        }
+        size_t n = known_size(s->sType);
+        if (n == 0)
+            copyable = 0;
+        need += (n + 15) & ~(size_t)15;
+    }
+    if (f2 && !copyable) {
+        gpuavdbg_logf(GPUAVDBG_LOG_WARNING,
+                      "vkCreateDevice: cannot enable fragmentStoresAndAtomics/vertexPipelineStoresAndAtomics "
+                      "(an unknown structure precedes VkPhysicalDeviceFeatures2 in pNext); instrumented vertex "
+                      "and fragment shaders may be invalid");
+        return ci;
+    }
+    if (!f2 && ci->pEnabledFeatures && (!sup.fragmentStoresAndAtomics || ci->pEnabledFeatures->fragmentStoresAndAtomics) &&
+        (!sup.vertexPipelineStoresAndAtomics || ci->pEnabledFeatures->vertexPipelineStoresAndAtomics))
+        return ci; /* already on */
+
+    unsigned char *mem = calloc(1, need);
+    if (!mem)
+        return ci;
+    *scratch = mem;
+    VkDeviceCreateInfo *out = (VkDeviceCreateInfo *)mem;
+    *out = *ci;
+    unsigned char *p = mem + ((sizeof *out + 15) & ~(size_t)15);
+    if (!f2) {
+        VkPhysicalDeviceFeatures *f = (VkPhysicalDeviceFeatures *)p;
+        if (ci->pEnabledFeatures)
+            *f = *ci->pEnabledFeatures;
+        add_store_features(&sup, f);
+        out->pEnabledFeatures = f;
+        return out;
+    }
+    /* Copy the chain up to and including Features2; link the copies. */
+    VkBaseOutStructure *prev = (VkBaseOutStructure *)out;
+    for (const VkBaseInStructure *s = ci->pNext; s; s = s->pNext) {
+        size_t n = s == f2 ? sizeof(VkPhysicalDeviceFeatures2) : known_size(s->sType);
+        memcpy(p, s, n);
+        prev->pNext = (VkBaseOutStructure *)p;
+        prev = (VkBaseOutStructure *)p;
+        p += (n + 15) & ~(size_t)15;
+        if (s == f2) {
+            VkPhysicalDeviceFeatures2 *copy = (VkPhysicalDeviceFeatures2 *)prev;
+            add_store_features(&sup, &copy->features);
+            break; /* the copy's pNext still points at the app's rest */
+        }
+    }
+    return out;
+}
+
+/* ---- memory ------------------------------------------------------------- */
+
+static int find_memory_type(device_data *dd, uint32_t type_bits, VkMemoryPropertyFlags want)
+{
+    for (uint32_t i = 0; i < dd->mem_props.memoryTypeCount; i++)
+        if ((type_bits & (1u << i)) && (dd->mem_props.memoryTypes[i].propertyFlags & want) == want)
+            return (int)i;
+    return -1;
+}
+
+/* make_buffer creates a host-visible, host-coherent buffer (cached when
+ * possible: the host reads it) and maps it when map != NULL. */
+static VkResult make_buffer(device_data *dd, VkDeviceSize size, VkBufferUsageFlags usage, VkBuffer *buf,
+                            VkDeviceMemory *mem, void **map, const char **what)
+{
+    *buf = VK_NULL_HANDLE;
+    *mem = VK_NULL_HANDLE;
+    VkBufferCreateInfo bi = {
+        .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+        .size = size,
+        .usage = usage,
+        .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+    };
+    VkResult r = dd->disp.CreateBuffer(dd->device, &bi, NULL, buf);
+    if (r != VK_SUCCESS) {
+        *what = "vkCreateBuffer";
+        return r;
+    }
+    VkMemoryRequirements req;
+    dd->disp.GetBufferMemoryRequirements(dd->device, *buf, &req);
+    const VkMemoryPropertyFlags base = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    int type = find_memory_type(dd, req.memoryTypeBits, base | VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
+    if (type < 0)
+        type = find_memory_type(dd, req.memoryTypeBits, base);
+    if (type < 0) {
+        *what = "no host-visible, host-coherent memory type";
+        r = VK_ERROR_FEATURE_NOT_PRESENT;
+        goto fail;
+    }
+    VkMemoryAllocateInfo ai = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+        .allocationSize = req.size,
+        .memoryTypeIndex = (uint32_t)type,
+    };
+    r = dd->disp.AllocateMemory(dd->device, &ai, NULL, mem);
+    if (r != VK_SUCCESS) {
+        *what = "vkAllocateMemory";
+        goto fail;
+    }
+    r = dd->disp.BindBufferMemory(dd->device, *buf, *mem, 0);
+    if (r != VK_SUCCESS) {
+        *what = "vkBindBufferMemory";
+        goto fail;
+    }
+    if (map) {
+        r = dd->disp.MapMemory(dd->device, *mem, 0, VK_WHOLE_SIZE, 0, map);
+        if (r != VK_SUCCESS) {
+            *what = "vkMapMemory";
+            goto fail;
+        }
+    }
+    return VK_SUCCESS;
+fail:
+    if (*mem)
+        dd->disp.FreeMemory(dd->device, *mem, NULL);
+    dd->disp.DestroyBuffer(dd->device, *buf, NULL);
+    *buf = VK_NULL_HANDLE;
+    *mem = VK_NULL_HANDLE;
+    return r;
+}
+
+/* ---- device set-up ----------------------------------------------------- */
+
+static int have_functions(device_data *dd)
+{
+    const device_dispatch *d = &dd->disp;
+    return d->CreateBuffer && d->DestroyBuffer && d->GetBufferMemoryRequirements && d->AllocateMemory &&
+           d->FreeMemory && d->BindBufferMemory && d->MapMemory && d->UnmapMemory && d->CreateDescriptorSetLayout &&
+           d->DestroyDescriptorSetLayout && d->CreateDescriptorPool && d->DestroyDescriptorPool &&
+           d->AllocateDescriptorSets && d->UpdateDescriptorSets && d->CreatePipelineLayout &&
+           d->CmdBindDescriptorSets && d->CmdPipelineBarrier && d->QueueWaitIdle;
+}
+
+static void setup(device_data *dd, const VkPhysicalDeviceProperties *props)
+{
+    VkResult r;
+    const char *what = "";
+    if (!have_functions(dd)) {
+        snprintf(dd->reason, sizeof dd->reason, "the driver lacks a function the layer needs");
+        return;
+    }
+    uint32_t align = (uint32_t)props->limits.minUniformBufferOffsetAlignment;
+    dd->action_stride = align > 16 ? align : 16;
+
+    VkDescriptorSetLayoutBinding b[2] = {
+        {.binding = GPUAVDBG_OUTPUT_BINDING,
+         .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+         .descriptorCount = 1,
+         .stageFlags = VK_SHADER_STAGE_ALL},
+        {.binding = GPUAVDBG_ACTION_BINDING,
+         .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
+         .descriptorCount = 1,
+         .stageFlags = VK_SHADER_STAGE_ALL},
+    };
+    VkDescriptorSetLayoutCreateInfo li = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+        .bindingCount = 2,
+        .pBindings = b,
+    };
+    r = dd->disp.CreateDescriptorSetLayout(dd->device, &li, NULL, &dd->set_layout);
+    if (r != VK_SUCCESS) {
+        snprintf(dd->reason, sizeof dd->reason, "vkCreateDescriptorSetLayout failed: %d", (int)r);
+        return;
+    }
+    li.bindingCount = 0;
+    li.pBindings = NULL;
+    r = dd->disp.CreateDescriptorSetLayout(dd->device, &li, NULL, &dd->empty_layout);
+    if (r != VK_SUCCESS) {
+        snprintf(dd->reason, sizeof dd->reason, "vkCreateDescriptorSetLayout (padding) failed: %d", (int)r);
+        return;
+    }
+    void *map = NULL;
+    r = make_buffer(dd, (VkDeviceSize)GPUAVDBG_ACTION_SLOTS * dd->action_stride, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
+                    &dd->action_buffer, &dd->action_memory, &map, &what);
+    if (r != VK_SUCCESS) {
+        snprintf(dd->reason, sizeof dd->reason, "action buffer: %s failed: %d", what, (int)r);
+        return;
+    }
+    /* Slot i holds the action index i; host-coherent, so no flush. */
+    for (uint32_t i = 0; i < GPUAVDBG_ACTION_SLOTS; i++)
+        *(uint32_t *)((unsigned char *)map + (size_t)i * dd->action_stride) = i;
+    dd->disp.UnmapMemory(dd->device, dd->action_memory);
+    dd->instrumenting = 1;
+}
+
+void gpuavdbg_device_setup(device_data *dd)
+{
+    VkPhysicalDeviceProperties props;
+    memset(&props, 0, sizeof props);
+    /* The real limits: call down, not through the reserve-slot intercept. */
+    if (dd->inst->disp.GetPhysicalDeviceProperties)
+        dd->inst->disp.GetPhysicalDeviceProperties(dd->physical, &props);
+    if (dd->inst->disp.GetPhysicalDeviceMemoryProperties)
+        dd->inst->disp.GetPhysicalDeviceMemoryProperties(dd->physical, &dd->mem_props);
+    dd->max_bound_sets = props.limits.maxBoundDescriptorSets;
+    uint32_t n = props.limits.maxBoundDescriptorSets;
+    if (n > GPUAVDBG_MAX_SLOT + 1)
+        n = GPUAVDBG_MAX_SLOT + 1;
+    if (n < 2) {
+        snprintf(dd->reason, sizeof dd->reason, "maxBoundDescriptorSets is %u: no set left for the layer",
+                 props.limits.maxBoundDescriptorSets);
+    } else {
+        dd->slot = n - 1;
+        if (!goInstrumentationWanted())
+            snprintf(dd->reason, sizeof dd->reason, "every check is off");
+        else
+            setup(dd, &props);
+    }
+    if (!dd->instrumenting) {
+        gpuavdbg_device_teardown(dd);
+        dd->instrumenting = 0;
+        gpuavdbg_logf(GPUAVDBG_LOG_ERROR, "device %s: instrumentation is off: %s", props.deviceName, dd->reason);
+    }
+    gpuavdbg_device_info info = {
+        .handle = GPUAVDBG_H(dd->device),
+        .name = props.deviceName,
+        .api_version = props.apiVersion,
+        .driver_version = props.driverVersion,
+        .vendor_id = props.vendorID,
+        .device_id = props.deviceID,
+        .max_bound_sets = props.limits.maxBoundDescriptorSets,
+        .slot = dd->slot,
+        .instrumenting = (uint32_t)dd->instrumenting,
+        .reason = dd->reason,
+    };
+    goDeviceCreated(&info);
+}
+
+/* gpuavdbg_device_teardown destroys everything the layer created on the
+ * device; the command buffers have given their units back. */
+void gpuavdbg_device_teardown(device_data *dd)
+{
+    const device_dispatch *d = &dd->disp;
+    pthread_mutex_lock(&dd->lock);
+    for (out_unit *u = dd->all_units, *next; u; u = next) {
+        next = u->next_all;
+        if (d->UnmapMemory && u->words)
+            d->UnmapMemory(dd->device, u->memory);
+        if (d->DestroyBuffer)
+            d->DestroyBuffer(dd->device, u->buffer, NULL);
+        if (d->FreeMemory)
+            d->FreeMemory(dd->device, u->memory, NULL);
+        free(u);
+    }
+    dd->all_units = dd->free_units = NULL;
+    for (uint32_t i = 0; i < dd->npools; i++)
+        if (d->DestroyDescriptorPool)
+            d->DestroyDescriptorPool(dd->device, dd->pools[i], NULL);
+    free(dd->pools);
+    dd->pools = NULL;
+    dd->npools = 0;
+    dd->pool_sets_left = 0;
+    for (size_t i = 0; i < dd->pipelines.cap; i++)
+        if (dd->pipelines.slots[i].key)
+            free(dd->pipelines.slots[i].val);
+    hmap_free(&dd->pipelines);
+    hmap_free(&dd->layouts);
+    pthread_mutex_unlock(&dd->lock);
+
+    if (dd->action_buffer && d->DestroyBuffer)
+        d->DestroyBuffer(dd->device, dd->action_buffer, NULL);
+    if (dd->action_memory && d->FreeMemory)
+        d->FreeMemory(dd->device, dd->action_memory, NULL);
+    if (dd->set_layout && d->DestroyDescriptorSetLayout)
+        d->DestroyDescriptorSetLayout(dd->device, dd->set_layout, NULL);
+    if (dd->empty_layout && d->DestroyDescriptorSetLayout)
+        d->DestroyDescriptorSetLayout(dd->device, dd->empty_layout, NULL);
+    dd->action_buffer = VK_NULL_HANDLE;
+    dd->action_memory = VK_NULL_HANDLE;
+    dd->set_layout = dd->empty_layout = VK_NULL_HANDLE;
+}
+
+/* ---- output units ------------------------------------------------------ */
+
+#define SETS_PER_POOL 64u
+
+/* allocate_set takes a descriptor set from the layer's pools, creating a
+ * pool when the last is used up. Called with dd->lock held. */
+static VkResult allocate_set(device_data *dd, VkDescriptorSet *set)
+{
+    if (dd->pool_sets_left == 0) {
+        VkDescriptorPoolSize sizes[2] = {
+            {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, SETS_PER_POOL},
+            {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, SETS_PER_POOL},
+        };
+        VkDescriptorPoolCreateInfo pi = {
+            .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+            .maxSets = SETS_PER_POOL,
+            .poolSizeCount = 2,
+            .pPoolSizes = sizes,
+        };
+        VkDescriptorPool *grown = realloc(dd->pools, (dd->npools + 1) * sizeof *grown);
+        if (!grown)
+            return VK_ERROR_OUT_OF_HOST_MEMORY;
+        dd->pools = grown;
+        VkResult r = dd->disp.CreateDescriptorPool(dd->device, &pi, NULL, &dd->pools[dd->npools]);
+        if (r != VK_SUCCESS)
+            return r;
+        dd->npools++;
+        dd->pool_sets_left = SETS_PER_POOL;
+    }
+    VkDescriptorSetAllocateInfo ai = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+        .descriptorPool = dd->pools[dd->npools - 1],
+        .descriptorSetCount = 1,
+        .pSetLayouts = &dd->set_layout,
+    };
+    VkResult r = dd->disp.AllocateDescriptorSets(dd->device, &ai, set);
+    if (r == VK_SUCCESS)
+        dd->pool_sets_left--;
+    else
+        dd->pool_sets_left = 0; /* fragmented or exhausted: next time, a new pool */
+    return r;
+}
+
+/* gpuavdbg_unit_acquire returns an output buffer with its descriptor set,
+ * zeroed, or NULL (reported once per device) when the layer cannot make
+ * one. */
+out_unit *gpuavdbg_unit_acquire(device_data *dd)
+{
+    pthread_mutex_lock(&dd->lock);
+    out_unit *u = dd->free_units;
+    if (u) {
+        dd->free_units = u->next_free;
+        pthread_mutex_unlock(&dd->lock);
+        gpuavdbg_unit_zero(u);
+        return u;
+    }
+    const char *what = "";
+    VkResult r = VK_ERROR_OUT_OF_HOST_MEMORY;
+    u = calloc(1, sizeof *u);
+    if (!u) {
+        what = "malloc";
+        goto fail;
+    }
+    r = make_buffer(dd, (VkDeviceSize)GPUAVDBG_OUTPUT_WORDS * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &u->buffer,
+                    &u->memory, (void **)&u->words, &what);
+    if (r != VK_SUCCESS)
+        goto fail;
+    r = allocate_set(dd, &u->set);
+    if (r != VK_SUCCESS) {
+        what = "vkAllocateDescriptorSets";
+        dd->disp.UnmapMemory(dd->device, u->memory);
+        dd->disp.DestroyBuffer(dd->device, u->buffer, NULL);
+        dd->disp.FreeMemory(dd->device, u->memory, NULL);
+        goto fail;
+    }
+    VkDescriptorBufferInfo out = {u->buffer, 0, VK_WHOLE_SIZE};
+    VkDescriptorBufferInfo act = {dd->action_buffer, 0, 16};
+    VkWriteDescriptorSet w[2] = {
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+         .dstSet = u->set,
+         .dstBinding = GPUAVDBG_OUTPUT_BINDING,
+         .descriptorCount = 1,
+         .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+         .pBufferInfo = &out},
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+         .dstSet = u->set,
+         .dstBinding = GPUAVDBG_ACTION_BINDING,
+         .descriptorCount = 1,
+         .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
+         .pBufferInfo = &act},
+    };
+    dd->disp.UpdateDescriptorSets(dd->device, 2, w, 0, NULL);
+    memset(u->words, 0, (size_t)GPUAVDBG_OUTPUT_WORDS * 4);
+    u->next_all = dd->all_units;
+    dd->all_units = u;
+    pthread_mutex_unlock(&dd->lock);
+    return u;
+fail:;
+    int report = !dd->unit_failure_reported;
+    dd->unit_failure_reported = 1;
+    pthread_mutex_unlock(&dd->lock);
+    free(u);
+    if (report)
+        gpuavdbg_logf(GPUAVDBG_LOG_ERROR,
+                      "cannot allocate an output buffer for a command buffer (%s: %d): its draws and dispatches "
+                      "run with instrumentation but without the layer's descriptor set; later shaders are not "
+                      "instrumented",
+                      what, (int)r);
+    /* Seed 000: after an allocation failure, instrument nothing more. */
+    __atomic_store_n(&dd->instrumenting, 0, __ATOMIC_RELAXED);
+    return NULL;
+}
+
+void gpuavdbg_unit_release(device_data *dd, out_unit *u)
+{
+    if (!u)
+        return;
+    pthread_mutex_lock(&dd->lock);
+    u->next_free = dd->free_units;
+    dd->free_units = u;
+    pthread_mutex_unlock(&dd->lock);
+}
+
+/* gpuavdbg_unit_zero clears the header and the words the last submission
+ * wrote, so Decode sees only new records. The buffer is host-coherent and
+ * no submission that uses it is pending (the layer waits after each). */
+void gpuavdbg_unit_zero(out_unit *u)
+{
+    uint32_t written = u->words[0];
+    if (written > GPUAVDBG_DATA_WORDS)
+        written = GPUAVDBG_DATA_WORDS;
+    memset(u->words + GPUAVDBG_HEADER_WORDS, 0, (size_t)written * 4);
+    memset(u->words, 0, GPUAVDBG_HEADER_WORDS * 4);
+}

@@ -1,0 +1,490 @@
+package main
+
+/*
+#include <stdlib.h>
+#include "layer.h"
+*/
+import "C"
+
+import (
+	"encoding/binary"
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"time"
+	"unsafe"
+
+	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
+)
+
+// This file is the Go side of the C<->Go boundary: every function the C
+// half calls. Each recovers panics (no Go panic may unwind into C or the
+// app) and returns a safe value after one.
+
+// gpuavdbg_cmd values (layer.h).
+const (
+	cmdDraw                     = C.GPUAVDBG_CMD_DRAW
+	cmdDrawIndexed              = C.GPUAVDBG_CMD_DRAW_INDEXED
+	cmdDrawIndirect             = C.GPUAVDBG_CMD_DRAW_INDIRECT
+	cmdDrawIndexedIndirect      = C.GPUAVDBG_CMD_DRAW_INDEXED_INDIRECT
+	cmdDrawIndirectCount        = C.GPUAVDBG_CMD_DRAW_INDIRECT_COUNT
+	cmdDrawIndexedIndirectCount = C.GPUAVDBG_CMD_DRAW_INDEXED_INDIRECT_COUNT
+	cmdDispatch                 = C.GPUAVDBG_CMD_DISPATCH
+	cmdDispatchIndirect         = C.GPUAVDBG_CMD_DISPATCH_INDIRECT
+	cmdDispatchBase             = C.GPUAVDBG_CMD_DISPATCH_BASE
+)
+
+// Pipeline layout states (layer.h).
+const (
+	layoutUnknown  = C.GPUAVDBG_LAYOUT_UNKNOWN
+	layoutPadded   = C.GPUAVDBG_LAYOUT_PADDED
+	layoutConflict = C.GPUAVDBG_LAYOUT_CONFLICT
+)
+
+// recovered logs a panic caught at the boundary; defer it first.
+func recovered(where string) {
+	if r := recover(); r != nil {
+		text := fmt.Sprintf("internal error in %s: %v\n%s", where, r, debug.Stack())
+		func() {
+			defer func() { _ = recover() }()
+			logf(levelError, "%s", text)
+		}()
+	}
+}
+
+// goInstanceCreated loads the settings, connects to the launcher and says
+// hello (once per connection). It returns whether the reserve-slot option
+// is on for this instance: from the environment, or from
+// VkValidationFeaturesEXT (reserveFromFeatures).
+//
+//export goInstanceCreated
+func goInstanceCreated(reserveFromFeatures C.int) (reserve C.int) {
+	defer recovered("goInstanceCreated")
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	r := settingsLocked().ReserveSlot || reserveFromFeatures != 0
+	if r {
+		reserve = 1
+	}
+	connectLocked(r)
+	return reserve
+}
+
+// goInstanceDestroyed sends the bye and closes the connection when the
+// last instance goes.
+//
+//export goInstanceDestroyed
+func goInstanceDestroyed(submits C.uint64_t, last C.int) {
+	defer recovered("goInstanceDestroyed")
+	if last == 0 {
+		return
+	}
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	disconnectLocked(uint64(submits))
+}
+
+// goInstrumentationWanted reports whether any implemented check is on.
+//
+//export goInstrumentationWanted
+func goInstrumentationWanted() C.int {
+	defer recovered("goInstrumentationWanted")
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	if settingsLocked().InstrumentationWanted() {
+		return 1
+	}
+	return 0
+}
+
+// goDeviceCreated records a device and sends the Device message.
+//
+//export goDeviceCreated
+func goDeviceCreated(info *C.gpuavdbg_device_info) {
+	defer recovered("goDeviceCreated")
+	v := uint32(info.api_version)
+	msg := wire.Device{
+		Handle:                 uint64(info.handle),
+		Name:                   C.GoString(info.name),
+		APIVersion:             fmt.Sprintf("%d.%d.%d", v>>22&0x7f, v>>12&0x3ff, v&0xfff),
+		DriverVersion:          uint32(info.driver_version),
+		VendorID:               uint32(info.vendor_id),
+		DeviceID:               uint32(info.device_id),
+		MaxBoundDescriptorSets: uint32(info.max_bound_sets),
+		DescriptorSlot:         uint32(info.slot),
+		Instrumenting:          info.instrumenting != 0,
+		Reason:                 C.GoString(info.reason),
+	}
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	state.devices[msg.Handle] = &device{name: msg.Name, slot: msg.DescriptorSlot,
+		instrumenting: msg.Instrumenting, reason: msg.Reason}
+	sendLocked(wire.KindDevice, msg)
+}
+
+// goDeviceDestroyed forgets a device and its shaders.
+//
+//export goDeviceDestroyed
+func goDeviceDestroyed(dev C.uint64_t) {
+	defer recovered("goDeviceDestroyed")
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	d := uint64(dev)
+	delete(state.devices, d)
+	for k := range state.modules {
+		if k.device == d {
+			delete(state.modules, k)
+		}
+	}
+	for id, s := range state.shaders {
+		if s.device == d {
+			delete(state.shaders, id)
+		}
+	}
+}
+
+// instrumentSafe runs gpuav.Instrument, turning a panic into an error.
+func instrumentSafe(words []uint32, opt gpuav.Options) (res gpuav.Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("instrumentation panicked: %v", r)
+		}
+	}()
+	return gpuav.Instrument(words, opt)
+}
+
+// goInstrumentShader copies the app's SPIR-V, gives it a shader id and,
+// when enabled, instruments it for descriptor set slot. It returns the id;
+// *out receives C-malloc'd instrumented words (the caller frees them) or
+// NULL when the original must be used. On any failure the original is
+// used and the shader's message carries the reason (DESIGN decision 3).
+//
+//export goInstrumentShader
+func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.uint32_t, nwords C.size_t,
+	out **C.uint32_t, outWords *C.size_t) (id C.uint32_t) {
+	defer recovered("goInstrumentShader")
+	*out, *outWords = nil, 0
+	orig := append([]uint32(nil), unsafe.Slice((*uint32)(unsafe.Pointer(code)), int(nwords))...)
+
+	state.mu.Lock()
+	state.nextShaderID++
+	s := &shader{id: state.nextShaderID, device: uint64(dev), spirv: orig}
+	checks := settingsLocked().Checks
+	d := state.devices[uint64(dev)]
+	state.mu.Unlock()
+	id = C.uint32_t(s.id)
+	// s is filled in before other goroutines can see it.
+	defer func() {
+		state.mu.Lock()
+		state.shaders[s.id] = s
+		state.mu.Unlock()
+	}()
+
+	if enabled == 0 {
+		s.warning = "instrumentation is off for this device"
+		if d != nil && d.reason != "" {
+			s.warning += ": " + d.reason
+		}
+		return id
+	}
+	start := time.Now()
+	res, err := instrumentSafe(orig, gpuav.Options{ShaderID: s.id, DescriptorSet: uint32(slot), Checks: checks})
+	s.micros = time.Since(start).Microseconds()
+	switch {
+	case err != nil:
+		s.warning = fmt.Sprintf("left uninstrumented: %v", err)
+		return id
+	case !res.Instrumented || len(res.Words) == 0:
+		s.warning = strings.Join(res.Warnings, "; ")
+		return id
+	}
+	s.warning = strings.Join(res.Warnings, "; ")
+	p := (*C.uint32_t)(C.malloc(C.size_t(len(res.Words)) * 4))
+	if p == nil {
+		s.warning = "left uninstrumented: out of memory"
+		return id
+	}
+	copy(unsafe.Slice((*uint32)(unsafe.Pointer(p)), len(res.Words)), res.Words)
+	*out, *outWords = p, C.size_t(len(res.Words))
+	return id
+}
+
+// goShaderCreated completes a shader after vkCreateShaderModule: module is
+// 0 when creation failed. instrumented says whether the driver took the
+// instrumented words; note explains a fallback. It sends the Shader
+// message.
+//
+//export goShaderCreated
+func goShaderCreated(dev C.uint64_t, id C.uint32_t, module C.uint64_t, result C.int32_t, instrumented C.int,
+	note *C.char) {
+	defer recovered("goShaderCreated")
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	s := state.shaders[uint32(id)]
+	if s == nil {
+		return
+	}
+	if module == 0 {
+		delete(state.shaders, s.id)
+		return
+	}
+	s.module = uint64(module)
+	s.instrumented = instrumented != 0
+	if n := C.GoString(note); n != "" {
+		if s.warning != "" {
+			s.warning += "; "
+		}
+		s.warning += n
+	}
+	state.modules[moduleKey{s.device, s.module}] = s
+	if !s.instrumented && s.warning != "" {
+		logLocked(levelInfo, fmt.Sprintf("shader %d (module 0x%x): %s", s.id, s.module, s.warning))
+	}
+	sendLocked(wire.KindShader, wire.Shader{
+		ID:               s.id,
+		Module:           s.module,
+		SPIRV:            wordsToBytes(s.spirv),
+		Instrumented:     s.instrumented,
+		Warning:          s.warning,
+		InstrumentMicros: s.micros,
+	})
+}
+
+func wordsToBytes(w []uint32) []byte {
+	b := make([]byte, 4*len(w))
+	for i, x := range w {
+		binary.LittleEndian.PutUint32(b[4*i:], x)
+	}
+	return b
+}
+
+// goShaderDestroyed forgets a module handle; the shader's SPIR-V stays
+// with its id (seed 000: a pipeline outlives its modules).
+//
+//export goShaderDestroyed
+func goShaderDestroyed(dev, module C.uint64_t) {
+	defer recovered("goShaderDestroyed")
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	delete(state.modules, moduleKey{uint64(dev), uint64(module)})
+}
+
+// goOriginalSPIRV returns 1 and C-malloc'd copies of the original words of
+// an instrumented module (for a pipeline whose layout conflicts), or 0.
+//
+//export goOriginalSPIRV
+func goOriginalSPIRV(dev, module C.uint64_t, out **C.uint32_t, outWords *C.size_t) (ok C.int) {
+	defer recovered("goOriginalSPIRV")
+	*out, *outWords = nil, 0
+	state.mu.Lock()
+	s := state.modules[moduleKey{uint64(dev), uint64(module)}]
+	state.mu.Unlock()
+	if s == nil || !s.instrumented || len(s.spirv) == 0 {
+		return 0
+	}
+	p := (*C.uint32_t)(C.malloc(C.size_t(len(s.spirv)) * 4))
+	if p == nil {
+		return 0
+	}
+	copy(unsafe.Slice((*uint32)(unsafe.Pointer(p)), len(s.spirv)), s.spirv)
+	*out, *outWords = p, C.size_t(len(s.spirv))
+	return 1
+}
+
+// goPipelineCreated sends the Pipeline message and returns 1 when any of
+// the pipeline's modules is instrumented (its actions need the layer's
+// descriptor set bound, if its layout has it).
+//
+//export goPipelineCreated
+func goPipelineCreated(dev, pipeline, layout C.uint64_t, bindPoint C.uint32_t, stages *C.gpuavdbg_stage, n C.uint32_t,
+	layoutState C.int) (wants C.int) {
+	defer recovered("goPipelineCreated")
+	st := unsafe.Slice(stages, int(n))
+	msg := wire.Pipeline{Handle: uint64(pipeline), Layout: uint64(layout), BindPoint: bindPointName(uint32(bindPoint))}
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	anyInstr := false
+	for _, s := range st {
+		ref := wire.PipelineRef{Stage: stageName(uint32(s.stage)), Module: uint64(s.module), Entry: C.GoString(s.entry)}
+		if sh := state.modules[moduleKey{uint64(dev), uint64(s.module)}]; sh != nil {
+			ref.ShaderID = sh.id
+			anyInstr = anyInstr || sh.instrumented
+		}
+		msg.Stages = append(msg.Stages, ref)
+	}
+	msg.Instrumented = anyInstr && layoutState == layoutPadded
+	if anyInstr && layoutState != layoutPadded {
+		slot := uint32(0)
+		if d := state.devices[uint64(dev)]; d != nil {
+			slot = d.slot
+		}
+		if layoutState == layoutConflict {
+			msg.Warning = fmt.Sprintf("pipeline layout 0x%x uses descriptor set %d, which the layer needs: "+
+				"the pipeline runs uninstrumented copies of its shaders", uint64(layout), slot)
+		} else {
+			msg.Warning = fmt.Sprintf("pipeline layout 0x%x was not created through the layer: "+
+				"the pipeline runs uninstrumented copies of its shaders", uint64(layout))
+		}
+	}
+	sendLocked(wire.KindPipeline, msg)
+	if anyInstr {
+		wants = 1
+	}
+	return wants
+}
+
+// goSetObjectName sends a debug-utils (or debug-marker) object name.
+//
+//export goSetObjectName
+func goSetObjectName(dev C.uint64_t, objectType C.uint32_t, handle C.uint64_t, name *C.char) {
+	defer recovered("goSetObjectName")
+	n := C.GoString(name)
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	if n == "" {
+		delete(state.names, uint64(handle))
+	} else {
+		state.names[uint64(handle)] = n
+	}
+	sendLocked(wire.KindName, wire.Name{Handle: uint64(handle), ObjectType: objectTypeName(uint32(objectType)), Name: n})
+}
+
+// goSubmitDone reads the output buffers of a finished submit (only those
+// with records or drops) and sends one Errors message per command buffer.
+// The pointers are valid during the call only.
+//
+//export goSubmitDone
+func goSubmitDone(queue, submit C.uint64_t, cbs *C.gpuavdbg_submit_cb, n C.uint32_t) {
+	defer recovered("goSubmitDone")
+	for _, c := range unsafe.Slice(cbs, int(n)) {
+		cb := SubmittedCB{
+			Handle: uint64(c.handle),
+			Words:  unsafe.Slice((*uint32)(unsafe.Pointer(c.words)), int(c.nwords)),
+		}
+		labels := unsafe.Slice(c.labels, int(c.nlabels))
+		paths := make([][]string, len(labels))
+		for _, a := range unsafe.Slice(c.actions, int(c.nactions)) {
+			act := Action{Index: uint32(a.index), Command: commandName(uint32(a.command)), Pipeline: uint64(a.pipeline)}
+			if l := int(a.label); a.label != C.GPUAVDBG_NO_LABEL && l < len(labels) {
+				if paths[l] == nil {
+					paths[l] = strings.Split(C.GoString(labels[l]), "\x1f")
+				}
+				act.Labels = paths[l]
+			}
+			cb.Actions = append(cb.Actions, act)
+		}
+		msg, malformed, ok := BuildErrors(uint64(submit), uint64(queue), cb)
+		if !ok && malformed == 0 {
+			continue
+		}
+		state.mu.Lock()
+		if malformed > 0 {
+			logLocked(levelWarning, fmt.Sprintf("command buffer 0x%x, submit %d: %d malformed records skipped",
+				cb.Handle, uint64(submit), malformed))
+		}
+		if ok {
+			reportLocked(msg)
+		}
+		state.mu.Unlock()
+	}
+}
+
+// goLog sends a line from the C half.
+//
+//export goLog
+func goLog(level C.int, text *C.char) {
+	defer recovered("goLog")
+	logf(int(level), "%s", C.GoString(text))
+}
+
+func bindPointName(bp uint32) string {
+	switch bp {
+	case C.VK_PIPELINE_BIND_POINT_GRAPHICS:
+		return "graphics"
+	case C.VK_PIPELINE_BIND_POINT_COMPUTE:
+		return "compute"
+	case C.VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR:
+		return "ray_tracing"
+	}
+	return fmt.Sprintf("bind_point_%d", bp)
+}
+
+// stageName names a VkShaderStageFlagBits value as gpuav.StageName names
+// execution models.
+func stageName(s uint32) string {
+	switch s {
+	case C.VK_SHADER_STAGE_VERTEX_BIT:
+		return "vertex"
+	case C.VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT:
+		return "tess_control"
+	case C.VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT:
+		return "tess_eval"
+	case C.VK_SHADER_STAGE_GEOMETRY_BIT:
+		return "geometry"
+	case C.VK_SHADER_STAGE_FRAGMENT_BIT:
+		return "fragment"
+	case C.VK_SHADER_STAGE_COMPUTE_BIT:
+		return "compute"
+	case C.VK_SHADER_STAGE_TASK_BIT_EXT:
+		return "task"
+	case C.VK_SHADER_STAGE_MESH_BIT_EXT:
+		return "mesh"
+	case C.VK_SHADER_STAGE_RAYGEN_BIT_KHR:
+		return "raygen"
+	case C.VK_SHADER_STAGE_ANY_HIT_BIT_KHR:
+		return "any_hit"
+	case C.VK_SHADER_STAGE_CLOSEST_HIT_BIT_KHR:
+		return "closest_hit"
+	case C.VK_SHADER_STAGE_MISS_BIT_KHR:
+		return "miss"
+	case C.VK_SHADER_STAGE_INTERSECTION_BIT_KHR:
+		return "intersection"
+	case C.VK_SHADER_STAGE_CALLABLE_BIT_KHR:
+		return "callable"
+	}
+	return fmt.Sprintf("stage_0x%x", s)
+}
+
+// objectTypeNames names VkObjectType values for the Name message.
+var objectTypeNames = map[uint32]string{
+	C.VK_OBJECT_TYPE_INSTANCE:                   "instance",
+	C.VK_OBJECT_TYPE_PHYSICAL_DEVICE:            "physical_device",
+	C.VK_OBJECT_TYPE_DEVICE:                     "device",
+	C.VK_OBJECT_TYPE_QUEUE:                      "queue",
+	C.VK_OBJECT_TYPE_SEMAPHORE:                  "semaphore",
+	C.VK_OBJECT_TYPE_COMMAND_BUFFER:             "command_buffer",
+	C.VK_OBJECT_TYPE_FENCE:                      "fence",
+	C.VK_OBJECT_TYPE_DEVICE_MEMORY:              "device_memory",
+	C.VK_OBJECT_TYPE_BUFFER:                     "buffer",
+	C.VK_OBJECT_TYPE_IMAGE:                      "image",
+	C.VK_OBJECT_TYPE_EVENT:                      "event",
+	C.VK_OBJECT_TYPE_QUERY_POOL:                 "query_pool",
+	C.VK_OBJECT_TYPE_BUFFER_VIEW:                "buffer_view",
+	C.VK_OBJECT_TYPE_IMAGE_VIEW:                 "image_view",
+	C.VK_OBJECT_TYPE_SHADER_MODULE:              "shader_module",
+	C.VK_OBJECT_TYPE_PIPELINE_CACHE:             "pipeline_cache",
+	C.VK_OBJECT_TYPE_PIPELINE_LAYOUT:            "pipeline_layout",
+	C.VK_OBJECT_TYPE_RENDER_PASS:                "render_pass",
+	C.VK_OBJECT_TYPE_PIPELINE:                   "pipeline",
+	C.VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT:      "descriptor_set_layout",
+	C.VK_OBJECT_TYPE_SAMPLER:                    "sampler",
+	C.VK_OBJECT_TYPE_DESCRIPTOR_POOL:            "descriptor_pool",
+	C.VK_OBJECT_TYPE_DESCRIPTOR_SET:             "descriptor_set",
+	C.VK_OBJECT_TYPE_FRAMEBUFFER:                "framebuffer",
+	C.VK_OBJECT_TYPE_COMMAND_POOL:               "command_pool",
+	C.VK_OBJECT_TYPE_SAMPLER_YCBCR_CONVERSION:   "sampler_ycbcr_conversion",
+	C.VK_OBJECT_TYPE_DESCRIPTOR_UPDATE_TEMPLATE:  "descriptor_update_template",
+	C.VK_OBJECT_TYPE_PRIVATE_DATA_SLOT:          "private_data_slot",
+	C.VK_OBJECT_TYPE_SURFACE_KHR:                "surface",
+	C.VK_OBJECT_TYPE_SWAPCHAIN_KHR:              "swapchain",
+	C.VK_OBJECT_TYPE_DEBUG_UTILS_MESSENGER_EXT:  "debug_utils_messenger",
+	C.VK_OBJECT_TYPE_ACCELERATION_STRUCTURE_KHR: "acceleration_structure",
+}
+
+func objectTypeName(t uint32) string {
+	if n, ok := objectTypeNames[t]; ok {
+		return n
+	}
+	return fmt.Sprintf("object_type_%d", t)
+}

@@ -1,0 +1,351 @@
+/*
+ * pipeline.c: shader modules, pipeline layouts and pipelines (seed 000).
+ * Shader modules are instrumented by Go at creation. Pipeline layouts get
+ * the layer's descriptor set at the slot, padded with empty set layouts;
+ * a layout that already uses the slot is left alone, and pipelines made
+ * with it get uninstrumented copies of their modules, made here from the
+ * original SPIR-V that Go kept. Every pipeline is remembered with its
+ * layout and whether its actions need the layer's set bound.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "layer.h"
+#include "_cgo_export.h"
+
+/* ---- shader modules ---------------------------------------------------------- */
+
+static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateShaderModule(VkDevice device, const VkShaderModuleCreateInfo *ci,
+                                                           const VkAllocationCallbacks *alloc,
+                                                           VkShaderModule *pModule)
+{
+    device_data *dd = gpuavdbg_device_get(device);
+    if (!dd)
+        return VK_ERROR_INITIALIZATION_FAILED;
+    if (!ci->pCode || ci->codeSize == 0 || ci->codeSize % 4 != 0)
+        return dd->disp.CreateShaderModule(device, ci, alloc, pModule); /* the driver reports it */
+
+    uint32_t *words = NULL;
+    size_t nwords = 0;
+    /* Go copies the original, instruments it and returns C-malloc'd words,
+     * or NULL to pass the original through. */
+    uint32_t id = goInstrumentShader(GPUAVDBG_H(device), gpuavdbg_instrumenting(dd), dd->slot, (uint32_t *)ci->pCode,
+                                     ci->codeSize / 4, &words, &nwords);
+    VkResult r;
+    int instrumented = 0;
+    char *note = NULL;
+    if (words && nwords > 0) {
+        VkShaderModuleCreateInfo c = *ci;
+        c.pCode = words;
+        c.codeSize = nwords * 4;
+        r = dd->disp.CreateShaderModule(device, &c, alloc, pModule);
+        instrumented = r == VK_SUCCESS;
+        if (r != VK_SUCCESS && r != VK_ERROR_DEVICE_LOST) {
+            /* Decision 3: the app gets its module, uninstrumented. */
+            note = "the driver rejected the instrumented module; the original runs uninstrumented";
+            r = dd->disp.CreateShaderModule(device, ci, alloc, pModule);
+        }
+    } else {
+        r = dd->disp.CreateShaderModule(device, ci, alloc, pModule);
+    }
+    free(words);
+    goShaderCreated(GPUAVDBG_H(device), id, r == VK_SUCCESS ? GPUAVDBG_H(*pModule) : 0, (int32_t)r, instrumented,
+                    note ? note : "");
+    return r;
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_DestroyShaderModule(VkDevice device, VkShaderModule module,
+                                                        const VkAllocationCallbacks *alloc)
+{
+    device_data *dd = gpuavdbg_device_get(device);
+    if (!dd)
+        return;
+    dd->disp.DestroyShaderModule(device, module, alloc);
+    if (module)
+        goShaderDestroyed(GPUAVDBG_H(device), GPUAVDBG_H(module));
+}
+
+/* ---- pipeline layouts -------------------------------------------------------- */
+
+static VKAPI_ATTR VkResult VKAPI_CALL gl_CreatePipelineLayout(VkDevice device, const VkPipelineLayoutCreateInfo *ci,
+                                                             const VkAllocationCallbacks *alloc,
+                                                             VkPipelineLayout *pLayout)
+{
+    device_data *dd = gpuavdbg_device_get(device);
+    if (!dd)
+        return VK_ERROR_INITIALIZATION_FAILED;
+    if (!dd->set_layout)
+        return dd->disp.CreatePipelineLayout(device, ci, alloc, pLayout);
+
+    VkResult r;
+    int state = GPUAVDBG_LAYOUT_CONFLICT;
+    if (ci->setLayoutCount <= dd->slot) {
+        VkDescriptorSetLayout sets[GPUAVDBG_MAX_SLOT + 1];
+        for (uint32_t i = 0; i < ci->setLayoutCount; i++)
+            sets[i] = ci->pSetLayouts[i];
+        for (uint32_t i = ci->setLayoutCount; i < dd->slot; i++)
+            sets[i] = dd->empty_layout;
+        sets[dd->slot] = dd->set_layout;
+        VkPipelineLayoutCreateInfo c = *ci;
+        c.setLayoutCount = dd->slot + 1;
+        c.pSetLayouts = sets;
+        r = dd->disp.CreatePipelineLayout(device, &c, alloc, pLayout);
+        if (r == VK_SUCCESS) {
+            state = GPUAVDBG_LAYOUT_PADDED;
+        } else {
+            /* E.g. the app's sets plus ours exceed a per-layout limit. */
+            r = dd->disp.CreatePipelineLayout(device, ci, alloc, pLayout);
+            if (r == VK_SUCCESS)
+                gpuavdbg_logf(GPUAVDBG_LOG_WARNING,
+                              "pipeline layout 0x%llx: adding the layer's descriptor set failed; pipelines "
+                              "created with it run uninstrumented shaders",
+                              (unsigned long long)GPUAVDBG_H(*pLayout));
+        }
+    } else {
+        r = dd->disp.CreatePipelineLayout(device, ci, alloc, pLayout);
+        if (r == VK_SUCCESS)
+            gpuavdbg_logf(GPUAVDBG_LOG_WARNING,
+                          "pipeline layout 0x%llx uses %u descriptor sets, including set %u that the layer needs: "
+                          "pipelines created with it run uninstrumented shaders. Use fewer sets, or turn on "
+                          "reserve-slot (VK_LAYER_GPUAV_DBG_RESERVE_SLOT=1) so the app sees maxBoundDescriptorSets - 1",
+                          (unsigned long long)GPUAVDBG_H(*pLayout), ci->setLayoutCount, dd->slot);
+    }
+    if (r == VK_SUCCESS) {
+        pthread_mutex_lock(&dd->lock);
+        hmap_put(&dd->layouts, GPUAVDBG_H(*pLayout), (void *)(uintptr_t)state);
+        pthread_mutex_unlock(&dd->lock);
+    }
+    return r;
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_DestroyPipelineLayout(VkDevice device, VkPipelineLayout layout,
+                                                          const VkAllocationCallbacks *alloc)
+{
+    device_data *dd = gpuavdbg_device_get(device);
+    if (!dd)
+        return;
+    if (layout) {
+        pthread_mutex_lock(&dd->lock);
+        hmap_del(&dd->layouts, GPUAVDBG_H(layout));
+        pthread_mutex_unlock(&dd->lock);
+    }
+    dd->disp.DestroyPipelineLayout(device, layout, alloc);
+}
+
+static int layout_state(device_data *dd, VkPipelineLayout layout)
+{
+    pthread_mutex_lock(&dd->lock);
+    int state = (int)(uintptr_t)hmap_get(&dd->layouts, GPUAVDBG_H(layout));
+    pthread_mutex_unlock(&dd->lock);
+    return state;
+}
+
+/* ---- pipelines ---------------------------------------------------------------- */
+
+/* uninstrumented returns a module made from the original SPIR-V of module
+ * when module is instrumented, else VK_NULL_HANDLE (keep module). */
+static VkShaderModule uninstrumented(device_data *dd, VkShaderModule module)
+{
+    uint32_t *words = NULL;
+    size_t n = 0;
+    if (!module || !goOriginalSPIRV(GPUAVDBG_H(dd->device), GPUAVDBG_H(module), &words, &n))
+        return VK_NULL_HANDLE;
+    VkShaderModuleCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+        .codeSize = n * 4,
+        .pCode = words,
+    };
+    VkShaderModule m = VK_NULL_HANDLE;
+    VkResult r = dd->disp.CreateShaderModule(dd->device, &ci, NULL, &m);
+    free(words);
+    if (r != VK_SUCCESS) {
+        gpuavdbg_logf(GPUAVDBG_LOG_ERROR,
+                      "cannot create an uninstrumented copy of shader module 0x%llx (%d): the pipeline runs "
+                      "instrumented code without the layer's descriptor set",
+                      (unsigned long long)GPUAVDBG_H(module), (int)r);
+        return VK_NULL_HANDLE;
+    }
+    return m;
+}
+
+/* temp_modules collects the modules made for one vkCreate*Pipelines call. */
+typedef struct temp_modules {
+    VkShaderModule *m;
+    uint32_t n, cap;
+} temp_modules;
+
+static int temp_add(temp_modules *t, VkShaderModule m)
+{
+    if (t->n == t->cap) {
+        uint32_t ncap = t->cap ? t->cap * 2 : 8;
+        VkShaderModule *g = realloc(t->m, ncap * sizeof *g);
+        if (!g)
+            return 0;
+        t->m = g;
+        t->cap = ncap;
+    }
+    t->m[t->n++] = m;
+    return 1;
+}
+
+static void temp_free(device_data *dd, temp_modules *t)
+{
+    for (uint32_t i = 0; i < t->n; i++)
+        dd->disp.DestroyShaderModule(dd->device, t->m[i], NULL);
+    free(t->m);
+}
+
+/* remember tells Go about a new pipeline and records it for vkCmdBindPipeline. */
+static void remember(device_data *dd, VkPipeline p, VkPipelineLayout layout, VkPipelineBindPoint bp,
+                     const VkPipelineShaderStageCreateInfo *stages, uint32_t nstages)
+{
+    gpuavdbg_stage small[8];
+    gpuavdbg_stage *st = nstages <= 8 ? small : malloc(nstages * sizeof *st);
+    if (!st) {
+        st = small;
+        nstages = 8;
+    }
+    for (uint32_t i = 0; i < nstages; i++) {
+        st[i].module = GPUAVDBG_H(stages[i].module);
+        st[i].stage = (uint32_t)stages[i].stage;
+        st[i].entry = stages[i].pName ? stages[i].pName : "";
+    }
+    int state = layout_state(dd, layout);
+    int wants = goPipelineCreated(GPUAVDBG_H(dd->device), GPUAVDBG_H(p), GPUAVDBG_H(layout), (uint32_t)bp, st,
+                                  nstages, state);
+    if (st != small)
+        free(st);
+    pipeline_info *pi = malloc(sizeof *pi);
+    if (!pi)
+        return;
+    pi->layout = layout;
+    pi->bind_point = bp;
+    pi->instrumented = state == GPUAVDBG_LAYOUT_PADDED && wants;
+    pthread_mutex_lock(&dd->lock);
+    pipeline_info *old = hmap_get(&dd->pipelines, GPUAVDBG_H(p));
+    if (hmap_put(&dd->pipelines, GPUAVDBG_H(p), pi))
+        free(old);
+    else
+        free(pi);
+    pthread_mutex_unlock(&dd->lock);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateComputePipelines(VkDevice device, VkPipelineCache cache, uint32_t n,
+                                                               const VkComputePipelineCreateInfo *ci,
+                                                               const VkAllocationCallbacks *alloc,
+                                                               VkPipeline *pipes)
+{
+    device_data *dd = gpuavdbg_device_get(device);
+    if (!dd)
+        return VK_ERROR_INITIALIZATION_FAILED;
+    VkComputePipelineCreateInfo *copy = NULL;
+    temp_modules temps = {0};
+    if (dd->set_layout) {
+        for (uint32_t i = 0; i < n; i++) {
+            if (layout_state(dd, ci[i].layout) == GPUAVDBG_LAYOUT_PADDED)
+                continue;
+            VkShaderModule m = uninstrumented(dd, ci[i].stage.module);
+            if (!m)
+                continue;
+            if (!copy && (copy = malloc(n * sizeof *copy)) != NULL)
+                memcpy(copy, ci, n * sizeof *copy);
+            if (!copy || !temp_add(&temps, m)) {
+                dd->disp.DestroyShaderModule(device, m, NULL);
+                gpuavdbg_logf(GPUAVDBG_LOG_ERROR, "out of memory substituting uninstrumented shaders");
+                continue;
+            }
+            copy[i].stage.module = m;
+        }
+    }
+    VkResult r = dd->disp.CreateComputePipelines(device, cache, n, copy && temps.n ? copy : ci, alloc, pipes);
+    temp_free(dd, &temps);
+    free(copy);
+    for (uint32_t i = 0; i < n; i++)
+        if (pipes[i])
+            remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_COMPUTE, &ci[i].stage, 1);
+    return r;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateGraphicsPipelines(VkDevice device, VkPipelineCache cache, uint32_t n,
+                                                                const VkGraphicsPipelineCreateInfo *ci,
+                                                                const VkAllocationCallbacks *alloc,
+                                                                VkPipeline *pipes)
+{
+    device_data *dd = gpuavdbg_device_get(device);
+    if (!dd)
+        return VK_ERROR_INITIALIZATION_FAILED;
+    VkGraphicsPipelineCreateInfo *copy = NULL;
+    VkPipelineShaderStageCreateInfo **stage_copies = NULL;
+    temp_modules temps = {0};
+    if (dd->set_layout) {
+        for (uint32_t i = 0; i < n; i++) {
+            if (layout_state(dd, ci[i].layout) == GPUAVDBG_LAYOUT_PADDED)
+                continue;
+            for (uint32_t s = 0; s < ci[i].stageCount; s++) {
+                VkShaderModule m = uninstrumented(dd, ci[i].pStages[s].module);
+                if (!m)
+                    continue;
+                if (!copy) {
+                    copy = malloc(n * sizeof *copy);
+                    stage_copies = calloc(n, sizeof *stage_copies);
+                    if (copy)
+                        memcpy(copy, ci, n * sizeof *copy);
+                }
+                if (copy && stage_copies && !stage_copies[i]) {
+                    stage_copies[i] = malloc(ci[i].stageCount * sizeof **stage_copies);
+                    if (stage_copies[i]) {
+                        memcpy(stage_copies[i], ci[i].pStages, ci[i].stageCount * sizeof **stage_copies);
+                        copy[i].pStages = stage_copies[i];
+                    }
+                }
+                if (!copy || !stage_copies || !stage_copies[i] || !temp_add(&temps, m)) {
+                    dd->disp.DestroyShaderModule(device, m, NULL);
+                    gpuavdbg_logf(GPUAVDBG_LOG_ERROR, "out of memory substituting uninstrumented shaders");
+                    continue;
+                }
+                stage_copies[i][s].module = m;
+            }
+        }
+    }
+    VkResult r = dd->disp.CreateGraphicsPipelines(device, cache, n, copy && temps.n ? copy : ci, alloc, pipes);
+    temp_free(dd, &temps);
+    if (stage_copies)
+        for (uint32_t i = 0; i < n; i++)
+            free(stage_copies[i]);
+    free(stage_copies);
+    free(copy);
+    for (uint32_t i = 0; i < n; i++)
+        if (pipes[i])
+            remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_GRAPHICS, ci[i].pStages, ci[i].stageCount);
+    return r;
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_DestroyPipeline(VkDevice device, VkPipeline pipeline,
+                                                    const VkAllocationCallbacks *alloc)
+{
+    device_data *dd = gpuavdbg_device_get(device);
+    if (!dd)
+        return;
+    if (pipeline) {
+        pthread_mutex_lock(&dd->lock);
+        free(hmap_del(&dd->pipelines, GPUAVDBG_H(pipeline)));
+        pthread_mutex_unlock(&dd->lock);
+    }
+    dd->disp.DestroyPipeline(device, pipeline, alloc);
+}
+
+PFN_vkVoidFunction gpuavdbg_pipeline_intercept(const char *name)
+{
+#define I(fn)                              \
+    if (strcmp(name, "vk" #fn) == 0)       \
+        return (PFN_vkVoidFunction)gl_##fn;
+    I(CreateShaderModule)
+    I(DestroyShaderModule)
+    I(CreatePipelineLayout)
+    I(DestroyPipelineLayout)
+    I(CreateComputePipelines)
+    I(CreateGraphicsPipelines)
+    I(DestroyPipeline)
+#undef I
+    return NULL;
+}

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"fmt"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
+)
+
+// Action is one draw or dispatch of a command buffer, as C recorded it.
+type Action struct {
+	Index    uint32
+	Command  string // vkCmdDispatch...
+	Pipeline uint64
+	Labels   []string
+}
+
+// SubmittedCB is one command buffer of a finished submit: its output
+// buffer's words and its actions.
+type SubmittedCB struct {
+	Handle  uint64
+	Words   []uint32
+	Actions []Action
+}
+
+// groupKey identifies identical records: same check, shader, instruction,
+// action and parameters (DESIGN decision 5).
+type groupKey struct {
+	code, shader, instruction, action uint32
+	params                            [gpuav.RecordParams]uint32
+}
+
+// BuildErrors decodes one command buffer's output buffer into an Errors
+// message, grouping identical records with a count (keeping the first
+// record's stage words) and attributing each to its action. ok is false
+// when the buffer holds nothing to report; malformed counts records the
+// decoder skipped.
+func BuildErrors(submit, queue uint64, cb SubmittedCB) (msg wire.Errors, malformed int, ok bool) {
+	out := gpuav.Decode(cb.Words)
+	msg = wire.Errors{Submit: submit, Queue: queue, CommandBuffer: cb.Handle, Dropped: out.Dropped}
+	index := map[groupKey]int{}
+	for _, r := range out.Records {
+		k := groupKey{uint32(r.Code), r.ShaderID, r.Instruction, r.ActionIndex, r.Params}
+		if i, seen := index[k]; seen {
+			msg.Records[i].Count++
+			continue
+		}
+		rec := wire.Record{
+			Check:       r.Code.CheckID(),
+			Code:        uint32(r.Code),
+			ShaderID:    r.ShaderID,
+			Instruction: r.Instruction,
+			Stage:       r.Stage,
+			StageWords:  r.StageWords,
+			ActionIndex: r.ActionIndex,
+			Params:      append([]uint32(nil), r.Params[:]...),
+			Count:       1,
+		}
+		if int(r.ActionIndex) < len(cb.Actions) {
+			a := cb.Actions[r.ActionIndex]
+			rec.Action, rec.Pipeline, rec.Labels = a.Command, a.Pipeline, a.Labels
+		}
+		index[k] = len(msg.Records)
+		msg.Records = append(msg.Records, rec)
+	}
+	return msg, out.Malformed, len(msg.Records) > 0 || msg.Dropped > 0
+}
+
+// commandNames maps gpuavdbg_cmd values (layer.h) to Vulkan command names.
+var commandNames = map[uint32]string{
+	cmdDraw:                      "vkCmdDraw",
+	cmdDrawIndexed:               "vkCmdDrawIndexed",
+	cmdDrawIndirect:              "vkCmdDrawIndirect",
+	cmdDrawIndexedIndirect:       "vkCmdDrawIndexedIndirect",
+	cmdDrawIndirectCount:         "vkCmdDrawIndirectCount",
+	cmdDrawIndexedIndirectCount:  "vkCmdDrawIndexedIndirectCount",
+	cmdDispatch:                  "vkCmdDispatch",
+	cmdDispatchIndirect:          "vkCmdDispatchIndirect",
+	cmdDispatchBase:              "vkCmdDispatchBase",
+}
+
+// commandName names a recorded command.
+func commandName(c uint32) string {
+	if n, ok := commandNames[c]; ok {
+		return n
+	}
+	return fmt.Sprintf("command(%d)", c)
+}
+
+// reportLocked sends an Errors message, or prints its groups to stderr in
+// the style of the Khronos validation layer when no launcher listens.
+// Callers hold state.mu.
+func reportLocked(msg wire.Errors) {
+	if sendLocked(wire.KindErrors, msg) {
+		return
+	}
+	for _, r := range msg.Records {
+		state.stderrErrors++
+		if state.stderrErrors > maxStderrErrors {
+			if state.stderrErrors == maxStderrErrors+1 {
+				fmt.Fprintf(os.Stderr, "gpuav-dbg: further errors are not printed\n")
+			}
+			continue
+		}
+		fmt.Fprintln(os.Stderr, formatRecord(msg, r))
+	}
+	if msg.Dropped > 0 && state.stderrErrors <= maxStderrErrors {
+		fmt.Fprintf(os.Stderr, "gpuav-dbg: ERROR command buffer 0x%x, submit %d: %d records did not fit in the output buffer\n",
+			msg.CommandBuffer, msg.Submit, msg.Dropped)
+	}
+}
+
+// formatRecord writes one error group as one line, VVL style.
+func formatRecord(msg wire.Errors, r wire.Record) string {
+	var p [gpuav.RecordParams]uint32
+	copy(p[:], r.Params)
+	d := gpuav.Describe(gpuav.CheckCode(r.Code), p)
+	var b strings.Builder
+	fmt.Fprintf(&b, "gpuav-dbg: ERROR %s", r.Check)
+	if v := d.VUID(r.Action); v != "" {
+		fmt.Fprintf(&b, " %s", v)
+	}
+	fmt.Fprintf(&b, ": %s", d.Message)
+	fmt.Fprintf(&b, " Command buffer 0x%x%s, submit %d, action %d", msg.CommandBuffer, nameSuffix(msg.CommandBuffer),
+		msg.Submit, r.ActionIndex)
+	if r.Action != "" {
+		fmt.Fprintf(&b, " (%s)", r.Action)
+	}
+	if len(r.Labels) > 0 {
+		fmt.Fprintf(&b, " in %q", strings.Join(r.Labels, " > "))
+	}
+	if r.Pipeline != 0 {
+		fmt.Fprintf(&b, ", pipeline 0x%x%s", r.Pipeline, nameSuffix(r.Pipeline))
+	}
+	fmt.Fprintf(&b, ", shader %d", r.ShaderID)
+	if s := state.shaders[r.ShaderID]; s != nil && s.module != 0 {
+		fmt.Fprintf(&b, " (module 0x%x%s)", s.module, nameSuffix(s.module))
+	}
+	fmt.Fprintf(&b, ", instruction %d, stage %s", r.Instruction, gpuav.StageName(r.Stage))
+	coords := gpuav.StageCoords(r.Stage, r.StageWords)
+	for _, k := range slices.Sorted(maps.Keys(coords)) {
+		fmt.Fprintf(&b, " %s=%v", k, coords[k])
+	}
+	if r.Count > 1 {
+		fmt.Fprintf(&b, ", %d times", r.Count)
+	}
+	return b.String()
+}
+
+func nameSuffix(h uint64) string {
+	if n := state.names[h]; n != "" {
+		return fmt.Sprintf(" (%q)", n)
+	}
+	return ""
+}

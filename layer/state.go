@@ -1,0 +1,171 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
+)
+
+// LayerVersion is the layer's version, sent in the hello.
+const LayerVersion = "0.1.0"
+
+// Caps on what the layer prints to the app's stderr when no launcher
+// listens, so that a broken shader cannot flood the app's output.
+const (
+	maxStderrErrors = 50
+	maxStderrLogs   = 50
+)
+
+// shader is a module the app created, with its original SPIR-V.
+type shader struct {
+	id           uint32
+	device       uint64
+	module       uint64 // 0 until the module exists
+	spirv        []uint32
+	instrumented bool
+	warning      string
+	micros       int64
+}
+
+type moduleKey struct{ device, module uint64 }
+
+// device is what Go knows of a VkDevice.
+type device struct {
+	name          string
+	slot          uint32
+	instrumenting bool
+	reason        string
+}
+
+// state is the layer's Go state; mu guards all of it. Nothing here is
+// touched per command: only at creation time and once per submit.
+var state = struct {
+	mu        sync.Mutex
+	client    *wire.Client
+	helloSent bool
+
+	nextShaderID uint32
+	shaders      map[uint32]*shader    // by shader id; kept after module destruction
+	modules      map[moduleKey]*shader // live modules
+	devices      map[uint64]*device
+	names        map[uint64]string // debug-utils names, for stderr reports
+
+	stderrErrors int
+	stderrLogs   int
+}{
+	shaders: map[uint32]*shader{},
+	modules: map[moduleKey]*shader{},
+	devices: map[uint64]*device{},
+	names:   map[uint64]string{},
+}
+
+// Log levels, as goLog receives them from C.
+const (
+	levelInfo    = 0
+	levelWarning = 1
+	levelError   = 2
+)
+
+func levelName(l int) string {
+	switch l {
+	case levelInfo:
+		return "info"
+	case levelWarning:
+		return "warning"
+	}
+	return "error"
+}
+
+// connectLocked dials the launcher (when a socket is set and no client is
+// open) and sends the hello. Callers hold state.mu.
+func connectLocked(reserve bool) {
+	s := settingsLocked()
+	if state.client == nil && s.Socket != "" {
+		c, err := wire.Dial(s.Socket)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "gpuav-dbg: %v; reporting to stderr\n", err)
+		} else {
+			state.client = c
+		}
+	}
+	if state.helloSent {
+		return
+	}
+	state.helloSent = true
+	ws := s.Wire()
+	ws.ReserveSlot = reserve
+	exe, _ := os.Readlink("/proc/self/exe")
+	hello := wire.Hello{
+		Protocol:     wire.ProtocolVersion,
+		RecordFormat: gpuav.RecordFormatVersion,
+		LayerVersion: LayerVersion,
+		App:          exe,
+		Args:         cmdline(),
+		PID:          os.Getpid(),
+		Settings:     ws,
+	}
+	if state.client != nil {
+		state.client.Send(wire.KindHello, hello)
+	}
+	for _, w := range processSettings.warnings {
+		logLocked(levelWarning, w)
+	}
+}
+
+// cmdline returns the process's arguments from /proc/self/cmdline.
+func cmdline() []string {
+	b, err := os.ReadFile("/proc/self/cmdline")
+	if err != nil || len(b) == 0 {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
+}
+
+// disconnectLocked sends the bye and closes the connection. Callers hold
+// state.mu.
+func disconnectLocked(submits uint64) {
+	if state.client != nil {
+		state.client.Send(wire.KindBye, wire.Bye{Submits: submits})
+		if err := state.client.Close(); err != nil {
+			fmt.Fprintf(os.Stderr, "gpuav-dbg: %v\n", err)
+		}
+		state.client = nil
+	}
+	state.helloSent = false
+}
+
+// sendLocked sends a message to the launcher and reports whether it could
+// (false: no launcher, or the socket died). Callers hold state.mu.
+func sendLocked(k wire.Kind, msg any) bool {
+	if state.client == nil || !state.client.Alive() {
+		return false
+	}
+	state.client.Send(k, msg)
+	return true
+}
+
+// logLocked sends a log line, or prints warnings and errors to stderr
+// (capped) when no launcher listens. Callers hold state.mu.
+func logLocked(level int, text string) {
+	if sendLocked(wire.KindLog, wire.Log{Level: levelName(level), Text: text}) || level == levelInfo {
+		return
+	}
+	state.stderrLogs++
+	switch {
+	case state.stderrLogs <= maxStderrLogs:
+		fmt.Fprintf(os.Stderr, "gpuav-dbg: %s: %s\n", strings.ToUpper(levelName(level)), text)
+	case state.stderrLogs == maxStderrLogs+1:
+		fmt.Fprintf(os.Stderr, "gpuav-dbg: further warnings are not printed\n")
+	}
+}
+
+// logf is logLocked with formatting, taking the lock.
+func logf(level int, format string, args ...any) {
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	logLocked(level, fmt.Sprintf(format, args...))
+}

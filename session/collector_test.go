@@ -1,0 +1,418 @@
+package session
+
+import (
+	"encoding/binary"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
+	"github.com/gpuav-dbg/gpuav-dbg/sourcemap"
+)
+
+var t0 = time.Date(2025, 3, 4, 5, 6, 7, 0, time.UTC)
+
+// fakeMap stands in for a shader's source map so that the tests do not
+// depend on the sourcemap package's progress.
+type fakeMap struct{}
+
+var fakeFile = []string{
+	"#version 450",
+	"layout(local_size_x = 4) in;",
+	"",
+	"layout(push_constant) uniform PC { uint idx; } pc;",
+	"layout(set = 0, binding = 0) buffer B { uint v[]; } outs[2];",
+	"",
+	"void main() {",
+	"    uint i = gl_GlobalInvocationID.x;",
+	"    outs[pc.idx].v[i] = i * 3u;",
+	"}",
+}
+
+func (fakeMap) Lookup(inst int) sourcemap.Location {
+	switch inst {
+	case 79:
+		return sourcemap.Location{File: "oob_compute.comp", Line: 9, Column: 5, Text: fakeFile[8], Language: "glsl"}
+	case 80:
+		// No text: the collector fills it from FileLines.
+		return sourcemap.Location{File: "oob_compute.comp", Line: 8, Language: "glsl"}
+	}
+	return sourcemap.Location{Note: "no debug information"}
+}
+
+func (fakeMap) FileLines(file string) []string {
+	if file == "oob_compute.comp" {
+		return fakeFile
+	}
+	return nil
+}
+
+// newTestCollector has a fixed clock and the fake source map.
+func newTestCollector() *Collector {
+	c := NewCollector()
+	c.Now = func() time.Time { return t0 }
+	c.newMap = func([]uint32) sourceMapper { return fakeMap{} }
+	return c
+}
+
+// spirvBytes encodes words little-endian.
+func spirvBytes(words ...uint32) []byte {
+	b := make([]byte, 4*len(words))
+	for i, w := range words {
+		binary.LittleEndian.PutUint32(b[4*i:], w)
+	}
+	return b
+}
+
+// computeRecord is a descriptor_index_oob record of the demo's compute
+// shader at global invocation (x, 0, 0).
+func computeRecord(x uint32) wire.Record {
+	return wire.Record{Check: "descriptor_index_oob", Code: 1, ShaderID: 1, Instruction: 79, Stage: 5,
+		StageWords: [3]uint32{x, 0, 0}, ActionIndex: 0, Action: "vkCmdDispatch", Pipeline: 0x77,
+		Params: []uint32{0, 0, 3, 2}, Count: 1}
+}
+
+// preamble is what the layer sends before errors.
+func preamble() []struct {
+	k wire.Kind
+	m any
+} {
+	return []struct {
+		k wire.Kind
+		m any
+	}{
+		{wire.KindAppStarted, &wire.AppStarted{Path: "/bin/demo", Args: []string{"--frames", "1"}, PID: 4242, Time: t0,
+			Settings: wire.Settings{Checks: map[string]bool{"descriptor_index_oob": true}}}},
+		{wire.KindHello, &wire.Hello{Protocol: wire.ProtocolVersion, RecordFormat: 1, LayerVersion: "0.1.0", App: "/bin/demo", PID: 4242,
+			Settings: wire.Settings{Checks: map[string]bool{"descriptor_index_oob": true, "bda_oob": false}, SafeMode: true}}},
+		{wire.KindDevice, &wire.Device{Handle: 0x10, Name: "llvmpipe (LLVM 19.1.7, 256 bits)", APIVersion: "1.4.305",
+			MaxBoundDescriptorSets: 8, DescriptorSlot: 7, Instrumenting: true}},
+		{wire.KindShader, &wire.Shader{ID: 1, Module: 0xabc, SPIRV: spirvBytes(0x07230203, 0x00010300, 0, 10, 0), Instrumented: true}},
+		{wire.KindPipeline, &wire.Pipeline{Handle: 0x77, Layout: 0x78, BindPoint: "compute", Instrumented: true,
+			Stages: []wire.PipelineRef{{Stage: "compute", ShaderID: 1, Module: 0xabc, Entry: "main"}}}},
+		{wire.KindName, &wire.Name{Handle: 0x55, ObjectType: "command_buffer", Name: "compute-cmd"}},
+		{wire.KindName, &wire.Name{Handle: 0x77, ObjectType: "pipeline", Name: "oob-compute-pipeline"}},
+	}
+}
+
+func record(t *testing.T, c *Collector, k wire.Kind, m any) {
+	t.Helper()
+	if err := c.Record(k, m); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func feedPreamble(t *testing.T, c *Collector) {
+	t.Helper()
+	for _, p := range preamble() {
+		record(t, c, p.k, p.m)
+	}
+}
+
+const wantMessage = `descriptor_index_oob: (set = 0, binding = 0) Index of 3 used to index descriptor array of length 2.` +
+	` VUID-vkCmdDispatch-None-10068. Command buffer 0x55 ("compute-cmd"), action #0 vkCmdDispatch, submit 1,` +
+	` pipeline 0x77 ("oob-compute-pipeline"), shader 1 (module 0xabc), instruction 79.` +
+	` Stage compute, global_invocation_id (0,0,0); 4 invocations. Samples: (0,0,0) (1,0,0) (2,0,0) (3,0,0).` +
+	" oob_compute.comp:9:5:\n    outs[pc.idx].v[i] = i * 3u;\n    ^"
+
+func TestCollectorGroupsRecords(t *testing.T) {
+	c := newTestCollector()
+	feedPreamble(t, c)
+	record(t, c, wire.KindErrors, &wire.Errors{Submit: 1, CommandBuffer: 0x55, Records: []wire.Record{
+		computeRecord(0), computeRecord(1), computeRecord(2), computeRecord(3)}})
+
+	s := c.Snapshot()
+	if len(s.Groups) != 1 {
+		t.Fatalf("%d groups, want 1", len(s.Groups))
+	}
+	g := s.Groups[0]
+	want := &ErrorGroup{
+		Check:         "descriptor_index_oob",
+		VUID:          "VUID-vkCmdDispatch-None-10068",
+		Message:       wantMessage,
+		Count:         4,
+		Stage:         "compute",
+		Coords:        Coords{"global_invocation_id": {0, 0, 0}},
+		Samples:       []Coords{{"global_invocation_id": {0, 0, 0}}, {"global_invocation_id": {1, 0, 0}}, {"global_invocation_id": {2, 0, 0}}, {"global_invocation_id": {3, 0, 0}}},
+		Descriptor:    &Descriptor{Set: 0, Binding: 0, Index: 3, ArrayLength: 2},
+		CommandBuffer: Handle{Handle: "0x55", Name: "compute-cmd"},
+		Submit:        1,
+		ActionIndex:   0,
+		Action:        "vkCmdDispatch",
+		Labels:        nil,
+		Pipeline:      Handle{Handle: "0x77", Name: "oob-compute-pipeline"},
+		Shader:        ShaderRef{ID: 1, Module: "0xabc"},
+		Instruction:   79,
+		Source:        &Source{File: "oob_compute.comp", Line: 9, Column: 5, Text: "    outs[pc.idx].v[i] = i * 3u;", Language: "glsl"},
+	}
+	if !reflect.DeepEqual(g, want) {
+		t.Fatalf("group:\n got %#v\nwant %#v\nmessage:\n%s", g, want, g.Message)
+	}
+	if got, want := g.Summary(), `descriptor_index_oob ×4 compute oob_compute.comp:9 (set 0, binding 0) index 3 of array length 2 — vkCmdDispatch #0 cmd 0x55 ("compute-cmd")`; got != want {
+		t.Fatalf("summary:\n got %s\nwant %s", got, want)
+	}
+	if lines := s.Sources[SourceKey{ShaderID: 1, File: "oob_compute.comp"}]; len(lines) != 10 || lines[8] != fakeFile[8] {
+		t.Fatalf("sources: %q", lines)
+	}
+	if s.App.Path != "/bin/demo" || !s.App.LayerLoaded || s.App.PID != 4242 || s.App.State != AppRunning {
+		t.Fatalf("app %+v", s.App)
+	}
+	if !reflect.DeepEqual(s.Settings, Settings{Checks: map[string]bool{"descriptor_index_oob": true, "bda_oob": false}, SafeMode: true}) {
+		t.Fatalf("settings %+v", s.Settings)
+	}
+	if s.Device != (Device{Name: "llvmpipe (LLVM 19.1.7, 256 bits)", APIVersion: "1.4.305", DescriptorSlot: 7, MaxBoundSets: 8}) {
+		t.Fatalf("device %+v", s.Device)
+	}
+	if sh := s.Shaders[1]; sh == nil || sh.Module != 0xabc || !reflect.DeepEqual(sh.SPIRV, []uint32{0x07230203, 0x00010300, 0, 10, 0}) {
+		t.Fatalf("shader %+v", sh)
+	}
+
+	// The same command buffer and action in a later submit adds to the count;
+	// the first record's coordinates stay.
+	snap := s
+	record(t, c, wire.KindErrors, &wire.Errors{Submit: 2, CommandBuffer: 0x55, Records: []wire.Record{computeRecord(0), computeRecord(4)}})
+	s = c.Snapshot()
+	if len(s.Groups) != 1 || s.Groups[0].Count != 6 || s.Groups[0].Submit != 1 || len(s.Groups[0].Samples) != 5 {
+		t.Fatalf("after second submit: %d groups, %+v", len(s.Groups), s.Groups[0])
+	}
+	if !reflect.DeepEqual(s.Groups[0].Coords, Coords{"global_invocation_id": {0, 0, 0}}) {
+		t.Fatalf("coords %v", s.Groups[0].Coords)
+	}
+	if !strings.Contains(s.Groups[0].Message, "; 6 invocations.") {
+		t.Fatalf("message not updated: %s", s.Groups[0].Message)
+	}
+	// The earlier snapshot did not move.
+	if snap.Groups[0].Count != 4 || len(snap.Groups[0].Samples) != 4 || snap.Groups[0].Message != wantMessage {
+		t.Fatalf("snapshot changed: %+v", snap.Groups[0])
+	}
+
+	// Record counts add; samples stop at MaxSamples; duplicates are not samples.
+	recs := []wire.Record{}
+	for x := uint32(10); x < 20; x++ {
+		r := computeRecord(x)
+		r.Count = 3
+		recs = append(recs, r, r)
+	}
+	record(t, c, wire.KindErrors, &wire.Errors{Submit: 3, CommandBuffer: 0x55, Records: recs})
+	s = c.Snapshot()
+	if g := s.Groups[0]; g.Count != 6+20*3 || len(g.Samples) != MaxSamples {
+		t.Fatalf("count %d samples %d", g.Count, len(g.Samples))
+	}
+
+	// Another action, another command buffer, another instruction, another
+	// check: four new groups, in arrival order.
+	other := func(f func(*wire.Record)) wire.Record { r := computeRecord(0); f(&r); return r }
+	record(t, c, wire.KindErrors, &wire.Errors{Submit: 3, CommandBuffer: 0x55, Records: []wire.Record{
+		other(func(r *wire.Record) { r.ActionIndex = 1 }),
+		other(func(r *wire.Record) { r.Instruction = 80 }),
+		other(func(r *wire.Record) { r.Check, r.Code = "descriptor_uninitialized", 2 }),
+	}})
+	record(t, c, wire.KindErrors, &wire.Errors{Submit: 3, CommandBuffer: 0x56, Records: []wire.Record{computeRecord(0)}})
+	s = c.Snapshot()
+	if len(s.Groups) != 5 {
+		t.Fatalf("%d groups, want 5", len(s.Groups))
+	}
+	for i, want := range []struct {
+		action, inst uint32
+		check, cb    string
+	}{{0, 79, "descriptor_index_oob", "0x55"}, {1, 79, "descriptor_index_oob", "0x55"}, {0, 80, "descriptor_index_oob", "0x55"},
+		{0, 79, "descriptor_uninitialized", "0x55"}, {0, 79, "descriptor_index_oob", "0x56"}} {
+		g := s.Groups[i]
+		if g.ActionIndex != want.action || g.Instruction != want.inst || g.Check != want.check || g.CommandBuffer.Handle != want.cb {
+			t.Fatalf("group %d: %+v, want %+v", i, g, want)
+		}
+	}
+	if s.Groups[2].Source.Text != fakeFile[7] || s.Groups[2].Source.Column != 0 {
+		t.Fatalf("source text not filled from the file: %+v", s.Groups[2].Source)
+	}
+	if !strings.HasSuffix(s.Groups[2].Message, "oob_compute.comp:8:\n"+fakeFile[7]) {
+		t.Fatalf("message without column: %s", s.Groups[2].Message)
+	}
+	if s.Groups[3].VUID != "" || s.Groups[3].Descriptor != nil {
+		t.Fatalf("unknown check has a VUID or descriptor: %+v", s.Groups[3])
+	}
+	if s.Submits != 3 {
+		t.Fatalf("submits %d", s.Submits)
+	}
+}
+
+func TestCollectorNamesArriveLate(t *testing.T) {
+	c := newTestCollector()
+	record(t, c, wire.KindHello, &wire.Hello{Protocol: wire.ProtocolVersion})
+	record(t, c, wire.KindShader, &wire.Shader{ID: 1, Module: 0xabc, Instrumented: true})
+	record(t, c, wire.KindErrors, &wire.Errors{CommandBuffer: 0x55, Records: []wire.Record{computeRecord(0)}})
+	g := c.Snapshot().Groups[0]
+	if g.CommandBuffer.Name != "" || !strings.Contains(g.Message, "Command buffer 0x55, action #0") || !strings.Contains(g.Message, "(module 0xabc),") {
+		t.Fatalf("before names: %s", g.Message)
+	}
+	record(t, c, wire.KindName, &wire.Name{Handle: 0x55, Name: "cmd"})
+	record(t, c, wire.KindName, &wire.Name{Handle: 0xabc, Name: "oob.comp"})
+	record(t, c, wire.KindName, &wire.Name{Handle: 0x77, Name: "pipe"})
+	g = c.Snapshot().Groups[0]
+	if g.CommandBuffer.Name != "cmd" || g.Shader.Name != "oob.comp" || g.Pipeline.Name != "pipe" {
+		t.Fatalf("names: %+v", g)
+	}
+	for _, s := range []string{`Command buffer 0x55 ("cmd")`, `(module 0xabc "oob.comp")`, `pipeline 0x77 ("pipe")`, "; 1 invocation."} {
+		if !strings.Contains(g.Message, s) {
+			t.Fatalf("message lacks %q: %s", s, g.Message)
+		}
+	}
+}
+
+func TestCollectorUnknownShaderAndStages(t *testing.T) {
+	c := newTestCollector()
+	frag := wire.Record{Code: 1, ShaderID: 9, Instruction: 3, Stage: 4, StageWords: [3]uint32{0x41200000, 0x41a40000, 0},
+		ActionIndex: 2, Action: "vkCmdDraw", Params: []uint32{1, 2, 5, 4}, Labels: []string{"frame", "pass"}}
+	record(t, c, wire.KindErrors, &wire.Errors{Submit: 7, CommandBuffer: 0x9, Dropped: 3, Records: []wire.Record{frag}})
+	record(t, c, wire.KindErrors, &wire.Errors{Submit: 8, CommandBuffer: 0x9, Dropped: 2})
+	s := c.Snapshot()
+	g := s.Groups[0]
+	if g.Check != "descriptor_index_oob" || g.Stage != "fragment" || !reflect.DeepEqual(g.Coords, Coords{"frag_coord": {10, 20.5}}) {
+		t.Fatalf("group %+v", g)
+	}
+	if g.Source == nil || g.Source.Note != "shader 9 was never received from the layer" || g.Source.File != "" {
+		t.Fatalf("source %+v", g.Source)
+	}
+	for _, want := range []string{"VUID-vkCmdDraw-None-10068", `action #2 vkCmdDraw in "frame > pass"`, "Stage fragment, frag_coord (10,20.5); 1 invocation.",
+		"Source unknown: shader 9 was never received from the layer."} {
+		if !strings.Contains(g.Message, want) {
+			t.Fatalf("message lacks %q: %s", want, g.Message)
+		}
+	}
+	if got := g.Summary(); got != "descriptor_index_oob ×1 fragment shader 9 instruction 3 (set 1, binding 2) index 5 of array length 4 — vkCmdDraw #2 cmd 0x9" {
+		t.Fatalf("summary %q", got)
+	}
+	if s.Dropped != 5 || len(s.Notices) != 1 || !strings.Contains(s.Notices[0].Text, "overflowed at submit 7: 3 records dropped") {
+		t.Fatalf("dropped %d notices %+v", s.Dropped, s.Notices)
+	}
+}
+
+func TestCollectorNoticesAndApp(t *testing.T) {
+	c := newTestCollector()
+	record(t, c, wire.KindAppStarted, &wire.AppStarted{Path: "/a", PID: 3, Time: t0, Settings: wire.Settings{ReserveSlot: true}})
+	record(t, c, wire.KindDevice, &wire.Device{Handle: 1, Name: "gpu", Instrumenting: false, Reason: "out of memory"})
+	record(t, c, wire.KindShader, &wire.Shader{ID: 2, Module: 0x20, Warning: "OpTypeFoo unsupported"})
+	record(t, c, wire.KindPipeline, &wire.Pipeline{Handle: 0x30, Warning: "layout uses set 7"})
+	record(t, c, wire.KindLog, &wire.Log{Level: "warning", Text: "from the layer"})
+	record(t, c, wire.KindAppOutput, &wire.AppOutput{Stream: "stdout", Text: "hi"})
+	record(t, c, wire.KindAppExited, &wire.AppExited{Code: 139, Signal: "SIGSEGV", State: "crashed", Time: t0})
+	c.Notice("error", "the layer was not loaded")
+	s := c.Snapshot()
+	want := []string{
+		"device 0x1 (gpu): instrumentation disabled: out of memory",
+		"shader 2 (module 0x20) is not checked: OpTypeFoo unsupported",
+		"pipeline 0x30 runs its original, unchecked shaders: layout uses set 7",
+		"from the layer",
+		"the layer was not loaded",
+	}
+	if len(s.Notices) != len(want) {
+		t.Fatalf("notices %+v", s.Notices)
+	}
+	for i, w := range want {
+		if s.Notices[i].Text != w || !s.Notices[i].Time.Equal(t0) {
+			t.Fatalf("notice %d: %+v, want %q", i, s.Notices[i], w)
+		}
+	}
+	if !reflect.DeepEqual(s.App, App{Path: "/a", Args: []string{}, PID: 3, State: AppCrashed, ExitCode: 139, Signal: "SIGSEGV"}) {
+		t.Fatalf("app %+v", s.App)
+	}
+	if !s.Settings.ReserveSlot {
+		t.Fatal("launcher settings not kept before hello")
+	}
+	if len(s.Output) != 1 || s.Output[0] != (OutputLine{Stream: "stdout", Text: "hi"}) {
+		t.Fatalf("output %+v", s.Output)
+	}
+}
+
+func TestCollectorRejectsBadFrames(t *testing.T) {
+	c := newTestCollector()
+	changes := 0
+	c.OnChange = func() { changes++ }
+	if err := c.RecordFrame(wire.KindErrors, []byte(`{"records":[{"count":"x"}]}`)); err == nil {
+		t.Fatal("bad payload accepted")
+	}
+	if err := c.RecordFrame(wire.KindHello, []byte(`{"protocol":99}`)); err == nil {
+		t.Fatal("bad protocol accepted")
+	}
+	if err := c.RecordFrame(wire.KindLog, []byte(`{"text":"ok"}`)); err != nil {
+		t.Fatal(err)
+	}
+	s := c.Snapshot()
+	if changes != 1 || len(s.Notices) != 1 || s.Notices[0].Level != "info" {
+		t.Fatalf("changes %d notices %+v", changes, s.Notices)
+	}
+}
+
+func TestCollectorConcurrentSnapshots(t *testing.T) {
+	c := newTestCollector()
+	feedPreamble(t, c)
+	var wg sync.WaitGroup
+	for w := 0; w < 4; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := 0; i < 200; i++ {
+				_ = c.Record(wire.KindErrors, &wire.Errors{Submit: uint64(i), CommandBuffer: uint64(w), Records: []wire.Record{computeRecord(uint32(i))}})
+				_ = c.Record(wire.KindAppOutput, &wire.AppOutput{Stream: "stdout", Text: fmt.Sprint(i)})
+			}
+		}(w)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; i < 200; i++ {
+			s := c.Snapshot()
+			for _, g := range s.Groups {
+				_ = g.Message + g.Coords.String()
+				for _, smp := range g.Samples {
+					_ = smp.Values()
+				}
+			}
+			_ = len(s.Output)
+		}
+	}()
+	wg.Wait()
+	<-done
+	s := c.Snapshot()
+	if len(s.Groups) != 4 || len(s.Output) != 800 {
+		t.Fatalf("%d groups, %d output lines", len(s.Groups), len(s.Output))
+	}
+	for _, g := range s.Groups {
+		if g.Count != 200 {
+			t.Fatalf("count %d", g.Count)
+		}
+	}
+}
+
+func TestCaret(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		col  int
+		want string
+	}{
+		{"abc", 1, "^"},
+		{"abc", 3, "  ^"},
+		{"\tx = y;", 2, "\t^"},
+		{"\t\tx", 4, "\t\t ^"},
+		{"ab", 5, "    ^"},
+		{"abc", 0, ""},
+	} {
+		if got := (&Source{Text: c.text, Column: c.col}).Caret(); got != c.want {
+			t.Errorf("Caret(%q, %d) = %q, want %q", c.text, c.col, got, c.want)
+		}
+	}
+}
+
+func TestCoordsFormat(t *testing.T) {
+	v := Coords{"instance_index": {0}, "vertex_index": {3}}
+	if v.String() != "vertex_index 3, instance_index 0" || v.Values() != "(vertex_index 3, instance_index 0)" {
+		t.Fatalf("%q %q", v.String(), v.Values())
+	}
+	f := Coords{"frag_coord": {0.5, 12}}
+	if f.String() != "frag_coord (0.5,12)" || f.Values() != "(0.5,12)" {
+		t.Fatalf("%q %q", f.String(), f.Values())
+	}
+}

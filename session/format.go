@@ -1,0 +1,268 @@
+package session
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// coordKeyOrder is the order coordinate keys are printed in; others follow
+// alphabetically.
+var coordKeyOrder = []string{
+	"global_invocation_id", "launch_id", "frag_coord", "vertex_index", "instance_index",
+	"primitive_id", "invocation_id", "tess_coord", "words",
+}
+
+// keys returns the coordinate keys in print order.
+func (c Coords) keys() []string {
+	rank := func(k string) int {
+		for i, o := range coordKeyOrder {
+			if o == k {
+				return i
+			}
+		}
+		return len(coordKeyOrder)
+	}
+	ks := make([]string, 0, len(c))
+	for k := range c {
+		ks = append(ks, k)
+	}
+	sort.Slice(ks, func(i, j int) bool {
+		ri, rj := rank(ks[i]), rank(ks[j])
+		if ri != rj {
+			return ri < rj
+		}
+		return ks[i] < ks[j]
+	})
+	return ks
+}
+
+// formatNumbers prints coordinate values: integers without a fraction,
+// others as short as they round-trip.
+func formatNumbers(v []float64) string {
+	parts := make([]string, len(v))
+	for i, x := range v {
+		parts[i] = strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	if len(v) == 1 {
+		return parts[0]
+	}
+	return "(" + strings.Join(parts, ",") + ")"
+}
+
+// String prints coordinates as "global_invocation_id (0,0,0)" or
+// "vertex_index 3, instance_index 0".
+func (c Coords) String() string {
+	var b strings.Builder
+	for i, k := range c.keys() {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(k)
+		b.WriteByte(' ')
+		b.WriteString(formatNumbers(c[k]))
+	}
+	return b.String()
+}
+
+// Values prints only the numbers: "(0,0,0)" for one key, and
+// "(vertex_index 3, instance_index 0)" for several.
+func (c Coords) Values() string {
+	ks := c.keys()
+	if len(ks) == 1 {
+		v := formatNumbers(c[ks[0]])
+		if !strings.HasPrefix(v, "(") {
+			v = "(" + v + ")"
+		}
+		return v
+	}
+	return "(" + c.String() + ")"
+}
+
+// equal reports whether two coordinates are the same.
+func (c Coords) equal(o Coords) bool {
+	if len(c) != len(o) {
+		return false
+	}
+	for k, v := range c {
+		w, ok := o[k]
+		if !ok || len(w) != len(v) {
+			return false
+		}
+		for i := range v {
+			if v[i] != w[i] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// String prints a handle with its name: `0x55 ("compute-cmd")`, or the
+// bare handle when it has no name.
+func (h Handle) String() string {
+	if h.Name == "" {
+		return h.Handle
+	}
+	return fmt.Sprintf("%s (%q)", h.Handle, h.Name)
+}
+
+// hexHandle formats a Vulkan handle the way the report does.
+func hexHandle(h uint64) string { return fmt.Sprintf("0x%x", h) }
+
+// Location prints "file:line:col", "file:line" when the column is unknown,
+// or "" when there is no file.
+func (s *Source) Location() string {
+	if s == nil || s.File == "" {
+		return ""
+	}
+	if s.Line <= 0 {
+		return s.File
+	}
+	if s.Column <= 0 {
+		return fmt.Sprintf("%s:%d", s.File, s.Line)
+	}
+	return fmt.Sprintf("%s:%d:%d", s.File, s.Line, s.Column)
+}
+
+// Caret returns a line with a '^' under the source column (1-based), tabs
+// in the source kept so that the caret lines up; "" when the column is
+// unknown.
+func (s *Source) Caret() string {
+	if s == nil || s.Column <= 0 {
+		return ""
+	}
+	var b strings.Builder
+	col := 1
+	for _, r := range s.Text {
+		if col >= s.Column {
+			break
+		}
+		if r == '\t' {
+			b.WriteByte('\t')
+		} else {
+			b.WriteByte(' ')
+		}
+		col++
+	}
+	for ; col < s.Column; col++ {
+		b.WriteByte(' ')
+	}
+	b.WriteByte('^')
+	return b.String()
+}
+
+// buildMessage is the group's full message (DESIGN "Messages"): what went
+// wrong with numbers, the VUID, where (command buffer, action, labels,
+// pipeline, shader, instruction), who (stage, coordinates, count, samples)
+// and the source line with a caret.
+func buildMessage(g *ErrorGroup, what string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s", g.Check, strings.TrimSpace(what))
+	if !strings.HasSuffix(b.String(), ".") {
+		b.WriteByte('.')
+	}
+	if g.VUID != "" {
+		fmt.Fprintf(&b, " %s.", g.VUID)
+	}
+	fmt.Fprintf(&b, " Command buffer %s, action #%d", g.CommandBuffer, g.ActionIndex)
+	if g.Action != "" {
+		fmt.Fprintf(&b, " %s", g.Action)
+	}
+	if len(g.Labels) > 0 {
+		fmt.Fprintf(&b, " in %q", strings.Join(g.Labels, " > "))
+	}
+	if g.Submit > 0 {
+		fmt.Fprintf(&b, ", submit %d", g.Submit)
+	}
+	if g.Pipeline.Handle != "" && g.Pipeline.Handle != "0x0" {
+		fmt.Fprintf(&b, ", pipeline %s", g.Pipeline)
+	}
+	fmt.Fprintf(&b, ", shader %d", g.Shader.ID)
+	switch {
+	case g.Shader.Module != "" && g.Shader.Name != "":
+		fmt.Fprintf(&b, " (module %s %q)", g.Shader.Module, g.Shader.Name)
+	case g.Shader.Module != "":
+		fmt.Fprintf(&b, " (module %s)", g.Shader.Module)
+	}
+	fmt.Fprintf(&b, ", instruction %d.", g.Instruction)
+	fmt.Fprintf(&b, " Stage %s", g.Stage)
+	if len(g.Coords) > 0 {
+		fmt.Fprintf(&b, ", %s", g.Coords)
+	}
+	if g.Count == 1 {
+		b.WriteString("; 1 invocation.")
+	} else {
+		fmt.Fprintf(&b, "; %d invocations.", g.Count)
+	}
+	if len(g.Samples) > 1 {
+		b.WriteString(" Samples:")
+		for _, s := range g.Samples {
+			b.WriteByte(' ')
+			b.WriteString(s.Values())
+		}
+		b.WriteByte('.')
+	}
+	if src := g.Source; src != nil {
+		if loc := src.Location(); loc != "" {
+			fmt.Fprintf(&b, " %s:", loc)
+			if src.Text != "" {
+				b.WriteString("\n")
+				b.WriteString(src.Text)
+				if c := src.Caret(); c != "" {
+					b.WriteString("\n")
+					b.WriteString(c)
+				}
+			}
+			if src.Note != "" {
+				fmt.Fprintf(&b, "\n(%s)", src.Note)
+			}
+		} else if src.Note != "" {
+			fmt.Fprintf(&b, " Source unknown: %s.", src.Note)
+		}
+	}
+	return b.String()
+}
+
+// Summary is the group in one line, as the headless launcher prints it:
+//
+//	descriptor_index_oob ×4 compute oob_compute.comp:9 (set 0, binding 0) index 3 of array length 2 — vkCmdDispatch #0 cmd 0x55 ("compute-cmd")
+func (g *ErrorGroup) Summary() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s ×%d %s", g.Check, g.Count, g.Stage)
+	if loc := g.Source.Location(); loc != "" {
+		if g.Source.Column > 0 {
+			loc = fmt.Sprintf("%s:%d", g.Source.File, g.Source.Line)
+		}
+		fmt.Fprintf(&b, " %s", loc)
+	} else {
+		fmt.Fprintf(&b, " shader %d instruction %d", g.Shader.ID, g.Instruction)
+	}
+	if d := g.Descriptor; d != nil && g.Check == "descriptor_index_oob" {
+		fmt.Fprintf(&b, " (set %d, binding %d) index %d of array length %d", d.Set, d.Binding, d.Index, d.ArrayLength)
+	} else if d != nil {
+		fmt.Fprintf(&b, " (set %d, binding %d) index %d", d.Set, d.Binding, d.Index)
+	} else if what := g.what(); what != "" {
+		fmt.Fprintf(&b, " %s", what)
+	}
+	action := g.Action
+	if action == "" {
+		action = "action"
+	}
+	fmt.Fprintf(&b, " — %s #%d cmd %s", action, g.ActionIndex, g.CommandBuffer)
+	return b.String()
+}
+
+// what recovers the check's own sentence from the message: the text between
+// "check: " and the VUID or the command buffer.
+func (g *ErrorGroup) what() string {
+	s := strings.TrimPrefix(g.Message, g.Check+": ")
+	if i := strings.Index(s, " VUID-"); i >= 0 {
+		s = s[:i]
+	}
+	if i := strings.Index(s, " Command buffer "); i >= 0 {
+		s = s[:i]
+	}
+	return strings.TrimSuffix(strings.TrimSpace(s), ".")
+}

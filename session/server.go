@@ -1,0 +1,304 @@
+package session
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
+)
+
+// SocketName is the socket's file name inside the server's private
+// directory.
+const SocketName = "layer.sock"
+
+// maxSocketPath is the longest path a unix socket address can hold.
+const maxSocketPath = 107
+
+// Server accepts the layer's connections on a unix socket in a private
+// directory and feeds their frames to a Collector. An app may create several
+// Vulkan instances, each with its own connection: all are accepted. A
+// connection that sends a garbage frame is closed with a notice; the
+// launcher never crashes on what a connection sends.
+type Server struct {
+	c    *Collector
+	dir  string
+	path string
+	ln   *net.UnixListener
+
+	mu        sync.Mutex
+	conns     map[*net.UnixConn]bool // open connections → done (bye or EOF)
+	total     int
+	stopped   bool          // no more accepts
+	change    chan struct{} // closed and replaced on every state change
+	acceptEnd chan struct{} // closed when the accept loop returns
+	wg        sync.WaitGroup
+}
+
+// Listen creates a private directory (mode 0700) under base — or, when base
+// is "", under $XDG_RUNTIME_DIR or else os.TempDir() — opens a unix socket
+// in it and starts accepting connections for c.
+func Listen(base string, c *Collector) (*Server, error) {
+	if base == "" {
+		base = os.Getenv("XDG_RUNTIME_DIR")
+		if fi, err := os.Stat(base); base == "" || err != nil || !fi.IsDir() {
+			base = os.TempDir()
+		}
+	}
+	dir, err := PrivateDir(base)
+	if err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, SocketName)
+	if len(path) > maxSocketPath {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("listen: socket path %s is longer than %d bytes; set XDG_RUNTIME_DIR or TMPDIR to a shorter directory", path, maxSocketPath)
+	}
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("listen on %s: %w", path, err)
+	}
+	ln.SetUnlinkOnClose(true)
+	s := &Server{c: c, dir: dir, path: path, ln: ln, conns: map[*net.UnixConn]bool{},
+		change: make(chan struct{}), acceptEnd: make(chan struct{})}
+	go s.accept()
+	return s, nil
+}
+
+// PrivateDir creates a fresh directory under base that only the user can
+// enter (os.MkdirTemp, then chmod 0700) and checks that it is a real
+// directory, owned by the user, with exactly that mode.
+func PrivateDir(base string) (string, error) {
+	dir, err := os.MkdirTemp(base, "gpuav-dbg-")
+	if err != nil {
+		return "", fmt.Errorf("create socket directory: %w", err)
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
+		os.RemoveAll(dir)
+		return "", fmt.Errorf("create socket directory: %w", err)
+	}
+	if err := checkPrivate(dir); err != nil {
+		os.RemoveAll(dir)
+		return "", err
+	}
+	return dir, nil
+}
+
+// checkPrivate verifies a private directory.
+func checkPrivate(dir string) error {
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return fmt.Errorf("check socket directory: %w", err)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("socket directory %s is not a directory", dir)
+	}
+	if perm := fi.Mode().Perm(); perm != 0o700 {
+		return fmt.Errorf("socket directory %s has mode %#o, want 0700", dir, perm)
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() {
+		return fmt.Errorf("socket directory %s is owned by uid %d, not %d", dir, st.Uid, os.Getuid())
+	}
+	return nil
+}
+
+// SocketPath is the socket the layer connects to (VK_LAYER_GPUAV_DBG_SOCKET).
+func (s *Server) SocketPath() string { return s.path }
+
+// Dir is the server's private directory.
+func (s *Server) Dir() string { return s.dir }
+
+// Connections is how many connections the server has accepted.
+func (s *Server) Connections() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.total
+}
+
+// signal wakes waiters. Called with s.mu held.
+func (s *Server) signal() {
+	close(s.change)
+	s.change = make(chan struct{})
+}
+
+// accept accepts connections until the listener stops.
+func (s *Server) accept() {
+	defer close(s.acceptEnd)
+	for {
+		conn, err := s.ln.AcceptUnix()
+		if err != nil {
+			s.mu.Lock()
+			stopped := s.stopped
+			s.mu.Unlock()
+			var ne net.Error
+			if stopped || errors.Is(err, net.ErrClosed) || (errors.As(err, &ne) && ne.Timeout()) {
+				return
+			}
+			s.c.Notice("error", fmt.Sprintf("accept on %s: %v", s.path, err))
+			time.Sleep(10 * time.Millisecond)
+			continue
+		}
+		if err := checkPeer(conn); err != nil {
+			s.c.Notice("error", fmt.Sprintf("refused a connection: %v", err))
+			conn.Close()
+			continue
+		}
+		s.mu.Lock()
+		if s.stopped {
+			s.mu.Unlock()
+			conn.Close()
+			return
+		}
+		s.total++
+		id := s.total
+		s.conns[conn] = false
+		s.wg.Add(1)
+		s.signal()
+		s.mu.Unlock()
+		go s.serve(id, conn)
+	}
+}
+
+// checkPeer refuses a peer of another user (the directory's mode already
+// keeps them out; this is a second lock).
+func checkPeer(conn *net.UnixConn) error {
+	raw, err := conn.SyscallConn()
+	if err != nil {
+		return nil
+	}
+	var cred *syscall.Ucred
+	var cerr error
+	if err := raw.Control(func(fd uintptr) {
+		cred, cerr = syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED)
+	}); err != nil || cerr != nil {
+		return nil // no credentials to check on this system
+	}
+	if int(cred.Uid) != os.Getuid() {
+		return fmt.Errorf("peer pid %d runs as uid %d, not %d", cred.Pid, cred.Uid, os.Getuid())
+	}
+	return nil
+}
+
+// markDone notes that a connection said bye or ended.
+func (s *Server) markDone(conn *net.UnixConn) {
+	s.mu.Lock()
+	if done, ok := s.conns[conn]; ok && !done {
+		s.conns[conn] = true
+		s.signal()
+	}
+	s.mu.Unlock()
+}
+
+// serve reads one connection's frames until it ends or sends garbage.
+func (s *Server) serve(id int, conn *net.UnixConn) {
+	defer s.wg.Done()
+	defer func() {
+		conn.Close()
+		s.mu.Lock()
+		delete(s.conns, conn)
+		s.signal()
+		s.mu.Unlock()
+	}()
+	r := bufio.NewReaderSize(conn, 64<<10)
+	var off int64
+	first := true
+	for {
+		k, payload, err := wire.ReadFrame(r)
+		if err != nil {
+			s.mu.Lock()
+			stopped := s.stopped
+			s.mu.Unlock()
+			switch {
+			case err == io.EOF:
+			case stopped && errors.Is(err, net.ErrClosed):
+			case errors.Is(err, wire.ErrTruncated):
+				s.c.Notice("warning", fmt.Sprintf("connection %d: the layer's stream ended inside a frame at byte %d (did the app crash?): %v", id, off, err))
+			default:
+				s.c.Notice("error", fmt.Sprintf("connection %d: bad frame at byte %d: %v; connection closed", id, off, err))
+			}
+			return
+		}
+		switch {
+		case k.LauncherOnly():
+			s.c.Notice("error", fmt.Sprintf("connection %d: a %v frame at byte %d is the launcher's, not the layer's; connection closed", id, k, off))
+			return
+		case first && k != wire.KindHello:
+			s.c.Notice("error", fmt.Sprintf("connection %d: first frame is %v, want hello; connection closed", id, k))
+			return
+		}
+		if err := s.c.RecordFrame(k, payload); err != nil {
+			s.c.Notice("error", fmt.Sprintf("connection %d: bad %v frame at byte %d: %v; connection closed", id, k, off, err))
+			return
+		}
+		first = false
+		off += int64(wire.HeaderSize + len(payload))
+		if k == wire.KindBye {
+			s.markDone(conn)
+		}
+	}
+}
+
+// Drain is called once the app has exited: it accepts the connections the
+// app made but the server had not yet accepted, stops accepting, and waits
+// up to grace for every connection to say bye or end. It reports whether
+// all did.
+func (s *Server) Drain(grace time.Duration) bool {
+	deadline := time.Now().Add(grace)
+	// Connections already queued are accepted at once; then Accept times out.
+	_ = s.ln.SetDeadline(time.Now().Add(min(grace, 50*time.Millisecond)))
+	<-s.acceptEnd
+	s.mu.Lock()
+	s.stopped = true
+	s.mu.Unlock()
+	for {
+		s.mu.Lock()
+		pending := 0
+		for _, done := range s.conns {
+			if !done {
+				pending++
+			}
+		}
+		ch := s.change
+		s.mu.Unlock()
+		if pending == 0 {
+			return true
+		}
+		wait := time.Until(deadline)
+		if wait <= 0 {
+			return false
+		}
+		select {
+		case <-ch:
+		case <-time.After(wait):
+		}
+	}
+}
+
+// Close stops accepting, closes every connection, waits for their readers
+// and removes the private directory.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	s.stopped = true
+	for conn := range s.conns {
+		conn.Close()
+	}
+	s.mu.Unlock()
+	err := s.ln.Close()
+	<-s.acceptEnd
+	s.wg.Wait()
+	if rerr := os.RemoveAll(s.dir); rerr != nil && err == nil {
+		err = rerr
+	}
+	if err != nil && !errors.Is(err, net.ErrClosed) {
+		return fmt.Errorf("close server %s: %w", s.path, err)
+	}
+	return nil
+}

@@ -1,0 +1,268 @@
+package session
+
+import (
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
+)
+
+func TestPrivateDirMode(t *testing.T) {
+	base := t.TempDir()
+	old := setUmask(0)
+	dir, err := PrivateDir(base)
+	setUmask(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !fi.IsDir() || fi.Mode().Perm() != 0o700 || filepath.Dir(dir) != base || !strings.HasPrefix(filepath.Base(dir), "gpuav-dbg-") {
+		t.Fatalf("%s: %v", dir, fi.Mode())
+	}
+	// The check refuses anything looser.
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkPrivate(dir); err == nil || !strings.Contains(err.Error(), "mode 0755, want 0700") {
+		t.Fatalf("checkPrivate(0755) = %v", err)
+	}
+	link := filepath.Join(base, "link")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkPrivate(link); err == nil || !strings.Contains(err.Error(), "not a directory") {
+		t.Fatalf("checkPrivate(symlink) = %v", err)
+	}
+}
+
+func TestListenUsesRuntimeDir(t *testing.T) {
+	rt := t.TempDir()
+	t.Setenv("XDG_RUNTIME_DIR", rt)
+	srv, err := Listen("", NewCollector())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if filepath.Dir(srv.Dir()) != rt || srv.SocketPath() != filepath.Join(srv.Dir(), SocketName) {
+		t.Fatalf("dir %s socket %s", srv.Dir(), srv.SocketPath())
+	}
+	fi, err := os.Stat(srv.Dir())
+	if err != nil || fi.Mode().Perm() != 0o700 {
+		t.Fatalf("mode %v %v", fi.Mode(), err)
+	}
+	if fi, err := os.Stat(srv.SocketPath()); err != nil || fi.Mode()&os.ModeSocket == 0 {
+		t.Fatalf("socket %v %v", fi, err)
+	}
+	if err := srv.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(srv.Dir()); !os.IsNotExist(err) {
+		t.Fatalf("directory left behind: %v", err)
+	}
+	// A base too deep for a socket address is refused clearly.
+	deep := filepath.Join(t.TempDir(), strings.Repeat("d", 100))
+	if err := os.Mkdir(deep, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Listen(deep, NewCollector()); err == nil || !strings.Contains(err.Error(), "longer than") {
+		t.Fatalf("deep base: %v", err)
+	}
+}
+
+// startServer listens in a temp dir.
+func startServer(t *testing.T) (*Server, *Collector) {
+	t.Helper()
+	c := newTestCollector()
+	srv, err := Listen(t.TempDir(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return srv, c
+}
+
+func hello(pid int) *wire.Hello {
+	return &wire.Hello{Protocol: wire.ProtocolVersion, RecordFormat: 1, PID: pid, App: "/bin/demo"}
+}
+
+func TestServerSeveralConnections(t *testing.T) {
+	srv, c := startServer(t)
+	var clients []*wire.Client
+	for i := 0; i < 3; i++ {
+		cl, err := wire.Dial(srv.SocketPath())
+		if err != nil {
+			t.Fatal(err)
+		}
+		clients = append(clients, cl)
+		cl.Send(wire.KindHello, hello(100))
+		cl.Send(wire.KindShader, &wire.Shader{ID: uint32(i + 1), Module: uint64(0x100 + i), Instrumented: true})
+	}
+	for i, cl := range clients {
+		r := computeRecord(uint32(i))
+		r.ShaderID = uint32(i + 1)
+		cl.Send(wire.KindErrors, &wire.Errors{Submit: 1, CommandBuffer: 0x55, Records: []wire.Record{r, r}})
+		cl.Send(wire.KindBye, &wire.Bye{Submits: 1})
+	}
+	// The app is still running: no bye from the last connection yet is fine.
+	for _, cl := range clients {
+		if err := cl.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !srv.Drain(2 * time.Second) {
+		t.Fatal("connections did not finish")
+	}
+	s := c.Snapshot()
+	if srv.Connections() != 3 || len(s.Groups) != 3 || !s.App.LayerLoaded {
+		t.Fatalf("%d connections, %d groups", srv.Connections(), len(s.Groups))
+	}
+	for _, g := range s.Groups {
+		if g.Count != 2 {
+			t.Fatalf("group %+v", g)
+		}
+	}
+	for _, n := range s.Notices {
+		if n.Level != "info" {
+			t.Fatalf("unexpected notice %+v", n)
+		}
+	}
+}
+
+// rawConn dials the server and writes bytes.
+func rawConn(t *testing.T, srv *Server, frames ...[]byte) net.Conn {
+	t.Helper()
+	conn, err := net.Dial("unix", srv.SocketPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range frames {
+		if _, err := conn.Write(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return conn
+}
+
+func frame(t *testing.T, k wire.Kind, m any) []byte {
+	t.Helper()
+	b, err := wire.Encode(k, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// waitNotice waits for a notice containing substr.
+func waitNotice(t *testing.T, c *Collector, substr string) Notice {
+	t.Helper()
+	deadline := time.Now().Add(3 * time.Second)
+	for time.Now().Before(deadline) {
+		for _, n := range c.Snapshot().Notices {
+			if strings.Contains(n.Text, substr) {
+				return n
+			}
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatalf("no notice %q in %+v", substr, c.Snapshot().Notices)
+	return Notice{}
+}
+
+func TestServerGarbage(t *testing.T) {
+	srv, c := startServer(t)
+	good := rawConn(t, srv, frame(t, wire.KindHello, hello(1)))
+	defer good.Close()
+
+	h := frame(t, wire.KindHello, hello(2))
+	cases := []struct {
+		name   string
+		frames [][]byte
+		notice string
+	}{
+		{"text", [][]byte{[]byte("GET / HTTP/1.1\r\n\r\n")}, "bad frame at byte 0: bad frame magic"},
+		{"garbage after hello", [][]byte{h, []byte("GVz\x00\x00\x00\x00\x00")}, "bad frame at byte " + itoa(len(h)) + ": unknown message kind 122"},
+		{"not hello first", [][]byte{frame(t, wire.KindBye, &wire.Bye{})}, "first frame is bye, want hello"},
+		{"launcher kind", [][]byte{h, frame(t, wire.KindAppExited, &wire.AppExited{Code: 9})}, "a app_exited frame at byte " + itoa(len(h)) + " is the launcher's"},
+		{"bad json", [][]byte{h, append([]byte("GV\x06\x00\x03\x00\x00\x00"), "{x}"...)}, "bad errors frame at byte " + itoa(len(h))},
+		{"old protocol", [][]byte{frame(t, wire.KindHello, &wire.Hello{Protocol: 0})}, "layer speaks protocol 0"},
+		{"huge", [][]byte{h, []byte("GV\x06\x00\xff\xff\xff\xff")}, "frame too large"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			conn := rawConn(t, srv, tc.frames...)
+			defer conn.Close()
+			n := waitNotice(t, c, tc.notice)
+			if n.Level != "error" || !strings.Contains(n.Text, "connection closed") {
+				t.Fatalf("notice %+v", n)
+			}
+			// The server closed the connection.
+			_ = conn.SetReadDeadline(time.Now().Add(2 * time.Second))
+			if _, err := conn.Read(make([]byte, 1)); err == nil {
+				t.Fatal("connection still open")
+			}
+		})
+	}
+	// A stream cut inside a frame is a warning, not an error.
+	cut := frame(t, wire.KindLog, &wire.Log{Text: "x"})
+	conn := rawConn(t, srv, h, cut[:len(cut)-2])
+	conn.Close()
+	if n := waitNotice(t, c, "ended inside a frame"); n.Level != "warning" {
+		t.Fatalf("notice %+v", n)
+	}
+	// The good connection still works.
+	if _, err := good.Write(frame(t, wire.KindLog, &wire.Log{Level: "info", Text: "still here"})); err != nil {
+		t.Fatal(err)
+	}
+	waitNotice(t, c, "still here")
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func TestServerDrainTimesOut(t *testing.T) {
+	srv, _ := startServer(t)
+	conn := rawConn(t, srv, frame(t, wire.KindHello, hello(1)))
+	defer conn.Close()
+	deadline := time.Now().Add(2 * time.Second)
+	for srv.Connections() == 0 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	start := time.Now()
+	if srv.Drain(300 * time.Millisecond) {
+		t.Fatal("Drain says done with a silent open connection")
+	}
+	if d := time.Since(start); d < 250*time.Millisecond || d > 2*time.Second {
+		t.Fatalf("Drain took %v", d)
+	}
+}
+
+func TestServerDrainAcceptsQueued(t *testing.T) {
+	srv, c := startServer(t)
+	// Connect and finish before the server gets around to it: Drain must
+	// still read it.
+	conn := rawConn(t, srv, frame(t, wire.KindHello, hello(1)),
+		frame(t, wire.KindErrors, &wire.Errors{CommandBuffer: 1, Records: []wire.Record{computeRecord(0)}}),
+		frame(t, wire.KindBye, &wire.Bye{Submits: 1}))
+	conn.Close()
+	if !srv.Drain(time.Second) {
+		t.Fatal("not drained")
+	}
+	if s := c.Snapshot(); len(s.Groups) != 1 || s.Submits != 1 {
+		t.Fatalf("%d groups", len(s.Groups))
+	}
+	// After Drain the server accepts nothing more.
+	if cl, err := net.Dial("unix", srv.SocketPath()); err == nil {
+		cl.Write(frame(t, wire.KindHello, hello(2)))
+		cl.Close()
+		time.Sleep(50 * time.Millisecond)
+		if srv.Connections() != 1 {
+			t.Fatalf("%d connections after Drain", srv.Connections())
+		}
+	}
+}

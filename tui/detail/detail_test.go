@@ -1,0 +1,99 @@
+package detail
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/gpuav-dbg/gpuav-dbg/session"
+	"github.com/gpuav-dbg/gpuav-dbg/tui/internal/fixture"
+)
+
+func TestRenderCompute(t *testing.T) {
+	golden.RequireEqual(t, fixture.ASCII(Render(fixture.Styles(), fixture.Compute(), 0, 70, 20)))
+}
+
+func TestRenderFragment(t *testing.T) {
+	golden.RequireEqual(t, fixture.ASCII(Render(fixture.Styles(), fixture.Fragment(), 0, 70, 20)))
+}
+
+// A narrow pane wraps the message and long values under their label, and
+// scrolls.
+func TestRenderNarrowScrolled(t *testing.T) {
+	golden.RequireEqual(t, fixture.ASCII(Render(fixture.Styles(), fixture.Compute(), 3, 34, 10)))
+}
+
+func TestRenderNil(t *testing.T) {
+	got := Render(fixture.Styles(), nil, 0, 5, 2)
+	if got != "     \n     " {
+		t.Fatalf("Render(nil) = %q", got)
+	}
+}
+
+func TestFormat(t *testing.T) {
+	for _, tc := range []struct{ got, want string }{
+		{FormatCoords(session.Coords{"global_invocation_id": {0, 0, 0}}), "global_invocation_id (0, 0, 0)"},
+		{FormatCoords(session.Coords{"frag_coord": {0.5, 10.25}}), "frag_coord (0.5, 10.25)"},
+		{FormatCoords(session.Coords{"vertex_index": {7}, "instance_index": {1}}), "instance_index (1), vertex_index (7)"},
+		{FormatCoords(nil), ""},
+		{FormatHandle(session.Handle{Handle: "0x1", Name: "cb"}), `0x1 "cb"`},
+		{FormatHandle(session.Handle{Handle: "0x1"}), "0x1"},
+		{FormatHandle(session.Handle{}), "—"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got %q, want %q", tc.got, tc.want)
+		}
+	}
+}
+
+func TestFieldsCoverTheMessageContract(t *testing.T) {
+	text := ansi.Strip(strings.Join(Lines(fixture.Styles(), fixture.Compute(), 200), "\n"))
+	for _, want := range []string{
+		"Descriptor index 3 is out of bounds",
+		"Check       descriptor_index_oob",
+		"VUID        VUID-vkCmdDispatch-None-10068",
+		"Stage       compute  global_invocation_id (0, 0, 0)",
+		"Descriptor  set 0, binding 0, index 3, array length 2",
+		`Command buf 0x000055d5c3a1b2c0 "compute cb"`,
+		"Submit      #1",
+		"Action      #0 vkCmdDispatch",
+		"Labels      frame 0 › oob pass",
+		`Pipeline    0x0000000000000042 "oob pipeline"`,
+		`Shader      id 1, module 0x0000000000000017 "oob_compute"`,
+		"Instruction 57",
+		"Source      oob_compute.comp:9:5",
+		"Count       4",
+		"Samples     (0, 0, 0) (1, 0, 0) (2, 0, 0)",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("detail lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+func TestModelScroll(t *testing.T) {
+	m := New(fixture.Common())
+	m.SetSize(70, 5)
+	m.SetGroup(fixture.Compute(), true)
+	n := len(Lines(fixture.Styles(), fixture.Compute(), 70))
+	m.Update(tea.KeyPressMsg{Code: 'j', Text: "j"})
+	m.Update(tea.KeyPressMsg{Code: 'j', Text: "j"})
+	if m.Offset() != 2 {
+		t.Fatalf("offset %d after jj, want 2", m.Offset())
+	}
+	m.Update(tea.KeyPressMsg{Code: 'G', Text: "G"})
+	if m.Offset() != n-5 {
+		t.Fatalf("offset %d after G, want %d", m.Offset(), n-5)
+	}
+	m.SetGroup(fixture.Fragment(), false) // same selection, new snapshot
+	if m.Offset() == 0 {
+		t.Fatal("a refresh of the same group scrolled to the top")
+	}
+	m.SetGroup(fixture.Fragment(), true)
+	if m.Offset() != 0 {
+		t.Fatalf("offset %d after a new selection, want 0", m.Offset())
+	}
+}

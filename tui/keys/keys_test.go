@@ -1,0 +1,59 @@
+package keys
+
+import (
+	"testing"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+func TestBindings(t *testing.T) {
+	k := Default()
+	for _, tc := range []struct {
+		msg  tea.KeyPressMsg
+		want key.Binding
+		name string
+	}{
+		{tea.KeyPressMsg{Code: 'j', Text: "j"}, k.Down, "down"},
+		{tea.KeyPressMsg{Code: tea.KeyDown}, k.Down, "down"},
+		{tea.KeyPressMsg{Code: 'k', Text: "k"}, k.Up, "up"},
+		{tea.KeyPressMsg{Code: 'g', Text: "g"}, k.Top, "top"},
+		{tea.KeyPressMsg{Code: 'g', ShiftedCode: 'G', Text: "G", Mod: tea.ModShift}, k.Bottom, "bottom"},
+		{tea.KeyPressMsg{Code: tea.KeyTab}, k.NextPane, "next pane"},
+		{tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}, k.PrevPane, "previous pane"},
+		{tea.KeyPressMsg{Code: 'h', Text: "h"}, k.Left, "pane left"},
+		{tea.KeyPressMsg{Code: 'l', Text: "l"}, k.Right, "pane right"},
+		{tea.KeyPressMsg{Code: tea.KeyEnter}, k.Open, "source"},
+		{tea.KeyPressMsg{Code: tea.KeyEscape}, k.Back, "back"},
+		{tea.KeyPressMsg{Code: '?', Text: "?"}, k.Help, "help"},
+		{tea.KeyPressMsg{Code: 'q', Text: "q"}, k.Quit, "quit"},
+		{tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}, k.Quit, "quit"},
+	} {
+		if !key.Matches(tc.msg, tc.want) {
+			t.Errorf("%q does not match %s", tc.msg.String(), tc.name)
+		}
+		if tc.want.Help().Desc != tc.name {
+			t.Errorf("binding for %q: help %q, want %q", tc.msg.String(), tc.want.Help().Desc, tc.name)
+		}
+	}
+}
+
+func TestHelpListsEveryBinding(t *testing.T) {
+	k := Default()
+	n := 0
+	for _, col := range k.FullHelp() {
+		for _, b := range col {
+			if b.Help().Key == "" || b.Help().Desc == "" || len(b.Keys()) == 0 {
+				t.Errorf("binding %v lacks keys or help", b.Keys())
+			}
+			n++
+		}
+	}
+	if n != 14 {
+		t.Errorf("full help lists %d bindings, want all 14", n)
+	}
+	short := k.ShortHelp()
+	if short[0].Help().Desc != "help" || short[1].Help().Desc != "quit" {
+		t.Errorf("short help must start with help and quit, got %q %q", short[0].Help().Desc, short[1].Help().Desc)
+	}
+}

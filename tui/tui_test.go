@@ -1,0 +1,400 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/gpuav-dbg/gpuav-dbg/session"
+	"github.com/gpuav-dbg/gpuav-dbg/tui/internal/fixture"
+)
+
+// newModel returns a model of s, without colours, sized w×h.
+func newModel(s *session.Session, w, h int) *Model {
+	m := New(Static(s), Options{Theme: "dark", NoColor: true})
+	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	return m
+}
+
+func press(m *Model, keys ...string) {
+	for _, k := range keys {
+		var msg tea.KeyPressMsg
+		switch k {
+		case "tab":
+			msg = tea.KeyPressMsg{Code: tea.KeyTab}
+		case "shift+tab":
+			msg = tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+		case "enter":
+			msg = tea.KeyPressMsg{Code: tea.KeyEnter}
+		case "esc":
+			msg = tea.KeyPressMsg{Code: tea.KeyEscape}
+		case "down":
+			msg = tea.KeyPressMsg{Code: tea.KeyDown}
+		default:
+			msg = tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
+		}
+		m.Update(msg)
+	}
+}
+
+func view(m *Model) string { return fixture.ASCII(m.Render()) }
+
+// checkSize asserts the screen is exactly w×h cells.
+func checkSize(t *testing.T, out string, w, h int) {
+	t.Helper()
+	lines := strings.Split(out, "\n")
+	if len(lines) != h {
+		t.Fatalf("%d lines, want %d:\n%s", len(lines), h, out)
+	}
+	for i, l := range lines {
+		if got := ansi.StringWidth(l); got != w {
+			t.Fatalf("line %d is %d cells, want %d: %q", i, got, w, ansi.Strip(l))
+		}
+	}
+}
+
+// markedLine returns the text of the source line marked with ▶.
+func markedLine(out string) string {
+	for _, l := range strings.Split(ansi.Strip(out), "\n") {
+		if i := strings.Index(l, "▶"); i >= 0 {
+			return l[i:]
+		}
+	}
+	return ""
+}
+
+func TestViewCompute(t *testing.T) {
+	m := newModel(fixture.Session(), 120, 30)
+	out := view(m)
+	checkSize(t, out, 120, 30)
+	golden.RequireEqual(t, out)
+}
+
+// j selects the fragment group, enter focuses the source pane.
+func TestViewFragmentSourceFocused(t *testing.T) {
+	m := newModel(fixture.Session(), 120, 30)
+	press(m, "j", "enter")
+	if m.Focus() != PaneSource || m.Selected() != 1 {
+		t.Fatalf("focus %v selected %d, want source 1", m.Focus(), m.Selected())
+	}
+	out := view(m)
+	checkSize(t, out, 120, 30)
+	if got := markedLine(out); !strings.Contains(got, "9 │     color = texture(tex[pc.tex_ind], uv);") {
+		t.Fatalf("marked line %q", got)
+	}
+	golden.RequireEqual(t, out)
+}
+
+func TestViewMinimumSize(t *testing.T) {
+	m := newModel(fixture.Session(), MinWidth, MinHeight)
+	out := view(m)
+	checkSize(t, out, MinWidth, MinHeight)
+	golden.RequireEqual(t, out)
+}
+
+func TestViewTooSmall(t *testing.T) {
+	for _, sz := range [][2]int{{59, 15}, {60, 14}, {30, 8}} {
+		m := newModel(fixture.Session(), sz[0], sz[1])
+		out := ansi.Strip(m.Render())
+		checkSize(t, out, sz[0], sz[1])
+		want := fmt.Sprintf("terminal too small (%dx%d), need at least 60x15", sz[0], sz[1])
+		if got := strings.Join(strings.Fields(out), " "); got != want {
+			t.Errorf("%dx%d: screen says %q, want %q", sz[0], sz[1], got, want)
+		}
+	}
+	golden.RequireEqual(t, view(newModel(fixture.Session(), 59, 15)))
+}
+
+func TestViewWaiting(t *testing.T) {
+	out := view(newModel(fixture.Empty(session.AppRunning), 80, 20))
+	checkSize(t, out, 80, 20)
+	plain := ansi.Strip(out)
+	if !strings.Contains(plain, "waiting for errors…") || !strings.Contains(plain, "./oob running (pid 4242)") {
+		t.Fatalf("waiting view:\n%s", plain)
+	}
+	golden.RequireEqual(t, out)
+}
+
+func TestViewNoErrors(t *testing.T) {
+	out := view(newModel(fixture.Empty(session.AppExited), 80, 20))
+	checkSize(t, out, 80, 20)
+	plain := ansi.Strip(out)
+	if !strings.Contains(plain, "no validation errors") || !strings.Contains(plain, "./oob exited 0") ||
+		strings.Contains(plain, "waiting") {
+		t.Fatalf("no-errors view:\n%s", plain)
+	}
+	golden.RequireEqual(t, out)
+}
+
+func TestViewCrashedWithNotices(t *testing.T) {
+	s := fixture.Empty(session.AppCrashed)
+	s.App.LayerLoaded = false
+	s.Notices = []session.Notice{fixture.Notice("the layer never loaded: check VK_LOADER_DEBUG=layer")}
+	out := view(newModel(s, 80, 20))
+	checkSize(t, out, 80, 20)
+	plain := ansi.Strip(out)
+	for _, want := range []string{"no validation errors", "./oob crashed (SIGSEGV)", "the layer never loaded"} {
+		if !strings.Contains(plain, want) {
+			t.Errorf("crashed view lacks %q:\n%s", want, plain)
+		}
+	}
+}
+
+func TestHelpOverlay(t *testing.T) {
+	m := newModel(fixture.Session(), 120, 30)
+	press(m, "?")
+	if !m.HelpShown() {
+		t.Fatal("? did not open the help")
+	}
+	out := view(m)
+	checkSize(t, out, 120, 30)
+	for _, want := range []string{"shift+tab", "previous pane", "page down", "quit"} {
+		if !strings.Contains(ansi.Strip(out), want) {
+			t.Errorf("help lacks %q", want)
+		}
+	}
+	golden.RequireEqual(t, out)
+	press(m, "j") // keys other than ?, esc and q do nothing under the help
+	if m.Selected() != 0 {
+		t.Fatal("j moved the selection under the help overlay")
+	}
+	press(m, "esc")
+	if m.HelpShown() {
+		t.Fatal("esc did not close the help")
+	}
+	press(m, "?", "?")
+	if m.HelpShown() {
+		t.Fatal("? did not toggle the help")
+	}
+}
+
+func TestFocus(t *testing.T) {
+	m := newModel(fixture.Session(), 120, 30)
+	steps := []struct {
+		key  string
+		want Pane
+	}{
+		{"tab", PaneDetail},
+		{"tab", PaneSource},
+		{"tab", PaneList},
+		{"shift+tab", PaneSource},
+		{"h", PaneDetail},
+		{"h", PaneList},
+		{"h", PaneList},
+		{"l", PaneDetail},
+		{"l", PaneSource},
+		{"l", PaneSource},
+		{"esc", PaneList},
+		{"enter", PaneSource},
+		{"enter", PaneSource}, // enter opens the source only from the list
+		{"esc", PaneList},
+	}
+	for i, s := range steps {
+		press(m, s.key)
+		if m.Focus() != s.want {
+			t.Fatalf("step %d (%s): focus %v, want %v", i, s.key, m.Focus(), s.want)
+		}
+	}
+	// j in the source pane scrolls, it does not change the selection.
+	press(m, "enter", "j")
+	if m.Selected() != 0 {
+		t.Fatal("j in the source pane moved the selection")
+	}
+}
+
+func TestQuit(t *testing.T) {
+	for _, k := range []tea.KeyPressMsg{{Code: 'q', Text: "q"}, {Code: 'c', Mod: tea.ModCtrl}} {
+		m := newModel(fixture.Session(), 120, 30)
+		_, cmd := m.Update(k)
+		if cmd == nil {
+			t.Fatalf("%v: no command", k)
+		}
+		if _, ok := cmd().(tea.QuitMsg); !ok {
+			t.Fatalf("%v: command is not quit", k)
+		}
+	}
+}
+
+func TestResizeKeepsExactSize(t *testing.T) {
+	m := newModel(fixture.Session(), 120, 30)
+	press(m, "j")
+	for _, sz := range [][2]int{{60, 15}, {200, 60}, {61, 16}, {90, 24}, {20, 5}, {120, 30}} {
+		m.Update(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+		checkSize(t, m.Render(), sz[0], sz[1])
+		if sz[0] >= MinWidth && sz[1] >= MinHeight {
+			if got := markedLine(m.Render()); !strings.Contains(got, "texture(tex[") {
+				t.Errorf("%dx%d: marked line %q", sz[0], sz[1], got)
+			}
+		}
+	}
+}
+
+func TestMouse(t *testing.T) {
+	m := newModel(fixture.Session(), 120, 30)
+	// The list is the left 48 columns; its first group is on row 2.
+	m.Update(tea.MouseWheelMsg{X: 5, Y: 5, Button: tea.MouseWheelDown})
+	if m.Selected() != 1 {
+		t.Fatalf("wheel down over the list: selected %d, want 1", m.Selected())
+	}
+	m.Update(tea.MouseWheelMsg{X: 5, Y: 5, Button: tea.MouseWheelUp})
+	if m.Selected() != 0 {
+		t.Fatalf("wheel up over the list: selected %d, want 0", m.Selected())
+	}
+	m.Update(tea.MouseClickMsg{X: 5, Y: 3, Button: tea.MouseLeft})
+	if m.Selected() != 1 || m.Focus() != PaneList {
+		t.Fatalf("click on row 2: selected %d focus %v", m.Selected(), m.Focus())
+	}
+	m.Update(tea.MouseClickMsg{X: 80, Y: 25, Button: tea.MouseLeft})
+	if m.Focus() != PaneSource {
+		t.Fatalf("click in the source pane: focus %v", m.Focus())
+	}
+	m.Update(tea.MouseClickMsg{X: 80, Y: 3, Button: tea.MouseLeft})
+	if m.Focus() != PaneDetail {
+		t.Fatalf("click in the detail pane: focus %v", m.Focus())
+	}
+	// The wheel over the detail pane scrolls it, not the list.
+	m.Update(tea.MouseWheelMsg{X: 80, Y: 3, Button: tea.MouseWheelDown})
+	if m.Selected() != 1 || m.detail.Offset() != wheelStep {
+		t.Fatalf("wheel over detail: selected %d offset %d", m.Selected(), m.detail.Offset())
+	}
+}
+
+// liveSource is a Source whose session changes, like a launcher's.
+type liveSource struct {
+	mu sync.Mutex
+	s  *session.Session
+	ch chan struct{}
+}
+
+func (l *liveSource) Snapshot() *session.Session {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	c := *l.s
+	c.Groups = append([]*session.ErrorGroup(nil), l.s.Groups...)
+	return &c
+}
+
+func (l *liveSource) Updates() <-chan struct{} { return l.ch }
+
+func (l *liveSource) set(f func(s *session.Session)) {
+	l.mu.Lock()
+	f(l.s)
+	l.mu.Unlock()
+	select {
+	case l.ch <- struct{}{}:
+	default:
+	}
+}
+
+func TestUpdatedMsg(t *testing.T) {
+	src := &liveSource{s: fixture.Empty(session.AppRunning), ch: make(chan struct{}, 1)}
+	m := New(src, Options{NoColor: true})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
+	if !strings.Contains(ansi.Strip(m.Render()), "waiting for errors…") {
+		t.Fatal("not waiting before the first error")
+	}
+	src.set(func(s *session.Session) { s.Groups = append(s.Groups, fixture.Compute()) })
+	m.Update(UpdatedMsg{})
+	press(m, "tab", "tab") // focus the source pane and scroll it
+	press(m, "k")
+	top := m.source.Top()
+	src.set(func(s *session.Session) {
+		s.Groups = append(s.Groups, fixture.Fragment())
+		s.Sources = fixture.Session().Sources
+	})
+	m.Update(UpdatedMsg{})
+	if m.Selected() != 0 || len(m.Session().Groups) != 2 {
+		t.Fatalf("after an update: selected %d of %d groups", m.Selected(), len(m.Session().Groups))
+	}
+	if m.source.Top() != top {
+		t.Fatalf("an update moved the source scroll from %d to %d", top, m.source.Top())
+	}
+	// The channel path: the command from Init waits for a notice and turns
+	// it into a refresh.
+	cmd := m.listen()
+	if cmd == nil {
+		t.Fatal("no listener on the Updates channel")
+	}
+	src.set(func(s *session.Session) { s.App.State, s.App.ExitCode = session.AppExited, 0 })
+	msg := cmd()
+	if _, ok := msg.(updatesMsg); !ok {
+		t.Fatalf("listener returned %T", msg)
+	}
+	if _, next := m.Update(msg); next == nil {
+		t.Fatal("no new listener after a notice")
+	}
+	if !strings.Contains(ansi.Strip(m.Render()), "exited 0") {
+		t.Fatal("the status bar does not show the exit")
+	}
+	close(src.ch)
+	if msg := m.listen()(); msg != nil {
+		t.Fatalf("closed channel: listener returned %v", msg)
+	}
+	if Static(fixture.Session()).Updates() != nil {
+		t.Fatal("Static has updates")
+	}
+}
+
+func TestOptions(t *testing.T) {
+	for _, th := range []string{"", "auto", "dark", "light", "high-contrast"} {
+		if err := (Options{Theme: th}).Validate(); err != nil {
+			t.Errorf("Validate(%q): %v", th, err)
+		}
+	}
+	if err := (Options{Theme: "neon"}).Validate(); err == nil {
+		t.Error("Validate(neon): want an error")
+	}
+	// Theme auto asks the terminal for its background, and follows it.
+	t.Setenv("NO_COLOR", "")
+	m := New(Static(fixture.Session()), Options{Theme: "auto"})
+	if m.c.Styles.Theme.Name != "dark" {
+		t.Fatalf("auto before the answer: %s", m.c.Styles.Theme.Name)
+	}
+	m.Update(tea.BackgroundColorMsg{Color: whiteColor{}})
+	if m.c.Styles.Theme.Name != "light" {
+		t.Fatalf("auto on a white background: %s", m.c.Styles.Theme.Name)
+	}
+	// A fixed theme ignores the terminal.
+	m = New(Static(fixture.Session()), Options{Theme: "high-contrast"})
+	m.Update(tea.BackgroundColorMsg{Color: whiteColor{}})
+	if m.c.Styles.Theme.Name != "high-contrast" || m.c.Styles.Theme.NoColor {
+		t.Fatalf("fixed theme: %+v", m.c.Styles.Theme)
+	}
+	// NO_COLOR turns colours off whatever the options say.
+	t.Setenv("NO_COLOR", "1")
+	m = New(Static(fixture.Session()), Options{Theme: "light"})
+	if !m.c.Styles.Theme.NoColor {
+		t.Fatal("NO_COLOR=1: colours on")
+	}
+}
+
+type whiteColor struct{}
+
+func (whiteColor) RGBA() (r, g, b, a uint32) { return 0xffff, 0xffff, 0xffff, 0xffff }
+
+// NoColor output holds text attributes only; a colour theme colours.
+func TestColourSwitch(t *testing.T) {
+	t.Setenv("NO_COLOR", "")
+	m := newModel(fixture.Session(), 120, 30)
+	raw := m.Render()
+	for _, bad := range []string{"38;2;", "48;2;", "38;5;", "48;5;"} {
+		if strings.Contains(raw, bad) {
+			t.Fatalf("NoColor output holds colour %q", bad)
+		}
+	}
+	if !strings.Contains(raw, "\x1b[1;7m▶") {
+		t.Fatal("NoColor: the marked line is not in reverse video")
+	}
+	c := New(Static(fixture.Session()), Options{Theme: "dark"})
+	c.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
+	raw = c.Render()
+	if !strings.Contains(raw, "48;2;95;0;0") { // the dark theme's MarkBg #5f0000
+		t.Fatal("dark theme: no mark background in the output")
+	}
+	checkSize(t, raw, 120, 30)
+}

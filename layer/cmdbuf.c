@@ -44,6 +44,7 @@ cb_state *gpuavdbg_cb_get(VkCommandBuffer cb)
 static void cb_reset(cb_state *cs)
 {
     cs->nactions = 0;
+    cs->ninstrumented = 0;
     for (uint32_t i = 0; i < cs->nstack; i++)
         free(cs->stack[i]);
     cs->nstack = 0;
@@ -142,6 +143,7 @@ static void before_action(cb_state *cs, gpuavdbg_cmd cmd, VkPipelineBindPoint bp
         uint32_t dyn = slot * dd->action_stride;
         dd->disp.CmdBindDescriptorSets(cs->cb, bp, b->layout, dd->slot, 1, &cs->unit->set, 1, &dyn);
         a.instrumented = 1;
+        cs->ninstrumented++;
     }
     /* Out of memory: the bind above still keeps the shaders safe; only the
      * attribution of later records suffers. */
@@ -292,7 +294,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_EndCommandBuffer(VkCommandBuffer cb)
     device_data *dd = cs ? cs->dd : gpuavdbg_device_get(cb);
     if (!dd)
         return VK_ERROR_INITIALIZATION_FAILED;
-    if (cs && cs->unit && !cs->secondary && (cs->nactions > 0 || cs->nexecuted > 0)) {
+    if (cs && cs->unit && !cs->secondary && (cs->ninstrumented > 0 || cs->nexecuted > 0)) {
         /* Make the shaders' writes visible to the host: a fence wait alone
          * does not. Secondaries run inside a primary, which has this. */
         VkMemoryBarrier mb = {
@@ -345,78 +347,96 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdExecuteCommands(VkCommandBuffer cb, uint
 
 /* ---- actions ---------------------------------------------------------------- */
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdDraw(VkCommandBuffer cb, uint32_t vertexCount, uint32_t instanceCount,
-                                            uint32_t firstVertex, uint32_t firstInstance)
+const char *gpuavdbg_cmd_name(uint32_t cmd)
 {
-    CMD_PROLOGUE(cb);
-    before_action(cs, GPUAVDBG_CMD_DRAW, VK_PIPELINE_BIND_POINT_GRAPHICS);
-    dd->disp.CmdDraw(cb, vertexCount, instanceCount, firstVertex, firstInstance);
+#define NAME(id, name) [GPUAVDBG_CMD_##id] = name,
+    static const char *const names[GPUAVDBG_CMD_COUNT] = {GPUAVDBG_CMDS(NAME)};
+#undef NAME
+    return cmd < GPUAVDBG_CMD_COUNT ? names[cmd] : NULL;
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdDrawIndexed(VkCommandBuffer cb, uint32_t indexCount, uint32_t instanceCount,
-                                                   uint32_t firstIndex, int32_t vertexOffset, uint32_t firstInstance)
-{
-    CMD_PROLOGUE(cb);
-    before_action(cs, GPUAVDBG_CMD_DRAW_INDEXED, VK_PIPELINE_BIND_POINT_GRAPHICS);
-    dd->disp.CmdDrawIndexed(cb, indexCount, instanceCount, firstIndex, vertexOffset, firstInstance);
-}
-
-static VKAPI_ATTR void VKAPI_CALL gl_CmdDrawIndirect(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset,
-                                                    uint32_t drawCount, uint32_t stride)
-{
-    CMD_PROLOGUE(cb);
-    before_action(cs, GPUAVDBG_CMD_DRAW_INDIRECT, VK_PIPELINE_BIND_POINT_GRAPHICS);
-    dd->disp.CmdDrawIndirect(cb, buffer, offset, drawCount, stride);
-}
-
-static VKAPI_ATTR void VKAPI_CALL gl_CmdDrawIndexedIndirect(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset,
-                                                           uint32_t drawCount, uint32_t stride)
-{
-    CMD_PROLOGUE(cb);
-    before_action(cs, GPUAVDBG_CMD_DRAW_INDEXED_INDIRECT, VK_PIPELINE_BIND_POINT_GRAPHICS);
-    dd->disp.CmdDrawIndexedIndirect(cb, buffer, offset, drawCount, stride);
-}
-
-#define DRAW_COUNT(name, cmd)                                                                          \
-    static VKAPI_ATTR void VKAPI_CALL gl_##name(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset, \
-                                                VkBuffer countBuffer, VkDeviceSize countOffset,        \
-                                                uint32_t maxDrawCount, uint32_t stride)                \
-    {                                                                                                  \
-        CMD_PROLOGUE(cb);                                                                              \
-        before_action(cs, cmd, VK_PIPELINE_BIND_POINT_GRAPHICS);                                       \
-        dd->disp.name(cb, buffer, offset, countBuffer, countOffset, maxDrawCount, stride);             \
+/* ACTION defines the intercept of an action command: record it, bind the
+ * layer's set when needed, call down. PARAMS and ARGS are parenthesized. */
+#define ACTION(fn, cmd, bp, PARAMS, ARGS)                    \
+    static VKAPI_ATTR void VKAPI_CALL gl_##fn PARAMS        \
+    {                                                        \
+        CMD_PROLOGUE(cb);                                    \
+        before_action(cs, GPUAVDBG_CMD_##cmd, bp);           \
+        dd->disp.fn ARGS;                                    \
     }
-DRAW_COUNT(CmdDrawIndirectCount, GPUAVDBG_CMD_DRAW_INDIRECT_COUNT)
-DRAW_COUNT(CmdDrawIndirectCountKHR, GPUAVDBG_CMD_DRAW_INDIRECT_COUNT)
-DRAW_COUNT(CmdDrawIndexedIndirectCount, GPUAVDBG_CMD_DRAW_INDEXED_INDIRECT_COUNT)
-DRAW_COUNT(CmdDrawIndexedIndirectCountKHR, GPUAVDBG_CMD_DRAW_INDEXED_INDIRECT_COUNT)
-#undef DRAW_COUNT
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdDispatch(VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z)
-{
-    CMD_PROLOGUE(cb);
-    before_action(cs, GPUAVDBG_CMD_DISPATCH, VK_PIPELINE_BIND_POINT_COMPUTE);
-    dd->disp.CmdDispatch(cb, x, y, z);
-}
+#define GFX VK_PIPELINE_BIND_POINT_GRAPHICS
+#define CMP VK_PIPELINE_BIND_POINT_COMPUTE
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdDispatchIndirect(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset)
-{
-    CMD_PROLOGUE(cb);
-    before_action(cs, GPUAVDBG_CMD_DISPATCH_INDIRECT, VK_PIPELINE_BIND_POINT_COMPUTE);
-    dd->disp.CmdDispatchIndirect(cb, buffer, offset);
-}
+ACTION(CmdDraw, DRAW, GFX,
+       (VkCommandBuffer cb, uint32_t vertexCount, uint32_t instanceCount, uint32_t firstVertex, uint32_t firstInstance),
+       (cb, vertexCount, instanceCount, firstVertex, firstInstance))
+ACTION(CmdDrawIndexed, DRAW_INDEXED, GFX,
+       (VkCommandBuffer cb, uint32_t indexCount, uint32_t instanceCount, uint32_t firstIndex, int32_t vertexOffset,
+        uint32_t firstInstance),
+       (cb, indexCount, instanceCount, firstIndex, vertexOffset, firstInstance))
+ACTION(CmdDrawIndirect, DRAW_INDIRECT, GFX,
+       (VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset, uint32_t drawCount, uint32_t stride),
+       (cb, buffer, offset, drawCount, stride))
+ACTION(CmdDrawIndexedIndirect, DRAW_INDEXED_INDIRECT, GFX,
+       (VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset, uint32_t drawCount, uint32_t stride),
+       (cb, buffer, offset, drawCount, stride))
 
-#define DISPATCH_BASE(name)                                                                                  \
-    static VKAPI_ATTR void VKAPI_CALL gl_##name(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz,     \
-                                                uint32_t x, uint32_t y, uint32_t z)                          \
-    {                                                                                                        \
-        CMD_PROLOGUE(cb);                                                                                    \
-        before_action(cs, GPUAVDBG_CMD_DISPATCH_BASE, VK_PIPELINE_BIND_POINT_COMPUTE);                       \
-        dd->disp.name(cb, bx, by, bz, x, y, z);                                                              \
-    }
-DISPATCH_BASE(CmdDispatchBase)
-DISPATCH_BASE(CmdDispatchBaseKHR)
-#undef DISPATCH_BASE
+#define COUNT_PARAMS                                                                                       \
+    (VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset, VkBuffer countBuffer, VkDeviceSize countOffset, \
+     uint32_t maxDrawCount, uint32_t stride)
+#define COUNT_ARGS (cb, buffer, offset, countBuffer, countOffset, maxDrawCount, stride)
+ACTION(CmdDrawIndirectCount, DRAW_INDIRECT_COUNT, GFX, COUNT_PARAMS, COUNT_ARGS)
+ACTION(CmdDrawIndirectCountKHR, DRAW_INDIRECT_COUNT, GFX, COUNT_PARAMS, COUNT_ARGS)
+ACTION(CmdDrawIndirectCountAMD, DRAW_INDIRECT_COUNT, GFX, COUNT_PARAMS, COUNT_ARGS)
+ACTION(CmdDrawIndexedIndirectCount, DRAW_INDEXED_INDIRECT_COUNT, GFX, COUNT_PARAMS, COUNT_ARGS)
+ACTION(CmdDrawIndexedIndirectCountKHR, DRAW_INDEXED_INDIRECT_COUNT, GFX, COUNT_PARAMS, COUNT_ARGS)
+ACTION(CmdDrawIndexedIndirectCountAMD, DRAW_INDEXED_INDIRECT_COUNT, GFX, COUNT_PARAMS, COUNT_ARGS)
+ACTION(CmdDrawMeshTasksIndirectCountEXT, DRAW_MESH_TASKS_INDIRECT_COUNT, GFX, COUNT_PARAMS, COUNT_ARGS)
+ACTION(CmdDrawMeshTasksIndirectCountNV, DRAW_MESH_TASKS_INDIRECT_COUNT_NV, GFX, COUNT_PARAMS, COUNT_ARGS)
+#undef COUNT_PARAMS
+#undef COUNT_ARGS
+
+ACTION(CmdDrawIndirectByteCountEXT, DRAW_INDIRECT_BYTE_COUNT, GFX,
+       (VkCommandBuffer cb, uint32_t instanceCount, uint32_t firstInstance, VkBuffer counterBuffer,
+        VkDeviceSize counterBufferOffset, uint32_t counterOffset, uint32_t vertexStride),
+       (cb, instanceCount, firstInstance, counterBuffer, counterBufferOffset, counterOffset, vertexStride))
+ACTION(CmdDrawMultiEXT, DRAW_MULTI, GFX,
+       (VkCommandBuffer cb, uint32_t drawCount, const VkMultiDrawInfoEXT *info, uint32_t instanceCount,
+        uint32_t firstInstance, uint32_t stride),
+       (cb, drawCount, info, instanceCount, firstInstance, stride))
+ACTION(CmdDrawMultiIndexedEXT, DRAW_MULTI_INDEXED, GFX,
+       (VkCommandBuffer cb, uint32_t drawCount, const VkMultiDrawIndexedInfoEXT *info, uint32_t instanceCount,
+        uint32_t firstInstance, uint32_t stride, const int32_t *vertexOffset),
+       (cb, drawCount, info, instanceCount, firstInstance, stride, vertexOffset))
+ACTION(CmdDrawMeshTasksEXT, DRAW_MESH_TASKS, GFX, (VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z),
+       (cb, x, y, z))
+ACTION(CmdDrawMeshTasksIndirectEXT, DRAW_MESH_TASKS_INDIRECT, GFX,
+       (VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset, uint32_t drawCount, uint32_t stride),
+       (cb, buffer, offset, drawCount, stride))
+ACTION(CmdDrawMeshTasksNV, DRAW_MESH_TASKS_NV, GFX, (VkCommandBuffer cb, uint32_t taskCount, uint32_t firstTask),
+       (cb, taskCount, firstTask))
+ACTION(CmdDrawMeshTasksIndirectNV, DRAW_MESH_TASKS_INDIRECT_NV, GFX,
+       (VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset, uint32_t drawCount, uint32_t stride),
+       (cb, buffer, offset, drawCount, stride))
+ACTION(CmdDrawClusterHUAWEI, DRAW_CLUSTER, GFX, (VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z),
+       (cb, x, y, z))
+ACTION(CmdDrawClusterIndirectHUAWEI, DRAW_CLUSTER_INDIRECT, GFX,
+       (VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset), (cb, buffer, offset))
+
+ACTION(CmdDispatch, DISPATCH, CMP, (VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z), (cb, x, y, z))
+ACTION(CmdDispatchIndirect, DISPATCH_INDIRECT, CMP, (VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset),
+       (cb, buffer, offset))
+ACTION(CmdDispatchBase, DISPATCH_BASE, CMP,
+       (VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz, uint32_t x, uint32_t y, uint32_t z),
+       (cb, bx, by, bz, x, y, z))
+ACTION(CmdDispatchBaseKHR, DISPATCH_BASE, CMP,
+       (VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz, uint32_t x, uint32_t y, uint32_t z),
+       (cb, bx, by, bz, x, y, z))
+
+#undef GFX
+#undef CMP
+#undef ACTION
 
 /* ---- debug labels ------------------------------------------------------------ */
 
@@ -472,6 +492,19 @@ PFN_vkVoidFunction gpuavdbg_cmdbuf_intercept(const char *name)
     I(CmdDrawIndirectCountKHR)
     I(CmdDrawIndexedIndirectCount)
     I(CmdDrawIndexedIndirectCountKHR)
+    I(CmdDrawIndirectCountAMD)
+    I(CmdDrawIndexedIndirectCountAMD)
+    I(CmdDrawIndirectByteCountEXT)
+    I(CmdDrawMultiEXT)
+    I(CmdDrawMultiIndexedEXT)
+    I(CmdDrawMeshTasksEXT)
+    I(CmdDrawMeshTasksIndirectEXT)
+    I(CmdDrawMeshTasksIndirectCountEXT)
+    I(CmdDrawMeshTasksNV)
+    I(CmdDrawMeshTasksIndirectNV)
+    I(CmdDrawMeshTasksIndirectCountNV)
+    I(CmdDrawClusterHUAWEI)
+    I(CmdDrawClusterIndirectHUAWEI)
     I(CmdDispatch)
     I(CmdDispatchIndirect)
     I(CmdDispatchBase)

@@ -22,22 +22,24 @@ import (
 // half calls. Each recovers panics (no Go panic may unwind into C or the
 // app) and returns a safe value after one.
 
-// gpuavdbg_cmd values (layer.h).
+// gpuavdbg_cmd values (layer.h) the tests use, and their count.
 const (
 	cmdDraw                     = C.GPUAVDBG_CMD_DRAW
-	cmdDrawIndexed              = C.GPUAVDBG_CMD_DRAW_INDEXED
-	cmdDrawIndirect             = C.GPUAVDBG_CMD_DRAW_INDIRECT
-	cmdDrawIndexedIndirect      = C.GPUAVDBG_CMD_DRAW_INDEXED_INDIRECT
-	cmdDrawIndirectCount        = C.GPUAVDBG_CMD_DRAW_INDIRECT_COUNT
-	cmdDrawIndexedIndirectCount = C.GPUAVDBG_CMD_DRAW_INDEXED_INDIRECT_COUNT
 	cmdDispatch                 = C.GPUAVDBG_CMD_DISPATCH
-	cmdDispatchIndirect         = C.GPUAVDBG_CMD_DISPATCH_INDIRECT
-	cmdDispatchBase             = C.GPUAVDBG_CMD_DISPATCH_BASE
+	cmdDrawIndexedIndirectCount = C.GPUAVDBG_CMD_DRAW_INDEXED_INDIRECT_COUNT
+	cmdCount                    = C.GPUAVDBG_CMD_COUNT
 )
+
+// commandName names a recorded gpuavdbg_cmd (vkCmdDispatch...).
+func commandName(c uint32) string {
+	if n := C.gpuavdbg_cmd_name(C.uint32_t(c)); n != nil {
+		return C.GoString(n)
+	}
+	return fmt.Sprintf("command(%d)", c)
+}
 
 // Pipeline layout states (layer.h).
 const (
-	layoutUnknown  = C.GPUAVDBG_LAYOUT_UNKNOWN
 	layoutPadded   = C.GPUAVDBG_LAYOUT_PADDED
 	layoutConflict = C.GPUAVDBG_LAYOUT_CONFLICT
 )
@@ -167,19 +169,20 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 	*out, *outWords = nil, 0
 	orig := append([]uint32(nil), unsafe.Slice((*uint32)(unsafe.Pointer(code)), int(nwords))...)
 
-	state.mu.Lock()
-	state.nextShaderID++
-	s := &shader{id: state.nextShaderID, device: uint64(dev), spirv: orig}
-	checks := settingsLocked().Checks
-	d := state.devices[uint64(dev)]
-	state.mu.Unlock()
+	var (
+		s      *shader
+		checks map[string]bool
+		d      *device
+	)
+	withLock(func() {
+		state.nextShaderID++
+		s = &shader{id: state.nextShaderID, device: uint64(dev), spirv: orig}
+		checks = settingsLocked().Checks
+		d = state.devices[uint64(dev)]
+	})
 	id = C.uint32_t(s.id)
 	// s is filled in before other goroutines can see it.
-	defer func() {
-		state.mu.Lock()
-		state.shaders[s.id] = s
-		state.mu.Unlock()
-	}()
+	defer withLock(func() { state.shaders[s.id] = s })
 
 	if enabled == 0 {
 		s.warning = "instrumentation is off for this device"
@@ -277,9 +280,8 @@ func goShaderDestroyed(dev, module C.uint64_t) {
 func goOriginalSPIRV(dev, module C.uint64_t, out **C.uint32_t, outWords *C.size_t) (ok C.int) {
 	defer recovered("goOriginalSPIRV")
 	*out, *outWords = nil, 0
-	state.mu.Lock()
-	s := state.modules[moduleKey{uint64(dev), uint64(module)}]
-	state.mu.Unlock()
+	var s *shader
+	withLock(func() { s = state.modules[moduleKey{uint64(dev), uint64(module)}] })
 	if s == nil || !s.instrumented || len(s.spirv) == 0 {
 		return 0
 	}
@@ -313,19 +315,22 @@ func goPipelineCreated(dev, pipeline, layout C.uint64_t, bindPoint C.uint32_t, s
 		}
 		msg.Stages = append(msg.Stages, ref)
 	}
-	msg.Instrumented = anyInstr && layoutState == layoutPadded
-	if anyInstr && layoutState != layoutPadded {
-		slot := uint32(0)
-		if d := state.devices[uint64(dev)]; d != nil {
-			slot = d.slot
-		}
-		if layoutState == layoutConflict {
-			msg.Warning = fmt.Sprintf("pipeline layout 0x%x uses descriptor set %d, which the layer needs: "+
-				"the pipeline runs uninstrumented copies of its shaders", uint64(layout), slot)
-		} else {
-			msg.Warning = fmt.Sprintf("pipeline layout 0x%x was not created through the layer: "+
-				"the pipeline runs uninstrumented copies of its shaders", uint64(layout))
-		}
+	rayTracing := bindPoint == C.VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR
+	msg.Instrumented = anyInstr && layoutState == layoutPadded && !rayTracing
+	slot := uint32(0)
+	if d := state.devices[uint64(dev)]; d != nil {
+		slot = d.slot
+	}
+	switch {
+	case !anyInstr || msg.Instrumented:
+	case rayTracing:
+		msg.Warning = "ray tracing pipelines are not validated yet: the pipeline runs uninstrumented copies of its shaders"
+	case layoutState == layoutConflict:
+		msg.Warning = fmt.Sprintf("pipeline layout 0x%x uses descriptor set %d, which the layer needs: "+
+			"the pipeline runs uninstrumented copies of its shaders", uint64(layout), slot)
+	default:
+		msg.Warning = fmt.Sprintf("pipeline layout 0x%x was not created through the layer: "+
+			"the pipeline runs uninstrumented copies of its shaders", uint64(layout))
 	}
 	sendLocked(wire.KindPipeline, msg)
 	if anyInstr {
@@ -378,15 +383,15 @@ func goSubmitDone(queue, submit C.uint64_t, cbs *C.gpuavdbg_submit_cb, n C.uint3
 		if !ok && malformed == 0 {
 			continue
 		}
-		state.mu.Lock()
-		if malformed > 0 {
-			logLocked(levelWarning, fmt.Sprintf("command buffer 0x%x, submit %d: %d malformed records skipped",
-				cb.Handle, uint64(submit), malformed))
-		}
-		if ok {
-			reportLocked(msg)
-		}
-		state.mu.Unlock()
+		withLock(func() {
+			if malformed > 0 {
+				logLocked(levelWarning, fmt.Sprintf("command buffer 0x%x, submit %d: %d malformed records skipped",
+					cb.Handle, uint64(submit), malformed))
+			}
+			if ok {
+				reportLocked(msg)
+			}
+		})
 	}
 }
 
@@ -474,7 +479,7 @@ var objectTypeNames = map[uint32]string{
 	C.VK_OBJECT_TYPE_FRAMEBUFFER:                "framebuffer",
 	C.VK_OBJECT_TYPE_COMMAND_POOL:               "command_pool",
 	C.VK_OBJECT_TYPE_SAMPLER_YCBCR_CONVERSION:   "sampler_ycbcr_conversion",
-	C.VK_OBJECT_TYPE_DESCRIPTOR_UPDATE_TEMPLATE:  "descriptor_update_template",
+	C.VK_OBJECT_TYPE_DESCRIPTOR_UPDATE_TEMPLATE: "descriptor_update_template",
 	C.VK_OBJECT_TYPE_PRIVATE_DATA_SLOT:          "private_data_slot",
 	C.VK_OBJECT_TYPE_SURFACE_KHR:                "surface",
 	C.VK_OBJECT_TYPE_SWAPCHAIN_KHR:              "swapchain",

@@ -42,18 +42,40 @@
 
 /* ---- types that cross the C<->Go boundary -------------------------------- */
 
-/* The action commands the layer records; Go names them (report.go). */
+/* The action commands the layer records: enum id and the Vulkan name
+ * records are reported under (KHR/AMD aliases report the core name). */
+#define GPUAVDBG_CMDS(X)                                                     \
+    X(DRAW, "vkCmdDraw")                                                     \
+    X(DRAW_INDEXED, "vkCmdDrawIndexed")                                      \
+    X(DRAW_INDIRECT, "vkCmdDrawIndirect")                                    \
+    X(DRAW_INDEXED_INDIRECT, "vkCmdDrawIndexedIndirect")                     \
+    X(DRAW_INDIRECT_COUNT, "vkCmdDrawIndirectCount")                         \
+    X(DRAW_INDEXED_INDIRECT_COUNT, "vkCmdDrawIndexedIndirectCount")          \
+    X(DRAW_INDIRECT_BYTE_COUNT, "vkCmdDrawIndirectByteCountEXT")             \
+    X(DRAW_MULTI, "vkCmdDrawMultiEXT")                                       \
+    X(DRAW_MULTI_INDEXED, "vkCmdDrawMultiIndexedEXT")                        \
+    X(DRAW_MESH_TASKS, "vkCmdDrawMeshTasksEXT")                              \
+    X(DRAW_MESH_TASKS_INDIRECT, "vkCmdDrawMeshTasksIndirectEXT")             \
+    X(DRAW_MESH_TASKS_INDIRECT_COUNT, "vkCmdDrawMeshTasksIndirectCountEXT")  \
+    X(DRAW_MESH_TASKS_NV, "vkCmdDrawMeshTasksNV")                            \
+    X(DRAW_MESH_TASKS_INDIRECT_NV, "vkCmdDrawMeshTasksIndirectNV")           \
+    X(DRAW_MESH_TASKS_INDIRECT_COUNT_NV, "vkCmdDrawMeshTasksIndirectCountNV") \
+    X(DRAW_CLUSTER, "vkCmdDrawClusterHUAWEI")                                \
+    X(DRAW_CLUSTER_INDIRECT, "vkCmdDrawClusterIndirectHUAWEI")               \
+    X(DISPATCH, "vkCmdDispatch")                                             \
+    X(DISPATCH_INDIRECT, "vkCmdDispatchIndirect")                            \
+    X(DISPATCH_BASE, "vkCmdDispatchBase")
+
+#define GPUAVDBG_CMD_ENUM(id, name) GPUAVDBG_CMD_##id,
 typedef enum gpuavdbg_cmd {
-    GPUAVDBG_CMD_DRAW = 1,
-    GPUAVDBG_CMD_DRAW_INDEXED,
-    GPUAVDBG_CMD_DRAW_INDIRECT,
-    GPUAVDBG_CMD_DRAW_INDEXED_INDIRECT,
-    GPUAVDBG_CMD_DRAW_INDIRECT_COUNT,
-    GPUAVDBG_CMD_DRAW_INDEXED_INDIRECT_COUNT,
-    GPUAVDBG_CMD_DISPATCH,
-    GPUAVDBG_CMD_DISPATCH_INDIRECT,
-    GPUAVDBG_CMD_DISPATCH_BASE,
+    GPUAVDBG_CMD_NONE = 0,
+    GPUAVDBG_CMDS(GPUAVDBG_CMD_ENUM)
+    GPUAVDBG_CMD_COUNT
 } gpuavdbg_cmd;
+#undef GPUAVDBG_CMD_ENUM
+
+/* gpuavdbg_cmd_name returns the Vulkan name of a gpuavdbg_cmd, or NULL. */
+const char *gpuavdbg_cmd_name(uint32_t cmd);
 
 #define GPUAVDBG_NO_LABEL UINT32_MAX
 
@@ -192,10 +214,25 @@ void hmap_free(hmap *m);
     X(CmdDrawIndexedIndirectCount)        \
     X(CmdDrawIndirectCountKHR)            \
     X(CmdDrawIndexedIndirectCountKHR)     \
+    X(CmdDrawIndirectCountAMD)            \
+    X(CmdDrawIndexedIndirectCountAMD)     \
+    X(CmdDrawIndirectByteCountEXT)        \
+    X(CmdDrawMultiEXT)                    \
+    X(CmdDrawMultiIndexedEXT)             \
+    X(CmdDrawMeshTasksEXT)                \
+    X(CmdDrawMeshTasksIndirectEXT)        \
+    X(CmdDrawMeshTasksIndirectCountEXT)   \
+    X(CmdDrawMeshTasksNV)                 \
+    X(CmdDrawMeshTasksIndirectNV)         \
+    X(CmdDrawMeshTasksIndirectCountNV)    \
+    X(CmdDrawClusterHUAWEI)               \
+    X(CmdDrawClusterIndirectHUAWEI)       \
     X(CmdDispatch)                        \
     X(CmdDispatchIndirect)                \
     X(CmdDispatchBase)                    \
     X(CmdDispatchBaseKHR)                 \
+    X(CreateRayTracingPipelinesKHR)       \
+    X(CreateRayTracingPipelinesNV)        \
     X(QueueSubmit)                        \
     X(QueueSubmit2)                       \
     X(QueueSubmit2KHR)                    \
@@ -294,6 +331,7 @@ typedef struct cb_state {
 
     gpuavdbg_action *actions;
     uint32_t nactions, cap_actions;
+    uint32_t ninstrumented; /* actions that bound the layer's set */
 
     char **stack; /* open debug-utils labels */
     uint32_t nstack, cap_stack;

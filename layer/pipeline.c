@@ -168,36 +168,91 @@ static VkShaderModule uninstrumented(device_data *dd, VkShaderModule module)
     return m;
 }
 
-/* temp_modules collects the modules made for one vkCreate*Pipelines call. */
-typedef struct temp_modules {
-    VkShaderModule *m;
-    uint32_t n, cap;
-} temp_modules;
+/* scratch holds what one vkCreate*Pipelines call made: uninstrumented
+ * modules to destroy and copied create infos to free afterwards. */
+typedef struct scratch {
+    VkShaderModule *modules;
+    uint32_t nmodules, cap_modules;
+    void **blocks;
+    uint32_t nblocks, cap_blocks;
+} scratch;
 
-static int temp_add(temp_modules *t, VkShaderModule m)
+static int push(void **arr, uint32_t *n, uint32_t *cap, size_t elem, const void *value)
 {
-    if (t->n == t->cap) {
-        uint32_t ncap = t->cap ? t->cap * 2 : 8;
-        VkShaderModule *g = realloc(t->m, ncap * sizeof *g);
+    if (*n == *cap) {
+        uint32_t ncap = *cap ? *cap * 2 : 8;
+        void *g = realloc(*arr, ncap * elem);
         if (!g)
             return 0;
-        t->m = g;
-        t->cap = ncap;
+        *arr = g;
+        *cap = ncap;
     }
-    t->m[t->n++] = m;
+    memcpy((char *)*arr + (size_t)*n * elem, value, elem);
+    (*n)++;
     return 1;
 }
 
-static void temp_free(device_data *dd, temp_modules *t)
+/* scratch_copy returns a registered copy of n elements of size elem. */
+static void *scratch_copy(scratch *sc, const void *src, size_t n, size_t elem)
 {
-    for (uint32_t i = 0; i < t->n; i++)
-        dd->disp.DestroyShaderModule(dd->device, t->m[i], NULL);
-    free(t->m);
+    void *p = malloc(n * elem);
+    if (!p)
+        return NULL;
+    memcpy(p, src, n * elem);
+    if (!push((void **)&sc->blocks, &sc->nblocks, &sc->cap_blocks, sizeof p, &p)) {
+        free(p);
+        return NULL;
+    }
+    return p;
 }
 
-/* remember tells Go about a new pipeline and records it for vkCmdBindPipeline. */
+static void scratch_free(device_data *dd, scratch *sc)
+{
+    for (uint32_t i = 0; i < sc->nmodules; i++)
+        dd->disp.DestroyShaderModule(dd->device, sc->modules[i], NULL);
+    for (uint32_t i = 0; i < sc->nblocks; i++)
+        free(sc->blocks[i]);
+    free(sc->modules);
+    free(sc->blocks);
+}
+
+/* substitute returns a copy of stages in which every instrumented module
+ * is replaced by an uninstrumented one, or NULL when none is instrumented
+ * (or when out of memory, which it reports). */
+static const VkPipelineShaderStageCreateInfo *substitute(device_data *dd, scratch *sc,
+                                                         const VkPipelineShaderStageCreateInfo *stages, uint32_t n)
+{
+    VkPipelineShaderStageCreateInfo *copy = NULL;
+    for (uint32_t s = 0; s < n; s++) {
+        VkShaderModule m = uninstrumented(dd, stages[s].module);
+        if (!m)
+            continue;
+        if (!copy)
+            copy = scratch_copy(sc, stages, n, sizeof *stages);
+        if (!copy || !push((void **)&sc->modules, &sc->nmodules, &sc->cap_modules, sizeof m, &m)) {
+            dd->disp.DestroyShaderModule(dd->device, m, NULL);
+            gpuavdbg_logf(GPUAVDBG_LOG_ERROR, "out of memory substituting uninstrumented shaders");
+            continue;
+        }
+        copy[s].module = m;
+    }
+    return copy;
+}
+
+static int has_libraries(const void *pNext)
+{
+    for (const VkBaseInStructure *s = pNext; s; s = s->pNext)
+        if (s->sType == VK_STRUCTURE_TYPE_PIPELINE_LIBRARY_CREATE_INFO_KHR)
+            return 1;
+    return 0;
+}
+
+/* remember tells Go about a new pipeline and records it for
+ * vkCmdBindPipeline. The layer binds its set before the pipeline's actions
+ * when its layout has the set and any of its shaders (or of its libraries)
+ * may be instrumented. */
 static void remember(device_data *dd, VkPipeline p, VkPipelineLayout layout, VkPipelineBindPoint bp,
-                     const VkPipelineShaderStageCreateInfo *stages, uint32_t nstages)
+                     const VkPipelineShaderStageCreateInfo *stages, uint32_t nstages, int libraries)
 {
     gpuavdbg_stage small[8];
     gpuavdbg_stage *st = nstages <= 8 ? small : malloc(nstages * sizeof *st);
@@ -220,7 +275,8 @@ static void remember(device_data *dd, VkPipeline p, VkPipelineLayout layout, VkP
         return;
     pi->layout = layout;
     pi->bind_point = bp;
-    pi->instrumented = state == GPUAVDBG_LAYOUT_PADDED && wants;
+    pi->instrumented = state == GPUAVDBG_LAYOUT_PADDED && (wants || libraries) &&
+                       bp != VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR;
     pthread_mutex_lock(&dd->lock);
     pipeline_info *old = hmap_get(&dd->pipelines, GPUAVDBG_H(p));
     if (hmap_put(&dd->pipelines, GPUAVDBG_H(p), pi))
@@ -239,30 +295,21 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateComputePipelines(VkDevice device,
     if (!dd)
         return VK_ERROR_INITIALIZATION_FAILED;
     VkComputePipelineCreateInfo *copy = NULL;
-    temp_modules temps = {0};
-    if (dd->set_layout) {
-        for (uint32_t i = 0; i < n; i++) {
-            if (layout_state(dd, ci[i].layout) == GPUAVDBG_LAYOUT_PADDED)
-                continue;
-            VkShaderModule m = uninstrumented(dd, ci[i].stage.module);
-            if (!m)
-                continue;
-            if (!copy && (copy = malloc(n * sizeof *copy)) != NULL)
-                memcpy(copy, ci, n * sizeof *copy);
-            if (!copy || !temp_add(&temps, m)) {
-                dd->disp.DestroyShaderModule(device, m, NULL);
-                gpuavdbg_logf(GPUAVDBG_LOG_ERROR, "out of memory substituting uninstrumented shaders");
-                continue;
-            }
-            copy[i].stage.module = m;
-        }
+    scratch sc = {0};
+    for (uint32_t i = 0; dd->set_layout && i < n; i++) {
+        if (layout_state(dd, ci[i].layout) == GPUAVDBG_LAYOUT_PADDED)
+            continue;
+        const VkPipelineShaderStageCreateInfo *st = substitute(dd, &sc, &ci[i].stage, 1);
+        if (st && !copy)
+            copy = scratch_copy(&sc, ci, n, sizeof *ci);
+        if (st && copy)
+            copy[i].stage = *st;
     }
-    VkResult r = dd->disp.CreateComputePipelines(device, cache, n, copy && temps.n ? copy : ci, alloc, pipes);
-    temp_free(dd, &temps);
-    free(copy);
+    VkResult r = dd->disp.CreateComputePipelines(device, cache, n, copy ? copy : ci, alloc, pipes);
+    scratch_free(dd, &sc);
     for (uint32_t i = 0; i < n; i++)
         if (pipes[i])
-            remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_COMPUTE, &ci[i].stage, 1);
+            remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_COMPUTE, &ci[i].stage, 1, 0);
     return r;
 }
 
@@ -275,48 +322,85 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateGraphicsPipelines(VkDevice device
     if (!dd)
         return VK_ERROR_INITIALIZATION_FAILED;
     VkGraphicsPipelineCreateInfo *copy = NULL;
-    VkPipelineShaderStageCreateInfo **stage_copies = NULL;
-    temp_modules temps = {0};
-    if (dd->set_layout) {
-        for (uint32_t i = 0; i < n; i++) {
-            if (layout_state(dd, ci[i].layout) == GPUAVDBG_LAYOUT_PADDED)
-                continue;
-            for (uint32_t s = 0; s < ci[i].stageCount; s++) {
-                VkShaderModule m = uninstrumented(dd, ci[i].pStages[s].module);
-                if (!m)
-                    continue;
-                if (!copy) {
-                    copy = malloc(n * sizeof *copy);
-                    stage_copies = calloc(n, sizeof *stage_copies);
-                    if (copy)
-                        memcpy(copy, ci, n * sizeof *copy);
-                }
-                if (copy && stage_copies && !stage_copies[i]) {
-                    stage_copies[i] = malloc(ci[i].stageCount * sizeof **stage_copies);
-                    if (stage_copies[i]) {
-                        memcpy(stage_copies[i], ci[i].pStages, ci[i].stageCount * sizeof **stage_copies);
-                        copy[i].pStages = stage_copies[i];
-                    }
-                }
-                if (!copy || !stage_copies || !stage_copies[i] || !temp_add(&temps, m)) {
-                    dd->disp.DestroyShaderModule(device, m, NULL);
-                    gpuavdbg_logf(GPUAVDBG_LOG_ERROR, "out of memory substituting uninstrumented shaders");
-                    continue;
-                }
-                stage_copies[i][s].module = m;
-            }
-        }
+    scratch sc = {0};
+    for (uint32_t i = 0; dd->set_layout && i < n; i++) {
+        if (layout_state(dd, ci[i].layout) == GPUAVDBG_LAYOUT_PADDED)
+            continue;
+        const VkPipelineShaderStageCreateInfo *st = substitute(dd, &sc, ci[i].pStages, ci[i].stageCount);
+        if (st && !copy)
+            copy = scratch_copy(&sc, ci, n, sizeof *ci);
+        if (st && copy)
+            copy[i].pStages = st;
     }
-    VkResult r = dd->disp.CreateGraphicsPipelines(device, cache, n, copy && temps.n ? copy : ci, alloc, pipes);
-    temp_free(dd, &temps);
-    if (stage_copies)
-        for (uint32_t i = 0; i < n; i++)
-            free(stage_copies[i]);
-    free(stage_copies);
-    free(copy);
+    VkResult r = dd->disp.CreateGraphicsPipelines(device, cache, n, copy ? copy : ci, alloc, pipes);
+    scratch_free(dd, &sc);
     for (uint32_t i = 0; i < n; i++)
         if (pipes[i])
-            remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_GRAPHICS, ci[i].pStages, ci[i].stageCount);
+            remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_GRAPHICS, ci[i].pStages, ci[i].stageCount,
+                     has_libraries(ci[i].pNext));
+    return r;
+}
+
+/* Ray tracing pipelines always get uninstrumented shaders for now: the
+ * layer does not bind its set before vkCmdTraceRays* yet (issue 5). To
+ * destroy the substitutes right after the call, a deferred creation runs
+ * at once (VK_OPERATION_NOT_DEFERRED_KHR, which the spec allows). */
+static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateRayTracingPipelinesKHR(VkDevice device, VkDeferredOperationKHR deferred,
+                                                                     VkPipelineCache cache, uint32_t n,
+                                                                     const VkRayTracingPipelineCreateInfoKHR *ci,
+                                                                     const VkAllocationCallbacks *alloc,
+                                                                     VkPipeline *pipes)
+{
+    device_data *dd = gpuavdbg_device_get(device);
+    if (!dd)
+        return VK_ERROR_INITIALIZATION_FAILED;
+    VkRayTracingPipelineCreateInfoKHR *copy = NULL;
+    scratch sc = {0};
+    for (uint32_t i = 0; i < n; i++) {
+        const VkPipelineShaderStageCreateInfo *st = substitute(dd, &sc, ci[i].pStages, ci[i].stageCount);
+        if (st && !copy)
+            copy = scratch_copy(&sc, ci, n, sizeof *ci);
+        if (st && copy)
+            copy[i].pStages = st;
+    }
+    VkResult r = dd->disp.CreateRayTracingPipelinesKHR(device, copy ? VK_NULL_HANDLE : deferred, cache, n,
+                                                       copy ? copy : ci, alloc, pipes);
+    scratch_free(dd, &sc);
+    if (copy && deferred && r == VK_SUCCESS)
+        r = VK_OPERATION_NOT_DEFERRED_KHR;
+    if (r == VK_OPERATION_DEFERRED_KHR)
+        return r; /* pipes are written later; they are not instrumented */
+    for (uint32_t i = 0; i < n; i++)
+        if (pipes[i])
+            remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR, ci[i].pStages,
+                     ci[i].stageCount, 0);
+    return r;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateRayTracingPipelinesNV(VkDevice device, VkPipelineCache cache,
+                                                                    uint32_t n,
+                                                                    const VkRayTracingPipelineCreateInfoNV *ci,
+                                                                    const VkAllocationCallbacks *alloc,
+                                                                    VkPipeline *pipes)
+{
+    device_data *dd = gpuavdbg_device_get(device);
+    if (!dd)
+        return VK_ERROR_INITIALIZATION_FAILED;
+    VkRayTracingPipelineCreateInfoNV *copy = NULL;
+    scratch sc = {0};
+    for (uint32_t i = 0; i < n; i++) {
+        const VkPipelineShaderStageCreateInfo *st = substitute(dd, &sc, ci[i].pStages, ci[i].stageCount);
+        if (st && !copy)
+            copy = scratch_copy(&sc, ci, n, sizeof *ci);
+        if (st && copy)
+            copy[i].pStages = st;
+    }
+    VkResult r = dd->disp.CreateRayTracingPipelinesNV(device, cache, n, copy ? copy : ci, alloc, pipes);
+    scratch_free(dd, &sc);
+    for (uint32_t i = 0; i < n; i++)
+        if (pipes[i])
+            remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR, ci[i].pStages,
+                     ci[i].stageCount, 0);
     return r;
 }
 
@@ -345,6 +429,8 @@ PFN_vkVoidFunction gpuavdbg_pipeline_intercept(const char *name)
     I(DestroyPipelineLayout)
     I(CreateComputePipelines)
     I(CreateGraphicsPipelines)
+    I(CreateRayTracingPipelinesKHR)
+    I(CreateRayTracingPipelinesNV)
     I(DestroyPipeline)
 #undef I
     return NULL;

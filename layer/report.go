@@ -70,27 +70,6 @@ func BuildErrors(submit, queue uint64, cb SubmittedCB) (msg wire.Errors, malform
 	return msg, out.Malformed, len(msg.Records) > 0 || msg.Dropped > 0
 }
 
-// commandNames maps gpuavdbg_cmd values (layer.h) to Vulkan command names.
-var commandNames = map[uint32]string{
-	cmdDraw:                      "vkCmdDraw",
-	cmdDrawIndexed:               "vkCmdDrawIndexed",
-	cmdDrawIndirect:              "vkCmdDrawIndirect",
-	cmdDrawIndexedIndirect:       "vkCmdDrawIndexedIndirect",
-	cmdDrawIndirectCount:         "vkCmdDrawIndirectCount",
-	cmdDrawIndexedIndirectCount:  "vkCmdDrawIndexedIndirectCount",
-	cmdDispatch:                  "vkCmdDispatch",
-	cmdDispatchIndirect:          "vkCmdDispatchIndirect",
-	cmdDispatchBase:              "vkCmdDispatchBase",
-}
-
-// commandName names a recorded command.
-func commandName(c uint32) string {
-	if n, ok := commandNames[c]; ok {
-		return n
-	}
-	return fmt.Sprintf("command(%d)", c)
-}
-
 // reportLocked sends an Errors message, or prints its groups to stderr in
 // the style of the Khronos validation layer when no launcher listens.
 // Callers hold state.mu.

@@ -163,6 +163,13 @@ func logLocked(level int, text string) {
 	}
 }
 
+// withLock runs f holding state.mu, releasing it even if f panics.
+func withLock(f func()) {
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	f()
+}
+
 // logf is logLocked with formatting, taking the lock.
 func logf(level int, format string, args ...any) {
 	state.mu.Lock()

@@ -20,30 +20,34 @@ uint64_t gpuavdbg_submit_count(void)
 typedef struct submit_list {
     cb_state **cs;
     uint32_t n, cap;
-    int oom;
+    int oom; /* some command buffers are missing: their records are lost */
 } submit_list;
 
-static void add_cb(submit_list *l, VkCommandBuffer cb)
+/* add_cb lists cb, when it has instrumented actions, and the secondaries
+ * it executes (depth bounds nesting, VK_EXT_nested_command_buffer). */
+static void add_cb(submit_list *l, VkCommandBuffer cb, int depth)
 {
     cb_state *cs = gpuavdbg_cb_get(cb);
-    if (!cs || !cs->unit)
+    if (!cs || depth > 8)
         return;
-    for (uint32_t i = 0; i < l->n; i++)
-        if (l->cs[i] == cs)
-            return;
-    if (l->n == l->cap) {
-        uint32_t ncap = l->cap ? l->cap * 2 : 16;
-        cb_state **g = realloc(l->cs, ncap * sizeof *g);
-        if (!g) {
-            l->oom = 1;
-            return;
+    int listed = !cs->unit || cs->ninstrumented == 0;
+    for (uint32_t i = 0; i < l->n && !listed; i++)
+        listed = l->cs[i] == cs;
+    if (!listed) {
+        if (l->n == l->cap) {
+            uint32_t ncap = l->cap ? l->cap * 2 : 16;
+            cb_state **g = realloc(l->cs, ncap * sizeof *g);
+            if (!g) {
+                l->oom = 1;
+                return;
+            }
+            l->cs = g;
+            l->cap = ncap;
         }
-        l->cs = g;
-        l->cap = ncap;
+        l->cs[l->n++] = cs;
     }
-    l->cs[l->n++] = cs;
     for (uint32_t i = 0; i < cs->nexecuted; i++)
-        add_cb(l, cs->executed[i]);
+        add_cb(l, cs->executed[i], depth + 1);
 }
 
 /* before clears the output buffers of the listed command buffers. */
@@ -100,12 +104,15 @@ static VkResult submit1(device_data *dd, PFN_vkQueueSubmit fn, VkQueue queue, ui
     submit_list l = {0};
     for (uint32_t i = 0; i < n; i++)
         for (uint32_t j = 0; j < si[i].commandBufferCount; j++)
-            add_cb(&l, si[i].pCommandBuffers[j]);
+            add_cb(&l, si[i].pCommandBuffers[j], 0);
     before(&l);
     VkResult r = fn(queue, n, si, fence);
     uint64_t submit = __atomic_add_fetch(&g_submits, 1, __ATOMIC_RELAXED);
     if (r == VK_SUCCESS)
         after(dd, queue, submit, &l);
+    if (l.oom)
+        gpuavdbg_logf(GPUAVDBG_LOG_WARNING, "submit %llu: out of memory: some command buffers are not read",
+                      (unsigned long long)submit);
     free(l.cs);
     return r;
 }
@@ -116,12 +123,15 @@ static VkResult submit2(device_data *dd, PFN_vkQueueSubmit2 fn, VkQueue queue, u
     submit_list l = {0};
     for (uint32_t i = 0; i < n; i++)
         for (uint32_t j = 0; j < si[i].commandBufferInfoCount; j++)
-            add_cb(&l, si[i].pCommandBufferInfos[j].commandBuffer);
+            add_cb(&l, si[i].pCommandBufferInfos[j].commandBuffer, 0);
     before(&l);
     VkResult r = fn(queue, n, si, fence);
     uint64_t submit = __atomic_add_fetch(&g_submits, 1, __ATOMIC_RELAXED);
     if (r == VK_SUCCESS)
         after(dd, queue, submit, &l);
+    if (l.oom)
+        gpuavdbg_logf(GPUAVDBG_LOG_WARNING, "submit %llu: out of memory: some command buffers are not read",
+                      (unsigned long long)submit);
     free(l.cs);
     return r;
 }

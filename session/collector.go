@@ -56,13 +56,13 @@ type Collector struct {
 	// Now is the clock for notice times; nil means time.Now.
 	Now func() time.Time
 
-	mu        sync.Mutex
-	s         *Session
-	file      io.Writer
-	fileErr   error
-	maps      map[uint32]sourceMapper
+	mu      sync.Mutex
+	s       *Session
+	file    io.Writer
+	fileErr error
+	maps    map[uint32]sourceMapper
 	// newMap builds a shader's source map; tests replace it.
-	newMap func(words []uint32) sourceMapper
+	newMap    func(words []uint32) sourceMapper
 	groups    map[groupKey]*groupState
 	order     []*groupState
 	names     map[uint64]string
@@ -71,8 +71,11 @@ type Collector struct {
 	// add to Session.Dropped.
 	droppedNoticed bool
 	outputLost     int
-	// lastTime is the latest time a launcher frame carried (replay clock).
+	// lastTime is the time of the frames being applied: the clock, to the
+	// millisecond, when live; the last wire.Time frame when replaying.
 	lastTime time.Time
+	// replay: the frames come from a session file, with their own times.
+	replay bool
 }
 
 // NewCollector returns a collector with an empty session.
@@ -127,6 +130,17 @@ func (c *Collector) RecordFrame(k wire.Kind, payload []byte) error {
 		return err
 	}
 	c.mu.Lock()
+	if !c.replay {
+		// Truncate also drops the monotonic reading, as a file would.
+		if t := c.now().Truncate(time.Millisecond); !t.Equal(c.lastTime) {
+			c.lastTime = t
+			if c.file != nil && c.fileErr == nil {
+				if frame, err := wire.Encode(wire.KindTime, &wire.Time{Time: t}); err == nil {
+					c.writeFrame(wire.KindTime, frame[wire.HeaderSize:])
+				}
+			}
+		}
+	}
 	c.writeFrame(k, payload)
 	c.apply(msg)
 	c.mu.Unlock()
@@ -169,7 +183,7 @@ func (c *Collector) addNotice(level, text string) {
 	if level == "" {
 		level = "info"
 	}
-	c.s.Notices = append(c.s.Notices, Notice{Level: level, Text: text, Time: c.now()})
+	c.s.Notices = append(c.s.Notices, Notice{Level: level, Text: text, Time: c.lastTime})
 }
 
 // apply changes the session for one decoded message. Called with c.mu held.
@@ -229,8 +243,11 @@ func (c *Collector) apply(msg any) {
 		c.addNotice(m.Level, m.Text)
 	case *wire.Bye:
 		s.Submits = max(s.Submits, m.Submits)
+	case *wire.Time:
+		if c.replay {
+			c.lastTime = m.Time
+		}
 	case *wire.AppStarted:
-		c.lastTime = m.Time
 		s.App.Path, s.App.Args, s.App.PID = m.Path, m.Args, m.PID
 		if s.App.Args == nil {
 			s.App.Args = []string{}
@@ -251,14 +268,12 @@ func (c *Collector) apply(msg any) {
 			c.outputLost++
 		}
 	case *wire.AppExited:
-		c.lastTime = m.Time
 		s.App.ExitCode, s.App.Signal = m.Code, m.Signal
 		s.App.State = AppState(m.State)
 		if s.App.State == "" {
 			s.App.State = AppExited
 		}
 	case *wire.Notice:
-		c.lastTime = m.Time
 		level := m.Level
 		if level == "" {
 			level = "info"

@@ -142,7 +142,7 @@ func parseWith(data []byte, setup func(*Collector)) (*Session, error) {
 		return nil, fmt.Errorf("unsupported session file version %q (this gpuav-dbg reads %q)", line, FileHeader[:len(FileHeader)-1])
 	}
 	c := NewCollector()
-	c.Now = func() time.Time { return c.lastTime } // replay: the latest time the file knows
+	c.replay = true
 	if setup != nil {
 		setup(c)
 	}

@@ -273,13 +273,20 @@ func (c *cli) launch(name, app, shown string, args []string, layerDir string, f 
 	startedMsg.PID = cmd.Process.Pid
 	_ = col.Record(wire.KindAppStarted, startedMsg)
 
+	// When the app exits: record how, give the layer a moment to finish
+	// (bye or EOF on every connection), and say so if it never loaded, so
+	// that the UI shows the final state.
+	notLoaded := fmt.Sprintf("the layer was not loaded by %s (is it a Vulkan app? run with VK_LOADER_DEBUG=layer to see why)", shown)
 	exited := make(chan struct{})
-	var waitErr error
 	go func() {
-		waitErr = cmd.Wait()
+		waitErr := cmd.Wait()
 		stdout.Flush()
 		stderr.Flush()
-		col.Record(wire.KindAppExited, exitMsg(cmd.ProcessState, waitErr))
+		_ = col.Record(wire.KindAppExited, exitMsg(cmd.ProcessState, waitErr))
+		srv.Drain(layerGrace)
+		if !col.Snapshot().App.LayerLoaded {
+			col.Notice("warning", notLoaded)
+		}
 		close(exited)
 	}()
 
@@ -319,14 +326,9 @@ func (c *cli) launch(name, app, shown string, args []string, layerDir string, f 
 			}
 		}
 	}
-	srv.Drain(layerGrace)
-
 	snap := col.Snapshot()
 	if !snap.App.LayerLoaded {
-		line := fmt.Sprintf("the layer was not loaded by %s (is it a Vulkan app? run with VK_LOADER_DEBUG=layer to see why)", shown)
-		col.Notice("warning", line)
-		fmt.Fprintf(c.stderr, "gpuav-dbg: %s\n", line)
-		snap = col.Snapshot()
+		fmt.Fprintf(c.stderr, "gpuav-dbg: %s\n", notLoaded)
 	}
 	if uiErr != nil {
 		fmt.Fprintf(c.stderr, "gpuav-dbg: ui: %v\n", uiErr)

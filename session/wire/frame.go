@@ -70,6 +70,7 @@ var kinds = map[Kind]kindInfo{
 	KindAppOutput:  {"app_output", func() any { return new(AppOutput) }},
 	KindAppExited:  {"app_exited", func() any { return new(AppExited) }},
 	KindNotice:     {"notice", func() any { return new(Notice) }},
+	KindTime:       {"time", func() any { return new(Time) }},
 }
 
 // Known reports whether k is a kind this version understands.
@@ -116,6 +117,8 @@ func KindOf(msg any) (Kind, bool) {
 		return KindAppExited, true
 	case Notice, *Notice:
 		return KindNotice, true
+	case Time, *Time:
+		return KindTime, true
 	}
 	return 0, false
 }

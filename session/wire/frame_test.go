@@ -33,6 +33,7 @@ func samples() map[Kind]any {
 		KindAppOutput:  &AppOutput{Stream: "stderr", Text: "oops"},
 		KindAppExited:  &AppExited{Code: 139, Signal: "SIGSEGV", State: "crashed", Time: t0},
 		KindNotice:     &Notice{Level: "error", Text: "n", Time: t0},
+		KindTime:       &Time{Time: t0},
 	}
 }
 

@@ -10,6 +10,7 @@ const (
 	KindAppOutput  Kind = 65
 	KindAppExited  Kind = 66
 	KindNotice     Kind = 67
+	KindTime       Kind = 68
 )
 
 // LauncherOnly reports whether k is a kind only the launcher writes.
@@ -61,4 +62,11 @@ type Label struct {
 	CommandBuffer uint64 `json:"command_buffer"`
 	Op            string `json:"op"`
 	Name          string `json:"name,omitempty"`
+}
+
+// Time stamps the frames that follow it in a session file: the launcher
+// writes one whenever its clock has moved on (to the millisecond) since the
+// last, so that a replayed session has the times the live one had.
+type Time struct {
+	Time time.Time `json:"time"`
 }

@@ -1,0 +1,442 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/gpuav-dbg/gpuav-dbg/session"
+	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
+)
+
+// envFakeApp makes the test binary act as an app with a fake layer: it
+// connects to the launcher's socket and sends what the mode says.
+const envFakeApp = "GPUAV_DBG_TEST_FAKE_APP"
+
+func TestMain(m *testing.M) {
+	if mode := os.Getenv(envFakeApp); mode != "" {
+		os.Exit(fakeApp(mode))
+	}
+	os.Exit(m.Run())
+}
+
+// fakeApp speaks the wire protocol like the layer would, then exits.
+func fakeApp(mode string) int {
+	cl, err := wire.Dial(os.Getenv(envSocket))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fake app:", err)
+		return 99
+	}
+	cl.Send(wire.KindHello, &wire.Hello{Protocol: wire.ProtocolVersion, RecordFormat: 1, LayerVersion: "fake", App: os.Args[0], PID: os.Getpid(),
+		Settings: wire.Settings{Checks: map[string]bool{"descriptor_index_oob": os.Getenv(envCheckPrefix+"DESCRIPTOR_INDEX_OOB") == "1"}, SafeMode: true}})
+	cl.Send(wire.KindDevice, &wire.Device{Handle: 1, Name: "fake gpu", APIVersion: "1.4.0", Instrumenting: true})
+	cl.Send(wire.KindName, &wire.Name{Handle: 0x55, ObjectType: "command_buffer", Name: "compute-cmd"})
+	fmt.Println("fake app: running")
+	if mode == "errors" {
+		var recs []wire.Record
+		for x := uint32(0); x < 4; x++ {
+			recs = append(recs, wire.Record{Check: "descriptor_index_oob", Code: 1, ShaderID: 1, Instruction: 79, Stage: 5,
+				StageWords: [3]uint32{x, 0, 0}, Action: "vkCmdDispatch", Pipeline: 0x77, Params: []uint32{0, 0, 3, 2}, Count: 1})
+		}
+		cl.Send(wire.KindErrors, &wire.Errors{Submit: 1, CommandBuffer: 0x55, Records: recs})
+	}
+	cl.Send(wire.KindBye, &wire.Bye{Submits: 1})
+	if err := cl.Close(); err != nil {
+		fmt.Fprintln(os.Stderr, "fake app:", err)
+		return 98
+	}
+	fmt.Fprintln(os.Stderr, "fake app: done")
+	if mode == "fail" {
+		return 5
+	}
+	return 0
+}
+
+// testCLI is a cli writing to buffers, with a fake layer manifest.
+type testCLI struct {
+	cli
+	out, err bytes.Buffer
+	dir      string
+}
+
+func newTestCLI(t *testing.T) *testCLI {
+	t.Helper()
+	dir := t.TempDir()
+	layer := filepath.Join(dir, "layer")
+	if err := os.Mkdir(layer, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(layer, ManifestName), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rt := filepath.Join(dir, "rt")
+	if err := os.Mkdir(rt, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("XDG_RUNTIME_DIR", rt)
+	t.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
+	t.Setenv(EnvLayerPath, layer)
+	tc := &testCLI{dir: dir}
+	tc.cli = cli{
+		stdin: strings.NewReader(""), stdout: &tc.out, stderr: &tc.err,
+		getenv:     os.Getenv,
+		executable: func() (string, error) { return filepath.Join(dir, "bin", "gpuav-dbg"), nil },
+		isTerminal: func() bool { return false },
+	}
+	return tc
+}
+
+// run runs a command line and checks its exit status.
+func (tc *testCLI) run(t *testing.T, want int, args ...string) {
+	t.Helper()
+	if got := tc.main(args); got != want {
+		t.Fatalf("gpuav-dbg %s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), got, want, tc.out.String(), tc.err.String())
+	}
+}
+
+// report reads a JSON report.
+func readReport(t *testing.T, path string) map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestRunMissingApp(t *testing.T) {
+	tc := newTestCLI(t)
+	tc.run(t, exitLauncher, "run", "--headless", "./missing")
+	if got := tc.err.String(); got != "gpuav-dbg: run: ./missing: no such file\n" {
+		t.Fatalf("stderr %q", got)
+	}
+	tc.err.Reset()
+	tc.run(t, exitLauncher, "run", "no-such-command-gpuav")
+	if got := tc.err.String(); got != "gpuav-dbg: run: no-such-command-gpuav: not found in $PATH\n" {
+		t.Fatalf("stderr %q", got)
+	}
+}
+
+func TestRunNotExecutable(t *testing.T) {
+	tc := newTestCLI(t)
+	script := filepath.Join(tc.dir, "script.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\nexit 0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tc.run(t, exitLauncher, "run", "--headless", script)
+	if got, want := tc.err.String(), "gpuav-dbg: run: "+script+": not executable\n"; got != want {
+		t.Fatalf("stderr %q, want %q", got, want)
+	}
+	tc.err.Reset()
+	tc.run(t, exitLauncher, "run", "--headless", tc.dir)
+	if got, want := tc.err.String(), "gpuav-dbg: run: "+tc.dir+": not executable (a directory)\n"; got != want {
+		t.Fatalf("stderr %q, want %q", got, want)
+	}
+	// Executable bits but not a program the kernel can run.
+	bad := filepath.Join(tc.dir, "garbage")
+	if err := os.WriteFile(bad, []byte("\x00\x01\x02garbage"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tc.err.Reset()
+	tc.run(t, exitLauncher, "run", "--headless", bad)
+	if got, want := tc.err.String(), "gpuav-dbg: run: "+bad+": exec format error\n"; got != want {
+		t.Fatalf("stderr %q, want %q", got, want)
+	}
+}
+
+func TestRunLayerMissing(t *testing.T) {
+	tc := newTestCLI(t)
+	empty := t.TempDir()
+	t.Setenv(EnvLayerPath, empty)
+	tc.run(t, exitLauncher, "run", "--headless", "/bin/true")
+	want := "gpuav-dbg: layer manifest not found: looked for " + filepath.Join(empty, ManifestName) + " ($GPUAV_DBG_LAYER_PATH); build it with make or set GPUAV_DBG_LAYER_PATH\n"
+	if got := tc.err.String(); got != want {
+		t.Fatalf("stderr %q\nwant   %q", got, want)
+	}
+	// Without the override, it looks next to the executable.
+	t.Setenv(EnvLayerPath, "")
+	tc.err.Reset()
+	tc.run(t, exitLauncher, "run", "--headless", "/bin/true")
+	if !strings.Contains(tc.err.String(), filepath.Join(tc.dir, "bin", ManifestName)+" (next to gpuav-dbg)") {
+		t.Fatalf("stderr %q", tc.err.String())
+	}
+}
+
+func TestRunNonVulkanApp(t *testing.T) {
+	tc := newTestCLI(t)
+	out := filepath.Join(tc.dir, "out.json")
+	gvs := filepath.Join(tc.dir, "s.gvs")
+	tc.run(t, exitOK, "run", "--headless", "--json", out, "--session", gvs, "/bin/true")
+	line := "gpuav-dbg: the layer was not loaded by /bin/true (is it a Vulkan app? run with VK_LOADER_DEBUG=layer to see why)\n"
+	if !strings.Contains(tc.err.String(), line) {
+		t.Fatalf("stderr lacks the layer line:\n%s", tc.err.String())
+	}
+	r := readReport(t, out)
+	app := r["app"].(map[string]any)
+	if app["layer_loaded"] != false || app["exit_code"] != 0.0 || app["path"] != "/bin/true" || len(r["errors"].([]any)) != 0 {
+		t.Fatalf("report %v", r)
+	}
+	notices := r["notices"].([]any)
+	last := notices[len(notices)-1].(map[string]any)
+	if !strings.HasPrefix(line, "gpuav-dbg: "+last["text"].(string)) || last["level"] != "warning" {
+		t.Fatalf("notices %v", notices)
+	}
+	// The session file has the same notice.
+	s, err := session.Open(gvs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Notices) != 1 || !strings.Contains(s.Notices[0].Text, "the layer was not loaded") || s.App.State != session.AppExited {
+		t.Fatalf("session %+v", s)
+	}
+}
+
+func TestRunFailingApp(t *testing.T) {
+	tc := newTestCLI(t)
+	tc.run(t, exitApp, "run", "--headless", "/bin/false")
+	out := filepath.Join(tc.dir, "out.json")
+	tc.run(t, exitApp, "run", "--headless", "--json", out, "--", "/bin/sh", "-c", "kill -SEGV $$")
+	app := readReport(t, out)["app"].(map[string]any)
+	if app["state"] != "crashed" || app["signal"] != "SIGSEGV" || app["exit_code"] != 139.0 {
+		t.Fatalf("app %v", app)
+	}
+	if !strings.Contains(tc.err.String(), "app killed by SIGSEGV") {
+		t.Fatalf("stderr %s", tc.err.String())
+	}
+}
+
+func TestRunEnvironment(t *testing.T) {
+	tc := newTestCLI(t)
+	t.Setenv("VK_ADD_LAYER_PATH", "/pre")
+	t.Setenv("VK_INSTANCE_LAYERS", "VK_LAYER_X")
+	t.Setenv(envCheckPrefix+"BDA_OOB", "1") // overridden by the launcher
+	gvs := filepath.Join(tc.dir, "s.gvs")
+	script := `echo "$VK_ADD_LAYER_PATH|$VK_INSTANCE_LAYERS|$VK_LAYER_GPUAV_DBG_CHECK_DESCRIPTOR_INDEX_OOB|$VK_LAYER_GPUAV_DBG_CHECK_BDA_OOB|$VK_LAYER_GPUAV_DBG_CHECK_BUFFER_OOB|$VK_LAYER_GPUAV_DBG_RESERVE_SLOT"; test -S "$VK_LAYER_GPUAV_DBG_SOCKET" && echo socket ok; echo to-stderr >&2; printf 'no newline'`
+	tc.run(t, exitOK, "run", "--headless", "--session", gvs, "--check", "descriptor_index_oob=off", "--check", "buffer_oob=on",
+		"--reserve-slot", "/bin/sh", "-c", script)
+	layer := os.Getenv(EnvLayerPath)
+	want := layer + ":/pre|VK_LAYER_X:VK_LAYER_GPUAVDBG_validation|0|0|1|1\nsocket ok\nno newline"
+	if got := tc.out.String(); got != want {
+		t.Fatalf("app stdout %q\nwant %q", got, want)
+	}
+	if !strings.HasPrefix(tc.err.String(), "to-stderr\n") {
+		t.Fatalf("app stderr not passed through first: %q", tc.err.String())
+	}
+	s, err := session.Open(gvs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantOut := []session.OutputLine{
+		{Stream: "stdout", Text: layer + ":/pre|VK_LAYER_X:VK_LAYER_GPUAVDBG_validation|0|0|1|1"},
+		{Stream: "stdout", Text: "socket ok"},
+		{Stream: "stderr", Text: "to-stderr"},
+		{Stream: "stdout", Text: "no newline"},
+	}
+	got := map[string][]string{}
+	for _, l := range s.Output {
+		got[l.Stream] = append(got[l.Stream], l.Text)
+	}
+	wantBy := map[string][]string{}
+	for _, l := range wantOut {
+		wantBy[l.Stream] = append(wantBy[l.Stream], l.Text)
+	}
+	if !reflect.DeepEqual(got, wantBy) {
+		t.Fatalf("output %q\nwant %q", got, wantBy)
+	}
+	if !s.Settings.ReserveSlot || s.Settings.Checks["descriptor_index_oob"] || !s.Settings.Checks["buffer_oob"] {
+		t.Fatalf("settings %+v", s.Settings)
+	}
+}
+
+func TestRunWithFakeLayer(t *testing.T) {
+	tc := newTestCLI(t)
+	t.Setenv(envFakeApp, "errors")
+	out := filepath.Join(tc.dir, "out.json")
+	gvs := filepath.Join(tc.dir, "s.gvs")
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tc.run(t, exitErrors, "run", "--headless", "--json", out, "--session", gvs, self, "-test.run=none")
+	wantLine := `gpuav-dbg: descriptor_index_oob ×4 compute shader 1 instruction 79 (set 0, binding 0) index 3 of array length 2 — vkCmdDispatch #0 cmd 0x55 ("compute-cmd")` + "\n"
+	if !strings.Contains(tc.err.String(), wantLine) {
+		t.Fatalf("stderr lacks %q:\n%s", wantLine, tc.err.String())
+	}
+	if !strings.Contains(tc.err.String(), "gpuav-dbg: 1 error group (4 records); app exited 0; session saved to "+gvs+"\n") {
+		t.Fatalf("stderr %s", tc.err.String())
+	}
+	if strings.Contains(tc.err.String(), "not loaded") {
+		t.Fatalf("the fake layer was taken for missing:\n%s", tc.err.String())
+	}
+	if tc.out.String() != "fake app: running\n" {
+		t.Fatalf("stdout %q", tc.out.String())
+	}
+	r := readReport(t, out)
+	errs := r["errors"].([]any)
+	if len(errs) != 1 {
+		t.Fatalf("errors %v", errs)
+	}
+	g := errs[0].(map[string]any)
+	if g["count"] != 4.0 || g["check"] != "descriptor_index_oob" || g["vuid"] != "VUID-vkCmdDispatch-None-10068" ||
+		!reflect.DeepEqual(g["coords"], map[string]any{"global_invocation_id": []any{0.0, 0.0, 0.0}}) ||
+		!reflect.DeepEqual(g["command_buffer"], map[string]any{"handle": "0x55", "name": "compute-cmd"}) {
+		t.Fatalf("group %v", g)
+	}
+	if r["device"].(map[string]any)["name"] != "fake gpu" || r["app"].(map[string]any)["layer_loaded"] != true {
+		t.Fatalf("report %v", r)
+	}
+	// The session file opens to the same report.
+	s, err := session.Open(gvs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := session.WriteReport(&buf, s); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := os.ReadFile(out)
+	if !bytes.Equal(buf.Bytes(), want) {
+		t.Fatalf("session file report differs:\n%s\nwant\n%s", buf.String(), want)
+	}
+
+	// open: headless lines, and --json.
+	tc.out.Reset()
+	tc.err.Reset()
+	out2 := filepath.Join(tc.dir, "out2.json")
+	tc.run(t, exitOK, "open", gvs, "--json", out2)
+	if got, _ := os.ReadFile(out2); !bytes.Equal(got, want) {
+		t.Fatalf("open --json differs:\n%s", got)
+	}
+	tc.run(t, exitOK, "open", "--headless", gvs)
+	if !strings.Contains(tc.err.String(), wantLine) {
+		t.Fatalf("open --headless: %s", tc.err.String())
+	}
+}
+
+func TestRunFakeLayerAppFails(t *testing.T) {
+	tc := newTestCLI(t)
+	t.Setenv(envFakeApp, "fail")
+	self, _ := os.Executable()
+	tc.run(t, exitApp, "run", "--headless", "--session", filepath.Join(tc.dir, "s.gvs"), self)
+	if !strings.Contains(tc.err.String(), "no validation errors; app exited 5") {
+		t.Fatalf("stderr %s", tc.err.String())
+	}
+}
+
+func TestOpenTruncated(t *testing.T) {
+	tc := newTestCLI(t)
+	t.Setenv(envFakeApp, "errors")
+	self, _ := os.Executable()
+	gvs := filepath.Join(tc.dir, "s.gvs")
+	tc.run(t, exitErrors, "run", "--headless", "--session", gvs, self)
+	data, err := os.ReadFile(gvs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(tc.dir, "cut.gvs")
+	if err := os.WriteFile(cut, data[:len(data)-5], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tc.err.Reset()
+	out := filepath.Join(tc.dir, "cut.json")
+	tc.run(t, exitOK, "open", cut, "--json", out)
+	first, _, _ := strings.Cut(tc.err.String(), "\n")
+	if !strings.HasPrefix(first, "gpuav-dbg: session "+cut+" truncated at byte ") || !strings.HasSuffix(first, "; showing what was read") {
+		t.Fatalf("stderr %q", tc.err.String())
+	}
+	if errs := readReport(t, out)["errors"].([]any); len(errs) != 1 {
+		t.Fatalf("partial report has %d errors", len(errs))
+	}
+	tc.err.Reset()
+	tc.run(t, exitLauncher, "open", filepath.Join(tc.dir, "none.gvs"))
+	if !strings.Contains(tc.err.String(), "open session ") || !strings.Contains(tc.err.String(), "no such file") {
+		t.Fatalf("stderr %q", tc.err.String())
+	}
+	tc.err.Reset()
+	tc.run(t, exitLauncher, "open")
+	tc.run(t, exitLauncher, "open", "a", "b")
+}
+
+func TestArguments(t *testing.T) {
+	tc := newTestCLI(t)
+	for _, c := range []struct {
+		args []string
+		want int
+		err  string
+	}{
+		{[]string{"run", "--check", "nope=on", "/bin/true"}, exitLauncher, `unknown check "nope"`},
+		{[]string{"run", "--check", "bda_oob", "/bin/true"}, exitLauncher, "want ID=on or ID=off"},
+		{[]string{"run", "--check", "bda_oob=maybe", "/bin/true"}, exitLauncher, "is not on or off"},
+		{[]string{"run", "--bogus", "/bin/true"}, exitLauncher, "flag provided but not defined: -bogus"},
+		{[]string{"frobnicate"}, exitLauncher, `unknown command "frobnicate"`},
+		{[]string{}, exitLauncher, "Usage:"},
+		{[]string{"demo"}, exitLauncher, filepath.Join(tc.dir, "bin", "demo") + ": no such file (build the demo with make)"},
+		{[]string{"run"}, exitLauncher, filepath.Join(tc.dir, "bin", "demo") + ": no such file"},
+		{[]string{"demo", "/bin/true"}, exitLauncher, "demo takes no app"},
+	} {
+		tc.err.Reset()
+		if got := tc.main(c.args); got != c.want || !strings.Contains(tc.err.String(), c.err) {
+			t.Errorf("%q: exit %d, stderr %q; want %d and %q", c.args, got, tc.err.String(), c.want, c.err)
+		}
+	}
+	tc.out.Reset()
+	tc.run(t, exitOK, "version")
+	if !strings.HasPrefix(tc.out.String(), "gpuav-dbg ") || !strings.Contains(tc.out.String(), "wire protocol 1") {
+		t.Fatalf("version %q", tc.out.String())
+	}
+	tc.out.Reset()
+	tc.run(t, exitOK, "help")
+	if !strings.Contains(tc.out.String(), "gpuav-dbg run [flags] [--] APP [ARGS...]") {
+		t.Fatalf("help %q", tc.out.String())
+	}
+}
+
+func TestAppEnv(t *testing.T) {
+	checks := map[string]bool{"descriptor_index_oob": true}
+	env := appEnv([]string{"HOME=/h", "VK_INSTANCE_LAYERS=VK_LAYER_GPUAVDBG_validation", "BROKEN"}, "/layer", "/s.sock", checks, false)
+	m := map[string]string{}
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		if _, dup := m[k]; dup {
+			t.Fatalf("duplicate %s", k)
+		}
+		m[k] = v
+	}
+	want := map[string]string{
+		"HOME": "/h", "VK_INSTANCE_LAYERS": "VK_LAYER_GPUAVDBG_validation", "VK_ADD_LAYER_PATH": "/layer",
+		"VK_LAYER_GPUAV_DBG_SOCKET": "/s.sock", "VK_LAYER_GPUAV_DBG_RESERVE_SLOT": "0",
+		"VK_LAYER_GPUAV_DBG_CHECK_DESCRIPTOR_INDEX_OOB": "1", "VK_LAYER_GPUAV_DBG_CHECK_DESCRIPTOR_UNINITIALIZED": "0",
+		"VK_LAYER_GPUAV_DBG_CHECK_DESCRIPTOR_DESTROYED": "0", "VK_LAYER_GPUAV_DBG_CHECK_BUFFER_OOB": "0",
+		"VK_LAYER_GPUAV_DBG_CHECK_TEXEL_BUFFER_OOB": "0", "VK_LAYER_GPUAV_DBG_CHECK_BDA_OOB": "0",
+		"VK_LAYER_GPUAV_DBG_CHECK_RAY_QUERY": "0",
+	}
+	if !reflect.DeepEqual(m, want) {
+		t.Fatalf("env %v\nwant %v", m, want)
+	}
+}
+
+func TestResolveApp(t *testing.T) {
+	if _, err := resolveApp("./nope"); err == nil || err.Error() != "./nope: no such file" {
+		t.Fatal(err)
+	}
+	if p, err := resolveApp("sh"); err != nil || !filepath.IsAbs(p) {
+		t.Fatal(p, err)
+	}
+	if _, err := resolveApp("/etc/passwd"); err == nil || !strings.HasSuffix(err.Error(), "not executable") {
+		t.Fatal(err)
+	}
+	_, err := resolveApp("/bin/true/x")
+	if err == nil || errors.Is(err, os.ErrNotExist) && !strings.Contains(err.Error(), "/bin/true/x") {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,777 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
+)
+
+// The end-to-end tests build the layer (go build -buildmode=c-shared, as
+// the Makefile does) and the C test app testdata/vkapp.c into one
+// directory per test binary run, then run the app on the machine's Vulkan
+// driver (lavapipe in CI) with the layer enabled and a socket the test
+// listens on.
+
+const layerName = "VK_LAYER_GPUAVDBG_validation"
+
+var (
+	fixtureOnce sync.Once
+	fixture     struct {
+		dir    string // layer library + manifest
+		app    string // vkapp
+		shader string // oob_compute.spv
+		spirv  []byte
+		skip   string // why the end-to-end tests cannot run here
+		err    error
+	}
+	fixtureRoot string
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if fixtureRoot != "" {
+		os.RemoveAll(fixtureRoot)
+	}
+	os.Exit(code)
+}
+
+func goTool() string {
+	if p, err := exec.LookPath("go"); err == nil {
+		return p
+	}
+	return filepath.Join(runtime.GOROOT(), "bin", "go")
+}
+
+// buildLayer builds the layer library and its manifest into dir.
+func buildLayer(dir string) error {
+	script, err := filepath.Abs("exports.map")
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(goTool(), "build", "-buildmode=c-shared",
+		"-ldflags=-extldflags=-Wl,--version-script="+script,
+		"-o", filepath.Join(dir, "libVkLayer_gpuav_dbg.so"), ".")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("build layer: %v\n%s", err, out)
+	}
+	manifest, err := os.ReadFile("VkLayer_gpuav_dbg.json")
+	if err != nil {
+		return fmt.Errorf("read manifest: %w", err)
+	}
+	return os.WriteFile(filepath.Join(dir, "VkLayer_gpuav_dbg.json"), manifest, 0o644)
+}
+
+// setup builds the fixture once; it skips the test when the machine has
+// no C compiler, glslangValidator or Vulkan loader.
+func setup(t *testing.T) {
+	t.Helper()
+	fixtureOnce.Do(func() {
+		for _, tool := range []string{"cc", "glslangValidator"} {
+			if _, err := exec.LookPath(tool); err != nil {
+				fixture.skip = tool + " not found"
+				return
+			}
+		}
+		if _, err := os.Stat("/usr/include/vulkan/vulkan.h"); err != nil {
+			fixture.skip = "Vulkan headers not installed (libvulkan-dev)"
+			return
+		}
+		root, err := os.MkdirTemp("", "gpuav-layer-test")
+		if err != nil {
+			fixture.err = err
+			return
+		}
+		fixtureRoot = root
+		fixture.dir = root
+		if fixture.err = buildLayer(root); fixture.err != nil {
+			return
+		}
+		fixture.app = filepath.Join(root, "vkapp")
+		out, err := exec.Command("cc", "-O2", "-Wall", "-Wextra", "-Werror", "-std=c11", "-o", fixture.app,
+			"testdata/vkapp.c", "-lvulkan").CombinedOutput()
+		if err != nil {
+			fixture.err = fmt.Errorf("build vkapp: %v\n%s", err, out)
+			return
+		}
+		fixture.shader = filepath.Join(root, "oob_compute.spv")
+		cmd := exec.Command("glslangValidator", "-g", "--target-env", "vulkan1.1", "-o", fixture.shader,
+			"oob_compute.comp")
+		cmd.Dir = "../examples/demo/shaders"
+		if out, err := cmd.CombinedOutput(); err != nil {
+			fixture.err = fmt.Errorf("compile shader: %v\n%s", err, out)
+			return
+		}
+		fixture.spirv, fixture.err = os.ReadFile(fixture.shader)
+	})
+	if fixture.skip != "" {
+		t.Skip(fixture.skip)
+	}
+	if fixture.err != nil {
+		t.Fatal(fixture.err)
+	}
+}
+
+// result is what one run of an app under the layer produced.
+type result struct {
+	msgs           []any
+	stdout, stderr string
+	pid            int
+	exit           int
+}
+
+// cleanEnv is the test's environment without layer settings or loader
+// variables that would change the run.
+func cleanEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "VK_LAYER_GPUAV_DBG_") || strings.HasPrefix(kv, "VK_INSTANCE_LAYERS=") ||
+			strings.HasPrefix(kv, "VK_LOADER_LAYERS_ENABLE=") {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return env
+}
+
+// runApp runs prog under the layer with extra environment variables; with
+// listen, a socket receives the layer's messages.
+func runApp(t *testing.T, listen bool, extraEnv []string, prog string, args ...string) result {
+	t.Helper()
+	xdg := t.TempDir()
+	env := append(cleanEnv(), "VK_ADD_LAYER_PATH="+fixture.dir, "VK_INSTANCE_LAYERS="+layerName, "XDG_RUNTIME_DIR="+xdg)
+	var res result
+	done := make(chan []any, 1)
+	if listen {
+		sockDir, err := os.MkdirTemp("", "gv")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer os.RemoveAll(sockDir)
+		sock := filepath.Join(sockDir, "s")
+		ln, err := net.Listen("unix", sock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ln.Close()
+		env = append(env, "VK_LAYER_GPUAV_DBG_SOCKET="+sock)
+		go func() {
+			var msgs []any
+			defer func() { done <- msgs }()
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer conn.Close()
+			for {
+				k, payload, err := wire.ReadFrame(conn)
+				if err != nil {
+					if !errors.Is(err, io.EOF) {
+						msgs = append(msgs, err)
+					}
+					return
+				}
+				m, err := wire.Decode(k, payload)
+				if err != nil {
+					msgs = append(msgs, err)
+					continue
+				}
+				msgs = append(msgs, m)
+			}
+		}()
+	}
+	cmd := exec.Command(prog, args...)
+	cmd.Env = append(env, extraEnv...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	res.pid = cmd.Process.Pid
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		res.exit = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	res.stdout, res.stderr = stdout.String(), stderr.String()
+	if listen {
+		select {
+		case res.msgs = <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatal("the layer's connection did not close")
+		}
+	}
+	if res.exit != 0 {
+		t.Fatalf("%s exited %d\nstdout:\n%s\nstderr:\n%s", prog, res.exit, res.stdout, res.stderr)
+	}
+	for _, m := range res.msgs {
+		if err, ok := m.(error); ok {
+			t.Errorf("bad frame from the layer: %v", err)
+		}
+	}
+	return res
+}
+
+// all returns the messages of type T.
+func all[T any](r result) []*T {
+	var out []*T
+	for _, m := range r.msgs {
+		if v, ok := m.(*T); ok {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func one[T any](t *testing.T, r result) *T {
+	t.Helper()
+	v := all[T](r)
+	if len(v) != 1 {
+		t.Fatalf("got %d %T messages, want 1; all messages: %s", len(v), *new(T), dump(r.msgs))
+	}
+	return v[0]
+}
+
+func dump(msgs []any) string {
+	var b strings.Builder
+	for _, m := range msgs {
+		j, _ := json.Marshal(m)
+		if len(j) > 300 {
+			j = append(j[:300], "..."...)
+		}
+		fmt.Fprintf(&b, "\n  %T %s", m, j)
+	}
+	return b.String()
+}
+
+// appMaxSets is what vkapp printed for maxBoundDescriptorSets (both calls).
+func appMaxSets(t *testing.T, r result) int {
+	t.Helper()
+	var v1, v2 int = -1, -2
+	for _, line := range strings.Split(r.stdout, "\n") {
+		if s, ok := strings.CutPrefix(line, "maxBoundDescriptorSets="); ok {
+			v1, _ = strconv.Atoi(s)
+		}
+		if s, ok := strings.CutPrefix(line, "maxBoundDescriptorSets2="); ok {
+			v2, _ = strconv.Atoi(s)
+		}
+	}
+	if v1 != v2 {
+		t.Fatalf("vkGetPhysicalDeviceProperties says %d, ...Properties2 says %d", v1, v2)
+	}
+	return v1
+}
+
+func TestExportsOnlyNegotiation(t *testing.T) {
+	setup(t)
+	out, err := exec.Command("nm", "-D", "--defined-only", filepath.Join(fixture.dir, "libVkLayer_gpuav_dbg.so")).Output()
+	if err != nil {
+		t.Skipf("nm: %v", err)
+	}
+	var syms []string
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if f := strings.Fields(line); len(f) == 3 {
+			syms = append(syms, f[2])
+		}
+	}
+	if !slices.Equal(syms, []string{"vkNegotiateLoaderLayerInterfaceVersion"}) {
+		t.Errorf("exported symbols: %v, want only vkNegotiateLoaderLayerInterfaceVersion", syms)
+	}
+	out, err = exec.Command("readelf", "-d", filepath.Join(fixture.dir, "libVkLayer_gpuav_dbg.so")).Output()
+	if err == nil && strings.Contains(string(out), "libvulkan") {
+		t.Errorf("the layer links libvulkan:\n%s", out)
+	}
+}
+
+func TestManifest(t *testing.T) {
+	b, err := os.ReadFile("VkLayer_gpuav_dbg.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		FileFormatVersion string `json:"file_format_version"`
+		Layer             struct {
+			Name        string `json:"name"`
+			Type        string `json:"type"`
+			LibraryPath string `json:"library_path"`
+			APIVersion  string `json:"api_version"`
+			Features    struct {
+				Settings []struct {
+					Key     string `json:"key"`
+					Env     string `json:"env"`
+					Type    string `json:"type"`
+					Default any    `json:"default"`
+				} `json:"settings"`
+			} `json:"features"`
+		} `json:"layer"`
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.FileFormatVersion != "1.2.0" || m.Layer.Name != layerName || m.Layer.LibraryPath != "./libVkLayer_gpuav_dbg.so" ||
+		m.Layer.Type != "INSTANCE" || !strings.HasPrefix(m.Layer.APIVersion, "1.4.") {
+		t.Errorf("manifest header: %+v", m)
+	}
+	envs := map[string]any{}
+	for _, s := range m.Layer.Features.Settings {
+		envs[s.Env] = s.Default
+	}
+	defaults, _ := LoadSettings(func(string) string { return "" })
+	for _, id := range gpuav.AllChecks {
+		d, ok := envs[CheckEnv(id)]
+		if !ok {
+			t.Errorf("manifest lacks %s", CheckEnv(id))
+		} else if d != defaults.Checks[id] {
+			t.Errorf("manifest default of %s is %v, the layer's %v", CheckEnv(id), d, defaults.Checks[id])
+		}
+	}
+	for env, def := range map[string]any{EnvReserveSlot: false, EnvSafeMode: true, EnvSocket: ""} {
+		if d, ok := envs[env]; !ok || d != def {
+			t.Errorf("manifest setting %s: default %v (listed %v), want %v", env, d, ok, def)
+		}
+	}
+}
+
+func TestLoadSettings(t *testing.T) {
+	env := map[string]string{
+		"VK_LAYER_GPUAV_DBG_CHECK_DESCRIPTOR_INDEX_OOB": "0",
+		"VK_LAYER_GPUAV_DBG_CHECK_BUFFER_OOB":           "on",
+		"VK_LAYER_GPUAV_DBG_RESERVE_SLOT":               "1",
+		"VK_LAYER_GPUAV_DBG_SAFE_MODE":                  "maybe",
+		"VK_LAYER_GPUAV_DBG_SOCKET":                     "/run/x.sock",
+	}
+	s, warnings := LoadSettings(func(k string) string { return env[k] })
+	if s.Checks[gpuav.CheckDescriptorIndexOOB] || !s.Checks[gpuav.CheckBufferOOB] || s.Checks[gpuav.CheckBDAOOB] {
+		t.Errorf("checks: %v", s.Checks)
+	}
+	if len(s.Checks) != len(gpuav.AllChecks) {
+		t.Errorf("checks %v do not list every check", s.Checks)
+	}
+	if !s.ReserveSlot || !s.SafeMode || s.Socket != "/run/x.sock" {
+		t.Errorf("settings: %+v", s)
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "VK_LAYER_GPUAV_DBG_SAFE_MODE") {
+		t.Errorf("warnings: %q", warnings)
+	}
+	if s.InstrumentationWanted() {
+		t.Error("InstrumentationWanted with the only implemented check off")
+	}
+	d, _ := LoadSettings(func(string) string { return "" })
+	if !d.Checks[gpuav.CheckDescriptorIndexOOB] || d.ReserveSlot || !d.SafeMode || !d.InstrumentationWanted() {
+		t.Errorf("defaults: %+v", d)
+	}
+}
+
+// record builds one output-buffer record.
+func record(shader, instr, stage uint32, coords [3]uint32, action uint32, code gpuav.CheckCode, params ...uint32) []uint32 {
+	r := make([]uint32, gpuav.RecordWords)
+	r[gpuav.RecordSizeWord] = gpuav.RecordWords
+	r[gpuav.RecordShaderIDWord] = shader
+	r[gpuav.RecordInstructionWord] = instr
+	r[gpuav.RecordStageWord] = stage
+	copy(r[gpuav.RecordStage0Word:], coords[:])
+	r[gpuav.RecordActionWord] = action
+	r[gpuav.RecordCheckWord] = uint32(code)
+	copy(r[gpuav.RecordParam0Word:], params)
+	return r
+}
+
+func TestBuildErrors(t *testing.T) {
+	buf := make([]uint32, gpuav.OutputHeaderWords)
+	for x := uint32(0); x < 4; x++ {
+		buf = append(buf, record(1, 70, 5, [3]uint32{x, 0, 0}, 1, gpuav.CodeDescriptorIndexOOB, 0, 0, 3, 2)...)
+	}
+	buf = append(buf, record(1, 70, 5, [3]uint32{0, 0, 0}, 0, gpuav.CodeDescriptorIndexOOB, 0, 0, 5, 2)...)
+	buf = append(buf, make([]uint32, gpuav.RecordWords)...) // claimed, never written
+	buf[gpuav.OutputWrittenWord] = uint32(len(buf) - gpuav.OutputHeaderWords)
+	buf[gpuav.OutputDroppedWord] = 7
+	cb := SubmittedCB{Handle: 0xc0, Words: buf, Actions: []Action{
+		{Index: 0, Command: "vkCmdDispatch", Pipeline: 0xa},
+		{Index: 1, Command: "vkCmdDispatchIndirect", Pipeline: 0xb, Labels: []string{"frame", "pass"}},
+	}}
+	msg, malformed, ok := BuildErrors(9, 0x9, cb)
+	if !ok || malformed != 0 {
+		t.Fatalf("ok %v malformed %d", ok, malformed)
+	}
+	if msg.Submit != 9 || msg.CommandBuffer != 0xc0 || msg.Dropped != 7 || len(msg.Records) != 2 {
+		t.Fatalf("errors: %+v", msg)
+	}
+	r := msg.Records[0]
+	if r.Count != 4 || r.StageWords != [3]uint32{0, 0, 0} || r.Action != "vkCmdDispatchIndirect" || r.Pipeline != 0xb ||
+		!slices.Equal(r.Labels, []string{"frame", "pass"}) || r.Check != gpuav.CheckDescriptorIndexOOB ||
+		!slices.Equal(r.Params[:4], []uint32{0, 0, 3, 2}) {
+		t.Errorf("first group: %+v", r)
+	}
+	if r := msg.Records[1]; r.Count != 1 || r.Action != "vkCmdDispatch" || r.Params[2] != 5 {
+		t.Errorf("second group: %+v", r)
+	}
+	// An empty buffer has nothing to say.
+	if _, _, ok := BuildErrors(1, 1, SubmittedCB{Words: make([]uint32, 64)}); ok {
+		t.Error("empty buffer reported")
+	}
+	if commandName(cmdDispatch) != "vkCmdDispatch" || commandName(cmdDraw) != "vkCmdDraw" ||
+		commandName(cmdDrawIndexedIndirectCount) != "vkCmdDrawIndexedIndirectCount" {
+		t.Error("command names")
+	}
+	for c := uint32(1); c < cmdCount; c++ {
+		if !strings.HasPrefix(commandName(c), "vkCmd") {
+			t.Errorf("command %d is named %q", c, commandName(c))
+		}
+	}
+	if commandName(0) != "command(0)" || commandName(cmdCount) != fmt.Sprintf("command(%d)", cmdCount) {
+		t.Error("names of unknown commands")
+	}
+}
+
+// checkHello checks the hello and the device of a run.
+func checkHello(t *testing.T, r result, wantReserve bool) *wire.Device {
+	t.Helper()
+	if len(r.msgs) == 0 {
+		t.Fatalf("no messages: the layer did not load?\nstderr:\n%s", r.stderr)
+	}
+	h, ok := r.msgs[0].(*wire.Hello)
+	if !ok {
+		t.Fatalf("first message is %T, not a hello", r.msgs[0])
+	}
+	if h.PID != r.pid || h.Protocol != wire.ProtocolVersion || h.RecordFormat != gpuav.RecordFormatVersion ||
+		filepath.Base(h.App) != "vkapp" || len(h.Args) == 0 || filepath.Base(h.Args[0]) != "vkapp" {
+		t.Errorf("hello: %+v (app pid %d)", h, r.pid)
+	}
+	if h.Settings.ReserveSlot != wantReserve || !h.Settings.SafeMode || !h.Settings.Checks[gpuav.CheckDescriptorIndexOOB] {
+		t.Errorf("hello settings: %+v", h.Settings)
+	}
+	if _, ok := r.msgs[len(r.msgs)-1].(*wire.Bye); !ok {
+		t.Errorf("last message is %T, not a bye", r.msgs[len(r.msgs)-1])
+	}
+	d := one[wire.Device](t, r)
+	if !d.Instrumenting || d.Reason != "" || d.Handle == 0 || d.Name == "" || d.APIVersion == "" {
+		t.Errorf("device: %+v", d)
+	}
+	if d.MaxBoundDescriptorSets > 0 {
+		want := d.MaxBoundDescriptorSets
+		if want > 33 {
+			want = 33
+		}
+		if d.DescriptorSlot != want-1 {
+			t.Errorf("descriptor slot %d with maxBoundDescriptorSets %d", d.DescriptorSlot, d.MaxBoundDescriptorSets)
+		}
+	}
+	return d
+}
+
+// lavapipe reports whether the device is Mesa's lavapipe, whose numbers
+// the tests know.
+func lavapipe(d *wire.Device) bool { return strings.Contains(d.Name, "llvmpipe") }
+
+func TestLayerReportsDeviceShadersPipelines(t *testing.T) {
+	setup(t)
+	r := runApp(t, true, nil, fixture.app, "--shader", fixture.shader)
+	d := checkHello(t, r, false)
+	if lavapipe(d) && (d.DescriptorSlot != 7 || d.MaxBoundDescriptorSets != 8) {
+		t.Errorf("lavapipe: slot %d, max sets %d; want 7 and 8", d.DescriptorSlot, d.MaxBoundDescriptorSets)
+	}
+	if got := appMaxSets(t, r); got != int(d.MaxBoundDescriptorSets) {
+		t.Errorf("the app sees maxBoundDescriptorSets %d without reserve-slot, want %d", got, d.MaxBoundDescriptorSets)
+	}
+	if !strings.Contains(r.stdout, "values=0 3 6 9") {
+		t.Errorf("the in-bounds dispatch computed something else:\n%s", r.stdout)
+	}
+	s := one[wire.Shader](t, r)
+	if s.ID != 1 || s.Module == 0 || !bytes.Equal(s.SPIRV, fixture.spirv) {
+		t.Errorf("shader: id %d module %#x, %d bytes of SPIR-V (want the original %d)", s.ID, s.Module, len(s.SPIRV),
+			len(fixture.spirv))
+	}
+	p := one[wire.Pipeline](t, r)
+	if p.BindPoint != "compute" || len(p.Stages) != 1 || p.Stages[0].ShaderID != s.ID || p.Stages[0].Module != s.Module ||
+		p.Stages[0].Stage != "compute" || p.Stages[0].Entry != "main" || p.Instrumented != s.Instrumented || p.Warning != "" {
+		t.Errorf("pipeline: %+v (shader instrumented %v)", p, s.Instrumented)
+	}
+	names := map[string]string{}
+	for _, n := range all[wire.Name](r) {
+		names[n.ObjectType] = n.Name
+	}
+	if names["command_buffer"] != "compute-cmd" || names["pipeline"] != "oob-pipeline" {
+		t.Errorf("names: %v", names)
+	}
+	if e := all[wire.Errors](r); len(e) != 0 {
+		t.Errorf("an in-bounds dispatch reported errors: %s", dump(r.msgs))
+	}
+	if b := all[wire.Bye](r); len(b) == 1 && b[0].Submits != 1 {
+		t.Errorf("bye counts %d submits, want 1", b[0].Submits)
+	}
+}
+
+func TestReserveSlot(t *testing.T) {
+	setup(t)
+	for _, tc := range []struct {
+		name string
+		env  []string
+		args []string
+	}{
+		{"env", []string{"VK_LAYER_GPUAV_DBG_RESERVE_SLOT=1"}, nil},
+		{"VkValidationFeaturesEXT", nil, []string{"--reserve-features"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// The app uses every set it sees: with the slot reserved, that
+			// no longer includes the layer's.
+			r := runApp(t, true, tc.env, fixture.app, append([]string{"--shader", fixture.shader, "--conflict"}, tc.args...)...)
+			d := checkHello(t, r, true)
+			// The layer's set stays at the device's last slot; the app sees
+			// one set fewer (seed 000, DESIGN decision 4).
+			if got := appMaxSets(t, r); got != int(d.MaxBoundDescriptorSets)-1 {
+				t.Errorf("the app sees maxBoundDescriptorSets %d, want %d", got, d.MaxBoundDescriptorSets-1)
+			}
+			if lavapipe(d) && (d.DescriptorSlot != 7 || appMaxSets(t, r) != 7) {
+				t.Errorf("lavapipe: slot %d, app sees %d sets; want 7 and 7", d.DescriptorSlot, appMaxSets(t, r))
+			}
+			for _, l := range all[wire.Log](r) {
+				if strings.Contains(l.Text, "pipeline layout") {
+					t.Errorf("unexpected conflict: %s", l.Text)
+				}
+			}
+			s := one[wire.Shader](t, r)
+			if p := one[wire.Pipeline](t, r); p.Instrumented != s.Instrumented || p.Warning != "" {
+				t.Errorf("pipeline: %+v", p)
+			}
+		})
+	}
+}
+
+func TestLayoutConflict(t *testing.T) {
+	setup(t)
+	r := runApp(t, true, nil, fixture.app, "--shader", fixture.shader, "--conflict", "--index", "3")
+	checkHello(t, r, false)
+	layout := ""
+	for _, line := range strings.Split(r.stdout, "\n") {
+		if s, ok := strings.CutPrefix(line, "layout="); ok {
+			layout = s
+		}
+	}
+	warned := false
+	for _, l := range all[wire.Log](r) {
+		warned = warned || (l.Level == "warning" && strings.Contains(l.Text, "pipeline layout "+layout) &&
+			strings.Contains(l.Text, "uninstrumented"))
+	}
+	if layout == "" || !warned {
+		t.Errorf("no warning naming layout %q: %s", layout, dump(r.msgs))
+	}
+	s := one[wire.Shader](t, r)
+	p := one[wire.Pipeline](t, r)
+	if p.Instrumented || (s.Instrumented && !strings.Contains(p.Warning, "uninstrumented")) {
+		t.Errorf("pipeline with a conflicting layout: %+v", p)
+	}
+	// The pipeline ran the original shader, so the layer saw nothing.
+	if e := all[wire.Errors](r); len(e) != 0 {
+		t.Errorf("errors from an uninstrumented pipeline: %s", dump(r.msgs))
+	}
+}
+
+// checkOOB checks the Errors of the out-of-bounds dispatch: 4 invocations
+// indexing outs[3] of an array of 2, in vkCmdDispatch action 0 of the
+// command buffer named "compute-cmd" (or its secondary).
+func checkOOB(t *testing.T, r result, submits int) {
+	t.Helper()
+	s := one[wire.Shader](t, r)
+	if !s.Instrumented {
+		t.Skipf("instrumentation not linked yet (shader warning: %q)", s.Warning)
+	}
+	p := one[wire.Pipeline](t, r)
+	errs := all[wire.Errors](r)
+	if len(errs) != submits {
+		t.Fatalf("%d Errors messages for %d submits: %s", len(errs), submits, dump(r.msgs))
+	}
+	for i, e := range errs {
+		if e.Submit != uint64(i+1) || e.Queue == 0 || e.CommandBuffer == 0 || e.Dropped != 0 || len(e.Records) != 1 {
+			t.Fatalf("errors of submit %d: %+v", i+1, e)
+		}
+		rec := e.Records[0]
+		want := wire.Record{
+			Check: gpuav.CheckDescriptorIndexOOB, Code: uint32(gpuav.CodeDescriptorIndexOOB), ShaderID: s.ID,
+			Instruction: rec.Instruction, Stage: gpuav.ModelGLCompute, StageWords: rec.StageWords, ActionIndex: 0,
+			Action: "vkCmdDispatch", Pipeline: p.Handle, Labels: []string{"compute-pass"},
+			Params: []uint32{0, 0, 3, 2, 0, 0, 0}, Count: 4,
+		}
+		got, _ := json.Marshal(rec)
+		exp, _ := json.Marshal(want)
+		if !bytes.Equal(got, exp) {
+			t.Errorf("record of submit %d:\n got %s\nwant %s", i+1, got, exp)
+		}
+		if rec.StageWords[0] > 3 || rec.StageWords[1] != 0 || rec.StageWords[2] != 0 {
+			t.Errorf("stage words %v are not a global invocation id of the dispatch", rec.StageWords)
+		}
+	}
+}
+
+func TestComputeOOB(t *testing.T) {
+	setup(t)
+	for _, tc := range []struct {
+		name    string
+		args    []string
+		submits int
+	}{
+		{"QueueSubmit", nil, 1},
+		{"resubmitted", []string{"--submits", "3"}, 3},
+		{"QueueSubmit2", []string{"--submit2"}, 1},
+		{"secondary", []string{"--secondary"}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runApp(t, true, nil, fixture.app, append([]string{"--shader", fixture.shader, "--index", "3"}, tc.args...)...)
+			checkHello(t, r, false)
+			checkOOB(t, r, tc.submits)
+			var named uint64
+			for _, n := range all[wire.Name](r) {
+				if n.Name == "compute-cmd" {
+					named = n.Handle
+				}
+			}
+			for _, e := range all[wire.Errors](r) {
+				if (e.CommandBuffer == named) == (tc.name == "secondary") {
+					t.Errorf("errors name command buffer %#x; compute-cmd is %#x", e.CommandBuffer, named)
+				}
+			}
+		})
+	}
+}
+
+func TestCheckOffLeavesShadersAlone(t *testing.T) {
+	setup(t)
+	r := runApp(t, true, []string{"VK_LAYER_GPUAV_DBG_CHECK_DESCRIPTOR_INDEX_OOB=0"}, fixture.app,
+		"--shader", fixture.shader, "--index", "1")
+	d := one[wire.Device](t, r)
+	if d.Instrumenting || d.Reason == "" {
+		t.Errorf("device with every check off: %+v", d)
+	}
+	if s := one[wire.Shader](t, r); s.Instrumented || !bytes.Equal(s.SPIRV, fixture.spirv) || s.Warning == "" {
+		t.Errorf("shader with every check off: instrumented %v, warning %q", s.Instrumented, s.Warning)
+	}
+	if !strings.Contains(r.stdout, "values=0 3 6 9") {
+		t.Errorf("app output:\n%s", r.stdout)
+	}
+}
+
+func TestStderrWithoutLauncher(t *testing.T) {
+	setup(t)
+	r := runApp(t, false, nil, fixture.app, "--shader", fixture.shader, "--index", "1")
+	if strings.Contains(r.stderr, "gpuav-dbg") {
+		t.Errorf("a clean run printed:\n%s", r.stderr)
+	}
+	r = runApp(t, false, nil, fixture.app, "--shader", fixture.shader, "--index", "3", "--submits", "2")
+	if !strings.Contains(r.stderr, "gpuav-dbg: ERROR") {
+		// Only an uninstrumented shader explains silence.
+		r2 := runApp(t, true, nil, fixture.app, "--shader", fixture.shader, "--index", "1")
+		if s := one[wire.Shader](t, r2); !s.Instrumented {
+			t.Skip("instrumentation not linked yet")
+		}
+		t.Fatalf("no error on stderr:\n%s", r.stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
+	want := `gpuav-dbg: ERROR descriptor_index_oob VUID-vkCmdDispatch-None-10068: (set = 0, binding = 0) Index of 3 used to index descriptor array of length 2.`
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], want) || !strings.Contains(lines[0], `("compute-cmd")`) ||
+		!strings.Contains(lines[0], "vkCmdDispatch") || !strings.Contains(lines[0], `"compute-pass"`) ||
+		!strings.HasSuffix(lines[0], "4 times") {
+		t.Errorf("stderr:\n%s", r.stderr)
+	}
+}
+
+// demoApp returns bin/demo, built by `make examples`, or skips.
+func demoApp(t *testing.T) string {
+	t.Helper()
+	p, err := filepath.Abs("../bin/demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(p); err != nil {
+		t.Skip("bin/demo not built (make examples)")
+	}
+	return p
+}
+
+func TestDemoCompute(t *testing.T) {
+	setup(t)
+	r := runApp(t, true, nil, demoApp(t), "--compute-only")
+	var comp *wire.Shader
+	for _, s := range all[wire.Shader](r) {
+		if bytes.Contains(s.SPIRV, []byte("oob_compute.comp")) {
+			comp = s
+		}
+	}
+	if comp == nil {
+		t.Fatalf("no shader message for oob_compute.comp: %s", dump(r.msgs))
+	}
+	if !comp.Instrumented {
+		t.Skipf("instrumentation not linked yet (shader warning: %q)", comp.Warning)
+	}
+	var recs []wire.Record
+	for _, e := range all[wire.Errors](r) {
+		recs = append(recs, e.Records...)
+	}
+	if len(recs) != 1 {
+		t.Fatalf("records: %s", dump(r.msgs))
+	}
+	rec := recs[0]
+	if rec.Check != gpuav.CheckDescriptorIndexOOB || !slices.Equal(rec.Params[:4], []uint32{0, 0, 3, 2}) ||
+		rec.Count != 4 || rec.Stage != gpuav.ModelGLCompute || rec.Action != "vkCmdDispatch" || rec.ShaderID != comp.ID {
+		t.Errorf("demo compute record: %+v", rec)
+	}
+}
+
+func TestDemoGraphics(t *testing.T) {
+	setup(t)
+	// Whatever the instrumentation covers today, the app must run to the end.
+	r := runApp(t, true, nil, demoApp(t), "--graphics-only")
+	checkDemoPipelines(t, r)
+	var frag *wire.Shader
+	for _, s := range all[wire.Shader](r) {
+		if bytes.Contains(s.SPIRV, []byte("oob_fragment.frag")) {
+			frag = s
+		}
+	}
+	if frag != nil && frag.Instrumented {
+		// 8x8 fragments sample tex[6] of an array of 6.
+		var recs []wire.Record
+		for _, e := range all[wire.Errors](r) {
+			recs = append(recs, e.Records...)
+		}
+		if len(recs) != 1 || recs[0].Check != gpuav.CheckDescriptorIndexOOB ||
+			!slices.Equal(recs[0].Params[:4], []uint32{0, 0, 6, 6}) || recs[0].Count != 64 ||
+			recs[0].Stage != gpuav.ModelFragment || recs[0].Action != "vkCmdDraw" || recs[0].ShaderID != frag.ID {
+			t.Errorf("demo fragment records: %s", dump(r.msgs))
+		}
+	}
+	r = runApp(t, true, nil, demoApp(t), "--clean")
+	checkDemoPipelines(t, r)
+	if e := all[wire.Errors](r); len(e) != 0 {
+		t.Errorf("the clean demo reported errors: %s", dump(r.msgs))
+	}
+}
+
+func checkDemoPipelines(t *testing.T, r result) {
+	t.Helper()
+	if len(all[wire.Hello](r)) != 1 || len(all[wire.Device](r)) != 1 || len(all[wire.Pipeline](r)) == 0 {
+		t.Errorf("messages: %s", dump(r.msgs))
+	}
+	for _, p := range all[wire.Pipeline](r) {
+		for _, s := range p.Stages {
+			if s.ShaderID == 0 {
+				t.Errorf("pipeline %#x stage %s has no shader id", p.Handle, s.Stage)
+			}
+		}
+	}
+}

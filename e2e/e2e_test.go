@@ -145,6 +145,16 @@ func TestDemoHeadless(t *testing.T) {
 	if g := c.Coords["global_invocation_id"]; len(g) != 3 || g[1] != 0 || g[2] != 0 || g[0] > 3 {
 		t.Errorf("compute coords %v", c.Coords)
 	}
+	// The samples are the distinct invocations: x = 0..3, each once.
+	xs := map[float64]int{}
+	for _, s := range c.Samples {
+		if g := s["global_invocation_id"]; len(g) == 3 {
+			xs[g[0]]++
+		}
+	}
+	if len(c.Samples) != 4 || xs[0] != 1 || xs[1] != 1 || xs[2] != 1 || xs[3] != 1 {
+		t.Errorf("compute samples %v, want global ids x=0..3 once each", c.Samples)
+	}
 	if c.Action != "vkCmdDispatch" || c.ActionIndex != 0 || c.CommandBuffer.Name != "compute-cmd" || c.Pipeline.Name != "oob-compute-pipeline" {
 		t.Errorf("compute attribution: action %q #%d cb %+v pipeline %+v", c.Action, c.ActionIndex, c.CommandBuffer, c.Pipeline)
 	}

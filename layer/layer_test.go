@@ -399,6 +399,10 @@ func TestBuildErrors(t *testing.T) {
 		buf = append(buf, record(1, 70, 5, [3]uint32{x, 0, 0}, 1, gpuav.CodeDescriptorIndexOOB, 0, 0, 3, 2)...)
 	}
 	buf = append(buf, record(1, 70, 5, [3]uint32{0, 0, 0}, 0, gpuav.CodeDescriptorIndexOOB, 0, 0, 5, 2)...)
+	buf = append(buf, record(1, 70, 5, [3]uint32{2, 0, 0}, 1, gpuav.CodeDescriptorIndexOOB, 0, 0, 3, 2)...) // a repeat
+	for x := uint32(0); x < 12; x++ {                                                                       // more distinct coordinates than samples kept
+		buf = append(buf, record(2, 9, 4, [3]uint32{x, 1, 0}, 0, gpuav.CodeDescriptorIndexOOB, 0, 1, 6, 6)...)
+	}
 	buf = append(buf, make([]uint32, gpuav.RecordWords)...) // claimed, never written
 	buf[gpuav.OutputWrittenWord] = uint32(len(buf) - gpuav.OutputHeaderWords)
 	buf[gpuav.OutputDroppedWord] = 7
@@ -410,16 +414,24 @@ func TestBuildErrors(t *testing.T) {
 	if !ok || malformed != 0 {
 		t.Fatalf("ok %v malformed %d", ok, malformed)
 	}
-	if msg.Submit != 9 || msg.CommandBuffer != 0xc0 || msg.Dropped != 7 || len(msg.Records) != 2 {
+	// Group 1: 4 distinct coordinates (x=2 twice) as 4 records; group 2:
+	// one record; group 3: 12 coordinates kept as samplesPerGroup records.
+	if msg.Submit != 9 || msg.CommandBuffer != 0xc0 || msg.Dropped != 7 || len(msg.Records) != 4+1+samplesPerGroup {
 		t.Fatalf("errors: %+v", msg)
 	}
+	if c := totalCount(msg.Records[:4]); c != 5 || msg.Records[2].Count != 2 {
+		t.Errorf("first group counts: total %d, x=2 count %d", c, msg.Records[2].Count)
+	}
+	if c := totalCount(msg.Records[5:]); c != 12 || msg.Records[len(msg.Records)-1].Count != 12-samplesPerGroup+1 {
+		t.Errorf("capped group: total %d, last %+v", c, msg.Records[len(msg.Records)-1])
+	}
 	r := msg.Records[0]
-	if r.Count != 4 || r.StageWords != [3]uint32{0, 0, 0} || r.Action != "vkCmdDispatchIndirect" || r.Pipeline != 0xb ||
+	if r.Count != 1 || r.StageWords != [3]uint32{0, 0, 0} || r.Action != "vkCmdDispatchIndirect" || r.Pipeline != 0xb ||
 		!slices.Equal(r.Labels, []string{"frame", "pass"}) || r.Check != gpuav.CheckDescriptorIndexOOB ||
 		!slices.Equal(r.Params[:4], []uint32{0, 0, 3, 2}) {
 		t.Errorf("first group: %+v", r)
 	}
-	if r := msg.Records[1]; r.Count != 1 || r.Action != "vkCmdDispatch" || r.Params[2] != 5 {
+	if r := msg.Records[4]; r.Count != 1 || r.Action != "vkCmdDispatch" || r.Params[2] != 5 {
 		t.Errorf("second group: %+v", r)
 	}
 	// An empty buffer has nothing to say.
@@ -598,23 +610,30 @@ func checkOOB(t *testing.T, r result, submits int) {
 		t.Fatalf("%d Errors messages for %d submits: %s", len(errs), submits, dump(r.msgs))
 	}
 	for i, e := range errs {
-		if e.Submit != uint64(i+1) || e.Queue == 0 || e.CommandBuffer == 0 || e.Dropped != 0 || len(e.Records) != 1 {
+		// 4 invocations with distinct global ids: one record each.
+		if e.Submit != uint64(i+1) || e.Queue == 0 || e.CommandBuffer == 0 || e.Dropped != 0 || len(e.Records) != 4 {
 			t.Fatalf("errors of submit %d: %+v", i+1, e)
 		}
-		rec := e.Records[0]
-		want := wire.Record{
-			Check: gpuav.CheckDescriptorIndexOOB, Code: uint32(gpuav.CodeDescriptorIndexOOB), ShaderID: s.ID,
-			Instruction: rec.Instruction, Stage: gpuav.ModelGLCompute, StageWords: rec.StageWords, ActionIndex: 0,
-			Action: "vkCmdDispatch", Pipeline: p.Handle, Labels: []string{"compute-pass"},
-			Params: []uint32{0, 0, 3, 2, 0, 0, 0}, Count: 4,
+		xs := map[uint32]bool{}
+		for _, rec := range e.Records {
+			want := wire.Record{
+				Check: gpuav.CheckDescriptorIndexOOB, Code: uint32(gpuav.CodeDescriptorIndexOOB), ShaderID: s.ID,
+				Instruction: rec.Instruction, Stage: gpuav.ModelGLCompute, StageWords: rec.StageWords, ActionIndex: 0,
+				Action: "vkCmdDispatch", Pipeline: p.Handle, Labels: []string{"compute-pass"},
+				Params: []uint32{0, 0, 3, 2, 0, 0, 0}, Count: 1,
+			}
+			got, _ := json.Marshal(rec)
+			exp, _ := json.Marshal(want)
+			if !bytes.Equal(got, exp) {
+				t.Errorf("record of submit %d:\n got %s\nwant %s", i+1, got, exp)
+			}
+			if rec.StageWords[0] > 3 || rec.StageWords[1] != 0 || rec.StageWords[2] != 0 {
+				t.Errorf("stage words %v are not a global invocation id of the dispatch", rec.StageWords)
+			}
+			xs[rec.StageWords[0]] = true
 		}
-		got, _ := json.Marshal(rec)
-		exp, _ := json.Marshal(want)
-		if !bytes.Equal(got, exp) {
-			t.Errorf("record of submit %d:\n got %s\nwant %s", i+1, got, exp)
-		}
-		if rec.StageWords[0] > 3 || rec.StageWords[1] != 0 || rec.StageWords[2] != 0 {
-			t.Errorf("stage words %v are not a global invocation id of the dispatch", rec.StageWords)
+		if len(xs) != 4 {
+			t.Errorf("submit %d: invocation ids %v, want 0..3 once each", i+1, xs)
 		}
 	}
 }
@@ -722,13 +741,14 @@ func TestDemoCompute(t *testing.T) {
 	for _, e := range all[wire.Errors](r) {
 		recs = append(recs, e.Records...)
 	}
-	if len(recs) != 1 {
+	if len(recs) != 4 || totalCount(recs) != 4 {
 		t.Fatalf("records: %s", dump(r.msgs))
 	}
-	rec := recs[0]
-	if rec.Check != gpuav.CheckDescriptorIndexOOB || !slices.Equal(rec.Params[:4], []uint32{0, 0, 3, 2}) ||
-		rec.Count != 4 || rec.Stage != gpuav.ModelGLCompute || rec.Action != "vkCmdDispatch" || rec.ShaderID != comp.ID {
-		t.Errorf("demo compute record: %+v", rec)
+	for _, rec := range recs {
+		if rec.Check != gpuav.CheckDescriptorIndexOOB || !slices.Equal(rec.Params[:4], []uint32{0, 0, 3, 2}) ||
+			rec.Stage != gpuav.ModelGLCompute || rec.Action != "vkCmdDispatch" || rec.ShaderID != comp.ID {
+			t.Errorf("demo compute record: %+v", rec)
+		}
 	}
 }
 
@@ -749,10 +769,15 @@ func TestDemoGraphics(t *testing.T) {
 		for _, e := range all[wire.Errors](r) {
 			recs = append(recs, e.Records...)
 		}
-		if len(recs) != 1 || recs[0].Check != gpuav.CheckDescriptorIndexOOB ||
-			!slices.Equal(recs[0].Params[:4], []uint32{0, 0, 6, 6}) || recs[0].Count != 64 ||
-			recs[0].Stage != gpuav.ModelFragment || recs[0].Action != "vkCmdDraw" || recs[0].ShaderID != frag.ID {
+		// 64 distinct fragments: samplesPerGroup records, 64 in all.
+		if len(recs) != samplesPerGroup || totalCount(recs) != 64 {
 			t.Errorf("demo fragment records: %s", dump(r.msgs))
+		}
+		for _, rec := range recs {
+			if rec.Check != gpuav.CheckDescriptorIndexOOB || !slices.Equal(rec.Params[:4], []uint32{0, 0, 6, 6}) ||
+				rec.Stage != gpuav.ModelFragment || rec.Action != "vkCmdDraw" || rec.ShaderID != frag.ID {
+				t.Errorf("demo fragment record: %+v", rec)
+			}
 		}
 	}
 	r = runApp(t, true, nil, demoApp(t), "--clean")
@@ -774,4 +799,13 @@ func checkDemoPipelines(t *testing.T, r result) {
 			}
 		}
 	}
+}
+
+// totalCount adds the counts of records.
+func totalCount(recs []wire.Record) int {
+	n := 0
+	for _, r := range recs {
+		n += r.Count
+	}
+	return n
 }

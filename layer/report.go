@@ -34,20 +34,35 @@ type groupKey struct {
 	params                            [gpuav.RecordParams]uint32
 }
 
+// samplesPerGroup is how many records with distinct stage coordinates a
+// group keeps; records past that add to the last one's count. The session
+// merges them back into one group and shows the coordinates as samples.
+const samplesPerGroup = 8
+
 // BuildErrors decodes one command buffer's output buffer into an Errors
-// message, grouping identical records with a count (keeping the first
-// record's stage words) and attributing each to its action. ok is false
+// message, grouping identical records with a count (up to samplesPerGroup
+// distinct stage coordinates per group, the first record's first) and
+// attributing each to its action. ok is false
 // when the buffer holds nothing to report; malformed counts records the
 // decoder skipped.
 func BuildErrors(submit, queue uint64, cb SubmittedCB) (msg wire.Errors, malformed int, ok bool) {
 	out := gpuav.Decode(cb.Words)
 	msg = wire.Errors{Submit: submit, Queue: queue, CommandBuffer: cb.Handle, Dropped: out.Dropped}
-	index := map[groupKey]int{}
+	index := map[groupKey][]int{}
+records:
 	for _, r := range out.Records {
 		k := groupKey{uint32(r.Code), r.ShaderID, r.Instruction, r.ActionIndex, r.Params}
-		if i, seen := index[k]; seen {
-			msg.Records[i].Count++
-			continue
+		if seen := index[k]; len(seen) > 0 {
+			for _, i := range seen {
+				if msg.Records[i].StageWords == r.StageWords {
+					msg.Records[i].Count++
+					continue records
+				}
+			}
+			if len(seen) == samplesPerGroup {
+				msg.Records[seen[len(seen)-1]].Count++
+				continue
+			}
 		}
 		rec := wire.Record{
 			Check:       r.Code.CheckID(),
@@ -64,7 +79,7 @@ func BuildErrors(submit, queue uint64, cb SubmittedCB) (msg wire.Errors, malform
 			a := cb.Actions[r.ActionIndex]
 			rec.Action, rec.Pipeline, rec.Labels = a.Command, a.Pipeline, a.Labels
 		}
-		index[k] = len(msg.Records)
+		index[k] = append(index[k], len(msg.Records))
 		msg.Records = append(msg.Records, rec)
 	}
 	return msg, out.Malformed, len(msg.Records) > 0 || msg.Dropped > 0
@@ -77,7 +92,7 @@ func reportLocked(msg wire.Errors) {
 	if sendLocked(wire.KindErrors, msg) {
 		return
 	}
-	for _, r := range msg.Records {
+	for _, r := range mergeSamples(msg.Records) {
 		state.stderrErrors++
 		if state.stderrErrors > maxStderrErrors {
 			if state.stderrErrors == maxStderrErrors+1 {
@@ -91,6 +106,25 @@ func reportLocked(msg wire.Errors) {
 		fmt.Fprintf(os.Stderr, "gpuav-dbg: ERROR command buffer 0x%x, submit %d: %d records did not fit in the output buffer\n",
 			msg.CommandBuffer, msg.Submit, msg.Dropped)
 	}
+}
+
+// mergeSamples folds the records of one group that differ only in their
+// stage coordinates back into one, the first's coordinates with the total
+// count, for a one-line-per-group stderr report.
+func mergeSamples(recs []wire.Record) []wire.Record {
+	var out []wire.Record
+	index := map[groupKey]int{}
+	for _, r := range recs {
+		k := groupKey{code: r.Code, shader: r.ShaderID, instruction: r.Instruction, action: r.ActionIndex}
+		copy(k.params[:], r.Params)
+		if i, ok := index[k]; ok {
+			out[i].Count += r.Count
+			continue
+		}
+		index[k] = len(out)
+		out = append(out, r)
+	}
+	return out
 }
 
 // formatRecord writes one error group as one line, VVL style.

@@ -55,11 +55,12 @@ type report struct {
 		ReserveSlot bool            `json:"reserve_slot"`
 	} `json:"settings"`
 	Errors []struct {
-		Check         string               `json:"check"`
-		Message       string               `json:"message"`
-		Count         int                  `json:"count"`
-		Stage         string               `json:"stage"`
-		Coords        map[string][]float64 `json:"coords"`
+		Check         string                 `json:"check"`
+		Message       string                 `json:"message"`
+		Count         int                    `json:"count"`
+		Stage         string                 `json:"stage"`
+		Coords        map[string][]float64   `json:"coords"`
+		Samples       []map[string][]float64 `json:"samples"`
 		DescriptorRaw struct {
 			Set         uint32 `json:"set"`
 			Binding     uint32 `json:"binding"`

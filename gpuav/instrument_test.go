@@ -7,27 +7,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpuav-dbg/gpuav-dbg/internal/shadertest"
 	"github.com/gpuav-dbg/gpuav-dbg/spirv"
 )
 
 // compile builds a GLSL file from testdata/shaders with debug info.
 func compile(t *testing.T, name, env string) []uint32 {
-	t.Helper()
-	out := filepath.Join(t.TempDir(), name+".spv")
-	cmd := exec.Command("glslangValidator", "-g", "--target-env", env, "-o", out, name)
-	cmd.Dir = "testdata/shaders"
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("glslangValidator %s: %v\n%s", name, err, b)
-	}
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := spirv.WordsFromBytes(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return w
+	return shadertest.Compile(t, "testdata/shaders", name, "-g", "--target-env", env)
 }
 
 // validate runs spirv-val on a module for a target environment.

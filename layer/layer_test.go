@@ -120,7 +120,7 @@ func setup(t *testing.T) {
 		fixture.spirv, fixture.err = os.ReadFile(fixture.shader)
 	})
 	if fixture.skip != "" {
-		t.Skip(fixture.skip)
+		t.Fatalf("%s: scripts/install-deps installs it", fixture.skip)
 	}
 	if fixture.err != nil {
 		t.Fatal(fixture.err)
@@ -283,7 +283,7 @@ func TestExportsOnlyNegotiation(t *testing.T) {
 	setup(t)
 	out, err := exec.Command("nm", "-D", "--defined-only", filepath.Join(fixture.dir, "libVkLayer_gpuav_dbg.so")).Output()
 	if err != nil {
-		t.Skipf("nm: %v", err)
+		t.Fatalf("nm (binutils): %v", err)
 	}
 	var syms []string
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
@@ -602,7 +602,7 @@ func checkOOB(t *testing.T, r result, submits int) {
 	t.Helper()
 	s := one[wire.Shader](t, r)
 	if !s.Instrumented {
-		t.Skipf("instrumentation not linked yet (shader warning: %q)", s.Warning)
+		t.Fatalf("shader not instrumented (warning: %q)", s.Warning)
 	}
 	p := one[wire.Pipeline](t, r)
 	errs := all[wire.Errors](r)
@@ -696,7 +696,7 @@ func TestStderrWithoutLauncher(t *testing.T) {
 		// Only an uninstrumented shader explains silence.
 		r2 := runApp(t, true, nil, fixture.app, "--shader", fixture.shader, "--index", "1")
 		if s := one[wire.Shader](t, r2); !s.Instrumented {
-			t.Skip("instrumentation not linked yet")
+			t.Fatalf("shader not instrumented (warning: %q)", s.Warning)
 		}
 		t.Fatalf("no error on stderr:\n%s", r.stderr)
 	}
@@ -709,7 +709,7 @@ func TestStderrWithoutLauncher(t *testing.T) {
 	}
 }
 
-// demoApp returns bin/demo, built by `make examples`, or skips.
+// demoApp returns bin/demo, built by `make examples` (and `make test`).
 func demoApp(t *testing.T) string {
 	t.Helper()
 	p, err := filepath.Abs("../bin/demo")
@@ -717,7 +717,7 @@ func demoApp(t *testing.T) string {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(p); err != nil {
-		t.Skip("bin/demo not built (make examples)")
+		t.Fatalf("bin/demo not built: run `make test` (or `make examples`): %v", err)
 	}
 	return p
 }
@@ -735,7 +735,7 @@ func TestDemoCompute(t *testing.T) {
 		t.Fatalf("no shader message for oob_compute.comp: %s", dump(r.msgs))
 	}
 	if !comp.Instrumented {
-		t.Skipf("instrumentation not linked yet (shader warning: %q)", comp.Warning)
+		t.Fatalf("shader not instrumented (warning: %q)", comp.Warning)
 	}
 	var recs []wire.Record
 	for _, e := range all[wire.Errors](r) {
@@ -763,21 +763,22 @@ func TestDemoGraphics(t *testing.T) {
 			frag = s
 		}
 	}
-	if frag != nil && frag.Instrumented {
-		// 8x8 fragments sample tex[6] of an array of 6.
-		var recs []wire.Record
-		for _, e := range all[wire.Errors](r) {
-			recs = append(recs, e.Records...)
-		}
-		// 64 distinct fragments: samplesPerGroup records, 64 in all.
-		if len(recs) != samplesPerGroup || totalCount(recs) != 64 {
-			t.Errorf("demo fragment records: %s", dump(r.msgs))
-		}
-		for _, rec := range recs {
-			if rec.Check != gpuav.CheckDescriptorIndexOOB || !slices.Equal(rec.Params[:4], []uint32{0, 0, 6, 6}) ||
-				rec.Stage != gpuav.ModelFragment || rec.Action != "vkCmdDraw" || rec.ShaderID != frag.ID {
-				t.Errorf("demo fragment record: %+v", rec)
-			}
+	if frag == nil || !frag.Instrumented {
+		t.Fatalf("the fragment shader was not instrumented: %s", dump(r.msgs))
+	}
+	// 8x8 fragments sample tex[6] of an array of 6.
+	var recs []wire.Record
+	for _, e := range all[wire.Errors](r) {
+		recs = append(recs, e.Records...)
+	}
+	// 64 distinct fragments: samplesPerGroup records, 64 in all.
+	if len(recs) != samplesPerGroup || totalCount(recs) != 64 {
+		t.Errorf("demo fragment records: %s", dump(r.msgs))
+	}
+	for _, rec := range recs {
+		if rec.Check != gpuav.CheckDescriptorIndexOOB || !slices.Equal(rec.Params[:4], []uint32{0, 0, 6, 6}) ||
+			rec.Stage != gpuav.ModelFragment || rec.Action != "vkCmdDraw" || rec.ShaderID != frag.ID {
+			t.Errorf("demo fragment record: %+v", rec)
 		}
 	}
 	r = runApp(t, true, nil, demoApp(t), "--clean")

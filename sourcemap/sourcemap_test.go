@@ -1,32 +1,14 @@
 package sourcemap
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 
+	"github.com/gpuav-dbg/gpuav-dbg/internal/shadertest"
 	"github.com/gpuav-dbg/gpuav-dbg/spirv"
 )
 
 func compile(t testing.TB, name string, flags ...string) []uint32 {
-	t.Helper()
-	out := filepath.Join(t.TempDir(), "out.spv")
-	args := append(append([]string{}, flags...), "--target-env", "vulkan1.1", "-o", out, name)
-	cmd := exec.Command("glslangValidator", args...)
-	cmd.Dir = "testdata"
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("glslangValidator %v: %v\n%s", args, err, b)
-	}
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := spirv.WordsFromBytes(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return w
+	return shadertest.Compile(t, "testdata", name, append(flags, "--target-env", "vulkan1.1")...)
 }
 
 // nthOp returns the index of the n-th (from 0) instruction with opcode op.

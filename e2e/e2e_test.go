@@ -95,9 +95,16 @@ type report struct {
 // the exit code, the report and stderr.
 func runHeadless(t *testing.T, demoArgs ...string) (int, report, string) {
 	t.Helper()
+	return runHeadlessEnv(t, nil, demoArgs...)
+}
+
+// runHeadlessEnv is runHeadless with extra environment variables.
+func runHeadlessEnv(t *testing.T, env []string, demoArgs ...string) (int, report, string) {
+	t.Helper()
 	out := filepath.Join(t.TempDir(), "out.json")
 	args := append([]string{"run", "--headless", "--json", out, "--session", filepath.Join(t.TempDir(), "s.gvs"), "--", bin("demo")}, demoArgs...)
 	cmd := exec.Command(bin("gpuav-dbg"), args...)
+	cmd.Env = append(os.Environ(), env...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	cmd.Stdout = &stderr
@@ -183,6 +190,16 @@ func TestDemoHeadless(t *testing.T) {
 	// One human-readable line per group on stderr.
 	if n := strings.Count(stderr, "descriptor_index_oob"); n < 2 {
 		t.Errorf("stderr has %d lines naming the check, want one per group:\n%s", n, stderr)
+	}
+}
+
+// TestLayerFirstInChain runs with Mesa's implicit device_select layer off,
+// so that ours is the first layer the loader calls, as on NVIDIA's driver:
+// the loader then asks it for vkCreateInstance with a non-NULL instance.
+func TestLayerFirstInChain(t *testing.T) {
+	code, r, stderr := runHeadlessEnv(t, []string{"NODEVICE_SELECT=1"})
+	if code != 1 || len(r.Errors) != 2 {
+		t.Fatalf("exit %d with %d error groups, want 1 with 2\n%s", code, len(r.Errors), stderr)
 	}
 }
 

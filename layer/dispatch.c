@@ -427,14 +427,14 @@ static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL gl_GetInstanceProcAddr(VkInstanc
         return NULL;
     PFN_vkVoidFunction ours =
         find(instance_intercepts, sizeof instance_intercepts / sizeof *instance_intercepts, name);
-    if (!instance) {
-        /* Global commands: only vkCreateInstance is ours. */
-        if (strcmp(name, "vkCreateInstance") == 0 || strcmp(name, "vkGetInstanceProcAddr") == 0)
-            return ours;
-        return NULL;
-    }
-    if (strcmp(name, "vkGetInstanceProcAddr") == 0)
+    /* vkCreateInstance and vkGetInstanceProcAddr are ours whatever the
+     * instance: when this layer is first in the chain, the loader asks for
+     * vkCreateInstance with its own, not yet created, instance handle (an
+     * implicit layer above us, such as Mesa's device_select, hides that). */
+    if (strcmp(name, "vkCreateInstance") == 0 || strcmp(name, "vkGetInstanceProcAddr") == 0)
         return ours;
+    if (!instance)
+        return NULL; /* other global commands go through the loader */
     if (strcmp(name, "vkGetDeviceProcAddr") == 0)
         return (PFN_vkVoidFunction)gl_GetDeviceProcAddr;
     instance_data *id = instance_get(instance);

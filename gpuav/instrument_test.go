@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,7 +13,7 @@ import (
 )
 
 // compile builds a GLSL file from testdata/shaders with debug info.
-func compile(t *testing.T, name, env string) []uint32 {
+func compile(t testing.TB, name, env string) []uint32 {
 	return shadertest.Compile(t, "testdata/shaders", name, "-g", "--target-env", env)
 }
 
@@ -64,4 +65,73 @@ func TestInstrumentDescriptorIndexValid(t *testing.T) {
 			validate(t, res.Words, tt.env)
 		})
 	}
+}
+
+// TestInstrumentBadInput: a module the passes cannot read or do not handle
+// comes back untouched, with an error or a warning that says why.
+func TestInstrumentBadInput(t *testing.T) {
+	good := compile(t, "oob_compute.comp", "vulkan1.1")
+	truncated := append([]uint32(nil), good[:len(good)-3]...)
+	badMagic := append([]uint32{0xdeadbeef}, good[1:]...)
+	noShaderCap := append([]uint32(nil), good...)
+	// Turn OpCapability Shader into OpCapability Kernel (6).
+	for i := spirv.HeaderWords; i < len(noShaderCap); i += int(noShaderCap[i] >> 16) {
+		if spirv.Opcode(noShaderCap[i]&0xffff) == spirv.OpCapability && noShaderCap[i+1] == uint32(spirv.CapabilityShader) {
+			noShaderCap[i+1] = uint32(spirv.CapabilityKernel)
+			break
+		}
+	}
+	tests := []struct {
+		name    string
+		words   []uint32
+		wantErr string
+		warning string
+	}{
+		{"truncated", truncated, "past the end", ""},
+		{"bad magic", badMagic, "bad magic", ""},
+		{"empty", nil, "shorter than the 5-word header", ""},
+		{"kernel", noShaderCap, "", "no Shader capability"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := Instrument(tt.words, Options{ShaderID: 1, DescriptorSet: 7})
+			if tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
+				t.Errorf("error %v, want one containing %q", err, tt.wantErr)
+			}
+			if tt.wantErr == "" && err != nil {
+				t.Errorf("unexpected error %v", err)
+			}
+			if tt.warning != "" && (len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], tt.warning)) {
+				t.Errorf("warnings %q, want %q", res.Warnings, tt.warning)
+			}
+			if res.Instrumented || !slices.Equal(res.Words, tt.words) {
+				t.Errorf("module changed: instrumented=%v", res.Instrumented)
+			}
+		})
+	}
+}
+
+// TestInstrumentChecksOff: with the check off nothing changes.
+func TestInstrumentChecksOff(t *testing.T) {
+	w := compile(t, "oob_compute.comp", "vulkan1.1")
+	res, err := Instrument(w, Options{ShaderID: 1, DescriptorSet: 7, Checks: map[string]bool{CheckDescriptorIndexOOB: false}})
+	if err != nil || res.Instrumented || !slices.Equal(res.Words, w) {
+		t.Fatalf("err %v instrumented %v", err, res.Instrumented)
+	}
+}
+
+func FuzzInstrument(f *testing.F) {
+	for _, s := range []string{"oob_compute.comp", "oob_fragment.frag", "loop_sampler.frag"} {
+		f.Add(spirv.BytesFromWords(compile(f, s, "vulkan1.2")))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		w, err := spirv.WordsFromBytes(b)
+		if err != nil {
+			return
+		}
+		res, err := Instrument(w, Options{ShaderID: 3, DescriptorSet: 7})
+		if err != nil && !slices.Equal(res.Words, w) {
+			t.Fatalf("error %v but the module was changed", err)
+		}
+	})
 }

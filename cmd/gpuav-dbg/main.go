@@ -8,6 +8,7 @@
 //	gpuav-dbg run [--headless] [--json OUT.json] [--session FILE] [--check ID=on|off ...] [--reserve-slot] [--] APP [ARGS...]
 //	gpuav-dbg demo [same flags]
 //	gpuav-dbg open FILE [--json OUT.json] [--headless]
+//	gpuav-dbg instrument [--checks none|all|ID,...] -o OUT.spv IN.spv
 //	gpuav-dbg version
 //	gpuav-dbg help
 //
@@ -72,6 +73,8 @@ Usage:
   gpuav-dbg demo [flags]                     run the built-in demo app
   gpuav-dbg open FILE [--json OUT] [--headless]
                                              show a saved session (.gvs) or JSON report
+  gpuav-dbg instrument [--checks none|all|ID,...] -o OUT.spv IN.spv
+                                             instrument a module offline (none: re-encode)
   gpuav-dbg version                          print the version
   gpuav-dbg help                             print this help
 
@@ -113,6 +116,8 @@ func (c *cli) main(args []string) int {
 		return c.runCmd("demo", rest)
 	case "open":
 		return c.openCmd(rest)
+	case "instrument":
+		return c.instrumentCmd(rest)
 	case "version", "--version", "-version":
 		c.printVersion()
 		return exitOK

@@ -2,6 +2,7 @@ package gpuav
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/gpuav-dbg/gpuav-dbg/spirv"
 )
@@ -99,9 +100,9 @@ func (c *context) function(name string) (uint32, error) {
 		return id, nil
 	}
 	if c.lib == nil {
-		lib, err := spirv.Parse(append([]uint32(nil), libraryWords...))
+		lib, err := checkLibrary()
 		if err != nil {
-			return 0, fmt.Errorf("parse check library: %w", err)
+			return 0, err
 		}
 		c.lib = lib
 	}
@@ -247,3 +248,15 @@ func (c *context) stageInfo(e *emitter) uint32 {
 	}
 	return e.op(spirv.OpCompositeConstruct, m.TypeVector(u, 4), m.ConstantUint32(uint32(c.model)), w[0], w[1], w[2])
 }
+
+// checkLibrary parses the check-function library once. The linker only
+// reads it, and its definition index is built here, so instrumentations on
+// several threads can share it.
+var checkLibrary = sync.OnceValues(func() (*spirv.Module, error) {
+	lib, err := spirv.Parse(append([]uint32(nil), libraryWords...))
+	if err != nil {
+		return nil, fmt.Errorf("parse check library: %w", err)
+	}
+	lib.Def(0) // build the index now: later lookups only read it
+	return lib, nil
+})

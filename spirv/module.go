@@ -1,8 +1,8 @@
 package spirv
 
 import (
+	"encoding/binary"
 	"fmt"
-	"strings"
 )
 
 // Section is one part of a module's logical layout (SPIR-V spec 2.4).
@@ -440,13 +440,15 @@ func typeKey(in *Instruction) (string, bool) {
 	return "", false
 }
 
+// keyWords packs an opcode, a result type and operand words into a map key.
 func keyWords(op Opcode, typ uint32, w []uint32) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d:%d", op, typ)
+	b := make([]byte, 0, 8+4*len(w))
+	b = binary.LittleEndian.AppendUint32(b, uint32(op))
+	b = binary.LittleEndian.AppendUint32(b, typ)
 	for _, x := range w {
-		fmt.Fprintf(&b, ",%d", x)
+		b = binary.LittleEndian.AppendUint32(b, x)
 	}
-	return b.String()
+	return string(b)
 }
 
 // findOrAdd returns the id of an existing type or constant with the same

@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -228,22 +227,8 @@ func (m *Model) Scroll(d int) { m.scroll(d) }
 // Update scrolls on the movement keys; the root sends keys only while the
 // pane has focus.
 func (m *Model) Update(msg tea.Msg) tea.Cmd {
-	k := m.c.Keys
-	if msg, ok := msg.(tea.KeyPressMsg); ok {
-		switch {
-		case key.Matches(msg, k.Up):
-			m.scroll(-1)
-		case key.Matches(msg, k.Down):
-			m.scroll(1)
-		case key.Matches(msg, k.PageUp):
-			m.scroll(-max(m.height-1, 1))
-		case key.Matches(msg, k.PageDown):
-			m.scroll(max(m.height-1, 1))
-		case key.Matches(msg, k.Top):
-			m.offset = 0
-		case key.Matches(msg, k.Bottom):
-			m.scroll(1 << 30)
-		}
+	if d, ok := m.c.ScrollDelta(msg, m.height); ok {
+		m.scroll(d)
 	}
 	return nil
 }

@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/alecthomas/chroma/v2"
@@ -388,22 +387,8 @@ func (m *Model) Scroll(d int) { m.top = clampTop(m.doc, m.top+d, m.height) }
 
 // Update scrolls on the movement keys; the root sends keys only while the pane has focus.
 func (m *Model) Update(msg tea.Msg) tea.Cmd {
-	k := m.c.Keys
-	if msg, ok := msg.(tea.KeyPressMsg); ok {
-		switch {
-		case key.Matches(msg, k.Up):
-			m.Scroll(-1)
-		case key.Matches(msg, k.Down):
-			m.Scroll(1)
-		case key.Matches(msg, k.PageUp):
-			m.Scroll(-max(m.height-1, 1))
-		case key.Matches(msg, k.PageDown):
-			m.Scroll(max(m.height-1, 1))
-		case key.Matches(msg, k.Top):
-			m.top = 0
-		case key.Matches(msg, k.Bottom):
-			m.Scroll(1 << 30)
-		}
+	if d, ok := m.c.ScrollDelta(msg, m.height); ok {
+		m.Scroll(d)
 	}
 	return nil
 }

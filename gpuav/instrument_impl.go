@@ -33,9 +33,6 @@ func instrument(words []uint32, opt Options) (res Result, err error) {
 	if ctx.added == 0 {
 		return res, nil
 	}
-	if err := ctx.finish(); err != nil {
-		return Result{Words: words, Warnings: res.Warnings}, fmt.Errorf("instrument shader %d: %w", opt.ShaderID, err)
-	}
 	res.Words = m.Encode()
 	res.Instrumented = true
 	res.ChecksAdded = ctx.added
@@ -124,15 +121,6 @@ func (c *context) function(name string) (uint32, error) {
 	}
 	c.linked[name] = imp.Functions[name]
 	return imp.Functions[name], nil
-}
-
-// finish completes the module after the passes: nothing is left to do but
-// to check the linking did not fail silently.
-func (c *context) finish() error {
-	if len(c.linked) == 0 {
-		return fmt.Errorf("checks were added but no check function was linked")
-	}
-	return nil
 }
 
 // builtin returns the Input variable decorated with a builtin, adding one of

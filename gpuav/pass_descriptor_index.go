@@ -34,17 +34,11 @@ func descriptorIndexPass(c *context) {
 				if !ok {
 					continue
 				}
-				// Continue scanning in the merge block (the last new one).
+				// Skip T (the guarded clone) and F; the outer loop goes on
+				// with the merge block, which holds the rest of b.
 				f.Blocks = append(f.Blocks[:bi+1], append(newBlocks, f.Blocks[bi+1:]...)...)
 				bi += len(newBlocks) - 1
-				b = f.Blocks[bi+1]
-				bi++
-				j = 0
-				// Skip the phi at the start of the merge block.
-				for j < len(b.Insts) && b.Insts[j].Opcode() == spirv.OpPhi {
-					j++
-				}
-				j--
+				break
 			}
 		}
 	}

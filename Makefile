@@ -19,7 +19,7 @@ build: $(BIN)/gpuav-dbg layer examples
 
 GO_SOURCES := $(shell find . -name '*.go' -not -path './bin/*') go.mod go.sum
 
-$(BIN)/gpuav-dbg: $(GO_SOURCES)
+$(BIN)/gpuav-dbg: $(GO_SOURCES) $(wildcard device/*.c device/*.h)
 	@mkdir -p $(BIN)
 	$(GO) build -o $@ ./cmd/gpuav-dbg
 
@@ -35,6 +35,7 @@ $(MANIFEST): layer/VkLayer_gpuav_dbg.json
 	cp $< $@
 
 include examples/examples.mk
+include bench/bench.mk
 
 demo: all
 	@mkdir -p $(XDG_RUNTIME_DIR) && chmod 700 $(XDG_RUNTIME_DIR)

@@ -332,7 +332,7 @@ func TestTUIInTmux(t *testing.T) {
 	if !strings.Contains(screen, "oob_compute.comp") {
 		t.Errorf("error list lacks the compute error:\n%s", screen)
 	}
-	tmux("send-keys", "j")
+	tmux("send-keys", "n") // the next error group: the fragment one
 	screen = waitFor("texture(tex[pc.tex_ind]")
 	marked := false
 	for _, l := range strings.Split(screen, "\n") {
@@ -344,4 +344,67 @@ func TestTUIInTmux(t *testing.T) {
 		t.Errorf("the texture(tex[...]) line is not marked:\n%s", screen)
 	}
 	tmux("send-keys", "q")
+}
+
+// TestTUIRerunInTmux re-runs the demo from the TUI's settings with
+// descriptor_index_oob off: run 2 has no errors, and the compare view says
+// both of run 1's groups are fixed.
+func TestTUIRerunInTmux(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Fatalf("tmux not installed (scripts/install-deps installs it): %v", err)
+	}
+	sock := filepath.Join(t.TempDir(), "tmux.sock")
+	tmux := func(args ...string) string {
+		out, err := exec.Command("tmux", append([]string{"-S", sock}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("tmux %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	sess := filepath.Join(t.TempDir(), "s.gvs")
+	tmux("new-session", "-d", "-x", "140", "-y", "40", "-e", "XDG_RUNTIME_DIR="+os.Getenv("XDG_RUNTIME_DIR"),
+		bin("gpuav-dbg"), "demo", "--theme", "dark", "--session", sess)
+	defer exec.Command("tmux", "-S", sock, "kill-server").Run()
+	waitFor := func(what string) string {
+		deadline := time.Now().Add(60 * time.Second)
+		var screen string
+		for time.Now().Before(deadline) {
+			screen = tmux("capture-pane", "-p")
+			if strings.Contains(screen, what) {
+				return screen
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+		t.Fatalf("timed out waiting for %q; screen:\n%s", what, screen)
+		return ""
+	}
+	waitFor("2 groups · 68 records")
+	waitFor("exited")
+	tmux("send-keys", "s")
+	screen := waitFor("Settings for the next run")
+	if !strings.Contains(screen, "› [x] descriptor_index_oob") {
+		t.Fatalf("settings do not start on descriptor_index_oob, on:\n%s", screen)
+	}
+	tmux("send-keys", "Space")
+	waitFor("[ ] descriptor_index_oob")
+	tmux("send-keys", "r")
+	waitFor("run 2/2")
+	screen = waitFor("no validation errors")
+	if !strings.Contains(screen, "0 groups · 0 records") {
+		t.Errorf("run 2 counts:\n%s", screen)
+	}
+	tmux("send-keys", "c")
+	waitFor("run 1 → run 2: 0 new, 2 fixed, 0 changed, 0 same")
+	tmux("send-keys", "q")
+	// Run 2's session is saved next to run 1's.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if _, err := os.Stat(strings.TrimSuffix(sess, ".gvs") + ".2.gvs"); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("run 2's session file was not written")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }

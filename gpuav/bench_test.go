@@ -1,7 +1,13 @@
 package gpuav
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
+
+	"github.com/gpuav-dbg/gpuav-dbg/gpuav/internal/largeshader"
+	"github.com/gpuav-dbg/gpuav-dbg/internal/shadertest"
 )
 
 // BenchmarkInstrument instruments test shaders; the throughput is in bytes
@@ -15,6 +21,34 @@ func BenchmarkInstrument(b *testing.B) {
 				res, err := Instrument(w, Options{ShaderID: 1, DescriptorSet: 7})
 				if err != nil || !res.Instrumented {
 					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// largeShader writes largeshader.Source(n) as large.comp into a temporary
+// directory and returns it.
+func largeShader(b *testing.B, n int) string {
+	dir := b.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "large.comp"), []byte(largeshader.Source(n)), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return dir
+}
+
+// BenchmarkInstrumentLarge instruments generated compute shaders of about
+// 10 KB to 300 KB of SPIR-V (the target is 1 ms per 10 KB, i.e. 10 MB/s).
+func BenchmarkInstrumentLarge(b *testing.B) {
+	for _, n := range []int{4, 40, 400} {
+		dir := largeShader(b, n)
+		w := shadertest.Compile(b, dir, "large.comp", "--target-env", "vulkan1.2")
+		b.Run(fmt.Sprintf("%dKB", 4*len(w)/1000), func(b *testing.B) {
+			b.SetBytes(int64(4 * len(w)))
+			for i := 0; i < b.N; i++ {
+				res, err := Instrument(w, Options{ShaderID: 1, DescriptorSet: 7})
+				if err != nil || !res.Instrumented || res.ChecksAdded < n {
+					b.Fatalf("err %v instrumented %v checks %d warnings %v", err, res.Instrumented, res.ChecksAdded, res.Warnings)
 				}
 			}
 		})

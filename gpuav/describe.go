@@ -3,6 +3,7 @@ package gpuav
 import (
 	"fmt"
 	"math"
+	"strconv"
 )
 
 // Description is a record's check-specific part in the user's terms.
@@ -13,10 +14,25 @@ type Description struct {
 	VUIDSuffix string
 	// Message is the sentence that says what went wrong, with numbers.
 	Message string
+	// FullVUID is a VUID that does not depend on the action command
+	// (VUID-RuntimeSpirv-...); it wins over VUIDSuffix.
+	FullVUID string
 	// Descriptor fields, when the check is about a descriptor.
 	HasDescriptor bool
 	Set, Binding  uint32
 	Index, Length uint32
+	// Ray holds the operands of a failed OpRayQueryInitializeKHR.
+	Ray *RayValues
+}
+
+// RayValues are the operands of an OpRayQueryInitializeKHR as the shader
+// passed them (NaN and infinities included).
+type RayValues struct {
+	Tmin, Tmax float32
+	// Origin is set unless the error is about the direction; Direction is
+	// set only then (a record has room for one vector).
+	Origin, Direction *[3]float32
+	Flags, CullMask   uint32
 }
 
 // Describe turns a record's check code and parameters into a description.
@@ -29,15 +45,61 @@ func Describe(code CheckCode, p [RecordParams]uint32) Description {
 		d.VUIDSuffix = "None-10068"
 		d.Message = fmt.Sprintf("(set = %d, binding = %d) Index of %d used to index descriptor array of length %d.",
 			d.Set, d.Binding, d.Index, d.Length)
+	case CodeRayQueryTminGreaterThanTmax, CodeRayQueryNegativeTmin, CodeRayQueryNegativeTmax,
+		CodeRayQueryOriginNonFinite, CodeRayQueryDirectionNonFinite, CodeRayQueryTNaN:
+		describeRayQuery(&d, code, p)
 	default:
 		d.Message = fmt.Sprintf("check code %d with parameters %v", uint32(code), p)
 	}
 	return d
 }
 
+// describeRayQuery fills in a ray query error: the VUIDs of the Vulkan
+// environment for SPIR-V (RuntimeSpirv) and the operand values.
+func describeRayQuery(d *Description, code CheckCode, p [RecordParams]uint32) {
+	f := math.Float32frombits
+	r := &RayValues{Tmin: f(p[0]), Tmax: f(p[1]), Flags: p[5], CullMask: p[6]}
+	v := &[3]float32{f(p[2]), f(p[3]), f(p[4])}
+	if code == CodeRayQueryDirectionNonFinite {
+		r.Direction = v
+	} else {
+		r.Origin = v
+	}
+	d.Ray = r
+	const op = "OpRayQueryInitializeKHR operand"
+	vec := fmt.Sprintf("(%s, %s, %s)", fmtFloat(v[0]), fmtFloat(v[1]), fmtFloat(v[2]))
+	switch code {
+	case CodeRayQueryTminGreaterThanTmax:
+		d.FullVUID = "VUID-RuntimeSpirv-OpRayQueryInitializeKHR-06350"
+		d.Message = fmt.Sprintf("%s RayTmin (%s) is greater than RayTmax (%s).", op, fmtFloat(r.Tmin), fmtFloat(r.Tmax))
+	case CodeRayQueryNegativeTmin:
+		d.FullVUID = "VUID-RuntimeSpirv-OpRayQueryInitializeKHR-06349"
+		d.Message = fmt.Sprintf("%s RayTmin (%s) is negative.", op, fmtFloat(r.Tmin))
+	case CodeRayQueryNegativeTmax:
+		d.FullVUID = "VUID-RuntimeSpirv-OpRayQueryInitializeKHR-06349"
+		d.Message = fmt.Sprintf("%s RayTmax (%s) is negative.", op, fmtFloat(r.Tmax))
+	case CodeRayQueryOriginNonFinite:
+		d.FullVUID = "VUID-RuntimeSpirv-OpRayQueryInitializeKHR-06348"
+		d.Message = fmt.Sprintf("%s RayOrigin %s is not finite.", op, vec)
+	case CodeRayQueryDirectionNonFinite:
+		d.FullVUID = "VUID-RuntimeSpirv-OpRayQueryInitializeKHR-06348"
+		d.Message = fmt.Sprintf("%s RayDirection %s is not finite.", op, vec)
+	case CodeRayQueryTNaN:
+		d.FullVUID = "VUID-RuntimeSpirv-OpRayQueryInitializeKHR-06351"
+		d.Message = fmt.Sprintf("%ss RayTmin (%s) and RayTmax (%s) must not be NaN.", op, fmtFloat(r.Tmin), fmtFloat(r.Tmax))
+	}
+}
+
+// fmtFloat writes a float32 the shortest way that reads back exactly:
+// 5, -0.5, 1e+30, +Inf, NaN.
+func fmtFloat(x float32) string { return strconv.FormatFloat(float64(x), 'g', -1, 32) }
+
 // VUID returns the full VUID for a description and action command name, or
 // "" when the check has none.
 func (d Description) VUID(action string) string {
+	if d.FullVUID != "" {
+		return d.FullVUID
+	}
 	if d.VUIDSuffix == "" || action == "" {
 		return ""
 	}

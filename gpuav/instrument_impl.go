@@ -29,9 +29,15 @@ func instrument(words []uint32, opt Options) (res Result, err error) {
 	if opt.enabled(CheckDescriptorIndexOOB) {
 		descriptorIndexPass(ctx)
 	}
+	if opt.enabled(CheckRayQuery) {
+		rayQueryPass(ctx)
+	}
 	res.Warnings = append(res.Warnings, ctx.warnings...)
 	if ctx.added == 0 {
 		return res, nil
+	}
+	if err := ctx.link(); err != nil {
+		return Result{Words: words}, fmt.Errorf("instrument shader %d: %w", opt.ShaderID, err)
 	}
 	res.Words = m.Encode()
 	res.Instrumented = true
@@ -50,20 +56,22 @@ func (o Options) enabled(check string) bool {
 // execution model of the module's entry points and the functions linked
 // from the check library on demand.
 type context struct {
-	m        *spirv.Module
-	opt      Options
-	model    spirv.ExecutionModel
-	lib      *spirv.Module
-	linked   map[string]uint32
-	added    int
-	warnings []string
-	builtins map[spirv.BuiltIn]uint32
+	m         *spirv.Module
+	opt       Options
+	model     spirv.ExecutionModel
+	linked    map[string]uint32 // check function → the id calls use
+	linkOrder []string          // check functions in the order requested
+	added     int
+	warnings  []string
+	builtins  map[spirv.BuiltIn]uint32
 }
 
 // newContext checks that the module is something the passes understand and
 // returns a reason to leave it alone otherwise.
 func newContext(m *spirv.Module, opt Options) (*context, string) {
-	if !m.HasCapability(spirv.CapabilityShader) {
+	// Shader may be only implied (RayTracingKHR, MeshShadingEXT... declare
+	// it implicitly); a module that declares Kernel is an OpenCL kernel.
+	if m.HasCapability(spirv.CapabilityKernel) {
 		return nil, "module has no Shader capability (a kernel?): left uninstrumented"
 	}
 	eps := m.EntryPoints()
@@ -91,21 +99,34 @@ func (c *context) warnf(format string, args ...any) {
 	c.warnings = append(c.warnings, fmt.Sprintf(format, args...))
 }
 
-// function links a check function into the module once and returns its id.
+// function returns the id calls to a check function use. Linking is
+// deferred: the first request allocates a placeholder id, and link imports
+// every requested function in one go at the end, so functions they share
+// (gpuav_write_record, the output buffer) are linked once per module.
 func (c *context) function(name string) (uint32, error) {
 	if id, ok := c.linked[name]; ok {
 		return id, nil
 	}
-	if c.lib == nil {
-		lib, err := checkLibrary()
-		if err != nil {
-			return 0, err
-		}
-		c.lib = lib
+	id := c.m.NewID()
+	c.linked[name] = id
+	c.linkOrder = append(c.linkOrder, name)
+	return id, nil
+}
+
+// link imports the requested check functions, points the calls at them,
+// moves the library's variables to the layer's set and, on SPIR-V 1.4+,
+// lists them in every entry point's interface.
+func (c *context) link() error {
+	if len(c.linkOrder) == 0 {
+		return nil
 	}
-	imp, err := c.m.ImportFunctions(c.lib, name)
+	lib, err := checkLibrary()
 	if err != nil {
-		return 0, fmt.Errorf("link %s: %w", name, err)
+		return err
+	}
+	imp, err := c.m.ImportFunctions(lib, c.linkOrder...)
+	if err != nil {
+		return fmt.Errorf("link %v: %w", c.linkOrder, err)
 	}
 	for _, v := range imp.Variables {
 		for _, d := range c.m.Decorations(v) {
@@ -119,8 +140,22 @@ func (c *context) function(name string) (uint32, error) {
 			}
 		}
 	}
-	c.linked[name] = imp.Functions[name]
-	return imp.Functions[name], nil
+	placeholder := map[uint32]uint32{}
+	for name, id := range c.linked {
+		placeholder[id] = imp.Functions[name]
+	}
+	for _, f := range c.m.Functions {
+		for _, b := range f.Blocks {
+			for _, in := range b.Insts {
+				if in.Opcode() == spirv.OpFunctionCall && len(in.Words) > 3 {
+					if real, ok := placeholder[in.Words[3]]; ok {
+						in.Words[3] = real
+					}
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // builtin returns the Input variable decorated with a builtin, adding one of

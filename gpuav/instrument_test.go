@@ -135,3 +135,9 @@ func FuzzInstrument(f *testing.F) {
 		}
 	})
 }
+
+// compileFlags builds a GLSL file from testdata/shaders with the given
+// debug flag (-g or -gVS) and other flags.
+func compileFlags(t testing.TB, name, debug string, flags ...string) []uint32 {
+	return shadertest.Compile(t, "testdata/shaders", name, append([]string{debug}, flags...)...)
+}

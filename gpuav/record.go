@@ -89,14 +89,18 @@ const (
 	CodeTexelBufferOOB CheckCode = 5
 	// CodeBDAOOB: p0/p1 address low/high, p2 access size.
 	CodeBDAOOB CheckCode = 6
-	// Ray query codes: p0..p6 hold origin.xyz, tmin, direction.xyz is not
-	// enough room for all values, so p0 tmin bits, p1 tmax bits, p2..p4 the
-	// offending vector (origin or direction) bits.
-	CodeRayQueryTminGreaterThanTmax CheckCode = 7
-	CodeRayQueryNegativeTmin        CheckCode = 8
-	CodeRayQueryOriginNonFinite     CheckCode = 9
-	CodeRayQueryDirectionNonFinite  CheckCode = 10
-	CodeRayQueryTNonFinite          CheckCode = 11
+	// Ray query codes (OpRayQueryInitializeKHR operands), one per rule:
+	// p0 RayTmin bits, p1 RayTmax bits, p2..p4 RayDirection's bits for
+	// CodeRayQueryDirectionNonFinite and RayOrigin's otherwise, p5 Rayflags,
+	// p6 CullMask. A shader reports only the first rule broken, in the order
+	// origin, direction, NaN t, negative RayTmin, negative RayTmax,
+	// RayTmin > RayTmax.
+	CodeRayQueryTminGreaterThanTmax CheckCode = 7  // VUID-...-06350
+	CodeRayQueryNegativeTmin        CheckCode = 8  // VUID-...-06349
+	CodeRayQueryOriginNonFinite     CheckCode = 9  // VUID-...-06348
+	CodeRayQueryDirectionNonFinite  CheckCode = 10 // VUID-...-06348
+	CodeRayQueryTNaN                CheckCode = 11 // VUID-...-06351 (+inf is allowed)
+	CodeRayQueryNegativeTmax        CheckCode = 12 // VUID-...-06349
 )
 
 // Check ids: the stable names of the checks a user switches on and off, as
@@ -119,7 +123,7 @@ var AllChecks = []string{
 
 // ImplementedChecks lists the checks the instrumentation can add today.
 // The others are accepted in settings but have no pass yet.
-var ImplementedChecks = []string{CheckDescriptorIndexOOB}
+var ImplementedChecks = []string{CheckDescriptorIndexOOB, CheckRayQuery}
 
 // CheckID returns the check id a code belongs to.
 func (c CheckCode) CheckID() string {
@@ -137,7 +141,7 @@ func (c CheckCode) CheckID() string {
 	case CodeBDAOOB:
 		return CheckBDAOOB
 	case CodeRayQueryTminGreaterThanTmax, CodeRayQueryNegativeTmin, CodeRayQueryOriginNonFinite,
-		CodeRayQueryDirectionNonFinite, CodeRayQueryTNonFinite:
+		CodeRayQueryDirectionNonFinite, CodeRayQueryTNaN, CodeRayQueryNegativeTmax:
 		return CheckRayQuery
 	}
 	return fmt.Sprintf("unknown_check_%d", uint32(c))

@@ -65,6 +65,7 @@ static void cb_free(cb_state *cs)
     free(cs->stack);
     free(cs->paths);
     free(cs->executed);
+    free(cs->executed_at);
     free(cs);
 }
 
@@ -193,8 +194,9 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_AllocateCommandBuffers(VkDevice device,
     return r;
 }
 
-static void forget(VkCommandBuffer cb)
+static void forget(device_data *dd, VkCommandBuffer cb)
 {
+    gpuavdbg_pending_flush_cb(dd, gpuavdbg_cb_get(cb));
     pthread_rwlock_wrlock(&g_cb_lock);
     cb_state *cs = hmap_del(&g_cbs, GPUAVDBG_H(cb));
     __atomic_add_fetch(&g_cb_gen, 1, __ATOMIC_RELEASE);
@@ -211,14 +213,36 @@ static VKAPI_ATTR void VKAPI_CALL gl_FreeCommandBuffers(VkDevice device, VkComma
         return;
     for (uint32_t i = 0; i < n; i++)
         if (cbs[i])
-            forget(cbs[i]);
+            forget(dd, cbs[i]);
     dd->disp.FreeCommandBuffers(device, pool, n, cbs);
 }
 
-/* each_in_pool calls fn on every command buffer of pool; with del, it
- * removes them from the map and frees them after fn. */
+/* flush_pool reads the pending records of every command buffer of pool
+ * (of the device, with pool == 0) before they are reset or freed. The app
+ * synchronizes the pool, so no command buffer of it goes away meanwhile. */
+static void flush_pool(device_data *dd, VkCommandPool pool)
+{
+    gpuavdbg_pending_flush_pool(dd, pool);
+    cb_state **list = NULL;
+    size_t n = 0;
+    pthread_rwlock_rdlock(&g_cb_lock);
+    list = malloc((g_cbs.len + 1) * sizeof *list);
+    for (size_t i = 0; list && i < g_cbs.cap; i++) {
+        cb_state *cs = g_cbs.slots[i].val;
+        if (g_cbs.slots[i].key && cs->dd == dd && (!pool || cs->pool == pool))
+            list[n++] = cs;
+    }
+    pthread_rwlock_unlock(&g_cb_lock);
+    for (size_t i = 0; i < n; i++)
+        gpuavdbg_pending_flush_cb(dd, list[i]);
+    free(list);
+}
+
+/* each_in_pool resets every command buffer of pool; with del, it removes
+ * them from the map and frees them. */
 static void each_in_pool(device_data *dd, VkCommandPool pool, int del)
 {
+    flush_pool(dd, pool);
     pthread_rwlock_wrlock(&g_cb_lock);
     for (size_t i = 0; i < g_cbs.cap; i++) {
         cb_state *cs = g_cbs.slots[i].val;
@@ -278,7 +302,9 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_BeginCommandBuffer(VkCommandBuffer cb, 
     if (!dd)
         return VK_ERROR_INITIALIZATION_FAILED;
     if (cs) {
+        gpuavdbg_pending_flush_cb(dd, cs);
         cb_reset(cs);
+        cs->simultaneous = bi && (bi->flags & VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT);
         /* Units exist whenever the device set-up succeeded, even after a
          * later failure stopped instrumenting new shaders: pipelines made
          * before it still need the set bound. */
@@ -314,8 +340,10 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_ResetCommandBuffer(VkCommandBuffer cb, 
     device_data *dd = cs ? cs->dd : gpuavdbg_device_get(cb);
     if (!dd)
         return VK_ERROR_INITIALIZATION_FAILED;
-    if (cs)
+    if (cs) {
+        gpuavdbg_pending_flush_cb(dd, cs);
         cb_reset(cs);
+    }
     return dd->disp.ResetCommandBuffer(cb, flags);
 }
 
@@ -339,9 +367,20 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdExecuteCommands(VkCommandBuffer cb, uint
 {
     CMD_PROLOGUE(cb);
     if (cs)
-        for (uint32_t i = 0; i < n; i++)
-            if (grow((void **)&cs->executed, &cs->cap_executed, cs->nexecuted, sizeof *cs->executed))
-                cs->executed[cs->nexecuted++] = cbs[i];
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t cap = cs->cap_executed;
+            if (!grow((void **)&cs->executed, &cap, cs->nexecuted, sizeof *cs->executed))
+                break;
+            if (cap != cs->cap_executed) {
+                uint32_t *at = realloc(cs->executed_at, cap * sizeof *at);
+                if (!at)
+                    break;
+                cs->executed_at = at;
+                cs->cap_executed = cap;
+            }
+            cs->executed_at[cs->nexecuted] = cs->nactions;
+            cs->executed[cs->nexecuted++] = cbs[i];
+        }
     dd->disp.CmdExecuteCommands(cb, n, cbs);
 }
 
@@ -434,8 +473,28 @@ ACTION(CmdDispatchBaseKHR, DISPATCH_BASE, CMP,
        (VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz, uint32_t x, uint32_t y, uint32_t z),
        (cb, bx, by, bz, x, y, z))
 
+#define RT VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR
+ACTION(CmdTraceRaysKHR, TRACE_RAYS, RT,
+       (VkCommandBuffer cb, const VkStridedDeviceAddressRegionKHR *raygen, const VkStridedDeviceAddressRegionKHR *miss,
+        const VkStridedDeviceAddressRegionKHR *hit, const VkStridedDeviceAddressRegionKHR *callable, uint32_t w,
+        uint32_t h, uint32_t d),
+       (cb, raygen, miss, hit, callable, w, h, d))
+ACTION(CmdTraceRaysIndirectKHR, TRACE_RAYS_INDIRECT, RT,
+       (VkCommandBuffer cb, const VkStridedDeviceAddressRegionKHR *raygen, const VkStridedDeviceAddressRegionKHR *miss,
+        const VkStridedDeviceAddressRegionKHR *hit, const VkStridedDeviceAddressRegionKHR *callable,
+        VkDeviceAddress addr),
+       (cb, raygen, miss, hit, callable, addr))
+ACTION(CmdTraceRaysIndirect2KHR, TRACE_RAYS_INDIRECT2, RT, (VkCommandBuffer cb, VkDeviceAddress addr), (cb, addr))
+ACTION(CmdTraceRaysNV, TRACE_RAYS_NV, RT,
+       (VkCommandBuffer cb, VkBuffer raygenBuf, VkDeviceSize raygenOff, VkBuffer missBuf, VkDeviceSize missOff,
+        VkDeviceSize missStride, VkBuffer hitBuf, VkDeviceSize hitOff, VkDeviceSize hitStride, VkBuffer callBuf,
+        VkDeviceSize callOff, VkDeviceSize callStride, uint32_t w, uint32_t h, uint32_t d),
+       (cb, raygenBuf, raygenOff, missBuf, missOff, missStride, hitBuf, hitOff, hitStride, callBuf, callOff,
+        callStride, w, h, d))
+
 #undef GFX
 #undef CMP
+#undef RT
 #undef ACTION
 
 /* ---- debug labels ------------------------------------------------------------ */
@@ -509,6 +568,10 @@ PFN_vkVoidFunction gpuavdbg_cmdbuf_intercept(const char *name)
     I(CmdDispatchIndirect)
     I(CmdDispatchBase)
     I(CmdDispatchBaseKHR)
+    I(CmdTraceRaysKHR)
+    I(CmdTraceRaysIndirectKHR)
+    I(CmdTraceRaysIndirect2KHR)
+    I(CmdTraceRaysNV)
     I(CmdBeginDebugUtilsLabelEXT)
     I(CmdEndDebugUtilsLabelEXT)
 #undef I

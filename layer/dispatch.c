@@ -35,7 +35,7 @@ void gpuavdbg_logf(int level, const char *fmt, ...)
     goLog(level, buf);
 }
 
-static instance_data *instance_get(const void *dispatchable)
+instance_data *gpuavdbg_instance_get(const void *dispatchable)
 {
     pthread_rwlock_rdlock(&g_lock);
     instance_data *id = hmap_get(&g_instances, GPUAVDBG_H(dispatch_key(dispatchable)));
@@ -107,6 +107,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateInstance(const VkInstanceCreateIn
 #define LOAD(name) id->disp.name = (PFN_vk##name)gipa(*pInstance, "vk" #name);
     GPUAVDBG_INSTANCE_FUNCS(LOAD)
 #undef LOAD
+    gpuavdbg_messengers_from_create_info(id->key, ci);
     /* Settings, launcher connection and hello (Go). */
     id->reserve_slot = goInstanceCreated(wants_reserved_slot(ci)) != 0;
 
@@ -119,6 +120,8 @@ oom:;
     PFN_vkDestroyInstance destroy = (PFN_vkDestroyInstance)gipa(*pInstance, "vkDestroyInstance");
     if (destroy)
         destroy(*pInstance, alloc);
+    if (id)
+        gpuavdbg_messengers_forget_instance(id->key);
     free(id);
     *pInstance = VK_NULL_HANDLE;
     return VK_ERROR_OUT_OF_HOST_MEMORY;
@@ -142,10 +145,12 @@ static VKAPI_ATTR void VKAPI_CALL gl_DestroyInstance(VkInstance instance, const 
     pthread_rwlock_unlock(&g_lock);
     if (!id)
         return;
+    /* The bye's last lines still reach the instance's own messengers. */
+    goInstanceDestroyed(gpuavdbg_submit_count(), last);
+    gpuavdbg_messengers_forget_instance(id->key);
     if (id->disp.DestroyInstance)
         id->disp.DestroyInstance(instance, alloc);
     free(id);
-    goInstanceDestroyed(gpuavdbg_submit_count(), last);
 }
 
 static void remember_physical(instance_data *id, uint32_t n, const VkPhysicalDevice *pds)
@@ -159,7 +164,7 @@ static void remember_physical(instance_data *id, uint32_t n, const VkPhysicalDev
 static VKAPI_ATTR VkResult VKAPI_CALL gl_EnumeratePhysicalDevices(VkInstance instance, uint32_t *pCount,
                                                                   VkPhysicalDevice *pDevices)
 {
-    instance_data *id = instance_get(instance);
+    instance_data *id = gpuavdbg_instance_get(instance);
     if (!id || !id->disp.EnumeratePhysicalDevices)
         return VK_ERROR_INITIALIZATION_FAILED;
     VkResult r = id->disp.EnumeratePhysicalDevices(instance, pCount, pDevices);
@@ -183,7 +188,7 @@ static VkResult enumerate_groups(instance_data *id, PFN_vkEnumeratePhysicalDevic
 static VKAPI_ATTR VkResult VKAPI_CALL gl_EnumeratePhysicalDeviceGroups(VkInstance instance, uint32_t *pCount,
                                                                        VkPhysicalDeviceGroupProperties *pProps)
 {
-    instance_data *id = instance_get(instance);
+    instance_data *id = gpuavdbg_instance_get(instance);
     if (!id)
         return VK_ERROR_INITIALIZATION_FAILED;
     return enumerate_groups(id, id->disp.EnumeratePhysicalDeviceGroups, instance, pCount, pProps);
@@ -192,7 +197,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_EnumeratePhysicalDeviceGroups(VkInstanc
 static VKAPI_ATTR VkResult VKAPI_CALL gl_EnumeratePhysicalDeviceGroupsKHR(VkInstance instance, uint32_t *pCount,
                                                                           VkPhysicalDeviceGroupProperties *pProps)
 {
-    instance_data *id = instance_get(instance);
+    instance_data *id = gpuavdbg_instance_get(instance);
     if (!id)
         return VK_ERROR_INITIALIZATION_FAILED;
     return enumerate_groups(id, id->disp.EnumeratePhysicalDeviceGroupsKHR, instance, pCount, pProps);
@@ -279,6 +284,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateDevice(VkPhysicalDevice pd, const
     dd->physical = pd;
     dd->inst = inst;
     pthread_mutex_init(&dd->lock, NULL);
+    gpuavdbg_pending_init(dd);
 #define LOAD(name) dd->disp.name = (PFN_vk##name)gdpa(*pDevice, "vk" #name);
     GPUAVDBG_DEVICE_FUNCS(LOAD)
 #undef LOAD
@@ -297,8 +303,10 @@ oom:;
     PFN_vkDestroyDevice destroy = (PFN_vkDestroyDevice)gdpa(*pDevice, "vkDestroyDevice");
     if (destroy)
         destroy(*pDevice, alloc);
-    if (dd)
+    if (dd) {
         pthread_mutex_destroy(&dd->lock);
+        gpuavdbg_pending_teardown(dd);
+    }
     free(dd);
     *pDevice = VK_NULL_HANDLE;
     return VK_ERROR_OUT_OF_HOST_MEMORY;
@@ -313,6 +321,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_DestroyDevice(VkDevice device, const VkAllo
     pthread_rwlock_unlock(&g_lock);
     if (!dd)
         return;
+    gpuavdbg_pending_teardown(dd); /* reads what is left; the device is idle */
     gpuavdbg_cb_forget_device(dd);
     gpuavdbg_device_teardown(dd);
     if (dd->disp.DestroyDevice)
@@ -437,12 +446,14 @@ static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL gl_GetInstanceProcAddr(VkInstanc
         return NULL; /* other global commands go through the loader */
     if (strcmp(name, "vkGetDeviceProcAddr") == 0)
         return (PFN_vkVoidFunction)gl_GetDeviceProcAddr;
-    instance_data *id = instance_get(instance);
+    instance_data *id = gpuavdbg_instance_get(instance);
     if (!id)
         return NULL;
     PFN_vkVoidFunction next = id->disp.GetInstanceProcAddr(instance, name);
     if (!next)
         return NULL;
+    if (!ours)
+        ours = gpuavdbg_messenger_intercept(name);
     if (!ours)
         ours = gpuavdbg_device_intercept(name);
     return ours ? ours : next;

@@ -63,6 +63,8 @@ func recovered(where string) {
 //export goInstanceCreated
 func goInstanceCreated(reserveFromFeatures C.int) (reserve C.int) {
 	defer recovered("goInstanceCreated")
+	defer flushOutbox()
+	startProfile()
 	state.mu.Lock()
 	defer state.mu.Unlock()
 	r := settingsLocked().ReserveSlot || reserveFromFeatures != 0
@@ -79,12 +81,25 @@ func goInstanceCreated(reserveFromFeatures C.int) (reserve C.int) {
 //export goInstanceDestroyed
 func goInstanceDestroyed(submits C.uint64_t, last C.int) {
 	defer recovered("goInstanceDestroyed")
+	defer flushOutbox()
 	if last == 0 {
 		return
 	}
+	defer stopProfile()
+	var n, sum, maxNs C.uint64_t
+	C.gpuavdbg_latency(&n, &sum, &maxNs)
 	state.mu.Lock()
 	defer state.mu.Unlock()
+	if n > 0 {
+		logLocked(levelInfo, latencyLine(uint64(n), uint64(sum), uint64(maxNs)))
+	}
 	disconnectLocked(uint64(submits))
+}
+
+// latencyLine says how long records took from vkQueueSubmit to being read.
+func latencyLine(n, sum, maxNs uint64) string {
+	return fmt.Sprintf("submit-to-records latency over %d instrumented submits: mean %d us, max %d us",
+		n, sum/n/1000, maxNs/1000)
 }
 
 // goInstrumentationWanted reports whether any implemented check is on.
@@ -105,6 +120,7 @@ func goInstrumentationWanted() C.int {
 //export goDeviceCreated
 func goDeviceCreated(info *C.gpuavdbg_device_info) {
 	defer recovered("goDeviceCreated")
+	defer flushOutbox()
 	v := uint32(info.api_version)
 	msg := wire.Device{
 		Handle:                 uint64(info.handle),
@@ -166,6 +182,7 @@ func instrumentSafe(words []uint32, opt gpuav.Options) (res gpuav.Result, err er
 func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.uint32_t, nwords C.size_t,
 	out **C.uint32_t, outWords *C.size_t) (id C.uint32_t) {
 	defer recovered("goInstrumentShader")
+	defer flushOutbox()
 	*out, *outWords = nil, 0
 	orig := append([]uint32(nil), unsafe.Slice((*uint32)(unsafe.Pointer(code)), int(nwords))...)
 
@@ -222,6 +239,7 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 func goShaderCreated(dev C.uint64_t, id C.uint32_t, module C.uint64_t, result C.int32_t, instrumented C.int,
 	note *C.char) {
 	defer recovered("goShaderCreated")
+	defer flushOutbox()
 	state.mu.Lock()
 	defer state.mu.Unlock()
 	s := state.shaders[uint32(id)]
@@ -302,6 +320,7 @@ func goOriginalSPIRV(dev, module C.uint64_t, out **C.uint32_t, outWords *C.size_
 func goPipelineCreated(dev, pipeline, layout C.uint64_t, bindPoint C.uint32_t, stages *C.gpuavdbg_stage, n C.uint32_t,
 	layoutState C.int) (wants C.int) {
 	defer recovered("goPipelineCreated")
+	defer flushOutbox()
 	st := unsafe.Slice(stages, int(n))
 	msg := wire.Pipeline{Handle: uint64(pipeline), Layout: uint64(layout), BindPoint: bindPointName(uint32(bindPoint))}
 	state.mu.Lock()
@@ -315,16 +334,13 @@ func goPipelineCreated(dev, pipeline, layout C.uint64_t, bindPoint C.uint32_t, s
 		}
 		msg.Stages = append(msg.Stages, ref)
 	}
-	rayTracing := bindPoint == C.VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR
-	msg.Instrumented = anyInstr && layoutState == layoutPadded && !rayTracing
+	msg.Instrumented = anyInstr && layoutState == layoutPadded
 	slot := uint32(0)
 	if d := state.devices[uint64(dev)]; d != nil {
 		slot = d.slot
 	}
 	switch {
 	case !anyInstr || msg.Instrumented:
-	case rayTracing:
-		msg.Warning = "ray tracing pipelines are not validated yet: the pipeline runs uninstrumented copies of its shaders"
 	case layoutState == layoutConflict:
 		msg.Warning = fmt.Sprintf("pipeline layout 0x%x uses descriptor set %d, which the layer needs: "+
 			"the pipeline runs uninstrumented copies of its shaders", uint64(layout), slot)
@@ -344,6 +360,7 @@ func goPipelineCreated(dev, pipeline, layout C.uint64_t, bindPoint C.uint32_t, s
 //export goSetObjectName
 func goSetObjectName(dev C.uint64_t, objectType C.uint32_t, handle C.uint64_t, name *C.char) {
 	defer recovered("goSetObjectName")
+	defer flushOutbox()
 	n := C.GoString(name)
 	state.mu.Lock()
 	defer state.mu.Unlock()
@@ -362,10 +379,13 @@ func goSetObjectName(dev C.uint64_t, objectType C.uint32_t, handle C.uint64_t, n
 //export goSubmitDone
 func goSubmitDone(queue, submit C.uint64_t, cbs *C.gpuavdbg_submit_cb, n C.uint32_t) {
 	defer recovered("goSubmitDone")
+	defer flushOutbox()
 	for _, c := range unsafe.Slice(cbs, int(n)) {
 		cb := SubmittedCB{
-			Handle: uint64(c.handle),
-			Words:  unsafe.Slice((*uint32)(unsafe.Pointer(c.words)), int(c.nwords)),
+			Handle:        uint64(c.handle),
+			Words:         unsafe.Slice((*uint32)(unsafe.Pointer(c.words)), int(c.nwords)),
+			Primary:       uint64(c.primary),
+			PrimaryAction: uint32(c.primary_action),
 		}
 		labels := unsafe.Slice(c.labels, int(c.nlabels))
 		paths := make([][]string, len(labels))

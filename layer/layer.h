@@ -64,7 +64,11 @@
     X(DRAW_CLUSTER_INDIRECT, "vkCmdDrawClusterIndirectHUAWEI")               \
     X(DISPATCH, "vkCmdDispatch")                                             \
     X(DISPATCH_INDIRECT, "vkCmdDispatchIndirect")                            \
-    X(DISPATCH_BASE, "vkCmdDispatchBase")
+    X(DISPATCH_BASE, "vkCmdDispatchBase")                                    \
+    X(TRACE_RAYS, "vkCmdTraceRaysKHR")                                       \
+    X(TRACE_RAYS_INDIRECT, "vkCmdTraceRaysIndirectKHR")                      \
+    X(TRACE_RAYS_INDIRECT2, "vkCmdTraceRaysIndirect2KHR")                    \
+    X(TRACE_RAYS_NV, "vkCmdTraceRaysNV")
 
 #define GPUAVDBG_CMD_ENUM(id, name) GPUAVDBG_CMD_##id,
 typedef enum gpuavdbg_cmd {
@@ -102,6 +106,8 @@ typedef struct gpuavdbg_submit_cb {
     char *const *labels; /* label paths, GPUAVDBG_LABEL_SEP-separated */
     uint32_t nlabels;
     uint32_t secondary; /* 1 for a secondary command buffer */
+    uint64_t primary;   /* for a secondary: the primary that executed it */
+    uint32_t primary_action; /* its vkCmdExecuteCommands: index among the primary's actions */
 } gpuavdbg_submit_cb;
 
 /* One stage of a created pipeline, for goPipelineCreated. */
@@ -169,6 +175,8 @@ void hmap_free(hmap *m);
     X(GetPhysicalDeviceProperties2KHR)        \
     X(GetPhysicalDeviceFeatures)              \
     X(GetPhysicalDeviceMemoryProperties)      \
+    X(CreateDebugUtilsMessengerEXT)           \
+    X(DestroyDebugUtilsMessengerEXT)          \
     X(CreateDevice)
 
 #define GPUAVDBG_DEVICE_FUNCS(X)          \
@@ -237,6 +245,21 @@ void hmap_free(hmap *m);
     X(QueueSubmit2)                       \
     X(QueueSubmit2KHR)                    \
     X(QueueWaitIdle)                      \
+    X(DeviceWaitIdle)                     \
+    X(CreateFence)                        \
+    X(DestroyFence)                       \
+    X(ResetFences)                        \
+    X(GetFenceStatus)                     \
+    X(WaitForFences)                      \
+    X(WaitSemaphores)                     \
+    X(WaitSemaphoresKHR)                  \
+    X(GetSemaphoreCounterValue)           \
+    X(GetSemaphoreCounterValueKHR)        \
+    X(QueuePresentKHR)                    \
+    X(CmdTraceRaysKHR)                    \
+    X(CmdTraceRaysIndirectKHR)            \
+    X(CmdTraceRaysIndirect2KHR)           \
+    X(CmdTraceRaysNV)                     \
     X(SetDebugUtilsObjectNameEXT)         \
     X(DebugMarkerSetObjectNameEXT)        \
     X(CmdBeginDebugUtilsLabelEXT)         \
@@ -308,6 +331,16 @@ typedef struct device_data {
     out_unit *free_units;
     out_unit *all_units;
     int unit_failure_reported;
+
+    /* submit.c: submissions whose records are not read yet, oldest first,
+     * and a pool of the layer's fences. */
+    pthread_mutex_t pending_lock;
+    pthread_cond_t pending_cond;
+    struct pending_submit *pending_head, *pending_tail;
+    VkFence *free_fences;
+    uint32_t nfree_fences, cap_free_fences;
+    VkFence *stuck_fences; /* never signalled in time; destroyed with the device */
+    uint32_t nstuck_fences, cap_stuck_fences;
 } device_data;
 
 /* ---- per-command-buffer state (cmdbuf.c) --------------------------------- */
@@ -326,6 +359,7 @@ typedef struct cb_state {
     device_data *dd;
     VkCommandPool pool;
     int secondary;
+    int simultaneous; /* begun with VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT */
     out_unit *unit;
     bound_pipeline bound[GPUAVDBG_BIND_POINTS];
 
@@ -341,13 +375,19 @@ typedef struct cb_state {
     int path_dirty;
 
     VkCommandBuffer *executed; /* secondaries run by vkCmdExecuteCommands */
+    uint32_t *executed_at;     /* the primary's action count at each of them */
     uint32_t nexecuted, cap_executed;
+
+    /* submit.c, guarded by dd->pending_lock: the unread submission whose
+     * records this command buffer's output buffer holds, or NULL. */
+    struct pending_submit *pending;
 } cb_state;
 
 /* ---- functions shared between the C files ------------------------------- */
 
 /* dispatch.c */
 instance_data *gpuavdbg_instance_for_physical(VkPhysicalDevice pd);
+instance_data *gpuavdbg_instance_get(const void *dispatchable);
 device_data *gpuavdbg_device_get(const void *dispatchable);
 void gpuavdbg_logf(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 PFN_vkVoidFunction gpuavdbg_device_intercept(const char *name);
@@ -364,12 +404,33 @@ cb_state *gpuavdbg_cb_get(VkCommandBuffer cb);
 void gpuavdbg_cb_forget_device(device_data *dd);
 PFN_vkVoidFunction gpuavdbg_cmdbuf_intercept(const char *name);
 
+/* messenger.c */
+PFN_vkVoidFunction gpuavdbg_messenger_intercept(const char *name);
+void gpuavdbg_messengers_from_create_info(const void *instance_key, const VkInstanceCreateInfo *ci);
+void gpuavdbg_messengers_forget_instance(const void *instance_key);
+/* gpuavdbg_messenger_count: how many messengers the app has (Go decides
+ * whether stderr is the only way out). */
+int gpuavdbg_messenger_count(void);
+void gpuavdbg_emit(uint32_t severity, uint32_t type, const char *id_name, int32_t id, const char *text,
+                   uint32_t nobj, const uint64_t *objects, const uint32_t *object_types, char **names);
+
 /* pipeline.c */
 PFN_vkVoidFunction gpuavdbg_pipeline_intercept(const char *name);
 
 /* submit.c */
 PFN_vkVoidFunction gpuavdbg_submit_intercept(const char *name);
 uint64_t gpuavdbg_submit_count(void);
+/* gpuavdbg_pending_init / _teardown set up and free a device's pending
+ * list and fence pool; teardown reads what is left first. */
+void gpuavdbg_pending_init(device_data *dd);
+void gpuavdbg_pending_teardown(device_data *dd);
+/* gpuavdbg_pending_flush_cb reads the records of the submission cs is
+ * pending in (waiting for it), so that cs can be reset, re-recorded or
+ * freed; pool != 0 does it for every command buffer of that pool. */
+void gpuavdbg_pending_flush_cb(device_data *dd, cb_state *cs);
+void gpuavdbg_pending_flush_pool(device_data *dd, VkCommandPool pool);
+/* Submit-to-records latency so far: submissions read, total and maximum ns. */
+void gpuavdbg_latency(uint64_t *n, uint64_t *sum_ns, uint64_t *max_ns);
 
 /* dd->instrumenting may drop to 0 on any thread (allocation failure). */
 static inline int gpuavdbg_instrumenting(const device_data *dd)

@@ -370,8 +370,16 @@ func TestLoadSettings(t *testing.T) {
 	if len(warnings) != 1 || !strings.Contains(warnings[0], "VK_LAYER_GPUAV_DBG_SAFE_MODE") {
 		t.Errorf("warnings: %q", warnings)
 	}
-	if s.InstrumentationWanted() {
-		t.Error("InstrumentationWanted with the only implemented check off")
+	off, _ := LoadSettings(func(k string) string {
+		for _, id := range gpuav.ImplementedChecks {
+			if k == CheckEnv(id) {
+				return "0"
+			}
+		}
+		return ""
+	})
+	if off.InstrumentationWanted() {
+		t.Error("InstrumentationWanted with every implemented check off")
 	}
 	d, _ := LoadSettings(func(string) string { return "" })
 	if !d.Checks[gpuav.CheckDescriptorIndexOOB] || d.ReserveSlot || !d.SafeMode || !d.InstrumentationWanted() {
@@ -669,9 +677,18 @@ func TestComputeOOB(t *testing.T) {
 	}
 }
 
+// checksOffEnv turns every implemented check off.
+func checksOffEnv() []string {
+	var env []string
+	for _, id := range gpuav.ImplementedChecks {
+		env = append(env, CheckEnv(id)+"=0")
+	}
+	return env
+}
+
 func TestCheckOffLeavesShadersAlone(t *testing.T) {
 	setup(t)
-	r := runApp(t, true, []string{"VK_LAYER_GPUAV_DBG_CHECK_DESCRIPTOR_INDEX_OOB=0"}, fixture.app,
+	r := runApp(t, true, checksOffEnv(), fixture.app,
 		"--shader", fixture.shader, "--index", "1")
 	d := one[wire.Device](t, r)
 	if d.Instrumenting || d.Reason == "" {

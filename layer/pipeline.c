@@ -275,8 +275,7 @@ static void remember(device_data *dd, VkPipeline p, VkPipelineLayout layout, VkP
         return;
     pi->layout = layout;
     pi->bind_point = bp;
-    pi->instrumented = state == GPUAVDBG_LAYOUT_PADDED && (wants || libraries) &&
-                       bp != VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR;
+    pi->instrumented = state == GPUAVDBG_LAYOUT_PADDED && (wants || libraries);
     pthread_mutex_lock(&dd->lock);
     pipeline_info *old = hmap_get(&dd->pipelines, GPUAVDBG_H(p));
     if (hmap_put(&dd->pipelines, GPUAVDBG_H(p), pi))
@@ -341,10 +340,10 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateGraphicsPipelines(VkDevice device
     return r;
 }
 
-/* Ray tracing pipelines always get uninstrumented shaders for now: the
- * layer does not bind its set before vkCmdTraceRays* yet (issue 5). To
- * destroy the substitutes right after the call, a deferred creation runs
- * at once (VK_OPERATION_NOT_DEFERRED_KHR, which the spec allows). */
+/* Ray tracing pipelines are instrumented like the others (the layer binds
+ * its set before vkCmdTraceRays*). The layer must see the pipeline handles
+ * to remember them, so a deferred creation runs at once and returns
+ * VK_OPERATION_NOT_DEFERRED_KHR, which the spec allows. */
 static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateRayTracingPipelinesKHR(VkDevice device, VkDeferredOperationKHR deferred,
                                                                      VkPipelineCache cache, uint32_t n,
                                                                      const VkRayTracingPipelineCreateInfoKHR *ci,
@@ -356,24 +355,23 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateRayTracingPipelinesKHR(VkDevice d
         return VK_ERROR_INITIALIZATION_FAILED;
     VkRayTracingPipelineCreateInfoKHR *copy = NULL;
     scratch sc = {0};
-    for (uint32_t i = 0; i < n; i++) {
+    for (uint32_t i = 0; dd->set_layout && i < n; i++) {
+        if (layout_state(dd, ci[i].layout) == GPUAVDBG_LAYOUT_PADDED)
+            continue;
         const VkPipelineShaderStageCreateInfo *st = substitute(dd, &sc, ci[i].pStages, ci[i].stageCount);
         if (st && !copy)
             copy = scratch_copy(&sc, ci, n, sizeof *ci);
         if (st && copy)
             copy[i].pStages = st;
     }
-    VkResult r = dd->disp.CreateRayTracingPipelinesKHR(device, copy ? VK_NULL_HANDLE : deferred, cache, n,
-                                                       copy ? copy : ci, alloc, pipes);
+    VkResult r = dd->disp.CreateRayTracingPipelinesKHR(device, VK_NULL_HANDLE, cache, n, copy ? copy : ci, alloc, pipes);
     scratch_free(dd, &sc);
-    if (copy && deferred && r == VK_SUCCESS)
+    if (deferred && r == VK_SUCCESS)
         r = VK_OPERATION_NOT_DEFERRED_KHR;
-    if (r == VK_OPERATION_DEFERRED_KHR)
-        return r; /* pipes are written later; they are not instrumented */
     for (uint32_t i = 0; i < n; i++)
         if (pipes[i])
             remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR, ci[i].pStages,
-                     ci[i].stageCount, 0);
+                     ci[i].stageCount, ci[i].pLibraryInfo && ci[i].pLibraryInfo->libraryCount > 0);
     return r;
 }
 

@@ -25,6 +25,10 @@ type SubmittedCB struct {
 	Handle  uint64
 	Words   []uint32
 	Actions []Action
+	// Primary and PrimaryAction: for a secondary, the primary that ran it
+	// and where (see wire.Errors).
+	Primary       uint64
+	PrimaryAction uint32
 }
 
 // groupKey identifies identical records: same check, shader, instruction,
@@ -47,7 +51,8 @@ const samplesPerGroup = 8
 // decoder skipped.
 func BuildErrors(submit, queue uint64, cb SubmittedCB) (msg wire.Errors, malformed int, ok bool) {
 	out := gpuav.Decode(cb.Words)
-	msg = wire.Errors{Submit: submit, Queue: queue, CommandBuffer: cb.Handle, Dropped: out.Dropped}
+	msg = wire.Errors{Submit: submit, Queue: queue, CommandBuffer: cb.Handle, Dropped: out.Dropped,
+		Primary: cb.Primary, PrimaryAction: cb.PrimaryAction}
 	index := map[groupKey][]int{}
 records:
 	for _, r := range out.Records {
@@ -85,11 +90,23 @@ records:
 	return msg, out.Malformed, len(msg.Records) > 0 || msg.Dropped > 0
 }
 
-// reportLocked sends an Errors message, or prints its groups to stderr in
-// the style of the Khronos validation layer when no launcher listens.
+// reportLocked sends an Errors message to the launcher and, one message
+// per group, to the app's debug-utils messengers; with neither, it prints
+// its groups to stderr in the style of the Khronos validation layer.
 // Callers hold state.mu.
 func reportLocked(msg wire.Errors) {
-	if sendLocked(wire.KindErrors, msg) {
+	sent := sendLocked(wire.KindErrors, msg)
+	if haveMessengers() {
+		for _, r := range mergeSamples(msg.Records) {
+			queueRecordLocked(msg, r, formatRecord(msg, r))
+		}
+		if msg.Dropped > 0 {
+			queueLogLocked(levelError, fmt.Sprintf("command buffer 0x%x, submit %d: %d records did not fit in the output buffer",
+				msg.CommandBuffer, msg.Submit, msg.Dropped))
+		}
+		return
+	}
+	if sent {
 		return
 	}
 	for _, r := range mergeSamples(msg.Records) {

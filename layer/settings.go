@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -44,10 +45,19 @@ func CheckEnv(id string) string { return EnvCheckPrefix + strings.ToUpper(id) }
 // on by default, the others off. Values it cannot parse keep the default
 // and yield a warning each.
 func LoadSettings(getenv func(string) string) (Settings, []string) {
-	s := Settings{Checks: map[string]bool{}, SafeMode: true, Socket: getenv(EnvSocket)}
+	return loadSettings(func(env string) (string, string) { return getenv(env), env })
+}
+
+// loadSettings reads every setting through lookup, which returns a
+// setting's value (by its environment variable's name) and where it came
+// from, for warnings.
+func loadSettings(lookup func(env string) (value, origin string)) (Settings, []string) {
+	sock, _ := lookup(EnvSocket)
+	s := Settings{Checks: map[string]bool{}, SafeMode: true, Socket: sock}
 	var warnings []string
 	flag := func(name string, def bool) bool {
-		v := strings.TrimSpace(getenv(name))
+		raw, origin := lookup(name)
+		v := strings.TrimSpace(raw)
 		if v == "" {
 			return def
 		}
@@ -57,7 +67,7 @@ func LoadSettings(getenv func(string) string) (Settings, []string) {
 		case "0", "false", "off", "no":
 			return false
 		}
-		warnings = append(warnings, fmt.Sprintf("%s=%q is not a boolean (use 1 or 0); keeping %v", name, v, def))
+		warnings = append(warnings, fmt.Sprintf("%s=%q is not a boolean (use 1 or 0); keeping %v", origin, v, def))
 		return def
 	}
 	for _, id := range gpuav.AllChecks {
@@ -66,6 +76,108 @@ func LoadSettings(getenv func(string) string) (Settings, []string) {
 	s.ReserveSlot = flag(EnvReserveSlot, false)
 	s.SafeMode = flag(EnvSafeMode, true)
 	return s, warnings
+}
+
+// Settings file (the Khronos vk_layer_settings.txt format): lines
+// "<prefix>.<key> = <value>", '#' comments. The prefix is the layer name
+// without "VK_LAYER_", lower case (gpuavdbg_validation), or gpuavdbg; the
+// keys are the manifest's ("check_buffer_oob", "reserve_slot"...). Lines
+// of other layers are ignored. The environment overrides the file.
+const (
+	// EnvSettingsPath names the file, or a directory holding
+	// vk_layer_settings.txt (as for the Khronos layers).
+	EnvSettingsPath  = "VK_LAYER_SETTINGS_PATH"
+	SettingsFileName = "vk_layer_settings.txt"
+)
+
+var settingsPrefixes = []string{"gpuavdbg_validation.", "gpuavdbg."}
+
+// settingKeys maps a settings-file key to its environment variable.
+func settingKeys() map[string]string {
+	m := map[string]string{"reserve_slot": EnvReserveSlot, "safe_mode": EnvSafeMode, "socket": EnvSocket}
+	for _, id := range gpuav.AllChecks {
+		m["check_"+id] = CheckEnv(id)
+	}
+	return m
+}
+
+// fileSetting is one value of the settings file, with where it is.
+type fileSetting struct{ value, origin string }
+
+// ParseSettingsFile parses a settings file's text (named name in
+// warnings) into values by environment variable name.
+func ParseSettingsFile(name string, text []byte) (map[string]fileSetting, []string) {
+	keys := settingKeys()
+	out := map[string]fileSetting{}
+	var warnings []string
+	for i, line := range strings.Split(string(text), "\n") {
+		line = strings.TrimSpace(line)
+		if c := strings.IndexByte(line, '#'); c >= 0 {
+			line = strings.TrimSpace(line[:c])
+		}
+		if line == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		k = strings.ToLower(strings.TrimSpace(k))
+		var key string
+		for _, p := range settingsPrefixes {
+			if rest, found := strings.CutPrefix(k, p); found {
+				key = rest
+			}
+		}
+		if key == "" {
+			continue // another layer's setting
+		}
+		where := fmt.Sprintf("%s:%d", name, i+1)
+		env, known := keys[key]
+		switch {
+		case !ok:
+			warnings = append(warnings, fmt.Sprintf("%s: %q has no '=': ignored", where, line))
+		case !known:
+			warnings = append(warnings, fmt.Sprintf("%s: unknown setting %q: ignored", where, key))
+		default:
+			out[env] = fileSetting{strings.TrimSpace(v), where + " " + key}
+		}
+	}
+	return out, warnings
+}
+
+// settingsFilePath returns the settings file to read, or "".
+func settingsFilePath(getenv func(string) string, stat func(string) (os.FileInfo, error)) string {
+	if p := getenv(EnvSettingsPath); p != "" {
+		if fi, err := stat(p); err == nil && fi.IsDir() {
+			return filepath.Join(p, SettingsFileName)
+		}
+		return p
+	}
+	return SettingsFileName // in the working directory
+}
+
+// LoadProcessSettings reads the environment and the settings file; the
+// environment wins.
+func LoadProcessSettings(getenv func(string) string, readFile func(string) ([]byte, error),
+	stat func(string) (os.FileInfo, error)) (Settings, []string) {
+	var file map[string]fileSetting
+	var warnings []string
+	path := settingsFilePath(getenv, stat)
+	text, err := readFile(path)
+	switch {
+	case err == nil:
+		file, warnings = ParseSettingsFile(path, text)
+	case getenv(EnvSettingsPath) != "":
+		warnings = append(warnings, fmt.Sprintf("%s: %v", EnvSettingsPath, err))
+	}
+	s, w := loadSettings(func(env string) (string, string) {
+		if v := getenv(env); v != "" {
+			return v, env
+		}
+		if f, ok := file[env]; ok {
+			return f.value, f.origin
+		}
+		return "", env
+	})
+	return s, append(warnings, w...)
 }
 
 // InstrumentationWanted reports whether any implemented check is on.
@@ -94,7 +206,7 @@ var processSettings = struct {
 // use. Callers hold state.mu.
 func settingsLocked() Settings {
 	if !processSettings.loaded {
-		processSettings.s, processSettings.warnings = LoadSettings(os.Getenv)
+		processSettings.s, processSettings.warnings = LoadProcessSettings(os.Getenv, os.ReadFile, os.Stat)
 		processSettings.loaded = true
 	}
 	return processSettings.s

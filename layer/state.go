@@ -56,11 +56,15 @@ var state = struct {
 
 	stderrErrors int
 	stderrLogs   int
+
+	outbox        []outMsg       // for the app's debug-utils messengers (messenger.go)
+	messengerDups map[string]int // messages per error group sent to messengers
 }{
-	shaders: map[uint32]*shader{},
-	modules: map[moduleKey]*shader{},
-	devices: map[uint64]*device{},
-	names:   map[uint64]string{},
+	messengerDups: map[string]int{},
+	shaders:       map[uint32]*shader{},
+	modules:       map[moduleKey]*shader{},
+	devices:       map[uint64]*device{},
+	names:         map[uint64]string{},
 }
 
 // Log levels, as goLog receives them from C.
@@ -148,10 +152,16 @@ func sendLocked(k wire.Kind, msg any) bool {
 	return true
 }
 
-// logLocked sends a log line, or prints warnings and errors to stderr
-// (capped) when no launcher listens. Callers hold state.mu.
+// logLocked sends a log line to the launcher and the app's debug-utils
+// messengers, or, when there is neither, prints warnings and errors to
+// stderr (capped). Callers hold state.mu.
 func logLocked(level int, text string) {
-	if sendLocked(wire.KindLog, wire.Log{Level: levelName(level), Text: text}) || level == levelInfo {
+	sent := sendLocked(wire.KindLog, wire.Log{Level: levelName(level), Text: text})
+	if haveMessengers() {
+		queueLogLocked(level, text)
+		return
+	}
+	if sent || level == levelInfo {
 		return
 	}
 	state.stderrLogs++
@@ -170,8 +180,10 @@ func withLock(f func()) {
 	f()
 }
 
-// logf is logLocked with formatting, taking the lock.
+// logf is logLocked with formatting, taking the lock; it delivers the
+// messengers' messages after releasing it.
 func logf(level int, format string, args ...any) {
+	defer flushOutbox()
 	state.mu.Lock()
 	defer state.mu.Unlock()
 	logLocked(level, fmt.Sprintf(format, args...))

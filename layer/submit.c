@@ -1,11 +1,29 @@
 /*
- * submit.c: queue submission. Before calling down, the layer clears the
- * output buffers of the submitted command buffers (and of the secondaries
- * they execute); after, it waits for the queue and hands every command
- * buffer that has records to Go in one call per submit.
+ * submit.c: queue submission and reading the records back.
+ *
+ * Before calling down, the layer clears the output buffers of the submitted
+ * command buffers (and of the secondaries they execute). The submission gets
+ * one of the layer's fences: passed in the app's own call when the app gives
+ * no fence, else signalled by an empty vkQueueSubmit right after. The
+ * submission then waits in the device's pending list; its records are read
+ * (one call into Go) once its fence has signalled, which the layer checks
+ * where the app learns that work finished or needs a command buffer back:
+ * vkWaitForFences, vkGetFenceStatus, vkWaitSemaphores,
+ * vkGetSemaphoreCounterValue, vkQueueWaitIdle, vkDeviceWaitIdle,
+ * vkQueuePresentKHR, the next submit, and (waiting for that one submission)
+ * vkBeginCommandBuffer, vkResetCommandBuffer, vkResetCommandPool,
+ * vkFreeCommandBuffers, vkDestroyCommandPool and vkDestroyDevice. The app
+ * is never serialized by the layer: no wait happens that the app's own
+ * call did not imply.
+ *
+ * A command buffer submitted again while still pending (SIMULTANEOUS_USE,
+ * or a secondary executed by two pending primaries) is not cleared: the
+ * earlier submission gives it up and the later one reports the records of
+ * both.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "layer.h"
 #include "_cgo_export.h"
@@ -17,67 +35,122 @@ uint64_t gpuavdbg_submit_count(void)
     return __atomic_load_n(&g_submits, __ATOMIC_RELAXED);
 }
 
-typedef struct submit_list {
-    cb_state **cs;
+static uint64_t g_lat_n, g_lat_sum, g_lat_max;
+
+void gpuavdbg_latency(uint64_t *n, uint64_t *sum_ns, uint64_t *max_ns)
+{
+    *n = __atomic_load_n(&g_lat_n, __ATOMIC_RELAXED);
+    *sum_ns = __atomic_load_n(&g_lat_sum, __ATOMIC_RELAXED);
+    *max_ns = __atomic_load_n(&g_lat_max, __ATOMIC_RELAXED);
+}
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* How long a forced read (the app wants a command buffer back) waits for
+ * the layer's fence. The app's work has finished by then, so the fence
+ * signals at once; the bound only keeps a misbehaving app from hanging. */
+#define FLUSH_TIMEOUT_NS (5ull * 1000000000ull)
+
+/* One listed command buffer of a submission. */
+typedef struct pending_cb {
+    cb_state *cs;     /* NULL once a later submission took it over */
+    uint64_t primary; /* for a secondary: the primary that executed it */
+    uint32_t primary_action;
+} pending_cb;
+
+enum { PENDING_QUEUED = 0, PENDING_TAKEN = 1, PENDING_SUBMITTING = 2 };
+
+typedef struct pending_submit {
+    struct pending_submit *next;
+    device_data *dd;
+    VkQueue queue;
+    uint64_t submit;
+    VkFence fence;
+    VkFence app_fence; /* the app's fence of the same submit, or 0 */
+    uint64_t t_submit;
+    int state;
     uint32_t n, cap;
-    int oom; /* some command buffers are missing: their records are lost */
-} submit_list;
+    pending_cb *cbs;
+} pending_submit;
 
-/* add_cb lists cb, when it has instrumented actions, and the secondaries
- * it executes (depth bounds nesting, VK_EXT_nested_command_buffer). */
-static void add_cb(submit_list *l, VkCommandBuffer cb, int depth)
+/* ---- fences --------------------------------------------------------------- */
+
+/* fence_get returns a reset fence from the pool or a new one; called with
+ * dd->pending_lock held. */
+static VkFence fence_get(device_data *dd)
 {
-    cb_state *cs = gpuavdbg_cb_get(cb);
-    if (!cs || depth > 8)
-        return;
-    int listed = !cs->unit || cs->ninstrumented == 0;
-    for (uint32_t i = 0; i < l->n && !listed; i++)
-        listed = l->cs[i] == cs;
-    if (!listed) {
-        if (l->n == l->cap) {
-            uint32_t ncap = l->cap ? l->cap * 2 : 16;
-            cb_state **g = realloc(l->cs, ncap * sizeof *g);
-            if (!g) {
-                l->oom = 1;
-                return;
-            }
-            l->cs = g;
-            l->cap = ncap;
-        }
-        l->cs[l->n++] = cs;
-    }
-    for (uint32_t i = 0; i < cs->nexecuted; i++)
-        add_cb(l, cs->executed[i], depth + 1);
+    if (dd->nfree_fences > 0)
+        return dd->free_fences[--dd->nfree_fences];
+    VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    VkFence f = VK_NULL_HANDLE;
+    if (dd->disp.CreateFence(dd->device, &fi, NULL, &f) != VK_SUCCESS)
+        return VK_NULL_HANDLE;
+    return f;
 }
 
-/* before clears the output buffers of the listed command buffers. */
-static void before(submit_list *l)
+static int push_fence(VkFence **arr, uint32_t *n, uint32_t *cap, VkFence f)
 {
-    for (uint32_t i = 0; i < l->n; i++)
-        gpuavdbg_unit_zero(l->cs[i]->unit);
+    if (*n == *cap) {
+        uint32_t ncap = *cap ? *cap * 2 : 16;
+        VkFence *g = realloc(*arr, ncap * sizeof *g);
+        if (!g)
+            return 0;
+        *arr = g;
+        *cap = ncap;
+    }
+    (*arr)[(*n)++] = f;
+    return 1;
 }
 
-/* after waits for the queue and hands the records to Go. */
-static void after(device_data *dd, VkQueue queue, uint64_t submit, submit_list *l)
+/* fence_put gives a signalled fence back; called with dd->pending_lock. */
+static void fence_put(device_data *dd, VkFence f)
 {
-    if (l->n == 0)
-        return;
-    /* Walking skeleton: wait for the whole queue after every submit that
-     * has instrumented command buffers (as Khronos GPU-AV did). Issue 5
-     * replaces this with a fence per submit, read asynchronously. */
-    VkResult r = dd->disp.QueueWaitIdle(queue);
-    if (r != VK_SUCCESS) {
-        gpuavdbg_logf(GPUAVDBG_LOG_ERROR, "submit %llu: vkQueueWaitIdle failed (%d): its records are not read",
-                      (unsigned long long)submit, (int)r);
-        return;
+    if (dd->disp.ResetFences(dd->device, 1, &f) != VK_SUCCESS ||
+        !push_fence(&dd->free_fences, &dd->nfree_fences, &dd->cap_free_fences, f))
+        dd->disp.DestroyFence(dd->device, f, NULL);
+}
+
+/* ---- the pending list ------------------------------------------------------- */
+
+void gpuavdbg_pending_init(device_data *dd)
+{
+    pthread_mutex_init(&dd->pending_lock, NULL);
+    pthread_cond_init(&dd->pending_cond, NULL);
+}
+
+static void unlink_entry(device_data *dd, pending_submit *e)
+{
+    pending_submit **pp = &dd->pending_head, *prev = NULL;
+    while (*pp && *pp != e) {
+        prev = *pp;
+        pp = &(*pp)->next;
     }
+    if (!*pp)
+        return;
+    *pp = e->next;
+    if (dd->pending_tail == e)
+        dd->pending_tail = prev;
+    e->next = NULL;
+}
+
+/* process reads the records of a taken entry whose fence has signalled
+ * (or, with signalled == 0, that timed out: its records are dropped), hands
+ * them to Go, and frees the entry. Called without dd->pending_lock. */
+static void process(device_data *dd, pending_submit *e, int signalled)
+{
+    uint64_t lat = now_ns() - e->t_submit;
     gpuavdbg_submit_cb small[16];
-    gpuavdbg_submit_cb *out = l->n <= 16 ? small : malloc(l->n * sizeof *out);
-    if (!out)
-        return;
+    gpuavdbg_submit_cb *out = e->n <= 16 ? small : malloc(e->n * sizeof *out);
     uint32_t n = 0;
-    for (uint32_t i = 0; i < l->n; i++) {
-        const cb_state *cs = l->cs[i];
+    for (uint32_t i = 0; signalled && out && i < e->n; i++) {
+        const cb_state *cs = e->cbs[i].cs;
+        if (!cs || !cs->unit)
+            continue;
         const uint32_t *w = cs->unit->words;
         if (w[0] == 0 && w[1] == 0)
             continue; /* nothing written, nothing dropped */
@@ -90,50 +163,349 @@ static void after(device_data *dd, VkQueue queue, uint64_t submit, submit_list *
             .labels = cs->paths,
             .nlabels = cs->npaths,
             .secondary = (uint32_t)cs->secondary,
+            .primary = e->cbs[i].primary,
+            .primary_action = e->cbs[i].primary_action,
         };
     }
     if (n > 0)
-        goSubmitDone(GPUAVDBG_H(queue), submit, out, n);
-    if (out != small)
+        goSubmitDone(GPUAVDBG_H(e->queue), e->submit, out, n);
+    if (out && out != small)
         free(out);
+    if (!out)
+        gpuavdbg_logf(GPUAVDBG_LOG_WARNING, "submit %llu: out of memory: its records are not read",
+                      (unsigned long long)e->submit);
+    if (signalled) {
+        __atomic_add_fetch(&g_lat_n, 1, __ATOMIC_RELAXED);
+        __atomic_add_fetch(&g_lat_sum, lat, __ATOMIC_RELAXED);
+        uint64_t m = __atomic_load_n(&g_lat_max, __ATOMIC_RELAXED);
+        while (lat > m && !__atomic_compare_exchange_n(&g_lat_max, &m, lat, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+        }
+    }
+
+    pthread_mutex_lock(&dd->pending_lock);
+    for (uint32_t i = 0; i < e->n; i++)
+        if (e->cbs[i].cs && e->cbs[i].cs->pending == e)
+            e->cbs[i].cs->pending = NULL;
+    if (!e->fence)
+        ;
+    else if (signalled)
+        fence_put(dd, e->fence);
+    else if (!push_fence(&dd->stuck_fences, &dd->nstuck_fences, &dd->cap_stuck_fences, e->fence))
+        gpuavdbg_logf(GPUAVDBG_LOG_WARNING, "out of memory: a fence of the layer leaks");
+    pthread_cond_broadcast(&dd->pending_cond);
+    pthread_mutex_unlock(&dd->pending_lock);
+    free(e->cbs);
+    free(e);
 }
 
-static VkResult submit1(device_data *dd, PFN_vkQueueSubmit fn, VkQueue queue, uint32_t n, const VkSubmitInfo *si,
-                        VkFence fence)
+/* take_signalled unlinks, marks taken and returns (as a list) every queued
+ * entry whose fence has signalled; with dd->pending_lock held. */
+static pending_submit *take_signalled(device_data *dd)
 {
-    submit_list l = {0};
-    for (uint32_t i = 0; i < n; i++)
-        for (uint32_t j = 0; j < si[i].commandBufferCount; j++)
-            add_cb(&l, si[i].pCommandBuffers[j], 0);
-    before(&l);
-    VkResult r = fn(queue, n, si, fence);
-    uint64_t submit = __atomic_add_fetch(&g_submits, 1, __ATOMIC_RELAXED);
-    if (r == VK_SUCCESS)
-        after(dd, queue, submit, &l);
-    if (l.oom)
-        gpuavdbg_logf(GPUAVDBG_LOG_WARNING, "submit %llu: out of memory: some command buffers are not read",
-                      (unsigned long long)submit);
-    free(l.cs);
+    pending_submit *done = NULL, **tail = &done;
+    for (pending_submit *e = dd->pending_head, *next; e; e = next) {
+        next = e->next;
+        if (e->state != PENDING_QUEUED || dd->disp.GetFenceStatus(dd->device, e->fence) != VK_SUCCESS)
+            continue;
+        unlink_entry(dd, e);
+        e->state = PENDING_TAKEN;
+        *tail = e;
+        tail = &e->next;
+    }
+    return done;
+}
+
+/* poll reads every submission whose fence has signalled; it never waits. */
+static void poll(device_data *dd)
+{
+    if (!__atomic_load_n(&dd->pending_head, __ATOMIC_ACQUIRE))
+        return;
+    pthread_mutex_lock(&dd->pending_lock);
+    pending_submit *done = take_signalled(dd);
+    pthread_mutex_unlock(&dd->pending_lock);
+    for (pending_submit *e = done, *next; e; e = next) {
+        next = e->next;
+        process(dd, e, 1);
+    }
+}
+
+/* flush_entry waits for a queued entry's fence and reads it; called with
+ * dd->pending_lock held, which it releases and takes again. */
+static void flush_entry(device_data *dd, pending_submit *e)
+{
+    unlink_entry(dd, e);
+    e->state = PENDING_TAKEN;
+    pthread_mutex_unlock(&dd->pending_lock);
+    VkResult r = dd->disp.WaitForFences(dd->device, 1, &e->fence, VK_TRUE, FLUSH_TIMEOUT_NS);
+    if (r != VK_SUCCESS)
+        gpuavdbg_logf(GPUAVDBG_LOG_WARNING,
+                      "submit %llu did not finish within %llu s of the app reusing its command buffer (%d): its "
+                      "records are dropped",
+                      (unsigned long long)e->submit, FLUSH_TIMEOUT_NS / 1000000000ull, (int)r);
+    process(dd, e, r == VK_SUCCESS);
+    pthread_mutex_lock(&dd->pending_lock);
+}
+
+/* wait_free returns once cs is in no pending submission; with
+ * dd->pending_lock held. */
+static void wait_free(device_data *dd, cb_state *cs)
+{
+    while (cs->pending) {
+        pending_submit *e = cs->pending;
+        if (e->state == PENDING_QUEUED)
+            flush_entry(dd, e);
+        else
+            pthread_cond_wait(&dd->pending_cond, &dd->pending_lock);
+    }
+}
+
+void gpuavdbg_pending_flush_cb(device_data *dd, cb_state *cs)
+{
+    if (!cs || !cs->unit)
+        return;
+    /* No lock-free shortcut: an entry being read or submitted is not in the
+     * list, only in cs->pending. */
+    pthread_mutex_lock(&dd->pending_lock);
+    wait_free(dd, cs);
+    pthread_mutex_unlock(&dd->pending_lock);
+}
+
+static int entry_has_pool(const pending_submit *e, VkCommandPool pool)
+{
+    for (uint32_t i = 0; i < e->n; i++)
+        if (e->cbs[i].cs && (!pool || e->cbs[i].cs->pool == pool))
+            return 1;
+    return 0;
+}
+
+/* flush_matching reads every submission holding a command buffer of pool
+ * (any, with pool == 0), waiting for it, including those another thread is
+ * reading. */
+static void flush_matching(device_data *dd, VkCommandPool pool)
+{
+    pthread_mutex_lock(&dd->pending_lock);
+    for (;;) {
+        pending_submit *e = dd->pending_head;
+        while (e && !entry_has_pool(e, pool))
+            e = e->next;
+        if (!e)
+            break;
+        flush_entry(dd, e);
+    }
+    pthread_mutex_unlock(&dd->pending_lock);
+}
+
+void gpuavdbg_pending_flush_pool(device_data *dd, VkCommandPool pool)
+{
+    /* Entries being read or submitted by another thread are out of the
+     * list; cmdbuf.c waits for those per command buffer. */
+    flush_matching(dd, pool);
+}
+
+void gpuavdbg_pending_teardown(device_data *dd)
+{
+    if (dd->disp.WaitForFences && dd->disp.GetFenceStatus)
+        flush_matching(dd, VK_NULL_HANDLE);
+    pthread_mutex_lock(&dd->pending_lock);
+    /* Entries with no command buffer left (all taken over) may remain. */
+    for (pending_submit *e = dd->pending_head, *next; e; e = next) {
+        next = e->next;
+        if (dd->disp.DestroyFence)
+            dd->disp.DestroyFence(dd->device, e->fence, NULL);
+        free(e->cbs);
+        free(e);
+    }
+    dd->pending_head = dd->pending_tail = NULL;
+    for (uint32_t i = 0; i < dd->nfree_fences; i++)
+        dd->disp.DestroyFence(dd->device, dd->free_fences[i], NULL);
+    for (uint32_t i = 0; i < dd->nstuck_fences; i++)
+        dd->disp.DestroyFence(dd->device, dd->stuck_fences[i], NULL);
+    free(dd->free_fences);
+    free(dd->stuck_fences);
+    dd->free_fences = dd->stuck_fences = NULL;
+    dd->nfree_fences = dd->cap_free_fences = dd->nstuck_fences = dd->cap_stuck_fences = 0;
+    pthread_mutex_unlock(&dd->pending_lock);
+    pthread_cond_destroy(&dd->pending_cond);
+    pthread_mutex_destroy(&dd->pending_lock);
+}
+
+/* ---- submission ------------------------------------------------------------- */
+
+/* add_cb lists cb, when it has instrumented actions, and the secondaries
+ * it executes (depth bounds nesting, VK_EXT_nested_command_buffer). */
+static void add_cb(pending_submit *e, int *oom, VkCommandBuffer cb, uint64_t primary, uint32_t primary_action,
+                   int depth)
+{
+    cb_state *cs = gpuavdbg_cb_get(cb);
+    if (!cs || depth > 8)
+        return;
+    int listed = !cs->unit || cs->ninstrumented == 0;
+    for (uint32_t i = 0; i < e->n && !listed; i++)
+        listed = e->cbs[i].cs == cs;
+    if (!listed) {
+        if (e->n == e->cap) {
+            uint32_t ncap = e->cap ? e->cap * 2 : 8;
+            pending_cb *g = realloc(e->cbs, ncap * sizeof *g);
+            if (!g) {
+                *oom = 1;
+                return;
+            }
+            e->cbs = g;
+            e->cap = ncap;
+        }
+        e->cbs[e->n++] = (pending_cb){.cs = cs, .primary = depth > 0 ? primary : 0, .primary_action = primary_action};
+    }
+    for (uint32_t i = 0; i < cs->nexecuted; i++)
+        add_cb(e, oom, cs->executed[i], depth == 0 ? GPUAVDBG_H(cb) : primary,
+               depth == 0 && cs->executed_at ? cs->executed_at[i] : primary_action, depth + 1);
+}
+
+/* prepare takes the listed command buffers for the new entry e: each is
+ * cleared, or, still pending in an earlier submission, taken over from it
+ * uncleared; they point at e (being submitted) from then on. */
+static void prepare(device_data *dd, pending_submit *e)
+{
+    pthread_mutex_lock(&dd->pending_lock);
+    e->state = PENDING_SUBMITTING;
+    for (uint32_t i = 0; i < e->n; i++) {
+        cb_state *cs = e->cbs[i].cs;
+        while (cs->pending && cs->pending->state != PENDING_QUEUED)
+            pthread_cond_wait(&dd->pending_cond, &dd->pending_lock); /* being read or submitted right now */
+        pending_submit *old = cs->pending;
+        if (old && (!cs->simultaneous || dd->disp.GetFenceStatus(dd->device, old->fence) == VK_SUCCESS)) {
+            /* Without SIMULTANEOUS_USE the earlier execution has finished
+             * (the spec requires it): its fence is about to signal, if it
+             * has not. Read it first. */
+            flush_entry(dd, old);
+            i--;
+            continue;
+        }
+        if (old) {
+            for (uint32_t j = 0; j < old->n; j++)
+                if (old->cbs[j].cs == cs)
+                    old->cbs[j].cs = NULL;
+        } else {
+            gpuavdbg_unit_zero(cs->unit);
+        }
+        cs->pending = e;
+    }
+    pthread_mutex_unlock(&dd->pending_lock);
+}
+
+/* commit links e (its fence submitted) at the tail of the pending list. */
+static void commit(device_data *dd, pending_submit *e)
+{
+    pthread_mutex_lock(&dd->pending_lock);
+    e->state = PENDING_QUEUED;
+    if (dd->pending_tail)
+        dd->pending_tail->next = e;
+    else
+        __atomic_store_n(&dd->pending_head, e, __ATOMIC_RELEASE);
+    dd->pending_tail = e;
+    pthread_cond_broadcast(&dd->pending_cond);
+    pthread_mutex_unlock(&dd->pending_lock);
+}
+
+/* abandon forgets e after a failed submit. */
+static void abandon(device_data *dd, pending_submit *e)
+{
+    pthread_mutex_lock(&dd->pending_lock);
+    for (uint32_t i = 0; i < e->n; i++)
+        if (e->cbs[i].cs->pending == e)
+            e->cbs[i].cs->pending = NULL;
+    if (e->fence)
+        fence_put(dd, e->fence);
+    pthread_cond_broadcast(&dd->pending_cond);
+    pthread_mutex_unlock(&dd->pending_lock);
+    free(e->cbs);
+    free(e);
+}
+
+/* submit_common runs one vkQueueSubmit or vkQueueSubmit2 call for the
+ * heap entry e (whose command buffers are listed): call(ctx, fence) calls
+ * down with the given fence. */
+typedef VkResult (*call_down)(const void *ctx, VkFence fence);
+
+static VkResult submit_common(device_data *dd, VkQueue queue, VkFence app_fence, pending_submit *e, int oom,
+                              call_down call, const void *ctx)
+{
+    poll(dd);
+    if (oom)
+        gpuavdbg_logf(GPUAVDBG_LOG_WARNING, "out of memory listing a submit's command buffers: some are not read");
+    if (!e || e->n == 0) {
+        VkResult r = call(ctx, app_fence);
+        __atomic_add_fetch(&g_submits, 1, __ATOMIC_RELAXED);
+        if (e) {
+            free(e->cbs);
+            free(e);
+        }
+        return r;
+    }
+    e->dd = dd;
+    e->queue = queue;
+    e->app_fence = app_fence;
+    prepare(dd, e);
+    pthread_mutex_lock(&dd->pending_lock);
+    e->fence = fence_get(dd);
+    pthread_mutex_unlock(&dd->pending_lock);
+    e->t_submit = now_ns();
+    e->submit = __atomic_add_fetch(&g_submits, 1, __ATOMIC_RELAXED);
+    VkResult r = call(ctx, app_fence || !e->fence ? app_fence : e->fence);
+    if (r == VK_SUCCESS && app_fence && e->fence) {
+        VkResult fr = dd->disp.QueueSubmit(queue, 0, NULL, e->fence);
+        if (fr != VK_SUCCESS) {
+            gpuavdbg_logf(GPUAVDBG_LOG_ERROR, "submit %llu: the layer's fence submit failed (%d); waiting for the queue",
+                          (unsigned long long)e->submit, (int)fr);
+            dd->disp.DestroyFence(dd->device, e->fence, NULL);
+            e->fence = VK_NULL_HANDLE;
+        }
+    }
+    if (r != VK_SUCCESS) {
+        abandon(dd, e);
+        return r;
+    }
+    if (!e->fence) {
+        /* No fence of ours (creation failed): wait for the queue, the
+         * walking skeleton's way. */
+        pthread_mutex_lock(&dd->pending_lock);
+        e->state = PENDING_TAKEN;
+        pthread_mutex_unlock(&dd->pending_lock);
+        process(dd, e, dd->disp.QueueWaitIdle(queue) == VK_SUCCESS);
+        return r;
+    }
+    commit(dd, e);
     return r;
 }
 
-static VkResult submit2(device_data *dd, PFN_vkQueueSubmit2 fn, VkQueue queue, uint32_t n, const VkSubmitInfo2 *si,
-                        VkFence fence)
+static pending_submit *new_entry(void)
 {
-    submit_list l = {0};
-    for (uint32_t i = 0; i < n; i++)
-        for (uint32_t j = 0; j < si[i].commandBufferInfoCount; j++)
-            add_cb(&l, si[i].pCommandBufferInfos[j].commandBuffer, 0);
-    before(&l);
-    VkResult r = fn(queue, n, si, fence);
-    uint64_t submit = __atomic_add_fetch(&g_submits, 1, __ATOMIC_RELAXED);
-    if (r == VK_SUCCESS)
-        after(dd, queue, submit, &l);
-    if (l.oom)
-        gpuavdbg_logf(GPUAVDBG_LOG_WARNING, "submit %llu: out of memory: some command buffers are not read",
-                      (unsigned long long)submit);
-    free(l.cs);
-    return r;
+    return calloc(1, sizeof(pending_submit));
+}
+
+typedef struct ctx1 {
+    PFN_vkQueueSubmit fn;
+    VkQueue queue;
+    uint32_t n;
+    const VkSubmitInfo *si;
+} ctx1;
+
+static VkResult call1(const void *p, VkFence fence)
+{
+    const ctx1 *c = p;
+    return c->fn(c->queue, c->n, c->si, fence);
+}
+
+typedef struct ctx2 {
+    PFN_vkQueueSubmit2 fn;
+    VkQueue queue;
+    uint32_t n;
+    const VkSubmitInfo2 *si;
+} ctx2;
+
+static VkResult call2(const void *p, VkFence fence)
+{
+    const ctx2 *c = p;
+    return c->fn(c->queue, c->n, c->si, fence);
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL gl_QueueSubmit(VkQueue queue, uint32_t n, const VkSubmitInfo *si, VkFence fence)
@@ -141,7 +513,25 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_QueueSubmit(VkQueue queue, uint32_t n, 
     device_data *dd = gpuavdbg_device_get(queue);
     if (!dd)
         return VK_ERROR_INITIALIZATION_FAILED;
-    return submit1(dd, dd->disp.QueueSubmit, queue, n, si, fence);
+    pending_submit *e = new_entry();
+    int oom = !e;
+    for (uint32_t i = 0; e && i < n; i++)
+        for (uint32_t j = 0; j < si[i].commandBufferCount; j++)
+            add_cb(e, &oom, si[i].pCommandBuffers[j], 0, 0, 0);
+    ctx1 c = {dd->disp.QueueSubmit, queue, n, si};
+    return submit_common(dd, queue, fence, e, oom, call1, &c);
+}
+
+static VkResult submit2(device_data *dd, PFN_vkQueueSubmit2 fn, VkQueue queue, uint32_t n, const VkSubmitInfo2 *si,
+                        VkFence fence)
+{
+    pending_submit *e = new_entry();
+    int oom = !e;
+    for (uint32_t i = 0; e && i < n; i++)
+        for (uint32_t j = 0; j < si[i].commandBufferInfoCount; j++)
+            add_cb(e, &oom, si[i].pCommandBufferInfos[j].commandBuffer, 0, 0, 0);
+    ctx2 c = {fn, queue, n, si};
+    return submit_common(dd, queue, fence, e, oom, call2, &c);
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL gl_QueueSubmit2(VkQueue queue, uint32_t n, const VkSubmitInfo2 *si,
@@ -162,13 +552,137 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_QueueSubmit2KHR(VkQueue queue, uint32_t
     return submit2(dd, dd->disp.QueueSubmit2KHR, queue, n, si, fence);
 }
 
+/* ---- where the app learns that work finished: read what has signalled ---- */
+
+/* flush_app_fences reads the submissions made with one of the app's
+ * fences, which have signalled: the layer's fence, submitted right after,
+ * signals at once, and the app sees the records of the work it waited for
+ * before its wait returns. */
+static void flush_app_fences(device_data *dd, uint32_t n, const VkFence *fences)
+{
+    if (!__atomic_load_n(&dd->pending_head, __ATOMIC_ACQUIRE))
+        return;
+    pthread_mutex_lock(&dd->pending_lock);
+    for (pending_submit *e = dd->pending_head; e;) {
+        int hit = 0;
+        for (uint32_t i = 0; e->app_fence && i < n && !hit; i++)
+            hit = fences[i] == e->app_fence;
+        if (!hit) {
+            e = e->next;
+            continue;
+        }
+        flush_entry(dd, e);
+        e = dd->pending_head; /* the list may have changed meanwhile */
+    }
+    pthread_mutex_unlock(&dd->pending_lock);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL gl_WaitForFences(VkDevice device, uint32_t n, const VkFence *fences,
+                                                      VkBool32 all, uint64_t timeout)
+{
+    device_data *dd = gpuavdbg_device_get(device);
+    if (!dd)
+        return VK_ERROR_INITIALIZATION_FAILED;
+    VkResult r = dd->disp.WaitForFences(device, n, fences, all, timeout);
+    if (r == VK_SUCCESS) {
+        if (all || n == 1)
+            flush_app_fences(dd, n, fences);
+        poll(dd);
+    }
+    return r;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL gl_GetFenceStatus(VkDevice device, VkFence fence)
+{
+    device_data *dd = gpuavdbg_device_get(device);
+    if (!dd)
+        return VK_ERROR_INITIALIZATION_FAILED;
+    VkResult r = dd->disp.GetFenceStatus(device, fence);
+    if (r == VK_SUCCESS) {
+        flush_app_fences(dd, 1, &fence);
+        poll(dd);
+    }
+    return r;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL gl_QueueWaitIdle(VkQueue queue)
+{
+    device_data *dd = gpuavdbg_device_get(queue);
+    if (!dd)
+        return VK_ERROR_INITIALIZATION_FAILED;
+    VkResult r = dd->disp.QueueWaitIdle(queue);
+    if (r == VK_SUCCESS)
+        poll(dd);
+    return r;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL gl_DeviceWaitIdle(VkDevice device)
+{
+    device_data *dd = gpuavdbg_device_get(device);
+    if (!dd)
+        return VK_ERROR_INITIALIZATION_FAILED;
+    VkResult r = dd->disp.DeviceWaitIdle(device);
+    if (r == VK_SUCCESS)
+        poll(dd);
+    return r;
+}
+
+#define SEM_WAIT(fn)                                                                                          \
+    static VKAPI_ATTR VkResult VKAPI_CALL gl_##fn(VkDevice device, const VkSemaphoreWaitInfo *wi, uint64_t t) \
+    {                                                                                                         \
+        device_data *dd = gpuavdbg_device_get(device);                                                       \
+        if (!dd)                                                                                              \
+            return VK_ERROR_INITIALIZATION_FAILED;                                                            \
+        VkResult r = dd->disp.fn(device, wi, t);                                                              \
+        if (r == VK_SUCCESS)                                                                                  \
+            poll(dd);                                                                                         \
+        return r;                                                                                             \
+    }
+SEM_WAIT(WaitSemaphores)
+SEM_WAIT(WaitSemaphoresKHR)
+#undef SEM_WAIT
+
+#define SEM_VALUE(fn)                                                                                     \
+    static VKAPI_ATTR VkResult VKAPI_CALL gl_##fn(VkDevice device, VkSemaphore sem, uint64_t *value)     \
+    {                                                                                                     \
+        device_data *dd = gpuavdbg_device_get(device);                                                   \
+        if (!dd)                                                                                          \
+            return VK_ERROR_INITIALIZATION_FAILED;                                                        \
+        VkResult r = dd->disp.fn(device, sem, value);                                                     \
+        if (r == VK_SUCCESS)                                                                              \
+            poll(dd);                                                                                     \
+        return r;                                                                                         \
+    }
+SEM_VALUE(GetSemaphoreCounterValue)
+SEM_VALUE(GetSemaphoreCounterValueKHR)
+#undef SEM_VALUE
+
+static VKAPI_ATTR VkResult VKAPI_CALL gl_QueuePresentKHR(VkQueue queue, const VkPresentInfoKHR *pi)
+{
+    device_data *dd = gpuavdbg_device_get(queue);
+    if (!dd)
+        return VK_ERROR_INITIALIZATION_FAILED;
+    poll(dd);
+    return dd->disp.QueuePresentKHR(queue, pi);
+}
+
 PFN_vkVoidFunction gpuavdbg_submit_intercept(const char *name)
 {
-    if (strcmp(name, "vkQueueSubmit") == 0)
-        return (PFN_vkVoidFunction)gl_QueueSubmit;
-    if (strcmp(name, "vkQueueSubmit2") == 0)
-        return (PFN_vkVoidFunction)gl_QueueSubmit2;
-    if (strcmp(name, "vkQueueSubmit2KHR") == 0)
-        return (PFN_vkVoidFunction)gl_QueueSubmit2KHR;
+#define I(fn)                              \
+    if (strcmp(name, "vk" #fn) == 0)       \
+        return (PFN_vkVoidFunction)gl_##fn;
+    I(QueueSubmit)
+    I(QueueSubmit2)
+    I(QueueSubmit2KHR)
+    I(WaitForFences)
+    I(GetFenceStatus)
+    I(QueueWaitIdle)
+    I(DeviceWaitIdle)
+    I(WaitSemaphores)
+    I(WaitSemaphoresKHR)
+    I(GetSemaphoreCounterValue)
+    I(GetSemaphoreCounterValueKHR)
+    I(QueuePresentKHR)
+#undef I
     return NULL;
 }

@@ -43,7 +43,40 @@ type groupState struct {
 	cmdBuf   uint64
 	pipeline uint64
 	module   uint64
+	// index is the group's place in Session.Groups.
+	index int
+	// samples are the stage and stage words of g.Samples, compared
+	// before building coordinates, so a record that adds nothing
+	// allocates nothing.
+	samples []rawCoords
+	// last is the latest record's; lastBuilt is what g.LastCoords shows.
+	last, lastBuilt rawCoords
+	// epoch is the Errors message that last touched the group; tlAction
+	// and tlGroup are where that message's timeline counts it.
+	epoch             uint64
+	tlAction, tlGroup int
+	// dirty: the message and last coordinates wait for flush.
+	dirty bool
 }
+
+// rawCoords are a record's stage and the stage words its coordinates use.
+type rawCoords struct {
+	stage uint32
+	words [3]uint32
+}
+
+// rawOf keeps the stage words that the stage's coordinates use (the others
+// may hold anything).
+func rawOf(stage uint32, w [3]uint32) rawCoords {
+	switch stage {
+	case gpuav.ModelVertex, gpuav.ModelTessellationControl, gpuav.ModelGeometry, gpuav.ModelFragment:
+		w[2] = 0
+	}
+	return rawCoords{stage, w}
+}
+
+// coords builds the coordinates.
+func (r rawCoords) coords() Coords { return Coords(gpuav.StageCoords(r.stage, r.words)) }
 
 // Collector builds a Session from wire messages, in arrival order, and
 // writes every frame it accepts to the session file, if one is set. It is
@@ -61,10 +94,18 @@ type Collector struct {
 	file    io.Writer
 	fileErr error
 	maps    map[uint32]sourceMapper
+	// disk finds source files the modules do not carry (sources.go).
+	disk *sourcemap.Disk
 	// newMap builds a shader's source map; tests replace it.
-	newMap    func(words []uint32) sourceMapper
-	groups    map[groupKey]*groupState
-	order     []*groupState
+	newMap func(words []uint32) sourceMapper
+	groups map[groupKey]*groupState
+	order  []*groupState
+	// epoch counts Errors messages; touched lists the groups the current
+	// one added to.
+	epoch   uint64
+	touched []*groupState
+	// dirty lists the groups flush must bring up to date.
+	dirty     []*groupState
 	names     map[uint64]string
 	pipelines map[uint64]*wire.Pipeline
 	// droppedNoticed: the first overflow gets a notice, later ones only
@@ -76,6 +117,8 @@ type Collector struct {
 	lastTime time.Time
 	// replay: the frames come from a session file, with their own times.
 	replay bool
+	// scratch receives the packed errors messages of a replay.
+	scratch *wire.Errors
 }
 
 // NewCollector returns a collector with an empty session.
@@ -125,7 +168,19 @@ func (c *Collector) Record(k wire.Kind, msg any) error {
 // not decode is an error and changes nothing (it is not written to the
 // session file either).
 func (c *Collector) RecordFrame(k wire.Kind, payload []byte) error {
-	msg, err := wire.Decode(k, payload)
+	var msg any
+	var err error
+	if c.replay && k == wire.KindErrorsPacked {
+		// A replay is one goroutine, and the groups keep nothing of a
+		// message's records: decode every one into the same room.
+		if c.scratch == nil {
+			c.scratch = &wire.Errors{}
+		}
+		err = wire.DecodePackedErrorsInto(c.scratch, payload)
+		msg = c.scratch
+	} else {
+		msg, err = wire.Decode(k, payload)
+	}
 	if err != nil {
 		return err
 	}
@@ -141,7 +196,12 @@ func (c *Collector) RecordFrame(k wire.Kind, payload []byte) error {
 			}
 		}
 	}
-	c.writeFrame(k, payload)
+	if e, ok := msg.(*wire.Errors); ok && k == wire.KindErrors && c.file != nil && c.fileErr == nil {
+		// Session files keep records packed (see wire.KindErrorsPacked).
+		c.writeFrame(wire.KindErrorsPacked, wire.AppendPackedErrors(nil, e))
+	} else {
+		c.writeFrame(k, payload)
+	}
 	c.apply(msg)
 	c.mu.Unlock()
 	c.changed()
@@ -213,6 +273,7 @@ func (c *Collector) apply(msg any) {
 		}
 	case *wire.Device:
 		s.Device = Device{Name: m.Name, APIVersion: m.APIVersion, DescriptorSlot: m.DescriptorSlot, MaxBoundSets: m.MaxBoundDescriptorSets}
+		c.deviceCapabilities(m.Name)
 		if !m.Instrumenting {
 			reason := m.Reason
 			if reason == "" {
@@ -224,6 +285,7 @@ func (c *Collector) apply(msg any) {
 		c.addShader(m)
 	case *wire.Pipeline:
 		c.pipelines[m.Handle] = m
+		c.addPipeline(m)
 		if !m.Instrumented {
 			w := m.Warning
 			if w == "" {
@@ -248,6 +310,7 @@ func (c *Collector) apply(msg any) {
 			c.lastTime = m.Time
 		}
 	case *wire.AppStarted:
+		c.setSourceDirs(m)
 		s.App.Path, s.App.Args, s.App.PID = m.Path, m.Args, m.PID
 		if s.App.Args == nil {
 			s.App.Args = []string{}
@@ -273,6 +336,8 @@ func (c *Collector) apply(msg any) {
 		if s.App.State == "" {
 			s.App.State = AppExited
 		}
+	case *wire.Capabilities:
+		c.applyCapabilities(m)
 	case *wire.Notice:
 		level := m.Level
 		if level == "" {
@@ -319,6 +384,7 @@ func (c *Collector) handle(h uint64) Handle {
 // handle.
 func (c *Collector) setName(h uint64, name string) {
 	c.names[h] = name
+	c.renameModel(h, name)
 	for _, st := range c.order {
 		touched := false
 		if st.cmdBuf == h {
@@ -339,7 +405,9 @@ func (c *Collector) setName(h uint64, name string) {
 	}
 }
 
-// addErrors folds one Errors message into the groups.
+// addErrors folds one Errors message into the groups and the timeline.
+// A record that adds nothing new to its group (a known sample) costs a map
+// look-up and no allocation.
 func (c *Collector) addErrors(e *wire.Errors) {
 	s := c.s
 	s.Submits = max(s.Submits, e.Submit)
@@ -351,63 +419,98 @@ func (c *Collector) addErrors(e *wire.Errors) {
 				c.handle(e.CommandBuffer), e.Submit, e.Dropped))
 		}
 	}
-	touched := map[*groupState]bool{}
+	c.epoch++
+	c.touched = c.touched[:0]
+	tl := newTimelineBuilder(c, e)
 	for i := range e.Records {
 		r := &e.Records[i]
-		var params [gpuav.RecordParams]uint32
-		copy(params[:], r.Params)
-		d := gpuav.Describe(gpuav.CheckCode(r.Code), params)
 		check := r.Check
 		if check == "" {
-			check = d.Check
+			check = gpuav.CheckCode(r.Code).CheckID()
 		}
 		key := groupKey{check: check, shader: r.ShaderID, instruction: r.Instruction, cmdBuf: e.CommandBuffer, action: r.ActionIndex}
 		count := r.Count
 		if count <= 0 {
 			count = 1
 		}
-		coords := Coords(gpuav.StageCoords(r.Stage, r.StageWords))
+		raw := rawOf(r.Stage, r.StageWords)
 		st, ok := c.groups[key]
 		if !ok {
-			st = c.newGroup(e, r, check, d, coords)
+			st = c.newGroup(e, r, check, raw)
 			c.groups[key] = st
 			c.order = append(c.order, st)
 			s.Groups = append(s.Groups, st.g)
 		}
 		g := st.g
 		g.Count += count
-		if len(g.Samples) < MaxSamples && !slices.ContainsFunc(g.Samples, coords.equal) {
-			g.Samples = append(g.Samples, coords)
+		g.LastSubmit = max(g.LastSubmit, e.Submit)
+		st.last = raw
+		if len(st.samples) < MaxSamples && !slices.Contains(st.samples, raw) {
+			st.samples = append(st.samples, raw)
+			g.Samples = append(g.Samples, raw.coords())
 		}
-		touched[st] = true
+		first := st.epoch != c.epoch
+		if first {
+			st.epoch = c.epoch
+			c.touched = append(c.touched, st)
+		}
+		tl.add(r, st, count, first)
 	}
-	for _, st := range c.order {
-		if touched[st] {
-			st.g.Message = buildMessage(st.g, st.what)
+	for _, st := range c.touched {
+		if !st.dirty {
+			st.dirty = true
+			c.dirty = append(c.dirty, st)
 		}
 	}
+	tl.finish()
+}
+
+// flush brings the groups that records were added to up to date: their
+// last coordinates and their messages. It runs when a snapshot is taken,
+// so a burst of messages (or a whole file replayed) builds each message
+// once. Called with c.mu held.
+func (c *Collector) flush() {
+	for _, st := range c.dirty {
+		if st.last != st.lastBuilt {
+			st.lastBuilt = st.last
+			st.g.LastCoords = st.last.coords()
+		}
+		st.g.Message = buildMessage(st.g, st.what)
+		st.dirty = false
+	}
+	c.dirty = c.dirty[:0]
 }
 
 // newGroup starts a group from its first record.
-func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, d gpuav.Description, coords Coords) *groupState {
+func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, raw rawCoords) *groupState {
+	var params [gpuav.RecordParams]uint32
+	copy(params[:], r.Params)
+	d := gpuav.Describe(gpuav.CheckCode(r.Code), params)
+	coords := raw.coords()
 	g := &ErrorGroup{
 		Check:         check,
 		VUID:          d.VUID(r.Action),
 		Stage:         gpuav.StageName(r.Stage),
 		Coords:        coords,
+		LastCoords:    coords,
 		CommandBuffer: c.handle(e.CommandBuffer),
 		Submit:        e.Submit,
 		ActionIndex:   r.ActionIndex,
 		Action:        r.Action,
-		Labels:        slices.Clone(r.Labels),
 		Pipeline:      c.handle(r.Pipeline),
 		Shader:        ShaderRef{ID: r.ShaderID},
 		Instruction:   r.Instruction,
 	}
+	if len(r.Labels) > 0 {
+		g.Labels = slices.Clone(r.Labels)
+	}
 	if d.HasDescriptor {
 		g.Descriptor = &Descriptor{Set: d.Set, Binding: d.Binding, Index: d.Index, ArrayLength: d.Length}
 	}
-	st := &groupState{g: g, what: d.Message, cmdBuf: e.CommandBuffer, pipeline: r.Pipeline}
+	g.Ray = rayOf(d.Ray)
+	g.Samples = []Coords{coords}
+	st := &groupState{g: g, what: d.Message, cmdBuf: e.CommandBuffer, pipeline: r.Pipeline,
+		index: len(c.s.Groups), samples: []rawCoords{raw}, last: raw, lastBuilt: raw}
 	if sh, ok := c.s.Shaders[r.ShaderID]; ok {
 		st.module = sh.Module
 		g.Shader.Module = hexHandle(sh.Module)
@@ -428,7 +531,7 @@ func (c *Collector) source(shaderID, instruction uint32) *Source {
 	if err != nil {
 		return &Source{Note: err.Error()}
 	}
-	src := &Source{File: loc.File, Line: loc.Line, Column: loc.Column, Text: loc.Text, Language: loc.Language, Note: loc.Note}
+	src := sourceFrom(loc)
 	if loc.File != "" {
 		key := SourceKey{ShaderID: shaderID, File: loc.File}
 		if _, ok := c.s.Sources[key]; !ok && lines != nil {
@@ -460,10 +563,7 @@ func (c *Collector) lookup(sh *Shader, instruction int) (loc sourcemap.Location,
 		m = c.newMap(sh.SPIRV)
 		c.maps[sh.ID] = m
 	}
-	loc = m.Lookup(instruction)
-	if loc.File != "" {
-		lines = m.FileLines(loc.File)
-	}
+	loc, lines = c.mapLookup(m, instruction)
 	return loc, lines, nil
 }
 
@@ -474,6 +574,7 @@ func (c *Collector) lookup(sh *Shader, instruction int) (loc sourcemap.Location,
 func (c *Collector) Snapshot() *Session {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.flush()
 	return c.s.clone()
 }
 
@@ -487,6 +588,8 @@ func (s *Session) clone() *Session {
 		out.Groups[i] = &cp
 	}
 	out.Notices = slices.Clone(s.Notices)
+	out.Pipelines = maps.Clone(s.Pipelines)
+	out.Timeline = slices.Clone(s.Timeline)
 	out.Output = slices.Clip(s.Output)
 	out.Shaders = maps.Clone(s.Shaders)
 	out.Sources = maps.Clone(s.Sources)

@@ -137,9 +137,11 @@ func TestCollectorGroupsRecords(t *testing.T) {
 		Stage:         "compute",
 		Coords:        Coords{"global_invocation_id": {0, 0, 0}},
 		Samples:       []Coords{{"global_invocation_id": {0, 0, 0}}, {"global_invocation_id": {1, 0, 0}}, {"global_invocation_id": {2, 0, 0}}, {"global_invocation_id": {3, 0, 0}}},
+		LastCoords:    Coords{"global_invocation_id": {3, 0, 0}},
 		Descriptor:    &Descriptor{Set: 0, Binding: 0, Index: 3, ArrayLength: 2},
 		CommandBuffer: Handle{Handle: "0x55", Name: "compute-cmd"},
 		Submit:        1,
+		LastSubmit:    1,
 		ActionIndex:   0,
 		Action:        "vkCmdDispatch",
 		Labels:        nil,
@@ -180,6 +182,9 @@ func TestCollectorGroupsRecords(t *testing.T) {
 	}
 	if !reflect.DeepEqual(s.Groups[0].Coords, Coords{"global_invocation_id": {0, 0, 0}}) {
 		t.Fatalf("coords %v", s.Groups[0].Coords)
+	}
+	if !reflect.DeepEqual(s.Groups[0].LastCoords, Coords{"global_invocation_id": {4, 0, 0}}) || s.Groups[0].LastSubmit != 2 {
+		t.Fatalf("last coords %v, last submit %d", s.Groups[0].LastCoords, s.Groups[0].LastSubmit)
 	}
 	if !strings.Contains(s.Groups[0].Message, "; 6 invocations.") {
 		t.Fatalf("message not updated: %s", s.Groups[0].Message)

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,11 +15,16 @@ import (
 )
 
 // A session file is the header line FileHeader followed by the frames the
-// launcher received, exactly as on the wire, plus the launcher's own frames
-// (wire.KindAppStarted, KindAppOutput, KindAppExited, KindNotice). It is
+// launcher received, as on the wire, plus the launcher's own frames
+// (wire.KindAppStarted, KindAppOutput, KindAppExited, KindNotice,
+// KindTime). Error records are written packed (wire.KindErrorsPacked, since
+// version 2); version 1 files, with JSON errors frames, still open. It is
 // written as messages arrive, append only (DESIGN decision 8), so a crash
 // loses nothing already received.
-const FileHeader = "gpuav-dbg session 1\n"
+const FileHeader = "gpuav-dbg session 2\n"
+
+// fileHeaders are the headers this version reads.
+var fileHeaders = []string{FileHeader, "gpuav-dbg session 1\n"}
 
 // fileMagic is the header's version-independent part.
 const fileMagic = "gpuav-dbg session "
@@ -62,17 +67,23 @@ func DefaultDir() (string, error) {
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
 // DefaultPath is the default session file of a run of app started at t:
-// DefaultDir()/<app base name>-<20060102-150405>.gvs.
+// DefaultDir()/<AppName(app)>-<20060102-150405>.gvs, or with -2, -3... before
+// the extension when a run of the same second is already there (History
+// reads them all).
 func DefaultPath(app string, t time.Time) (string, error) {
 	dir, err := DefaultDir()
 	if err != nil {
 		return "", err
 	}
-	name := unsafeName.ReplaceAllString(filepath.Base(app), "_")
-	if name == "" || name == "." || name == ".." {
-		name = "app"
+	stem := filepath.Join(dir, fmt.Sprintf("%s-%s", AppName(app), t.Format(timeLayout)))
+	p := stem + FileExt
+	for n := 2; n < 1000; n++ {
+		if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		p = fmt.Sprintf("%s-%d%s", stem, n, FileExt)
 	}
-	return filepath.Join(dir, fmt.Sprintf("%s-%s%s", name, t.Format("20060102-150405"), FileExt)), nil
+	return p, nil
 }
 
 // TruncatedError says that a session file stopped being readable at
@@ -83,12 +94,18 @@ type TruncatedError struct {
 	Err    error
 }
 
-// Error is one line for the user.
+// Error is one line for the user: "session F truncated at byte N: why"
+// for a file cut short, "session F corrupt at byte N: why" for bytes that
+// do not decode.
 func (e *TruncatedError) Error() string {
-	if e.Path == "" {
-		return fmt.Sprintf("session truncated at byte %d: %v", e.Offset, e.Err)
+	what := "corrupt"
+	if errors.Is(e.Err, wire.ErrTruncated) || e.Offset == 0 {
+		what = "truncated"
 	}
-	return fmt.Sprintf("session %s truncated at byte %d: %v", e.Path, e.Offset, e.Err)
+	if e.Path == "" {
+		return fmt.Sprintf("session %s at byte %d: %v", what, e.Offset, e.Err)
+	}
+	return fmt.Sprintf("session %s %s at byte %d: %v", e.Path, what, e.Offset, e.Err)
 }
 
 // Unwrap returns the reason.
@@ -127,14 +144,22 @@ func parseWith(data []byte, setup func(*Collector)) (*Session, error) {
 		return parseReport(trimmed)
 	}
 	if len(data) < len(FileHeader) {
-		if bytes.HasPrefix([]byte(FileHeader), data) {
-			return NewCollector().Snapshot(), &TruncatedError{Offset: 0, Err: errors.New("header cut short")}
+		for _, h := range fileHeaders {
+			if bytes.HasPrefix([]byte(h), data) {
+				return NewCollector().Snapshot(), &TruncatedError{Offset: 0, Err: errors.New("header cut short")}
+			}
 		}
 	}
 	if !bytes.HasPrefix(data, []byte(fileMagic)) {
 		return nil, ErrNotSession
 	}
-	if !bytes.HasPrefix(data, []byte(FileHeader)) {
+	header := ""
+	for _, h := range fileHeaders {
+		if bytes.HasPrefix(data, []byte(h)) {
+			header = h
+		}
+	}
+	if header == "" {
 		line, _, _ := bytes.Cut(data, []byte("\n"))
 		if len(line) > 40 {
 			line = line[:40]
@@ -146,21 +171,29 @@ func parseWith(data []byte, setup func(*Collector)) (*Session, error) {
 	if setup != nil {
 		setup(c)
 	}
-	off := int64(len(FileHeader))
-	r := bytes.NewReader(data[off:])
-	for {
-		k, payload, err := wire.ReadFrame(r)
+	// Frames are read in place: no copy of the payloads, which the
+	// decoders do not keep.
+	off := len(header)
+	for off < len(data) {
+		if len(data)-off < wire.HeaderSize {
+			return c.Snapshot(), &TruncatedError{Offset: int64(off),
+				Err: fmt.Errorf("%w: header cut after %d of %d bytes", wire.ErrTruncated, len(data)-off, wire.HeaderSize)}
+		}
+		k, size, err := wire.ParseHeader([wire.HeaderSize]byte(data[off : off+wire.HeaderSize]))
 		if err != nil {
-			if err == io.EOF {
-				return c.Snapshot(), nil
-			}
-			return c.Snapshot(), &TruncatedError{Offset: off, Err: err}
+			return c.Snapshot(), &TruncatedError{Offset: int64(off), Err: err}
 		}
-		if err := c.RecordFrame(k, payload); err != nil {
-			return c.Snapshot(), &TruncatedError{Offset: off, Err: err}
+		body := data[off+wire.HeaderSize:]
+		if len(body) < size {
+			return c.Snapshot(), &TruncatedError{Offset: int64(off),
+				Err: fmt.Errorf("%w: %v payload cut after %d of %d bytes", wire.ErrTruncated, k, len(body), size)}
 		}
-		off += int64(wire.HeaderSize + len(payload))
+		if err := c.RecordFrame(k, body[:size:size]); err != nil {
+			return c.Snapshot(), &TruncatedError{Offset: int64(off), Err: err}
+		}
+		off += wire.HeaderSize + size
 	}
+	return c.Snapshot(), nil
 }
 
 // parseReport reads a JSON report back into a session (without SPIR-V,

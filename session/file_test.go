@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -113,7 +114,7 @@ func replay(t *testing.T, data []byte) (*Session, error) {
 
 func TestSessionFileRoundTrip(t *testing.T) {
 	path, data, live := writeSession(t)
-	if !bytes.HasPrefix(data, []byte("gpuav-dbg session 1\n")) {
+	if !bytes.HasPrefix(data, []byte("gpuav-dbg session 2\n")) {
 		t.Fatalf("header %q", data[:20])
 	}
 	fi, err := os.Stat(path)
@@ -212,10 +213,12 @@ func TestOpenTruncatedFileReportsPath(t *testing.T) {
 
 func TestOpenCorrupt(t *testing.T) {
 	_, data, _ := writeSession(t)
-	// Garbage in the middle of the file: stop there.
+	// A bad magic at the first errors frame (packed): stop there.
 	bad := bytes.Clone(data)
-	i := bytes.Index(bad, []byte(`"records"`))
-	frameStart := bytes.LastIndex(bad[:i], []byte("GV\x06\x00"))
+	frameStart := bytes.Index(bad, []byte("GV\x50\x00"))
+	if frameStart < 0 {
+		t.Fatal("no packed errors frame in the session file")
+	}
 	bad[frameStart] = 'X'
 	s, err := replay(t, bad)
 	var te *TruncatedError
@@ -225,11 +228,32 @@ func TestOpenCorrupt(t *testing.T) {
 	if len(s.Groups) != 0 || !s.App.LayerLoaded {
 		t.Fatalf("prefix: %+v", s)
 	}
+	if want := fmt.Sprintf("session corrupt at byte %d: bad frame magic: 58 56", frameStart); err.Error() != want {
+		t.Fatalf("message %q, want %q", err, want)
+	}
+	// A packed payload of another version.
+	bad = bytes.Clone(data)
+	bad[frameStart+wire.HeaderSize] = 9
+	if _, err := replay(t, bad); !errors.As(err, &te) || te.Offset != int64(frameStart) || !strings.Contains(err.Error(), "decode errors_packed") {
+		t.Fatalf("bad packed payload: %v", err)
+	}
 	// Bad JSON inside a well-formed frame.
 	bad = bytes.Clone(data)
-	bad[i+len(`"records"`)] = ';'
-	if _, err := replay(t, bad); !errors.As(err, &te) || !strings.Contains(err.Error(), "decode errors") {
+	i := bytes.Index(bad, []byte(`"demo: dispatching"`))
+	bad[i] = ';'
+	if _, err := replay(t, bad); !errors.As(err, &te) || !strings.Contains(err.Error(), "decode app_output") {
 		t.Fatalf("bad json: %v", err)
+	}
+	// Garbage bytes inserted between two frames: everything before opens,
+	// and the one-line error names the byte where the garbage starts.
+	second := bytes.Index(data[frameStart+1:], []byte("GV")) + frameStart + 1
+	bad = append(append(bytes.Clone(data[:second]), "\x00garbage\xff\xfe"...), data[second:]...)
+	s, err = replay(t, bad)
+	if !errors.As(err, &te) || te.Offset != int64(second) || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("garbage at %d: %v", second, err)
+	}
+	if len(s.Groups) != 1 || s.Groups[0].Count != 4 {
+		t.Fatalf("before the garbage: %d groups", len(s.Groups))
 	}
 
 	for _, c := range []struct {
@@ -238,7 +262,7 @@ func TestOpenCorrupt(t *testing.T) {
 		want string
 	}{
 		{"text", "hello world", "not a gpuav-dbg session file"},
-		{"future version", "gpuav-dbg session 2\nGV", "unsupported session file version"},
+		{"future version", "gpuav-dbg session 3\nGV", "unsupported session file version"},
 		{"bad report", "{\"version\": 1, \"errors\": [null]}", "errors[0] is null"},
 		{"report version", "{\"version\": 9}", "version 9"},
 		{"report json", "{\"version\": ", "read JSON report"},
@@ -305,4 +329,48 @@ func FuzzOpen(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestOpenVersion1 converts a session file back to version 1 (JSON errors
+// frames) and opens it: the same session.
+func TestOpenVersion1(t *testing.T) {
+	_, data, _ := writeSession(t)
+	v1 := []byte("gpuav-dbg session 1\n")
+	r := bytes.NewReader(data[len(FileHeader):])
+	packed := 0
+	for {
+		k, payload, err := wire.ReadFrame(r)
+		if err != nil {
+			break
+		}
+		if k == wire.KindErrorsPacked {
+			packed++
+			msg, err := wire.Decode(k, payload)
+			if err != nil {
+				t.Fatal(err)
+			}
+			frame, err := wire.Encode(wire.KindErrors, msg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v1 = append(v1, frame...)
+			continue
+		}
+		frame, _ := wire.EncodeRaw(k, payload)
+		v1 = append(v1, frame...)
+	}
+	if packed != 2 || bytes.Contains(data, []byte(`"records"`)) {
+		t.Fatalf("version 2 file: %d packed frames, JSON records %v", packed, bytes.Contains(data, []byte(`"records"`)))
+	}
+	want, err := replay(t, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := replay(t, v1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("version 1 file opens differently:\n got %+v\nwant %+v", got, want)
+	}
 }

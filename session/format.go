@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/gpuav-dbg/gpuav-dbg/sourcemap"
 )
 
 // coordKeyOrder is the order coordinate keys are printed in; others follow
@@ -128,9 +130,9 @@ func (s *Source) Location() string {
 
 // Caret returns a line with a '^' under the source column (1-based), tabs
 // in the source kept so that the caret lines up; "" when the column is
-// unknown.
+// unknown or the text is a SPIR-V instruction.
 func (s *Source) Caret() string {
-	if s == nil || s.Column <= 0 {
+	if s == nil || s.Column <= 0 || s.Language == sourcemap.LanguageSPIRV {
 		return ""
 	}
 	var b strings.Builder

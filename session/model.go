@@ -61,6 +61,23 @@ type Source struct {
 	Language string `json:"language,omitempty"`
 	// Note explains a degraded answer (no debug info, text not found).
 	Note string `json:"note,omitempty"`
+	// Function is the source function holding the instruction (the
+	// inlined callee for inlined code).
+	Function string `json:"function,omitempty"`
+	// InlinedAt is the call-site chain of inlined code, innermost first.
+	InlinedAt []SourceFrame `json:"inlined_at,omitempty"`
+	// Context is the source from line ContextLine on: a few lines either
+	// side of Line.
+	Context     []string `json:"context,omitempty"`
+	ContextLine int      `json:"context_line,omitempty"`
+}
+
+// SourceFrame is one call site of an inlined function.
+type SourceFrame struct {
+	Function string `json:"function"`
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Text     string `json:"text"`
 }
 
 // Descriptor is the descriptor an error is about.
@@ -78,23 +95,30 @@ type Coords map[string][]float64
 // ErrorGroup is the records of one check at one instruction of one shader
 // in one action of one command buffer, de-duplicated with a count.
 type ErrorGroup struct {
-	Check         string      `json:"check"`
-	VUID          string      `json:"vuid,omitempty"`
-	Message       string      `json:"message"`
-	Count         int         `json:"count"`
-	Stage         string      `json:"stage"`
-	Coords        Coords      `json:"coords"`
-	Samples       []Coords    `json:"samples,omitempty"`
-	Descriptor    *Descriptor `json:"descriptor,omitempty"`
-	CommandBuffer Handle      `json:"command_buffer"`
-	Submit        uint64      `json:"submit"`
-	ActionIndex   uint32      `json:"action_index"`
-	Action        string      `json:"action"`
-	Labels        []string    `json:"labels,omitempty"`
-	Pipeline      Handle      `json:"pipeline"`
-	Shader        ShaderRef   `json:"shader"`
-	Instruction   uint32      `json:"instruction"`
-	Source        *Source     `json:"source,omitempty"`
+	Check   string   `json:"check"`
+	VUID    string   `json:"vuid,omitempty"`
+	Message string   `json:"message"`
+	Count   int      `json:"count"`
+	Stage   string   `json:"stage"`
+	Coords  Coords   `json:"coords"`
+	Samples []Coords `json:"samples,omitempty"`
+	// LastCoords are the coordinates of the group's latest record.
+	LastCoords Coords      `json:"last_coords,omitempty"`
+	Descriptor *Descriptor `json:"descriptor,omitempty"`
+	// Ray holds the ray query operands of a ray_query error.
+	Ray           *Ray   `json:"ray,omitempty"`
+	CommandBuffer Handle `json:"command_buffer"`
+	Submit        uint64 `json:"submit"`
+	// LastSubmit is the number of the latest submit with a record in the
+	// group.
+	LastSubmit  uint64    `json:"last_submit,omitempty"`
+	ActionIndex uint32    `json:"action_index"`
+	Action      string    `json:"action"`
+	Labels      []string  `json:"labels,omitempty"`
+	Pipeline    Handle    `json:"pipeline"`
+	Shader      ShaderRef `json:"shader"`
+	Instruction uint32    `json:"instruction"`
+	Source      *Source   `json:"source,omitempty"`
 }
 
 // ShaderRef identifies a shader module in an error.
@@ -142,6 +166,14 @@ type Session struct {
 	// Dropped counts records the layer's buffers had no room for.
 	Dropped uint64 `json:"dropped_records,omitempty"`
 	Submits uint64 `json:"submits"`
+	// Capabilities is the launcher's device probe: which checks the app's
+	// device can run (nil when the session has no probe).
+	Capabilities *Capabilities `json:"capabilities,omitempty"`
+	// Pipelines are the pipelines the app created, by handle ("0x77").
+	Pipelines map[string]*Pipeline `json:"pipelines,omitempty"`
+	// Timeline is the errors in submit order: submit → command buffer →
+	// action → groups with that submit's record counts.
+	Timeline []SubmitNode `json:"timeline,omitempty"`
 
 	Shaders map[uint32]*Shader `json:"-"`
 	// Sources holds the lines of each shader source file the errors point
@@ -154,4 +186,55 @@ type Session struct {
 type SourceKey struct {
 	ShaderID uint32
 	File     string
+}
+
+// Pipeline is a pipeline the app created.
+type Pipeline struct {
+	Handle    Handle          `json:"handle"`
+	Layout    string          `json:"layout"`
+	BindPoint string          `json:"bind_point"` // graphics, compute, ray_tracing
+	Stages    []PipelineStage `json:"stages"`
+	// Instrumented is false when the pipeline runs its original, unchecked
+	// shaders (a descriptor-set slot conflict); Warning says why.
+	Instrumented bool   `json:"instrumented"`
+	Warning      string `json:"warning,omitempty"`
+}
+
+// PipelineStage is one shader of a pipeline.
+type PipelineStage struct {
+	Stage    string `json:"stage"`
+	ShaderID uint32 `json:"shader_id"`
+	Module   string `json:"module"`
+	Entry    string `json:"entry"`
+}
+
+// SubmitNode is the errors of one submit (numbered from 1).
+type SubmitNode struct {
+	Submit         uint64              `json:"submit"`
+	CommandBuffers []CommandBufferNode `json:"command_buffers"`
+}
+
+// CommandBufferNode is the errors of one command buffer in one submit.
+type CommandBufferNode struct {
+	CommandBuffer Handle `json:"command_buffer"`
+	// Dropped counts the records its buffer had no room for.
+	Dropped uint32       `json:"dropped,omitempty"`
+	Actions []ActionNode `json:"actions"`
+}
+
+// ActionNode is the errors of one action (draw, dispatch, trace) of a
+// command buffer in one submit, in the order the layer reported them.
+type ActionNode struct {
+	Index    uint32       `json:"index"`
+	Action   string       `json:"action"`
+	Labels   []string     `json:"labels,omitempty"`
+	Pipeline Handle       `json:"pipeline"`
+	Groups   []GroupCount `json:"groups"`
+}
+
+// GroupCount is one error group's records in one action of one submit.
+type GroupCount struct {
+	// Group indexes Session.Groups.
+	Group int `json:"group"`
+	Count int `json:"count"`
 }

@@ -2,17 +2,21 @@ package sourcemap
 
 import (
 	"fmt"
+	"path"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gpuav-dbg/gpuav-dbg/spirv"
 )
 
 // index is the one-time per-module index: the line state before each
-// instruction, and the text of each source file with its #line mapping.
+// instruction, the text of each source file with its #line mapping, the
+// debug scopes and the functions.
 type index struct {
-	err error
+	err   error
+	words []uint32
 	// at[i] is the position in locs of the line state that applies to
 	// instruction i, or -1 when no line applies.
 	at    []int32
@@ -22,13 +26,52 @@ type index struct {
 	// main file.
 	order    []string
 	language string
+
+	strs   map[uint32]string // OpString
+	consts map[uint32]uint32 // 32-bit OpConstant values
+	// scopes are the DebugFunction and DebugLexicalBlock instructions;
+	// inlined the DebugInlinedAt ones.
+	scopes  map[uint32]scope
+	inlined map[uint32]inlinedAt
+	// funcs lists the functions in module order: the instruction range
+	// and the OpName of each.
+	funcs []funcSpan
+
+	mu      sync.Mutex // guards printer
+	printer *spirv.Printer
+	perr    error
+	pdone   bool
 }
 
-// rawLoc is a line state: a file and a line/column in it.
+// rawLoc is a line state: a file and a line/column in it, and the debug
+// scope in effect.
 type rawLoc struct {
-	file   string
-	line   int
-	column int
+	file      string
+	line      int
+	column    int
+	scope     uint32 // DebugScope's Scope, 0 when none
+	inlinedAt uint32 // DebugScope's Inlined At, 0 when none
+}
+
+// scope is a DebugFunction (name set) or a DebugLexicalBlock.
+type scope struct {
+	name   uint32 // OpString id; 0 for a lexical block
+	source uint32 // DebugSource id
+	parent uint32
+	isFunc bool
+}
+
+// inlinedAt is a DebugInlinedAt: the call site's line and scope, and the
+// next call site out.
+type inlinedAt struct {
+	line  uint32 // constant id
+	scope uint32
+	next  uint32
+}
+
+type funcSpan struct {
+	start, end int // instruction indexes, end inclusive
+	name       string
 }
 
 // file is one source file's text, and where each of its lines is in the
@@ -50,10 +93,11 @@ type fileLine struct {
 }
 
 func buildIndex(words []uint32) (ix *index) {
-	ix = &index{files: map[string]*file{}}
+	ix = newIndex()
 	defer func() {
 		if r := recover(); r != nil {
-			ix = &index{err: fmt.Errorf("index debug info: %v", r), files: map[string]*file{}}
+			ix = newIndex()
+			ix.err = fmt.Errorf("index debug info: %v", r)
 		}
 	}()
 	_, insts, err := spirv.ParseInstructions(words)
@@ -61,15 +105,24 @@ func buildIndex(words []uint32) (ix *index) {
 		ix.err = err
 		return ix
 	}
-	strs := map[uint32]string{}        // OpString
-	consts := map[uint32]uint32{}      // 32-bit OpConstant values
+	ix.words = words
+	names := map[uint32]string{}       // OpName of functions
 	debugSets := map[uint32]bool{}     // NonSemantic.Shader.DebugInfo.100 imports
-	debugSource := map[uint32]string{} // DebugSource result -> file name
+	debugSource := map[uint32]uint32{} // DebugSource result -> OpString id
 	var lastText *file                 // for OpSourceContinued / DebugSourceContinued
 	cur := int32(-1)
+	var line rawLoc // the line part of the state
+	var scopeID, inlID uint32
+	hasLine := false
 	ix.at = make([]int32, len(insts))
 	locIndex := map[rawLoc]int32{}
-	setLoc := func(l rawLoc) {
+	update := func() {
+		if !hasLine {
+			cur = -1
+			return
+		}
+		l := line
+		l.scope, l.inlinedAt = scopeID, inlID
 		if p, ok := locIndex[l]; ok {
 			cur = p
 			return
@@ -83,11 +136,15 @@ func buildIndex(words []uint32) (ix *index) {
 		switch in.Opcode() {
 		case spirv.OpString:
 			if len(w) > 2 {
-				strs[w[1]], _ = spirv.DecodeString(w[2:])
+				ix.strs[w[1]], _ = spirv.DecodeString(w[2:])
+			}
+		case spirv.OpName:
+			if len(w) > 2 {
+				names[w[1]], _ = spirv.DecodeString(w[2:])
 			}
 		case spirv.OpConstant:
 			if len(w) == 4 {
-				consts[w[2]] = w[3]
+				ix.consts[w[2]] = w[3]
 			}
 		case spirv.OpExtInstImport:
 			if len(w) > 2 {
@@ -97,11 +154,11 @@ func buildIndex(words []uint32) (ix *index) {
 			}
 		case spirv.OpSource:
 			if len(w) > 1 && ix.language == "" {
-				ix.language = languageName(spirv.SourceLanguage(w[1]))
+				ix.language = languageName(w[1])
 			}
 			name := ""
 			if len(w) > 3 {
-				name = strs[w[3]]
+				name = ix.strs[w[3]]
 			}
 			f := ix.file(name)
 			if len(w) > 4 {
@@ -116,22 +173,36 @@ func buildIndex(words []uint32) (ix *index) {
 			}
 		case spirv.OpLine:
 			if len(w) >= 4 {
-				setLoc(rawLoc{file: strs[w[1]], line: int(w[2]), column: int(w[3])})
+				line, hasLine = rawLoc{file: ix.strs[w[1]], line: int(w[2]), column: int(w[3])}, true
+				update()
 			}
-		case spirv.OpNoLine, spirv.OpFunction, spirv.OpFunctionEnd:
-			cur = -1
+		case spirv.OpNoLine:
+			hasLine = false
+			update()
+		case spirv.OpFunction:
+			hasLine, scopeID, inlID = false, 0, 0
+			update()
+			if len(w) > 2 {
+				ix.funcs = append(ix.funcs, funcSpan{start: i, end: len(insts) - 1, name: functionName(names[w[2]])})
+			}
+		case spirv.OpFunctionEnd:
+			hasLine, scopeID, inlID = false, 0, 0
+			update()
+			if n := len(ix.funcs); n > 0 {
+				ix.funcs[n-1].end = i
+			}
 		case spirv.OpExtInst:
 			if len(w) < 5 || !debugSets[w[3]] {
 				break
 			}
+			id := w[2]
 			switch w[4] {
 			case spirv.ShaderDebugInfoDebugSource:
 				if len(w) > 5 {
-					name := strs[w[5]]
-					debugSource[w[2]] = name
-					f := ix.file(name)
+					debugSource[id] = w[5]
+					f := ix.file(ix.strs[w[5]])
 					if len(w) > 6 && f.text.Len() == 0 {
-						f.text.WriteString(strs[w[6]])
+						f.text.WriteString(ix.strs[w[6]])
 						lastText = f
 					} else {
 						lastText = nil
@@ -139,23 +210,93 @@ func buildIndex(words []uint32) (ix *index) {
 				}
 			case spirv.ShaderDebugInfoDebugSourceContinued:
 				if lastText != nil && len(w) > 5 {
-					lastText.text.WriteString(strs[w[5]])
+					lastText.text.WriteString(ix.strs[w[5]])
 				}
+			case spirv.ShaderDebugInfoDebugCompilationUnit:
+				// Version, DWARF Version, Source, Language (constants).
+				if len(w) > 8 && ix.language == "" {
+					if v, ok := ix.consts[w[8]]; ok {
+						ix.language = languageName(v)
+					}
+				}
+			case spirv.ShaderDebugInfoDebugFunction:
+				// Name, Type, Source, Line, Column, Parent, ...
+				if len(w) > 10 {
+					ix.scopes[id] = scope{name: w[5], source: w[7], parent: w[10], isFunc: true}
+				}
+			case spirv.ShaderDebugInfoDebugLexicalBlock:
+				// Source, Line, Column, Parent, Name?
+				if len(w) > 8 {
+					ix.scopes[id] = scope{source: w[5], parent: w[8]}
+				}
+			case spirv.ShaderDebugInfoDebugLexicalBlockDiscriminator:
+				// Source, Discriminator, Parent.
+				if len(w) > 7 {
+					ix.scopes[id] = scope{source: w[5], parent: w[7]}
+				}
+			case spirv.ShaderDebugInfoDebugInlinedAt:
+				// Line, Scope, Inlined?
+				if len(w) > 6 {
+					a := inlinedAt{line: w[5], scope: w[6]}
+					if len(w) > 7 {
+						a.next = w[7]
+					}
+					ix.inlined[id] = a
+				}
+			case spirv.ShaderDebugInfoDebugScope:
+				if len(w) > 5 {
+					scopeID, inlID = w[5], 0
+					if len(w) > 6 {
+						inlID = w[6]
+					}
+					update()
+				}
+			case spirv.ShaderDebugInfoDebugNoScope:
+				scopeID, inlID = 0, 0
+				update()
 			case spirv.ShaderDebugInfoDebugLine:
 				// Source, LineStart, LineEnd, ColumnStart, ColumnEnd.
 				if len(w) >= 10 {
-					setLoc(rawLoc{file: debugSource[w[5]], line: int(consts[w[6]]), column: int(consts[w[8]])})
+					line = rawLoc{file: ix.strs[debugSource[w[5]]], line: int(ix.consts[w[6]]), column: int(ix.consts[w[8]])}
+					hasLine = true
+					update()
 				}
 			case spirv.ShaderDebugInfoDebugNoLine:
-				cur = -1
+				hasLine = false
+				update()
 			}
 		}
 		ix.at[i] = cur
+	}
+	// Scopes name their source by DebugSource id: turn those into OpString
+	// ids once, so that lookups need no second table.
+	for id, s := range ix.scopes {
+		s.source = debugSource[s.source]
+		ix.scopes[id] = s
 	}
 	for _, f := range ix.files {
 		f.finish()
 	}
 	return ix
+}
+
+func newIndex() *index {
+	return &index{
+		files:   map[string]*file{},
+		strs:    map[uint32]string{},
+		consts:  map[uint32]uint32{},
+		scopes:  map[uint32]scope{},
+		inlined: map[uint32]inlinedAt{},
+	}
+}
+
+// functionName drops the mangled signature glslang appends to OpName
+// ("store(u1;u1;" is store).
+func functionName(n string) string {
+	if i := strings.IndexByte(n, '('); i >= 0 {
+		n = n[:i]
+	}
+	return n
 }
 
 func (ix *index) file(name string) *file {
@@ -176,11 +317,7 @@ func (f *file) finish() {
 	if text == "" {
 		return
 	}
-	text = strings.TrimSuffix(text, "\n")
-	f.lines = strings.Split(text, "\n")
-	for i := range f.lines {
-		f.lines[i] = strings.TrimSuffix(f.lines[i], "\r")
-	}
+	f.lines = splitLines(text)
 	curFile, next := f.name, 1
 	for i, l := range f.lines {
 		if n, name, ok := lineDirective(l); ok {
@@ -243,14 +380,45 @@ func (ix *index) textLine(name string, n int) (string, bool) {
 			if i, ok := f.mapped[fileLine{name, n}]; ok {
 				return f.lines[i], true
 			}
-			// A directive without a file name inherits the text's own
-			// name, which OpLine may spell as the OpString does.
 		}
 	}
 	return "", false
 }
 
-func (ix *index) lookup(instruction int) Location {
+// context returns up to ContextLines lines either side of line n (which
+// must exist in lines) and the number of the first.
+func context(lines []string, n int) ([]string, int) {
+	if n < 1 || n > len(lines) {
+		return nil, 0
+	}
+	lo := max(1, n-ContextLines)
+	hi := min(len(lines), n+ContextLines)
+	return lines[lo-1 : hi : hi], lo
+}
+
+// context returns the lines around line n of a file the module carries
+// text for, as the function context does, stopping at the first line the
+// module has no text for on either side.
+func (ix *index) context(name string, n int) ([]string, int) {
+	lo := n
+	for lo > 1 && lo > n-ContextLines {
+		if _, ok := ix.textLine(name, lo-1); !ok {
+			break
+		}
+		lo--
+	}
+	out := make([]string, 0, 2*ContextLines+1)
+	for k := lo; k <= n+ContextLines; k++ {
+		t, ok := ix.textLine(name, k)
+		if !ok {
+			break
+		}
+		out = append(out, t)
+	}
+	return out, lo
+}
+
+func (ix *index) lookup(instruction int, d *Disk) Location {
 	if ix.err != nil {
 		return Location{Note: "cannot read the module: " + ix.err.Error()}
 	}
@@ -259,19 +427,139 @@ func (ix *index) lookup(instruction int) Location {
 	}
 	p := ix.at[instruction]
 	if p < 0 {
-		return Location{Language: ix.language, Note: "no line information for this instruction (compile the shader with -g)"}
+		// Case 6: no line information. The instruction itself, and the
+		// function it is in.
+		return Location{
+			Function: ix.enclosingFunction(instruction),
+			Text:     ix.instruction(instruction),
+			Language: LanguageSPIRV,
+			Note:     "no line information for this instruction (compile the shader with -g or -gVS); showing the SPIR-V instruction",
+		}
 	}
 	l := ix.locs[p]
 	loc := Location{File: l.file, Line: l.line, Column: l.column, Language: ix.language}
 	if loc.Language == "" {
 		loc.Language = languageFromName(l.file)
 	}
+	loc.Function = ix.scopeFunction(l.scope)
+	if loc.Function == "" {
+		loc.Function = ix.enclosingFunction(instruction)
+	}
+	loc.InlinedAt = ix.callSites(l.inlinedAt)
 	if t, ok := ix.textLine(l.file, l.line); ok {
 		loc.Text = t
-	} else {
-		loc.Note = "the module carries no source text for this line"
+		loc.Context, loc.ContextLine = ix.context(l.file, l.line)
+		return loc
 	}
+	// Case 5: the module names the file but carries no text for the line.
+	what := l.file
+	if what == "" {
+		what = "this file"
+	}
+	if d != nil {
+		path, lines, err := d.Find(l.file)
+		switch {
+		case err == nil && l.line >= 1 && l.line <= len(lines):
+			loc.Text = lines[l.line-1]
+			loc.Context, loc.ContextLine = context(lines, l.line)
+			loc.Note = fmt.Sprintf("source text read from %s (the module carries none)", path)
+			return loc
+		case err == nil:
+			loc.Note = fmt.Sprintf("the module carries no source text for %s, and %s has %d lines, not %d", what, path, len(lines), l.line)
+		default:
+			loc.Note = fmt.Sprintf("the module carries no source text for %s, and it was %s", what, notFound(err))
+			if d.Hint != "" {
+				loc.Note += " (" + d.Hint + ")"
+			}
+		}
+	} else {
+		loc.Note = fmt.Sprintf("the module carries no source text for %s", what)
+	}
+	loc.Note += "; showing the SPIR-V instruction"
+	loc.Text = ix.instruction(instruction)
+	loc.Language = LanguageSPIRV
 	return loc
+}
+
+// notFound words a Disk error for a note: "not found in a, b".
+func notFound(err error) string {
+	s := err.Error()
+	if s == "no search path" {
+		return "not found (no search path)"
+	}
+	if strings.HasPrefix(s, "not found") {
+		return s
+	}
+	return "not read: " + s
+}
+
+// scopeFunction walks a debug scope up to its DebugFunction and returns
+// its name ("" when none).
+func (ix *index) scopeFunction(id uint32) string {
+	for range 64 { // a bound against cycles in a hostile module
+		s, ok := ix.scopes[id]
+		if !ok {
+			return ""
+		}
+		if s.isFunc {
+			return ix.strs[s.name]
+		}
+		id = s.parent
+	}
+	return ""
+}
+
+// scopeFile returns the file a debug scope is in.
+func (ix *index) scopeFile(id uint32) string {
+	if s, ok := ix.scopes[id]; ok {
+		return ix.strs[s.source]
+	}
+	return ""
+}
+
+// callSites follows a DebugInlinedAt chain.
+func (ix *index) callSites(id uint32) []Frame {
+	var out []Frame
+	for id != 0 && len(out) < 64 {
+		a, ok := ix.inlined[id]
+		if !ok {
+			break
+		}
+		f := Frame{Function: ix.scopeFunction(a.scope), File: ix.scopeFile(a.scope), Line: int(ix.consts[a.line])}
+		f.Text, _ = ix.textLine(f.File, f.Line)
+		out = append(out, f)
+		id = a.next
+	}
+	return out
+}
+
+// enclosingFunction returns the OpName of the function holding an
+// instruction.
+func (ix *index) enclosingFunction(i int) string {
+	k := sort.Search(len(ix.funcs), func(k int) bool { return ix.funcs[k].start > i }) - 1
+	if k >= 0 && i <= ix.funcs[k].end {
+		return ix.funcs[k].name
+	}
+	return ""
+}
+
+// instruction disassembles instruction i, building the module's printer
+// on first use.
+func (ix *index) instruction(i int) string {
+	if ix.words == nil {
+		return ""
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if !ix.pdone {
+		ix.pdone = true
+		ix.printer, ix.perr = spirv.NewPrinter(ix.words)
+	}
+	if ix.perr != nil {
+		return ""
+	}
+	s, _ := ix.printer.InstructionAt(i)
+	return s
 }
 
 func (ix *index) fileLines(name string) []string {
@@ -279,26 +567,12 @@ func (ix *index) fileLines(name string) []string {
 	if f == nil || len(f.lines) == 0 {
 		// An included file whose text sits in another file's #line
 		// sections.
-		var out []string
 		for _, fn := range ix.order {
 			g := ix.files[fn]
 			if !g.hasDirectives {
 				continue
 			}
-			var nums []int
-			for k := range g.mapped {
-				if k.file == name {
-					nums = append(nums, k.line)
-				}
-			}
-			sort.Ints(nums)
-			for _, n := range nums {
-				for len(out) < n-1 {
-					out = append(out, "")
-				}
-				out = append(out, g.lines[g.mapped[fileLine{name, n}]])
-			}
-			if len(out) > 0 {
+			if out := mappedLines(g, name); len(out) > 0 {
 				return out
 			}
 		}
@@ -307,10 +581,12 @@ func (ix *index) fileLines(name string) []string {
 	if !f.hasDirectives {
 		return f.lines
 	}
-	return ix.fileLinesMapped(f, name)
+	return mappedLines(f, name)
 }
 
-func (ix *index) fileLinesMapped(f *file, name string) []string {
+// mappedLines returns the lines of file name that f's #line sections
+// hold, with "" for lines they skip.
+func mappedLines(f *file, name string) []string {
 	var nums []int
 	for k := range f.mapped {
 		if k.file == name {
@@ -320,6 +596,9 @@ func (ix *index) fileLinesMapped(f *file, name string) []string {
 	sort.Ints(nums)
 	var out []string
 	for _, n := range nums {
+		if n < 1 || n > len(f.lines)+1<<16 {
+			continue // a hostile #line; do not allocate for it
+		}
 		for len(out) < n-1 {
 			out = append(out, "")
 		}
@@ -328,8 +607,9 @@ func (ix *index) fileLinesMapped(f *file, name string) []string {
 	return out
 }
 
-func languageName(l spirv.SourceLanguage) string {
-	switch l {
+// languageName names a SourceLanguage value for highlighting.
+func languageName(v uint32) string {
+	switch spirv.SourceLanguage(v) {
 	case spirv.SourceLanguageGLSL, spirv.SourceLanguageESSL:
 		return "glsl"
 	case spirv.SourceLanguageHLSL:
@@ -339,20 +619,34 @@ func languageName(l spirv.SourceLanguage) string {
 	case spirv.SourceLanguageOpenCL_CPP, spirv.SourceLanguageCPP_for_OpenCL, spirv.SourceLanguageSYCL:
 		return "cpp"
 	}
-	if strings.Contains(spirv.KindSourceLanguage.ValueName(uint32(l)), "Slang") {
+	// Newer than the grammar the tables come from (SPIR-V 1.6 rev. 3+).
+	switch v {
+	case 10:
+		return "wgsl"
+	case 11:
 		return "slang"
+	case 12:
+		return "zig"
+	case 13:
+		return "rust"
 	}
 	return ""
 }
 
+// languageFromName guesses the language from a file name when the module
+// does not say.
 func languageFromName(name string) string {
-	switch {
-	case strings.HasSuffix(name, ".hlsl"):
+	switch strings.ToLower(path.Ext(name)) {
+	case ".hlsl", ".hlsli", ".fx":
 		return "hlsl"
-	case strings.HasSuffix(name, ".slang"):
+	case ".slang":
 		return "slang"
-	case name != "":
-		return "glsl"
+	case ".wgsl":
+		return "wgsl"
+	case ".cl":
+		return "opencl"
+	case "":
+		return ""
 	}
-	return ""
+	return "glsl"
 }

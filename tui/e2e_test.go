@@ -3,19 +3,23 @@ package tui
 import (
 	"bytes"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"github.com/gpuav-dbg/gpuav-dbg/session"
 
 	"github.com/gpuav-dbg/gpuav-dbg/tui/internal/fixture"
 )
 
 // The whole program on a fake terminal: it starts on the compute group,
-// j selects the fragment group, and the source pane then marks the
+// n selects the fragment group, and the source pane then marks the
 // texture(tex[pc.tex_ind], uv) line.
 func TestEndToEndSelectFragment(t *testing.T) {
 	tm := teatest.NewTestModel(t, New(Static(fixture.Session()), Options{Theme: "dark"}),
@@ -27,7 +31,7 @@ func TestEndToEndSelectFragment(t *testing.T) {
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 		return bytes.Contains(b, []byte("Source oob_compute.comp:9:5"))
 	}, teatest.WithDuration(5*time.Second))
-	tm.Type("j")
+	tm.Type("n")
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 		return bytes.Contains(b, []byte("tex_ind"))
 	}, teatest.WithDuration(5*time.Second))
@@ -50,5 +54,73 @@ func TestEndToEndSelectFragment(t *testing.T) {
 	}
 	if !strings.Contains(ansi.Strip(v.Content), "Source oob_fragment.frag:9:13") {
 		t.Fatalf("source title not updated:\n%s", ansi.Strip(v.Content))
+	}
+}
+
+// Re-run from the settings: s, space switches descriptor_index_oob off, r
+// calls Rerun with those settings; the new run is shown as run 2/2, c
+// compares it with run 1, < goes back to run 1.
+func TestEndToEndRerun(t *testing.T) {
+	var got []session.Settings
+	var mu sync.Mutex
+	opts := Options{Theme: "dark", Checks: fixture.Checks, Rerun: func(s session.Settings) (Source, error) {
+		mu.Lock()
+		got = append(got, s)
+		mu.Unlock()
+		return Static(secondRun()), nil
+	}}
+	tm := teatest.NewTestModel(t, New(Static(fixture.Session()), opts),
+		teatest.WithInitialTermSize(120, 30),
+		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.ASCII)))
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("Errors by command buffer")) },
+		teatest.WithDuration(5*time.Second))
+	tm.Type("s")
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("Settings for the next run")) },
+		teatest.WithDuration(5*time.Second))
+	tm.Send(tea.KeyPressMsg{Code: tea.KeySpace, Text: " "})
+	tm.Type("r")
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("run 2/2")) },
+		teatest.WithDuration(5*time.Second))
+	tm.Type("c")
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		return bytes.Contains(b, []byte("run 1 → run 2: 1 new, 1 fixed, 1 changed, 0 same"))
+	}, teatest.WithDuration(5*time.Second))
+	tm.Type("<")
+	tm.Type("q")
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Model)
+	if fm.Runs() != 2 || fm.Current() != 0 || len(fm.RunSession(1).Groups) != 2 || len(fm.Session().Groups) != 2 ||
+		fm.Session().Groups[0].Count != 4 {
+		t.Fatalf("runs %d, current %d", fm.Runs(), fm.Current())
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) != 1 || got[0].Checks["descriptor_index_oob"] || !got[0].SafeMode {
+		t.Fatalf("Rerun got %+v", got)
+	}
+}
+
+// The compare screen of two runs, pinned.
+func TestCompareScreen(t *testing.T) {
+	m := newModel(fixture.Session(), 120, 20)
+	m.opts.Rerun = func(session.Settings) (Source, error) { return Static(secondRun()), nil }
+	press(m, "c")
+	if m.Screen() != ScreenMain || !strings.Contains(plain(m), "compare needs two runs") {
+		t.Fatalf("c with one run:\n%s", plain(m))
+	}
+	_, cmd := m.Update(tea.KeyPressMsg{Code: 'r', Text: "r"})
+	if !strings.Contains(plain(m), "re-running the app") {
+		t.Fatalf("no re-running notice:\n%s", plain(m))
+	}
+	m.Update(cmd())
+	if m.Runs() != 2 || m.Current() != 1 || !strings.Contains(plain(m), "run 2/2") {
+		t.Fatalf("after the re-run: %d runs, current %d\n%s", m.Runs(), m.Current(), plain(m))
+	}
+	press(m, "c")
+	out := view(m)
+	checkSize(t, out, 120, 20)
+	golden.RequireEqual(t, out)
+	press(m, "<")
+	if m.Current() != 0 || !strings.Contains(plain(m), "run 1/2") {
+		t.Fatalf("<: current %d", m.Current())
 	}
 }

@@ -16,7 +16,9 @@ func (r rect) inner() (int, int) { return max(r.w-2, 0), max(r.h-2, 0) }
 type screenLayout struct {
 	ok                   bool // the terminal is at least MinWidth×MinHeight
 	list, detail, source rect
-	bodyHeight           int
+	// full is the whole body, for the log, settings and compare screens.
+	full       rect
+	bodyHeight int
 }
 
 func computeLayout(w, h int) screenLayout {
@@ -32,5 +34,6 @@ func computeLayout(w, h int) screenLayout {
 		list:       rect{0, 0, lw, bh},
 		detail:     rect{lw, 0, w - lw, dh},
 		source:     rect{lw, dh, w - lw, bh - dh},
+		full:       rect{0, 0, w, bh},
 	}
 }

@@ -16,7 +16,7 @@ import (
 
 // newModel returns a model of s, without colours, sized w×h.
 func newModel(s *session.Session, w, h int) *Model {
-	m := New(Static(s), Options{Theme: "dark", NoColor: true})
+	m := New(Static(s), Options{Theme: "dark", NoColor: true, Checks: fixture.Checks})
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	return m
 }
@@ -75,10 +75,11 @@ func TestViewCompute(t *testing.T) {
 	golden.RequireEqual(t, out)
 }
 
-// j selects the fragment group, enter focuses the source pane.
+// n selects the next error group (the fragment one), enter on it focuses
+// the source pane.
 func TestViewFragmentSourceFocused(t *testing.T) {
 	m := newModel(fixture.Session(), 120, 30)
-	press(m, "j", "enter")
+	press(m, "n", "enter")
 	if m.Focus() != PaneSource || m.Selected() != 1 {
 		t.Fatalf("focus %v selected %d, want source 1", m.Focus(), m.Selected())
 	}
@@ -175,29 +176,37 @@ func TestHelpOverlay(t *testing.T) {
 
 func TestFocus(t *testing.T) {
 	m := newModel(fixture.Session(), 120, 30)
+	// The tree rows: 0 cmdbuf, 1 action, 2 pipeline, 3 compute group (the
+	// first selection), 4 cmdbuf, 5 action, 6 pipeline, 7 fragment group.
 	steps := []struct {
 		key  string
 		want Pane
+		row  int
 	}{
-		{"tab", PaneDetail},
-		{"tab", PaneSource},
-		{"tab", PaneList},
-		{"shift+tab", PaneSource},
-		{"h", PaneDetail},
-		{"h", PaneList},
-		{"h", PaneList},
-		{"l", PaneDetail},
-		{"l", PaneSource},
-		{"l", PaneSource},
-		{"esc", PaneList},
-		{"enter", PaneSource},
-		{"enter", PaneSource}, // enter opens the source only from the list
-		{"esc", PaneList},
+		{"tab", PaneDetail, 3},
+		{"tab", PaneSource, 3},
+		{"tab", PaneList, 3},
+		{"shift+tab", PaneSource, 3},
+		{"h", PaneDetail, 3},
+		{"h", PaneList, 3},
+		{"h", PaneList, 2},   // h on a group selects its parent
+		{"h", PaneList, 2},   // h on an expanded node collapses it
+		{"l", PaneList, 2},   // l on a collapsed node expands it
+		{"l", PaneDetail, 2}, // l on an expanded node moves right
+		{"l", PaneSource, 2},
+		{"l", PaneSource, 2},
+		{"esc", PaneList, 2},
+		{"enter", PaneList, 2}, // enter on a node collapses it
+		{"enter", PaneList, 2}, // and expands it again
+		{"j", PaneList, 3},
+		{"enter", PaneSource, 3}, // enter on a group opens its source
+		{"enter", PaneSource, 3}, // enter opens the source only from the list
+		{"esc", PaneList, 3},
 	}
 	for i, s := range steps {
 		press(m, s.key)
-		if m.Focus() != s.want {
-			t.Fatalf("step %d (%s): focus %v, want %v", i, s.key, m.Focus(), s.want)
+		if m.Focus() != s.want || m.Tree().Cursor() != s.row {
+			t.Fatalf("step %d (%s): focus %v row %d, want %v row %d", i, s.key, m.Focus(), m.Tree().Cursor(), s.want, s.row)
 		}
 	}
 	// j in the source pane scrolls, it does not change the selection.
@@ -245,9 +254,10 @@ func TestMouse(t *testing.T) {
 	if m.Selected() != 0 {
 		t.Fatalf("wheel up over the list: selected %d, want 0", m.Selected())
 	}
-	m.Update(tea.MouseClickMsg{X: 5, Y: 3, Button: tea.MouseLeft})
-	if m.Selected() != 1 || m.Focus() != PaneList {
-		t.Fatalf("click on row 2: selected %d focus %v", m.Selected(), m.Focus())
+	// Row 7 of the tree (screen row 8) is the fragment group.
+	m.Update(tea.MouseClickMsg{X: 5, Y: 8, Button: tea.MouseLeft})
+	if m.Selected() != 1 || m.Focus() != PaneList || m.Tree().Cursor() != 7 {
+		t.Fatalf("click on row 7: selected %d focus %v cursor %d", m.Selected(), m.Focus(), m.Tree().Cursor())
 	}
 	m.Update(tea.MouseClickMsg{X: 80, Y: 25, Button: tea.MouseLeft})
 	if m.Focus() != PaneSource {
@@ -316,7 +326,7 @@ func TestUpdatedMsg(t *testing.T) {
 	}
 	// The channel path: the command from Init waits for a notice and turns
 	// it into a refresh.
-	cmd := m.listen()
+	cmd := m.listen(0)
 	if cmd == nil {
 		t.Fatal("no listener on the Updates channel")
 	}
@@ -332,7 +342,7 @@ func TestUpdatedMsg(t *testing.T) {
 		t.Fatal("the status bar does not show the exit")
 	}
 	close(src.ch)
-	if msg := m.listen()(); msg != nil {
+	if msg := m.listen(0)(); msg != nil {
 		t.Fatalf("closed channel: listener returned %v", msg)
 	}
 	if Static(fixture.Session()).Updates() != nil {

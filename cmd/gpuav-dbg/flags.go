@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -15,11 +16,31 @@ import (
 type runFlags struct {
 	headless    bool
 	jsonOut     string
+	sarifOut    string
 	sessionPath string
 	checks      checkFlag
 	reserveSlot bool
 	theme       string
 	noColor     bool
+	// sourcePath is --source-path, repeated or colon-separated: where to
+	// read source files the shaders name but do not carry.
+	sourcePath pathListFlag
+}
+
+// pathListFlag collects directories from a repeated, colon-separated flag.
+type pathListFlag []string
+
+// String prints the list colon-separated.
+func (f *pathListFlag) String() string { return strings.Join(*f, ":") }
+
+// Set adds the colon-separated directories of one flag.
+func (f *pathListFlag) Set(s string) error {
+	for _, d := range filepath.SplitList(s) {
+		if d != "" {
+			*f = append(*f, d)
+		}
+	}
+	return nil
 }
 
 // checkFlag collects --check ID=on|off.
@@ -95,11 +116,13 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runFlags, []s
 	fs.SetOutput(io.Discard)
 	fs.BoolVar(&f.headless, "headless", false, "")
 	fs.StringVar(&f.jsonOut, "json", "", "")
+	fs.StringVar(&f.sarifOut, "sarif", "", "")
 	fs.StringVar(&f.sessionPath, "session", "", "")
 	fs.Var(f.checks, "check", "")
 	fs.BoolVar(&f.reserveSlot, "reserve-slot", false, "")
 	fs.StringVar(&f.theme, "theme", "auto", "")
 	fs.BoolVar(&f.noColor, "no-color", false, "")
+	fs.Var(&f.sourcePath, "source-path", "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			printUsage(stderr)
@@ -112,6 +135,9 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runFlags, []s
 // openFlags are the flags of open.
 type openFlags struct {
 	jsonOut  string
+	sarifOut string
+	// list: list the saved runs (of the app named by the argument, if any).
+	list     bool
 	headless bool
 	theme    string
 	noColor  bool
@@ -123,6 +149,8 @@ func parseOpenFlags(args []string, stderr io.Writer) (*openFlags, []string, erro
 	fs := flag.NewFlagSet("open", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&f.jsonOut, "json", "", "")
+	fs.StringVar(&f.sarifOut, "sarif", "", "")
+	fs.BoolVar(&f.list, "list", false, "")
 	fs.BoolVar(&f.headless, "headless", false, "")
 	fs.StringVar(&f.theme, "theme", "auto", "")
 	fs.BoolVar(&f.noColor, "no-color", false, "")

@@ -25,9 +25,9 @@ func corpus(t *testing.T) map[string][]byte {
 		}
 		out[p] = b
 	}
-	dirs := []string{"../../examples/demo/shaders", "../../gpuav/testdata/shaders", "../../sourcemap/testdata"}
+	dirs := []string{"../../examples/demo/shaders", "../../gpuav/testdata/shaders", "../../sourcemap/testdata", "../../e2e/testdata/sourcemap"}
 	for _, d := range dirs {
-		for _, ext := range []string{"comp", "frag", "vert"} {
+		for _, ext := range []string{"comp", "frag", "vert", "rgen"} {
 			files, _ := filepath.Glob(filepath.Join(d, "*."+ext))
 			for _, f := range files {
 				for _, flags := range [][]string{{"-g"}, {"-gVS"}, {}} {
@@ -37,6 +37,15 @@ func corpus(t *testing.T) map[string][]byte {
 			}
 		}
 	}
+	// HLSL (glslang's HLSL front end), calls inlined by spirv-opt with
+	// their DebugInlinedAt chains, and source text stripped.
+	for _, flags := range [][]string{{"-g"}, {"-gVS"}, {}} {
+		w := shadertest.Compile(t, "../../sourcemap/testdata", "oob_buffer.hlsl", append([]string{"-D", "-e", "main", "-V", "-S", "comp"}, flags...)...)
+		out["oob_buffer.hlsl"+strings.Join(flags, "")] = spirv.BytesFromWords(w)
+	}
+	inl := shadertest.Inline(t, shadertest.Compile(t, "../../sourcemap/testdata", "inline.comp", "-gVS", "--target-env", "vulkan1.2"), "vulkan1.2")
+	out["inline.comp-gVS-inlined"] = spirv.BytesFromWords(inl)
+	out["oob_compute.comp-g-stripped"] = spirv.BytesFromWords(shadertest.StripSourceText(t, shadertest.Compile(t, "../../sourcemap/testdata", "oob_compute.comp", "-g", "--target-env", "vulkan1.2")))
 	if len(out) < 20 {
 		t.Fatalf("corpus has %d modules", len(out))
 	}

@@ -5,10 +5,12 @@
 //
 // Usage:
 //
-//	gpuav-dbg run [--headless] [--json OUT.json] [--session FILE] [--check ID=on|off ...] [--reserve-slot] [--] APP [ARGS...]
+//	gpuav-dbg run [--headless] [--json OUT.json] [--sarif OUT.sarif] [--session FILE] [--check ID=on|off ...] [--reserve-slot] [--] APP [ARGS...]
 //	gpuav-dbg demo [same flags]
-//	gpuav-dbg open FILE [--json OUT.json] [--headless]
+//	gpuav-dbg open FILE [--json OUT.json] [--sarif OUT.sarif] [--headless]
+//	gpuav-dbg open --list [APP]
 //	gpuav-dbg instrument [--checks none|all|ID,...] -o OUT.spv IN.spv
+//	gpuav-dbg doctor [--json]
 //	gpuav-dbg version
 //	gpuav-dbg help
 //
@@ -49,6 +51,10 @@ type cli struct {
 	// isTerminal reports whether the UI can run (stdout and stdin are
 	// terminals).
 	isTerminal func() bool
+	// caps is the device probe's answer, once asked (doctor.go).
+	caps *wire.Capabilities
+	// sourcePath is run's --source-path (sources.go).
+	sourcePath []string
 }
 
 func main() {
@@ -71,27 +77,35 @@ const usage = `gpuav-dbg: GPU-assisted validation debugger for Vulkan apps
 Usage:
   gpuav-dbg run [flags] [--] APP [ARGS...]   run APP under the layer (no APP: the demo)
   gpuav-dbg demo [flags]                     run the built-in demo app
-  gpuav-dbg open FILE [--json OUT] [--headless]
+  gpuav-dbg open FILE [--json OUT] [--sarif OUT] [--headless]
                                              show a saved session (.gvs) or JSON report
+  gpuav-dbg open --list [APP]                list the saved runs (of APP), oldest first
   gpuav-dbg instrument [--checks none|all|ID,...] -o OUT.spv IN.spv
                                              instrument a module offline (none: re-encode)
+  gpuav-dbg doctor [--json]                  will it work here: loader, layer, devices, which
+                                             checks run (exit 0 yes, 1 not all, 2 no Vulkan)
   gpuav-dbg version                          print the version
   gpuav-dbg help                             print this help
 
 Flags of run and demo:
   --headless          no UI: print one line per error group to stderr
   --json OUT.json     write the JSON report to OUT.json ("-" for stdout)
+  --sarif OUT.sarif   write a SARIF 2.1.0 log (results at the shader source lines)
   --session FILE      write the session to FILE (default:
                       $XDG_STATE_HOME/gpuav-dbg/sessions/<app>-<time>.gvs)
   --check ID=on|off   turn a check on or off (repeatable; ID "all" for every check)
   --reserve-slot      report maxBoundDescriptorSets - 1 to the app
   --theme NAME        UI theme: auto, dark, light, high-contrast
   --no-color          UI without colours
+  --source-path DIRS  directories (repeatable, colon-separated) searched for shader
+                      source files a module names but does not carry, after the
+                      working directory
 
 Checks: %s (implemented: %s).
 
 Environment:
   GPUAV_DBG_LAYER_PATH  directory of VkLayer_gpuav_dbg.json (default: next to gpuav-dbg)
+  GPUAV_DBG_SOURCE_PATH colon-separated directories searched after --source-path
 
 Exit status of run and demo: 0 no validation error and the app exited 0;
 1 validation errors found; 2 launcher failure; 3 the app failed with no
@@ -118,6 +132,8 @@ func (c *cli) main(args []string) int {
 		return c.openCmd(rest)
 	case "instrument":
 		return c.instrumentCmd(rest)
+	case "doctor":
+		return c.doctorCmd(rest)
 	case "version", "--version", "-version":
 		c.printVersion()
 		return exitOK

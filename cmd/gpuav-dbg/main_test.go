@@ -20,6 +20,10 @@ import (
 const envFakeApp = "GPUAV_DBG_TEST_FAKE_APP"
 
 func TestMain(m *testing.M) {
+	if len(os.Args) == 3 && os.Args[1] == "doctor" && os.Args[2] == "--probe" {
+		// The device probe's child process (doctor_test.go).
+		os.Exit((&cli{stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}).main(os.Args[1:]))
+	}
 	if mode := os.Getenv(envFakeApp); mode != "" {
 		os.Exit(fakeApp(mode))
 	}

@@ -8,9 +8,10 @@ import (
 	"github.com/gpuav-dbg/gpuav-dbg/session"
 )
 
-// openCmd is `open FILE [--json OUT] [--headless]`: the TUI on a saved
-// session (or JSON report), or its report. A truncated session opens as far
-// as it is readable, with one line saying where it stopped.
+// openCmd is `open FILE [--json OUT] [--sarif OUT] [--headless]`: the TUI
+// on a saved session (or JSON report), or its reports; `open --list [APP]`
+// lists the saved runs. A truncated session opens as far as it is
+// readable, with one line saying where it stopped.
 func (c *cli) openCmd(args []string) int {
 	f, pos, err := parseOpenFlags(args, c.stderr)
 	if err != nil {
@@ -19,6 +20,9 @@ func (c *cli) openCmd(args []string) int {
 		}
 		fmt.Fprintf(c.stderr, "gpuav-dbg: open: %v\n", err)
 		return exitLauncher
+	}
+	if f.list {
+		return c.listRuns(pos)
 	}
 	if len(pos) != 1 {
 		fmt.Fprintf(c.stderr, "gpuav-dbg: open: want one session file, got %d arguments\n", len(pos))
@@ -40,11 +44,18 @@ func (c *cli) openCmd(args []string) int {
 			return exitLauncher
 		}
 	}
+	if f.sarifOut != "" {
+		if err := c.writeSARIF(f.sarifOut, s); err != nil {
+			fmt.Fprintf(c.stderr, "gpuav-dbg: %v\n", err)
+			return exitLauncher
+		}
+	}
+	reports := f.jsonOut != "" || f.sarifOut != ""
 	switch {
-	case f.headless || (f.jsonOut == "" && !c.isTerminal()):
+	case f.headless || (!reports && !c.isTerminal()):
 		printGroups(c.stderr, s)
 		fmt.Fprintf(c.stderr, "gpuav-dbg: %s\n", countLine(s))
-	case f.jsonOut == "":
+	case !reports:
 		if err := c.showUI(s, f.theme, f.noColor); err != nil {
 			fmt.Fprintf(c.stderr, "gpuav-dbg: ui: %v\n", err)
 			return exitLauncher

@@ -89,6 +89,8 @@ func (c *cli) runCmd(name string, args []string) int {
 	if !f.headless && !c.isTerminal() {
 		f.headless = true
 	}
+	c.sourcePath = f.sourcePath
+	c.warnUnavailable(c.capabilities(), f.settingsChecks())
 	if !f.headless {
 		if err := uiOptions(f.theme, f.noColor).Validate(); err != nil {
 			fmt.Fprintf(c.stderr, "gpuav-dbg: %s: --theme: %v\n", name, err)
@@ -225,36 +227,6 @@ func (c *cli) launch(name, app, shown string, args []string, layerDir string, f 
 	}
 	defer file.Close()
 
-	col := session.NewCollector()
-	col.SetFile(file)
-	updates := make(chan struct{}, 1)
-	col.OnChange = func() {
-		select {
-		case updates <- struct{}{}:
-		default:
-		}
-	}
-	srv, err := session.Listen("", col)
-	if err != nil {
-		fmt.Fprintf(c.stderr, "gpuav-dbg: %s: %v\n", name, err)
-		return exitLauncher
-	}
-	defer srv.Close()
-
-	checks := f.settingsChecks()
-	absApp, _ := filepath.Abs(app)
-	cmd := exec.Command(app, args...)
-	cmd.Env = appEnv(os.Environ(), layerDir, srv.SocketPath(), checks, f.reserveSlot)
-	cmd.WaitDelay = outputDelay
-	var passOut, passErr io.Writer
-	if f.headless {
-		cmd.Stdin = c.stdin
-		passOut, passErr = c.stdout, c.stderr
-	}
-	stdout := &lineWriter{col: col, stream: "stdout", pass: passOut}
-	stderr := &lineWriter{col: col, stream: "stderr", pass: passErr}
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-
 	// While the app runs, the launcher survives the terminal's Ctrl-C (the
 	// app gets it too, and the report must still be written) and passes
 	// SIGTERM and SIGHUP on.
@@ -262,33 +234,17 @@ func (c *cli) launch(name, app, shown string, args []string, layerDir string, f 
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
 
-	startedMsg := &wire.AppStarted{Path: absApp, Args: append([]string{}, args...), Time: started,
-		Settings: wire.Settings{Checks: checks, ReserveSlot: f.reserveSlot, SafeMode: true}, Session: sessionPath}
-	if err := cmd.Start(); err != nil {
-		_ = col.Record(wire.KindAppStarted, startedMsg)
-		_ = col.Record(wire.KindAppExited, &wire.AppExited{Code: -1, State: string(session.AppFailed), Time: time.Now()})
-		fmt.Fprintf(c.stderr, "gpuav-dbg: %s: %s: %v\n", name, shown, unwrapExec(err))
+	set := session.Settings{Checks: f.settingsChecks(), ReserveSlot: f.reserveSlot, SafeMode: true}
+	r, err := c.startApp(app, shown, args, layerDir, set, file, sessionPath, started, f.headless)
+	if r != nil {
+		defer r.srv.Close()
+	}
+	if err != nil {
+		fmt.Fprintf(c.stderr, "gpuav-dbg: %s: %v\n", name, err)
 		return exitLauncher
 	}
-	startedMsg.PID = cmd.Process.Pid
-	_ = col.Record(wire.KindAppStarted, startedMsg)
-
-	// When the app exits: record how, give the layer a moment to finish
-	// (bye or EOF on every connection), and say so if it never loaded, so
-	// that the UI shows the final state.
-	notLoaded := fmt.Sprintf("the layer was not loaded by %s (is it a Vulkan app? run with VK_LOADER_DEBUG=layer to see why)", shown)
-	exited := make(chan struct{})
-	go func() {
-		waitErr := cmd.Wait()
-		stdout.Flush()
-		stderr.Flush()
-		_ = col.Record(wire.KindAppExited, exitMsg(cmd.ProcessState, waitErr))
-		srv.Drain(layerGrace)
-		if !col.Snapshot().App.LayerLoaded {
-			col.Notice("warning", notLoaded)
-		}
-		close(exited)
-	}()
+	col, cmd, exited, updates := r.col, r.cmd, r.exited, r.updates
+	notLoaded := r.notLoaded
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -312,7 +268,9 @@ func (c *cli) launch(name, app, shown string, args []string, layerDir string, f 
 	if f.headless {
 		<-exited
 	} else {
-		uiErr = c.runUI(ctx, col, updates, exited, f.theme, f.noColor)
+		rr := &reruns{c: c, app: app, shown: shown, args: args, layerDir: layerDir, sessionPath: sessionPath}
+		uiErr = c.runUI(ctx, col, updates, exited, f.theme, f.noColor, rr)
+		defer rr.finish(c.stderr)
 		select {
 		case <-exited:
 		default:
@@ -339,6 +297,12 @@ func (c *cli) launch(name, app, shown string, args []string, layerDir string, f 
 	status := exitStatus(snap)
 	if f.jsonOut != "" {
 		if err := writeReport(f.jsonOut, c.stdout, snap); err != nil {
+			fmt.Fprintf(c.stderr, "gpuav-dbg: %v\n", err)
+			status = exitLauncher
+		}
+	}
+	if f.sarifOut != "" {
+		if err := c.writeSARIF(f.sarifOut, snap); err != nil {
 			fmt.Fprintf(c.stderr, "gpuav-dbg: %v\n", err)
 			status = exitLauncher
 		}

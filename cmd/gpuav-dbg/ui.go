@@ -29,7 +29,9 @@ func (s liveSource) Updates() <-chan struct{} { return s.updates }
 // runUI runs the TUI on a live collector until the user quits or ctx is
 // done. When the app exits, the UI gets one more notice so it shows the
 // final state; it stays open for the user to browse.
-func (c *cli) runUI(ctx context.Context, col *session.Collector, updates chan struct{}, exited <-chan struct{}, theme string, noColor bool) error {
+//
+// rr, when not nil, lets the UI run the app again with other settings (r).
+func (c *cli) runUI(ctx context.Context, col *session.Collector, updates chan struct{}, exited <-chan struct{}, theme string, noColor bool, rr *reruns) error {
 	var once sync.Once
 	go func() {
 		select {
@@ -43,7 +45,18 @@ func (c *cli) runUI(ctx context.Context, col *session.Collector, updates chan st
 		case <-ctx.Done():
 		}
 	}()
-	return tui.Run(ctx, liveSource{col: col, updates: updates}, uiOptions(theme, noColor))
+	opts := uiOptions(theme, noColor)
+	if rr != nil {
+		opts.Rerun = func(set session.Settings) (tui.Source, error) {
+			r, err := rr.rerun(set)
+			if r == nil {
+				return nil, err
+			}
+			// A run whose app failed to start is shown too (it says so).
+			return liveSource{col: r.col, updates: r.updates}, nil
+		}
+	}
+	return tui.Run(ctx, liveSource{col: col, updates: updates}, opts)
 }
 
 // showUI runs the TUI on a saved session.

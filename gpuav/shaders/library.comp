@@ -5,5 +5,6 @@
 // (Debian bookworm) has no --no-link, so --keep-uncalled keeps the functions.
 #include "common.glsl"
 #include "descriptor_index.glsl"
+#include "ray_query.glsl"
 
 void main() {}

@@ -54,6 +54,15 @@ type kindInfo struct {
 	new  func() any
 }
 
+// binaryCodec replaces JSON for the payload of a kind that has one.
+type binaryCodec struct {
+	decode func([]byte) (any, error)
+	encode func(any) ([]byte, error)
+}
+
+// codecs holds the kinds whose payload is not JSON.
+var codecs = map[Kind]binaryCodec{}
+
 // kinds lists every kind this version can read and write.
 var kinds = map[Kind]kindInfo{
 	KindHello:    {"hello", func() any { return new(Hello) }},
@@ -66,11 +75,12 @@ var kinds = map[Kind]kindInfo{
 	KindBye:      {"bye", func() any { return new(Bye) }},
 	KindLabel:    {"label", func() any { return new(Label) }},
 
-	KindAppStarted: {"app_started", func() any { return new(AppStarted) }},
-	KindAppOutput:  {"app_output", func() any { return new(AppOutput) }},
-	KindAppExited:  {"app_exited", func() any { return new(AppExited) }},
-	KindNotice:     {"notice", func() any { return new(Notice) }},
-	KindTime:       {"time", func() any { return new(Time) }},
+	KindAppStarted:   {"app_started", func() any { return new(AppStarted) }},
+	KindAppOutput:    {"app_output", func() any { return new(AppOutput) }},
+	KindAppExited:    {"app_exited", func() any { return new(AppExited) }},
+	KindCapabilities: {"capabilities", func() any { return new(Capabilities) }},
+	KindNotice:       {"notice", func() any { return new(Notice) }},
+	KindTime:         {"time", func() any { return new(Time) }},
 }
 
 // Known reports whether k is a kind this version understands.
@@ -119,6 +129,8 @@ func KindOf(msg any) (Kind, bool) {
 		return KindNotice, true
 	case Time, *Time:
 		return KindTime, true
+	case Capabilities, *Capabilities:
+		return KindCapabilities, true
 	}
 	return 0, false
 }
@@ -130,10 +142,16 @@ func Encode(k Kind, msg any) ([]byte, error) {
 	if !k.Known() {
 		return nil, fmt.Errorf("encode %v: %w", k, ErrUnknownKind)
 	}
-	if mk, ok := KindOf(msg); ok && mk != k {
+	if mk, ok := KindOf(msg); ok && mk != k && codecs[k].encode == nil {
 		return nil, fmt.Errorf("encode %v: got a %v message: %w", k, mk, ErrMismatch)
 	}
-	payload, err := json.Marshal(msg)
+	var payload []byte
+	var err error
+	if enc := codecs[k].encode; enc != nil {
+		payload, err = enc(msg)
+	} else {
+		payload, err = json.Marshal(msg)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("encode %v: %w", k, err)
 	}
@@ -238,6 +256,9 @@ func Decode(k Kind, payload []byte) (any, error) {
 	info, ok := kinds[k]
 	if !ok {
 		return nil, fmt.Errorf("decode: %w %d", ErrUnknownKind, uint8(k))
+	}
+	if dec := codecs[k].decode; dec != nil {
+		return dec(payload)
 	}
 	msg := info.new()
 	if err := json.Unmarshal(payload, msg); err != nil {

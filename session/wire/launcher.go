@@ -11,6 +11,8 @@ const (
 	KindAppExited  Kind = 66
 	KindNotice     Kind = 67
 	KindTime       Kind = 68
+	// KindCapabilities is the launcher's device probe (Capabilities).
+	KindCapabilities Kind = 69
 )
 
 // LauncherOnly reports whether k is a kind only the launcher writes.
@@ -26,6 +28,10 @@ type AppStarted struct {
 	Settings Settings  `json:"settings"`
 	// Session is the session file's path, for the user's information.
 	Session string `json:"session,omitempty"`
+	// Dir is the app's working directory and SourcePath the user's source
+	// search path: where source files the modules do not carry are read.
+	Dir        string   `json:"dir,omitempty"`
+	SourcePath []string `json:"source_path,omitempty"`
 }
 
 // AppOutput is one line the app printed, without its newline.
@@ -69,4 +75,35 @@ type Label struct {
 // last, so that a replayed session has the times the live one had.
 type Time struct {
 	Time time.Time `json:"time"`
+}
+
+// Capabilities is what the launcher's device probe found before it started
+// the app: for every physical device, which checks can run there. Error
+// says why the probe gave no answer (then Devices is empty).
+type Capabilities struct {
+	Devices []DeviceCapabilities `json:"devices"`
+	Error   string               `json:"error,omitempty"`
+}
+
+// DeviceCapabilities is one probed device and its checks.
+type DeviceCapabilities struct {
+	Name       string `json:"name"`
+	Driver     string `json:"driver"`
+	APIVersion string `json:"api_version"`
+	VendorID   uint32 `json:"vendor_id"`
+	DeviceID   uint32 `json:"device_id"`
+	// MaxBoundDescriptorSets is the device's limit; DescriptorSlot the
+	// layer's set index (-1: no slot left).
+	MaxBoundDescriptorSets uint32 `json:"max_bound_descriptor_sets"`
+	DescriptorSlot         int    `json:"descriptor_slot"`
+	// Checks maps every check id to whether it can run on the device.
+	Checks map[string]CheckSupport `json:"checks"`
+}
+
+// CheckSupport says whether a check can run on a device: Reason why not,
+// Note what is limited when it can.
+type CheckSupport struct {
+	Available bool   `json:"available"`
+	Reason    string `json:"reason,omitempty"`
+	Note      string `json:"note,omitempty"`
 }

@@ -110,6 +110,11 @@ type Errors struct {
 	Records       []Record `json:"records"`
 	// Dropped counts records the buffer had no room for.
 	Dropped uint32 `json:"dropped,omitempty"`
+	// Primary is, for a secondary command buffer, the primary that ran it
+	// (vkCmdExecuteCommands), and PrimaryAction the number of actions the
+	// primary had recorded before that vkCmdExecuteCommands.
+	Primary       uint64 `json:"primary,omitempty"`
+	PrimaryAction uint32 `json:"primary_action,omitempty"`
 }
 
 // Record is one decoded error record plus the layer's attribution.

@@ -1,6 +1,7 @@
 package keys
 
 import (
+	"reflect"
 	"testing"
 
 	"charm.land/bubbles/v2/key"
@@ -28,6 +29,12 @@ func TestBindings(t *testing.T) {
 		{tea.KeyPressMsg{Code: '?', Text: "?"}, k.Help, "help"},
 		{tea.KeyPressMsg{Code: 'q', Text: "q"}, k.Quit, "quit"},
 		{tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}, k.Quit, "quit"},
+		{tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}, k.Toggle, "expand/collapse, toggle"},
+		{tea.KeyPressMsg{Code: '/', Text: "/"}, k.Filter, "filter"},
+		{tea.KeyPressMsg{Code: 'n', ShiftedCode: 'N', Text: "N", Mod: tea.ModShift}, k.PrevMatch, "previous match"},
+		{tea.KeyPressMsg{Code: ']', Text: "]"}, k.NextInShader, "next error in shader"},
+		{tea.KeyPressMsg{Code: 'r', Text: "r"}, k.Rerun, "re-run app"},
+		{tea.KeyPressMsg{Code: '>', Text: ">"}, k.NextRun, "next run"},
 	} {
 		if !key.Matches(tc.msg, tc.want) {
 			t.Errorf("%q does not match %s", tc.msg.String(), tc.name)
@@ -49,8 +56,20 @@ func TestHelpListsEveryBinding(t *testing.T) {
 			n++
 		}
 	}
-	if n != 14 {
-		t.Errorf("full help lists %d bindings, want all 14", n)
+	// Every field of the key map is in the full help, once.
+	v := reflect.ValueOf(*k)
+	if n != v.NumField() || n != 32 {
+		t.Errorf("full help lists %d bindings, the key map has %d fields (want 32)", n, v.NumField())
+	}
+	seen := map[string]bool{}
+	for _, b := range k.All() {
+		seen[b.Help().Key] = true
+	}
+	for i := range v.NumField() {
+		b := v.Field(i).Interface().(key.Binding)
+		if !seen[b.Help().Key] {
+			t.Errorf("field %s (%s) is not in the full help", v.Type().Field(i).Name, b.Help().Key)
+		}
 	}
 	short := k.ShortHelp()
 	if short[0].Help().Desc != "help" || short[1].Help().Desc != "quit" {

@@ -50,6 +50,9 @@ type Doc struct {
 	// Partial says Lines is only the offending line, because the session
 	// does not hold the file.
 	Partial bool
+	// SPIRV says Lines are the shader's SPIR-V disassembly, Mark the line
+	// of the offending instruction.
+	SPIRV bool
 }
 
 // Empty reports whether d has no lines to show.
@@ -354,7 +357,7 @@ func New(c *common.Common) *Model { return &Model{c: c, doc: Doc{Note: "no error
 func sameDoc(a, b Doc) bool {
 	return a.File == b.File && a.Mark == b.Mark && a.Column == b.Column &&
 		a.First == b.First && len(a.Lines) == len(b.Lines) && a.Note == b.Note &&
-		a.Partial == b.Partial
+		a.Partial == b.Partial && a.SPIRV == b.SPIRV
 }
 
 // SetDoc shows d. A different doc (another file or line) is highlighted and
@@ -393,8 +396,12 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// Title is the pane's title: "Source oob_compute.comp:9:5".
+// Title is the pane's title: "Source oob_compute.comp:9:5", or
+// "SPIR-V shader-2.spvasm:120" for a disassembly.
 func (m *Model) Title() string {
+	if m.doc.SPIRV {
+		return "SPIR-V " + m.doc.Location() + " (d: source)"
+	}
 	if loc := m.doc.Location(); loc != "" {
 		return "Source " + loc
 	}

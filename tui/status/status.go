@@ -67,7 +67,9 @@ func plural(n int, one, many string) string {
 // Render draws the bar, exactly width cells: frame is the spinner frame shown
 // while the app is live, keys the bindings for the short help, which gets
 // whatever room the fields leave. s may be nil (nothing known yet).
-func Render(st *common.Styles, s *session.Session, frame string, keys help.KeyMap, width int) string {
+//
+// run, when not empty, names the run shown ("run 2/3").
+func Render(st *common.Styles, s *session.Session, frame, run string, keys help.KeyMap, width int) string {
 	if width <= 0 {
 		return ""
 	}
@@ -94,8 +96,14 @@ func Render(st *common.Styles, s *session.Session, frame string, keys help.KeyMa
 		prio int
 	}
 	fields := []field{{stateStyle.Render(state), 0}}
+	if run != "" {
+		fields = append(fields, field{bar.Bold(true).Render(run), 0})
+	}
 	if s.Device.Name != "" {
 		fields = append(fields, field{bar.Render(s.Device.Name), 3})
+	}
+	if c := ChecksText(s.Settings); c != "" {
+		fields = append(fields, field{bar.Render(c), 2})
 	}
 	counts := plural(len(s.Groups), "group", "groups") + " · " + plural(Records(s.Groups), "record", "records")
 	fields = append(fields, field{bar.Render(counts), 0})
@@ -138,10 +146,30 @@ func Render(st *common.Styles, s *session.Session, frame string, keys help.KeyMa
 	return ansi.Truncate(left, width, "")
 }
 
+// ChecksText summarises the settings: "checks 1/7", plus "reserve-slot"
+// when that is on; "" when the session has no settings yet.
+func ChecksText(s session.Settings) string {
+	if len(s.Checks) == 0 {
+		return ""
+	}
+	on := 0
+	for _, v := range s.Checks {
+		if v {
+			on++
+		}
+	}
+	t := fmt.Sprintf("checks %d/%d", on, len(s.Checks))
+	if s.ReserveSlot {
+		t += " reserve-slot"
+	}
+	return t
+}
+
 // Model is the status bar's state: the session drawn and the spinner.
 type Model struct {
 	c        *common.Common
 	s        *session.Session
+	run      string
 	spinner  spinner.Model
 	spinning bool
 	width    int
@@ -151,6 +179,9 @@ type Model struct {
 func New(c *common.Common) *Model {
 	return &Model{c: c, spinner: spinner.New(spinner.WithSpinner(spinner.MiniDot))}
 }
+
+// SetRun sets the name of the run shown ("" for none).
+func (m *Model) SetRun(r string) { m.run = r }
 
 // SetWidth sets the bar's width.
 func (m *Model) SetWidth(w int) { m.width = w }
@@ -194,5 +225,5 @@ func (m *Model) Frame() string { return m.spinner.View() }
 
 // View draws the bar.
 func (m *Model) View() string {
-	return Render(m.c.Styles, m.s, m.Frame(), m.c.Keys, m.width)
+	return Render(m.c.Styles, m.s, m.Frame(), m.run, m.c.Keys, m.width)
 }

@@ -34,7 +34,7 @@ func TestStateText(t *testing.T) {
 }
 
 func render(s *session.Session, w int) string {
-	return fixture.ASCII(Render(fixture.Styles(), s, "⠋", keys.Default(), w))
+	return fixture.ASCII(Render(fixture.Styles(), s, "⠋", "", keys.Default(), w))
 }
 
 func TestRenderRunning(t *testing.T) { golden.RequireEqual(t, render(fixture.Session(), 120)) }

@@ -37,15 +37,21 @@ func main() {
 // defines passes the record format's Go constants to the GLSL.
 func defines() []string {
 	d := map[string]uint32{
-		"GPUAV_OUTPUT_BINDING":            gpuav.OutputBinding,
-		"GPUAV_ACTION_BINDING":            gpuav.ActionBinding,
-		"GPUAV_RECORD_WORDS":              gpuav.RecordWords,
-		"GPUAV_CODE_DESCRIPTOR_INDEX_OOB": uint32(gpuav.CodeDescriptorIndexOOB),
-		"GPUAV_CODE_DESCRIPTOR_UNINIT":    uint32(gpuav.CodeDescriptorUninitialized),
-		"GPUAV_CODE_DESCRIPTOR_DESTROYED": uint32(gpuav.CodeDescriptorDestroyed),
-		"GPUAV_CODE_BUFFER_OOB":           uint32(gpuav.CodeBufferOOB),
-		"GPUAV_CODE_TEXEL_BUFFER_OOB":     uint32(gpuav.CodeTexelBufferOOB),
-		"GPUAV_CODE_BDA_OOB":              uint32(gpuav.CodeBDAOOB),
+		"GPUAV_OUTPUT_BINDING":               gpuav.OutputBinding,
+		"GPUAV_ACTION_BINDING":               gpuav.ActionBinding,
+		"GPUAV_RECORD_WORDS":                 gpuav.RecordWords,
+		"GPUAV_CODE_DESCRIPTOR_INDEX_OOB":    uint32(gpuav.CodeDescriptorIndexOOB),
+		"GPUAV_CODE_DESCRIPTOR_UNINIT":       uint32(gpuav.CodeDescriptorUninitialized),
+		"GPUAV_CODE_DESCRIPTOR_DESTROYED":    uint32(gpuav.CodeDescriptorDestroyed),
+		"GPUAV_CODE_BUFFER_OOB":              uint32(gpuav.CodeBufferOOB),
+		"GPUAV_CODE_TEXEL_BUFFER_OOB":        uint32(gpuav.CodeTexelBufferOOB),
+		"GPUAV_CODE_BDA_OOB":                 uint32(gpuav.CodeBDAOOB),
+		"GPUAV_CODE_RAY_QUERY_TMIN_GT_TMAX":  uint32(gpuav.CodeRayQueryTminGreaterThanTmax),
+		"GPUAV_CODE_RAY_QUERY_NEGATIVE_TMIN": uint32(gpuav.CodeRayQueryNegativeTmin),
+		"GPUAV_CODE_RAY_QUERY_NEGATIVE_TMAX": uint32(gpuav.CodeRayQueryNegativeTmax),
+		"GPUAV_CODE_RAY_QUERY_ORIGIN":        uint32(gpuav.CodeRayQueryOriginNonFinite),
+		"GPUAV_CODE_RAY_QUERY_DIRECTION":     uint32(gpuav.CodeRayQueryDirectionNonFinite),
+		"GPUAV_CODE_RAY_QUERY_T_NAN":         uint32(gpuav.CodeRayQueryTNaN),
 	}
 	var args []string
 	for k, v := range d {

@@ -1,0 +1,51 @@
+# Benchmark scenes (issue #7). Included by the top-level Makefile.
+#
+#   make bench-apps   bin/bench/scene, its shaders in bin/bench/spv/ and the
+#                     pipeline corpus in bin/bench/spv/corpus/, and the
+#                     harness as a static binary, bin/bench/harness
+#   make bench        runs the harness on this machine's Vulkan device with the
+#                     lavapipe sizes and writes its section of docs/BENCHMARKS.md
+#
+# Shaders are compiled with -g from inside their directory (as examples.mk
+# does) and each module is checked with spirv-val.
+
+BENCH_BIN     := $(BIN)/bench
+BENCH_SPV     := $(BENCH_BIN)/spv
+BENCH_SHADERS := $(notdir $(wildcard bench/scenes/shaders/*.comp bench/scenes/shaders/*.vert bench/scenes/shaders/*.frag))
+BENCH_CORPUS  := $(notdir $(wildcard bench/corpus/*.comp bench/corpus/*.vert bench/corpus/*.frag))
+BENCH_SPVS    := $(addprefix $(BENCH_SPV)/,$(addsuffix .spv,$(BENCH_SHADERS))) \
+                 $(addprefix $(BENCH_SPV)/corpus/,$(addsuffix .spv,$(BENCH_CORPUS))) \
+                 $(BENCH_SPV)/corpus/corpus.txt
+
+.PHONY: bench-apps bench
+
+$(BENCH_SPV)/%.spv: bench/scenes/shaders/%
+	@mkdir -p $(BENCH_SPV)
+	cd bench/scenes/shaders && $(GLSLANG) $(EXAMPLES_GLSL_FLAGS) -o $(CURDIR)/$@.tmp $* >/dev/null
+	$(SPIRV_VAL) --target-env vulkan1.1 $@.tmp
+	mv $@.tmp $@
+
+$(BENCH_SPV)/corpus/%.spv: bench/corpus/%
+	@mkdir -p $(BENCH_SPV)/corpus
+	cd bench/corpus && $(GLSLANG) $(EXAMPLES_GLSL_FLAGS) -o $(CURDIR)/$@.tmp $* >/dev/null
+	$(SPIRV_VAL) --target-env vulkan1.1 $@.tmp
+	mv $@.tmp $@
+
+$(BENCH_SPV)/corpus/corpus.txt: bench/corpus/corpus.txt
+	@mkdir -p $(BENCH_SPV)/corpus
+	cp $< $@
+
+$(BENCH_BIN)/scene: bench/scenes/scene.c bench/bench.mk
+	@mkdir -p $(BENCH_BIN)
+	$(EXAMPLES_CC) $(EXAMPLES_CFLAGS) -o $@ bench/scenes/scene.c $(EXAMPLES_LDLIBS) -lm
+
+$(BENCH_BIN)/harness: $(wildcard bench/*.go) go.mod
+	@mkdir -p build
+	@mkdir -p $(BENCH_BIN)
+	CGO_ENABLED=0 $(GO) build -ldflags "-X main.commit=$$(git rev-parse --short HEAD 2>/dev/null)" -o $@ ./bench
+
+bench-apps: $(BENCH_BIN)/scene $(BENCH_BIN)/harness $(BENCH_SPVS)
+
+bench: build bench-apps
+	@mkdir -p $(XDG_RUNTIME_DIR) && chmod 700 $(XDG_RUNTIME_DIR)
+	$(BENCH_BIN)/harness -preset lavapipe -command "make bench" -json build/bench-lavapipe.json -write docs/BENCHMARKS.md

@@ -1,0 +1,191 @@
+// Command bench is the benchmark harness of gpuav-dbg (issue #7). It runs
+// each scene of bin/bench/scene with no layer, with our layer (every check
+// on) and with the Khronos validation layer with only GPU-AV on, the three
+// alternating in one run for several repetitions; it prints the medians and
+// the ratios to no layer and writes them into a marked section of
+// docs/BENCHMARKS.md.
+//
+//	go run ./bench -preset lavapipe -write docs/BENCHMARKS.md
+//	bin/bench/harness -preset gpu -json results.json -md table.md
+//	go run ./bench -render results.json -section nvidia -write docs/BENCHMARKS.md
+//
+// Before timing, it checks every scene: a clean run under `gpuav-dbg run
+// --headless --json` must report zero errors, and a run with --oob (every
+// descriptor index out of bounds) must report some under our layer and
+// under the Khronos layer, so neither layer can be silently off. The timed
+// runs must print "check ok" (the results are right) and no errors.
+//
+// The harness does not use cgo: it is built static (make bench-apps) so it
+// can be carried to a machine without Go.
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// commit is set at link time (make bench-apps) to the source revision.
+var commit = ""
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		fmt.Fprintf(os.Stderr, "bench: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string) error {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	preset := fs.String("preset", "lavapipe", "sizes: lavapipe (a CPU Vulkan on few cores) or gpu (the issue's sizes)")
+	reps := fs.Int("reps", 3, "repetitions; each runs every configuration once per scene")
+	scenes := fs.String("scenes", "dispatch,shader,draw,pipeline", "comma-separated scenes to run")
+	binDir := fs.String("bin", "bin", "directory of gpuav-dbg, the layer and bench/scene")
+	khronosPath := fs.String("khronos-layer-path", "", "directory of VkLayer_khronos_validation.json (empty: the loader's search path)")
+	khronosManifest := fs.String("khronos-manifest", "/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json",
+		"Khronos layer manifest to read its version from (with -khronos-layer-path, the one there)")
+	skipChecks := fs.Bool("skip-checks", false, "skip the correctness runs before timing")
+	jsonOut := fs.String("json", "", "write the results as JSON to this file")
+	mdOut := fs.String("md", "", "write the section's markdown to this file")
+	write := fs.String("write", "", "update this markdown file's section (e.g. docs/BENCHMARKS.md)")
+	section := fs.String("section", "", "section to write: lavapipe or nvidia (default: lavapipe for -preset lavapipe, nvidia for gpu)")
+	render := fs.String("render", "", "do not run: render this results JSON file")
+	command := fs.String("command", "", "the command to print in the doc (default: the harness's own command line)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+
+	var res *Results
+	if *render != "" {
+		b, err := os.ReadFile(*render)
+		if err != nil {
+			return fmt.Errorf("read results: %w", err)
+		}
+		res = new(Results)
+		if err := json.Unmarshal(b, res); err != nil {
+			return fmt.Errorf("results %s: %w", *render, err)
+		}
+		if len(res.Scenes) == 0 {
+			return fmt.Errorf("results %s: no scenes", *render)
+		}
+	} else {
+		p, ok := Presets[*preset]
+		if !ok {
+			return fmt.Errorf("unknown preset %q (lavapipe or gpu)", *preset)
+		}
+		if *reps < 1 {
+			return fmt.Errorf("-reps must be at least 1")
+		}
+		var list []SceneSpec
+		for _, name := range strings.Split(*scenes, ",") {
+			s, ok := p.Scene(strings.TrimSpace(name))
+			if !ok {
+				return fmt.Errorf("unknown scene %q", name)
+			}
+			list = append(list, s)
+		}
+		cmd := *command
+		if cmd == "" {
+			cmd = "bin/bench/harness " + strings.Join(args, " ")
+		}
+		manifest := *khronosManifest
+		if *khronosPath != "" && !flagSet(fs, "khronos-manifest") {
+			manifest = filepath.Join(*khronosPath, "VkLayer_khronos_validation.json")
+		}
+		h, err := NewHarness(*binDir, *khronosPath)
+		if err != nil {
+			return err
+		}
+		res = &Results{
+			Preset:  *preset,
+			Date:    time.Now().UTC().Format("2006-01-02"),
+			Machine: MachineInfo(),
+			Layers: LayerInfo{
+				Ours:    ourVersion(*binDir),
+				Khronos: KhronosVersion(manifest),
+			},
+			Command: cmd,
+			Reps:    *reps,
+		}
+		load := LoadAvg()
+		if !*skipChecks {
+			for _, s := range list {
+				notes, err := h.Check(s)
+				if err != nil {
+					return err
+				}
+				res.Checks = append(res.Checks, notes...)
+			}
+		}
+		for _, s := range list {
+			sr, err := h.Time(s, *reps, res)
+			if err != nil {
+				return err
+			}
+			res.Scenes = append(res.Scenes, sr)
+			fmt.Print(FormatScene(sr))
+		}
+		res.Machine.Load = load + " at the start, " + LoadAvg() + " at the end"
+	}
+
+	sec := *section
+	if sec == "" {
+		sec = "lavapipe"
+		if res.Preset == "gpu" {
+			sec = "nvidia"
+		}
+	}
+	if sec != "lavapipe" && sec != "nvidia" {
+		return fmt.Errorf("unknown section %q (lavapipe or nvidia)", sec)
+	}
+	md := Markdown(res)
+	if *jsonOut != "" {
+		b, err := json.MarshalIndent(res, "", "  ")
+		if err != nil {
+			return fmt.Errorf("encode results: %w", err)
+		}
+		if err := os.WriteFile(*jsonOut, append(b, '\n'), 0o644); err != nil {
+			return fmt.Errorf("write results: %w", err)
+		}
+	}
+	if *mdOut != "" {
+		if err := os.WriteFile(*mdOut, []byte(md), 0o644); err != nil {
+			return fmt.Errorf("write markdown: %w", err)
+		}
+	}
+	if *write != "" {
+		doc, err := os.ReadFile(*write)
+		if err != nil {
+			return fmt.Errorf("read %s: %w", *write, err)
+		}
+		out, err := ReplaceSection(string(doc), sec, md)
+		if err != nil {
+			return fmt.Errorf("%s: %w", *write, err)
+		}
+		if err := os.WriteFile(*write, []byte(out), 0o644); err != nil {
+			return fmt.Errorf("write %s: %w", *write, err)
+		}
+		fmt.Printf("bench: wrote the %s section of %s\n", sec, *write)
+	}
+	if *render == "" && *write == "" && *mdOut == "" {
+		fmt.Print(md)
+	}
+	return nil
+}
+
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// ErrNoMarkers says the document lacks the section's markers.
+var ErrNoMarkers = errors.New("section markers not found")

@@ -1,0 +1,13 @@
+// Package device probes the machine for what GPU-assisted validation needs:
+// the Vulkan loader, the instance layers (ours and the Khronos validation
+// layer), and for every physical device its properties, limits, driver and
+// the features the checks depend on. It is written with
+// github.com/goki/vulkan plus a little C for the pNext chains goki cannot
+// build, and runs in a Go process that is not the app (DESIGN decision 2):
+// `gpuav-dbg doctor --probe`, which the doctor and the launcher start as a
+// child process (RunChild) so that a crash of the driver cannot take them
+// down.
+//
+// Requirements maps each check id to the features it needs (one table), and
+// Assess says, for one device, which checks will run and why not.
+package device

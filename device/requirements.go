@@ -1,0 +1,153 @@
+package device
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+)
+
+// MaxSlot is the highest descriptor-set slot the layer uses: its set goes at
+// min(maxBoundDescriptorSets, MaxSlot+1) - 1 (DESIGN decision 4).
+const MaxSlot = 32
+
+// Requirement is what one check needs of a device beyond the base (Vulkan
+// 1.1, a free descriptor-set slot, and fragmentStoresAndAtomics /
+// vertexPipelineStoresAndAtomics for the stages they cover).
+type Requirement struct {
+	// Features must all be supported, or the check cannot run.
+	Features []string
+	// Extension is the device extension that provides Features, named in
+	// the reason when it is missing ("" for core features).
+	Extension string
+	// WarnWith are features that, when the app enables them, make the
+	// accesses the check finds defined behaviour: reported as warnings.
+	WarnWith []string
+}
+
+// Requirements maps every check id to what it needs: the one table of the
+// project. A check id not in the table (a check added later) needs only the
+// base requirements.
+var Requirements = map[string]Requirement{
+	gpuav.CheckDescriptorIndexOOB: {},
+	// Unwritten and destroyed descriptors can only be legal (and so only
+	// be reached) with partially bound, runtime-sized arrays; the layer's
+	// descriptor-state buffer is indexed by the same rules.
+	gpuav.CheckDescriptorUninit:    {Features: []string{"runtimeDescriptorArray", "descriptorBindingPartiallyBound"}, Extension: ExtDescriptorIndexing},
+	gpuav.CheckDescriptorDestroyed: {Features: []string{"runtimeDescriptorArray", "descriptorBindingPartiallyBound"}, Extension: ExtDescriptorIndexing},
+	gpuav.CheckBufferOOB:           {WarnWith: []string{"robustBufferAccess", "robustBufferAccess2"}},
+	gpuav.CheckTexelBufferOOB:      {WarnWith: []string{"robustBufferAccess", "robustBufferAccess2"}},
+	// The address check compares 64-bit addresses in the shader.
+	gpuav.CheckBDAOOB:   {Features: []string{"bufferDeviceAddress", "shaderInt64"}, Extension: ExtBufferDeviceAddress},
+	gpuav.CheckRayQuery: {Features: []string{"rayQuery"}, Extension: ExtRayQuery},
+}
+
+// Support says whether one check can run on one device.
+type Support struct {
+	Check string `json:"check"`
+	// Available: the layer can add this check on the device.
+	Available bool `json:"available"`
+	// Reason says why not (when not Available).
+	Reason string `json:"reason,omitempty"`
+	// Note says what is limited when Available: stages left unchecked,
+	// findings reported as warnings under robustness features.
+	Note string `json:"note,omitempty"`
+}
+
+// Slot is the descriptor-set slot the layer will use on a device and what
+// the app sees, without and with reserve-slot.
+type Slot struct {
+	// Slot is the layer's set index; -1 when the device has no slot to
+	// spare (maxBoundDescriptorSets < 2).
+	Slot int `json:"slot"`
+	// AppSees is maxBoundDescriptorSets as the app sees it without
+	// reserve-slot; AppSeesReserved with it.
+	AppSees         uint32 `json:"app_sees"`
+	AppSeesReserved uint32 `json:"app_sees_reserve_slot"`
+}
+
+// SlotOf computes the layer's slot from maxBoundDescriptorSets.
+func SlotOf(maxBoundSets uint32) Slot {
+	s := Slot{Slot: -1, AppSees: maxBoundSets, AppSeesReserved: maxBoundSets}
+	if maxBoundSets >= 2 {
+		s.Slot = int(min(maxBoundSets, MaxSlot+1)) - 1
+		s.AppSeesReserved = maxBoundSets - 1
+	}
+	return s
+}
+
+// base returns why no check can run on d ("" when they can) and the note on
+// stages left unchecked.
+func base(d *Device) (reason, note string) {
+	if major, minor := Minor(d.APIVersionRaw); major == 1 && minor < 1 {
+		return fmt.Sprintf("the device supports Vulkan %s; the layer needs 1.1", d.APIVersion), ""
+	}
+	if SlotOf(d.Limits.MaxBoundDescriptorSets).Slot < 0 {
+		return fmt.Sprintf("maxBoundDescriptorSets is %d: no descriptor-set slot left for the layer", d.Limits.MaxBoundDescriptorSets), ""
+	}
+	frag, vert := d.Features["fragmentStoresAndAtomics"], d.Features["vertexPipelineStoresAndAtomics"]
+	switch {
+	case !frag && !vert:
+		note = "fragment, vertex, tessellation and geometry shaders are not checked (no fragmentStoresAndAtomics, no vertexPipelineStoresAndAtomics)"
+	case !frag:
+		note = "fragment shaders are not checked (no fragmentStoresAndAtomics)"
+	case !vert:
+		note = "vertex, tessellation and geometry shaders are not checked (no vertexPipelineStoresAndAtomics)"
+	}
+	return "", note
+}
+
+// Assess says, for each check id, whether it can run on d.
+func Assess(d *Device, checks []string) []Support {
+	baseReason, baseNote := base(d)
+	out := make([]Support, 0, len(checks))
+	for _, id := range checks {
+		s := Support{Check: id}
+		req := Requirements[id]
+		var missing []string
+		for _, f := range req.Features {
+			if !d.Features[f] {
+				missing = append(missing, f)
+			}
+		}
+		switch {
+		case baseReason != "":
+			s.Reason = baseReason
+		case len(missing) > 0:
+			s.Reason = "the device does not support " + strings.Join(missing, ", ")
+			if req.Extension != "" && !d.HasExtension(req.Extension) && !coreHas(d, req.Extension) {
+				s.Reason += " (no " + req.Extension + ")"
+			}
+		default:
+			s.Available = true
+			var notes []string
+			if baseNote != "" {
+				notes = append(notes, baseNote)
+			}
+			var robust []string
+			for _, f := range req.WarnWith {
+				if d.Features[f] {
+					robust = append(robust, f)
+				}
+			}
+			if len(robust) > 0 {
+				notes = append(notes, "reported as warnings when the app enables "+strings.Join(robust, " or "))
+			}
+			s.Note = strings.Join(notes, "; ")
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// coreHas reports whether ext is core in d's Vulkan version (then its
+// absence from the extension list is not the reason).
+func coreHas(d *Device, ext string) bool {
+	major, minor := Minor(d.APIVersionRaw)
+	v12 := major > 1 || minor >= 2
+	switch ext {
+	case ExtDescriptorIndexing, ExtBufferDeviceAddress, ExtDriverProperties:
+		return v12
+	}
+	return false
+}

@@ -1,0 +1,8 @@
+#version 450
+layout(local_size_x = 4) in;
+layout(push_constant) uniform PC { uint idx; } pc;
+layout(set = 0, binding = 0) buffer B { uint v[]; } outs[2];
+#line 200
+void main() {
+    outs[pc.idx].v[gl_GlobalInvocationID.x] = 7u;
+}

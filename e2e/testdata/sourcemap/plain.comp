@@ -1,0 +1,10 @@
+#version 450
+layout(local_size_x = 4) in;
+
+layout(push_constant) uniform PC { uint idx; } pc;
+layout(set = 0, binding = 0) buffer B { uint v[]; } outs[2];
+
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    outs[pc.idx].v[i] = i * 3u;
+}

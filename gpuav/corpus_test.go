@@ -1,0 +1,122 @@
+package gpuav
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gpuav-dbg/gpuav-dbg/internal/shadertest"
+	"github.com/gpuav-dbg/gpuav-dbg/spirv"
+)
+
+// glslStages are the file name endings glslangValidator takes as stages.
+var glslStages = []string{".vert", ".tesc", ".tese", ".geom", ".frag", ".comp", ".mesh", ".task",
+	".rgen", ".rint", ".rahit", ".rchit", ".rmiss", ".rcall"}
+
+// TestInstrumentCorpus instruments every shader the project has (GLSL
+// sources anywhere in the repository, compiled here, and committed .spv
+// files) with every check on, and runs spirv-val on each result for the
+// module's own target environment. The GLSL is compiled for Vulkan 1.0 to
+// 1.3 in turn (1.2 at least where ray tracing, ray queries or mesh shaders
+// need SPIR-V 1.4), with -g and -gVS in turn.
+func TestInstrumentCorpus(t *testing.T) {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sources, modules []string
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		if d.IsDir() {
+			switch rel {
+			case ".git", "bin", "build", filepath.Join("gpuav", "shaders"):
+				return filepath.SkipDir // build outputs; the library is not a shader
+			}
+			return nil
+		}
+		ext := filepath.Ext(p)
+		for _, s := range glslStages {
+			if ext == s {
+				sources = append(sources, p)
+			}
+		}
+		if ext == ".spv" {
+			modules = append(modules, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sources) < 10 || len(modules) < 3 {
+		t.Fatalf("corpus too small: %d sources, %d modules", len(sources), len(modules))
+	}
+	envs := []string{"vulkan1.0", "vulkan1.1", "vulkan1.2", "vulkan1.3"}
+	for i, src := range sources {
+		rel, _ := filepath.Rel(root, src)
+		env := envs[i%len(envs)]
+		text, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		needs14 := strings.Contains(string(text), "GL_EXT_ray_") || strings.Contains(string(text), "GL_EXT_mesh_shader") ||
+			strings.Contains(string(text), "GL_NV_ray_tracing")
+		if needs14 && (env == "vulkan1.0" || env == "vulkan1.1") {
+			env = "vulkan1.2"
+		}
+		debug := []string{"-g", "-gVS"}[i%2]
+		if env == "vulkan1.0" && debug == "-gVS" {
+			debug = "-g" // NonSemantic debug info needs SPV_KHR_non_semantic_info (Vulkan 1.1+ here)
+		}
+		t.Run(rel+"/"+env+debug, func(t *testing.T) {
+			w := shadertest.Compile(t, filepath.Dir(src), filepath.Base(src), debug, "--target-env", env)
+			instrumentAndValidate(t, w, env)
+		})
+	}
+	for _, p := range modules {
+		rel, _ := filepath.Rel(root, p)
+		t.Run(rel, func(t *testing.T) {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, err := spirv.WordsFromBytes(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			major, minor := spirv.Header{Version: w[1]}.VersionMajorMinor()
+			env := map[string]string{"1.0": "vulkan1.0", "1.1": "vulkan1.1", "1.2": "vulkan1.1", "1.3": "vulkan1.1",
+				"1.4": "vulkan1.2", "1.5": "vulkan1.2", "1.6": "vulkan1.3"}[fmt.Sprintf("%d.%d", major, minor)]
+			if env == "" {
+				t.Fatalf("SPIR-V version %d.%d", major, minor)
+			}
+			instrumentAndValidate(t, w, env)
+		})
+	}
+}
+
+// instrumentAndValidate instruments with every check and runs spirv-val;
+// a module left alone must come back unchanged.
+func instrumentAndValidate(t *testing.T, w []uint32, env string) {
+	t.Helper()
+	res, err := Instrument(w, Options{ShaderID: 9, DescriptorSet: 7})
+	if err != nil {
+		t.Fatalf("instrument: %v", err)
+	}
+	for _, warn := range res.Warnings {
+		t.Logf("warning: %s", warn)
+	}
+	if !res.Instrumented {
+		if len(res.Words) != len(w) {
+			t.Fatalf("not instrumented but changed")
+		}
+		return
+	}
+	validate(t, res.Words, env)
+}

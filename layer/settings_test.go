@@ -1,0 +1,126 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+)
+
+var update = flag.Bool("update", false, "rewrite the .golden files")
+
+// formatSettings writes settings and warnings in a stable text form.
+func formatSettings(s Settings, warnings []string) string {
+	var b strings.Builder
+	for _, id := range gpuav.AllChecks {
+		fmt.Fprintf(&b, "check %s = %v\n", id, s.Checks[id])
+	}
+	fmt.Fprintf(&b, "reserve_slot = %v\nsafe_mode = %v\nsocket = %q\n", s.ReserveSlot, s.SafeMode, s.Socket)
+	for _, w := range warnings {
+		fmt.Fprintf(&b, "warning: %s\n", w)
+	}
+	return b.String()
+}
+
+type fakeFile struct{ dir bool }
+
+func (f fakeFile) Name() string       { return "x" }
+func (f fakeFile) Size() int64        { return 0 }
+func (f fakeFile) Mode() fs.FileMode  { return 0 }
+func (f fakeFile) ModTime() time.Time { return time.Time{} }
+func (f fakeFile) IsDir() bool        { return f.dir }
+func (f fakeFile) Sys() any           { return nil }
+
+func TestSettingsFile(t *testing.T) {
+	files, err := filepath.Glob("testdata/settings/*.txt")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no settings files: %v", err)
+	}
+	for _, path := range files {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			text, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The environment overrides the file for bda_oob.
+			env := map[string]string{"VK_LAYER_SETTINGS_PATH": "/conf", CheckEnv(gpuav.CheckBDAOOB): "0"}
+			var read string
+			s, w := LoadProcessSettings(func(k string) string { return env[k] },
+				func(p string) ([]byte, error) { read = p; return text, nil },
+				func(p string) (os.FileInfo, error) { return fakeFile{dir: p == "/conf"}, nil })
+			if read != "/conf/vk_layer_settings.txt" {
+				t.Errorf("read %q, want the file in the directory VK_LAYER_SETTINGS_PATH names", read)
+			}
+			got := formatSettings(s, w)
+			golden := strings.TrimSuffix(path, ".txt") + ".golden"
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update)", err)
+			}
+			if got != string(want) {
+				t.Errorf("got:\n%s\nwant:\n%s", got, want)
+			}
+		})
+	}
+}
+
+func TestSettingsFileLocation(t *testing.T) {
+	noEnv := func(string) string { return "" }
+	stat := func(string) (os.FileInfo, error) { return nil, errors.New("no") }
+	if p := settingsFilePath(noEnv, stat); p != "vk_layer_settings.txt" {
+		t.Errorf("default path %q", p)
+	}
+	env := func(k string) string {
+		if k == EnvSettingsPath {
+			return "/etc/my.txt"
+		}
+		return ""
+	}
+	if p := settingsFilePath(env, stat); p != "/etc/my.txt" {
+		t.Errorf("file path %q", p)
+	}
+	// A missing file named explicitly is a warning; a missing default is not.
+	_, w := LoadProcessSettings(env, func(string) ([]byte, error) { return nil, fs.ErrNotExist }, stat)
+	if len(w) != 1 || !strings.Contains(w[0], EnvSettingsPath) {
+		t.Errorf("warnings for a missing named file: %q", w)
+	}
+	s, w := LoadProcessSettings(noEnv, func(string) ([]byte, error) { return nil, fs.ErrNotExist }, stat)
+	if len(w) != 0 || !s.Checks[gpuav.CheckDescriptorIndexOOB] {
+		t.Errorf("no file: %+v %q", s, w)
+	}
+	if !slices.Contains(settingsPrefixes, "gpuavdbg_validation.") {
+		t.Error("the Khronos-derived prefix is missing")
+	}
+}
+
+func FuzzParseSettingsFile(f *testing.F) {
+	if b, err := os.ReadFile("testdata/settings/mixed.txt"); err == nil {
+		f.Add(b)
+	}
+	f.Add([]byte("gpuavdbg.check_buffer_oob=1\n#x\n="))
+	f.Fuzz(func(t *testing.T, text []byte) {
+		m, _ := ParseSettingsFile("f", text)
+		keys := map[string]bool{}
+		for _, env := range settingKeys() {
+			keys[env] = true
+		}
+		for env := range m {
+			if !keys[env] {
+				t.Fatalf("parsed unknown setting %q", env)
+			}
+		}
+	})
+}

@@ -1,0 +1,878 @@
+/*
+ * multi: the layer tests' second Vulkan app, one mode per scenario. Its
+ * shaders write through outs[idx], an array of 2 storage buffers, with idx
+ * from a push constant: idx >= 2 is out of bounds. Each action gets its own
+ * idx, so the test can tell the records of every action apart.
+ *
+ *   multi --mode MODE --comp FILE [--vert FILE --frag FILE] [options]
+ *
+ * Modes (compute shader: 4 invocations per dispatch):
+ *   multi-cb      one submit of 3 primaries (2 VkSubmitInfos), idx 2, 3, 4
+ *   resubmit      one command buffer (idx 3) submitted --submits N times;
+ *                 --no-fence: without the app's fence (vkQueueWaitIdle)
+ *   secondary     a primary with an in-bounds dispatch, then
+ *                 vkCmdExecuteCommands of a secondary dispatching idx 5
+ *   simultaneous  a SIMULTANEOUS_USE command buffer (idx 3) submitted twice,
+ *                 the first held pending by a timeline semaphore
+ *   threads       8 threads, each its own pool and command buffer (idx
+ *                 2 + thread), re-recorded and submitted --submits N times
+ *   messenger     idx 3 with a messenger from vkCreateInstance's pNext and
+ *                 one from vkCreateDebugUtilsMessengerEXT; callbacks print
+ *                 "callback A|B severity=... id=... objects=... name0=..."
+ *   loop          --loops N times: instance, device, pipeline, one dispatch
+ *                 (idx 3), destroy; prints the resident set size after loop
+ *                 10, loop N/2 and the last: rss_kb_first, _mid, _last
+ *   clean         multi-cb with idx 0 and 1 only
+ * Modes (graphics, a 4x4 target: 16 fragments per draw):
+ *   render        in "frame" > "dynamic" (vkCmdBeginRendering): vkCmdDraw,
+ *                 DrawIndexed, DrawIndirect, DrawIndexedIndirect,
+ *                 DrawIndirectCount, DrawIndexedIndirectCount with idx 2..7
+ *                 (actions 0..5); in "frame" > "renderpass"
+ *                 (vkCmdBeginRenderPass): vkCmdDraw with idx 8 (action 6)
+ *   bench         --draws N vkCmdDraw in one render pass instance, timed;
+ *                 prints ns_per_draw (best of 5 recordings)
+ *
+ * Names: command buffers "cmd-N" (threads: "thread-N"), compute pipeline
+ * "oob-compute", graphics "dyn-pipeline" / "rp-pipeline", the queue
+ * "main-queue". Every VkResult is checked: a failure prints
+ * "multi: <call> failed: <n>" and exits 1.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <vulkan/vulkan.h>
+
+#define CHECK(call)                                                                 \
+    do {                                                                            \
+        VkResult r_ = (call);                                                       \
+        if (r_ != VK_SUCCESS) {                                                     \
+            fprintf(stderr, "multi: %s failed: %d\n", #call, (int)r_);              \
+            exit(1);                                                                \
+        }                                                                           \
+    } while (0)
+
+static const char *g_comp, *g_vert, *g_frag;
+
+static uint32_t *read_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "multi: cannot open %s\n", path);
+        exit(1);
+    }
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint32_t *buf = malloc((size_t)n);
+    if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        fprintf(stderr, "multi: cannot read %s\n", path);
+        exit(1);
+    }
+    fclose(f);
+    *size = (size_t)n;
+    return buf;
+}
+
+/* ---- context ---------------------------------------------------------------- */
+
+typedef struct ctx {
+    VkInstance instance;
+    VkPhysicalDevice pd;
+    VkDevice dev;
+    VkQueue queue;
+    uint32_t family;
+    VkBuffer bufs[2];
+    VkDeviceMemory mems[2];
+    VkDescriptorSetLayout dsl;
+    VkPipelineLayout layout;
+    VkDescriptorPool dpool;
+    VkDescriptorSet set;
+    VkPipeline comp;
+    PFN_vkSetDebugUtilsObjectNameEXT set_name;
+    PFN_vkCmdBeginDebugUtilsLabelEXT begin_label;
+    PFN_vkCmdEndDebugUtilsLabelEXT end_label;
+} ctx;
+
+static void name(ctx *c, VkObjectType type, uint64_t handle, const char *n)
+{
+    if (!c->set_name)
+        return;
+    VkDebugUtilsObjectNameInfoEXT ni = {
+        .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT,
+        .objectType = type,
+        .objectHandle = handle,
+        .pObjectName = n,
+    };
+    CHECK(c->set_name(c->dev, &ni));
+}
+
+static void label(ctx *c, VkCommandBuffer cb, const char *n)
+{
+    if (!c->begin_label)
+        return;
+    VkDebugUtilsLabelEXT l = {.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT, .pLabelName = n};
+    c->begin_label(cb, &l);
+}
+
+static void unlabel(ctx *c, VkCommandBuffer cb)
+{
+    if (c->end_label)
+        c->end_label(cb);
+}
+
+static uint32_t find_memory(ctx *c, uint32_t bits, VkMemoryPropertyFlags want)
+{
+    VkPhysicalDeviceMemoryProperties mp;
+    vkGetPhysicalDeviceMemoryProperties(c->pd, &mp);
+    for (uint32_t i = 0; i < mp.memoryTypeCount; i++)
+        if ((bits & (1u << i)) && (mp.memoryTypes[i].propertyFlags & want) == want)
+            return i;
+    fprintf(stderr, "multi: no memory type\n");
+    exit(1);
+}
+
+static void make_buffer(ctx *c, VkDeviceSize size, VkBufferUsageFlags usage, VkBuffer *buf, VkDeviceMemory *mem,
+                        const void *data)
+{
+    VkBufferCreateInfo bci = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = size, .usage = usage};
+    CHECK(vkCreateBuffer(c->dev, &bci, NULL, buf));
+    VkMemoryRequirements req;
+    vkGetBufferMemoryRequirements(c->dev, *buf, &req);
+    VkMemoryAllocateInfo mai = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+        .allocationSize = req.size,
+        .memoryTypeIndex = find_memory(c, req.memoryTypeBits,
+                                       VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT),
+    };
+    CHECK(vkAllocateMemory(c->dev, &mai, NULL, mem));
+    CHECK(vkBindBufferMemory(c->dev, *buf, *mem, 0));
+    void *p;
+    CHECK(vkMapMemory(c->dev, *mem, 0, VK_WHOLE_SIZE, 0, &p));
+    memset(p, 0, size);
+    if (data)
+        memcpy(p, data, size);
+    vkUnmapMemory(c->dev, *mem);
+}
+
+static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT sev,
+                                                 VkDebugUtilsMessageTypeFlagsEXT type,
+                                                 const VkDebugUtilsMessengerCallbackDataEXT *d, void *user)
+{
+    (void)type;
+    printf("callback %s severity=0x%x id=%s objects=%u name0=%s: %s\n", (const char *)user, (unsigned)sev,
+           d->pMessageIdName ? d->pMessageIdName : "", d->objectCount,
+           d->objectCount > 0 && d->pObjects[0].pObjectName ? d->pObjects[0].pObjectName : "-", d->pMessage);
+    fflush(stdout);
+    return VK_FALSE;
+}
+
+/* ctx_init makes the instance (with a messenger in pNext when messenger),
+ * the device with one queue, the buffers, the set and the compute
+ * pipeline. */
+static void ctx_init(ctx *c, int messenger, int graphics)
+{
+    memset(c, 0, sizeof *c);
+    uint32_t next = 0;
+    CHECK(vkEnumerateInstanceExtensionProperties(NULL, &next, NULL));
+    VkExtensionProperties *exts = calloc(next, sizeof *exts);
+    CHECK(vkEnumerateInstanceExtensionProperties(NULL, &next, exts));
+    int have_utils = 0;
+    for (uint32_t i = 0; i < next; i++)
+        if (!strcmp(exts[i].extensionName, VK_EXT_DEBUG_UTILS_EXTENSION_NAME))
+            have_utils = 1;
+    free(exts);
+    if (messenger && !have_utils) {
+        fprintf(stderr, "multi: no VK_EXT_debug_utils\n");
+        exit(1);
+    }
+    const char *inst_exts[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
+    VkDebugUtilsMessengerCreateInfoEXT mci = {
+        .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
+        .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT,
+        .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT,
+        .pfnUserCallback = on_message,
+        .pUserData = "A",
+    };
+    VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .pApplicationName = "multi",
+                             .apiVersion = VK_API_VERSION_1_3};
+    VkInstanceCreateInfo ici = {
+        .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
+        .pNext = messenger ? &mci : NULL,
+        .pApplicationInfo = &app,
+        .enabledExtensionCount = have_utils ? 1 : 0,
+        .ppEnabledExtensionNames = inst_exts,
+    };
+    CHECK(vkCreateInstance(&ici, NULL, &c->instance));
+    if (have_utils) {
+        c->set_name = (PFN_vkSetDebugUtilsObjectNameEXT)vkGetInstanceProcAddr(c->instance, "vkSetDebugUtilsObjectNameEXT");
+        c->begin_label = (PFN_vkCmdBeginDebugUtilsLabelEXT)vkGetInstanceProcAddr(c->instance, "vkCmdBeginDebugUtilsLabelEXT");
+        c->end_label = (PFN_vkCmdEndDebugUtilsLabelEXT)vkGetInstanceProcAddr(c->instance, "vkCmdEndDebugUtilsLabelEXT");
+    }
+    uint32_t npd = 1;
+    VkResult er = vkEnumeratePhysicalDevices(c->instance, &npd, &c->pd);
+    if ((er != VK_SUCCESS && er != VK_INCOMPLETE) || npd == 0) {
+        fprintf(stderr, "multi: no physical device\n");
+        exit(1);
+    }
+    uint32_t nq = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(c->pd, &nq, NULL);
+    VkQueueFamilyProperties *qf = calloc(nq, sizeof *qf);
+    vkGetPhysicalDeviceQueueFamilyProperties(c->pd, &nq, qf);
+    c->family = UINT32_MAX;
+    for (uint32_t i = 0; i < nq && c->family == UINT32_MAX; i++)
+        if ((qf[i].queueFlags & VK_QUEUE_COMPUTE_BIT) && (qf[i].queueFlags & VK_QUEUE_GRAPHICS_BIT))
+            c->family = i;
+    free(qf);
+    if (c->family == UINT32_MAX) {
+        fprintf(stderr, "multi: no graphics+compute queue\n");
+        exit(1);
+    }
+    float prio = 1.0f;
+    VkDeviceQueueCreateInfo qci = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = c->family,
+                                   .queueCount = 1, .pQueuePriorities = &prio};
+    VkPhysicalDeviceVulkan13Features f13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+                                            .dynamicRendering = VK_TRUE};
+    VkPhysicalDeviceVulkan12Features f12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+                                            .pNext = &f13, .drawIndirectCount = VK_TRUE, .timelineSemaphore = VK_TRUE};
+    VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f12};
+    f2.features.fragmentStoresAndAtomics = graphics ? VK_TRUE : VK_FALSE;
+    VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &f2, .queueCreateInfoCount = 1,
+                              .pQueueCreateInfos = &qci};
+    CHECK(vkCreateDevice(c->pd, &dci, NULL, &c->dev));
+    vkGetDeviceQueue(c->dev, c->family, 0, &c->queue);
+    name(c, VK_OBJECT_TYPE_QUEUE, (uint64_t)(uintptr_t)c->queue, "main-queue");
+
+    for (int i = 0; i < 2; i++)
+        make_buffer(c, 64, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &c->bufs[i], &c->mems[i], NULL);
+    VkDescriptorSetLayoutBinding b = {.binding = 0, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                      .descriptorCount = 2,
+                                      .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT};
+    VkDescriptorSetLayoutCreateInfo dlci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+                                            .bindingCount = 1, .pBindings = &b};
+    CHECK(vkCreateDescriptorSetLayout(c->dev, &dlci, NULL, &c->dsl));
+    VkPushConstantRange pcr = {VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4};
+    VkPipelineLayoutCreateInfo plci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
+                                       .pSetLayouts = &c->dsl, .pushConstantRangeCount = 1,
+                                       .pPushConstantRanges = &pcr};
+    CHECK(vkCreatePipelineLayout(c->dev, &plci, NULL, &c->layout));
+    VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2};
+    VkDescriptorPoolCreateInfo dpci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 1,
+                                       .poolSizeCount = 1, .pPoolSizes = &ps};
+    CHECK(vkCreateDescriptorPool(c->dev, &dpci, NULL, &c->dpool));
+    VkDescriptorSetAllocateInfo dsai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                                        .descriptorPool = c->dpool, .descriptorSetCount = 1, .pSetLayouts = &c->dsl};
+    CHECK(vkAllocateDescriptorSets(c->dev, &dsai, &c->set));
+    VkDescriptorBufferInfo dbi[2] = {{c->bufs[0], 0, VK_WHOLE_SIZE}, {c->bufs[1], 0, VK_WHOLE_SIZE}};
+    VkWriteDescriptorSet w = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = c->set, .descriptorCount = 2,
+                              .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = dbi};
+    vkUpdateDescriptorSets(c->dev, 1, &w, 0, NULL);
+
+    size_t size;
+    uint32_t *code = read_file(g_comp, &size);
+    VkShaderModuleCreateInfo smci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = size,
+                                     .pCode = code};
+    VkShaderModule module;
+    CHECK(vkCreateShaderModule(c->dev, &smci, NULL, &module));
+    free(code);
+    VkComputePipelineCreateInfo cpci = {
+        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+        .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                  .module = module, .pName = "main"},
+        .layout = c->layout,
+    };
+    CHECK(vkCreateComputePipelines(c->dev, VK_NULL_HANDLE, 1, &cpci, NULL, &c->comp));
+    vkDestroyShaderModule(c->dev, module, NULL);
+    name(c, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)c->comp, "oob-compute");
+}
+
+static void ctx_free(ctx *c)
+{
+    vkDestroyPipeline(c->dev, c->comp, NULL);
+    vkDestroyDescriptorPool(c->dev, c->dpool, NULL);
+    vkDestroyPipelineLayout(c->dev, c->layout, NULL);
+    vkDestroyDescriptorSetLayout(c->dev, c->dsl, NULL);
+    for (int i = 0; i < 2; i++) {
+        vkDestroyBuffer(c->dev, c->bufs[i], NULL);
+        vkFreeMemory(c->dev, c->mems[i], NULL);
+    }
+    vkDestroyDevice(c->dev, NULL);
+    vkDestroyInstance(c->instance, NULL);
+}
+
+static VkCommandPool make_pool(ctx *c)
+{
+    VkCommandPoolCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+                                  .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
+                                  .queueFamilyIndex = c->family};
+    VkCommandPool pool;
+    CHECK(vkCreateCommandPool(c->dev, &ci, NULL, &pool));
+    return pool;
+}
+
+static VkCommandBuffer make_cb(ctx *c, VkCommandPool pool, VkCommandBufferLevel level, const char *n)
+{
+    VkCommandBufferAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, .commandPool = pool,
+                                      .level = level, .commandBufferCount = 1};
+    VkCommandBuffer cb;
+    CHECK(vkAllocateCommandBuffers(c->dev, &ai, &cb));
+    name(c, VK_OBJECT_TYPE_COMMAND_BUFFER, (uint64_t)(uintptr_t)cb, n);
+    return cb;
+}
+
+static void begin(VkCommandBuffer cb, VkCommandBufferUsageFlags flags)
+{
+    VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, .flags = flags};
+    CHECK(vkBeginCommandBuffer(cb, &bi));
+}
+
+/* dispatch records one 4-invocation dispatch with idx, in label "compute". */
+static void dispatch(ctx *c, VkCommandBuffer cb, uint32_t idx)
+{
+    label(c, cb, "compute");
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->comp);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set, 0, NULL);
+    vkCmdPushConstants(cb, c->layout, VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4, &idx);
+    vkCmdDispatch(cb, 1, 1, 1);
+    unlabel(c, cb);
+}
+
+static VkFence make_fence(ctx *c)
+{
+    VkFenceCreateInfo fci = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    VkFence f;
+    CHECK(vkCreateFence(c->dev, &fci, NULL, &f));
+    return f;
+}
+
+static void submit_wait(ctx *c, uint32_t n, const VkCommandBuffer *cbs, VkFence fence)
+{
+    VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = n, .pCommandBuffers = cbs};
+    CHECK(vkQueueSubmit(c->queue, 1, &si, fence));
+    if (fence) {
+        CHECK(vkWaitForFences(c->dev, 1, &fence, VK_TRUE, UINT64_MAX));
+        CHECK(vkResetFences(c->dev, 1, &fence));
+    } else {
+        CHECK(vkQueueWaitIdle(c->queue));
+    }
+}
+
+static long rss_kb(void)
+{
+    long pages = 0, rss = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (!f || fscanf(f, "%ld %ld", &pages, &rss) != 2) {
+        fprintf(stderr, "multi: cannot read /proc/self/statm\n");
+        exit(1);
+    }
+    fclose(f);
+    return rss * 4;
+}
+
+/* ---- compute modes -------------------------------------------------------------- */
+
+static void mode_multi_cb(ctx *c, int clean)
+{
+    VkCommandPool pool = make_pool(c);
+    VkCommandBuffer cbs[3];
+    for (uint32_t i = 0; i < 3; i++) {
+        char n[16];
+        snprintf(n, sizeof n, "cmd-%u", i);
+        cbs[i] = make_cb(c, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, n);
+        begin(cbs[i], 0);
+        dispatch(c, cbs[i], clean ? i % 2 : 2 + i);
+        CHECK(vkEndCommandBuffer(cbs[i]));
+    }
+    VkSubmitInfo si[2] = {
+        {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 2, .pCommandBuffers = cbs},
+        {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = cbs + 2},
+    };
+    VkFence f = make_fence(c);
+    CHECK(vkQueueSubmit(c->queue, 2, si, f));
+    CHECK(vkWaitForFences(c->dev, 1, &f, VK_TRUE, UINT64_MAX));
+    vkDestroyFence(c->dev, f, NULL);
+    vkDestroyCommandPool(c->dev, pool, NULL);
+}
+
+static void mode_resubmit(ctx *c, uint32_t submits, int no_fence)
+{
+    VkCommandPool pool = make_pool(c);
+    VkCommandBuffer cb = make_cb(c, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "cmd-0");
+    begin(cb, 0);
+    dispatch(c, cb, 3);
+    CHECK(vkEndCommandBuffer(cb));
+    VkFence f = no_fence ? VK_NULL_HANDLE : make_fence(c);
+    for (uint32_t s = 0; s < submits; s++)
+        submit_wait(c, 1, &cb, f);
+    if (f)
+        vkDestroyFence(c->dev, f, NULL);
+    vkDestroyCommandPool(c->dev, pool, NULL);
+}
+
+static void mode_secondary(ctx *c)
+{
+    VkCommandPool pool = make_pool(c);
+    VkCommandBuffer cb = make_cb(c, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "cmd-0");
+    VkCommandBuffer sec = make_cb(c, pool, VK_COMMAND_BUFFER_LEVEL_SECONDARY, "cmd-secondary");
+    VkCommandBufferInheritanceInfo inh = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO};
+    VkCommandBufferBeginInfo sbi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, .pInheritanceInfo = &inh};
+    CHECK(vkBeginCommandBuffer(sec, &sbi));
+    dispatch(c, sec, 5);
+    CHECK(vkEndCommandBuffer(sec));
+    begin(cb, 0);
+    dispatch(c, cb, 0); /* action 0 of the primary, in bounds */
+    vkCmdExecuteCommands(cb, 1, &sec);
+    CHECK(vkEndCommandBuffer(cb));
+    VkFence f = make_fence(c);
+    submit_wait(c, 1, &cb, f);
+    vkDestroyFence(c->dev, f, NULL);
+    vkDestroyCommandPool(c->dev, pool, NULL);
+}
+
+static void mode_simultaneous(ctx *c)
+{
+    VkCommandPool pool = make_pool(c);
+    VkCommandBuffer cb = make_cb(c, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "cmd-0");
+    begin(cb, VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT);
+    dispatch(c, cb, 3);
+    CHECK(vkEndCommandBuffer(cb));
+    VkSemaphoreTypeCreateInfo tci = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
+                                     .semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE};
+    VkSemaphoreCreateInfo sci = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &tci};
+    VkSemaphore sem;
+    CHECK(vkCreateSemaphore(c->dev, &sci, NULL, &sem));
+    uint64_t one = 1;
+    VkTimelineSemaphoreSubmitInfo tsi = {.sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
+                                         .waitSemaphoreValueCount = 1, .pWaitSemaphoreValues = &one};
+    VkPipelineStageFlags stage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+    VkSubmitInfo held = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .pNext = &tsi, .waitSemaphoreCount = 1,
+                         .pWaitSemaphores = &sem, .pWaitDstStageMask = &stage, .commandBufferCount = 1,
+                         .pCommandBuffers = &cb};
+    CHECK(vkQueueSubmit(c->queue, 1, &held, VK_NULL_HANDLE));
+    VkFence f = make_fence(c);
+    VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cb};
+    CHECK(vkQueueSubmit(c->queue, 1, &si, f));
+    VkSemaphoreSignalInfo ssi = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO, .semaphore = sem, .value = 1};
+    CHECK(vkSignalSemaphore(c->dev, &ssi));
+    CHECK(vkWaitForFences(c->dev, 1, &f, VK_TRUE, UINT64_MAX));
+    CHECK(vkQueueWaitIdle(c->queue));
+    vkDestroyFence(c->dev, f, NULL);
+    vkDestroySemaphore(c->dev, sem, NULL);
+    vkDestroyCommandPool(c->dev, pool, NULL);
+}
+
+typedef struct worker {
+    ctx *c;
+    uint32_t index, submits;
+    pthread_mutex_t *queue_lock;
+} worker;
+
+static void *work(void *p)
+{
+    worker *w = p;
+    ctx *c = w->c;
+    VkCommandPool pool = make_pool(c);
+    char n[16];
+    snprintf(n, sizeof n, "thread-%u", w->index);
+    VkCommandBuffer cb = make_cb(c, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, n);
+    VkFence f = make_fence(c);
+    for (uint32_t s = 0; s < w->submits; s++) {
+        /* Re-recorded each time: vkBeginCommandBuffer resets it. */
+        begin(cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+        dispatch(c, cb, 2 + w->index);
+        CHECK(vkEndCommandBuffer(cb));
+        VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cb};
+        pthread_mutex_lock(w->queue_lock); /* the queue is externally synchronized */
+        VkResult r = vkQueueSubmit(c->queue, 1, &si, f);
+        pthread_mutex_unlock(w->queue_lock);
+        CHECK(r);
+        CHECK(vkWaitForFences(c->dev, 1, &f, VK_TRUE, UINT64_MAX));
+        CHECK(vkResetFences(c->dev, 1, &f));
+    }
+    vkDestroyFence(c->dev, f, NULL);
+    vkDestroyCommandPool(c->dev, pool, NULL);
+    return NULL;
+}
+
+static void mode_threads(ctx *c, uint32_t submits)
+{
+    enum { N = 8 };
+    pthread_t th[N];
+    worker w[N];
+    pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    for (uint32_t i = 0; i < N; i++) {
+        w[i] = (worker){c, i, submits, &lock};
+        if (pthread_create(&th[i], NULL, work, &w[i]) != 0) {
+            fprintf(stderr, "multi: pthread_create failed\n");
+            exit(1);
+        }
+    }
+    for (uint32_t i = 0; i < N; i++)
+        pthread_join(th[i], NULL);
+}
+
+static void mode_messenger(ctx *c)
+{
+    PFN_vkCreateDebugUtilsMessengerEXT create =
+        (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(c->instance, "vkCreateDebugUtilsMessengerEXT");
+    PFN_vkDestroyDebugUtilsMessengerEXT destroy =
+        (PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(c->instance, "vkDestroyDebugUtilsMessengerEXT");
+    if (!create || !destroy) {
+        fprintf(stderr, "multi: no vkCreateDebugUtilsMessengerEXT\n");
+        exit(1);
+    }
+    VkDebugUtilsMessengerCreateInfoEXT mci = {
+        .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
+        .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+        .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT,
+        .pfnUserCallback = on_message,
+        .pUserData = "B",
+    };
+    VkDebugUtilsMessengerEXT m;
+    CHECK(create(c->instance, &mci, NULL, &m));
+    mode_resubmit(c, 1, 0);
+    destroy(c->instance, m, NULL);
+    mode_resubmit(c, 1, 0); /* only A hears of this one */
+}
+
+static void mode_loop(uint32_t loops)
+{
+    long first = 0, mid = 0, last = 0;
+    for (uint32_t i = 0; i < loops; i++) {
+        ctx c;
+        ctx_init(&c, 0, 0);
+        mode_resubmit(&c, 1, 0);
+        ctx_free(&c);
+        if (i == 9)
+            first = rss_kb();
+        if (i == loops / 2)
+            mid = rss_kb();
+        last = rss_kb();
+    }
+    printf("rss_kb_first=%ld\nrss_kb_mid=%ld\nrss_kb_last=%ld\n", first, mid, last);
+}
+
+/* ---- graphics modes ----------------------------------------------------------- */
+
+typedef struct gfx {
+    VkImage image;
+    VkDeviceMemory image_mem;
+    VkImageView view;
+    VkRenderPass pass;
+    VkFramebuffer fb;
+    VkPipeline dyn, rp;
+    VkBuffer index, indirect, indexed_indirect, count;
+    VkDeviceMemory index_mem, indirect_mem, indexed_indirect_mem, count_mem;
+} gfx;
+
+static VkShaderModule load_module(ctx *c, const char *path)
+{
+    size_t size;
+    uint32_t *code = read_file(path, &size);
+    VkShaderModuleCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = size, .pCode = code};
+    VkShaderModule m;
+    CHECK(vkCreateShaderModule(c->dev, &ci, NULL, &m));
+    free(code);
+    return m;
+}
+
+static VkPipeline make_gfx_pipeline(ctx *c, VkRenderPass pass, const char *n)
+{
+    VkShaderModule vs = load_module(c, g_vert), fs = load_module(c, g_frag);
+    VkPipelineShaderStageCreateInfo stages[2] = {
+        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = vs,
+         .pName = "main"},
+        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
+         .module = fs, .pName = "main"},
+    };
+    VkPipelineVertexInputStateCreateInfo vi = {.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+    VkPipelineInputAssemblyStateCreateInfo ia = {.sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+                                                 .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST};
+    VkViewport vp = {0, 0, 4, 4, 0, 1};
+    VkRect2D sc = {{0, 0}, {4, 4}};
+    VkPipelineViewportStateCreateInfo vps = {.sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
+                                             .viewportCount = 1, .pViewports = &vp, .scissorCount = 1,
+                                             .pScissors = &sc};
+    VkPipelineRasterizationStateCreateInfo rs = {.sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+                                                 .cullMode = VK_CULL_MODE_NONE, .lineWidth = 1};
+    VkPipelineMultisampleStateCreateInfo ms = {.sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+                                               .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT};
+    VkPipelineColorBlendAttachmentState cba = {.colorWriteMask = 0xf};
+    VkPipelineColorBlendStateCreateInfo cb = {.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+                                              .attachmentCount = 1, .pAttachments = &cba};
+    VkFormat fmt = VK_FORMAT_R8G8B8A8_UNORM;
+    VkPipelineRenderingCreateInfo rci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
+                                         .colorAttachmentCount = 1, .pColorAttachmentFormats = &fmt};
+    VkGraphicsPipelineCreateInfo gci = {
+        .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
+        .pNext = pass ? NULL : &rci,
+        .stageCount = 2,
+        .pStages = stages,
+        .pVertexInputState = &vi,
+        .pInputAssemblyState = &ia,
+        .pViewportState = &vps,
+        .pRasterizationState = &rs,
+        .pMultisampleState = &ms,
+        .pColorBlendState = &cb,
+        .layout = c->layout,
+        .renderPass = pass,
+    };
+    VkPipeline p;
+    CHECK(vkCreateGraphicsPipelines(c->dev, VK_NULL_HANDLE, 1, &gci, NULL, &p));
+    vkDestroyShaderModule(c->dev, vs, NULL);
+    vkDestroyShaderModule(c->dev, fs, NULL);
+    name(c, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)p, n);
+    return p;
+}
+
+static void gfx_init(ctx *c, gfx *g)
+{
+    memset(g, 0, sizeof *g);
+    VkImageCreateInfo ici = {.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, .imageType = VK_IMAGE_TYPE_2D,
+                             .format = VK_FORMAT_R8G8B8A8_UNORM, .extent = {4, 4, 1}, .mipLevels = 1,
+                             .arrayLayers = 1, .samples = VK_SAMPLE_COUNT_1_BIT, .tiling = VK_IMAGE_TILING_OPTIMAL,
+                             .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT};
+    CHECK(vkCreateImage(c->dev, &ici, NULL, &g->image));
+    VkMemoryRequirements req;
+    vkGetImageMemoryRequirements(c->dev, g->image, &req);
+    VkMemoryAllocateInfo mai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
+                                .memoryTypeIndex = find_memory(c, req.memoryTypeBits, 0)};
+    CHECK(vkAllocateMemory(c->dev, &mai, NULL, &g->image_mem));
+    CHECK(vkBindImageMemory(c->dev, g->image, g->image_mem, 0));
+    VkImageViewCreateInfo vci = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, .image = g->image,
+                                 .viewType = VK_IMAGE_VIEW_TYPE_2D, .format = VK_FORMAT_R8G8B8A8_UNORM,
+                                 .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
+    CHECK(vkCreateImageView(c->dev, &vci, NULL, &g->view));
+    VkAttachmentDescription ad = {.format = VK_FORMAT_R8G8B8A8_UNORM, .samples = VK_SAMPLE_COUNT_1_BIT,
+                                  .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR, .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+                                  .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+                                  .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+                                  .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED, .finalLayout = VK_IMAGE_LAYOUT_GENERAL};
+    VkAttachmentReference ar = {0, VK_IMAGE_LAYOUT_GENERAL};
+    VkSubpassDescription sd = {.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS, .colorAttachmentCount = 1,
+                               .pColorAttachments = &ar};
+    VkRenderPassCreateInfo rpci = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, .attachmentCount = 1,
+                                   .pAttachments = &ad, .subpassCount = 1, .pSubpasses = &sd};
+    CHECK(vkCreateRenderPass(c->dev, &rpci, NULL, &g->pass));
+    VkFramebufferCreateInfo fci = {.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO, .renderPass = g->pass,
+                                   .attachmentCount = 1, .pAttachments = &g->view, .width = 4, .height = 4,
+                                   .layers = 1};
+    CHECK(vkCreateFramebuffer(c->dev, &fci, NULL, &g->fb));
+    g->dyn = make_gfx_pipeline(c, VK_NULL_HANDLE, "dyn-pipeline");
+    g->rp = make_gfx_pipeline(c, g->pass, "rp-pipeline");
+    uint32_t idx[3] = {0, 1, 2};
+    VkDrawIndirectCommand di = {3, 1, 0, 0};
+    VkDrawIndexedIndirectCommand dii = {3, 1, 0, 0, 0};
+    uint32_t count = 1;
+    make_buffer(c, sizeof idx, VK_BUFFER_USAGE_INDEX_BUFFER_BIT, &g->index, &g->index_mem, idx);
+    make_buffer(c, sizeof di, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, &g->indirect, &g->indirect_mem, &di);
+    make_buffer(c, sizeof dii, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, &g->indexed_indirect, &g->indexed_indirect_mem,
+                &dii);
+    make_buffer(c, sizeof count, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, &g->count, &g->count_mem, &count);
+}
+
+static void gfx_free(ctx *c, gfx *g)
+{
+    vkDestroyPipeline(c->dev, g->dyn, NULL);
+    vkDestroyPipeline(c->dev, g->rp, NULL);
+    vkDestroyFramebuffer(c->dev, g->fb, NULL);
+    vkDestroyRenderPass(c->dev, g->pass, NULL);
+    vkDestroyImageView(c->dev, g->view, NULL);
+    vkDestroyImage(c->dev, g->image, NULL);
+    vkFreeMemory(c->dev, g->image_mem, NULL);
+    VkBuffer bs[4] = {g->index, g->indirect, g->indexed_indirect, g->count};
+    VkDeviceMemory ms[4] = {g->index_mem, g->indirect_mem, g->indexed_indirect_mem, g->count_mem};
+    for (int i = 0; i < 4; i++) {
+        vkDestroyBuffer(c->dev, bs[i], NULL);
+        vkFreeMemory(c->dev, ms[i], NULL);
+    }
+}
+
+static void push(ctx *c, VkCommandBuffer cb, uint32_t idx)
+{
+    vkCmdPushConstants(cb, c->layout, VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4, &idx);
+}
+
+static void begin_dynamic(ctx *c, gfx *g, VkCommandBuffer cb)
+{
+    VkImageMemoryBarrier ib = {.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+                               .dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+                               .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED, .newLayout = VK_IMAGE_LAYOUT_GENERAL,
+                               .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                               .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .image = g->image,
+                               .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
+    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, 0, 0,
+                         NULL, 0, NULL, 1, &ib);
+    VkRenderingAttachmentInfo att = {.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO, .imageView = g->view,
+                                     .imageLayout = VK_IMAGE_LAYOUT_GENERAL, .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                     .storeOp = VK_ATTACHMENT_STORE_OP_STORE};
+    VkRenderingInfo ri = {.sType = VK_STRUCTURE_TYPE_RENDERING_INFO, .renderArea = {{0, 0}, {4, 4}}, .layerCount = 1,
+                          .colorAttachmentCount = 1, .pColorAttachments = &att};
+    vkCmdBeginRendering(cb, &ri);
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, g->dyn);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, c->layout, 0, 1, &c->set, 0, NULL);
+    (void)c;
+}
+
+static void mode_render(ctx *c)
+{
+    gfx g;
+    gfx_init(c, &g);
+    VkCommandPool pool = make_pool(c);
+    VkCommandBuffer cb = make_cb(c, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "cmd-0");
+    begin(cb, 0);
+    label(c, cb, "frame");
+    label(c, cb, "dynamic");
+    begin_dynamic(c, &g, cb);
+    vkCmdBindIndexBuffer(cb, g.index, 0, VK_INDEX_TYPE_UINT32);
+    push(c, cb, 2);
+    vkCmdDraw(cb, 3, 1, 0, 0);
+    push(c, cb, 3);
+    vkCmdDrawIndexed(cb, 3, 1, 0, 0, 0);
+    push(c, cb, 4);
+    vkCmdDrawIndirect(cb, g.indirect, 0, 1, sizeof(VkDrawIndirectCommand));
+    push(c, cb, 5);
+    vkCmdDrawIndexedIndirect(cb, g.indexed_indirect, 0, 1, sizeof(VkDrawIndexedIndirectCommand));
+    push(c, cb, 6);
+    vkCmdDrawIndirectCount(cb, g.indirect, 0, g.count, 0, 1, sizeof(VkDrawIndirectCommand));
+    push(c, cb, 7);
+    vkCmdDrawIndexedIndirectCount(cb, g.indexed_indirect, 0, g.count, 0, 1, sizeof(VkDrawIndexedIndirectCommand));
+    vkCmdEndRendering(cb);
+    unlabel(c, cb);
+    label(c, cb, "renderpass");
+    VkClearValue clear = {0};
+    VkRenderPassBeginInfo rbi = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO, .renderPass = g.pass,
+                                 .framebuffer = g.fb, .renderArea = {{0, 0}, {4, 4}}, .clearValueCount = 1,
+                                 .pClearValues = &clear};
+    vkCmdBeginRenderPass(cb, &rbi, VK_SUBPASS_CONTENTS_INLINE);
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, g.rp);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, c->layout, 0, 1, &c->set, 0, NULL);
+    push(c, cb, 8);
+    vkCmdDraw(cb, 3, 1, 0, 0);
+    vkCmdEndRenderPass(cb);
+    unlabel(c, cb);
+    unlabel(c, cb);
+    CHECK(vkEndCommandBuffer(cb));
+    VkFence f = make_fence(c);
+    submit_wait(c, 1, &cb, f);
+    vkDestroyFence(c->dev, f, NULL);
+    vkDestroyCommandPool(c->dev, pool, NULL);
+    gfx_free(c, &g);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void mode_bench(ctx *c, uint32_t draws)
+{
+    gfx g;
+    gfx_init(c, &g);
+    VkCommandPool pool = make_pool(c);
+    VkCommandBuffer cb = make_cb(c, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "cmd-0");
+    double best = 1e30;
+    for (int rep = 0; rep < 5; rep++) {
+        begin(cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+        begin_dynamic(c, &g, cb);
+        push(c, cb, 0);
+        double t0 = now_s();
+        for (uint32_t i = 0; i < draws; i++)
+            vkCmdDraw(cb, 3, 1, 0, 0);
+        double t = now_s() - t0;
+        vkCmdEndRendering(cb);
+        CHECK(vkEndCommandBuffer(cb));
+        if (t < best)
+            best = t;
+    }
+    printf("ns_per_draw=%.2f\n", best * 1e9 / draws);
+    /* Submit-to-records latency as the app sees it: vkQueueSubmit to the
+     * return of vkWaitForFences (the layer reads the records inside it). */
+    begin(cb, 0);
+    dispatch(c, cb, 3);
+    CHECK(vkEndCommandBuffer(cb));
+    VkFence f = make_fence(c);
+    double sum = 0;
+    const int rounds = 50;
+    for (int i = 0; i < rounds; i++) {
+        double t0 = now_s();
+        submit_wait(c, 1, &cb, f);
+        sum += now_s() - t0;
+    }
+    printf("us_submit_to_wait=%.1f\n", sum * 1e6 / rounds);
+    vkDestroyFence(c->dev, f, NULL);
+    vkDestroyCommandPool(c->dev, pool, NULL);
+    gfx_free(c, &g);
+}
+
+int main(int argc, char **argv)
+{
+    const char *mode = NULL;
+    uint32_t submits = 1, loops = 100, draws = 100000;
+    int no_fence = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--mode") && i + 1 < argc)
+            mode = argv[++i];
+        else if (!strcmp(argv[i], "--comp") && i + 1 < argc)
+            g_comp = argv[++i];
+        else if (!strcmp(argv[i], "--vert") && i + 1 < argc)
+            g_vert = argv[++i];
+        else if (!strcmp(argv[i], "--frag") && i + 1 < argc)
+            g_frag = argv[++i];
+        else if (!strcmp(argv[i], "--submits") && i + 1 < argc)
+            submits = (uint32_t)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--loops") && i + 1 < argc)
+            loops = (uint32_t)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--draws") && i + 1 < argc)
+            draws = (uint32_t)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--no-fence"))
+            no_fence = 1;
+        else {
+            fprintf(stderr, "multi: unknown argument %s\n", argv[i]);
+            return 2;
+        }
+    }
+    int graphics = mode && (!strcmp(mode, "render") || !strcmp(mode, "bench"));
+    if (!mode || !g_comp || (graphics && (!g_vert || !g_frag))) {
+        fprintf(stderr, "multi: --mode and --comp (and --vert/--frag for graphics) are required\n");
+        return 2;
+    }
+    if (!strcmp(mode, "loop")) {
+        mode_loop(loops);
+        printf("multi: done\n");
+        return 0;
+    }
+    ctx c;
+    ctx_init(&c, !strcmp(mode, "messenger"), graphics);
+    if (!strcmp(mode, "multi-cb"))
+        mode_multi_cb(&c, 0);
+    else if (!strcmp(mode, "clean"))
+        mode_multi_cb(&c, 1);
+    else if (!strcmp(mode, "resubmit"))
+        mode_resubmit(&c, submits, no_fence);
+    else if (!strcmp(mode, "secondary"))
+        mode_secondary(&c);
+    else if (!strcmp(mode, "simultaneous"))
+        mode_simultaneous(&c);
+    else if (!strcmp(mode, "threads"))
+        mode_threads(&c, submits);
+    else if (!strcmp(mode, "messenger"))
+        mode_messenger(&c);
+    else if (!strcmp(mode, "render"))
+        mode_render(&c);
+    else if (!strcmp(mode, "bench"))
+        mode_bench(&c, draws);
+    else {
+        fprintf(stderr, "multi: unknown mode %s\n", mode);
+        return 2;
+    }
+    ctx_free(&c);
+    printf("multi: done\n");
+    return 0;
+}

@@ -1,0 +1,414 @@
+package session
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+)
+
+// SARIF 2.1.0 export: one rule per check, one result per error group,
+// located at the shader source file and line so that code-scanning tools
+// annotate the shader. See docs/REPORT.md.
+
+// SARIFSchema is the URI of the schema the log follows.
+const SARIFSchema = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+
+// SourceRootID is the uriBaseId of source files given relative to the
+// source root.
+const SourceRootID = "SRCROOT"
+
+// SARIFOptions adjust a SARIF log.
+type SARIFOptions struct {
+	// SourceRoot is the directory that relative shader source paths are
+	// relative to, and that absolute paths below it are made relative to
+	// (the %SRCROOT% base); "" is the current directory.
+	SourceRoot string
+	// ToolVersion is gpuav-dbg's version ("" leaves it out).
+	ToolVersion string
+}
+
+// checkHelp describes each check for its SARIF rule.
+var checkHelp = map[string]struct{ short, help string }{
+	gpuav.CheckDescriptorIndexOOB: {"Descriptor array index out of bounds",
+		"A shader indexed a descriptor array (an array of buffers, images or samplers) with an index at or past the array's length, " +
+			"as bound in the descriptor set layout (or the variable count of the set). The access is undefined behaviour; gpuav-dbg skipped it " +
+			"(a load yields zero). Clamp or check the index, or make the array larger."},
+	gpuav.CheckDescriptorUninit: {"Descriptor not written",
+		"A shader used a descriptor that was never written (partially bound descriptor arrays must only be used where written)."},
+	gpuav.CheckDescriptorDestroyed: {"Descriptor uses a destroyed resource",
+		"A shader used a descriptor whose buffer, image view or sampler was destroyed after the descriptor was written."},
+	gpuav.CheckBufferOOB: {"Buffer access out of bounds",
+		"A shader read or wrote a storage or uniform buffer past the range bound to its descriptor."},
+	gpuav.CheckTexelBufferOOB: {"Texel buffer access out of bounds",
+		"A shader read or wrote a texel buffer at a texel past the buffer view's size."},
+	gpuav.CheckBDAOOB: {"Buffer device address out of bounds",
+		"A shader dereferenced a buffer device address that is not inside any live buffer's range."},
+	gpuav.CheckRayQuery: {"Invalid ray query parameters",
+		"A shader started a ray query with an invalid ray: a negative or NaN t_min or t_max, t_min greater than t_max, or a non-finite origin or direction."},
+}
+
+// sarif* are the parts of the SARIF log gpuav-dbg writes.
+type (
+	sarifLog struct {
+		Schema  string     `json:"$schema"`
+		Version string     `json:"version"`
+		Runs    []sarifRun `json:"runs"`
+	}
+	sarifRun struct {
+		Tool               sarifTool                   `json:"tool"`
+		Invocations        []sarifInvocation           `json:"invocations"`
+		OriginalURIBaseIDs map[string]sarifArtifactLoc `json:"originalUriBaseIds,omitempty"`
+		Results            []sarifResult               `json:"results"`
+		Properties         map[string]any              `json:"properties,omitempty"`
+	}
+	sarifTool struct {
+		Driver sarifDriver `json:"driver"`
+	}
+	sarifDriver struct {
+		Name           string      `json:"name"`
+		Version        string      `json:"version,omitempty"`
+		InformationURI string      `json:"informationUri"`
+		Rules          []sarifRule `json:"rules"`
+	}
+	sarifRule struct {
+		ID                   string         `json:"id"`
+		Name                 string         `json:"name"`
+		ShortDescription     sarifText      `json:"shortDescription"`
+		FullDescription      sarifText      `json:"fullDescription"`
+		Help                 sarifText      `json:"help"`
+		HelpURI              string         `json:"helpUri,omitempty"`
+		DefaultConfiguration sarifConfig    `json:"defaultConfiguration"`
+		Properties           map[string]any `json:"properties,omitempty"`
+	}
+	sarifConfig struct {
+		Level string `json:"level"`
+	}
+	sarifText struct {
+		Text string `json:"text"`
+	}
+	sarifInvocation struct {
+		ExecutionSuccessful bool                `json:"executionSuccessful"`
+		Arguments           []string            `json:"arguments,omitempty"`
+		ExecutableLocation  *sarifArtifactLoc   `json:"executableLocation,omitempty"`
+		ExitCode            *int                `json:"exitCode,omitempty"`
+		ExitSignalName      string              `json:"exitSignalName,omitempty"`
+		Notifications       []sarifNotification `json:"toolExecutionNotifications,omitempty"`
+	}
+	sarifNotification struct {
+		Level   string    `json:"level"`
+		Message sarifText `json:"message"`
+		TimeUTC string    `json:"timeUtc,omitempty"`
+	}
+	sarifArtifactLoc struct {
+		URI       string `json:"uri"`
+		URIBaseID string `json:"uriBaseId,omitempty"`
+	}
+	sarifResult struct {
+		RuleID              string            `json:"ruleId"`
+		RuleIndex           int               `json:"ruleIndex"`
+		Level               string            `json:"level"`
+		Message             sarifText         `json:"message"`
+		Locations           []sarifLocation   `json:"locations"`
+		PartialFingerprints map[string]string `json:"partialFingerprints"`
+		OccurrenceCount     int               `json:"occurrenceCount"`
+		Properties          map[string]any    `json:"properties"`
+	}
+	sarifLocation struct {
+		PhysicalLocation *sarifPhysical `json:"physicalLocation,omitempty"`
+		LogicalLocations []sarifLogical `json:"logicalLocations,omitempty"`
+		Message          *sarifText     `json:"message,omitempty"`
+		Properties       map[string]any `json:"properties,omitempty"`
+	}
+	sarifPhysical struct {
+		ArtifactLocation sarifArtifactLoc `json:"artifactLocation"`
+		Region           *sarifRegion     `json:"region,omitempty"`
+	}
+	sarifRegion struct {
+		StartLine   int        `json:"startLine"`
+		StartColumn int        `json:"startColumn,omitempty"`
+		Snippet     *sarifText `json:"snippet,omitempty"`
+	}
+	sarifLogical struct {
+		Name               string `json:"name"`
+		FullyQualifiedName string `json:"fullyQualifiedName"`
+		Kind               string `json:"kind"`
+	}
+)
+
+// WriteSARIF writes the session as a SARIF 2.1.0 log, relative paths
+// relative to the current directory.
+func WriteSARIF(w io.Writer, s *Session) error {
+	return WriteSARIFWith(w, s, SARIFOptions{})
+}
+
+// WriteSARIFWith writes the session as a SARIF 2.1.0 log.
+func WriteSARIFWith(w io.Writer, s *Session, opt SARIFOptions) error {
+	root := opt.SourceRoot
+	if root == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return fmt.Errorf("write SARIF: source root: %w", err)
+		}
+		root = wd
+	}
+	root, err := filepath.Abs(root)
+	if err != nil {
+		return fmt.Errorf("write SARIF: source root: %w", err)
+	}
+	run := sarifRun{
+		Tool: sarifTool{Driver: sarifDriver{Name: "gpuav-dbg", Version: opt.ToolVersion,
+			InformationURI: "https://github.com/gpuav-dbg/gpuav-dbg"}},
+		OriginalURIBaseIDs: map[string]sarifArtifactLoc{SourceRootID: {URI: fileURI(root, true)}},
+		Results:            []sarifResult{},
+	}
+	rules := map[string]int{}
+	vuids := map[string][]string{}
+	rule := func(check string) int {
+		if i, ok := rules[check]; ok {
+			return i
+		}
+		rules[check] = len(run.Tool.Driver.Rules)
+		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, newRule(check))
+		return rules[check]
+	}
+	for _, id := range gpuav.AllChecks {
+		rule(id)
+	}
+	for _, g := range s.Groups {
+		ri := rule(g.Check)
+		if g.VUID != "" && !slices.Contains(vuids[g.Check], g.VUID) {
+			vuids[g.Check] = append(vuids[g.Check], g.VUID)
+		}
+		run.Results = append(run.Results, sarifResultOf(g, ri, root))
+	}
+	for check, v := range vuids {
+		r := &run.Tool.Driver.Rules[rules[check]]
+		r.Properties = map[string]any{"vuids": v}
+		if len(v) == 1 {
+			r.HelpURI = vuidURI(v[0])
+		}
+	}
+	run.Invocations = []sarifInvocation{invocationOf(s)}
+	props := map[string]any{"submits": s.Submits}
+	if s.Device.Name != "" {
+		props["device"] = s.Device
+	}
+	if s.Dropped > 0 {
+		props["dropped_records"] = s.Dropped
+	}
+	run.Properties = props
+	log := sarifLog{Schema: SARIFSchema, Version: "2.1.0", Runs: []sarifRun{run}}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(&log); err != nil {
+		return fmt.Errorf("write SARIF: %w", err)
+	}
+	return nil
+}
+
+// WriteSARIFFile writes the SARIF log to path ("-" is standard output).
+func WriteSARIFFile(path string, s *Session, opt SARIFOptions) error {
+	if path == "-" {
+		return WriteSARIFWith(os.Stdout, s, opt)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("write SARIF %s: %w", path, err)
+	}
+	if err := WriteSARIFWith(f, s, opt); err != nil {
+		f.Close()
+		return fmt.Errorf("write SARIF %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write SARIF %s: %w", path, err)
+	}
+	return nil
+}
+
+// newRule is the rule of a check.
+func newRule(check string) sarifRule {
+	h, ok := checkHelp[check]
+	if !ok {
+		h.short = "GPU-assisted validation error " + check
+		h.help = "A check of gpuav-dbg failed in a shader; see the result's message."
+	}
+	return sarifRule{ID: check, Name: camelName(check), ShortDescription: sarifText{h.short},
+		FullDescription: sarifText{h.help}, Help: sarifText{h.help},
+		DefaultConfiguration: sarifConfig{Level: "error"}}
+}
+
+// camelName turns descriptor_index_oob into DescriptorIndexOob (SARIF's
+// rule name convention).
+func camelName(id string) string {
+	var b strings.Builder
+	up := true
+	for _, r := range id {
+		switch {
+		case r == '_' || r == '-' || r == ' ':
+			up = true
+		case up:
+			b.WriteRune(unicode.ToUpper(r))
+			up = false
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// vuidURI links a VUID in the Vulkan specification.
+func vuidURI(vuid string) string {
+	return "https://registry.khronos.org/vulkan/specs/latest/html/vkspec.html#" + vuid
+}
+
+// sarifResultOf is one group's result.
+func sarifResultOf(g *ErrorGroup, ruleIndex int, root string) sarifResult {
+	res := sarifResult{RuleID: g.Check, RuleIndex: ruleIndex, Level: groupLevel(g),
+		Message: sarifText{g.Message}, OccurrenceCount: max(g.Count, 1)}
+	if res.Message.Text == "" {
+		res.Message.Text = g.Check
+	}
+	logical := sarifLogical{Name: shaderName(g), FullyQualifiedName: fmt.Sprintf("%s/instruction %d", shaderName(g), g.Instruction), Kind: "module"}
+	loc := sarifLocation{LogicalLocations: []sarifLogical{logical}}
+	where := fmt.Sprintf("shader %d instruction %d", g.Shader.ID, g.Instruction)
+	if src := g.Source; src != nil && src.File != "" {
+		pl := &sarifPhysical{ArtifactLocation: artifactLocation(src.File, root)}
+		if src.Line > 0 {
+			pl.Region = &sarifRegion{StartLine: src.Line, StartColumn: max(src.Column, 0)}
+			if src.Text != "" {
+				pl.Region.Snippet = &sarifText{src.Text}
+			}
+			where = fmt.Sprintf("%s:%d", filepath.ToSlash(src.File), src.Line)
+		}
+		loc.PhysicalLocation = pl
+	} else if src != nil && src.Note != "" {
+		loc.Message = &sarifText{"source unknown: " + src.Note}
+	}
+	res.Locations = []sarifLocation{loc}
+	res.PartialFingerprints = map[string]string{
+		"gpuavDbgGroup/v1": fmt.Sprintf("%s|%s|%s#%d", g.Check, where, g.Action, g.ActionIndex),
+	}
+	props := map[string]any{
+		"count":          g.Count,
+		"stage":          g.Stage,
+		"coords":         g.Coords,
+		"command_buffer": g.CommandBuffer,
+		"submit":         g.Submit,
+		"action":         g.Action,
+		"action_index":   g.ActionIndex,
+		"pipeline":       g.Pipeline,
+		"shader":         g.Shader,
+		"instruction":    g.Instruction,
+	}
+	if g.VUID != "" {
+		props["vuid"] = g.VUID
+	}
+	if len(g.LastCoords) > 0 {
+		props["last_coords"] = g.LastCoords
+	}
+	if g.LastSubmit > 0 {
+		props["last_submit"] = g.LastSubmit
+	}
+	if len(g.Samples) > 0 {
+		props["samples"] = g.Samples
+	}
+	if g.Descriptor != nil {
+		props["descriptor"] = g.Descriptor
+	}
+	if len(g.Labels) > 0 {
+		props["labels"] = g.Labels
+	}
+	res.Properties = props
+	return res
+}
+
+// groupLevel is a group's SARIF level: every check is a violation of a
+// valid-usage rule, an error.
+func groupLevel(*ErrorGroup) string { return "error" }
+
+// shaderName names a group's shader module for a logical location:
+// its debug name, else "shader N (module 0x...)".
+func shaderName(g *ErrorGroup) string {
+	switch {
+	case g.Shader.Name != "":
+		return g.Shader.Name
+	case g.Shader.Module != "":
+		return fmt.Sprintf("shader %d (module %s)", g.Shader.ID, g.Shader.Module)
+	}
+	return fmt.Sprintf("shader %d", g.Shader.ID)
+}
+
+// artifactLocation locates a source file: relative to %SRCROOT% when it is
+// relative or below root, an absolute file URI otherwise.
+func artifactLocation(file, root string) sarifArtifactLoc {
+	if !filepath.IsAbs(file) {
+		return sarifArtifactLoc{URI: escapePath(filepath.ToSlash(filepath.Clean(file))), URIBaseID: SourceRootID}
+	}
+	if rel, err := filepath.Rel(root, file); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+		return sarifArtifactLoc{URI: escapePath(filepath.ToSlash(rel)), URIBaseID: SourceRootID}
+	}
+	return sarifArtifactLoc{URI: fileURI(file, false)}
+}
+
+// escapePath percent-escapes each segment of a slash-separated path.
+func escapePath(p string) string {
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return strings.Join(segs, "/")
+}
+
+// fileURI is the file: URI of an absolute path; dir adds the trailing
+// slash a base URI needs.
+func fileURI(path string, dir bool) string {
+	u := "file://" + escapePath(filepath.ToSlash(path))
+	if dir && !strings.HasSuffix(u, "/") {
+		u += "/"
+	}
+	return u
+}
+
+// invocationOf describes the app's run.
+func invocationOf(s *Session) sarifInvocation {
+	inv := sarifInvocation{
+		ExecutionSuccessful: s.App.State != AppFailed && s.App.State != AppCrashed,
+		Arguments:           s.App.Args,
+		ExitSignalName:      s.App.Signal,
+	}
+	if s.App.State == AppExited || s.App.State == AppCrashed {
+		code := s.App.ExitCode
+		inv.ExitCode = &code
+	}
+	if s.App.Path != "" {
+		if filepath.IsAbs(s.App.Path) {
+			inv.ExecutableLocation = &sarifArtifactLoc{URI: fileURI(s.App.Path, false)}
+		} else {
+			inv.ExecutableLocation = &sarifArtifactLoc{URI: escapePath(filepath.ToSlash(s.App.Path))}
+		}
+	}
+	for _, n := range s.Notices {
+		level := n.Level
+		switch level {
+		case "warning", "error":
+		default:
+			level = "note"
+		}
+		sn := sarifNotification{Level: level, Message: sarifText{n.Text}}
+		if !n.Time.IsZero() {
+			sn.TimeUTC = n.Time.UTC().Format(time.RFC3339Nano)
+		}
+		inv.Notifications = append(inv.Notifications, sn)
+	}
+	return inv
+}

@@ -1,0 +1,252 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
+)
+
+// sarifSchema compiles the official SARIF 2.1.0 schema (OASIS, errata 01),
+// with formats (uri, date-time) asserted.
+func sarifSchema(t *testing.T) *jsonschema.Schema {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", "sarif-schema-2.1.0.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	if err := c.AddResource(SARIFSchema, doc); err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Compile(SARIFSchema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// validateSARIF fails the test when data is not a valid SARIF 2.1.0 log.
+func validateSARIF(t *testing.T, data []byte) {
+	t.Helper()
+	if err := sarifErr(t, data); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// sarifErr validates data against the SARIF 2.1.0 schema.
+func sarifErr(t *testing.T, data []byte) error {
+	t.Helper()
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		return fmt.Errorf("SARIF is not JSON: %w", err)
+	}
+	if err := sarifSchema(t).Validate(inst); err != nil {
+		return fmt.Errorf("SARIF does not validate against the 2.1.0 schema: %w", err)
+	}
+	return nil
+}
+
+// sarifDoc is the part of a SARIF log the tests read.
+type sarifDoc struct {
+	Runs []struct {
+		Tool struct {
+			Driver struct {
+				Rules []struct {
+					ID         string         `json:"id"`
+					HelpURI    string         `json:"helpUri"`
+					Properties map[string]any `json:"properties"`
+				} `json:"rules"`
+			} `json:"driver"`
+		} `json:"tool"`
+		OriginalURIBaseIDs map[string]struct {
+			URI string `json:"uri"`
+		} `json:"originalUriBaseIds"`
+		Results []struct {
+			RuleID          string `json:"ruleId"`
+			RuleIndex       int    `json:"ruleIndex"`
+			Level           string `json:"level"`
+			OccurrenceCount int    `json:"occurrenceCount"`
+			Message         struct {
+				Text string `json:"text"`
+			} `json:"message"`
+			Locations []struct {
+				PhysicalLocation *struct {
+					ArtifactLocation struct {
+						URI       string `json:"uri"`
+						URIBaseID string `json:"uriBaseId"`
+					} `json:"artifactLocation"`
+					Region struct {
+						StartLine   int `json:"startLine"`
+						StartColumn int `json:"startColumn"`
+						Snippet     struct {
+							Text string `json:"text"`
+						} `json:"snippet"`
+					} `json:"region"`
+				} `json:"physicalLocation"`
+				LogicalLocations []struct {
+					Name               string `json:"name"`
+					FullyQualifiedName string `json:"fullyQualifiedName"`
+					Kind               string `json:"kind"`
+				} `json:"logicalLocations"`
+			} `json:"locations"`
+			Properties map[string]any `json:"properties"`
+		} `json:"results"`
+		Invocations []struct {
+			ExecutionSuccessful bool `json:"executionSuccessful"`
+			ExitCode            *int `json:"exitCode"`
+			Notifications       []struct {
+				Level string `json:"level"`
+			} `json:"toolExecutionNotifications"`
+		} `json:"invocations"`
+	} `json:"runs"`
+}
+
+func TestSARIFGolden(t *testing.T) {
+	c := newTestCollector()
+	fullRun(t, c)
+	var buf bytes.Buffer
+	if err := WriteSARIFWith(&buf, c.Snapshot(), SARIFOptions{SourceRoot: "/src/project", ToolVersion: "1.2.3"}); err != nil {
+		t.Fatal(err)
+	}
+	validateSARIF(t, buf.Bytes())
+	golden := filepath.Join("testdata", "report.golden.sarif")
+	if *update {
+		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(buf.Bytes(), want) {
+		t.Fatalf("SARIF differs from %s (go test -update to accept):\n%s", golden, buf.String())
+	}
+
+	var d sarifDoc
+	if err := json.Unmarshal(buf.Bytes(), &d); err != nil {
+		t.Fatal(err)
+	}
+	run := d.Runs[0]
+	if len(run.Results) != 2 || run.OriginalURIBaseIDs[SourceRootID].URI != "file:///src/project/" {
+		t.Fatalf("%d results, base %+v", len(run.Results), run.OriginalURIBaseIDs)
+	}
+	// The compute group: at the source file, line and column, with the text.
+	r := run.Results[0]
+	pl := r.Locations[0].PhysicalLocation
+	if r.RuleID != "descriptor_index_oob" || run.Tool.Driver.Rules[r.RuleIndex].ID != r.RuleID || r.Level != "error" || r.OccurrenceCount != 4 ||
+		pl == nil || pl.ArtifactLocation.URI != "oob_compute.comp" || pl.ArtifactLocation.URIBaseID != SourceRootID ||
+		pl.Region.StartLine != 9 || pl.Region.StartColumn != 5 || pl.Region.Snippet.Text != "    outs[pc.idx].v[i] = i * 3u;" {
+		t.Fatalf("compute result: %+v %+v", r, pl)
+	}
+	if r.Properties["count"] != 4.0 || r.Properties["action"] != "vkCmdDispatch" || r.Properties["vuid"] != "VUID-vkCmdDispatch-None-10068" {
+		t.Fatalf("compute properties %v", r.Properties)
+	}
+	// The fragment group has no source: a logical location at the shader.
+	r = run.Results[1]
+	if len(r.Locations) != 1 || r.Locations[0].PhysicalLocation != nil || len(r.Locations[0].LogicalLocations) != 1 ||
+		r.Locations[0].LogicalLocations[0].FullyQualifiedName != "shader 2/instruction 40" || r.Locations[0].LogicalLocations[0].Kind != "module" {
+		t.Fatalf("fragment result locations: %+v", r.Locations)
+	}
+	rule := run.Tool.Driver.Rules[r.RuleIndex]
+	// Two VUIDs (vkCmdDispatch's and vkCmdDraw's): listed, no single link.
+	if vuids, _ := rule.Properties["vuids"].([]any); rule.HelpURI != "" || len(vuids) != 2 ||
+		vuids[0] != "VUID-vkCmdDispatch-None-10068" || vuids[1] != "VUID-vkCmdDraw-None-10068" {
+		t.Fatalf("rule %+v", rule)
+	}
+	if inv := run.Invocations[0]; !inv.ExecutionSuccessful || inv.ExitCode == nil || *inv.ExitCode != 0 || len(inv.Notifications) == 0 {
+		t.Fatalf("invocation %+v", inv)
+	}
+}
+
+func TestSARIFPaths(t *testing.T) {
+	for _, c := range []struct {
+		file, uri, base string
+	}{
+		{"shaders/a b.comp", "shaders/a%20b.comp", SourceRootID},
+		{"./x/../y.frag", "y.frag", SourceRootID},
+		{"/src/project/shaders/m.comp", "shaders/m.comp", SourceRootID},
+		{"/src/projectX/m.comp", "file:///src/projectX/m.comp", ""},
+		{"/usr/include/x.glsl", "file:///usr/include/x.glsl", ""},
+	} {
+		got := artifactLocation(c.file, "/src/project")
+		if got.URI != c.uri || got.URIBaseID != c.base {
+			t.Errorf("%s: %+v, want %s base %q", c.file, got, c.uri, c.base)
+		}
+	}
+}
+
+// TestSARIFEdgeCases: an empty session, a crashed app, an unknown check, a
+// source with a line but no text or column: all valid SARIF.
+func TestSARIFEdgeCases(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteSARIFWith(&buf, NewCollector().Snapshot(), SARIFOptions{SourceRoot: "/"}); err != nil {
+		t.Fatal(err)
+	}
+	validateSARIF(t, buf.Bytes())
+	if !strings.Contains(buf.String(), `"results": []`) {
+		t.Fatalf("empty session: %s", buf.String())
+	}
+
+	c := newTestCollector()
+	feedPreamble(t, c)
+	r := computeRecord(0)
+	r.Check, r.Code, r.Instruction = "", 99, 80 // unknown code; line 8 without column
+	record(t, c, wire.KindErrors, &wire.Errors{Submit: 1, CommandBuffer: 0x55, Records: []wire.Record{r}})
+	record(t, c, wire.KindAppExited, &wire.AppExited{Code: 139, Signal: "SIGSEGV", State: "crashed", Time: t0})
+	buf.Reset()
+	if err := WriteSARIFWith(&buf, c.Snapshot(), SARIFOptions{SourceRoot: t.TempDir()}); err != nil {
+		t.Fatal(err)
+	}
+	validateSARIF(t, buf.Bytes())
+	var d sarifDoc
+	if err := json.Unmarshal(buf.Bytes(), &d); err != nil {
+		t.Fatal(err)
+	}
+	res := d.Runs[0].Results[0]
+	pl := res.Locations[0].PhysicalLocation
+	if res.RuleID != "unknown_check_99" || d.Runs[0].Tool.Driver.Rules[res.RuleIndex].ID != "unknown_check_99" ||
+		pl == nil || pl.Region.StartLine != 8 || pl.Region.StartColumn != 0 || pl.Region.Snippet.Text != fakeFile[7] {
+		t.Fatalf("result %+v", res)
+	}
+	if inv := d.Runs[0].Invocations[0]; inv.ExecutionSuccessful || inv.ExitCode == nil || *inv.ExitCode != 139 {
+		t.Fatalf("crashed app invocation %+v", inv)
+	}
+	// The schema does catch what is wrong: an unknown level, a line 0, a
+	// relative base URI.
+	for _, bad := range [][2]string{
+		{`"level": "error"`, `"level": "fatal"`},
+		{`"startLine": 8`, `"startLine": 0`},
+		{`"version": "2.1.0"`, `"version": "2.0.0"`},
+		{`"uri": "file://`, `"uri": "%%bad`},
+	} {
+		if !strings.Contains(buf.String(), bad[0]) {
+			t.Fatalf("no %s in the log", bad[0])
+		}
+		if err := sarifErr(t, []byte(strings.Replace(buf.String(), bad[0], bad[1], 1))); err == nil {
+			t.Errorf("%s validates", bad[1])
+		}
+	}
+	// A broken writer is an error.
+	if err := WriteSARIF(failWriter{}, c.Snapshot()); err == nil || !strings.Contains(err.Error(), "write SARIF") {
+		t.Fatalf("failing writer: %v", err)
+	}
+}
+
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, os.ErrClosed }

@@ -1,0 +1,79 @@
+package session
+
+import (
+	"path/filepath"
+
+	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
+	"github.com/gpuav-dbg/gpuav-dbg/sourcemap"
+)
+
+// SourcePathHint ends the note of a source file that is not in the search
+// path: how the user adds a directory.
+const SourcePathHint = "add its directory with --source-path DIR or GPUAV_DBG_SOURCE_PATH"
+
+// SourceDirs is the search path for source files a module names but does
+// not carry: the app's working directory, then the user's directories
+// (relative ones are taken from the working directory).
+func SourceDirs(dir string, path []string) []string {
+	var out []string
+	if dir != "" {
+		out = append(out, dir)
+	}
+	for _, p := range path {
+		if p == "" {
+			continue
+		}
+		if !filepath.IsAbs(p) && dir != "" {
+			p = filepath.Join(dir, p)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// setSourceDirs takes the search path from the app-started message, live
+// and when a session file is replayed. Called with c.mu held.
+func (c *Collector) setSourceDirs(m *wire.AppStarted) {
+	if m.Dir == "" && len(m.SourcePath) == 0 {
+		return
+	}
+	c.disk = sourcemap.NewDisk(SourceDirs(m.Dir, m.SourcePath)...)
+	c.disk.Hint = SourcePathHint
+	// Maps built before know nothing of the disk: nothing to redo, lookups
+	// pass the disk each time.
+}
+
+// diskMapper is a sourceMapper that can also read files from disk.
+type diskMapper interface {
+	LookupIn(instruction int, d *sourcemap.Disk) sourcemap.Location
+	FileLinesIn(file string, d *sourcemap.Disk) []string
+}
+
+// mapLookup looks an instruction up, with the search path when the map
+// can use it.
+func (c *Collector) mapLookup(m sourceMapper, instruction int) (sourcemap.Location, []string) {
+	var loc sourcemap.Location
+	var lines []string
+	if dm, ok := m.(diskMapper); ok {
+		loc = dm.LookupIn(instruction, c.disk)
+		if loc.File != "" {
+			lines = dm.FileLinesIn(loc.File, c.disk)
+		}
+		return loc, lines
+	}
+	loc = m.Lookup(instruction)
+	if loc.File != "" {
+		lines = m.FileLines(loc.File)
+	}
+	return loc, lines
+}
+
+// sourceFrom converts a source-map location to the report's form.
+func sourceFrom(loc sourcemap.Location) *Source {
+	src := &Source{File: loc.File, Line: loc.Line, Column: loc.Column, Text: loc.Text, Language: loc.Language, Note: loc.Note,
+		Function: loc.Function, Context: loc.Context, ContextLine: loc.ContextLine}
+	for _, f := range loc.InlinedAt {
+		src.InlinedAt = append(src.InlinedAt, SourceFrame{Function: f.Function, File: f.File, Line: f.Line, Text: f.Text})
+	}
+	return src
+}

@@ -1,0 +1,80 @@
+package session
+
+import (
+	"bytes"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/gpuav-dbg/gpuav-dbg/internal/shadertest"
+	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
+	"github.com/gpuav-dbg/gpuav-dbg/spirv"
+)
+
+func TestSourceDirs(t *testing.T) {
+	got := SourceDirs("/app", []string{"/abs", "", "rel"})
+	if want := []string{"/app", "/abs", "/app/rel"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("SourceDirs = %q, want %q", got, want)
+	}
+	if got := SourceDirs("", nil); got != nil {
+		t.Errorf("SourceDirs of nothing = %q", got)
+	}
+}
+
+// TestCollectorSourceFromDisk: a module whose text was stripped gets its
+// line from the file in the app's directory, live and when the session
+// file is replayed; without the directory it gets the instruction.
+func TestCollectorSourceFromDisk(t *testing.T) {
+	dir, err := filepath.Abs("../examples/demo/shaders")
+	if err != nil {
+		t.Fatal(err)
+	}
+	words := shadertest.StripSourceText(t, shadertest.Compile(t, dir, "oob_compute.comp", "-g", "--target-env", "vulkan1.1"))
+	_, insts, err := spirv.ParseInstructions(words)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := -1
+	for i, in := range insts {
+		if in.Opcode() == spirv.OpStore {
+			store = i
+		}
+	}
+	run := func(started *wire.AppStarted) (*Session, []byte) {
+		var file bytes.Buffer
+		file.WriteString(FileHeader)
+		c := NewCollector()
+		c.SetFile(&file)
+		record(t, c, wire.KindAppStarted, started)
+		record(t, c, wire.KindHello, &wire.Hello{Protocol: wire.ProtocolVersion})
+		record(t, c, wire.KindShader, &wire.Shader{ID: 1, Module: 0xabc, SPIRV: spirv.BytesFromWords(words), Instrumented: true})
+		r := computeRecord(0)
+		r.Instruction = uint32(store)
+		record(t, c, wire.KindErrors, &wire.Errors{CommandBuffer: 0x55, Records: []wire.Record{r}})
+		return c.Snapshot(), file.Bytes()
+	}
+	s, file := run(&wire.AppStarted{Path: "/bin/app", Dir: "/nonexistent", SourcePath: []string{dir}})
+	src := s.Groups[0].Source
+	wantNote := "source text read from " + filepath.Join(dir, "oob_compute.comp") + " (the module carries none)"
+	if src.File != "oob_compute.comp" || src.Line != 9 || src.Text != "    outs[pc.idx].v[i] = i * 3u;" || src.Note != wantNote ||
+		src.Language != "glsl" || src.Function != "main" || src.ContextLine != 6 || len(src.Context) != 5 {
+		t.Errorf("live source %+v", src)
+	}
+	if lines := s.Sources[SourceKey{ShaderID: 1, File: "oob_compute.comp"}]; len(lines) != 10 {
+		t.Errorf("source pane lines %q", lines)
+	}
+	replayed, err := Parse(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := replayed.Groups[0].Source; !reflect.DeepEqual(got, src) {
+		t.Errorf("replayed source %+v\nwant %+v", got, src)
+	}
+
+	s, _ = run(&wire.AppStarted{Path: "/bin/app", Dir: "/nonexistent"})
+	src = s.Groups[0].Source
+	wantNote = "the module carries no source text for oob_compute.comp, and it was not found in /nonexistent (" + SourcePathHint + "); showing the SPIR-V instruction"
+	if src.Line != 9 || src.Language != "spirv" || src.Note != wantNote || src.Text == "" || src.Caret() != "" {
+		t.Errorf("source without the directory %+v", src)
+	}
+}

@@ -1,0 +1,163 @@
+package session
+
+import (
+	"slices"
+
+	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
+)
+
+// timelineBuilder adds one Errors message (one command buffer of one
+// submit) to Session.Timeline.
+type timelineBuilder struct {
+	c    *Collector
+	e    *wire.Errors
+	node CommandBufferNode
+	// actions maps an action index to its place in node.Actions.
+	actions map[uint32]int
+	// merged: the command buffer already had records in this submit; its
+	// node is being extended (a copy, so snapshots keep theirs).
+	merged bool
+}
+
+// newTimelineBuilder starts the node of e's command buffer in e's submit.
+func newTimelineBuilder(c *Collector, e *wire.Errors) *timelineBuilder {
+	b := &timelineBuilder{c: c, e: e, actions: map[uint32]int{}}
+	b.node = CommandBufferNode{CommandBuffer: c.handle(e.CommandBuffer), Dropped: e.Dropped}
+	if sn := c.submitNode(e.Submit, false); sn != nil {
+		h := hexHandle(e.CommandBuffer)
+		for _, cb := range sn.CommandBuffers {
+			if cb.CommandBuffer.Handle != h {
+				continue
+			}
+			b.merged = true
+			b.node.Dropped += cb.Dropped
+			b.node.Actions = make([]ActionNode, len(cb.Actions))
+			for i, a := range cb.Actions {
+				a.Groups = slices.Clone(a.Groups)
+				b.node.Actions[i] = a
+				b.actions[a.Index] = i
+			}
+		}
+	}
+	return b
+}
+
+// add counts a record of group st; first says it is the group's first
+// record in this message.
+func (b *timelineBuilder) add(r *wire.Record, st *groupState, count int, first bool) {
+	if first {
+		ai, ok := b.actions[r.ActionIndex]
+		if !ok {
+			ai = len(b.node.Actions)
+			b.actions[r.ActionIndex] = ai
+			a := ActionNode{Index: r.ActionIndex, Action: r.Action, Pipeline: b.c.handle(r.Pipeline)}
+			if len(r.Labels) > 0 {
+				a.Labels = slices.Clone(r.Labels)
+			}
+			b.node.Actions = append(b.node.Actions, a)
+		}
+		a := &b.node.Actions[ai]
+		gi := -1
+		if b.merged {
+			gi = slices.IndexFunc(a.Groups, func(g GroupCount) bool { return g.Group == st.index })
+		}
+		if gi < 0 {
+			gi = len(a.Groups)
+			a.Groups = append(a.Groups, GroupCount{Group: st.index})
+		}
+		st.tlAction, st.tlGroup = ai, gi
+	}
+	b.node.Actions[st.tlAction].Groups[st.tlGroup].Count += count
+}
+
+// finish puts the node into its submit, when it has records or dropped
+// some.
+func (b *timelineBuilder) finish() {
+	if len(b.node.Actions) == 0 && b.node.Dropped == 0 {
+		return
+	}
+	sn := b.c.submitNode(b.e.Submit, true)
+	if !b.merged {
+		sn.CommandBuffers = append(sn.CommandBuffers, b.node)
+		return
+	}
+	cbs := slices.Clone(sn.CommandBuffers)
+	for i := range cbs {
+		if cbs[i].CommandBuffer.Handle == b.node.CommandBuffer.Handle {
+			cbs[i] = b.node
+		}
+	}
+	sn.CommandBuffers = cbs
+}
+
+// submitNode finds the timeline node of a submit, making it (in submit
+// order) when create is set. Messages come in submit order, so the search
+// starts from the end.
+func (c *Collector) submitNode(submit uint64, create bool) *SubmitNode {
+	tl := c.s.Timeline
+	i := len(tl)
+	for i > 0 && tl[i-1].Submit > submit {
+		i--
+	}
+	if i > 0 && tl[i-1].Submit == submit {
+		return &tl[i-1]
+	}
+	if !create {
+		return nil
+	}
+	c.s.Timeline = slices.Insert(tl, i, SubmitNode{Submit: submit})
+	return &c.s.Timeline[i]
+}
+
+// addPipeline adds a pipeline to the model.
+func (c *Collector) addPipeline(m *wire.Pipeline) {
+	p := &Pipeline{Handle: c.handle(m.Handle), Layout: hexHandle(m.Layout), BindPoint: m.BindPoint,
+		Stages: make([]PipelineStage, len(m.Stages)), Instrumented: m.Instrumented, Warning: m.Warning}
+	for i, st := range m.Stages {
+		p.Stages[i] = PipelineStage{Stage: st.Stage, ShaderID: st.ShaderID, Module: hexHandle(st.Module), Entry: st.Entry}
+	}
+	if c.s.Pipelines == nil {
+		c.s.Pipelines = map[string]*Pipeline{}
+	}
+	c.s.Pipelines[p.Handle.Handle] = p
+}
+
+// renameModel gives a debug name to a handle in the pipelines and the
+// timeline. What snapshots may hold is replaced, never changed in place.
+func (c *Collector) renameModel(h uint64, name string) {
+	hex := hexHandle(h)
+	if p, ok := c.s.Pipelines[hex]; ok {
+		cp := *p
+		cp.Handle.Name = name
+		c.s.Pipelines[hex] = &cp
+	}
+	for i := range c.s.Timeline {
+		sn := &c.s.Timeline[i]
+		var cbs []CommandBufferNode
+		for j, cb := range sn.CommandBuffers {
+			hit := cb.CommandBuffer.Handle == hex
+			for _, a := range cb.Actions {
+				hit = hit || a.Pipeline.Handle == hex
+			}
+			if !hit {
+				continue
+			}
+			if cbs == nil {
+				cbs = slices.Clone(sn.CommandBuffers)
+			}
+			if cb.CommandBuffer.Handle == hex {
+				cbs[j].CommandBuffer.Name = name
+			}
+			acts := slices.Clone(cb.Actions)
+			for k := range acts {
+				if acts[k].Pipeline.Handle == hex {
+					acts[k].Pipeline.Name = name
+				}
+			}
+			cbs[j].Actions = acts
+		}
+		if cbs != nil {
+			sn.CommandBuffers = cbs
+		}
+	}
+}

@@ -1,0 +1,115 @@
+package wire
+
+import (
+	"bytes"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func packedSample() *Errors {
+	return &Errors{Submit: 7, Queue: 0x1234, CommandBuffer: 0xdeadbeefcafe, Dropped: 3, Records: []Record{
+		{Check: "descriptor_index_oob", Code: 1, ShaderID: 2, Instruction: 79, Stage: 5, StageWords: [3]uint32{1, 2, 3},
+			ActionIndex: 4, Action: "vkCmdDispatch", Pipeline: 0x77, Params: []uint32{0, 1, 3, 2, 0, 0, 0}, Count: 1},
+		{Check: "descriptor_index_oob", Code: 1, ShaderID: 2, Instruction: 40, Stage: 4, StageWords: [3]uint32{0x3f000000, 0x3fc00000, 0},
+			ActionIndex: 5, Action: "vkCmdDraw", Pipeline: 0x88, Labels: []string{"frame 0", "main pass"}, Params: []uint32{0, 1, 7, 4}, Count: 12},
+		{Check: "", Code: 0xffffffff, ShaderID: 0xffffffff, Instruction: 0, Stage: 5364, StageWords: [3]uint32{0xffffffff, 0, 0},
+			ActionIndex: 0, Action: "", Labels: []string{"main pass"}, Params: []uint32{}, Count: -5},
+		{Check: "bda_oob", Action: "vkCmdDraw", Labels: []string{"frame 0", "main pass"}, Params: []uint32{9}},
+	}}
+}
+
+func TestPackedRoundTrip(t *testing.T) {
+	in := packedSample()
+	frame, err := Encode(KindErrorsPacked, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, payload, err := ReadFrame(bytes.NewReader(frame))
+	if err != nil || k != KindErrorsPacked {
+		t.Fatalf("read: %v %v", k, err)
+	}
+	msg, err := Decode(k, payload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := msg.(*Errors)
+	// An empty params list comes back empty, not nil: compare by value.
+	in.Records[2].Params = []uint32{}
+	if !reflect.DeepEqual(got, in) {
+		t.Fatalf("round trip:\n got %+v\nwant %+v", got, in)
+	}
+	// Records share one label path.
+	if &got.Records[1].Labels[0] != &got.Records[3].Labels[0] {
+		t.Errorf("label paths are not shared")
+	}
+	if len(payload) >= 200 {
+		t.Errorf("packed payload of 4 records is %d bytes", len(payload))
+	}
+	// A value encodes like a pointer; another message type is refused.
+	if f2, err := Encode(KindErrorsPacked, *in); err != nil || !bytes.Equal(f2, frame) {
+		t.Errorf("value: %v", err)
+	}
+	if _, err := Encode(KindErrorsPacked, &Log{}); !errors.Is(err, ErrMismatch) {
+		t.Errorf("log as packed: %v", err)
+	}
+	// Empty message.
+	f3, _ := Encode(KindErrorsPacked, &Errors{})
+	if m, err := Decode(KindErrorsPacked, f3[HeaderSize:]); err != nil || len(m.(*Errors).Records) != 0 {
+		t.Errorf("empty: %v %v", m, err)
+	}
+}
+
+func TestPackedBad(t *testing.T) {
+	good := AppendPackedErrors(nil, packedSample())
+	for _, c := range []struct {
+		name string
+		p    []byte
+		want string
+	}{
+		{"empty", nil, "empty"},
+		{"version", append([]byte{9}, good[1:]...), "version 9"},
+		{"cut", good[:len(good)-1], "count at byte"},
+		{"trailing", append(bytes.Clone(good), 0), "1 bytes after the last record"},
+		{"huge count", []byte{1, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0x0f}, "larger than the payload"},
+		{"string index", []byte{1, 0, 0, 0, 0, 0, 0, 1, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, "check string 5 of 0"},
+	} {
+		_, err := DecodePackedErrors(c.p)
+		if err == nil || !errors.Is(err, ErrPacked) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+	}
+	// Every cut of a good payload is an error, never a panic.
+	for i := range len(good) {
+		if _, err := DecodePackedErrors(good[:i]); err == nil {
+			t.Fatalf("cut at %d decoded", i)
+		}
+	}
+}
+
+// FuzzPackedErrors: any payload decodes or fails cleanly, and what decodes
+// encodes back to a payload that decodes to the same message.
+func FuzzPackedErrors(f *testing.F) {
+	f.Add(AppendPackedErrors(nil, packedSample()))
+	f.Add(AppendPackedErrors(nil, &Errors{}))
+	f.Add([]byte{1})
+	f.Fuzz(func(t *testing.T, p []byte) {
+		e, err := DecodePackedErrors(p)
+		if err != nil {
+			return
+		}
+		again, err := DecodePackedErrors(AppendPackedErrors(nil, e))
+		if err != nil {
+			t.Fatalf("re-encoded payload: %v", err)
+		}
+		for i := range e.Records {
+			if len(e.Records[i].Labels) == 0 {
+				e.Records[i].Labels = nil
+			}
+		}
+		if !reflect.DeepEqual(again, e) {
+			t.Fatalf("re-encode differs:\n%+v\n%+v", again, e)
+		}
+	})
+}

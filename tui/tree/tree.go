@@ -1,0 +1,679 @@
+// Package tree is the left pane: the error groups as a tree. The default
+// grouping nests them the way a Vulkan developer looks for a bug — command
+// buffer → action (index, command, debug-label path) → pipeline → error
+// groups with their counts; other groupings put the pipeline, the shader
+// source location or the check at the top.
+//
+// Build makes the tree from the groups (first-arrival order at every level),
+// Flatten lists the rows that show (expanded nodes' children), and Render
+// draws only the rows in the pane's window, so that a key press costs the
+// same with ten groups or a hundred thousand. Model keeps the grouping, the
+// collapsed nodes and the selection, which stays on the same node (by key)
+// when new groups arrive live.
+package tree
+
+import (
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gpuav-dbg/gpuav-dbg/session"
+	"github.com/gpuav-dbg/gpuav-dbg/tui/common"
+)
+
+// Grouping is the order of the tree's levels.
+type Grouping int
+
+// The groupings, in the order the grouping key cycles through them.
+const (
+	// ByCommandBuffer: command buffer → action → pipeline → group.
+	ByCommandBuffer Grouping = iota
+	// ByPipeline: pipeline → action → group.
+	ByPipeline
+	// BySource: file:line (or shader and instruction) → group.
+	BySource
+	// ByCheck: check → group.
+	ByCheck
+	// NumGroupings is the number of groupings.
+	NumGroupings
+)
+
+// String names the grouping as the pane's title shows it.
+func (g Grouping) String() string {
+	switch g {
+	case ByCommandBuffer:
+		return "command buffer"
+	case ByPipeline:
+		return "pipeline"
+	case BySource:
+		return "source"
+	case ByCheck:
+		return "check"
+	}
+	return fmt.Sprintf("Grouping(%d)", int(g))
+}
+
+// Node is one row of the tree: an inner node (a command buffer, an action,
+// a pipeline, a location, a check) or a leaf (one error group).
+type Node struct {
+	// Key identifies the node across rebuilds: the path of level keys.
+	Key string
+	// Label is the row's text without indentation and counts.
+	Label string
+	// Depth is 0 for the top level.
+	Depth int
+	// Group is the index in the session's groups of a leaf; -1 for inner
+	// nodes.
+	Group int
+	// First is the index of the first group below the node (itself for a
+	// leaf): what the detail and source panes show while it is selected.
+	First int
+	// Groups and Records count the groups and records below the node.
+	Groups, Records int
+	// Parent is nil at the top level.
+	Parent *Node
+	// Children are in first-arrival order.
+	Children []*Node
+}
+
+// Leaf reports whether n is an error group.
+func (n *Node) Leaf() bool { return n.Group >= 0 }
+
+// handleText names a handle: its debug name in quotes, else the handle.
+func handleText(h session.Handle) string {
+	switch {
+	case h.Name != "":
+		return strconv.Quote(h.Name)
+	case h.Handle != "":
+		return h.Handle
+	}
+	return "?"
+}
+
+// Location is a group's place in its shader: "oob_fragment.frag:9", or
+// "shader 2 instr 112" without debug info.
+func Location(g *session.ErrorGroup) string {
+	if g.Source != nil && g.Source.File != "" && g.Source.Line > 0 {
+		return fmt.Sprintf("%s:%d", path.Base(g.Source.File), g.Source.Line)
+	}
+	return fmt.Sprintf("shader %d instr %d", g.Shader.ID, g.Instruction)
+}
+
+// ActionText is "#0 vkCmdDraw", with the debug-label path after a dash
+// when there is one.
+func ActionText(g *session.ErrorGroup) string {
+	a := g.Action
+	if a == "" {
+		a = "action"
+	}
+	s := fmt.Sprintf("#%d %s", g.ActionIndex, a)
+	if len(g.Labels) > 0 {
+		s += " — " + strings.Join(g.Labels, " › ")
+	}
+	return s
+}
+
+// LeafText is a group's row: check, location and stage (the count is
+// drawn apart).
+func LeafText(g *session.ErrorGroup) string {
+	s := g.Check + " " + Location(g)
+	if g.Stage != "" {
+		s += " " + g.Stage
+	}
+	return s
+}
+
+// level is one level of a grouping: a key and a label for a group.
+type level struct {
+	key   func(g *session.ErrorGroup) string
+	label func(g *session.ErrorGroup) string
+}
+
+var (
+	cbLevel = level{
+		key:   func(g *session.ErrorGroup) string { return "cb:" + g.CommandBuffer.Handle + "/" + g.CommandBuffer.Name },
+		label: func(g *session.ErrorGroup) string { return "cmdbuf " + handleText(g.CommandBuffer) },
+	}
+	actionLevel = level{
+		key: func(g *session.ErrorGroup) string {
+			return "a:" + strconv.FormatUint(uint64(g.ActionIndex), 10) + g.Action + "/" + strings.Join(g.Labels, "\x00")
+		},
+		label: ActionText,
+	}
+	pipelineLevel = level{
+		key:   func(g *session.ErrorGroup) string { return "p:" + g.Pipeline.Handle + "/" + g.Pipeline.Name },
+		label: func(g *session.ErrorGroup) string { return "pipeline " + handleText(g.Pipeline) },
+	}
+	sourceLevel = level{
+		key:   func(g *session.ErrorGroup) string { return "s:" + Location(g) },
+		label: Location,
+	}
+	checkLevel = level{
+		key:   func(g *session.ErrorGroup) string { return "c:" + g.Check },
+		label: func(g *session.ErrorGroup) string { return g.Check },
+	}
+)
+
+func levels(by Grouping) []level {
+	switch by {
+	case ByPipeline:
+		return []level{pipelineLevel, actionLevel}
+	case BySource:
+		return []level{sourceLevel}
+	case ByCheck:
+		return []level{checkLevel}
+	}
+	return []level{cbLevel, actionLevel, pipelineLevel}
+}
+
+// builder builds a tree group by group, so that groups appended by a live
+// update are added without building the rest again.
+type builder struct {
+	lv    []level
+	roots []*Node
+	index map[string]*Node
+	// done is the number of groups looked at.
+	done int
+}
+
+func newBuilder(by Grouping) *builder {
+	return &builder{lv: levels(by), index: map[string]*Node{}}
+}
+
+// add places groups[b.done:] that include accepts.
+func (b *builder) add(groups []*session.ErrorGroup, include func(i int) bool) {
+	for i := b.done; i < len(groups); i++ {
+		g := groups[i]
+		if g == nil || (include != nil && !include(i)) {
+			continue
+		}
+		var parent *Node
+		siblings := &b.roots
+		k := ""
+		for d, l := range b.lv {
+			k += "\x01" + l.key(g)
+			n := b.index[k]
+			if n == nil {
+				n = &Node{Key: k, Label: l.label(g), Depth: d, Group: -1, First: i, Parent: parent}
+				b.index[k] = n
+				*siblings = append(*siblings, n)
+			}
+			parent, siblings = n, &n.Children
+		}
+		leaf := &Node{Key: k + "\x01g:" + strconv.Itoa(i), Label: LeafText(g), Depth: len(b.lv), Group: i, First: i,
+			Parent: parent}
+		*siblings = append(*siblings, leaf)
+	}
+	b.done = len(groups)
+	count(b.roots, groups)
+}
+
+// count sets every node's group and record counts from the groups (whose
+// counts grow while the app runs).
+func count(ns []*Node, groups []*session.ErrorGroup) (g, r int) {
+	for _, n := range ns {
+		if n.Leaf() {
+			n.Groups, n.Records = 1, groups[n.Group].Count
+		} else {
+			n.Groups, n.Records = count(n.Children, groups)
+		}
+		g += n.Groups
+		r += n.Records
+	}
+	return g, r
+}
+
+// Build makes the tree of groups under grouping by; include, when not nil,
+// says which groups take part (a filter). Nodes keep first-arrival order.
+func Build(groups []*session.ErrorGroup, include func(i int) bool, by Grouping) []*Node {
+	b := newBuilder(by)
+	b.add(groups, include)
+	return b.roots
+}
+
+// Flatten lists the rows that show: every node whose ancestors are all
+// expanded (a node is expanded unless collapsed says so).
+func Flatten(roots []*Node, collapsed map[string]bool) []*Node {
+	var out []*Node
+	var walk func(ns []*Node)
+	walk = func(ns []*Node) {
+		for _, n := range ns {
+			out = append(out, n)
+			if !n.Leaf() && !collapsed[n.Key] {
+				walk(n.Children)
+			}
+		}
+	}
+	walk(roots)
+	return out
+}
+
+// Indent is the indentation per level.
+const Indent = 2
+
+// Glyphs before a node's label.
+const (
+	Expanded  = "▾ "
+	Collapsed = "▸ "
+	LeafGlyph = "• "
+)
+
+// Cursor is drawn before the selected row; other rows get blanks.
+const Cursor = "›"
+
+// Render draws rows[offset:] (as many as fit) into exactly width×height
+// cells, the selected row (an index into rows) highlighted; focused picks
+// the selection style. Only the visible rows are formatted.
+func Render(st *common.Styles, rows []*Node, collapsed map[string]bool, selected, offset int, focused bool, width, height int) string {
+	if width <= 0 || height <= 0 {
+		return ""
+	}
+	lines := make([]string, 0, height)
+	for i := max(offset, 0); i < len(rows) && len(lines) < height; i++ {
+		lines = append(lines, renderRow(st, rows[i], collapsed[rows[i].Key], i == selected, focused, width))
+	}
+	return common.Block(lines, width, height)
+}
+
+func renderRow(st *common.Styles, n *Node, isCollapsed, selected, focused bool, width int) string {
+	glyph := LeafGlyph
+	switch {
+	case n.Leaf():
+	case isCollapsed:
+		glyph = Collapsed
+	default:
+		glyph = Expanded
+	}
+	cursor := " "
+	if selected {
+		cursor = Cursor
+	}
+	prefix := cursor + strings.Repeat(" ", n.Depth*Indent) + glyph
+	count := "×" + strconv.Itoa(n.Records)
+	if n.Groups > 1 {
+		count += " · " + strconv.Itoa(n.Groups) + " groups"
+	}
+	// The label is cut so that the count always shows.
+	room := width - ansi.StringWidth(prefix) - ansi.StringWidth(count) - 1
+	label := n.Label
+	if room < 1 {
+		label = ""
+	} else if ansi.StringWidth(label) > room {
+		label = ansi.Truncate(label, room, common.Ellipsis)
+	}
+	if selected {
+		sel := st.Selected
+		if !focused {
+			sel = st.SelectedBlurred
+		}
+		return sel.Render(common.Fit(prefix+label+" "+count, width))
+	}
+	ls := st.Text
+	switch {
+	case n.Leaf():
+		ls = st.Check
+	case n.Depth == 0:
+		ls = st.Bold
+	}
+	return common.Fit(st.Muted.Render(prefix)+ls.Render(label)+" "+st.Count.Render(count), width)
+}
+
+// Follow returns the scroll offset that keeps row selected visible among
+// visible rows, moving offset as little as possible, and never leaving
+// empty rows at the bottom while there are rows above.
+func Follow(offset, selected, n, visible int) int {
+	if visible <= 0 || n == 0 {
+		return 0
+	}
+	if selected < offset {
+		offset = selected
+	}
+	if selected >= offset+visible {
+		offset = selected - visible + 1
+	}
+	return max(0, min(offset, n-visible))
+}
+
+// Model is the tree pane's state.
+type Model struct {
+	c         *common.Common
+	groups    []*session.ErrorGroup
+	include   func(i int) bool
+	by        Grouping
+	roots     []*Node
+	rows      []*Node
+	collapsed map[string]bool
+	sel       int
+	offset    int
+	width     int
+	height    int
+	focused   bool
+	total     int
+	b         *builder
+}
+
+// New returns an empty tree pane grouped by command buffer.
+func New(c *common.Common) *Model { return &Model{c: c, collapsed: map[string]bool{}} }
+
+// SetSize sets the pane's inner size (without its frame).
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = w, h
+	m.follow()
+}
+
+// SetFocused says whether the pane has focus.
+func (m *Model) SetFocused(f bool) { m.focused = f }
+
+// SetGroups replaces the groups (a new snapshot); the selection stays on
+// the node it was on. Groups are only ever appended by a live session, so
+// the groups past those already placed are added to the tree; fewer groups
+// than before (another session) build it again.
+func (m *Model) SetGroups(g []*session.ErrorGroup) {
+	grow := m.b != nil && len(g) >= m.b.done
+	m.groups = g
+	if !grow {
+		m.rebuild()
+		return
+	}
+	m.update(func() { m.b.add(g, m.include) })
+}
+
+// SetFilter restricts the tree to the groups include accepts (nil: all).
+func (m *Model) SetFilter(include func(i int) bool) {
+	m.include = include
+	m.rebuild()
+}
+
+// Grouping returns the current grouping.
+func (m *Model) Grouping() Grouping { return m.by }
+
+// SetGrouping regroups the tree; the selected group stays selected.
+func (m *Model) SetGrouping(by Grouping) {
+	by = (by%NumGroupings + NumGroupings) % NumGroupings
+	if by == m.by {
+		return
+	}
+	g := m.Selected()
+	m.by = by
+	m.sel = 0
+	m.rebuild()
+	if g >= 0 {
+		m.SelectGroup(g)
+	}
+}
+
+// rebuild builds the tree again from scratch.
+func (m *Model) rebuild() {
+	m.update(func() {
+		m.b = newBuilder(m.by)
+		m.b.add(m.groups, m.include)
+	})
+}
+
+// update changes the tree with change and puts the selection back on the
+// node with the same key, or else on the first leaf.
+func (m *Model) update(change func()) {
+	var selKey string
+	hadSel := m.sel < len(m.rows)
+	if hadSel {
+		selKey = m.rows[m.sel].Key
+	}
+	change()
+	m.roots = m.b.roots
+	m.total = 0
+	for _, r := range m.roots {
+		m.total += r.Groups
+	}
+	m.rows = Flatten(m.roots, m.collapsed)
+	if hadSel {
+		for i, n := range m.rows {
+			if n.Key == selKey {
+				m.sel = i
+				m.follow()
+				return
+			}
+		}
+	}
+	m.sel = 0
+	for i, n := range m.rows {
+		if n.Leaf() {
+			m.sel = i
+			break
+		}
+	}
+	m.follow()
+}
+
+// Rows returns the rows that show.
+func (m *Model) Rows() []*Node { return m.rows }
+
+// Cursor returns the index of the selected row.
+func (m *Model) Cursor() int { return m.sel }
+
+// SelectedNode returns the selected node, nil when the tree is empty.
+func (m *Model) SelectedNode() *Node {
+	if m.sel < len(m.rows) {
+		return m.rows[m.sel]
+	}
+	return nil
+}
+
+// Selected returns the index in the session's groups of the selected leaf,
+// or of the first group below the selected inner node; -1 when empty.
+func (m *Model) Selected() int {
+	if n := m.SelectedNode(); n != nil {
+		return n.First
+	}
+	return -1
+}
+
+// Select selects row i, clamped.
+func (m *Model) Select(i int) {
+	m.sel = max(0, min(i, len(m.rows)-1))
+	m.follow()
+}
+
+// Move moves the selection by d rows.
+func (m *Model) Move(d int) { m.Select(m.sel + d) }
+
+// SelectGroup selects the leaf of group i, expanding its ancestors; it
+// reports whether the group is in the tree (not filtered out).
+func (m *Model) SelectGroup(i int) bool {
+	var leaf *Node
+	var find func(ns []*Node) bool
+	find = func(ns []*Node) bool {
+		for _, n := range ns {
+			if n.Group == i {
+				leaf = n
+				return true
+			}
+			if !n.Leaf() && n.First <= i && find(n.Children) {
+				return true
+			}
+		}
+		return false
+	}
+	if !find(m.roots) {
+		return false
+	}
+	changed := false
+	for p := leaf.Parent; p != nil; p = p.Parent {
+		if m.collapsed[p.Key] {
+			delete(m.collapsed, p.Key)
+			changed = true
+		}
+	}
+	if changed {
+		m.rows = Flatten(m.roots, m.collapsed)
+	}
+	for r, n := range m.rows {
+		if n == leaf {
+			m.Select(r)
+			return true
+		}
+	}
+	return false
+}
+
+// NextLeaf selects the d-th next error group row (d = ±1) from the
+// selection, wrapping around, expanding collapsed nodes on the way; it
+// reports whether there was one.
+func (m *Model) NextLeaf(d int) bool {
+	var leaves []*Node
+	var walk func(ns []*Node)
+	walk = func(ns []*Node) {
+		for _, n := range ns {
+			if n.Leaf() {
+				leaves = append(leaves, n)
+			} else {
+				walk(n.Children)
+			}
+		}
+	}
+	walk(m.roots)
+	if len(leaves) == 0 {
+		return false
+	}
+	// pos is the selection's place among the leaves in tree order; an inner
+	// node sits just before its first leaf.
+	pos := -1
+	if cur := m.SelectedNode(); cur != nil {
+		for i, l := range leaves {
+			if l == cur {
+				pos = i
+				break
+			}
+			if !cur.Leaf() && isBelow(l, cur) {
+				pos = i
+				if d > 0 {
+					pos = i - 1
+				}
+				break
+			}
+		}
+	}
+	next := ((pos+d)%len(leaves) + len(leaves)) % len(leaves)
+	return m.SelectGroup(leaves[next].Group)
+}
+
+func isBelow(n, anc *Node) bool {
+	for p := n.Parent; p != nil; p = p.Parent {
+		if p == anc {
+			return true
+		}
+	}
+	return false
+}
+
+// SetCollapsed collapses or expands the selected inner node.
+func (m *Model) SetCollapsed(c bool) {
+	n := m.SelectedNode()
+	if n == nil || n.Leaf() || m.collapsed[n.Key] == c {
+		return
+	}
+	if c {
+		m.collapsed[n.Key] = true
+	} else {
+		delete(m.collapsed, n.Key)
+	}
+	m.rows = Flatten(m.roots, m.collapsed)
+	m.follow()
+}
+
+// Toggle collapses an expanded inner node and expands a collapsed one; it
+// reports whether the selection is an inner node.
+func (m *Model) Toggle() bool {
+	n := m.SelectedNode()
+	if n == nil || n.Leaf() {
+		return false
+	}
+	m.SetCollapsed(!m.collapsed[n.Key])
+	return true
+}
+
+// IsCollapsed reports whether the selected node is a collapsed inner node.
+func (m *Model) IsCollapsed() bool {
+	n := m.SelectedNode()
+	return n != nil && !n.Leaf() && m.collapsed[n.Key]
+}
+
+// Left collapses the selected node when it is an expanded inner node, and
+// otherwise selects its parent.
+func (m *Model) Left() {
+	n := m.SelectedNode()
+	if n == nil {
+		return
+	}
+	if !n.Leaf() && !m.collapsed[n.Key] {
+		m.SetCollapsed(true)
+		return
+	}
+	if n.Parent != nil {
+		for i, r := range m.rows {
+			if r == n.Parent {
+				m.Select(i)
+				return
+			}
+		}
+	}
+}
+
+// SelectRow selects the row drawn on line y of the pane's inner area; it
+// reports whether y was on a row.
+func (m *Model) SelectRow(y int) bool {
+	i := m.offset + y
+	if y < 0 || i >= len(m.rows) {
+		return false
+	}
+	m.Select(i)
+	return true
+}
+
+func (m *Model) follow() { m.offset = Follow(m.offset, m.sel, len(m.rows), m.height) }
+
+// Update handles the movement keys and space; the root sends it keys only
+// while the pane has focus, after its own (h, l, enter).
+func (m *Model) Update(msg tea.Msg) tea.Cmd {
+	k := m.c.Keys
+	if msg, ok := msg.(tea.KeyPressMsg); ok {
+		switch {
+		case key.Matches(msg, k.Up):
+			m.Move(-1)
+		case key.Matches(msg, k.Down):
+			m.Move(1)
+		case key.Matches(msg, k.PageUp):
+			m.Move(-max(m.height-1, 1))
+		case key.Matches(msg, k.PageDown):
+			m.Move(max(m.height-1, 1))
+		case key.Matches(msg, k.Top):
+			m.Select(0)
+		case key.Matches(msg, k.Bottom):
+			m.Select(len(m.rows) - 1)
+		case key.Matches(msg, k.Toggle):
+			m.Toggle()
+		}
+	}
+	return nil
+}
+
+// Total returns the number of groups in the tree (after the filter).
+func (m *Model) Total() int { return m.total }
+
+// Title is the pane's title: "Errors by command buffer (2 groups)".
+func (m *Model) Title() string {
+	g := "groups"
+	if m.total == 1 {
+		g = "group"
+	}
+	return fmt.Sprintf("Errors by %s (%d %s)", m.by, m.total, g)
+}
+
+// View draws the pane's inner area.
+func (m *Model) View() string {
+	return Render(m.c.Styles, m.rows, m.collapsed, m.sel, m.offset, m.focused, m.width, m.height)
+}

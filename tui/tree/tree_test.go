@@ -1,0 +1,192 @@
+package tree
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/gpuav-dbg/gpuav-dbg/session"
+	"github.com/gpuav-dbg/gpuav-dbg/tui/internal/fixture"
+)
+
+// groups is the fixture's two groups plus a third in the compute command
+// buffer: another dispatch, same pipeline, another check.
+func groups() []*session.ErrorGroup {
+	g := fixture.Compute()
+	g.Check, g.ActionIndex, g.Count, g.Labels = "buffer_oob", 2, 7, nil
+	g.Source = &session.Source{File: fixture.ComputeFile, Line: 7, Column: 14}
+	return append(fixture.Session().Groups, g)
+}
+
+func render(t *testing.T, by Grouping, collapse ...int) string {
+	t.Helper()
+	m := New(fixture.Common())
+	m.SetSize(50, 12)
+	m.SetFocused(true)
+	m.SetGroups(groups())
+	m.SetGrouping(by)
+	for _, r := range collapse {
+		m.Select(r)
+		m.SetCollapsed(true)
+	}
+	out := fixture.ASCII(m.View())
+	if lines := strings.Split(out, "\n"); len(lines) != 12 || ansi.StringWidth(lines[0]) != 50 {
+		t.Fatalf("view is %d lines of %d cells", len(lines), ansi.StringWidth(lines[0]))
+	}
+	return out
+}
+
+func TestRenderByCommandBuffer(t *testing.T) { golden.RequireEqual(t, render(t, ByCommandBuffer)) }
+func TestRenderByPipeline(t *testing.T)      { golden.RequireEqual(t, render(t, ByPipeline)) }
+func TestRenderBySource(t *testing.T)        { golden.RequireEqual(t, render(t, BySource)) }
+func TestRenderByCheck(t *testing.T)         { golden.RequireEqual(t, render(t, ByCheck)) }
+
+// The second command buffer collapsed: its rows go, its count stays.
+func TestRenderCollapsed(t *testing.T) { golden.RequireEqual(t, render(t, ByCommandBuffer, 7)) }
+
+func labels(rows []*Node) []string {
+	out := make([]string, len(rows))
+	for i, n := range rows {
+		out[i] = fmt.Sprintf("%d:%s ×%d/%d", n.Depth, n.Label, n.Records, n.Groups)
+	}
+	return out
+}
+
+func TestBuild(t *testing.T) {
+	got := labels(Flatten(Build(groups(), nil, ByCommandBuffer), nil))
+	want := []string{
+		`0:cmdbuf "compute cb" ×11/2`,
+		`1:#0 vkCmdDispatch — frame 0 › oob pass ×4/1`,
+		`2:pipeline "oob pipeline" ×4/1`,
+		`3:descriptor_index_oob oob_compute.comp:9 compute ×4/1`,
+		`1:#2 vkCmdDispatch ×7/1`,
+		`2:pipeline "oob pipeline" ×7/1`,
+		`3:buffer_oob oob_compute.comp:7 compute ×7/1`,
+		`0:cmdbuf 0x000055d5c3a1c9e0 ×64/1`,
+		`1:#0 vkCmdDraw ×64/1`,
+		`2:pipeline 0x0000000000000043 ×64/1`,
+		`3:descriptor_index_oob oob_fragment.frag:9 fragment ×64/1`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("tree:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// The filter keeps only what it accepts; a group without debug info is
+	// placed by shader and instruction.
+	gs := groups()
+	gs[1].Source = nil
+	got = labels(Flatten(Build(gs, func(i int) bool { return i != 0 }, BySource), nil))
+	want = []string{
+		"0:shader 2 instr 112 ×64/1",
+		"1:descriptor_index_oob shader 2 instr 112 fragment ×64/1",
+		"0:oob_compute.comp:7 ×7/1",
+		"1:buffer_oob oob_compute.comp:7 compute ×7/1",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("by source, filtered:\n%s", strings.Join(got, "\n"))
+	}
+}
+
+func press(s string) tea.KeyPressMsg {
+	switch s {
+	case "space":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	}
+	return tea.KeyPressMsg{Code: []rune(s)[0], Text: s}
+}
+
+func TestModel(t *testing.T) {
+	m := New(fixture.Common())
+	m.SetSize(50, 5)
+	gs := groups()
+	m.SetGroups(gs[:1])
+	// The first selection is the first group, not its command buffer.
+	if m.Cursor() != 3 || m.Selected() != 0 {
+		t.Fatalf("first selection: row %d group %d", m.Cursor(), m.Selected())
+	}
+	// Live: new groups arrive; the selection stays on the same node.
+	m.Update(press("k")) // the pipeline row
+	m.SetGroups(gs)
+	if n := m.SelectedNode(); n.Label != `pipeline "oob pipeline"` || m.Cursor() != 2 || m.Selected() != 0 {
+		t.Fatalf("after an update: row %d %q", m.Cursor(), n.Label)
+	}
+	if m.Title() != "Errors by command buffer (3 groups)" {
+		t.Fatalf("title %q", m.Title())
+	}
+	// space collapses and expands.
+	m.Update(press("space"))
+	if !m.IsCollapsed() || len(m.Rows()) != 10 {
+		t.Fatalf("collapse: %v, %d rows", m.IsCollapsed(), len(m.Rows()))
+	}
+	// n (NextLeaf) from a collapsed node expands the way to the next group.
+	if !m.NextLeaf(1) || m.Selected() != 0 || m.IsCollapsed() || len(m.Rows()) != 11 {
+		t.Fatalf("next leaf: group %d, %d rows", m.Selected(), len(m.Rows()))
+	}
+	m.NextLeaf(1)
+	if m.Selected() != 2 || m.Cursor() != 6 {
+		t.Fatalf("next leaf: group %d row %d", m.Selected(), m.Cursor())
+	}
+	m.NextLeaf(1)
+	m.NextLeaf(1) // wraps around
+	if m.Selected() != 0 {
+		t.Fatalf("wrap: group %d", m.Selected())
+	}
+	m.NextLeaf(-1)
+	if m.Selected() != 1 {
+		t.Fatalf("previous from the first: group %d", m.Selected())
+	}
+	// Left: a group goes to its parent, an expanded node collapses.
+	m.Left()
+	if m.SelectedNode().Label != "pipeline 0x0000000000000043" {
+		t.Fatalf("left: %q", m.SelectedNode().Label)
+	}
+	m.Left()
+	if !m.IsCollapsed() {
+		t.Fatal("left did not collapse")
+	}
+	// Regrouping keeps the selected group.
+	m.SelectGroup(2)
+	m.SetGrouping(ByCheck)
+	if m.Selected() != 2 || !m.SelectedNode().Leaf() || m.Cursor() != 4 {
+		t.Fatalf("regroup: group %d row %d", m.Selected(), m.Cursor())
+	}
+	// G and g, and the scroll window follows.
+	m.Update(press("G"))
+	if m.Cursor() != len(m.Rows())-1 {
+		t.Fatalf("G: row %d of %d", m.Cursor(), len(m.Rows()))
+	}
+	m.Update(press("g"))
+	if m.Cursor() != 0 {
+		t.Fatalf("g: row %d", m.Cursor())
+	}
+	// A click on a row selects it.
+	if !m.SelectRow(1) || m.Cursor() != 1 || m.SelectRow(40) {
+		t.Fatal("SelectRow")
+	}
+	// An empty tree selects nothing.
+	m.SetGroups(nil)
+	if m.Selected() != -1 || m.SelectedNode() != nil || m.NextLeaf(1) {
+		t.Fatal("empty tree has a selection")
+	}
+}
+
+// Only the visible window is drawn: 100,000 groups render as fast as ten.
+func BenchmarkRender(b *testing.B) {
+	gs := make([]*session.ErrorGroup, 100000)
+	for i := range gs {
+		g := fixture.Compute()
+		g.ActionIndex = uint32(i)
+		gs[i] = g
+	}
+	m := New(fixture.Common())
+	m.SetSize(48, 40)
+	m.SetGroups(gs)
+	b.ResetTimer()
+	for range b.N {
+		m.Update(press("j"))
+		_ = m.View()
+	}
+}

@@ -154,8 +154,8 @@ func TestMarkdownGolden(t *testing.T) {
 
 func TestMet(t *testing.T) {
 	for _, tc := range []struct {
-		none, ours, khronos int64
-		target              float64
+		none, ours, khronos  int64
+		target               float64
 		wantTarget, wantBeat bool
 	}{
 		{100, 105, 130, 1.10, true, true},

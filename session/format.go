@@ -220,8 +220,15 @@ func buildMessage(g *ErrorGroup, what string) string {
 			if src.Note != "" {
 				fmt.Fprintf(&b, "\n(%s)", src.Note)
 			}
-		} else if src.Note != "" {
-			fmt.Fprintf(&b, " Source unknown: %s.", src.Note)
+		} else {
+			if src.Note != "" {
+				fmt.Fprintf(&b, " Source unknown: %s.", src.Note)
+			}
+			if src.Text != "" {
+				// No debug info: the disassembled instruction stands in.
+				b.WriteString("\n")
+				b.WriteString(src.Text)
+			}
 		}
 	}
 	return b.String()

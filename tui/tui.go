@@ -7,10 +7,14 @@
 // (common.Common: size, theme styles, key map) and routes messages to the
 // panes, each in its own package with a pure Render function:
 //
-//	tui/errlist  the error list (one row per group)
+//	tui/tree     the error groups as a tree (four groupings), left
 //	tui/detail   everything about the selected group
-//	tui/source   the shader source, highlighted, offending line marked
-//	tui/status   app state, device, counts, short help
+//	tui/source   the shader source, highlighted, offending line marked,
+//	             or the SPIR-V disassembly
+//	tui/status   app state, run, device, settings, counts, short help
+//	tui/logview  the app's output and the notices (screen o)
+//	tui/settings checks, reserve slot, safe mode for a re-run (screen s)
+//	tui/compare  two runs' counts side by side (screen c)
 //
 // A launcher hands the UI a [Source] of session snapshots and tells it when
 // the session changed, through the Source's Updates channel or by sending

@@ -42,7 +42,7 @@ $(BENCH_BIN)/scene: bench/scenes/scene.c bench/bench.mk
 $(BENCH_BIN)/harness: $(wildcard bench/*.go) go.mod
 	@mkdir -p build
 	@mkdir -p $(BENCH_BIN)
-	CGO_ENABLED=0 $(GO) build -ldflags "-X main.commit=$$(git rev-parse --short HEAD 2>/dev/null)" -o $@ ./bench
+	CGO_ENABLED=0 $(GO) build -ldflags "-X main.commit=$$(git rev-parse --short HEAD 2>/dev/null)$$(git status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo +dirty)" -o $@ ./bench
 
 bench-apps: $(BENCH_BIN)/scene $(BENCH_BIN)/harness $(BENCH_SPVS)
 

@@ -382,7 +382,11 @@ func ourVersion(binDir string) string {
 		return "commit " + commit
 	}
 	if out, err := exec.Command("git", "rev-parse", "--short", "HEAD").Output(); err == nil {
-		return "commit " + strings.TrimSpace(string(out))
+		v := "commit " + strings.TrimSpace(string(out))
+		if st, err := exec.Command("git", "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(st) > 0 {
+			v += " plus uncommitted changes"
+		}
+		return v
 	}
 	if out, err := exec.Command(filepath.Join(binDir, "gpuav-dbg"), "version").Output(); err == nil {
 		return strings.SplitN(strings.TrimSpace(string(out)), "\n", 2)[0]

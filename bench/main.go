@@ -132,8 +132,12 @@ func run(args []string) error {
 			}
 			res.Scenes = append(res.Scenes, sr)
 			fmt.Print(FormatScene(sr))
+			res.Machine.Load = load + " at the start, " + LoadAvg() + " at the end"
+			// Keep what is done so far, should a later scene fail or time out.
+			if err := writeFiles(res, *jsonOut, *mdOut); err != nil {
+				return err
+			}
 		}
-		res.Machine.Load = load + " at the start, " + LoadAvg() + " at the end"
 	}
 
 	sec := *section
@@ -147,19 +151,8 @@ func run(args []string) error {
 		return fmt.Errorf("unknown section %q (lavapipe or nvidia)", sec)
 	}
 	md := Markdown(res)
-	if *jsonOut != "" {
-		b, err := json.MarshalIndent(res, "", "  ")
-		if err != nil {
-			return fmt.Errorf("encode results: %w", err)
-		}
-		if err := os.WriteFile(*jsonOut, append(b, '\n'), 0o644); err != nil {
-			return fmt.Errorf("write results: %w", err)
-		}
-	}
-	if *mdOut != "" {
-		if err := os.WriteFile(*mdOut, []byte(md), 0o644); err != nil {
-			return fmt.Errorf("write markdown: %w", err)
-		}
+	if err := writeFiles(res, *jsonOut, *mdOut); err != nil {
+		return err
 	}
 	if *write != "" {
 		doc, err := os.ReadFile(*write)
@@ -177,6 +170,25 @@ func run(args []string) error {
 	}
 	if *render == "" && *write == "" && *mdOut == "" {
 		fmt.Print(md)
+	}
+	return nil
+}
+
+// writeFiles writes the results as JSON and as markdown, where asked.
+func writeFiles(res *Results, jsonOut, mdOut string) error {
+	if jsonOut != "" {
+		b, err := json.MarshalIndent(res, "", "  ")
+		if err != nil {
+			return fmt.Errorf("encode results: %w", err)
+		}
+		if err := os.WriteFile(jsonOut, append(b, '\n'), 0o644); err != nil {
+			return fmt.Errorf("write results: %w", err)
+		}
+	}
+	if mdOut != "" {
+		if err := os.WriteFile(mdOut, []byte(Markdown(res)), 0o644); err != nil {
+			return fmt.Errorf("write markdown: %w", err)
+		}
 	}
 	return nil
 }

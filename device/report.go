@@ -78,7 +78,8 @@ type Limits struct {
 	MaxUniformBufferRange               uint32 `json:"maxUniformBufferRange"`
 }
 
-// Feature names the probe reads, grouped by the struct they come from.
+// FeatureNames are the features the probe reads, grouped by the struct they
+// come from.
 var FeatureNames = []string{
 	// VkPhysicalDeviceFeatures
 	"robustBufferAccess", "geometryShader", "tessellationShader", "vertexPipelineStoresAndAtomics",

@@ -157,6 +157,7 @@ func runApp(t *testing.T, listen bool, extraEnv []string, prog string, args ...s
 	env := append(cleanEnv(), "VK_ADD_LAYER_PATH="+fixture.dir, "VK_INSTANCE_LAYERS="+layerName, "XDG_RUNTIME_DIR="+xdg)
 	var res result
 	done := make(chan []any, 1)
+	closeListener := func() {}
 	if listen {
 		sockDir, err := os.MkdirTemp("", "gv")
 		if err != nil {
@@ -168,30 +169,49 @@ func runApp(t *testing.T, listen bool, extraEnv []string, prog string, args ...s
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer ln.Close()
+		var once sync.Once
+		closeListener = func() { once.Do(func() { ln.Close() }) }
+		defer closeListener()
 		env = append(env, "VK_LAYER_GPUAV_DBG_SOCKET="+sock)
+		// Every connection (one per instance lifetime: an app that
+		// destroys its last instance and makes another reconnects), its
+		// messages in order, the connections in the order they came.
 		go func() {
-			var msgs []any
-			defer func() { done <- msgs }()
-			conn, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			defer conn.Close()
+			var conns []chan []any
+			defer func() {
+				var msgs []any
+				for _, c := range conns {
+					msgs = append(msgs, <-c...)
+				}
+				done <- msgs
+			}()
 			for {
-				k, payload, err := wire.ReadFrame(conn)
+				conn, err := ln.Accept()
 				if err != nil {
-					if !errors.Is(err, io.EOF) {
-						msgs = append(msgs, err)
-					}
 					return
 				}
-				m, err := wire.Decode(k, payload)
-				if err != nil {
-					msgs = append(msgs, err)
-					continue
-				}
-				msgs = append(msgs, m)
+				c := make(chan []any, 1)
+				conns = append(conns, c)
+				go func() {
+					var msgs []any
+					defer func() { c <- msgs }()
+					defer conn.Close()
+					for {
+						k, payload, err := wire.ReadFrame(conn)
+						if err != nil {
+							if !errors.Is(err, io.EOF) {
+								msgs = append(msgs, err)
+							}
+							return
+						}
+						m, err := wire.Decode(k, payload)
+						if err != nil {
+							msgs = append(msgs, err)
+							continue
+						}
+						msgs = append(msgs, m)
+					}
+				}()
 			}
 		}()
 	}
@@ -212,6 +232,7 @@ func runApp(t *testing.T, listen bool, extraEnv []string, prog string, args ...s
 	}
 	res.stdout, res.stderr = stdout.String(), stderr.String()
 	if listen {
+		closeListener() // the app has exited: no more connections
 		select {
 		case res.msgs = <-done:
 		case <-time.After(10 * time.Second):

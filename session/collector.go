@@ -117,8 +117,8 @@ type Collector struct {
 	lastTime time.Time
 	// replay: the frames come from a session file, with their own times.
 	replay bool
-	// scratch receives the packed errors messages of a replay.
-	scratch *wire.Errors
+	// packed decodes the packed errors messages of a replay.
+	packed *wire.PackedDecoder
 }
 
 // NewCollector returns a collector with an empty session.
@@ -173,11 +173,10 @@ func (c *Collector) RecordFrame(k wire.Kind, payload []byte) error {
 	if c.replay && k == wire.KindErrorsPacked {
 		// A replay is one goroutine, and the groups keep nothing of a
 		// message's records: decode every one into the same room.
-		if c.scratch == nil {
-			c.scratch = &wire.Errors{}
+		if c.packed == nil {
+			c.packed = &wire.PackedDecoder{}
 		}
-		err = wire.DecodePackedErrorsInto(c.scratch, payload)
-		msg = c.scratch
+		msg, err = c.packed.Decode(payload)
 	} else {
 		msg, err = wire.Decode(k, payload)
 	}

@@ -325,6 +325,9 @@ func sarifResultOf(g *ErrorGroup, ruleIndex int, root string) sarifResult {
 	if g.Descriptor != nil {
 		props["descriptor"] = g.Descriptor
 	}
+	if g.Ray != nil {
+		props["ray"] = g.Ray
+	}
 	if len(g.Labels) > 0 {
 		props["labels"] = g.Labels
 	}

@@ -182,19 +182,30 @@ func (r *packedReader) count(what string, min int) int {
 // their strings, label paths and one params array, so a message of n
 // records costs a handful of allocations, not n.
 func DecodePackedErrors(p []byte) (*Errors, error) {
-	e := &Errors{}
-	if err := DecodePackedErrorsInto(e, p); err != nil {
-		return nil, err
-	}
-	return e, nil
+	var d PackedDecoder
+	return d.Decode(p)
 }
 
-// DecodePackedErrorsInto is DecodePackedErrors into e, reusing the room of
-// e.Records and the params array the previous call into e decoded: a
-// reader that does not keep the records (or their Params) between calls
+// PackedDecoder decodes KindErrorsPacked payloads one after the other into
+// the same room: the message it returns, its records and their params are
+// overwritten by the next call, so a reader that keeps nothing of them
 // decodes a whole file with no allocation per message beyond its strings.
-// On error e holds garbage.
-func DecodePackedErrorsInto(e *Errors, p []byte) error {
+// The zero value is ready to use.
+type PackedDecoder struct {
+	e      Errors
+	params []uint32
+}
+
+// Decode decodes one payload; the message is valid until the next call.
+func (d *PackedDecoder) Decode(p []byte) (*Errors, error) {
+	if err := d.decode(p); err != nil {
+		d.e = Errors{}
+		return nil, err
+	}
+	return &d.e, nil
+}
+
+func (d *PackedDecoder) decode(p []byte) error {
 	if len(p) == 0 || p[0] != PackedVersion {
 		if len(p) == 0 {
 			return fmt.Errorf("decode errors_packed: %w: empty", ErrPacked)
@@ -202,11 +213,8 @@ func DecodePackedErrorsInto(e *Errors, p []byte) error {
 		return fmt.Errorf("decode errors_packed: %w: version %d, this reader reads %d", ErrPacked, p[0], PackedVersion)
 	}
 	r := &packedReader{b: p, off: 1}
-	var params []uint32
-	if n := len(e.Records); n > 0 && cap(e.Records[0].Params) > 0 {
-		// The previous call's params array starts at Records[0].Params.
-		params = e.Records[0].Params[:0:cap(e.Records[0].Params)]
-	}
+	params := d.params[:0]
+	e := &d.e
 	*e = Errors{Records: e.Records[:0]}
 	e.Submit = r.uvarint("submit")
 	e.Queue = r.uvarint("queue")
@@ -278,6 +286,7 @@ func DecodePackedErrorsInto(e *Errors, p []byte) error {
 		}
 		if cap(params)-len(params) < np {
 			params = make([]uint32, 0, max(np, min(np*(n-i), len(r.b)-r.off)))
+			d.params = params
 		}
 		start := len(params)
 		for range np {

@@ -113,3 +113,82 @@ func FuzzPackedErrors(f *testing.F) {
 		}
 	})
 }
+
+// TestPackedDecoderReuse: one decoder, messages one after the other; a
+// message of many records costs its strings, not an allocation per record.
+func TestPackedDecoderReuse(t *testing.T) {
+	big := &Errors{Submit: 1, CommandBuffer: 2}
+	for i := range 1000 {
+		big.Records = append(big.Records, Record{Check: "descriptor_index_oob", Code: 1, ShaderID: uint32(i % 3), Action: "vkCmdDraw",
+			StageWords: [3]uint32{uint32(i), 0, 0}, Labels: []string{"a"}, Params: []uint32{1, 2, 3, 4, 0, 0, 0}, Count: 1})
+	}
+	small := packedSample()
+	pb, ps := AppendPackedErrors(nil, big), AppendPackedErrors(nil, small)
+	var d PackedDecoder
+	for range 2 {
+		got, err := d.Decode(pb)
+		if err != nil || len(got.Records) != 1000 || got.Records[999].StageWords[0] != 999 || got.Records[999].Params[3] != 4 {
+			t.Fatalf("big: %v", err)
+		}
+		got, err = d.Decode(ps)
+		small.Records[2].Params = []uint32{}
+		if err != nil || !reflect.DeepEqual(got, small) {
+			t.Fatalf("small after big:\n got %+v\nwant %+v (%v)", got, small, err)
+		}
+	}
+	allocs := testing.AllocsPerRun(10, func() {
+		if _, err := d.Decode(pb); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs > 10 {
+		t.Fatalf("%v allocations to decode 1000 records", allocs)
+	}
+	if _, err := d.Decode([]byte{7}); err == nil {
+		t.Fatal("bad version decoded")
+	}
+}
+
+// benchErrors is one errors message of 4000 distinct records.
+func benchErrors() *Errors {
+	e := &Errors{Submit: 1, CommandBuffer: 0x55}
+	for i := range 4000 {
+		e.Records = append(e.Records, Record{Check: "descriptor_index_oob", Code: 1, ShaderID: uint32(i % 10), Instruction: uint32(100 + i%100),
+			Stage: 5, StageWords: [3]uint32{uint32(i), 0, 0}, ActionIndex: uint32(i % 100), Action: "vkCmdDispatch", Pipeline: 0x77,
+			Labels: []string{"frame", "pass"}, Params: []uint32{0, 1, 9, 8, 0, 0, 0}, Count: 1})
+	}
+	return e
+}
+
+// BenchmarkDecodeErrors compares decoding an errors message of 4000
+// records as the layer sends it (JSON) and as session files keep it
+// (packed).
+func BenchmarkDecodeErrors(b *testing.B) {
+	e := benchErrors()
+	for _, c := range []struct {
+		name string
+		kind Kind
+	}{{"json", KindErrors}, {"packed", KindErrorsPacked}} {
+		b.Run(c.name, func(b *testing.B) {
+			frame, err := Encode(c.kind, e)
+			if err != nil {
+				b.Fatal(err)
+			}
+			payload := frame[HeaderSize:]
+			var d PackedDecoder
+			b.SetBytes(int64(len(payload)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if c.kind == KindErrorsPacked {
+					_, err = d.Decode(payload)
+				} else {
+					_, err = Decode(c.kind, payload)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/4000, "ns/record")
+		})
+	}
+}

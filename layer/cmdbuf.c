@@ -55,6 +55,7 @@ static void cb_reset(cb_state *cs)
     cs->path_dirty = 1;
     cs->nexecuted = 0;
     memset(cs->bound, 0, sizeof cs->bound);
+    memset(cs->set_layout, 0, sizeof cs->set_layout);
 }
 
 static void cb_free(cb_state *cs)
@@ -142,7 +143,13 @@ static void before_action(cb_state *cs, gpuavdbg_cmd cmd, VkPipelineBindPoint bp
         const device_data *dd = cs->dd;
         uint32_t slot = idx < GPUAVDBG_ACTION_SLOTS - 1 ? idx : GPUAVDBG_ACTION_SLOTS - 1;
         uint32_t dyn = slot * dd->action_stride;
-        dd->disp.CmdBindDescriptorSets(cs->cb, bp, b->layout, dd->slot, 1, &cs->unit->set, 1, &dyn);
+        /* Actions past the last action slot share it: bind once for them
+         * while the app leaves the set alone and keeps the layout. */
+        if (cs->set_layout[bi] != b->layout || cs->set_offset[bi] != dyn) {
+            dd->disp.CmdBindDescriptorSets(cs->cb, bp, b->layout, dd->slot, 1, &cs->unit->set, 1, &dyn);
+            cs->set_layout[bi] = b->layout;
+            cs->set_offset[bi] = dyn;
+        }
         a.instrumented = 1;
         cs->ninstrumented++;
     }
@@ -363,9 +370,76 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdBindPipeline(VkCommandBuffer cb, VkPipel
     dd->disp.CmdBindPipeline(cb, bp, pipeline);
 }
 
+/* ---- descriptor binds of the app ------------------------------------------------ */
+
+/* disturbed forgets that the layer's set is bound at bind point bp (all,
+ * with bp < 0): the app's binds may have disturbed it (different layouts
+ * for lower sets make the higher ones incompatible). */
+static void disturbed(cb_state *cs, int bi)
+{
+    if (!cs)
+        return;
+    if (bi < 0)
+        memset(cs->set_layout, 0, sizeof cs->set_layout);
+    else
+        cs->set_layout[bi] = VK_NULL_HANDLE;
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdBindDescriptorSets(VkCommandBuffer cb, VkPipelineBindPoint bp,
+                                                          VkPipelineLayout layout, uint32_t first, uint32_t n,
+                                                          const VkDescriptorSet *sets, uint32_t ndyn,
+                                                          const uint32_t *dyn)
+{
+    CMD_PROLOGUE(cb);
+    int bi = bind_point_index(bp);
+    if (bi >= 0)
+        disturbed(cs, bi);
+    dd->disp.CmdBindDescriptorSets(cb, bp, layout, first, n, sets, ndyn, dyn);
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdPushDescriptorSetKHR(VkCommandBuffer cb, VkPipelineBindPoint bp,
+                                                            VkPipelineLayout layout, uint32_t set, uint32_t n,
+                                                            const VkWriteDescriptorSet *writes)
+{
+    CMD_PROLOGUE(cb);
+    int bi = bind_point_index(bp);
+    if (bi >= 0)
+        disturbed(cs, bi);
+    dd->disp.CmdPushDescriptorSetKHR(cb, bp, layout, set, n, writes);
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdPushDescriptorSetWithTemplateKHR(VkCommandBuffer cb,
+                                                                        VkDescriptorUpdateTemplate tmpl,
+                                                                        VkPipelineLayout layout, uint32_t set,
+                                                                        const void *data)
+{
+    CMD_PROLOGUE(cb);
+    disturbed(cs, -1); /* the template knows the bind point */
+    dd->disp.CmdPushDescriptorSetWithTemplateKHR(cb, tmpl, layout, set, data);
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdBindDescriptorBuffersEXT(VkCommandBuffer cb, uint32_t n,
+                                                                const VkDescriptorBufferBindingInfoEXT *infos)
+{
+    CMD_PROLOGUE(cb);
+    disturbed(cs, -1);
+    dd->disp.CmdBindDescriptorBuffersEXT(cb, n, infos);
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdSetDescriptorBufferOffsetsEXT(VkCommandBuffer cb, VkPipelineBindPoint bp,
+                                                                     VkPipelineLayout layout, uint32_t first,
+                                                                     uint32_t n, const uint32_t *indices,
+                                                                     const VkDeviceSize *offsets)
+{
+    CMD_PROLOGUE(cb);
+    disturbed(cs, -1);
+    dd->disp.CmdSetDescriptorBufferOffsetsEXT(cb, bp, layout, first, n, indices, offsets);
+}
+
 static VKAPI_ATTR void VKAPI_CALL gl_CmdExecuteCommands(VkCommandBuffer cb, uint32_t n, const VkCommandBuffer *cbs)
 {
     CMD_PROLOGUE(cb);
+    disturbed(cs, -1); /* the primary's bindings are undefined after it */
     if (cs)
         for (uint32_t i = 0; i < n; i++) {
             uint32_t cap = cs->cap_executed;
@@ -543,6 +617,11 @@ PFN_vkVoidFunction gpuavdbg_cmdbuf_intercept(const char *name)
     I(ResetCommandBuffer)
     I(CmdBindPipeline)
     I(CmdExecuteCommands)
+    I(CmdBindDescriptorSets)
+    I(CmdPushDescriptorSetKHR)
+    I(CmdPushDescriptorSetWithTemplateKHR)
+    I(CmdBindDescriptorBuffersEXT)
+    I(CmdSetDescriptorBufferOffsetsEXT)
     I(CmdDraw)
     I(CmdDrawIndexed)
     I(CmdDrawIndirect)

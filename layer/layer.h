@@ -212,6 +212,10 @@ void hmap_free(hmap *m);
     X(ResetCommandBuffer)                 \
     X(CmdBindPipeline)                    \
     X(CmdBindDescriptorSets)              \
+    X(CmdPushDescriptorSetKHR)            \
+    X(CmdPushDescriptorSetWithTemplateKHR) \
+    X(CmdBindDescriptorBuffersEXT)        \
+    X(CmdSetDescriptorBufferOffsetsEXT)   \
     X(CmdPipelineBarrier)                 \
     X(CmdExecuteCommands)                 \
     X(CmdDraw)                            \
@@ -362,6 +366,10 @@ typedef struct cb_state {
     int simultaneous; /* begun with VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT */
     out_unit *unit;
     bound_pipeline bound[GPUAVDBG_BIND_POINTS];
+    /* The layer's set as last bound at each bind point: with which layout
+     * (0: not bound, or disturbed by the app since) and dynamic offset. */
+    VkPipelineLayout set_layout[GPUAVDBG_BIND_POINTS];
+    uint32_t set_offset[GPUAVDBG_BIND_POINTS];
 
     gpuavdbg_action *actions;
     uint32_t nactions, cap_actions;

@@ -79,7 +79,7 @@ func buildLayer(dir string) error {
 
 // setup builds the fixture once; it skips the test when the machine has
 // no C compiler, glslangValidator or Vulkan loader.
-func setup(t *testing.T) {
+func setup(t testing.TB) {
 	t.Helper()
 	fixtureOnce.Do(func() {
 		for _, tool := range []string{"cc", "glslangValidator"} {

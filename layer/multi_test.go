@@ -41,7 +41,7 @@ func compileShader(src, out, env string) error {
 }
 
 // setupMulti builds multi and its shaders into the fixture directory.
-func setupMulti(t *testing.T) {
+func setupMulti(t testing.TB) {
 	t.Helper()
 	setup(t)
 	multiOnce.Do(func() {
@@ -383,7 +383,7 @@ func benchFigures(b *testing.B, layer bool, draws int) (nsPerDraw, usLatency flo
 // vkWaitForFences). Run it with -benchtime=1x: each iteration is a pair of
 // app runs.
 func BenchmarkDrawRecording(b *testing.B) {
-	setupMultiB(b)
+	setupMulti(b)
 	for _, draws := range []int{4000, 100000} {
 		b.Run(fmt.Sprintf("draws=%d", draws), func(b *testing.B) {
 			var with, without, latWith, latWithout float64
@@ -399,20 +399,5 @@ func BenchmarkDrawRecording(b *testing.B) {
 			b.ReportMetric(latWith/k, "us/submit-wait-layer")
 			b.ReportMetric(latWithout/k, "us/submit-wait-none")
 		})
-	}
-}
-
-// setupMultiB is setupMulti for a benchmark.
-func setupMultiB(b *testing.B) {
-	b.Helper()
-	t := &testing.T{}
-	done := make(chan struct{})
-	go func() { // setup calls t.Fatal, which ends the goroutine
-		defer close(done)
-		setupMulti(t)
-	}()
-	<-done
-	if t.Failed() || multiFix.app == "" {
-		b.Fatalf("setup failed: %v %v", fixture.err, multiFix.err)
 	}
 }

@@ -97,6 +97,20 @@ func Markdown(r *Results) string {
 			fmtDur(s.Median[ConfigNone]), fmtDur(s.Median[ConfigOurs]), s.Ratio(ConfigOurs),
 			fmtDur(s.Median[ConfigKhronos]), s.Ratio(ConfigKhronos), s.Target, met)
 	}
+	b.WriteString("\nEach run's median, in repetition order:\n\n")
+	for _, s := range r.Scenes {
+		fmt.Fprintf(&b, "- %s:", s.Name)
+		for i, c := range Configs {
+			if i > 0 {
+				b.WriteString(";")
+			}
+			fmt.Fprintf(&b, " %s", c)
+			for _, v := range s.Runs[c] {
+				fmt.Fprintf(&b, " %s", fmtDur(v))
+			}
+		}
+		b.WriteString("\n")
+	}
 	if len(r.Checks) > 0 {
 		b.WriteString("\nChecks before timing (small sizes):\n\n")
 		for _, c := range r.Checks {

@@ -2,6 +2,7 @@ package device
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
@@ -23,6 +24,12 @@ type Requirement struct {
 	// WarnWith are features that, when the app enables them, make the
 	// accesses the check finds defined behaviour: reported as warnings.
 	WarnWith []string
+	// GatedBy are the features without which no shader on the device can
+	// contain what the check looks at (no ray queries without rayQuery, no
+	// device addresses without bufferDeviceAddress): when one is missing the
+	// check is not needed rather than missing, and does not make the device
+	// unready.
+	GatedBy []string
 }
 
 // Requirements maps every check id to what it needs: the one table of the
@@ -38,8 +45,8 @@ var Requirements = map[string]Requirement{
 	gpuav.CheckBufferOOB:           {WarnWith: []string{"robustBufferAccess", "robustBufferAccess2"}},
 	gpuav.CheckTexelBufferOOB:      {WarnWith: []string{"robustBufferAccess", "robustBufferAccess2"}},
 	// The address check compares 64-bit addresses in the shader.
-	gpuav.CheckBDAOOB:   {Features: []string{"bufferDeviceAddress", "shaderInt64"}, Extension: ExtBufferDeviceAddress},
-	gpuav.CheckRayQuery: {Features: []string{"rayQuery"}, Extension: ExtRayQuery},
+	gpuav.CheckBDAOOB:   {Features: []string{"bufferDeviceAddress", "shaderInt64"}, Extension: ExtBufferDeviceAddress, GatedBy: []string{"bufferDeviceAddress"}},
+	gpuav.CheckRayQuery: {Features: []string{"rayQuery"}, Extension: ExtRayQuery, GatedBy: []string{"rayQuery"}},
 }
 
 // Support says whether one check can run on one device.
@@ -49,6 +56,9 @@ type Support struct {
 	Available bool `json:"available"`
 	// Reason says why not (when not Available).
 	Reason string `json:"reason,omitempty"`
+	// NotNeeded: not Available, but no shader on the device can contain
+	// what the check looks at, so nothing goes unchecked.
+	NotNeeded bool `json:"not_needed,omitempty"`
 	// Note says what is limited when Available: stages left unchecked,
 	// findings reported as warnings under robustness features.
 	Note string `json:"note,omitempty"`
@@ -117,6 +127,10 @@ func Assess(d *Device, checks []string) []Support {
 			s.Reason = "the device does not support " + strings.Join(missing, ", ")
 			if req.Extension != "" && !d.HasExtension(req.Extension) && !coreHas(d, req.Extension) {
 				s.Reason += " (no " + req.Extension + ")"
+			}
+			if slices.ContainsFunc(req.GatedBy, func(f string) bool { return !d.Features[f] }) {
+				s.NotNeeded = true
+				s.Reason += "; no shader can use it here, so nothing goes unchecked"
 			}
 		default:
 			s.Available = true

@@ -349,6 +349,9 @@ func goPipelineCreated(dev, pipeline, layout C.uint64_t, bindPoint C.uint32_t, s
 			"the pipeline runs uninstrumented copies of its shaders", uint64(layout))
 	}
 	sendLocked(wire.KindPipeline, msg)
+	if msg.Warning != "" {
+		logLocked(levelWarning, fmt.Sprintf("%s pipeline 0x%x: %s", msg.BindPoint, msg.Handle, msg.Warning))
+	}
 	if anyInstr {
 		wants = 1
 	}

@@ -615,6 +615,15 @@ func TestLayoutConflict(t *testing.T) {
 	}
 	s := one[wire.Shader](t, r)
 	p := one[wire.Pipeline](t, r)
+	// One warning names both the pipeline and its layout.
+	named := false
+	for _, l := range all[wire.Log](r) {
+		named = named || (l.Level == "warning" && strings.Contains(l.Text, fmt.Sprintf("compute pipeline 0x%x:", p.Handle)) &&
+			strings.Contains(l.Text, "pipeline layout "+layout))
+	}
+	if !named {
+		t.Errorf("no warning naming pipeline %#x and layout %s: %s", p.Handle, layout, dump(r.msgs))
+	}
 	if p.Instrumented || (s.Instrumented && !strings.Contains(p.Warning, "uninstrumented")) {
 		t.Errorf("pipeline with a conflicting layout: %+v", p)
 	}

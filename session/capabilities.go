@@ -46,6 +46,9 @@ type CheckSupport struct {
 	Available bool   `json:"available"`
 	Reason    string `json:"reason,omitempty"`
 	Note      string `json:"note,omitempty"`
+	// NotNeeded: unavailable, but no shader on the device can contain what
+	// the check looks at (ray queries without rayQuery...).
+	NotNeeded bool `json:"not_needed,omitempty"`
 }
 
 // Check returns the support of check id and whether the probe knows it. A
@@ -86,7 +89,7 @@ func capabilitiesFrom(m *wire.Capabilities, appDevice string) *Capabilities {
 			Checks: map[string]CheckSupport{},
 		}
 		for id, s := range d.Checks {
-			dc.Checks[id] = CheckSupport{Available: s.Available, Reason: s.Reason, Note: s.Note}
+			dc.Checks[id] = CheckSupport{Available: s.Available, Reason: s.Reason, Note: s.Note, NotNeeded: s.NotNeeded}
 		}
 		c.Devices = append(c.Devices, dc)
 	}

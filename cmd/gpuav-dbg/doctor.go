@@ -233,7 +233,7 @@ func buildDoctor(rep *device.Report, probeErr error, layer layerStatus, defaults
 			for _, s := range device.Assess(d, gpuav.AllChecks) {
 				def := slices.Contains(defaults, s.Check)
 				dc.Checks = append(dc.Checks, checkState{Support: s, Default: def})
-				if def && !s.Available {
+				if def && !s.Available && !s.NotNeeded {
 					dc.RunsDefaults = false
 				}
 			}
@@ -351,7 +351,10 @@ func writeDoctor(w io.Writer, r *doctorReport) {
 		}
 		for _, s := range d.Checks {
 			mark, text := "yes", s.Note
-			if !s.Available {
+			switch {
+			case s.NotNeeded:
+				mark, text = "n/a", s.Reason
+			case !s.Available:
 				mark, text = "no ", s.Reason
 			}
 			def := "         "
@@ -408,7 +411,7 @@ func capabilitiesOf(rep *device.Report, probeErr error) *wire.Capabilities {
 			MaxBoundDescriptorSets: d.Limits.MaxBoundDescriptorSets, DescriptorSlot: device.SlotOf(d.Limits.MaxBoundDescriptorSets).Slot,
 			Checks: map[string]wire.CheckSupport{}}
 		for _, s := range device.Assess(d, gpuav.AllChecks) {
-			dc.Checks[s.Check] = wire.CheckSupport{Available: s.Available, Reason: s.Reason, Note: s.Note}
+			dc.Checks[s.Check] = wire.CheckSupport{Available: s.Available, Reason: s.Reason, Note: s.Note, NotNeeded: s.NotNeeded}
 		}
 		m.Devices = append(m.Devices, dc)
 	}
@@ -438,7 +441,7 @@ func (c *cli) warnUnavailable(caps *wire.Capabilities, checks map[string]bool) {
 		where = fmt.Sprintf("%s (the first of %d devices; the app may pick another)", d.Name, len(caps.Devices))
 	}
 	for _, id := range gpuav.AllChecks {
-		if s, ok := d.Checks[id]; ok && checks[id] && !s.Available {
+		if s, ok := d.Checks[id]; ok && checks[id] && !s.Available && !s.NotNeeded {
 			fmt.Fprintf(c.stderr, "gpuav-dbg: warning: check %s cannot run on %s: %s\n", id, where, s.Reason)
 		}
 	}

@@ -469,6 +469,7 @@ typedef struct worker {
     ctx *c;
     uint32_t index, submits;
     pthread_mutex_t *queue_lock;
+    pthread_barrier_t *done; /* no pool is destroyed before all are done: no handle is reused */
 } worker;
 
 static void *work(void *p)
@@ -493,6 +494,7 @@ static void *work(void *p)
         CHECK(vkWaitForFences(c->dev, 1, &f, VK_TRUE, UINT64_MAX));
         CHECK(vkResetFences(c->dev, 1, &f));
     }
+    pthread_barrier_wait(w->done);
     vkDestroyFence(c->dev, f, NULL);
     vkDestroyCommandPool(c->dev, pool, NULL);
     return NULL;
@@ -504,8 +506,10 @@ static void mode_threads(ctx *c, uint32_t submits)
     pthread_t th[N];
     worker w[N];
     pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    pthread_barrier_t done;
+    pthread_barrier_init(&done, NULL, N);
     for (uint32_t i = 0; i < N; i++) {
-        w[i] = (worker){c, i, submits, &lock};
+        w[i] = (worker){c, i, submits, &lock, &done};
         if (pthread_create(&th[i], NULL, work, &w[i]) != 0) {
             fprintf(stderr, "multi: pthread_create failed\n");
             exit(1);
@@ -513,6 +517,7 @@ static void mode_threads(ctx *c, uint32_t submits)
     }
     for (uint32_t i = 0; i < N; i++)
         pthread_join(th[i], NULL);
+    pthread_barrier_destroy(&done);
 }
 
 static void mode_messenger(ctx *c)

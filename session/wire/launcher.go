@@ -106,4 +106,7 @@ type CheckSupport struct {
 	Available bool   `json:"available"`
 	Reason    string `json:"reason,omitempty"`
 	Note      string `json:"note,omitempty"`
+	// NotNeeded: unavailable, but no shader on the device can contain what
+	// the check looks at (ray queries without rayQuery...).
+	NotNeeded bool `json:"not_needed,omitempty"`
 }

@@ -77,11 +77,29 @@ func buildLayer(dir string) error {
 	return os.WriteFile(filepath.Join(dir, "VkLayer_gpuav_dbg.json"), manifest, 0o644)
 }
 
+// EnvPrebuilt names a directory with everything the end-to-end tests
+// build (scripts/build-layer-tests.sh makes it): the layer and manifest,
+// vkapp, multi and the SPIR-V files. The tests then need no Go toolchain,
+// C compiler or glslang: for the run on the NVIDIA machine.
+const EnvPrebuilt = "GPUAVDBG_TEST_PREBUILT"
+
+// usePrebuilt points the fixtures at a prebuilt directory.
+func usePrebuilt(dir string) {
+	fixture.dir = dir
+	fixture.app = filepath.Join(dir, "vkapp")
+	fixture.shader = filepath.Join(dir, "oob_compute.spv")
+	fixture.spirv, fixture.err = os.ReadFile(fixture.shader)
+}
+
 // setup builds the fixture once; it skips the test when the machine has
 // no C compiler, glslangValidator or Vulkan loader.
 func setup(t testing.TB) {
 	t.Helper()
 	fixtureOnce.Do(func() {
+		if dir := os.Getenv(EnvPrebuilt); dir != "" {
+			usePrebuilt(dir)
+			return
+		}
 		for _, tool := range []string{"cc", "glslangValidator"} {
 			if _, err := exec.LookPath(tool); err != nil {
 				fixture.skip = tool + " not found"

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -45,19 +46,22 @@ func setupMulti(t testing.TB) {
 	t.Helper()
 	setup(t)
 	multiOnce.Do(func() {
+		multiFix.comp = filepath.Join(fixture.dir, "multi_compute.spv")
+		multiFix.vert = filepath.Join(fixture.dir, "fullscreen.vert.spv")
+		multiFix.frag = filepath.Join(fixture.dir, "oob_store.frag.spv")
+		multiFix.app = filepath.Join(fixture.dir, "multi")
+		if os.Getenv(EnvPrebuilt) != "" {
+			return
+		}
 		if _, err := exec.LookPath("spirv-val"); err != nil {
 			multiFix.err = fmt.Errorf("spirv-val not found: scripts/install-deps installs it")
 			return
 		}
-		multiFix.app = filepath.Join(fixture.dir, "multi")
 		if out, err := exec.Command("cc", "-O2", "-Wall", "-Wextra", "-Werror", "-std=c11", "-o", multiFix.app,
 			"testdata/multi.c", "-lvulkan", "-lpthread").CombinedOutput(); err != nil {
 			multiFix.err = fmt.Errorf("build multi: %v\n%s", err, out)
 			return
 		}
-		multiFix.comp = filepath.Join(fixture.dir, "multi_compute.spv")
-		multiFix.vert = filepath.Join(fixture.dir, "fullscreen.vert.spv")
-		multiFix.frag = filepath.Join(fixture.dir, "oob_store.frag.spv")
 		for _, s := range [][3]string{
 			{"../examples/demo/shaders/oob_compute.comp", multiFix.comp, "vulkan1.1"},
 			{"testdata/shaders/fullscreen.vert", multiFix.vert, "vulkan1.2"},

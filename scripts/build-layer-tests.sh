@@ -1,0 +1,22 @@
+#!/bin/bash
+# Builds the layer's end-to-end tests into bin/layer-tests/ so they run
+# where there is no Go toolchain, C compiler or glslang (the NVIDIA
+# machine): the layer and its manifest, the test apps, their SPIR-V and
+# the compiled test binary. scripts/nvidia-layer-tests.sh runs them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=bin/layer-tests
+rm -rf "$out"; mkdir -p "$out"
+go build -buildmode=c-shared -ldflags "-extldflags=-Wl,--version-script=$PWD/layer/exports.map" \
+  -o "$out/libVkLayer_gpuav_dbg.so" ./layer
+rm -f "$out/libVkLayer_gpuav_dbg.h"
+cp layer/VkLayer_gpuav_dbg.json "$out/"
+cc -O2 -Wall -Wextra -Werror -std=c11 -o "$out/vkapp" layer/testdata/vkapp.c -lvulkan
+cc -O2 -Wall -Wextra -Werror -std=c11 -o "$out/multi" layer/testdata/multi.c -lvulkan -lpthread
+spv() { glslangValidator -g --target-env "$3" -o "$out/$2" "$1" >/dev/null && spirv-val --target-env "$3" "$out/$2"; }
+spv examples/demo/shaders/oob_compute.comp oob_compute.spv vulkan1.1
+spv examples/demo/shaders/oob_compute.comp multi_compute.spv vulkan1.1
+spv layer/testdata/shaders/fullscreen.vert fullscreen.vert.spv vulkan1.2
+spv layer/testdata/shaders/oob_store.frag oob_store.frag.spv vulkan1.2
+go test -c -o "$out/layer.test" ./layer
+echo "built $out ($(du -sh "$out" | cut -f1))"

@@ -18,6 +18,7 @@ import (
 // access costs a compare and a branch. A failed check skips the access: a
 // load or sample yields zero, a store or atomic does nothing.
 func descriptorIndexPass(c *context) {
+	safe := newSafeIndex(c.m) // safe_index.go: indices provably in range
 	for _, f := range c.m.Functions {
 		uses := useCounts(c.m, f)
 		for bi := 0; bi < len(f.Blocks); bi++ {
@@ -27,7 +28,7 @@ func descriptorIndexPass(c *context) {
 				if !ok {
 					continue
 				}
-				if s.constIndex && s.index < s.length {
+				if s.constIndex && s.index < s.length || safe.inBounds(f, b, s.indexID, s.length) {
 					continue // provably in bounds
 				}
 				newBlocks, ok := c.guard(f, b, j, s, uses)

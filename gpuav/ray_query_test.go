@@ -150,3 +150,17 @@ func TestDescribeRayQuery(t *testing.T) {
 		}
 	}
 }
+
+// TestRayQueryCheckOff: with ray_query off (the other checks on) a module
+// whose only checkable instructions are ray query initializes is unchanged.
+func TestRayQueryCheckOff(t *testing.T) {
+	w := compileFlags(t, "ray_query.comp", "-g", "--target-env", "vulkan1.2")
+	checks := map[string]bool{}
+	for _, id := range AllChecks {
+		checks[id] = id != CheckRayQuery
+	}
+	res, err := Instrument(w, Options{ShaderID: 1, DescriptorSet: 7, Checks: checks})
+	if err != nil || res.Instrumented || res.ChecksAdded != 0 || len(res.Words) != len(w) {
+		t.Fatalf("err %v instrumented %v checks %d", err, res.Instrumented, res.ChecksAdded)
+	}
+}

@@ -1,8 +1,8 @@
 /*
  * cmdbuf.c: per-command-buffer recording, the hot path. The layer tracks
  * the pipeline bound at each bind point and, before every draw or dispatch
- * whose pipeline is instrumented, binds its descriptor set at the slot with
- * a dynamic offset that selects the action's index; it appends the action
+ * whose pipeline is instrumented, binds its descriptor set for that action
+ * (the set whose action buffer slot holds the action's index); it appends the action
  * (index, command, pipeline, debug-label path) to a growable array that the
  * submit hands to Go. No call into Go happens here (DESIGN decision 1).
  *
@@ -142,13 +142,13 @@ static void before_action(cb_state *cs, gpuavdbg_cmd cmd, VkPipelineBindPoint bp
     if (b && b->instrumented && cs->unit) {
         const device_data *dd = cs->dd;
         uint32_t slot = idx < GPUAVDBG_ACTION_SLOTS - 1 ? idx : GPUAVDBG_ACTION_SLOTS - 1;
-        uint32_t dyn = slot * dd->action_stride;
         /* Actions past the last action slot share it: bind once for them
          * while the app leaves the set alone and keeps the layout. */
-        if (cs->set_layout[bi] != b->layout || cs->set_offset[bi] != dyn) {
-            dd->disp.CmdBindDescriptorSets(cs->cb, bp, b->layout, dd->slot, 1, &cs->unit->set, 1, &dyn);
+        if (cs->set_layout[bi] != b->layout || cs->set_slot[bi] != slot) {
+            VkDescriptorSet set = gpuavdbg_unit_action_set((device_data *)dd, cs->unit, slot);
+            dd->disp.CmdBindDescriptorSets(cs->cb, bp, b->layout, dd->slot, 1, &set, 0, NULL);
             cs->set_layout[bi] = b->layout;
-            cs->set_offset[bi] = dyn;
+            cs->set_slot[bi] = slot;
         }
         a.instrumented = 1;
         cs->ninstrumented++;
@@ -315,6 +315,12 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_BeginCommandBuffer(VkCommandBuffer cb, 
         /* Units exist whenever the device set-up succeeded, even after a
          * later failure stopped instrumenting new shaders: pipelines made
          * before it still need the set bound. */
+        /* After an allocation failure, command buffers begun from then on
+         * record into the sink: their errors are no longer reported. */
+        if (cs->unit && cs->unit != dd->sink && __atomic_load_n(&dd->alloc_failed, __ATOMIC_ACQUIRE)) {
+            gpuavdbg_unit_release(dd, cs->unit);
+            cs->unit = NULL;
+        }
         if (!cs->unit && dd->set_layout)
             cs->unit = gpuavdbg_unit_acquire(dd);
     }

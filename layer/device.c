@@ -164,6 +164,19 @@ static int find_memory_type(device_data *dd, uint32_t type_bits, VkMemoryPropert
     return -1;
 }
 
+/* test_fail_alloc says whether this buffer allocation of the layer must
+ * fail: the Nth of the process when VK_LAYER_GPUAV_DBG_TEST_FAIL_ALLOC=N
+ * (a test hook: allocation failure cannot be had on demand otherwise). */
+static int test_fail_alloc(void)
+{
+    static uint64_t count;
+    const char *e = getenv("VK_LAYER_GPUAV_DBG_TEST_FAIL_ALLOC");
+    if (!e || !*e)
+        return 0;
+    uint64_t nth = strtoull(e, NULL, 10);
+    return nth > 0 && __atomic_add_fetch(&count, 1, __ATOMIC_RELAXED) == nth;
+}
+
 /* make_buffer creates a host-visible, host-coherent buffer (cached when
  * possible: the host reads it) and maps it when map != NULL. */
 static VkResult make_buffer(device_data *dd, VkDeviceSize size, VkBufferUsageFlags usage, VkBuffer *buf,
@@ -177,6 +190,12 @@ static VkResult make_buffer(device_data *dd, VkDeviceSize size, VkBufferUsageFla
         .usage = usage,
         .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
     };
+    if (test_fail_alloc()) {
+        *what = "vkAllocateMemory (made to fail by VK_LAYER_GPUAV_DBG_TEST_FAIL_ALLOC)";
+        *buf = VK_NULL_HANDLE;
+        *mem = VK_NULL_HANDLE;
+        return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+    }
     VkResult r = dd->disp.CreateBuffer(dd->device, &bi, NULL, buf);
     if (r != VK_SUCCESS) {
         *what = "vkCreateBuffer";
@@ -254,7 +273,7 @@ static void setup(device_data *dd, const VkPhysicalDeviceProperties *props)
          .descriptorCount = 1,
          .stageFlags = VK_SHADER_STAGE_ALL},
         {.binding = GPUAVDBG_ACTION_BINDING,
-         .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
+         .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
          .descriptorCount = 1,
          .stageFlags = VK_SHADER_STAGE_ALL},
     };
@@ -286,6 +305,14 @@ static void setup(device_data *dd, const VkPhysicalDeviceProperties *props)
     for (uint32_t i = 0; i < GPUAVDBG_ACTION_SLOTS; i++)
         *(uint32_t *)((unsigned char *)map + (size_t)i * dd->action_stride) = i;
     dd->disp.UnmapMemory(dd->device, dd->action_memory);
+    /* The sink: where command buffers begun after an allocation failure
+     * send their records (nothing reads it), so that instrumented shaders
+     * always have the layer's set bound. */
+    dd->sink = gpuavdbg_unit_acquire(dd);
+    if (!dd->sink) {
+        snprintf(dd->reason, sizeof dd->reason, "cannot allocate the layer's first output buffer");
+        return;
+    }
     dd->instrumenting = 1;
 }
 
@@ -346,9 +373,11 @@ void gpuavdbg_device_teardown(device_data *dd)
             d->DestroyBuffer(dd->device, u->buffer, NULL);
         if (d->FreeMemory)
             d->FreeMemory(dd->device, u->memory, NULL);
+        free(u->action_sets); /* the sets go with the pools */
         free(u);
     }
     dd->all_units = dd->free_units = NULL;
+    dd->sink = NULL;
     for (uint32_t i = 0; i < dd->npools; i++)
         if (d->DestroyDescriptorPool)
             d->DestroyDescriptorPool(dd->device, dd->pools[i], NULL);
@@ -362,6 +391,7 @@ void gpuavdbg_device_teardown(device_data *dd)
     hmap_free(&dd->pipelines);
     hmap_free(&dd->layouts);
     pthread_mutex_unlock(&dd->lock);
+    gpuavdbg_caches_teardown(dd);
 
     if (dd->action_buffer && d->DestroyBuffer)
         d->DestroyBuffer(dd->device, dd->action_buffer, NULL);
@@ -387,7 +417,7 @@ static VkResult allocate_set(device_data *dd, VkDescriptorSet *set)
     if (dd->pool_sets_left == 0) {
         VkDescriptorPoolSize sizes[2] = {
             {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, SETS_PER_POOL},
-            {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, SETS_PER_POOL},
+            {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, SETS_PER_POOL},
         };
         VkDescriptorPoolCreateInfo pi = {
             .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
@@ -419,11 +449,68 @@ static VkResult allocate_set(device_data *dd, VkDescriptorSet *set)
     return r;
 }
 
+/* write_action_set points the unit's set for action slot `slot` at its
+ * output buffer and at that slot of the action buffer. */
+static void write_action_set(device_data *dd, out_unit *u, uint32_t slot)
+{
+    VkDescriptorBufferInfo out = {u->buffer, 0, VK_WHOLE_SIZE};
+    VkDescriptorBufferInfo act = {dd->action_buffer, (VkDeviceSize)slot * dd->action_stride, 16};
+    VkWriteDescriptorSet w[2] = {
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+         .dstSet = u->action_sets[slot],
+         .dstBinding = GPUAVDBG_OUTPUT_BINDING,
+         .descriptorCount = 1,
+         .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+         .pBufferInfo = &out},
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+         .dstSet = u->action_sets[slot],
+         .dstBinding = GPUAVDBG_ACTION_BINDING,
+         .descriptorCount = 1,
+         .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+         .pBufferInfo = &act},
+    };
+    dd->disp.UpdateDescriptorSets(dd->device, 2, w, 0, NULL);
+}
+
+/* gpuavdbg_unit_action_set returns the unit's set for action slot `slot`,
+ * making the sets up to it on first use (while recording: none of them is
+ * bound yet, so writing them is allowed). When the layer cannot make one it
+ * returns the highest it has: the shaders stay safe, only the attribution
+ * of later records suffers. */
+VkDescriptorSet gpuavdbg_unit_action_set(device_data *dd, out_unit *u, uint32_t slot)
+{
+    if (slot < __atomic_load_n(&u->nsets, __ATOMIC_ACQUIRE))
+        return u->action_sets[slot];
+    pthread_mutex_lock(&dd->lock);
+    while (u->nsets <= slot) {
+        if (u->nsets == u->cap_sets) {
+            uint32_t cap = u->cap_sets * 2 > slot + 1 ? u->cap_sets * 2 : slot + 1;
+            if (cap > GPUAVDBG_ACTION_SLOTS)
+                cap = GPUAVDBG_ACTION_SLOTS;
+            VkDescriptorSet *grown = realloc(u->action_sets, cap * sizeof *grown);
+            if (!grown)
+                break;
+            u->action_sets = grown;
+            u->cap_sets = cap;
+        }
+        if (allocate_set(dd, &u->action_sets[u->nsets]) != VK_SUCCESS)
+            break;
+        write_action_set(dd, u, u->nsets);
+        __atomic_store_n(&u->nsets, u->nsets + 1, __ATOMIC_RELEASE);
+    }
+    VkDescriptorSet set = u->action_sets[slot < u->nsets ? slot : u->nsets - 1];
+    pthread_mutex_unlock(&dd->lock);
+    return set;
+}
+
 /* gpuavdbg_unit_acquire returns an output buffer with its descriptor set,
  * zeroed, or NULL (reported once per device) when the layer cannot make
  * one. */
 out_unit *gpuavdbg_unit_acquire(device_data *dd)
 {
+    /* After an allocation failure: no more tries, records go nowhere. */
+    if (__atomic_load_n(&dd->alloc_failed, __ATOMIC_ACQUIRE))
+        return dd->sink;
     pthread_mutex_lock(&dd->lock);
     out_unit *u = dd->free_units;
     if (u) {
@@ -443,31 +530,27 @@ out_unit *gpuavdbg_unit_acquire(device_data *dd)
                     &u->memory, (void **)&u->words, &what);
     if (r != VK_SUCCESS)
         goto fail;
-    r = allocate_set(dd, &u->set);
+    u->action_sets = malloc(sizeof *u->action_sets);
+    if (!u->action_sets) {
+        what = "malloc";
+        r = VK_ERROR_OUT_OF_HOST_MEMORY;
+        dd->disp.UnmapMemory(dd->device, u->memory);
+        dd->disp.DestroyBuffer(dd->device, u->buffer, NULL);
+        dd->disp.FreeMemory(dd->device, u->memory, NULL);
+        goto fail;
+    }
+    u->cap_sets = 1;
+    r = allocate_set(dd, &u->action_sets[0]);
     if (r != VK_SUCCESS) {
+        free(u->action_sets);
         what = "vkAllocateDescriptorSets";
         dd->disp.UnmapMemory(dd->device, u->memory);
         dd->disp.DestroyBuffer(dd->device, u->buffer, NULL);
         dd->disp.FreeMemory(dd->device, u->memory, NULL);
         goto fail;
     }
-    VkDescriptorBufferInfo out = {u->buffer, 0, VK_WHOLE_SIZE};
-    VkDescriptorBufferInfo act = {dd->action_buffer, 0, 16};
-    VkWriteDescriptorSet w[2] = {
-        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-         .dstSet = u->set,
-         .dstBinding = GPUAVDBG_OUTPUT_BINDING,
-         .descriptorCount = 1,
-         .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-         .pBufferInfo = &out},
-        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-         .dstSet = u->set,
-         .dstBinding = GPUAVDBG_ACTION_BINDING,
-         .descriptorCount = 1,
-         .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
-         .pBufferInfo = &act},
-    };
-    dd->disp.UpdateDescriptorSets(dd->device, 2, w, 0, NULL);
+    u->nsets = 1;
+    write_action_set(dd, u, 0);
     memset(u->words, 0, (size_t)GPUAVDBG_OUTPUT_WORDS * 4);
     u->next_all = dd->all_units;
     dd->all_units = u;
@@ -478,20 +561,22 @@ fail:;
     dd->unit_failure_reported = 1;
     pthread_mutex_unlock(&dd->lock);
     free(u);
-    if (report)
+    if (report && dd->sink)
         gpuavdbg_logf(GPUAVDBG_LOG_ERROR,
-                      "cannot allocate an output buffer for a command buffer (%s: %d): its draws and dispatches "
-                      "run with instrumentation but without the layer's descriptor set; later shaders are not "
-                      "instrumented",
+                      "instrumentation is off: cannot allocate an output buffer for a command buffer (%s: %d). "
+                      "Shaders created from now on are not instrumented, and command buffers begun from now on "
+                      "report no errors (the layer's set stays bound, so instrumented shaders are safe)",
                       what, (int)r);
     /* Seed 000: after an allocation failure, instrument nothing more. */
     __atomic_store_n(&dd->instrumenting, 0, __ATOMIC_RELAXED);
-    return NULL;
+    if (dd->sink)
+        __atomic_store_n(&dd->alloc_failed, 1, __ATOMIC_RELEASE);
+    return dd->sink;
 }
 
 void gpuavdbg_unit_release(device_data *dd, out_unit *u)
 {
-    if (!u)
+    if (!u || u == dd->sink)
         return;
     pthread_mutex_lock(&dd->lock);
     u->next_free = dd->free_units;

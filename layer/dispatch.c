@@ -408,6 +408,8 @@ PFN_vkVoidFunction gpuavdbg_device_intercept(const char *name)
         f = gpuavdbg_pipeline_intercept(name);
     if (!f)
         f = gpuavdbg_submit_intercept(name);
+    if (!f)
+        f = gpuavdbg_cache_intercept(name);
     return f;
 }
 

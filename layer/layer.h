@@ -203,6 +203,9 @@ void hmap_free(hmap *m);
     X(CreateComputePipelines)             \
     X(CreateGraphicsPipelines)            \
     X(DestroyPipeline)                    \
+    X(CreatePipelineCache)                \
+    X(DestroyPipelineCache)               \
+    X(MergePipelineCaches)                \
     X(AllocateCommandBuffers)             \
     X(FreeCommandBuffers)                 \
     X(DestroyCommandPool)                 \
@@ -295,7 +298,13 @@ typedef struct out_unit {
     VkBuffer buffer;
     VkDeviceMemory memory;
     uint32_t *words; /* persistently mapped, GPUAVDBG_OUTPUT_WORDS */
-    VkDescriptorSet set;
+    /* action_sets[i] is the layer's set for action slot i: the output
+     * buffer and slot i of the action buffer. One set per slot, made when a
+     * recording first reaches that slot and kept with the unit, so that no
+     * bind needs a dynamic offset (drivers such as lavapipe copy the set on
+     * every bind with dynamic offsets). action_sets[0] always exists. */
+    VkDescriptorSet *action_sets;
+    uint32_t nsets, cap_sets;
     struct out_unit *next_free;
     struct out_unit *next_all;
 } out_unit;
@@ -329,12 +338,18 @@ typedef struct device_data {
     pthread_mutex_t lock; /* guards everything below */
     hmap layouts;         /* VkPipelineLayout -> (void*)(uintptr_t)GPUAVDBG_LAYOUT_* */
     hmap pipelines;       /* VkPipeline -> pipeline_info* */
+    hmap caches;          /* the app's VkPipelineCache -> the layer's shadow cache (cache.c) */
     VkDescriptorPool *pools;
     uint32_t npools;
     uint32_t pool_sets_left; /* sets left in pools[npools-1] */
     out_unit *free_units;
     out_unit *all_units;
     int unit_failure_reported;
+    /* sink: the output unit of command buffers begun after an allocation
+     * failure (alloc_failed): their instrumented shaders write into it and
+     * nothing reads it. */
+    out_unit *sink;
+    int alloc_failed;
 
     /* submit.c: submissions whose records are not read yet, oldest first,
      * and a pool of the layer's fences. */
@@ -367,9 +382,9 @@ typedef struct cb_state {
     out_unit *unit;
     bound_pipeline bound[GPUAVDBG_BIND_POINTS];
     /* The layer's set as last bound at each bind point: with which layout
-     * (0: not bound, or disturbed by the app since) and dynamic offset. */
+     * (0: not bound, or disturbed by the app since) and action slot. */
     VkPipelineLayout set_layout[GPUAVDBG_BIND_POINTS];
-    uint32_t set_offset[GPUAVDBG_BIND_POINTS];
+    uint32_t set_slot[GPUAVDBG_BIND_POINTS];
 
     gpuavdbg_action *actions;
     uint32_t nactions, cap_actions;
@@ -404,6 +419,7 @@ PFN_vkVoidFunction gpuavdbg_device_intercept(const char *name);
 void gpuavdbg_device_setup(device_data *dd);
 void gpuavdbg_device_teardown(device_data *dd);
 out_unit *gpuavdbg_unit_acquire(device_data *dd);
+VkDescriptorSet gpuavdbg_unit_action_set(device_data *dd, out_unit *u, uint32_t slot);
 void gpuavdbg_unit_release(device_data *dd, out_unit *u);
 void gpuavdbg_unit_zero(out_unit *u);
 
@@ -424,6 +440,11 @@ void gpuavdbg_emit(uint32_t severity, uint32_t type, const char *id_name, int32_
 
 /* pipeline.c */
 PFN_vkVoidFunction gpuavdbg_pipeline_intercept(const char *name);
+/* cache.c: gpuavdbg_cache_for returns the cache to create pipelines with:
+ * the app's, or for instrumented ones its shadow (or VK_NULL_HANDLE). */
+PFN_vkVoidFunction gpuavdbg_cache_intercept(const char *name);
+VkPipelineCache gpuavdbg_cache_for(device_data *dd, VkPipelineCache cache, int instrumented);
+void gpuavdbg_caches_teardown(device_data *dd);
 
 /* submit.c */
 PFN_vkVoidFunction gpuavdbg_submit_intercept(const char *name);

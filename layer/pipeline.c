@@ -173,6 +173,9 @@ static VkShaderModule uninstrumented(device_data *dd, VkShaderModule module)
 typedef struct scratch {
     VkShaderModule *modules;
     uint32_t nmodules, cap_modules;
+    /* inline: modules made for stages given inline, known to Go */
+    VkShaderModule *inl;
+    uint32_t ninl, cap_inl;
     void **blocks;
     uint32_t nblocks, cap_blocks;
 } scratch;
@@ -210,6 +213,9 @@ static void scratch_free(device_data *dd, scratch *sc)
 {
     for (uint32_t i = 0; i < sc->nmodules; i++)
         dd->disp.DestroyShaderModule(dd->device, sc->modules[i], NULL);
+    for (uint32_t i = 0; i < sc->ninl; i++)
+        gl_DestroyShaderModule(dd->device, sc->inl[i], NULL);
+    free(sc->inl);
     for (uint32_t i = 0; i < sc->nblocks; i++)
         free(sc->blocks[i]);
     free(sc->modules);
@@ -237,6 +243,115 @@ static const VkPipelineShaderStageCreateInfo *substitute(device_data *dd, scratc
         copy[s].module = m;
     }
     return copy;
+}
+
+/* stage_pnext_size is the size of a structure that may come before a
+ * VkShaderModuleCreateInfo in a stage's pNext chain, or 0 when unknown. */
+static size_t stage_pnext_size(VkStructureType t)
+{
+    switch (t) {
+    case VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO:
+        return sizeof(VkPipelineShaderStageRequiredSubgroupSizeCreateInfo);
+    case VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT:
+        return sizeof(VkDebugUtilsObjectNameInfoEXT);
+    case VK_STRUCTURE_TYPE_PIPELINE_ROBUSTNESS_CREATE_INFO_EXT:
+        return sizeof(VkPipelineRobustnessCreateInfoEXT);
+    case VK_STRUCTURE_TYPE_SHADER_MODULE_VALIDATION_CACHE_CREATE_INFO_EXT:
+        return sizeof(VkShaderModuleValidationCacheCreateInfoEXT);
+    default:
+        return 0;
+    }
+}
+
+/* inline_module makes, for a stage given inline (module VK_NULL_HANDLE
+ * and a VkShaderModuleCreateInfo in pNext: maintenance5, graphics pipeline
+ * libraries), a shader module through vkCreateShaderModule's own path
+ * (instrumented, reported to Go as a module of its own), and rewrites
+ * *stage to use it with the VkShaderModuleCreateInfo taken out of a copied
+ * pNext chain. It returns 0 when the stage is left as the app gave it. */
+static int inline_module(device_data *dd, scratch *sc, VkPipelineShaderStageCreateInfo *stage)
+{
+    if (stage->module)
+        return 0;
+    const VkBaseInStructure *smci = NULL;
+    int known = 1;
+    for (const VkBaseInStructure *p = stage->pNext; p && !smci; p = p->pNext) {
+        if (p->sType == VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO)
+            smci = p;
+        else if (!stage_pnext_size(p->sType))
+            known = 0;
+    }
+    if (!smci)
+        return 0; /* e.g. a module identifier: nothing the layer can see */
+    if (!known) {
+        gpuavdbg_logf(GPUAVDBG_LOG_WARNING,
+                      "a pipeline stage's inline shader code follows a structure the layer does not know in its "
+                      "pNext chain: that stage runs uninstrumented");
+        return 0;
+    }
+    /* Copy the structures before the VkShaderModuleCreateInfo; the rest of
+     * the chain (after it) is the app's, shared. */
+    const void *rest = smci->pNext;
+    VkBaseOutStructure *head = NULL, *tail = NULL;
+    for (const VkBaseInStructure *p = stage->pNext; p != smci; p = p->pNext) {
+        VkBaseOutStructure *c = scratch_copy(sc, p, 1, stage_pnext_size(p->sType));
+        if (!c)
+            return 0;
+        c->pNext = NULL;
+        if (tail)
+            tail->pNext = c;
+        else
+            head = c;
+        tail = c;
+    }
+    VkShaderModuleCreateInfo mci = *(const VkShaderModuleCreateInfo *)smci;
+    mci.pNext = NULL;
+    VkShaderModule m = VK_NULL_HANDLE;
+    if (gl_CreateShaderModule(dd->device, &mci, NULL, &m) != VK_SUCCESS || !m)
+        return 0; /* the driver reports the bad code when the pipeline is made */
+    if (!push((void **)&sc->inl, &sc->ninl, &sc->cap_inl, sizeof m, &m)) {
+        gl_DestroyShaderModule(dd->device, m, NULL);
+        return 0;
+    }
+    if (tail)
+        tail->pNext = (VkBaseOutStructure *)rest;
+    stage->pNext = head ? (const void *)head : rest;
+    stage->module = m;
+    /* A VkDebugUtilsObjectNameInfoEXT in the stage names its inline module. */
+    for (const VkBaseInStructure *p = stage->pNext; p; p = p->pNext) {
+        const VkDebugUtilsObjectNameInfoEXT *ni = (const void *)p;
+        if (p->sType == VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT && ni->pObjectName)
+            goSetObjectName(GPUAVDBG_H(dd->device), VK_OBJECT_TYPE_SHADER_MODULE, GPUAVDBG_H(m),
+                            (char *)ni->pObjectName);
+    }
+    return 1;
+}
+
+/* inline_stages returns a copy of stages in which every stage given inline
+ * uses a module the layer made (see inline_module), or NULL when no stage
+ * is inline. */
+static const VkPipelineShaderStageCreateInfo *inline_stages(device_data *dd, scratch *sc,
+                                                            const VkPipelineShaderStageCreateInfo *stages, uint32_t n)
+{
+    VkPipelineShaderStageCreateInfo *copy = NULL;
+    for (uint32_t s = 0; s < n; s++) {
+        if (stages[s].module)
+            continue;
+        if (!copy && !(copy = scratch_copy(sc, stages, n, sizeof *stages)))
+            return NULL;
+        inline_module(dd, sc, &copy[s]);
+    }
+    return copy;
+}
+
+/* prepare_stages: the stages a pipeline is created with: inline stages
+ * made modules for a padded layout, instrumented modules swapped for
+ * uninstrumented copies for any other; NULL when unchanged. */
+static const VkPipelineShaderStageCreateInfo *prepare_stages(device_data *dd, scratch *sc, int padded,
+                                                             const VkPipelineShaderStageCreateInfo *stages,
+                                                             uint32_t n)
+{
+    return padded ? inline_stages(dd, sc, stages, n) : substitute(dd, sc, stages, n);
 }
 
 static int has_libraries(const void *pNext)
@@ -285,6 +400,13 @@ static void remember(device_data *dd, VkPipeline p, VkPipelineLayout layout, VkP
     pthread_mutex_unlock(&dd->lock);
 }
 
+/* remembered(dd, copy, ci, i, field) is &field of the create info pipeline i
+ * is reported with: the copy's for a padded layout (inline stages show the
+ * modules the layer made for them), else the app's (substituted
+ * uninstrumented copies are reported as the app's modules). */
+#define remembered(dd, copy, ci, i, field)                                                              \
+    ((copy) && layout_state((dd), (ci)[i].layout) == GPUAVDBG_LAYOUT_PADDED ? &(copy)[i].field : &(ci)[i].field)
+
 static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateComputePipelines(VkDevice device, VkPipelineCache cache, uint32_t n,
                                                                const VkComputePipelineCreateInfo *ci,
                                                                const VkAllocationCallbacks *alloc,
@@ -295,20 +417,23 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateComputePipelines(VkDevice device,
         return VK_ERROR_INITIALIZATION_FAILED;
     VkComputePipelineCreateInfo *copy = NULL;
     scratch sc = {0};
+    int any_padded = 0;
     for (uint32_t i = 0; dd->set_layout && i < n; i++) {
-        if (layout_state(dd, ci[i].layout) == GPUAVDBG_LAYOUT_PADDED)
-            continue;
-        const VkPipelineShaderStageCreateInfo *st = substitute(dd, &sc, &ci[i].stage, 1);
+        int padded = layout_state(dd, ci[i].layout) == GPUAVDBG_LAYOUT_PADDED;
+        any_padded |= padded;
+        const VkPipelineShaderStageCreateInfo *st = prepare_stages(dd, &sc, padded, &ci[i].stage, 1);
         if (st && !copy)
             copy = scratch_copy(&sc, ci, n, sizeof *ci);
         if (st && copy)
             copy[i].stage = *st;
     }
-    VkResult r = dd->disp.CreateComputePipelines(device, cache, n, copy ? copy : ci, alloc, pipes);
-    scratch_free(dd, &sc);
+    VkResult r = dd->disp.CreateComputePipelines(device, gpuavdbg_cache_for(dd, cache, any_padded), n,
+                                                 copy ? copy : ci, alloc, pipes);
     for (uint32_t i = 0; i < n; i++)
         if (pipes[i])
-            remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_COMPUTE, &ci[i].stage, 1, 0);
+            remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_COMPUTE, remembered(dd, copy, ci, i, stage),
+                     1, 0);
+    scratch_free(dd, &sc);
     return r;
 }
 
@@ -322,21 +447,23 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateGraphicsPipelines(VkDevice device
         return VK_ERROR_INITIALIZATION_FAILED;
     VkGraphicsPipelineCreateInfo *copy = NULL;
     scratch sc = {0};
+    int any_padded = 0;
     for (uint32_t i = 0; dd->set_layout && i < n; i++) {
-        if (layout_state(dd, ci[i].layout) == GPUAVDBG_LAYOUT_PADDED)
-            continue;
-        const VkPipelineShaderStageCreateInfo *st = substitute(dd, &sc, ci[i].pStages, ci[i].stageCount);
+        int padded = layout_state(dd, ci[i].layout) == GPUAVDBG_LAYOUT_PADDED;
+        any_padded |= padded;
+        const VkPipelineShaderStageCreateInfo *st = prepare_stages(dd, &sc, padded, ci[i].pStages, ci[i].stageCount);
         if (st && !copy)
             copy = scratch_copy(&sc, ci, n, sizeof *ci);
         if (st && copy)
             copy[i].pStages = st;
     }
-    VkResult r = dd->disp.CreateGraphicsPipelines(device, cache, n, copy ? copy : ci, alloc, pipes);
-    scratch_free(dd, &sc);
+    VkResult r = dd->disp.CreateGraphicsPipelines(device, gpuavdbg_cache_for(dd, cache, any_padded), n,
+                                                  copy ? copy : ci, alloc, pipes);
     for (uint32_t i = 0; i < n; i++)
         if (pipes[i])
-            remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_GRAPHICS, ci[i].pStages, ci[i].stageCount,
-                     has_libraries(ci[i].pNext));
+            remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_GRAPHICS,
+                     *remembered(dd, copy, ci, i, pStages), ci[i].stageCount, has_libraries(ci[i].pNext));
+    scratch_free(dd, &sc);
     return r;
 }
 
@@ -355,23 +482,26 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateRayTracingPipelinesKHR(VkDevice d
         return VK_ERROR_INITIALIZATION_FAILED;
     VkRayTracingPipelineCreateInfoKHR *copy = NULL;
     scratch sc = {0};
+    int any_padded = 0;
     for (uint32_t i = 0; dd->set_layout && i < n; i++) {
-        if (layout_state(dd, ci[i].layout) == GPUAVDBG_LAYOUT_PADDED)
-            continue;
-        const VkPipelineShaderStageCreateInfo *st = substitute(dd, &sc, ci[i].pStages, ci[i].stageCount);
+        int padded = layout_state(dd, ci[i].layout) == GPUAVDBG_LAYOUT_PADDED;
+        any_padded |= padded;
+        const VkPipelineShaderStageCreateInfo *st = prepare_stages(dd, &sc, padded, ci[i].pStages, ci[i].stageCount);
         if (st && !copy)
             copy = scratch_copy(&sc, ci, n, sizeof *ci);
         if (st && copy)
             copy[i].pStages = st;
     }
-    VkResult r = dd->disp.CreateRayTracingPipelinesKHR(device, VK_NULL_HANDLE, cache, n, copy ? copy : ci, alloc, pipes);
-    scratch_free(dd, &sc);
+    VkResult r = dd->disp.CreateRayTracingPipelinesKHR(device, VK_NULL_HANDLE, gpuavdbg_cache_for(dd, cache, any_padded),
+                                                       n, copy ? copy : ci, alloc, pipes);
     if (deferred && r == VK_SUCCESS)
         r = VK_OPERATION_NOT_DEFERRED_KHR;
     for (uint32_t i = 0; i < n; i++)
         if (pipes[i])
-            remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR, ci[i].pStages,
-                     ci[i].stageCount, ci[i].pLibraryInfo && ci[i].pLibraryInfo->libraryCount > 0);
+            remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR,
+                     *remembered(dd, copy, ci, i, pStages), ci[i].stageCount,
+                     ci[i].pLibraryInfo && ci[i].pLibraryInfo->libraryCount > 0);
+    scratch_free(dd, &sc);
     return r;
 }
 
@@ -393,7 +523,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateRayTracingPipelinesNV(VkDevice de
         if (st && copy)
             copy[i].pStages = st;
     }
-    VkResult r = dd->disp.CreateRayTracingPipelinesNV(device, cache, n, copy ? copy : ci, alloc, pipes);
+    VkResult r = dd->disp.CreateRayTracingPipelinesNV(device, gpuavdbg_cache_for(dd, cache, dd->set_layout != 0), n,
+                                                      copy ? copy : ci, alloc, pipes);
     scratch_free(dd, &sc);
     for (uint32_t i = 0; i < n; i++)
         if (pipes[i])

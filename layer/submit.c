@@ -339,7 +339,7 @@ static void add_cb(pending_submit *e, int *oom, VkCommandBuffer cb, uint64_t pri
     cb_state *cs = gpuavdbg_cb_get(cb);
     if (!cs || depth > 8)
         return;
-    int listed = !cs->unit || cs->ninstrumented == 0;
+    int listed = !cs->unit || cs->unit == cs->dd->sink || cs->ninstrumented == 0;
     for (uint32_t i = 0; i < e->n && !listed; i++)
         listed = e->cbs[i].cs == cs;
     if (!listed) {

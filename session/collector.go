@@ -43,6 +43,9 @@ type groupState struct {
 	cmdBuf   uint64
 	pipeline uint64
 	module   uint64
+	// queue and primary are the handles of g.Queue and
+	// g.PrimaryCommandBuffer (0: none).
+	queue, primary uint64
 	// index is the group's place in Session.Groups.
 	index int
 	// samples are the stage and stage words of g.Samples, compared
@@ -398,6 +401,14 @@ func (c *Collector) setName(h uint64, name string) {
 			st.g.Shader.Name = name
 			touched = true
 		}
+		if st.queue == h {
+			st.g.Queue.Name = name
+			touched = true
+		}
+		if st.primary == h {
+			st.g.PrimaryCommandBuffer.Name = name
+			touched = true
+		}
 		if touched {
 			st.g.Message = buildMessage(st.g, st.what)
 		}
@@ -510,6 +521,18 @@ func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, raw r
 	g.Samples = []Coords{coords}
 	st := &groupState{g: g, what: d.Message, cmdBuf: e.CommandBuffer, pipeline: r.Pipeline,
 		index: len(c.s.Groups), samples: []rawCoords{raw}, last: raw, lastBuilt: raw}
+	// The queue and the primary are the first submit's: they are not part
+	// of the group key (docs/DECISIONS.md, "Attribution of secondaries").
+	if e.Queue != 0 {
+		st.queue = e.Queue
+		g.Queue = c.handle(e.Queue)
+	}
+	if e.Primary != 0 {
+		st.primary = e.Primary
+		g.PrimaryCommandBuffer = c.handle(e.Primary)
+		pa := e.PrimaryAction
+		g.PrimaryActionIndex = &pa
+	}
 	if sh, ok := c.s.Shaders[r.ShaderID]; ok {
 		st.module = sh.Module
 		g.Shader.Module = hexHandle(sh.Module)

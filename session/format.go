@@ -175,6 +175,9 @@ func buildMessage(g *ErrorGroup, what string) string {
 	if len(g.Labels) > 0 {
 		fmt.Fprintf(&b, " in %q", strings.Join(g.Labels, " > "))
 	}
+	if g.PrimaryCommandBuffer.Handle != "" && g.PrimaryActionIndex != nil {
+		fmt.Fprintf(&b, ", executed by primary %s after %d of its actions", g.PrimaryCommandBuffer, *g.PrimaryActionIndex)
+	}
 	if g.Submit > 0 {
 		fmt.Fprintf(&b, ", submit %d", g.Submit)
 	}

@@ -108,7 +108,16 @@ type ErrorGroup struct {
 	// Ray holds the ray query operands of a ray_query error.
 	Ray           *Ray   `json:"ray,omitempty"`
 	CommandBuffer Handle `json:"command_buffer"`
-	Submit        uint64 `json:"submit"`
+	// Queue is the queue of the group's first submit (omitted in sessions
+	// from before the layer sent it).
+	Queue Handle `json:"queue,omitzero"`
+	// PrimaryCommandBuffer is, for a secondary command buffer, the primary
+	// that executed it in the group's first submit, and PrimaryActionIndex
+	// the number of actions that primary had recorded before its
+	// vkCmdExecuteCommands. Both are omitted for a primary.
+	PrimaryCommandBuffer Handle  `json:"primary_command_buffer,omitzero"`
+	PrimaryActionIndex   *uint32 `json:"primary_action_index,omitempty"`
+	Submit               uint64  `json:"submit"`
 	// LastSubmit is the number of the latest submit with a record in the
 	// group.
 	LastSubmit  uint64    `json:"last_submit,omitempty"`
@@ -217,6 +226,13 @@ type SubmitNode struct {
 // CommandBufferNode is the errors of one command buffer in one submit.
 type CommandBufferNode struct {
 	CommandBuffer Handle `json:"command_buffer"`
+	// Queue is the queue of the submit; PrimaryCommandBuffer and
+	// PrimaryActionIndex, for a secondary, the primary that executed it in
+	// this submit and that primary's action count before it (see
+	// ErrorGroup).
+	Queue                Handle  `json:"queue,omitzero"`
+	PrimaryCommandBuffer Handle  `json:"primary_command_buffer,omitzero"`
+	PrimaryActionIndex   *uint32 `json:"primary_action_index,omitempty"`
 	// Dropped counts the records its buffer had no room for.
 	Dropped uint32       `json:"dropped,omitempty"`
 	Actions []ActionNode `json:"actions"`

@@ -331,6 +331,13 @@ func sarifResultOf(g *ErrorGroup, ruleIndex int, root string) sarifResult {
 	if len(g.Labels) > 0 {
 		props["labels"] = g.Labels
 	}
+	if g.Queue.Handle != "" {
+		props["queue"] = g.Queue
+	}
+	if g.PrimaryActionIndex != nil {
+		props["primary_command_buffer"] = g.PrimaryCommandBuffer
+		props["primary_action_index"] = *g.PrimaryActionIndex
+	}
 	res.Properties = props
 	return res
 }

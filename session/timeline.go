@@ -23,6 +23,14 @@ type timelineBuilder struct {
 func newTimelineBuilder(c *Collector, e *wire.Errors) *timelineBuilder {
 	b := &timelineBuilder{c: c, e: e, actions: map[uint32]int{}}
 	b.node = CommandBufferNode{CommandBuffer: c.handle(e.CommandBuffer), Dropped: e.Dropped}
+	if e.Queue != 0 {
+		b.node.Queue = c.handle(e.Queue)
+	}
+	if e.Primary != 0 {
+		b.node.PrimaryCommandBuffer = c.handle(e.Primary)
+		pa := e.PrimaryAction
+		b.node.PrimaryActionIndex = &pa
+	}
 	if sn := c.submitNode(e.Submit, false); sn != nil {
 		h := hexHandle(e.CommandBuffer)
 		for _, cb := range sn.CommandBuffers {
@@ -135,7 +143,7 @@ func (c *Collector) renameModel(h uint64, name string) {
 		sn := &c.s.Timeline[i]
 		var cbs []CommandBufferNode
 		for j, cb := range sn.CommandBuffers {
-			hit := cb.CommandBuffer.Handle == hex
+			hit := cb.CommandBuffer.Handle == hex || cb.Queue.Handle == hex || cb.PrimaryCommandBuffer.Handle == hex
 			for _, a := range cb.Actions {
 				hit = hit || a.Pipeline.Handle == hex
 			}
@@ -147,6 +155,12 @@ func (c *Collector) renameModel(h uint64, name string) {
 			}
 			if cb.CommandBuffer.Handle == hex {
 				cbs[j].CommandBuffer.Name = name
+			}
+			if cb.Queue.Handle == hex {
+				cbs[j].Queue.Name = name
+			}
+			if cb.PrimaryCommandBuffer.Handle == hex {
+				cbs[j].PrimaryCommandBuffer.Name = name
 			}
 			acts := slices.Clone(cb.Actions)
 			for k := range acts {

@@ -23,6 +23,16 @@
  *                 (idx 3), destroy; prints the resident set size after loop
  *                 10, loop N/2 and the last: rss_kb_first, _mid, _last
  *   clean         multi-cb with idx 0 and 1 only
+ *   cache         a VkPipelineCache (initial data from --cache-in FILE, if
+ *                 given) used to create the compute pipeline (cmd-0 then
+ *                 dispatches idx 6); prints "cache_empty_bytes=E
+ *                 cache_bytes=N merged_bytes=M" (an empty cache, the
+ *                 cache after the pipeline, an empty cache merged with it)
+ *                 and writes the cache data to --cache-out FILE
+ *   inline        VK_KHR_maintenance5: the compute pipeline is created with
+ *                 no module, its code in a VkShaderModuleCreateInfo chained
+ *                 after a VkDebugUtilsObjectNameInfoEXT ("inline-comp") in
+ *                 the stage's pNext; cmd-0 dispatches idx 6
  * Modes (graphics, a 4x4 target: 16 fragments per draw):
  *   render        in "frame" > "dynamic" (vkCmdBeginRendering): vkCmdDraw,
  *                 DrawIndexed, DrawIndirect, DrawIndexedIndirect,
@@ -57,6 +67,8 @@
     } while (0)
 
 static const char *g_comp, *g_vert, *g_frag;
+static const char *g_cache_in, *g_cache_out;
+static int g_maint5; /* enable VK_KHR_maintenance5 (mode inline) */
 
 static uint32_t *read_file(const char *path, size_t *size)
 {
@@ -241,8 +253,19 @@ static void ctx_init(ctx *c, int messenger, int graphics)
                                             .pNext = &f13, .drawIndirectCount = VK_TRUE, .timelineSemaphore = VK_TRUE};
     VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f12};
     f2.features.fragmentStoresAndAtomics = graphics ? VK_TRUE : VK_FALSE;
+    /* VK_KHR_maintenance5, spelled out: the system headers (1.3.239)
+     * predate it. */
+    struct {
+        VkStructureType sType;
+        void *pNext;
+        VkBool32 maintenance5;
+    } m5 = {.sType = (VkStructureType)1000470000, .maintenance5 = VK_TRUE};
+    const char *dev_exts[] = {"VK_KHR_maintenance5"};
+    if (g_maint5)
+        f13.pNext = &m5;
     VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &f2, .queueCreateInfoCount = 1,
-                              .pQueueCreateInfos = &qci};
+                              .pQueueCreateInfos = &qci, .enabledExtensionCount = g_maint5 ? 1 : 0,
+                              .ppEnabledExtensionNames = dev_exts};
     CHECK(vkCreateDevice(c->pd, &dci, NULL, &c->dev));
     vkGetDeviceQueue(c->dev, c->family, 0, &c->queue);
     name(c, VK_OBJECT_TYPE_QUEUE, (uint64_t)(uintptr_t)c->queue, "main-queue");
@@ -431,6 +454,87 @@ static void mode_secondary(ctx *c)
     submit_wait(c, 1, &cb, f);
     vkDestroyFence(c->dev, f, NULL);
     vkDestroyCommandPool(c->dev, pool, NULL);
+}
+
+/* make_comp replaces the compute pipeline by one made with cache, its
+ * code given inline (maintenance5) when inl. */
+static void make_comp(ctx *c, VkPipelineCache cache, int inl)
+{
+    vkDestroyPipeline(c->dev, c->comp, NULL);
+    size_t size;
+    uint32_t *code = read_file(g_comp, &size);
+    VkShaderModuleCreateInfo smci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = size,
+                                     .pCode = code};
+    VkDebugUtilsObjectNameInfoEXT ni = {.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT, .pNext = &smci,
+                                        .objectType = VK_OBJECT_TYPE_SHADER_MODULE, .pObjectName = "inline-comp"};
+    VkShaderModule module = VK_NULL_HANDLE;
+    if (!inl)
+        CHECK(vkCreateShaderModule(c->dev, &smci, NULL, &module));
+    VkComputePipelineCreateInfo cpci = {
+        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+        .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .pNext = inl ? &ni : NULL,
+                  .stage = VK_SHADER_STAGE_COMPUTE_BIT, .module = module, .pName = "main"},
+        .layout = c->layout,
+    };
+    CHECK(vkCreateComputePipelines(c->dev, cache, 1, &cpci, NULL, &c->comp));
+    if (module)
+        vkDestroyShaderModule(c->dev, module, NULL);
+    free(code);
+    name(c, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)c->comp, "oob-compute");
+}
+
+/* one_dispatch records idx on a new cmd-0 and runs it. */
+static void one_dispatch(ctx *c, uint32_t idx)
+{
+    VkCommandPool pool = make_pool(c);
+    VkCommandBuffer cb = make_cb(c, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "cmd-0");
+    begin(cb, 0);
+    dispatch(c, cb, idx);
+    CHECK(vkEndCommandBuffer(cb));
+    VkFence f = make_fence(c);
+    submit_wait(c, 1, &cb, f);
+    vkDestroyFence(c->dev, f, NULL);
+    vkDestroyCommandPool(c->dev, pool, NULL);
+}
+
+static size_t cache_size(ctx *c, VkPipelineCache cache)
+{
+    size_t n = 0;
+    CHECK(vkGetPipelineCacheData(c->dev, cache, &n, NULL));
+    return n;
+}
+
+static void mode_cache(ctx *c)
+{
+    VkPipelineCacheCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+    VkPipelineCache empty, merged, cache;
+    CHECK(vkCreatePipelineCache(c->dev, &ci, NULL, &empty));
+    CHECK(vkCreatePipelineCache(c->dev, &ci, NULL, &merged));
+    size_t nin = 0;
+    uint32_t *in = g_cache_in ? read_file(g_cache_in, &nin) : NULL;
+    ci.initialDataSize = nin;
+    ci.pInitialData = in;
+    CHECK(vkCreatePipelineCache(c->dev, &ci, NULL, &cache));
+    free(in);
+    make_comp(c, cache, 0);
+    CHECK(vkMergePipelineCaches(c->dev, merged, 1, &cache));
+    size_t n = cache_size(c, cache);
+    void *data = malloc(n ? n : 1);
+    CHECK(vkGetPipelineCacheData(c->dev, cache, &n, data));
+    if (g_cache_out) {
+        FILE *f = fopen(g_cache_out, "wb");
+        if (!f || fwrite(data, 1, n, f) != n || fclose(f) != 0) {
+            fprintf(stderr, "multi: cannot write %s\n", g_cache_out);
+            exit(1);
+        }
+    }
+    free(data);
+    printf("cache_empty_bytes=%zu cache_bytes=%zu merged_bytes=%zu\n", cache_size(c, empty), n,
+           cache_size(c, merged));
+    one_dispatch(c, 6);
+    vkDestroyPipelineCache(c->dev, cache, NULL);
+    vkDestroyPipelineCache(c->dev, merged, NULL);
+    vkDestroyPipelineCache(c->dev, empty, NULL);
 }
 
 static void mode_simultaneous(ctx *c)
@@ -836,6 +940,10 @@ int main(int argc, char **argv)
             loops = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--draws") && i + 1 < argc)
             draws = (uint32_t)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--cache-in") && i + 1 < argc)
+            g_cache_in = argv[++i];
+        else if (!strcmp(argv[i], "--cache-out") && i + 1 < argc)
+            g_cache_out = argv[++i];
         else if (!strcmp(argv[i], "--no-fence"))
             no_fence = 1;
         else {
@@ -854,6 +962,7 @@ int main(int argc, char **argv)
         return 0;
     }
     ctx c;
+    g_maint5 = !strcmp(mode, "inline");
     ctx_init(&c, !strcmp(mode, "messenger"), graphics);
     if (!strcmp(mode, "multi-cb"))
         mode_multi_cb(&c, 0);
@@ -863,6 +972,12 @@ int main(int argc, char **argv)
         mode_resubmit(&c, submits, no_fence);
     else if (!strcmp(mode, "secondary"))
         mode_secondary(&c);
+    else if (!strcmp(mode, "cache"))
+        mode_cache(&c);
+    else if (!strcmp(mode, "inline")) {
+        make_comp(&c, VK_NULL_HANDLE, 1);
+        one_dispatch(&c, 6);
+    }
     else if (!strcmp(mode, "simultaneous"))
         mode_simultaneous(&c);
     else if (!strcmp(mode, "threads"))

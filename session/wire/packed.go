@@ -14,9 +14,15 @@ import (
 // socket.
 const KindErrorsPacked Kind = 80
 
-// PackedVersion is the first byte of a KindErrorsPacked payload; a reader
-// refuses other versions.
-const PackedVersion = 1
+// PackedVersion is the first byte of a KindErrorsPacked payload, the
+// version AppendPackedErrors writes. A reader also reads version 1 (files
+// written before the primary command buffer was carried: Primary and
+// PrimaryAction decode as 0) and refuses any other.
+const PackedVersion = 2
+
+// packedVersion1 is the first packed format, without the header's primary
+// and primary action.
+const packedVersion1 = 1
 
 // ErrPacked: a KindErrorsPacked payload does not decode.
 var ErrPacked = errors.New("bad packed errors payload")
@@ -40,7 +46,8 @@ func init() {
 // AppendPackedErrors appends the packed encoding of e to b:
 //
 //	u8       PackedVersion
-//	uvarint  submit, queue, command buffer, dropped
+//	uvarint  submit, queue, command buffer, dropped, primary, primary
+//	         action (version 1 stops after dropped)
 //	uvarint  number of strings, then each: uvarint length, bytes
 //	uvarint  number of label paths, then each: uvarint n, n string indices
 //	uvarint  number of records, then each record as uvarints: check
@@ -95,6 +102,8 @@ func AppendPackedErrors(b []byte, e *Errors) []byte {
 	b = binary.AppendUvarint(b, e.Queue)
 	b = binary.AppendUvarint(b, e.CommandBuffer)
 	b = binary.AppendUvarint(b, uint64(e.Dropped))
+	b = binary.AppendUvarint(b, e.Primary)
+	b = binary.AppendUvarint(b, uint64(e.PrimaryAction))
 	b = binary.AppendUvarint(b, uint64(len(table)))
 	for _, s := range table {
 		b = binary.AppendUvarint(b, uint64(len(s)))
@@ -206,11 +215,12 @@ func (d *PackedDecoder) Decode(p []byte) (*Errors, error) {
 }
 
 func (d *PackedDecoder) decode(p []byte) error {
-	if len(p) == 0 || p[0] != PackedVersion {
-		if len(p) == 0 {
-			return fmt.Errorf("decode errors_packed: %w: empty", ErrPacked)
-		}
-		return fmt.Errorf("decode errors_packed: %w: version %d, this reader reads %d", ErrPacked, p[0], PackedVersion)
+	if len(p) == 0 {
+		return fmt.Errorf("decode errors_packed: %w: empty", ErrPacked)
+	}
+	if p[0] != PackedVersion && p[0] != packedVersion1 {
+		return fmt.Errorf("decode errors_packed: %w: version %d, this reader reads %d and %d", ErrPacked, p[0],
+			packedVersion1, PackedVersion)
 	}
 	r := &packedReader{b: p, off: 1}
 	params := d.params[:0]
@@ -220,6 +230,10 @@ func (d *PackedDecoder) decode(p []byte) error {
 	e.Queue = r.uvarint("queue")
 	e.CommandBuffer = r.uvarint("command buffer")
 	e.Dropped = r.u32("dropped")
+	if p[0] >= 2 {
+		e.Primary = r.uvarint("primary")
+		e.PrimaryAction = r.u32("primary action")
+	}
 	table := make([]string, r.count("string count", 1))
 	for i := range table {
 		n := r.count("string length", 1)

@@ -96,6 +96,12 @@ func Fields(g *session.ErrorGroup) []Field {
 		add("Descriptor", fmt.Sprintf("set %d, binding %d, index %d, array length %d", d.Set, d.Binding, d.Index, d.ArrayLength))
 	}
 	add("Command buf", FormatHandle(g.CommandBuffer))
+	if g.PrimaryActionIndex != nil {
+		add("Primary", fmt.Sprintf("%s, after %d of its actions", FormatHandle(g.PrimaryCommandBuffer), *g.PrimaryActionIndex))
+	}
+	if g.Queue.Handle != "" {
+		add("Queue", FormatHandle(g.Queue))
+	}
 	add("Submit", fmt.Sprintf("#%d", g.Submit))
 	action := fmt.Sprintf("#%d", g.ActionIndex)
 	if g.Action != "" {

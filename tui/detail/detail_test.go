@@ -97,3 +97,22 @@ func TestModelScroll(t *testing.T) {
 		t.Fatalf("offset %d after a new selection, want 0", m.Offset())
 	}
 }
+
+// TestFieldsSecondary: a secondary's group shows its primary and queue; a
+// primary's shows no Primary line.
+func TestFieldsSecondary(t *testing.T) {
+	g := fixture.Compute()
+	if text := ansi.Strip(strings.Join(Lines(fixture.Styles(), g, 200), "\n")); strings.Contains(text, "Primary") {
+		t.Errorf("a primary's detail shows a Primary line:\n%s", text)
+	}
+	pa := uint32(1)
+	g.PrimaryCommandBuffer = session.Handle{Handle: "0x55", Name: "cmd-0"}
+	g.PrimaryActionIndex = &pa
+	g.Queue = session.Handle{Handle: "0x90", Name: "main-queue"}
+	text := ansi.Strip(strings.Join(Lines(fixture.Styles(), g, 200), "\n"))
+	for _, want := range []string{`Primary     0x55 "cmd-0", after 1 of its actions`, `Queue       0x90 "main-queue"`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("detail lacks %q:\n%s", want, text)
+		}
+	}
+}

@@ -12,7 +12,7 @@ gcc -O2 -Wall -o "$out/pipetime" gpuav/testdata/pipetime/pipetime.c -lvulkan
 export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/tmp/gpuav-dbg-xdg-$(id -u)}
 mkdir -p "$XDG_RUNTIME_DIR"
 layer=${GPUAV_DBG_LAYER_PATH:-$PWD/bin}
-for fns in 4 40 400; do
+for fns in 4 40 120; do
     go run ./gpuav/internal/genlarge -n $fns >"$out/large$fns.comp"
     glslangValidator -g --target-env vulkan1.2 -o "$out/large$fns.spv" "$out/large$fns.comp" >/dev/null
     kb=$(( $(stat -c %s "$out/large$fns.spv") / 1000 ))

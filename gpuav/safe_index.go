@@ -1,0 +1,972 @@
+package gpuav
+
+import (
+	"math"
+	"strings"
+
+	"github.com/gpuav-dbg/gpuav-dbg/spirv"
+)
+
+// GLSL.std.450 instructions the range analysis understands.
+const (
+	glslUMin   = 38
+	glslSMin   = 39
+	glslUMax   = 41
+	glslSMax   = 42
+	glslUClamp = 44
+	glslSClamp = 45
+)
+
+// maxBoundDepth limits how deep the analysis follows operands; a value
+// further away is taken as unbounded.
+const maxBoundDepth = 64
+
+// safeIndex proves that an index value can never reach a sized array's
+// length, so the access it indexes needs no check. It computes, for an
+// integer SSA id, an upper bound of the value's bit pattern read as an
+// unsigned number of the type's width: x & 3u is at most 3, min(x, 3u) at
+// most 3, a load of a function variable whose every store is bounded at
+// most the largest store. A bound that is at most the largest signed value
+// also proves a signed value non-negative. Where it cannot prove a bound
+// the answer is "unbounded" and the access keeps its check: the analysis
+// never guesses. Specialization constants are not constants: a pipeline
+// may give them any value, so OpSpecConstant is unbounded (but
+// OpSpecConstantOp of a bounded operation, like K & 3u, is bounded).
+//
+// Besides value bounds, a site inside the true branch of i < C (a loop
+// body, for instance) knows i ≤ C−1; and a loop counter i = phi(start,
+// i + step) whose increment runs only where i < C is bounded by
+// max(start, C−1+step). These need the function's control-flow graph,
+// built the first time a site of that function asks, before the pass has
+// split any of its blocks (a site asks before it is guarded).
+type safeIndex struct {
+	m     *spirv.Module
+	memo  map[uint32]valueBound
+	busy  map[uint32]bool
+	depth int
+	sets  map[uint32]string // ext-inst-import id → set name
+	funcs map[*spirv.Function]*funcFacts
+	cur   *funcFacts // facts of the function being asked about
+}
+
+// valueBound is a memoised answer: ok says a bound is known.
+type valueBound struct {
+	hi uint64
+	ok bool
+}
+
+func newSafeIndex(m *spirv.Module) *safeIndex {
+	return &safeIndex{m: m, memo: map[uint32]valueBound{}, busy: map[uint32]bool{},
+		sets: map[uint32]string{}, funcs: map[*spirv.Function]*funcFacts{}}
+}
+
+// inBounds reports whether the 32-bit (or narrower) integer index, used by
+// an access in block b of function f, is provably below length.
+func (a *safeIndex) inBounds(f *spirv.Function, b *spirv.Block, index, length uint32) bool {
+	if a == nil || length == 0 || f == nil || b == nil {
+		return false
+	}
+	a.cur = a.facts(f)
+	hi, ok := a.bound(index)
+	if ok && hi < uint64(length) {
+		return true
+	}
+	blk := a.cur.blockOf(b)
+	if blk < 0 {
+		return false
+	}
+	w := a.width(index)
+	if w == 0 {
+		return false
+	}
+	g := a.guard(index, blk)
+	limit := uint64(math.MaxUint64)
+	if g.uok {
+		limit = g.u
+	}
+	// A signed comparison bounds the value only when it is non-negative.
+	if g.sok && ok && hi <= signedMax(w) {
+		limit = min(limit, g.s)
+	}
+	return limit < uint64(length)
+}
+
+// bound returns an upper bound of id's value (its bit pattern as an
+// unsigned number) and whether one is known.
+func (a *safeIndex) bound(id uint32) (uint64, bool) {
+	if v, ok := a.memo[id]; ok {
+		return v.hi, v.ok
+	}
+	if a.busy[id] || a.depth >= maxBoundDepth {
+		return 0, false // a cycle (a loop's back edge) or too far: unbounded
+	}
+	a.busy[id] = true
+	a.depth++
+	hi, ok := a.compute(id)
+	a.depth--
+	delete(a.busy, id)
+	a.memo[id] = valueBound{hi, ok}
+	return hi, ok
+}
+
+func (a *safeIndex) compute(id uint32) (uint64, bool) {
+	d := a.m.Def(id)
+	if d == nil {
+		return 0, false
+	}
+	w := a.typeWidth(d.ResultType())
+	if w == 0 {
+		return 0, false
+	}
+	top := maxOf(w)
+	switch op := d.Opcode(); op {
+	case spirv.OpConstant:
+		return a.constValue(id)
+	case spirv.OpConstantNull:
+		return 0, true
+	case spirv.OpConstantComposite, spirv.OpCompositeConstruct:
+		if len(d.Words) < 4 {
+			return 0, false
+		}
+		return a.maxBound(d.Words[3:])
+	case spirv.OpSpecConstantOp:
+		if len(d.Words) < 4 {
+			return 0, false
+		}
+		return a.operation(spirv.Opcode(d.Words[3]), w, d.Words[4:])
+	case spirv.OpExtInst:
+		return a.extInst(d, w)
+	case spirv.OpPhi:
+		return a.phi(d, w)
+	case spirv.OpLoad:
+		return a.load(d)
+	default:
+		// OpSpecConstant, OpSpecConstantTrue..., OpUndef, loads of
+		// anything else, arithmetic not listed: unbounded.
+		if len(d.Words) < 3 {
+			return 0, false
+		}
+		hi, ok := a.operation(op, w, d.Words[3:])
+		return min(hi, top), ok
+	}
+}
+
+// operation bounds the result of an arithmetic or logical instruction of
+// result width w from its operand ids (also used for OpSpecConstantOp).
+func (a *safeIndex) operation(op spirv.Opcode, w uint32, ops []uint32) (uint64, bool) {
+	top := maxOf(w)
+	arg := func(i int) (uint64, bool) {
+		if i >= len(ops) {
+			return 0, false
+		}
+		return a.bound(ops[i])
+	}
+	konst := func(i int) (uint64, bool) {
+		if i >= len(ops) {
+			return 0, false
+		}
+		return a.constValue(ops[i])
+	}
+	switch op {
+	case spirv.OpCopyObject:
+		return arg(0)
+	case spirv.OpBitwiseAnd:
+		// x & y is at most either operand.
+		x, xok := arg(0)
+		y, yok := arg(1)
+		switch {
+		case xok && yok:
+			return min(x, y), true
+		case xok:
+			return x, true
+		case yok:
+			return y, true
+		}
+	case spirv.OpBitwiseOr, spirv.OpBitwiseXor:
+		x, xok := arg(0)
+		y, yok := arg(1)
+		if xok && yok {
+			return allOnes(max(x, y)), true
+		}
+	case spirv.OpUMod:
+		if c, ok := konst(1); ok && c > 0 {
+			if x, ok := arg(0); ok {
+				return min(x, c-1), true
+			}
+			return c - 1, true
+		}
+	case spirv.OpUDiv:
+		if c, ok := konst(1); ok && c > 0 {
+			if x, ok := arg(0); ok {
+				return x / c, true
+			}
+			return top / c, true
+		}
+	case spirv.OpSMod, spirv.OpSRem:
+		// Only a non-negative dividend and a positive divisor give a
+		// result in [0, c): the sign rules differ for negative operands
+		// and GLSL leaves them undefined.
+		c, cok := konst(1)
+		x, xok := arg(0)
+		if cok && c > 0 && c <= signedMax(w) && xok && x <= signedMax(w) {
+			return min(x, c-1), true
+		}
+	case spirv.OpSDiv:
+		c, cok := konst(1)
+		x, xok := arg(0)
+		if cok && c > 0 && c <= signedMax(w) && xok && x <= signedMax(w) {
+			return x / c, true
+		}
+	case spirv.OpShiftRightLogical:
+		// A shift by the width or more is undefined: only constant shifts.
+		if s, ok := konst(1); ok && s < uint64(w) {
+			if x, ok := arg(0); ok {
+				return x >> s, true
+			}
+			return top >> s, true
+		}
+	case spirv.OpShiftRightArithmetic:
+		s, sok := konst(1)
+		x, xok := arg(0)
+		if sok && s < uint64(w) && xok && x <= signedMax(w) {
+			return x >> s, true
+		}
+	case spirv.OpShiftLeftLogical:
+		s, sok := konst(1)
+		x, xok := arg(0)
+		if sok && s < uint64(w) && xok && x <= top>>s {
+			return x << s, true
+		}
+	case spirv.OpIAdd:
+		x, xok := arg(0)
+		y, yok := arg(1)
+		if xok && yok && x <= top-y {
+			return x + y, true // no wrap-around
+		}
+	case spirv.OpIMul:
+		x, xok := arg(0)
+		y, yok := arg(1)
+		if xok && yok && (y == 0 || x <= top/y) {
+			return x * y, true
+		}
+	case spirv.OpSelect:
+		x, xok := arg(1)
+		y, yok := arg(2)
+		if xok && yok {
+			return max(x, y), true
+		}
+	case spirv.OpUConvert:
+		// Widening keeps the value; narrowing keeps the low bits, which
+		// are at most the value and at most the new maximum.
+		if len(ops) < 1 {
+			return 0, false
+		}
+		if x, ok := arg(0); ok {
+			return min(x, top), true
+		}
+		if sw := a.width(ops[0]); sw > 0 {
+			return min(maxOf(sw), top), true
+		}
+	case spirv.OpSConvert:
+		// Sign extension keeps a non-negative value; narrowing keeps one
+		// that fits the new signed range.
+		if len(ops) < 1 {
+			return 0, false
+		}
+		sw := a.width(ops[0])
+		x, ok := arg(0)
+		if sw > 0 && ok && x <= signedMax(sw) && x <= signedMax(w) {
+			return x, true
+		}
+	case spirv.OpBitcast:
+		// Between integer types of one width the bits are the value.
+		if len(ops) < 1 {
+			return 0, false
+		}
+		if a.width(ops[0]) == w {
+			return arg(0)
+		}
+	case spirv.OpCompositeExtract:
+		// A component of an integer vector is bounded by the vector.
+		if len(ops) >= 1 && a.width(ops[0]) == w {
+			if d := a.m.Def(a.m.Def(ops[0]).ResultType()); d != nil && d.Opcode() == spirv.OpTypeVector {
+				return arg(0)
+			}
+		}
+	case spirv.OpVectorShuffle:
+		if len(ops) >= 2 {
+			return a.maxBound(ops[:2])
+		}
+	}
+	return 0, false
+}
+
+// extInst bounds GLSL.std.450 min, max and clamp on integers.
+func (a *safeIndex) extInst(d *spirv.Instruction, w uint32) (uint64, bool) {
+	if len(d.Words) < 5 {
+		return 0, false
+	}
+	set, ok := a.sets[d.Words[3]]
+	if !ok {
+		set = a.m.ExtInstSetName(d.Words[3])
+		a.sets[d.Words[3]] = set
+	}
+	if set != "GLSL.std.450" {
+		return 0, false
+	}
+	ops := d.Words[5:]
+	arg := func(i int) (uint64, bool) {
+		if i >= len(ops) {
+			return 0, false
+		}
+		return a.bound(ops[i])
+	}
+	nonNeg := func(i int) (uint64, bool) {
+		x, ok := arg(i)
+		return x, ok && x <= signedMax(w)
+	}
+	switch d.Words[4] {
+	case glslUMin:
+		x, xok := arg(0)
+		y, yok := arg(1)
+		switch {
+		case xok && yok:
+			return min(x, y), true
+		case xok:
+			return x, true
+		case yok:
+			return y, true
+		}
+	case glslSMin, glslSMax:
+		// A negative operand can win a signed min (or make a signed max
+		// meaningless as a bound): both must be non-negative.
+		x, xok := nonNeg(0)
+		y, yok := nonNeg(1)
+		if xok && yok {
+			if d.Words[4] == glslSMin {
+				return min(x, y), true
+			}
+			return max(x, y), true
+		}
+	case glslUMax:
+		x, xok := arg(0)
+		y, yok := arg(1)
+		if xok && yok {
+			return max(x, y), true
+		}
+	case glslUClamp, glslSClamp:
+		// clamp is undefined when minVal > maxVal: the bounds must be
+		// provably ordered (minVal 0, or both constants in order), and for
+		// SClamp non-negative.
+		if len(ops) < 3 {
+			return 0, false
+		}
+		lo, lok := a.constValue(ops[1])
+		if !lok {
+			return 0, false
+		}
+		signed := d.Words[4] == glslSClamp
+		if signed && lo > signedMax(w) {
+			return 0, false
+		}
+		if hc, ok := a.constValue(ops[2]); ok && lo <= hc && (!signed || hc <= signedMax(w)) {
+			return hc, true
+		}
+		if lo == 0 {
+			if signed {
+				return nonNeg(2)
+			}
+			return arg(2)
+		}
+	}
+	return 0, false
+}
+
+// phi bounds a phi by its operands. An operand that is the phi itself
+// plus a constant step (a loop counter's increment) is bounded by the
+// branch that guards the increment: where i < C holds, i + step ≤ C−1+step.
+// A signed guard bounds i only if i is non-negative, which holds by
+// induction when every operand is (checked on the final bound).
+func (a *safeIndex) phi(d *spirv.Instruction, w uint32) (uint64, bool) {
+	if len(d.Words) < 5 || (len(d.Words)-3)%2 != 0 {
+		return 0, false
+	}
+	phiID := d.Words[2]
+	top := maxOf(w)
+	var hi uint64
+	usedSigned := false
+	for k := 3; k+1 < len(d.Words); k += 2 {
+		v := d.Words[k]
+		if x, ok := a.bound(v); ok {
+			hi = max(hi, x)
+			continue
+		}
+		step, ok := a.increment(v, phiID)
+		if !ok || a.cur == nil {
+			return 0, false
+		}
+		p, ok := a.cur.pos[v]
+		if !ok {
+			return 0, false
+		}
+		g := a.guard(phiID, p.blk)
+		var limit uint64
+		switch {
+		case g.uok:
+			limit = g.u
+			if g.sok {
+				limit, usedSigned = min(limit, g.s), usedSigned || g.s < g.u
+			}
+		case g.sok:
+			limit, usedSigned = g.s, true
+		default:
+			return 0, false
+		}
+		if limit > top-step {
+			return 0, false
+		}
+		hi = max(hi, limit+step)
+	}
+	if usedSigned && hi > signedMax(w) {
+		return 0, false
+	}
+	return hi, true
+}
+
+// increment reports whether v is OpIAdd of phi and a constant, and the
+// constant.
+func (a *safeIndex) increment(v, phi uint32) (uint64, bool) {
+	d := a.m.Def(v)
+	if d == nil || d.Opcode() != spirv.OpIAdd || len(d.Words) != 5 {
+		return 0, false
+	}
+	switch {
+	case d.Words[3] == phi:
+		return a.constValue(d.Words[4])
+	case d.Words[4] == phi:
+		return a.constValue(d.Words[3])
+	}
+	return 0, false
+}
+
+// load bounds a load of a function-scope integer variable that is only
+// loaded and stored (never passed, indexed or aliased) by the largest
+// value ever stored into it. Without an initializer, a store must come
+// before the load on every path (see storedBefore); otherwise the load may
+// read an undefined value.
+func (a *safeIndex) load(d *spirv.Instruction) (uint64, bool) {
+	if a.cur == nil || len(d.Words) < 4 {
+		return 0, false
+	}
+	v := a.cur.vars[d.Words[3]]
+	if v == nil || v.escaped {
+		return 0, false
+	}
+	if v.init == 0 {
+		p, ok := a.cur.pos[d.Words[2]]
+		if !ok || !a.cur.storedBefore(v, p) {
+			return 0, false
+		}
+	}
+	vals := make([]uint32, 0, len(v.stores)+1)
+	if v.init != 0 {
+		vals = append(vals, v.init)
+	}
+	for _, s := range v.stores {
+		vals = append(vals, s.value)
+	}
+	return a.maxBound(vals)
+}
+
+// maxBound is the largest bound of ids, when all are bounded.
+func (a *safeIndex) maxBound(ids []uint32) (uint64, bool) {
+	if len(ids) == 0 {
+		return 0, false
+	}
+	var hi uint64
+	for _, id := range ids {
+		x, ok := a.bound(id)
+		if !ok {
+			return 0, false
+		}
+		hi = max(hi, x)
+	}
+	return hi, true
+}
+
+// constValue returns the value of an integer OpConstant as an unsigned
+// number of its width (a narrow signed literal is sign-extended in the
+// word; the mask undoes that).
+func (a *safeIndex) constValue(id uint32) (uint64, bool) {
+	d := a.m.Def(id)
+	if d == nil || d.Opcode() != spirv.OpConstant || len(d.Words) < 4 {
+		return 0, false
+	}
+	w := a.typeWidth(d.ResultType())
+	t := a.m.Def(d.ResultType())
+	if w == 0 || t.Opcode() != spirv.OpTypeInt {
+		return 0, false
+	}
+	v := uint64(d.Words[3])
+	if w > 32 {
+		if len(d.Words) < 5 {
+			return 0, false
+		}
+		v |= uint64(d.Words[4]) << 32
+	}
+	return v & maxOf(w), true
+}
+
+// width returns the integer width of id's type (of its components for a
+// vector), or 0 when it is not an integer.
+func (a *safeIndex) width(id uint32) uint32 {
+	d := a.m.Def(id)
+	if d == nil {
+		return 0
+	}
+	return a.typeWidth(d.ResultType())
+}
+
+func (a *safeIndex) typeWidth(t uint32) uint32 {
+	d := a.m.Def(t)
+	if d != nil && d.Opcode() == spirv.OpTypeVector && len(d.Words) > 2 {
+		d = a.m.Def(d.Words[2])
+	}
+	if d == nil || d.Opcode() != spirv.OpTypeInt || len(d.Words) < 4 || d.Words[2] == 0 || d.Words[2] > 64 {
+		return 0
+	}
+	return d.Words[2]
+}
+
+func maxOf(w uint32) uint64 {
+	if w >= 64 {
+		return math.MaxUint64
+	}
+	return 1<<w - 1
+}
+
+func signedMax(w uint32) uint64 { return maxOf(w) >> 1 }
+
+// allOnes returns the smallest 2^k − 1 that is at least x.
+func allOnes(x uint64) uint64 {
+	r := x
+	for s := 1; s < 64; s <<= 1 {
+		r |= r >> s
+	}
+	return r
+}
+
+// guardBounds are what the branches above a block say about a value:
+// x ≤ u (unsigned comparisons) and x ≤ s (signed comparisons, valid for a
+// non-negative x).
+type guardBounds struct {
+	u, s     uint64
+	uok, sok bool
+}
+
+// guard walks up the dominator tree from block blk. Each block T on the
+// way whose only predecessor H ends in a conditional branch on a
+// comparison of x with a constant, computed in H, tells something on the
+// edge H→T: every path to blk passes T, entered only from H, so the last
+// time H ran before blk its comparison (of the same x: x's definition
+// dominates H, and running it again means passing H again) took this edge.
+func (a *safeIndex) guard(x uint32, blk int) guardBounds {
+	var g guardBounds
+	f := a.cur
+	if f == nil {
+		return g
+	}
+	for t, n := blk, 0; t >= 0 && n <= len(f.blocks); t, n = f.idom[t], n+1 {
+		if len(f.preds[t]) == 1 {
+			h := f.preds[t][0]
+			if br := f.blocks[h]; br.cmp != nil && br.trueT != br.falseT {
+				if limit, signed, ok := a.edgeLimit(br.cmp, x, t == br.trueT); ok {
+					if signed {
+						g.s, g.sok = minIf(g.s, g.sok, limit), true
+					} else {
+						g.u, g.uok = minIf(g.u, g.uok, limit), true
+					}
+				}
+			}
+		}
+		if f.idom[t] == t {
+			break // the entry block
+		}
+	}
+	return g
+}
+
+func minIf(cur uint64, ok bool, v uint64) uint64 {
+	if ok {
+		return min(cur, v)
+	}
+	return v
+}
+
+// edgeLimit reads a comparison of x with a constant C: on the edge taken
+// when it is taken (taken == true) or not, x ≤ limit.
+func (a *safeIndex) edgeLimit(cmp *spirv.Instruction, x uint32, taken bool) (limit uint64, signed bool, ok bool) {
+	if len(cmp.Words) != 5 {
+		return 0, false, false
+	}
+	l, r := cmp.Words[3], cmp.Words[4]
+	w := a.width(x)
+	if w == 0 {
+		return 0, false, false
+	}
+	// Normalise to "x < C" (strict) or "x <= C" on this edge.
+	var c uint32
+	var strict bool
+	switch cmp.Opcode() {
+	case spirv.OpULessThan, spirv.OpSLessThan: // l < r
+		if taken && l == x {
+			c, strict = r, true // x < r
+		} else if !taken && r == x {
+			c, strict = l, false // x <= l
+		} else {
+			return 0, false, false
+		}
+	case spirv.OpULessThanEqual, spirv.OpSLessThanEqual: // l <= r
+		if taken && l == x {
+			c, strict = r, false
+		} else if !taken && r == x {
+			c, strict = l, true
+		} else {
+			return 0, false, false
+		}
+	case spirv.OpUGreaterThan, spirv.OpSGreaterThan: // l > r
+		if taken && r == x {
+			c, strict = l, true
+		} else if !taken && l == x {
+			c, strict = r, false
+		} else {
+			return 0, false, false
+		}
+	case spirv.OpUGreaterThanEqual, spirv.OpSGreaterThanEqual: // l >= r
+		if taken && r == x {
+			c, strict = l, false
+		} else if !taken && l == x {
+			c, strict = r, true
+		} else {
+			return 0, false, false
+		}
+	default:
+		return 0, false, false
+	}
+	v, ok := a.constValue(c)
+	if !ok || a.width(c) != w {
+		return 0, false, false
+	}
+	switch cmp.Opcode() {
+	case spirv.OpSLessThan, spirv.OpSLessThanEqual, spirv.OpSGreaterThan, spirv.OpSGreaterThanEqual:
+		signed = true
+		if v > signedMax(w) {
+			return 0, false, false // a negative C: x is negative on this edge
+		}
+	}
+	if strict {
+		if v == 0 {
+			return 0, false, false // never taken for an unsigned x; nothing to use
+		}
+		v--
+	}
+	return v, signed, true
+}
+
+// funcFacts is what the analysis knows about one function's control flow
+// and its function-scope integer variables, taken when the function was
+// first asked about.
+type funcFacts struct {
+	label  map[uint32]int             // block label → index
+	term   map[*spirv.Instruction]int // block terminator → index
+	blocks []blockFacts               // by index, in function order
+	preds  [][]int                    // predecessors by index
+	idom   []int                      // immediate dominator; entry: itself; unreachable: -1
+	pos    map[uint32]instPos         // result id → where it is defined
+	vars   map[uint32]*varFacts       // OpVariable Function of integer type
+}
+
+type blockFacts struct {
+	cmp           *spirv.Instruction // the branch's condition when computed in this block
+	trueT, falseT int                // the conditional branch's targets, or -1
+}
+
+type instPos struct{ blk, i int }
+
+type varFacts struct {
+	init     uint32
+	escaped  bool
+	stores   []storeFacts
+	storedIn []bool // by block: stored on every path to its start (computed on demand)
+}
+
+type storeFacts struct {
+	at    instPos
+	value uint32
+}
+
+// facts returns the facts of f, computing them on first use.
+func (a *safeIndex) facts(f *spirv.Function) *funcFacts {
+	if ff, ok := a.funcs[f]; ok {
+		return ff
+	}
+	ff := a.buildFacts(f)
+	a.funcs[f] = ff
+	return ff
+}
+
+// blockOf finds a block among the facts: by its label, or, for a block the
+// pass has split off since (it keeps the original terminator), by its
+// terminator.
+func (f *funcFacts) blockOf(b *spirv.Block) int {
+	if i, ok := f.label[b.ID()]; ok {
+		return i
+	}
+	if n := len(b.Insts); n > 0 {
+		if i, ok := f.term[b.Insts[n-1]]; ok {
+			return i
+		}
+	}
+	return -1
+}
+
+func (a *safeIndex) buildFacts(fn *spirv.Function) *funcFacts {
+	m := a.m
+	n := len(fn.Blocks)
+	f := &funcFacts{label: make(map[uint32]int, n), term: make(map[*spirv.Instruction]int, n),
+		blocks: make([]blockFacts, n), preds: make([][]int, n), idom: make([]int, n),
+		pos: map[uint32]instPos{}, vars: map[uint32]*varFacts{}}
+	for i, b := range fn.Blocks {
+		f.label[b.ID()] = i
+		if k := len(b.Insts); k > 0 {
+			f.term[b.Insts[k-1]] = i
+		}
+	}
+	succs := make([][]int, n)
+	for i, b := range fn.Blocks {
+		f.blocks[i] = blockFacts{trueT: -1, falseT: -1}
+		for j, in := range b.Insts {
+			if r := in.ResultID(); r != 0 {
+				f.pos[r] = instPos{i, j}
+			}
+			if in.Opcode() == spirv.OpVariable && len(in.Words) >= 4 && spirv.StorageClass(in.Words[3]) == spirv.StorageClassFunction {
+				if ptr := m.Def(in.Words[1]); ptr != nil && ptr.Opcode() == spirv.OpTypePointer && len(ptr.Words) > 3 && a.typeWidth(ptr.Words[3]) > 0 &&
+					m.Def(ptr.Words[3]).Opcode() == spirv.OpTypeInt {
+					v := &varFacts{}
+					if len(in.Words) > 4 {
+						v.init = in.Words[4]
+					}
+					f.vars[in.Words[2]] = v
+				}
+			}
+		}
+		if len(b.Insts) == 0 {
+			continue
+		}
+		t := b.Insts[len(b.Insts)-1]
+		target := func(id uint32) int {
+			if k, ok := f.label[id]; ok {
+				return k
+			}
+			return -1
+		}
+		switch t.Opcode() {
+		case spirv.OpBranch:
+			if len(t.Words) > 1 {
+				succs[i] = appendTarget(succs[i], target(t.Words[1]))
+			}
+		case spirv.OpBranchConditional:
+			if len(t.Words) > 3 {
+				tt, ft := target(t.Words[2]), target(t.Words[3])
+				succs[i] = appendTarget(appendTarget(succs[i], tt), ft)
+				f.blocks[i].trueT, f.blocks[i].falseT = tt, ft
+				// The condition, when this block computes it.
+				for j := len(b.Insts) - 2; j >= 0; j-- {
+					if b.Insts[j].ResultID() == t.Words[1] {
+						f.blocks[i].cmp = b.Insts[j]
+						break
+					}
+				}
+			}
+		case spirv.OpSwitch:
+			// Every word that names a block of the function counts as a
+			// target: extra edges only make the analysis more careful.
+			for _, w := range t.Words[min(2, len(t.Words)):] {
+				succs[i] = appendTarget(succs[i], target(w))
+			}
+		}
+	}
+	for i, ss := range succs {
+		for _, s := range ss {
+			if !containsInt(f.preds[s], i) {
+				f.preds[s] = append(f.preds[s], i)
+			}
+		}
+	}
+	f.dominators(succs)
+	a.scanVars(fn, f)
+	return f
+}
+
+func appendTarget(s []int, t int) []int {
+	if t < 0 || containsInt(s, t) {
+		return s
+	}
+	return append(s, t)
+}
+
+func containsInt(s []int, x int) bool {
+	for _, y := range s {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// dominators computes immediate dominators (Cooper, Harvey and Kennedy's
+// iterative algorithm over reverse postorder).
+func (f *funcFacts) dominators(succs [][]int) {
+	n := len(f.idom)
+	for i := range f.idom {
+		f.idom[i] = -1
+	}
+	if n == 0 {
+		return
+	}
+	// Reverse postorder by an explicit-stack depth-first search.
+	order := make([]int, 0, n)
+	seen := make([]bool, n)
+	type frame struct{ b, next int }
+	stack := []frame{{0, 0}}
+	seen[0] = true
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.next < len(succs[top.b]) {
+			s := succs[top.b][top.next]
+			top.next++
+			if !seen[s] {
+				seen[s] = true
+				stack = append(stack, frame{s, 0})
+			}
+			continue
+		}
+		order = append(order, top.b)
+		stack = stack[:len(stack)-1]
+	}
+	rpo := make([]int, n) // block → position in reverse postorder
+	for i := range rpo {
+		rpo[i] = -1
+	}
+	for i, b := range order {
+		rpo[b] = len(order) - 1 - i
+	}
+	f.idom[0] = 0
+	intersect := func(x, y int) int {
+		for x != y {
+			for rpo[x] > rpo[y] {
+				x = f.idom[x]
+			}
+			for rpo[y] > rpo[x] {
+				y = f.idom[y]
+			}
+		}
+		return x
+	}
+	for changed := true; changed; {
+		changed = false
+		for i := len(order) - 1; i >= 0; i-- {
+			b := order[i]
+			if b == 0 {
+				continue
+			}
+			nd := -1
+			for _, p := range f.preds[b] {
+				if f.idom[p] < 0 {
+					continue
+				}
+				if nd < 0 {
+					nd = p
+				} else {
+					nd = intersect(p, nd)
+				}
+			}
+			if nd >= 0 && f.idom[b] != nd {
+				f.idom[b] = nd
+				changed = true
+			}
+		}
+	}
+}
+
+// storedBefore reports whether a store to v runs before position p on
+// every path to it: a store earlier in p's block, or one on every path to
+// the block (a forward "must" data flow over the graph, from the greatest
+// fixed point: in[b] = AND over predecessors of (in[p] or p stores)).
+func (f *funcFacts) storedBefore(v *varFacts, p instPos) bool {
+	for _, s := range v.stores {
+		if s.at.blk == p.blk && s.at.i < p.i {
+			return true
+		}
+	}
+	if v.storedIn == nil {
+		n := len(f.idom)
+		stores := make([]bool, n)
+		for _, s := range v.stores {
+			stores[s.at.blk] = true
+		}
+		in := make([]bool, n)
+		for i := 1; i < n; i++ {
+			in[i] = true
+		}
+		for changed := true; changed; {
+			changed = false
+			for b := 1; b < n; b++ {
+				all := true
+				for _, q := range f.preds[b] {
+					all = all && (in[q] || stores[q])
+				}
+				if in[b] && !all {
+					in[b] = false
+					changed = true
+				}
+			}
+		}
+		v.storedIn = in
+	}
+	return p.blk < len(v.storedIn) && v.storedIn[p.blk]
+}
+
+// scanVars records the stores to the function's integer variables and
+// marks those used in any other way than as the pointer of OpLoad or
+// OpStore (passed to a call, indexed, copied, used by an atomic...) as
+// escaped. Non-semantic instructions (debug info) do not count.
+func (a *safeIndex) scanVars(fn *spirv.Function, f *funcFacts) {
+	if len(f.vars) == 0 {
+		return
+	}
+	for bi, b := range fn.Blocks {
+		for j, in := range b.Insts {
+			op := in.Opcode()
+			if op == spirv.OpVariable {
+				continue
+			}
+			if op == spirv.OpExtInst && len(in.Words) > 3 && strings.HasPrefix(a.m.ExtInstSetName(in.Words[3]), "NonSemantic.") {
+				continue
+			}
+			_ = spirv.ForEachID(in.Words, a.m, func(k int) {
+				v := f.vars[in.Words[k]]
+				if v == nil {
+					return
+				}
+				switch {
+				case op == spirv.OpLoad && k == 3:
+				case op == spirv.OpStore && k == 1 && len(in.Words) > 2:
+					v.stores = append(v.stores, storeFacts{instPos{bi, j}, in.Words[2]})
+				default:
+					v.escaped = true
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,9 @@
+#version 450
+// select with an unbounded value: checked
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) buffer B { uint v[]; } bufs[4];
+layout(push_constant) uniform PC { uint i; uint j; int s; int t; } pc;
+
+void main() {
+    bufs[pc.j != 0u ? pc.i : 3u].v[0] = 1u;
+}

@@ -23,6 +23,28 @@ type Description struct {
 	Index, Length uint32
 	// Ray holds the operands of a failed OpRayQueryInitializeKHR.
 	Ray *RayValues
+	// BDA holds the access of a failed buffer-device-address check.
+	BDA *BDAValues
+}
+
+// BDAValues describe an access through a buffer device address that is
+// not inside one buffer whose address the app obtained.
+type BDAValues struct {
+	Address uint64
+	Size    uint32 // bytes accessed
+	Write   bool   // a store, or an atomic that writes
+	Atomic  bool
+	Struct  bool // a whole-struct load or store
+	// Nearest is the buffer with the highest address at or below Address
+	// (the lowest buffer when none is below); nil when the app obtained
+	// no address at all.
+	Nearest *BDABuffer
+}
+
+// BDABuffer is one buffer of the address table. Size saturates at
+// 0xFFFFFFFF (a record has one word for it).
+type BDABuffer struct {
+	Address, Size uint64
 }
 
 // RayValues are the operands of an OpRayQueryInitializeKHR as the shader
@@ -45,9 +67,23 @@ func Describe(code CheckCode, p [RecordParams]uint32) Description {
 		d.VUIDSuffix = "None-10068"
 		d.Message = fmt.Sprintf("(set = %d, binding = %d) Index of %d used to index descriptor array of length %d.",
 			d.Set, d.Binding, d.Index, d.Length)
+	case CodeDescriptorUninitialized, CodeDescriptorDestroyed:
+		// Descriptor validity (VUID-...-None-08114): a statically used
+		// descriptor must be valid; the Khronos layer reports both cases
+		// under it.
+		d.HasDescriptor = true
+		d.Set, d.Binding, d.Index, d.Length = p[0], p[1], p[2], p[3]
+		d.VUIDSuffix = "None-08114"
+		what := "is uninitialized (never written)"
+		if code == CodeDescriptorDestroyed {
+			what = "references a resource that was destroyed"
+		}
+		d.Message = fmt.Sprintf("(set = %d, binding = %d) Descriptor index %d %s.", d.Set, d.Binding, d.Index, what)
 	case CodeRayQueryTminGreaterThanTmax, CodeRayQueryNegativeTmin, CodeRayQueryNegativeTmax,
 		CodeRayQueryOriginNonFinite, CodeRayQueryDirectionNonFinite, CodeRayQueryTNaN:
 		describeRayQuery(&d, code, p)
+	case CodeBDAOOB:
+		describeBDA(&d, p)
 	default:
 		d.Message = fmt.Sprintf("check code %d with parameters %v", uint32(code), p)
 	}
@@ -88,6 +124,41 @@ func describeRayQuery(d *Description, code CheckCode, p [RecordParams]uint32) {
 		d.FullVUID = "VUID-RuntimeSpirv-OpRayQueryInitializeKHR-06351"
 		d.Message = fmt.Sprintf("%ss RayTmin (%s) and RayTmax (%s) must not be NaN.", op, fmtFloat(r.Tmin), fmtFloat(r.Tmax))
 	}
+}
+
+// describeBDA fills in a bda_oob error, worded like the Khronos layer's
+// (VUID-RuntimeSpirv-PhysicalStorageBuffer64-11819 in its 1.4 releases;
+// 1.3.239 had no VUID for it), with the nearest buffer added.
+func describeBDA(d *Description, p [RecordParams]uint32) {
+	v := &BDAValues{
+		Address: uint64(p[0]) | uint64(p[1])<<32,
+		Size:    p[2],
+		Write:   p[3]&BDAWrite != 0,
+		Atomic:  p[3]&BDAAtomic != 0,
+		Struct:  p[3]&BDAStruct != 0,
+	}
+	if p[3]&BDANearest != 0 {
+		v.Nearest = &BDABuffer{Address: uint64(p[4]) | uint64(p[5])<<32, Size: uint64(p[6])}
+	}
+	d.BDA = v
+	d.FullVUID = "VUID-RuntimeSpirv-PhysicalStorageBuffer64-11819"
+	verb := "read"
+	if v.Write {
+		verb = "written"
+	}
+	msg := fmt.Sprintf("Out of bounds access: %d bytes %s at buffer device address 0x%x", v.Size, verb, v.Address)
+	switch n := v.Nearest; {
+	case n == nil:
+		msg += ", and the app obtained no buffer device address."
+	case n.Address <= v.Address:
+		msg += fmt.Sprintf(", past the nearest buffer below it, [0x%x, 0x%x) (%d bytes).", n.Address, n.Address+n.Size, n.Size)
+	default:
+		msg += fmt.Sprintf(", below every buffer; the lowest is [0x%x, 0x%x) (%d bytes).", n.Address, n.Address+n.Size, n.Size)
+	}
+	if v.Struct {
+		msg += " The access is a whole-struct load or store, though the source may use only some members."
+	}
+	d.Message = msg
 }
 
 // fmtFloat writes a float32 the shortest way that reads back exactly:

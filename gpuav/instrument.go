@@ -9,6 +9,10 @@ type Options struct {
 	// Checks maps check ids to on/off; a nil map means every implemented
 	// check is on.
 	Checks map[string]bool
+	// Int64 says the device runs shaders with the Int64 capability
+	// (shaderInt64 enabled): the bda_oob check may then add it to a module
+	// of SPIR-V < 1.5 to read a pointer's address.
+	Int64 bool
 }
 
 // Result is an instrumented module and what happened to it.

@@ -26,11 +26,14 @@ func instrument(words []uint32, opt Options) (res Result, err error) {
 		res.Warnings = append(res.Warnings, warn)
 		return res, nil
 	}
-	if opt.enabled(CheckDescriptorIndexOOB) {
+	if opt.enabled(CheckDescriptorIndexOOB) || opt.enabled(CheckDescriptorUninit) || opt.enabled(CheckDescriptorDestroyed) {
 		descriptorIndexPass(ctx)
 	}
 	if opt.enabled(CheckRayQuery) {
 		rayQueryPass(ctx)
+	}
+	if opt.enabled(CheckBDAOOB) {
+		bdaPass(ctx)
 	}
 	res.Warnings = append(res.Warnings, ctx.warnings...)
 	if ctx.added == 0 {

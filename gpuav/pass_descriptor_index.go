@@ -28,7 +28,13 @@ func descriptorIndexPass(c *context) {
 				if !ok {
 					continue
 				}
-				if s.constIndex && s.index < s.length || safe.inBounds(f, b, s.indexID, s.length) {
+				// The descriptor-state path (descriptor_state.go) covers
+				// runtime arrays and the uninitialized/destroyed checks.
+				s.state = c.stateChecks(s)
+				if s.state == 0 && (s.runtime || !c.opt.enabled(CheckDescriptorIndexOOB)) {
+					continue
+				}
+				if s.state == 0 && (s.constIndex && s.index < s.length || safe.inBounds(f, b, s.indexID, s.length)) {
 					continue // provably in bounds
 				}
 				newBlocks, ok := c.guard(f, b, j, s, uses)
@@ -55,6 +61,8 @@ type site struct {
 	length     uint32
 	set        uint32
 	binding    uint32
+	runtime    bool   // a runtime array: the length comes from the descriptor state
+	state      uint32 // checks done through gpuav_check_descriptor (stateChecks), 0: inline compare
 }
 
 // imageOperand returns the word index of the image operand of an image
@@ -134,7 +142,12 @@ func (c *context) descriptorSite(in *spirv.Instruction) (site, bool) {
 	}
 	variable := m.Def(ac.Words[3])
 	arr := m.Def(m.Def(variable.Words[1]).Words[3])
-	length, ok := m.ConstantValue(arr.Words[3])
+	length, ok := uint32(0), true
+	if arr.Opcode() == spirv.OpTypeRuntimeArray {
+		s.runtime = true
+	} else {
+		length, ok = m.ConstantValue(arr.Words[3])
+	}
 	if !ok {
 		c.warnf("instruction %d: descriptor array length is a specialization constant: access left unchecked", in.OrigIndex)
 		return s, false
@@ -167,7 +180,7 @@ func (c *context) isArrayVar(ac *spirv.Instruction, sc spirv.StorageClass) bool 
 		return false
 	}
 	arr := c.m.Def(ptr.Words[3])
-	return arr != nil && arr.Opcode() == spirv.OpTypeArray
+	return arr != nil && (arr.Opcode() == spirv.OpTypeArray || arr.Opcode() == spirv.OpTypeRuntimeArray)
 }
 
 // useCounts counts the uses of each id inside a function.
@@ -206,7 +219,11 @@ func (c *context) guard(f *spirv.Function, b *spirv.Block, j int, s site, uses m
 		c.warnf("instruction %d: access yields a pointer: left unchecked", s.inst.OrigIndex)
 		return nil, false
 	}
-	report, err := c.function("gpuav_report_descriptor_index")
+	reportName := "gpuav_report_descriptor_index"
+	if s.state != 0 {
+		reportName = "gpuav_report_descriptor"
+	}
+	report, err := c.function(reportName)
 	if err != nil {
 		c.warnf("instruction %d: %v: left unchecked", s.inst.OrigIndex, err)
 		return nil, false
@@ -233,7 +250,16 @@ func (c *context) guard(f *spirv.Function, b *spirv.Block, j int, s site, uses m
 		idx = head.op(spirv.OpBitcast, u, idx)
 	}
 	length := m.ConstantUint32(s.length)
-	ok := head.op(spirv.OpULessThan, m.TypeBool(), idx, length)
+	var ok, code uint32
+	if s.state != 0 {
+		ok, code, length, err = c.stateCheck(head, s, idx)
+		if err != nil {
+			c.warnf("instruction %d: %v: left unchecked", s.inst.OrigIndex, err)
+			return nil, false
+		}
+	} else {
+		ok = head.op(spirv.OpULessThan, m.TypeBool(), idx, length)
+	}
 	head.void(spirv.OpSelectionMerge, mID, uint32(spirv.SelectionControlNone))
 	head.void(spirv.OpBranchConditional, ok, tID, fID)
 	b.Insts = head.insts
@@ -265,9 +291,15 @@ func (c *context) guard(f *spirv.Function, b *spirv.Block, j int, s site, uses m
 	// F: report.
 	fail := &emitter{m: m}
 	stage := c.stageInfo(fail)
-	fail.op(spirv.OpFunctionCall, m.TypeVoid(), report,
-		m.ConstantUint32(c.opt.ShaderID), m.ConstantUint32(uint32(s.inst.OrigIndex)), stage,
-		m.ConstantUint32(s.set), m.ConstantUint32(s.binding), idx, length)
+	if s.state != 0 {
+		fail.op(spirv.OpFunctionCall, m.TypeVoid(), report,
+			m.ConstantUint32(c.opt.ShaderID), m.ConstantUint32(uint32(s.inst.OrigIndex)), stage, code,
+			m.ConstantUint32(s.set), m.ConstantUint32(s.binding), idx, length)
+	} else {
+		fail.op(spirv.OpFunctionCall, m.TypeVoid(), report,
+			m.ConstantUint32(c.opt.ShaderID), m.ConstantUint32(uint32(s.inst.OrigIndex)), stage,
+			m.ConstantUint32(s.set), m.ConstantUint32(s.binding), idx, length)
+	}
 	fail.void(spirv.OpBranch, mID)
 
 	// M: the result and the rest of the block.

@@ -37,8 +37,11 @@ const maxBoundDepth = 64
 // body, for instance) knows i ≤ C−1; and a loop counter i = phi(start,
 // i + step) whose increment runs only where i < C is bounded by
 // max(start, C−1+step). These need the function's control-flow graph,
-// built the first time a site of that function asks, before the pass has
-// split any of its blocks (a site asks before it is guarded).
+// built the first time an access of the function needs it. The pass may
+// have guarded earlier accesses of the function by then: the guarded
+// function is a valid program computing the same values, so what the
+// graph proves still holds, and a block split off since is found by the
+// original terminator it keeps.
 type safeIndex struct {
 	m     *spirv.Module
 	memo  map[uint32]valueBound
@@ -46,7 +49,8 @@ type safeIndex struct {
 	depth int
 	sets  map[uint32]string // ext-inst-import id → set name
 	funcs map[*spirv.Function]*funcFacts
-	cur   *funcFacts // facts of the function being asked about
+	fn    *spirv.Function // the function being asked about
+	cur   *funcFacts      // its facts, once needed (see facts)
 }
 
 // valueBound is a memoised answer: ok says a bound is known.
@@ -66,12 +70,12 @@ func (a *safeIndex) inBounds(f *spirv.Function, b *spirv.Block, index, length ui
 	if a == nil || length == 0 || f == nil || b == nil {
 		return false
 	}
-	a.cur = a.facts(f)
+	a.fn, a.cur = f, a.funcs[f]
 	hi, ok := a.bound(index)
 	if ok && hi < uint64(length) {
 		return true
 	}
-	blk := a.cur.blockOf(b)
+	blk := a.facts().blockOf(b)
 	if blk < 0 {
 		return false
 	}
@@ -171,7 +175,14 @@ func (a *safeIndex) operation(op spirv.Opcode, w uint32, ops []uint32) (uint64, 
 	case spirv.OpCopyObject:
 		return arg(0)
 	case spirv.OpBitwiseAnd:
-		// x & y is at most either operand.
+		// x & y is at most either operand; a constant mask (the common
+		// x & 3u) answers without looking at x.
+		if c, ok := konst(1); ok {
+			return c, true
+		}
+		if c, ok := konst(0); ok {
+			return c, true
+		}
 		x, xok := arg(0)
 		y, yok := arg(1)
 		switch {
@@ -327,6 +338,11 @@ func (a *safeIndex) extInst(d *spirv.Instruction, w uint32) (uint64, bool) {
 	}
 	switch d.Words[4] {
 	case glslUMin:
+		for i := 0; i < 2 && i < len(ops); i++ {
+			if c, ok := a.constValue(ops[i]); ok {
+				return c, true // min(x, 3u) ≤ 3 without looking at x
+			}
+		}
 		x, xok := arg(0)
 		y, yok := arg(1)
 		switch {
@@ -402,7 +418,7 @@ func (a *safeIndex) phi(d *spirv.Instruction, w uint32) (uint64, bool) {
 			continue
 		}
 		step, ok := a.increment(v, phiID)
-		if !ok || a.cur == nil {
+		if !ok || a.facts() == nil {
 			return 0, false
 		}
 		p, ok := a.cur.pos[v]
@@ -455,7 +471,7 @@ func (a *safeIndex) increment(v, phi uint32) (uint64, bool) {
 // before the load on every path (see storedBefore); otherwise the load may
 // read an undefined value.
 func (a *safeIndex) load(d *spirv.Instruction) (uint64, bool) {
-	if a.cur == nil || len(d.Words) < 4 {
+	if len(d.Words) < 4 || a.facts() == nil {
 		return 0, false
 	}
 	v := a.cur.vars[d.Words[3]]
@@ -572,7 +588,7 @@ type guardBounds struct {
 // dominates H, and running it again means passing H again) took this edge.
 func (a *safeIndex) guard(x uint32, blk int) guardBounds {
 	var g guardBounds
-	f := a.cur
+	f := a.facts()
 	if f == nil {
 		return g
 	}
@@ -705,14 +721,15 @@ type storeFacts struct {
 	value uint32
 }
 
-// facts returns the facts of f, computing them on first use.
-func (a *safeIndex) facts(f *spirv.Function) *funcFacts {
-	if ff, ok := a.funcs[f]; ok {
-		return ff
+// facts returns the facts of the function being asked about, computing
+// them the first time an access of it needs them (most accesses are
+// bounded by their value alone and never do).
+func (a *safeIndex) facts() *funcFacts {
+	if a.cur == nil && a.fn != nil {
+		a.cur = a.buildFacts(a.fn)
+		a.funcs[a.fn] = a.cur
 	}
-	ff := a.buildFacts(f)
-	a.funcs[f] = ff
-	return ff
+	return a.cur
 }
 
 // blockOf finds a block among the facts: by its label, or, for a block the
@@ -735,7 +752,12 @@ func (a *safeIndex) buildFacts(fn *spirv.Function) *funcFacts {
 	n := len(fn.Blocks)
 	f := &funcFacts{label: make(map[uint32]int, n), term: make(map[*spirv.Instruction]int, n),
 		blocks: make([]blockFacts, n), preds: make([][]int, n), idom: make([]int, n),
-		pos: map[uint32]instPos{}, vars: map[uint32]*varFacts{}}
+		vars: map[uint32]*varFacts{}}
+	insts := 0
+	for _, b := range fn.Blocks {
+		insts += len(b.Insts)
+	}
+	f.pos = make(map[uint32]instPos, insts)
 	for i, b := range fn.Blocks {
 		f.label[b.ID()] = i
 		if k := len(b.Insts); k > 0 {

@@ -56,12 +56,14 @@ static void cb_reset(cb_state *cs)
     cs->nexecuted = 0;
     memset(cs->bound, 0, sizeof cs->bound);
     memset(cs->set_layout, 0, sizeof cs->set_layout);
+    gpuavdbg_desc_cb_reset(cs);
 }
 
 static void cb_free(cb_state *cs)
 {
     cb_reset(cs);
     gpuavdbg_unit_release(cs->dd, cs->unit);
+    gpuavdbg_desc_cb_free(cs);
     free(cs->actions);
     free(cs->stack);
     free(cs->paths);
@@ -152,6 +154,7 @@ static void before_action(cb_state *cs, gpuavdbg_cmd cmd, VkPipelineBindPoint bp
         }
         a.instrumented = 1;
         cs->ninstrumented++;
+        gpuavdbg_desc_cb_action(cs, bi, idx); /* the sets this action sees (binding 2) */
     }
     /* Out of memory: the bind above still keeps the shaders safe; only the
      * attribution of later records suffers. */
@@ -323,6 +326,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_BeginCommandBuffer(VkCommandBuffer cb, 
         }
         if (!cs->unit && dd->set_layout)
             cs->unit = gpuavdbg_unit_acquire(dd);
+        gpuavdbg_unit_inputs_grow(dd, cs->unit); /* input buffers a submit found too small */
     }
     return dd->disp.BeginCommandBuffer(cb, bi);
 }
@@ -400,6 +404,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdBindDescriptorSets(VkCommandBuffer cb, V
     int bi = bind_point_index(bp);
     if (bi >= 0)
         disturbed(cs, bi);
+    gpuavdbg_desc_cb_bind(cs, bi, first, n, sets, ndyn, dyn);
     dd->disp.CmdBindDescriptorSets(cb, bp, layout, first, n, sets, ndyn, dyn);
 }
 
@@ -411,6 +416,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdPushDescriptorSetKHR(VkCommandBuffer cb,
     int bi = bind_point_index(bp);
     if (bi >= 0)
         disturbed(cs, bi);
+    gpuavdbg_desc_cb_push(cs, bi, set);
     dd->disp.CmdPushDescriptorSetKHR(cb, bp, layout, set, n, writes);
 }
 
@@ -421,6 +427,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdPushDescriptorSetWithTemplateKHR(VkComma
 {
     CMD_PROLOGUE(cb);
     disturbed(cs, -1); /* the template knows the bind point */
+    gpuavdbg_desc_cb_push(cs, -1, set);
     dd->disp.CmdPushDescriptorSetWithTemplateKHR(cb, tmpl, layout, set, data);
 }
 

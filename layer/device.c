@@ -177,6 +177,10 @@ static int test_fail_alloc(void)
     return nth > 0 && __atomic_add_fetch(&count, 1, __ATOMIC_RELAXED) == nth;
 }
 
+/* Set while the layer makes an input buffer (bindings 2 and 3): the test
+ * hook counts only output and action buffers, as before they existed. */
+static __thread int tl_input_alloc;
+
 /* make_buffer creates a host-visible, host-coherent buffer (cached when
  * possible: the host reads it) and maps it when map != NULL. */
 static VkResult make_buffer(device_data *dd, VkDeviceSize size, VkBufferUsageFlags usage, VkBuffer *buf,
@@ -190,7 +194,7 @@ static VkResult make_buffer(device_data *dd, VkDeviceSize size, VkBufferUsageFla
         .usage = usage,
         .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
     };
-    if (test_fail_alloc()) {
+    if (!tl_input_alloc && test_fail_alloc()) {
         *what = "vkAllocateMemory (made to fail by VK_LAYER_GPUAV_DBG_TEST_FAIL_ALLOC)";
         *buf = VK_NULL_HANDLE;
         *mem = VK_NULL_HANDLE;
@@ -267,7 +271,7 @@ static void setup(device_data *dd, const VkPhysicalDeviceProperties *props)
     uint32_t align = (uint32_t)props->limits.minUniformBufferOffsetAlignment;
     dd->action_stride = align > 16 ? align : 16;
 
-    VkDescriptorSetLayoutBinding b[2] = {
+    VkDescriptorSetLayoutBinding b[4] = {
         {.binding = GPUAVDBG_OUTPUT_BINDING,
          .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
          .descriptorCount = 1,
@@ -276,10 +280,19 @@ static void setup(device_data *dd, const VkPhysicalDeviceProperties *props)
          .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
          .descriptorCount = 1,
          .stageFlags = VK_SHADER_STAGE_ALL},
+        /* input buffers: bindings 2 and 3 */
+        {.binding = GPUAVDBG_DESC_STATE_BINDING,
+         .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+         .descriptorCount = 1,
+         .stageFlags = VK_SHADER_STAGE_ALL},
+        {.binding = GPUAVDBG_ADDRESS_BINDING,
+         .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+         .descriptorCount = 1,
+         .stageFlags = VK_SHADER_STAGE_ALL},
     };
     VkDescriptorSetLayoutCreateInfo li = {
         .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-        .bindingCount = 2,
+        .bindingCount = 4,
         .pBindings = b,
     };
     r = dd->disp.CreateDescriptorSetLayout(dd->device, &li, NULL, &dd->set_layout);
@@ -373,6 +386,14 @@ void gpuavdbg_device_teardown(device_data *dd)
             d->DestroyBuffer(dd->device, u->buffer, NULL);
         if (d->FreeMemory)
             d->FreeMemory(dd->device, u->memory, NULL);
+        for (int i = 0; i < GPUAVDBG_INPUTS; i++) {
+            if (d->UnmapMemory && u->in_words[i])
+                d->UnmapMemory(dd->device, u->in_memory[i]);
+            if (d->DestroyBuffer && u->in_buffer[i])
+                d->DestroyBuffer(dd->device, u->in_buffer[i], NULL);
+            if (d->FreeMemory && u->in_memory[i])
+                d->FreeMemory(dd->device, u->in_memory[i], NULL);
+        }
         free(u->action_sets); /* the sets go with the pools */
         free(u);
     }
@@ -416,7 +437,7 @@ static VkResult allocate_set(device_data *dd, VkDescriptorSet *set)
 {
     if (dd->pool_sets_left == 0) {
         VkDescriptorPoolSize sizes[2] = {
-            {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, SETS_PER_POOL},
+            {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3 * SETS_PER_POOL}, /* output + input buffers */
             {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, SETS_PER_POOL},
         };
         VkDescriptorPoolCreateInfo pi = {
@@ -455,7 +476,11 @@ static void write_action_set(device_data *dd, out_unit *u, uint32_t slot)
 {
     VkDescriptorBufferInfo out = {u->buffer, 0, VK_WHOLE_SIZE};
     VkDescriptorBufferInfo act = {dd->action_buffer, (VkDeviceSize)slot * dd->action_stride, 16};
-    VkWriteDescriptorSet w[2] = {
+    VkDescriptorBufferInfo in[GPUAVDBG_INPUTS] = {
+        {u->in_buffer[GPUAVDBG_INPUT_DESC], 0, VK_WHOLE_SIZE},
+        {u->in_buffer[GPUAVDBG_INPUT_ADDR], 0, VK_WHOLE_SIZE},
+    };
+    VkWriteDescriptorSet w[4] = {
         {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
          .dstSet = u->action_sets[slot],
          .dstBinding = GPUAVDBG_OUTPUT_BINDING,
@@ -468,8 +493,21 @@ static void write_action_set(device_data *dd, out_unit *u, uint32_t slot)
          .descriptorCount = 1,
          .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
          .pBufferInfo = &act},
+        /* input buffers: bindings 2 and 3 */
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+         .dstSet = u->action_sets[slot],
+         .dstBinding = GPUAVDBG_DESC_STATE_BINDING,
+         .descriptorCount = 1,
+         .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+         .pBufferInfo = &in[GPUAVDBG_INPUT_DESC]},
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+         .dstSet = u->action_sets[slot],
+         .dstBinding = GPUAVDBG_ADDRESS_BINDING,
+         .descriptorCount = 1,
+         .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+         .pBufferInfo = &in[GPUAVDBG_INPUT_ADDR]},
     };
-    dd->disp.UpdateDescriptorSets(dd->device, 2, w, 0, NULL);
+    dd->disp.UpdateDescriptorSets(dd->device, 4, w, 0, NULL);
 }
 
 /* gpuavdbg_unit_action_set returns the unit's set for action slot `slot`,
@@ -503,6 +541,149 @@ VkDescriptorSet gpuavdbg_unit_action_set(device_data *dd, out_unit *u, uint32_t 
     return set;
 }
 
+/* ---- input buffers: bindings 2 and 3 ----------------------------------------- */
+
+/* make_input creates input buffer `which` of u with room for `words`
+ * words, all zero (absent). */
+static VkResult make_input(device_data *dd, out_unit *u, int which, uint32_t words, const char **what)
+{
+    void *map = NULL;
+    tl_input_alloc = 1;
+    VkResult r = make_buffer(dd, (VkDeviceSize)words * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &u->in_buffer[which],
+                             &u->in_memory[which], &map, what);
+    tl_input_alloc = 0;
+    if (r != VK_SUCCESS)
+        return r;
+    u->in_words[which] = map;
+    u->in_cap[which] = words;
+    memset(map, 0, (size_t)words * 4);
+    return VK_SUCCESS;
+}
+
+static void free_input(device_data *dd, out_unit *u, int which)
+{
+    if (u->in_words[which])
+        dd->disp.UnmapMemory(dd->device, u->in_memory[which]);
+    if (u->in_buffer[which])
+        dd->disp.DestroyBuffer(dd->device, u->in_buffer[which], NULL);
+    if (u->in_memory[which])
+        dd->disp.FreeMemory(dd->device, u->in_memory[which], NULL);
+    u->in_words[which] = NULL;
+    u->in_buffer[which] = VK_NULL_HANDLE;
+    u->in_memory[which] = VK_NULL_HANDLE;
+    u->in_cap[which] = 0;
+}
+
+static void free_inputs(device_data *dd, out_unit *u)
+{
+    for (int i = 0; i < GPUAVDBG_INPUTS; i++)
+        free_input(dd, u, i);
+}
+
+static VkResult make_inputs(device_data *dd, out_unit *u, const char **what)
+{
+    for (int i = 0; i < GPUAVDBG_INPUTS; i++) {
+        VkResult r = make_input(dd, u, i, GPUAVDBG_INPUT_INITIAL_BYTES / 4, what);
+        if (r != VK_SUCCESS) {
+            free_inputs(dd, u);
+            return r;
+        }
+    }
+    return VK_SUCCESS;
+}
+
+uint32_t *gpuavdbg_unit_input(out_unit *u, int which, uint32_t *cap_words)
+{
+    *cap_words = u->in_cap[which];
+    return u->in_words[which];
+}
+
+void gpuavdbg_unit_inputs_grow(device_data *dd, out_unit *u)
+{
+    if (!u || u == dd->sink)
+        return;
+    int grown = 0;
+    for (int i = 0; i < GPUAVDBG_INPUTS; i++) {
+        uint32_t need = u->in_need[i];
+        if (need <= u->in_cap[i])
+            continue;
+        /* Room for growth: the next submit likely needs a little more. */
+        uint64_t want = (uint64_t)need + need / 2;
+        if (want > UINT32_MAX / 4)
+            want = UINT32_MAX / 4;
+        VkBuffer ob = u->in_buffer[i];
+        VkDeviceMemory om = u->in_memory[i];
+        uint32_t *ow = u->in_words[i];
+        uint32_t oc = u->in_cap[i];
+        const char *what = "";
+        VkResult r = make_input(dd, u, i, (uint32_t)want, &what);
+        if (r != VK_SUCCESS) {
+            u->in_buffer[i] = ob;
+            u->in_memory[i] = om;
+            u->in_words[i] = ow;
+            u->in_cap[i] = oc;
+            u->in_need[i] = 0; /* do not retry at every begin */
+            gpuavdbg_logf(GPUAVDBG_LOG_WARNING,
+                          "input buffer (binding %u): cannot grow it to %u bytes (%s: %d); submits that need more "
+                          "report nothing for the checks that read it",
+                          i == GPUAVDBG_INPUT_DESC ? GPUAVDBG_DESC_STATE_BINDING : GPUAVDBG_ADDRESS_BINDING,
+                          (unsigned)(want * 4), what, (int)r);
+            continue;
+        }
+        dd->disp.UnmapMemory(dd->device, om);
+        dd->disp.DestroyBuffer(dd->device, ob, NULL);
+        dd->disp.FreeMemory(dd->device, om, NULL);
+        u->in_need[i] = 0;
+        grown = 1;
+        static int told[GPUAVDBG_INPUTS];
+        if (!__atomic_exchange_n(&told[i], 1, __ATOMIC_RELAXED))
+            gpuavdbg_logf(GPUAVDBG_LOG_INFO,
+                          "input buffer (binding %u) grown to %u bytes: the submit before had no room, its checks "
+                          "of that buffer reported nothing",
+                          i == GPUAVDBG_INPUT_DESC ? GPUAVDBG_DESC_STATE_BINDING : GPUAVDBG_ADDRESS_BINDING,
+                          (unsigned)(want * 4));
+    }
+    if (!grown)
+        return;
+    /* No recording uses the unit's sets now (the command buffer is being
+     * begun, its earlier submissions were read): rewrite them. */
+    pthread_mutex_lock(&dd->lock);
+    for (uint32_t s = 0; s < u->nsets; s++)
+        write_action_set(dd, u, s);
+    pthread_mutex_unlock(&dd->lock);
+}
+
+/* The address-table writer until the address tracking defines its own:
+ * absent. */
+__attribute__((weak)) uint32_t gpuavdbg_addr_write_table(device_data *dd, cb_state *cs, uint32_t *words, uint32_t cap)
+{
+    (void)dd;
+    (void)cs;
+    if (cap >= GPUAVDBG_INPUT_HEADER_WORDS)
+        words[GPUAVDBG_INPUT_VALID_WORD] = 0;
+    return GPUAVDBG_INPUT_HEADER_WORDS;
+}
+
+void gpuavdbg_unit_write_inputs(device_data *dd, cb_state *cs)
+{
+    out_unit *u = cs->unit;
+    if (!u || u == dd->sink)
+        return;
+    for (int i = 0; i < GPUAVDBG_INPUTS; i++) {
+        uint32_t cap = u->in_cap[i];
+        uint32_t *w = u->in_words[i];
+        if (!w || cap < GPUAVDBG_INPUT_HEADER_WORDS)
+            continue;
+        uint32_t need = i == GPUAVDBG_INPUT_DESC ? gpuavdbg_desc_write_state(dd, cs, w, cap)
+                                                 : gpuavdbg_addr_write_table(dd, cs, w, cap);
+        if (need > cap) {
+            /* Absent for this submit: the checks report nothing. */
+            w[GPUAVDBG_INPUT_VALID_WORD] = 0;
+            u->in_need[i] = need;
+        }
+    }
+}
+
 /* gpuavdbg_unit_acquire returns an output buffer with its descriptor set,
  * zeroed, or NULL (reported once per device) when the layer cannot make
  * one. */
@@ -530,10 +711,18 @@ out_unit *gpuavdbg_unit_acquire(device_data *dd)
                     &u->memory, (void **)&u->words, &what);
     if (r != VK_SUCCESS)
         goto fail;
+    r = make_inputs(dd, u, &what);
+    if (r != VK_SUCCESS) {
+        dd->disp.UnmapMemory(dd->device, u->memory);
+        dd->disp.DestroyBuffer(dd->device, u->buffer, NULL);
+        dd->disp.FreeMemory(dd->device, u->memory, NULL);
+        goto fail;
+    }
     u->action_sets = malloc(sizeof *u->action_sets);
     if (!u->action_sets) {
         what = "malloc";
         r = VK_ERROR_OUT_OF_HOST_MEMORY;
+        free_inputs(dd, u);
         dd->disp.UnmapMemory(dd->device, u->memory);
         dd->disp.DestroyBuffer(dd->device, u->buffer, NULL);
         dd->disp.FreeMemory(dd->device, u->memory, NULL);
@@ -544,6 +733,7 @@ out_unit *gpuavdbg_unit_acquire(device_data *dd)
     if (r != VK_SUCCESS) {
         free(u->action_sets);
         what = "vkAllocateDescriptorSets";
+        free_inputs(dd, u);
         dd->disp.UnmapMemory(dd->device, u->memory);
         dd->disp.DestroyBuffer(dd->device, u->buffer, NULL);
         dd->disp.FreeMemory(dd->device, u->memory, NULL);

@@ -323,7 +323,9 @@ static VKAPI_ATTR void VKAPI_CALL gl_DestroyDevice(VkDevice device, const VkAllo
         return;
     gpuavdbg_pending_teardown(dd); /* reads what is left; the device is idle */
     gpuavdbg_cb_forget_device(dd);
+    gpuavdbg_shaderobj_teardown(dd);
     gpuavdbg_device_teardown(dd);
+    gpuavdbg_addr_teardown(dd);
     if (dd->disp.DestroyDevice)
         dd->disp.DestroyDevice(device, alloc);
     goDeviceDestroyed(GPUAVDBG_H(device));
@@ -410,6 +412,12 @@ PFN_vkVoidFunction gpuavdbg_device_intercept(const char *name)
         f = gpuavdbg_submit_intercept(name);
     if (!f)
         f = gpuavdbg_cache_intercept(name);
+    if (!f)
+        f = gpuavdbg_descriptors_intercept(name);
+    if (!f)
+        f = gpuavdbg_shaderobj_intercept(name);
+    if (!f)
+        f = gpuavdbg_addresses_intercept(name);
     return f;
 }
 

@@ -508,6 +508,7 @@ var objectTypeNames = map[uint32]string{
 	C.VK_OBJECT_TYPE_SWAPCHAIN_KHR:              "swapchain",
 	C.VK_OBJECT_TYPE_DEBUG_UTILS_MESSENGER_EXT:  "debug_utils_messenger",
 	C.VK_OBJECT_TYPE_ACCELERATION_STRUCTURE_KHR: "acceleration_structure",
+	C.GPUAVDBG_OBJECT_TYPE_SHADER_EXT:           "shader_object",
 }
 
 func objectTypeName(t uint32) string {

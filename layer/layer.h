@@ -21,6 +21,8 @@
 #include <vulkan/vulkan.h>
 #include <vulkan/vk_layer.h>
 
+#include "shaderobj.h"
+
 /* ---- constants shared with gpuav/record.go ------------------------------ */
 
 #define GPUAVDBG_LAYER_NAME "VK_LAYER_GPUAVDBG_validation"
@@ -37,6 +39,10 @@
 /* gpuav.OutputBinding, gpuav.ActionBinding. */
 #define GPUAVDBG_OUTPUT_BINDING 0u
 #define GPUAVDBG_ACTION_BINDING 1u
+/* Input buffers (bindings 2 and 3): gpuav/inputs.go, generated. */
+#include "inputs_gen.h"
+/* Which input buffer of a unit: descriptor state (binding 2), address table (binding 3). */
+enum { GPUAVDBG_INPUT_DESC = 0, GPUAVDBG_INPUT_ADDR = 1, GPUAVDBG_INPUTS = 2 };
 /* The highest set index the layer ever uses is 32 (seed 000). */
 #define GPUAVDBG_MAX_SLOT 32u
 
@@ -179,11 +185,31 @@ void hmap_free(hmap *m);
     X(DestroyDebugUtilsMessengerEXT)          \
     X(CreateDevice)
 
+/* descriptors.c: the app's descriptor state (descriptor checks). */
+#define GPUAVDBG_DESCRIPTOR_FUNCS(X)           \
+    X(FreeDescriptorSets)                     \
+    X(ResetDescriptorPool)                    \
+    X(CreateDescriptorUpdateTemplate)         \
+    X(CreateDescriptorUpdateTemplateKHR)      \
+    X(DestroyDescriptorUpdateTemplate)        \
+    X(DestroyDescriptorUpdateTemplateKHR)     \
+    X(UpdateDescriptorSetWithTemplate)        \
+    X(UpdateDescriptorSetWithTemplateKHR)     \
+    X(CreateImageView)                        \
+    X(DestroyImageView)                       \
+    X(CreateBufferView)                       \
+    X(DestroyBufferView)                      \
+    X(CreateSampler)                          \
+    X(DestroySampler)
+
 #define GPUAVDBG_DEVICE_FUNCS(X)          \
     X(GetDeviceProcAddr)                  \
     X(DestroyDevice)                      \
     X(CreateBuffer)                       \
     X(DestroyBuffer)                      \
+    X(GetBufferDeviceAddress)             \
+    X(GetBufferDeviceAddressKHR)          \
+    X(GetBufferDeviceAddressEXT)          \
     X(GetBufferMemoryRequirements)        \
     X(AllocateMemory)                     \
     X(FreeMemory)                         \
@@ -269,8 +295,13 @@ void hmap_free(hmap *m);
     X(CmdTraceRaysNV)                     \
     X(SetDebugUtilsObjectNameEXT)         \
     X(DebugMarkerSetObjectNameEXT)        \
+    GPUAVDBG_DESCRIPTOR_FUNCS(X)          \
     X(CmdBeginDebugUtilsLabelEXT)         \
-    X(CmdEndDebugUtilsLabelEXT)
+    X(CmdEndDebugUtilsLabelEXT)           \
+    X(CreateShadersEXT)                   \
+    X(DestroyShaderEXT)                   \
+    X(GetShaderBinaryDataEXT)             \
+    X(CmdBindShadersEXT)
 
 #define GPUAVDBG_FIELD(name) PFN_vk##name name;
 
@@ -305,6 +336,14 @@ typedef struct out_unit {
      * every bind with dynamic offsets). action_sets[0] always exists. */
     VkDescriptorSet *action_sets;
     uint32_t nsets, cap_sets;
+    /* input buffers: bindings 2 and 3 (GPUAVDBG_INPUT_*), persistently
+     * mapped, written before each submit; in_need[i] > in_cap[i] (words)
+     * asks for a bigger buffer at the next vkBeginCommandBuffer. */
+    VkBuffer in_buffer[GPUAVDBG_INPUTS];
+    VkDeviceMemory in_memory[GPUAVDBG_INPUTS];
+    uint32_t *in_words[GPUAVDBG_INPUTS];
+    uint32_t in_cap[GPUAVDBG_INPUTS];
+    uint32_t in_need[GPUAVDBG_INPUTS];
     struct out_unit *next_free;
     struct out_unit *next_all;
 } out_unit;
@@ -339,6 +378,7 @@ typedef struct device_data {
     hmap layouts;         /* VkPipelineLayout -> (void*)(uintptr_t)GPUAVDBG_LAYOUT_* */
     hmap pipelines;       /* VkPipeline -> pipeline_info* */
     hmap caches;          /* the app's VkPipelineCache -> the layer's shadow cache (cache.c) */
+    struct shaderobj_dev *shaderobj; /* shaderobj.c, made on first use */
     VkDescriptorPool *pools;
     uint32_t npools;
     uint32_t pool_sets_left; /* sets left in pools[npools-1] */
@@ -365,9 +405,12 @@ typedef struct device_data {
 /* ---- per-command-buffer state (cmdbuf.c) --------------------------------- */
 
 typedef struct bound_pipeline {
-    uint64_t pipeline;
+    uint64_t pipeline; /* 0 when shader objects are bound (shaderobj.c) */
     VkPipelineLayout layout;
     int instrumented;
+    /* Shader objects bound per stage (GPUAVDBG_SO_STAGES, shaderobj.c);
+     * stale after a later vkCmdBindPipeline at this bind point. */
+    VkShaderEXT shaders[GPUAVDBG_SO_STAGES];
 } bound_pipeline;
 
 /* Bind point index: graphics 0, compute 1, ray tracing 2. */
@@ -401,6 +444,9 @@ typedef struct cb_state {
     uint32_t *executed_at;     /* the primary's action count at each of them */
     uint32_t nexecuted, cap_executed;
 
+    /* descriptors.c: the app's bound sets per bind point and per action. */
+    struct desc_cb *desc;
+
     /* submit.c, guarded by dd->pending_lock: the unread submission whose
      * records this command buffer's output buffer holds, or NULL. */
     struct pending_submit *pending;
@@ -422,6 +468,46 @@ out_unit *gpuavdbg_unit_acquire(device_data *dd);
 VkDescriptorSet gpuavdbg_unit_action_set(device_data *dd, out_unit *u, uint32_t slot);
 void gpuavdbg_unit_release(device_data *dd, out_unit *u);
 void gpuavdbg_unit_zero(out_unit *u);
+/* input buffers: bindings 2 and 3.
+ * gpuavdbg_unit_input returns the mapped words of a unit's input buffer
+ * (which: GPUAVDBG_INPUT_*) and its capacity in words.
+ * gpuavdbg_unit_inputs_grow (vkBeginCommandBuffer: no recording uses the
+ * unit's sets) reallocates the buffers a submit found too small and
+ * rewrites the unit's sets.
+ * gpuavdbg_unit_write_inputs (submit.c, before calling down, for a command
+ * buffer no earlier submission is still using) writes both: a writer that
+ * needs more words than the capacity gets the buffer marked absent. */
+uint32_t *gpuavdbg_unit_input(out_unit *u, int which, uint32_t *cap_words);
+void gpuavdbg_unit_inputs_grow(device_data *dd, out_unit *u);
+void gpuavdbg_unit_write_inputs(device_data *dd, cb_state *cs);
+/* The writers of the input buffers' content: each writes into words
+ * (cap words) and returns the number of words the content needs; a return
+ * greater than cap means it did not fit (the caller marks it absent).
+ * descriptors.c writes binding 2; the address table (binding 3) writer
+ * defaults to "absent" (device.c, weak) until the address tracking
+ * defines it. */
+uint32_t gpuavdbg_desc_write_state(device_data *dd, cb_state *cs, uint32_t *words, uint32_t cap);
+uint32_t gpuavdbg_addr_write_table(device_data *dd, cb_state *cs, uint32_t *words, uint32_t cap);
+
+/* descriptors.c: descriptor set layouts, pools, sets, updates (writes,
+ * copies, templates), resource liveness; it also intercepts vkCreateBuffer
+ * and vkDestroyBuffer (resource ids and sizes). cmdbuf.c tells it the app's
+ * binds and actions; gpuavdbg_desc_write_state (above) writes binding 2. */
+PFN_vkVoidFunction gpuavdbg_descriptors_intercept(const char *name);
+void gpuavdbg_desc_cb_bind(cb_state *cs, int bi, uint32_t first, uint32_t n, const VkDescriptorSet *sets,
+                           uint32_t ndyn, const uint32_t *dyn);
+void gpuavdbg_desc_cb_push(cb_state *cs, int bi, uint32_t set); /* push descriptors: that set index is unknown */
+void gpuavdbg_desc_cb_action(cb_state *cs, int bi, uint32_t action);
+void gpuavdbg_desc_cb_reset(cb_state *cs);
+void gpuavdbg_desc_cb_free(cb_state *cs);
+/* Hooks for the device-address tracking (weak defaults do nothing). */
+void gpuavdbg_addr_buffer_created(device_data *dd, VkBuffer buffer, const VkBufferCreateInfo *ci);
+void gpuavdbg_addr_buffer_destroyed(device_data *dd, VkBuffer buffer);
+/* addresses.c (bda_oob): defines the two hooks above and
+ * gpuavdbg_addr_write_table; intercepts vkGetBufferDeviceAddress/KHR/EXT;
+ * teardown forgets a device's buffers (vkDestroyDevice). */
+PFN_vkVoidFunction gpuavdbg_addresses_intercept(const char *name);
+void gpuavdbg_addr_teardown(device_data *dd);
 
 /* cmdbuf.c */
 cb_state *gpuavdbg_cb_get(VkCommandBuffer cb);
@@ -440,6 +526,11 @@ void gpuavdbg_emit(uint32_t severity, uint32_t type, const char *id_name, int32_
 
 /* pipeline.c */
 PFN_vkVoidFunction gpuavdbg_pipeline_intercept(const char *name);
+
+/* shaderobj.c: VK_EXT_shader_object; teardown destroys the layer's
+ * pipeline layouts for shader objects and forgets the shaders. */
+PFN_vkVoidFunction gpuavdbg_shaderobj_intercept(const char *name);
+void gpuavdbg_shaderobj_teardown(device_data *dd);
 /* cache.c: gpuavdbg_cache_for returns the cache to create pipelines with:
  * the app's, or for instrumented ones its shadow (or VK_NULL_HANDLE). */
 PFN_vkVoidFunction gpuavdbg_cache_intercept(const char *name);

@@ -14,6 +14,8 @@
 // is exported (exports.map).
 package main
 
+//go:generate go run ../gpuav/internal/geninputs -o inputs_gen.h
+
 /*
 #cgo CFLAGS: -Wall -Wextra -O2 -DVK_NO_PROTOTYPES
 */

@@ -169,6 +169,8 @@ func formatRecord(msg wire.Errors, r wire.Record) string {
 	fmt.Fprintf(&b, ", shader %d", r.ShaderID)
 	if s := state.shaders[r.ShaderID]; s != nil && s.module != 0 {
 		fmt.Fprintf(&b, " (module 0x%x%s)", s.module, nameSuffix(s.module))
+	} else if s != nil && s.object != 0 {
+		fmt.Fprintf(&b, " (shader object 0x%x%s)", s.object, nameSuffix(s.object))
 	}
 	fmt.Fprintf(&b, ", instruction %d, stage %s", r.Instruction, gpuav.StageName(r.Stage))
 	coords := gpuav.StageCoords(r.Stage, r.StageWords)

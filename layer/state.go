@@ -25,6 +25,7 @@ type shader struct {
 	id           uint32
 	device       uint64
 	module       uint64 // 0 until the module exists
+	object       uint64 // the VkShaderEXT of a shader object (module stays 0)
 	spirv        []uint32
 	instrumented bool
 	warning      string

@@ -386,6 +386,7 @@ static void prepare(device_data *dd, pending_submit *e)
                     old->cbs[j].cs = NULL;
         } else {
             gpuavdbg_unit_zero(cs->unit);
+            gpuavdbg_unit_write_inputs(dd, cs); /* bindings 2 and 3 */
         }
         cs->pending = e;
     }

@@ -67,3 +67,50 @@ func rayOf(r *gpuav.RayValues) *Ray {
 	return &Ray{Tmin: Float32(r.Tmin), Tmax: Float32(r.Tmax), Origin: vec(r.Origin), Direction: vec(r.Direction),
 		Flags: r.Flags, CullMask: r.CullMask}
 }
+
+// BDA is the access of a bda_oob error: an access through a buffer device
+// address outside every buffer whose address the app obtained. Addresses
+// are hex strings ("0x7f3eebc7a040"): JSON numbers lose 64-bit precision.
+type BDA struct {
+	Address string `json:"address"`
+	Size    uint32 `json:"size"`
+	Write   bool   `json:"write"`
+	Atomic  bool   `json:"atomic,omitempty"`
+	Struct  bool   `json:"struct,omitempty"`
+	// Nearest is the buffer with the highest address at or below Address
+	// (the lowest one when none is below); omitted when the app obtained
+	// no address.
+	Nearest *BDABuffer `json:"nearest,omitempty"`
+}
+
+// BDABuffer is a buffer's range in a bda_oob error (Size saturates at
+// 0xFFFFFFFF).
+type BDABuffer struct {
+	Address string `json:"address"`
+	Size    uint64 `json:"size"`
+}
+
+// Access says "read", "written", "atomic read" or "atomic write".
+func (b *BDA) Access() string {
+	switch {
+	case b.Atomic && b.Write:
+		return "atomic write"
+	case b.Atomic:
+		return "atomic read"
+	case b.Write:
+		return "written"
+	}
+	return "read"
+}
+
+// bdaOf converts the decoder's BDA values, or returns nil.
+func bdaOf(v *gpuav.BDAValues) *BDA {
+	if v == nil {
+		return nil
+	}
+	b := &BDA{Address: fmt.Sprintf("0x%x", v.Address), Size: v.Size, Write: v.Write, Atomic: v.Atomic, Struct: v.Struct}
+	if n := v.Nearest; n != nil {
+		b.Nearest = &BDABuffer{Address: fmt.Sprintf("0x%x", n.Address), Size: n.Size}
+	}
+	return b
+}

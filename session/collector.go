@@ -364,16 +364,21 @@ func (c *Collector) addShader(m *wire.Shader) {
 	for i := range words {
 		words[i] = binary.LittleEndian.Uint32(m.SPIRV[4*i:])
 	}
-	c.s.Shaders[m.ID] = &Shader{ID: m.ID, Module: m.Module, SPIRV: words, Instrumented: m.Instrumented, Warning: m.Warning}
+	c.s.Shaders[m.ID] = &Shader{ID: m.ID, Module: m.Module, Object: m.Object, SPIRV: words, Instrumented: m.Instrumented,
+		Warning: m.Warning}
 	if len(m.SPIRV)%4 != 0 {
 		c.addNotice("warning", fmt.Sprintf("shader %d: SPIR-V of %d bytes is not a whole number of words", m.ID, len(m.SPIRV)))
 	}
 	// A module left alone without a warning had nothing to check.
+	what := "module " + c.handle(m.Module).String()
+	if m.Object != 0 {
+		what = "shader object " + c.handle(m.Object).String()
+	}
 	switch {
 	case !m.Instrumented && m.Warning != "":
-		c.addNotice("warning", fmt.Sprintf("shader %d (module %s) is not checked: %s", m.ID, c.handle(m.Module), m.Warning))
+		c.addNotice("warning", fmt.Sprintf("shader %d (%s) is not checked: %s", m.ID, what, m.Warning))
 	case m.Warning != "":
-		c.addNotice("warning", fmt.Sprintf("shader %d (module %s): %s", m.ID, c.handle(m.Module), m.Warning))
+		c.addNotice("warning", fmt.Sprintf("shader %d (%s): %s", m.ID, what, m.Warning))
 	}
 }
 
@@ -397,7 +402,7 @@ func (c *Collector) setName(h uint64, name string) {
 			st.g.Pipeline.Name = name
 			touched = true
 		}
-		if st.module == h && st.g.Shader.Module != "" {
+		if st.module == h && (st.g.Shader.Module != "" || st.g.Shader.Object != "") {
 			st.g.Shader.Name = name
 			touched = true
 		}
@@ -518,6 +523,7 @@ func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, raw r
 		g.Descriptor = &Descriptor{Set: d.Set, Binding: d.Binding, Index: d.Index, ArrayLength: d.Length}
 	}
 	g.Ray = rayOf(d.Ray)
+	g.BDA = bdaOf(d.BDA)
 	g.Samples = []Coords{coords}
 	st := &groupState{g: g, what: d.Message, cmdBuf: e.CommandBuffer, pipeline: r.Pipeline,
 		index: len(c.s.Groups), samples: []rawCoords{raw}, last: raw, lastBuilt: raw}
@@ -533,7 +539,11 @@ func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, raw r
 		pa := e.PrimaryAction
 		g.PrimaryActionIndex = &pa
 	}
-	if sh, ok := c.s.Shaders[r.ShaderID]; ok {
+	if sh, ok := c.s.Shaders[r.ShaderID]; ok && sh.Object != 0 {
+		st.module = sh.Object
+		g.Shader.Object = hexHandle(sh.Object)
+		g.Shader.Name = c.names[sh.Object]
+	} else if ok {
 		st.module = sh.Module
 		g.Shader.Module = hexHandle(sh.Module)
 		g.Shader.Name = c.names[sh.Module]

@@ -190,6 +190,10 @@ func buildMessage(g *ErrorGroup, what string) string {
 		fmt.Fprintf(&b, " (module %s %q)", g.Shader.Module, g.Shader.Name)
 	case g.Shader.Module != "":
 		fmt.Fprintf(&b, " (module %s)", g.Shader.Module)
+	case g.Shader.Object != "" && g.Shader.Name != "":
+		fmt.Fprintf(&b, " (shader object %s %q)", g.Shader.Object, g.Shader.Name)
+	case g.Shader.Object != "":
+		fmt.Fprintf(&b, " (shader object %s)", g.Shader.Object)
 	}
 	fmt.Fprintf(&b, ", instruction %d.", g.Instruction)
 	fmt.Fprintf(&b, " Stage %s", g.Stage)

@@ -106,7 +106,9 @@ type ErrorGroup struct {
 	LastCoords Coords      `json:"last_coords,omitempty"`
 	Descriptor *Descriptor `json:"descriptor,omitempty"`
 	// Ray holds the ray query operands of a ray_query error.
-	Ray           *Ray   `json:"ray,omitempty"`
+	Ray *Ray `json:"ray,omitempty"`
+	// BDA holds the access of a bda_oob error.
+	BDA           *BDA   `json:"bda,omitempty"`
 	CommandBuffer Handle `json:"command_buffer"`
 	// Queue is the queue of the group's first submit (omitted in sessions
 	// from before the layer sent it).
@@ -134,6 +136,9 @@ type ErrorGroup struct {
 type ShaderRef struct {
 	ID     uint32 `json:"id"`
 	Module string `json:"module"`
+	// Object is the VkShaderEXT of a shader object (VK_EXT_shader_object),
+	// which has no module (Module "") and runs without a pipeline.
+	Object string `json:"shader_object,omitempty"`
 	Name   string `json:"name"`
 }
 
@@ -141,6 +146,7 @@ type ShaderRef struct {
 type Shader struct {
 	ID           uint32
 	Module       uint64
+	Object       uint64 // the VkShaderEXT of a shader object; Module is 0
 	SPIRV        []uint32
 	Instrumented bool
 	Warning      string

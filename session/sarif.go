@@ -328,6 +328,9 @@ func sarifResultOf(g *ErrorGroup, ruleIndex int, root string) sarifResult {
 	if g.Ray != nil {
 		props["ray"] = g.Ray
 	}
+	if g.BDA != nil {
+		props["bda"] = g.BDA
+	}
 	if len(g.Labels) > 0 {
 		props["labels"] = g.Labels
 	}
@@ -354,6 +357,8 @@ func shaderName(g *ErrorGroup) string {
 		return g.Shader.Name
 	case g.Shader.Module != "":
 		return fmt.Sprintf("shader %d (module %s)", g.Shader.ID, g.Shader.Module)
+	case g.Shader.Object != "":
+		return fmt.Sprintf("shader %d (shader object %s)", g.Shader.ID, g.Shader.Object)
 	}
 	return fmt.Sprintf("shader %d", g.Shader.ID)
 }

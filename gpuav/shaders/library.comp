@@ -5,6 +5,8 @@
 // (Debian bookworm) has no --no-link, so --keep-uncalled keeps the functions.
 #include "common.glsl"
 #include "descriptor_index.glsl"
+#include "descriptor_state.glsl"
 #include "ray_query.glsl"
+#include "bda.glsl"
 
 void main() {}

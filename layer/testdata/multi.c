@@ -41,6 +41,20 @@
  *                 (vkCmdBeginRenderPass): vkCmdDraw with idx 8 (action 6)
  *   bench         --draws N vkCmdDraw in one render pass instance, timed;
  *                 prints ns_per_draw (best of 5 recordings)
+ * Modes (VK_EXT_shader_object, compute shader object "oob-shader"):
+ *   shaderobj     cmd-0 in "compute": the shader object with idx 3, the
+ *                 pipeline with idx 4, the shader object with idx 5
+ *                 (actions 0..2); then vkGetShaderBinaryDataEXT (prints
+ *                 binary_bytes=N) and two shaders created from that binary
+ *                 (prints binary_create=R for each)
+ *   shaderobj-clean     the same with idx 0, 1, 0
+ *   shaderobj-conflict  the shader made with 8 set layouts (the set the
+ *                 layer needs on lavapipe), idx 3, 1, 3
+ *   shaderobj-render  (graphics, needs --vert/--frag) in "frame"
+ *                 (vkCmdBeginRendering): vkCmdDraw with the vertex and
+ *                 fragment shader objects "so-vert", "so-frag" and every
+ *                 state dynamic, idx 3 (action 0); then "dyn-pipeline"
+ *                 bound, idx 4 (action 1)
  *
  * Names: command buffers "cmd-N" (threads: "thread-N"), compute pipeline
  * "oob-compute", graphics "dyn-pipeline" / "rp-pipeline", the queue
@@ -57,6 +71,8 @@
 
 #include <vulkan/vulkan.h>
 
+#include "../shaderobj.h" /* VK_EXT_shader_object for older headers */
+
 #define CHECK(call)                                                                 \
     do {                                                                            \
         VkResult r_ = (call);                                                       \
@@ -69,6 +85,7 @@
 static const char *g_comp, *g_vert, *g_frag;
 static const char *g_cache_in, *g_cache_out;
 static int g_maint5; /* enable VK_KHR_maintenance5 (mode inline) */
+static int g_shaderobj; /* enable VK_EXT_shader_object (modes shaderobj*) */
 
 static uint32_t *read_file(const char *path, size_t *size)
 {
@@ -260,11 +277,15 @@ static void ctx_init(ctx *c, int messenger, int graphics)
         void *pNext;
         VkBool32 maintenance5;
     } m5 = {.sType = (VkStructureType)1000470000, .maintenance5 = VK_TRUE};
-    const char *dev_exts[] = {"VK_KHR_maintenance5"};
+    VkPhysicalDeviceShaderObjectFeaturesEXT so = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_OBJECT_FEATURES_EXT,
+                                                  .shaderObject = VK_TRUE};
+    const char *dev_exts[] = {g_shaderobj ? VK_EXT_SHADER_OBJECT_EXTENSION_NAME : "VK_KHR_maintenance5"};
     if (g_maint5)
         f13.pNext = &m5;
+    if (g_shaderobj)
+        f13.pNext = &so;
     VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &f2, .queueCreateInfoCount = 1,
-                              .pQueueCreateInfos = &qci, .enabledExtensionCount = g_maint5 ? 1 : 0,
+                              .pQueueCreateInfos = &qci, .enabledExtensionCount = g_maint5 || g_shaderobj ? 1 : 0,
                               .ppEnabledExtensionNames = dev_exts};
     CHECK(vkCreateDevice(c->pd, &dci, NULL, &c->dev));
     vkGetDeviceQueue(c->dev, c->family, 0, &c->queue);
@@ -665,6 +686,132 @@ static void mode_loop(uint32_t loops)
     printf("rss_kb_first=%ld\nrss_kb_mid=%ld\nrss_kb_last=%ld\n", first, mid, last);
 }
 
+/* ---- shader objects (VK_EXT_shader_object) -------------------------------------- */
+
+typedef struct so_fns {
+    PFN_vkCreateShadersEXT create;
+    PFN_vkDestroyShaderEXT destroy;
+    PFN_vkGetShaderBinaryDataEXT binary;
+    PFN_vkCmdBindShadersEXT bind;
+} so_fns;
+
+static so_fns so_load(ctx *c)
+{
+    so_fns f = {
+        .create = (PFN_vkCreateShadersEXT)vkGetDeviceProcAddr(c->dev, "vkCreateShadersEXT"),
+        .destroy = (PFN_vkDestroyShaderEXT)vkGetDeviceProcAddr(c->dev, "vkDestroyShaderEXT"),
+        .binary = (PFN_vkGetShaderBinaryDataEXT)vkGetDeviceProcAddr(c->dev, "vkGetShaderBinaryDataEXT"),
+        .bind = (PFN_vkCmdBindShadersEXT)vkGetDeviceProcAddr(c->dev, "vkCmdBindShadersEXT"),
+    };
+    if (!f.create || !f.destroy || !f.binary || !f.bind) {
+        fprintf(stderr, "multi: no VK_EXT_shader_object entry points\n");
+        exit(1);
+    }
+    return f;
+}
+
+/* so_compute makes a compute shader object of --comp with nsets set
+ * layouts (all the app's), the push-constant range of the app's layout. */
+static VkShaderEXT so_compute(ctx *c, const so_fns *f, uint32_t nsets, const char *n)
+{
+    size_t size;
+    uint32_t *code = read_file(g_comp, &size);
+    VkDescriptorSetLayout sets[32];
+    for (uint32_t i = 0; i < nsets; i++)
+        sets[i] = c->dsl;
+    VkPushConstantRange pcr = {VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4};
+    VkShaderCreateInfoEXT ci = {
+        .sType = VK_STRUCTURE_TYPE_SHADER_CREATE_INFO_EXT,
+        .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+        .codeType = VK_SHADER_CODE_TYPE_SPIRV_EXT,
+        .codeSize = size,
+        .pCode = code,
+        .pName = "main",
+        .setLayoutCount = nsets,
+        .pSetLayouts = sets,
+        .pushConstantRangeCount = 1,
+        .pPushConstantRanges = &pcr,
+    };
+    VkShaderEXT s;
+    CHECK(f->create(c->dev, 1, &ci, NULL, &s));
+    free(code);
+    name(c, VK_OBJECT_TYPE_SHADER_EXT, (uint64_t)s, n);
+    return s;
+}
+
+/* so_dispatch records one 4-invocation dispatch with idx, the shader
+ * object s bound (or the compute pipeline, with s VK_NULL_HANDLE). */
+static void so_dispatch(ctx *c, const so_fns *f, VkCommandBuffer cb, VkShaderEXT s, uint32_t idx)
+{
+    VkShaderStageFlagBits stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    if (s)
+        f->bind(cb, 1, &stage, &s);
+    else
+        vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->comp);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set, 0, NULL);
+    vkCmdPushConstants(cb, c->layout, VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4, &idx);
+    vkCmdDispatch(cb, 1, 1, 1);
+}
+
+/* mode_shaderobj: cmd-0, in label "compute", dispatches with the shader
+ * object "oob-shader" (idx[0]), the pipeline "oob-compute" (idx[1]), the
+ * shader object again (idx[2]). nsets: the shader's set-layout count.
+ * Then it reads the shader's binary data, prints binary_bytes=N, and
+ * creates two shaders from it (binary code) in two calls. */
+static void mode_shaderobj(ctx *c, uint32_t nsets, const uint32_t idx[3])
+{
+    so_fns f = so_load(c);
+    VkShaderEXT s = so_compute(c, &f, nsets, "oob-shader");
+    VkCommandPool pool = make_pool(c);
+    VkCommandBuffer cb = make_cb(c, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "cmd-0");
+    begin(cb, 0);
+    label(c, cb, "compute");
+    so_dispatch(c, &f, cb, s, idx[0]);
+    so_dispatch(c, &f, cb, VK_NULL_HANDLE, idx[1]);
+    so_dispatch(c, &f, cb, s, idx[2]);
+    unlabel(c, cb);
+    CHECK(vkEndCommandBuffer(cb));
+    VkFence fence = make_fence(c);
+    submit_wait(c, 1, &cb, fence);
+    vkDestroyFence(c->dev, fence, NULL);
+    vkDestroyCommandPool(c->dev, pool, NULL);
+
+    size_t size = 0;
+    CHECK(f.binary(c->dev, s, &size, NULL));
+    void *data = malloc(size ? size : 1);
+    if (!data) {
+        fprintf(stderr, "multi: out of memory\n");
+        exit(1);
+    }
+    CHECK(f.binary(c->dev, s, &size, data));
+    printf("binary_bytes=%zu\n", size);
+    VkDescriptorSetLayout sets[32];
+    for (uint32_t i = 0; i < nsets; i++)
+        sets[i] = c->dsl;
+    VkPushConstantRange pcr = {VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4};
+    for (int k = 0; k < 2; k++) {
+        VkShaderCreateInfoEXT bci = {
+            .sType = VK_STRUCTURE_TYPE_SHADER_CREATE_INFO_EXT,
+            .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+            .codeType = VK_SHADER_CODE_TYPE_BINARY_EXT,
+            .codeSize = size,
+            .pCode = data,
+            .pName = "main",
+            .setLayoutCount = nsets,
+            .pSetLayouts = sets,
+            .pushConstantRangeCount = 1,
+            .pPushConstantRanges = &pcr,
+        };
+        VkShaderEXT b = VK_NULL_HANDLE;
+        VkResult r = f.create(c->dev, 1, &bci, NULL, &b);
+        printf("binary_create=%d\n", (int)r);
+        if (b)
+            f.destroy(c->dev, b, NULL);
+    }
+    free(data);
+    f.destroy(c->dev, s, NULL);
+}
+
 /* ---- graphics modes ----------------------------------------------------------- */
 
 typedef struct gfx {
@@ -880,6 +1027,115 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* so_graphics makes a shader object of path for stage, with the app's set
+ * layout and push-constant range. */
+static VkShaderEXT so_graphics(ctx *c, const so_fns *f, const char *path, VkShaderStageFlagBits stage,
+                               VkShaderStageFlags next, const char *n)
+{
+    size_t size;
+    uint32_t *code = read_file(path, &size);
+    VkPushConstantRange pcr = {VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4};
+    VkShaderCreateInfoEXT ci = {
+        .sType = VK_STRUCTURE_TYPE_SHADER_CREATE_INFO_EXT,
+        .stage = stage,
+        .nextStage = next,
+        .codeType = VK_SHADER_CODE_TYPE_SPIRV_EXT,
+        .codeSize = size,
+        .pCode = code,
+        .pName = "main",
+        .setLayoutCount = 1,
+        .pSetLayouts = &c->dsl,
+        .pushConstantRangeCount = 1,
+        .pPushConstantRanges = &pcr,
+    };
+    VkShaderEXT s;
+    CHECK(f->create(c->dev, 1, &ci, NULL, &s));
+    free(code);
+    name(c, VK_OBJECT_TYPE_SHADER_EXT, (uint64_t)s, n);
+    return s;
+}
+
+#define DEV_FN(fn) PFN_vk##fn fn = (PFN_vk##fn)vkGetDeviceProcAddr(c->dev, "vk" #fn)
+
+/* mode_shaderobj_render: cmd-0, in "frame" (vkCmdBeginRendering), draws
+ * with the vertex and fragment shader objects "so-vert", "so-frag" and
+ * every state dynamic, idx 3 (action 0), then with "dyn-pipeline", idx 4
+ * (action 1). */
+static void mode_shaderobj_render(ctx *c)
+{
+    gfx g;
+    gfx_init(c, &g);
+    so_fns f = so_load(c);
+    VkShaderEXT vs = so_graphics(c, &f, g_vert, VK_SHADER_STAGE_VERTEX_BIT, VK_SHADER_STAGE_FRAGMENT_BIT, "so-vert");
+    VkShaderEXT fs = so_graphics(c, &f, g_frag, VK_SHADER_STAGE_FRAGMENT_BIT, 0, "so-frag");
+    DEV_FN(CmdSetVertexInputEXT);
+    DEV_FN(CmdSetPolygonModeEXT);
+    DEV_FN(CmdSetRasterizationSamplesEXT);
+    DEV_FN(CmdSetSampleMaskEXT);
+    DEV_FN(CmdSetAlphaToCoverageEnableEXT);
+    DEV_FN(CmdSetColorBlendEnableEXT);
+    DEV_FN(CmdSetColorWriteMaskEXT);
+    DEV_FN(CmdSetLogicOpEnableEXT);
+    DEV_FN(CmdSetDepthClampEnableEXT);
+    if (!CmdSetVertexInputEXT || !CmdSetPolygonModeEXT || !CmdSetRasterizationSamplesEXT || !CmdSetSampleMaskEXT ||
+        !CmdSetAlphaToCoverageEnableEXT || !CmdSetColorBlendEnableEXT || !CmdSetColorWriteMaskEXT ||
+        !CmdSetLogicOpEnableEXT || !CmdSetDepthClampEnableEXT) {
+        fprintf(stderr, "multi: no dynamic state entry points\n");
+        exit(1);
+    }
+    VkCommandPool pool = make_pool(c);
+    VkCommandBuffer cb = make_cb(c, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "cmd-0");
+    begin(cb, 0);
+    label(c, cb, "frame");
+    begin_dynamic(c, &g, cb); /* binds dyn-pipeline and the set */
+    VkShaderStageFlagBits stages[2] = {VK_SHADER_STAGE_VERTEX_BIT, VK_SHADER_STAGE_FRAGMENT_BIT};
+    VkShaderEXT shaders[2] = {vs, fs};
+    f.bind(cb, 2, stages, shaders);
+    VkViewport vp = {0, 0, 4, 4, 0, 1};
+    VkRect2D sc = {{0, 0}, {4, 4}};
+    vkCmdSetViewportWithCount(cb, 1, &vp);
+    vkCmdSetScissorWithCount(cb, 1, &sc);
+    vkCmdSetRasterizerDiscardEnable(cb, VK_FALSE);
+    vkCmdSetCullMode(cb, VK_CULL_MODE_NONE);
+    vkCmdSetFrontFace(cb, VK_FRONT_FACE_COUNTER_CLOCKWISE);
+    vkCmdSetDepthTestEnable(cb, VK_FALSE);
+    vkCmdSetDepthWriteEnable(cb, VK_FALSE);
+    vkCmdSetDepthCompareOp(cb, VK_COMPARE_OP_ALWAYS);
+    vkCmdSetDepthBiasEnable(cb, VK_FALSE);
+    vkCmdSetDepthBoundsTestEnable(cb, VK_FALSE);
+    vkCmdSetStencilTestEnable(cb, VK_FALSE);
+    vkCmdSetPrimitiveTopology(cb, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST);
+    vkCmdSetPrimitiveRestartEnable(cb, VK_FALSE);
+    CmdSetVertexInputEXT(cb, 0, NULL, 0, NULL);
+    CmdSetPolygonModeEXT(cb, VK_POLYGON_MODE_FILL);
+    CmdSetRasterizationSamplesEXT(cb, VK_SAMPLE_COUNT_1_BIT);
+    VkSampleMask mask = ~0u;
+    CmdSetSampleMaskEXT(cb, VK_SAMPLE_COUNT_1_BIT, &mask);
+    CmdSetAlphaToCoverageEnableEXT(cb, VK_FALSE);
+    VkBool32 blend = VK_FALSE;
+    CmdSetColorBlendEnableEXT(cb, 0, 1, &blend);
+    VkColorComponentFlags wm = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT |
+                               VK_COLOR_COMPONENT_A_BIT;
+    CmdSetColorWriteMaskEXT(cb, 0, 1, &wm);
+    CmdSetLogicOpEnableEXT(cb, VK_FALSE);
+    CmdSetDepthClampEnableEXT(cb, VK_FALSE);
+    push(c, cb, 3);
+    vkCmdDraw(cb, 3, 1, 0, 0);
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, g.dyn);
+    push(c, cb, 4);
+    vkCmdDraw(cb, 3, 1, 0, 0);
+    vkCmdEndRendering(cb);
+    unlabel(c, cb);
+    CHECK(vkEndCommandBuffer(cb));
+    VkFence fence = make_fence(c);
+    submit_wait(c, 1, &cb, fence);
+    vkDestroyFence(c->dev, fence, NULL);
+    vkDestroyCommandPool(c->dev, pool, NULL);
+    f.destroy(c->dev, vs, NULL);
+    f.destroy(c->dev, fs, NULL);
+    gfx_free(c, &g);
+}
+
 static void mode_bench(ctx *c, uint32_t draws)
 {
     gfx g;
@@ -951,7 +1207,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    int graphics = mode && (!strcmp(mode, "render") || !strcmp(mode, "bench"));
+    int graphics = mode && (!strcmp(mode, "render") || !strcmp(mode, "bench") || !strcmp(mode, "shaderobj-render"));
     if (!mode || !g_comp || (graphics && (!g_vert || !g_frag))) {
         fprintf(stderr, "multi: --mode and --comp (and --vert/--frag for graphics) are required\n");
         return 2;
@@ -963,6 +1219,7 @@ int main(int argc, char **argv)
     }
     ctx c;
     g_maint5 = !strcmp(mode, "inline");
+    g_shaderobj = !strncmp(mode, "shaderobj", 9);
     ctx_init(&c, !strcmp(mode, "messenger"), graphics);
     if (!strcmp(mode, "multi-cb"))
         mode_multi_cb(&c, 0);
@@ -978,6 +1235,14 @@ int main(int argc, char **argv)
         make_comp(&c, VK_NULL_HANDLE, 1);
         one_dispatch(&c, 6);
     }
+    else if (!strcmp(mode, "shaderobj"))
+        mode_shaderobj(&c, 1, (const uint32_t[3]){3, 4, 5});
+    else if (!strcmp(mode, "shaderobj-clean"))
+        mode_shaderobj(&c, 1, (const uint32_t[3]){0, 1, 0});
+    else if (!strcmp(mode, "shaderobj-render"))
+        mode_shaderobj_render(&c);
+    else if (!strcmp(mode, "shaderobj-conflict"))
+        mode_shaderobj(&c, 8, (const uint32_t[3]){3, 1, 3});
     else if (!strcmp(mode, "simultaneous"))
         mode_simultaneous(&c);
     else if (!strcmp(mode, "threads"))

@@ -65,6 +65,9 @@ type Device struct {
 type Shader struct {
 	ID     uint32 `json:"id"`
 	Module uint64 `json:"module"`
+	// Object is the VkShaderEXT of a shader object (VK_EXT_shader_object);
+	// Module is 0 then.
+	Object uint64 `json:"shader_object,omitempty"`
 	// SPIRV is the original module as the app passed it (little-endian bytes).
 	SPIRV        []byte `json:"spirv"`
 	Instrumented bool   `json:"instrumented"`

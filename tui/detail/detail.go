@@ -95,6 +95,12 @@ func Fields(g *session.ErrorGroup) []Field {
 	if d := g.Descriptor; d != nil {
 		add("Descriptor", fmt.Sprintf("set %d, binding %d, index %d, array length %d", d.Set, d.Binding, d.Index, d.ArrayLength))
 	}
+	if b := g.BDA; b != nil {
+		add("Address", fmt.Sprintf("%s, %d bytes %s", b.Address, b.Size, b.Access()))
+		if n := b.Nearest; n != nil {
+			add("Nearest buf", fmt.Sprintf("%s, %d bytes", n.Address, n.Size))
+		}
+	}
 	add("Command buf", FormatHandle(g.CommandBuffer))
 	if g.PrimaryActionIndex != nil {
 		add("Primary", fmt.Sprintf("%s, after %d of its actions", FormatHandle(g.PrimaryCommandBuffer), *g.PrimaryActionIndex))
@@ -113,6 +119,9 @@ func Fields(g *session.ErrorGroup) []Field {
 	shader := fmt.Sprintf("id %d", g.Shader.ID)
 	if g.Shader.Module != "" {
 		shader += ", module " + g.Shader.Module
+	}
+	if g.Shader.Object != "" {
+		shader += ", shader object " + g.Shader.Object
 	}
 	if g.Shader.Name != "" {
 		shader += " " + strconv.Quote(g.Shader.Name)

@@ -52,6 +52,10 @@ func defines() []string {
 		"GPUAV_CODE_RAY_QUERY_ORIGIN":        uint32(gpuav.CodeRayQueryOriginNonFinite),
 		"GPUAV_CODE_RAY_QUERY_DIRECTION":     uint32(gpuav.CodeRayQueryDirectionNonFinite),
 		"GPUAV_CODE_RAY_QUERY_T_NAN":         uint32(gpuav.CodeRayQueryTNaN),
+		"GPUAV_BDA_NEAREST":                  gpuav.BDANearest,
+	}
+	for _, c := range gpuav.InputConstants {
+		d["GPUAV_"+c.Name] = c.Value
 	}
 	var args []string
 	for k, v := range d {

@@ -1,0 +1,254 @@
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// bdaApp builds bdaapp and its shaders (testdata/checks, glslangValidator
+// -g --target-env vulkan1.2: SPIR-V 1.5, no Int64) once.
+var bdaApp = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "gpuav-bda")
+	if err != nil {
+		return "", err
+	}
+	src := filepath.Join(root, "e2e", "testdata", "checks")
+	for _, sh := range []string{"bda.comp", "bda.vert", "bda.frag", "bda_plain.vert", "bda_plain.frag"} {
+		cmd := exec.Command("glslangValidator", "-g", "--target-env", "vulkan1.2", "-o", filepath.Join(dir, sh+".spv"), sh)
+		cmd.Dir = src
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return "", errors.New("glslangValidator " + sh + ": " + err.Error() + "\n" + string(out))
+		}
+	}
+	out, err := exec.Command("gcc", "-O1", "-Wall", "-Werror", "-o", filepath.Join(dir, "bdaapp"),
+		filepath.Join(src, "bdaapp.c"), "-lvulkan").CombinedOutput()
+	if err != nil {
+		return "", errors.New("gcc bdaapp: " + err.Error() + "\n" + string(out))
+	}
+	return dir, nil
+})
+
+// bdaReport is the part of the headless JSON the BDA tests read.
+type bdaReport struct {
+	Errors []struct {
+		Check   string               `json:"check"`
+		VUID    string               `json:"vuid"`
+		Message string               `json:"message"`
+		Count   int                  `json:"count"`
+		Stage   string               `json:"stage"`
+		Coords  map[string][]float64 `json:"coords"`
+		BDA     *struct {
+			Address string `json:"address"`
+			Size    uint32 `json:"size"`
+			Write   bool   `json:"write"`
+			Atomic  bool   `json:"atomic"`
+			Nearest *struct {
+				Address string `json:"address"`
+				Size    uint64 `json:"size"`
+			} `json:"nearest"`
+		} `json:"bda"`
+		Action        string `json:"action"`
+		ActionIndex   int    `json:"action_index"`
+		CommandBuffer struct {
+			Name string `json:"name"`
+		} `json:"command_buffer"`
+		Pipeline struct {
+			Name string `json:"name"`
+		} `json:"pipeline"`
+		Source struct {
+			File string `json:"file"`
+			Line int    `json:"line"`
+			Text string `json:"text"`
+		} `json:"source"`
+	} `json:"errors"`
+}
+
+// runBDA runs bdaapp under `gpuav-dbg run --headless --json`.
+func runBDA(t *testing.T, args ...string) (int, bdaReport, string) {
+	t.Helper()
+	dir, err := bdaApp()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out.json")
+	full := append([]string{"run", "--headless", "--json", out, "--session", filepath.Join(t.TempDir(), "s.gvs"),
+		"--", filepath.Join(dir, "bdaapp"), "--shaders", dir}, args...)
+	cmd := exec.Command(bin("gpuav-dbg"), full...)
+	var output bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &output, &output
+	err = cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("run gpuav-dbg: %v", err)
+	}
+	var r bdaReport
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatalf("read report (exit %d): %v\n%s", code, err, output.String())
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatalf("parse report: %v\n%s", err, b)
+	}
+	return code, r, output.String()
+}
+
+var bdaAddrs = regexp.MustCompile(`data=0x([0-9a-f]+) size=64 result=0x([0-9a-f]+) rsize=16`)
+
+// appAddrs returns the data and result buffer addresses the app printed.
+func appAddrs(t *testing.T, out string) (data, result uint64) {
+	t.Helper()
+	m := bdaAddrs.FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("app printed no addresses:\n%s", out)
+	}
+	data, _ = strconv.ParseUint(m[1], 16, 64)
+	result, _ = strconv.ParseUint(m[2], 16, 64)
+	return data, result
+}
+
+// TestBDACheck: reads and writes past the end of a buffer reached through
+// its device address, and a read through the address of a destroyed
+// buffer, in a compute, a vertex and a fragment shader on lavapipe: one
+// error each with the exact address (from the address the app got), size,
+// nearest buffer, VUID and source line; the failed read yields 0 (the app
+// stores value+1, so it prints value=1). The clean case reports nothing
+// and reads the real value (103 + 1).
+func TestBDACheck(t *testing.T) {
+	const (
+		readLine  = 11
+		writeLine = 9
+		readText  = "        pc.result.v[0] = pc.data.v[pc.index] + 1u;"
+		writeText = "        pc.data.v[pc.index] = 7u;"
+	)
+	stages := []struct {
+		stage, action, file string
+		coords              map[string][]float64
+	}{
+		{"compute", "vkCmdDispatch", "bda.comp", map[string][]float64{"global_invocation_id": {0, 0, 0}}},
+		{"vertex", "vkCmdDraw", "bda.vert", map[string][]float64{"vertex_index": {0}, "instance_index": {0}}},
+		{"fragment", "vkCmdDraw", "bda.frag", map[string][]float64{"frag_coord": {0.5, 0.5}}},
+	}
+	for _, st := range stages {
+		for _, kase := range []string{"read_past_end", "write_past_end", "use_after_destroy"} {
+			t.Run(st.stage+"/"+kase, func(t *testing.T) {
+				code, r, out := runBDA(t, "--stage", st.stage, "--case", kase)
+				if code != 1 {
+					t.Fatalf("exit code %d, want 1\n%s", code, out)
+				}
+				data, result := appAddrs(t, out)
+				addr, write, line, text := data+64, false, readLine, readText
+				nearAddr, nearSize := data, uint64(64)
+				switch kase {
+				case "write_past_end":
+					write, line, text = true, writeLine, writeText
+				case "use_after_destroy":
+					// data is gone: result is the only buffer left.
+					addr, nearAddr, nearSize = data+12, result, 16
+				}
+				if kase != "write_past_end" && !strings.Contains(out, "value=1\n") {
+					t.Errorf("the failed read must yield 0 (value=1); app printed:\n%s", out)
+				}
+				if len(r.Errors) != 1 {
+					t.Fatalf("%d error groups, want 1\n%s", len(r.Errors), out)
+				}
+				e := r.Errors[0]
+				if e.Check != "bda_oob" || e.VUID != "VUID-RuntimeSpirv-PhysicalStorageBuffer64-11819" || e.Count != 1 ||
+					e.Stage != st.stage || e.Action != st.action || e.ActionIndex != 0 ||
+					e.CommandBuffer.Name != "bda-cmd" || e.Pipeline.Name != "bda-pipeline" {
+					t.Errorf("group: check %q vuid %q count %d stage %q action %q #%d cb %q pipeline %q",
+						e.Check, e.VUID, e.Count, e.Stage, e.Action, e.ActionIndex, e.CommandBuffer.Name, e.Pipeline.Name)
+				}
+				verb := "read"
+				if write {
+					verb = "written"
+				}
+				where := "past the nearest buffer below it"
+				if nearAddr > addr {
+					where = "below every buffer; the lowest is"
+				}
+				msg := fmt.Sprintf("Out of bounds access: 4 bytes %s at buffer device address 0x%x, %s, [0x%x, 0x%x) (%d bytes).",
+					verb, addr, where, nearAddr, nearAddr+nearSize, nearSize)
+				if !strings.Contains(e.Message, msg) {
+					t.Errorf("message %q, want it to contain %q", e.Message, msg)
+				}
+				b := e.BDA
+				if b == nil || b.Address != fmt.Sprintf("0x%x", addr) || b.Size != 4 || b.Write != write || b.Atomic ||
+					b.Nearest == nil || b.Nearest.Address != fmt.Sprintf("0x%x", nearAddr) || b.Nearest.Size != nearSize {
+					t.Errorf("bda %+v (nearest %+v), want address 0x%x size 4 write %v nearest 0x%x/%d", b, b.Nearest, addr, write, nearAddr, nearSize)
+				}
+				if fmt.Sprint(e.Coords) != fmt.Sprint(st.coords) {
+					t.Errorf("coords %v, want %v", e.Coords, st.coords)
+				}
+				if e.Source.File != st.file || e.Source.Line != line || e.Source.Text != text {
+					t.Errorf("source %+v, want %s:%d %q", e.Source, st.file, line, text)
+				}
+			})
+		}
+		t.Run(st.stage+"/clean", func(t *testing.T) {
+			code, r, out := runBDA(t, "--stage", st.stage, "--case", "clean")
+			if code != 0 || len(r.Errors) != 0 {
+				t.Fatalf("exit %d, %d groups, want 0 and none\n%s", code, len(r.Errors), out)
+			}
+			if !strings.Contains(out, "value=104\n") {
+				t.Errorf("clean read must see v[3] = 103 (value=104); app printed:\n%s", out)
+			}
+		})
+	}
+}
+
+// TestBDAAtLeastWhatKhronosFinds: for each bad case, the Khronos layer
+// 1.3.239 with GPU-assisted validation reports "Device address 0x... access
+// out of bounds"; gpuav-dbg reports the same address.
+func TestBDAAtLeastWhatKhronosFinds(t *testing.T) {
+	if _, err := os.Stat("/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json"); err != nil {
+		t.Fatalf("Khronos validation layer not installed (scripts/install-deps installs vulkan-validationlayers): %v", err)
+	}
+	dir, err := bdaApp()
+	if err != nil {
+		t.Fatal(err)
+	}
+	theirRe := regexp.MustCompile(`Device address (0x[0-9a-f]+) access out of bounds`)
+	for _, kase := range []string{"read_past_end", "write_past_end", "use_after_destroy"} {
+		t.Run(kase, func(t *testing.T) {
+			cmd := exec.Command(filepath.Join(dir, "bdaapp"), "--shaders", dir, "--stage", "compute", "--case", kase)
+			cmd.Env = append(os.Environ(),
+				"VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation",
+				"VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_GPU_ASSISTED_EXT")
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("bdaapp under Khronos GPU-AV: %v\n%s", err, out)
+			}
+			m := theirRe.FindAllStringSubmatch(string(out), -1)
+			if len(m) != 1 {
+				t.Fatalf("Khronos reported %d device-address errors, want 1 (the reference must catch it):\n%s", len(m), out)
+			}
+			data, _ := appAddrs(t, string(out))
+			off := uint64(64)
+			if kase == "use_after_destroy" {
+				off = 12
+			}
+			if m[0][1] != fmt.Sprintf("0x%x", data+off) {
+				t.Fatalf("Khronos address %s, want 0x%x", m[0][1], data+off)
+			}
+			// Ours, on a fresh run (the addresses differ between runs).
+			_, r, ours := runBDA(t, "--stage", "compute", "--case", kase)
+			ourData, _ := appAddrs(t, ours)
+			if len(r.Errors) != 1 || r.Errors[0].BDA == nil || r.Errors[0].BDA.Address != fmt.Sprintf("0x%x", ourData+off) {
+				t.Errorf("Khronos finds an access at data+%d; gpuav-dbg reported %+v\n%s", off, r.Errors, ours)
+			}
+		})
+	}
+}

@@ -1,0 +1,13 @@
+#version 450
+#extension GL_EXT_buffer_reference : require
+layout(location = 0) out vec4 color;
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer Data { uint v[]; };
+layout(push_constant) uniform PC { Data data; Data result; uint index; uint write; } pc;
+void main() {
+    color = vec4(1.0);
+    if (pc.write != 0u) {
+        pc.data.v[pc.index] = 7u;
+    } else {
+        pc.result.v[0] = pc.data.v[pc.index] + 1u;
+    }
+}

@@ -1,0 +1,1076 @@
+/*
+ * descriptors.c: the app's descriptor state, for the descriptor checks
+ * (binding 2 of the layer's set; layout in gpuav/inputs.go).
+ *
+ * Tracked on the host: set layouts (binding types, counts, flags), sets
+ * (variable descriptor counts resolved at allocation), every write and
+ * copy (vkUpdateDescriptorSets, update templates), pools (free, reset,
+ * destroy), and resource liveness: every VkBuffer, VkImageView,
+ * VkBufferView and VkSampler gets a resource id at creation; destroying
+ * it marks the id dead. Per command buffer, the sets bound at each bind
+ * point are snapshot when an instrumented action is recorded (only when
+ * the binds changed since the last one), in C, with no call into Go.
+ * Before a submit, gpuavdbg_desc_write_state lays out the state the
+ * shaders read, one block per distinct set (with its dynamic offsets).
+ *
+ * One lock (g_lock) guards all of it: descriptor updates may come from any
+ * thread. Push descriptors are not tracked: their set index reads as
+ * unknown, and the checks that need state report nothing for it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "layer.h"
+
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* ---- resources ----------------------------------------------------------- */
+
+/* Resource ids start at 1; 0 is "never written". g_alive is a bitmap by id. */
+static hmap g_res;       /* handle -> (void*)(uintptr_t)id */
+static uint8_t *g_alive; /* bit per id */
+static uint32_t g_next_id = 1, g_alive_cap;
+/* A written descriptor whose resource the layer never saw created (e.g. a
+ * handle from an extension it does not intercept): valid. */
+#define RES_UNKNOWN 0xFFFFFFFEu
+
+typedef struct buf_info {
+    VkDeviceSize size;
+} buf_info;
+static hmap g_bufs; /* VkBuffer -> buf_info* */
+
+typedef struct view_info {
+    uint32_t texels; /* texel count of a buffer view */
+} view_info;
+static hmap g_views; /* VkBufferView -> view_info* */
+
+static void res_created(uint64_t h)
+{
+    if (!h)
+        return;
+    uint32_t id = g_next_id;
+    if (id >= RES_UNKNOWN)
+        return; /* out of ids: later resources read as unknown (valid) */
+    if (id / 8 >= g_alive_cap) {
+        uint32_t ncap = g_alive_cap ? g_alive_cap * 2 : 4096;
+        uint8_t *n = realloc(g_alive, ncap);
+        if (!n)
+            return;
+        memset(n + g_alive_cap, 0, ncap - g_alive_cap);
+        g_alive = n;
+        g_alive_cap = ncap;
+    }
+    if (!hmap_put(&g_res, h, (void *)(uintptr_t)id))
+        return;
+    g_next_id++;
+    g_alive[id / 8] |= (uint8_t)(1u << (id % 8));
+}
+
+static void res_destroyed(uint64_t h)
+{
+    if (!h)
+        return;
+    uint32_t id = (uint32_t)(uintptr_t)hmap_del(&g_res, h);
+    if (id && id / 8 < g_alive_cap)
+        g_alive[id / 8] &= (uint8_t) ~(1u << (id % 8));
+}
+
+static uint32_t res_id(uint64_t h)
+{
+    if (!h)
+        return 0;
+    uint32_t id = (uint32_t)(uintptr_t)hmap_get(&g_res, h);
+    return id ? id : RES_UNKNOWN;
+}
+
+/* res_state: what the shader sees for a written element: its id, or
+ * DESC_DESTROYED. */
+static uint32_t res_state(uint32_t id)
+{
+    if (id == 0 || id == RES_UNKNOWN)
+        return id;
+    if (id / 8 < g_alive_cap && (g_alive[id / 8] & (1u << (id % 8))))
+        return id;
+    return GPUAVDBG_DESC_DESTROYED;
+}
+
+/* ---- layouts and sets ------------------------------------------------------ */
+
+typedef struct dbinding {
+    uint32_t type;  /* VkDescriptorType, GPUAVDBG_DESC_TYPE_UNUSED if absent */
+    uint32_t count; /* array length (variable count resolved for sets) */
+    uint32_t flags; /* VkDescriptorBindingFlags */
+    uint32_t first; /* first element in the set's elems */
+    uint32_t dyn;   /* dynamic buffer binding: index of its first dynamic offset */
+} dbinding;
+
+typedef struct dlayout {
+    uint32_t nbind; /* highest binding + 1 */
+    dbinding *b;
+    uint32_t ndyn;
+} dlayout;
+
+/* One element of a set: the resource ids (image view and sampler for a
+ * combined image sampler), and for buffers the offset and range. */
+typedef struct delem {
+    uint32_t id, id2;
+    uint64_t buffer; /* buffers: the VkBuffer, to resolve VK_WHOLE_SIZE and dynamic offsets */
+    VkDeviceSize offset, range;
+} delem;
+
+typedef struct dset {
+    uint64_t pool;
+    uint32_t nbind;
+    dbinding *b;
+    uint32_t nelems;
+    delem *e;
+    uint32_t ndyn;
+} dset;
+
+static hmap g_layouts; /* VkDescriptorSetLayout -> dlayout* */
+static hmap g_sets;    /* VkDescriptorSet -> dset* */
+
+static int is_dynamic(uint32_t t)
+{
+    return t == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC || t == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC;
+}
+
+static int is_buffer(uint32_t t)
+{
+    return t == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER || t == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER || is_dynamic(t);
+}
+
+static int is_texel(uint32_t t)
+{
+    return t == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER || t == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
+}
+
+static void free_layout(dlayout *l)
+{
+    if (l) {
+        free(l->b);
+        free(l);
+    }
+}
+
+static void free_set(dset *s)
+{
+    if (s) {
+        free(s->b);
+        free(s->e);
+        free(s);
+    }
+}
+
+static dset *new_set(const dlayout *l, uint64_t pool, uint32_t variable)
+{
+    dset *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->pool = pool;
+    s->nbind = l->nbind;
+    s->ndyn = 0;
+    s->b = calloc(l->nbind ? l->nbind : 1, sizeof *s->b);
+    if (!s->b) {
+        free(s);
+        return NULL;
+    }
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < l->nbind; i++) {
+        dbinding b = l->b[i];
+        if (b.type != GPUAVDBG_DESC_TYPE_UNUSED && (b.flags & VK_DESCRIPTOR_BINDING_VARIABLE_DESCRIPTOR_COUNT_BIT) &&
+            i + 1 == l->nbind && variable != UINT32_MAX)
+            b.count = variable;
+        if (b.type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK)
+            b.count = 1; /* one element, always "written" */
+        b.first = n;
+        if (b.type != GPUAVDBG_DESC_TYPE_UNUSED)
+            n += b.count;
+        if (is_dynamic(b.type)) {
+            b.dyn = s->ndyn;
+            s->ndyn += b.count;
+        }
+        s->b[i] = b;
+    }
+    s->nelems = n;
+    s->e = calloc(n ? n : 1, sizeof *s->e);
+    if (!s->e) {
+        free_set(s);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < l->nbind; i++)
+        if (s->b[i].type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK)
+            s->e[s->b[i].first].id = RES_UNKNOWN;
+    return s;
+}
+
+/* ---- writes --------------------------------------------------------------- */
+
+/* advance moves (binding, element) past full bindings (consecutive binding
+ * updates); returns 0 when past the set's end. */
+static int advance(const dset *s, uint32_t *binding, uint32_t *elem)
+{
+    while (*binding < s->nbind &&
+           (s->b[*binding].type == GPUAVDBG_DESC_TYPE_UNUSED || *elem >= s->b[*binding].count)) {
+        if (s->b[*binding].type != GPUAVDBG_DESC_TYPE_UNUSED)
+            *elem -= s->b[*binding].count;
+        (*binding)++;
+    }
+    return *binding < s->nbind;
+}
+
+/* The one element a descriptor write sets, described independently of
+ * where its data comes from (VkWriteDescriptorSet or a template). */
+static void set_image(delem *e, uint32_t type, const VkDescriptorImageInfo *ii)
+{
+    memset(e, 0, sizeof *e);
+    if (type == VK_DESCRIPTOR_TYPE_SAMPLER) {
+        e->id = res_id(GPUAVDBG_H(ii->sampler));
+    } else {
+        e->id = res_id(GPUAVDBG_H(ii->imageView));
+        if (type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER)
+            e->id2 = res_id(GPUAVDBG_H(ii->sampler));
+    }
+}
+
+static void set_buffer(delem *e, const VkDescriptorBufferInfo *bi)
+{
+    memset(e, 0, sizeof *e);
+    e->id = res_id(GPUAVDBG_H(bi->buffer));
+    e->buffer = GPUAVDBG_H(bi->buffer);
+    e->offset = bi->offset;
+    e->range = bi->range;
+}
+
+static void set_texel(delem *e, VkBufferView v)
+{
+    memset(e, 0, sizeof *e);
+    e->id = res_id(GPUAVDBG_H(v));
+    e->buffer = GPUAVDBG_H(v); /* the view, for its texel count */
+}
+
+static void set_plain(delem *e, uint64_t h)
+{
+    memset(e, 0, sizeof *e);
+    e->id = res_id(h);
+}
+
+static void apply_write(const VkWriteDescriptorSet *w)
+{
+    dset *s = hmap_get(&g_sets, GPUAVDBG_H(w->dstSet));
+    if (!s)
+        return;
+    uint32_t binding = w->dstBinding, elem = w->dstArrayElement;
+    if (w->descriptorType == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK)
+        return; /* bytes, not elements: the block counts as written */
+    const VkWriteDescriptorSetAccelerationStructureKHR *as = NULL;
+    for (const VkBaseInStructure *p = w->pNext; p; p = p->pNext)
+        if (p->sType == VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET_ACCELERATION_STRUCTURE_KHR)
+            as = (const VkWriteDescriptorSetAccelerationStructureKHR *)p;
+    for (uint32_t i = 0; i < w->descriptorCount; i++, elem++) {
+        if (!advance(s, &binding, &elem))
+            return;
+        delem *e = &s->e[s->b[binding].first + elem];
+        uint32_t t = w->descriptorType;
+        switch (t) {
+        case VK_DESCRIPTOR_TYPE_SAMPLER:
+        case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER:
+        case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
+        case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE:
+        case VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT:
+            if (w->pImageInfo)
+                set_image(e, t, &w->pImageInfo[i]);
+            break;
+        case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER:
+        case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
+        case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC:
+        case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC:
+            if (w->pBufferInfo)
+                set_buffer(e, &w->pBufferInfo[i]);
+            break;
+        case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
+        case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER:
+            if (w->pTexelBufferView)
+                set_texel(e, w->pTexelBufferView[i]);
+            break;
+        case VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR:
+            if (as && i < as->accelerationStructureCount)
+                set_plain(e, GPUAVDBG_H(as->pAccelerationStructures[i]));
+            break;
+        default:
+            set_plain(e, RES_UNKNOWN); /* a type the layer does not look into: written */
+            e->id = RES_UNKNOWN;
+            break;
+        }
+    }
+}
+
+static void apply_copy(const VkCopyDescriptorSet *c)
+{
+    dset *src = hmap_get(&g_sets, GPUAVDBG_H(c->srcSet));
+    dset *dst = hmap_get(&g_sets, GPUAVDBG_H(c->dstSet));
+    if (!src || !dst)
+        return;
+    uint32_t sb = c->srcBinding, se = c->srcArrayElement, db = c->dstBinding, de = c->dstArrayElement;
+    for (uint32_t i = 0; i < c->descriptorCount; i++, se++, de++) {
+        if (!advance(src, &sb, &se) || !advance(dst, &db, &de))
+            return;
+        if (src->b[sb].type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK)
+            return;
+        dst->e[dst->b[db].first + de] = src->e[src->b[sb].first + se];
+    }
+}
+
+/* ---- update templates ------------------------------------------------------ */
+
+typedef struct dtemplate {
+    int push; /* a push-descriptor template: not tracked */
+    uint32_t n;
+    VkDescriptorUpdateTemplateEntry *entries;
+} dtemplate;
+static hmap g_templates;
+
+static void apply_template(VkDescriptorSet set, const dtemplate *t, const void *data)
+{
+    dset *s = hmap_get(&g_sets, GPUAVDBG_H(set));
+    if (!s || !data)
+        return;
+    for (uint32_t k = 0; k < t->n; k++) {
+        const VkDescriptorUpdateTemplateEntry *en = &t->entries[k];
+        uint32_t type = en->descriptorType;
+        if (type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK)
+            continue;
+        uint32_t binding = en->dstBinding, elem = en->dstArrayElement;
+        for (uint32_t i = 0; i < en->descriptorCount; i++, elem++) {
+            if (!advance(s, &binding, &elem))
+                break;
+            delem *e = &s->e[s->b[binding].first + elem];
+            const unsigned char *p = (const unsigned char *)data + en->offset + (size_t)i * en->stride;
+            switch (type) {
+            case VK_DESCRIPTOR_TYPE_SAMPLER:
+            case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER:
+            case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
+            case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE:
+            case VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT: {
+                VkDescriptorImageInfo ii;
+                memcpy(&ii, p, sizeof ii);
+                set_image(e, type, &ii);
+                break;
+            }
+            case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER:
+            case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
+            case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC:
+            case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC: {
+                VkDescriptorBufferInfo bi;
+                memcpy(&bi, p, sizeof bi);
+                set_buffer(e, &bi);
+                break;
+            }
+            case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
+            case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER: {
+                VkBufferView v;
+                memcpy(&v, p, sizeof v);
+                set_texel(e, v);
+                break;
+            }
+            default: {
+                uint64_t h;
+                memcpy(&h, p, sizeof h);
+                set_plain(e, h);
+                break;
+            }
+            }
+        }
+    }
+}
+
+/* ---- intercepts ------------------------------------------------------------ */
+
+static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateDescriptorSetLayout(VkDevice device,
+                                                                   const VkDescriptorSetLayoutCreateInfo *ci,
+                                                                   const VkAllocationCallbacks *alloc,
+                                                                   VkDescriptorSetLayout *out)
+{
+    device_data *dd = gpuavdbg_device_get(device);
+    if (!dd)
+        return VK_ERROR_INITIALIZATION_FAILED;
+    VkResult r = dd->disp.CreateDescriptorSetLayout(device, ci, alloc, out);
+    if (r != VK_SUCCESS)
+        return r;
+    const VkDescriptorSetLayoutBindingFlagsCreateInfo *fl = NULL;
+    for (const VkBaseInStructure *p = ci->pNext; p; p = p->pNext)
+        if (p->sType == VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_BINDING_FLAGS_CREATE_INFO)
+            fl = (const VkDescriptorSetLayoutBindingFlagsCreateInfo *)p;
+    uint32_t nbind = 0;
+    for (uint32_t i = 0; i < ci->bindingCount; i++)
+        if (ci->pBindings[i].binding + 1 > nbind)
+            nbind = ci->pBindings[i].binding + 1;
+    dlayout *l = calloc(1, sizeof *l);
+    if (l)
+        l->b = malloc((nbind ? nbind : 1) * sizeof *l->b);
+    if (!l || !l->b) {
+        free_layout(l);
+        return r; /* out of memory: sets of this layout read as unknown */
+    }
+    l->nbind = nbind;
+    for (uint32_t i = 0; i < nbind; i++)
+        l->b[i] = (dbinding){.type = GPUAVDBG_DESC_TYPE_UNUSED};
+    for (uint32_t i = 0; i < ci->bindingCount; i++) {
+        const VkDescriptorSetLayoutBinding *b = &ci->pBindings[i];
+        dbinding *d = &l->b[b->binding];
+        d->type = b->descriptorCount ? (uint32_t)b->descriptorType : GPUAVDBG_DESC_TYPE_UNUSED;
+        d->count = b->descriptorCount;
+        d->flags = fl && i < fl->bindingCount && fl->pBindingFlags ? fl->pBindingFlags[i] : 0;
+        if (b->descriptorType == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK)
+            d->count = 1;
+    }
+    pthread_mutex_lock(&g_lock);
+    free_layout(hmap_get(&g_layouts, GPUAVDBG_H(*out)));
+    if (!hmap_put(&g_layouts, GPUAVDBG_H(*out), l))
+        free_layout(l);
+    pthread_mutex_unlock(&g_lock);
+    return r;
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_DestroyDescriptorSetLayout(VkDevice device, VkDescriptorSetLayout layout,
+                                                                const VkAllocationCallbacks *alloc)
+{
+    device_data *dd = gpuavdbg_device_get(device);
+    if (!dd)
+        return;
+    pthread_mutex_lock(&g_lock);
+    free_layout(hmap_del(&g_layouts, GPUAVDBG_H(layout)));
+    pthread_mutex_unlock(&g_lock);
+    dd->disp.DestroyDescriptorSetLayout(device, layout, alloc);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL gl_AllocateDescriptorSets(VkDevice device,
+                                                                const VkDescriptorSetAllocateInfo *ai,
+                                                                VkDescriptorSet *sets)
+{
+    device_data *dd = gpuavdbg_device_get(device);
+    if (!dd)
+        return VK_ERROR_INITIALIZATION_FAILED;
+    VkResult r = dd->disp.AllocateDescriptorSets(device, ai, sets);
+    if (r != VK_SUCCESS)
+        return r;
+    const VkDescriptorSetVariableDescriptorCountAllocateInfo *vc = NULL;
+    for (const VkBaseInStructure *p = ai->pNext; p; p = p->pNext)
+        if (p->sType == VK_STRUCTURE_TYPE_DESCRIPTOR_SET_VARIABLE_DESCRIPTOR_COUNT_ALLOCATE_INFO)
+            vc = (const VkDescriptorSetVariableDescriptorCountAllocateInfo *)p;
+    pthread_mutex_lock(&g_lock);
+    for (uint32_t i = 0; i < ai->descriptorSetCount; i++) {
+        const dlayout *l = hmap_get(&g_layouts, GPUAVDBG_H(ai->pSetLayouts[i]));
+        if (!l)
+            continue;
+        /* Without the structure, a variable-count binding has 0 descriptors. */
+        uint32_t variable = vc && vc->descriptorSetCount == ai->descriptorSetCount ? vc->pDescriptorCounts[i] : 0;
+        dset *s = new_set(l, GPUAVDBG_H(ai->descriptorPool), variable);
+        if (!s)
+            continue;
+        free_set(hmap_get(&g_sets, GPUAVDBG_H(sets[i])));
+        if (!hmap_put(&g_sets, GPUAVDBG_H(sets[i]), s))
+            free_set(s);
+    }
+    pthread_mutex_unlock(&g_lock);
+    return r;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL gl_FreeDescriptorSets(VkDevice device, VkDescriptorPool pool, uint32_t n,
+                                                            const VkDescriptorSet *sets)
+{
+    device_data *dd = gpuavdbg_device_get(device);
+    if (!dd)
+        return VK_ERROR_INITIALIZATION_FAILED;
+    pthread_mutex_lock(&g_lock);
+    for (uint32_t i = 0; i < n; i++)
+        if (sets[i])
+            free_set(hmap_del(&g_sets, GPUAVDBG_H(sets[i])));
+    pthread_mutex_unlock(&g_lock);
+    return dd->disp.FreeDescriptorSets(device, pool, n, sets);
+}
+
+/* forget_pool frees the sets of a pool. Called with g_lock held. */
+static void forget_pool(uint64_t pool)
+{
+    for (size_t i = 0; i < g_sets.cap; i++) {
+        dset *s = g_sets.slots[i].val;
+        if (!g_sets.slots[i].key || s->pool != pool)
+            continue;
+        hmap_del(&g_sets, g_sets.slots[i].key);
+        free_set(s);
+        i--; /* backward-shift deletion may have moved an entry into slot i */
+    }
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL gl_ResetDescriptorPool(VkDevice device, VkDescriptorPool pool,
+                                                             VkDescriptorPoolResetFlags flags)
+{
+    device_data *dd = gpuavdbg_device_get(device);
+    if (!dd)
+        return VK_ERROR_INITIALIZATION_FAILED;
+    pthread_mutex_lock(&g_lock);
+    forget_pool(GPUAVDBG_H(pool));
+    pthread_mutex_unlock(&g_lock);
+    return dd->disp.ResetDescriptorPool(device, pool, flags);
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_DestroyDescriptorPool(VkDevice device, VkDescriptorPool pool,
+                                                           const VkAllocationCallbacks *alloc)
+{
+    device_data *dd = gpuavdbg_device_get(device);
+    if (!dd)
+        return;
+    if (pool) {
+        pthread_mutex_lock(&g_lock);
+        forget_pool(GPUAVDBG_H(pool));
+        pthread_mutex_unlock(&g_lock);
+    }
+    dd->disp.DestroyDescriptorPool(device, pool, alloc);
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_UpdateDescriptorSets(VkDevice device, uint32_t nw,
+                                                          const VkWriteDescriptorSet *w, uint32_t nc,
+                                                          const VkCopyDescriptorSet *c)
+{
+    device_data *dd = gpuavdbg_device_get(device);
+    if (!dd)
+        return;
+    pthread_mutex_lock(&g_lock);
+    for (uint32_t i = 0; i < nw; i++)
+        apply_write(&w[i]);
+    for (uint32_t i = 0; i < nc; i++)
+        apply_copy(&c[i]);
+    pthread_mutex_unlock(&g_lock);
+    dd->disp.UpdateDescriptorSets(device, nw, w, nc, c);
+}
+
+static VkResult create_template(device_data *dd, PFN_vkCreateDescriptorUpdateTemplate fn, VkDevice device,
+                                const VkDescriptorUpdateTemplateCreateInfo *ci, const VkAllocationCallbacks *alloc,
+                                VkDescriptorUpdateTemplate *out)
+{
+    (void)dd;
+    VkResult r = fn(device, ci, alloc, out);
+    if (r != VK_SUCCESS)
+        return r;
+    dtemplate *t = calloc(1, sizeof *t);
+    if (!t)
+        return r;
+    t->push = ci->templateType == VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_PUSH_DESCRIPTORS_KHR;
+    t->n = ci->descriptorUpdateEntryCount;
+    t->entries = malloc((t->n ? t->n : 1) * sizeof *t->entries);
+    if (!t->entries) {
+        free(t);
+        return r;
+    }
+    memcpy(t->entries, ci->pDescriptorUpdateEntries, t->n * sizeof *t->entries);
+    pthread_mutex_lock(&g_lock);
+    dtemplate *old = hmap_get(&g_templates, GPUAVDBG_H(*out));
+    if (old) {
+        free(old->entries);
+        free(old);
+    }
+    if (!hmap_put(&g_templates, GPUAVDBG_H(*out), t)) {
+        free(t->entries);
+        free(t);
+    }
+    pthread_mutex_unlock(&g_lock);
+    return r;
+}
+
+static void destroy_template(VkDescriptorUpdateTemplate tmpl)
+{
+    pthread_mutex_lock(&g_lock);
+    dtemplate *t = hmap_del(&g_templates, GPUAVDBG_H(tmpl));
+    pthread_mutex_unlock(&g_lock);
+    if (t) {
+        free(t->entries);
+        free(t);
+    }
+}
+
+static void update_with_template(VkDescriptorSet set, VkDescriptorUpdateTemplate tmpl, const void *data)
+{
+    pthread_mutex_lock(&g_lock);
+    const dtemplate *t = hmap_get(&g_templates, GPUAVDBG_H(tmpl));
+    if (t && !t->push)
+        apply_template(set, t, data);
+    pthread_mutex_unlock(&g_lock);
+}
+
+#define TEMPLATE_FUNCS(sfx)                                                                                        \
+    static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateDescriptorUpdateTemplate##sfx(                                 \
+        VkDevice device, const VkDescriptorUpdateTemplateCreateInfo *ci, const VkAllocationCallbacks *alloc,     \
+        VkDescriptorUpdateTemplate *out)                                                                          \
+    {                                                                                                             \
+        device_data *dd = gpuavdbg_device_get(device);                                                            \
+        if (!dd)                                                                                                  \
+            return VK_ERROR_INITIALIZATION_FAILED;                                                                \
+        return create_template(dd, dd->disp.CreateDescriptorUpdateTemplate##sfx, device, ci, alloc, out);         \
+    }                                                                                                             \
+    static VKAPI_ATTR void VKAPI_CALL gl_DestroyDescriptorUpdateTemplate##sfx(                                    \
+        VkDevice device, VkDescriptorUpdateTemplate tmpl, const VkAllocationCallbacks *alloc)                     \
+    {                                                                                                             \
+        device_data *dd = gpuavdbg_device_get(device);                                                            \
+        if (!dd)                                                                                                  \
+            return;                                                                                               \
+        destroy_template(tmpl);                                                                                   \
+        dd->disp.DestroyDescriptorUpdateTemplate##sfx(device, tmpl, alloc);                                       \
+    }                                                                                                             \
+    static VKAPI_ATTR void VKAPI_CALL gl_UpdateDescriptorSetWithTemplate##sfx(                                    \
+        VkDevice device, VkDescriptorSet set, VkDescriptorUpdateTemplate tmpl, const void *data)                  \
+    {                                                                                                             \
+        device_data *dd = gpuavdbg_device_get(device);                                                            \
+        if (!dd)                                                                                                  \
+            return;                                                                                               \
+        update_with_template(set, tmpl, data);                                                                    \
+        dd->disp.UpdateDescriptorSetWithTemplate##sfx(device, set, tmpl, data);                                   \
+    }
+TEMPLATE_FUNCS()
+TEMPLATE_FUNCS(KHR)
+
+/* Resource creation and destruction: ids and liveness. */
+#define RESOURCE_FUNCS(Type, CI, extra)                                                                           \
+    static VKAPI_ATTR VkResult VKAPI_CALL gl_Create##Type(VkDevice device, const CI *ci,                          \
+                                                          const VkAllocationCallbacks *alloc, Vk##Type *out)      \
+    {                                                                                                             \
+        device_data *dd = gpuavdbg_device_get(device);                                                            \
+        if (!dd)                                                                                                  \
+            return VK_ERROR_INITIALIZATION_FAILED;                                                                \
+        VkResult r = dd->disp.Create##Type(device, ci, alloc, out);                                               \
+        if (r == VK_SUCCESS) {                                                                                    \
+            pthread_mutex_lock(&g_lock);                                                                          \
+            res_created(GPUAVDBG_H(*out));                                                                        \
+            extra;                                                                                                \
+            pthread_mutex_unlock(&g_lock);                                                                        \
+        }                                                                                                         \
+        return r;                                                                                                 \
+    }                                                                                                             \
+    static VKAPI_ATTR void VKAPI_CALL gl_Destroy##Type(VkDevice device, Vk##Type h,                               \
+                                                       const VkAllocationCallbacks *alloc)                        \
+    {                                                                                                             \
+        device_data *dd = gpuavdbg_device_get(device);                                                            \
+        if (!dd)                                                                                                  \
+            return;                                                                                               \
+        if (h) {                                                                                                  \
+            pthread_mutex_lock(&g_lock);                                                                          \
+            res_destroyed(GPUAVDBG_H(h));                                                                         \
+            free(hmap_del(&g_bufs, GPUAVDBG_H(h)));                                                               \
+            free(hmap_del(&g_views, GPUAVDBG_H(h)));                                                              \
+            pthread_mutex_unlock(&g_lock);                                                                        \
+        }                                                                                                         \
+        destroy_hook(dd, GPUAVDBG_H(h), #Type);                                                                   \
+        dd->disp.Destroy##Type(device, h, alloc);                                                                 \
+    }
+
+/* The size in bytes of one texel of the common texel-buffer formats, or 0. */
+static uint32_t texel_size(VkFormat f)
+{
+    switch (f) {
+    case VK_FORMAT_R8_UNORM: case VK_FORMAT_R8_SNORM: case VK_FORMAT_R8_UINT: case VK_FORMAT_R8_SINT: return 1;
+    case VK_FORMAT_R8G8_UNORM: case VK_FORMAT_R8G8_UINT: case VK_FORMAT_R8G8_SINT: case VK_FORMAT_R16_UINT:
+    case VK_FORMAT_R16_SINT: case VK_FORMAT_R16_SFLOAT: case VK_FORMAT_R16_UNORM: return 2;
+    case VK_FORMAT_R8G8B8A8_UNORM: case VK_FORMAT_R8G8B8A8_SNORM: case VK_FORMAT_R8G8B8A8_UINT:
+    case VK_FORMAT_R8G8B8A8_SINT: case VK_FORMAT_B8G8R8A8_UNORM: case VK_FORMAT_R16G16_UINT:
+    case VK_FORMAT_R16G16_SINT: case VK_FORMAT_R16G16_SFLOAT: case VK_FORMAT_R32_UINT: case VK_FORMAT_R32_SINT:
+    case VK_FORMAT_R32_SFLOAT: case VK_FORMAT_A2B10G10R10_UNORM_PACK32: return 4;
+    case VK_FORMAT_R16G16B16A16_UINT: case VK_FORMAT_R16G16B16A16_SINT: case VK_FORMAT_R16G16B16A16_SFLOAT:
+    case VK_FORMAT_R32G32_UINT: case VK_FORMAT_R32G32_SINT: case VK_FORMAT_R32G32_SFLOAT: return 8;
+    case VK_FORMAT_R32G32B32_UINT: case VK_FORMAT_R32G32B32_SINT: case VK_FORMAT_R32G32B32_SFLOAT: return 12;
+    case VK_FORMAT_R32G32B32A32_UINT: case VK_FORMAT_R32G32B32A32_SINT: case VK_FORMAT_R32G32B32A32_SFLOAT: return 16;
+    default: return 0;
+    }
+}
+
+static void destroy_hook(device_data *dd, uint64_t h, const char *type)
+{
+    if (strcmp(type, "Buffer") == 0)
+        gpuavdbg_addr_buffer_destroyed(dd, (VkBuffer)(uintptr_t)h);
+}
+
+static void buffer_created(device_data *dd, VkBuffer b, const VkBufferCreateInfo *ci)
+{
+    buf_info *bi = malloc(sizeof *bi);
+    if (bi) {
+        bi->size = ci->size;
+        if (!hmap_put(&g_bufs, GPUAVDBG_H(b), bi))
+            free(bi);
+    }
+    (void)dd;
+}
+
+static void view_created(VkBufferView v, const VkBufferViewCreateInfo *ci)
+{
+    uint32_t ts = texel_size(ci->format);
+    VkDeviceSize range = ci->range;
+    if (range == VK_WHOLE_SIZE) {
+        const buf_info *b = hmap_get(&g_bufs, GPUAVDBG_H(ci->buffer));
+        range = b && b->size > ci->offset ? b->size - ci->offset : 0;
+    }
+    view_info *vi = malloc(sizeof *vi);
+    if (!vi)
+        return;
+    vi->texels = ts ? (uint32_t)(range / ts) : UINT32_MAX;
+    if (!hmap_put(&g_views, GPUAVDBG_H(v), vi))
+        free(vi);
+}
+
+RESOURCE_FUNCS(Buffer, VkBufferCreateInfo, buffer_created(dd, *out, ci))
+RESOURCE_FUNCS(ImageView, VkImageViewCreateInfo, (void)0)
+RESOURCE_FUNCS(BufferView, VkBufferViewCreateInfo, view_created(*out, ci))
+RESOURCE_FUNCS(Sampler, VkSamplerCreateInfo, (void)0)
+
+__attribute__((weak)) void gpuavdbg_addr_buffer_created(device_data *dd, VkBuffer buffer,
+                                                        const VkBufferCreateInfo *ci)
+{
+    (void)dd;
+    (void)buffer;
+    (void)ci;
+}
+
+__attribute__((weak)) void gpuavdbg_addr_buffer_destroyed(device_data *dd, VkBuffer buffer)
+{
+    (void)dd;
+    (void)buffer;
+}
+
+/* vkCreateBuffer also tells the address tracking. */
+static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateBufferHooked(VkDevice device, const VkBufferCreateInfo *ci,
+                                                            const VkAllocationCallbacks *alloc, VkBuffer *out)
+{
+    VkResult r = gl_CreateBuffer(device, ci, alloc, out);
+    if (r == VK_SUCCESS) {
+        device_data *dd = gpuavdbg_device_get(device);
+        if (dd)
+            gpuavdbg_addr_buffer_created(dd, *out, ci);
+    }
+    return r;
+}
+
+/* ---- per command buffer -------------------------------------------------- */
+
+#define MAX_SETS 32u
+
+/* A snapshot of the sets bound at one bind point. */
+typedef struct snap {
+    uint32_t nsets;
+    uint32_t first; /* into desc_cb.slots */
+} snap;
+
+/* One set index of a snapshot: the set (0: none or unknown) and its
+ * dynamic offsets (into desc_cb.dyn). */
+typedef struct slot_ref {
+    uint64_t set;
+    uint32_t dyn, ndyn;
+} slot_ref;
+
+typedef struct desc_cb {
+    slot_ref cur[GPUAVDBG_BIND_POINTS][MAX_SETS];
+    uint32_t ncur[GPUAVDBG_BIND_POINTS];
+    int dirty[GPUAVDBG_BIND_POINTS];
+    uint32_t last[GPUAVDBG_BIND_POINTS]; /* snapshot index + 1, or 0 */
+
+    snap *snaps;
+    uint32_t nsnaps, cap_snaps;
+    slot_ref *slots;
+    uint32_t nslots, cap_slots;
+    uint32_t *dyn;
+    uint32_t ndyn, cap_dyn;
+    uint32_t *act; /* per action index: snapshot index + 1, or 0 */
+    uint32_t nact, cap_act;
+} desc_cb;
+
+static int grow_arr(void **arr, uint32_t *cap, uint32_t need, size_t elem)
+{
+    if (need <= *cap)
+        return 1;
+    uint32_t ncap = *cap ? *cap : 16;
+    while (ncap < need)
+        ncap *= 2;
+    void *n = realloc(*arr, (size_t)ncap * elem);
+    if (!n)
+        return 0;
+    *arr = n;
+    *cap = ncap;
+    return 1;
+}
+
+static desc_cb *get_dcb(cb_state *cs)
+{
+    if (!cs->desc)
+        cs->desc = calloc(1, sizeof(desc_cb));
+    return cs->desc;
+}
+
+void gpuavdbg_desc_cb_bind(cb_state *cs, int bi, uint32_t first, uint32_t n, const VkDescriptorSet *sets,
+                           uint32_t ndyn, const uint32_t *dyn)
+{
+    if (!cs || bi < 0 || bi >= (int)GPUAVDBG_BIND_POINTS)
+        return;
+    desc_cb *d = get_dcb(cs);
+    if (!d)
+        return;
+    d->dirty[bi] = 1;
+    uint32_t used = 0;
+    pthread_mutex_lock(&g_lock);
+    for (uint32_t i = 0; i < n && first + i < MAX_SETS; i++) {
+        slot_ref *r = &d->cur[bi][first + i];
+        r->set = GPUAVDBG_H(sets[i]);
+        r->dyn = r->ndyn = 0;
+        const dset *s = hmap_get(&g_sets, r->set);
+        if (!s) {
+            r->set = 0; /* unknown: the checks report nothing for it */
+            continue;
+        }
+        if (s->ndyn && used + s->ndyn <= ndyn && grow_arr((void **)&d->dyn, &d->cap_dyn, d->ndyn + s->ndyn, 4)) {
+            memcpy(d->dyn + d->ndyn, dyn + used, s->ndyn * 4);
+            r->dyn = d->ndyn;
+            r->ndyn = s->ndyn;
+            d->ndyn += s->ndyn;
+        }
+        used += s->ndyn;
+    }
+    pthread_mutex_unlock(&g_lock);
+    if (first + n > d->ncur[bi])
+        d->ncur[bi] = first + n < MAX_SETS ? first + n : MAX_SETS;
+}
+
+void gpuavdbg_desc_cb_push(cb_state *cs, int bi, uint32_t set)
+{
+    if (!cs || set >= MAX_SETS)
+        return;
+    desc_cb *d = get_dcb(cs);
+    if (!d)
+        return;
+    for (int b = 0; b < (int)GPUAVDBG_BIND_POINTS; b++) {
+        if (bi >= 0 && b != bi)
+            continue;
+        d->cur[b][set] = (slot_ref){0};
+        if (set + 1 > d->ncur[b])
+            d->ncur[b] = set + 1;
+        d->dirty[b] = 1;
+    }
+}
+
+void gpuavdbg_desc_cb_action(cb_state *cs, int bi, uint32_t action)
+{
+    if (!cs || bi < 0 || bi >= (int)GPUAVDBG_BIND_POINTS)
+        return;
+    desc_cb *d = get_dcb(cs);
+    if (!d || !grow_arr((void **)&d->act, &d->cap_act, action + 1, 4))
+        return;
+    while (d->nact < action)
+        d->act[d->nact++] = 0;
+    if (d->dirty[bi] || !d->last[bi]) {
+        uint32_t n = d->ncur[bi];
+        if (!grow_arr((void **)&d->snaps, &d->cap_snaps, d->nsnaps + 1, sizeof *d->snaps) ||
+            !grow_arr((void **)&d->slots, &d->cap_slots, d->nslots + n, sizeof *d->slots)) {
+            d->act[d->nact++] = 0;
+            return;
+        }
+        memcpy(d->slots + d->nslots, d->cur[bi], n * sizeof *d->slots);
+        d->snaps[d->nsnaps] = (snap){.nsets = n, .first = d->nslots};
+        d->nslots += n;
+        d->last[bi] = ++d->nsnaps;
+        d->dirty[bi] = 0;
+    }
+    d->act[d->nact++] = d->last[bi];
+}
+
+void gpuavdbg_desc_cb_reset(cb_state *cs)
+{
+    desc_cb *d = cs ? cs->desc : NULL;
+    if (!d)
+        return;
+    memset(d->cur, 0, sizeof d->cur);
+    memset(d->ncur, 0, sizeof d->ncur);
+    memset(d->dirty, 0, sizeof d->dirty);
+    memset(d->last, 0, sizeof d->last);
+    d->nsnaps = d->nslots = d->ndyn = d->nact = 0;
+}
+
+void gpuavdbg_desc_cb_free(cb_state *cs)
+{
+    desc_cb *d = cs ? cs->desc : NULL;
+    if (!d)
+        return;
+    free(d->snaps);
+    free(d->slots);
+    free(d->dyn);
+    free(d->act);
+    free(d);
+    cs->desc = NULL;
+}
+
+/* ---- the state at submit ------------------------------------------------ */
+
+typedef struct writer {
+    uint32_t *w;
+    uint32_t cap;
+    uint32_t n; /* words used (may exceed cap: then nothing more is written) */
+} writer;
+
+static uint32_t reserve(writer *wr, uint32_t words)
+{
+    uint32_t at = wr->n;
+    wr->n = wr->n + words < wr->n ? UINT32_MAX : wr->n + words;
+    return at;
+}
+
+static void put(writer *wr, uint32_t at, uint32_t v)
+{
+    if (at < wr->cap)
+        wr->w[at] = v;
+}
+
+/* write_set lays out one set state block and returns its offset. */
+static uint32_t write_set(writer *wr, const dset *s, const uint32_t *dyn, uint32_t ndyn)
+{
+    uint32_t blk = reserve(wr, 1 + s->nbind * GPUAVDBG_DESC_BINDING_WORDS);
+    put(wr, blk, s->nbind);
+    for (uint32_t b = 0; b < s->nbind; b++) {
+        const dbinding *db = &s->b[b];
+        uint32_t at = blk + 1 + b * GPUAVDBG_DESC_BINDING_WORDS;
+        put(wr, at, db->type);
+        if (db->type == GPUAVDBG_DESC_TYPE_UNUSED) {
+            put(wr, at + 1, 0);
+            put(wr, at + 2, 0);
+            continue;
+        }
+        uint32_t stride = is_buffer(db->type) || is_texel(db->type) ? 2 : 1;
+        uint32_t el = reserve(wr, db->count * stride);
+        put(wr, at + 1, db->count);
+        put(wr, at + 2, el);
+        if (el >= wr->cap)
+            continue; /* will not fit: only count */
+        for (uint32_t i = 0; i < db->count; i++) {
+            const delem *e = &s->e[db->first + i];
+            uint32_t st = res_state(e->id);
+            if (st != GPUAVDBG_DESC_DESTROYED && db->type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER && e->id2 &&
+                res_state(e->id2) == GPUAVDBG_DESC_DESTROYED)
+                st = GPUAVDBG_DESC_DESTROYED;
+            put(wr, el + i * stride, st);
+            if (stride == 1)
+                continue;
+            uint32_t extra = 0;
+            if (is_buffer(db->type) && e->buffer) {
+                const buf_info *bi = hmap_get(&g_bufs, e->buffer);
+                uint64_t off = e->offset;
+                if (is_dynamic(db->type) && db->dyn + i < ndyn)
+                    off += dyn[db->dyn + i];
+                uint64_t range = e->range;
+                if (bi) {
+                    uint64_t avail = bi->size > off ? bi->size - off : 0;
+                    if (range == VK_WHOLE_SIZE || range > avail)
+                        range = avail;
+                } else if (range == VK_WHOLE_SIZE) {
+                    range = UINT32_MAX;
+                }
+                extra = range > UINT32_MAX ? UINT32_MAX : (uint32_t)range;
+            } else if (is_texel(db->type) && e->buffer) {
+                const view_info *vi = hmap_get(&g_views, e->buffer);
+                extra = vi ? vi->texels : UINT32_MAX;
+            }
+            put(wr, el + i * stride + 1, extra);
+        }
+    }
+    return blk;
+}
+
+uint32_t gpuavdbg_desc_write_state(device_data *dd, cb_state *cs, uint32_t *words, uint32_t cap)
+{
+    (void)dd;
+    desc_cb *d = cs->desc;
+    writer wr = {.w = words, .cap = cap, .n = GPUAVDBG_INPUT_HEADER_WORDS};
+    put(&wr, GPUAVDBG_INPUT_VALID_WORD, 0); /* valid only once complete */
+    uint32_t nact = d ? d->nact : 0;
+    uint32_t count = nact < GPUAVDBG_ACTION_SLOTS ? nact : GPUAVDBG_ACTION_SLOTS;
+    put(&wr, GPUAVDBG_INPUT_COUNT_WORD, count);
+    uint32_t table = reserve(&wr, count);
+    if (!d || count == 0)
+        goto done;
+    /* Offsets per snapshot (bound-sets entries), written on first use. */
+    uint32_t *snap_off = calloc(d->nsnaps + 1, sizeof *snap_off);
+    hmap blocks = {0}; /* VkDescriptorSet (no dynamic offsets) -> block offset */
+    if (!snap_off) {
+        wr.n = UINT32_MAX;
+        goto done;
+    }
+    pthread_mutex_lock(&g_lock);
+    for (uint32_t a = 0; a < count; a++) {
+        uint32_t sn = d->act[a];
+        if (a == GPUAVDBG_ACTION_SLOTS - 1)
+            for (uint32_t b = a + 1; b < nact; b++)
+                if (d->act[b] != sn)
+                    sn = 0; /* actions sharing the last slot bind differently: unknown */
+        if (sn == 0) {
+            put(&wr, table + a, 0);
+            continue;
+        }
+        if (!snap_off[sn]) {
+            const snap *s = &d->snaps[sn - 1];
+            uint32_t e = reserve(&wr, 1 + s->nsets);
+            put(&wr, e, s->nsets);
+            for (uint32_t k = 0; k < s->nsets; k++) {
+                const slot_ref *r = &d->slots[s->first + k];
+                const dset *set = r->set ? hmap_get(&g_sets, r->set) : NULL;
+                uint32_t blk = 0;
+                if (set && r->ndyn == 0)
+                    blk = (uint32_t)(uintptr_t)hmap_get(&blocks, r->set);
+                if (set && !blk) {
+                    blk = write_set(&wr, set, d->dyn + r->dyn, r->ndyn);
+                    if (r->ndyn == 0)
+                        hmap_put(&blocks, r->set, (void *)(uintptr_t)blk);
+                }
+                put(&wr, e + 1 + k, blk);
+            }
+            snap_off[sn] = e;
+        }
+        put(&wr, table + a, snap_off[sn]);
+    }
+    pthread_mutex_unlock(&g_lock);
+    hmap_free(&blocks);
+    free(snap_off);
+done:
+    if (wr.n <= cap)
+        put(&wr, GPUAVDBG_INPUT_VALID_WORD, 1);
+    return wr.n;
+}
+
+/* ---- intercept table ------------------------------------------------------ */
+
+PFN_vkVoidFunction gpuavdbg_descriptors_intercept(const char *name)
+{
+#define F(n, fn) {"vk" #n, (PFN_vkVoidFunction)fn}
+    static const struct {
+        const char *name;
+        PFN_vkVoidFunction fn;
+    } t[] = {
+        F(CreateDescriptorSetLayout, gl_CreateDescriptorSetLayout),
+        F(DestroyDescriptorSetLayout, gl_DestroyDescriptorSetLayout),
+        F(AllocateDescriptorSets, gl_AllocateDescriptorSets),
+        F(FreeDescriptorSets, gl_FreeDescriptorSets),
+        F(ResetDescriptorPool, gl_ResetDescriptorPool),
+        F(DestroyDescriptorPool, gl_DestroyDescriptorPool),
+        F(UpdateDescriptorSets, gl_UpdateDescriptorSets),
+        F(CreateDescriptorUpdateTemplate, gl_CreateDescriptorUpdateTemplate),
+        F(CreateDescriptorUpdateTemplateKHR, gl_CreateDescriptorUpdateTemplateKHR),
+        F(DestroyDescriptorUpdateTemplate, gl_DestroyDescriptorUpdateTemplate),
+        F(DestroyDescriptorUpdateTemplateKHR, gl_DestroyDescriptorUpdateTemplateKHR),
+        F(UpdateDescriptorSetWithTemplate, gl_UpdateDescriptorSetWithTemplate),
+        F(UpdateDescriptorSetWithTemplateKHR, gl_UpdateDescriptorSetWithTemplateKHR),
+        F(CreateBuffer, gl_CreateBufferHooked),
+        F(DestroyBuffer, gl_DestroyBuffer),
+        F(CreateImageView, gl_CreateImageView),
+        F(DestroyImageView, gl_DestroyImageView),
+        F(CreateBufferView, gl_CreateBufferView),
+        F(DestroyBufferView, gl_DestroyBufferView),
+        F(CreateSampler, gl_CreateSampler),
+        F(DestroySampler, gl_DestroySampler),
+    };
+#undef F
+    for (size_t i = 0; i < sizeof t / sizeof *t; i++)
+        if (strcmp(name, t[i].name) == 0)
+            return t[i].fn;
+    return NULL;
+}

@@ -1,0 +1,413 @@
+/*
+ * shaderobj.c: VK_EXT_shader_object. vkCreateShadersEXT instruments SPIR-V
+ * shaders through the same Go call as vkCreateShaderModule and pads their
+ * set-layout list up to the layer's slot (the layer's empty layout, then
+ * its own at the slot), as pipeline layouts are padded; a list that already
+ * reaches the slot leaves the shader uninstrumented, with a warning. Each
+ * instrumented shader gets a layer-owned VkPipelineLayout made from its
+ * padded list and its push-constant ranges (one per distinct list and
+ * ranges, cached until the device goes): vkCmdBindShadersEXT makes it the
+ * bind point's layout, so that the layer's set is bound before the next
+ * action as for an instrumented pipeline. Binary shaders pass through.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "layer.h"
+#include "_cgo_export.h"
+
+/* What the layer knows about one shader object. */
+typedef struct so_info {
+    VkShaderStageFlagBits stage;
+    VkPipelineLayout layout; /* the layer's layout for its padded list, or 0 */
+    int instrumented;        /* runs instrumented code: bind the set */
+} so_info;
+
+/* One cached layer-owned pipeline layout. */
+typedef struct so_layout {
+    uint32_t nsets, npc;
+    VkDescriptorSetLayout sets[GPUAVDBG_MAX_SLOT + 1];
+    VkPushConstantRange *pc;
+    VkPipelineLayout layout;
+} so_layout;
+
+typedef struct shaderobj_dev {
+    hmap shaders; /* VkShaderEXT -> so_info* */
+    so_layout **layouts;
+    uint32_t nlayouts, cap_layouts;
+    int binary_warned;      /* binary code: warned once */
+    int binary_data_warned; /* vkGetShaderBinaryDataEXT of an instrumented shader: warned once */
+} shaderobj_dev;
+
+/* so_dev returns dd's shader-object state, made on first use; callers
+ * hold dd->lock. */
+static shaderobj_dev *so_dev(device_data *dd)
+{
+    if (!dd->shaderobj)
+        dd->shaderobj = calloc(1, sizeof *dd->shaderobj);
+    return dd->shaderobj;
+}
+
+void gpuavdbg_shaderobj_teardown(device_data *dd)
+{
+    shaderobj_dev *so = dd->shaderobj;
+    if (!so)
+        return;
+    for (size_t i = 0; i < so->shaders.cap; i++)
+        if (so->shaders.slots[i].key)
+            free(so->shaders.slots[i].val);
+    hmap_free(&so->shaders);
+    for (uint32_t i = 0; i < so->nlayouts; i++) {
+        dd->disp.DestroyPipelineLayout(dd->device, so->layouts[i]->layout, NULL);
+        free(so->layouts[i]->pc);
+        free(so->layouts[i]);
+    }
+    free(so->layouts);
+    free(so);
+    dd->shaderobj = NULL;
+}
+
+/* padded_layout returns the layer's pipeline layout for the padded set
+ * list sets[0..nsets) and push-constant ranges pc[0..npc), made on first
+ * use, or VK_NULL_HANDLE when the driver refuses it. */
+static VkPipelineLayout padded_layout(device_data *dd, const VkDescriptorSetLayout *sets, uint32_t nsets,
+                                      const VkPushConstantRange *pc, uint32_t npc)
+{
+    VkPipelineLayout out = VK_NULL_HANDLE;
+    pthread_mutex_lock(&dd->lock);
+    shaderobj_dev *so = so_dev(dd);
+    if (!so)
+        goto done;
+    for (uint32_t i = 0; i < so->nlayouts; i++) {
+        const so_layout *l = so->layouts[i];
+        if (l->nsets == nsets && l->npc == npc && !memcmp(l->sets, sets, nsets * sizeof *sets) &&
+            (npc == 0 || !memcmp(l->pc, pc, npc * sizeof *pc))) {
+            out = l->layout;
+            goto done;
+        }
+    }
+    if (so->nlayouts == so->cap_layouts) {
+        uint32_t ncap = so->cap_layouts ? so->cap_layouts * 2 : 8;
+        so_layout **g = realloc(so->layouts, ncap * sizeof *g);
+        if (!g)
+            goto done;
+        so->layouts = g;
+        so->cap_layouts = ncap;
+    }
+    so_layout *l = calloc(1, sizeof *l);
+    VkPushConstantRange *pcc = npc ? malloc(npc * sizeof *pcc) : NULL;
+    if (!l || (npc && !pcc)) {
+        free(l);
+        free(pcc);
+        goto done;
+    }
+    if (npc)
+        memcpy(pcc, pc, npc * sizeof *pc);
+    memcpy(l->sets, sets, nsets * sizeof *sets);
+    l->nsets = nsets;
+    l->npc = npc;
+    l->pc = pcc;
+    VkPipelineLayoutCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+        .setLayoutCount = nsets,
+        .pSetLayouts = sets,
+        .pushConstantRangeCount = npc,
+        .pPushConstantRanges = pc,
+    };
+    /* The driver's own entry point: this layout is the layer's, never seen
+     * by the app, so it is not recorded in dd->layouts. */
+    if (dd->disp.CreatePipelineLayout(dd->device, &ci, NULL, &l->layout) != VK_SUCCESS || !l->layout) {
+        free(pcc);
+        free(l);
+        goto done;
+    }
+    so->layouts[so->nlayouts++] = l;
+    out = l->layout;
+done:
+    pthread_mutex_unlock(&dd->lock);
+    return out;
+}
+
+/* How vkCreateShadersEXT treats one create info. */
+enum {
+    SO_PASS = 0,     /* binary or unusable code: the app's, untouched */
+    SO_ORIGINAL,     /* SPIR-V known to Go, running uninstrumented */
+    SO_INSTRUMENTED, /* instrumented words, padded list */
+};
+
+static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateShadersEXT(VkDevice device, uint32_t n,
+                                                         const VkShaderCreateInfoEXT *ci,
+                                                         const VkAllocationCallbacks *alloc, VkShaderEXT *shaders)
+{
+    device_data *dd = gpuavdbg_device_get(device);
+    if (!dd || !dd->disp.CreateShadersEXT)
+        return VK_ERROR_INITIALIZATION_FAILED;
+    if (n == 0)
+        return dd->disp.CreateShadersEXT(device, n, ci, alloc, shaders);
+
+    typedef VkDescriptorSetLayout padded_sets[GPUAVDBG_MAX_SLOT + 1];
+    VkShaderCreateInfoEXT *copy = malloc(n * sizeof *copy);
+    padded_sets *sets = calloc(n, sizeof *sets);
+    uint32_t *ids = calloc(n, sizeof *ids);
+    int *kind = calloc(n, sizeof *kind);
+    uint32_t **words = calloc(n, sizeof *words);
+    const char **why = calloc(n, sizeof *why); /* replaces Go's warning when set */
+    VkPipelineLayout *layouts = calloc(n, sizeof *layouts);
+    if (!copy || !sets || !ids || !kind || !words || !why || !layouts) {
+        free(copy);
+        free(sets);
+        free(ids);
+        free(kind);
+        free(words);
+        free(why);
+        free(layouts);
+        gpuavdbg_logf(GPUAVDBG_LOG_ERROR, "out of memory: %u shader objects run uninstrumented", n);
+        return dd->disp.CreateShadersEXT(device, n, ci, alloc, shaders);
+    }
+    memcpy(copy, ci, n * sizeof *copy);
+    int binary = 0, any_instr = 0;
+    const int instrumenting = gpuavdbg_instrumenting(dd) && dd->set_layout;
+    for (uint32_t i = 0; i < n; i++) {
+        if (ci[i].codeType == VK_SHADER_CODE_TYPE_BINARY_EXT) {
+            binary = 1;
+            continue;
+        }
+        if (ci[i].codeType != VK_SHADER_CODE_TYPE_SPIRV_EXT || !ci[i].pCode || ci[i].codeSize == 0 ||
+            ci[i].codeSize % 4 != 0 || ((uintptr_t)ci[i].pCode & 3) != 0)
+            continue; /* the driver reports it */
+        kind[i] = SO_ORIGINAL;
+        int enabled = instrumenting;
+        if (enabled && ci[i].setLayoutCount > dd->slot) {
+            enabled = 0;
+            why[i] = "its set layouts use the descriptor set the layer needs: it runs uninstrumented";
+            gpuavdbg_logf(GPUAVDBG_LOG_WARNING,
+                          "a shader object (stage 0x%x) uses %u descriptor set layouts, including set %u that the "
+                          "layer needs: it runs uninstrumented. Use fewer sets, or turn on reserve-slot "
+                          "(VK_LAYER_GPUAV_DBG_RESERVE_SLOT=1) so the app sees maxBoundDescriptorSets - 1",
+                          (unsigned)ci[i].stage, ci[i].setLayoutCount, dd->slot);
+        }
+        if (enabled) {
+            for (uint32_t s = 0; s < ci[i].setLayoutCount; s++)
+                sets[i][s] = ci[i].pSetLayouts[s];
+            for (uint32_t s = ci[i].setLayoutCount; s < dd->slot; s++)
+                sets[i][s] = dd->empty_layout;
+            sets[i][dd->slot] = dd->set_layout;
+            layouts[i] = padded_layout(dd, sets[i], dd->slot + 1, ci[i].pPushConstantRanges,
+                                       ci[i].pushConstantRangeCount);
+            if (!layouts[i]) {
+                enabled = 0;
+                why[i] = "adding the layer's descriptor set to its set layouts failed: it runs uninstrumented";
+                gpuavdbg_logf(GPUAVDBG_LOG_WARNING,
+                              "a shader object (stage 0x%x): adding the layer's descriptor set to its set layouts "
+                              "failed: it runs uninstrumented",
+                              (unsigned)ci[i].stage);
+            }
+        }
+        size_t nw = 0;
+        ids[i] = goInstrumentShader(GPUAVDBG_H(device), enabled, dd->slot, (uint32_t *)ci[i].pCode,
+                                    ci[i].codeSize / 4, &words[i], &nw);
+        if (!words[i] || nw == 0)
+            continue;
+        kind[i] = SO_INSTRUMENTED;
+        any_instr = 1;
+        copy[i].pCode = words[i];
+        copy[i].codeSize = nw * 4;
+        copy[i].setLayoutCount = dd->slot + 1;
+        copy[i].pSetLayouts = sets[i];
+    }
+    /* Linked shaders are created together; a stage Go left alone gets the
+     * padded list of its instrumented partners too, so that the linked
+     * stages keep one set-layout list. */
+    int linked_instr = 0;
+    for (uint32_t i = 0; i < n; i++)
+        linked_instr |= kind[i] == SO_INSTRUMENTED && (ci[i].flags & VK_SHADER_CREATE_LINK_STAGE_BIT_EXT);
+    for (uint32_t i = 0; linked_instr && i < n; i++)
+        if (kind[i] == SO_ORIGINAL && (ci[i].flags & VK_SHADER_CREATE_LINK_STAGE_BIT_EXT) && layouts[i]) {
+            copy[i].setLayoutCount = dd->slot + 1;
+            copy[i].pSetLayouts = sets[i];
+        }
+
+    VkResult r = dd->disp.CreateShadersEXT(device, n, any_instr ? copy : ci, alloc, shaders);
+    const char *note = "";
+    if (r < 0 && r != VK_ERROR_DEVICE_LOST && any_instr) {
+        /* Decision 3: the app gets its shaders, uninstrumented. Shaders
+         * that were made are destroyed first (the spec leaves them valid). */
+        for (uint32_t i = 0; i < n; i++)
+            if (shaders[i]) {
+                dd->disp.DestroyShaderEXT(device, shaders[i], alloc);
+                shaders[i] = VK_NULL_HANDLE;
+            }
+        r = dd->disp.CreateShadersEXT(device, n, ci, alloc, shaders);
+        note = "the driver rejected the instrumented shaders; the originals run uninstrumented";
+        for (uint32_t i = 0; i < n; i++)
+            if (kind[i] == SO_INSTRUMENTED)
+                kind[i] = SO_ORIGINAL;
+        memset(layouts, 0, n * sizeof *layouts);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        /* Shaders that failed are VK_NULL_HANDLE; the others are the app's
+         * even when the call failed. */
+        VkShaderEXT s = shaders[i];
+        if (kind[i] != SO_PASS)
+            goShaderObjectCreated(GPUAVDBG_H(device), ids[i], GPUAVDBG_H(s), kind[i] == SO_INSTRUMENTED,
+                                  (char *)(why[i] ? why[i] : ""), (char *)note);
+        free(words[i]);
+        if (!s)
+            continue;
+        so_info *info = malloc(sizeof *info);
+        if (!info)
+            continue;
+        info->stage = ci[i].stage;
+        info->instrumented = kind[i] == SO_INSTRUMENTED;
+        info->layout = info->instrumented ? layouts[i] : VK_NULL_HANDLE;
+        pthread_mutex_lock(&dd->lock);
+        shaderobj_dev *so = so_dev(dd);
+        so_info *old = so ? hmap_get(&so->shaders, GPUAVDBG_H(s)) : NULL;
+        if (so && hmap_put(&so->shaders, GPUAVDBG_H(s), info))
+            free(old);
+        else
+            free(info);
+        int warn = binary && so && !so->binary_warned;
+        if (warn)
+            so->binary_warned = 1;
+        pthread_mutex_unlock(&dd->lock);
+        if (warn) {
+            binary = 0;
+            gpuavdbg_logf(GPUAVDBG_LOG_WARNING,
+                          "shader objects created from binary code (VK_SHADER_CODE_TYPE_BINARY_EXT) run as the app "
+                          "gave them, uninstrumented: the layer cannot instrument driver binaries (create them from "
+                          "SPIR-V to have them checked)");
+        }
+    }
+    free(copy);
+    free(sets);
+    free(ids);
+    free(kind);
+    free(words);
+    free(why);
+    free(layouts);
+    return r;
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_DestroyShaderEXT(VkDevice device, VkShaderEXT shader,
+                                                     const VkAllocationCallbacks *alloc)
+{
+    device_data *dd = gpuavdbg_device_get(device);
+    if (!dd || !dd->disp.DestroyShaderEXT)
+        return;
+    if (shader) {
+        pthread_mutex_lock(&dd->lock);
+        if (dd->shaderobj)
+            free(hmap_del(&dd->shaderobj->shaders, GPUAVDBG_H(shader)));
+        pthread_mutex_unlock(&dd->lock);
+    }
+    dd->disp.DestroyShaderEXT(device, shader, alloc);
+}
+
+/* vkGetShaderBinaryDataEXT returns the driver's binary of the shader as
+ * created, which for an instrumented shader is the instrumented code
+ * (docs/DECISIONS.md "Shader objects"): the layer warns once. */
+static VKAPI_ATTR VkResult VKAPI_CALL gl_GetShaderBinaryDataEXT(VkDevice device, VkShaderEXT shader, size_t *size,
+                                                               void *data)
+{
+    device_data *dd = gpuavdbg_device_get(device);
+    if (!dd || !dd->disp.GetShaderBinaryDataEXT)
+        return VK_ERROR_INITIALIZATION_FAILED;
+    VkResult r = dd->disp.GetShaderBinaryDataEXT(device, shader, size, data);
+    if (!data || r < 0)
+        return r;
+    pthread_mutex_lock(&dd->lock);
+    shaderobj_dev *so = dd->shaderobj;
+    const so_info *info = so ? hmap_get(&so->shaders, GPUAVDBG_H(shader)) : NULL;
+    int warn = info && info->instrumented && !so->binary_data_warned;
+    if (warn)
+        so->binary_data_warned = 1;
+    pthread_mutex_unlock(&dd->lock);
+    if (warn)
+        gpuavdbg_logf(GPUAVDBG_LOG_WARNING,
+                      "vkGetShaderBinaryDataEXT: shader object 0x%llx is instrumented, so its binary data contains "
+                      "the layer's instrumentation, which writes through descriptor set %u: a shader created from "
+                      "that binary (with or without the layer) runs it without the layer's set bound. Save shader "
+                      "binaries from a run without the layer",
+                      (unsigned long long)GPUAVDBG_H(shader), dd->slot);
+    return r;
+}
+
+/* stage_slot maps a shader stage to its bind point index (graphics 0,
+ * compute 1, as in cmdbuf.c) and its slot in bound_pipeline.shaders. */
+static int stage_slot(VkShaderStageFlagBits stage, int *bi)
+{
+    *bi = 0;
+    switch (stage) {
+    case VK_SHADER_STAGE_VERTEX_BIT: return 0;
+    case VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT: return 1;
+    case VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT: return 2;
+    case VK_SHADER_STAGE_GEOMETRY_BIT: return 3;
+    case VK_SHADER_STAGE_FRAGMENT_BIT: return 4;
+    case VK_SHADER_STAGE_TASK_BIT_EXT: return 5;
+    case VK_SHADER_STAGE_MESH_BIT_EXT: return 6;
+    case VK_SHADER_STAGE_COMPUTE_BIT: *bi = 1; return 0;
+    default: return -1;
+    }
+}
+
+/* vkCmdBindShadersEXT: the shaders bound at a bind point replace its
+ * pipeline (the last bind of either wins). The bind point's layout is the
+ * layer's layout of its first instrumented stage (all of them have the
+ * layer's set at the slot), so that before_action binds the set. */
+static VKAPI_ATTR void VKAPI_CALL gl_CmdBindShadersEXT(VkCommandBuffer cb, uint32_t n,
+                                                      const VkShaderStageFlagBits *stages,
+                                                      const VkShaderEXT *shaders)
+{
+    cb_state *cs = gpuavdbg_cb_get(cb);
+    device_data *dd = cs ? cs->dd : gpuavdbg_device_get(cb);
+    if (!dd || !dd->disp.CmdBindShadersEXT)
+        return;
+    if (cs && stages) {
+        int touched[2] = {0, 0};
+        for (uint32_t i = 0; i < n; i++) {
+            int bi;
+            int si = stage_slot(stages[i], &bi);
+            if (si < 0)
+                continue;
+            bound_pipeline *b = &cs->bound[bi];
+            if (b->pipeline) { /* a pipeline was bound since: its stages replaced these */
+                memset(b->shaders, 0, sizeof b->shaders);
+                b->pipeline = 0;
+            }
+            b->shaders[si] = shaders ? shaders[i] : VK_NULL_HANDLE;
+            touched[bi] = 1;
+        }
+        pthread_mutex_lock(&dd->lock);
+        const shaderobj_dev *so = dd->shaderobj;
+        for (int bi = 0; bi < 2; bi++) {
+            if (!touched[bi])
+                continue;
+            bound_pipeline *b = &cs->bound[bi];
+            b->layout = VK_NULL_HANDLE;
+            b->instrumented = 0;
+            for (int si = 0; so && si < GPUAVDBG_SO_STAGES && !b->instrumented; si++) {
+                const so_info *info = b->shaders[si] ? hmap_get(&so->shaders, GPUAVDBG_H(b->shaders[si])) : NULL;
+                if (info && info->instrumented && info->layout) {
+                    b->layout = info->layout;
+                    b->instrumented = 1;
+                }
+            }
+        }
+        pthread_mutex_unlock(&dd->lock);
+    }
+    dd->disp.CmdBindShadersEXT(cb, n, stages, shaders);
+}
+
+PFN_vkVoidFunction gpuavdbg_shaderobj_intercept(const char *name)
+{
+#define I(fn)                              \
+    if (strcmp(name, "vk" #fn) == 0)       \
+        return (PFN_vkVoidFunction)gl_##fn;
+    I(CreateShadersEXT)
+    I(DestroyShaderEXT)
+    I(GetShaderBinaryDataEXT)
+    I(CmdBindShadersEXT)
+#undef I
+    return NULL;
+}

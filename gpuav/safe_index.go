@@ -466,24 +466,51 @@ func (a *safeIndex) increment(v, phi uint32) (uint64, bool) {
 }
 
 // load bounds a load of a function-scope integer variable that is only
-// loaded and stored (never passed, indexed or aliased) by the largest
-// value ever stored into it. Without an initializer, a store must come
-// before the load on every path (see storedBefore); otherwise the load may
-// read an undefined value.
+// loaded and stored (never passed, indexed or aliased) by the variable's
+// bound (varBound). Without an initializer, a store must come before the
+// load on every path (see storedBefore); otherwise the load may read an
+// undefined value.
 func (a *safeIndex) load(d *spirv.Instruction) (uint64, bool) {
 	if len(d.Words) < 4 || a.facts() == nil {
 		return 0, false
 	}
 	v := a.cur.vars[d.Words[3]]
-	if v == nil || v.escaped {
+	if v == nil || v.escaped || !a.initialized(v, d.Words[2]) {
 		return 0, false
 	}
-	if v.init == 0 {
-		p, ok := a.cur.pos[d.Words[2]]
-		if !ok || !a.cur.storedBefore(v, p) {
-			return 0, false
-		}
+	return a.varBound(d.Words[3], v)
+}
+
+// initialized reports whether variable v holds a stored value when load
+// runs.
+func (a *safeIndex) initialized(v *varFacts, load uint32) bool {
+	if v.init != 0 {
+		return true
 	}
+	p, ok := a.cur.pos[load]
+	return ok && a.cur.storedBefore(v, p)
+}
+
+// varBound is the largest of the variable's initializer and every value
+// stored into it. A stored value that is a load of the variable itself
+// plus a constant step (i++ in unoptimized code, where the counter lives
+// in a variable) is bounded like a phi's increment: by the branch that
+// guards the load, i < C giving i + step ≤ C−1+step; a signed guard counts
+// by induction when the final bound is non-negative.
+func (a *safeIndex) varBound(id uint32, v *varFacts) (uint64, bool) {
+	switch v.state {
+	case varBusy:
+		return 0, false
+	case varDone:
+		return v.hi, v.ok
+	}
+	v.state = varBusy
+	hi, ok := a.computeVarBound(id, v)
+	v.state, v.hi, v.ok = varDone, hi, ok
+	return hi, ok
+}
+
+func (a *safeIndex) computeVarBound(id uint32, v *varFacts) (uint64, bool) {
 	vals := make([]uint32, 0, len(v.stores)+1)
 	if v.init != 0 {
 		vals = append(vals, v.init)
@@ -491,7 +518,70 @@ func (a *safeIndex) load(d *spirv.Instruction) (uint64, bool) {
 	for _, s := range v.stores {
 		vals = append(vals, s.value)
 	}
-	return a.maxBound(vals)
+	if len(vals) == 0 {
+		return 0, false
+	}
+	var hi uint64
+	usedSigned := false
+	for _, val := range vals {
+		if x, ok := a.bound(val); ok {
+			hi = max(hi, x)
+			continue
+		}
+		// val = load of this variable + step?
+		d := a.m.Def(val)
+		if d == nil || d.Opcode() != spirv.OpIAdd || len(d.Words) != 5 {
+			return 0, false
+		}
+		w := a.typeWidth(d.ResultType())
+		var l uint32
+		var step uint64
+		if c, ok := a.constValue(d.Words[4]); ok {
+			l, step = d.Words[3], c
+		} else if c, ok := a.constValue(d.Words[3]); ok {
+			l, step = d.Words[4], c
+		} else {
+			return 0, false
+		}
+		ld := a.m.Def(l)
+		if w == 0 || ld == nil || ld.Opcode() != spirv.OpLoad || len(ld.Words) < 4 || ld.Words[3] != id || !a.initialized(v, l) {
+			return 0, false
+		}
+		p, ok := a.cur.pos[l]
+		if !ok {
+			return 0, false
+		}
+		g := a.guard(l, p.blk)
+		var limit uint64
+		switch {
+		case g.uok:
+			limit = g.u
+			if g.sok && g.s < g.u {
+				limit, usedSigned = g.s, true
+			}
+		case g.sok:
+			limit, usedSigned = g.s, true
+		default:
+			return 0, false
+		}
+		if limit > maxOf(w)-step {
+			return 0, false
+		}
+		hi = max(hi, limit+step)
+	}
+	if usedSigned {
+		// The variable's type: OpVariable → pointer type → pointee.
+		w := uint32(0)
+		if vd := a.m.Def(id); vd != nil {
+			if pt := a.m.Def(vd.ResultType()); pt != nil && len(pt.Words) > 3 {
+				w = a.typeWidth(pt.Words[3])
+			}
+		}
+		if w == 0 || hi > signedMax(w) {
+			return 0, false
+		}
+	}
+	return hi, true
 }
 
 // maxBound is the largest bound of ids, when all are bounded.
@@ -596,7 +686,8 @@ func (a *safeIndex) guard(x uint32, blk int) guardBounds {
 		if len(f.preds[t]) == 1 {
 			h := f.preds[t][0]
 			if br := f.blocks[h]; br.cmp != nil && br.trueT != br.falseT {
-				if limit, signed, ok := a.edgeLimit(br.cmp, x, t == br.trueT); ok {
+				same := func(id uint32) bool { return id == x || a.sameLoad(id, x, h, t) }
+				if limit, signed, ok := a.edgeLimit(br.cmp, x, same, t == br.trueT); ok {
 					if signed {
 						g.s, g.sok = minIf(g.s, g.sok, limit), true
 					} else {
@@ -619,9 +710,10 @@ func minIf(cur uint64, ok bool, v uint64) uint64 {
 	return v
 }
 
-// edgeLimit reads a comparison of x with a constant C: on the edge taken
-// when it is taken (taken == true) or not, x ≤ limit.
-func (a *safeIndex) edgeLimit(cmp *spirv.Instruction, x uint32, taken bool) (limit uint64, signed bool, ok bool) {
+// edgeLimit reads a comparison of x (an operand for which same is true)
+// with a constant C: on the edge taken when it is taken (taken == true) or
+// not, x ≤ limit.
+func (a *safeIndex) edgeLimit(cmp *spirv.Instruction, x uint32, same func(uint32) bool, taken bool) (limit uint64, signed bool, ok bool) {
 	if len(cmp.Words) != 5 {
 		return 0, false, false
 	}
@@ -635,33 +727,33 @@ func (a *safeIndex) edgeLimit(cmp *spirv.Instruction, x uint32, taken bool) (lim
 	var strict bool
 	switch cmp.Opcode() {
 	case spirv.OpULessThan, spirv.OpSLessThan: // l < r
-		if taken && l == x {
+		if taken && same(l) {
 			c, strict = r, true // x < r
-		} else if !taken && r == x {
+		} else if !taken && same(r) {
 			c, strict = l, false // x <= l
 		} else {
 			return 0, false, false
 		}
 	case spirv.OpULessThanEqual, spirv.OpSLessThanEqual: // l <= r
-		if taken && l == x {
+		if taken && same(l) {
 			c, strict = r, false
-		} else if !taken && r == x {
+		} else if !taken && same(r) {
 			c, strict = l, true
 		} else {
 			return 0, false, false
 		}
 	case spirv.OpUGreaterThan, spirv.OpSGreaterThan: // l > r
-		if taken && r == x {
+		if taken && same(r) {
 			c, strict = l, true
-		} else if !taken && l == x {
+		} else if !taken && same(l) {
 			c, strict = r, false
 		} else {
 			return 0, false, false
 		}
 	case spirv.OpUGreaterThanEqual, spirv.OpSGreaterThanEqual: // l >= r
-		if taken && r == x {
+		if taken && same(r) {
 			c, strict = l, false
-		} else if !taken && l == x {
+		} else if !taken && same(l) {
 			c, strict = r, true
 		} else {
 			return 0, false, false
@@ -697,6 +789,7 @@ type funcFacts struct {
 	term   map[*spirv.Instruction]int // block terminator → index
 	blocks []blockFacts               // by index, in function order
 	preds  [][]int                    // predecessors by index
+	succs  [][]int                    // successors by index
 	idom   []int                      // immediate dominator; entry: itself; unreachable: -1
 	pos    map[uint32]instPos         // result id → where it is defined
 	vars   map[uint32]*varFacts       // OpVariable Function of integer type
@@ -714,7 +807,17 @@ type varFacts struct {
 	escaped  bool
 	stores   []storeFacts
 	storedIn []bool // by block: stored on every path to its start (computed on demand)
+	state    int    // varBound: not yet, busy, done
+	hi       uint64
+	ok       bool
 }
+
+// varFacts.state values.
+const (
+	varNew = iota
+	varBusy
+	varDone
+)
 
 type storeFacts struct {
 	at    instPos
@@ -825,6 +928,7 @@ func (a *safeIndex) buildFacts(fn *spirv.Function) *funcFacts {
 			}
 		}
 	}
+	f.succs = succs
 	f.dominators(succs)
 	a.scanVars(fn, f)
 	return f
@@ -919,6 +1023,85 @@ func (f *funcFacts) dominators(succs [][]int) {
 			}
 		}
 	}
+}
+
+// sameLoad reports whether l0, compared in block h, and x are loads of
+// one variable that x reads the same value as l0 did when h branched to t:
+// l0 is in h, x in a block dominated by t (t's only predecessor is h), the
+// variable holds a stored value at l0, and no store to it can run between
+// them: none in h after l0, none in x's block before x, none in any block
+// on a path from t to x's block that does not pass h again.
+func (a *safeIndex) sameLoad(l0, x uint32, h, t int) bool {
+	f := a.cur
+	d0, dx := a.m.Def(l0), a.m.Def(x)
+	if d0 == nil || dx == nil || d0.Opcode() != spirv.OpLoad || dx.Opcode() != spirv.OpLoad ||
+		len(d0.Words) < 4 || len(dx.Words) < 4 || d0.Words[3] != dx.Words[3] {
+		return false
+	}
+	v := f.vars[d0.Words[3]]
+	p0, ok0 := f.pos[l0]
+	px, okx := f.pos[x]
+	if v == nil || v.escaped || !ok0 || !okx || p0.blk != h || px.blk == h || !f.dominates(t, px.blk) || !a.initialized(v, l0) {
+		return false
+	}
+	for _, s := range v.stores {
+		if (s.at.blk == h && s.at.i > p0.i) || (s.at.blk == px.blk && s.at.i < px.i) {
+			return false
+		}
+	}
+	// Blocks reachable from t without passing h, and blocks from which
+	// x's block is reached (by at least one edge) without passing h.
+	n := len(f.idom)
+	from := make([]bool, n)
+	to := make([]bool, n)
+	stack := []int{t}
+	from[t] = true
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, s := range f.succs[b] {
+			if s != h && !from[s] {
+				from[s] = true
+				stack = append(stack, s)
+			}
+		}
+	}
+	for _, p := range f.preds[px.blk] {
+		if p != h && !to[p] {
+			to[p] = true
+			stack = append(stack, p)
+		}
+	}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, p := range f.preds[b] {
+			if p != h && !to[p] {
+				to[p] = true
+				stack = append(stack, p)
+			}
+		}
+	}
+	for _, s := range v.stores {
+		if from[s.at.blk] && to[s.at.blk] {
+			return false
+		}
+	}
+	return true
+}
+
+// dominates reports whether block x dominates block y.
+func (f *funcFacts) dominates(x, y int) bool {
+	for n := 0; y >= 0 && n <= len(f.idom); n++ {
+		if y == x {
+			return true
+		}
+		if f.idom[y] == y {
+			return false
+		}
+		y = f.idom[y]
+	}
+	return false
 }
 
 // storedBefore reports whether a store to v runs before position p on

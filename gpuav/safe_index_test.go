@@ -51,7 +51,14 @@ func TestSafeIndex(t *testing.T) {
 		{"unsafe_guarded.comp", true, 1},
 		{"safe_early_return.comp", true, 0},
 		{"unsafe_signed_guard.comp", true, 1},
-		// The same patterns unoptimized: what is provable stays so.
+		// Loops unoptimized: the counter is a function variable.
+		{"safe_loop.comp", false, 0},
+		{"unsafe_loop.comp", false, 2},
+		{"safe_loop_uint.comp", false, 0},
+		{"unsafe_loop_modified.comp", false, 2},
+		{"safe_loop_uint.comp", true, 0},
+		{"unsafe_loop_modified.comp", true, 2},
+		// The same patterns optimized: what is provable stays so.
 		{"safe_and.comp", true, 0},
 		{"unsafe_and7.comp", true, 1},
 		{"safe_local.comp", true, 0},

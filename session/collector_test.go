@@ -213,7 +213,7 @@ func TestCollectorGroupsRecords(t *testing.T) {
 	record(t, c, wire.KindErrors, &wire.Errors{Submit: 3, CommandBuffer: 0x55, Records: []wire.Record{
 		other(func(r *wire.Record) { r.ActionIndex = 1 }),
 		other(func(r *wire.Record) { r.Instruction = 80 }),
-		other(func(r *wire.Record) { r.Check, r.Code = "descriptor_uninitialized", 2 }),
+		other(func(r *wire.Record) { r.Check, r.Code = "future_check", 99 }),
 	}})
 	record(t, c, wire.KindErrors, &wire.Errors{Submit: 3, CommandBuffer: 0x56, Records: []wire.Record{computeRecord(0)}})
 	s = c.Snapshot()
@@ -224,7 +224,7 @@ func TestCollectorGroupsRecords(t *testing.T) {
 		action, inst uint32
 		check, cb    string
 	}{{0, 79, "descriptor_index_oob", "0x55"}, {1, 79, "descriptor_index_oob", "0x55"}, {0, 80, "descriptor_index_oob", "0x55"},
-		{0, 79, "descriptor_uninitialized", "0x55"}, {0, 79, "descriptor_index_oob", "0x56"}} {
+		{0, 79, "future_check", "0x55"}, {0, 79, "descriptor_index_oob", "0x56"}} {
 		g := s.Groups[i]
 		if g.ActionIndex != want.action || g.Instruction != want.inst || g.Check != want.check || g.CommandBuffer.Handle != want.cb {
 			t.Fatalf("group %d: %+v, want %+v", i, g, want)

@@ -79,6 +79,15 @@ func TestInstrumentAllIsValid(t *testing.T) {
 		if err := os.WriteFile(in, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
+		if err := exec.Command("spirv-val", "--target-env", "vulkan1.2", in).Run(); err != nil {
+			// glslang 12's -gVS output for GL_EXT_buffer_reference is
+			// invalid before any instrumentation; nothing else may be.
+			if strings.HasSuffix(name, "-gVS") && strings.Contains(name, "bda") {
+				continue
+			}
+			t.Errorf("%s: the module is invalid before instrumentation", name)
+			continue
+		}
 		tc.run(t, exitOK, "instrument", "--checks", "all", "-o", out, in)
 		if msg, err := exec.Command("spirv-val", "--target-env", "vulkan1.2", out).CombinedOutput(); err != nil {
 			t.Errorf("%s: instrumented module is invalid: %v\n%s", name, err, msg)

@@ -229,7 +229,7 @@ func TestRunEnvironment(t *testing.T) {
 	tc.run(t, exitOK, "run", "--headless", "--session", gvs, "--check", "descriptor_index_oob=off", "--check", "buffer_oob=on",
 		"--reserve-slot", "/bin/sh", "-c", script)
 	layer := os.Getenv(EnvLayerPath)
-	want := layer + ":/pre|VK_LAYER_X:VK_LAYER_GPUAVDBG_validation|0|0|1|1\nsocket ok\nno newline"
+	want := layer + ":/pre|VK_LAYER_X:VK_LAYER_GPUAVDBG_validation|0|1|1|1\nsocket ok\nno newline"
 	if got := tc.out.String(); got != want {
 		t.Fatalf("app stdout %q\nwant %q", got, want)
 	}
@@ -241,7 +241,7 @@ func TestRunEnvironment(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantOut := []session.OutputLine{
-		{Stream: "stdout", Text: layer + ":/pre|VK_LAYER_X:VK_LAYER_GPUAVDBG_validation|0|0|1|1"},
+		{Stream: "stdout", Text: layer + ":/pre|VK_LAYER_X:VK_LAYER_GPUAVDBG_validation|0|1|1|1"},
 		{Stream: "stdout", Text: "socket ok"},
 		{Stream: "stderr", Text: "to-stderr"},
 		{Stream: "stdout", Text: "no newline"},

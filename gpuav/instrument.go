@@ -13,6 +13,10 @@ type Options struct {
 	// (shaderInt64 enabled): the bda_oob check may then add it to a module
 	// of SPIR-V < 1.5 to read a pointer's address.
 	Int64 bool
+	// Robust says the device enabled robustBufferAccess (or
+	// robustBufferAccess2): out-of-range buffer accesses are defined, and
+	// buffer_oob records carry BufferRobust so they read as warnings.
+	Robust bool
 }
 
 // Result is an instrumented module and what happened to it.

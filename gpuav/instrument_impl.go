@@ -29,6 +29,9 @@ func instrument(words []uint32, opt Options) (res Result, err error) {
 	if opt.enabled(CheckDescriptorIndexOOB) || opt.enabled(CheckDescriptorUninit) || opt.enabled(CheckDescriptorDestroyed) {
 		descriptorIndexPass(ctx)
 	}
+	if opt.enabled(CheckBufferOOB) {
+		bufferOOBPass(ctx) // after the descriptor checks: it guards what they let through
+	}
 	if opt.enabled(CheckRayQuery) {
 		rayQueryPass(ctx)
 	}

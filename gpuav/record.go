@@ -123,7 +123,7 @@ var AllChecks = []string{
 
 // ImplementedChecks lists the checks the instrumentation can add today.
 // The others are accepted in settings but have no pass yet.
-var ImplementedChecks = []string{CheckDescriptorIndexOOB, CheckDescriptorUninit, CheckDescriptorDestroyed, CheckRayQuery, CheckBDAOOB}
+var ImplementedChecks = []string{CheckDescriptorIndexOOB, CheckDescriptorUninit, CheckDescriptorDestroyed, CheckBufferOOB, CheckRayQuery, CheckBDAOOB}
 
 // CheckID returns the check id a code belongs to.
 func (c CheckCode) CheckID() string {

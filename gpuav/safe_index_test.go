@@ -31,8 +31,10 @@ func TestSafeIndex(t *testing.T) {
 		{"unsafe_smin.comp", false, 1},
 		{"safe_smod.comp", false, 0},
 		{"unsafe_smod.comp", false, 1},
+		{"unsafe_smod_neg.comp", false, 1},
 		{"safe_shift.comp", false, 0},
 		{"unsafe_shift.comp", false, 1},
+		{"unsafe_shift32.comp", false, 1},
 		{"unsafe_spec.comp", false, 1},
 		{"safe_spec_and.comp", false, 0},
 		{"safe_select.comp", false, 0},
@@ -49,6 +51,7 @@ func TestSafeIndex(t *testing.T) {
 		{"unsafe_loop.comp", true, 2}, // the load and the store of bufs[n].v[0] += 1u
 		{"safe_guarded.comp", true, 0},
 		{"unsafe_guarded.comp", true, 1},
+		{"unsafe_guarded_join.comp", true, 1}, // x < 4u on one of two edges into the access
 		{"safe_early_return.comp", true, 0},
 		{"unsafe_signed_guard.comp", true, 1},
 		// Loops unoptimized: the counter is a function variable.
@@ -56,6 +59,10 @@ func TestSafeIndex(t *testing.T) {
 		{"unsafe_loop.comp", false, 2},
 		{"safe_loop_uint.comp", false, 0},
 		{"unsafe_loop_modified.comp", false, 2},
+		{"unsafe_loop_modified_uint.comp", false, 2},
+		{"unsafe_loop_store_between.comp", false, 2},
+		{"unsafe_loop_wrap.comp", false, 2},
+		{"unsafe_loop_wrap.comp", true, 2},
 		{"safe_loop_uint.comp", true, 0},
 		{"unsafe_loop_modified.comp", true, 2},
 		// The same patterns optimized: what is provable stays so.

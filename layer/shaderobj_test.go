@@ -130,14 +130,19 @@ func TestShaderObject(t *testing.T) {
 		}
 	}
 
-	if c := logsContaining(r, "warning", "created from binary code (VK_SHADER_CODE_TYPE_BINARY_EXT)"); c != 1 {
+	// A driver may refuse the instrumented binary for the app's own set
+	// layouts (NVIDIA: VK_ERROR_UNKNOWN), as the binary-data warning says;
+	// lavapipe accepts it. Either way the layer passes binaries through and
+	// warns once for those it sees created.
+	refused := strings.Count(r.stdout, "binary_create=-13\n") == 2
+	if c := logsContaining(r, "warning", "created from binary code (VK_SHADER_CODE_TYPE_BINARY_EXT)"); !refused && c != 1 {
 		t.Errorf("%d binary-code warnings, want 1 (two creations): %s", c, dump(r.msgs))
 	}
 	if c := logsContaining(r, "warning", fmt.Sprintf("vkGetShaderBinaryDataEXT: shader object %#x is instrumented",
 		n["oob-shader"])); c != 1 {
 		t.Errorf("%d binary-data warnings, want 1: %s", c, dump(r.msgs))
 	}
-	if c := strings.Count(r.stdout, "binary_create=0\n"); c != 2 {
+	if c := strings.Count(r.stdout, "binary_create=0\n"); !refused && c != 2 {
 		t.Errorf("creations from the binary: %d succeeded, want 2:\n%s", c, r.stdout)
 	}
 }
@@ -187,13 +192,14 @@ func TestShaderObjectChecksOff(t *testing.T) {
 	}
 }
 
-// TestShaderObjectConflict: a shader object whose 8 set layouts reach the
-// layer's set (7 on lavapipe) runs uninstrumented, with a warning; its
-// out-of-bounds dispatches (idx 3) report nothing.
+// TestShaderObjectConflict: a shader object whose min(maxBoundDescriptorSets,
+// 33) set layouts reach the layer's set (7 on lavapipe, 31 on NVIDIA) runs
+// uninstrumented, with a warning; its out-of-bounds dispatches (idx 3)
+// report nothing.
 func TestShaderObjectConflict(t *testing.T) {
 	r := runMulti(t, true, nil, "shaderobj-conflict")
-	if d := one[wire.Device](t, r); d.DescriptorSlot != 7 {
-		t.Fatalf("the layer's set is %d; this test needs 7 (lavapipe)", d.DescriptorSlot)
+	if d := one[wire.Device](t, r); d.DescriptorSlot != min(d.MaxBoundDescriptorSets, 33)-1 {
+		t.Fatalf("the layer's set is %d with maxBoundDescriptorSets %d", d.DescriptorSlot, d.MaxBoundDescriptorSets)
 	}
 	so := shaderObjectMsg(t, r, names(r)["oob-shader"])
 	if so.Instrumented || so.Warning != "its set layouts use the descriptor set the layer needs: it runs uninstrumented" {

@@ -6,6 +6,7 @@
 #include "common.glsl"
 #include "descriptor_index.glsl"
 #include "descriptor_state.glsl"
+#include "buffer_oob.glsl"
 #include "ray_query.glsl"
 #include "bda.glsl"
 

@@ -48,7 +48,7 @@
  *                 binary_bytes=N) and two shaders created from that binary
  *                 (prints binary_create=R for each)
  *   shaderobj-clean     the same with idx 0, 1, 0
- *   shaderobj-conflict  the shader made with 8 set layouts (the set the
+ *   shaderobj-conflict  the shader made with min(maxBoundDescriptorSets, 33) set layouts (the set the
  *                 layer needs on lavapipe), idx 3, 1, 3
  *   shaderobj-render  (graphics, needs --vert/--frag) in "frame"
  *                 (vkCmdBeginRendering): vkCmdDraw with the vertex and
@@ -716,7 +716,7 @@ static VkShaderEXT so_compute(ctx *c, const so_fns *f, uint32_t nsets, const cha
 {
     size_t size;
     uint32_t *code = read_file(g_comp, &size);
-    VkDescriptorSetLayout sets[32];
+    VkDescriptorSetLayout sets[33];
     for (uint32_t i = 0; i < nsets; i++)
         sets[i] = c->dsl;
     VkPushConstantRange pcr = {VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4};
@@ -785,7 +785,7 @@ static void mode_shaderobj(ctx *c, uint32_t nsets, const uint32_t idx[3])
     }
     CHECK(f.binary(c->dev, s, &size, data));
     printf("binary_bytes=%zu\n", size);
-    VkDescriptorSetLayout sets[32];
+    VkDescriptorSetLayout sets[33];
     for (uint32_t i = 0; i < nsets; i++)
         sets[i] = c->dsl;
     VkPushConstantRange pcr = {VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4};
@@ -1241,8 +1241,13 @@ int main(int argc, char **argv)
         mode_shaderobj(&c, 1, (const uint32_t[3]){0, 1, 0});
     else if (!strcmp(mode, "shaderobj-render"))
         mode_shaderobj_render(&c);
-    else if (!strcmp(mode, "shaderobj-conflict"))
-        mode_shaderobj(&c, 8, (const uint32_t[3]){3, 1, 3});
+    else if (!strcmp(mode, "shaderobj-conflict")) {
+        /* As many set layouts as reach the layer's set: min(max, 33). */
+        VkPhysicalDeviceProperties props;
+        vkGetPhysicalDeviceProperties(c.pd, &props);
+        uint32_t n = props.limits.maxBoundDescriptorSets < 33 ? props.limits.maxBoundDescriptorSets : 33;
+        mode_shaderobj(&c, n, (const uint32_t[3]){3, 1, 3});
+    }
     else if (!strcmp(mode, "simultaneous"))
         mode_simultaneous(&c);
     else if (!strcmp(mode, "threads"))

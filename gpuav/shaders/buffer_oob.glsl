@@ -1,0 +1,95 @@
+// buffer_oob: a load, store or atomic through a uniform or storage buffer
+// descriptor must stay inside the range bound to that descriptor. The
+// range (VK_WHOLE_SIZE and dynamic offsets resolved) is the second word of
+// the element in the descriptor state (binding GPUAV_DESC_STATE_BINDING,
+// gpuav/inputs.go). Absent state, an unknown set or binding, an element
+// that is unwritten or destroyed (other checks), or an unknown range: no
+// report. Uses gpuav_desc_word (descriptor_state.glsl).
+
+// gpuav_buffer_offset_add adds index * stride to a byte offset. acc is
+// (offset, overflow): overflow becomes non-zero when the sum no longer
+// fits in 32 bits, and the check then treats the offset as 2^32-1.
+uvec2 gpuav_buffer_offset_add(uvec2 acc_in, uint index_in, uint stride_in) {
+    uvec2 acc = acc_in;
+    uint index = index_in;
+    uint stride = stride_in;
+    uint hi;
+    uint lo;
+    umulExtended(index, stride, hi, lo);
+    uint carry;
+    uint sum = uaddCarry(acc.x, lo, carry);
+    return uvec2(sum, acc.y | hi | carry);
+}
+
+// gpuav_desc_binding_entry returns the word offset of (set, binding)'s
+// entry in the current action's descriptor state, or 0 when unknown.
+uint gpuav_desc_binding_entry(uint set_in, uint binding_in) {
+    uint set = set_in;
+    uint binding = binding_in;
+    if (gpuav_desc_word(GPUAV_INPUT_VALID_WORD) == 0u) {
+        return 0u;
+    }
+    uint a = gpuav_action.index;
+    if (a >= gpuav_desc_word(GPUAV_INPUT_COUNT_WORD)) {
+        return 0u;
+    }
+    uint bs = gpuav_desc_word(GPUAV_INPUT_HEADER_WORDS + a);
+    if (bs == 0u || set >= gpuav_desc_word(bs)) {
+        return 0u;
+    }
+    uint blk = gpuav_desc_word(bs + 1u + set);
+    if (blk == 0u || binding >= gpuav_desc_word(blk)) {
+        return 0u;
+    }
+    uint e = blk + 1u + binding * GPUAV_DESC_BINDING_WORDS;
+    if (gpuav_desc_word(e) == GPUAV_DESC_TYPE_UNUSED) {
+        return 0u;
+    }
+    return e;
+}
+
+// gpuav_check_buffer returns (check code, bound range, array length):
+// code 0 when the size bytes at byte offset off.x (off.y non-zero: the
+// offset overflowed) of element index of (set, binding) are inside the
+// bound range.
+uvec3 gpuav_check_buffer(uint set_in, uint binding_in, uint index_in, uvec2 off_in, uint size_in) {
+    uint index = index_in;
+    uvec2 off = off_in;
+    uint size = size_in;
+    uint e = gpuav_desc_binding_entry(set_in, binding_in);
+    if (e == 0u) {
+        return uvec3(0u);
+    }
+    uint type = gpuav_desc_word(e);
+    uint len = gpuav_desc_word(e + 1u);
+    // VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER .. STORAGE_BUFFER_DYNAMIC
+    if (type < 6u || type > 9u || index >= len) {
+        return uvec3(0u);
+    }
+    uint el = gpuav_desc_word(e + 2u) + index * 2u;
+    uint st = gpuav_desc_word(el);
+    uint range = gpuav_desc_word(el + 1u);
+    if (st == 0u || st == GPUAV_DESC_DESTROYED || range == 0xFFFFFFFFu) {
+        return uvec3(0u, range, len);
+    }
+    uint o = off.y != 0u ? 0xFFFFFFFFu : off.x;
+    if (o > range || size > range - o) {
+        return uvec3(GPUAV_CODE_BUFFER_OOB, range, len);
+    }
+    return uvec3(0u, range, len);
+}
+
+// gpuav_report_buffer_oob writes the record of a failed gpuav_check_buffer:
+// p0 set, p1 binding, p2 index, p3 byte offset (2^32-1 when it
+// overflowed), p4 access size, p5 bound range, p6 flags (GPUAV_BUFFER_*
+// bits) | array length << 8.
+void gpuav_report_buffer_oob(uint shader_id, uint inst, uvec4 stage, uint set, uint binding, uint index,
+                             uvec2 off_in, uint size, uvec3 result_in, uint flags_in) {
+    uvec2 off = off_in;
+    uvec3 result = result_in;
+    uint flags = flags_in;
+    uint o = off.y != 0u ? 0xFFFFFFFFu : off.x;
+    uint len = min(result.z, 0xFFFFFFu);
+    gpuav_write_record(shader_id, inst, stage, GPUAV_CODE_BUFFER_OOB, set, binding, index, o, size, result.y,
+                       flags | (len << 8u));
+}

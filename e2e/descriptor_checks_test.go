@@ -75,18 +75,18 @@ type descReport struct {
 }
 
 // runDesc runs descapp under `gpuav-dbg run --headless --json`, with the
-// given extra environment.
-func runDesc(t *testing.T, env []string, args ...string) (int, descReport, string) {
+// given extra flags of `run` (e.g. --check).
+func runDesc(t *testing.T, flags []string, args ...string) (int, descReport, string) {
 	t.Helper()
 	dir, err := descApp()
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "out.json")
-	full := append([]string{"run", "--headless", "--json", out, "--session", filepath.Join(t.TempDir(), "s.gvs"),
-		"--", filepath.Join(dir, "descapp"), "--shaders", dir}, args...)
+	full := append([]string{"run", "--headless", "--json", out, "--session", filepath.Join(t.TempDir(), "s.gvs")}, flags...)
+	full = append(full, "--", filepath.Join(dir, "descapp"), "--shaders", dir)
+	full = append(full, args...)
 	cmd := exec.Command(bin("gpuav-dbg"), full...)
-	cmd.Env = append(os.Environ(), env...)
 	var output bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &output, &output
 	err = cmd.Run()
@@ -126,7 +126,9 @@ var descStages = []struct {
 // lavapipe: one error each with the exact set, binding, index, array
 // length, action, coordinates, VUID and source line; the failed load yields
 // 0 (the app stores value+1: value=1, where lavapipe alone reads the
-// destroyed buffer's 103). The clean case reports nothing and reads 101.
+// destroyed buffer's 103). The same for a set pushed with
+// vkCmdPushDescriptorSetKHR and with its template form. The clean cases
+// report nothing and read 101.
 func TestDescriptorStateChecks(t *testing.T) {
 	const (
 		line = 9 // the same in desc.comp, desc.vert and desc.frag
@@ -147,6 +149,11 @@ func TestDescriptorStateChecks(t *testing.T) {
 			"(set = 0, binding = 1) Descriptor index 3 references a resource that was destroyed.", 3, 4, 0},
 		{"many_sets", "descriptor_uninitialized", "None-08114",
 			"(set = 0, binding = 1) Descriptor index 2 is uninitialized (never written).", 2, 4, 2},
+		// Push descriptors: the pushed set is described per command buffer.
+		{"push", "descriptor_uninitialized", "None-08114",
+			"(set = 0, binding = 1) Descriptor index 2 is uninitialized (never written).", 2, 8, 0},
+		{"push_template", "descriptor_uninitialized", "None-08114",
+			"(set = 0, binding = 1) Descriptor index 2 is uninitialized (never written).", 2, 8, 0},
 	}
 	for _, st := range descStages {
 		for _, c := range cases {
@@ -184,15 +191,17 @@ func TestDescriptorStateChecks(t *testing.T) {
 				}
 			})
 		}
-		t.Run(st.stage+"/clean", func(t *testing.T) {
-			code, r, out := runDesc(t, nil, "--stage", st.stage, "--case", "clean")
-			if code != 0 || len(r.Errors) != 0 {
-				t.Fatalf("exit %d, %d groups, want 0 and none\n%s", code, len(r.Errors), out)
-			}
-			if !strings.Contains(out, "value=102\n") {
-				t.Errorf("clean read must see data[1].v[0] = 101 (value=102); app printed:\n%s", out)
-			}
-		})
+		for _, kase := range []string{"clean", "push_clean"} {
+			t.Run(st.stage+"/"+kase, func(t *testing.T) {
+				code, r, out := runDesc(t, nil, "--stage", st.stage, "--case", kase)
+				if code != 0 || len(r.Errors) != 0 {
+					t.Fatalf("exit %d, %d groups, want 0 and none\n%s", code, len(r.Errors), out)
+				}
+				if !strings.Contains(out, "value=102\n") {
+					t.Errorf("clean read must see data[1].v[0] = 101 (value=102); app printed:\n%s", out)
+				}
+			})
+		}
 	}
 }
 
@@ -289,5 +298,22 @@ func TestDescriptorStateAtLeastWhatKhronosFinds(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestDescriptorStateChecksOff: each check is switched off on its own
+// (gpuav-dbg run --check ID=off): its case then reports nothing.
+func TestDescriptorStateChecksOff(t *testing.T) {
+	for _, c := range []struct{ kase, env string }{
+		{"runtime_oob", "descriptor_index_oob=off"},
+		{"uninitialized", "descriptor_uninitialized=off"},
+		{"destroyed", "descriptor_destroyed=off"},
+	} {
+		t.Run(c.kase, func(t *testing.T) {
+			code, r, out := runDesc(t, []string{"--check", c.env}, "--stage", "compute", "--case", c.kase)
+			if code != 0 || len(r.Errors) != 0 {
+				t.Fatalf("with %s: exit %d, %d groups, want 0 and none\n%s", c.env, code, len(r.Errors), out)
+			}
+		})
 	}
 }

@@ -87,17 +87,17 @@ func TestInstrumentBufferOOB(t *testing.T) {
 		at = BufferWrite | BufferAtomic
 	)
 	want := []bufSite{
-		{0, 0, 0, nil, 4, u},                  // params.n
-		{0, 0, 16, nil, 16, u},                // params.color
-		{0, 0, 32, []uint32{16}, 16, u},       // params.m[i]
-		{0, 0, 64, []uint32{4}, 4, u},         // params.m[2][i]
-		{0, 0, 96, []uint32{16}, 4, u},        // params.f[i]
-		{0, 0, 164, nil, 20, u},               // params.rm[1], row-major
-		{0, 1, 28, []uint32{32}, 4, w},        // data.items[i].w =
-		{0, 1, 12, nil, 4, w},                 // data.v.y =
-		{0, 1, 0, nil, 4, at},                 // atomicAdd(data.count)
-		{0, 1, 16, []uint32{32}, 20, 0},       // data.items[i+1]
-		{1, 2, 0, []uint32{4}, 4, w},          // many[i].x[tag] =
+		{0, 0, 0, nil, 4, u},            // params.n
+		{0, 0, 16, nil, 16, u},          // params.color
+		{0, 0, 32, []uint32{16}, 16, u}, // params.m[i]
+		{0, 0, 64, []uint32{4}, 4, u},   // params.m[2][i]
+		{0, 0, 96, []uint32{16}, 4, u},  // params.f[i]
+		{0, 0, 164, nil, 20, u},         // params.rm[1], row-major
+		{0, 1, 28, []uint32{32}, 4, w},  // data.items[i].w =
+		{0, 1, 12, nil, 4, w},           // data.v.y =
+		{0, 1, 0, nil, 4, at},           // atomicAdd(data.count)
+		{0, 1, 16, []uint32{32}, 20, 0}, // data.items[i+1]
+		{1, 2, 0, []uint32{4}, 4, w},    // many[i].x[tag] =
 	}
 	for _, env := range []string{"vulkan1.0", "vulkan1.1", "vulkan1.2", "vulkan1.3"} {
 		t.Run(env, func(t *testing.T) {
@@ -184,5 +184,41 @@ func TestInstrumentBufferOOBWithOthers(t *testing.T) {
 					n, res.ChecksAdded, without.ChecksAdded, tt.buffers)
 			}
 		})
+	}
+}
+
+// TestDescribeBufferOOB: the message, VUID, level and values of a
+// buffer_oob record.
+func TestDescribeBufferOOB(t *testing.T) {
+	tests := []struct {
+		p       [RecordParams]uint32
+		action  string
+		vuid    string
+		msg     string
+		warning bool
+	}{
+		{[RecordParams]uint32{0, 1, 0, 16, 4, 4, BufferUniform | 1<<8}, "vkCmdDraw", "VUID-vkCmdDraw-uniformBuffers-06935",
+			"(set = 0, binding = 1) Descriptor index 0 access out of bounds. Descriptor size is 4 and highest byte accessed was 19 (4-byte read at offset 16 of a uniform buffer).", false},
+		{[RecordParams]uint32{2, 3, 5, 256, 16, 64, BufferWrite | 8<<8}, "vkCmdDispatch", "VUID-vkCmdDispatch-storageBuffers-06936",
+			"(set = 2, binding = 3) Descriptor index 5 access out of bounds. Descriptor size is 64 and highest byte accessed was 271 (16-byte write at offset 256 of a storage buffer).", false},
+		{[RecordParams]uint32{0, 0, 0, 0xFFFFFFFF, 4, 32, BufferWrite | BufferAtomic | BufferRobust | 1<<8}, "vkCmdDispatch", "VUID-vkCmdDispatch-storageBuffers-06936",
+			"(set = 0, binding = 0) Descriptor index 0 access out of bounds. Descriptor size is 32 and highest byte accessed was 4294967298 (4-byte atomic write at an offset past 2^32 bytes of a storage buffer). The device enabled robustBufferAccess, so the access is defined (out-of-range reads return zero or in-range values, writes may be discarded), but it is probably not intended.", true},
+	}
+	for i, tt := range tests {
+		d := Describe(CodeBufferOOB, tt.p)
+		if d.Check != CheckBufferOOB || d.VUID(tt.action) != tt.vuid {
+			t.Errorf("%d: check %q VUID %q, want %q", i, d.Check, d.VUID(tt.action), tt.vuid)
+		}
+		if d.Message != tt.msg {
+			t.Errorf("%d: message\n%s\nwant\n%s", i, d.Message, tt.msg)
+		}
+		if d.Warning != tt.warning {
+			t.Errorf("%d: warning %v", i, d.Warning)
+		}
+		b := d.Buffer
+		if b == nil || b.Offset != tt.p[3] || b.Size != tt.p[4] || b.Range != tt.p[5] || !d.HasDescriptor ||
+			d.Set != tt.p[0] || d.Binding != tt.p[1] || d.Index != tt.p[2] || d.Length != tt.p[6]>>8 {
+			t.Errorf("%d: values %+v %+v", i, d, b)
+		}
 	}
 }

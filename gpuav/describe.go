@@ -25,6 +25,31 @@ type Description struct {
 	Ray *RayValues
 	// BDA holds the access of a failed buffer-device-address check.
 	BDA *BDAValues
+	// Buffer holds the access of a failed buffer_oob check.
+	Buffer *BufferValues
+	// Warning says the record is defined behaviour the app probably did
+	// not mean (an out-of-range access under robustBufferAccess): the
+	// report's level is "warning" instead of "error".
+	Warning bool
+}
+
+// BufferValues describe a uniform or storage buffer access outside the
+// range bound to its descriptor.
+type BufferValues struct {
+	Offset uint32 // byte offset of the access in the bound range (0xFFFFFFFF: overflowed)
+	Size   uint32 // bytes accessed
+	Range  uint32 // bytes bound (VK_WHOLE_SIZE and dynamic offsets resolved)
+	Write  bool   // a store, or an atomic that writes
+	Atomic bool
+	// Uniform says a uniform buffer (else a storage buffer).
+	Uniform bool
+	// Robust says the device enabled robustBufferAccess.
+	Robust bool
+}
+
+// Highest is the last byte the access touched, offset + size - 1.
+func (b *BufferValues) Highest() uint64 {
+	return uint64(b.Offset) + uint64(b.Size) - 1
 }
 
 // BDAValues describe an access through a buffer device address that is
@@ -84,6 +109,8 @@ func Describe(code CheckCode, p [RecordParams]uint32) Description {
 		describeRayQuery(&d, code, p)
 	case CodeBDAOOB:
 		describeBDA(&d, p)
+	case CodeBufferOOB:
+		describeBuffer(&d, p)
 	default:
 		d.Message = fmt.Sprintf("check code %d with parameters %v", uint32(code), p)
 	}
@@ -159,6 +186,44 @@ func describeBDA(d *Description, p [RecordParams]uint32) {
 		msg += " The access is a whole-struct load or store, though the source may use only some members."
 	}
 	d.Message = msg
+}
+
+// describeBuffer fills in a buffer_oob error, worded like the Khronos
+// layer's, with the access added. The VUIDs are those of pipelines
+// (uniformBuffers-06935, storageBuffers-06936).
+func describeBuffer(d *Description, p [RecordParams]uint32) {
+	flags := p[6] & (1<<BufferFlagBits - 1)
+	v := &BufferValues{Offset: p[3], Size: p[4], Range: p[5],
+		Write: flags&BufferWrite != 0, Atomic: flags&BufferAtomic != 0,
+		Uniform: flags&BufferUniform != 0, Robust: flags&BufferRobust != 0}
+	d.Buffer = v
+	d.HasDescriptor = true
+	d.Set, d.Binding, d.Index, d.Length = p[0], p[1], p[2], p[6]>>BufferFlagBits
+	d.VUIDSuffix = "storageBuffers-06936"
+	kind := "storage"
+	if v.Uniform {
+		d.VUIDSuffix = "uniformBuffers-06935"
+		kind = "uniform"
+	}
+	verb := "read"
+	switch {
+	case v.Atomic && v.Write:
+		verb = "atomic write"
+	case v.Atomic:
+		verb = "atomic read"
+	case v.Write:
+		verb = "write"
+	}
+	at := fmt.Sprintf("at offset %d", v.Offset)
+	if v.Offset == 0xFFFFFFFF {
+		at = "at an offset past 2^32 bytes"
+	}
+	d.Message = fmt.Sprintf("(set = %d, binding = %d) Descriptor index %d access out of bounds. Descriptor size is %d and highest byte accessed was %d (%d-byte %s %s of a %s buffer).",
+		d.Set, d.Binding, d.Index, v.Range, v.Highest(), v.Size, verb, at, kind)
+	if v.Robust {
+		d.Warning = true
+		d.Message += " The device enabled robustBufferAccess, so the access is defined (out-of-range reads return zero or in-range values, writes may be discarded), but it is probably not intended."
+	}
 }
 
 // fmtFloat writes a float32 the shortest way that reads back exactly:

@@ -416,7 +416,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdPushDescriptorSetKHR(VkCommandBuffer cb,
     int bi = bind_point_index(bp);
     if (bi >= 0)
         disturbed(cs, bi);
-    gpuavdbg_desc_cb_push(cs, bi, set);
+    gpuavdbg_desc_cb_push_writes(cs, bi, layout, set, n, writes);
     dd->disp.CmdPushDescriptorSetKHR(cb, bp, layout, set, n, writes);
 }
 
@@ -427,7 +427,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdPushDescriptorSetWithTemplateKHR(VkComma
 {
     CMD_PROLOGUE(cb);
     disturbed(cs, -1); /* the template knows the bind point */
-    gpuavdbg_desc_cb_push(cs, -1, set);
+    gpuavdbg_desc_cb_push_template(cs, tmpl, layout, set, data);
     dd->disp.CmdPushDescriptorSetWithTemplateKHR(cb, tmpl, layout, set, data);
 }
 

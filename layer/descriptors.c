@@ -14,8 +14,10 @@
  * shaders read, one block per distinct set (with its dynamic offsets).
  *
  * One lock (g_lock) guards all of it: descriptor updates may come from any
- * thread. Push descriptors are not tracked: their set index reads as
- * unknown, and the checks that need state report nothing for it.
+ * thread. Push descriptors (vkCmdPushDescriptorSetKHR and its template
+ * form) are tracked per command buffer: each push makes a set of the push
+ * layout of that set index (pipeline layouts keep copies of their push set
+ * layouts) owned by the command buffer until it is recorded again.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -108,6 +110,7 @@ typedef struct dlayout {
     uint32_t nbind; /* highest binding + 1 */
     dbinding *b;
     uint32_t ndyn;
+    int push; /* VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR */
 } dlayout;
 
 /* One element of a set: the resource ids (image view and sampler for a
@@ -255,9 +258,8 @@ static void set_plain(delem *e, uint64_t h)
     e->id = res_id(h);
 }
 
-static void apply_write(const VkWriteDescriptorSet *w)
+static void apply_write_to(dset *s, const VkWriteDescriptorSet *w)
 {
-    dset *s = hmap_get(&g_sets, GPUAVDBG_H(w->dstSet));
     if (!s)
         return;
     uint32_t binding = w->dstBinding, elem = w->dstArrayElement;
@@ -305,6 +307,11 @@ static void apply_write(const VkWriteDescriptorSet *w)
     }
 }
 
+static void apply_write(const VkWriteDescriptorSet *w)
+{
+    apply_write_to(hmap_get(&g_sets, GPUAVDBG_H(w->dstSet)), w);
+}
+
 static void apply_copy(const VkCopyDescriptorSet *c)
 {
     dset *src = hmap_get(&g_sets, GPUAVDBG_H(c->srcSet));
@@ -321,18 +328,95 @@ static void apply_copy(const VkCopyDescriptorSet *c)
     }
 }
 
+/* ---- pipeline layouts (push descriptors) ----------------------------------- */
+
+/* A pipeline layout's push set layouts, copied (the app may destroy a set
+ * layout while its pipeline layouts live): push[i] is NULL where set i is
+ * not a push-descriptor layout. */
+typedef struct dplayout {
+    uint32_t n;
+    dlayout **push;
+} dplayout;
+static hmap g_playouts; /* VkPipelineLayout -> dplayout* */
+
+static void free_playout(dplayout *p)
+{
+    if (!p)
+        return;
+    for (uint32_t i = 0; i < p->n; i++)
+        free_layout(p->push[i]);
+    free(p->push);
+    free(p);
+}
+
+void gpuavdbg_desc_pipeline_layout_created(VkPipelineLayout pl, const VkPipelineLayoutCreateInfo *ci)
+{
+    if (!pl || !ci)
+        return;
+    dplayout *p = calloc(1, sizeof *p);
+    if (!p)
+        return;
+    p->push = calloc(ci->setLayoutCount ? ci->setLayoutCount : 1, sizeof *p->push);
+    if (!p->push) {
+        free(p);
+        return;
+    }
+    p->n = ci->setLayoutCount;
+    int any = 0;
+    pthread_mutex_lock(&g_lock);
+    for (uint32_t i = 0; i < ci->setLayoutCount; i++) {
+        const dlayout *l = hmap_get(&g_layouts, GPUAVDBG_H(ci->pSetLayouts[i]));
+        if (!l || !l->push)
+            continue;
+        dlayout *c = malloc(sizeof *c);
+        if (c)
+            c->b = malloc((l->nbind ? l->nbind : 1) * sizeof *c->b);
+        if (!c || !c->b) {
+            free_layout(c);
+            continue;
+        }
+        c->nbind = l->nbind;
+        c->ndyn = l->ndyn;
+        c->push = 1;
+        memcpy(c->b, l->b, l->nbind * sizeof *c->b);
+        p->push[i] = c;
+        any = 1;
+    }
+    free_playout(hmap_del(&g_playouts, GPUAVDBG_H(pl)));
+    if (!any || !hmap_put(&g_playouts, GPUAVDBG_H(pl), p))
+        free_playout(p);
+    pthread_mutex_unlock(&g_lock);
+}
+
+void gpuavdbg_desc_pipeline_layout_destroyed(VkPipelineLayout pl)
+{
+    if (!pl)
+        return;
+    pthread_mutex_lock(&g_lock);
+    free_playout(hmap_del(&g_playouts, GPUAVDBG_H(pl)));
+    pthread_mutex_unlock(&g_lock);
+}
+
+/* push_layout returns the push set layout of set index `set` of pipeline
+ * layout pl, or NULL. Called with g_lock held. */
+static const dlayout *push_layout(VkPipelineLayout pl, uint32_t set)
+{
+    const dplayout *p = hmap_get(&g_playouts, GPUAVDBG_H(pl));
+    return p && set < p->n ? p->push[set] : NULL;
+}
+
 /* ---- update templates ------------------------------------------------------ */
 
 typedef struct dtemplate {
-    int push; /* a push-descriptor template: not tracked */
+    int push; /* a push-descriptor template: applied to the pushed set */
+    int bi;   /* push templates: the bind point index */
     uint32_t n;
     VkDescriptorUpdateTemplateEntry *entries;
 } dtemplate;
 static hmap g_templates;
 
-static void apply_template(VkDescriptorSet set, const dtemplate *t, const void *data)
+static void apply_template(dset *s, const dtemplate *t, const void *data)
 {
-    dset *s = hmap_get(&g_sets, GPUAVDBG_H(set));
     if (!s || !data)
         return;
     for (uint32_t k = 0; k < t->n; k++) {
@@ -413,6 +497,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateDescriptorSetLayout(VkDevice devi
         return r; /* out of memory: sets of this layout read as unknown */
     }
     l->nbind = nbind;
+    l->push = (ci->flags & VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR) != 0;
     for (uint32_t i = 0; i < nbind; i++)
         l->b[i] = (dbinding){.type = GPUAVDBG_DESC_TYPE_UNUSED};
     for (uint32_t i = 0; i < ci->bindingCount; i++) {
@@ -557,6 +642,12 @@ static VkResult create_template(device_data *dd, PFN_vkCreateDescriptorUpdateTem
     if (!t)
         return r;
     t->push = ci->templateType == VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_PUSH_DESCRIPTORS_KHR;
+    t->bi = -1;
+    if (t->push)
+        t->bi = ci->pipelineBindPoint == VK_PIPELINE_BIND_POINT_GRAPHICS          ? 0
+                : ci->pipelineBindPoint == VK_PIPELINE_BIND_POINT_COMPUTE         ? 1
+                : ci->pipelineBindPoint == VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR ? 2
+                                                                                  : -1;
     t->n = ci->descriptorUpdateEntryCount;
     t->entries = malloc((t->n ? t->n : 1) * sizeof *t->entries);
     if (!t->entries) {
@@ -594,7 +685,7 @@ static void update_with_template(VkDescriptorSet set, VkDescriptorUpdateTemplate
     pthread_mutex_lock(&g_lock);
     const dtemplate *t = hmap_get(&g_templates, GPUAVDBG_H(tmpl));
     if (t && !t->push)
-        apply_template(set, t, data);
+        apply_template(hmap_get(&g_sets, GPUAVDBG_H(set)), t, data);
     pthread_mutex_unlock(&g_lock);
 }
 
@@ -762,6 +853,7 @@ typedef struct snap {
 typedef struct slot_ref {
     uint64_t set;
     uint32_t dyn, ndyn;
+    const struct dset *push; /* a pushed set (owned by the desc_cb), else NULL */
 } slot_ref;
 
 typedef struct desc_cb {
@@ -778,6 +870,8 @@ typedef struct desc_cb {
     uint32_t ndyn, cap_dyn;
     uint32_t *act; /* per action index: snapshot index + 1, or 0 */
     uint32_t nact, cap_act;
+    dset **pushed; /* the sets pushed while recording */
+    uint32_t npushed, cap_pushed;
 } desc_cb;
 
 static int grow_arr(void **arr, uint32_t *cap, uint32_t need, size_t elem)
@@ -817,6 +911,7 @@ void gpuavdbg_desc_cb_bind(cb_state *cs, int bi, uint32_t first, uint32_t n, con
         slot_ref *r = &d->cur[bi][first + i];
         r->set = GPUAVDBG_H(sets[i]);
         r->dyn = r->ndyn = 0;
+        r->push = NULL;
         const dset *s = hmap_get(&g_sets, r->set);
         if (!s) {
             r->set = 0; /* unknown: the checks report nothing for it */
@@ -850,6 +945,74 @@ void gpuavdbg_desc_cb_push(cb_state *cs, int bi, uint32_t set)
             d->ncur[b] = set + 1;
         d->dirty[b] = 1;
     }
+}
+
+/* push_set makes the set a push to set index `set` of pipeline layout pl
+ * describes, lets fill write into it, and makes it the current set of bind
+ * point bi. Unknown layouts: the set index reads as unknown. */
+static void push_set(cb_state *cs, int bi, VkPipelineLayout pl, uint32_t set,
+                     void (*fill)(dset *, const void *, const void *), const void *a, const void *b)
+{
+    if (!cs || bi < 0 || bi >= (int)GPUAVDBG_BIND_POINTS || set >= MAX_SETS) {
+        gpuavdbg_desc_cb_push(cs, bi, set);
+        return;
+    }
+    desc_cb *d = get_dcb(cs);
+    if (!d)
+        return;
+    dset *s = NULL;
+    pthread_mutex_lock(&g_lock);
+    const dlayout *l = push_layout(pl, set);
+    if (l && grow_arr((void **)&d->pushed, &d->cap_pushed, d->npushed + 1, sizeof *d->pushed))
+        s = new_set(l, 0, UINT32_MAX);
+    if (s) {
+        fill(s, a, b);
+        d->pushed[d->npushed++] = s;
+    }
+    pthread_mutex_unlock(&g_lock);
+    if (!s) {
+        gpuavdbg_desc_cb_push(cs, bi, set);
+        return;
+    }
+    d->cur[bi][set] = (slot_ref){.push = s};
+    if (set + 1 > d->ncur[bi])
+        d->ncur[bi] = set + 1;
+    d->dirty[bi] = 1;
+}
+
+static void fill_writes(dset *s, const void *a, const void *b)
+{
+    const uint32_t *n = a;
+    const VkWriteDescriptorSet *w = b;
+    for (uint32_t i = 0; i < *n; i++)
+        apply_write_to(s, &w[i]);
+}
+
+void gpuavdbg_desc_cb_push_writes(cb_state *cs, int bi, VkPipelineLayout pl, uint32_t set, uint32_t n,
+                                  const VkWriteDescriptorSet *w)
+{
+    push_set(cs, bi, pl, set, fill_writes, &n, w);
+}
+
+static void fill_template(dset *s, const void *a, const void *b)
+{
+    apply_template(s, a, b);
+}
+
+void gpuavdbg_desc_cb_push_template(cb_state *cs, VkDescriptorUpdateTemplate tmpl, VkPipelineLayout pl,
+                                    uint32_t set, const void *data)
+{
+    pthread_mutex_lock(&g_lock);
+    const dtemplate *t = hmap_get(&g_templates, GPUAVDBG_H(tmpl));
+    int bi = t && t->push ? t->bi : -1;
+    pthread_mutex_unlock(&g_lock);
+    if (bi < 0) {
+        gpuavdbg_desc_cb_push(cs, -1, set);
+        return;
+    }
+    /* The template stays valid while the command is recorded (the app may
+     * not destroy it during the call). */
+    push_set(cs, bi, pl, set, fill_template, t, data);
 }
 
 void gpuavdbg_desc_cb_action(cb_state *cs, int bi, uint32_t action)
@@ -887,6 +1050,9 @@ void gpuavdbg_desc_cb_reset(cb_state *cs)
     memset(d->dirty, 0, sizeof d->dirty);
     memset(d->last, 0, sizeof d->last);
     d->nsnaps = d->nslots = d->ndyn = d->nact = 0;
+    for (uint32_t i = 0; i < d->npushed; i++)
+        free_set(d->pushed[i]);
+    d->npushed = 0;
 }
 
 void gpuavdbg_desc_cb_free(cb_state *cs)
@@ -898,6 +1064,9 @@ void gpuavdbg_desc_cb_free(cb_state *cs)
     free(d->slots);
     free(d->dyn);
     free(d->act);
+    for (uint32_t i = 0; i < d->npushed; i++)
+        free_set(d->pushed[i]);
+    free(d->pushed);
     free(d);
     cs->desc = NULL;
 }
@@ -1013,13 +1182,13 @@ uint32_t gpuavdbg_desc_write_state(device_data *dd, cb_state *cs, uint32_t *word
             put(&wr, e, s->nsets);
             for (uint32_t k = 0; k < s->nsets; k++) {
                 const slot_ref *r = &d->slots[s->first + k];
-                const dset *set = r->set ? hmap_get(&g_sets, r->set) : NULL;
+                const dset *set = r->push ? r->push : r->set ? hmap_get(&g_sets, r->set) : NULL;
                 uint32_t blk = 0;
-                if (set && r->ndyn == 0)
+                if (set && !r->push && r->ndyn == 0)
                     blk = (uint32_t)(uintptr_t)hmap_get(&blocks, r->set);
                 if (set && !blk) {
                     blk = write_set(&wr, set, d->dyn + r->dyn, r->ndyn);
-                    if (r->ndyn == 0)
+                    if (!r->push && r->ndyn == 0)
                         hmap_put(&blocks, r->set, (void *)(uintptr_t)blk);
                 }
                 put(&wr, e + 1 + k, blk);

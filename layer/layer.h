@@ -496,7 +496,13 @@ uint32_t gpuavdbg_addr_write_table(device_data *dd, cb_state *cs, uint32_t *word
 PFN_vkVoidFunction gpuavdbg_descriptors_intercept(const char *name);
 void gpuavdbg_desc_cb_bind(cb_state *cs, int bi, uint32_t first, uint32_t n, const VkDescriptorSet *sets,
                            uint32_t ndyn, const uint32_t *dyn);
-void gpuavdbg_desc_cb_push(cb_state *cs, int bi, uint32_t set); /* push descriptors: that set index is unknown */
+void gpuavdbg_desc_cb_push(cb_state *cs, int bi, uint32_t set); /* that set index becomes unknown */
+void gpuavdbg_desc_cb_push_writes(cb_state *cs, int bi, VkPipelineLayout pl, uint32_t set, uint32_t n,
+                                  const VkWriteDescriptorSet *w);
+void gpuavdbg_desc_cb_push_template(cb_state *cs, VkDescriptorUpdateTemplate tmpl, VkPipelineLayout pl,
+                                    uint32_t set, const void *data);
+void gpuavdbg_desc_pipeline_layout_created(VkPipelineLayout pl, const VkPipelineLayoutCreateInfo *ci);
+void gpuavdbg_desc_pipeline_layout_destroyed(VkPipelineLayout pl);
 void gpuavdbg_desc_cb_action(cb_state *cs, int bi, uint32_t action);
 void gpuavdbg_desc_cb_reset(cb_state *cs);
 void gpuavdbg_desc_cb_free(cb_state *cs);

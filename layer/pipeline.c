@@ -114,6 +114,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreatePipelineLayout(VkDevice device, c
         pthread_mutex_lock(&dd->lock);
         hmap_put(&dd->layouts, GPUAVDBG_H(*pLayout), (void *)(uintptr_t)state);
         pthread_mutex_unlock(&dd->lock);
+        gpuavdbg_desc_pipeline_layout_created(*pLayout, ci); /* push set layouts (descriptors.c) */
     }
     return r;
 }
@@ -128,6 +129,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_DestroyPipelineLayout(VkDevice device, VkPi
         pthread_mutex_lock(&dd->lock);
         hmap_del(&dd->layouts, GPUAVDBG_H(layout));
         pthread_mutex_unlock(&dd->lock);
+        gpuavdbg_desc_pipeline_layout_destroyed(layout);
     }
     dd->disp.DestroyPipelineLayout(device, layout, alloc);
 }

@@ -114,3 +114,59 @@ func bdaOf(v *gpuav.BDAValues) *BDA {
 	}
 	return b
 }
+
+// Buffer is the access of a buffer_oob error: a uniform or storage buffer
+// access outside the range bound to its descriptor (the descriptor itself
+// is the group's Descriptor).
+type Buffer struct {
+	// Offset is the access's byte offset in the bound range (4294967295
+	// when it overflowed 32 bits); Size the bytes accessed; Range the
+	// bytes bound, VK_WHOLE_SIZE and dynamic offsets resolved.
+	Offset uint32 `json:"offset"`
+	Size   uint32 `json:"size"`
+	Range  uint32 `json:"range"`
+	// Highest is the last byte accessed, Offset + Size - 1.
+	Highest uint64 `json:"highest_byte"`
+	Write   bool   `json:"write"`
+	Atomic  bool   `json:"atomic,omitempty"`
+	// Kind is "uniform" or "storage".
+	Kind string `json:"kind"`
+	// Robust says the device enabled robustBufferAccess (the group is a
+	// warning).
+	Robust bool `json:"robust,omitempty"`
+}
+
+// Access says "read", "write", "atomic read" or "atomic write".
+func (b *Buffer) Access() string {
+	switch {
+	case b.Atomic && b.Write:
+		return "atomic write"
+	case b.Atomic:
+		return "atomic read"
+	case b.Write:
+		return "write"
+	}
+	return "read"
+}
+
+// bufferOf converts the decoder's buffer values, or returns nil.
+func bufferOf(v *gpuav.BufferValues) *Buffer {
+	if v == nil {
+		return nil
+	}
+	kind := "storage"
+	if v.Uniform {
+		kind = "uniform"
+	}
+	return &Buffer{Offset: v.Offset, Size: v.Size, Range: v.Range, Highest: v.Highest(), Write: v.Write,
+		Atomic: v.Atomic, Kind: kind, Robust: v.Robust}
+}
+
+// Level values of ErrorGroup.
+const (
+	LevelError   = "error"
+	LevelWarning = "warning"
+)
+
+// IsWarning reports whether a group is a warning rather than an error.
+func (g *ErrorGroup) IsWarning() bool { return g.Level == LevelWarning }

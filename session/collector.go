@@ -524,6 +524,11 @@ func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, raw r
 	}
 	g.Ray = rayOf(d.Ray)
 	g.BDA = bdaOf(d.BDA)
+	g.Buffer = bufferOf(d.Buffer)
+	g.Level = LevelError
+	if d.Warning {
+		g.Level = LevelWarning
+	}
 	g.Samples = []Coords{coords}
 	st := &groupState{g: g, what: d.Message, cmdBuf: e.CommandBuffer, pipeline: r.Pipeline,
 		index: len(c.s.Groups), samples: []rawCoords{raw}, last: raw, lastBuilt: raw}

@@ -131,6 +131,7 @@ func TestCollectorGroupsRecords(t *testing.T) {
 	g := s.Groups[0]
 	want := &ErrorGroup{
 		Check:         "descriptor_index_oob",
+		Level:         "error",
 		VUID:          "VUID-vkCmdDispatch-None-10068",
 		Message:       wantMessage,
 		Count:         4,

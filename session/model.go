@@ -95,7 +95,11 @@ type Coords map[string][]float64
 // ErrorGroup is the records of one check at one instruction of one shader
 // in one action of one command buffer, de-duplicated with a count.
 type ErrorGroup struct {
-	Check   string   `json:"check"`
+	Check string `json:"check"`
+	// Level is "error", or "warning" for defined behaviour the app
+	// probably did not mean (buffer_oob under robustBufferAccess).
+	// Sessions from before it was carried read "" (an error).
+	Level   string   `json:"level"`
 	VUID    string   `json:"vuid,omitempty"`
 	Message string   `json:"message"`
 	Count   int      `json:"count"`
@@ -108,8 +112,10 @@ type ErrorGroup struct {
 	// Ray holds the ray query operands of a ray_query error.
 	Ray *Ray `json:"ray,omitempty"`
 	// BDA holds the access of a bda_oob error.
-	BDA           *BDA   `json:"bda,omitempty"`
-	CommandBuffer Handle `json:"command_buffer"`
+	BDA *BDA `json:"bda,omitempty"`
+	// Buffer holds the access of a buffer_oob error.
+	Buffer        *Buffer `json:"buffer,omitempty"`
+	CommandBuffer Handle  `json:"command_buffer"`
 	// Queue is the queue of the group's first submit (omitted in sessions
 	// from before the layer sent it).
 	Queue Handle `json:"queue,omitzero"`

@@ -47,7 +47,9 @@ var checkHelp = map[string]struct{ short, help string }{
 	gpuav.CheckDescriptorDestroyed: {"Descriptor uses a destroyed resource",
 		"A shader used a descriptor whose buffer, image view or sampler was destroyed after the descriptor was written."},
 	gpuav.CheckBufferOOB: {"Buffer access out of bounds",
-		"A shader read or wrote a storage or uniform buffer past the range bound to its descriptor."},
+		"A shader read or wrote a storage or uniform buffer past the range bound to its descriptor (its offset and range, " +
+			"VK_WHOLE_SIZE and dynamic offsets resolved). gpuav-dbg skipped the access (a load yields zero). Bind a larger range or " +
+			"keep the access inside it. Under robustBufferAccess the access is defined and reported as a warning."},
 	gpuav.CheckTexelBufferOOB: {"Texel buffer access out of bounds",
 		"A shader read or wrote a texel buffer at a texel past the buffer view's size."},
 	gpuav.CheckBDAOOB: {"Buffer device address out of bounds",
@@ -331,6 +333,9 @@ func sarifResultOf(g *ErrorGroup, ruleIndex int, root string) sarifResult {
 	if g.BDA != nil {
 		props["bda"] = g.BDA
 	}
+	if g.Buffer != nil {
+		props["buffer"] = g.Buffer
+	}
 	if len(g.Labels) > 0 {
 		props["labels"] = g.Labels
 	}
@@ -346,8 +351,14 @@ func sarifResultOf(g *ErrorGroup, ruleIndex int, root string) sarifResult {
 }
 
 // groupLevel is a group's SARIF level: every check is a violation of a
-// valid-usage rule, an error.
-func groupLevel(*ErrorGroup) string { return "error" }
+// valid-usage rule, an error, except what the group marks as a warning
+// (defined behaviour under robustBufferAccess).
+func groupLevel(g *ErrorGroup) string {
+	if g.IsWarning() {
+		return "warning"
+	}
+	return "error"
+}
 
 // shaderName names a group's shader module for a logical location:
 // its debug name, else "shader N (module 0x...)".

@@ -356,8 +356,14 @@ func signalName(s syscall.Signal) string {
 
 // exitStatus is the run's exit status from its session.
 func exitStatus(s *session.Session) int {
+	errors := 0
+	for _, g := range s.Groups {
+		if !g.IsWarning() { // warnings (robustBufferAccess) do not fail a run
+			errors++
+		}
+	}
 	switch {
-	case len(s.Groups) > 0:
+	case errors > 0:
 		return exitErrors
 	case s.App.State == session.AppCrashed || s.App.State == session.AppFailed || s.App.ExitCode != 0:
 		return exitApp

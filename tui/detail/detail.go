@@ -86,6 +86,9 @@ func Fields(g *session.ErrorGroup) []Field {
 		}
 	}
 	add("Check", g.Check)
+	if g.IsWarning() {
+		add("Level", "warning (defined behaviour under robustBufferAccess)")
+	}
 	add("VUID", g.VUID)
 	stage := g.Stage
 	if c := FormatCoords(g.Coords); c != "" {
@@ -100,6 +103,10 @@ func Fields(g *session.ErrorGroup) []Field {
 		if n := b.Nearest; n != nil {
 			add("Nearest buf", fmt.Sprintf("%s, %d bytes", n.Address, n.Size))
 		}
+	}
+	if b := g.Buffer; b != nil {
+		add("Access", fmt.Sprintf("%d-byte %s at offset %d of a %s buffer, highest byte %d", b.Size, b.Access(), b.Offset, b.Kind, b.Highest))
+		add("Bound range", fmt.Sprintf("%d bytes", b.Range))
 	}
 	add("Command buf", FormatHandle(g.CommandBuffer))
 	if g.PrimaryActionIndex != nil {

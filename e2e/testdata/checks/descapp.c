@@ -27,6 +27,10 @@
  *                   state is larger than the layer's first 64 KiB buffer):
  *                   recorded and submitted twice (prints "submit=1",
  *                   "submit=2")
+ *   push            a push-descriptor layout (8 elements, no set):
+ *                   vkCmdPushDescriptorSetKHR writes 0, 1, 3; index 2
+ *   push_template   the same through vkCmdPushDescriptorSetWithTemplateKHR
+ *   push_clean      vkCmdPushDescriptorSetKHR writes 0..3; index 1
  * It prints "value=N" (result[0]) after the (last) submit. Every VkResult
  * is checked; a failure prints "descapp: <call> failed: <n>" and exits 1.
  * Names: the command buffer is "desc-cmd", the pipeline "desc-pipeline".
@@ -137,6 +141,7 @@ typedef struct {
     uint32_t index;
     uint32_t nsets;                  /* sets, one action each; only the last has `skip` unwritten */
     int submits;
+    int push; /* 1: vkCmdPushDescriptorSetKHR, 2: with a template */
 } test_case;
 
 static const test_case cases[] = {
@@ -147,7 +152,35 @@ static const test_case cases[] = {
     {"destroyed", 8, 4, 4, UINT32_MAX, 3, 3, 1, 1},
     {"many_sets", 8, 4, 4, 2, UINT32_MAX, 2, 3, 1},
     {"growth", 20000, 20000, 20000, 19999, UINT32_MAX, 19999, 1, 2},
+    {"push", 8, 0, 4, 2, UINT32_MAX, 2, 1, 1, 1},
+    {"push_template", 8, 0, 4, 2, UINT32_MAX, 2, 1, 1, 2},
+    {"push_clean", 8, 0, 4, UINT32_MAX, UINT32_MAX, 1, 1, 1, 1},
 };
+
+/* make_writes fills w with the writes of set `set`: binding 0 (the result,
+ * infos[0]) and binding 1 in runs of written elements (infos[1 + i]),
+ * leaving out element `skip`; returns their number. */
+static uint32_t make_writes(VkWriteDescriptorSet *w, VkDescriptorSet set, const VkDescriptorBufferInfo *infos,
+                            uint32_t written, uint32_t skip)
+{
+    uint32_t n = 0;
+    w[n++] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set,
+                                    .dstBinding = 0, .descriptorCount = 1,
+                                    .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = infos};
+    uint32_t start = 0;
+    for (uint32_t i = 0; i <= written; i++) {
+        if (i == written || i == skip) {
+            if (i > start)
+                w[n++] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set,
+                                                .dstBinding = 1, .dstArrayElement = start,
+                                                .descriptorCount = i - start,
+                                                .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                                .pBufferInfo = infos + 1 + start};
+            start = i + 1;
+        }
+    }
+    return n;
+}
 
 int main(int argc, char **argv)
 {
@@ -241,11 +274,14 @@ int main(int argc, char **argv)
     VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f12};
     f2.features.vertexPipelineStoresAndAtomics = VK_TRUE;
     f2.features.fragmentStoresAndAtomics = VK_TRUE;
+    const char *dev_exts[] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
     VkDeviceCreateInfo dci = {
         .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
         .pNext = &f2,
         .queueCreateInfoCount = 1,
         .pQueueCreateInfos = &qci,
+        .enabledExtensionCount = tc->push ? 1 : 0,
+        .ppEnabledExtensionNames = dev_exts,
     };
     CHECK(vkCreateDevice(pd, &dci, NULL, &dev));
     VkQueue queue;
@@ -272,20 +308,33 @@ int main(int argc, char **argv)
     VkDescriptorSetLayoutBindingFlagsCreateInfo bfci = {
         .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_BINDING_FLAGS_CREATE_INFO, .bindingCount = 2,
         .pBindingFlags = bflags};
-    VkDescriptorSetLayoutCreateInfo dslci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-                                             .pNext = &bfci, .bindingCount = 2, .pBindings = lb};
+    VkDescriptorSetLayoutCreateInfo dslci = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, .pNext = &bfci,
+        .flags = tc->push ? VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR : 0, .bindingCount = 2,
+        .pBindings = lb};
     VkDescriptorSetLayout dsl;
     CHECK(vkCreateDescriptorSetLayout(dev, &dslci, NULL, &dsl));
     uint32_t per_set = 1 + (tc->variable ? tc->variable : tc->layout_count);
     VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, per_set * tc->nsets};
     VkDescriptorPoolCreateInfo dpci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
                                        .maxSets = tc->nsets, .poolSizeCount = 1, .pPoolSizes = &ps};
-    VkDescriptorPool dpool;
-    CHECK(vkCreateDescriptorPool(dev, &dpci, NULL, &dpool));
-    VkDescriptorSet sets[3];
+    VkDescriptorPool dpool = VK_NULL_HANDLE;
+    if (!tc->push)
+        CHECK(vkCreateDescriptorPool(dev, &dpci, NULL, &dpool));
+    VkDescriptorSet sets[3] = {0};
     uint32_t nelems = tc->variable ? tc->variable : tc->layout_count;
-    VkDescriptorBufferInfo *infos = calloc(nelems, sizeof *infos);
+    VkDescriptorBufferInfo *infos = calloc(1 + nelems, sizeof *infos);
+    VkWriteDescriptorSet *writes = calloc(2 + nelems, sizeof *writes);
+    infos[0] = (VkDescriptorBufferInfo){result.buf, 0, VK_WHOLE_SIZE};
+    for (uint32_t i = 0; i < tc->written && i < nelems; i++)
+        infos[1 + i] = (VkDescriptorBufferInfo){data[i < NBUF ? i : 0].buf, 0, VK_WHOLE_SIZE};
+    uint32_t npush = 0;
     for (uint32_t s = 0; s < tc->nsets; s++) {
+        uint32_t skip = s + 1 == tc->nsets ? tc->skip : UINT32_MAX;
+        if (tc->push) {
+            npush = make_writes(writes, VK_NULL_HANDLE, infos, tc->written, skip);
+            break;
+        }
         VkDescriptorSetVariableDescriptorCountAllocateInfo vc = {
             .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_VARIABLE_DESCRIPTOR_COUNT_ALLOCATE_INFO,
             .descriptorSetCount = 1, .pDescriptorCounts = &tc->variable};
@@ -293,30 +342,11 @@ int main(int argc, char **argv)
                                             .pNext = tc->variable ? &vc : NULL, .descriptorPool = dpool,
                                             .descriptorSetCount = 1, .pSetLayouts = &dsl};
         CHECK(vkAllocateDescriptorSets(dev, &dsai, &sets[s]));
-        VkDescriptorBufferInfo rinfo = {result.buf, 0, VK_WHOLE_SIZE};
-        VkWriteDescriptorSet w = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = sets[s],
-                                  .dstBinding = 0, .descriptorCount = 1,
-                                  .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &rinfo};
-        vkUpdateDescriptorSets(dev, 1, &w, 0, NULL);
-        /* Binding 1 in runs of written elements (one write per run). */
-        uint32_t skip = s + 1 == tc->nsets ? tc->skip : UINT32_MAX;
-        for (uint32_t i = 0; i < tc->written && i < nelems; i++)
-            infos[i] = (VkDescriptorBufferInfo){data[i < NBUF ? i : 0].buf, 0, VK_WHOLE_SIZE};
-        uint32_t start = 0;
-        for (uint32_t i = 0; i <= tc->written; i++) {
-            if (i == tc->written || i == skip) {
-                if (i > start) {
-                    w.dstBinding = 1;
-                    w.dstArrayElement = start;
-                    w.descriptorCount = i - start;
-                    w.pBufferInfo = infos + start;
-                    vkUpdateDescriptorSets(dev, 1, &w, 0, NULL);
-                }
-                start = i + 1;
-            }
-        }
+        uint32_t n = make_writes(writes, sets[s], infos, tc->written, skip);
+        vkUpdateDescriptorSets(dev, n, writes, 0, NULL);
     }
-    free(infos);
+    if (!tc->push)
+        free(infos); /* pushes read it while recording */
     if (tc->destroy != UINT32_MAX) {
         /* The memory stays allocated: only the buffer is gone. */
         vkDestroyBuffer(dev, data[tc->destroy].buf, NULL);
@@ -329,6 +359,27 @@ int main(int argc, char **argv)
                                        .pushConstantRangeCount = 1, .pPushConstantRanges = &pcr};
     VkPipelineLayout layout;
     CHECK(vkCreatePipelineLayout(dev, &plci, NULL, &layout));
+    PFN_vkCmdPushDescriptorSetKHR push =
+        (PFN_vkCmdPushDescriptorSetKHR)vkGetDeviceProcAddr(dev, "vkCmdPushDescriptorSetKHR");
+    PFN_vkCmdPushDescriptorSetWithTemplateKHR push_tmpl =
+        (PFN_vkCmdPushDescriptorSetWithTemplateKHR)vkGetDeviceProcAddr(dev, "vkCmdPushDescriptorSetWithTemplateKHR");
+    VkDescriptorUpdateTemplate tmpl = VK_NULL_HANDLE;
+    if (tc->push == 2) {
+        /* One entry per write, reading infos. */
+        VkDescriptorUpdateTemplateEntry *ent = calloc(npush, sizeof *ent);
+        for (uint32_t i = 0; i < npush; i++)
+            ent[i] = (VkDescriptorUpdateTemplateEntry){
+                .dstBinding = writes[i].dstBinding, .dstArrayElement = writes[i].dstArrayElement,
+                .descriptorCount = writes[i].descriptorCount, .descriptorType = writes[i].descriptorType,
+                .offset = (size_t)(writes[i].pBufferInfo - infos) * sizeof *infos, .stride = sizeof *infos};
+        VkDescriptorUpdateTemplateCreateInfo tci = {
+            .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_UPDATE_TEMPLATE_CREATE_INFO, .descriptorUpdateEntryCount = npush,
+            .pDescriptorUpdateEntries = ent, .templateType = VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_PUSH_DESCRIPTORS_KHR,
+            .pipelineBindPoint = stage == 0 ? VK_PIPELINE_BIND_POINT_COMPUTE : VK_PIPELINE_BIND_POINT_GRAPHICS,
+            .pipelineLayout = layout, .set = 0};
+        CHECK(vkCreateDescriptorUpdateTemplate(dev, &tci, NULL, &tmpl));
+        free(ent);
+    }
     VkPipeline pipe;
     VkImage image = VK_NULL_HANDLE;
     VkImageView view = VK_NULL_HANDLE;
@@ -441,7 +492,12 @@ int main(int argc, char **argv)
         vkCmdBindPipeline(cmd, bp, pipe);
         vkCmdPushConstants(cmd, layout, stages, 0, sizeof index, &index);
         for (uint32_t s = 0; s < tc->nsets; s++) {
-            vkCmdBindDescriptorSets(cmd, bp, layout, 0, 1, &sets[s], 0, NULL);
+            if (tc->push == 1)
+                push(cmd, bp, layout, 0, npush, writes);
+            else if (tc->push == 2)
+                push_tmpl(cmd, tmpl, layout, 0, infos);
+            else
+                vkCmdBindDescriptorSets(cmd, bp, layout, 0, 1, &sets[s], 0, NULL);
             if (stage == 0)
                 vkCmdDispatch(cmd, 1, 1, 1);
             else
@@ -464,7 +520,13 @@ int main(int argc, char **argv)
         vkDestroyShaderModule(dev, modules[i], NULL);
     vkDestroyPipelineLayout(dev, layout, NULL);
     vkDestroyCommandPool(dev, pool, NULL);
-    vkDestroyDescriptorPool(dev, dpool, NULL);
+    if (dpool)
+        vkDestroyDescriptorPool(dev, dpool, NULL);
+    if (tmpl)
+        vkDestroyDescriptorUpdateTemplate(dev, tmpl, NULL);
+    if (tc->push)
+        free(infos);
+    free(writes);
     vkDestroyDescriptorSetLayout(dev, dsl, NULL);
     if (view)
         vkDestroyImageView(dev, view, NULL);

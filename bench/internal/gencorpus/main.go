@@ -64,6 +64,15 @@ func main() {
 		files = append(files, shader{name, computeMatrix(n)})
 		list = append(list, "comp "+name)
 	}
+	// Bindless: descriptor indices from push constants (a material id), as
+	// real renderers index their arrays: no analysis can prove them in
+	// range, so every access keeps its check. The masked shaders above
+	// measure the best case, these the cost of real checks.
+	for i, n := range []int{4, 16, 64, 128, 256} {
+		name := fmt.Sprintf("bindless%02d.comp", i)
+		files = append(files, shader{name, computeBindless(n)})
+		list = append(list, "comp "+name)
+	}
 	// Graphics: vertex and fragment shaders of growing size, paired.
 	for i, n := range []int{1, 4, 16, 32, 64, 128, 192, 256, 384, 512} {
 		v := fmt.Sprintf("vs%02d.vert", i)
@@ -81,6 +90,20 @@ func main() {
 	if err := os.WriteFile(filepath.Join(*out, "corpus.txt"), []byte(txt), 0o644); err != nil {
 		log.Fatal(err)
 	}
+}
+
+// computeBindless: n loads through descriptor indices taken from push
+// constants, unprovable at compile time.
+func computeBindless(n int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, header, "")
+	b.WriteString("layout(local_size_x = 64) in;\n\nvoid main() {\n")
+	b.WriteString("    uint g = gl_GlobalInvocationID.x;\n    vec4 acc = vec4(float(SEED));\n")
+	for j := 0; j < n; j++ {
+		fmt.Fprintf(&b, "    acc += bufs[pc.a + %du].v[(g + %du) & 1023u] * ub.u[%d].x;\n", j%4, 7*j, j%16)
+	}
+	b.WriteString("    bufs[pc.b].v[g] = acc;\n}\n")
+	return b.String()
 }
 
 // computeLoop: a loop of iters iterations doing width descriptor-indexed loads each.

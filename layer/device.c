@@ -329,6 +329,23 @@ static void setup(device_data *dd, const VkPhysicalDeviceProperties *props)
     dd->instrumenting = 1;
 }
 
+uint32_t gpuavdbg_robust_buffer_access(const VkDeviceCreateInfo *ci)
+{
+    if (!ci)
+        return 0;
+    if (ci->pEnabledFeatures && ci->pEnabledFeatures->robustBufferAccess)
+        return 1;
+    for (const VkBaseInStructure *p = ci->pNext; p; p = p->pNext) {
+        if (p->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2 &&
+            ((const VkPhysicalDeviceFeatures2 *)p)->features.robustBufferAccess)
+            return 1;
+        if (p->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT &&
+            ((const VkPhysicalDeviceRobustness2FeaturesEXT *)p)->robustBufferAccess2)
+            return 1;
+    }
+    return 0;
+}
+
 void gpuavdbg_device_setup(device_data *dd)
 {
     VkPhysicalDeviceProperties props;
@@ -368,6 +385,7 @@ void gpuavdbg_device_setup(device_data *dd)
         .slot = dd->slot,
         .instrumenting = (uint32_t)dd->instrumenting,
         .reason = dd->reason,
+        .robust = dd->robust,
     };
     goDeviceCreated(&info);
 }

@@ -283,6 +283,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateDevice(VkPhysicalDevice pd, const
     dd->device = *pDevice;
     dd->physical = pd;
     dd->inst = inst;
+    dd->robust = gpuavdbg_robust_buffer_access(ci); /* the app's features, not the patched copy */
     pthread_mutex_init(&dd->lock, NULL);
     gpuavdbg_pending_init(dd);
 #define LOAD(name) dd->disp.name = (PFN_vk##name)gdpa(*pDevice, "vk" #name);

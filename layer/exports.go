@@ -9,6 +9,7 @@ import "C"
 import (
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -137,7 +138,7 @@ func goDeviceCreated(info *C.gpuavdbg_device_info) {
 	state.mu.Lock()
 	defer state.mu.Unlock()
 	state.devices[msg.Handle] = &device{name: msg.Name, slot: msg.DescriptorSlot,
-		instrumenting: msg.Instrumenting, reason: msg.Reason}
+		instrumenting: msg.Instrumenting, reason: msg.Reason, robust: info.robust != 0}
 	sendLocked(wire.KindDevice, msg)
 }
 
@@ -190,12 +191,21 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 		s      *shader
 		checks map[string]bool
 		d      *device
+		robust bool
 	)
 	withLock(func() {
 		state.nextShaderID++
 		s = &shader{id: state.nextShaderID, device: uint64(dev), spirv: orig}
-		checks = settingsLocked().Checks
+		set := settingsLocked()
+		checks = set.Checks
 		d = state.devices[uint64(dev)]
+		robust = d != nil && d.robust
+		if robust && !set.WarnRobust && checks[gpuav.CheckBufferOOB] {
+			// Defined behaviour the user chose not to hear about: do not
+			// instrument it at all.
+			checks = maps.Clone(checks)
+			checks[gpuav.CheckBufferOOB] = false
+		}
 	})
 	id = C.uint32_t(s.id)
 	// s is filled in before other goroutines can see it.
@@ -209,7 +219,7 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 		return id
 	}
 	start := time.Now()
-	res, err := instrumentSafe(orig, gpuav.Options{ShaderID: s.id, DescriptorSet: uint32(slot), Checks: checks})
+	res, err := instrumentSafe(orig, gpuav.Options{ShaderID: s.id, DescriptorSet: uint32(slot), Checks: checks, Robust: robust})
 	s.micros = time.Since(start).Microseconds()
 	switch {
 	case err != nil:

@@ -135,6 +135,7 @@ typedef struct gpuavdbg_device_info {
     uint32_t slot;
     uint32_t instrumenting;
     const char *reason; /* why not instrumenting, or "" */
+    uint32_t robust;    /* the app enabled robustBufferAccess(2): buffer_oob records are warnings */
 } gpuavdbg_device_info;
 
 /* Pipeline layout states (layoutState of goPipelineCreated). */
@@ -143,6 +144,11 @@ enum {
     GPUAVDBG_LAYOUT_PADDED = 1,   /* has the layer's set at the slot */
     GPUAVDBG_LAYOUT_CONFLICT = 2, /* the app uses the slot (or padding failed) */
 };
+
+/* gpuavdbg_robust_buffer_access reports whether a device create info
+ * enables robustBufferAccess (VkPhysicalDeviceFeatures, Features2) or
+ * robustBufferAccess2 (VK_EXT_robustness2) (device.c). */
+uint32_t gpuavdbg_robust_buffer_access(const VkDeviceCreateInfo *ci);
 
 /* Log levels for goLog. */
 enum { GPUAVDBG_LOG_INFO = 0, GPUAVDBG_LOG_WARNING = 1, GPUAVDBG_LOG_ERROR = 2 };
@@ -366,6 +372,7 @@ typedef struct device_data {
     char reason[256];
     uint32_t slot;
     uint32_t max_bound_sets;
+    uint32_t robust; /* the app enabled robustBufferAccess or robustBufferAccess2 */
     uint32_t action_stride;
     VkPhysicalDeviceMemoryProperties mem_props;
 

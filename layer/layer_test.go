@@ -381,7 +381,7 @@ func TestManifest(t *testing.T) {
 			t.Errorf("manifest default of %s is %v, the layer's %v", CheckEnv(id), d, defaults.Checks[id])
 		}
 	}
-	for env, def := range map[string]any{EnvReserveSlot: false, EnvSafeMode: true, EnvSocket: ""} {
+	for env, def := range map[string]any{EnvReserveSlot: false, EnvSafeMode: true, EnvWarnRobust: true, EnvSocket: ""} {
 		if d, ok := envs[env]; !ok || d != def {
 			t.Errorf("manifest setting %s: default %v (listed %v), want %v", env, d, ok, def)
 		}

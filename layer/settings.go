@@ -24,6 +24,10 @@ const (
 	EnvReserveSlot = "VK_LAYER_GPUAV_DBG_RESERVE_SLOT"
 	// EnvSafeMode (default 1): a failed check skips the faulty access.
 	EnvSafeMode = "VK_LAYER_GPUAV_DBG_SAFE_MODE"
+	// EnvWarnRobust (default 1): on a device created with
+	// robustBufferAccess(2), buffer_oob reports its findings as warnings;
+	// 0 leaves those devices' buffer accesses unchecked.
+	EnvWarnRobust = "VK_LAYER_GPUAV_DBG_WARN_ROBUST"
 	// EnvSocket is the launcher's unix socket; unset, the layer reports
 	// to stderr.
 	EnvSocket = "VK_LAYER_GPUAV_DBG_SOCKET"
@@ -35,7 +39,9 @@ type Settings struct {
 	Checks      map[string]bool
 	ReserveSlot bool
 	SafeMode    bool
-	Socket      string
+	// WarnRobust: buffer_oob runs, as warnings, on robust devices.
+	WarnRobust bool
+	Socket     string
 }
 
 // CheckEnv returns the environment variable that switches check id.
@@ -75,6 +81,7 @@ func loadSettings(lookup func(env string) (value, origin string)) (Settings, []s
 	}
 	s.ReserveSlot = flag(EnvReserveSlot, false)
 	s.SafeMode = flag(EnvSafeMode, true)
+	s.WarnRobust = flag(EnvWarnRobust, true)
 	return s, warnings
 }
 
@@ -94,7 +101,8 @@ var settingsPrefixes = []string{"gpuavdbg_validation.", "gpuavdbg."}
 
 // settingKeys maps a settings-file key to its environment variable.
 func settingKeys() map[string]string {
-	m := map[string]string{"reserve_slot": EnvReserveSlot, "safe_mode": EnvSafeMode, "socket": EnvSocket}
+	m := map[string]string{"reserve_slot": EnvReserveSlot, "safe_mode": EnvSafeMode, "socket": EnvSocket,
+		"warn_robust": EnvWarnRobust}
 	for _, id := range gpuav.AllChecks {
 		m["check_"+id] = CheckEnv(id)
 	}

@@ -40,6 +40,8 @@ type device struct {
 	slot          uint32
 	instrumenting bool
 	reason        string
+	// robust: the app enabled robustBufferAccess(2) on the device.
+	robust bool
 }
 
 // state is the layer's Go state; mu guards all of it. Nothing here is

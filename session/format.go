@@ -259,6 +259,12 @@ func (g *ErrorGroup) Summary() string {
 		fmt.Fprintf(&b, " (set %d, binding %d) index %d of array length %d", d.Set, d.Binding, d.Index, d.ArrayLength)
 	} else if d != nil {
 		fmt.Fprintf(&b, " (set %d, binding %d) index %d", d.Set, d.Binding, d.Index)
+		if bu := g.Buffer; bu != nil {
+			fmt.Fprintf(&b, " %s bytes %d..%d of %d bound", bu.Access(), bu.Offset, bu.Highest, bu.Range)
+		}
+		if g.IsWarning() {
+			b.WriteString(" (warning)")
+		}
 	} else if what := g.what(); what != "" {
 		fmt.Fprintf(&b, " %s", what)
 	}

@@ -1,0 +1,226 @@
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// bufApp builds bufapp and its shaders (testdata/checks, glslangValidator
+// -g --target-env vulkan1.2) once.
+var bufApp = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "gpuav-buf")
+	if err != nil {
+		return "", err
+	}
+	src := filepath.Join(root, "e2e", "testdata", "checks")
+	for _, sh := range []string{"buf.comp", "buf.vert", "buf.frag", "buf_plain.vert", "buf_plain.frag"} {
+		cmd := exec.Command("glslangValidator", "-g", "--target-env", "vulkan1.2", "-o", filepath.Join(dir, sh+".spv"), sh)
+		cmd.Dir = src
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return "", errors.New("glslangValidator " + sh + ": " + err.Error() + "\n" + string(out))
+		}
+	}
+	out, err := exec.Command("gcc", "-O1", "-Wall", "-Werror", "-o", filepath.Join(dir, "bufapp"),
+		filepath.Join(src, "bufapp.c"), "-lvulkan").CombinedOutput()
+	if err != nil {
+		return "", errors.New("gcc bufapp: " + err.Error() + "\n" + string(out))
+	}
+	return dir, nil
+})
+
+// bufReport is the part of the headless JSON the buffer tests read.
+type bufReport struct {
+	Errors []struct {
+		Check      string               `json:"check"`
+		Level      string               `json:"level"`
+		VUID       string               `json:"vuid"`
+		Message    string               `json:"message"`
+		Count      int                  `json:"count"`
+		Stage      string               `json:"stage"`
+		Coords     map[string][]float64 `json:"coords"`
+		Descriptor *struct {
+			Set         uint32 `json:"set"`
+			Binding     uint32 `json:"binding"`
+			Index       uint32 `json:"index"`
+			ArrayLength uint32 `json:"array_length"`
+		} `json:"descriptor"`
+		Buffer *struct {
+			Offset  uint32 `json:"offset"`
+			Size    uint32 `json:"size"`
+			Range   uint32 `json:"range"`
+			Highest uint64 `json:"highest_byte"`
+			Write   bool   `json:"write"`
+			Kind    string `json:"kind"`
+			Robust  bool   `json:"robust"`
+		} `json:"buffer"`
+		Action        string `json:"action"`
+		CommandBuffer struct {
+			Name string `json:"name"`
+		} `json:"command_buffer"`
+		Source struct {
+			File string `json:"file"`
+			Line int    `json:"line"`
+		} `json:"source"`
+	} `json:"errors"`
+}
+
+// runBufApp runs bufapp under `gpuav-dbg run --headless --json` with extra
+// environment and launcher flags and returns the exit code, the report and
+// the output.
+func runBufApp(t *testing.T, env, flags []string, args ...string) (int, bufReport, string) {
+	t.Helper()
+	dir, err := bufApp()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out.json")
+	full := append([]string{"run", "--headless", "--json", out, "--session", filepath.Join(t.TempDir(), "s.gvs")}, flags...)
+	full = append(append(full, "--", filepath.Join(dir, "bufapp"), "--shaders", dir), args...)
+	cmd := exec.Command(bin("gpuav-dbg"), full...)
+	cmd.Env = append(os.Environ(), env...)
+	var output bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &output, &output
+	err = cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("run gpuav-dbg: %v", err)
+	}
+	var r bufReport
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatalf("read report (exit %d): %v\n%s", code, err, output.String())
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatalf("parse report: %v\n%s", err, b)
+	}
+	return code, r, output.String()
+}
+
+// TestBufferOOBCheck: a uniform buffer read past a small bound range, a
+// storage buffer write past it, a read past the range a dynamic offset
+// leaves, and a runtime array's element past the range's end, each in a
+// compute, vertex and fragment shader on lavapipe: one error with the exact
+// offset, size and range, the Khronos wording and VUID, and the access
+// skipped (the read yields 0, the write leaves memory alone). Under
+// robustBufferAccess the same write is a warning (exit 0), and with
+// VK_LAYER_GPUAV_DBG_WARN_ROBUST=0 it is not checked at all. clean: none.
+func TestBufferOOBCheck(t *testing.T) {
+	tests := []struct {
+		name                   string
+		binding                uint32
+		offset, size, rng      uint32
+		write                  bool
+		kind, vuid, value, src string
+		line                   int
+	}{
+		{"ubo_past_range", 0, 32, 4, 32, false, "uniform", "uniformBuffers-06935", "value=2103", "    uint sum = params.v[pc.ui].x + tail.t[pc.ti].y;", 12},
+		{"ssbo_past_range", 1, 16, 4, 16, true, "storage", "storageBuffers-06936", "value=2011", "        data.d[pc.si] = 7u;", 14},
+		{"dynamic_offset", 1, 64, 4, 64, false, "storage", "storageBuffers-06936", "value=2011", "        sum += data.d[pc.si];", 16},
+		{"runtime_array_tail", 3, 20, 4, 20, false, "storage", "storageBuffers-06936", "value=114", "    uint sum = params.v[pc.ui].x + tail.t[pc.ti].y;", 12},
+	}
+	stages := []struct{ stage, action, file, coordKey string }{
+		{"compute", "vkCmdDispatch", "buf.comp", "global_invocation_id"},
+		{"vertex", "vkCmdDraw", "buf.vert", "vertex_index"},
+		{"fragment", "vkCmdDraw", "buf.frag", "frag_coord"},
+	}
+	for _, st := range stages {
+		for _, tt := range tests {
+			t.Run(st.stage+"/"+tt.name, func(t *testing.T) {
+				code, r, out := runBufApp(t, nil, nil, "--case", tt.name, "--stage", st.stage)
+				if code != 1 {
+					t.Fatalf("exit code %d, want 1\n%s", code, out)
+				}
+				if !strings.Contains(out, tt.value+"\n") || !strings.Contains(out, "d4=104\n") {
+					t.Errorf("the access must be skipped (%s, d4=104); app printed:\n%s", tt.value, out)
+				}
+				if len(r.Errors) != 1 {
+					t.Fatalf("%d error groups, want 1\n%s", len(r.Errors), out)
+				}
+				e := r.Errors[0]
+				if e.Check != "buffer_oob" || e.Level != "error" || e.VUID != "VUID-"+st.action+"-"+tt.vuid || e.Count != 1 ||
+					e.Stage != st.stage || e.Action != st.action || e.CommandBuffer.Name != "buf-cmd" {
+					t.Errorf("group: check %q level %q vuid %q count %d stage %q action %q cb %q",
+						e.Check, e.Level, e.VUID, e.Count, e.Stage, e.Action, e.CommandBuffer.Name)
+				}
+				verb := "read"
+				if tt.write {
+					verb = "write"
+				}
+				highest := uint64(tt.offset) + uint64(tt.size) - 1
+				msg := "(set = 0, binding = " + itoa(uint64(tt.binding)) + ") Descriptor index 0 access out of bounds. Descriptor size is " +
+					itoa(uint64(tt.rng)) + " and highest byte accessed was " + itoa(highest) + " (4-byte " + verb + " at offset " +
+					itoa(uint64(tt.offset)) + " of a " + tt.kind + " buffer)."
+				if !strings.Contains(e.Message, msg) {
+					t.Errorf("message %q, want it to contain %q", e.Message, msg)
+				}
+				d, b := e.Descriptor, e.Buffer
+				if d == nil || b == nil || d.Set != 0 || d.Binding != tt.binding || d.Index != 0 || d.ArrayLength != 1 ||
+					b.Offset != tt.offset || b.Size != tt.size || b.Range != tt.rng || b.Highest != highest ||
+					b.Write != tt.write || b.Kind != tt.kind || b.Robust {
+					t.Errorf("descriptor %+v buffer %+v", d, b)
+				}
+				if e.Source.File != st.file || e.Source.Line != tt.line {
+					t.Errorf("source %+v, want %s:%d", e.Source, st.file, tt.line)
+				}
+				want := map[string][]float64{"global_invocation_id": {0, 0, 0}, "vertex_index": {0}, "frag_coord": {0.5, 0.5}}[st.coordKey]
+				if c := e.Coords[st.coordKey]; len(c) != len(want) || c[0] != want[0] || c[len(c)-1] != want[len(want)-1] {
+					t.Errorf("coords %v, want %s %v", e.Coords, st.coordKey, want)
+				}
+			})
+		}
+		t.Run(st.stage+"/clean", func(t *testing.T) {
+			code, r, out := runBufApp(t, nil, nil, "--case", "clean", "--stage", st.stage)
+			if code != 0 || len(r.Errors) != 0 || !strings.Contains(out, "value=2114\n") {
+				t.Fatalf("exit %d, %d groups, want 0, none and value=2114\n%s", code, len(r.Errors), out)
+			}
+		})
+	}
+	t.Run("robust", func(t *testing.T) {
+		code, r, out := runBufApp(t, nil, nil, "--case", "robust")
+		if code != 0 {
+			t.Fatalf("exit code %d, want 0 (warnings only)\n%s", code, out)
+		}
+		if len(r.Errors) != 1 {
+			t.Fatalf("%d groups, want 1\n%s", len(r.Errors), out)
+		}
+		e := r.Errors[0]
+		if e.Check != "buffer_oob" || e.Level != "warning" || e.Buffer == nil || !e.Buffer.Robust ||
+			e.Buffer.Offset != 16 || e.Buffer.Range != 16 || !e.Buffer.Write ||
+			!strings.Contains(e.Message, "The device enabled robustBufferAccess") {
+			t.Errorf("group %+v buffer %+v", e, e.Buffer)
+		}
+	})
+	t.Run("robust_silenced", func(t *testing.T) {
+		code, r, out := runBufApp(t, []string{"VK_LAYER_GPUAV_DBG_WARN_ROBUST=0"}, nil, "--case", "robust")
+		if code != 0 || len(r.Errors) != 0 {
+			t.Fatalf("exit %d, %d groups, want 0 and none\n%s", code, len(r.Errors), out)
+		}
+	})
+	t.Run("check_off", func(t *testing.T) {
+		code, r, out := runBufApp(t, nil, []string{"--check", "buffer_oob=off"}, "--case", "ssbo_past_range")
+		if code != 0 || len(r.Errors) != 0 {
+			t.Fatalf("exit %d, %d groups, want 0 and none\n%s", code, len(r.Errors), out)
+		}
+	})
+}
+
+func itoa(v uint64) string {
+	return strings.TrimSpace(string(appendUint(nil, v)))
+}
+
+func appendUint(b []byte, v uint64) []byte {
+	if v >= 10 {
+		b = appendUint(b, v/10)
+	}
+	return append(b, byte('0'+v%10))
+}

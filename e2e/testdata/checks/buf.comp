@@ -1,0 +1,19 @@
+#version 450
+// bufapp's compute shader: one invocation reads a uniform buffer, a storage
+// buffer and a runtime-array tail (or writes the storage buffer), at the
+// indices the app pushes, and stores the sum in "result".
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0, std140) uniform Params { uvec4 v[4]; } params;
+layout(set = 0, binding = 1, std430) buffer Data { uint d[]; } data;
+layout(set = 0, binding = 2, std430) buffer Result { uint r[4]; } result;
+layout(set = 0, binding = 3, std430) buffer Tail { uint count; uvec2 t[]; } tail;
+layout(push_constant) uniform PC { uint ui; uint si; uint ti; uint write; } pc;
+void main() {
+    uint sum = params.v[pc.ui].x + tail.t[pc.ti].y;
+    if (pc.write != 0u) {
+        data.d[pc.si] = 7u;
+    } else {
+        sum += data.d[pc.si];
+    }
+    result.r[0] = sum;
+}

@@ -1,0 +1,418 @@
+/*
+ * bufapp: the buffer_oob check's test app (C). One invocation (a 1x1x1
+ * dispatch of buf.comp, or one point drawn into a 1x1 image with buf.vert
+ * or buf.frag doing the accesses) reads params.v[ui].x (uniform buffer,
+ * binding 0, std140, 16-byte stride), tail.t[ti].y (storage buffer, binding
+ * 3: uint count, then uvec2 t[] at offset 8) and data.d[si] (storage buffer
+ * dynamic, binding 1, uint d[]) -- or writes data.d[si] = 7 -- and stores
+ * the sum in result.r[0] (binding 2).
+ *
+ *   bufapp --shaders DIR [--case ubo_past_range|ssbo_past_range|dynamic_offset|
+ *          runtime_array_tail|clean|robust] [--stage compute|vertex|fragment]
+ *
+ * Buffers (256 bytes each, host-visible): params v[i] = (10i+1, ...),
+ * data d[i] = 100+i, tail count 2, t[i] = (1000+i, 2000+i). Defaults: ui 1,
+ * si 3, ti 0, params bound [0, 64), data [0, WHOLE) with dynamic offset 0,
+ * tail [0, WHOLE): clean prints value=2114 (11 + 103 + 2000).
+ *   ubo_past_range: params bound [0, 32), ui 2 (bytes 32..35).
+ *   ssbo_past_range: data bound [0, 16), writes d[4] (bytes 16..19).
+ *   dynamic_offset: dynamic offset 192 (64 bytes left), si 16 (bytes 64..67).
+ *   runtime_array_tail: tail bound [0, 20), ti 1 (t[1].y, bytes 20..23).
+ *   robust: ssbo_past_range on a device created with robustBufferAccess.
+ * It prints "value=N" (result.r[0]) and "d4=N" (data's word 4 in memory)
+ * after the submit. Every VkResult is checked; a failure prints
+ * "bufapp: <call> failed: <n>" and exits 1. Names: the command buffer is
+ * "buf-cmd", the pipeline "buf-pipeline".
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <vulkan/vulkan.h>
+
+#define CHECK(call)                                                                 \
+    do {                                                                            \
+        VkResult r_ = (call);                                                       \
+        if (r_ != VK_SUCCESS) {                                                     \
+            fprintf(stderr, "bufapp: %s failed: %d\n", #call, (int)r_);             \
+            exit(1);                                                                \
+        }                                                                           \
+    } while (0)
+
+static VkDevice dev;
+static VkPhysicalDevice pd;
+
+static uint32_t *read_file(const char *dir, const char *name, size_t *size)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "bufapp: cannot open %s\n", path);
+        exit(1);
+    }
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint32_t *buf = malloc((size_t)n);
+    if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        fprintf(stderr, "bufapp: cannot read %s\n", path);
+        exit(1);
+    }
+    fclose(f);
+    *size = (size_t)n;
+    return buf;
+}
+
+static VkShaderModule module(const char *dir, const char *name)
+{
+    size_t size;
+    uint32_t *code = read_file(dir, name, &size);
+    VkShaderModuleCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = size,
+                                   .pCode = code};
+    VkShaderModule m;
+    CHECK(vkCreateShaderModule(dev, &ci, NULL, &m));
+    free(code);
+    return m;
+}
+
+static uint32_t find_memory(uint32_t bits, VkMemoryPropertyFlags want)
+{
+    VkPhysicalDeviceMemoryProperties mp;
+    vkGetPhysicalDeviceMemoryProperties(pd, &mp);
+    for (uint32_t i = 0; i < mp.memoryTypeCount; i++)
+        if ((bits & (1u << i)) && (mp.memoryTypes[i].propertyFlags & want) == want)
+            return i;
+    fprintf(stderr, "bufapp: no memory type\n");
+    exit(1);
+}
+
+typedef struct {
+    VkBuffer buf;
+    VkDeviceMemory mem;
+    void *map;
+} buffer;
+
+/* make_buffer: host-visible, coherent, mapped, zeroed. */
+static buffer make_buffer(VkDeviceSize size, VkBufferUsageFlags usage)
+{
+    buffer b = {0};
+    VkBufferCreateInfo bci = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = size, .usage = usage};
+    CHECK(vkCreateBuffer(dev, &bci, NULL, &b.buf));
+    VkMemoryRequirements req;
+    vkGetBufferMemoryRequirements(dev, b.buf, &req);
+    VkMemoryAllocateInfo mai = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+        .allocationSize = req.size,
+        .memoryTypeIndex = find_memory(req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                                               VK_MEMORY_PROPERTY_HOST_COHERENT_BIT),
+    };
+    CHECK(vkAllocateMemory(dev, &mai, NULL, &b.mem));
+    CHECK(vkBindBufferMemory(dev, b.buf, b.mem, 0));
+    CHECK(vkMapMemory(dev, b.mem, 0, VK_WHOLE_SIZE, 0, &b.map));
+    memset(b.map, 0, size);
+    return b;
+}
+
+int main(int argc, char **argv)
+{
+    const char *dir = ".";
+    const char *kase = "clean";
+    int stage = 0; /* 0 compute, 1 vertex, 2 fragment */
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--shaders") && i + 1 < argc)
+            dir = argv[++i];
+        else if (!strcmp(argv[i], "--case") && i + 1 < argc)
+            kase = argv[++i];
+        else if (!strcmp(argv[i], "--stage") && i + 1 < argc) {
+            i++;
+            if (!strcmp(argv[i], "compute"))
+                stage = 0;
+            else if (!strcmp(argv[i], "vertex"))
+                stage = 1;
+            else if (!strcmp(argv[i], "fragment"))
+                stage = 2;
+            else {
+                fprintf(stderr, "bufapp: unknown stage %s\n", argv[i]);
+                return 2;
+            }
+        } else {
+            fprintf(stderr, "bufapp: unknown argument %s\n", argv[i]);
+            return 2;
+        }
+    }
+    struct {
+        uint32_t ui, si, ti, write;
+    } pc = {1, 3, 0, 0};
+    VkDeviceSize params_range = 64, data_range = VK_WHOLE_SIZE, tail_range = VK_WHOLE_SIZE;
+    uint32_t dyn = 0;
+    int robust = 0;
+    if (!strcmp(kase, "ubo_past_range"))
+        params_range = 32, pc.ui = 2;
+    else if (!strcmp(kase, "ssbo_past_range") || !strcmp(kase, "robust"))
+        data_range = 16, pc.si = 4, pc.write = 1, robust = !strcmp(kase, "robust");
+    else if (!strcmp(kase, "dynamic_offset"))
+        dyn = 192, pc.si = 16;
+    else if (!strcmp(kase, "runtime_array_tail"))
+        tail_range = 20, pc.ti = 1;
+    else if (strcmp(kase, "clean")) {
+        fprintf(stderr, "bufapp: unknown case %s\n", kase);
+        return 2;
+    }
+
+    VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .pApplicationName = "bufapp",
+                             .apiVersion = VK_API_VERSION_1_3};
+    uint32_t next = 0;
+    vkEnumerateInstanceExtensionProperties(NULL, &next, NULL);
+    VkExtensionProperties *iexts = calloc(next + 1, sizeof *iexts);
+    vkEnumerateInstanceExtensionProperties(NULL, &next, iexts);
+    int have_utils = 0;
+    for (uint32_t i = 0; i < next; i++)
+        if (!strcmp(iexts[i].extensionName, VK_EXT_DEBUG_UTILS_EXTENSION_NAME))
+            have_utils = 1;
+    free(iexts);
+    const char *inst_exts[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
+    VkInstanceCreateInfo ici = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .pApplicationInfo = &app,
+                                .enabledExtensionCount = have_utils ? 1 : 0, .ppEnabledExtensionNames = inst_exts};
+    VkInstance instance;
+    CHECK(vkCreateInstance(&ici, NULL, &instance));
+    uint32_t npd = 1;
+    VkResult er = vkEnumeratePhysicalDevices(instance, &npd, &pd);
+    if ((er != VK_SUCCESS && er != VK_INCOMPLETE) || npd == 0) {
+        fprintf(stderr, "bufapp: no physical device\n");
+        return 1;
+    }
+    uint32_t nq = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(pd, &nq, NULL);
+    VkQueueFamilyProperties *qf = calloc(nq, sizeof *qf);
+    vkGetPhysicalDeviceQueueFamilyProperties(pd, &nq, qf);
+    uint32_t family = UINT32_MAX;
+    for (uint32_t i = 0; i < nq && family == UINT32_MAX; i++)
+        if ((qf[i].queueFlags & (VK_QUEUE_COMPUTE_BIT | VK_QUEUE_GRAPHICS_BIT)) ==
+            (VK_QUEUE_COMPUTE_BIT | VK_QUEUE_GRAPHICS_BIT))
+            family = i;
+    free(qf);
+    if (family == UINT32_MAX) {
+        fprintf(stderr, "bufapp: no graphics+compute queue\n");
+        return 1;
+    }
+    float prio = 1.0f;
+    VkDeviceQueueCreateInfo qci = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = family,
+                                   .queueCount = 1, .pQueuePriorities = &prio};
+    VkPhysicalDeviceVulkan13Features f13 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+        .dynamicRendering = VK_TRUE,
+    };
+    VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f13};
+    f2.features.vertexPipelineStoresAndAtomics = VK_TRUE;
+    f2.features.fragmentStoresAndAtomics = VK_TRUE;
+    f2.features.robustBufferAccess = robust ? VK_TRUE : VK_FALSE;
+    VkDeviceCreateInfo dci = {
+        .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+        .pNext = &f2,
+        .queueCreateInfoCount = 1,
+        .pQueueCreateInfos = &qci,
+    };
+    CHECK(vkCreateDevice(pd, &dci, NULL, &dev));
+    VkQueue queue;
+    vkGetDeviceQueue(dev, family, 0, &queue);
+
+    buffer params = make_buffer(256, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT);
+    buffer data = make_buffer(256, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    buffer result = make_buffer(16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    buffer tail = make_buffer(256, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    for (uint32_t i = 0; i < 16; i++) {
+        uint32_t *v = (uint32_t *)params.map + 4 * i;
+        v[0] = 10 * i + 1, v[1] = 10 * i + 2, v[2] = 10 * i + 3, v[3] = 10 * i + 4;
+    }
+    for (uint32_t i = 0; i < 64; i++)
+        ((uint32_t *)data.map)[i] = 100 + i;
+    ((uint32_t *)tail.map)[0] = 2;
+    for (uint32_t i = 0; i < 31; i++) {
+        ((uint32_t *)tail.map)[2 + 2 * i] = 1000 + i;
+        ((uint32_t *)tail.map)[3 + 2 * i] = 2000 + i;
+    }
+
+    VkDescriptorSetLayoutBinding lb[4] = {
+        {0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_ALL, NULL},
+        {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1, VK_SHADER_STAGE_ALL, NULL},
+        {2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_ALL, NULL},
+        {3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_ALL, NULL},
+    };
+    VkDescriptorSetLayoutCreateInfo dslci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+                                             .bindingCount = 4, .pBindings = lb};
+    VkDescriptorSetLayout dsl;
+    CHECK(vkCreateDescriptorSetLayout(dev, &dslci, NULL, &dsl));
+    VkDescriptorPoolSize ps[3] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
+                                  {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1},
+                                  {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2}};
+    VkDescriptorPoolCreateInfo dpci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 1,
+                                       .poolSizeCount = 3, .pPoolSizes = ps};
+    VkDescriptorPool dpool;
+    CHECK(vkCreateDescriptorPool(dev, &dpci, NULL, &dpool));
+    VkDescriptorSetAllocateInfo dsai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                                        .descriptorPool = dpool, .descriptorSetCount = 1, .pSetLayouts = &dsl};
+    VkDescriptorSet set;
+    CHECK(vkAllocateDescriptorSets(dev, &dsai, &set));
+    VkDescriptorBufferInfo bi[4] = {
+        {params.buf, 0, params_range},
+        {data.buf, 0, data_range},
+        {result.buf, 0, VK_WHOLE_SIZE},
+        {tail.buf, 0, tail_range},
+    };
+    VkWriteDescriptorSet w[4];
+    for (uint32_t i = 0; i < 4; i++)
+        w[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set,
+                                      .dstBinding = i, .descriptorCount = 1, .descriptorType = lb[i].descriptorType,
+                                      .pBufferInfo = &bi[i]};
+    vkUpdateDescriptorSets(dev, 4, w, 0, NULL);
+
+    VkShaderStageFlags stages = VK_SHADER_STAGE_ALL;
+    VkPushConstantRange pcr = {.stageFlags = stages, .size = sizeof pc};
+    VkPipelineLayoutCreateInfo plci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
+                                       .pSetLayouts = &dsl, .pushConstantRangeCount = 1, .pPushConstantRanges = &pcr};
+    VkPipelineLayout layout;
+    CHECK(vkCreatePipelineLayout(dev, &plci, NULL, &layout));
+    VkPipeline pipe;
+    VkImage image = VK_NULL_HANDLE;
+    VkImageView view = VK_NULL_HANDLE;
+    VkDeviceMemory image_mem = VK_NULL_HANDLE;
+    VkFormat format = VK_FORMAT_R8G8B8A8_UNORM;
+    if (stage == 0) {
+        VkComputePipelineCreateInfo cpci = {
+            .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+            .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                      .module = module(dir, "buf.comp.spv"), .pName = "main"},
+            .layout = layout,
+        };
+        CHECK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpci, NULL, &pipe));
+    } else {
+        VkImageCreateInfo imci = {
+            .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, .imageType = VK_IMAGE_TYPE_2D, .format = format,
+            .extent = {1, 1, 1}, .mipLevels = 1, .arrayLayers = 1, .samples = VK_SAMPLE_COUNT_1_BIT,
+            .tiling = VK_IMAGE_TILING_OPTIMAL, .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT,
+        };
+        CHECK(vkCreateImage(dev, &imci, NULL, &image));
+        VkMemoryRequirements req;
+        vkGetImageMemoryRequirements(dev, image, &req);
+        VkMemoryAllocateInfo mai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
+                                    .memoryTypeIndex = find_memory(req.memoryTypeBits, 0)};
+        CHECK(vkAllocateMemory(dev, &mai, NULL, &image_mem));
+        CHECK(vkBindImageMemory(dev, image, image_mem, 0));
+        VkImageViewCreateInfo vci = {
+            .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, .image = image, .viewType = VK_IMAGE_VIEW_TYPE_2D,
+            .format = format, .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1},
+        };
+        CHECK(vkCreateImageView(dev, &vci, NULL, &view));
+        VkPipelineShaderStageCreateInfo ss[2] = {
+            {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT,
+             .module = module(dir, stage == 1 ? "buf.vert.spv" : "buf_plain.vert.spv"), .pName = "main"},
+            {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
+             .module = module(dir, stage == 2 ? "buf.frag.spv" : "buf_plain.frag.spv"), .pName = "main"},
+        };
+        VkPipelineVertexInputStateCreateInfo vi = {.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+        VkPipelineInputAssemblyStateCreateInfo ia = {
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+            .topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST};
+        VkViewport vp = {0, 0, 1, 1, 0, 1};
+        VkRect2D sc = {{0, 0}, {1, 1}};
+        VkPipelineViewportStateCreateInfo vps = {.sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
+                                                 .viewportCount = 1, .pViewports = &vp, .scissorCount = 1,
+                                                 .pScissors = &sc};
+        VkPipelineRasterizationStateCreateInfo rs = {
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+            .polygonMode = VK_POLYGON_MODE_FILL, .cullMode = VK_CULL_MODE_NONE, .lineWidth = 1};
+        VkPipelineMultisampleStateCreateInfo ms = {.sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+                                                   .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT};
+        VkPipelineColorBlendAttachmentState cba = {.colorWriteMask = 0xf};
+        VkPipelineColorBlendStateCreateInfo cb = {.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+                                                  .attachmentCount = 1, .pAttachments = &cba};
+        VkPipelineRenderingCreateInfo pri = {.sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
+                                             .colorAttachmentCount = 1, .pColorAttachmentFormats = &format};
+        VkGraphicsPipelineCreateInfo gpci = {
+            .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, .pNext = &pri, .stageCount = 2,
+            .pStages = ss, .pVertexInputState = &vi, .pInputAssemblyState = &ia, .pViewportState = &vps,
+            .pRasterizationState = &rs, .pMultisampleState = &ms, .pColorBlendState = &cb, .layout = layout,
+        };
+        CHECK(vkCreateGraphicsPipelines(dev, VK_NULL_HANDLE, 1, &gpci, NULL, &pipe));
+    }
+
+    VkCommandPoolCreateInfo cpci = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, .queueFamilyIndex = family};
+    VkCommandPool pool;
+    CHECK(vkCreateCommandPool(dev, &cpci, NULL, &pool));
+    VkCommandBufferAllocateInfo cbai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, .commandPool = pool,
+                                        .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY, .commandBufferCount = 1};
+    VkCommandBuffer cmd;
+    CHECK(vkAllocateCommandBuffers(dev, &cbai, &cmd));
+    PFN_vkSetDebugUtilsObjectNameEXT set_name =
+        have_utils ? (PFN_vkSetDebugUtilsObjectNameEXT)vkGetDeviceProcAddr(dev, "vkSetDebugUtilsObjectNameEXT") : NULL;
+    if (set_name) {
+        VkDebugUtilsObjectNameInfoEXT ni = {.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT,
+                                            .objectType = VK_OBJECT_TYPE_COMMAND_BUFFER,
+                                            .objectHandle = (uint64_t)(uintptr_t)cmd, .pObjectName = "buf-cmd"};
+        set_name(dev, &ni);
+        ni.objectType = VK_OBJECT_TYPE_PIPELINE;
+        ni.objectHandle = (uint64_t)pipe;
+        ni.pObjectName = "buf-pipeline";
+        set_name(dev, &ni);
+    }
+
+    VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    CHECK(vkBeginCommandBuffer(cmd, &begin));
+    if (stage == 0) {
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 1, &dyn);
+        vkCmdPushConstants(cmd, layout, stages, 0, sizeof pc, &pc);
+        vkCmdDispatch(cmd, 1, 1, 1);
+    } else {
+        VkImageMemoryBarrier ib = {
+            .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER, .dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+            .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED, .newLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+            .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+            .image = image, .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1},
+        };
+        vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, 0,
+                             0, NULL, 0, NULL, 1, &ib);
+        VkRenderingAttachmentInfo att = {
+            .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO, .imageView = view,
+            .imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+            .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+        };
+        VkRenderingInfo ri = {.sType = VK_STRUCTURE_TYPE_RENDERING_INFO, .renderArea = {{0, 0}, {1, 1}},
+                              .layerCount = 1, .colorAttachmentCount = 1, .pColorAttachments = &att};
+        vkCmdBeginRendering(cmd, &ri);
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &set, 1, &dyn);
+        vkCmdPushConstants(cmd, layout, stages, 0, sizeof pc, &pc);
+        vkCmdDraw(cmd, 1, 1, 0, 0);
+        vkCmdEndRendering(cmd);
+    }
+    CHECK(vkEndCommandBuffer(cmd));
+    VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cmd};
+    CHECK(vkQueueSubmit(queue, 1, &si, VK_NULL_HANDLE));
+    CHECK(vkQueueWaitIdle(queue));
+    printf("value=%u\n", ((uint32_t *)result.map)[0]);
+    printf("d4=%u\n", ((uint32_t *)data.map)[4]);
+    fflush(stdout);
+    vkDeviceWaitIdle(dev);
+    vkDestroyPipeline(dev, pipe, NULL);
+    vkDestroyPipelineLayout(dev, layout, NULL);
+    vkDestroyCommandPool(dev, pool, NULL);
+    if (view)
+        vkDestroyImageView(dev, view, NULL);
+    if (image)
+        vkDestroyImage(dev, image, NULL);
+    if (image_mem)
+        vkFreeMemory(dev, image_mem, NULL);
+    vkDestroyDescriptorPool(dev, dpool, NULL);
+    vkDestroyDescriptorSetLayout(dev, dsl, NULL);
+    buffer all[4] = {params, data, result, tail};
+    for (int i = 0; i < 4; i++) {
+        vkDestroyBuffer(dev, all[i].buf, NULL);
+        vkFreeMemory(dev, all[i].mem, NULL);
+    }
+    vkDestroyDevice(dev, NULL);
+    vkDestroyInstance(instance, NULL);
+    return 0;
+}

@@ -99,6 +99,9 @@ type Collector struct {
 	maps    map[uint32]sourceMapper
 	// disk finds source files the modules do not carry (sources.go).
 	disk *sourcemap.Disk
+	// extraDirs are searched after the session's own directories (open
+	// --source-path).
+	extraDirs []string
 	// newMap builds a shader's source map; tests replace it.
 	newMap func(words []uint32) sourceMapper
 	groups map[groupKey]*groupState

@@ -118,12 +118,15 @@ var ErrNotSession = errors.New("not a gpuav-dbg session file or JSON report")
 // A session file that is cut short or corrupt opens as far as it is
 // readable: Open then returns that session AND a *TruncatedError saying at
 // which byte and why it stopped. Any other error comes with a nil session.
-func Open(path string) (*Session, error) {
+func Open(path string) (*Session, error) { return openFile(path, nil) }
+
+// openFile is Open with a hook to set the replay collector up.
+func openFile(path string, setup func(*Collector)) (*Session, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("open session %s: %w", path, err)
 	}
-	s, err := Parse(data)
+	s, err := parseWith(data, setup)
 	if err != nil {
 		var te *TruncatedError
 		if errors.As(err, &te) {

@@ -37,10 +37,34 @@ func (c *Collector) setSourceDirs(m *wire.AppStarted) {
 	if m.Dir == "" && len(m.SourcePath) == 0 {
 		return
 	}
-	c.disk = sourcemap.NewDisk(SourceDirs(m.Dir, m.SourcePath)...)
-	c.disk.Hint = SourcePathHint
+	c.setDisk(append(SourceDirs(m.Dir, m.SourcePath), c.extraDirs...))
 	// Maps built before know nothing of the disk: nothing to redo, lookups
 	// pass the disk each time.
+}
+
+// setDisk makes the search path dirs. Called with c.mu held, or before
+// the collector is shared.
+func (c *Collector) setDisk(dirs []string) {
+	c.disk = sourcemap.NewDisk(dirs...)
+	c.disk.Hint = SourcePathHint
+}
+
+// OpenOptions adjust how a session file is read back.
+type OpenOptions struct {
+	// SourcePath is searched, after the directories the run recorded, for
+	// shader source files the modules name but do not carry (open
+	// --source-path): the sources may have moved since the run.
+	SourcePath []string
+}
+
+// OpenWith is Open with options.
+func OpenWith(path string, o OpenOptions) (*Session, error) {
+	return openFile(path, func(c *Collector) {
+		if len(o.SourcePath) > 0 {
+			c.extraDirs = o.SourcePath
+			c.setDisk(o.SourcePath)
+		}
+	})
 }
 
 // diskMapper is a sourceMapper that can also read files from disk.

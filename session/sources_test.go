@@ -2,6 +2,7 @@ package session
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -76,5 +77,24 @@ func TestCollectorSourceFromDisk(t *testing.T) {
 	wantNote = "the module carries no source text for oob_compute.comp, and it was not found in /nonexistent (" + SourcePathHint + "); showing the SPIR-V instruction"
 	if src.Line != 9 || src.Language != "spirv" || src.Note != wantNote || src.Text == "" || src.Caret() != "" {
 		t.Errorf("source without the directory %+v", src)
+	}
+
+	// The sources moved after the run: open --source-path finds them.
+	_, file = run(&wire.AppStarted{Path: "/bin/app", Dir: "/nonexistent"})
+	path := filepath.Join(t.TempDir(), "run.gvs")
+	if err := os.WriteFile(path, file, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opened, err := OpenWith(path, OpenOptions{SourcePath: []string{dir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src = opened.Groups[0].Source
+	wantNote = "source text read from " + filepath.Join(dir, "oob_compute.comp") + " (the module carries none)"
+	if src.Line != 9 || src.Text != "    outs[pc.idx].v[i] = i * 3u;" || src.Note != wantNote || src.Language != "glsl" {
+		t.Errorf("source opened with a search path %+v", src)
+	}
+	if plain, err := Open(path); err != nil || plain.Groups[0].Source.Language != "spirv" {
+		t.Errorf("source opened without a search path: %+v, %v", plain.Groups[0].Source, err)
 	}
 }

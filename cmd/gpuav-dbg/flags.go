@@ -141,6 +141,9 @@ type openFlags struct {
 	headless bool
 	theme    string
 	noColor  bool
+	// sourcePath is --source-path: where to look for shader sources that
+	// moved since the run (after the directories the session recorded).
+	sourcePath pathListFlag
 }
 
 // parseOpenFlags parses open's flags, before or after FILE.
@@ -151,6 +154,7 @@ func parseOpenFlags(args []string, stderr io.Writer) (*openFlags, []string, erro
 	fs.StringVar(&f.jsonOut, "json", "", "")
 	fs.StringVar(&f.sarifOut, "sarif", "", "")
 	fs.BoolVar(&f.list, "list", false, "")
+	fs.Var(&f.sourcePath, "source-path", "")
 	fs.BoolVar(&f.headless, "headless", false, "")
 	fs.StringVar(&f.theme, "theme", "auto", "")
 	fs.BoolVar(&f.noColor, "no-color", false, "")

@@ -7,7 +7,7 @@
 //
 //	gpuav-dbg run [--headless] [--json OUT.json] [--sarif OUT.sarif] [--session FILE] [--check ID=on|off ...] [--reserve-slot] [--] APP [ARGS...]
 //	gpuav-dbg demo [same flags]
-//	gpuav-dbg open FILE [--json OUT.json] [--sarif OUT.sarif] [--headless]
+//	gpuav-dbg open FILE [--json OUT.json] [--sarif OUT.sarif] [--headless] [--source-path DIRS]
 //	gpuav-dbg open --list [APP]
 //	gpuav-dbg instrument [--checks none|all|ID,...] -o OUT.spv IN.spv
 //	gpuav-dbg doctor [--json]
@@ -77,7 +77,7 @@ const usage = `gpuav-dbg: GPU-assisted validation debugger for Vulkan apps
 Usage:
   gpuav-dbg run [flags] [--] APP [ARGS...]   run APP under the layer (no APP: the demo)
   gpuav-dbg demo [flags]                     run the built-in demo app
-  gpuav-dbg open FILE [--json OUT] [--sarif OUT] [--headless]
+  gpuav-dbg open FILE [--json OUT] [--sarif OUT] [--headless] [--source-path DIRS]
                                              show a saved session (.gvs) or JSON report
   gpuav-dbg open --list [APP]                list the saved runs (of APP), oldest first
   gpuav-dbg instrument [--checks none|all|ID,...] -o OUT.spv IN.spv

@@ -4,11 +4,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"path/filepath"
 
 	"github.com/gpuav-dbg/gpuav-dbg/session"
 )
 
-// openCmd is `open FILE [--json OUT] [--sarif OUT] [--headless]`: the TUI
+// openCmd is `open FILE [--json OUT] [--sarif OUT] [--headless]
+// [--source-path DIRS]`: the TUI
 // on a saved session (or JSON report), or its reports; `open --list [APP]`
 // lists the saved runs. A truncated session opens as far as it is
 // readable, with one line saying where it stopped.
@@ -28,7 +30,14 @@ func (c *cli) openCmd(args []string) int {
 		fmt.Fprintf(c.stderr, "gpuav-dbg: open: want one session file, got %d arguments\n", len(pos))
 		return exitLauncher
 	}
-	s, err := session.Open(pos[0])
+	var dirs []string
+	for _, d := range f.sourcePath {
+		if abs, err := filepath.Abs(d); err == nil {
+			d = abs
+		}
+		dirs = append(dirs, d)
+	}
+	s, err := session.OpenWith(pos[0], session.OpenOptions{SourcePath: dirs})
 	if err != nil {
 		var te *session.TruncatedError
 		if !errors.As(err, &te) {

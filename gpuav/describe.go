@@ -27,6 +27,8 @@ type Description struct {
 	BDA *BDAValues
 	// Buffer holds the access of a failed buffer_oob check.
 	Buffer *BufferValues
+	// Texel holds the access of a failed texel_buffer_oob check.
+	Texel *TexelValues
 	// Warning says the record is defined behaviour the app probably did
 	// not mean (an out-of-range access under robustBufferAccess): the
 	// report's level is "warning" instead of "error".
@@ -51,6 +53,27 @@ type BufferValues struct {
 func (b *BufferValues) Highest() uint64 {
 	return uint64(b.Offset) + uint64(b.Size) - 1
 }
+
+// TexelValues describe an access to a uniform or storage texel buffer at
+// a texel past the end of the buffer view bound to its descriptor.
+type TexelValues struct {
+	// Texel is the coordinate the shader used (negative when the shader's
+	// coordinate is signed and was negative).
+	Texel int64
+	// Count is the view's texel count (its range over the format's texel
+	// size).
+	Count  uint32
+	Write  bool // an image store, or an atomic that writes
+	Atomic bool
+	// Uniform says a uniform texel buffer (else a storage texel buffer).
+	Uniform bool
+	// Robust says the device enabled robustBufferAccess.
+	Robust bool
+}
+
+// TexelVUID is the id the Khronos layer reports texel buffer accesses out
+// of bounds under: the specification has no VUID for it yet.
+const TexelVUID = "UNASSIGNED-Descriptor Texel Buffer texel out of bounds"
 
 // BDAValues describe an access through a buffer device address that is
 // not inside one buffer whose address the app obtained.
@@ -111,6 +134,8 @@ func Describe(code CheckCode, p [RecordParams]uint32) Description {
 		describeBDA(&d, p)
 	case CodeBufferOOB:
 		describeBuffer(&d, p)
+	case CodeTexelBufferOOB:
+		describeTexel(&d, p)
 	default:
 		d.Message = fmt.Sprintf("check code %d with parameters %v", uint32(code), p)
 	}
@@ -220,6 +245,40 @@ func describeBuffer(d *Description, p [RecordParams]uint32) {
 	}
 	d.Message = fmt.Sprintf("(set = %d, binding = %d) Descriptor index %d access out of bounds. Descriptor size is %d and highest byte accessed was %d (%d-byte %s %s of a %s buffer).",
 		d.Set, d.Binding, d.Index, v.Range, v.Highest(), v.Size, verb, at, kind)
+	if v.Robust {
+		d.Warning = true
+		d.Message += " The device enabled robustBufferAccess, so the access is defined (out-of-range reads return zero or in-range values, writes may be discarded), but it is probably not intended."
+	}
+}
+
+// describeTexel fills in a texel_buffer_oob error, worded like the Khronos
+// layer's, with the coordinate and the kind of access added.
+func describeTexel(d *Description, p [RecordParams]uint32) {
+	v := &TexelValues{Texel: int64(p[3]), Count: p[4],
+		Write: p[5]&TexelWrite != 0, Atomic: p[5]&TexelAtomic != 0,
+		Uniform: p[5]&TexelUniform != 0, Robust: p[5]&TexelRobust != 0}
+	if p[5]&TexelSigned != 0 {
+		v.Texel = int64(int32(p[3]))
+	}
+	d.Texel = v
+	d.HasDescriptor = true
+	d.Set, d.Binding, d.Index, d.Length = p[0], p[1], p[2], p[6]
+	d.FullVUID = TexelVUID
+	kind := "storage"
+	if v.Uniform {
+		kind = "uniform"
+	}
+	verb := "read"
+	switch {
+	case v.Atomic && v.Write:
+		verb = "atomic write"
+	case v.Atomic:
+		verb = "atomic read"
+	case v.Write:
+		verb = "write"
+	}
+	d.Message = fmt.Sprintf("(set = %d, binding = %d) Descriptor index %d access out of bounds. The descriptor texel buffer size is %d texels and the texel accessed was %d (a %s of a %s texel buffer).",
+		d.Set, d.Binding, d.Index, v.Count, v.Texel, verb, kind)
 	if v.Robust {
 		d.Warning = true
 		d.Message += " The device enabled robustBufferAccess, so the access is defined (out-of-range reads return zero or in-range values, writes may be discarded), but it is probably not intended."

@@ -32,6 +32,9 @@ func instrument(words []uint32, opt Options) (res Result, err error) {
 	if opt.enabled(CheckBufferOOB) {
 		bufferOOBPass(ctx) // after the descriptor checks: it guards what they let through
 	}
+	if opt.enabled(CheckTexelBufferOOB) {
+		texelBufferPass(ctx) // also after the descriptor checks
+	}
 	if opt.enabled(CheckRayQuery) {
 		rayQueryPass(ctx)
 	}

@@ -85,7 +85,8 @@ const (
 	CodeDescriptorDestroyed CheckCode = 3
 	// CodeBufferOOB: p0 set, p1 binding, p2 index, p3 offset, p4 access size, p5 bound range.
 	CodeBufferOOB CheckCode = 4
-	// CodeTexelBufferOOB: p0 set, p1 binding, p2 index, p3 texel, p4 texel count.
+	// CodeTexelBufferOOB: p0 set, p1 binding, p2 index, p3 texel coordinate
+	// (bits), p4 texel count, p5 flags (Texel* bits), p6 array length.
 	CodeTexelBufferOOB CheckCode = 5
 	// CodeBDAOOB: p0/p1 address low/high, p2 access size.
 	CodeBDAOOB CheckCode = 6
@@ -123,7 +124,7 @@ var AllChecks = []string{
 
 // ImplementedChecks lists the checks the instrumentation can add today.
 // The others are accepted in settings but have no pass yet.
-var ImplementedChecks = []string{CheckDescriptorIndexOOB, CheckDescriptorUninit, CheckDescriptorDestroyed, CheckBufferOOB, CheckRayQuery, CheckBDAOOB}
+var ImplementedChecks = []string{CheckDescriptorIndexOOB, CheckDescriptorUninit, CheckDescriptorDestroyed, CheckBufferOOB, CheckTexelBufferOOB, CheckRayQuery, CheckBDAOOB}
 
 // CheckID returns the check id a code belongs to.
 func (c CheckCode) CheckID() string {

@@ -200,11 +200,13 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 		checks = set.Checks
 		d = state.devices[uint64(dev)]
 		robust = d != nil && d.robust
-		if robust && !set.WarnRobust && checks[gpuav.CheckBufferOOB] {
+		if robust && !set.WarnRobust && (checks[gpuav.CheckBufferOOB] || checks[gpuav.CheckTexelBufferOOB]) {
 			// Defined behaviour the user chose not to hear about: do not
-			// instrument it at all.
+			// instrument it at all (robustBufferAccess covers texel
+			// buffers too).
 			checks = maps.Clone(checks)
 			checks[gpuav.CheckBufferOOB] = false
+			checks[gpuav.CheckTexelBufferOOB] = false
 		}
 	})
 	id = C.uint32_t(s.id)

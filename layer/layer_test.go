@@ -397,7 +397,7 @@ func TestLoadSettings(t *testing.T) {
 		"VK_LAYER_GPUAV_DBG_SOCKET":                     "/run/x.sock",
 	}
 	s, warnings := LoadSettings(func(k string) string { return env[k] })
-	if s.Checks[gpuav.CheckDescriptorIndexOOB] || !s.Checks[gpuav.CheckBufferOOB] || s.Checks[gpuav.CheckTexelBufferOOB] {
+	if s.Checks[gpuav.CheckDescriptorIndexOOB] || !s.Checks[gpuav.CheckBufferOOB] || !s.Checks[gpuav.CheckTexelBufferOOB] {
 		t.Errorf("checks: %v", s.Checks)
 	}
 	if len(s.Checks) != len(gpuav.AllChecks) {

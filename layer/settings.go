@@ -25,8 +25,9 @@ const (
 	// EnvSafeMode (default 1): a failed check skips the faulty access.
 	EnvSafeMode = "VK_LAYER_GPUAV_DBG_SAFE_MODE"
 	// EnvWarnRobust (default 1): on a device created with
-	// robustBufferAccess(2), buffer_oob reports its findings as warnings;
-	// 0 leaves those devices' buffer accesses unchecked.
+	// robustBufferAccess(2), buffer_oob and texel_buffer_oob report their
+	// findings as warnings; 0 leaves those devices' buffer and texel buffer
+	// accesses unchecked.
 	EnvWarnRobust = "VK_LAYER_GPUAV_DBG_WARN_ROBUST"
 	// EnvSocket is the launcher's unix socket; unset, the layer reports
 	// to stderr.

@@ -162,6 +162,41 @@ func bufferOf(v *gpuav.BufferValues) *Buffer {
 		Atomic: v.Atomic, Kind: kind, Robust: v.Robust}
 }
 
+// Texel is the access of a texel_buffer_oob error: a uniform or storage
+// texel buffer access at a texel past the end of the bound buffer view
+// (the descriptor itself is the group's Descriptor).
+type Texel struct {
+	// Texel is the coordinate the shader used (negative when the shader's
+	// signed coordinate was); Count the view's texel count.
+	Texel  int64  `json:"texel"`
+	Count  uint32 `json:"texel_count"`
+	Write  bool   `json:"write"`
+	Atomic bool   `json:"atomic,omitempty"`
+	// Kind is "uniform" or "storage".
+	Kind string `json:"kind"`
+	// Robust says the device enabled robustBufferAccess (the group is a
+	// warning).
+	Robust bool `json:"robust,omitempty"`
+}
+
+// Access says "read", "write", "atomic read" or "atomic write".
+func (t *Texel) Access() string {
+	b := Buffer{Write: t.Write, Atomic: t.Atomic}
+	return b.Access()
+}
+
+// texelOf converts the decoder's texel values, or returns nil.
+func texelOf(v *gpuav.TexelValues) *Texel {
+	if v == nil {
+		return nil
+	}
+	kind := "storage"
+	if v.Uniform {
+		kind = "uniform"
+	}
+	return &Texel{Texel: v.Texel, Count: v.Count, Write: v.Write, Atomic: v.Atomic, Kind: kind, Robust: v.Robust}
+}
+
 // Level values of ErrorGroup.
 const (
 	LevelError   = "error"

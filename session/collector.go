@@ -528,6 +528,7 @@ func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, raw r
 	g.Ray = rayOf(d.Ray)
 	g.BDA = bdaOf(d.BDA)
 	g.Buffer = bufferOf(d.Buffer)
+	g.Texel = texelOf(d.Texel)
 	g.Level = LevelError
 	if d.Warning {
 		g.Level = LevelWarning

@@ -262,6 +262,9 @@ func (g *ErrorGroup) Summary() string {
 		if bu := g.Buffer; bu != nil {
 			fmt.Fprintf(&b, " %s bytes %d..%d of %d bound", bu.Access(), bu.Offset, bu.Highest, bu.Range)
 		}
+		if te := g.Texel; te != nil {
+			fmt.Fprintf(&b, " %s texel %d of %d", te.Access(), te.Texel, te.Count)
+		}
 		if g.IsWarning() {
 			b.WriteString(" (warning)")
 		}

@@ -114,8 +114,10 @@ type ErrorGroup struct {
 	// BDA holds the access of a bda_oob error.
 	BDA *BDA `json:"bda,omitempty"`
 	// Buffer holds the access of a buffer_oob error.
-	Buffer        *Buffer `json:"buffer,omitempty"`
-	CommandBuffer Handle  `json:"command_buffer"`
+	Buffer *Buffer `json:"buffer,omitempty"`
+	// Texel holds the access of a texel_buffer_oob error.
+	Texel         *Texel `json:"texel,omitempty"`
+	CommandBuffer Handle `json:"command_buffer"`
 	// Queue is the queue of the group's first submit (omitted in sessions
 	// from before the layer sent it).
 	Queue Handle `json:"queue,omitzero"`

@@ -336,6 +336,9 @@ func sarifResultOf(g *ErrorGroup, ruleIndex int, root string) sarifResult {
 	if g.Buffer != nil {
 		props["buffer"] = g.Buffer
 	}
+	if g.Texel != nil {
+		props["texel"] = g.Texel
+	}
 	if len(g.Labels) > 0 {
 		props["labels"] = g.Labels
 	}

@@ -108,6 +108,10 @@ func Fields(g *session.ErrorGroup) []Field {
 		add("Access", fmt.Sprintf("%d-byte %s at offset %d of a %s buffer, highest byte %d", b.Size, b.Access(), b.Offset, b.Kind, b.Highest))
 		add("Bound range", fmt.Sprintf("%d bytes", b.Range))
 	}
+	if te := g.Texel; te != nil {
+		add("Access", fmt.Sprintf("%s of texel %d of a %s texel buffer", te.Access(), te.Texel, te.Kind))
+		add("View size", fmt.Sprintf("%d texels", te.Count))
+	}
 	add("Command buf", FormatHandle(g.CommandBuffer))
 	if g.PrimaryActionIndex != nil {
 		add("Primary", fmt.Sprintf("%s, after %d of its actions", FormatHandle(g.PrimaryCommandBuffer), *g.PrimaryActionIndex))

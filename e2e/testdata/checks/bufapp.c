@@ -16,7 +16,8 @@
  * tail [0, WHOLE): clean prints value=2114 (11 + 103 + 2000).
  *   ubo_past_range: params bound [0, 32), ui 2 (bytes 32..35).
  *   ssbo_past_range: data bound [0, 16), writes d[4] (bytes 16..19).
- *   dynamic_offset: dynamic offset 192 (64 bytes left), si 16 (bytes 64..67).
+ *   dynamic_offset: data bound [0, 64) with dynamic offset 192, si 16
+ *                   (bytes 64..67 of the range).
  *   runtime_array_tail: tail bound [0, 20), ti 1 (t[1].y, bytes 20..23).
  *   robust: ssbo_past_range on a device created with robustBufferAccess.
  * It prints "value=N" (result.r[0]) and "d4=N" (data's word 4 in memory)
@@ -65,6 +66,9 @@ static uint32_t *read_file(const char *dir, const char *name, size_t *size)
     return buf;
 }
 
+static VkShaderModule modules[2];
+static int nmodules;
+
 static VkShaderModule module(const char *dir, const char *name)
 {
     size_t size;
@@ -74,6 +78,7 @@ static VkShaderModule module(const char *dir, const char *name)
     VkShaderModule m;
     CHECK(vkCreateShaderModule(dev, &ci, NULL, &m));
     free(code);
+    modules[nmodules++] = m;
     return m;
 }
 
@@ -153,7 +158,7 @@ int main(int argc, char **argv)
     else if (!strcmp(kase, "ssbo_past_range") || !strcmp(kase, "robust"))
         data_range = 16, pc.si = 4, pc.write = 1, robust = !strcmp(kase, "robust");
     else if (!strcmp(kase, "dynamic_offset"))
-        dyn = 192, pc.si = 16;
+        data_range = 64, dyn = 192, pc.si = 16;
     else if (!strcmp(kase, "runtime_array_tail"))
         tail_range = 20, pc.ti = 1;
     else if (strcmp(kase, "clean")) {
@@ -405,6 +410,8 @@ int main(int argc, char **argv)
         vkDestroyImage(dev, image, NULL);
     if (image_mem)
         vkFreeMemory(dev, image_mem, NULL);
+    for (int i = 0; i < nmodules; i++)
+        vkDestroyShaderModule(dev, modules[i], NULL);
     vkDestroyDescriptorPool(dev, dpool, NULL);
     vkDestroyDescriptorSetLayout(dev, dsl, NULL);
     buffer all[4] = {params, data, result, tail};

@@ -1,0 +1,18 @@
+#version 450
+// texelapp's compute shader: one invocation fetches a uniform texel buffer
+// (R32_SFLOAT), may store to a storage texel buffer (R32_UINT) and adds to
+// it atomically, at the texels the app pushes, and stores what it read.
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) uniform samplerBuffer utb;
+layout(set = 0, binding = 1, r32ui) uniform uimageBuffer stb;
+layout(set = 0, binding = 2, std430) buffer Result { uint r[4]; } result;
+layout(push_constant) uniform PC { int fetch; int write; int atom; uint store; } pc;
+void main() {
+    uint v = uint(texelFetch(utb, pc.fetch).x);
+    if (pc.store != 0u) {
+        imageStore(stb, pc.write, uvec4(7u));
+    }
+    uint old = imageAtomicAdd(stb, pc.atom, 5u);
+    result.r[0] = v;
+    result.r[1] = old;
+}

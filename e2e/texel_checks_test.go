@@ -1,0 +1,257 @@
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// texelApp builds texelapp and its shaders (testdata/checks,
+// glslangValidator -g --target-env vulkan1.2) once.
+var texelApp = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "gpuav-texel")
+	if err != nil {
+		return "", err
+	}
+	src := filepath.Join(root, "e2e", "testdata", "checks")
+	for _, sh := range []string{"texel.comp", "texel.vert", "texel.frag", "buf_plain.vert", "buf_plain.frag"} {
+		cmd := exec.Command("glslangValidator", "-g", "--target-env", "vulkan1.2", "-o", filepath.Join(dir, sh+".spv"), sh)
+		cmd.Dir = src
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return "", errors.New("glslangValidator " + sh + ": " + err.Error() + "\n" + string(out))
+		}
+	}
+	out, err := exec.Command("gcc", "-O1", "-Wall", "-Werror", "-o", filepath.Join(dir, "texelapp"),
+		filepath.Join(src, "texelapp.c"), "-lvulkan").CombinedOutput()
+	if err != nil {
+		return "", errors.New("gcc texelapp: " + err.Error() + "\n" + string(out))
+	}
+	return dir, nil
+})
+
+// texelReport is the part of the headless JSON the texel tests read.
+type texelReport struct {
+	Errors []struct {
+		Check      string               `json:"check"`
+		Level      string               `json:"level"`
+		VUID       string               `json:"vuid"`
+		Message    string               `json:"message"`
+		Count      int                  `json:"count"`
+		Stage      string               `json:"stage"`
+		Coords     map[string][]float64 `json:"coords"`
+		Descriptor *struct {
+			Set         uint32 `json:"set"`
+			Binding     uint32 `json:"binding"`
+			Index       uint32 `json:"index"`
+			ArrayLength uint32 `json:"array_length"`
+		} `json:"descriptor"`
+		Texel *struct {
+			Texel  int64  `json:"texel"`
+			Count  uint32 `json:"texel_count"`
+			Write  bool   `json:"write"`
+			Atomic bool   `json:"atomic"`
+			Kind   string `json:"kind"`
+			Robust bool   `json:"robust"`
+		} `json:"texel"`
+		Action        string `json:"action"`
+		CommandBuffer struct {
+			Name string `json:"name"`
+		} `json:"command_buffer"`
+		Source struct {
+			File string `json:"file"`
+			Line int    `json:"line"`
+			Text string `json:"text"`
+		} `json:"source"`
+	} `json:"errors"`
+}
+
+// runTexelApp runs texelapp under `gpuav-dbg run --headless --json` with
+// extra environment and launcher flags and returns the exit code, the
+// report and the output.
+func runTexelApp(t *testing.T, env, flags []string, args ...string) (int, texelReport, string) {
+	t.Helper()
+	dir, err := texelApp()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out.json")
+	full := append([]string{"run", "--headless", "--json", out, "--session", filepath.Join(t.TempDir(), "s.gvs")}, flags...)
+	full = append(append(full, "--", filepath.Join(dir, "texelapp"), "--shaders", dir), args...)
+	cmd := exec.Command(bin("gpuav-dbg"), full...)
+	cmd.Env = append(os.Environ(), env...)
+	var output bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &output, &output
+	err = cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("run gpuav-dbg: %v", err)
+	}
+	var r texelReport
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatalf("read report (exit %d): %v\n%s", code, err, output.String())
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatalf("parse report: %v\n%s", err, b)
+	}
+	return code, r, output.String()
+}
+
+// TestTexelBufferOOBCheck: a uniform texel buffer fetch at texel 10, a
+// storage texel buffer store at texel 8 and an imageAtomicAdd at texel -1,
+// each on an 8-texel view, in a compute, a vertex and a fragment shader on
+// lavapipe: one error each with the exact set, binding, texel, texel
+// count, kind of access, the Khronos wording and id, the source line and
+// the invocation's coordinates; the access yields zero / does nothing
+// (value=0, old=0, s8=1008 -- lavapipe's own bounds checks give the same
+// values, so these only show that nothing else changed). Under
+// robustBufferAccess the store is a warning (exit 0); with the check off,
+// nothing. clean: none, value=103 old=1001.
+func TestTexelBufferOOBCheck(t *testing.T) {
+	tests := []struct {
+		name    string
+		binding uint32
+		texel   int64
+		write   bool
+		atomic  bool
+		kind    string
+		verb    string
+		output  string
+		line    int
+		src     string
+	}{
+		{"fetch_oob", 0, 10, false, false, "uniform", "read", "value=0\nold=1001\ns8=1008\n", 11,
+			"    uint v = uint(texelFetch(utb, pc.fetch).x);"},
+		{"write_oob", 1, 8, true, false, "storage", "write", "value=103\nold=1001\ns8=1008\n", 13,
+			"        imageStore(stb, pc.write, uvec4(7u));"},
+		{"atomic_oob", 1, -1, true, true, "storage", "atomic write", "value=103\nold=0\ns8=1008\n", 15,
+			"    uint old = imageAtomicAdd(stb, pc.atom, 5u);"},
+	}
+	stages := []struct{ stage, action, file, coordKey string }{
+		{"compute", "vkCmdDispatch", "texel.comp", "global_invocation_id"},
+		{"vertex", "vkCmdDraw", "texel.vert", "vertex_index"},
+		{"fragment", "vkCmdDraw", "texel.frag", "frag_coord"},
+	}
+	for _, st := range stages {
+		for _, tt := range tests {
+			t.Run(st.stage+"/"+tt.name, func(t *testing.T) {
+				code, r, out := runTexelApp(t, nil, nil, "--case", tt.name, "--stage", st.stage)
+				if code != 1 {
+					t.Fatalf("exit code %d, want 1\n%s", code, out)
+				}
+				if !strings.Contains(out, tt.output) {
+					t.Errorf("app printed\n%s\nwant %q", out, tt.output)
+				}
+				if len(r.Errors) != 1 {
+					t.Fatalf("%d error groups, want 1\n%s", len(r.Errors), out)
+				}
+				e := r.Errors[0]
+				if e.Check != "texel_buffer_oob" || e.Level != "error" || e.VUID != "UNASSIGNED-Descriptor Texel Buffer texel out of bounds" ||
+					e.Count != 1 || e.Stage != st.stage || e.Action != st.action || e.CommandBuffer.Name != "texel-cmd" {
+					t.Errorf("group: check %q level %q vuid %q count %d stage %q action %q cb %q",
+						e.Check, e.Level, e.VUID, e.Count, e.Stage, e.Action, e.CommandBuffer.Name)
+				}
+				msg := "(set = 0, binding = " + itoa(uint64(tt.binding)) + ") Descriptor index 0 access out of bounds. " +
+					"The descriptor texel buffer size is 8 texels and the texel accessed was " + strings.TrimSpace(fmtInt(tt.texel)) +
+					" (a " + tt.verb + " of a " + tt.kind + " texel buffer)."
+				if e.Message != msg {
+					t.Errorf("message\n%s\nwant\n%s", e.Message, msg)
+				}
+				d, x := e.Descriptor, e.Texel
+				if d == nil || x == nil || d.Set != 0 || d.Binding != tt.binding || d.Index != 0 || d.ArrayLength != 1 ||
+					x.Texel != tt.texel || x.Count != 8 || x.Write != tt.write || x.Atomic != tt.atomic || x.Kind != tt.kind || x.Robust {
+					t.Errorf("descriptor %+v texel %+v", d, x)
+				}
+				if e.Source.File != st.file || e.Source.Line != tt.line || e.Source.Text != tt.src {
+					t.Errorf("source %+v, want %s:%d %q", e.Source, st.file, tt.line, tt.src)
+				}
+				want := map[string][]float64{"global_invocation_id": {0, 0, 0}, "vertex_index": {0}, "frag_coord": {0.5, 0.5}}[st.coordKey]
+				if c := e.Coords[st.coordKey]; len(c) != len(want) || c[0] != want[0] || c[len(c)-1] != want[len(want)-1] {
+					t.Errorf("coords %v, want %s %v", e.Coords, st.coordKey, want)
+				}
+			})
+		}
+		t.Run(st.stage+"/clean", func(t *testing.T) {
+			code, r, out := runTexelApp(t, nil, nil, "--case", "clean", "--stage", st.stage)
+			if code != 0 || len(r.Errors) != 0 || !strings.Contains(out, "value=103\nold=1001\ns8=1008\n") {
+				t.Fatalf("exit %d, %d groups, want 0, none and value=103 old=1001\n%s", code, len(r.Errors), out)
+			}
+		})
+	}
+	t.Run("robust", func(t *testing.T) {
+		code, r, out := runTexelApp(t, nil, nil, "--case", "robust")
+		if code != 0 {
+			t.Fatalf("exit code %d, want 0 (warnings only)\n%s", code, out)
+		}
+		if len(r.Errors) != 1 {
+			t.Fatalf("%d groups, want 1\n%s", len(r.Errors), out)
+		}
+		e := r.Errors[0]
+		if e.Check != "texel_buffer_oob" || e.Level != "warning" || e.Texel == nil || !e.Texel.Robust ||
+			e.Texel.Texel != 8 || e.Texel.Count != 8 || !e.Texel.Write ||
+			!strings.Contains(e.Message, "The device enabled robustBufferAccess") {
+			t.Errorf("group %+v texel %+v", e, e.Texel)
+		}
+	})
+	t.Run("robust_silenced", func(t *testing.T) {
+		code, r, out := runTexelApp(t, []string{"VK_LAYER_GPUAV_DBG_WARN_ROBUST=0"}, nil, "--case", "robust")
+		if code != 0 || len(r.Errors) != 0 {
+			t.Fatalf("exit %d, %d groups, want 0 and none\n%s", code, len(r.Errors), out)
+		}
+	})
+	t.Run("check_off", func(t *testing.T) {
+		code, r, out := runTexelApp(t, nil, []string{"--check", "texel_buffer_oob=off"}, "--case", "write_oob")
+		if code != 0 || len(r.Errors) != 0 {
+			t.Fatalf("exit %d, %d groups, want 0 and none\n%s", code, len(r.Errors), out)
+		}
+	})
+}
+
+func fmtInt(v int64) string {
+	if v < 0 {
+		return "-" + itoa(uint64(-v))
+	}
+	return itoa(uint64(v))
+}
+
+// TestTexelBufferOOBAppValidForKhronos: every texelapp case is valid API
+// usage for the Khronos layer 1.3.239 with GPU-assisted validation, and
+// that release reports none of the out-of-bounds texel accesses (its
+// GPU-AV had no texel buffer check): the app prints its three lines and
+// nothing else.
+func TestTexelBufferOOBAppValidForKhronos(t *testing.T) {
+	if _, err := os.Stat("/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json"); err != nil {
+		t.Fatalf("Khronos validation layer not installed (scripts/install-deps installs vulkan-validationlayers): %v", err)
+	}
+	dir, err := texelApp()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kase := range []string{"clean", "fetch_oob", "write_oob", "atomic_oob", "robust"} {
+		for _, stage := range []string{"compute", "fragment"} {
+			t.Run(kase+"/"+stage, func(t *testing.T) {
+				cmd := exec.Command(filepath.Join(dir, "texelapp"), "--shaders", dir, "--stage", stage, "--case", kase)
+				cmd.Env = append(os.Environ(),
+					"VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation",
+					"VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_GPU_ASSISTED_EXT")
+				out, err := cmd.CombinedOutput()
+				if err != nil {
+					t.Fatalf("texelapp under Khronos GPU-AV: %v\n%s", err, out)
+				}
+				if lines := strings.Split(strings.TrimSpace(string(out)), "\n"); len(lines) != 3 ||
+					!strings.HasPrefix(lines[0], "value=") || !strings.HasPrefix(lines[1], "old=") || lines[2] != "s8=1008" {
+					t.Fatalf("Khronos printed more than the app's three lines:\n%s", out)
+				}
+			})
+		}
+	}
+}

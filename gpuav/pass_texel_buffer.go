@@ -1,0 +1,287 @@
+package gpuav
+
+import (
+	"github.com/gpuav-dbg/gpuav-dbg/spirv"
+)
+
+// Texel buffer access flags: word p5 of a CodeTexelBufferOOB record.
+const (
+	// TexelWrite marks an OpImageWrite or an atomic that writes.
+	TexelWrite = 1 << 0
+	// TexelAtomic marks an atomic through OpImageTexelPointer.
+	TexelAtomic = 1 << 1
+	// TexelUniform marks a uniform texel buffer (else a storage texel
+	// buffer).
+	TexelUniform = 1 << 2
+	// TexelRobust says the device enabled robustBufferAccess, which also
+	// covers texel buffers: the access is defined, reported as a warning.
+	TexelRobust = 1 << 3
+	// TexelSigned says the coordinate is a signed integer (p3 holds its
+	// bits: a negative coordinate reads as a large unsigned one).
+	TexelSigned = 1 << 4
+)
+
+// texelAccess is one access to a texel buffer element.
+type texelAccess struct {
+	set, binding uint32
+	// descIndex is the descriptor array index id, 0 for a plain binding.
+	descIndex uint32
+	coord     uint32 // the coordinate id, a 32-bit integer scalar
+	flags     uint32
+	// ptr is the OpImageTexelPointer an atomic goes through, else nil.
+	ptr *spirv.Instruction
+}
+
+// texelBufferPass guards every access to a texel buffer (an image of Dim
+// Buffer): OpImageFetch, OpImageRead, OpImageWrite (and their sparse
+// forms) and the atomics through OpImageTexelPointer, on a plain binding
+// or an element of a sized or runtime array:
+//
+//	B: ... %r = OpFunctionCall %v3uint gpuav_check_texel set binding index coord
+//	       %ok = (%r.x == 0)
+//	       OpSelectionMerge %M None
+//	       OpBranchConditional %ok %T %F
+//	T: the access (for an atomic: the OpImageTexelPointer, moved down to
+//	   just before the atomic, and the atomic); OpBranch %M
+//	F: stage words; OpFunctionCall gpuav_report_texel_oob ...; OpBranch %M
+//	M: %result = OpPhi %type %access %T %null %F ... the rest of B
+//
+// The texel count of the view is only known at submit (binding
+// DescStateBinding), so every access is checked. The pass runs after the
+// descriptor pass: an access it guards is checked here inside its guard.
+func texelBufferPass(c *context) {
+	if c.added > 0 {
+		// The descriptor pass clones the image loads it guards under new
+		// ids the definition index does not know yet.
+		c.m.InvalidateIndex()
+	}
+	for _, f := range c.m.Functions {
+		for bi := 0; bi < len(f.Blocks); bi++ {
+			b := f.Blocks[bi]
+			for j := 0; j < len(b.Insts); j++ {
+				acc, ok := c.texelAccessOf(b.Insts[j])
+				if !ok {
+					continue
+				}
+				newBlocks, ok := c.guardTexel(f, b, j, acc)
+				if !ok {
+					continue
+				}
+				f.Blocks = append(f.Blocks[:bi+1], append(newBlocks, f.Blocks[bi+1:]...)...)
+				bi += len(newBlocks) - 1
+				break
+			}
+		}
+	}
+}
+
+// texelAccessOf recognises an access to a texel buffer and returns where
+// it lands. Accesses to other images, and texel pointers, are not sites:
+// the atomic using a texel pointer is.
+func (c *context) texelAccessOf(in *spirv.Instruction) (texelAccess, bool) {
+	m := c.m
+	var acc texelAccess
+	var img, ptr uint32 // an image value, or the pointer to an image variable
+	switch in.Opcode() {
+	case spirv.OpImageFetch, spirv.OpImageRead, spirv.OpImageSparseFetch, spirv.OpImageSparseRead:
+		if len(in.Words) < 5 {
+			return acc, false
+		}
+		img, acc.coord = in.Words[3], in.Words[4]
+	case spirv.OpImageWrite:
+		if len(in.Words) < 4 {
+			return acc, false
+		}
+		img, acc.coord = in.Words[1], in.Words[2]
+		acc.flags |= TexelWrite
+	default:
+		k := pointerOperand(in.Opcode())
+		if k == 0 || k >= len(in.Words) {
+			return acc, false
+		}
+		tp := m.Def(in.Words[k])
+		if tp == nil || tp.Opcode() != spirv.OpImageTexelPointer || len(tp.Words) < 6 {
+			return acc, false
+		}
+		acc.ptr = tp
+		ptr, acc.coord = tp.Words[3], tp.Words[4]
+		acc.flags |= bufferFlags(in.Opcode()) // the same Write/Atomic bits
+	}
+	// An image value: follow OpImage / OpCopyObject back to its OpLoad.
+	for depth := 0; img != 0 && depth < 8; depth++ {
+		d := m.Def(img)
+		if d == nil || len(d.Words) < 4 {
+			return acc, false
+		}
+		switch d.Opcode() {
+		case spirv.OpImage, spirv.OpCopyObject:
+			img = d.Words[3]
+			continue
+		case spirv.OpLoad:
+			ptr = d.Words[3]
+		}
+		break
+	}
+	if ptr == 0 {
+		return acc, false
+	}
+	v := m.Def(ptr)
+	if v == nil {
+		return acc, false
+	}
+	if op := v.Opcode(); (op == spirv.OpAccessChain || op == spirv.OpInBoundsAccessChain) && len(v.Words) == 5 {
+		acc.descIndex = v.Words[4]
+		v = m.Def(v.Words[3])
+	}
+	if v == nil || v.Opcode() != spirv.OpVariable || spirv.StorageClass(v.Words[3]) != spirv.StorageClassUniformConstant {
+		return acc, false
+	}
+	pt := m.Def(v.Words[1])
+	if pt == nil || pt.Opcode() != spirv.OpTypePointer {
+		return acc, false
+	}
+	t := m.Def(pt.Words[3])
+	if t != nil && (t.Opcode() == spirv.OpTypeArray || t.Opcode() == spirv.OpTypeRuntimeArray) {
+		if acc.descIndex == 0 {
+			return acc, false // the whole array: not an element access
+		}
+		t = m.Def(t.Words[2])
+	} else if acc.descIndex != 0 {
+		return acc, false
+	}
+	if t != nil && t.Opcode() == spirv.OpTypeSampledImage {
+		t = m.Def(t.Words[2])
+	}
+	if t == nil || t.Opcode() != spirv.OpTypeImage || len(t.Words) < 9 || spirv.Dim(t.Words[3]) != spirv.DimBuffer {
+		return acc, false
+	}
+	if t.Words[7] == 1 {
+		acc.flags |= TexelUniform
+	}
+	if d, ok := m.Decoration(v.Words[2], spirv.DecorationDescriptorSet); ok && len(d) > 0 {
+		acc.set = d[0]
+	}
+	if d, ok := m.Decoration(v.Words[2], spirv.DecorationBinding); ok && len(d) > 0 {
+		acc.binding = d[0]
+	}
+	if c.opt.Robust {
+		acc.flags |= TexelRobust
+	}
+	return acc, true
+}
+
+// is32BitInt returns the 32-bit integer type of id, or nil.
+func (c *context) is32BitInt(id uint32) *spirv.Instruction {
+	d := c.m.Def(id)
+	if d == nil {
+		return nil
+	}
+	t := c.m.Def(d.ResultType())
+	if t == nil || t.Opcode() != spirv.OpTypeInt || t.Words[2] != 32 {
+		return nil
+	}
+	return t
+}
+
+// guardTexel splits block b at the access at j. It returns the new blocks
+// (T, F, M), or false when the access is left unchecked.
+func (c *context) guardTexel(f *spirv.Function, b *spirv.Block, j int, acc texelAccess) ([]*spirv.Block, bool) {
+	m := c.m
+	in := b.Insts[j]
+	for _, x := range b.Insts[j+1:] {
+		if x.Opcode() == spirv.OpLoopMerge {
+			c.warnf("instruction %d: texel buffer access in a loop header block: left unchecked", in.OrigIndex)
+			return nil, false
+		}
+	}
+	ct := c.is32BitInt(acc.coord)
+	if ct == nil {
+		c.warnf("instruction %d: texel buffer coordinate is not a 32-bit integer: left unchecked", in.OrigIndex)
+		return nil, false
+	}
+	if ct.Words[3] == 1 {
+		acc.flags |= TexelSigned
+	}
+	if acc.descIndex != 0 && c.is32BitInt(acc.descIndex) == nil {
+		c.warnf("instruction %d: descriptor index is not a 32-bit integer: left unchecked", in.OrigIndex)
+		return nil, false
+	}
+	// An atomic goes with its texel pointer: the pointer must be used by
+	// this atomic only, so that it can move into the guarded block.
+	p := -1
+	if acc.ptr != nil {
+		p = indexOf(b.Insts[:j], acc.ptr)
+		if p < 0 || useCounts(m, f)[acc.ptr.ResultID()] != 1 {
+			c.warnf("instruction %d: texel pointer is used by more than this atomic or in another block: left unchecked", in.OrigIndex)
+			return nil, false
+		}
+	}
+	check, err := c.function("gpuav_check_texel")
+	if err != nil {
+		c.warnf("instruction %d: %v: left unchecked", in.OrigIndex, err)
+		return nil, false
+	}
+	report, err := c.function("gpuav_report_texel_oob")
+	if err != nil {
+		c.warnf("instruction %d: %v: left unchecked", in.OrigIndex, err)
+		return nil, false
+	}
+	u := m.TypeUint32()
+	v3 := m.TypeVector(u, 3)
+
+	var pre []*spirv.Instruction
+	for k, x := range b.Insts[:j] {
+		if k != p {
+			pre = append(pre, x)
+		}
+	}
+	post := append([]*spirv.Instruction(nil), b.Insts[j+1:]...)
+	tID, fID, mID := m.NewID(), m.NewID(), m.NewID()
+	head := &emitter{m: m, insts: pre}
+	idx := m.ConstantUint32(0)
+	if acc.descIndex != 0 {
+		idx = c.asUint(head, acc.descIndex, m.Def(acc.descIndex).ResultType())
+	}
+	coord := c.asUint(head, acc.coord, ct.Words[1])
+	set, binding := m.ConstantUint32(acc.set), m.ConstantUint32(acc.binding)
+	r := head.op(spirv.OpFunctionCall, v3, check, set, binding, idx, coord)
+	code := head.op(spirv.OpCompositeExtract, u, r, 0)
+	ok := head.op(spirv.OpIEqual, m.TypeBool(), code, m.ConstantUint32(0))
+	head.void(spirv.OpSelectionMerge, mID, uint32(spirv.SelectionControlNone))
+	head.void(spirv.OpBranchConditional, ok, tID, fID)
+	b.Insts = head.insts
+
+	then := &emitter{m: m}
+	if acc.ptr != nil {
+		then.insts = append(then.insts, acc.ptr)
+	}
+	access := in.Clone()
+	var accessID uint32
+	if in.ResultID() != 0 {
+		accessID = m.NewID()
+		access.SetResultID(accessID)
+		c.copyDecorations(in.ResultID(), accessID, false)
+	}
+	then.insts = append(then.insts, access)
+	then.void(spirv.OpBranch, mID)
+
+	fail := &emitter{m: m}
+	stage := c.stageInfo(fail)
+	fail.op(spirv.OpFunctionCall, m.TypeVoid(), report,
+		m.ConstantUint32(c.opt.ShaderID), m.ConstantUint32(uint32(in.OrigIndex)), stage,
+		set, binding, idx, coord, r, m.ConstantUint32(acc.flags))
+	fail.void(spirv.OpBranch, mID)
+
+	merge := &emitter{m: m}
+	if accessID != 0 {
+		merge.insts = append(merge.insts, spirv.NewInstruction(spirv.OpPhi, in.ResultType(), in.ResultID(), accessID, tID, c.nullValue(in.ResultType()), fID))
+	}
+	merge.insts = append(merge.insts, post...)
+	c.retargetPhis(f, b.ID(), mID)
+	c.added++
+	return []*spirv.Block{
+		{Label: spirv.NewInstruction(spirv.OpLabel, tID), Insts: then.insts},
+		{Label: spirv.NewInstruction(spirv.OpLabel, fID), Insts: fail.insts},
+		{Label: spirv.NewInstruction(spirv.OpLabel, mID), Insts: merge.insts},
+	}, true
+}

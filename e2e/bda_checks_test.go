@@ -1,109 +1,12 @@
 package e2e
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 )
-
-// bdaApp builds bdaapp and its shaders (testdata/checks, glslangValidator
-// -g --target-env vulkan1.2: SPIR-V 1.5, no Int64) once.
-var bdaApp = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "gpuav-bda")
-	if err != nil {
-		return "", err
-	}
-	src := filepath.Join(root, "e2e", "testdata", "checks")
-	for _, sh := range []string{"bda.comp", "bda.vert", "bda.frag", "bda_plain.vert", "bda_plain.frag"} {
-		cmd := exec.Command("glslangValidator", "-g", "--target-env", "vulkan1.2", "-o", filepath.Join(dir, sh+".spv"), sh)
-		cmd.Dir = src
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return "", errors.New("glslangValidator " + sh + ": " + err.Error() + "\n" + string(out))
-		}
-	}
-	out, err := exec.Command("gcc", "-O1", "-Wall", "-Werror", "-o", filepath.Join(dir, "bdaapp"),
-		filepath.Join(src, "bdaapp.c"), "-lvulkan").CombinedOutput()
-	if err != nil {
-		return "", errors.New("gcc bdaapp: " + err.Error() + "\n" + string(out))
-	}
-	return dir, nil
-})
-
-// bdaReport is the part of the headless JSON the BDA tests read.
-type bdaReport struct {
-	Errors []struct {
-		Check   string               `json:"check"`
-		VUID    string               `json:"vuid"`
-		Message string               `json:"message"`
-		Count   int                  `json:"count"`
-		Stage   string               `json:"stage"`
-		Coords  map[string][]float64 `json:"coords"`
-		BDA     *struct {
-			Address string `json:"address"`
-			Size    uint32 `json:"size"`
-			Write   bool   `json:"write"`
-			Atomic  bool   `json:"atomic"`
-			Nearest *struct {
-				Address string `json:"address"`
-				Size    uint64 `json:"size"`
-			} `json:"nearest"`
-		} `json:"bda"`
-		Action        string `json:"action"`
-		ActionIndex   int    `json:"action_index"`
-		CommandBuffer struct {
-			Name string `json:"name"`
-		} `json:"command_buffer"`
-		Pipeline struct {
-			Name string `json:"name"`
-		} `json:"pipeline"`
-		Source struct {
-			File string `json:"file"`
-			Line int    `json:"line"`
-			Text string `json:"text"`
-		} `json:"source"`
-	} `json:"errors"`
-}
-
-// runBDA runs bdaapp under `gpuav-dbg run --headless --json`.
-func runBDA(t *testing.T, args ...string) (int, bdaReport, string) {
-	t.Helper()
-	dir, err := bdaApp()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(t.TempDir(), "out.json")
-	full := append([]string{"run", "--headless", "--json", out, "--session", filepath.Join(t.TempDir(), "s.gvs"),
-		"--", filepath.Join(dir, "bdaapp"), "--shaders", dir}, args...)
-	cmd := exec.Command(bin("gpuav-dbg"), full...)
-	var output bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &output, &output
-	err = cmd.Run()
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("run gpuav-dbg: %v", err)
-	}
-	var r bdaReport
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatalf("read report (exit %d): %v\n%s", code, err, output.String())
-	}
-	if err := json.Unmarshal(b, &r); err != nil {
-		t.Fatalf("parse report: %v\n%s", err, b)
-	}
-	return code, r, output.String()
-}
 
 var bdaAddrs = regexp.MustCompile(`data=0x([0-9a-f]+) size=64 result=0x([0-9a-f]+) rsize=16`)
 
@@ -144,7 +47,7 @@ func TestBDACheck(t *testing.T) {
 	for _, st := range stages {
 		for _, kase := range []string{"read_past_end", "write_past_end", "use_after_destroy"} {
 			t.Run(st.stage+"/"+kase, func(t *testing.T) {
-				code, r, out := runBDA(t, "--stage", st.stage, "--case", kase)
+				code, r, out := bdaApp.run(t, nil, nil, "--stage", st.stage, "--case", kase)
 				if code != 1 {
 					t.Fatalf("exit code %d, want 1\n%s", code, out)
 				}
@@ -198,7 +101,7 @@ func TestBDACheck(t *testing.T) {
 			})
 		}
 		t.Run(st.stage+"/clean", func(t *testing.T) {
-			code, r, out := runBDA(t, "--stage", st.stage, "--case", "clean")
+			code, r, out := bdaApp.run(t, nil, nil, "--stage", st.stage, "--case", "clean")
 			if code != 0 || len(r.Errors) != 0 {
 				t.Fatalf("exit %d, %d groups, want 0 and none\n%s", code, len(r.Errors), out)
 			}
@@ -213,29 +116,16 @@ func TestBDACheck(t *testing.T) {
 // 1.3.239 with GPU-assisted validation reports "Device address 0x... access
 // out of bounds"; gpuav-dbg reports the same address.
 func TestBDAAtLeastWhatKhronosFinds(t *testing.T) {
-	if _, err := os.Stat("/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json"); err != nil {
-		t.Fatalf("Khronos validation layer not installed (scripts/install-deps installs vulkan-validationlayers): %v", err)
-	}
-	dir, err := bdaApp()
-	if err != nil {
-		t.Fatal(err)
-	}
+	requireKhronos(t)
 	theirRe := regexp.MustCompile(`Device address (0x[0-9a-f]+) access out of bounds`)
 	for _, kase := range []string{"read_past_end", "write_past_end", "use_after_destroy"} {
 		t.Run(kase, func(t *testing.T) {
-			cmd := exec.Command(filepath.Join(dir, "bdaapp"), "--shaders", dir, "--stage", "compute", "--case", kase)
-			cmd.Env = append(os.Environ(),
-				"VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation",
-				"VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_GPU_ASSISTED_EXT")
-			out, err := cmd.CombinedOutput()
-			if err != nil {
-				t.Fatalf("bdaapp under Khronos GPU-AV: %v\n%s", err, out)
-			}
-			m := theirRe.FindAllStringSubmatch(string(out), -1)
+			out := bdaApp.runKhronos(t, "--stage", "compute", "--case", kase)
+			m := theirRe.FindAllStringSubmatch(out, -1)
 			if len(m) != 1 {
 				t.Fatalf("Khronos reported %d device-address errors, want 1 (the reference must catch it):\n%s", len(m), out)
 			}
-			data, _ := appAddrs(t, string(out))
+			data, _ := appAddrs(t, out)
 			off := uint64(64)
 			if kase == "use_after_destroy" {
 				off = 12
@@ -244,7 +134,7 @@ func TestBDAAtLeastWhatKhronosFinds(t *testing.T) {
 				t.Fatalf("Khronos address %s, want 0x%x", m[0][1], data+off)
 			}
 			// Ours, on a fresh run (the addresses differ between runs).
-			_, r, ours := runBDA(t, "--stage", "compute", "--case", kase)
+			_, r, ours := bdaApp.run(t, nil, nil, "--stage", "compute", "--case", kase)
 			ourData, _ := appAddrs(t, ours)
 			if len(r.Errors) != 1 || r.Errors[0].BDA == nil || r.Errors[0].BDA.Address != fmt.Sprintf("0x%x", ourData+off) {
 				t.Errorf("Khronos finds an access at data+%d; gpuav-dbg reported %+v\n%s", off, r.Errors, ours)

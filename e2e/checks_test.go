@@ -1,109 +1,10 @@
 package e2e
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 )
-
-// checkApps builds the check test apps of testdata/checks (C, with gcc)
-// and their shaders (glslangValidator -g, from inside the directory so the
-// modules name the files as written) once, into one directory.
-var checkApps = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "gpuav-checks")
-	if err != nil {
-		return "", err
-	}
-	src := filepath.Join(root, "e2e", "testdata", "checks")
-	for _, sh := range []string{"rq.comp", "rq.rgen"} {
-		cmd := exec.Command("glslangValidator", "-g", "--target-env", "vulkan1.2", "-o", filepath.Join(dir, sh+".spv"), sh)
-		cmd.Dir = src
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return "", errors.New("glslangValidator " + sh + ": " + err.Error() + "\n" + string(out))
-		}
-	}
-	for _, app := range []string{"rqapp"} {
-		out, err := exec.Command("gcc", "-O1", "-Wall", "-Werror", "-o", filepath.Join(dir, app),
-			filepath.Join(src, app+".c"), "-lvulkan").CombinedOutput()
-		if err != nil {
-			return "", errors.New("gcc " + app + ": " + err.Error() + "\n" + string(out))
-		}
-	}
-	return dir, nil
-})
-
-// checkReport is the part of the headless JSON the check tests read.
-type checkReport struct {
-	Errors []struct {
-		Check   string               `json:"check"`
-		VUID    string               `json:"vuid"`
-		Message string               `json:"message"`
-		Count   int                  `json:"count"`
-		Stage   string               `json:"stage"`
-		Coords  map[string][]float64 `json:"coords"`
-		Samples []map[string][]float64
-		Ray     *struct {
-			Tmin      json.RawMessage     `json:"tmin"`
-			Tmax      json.RawMessage     `json:"tmax"`
-			Origin    *[3]json.RawMessage `json:"origin"`
-			Direction *[3]json.RawMessage `json:"direction"`
-			Flags     uint32              `json:"flags"`
-			CullMask  uint32              `json:"cull_mask"`
-		} `json:"ray"`
-		Action        string `json:"action"`
-		ActionIndex   int    `json:"action_index"`
-		CommandBuffer struct {
-			Name string `json:"name"`
-		} `json:"command_buffer"`
-		Pipeline struct {
-			Name string `json:"name"`
-		} `json:"pipeline"`
-		Source struct {
-			File string `json:"file"`
-			Line int    `json:"line"`
-			Text string `json:"text"`
-		} `json:"source"`
-	} `json:"errors"`
-}
-
-// runCheckApp runs one of the check apps under `gpuav-dbg run --headless
-// --json` and returns the exit code, the report and the app's output.
-func runCheckApp(t *testing.T, app string, args ...string) (int, checkReport, string) {
-	t.Helper()
-	dir, err := checkApps()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(t.TempDir(), "out.json")
-	full := append([]string{"run", "--headless", "--json", out, "--session", filepath.Join(t.TempDir(), "s.gvs"),
-		"--", filepath.Join(dir, app), "--shaders", dir}, args...)
-	cmd := exec.Command(bin("gpuav-dbg"), full...)
-	var output bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &output, &output
-	err = cmd.Run()
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("run gpuav-dbg: %v", err)
-	}
-	var r checkReport
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatalf("read report (exit %d): %v\n%s", code, err, output.String())
-	}
-	if err := json.Unmarshal(b, &r); err != nil {
-		t.Fatalf("parse report: %v\n%s", err, b)
-	}
-	return code, r, output.String()
-}
 
 // TestRayQueryCheck: each OpRayQueryInitializeKHR rule broken in a compute
 // and in a ray-generation shader on lavapipe, with the exact values, the
@@ -143,7 +44,7 @@ func TestRayQueryCheck(t *testing.T) {
 		}
 		for _, tt := range tests {
 			t.Run(stage+"/"+tt.name, func(t *testing.T) {
-				code, r, out := runCheckApp(t, "rqapp", append([]string{"--stage", stage, "--ray"}, strings.Fields(tt.ray)...)...)
+				code, r, out := rqApp.run(t, nil, nil, append([]string{"--stage", stage, "--ray"}, strings.Fields(tt.ray)...)...)
 				if code != 1 {
 					t.Fatalf("exit code %d, want 1\n%s", code, out)
 				}
@@ -195,7 +96,7 @@ func TestRayQueryCheck(t *testing.T) {
 			})
 		}
 		t.Run(stage+"/clean", func(t *testing.T) {
-			code, r, out := runCheckApp(t, "rqapp", "--stage", stage)
+			code, r, out := rqApp.run(t, nil, nil, "--stage", stage)
 			if code != 0 || len(r.Errors) != 0 {
 				t.Fatalf("exit %d, %d groups, want 0 and none\n%s", code, len(r.Errors), out)
 			}

@@ -1,112 +1,11 @@
 package e2e
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 )
-
-// descApp builds descapp and its shaders (testdata/checks, glslangValidator
-// -g --target-env vulkan1.2) once.
-var descApp = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "gpuav-desc")
-	if err != nil {
-		return "", err
-	}
-	src := filepath.Join(root, "e2e", "testdata", "checks")
-	for _, sh := range []string{"desc.comp", "desc.vert", "desc.frag", "desc_plain.vert", "desc_plain.frag"} {
-		cmd := exec.Command("glslangValidator", "-g", "--target-env", "vulkan1.2", "-o", filepath.Join(dir, sh+".spv"), sh)
-		cmd.Dir = src
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return "", errors.New("glslangValidator " + sh + ": " + err.Error() + "\n" + string(out))
-		}
-	}
-	out, err := exec.Command("gcc", "-O1", "-Wall", "-Werror", "-o", filepath.Join(dir, "descapp"),
-		filepath.Join(src, "descapp.c"), "-lvulkan").CombinedOutput()
-	if err != nil {
-		return "", errors.New("gcc descapp: " + err.Error() + "\n" + string(out))
-	}
-	return dir, nil
-})
-
-// descReport is the part of the headless JSON the descriptor tests read.
-type descReport struct {
-	Errors []struct {
-		Check      string               `json:"check"`
-		VUID       string               `json:"vuid"`
-		Message    string               `json:"message"`
-		Count      int                  `json:"count"`
-		Stage      string               `json:"stage"`
-		Coords     map[string][]float64 `json:"coords"`
-		Descriptor *struct {
-			Set         uint32 `json:"set"`
-			Binding     uint32 `json:"binding"`
-			Index       uint32 `json:"index"`
-			ArrayLength uint32 `json:"array_length"`
-		} `json:"descriptor"`
-		Action        string `json:"action"`
-		ActionIndex   int    `json:"action_index"`
-		Submit        int    `json:"submit"`
-		LastSubmit    int    `json:"last_submit"`
-		CommandBuffer struct {
-			Name string `json:"name"`
-		} `json:"command_buffer"`
-		Pipeline struct {
-			Name string `json:"name"`
-		} `json:"pipeline"`
-		Source struct {
-			File string `json:"file"`
-			Line int    `json:"line"`
-			Text string `json:"text"`
-		} `json:"source"`
-	} `json:"errors"`
-	Notices []struct {
-		Level string `json:"level"`
-		Text  string `json:"text"`
-	} `json:"notices"`
-}
-
-// runDesc runs descapp under `gpuav-dbg run --headless --json`, with the
-// given extra flags of `run` (e.g. --check).
-func runDesc(t *testing.T, flags []string, args ...string) (int, descReport, string) {
-	t.Helper()
-	dir, err := descApp()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(t.TempDir(), "out.json")
-	full := append([]string{"run", "--headless", "--json", out, "--session", filepath.Join(t.TempDir(), "s.gvs")}, flags...)
-	full = append(full, "--", filepath.Join(dir, "descapp"), "--shaders", dir)
-	full = append(full, args...)
-	cmd := exec.Command(bin("gpuav-dbg"), full...)
-	var output bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &output, &output
-	err = cmd.Run()
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("run gpuav-dbg: %v", err)
-	}
-	var r descReport
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatalf("read report (exit %d): %v\n%s", code, err, output.String())
-	}
-	if err := json.Unmarshal(b, &r); err != nil {
-		t.Fatalf("parse report: %v\n%s", err, b)
-	}
-	return code, r, output.String()
-}
 
 // descStages are the stages descapp runs its access in.
 var descStages = []struct {
@@ -158,7 +57,7 @@ func TestDescriptorStateChecks(t *testing.T) {
 	for _, st := range descStages {
 		for _, c := range cases {
 			t.Run(st.stage+"/"+c.name, func(t *testing.T) {
-				code, r, out := runDesc(t, nil, "--stage", st.stage, "--case", c.name)
+				code, r, out := descApp.run(t, nil, nil, "--stage", st.stage, "--case", c.name)
 				if code != 1 {
 					t.Fatalf("exit code %d, want 1\n%s", code, out)
 				}
@@ -193,7 +92,7 @@ func TestDescriptorStateChecks(t *testing.T) {
 		}
 		for _, kase := range []string{"clean", "push_clean"} {
 			t.Run(st.stage+"/"+kase, func(t *testing.T) {
-				code, r, out := runDesc(t, nil, "--stage", st.stage, "--case", kase)
+				code, r, out := descApp.run(t, nil, nil, "--stage", st.stage, "--case", kase)
 				if code != 0 || len(r.Errors) != 0 {
 					t.Fatalf("exit %d, %d groups, want 0 and none\n%s", code, len(r.Errors), out)
 				}
@@ -213,7 +112,7 @@ func TestDescriptorStateChecks(t *testing.T) {
 func TestDescriptorStateGrowth(t *testing.T) {
 	for _, st := range descStages {
 		t.Run(st.stage, func(t *testing.T) {
-			code, r, out := runDesc(t, nil, "--stage", st.stage, "--case", "growth")
+			code, r, out := descApp.run(t, nil, nil, "--stage", st.stage, "--case", "growth")
 			if code != 1 {
 				t.Fatalf("exit code %d, want 1\n%s", code, out)
 			}
@@ -257,27 +156,14 @@ func TestDescriptorStateGrowth(t *testing.T) {
 // reports the same index, length, action and line. (1.3.239 does not catch
 // the destroyed case at all: it reads the stale buffer, value=104.)
 func TestDescriptorStateAtLeastWhatKhronosFinds(t *testing.T) {
-	if _, err := os.Stat("/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json"); err != nil {
-		t.Fatalf("Khronos validation layer not installed (scripts/install-deps installs vulkan-validationlayers): %v", err)
-	}
-	dir, err := descApp()
-	if err != nil {
-		t.Fatal(err)
-	}
+	requireKhronos(t)
 	theirRe := regexp.MustCompile(`(?:Index of (\d+) used to index descriptor array of length (\d+)|Descriptor index (\d+) is uninitialized)\.\s+` +
 		`Command buffer \(desc-cmd\)\([0-9a-fx]+\)\. (?:Compute )?(?:Dispatch|Draw) Index (?:0x)?([0-9a-f]+)\..*? at line (\d+)`)
 	for _, st := range descStages {
 		for _, kase := range []string{"runtime_oob", "variable_count", "uninitialized", "many_sets"} {
 			t.Run(st.stage+"/"+kase, func(t *testing.T) {
-				cmd := exec.Command(filepath.Join(dir, "descapp"), "--shaders", dir, "--stage", st.stage, "--case", kase)
-				cmd.Env = append(os.Environ(),
-					"VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation",
-					"VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_GPU_ASSISTED_EXT")
-				out, err := cmd.CombinedOutput()
-				if err != nil {
-					t.Fatalf("descapp under Khronos GPU-AV: %v\n%s", err, out)
-				}
-				m := theirRe.FindAllStringSubmatch(string(out), -1)
+				out := descApp.runKhronos(t, "--stage", st.stage, "--case", kase)
+				m := theirRe.FindAllStringSubmatch(out, -1)
 				if len(m) != 1 {
 					t.Fatalf("Khronos reported %d descriptor errors, want 1 (the reference must catch it):\n%s", len(m), out)
 				}
@@ -285,7 +171,7 @@ func TestDescriptorStateAtLeastWhatKhronosFinds(t *testing.T) {
 				if m[0][3] != "" {
 					check, index, length = "descriptor_uninitialized", m[0][3], ""
 				}
-				_, r, ours := runDesc(t, nil, "--stage", st.stage, "--case", kase)
+				_, r, ours := descApp.run(t, nil, nil, "--stage", st.stage, "--case", kase)
 				if len(r.Errors) != 1 || r.Errors[0].Descriptor == nil {
 					t.Fatalf("Khronos finds %s index %s; gpuav-dbg reported %+v\n%s", check, index, r.Errors, ours)
 				}
@@ -310,7 +196,7 @@ func TestDescriptorStateChecksOff(t *testing.T) {
 		{"destroyed", "descriptor_destroyed=off"},
 	} {
 		t.Run(c.kase, func(t *testing.T) {
-			code, r, out := runDesc(t, []string{"--check", c.env}, "--stage", "compute", "--case", c.kase)
+			code, r, out := descApp.run(t, nil, []string{"--check", c.env}, "--stage", "compute", "--case", c.kase)
 			if code != 0 || len(r.Errors) != 0 {
 				t.Fatalf("with %s: exit %d, %d groups, want 0 and none\n%s", c.env, code, len(r.Errors), out)
 			}

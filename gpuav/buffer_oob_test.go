@@ -39,7 +39,7 @@ func bufSites(t *testing.T, words []uint32) []bufSite {
 		return v
 	}
 	var sites []bufSite
-	var flags []uint32
+	checks := 0
 	for _, f := range m.Functions {
 		for _, b := range f.Blocks {
 			for _, in := range b.Insts {
@@ -48,9 +48,13 @@ func bufSites(t *testing.T, words []uint32) []bufSite {
 				}
 				name := m.Name(in.Words[3])
 				switch {
-				case strings.HasPrefix(name, "gpuav_check_buffer("):
-					s := bufSite{set: konst(in.Words[4]), binding: konst(in.Words[5]), size: konst(in.Words[8])}
-					off := m.Def(in.Words[7])
+				case strings.HasPrefix(name, "gpuav_buffer_in_range("):
+					checks++
+				case strings.HasPrefix(name, "gpuav_report_buffer_oob("):
+					// shader, inst, stage, set, binding, index, offset, size, (range, length), flags
+					s := bufSite{set: konst(in.Words[7]), binding: konst(in.Words[8]), size: konst(in.Words[11]),
+						flags: konst(in.Words[13])}
+					off := m.Def(in.Words[10])
 					for off.Opcode() == spirv.OpFunctionCall {
 						s.strides = append([]uint32{konst(off.Words[6])}, s.strides...)
 						off = m.Def(off.Words[4])
@@ -60,17 +64,12 @@ func bufSites(t *testing.T, words []uint32) []bufSite {
 					}
 					s.off = konst(off.Words[3])
 					sites = append(sites, s)
-				case strings.HasPrefix(name, "gpuav_report_buffer_oob("):
-					flags = append(flags, konst(in.Words[len(in.Words)-1]))
 				}
 			}
 		}
 	}
-	if len(sites) != len(flags) {
-		t.Fatalf("%d checks but %d reports", len(sites), len(flags))
-	}
-	for i := range sites {
-		sites[i].flags = flags[i]
+	if len(sites) != checks {
+		t.Fatalf("%d checks but %d reports", checks, len(sites))
 	}
 	return sites
 }
@@ -220,5 +219,58 @@ func TestDescribeBufferOOB(t *testing.T) {
 			d.Set != tt.p[0] || d.Binding != tt.p[1] || d.Index != tt.p[2] || d.Length != tt.p[6]>>8 {
 			t.Errorf("%d: values %+v %+v", i, d, b)
 		}
+	}
+}
+
+// bufferLookups counts the calls of the range lookups and of the per-access
+// compare in an instrumented module.
+func bufferLookups(t *testing.T, words []uint32) (bindings, ranges, compares int) {
+	t.Helper()
+	m, err := spirv.Parse(words)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range m.Functions {
+		for _, b := range f.Blocks {
+			for _, in := range b.Insts {
+				if in.Opcode() != spirv.OpFunctionCall {
+					continue
+				}
+				switch name := m.Name(in.Words[3]); {
+				case strings.HasPrefix(name, "gpuav_buffer_binding("):
+					bindings++
+				case strings.HasPrefix(name, "gpuav_buffer_range("):
+					ranges++
+				case strings.HasPrefix(name, "gpuav_buffer_in_range("):
+					compares++
+				}
+			}
+		}
+	}
+	return bindings, ranges, compares
+}
+
+// TestInstrumentBufferOOBHoist: the range lookups are shared. main's 40
+// reads of u, its write to out_ (constant descriptor index) and the two
+// accesses of b[i & 3u].x[0] += 1u need 3 binding lookups (u, b, out_) and
+// 3 range lookups (u[0], out_[0], b[i & 3u] once); helper's two reads of u
+// one of each in its own entry block. Every access keeps its compare.
+func TestInstrumentBufferOOBHoist(t *testing.T) {
+	for _, env := range []string{"vulkan1.0", "vulkan1.3"} {
+		t.Run(env, func(t *testing.T) {
+			src := compile(t, "buffer_oob_hoist.comp", env)
+			for _, checks := range []map[string]bool{{CheckBufferOOB: true}, nil} {
+				res, err := Instrument(src, Options{ShaderID: 5, DescriptorSet: 3, Checks: checks})
+				if err != nil {
+					t.Fatal(err)
+				}
+				validate(t, res.Words, env)
+				bindings, ranges, compares := bufferLookups(t, res.Words)
+				if bindings != 4 || ranges != 4 || compares != 45 || len(bufSites(t, res.Words)) != 45 {
+					t.Errorf("checks %v: %d binding lookups, %d range lookups, %d compares; want 4, 4, 45",
+						checks, bindings, ranges, compares)
+				}
+			}
+		})
 	}
 }

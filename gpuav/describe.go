@@ -252,7 +252,9 @@ func describeBuffer(d *Description, p [RecordParams]uint32) {
 }
 
 // describeTexel fills in a texel_buffer_oob error, worded like the Khronos
-// layer's, with the coordinate and the kind of access added.
+// layer 1.3.239's (which reports uniform texel buffer fetches only, under
+// VUID-...-None-02705), with the kind of access added. The id is that of
+// the newer Khronos releases, TexelVUID: no VUID covers texel buffers.
 func describeTexel(d *Description, p [RecordParams]uint32) {
 	v := &TexelValues{Texel: int64(p[3]), Count: p[4],
 		Write: p[5]&TexelWrite != 0, Atomic: p[5]&TexelAtomic != 0,
@@ -277,7 +279,7 @@ func describeTexel(d *Description, p [RecordParams]uint32) {
 	case v.Write:
 		verb = "write"
 	}
-	d.Message = fmt.Sprintf("(set = %d, binding = %d) Descriptor index %d access out of bounds. The descriptor texel buffer size is %d texels and the texel accessed was %d (a %s of a %s texel buffer).",
+	d.Message = fmt.Sprintf("(set = %d, binding = %d) Descriptor index %d access out of bounds. Descriptor size is %d texels and highest texel accessed was %d (%s of a %s texel buffer).",
 		d.Set, d.Binding, d.Index, v.Count, v.Texel, verb, kind)
 	if v.Robust {
 		d.Warning = true

@@ -104,11 +104,8 @@ func bdaFlags(op spirv.Opcode, pointee *spirv.Instruction) uint32 {
 func (c *context) guardBDA(f *spirv.Function, b *spirv.Block, j int, size, flags uint32) ([]*spirv.Block, bool) {
 	m := c.m
 	in := b.Insts[j]
-	for _, x := range b.Insts[j+1:] {
-		if x.Opcode() == spirv.OpLoopMerge {
-			c.warnf("instruction %d: buffer device address access in a loop header block: left unchecked", in.OrigIndex)
-			return nil, false
-		}
+	if c.headerBlockAccess(b, j, "buffer device address access") {
+		return nil, false
 	}
 	ptr := in.Words[pointerOperand(in.Opcode())]
 	u := m.TypeUint32()
@@ -129,63 +126,33 @@ func (c *context) guardBDA(f *spirv.Function, b *spirv.Block, j int, size, flags
 		c.warnf("instruction %d: reading a pointer needs Int64 or SPIR-V 1.5, and the device has no shaderInt64: left unchecked", in.OrigIndex)
 		return nil, false
 	}
-	check, err := c.function("gpuav_bda_check")
-	if err != nil {
-		c.warnf("instruction %d: %v: left unchecked", in.OrigIndex, err)
+	fns, ok := c.libFunctions(in.OrigIndex, "gpuav_bda_check", "gpuav_report_bda")
+	if !ok {
 		return nil, false
 	}
-	report, err := c.function("gpuav_report_bda")
-	if err != nil {
-		c.warnf("instruction %d: %v: left unchecked", in.OrigIndex, err)
-		return nil, false
-	}
-	resultType := in.ResultType()
+	check, report := fns[0], fns[1]
 	var null uint32
 	if in.ResultID() != 0 {
-		null = c.nullValue(resultType)
+		null = c.nullValue(in.ResultType())
 	}
-
-	post := append([]*spirv.Instruction(nil), b.Insts[j+1:]...)
-	tID, fID, mID := m.NewID(), m.NewID(), m.NewID()
-	head := &emitter{m: m, insts: append([]*spirv.Instruction(nil), b.Insts[:j]...)}
-	a := addr(head)
-	sizeID := m.ConstantUint32(size)
-	code := head.op(spirv.OpFunctionCall, u, check, a, sizeID)
-	ok := head.op(spirv.OpIEqual, m.TypeBool(), code, m.ConstantUint32(0))
-	head.void(spirv.OpSelectionMerge, mID, uint32(spirv.SelectionControlNone))
-	head.void(spirv.OpBranchConditional, ok, tID, fID)
-	b.Insts = head.insts
-
-	then := &emitter{m: m}
-	access := in.Clone()
-	var accessID uint32
-	if in.ResultID() != 0 {
-		accessID = m.NewID()
-		access.SetResultID(accessID)
-		c.copyDecorations(in.ResultID(), accessID, false)
-	}
-	then.insts = append(then.insts, access)
-	then.void(spirv.OpBranch, mID)
-
-	fail := &emitter{m: m}
-	stage := c.stageInfo(fail)
-	fail.op(spirv.OpFunctionCall, m.TypeVoid(), report,
-		m.ConstantUint32(c.opt.ShaderID), m.ConstantUint32(uint32(in.OrigIndex)), stage,
-		a, sizeID, m.ConstantUint32(flags))
-	fail.void(spirv.OpBranch, mID)
-
-	merge := &emitter{m: m}
-	if accessID != 0 {
-		merge.insts = append(merge.insts, spirv.NewInstruction(spirv.OpPhi, resultType, in.ResultID(), accessID, tID, null, fID))
-	}
-	merge.insts = append(merge.insts, post...)
-	c.retargetPhis(f, b.ID(), mID)
-	c.added++
-	return []*spirv.Block{
-		{Label: spirv.NewInstruction(spirv.OpLabel, tID), Insts: then.insts},
-		{Label: spirv.NewInstruction(spirv.OpLabel, fID), Insts: fail.insts},
-		{Label: spirv.NewInstruction(spirv.OpLabel, mID), Insts: merge.insts},
-	}, true
+	var a, sizeID uint32
+	return c.splitGuarded(f, b, j, guardedAccess{
+		pre: append([]*spirv.Instruction(nil), b.Insts[:j]...),
+		check: func(head *emitter) (uint32, bool) {
+			a = addr(head)
+			sizeID = m.ConstantUint32(size)
+			code := head.op(spirv.OpFunctionCall, u, check, a, sizeID)
+			return head.op(spirv.OpIEqual, m.TypeBool(), code, m.ConstantUint32(0)), true
+		},
+		access: in,
+		report: func(fail *emitter) {
+			stage := c.stageInfo(fail)
+			fail.op(spirv.OpFunctionCall, m.TypeVoid(), report,
+				m.ConstantUint32(c.opt.ShaderID), m.ConstantUint32(uint32(in.OrigIndex)), stage,
+				a, sizeID, m.ConstantUint32(flags))
+		},
+		null: func() uint32 { return null },
+	})
 }
 
 // nullValue returns a zero value of a type: OpConstantNull, except for

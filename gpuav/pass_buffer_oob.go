@@ -45,8 +45,12 @@ const (
 func bufferOOBPass(c *context) {
 	sizes := newLayoutSizes(c.m)
 	for _, f := range c.m.Functions {
+		h := newBufferHoist(c.m)
 		for bi := 0; bi < len(f.Blocks); bi++ {
 			b := f.Blocks[bi]
+			if !h.cont[b.ID()] {
+				clear(h.local) // a new block of the original code
+			}
 			for j := 0; j < len(b.Insts); j++ {
 				in := b.Insts[j]
 				k := pointerOperand(in.Opcode())
@@ -70,16 +74,67 @@ func bufferOOBPass(c *context) {
 				if c.opt.Robust {
 					acc.flags |= BufferRobust
 				}
-				newBlocks, ok := c.guardBuffer(f, b, j, acc)
+				newBlocks, ok := c.guardBuffer(f, b, j, acc, h)
 				if !ok {
 					continue
 				}
+				h.cont[newBlocks[len(newBlocks)-1].ID()] = true
 				f.Blocks = append(f.Blocks[:bi+1], append(newBlocks, f.Blocks[bi+1:]...)...)
 				bi += len(newBlocks) - 1
 				break
 			}
 		}
+		h.splice(f)
 	}
+}
+
+// rangeKey names one element's range lookup: (set, binding) and the array
+// index, a constant value (konst) or an id.
+type rangeKey struct {
+	set, binding, index uint32
+	konst               bool
+}
+
+// bufferHoist shares range lookups between the accesses of one function:
+// the per-binding part (gpuav_buffer_binding) and the range of a constant
+// element are computed once in the function's entry block; the range of
+// an element with a dynamic index once per block of the original code
+// (the blocks guardBuffer splits off stay dominated by the first lookup).
+type bufferHoist struct {
+	m        *spirv.Module
+	entry    emitter              // lookups for the entry block, spliced in by splice
+	bindings map[[2]uint32]uint32 // (set, binding) → gpuav_buffer_binding result
+	ranges   map[rangeKey]uint32  // constant elements → gpuav_buffer_range result
+	local    map[rangeKey]uint32  // dynamic elements of the current block
+	cont     map[uint32]bool      // merge blocks guardBuffer made: same original block
+}
+
+func newBufferHoist(m *spirv.Module) *bufferHoist {
+	return &bufferHoist{
+		m:        m,
+		entry:    emitter{m: m},
+		bindings: map[[2]uint32]uint32{},
+		ranges:   map[rangeKey]uint32{},
+		local:    map[rangeKey]uint32{},
+		cont:     map[uint32]bool{},
+	}
+}
+
+// splice inserts the hoisted lookups into f's entry block after its
+// OpVariables (and the debug lines among them).
+func (h *bufferHoist) splice(f *spirv.Function) {
+	if len(h.entry.insts) == 0 || len(f.Blocks) == 0 {
+		return
+	}
+	b := f.Blocks[0]
+	at := 0
+	for i, in := range b.Insts {
+		if in.Opcode() == spirv.OpVariable {
+			at = i + 1
+		}
+	}
+	b.Insts = append(b.Insts[:at], append(h.entry.insts, b.Insts[at:]...)...)
+	h.entry.insts = nil
 }
 
 // bufferFlags says what kind of access an instruction is (Buffer* bits).
@@ -293,7 +348,7 @@ func (s *layoutSizes) walk(t uint32, indices []uint32) (uint64, []offsetTerm, ui
 
 // guardBuffer splits block b at the access at j. It returns the new
 // blocks (T, F, M), or false when the access is left unchecked.
-func (c *context) guardBuffer(f *spirv.Function, b *spirv.Block, j int, acc bufferAccess) ([]*spirv.Block, bool) {
+func (c *context) guardBuffer(f *spirv.Function, b *spirv.Block, j int, acc bufferAccess, h *bufferHoist) ([]*spirv.Block, bool) {
 	m := c.m
 	in := b.Insts[j]
 	for _, x := range b.Insts[j+1:] {
@@ -306,16 +361,16 @@ func (c *context) guardBuffer(f *spirv.Function, b *spirv.Block, j int, acc buff
 		c.warnf("instruction %d: access yields a pointer: left unchecked", in.OrigIndex)
 		return nil, false
 	}
-	check, err := c.function("gpuav_check_buffer")
-	if err != nil {
-		c.warnf("instruction %d: %v: left unchecked", in.OrigIndex, err)
-		return nil, false
+	var fns [4]uint32
+	for i, name := range []string{"gpuav_buffer_binding", "gpuav_buffer_range", "gpuav_buffer_in_range", "gpuav_buffer_offset_add"} {
+		id, err := c.function(name)
+		if err != nil {
+			c.warnf("instruction %d: %v: left unchecked", in.OrigIndex, err)
+			return nil, false
+		}
+		fns[i] = id
 	}
-	add, err := c.function("gpuav_buffer_offset_add")
-	if err != nil {
-		c.warnf("instruction %d: %v: left unchecked", in.OrigIndex, err)
-		return nil, false
-	}
+	bindingFn, rangeFn, inRange, add := fns[0], fns[1], fns[2], fns[3]
 	report, err := c.function("gpuav_report_buffer_oob")
 	if err != nil {
 		c.warnf("instruction %d: %v: left unchecked", in.OrigIndex, err)
@@ -323,7 +378,6 @@ func (c *context) guardBuffer(f *spirv.Function, b *spirv.Block, j int, acc buff
 	}
 	u := m.TypeUint32()
 	v2 := m.TypeVector(u, 2)
-	v3 := m.TypeVector(u, 3)
 	asUint := func(e *emitter, id uint32) uint32 {
 		t := m.Def(m.Def(id).ResultType())
 		if t.Words[3] == 1 {
@@ -336,12 +390,16 @@ func (c *context) guardBuffer(f *spirv.Function, b *spirv.Block, j int, acc buff
 	tID, fID, mID := m.NewID(), m.NewID(), m.NewID()
 	head := &emitter{m: m, insts: append([]*spirv.Instruction(nil), b.Insts[:j]...)}
 	idx := m.ConstantUint32(0)
-	if acc.descIndex != 0 {
+	key := rangeKey{set: acc.set, binding: acc.binding, konst: true}
+	if v, ok := m.ConstantValue(acc.descIndex); acc.descIndex != 0 && ok {
+		idx, key.index = m.ConstantUint32(v), v
+	} else if acc.descIndex != 0 {
 		if it := m.Def(m.Def(acc.descIndex).ResultType()); it == nil || it.Opcode() != spirv.OpTypeInt || it.Words[2] != 32 {
 			c.warnf("instruction %d: descriptor index is not a 32-bit integer: left unchecked", in.OrigIndex)
 			return nil, false
 		}
 		idx = asUint(head, acc.descIndex)
+		key.index, key.konst = acc.descIndex, false
 	}
 	var lo, ovf uint32 = uint32(acc.offset), 0
 	if acc.offset > 0xFFFFFFFF {
@@ -352,9 +410,24 @@ func (c *context) guardBuffer(f *spirv.Function, b *spirv.Block, j int, acc buff
 		off = head.op(spirv.OpFunctionCall, v2, add, off, asUint(head, t.index), m.ConstantUint32(t.stride))
 	}
 	set, binding, size := m.ConstantUint32(acc.set), m.ConstantUint32(acc.binding), m.ConstantUint32(acc.size)
-	r := head.op(spirv.OpFunctionCall, v3, check, set, binding, idx, off, size)
-	code := head.op(spirv.OpCompositeExtract, u, r, 0)
-	ok := head.op(spirv.OpIEqual, m.TypeBool(), code, m.ConstantUint32(0))
+	bk := [2]uint32{acc.set, acc.binding}
+	bind, found := h.bindings[bk]
+	if !found {
+		bind = h.entry.op(spirv.OpFunctionCall, v2, bindingFn, set, binding)
+		h.bindings[bk] = bind
+	}
+	lookups := h.ranges
+	where := &h.entry
+	if !key.konst {
+		lookups, where = h.local, head
+	}
+	rl, found := lookups[key]
+	if !found {
+		rl = where.op(spirv.OpFunctionCall, v2, rangeFn, bind, idx)
+		lookups[key] = rl
+	}
+	rng := head.op(spirv.OpCompositeExtract, u, rl, 0)
+	ok := head.op(spirv.OpFunctionCall, m.TypeBool(), inRange, off, size, rng)
 	head.void(spirv.OpSelectionMerge, mID, uint32(spirv.SelectionControlNone))
 	head.void(spirv.OpBranchConditional, ok, tID, fID)
 	b.Insts = head.insts
@@ -374,7 +447,7 @@ func (c *context) guardBuffer(f *spirv.Function, b *spirv.Block, j int, acc buff
 	stage := c.stageInfo(fail)
 	fail.op(spirv.OpFunctionCall, m.TypeVoid(), report,
 		m.ConstantUint32(c.opt.ShaderID), m.ConstantUint32(uint32(in.OrigIndex)), stage,
-		set, binding, idx, off, size, r, m.ConstantUint32(acc.flags))
+		set, binding, idx, off, size, rl, m.ConstantUint32(acc.flags))
 	fail.void(spirv.OpBranch, mID)
 
 	merge := &emitter{m: m}

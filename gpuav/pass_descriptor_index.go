@@ -203,11 +203,8 @@ func useCounts(m *spirv.Module, f *spirv.Function) map[uint32]int {
 // blocks (T, F, M), or false when the site is left unchecked.
 func (c *context) guard(f *spirv.Function, b *spirv.Block, j int, s site, uses map[uint32]int) ([]*spirv.Block, bool) {
 	m := c.m
-	for _, in := range b.Insts[j+1:] {
-		if in.Opcode() == spirv.OpLoopMerge {
-			c.warnf("instruction %d: access in a loop header block: left unchecked", s.inst.OrigIndex)
-			return nil, false
-		}
+	if c.headerBlockAccess(b, j, "access") {
+		return nil, false
 	}
 	idxType := m.Def(m.Def(s.indexID).ResultType())
 	if idxType == nil || idxType.Opcode() != spirv.OpTypeInt || idxType.Words[2] != 32 {
@@ -239,96 +236,58 @@ func (c *context) guard(f *spirv.Function, b *spirv.Block, j int, s site, uses m
 		}
 	}
 	j = indexOf(b.Insts, s.inst)
-	pre := append([]*spirv.Instruction(nil), b.Insts[:j]...)
-	post := append([]*spirv.Instruction(nil), b.Insts[j+1:]...)
-
-	tID, fID, mID := m.NewID(), m.NewID(), m.NewID()
-	head := &emitter{m: m, insts: pre}
 	u := m.TypeUint32()
-	idx := s.indexID
-	if idxType.Words[3] == 1 {
-		idx = head.op(spirv.OpBitcast, u, idx)
-	}
-	length := m.ConstantUint32(s.length)
-	var ok, code uint32
-	if s.state != 0 {
-		ok, code, length, err = c.stateCheck(head, s, idx)
-		if err != nil {
-			c.warnf("instruction %d: %v: left unchecked", s.inst.OrigIndex, err)
-			return nil, false
-		}
-	} else {
-		ok = head.op(spirv.OpULessThan, m.TypeBool(), idx, length)
-	}
-	head.void(spirv.OpSelectionMerge, mID, uint32(spirv.SelectionControlNone))
-	head.void(spirv.OpBranchConditional, ok, tID, fID)
-	b.Insts = head.insts
-
-	// T: the access, with its descriptor loads cloned.
-	then := &emitter{m: m}
-	renamed := map[uint32]uint32{}
-	for _, ch := range s.chain {
-		cl := ch.Clone()
-		cl.OrigIndex, cl.OrigOffset = -1, -1
-		c.renameOperands(cl, renamed)
-		nid := m.NewID()
-		renamed[ch.ResultID()] = nid
-		cl.SetResultID(nid)
-		then.insts = append(then.insts, cl)
-		c.copyDecorations(ch.ResultID(), nid, removed[ch.ResultID()])
-	}
-	access := s.inst.Clone()
-	c.renameOperands(access, renamed)
-	var accessID uint32
-	if s.inst.ResultID() != 0 {
-		accessID = m.NewID()
-		access.SetResultID(accessID)
-		c.copyDecorations(s.inst.ResultID(), accessID, false)
-	}
-	then.insts = append(then.insts, access)
-	then.void(spirv.OpBranch, mID)
-
-	// F: report.
-	fail := &emitter{m: m}
-	stage := c.stageInfo(fail)
-	if s.state != 0 {
-		fail.op(spirv.OpFunctionCall, m.TypeVoid(), report,
-			m.ConstantUint32(c.opt.ShaderID), m.ConstantUint32(uint32(s.inst.OrigIndex)), stage, code,
-			m.ConstantUint32(s.set), m.ConstantUint32(s.binding), idx, length)
-	} else {
-		fail.op(spirv.OpFunctionCall, m.TypeVoid(), report,
-			m.ConstantUint32(c.opt.ShaderID), m.ConstantUint32(uint32(s.inst.OrigIndex)), stage,
-			m.ConstantUint32(s.set), m.ConstantUint32(s.binding), idx, length)
-	}
-	fail.void(spirv.OpBranch, mID)
-
-	// M: the result and the rest of the block.
-	merge := &emitter{m: m}
-	if accessID != 0 {
-		null := m.ConstantNull(resultType)
-		merge.insts = append(merge.insts, spirv.NewInstruction(spirv.OpPhi, resultType, s.inst.ResultID(), accessID, tID, null, fID))
-	}
-	merge.insts = append(merge.insts, post...)
-
-	// Phis that named b as a predecessor now come from the merge block.
-	for _, blk := range f.Blocks {
-		for _, in := range blk.Insts {
-			if in.Opcode() != spirv.OpPhi {
-				continue
+	var idx, code, length uint32
+	return c.splitGuarded(f, b, j, guardedAccess{
+		pre: append([]*spirv.Instruction(nil), b.Insts[:j]...),
+		check: func(head *emitter) (uint32, bool) {
+			idx = s.indexID
+			if idxType.Words[3] == 1 {
+				idx = head.op(spirv.OpBitcast, u, idx)
 			}
-			for k := 4; k < len(in.Words); k += 2 {
-				if in.Words[k] == b.ID() {
-					in.Words[k] = mID
-				}
+			length = m.ConstantUint32(s.length)
+			if s.state == 0 {
+				return head.op(spirv.OpULessThan, m.TypeBool(), idx, length), true
 			}
-		}
-	}
-	c.added++
-	return []*spirv.Block{
-		{Label: spirv.NewInstruction(spirv.OpLabel, tID), Insts: then.insts},
-		{Label: spirv.NewInstruction(spirv.OpLabel, fID), Insts: fail.insts},
-		{Label: spirv.NewInstruction(spirv.OpLabel, mID), Insts: merge.insts},
-	}, true
+			var ok uint32
+			var err error
+			ok, code, length, err = c.stateCheck(head, s, idx)
+			if err != nil {
+				c.warnf("instruction %d: %v: left unchecked", s.inst.OrigIndex, err)
+				return 0, false
+			}
+			return ok, true
+		},
+		// T: the access, with its descriptor loads cloned.
+		then: func(then *emitter) map[uint32]uint32 {
+			renamed := map[uint32]uint32{}
+			for _, ch := range s.chain {
+				cl := ch.Clone()
+				cl.OrigIndex, cl.OrigOffset = -1, -1
+				c.renameOperands(cl, renamed)
+				nid := m.NewID()
+				renamed[ch.ResultID()] = nid
+				cl.SetResultID(nid)
+				then.insts = append(then.insts, cl)
+				c.copyDecorations(ch.ResultID(), nid, removed[ch.ResultID()])
+			}
+			return renamed
+		},
+		access: s.inst,
+		report: func(fail *emitter) {
+			stage := c.stageInfo(fail)
+			if s.state != 0 {
+				fail.op(spirv.OpFunctionCall, m.TypeVoid(), report,
+					m.ConstantUint32(c.opt.ShaderID), m.ConstantUint32(uint32(s.inst.OrigIndex)), stage, code,
+					m.ConstantUint32(s.set), m.ConstantUint32(s.binding), idx, length)
+			} else {
+				fail.op(spirv.OpFunctionCall, m.TypeVoid(), report,
+					m.ConstantUint32(c.opt.ShaderID), m.ConstantUint32(uint32(s.inst.OrigIndex)), stage,
+					m.ConstantUint32(s.set), m.ConstantUint32(s.binding), idx, length)
+			}
+		},
+		null: func() uint32 { return m.ConstantNull(resultType) },
+	})
 }
 
 // copyDecorations gives to's result the decorations of from's (NonUniform,

@@ -191,3 +191,36 @@ func TestInstrumentTexelBufferOff(t *testing.T) {
 		t.Errorf("%d texel checks with the check off", n)
 	}
 }
+
+// TestDescribeTexelBufferOOB: the message, id, level and values of a
+// texel_buffer_oob record, with a signed negative coordinate.
+func TestDescribeTexelBufferOOB(t *testing.T) {
+	tests := []struct {
+		p       [RecordParams]uint32
+		texel   int64
+		msg     string
+		warning bool
+	}{
+		{[RecordParams]uint32{0, 0, 0, 10, 8, TexelUniform | TexelSigned, 1}, 10,
+			"(set = 0, binding = 0) Descriptor index 0 access out of bounds. Descriptor size is 8 texels and highest texel accessed was 10 (read of a uniform texel buffer).", false},
+		{[RecordParams]uint32{1, 2, 3, 0xFFFFFFFF, 16, TexelWrite | TexelAtomic | TexelSigned, 4}, -1,
+			"(set = 1, binding = 2) Descriptor index 3 access out of bounds. Descriptor size is 16 texels and highest texel accessed was -1 (atomic write of a storage texel buffer).", false},
+		{[RecordParams]uint32{0, 1, 0, 0xFFFFFFFF, 16, TexelWrite | TexelRobust, 1}, 4294967295,
+			"(set = 0, binding = 1) Descriptor index 0 access out of bounds. Descriptor size is 16 texels and highest texel accessed was 4294967295 (write of a storage texel buffer). The device enabled robustBufferAccess, so the access is defined (out-of-range reads return zero or in-range values, writes may be discarded), but it is probably not intended.", true},
+	}
+	for i, tt := range tests {
+		d := Describe(CodeTexelBufferOOB, tt.p)
+		if d.Check != CheckTexelBufferOOB || d.VUID("vkCmdDraw") != TexelVUID {
+			t.Errorf("%d: check %q VUID %q", i, d.Check, d.VUID("vkCmdDraw"))
+		}
+		if d.Message != tt.msg {
+			t.Errorf("%d: message\n%s\nwant\n%s", i, d.Message, tt.msg)
+		}
+		x := d.Texel
+		if d.Warning != tt.warning || x == nil || x.Texel != tt.texel || x.Count != tt.p[4] || !d.HasDescriptor ||
+			d.Set != tt.p[0] || d.Binding != tt.p[1] || d.Index != tt.p[2] || d.Length != tt.p[6] ||
+			x.Write != (tt.p[5]&TexelWrite != 0) || x.Atomic != (tt.p[5]&TexelAtomic != 0) || x.Uniform != (tt.p[5]&TexelUniform != 0) {
+			t.Errorf("%d: values %+v %+v", i, d, x)
+		}
+	}
+}

@@ -4,7 +4,10 @@
 // the element in the descriptor state (binding GPUAV_DESC_STATE_BINDING,
 // gpuav/inputs.go). Absent state, an unknown set or binding, an element
 // that is unwritten or destroyed (other checks), or an unknown range: no
-// report. Uses gpuav_desc_word (descriptor_state.glsl).
+// report. Uses gpuav_desc_word (descriptor_state.glsl). The lookup is split
+// so that instrumentation can hoist it: gpuav_buffer_binding (per binding)
+// and gpuav_buffer_range (per element) run once per function where they
+// can, gpuav_buffer_in_range at every access.
 
 // gpuav_buffer_offset_add adds index * stride to a byte offset. acc is
 // (offset, overflow): overflow becomes non-zero when the sum no longer
@@ -48,48 +51,65 @@ uint gpuav_desc_binding_entry(uint set_in, uint binding_in) {
     return e;
 }
 
-// gpuav_check_buffer returns (check code, bound range, array length):
-// code 0 when the size bytes at byte offset off.x (off.y non-zero: the
-// offset overflowed) of element index of (set, binding) are inside the
-// bound range.
-uvec3 gpuav_check_buffer(uint set_in, uint binding_in, uint index_in, uvec2 off_in, uint size_in) {
-    uint index = index_in;
-    uvec2 off = off_in;
-    uint size = size_in;
+// gpuav_buffer_binding returns (word offset of the element states, array
+// length) of (set, binding) when it is a uniform or storage buffer binding
+// of the current action, else (0, 0). It is the part of the lookup that
+// does not depend on the array index: instrumentation calls it once per
+// function and binding, in the function's entry block.
+uvec2 gpuav_buffer_binding(uint set_in, uint binding_in) {
     uint e = gpuav_desc_binding_entry(set_in, binding_in);
     if (e == 0u) {
-        return uvec3(0u);
+        return uvec2(0u);
     }
     uint type = gpuav_desc_word(e);
-    uint len = gpuav_desc_word(e + 1u);
     // VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER .. STORAGE_BUFFER_DYNAMIC
-    if (type < 6u || type > 9u || index >= len) {
-        return uvec3(0u);
+    if (type < 6u || type > 9u) {
+        return uvec2(0u);
     }
-    uint el = gpuav_desc_word(e + 2u) + index * 2u;
-    uint st = gpuav_desc_word(el);
-    uint range = gpuav_desc_word(el + 1u);
-    if (st == 0u || st == GPUAV_DESC_DESTROYED || range == 0xFFFFFFFFu) {
-        return uvec3(0u, range, len);
-    }
-    uint o = off.y != 0u ? 0xFFFFFFFFu : off.x;
-    if (o > range || size > range - o) {
-        return uvec3(GPUAV_CODE_BUFFER_OOB, range, len);
-    }
-    return uvec3(0u, range, len);
+    return uvec2(gpuav_desc_word(e + 2u), gpuav_desc_word(e + 1u));
 }
 
-// gpuav_report_buffer_oob writes the record of a failed gpuav_check_buffer:
-// p0 set, p1 binding, p2 index, p3 byte offset (2^32-1 when it
-// overflowed), p4 access size, p5 bound range, p6 flags (GPUAV_BUFFER_*
-// bits) | array length << 8.
-void gpuav_report_buffer_oob(uint shader_id, uint inst, uvec4 stage, uint set, uint binding, uint index,
-                             uvec2 off_in, uint size, uvec3 result_in, uint flags_in) {
+// gpuav_buffer_range returns (bound range, array length) of element index
+// of a binding found by gpuav_buffer_binding. The range is 0xFFFFFFFF
+// (every access passes) when nothing is known: unknown binding, index past
+// the array, element unwritten or destroyed, or range unknown.
+uvec2 gpuav_buffer_range(uvec2 bind_in, uint index_in) {
+    uvec2 bind = bind_in;
+    uint index = index_in;
+    if (index >= bind.y) {
+        return uvec2(0xFFFFFFFFu, bind.y);
+    }
+    uint el = bind.x + index * 2u;
+    uint st = gpuav_desc_word(el);
+    if (st == 0u || st == GPUAV_DESC_DESTROYED) {
+        return uvec2(0xFFFFFFFFu, bind.y);
+    }
+    return uvec2(gpuav_desc_word(el + 1u), bind.y);
+}
+
+// gpuav_buffer_in_range says whether the size bytes at byte offset off.x
+// (off.y non-zero: the offset overflowed) fit in range; a range of
+// 0xFFFFFFFF (unknown) holds everything.
+bool gpuav_buffer_in_range(uvec2 off_in, uint size_in, uint range_in) {
     uvec2 off = off_in;
-    uvec3 result = result_in;
+    uint size = size_in;
+    uint range = range_in;
+    uint o = off.y != 0u ? 0xFFFFFFFFu : off.x;
+    return range == 0xFFFFFFFFu || (o <= range && size <= range - o);
+}
+
+// gpuav_report_buffer_oob writes the record of an access that failed
+// gpuav_buffer_in_range: p0 set, p1 binding, p2 index, p3 byte offset
+// (2^32-1 when it overflowed), p4 access size, p5 bound range, p6 flags
+// (GPUAV_BUFFER_* bits) | array length << 8. rl is gpuav_buffer_range's
+// (range, length).
+void gpuav_report_buffer_oob(uint shader_id, uint inst, uvec4 stage, uint set, uint binding, uint index,
+                             uvec2 off_in, uint size, uvec2 rl_in, uint flags_in) {
+    uvec2 off = off_in;
+    uvec2 rl = rl_in;
     uint flags = flags_in;
     uint o = off.y != 0u ? 0xFFFFFFFFu : off.x;
-    uint len = min(result.z, 0xFFFFFFu);
-    gpuav_write_record(shader_id, inst, stage, GPUAV_CODE_BUFFER_OOB, set, binding, index, o, size, result.y,
+    uint len = min(rl.y, 0xFFFFFFu);
+    gpuav_write_record(shader_id, inst, stage, GPUAV_CODE_BUFFER_OOB, set, binding, index, o, size, rl.x,
                        flags | (len << 8u));
 }

@@ -16,93 +16,13 @@
  * "rqapp: <call> failed: <n>" and exits 1. Names: the command buffer is
  * "rq-cmd", the pipeline "rq-pipeline".
  */
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <vulkan/vulkan.h>
-
-#define CHECK(call)                                                                 \
-    do {                                                                            \
-        VkResult r_ = (call);                                                       \
-        if (r_ != VK_SUCCESS) {                                                     \
-            fprintf(stderr, "rqapp: %s failed: %d\n", #call, (int)r_);              \
-            exit(1);                                                                \
-        }                                                                           \
-    } while (0)
-
-static VkDevice dev;
-static VkPhysicalDevice pd;
-
-static uint32_t *read_file(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "rqapp: cannot open %s\n", path);
-        exit(1);
-    }
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint32_t *buf = malloc((size_t)n);
-    if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        fprintf(stderr, "rqapp: cannot read %s\n", path);
-        exit(1);
-    }
-    fclose(f);
-    *size = (size_t)n;
-    return buf;
-}
-
-static uint32_t find_memory(uint32_t bits, VkMemoryPropertyFlags want)
-{
-    VkPhysicalDeviceMemoryProperties mp;
-    vkGetPhysicalDeviceMemoryProperties(pd, &mp);
-    for (uint32_t i = 0; i < mp.memoryTypeCount; i++)
-        if ((bits & (1u << i)) && (mp.memoryTypes[i].propertyFlags & want) == want)
-            return i;
-    fprintf(stderr, "rqapp: no memory type\n");
-    exit(1);
-}
-
-typedef struct {
-    VkBuffer buf;
-    VkDeviceMemory mem;
-    void *map;
-    VkDeviceAddress addr;
-} buffer;
+#define APP "rqapp"
+#include "checkapp.h"
 
 /* make_buffer: host-visible, coherent, mapped, with a device address. */
 static buffer make_buffer(VkDeviceSize size, VkBufferUsageFlags usage)
 {
-    buffer b = {0};
-    VkBufferCreateInfo bci = {
-        .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
-        .size = size,
-        .usage = usage | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT,
-    };
-    CHECK(vkCreateBuffer(dev, &bci, NULL, &b.buf));
-    VkMemoryRequirements req;
-    vkGetBufferMemoryRequirements(dev, b.buf, &req);
-    VkMemoryAllocateFlagsInfo flags = {
-        .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO,
-        .flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT,
-    };
-    VkMemoryAllocateInfo mai = {
-        .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-        .pNext = &flags,
-        .allocationSize = req.size,
-        .memoryTypeIndex = find_memory(req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                                                               VK_MEMORY_PROPERTY_HOST_COHERENT_BIT),
-    };
-    CHECK(vkAllocateMemory(dev, &mai, NULL, &b.mem));
-    CHECK(vkBindBufferMemory(dev, b.buf, b.mem, 0));
-    CHECK(vkMapMemory(dev, b.mem, 0, VK_WHOLE_SIZE, 0, &b.map));
-    memset(b.map, 0, size);
-    VkBufferDeviceAddressInfo ai = {.sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, .buffer = b.buf};
-    b.addr = vkGetBufferDeviceAddress(dev, &ai);
-    return b;
+    return ca_make_buffer(size, usage | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT);
 }
 
 #define PROC(name) PFN_##name p##name = (PFN_##name)vkGetDeviceProcAddr(dev, #name)
@@ -176,45 +96,7 @@ int main(int argc, char **argv)
         }
     }
 
-    VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .pApplicationName = "rqapp",
-                             .apiVersion = VK_API_VERSION_1_3};
-    /* VK_EXT_debug_utils when the loader has it, for the names. */
-    uint32_t next = 0;
-    vkEnumerateInstanceExtensionProperties(NULL, &next, NULL);
-    VkExtensionProperties *iexts = calloc(next + 1, sizeof *iexts);
-    vkEnumerateInstanceExtensionProperties(NULL, &next, iexts);
-    int have_utils = 0;
-    for (uint32_t i = 0; i < next; i++)
-        if (!strcmp(iexts[i].extensionName, VK_EXT_DEBUG_UTILS_EXTENSION_NAME))
-            have_utils = 1;
-    free(iexts);
-    const char *inst_exts[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
-    VkInstanceCreateInfo ici = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .pApplicationInfo = &app,
-                                .enabledExtensionCount = have_utils ? 1 : 0, .ppEnabledExtensionNames = inst_exts};
-    VkInstance instance;
-    CHECK(vkCreateInstance(&ici, NULL, &instance));
-    uint32_t npd = 1;
-    VkResult er = vkEnumeratePhysicalDevices(instance, &npd, &pd);
-    if ((er != VK_SUCCESS && er != VK_INCOMPLETE) || npd == 0) {
-        fprintf(stderr, "rqapp: no physical device\n");
-        return 1;
-    }
-    uint32_t nq = 0;
-    vkGetPhysicalDeviceQueueFamilyProperties(pd, &nq, NULL);
-    VkQueueFamilyProperties *qf = calloc(nq, sizeof *qf);
-    vkGetPhysicalDeviceQueueFamilyProperties(pd, &nq, qf);
-    uint32_t family = UINT32_MAX;
-    for (uint32_t i = 0; i < nq && family == UINT32_MAX; i++)
-        if (qf[i].queueFlags & VK_QUEUE_COMPUTE_BIT)
-            family = i;
-    free(qf);
-    if (family == UINT32_MAX) {
-        fprintf(stderr, "rqapp: no compute queue\n");
-        return 1;
-    }
-    float prio = 1.0f;
-    VkDeviceQueueCreateInfo qci = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = family,
-                                   .queueCount = 1, .pQueuePriorities = &prio};
+    ca_create_instance();
     VkPhysicalDeviceRayTracingPipelineFeaturesKHR rtf = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_FEATURES_KHR,
         .rayTracingPipeline = VK_TRUE,
@@ -237,27 +119,11 @@ int main(int argc, char **argv)
     VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f12};
     const char *exts[] = {VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME, VK_KHR_DEFERRED_HOST_OPERATIONS_EXTENSION_NAME,
                           VK_KHR_RAY_QUERY_EXTENSION_NAME, VK_KHR_RAY_TRACING_PIPELINE_EXTENSION_NAME};
-    VkDeviceCreateInfo dci = {
-        .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
-        .pNext = &f2,
-        .queueCreateInfoCount = 1,
-        .pQueueCreateInfos = &qci,
-        .enabledExtensionCount = raygen ? 4 : 3,
-        .ppEnabledExtensionNames = exts,
-    };
-    CHECK(vkCreateDevice(pd, &dci, NULL, &dev));
-    VkQueue queue;
-    vkGetDeviceQueue(dev, family, 0, &queue);
+    ca_create_device(VK_QUEUE_COMPUTE_BIT, &f2, exts, raygen ? 4 : 3);
 
-    VkCommandPoolCreateInfo cpci = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, .queueFamilyIndex = family};
-    VkCommandPool pool;
-    CHECK(vkCreateCommandPool(dev, &cpci, NULL, &pool));
-    VkCommandBufferAllocateInfo cbai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, .commandPool = pool,
-                                        .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY, .commandBufferCount = 2};
     VkCommandBuffer cbs[2];
-    CHECK(vkAllocateCommandBuffers(dev, &cbai, cbs));
+    VkCommandPool pool = ca_command_buffers(0, 2, cbs);
     VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1};
 
     /* Acceleration structures: one triangle at z = 5, one instance. */
     buffer verts = make_buffer(9 * sizeof(float), VK_BUFFER_USAGE_ACCELERATION_STRUCTURE_BUILD_INPUT_READ_ONLY_BIT_KHR);
@@ -303,9 +169,7 @@ int main(int argc, char **argv)
     VkAccelerationStructureKHR tlas =
         build_as(cbs[0], VK_ACCELERATION_STRUCTURE_TYPE_TOP_LEVEL_KHR, &tg, 1, &tlas_buf, &tlas_scratch);
     CHECK(vkEndCommandBuffer(cbs[0]));
-    si.pCommandBuffers = &cbs[0];
-    CHECK(vkQueueSubmit(queue, 1, &si, VK_NULL_HANDLE));
-    CHECK(vkQueueWaitIdle(queue));
+    ca_submit_wait(cbs[0]);
 
     /* Descriptors: the TLAS and the output buffer. */
     buffer out = make_buffer(4 * sizeof(float), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
@@ -348,16 +212,9 @@ int main(int argc, char **argv)
                                        .pSetLayouts = &dsl, .pushConstantRangeCount = 1, .pPushConstantRanges = &pcr};
     VkPipelineLayout layout;
     CHECK(vkCreatePipelineLayout(dev, &plci, NULL, &layout));
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, raygen ? "rq.rgen.spv" : "rq.comp.spv");
-    size_t size;
-    uint32_t *code = read_file(path, &size);
-    VkShaderModuleCreateInfo smci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = size,
-                                     .pCode = code};
-    VkShaderModule sm;
-    CHECK(vkCreateShaderModule(dev, &smci, NULL, &sm));
-    VkPipelineShaderStageCreateInfo ssci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-                                            .stage = stage, .module = sm, .pName = "main"};
+    VkPipelineShaderStageCreateInfo ssci = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = stage,
+        .module = ca_module(dir, raygen ? "rq.rgen.spv" : "rq.comp.spv"), .pName = "main"};
     VkPipeline pipe;
     VkPipelineBindPoint bp = raygen ? VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR : VK_PIPELINE_BIND_POINT_COMPUTE;
     buffer sbt = {0};
@@ -397,18 +254,7 @@ int main(int argc, char **argv)
                                             .layout = layout};
         CHECK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpci, NULL, &pipe));
     }
-    PFN_vkSetDebugUtilsObjectNameEXT set_name =
-        have_utils ? (PFN_vkSetDebugUtilsObjectNameEXT)vkGetDeviceProcAddr(dev, "vkSetDebugUtilsObjectNameEXT") : NULL;
-    if (set_name) {
-        VkDebugUtilsObjectNameInfoEXT ni = {.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT,
-                                            .objectType = VK_OBJECT_TYPE_COMMAND_BUFFER,
-                                            .objectHandle = (uint64_t)(uintptr_t)cbs[1], .pObjectName = "rq-cmd"};
-        set_name(dev, &ni);
-        ni.objectType = VK_OBJECT_TYPE_PIPELINE;
-        ni.objectHandle = (uint64_t)pipe;
-        ni.pObjectName = "rq-pipeline";
-        set_name(dev, &ni);
-    }
+    ca_name_cmd_pipeline(cbs[1], "rq-cmd", pipe, "rq-pipeline");
 
     float pc[10] = {ray[0], ray[1], ray[2], 0, ray[3], ray[4], ray[5], 0, ray[6], ray[7]};
     CHECK(vkBeginCommandBuffer(cbs[1], &begin));
@@ -422,9 +268,7 @@ int main(int argc, char **argv)
         vkCmdDispatch(cbs[1], 1, 1, 1);
     }
     CHECK(vkEndCommandBuffer(cbs[1]));
-    si.pCommandBuffers = &cbs[1];
-    CHECK(vkQueueSubmit(queue, 1, &si, VK_NULL_HANDLE));
-    CHECK(vkQueueWaitIdle(queue));
+    ca_submit_wait(cbs[1]);
     const float *hit = out.map;
     printf("hit=%g %g %g %g\n", hit[0], hit[1], hit[2], hit[3]);
     fflush(stdout);
@@ -432,7 +276,7 @@ int main(int argc, char **argv)
      * objects the layer tracks. */
     vkDeviceWaitIdle(dev);
     vkDestroyPipeline(dev, pipe, NULL);
-    vkDestroyShaderModule(dev, sm, NULL);
+    ca_destroy_modules();
     vkDestroyPipelineLayout(dev, layout, NULL);
     vkDestroyDescriptorPool(dev, dpool, NULL);
     vkDestroyDescriptorSetLayout(dev, dsl, NULL);

@@ -1,0 +1,209 @@
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+// checkApp is one C test app of testdata/checks (APP.c, built with the
+// shared checkapp.h) with the shaders it loads; it is built once per test
+// binary, into its own directory, by the first test that needs it.
+type checkApp struct {
+	name    string
+	shaders []string
+	build   func() (string, error)
+}
+
+// newCheckApp declares the app NAME.c and its shaders (files of
+// testdata/checks, compiled to FILE.spv).
+func newCheckApp(name string, shaders ...string) *checkApp {
+	a := &checkApp{name: name, shaders: shaders}
+	a.build = sync.OnceValues(a.compile)
+	return a
+}
+
+// The check apps.
+var (
+	rqApp   = newCheckApp("rqapp", "rq.comp", "rq.rgen")
+	bdaApp  = newCheckApp("bdaapp", "bda.comp", "bda.vert", "bda.frag", "bda_plain.vert", "bda_plain.frag")
+	descApp = newCheckApp("descapp", "desc.comp", "desc.vert", "desc.frag", "desc_plain.vert", "desc_plain.frag")
+)
+
+// compile builds the shaders (glslangValidator -g --target-env vulkan1.2,
+// from inside testdata/checks so the modules name the files as written:
+// SPIR-V 1.5, no Int64) and the app (gcc -Wall -Werror) into a new
+// directory, and returns it.
+func (a *checkApp) compile() (string, error) {
+	dir, err := os.MkdirTemp("", "gpuav-"+a.name)
+	if err != nil {
+		return "", fmt.Errorf("build %s: %w", a.name, err)
+	}
+	src := filepath.Join(root, "e2e", "testdata", "checks")
+	for _, sh := range a.shaders {
+		cmd := exec.Command("glslangValidator", "-g", "--target-env", "vulkan1.2", "-o", filepath.Join(dir, sh+".spv"), sh)
+		cmd.Dir = src
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return "", fmt.Errorf("glslangValidator %s: %w\n%s", sh, err, out)
+		}
+	}
+	out, err := exec.Command("gcc", "-O1", "-Wall", "-Werror", "-o", filepath.Join(dir, a.name),
+		filepath.Join(src, a.name+".c"), "-lvulkan").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("gcc %s: %w\n%s", a.name, err, out)
+	}
+	return dir, nil
+}
+
+// dir returns the directory holding the built app and its .spv files,
+// failing the test when the build failed.
+func (a *checkApp) dir(t *testing.T) string {
+	t.Helper()
+	dir, err := a.build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// checkReport is the part of the headless JSON the check tests read (each
+// check fills its own value group: ray, bda, descriptor, buffer, texel).
+type checkReport struct {
+	Errors []struct {
+		Check      string                 `json:"check"`
+		Level      string                 `json:"level"`
+		VUID       string                 `json:"vuid"`
+		Message    string                 `json:"message"`
+		Count      int                    `json:"count"`
+		Stage      string                 `json:"stage"`
+		Coords     map[string][]float64   `json:"coords"`
+		Samples    []map[string][]float64 `json:"samples"`
+		Descriptor *struct {
+			Set         uint32 `json:"set"`
+			Binding     uint32 `json:"binding"`
+			Index       uint32 `json:"index"`
+			ArrayLength uint32 `json:"array_length"`
+		} `json:"descriptor"`
+		Ray *struct {
+			Tmin      json.RawMessage     `json:"tmin"`
+			Tmax      json.RawMessage     `json:"tmax"`
+			Origin    *[3]json.RawMessage `json:"origin"`
+			Direction *[3]json.RawMessage `json:"direction"`
+			Flags     uint32              `json:"flags"`
+			CullMask  uint32              `json:"cull_mask"`
+		} `json:"ray"`
+		BDA *struct {
+			Address string `json:"address"`
+			Size    uint32 `json:"size"`
+			Write   bool   `json:"write"`
+			Atomic  bool   `json:"atomic"`
+			Nearest *struct {
+				Address string `json:"address"`
+				Size    uint64 `json:"size"`
+			} `json:"nearest"`
+		} `json:"bda"`
+		Action        string `json:"action"`
+		ActionIndex   int    `json:"action_index"`
+		Submit        int    `json:"submit"`
+		LastSubmit    int    `json:"last_submit"`
+		CommandBuffer struct {
+			Name string `json:"name"`
+		} `json:"command_buffer"`
+		Pipeline struct {
+			Name string `json:"name"`
+		} `json:"pipeline"`
+		Source struct {
+			File string `json:"file"`
+			Line int    `json:"line"`
+			Text string `json:"text"`
+		} `json:"source"`
+	} `json:"errors"`
+	Notices []struct {
+		Level string `json:"level"`
+		Text  string `json:"text"`
+	} `json:"notices"`
+}
+
+// run runs the app under `gpuav-dbg run --headless --json` with extra
+// environment (env), flags of `run` (flags, e.g. --check) and app
+// arguments (after --shaders DIR), and returns the exit code, the report
+// and the launcher's and app's output.
+func (a *checkApp) run(t *testing.T, env, flags []string, args ...string) (int, checkReport, string) {
+	t.Helper()
+	var r checkReport
+	code, out := a.runInto(t, &r, env, flags, args...)
+	return code, r, out
+}
+
+// runInto is run with the report decoded into r (a pointer to any struct
+// shaped like the report).
+func (a *checkApp) runInto(t *testing.T, r any, env, flags []string, args ...string) (int, string) {
+	t.Helper()
+	dir := a.dir(t)
+	out := filepath.Join(t.TempDir(), "out.json")
+	full := append([]string{"run", "--headless", "--json", out, "--session", filepath.Join(t.TempDir(), "s.gvs")}, flags...)
+	full = append(append(full, "--", filepath.Join(dir, a.name), "--shaders", dir), args...)
+	cmd := exec.Command(bin("gpuav-dbg"), full...)
+	cmd.Env = append(os.Environ(), env...)
+	var output bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &output, &output
+	err := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("run gpuav-dbg: %v", err)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatalf("read report (exit %d): %v\n%s", code, err, output.String())
+	}
+	if err := json.Unmarshal(b, r); err != nil {
+		t.Fatalf("parse report: %v\n%s", err, b)
+	}
+	return code, output.String()
+}
+
+// khronosLayer is the manifest of the Khronos validation layer, the
+// reference the check tests compare with.
+const khronosLayer = "/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json"
+
+// requireKhronos fails the test when the Khronos validation layer is not
+// installed.
+func requireKhronos(t *testing.T) {
+	t.Helper()
+	if _, err := os.Stat(khronosLayer); err != nil {
+		t.Fatalf("Khronos validation layer not installed (scripts/install-deps installs vulkan-validationlayers): %v", err)
+	}
+}
+
+// khronosEnv is the environment that runs an app under the Khronos layer
+// with GPU-assisted validation.
+func khronosEnv() []string {
+	return append(os.Environ(),
+		"VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation",
+		"VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_GPU_ASSISTED_EXT")
+}
+
+// runKhronos runs the app (with --shaders DIR and args) under the Khronos
+// layer with GPU-assisted validation and returns its output; the test
+// fails when the layer is missing or the app fails.
+func (a *checkApp) runKhronos(t *testing.T, args ...string) string {
+	t.Helper()
+	requireKhronos(t)
+	dir := a.dir(t)
+	cmd := exec.Command(filepath.Join(dir, a.name), append([]string{"--shaders", dir}, args...)...)
+	cmd.Env = khronosEnv()
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s under Khronos GPU-AV: %v\n%s", a.name, err, out)
+	}
+	return string(out)
+}

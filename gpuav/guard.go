@@ -1,0 +1,123 @@
+package gpuav
+
+import "github.com/gpuav-dbg/gpuav-dbg/spirv"
+
+// This file holds the shape the checking passes share: an access is split
+// out of its block into
+//
+//	head: the instructions before it, the check, a selection on its result
+//	T:    the access (a clone with a fresh result id), when the check passed
+//	F:    the report, when it failed
+//	M:    a phi of the access's result (a null value from F) and the rest
+//	      of the block
+//
+// so that a failed access is skipped, never done.
+
+// headerBlockAccess reports whether block b is a loop header (its merge
+// instruction comes after the access at j): the split would move the
+// OpLoopMerge away from the header, so the access is left unchecked, with
+// a warning naming what (e.g. "buffer access").
+func (c *context) headerBlockAccess(b *spirv.Block, j int, what string) bool {
+	for _, x := range b.Insts[j+1:] {
+		if x.Opcode() == spirv.OpLoopMerge {
+			c.warnf("instruction %d: %s in a loop header block: left unchecked", b.Insts[j].OrigIndex, what)
+			return true
+		}
+	}
+	return false
+}
+
+// libFunctions returns the ids of the named library functions, linking
+// them in; when one is missing it warns that the instruction orig is left
+// unchecked and returns false.
+func (c *context) libFunctions(orig int, names ...string) ([]uint32, bool) {
+	ids := make([]uint32, len(names))
+	for i, name := range names {
+		id, err := c.function(name)
+		if err != nil {
+			c.warnf("instruction %d: %v: left unchecked", orig, err)
+			return nil, false
+		}
+		ids[i] = id
+	}
+	return ids, true
+}
+
+// guardedAccess describes one split: what goes in each block. Ids are
+// taken in the order the passes always took them: T, F, M, then what
+// check emits, then the clones of then, then the access's result.
+type guardedAccess struct {
+	// pre is the head block's instructions before the check (usually
+	// b.Insts[:j]).
+	pre []*spirv.Instruction
+	// check emits the check into head and returns the boolean id that is
+	// true when the access may go ahead, or false to leave the access
+	// unchecked (having warned; b is then left as it was).
+	check func(head *emitter) (uint32, bool)
+	// then emits what the access needs in T before it (moved or cloned
+	// instructions) and returns the ids to rename in the access's clone
+	// (nil: none). It may be nil.
+	then func(t *emitter) map[uint32]uint32
+	// access is the original access; T holds its clone.
+	access *spirv.Instruction
+	// report emits the report into F.
+	report func(fail *emitter)
+	// null returns the value the access's result takes on F (called only
+	// when the access has a result, after F is emitted).
+	null func() uint32
+}
+
+// splitGuarded splits block b at the access at j as g says: b becomes the
+// head, and the new blocks T, F and M, to go right after it, are returned.
+// Phis that named b as a predecessor name M. It returns false when g.check
+// does.
+func (c *context) splitGuarded(f *spirv.Function, b *spirv.Block, j int, g guardedAccess) ([]*spirv.Block, bool) {
+	m := c.m
+	post := append([]*spirv.Instruction(nil), b.Insts[j+1:]...)
+	tID, fID, mID := m.NewID(), m.NewID(), m.NewID()
+	head := &emitter{m: m, insts: g.pre}
+	ok, checked := g.check(head)
+	if !checked {
+		return nil, false
+	}
+	head.void(spirv.OpSelectionMerge, mID, uint32(spirv.SelectionControlNone))
+	head.void(spirv.OpBranchConditional, ok, tID, fID)
+	b.Insts = head.insts
+
+	then := &emitter{m: m}
+	var renamed map[uint32]uint32
+	if g.then != nil {
+		renamed = g.then(then)
+	}
+	in := g.access
+	access := in.Clone()
+	if renamed != nil {
+		c.renameOperands(access, renamed)
+	}
+	var accessID uint32
+	if in.ResultID() != 0 {
+		accessID = m.NewID()
+		access.SetResultID(accessID)
+		c.copyDecorations(in.ResultID(), accessID, false)
+	}
+	then.insts = append(then.insts, access)
+	then.void(spirv.OpBranch, mID)
+
+	fail := &emitter{m: m}
+	g.report(fail)
+	fail.void(spirv.OpBranch, mID)
+
+	merge := &emitter{m: m}
+	if accessID != 0 {
+		merge.insts = append(merge.insts,
+			spirv.NewInstruction(spirv.OpPhi, in.ResultType(), in.ResultID(), accessID, tID, g.null(), fID))
+	}
+	merge.insts = append(merge.insts, post...)
+	c.retargetPhis(f, b.ID(), mID)
+	c.added++
+	return []*spirv.Block{
+		{Label: spirv.NewInstruction(spirv.OpLabel, tID), Insts: then.insts},
+		{Label: spirv.NewInstruction(spirv.OpLabel, fID), Insts: fail.insts},
+		{Label: spirv.NewInstruction(spirv.OpLabel, mID), Insts: merge.insts},
+	}, true
+}

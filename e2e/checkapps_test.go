@@ -146,9 +146,17 @@ func (a *checkApp) run(t *testing.T, env, flags []string, args ...string) (int, 
 func (a *checkApp) runInto(t *testing.T, r any, env, flags []string, args ...string) (int, string) {
 	t.Helper()
 	dir := a.dir(t)
+	return runLauncher(t, r, env, flags, filepath.Join(dir, a.name), append([]string{"--shaders", dir}, args...)...)
+}
+
+// runLauncher runs `gpuav-dbg run --headless --json OUT --session S FLAGS
+// -- APP ARGS` with extra environment env, decodes the report into r and
+// returns the exit code and the launcher's and app's output.
+func runLauncher(t *testing.T, r any, env, flags []string, app string, args ...string) (int, string) {
+	t.Helper()
 	out := filepath.Join(t.TempDir(), "out.json")
 	full := append([]string{"run", "--headless", "--json", out, "--session", filepath.Join(t.TempDir(), "s.gvs")}, flags...)
-	full = append(append(full, "--", filepath.Join(dir, a.name), "--shaders", dir), args...)
+	full = append(append(full, "--", app), args...)
 	cmd := exec.Command(bin("gpuav-dbg"), full...)
 	cmd.Env = append(os.Environ(), env...)
 	var output bytes.Buffer

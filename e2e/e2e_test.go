@@ -4,7 +4,6 @@
 package e2e
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -101,30 +100,9 @@ func runHeadless(t *testing.T, demoArgs ...string) (int, report, string) {
 // runHeadlessEnv is runHeadless with extra environment variables.
 func runHeadlessEnv(t *testing.T, env []string, demoArgs ...string) (int, report, string) {
 	t.Helper()
-	out := filepath.Join(t.TempDir(), "out.json")
-	args := append([]string{"run", "--headless", "--json", out, "--session", filepath.Join(t.TempDir(), "s.gvs"), "--", bin("demo")}, demoArgs...)
-	cmd := exec.Command(bin("gpuav-dbg"), args...)
-	cmd.Env = append(os.Environ(), env...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	cmd.Stdout = &stderr
-	err := cmd.Run()
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("run gpuav-dbg: %v", err)
-	}
 	var r report
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatalf("read report (exit %d): %v\n%s", code, err, stderr.String())
-	}
-	if err := json.Unmarshal(b, &r); err != nil {
-		t.Fatalf("parse report: %v\n%s", err, b)
-	}
-	return code, r, stderr.String()
+	code, out := runLauncher(t, &r, env, nil, bin("demo"), demoArgs...)
+	return code, r, out
 }
 
 func TestDemoHeadless(t *testing.T) {
@@ -241,13 +219,9 @@ var (
 )
 
 func TestAtLeastWhatKhronosFinds(t *testing.T) {
-	if _, err := os.Stat("/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json"); err != nil {
-		t.Fatalf("Khronos validation layer not installed (scripts/install-deps installs vulkan-validationlayers): %v", err)
-	}
+	requireKhronos(t)
 	cmd := exec.Command(bin("demo"))
-	cmd.Env = append(os.Environ(),
-		"VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation",
-		"VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_GPU_ASSISTED_EXT")
+	cmd.Env = khronosEnv()
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("demo under Khronos GPU-AV: %v\n%s", err, out)

@@ -431,6 +431,120 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdPushDescriptorSetWithTemplateKHR(VkComma
     dd->disp.CmdPushDescriptorSetWithTemplateKHR(cb, tmpl, layout, set, data);
 }
 
+/* Vulkan 1.4 core names of the push-descriptor commands. */
+static VKAPI_ATTR void VKAPI_CALL gl_CmdPushDescriptorSet(VkCommandBuffer cb, VkPipelineBindPoint bp,
+                                                         VkPipelineLayout layout, uint32_t set, uint32_t n,
+                                                         const VkWriteDescriptorSet *writes)
+{
+    CMD_PROLOGUE(cb);
+    int bi = bind_point_index(bp);
+    if (bi >= 0)
+        disturbed(cs, bi);
+    gpuavdbg_desc_cb_push_writes(cs, bi, layout, set, n, writes);
+    dd->disp.CmdPushDescriptorSet(cb, bp, layout, set, n, writes);
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdPushDescriptorSetWithTemplate(VkCommandBuffer cb,
+                                                                     VkDescriptorUpdateTemplate tmpl,
+                                                                     VkPipelineLayout layout, uint32_t set,
+                                                                     const void *data)
+{
+    CMD_PROLOGUE(cb);
+    disturbed(cs, -1);
+    gpuavdbg_desc_cb_push_template(cs, tmpl, layout, set, data);
+    dd->disp.CmdPushDescriptorSetWithTemplate(cb, tmpl, layout, set, data);
+}
+
+/* VK_KHR_maintenance6 (core 1.4): the info structures name shader stages,
+ * not a bind point; a command applies to every bind point whose stages it
+ * names. */
+#define GPUAVDBG_STAGES_RAY_TRACING                                                                      \
+    (VK_SHADER_STAGE_RAYGEN_BIT_KHR | VK_SHADER_STAGE_ANY_HIT_BIT_KHR | VK_SHADER_STAGE_CLOSEST_HIT_BIT_KHR | \
+     VK_SHADER_STAGE_MISS_BIT_KHR | VK_SHADER_STAGE_INTERSECTION_BIT_KHR | VK_SHADER_STAGE_CALLABLE_BIT_KHR)
+#define GPUAVDBG_STAGES_GRAPHICS (VK_SHADER_STAGE_ALL_GRAPHICS | 0x40u /* task */ | 0x80u /* mesh */)
+
+static int stages_bind_point(VkShaderStageFlags stages, int bi)
+{
+    switch (bi) {
+    case 0: return (stages & GPUAVDBG_STAGES_GRAPHICS) != 0;
+    case 1: return (stages & VK_SHADER_STAGE_COMPUTE_BIT) != 0;
+    case 2: return (stages & GPUAVDBG_STAGES_RAY_TRACING) != 0;
+    }
+    return 0;
+}
+
+static void bind_sets2(VkCommandBuffer cb, const VkBindDescriptorSetsInfoKHR *info, int khr)
+{
+    CMD_PROLOGUE(cb);
+    PFN_vkCmdBindDescriptorSets2 next = khr ? dd->disp.CmdBindDescriptorSets2KHR : dd->disp.CmdBindDescriptorSets2;
+    if (info)
+        for (int bi = 0; bi < (int)GPUAVDBG_BIND_POINTS; bi++)
+            if (stages_bind_point(info->stageFlags, bi)) {
+                disturbed(cs, bi);
+                gpuavdbg_desc_cb_bind(cs, bi, info->firstSet, info->descriptorSetCount, info->pDescriptorSets,
+                                      info->dynamicOffsetCount, info->pDynamicOffsets);
+            }
+    next(cb, info);
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdBindDescriptorSets2(VkCommandBuffer cb, const VkBindDescriptorSetsInfoKHR *info)
+{
+    bind_sets2(cb, info, 0);
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdBindDescriptorSets2KHR(VkCommandBuffer cb,
+                                                              const VkBindDescriptorSetsInfoKHR *info)
+{
+    bind_sets2(cb, info, 1);
+}
+
+static void push_set2(VkCommandBuffer cb, const VkPushDescriptorSetInfoKHR *info, int khr)
+{
+    CMD_PROLOGUE(cb);
+    PFN_vkCmdPushDescriptorSet2 next = khr ? dd->disp.CmdPushDescriptorSet2KHR : dd->disp.CmdPushDescriptorSet2;
+    if (info)
+        for (int bi = 0; bi < (int)GPUAVDBG_BIND_POINTS; bi++)
+            if (stages_bind_point(info->stageFlags, bi)) {
+                disturbed(cs, bi);
+                gpuavdbg_desc_cb_push_writes(cs, bi, info->layout, info->set, info->descriptorWriteCount,
+                                             info->pDescriptorWrites);
+            }
+    next(cb, info);
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdPushDescriptorSet2(VkCommandBuffer cb, const VkPushDescriptorSetInfoKHR *info)
+{
+    push_set2(cb, info, 0);
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdPushDescriptorSet2KHR(VkCommandBuffer cb, const VkPushDescriptorSetInfoKHR *info)
+{
+    push_set2(cb, info, 1);
+}
+
+static void push_template2(VkCommandBuffer cb, const VkPushDescriptorSetWithTemplateInfoKHR *info, int khr)
+{
+    CMD_PROLOGUE(cb);
+    PFN_vkCmdPushDescriptorSetWithTemplate2 next =
+        khr ? dd->disp.CmdPushDescriptorSetWithTemplate2KHR : dd->disp.CmdPushDescriptorSetWithTemplate2;
+    disturbed(cs, -1); /* the template knows the bind point */
+    if (info)
+        gpuavdbg_desc_cb_push_template(cs, info->descriptorUpdateTemplate, info->layout, info->set, info->pData);
+    next(cb, info);
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdPushDescriptorSetWithTemplate2(VkCommandBuffer cb,
+                                                                      const VkPushDescriptorSetWithTemplateInfoKHR *info)
+{
+    push_template2(cb, info, 0);
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdPushDescriptorSetWithTemplate2KHR(
+    VkCommandBuffer cb, const VkPushDescriptorSetWithTemplateInfoKHR *info)
+{
+    push_template2(cb, info, 1);
+}
+
 static VKAPI_ATTR void VKAPI_CALL gl_CmdBindDescriptorBuffersEXT(VkCommandBuffer cb, uint32_t n,
                                                                 const VkDescriptorBufferBindingInfoEXT *infos)
 {
@@ -633,6 +747,14 @@ PFN_vkVoidFunction gpuavdbg_cmdbuf_intercept(const char *name)
     I(CmdBindDescriptorSets)
     I(CmdPushDescriptorSetKHR)
     I(CmdPushDescriptorSetWithTemplateKHR)
+    I(CmdPushDescriptorSet)
+    I(CmdPushDescriptorSetWithTemplate)
+    I(CmdPushDescriptorSet2)
+    I(CmdPushDescriptorSet2KHR)
+    I(CmdPushDescriptorSetWithTemplate2)
+    I(CmdPushDescriptorSetWithTemplate2KHR)
+    I(CmdBindDescriptorSets2)
+    I(CmdBindDescriptorSets2KHR)
     I(CmdBindDescriptorBuffersEXT)
     I(CmdSetDescriptorBufferOffsetsEXT)
     I(CmdDraw)

@@ -364,7 +364,7 @@ void gpuavdbg_device_setup(device_data *dd)
                  props.limits.maxBoundDescriptorSets);
     } else {
         dd->slot = n - 1;
-        if (!goInstrumentationWanted())
+        if (!goInstrumentationWanted(GPUAVDBG_H(dd->inst->instance)))
             snprintf(dd->reason, sizeof dd->reason, "every check is off");
         else
             setup(dd, &props);
@@ -386,6 +386,7 @@ void gpuavdbg_device_setup(device_data *dd)
         .instrumenting = (uint32_t)dd->instrumenting,
         .reason = dd->reason,
         .robust = dd->robust,
+        .instance = GPUAVDBG_H(dd->inst->instance),
     };
     goDeviceCreated(&info);
 }

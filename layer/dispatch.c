@@ -63,18 +63,94 @@ instance_data *gpuavdbg_instance_for_physical(VkPhysicalDevice pd)
 
 /* ---- instance ------------------------------------------------------------ */
 
-static int wants_reserved_slot(const VkInstanceCreateInfo *ci)
+/* What the app asks for in vkCreateInstance's pNext, besides its
+ * messengers: VkValidationFeaturesEXT / VkValidationFlagsEXT and its
+ * VkLayerSettingsCreateInfoEXT for this layer (VK_EXT_layer_settings). */
+typedef struct app_wishes {
+    int reserve_slot;    /* ..._GPU_ASSISTED_RESERVE_BINDING_SLOT_EXT enabled */
+    int disable_shaders; /* DISABLE_ALL / DISABLE_SHADERS, or CHECK_ALL / CHECK_SHADERS */
+    char *settings;      /* malloc'd "key=value\n" lines (ParseAppSettings), or NULL */
+} app_wishes;
+
+static void app_setting(FILE *f, const VkLayerSettingEXT *st)
 {
-    for (const VkBaseInStructure *s = ci->pNext; s; s = s->pNext) {
-        if (s->sType != VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT)
-            continue;
-        const VkValidationFeaturesEXT *vf = (const VkValidationFeaturesEXT *)s;
-        for (uint32_t i = 0; i < vf->enabledValidationFeatureCount; i++)
-            if (vf->pEnabledValidationFeatures[i] ==
-                VK_VALIDATION_FEATURE_ENABLE_GPU_ASSISTED_RESERVE_BINDING_SLOT_EXT)
-                return 1;
+    const char *key = st->pSettingName;
+    if (!key || !*key || strpbrk(key, "=!\n"))
+        return;
+    if (st->valueCount == 0 || !st->pValues) {
+        fprintf(f, "%s!no value\n", key);
+        return;
     }
-    return 0;
+    switch (st->type) {
+    case VK_LAYER_SETTING_TYPE_BOOL32_EXT:
+        fprintf(f, "%s=%d\n", key, *(const VkBool32 *)st->pValues ? 1 : 0);
+        return;
+    case VK_LAYER_SETTING_TYPE_INT32_EXT:
+        fprintf(f, "%s=%d\n", key, (int)*(const int32_t *)st->pValues);
+        return;
+    case VK_LAYER_SETTING_TYPE_UINT32_EXT:
+        fprintf(f, "%s=%u\n", key, (unsigned)*(const uint32_t *)st->pValues);
+        return;
+    case VK_LAYER_SETTING_TYPE_INT64_EXT:
+        fprintf(f, "%s=%lld\n", key, (long long)*(const int64_t *)st->pValues);
+        return;
+    case VK_LAYER_SETTING_TYPE_UINT64_EXT:
+        fprintf(f, "%s=%llu\n", key, (unsigned long long)*(const uint64_t *)st->pValues);
+        return;
+    case VK_LAYER_SETTING_TYPE_STRING_EXT: {
+        const char *v = *(const char *const *)st->pValues;
+        if (v && !strchr(v, '\n'))
+            fprintf(f, "%s=%s\n", key, v);
+        else
+            fprintf(f, "%s!not a one-line string\n", key);
+        return;
+    }
+    default:
+        fprintf(f, "%s!type %d is not a boolean (use VK_LAYER_SETTING_TYPE_BOOL32_EXT)\n", key, (int)st->type);
+    }
+}
+
+static app_wishes read_app_wishes(const VkInstanceCreateInfo *ci)
+{
+    app_wishes w = {0};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = NULL;
+    for (const VkBaseInStructure *s = ci->pNext; s; s = s->pNext) {
+        if (s->sType == VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT) {
+            const VkValidationFeaturesEXT *vf = (const VkValidationFeaturesEXT *)s;
+            for (uint32_t i = 0; i < vf->enabledValidationFeatureCount; i++)
+                if (vf->pEnabledValidationFeatures[i] ==
+                    VK_VALIDATION_FEATURE_ENABLE_GPU_ASSISTED_RESERVE_BINDING_SLOT_EXT)
+                    w.reserve_slot = 1;
+            for (uint32_t i = 0; i < vf->disabledValidationFeatureCount; i++)
+                if (vf->pDisabledValidationFeatures[i] == VK_VALIDATION_FEATURE_DISABLE_ALL_EXT ||
+                    vf->pDisabledValidationFeatures[i] == VK_VALIDATION_FEATURE_DISABLE_SHADERS_EXT)
+                    w.disable_shaders = 1;
+        } else if (s->sType == VK_STRUCTURE_TYPE_VALIDATION_FLAGS_EXT) {
+            const VkValidationFlagsEXT *vf = (const VkValidationFlagsEXT *)s;
+            for (uint32_t i = 0; i < vf->disabledValidationCheckCount; i++)
+                if (vf->pDisabledValidationChecks[i] == VK_VALIDATION_CHECK_ALL_EXT ||
+                    vf->pDisabledValidationChecks[i] == VK_VALIDATION_CHECK_SHADERS_EXT)
+                    w.disable_shaders = 1;
+        } else if (s->sType == VK_STRUCTURE_TYPE_LAYER_SETTINGS_CREATE_INFO_EXT) {
+            const VkLayerSettingsCreateInfoEXT *ls = (const VkLayerSettingsCreateInfoEXT *)s;
+            for (uint32_t i = 0; i < ls->settingCount && ls->pSettings; i++) {
+                const VkLayerSettingEXT *st = &ls->pSettings[i];
+                if (!st->pLayerName || strcmp(st->pLayerName, GPUAVDBG_LAYER_NAME) != 0)
+                    continue;
+                if (!f)
+                    f = open_memstream(&buf, &len);
+                if (f)
+                    app_setting(f, st);
+            }
+        }
+    }
+    if (f && fclose(f) == 0)
+        w.settings = buf;
+    else
+        free(buf);
+    return w;
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateInstance(const VkInstanceCreateInfo *ci,
@@ -109,7 +185,10 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateInstance(const VkInstanceCreateIn
 #undef LOAD
     gpuavdbg_messengers_from_create_info(id->key, ci);
     /* Settings, launcher connection and hello (Go). */
-    id->reserve_slot = goInstanceCreated(wants_reserved_slot(ci)) != 0;
+    app_wishes w = read_app_wishes(ci);
+    id->reserve_slot =
+        goInstanceCreated(GPUAVDBG_H(*pInstance), w.reserve_slot, w.disable_shaders, w.settings) != 0;
+    free(w.settings);
 
     pthread_rwlock_wrlock(&g_lock);
     int ok = hmap_put(&g_instances, GPUAVDBG_H(id->key), id);
@@ -146,7 +225,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_DestroyInstance(VkInstance instance, const 
     if (!id)
         return;
     /* The bye's last lines still reach the instance's own messengers. */
-    goInstanceDestroyed(gpuavdbg_submit_count(), last);
+    goInstanceDestroyed(GPUAVDBG_H(instance), gpuavdbg_submit_count(), last);
     gpuavdbg_messengers_forget_instance(id->key);
     if (id->disp.DestroyInstance)
         id->disp.DestroyInstance(instance, alloc);

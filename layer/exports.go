@@ -57,32 +57,60 @@ func recovered(where string) {
 }
 
 // goInstanceCreated loads the settings, connects to the launcher and says
-// hello (once per connection). It returns whether the reserve-slot option
-// is on for this instance: from the environment, or from
+// hello (once per connection). It resolves the instance's settings: the
+// process's (environment, settings file) with the app's own from
+// vkCreateInstance: appSettings (its VkLayerSettingsCreateInfoEXT for this
+// layer, ParseAppSettings' format) and disableShaders (its
+// VkValidationFeaturesEXT disables). It returns whether the reserve-slot
+// option is on for this instance: from the settings, or from
 // VkValidationFeaturesEXT (reserveFromFeatures).
 //
 //export goInstanceCreated
-func goInstanceCreated(reserveFromFeatures C.int) (reserve C.int) {
+func goInstanceCreated(instance C.uint64_t, reserveFromFeatures, disableShaders C.int,
+	appSettings *C.char) (reserve C.int) {
 	defer recovered("goInstanceCreated")
 	defer flushOutbox()
 	startProfile()
+	var app AppSettings
+	var appWarnings []string
+	if appSettings != nil {
+		app.Values, appWarnings = ParseAppSettings(C.GoString(appSettings))
+	}
+	app.DisableShaders = disableShaders != 0
 	state.mu.Lock()
 	defer state.mu.Unlock()
-	r := settingsLocked().ReserveSlot || reserveFromFeatures != 0
-	if r {
+	s, w := instanceSettingsLocked(app)
+	if reserveFromFeatures != 0 {
+		s.ReserveSlot = true
+	}
+	state.instances[uint64(instance)] = s
+	if s.ReserveSlot {
 		reserve = 1
 	}
-	connectLocked(r)
+	connectLocked(s)
+	for _, x := range append(appWarnings, w...) {
+		logLocked(levelWarning, x)
+	}
 	return reserve
 }
 
-// goInstanceDestroyed sends the bye and closes the connection when the
-// last instance goes.
+// instanceSettingsOf returns the settings of an instance (the process's
+// for an unknown one). Callers hold state.mu.
+func instanceSettingsOf(instance uint64) Settings {
+	if s, ok := state.instances[instance]; ok {
+		return s
+	}
+	return settingsLocked()
+}
+
+// goInstanceDestroyed forgets an instance; when the last goes, it sends
+// the bye and closes the connection.
 //
 //export goInstanceDestroyed
-func goInstanceDestroyed(submits C.uint64_t, last C.int) {
+func goInstanceDestroyed(instance C.uint64_t, submits C.uint64_t, last C.int) {
 	defer recovered("goInstanceDestroyed")
 	defer flushOutbox()
+	withLock(func() { delete(state.instances, uint64(instance)) })
 	if last == 0 {
 		return
 	}
@@ -103,14 +131,15 @@ func latencyLine(n, sum, maxNs uint64) string {
 		n, sum/n/1000, maxNs/1000)
 }
 
-// goInstrumentationWanted reports whether any implemented check is on.
+// goInstrumentationWanted reports whether any implemented check is on
+// for the instance.
 //
 //export goInstrumentationWanted
-func goInstrumentationWanted() C.int {
+func goInstrumentationWanted(instance C.uint64_t) C.int {
 	defer recovered("goInstrumentationWanted")
 	state.mu.Lock()
 	defer state.mu.Unlock()
-	if settingsLocked().InstrumentationWanted() {
+	if instanceSettingsOf(uint64(instance)).InstrumentationWanted() {
 		return 1
 	}
 	return 0
@@ -138,7 +167,8 @@ func goDeviceCreated(info *C.gpuavdbg_device_info) {
 	state.mu.Lock()
 	defer state.mu.Unlock()
 	state.devices[msg.Handle] = &device{name: msg.Name, slot: msg.DescriptorSlot,
-		instrumenting: msg.Instrumenting, reason: msg.Reason, robust: info.robust != 0}
+		instrumenting: msg.Instrumenting, reason: msg.Reason, robust: info.robust != 0,
+		settings: instanceSettingsOf(uint64(info.instance))}
 	sendLocked(wire.KindDevice, msg)
 }
 
@@ -196,9 +226,12 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 	withLock(func() {
 		state.nextShaderID++
 		s = &shader{id: state.nextShaderID, device: uint64(dev), spirv: orig}
-		set := settingsLocked()
-		checks = set.Checks
 		d = state.devices[uint64(dev)]
+		set := settingsLocked()
+		if d != nil {
+			set = d.settings
+		}
+		checks = set.Checks
 		robust = d != nil && d.robust
 		if robust && !set.WarnRobust && (checks[gpuav.CheckBufferOOB] || checks[gpuav.CheckTexelBufferOOB]) {
 			// Defined behaviour the user chose not to hear about: do not

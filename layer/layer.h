@@ -22,6 +22,7 @@
 #include <vulkan/vk_layer.h>
 
 #include "shaderobj.h"
+#include "vk14.h"
 
 /* ---- constants shared with gpuav/record.go ------------------------------ */
 
@@ -136,6 +137,7 @@ typedef struct gpuavdbg_device_info {
     uint32_t instrumenting;
     const char *reason; /* why not instrumenting, or "" */
     uint32_t robust;    /* the app enabled robustBufferAccess(2): buffer_oob records are warnings */
+    uint64_t instance;  /* its VkInstance: the settings it runs with */
 } gpuavdbg_device_info;
 
 /* Pipeline layout states (layoutState of goPipelineCreated). */
@@ -249,6 +251,14 @@ void hmap_free(hmap *m);
     X(CmdBindDescriptorSets)              \
     X(CmdPushDescriptorSetKHR)            \
     X(CmdPushDescriptorSetWithTemplateKHR) \
+    X(CmdPushDescriptorSet)               \
+    X(CmdPushDescriptorSetWithTemplate)   \
+    X(CmdPushDescriptorSet2)              \
+    X(CmdPushDescriptorSet2KHR)           \
+    X(CmdPushDescriptorSetWithTemplate2)  \
+    X(CmdPushDescriptorSetWithTemplate2KHR) \
+    X(CmdBindDescriptorSets2)             \
+    X(CmdBindDescriptorSets2KHR)          \
     X(CmdBindDescriptorBuffersEXT)        \
     X(CmdSetDescriptorBufferOffsetsEXT)   \
     X(CmdPipelineBarrier)                 \

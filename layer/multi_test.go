@@ -25,6 +25,7 @@ var (
 	multiFix  struct {
 		app              string
 		comp, vert, frag string
+		push             string // push_runtime.comp: a runtime array (mode push)
 		err              error
 	}
 )
@@ -50,6 +51,7 @@ func setupMulti(t testing.TB) {
 		multiFix.vert = filepath.Join(fixture.dir, "fullscreen.vert.spv")
 		multiFix.frag = filepath.Join(fixture.dir, "oob_store.frag.spv")
 		multiFix.app = filepath.Join(fixture.dir, "multi")
+		multiFix.push = filepath.Join(fixture.dir, "push_runtime.spv")
 		if os.Getenv(EnvPrebuilt) != "" {
 			return
 		}
@@ -66,6 +68,7 @@ func setupMulti(t testing.TB) {
 			{"../examples/demo/shaders/oob_compute.comp", multiFix.comp, "vulkan1.1"},
 			{"testdata/shaders/fullscreen.vert", multiFix.vert, "vulkan1.2"},
 			{"testdata/shaders/oob_store.frag", multiFix.frag, "vulkan1.2"},
+			{"testdata/shaders/push_runtime.comp", multiFix.push, "vulkan1.2"},
 		} {
 			if multiFix.err = compileShader(s[0], s[1], s[2]); multiFix.err != nil {
 				return
@@ -332,9 +335,21 @@ func TestCreateDestroyLoop(t *testing.T) {
 	}
 	rss := map[string]int{}
 	for _, line := range strings.Split(r.stdout, "\n") {
-		if k, v, ok := strings.Cut(line, "="); ok && strings.HasPrefix(k, "rss_kb_") {
+		if k, v, ok := strings.Cut(line, "="); ok && (strings.HasPrefix(k, "rss_kb_") ||
+			strings.HasPrefix(k, "fds_") || strings.HasPrefix(k, "threads_")) {
 			rss[k], _ = strconv.Atoi(v)
 		}
+	}
+	// Nothing per instance or device may stay open: a file descriptor
+	// kept per loop (a launcher socket, a driver file) would exhaust the
+	// process's limit, one suspect of vkCreateInstance failing after a
+	// number of loops on the NVIDIA driver.
+	if rss["fds_first"] <= 0 || rss["fds_last"] != rss["fds_mid"] || rss["fds_mid"] != rss["fds_first"] {
+		t.Errorf("open fds after loop 10, %d and %d: %d, %d, %d; want the same, > 0", loops/2, loops,
+			rss["fds_first"], rss["fds_mid"], rss["fds_last"])
+	}
+	if rss["threads_last"] > rss["threads_mid"]+2 {
+		t.Errorf("threads grew from %d to %d over the last %d loops", rss["threads_mid"], rss["threads_last"], loops/2)
 	}
 	if rss["rss_kb_first"] == 0 || rss["rss_kb_mid"] == 0 || rss["rss_kb_last"] == 0 {
 		t.Fatalf("no RSS figures:\n%s", r.stdout)
@@ -403,5 +418,123 @@ func BenchmarkDrawRecording(b *testing.B) {
 			b.ReportMetric(latWith/k, "us/submit-wait-layer")
 			b.ReportMetric(latWithout/k, "us/submit-wait-none")
 		})
+	}
+}
+
+// TestAppSettings: VK_EXT_layer_settings and VkValidationFeaturesEXT from
+// the app's vkCreateInstance, and their precedence below the environment.
+// multi's appsettings mode dispatches idx 3 (a descriptor_index_oob, 4
+// invocations) and prints the maxBoundDescriptorSets it sees (8 on
+// lavapipe, 7 with reserve-slot).
+func TestAppSettings(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		env, args  []string
+		records    int // descriptor_index_oob records of cmd-0
+		maxSets    int // 0: the device's
+		instrument bool
+	}{
+		{"none", nil, nil, 4, 0, true},
+		{"check off", nil, []string{"--app-setting", "check_descriptor_index_oob=0"}, 0, 0, true},
+		{"check off, env on", []string{CheckEnv(gpuav.CheckDescriptorIndexOOB) + "=1"},
+			[]string{"--app-setting", "check_descriptor_index_oob=0"}, 4, 0, true},
+		{"reserve slot", nil, []string{"--app-setting", "reserve_slot=1"}, 4, -1, true},
+		{"disable shaders", nil, []string{"--disable-shaders"}, 0, 0, false},
+		{"disable shaders, app turns one on", nil,
+			[]string{"--disable-shaders", "--app-setting", "check_descriptor_index_oob=1"}, 4, 0, true},
+		{"disable shaders, env on", []string{CheckEnv(gpuav.CheckDescriptorIndexOOB) + "=1"},
+			[]string{"--disable-shaders"}, 4, 0, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runMulti(t, true, tc.env, "appsettings", tc.args...)
+			d := one[wire.Device](t, r)
+			if d.Instrumenting != tc.instrument {
+				t.Errorf("instrumenting %v (%s), want %v", d.Instrumenting, d.Reason, tc.instrument)
+			}
+			want := int(d.MaxBoundDescriptorSets) + tc.maxSets
+			if got := appMaxSets(t, r); got != want || got <= 0 {
+				t.Errorf("the app sees maxBoundDescriptorSets %d, want %d", got, want)
+			}
+			if h := one[wire.Hello](t, r); h.Settings.ReserveSlot != (tc.maxSets != 0) {
+				t.Errorf("hello reserve_slot %v", h.Settings.ReserveSlot)
+			}
+			n := 0
+			for _, e := range all[wire.Errors](r) {
+				for _, rec := range e.Records {
+					if rec.Check != gpuav.CheckDescriptorIndexOOB || rec.Params[2] != 3 || rec.ActionIndex != 0 {
+						t.Errorf("record %+v", rec)
+					}
+					n++
+				}
+			}
+			if n != tc.records {
+				t.Errorf("%d records, want %d: %s", n, tc.records, dump(r.msgs))
+			}
+		})
+	}
+}
+
+// TestAppSettingsWarnings: a setting of an unknown key or a type the
+// layer does not read is one warning naming it; the others still apply.
+func TestAppSettingsWarnings(t *testing.T) {
+	got, w := ParseAppSettings("check_descriptor_index_oob=0\nreserve_slot=1\nno_such=1\nsafe_mode!type 5 is not a boolean\nsocket=/x\n")
+	if got[CheckEnv(gpuav.CheckDescriptorIndexOOB)].value != "0" || got[EnvReserveSlot].value != "1" || len(got) != 2 {
+		t.Errorf("settings %v", got)
+	}
+	want := []string{
+		`VkLayerSettingsCreateInfoEXT: unknown setting "no_such": ignored`,
+		`VkLayerSettingsCreateInfoEXT "safe_mode": type 5 is not a boolean: ignored`,
+		`VkLayerSettingsCreateInfoEXT: unknown setting "socket": ignored`,
+	}
+	if !slices.Equal(w, want) {
+		t.Errorf("warnings:\n%q\nwant\n%q", w, want)
+	}
+	// Precedence: environment > app > file; the app's disable sits at the
+	// app's level.
+	file := map[string]fileSetting{EnvReserveSlot: {"1", "file"}, CheckEnv(gpuav.CheckBufferOOB): {"1", "file"}}
+	env := map[string]string{CheckEnv(gpuav.CheckBDAOOB): "1"}
+	s, _ := ResolveSettings(func(k string) string { return env[k] }, file, AppSettings{
+		Values:         map[string]fileSetting{EnvReserveSlot: {"0", "app"}, CheckEnv(gpuav.CheckTexelBufferOOB): {"1", "app"}},
+		DisableShaders: true,
+	})
+	if s.ReserveSlot || s.Checks[gpuav.CheckBufferOOB] || !s.Checks[gpuav.CheckTexelBufferOOB] || !s.Checks[gpuav.CheckBDAOOB] ||
+		s.Checks[gpuav.CheckDescriptorIndexOOB] {
+		t.Errorf("resolved %+v", s)
+	}
+}
+
+// TestPushDescriptorEntryPoints: the Vulkan 1.4 and VK_KHR_maintenance6
+// forms of push descriptors and descriptor binds describe the set
+// (binding 2) like vkCmdPushDescriptorSetKHR: multi's push mode makes one
+// descriptor_uninitialized per action that only a layer following that
+// entry point reports (see mode_push).
+func TestPushDescriptorEntryPoints(t *testing.T) {
+	setupMulti(t)
+	r := runMulti(t, true, nil, "push", "--comp", multiFix.push)
+	n := names(r)
+	errs := all[wire.Errors](r)
+	if len(errs) != 1 || errs[0].CommandBuffer != n["cmd-0"] {
+		t.Fatalf("%d Errors messages, want 1 of cmd-0: %s", len(errs), dump(r.msgs))
+	}
+	per := map[uint32]int{}
+	for _, rec := range errs[0].Records {
+		a := rec.ActionIndex
+		pipe := n["push-compute"]
+		if a >= 7 {
+			pipe = n["oob-compute"]
+		}
+		if rec.Check != gpuav.CheckDescriptorUninit || rec.Params[0] != 0 || rec.Params[1] != 0 || rec.Params[2] != 1-a%2 ||
+			rec.Pipeline != pipe || rec.Action != "vkCmdDispatch" {
+			t.Errorf("action %d: record %+v; want descriptor_uninitialized of element %d", a, rec, 1-a%2)
+		}
+		per[a] += rec.Count
+	}
+	for a := uint32(0); a < 9; a++ {
+		if per[a] != 4 {
+			t.Errorf("action %d: %d invocations reported, want 4", a, per[a])
+		}
+	}
+	if len(per) != 9 {
+		t.Errorf("actions %v, want 0..8", per)
 	}
 }

@@ -167,26 +167,93 @@ func settingsFilePath(getenv func(string) string, stat func(string) (os.FileInfo
 // environment wins.
 func LoadProcessSettings(getenv func(string) string, readFile func(string) ([]byte, error),
 	stat func(string) (os.FileInfo, error)) (Settings, []string) {
-	var file map[string]fileSetting
-	var warnings []string
+	file, warnings := readSettingsFile(getenv, readFile, stat)
+	s, w := ResolveSettings(getenv, file, AppSettings{})
+	return s, append(warnings, w...)
+}
+
+// readSettingsFile reads and parses the settings file, if there is one.
+func readSettingsFile(getenv func(string) string, readFile func(string) ([]byte, error),
+	stat func(string) (os.FileInfo, error)) (map[string]fileSetting, []string) {
 	path := settingsFilePath(getenv, stat)
 	text, err := readFile(path)
 	switch {
 	case err == nil:
-		file, warnings = ParseSettingsFile(path, text)
+		return ParseSettingsFile(path, text)
 	case getenv(EnvSettingsPath) != "":
-		warnings = append(warnings, fmt.Sprintf("%s: %v", EnvSettingsPath, err))
+		return nil, []string{fmt.Sprintf("%s: %v", EnvSettingsPath, err)}
 	}
-	s, w := loadSettings(func(env string) (string, string) {
+	return nil, nil
+}
+
+// AppSettings are what the app asks for in vkCreateInstance: the values of
+// its VkLayerSettingsCreateInfoEXT for this layer (by environment variable
+// name, from ParseAppSettings) and whether VkValidationFeaturesEXT (or
+// VkValidationFlagsEXT) disables shader validation.
+type AppSettings struct {
+	Values         map[string]fileSetting
+	DisableShaders bool
+}
+
+// ResolveSettings merges the sources of one instance's settings. Precedence,
+// as in the Khronos layers: the environment, then the app's
+// VkLayerSettingsCreateInfoEXT, then the settings file, then the defaults.
+// The app's VkValidationFeaturesEXT disables (ALL or SHADERS) turn every
+// check off at the app's level: its own check_<id> settings and the
+// environment still win over them, the file does not.
+func ResolveSettings(getenv func(string) string, file map[string]fileSetting, app AppSettings) (Settings, []string) {
+	checkEnvs := map[string]bool{}
+	for _, id := range gpuav.AllChecks {
+		checkEnvs[CheckEnv(id)] = true
+	}
+	return loadSettings(func(env string) (string, string) {
 		if v := getenv(env); v != "" {
 			return v, env
+		}
+		if a, ok := app.Values[env]; ok {
+			return a.value, a.origin
+		}
+		if app.DisableShaders && checkEnvs[env] {
+			return "0", "VkValidationFeaturesEXT"
 		}
 		if f, ok := file[env]; ok {
 			return f.value, f.origin
 		}
 		return "", env
 	})
-	return s, append(warnings, w...)
+}
+
+// AppSettingsOrigin names VkLayerSettingsCreateInfoEXT in warnings.
+const AppSettingsOrigin = "VkLayerSettingsCreateInfoEXT"
+
+// ParseAppSettings parses the app's settings for this layer as the C half
+// passes them: one "key=value" line per VkLayerSettingEXT (values already
+// text), or "key!reason" for one the C half could not convert. Keys are
+// the settings file's (check_<id>, reserve_slot, safe_mode, warn_robust);
+// the socket is the launcher's and cannot be set by the app.
+func ParseAppSettings(text string) (map[string]fileSetting, []string) {
+	keys := settingKeys()
+	delete(keys, "socket")
+	out := map[string]fileSetting{}
+	var warnings []string
+	for _, line := range strings.Split(text, "\n") {
+		if line == "" {
+			continue
+		}
+		if k, why, bad := strings.Cut(line, "!"); bad && !strings.Contains(k, "=") {
+			warnings = append(warnings, fmt.Sprintf("%s %q: %s: ignored", AppSettingsOrigin, k, why))
+			continue
+		}
+		k, v, _ := strings.Cut(line, "=")
+		key := strings.ToLower(strings.TrimSpace(k))
+		env, known := keys[key]
+		if !known {
+			warnings = append(warnings, fmt.Sprintf("%s: unknown setting %q: ignored", AppSettingsOrigin, k))
+			continue
+		}
+		out[env] = fileSetting{strings.TrimSpace(v), AppSettingsOrigin + " " + key}
+	}
+	return out, warnings
 }
 
 // InstrumentationWanted reports whether any implemented check is on.
@@ -204,19 +271,44 @@ func (s Settings) Wire() wire.Settings {
 	return wire.Settings{Checks: maps.Clone(s.Checks), ReserveSlot: s.ReserveSlot, SafeMode: s.SafeMode}
 }
 
-// processSettings are loaded once, at the first vkCreateInstance.
+// processSettings are the environment's and the settings file's, loaded
+// once, at the first vkCreateInstance; each instance adds the app's own
+// (instanceSettingsLocked).
 var processSettings = struct {
 	loaded   bool
 	s        Settings
+	file     map[string]fileSetting
 	warnings []string
 }{}
 
-// settingsLocked returns the process's settings, loading them on first
-// use. Callers hold state.mu.
+// settingsLocked returns the process's settings (without any app's),
+// loading them on first use. Callers hold state.mu.
 func settingsLocked() Settings {
 	if !processSettings.loaded {
-		processSettings.s, processSettings.warnings = LoadProcessSettings(os.Getenv, os.ReadFile, os.Stat)
+		var w []string
+		processSettings.file, processSettings.warnings = readSettingsFile(os.Getenv, os.ReadFile, os.Stat)
+		processSettings.s, w = ResolveSettings(os.Getenv, processSettings.file, AppSettings{})
+		processSettings.warnings = append(processSettings.warnings, w...)
 		processSettings.loaded = true
 	}
 	return processSettings.s
+}
+
+// instanceSettingsLocked returns the settings of an instance whose app
+// asks for app, with the warnings about the app's values. Callers hold
+// state.mu.
+func instanceSettingsLocked(app AppSettings) (Settings, []string) {
+	settingsLocked()
+	if len(app.Values) == 0 && !app.DisableShaders {
+		return processSettings.s, nil
+	}
+	s, w := ResolveSettings(os.Getenv, processSettings.file, app)
+	// The file's and the environment's own warnings were given once.
+	var own []string
+	for _, x := range w {
+		if strings.Contains(x, AppSettingsOrigin) {
+			own = append(own, x)
+		}
+	}
+	return s, own
 }

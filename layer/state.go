@@ -42,6 +42,8 @@ type device struct {
 	reason        string
 	// robust: the app enabled robustBufferAccess(2) on the device.
 	robust bool
+	// settings are its instance's.
+	settings Settings
 }
 
 // state is the layer's Go state; mu guards all of it. Nothing here is
@@ -55,7 +57,8 @@ var state = struct {
 	shaders      map[uint32]*shader    // by shader id; kept after module destruction
 	modules      map[moduleKey]*shader // live modules
 	devices      map[uint64]*device
-	names        map[uint64]string // debug-utils names, for stderr reports
+	instances    map[uint64]Settings // by VkInstance: the process's with the app's own
+	names        map[uint64]string   // debug-utils names, for stderr reports
 
 	stderrErrors int
 	stderrLogs   int
@@ -67,6 +70,7 @@ var state = struct {
 	shaders:       map[uint32]*shader{},
 	modules:       map[moduleKey]*shader{},
 	devices:       map[uint64]*device{},
+	instances:     map[uint64]Settings{},
 	names:         map[uint64]string{},
 }
 
@@ -88,9 +92,9 @@ func levelName(l int) string {
 }
 
 // connectLocked dials the launcher (when a socket is set and no client is
-// open) and sends the hello. Callers hold state.mu.
-func connectLocked(reserve bool) {
-	s := settingsLocked()
+// open) and sends the hello with the settings s of the instance being
+// created. Callers hold state.mu.
+func connectLocked(s Settings) {
 	if state.client == nil && s.Socket != "" {
 		c, err := wire.Dial(s.Socket)
 		if err != nil {
@@ -104,7 +108,6 @@ func connectLocked(reserve bool) {
 	}
 	state.helloSent = true
 	ws := s.Wire()
-	ws.ReserveSlot = reserve
 	exe, _ := os.Readlink("/proc/self/exe")
 	hello := wire.Hello{
 		Protocol:     wire.ProtocolVersion,

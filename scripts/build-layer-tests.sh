@@ -18,5 +18,6 @@ spv examples/demo/shaders/oob_compute.comp oob_compute.spv vulkan1.1
 spv examples/demo/shaders/oob_compute.comp multi_compute.spv vulkan1.1
 spv layer/testdata/shaders/fullscreen.vert fullscreen.vert.spv vulkan1.2
 spv layer/testdata/shaders/oob_store.frag oob_store.frag.spv vulkan1.2
+spv layer/testdata/shaders/push_runtime.comp push_runtime.spv vulkan1.2
 go test -c -o "$out/layer.test" ./layer
 echo "built $out ($(du -sh "$out" | cut -f1))"

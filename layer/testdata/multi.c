@@ -21,7 +21,9 @@
  *                 "callback A|B severity=... id=... objects=... name0=..."
  *   loop          --loops N times: instance, device, pipeline, one dispatch
  *                 (idx 3), destroy; prints the resident set size after loop
- *                 10, loop N/2 and the last: rss_kb_first, _mid, _last
+ *                 10, loop N/2 and the last: rss_kb_first, _mid, _last,
+ *                 the same for open fds (fds_*) and threads (threads_*);
+ *                 a failing call prints "multi: loop I: multi: CALL failed: R"
  *   clean         multi-cb with idx 0 and 1 only
  *   cache         a VkPipelineCache (initial data from --cache-in FILE, if
  *                 given) used to create the compute pipeline (cmd-0 then
@@ -29,6 +31,15 @@
  *                 cache_bytes=N merged_bytes=M" (an empty cache, the
  *                 cache after the pipeline, an empty cache merged with it)
  *                 and writes the cache data to --cache-out FILE
+ *   appsettings   --app-setting KEY=0|1 (repeatable: a VkLayerSettingEXT of
+ *                 type BOOL32 for this layer in vkCreateInstance's pNext),
+ *                 --disable-shaders (VkValidationFeaturesEXT with
+ *                 DISABLE_SHADERS); prints maxBoundDescriptorSets=N, then
+ *                 cmd-0 dispatches idx 3
+ *   push          Vulkan 1.4 + VK_KHR_push_descriptor + maintenance6: 9
+ *                 dispatches on cmd-0, one per way of providing set 0 (see
+ *                 mode_push), each a descriptor_uninitialized on element
+ *                 1, 0, 1...
  *   inline        VK_KHR_maintenance5: the compute pipeline is created with
  *                 no module, its code in a VkShaderModuleCreateInfo chained
  *                 after a VkDebugUtilsObjectNameInfoEXT ("inline-comp") in
@@ -69,14 +80,21 @@
 #include <string.h>
 #include <time.h>
 
+#include <dirent.h>
+
 #include <vulkan/vulkan.h>
 
 #include "../shaderobj.h" /* VK_EXT_shader_object for older headers */
+#include "../vk14.h"      /* VK_EXT_layer_settings, maintenance6, 1.4 names */
+
+static long g_loop = -1; /* mode loop: the iteration running, for failures */
 
 #define CHECK(call)                                                                 \
     do {                                                                            \
         VkResult r_ = (call);                                                       \
         if (r_ != VK_SUCCESS) {                                                     \
+            if (g_loop >= 0)                                                        \
+                fprintf(stderr, "multi: loop %ld: ", g_loop);                       \
             fprintf(stderr, "multi: %s failed: %d\n", #call, (int)r_);              \
             exit(1);                                                                \
         }                                                                           \
@@ -86,6 +104,8 @@ static const char *g_comp, *g_vert, *g_frag;
 static const char *g_cache_in, *g_cache_out;
 static int g_maint5; /* enable VK_KHR_maintenance5 (mode inline) */
 static int g_shaderobj; /* enable VK_EXT_shader_object (modes shaderobj*) */
+static int g_push;      /* Vulkan 1.4, VK_KHR_push_descriptor + maintenance6 (mode push) */
+static const void *g_instance_next; /* extra vkCreateInstance pNext (mode appsettings) */
 
 static uint32_t *read_file(const char *path, size_t *size)
 {
@@ -228,10 +248,10 @@ static void ctx_init(ctx *c, int messenger, int graphics)
         .pUserData = "A",
     };
     VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .pApplicationName = "multi",
-                             .apiVersion = VK_API_VERSION_1_3};
+                             .apiVersion = g_push ? VK_MAKE_API_VERSION(0, 1, 4, 0) : VK_API_VERSION_1_3};
     VkInstanceCreateInfo ici = {
         .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
-        .pNext = messenger ? &mci : NULL,
+        .pNext = messenger ? (const void *)&mci : g_instance_next,
         .pApplicationInfo = &app,
         .enabledExtensionCount = have_utils ? 1 : 0,
         .ppEnabledExtensionNames = inst_exts,
@@ -284,9 +304,19 @@ static void ctx_init(ctx *c, int messenger, int graphics)
         f13.pNext = &m5;
     if (g_shaderobj)
         f13.pNext = &so;
+    VkPhysicalDeviceMaintenance6FeaturesKHR m6 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_6_FEATURES_KHR,
+                                                  .maintenance6 = VK_TRUE};
+    const char *push_exts[] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME, VK_KHR_MAINTENANCE_6_EXTENSION_NAME};
+    if (g_push)
+        f13.pNext = &m6;
     VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &f2, .queueCreateInfoCount = 1,
                               .pQueueCreateInfos = &qci, .enabledExtensionCount = g_maint5 || g_shaderobj ? 1 : 0,
                               .ppEnabledExtensionNames = dev_exts};
+    if (g_push) {
+        f12.runtimeDescriptorArray = VK_TRUE; /* push_runtime.comp */
+        dci.enabledExtensionCount = 2;
+        dci.ppEnabledExtensionNames = push_exts;
+    }
     CHECK(vkCreateDevice(c->pd, &dci, NULL, &c->dev));
     vkGetDeviceQueue(c->dev, c->family, 0, &c->queue);
     name(c, VK_OBJECT_TYPE_QUEUE, (uint64_t)(uintptr_t)c->queue, "main-queue");
@@ -669,21 +699,214 @@ static void mode_messenger(ctx *c)
     mode_resubmit(c, 1, 0); /* only A hears of this one */
 }
 
+/* open_fds counts the process's open file descriptors. */
+static long open_fds(void)
+{
+    DIR *d = opendir("/proc/self/fd");
+    if (!d)
+        return -1;
+    long n = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        if (e->d_name[0] != '.')
+            n++;
+    closedir(d);
+    return n - 1; /* the directory's own */
+}
+
+/* threads counts the process's threads (/proc/self/status). */
+static long threads(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long n = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, "Threads:", 8))
+            n = atol(line + 8);
+    if (f)
+        fclose(f);
+    return n;
+}
+
 static void mode_loop(uint32_t loops)
 {
-    long first = 0, mid = 0, last = 0;
+    long first = 0, mid = 0, last = 0, fds[3] = {0}, thr[3] = {0};
     for (uint32_t i = 0; i < loops; i++) {
+        g_loop = i; /* a failing call names its iteration */
         ctx c;
         ctx_init(&c, 0, 0);
         mode_resubmit(&c, 1, 0);
         ctx_free(&c);
-        if (i == 9)
+        if (i == 9) {
             first = rss_kb();
-        if (i == loops / 2)
+            fds[0] = open_fds();
+            thr[0] = threads();
+        }
+        if (i == loops / 2) {
             mid = rss_kb();
+            fds[1] = open_fds();
+            thr[1] = threads();
+        }
         last = rss_kb();
+        fds[2] = open_fds();
+        thr[2] = threads();
     }
+    g_loop = -1;
     printf("rss_kb_first=%ld\nrss_kb_mid=%ld\nrss_kb_last=%ld\n", first, mid, last);
+    printf("fds_first=%ld\nfds_mid=%ld\nfds_last=%ld\n", fds[0], fds[1], fds[2]);
+    printf("threads_first=%ld\nthreads_mid=%ld\nthreads_last=%ld\n", thr[0], thr[1], thr[2]);
+}
+
+/* ---- settings from the app (VK_EXT_layer_settings, VkValidationFeaturesEXT) ---- */
+
+/* mode_appsettings prints maxBoundDescriptorSets as the app sees it, then
+ * dispatches idx 3 on cmd-0. */
+static void mode_appsettings(ctx *c)
+{
+    VkPhysicalDeviceProperties props;
+    vkGetPhysicalDeviceProperties(c->pd, &props);
+    printf("maxBoundDescriptorSets=%u\n", props.limits.maxBoundDescriptorSets);
+    one_dispatch(c, 3);
+}
+
+/* ---- push descriptors: Vulkan 1.4 and VK_KHR_maintenance6 entry points --------- */
+
+/* mode_push records, on cmd-0 in "compute", 9 dispatches of "push-compute"
+ * (a push-descriptor layout) and "oob-compute", each after one way of
+ * providing set 0 that writes (or binds a set with) only element e of the
+ * 2-element array, e alternating 0, 1, 0...; the dispatch reads element
+ * 1 - e, never written: a descriptor_uninitialized record per action that
+ * the layer can only report if it followed that entry point (else it
+ * still sees the previous action's set, whose other element is written).
+ * Actions: 0 vkCmdPushDescriptorSetKHR, 1 vkCmdPushDescriptorSet,
+ * 2 vkCmdPushDescriptorSet2KHR, 3 vkCmdPushDescriptorSet2,
+ * 4 vkCmdPushDescriptorSetWithTemplate, 5 ...WithTemplate2KHR,
+ * 6 ...WithTemplate2, 7 vkCmdBindDescriptorSets2KHR, 8 vkCmdBindDescriptorSets2. */
+static void mode_push(ctx *c)
+{
+#define LOAD(T, n)                                                   \
+    T n = (T)vkGetDeviceProcAddr(c->dev, "vk" #n);                   \
+    if (!n) {                                                        \
+        fprintf(stderr, "multi: no vk" #n "\n");                     \
+        exit(1);                                                     \
+    }
+    LOAD(PFN_vkCmdPushDescriptorSetKHR, CmdPushDescriptorSetKHR)
+    LOAD(PFN_vkCmdPushDescriptorSet, CmdPushDescriptorSet)
+    LOAD(PFN_vkCmdPushDescriptorSet2KHR, CmdPushDescriptorSet2KHR)
+    LOAD(PFN_vkCmdPushDescriptorSet2, CmdPushDescriptorSet2)
+    LOAD(PFN_vkCmdPushDescriptorSetWithTemplate, CmdPushDescriptorSetWithTemplate)
+    LOAD(PFN_vkCmdPushDescriptorSetWithTemplate2KHR, CmdPushDescriptorSetWithTemplate2KHR)
+    LOAD(PFN_vkCmdPushDescriptorSetWithTemplate2, CmdPushDescriptorSetWithTemplate2)
+    LOAD(PFN_vkCmdBindDescriptorSets2KHR, CmdBindDescriptorSets2KHR)
+    LOAD(PFN_vkCmdBindDescriptorSets2, CmdBindDescriptorSets2)
+#undef LOAD
+    const VkShaderStageFlags stages = VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+    VkDescriptorSetLayoutBinding b = {.binding = 0, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                      .descriptorCount = 2, .stageFlags = stages};
+    VkDescriptorSetLayoutCreateInfo dlci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+                                            .flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR,
+                                            .bindingCount = 1, .pBindings = &b};
+    VkDescriptorSetLayout pdsl;
+    CHECK(vkCreateDescriptorSetLayout(c->dev, &dlci, NULL, &pdsl));
+    VkPushConstantRange pcr = {stages, 0, 4};
+    VkPipelineLayoutCreateInfo plci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
+                                       .pSetLayouts = &pdsl, .pushConstantRangeCount = 1, .pPushConstantRanges = &pcr};
+    VkPipelineLayout pl;
+    CHECK(vkCreatePipelineLayout(c->dev, &plci, NULL, &pl));
+    size_t size;
+    uint32_t *code = read_file(g_comp, &size);
+    VkShaderModuleCreateInfo smci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = size,
+                                     .pCode = code};
+    VkShaderModule module;
+    CHECK(vkCreateShaderModule(c->dev, &smci, NULL, &module));
+    free(code);
+    VkComputePipelineCreateInfo cpci = {
+        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+        .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                  .module = module, .pName = "main"},
+        .layout = pl,
+    };
+    VkPipeline pp;
+    CHECK(vkCreateComputePipelines(c->dev, VK_NULL_HANDLE, 1, &cpci, NULL, &pp));
+    vkDestroyShaderModule(c->dev, module, NULL);
+    name(c, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)pp, "push-compute");
+
+    /* Two sets of the app's layout: set e has only element e written. */
+    VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4};
+    VkDescriptorPoolCreateInfo dpci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 2,
+                                       .poolSizeCount = 1, .pPoolSizes = &ps};
+    VkDescriptorPool dpool;
+    CHECK(vkCreateDescriptorPool(c->dev, &dpci, NULL, &dpool));
+    VkDescriptorSetLayout two[2] = {c->dsl, c->dsl};
+    VkDescriptorSetAllocateInfo dsai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                                        .descriptorPool = dpool, .descriptorSetCount = 2, .pSetLayouts = two};
+    VkDescriptorSet sets[2];
+    CHECK(vkAllocateDescriptorSets(c->dev, &dsai, sets));
+    VkDescriptorBufferInfo dbi[2] = {{c->bufs[0], 0, VK_WHOLE_SIZE}, {c->bufs[1], 0, VK_WHOLE_SIZE}};
+    VkWriteDescriptorSet w[2];
+    for (uint32_t e = 0; e < 2; e++) {
+        w[e] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = sets[e],
+                                      .dstArrayElement = e, .descriptorCount = 1,
+                                      .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &dbi[e]};
+    }
+    vkUpdateDescriptorSets(c->dev, 2, w, 0, NULL);
+    for (uint32_t e = 0; e < 2; e++)
+        w[e].dstSet = VK_NULL_HANDLE; /* the same writes, pushed */
+
+    VkDescriptorUpdateTemplate tmpl[2];
+    for (uint32_t e = 0; e < 2; e++) {
+        VkDescriptorUpdateTemplateEntry ent = {.dstBinding = 0, .dstArrayElement = e, .descriptorCount = 1,
+                                               .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .offset = 0,
+                                               .stride = sizeof(VkDescriptorBufferInfo)};
+        VkDescriptorUpdateTemplateCreateInfo tci = {
+            .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_UPDATE_TEMPLATE_CREATE_INFO, .descriptorUpdateEntryCount = 1,
+            .pDescriptorUpdateEntries = &ent, .templateType = VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_PUSH_DESCRIPTORS_KHR,
+            .pipelineBindPoint = VK_PIPELINE_BIND_POINT_COMPUTE, .pipelineLayout = pl, .set = 0};
+        CHECK(vkCreateDescriptorUpdateTemplate(c->dev, &tci, NULL, &tmpl[e]));
+    }
+
+    VkCommandPool pool = make_pool(c);
+    VkCommandBuffer cb = make_cb(c, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "cmd-0");
+    begin(cb, 0);
+    label(c, cb, "compute");
+    for (uint32_t a = 0; a < 9; a++) {
+        uint32_t e = a % 2, idx = 1 - e;
+        VkPipelineLayout layout = a < 7 ? pl : c->layout;
+        vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, a < 7 ? pp : c->comp);
+        VkPushDescriptorSetInfoKHR pi = {.sType = VK_STRUCTURE_TYPE_PUSH_DESCRIPTOR_SET_INFO_KHR,
+                                         .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT, .layout = pl, .set = 0,
+                                         .descriptorWriteCount = 1, .pDescriptorWrites = &w[e]};
+        VkPushDescriptorSetWithTemplateInfoKHR ti = {
+            .sType = VK_STRUCTURE_TYPE_PUSH_DESCRIPTOR_SET_WITH_TEMPLATE_INFO_KHR,
+            .descriptorUpdateTemplate = tmpl[e], .layout = pl, .set = 0, .pData = &dbi[e]};
+        VkBindDescriptorSetsInfoKHR bi = {.sType = VK_STRUCTURE_TYPE_BIND_DESCRIPTOR_SETS_INFO_KHR,
+                                          .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT, .layout = c->layout,
+                                          .firstSet = 0, .descriptorSetCount = 1, .pDescriptorSets = &sets[e]};
+        switch (a) {
+        case 0: CmdPushDescriptorSetKHR(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pl, 0, 1, &w[e]); break;
+        case 1: CmdPushDescriptorSet(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pl, 0, 1, &w[e]); break;
+        case 2: CmdPushDescriptorSet2KHR(cb, &pi); break;
+        case 3: CmdPushDescriptorSet2(cb, &pi); break;
+        case 4: CmdPushDescriptorSetWithTemplate(cb, tmpl[e], pl, 0, &dbi[e]); break;
+        case 5: CmdPushDescriptorSetWithTemplate2KHR(cb, &ti); break;
+        case 6: CmdPushDescriptorSetWithTemplate2(cb, &ti); break;
+        case 7: CmdBindDescriptorSets2KHR(cb, &bi); break;
+        case 8: CmdBindDescriptorSets2(cb, &bi); break;
+        }
+        vkCmdPushConstants(cb, layout, stages, 0, 4, &idx);
+        vkCmdDispatch(cb, 1, 1, 1);
+    }
+    unlabel(c, cb);
+    CHECK(vkEndCommandBuffer(cb));
+    VkFence f = make_fence(c);
+    submit_wait(c, 1, &cb, f);
+    vkDestroyFence(c->dev, f, NULL);
+    vkDestroyCommandPool(c->dev, pool, NULL);
+    for (uint32_t e = 0; e < 2; e++)
+        vkDestroyDescriptorUpdateTemplate(c->dev, tmpl[e], NULL);
+    vkDestroyDescriptorPool(c->dev, dpool, NULL);
+    vkDestroyPipeline(c->dev, pp, NULL);
+    vkDestroyPipelineLayout(c->dev, pl, NULL);
+    vkDestroyDescriptorSetLayout(c->dev, pdsl, NULL);
 }
 
 /* ---- shader objects (VK_EXT_shader_object) -------------------------------------- */
@@ -1202,6 +1425,10 @@ int main(int argc, char **argv)
             g_cache_out = argv[++i];
         else if (!strcmp(argv[i], "--no-fence"))
             no_fence = 1;
+        else if (!strcmp(argv[i], "--app-setting") && i + 1 < argc)
+            i++; /* read below */
+        else if (!strcmp(argv[i], "--disable-shaders"))
+            ;
         else {
             fprintf(stderr, "multi: unknown argument %s\n", argv[i]);
             return 2;
@@ -1220,6 +1447,39 @@ int main(int argc, char **argv)
     ctx c;
     g_maint5 = !strcmp(mode, "inline");
     g_shaderobj = !strncmp(mode, "shaderobj", 9);
+    g_push = !strcmp(mode, "push");
+    /* mode appsettings: --app-setting KEY=0|1 (VkLayerSettingEXT, BOOL32),
+     * --disable-shaders (VkValidationFeaturesEXT DISABLE_SHADERS). */
+    VkLayerSettingEXT app_settings[16];
+    VkBool32 app_values[16];
+    uint32_t napp = 0;
+    int disable_shaders = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--app-setting") && i + 1 < argc && napp < 16) {
+            char *kv = argv[++i], *eq = strchr(kv, '=');
+            if (!eq) {
+                fprintf(stderr, "multi: --app-setting wants KEY=0|1\n");
+                return 2;
+            }
+            *eq = 0;
+            app_values[napp] = atoi(eq + 1) != 0;
+            app_settings[napp] = (VkLayerSettingEXT){.pLayerName = "VK_LAYER_GPUAVDBG_validation", .pSettingName = kv,
+                                                     .type = VK_LAYER_SETTING_TYPE_BOOL32_EXT, .valueCount = 1,
+                                                     .pValues = &app_values[napp]};
+            napp++;
+        } else if (!strcmp(argv[i], "--disable-shaders"))
+            disable_shaders = 1;
+    }
+    VkValidationFeatureDisableEXT disables[] = {VK_VALIDATION_FEATURE_DISABLE_SHADERS_EXT};
+    VkValidationFeaturesEXT vfeat = {.sType = VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT,
+                                     .disabledValidationFeatureCount = 1, .pDisabledValidationFeatures = disables};
+    VkLayerSettingsCreateInfoEXT lsci = {.sType = VK_STRUCTURE_TYPE_LAYER_SETTINGS_CREATE_INFO_EXT,
+                                         .pNext = disable_shaders ? &vfeat : NULL, .settingCount = napp,
+                                         .pSettings = app_settings};
+    if (napp)
+        g_instance_next = &lsci;
+    else if (disable_shaders)
+        g_instance_next = &vfeat;
     ctx_init(&c, !strcmp(mode, "messenger"), graphics);
     if (!strcmp(mode, "multi-cb"))
         mode_multi_cb(&c, 0);
@@ -1250,6 +1510,10 @@ int main(int argc, char **argv)
     }
     else if (!strcmp(mode, "simultaneous"))
         mode_simultaneous(&c);
+    else if (!strcmp(mode, "appsettings"))
+        mode_appsettings(&c);
+    else if (!strcmp(mode, "push"))
+        mode_push(&c);
     else if (!strcmp(mode, "threads"))
         mode_threads(&c, submits);
     else if (!strcmp(mode, "messenger"))

@@ -1,0 +1,6 @@
+#version 460
+#extension GL_EXT_ray_tracing : require
+// closest hit: nothing
+layout(location = 0) rayPayloadInEXT uint payload;
+void main() {
+}

@@ -1,0 +1,510 @@
+/*
+ * stageapp: descriptor_index_oob in every shader stage beyond compute,
+ * vertex and fragment (C, with the shared checkapp.h). The shader of the
+ * stage under test (stage.<stage>) reads data[pc.index].v[0] from a sized
+ * array of 4 storage buffers (set 0, binding 1; element i holds 100 + i) and
+ * stores it + 1 into result.v[0] (set 0, binding 0), in exactly one
+ * invocation, chosen by its stage coordinates so that they are not all 0:
+ *
+ *   tesc   vkCmdDraw of 3 patches of 1 point, 2 output points: primitive 2,
+ *          invocation 1 (stage_plain.vert, stage_plain.tese, stage_plain.frag)
+ *   tese   the same draw, isolines (2 lines of 1 segment): primitive 1,
+ *          TessCoord (1, 0.5) (stage_plain.tesc)
+ *   geom   vkCmdDraw of 2 points, 3 invocations: primitive 1, invocation 2
+ *   task   vkCmdDrawMeshTasksEXT(2, 2, 1), workgroups of 2x1x1: global
+ *          invocation (3, 1, 0); no mesh workgroup is launched
+ *   mesh   the same, without a task shader
+ *   rchit, rahit, rmiss, rint, rcall
+ *          vkCmdTraceRaysKHR 4x2x1: launch (3, 1, 0). stage.rgen casts one
+ *          ray per launch from the origin along +z at one triangle
+ *          (-1,-1,5) (1,-1,5) (0,1,5): opaque for rchit, not opaque for
+ *          rahit (any hit), masked out of the instance (mask 0) for rmiss;
+ *          for rint the geometry is the box (-1,-1,4)..(1,1,6) with a
+ *          procedural hit group. For rcall stage_call.rgen calls callable 0.
+ *
+ *   stageapp --shaders DIR --stage STAGE [--index N]
+ *
+ * pc.index is N (default 4: one past the array's 4). Binding 2 is one more
+ * storage buffer holding 900, so that lavapipe alone, which lays the
+ * bindings out one after the other, reads it for index 4 (value=901). It
+ * prints "value=N" (result.v[0]) after the submit: 1 when the checked load
+ * was skipped (it yields 0), 100 + N + 1 for a good index. The TLAS of the
+ * ray-tracing stages is binding 3. Where the device does not
+ * report the stage's feature (tessellationShader, geometryShader,
+ * VK_EXT_mesh_shader taskShader/meshShader, VK_KHR_ray_tracing_pipeline)
+ * it prints "unsupported STAGE" and exits 0. Every VkResult is checked; a
+ * failure prints "stageapp: <call> failed: <n>" and exits 1. Names: the
+ * command buffer is "stage-cmd", the pipeline "stage-pipeline".
+ */
+#define APP "stageapp"
+#include "checkapp.h"
+
+enum { TESC, TESE, GEOM, TASK, MESH, RCHIT, RAHIT, RMISS, RINT, RCALL, NSTAGES };
+static const char *const stage_names[NSTAGES] = {"tesc", "tese", "geom", "task", "mesh",
+                                                 "rchit", "rahit", "rmiss", "rint", "rcall"};
+
+#define PROC(name) PFN_##name p##name = (PFN_##name)vkGetDeviceProcAddr(dev, #name)
+
+/* The modules this app creates (more than ca_module keeps). */
+static VkShaderModule mods[8];
+static uint32_t nmods;
+
+/* module creates a shader module from DIR/NAME.spv. */
+static VkShaderModule module(const char *dir, const char *name)
+{
+    char file[256];
+    snprintf(file, sizeof file, "%s.spv", name);
+    size_t size;
+    uint32_t *code = ca_read_file(dir, file, &size);
+    VkShaderModuleCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = size,
+                                   .pCode = code};
+    VkShaderModule m;
+    CHECK(vkCreateShaderModule(dev, &ci, NULL, &m));
+    free(code);
+    mods[nmods++] = m;
+    return m;
+}
+
+/* has_extension reports whether the physical device has extension name. */
+static int has_extension(const char *name)
+{
+    uint32_t n = 0;
+    vkEnumerateDeviceExtensionProperties(pd, NULL, &n, NULL);
+    VkExtensionProperties *e = calloc(n + 1, sizeof *e);
+    vkEnumerateDeviceExtensionProperties(pd, NULL, &n, e);
+    int found = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (!strcmp(e[i].extensionName, name))
+            found = 1;
+    free(e);
+    return found;
+}
+
+/* make_buffer: host-visible, coherent, mapped, with a device address. */
+static buffer make_buffer(VkDeviceSize size, VkBufferUsageFlags usage)
+{
+    return ca_make_buffer(size, usage | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT);
+}
+
+/* build_as builds one acceleration structure of one geometry with count
+ * primitives into cb (and a barrier after it). */
+static VkAccelerationStructureKHR build_as(VkCommandBuffer cb, VkAccelerationStructureTypeKHR type,
+                                           const VkAccelerationStructureGeometryKHR *geom, uint32_t count,
+                                           buffer *storage, buffer *scratch)
+{
+    PROC(vkGetAccelerationStructureBuildSizesKHR);
+    PROC(vkCreateAccelerationStructureKHR);
+    PROC(vkCmdBuildAccelerationStructuresKHR);
+    VkAccelerationStructureBuildGeometryInfoKHR bi = {
+        .sType = VK_STRUCTURE_TYPE_ACCELERATION_STRUCTURE_BUILD_GEOMETRY_INFO_KHR, .type = type,
+        .mode = VK_BUILD_ACCELERATION_STRUCTURE_MODE_BUILD_KHR, .geometryCount = 1, .pGeometries = geom,
+    };
+    VkAccelerationStructureBuildSizesInfoKHR sizes = {.sType = VK_STRUCTURE_TYPE_ACCELERATION_STRUCTURE_BUILD_SIZES_INFO_KHR};
+    pvkGetAccelerationStructureBuildSizesKHR(dev, VK_ACCELERATION_STRUCTURE_BUILD_TYPE_DEVICE_KHR, &bi, &count, &sizes);
+    *storage = make_buffer(sizes.accelerationStructureSize, VK_BUFFER_USAGE_ACCELERATION_STRUCTURE_STORAGE_BIT_KHR);
+    *scratch = make_buffer(sizes.buildScratchSize + 256, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    VkAccelerationStructureCreateInfoKHR ci = {
+        .sType = VK_STRUCTURE_TYPE_ACCELERATION_STRUCTURE_CREATE_INFO_KHR, .buffer = storage->buf,
+        .size = sizes.accelerationStructureSize, .type = type,
+    };
+    VkAccelerationStructureKHR as;
+    CHECK(pvkCreateAccelerationStructureKHR(dev, &ci, NULL, &as));
+    bi.dstAccelerationStructure = as;
+    bi.scratchData.deviceAddress = (scratch->addr + 255) & ~(VkDeviceAddress)255;
+    VkAccelerationStructureBuildRangeInfoKHR range = {.primitiveCount = count};
+    const VkAccelerationStructureBuildRangeInfoKHR *ranges = &range;
+    pvkCmdBuildAccelerationStructuresKHR(cb, 1, &bi, &ranges);
+    VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                          .srcAccessMask = VK_ACCESS_ACCELERATION_STRUCTURE_WRITE_BIT_KHR,
+                          .dstAccessMask = VK_ACCESS_ACCELERATION_STRUCTURE_READ_BIT_KHR};
+    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ACCELERATION_STRUCTURE_BUILD_BIT_KHR,
+                         VK_PIPELINE_STAGE_ACCELERATION_STRUCTURE_BUILD_BIT_KHR | VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+                         0, 1, &mb, 0, NULL, 0, NULL);
+    return as;
+}
+
+/* scene is the TLAS of the ray-tracing stages and what it is made of. */
+typedef struct {
+    VkAccelerationStructureKHR blas, tlas;
+    buffer geo, inst, blas_buf, blas_scratch, tlas_buf, tlas_scratch;
+} scene;
+
+/* make_scene builds the one-instance scene of stage (a triangle, or a box
+ * for RINT; instance mask 0 for RMISS) with cb and waits for it. */
+static scene make_scene(int stage, VkCommandBuffer cb)
+{
+    scene s;
+    VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    VkAccelerationStructureGeometryKHR bg = {.sType = VK_STRUCTURE_TYPE_ACCELERATION_STRUCTURE_GEOMETRY_KHR};
+    if (stage == RINT) {
+        VkAabbPositionsKHR box = {-1, -1, 4, 1, 1, 6};
+        s.geo = make_buffer(sizeof box, VK_BUFFER_USAGE_ACCELERATION_STRUCTURE_BUILD_INPUT_READ_ONLY_BIT_KHR);
+        memcpy(s.geo.map, &box, sizeof box);
+        bg.geometryType = VK_GEOMETRY_TYPE_AABBS_KHR;
+        bg.geometry.aabbs = (VkAccelerationStructureGeometryAabbsDataKHR){
+            .sType = VK_STRUCTURE_TYPE_ACCELERATION_STRUCTURE_GEOMETRY_AABBS_DATA_KHR,
+            .data.deviceAddress = s.geo.addr, .stride = sizeof box};
+    } else {
+        float tri[9] = {-1, -1, 5, 1, -1, 5, 0, 1, 5};
+        s.geo = make_buffer(sizeof tri, VK_BUFFER_USAGE_ACCELERATION_STRUCTURE_BUILD_INPUT_READ_ONLY_BIT_KHR);
+        memcpy(s.geo.map, tri, sizeof tri);
+        bg.geometryType = VK_GEOMETRY_TYPE_TRIANGLES_KHR;
+        bg.geometry.triangles = (VkAccelerationStructureGeometryTrianglesDataKHR){
+            .sType = VK_STRUCTURE_TYPE_ACCELERATION_STRUCTURE_GEOMETRY_TRIANGLES_DATA_KHR,
+            .vertexFormat = VK_FORMAT_R32G32B32_SFLOAT, .vertexData.deviceAddress = s.geo.addr,
+            .vertexStride = 3 * sizeof(float), .maxVertex = 2, .indexType = VK_INDEX_TYPE_NONE_KHR};
+    }
+    bg.flags = stage == RAHIT ? 0 : VK_GEOMETRY_OPAQUE_BIT_KHR;
+    CHECK(vkBeginCommandBuffer(cb, &begin));
+    s.blas = build_as(cb, VK_ACCELERATION_STRUCTURE_TYPE_BOTTOM_LEVEL_KHR, &bg, 1, &s.blas_buf, &s.blas_scratch);
+    PROC(vkGetAccelerationStructureDeviceAddressKHR);
+    VkAccelerationStructureDeviceAddressInfoKHR dai = {
+        .sType = VK_STRUCTURE_TYPE_ACCELERATION_STRUCTURE_DEVICE_ADDRESS_INFO_KHR, .accelerationStructure = s.blas};
+    VkAccelerationStructureInstanceKHR inst = {
+        .transform.matrix = {{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}},
+        .mask = stage == RMISS ? 0 : 0xff,
+        .flags = VK_GEOMETRY_INSTANCE_TRIANGLE_FACING_CULL_DISABLE_BIT_KHR,
+        .accelerationStructureReference = pvkGetAccelerationStructureDeviceAddressKHR(dev, &dai),
+    };
+    s.inst = make_buffer(sizeof inst, VK_BUFFER_USAGE_ACCELERATION_STRUCTURE_BUILD_INPUT_READ_ONLY_BIT_KHR);
+    memcpy(s.inst.map, &inst, sizeof inst);
+    VkAccelerationStructureGeometryKHR tg = {
+        .sType = VK_STRUCTURE_TYPE_ACCELERATION_STRUCTURE_GEOMETRY_KHR,
+        .geometryType = VK_GEOMETRY_TYPE_INSTANCES_KHR,
+        .geometry.instances = {.sType = VK_STRUCTURE_TYPE_ACCELERATION_STRUCTURE_GEOMETRY_INSTANCES_DATA_KHR,
+                               .data.deviceAddress = s.inst.addr},
+    };
+    s.tlas = build_as(cb, VK_ACCELERATION_STRUCTURE_TYPE_TOP_LEVEL_KHR, &tg, 1, &s.tlas_buf, &s.tlas_scratch);
+    CHECK(vkEndCommandBuffer(cb));
+    ca_submit_wait(cb);
+    return s;
+}
+
+/* rt is the ray-tracing pipeline's shader binding table regions. */
+typedef struct {
+    buffer sbt;
+    VkStridedDeviceAddressRegionKHR rgen, miss, hit, call;
+} rt;
+
+/* rt_pipeline creates the ray-tracing pipeline of stage: groups raygen,
+ * miss, hit (triangles or procedural) and, for RCALL, callable; and its
+ * shader binding table, one group per shaderGroupBaseAlignment. */
+static VkPipeline rt_pipeline(int stage, const char *dir, VkPipelineLayout layout, rt *t)
+{
+    VkPipelineShaderStageCreateInfo ss[5];
+    uint32_t n = 0;
+#define STAGE(bit, name)                                                                                           \
+    (ss[n] = (VkPipelineShaderStageCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,      \
+                                               .stage = (bit), .module = module(dir, (name)), .pName = "main"},   \
+     n++)
+    uint32_t rgen = STAGE(VK_SHADER_STAGE_RAYGEN_BIT_KHR, stage == RCALL ? "stage_call.rgen" : "stage.rgen");
+    uint32_t miss = STAGE(VK_SHADER_STAGE_MISS_BIT_KHR, stage == RMISS ? "stage.rmiss" : "stage_plain.rmiss");
+    uint32_t chit = STAGE(VK_SHADER_STAGE_CLOSEST_HIT_BIT_KHR, stage == RCHIT ? "stage.rchit" : "stage_plain.rchit");
+    uint32_t ahit = stage == RAHIT ? STAGE(VK_SHADER_STAGE_ANY_HIT_BIT_KHR, "stage.rahit") : VK_SHADER_UNUSED_KHR;
+    uint32_t isect = stage == RINT ? STAGE(VK_SHADER_STAGE_INTERSECTION_BIT_KHR, "stage.rint") : VK_SHADER_UNUSED_KHR;
+    uint32_t call = stage == RCALL ? STAGE(VK_SHADER_STAGE_CALLABLE_BIT_KHR, "stage.rcall") : VK_SHADER_UNUSED_KHR;
+#undef STAGE
+    VkRayTracingShaderGroupCreateInfoKHR general = {
+        .sType = VK_STRUCTURE_TYPE_RAY_TRACING_SHADER_GROUP_CREATE_INFO_KHR,
+        .type = VK_RAY_TRACING_SHADER_GROUP_TYPE_GENERAL_KHR, .closestHitShader = VK_SHADER_UNUSED_KHR,
+        .anyHitShader = VK_SHADER_UNUSED_KHR, .intersectionShader = VK_SHADER_UNUSED_KHR,
+    };
+    VkRayTracingShaderGroupCreateInfoKHR groups[4] = {general, general, general, general};
+    groups[0].generalShader = rgen;
+    groups[1].generalShader = miss;
+    groups[2].type = stage == RINT ? VK_RAY_TRACING_SHADER_GROUP_TYPE_PROCEDURAL_HIT_GROUP_KHR
+                                   : VK_RAY_TRACING_SHADER_GROUP_TYPE_TRIANGLES_HIT_GROUP_KHR;
+    groups[2].generalShader = VK_SHADER_UNUSED_KHR;
+    groups[2].closestHitShader = chit;
+    groups[2].anyHitShader = ahit;
+    groups[2].intersectionShader = isect;
+    groups[3].generalShader = call;
+    uint32_t ngroups = stage == RCALL ? 4 : 3;
+    VkRayTracingPipelineCreateInfoKHR ci = {
+        .sType = VK_STRUCTURE_TYPE_RAY_TRACING_PIPELINE_CREATE_INFO_KHR, .stageCount = n, .pStages = ss,
+        .groupCount = ngroups, .pGroups = groups, .maxPipelineRayRecursionDepth = 1, .layout = layout,
+    };
+    PROC(vkCreateRayTracingPipelinesKHR);
+    PROC(vkGetRayTracingShaderGroupHandlesKHR);
+    VkPipeline pipe;
+    CHECK(pvkCreateRayTracingPipelinesKHR(dev, VK_NULL_HANDLE, VK_NULL_HANDLE, 1, &ci, NULL, &pipe));
+
+    VkPhysicalDeviceRayTracingPipelinePropertiesKHR rtp = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_PROPERTIES_KHR};
+    VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &rtp};
+    vkGetPhysicalDeviceProperties2(pd, &p2);
+    uint32_t hs = rtp.shaderGroupHandleSize, base = rtp.shaderGroupBaseAlignment;
+    if (hs > 64) {
+        fprintf(stderr, APP ": shader group handles of %u bytes\n", hs);
+        exit(1);
+    }
+    uint8_t handles[4 * 64];
+    CHECK(pvkGetRayTracingShaderGroupHandlesKHR(dev, pipe, 0, ngroups, ngroups * hs, handles));
+    t->sbt = make_buffer((VkDeviceSize)(ngroups + 1) * base, VK_BUFFER_USAGE_SHADER_BINDING_TABLE_BIT_KHR);
+    VkDeviceAddress at = (t->sbt.addr + base - 1) / base * base;
+    VkStridedDeviceAddressRegionKHR *regions[4] = {&t->rgen, &t->miss, &t->hit, &t->call};
+    for (uint32_t g = 0; g < ngroups; g++) {
+        memcpy((uint8_t *)t->sbt.map + (at - t->sbt.addr) + g * base, handles + g * hs, hs);
+        *regions[g] = (VkStridedDeviceAddressRegionKHR){.deviceAddress = at + g * base, .stride = base, .size = base};
+    }
+    return pipe;
+}
+
+/* graphics_pipeline creates the pipeline of a graphics stage: vertex,
+ * tessellation and geometry for TESC/TESE/GEOM (input: patches of 1 point,
+ * or points), task/mesh for TASK/MESH; a plain fragment shader into t. */
+static VkPipeline graphics_pipeline(int stage, const char *dir, VkPipelineLayout layout, const target *t)
+{
+    VkPipelineShaderStageCreateInfo ss[5];
+    uint32_t n = 0;
+#define STAGE(bit, name)                                                                                           \
+    (ss[n++] = (VkPipelineShaderStageCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,    \
+                                                 .stage = (bit), .module = module(dir, (name)), .pName = "main"})
+    int tess = stage == TESC || stage == TESE, mesh = stage == TASK || stage == MESH;
+    if (mesh) {
+        if (stage == TASK)
+            STAGE(VK_SHADER_STAGE_TASK_BIT_EXT, "stage.task");
+        STAGE(VK_SHADER_STAGE_MESH_BIT_EXT, stage == MESH ? "stage.mesh" : "stage_plain.mesh");
+    } else {
+        STAGE(VK_SHADER_STAGE_VERTEX_BIT, "stage_plain.vert");
+        if (tess) {
+            STAGE(VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT, stage == TESC ? "stage.tesc" : "stage_plain.tesc");
+            STAGE(VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, stage == TESE ? "stage.tese" : "stage_plain.tese");
+        } else {
+            STAGE(VK_SHADER_STAGE_GEOMETRY_BIT, "stage.geom");
+        }
+    }
+    STAGE(VK_SHADER_STAGE_FRAGMENT_BIT, "stage_plain.frag");
+#undef STAGE
+    VkPipelineVertexInputStateCreateInfo vi = {.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+    VkPipelineInputAssemblyStateCreateInfo ia = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+        .topology = tess ? VK_PRIMITIVE_TOPOLOGY_PATCH_LIST : VK_PRIMITIVE_TOPOLOGY_POINT_LIST};
+    VkPipelineTessellationStateCreateInfo ts = {.sType = VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_STATE_CREATE_INFO,
+                                                .patchControlPoints = 1};
+    VkViewport vp = {0, 0, 1, 1, 0, 1};
+    VkRect2D sc = {{0, 0}, {1, 1}};
+    VkPipelineViewportStateCreateInfo vps = {.sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
+                                             .viewportCount = 1, .pViewports = &vp, .scissorCount = 1,
+                                             .pScissors = &sc};
+    VkPipelineRasterizationStateCreateInfo rs = {.sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+                                                 .polygonMode = VK_POLYGON_MODE_FILL, .cullMode = VK_CULL_MODE_NONE,
+                                                 .lineWidth = 1};
+    VkPipelineMultisampleStateCreateInfo ms = {.sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+                                               .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT};
+    VkPipelineColorBlendAttachmentState cba = {.colorWriteMask = 0xf};
+    VkPipelineColorBlendStateCreateInfo cb = {.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+                                              .attachmentCount = 1, .pAttachments = &cba};
+    VkPipelineRenderingCreateInfo pri = {.sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
+                                         .colorAttachmentCount = 1, .pColorAttachmentFormats = &t->format};
+    VkGraphicsPipelineCreateInfo gpci = {
+        .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, .pNext = &pri, .stageCount = n, .pStages = ss,
+        .pVertexInputState = mesh ? NULL : &vi, .pInputAssemblyState = mesh ? NULL : &ia,
+        .pTessellationState = tess ? &ts : NULL, .pViewportState = &vps, .pRasterizationState = &rs,
+        .pMultisampleState = &ms, .pColorBlendState = &cb, .layout = layout,
+    };
+    VkPipeline pipe;
+    CHECK(vkCreateGraphicsPipelines(dev, VK_NULL_HANDLE, 1, &gpci, NULL, &pipe));
+    return pipe;
+}
+
+int main(int argc, char **argv)
+{
+    const char *dir = ".";
+    int stage = -1;
+    uint32_t index = 4;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--shaders") && i + 1 < argc)
+            dir = argv[++i];
+        else if (!strcmp(argv[i], "--index") && i + 1 < argc)
+            index = (uint32_t)strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--stage") && i + 1 < argc) {
+            i++;
+            for (int s = 0; s < NSTAGES; s++)
+                if (!strcmp(argv[i], stage_names[s]))
+                    stage = s;
+            if (stage < 0) {
+                fprintf(stderr, APP ": unknown stage %s\n", argv[i]);
+                return 2;
+            }
+        } else {
+            fprintf(stderr, APP ": unknown argument %s\n", argv[i]);
+            return 2;
+        }
+    }
+    if (stage < 0) {
+        fprintf(stderr, APP ": --stage tesc|tese|geom|task|mesh|rchit|rahit|rmiss|rint|rcall is required\n");
+        return 2;
+    }
+    int tess = stage == TESC || stage == TESE, mesh = stage == TASK || stage == MESH, ray = stage >= RCHIT;
+
+    ca_create_instance();
+
+    /* What the device reports. */
+    VkPhysicalDeviceMeshShaderFeaturesEXT qmesh = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MESH_SHADER_FEATURES_EXT};
+    VkPhysicalDeviceRayTracingPipelineFeaturesKHR qrt = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_FEATURES_KHR};
+    VkPhysicalDeviceAccelerationStructureFeaturesKHR qas = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ACCELERATION_STRUCTURE_FEATURES_KHR};
+    VkPhysicalDeviceFeatures2 q2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    int has_mesh = has_extension(VK_EXT_MESH_SHADER_EXTENSION_NAME);
+    int has_rt = has_extension(VK_KHR_RAY_TRACING_PIPELINE_EXTENSION_NAME) &&
+                 has_extension(VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME);
+    if (has_rt) {
+        qrt.pNext = &qas;
+        q2.pNext = &qrt;
+    }
+    if (has_mesh) {
+        qmesh.pNext = q2.pNext;
+        q2.pNext = &qmesh;
+    }
+    vkGetPhysicalDeviceFeatures2(pd, &q2);
+    int supported = tess   ? q2.features.tessellationShader
+                    : stage == GEOM ? q2.features.geometryShader
+                    : stage == TASK ? has_mesh && qmesh.taskShader && qmesh.meshShader
+                    : stage == MESH ? has_mesh && qmesh.meshShader
+                                    : has_rt && qrt.rayTracingPipeline && qas.accelerationStructure;
+    if (!supported || ((tess || stage == GEOM) && !q2.features.vertexPipelineStoresAndAtomics)) {
+        printf("unsupported %s\n", stage_names[stage]);
+        return 0;
+    }
+
+    /* The device, with only the features of the stage's family. */
+    VkPhysicalDeviceMeshShaderFeaturesEXT fmesh = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MESH_SHADER_FEATURES_EXT,
+                                                   .taskShader = stage == TASK, .meshShader = VK_TRUE};
+    VkPhysicalDeviceRayTracingPipelineFeaturesKHR frt = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_FEATURES_KHR, .rayTracingPipeline = VK_TRUE};
+    VkPhysicalDeviceAccelerationStructureFeaturesKHR fas = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ACCELERATION_STRUCTURE_FEATURES_KHR, .pNext = &frt,
+        .accelerationStructure = VK_TRUE};
+    VkPhysicalDeviceVulkan13Features f13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+                                            .pNext = mesh ? (void *)&fmesh : ray ? (void *)&fas : NULL,
+                                            .dynamicRendering = VK_TRUE};
+    VkPhysicalDeviceVulkan12Features f12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+                                            .pNext = &f13, .bufferDeviceAddress = (VkBool32)ray};
+    VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f12};
+    f2.features.tessellationShader = (VkBool32)tess;
+    f2.features.geometryShader = stage == GEOM;
+    f2.features.vertexPipelineStoresAndAtomics = (VkBool32)(tess || stage == GEOM);
+    const char *mesh_exts[] = {VK_EXT_MESH_SHADER_EXTENSION_NAME};
+    const char *rt_exts[] = {VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME,
+                             VK_KHR_DEFERRED_HOST_OPERATIONS_EXTENSION_NAME,
+                             VK_KHR_RAY_TRACING_PIPELINE_EXTENSION_NAME};
+    ca_create_device(ray ? VK_QUEUE_COMPUTE_BIT : VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT, &f2,
+                     mesh ? mesh_exts : rt_exts, mesh ? 1 : ray ? 3 : 0);
+
+    VkCommandBuffer cbs[2];
+    VkCommandPool pool = ca_command_buffers(0, 2, cbs);
+    scene sc = {0};
+    if (ray)
+        sc = make_scene(stage, cbs[0]);
+
+    /* Buffers: the result and the 4 elements (v[0] = 100 + i). */
+    buffer result = ca_make_buffer(16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    buffer data[4];
+    for (uint32_t i = 0; i < 4; i++) {
+        data[i] = ca_make_buffer(16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+        ((uint32_t *)data[i].map)[0] = 100 + i;
+    }
+    buffer after = ca_make_buffer(16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    ((uint32_t *)after.map)[0] = 900;
+
+    /* Set 0: binding 0 the result, 1 the array of 4, 2 the buffer after it
+     * (900), 3 the TLAS (rays). */
+    VkDescriptorSetLayoutBinding lb[4] = {
+        {.binding = 0, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = 1,
+         .stageFlags = VK_SHADER_STAGE_ALL},
+        {.binding = 1, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = 4,
+         .stageFlags = VK_SHADER_STAGE_ALL},
+        {.binding = 2, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = 1,
+         .stageFlags = VK_SHADER_STAGE_ALL},
+        {.binding = 3, .descriptorType = VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR, .descriptorCount = 1,
+         .stageFlags = VK_SHADER_STAGE_ALL},
+    };
+    VkDescriptorSetLayoutCreateInfo dslci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+                                             .bindingCount = ray ? 4 : 3, .pBindings = lb};
+    VkDescriptorSetLayout dsl;
+    CHECK(vkCreateDescriptorSetLayout(dev, &dslci, NULL, &dsl));
+    VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 6},
+                                     {VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR, 1}};
+    VkDescriptorPoolCreateInfo dpci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 1,
+                                       .poolSizeCount = ray ? 2 : 1, .pPoolSizes = sizes};
+    VkDescriptorPool dpool;
+    CHECK(vkCreateDescriptorPool(dev, &dpci, NULL, &dpool));
+    VkDescriptorSetAllocateInfo dsai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                                        .descriptorPool = dpool, .descriptorSetCount = 1, .pSetLayouts = &dsl};
+    VkDescriptorSet set;
+    CHECK(vkAllocateDescriptorSets(dev, &dsai, &set));
+    VkDescriptorBufferInfo infos[6] = {{result.buf, 0, VK_WHOLE_SIZE}};
+    for (uint32_t i = 0; i < 4; i++)
+        infos[1 + i] = (VkDescriptorBufferInfo){data[i].buf, 0, VK_WHOLE_SIZE};
+    infos[5] = (VkDescriptorBufferInfo){after.buf, 0, VK_WHOLE_SIZE};
+    VkWriteDescriptorSetAccelerationStructureKHR was = {
+        .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET_ACCELERATION_STRUCTURE_KHR,
+        .accelerationStructureCount = 1, .pAccelerationStructures = &sc.tlas};
+    VkWriteDescriptorSet w[4] = {
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .dstBinding = 0, .descriptorCount = 1,
+         .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = infos},
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .dstBinding = 1, .descriptorCount = 4,
+         .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = infos + 1},
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .dstBinding = 2, .descriptorCount = 1,
+         .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = infos + 5},
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .pNext = &was, .dstSet = set, .dstBinding = 3,
+         .descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR},
+    };
+    vkUpdateDescriptorSets(dev, ray ? 4 : 3, w, 0, NULL);
+
+    VkPushConstantRange pcr = {.stageFlags = VK_SHADER_STAGE_ALL, .size = sizeof index};
+    VkPipelineLayoutCreateInfo plci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
+                                       .pSetLayouts = &dsl, .pushConstantRangeCount = 1, .pPushConstantRanges = &pcr};
+    VkPipelineLayout layout;
+    CHECK(vkCreatePipelineLayout(dev, &plci, NULL, &layout));
+
+    target t = {0};
+    rt tables = {0};
+    VkPipeline pipe;
+    VkPipelineBindPoint bp = ray ? VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR : VK_PIPELINE_BIND_POINT_GRAPHICS;
+    if (ray) {
+        pipe = rt_pipeline(stage, dir, layout, &tables);
+    } else {
+        t = ca_make_target();
+        pipe = graphics_pipeline(stage, dir, layout, &t);
+    }
+    ca_name_cmd_pipeline(cbs[1], "stage-cmd", pipe, "stage-pipeline");
+
+    VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    CHECK(vkBeginCommandBuffer(cbs[1], &begin));
+    if (!ray)
+        ca_begin_rendering(cbs[1], t);
+    vkCmdBindPipeline(cbs[1], bp, pipe);
+    vkCmdBindDescriptorSets(cbs[1], bp, layout, 0, 1, &set, 0, NULL);
+    vkCmdPushConstants(cbs[1], layout, VK_SHADER_STAGE_ALL, 0, sizeof index, &index);
+    if (ray) {
+        PROC(vkCmdTraceRaysKHR);
+        pvkCmdTraceRaysKHR(cbs[1], &tables.rgen, &tables.miss, &tables.hit, &tables.call, 4, 2, 1);
+    } else if (mesh) {
+        PROC(vkCmdDrawMeshTasksEXT);
+        pvkCmdDrawMeshTasksEXT(cbs[1], 2, 2, 1);
+    } else {
+        vkCmdDraw(cbs[1], tess ? 3 : 2, 1, 0, 0);
+    }
+    if (!ray)
+        vkCmdEndRendering(cbs[1]);
+    CHECK(vkEndCommandBuffer(cbs[1]));
+    ca_submit_wait(cbs[1]);
+    printf("value=%u\n", ((uint32_t *)result.map)[0]);
+    fflush(stdout);
+
+    /* Tear-down is left to process exit, except for the device-level
+     * objects the layer tracks. */
+    vkDeviceWaitIdle(dev);
+    vkDestroyPipeline(dev, pipe, NULL);
+    for (uint32_t i = 0; i < nmods; i++)
+        vkDestroyShaderModule(dev, mods[i], NULL);
+    vkDestroyPipelineLayout(dev, layout, NULL);
+    vkDestroyDescriptorPool(dev, dpool, NULL);
+    vkDestroyDescriptorSetLayout(dev, dsl, NULL);
+    vkDestroyCommandPool(dev, pool, NULL);
+    ca_destroy_target(t);
+    return 0;
+}

@@ -1,110 +1,9 @@
 package e2e
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 )
-
-// bufApp builds bufapp and its shaders (testdata/checks, glslangValidator
-// -g --target-env vulkan1.2) once.
-var bufApp = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "gpuav-buf")
-	if err != nil {
-		return "", err
-	}
-	src := filepath.Join(root, "e2e", "testdata", "checks")
-	for _, sh := range []string{"buf.comp", "buf.vert", "buf.frag", "buf_plain.vert", "buf_plain.frag"} {
-		cmd := exec.Command("glslangValidator", "-g", "--target-env", "vulkan1.2", "-o", filepath.Join(dir, sh+".spv"), sh)
-		cmd.Dir = src
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return "", errors.New("glslangValidator " + sh + ": " + err.Error() + "\n" + string(out))
-		}
-	}
-	out, err := exec.Command("gcc", "-O1", "-Wall", "-Werror", "-o", filepath.Join(dir, "bufapp"),
-		filepath.Join(src, "bufapp.c"), "-lvulkan").CombinedOutput()
-	if err != nil {
-		return "", errors.New("gcc bufapp: " + err.Error() + "\n" + string(out))
-	}
-	return dir, nil
-})
-
-// bufReport is the part of the headless JSON the buffer tests read.
-type bufReport struct {
-	Errors []struct {
-		Check      string               `json:"check"`
-		Level      string               `json:"level"`
-		VUID       string               `json:"vuid"`
-		Message    string               `json:"message"`
-		Count      int                  `json:"count"`
-		Stage      string               `json:"stage"`
-		Coords     map[string][]float64 `json:"coords"`
-		Descriptor *struct {
-			Set         uint32 `json:"set"`
-			Binding     uint32 `json:"binding"`
-			Index       uint32 `json:"index"`
-			ArrayLength uint32 `json:"array_length"`
-		} `json:"descriptor"`
-		Buffer *struct {
-			Offset  uint32 `json:"offset"`
-			Size    uint32 `json:"size"`
-			Range   uint32 `json:"range"`
-			Highest uint64 `json:"highest_byte"`
-			Write   bool   `json:"write"`
-			Kind    string `json:"kind"`
-			Robust  bool   `json:"robust"`
-		} `json:"buffer"`
-		Action        string `json:"action"`
-		CommandBuffer struct {
-			Name string `json:"name"`
-		} `json:"command_buffer"`
-		Source struct {
-			File string `json:"file"`
-			Line int    `json:"line"`
-		} `json:"source"`
-	} `json:"errors"`
-}
-
-// runBufApp runs bufapp under `gpuav-dbg run --headless --json` with extra
-// environment and launcher flags and returns the exit code, the report and
-// the output.
-func runBufApp(t *testing.T, env, flags []string, args ...string) (int, bufReport, string) {
-	t.Helper()
-	dir, err := bufApp()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(t.TempDir(), "out.json")
-	full := append([]string{"run", "--headless", "--json", out, "--session", filepath.Join(t.TempDir(), "s.gvs")}, flags...)
-	full = append(append(full, "--", filepath.Join(dir, "bufapp"), "--shaders", dir), args...)
-	cmd := exec.Command(bin("gpuav-dbg"), full...)
-	cmd.Env = append(os.Environ(), env...)
-	var output bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &output, &output
-	err = cmd.Run()
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("run gpuav-dbg: %v", err)
-	}
-	var r bufReport
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatalf("read report (exit %d): %v\n%s", code, err, output.String())
-	}
-	if err := json.Unmarshal(b, &r); err != nil {
-		t.Fatalf("parse report: %v\n%s", err, b)
-	}
-	return code, r, output.String()
-}
 
 // TestBufferOOBCheck: a uniform buffer read past a small bound range, a
 // storage buffer write past it, a read past the range a dynamic offset
@@ -136,7 +35,7 @@ func TestBufferOOBCheck(t *testing.T) {
 	for _, st := range stages {
 		for _, tt := range tests {
 			t.Run(st.stage+"/"+tt.name, func(t *testing.T) {
-				code, r, out := runBufApp(t, nil, nil, "--case", tt.name, "--stage", st.stage)
+				code, r, out := bufApp.run(t, nil, nil, "--case", tt.name, "--stage", st.stage)
 				if code != 1 {
 					t.Fatalf("exit code %d, want 1\n%s", code, out)
 				}
@@ -179,14 +78,14 @@ func TestBufferOOBCheck(t *testing.T) {
 			})
 		}
 		t.Run(st.stage+"/clean", func(t *testing.T) {
-			code, r, out := runBufApp(t, nil, nil, "--case", "clean", "--stage", st.stage)
+			code, r, out := bufApp.run(t, nil, nil, "--case", "clean", "--stage", st.stage)
 			if code != 0 || len(r.Errors) != 0 || !strings.Contains(out, "value=2114\n") {
 				t.Fatalf("exit %d, %d groups, want 0, none and value=2114\n%s", code, len(r.Errors), out)
 			}
 		})
 	}
 	t.Run("robust", func(t *testing.T) {
-		code, r, out := runBufApp(t, nil, nil, "--case", "robust")
+		code, r, out := bufApp.run(t, nil, nil, "--case", "robust")
 		if code != 0 {
 			t.Fatalf("exit code %d, want 0 (warnings only)\n%s", code, out)
 		}
@@ -201,13 +100,13 @@ func TestBufferOOBCheck(t *testing.T) {
 		}
 	})
 	t.Run("robust_silenced", func(t *testing.T) {
-		code, r, out := runBufApp(t, []string{"VK_LAYER_GPUAV_DBG_WARN_ROBUST=0"}, nil, "--case", "robust")
+		code, r, out := bufApp.run(t, []string{"VK_LAYER_GPUAV_DBG_WARN_ROBUST=0"}, nil, "--case", "robust")
 		if code != 0 || len(r.Errors) != 0 {
 			t.Fatalf("exit %d, %d groups, want 0 and none\n%s", code, len(r.Errors), out)
 		}
 	})
 	t.Run("check_off", func(t *testing.T) {
-		code, r, out := runBufApp(t, nil, []string{"--check", "buffer_oob=off"}, "--case", "ssbo_past_range")
+		code, r, out := bufApp.run(t, nil, []string{"--check", "buffer_oob=off"}, "--case", "ssbo_past_range")
 		if code != 0 || len(r.Errors) != 0 {
 			t.Fatalf("exit %d, %d groups, want 0 and none\n%s", code, len(r.Errors), out)
 		}
@@ -231,25 +130,12 @@ func appendUint(b []byte, v uint64) []byte {
 // release does not check descriptor buffer ranges in shaders (it reports
 // none of these accesses; docs/DECISIONS.md, "buffer_oob").
 func TestBufferOOBAppValidForKhronos(t *testing.T) {
-	if _, err := os.Stat("/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json"); err != nil {
-		t.Fatalf("Khronos validation layer not installed (scripts/install-deps installs vulkan-validationlayers): %v", err)
-	}
-	dir, err := bufApp()
-	if err != nil {
-		t.Fatal(err)
-	}
+	requireKhronos(t)
 	for _, kase := range []string{"clean", "ubo_past_range", "ssbo_past_range", "dynamic_offset", "runtime_array_tail", "robust"} {
 		for _, stage := range []string{"compute", "fragment"} {
 			t.Run(kase+"/"+stage, func(t *testing.T) {
-				cmd := exec.Command(filepath.Join(dir, "bufapp"), "--shaders", dir, "--stage", stage, "--case", kase)
-				cmd.Env = append(os.Environ(),
-					"VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation",
-					"VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_GPU_ASSISTED_EXT")
-				out, err := cmd.CombinedOutput()
-				if err != nil {
-					t.Fatalf("bufapp under Khronos GPU-AV: %v\n%s", err, out)
-				}
-				if lines := strings.Split(strings.TrimSpace(string(out)), "\n"); len(lines) != 2 ||
+				out := bufApp.runKhronos(t, "--stage", stage, "--case", kase)
+				if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != 2 ||
 					!strings.HasPrefix(lines[0], "value=") || lines[1] != "d4=104" {
 					t.Fatalf("Khronos printed more than the app's two lines:\n%s", out)
 				}

@@ -31,9 +31,11 @@ func newCheckApp(name string, shaders ...string) *checkApp {
 
 // The check apps.
 var (
-	rqApp   = newCheckApp("rqapp", "rq.comp", "rq.rgen")
-	bdaApp  = newCheckApp("bdaapp", "bda.comp", "bda.vert", "bda.frag", "bda_plain.vert", "bda_plain.frag")
-	descApp = newCheckApp("descapp", "desc.comp", "desc.vert", "desc.frag", "desc_plain.vert", "desc_plain.frag")
+	rqApp    = newCheckApp("rqapp", "rq.comp", "rq.rgen")
+	bdaApp   = newCheckApp("bdaapp", "bda.comp", "bda.vert", "bda.frag", "bda_plain.vert", "bda_plain.frag")
+	descApp  = newCheckApp("descapp", "desc.comp", "desc.vert", "desc.frag", "desc_plain.vert", "desc_plain.frag")
+	bufApp   = newCheckApp("bufapp", "buf.comp", "buf.vert", "buf.frag", "buf_plain.vert", "buf_plain.frag")
+	texelApp = newCheckApp("texelapp", "texel.comp", "texel.vert", "texel.frag", "buf_plain.vert", "buf_plain.frag")
 )
 
 // compile builds the shaders (glslangValidator -g --target-env vulkan1.2,
@@ -108,6 +110,23 @@ type checkReport struct {
 				Size    uint64 `json:"size"`
 			} `json:"nearest"`
 		} `json:"bda"`
+		Buffer *struct {
+			Offset  uint32 `json:"offset"`
+			Size    uint32 `json:"size"`
+			Range   uint32 `json:"range"`
+			Highest uint64 `json:"highest_byte"`
+			Write   bool   `json:"write"`
+			Kind    string `json:"kind"`
+			Robust  bool   `json:"robust"`
+		} `json:"buffer"`
+		Texel *struct {
+			Texel  int64  `json:"texel"`
+			Count  uint32 `json:"texel_count"`
+			Write  bool   `json:"write"`
+			Atomic bool   `json:"atomic"`
+			Kind   string `json:"kind"`
+			Robust bool   `json:"robust"`
+		} `json:"texel"`
 		Action        string `json:"action"`
 		ActionIndex   int    `json:"action_index"`
 		Submit        int    `json:"submit"`

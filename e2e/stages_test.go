@@ -17,11 +17,15 @@ var stageApp = newCheckApp("stageapp",
 	"stage.rgen", "stage_call.rgen", "stage_plain.vert", "stage_plain.frag", "stage_plain.tesc",
 	"stage_plain.tese", "stage_plain.mesh", "stage_plain.rchit", "stage_plain.rmiss")
 
-// stageAccess is the line the bad access is on in every stage.* shader.
-const stageAccess = "        result.v[0] = data[pc.index].v[0] + 1u;"
+// stageAccess and stageRuntimeAccess are the accesses of every stage.*
+// shader: the sized array's, and on the next line the runtime array's.
+const (
+	stageAccess        = "        result.v[0] = data[pc.index].v[0] + 1u;"
+	stageRuntimeAccess = "        result.v[1] = rdata[pc.rindex].v[0] + 1u;"
+)
 
 // extraStages are stageapp's stages: its --stage word, the report's stage
-// name, the action, the shader and the access's line, the coordinates of
+// name, the action, the shader and the sized array access's line, the coordinates of
 // the one invocation that does the access (never all 0), and the
 // vulkaninfo feature that says whether the driver has the stage.
 var extraStages = []struct {
@@ -30,25 +34,25 @@ var extraStages = []struct {
 	coords                   map[string][]float64
 	feature                  string
 }{
-	{"tesc", "tess_control", "vkCmdDraw", "stage.tesc", 11,
+	{"tesc", "tess_control", "vkCmdDraw", "stage.tesc", 13,
 		map[string][]float64{"invocation_id": {1}, "primitive_id": {2}}, "tessellationShader"},
-	{"tese", "tess_eval", "vkCmdDraw", "stage.tese", 10,
+	{"tese", "tess_eval", "vkCmdDraw", "stage.tese", 12,
 		map[string][]float64{"primitive_id": {1}, "tess_coord": {1, 0.5}}, "tessellationShader"},
-	{"geom", "geometry", "vkCmdDraw", "stage.geom", 12,
+	{"geom", "geometry", "vkCmdDraw", "stage.geom", 14,
 		map[string][]float64{"primitive_id": {1}, "invocation_id": {2}}, "geometryShader"},
-	{"task", "task", "vkCmdDrawMeshTasksEXT", "stage.task", 10,
+	{"task", "task", "vkCmdDrawMeshTasksEXT", "stage.task", 12,
 		map[string][]float64{"global_invocation_id": {3, 1, 0}}, "taskShader"},
-	{"mesh", "mesh", "vkCmdDrawMeshTasksEXT", "stage.mesh", 12,
+	{"mesh", "mesh", "vkCmdDrawMeshTasksEXT", "stage.mesh", 14,
 		map[string][]float64{"global_invocation_id": {3, 1, 0}}, "meshShader"},
-	{"rchit", "closest_hit", "vkCmdTraceRaysKHR", "stage.rchit", 10,
+	{"rchit", "closest_hit", "vkCmdTraceRaysKHR", "stage.rchit", 12,
 		map[string][]float64{"launch_id": {3, 1, 0}}, "rayTracingPipeline"},
-	{"rahit", "any_hit", "vkCmdTraceRaysKHR", "stage.rahit", 10,
+	{"rahit", "any_hit", "vkCmdTraceRaysKHR", "stage.rahit", 12,
 		map[string][]float64{"launch_id": {3, 1, 0}}, "rayTracingPipeline"},
-	{"rmiss", "miss", "vkCmdTraceRaysKHR", "stage.rmiss", 10,
+	{"rmiss", "miss", "vkCmdTraceRaysKHR", "stage.rmiss", 12,
 		map[string][]float64{"launch_id": {3, 1, 0}}, "rayTracingPipeline"},
-	{"rint", "intersection", "vkCmdTraceRaysKHR", "stage.rint", 9,
+	{"rint", "intersection", "vkCmdTraceRaysKHR", "stage.rint", 11,
 		map[string][]float64{"launch_id": {3, 1, 0}}, "rayTracingPipeline"},
-	{"rcall", "callable", "vkCmdTraceRaysKHR", "stage.rcall", 10,
+	{"rcall", "callable", "vkCmdTraceRaysKHR", "stage.rcall", 12,
 		map[string][]float64{"launch_id": {3, 1, 0}}, "rayTracingPipeline"},
 }
 
@@ -96,7 +100,9 @@ func requireStage(t *testing.T, arg, feature string) string {
 }
 
 // TestExtraStages: descriptor_index_oob (index 4 of a sized array of 4
-// storage buffers, from a push constant) in a tessellation control, a
+// storage buffers, from a push constant) and descriptor_uninitialized
+// (index 2 of a PARTIALLY_BOUND runtime array, never written) in a
+// tessellation control, a
 // tessellation evaluation, a geometry, a task, a mesh, a closest-hit, an
 // any-hit, a miss, an intersection and a callable shader on lavapipe: one
 // error each with the exact index and length, the stage, the coordinates of
@@ -104,19 +110,21 @@ func requireStage(t *testing.T, arg, feature string) string {
 // vkCmdDrawMeshTasksEXT, vkCmdTraceRaysKHR), the names and the source line;
 // the access is skipped (value=1, where lavapipe alone reads the buffer of
 // the next binding: value=901). Index 1 reports nothing and reads 101.
+// (The uninitialized case cannot show the skip: lavapipe alone reads 0
+// through a descriptor never written.)
 func TestExtraStages(t *testing.T) {
 	for _, st := range extraStages {
 		t.Run(st.arg, func(t *testing.T) {
 			alone := requireStage(t, st.arg, st.feature)
-			if !strings.Contains(alone, "value=901\n") {
-				t.Errorf("without the layer lavapipe reads binding 2 for index 4 (value=901); app printed:\n%s", alone)
+			if !strings.Contains(alone, "value=901 102\n") {
+				t.Errorf("without the layer lavapipe reads binding 2 for index 4 (value=901 102); app printed:\n%s", alone)
 			}
 			code, r, out := stageApp.run(t, nil, nil, "--stage", st.arg)
 			if code != 1 {
 				t.Fatalf("exit code %d, want 1\n%s", code, out)
 			}
-			if !strings.Contains(out, "value=1\n") {
-				t.Errorf("the checked load must be skipped and yield 0 (value=1); app printed:\n%s", out)
+			if !strings.Contains(out, "value=1 102\n") {
+				t.Errorf("the checked load must be skipped and yield 0 (value=1 102); app printed:\n%s", out)
 			}
 			if len(r.Errors) != 1 {
 				t.Fatalf("%d error groups, want 1\n%s", len(r.Errors), out)
@@ -148,32 +156,71 @@ func TestExtraStages(t *testing.T) {
 				t.Errorf("source %+v, want %s:%d %q", e.Source, st.file, st.line, stageAccess)
 			}
 		})
+		t.Run(st.arg+"/uninitialized", func(t *testing.T) {
+			requireStage(t, st.arg, st.feature)
+			code, r, out := stageApp.run(t, nil, nil, "--stage", st.arg, "--case", "uninitialized")
+			if code != 1 {
+				t.Fatalf("exit code %d, want 1\n%s", code, out)
+			}
+			if !strings.Contains(out, "value=102 1\n") {
+				t.Errorf("the checked load must be skipped and yield 0 (value=102 1); app printed:\n%s", out)
+			}
+			if len(r.Errors) != 1 {
+				t.Fatalf("%d error groups, want 1\n%s", len(r.Errors), out)
+			}
+			e := r.Errors[0]
+			vuid := "VUID-" + st.action + "-None-08114"
+			if e.Check != "descriptor_uninitialized" || e.VUID != vuid || e.Count != 1 || e.Stage != st.stage ||
+				e.Action != st.action || e.ActionIndex != 0 || e.CommandBuffer.Name != "stage-cmd" ||
+				e.Pipeline.Name != "stage-pipeline" {
+				t.Errorf("group: check %q vuid %q count %d stage %q action %q #%d cb %q pipeline %q; "+
+					"want descriptor_uninitialized %s 1 %s %s #0 stage-cmd stage-pipeline",
+					e.Check, e.VUID, e.Count, e.Stage, e.Action, e.ActionIndex, e.CommandBuffer.Name,
+					e.Pipeline.Name, vuid, st.stage, st.action)
+			}
+			if d := e.Descriptor; d == nil || d.Set != 0 || d.Binding != 4 || d.Index != 2 || d.ArrayLength != 4 {
+				t.Errorf("descriptor %+v, want set 0 binding 4 index 2 array_length 4", d)
+			}
+			if msg := "(set = 0, binding = 4) Descriptor index 2 is uninitialized (never written)."; !strings.Contains(e.Message, msg) {
+				t.Errorf("message %q, want it to contain %q", e.Message, msg)
+			}
+			if fmt.Sprint(e.Coords) != fmt.Sprint(st.coords) {
+				t.Errorf("coords %v, want %v", e.Coords, st.coords)
+			}
+			if e.Source.File != st.file || e.Source.Line != st.line+1 || e.Source.Text != stageRuntimeAccess {
+				t.Errorf("source %+v, want %s:%d %q", e.Source, st.file, st.line+1, stageRuntimeAccess)
+			}
+		})
 		t.Run(st.arg+"/clean", func(t *testing.T) {
 			requireStage(t, st.arg, st.feature)
 			code, r, out := stageApp.run(t, nil, nil, "--stage", st.arg, "--index", "1")
 			if code != 0 || len(r.Errors) != 0 {
 				t.Fatalf("exit %d, %d groups, want 0 and none\n%s", code, len(r.Errors), out)
 			}
-			if !strings.Contains(out, "value=102\n") {
-				t.Errorf("index 1 must read 101 (value=102); app printed:\n%s", out)
+			if !strings.Contains(out, "value=102 102\n") {
+				t.Errorf("index 1 must read 101 (value=102 102); app printed:\n%s", out)
 			}
 		})
 	}
 }
 
 // TestExtraStagesAtLeastWhatKhronosFinds: the Khronos layer 1.3.239 with
-// GPU-assisted validation reports stageapp's bad index in the tessellation,
-// geometry and ray-tracing stages ("Index of 4 used to index descriptor
-// array of length 4", the action index, the stage's words and the line);
-// gpuav-dbg reports the same index, length, action, stage coordinates and
-// line, except where the reference is wrong or silent:
-//   - intersection: 1.3.239 names line 10 (the reportIntersectionEXT after
-//     the access); the access is on line 9, which gpuav-dbg reports.
-//   - task and mesh (VK_EXT_mesh_shader): 1.3.239 skips the load (value=1)
-//     but reports nothing.
+// GPU-assisted validation reports stageapp's bad index ("Index of 4 used to
+// index descriptor array of length 4") and its never-written descriptor
+// ("Descriptor index 2 is uninitialized") in the tessellation, geometry and
+// ray-tracing stages, with the action index, the stage's words and the
+// line; gpuav-dbg reports the same index, length, action, stage
+// coordinates and line, except where the reference is wrong or silent:
+//   - the sized array's bad index: 1.3.239 names the line after the
+//     access's, in every stage (the next access's line; gpuav-dbg names
+//     the access's line, the OpLine in front of it in the SPIR-V).
+//   - intersection, never-written descriptor: 1.3.239 names line 14 (the
+//     reportIntersectionEXT) for the access on line 12.
+//   - task and mesh (VK_EXT_mesh_shader): 1.3.239 skips the bad load
+//     (value=1 102) but reports nothing.
 func TestExtraStagesAtLeastWhatKhronosFinds(t *testing.T) {
 	requireKhronos(t)
-	theirRe := regexp.MustCompile(`Index of (\d+) used to index descriptor array of length (\d+)\.\s+` +
+	theirRe := regexp.MustCompile(`(?:Index of (\d+) used to index descriptor array of length (\d+)|Descriptor index (\d+) is uninitialized)\.\s+` +
 		`Command buffer \(stage-cmd\)\([0-9a-fx]+\)\. (?:Draw|Ray Trace) Index (\d+)\..*?Stage = ([A-Za-z ]+)\.\s+(.*?)\.?\s+` +
 		`Shader validation error occurred in file (\S+) at line (\d+)`)
 	theirStage := map[string]string{
@@ -188,45 +235,60 @@ func TestExtraStagesAtLeastWhatKhronosFinds(t *testing.T) {
 		"geom": "Primitive ID = 1 Invocation ID = 2", "rchit": launch, "rahit": launch, "rmiss": launch, "rint": launch,
 		"rcall": launch,
 	}
-	// theirLine is where 1.3.239's line differs from the access's.
-	theirLine := map[string]int{"rint": 10}
+	cases := []struct {
+		name, check, index, length, silent string
+		lineOff, theirOff                  int            // the access's line and 1.3.239's, from st.line
+		theirLine                          map[string]int // 1.3.239's line where it is not st.line + theirOff
+	}{
+		{"oob", "descriptor_index_oob", "4", "4", "value=1 102\n", 0, 1, nil},
+		{"uninitialized", "descriptor_uninitialized", "2", "", "value=102 1\n", 1, 1, map[string]int{"rint": 14}},
+	}
 	for _, st := range extraStages {
-		t.Run(st.arg, func(t *testing.T) {
-			requireStage(t, st.arg, st.feature)
-			out := stageApp.runKhronos(t, "--stage", st.arg)
-			m := theirRe.FindAllStringSubmatch(out, -1)
-			if st.arg == "task" || st.arg == "mesh" {
-				if len(m) != 0 || strings.Contains(out, "Index of") || !strings.Contains(out, "value=1\n") {
-					t.Fatalf("Khronos 1.3.239 was silent in %s shaders (and skipped the load); now it reports %d:\n%s", st.arg, len(m), out)
+		for _, c := range cases {
+			t.Run(st.arg+"/"+c.name, func(t *testing.T) {
+				requireStage(t, st.arg, st.feature)
+				out := stageApp.runKhronos(t, "--stage", st.arg, "--case", c.name)
+				m := theirRe.FindAllStringSubmatch(out, -1)
+				if st.arg == "task" || st.arg == "mesh" {
+					if len(m) != 0 || strings.Contains(out, "Index of") || strings.Contains(out, "Descriptor index") ||
+						!strings.Contains(out, c.silent) {
+						t.Fatalf("Khronos 1.3.239 was silent in %s shaders (and skipped the load); now it reports %d:\n%s", st.arg, len(m), out)
+					}
+					return
 				}
-				return
-			}
-			if len(m) != 1 {
-				t.Fatalf("Khronos reported %d descriptor errors, want 1 (the reference must catch it):\n%s", len(m), out)
-			}
-			k := m[0]
-			line := st.line
-			if l, ok := theirLine[st.arg]; ok {
-				line = l
-			}
-			if k[1] != "4" || k[2] != "4" || k[3] != "0" || k[4] != theirStage[st.arg] || k[6] != st.file ||
-				k[7] != fmt.Sprint(line) {
-				t.Errorf("Khronos: index %s length %s action %s stage %q file %s line %s; want 4 4 0 %q %s %d",
-					k[1], k[2], k[3], k[4], k[6], k[7], theirStage[st.arg], st.file, line)
-			}
-			if want := theirWords[st.arg]; !strings.Contains(k[5], want) {
-				t.Errorf("Khronos stage words %q, want them to contain %q", k[5], want)
-			}
-			_, r, ours := stageApp.run(t, nil, nil, "--stage", st.arg)
-			if len(r.Errors) != 1 || r.Errors[0].Descriptor == nil {
-				t.Fatalf("Khronos finds index 4; gpuav-dbg reported %+v\n%s", r.Errors, ours)
-			}
-			e := r.Errors[0]
-			if e.Descriptor.Index != 4 || e.Descriptor.ArrayLength != 4 || e.ActionIndex != 0 ||
-				fmt.Sprint(e.Coords) != fmt.Sprint(st.coords) || e.Source.Line != st.line {
-				t.Errorf("gpuav-dbg: index %d length %d action %d coords %v line %d; want 4 4 0 %v %d",
-					e.Descriptor.Index, e.Descriptor.ArrayLength, e.ActionIndex, e.Coords, e.Source.Line, st.coords, st.line)
-			}
-		})
+				if len(m) != 1 {
+					t.Fatalf("Khronos reported %d descriptor errors, want 1 (the reference must catch it):\n%s", len(m), out)
+				}
+				k := m[0]
+				check, index, length := "descriptor_index_oob", k[1], k[2]
+				if k[3] != "" {
+					check, index, length = "descriptor_uninitialized", k[3], ""
+				}
+				line := st.line + c.theirOff
+				if l, ok := c.theirLine[st.arg]; ok {
+					line = l
+				}
+				if check != c.check || index != c.index || length != c.length || k[4] != "0" ||
+					k[5] != theirStage[st.arg] || k[7] != st.file || k[8] != fmt.Sprint(line) {
+					t.Errorf("Khronos: %s index %s length %q action %s stage %q file %s line %s; want %s %s %q 0 %q %s %d",
+						check, index, length, k[4], k[5], k[7], k[8], c.check, c.index, c.length, theirStage[st.arg], st.file, line)
+				}
+				if want := theirWords[st.arg]; !strings.Contains(k[6], want) {
+					t.Errorf("Khronos stage words %q, want them to contain %q", k[6], want)
+				}
+				_, r, ours := stageApp.run(t, nil, nil, "--stage", st.arg, "--case", c.name)
+				if len(r.Errors) != 1 || r.Errors[0].Descriptor == nil {
+					t.Fatalf("Khronos finds %s index %s; gpuav-dbg reported %+v\n%s", c.check, c.index, r.Errors, ours)
+				}
+				e := r.Errors[0]
+				if e.Check != c.check || fmt.Sprint(e.Descriptor.Index) != c.index ||
+					(c.length != "" && fmt.Sprint(e.Descriptor.ArrayLength) != c.length) || e.ActionIndex != 0 ||
+					fmt.Sprint(e.Coords) != fmt.Sprint(st.coords) || e.Source.Line != st.line+c.lineOff {
+					t.Errorf("gpuav-dbg: %s index %d length %d action %d coords %v line %d; want %s %s %q 0 %v %d",
+						e.Check, e.Descriptor.Index, e.Descriptor.ArrayLength, e.ActionIndex, e.Coords, e.Source.Line,
+						c.check, c.index, c.length, st.coords, st.line+c.lineOff)
+				}
+			})
+		}
 	}
 }

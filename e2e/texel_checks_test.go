@@ -1,110 +1,9 @@
 package e2e
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 )
-
-// texelApp builds texelapp and its shaders (testdata/checks,
-// glslangValidator -g --target-env vulkan1.2) once.
-var texelApp = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "gpuav-texel")
-	if err != nil {
-		return "", err
-	}
-	src := filepath.Join(root, "e2e", "testdata", "checks")
-	for _, sh := range []string{"texel.comp", "texel.vert", "texel.frag", "buf_plain.vert", "buf_plain.frag"} {
-		cmd := exec.Command("glslangValidator", "-g", "--target-env", "vulkan1.2", "-o", filepath.Join(dir, sh+".spv"), sh)
-		cmd.Dir = src
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return "", errors.New("glslangValidator " + sh + ": " + err.Error() + "\n" + string(out))
-		}
-	}
-	out, err := exec.Command("gcc", "-O1", "-Wall", "-Werror", "-o", filepath.Join(dir, "texelapp"),
-		filepath.Join(src, "texelapp.c"), "-lvulkan").CombinedOutput()
-	if err != nil {
-		return "", errors.New("gcc texelapp: " + err.Error() + "\n" + string(out))
-	}
-	return dir, nil
-})
-
-// texelReport is the part of the headless JSON the texel tests read.
-type texelReport struct {
-	Errors []struct {
-		Check      string               `json:"check"`
-		Level      string               `json:"level"`
-		VUID       string               `json:"vuid"`
-		Message    string               `json:"message"`
-		Count      int                  `json:"count"`
-		Stage      string               `json:"stage"`
-		Coords     map[string][]float64 `json:"coords"`
-		Descriptor *struct {
-			Set         uint32 `json:"set"`
-			Binding     uint32 `json:"binding"`
-			Index       uint32 `json:"index"`
-			ArrayLength uint32 `json:"array_length"`
-		} `json:"descriptor"`
-		Texel *struct {
-			Texel  int64  `json:"texel"`
-			Count  uint32 `json:"texel_count"`
-			Write  bool   `json:"write"`
-			Atomic bool   `json:"atomic"`
-			Kind   string `json:"kind"`
-			Robust bool   `json:"robust"`
-		} `json:"texel"`
-		Action        string `json:"action"`
-		CommandBuffer struct {
-			Name string `json:"name"`
-		} `json:"command_buffer"`
-		Source struct {
-			File string `json:"file"`
-			Line int    `json:"line"`
-			Text string `json:"text"`
-		} `json:"source"`
-	} `json:"errors"`
-}
-
-// runTexelApp runs texelapp under `gpuav-dbg run --headless --json` with
-// extra environment and launcher flags and returns the exit code, the
-// report and the output.
-func runTexelApp(t *testing.T, env, flags []string, args ...string) (int, texelReport, string) {
-	t.Helper()
-	dir, err := texelApp()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(t.TempDir(), "out.json")
-	full := append([]string{"run", "--headless", "--json", out, "--session", filepath.Join(t.TempDir(), "s.gvs")}, flags...)
-	full = append(append(full, "--", filepath.Join(dir, "texelapp"), "--shaders", dir), args...)
-	cmd := exec.Command(bin("gpuav-dbg"), full...)
-	cmd.Env = append(os.Environ(), env...)
-	var output bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &output, &output
-	err = cmd.Run()
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("run gpuav-dbg: %v", err)
-	}
-	var r texelReport
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatalf("read report (exit %d): %v\n%s", code, err, output.String())
-	}
-	if err := json.Unmarshal(b, &r); err != nil {
-		t.Fatalf("parse report: %v\n%s", err, b)
-	}
-	return code, r, output.String()
-}
 
 // TestTexelBufferOOBCheck: a uniform texel buffer fetch at texel 10, a
 // storage texel buffer store at texel 8 and an imageAtomicAdd at texel -1,
@@ -144,7 +43,7 @@ func TestTexelBufferOOBCheck(t *testing.T) {
 	for _, st := range stages {
 		for _, tt := range tests {
 			t.Run(st.stage+"/"+tt.name, func(t *testing.T) {
-				code, r, out := runTexelApp(t, nil, nil, "--case", tt.name, "--stage", st.stage)
+				code, r, out := texelApp.run(t, nil, nil, "--case", tt.name, "--stage", st.stage)
 				if code != 1 {
 					t.Fatalf("exit code %d, want 1\n%s", code, out)
 				}
@@ -181,14 +80,14 @@ func TestTexelBufferOOBCheck(t *testing.T) {
 			})
 		}
 		t.Run(st.stage+"/clean", func(t *testing.T) {
-			code, r, out := runTexelApp(t, nil, nil, "--case", "clean", "--stage", st.stage)
+			code, r, out := texelApp.run(t, nil, nil, "--case", "clean", "--stage", st.stage)
 			if code != 0 || len(r.Errors) != 0 || !strings.Contains(out, "value=103\nold=1001\ns8=1008\n") {
 				t.Fatalf("exit %d, %d groups, want 0, none and value=103 old=1001\n%s", code, len(r.Errors), out)
 			}
 		})
 	}
 	t.Run("robust", func(t *testing.T) {
-		code, r, out := runTexelApp(t, nil, nil, "--case", "robust")
+		code, r, out := texelApp.run(t, nil, nil, "--case", "robust")
 		if code != 0 {
 			t.Fatalf("exit code %d, want 0 (warnings only)\n%s", code, out)
 		}
@@ -203,13 +102,13 @@ func TestTexelBufferOOBCheck(t *testing.T) {
 		}
 	})
 	t.Run("robust_silenced", func(t *testing.T) {
-		code, r, out := runTexelApp(t, []string{"VK_LAYER_GPUAV_DBG_WARN_ROBUST=0"}, nil, "--case", "robust")
+		code, r, out := texelApp.run(t, []string{"VK_LAYER_GPUAV_DBG_WARN_ROBUST=0"}, nil, "--case", "robust")
 		if code != 0 || len(r.Errors) != 0 {
 			t.Fatalf("exit %d, %d groups, want 0 and none\n%s", code, len(r.Errors), out)
 		}
 	})
 	t.Run("check_off", func(t *testing.T) {
-		code, r, out := runTexelApp(t, nil, []string{"--check", "texel_buffer_oob=off"}, "--case", "write_oob")
+		code, r, out := texelApp.run(t, nil, []string{"--check", "texel_buffer_oob=off"}, "--case", "write_oob")
 		if code != 0 || len(r.Errors) != 0 {
 			t.Fatalf("exit %d, %d groups, want 0 and none\n%s", code, len(r.Errors), out)
 		}
@@ -230,25 +129,11 @@ func fmtInt(v int64) string {
 // VUID-vkCmdDispatch-None-02705, and misses the storage texel buffer store
 // and atomic (write_oob, atomic_oob) that gpuav-dbg reports.
 func TestTexelBufferOOBKhronos(t *testing.T) {
-	if _, err := os.Stat("/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json"); err != nil {
-		t.Fatalf("Khronos validation layer not installed (scripts/install-deps installs vulkan-validationlayers): %v", err)
-	}
-	dir, err := texelApp()
-	if err != nil {
-		t.Fatal(err)
-	}
+	requireKhronos(t)
 	for _, kase := range []string{"clean", "fetch_oob", "write_oob", "atomic_oob", "robust"} {
 		for _, stage := range []string{"compute", "fragment"} {
 			t.Run(kase+"/"+stage, func(t *testing.T) {
-				cmd := exec.Command(filepath.Join(dir, "texelapp"), "--shaders", dir, "--stage", stage, "--case", kase)
-				cmd.Env = append(os.Environ(),
-					"VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation",
-					"VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_GPU_ASSISTED_EXT")
-				out, err := cmd.CombinedOutput()
-				if err != nil {
-					t.Fatalf("texelapp under Khronos GPU-AV: %v\n%s", err, out)
-				}
-				s := string(out)
+				s := texelApp.runKhronos(t, "--stage", stage, "--case", kase)
 				i := strings.Index(s, "value=")
 				if i < 0 {
 					t.Fatalf("no value line:\n%s", s)

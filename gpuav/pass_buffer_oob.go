@@ -30,8 +30,8 @@ const (
 //	       (offset, overflow): constant parts folded, dynamic indices
 //	       added by gpuav_buffer_offset_add (index * ArrayStride or
 //	       MatrixStride or component size)
-//	       %r = OpFunctionCall %v3uint gpuav_check_buffer set binding index %off size
-//	       %ok = (%r.x == 0)
+//	       %rl = the element's (range, length): hoisted, see bufferHoist
+//	       %ok = OpFunctionCall %bool gpuav_buffer_in_range %off size %rl.x
 //	       OpSelectionMerge %M None
 //	       OpBranchConditional %ok %T %F
 //	T: the access; OpBranch %M

@@ -188,11 +188,8 @@ func (c *context) is32BitInt(id uint32) *spirv.Instruction {
 func (c *context) guardTexel(f *spirv.Function, b *spirv.Block, j int, acc texelAccess) ([]*spirv.Block, bool) {
 	m := c.m
 	in := b.Insts[j]
-	for _, x := range b.Insts[j+1:] {
-		if x.Opcode() == spirv.OpLoopMerge {
-			c.warnf("instruction %d: texel buffer access in a loop header block: left unchecked", in.OrigIndex)
-			return nil, false
-		}
+	if c.headerBlockAccess(b, j, "texel buffer access") {
+		return nil, false
 	}
 	ct := c.is32BitInt(acc.coord)
 	if ct == nil {
@@ -216,16 +213,11 @@ func (c *context) guardTexel(f *spirv.Function, b *spirv.Block, j int, acc texel
 			return nil, false
 		}
 	}
-	check, err := c.function("gpuav_check_texel")
-	if err != nil {
-		c.warnf("instruction %d: %v: left unchecked", in.OrigIndex, err)
+	fns, ok := c.libFunctions(in.OrigIndex, "gpuav_check_texel", "gpuav_report_texel_oob")
+	if !ok {
 		return nil, false
 	}
-	report, err := c.function("gpuav_report_texel_oob")
-	if err != nil {
-		c.warnf("instruction %d: %v: left unchecked", in.OrigIndex, err)
-		return nil, false
-	}
+	check, report := fns[0], fns[1]
 	u := m.TypeUint32()
 	v3 := m.TypeVector(u, 3)
 
@@ -235,53 +227,33 @@ func (c *context) guardTexel(f *spirv.Function, b *spirv.Block, j int, acc texel
 			pre = append(pre, x)
 		}
 	}
-	post := append([]*spirv.Instruction(nil), b.Insts[j+1:]...)
-	tID, fID, mID := m.NewID(), m.NewID(), m.NewID()
-	head := &emitter{m: m, insts: pre}
-	idx := m.ConstantUint32(0)
-	if acc.descIndex != 0 {
-		idx = c.asUint(head, acc.descIndex, m.Def(acc.descIndex).ResultType())
-	}
-	coord := c.asUint(head, acc.coord, ct.Words[1])
-	set, binding := m.ConstantUint32(acc.set), m.ConstantUint32(acc.binding)
-	r := head.op(spirv.OpFunctionCall, v3, check, set, binding, idx, coord)
-	code := head.op(spirv.OpCompositeExtract, u, r, 0)
-	ok := head.op(spirv.OpIEqual, m.TypeBool(), code, m.ConstantUint32(0))
-	head.void(spirv.OpSelectionMerge, mID, uint32(spirv.SelectionControlNone))
-	head.void(spirv.OpBranchConditional, ok, tID, fID)
-	b.Insts = head.insts
-
-	then := &emitter{m: m}
-	if acc.ptr != nil {
-		then.insts = append(then.insts, acc.ptr)
-	}
-	access := in.Clone()
-	var accessID uint32
-	if in.ResultID() != 0 {
-		accessID = m.NewID()
-		access.SetResultID(accessID)
-		c.copyDecorations(in.ResultID(), accessID, false)
-	}
-	then.insts = append(then.insts, access)
-	then.void(spirv.OpBranch, mID)
-
-	fail := &emitter{m: m}
-	stage := c.stageInfo(fail)
-	fail.op(spirv.OpFunctionCall, m.TypeVoid(), report,
-		m.ConstantUint32(c.opt.ShaderID), m.ConstantUint32(uint32(in.OrigIndex)), stage,
-		set, binding, idx, coord, r, m.ConstantUint32(acc.flags))
-	fail.void(spirv.OpBranch, mID)
-
-	merge := &emitter{m: m}
-	if accessID != 0 {
-		merge.insts = append(merge.insts, spirv.NewInstruction(spirv.OpPhi, in.ResultType(), in.ResultID(), accessID, tID, c.nullValue(in.ResultType()), fID))
-	}
-	merge.insts = append(merge.insts, post...)
-	c.retargetPhis(f, b.ID(), mID)
-	c.added++
-	return []*spirv.Block{
-		{Label: spirv.NewInstruction(spirv.OpLabel, tID), Insts: then.insts},
-		{Label: spirv.NewInstruction(spirv.OpLabel, fID), Insts: fail.insts},
-		{Label: spirv.NewInstruction(spirv.OpLabel, mID), Insts: merge.insts},
-	}, true
+	var idx, coord, set, binding, r uint32
+	return c.splitGuarded(f, b, j, guardedAccess{
+		pre: pre,
+		check: func(head *emitter) (uint32, bool) {
+			idx = m.ConstantUint32(0)
+			if acc.descIndex != 0 {
+				idx = c.asUint(head, acc.descIndex, m.Def(acc.descIndex).ResultType())
+			}
+			coord = c.asUint(head, acc.coord, ct.Words[1])
+			set, binding = m.ConstantUint32(acc.set), m.ConstantUint32(acc.binding)
+			r = head.op(spirv.OpFunctionCall, v3, check, set, binding, idx, coord)
+			code := head.op(spirv.OpCompositeExtract, u, r, 0)
+			return head.op(spirv.OpIEqual, m.TypeBool(), code, m.ConstantUint32(0)), true
+		},
+		then: func(then *emitter) map[uint32]uint32 {
+			if acc.ptr != nil {
+				then.insts = append(then.insts, acc.ptr)
+			}
+			return nil
+		},
+		access: in,
+		report: func(fail *emitter) {
+			stage := c.stageInfo(fail)
+			fail.op(spirv.OpFunctionCall, m.TypeVoid(), report,
+				m.ConstantUint32(c.opt.ShaderID), m.ConstantUint32(uint32(in.OrigIndex)), stage,
+				set, binding, idx, coord, r, m.ConstantUint32(acc.flags))
+		},
+		null: func() uint32 { return c.nullValue(in.ResultType()) },
+	})
 }

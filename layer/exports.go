@@ -186,6 +186,11 @@ func goDeviceDestroyed(dev C.uint64_t) {
 			delete(state.modules, k)
 		}
 	}
+	for k := range state.libraries {
+		if k.device == d {
+			delete(state.libraries, k)
+		}
+	}
 	for id, s := range state.shaders {
 		if s.device == d {
 			delete(state.shaders, id)
@@ -363,7 +368,7 @@ func goOriginalSPIRV(dev, module C.uint64_t, out **C.uint32_t, outWords *C.size_
 //
 //export goPipelineCreated
 func goPipelineCreated(dev, pipeline, layout C.uint64_t, bindPoint C.uint32_t, stages *C.gpuavdbg_stage, n C.uint32_t,
-	layoutState C.int) (wants C.int) {
+	layoutState C.int, libraries *C.uint64_t, nlib C.uint32_t, isLibrary C.int) (wants C.int) {
 	defer recovered("goPipelineCreated")
 	defer flushOutbox()
 	st := unsafe.Slice(stages, int(n))
@@ -378,6 +383,13 @@ func goPipelineCreated(dev, pipeline, layout C.uint64_t, bindPoint C.uint32_t, s
 			anyInstr = anyInstr || sh.instrumented
 		}
 		msg.Stages = append(msg.Stages, ref)
+	}
+	// A linked pipeline has its libraries' stages.
+	for _, lib := range unsafe.Slice(libraries, int(nlib)) {
+		if l, ok := state.libraries[moduleKey{uint64(dev), uint64(lib)}]; ok {
+			msg.Stages = append(msg.Stages, l.stages...)
+			anyInstr = anyInstr || l.instrumented
+		}
 	}
 	msg.Instrumented = anyInstr && layoutState == layoutPadded
 	slot := uint32(0)
@@ -397,10 +409,21 @@ func goPipelineCreated(dev, pipeline, layout C.uint64_t, bindPoint C.uint32_t, s
 	if msg.Warning != "" {
 		logLocked(levelWarning, fmt.Sprintf("%s pipeline 0x%x: %s", msg.BindPoint, msg.Handle, msg.Warning))
 	}
+	if isLibrary != 0 {
+		state.libraries[moduleKey{uint64(dev), uint64(pipeline)}] = library{stages: msg.Stages, instrumented: msg.Instrumented}
+	}
 	if anyInstr {
 		wants = 1
 	}
 	return wants
+}
+
+// goPipelineDestroyed forgets a pipeline library.
+//
+//export goPipelineDestroyed
+func goPipelineDestroyed(dev, pipeline C.uint64_t) {
+	defer recovered("goPipelineDestroyed")
+	withLock(func() { delete(state.libraries, moduleKey{uint64(dev), uint64(pipeline)}) })
 }
 
 // goSetObjectName sends a debug-utils (or debug-marker) object name.

@@ -369,6 +369,7 @@ typedef struct pipeline_info {
     VkPipelineLayout layout;
     VkPipelineBindPoint bind_point;
     int instrumented; /* bind the layer's set before its actions */
+    int library;      /* VK_PIPELINE_CREATE_LIBRARY_BIT_KHR: Go keeps its stages */
 } pipeline_info;
 
 typedef struct device_data {

@@ -538,3 +538,47 @@ func TestPushDescriptorEntryPoints(t *testing.T) {
 		t.Errorf("actions %v, want 0..8", per)
 	}
 }
+
+// TestGraphicsPipelineLibrary: shaders given to graphics pipeline
+// libraries (VK_EXT_graphics_pipeline_library) are instrumented, and the
+// pipeline linked from them binds the layer's set: multi's gpl mode links
+// four libraries and draws with idx 3 through the fragment library's
+// shader ("gpl-frag"); 16 fragments, one descriptor_index_oob each.
+func TestGraphicsPipelineLibrary(t *testing.T) {
+	r := runMulti(t, true, nil, "gpl")
+	n := names(r)
+	var frag *wire.Shader
+	for _, s := range all[wire.Shader](r) {
+		if s.Module == n["gpl-frag"] {
+			frag = s
+		}
+	}
+	if frag == nil || !frag.Instrumented || n["gpl-frag"] == 0 {
+		t.Fatalf("the fragment library's module: %+v (names %v)", frag, n)
+	}
+	linked := false
+	for _, p := range all[wire.Pipeline](r) {
+		if p.Handle == n["gpl-pipeline"] {
+			linked = p.BindPoint == "graphics" && p.Instrumented
+		}
+	}
+	if !linked {
+		t.Errorf("no instrumented graphics Pipeline message for gpl-pipeline: %s", dump(r.msgs))
+	}
+	e := one[wire.Errors](t, r)
+	if e.CommandBuffer != n["cmd-0"] || e.Submit != 1 || e.Queue != n["main-queue"] || e.Dropped != 0 {
+		t.Fatalf("errors: %+v", e)
+	}
+	total := 0
+	for _, rec := range e.Records {
+		if rec.Check != gpuav.CheckDescriptorIndexOOB || rec.Action != "vkCmdDraw" || rec.ActionIndex != 0 ||
+			rec.Pipeline != n["gpl-pipeline"] || rec.ShaderID != frag.ID || rec.Stage != gpuav.ModelFragment ||
+			!slices.Equal(rec.Labels, []string{"frame"}) || !slices.Equal(rec.Params[:4], []uint32{0, 0, 3, 2}) {
+			t.Errorf("record %+v; want descriptor_index_oob of index 3 in gpl-frag, action 0", rec)
+		}
+		total += rec.Count
+	}
+	if total != 16 {
+		t.Errorf("%d fragments reported, want 16 (4x4)", total)
+	}
+}

@@ -356,21 +356,26 @@ static const VkPipelineShaderStageCreateInfo *prepare_stages(device_data *dd, sc
     return padded ? inline_stages(dd, sc, stages, n) : substitute(dd, sc, stages, n);
 }
 
-static int has_libraries(const void *pNext)
+static const VkPipelineLibraryCreateInfoKHR *find_libraries(const void *pNext)
 {
     for (const VkBaseInStructure *s = pNext; s; s = s->pNext)
         if (s->sType == VK_STRUCTURE_TYPE_PIPELINE_LIBRARY_CREATE_INFO_KHR)
-            return 1;
-    return 0;
+            return (const VkPipelineLibraryCreateInfoKHR *)s;
+    return NULL;
 }
 
 /* remember tells Go about a new pipeline and records it for
  * vkCmdBindPipeline. The layer binds its set before the pipeline's actions
  * when its layout has the set and any of its shaders (or of its libraries)
- * may be instrumented. */
+ * may be instrumented. A pipeline linked from libraries (libs) is reported
+ * with its libraries' stages; flags tell a library (Go keeps its stages
+ * until it is destroyed). */
 static void remember(device_data *dd, VkPipeline p, VkPipelineLayout layout, VkPipelineBindPoint bp,
-                     const VkPipelineShaderStageCreateInfo *stages, uint32_t nstages, int libraries)
+                     const VkPipelineShaderStageCreateInfo *stages, uint32_t nstages,
+                     const VkPipelineLibraryCreateInfoKHR *libs, VkPipelineCreateFlags flags)
 {
+    int libraries = libs && libs->libraryCount > 0;
+    int is_library = (flags & VK_PIPELINE_CREATE_LIBRARY_BIT_KHR) != 0;
     gpuavdbg_stage small[8];
     gpuavdbg_stage *st = nstages <= 8 ? small : malloc(nstages * sizeof *st);
     if (!st) {
@@ -384,7 +389,8 @@ static void remember(device_data *dd, VkPipeline p, VkPipelineLayout layout, VkP
     }
     int state = layout_state(dd, layout);
     int wants = goPipelineCreated(GPUAVDBG_H(dd->device), GPUAVDBG_H(p), GPUAVDBG_H(layout), (uint32_t)bp, st,
-                                  nstages, state);
+                                  nstages, state, libraries ? (uint64_t *)libs->pLibraries : NULL,
+                                  libraries ? libs->libraryCount : 0, is_library);
     if (st != small)
         free(st);
     pipeline_info *pi = malloc(sizeof *pi);
@@ -393,6 +399,7 @@ static void remember(device_data *dd, VkPipeline p, VkPipelineLayout layout, VkP
     pi->layout = layout;
     pi->bind_point = bp;
     pi->instrumented = state == GPUAVDBG_LAYOUT_PADDED && (wants || libraries);
+    pi->library = is_library;
     pthread_mutex_lock(&dd->lock);
     pipeline_info *old = hmap_get(&dd->pipelines, GPUAVDBG_H(p));
     if (hmap_put(&dd->pipelines, GPUAVDBG_H(p), pi))
@@ -434,7 +441,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateComputePipelines(VkDevice device,
     for (uint32_t i = 0; i < n; i++)
         if (pipes[i])
             remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_COMPUTE, remembered(dd, copy, ci, i, stage),
-                     1, 0);
+                     1, NULL, ci[i].flags);
     scratch_free(dd, &sc);
     return r;
 }
@@ -464,7 +471,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateGraphicsPipelines(VkDevice device
     for (uint32_t i = 0; i < n; i++)
         if (pipes[i])
             remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_GRAPHICS,
-                     *remembered(dd, copy, ci, i, pStages), ci[i].stageCount, has_libraries(ci[i].pNext));
+                     *remembered(dd, copy, ci, i, pStages), ci[i].stageCount, find_libraries(ci[i].pNext),
+                     ci[i].flags);
     scratch_free(dd, &sc);
     return r;
 }
@@ -501,8 +509,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateRayTracingPipelinesKHR(VkDevice d
     for (uint32_t i = 0; i < n; i++)
         if (pipes[i])
             remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR,
-                     *remembered(dd, copy, ci, i, pStages), ci[i].stageCount,
-                     ci[i].pLibraryInfo && ci[i].pLibraryInfo->libraryCount > 0);
+                     *remembered(dd, copy, ci, i, pStages), ci[i].stageCount, ci[i].pLibraryInfo, ci[i].flags);
     scratch_free(dd, &sc);
     return r;
 }
@@ -531,7 +538,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateRayTracingPipelinesNV(VkDevice de
     for (uint32_t i = 0; i < n; i++)
         if (pipes[i])
             remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR, ci[i].pStages,
-                     ci[i].stageCount, 0);
+                     ci[i].stageCount, NULL, 0);
     return r;
 }
 
@@ -543,8 +550,11 @@ static VKAPI_ATTR void VKAPI_CALL gl_DestroyPipeline(VkDevice device, VkPipeline
         return;
     if (pipeline) {
         pthread_mutex_lock(&dd->lock);
-        free(hmap_del(&dd->pipelines, GPUAVDBG_H(pipeline)));
+        pipeline_info *pi = hmap_del(&dd->pipelines, GPUAVDBG_H(pipeline));
         pthread_mutex_unlock(&dd->lock);
+        if (pi && pi->library)
+            goPipelineDestroyed(GPUAVDBG_H(device), GPUAVDBG_H(pipeline));
+        free(pi);
     }
     dd->disp.DestroyPipeline(device, pipeline, alloc);
 }

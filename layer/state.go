@@ -34,6 +34,13 @@ type shader struct {
 
 type moduleKey struct{ device, module uint64 }
 
+// library is what a linked pipeline takes from a pipeline library: its
+// stages, and whether it runs instrumented code.
+type library struct {
+	stages       []wire.PipelineRef
+	instrumented bool
+}
+
 // device is what Go knows of a VkDevice.
 type device struct {
 	name          string
@@ -57,8 +64,9 @@ var state = struct {
 	shaders      map[uint32]*shader    // by shader id; kept after module destruction
 	modules      map[moduleKey]*shader // live modules
 	devices      map[uint64]*device
-	instances    map[uint64]Settings // by VkInstance: the process's with the app's own
-	names        map[uint64]string   // debug-utils names, for stderr reports
+	instances    map[uint64]Settings   // by VkInstance: the process's with the app's own
+	libraries    map[moduleKey]library // pipeline libraries by (device, pipeline)
+	names        map[uint64]string     // debug-utils names, for stderr reports
 
 	stderrErrors int
 	stderrLogs   int
@@ -71,6 +79,7 @@ var state = struct {
 	modules:       map[moduleKey]*shader{},
 	devices:       map[uint64]*device{},
 	instances:     map[uint64]Settings{},
+	libraries:     map[moduleKey]library{},
 	names:         map[uint64]string{},
 }
 

@@ -10,9 +10,9 @@ export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 export XDG_RUNTIME_DIR=/tmp/xdg; mkdir -p $XDG_RUNTIME_DIR; chmod 700 $XDG_RUNTIME_DIR
 T=bin/layer-tests
 echo "== create/destroy loop, no layer"
-$T/multi --mode loop --loops 100 --comp $T/multi_compute.spv > $OUT/loop-nolayer.txt 2>&1; echo "rc=$?"; tail -3 $OUT/loop-nolayer.txt
+VK_LOADER_DEBUG=error,warn $T/multi --mode loop --loops 100 --comp $T/multi_compute.spv > $OUT/loop-nolayer.txt 2>&1; echo "rc=$?"; grep -E "^multi: loop|^(rss_kb|fds|threads)_|ERROR|WARNING" $OUT/loop-nolayer.txt | head -20
 echo "== create/destroy loop, layer"
-VK_ADD_LAYER_PATH=$PWD/$T VK_INSTANCE_LAYERS=VK_LAYER_GPUAVDBG_validation $T/multi --mode loop --loops 100 --comp $T/multi_compute.spv > $OUT/loop-layer.txt 2>&1; echo "rc=$?"; tail -3 $OUT/loop-layer.txt
+VK_LOADER_DEBUG=error,warn VK_ADD_LAYER_PATH=$PWD/$T VK_INSTANCE_LAYERS=VK_LAYER_GPUAVDBG_validation $T/multi --mode loop --loops 100 --comp $T/multi_compute.spv > $OUT/loop-layer.txt 2>&1; echo "rc=$?"; grep -E "^multi: loop|^(rss_kb|fds|threads)_|ERROR|WARNING" $OUT/loop-layer.txt | head -20
 echo "== layer tests"
 timeout 150 bash scripts/nvidia-layer-tests.sh > $OUT/layer-tests.log 2>&1; grep -E "^--- (FAIL|PASS)|^rc=|ns_per_draw|submit_to" $OUT/layer-tests.log | grep -v PASS
 grep -c "^--- PASS" $OUT/layer-tests.log

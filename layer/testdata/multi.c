@@ -34,7 +34,8 @@
  *   appsettings   --app-setting KEY=0|1 (repeatable: a VkLayerSettingEXT of
  *                 type BOOL32 for this layer in vkCreateInstance's pNext),
  *                 --disable-shaders (VkValidationFeaturesEXT with
- *                 DISABLE_SHADERS); prints maxBoundDescriptorSets=N, then
+ *                 DISABLE_SHADERS); prints maxBoundDescriptorSets=N and
+ *                 maxBoundDescriptorSets2=N (...Properties2), then
  *                 cmd-0 dispatches idx 3
  *   push          Vulkan 1.4 + VK_KHR_push_descriptor + maintenance6: 9
  *                 dispatches on cmd-0, one per way of providing set 0 (see
@@ -50,6 +51,12 @@
  *                 DrawIndirectCount, DrawIndexedIndirectCount with idx 2..7
  *                 (actions 0..5); in "frame" > "renderpass"
  *                 (vkCmdBeginRenderPass): vkCmdDraw with idx 8 (action 6)
+ *   gpl           VK_EXT_graphics_pipeline_library: vertex-input,
+ *                 pre-rasterization (--vert, module "gpl-vert"),
+ *                 fragment-shader (--frag, module "gpl-frag") and
+ *                 fragment-output libraries linked into "gpl-pipeline"; in
+ *                 "frame" (vkCmdBeginRendering) vkCmdDraw with idx 3
+ *                 (action 0)
  *   bench         --draws N vkCmdDraw in one render pass instance, timed;
  *                 prints ns_per_draw (best of 5 recordings)
  * Modes (VK_EXT_shader_object, compute shader object "oob-shader"):
@@ -105,6 +112,7 @@ static const char *g_cache_in, *g_cache_out;
 static int g_maint5; /* enable VK_KHR_maintenance5 (mode inline) */
 static int g_shaderobj; /* enable VK_EXT_shader_object (modes shaderobj*) */
 static int g_push;      /* Vulkan 1.4, VK_KHR_push_descriptor + maintenance6 (mode push) */
+static int g_gpl;       /* VK_EXT_graphics_pipeline_library (mode gpl) */
 static const void *g_instance_next; /* extra vkCreateInstance pNext (mode appsettings) */
 
 static uint32_t *read_file(const char *path, size_t *size)
@@ -312,6 +320,15 @@ static void ctx_init(ctx *c, int messenger, int graphics)
     VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &f2, .queueCreateInfoCount = 1,
                               .pQueueCreateInfos = &qci, .enabledExtensionCount = g_maint5 || g_shaderobj ? 1 : 0,
                               .ppEnabledExtensionNames = dev_exts};
+    VkPhysicalDeviceGraphicsPipelineLibraryFeaturesEXT gplf = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GRAPHICS_PIPELINE_LIBRARY_FEATURES_EXT,
+        .graphicsPipelineLibrary = VK_TRUE};
+    const char *gpl_exts[] = {VK_KHR_PIPELINE_LIBRARY_EXTENSION_NAME, VK_EXT_GRAPHICS_PIPELINE_LIBRARY_EXTENSION_NAME};
+    if (g_gpl) {
+        f13.pNext = &gplf;
+        dci.enabledExtensionCount = 2;
+        dci.ppEnabledExtensionNames = gpl_exts;
+    }
     if (g_push) {
         f12.runtimeDescriptorArray = VK_TRUE; /* push_runtime.comp */
         dci.enabledExtensionCount = 2;
@@ -764,7 +781,10 @@ static void mode_appsettings(ctx *c)
 {
     VkPhysicalDeviceProperties props;
     vkGetPhysicalDeviceProperties(c->pd, &props);
-    printf("maxBoundDescriptorSets=%u\n", props.limits.maxBoundDescriptorSets);
+    VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    vkGetPhysicalDeviceProperties2(c->pd, &p2);
+    printf("maxBoundDescriptorSets=%u\nmaxBoundDescriptorSets2=%u\n", props.limits.maxBoundDescriptorSets,
+           p2.properties.limits.maxBoundDescriptorSets);
     one_dispatch(c, 3);
 }
 
@@ -1359,6 +1379,95 @@ static void mode_shaderobj_render(ctx *c)
     gfx_free(c, &g);
 }
 
+/* gpl_library creates one graphics pipeline library of the given parts. */
+static VkPipeline gpl_library(ctx *c, VkGraphicsPipelineLibraryFlagsEXT parts, VkGraphicsPipelineCreateInfo gci)
+{
+    VkFormat fmt = VK_FORMAT_R8G8B8A8_UNORM;
+    VkPipelineRenderingCreateInfo rci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
+                                         .colorAttachmentCount = 1, .pColorAttachmentFormats = &fmt};
+    VkGraphicsPipelineLibraryCreateInfoEXT lci = {.sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_LIBRARY_CREATE_INFO_EXT,
+                                                  .flags = parts};
+    /* The attachment formats belong to the fragment output interface. */
+    if (parts & VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_OUTPUT_INTERFACE_BIT_EXT)
+        lci.pNext = &rci;
+    gci.sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO;
+    gci.pNext = &lci;
+    gci.flags = VK_PIPELINE_CREATE_LIBRARY_BIT_KHR;
+    VkPipeline p;
+    CHECK(vkCreateGraphicsPipelines(c->dev, VK_NULL_HANDLE, 1, &gci, NULL, &p));
+    return p;
+}
+
+static void mode_gpl(ctx *c)
+{
+    gfx g;
+    gfx_init(c, &g);
+    VkShaderModule vs = load_module(c, g_vert), fs = load_module(c, g_frag);
+    name(c, VK_OBJECT_TYPE_SHADER_MODULE, (uint64_t)vs, "gpl-vert");
+    name(c, VK_OBJECT_TYPE_SHADER_MODULE, (uint64_t)fs, "gpl-frag");
+    VkPipelineShaderStageCreateInfo vst = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                                           .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = vs, .pName = "main"};
+    VkPipelineShaderStageCreateInfo fst = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                                           .stage = VK_SHADER_STAGE_FRAGMENT_BIT, .module = fs, .pName = "main"};
+    VkPipelineVertexInputStateCreateInfo vi = {.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+    VkPipelineInputAssemblyStateCreateInfo ia = {.sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+                                                 .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST};
+    VkViewport vp = {0, 0, 4, 4, 0, 1};
+    VkRect2D sc = {{0, 0}, {4, 4}};
+    VkPipelineViewportStateCreateInfo vps = {.sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
+                                             .viewportCount = 1, .pViewports = &vp, .scissorCount = 1,
+                                             .pScissors = &sc};
+    VkPipelineRasterizationStateCreateInfo rs = {.sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+                                                 .cullMode = VK_CULL_MODE_NONE, .lineWidth = 1};
+    VkPipelineMultisampleStateCreateInfo ms = {.sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+                                               .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT};
+    VkPipelineDepthStencilStateCreateInfo ds = {.sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
+    VkPipelineColorBlendAttachmentState cba = {.colorWriteMask = 0xf};
+    VkPipelineColorBlendStateCreateInfo cbs = {.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+                                               .attachmentCount = 1, .pAttachments = &cba};
+    VkPipeline libs[4] = {
+        gpl_library(c, VK_GRAPHICS_PIPELINE_LIBRARY_VERTEX_INPUT_INTERFACE_BIT_EXT,
+                    (VkGraphicsPipelineCreateInfo){.pVertexInputState = &vi, .pInputAssemblyState = &ia}),
+        gpl_library(c, VK_GRAPHICS_PIPELINE_LIBRARY_PRE_RASTERIZATION_SHADERS_BIT_EXT,
+                    (VkGraphicsPipelineCreateInfo){.stageCount = 1, .pStages = &vst, .pViewportState = &vps,
+                                                   .pRasterizationState = &rs, .layout = c->layout}),
+        gpl_library(c, VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_SHADER_BIT_EXT,
+                    (VkGraphicsPipelineCreateInfo){.stageCount = 1, .pStages = &fst, .pMultisampleState = &ms,
+                                                   .pDepthStencilState = &ds, .layout = c->layout}),
+        gpl_library(c, VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_OUTPUT_INTERFACE_BIT_EXT,
+                    (VkGraphicsPipelineCreateInfo){.pMultisampleState = &ms, .pColorBlendState = &cbs}),
+    };
+    vkDestroyShaderModule(c->dev, vs, NULL);
+    vkDestroyShaderModule(c->dev, fs, NULL);
+    VkPipelineLibraryCreateInfoKHR link = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LIBRARY_CREATE_INFO_KHR,
+                                           .libraryCount = 4, .pLibraries = libs};
+    VkGraphicsPipelineCreateInfo gci = {.sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, .pNext = &link,
+                                        .layout = c->layout};
+    VkPipeline linked;
+    CHECK(vkCreateGraphicsPipelines(c->dev, VK_NULL_HANDLE, 1, &gci, NULL, &linked));
+    name(c, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)linked, "gpl-pipeline");
+
+    VkCommandPool pool = make_pool(c);
+    VkCommandBuffer cb = make_cb(c, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "cmd-0");
+    begin(cb, 0);
+    label(c, cb, "frame");
+    begin_dynamic(c, &g, cb);
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, linked);
+    push(c, cb, 3);
+    vkCmdDraw(cb, 3, 1, 0, 0);
+    vkCmdEndRendering(cb);
+    unlabel(c, cb);
+    CHECK(vkEndCommandBuffer(cb));
+    VkFence f = make_fence(c);
+    submit_wait(c, 1, &cb, f);
+    vkDestroyFence(c->dev, f, NULL);
+    vkDestroyCommandPool(c->dev, pool, NULL);
+    vkDestroyPipeline(c->dev, linked, NULL);
+    for (int i = 0; i < 4; i++)
+        vkDestroyPipeline(c->dev, libs[i], NULL);
+    gfx_free(c, &g);
+}
+
 static void mode_bench(ctx *c, uint32_t draws)
 {
     gfx g;
@@ -1434,7 +1543,8 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    int graphics = mode && (!strcmp(mode, "render") || !strcmp(mode, "bench") || !strcmp(mode, "shaderobj-render"));
+    int graphics = mode && (!strcmp(mode, "render") || !strcmp(mode, "bench") || !strcmp(mode, "shaderobj-render") ||
+                            !strcmp(mode, "gpl"));
     if (!mode || !g_comp || (graphics && (!g_vert || !g_frag))) {
         fprintf(stderr, "multi: --mode and --comp (and --vert/--frag for graphics) are required\n");
         return 2;
@@ -1448,6 +1558,7 @@ int main(int argc, char **argv)
     g_maint5 = !strcmp(mode, "inline");
     g_shaderobj = !strncmp(mode, "shaderobj", 9);
     g_push = !strcmp(mode, "push");
+    g_gpl = !strcmp(mode, "gpl");
     /* mode appsettings: --app-setting KEY=0|1 (VkLayerSettingEXT, BOOL32),
      * --disable-shaders (VkValidationFeaturesEXT DISABLE_SHADERS). */
     VkLayerSettingEXT app_settings[16];
@@ -1514,6 +1625,8 @@ int main(int argc, char **argv)
         mode_appsettings(&c);
     else if (!strcmp(mode, "push"))
         mode_push(&c);
+    else if (!strcmp(mode, "gpl"))
+        mode_gpl(&c);
     else if (!strcmp(mode, "threads"))
         mode_threads(&c, submits);
     else if (!strcmp(mode, "messenger"))

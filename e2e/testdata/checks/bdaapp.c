@@ -73,7 +73,7 @@ int main(int argc, char **argv)
     CHECK(vkCreatePipelineLayout(dev, &plci, NULL, &layout));
 
     target t;
-    VkPipeline pipe = ca_stage_pipeline(stage, dir, "bda", layout, &t);
+    VkPipeline pipe = ca_stage_pipeline(stage, dir, "bda", "bda_plain", layout, &t);
 
     VkCommandBuffer cmd;
     VkCommandPool pool = ca_command_buffers(0, 1, &cmd);

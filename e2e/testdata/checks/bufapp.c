@@ -122,7 +122,7 @@ int main(int argc, char **argv)
     VkPipelineLayout layout;
     CHECK(vkCreatePipelineLayout(dev, &plci, NULL, &layout));
     target t;
-    VkPipeline pipe = ca_stage_pipeline(stage, dir, "buf", layout, &t);
+    VkPipeline pipe = ca_stage_pipeline(stage, dir, "buf", "buf_plain", layout, &t);
 
     VkCommandBuffer cmd;
     VkCommandPool pool = ca_command_buffers(0, 1, &cmd);

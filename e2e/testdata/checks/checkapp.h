@@ -13,8 +13,8 @@
  *                          with its device address when the usage asks)
  *   ca_module              a shader module from DIR/NAME (ca_destroy_modules)
  *   ca_stage_pipeline      the compute pipeline of PREFIX.comp, or the point
- *                          pipeline of PREFIX.vert/PREFIX_plain.vert and
- *                          PREFIX.frag/PREFIX_plain.frag into a 1x1 image
+ *                          pipeline of PREFIX.vert/PLAIN.vert and
+ *                          PREFIX.frag/PLAIN.frag into a 1x1 image
  *   ca_begin_rendering     the image's barrier and vkCmdBeginRendering
  *   ca_command_buffers, ca_name, ca_submit_wait, ca_destroy_target
  */
@@ -358,11 +358,11 @@ static inline VkPipeline ca_point_pipeline(VkPipelineLayout layout, VkShaderModu
 /* ca_stage_pipeline creates the pipeline of stage: for CA_COMPUTE the
  * compute pipeline of DIR/PREFIX.comp.spv (*t zeroed); else *t =
  * ca_make_target() and the point pipeline whose vertex shader is
- * PREFIX.vert.spv for CA_VERTEX (PREFIX_plain.vert.spv otherwise) and whose
- * fragment shader is PREFIX.frag.spv for CA_FRAGMENT (PREFIX_plain.frag.spv
- * otherwise). */
-static inline VkPipeline ca_stage_pipeline(int stage, const char *dir, const char *prefix, VkPipelineLayout layout,
-                                           target *t)
+ * PREFIX.vert.spv for CA_VERTEX (PLAIN.vert.spv otherwise) and whose
+ * fragment shader is PREFIX.frag.spv for CA_FRAGMENT (PLAIN.frag.spv
+ * otherwise): only the stage under test runs the checked code. */
+static inline VkPipeline ca_stage_pipeline(int stage, const char *dir, const char *prefix, const char *plain,
+                                           VkPipelineLayout layout, target *t)
 {
     char name[256];
     memset(t, 0, sizeof *t);
@@ -371,9 +371,9 @@ static inline VkPipeline ca_stage_pipeline(int stage, const char *dir, const cha
         return ca_compute_pipeline(layout, ca_module(dir, name));
     }
     *t = ca_make_target();
-    snprintf(name, sizeof name, stage == CA_VERTEX ? "%s.vert.spv" : "%s_plain.vert.spv", prefix);
+    snprintf(name, sizeof name, "%s.vert.spv", stage == CA_VERTEX ? prefix : plain);
     VkShaderModule vert = ca_module(dir, name);
-    snprintf(name, sizeof name, stage == CA_FRAGMENT ? "%s.frag.spv" : "%s_plain.frag.spv", prefix);
+    snprintf(name, sizeof name, "%s.frag.spv", stage == CA_FRAGMENT ? prefix : plain);
     VkShaderModule frag = ca_module(dir, name);
     return ca_point_pipeline(layout, vert, frag, t->format);
 }

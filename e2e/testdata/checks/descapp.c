@@ -221,7 +221,7 @@ int main(int argc, char **argv)
         free(ent);
     }
     target t;
-    VkPipeline pipe = ca_stage_pipeline(stage, dir, "desc", layout, &t);
+    VkPipeline pipe = ca_stage_pipeline(stage, dir, "desc", "desc_plain", layout, &t);
 
     VkCommandBuffer cmd;
     VkCommandPool pool = ca_command_buffers(VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT, 1, &cmd);

@@ -1,13 +1,17 @@
 #version 460
+#extension GL_EXT_nonuniform_qualifier : require
 // geometry: 2 points, 3 invocations each
 layout(points, invocations = 3) in;
 layout(points, max_vertices = 1) out;
 layout(set = 0, binding = 0, std430) buffer Result { uint v[]; } result;
 layout(set = 0, binding = 1, std430) buffer Data { uint v[]; } data[4];
-layout(push_constant) uniform PC { uint index; } pc;
+layout(set = 0, binding = 4, std430) buffer RData { uint v[]; } rdata[];
+layout(push_constant) uniform PC { uint index; uint rindex; } pc;
 void main() {
     gl_Position = gl_in[0].gl_Position; gl_PrimitiveID = gl_PrimitiveIDIn;
     EmitVertex();
-    if (gl_PrimitiveIDIn == 1 && gl_InvocationID == 2)
+    if (gl_PrimitiveIDIn == 1 && gl_InvocationID == 2) {
         result.v[0] = data[pc.index].v[0] + 1u;
+        result.v[1] = rdata[pc.rindex].v[0] + 1u;
+    }
 }

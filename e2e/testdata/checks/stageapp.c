@@ -1,9 +1,12 @@
 /*
- * stageapp: descriptor_index_oob in every shader stage beyond compute,
- * vertex and fragment (C, with the shared checkapp.h). The shader of the
- * stage under test (stage.<stage>) reads data[pc.index].v[0] from a sized
- * array of 4 storage buffers (set 0, binding 1; element i holds 100 + i) and
- * stores it + 1 into result.v[0] (set 0, binding 0), in exactly one
+ * stageapp: descriptor_index_oob and descriptor_uninitialized in every
+ * shader stage beyond compute, vertex and fragment (C, with the shared
+ * checkapp.h). The shader of the stage under test (stage.<stage>) reads
+ * data[pc.index].v[0] from a sized array of 4 storage buffers (set 0,
+ * binding 1; element i holds 100 + i) and stores it + 1 into result.v[0]
+ * (set 0, binding 0), then reads rdata[pc.rindex].v[0] from a runtime array
+ * (binding 4: layout count 4, PARTIALLY_BOUND, elements 0, 1, 3 written,
+ * the same buffers) into result.v[1] the same way, in exactly one
  * invocation, chosen by its stage coordinates so that they are not all 0:
  *
  *   tesc   vkCmdDraw of 3 patches of 1 point, 2 output points: primitive 2,
@@ -22,14 +25,17 @@
  *          for rint the geometry is the box (-1,-1,4)..(1,1,6) with a
  *          procedural hit group. For rcall stage_call.rgen calls callable 0.
  *
- *   stageapp --shaders DIR --stage STAGE [--index N]
+ *   stageapp --shaders DIR --stage STAGE [--case oob|uninitialized] [--index N]
  *
- * pc.index is N (default 4: one past the array's 4). Binding 2 is one more
+ * Case oob (the default): pc.index is N (default 4: one past the array's
+ * 4), pc.rindex 1. Binding 2 is one more
  * storage buffer holding 900, so that lavapipe alone, which lays the
  * bindings out one after the other, reads it for index 4 (value=901). It
- * prints "value=N" (result.v[0]) after the submit: 1 when the checked load
- * was skipped (it yields 0), 100 + N + 1 for a good index. The TLAS of the
- * ray-tracing stages is binding 3. Where the device does not
+ * gives 1 when the checked load was skipped (it yields 0), 100 + N + 1 for
+ * a good index. The TLAS of the
+ * ray-tracing stages is binding 3. Case uninitialized: pc.index is N
+ * (default 1), pc.rindex 2 (never written). It prints "value=A B"
+ * (result.v[0], result.v[1]) after the submit. Where the device does not
  * report the stage's feature (tessellationShader, geometryShader,
  * VK_EXT_mesh_shader taskShader/meshShader, VK_KHR_ray_tracing_pipeline)
  * it prints "unsupported STAGE" and exits 0. Every VkResult is checked; a
@@ -312,13 +318,22 @@ int main(int argc, char **argv)
 {
     const char *dir = ".";
     int stage = -1;
-    uint32_t index = 4;
+    uint32_t index = UINT32_MAX;
+    int uninit = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--shaders") && i + 1 < argc)
             dir = argv[++i];
         else if (!strcmp(argv[i], "--index") && i + 1 < argc)
             index = (uint32_t)strtoul(argv[++i], NULL, 10);
-        else if (!strcmp(argv[i], "--stage") && i + 1 < argc) {
+        else if (!strcmp(argv[i], "--case") && i + 1 < argc) {
+            i++;
+            if (!strcmp(argv[i], "uninitialized"))
+                uninit = 1;
+            else if (strcmp(argv[i], "oob")) {
+                fprintf(stderr, APP ": unknown case %s\n", argv[i]);
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--stage") && i + 1 < argc) {
             i++;
             for (int s = 0; s < NSTAGES; s++)
                 if (!strcmp(argv[i], stage_names[s]))
@@ -336,6 +351,9 @@ int main(int argc, char **argv)
         fprintf(stderr, APP ": --stage tesc|tese|geom|task|mesh|rchit|rahit|rmiss|rint|rcall is required\n");
         return 2;
     }
+    if (index == UINT32_MAX)
+        index = uninit ? 1 : 4;
+    uint32_t pcs[2] = {index, uninit ? 2 : 1};
     int tess = stage == TESC || stage == TESE, mesh = stage == TASK || stage == MESH, ray = stage >= RCHIT;
 
     ca_create_instance();
@@ -346,12 +364,14 @@ int main(int argc, char **argv)
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_FEATURES_KHR};
     VkPhysicalDeviceAccelerationStructureFeaturesKHR qas = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ACCELERATION_STRUCTURE_FEATURES_KHR};
-    VkPhysicalDeviceFeatures2 q2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    VkPhysicalDeviceVulkan12Features q12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    VkPhysicalDeviceFeatures2 q2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &q12};
     int has_mesh = has_extension(VK_EXT_MESH_SHADER_EXTENSION_NAME);
     int has_rt = has_extension(VK_KHR_RAY_TRACING_PIPELINE_EXTENSION_NAME) &&
                  has_extension(VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME);
     if (has_rt) {
         qrt.pNext = &qas;
+        qas.pNext = q2.pNext;
         q2.pNext = &qrt;
     }
     if (has_mesh) {
@@ -364,7 +384,8 @@ int main(int argc, char **argv)
                     : stage == TASK ? has_mesh && qmesh.taskShader && qmesh.meshShader
                     : stage == MESH ? has_mesh && qmesh.meshShader
                                     : has_rt && qrt.rayTracingPipeline && qas.accelerationStructure;
-    if (!supported || ((tess || stage == GEOM) && !q2.features.vertexPipelineStoresAndAtomics)) {
+    if (!supported || ((tess || stage == GEOM) && !q2.features.vertexPipelineStoresAndAtomics) ||
+        !q12.descriptorBindingPartiallyBound || !q12.runtimeDescriptorArray) {
         printf("unsupported %s\n", stage_names[stage]);
         return 0;
     }
@@ -381,7 +402,9 @@ int main(int argc, char **argv)
                                             .pNext = mesh ? (void *)&fmesh : ray ? (void *)&fas : NULL,
                                             .dynamicRendering = VK_TRUE};
     VkPhysicalDeviceVulkan12Features f12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
-                                            .pNext = &f13, .bufferDeviceAddress = (VkBool32)ray};
+                                            .pNext = &f13, .bufferDeviceAddress = (VkBool32)ray,
+                                            .descriptorBindingPartiallyBound = VK_TRUE,
+                                            .runtimeDescriptorArray = VK_TRUE};
     VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f12};
     f2.features.tessellationShader = (VkBool32)tess;
     f2.features.geometryShader = stage == GEOM;
@@ -411,21 +434,27 @@ int main(int argc, char **argv)
 
     /* Set 0: binding 0 the result, 1 the array of 4, 2 the buffer after it
      * (900), 3 the TLAS (rays). */
-    VkDescriptorSetLayoutBinding lb[4] = {
+    VkDescriptorSetLayoutBinding lb[5] = {
         {.binding = 0, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = 1,
          .stageFlags = VK_SHADER_STAGE_ALL},
         {.binding = 1, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = 4,
          .stageFlags = VK_SHADER_STAGE_ALL},
         {.binding = 2, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = 1,
          .stageFlags = VK_SHADER_STAGE_ALL},
+        {.binding = 4, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = 4,
+         .stageFlags = VK_SHADER_STAGE_ALL},
         {.binding = 3, .descriptorType = VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR, .descriptorCount = 1,
          .stageFlags = VK_SHADER_STAGE_ALL},
     };
+    VkDescriptorBindingFlags bflags[5] = {0, 0, 0, VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT, 0};
+    VkDescriptorSetLayoutBindingFlagsCreateInfo bfci = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_BINDING_FLAGS_CREATE_INFO, .bindingCount = ray ? 5 : 4,
+        .pBindingFlags = bflags};
     VkDescriptorSetLayoutCreateInfo dslci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-                                             .bindingCount = ray ? 4 : 3, .pBindings = lb};
+                                             .pNext = &bfci, .bindingCount = ray ? 5 : 4, .pBindings = lb};
     VkDescriptorSetLayout dsl;
     CHECK(vkCreateDescriptorSetLayout(dev, &dslci, NULL, &dsl));
-    VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 6},
+    VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 10},
                                      {VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR, 1}};
     VkDescriptorPoolCreateInfo dpci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 1,
                                        .poolSizeCount = ray ? 2 : 1, .pPoolSizes = sizes};
@@ -453,8 +482,16 @@ int main(int argc, char **argv)
          .descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR},
     };
     vkUpdateDescriptorSets(dev, ray ? 4 : 3, w, 0, NULL);
+    /* The runtime array: elements 0, 1 and 3; element 2 stays unwritten. */
+    VkWriteDescriptorSet rw[2] = {w[1], w[1]};
+    rw[0].dstBinding = rw[1].dstBinding = 4;
+    rw[0].descriptorCount = 2;
+    rw[1].dstArrayElement = 3;
+    rw[1].descriptorCount = 1;
+    rw[1].pBufferInfo = infos + 4;
+    vkUpdateDescriptorSets(dev, 2, rw, 0, NULL);
 
-    VkPushConstantRange pcr = {.stageFlags = VK_SHADER_STAGE_ALL, .size = sizeof index};
+    VkPushConstantRange pcr = {.stageFlags = VK_SHADER_STAGE_ALL, .size = sizeof pcs};
     VkPipelineLayoutCreateInfo plci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
                                        .pSetLayouts = &dsl, .pushConstantRangeCount = 1, .pPushConstantRanges = &pcr};
     VkPipelineLayout layout;
@@ -478,7 +515,7 @@ int main(int argc, char **argv)
         ca_begin_rendering(cbs[1], t);
     vkCmdBindPipeline(cbs[1], bp, pipe);
     vkCmdBindDescriptorSets(cbs[1], bp, layout, 0, 1, &set, 0, NULL);
-    vkCmdPushConstants(cbs[1], layout, VK_SHADER_STAGE_ALL, 0, sizeof index, &index);
+    vkCmdPushConstants(cbs[1], layout, VK_SHADER_STAGE_ALL, 0, sizeof pcs, pcs);
     if (ray) {
         PROC(vkCmdTraceRaysKHR);
         pvkCmdTraceRaysKHR(cbs[1], &tables.rgen, &tables.miss, &tables.hit, &tables.call, 4, 2, 1);
@@ -492,7 +529,7 @@ int main(int argc, char **argv)
         vkCmdEndRendering(cbs[1]);
     CHECK(vkEndCommandBuffer(cbs[1]));
     ca_submit_wait(cbs[1]);
-    printf("value=%u\n", ((uint32_t *)result.map)[0]);
+    printf("value=%u %u\n", ((uint32_t *)result.map)[0], ((uint32_t *)result.map)[1]);
     fflush(stdout);
 
     /* Tear-down is left to process exit, except for the device-level

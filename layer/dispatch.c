@@ -153,6 +153,22 @@ static app_wishes read_app_wishes(const VkInstanceCreateInfo *ci)
     return w;
 }
 
+/* Many apps exit without vkDestroyInstance: at process exit the layer
+ * still flushes what it has read to the launcher (records, the bye), so
+ * nothing already read is lost. The library is never unloaded (-z
+ * nodelete), so the handler stays valid. */
+static pthread_once_t g_exit_once = PTHREAD_ONCE_INIT;
+
+static void process_exit(void)
+{
+    goProcessExit(gpuavdbg_submit_count());
+}
+
+static void register_process_exit(void)
+{
+    atexit(process_exit);
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateInstance(const VkInstanceCreateInfo *ci,
                                                         const VkAllocationCallbacks *alloc,
                                                         VkInstance *pInstance)
@@ -189,6 +205,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateInstance(const VkInstanceCreateIn
     id->reserve_slot =
         goInstanceCreated(GPUAVDBG_H(*pInstance), w.reserve_slot, w.disable_shaders, w.settings) != 0;
     free(w.settings);
+    pthread_once(&g_exit_once, register_process_exit);
 
     pthread_rwlock_wrlock(&g_lock);
     int ok = hmap_put(&g_instances, GPUAVDBG_H(id->key), id);

@@ -125,6 +125,20 @@ func goInstanceDestroyed(instance C.uint64_t, submits C.uint64_t, last C.int) {
 	disconnectLocked(uint64(submits))
 }
 
+// goProcessExit runs at process exit (atexit, registered with the first
+// instance): an app that exits without vkDestroyInstance still gets the
+// records the layer has read, and the bye, to the launcher. The send queue
+// is flushed with the client's close timeout.
+//
+//export goProcessExit
+func goProcessExit(submits C.uint64_t) {
+	defer recovered("goProcessExit")
+	flushOutbox()
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	disconnectLocked(uint64(submits))
+}
+
 // latencyLine says how long records took from vkQueueSubmit to being read.
 func latencyLine(n, sum, maxNs uint64) string {
 	return fmt.Sprintf("submit-to-records latency over %d instrumented submits: mean %d us, max %d us",

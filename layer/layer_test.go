@@ -694,6 +694,18 @@ func checkOOB(t *testing.T, r result, submits int) {
 	}
 }
 
+// TestExitWithoutDestroy: an app that exits right after reading its
+// results, destroying nothing, still gets its records and the bye to the
+// launcher (the layer flushes at process exit).
+func TestExitWithoutDestroy(t *testing.T) {
+	setup(t)
+	r := runApp(t, true, nil, fixture.app, "--shader", fixture.shader, "--index", "3", "--exit-early")
+	checkOOB(t, r, 1)
+	if b := all[wire.Bye](r); len(b) != 1 || b[0].Submits != 1 {
+		t.Fatalf("bye messages %+v, want one with 1 submit", b)
+	}
+}
+
 func TestComputeOOB(t *testing.T) {
 	setup(t)
 	for _, tc := range []struct {

@@ -556,14 +556,19 @@ func TestGraphicsPipelineLibrary(t *testing.T) {
 	if frag == nil || !frag.Instrumented || n["gpl-frag"] == 0 {
 		t.Fatalf("the fragment library's module: %+v (names %v)", frag, n)
 	}
+	// The linked pipeline's message lists its libraries' stages.
 	linked := false
 	for _, p := range all[wire.Pipeline](r) {
-		if p.Handle == n["gpl-pipeline"] {
-			linked = p.BindPoint == "graphics" && p.Instrumented
+		if p.Handle != n["gpl-pipeline"] {
+			continue
 		}
+		linked = p.BindPoint == "graphics" && p.Instrumented && len(p.Stages) == 2 &&
+			p.Stages[0].Stage == "vertex" && p.Stages[0].Module == n["gpl-vert"] && p.Stages[0].ShaderID != 0 &&
+			p.Stages[1].Stage == "fragment" && p.Stages[1].Module == n["gpl-frag"] && p.Stages[1].ShaderID == frag.ID
 	}
 	if !linked {
-		t.Errorf("no instrumented graphics Pipeline message for gpl-pipeline: %s", dump(r.msgs))
+		t.Errorf("no instrumented graphics Pipeline message for gpl-pipeline with the vertex and fragment stages of its libraries: %s",
+			dump(r.msgs))
 	}
 	e := one[wire.Errors](t, r)
 	if e.CommandBuffer != n["cmd-0"] || e.Submit != 1 || e.Queue != n["main-queue"] || e.Dropped != 0 {

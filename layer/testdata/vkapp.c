@@ -73,7 +73,7 @@ int main(int argc, char **argv)
 {
     const char *shader = NULL;
     uint32_t idx = 1, submits = 1;
-    int secondary = 0, submit2 = 0, conflict = 0, reserve_features = 0;
+    int secondary = 0, submit2 = 0, conflict = 0, reserve_features = 0, exit_early = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--shader") && i + 1 < argc)
             shader = argv[++i];
@@ -89,6 +89,8 @@ int main(int argc, char **argv)
             conflict = 1;
         else if (!strcmp(argv[i], "--reserve-features"))
             reserve_features = 1;
+        else if (!strcmp(argv[i], "--exit-early"))
+            exit_early = 1; /* exit after the results, destroying nothing */
         else {
             fprintf(stderr, "vkapp: unknown argument %s\n", argv[i]);
             return 2;
@@ -405,6 +407,11 @@ int main(int argc, char **argv)
         vkUnmapMemory(dev, mems[idx]);
     }
 
+    if (exit_early) {
+        printf("vkapp: exit without vkDestroyInstance\n");
+        fflush(stdout);
+        exit(0);
+    }
     vkDestroyFence(dev, fence, NULL);
     if (sec)
         vkFreeCommandBuffers(dev, pool, 1, &sec);

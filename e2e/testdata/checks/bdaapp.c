@@ -66,11 +66,7 @@ int main(int argc, char **argv)
         vkDestroyBuffer(dev, data.buf, NULL); /* the memory stays: only the buffer is gone */
 
     VkShaderStageFlags stages = VK_SHADER_STAGE_ALL;
-    VkPushConstantRange pcr = {.stageFlags = stages, .size = 24};
-    VkPipelineLayoutCreateInfo plci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-                                       .pushConstantRangeCount = 1, .pPushConstantRanges = &pcr};
-    VkPipelineLayout layout;
-    CHECK(vkCreatePipelineLayout(dev, &plci, NULL, &layout));
+    VkPipelineLayout layout = ca_pipeline_layout(VK_NULL_HANDLE, stages, 24);
 
     target t;
     VkPipeline pipe = ca_stage_pipeline(stage, dir, "bda", "bda_plain", layout, &t);

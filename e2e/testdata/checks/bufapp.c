@@ -87,21 +87,9 @@ int main(int argc, char **argv)
         {2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_ALL, NULL},
         {3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_ALL, NULL},
     };
-    VkDescriptorSetLayoutCreateInfo dslci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-                                             .bindingCount = 4, .pBindings = lb};
     VkDescriptorSetLayout dsl;
-    CHECK(vkCreateDescriptorSetLayout(dev, &dslci, NULL, &dsl));
-    VkDescriptorPoolSize ps[3] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
-                                  {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1},
-                                  {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2}};
-    VkDescriptorPoolCreateInfo dpci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 1,
-                                       .poolSizeCount = 3, .pPoolSizes = ps};
     VkDescriptorPool dpool;
-    CHECK(vkCreateDescriptorPool(dev, &dpci, NULL, &dpool));
-    VkDescriptorSetAllocateInfo dsai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-                                        .descriptorPool = dpool, .descriptorSetCount = 1, .pSetLayouts = &dsl};
-    VkDescriptorSet set;
-    CHECK(vkAllocateDescriptorSets(dev, &dsai, &set));
+    VkDescriptorSet set = ca_descriptor_set(lb, 4, &dsl, &dpool);
     VkDescriptorBufferInfo bi[4] = {
         {params.buf, 0, params_range},
         {data.buf, 0, data_range},
@@ -116,11 +104,7 @@ int main(int argc, char **argv)
     vkUpdateDescriptorSets(dev, 4, w, 0, NULL);
 
     VkShaderStageFlags stages = VK_SHADER_STAGE_ALL;
-    VkPushConstantRange pcr = {.stageFlags = stages, .size = sizeof pc};
-    VkPipelineLayoutCreateInfo plci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
-                                       .pSetLayouts = &dsl, .pushConstantRangeCount = 1, .pPushConstantRanges = &pcr};
-    VkPipelineLayout layout;
-    CHECK(vkCreatePipelineLayout(dev, &plci, NULL, &layout));
+    VkPipelineLayout layout = ca_pipeline_layout(dsl, stages, sizeof pc);
     target t;
     VkPipeline pipe = ca_stage_pipeline(stage, dir, "buf", "buf_plain", layout, &t);
 

@@ -12,6 +12,8 @@
  *   ca_find_memory, ca_make_buffer (host-visible, coherent, mapped, zeroed;
  *                          with its device address when the usage asks)
  *   ca_module              a shader module from DIR/NAME (ca_destroy_modules)
+ *   ca_descriptor_set      a set layout, a pool for one set, and the set
+ *   ca_pipeline_layout     one set layout (or none) and push constants
  *   ca_stage_pipeline      the compute pipeline of PREFIX.comp, or the point
  *                          pipeline of PREFIX.vert/PLAIN.vert and
  *                          PREFIX.frag/PLAIN.frag into a 1x1 image
@@ -256,6 +258,45 @@ static inline void ca_destroy_modules(void)
     for (uint32_t i = 0; i < ca_nmodules; i++)
         vkDestroyShaderModule(dev, ca_modules[i], NULL);
     ca_nmodules = 0;
+}
+
+/* ca_descriptor_set creates the set layout *dsl of the n (at most 8)
+ * bindings lb, a pool *pool for one set of it, and that set. */
+static inline VkDescriptorSet ca_descriptor_set(const VkDescriptorSetLayoutBinding *lb, uint32_t n,
+                                                VkDescriptorSetLayout *dsl, VkDescriptorPool *pool)
+{
+    VkDescriptorSetLayoutCreateInfo dslci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+                                             .bindingCount = n, .pBindings = lb};
+    CHECK(vkCreateDescriptorSetLayout(dev, &dslci, NULL, dsl));
+    VkDescriptorPoolSize ps[8];
+    if (n > 8) {
+        fprintf(stderr, APP ": more than 8 bindings\n");
+        exit(1);
+    }
+    for (uint32_t i = 0; i < n; i++)
+        ps[i] = (VkDescriptorPoolSize){lb[i].descriptorType, lb[i].descriptorCount};
+    VkDescriptorPoolCreateInfo dpci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 1,
+                                       .poolSizeCount = n, .pPoolSizes = ps};
+    CHECK(vkCreateDescriptorPool(dev, &dpci, NULL, pool));
+    VkDescriptorSetAllocateInfo dsai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                                        .descriptorPool = *pool, .descriptorSetCount = 1, .pSetLayouts = dsl};
+    VkDescriptorSet set;
+    CHECK(vkAllocateDescriptorSets(dev, &dsai, &set));
+    return set;
+}
+
+/* ca_pipeline_layout creates a pipeline layout of the set layout dsl
+ * (none when VK_NULL_HANDLE) and pc_size bytes of push constants for
+ * stages. */
+static inline VkPipelineLayout ca_pipeline_layout(VkDescriptorSetLayout dsl, VkShaderStageFlags stages, uint32_t pc_size)
+{
+    VkPushConstantRange pcr = {.stageFlags = stages, .size = pc_size};
+    VkPipelineLayoutCreateInfo plci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+                                       .setLayoutCount = dsl ? 1 : 0, .pSetLayouts = dsl ? &dsl : NULL,
+                                       .pushConstantRangeCount = 1, .pPushConstantRanges = &pcr};
+    VkPipelineLayout layout;
+    CHECK(vkCreatePipelineLayout(dev, &plci, NULL, &layout));
+    return layout;
 }
 
 /* ca_compute_pipeline creates the compute pipeline of module's main. */

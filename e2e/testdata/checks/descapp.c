@@ -193,12 +193,7 @@ int main(int argc, char **argv)
         data[tc->destroy].buf = VK_NULL_HANDLE;
     }
 
-    VkPushConstantRange pcr = {.stageFlags = stages, .size = 4};
-    VkPipelineLayoutCreateInfo plci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-                                       .setLayoutCount = 1, .pSetLayouts = &dsl,
-                                       .pushConstantRangeCount = 1, .pPushConstantRanges = &pcr};
-    VkPipelineLayout layout;
-    CHECK(vkCreatePipelineLayout(dev, &plci, NULL, &layout));
+    VkPipelineLayout layout = ca_pipeline_layout(dsl, stages, 4);
     PFN_vkCmdPushDescriptorSetKHR push =
         (PFN_vkCmdPushDescriptorSetKHR)vkGetDeviceProcAddr(dev, "vkCmdPushDescriptorSetKHR");
     PFN_vkCmdPushDescriptorSetWithTemplateKHR push_tmpl =

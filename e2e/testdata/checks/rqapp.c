@@ -181,20 +181,9 @@ int main(int argc, char **argv)
          .stageFlags = stage},
         {.binding = 1, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = 1, .stageFlags = stage},
     };
-    VkDescriptorSetLayoutCreateInfo dslci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-                                             .bindingCount = 2, .pBindings = binds};
     VkDescriptorSetLayout dsl;
-    CHECK(vkCreateDescriptorSetLayout(dev, &dslci, NULL, &dsl));
-    VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR, 1},
-                                     {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}};
-    VkDescriptorPoolCreateInfo dpci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 1,
-                                       .poolSizeCount = 2, .pPoolSizes = sizes};
     VkDescriptorPool dpool;
-    CHECK(vkCreateDescriptorPool(dev, &dpci, NULL, &dpool));
-    VkDescriptorSetAllocateInfo dsai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-                                        .descriptorPool = dpool, .descriptorSetCount = 1, .pSetLayouts = &dsl};
-    VkDescriptorSet set;
-    CHECK(vkAllocateDescriptorSets(dev, &dsai, &set));
+    VkDescriptorSet set = ca_descriptor_set(binds, 2, &dsl, &dpool);
     VkWriteDescriptorSetAccelerationStructureKHR was = {
         .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET_ACCELERATION_STRUCTURE_KHR,
         .accelerationStructureCount = 1, .pAccelerationStructures = &tlas};
@@ -207,11 +196,7 @@ int main(int argc, char **argv)
     };
     vkUpdateDescriptorSets(dev, 2, writes, 0, NULL);
 
-    VkPushConstantRange pcr = {.stageFlags = stage, .size = 10 * sizeof(float)};
-    VkPipelineLayoutCreateInfo plci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
-                                       .pSetLayouts = &dsl, .pushConstantRangeCount = 1, .pPushConstantRanges = &pcr};
-    VkPipelineLayout layout;
-    CHECK(vkCreatePipelineLayout(dev, &plci, NULL, &layout));
+    VkPipelineLayout layout = ca_pipeline_layout(dsl, stage, 10 * sizeof(float));
     VkPipelineShaderStageCreateInfo ssci = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = stage,
         .module = ca_module(dir, raygen ? "rq.rgen.spv" : "rq.comp.spv"), .pName = "main"};

@@ -79,21 +79,9 @@ int main(int argc, char **argv)
         {1, VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, 1, VK_SHADER_STAGE_ALL, NULL},
         {2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_ALL, NULL},
     };
-    VkDescriptorSetLayoutCreateInfo dslci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-                                             .bindingCount = 3, .pBindings = lb};
     VkDescriptorSetLayout dsl;
-    CHECK(vkCreateDescriptorSetLayout(dev, &dslci, NULL, &dsl));
-    VkDescriptorPoolSize ps[3] = {{VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 1},
-                                  {VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, 1},
-                                  {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}};
-    VkDescriptorPoolCreateInfo dpci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 1,
-                                       .poolSizeCount = 3, .pPoolSizes = ps};
     VkDescriptorPool dpool;
-    CHECK(vkCreateDescriptorPool(dev, &dpci, NULL, &dpool));
-    VkDescriptorSetAllocateInfo dsai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-                                        .descriptorPool = dpool, .descriptorSetCount = 1, .pSetLayouts = &dsl};
-    VkDescriptorSet set;
-    CHECK(vkAllocateDescriptorSets(dev, &dsai, &set));
+    VkDescriptorSet set = ca_descriptor_set(lb, 3, &dsl, &dpool);
     VkDescriptorBufferInfo rbi = {result.buf, 0, VK_WHOLE_SIZE};
     VkWriteDescriptorSet w[3];
     for (uint32_t i = 0; i < 3; i++)
@@ -103,11 +91,7 @@ int main(int argc, char **argv)
     vkUpdateDescriptorSets(dev, 3, w, 0, NULL);
 
     VkShaderStageFlags stages = VK_SHADER_STAGE_ALL;
-    VkPushConstantRange pcr = {.stageFlags = stages, .size = sizeof pc};
-    VkPipelineLayoutCreateInfo plci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
-                                       .pSetLayouts = &dsl, .pushConstantRangeCount = 1, .pPushConstantRanges = &pcr};
-    VkPipelineLayout layout;
-    CHECK(vkCreatePipelineLayout(dev, &plci, NULL, &layout));
+    VkPipelineLayout layout = ca_pipeline_layout(dsl, stages, sizeof pc);
     target t;
     VkPipeline pipe = ca_stage_pipeline(stage, dir, "texel", "buf_plain", layout, &t);
 

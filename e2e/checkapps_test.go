@@ -198,6 +198,14 @@ func runLauncher(t *testing.T, r any, env, flags []string, app string, args ...s
 	return code, output.String()
 }
 
+// requireSilent fails the test unless a run exited 0 with no error group.
+func requireSilent(t *testing.T, code int, r checkReport, out string) {
+	t.Helper()
+	if code != 0 || len(r.Errors) != 0 {
+		t.Fatalf("exit %d, %d groups, want 0 and none\n%s", code, len(r.Errors), out)
+	}
+}
+
 // khronosLayer is the manifest of the Khronos validation layer, the
 // reference the check tests compare with.
 const khronosLayer = "/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json"

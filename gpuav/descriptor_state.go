@@ -16,15 +16,14 @@ const (
 // arrays take their length from the state, and descriptor_uninitialized
 // and descriptor_destroyed look at the element's state.
 //
-// Only runtime arrays (descriptor indexing, "bindless") take this path:
-// their elements may legally be unwritten (PARTIALLY_BOUND) or stale
-// (UPDATE_AFTER_BIND) at draw time. A sized array keeps the inline
-// compare: its descriptors must all be valid when the action is recorded,
-// which needs no GPU check.
+// Runtime arrays call gpuav_check_descriptor at each access. Sized arrays
+// and plain bindings take the state path only for the element checks
+// (uninitialized, destroyed), through the hoisted lookup of elementCheck:
+// the shader cannot know whether the binding is PARTIALLY_BOUND or
+// UPDATE_AFTER_BIND, and an unwritten or destroyed descriptor that is
+// dynamically used is invalid whatever the flags say, so every such
+// access is checked when those checks are on.
 func (c *context) stateChecks(s site) uint32 {
-	if !s.runtime {
-		return 0
-	}
 	var bits uint32
 	oob := c.opt.enabled(CheckDescriptorIndexOOB)
 	if c.opt.enabled(CheckDescriptorUninit) {
@@ -33,10 +32,72 @@ func (c *context) stateChecks(s site) uint32 {
 	if c.opt.enabled(CheckDescriptorDestroyed) {
 		bits |= stateCheckDestroyed
 	}
-	if oob && (s.runtime || bits != 0) {
+	if !s.runtime && bits == 0 {
+		return 0
+	}
+	if oob && !s.plain {
 		bits |= stateCheckIndex
 	}
 	return bits
+}
+
+// descHoist shares the per-binding part of the element checks between the
+// accesses of one function (bufferHoist's entry block), and the result of
+// a check between accesses of one block of the original code with the same
+// descriptor variable and index id.
+type descHoist struct {
+	h        *bufferHoist
+	bindings map[[2]uint32]uint32 // (set, binding) → gpuav_desc_binding result
+	checked  map[[2]uint32]uint32 // (variable, index id) → the first guard's "ok"
+	cont     map[uint32]bool      // merge blocks guard made: same original block
+}
+
+func newDescHoist(m *spirv.Module) *descHoist {
+	return &descHoist{
+		h:        newBufferHoist(m),
+		bindings: map[[2]uint32]uint32{},
+		checked:  map[[2]uint32]uint32{},
+		cont:     map[uint32]bool{},
+	}
+}
+
+// elementCheck emits the call of gpuav_desc_element for a sized array or
+// plain binding site into head, the binding's gpuav_desc_binding lookup
+// into the function's entry block (once per binding). ok, code and length
+// are as stateCheck's.
+func (c *context) elementCheck(head *emitter, s site, idx uint32, d *descHoist) (ok, code, length uint32, err error) {
+	fns, err := c.functions("gpuav_desc_binding", "gpuav_desc_element")
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	m := c.m
+	u := m.TypeUint32()
+	key := [2]uint32{s.set, s.binding}
+	bind, found := d.bindings[key]
+	if !found {
+		bind = d.h.entry.op(spirv.OpFunctionCall, m.TypeVector(u, 3), fns[0],
+			m.ConstantUint32(s.set), m.ConstantUint32(s.binding))
+		d.bindings[key] = bind
+	}
+	r := head.op(spirv.OpFunctionCall, m.TypeVector(u, 2), fns[1],
+		bind, idx, m.ConstantUint32(s.length), m.ConstantUint32(s.state))
+	code = head.op(spirv.OpCompositeExtract, u, r, 0)
+	length = head.op(spirv.OpCompositeExtract, u, r, 1)
+	ok = head.op(spirv.OpIEqual, m.TypeBool(), code, m.ConstantUint32(0))
+	return ok, code, length, nil
+}
+
+// functions links the named library functions and returns their ids.
+func (c *context) functions(names ...string) ([]uint32, error) {
+	ids := make([]uint32, len(names))
+	for i, name := range names {
+		id, err := c.function(name)
+		if err != nil {
+			return nil, err
+		}
+		ids[i] = id
+	}
+	return ids, nil
 }
 
 // stateCheck emits the call of gpuav_check_descriptor for site s into

@@ -43,7 +43,7 @@ func TestInstrumentDescriptorIndexValid(t *testing.T) {
 		{"oob_fragment.frag", "vulkan1.1", 1},
 		{"oob_fragment.frag", "vulkan1.3", 1},
 		{"indexed_vertex.vert", "vulkan1.1", 2},
-		{"const_index.comp", "vulkan1.1", 1},
+		{"const_index.comp", "vulkan1.1", 2}, // bufs[1]: no index check, but the element check
 		{"loop_sampler.frag", "vulkan1.2", 2},
 	}
 	for _, tt := range tests {

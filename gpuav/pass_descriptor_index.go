@@ -17,12 +17,26 @@ import (
 // The comparison is inline and the report out of line, so an in-bounds
 // access costs a compare and a branch. A failed check skips the access: a
 // load or sample yields zero, a store or atomic does nothing.
+//
+// With descriptor_uninitialized or descriptor_destroyed on, sized arrays
+// and plain bindings also check the element's state (elementCheck, its
+// per-binding lookup hoisted to the function's entry block), runtime
+// arrays call gpuav_check_descriptor (stateCheck).
+//
+// A second access in the same block of the original code through the same
+// descriptor variable and index id branches on the first guard's result
+// and reports nothing: it is skipped exactly when the first was, and the
+// first already reported.
 func descriptorIndexPass(c *context) {
 	safe := newSafeIndex(c.m) // safe_index.go: indices provably in range
 	for _, f := range c.m.Functions {
 		uses := useCounts(c.m, f)
+		d := newDescHoist(c.m)
 		for bi := 0; bi < len(f.Blocks); bi++ {
 			b := f.Blocks[bi]
+			if !d.cont[b.ID()] {
+				clear(d.checked) // a new block of the original code
+			}
 			for j := 0; j < len(b.Insts); j++ {
 				s, ok := c.descriptorSite(b.Insts[j])
 				if !ok {
@@ -31,16 +45,27 @@ func descriptorIndexPass(c *context) {
 				// The descriptor-state path (descriptor_state.go) covers
 				// runtime arrays and the uninitialized/destroyed checks.
 				s.state = c.stateChecks(s)
-				if s.state == 0 && (s.runtime || !c.opt.enabled(CheckDescriptorIndexOOB)) {
+				if s.state == 0 && (s.runtime || s.plain || !c.opt.enabled(CheckDescriptorIndexOOB)) {
 					continue
 				}
-				if s.state == 0 && (s.constIndex && s.index < s.length || safe.inBounds(f, b, s.indexID, s.length)) {
-					continue // provably in bounds
+				if !s.runtime && (s.constIndex && s.index < s.length || safe.inBounds(f, b, s.indexID, s.length)) {
+					// Provably in bounds: no index check, the element
+					// checks (if any) remain.
+					s.state &^= stateCheckIndex
+					if s.state == 0 {
+						continue
+					}
 				}
-				newBlocks, ok := c.guard(f, b, j, s, uses)
+				key := [2]uint32{s.variable, s.indexID}
+				s.prior = d.checked[key]
+				newBlocks, okID, ok := c.guard(f, b, j, s, uses, d)
 				if !ok {
 					continue
 				}
+				if s.prior == 0 {
+					d.checked[key] = okID
+				}
+				d.cont[newBlocks[len(newBlocks)-1].ID()] = true
 				// Skip T (the guarded clone) and F; the outer loop goes on
 				// with the merge block, which holds the rest of b.
 				f.Blocks = append(f.Blocks[:bi+1], append(newBlocks, f.Blocks[bi+1:]...)...)
@@ -48,6 +73,7 @@ func descriptorIndexPass(c *context) {
 				break
 			}
 		}
+		d.h.splice(f)
 	}
 }
 
@@ -61,8 +87,15 @@ type site struct {
 	length     uint32
 	set        uint32
 	binding    uint32
+	variable   uint32 // the descriptor variable's id
 	runtime    bool   // a runtime array: the length comes from the descriptor state
-	state      uint32 // checks done through gpuav_check_descriptor (stateChecks), 0: inline compare
+	plain      bool   // a plain binding (not an array): index 0 of length 1
+	// state is the checks done through the descriptor state (stateChecks),
+	// 0: inline compare only.
+	state uint32
+	// prior is the "ok" of an earlier guard of the same variable and index
+	// in the same original block: reused, no compare, no report.
+	prior uint32
 }
 
 // imageOperand returns the word index of the image operand of an image
@@ -129,18 +162,30 @@ func (c *context) descriptorSite(in *spirv.Instruction) (site, bool) {
 			}
 			break
 		}
+		if ac != nil && isPlainVar(m, ac, spirv.StorageClassUniformConstant) {
+			return c.plainSite(s, ac), true
+		}
 		if ac == nil || !c.isArrayVar(ac, spirv.StorageClassUniformConstant) {
 			return s, false
 		}
 	} else if k := pointerOperand(in.Opcode()); k > 0 && k < len(in.Words) {
 		ac = m.Def(in.Words[k])
-		if ac == nil || !(c.isArrayVar(ac, spirv.StorageClassUniform) || c.isArrayVar(ac, spirv.StorageClassStorageBuffer)) {
+		if ac == nil {
+			return s, false
+		}
+		if op := ac.Opcode(); (op == spirv.OpAccessChain || op == spirv.OpInBoundsAccessChain) && len(ac.Words) > 3 {
+			if v := m.Def(ac.Words[3]); v != nil && (isPlainVar(m, v, spirv.StorageClassUniform) || isPlainVar(m, v, spirv.StorageClassStorageBuffer)) {
+				return c.plainSite(s, v), true
+			}
+		}
+		if !(c.isArrayVar(ac, spirv.StorageClassUniform) || c.isArrayVar(ac, spirv.StorageClassStorageBuffer)) {
 			return s, false
 		}
 	} else {
 		return s, false
 	}
 	variable := m.Def(ac.Words[3])
+	s.variable = variable.Words[2]
 	arr := m.Def(m.Def(variable.Words[1]).Words[3])
 	length, ok := uint32(0), true
 	if arr.Opcode() == spirv.OpTypeRuntimeArray {
@@ -162,6 +207,38 @@ func (c *context) descriptorSite(in *spirv.Instruction) (site, bool) {
 		s.binding = bnd[0]
 	}
 	return s, true
+}
+
+// isPlainVar reports whether v is a global variable of the storage class
+// whose type is not an array: a plain binding.
+func isPlainVar(m *spirv.Module, v *spirv.Instruction, sc spirv.StorageClass) bool {
+	if v.Opcode() != spirv.OpVariable || len(v.Words) < 4 || spirv.StorageClass(v.Words[3]) != sc {
+		return false
+	}
+	ptr := m.Def(v.Words[1])
+	if ptr == nil || ptr.Opcode() != spirv.OpTypePointer {
+		return false
+	}
+	t := m.Def(ptr.Words[3])
+	return t != nil && t.Opcode() != spirv.OpTypeArray && t.Opcode() != spirv.OpTypeRuntimeArray
+}
+
+// plainSite fills site s for an access through the plain binding v: element
+// 0 of an array of 1.
+func (c *context) plainSite(s site, v *spirv.Instruction) site {
+	m := c.m
+	s.plain = true
+	s.variable = v.Words[2]
+	s.length = 1
+	s.indexID = m.ConstantUint32(0)
+	s.index, s.constIndex = 0, true
+	if set, ok := m.Decoration(v.Words[2], spirv.DecorationDescriptorSet); ok && len(set) > 0 {
+		s.set = set[0]
+	}
+	if bnd, ok := m.Decoration(v.Words[2], spirv.DecorationBinding); ok && len(bnd) > 0 {
+		s.binding = bnd[0]
+	}
+	return s
 }
 
 // isArrayVar reports whether ac is an access chain that indexes (at least)
@@ -200,21 +277,23 @@ func useCounts(m *spirv.Module, f *spirv.Function) map[uint32]int {
 }
 
 // guard splits block b at instruction j to guard site s. It returns the new
-// blocks (T, F, M), or false when the site is left unchecked.
-func (c *context) guard(f *spirv.Function, b *spirv.Block, j int, s site, uses map[uint32]int) ([]*spirv.Block, bool) {
+// blocks (T, F, M) and the boolean id the branch tests, or false when the
+// site is left unchecked. With s.prior, the branch tests that id and F
+// reports nothing.
+func (c *context) guard(f *spirv.Function, b *spirv.Block, j int, s site, uses map[uint32]int, d *descHoist) ([]*spirv.Block, uint32, bool) {
 	m := c.m
 	if c.headerBlockAccess(b, j, "access") {
-		return nil, false
+		return nil, 0, false
 	}
 	idxType := m.Def(m.Def(s.indexID).ResultType())
 	if idxType == nil || idxType.Opcode() != spirv.OpTypeInt || idxType.Words[2] != 32 {
 		c.warnf("instruction %d: descriptor index is not a 32-bit integer: left unchecked", s.inst.OrigIndex)
-		return nil, false
+		return nil, 0, false
 	}
 	resultType := s.inst.ResultType()
 	if rt := m.Def(resultType); rt != nil && rt.Opcode() == spirv.OpTypePointer {
 		c.warnf("instruction %d: access yields a pointer: left unchecked", s.inst.OrigIndex)
-		return nil, false
+		return nil, 0, false
 	}
 	reportName := "gpuav_report_descriptor_index"
 	if s.state != 0 {
@@ -223,7 +302,7 @@ func (c *context) guard(f *spirv.Function, b *spirv.Block, j int, s site, uses m
 	report, err := c.function(reportName)
 	if err != nil {
 		c.warnf("instruction %d: %v: left unchecked", s.inst.OrigIndex, err)
-		return nil, false
+		return nil, 0, false
 	}
 
 	// Take the chain's loads out of the original position when nothing
@@ -237,26 +316,34 @@ func (c *context) guard(f *spirv.Function, b *spirv.Block, j int, s site, uses m
 	}
 	j = indexOf(b.Insts, s.inst)
 	u := m.TypeUint32()
-	var idx, code, length uint32
-	return c.splitGuarded(f, b, j, guardedAccess{
+	var idx, code, length, okID uint32
+	blocks, ok := c.splitGuarded(f, b, j, guardedAccess{
 		pre: append([]*spirv.Instruction(nil), b.Insts[:j]...),
 		check: func(head *emitter) (uint32, bool) {
+			if s.prior != 0 {
+				okID = s.prior
+				return s.prior, true
+			}
 			idx = s.indexID
 			if idxType.Words[3] == 1 {
 				idx = head.op(spirv.OpBitcast, u, idx)
 			}
 			length = m.ConstantUint32(s.length)
 			if s.state == 0 {
-				return head.op(spirv.OpULessThan, m.TypeBool(), idx, length), true
+				okID = head.op(spirv.OpULessThan, m.TypeBool(), idx, length)
+				return okID, true
 			}
-			var ok uint32
 			var err error
-			ok, code, length, err = c.stateCheck(head, s, idx)
+			if s.runtime {
+				okID, code, length, err = c.stateCheck(head, s, idx)
+			} else {
+				okID, code, length, err = c.elementCheck(head, s, idx, d)
+			}
 			if err != nil {
 				c.warnf("instruction %d: %v: left unchecked", s.inst.OrigIndex, err)
 				return 0, false
 			}
-			return ok, true
+			return okID, true
 		},
 		// T: the access, with its descriptor loads cloned.
 		then: func(then *emitter) map[uint32]uint32 {
@@ -275,6 +362,9 @@ func (c *context) guard(f *spirv.Function, b *spirv.Block, j int, s site, uses m
 		},
 		access: s.inst,
 		report: func(fail *emitter) {
+			if s.prior != 0 {
+				return // the first guard reported
+			}
 			stage := c.stageInfo(fail)
 			if s.state != 0 {
 				fail.op(spirv.OpFunctionCall, m.TypeVoid(), report,
@@ -288,6 +378,7 @@ func (c *context) guard(f *spirv.Function, b *spirv.Block, j int, s site, uses m
 		},
 		null: func() uint32 { return m.ConstantNull(resultType) },
 	})
+	return blocks, okID, ok
 }
 
 // copyDecorations gives to's result the decorations of from's (NonUniform,

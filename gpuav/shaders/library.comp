@@ -7,6 +7,7 @@
 #include "descriptor_index.glsl"
 #include "descriptor_state.glsl"
 #include "buffer_oob.glsl"
+#include "descriptor_element.glsl"
 #include "texel_buffer.glsl"
 #include "ray_query.glsl"
 #include "bda.glsl"

@@ -64,11 +64,11 @@ func newDescHoist(m *spirv.Module) *descHoist {
 // elementCheck emits the call of gpuav_desc_element for a sized array or
 // plain binding site into head, the binding's gpuav_desc_binding lookup
 // into the function's entry block (once per binding). ok, code and length
-// are as stateCheck's.
-func (c *context) elementCheck(head *emitter, s site, idx uint32, d *descHoist) (ok, code, length uint32, err error) {
-	fns, err := c.functions("gpuav_desc_binding", "gpuav_desc_element")
-	if err != nil {
-		return 0, 0, 0, err
+// are as stateCheck's; false when the functions are missing (warned).
+func (c *context) elementCheck(head *emitter, s site, idx uint32, d *descHoist) (ok, code, length uint32, linked bool) {
+	fns, linked := c.libFunctions(s.inst.OrigIndex, "gpuav_desc_binding", "gpuav_desc_element")
+	if !linked {
+		return 0, 0, 0, false
 	}
 	m := c.m
 	u := m.TypeUint32()
@@ -84,20 +84,7 @@ func (c *context) elementCheck(head *emitter, s site, idx uint32, d *descHoist) 
 	code = head.op(spirv.OpCompositeExtract, u, r, 0)
 	length = head.op(spirv.OpCompositeExtract, u, r, 1)
 	ok = head.op(spirv.OpIEqual, m.TypeBool(), code, m.ConstantUint32(0))
-	return ok, code, length, nil
-}
-
-// functions links the named library functions and returns their ids.
-func (c *context) functions(names ...string) ([]uint32, error) {
-	ids := make([]uint32, len(names))
-	for i, name := range names {
-		id, err := c.function(name)
-		if err != nil {
-			return nil, err
-		}
-		ids[i] = id
-	}
-	return ids, nil
+	return ok, code, length, true
 }
 
 // stateCheck emits the call of gpuav_check_descriptor for site s into

@@ -121,7 +121,7 @@ func TestInstrumentChecksOff(t *testing.T) {
 }
 
 func FuzzInstrument(f *testing.F) {
-	for _, s := range []string{"oob_compute.comp", "oob_fragment.frag", "loop_sampler.frag", "ray_query.comp", "ray_query.rgen"} {
+	for _, s := range []string{"oob_compute.comp", "oob_fragment.frag", "loop_sampler.frag", "ray_query.comp", "ray_query.rgen", "element_checks.frag"} {
 		f.Add(spirv.BytesFromWords(compile(f, s, "vulkan1.2")))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {

@@ -351,31 +351,19 @@ func (s *layoutSizes) walk(t uint32, indices []uint32) (uint64, []offsetTerm, ui
 func (c *context) guardBuffer(f *spirv.Function, b *spirv.Block, j int, acc bufferAccess, h *bufferHoist) ([]*spirv.Block, bool) {
 	m := c.m
 	in := b.Insts[j]
-	for _, x := range b.Insts[j+1:] {
-		if x.Opcode() == spirv.OpLoopMerge {
-			c.warnf("instruction %d: buffer access in a loop header block: left unchecked", in.OrigIndex)
-			return nil, false
-		}
+	if c.headerBlockAccess(b, j, "buffer access") {
+		return nil, false
 	}
 	if rt := m.Def(in.ResultType()); in.ResultID() != 0 && rt != nil && rt.Opcode() == spirv.OpTypePointer {
 		c.warnf("instruction %d: access yields a pointer: left unchecked", in.OrigIndex)
 		return nil, false
 	}
-	var fns [4]uint32
-	for i, name := range []string{"gpuav_buffer_binding", "gpuav_buffer_range", "gpuav_buffer_in_range", "gpuav_buffer_offset_add"} {
-		id, err := c.function(name)
-		if err != nil {
-			c.warnf("instruction %d: %v: left unchecked", in.OrigIndex, err)
-			return nil, false
-		}
-		fns[i] = id
-	}
-	bindingFn, rangeFn, inRange, add := fns[0], fns[1], fns[2], fns[3]
-	report, err := c.function("gpuav_report_buffer_oob")
-	if err != nil {
-		c.warnf("instruction %d: %v: left unchecked", in.OrigIndex, err)
+	fns, ok := c.libFunctions(in.OrigIndex, "gpuav_buffer_binding", "gpuav_buffer_range", "gpuav_buffer_in_range",
+		"gpuav_buffer_offset_add", "gpuav_report_buffer_oob")
+	if !ok {
 		return nil, false
 	}
+	bindingFn, rangeFn, inRange, add, report := fns[0], fns[1], fns[2], fns[3], fns[4]
 	u := m.TypeUint32()
 	v2 := m.TypeVector(u, 2)
 	asUint := func(e *emitter, id uint32) uint32 {
@@ -386,80 +374,57 @@ func (c *context) guardBuffer(f *spirv.Function, b *spirv.Block, j int, acc buff
 		return id
 	}
 
-	post := append([]*spirv.Instruction(nil), b.Insts[j+1:]...)
-	tID, fID, mID := m.NewID(), m.NewID(), m.NewID()
-	head := &emitter{m: m, insts: append([]*spirv.Instruction(nil), b.Insts[:j]...)}
-	idx := m.ConstantUint32(0)
-	key := rangeKey{set: acc.set, binding: acc.binding, konst: true}
-	if v, ok := m.ConstantValue(acc.descIndex); acc.descIndex != 0 && ok {
-		idx, key.index = m.ConstantUint32(v), v
-	} else if acc.descIndex != 0 {
-		if it := m.Def(m.Def(acc.descIndex).ResultType()); it == nil || it.Opcode() != spirv.OpTypeInt || it.Words[2] != 32 {
-			c.warnf("instruction %d: descriptor index is not a 32-bit integer: left unchecked", in.OrigIndex)
-			return nil, false
-		}
-		idx = asUint(head, acc.descIndex)
-		key.index, key.konst = acc.descIndex, false
-	}
-	var lo, ovf uint32 = uint32(acc.offset), 0
-	if acc.offset > 0xFFFFFFFF {
-		lo, ovf = 0xFFFFFFFF, 1
-	}
-	off := head.op(spirv.OpCompositeConstruct, v2, m.ConstantUint32(lo), m.ConstantUint32(ovf))
-	for _, t := range acc.terms {
-		off = head.op(spirv.OpFunctionCall, v2, add, off, asUint(head, t.index), m.ConstantUint32(t.stride))
-	}
-	set, binding, size := m.ConstantUint32(acc.set), m.ConstantUint32(acc.binding), m.ConstantUint32(acc.size)
-	bk := [2]uint32{acc.set, acc.binding}
-	bind, found := h.bindings[bk]
-	if !found {
-		bind = h.entry.op(spirv.OpFunctionCall, v2, bindingFn, set, binding)
-		h.bindings[bk] = bind
-	}
-	lookups := h.ranges
-	where := &h.entry
-	if !key.konst {
-		lookups, where = h.local, head
-	}
-	rl, found := lookups[key]
-	if !found {
-		rl = where.op(spirv.OpFunctionCall, v2, rangeFn, bind, idx)
-		lookups[key] = rl
-	}
-	rng := head.op(spirv.OpCompositeExtract, u, rl, 0)
-	ok := head.op(spirv.OpFunctionCall, m.TypeBool(), inRange, off, size, rng)
-	head.void(spirv.OpSelectionMerge, mID, uint32(spirv.SelectionControlNone))
-	head.void(spirv.OpBranchConditional, ok, tID, fID)
-	b.Insts = head.insts
-
-	then := &emitter{m: m}
-	access := in.Clone()
-	var accessID uint32
-	if in.ResultID() != 0 {
-		accessID = m.NewID()
-		access.SetResultID(accessID)
-		c.copyDecorations(in.ResultID(), accessID, false)
-	}
-	then.insts = append(then.insts, access)
-	then.void(spirv.OpBranch, mID)
-
-	fail := &emitter{m: m}
-	stage := c.stageInfo(fail)
-	fail.op(spirv.OpFunctionCall, m.TypeVoid(), report,
-		m.ConstantUint32(c.opt.ShaderID), m.ConstantUint32(uint32(in.OrigIndex)), stage,
-		set, binding, idx, off, size, rl, m.ConstantUint32(acc.flags))
-	fail.void(spirv.OpBranch, mID)
-
-	merge := &emitter{m: m}
-	if accessID != 0 {
-		merge.insts = append(merge.insts, spirv.NewInstruction(spirv.OpPhi, in.ResultType(), in.ResultID(), accessID, tID, c.nullValue(in.ResultType()), fID))
-	}
-	merge.insts = append(merge.insts, post...)
-	c.retargetPhis(f, b.ID(), mID)
-	c.added++
-	return []*spirv.Block{
-		{Label: spirv.NewInstruction(spirv.OpLabel, tID), Insts: then.insts},
-		{Label: spirv.NewInstruction(spirv.OpLabel, fID), Insts: fail.insts},
-		{Label: spirv.NewInstruction(spirv.OpLabel, mID), Insts: merge.insts},
-	}, true
+	var idx, off, set, binding, size, rl uint32
+	return c.splitGuarded(f, b, j, guardedAccess{
+		pre: append([]*spirv.Instruction(nil), b.Insts[:j]...),
+		check: func(head *emitter) (uint32, bool) {
+			idx = m.ConstantUint32(0)
+			key := rangeKey{set: acc.set, binding: acc.binding, konst: true}
+			if v, ok := m.ConstantValue(acc.descIndex); acc.descIndex != 0 && ok {
+				idx, key.index = m.ConstantUint32(v), v
+			} else if acc.descIndex != 0 {
+				if it := m.Def(m.Def(acc.descIndex).ResultType()); it == nil || it.Opcode() != spirv.OpTypeInt || it.Words[2] != 32 {
+					c.warnf("instruction %d: descriptor index is not a 32-bit integer: left unchecked", in.OrigIndex)
+					return 0, false
+				}
+				idx = asUint(head, acc.descIndex)
+				key.index, key.konst = acc.descIndex, false
+			}
+			lo, ovf := uint32(acc.offset), uint32(0)
+			if acc.offset > 0xFFFFFFFF {
+				lo, ovf = 0xFFFFFFFF, 1
+			}
+			off = head.op(spirv.OpCompositeConstruct, v2, m.ConstantUint32(lo), m.ConstantUint32(ovf))
+			for _, t := range acc.terms {
+				off = head.op(spirv.OpFunctionCall, v2, add, off, asUint(head, t.index), m.ConstantUint32(t.stride))
+			}
+			set, binding, size = m.ConstantUint32(acc.set), m.ConstantUint32(acc.binding), m.ConstantUint32(acc.size)
+			bk := [2]uint32{acc.set, acc.binding}
+			bind, found := h.bindings[bk]
+			if !found {
+				bind = h.entry.op(spirv.OpFunctionCall, v2, bindingFn, set, binding)
+				h.bindings[bk] = bind
+			}
+			lookups := h.ranges
+			where := &h.entry
+			if !key.konst {
+				lookups, where = h.local, head
+			}
+			rl, found = lookups[key]
+			if !found {
+				rl = where.op(spirv.OpFunctionCall, v2, rangeFn, bind, idx)
+				lookups[key] = rl
+			}
+			rng := head.op(spirv.OpCompositeExtract, u, rl, 0)
+			return head.op(spirv.OpFunctionCall, m.TypeBool(), inRange, off, size, rng), true
+		},
+		access: in,
+		report: func(fail *emitter) {
+			stage := c.stageInfo(fail)
+			fail.op(spirv.OpFunctionCall, m.TypeVoid(), report,
+				m.ConstantUint32(c.opt.ShaderID), m.ConstantUint32(uint32(in.OrigIndex)), stage,
+				set, binding, idx, off, size, rl, m.ConstantUint32(acc.flags))
+		},
+		null: func() uint32 { return c.nullValue(in.ResultType()) },
+	})
 }

@@ -56,6 +56,9 @@ func descriptorIndexPass(c *context) {
 						continue
 					}
 				}
+				if s.plain {
+					s.indexID = c.m.ConstantUint32(0)
+				}
 				key := [2]uint32{s.variable, s.indexID}
 				s.prior = d.checked[key]
 				newBlocks, okID, ok := c.guard(f, b, j, s, uses, d)
@@ -230,8 +233,7 @@ func (c *context) plainSite(s site, v *spirv.Instruction) site {
 	s.plain = true
 	s.variable = v.Words[2]
 	s.length = 1
-	s.indexID = m.ConstantUint32(0)
-	s.index, s.constIndex = 0, true
+	s.index, s.constIndex = 0, true // indexID: made when the site is guarded
 	if set, ok := m.Decoration(v.Words[2], spirv.DecorationDescriptorSet); ok && len(set) > 0 {
 		s.set = set[0]
 	}
@@ -333,12 +335,13 @@ func (c *context) guard(f *spirv.Function, b *spirv.Block, j int, s site, uses m
 				okID = head.op(spirv.OpULessThan, m.TypeBool(), idx, length)
 				return okID, true
 			}
-			var err error
-			if s.runtime {
-				okID, code, length, err = c.stateCheck(head, s, idx)
-			} else {
-				okID, code, length, err = c.elementCheck(head, s, idx, d)
+			if !s.runtime {
+				var linked bool
+				okID, code, length, linked = c.elementCheck(head, s, idx, d)
+				return okID, linked
 			}
+			var err error
+			okID, code, length, err = c.stateCheck(head, s, idx)
 			if err != nil {
 				c.warnf("instruction %d: %v: left unchecked", s.inst.OrigIndex, err)
 				return 0, false

@@ -43,19 +43,11 @@ int main(int argc, char **argv)
     }
 
     ca_create_instance();
-    VkPhysicalDeviceVulkan13Features f13 = {
-        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
-        .dynamicRendering = VK_TRUE,
-    };
     VkPhysicalDeviceVulkan12Features f12 = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
-        .pNext = &f13,
         .bufferDeviceAddress = VK_TRUE,
     };
-    VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f12};
-    f2.features.vertexPipelineStoresAndAtomics = VK_TRUE;
-    f2.features.fragmentStoresAndAtomics = VK_TRUE;
-    ca_create_device(VK_QUEUE_COMPUTE_BIT | VK_QUEUE_GRAPHICS_BIT, &f2, NULL, 0);
+    ca_create_stage_device(VK_FALSE, &f12, NULL, 0);
 
     VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
     buffer data = ca_make_buffer(64, usage);
@@ -65,8 +57,7 @@ int main(int argc, char **argv)
     if (destroy)
         vkDestroyBuffer(dev, data.buf, NULL); /* the memory stays: only the buffer is gone */
 
-    VkShaderStageFlags stages = VK_SHADER_STAGE_ALL;
-    VkPipelineLayout layout = ca_pipeline_layout(VK_NULL_HANDLE, stages, 24);
+    VkPipelineLayout layout = ca_pipeline_layout(VK_NULL_HANDLE, VK_SHADER_STAGE_ALL, 24);
 
     target t;
     VkPipeline pipe = ca_stage_pipeline(stage, dir, "bda", "bda_plain", layout, &t);
@@ -79,20 +70,7 @@ int main(int argc, char **argv)
         uint64_t data, result;
         uint32_t index, write;
     } pc = {data.addr, result.addr, index, write};
-    VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    CHECK(vkBeginCommandBuffer(cmd, &begin));
-    if (stage == CA_COMPUTE) {
-        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
-        vkCmdPushConstants(cmd, layout, stages, 0, sizeof pc, &pc);
-        vkCmdDispatch(cmd, 1, 1, 1);
-    } else {
-        ca_begin_rendering(cmd, t);
-        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
-        vkCmdPushConstants(cmd, layout, stages, 0, sizeof pc, &pc);
-        vkCmdDraw(cmd, 1, 1, 0, 0);
-        vkCmdEndRendering(cmd);
-    }
-    CHECK(vkEndCommandBuffer(cmd));
+    ca_record_one(cmd, stage, t, pipe, layout, VK_NULL_HANDLE, 0, NULL, &pc, sizeof pc);
     printf("data=0x%llx size=64 result=0x%llx rsize=16\n", (unsigned long long)data.addr,
            (unsigned long long)result.addr);
     fflush(stdout);

@@ -55,15 +55,7 @@ int main(int argc, char **argv)
     }
 
     ca_create_instance();
-    VkPhysicalDeviceVulkan13Features f13 = {
-        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
-        .dynamicRendering = VK_TRUE,
-    };
-    VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f13};
-    f2.features.vertexPipelineStoresAndAtomics = VK_TRUE;
-    f2.features.fragmentStoresAndAtomics = VK_TRUE;
-    f2.features.robustBufferAccess = robust ? VK_TRUE : VK_FALSE;
-    ca_create_device(VK_QUEUE_COMPUTE_BIT | VK_QUEUE_GRAPHICS_BIT, &f2, NULL, 0);
+    ca_create_stage_device(robust ? VK_TRUE : VK_FALSE, NULL, NULL, 0);
 
     buffer params = ca_make_buffer(256, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT);
     buffer data = ca_make_buffer(256, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
@@ -103,8 +95,7 @@ int main(int argc, char **argv)
                                       .pBufferInfo = &bi[i]};
     vkUpdateDescriptorSets(dev, 4, w, 0, NULL);
 
-    VkShaderStageFlags stages = VK_SHADER_STAGE_ALL;
-    VkPipelineLayout layout = ca_pipeline_layout(dsl, stages, sizeof pc);
+    VkPipelineLayout layout = ca_pipeline_layout(dsl, VK_SHADER_STAGE_ALL, sizeof pc);
     target t;
     VkPipeline pipe = ca_stage_pipeline(stage, dir, "buf", "buf_plain", layout, &t);
 
@@ -112,22 +103,7 @@ int main(int argc, char **argv)
     VkCommandPool pool = ca_command_buffers(0, 1, &cmd);
     ca_name_cmd_pipeline(cmd, "buf-cmd", pipe, "buf-pipeline");
 
-    VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    CHECK(vkBeginCommandBuffer(cmd, &begin));
-    if (stage == CA_COMPUTE) {
-        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
-        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 1, &dyn);
-        vkCmdPushConstants(cmd, layout, stages, 0, sizeof pc, &pc);
-        vkCmdDispatch(cmd, 1, 1, 1);
-    } else {
-        ca_begin_rendering(cmd, t);
-        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
-        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &set, 1, &dyn);
-        vkCmdPushConstants(cmd, layout, stages, 0, sizeof pc, &pc);
-        vkCmdDraw(cmd, 1, 1, 0, 0);
-        vkCmdEndRendering(cmd);
-    }
-    CHECK(vkEndCommandBuffer(cmd));
+    ca_record_one(cmd, stage, t, pipe, layout, set, 1, &dyn, &pc, sizeof pc);
     ca_submit_wait(cmd);
     printf("value=%u\n", ((uint32_t *)result.map)[0]);
     printf("d4=%u\n", ((uint32_t *)data.map)[4]);

@@ -9,6 +9,7 @@
  *   ca_args                --shaders DIR, --case NAME, --stage compute|vertex|fragment
  *   ca_create_instance     Vulkan 1.3, VK_EXT_debug_utils when the loader has it
  *   ca_create_device       one queue of a family with the wanted flags
+ *   ca_create_stage_device the same for compute/vertex/fragment apps
  *   ca_find_memory, ca_make_buffer (host-visible, coherent, mapped, zeroed;
  *                          with its device address when the usage asks)
  *   ca_module              a shader module from DIR/NAME (ca_destroy_modules)
@@ -18,6 +19,7 @@
  *                          pipeline of PREFIX.vert/PLAIN.vert and
  *                          PREFIX.frag/PLAIN.frag into a 1x1 image
  *   ca_begin_rendering     the image's barrier and vkCmdBeginRendering
+ *   ca_record_one          one dispatch or one point of a stage's pipeline
  *   ca_command_buffers, ca_name, ca_submit_wait, ca_destroy_target
  */
 #ifndef CHECKAPP_H
@@ -146,6 +148,25 @@ static inline void ca_create_device(VkQueueFlags want, const void *features, con
     };
     CHECK(vkCreateDevice(pd, &dci, NULL, &dev));
     vkGetDeviceQueue(dev, family, 0, &queue);
+}
+
+/* ca_create_stage_device is ca_create_device for the apps that run their
+ * access in a compute, vertex or fragment shader: a graphics+compute queue,
+ * dynamicRendering, vertex and fragment stores and atomics,
+ * robustBufferAccess when robust, and more (a feature struct chain, or
+ * NULL) after those. */
+static inline void ca_create_stage_device(VkBool32 robust, void *more, const char *const *exts, uint32_t nexts)
+{
+    VkPhysicalDeviceVulkan13Features f13 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+        .pNext = more,
+        .dynamicRendering = VK_TRUE,
+    };
+    VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f13};
+    f2.features.vertexPipelineStoresAndAtomics = VK_TRUE;
+    f2.features.fragmentStoresAndAtomics = VK_TRUE;
+    f2.features.robustBufferAccess = robust;
+    ca_create_device(VK_QUEUE_COMPUTE_BIT | VK_QUEUE_GRAPHICS_BIT, &f2, exts, nexts);
 }
 
 /* ca_destroy_device destroys dev and instance. */
@@ -439,6 +460,32 @@ static inline void ca_begin_rendering(VkCommandBuffer cmd, target t)
     VkRenderingInfo ri = {.sType = VK_STRUCTURE_TYPE_RENDERING_INFO, .renderArea = {{0, 0}, {1, 1}},
                           .layerCount = 1, .colorAttachmentCount = 1, .pColorAttachments = &att};
     vkCmdBeginRendering(cmd, &ri);
+}
+
+/* ca_record_one records into cmd, for stage, one invocation of pipe: the
+ * pipeline bound, the set (when not VK_NULL_HANDLE, with ndyn dynamic
+ * offsets dyn) bound, pc_size bytes of push constants pc for all stages,
+ * then a 1x1x1 dispatch or, inside dynamic rendering into t, one point. */
+static inline void ca_record_one(VkCommandBuffer cmd, int stage, target t, VkPipeline pipe, VkPipelineLayout layout,
+                                 VkDescriptorSet set, uint32_t ndyn, const uint32_t *dyn, const void *pc,
+                                 uint32_t pc_size)
+{
+    VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    CHECK(vkBeginCommandBuffer(cmd, &begin));
+    VkPipelineBindPoint bp = stage == CA_COMPUTE ? VK_PIPELINE_BIND_POINT_COMPUTE : VK_PIPELINE_BIND_POINT_GRAPHICS;
+    if (stage != CA_COMPUTE)
+        ca_begin_rendering(cmd, t);
+    vkCmdBindPipeline(cmd, bp, pipe);
+    if (set)
+        vkCmdBindDescriptorSets(cmd, bp, layout, 0, 1, &set, ndyn, dyn);
+    vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_ALL, 0, pc_size, pc);
+    if (stage == CA_COMPUTE) {
+        vkCmdDispatch(cmd, 1, 1, 1);
+    } else {
+        vkCmdDraw(cmd, 1, 1, 0, 0);
+        vkCmdEndRendering(cmd);
+    }
+    CHECK(vkEndCommandBuffer(cmd));
 }
 
 /* ca_command_buffers creates a command pool of family with flags and

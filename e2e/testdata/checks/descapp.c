@@ -31,6 +31,10 @@
  *                   vkCmdPushDescriptorSetKHR writes 0, 1, 3; index 2
  *   push_template   the same through vkCmdPushDescriptorSetWithTemplateKHR
  *   push_clean      vkCmdPushDescriptorSetKHR writes 0..3; index 1
+ *   sized_clean, sized_uninitialized, sized_destroyed: as clean,
+ *                   uninitialized and destroyed with a layout count of 8
+ *                   (no variable count) and shaders declaring a sized
+ *                   array, data[8] (desc_sized.*)
  * It prints "value=N" (result[0]) after the (last) submit. Every VkResult
  * is checked; a failure prints "descapp: <call> failed: <n>" and exits 1.
  * Names: the command buffer is "desc-cmd", the pipeline "desc-pipeline".
@@ -50,6 +54,7 @@ typedef struct {
     uint32_t nsets;                  /* sets, one action each; only the last has `skip` unwritten */
     int submits;
     int push; /* 1: vkCmdPushDescriptorSetKHR, 2: with a template */
+    int sized; /* the shaders declare data[8] (desc_sized.*) */
 } test_case;
 
 static const test_case cases[] = {
@@ -63,6 +68,9 @@ static const test_case cases[] = {
     {"push", 8, 0, 4, 2, UINT32_MAX, 2, 1, 1, 1},
     {"push_template", 8, 0, 4, 2, UINT32_MAX, 2, 1, 1, 2},
     {"push_clean", 8, 0, 4, UINT32_MAX, UINT32_MAX, 1, 1, 1, 1},
+    {"sized_clean", 8, 0, 4, UINT32_MAX, UINT32_MAX, 1, 1, 1, 0, 1},
+    {"sized_uninitialized", 8, 0, 4, 2, UINT32_MAX, 2, 1, 1, 0, 1},
+    {"sized_destroyed", 8, 0, 4, UINT32_MAX, 3, 3, 1, 1, 0, 1},
 };
 
 /* make_writes fills w with the writes of set `set`: binding 0 (the result,
@@ -107,13 +115,8 @@ int main(int argc, char **argv)
     }
 
     ca_create_instance();
-    VkPhysicalDeviceVulkan13Features f13 = {
-        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
-        .dynamicRendering = VK_TRUE,
-    };
     VkPhysicalDeviceVulkan12Features f12 = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
-        .pNext = &f13,
         .descriptorIndexing = VK_TRUE,
         .runtimeDescriptorArray = VK_TRUE,
         .descriptorBindingPartiallyBound = VK_TRUE,
@@ -121,11 +124,8 @@ int main(int argc, char **argv)
         .shaderStorageBufferArrayNonUniformIndexing = VK_TRUE,
         .shaderSampledImageArrayNonUniformIndexing = VK_TRUE,
     };
-    VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f12};
-    f2.features.vertexPipelineStoresAndAtomics = VK_TRUE;
-    f2.features.fragmentStoresAndAtomics = VK_TRUE;
     const char *dev_exts[] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
-    ca_create_device(VK_QUEUE_COMPUTE_BIT | VK_QUEUE_GRAPHICS_BIT, &f2, dev_exts, tc->push ? 1 : 0);
+    ca_create_stage_device(VK_FALSE, &f12, dev_exts, tc->push ? 1 : 0);
 
     /* Buffers: result, and one per element (v[0] = 100 + i). */
     buffer result = ca_make_buffer(16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
@@ -216,7 +216,7 @@ int main(int argc, char **argv)
         free(ent);
     }
     target t;
-    VkPipeline pipe = ca_stage_pipeline(stage, dir, "desc", "desc_plain", layout, &t);
+    VkPipeline pipe = ca_stage_pipeline(stage, dir, tc->sized ? "desc_sized" : "desc", "desc_plain", layout, &t);
 
     VkCommandBuffer cmd;
     VkCommandPool pool = ca_command_buffers(VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT, 1, &cmd);

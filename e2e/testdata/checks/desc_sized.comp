@@ -1,0 +1,10 @@
+#version 450
+// sized array (PARTIALLY_BOUND in the layout)
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0, std430) buffer Result { uint v[]; } result;
+layout(set = 0, binding = 1, std430) buffer Data { uint v[]; } data[8];
+layout(push_constant) uniform PC { uint index; } pc;
+void main() {
+    // compute: one invocation
+    result.v[0] = data[pc.index].v[0] + 1u;
+}

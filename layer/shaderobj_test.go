@@ -210,8 +210,14 @@ func TestShaderObjectConflict(t *testing.T) {
 	if c := logsContaining(r, "warning", want); c != 1 {
 		t.Errorf("%d conflict warnings, want 1: %s", c, dump(r.msgs))
 	}
-	if e := all[wire.Errors](r); len(e) != 0 {
-		t.Errorf("%d Errors messages from an uninstrumented shader object: %s", len(e), dump(r.msgs))
+	// No record: the shader object is not instrumented. (Its out-of-bounds
+	// descriptor index is undefined behaviour the layer no longer guards:
+	// on the NVIDIA driver its stray writes landed in the layer's output
+	// header and showed as dropped records, so only records are counted.)
+	for _, e := range all[wire.Errors](r) {
+		if len(e.Records) != 0 {
+			t.Errorf("records from an uninstrumented shader object: %s", dump(r.msgs))
+		}
 	}
 }
 

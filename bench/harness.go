@@ -51,7 +51,7 @@ var Presets = map[string]Preset{
 		{Name: "dispatch", Args: []string{"--dispatches", "1000"}, Warmup: 3, Iters: 20, Target: 1.10},
 		{Name: "shader", Args: []string{"--invocations", "1048576", "--loops", "1024"}, Warmup: 3, Iters: 20, Target: 1.5},
 		{Name: "draw", Args: []string{"--draws", "10000", "--sets", "64"}, Warmup: 3, Iters: 20, Target: 1.15},
-		{Name: "pipeline", Args: nil, Warmup: 1, Iters: 3, Target: 1.5},
+		{Name: "pipeline", Args: nil, Warmup: 1, Iters: 2, Target: 1.5},
 	},
 	"lavapipe": {
 		{Name: "dispatch", Args: []string{"--dispatches", "1000"}, Warmup: 2, Iters: 8, Target: 1.10},

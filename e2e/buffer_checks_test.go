@@ -36,7 +36,7 @@ func TestBufferOOBCheck(t *testing.T) {
 	for _, st := range stages {
 		for _, tt := range tests {
 			t.Run(st.stage+"/"+tt.name, func(t *testing.T) {
-				code, r, out := bufApp.run(t, nil, nil, "--case", tt.name, "--stage", st.stage)
+				code, r, out := bufApp.run(t, nil, bufferOn, "--case", tt.name, "--stage", st.stage)
 				if code != 1 {
 					t.Fatalf("exit code %d, want 1\n%s", code, out)
 				}
@@ -79,14 +79,14 @@ func TestBufferOOBCheck(t *testing.T) {
 			})
 		}
 		t.Run(st.stage+"/clean", func(t *testing.T) {
-			code, r, out := bufApp.run(t, nil, nil, "--case", "clean", "--stage", st.stage)
+			code, r, out := bufApp.run(t, nil, bufferOn, "--case", "clean", "--stage", st.stage)
 			if code != 0 || len(r.Errors) != 0 || !strings.Contains(out, "value=2114\n") {
 				t.Fatalf("exit %d, %d groups, want 0, none and value=2114\n%s", code, len(r.Errors), out)
 			}
 		})
 	}
 	t.Run("robust", func(t *testing.T) {
-		code, r, out := bufApp.run(t, nil, nil, "--case", "robust")
+		code, r, out := bufApp.run(t, nil, bufferOn, "--case", "robust")
 		if code != 0 {
 			t.Fatalf("exit code %d, want 0 (warnings only)\n%s", code, out)
 		}
@@ -101,11 +101,15 @@ func TestBufferOOBCheck(t *testing.T) {
 		}
 	})
 	t.Run("robust_silenced", func(t *testing.T) {
-		code, r, out := bufApp.run(t, []string{"VK_LAYER_GPUAV_DBG_WARN_ROBUST=0"}, nil, "--case", "robust")
+		code, r, out := bufApp.run(t, []string{"VK_LAYER_GPUAV_DBG_WARN_ROBUST=0"}, bufferOn, "--case", "robust")
 		requireSilent(t, code, r, out)
 	})
 	t.Run("check_off", func(t *testing.T) {
 		code, r, out := bufApp.run(t, nil, []string{"--check", "buffer_oob=off"}, "--case", "ssbo_past_range")
+		requireSilent(t, code, r, out)
+	})
+	t.Run("off_by_default", func(t *testing.T) {
+		code, r, out := bufApp.run(t, nil, nil, "--case", "ssbo_past_range")
 		requireSilent(t, code, r, out)
 	})
 }
@@ -129,3 +133,7 @@ func TestBufferOOBAppValidForKhronos(t *testing.T) {
 		}
 	}
 }
+
+// bufferOn switches buffer_oob on: it is not a default check
+// (gpuav.DefaultChecks: it multiplies pipeline compile time).
+var bufferOn = []string{"--check", "buffer_oob=on"}

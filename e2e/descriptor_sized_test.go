@@ -33,7 +33,7 @@ func TestDescriptorSizedArrayElements(t *testing.T) {
 		file := strings.Replace(st.file, "desc.", "desc_sized.", 1)
 		for _, c := range cases {
 			t.Run(st.stage+"/"+c.name, func(t *testing.T) {
-				code, r, out := descApp.run(t, nil, nil, "--stage", st.stage, "--case", c.name)
+				code, r, out := descApp.run(t, sizedOn, nil, "--stage", st.stage, "--case", c.name)
 				if code != 1 {
 					t.Fatalf("exit code %d, want 1\n%s", code, out)
 				}
@@ -65,7 +65,7 @@ func TestDescriptorSizedArrayElements(t *testing.T) {
 			})
 		}
 		t.Run(st.stage+"/sized_clean", func(t *testing.T) {
-			code, r, out := descApp.run(t, nil, nil, "--stage", st.stage, "--case", "sized_clean")
+			code, r, out := descApp.run(t, sizedOn, nil, "--stage", st.stage, "--case", "sized_clean")
 			requireSilent(t, code, r, out)
 			if !strings.Contains(out, "value=102\n") {
 				t.Errorf("clean read must see data[1].v[0] = 101 (value=102); app printed:\n%s", out)
@@ -90,7 +90,7 @@ func TestDescriptorSizedArrayKhronos(t *testing.T) {
 			if len(m) != 1 {
 				t.Fatalf("Khronos reported %d uninitialized descriptors, want 1:\n%s", len(m), out)
 			}
-			_, r, ours := descApp.run(t, nil, nil, "--stage", st.stage, "--case", "sized_uninitialized")
+			_, r, ours := descApp.run(t, sizedOn, nil, "--stage", st.stage, "--case", "sized_uninitialized")
 			if len(r.Errors) != 1 || r.Errors[0].Descriptor == nil {
 				t.Fatalf("Khronos finds index %s; gpuav-dbg reported %+v\n%s", m[0][1], r.Errors, ours)
 			}
@@ -112,10 +112,21 @@ func TestDescriptorSizedArrayChecksOff(t *testing.T) {
 		{"sized_destroyed", "descriptor_destroyed=off"},
 	} {
 		t.Run(c.kase, func(t *testing.T) {
-			code, r, out := descApp.run(t, nil, []string{"--check", c.env}, "--stage", "compute", "--case", c.kase)
+			code, r, out := descApp.run(t, sizedOn, []string{"--check", c.env}, "--stage", "compute", "--case", c.kase)
 			if code != 0 || len(r.Errors) != 0 {
 				t.Fatalf("with %s: exit %d, %d groups, want 0 and none\n%s", c.env, code, len(r.Errors), out)
 			}
 		})
 	}
 }
+
+// TestDescriptorSizedElementsOffByDefault: without the setting, an
+// unwritten element of a sized array is not checked (the index still is).
+func TestDescriptorSizedElementsOffByDefault(t *testing.T) {
+	code, r, out := descApp.run(t, nil, nil, "--stage", "compute", "--case", "sized_uninitialized")
+	requireSilent(t, code, r, out)
+}
+
+// sizedOn asks the layer for element checks on sized arrays and plain
+// bindings (off by default: gpuav.Options.SizedElementChecks).
+var sizedOn = []string{"VK_LAYER_GPUAV_DBG_SIZED_ELEMENT_CHECKS=1"}

@@ -260,7 +260,7 @@ func TestInstrumentBufferOOBHoist(t *testing.T) {
 		t.Run(env, func(t *testing.T) {
 			src := compile(t, "buffer_oob_hoist.comp", env)
 			for _, checks := range []map[string]bool{{CheckBufferOOB: true}, nil} {
-				res, err := Instrument(src, Options{ShaderID: 5, DescriptorSet: 3, Checks: checks})
+				res, err := Instrument(src, Options{ShaderID: 5, DescriptorSet: 3, Checks: checks, SizedElementChecks: true})
 				if err != nil {
 					t.Fatal(err)
 				}

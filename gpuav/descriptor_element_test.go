@@ -26,7 +26,7 @@ func TestSameIndexOneReport(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.shader, func(t *testing.T) {
 			w := compileFlags(t, tt.shader, "-g", "--target-env", "vulkan1.1", "-Os")
-			res, err := Instrument(w, Options{ShaderID: 5, DescriptorSet: 7, Checks: indexOnly})
+			res, err := Instrument(w, Options{ShaderID: 5, DescriptorSet: 7, Checks: indexOnly, SizedElementChecks: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -61,18 +61,22 @@ func TestElementChecks(t *testing.T) {
 		want    [][2]uint32 // gpuav_desc_element: (length, checks operand)
 		inline  int         // inline index compares
 		reports int
+		// unsized: Options.SizedElementChecks off (the default): sized
+		// arrays and plain bindings get only the index compare.
+		unsized bool
 	}{
-		{"all", allBut(CheckBufferOOB), 6, [][2]uint32{{1, 6}, {3, 6}, {3, 6}, {3, 7}, {1, 6}}, 0, 5},
-		{"uninit", map[string]bool{CheckDescriptorUninit: true}, 6, [][2]uint32{{1, 2}, {3, 2}, {3, 2}, {3, 2}, {1, 2}}, 0, 5},
+		{"all", allBut(CheckBufferOOB), 6, [][2]uint32{{1, 6}, {3, 6}, {3, 6}, {3, 7}, {1, 6}}, 0, 5, false},
+		{"uninit", map[string]bool{CheckDescriptorUninit: true}, 6, [][2]uint32{{1, 2}, {3, 2}, {3, 2}, {3, 2}, {1, 2}}, 0, 5, false},
 		{"destroyed+oob", map[string]bool{CheckDescriptorDestroyed: true, CheckDescriptorIndexOOB: true}, 6,
-			[][2]uint32{{1, 4}, {3, 4}, {3, 4}, {3, 5}, {1, 4}}, 0, 5},
-		{"oob only", indexOnly, 1, nil, 1, 1},
+			[][2]uint32{{1, 4}, {3, 4}, {3, 4}, {3, 5}, {1, 4}}, 0, 5, false},
+		{"oob only", indexOnly, 1, nil, 1, 1, false},
+		{"all, sized element checks off", allBut(CheckBufferOOB), 1, nil, 1, 1, true},
 	}
 	for _, env := range []string{"vulkan1.0", "vulkan1.3"} {
 		w := compile(t, "element_checks.frag", env)
 		for _, tt := range tests {
 			t.Run(env+"/"+tt.name, func(t *testing.T) {
-				res, err := Instrument(w, Options{ShaderID: 2, DescriptorSet: 7, Checks: tt.checks})
+				res, err := Instrument(w, Options{ShaderID: 2, DescriptorSet: 7, Checks: tt.checks, SizedElementChecks: !tt.unsized})
 				if err != nil {
 					t.Fatal(err)
 				}

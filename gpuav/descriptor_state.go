@@ -32,7 +32,7 @@ func (c *context) stateChecks(s site) uint32 {
 	if c.opt.enabled(CheckDescriptorDestroyed) {
 		bits |= stateCheckDestroyed
 	}
-	if !s.runtime && bits == 0 {
+	if !s.runtime && (bits == 0 || !c.opt.SizedElementChecks) {
 		return 0
 	}
 	if oob && !s.plain {

@@ -27,7 +27,7 @@ func TestRuntimeArrayChecks(t *testing.T) {
 		w := compile(t, "runtime_array.comp", env)
 		for _, tt := range tests {
 			t.Run(env+"/"+tt.name, func(t *testing.T) {
-				res, err := Instrument(w, Options{ShaderID: 9, DescriptorSet: 7, Checks: tt.checks})
+				res, err := Instrument(w, Options{ShaderID: 9, DescriptorSet: 7, Checks: tt.checks, SizedElementChecks: true})
 				if err != nil {
 					t.Fatal(err)
 				}

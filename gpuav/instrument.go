@@ -17,6 +17,13 @@ type Options struct {
 	// robustBufferAccess2): out-of-range buffer accesses are defined, and
 	// buffer_oob records carry BufferRobust so they read as warnings.
 	Robust bool
+	// SizedElementChecks adds descriptor_uninitialized and
+	// descriptor_destroyed to sized arrays and plain bindings too (runtime
+	// arrays always get them when those checks are on): every access then
+	// reads the descriptor state, which multiplies compile time for
+	// check-dense shaders, so it is opt-in (layer setting
+	// VK_LAYER_GPUAV_DBG_SIZED_ELEMENT_CHECKS).
+	SizedElementChecks bool
 }
 
 // Result is an instrumented module and what happened to it.

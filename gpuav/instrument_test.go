@@ -49,7 +49,7 @@ func TestInstrumentDescriptorIndexValid(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.shader+"/"+tt.env, func(t *testing.T) {
 			w := compile(t, tt.shader, tt.env)
-			res, err := Instrument(w, Options{ShaderID: 7, DescriptorSet: 7, Checks: allBut(CheckBufferOOB)})
+			res, err := Instrument(w, Options{ShaderID: 7, DescriptorSet: 7, Checks: allBut(CheckBufferOOB), SizedElementChecks: true})
 			if err != nil {
 				t.Fatal(err)
 			}

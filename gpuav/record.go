@@ -126,6 +126,13 @@ var AllChecks = []string{
 // The others are accepted in settings but have no pass yet.
 var ImplementedChecks = []string{CheckDescriptorIndexOOB, CheckDescriptorUninit, CheckDescriptorDestroyed, CheckBufferOOB, CheckTexelBufferOOB, CheckRayQuery, CheckBDAOOB}
 
+// DefaultChecks are the checks on when nothing says otherwise: every
+// implemented check but buffer_oob, which checks every uniform and storage
+// buffer access and so multiplies pipeline compile time (30-100x on
+// lavapipe for check-dense shaders, docs/BENCHMARKS.md) until its failure
+// path is made cheap. Switch it on with --check buffer_oob=on.
+var DefaultChecks = []string{CheckDescriptorIndexOOB, CheckDescriptorUninit, CheckDescriptorDestroyed, CheckTexelBufferOOB, CheckRayQuery, CheckBDAOOB}
+
 // CheckID returns the check id a code belongs to.
 func (c CheckCode) CheckID() string {
 	switch c {

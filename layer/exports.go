@@ -241,6 +241,7 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 		checks map[string]bool
 		d      *device
 		robust bool
+		sized  bool
 	)
 	withLock(func() {
 		state.nextShaderID++
@@ -251,6 +252,7 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 			set = d.settings
 		}
 		checks = set.Checks
+		sized = set.SizedElementChecks
 		robust = d != nil && d.robust
 		if robust && !set.WarnRobust && (checks[gpuav.CheckBufferOOB] || checks[gpuav.CheckTexelBufferOOB]) {
 			// Defined behaviour the user chose not to hear about: do not
@@ -273,7 +275,8 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 		return id
 	}
 	start := time.Now()
-	res, err := instrumentSafe(orig, gpuav.Options{ShaderID: s.id, DescriptorSet: uint32(slot), Checks: checks, Robust: robust})
+	res, err := instrumentSafe(orig, gpuav.Options{ShaderID: s.id, DescriptorSet: uint32(slot), Checks: checks, Robust: robust,
+		SizedElementChecks: sized})
 	s.micros = time.Since(start).Microseconds()
 	switch {
 	case err != nil:

@@ -29,6 +29,9 @@ const (
 	// findings as warnings; 0 leaves those devices' buffer and texel buffer
 	// accesses unchecked.
 	EnvWarnRobust = "VK_LAYER_GPUAV_DBG_WARN_ROBUST"
+	// EnvSizedElementChecks (default 0): descriptor_uninitialized and
+	// descriptor_destroyed also on sized arrays and plain bindings.
+	EnvSizedElementChecks = "VK_LAYER_GPUAV_DBG_SIZED_ELEMENT_CHECKS"
 	// EnvSocket is the launcher's unix socket; unset, the layer reports
 	// to stderr.
 	EnvSocket = "VK_LAYER_GPUAV_DBG_SOCKET"
@@ -42,7 +45,10 @@ type Settings struct {
 	SafeMode    bool
 	// WarnRobust: buffer_oob runs, as warnings, on robust devices.
 	WarnRobust bool
-	Socket     string
+	// SizedElementChecks: uninitialized/destroyed on sized arrays and
+	// plain bindings too (gpuav.Options.SizedElementChecks).
+	SizedElementChecks bool
+	Socket             string
 }
 
 // CheckEnv returns the environment variable that switches check id.
@@ -78,11 +84,12 @@ func loadSettings(lookup func(env string) (value, origin string)) (Settings, []s
 		return def
 	}
 	for _, id := range gpuav.AllChecks {
-		s.Checks[id] = flag(CheckEnv(id), slices.Contains(gpuav.ImplementedChecks, id))
+		s.Checks[id] = flag(CheckEnv(id), slices.Contains(gpuav.DefaultChecks, id))
 	}
 	s.ReserveSlot = flag(EnvReserveSlot, false)
 	s.SafeMode = flag(EnvSafeMode, true)
 	s.WarnRobust = flag(EnvWarnRobust, true)
+	s.SizedElementChecks = flag(EnvSizedElementChecks, false)
 	return s, warnings
 }
 
@@ -103,7 +110,7 @@ var settingsPrefixes = []string{"gpuavdbg_validation.", "gpuavdbg."}
 // settingKeys maps a settings-file key to its environment variable.
 func settingKeys() map[string]string {
 	m := map[string]string{"reserve_slot": EnvReserveSlot, "safe_mode": EnvSafeMode, "socket": EnvSocket,
-		"warn_robust": EnvWarnRobust}
+		"warn_robust": EnvWarnRobust, "sized_element_checks": EnvSizedElementChecks}
 	for _, id := range gpuav.AllChecks {
 		m["check_"+id] = CheckEnv(id)
 	}

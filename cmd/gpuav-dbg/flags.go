@@ -100,7 +100,7 @@ func joinIDs(ids []string) string { return strings.Join(ids, ", ") }
 func (f *runFlags) settingsChecks() map[string]bool {
 	m := map[string]bool{}
 	for _, id := range gpuav.AllChecks {
-		m[id] = slices.Contains(gpuav.ImplementedChecks, id)
+		m[id] = slices.Contains(gpuav.DefaultChecks, id)
 		if v, ok := f.checks[id]; ok {
 			m[id] = v
 		}

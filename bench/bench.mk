@@ -39,10 +39,13 @@ $(BENCH_BIN)/scene: bench/scenes/scene.c bench/bench.mk
 	@mkdir -p $(BENCH_BIN)
 	$(EXAMPLES_CC) $(EXAMPLES_CFLAGS) -o $@ bench/scenes/scene.c $(EXAMPLES_LDLIBS) -lm
 
-$(BENCH_BIN)/harness: $(wildcard bench/*.go) go.mod
+# Rebuilt every time: it stamps the commit it measures into the tables.
+$(BENCH_BIN)/harness: $(wildcard bench/*.go) go.mod FORCE
 	@mkdir -p build
 	@mkdir -p $(BENCH_BIN)
 	CGO_ENABLED=0 $(GO) build -ldflags "-X main.commit=$$(git rev-parse --short HEAD 2>/dev/null)$$(git status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo +dirty)" -o $@ ./bench
+
+FORCE:
 
 bench-apps: $(BENCH_BIN)/scene $(BENCH_BIN)/harness $(BENCH_SPVS)
 

@@ -67,7 +67,7 @@ func Markdown(r *Results) string {
 	}
 	b.WriteString("\n")
 	fmt.Fprintf(&b, "- Device: %s; driver: %s\n", r.Device, r.Driver)
-	fmt.Fprintf(&b, "- Layers: gpuav-dbg %s (every implemented check on); Khronos validation %s, GPU-AV only "+
+	fmt.Fprintf(&b, "- Layers: gpuav-dbg %s (default checks); Khronos validation %s, GPU-AV only "+
 		"(core checks, shader validation, thread safety, object lifetimes, API parameters and unique handles "+
 		"disabled through `VkValidationFeaturesEXT`)\n", r.Layers.Ours, r.Layers.Khronos)
 	fmt.Fprintf(&b, "- Command: `%s`\n", r.Command)

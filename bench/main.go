@@ -50,6 +50,8 @@ func run(args []string) error {
 	khronosManifest := fs.String("khronos-manifest", "/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json",
 		"Khronos layer manifest to read its version from (with -khronos-layer-path, the one there)")
 	skipChecks := fs.Bool("skip-checks", false, "skip the correctness runs before timing")
+	warmup := fs.Int("warmup", -1, "warm-up iterations of every scene run (default: the preset's)")
+	iters := fs.Int("iters", -1, "timed iterations of every scene run (default: the preset's)")
 	jsonOut := fs.String("json", "", "write the results as JSON to this file")
 	mdOut := fs.String("md", "", "write the section's markdown to this file")
 	write := fs.String("write", "", "update this markdown file's section (e.g. docs/BENCHMARKS.md)")
@@ -89,6 +91,12 @@ func run(args []string) error {
 			s, ok := p.Scene(strings.TrimSpace(name))
 			if !ok {
 				return fmt.Errorf("unknown scene %q", name)
+			}
+			if *warmup >= 0 {
+				s.Warmup = *warmup
+			}
+			if *iters > 0 {
+				s.Iters = *iters
 			}
 			list = append(list, s)
 		}

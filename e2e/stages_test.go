@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os/exec"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -15,7 +16,8 @@ var stageApp = newCheckApp("stageapp",
 	"stage.tesc", "stage.tese", "stage.geom", "stage.task", "stage.mesh",
 	"stage.rchit", "stage.rahit", "stage.rmiss", "stage.rint", "stage.rcall",
 	"stage.rgen", "stage_call.rgen", "stage_plain.vert", "stage_plain.frag", "stage_plain.tesc",
-	"stage_plain.tese", "stage_plain.mesh", "stage_plain.rchit", "stage_plain.rmiss")
+	"stage_plain.tese", "stage_plain.mesh", "stage_plain.rchit", "stage_plain.rmiss",
+	"stage_more.geom", "stage_more.mesh", "stage_more.rchit")
 
 // stageAccess and stageRuntimeAccess are the accesses of every stage.*
 // shader: the sized array's, and on the next line the runtime array's.
@@ -99,6 +101,17 @@ func requireStage(t *testing.T, arg, feature string) string {
 	return out
 }
 
+// runtimeCases are stageapp's cases at index 2 of the runtime array
+// (binding 4, layout count 4, PARTIALLY_BOUND): the app's --case, the
+// check, the message, and what lavapipe alone prints ("" where it cannot
+// show the skip).
+var runtimeCases = []struct{ name, check, msg, alone string }{
+	{"uninitialized", "descriptor_uninitialized",
+		"(set = 0, binding = 4) Descriptor index 2 is uninitialized (never written).", ""},
+	{"destroyed", "descriptor_destroyed",
+		"(set = 0, binding = 4) Descriptor index 2 references a resource that was destroyed.", "value=102 103\n"},
+}
+
 // TestExtraStages: descriptor_index_oob (index 4 of a sized array of 4
 // storage buffers, from a push constant) and descriptor_uninitialized
 // (index 2 of a PARTIALLY_BOUND runtime array, never written) in a
@@ -156,41 +169,50 @@ func TestExtraStages(t *testing.T) {
 				t.Errorf("source %+v, want %s:%d %q", e.Source, st.file, st.line, stageAccess)
 			}
 		})
-		t.Run(st.arg+"/uninitialized", func(t *testing.T) {
-			requireStage(t, st.arg, st.feature)
-			code, r, out := stageApp.run(t, nil, nil, "--stage", st.arg, "--case", "uninitialized")
-			if code != 1 {
-				t.Fatalf("exit code %d, want 1\n%s", code, out)
-			}
-			if !strings.Contains(out, "value=102 1\n") {
-				t.Errorf("the checked load must be skipped and yield 0 (value=102 1); app printed:\n%s", out)
-			}
-			if len(r.Errors) != 1 {
-				t.Fatalf("%d error groups, want 1\n%s", len(r.Errors), out)
-			}
-			e := r.Errors[0]
-			vuid := "VUID-" + st.action + "-None-08114"
-			if e.Check != "descriptor_uninitialized" || e.VUID != vuid || e.Count != 1 || e.Stage != st.stage ||
-				e.Action != st.action || e.ActionIndex != 0 || e.CommandBuffer.Name != "stage-cmd" ||
-				e.Pipeline.Name != "stage-pipeline" {
-				t.Errorf("group: check %q vuid %q count %d stage %q action %q #%d cb %q pipeline %q; "+
-					"want descriptor_uninitialized %s 1 %s %s #0 stage-cmd stage-pipeline",
-					e.Check, e.VUID, e.Count, e.Stage, e.Action, e.ActionIndex, e.CommandBuffer.Name,
-					e.Pipeline.Name, vuid, st.stage, st.action)
-			}
-			if d := e.Descriptor; d == nil || d.Set != 0 || d.Binding != 4 || d.Index != 2 || d.ArrayLength != 4 {
-				t.Errorf("descriptor %+v, want set 0 binding 4 index 2 array_length 4", d)
-			}
-			if msg := "(set = 0, binding = 4) Descriptor index 2 is uninitialized (never written)."; !strings.Contains(e.Message, msg) {
-				t.Errorf("message %q, want it to contain %q", e.Message, msg)
-			}
-			if fmt.Sprint(e.Coords) != fmt.Sprint(st.coords) {
-				t.Errorf("coords %v, want %v", e.Coords, st.coords)
-			}
-			if e.Source.File != st.file || e.Source.Line != st.line+1 || e.Source.Text != stageRuntimeAccess {
-				t.Errorf("source %+v, want %s:%d %q", e.Source, st.file, st.line+1, stageRuntimeAccess)
-			}
-		})
+		for _, rc := range runtimeCases {
+			t.Run(st.arg+"/"+rc.name, func(t *testing.T) {
+				requireStage(t, st.arg, st.feature)
+				if rc.alone != "" {
+					dir := stageApp.dir(t)
+					b, err := exec.Command(dir+"/stageapp", "--shaders", dir, "--stage", st.arg, "--case", rc.name).CombinedOutput()
+					if err != nil || !strings.Contains(string(b), rc.alone) {
+						t.Errorf("stageapp --case %s alone: %v; want %q in:\n%s", rc.name, err, rc.alone, b)
+					}
+				}
+				code, r, out := stageApp.run(t, nil, nil, "--stage", st.arg, "--case", rc.name)
+				if code != 1 {
+					t.Fatalf("exit code %d, want 1\n%s", code, out)
+				}
+				if !strings.Contains(out, "value=102 1\n") {
+					t.Errorf("the checked load must be skipped and yield 0 (value=102 1); app printed:\n%s", out)
+				}
+				if len(r.Errors) != 1 {
+					t.Fatalf("%d error groups, want 1\n%s", len(r.Errors), out)
+				}
+				e := r.Errors[0]
+				vuid := "VUID-" + st.action + "-None-08114"
+				if e.Check != rc.check || e.VUID != vuid || e.Count != 1 || e.Stage != st.stage ||
+					e.Action != st.action || e.ActionIndex != 0 || e.CommandBuffer.Name != "stage-cmd" ||
+					e.Pipeline.Name != "stage-pipeline" {
+					t.Errorf("group: check %q vuid %q count %d stage %q action %q #%d cb %q pipeline %q; "+
+						"want %s %s 1 %s %s #0 stage-cmd stage-pipeline",
+						e.Check, e.VUID, e.Count, e.Stage, e.Action, e.ActionIndex, e.CommandBuffer.Name,
+						e.Pipeline.Name, rc.check, vuid, st.stage, st.action)
+				}
+				if d := e.Descriptor; d == nil || d.Set != 0 || d.Binding != 4 || d.Index != 2 || d.ArrayLength != 4 {
+					t.Errorf("descriptor %+v, want set 0 binding 4 index 2 array_length 4", d)
+				}
+				if !strings.Contains(e.Message, rc.msg) {
+					t.Errorf("message %q, want it to contain %q", e.Message, rc.msg)
+				}
+				if fmt.Sprint(e.Coords) != fmt.Sprint(st.coords) {
+					t.Errorf("coords %v, want %v", e.Coords, st.coords)
+				}
+				if e.Source.File != st.file || e.Source.Line != st.line+1 || e.Source.Text != stageRuntimeAccess {
+					t.Errorf("source %+v, want %s:%d %q", e.Source, st.file, st.line+1, stageRuntimeAccess)
+				}
+			})
+		}
 		t.Run(st.arg+"/clean", func(t *testing.T) {
 			requireStage(t, st.arg, st.feature)
 			code, r, out := stageApp.run(t, nil, nil, "--stage", st.arg, "--index", "1")
@@ -287,6 +309,166 @@ func TestExtraStagesAtLeastWhatKhronosFinds(t *testing.T) {
 					t.Errorf("gpuav-dbg: %s index %d length %d action %d coords %v line %d; want %s %s %q 0 %v %d",
 						e.Check, e.Descriptor.Index, e.Descriptor.ArrayLength, e.ActionIndex, e.Coords, e.Source.Line,
 						c.check, c.index, c.length, st.coords, st.line+c.lineOff)
+				}
+			})
+		}
+	}
+}
+
+// moreStages are the stages with a stage_more.<stage> shader (the other
+// checks' accesses on lines moreLine .. moreLine+3, one per --case).
+var moreStages = []string{"geom", "mesh", "rchit"}
+
+const moreLine = 15
+
+// moreBDA is the address stageapp prints for the BDA case's buffer.
+var moreBDA = regexp.MustCompile(`bda=0x([0-9a-f]+) size=64\n`)
+
+// moreChecks are stageapp's other checks in the moreStages: the --case
+// (also the check), the flags, the VUID (ACTION replaced by the stage's
+// action), the access's line offset from moreLine's, its text, whether only
+// ray stages have it, and the check's own values.
+var moreChecks = []struct {
+	name    string
+	flags   []string
+	vuid    string
+	off     int
+	text    string
+	rayOnly bool
+	values  func(t *testing.T, r checkReport, out string)
+}{
+	{"bda_oob", nil, "VUID-RuntimeSpirv-PhysicalStorageBuffer64-11819", 0,
+		"        if (pc.kind == 1u) result.v[0] = pc.ref.v[pc.index] + 1u;", false,
+		func(t *testing.T, r checkReport, out string) {
+			e := r.Errors[0]
+			m := moreBDA.FindStringSubmatch(out)
+			if m == nil {
+				t.Fatalf("app printed no address:\n%s", out)
+			}
+			base, _ := strconv.ParseUint(m[1], 16, 64)
+			b := e.BDA
+			if b == nil || b.Address != fmt.Sprintf("0x%x", base+64) || b.Size != 4 || b.Write || b.Atomic ||
+				b.Nearest == nil || b.Nearest.Address != fmt.Sprintf("0x%x", base) || b.Nearest.Size != 64 {
+				t.Errorf("bda %+v, want address 0x%x size 4 read, nearest 0x%x/64", b, base+64, base)
+			}
+			msg := fmt.Sprintf("Out of bounds access: 4 bytes read at buffer device address 0x%x, past the nearest buffer below it, [0x%x, 0x%x) (64 bytes).",
+				base+64, base, base+64)
+			if !strings.Contains(e.Message, msg) {
+				t.Errorf("message %q, want it to contain %q", e.Message, msg)
+			}
+		}},
+	{"texel_buffer_oob", nil, "UNASSIGNED-Descriptor Texel Buffer texel out of bounds", 1,
+		"        if (pc.kind == 2u) result.v[0] = texelFetch(texels, int(pc.index)).x + 1u;", false,
+		func(t *testing.T, r checkReport, out string) {
+			e := r.Errors[0]
+			d, x := e.Descriptor, e.Texel
+			if d == nil || x == nil || d.Set != 0 || d.Binding != 5 || d.Index != 0 || d.ArrayLength != 1 ||
+				x.Texel != 10 || x.Count != 8 || x.Write || x.Atomic || x.Kind != "uniform" || x.Robust {
+				t.Errorf("descriptor %+v texel %+v, want set 0 binding 5 index 0 length 1, texel 10 of 8 uniform read", d, x)
+			}
+			msg := "(set = 0, binding = 5) Descriptor index 0 access out of bounds. Descriptor size is 8 texels and " +
+				"highest texel accessed was 10 (read of a uniform texel buffer)."
+			if !strings.Contains(e.Message, msg) {
+				t.Errorf("message %q, want it to contain %q", e.Message, msg)
+			}
+		}},
+	{"buffer_oob", bufferOn, "VUID-ACTION-storageBuffers-06936", 2,
+		"        if (pc.kind == 3u) result.v[0] = small.v[pc.index] + 1u;", false,
+		func(t *testing.T, r checkReport, out string) {
+			e := r.Errors[0]
+			d, b := e.Descriptor, e.Buffer
+			if d == nil || b == nil || d.Set != 0 || d.Binding != 6 || d.Index != 0 || d.ArrayLength != 1 ||
+				b.Offset != 16 || b.Size != 4 || b.Range != 16 || b.Highest != 19 || b.Write || b.Kind != "storage" || b.Robust {
+				t.Errorf("descriptor %+v buffer %+v, want set 0 binding 6 index 0 length 1, 4-byte read at 16 of range 16", d, b)
+			}
+			msg := "(set = 0, binding = 6) Descriptor index 0 access out of bounds. Descriptor size is 16 and highest " +
+				"byte accessed was 19 (4-byte read at offset 16 of a storage buffer)."
+			if !strings.Contains(e.Message, msg) {
+				t.Errorf("message %q, want it to contain %q", e.Message, msg)
+			}
+		}},
+	{"ray_query", nil, "VUID-RuntimeSpirv-OpRayQueryInitializeKHR-06350", 3,
+		"        if (pc.kind == 4u) { rayQueryEXT q; rayQueryInitializeEXT(q, tlas, gl_RayFlagsOpaqueEXT, 0xffu, vec3(0.0), pc.tmin, vec3(0.0, 0.0, 1.0), pc.tmax); while (rayQueryProceedEXT(q)) {} result.v[0] = 1u + uint(rayQueryGetIntersectionTypeEXT(q, true)); }",
+		true,
+		func(t *testing.T, r checkReport, out string) {
+			e := r.Errors[0]
+			ray := e.Ray
+			if ray == nil || string(ray.Tmin) != "6" || string(ray.Tmax) != "4.5" || ray.Origin == nil ||
+				string(ray.Origin[0])+","+string(ray.Origin[1])+","+string(ray.Origin[2]) != "0,0,0" ||
+				ray.Direction != nil || ray.Flags != 1 || ray.CullMask != 0xff {
+				t.Errorf("ray %+v, want tmin 6 tmax 4.5 origin 0,0,0 no direction flags 1 cull 0xff", ray)
+			}
+			if msg := "OpRayQueryInitializeKHR operand RayTmin (6) is greater than RayTmax (4.5)."; !strings.Contains(e.Message, msg) {
+				t.Errorf("message %q, want it to contain %q", e.Message, msg)
+			}
+		}},
+}
+
+// TestExtraStagesOtherChecks: bda_oob (a buffer_reference read of element
+// 16 of a 64-byte buffer), texel_buffer_oob (texelFetch of texel 10 of an
+// 8-texel uniform texel buffer), buffer_oob (with --check buffer_oob=on: an
+// SSBO read at offset 16 of a range of 16) and ray_query
+// (rayQueryInitializeEXT with tmin 6 > tmax 4.5; ray stages only) in a
+// geometry, a mesh and a closest-hit shader on lavapipe: one error each
+// with the exact values, the stage, the coordinates of the one invocation
+// that does the access, the action and the source line; the read yields 0
+// (value=1; lavapipe alone gives the same, so this does not show the
+// skip). Index 3 reports nothing and reads 103 (value=104).
+func TestExtraStagesOtherChecks(t *testing.T) {
+	for _, arg := range moreStages {
+		var st = extraStages[0]
+		for _, s := range extraStages {
+			if s.arg == arg {
+				st = s
+			}
+		}
+		for _, c := range moreChecks {
+			if c.rayOnly && st.action != "vkCmdTraceRaysKHR" {
+				continue
+			}
+			t.Run(st.arg+"/"+c.name, func(t *testing.T) {
+				requireStage(t, st.arg, st.feature)
+				code, r, out := stageApp.run(t, nil, c.flags, "--stage", st.arg, "--case", c.name)
+				if code != 1 {
+					t.Fatalf("exit code %d, want 1\n%s", code, out)
+				}
+				if !strings.Contains(out, "value=1 0\n") {
+					t.Errorf("the checked access must yield 0 (value=1 0); app printed:\n%s", out)
+				}
+				if len(r.Errors) != 1 {
+					t.Fatalf("%d error groups, want 1\n%s", len(r.Errors), out)
+				}
+				e := r.Errors[0]
+				vuid := strings.ReplaceAll(c.vuid, "ACTION", st.action)
+				submit := 1
+				if st.action == "vkCmdTraceRaysKHR" {
+					submit = 2 // submit 1 builds the acceleration structures
+				}
+				if e.Check != c.name || e.Level != "error" || e.VUID != vuid || e.Count != 1 || e.Stage != st.stage ||
+					e.Action != st.action || e.ActionIndex != 0 || e.Submit != submit ||
+					e.CommandBuffer.Name != "stage-cmd" || e.Pipeline.Name != "stage-pipeline" {
+					t.Errorf("group: check %q level %q vuid %q count %d stage %q action %q #%d submit %d cb %q pipeline %q; "+
+						"want %s error %s 1 %s %s #0 submit %d stage-cmd stage-pipeline",
+						e.Check, e.Level, e.VUID, e.Count, e.Stage, e.Action, e.ActionIndex, e.Submit, e.CommandBuffer.Name,
+						e.Pipeline.Name, c.name, vuid, st.stage, st.action, submit)
+				}
+				c.values(t, r, out)
+				if fmt.Sprint(e.Coords) != fmt.Sprint(st.coords) {
+					t.Errorf("coords %v, want %v", e.Coords, st.coords)
+				}
+				file := "stage_more." + st.arg
+				if e.Source.File != file || e.Source.Line != moreLine+c.off || e.Source.Text != c.text {
+					t.Errorf("source %+v, want %s:%d %q", e.Source, file, moreLine+c.off, c.text)
+				}
+			})
+			if c.rayOnly {
+				continue
+			}
+			t.Run(st.arg+"/"+c.name+"/clean", func(t *testing.T) {
+				requireStage(t, st.arg, st.feature)
+				code, r, out := stageApp.run(t, nil, c.flags, "--stage", st.arg, "--case", c.name, "--index", "3")
+				if code != 0 || len(r.Errors) != 0 || !strings.Contains(out, "value=104 0\n") {
+					t.Fatalf("exit %d, %d groups, want 0, none and value=104 0\n%s", code, len(r.Errors), out)
 				}
 			})
 		}

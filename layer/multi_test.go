@@ -612,3 +612,54 @@ func TestGraphicsPipelineLibrary(t *testing.T) {
 		t.Errorf("%d fragments reported, want 16 (4x4)", total)
 	}
 }
+
+// TestDispatchCommands: every dispatch command is attributed to its own
+// action, with the command's name and the pipeline bound for it, and the
+// records carry the exact global invocation ids: vkCmdDispatchBase with
+// base group 1,0,0 offsets gl_GlobalInvocationID.x by one workgroup (4),
+// vkCmdDispatchIndirect reads its 2,1,1 groups at the given offset.
+// multi's dispatches mode: see mode_dispatches.
+func TestDispatchCommands(t *testing.T) {
+	r := runMulti(t, true, nil, "dispatches")
+	n := names(r)
+	e := one[wire.Errors](t, r)
+	if e.CommandBuffer != n["cmd-0"] || e.CommandBuffer == 0 || e.Submit != 1 || e.Queue != n["main-queue"] ||
+		e.Dropped != 0 {
+		t.Fatalf("errors: %+v; want cmd-0 %#x, submit 1", e, n["cmd-0"])
+	}
+	want := []struct {
+		action   string
+		pipeline string
+		idx      uint32
+		xs       []uint32 // gl_GlobalInvocationID.x, ascending
+	}{
+		{"vkCmdDispatch", "oob-compute", 2, []uint32{0, 1, 2, 3}},
+		{"vkCmdDispatchIndirect", "oob-compute", 3, []uint32{0, 1, 2, 3, 4, 5, 6, 7}},
+		{"vkCmdDispatchBase", "base-compute", 4, []uint32{4, 5, 6, 7}},
+	}
+	if n["base-compute"] == 0 || n["base-compute"] == n["oob-compute"] {
+		t.Fatalf("pipelines: %v", n)
+	}
+	got := make([][]uint32, len(want))
+	for _, rec := range e.Records {
+		a := int(rec.ActionIndex)
+		if a >= len(want) {
+			t.Fatalf("record of action %d: %+v", a, rec)
+		}
+		w := want[a]
+		if rec.Check != gpuav.CheckDescriptorIndexOOB || rec.Action != w.action || rec.Pipeline != n[w.pipeline] ||
+			rec.Stage != gpuav.ModelGLCompute || !slices.Equal(rec.Labels, []string{"compute"}) ||
+			!slices.Equal(rec.Params[:4], []uint32{0, 0, w.idx, 2}) || rec.StageWords[1] != 0 || rec.StageWords[2] != 0 {
+			t.Errorf("record of action %d: %+v; want %s with %s, index %d", a, rec, w.action, w.pipeline, w.idx)
+		}
+		for k := 0; k < rec.Count; k++ {
+			got[a] = append(got[a], rec.StageWords[0])
+		}
+	}
+	for a, w := range want {
+		slices.Sort(got[a])
+		if !slices.Equal(got[a], w.xs) {
+			t.Errorf("action %d (%s): invocations x %v, want %v", a, w.action, got[a], w.xs)
+		}
+	}
+}

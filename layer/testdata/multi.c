@@ -41,6 +41,10 @@
  *                 dispatches on cmd-0, one per way of providing set 0 (see
  *                 mode_push), each a descriptor_uninitialized on element
  *                 1, 0, 1...
+ *   dispatches    cmd-0 in "compute": vkCmdDispatch (idx 2),
+ *                 vkCmdDispatchIndirect of 2,1,1 groups (idx 3),
+ *                 vkCmdDispatchBase with base group 1,0,0 ("base-compute",
+ *                 idx 4): actions 0..2 (see mode_dispatches)
  *   inline        VK_KHR_maintenance5: the compute pipeline is created with
  *                 no module, its code in a VkShaderModuleCreateInfo chained
  *                 after a VkDebugUtilsObjectNameInfoEXT ("inline-comp") in
@@ -786,6 +790,73 @@ static void mode_appsettings(ctx *c)
     printf("maxBoundDescriptorSets=%u\nmaxBoundDescriptorSets2=%u\n", props.limits.maxBoundDescriptorSets,
            p2.properties.limits.maxBoundDescriptorSets);
     one_dispatch(c, 3);
+}
+
+/* ---- the dispatch commands ---------------------------------------------------- */
+
+/* mode_dispatches records, on cmd-0 in "compute", one action per dispatch
+ * command, each out of bounds with its own idx:
+ *   action 0  vkCmdDispatch(1,1,1), "oob-compute", idx 2: x 0..3
+ *   action 1  vkCmdDispatchIndirect at offset 16 of a buffer holding
+ *             {0,0,0,0, 2,1,1}, "oob-compute", idx 3: x 0..7
+ *   action 2  vkCmdDispatchBase(base 1,0,0; 1,1,1), "base-compute" (made
+ *             with VK_PIPELINE_CREATE_DISPATCH_BASE_BIT), idx 4: x 4..7
+ * (the storage buffers hold 16 uints: x 0..7 are in bounds of them). The
+ * indirect dispatch comes before the based one: lavapipe (Mesa 25) keeps
+ * the base group of a vkCmdDispatchBase for a following
+ * vkCmdDispatchIndirect (x 4..11 instead of 0..7), a driver bug. */
+static void mode_dispatches(ctx *c)
+{
+    size_t size;
+    uint32_t *code = read_file(g_comp, &size);
+    VkShaderModuleCreateInfo smci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = size,
+                                     .pCode = code};
+    VkShaderModule module;
+    CHECK(vkCreateShaderModule(c->dev, &smci, NULL, &module));
+    free(code);
+    VkComputePipelineCreateInfo cpci = {
+        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+        .flags = VK_PIPELINE_CREATE_DISPATCH_BASE_BIT,
+        .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                  .module = module, .pName = "main"},
+        .layout = c->layout,
+    };
+    VkPipeline base;
+    CHECK(vkCreateComputePipelines(c->dev, VK_NULL_HANDLE, 1, &cpci, NULL, &base));
+    vkDestroyShaderModule(c->dev, module, NULL);
+    name(c, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)base, "base-compute");
+
+    const uint32_t args[7] = {0, 0, 0, 0, 2, 1, 1};
+    VkBuffer ibuf;
+    VkDeviceMemory imem;
+    make_buffer(c, sizeof args, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, &ibuf, &imem, args);
+
+    VkCommandPool pool = make_pool(c);
+    VkCommandBuffer cb = make_cb(c, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "cmd-0");
+    begin(cb, 0);
+    label(c, cb, "compute");
+    VkShaderStageFlags pcs = VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set, 0, NULL);
+    uint32_t idx = 2;
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->comp);
+    vkCmdPushConstants(cb, c->layout, pcs, 0, 4, &idx);
+    vkCmdDispatch(cb, 1, 1, 1);
+    idx = 3;
+    vkCmdPushConstants(cb, c->layout, pcs, 0, 4, &idx);
+    vkCmdDispatchIndirect(cb, ibuf, 16);
+    idx = 4;
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, base);
+    vkCmdPushConstants(cb, c->layout, pcs, 0, 4, &idx);
+    vkCmdDispatchBase(cb, 1, 0, 0, 1, 1, 1);
+    unlabel(c, cb);
+    CHECK(vkEndCommandBuffer(cb));
+    VkFence f = make_fence(c);
+    submit_wait(c, 1, &cb, f);
+    vkDestroyFence(c->dev, f, NULL);
+    vkDestroyCommandPool(c->dev, pool, NULL);
+    vkDestroyBuffer(c->dev, ibuf, NULL);
+    vkFreeMemory(c->dev, imem, NULL);
+    vkDestroyPipeline(c->dev, base, NULL);
 }
 
 /* ---- push descriptors: Vulkan 1.4 and VK_KHR_maintenance6 entry points --------- */
@@ -1623,6 +1694,8 @@ int main(int argc, char **argv)
         mode_simultaneous(&c);
     else if (!strcmp(mode, "appsettings"))
         mode_appsettings(&c);
+    else if (!strcmp(mode, "dispatches"))
+        mode_dispatches(&c);
     else if (!strcmp(mode, "push"))
         mode_push(&c);
     else if (!strcmp(mode, "gpl"))

@@ -25,7 +25,14 @@
  *          for rint the geometry is the box (-1,-1,4)..(1,1,6) with a
  *          procedural hit group. For rcall stage_call.rgen calls callable 0.
  *
- *   stageapp --shaders DIR --stage STAGE [--case oob|uninitialized] [--index N]
+ *   stageapp --shaders DIR --stage STAGE [--case oob|uninitialized|destroyed] [--index N]
+ *            [--action direct|indirect|indirect-count]
+ *
+ * --action (default direct) picks the action's form: for task and mesh
+ * vkCmdDrawMeshTasksIndirectEXT or vkCmdDrawMeshTasksIndirectCountEXT (a
+ * buffer holding 2,2,1 and the count 1), for the ray-tracing stages
+ * vkCmdTraceRaysIndirectKHR (4,2,1 at the buffer's device address); the
+ * invocations are the same.
  *
  * Case oob (the default): pc.index is N (default 4: one past the array's
  * 4), pc.rindex 1. Binding 2 is one more
@@ -34,7 +41,9 @@
  * gives 1 when the checked load was skipped (it yields 0), 100 + N + 1 for
  * a good index. The TLAS of the
  * ray-tracing stages is binding 3. Case uninitialized: pc.index is N
- * (default 1), pc.rindex 2 (never written). It prints "value=A B"
+ * (default 1), pc.rindex 2 (never written). Case destroyed: the same, but
+ * element 2 is written with a buffer holding 102 that is destroyed before
+ * recording (lavapipe alone reads the stale 102: value=102 103). It prints "value=A B"
  * (result.v[0], result.v[1]) after the submit. Where the device does not
  * report the stage's feature (tessellationShader, geometryShader,
  * VK_EXT_mesh_shader taskShader/meshShader, VK_KHR_ray_tracing_pipeline)
@@ -50,6 +59,18 @@ static const char *const stage_names[NSTAGES] = {"tesc", "tese", "geom", "task",
                                                  "rchit", "rahit", "rmiss", "rint", "rcall"};
 
 #define PROC(name) PFN_##name p##name = (PFN_##name)vkGetDeviceProcAddr(dev, #name)
+
+/* prefix names the shader of the stage under test: PREFIX.<stage>
+ * ("stage", or "stage_more" for the other checks' cases). */
+static const char *prefix = "stage";
+
+/* own is PREFIX.EXT (in a buffer that the next call reuses). */
+static const char *own(const char *ext)
+{
+    static char name[64];
+    snprintf(name, sizeof name, "%s.%s", prefix, ext);
+    return name;
+}
 
 /* The modules this app creates (more than ca_module keeps). */
 static VkShaderModule mods[8];
@@ -204,11 +225,11 @@ static VkPipeline rt_pipeline(int stage, const char *dir, VkPipelineLayout layou
                                                .stage = (bit), .module = module(dir, (name)), .pName = "main"},   \
      n++)
     uint32_t rgen = STAGE(VK_SHADER_STAGE_RAYGEN_BIT_KHR, stage == RCALL ? "stage_call.rgen" : "stage.rgen");
-    uint32_t miss = STAGE(VK_SHADER_STAGE_MISS_BIT_KHR, stage == RMISS ? "stage.rmiss" : "stage_plain.rmiss");
-    uint32_t chit = STAGE(VK_SHADER_STAGE_CLOSEST_HIT_BIT_KHR, stage == RCHIT ? "stage.rchit" : "stage_plain.rchit");
-    uint32_t ahit = stage == RAHIT ? STAGE(VK_SHADER_STAGE_ANY_HIT_BIT_KHR, "stage.rahit") : VK_SHADER_UNUSED_KHR;
-    uint32_t isect = stage == RINT ? STAGE(VK_SHADER_STAGE_INTERSECTION_BIT_KHR, "stage.rint") : VK_SHADER_UNUSED_KHR;
-    uint32_t call = stage == RCALL ? STAGE(VK_SHADER_STAGE_CALLABLE_BIT_KHR, "stage.rcall") : VK_SHADER_UNUSED_KHR;
+    uint32_t miss = STAGE(VK_SHADER_STAGE_MISS_BIT_KHR, stage == RMISS ? own("rmiss") : "stage_plain.rmiss");
+    uint32_t chit = STAGE(VK_SHADER_STAGE_CLOSEST_HIT_BIT_KHR, stage == RCHIT ? own("rchit") : "stage_plain.rchit");
+    uint32_t ahit = stage == RAHIT ? STAGE(VK_SHADER_STAGE_ANY_HIT_BIT_KHR, own("rahit")) : VK_SHADER_UNUSED_KHR;
+    uint32_t isect = stage == RINT ? STAGE(VK_SHADER_STAGE_INTERSECTION_BIT_KHR, own("rint")) : VK_SHADER_UNUSED_KHR;
+    uint32_t call = stage == RCALL ? STAGE(VK_SHADER_STAGE_CALLABLE_BIT_KHR, own("rcall")) : VK_SHADER_UNUSED_KHR;
 #undef STAGE
     VkRayTracingShaderGroupCreateInfoKHR general = {
         .sType = VK_STRUCTURE_TYPE_RAY_TRACING_SHADER_GROUP_CREATE_INFO_KHR,
@@ -269,15 +290,15 @@ static VkPipeline graphics_pipeline(int stage, const char *dir, VkPipelineLayout
     int tess = stage == TESC || stage == TESE, mesh = stage == TASK || stage == MESH;
     if (mesh) {
         if (stage == TASK)
-            STAGE(VK_SHADER_STAGE_TASK_BIT_EXT, "stage.task");
-        STAGE(VK_SHADER_STAGE_MESH_BIT_EXT, stage == MESH ? "stage.mesh" : "stage_plain.mesh");
+            STAGE(VK_SHADER_STAGE_TASK_BIT_EXT, own("task"));
+        STAGE(VK_SHADER_STAGE_MESH_BIT_EXT, stage == MESH ? own("mesh") : "stage_plain.mesh");
     } else {
         STAGE(VK_SHADER_STAGE_VERTEX_BIT, "stage_plain.vert");
         if (tess) {
-            STAGE(VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT, stage == TESC ? "stage.tesc" : "stage_plain.tesc");
-            STAGE(VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, stage == TESE ? "stage.tese" : "stage_plain.tese");
+            STAGE(VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT, stage == TESC ? own("tesc") : "stage_plain.tesc");
+            STAGE(VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, stage == TESE ? own("tese") : "stage_plain.tese");
         } else {
-            STAGE(VK_SHADER_STAGE_GEOMETRY_BIT, "stage.geom");
+            STAGE(VK_SHADER_STAGE_GEOMETRY_BIT, own("geom"));
         }
     }
     STAGE(VK_SHADER_STAGE_FRAGMENT_BIT, "stage_plain.frag");
@@ -319,7 +340,10 @@ int main(int argc, char **argv)
     const char *dir = ".";
     int stage = -1;
     uint32_t index = UINT32_MAX;
-    int uninit = 0;
+    int uninit = 0, destroyed = 0;
+    uint32_t kind = 0; /* the other checks: 1 bda_oob, 2 texel_buffer_oob, 3 buffer_oob, 4 ray_query */
+    static const char *const kinds[] = {"", "bda_oob", "texel_buffer_oob", "buffer_oob", "ray_query"};
+    const char *action = "direct";
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--shaders") && i + 1 < argc)
             dir = argv[++i];
@@ -329,10 +353,17 @@ int main(int argc, char **argv)
             i++;
             if (!strcmp(argv[i], "uninitialized"))
                 uninit = 1;
-            else if (strcmp(argv[i], "oob")) {
+            else if (!strcmp(argv[i], "destroyed"))
+                uninit = destroyed = 1;
+            for (uint32_t k = 1; k < 5; k++)
+                if (!strcmp(argv[i], kinds[k]))
+                    kind = k;
+            if (!uninit && !kind && strcmp(argv[i], "oob")) {
                 fprintf(stderr, APP ": unknown case %s\n", argv[i]);
                 return 2;
             }
+        } else if (!strcmp(argv[i], "--action") && i + 1 < argc) {
+            action = argv[++i];
         } else if (!strcmp(argv[i], "--stage") && i + 1 < argc) {
             i++;
             for (int s = 0; s < NSTAGES; s++)
@@ -352,9 +383,27 @@ int main(int argc, char **argv)
         return 2;
     }
     if (index == UINT32_MAX)
-        index = uninit ? 1 : 4;
-    uint32_t pcs[2] = {index, uninit ? 2 : 1};
+        index = kind == 1 ? 16 : kind == 2 ? 10 : uninit ? 1 : 4;
     int tess = stage == TESC || stage == TESE, mesh = stage == TASK || stage == MESH, ray = stage >= RCHIT;
+    if (kind == 4 && !ray) {
+        fprintf(stderr, APP ": case ray_query needs a ray-tracing stage\n");
+        return 2;
+    }
+    if (kind)
+        prefix = "stage_more";
+    /* The push constants (stage.* use index and rindex; stage_more.* all):
+     * ref is the device address of the BDA case's buffer, tmin and tmax
+     * the ray query's (6 > 4.5). */
+    struct {
+        uint32_t index, rindex, kind, pad;
+        VkDeviceAddress ref;
+        float tmin, tmax;
+    } pcs = {index, uninit ? 2 : 1, kind, 0, 0, 6.0f, 4.5f};
+    int indirect = !strcmp(action, "indirect"), count = !strcmp(action, "indirect-count");
+    if ((!indirect && !count && strcmp(action, "direct")) || ((indirect || count) && !mesh && !ray) || (count && ray)) {
+        fprintf(stderr, APP ": --action %s is not one of stage %s's\n", action, stage_names[stage]);
+        return 2;
+    }
 
     ca_create_instance();
 
@@ -384,7 +433,13 @@ int main(int argc, char **argv)
                     : stage == TASK ? has_mesh && qmesh.taskShader && qmesh.meshShader
                     : stage == MESH ? has_mesh && qmesh.meshShader
                                     : has_rt && qrt.rayTracingPipeline && qas.accelerationStructure;
-    if (!supported || ((tess || stage == GEOM) && !q2.features.vertexPipelineStoresAndAtomics) ||
+    if (count && !q12.drawIndirectCount)
+        supported = 0;
+    if (ray && indirect && !qrt.rayTracingPipelineTraceRaysIndirect)
+        supported = 0;
+    if (kind == 4 && !has_extension(VK_KHR_RAY_QUERY_EXTENSION_NAME))
+        supported = 0;
+    if (!supported || (kind && !q12.bufferDeviceAddress) || ((tess || stage == GEOM) && !q2.features.vertexPipelineStoresAndAtomics) ||
         !q12.descriptorBindingPartiallyBound || !q12.runtimeDescriptorArray) {
         printf("unsupported %s\n", stage_names[stage]);
         return 0;
@@ -393,8 +448,11 @@ int main(int argc, char **argv)
     /* The device, with only the features of the stage's family. */
     VkPhysicalDeviceMeshShaderFeaturesEXT fmesh = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MESH_SHADER_FEATURES_EXT,
                                                    .taskShader = stage == TASK, .meshShader = VK_TRUE};
+    VkPhysicalDeviceRayQueryFeaturesKHR frq = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_QUERY_FEATURES_KHR,
+                                               .rayQuery = VK_TRUE};
     VkPhysicalDeviceRayTracingPipelineFeaturesKHR frt = {
-        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_FEATURES_KHR, .rayTracingPipeline = VK_TRUE};
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_FEATURES_KHR, .rayTracingPipeline = VK_TRUE,
+        .rayTracingPipelineTraceRaysIndirect = (VkBool32)(ray && indirect)};
     VkPhysicalDeviceAccelerationStructureFeaturesKHR fas = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ACCELERATION_STRUCTURE_FEATURES_KHR, .pNext = &frt,
         .accelerationStructure = VK_TRUE};
@@ -402,19 +460,22 @@ int main(int argc, char **argv)
                                             .pNext = mesh ? (void *)&fmesh : ray ? (void *)&fas : NULL,
                                             .dynamicRendering = VK_TRUE};
     VkPhysicalDeviceVulkan12Features f12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
-                                            .pNext = &f13, .bufferDeviceAddress = (VkBool32)ray,
+                                            .pNext = &f13, .bufferDeviceAddress = (VkBool32)(ray || kind),
+                                            .drawIndirectCount = (VkBool32)count,
                                             .descriptorBindingPartiallyBound = VK_TRUE,
                                             .runtimeDescriptorArray = VK_TRUE};
     VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f12};
     f2.features.tessellationShader = (VkBool32)tess;
     f2.features.geometryShader = stage == GEOM;
     f2.features.vertexPipelineStoresAndAtomics = (VkBool32)(tess || stage == GEOM);
+    if (kind == 4)
+        frt.pNext = &frq;
     const char *mesh_exts[] = {VK_EXT_MESH_SHADER_EXTENSION_NAME};
     const char *rt_exts[] = {VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME,
                              VK_KHR_DEFERRED_HOST_OPERATIONS_EXTENSION_NAME,
-                             VK_KHR_RAY_TRACING_PIPELINE_EXTENSION_NAME};
+                             VK_KHR_RAY_TRACING_PIPELINE_EXTENSION_NAME, VK_KHR_RAY_QUERY_EXTENSION_NAME};
     ca_create_device(ray ? VK_QUEUE_COMPUTE_BIT : VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT, &f2,
-                     mesh ? mesh_exts : rt_exts, mesh ? 1 : ray ? 3 : 0);
+                     mesh ? mesh_exts : rt_exts, mesh ? 1 : ray ? (kind == 4 ? 4 : 3) : 0);
 
     VkCommandBuffer cbs[2];
     VkCommandPool pool = ca_command_buffers(0, 2, cbs);
@@ -431,10 +492,30 @@ int main(int argc, char **argv)
     }
     buffer after = ca_make_buffer(16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
     ((uint32_t *)after.map)[0] = 900;
+    /* The other checks' buffers: ref (64 bytes, v[i] = 100 + i, by device
+     * address), texels (8 R32_UINT texels, 100 + i, through a view of all
+     * of it), small (64 bytes, v[i] = 100 + i, bound with a range of 16). */
+    buffer ref = {0}, texels = {0}, small = {0};
+    VkBufferView view = VK_NULL_HANDLE;
+    if (kind) {
+        ref = make_buffer(64, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+        texels = ca_make_buffer(32, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT);
+        small = ca_make_buffer(64, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+        for (uint32_t i = 0; i < 16; i++) {
+            ((uint32_t *)ref.map)[i] = ((uint32_t *)small.map)[i] = 100 + i;
+            if (i < 8)
+                ((uint32_t *)texels.map)[i] = 100 + i;
+        }
+        VkBufferViewCreateInfo bvci = {.sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO, .buffer = texels.buf,
+                                       .format = VK_FORMAT_R32_UINT, .range = VK_WHOLE_SIZE};
+        CHECK(vkCreateBufferView(dev, &bvci, NULL, &view));
+        pcs.ref = ref.addr;
+        printf("bda=0x%llx size=64\n", (unsigned long long)ref.addr);
+    }
 
     /* Set 0: binding 0 the result, 1 the array of 4, 2 the buffer after it
      * (900), 3 the TLAS (rays). */
-    VkDescriptorSetLayoutBinding lb[5] = {
+    VkDescriptorSetLayoutBinding lb[7] = {
         {.binding = 0, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = 1,
          .stageFlags = VK_SHADER_STAGE_ALL},
         {.binding = 1, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = 4,
@@ -445,19 +526,35 @@ int main(int argc, char **argv)
          .stageFlags = VK_SHADER_STAGE_ALL},
         {.binding = 3, .descriptorType = VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR, .descriptorCount = 1,
          .stageFlags = VK_SHADER_STAGE_ALL},
+        {.binding = 5, .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, .descriptorCount = 1,
+         .stageFlags = VK_SHADER_STAGE_ALL},
+        {.binding = 6, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = 1,
+         .stageFlags = VK_SHADER_STAGE_ALL},
     };
-    VkDescriptorBindingFlags bflags[5] = {0, 0, 0, VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT, 0};
+    VkDescriptorBindingFlags bflags[7] = {0, 0, 0, VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT, 0, 0, 0};
+    /* Bindings 0, 1, 2, 4; 3 for rays; 5 and 6 for the other checks. */
+    uint32_t nb = ray ? 5 : 4;
+    if (kind) {
+        if (!ray) {
+            lb[4] = lb[5];
+            lb[5] = lb[6];
+        }
+        nb += 2;
+    }
     VkDescriptorSetLayoutBindingFlagsCreateInfo bfci = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_BINDING_FLAGS_CREATE_INFO, .bindingCount = ray ? 5 : 4,
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_BINDING_FLAGS_CREATE_INFO, .bindingCount = nb,
         .pBindingFlags = bflags};
     VkDescriptorSetLayoutCreateInfo dslci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-                                             .pNext = &bfci, .bindingCount = ray ? 5 : 4, .pBindings = lb};
+                                             .pNext = &bfci, .bindingCount = nb, .pBindings = lb};
     VkDescriptorSetLayout dsl;
     CHECK(vkCreateDescriptorSetLayout(dev, &dslci, NULL, &dsl));
-    VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 10},
-                                     {VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR, 1}};
+    VkDescriptorPoolSize sizes[3] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 11},
+                                     {VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR, 1},
+                                     {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 1}};
+    if (!ray)
+        sizes[1] = sizes[2];
     VkDescriptorPoolCreateInfo dpci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 1,
-                                       .poolSizeCount = ray ? 2 : 1, .pPoolSizes = sizes};
+                                       .poolSizeCount = (ray ? 2 : 1) + (kind ? 1 : 0), .pPoolSizes = sizes};
     VkDescriptorPool dpool;
     CHECK(vkCreateDescriptorPool(dev, &dpci, NULL, &dpool));
     VkDescriptorSetAllocateInfo dsai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
@@ -490,6 +587,29 @@ int main(int argc, char **argv)
     rw[1].descriptorCount = 1;
     rw[1].pBufferInfo = infos + 4;
     vkUpdateDescriptorSets(dev, 2, rw, 0, NULL);
+    if (kind) {
+        VkDescriptorBufferInfo si = {small.buf, 0, 16};
+        VkWriteDescriptorSet kw[2] = {
+            {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .dstBinding = 5, .descriptorCount = 1,
+             .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, .pTexelBufferView = &view},
+            {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .dstBinding = 6, .descriptorCount = 1,
+             .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &si},
+        };
+        vkUpdateDescriptorSets(dev, 2, kw, 0, NULL);
+    }
+    if (destroyed) {
+        /* Case destroyed: element 2 is written with a buffer holding 102,
+         * destroyed before recording (legal with PARTIALLY_BOUND as long
+         * as it is not used; the shader uses it). Its memory stays. */
+        buffer gone = ca_make_buffer(16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+        ((uint32_t *)gone.map)[0] = 102;
+        VkDescriptorBufferInfo gi = {gone.buf, 0, VK_WHOLE_SIZE};
+        VkWriteDescriptorSet gw = rw[1];
+        gw.dstArrayElement = 2;
+        gw.pBufferInfo = &gi;
+        vkUpdateDescriptorSets(dev, 1, &gw, 0, NULL);
+        vkDestroyBuffer(dev, gone.buf, NULL);
+    }
 
     VkPushConstantRange pcr = {.stageFlags = VK_SHADER_STAGE_ALL, .size = sizeof pcs};
     VkPipelineLayoutCreateInfo plci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
@@ -515,10 +635,24 @@ int main(int argc, char **argv)
         ca_begin_rendering(cbs[1], t);
     vkCmdBindPipeline(cbs[1], bp, pipe);
     vkCmdBindDescriptorSets(cbs[1], bp, layout, 0, 1, &set, 0, NULL);
-    vkCmdPushConstants(cbs[1], layout, VK_SHADER_STAGE_ALL, 0, sizeof pcs, pcs);
-    if (ray) {
+    vkCmdPushConstants(cbs[1], layout, VK_SHADER_STAGE_ALL, 0, sizeof pcs, &pcs);
+    /* The indirect arguments: 4,2,1 rays or 2,2,1 workgroups, then the
+     * draw count 1 (word 3). */
+    buffer args = ca_make_buffer(16, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
+                                         (ray ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT : 0));
+    memcpy(args.map, ray ? (uint32_t[4]){4, 2, 1, 1} : (uint32_t[4]){2, 2, 1, 1}, 16);
+    if (ray && indirect) {
+        PROC(vkCmdTraceRaysIndirectKHR);
+        pvkCmdTraceRaysIndirectKHR(cbs[1], &tables.rgen, &tables.miss, &tables.hit, &tables.call, args.addr);
+    } else if (ray) {
         PROC(vkCmdTraceRaysKHR);
         pvkCmdTraceRaysKHR(cbs[1], &tables.rgen, &tables.miss, &tables.hit, &tables.call, 4, 2, 1);
+    } else if (mesh && indirect) {
+        PROC(vkCmdDrawMeshTasksIndirectEXT);
+        pvkCmdDrawMeshTasksIndirectEXT(cbs[1], args.buf, 0, 1, 12);
+    } else if (mesh && count) {
+        PROC(vkCmdDrawMeshTasksIndirectCountEXT);
+        pvkCmdDrawMeshTasksIndirectCountEXT(cbs[1], args.buf, 0, args.buf, 12, 1, 12);
     } else if (mesh) {
         PROC(vkCmdDrawMeshTasksEXT);
         pvkCmdDrawMeshTasksEXT(cbs[1], 2, 2, 1);
@@ -541,6 +675,8 @@ int main(int argc, char **argv)
     vkDestroyPipelineLayout(dev, layout, NULL);
     vkDestroyDescriptorPool(dev, dpool, NULL);
     vkDestroyDescriptorSetLayout(dev, dsl, NULL);
+    if (view)
+        vkDestroyBufferView(dev, view, NULL);
     vkDestroyCommandPool(dev, pool, NULL);
     ca_destroy_target(t);
     return 0;

@@ -1,0 +1,19 @@
+#version 460
+#extension GL_EXT_buffer_reference : require
+// geometry, stageapp's other checks: 2 points, 3 invocations each
+layout(points, invocations = 3) in;
+layout(points, max_vertices = 1) out;
+layout(buffer_reference, std430) buffer Ref { uint v[]; };
+layout(set = 0, binding = 0, std430) buffer Result { uint v[]; } result;
+layout(set = 0, binding = 5) uniform usamplerBuffer texels;
+layout(set = 0, binding = 6, std430) buffer Small { uint v[]; } small;
+layout(push_constant) uniform PC { uint index; uint rindex; uint kind; uint pad; Ref ref; float tmin; float tmax; } pc;
+void main() {
+    gl_Position = gl_in[0].gl_Position; gl_PrimitiveID = gl_PrimitiveIDIn;
+    EmitVertex();
+    if (gl_PrimitiveIDIn == 1 && gl_InvocationID == 2) {
+        if (pc.kind == 1u) result.v[0] = pc.ref.v[pc.index] + 1u;
+        if (pc.kind == 2u) result.v[0] = texelFetch(texels, int(pc.index)).x + 1u;
+        if (pc.kind == 3u) result.v[0] = small.v[pc.index] + 1u;
+    }
+}

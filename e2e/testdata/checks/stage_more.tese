@@ -1,0 +1,17 @@
+#version 460
+#extension GL_EXT_buffer_reference : require
+// tessellation evaluation, stageapp's other checks: isolines, 2 lines of 1 segment per patch
+layout(isolines, equal_spacing) in;
+layout(buffer_reference, std430) buffer Ref { uint v[]; };
+layout(set = 0, binding = 0, std430) buffer Result { uint v[]; } result;
+layout(set = 0, binding = 5) uniform usamplerBuffer texels;
+layout(set = 0, binding = 6, std430) buffer Small { uint v[]; } small;
+layout(push_constant) uniform PC { uint index; uint rindex; uint kind; uint pad; Ref ref; float tmin; float tmax; } pc;
+void main() {
+    gl_Position = gl_in[0].gl_Position;
+    if (gl_PrimitiveID == 1 && gl_TessCoord.x == 1.0 && gl_TessCoord.y == 0.5) {
+        if (pc.kind == 1u) result.v[0] = pc.ref.v[pc.index] + 1u;
+        if (pc.kind == 2u) result.v[0] = texelFetch(texels, int(pc.index)).x + 1u;
+        if (pc.kind == 3u) result.v[0] = small.v[pc.index] + 1u;
+    }
+}

@@ -307,6 +307,18 @@ func (c *context) guard(f *spirv.Function, b *spirv.Block, j int, s site, uses m
 		return nil, 0, false
 	}
 
+	// The state checks' library functions must link before anything is
+	// moved: a check that cannot be added leaves the access as it was.
+	if s.state != 0 && s.prior == 0 {
+		need := []string{"gpuav_check_descriptor"}
+		if !s.runtime {
+			need = []string{"gpuav_desc_binding", "gpuav_desc_element"}
+		}
+		if _, linked := c.libFunctions(s.inst.OrigIndex, need...); !linked {
+			return nil, 0, false
+		}
+	}
+
 	// Take the chain's loads out of the original position when nothing
 	// else uses them; clones go under the guard.
 	removed := map[uint32]bool{}

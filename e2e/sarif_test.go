@@ -10,40 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/gpuav-dbg/gpuav-dbg/internal/sariftest"
 )
-
-// validateSARIF validates a log against the official SARIF 2.1.0 schema
-// (session/testdata), formats asserted.
-func validateSARIF(t *testing.T, data []byte) {
-	t.Helper()
-	const id = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
-	f, err := os.Open(filepath.Join(root, "session", "testdata", "sarif-schema-2.1.0.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	c.AssertFormat()
-	if err := c.AddResource(id, doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-	if err != nil {
-		t.Fatalf("SARIF is not JSON: %v", err)
-	}
-	if err := sch.Validate(inst); err != nil {
-		t.Fatalf("SARIF does not validate against the 2.1.0 schema: %v", err)
-	}
-}
 
 // sarifResults are the results of a SARIF log, as the tests read them.
 type sarifResults struct {
@@ -93,7 +61,7 @@ func gpuavDbg(t *testing.T, env []string, args ...string) (int, string) {
 // checkDemoSARIF checks the demo's two results at their shader lines.
 func checkDemoSARIF(t *testing.T, data []byte) {
 	t.Helper()
-	validateSARIF(t, data)
+	sariftest.Check(t, data)
 	var d sarifResults
 	if err := json.Unmarshal(data, &d); err != nil {
 		t.Fatal(err)

@@ -17,7 +17,8 @@ var stageApp = newCheckApp("stageapp",
 	"stage.rchit", "stage.rahit", "stage.rmiss", "stage.rint", "stage.rcall",
 	"stage.rgen", "stage_call.rgen", "stage_plain.vert", "stage_plain.frag", "stage_plain.tesc",
 	"stage_plain.tese", "stage_plain.mesh", "stage_plain.rchit", "stage_plain.rmiss",
-	"stage_more.geom", "stage_more.mesh", "stage_more.rchit")
+	"stage_more.tesc", "stage_more.tese", "stage_more.geom", "stage_more.task", "stage_more.mesh",
+	"stage_more.rchit", "stage_more.rahit", "stage_more.rmiss", "stage_more.rint", "stage_more.rcall")
 
 // stageAccess and stageRuntimeAccess are the accesses of every stage.*
 // shader: the sized array's, and on the next line the runtime array's.
@@ -114,7 +115,9 @@ var runtimeCases = []struct{ name, check, msg, alone string }{
 
 // TestExtraStages: descriptor_index_oob (index 4 of a sized array of 4
 // storage buffers, from a push constant) and descriptor_uninitialized
-// (index 2 of a PARTIALLY_BOUND runtime array, never written) in a
+// (index 2 of a PARTIALLY_BOUND runtime array, never written) and
+// descriptor_destroyed (index 2 written, its buffer destroyed before
+// recording) in a
 // tessellation control, a
 // tessellation evaluation, a geometry, a task, a mesh, a closest-hit, an
 // any-hit, a miss, an intersection and a callable shader on lavapipe: one
@@ -315,30 +318,30 @@ func TestExtraStagesAtLeastWhatKhronosFinds(t *testing.T) {
 	}
 }
 
-// moreStages are the stages with a stage_more.<stage> shader (the other
-// checks' accesses on lines moreLine .. moreLine+3, one per --case).
-var moreStages = []string{"geom", "mesh", "rchit"}
-
-const moreLine = 15
+// moreLine is the line of the first of the other checks' accesses in
+// each stage_more.<stage> shader (one per --case, on consecutive lines).
+var moreLine = map[string]int{
+	"tesc": 16, "tese": 15, "geom": 17, "task": 15, "mesh": 17,
+	"rchit": 15, "rahit": 15, "rmiss": 15, "rint": 14, "rcall": 15,
+}
 
 // moreBDA is the address stageapp prints for the BDA case's buffer.
 var moreBDA = regexp.MustCompile(`bda=0x([0-9a-f]+) size=64\n`)
 
-// moreChecks are stageapp's other checks in the moreStages: the --case
+// moreChecks are stageapp's other checks in every extra stage: the --case
 // (also the check), the flags, the VUID (ACTION replaced by the stage's
-// action), the access's line offset from moreLine's, its text, whether only
-// ray stages have it, and the check's own values.
+// action), the access's line offset from moreLine's, its text, and the
+// check's own values.
 var moreChecks = []struct {
-	name    string
-	flags   []string
-	vuid    string
-	off     int
-	text    string
-	rayOnly bool
-	values  func(t *testing.T, r checkReport, out string)
+	name   string
+	flags  []string
+	vuid   string
+	off    int
+	text   string
+	values func(t *testing.T, r checkReport, out string)
 }{
 	{"bda_oob", nil, "VUID-RuntimeSpirv-PhysicalStorageBuffer64-11819", 0,
-		"        if (pc.kind == 1u) result.v[0] = pc.ref.v[pc.index] + 1u;", false,
+		"        if (pc.kind == 1u) result.v[0] = pc.ref.v[pc.index] + 1u;",
 		func(t *testing.T, r checkReport, out string) {
 			e := r.Errors[0]
 			m := moreBDA.FindStringSubmatch(out)
@@ -358,7 +361,7 @@ var moreChecks = []struct {
 			}
 		}},
 	{"texel_buffer_oob", nil, "UNASSIGNED-Descriptor Texel Buffer texel out of bounds", 1,
-		"        if (pc.kind == 2u) result.v[0] = texelFetch(texels, int(pc.index)).x + 1u;", false,
+		"        if (pc.kind == 2u) result.v[0] = texelFetch(texels, int(pc.index)).x + 1u;",
 		func(t *testing.T, r checkReport, out string) {
 			e := r.Errors[0]
 			d, x := e.Descriptor, e.Texel
@@ -373,7 +376,7 @@ var moreChecks = []struct {
 			}
 		}},
 	{"buffer_oob", bufferOn, "VUID-ACTION-storageBuffers-06936", 2,
-		"        if (pc.kind == 3u) result.v[0] = small.v[pc.index] + 1u;", false,
+		"        if (pc.kind == 3u) result.v[0] = small.v[pc.index] + 1u;",
 		func(t *testing.T, r checkReport, out string) {
 			e := r.Errors[0]
 			d, b := e.Descriptor, e.Buffer
@@ -389,7 +392,6 @@ var moreChecks = []struct {
 		}},
 	{"ray_query", nil, "VUID-RuntimeSpirv-OpRayQueryInitializeKHR-06350", 3,
 		"        if (pc.kind == 4u) { rayQueryEXT q; rayQueryInitializeEXT(q, tlas, gl_RayFlagsOpaqueEXT, 0xffu, vec3(0.0), pc.tmin, vec3(0.0, 0.0, 1.0), pc.tmax); while (rayQueryProceedEXT(q)) {} result.v[0] = 1u + uint(rayQueryGetIntersectionTypeEXT(q, true)); }",
-		true,
 		func(t *testing.T, r checkReport, out string) {
 			e := r.Errors[0]
 			ray := e.Ray
@@ -408,24 +410,20 @@ var moreChecks = []struct {
 // 16 of a 64-byte buffer), texel_buffer_oob (texelFetch of texel 10 of an
 // 8-texel uniform texel buffer), buffer_oob (with --check buffer_oob=on: an
 // SSBO read at offset 16 of a range of 16) and ray_query
-// (rayQueryInitializeEXT with tmin 6 > tmax 4.5; ray stages only) in a
-// geometry, a mesh and a closest-hit shader on lavapipe: one error each
+// (rayQueryInitializeEXT with tmin 6 > tmax 4.5, against the TLAS that
+// stageapp builds for every stage_more case in submit 1) in each
+// of the ten extra stages (stage_more.<stage>) on lavapipe: one error each
 // with the exact values, the stage, the coordinates of the one invocation
 // that does the access, the action and the source line; the read yields 0
 // (value=1; lavapipe alone gives the same, so this does not show the
 // skip). Index 3 reports nothing and reads 103 (value=104).
 func TestExtraStagesOtherChecks(t *testing.T) {
-	for _, arg := range moreStages {
-		var st = extraStages[0]
-		for _, s := range extraStages {
-			if s.arg == arg {
-				st = s
-			}
+	for _, st := range extraStages {
+		line, ok := moreLine[st.arg]
+		if !ok {
+			t.Fatalf("no stage_more.%s line", st.arg)
 		}
 		for _, c := range moreChecks {
-			if c.rayOnly && st.action != "vkCmdTraceRaysKHR" {
-				continue
-			}
 			t.Run(st.arg+"/"+c.name, func(t *testing.T) {
 				requireStage(t, st.arg, st.feature)
 				code, r, out := stageApp.run(t, nil, c.flags, "--stage", st.arg, "--case", c.name)
@@ -440,10 +438,7 @@ func TestExtraStagesOtherChecks(t *testing.T) {
 				}
 				e := r.Errors[0]
 				vuid := strings.ReplaceAll(c.vuid, "ACTION", st.action)
-				submit := 1
-				if st.action == "vkCmdTraceRaysKHR" {
-					submit = 2 // submit 1 builds the acceleration structures
-				}
+				submit := 2 // submit 1 builds the acceleration structures
 				if e.Check != c.name || e.Level != "error" || e.VUID != vuid || e.Count != 1 || e.Stage != st.stage ||
 					e.Action != st.action || e.ActionIndex != 0 || e.Submit != submit ||
 					e.CommandBuffer.Name != "stage-cmd" || e.Pipeline.Name != "stage-pipeline" {
@@ -457,12 +452,12 @@ func TestExtraStagesOtherChecks(t *testing.T) {
 					t.Errorf("coords %v, want %v", e.Coords, st.coords)
 				}
 				file := "stage_more." + st.arg
-				if e.Source.File != file || e.Source.Line != moreLine+c.off || e.Source.Text != c.text {
-					t.Errorf("source %+v, want %s:%d %q", e.Source, file, moreLine+c.off, c.text)
+				if e.Source.File != file || e.Source.Line != line+c.off || e.Source.Text != c.text {
+					t.Errorf("source %+v, want %s:%d %q", e.Source, file, line+c.off, c.text)
 				}
 			})
-			if c.rayOnly {
-				continue
+			if c.name == "ray_query" {
+				continue // tmin and tmax are fixed: no clean run
 			}
 			t.Run(st.arg+"/"+c.name+"/clean", func(t *testing.T) {
 				requireStage(t, st.arg, st.feature)

@@ -421,23 +421,11 @@ func (a *safeIndex) phi(d *spirv.Instruction, w uint32) (uint64, bool) {
 		if !ok || a.facts() == nil {
 			return 0, false
 		}
-		p, ok := a.cur.pos[v]
+		limit, signed, ok := a.guardAt(phiID, v)
 		if !ok {
 			return 0, false
 		}
-		g := a.guard(phiID, p.blk)
-		var limit uint64
-		switch {
-		case g.uok:
-			limit = g.u
-			if g.sok {
-				limit, usedSigned = min(limit, g.s), usedSigned || g.s < g.u
-			}
-		case g.sok:
-			limit, usedSigned = g.s, true
-		default:
-			return 0, false
-		}
+		usedSigned = usedSigned || signed
 		if limit > top-step {
 			return 0, false
 		}
@@ -447,6 +435,26 @@ func (a *safeIndex) phi(d *spirv.Instruction, w uint32) (uint64, bool) {
 		return 0, false
 	}
 	return hi, true
+}
+
+// guardAt is the tighter bound the guards put on x in the block of
+// instruction at: the unsigned one, or the signed one when it is lower or
+// alone (signed then says it holds only for a non-negative x).
+func (a *safeIndex) guardAt(x, at uint32) (limit uint64, signed, ok bool) {
+	p, ok := a.cur.pos[at]
+	if !ok {
+		return 0, false, false
+	}
+	g := a.guard(x, p.blk)
+	switch {
+	case g.uok && g.sok && g.s < g.u:
+		return g.s, true, true
+	case g.uok:
+		return g.u, false, true
+	case g.sok:
+		return g.s, true, true
+	}
+	return 0, false, false
 }
 
 // increment reports whether v is OpIAdd of phi and a constant, and the
@@ -547,23 +555,11 @@ func (a *safeIndex) computeVarBound(id uint32, v *varFacts) (uint64, bool) {
 		if w == 0 || ld == nil || ld.Opcode() != spirv.OpLoad || len(ld.Words) < 4 || ld.Words[3] != id || !a.initialized(v, l) {
 			return 0, false
 		}
-		p, ok := a.cur.pos[l]
+		limit, signed, ok := a.guardAt(l, l)
 		if !ok {
 			return 0, false
 		}
-		g := a.guard(l, p.blk)
-		var limit uint64
-		switch {
-		case g.uok:
-			limit = g.u
-			if g.sok && g.s < g.u {
-				limit, usedSigned = g.s, true
-			}
-		case g.sok:
-			limit, usedSigned = g.s, true
-		default:
-			return 0, false
-		}
+		usedSigned = usedSigned || signed
 		if limit > maxOf(w)-step {
 			return 0, false
 		}

@@ -408,15 +408,23 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdBindDescriptorSets(VkCommandBuffer cb, V
     dd->disp.CmdBindDescriptorSets(cb, bp, layout, first, n, sets, ndyn, dyn);
 }
 
+/* push_writes records a push of descriptor writes at bind point bp, for
+ * both names of the command. */
+static void push_writes(cb_state *cs, VkPipelineBindPoint bp, VkPipelineLayout layout, uint32_t set, uint32_t n,
+                        const VkWriteDescriptorSet *writes)
+{
+    int bi = bind_point_index(bp);
+    if (bi >= 0)
+        disturbed(cs, bi);
+    gpuavdbg_desc_cb_push_writes(cs, bi, layout, set, n, writes);
+}
+
 static VKAPI_ATTR void VKAPI_CALL gl_CmdPushDescriptorSetKHR(VkCommandBuffer cb, VkPipelineBindPoint bp,
                                                             VkPipelineLayout layout, uint32_t set, uint32_t n,
                                                             const VkWriteDescriptorSet *writes)
 {
     CMD_PROLOGUE(cb);
-    int bi = bind_point_index(bp);
-    if (bi >= 0)
-        disturbed(cs, bi);
-    gpuavdbg_desc_cb_push_writes(cs, bi, layout, set, n, writes);
+    push_writes(cs, bp, layout, set, n, writes);
     dd->disp.CmdPushDescriptorSetKHR(cb, bp, layout, set, n, writes);
 }
 
@@ -437,10 +445,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdPushDescriptorSet(VkCommandBuffer cb, Vk
                                                          const VkWriteDescriptorSet *writes)
 {
     CMD_PROLOGUE(cb);
-    int bi = bind_point_index(bp);
-    if (bi >= 0)
-        disturbed(cs, bi);
-    gpuavdbg_desc_cb_push_writes(cs, bi, layout, set, n, writes);
+    push_writes(cs, bp, layout, set, n, writes);
     dd->disp.CmdPushDescriptorSet(cb, bp, layout, set, n, writes);
 }
 

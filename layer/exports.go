@@ -309,29 +309,47 @@ func goShaderCreated(dev C.uint64_t, id C.uint32_t, module C.uint64_t, result C.
 	defer flushOutbox()
 	state.mu.Lock()
 	defer state.mu.Unlock()
-	s := state.shaders[uint32(id)]
+	completeShaderLocked(uint32(id), uint64(module), false, instrumented != 0, "", C.GoString(note))
+}
+
+// completeShaderLocked completes shader id once the driver has answered:
+// handle is its VkShaderModule, or its VkShaderEXT when object is true, and
+// 0 when creation failed (the shader is then forgotten). why, when not
+// empty, replaces the shader's warning; note is appended to it. It logs why
+// an uninstrumented shader stayed so and sends the Shader message.
+func completeShaderLocked(id uint32, handle uint64, object, instrumented bool, why, note string) {
+	s := state.shaders[id]
 	if s == nil {
 		return
 	}
-	if module == 0 {
+	if handle == 0 {
 		delete(state.shaders, s.id)
 		return
 	}
-	s.module = uint64(module)
-	s.instrumented = instrumented != 0
-	if n := C.GoString(note); n != "" {
+	what := "module"
+	if object {
+		s.object, what = handle, "shader object"
+	} else {
+		s.module = handle
+		state.modules[moduleKey{s.device, s.module}] = s
+	}
+	s.instrumented = instrumented
+	if why != "" {
+		s.warning = why
+	}
+	if note != "" {
 		if s.warning != "" {
 			s.warning += "; "
 		}
-		s.warning += n
+		s.warning += note
 	}
-	state.modules[moduleKey{s.device, s.module}] = s
 	if !s.instrumented && s.warning != "" {
-		logLocked(levelInfo, fmt.Sprintf("shader %d (module 0x%x): %s", s.id, s.module, s.warning))
+		logLocked(levelInfo, fmt.Sprintf("shader %d (%s 0x%x): %s", s.id, what, handle, s.warning))
 	}
 	sendLocked(wire.KindShader, wire.Shader{
 		ID:               s.id,
 		Module:           s.module,
+		Object:           s.object,
 		SPIRV:            wordsToBytes(s.spirv),
 		Instrumented:     s.instrumented,
 		Warning:          s.warning,

@@ -5,12 +5,6 @@ package main
 */
 import "C"
 
-import (
-	"fmt"
-
-	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
-)
-
 // This file is the Go side of shaderobj.c (VK_EXT_shader_object).
 
 // goShaderObjectCreated completes a shader after vkCreateShadersEXT, as
@@ -25,34 +19,5 @@ func goShaderObjectCreated(dev C.uint64_t, id C.uint32_t, object C.uint64_t, ins
 	defer flushOutbox()
 	state.mu.Lock()
 	defer state.mu.Unlock()
-	s := state.shaders[uint32(id)]
-	if s == nil {
-		return
-	}
-	if object == 0 {
-		delete(state.shaders, s.id)
-		return
-	}
-	s.object = uint64(object)
-	s.instrumented = instrumented != 0
-	if w := C.GoString(why); w != "" {
-		s.warning = w
-	}
-	if n := C.GoString(note); n != "" {
-		if s.warning != "" {
-			s.warning += "; "
-		}
-		s.warning += n
-	}
-	if !s.instrumented && s.warning != "" {
-		logLocked(levelInfo, fmt.Sprintf("shader %d (shader object 0x%x): %s", s.id, s.object, s.warning))
-	}
-	sendLocked(wire.KindShader, wire.Shader{
-		ID:               s.id,
-		Object:           s.object,
-		SPIRV:            wordsToBytes(s.spirv),
-		Instrumented:     s.instrumented,
-		Warning:          s.warning,
-		InstrumentMicros: s.micros,
-	})
+	completeShaderLocked(uint32(id), uint64(object), true, instrumented != 0, C.GoString(why), C.GoString(note))
 }

@@ -91,14 +91,18 @@ type BDABuffer struct {
 }
 
 // Access says "read", "written", "atomic read" or "atomic write".
-func (b *BDA) Access() string {
+func (b *BDA) Access() string { return access(b.Atomic, b.Write, "written") }
+
+// access names an access: "read", "atomic read", "atomic write", or
+// written for a plain write.
+func access(atomic, write bool, written string) string {
 	switch {
-	case b.Atomic && b.Write:
+	case atomic && write:
 		return "atomic write"
-	case b.Atomic:
+	case atomic:
 		return "atomic read"
-	case b.Write:
-		return "written"
+	case write:
+		return written
 	}
 	return "read"
 }
@@ -137,17 +141,7 @@ type Buffer struct {
 }
 
 // Access says "read", "write", "atomic read" or "atomic write".
-func (b *Buffer) Access() string {
-	switch {
-	case b.Atomic && b.Write:
-		return "atomic write"
-	case b.Atomic:
-		return "atomic read"
-	case b.Write:
-		return "write"
-	}
-	return "read"
-}
+func (b *Buffer) Access() string { return access(b.Atomic, b.Write, "write") }
 
 // bufferOf converts the decoder's buffer values, or returns nil.
 func bufferOf(v *gpuav.BufferValues) *Buffer {

@@ -3,62 +3,14 @@ package session
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
+	"github.com/gpuav-dbg/gpuav-dbg/internal/sariftest"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
-
-// sarifSchema compiles the official SARIF 2.1.0 schema (OASIS, errata 01),
-// with formats (uri, date-time) asserted.
-func sarifSchema(t *testing.T) *jsonschema.Schema {
-	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", "sarif-schema-2.1.0.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	c.AssertFormat()
-	if err := c.AddResource(SARIFSchema, doc); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile(SARIFSchema)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
-// validateSARIF fails the test when data is not a valid SARIF 2.1.0 log.
-func validateSARIF(t *testing.T, data []byte) {
-	t.Helper()
-	if err := sarifErr(t, data); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// sarifErr validates data against the SARIF 2.1.0 schema.
-func sarifErr(t *testing.T, data []byte) error {
-	t.Helper()
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-	if err != nil {
-		return fmt.Errorf("SARIF is not JSON: %w", err)
-	}
-	if err := sarifSchema(t).Validate(inst); err != nil {
-		return fmt.Errorf("SARIF does not validate against the 2.1.0 schema: %w", err)
-	}
-	return nil
-}
 
 // sarifDoc is the part of a SARIF log the tests read.
 type sarifDoc struct {
@@ -115,6 +67,14 @@ type sarifDoc struct {
 	} `json:"runs"`
 }
 
+// TestSARIFSchemaID checks that the $schema the logs name is the schema
+// the tests validate against.
+func TestSARIFSchemaID(t *testing.T) {
+	if SARIFSchema != sariftest.SchemaID {
+		t.Fatalf("SARIFSchema = %q, the tests' schema is %q", SARIFSchema, sariftest.SchemaID)
+	}
+}
+
 func TestSARIFGolden(t *testing.T) {
 	c := newTestCollector()
 	fullRun(t, c)
@@ -122,7 +82,7 @@ func TestSARIFGolden(t *testing.T) {
 	if err := WriteSARIFWith(&buf, c.Snapshot(), SARIFOptions{SourceRoot: "/src/project", ToolVersion: "1.2.3"}); err != nil {
 		t.Fatal(err)
 	}
-	validateSARIF(t, buf.Bytes())
+	sariftest.Check(t, buf.Bytes())
 	golden := filepath.Join("testdata", "report.golden.sarif")
 	if *update {
 		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
@@ -197,7 +157,7 @@ func TestSARIFEdgeCases(t *testing.T) {
 	if err := WriteSARIFWith(&buf, NewCollector().Snapshot(), SARIFOptions{SourceRoot: "/"}); err != nil {
 		t.Fatal(err)
 	}
-	validateSARIF(t, buf.Bytes())
+	sariftest.Check(t, buf.Bytes())
 	if !strings.Contains(buf.String(), `"results": []`) {
 		t.Fatalf("empty session: %s", buf.String())
 	}
@@ -212,7 +172,7 @@ func TestSARIFEdgeCases(t *testing.T) {
 	if err := WriteSARIFWith(&buf, c.Snapshot(), SARIFOptions{SourceRoot: t.TempDir()}); err != nil {
 		t.Fatal(err)
 	}
-	validateSARIF(t, buf.Bytes())
+	sariftest.Check(t, buf.Bytes())
 	var d sarifDoc
 	if err := json.Unmarshal(buf.Bytes(), &d); err != nil {
 		t.Fatal(err)
@@ -237,7 +197,7 @@ func TestSARIFEdgeCases(t *testing.T) {
 		if !strings.Contains(buf.String(), bad[0]) {
 			t.Fatalf("no %s in the log", bad[0])
 		}
-		if err := sarifErr(t, []byte(strings.Replace(buf.String(), bad[0], bad[1], 1))); err == nil {
+		if err := sariftest.Validate([]byte(strings.Replace(buf.String(), bad[0], bad[1], 1))); err == nil {
 			t.Errorf("%s validates", bad[1])
 		}
 	}

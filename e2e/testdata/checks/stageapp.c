@@ -1,6 +1,7 @@
 /*
- * stageapp: descriptor_index_oob and descriptor_uninitialized in every
- * shader stage beyond compute, vertex and fragment (C, with the shared
+ * stageapp: descriptor_index_oob, descriptor_uninitialized,
+ * descriptor_destroyed, bda_oob, texel_buffer_oob, buffer_oob and ray_query
+ * in every shader stage beyond compute, vertex and fragment (C, with the shared
  * checkapp.h). The shader of the stage under test (stage.<stage>) reads
  * data[pc.index].v[0] from a sized array of 4 storage buffers (set 0,
  * binding 1; element i holds 100 + i) and stores it + 1 into result.v[0]
@@ -25,7 +26,8 @@
  *          for rint the geometry is the box (-1,-1,4)..(1,1,6) with a
  *          procedural hit group. For rcall stage_call.rgen calls callable 0.
  *
- *   stageapp --shaders DIR --stage STAGE [--case oob|uninitialized|destroyed] [--index N]
+ *   stageapp --shaders DIR --stage STAGE [--index N]
+ *            [--case oob|uninitialized|destroyed|bda_oob|texel_buffer_oob|buffer_oob|ray_query]
  *            [--action direct|indirect|indirect-count]
  *
  * --action (default direct) picks the action's form: for task and mesh
@@ -43,11 +45,29 @@
  * ray-tracing stages is binding 3. Case uninitialized: pc.index is N
  * (default 1), pc.rindex 2 (never written). Case destroyed: the same, but
  * element 2 is written with a buffer holding 102 that is destroyed before
- * recording (lavapipe alone reads the stale 102: value=102 103). It prints "value=A B"
+ * recording (lavapipe alone reads the stale 102: value=102 103).
+ *
+ * The other checks' cases use stage_more.<stage> instead (the same
+ * invocation), which does one access chosen by pc.kind, into result.v[0]:
+ *   bda_oob           pc.ref.v[N] through a buffer_reference to a 64-byte
+ *                     buffer (v[i] = 100 + i; default N 16: its end); the
+ *                     app prints "bda=0xADDR size=64" first
+ *   texel_buffer_oob  texelFetch(texels, N): binding 5, a uniform texel
+ *                     buffer of 8 R32_UINT texels 100 + i (default N 10)
+ *   buffer_oob        small.v[N]: binding 6, a storage buffer of 64 bytes
+ *                     (v[i] = 100 + i) bound with a range of 16 (default N 4)
+ *   ray_query         rayQueryInitializeEXT with tmin 6 > tmax 4.5
+ * These cases build the scene (submit 1) and bind its TLAS as binding 3 in
+ * every stage (each stage_more shader may query rays), with
+ * VK_KHR_ray_query; the graphics stages get acceleration structures and
+ * ray queries without a ray-tracing pipeline.
+ *
+ * It prints "value=A B"
  * (result.v[0], result.v[1]) after the submit. Where the device does not
  * report the stage's feature (tessellationShader, geometryShader,
- * VK_EXT_mesh_shader taskShader/meshShader, VK_KHR_ray_tracing_pipeline)
- * it prints "unsupported STAGE" and exits 0. Every VkResult is checked; a
+ * VK_EXT_mesh_shader taskShader/meshShader, VK_KHR_ray_tracing_pipeline;
+ * for stage_more also bufferDeviceAddress, accelerationStructure and
+ * VK_KHR_ray_query) it prints "unsupported STAGE" and exits 0. Every VkResult is checked; a
  * failure prints "stageapp: <call> failed: <n>" and exits 1. Names: the
  * command buffer is "stage-cmd", the pipeline "stage-pipeline".
  */
@@ -385,10 +405,9 @@ int main(int argc, char **argv)
     if (index == UINT32_MAX)
         index = kind == 1 ? 16 : kind == 2 ? 10 : uninit ? 1 : 4;
     int tess = stage == TESC || stage == TESE, mesh = stage == TASK || stage == MESH, ray = stage >= RCHIT;
-    if (kind == 4 && !ray) {
-        fprintf(stderr, APP ": case ray_query needs a ray-tracing stage\n");
-        return 2;
-    }
+    /* as: the app builds the scene and binds the TLAS (the ray-tracing
+     * stages, and every stage_more.* shader: they all may query rays). */
+    int as = ray || kind;
     if (kind)
         prefix = "stage_more";
     /* The push constants (stage.* use index and rindex; stage_more.* all):
@@ -437,7 +456,7 @@ int main(int argc, char **argv)
         supported = 0;
     if (ray && indirect && !qrt.rayTracingPipelineTraceRaysIndirect)
         supported = 0;
-    if (kind == 4 && !has_extension(VK_KHR_RAY_QUERY_EXTENSION_NAME))
+    if (kind && (!has_rt || !qas.accelerationStructure || !has_extension(VK_KHR_RAY_QUERY_EXTENSION_NAME)))
         supported = 0;
     if (!supported || (kind && !q12.bufferDeviceAddress) || ((tess || stage == GEOM) && !q2.features.vertexPipelineStoresAndAtomics) ||
         !q12.descriptorBindingPartiallyBound || !q12.runtimeDescriptorArray) {
@@ -468,19 +487,34 @@ int main(int argc, char **argv)
     f2.features.tessellationShader = (VkBool32)tess;
     f2.features.geometryShader = stage == GEOM;
     f2.features.vertexPipelineStoresAndAtomics = (VkBool32)(tess || stage == GEOM);
-    if (kind == 4)
+    if (kind && ray)
         frt.pNext = &frq;
+    if (kind && !ray) {
+        /* Ray queries in a graphics stage: acceleration structures and
+         * rayQuery, no ray-tracing pipeline. */
+        fas.pNext = &frq;
+        if (mesh)
+            fmesh.pNext = &fas;
+        else
+            f13.pNext = &fas;
+    }
     const char *mesh_exts[] = {VK_EXT_MESH_SHADER_EXTENSION_NAME};
     const char *rt_exts[] = {VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME,
                              VK_KHR_DEFERRED_HOST_OPERATIONS_EXTENSION_NAME,
                              VK_KHR_RAY_TRACING_PIPELINE_EXTENSION_NAME, VK_KHR_RAY_QUERY_EXTENSION_NAME};
-    ca_create_device(ray ? VK_QUEUE_COMPUTE_BIT : VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT, &f2,
-                     mesh ? mesh_exts : rt_exts, mesh ? 1 : ray ? (kind == 4 ? 4 : 3) : 0);
+    const char *rq_exts[] = {VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME,
+                             VK_KHR_DEFERRED_HOST_OPERATIONS_EXTENSION_NAME, VK_KHR_RAY_QUERY_EXTENSION_NAME,
+                             VK_EXT_MESH_SHADER_EXTENSION_NAME};
+    if (kind && !ray)
+        ca_create_device(VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT, &f2, rq_exts, mesh ? 4 : 3);
+    else
+        ca_create_device(ray ? VK_QUEUE_COMPUTE_BIT : VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT, &f2,
+                         mesh ? mesh_exts : rt_exts, mesh ? 1 : ray ? (kind ? 4 : 3) : 0);
 
     VkCommandBuffer cbs[2];
     VkCommandPool pool = ca_command_buffers(0, 2, cbs);
     scene sc = {0};
-    if (ray)
+    if (as)
         sc = make_scene(stage, cbs[0]);
 
     /* Buffers: the result and the 4 elements (v[0] = 100 + i). */
@@ -533,9 +567,9 @@ int main(int argc, char **argv)
     };
     VkDescriptorBindingFlags bflags[7] = {0, 0, 0, VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT, 0, 0, 0};
     /* Bindings 0, 1, 2, 4; 3 for rays; 5 and 6 for the other checks. */
-    uint32_t nb = ray ? 5 : 4;
+    uint32_t nb = as ? 5 : 4;
     if (kind) {
-        if (!ray) {
+        if (!as) {
             lb[4] = lb[5];
             lb[5] = lb[6];
         }
@@ -551,10 +585,10 @@ int main(int argc, char **argv)
     VkDescriptorPoolSize sizes[3] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 11},
                                      {VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR, 1},
                                      {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 1}};
-    if (!ray)
+    if (!as)
         sizes[1] = sizes[2];
     VkDescriptorPoolCreateInfo dpci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 1,
-                                       .poolSizeCount = (ray ? 2 : 1) + (kind ? 1 : 0), .pPoolSizes = sizes};
+                                       .poolSizeCount = (as ? 2 : 1) + (kind ? 1 : 0), .pPoolSizes = sizes};
     VkDescriptorPool dpool;
     CHECK(vkCreateDescriptorPool(dev, &dpci, NULL, &dpool));
     VkDescriptorSetAllocateInfo dsai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
@@ -578,7 +612,7 @@ int main(int argc, char **argv)
         {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .pNext = &was, .dstSet = set, .dstBinding = 3,
          .descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR},
     };
-    vkUpdateDescriptorSets(dev, ray ? 4 : 3, w, 0, NULL);
+    vkUpdateDescriptorSets(dev, as ? 4 : 3, w, 0, NULL);
     /* The runtime array: elements 0, 1 and 3; element 2 stays unwritten. */
     VkWriteDescriptorSet rw[2] = {w[1], w[1]};
     rw[0].dstBinding = rw[1].dstBinding = 4;

@@ -4,12 +4,17 @@
 // The set number 0 is a placeholder: the linker rewrites it to the layer's
 // descriptor-set slot.
 
+// The records are read as uvec4s: the layout is the same as uint data[]
+// (std430, 16-byte stride, after the 4 header words), and a record is
+// written with 4 vector stores instead of 16 scalar ones. The write is
+// inlined on the failure path of every check, so its size is what the
+// driver's compiler pays per check (docs/BENCHMARKS.md).
 layout(set = 0, binding = GPUAV_OUTPUT_BINDING, std430) buffer GpuavOutput {
     uint written;
     uint dropped;
     uint reserved0;
     uint reserved1;
-    uint data[];
+    uvec4 data[];
 } gpuav_output;
 
 layout(set = 0, binding = GPUAV_ACTION_BINDING, std140) uniform GpuavAction {
@@ -21,7 +26,7 @@ layout(set = 0, binding = GPUAV_ACTION_BINDING, std140) uniform GpuavAction {
 // 0, 1, 2).
 void gpuav_write_record(uint shader_id, uint inst, uvec4 stage, uint code,
                         uint p0, uint p1, uint p2, uint p3, uint p4, uint p5, uint p6) {
-    uint capacity = uint(gpuav_output.data.length());
+    uint capacity = uint(gpuav_output.data.length()) * 4u;
     if (gpuav_output.written + GPUAV_RECORD_WORDS > capacity) {
         atomicAdd(gpuav_output.dropped, 1u);
         return;
@@ -34,21 +39,11 @@ void gpuav_write_record(uint shader_id, uint inst, uvec4 stage, uint code,
     // Parameters are read whole (no swizzles or indexing): the generator
     // turns them into by-value parameters and allows only plain loads.
     uvec4 st = stage;
-    gpuav_output.data[pos + 1u] = shader_id;
-    gpuav_output.data[pos + 2u] = inst;
-    gpuav_output.data[pos + 3u] = st.x;
-    gpuav_output.data[pos + 4u] = st.y;
-    gpuav_output.data[pos + 5u] = st.z;
-    gpuav_output.data[pos + 6u] = st.w;
-    gpuav_output.data[pos + 7u] = gpuav_action.index;
-    gpuav_output.data[pos + 8u] = code;
-    gpuav_output.data[pos + 9u] = p0;
-    gpuav_output.data[pos + 10u] = p1;
-    gpuav_output.data[pos + 11u] = p2;
-    gpuav_output.data[pos + 12u] = p3;
-    gpuav_output.data[pos + 13u] = p4;
-    gpuav_output.data[pos + 14u] = p5;
-    gpuav_output.data[pos + 15u] = p6;
-    // The size word goes last: the decoder skips records whose size is 0.
-    gpuav_output.data[pos] = GPUAV_RECORD_WORDS;
+    uint v = pos / 4u;
+    // Words 4-7, 8-11, 12-15 (record.go's table), then 0-3: the size word
+    // goes last, the decoder skips records whose size is 0.
+    gpuav_output.data[v + 1u] = uvec4(st.y, st.z, st.w, gpuav_action.index);
+    gpuav_output.data[v + 2u] = uvec4(code, p0, p1, p2);
+    gpuav_output.data[v + 3u] = uvec4(p3, p4, p5, p6);
+    gpuav_output.data[v] = uvec4(GPUAV_RECORD_WORDS, shader_id, inst, st.x);
 }

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -13,10 +14,11 @@ import (
 // triangle); a valid ray is silent and hits.
 func TestRayQueryCheck(t *testing.T) {
 	const line = 10 // the same in rq.comp and rq.rgen
-	const text = "    rayQueryInitializeEXT(q, tlas, gl_RayFlagsOpaqueEXT, 0xff, pc.origin.xyz, pc.tmin, pc.dir.xyz, pc.tmax);"
+	const text = "    rayQueryInitializeEXT(q, tlas, pc.flags, 0xff, pc.origin.xyz, pc.tmin, pc.dir.xyz, pc.tmax);"
 	tests := []struct {
 		name      string
 		ray       string // ox oy oz dx dy dz tmin tmax
+		flags     uint32 // Rayflags (--flags); 0 means the app's default, 1 (Opaque)
 		vuid      string
 		message   string
 		tmin      string
@@ -24,18 +26,27 @@ func TestRayQueryCheck(t *testing.T) {
 		origin    string // JSON of the origin, or "" when direction is set
 		direction string
 	}{
-		{"negative_tmin", "0 0 0 0 0 1 -1 10", "VUID-RuntimeSpirv-OpRayQueryInitializeKHR-06349",
+		{"negative_tmin", "0 0 0 0 0 1 -1 10", 0, "VUID-RuntimeSpirv-OpRayQueryInitializeKHR-06349",
 			"OpRayQueryInitializeKHR operand RayTmin (-1) is negative.", "-1", "10", "[0,0,0]", ""},
-		{"negative_tmax", "0 0 0 0 0 1 0 -2", "VUID-RuntimeSpirv-OpRayQueryInitializeKHR-06349",
+		{"negative_tmax", "0 0 0 0 0 1 0 -2", 0, "VUID-RuntimeSpirv-OpRayQueryInitializeKHR-06349",
 			"OpRayQueryInitializeKHR operand RayTmax (-2) is negative.", "0", "-2", "[0,0,0]", ""},
-		{"tmin_gt_tmax", "0 0 0 0 0 1 6 4.5", "VUID-RuntimeSpirv-OpRayQueryInitializeKHR-06350",
+		{"tmin_gt_tmax", "0 0 0 0 0 1 6 4.5", 0, "VUID-RuntimeSpirv-OpRayQueryInitializeKHR-06350",
 			"OpRayQueryInitializeKHR operand RayTmin (6) is greater than RayTmax (4.5).", "6", "4.5", "[0,0,0]", ""},
-		{"origin_inf", "0 inf 0.25 0 0 1 0 10", "VUID-RuntimeSpirv-OpRayQueryInitializeKHR-06348",
+		{"origin_inf", "0 inf 0.25 0 0 1 0 10", 0, "VUID-RuntimeSpirv-OpRayQueryInitializeKHR-06348",
 			"OpRayQueryInitializeKHR operand RayOrigin (0, +Inf, 0.25) is not finite.", "0", "10", `[0,"+Inf",0.25]`, ""},
-		{"direction_nan", "0 0 0 0 nan 1 0 10", "VUID-RuntimeSpirv-OpRayQueryInitializeKHR-06348",
+		{"direction_nan", "0 0 0 0 nan 1 0 10", 0, "VUID-RuntimeSpirv-OpRayQueryInitializeKHR-06348",
 			"OpRayQueryInitializeKHR operand RayDirection (0, NaN, 1) is not finite.", "0", "10", "", `[0,"NaN",1]`},
-		{"t_nan", "0 0 0 0 0 1 0 nan", "VUID-RuntimeSpirv-OpRayQueryInitializeKHR-06351",
+		{"t_nan", "0 0 0 0 0 1 0 nan", 0, "VUID-RuntimeSpirv-OpRayQueryInitializeKHR-06351",
 			"OpRayQueryInitializeKHR operands RayTmin (0) and RayTmax (NaN) must not be NaN.", "0", `"NaN"`, "[0,0,0]", ""},
+		{"skip_triangles_and_aabbs", "0 0 0 0 0 1 0 10", 0x301, "VUID-RuntimeSpirv-OpRayQueryInitializeKHR-06889",
+			"OpRayQueryInitializeKHR operand Rayflags 0x301 (OpaqueKHR|SkipTrianglesKHR|SkipAABBsKHR) contains both SkipTrianglesKHR and SkipAABBsKHR.",
+			"0", "10", "[0,0,0]", ""},
+		{"cull_back_and_front", "0 0 0 0 0 1 0.5 8", 0x31, "VUID-RuntimeSpirv-OpRayQueryInitializeKHR-06890",
+			"OpRayQueryInitializeKHR operand Rayflags 0x31 (OpaqueKHR|CullBackFacingTrianglesKHR|CullFrontFacingTrianglesKHR) contains more than one of SkipTrianglesKHR, CullBackFacingTrianglesKHR and CullFrontFacingTrianglesKHR.",
+			"0.5", "8", "[0,0,0]", ""},
+		{"opaque_and_no_opaque", "0 0 0 0 0 1 0 10", 0x3, "VUID-RuntimeSpirv-OpRayQueryInitializeKHR-06891",
+			"OpRayQueryInitializeKHR operand Rayflags 0x3 (OpaqueKHR|NoOpaqueKHR) contains more than one of OpaqueKHR, NoOpaqueKHR, CullOpaqueKHR and CullNoOpaqueKHR.",
+			"0", "10", "[0,0,0]", ""},
 	}
 	for _, stage := range []string{"compute", "raygen"} {
 		action, coordKey := "vkCmdDispatch", "global_invocation_id"
@@ -44,7 +55,13 @@ func TestRayQueryCheck(t *testing.T) {
 		}
 		for _, tt := range tests {
 			t.Run(stage+"/"+tt.name, func(t *testing.T) {
-				code, r, out := rqApp.run(t, nil, nil, append([]string{"--stage", stage, "--ray"}, strings.Fields(tt.ray)...)...)
+				args := append([]string{"--stage", stage, "--ray"}, strings.Fields(tt.ray)...)
+				wantFlags := uint32(1)
+				if tt.flags != 0 {
+					wantFlags = tt.flags
+					args = append(args, "--flags", fmt.Sprintf("%#x", tt.flags))
+				}
+				code, r, out := rqApp.run(t, nil, nil, args...)
 				if code != 1 {
 					t.Fatalf("exit code %d, want 1\n%s", code, out)
 				}
@@ -73,7 +90,7 @@ func TestRayQueryCheck(t *testing.T) {
 					return "[" + string(v[0]) + "," + string(v[1]) + "," + string(v[2]) + "]"
 				}
 				if string(e.Ray.Tmin) != tt.tmin || string(e.Ray.Tmax) != tt.tmax || vec(e.Ray.Origin) != tt.origin ||
-					vec(e.Ray.Direction) != tt.direction || e.Ray.Flags != 1 || e.Ray.CullMask != 0xff {
+					vec(e.Ray.Direction) != tt.direction || e.Ray.Flags != wantFlags || e.Ray.CullMask != 0xff {
 					t.Errorf("ray: tmin %s tmax %s origin %s direction %s flags %d cull %#x",
 						e.Ray.Tmin, e.Ray.Tmax, vec(e.Ray.Origin), vec(e.Ray.Direction), e.Ray.Flags, e.Ray.CullMask)
 				}
@@ -100,6 +117,16 @@ func TestRayQueryCheck(t *testing.T) {
 			requireSilent(t, code, r, out)
 			if !strings.Contains(out, "hit=1 1 1 1") {
 				t.Errorf("a valid ray must hit the triangle; app printed:\n%s", out)
+			}
+		})
+		// Valid flags other than the default (Opaque|TerminateOnFirstHit|
+		// CullBackFacingTriangles; the instance disables facing culling)
+		// are silent and the ray still hits.
+		t.Run(stage+"/clean_flags", func(t *testing.T) {
+			code, r, out := rqApp.run(t, nil, nil, "--stage", stage, "--flags", "0x15")
+			requireSilent(t, code, r, out)
+			if !strings.Contains(out, "hit=1 1 1 1") {
+				t.Errorf("a valid ray with valid flags must hit the triangle; app printed:\n%s", out)
 			}
 		})
 	}

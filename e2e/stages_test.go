@@ -15,10 +15,11 @@ import (
 var stageApp = newCheckApp("stageapp",
 	"stage.tesc", "stage.tese", "stage.geom", "stage.task", "stage.mesh",
 	"stage.rchit", "stage.rahit", "stage.rmiss", "stage.rint", "stage.rcall",
-	"stage.rgen", "stage_call.rgen", "stage_plain.vert", "stage_plain.frag", "stage_plain.tesc",
+	"stage.rgen", "stage_trace.rgen", "stage_call.rgen", "stage_plain.vert", "stage_plain.frag", "stage_plain.tesc",
 	"stage_plain.tese", "stage_plain.mesh", "stage_plain.rchit", "stage_plain.rmiss",
 	"stage_more.tesc", "stage_more.tese", "stage_more.geom", "stage_more.task", "stage_more.mesh",
-	"stage_more.rchit", "stage_more.rahit", "stage_more.rmiss", "stage_more.rint", "stage_more.rcall")
+	"stage_more.rchit", "stage_more.rahit", "stage_more.rmiss", "stage_more.rint", "stage_more.rcall",
+	"stage_more.rgen")
 
 // stageAccess and stageRuntimeAccess are the accesses of every stage.*
 // shader: the sized array's, and on the next line the runtime array's.
@@ -56,6 +57,8 @@ var extraStages = []struct {
 	{"rint", "intersection", "vkCmdTraceRaysKHR", "stage.rint", 11,
 		map[string][]float64{"launch_id": {3, 1, 0}}, "rayTracingPipeline"},
 	{"rcall", "callable", "vkCmdTraceRaysKHR", "stage.rcall", 12,
+		map[string][]float64{"launch_id": {3, 1, 0}}, "rayTracingPipeline"},
+	{"rgen", "raygen", "vkCmdTraceRaysKHR", "stage.rgen", 11,
 		map[string][]float64{"launch_id": {3, 1, 0}}, "rayTracingPipeline"},
 }
 
@@ -120,7 +123,8 @@ var runtimeCases = []struct{ name, check, msg, alone string }{
 // recording) in a
 // tessellation control, a
 // tessellation evaluation, a geometry, a task, a mesh, a closest-hit, an
-// any-hit, a miss, an intersection and a callable shader on lavapipe: one
+// any-hit, a miss, an intersection, a callable and a ray generation shader
+// (the access in the raygen shader itself) on lavapipe: one
 // error each with the exact index and length, the stage, the coordinates of
 // the one invocation that does the access, the action (vkCmdDraw,
 // vkCmdDrawMeshTasksEXT, vkCmdTraceRaysKHR), the names and the source line;
@@ -250,7 +254,7 @@ func TestExtraStagesAtLeastWhatKhronosFinds(t *testing.T) {
 		`Shader validation error occurred in file (\S+) at line (\d+)`)
 	theirStage := map[string]string{
 		"tesc": "Tessellation Control", "tese": "Tessellation Eval", "geom": "Geometry", "rchit": "Closest Hit",
-		"rahit": "Any Hit", "rmiss": "Miss", "rint": "Intersection", "rcall": "Callable",
+		"rahit": "Any Hit", "rmiss": "Miss", "rint": "Intersection", "rcall": "Callable", "rgen": "Ray Generation",
 	}
 	// theirWords are the stage words as 1.3.239 prints them (TessCoord as
 	// the floats' bits: 1.0 and 0.5).
@@ -258,7 +262,7 @@ func TestExtraStagesAtLeastWhatKhronosFinds(t *testing.T) {
 	theirWords := map[string]string{
 		"tesc": "Invocation ID = 1, Primitive ID = 2", "tese": "Primitive ID = 1, TessCoord (u, v) = (1065353216, 1056964608)",
 		"geom": "Primitive ID = 1 Invocation ID = 2", "rchit": launch, "rahit": launch, "rmiss": launch, "rint": launch,
-		"rcall": launch,
+		"rcall": launch, "rgen": launch,
 	}
 	cases := []struct {
 		name, check, index, length, silent string
@@ -323,6 +327,7 @@ func TestExtraStagesAtLeastWhatKhronosFinds(t *testing.T) {
 var moreLine = map[string]int{
 	"tesc": 16, "tese": 15, "geom": 17, "task": 15, "mesh": 17,
 	"rchit": 15, "rahit": 15, "rmiss": 15, "rint": 14, "rcall": 15,
+	"rgen": 14,
 }
 
 // moreBDA is the address stageapp prints for the BDA case's buffer.
@@ -412,7 +417,7 @@ var moreChecks = []struct {
 // SSBO read at offset 16 of a range of 16) and ray_query
 // (rayQueryInitializeEXT with tmin 6 > tmax 4.5, against the TLAS that
 // stageapp builds for every stage_more case in submit 1) in each
-// of the ten extra stages (stage_more.<stage>) on lavapipe: one error each
+// of the eleven extra stages (stage_more.<stage>) on lavapipe: one error each
 // with the exact values, the stage, the coordinates of the one invocation
 // that does the access, the action and the source line; the read yields 0
 // (value=1; lavapipe alone gives the same, so this does not show the

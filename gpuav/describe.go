@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // Description is a record's check-specific part in the user's terms.
@@ -128,7 +129,8 @@ func Describe(code CheckCode, p [RecordParams]uint32) Description {
 		}
 		d.Message = fmt.Sprintf("(set = %d, binding = %d) Descriptor index %d %s.", d.Set, d.Binding, d.Index, what)
 	case CodeRayQueryTminGreaterThanTmax, CodeRayQueryNegativeTmin, CodeRayQueryNegativeTmax,
-		CodeRayQueryOriginNonFinite, CodeRayQueryDirectionNonFinite, CodeRayQueryTNaN:
+		CodeRayQueryOriginNonFinite, CodeRayQueryDirectionNonFinite, CodeRayQueryTNaN,
+		CodeRayQuerySkipTrianglesAndAABBs, CodeRayQueryTriangleFlags, CodeRayQueryOpaqueFlags:
 		describeRayQuery(&d, code, p)
 	case CodeBDAOOB:
 		describeBDA(&d, p)
@@ -175,7 +177,35 @@ func describeRayQuery(d *Description, code CheckCode, p [RecordParams]uint32) {
 	case CodeRayQueryTNaN:
 		d.FullVUID = "VUID-RuntimeSpirv-OpRayQueryInitializeKHR-06351"
 		d.Message = fmt.Sprintf("%ss RayTmin (%s) and RayTmax (%s) must not be NaN.", op, fmtFloat(r.Tmin), fmtFloat(r.Tmax))
+	case CodeRayQuerySkipTrianglesAndAABBs:
+		d.FullVUID = "VUID-RuntimeSpirv-OpRayQueryInitializeKHR-06889"
+		d.Message = fmt.Sprintf("%s Rayflags %s contains both SkipTrianglesKHR and SkipAABBsKHR.", op, rayFlagsString(r.Flags))
+	case CodeRayQueryTriangleFlags:
+		d.FullVUID = "VUID-RuntimeSpirv-OpRayQueryInitializeKHR-06890"
+		d.Message = fmt.Sprintf("%s Rayflags %s contains more than one of SkipTrianglesKHR, CullBackFacingTrianglesKHR and CullFrontFacingTrianglesKHR.", op, rayFlagsString(r.Flags))
+	case CodeRayQueryOpaqueFlags:
+		d.FullVUID = "VUID-RuntimeSpirv-OpRayQueryInitializeKHR-06891"
+		d.Message = fmt.Sprintf("%s Rayflags %s contains more than one of OpaqueKHR, NoOpaqueKHR, CullOpaqueKHR and CullNoOpaqueKHR.", op, rayFlagsString(r.Flags))
 	}
+}
+
+// rayFlagNames are the SPIR-V Ray Flags bits, lowest first.
+var rayFlagNames = []string{"OpaqueKHR", "NoOpaqueKHR", "TerminateOnFirstHitKHR", "SkipClosestHitShaderKHR",
+	"CullBackFacingTrianglesKHR", "CullFrontFacingTrianglesKHR", "CullOpaqueKHR", "CullNoOpaqueKHR",
+	"SkipTrianglesKHR", "SkipAABBsKHR", "ForceOpacityMicromap2StateEXT"}
+
+// rayFlagsString formats Rayflags as hex and names: "0x300 (SkipTrianglesKHR|SkipAABBsKHR)".
+func rayFlagsString(f uint32) string {
+	var names []string
+	for i, n := range rayFlagNames {
+		if f&(1<<i) != 0 {
+			names = append(names, n)
+		}
+	}
+	if rest := f &^ (1<<len(rayFlagNames) - 1); rest != 0 {
+		names = append(names, fmt.Sprintf("%#x", rest))
+	}
+	return fmt.Sprintf("%#x (%s)", f, strings.Join(names, "|"))
 }
 
 // describeBDA fills in a bda_oob error, worded like the Khronos layer's

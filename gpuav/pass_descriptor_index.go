@@ -48,7 +48,7 @@ func descriptorIndexPass(c *context) {
 				if s.state == 0 && (s.runtime || s.plain || !c.opt.enabled(CheckDescriptorIndexOOB)) {
 					continue
 				}
-				if !s.runtime && (s.constIndex && s.index < s.length || safe.inBounds(f, b, s.indexID, s.length)) {
+				if !s.runtime && (s.constIndex && s.index < s.length || len(s.inner) == 0 && safe.inBounds(f, b, s.indexID, s.length)) {
 					// Provably in bounds: no index check, the element
 					// checks (if any) remain.
 					s.state &^= stateCheckIndex
@@ -60,12 +60,14 @@ func descriptorIndexPass(c *context) {
 					s.indexID = c.m.ConstantUint32(0)
 				}
 				key := [2]uint32{s.variable, s.indexID}
-				s.prior = d.checked[key]
+				if len(s.inner) == 0 {
+					s.prior = d.checked[key]
+				}
 				newBlocks, okID, ok := c.guard(f, b, j, s, uses, d)
 				if !ok {
 					continue
 				}
-				if s.prior == 0 {
+				if s.prior == 0 && len(s.inner) == 0 {
 					d.checked[key] = okID
 				}
 				d.cont[newBlocks[len(newBlocks)-1].ID()] = true
@@ -93,6 +95,11 @@ type site struct {
 	variable   uint32 // the descriptor variable's id
 	runtime    bool   // a runtime array: the length comes from the descriptor state
 	plain      bool   // a plain binding (not an array): index 0 of length 1
+	// inner are the index ids of an array of arrays' inner dimensions
+	// (bufs[i][j]: j) and dims their lengths; the check uses the flattened
+	// index i*dims[0]+j against the product of all lengths (length).
+	inner []uint32
+	dims  []uint32
 	// state is the checks done through the descriptor state (stateChecks),
 	// 0: inline compare only.
 	state uint32
@@ -203,6 +210,21 @@ func (c *context) descriptorSite(in *spirv.Instruction) (site, bool) {
 	s.length = length
 	s.indexID = ac.Words[4]
 	s.index, s.constIndex = m.ConstantValue(s.indexID)
+	// An array of arrays: flatten the indices (row-major, as the binding's
+	// descriptorCount counts the elements).
+	for elem := m.Def(arr.Words[2]); elem != nil && elem.Opcode() == spirv.OpTypeArray; elem = m.Def(elem.Words[2]) {
+		dim, ok := m.ConstantValue(elem.Words[3])
+		k := 5 + len(s.inner)
+		if !ok || s.runtime || k >= len(ac.Words) {
+			c.warnf("instruction %d: array of descriptor arrays (runtime, specialization-constant length or partly indexed): access left unchecked", in.OrigIndex)
+			return s, false
+		}
+		s.inner = append(s.inner, ac.Words[k])
+		s.dims = append(s.dims, dim)
+		s.length *= dim
+		v, isConst := m.ConstantValue(ac.Words[k])
+		s.index, s.constIndex = s.index*dim+v, s.constIndex && isConst
+	}
 	if set, ok := m.Decoration(variable.Words[2], spirv.DecorationDescriptorSet); ok && len(set) > 0 {
 		s.set = set[0]
 	}
@@ -292,6 +314,12 @@ func (c *context) guard(f *spirv.Function, b *spirv.Block, j int, s site, uses m
 		c.warnf("instruction %d: descriptor index is not a 32-bit integer: left unchecked", s.inst.OrigIndex)
 		return nil, 0, false
 	}
+	for _, id := range s.inner {
+		if t := m.Def(m.Def(id).ResultType()); t == nil || t.Opcode() != spirv.OpTypeInt || t.Words[2] != 32 {
+			c.warnf("instruction %d: descriptor index is not a 32-bit integer: left unchecked", s.inst.OrigIndex)
+			return nil, 0, false
+		}
+	}
 	resultType := s.inst.ResultType()
 	if rt := m.Def(resultType); rt != nil && rt.Opcode() == spirv.OpTypePointer {
 		c.warnf("instruction %d: access yields a pointer: left unchecked", s.inst.OrigIndex)
@@ -341,6 +369,12 @@ func (c *context) guard(f *spirv.Function, b *spirv.Block, j int, s site, uses m
 			idx = s.indexID
 			if idxType.Words[3] == 1 {
 				idx = head.op(spirv.OpBitcast, u, idx)
+			}
+			for k, id := range s.inner { // idx = idx*dim + inner index
+				if m.Def(m.Def(id).ResultType()).Words[3] == 1 {
+					id = head.op(spirv.OpBitcast, u, id)
+				}
+				idx = head.op(spirv.OpIAdd, u, head.op(spirv.OpIMul, u, idx, m.ConstantUint32(s.dims[k])), id)
 			}
 			length = m.ConstantUint32(s.length)
 			if s.state == 0 {

@@ -2,6 +2,7 @@ package gpuav
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/gpuav-dbg/gpuav-dbg/spirv"
 )
@@ -21,19 +22,19 @@ const (
 // rayQueryPass checks the operands of every OpRayQueryInitializeKHR whose
 // operands are not all constants that obey the rules:
 //
-//	B: ... %code = OpFunctionCall %uint gpuav_ray_query_code %o %tmin %d %tmax
+//	B: ... %code = OpFunctionCall %uint gpuav_ray_query_code %flags %o %tmin %d %tmax
 //	       %bad = OpINotEqual %bool %code %uint_0
 //	       OpSelectionMerge %M None
 //	       OpBranchConditional %bad %F %M
 //	F: stage words; OpFunctionCall gpuav_report_ray_query ...; OpBranch %M
-//	M: %cull' = OpPhi %cull B %0 F; the same for origin (0,0,0), RayTmin 0,
-//	   direction (0,0,1) and RayTmax 0
-//	   OpRayQueryInitializeKHR %q %as %flags %cull' %o' %tmin' %d' %tmax'
+//	M: %cull' = OpPhi %cull B %0 F; the same for Rayflags 0, origin
+//	   (0,0,0), RayTmin 0, direction (0,0,1) and RayTmax 0
+//	   OpRayQueryInitializeKHR %q %as %flags' %cull' %o' %tmin' %d' %tmax'
 //	   ... the rest of B
 //
 // A failed check still initializes the query, so that the app's later
-// OpRayQueryProceedKHR and queries are defined, but with a cull mask of 0
-// and an empty interval: no instance can be hit, Proceed returns false and
+// OpRayQueryProceedKHR and queries are defined, but with no ray flags, a
+// cull mask of 0 and an empty interval: no instance can be hit, Proceed returns false and
 // the committed intersection is None, as for a ray that misses everything.
 func rayQueryPass(c *context) {
 	done := map[*spirv.Instruction]bool{} // guarded initializes, now in merge blocks
@@ -61,21 +62,49 @@ func rayQueryPass(c *context) {
 	}
 }
 
-// rayOperandsValid reports whether origin, direction and the t values are
-// constants that obey every rule, so that no check is needed.
+// rayOperandsValid reports whether Rayflags, origin, direction and the t
+// values are constants that obey every rule, so that no check is needed.
 func (c *context) rayOperandsValid(in *spirv.Instruction) bool {
+	flags, ok0 := c.constUint32(in.Words[rqFlags])
 	o, ok1 := c.constFloats(in.Words[rqOrig])
 	d, ok2 := c.constFloats(in.Words[rqDir])
 	t0, ok3 := c.constFloats(in.Words[rqTmin])
 	t1, ok4 := c.constFloats(in.Words[rqTmax])
-	if !ok1 || !ok2 || !ok3 || !ok4 || len(t0) != 1 || len(t1) != 1 {
+	if !ok0 || !ok1 || !ok2 || !ok3 || !ok4 || len(t0) != 1 || len(t1) != 1 {
 		return false
 	}
-	return rayQueryCode(o, t0[0], d, t1[0]) == 0
+	return rayQueryCode(flags, o, t0[0], d, t1[0]) == 0
 }
 
+// constUint32 returns the value of a 32-bit integer OpConstant (or
+// OpConstantNull).
+func (c *context) constUint32(id uint32) (uint32, bool) {
+	d := c.m.Def(id)
+	if d == nil {
+		return 0, false
+	}
+	t := c.m.Def(d.ResultType())
+	if t == nil || t.Opcode() != spirv.OpTypeInt || t.Words[2] != 32 {
+		return 0, false
+	}
+	switch {
+	case d.Opcode() == spirv.OpConstant && len(d.Words) == 4:
+		return d.Words[3], true
+	case d.Opcode() == spirv.OpConstantNull:
+		return 0, true
+	}
+	return 0, false
+}
+
+// Ray flag bits of the Rayflags rules (SPIR-V Ray Flags).
+const (
+	rayFlagsSkipBoth = 0x300 // SkipTrianglesKHR | SkipAABBsKHR
+	rayFlagsTriangle = 0x130 // SkipTrianglesKHR, CullBackFacing, CullFrontFacing
+	rayFlagsOpaque   = 0xc3  // OpaqueKHR, NoOpaqueKHR, CullOpaqueKHR, CullNoOpaqueKHR
+)
+
 // rayQueryCode is gpuav_ray_query_code on the host, for constant operands.
-func rayQueryCode(o []float32, tmin float32, d []float32, tmax float32) CheckCode {
+func rayQueryCode(flags uint32, o []float32, tmin float32, d []float32, tmax float32) CheckCode {
 	finite := func(v []float32) bool {
 		for _, x := range v {
 			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
@@ -98,6 +127,12 @@ func rayQueryCode(o []float32, tmin float32, d []float32, tmax float32) CheckCod
 		return CodeRayQueryNegativeTmax
 	case tmin > tmax:
 		return CodeRayQueryTminGreaterThanTmax
+	case flags&rayFlagsSkipBoth == rayFlagsSkipBoth:
+		return CodeRayQuerySkipTrianglesAndAABBs
+	case bits.OnesCount32(flags&rayFlagsTriangle) > 1:
+		return CodeRayQueryTriangleFlags
+	case bits.OnesCount32(flags&rayFlagsOpaque) > 1:
+		return CodeRayQueryOpaqueFlags
 	}
 	return 0
 }
@@ -159,9 +194,11 @@ func (c *context) guardRayQuery(f *spirv.Function, b *spirv.Block, j int) ([]*sp
 		}
 		return 0
 	}
+	ft := m.Def(typeOf(in.Words[rqFlags]))
 	if typeOf(in.Words[rqOrig]) != v3 || typeOf(in.Words[rqDir]) != v3 ||
-		typeOf(in.Words[rqTmin]) != f32 || typeOf(in.Words[rqTmax]) != f32 {
-		c.warnf("instruction %d: ray query operands are not vec3/float of 32 bits: left unchecked", in.OrigIndex)
+		typeOf(in.Words[rqTmin]) != f32 || typeOf(in.Words[rqTmax]) != f32 ||
+		ft == nil || ft.Opcode() != spirv.OpTypeInt || ft.Words[2] != 32 {
+		c.warnf("instruction %d: ray query operands are not int/vec3/float of 32 bits: left unchecked", in.OrigIndex)
 		return nil, false
 	}
 	codeFn, err := c.function("gpuav_ray_query_code")
@@ -179,7 +216,8 @@ func (c *context) guardRayQuery(f *spirv.Function, b *spirv.Block, j int) ([]*sp
 	post := append([]*spirv.Instruction(nil), b.Insts[j+1:]...)
 
 	head := &emitter{m: m, insts: append([]*spirv.Instruction(nil), b.Insts[:j]...)}
-	code := head.op(spirv.OpFunctionCall, u, codeFn, in.Words[rqOrig], in.Words[rqTmin], in.Words[rqDir], in.Words[rqTmax])
+	flags := c.asUint(head, in.Words[rqFlags], typeOf(in.Words[rqFlags]))
+	code := head.op(spirv.OpFunctionCall, u, codeFn, flags, in.Words[rqOrig], in.Words[rqTmin], in.Words[rqDir], in.Words[rqTmax])
 	bad := head.op(spirv.OpINotEqual, m.TypeBool(), code, m.ConstantUint32(0))
 	head.void(spirv.OpSelectionMerge, mID, uint32(spirv.SelectionControlNone))
 	head.void(spirv.OpBranchConditional, bad, fID, mID)
@@ -187,24 +225,23 @@ func (c *context) guardRayQuery(f *spirv.Function, b *spirv.Block, j int) ([]*sp
 
 	fail := &emitter{m: m}
 	stage := c.stageInfo(fail)
-	flags := c.asUint(fail, in.Words[rqFlags], typeOf(in.Words[rqFlags]))
 	cull := c.asUint(fail, in.Words[rqCull], typeOf(in.Words[rqCull]))
 	fail.op(spirv.OpFunctionCall, m.TypeVoid(), report,
 		m.ConstantUint32(c.opt.ShaderID), m.ConstantUint32(uint32(in.OrigIndex)), stage, code, flags, cull,
 		in.Words[rqOrig], in.Words[rqTmin], in.Words[rqDir], in.Words[rqTmax])
 	fail.void(spirv.OpBranch, mID)
 
-	// The harmless ray: cull mask 0, origin 0, direction +z, [0, 0].
+	// The harmless ray: no flags, cull mask 0, origin 0, direction +z, [0, 0].
 	zeroF := m.ConstantNull(f32)
 	zeroV := m.ConstantNull(v3)
 	oneID := m.NewID()
 	m.AddGlobal(spirv.NewInstruction(spirv.OpConstant, f32, oneID, math.Float32bits(1)))
 	dirID := m.NewID()
 	m.AddGlobal(spirv.NewInstruction(spirv.OpConstantComposite, v3, dirID, zeroF, zeroF, oneID))
-	safe := map[int]uint32{rqCull: m.ConstantNull(typeOf(in.Words[rqCull])), rqOrig: zeroV, rqTmin: zeroF, rqDir: dirID, rqTmax: zeroF}
+	safe := map[int]uint32{rqFlags: m.ConstantNull(typeOf(in.Words[rqFlags])), rqCull: m.ConstantNull(typeOf(in.Words[rqCull])), rqOrig: zeroV, rqTmin: zeroF, rqDir: dirID, rqTmax: zeroF}
 
 	merge := &emitter{m: m}
-	for _, k := range []int{rqCull, rqOrig, rqTmin, rqDir, rqTmax} {
+	for _, k := range []int{rqFlags, rqCull, rqOrig, rqTmin, rqDir, rqTmax} {
 		in.Words[k] = merge.op(spirv.OpPhi, typeOf(in.Words[k]), in.Words[k], b.ID(), safe[k], fID)
 	}
 	merge.insts = append(merge.insts, in)

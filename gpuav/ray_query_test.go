@@ -2,6 +2,7 @@ package gpuav
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -23,6 +24,10 @@ func TestInstrumentRayQueryValid(t *testing.T) {
 		{"ray_query.comp", "spirv1.4", "-g", 1},
 		{"ray_query.rgen", "vulkan1.2", "-g", 1},
 		{"ray_query.rgen", "vulkan1.3", "-gVS", 1},
+		// Rayflags: constant bad flags and flags from a push constant are
+		// checked, constant valid flags with a constant valid ray are not.
+		{"ray_query_flags.comp", "vulkan1.2", "-g", 2},
+		{"ray_query_flags.comp", "vulkan1.3", "-gVS", 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.shader+"/"+tt.env+tt.debug, func(t *testing.T) {
@@ -53,25 +58,28 @@ func TestInstrumentRayQueryValid(t *testing.T) {
 				t.Fatal(err)
 			}
 			orig, _ := spirv.Parse(append([]uint32(nil), w...))
-			want := -1
+			var inits []uint32 // instruction indices of the initializes, in order
 			for i, in := range orig.Instructions() {
 				if in.Opcode() == spirv.OpRayQueryInitializeKHR {
-					want = i
-					break
+					inits = append(inits, uint32(i))
 				}
 			}
-			found := false
+			var named []uint32
 			for _, f := range m.Functions {
 				for _, b := range f.Blocks {
 					for _, in := range b.Insts {
 						if in.Opcode() == spirv.OpFunctionCall && m.Name(in.Words[3]) == "gpuav_report_ray_query(u1;u1;vu4;u1;u1;u1;vf3;f1;vf3;f1;" {
-							found = true
-							if got := m.Def(in.Words[5]); got == nil || got.Words[3] != uint32(want) {
-								t.Errorf("report names instruction %v, want %d", got, want)
+							if got := m.Def(in.Words[5]); got != nil {
+								named = append(named, got.Words[3])
 							}
 						}
 					}
 				}
+			}
+			// The checked initializes are the first ChecksAdded ones.
+			found := len(named) > 0
+			if len(named) != tt.checks || len(inits) < tt.checks || !slices.Equal(named, inits[:tt.checks]) {
+				t.Errorf("reports name instructions %v, want the first %d of %v", named, tt.checks, inits)
 			}
 			if !found {
 				t.Errorf("no call to gpuav_report_ray_query")
@@ -91,22 +99,36 @@ func TestRayQueryCode(t *testing.T) {
 		tmin, tmax float32
 		d          []float32
 		want       CheckCode
+		flags      uint32
 	}{
-		{v(0, 0, 0), 0, 10, v(0, 0, 1), 0},
-		{v(0, 0, 0), 0, inf, v(0, 0, 1), 0},
-		{v(0, 0, 0), 2, 2, v(0, 0, 1), 0},
-		{v(0, inf, 0), 0, 10, v(0, 0, 1), CodeRayQueryOriginNonFinite},
-		{v(nan, 0, 0), -1, 10, v(0, 0, nan), CodeRayQueryOriginNonFinite},
-		{v(0, 0, 0), 0, 10, v(0, 0, nan), CodeRayQueryDirectionNonFinite},
-		{v(0, 0, 0), 0, 10, v(-inf, 0, 1), CodeRayQueryDirectionNonFinite},
-		{v(0, 0, 0), nan, 10, v(0, 0, 1), CodeRayQueryTNaN},
-		{v(0, 0, 0), 0, nan, v(0, 0, 1), CodeRayQueryTNaN},
-		{v(0, 0, 0), -0.5, 10, v(0, 0, 1), CodeRayQueryNegativeTmin},
-		{v(0, 0, 0), 0, -1, v(0, 0, 1), CodeRayQueryNegativeTmax},
-		{v(0, 0, 0), 5, 1, v(0, 0, 1), CodeRayQueryTminGreaterThanTmax},
+		{v(0, 0, 0), 0, 10, v(0, 0, 1), 0, 0},
+		{v(0, 0, 0), 0, inf, v(0, 0, 1), 0, 0},
+		{v(0, 0, 0), 2, 2, v(0, 0, 1), 0, 0},
+		{v(0, inf, 0), 0, 10, v(0, 0, 1), CodeRayQueryOriginNonFinite, 0},
+		{v(nan, 0, 0), -1, 10, v(0, 0, nan), CodeRayQueryOriginNonFinite, 0},
+		{v(0, 0, 0), 0, 10, v(0, 0, nan), CodeRayQueryDirectionNonFinite, 0},
+		{v(0, 0, 0), 0, 10, v(-inf, 0, 1), CodeRayQueryDirectionNonFinite, 0},
+		{v(0, 0, 0), nan, 10, v(0, 0, 1), CodeRayQueryTNaN, 0},
+		{v(0, 0, 0), 0, nan, v(0, 0, 1), CodeRayQueryTNaN, 0},
+		{v(0, 0, 0), -0.5, 10, v(0, 0, 1), CodeRayQueryNegativeTmin, 0},
+		{v(0, 0, 0), 0, -1, v(0, 0, 1), CodeRayQueryNegativeTmax, 0},
+		{v(0, 0, 0), 5, 1, v(0, 0, 1), CodeRayQueryTminGreaterThanTmax, 0},
+		// Rayflags (06889, 06890, 06891), checked after the ray's values.
+		{v(0, 0, 0), 0, 10, v(0, 0, 1), 0, 0x1 | 0x4 | 0x8 | 0x10 | 0x200},
+		{v(0, 0, 0), 0, 10, v(0, 0, 1), 0, 0x100 | 0x80},
+		{v(0, 0, 0), 0, 10, v(0, 0, 1), 0, 0x20 | 0x40 | 0x200},
+		{v(0, 0, 0), 0, 10, v(0, 0, 1), CodeRayQuerySkipTrianglesAndAABBs, 0x300},
+		{v(0, 0, 0), 0, 10, v(0, 0, 1), CodeRayQuerySkipTrianglesAndAABBs, 0x300 | 0x10 | 0x3},
+		{v(0, 0, 0), 0, 10, v(0, 0, 1), CodeRayQueryTriangleFlags, 0x100 | 0x10},
+		{v(0, 0, 0), 0, 10, v(0, 0, 1), CodeRayQueryTriangleFlags, 0x100 | 0x20},
+		{v(0, 0, 0), 0, 10, v(0, 0, 1), CodeRayQueryTriangleFlags, 0x10 | 0x20 | 0x1 | 0x2},
+		{v(0, 0, 0), 0, 10, v(0, 0, 1), CodeRayQueryOpaqueFlags, 0x1 | 0x2},
+		{v(0, 0, 0), 0, 10, v(0, 0, 1), CodeRayQueryOpaqueFlags, 0x40 | 0x80},
+		{v(0, 0, 0), 0, 10, v(0, 0, 1), CodeRayQueryOpaqueFlags, 0x1 | 0x80 | 0x200},
+		{v(0, 0, 0), -1, 10, v(0, 0, 1), CodeRayQueryNegativeTmin, 0x300},
 	}
 	for i, tt := range tests {
-		if got := rayQueryCode(tt.o, tt.tmin, tt.d, tt.tmax); got != tt.want {
+		if got := rayQueryCode(tt.flags, tt.o, tt.tmin, tt.d, tt.tmax); got != tt.want {
 			t.Errorf("%d: code %d, want %d", i, got, tt.want)
 		}
 	}
@@ -139,6 +161,15 @@ func TestDescribeRayQuery(t *testing.T) {
 		{CodeRayQueryTNaN, [RecordParams]uint32{b(float32(math.NaN())), b(10), b(0), b(0), b(0), 0, 0xff},
 			"VUID-RuntimeSpirv-OpRayQueryInitializeKHR-06351",
 			"OpRayQueryInitializeKHR operands RayTmin (NaN) and RayTmax (10) must not be NaN."},
+		{CodeRayQuerySkipTrianglesAndAABBs, [RecordParams]uint32{b(0), b(10), b(0), b(0), b(0), 0x301, 0xff},
+			"VUID-RuntimeSpirv-OpRayQueryInitializeKHR-06889",
+			"OpRayQueryInitializeKHR operand Rayflags 0x301 (OpaqueKHR|SkipTrianglesKHR|SkipAABBsKHR) contains both SkipTrianglesKHR and SkipAABBsKHR."},
+		{CodeRayQueryTriangleFlags, [RecordParams]uint32{b(0), b(10), b(0), b(0), b(0), 0x110, 0xff},
+			"VUID-RuntimeSpirv-OpRayQueryInitializeKHR-06890",
+			"OpRayQueryInitializeKHR operand Rayflags 0x110 (CullBackFacingTrianglesKHR|SkipTrianglesKHR) contains more than one of SkipTrianglesKHR, CullBackFacingTrianglesKHR and CullFrontFacingTrianglesKHR."},
+		{CodeRayQueryOpaqueFlags, [RecordParams]uint32{b(0), b(10), b(0), b(0), b(0), 0x1003, 0xff},
+			"VUID-RuntimeSpirv-OpRayQueryInitializeKHR-06891",
+			"OpRayQueryInitializeKHR operand Rayflags 0x1003 (OpaqueKHR|NoOpaqueKHR|0x1000) contains more than one of OpaqueKHR, NoOpaqueKHR, CullOpaqueKHR and CullNoOpaqueKHR."},
 	}
 	for _, tt := range tests {
 		d := Describe(tt.code, tt.p)

@@ -102,6 +102,11 @@ const (
 	CodeRayQueryDirectionNonFinite  CheckCode = 10 // VUID-...-06348
 	CodeRayQueryTNaN                CheckCode = 11 // VUID-...-06351 (+inf is allowed)
 	CodeRayQueryNegativeTmax        CheckCode = 12 // VUID-...-06349
+	// Ray query Rayflags codes, same parameters; checked after the rules
+	// above, in this order.
+	CodeRayQuerySkipTrianglesAndAABBs CheckCode = 13 // VUID-...-06889
+	CodeRayQueryTriangleFlags         CheckCode = 14 // VUID-...-06890
+	CodeRayQueryOpaqueFlags           CheckCode = 15 // VUID-...-06891
 )
 
 // Check ids: the stable names of the checks a user switches on and off, as
@@ -149,7 +154,8 @@ func (c CheckCode) CheckID() string {
 	case CodeBDAOOB:
 		return CheckBDAOOB
 	case CodeRayQueryTminGreaterThanTmax, CodeRayQueryNegativeTmin, CodeRayQueryOriginNonFinite,
-		CodeRayQueryDirectionNonFinite, CodeRayQueryTNaN, CodeRayQueryNegativeTmax:
+		CodeRayQueryDirectionNonFinite, CodeRayQueryTNaN, CodeRayQueryNegativeTmax,
+		CodeRayQuerySkipTrianglesAndAABBs, CodeRayQueryTriangleFlags, CodeRayQueryOpaqueFlags:
 		return CheckRayQuery
 	}
 	return fmt.Sprintf("unknown_check_%d", uint32(c))

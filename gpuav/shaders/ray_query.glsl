@@ -1,6 +1,7 @@
 // ray_query: the OpRayQueryInitializeKHR operand rules of the Vulkan
 // environment for SPIR-V (VUID-RuntimeSpirv-OpRayQueryInitializeKHR-06348,
-// -06349, -06350, -06351). gpuav_ray_query_code is called before every
+// -06349, -06350, -06351) and its Rayflags rules (-06889, -06890, -06891).
+// gpuav_ray_query_code is called before every
 // initialize and returns 0 or the first rule the operands break; the
 // instrumented shader reports only on failure (out of line) and then
 // initializes a query that can find nothing (cull mask 0, empty interval).
@@ -8,8 +9,12 @@
 // gpuav_ray_query_code returns 0 when the operands are valid, else the
 // check code of the first rule broken, in this order: origin finite,
 // direction finite, t values not NaN, RayTmin >= 0, RayTmax >= 0,
-// RayTmin <= RayTmax.
-uint gpuav_ray_query_code(vec3 origin, float tmin, vec3 direction, float tmax) {
+// RayTmin <= RayTmax; then the Rayflags: not both SkipTriangles (0x100) and
+// SkipAABBs (0x200); at most one of SkipTriangles, CullBackFacingTriangles
+// (0x10) and CullFrontFacingTriangles (0x20); at most one of Opaque (0x1),
+// NoOpaque (0x2), CullOpaque (0x40) and CullNoOpaque (0x80).
+uint gpuav_ray_query_code(uint flags, vec3 origin, float tmin, vec3 direction, float tmax) {
+    uint f = flags;
     vec3 o = origin;
     vec3 d = direction;
     float t0 = tmin;
@@ -27,6 +32,12 @@ uint gpuav_ray_query_code(vec3 origin, float tmin, vec3 direction, float tmax) {
         code = GPUAV_CODE_RAY_QUERY_NEGATIVE_TMAX;
     } else if (t0 > t1) {
         code = GPUAV_CODE_RAY_QUERY_TMIN_GT_TMAX;
+    } else if ((f & 0x300u) == 0x300u) {
+        code = GPUAV_CODE_RAY_QUERY_SKIP_BOTH;
+    } else if (bitCount(f & 0x130u) > 1) {
+        code = GPUAV_CODE_RAY_QUERY_TRI_FLAGS;
+    } else if (bitCount(f & 0xc3u) > 1) {
+        code = GPUAV_CODE_RAY_QUERY_OPAQUE_FLAGS;
     }
     return code;
 }

@@ -7,10 +7,12 @@
  * ray-generation shader (rq.rgen, vkCmdTraceRaysKHR 4x1x1).
  *
  *   rqapp --shaders DIR [--stage compute|raygen]
- *         [--ray OX OY OZ DX DY DZ TMIN TMAX]
+ *         [--ray OX OY OZ DX DY DZ TMIN TMAX] [--flags N]
  *
  * The ray's values are read with strtof, so "inf", "-inf" and "nan" work;
- * the default (0 0 0  0 0 1  0 10) hits the triangle. It prints
+ * the default (0 0 0  0 0 1  0 10) hits the triangle. --flags sets the
+ * Rayflags operand (strtoul, base 0: "0x300" works; default 1,
+ * gl_RayFlagsOpaqueEXT); the shaders read it from the push constants. It prints
  * "hit=a b c d" (1 where the query committed a triangle, 0 where it found
  * nothing). Every VkResult is checked; a failure prints
  * "rqapp: <call> failed: <n>" and exits 1. Names: the command buffer is
@@ -76,6 +78,7 @@ int main(int argc, char **argv)
     const char *dir = ".";
     int raygen = 0;
     float ray[8] = {0, 0, 0, 0, 0, 1, 0, 10};
+    uint32_t flags = 1; /* gl_RayFlagsOpaqueEXT */
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--shaders") && i + 1 < argc)
             dir = argv[++i];
@@ -90,6 +93,8 @@ int main(int argc, char **argv)
         } else if (!strcmp(argv[i], "--ray") && i + 8 < argc) {
             for (int k = 0; k < 8; k++)
                 ray[k] = strtof(argv[++i], NULL);
+        } else if (!strcmp(argv[i], "--flags") && i + 1 < argc) {
+            flags = (uint32_t)strtoul(argv[++i], NULL, 0);
         } else {
             fprintf(stderr, "rqapp: unknown argument %s\n", argv[i]);
             return 2;
@@ -196,7 +201,7 @@ int main(int argc, char **argv)
     };
     vkUpdateDescriptorSets(dev, 2, writes, 0, NULL);
 
-    VkPipelineLayout layout = ca_pipeline_layout(dsl, stage, 10 * sizeof(float));
+    VkPipelineLayout layout = ca_pipeline_layout(dsl, stage, 11 * sizeof(float));
     VkPipelineShaderStageCreateInfo ssci = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = stage,
         .module = ca_module(dir, raygen ? "rq.rgen.spv" : "rq.comp.spv"), .pName = "main"};
@@ -241,7 +246,8 @@ int main(int argc, char **argv)
     }
     ca_name_cmd_pipeline(cbs[1], "rq-cmd", pipe, "rq-pipeline");
 
-    float pc[10] = {ray[0], ray[1], ray[2], 0, ray[3], ray[4], ray[5], 0, ray[6], ray[7]};
+    float pc[11] = {ray[0], ray[1], ray[2], 0, ray[3], ray[4], ray[5], 0, ray[6], ray[7]};
+    memcpy(&pc[10], &flags, sizeof flags);
     CHECK(vkBeginCommandBuffer(cbs[1], &begin));
     vkCmdBindPipeline(cbs[1], bp, pipe);
     vkCmdBindDescriptorSets(cbs[1], bp, layout, 0, 1, &set, 0, NULL);

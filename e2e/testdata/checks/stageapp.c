@@ -19,12 +19,15 @@
  *          invocation (3, 1, 0); no mesh workgroup is launched
  *   mesh   the same, without a task shader
  *   rchit, rahit, rmiss, rint, rcall
- *          vkCmdTraceRaysKHR 4x2x1: launch (3, 1, 0). stage.rgen casts one
+ *          vkCmdTraceRaysKHR 4x2x1: launch (3, 1, 0). stage_trace.rgen casts one
  *          ray per launch from the origin along +z at one triangle
  *          (-1,-1,5) (1,-1,5) (0,1,5): opaque for rchit, not opaque for
  *          rahit (any hit), masked out of the instance (mask 0) for rmiss;
  *          for rint the geometry is the box (-1,-1,4)..(1,1,6) with a
  *          procedural hit group. For rcall stage_call.rgen calls callable 0.
+ *   rgen   the same trace, but the ray generation shader (PREFIX.rgen)
+ *          does the access itself and casts no ray (stage_plain.rmiss and
+ *          stage_plain.rchit fill the other groups).
  *
  *   stageapp --shaders DIR --stage STAGE [--index N]
  *            [--case oob|uninitialized|destroyed|bda_oob|texel_buffer_oob|buffer_oob|ray_query]
@@ -74,9 +77,9 @@
 #define APP "stageapp"
 #include "checkapp.h"
 
-enum { TESC, TESE, GEOM, TASK, MESH, RCHIT, RAHIT, RMISS, RINT, RCALL, NSTAGES };
+enum { TESC, TESE, GEOM, TASK, MESH, RCHIT, RAHIT, RMISS, RINT, RCALL, RGEN, NSTAGES };
 static const char *const stage_names[NSTAGES] = {"tesc", "tese", "geom", "task", "mesh",
-                                                 "rchit", "rahit", "rmiss", "rint", "rcall"};
+                                                 "rchit", "rahit", "rmiss", "rint", "rcall", "rgen"};
 
 #define PROC(name) PFN_##name p##name = (PFN_##name)vkGetDeviceProcAddr(dev, #name)
 
@@ -244,7 +247,9 @@ static VkPipeline rt_pipeline(int stage, const char *dir, VkPipelineLayout layou
     (ss[n] = (VkPipelineShaderStageCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,      \
                                                .stage = (bit), .module = module(dir, (name)), .pName = "main"},   \
      n++)
-    uint32_t rgen = STAGE(VK_SHADER_STAGE_RAYGEN_BIT_KHR, stage == RCALL ? "stage_call.rgen" : "stage.rgen");
+    uint32_t rgen = STAGE(VK_SHADER_STAGE_RAYGEN_BIT_KHR, stage == RCALL  ? "stage_call.rgen"
+                                                          : stage == RGEN ? own("rgen")
+                                                                          : "stage_trace.rgen");
     uint32_t miss = STAGE(VK_SHADER_STAGE_MISS_BIT_KHR, stage == RMISS ? own("rmiss") : "stage_plain.rmiss");
     uint32_t chit = STAGE(VK_SHADER_STAGE_CLOSEST_HIT_BIT_KHR, stage == RCHIT ? own("rchit") : "stage_plain.rchit");
     uint32_t ahit = stage == RAHIT ? STAGE(VK_SHADER_STAGE_ANY_HIT_BIT_KHR, own("rahit")) : VK_SHADER_UNUSED_KHR;
@@ -399,7 +404,7 @@ int main(int argc, char **argv)
         }
     }
     if (stage < 0) {
-        fprintf(stderr, APP ": --stage tesc|tese|geom|task|mesh|rchit|rahit|rmiss|rint|rcall is required\n");
+        fprintf(stderr, APP ": --stage tesc|tese|geom|task|mesh|rchit|rahit|rmiss|rint|rcall|rgen is required\n");
         return 2;
     }
     if (index == UINT32_MAX)

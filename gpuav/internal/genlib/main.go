@@ -52,6 +52,9 @@ func defines() []string {
 		"GPUAV_CODE_RAY_QUERY_ORIGIN":        uint32(gpuav.CodeRayQueryOriginNonFinite),
 		"GPUAV_CODE_RAY_QUERY_DIRECTION":     uint32(gpuav.CodeRayQueryDirectionNonFinite),
 		"GPUAV_CODE_RAY_QUERY_T_NAN":         uint32(gpuav.CodeRayQueryTNaN),
+		"GPUAV_CODE_RAY_QUERY_SKIP_BOTH":     uint32(gpuav.CodeRayQuerySkipTrianglesAndAABBs),
+		"GPUAV_CODE_RAY_QUERY_TRI_FLAGS":     uint32(gpuav.CodeRayQueryTriangleFlags),
+		"GPUAV_CODE_RAY_QUERY_OPAQUE_FLAGS":  uint32(gpuav.CodeRayQueryOpaqueFlags),
 		"GPUAV_BDA_NEAREST":                  gpuav.BDANearest,
 	}
 	for _, c := range gpuav.InputConstants {

@@ -1,0 +1,9 @@
+#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) buffer B { uint v[]; } bufs[3][4];
+layout(push_constant) uniform PC { uint i; int j; } pc;
+
+void main() {
+    bufs[2][3].v[0] = 1u;       // constant, flattened 11 < 12: no check
+    bufs[pc.i][pc.j].v[0] = 2u; // dynamic: checked as i*4 + j against 12
+}

@@ -16,7 +16,9 @@ import (
 //
 // The comparison is inline and the report out of line, so an in-bounds
 // access costs a compare and a branch. A failed check skips the access: a
-// load or sample yields zero, a store or atomic does nothing.
+// load or sample yields zero, a store or atomic does nothing. An atomic
+// through an OpImageTexelPointer into an image array element is a site:
+// the texel pointer is cloned into T next to the atomic.
 //
 // With descriptor_uninitialized or descriptor_destroyed on, sized arrays
 // and plain bindings also check the element's state (elementCheck, its
@@ -85,7 +87,7 @@ func descriptorIndexPass(c *context) {
 // site is one access through a descriptor-array element.
 type site struct {
 	inst       *spirv.Instruction   // the access (sample, load, store...)
-	chain      []*spirv.Instruction // loads feeding it, outermost first
+	chain      []*spirv.Instruction // loads (or the texel pointer) feeding it, outermost first
 	indexID    uint32
 	constIndex bool
 	index      uint32
@@ -183,12 +185,24 @@ func (c *context) descriptorSite(in *spirv.Instruction) (site, bool) {
 		if ac == nil {
 			return s, false
 		}
-		if op := ac.Opcode(); (op == spirv.OpAccessChain || op == spirv.OpInBoundsAccessChain) && len(ac.Words) > 3 {
+		if ac.Opcode() == spirv.OpImageTexelPointer {
+			// An atomic on an image element: the texel pointer goes under
+			// the guard with the atomic; its image operand is the access
+			// chain into the image array.
+			if len(ac.Words) < 6 {
+				return s, false
+			}
+			s.chain = []*spirv.Instruction{ac}
+			ac = m.Def(ac.Words[3])
+			if ac == nil || !c.isArrayVar(ac, spirv.StorageClassUniformConstant) {
+				return s, false
+			}
+		} else if op := ac.Opcode(); (op == spirv.OpAccessChain || op == spirv.OpInBoundsAccessChain) && len(ac.Words) > 3 {
 			if v := m.Def(ac.Words[3]); v != nil && (isPlainVar(m, v, spirv.StorageClassUniform) || isPlainVar(m, v, spirv.StorageClassStorageBuffer)) {
 				return c.plainSite(s, v), true
 			}
 		}
-		if !(c.isArrayVar(ac, spirv.StorageClassUniform) || c.isArrayVar(ac, spirv.StorageClassStorageBuffer)) {
+		if len(s.chain) == 0 && !(c.isArrayVar(ac, spirv.StorageClassUniform) || c.isArrayVar(ac, spirv.StorageClassStorageBuffer)) {
 			return s, false
 		}
 	} else {

@@ -10,14 +10,15 @@ import (
 	"testing"
 )
 
-// stageApp does a descriptor_index_oob in one stage beyond compute, vertex
-// and fragment (stageapp.c).
+// stageApp does a descriptor_index_oob (and the other checks) in one
+// stage other than compute (stageapp.c).
 var stageApp = newCheckApp("stageapp",
-	"stage.tesc", "stage.tese", "stage.geom", "stage.task", "stage.mesh",
+	"stage.tesc", "stage.tese", "stage.geom", "stage.task", "stage.mesh", "stage.vert", "stage.frag",
 	"stage.rchit", "stage.rahit", "stage.rmiss", "stage.rint", "stage.rcall",
 	"stage.rgen", "stage_trace.rgen", "stage_call.rgen", "stage_plain.vert", "stage_plain.frag", "stage_plain.tesc",
 	"stage_plain.tese", "stage_plain.mesh", "stage_plain.rchit", "stage_plain.rmiss",
 	"stage_more.tesc", "stage_more.tese", "stage_more.geom", "stage_more.task", "stage_more.mesh",
+	"stage_more.vert", "stage_more.frag",
 	"stage_more.rchit", "stage_more.rahit", "stage_more.rmiss", "stage_more.rint", "stage_more.rcall",
 	"stage_more.rgen")
 
@@ -48,6 +49,10 @@ var extraStages = []struct {
 		map[string][]float64{"global_invocation_id": {3, 1, 0}}, "taskShader"},
 	{"mesh", "mesh", "vkCmdDrawMeshTasksEXT", "stage.mesh", 14,
 		map[string][]float64{"global_invocation_id": {3, 1, 0}}, "meshShader"},
+	{"vert", "vertex", "vkCmdDraw", "stage.vert", 11,
+		map[string][]float64{"instance_index": {1}, "vertex_index": {2}}, "vertexPipelineStoresAndAtomics"},
+	{"frag", "fragment", "vkCmdDraw", "stage.frag", 12,
+		map[string][]float64{"frag_coord": {0.5, 0.5}}, "fragmentStoresAndAtomics"},
 	{"rchit", "closest_hit", "vkCmdTraceRaysKHR", "stage.rchit", 12,
 		map[string][]float64{"launch_id": {3, 1, 0}}, "rayTracingPipeline"},
 	{"rahit", "any_hit", "vkCmdTraceRaysKHR", "stage.rahit", 12,
@@ -122,7 +127,8 @@ var runtimeCases = []struct{ name, check, msg, alone string }{
 // descriptor_destroyed (index 2 written, its buffer destroyed before
 // recording) in a
 // tessellation control, a
-// tessellation evaluation, a geometry, a task, a mesh, a closest-hit, an
+// tessellation evaluation, a geometry, a task, a mesh, a vertex, a
+// fragment, a closest-hit, an
 // any-hit, a miss, an intersection, a callable and a ray generation shader
 // (the access in the raygen shader itself) on lavapipe: one
 // error each with the exact index and length, the stage, the coordinates of
@@ -236,8 +242,8 @@ func TestExtraStages(t *testing.T) {
 // TestExtraStagesAtLeastWhatKhronosFinds: the Khronos layer 1.3.239 with
 // GPU-assisted validation reports stageapp's bad index ("Index of 4 used to
 // index descriptor array of length 4") and its never-written descriptor
-// ("Descriptor index 2 is uninitialized") in the tessellation, geometry and
-// ray-tracing stages, with the action index, the stage's words and the
+// ("Descriptor index 2 is uninitialized") in the tessellation, geometry,
+// vertex, fragment and ray-tracing stages, with the action index, the stage's words and the
 // line; gpuav-dbg reports the same index, length, action, stage
 // coordinates and line, except where the reference is wrong or silent:
 //   - the sized array's bad index: 1.3.239 names the line after the
@@ -254,14 +260,15 @@ func TestExtraStagesAtLeastWhatKhronosFinds(t *testing.T) {
 		`Shader validation error occurred in file (\S+) at line (\d+)`)
 	theirStage := map[string]string{
 		"tesc": "Tessellation Control", "tese": "Tessellation Eval", "geom": "Geometry", "rchit": "Closest Hit",
-		"rahit": "Any Hit", "rmiss": "Miss", "rint": "Intersection", "rcall": "Callable", "rgen": "Ray Generation",
+		"vert": "Vertex", "frag": "Fragment", "rahit": "Any Hit", "rmiss": "Miss", "rint": "Intersection", "rcall": "Callable", "rgen": "Ray Generation",
 	}
 	// theirWords are the stage words as 1.3.239 prints them (TessCoord as
 	// the floats' bits: 1.0 and 0.5).
 	launch := "Global Launch ID (x,y,z) = (3, 1, 0)"
 	theirWords := map[string]string{
 		"tesc": "Invocation ID = 1, Primitive ID = 2", "tese": "Primitive ID = 1, TessCoord (u, v) = (1065353216, 1056964608)",
-		"geom": "Primitive ID = 1 Invocation ID = 2", "rchit": launch, "rahit": launch, "rmiss": launch, "rint": launch,
+		"geom": "Primitive ID = 1 Invocation ID = 2", "vert": "Vertex Index = 2 Instance Index = 1",
+		"frag": "Fragment coord (x,y) = (0.5, 0.5)", "rchit": launch, "rahit": launch, "rmiss": launch, "rint": launch,
 		"rcall": launch, "rgen": launch,
 	}
 	cases := []struct {
@@ -325,7 +332,7 @@ func TestExtraStagesAtLeastWhatKhronosFinds(t *testing.T) {
 // moreLine is the line of the first of the other checks' accesses in
 // each stage_more.<stage> shader (one per --case, on consecutive lines).
 var moreLine = map[string]int{
-	"tesc": 16, "tese": 15, "geom": 17, "task": 15, "mesh": 17,
+	"tesc": 16, "tese": 15, "geom": 17, "task": 15, "mesh": 17, "vert": 14, "frag": 15,
 	"rchit": 15, "rahit": 15, "rmiss": 15, "rint": 14, "rcall": 15,
 	"rgen": 14,
 }
@@ -417,7 +424,8 @@ var moreChecks = []struct {
 // SSBO read at offset 16 of a range of 16) and ray_query
 // (rayQueryInitializeEXT with tmin 6 > tmax 4.5, against the TLAS that
 // stageapp builds for every stage_more case in submit 1) in each
-// of the eleven extra stages (stage_more.<stage>) on lavapipe: one error each
+// of the thirteen stages (stage_more.<stage>; vertex and fragment included,
+// so ray_query runs there too) on lavapipe: one error each
 // with the exact values, the stage, the coordinates of the one invocation
 // that does the access, the action and the source line; the read yields 0
 // (value=1; lavapipe alone gives the same, so this does not show the

@@ -1,7 +1,7 @@
 /*
  * stageapp: descriptor_index_oob, descriptor_uninitialized,
  * descriptor_destroyed, bda_oob, texel_buffer_oob, buffer_oob and ray_query
- * in every shader stage beyond compute, vertex and fragment (C, with the shared
+ * in every shader stage but compute (C, with the shared
  * checkapp.h). The shader of the stage under test (stage.<stage>) reads
  * data[pc.index].v[0] from a sized array of 4 storage buffers (set 0,
  * binding 1; element i holds 100 + i) and stores it + 1 into result.v[0]
@@ -18,6 +18,10 @@
  *   task   vkCmdDrawMeshTasksEXT(2, 2, 1), workgroups of 2x1x1: global
  *          invocation (3, 1, 0); no mesh workgroup is launched
  *   mesh   the same, without a task shader
+ *   vert   vkCmdDraw of 4 points, 2 instances: vertex 2, instance 1
+ *          (stage_plain.frag)
+ *   frag   vkCmdDraw of 1 point on the 1x1 target: frag coord (0.5, 0.5)
+ *          (stage_plain.vert)
  *   rchit, rahit, rmiss, rint, rcall
  *          vkCmdTraceRaysKHR 4x2x1: launch (3, 1, 0). stage_trace.rgen casts one
  *          ray per launch from the origin along +z at one triangle
@@ -68,6 +72,7 @@
  * It prints "value=A B"
  * (result.v[0], result.v[1]) after the submit. Where the device does not
  * report the stage's feature (tessellationShader, geometryShader,
+ * vertexPipelineStoresAndAtomics, fragmentStoresAndAtomics,
  * VK_EXT_mesh_shader taskShader/meshShader, VK_KHR_ray_tracing_pipeline;
  * for stage_more also bufferDeviceAddress, accelerationStructure and
  * VK_KHR_ray_query) it prints "unsupported STAGE" and exits 0. Every VkResult is checked; a
@@ -77,8 +82,8 @@
 #define APP "stageapp"
 #include "checkapp.h"
 
-enum { TESC, TESE, GEOM, TASK, MESH, RCHIT, RAHIT, RMISS, RINT, RCALL, RGEN, NSTAGES };
-static const char *const stage_names[NSTAGES] = {"tesc", "tese", "geom", "task", "mesh",
+enum { TESC, TESE, GEOM, TASK, MESH, VERT, FRAG, RCHIT, RAHIT, RMISS, RINT, RCALL, RGEN, NSTAGES };
+static const char *const stage_names[NSTAGES] = {"tesc", "tese", "geom", "task", "mesh", "vert", "frag",
                                                  "rchit", "rahit", "rmiss", "rint", "rcall", "rgen"};
 
 #define PROC(name) PFN_##name p##name = (PFN_##name)vkGetDeviceProcAddr(dev, #name)
@@ -304,7 +309,8 @@ static VkPipeline rt_pipeline(int stage, const char *dir, VkPipelineLayout layou
 
 /* graphics_pipeline creates the pipeline of a graphics stage: vertex,
  * tessellation and geometry for TESC/TESE/GEOM (input: patches of 1 point,
- * or points), task/mesh for TASK/MESH; a plain fragment shader into t. */
+ * or points), task/mesh for TASK/MESH, vertex for VERT; the stage's
+ * fragment shader for FRAG, else a plain one, into t. */
 static VkPipeline graphics_pipeline(int stage, const char *dir, VkPipelineLayout layout, const target *t)
 {
     VkPipelineShaderStageCreateInfo ss[5];
@@ -318,15 +324,15 @@ static VkPipeline graphics_pipeline(int stage, const char *dir, VkPipelineLayout
             STAGE(VK_SHADER_STAGE_TASK_BIT_EXT, own("task"));
         STAGE(VK_SHADER_STAGE_MESH_BIT_EXT, stage == MESH ? own("mesh") : "stage_plain.mesh");
     } else {
-        STAGE(VK_SHADER_STAGE_VERTEX_BIT, "stage_plain.vert");
+        STAGE(VK_SHADER_STAGE_VERTEX_BIT, stage == VERT ? own("vert") : "stage_plain.vert");
         if (tess) {
             STAGE(VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT, stage == TESC ? own("tesc") : "stage_plain.tesc");
             STAGE(VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, stage == TESE ? own("tese") : "stage_plain.tese");
-        } else {
+        } else if (stage == GEOM) {
             STAGE(VK_SHADER_STAGE_GEOMETRY_BIT, own("geom"));
         }
     }
-    STAGE(VK_SHADER_STAGE_FRAGMENT_BIT, "stage_plain.frag");
+    STAGE(VK_SHADER_STAGE_FRAGMENT_BIT, stage == FRAG ? own("frag") : "stage_plain.frag");
 #undef STAGE
     VkPipelineVertexInputStateCreateInfo vi = {.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
     VkPipelineInputAssemblyStateCreateInfo ia = {
@@ -404,7 +410,7 @@ int main(int argc, char **argv)
         }
     }
     if (stage < 0) {
-        fprintf(stderr, APP ": --stage tesc|tese|geom|task|mesh|rchit|rahit|rmiss|rint|rcall|rgen is required\n");
+        fprintf(stderr, APP ": --stage tesc|tese|geom|task|mesh|vert|frag|rchit|rahit|rmiss|rint|rcall|rgen is required\n");
         return 2;
     }
     if (index == UINT32_MAX)
@@ -456,6 +462,8 @@ int main(int argc, char **argv)
                     : stage == GEOM ? q2.features.geometryShader
                     : stage == TASK ? has_mesh && qmesh.taskShader && qmesh.meshShader
                     : stage == MESH ? has_mesh && qmesh.meshShader
+                    : stage == VERT ? q2.features.vertexPipelineStoresAndAtomics
+                    : stage == FRAG ? q2.features.fragmentStoresAndAtomics
                                     : has_rt && qrt.rayTracingPipeline && qas.accelerationStructure;
     if (count && !q12.drawIndirectCount)
         supported = 0;
@@ -491,7 +499,8 @@ int main(int argc, char **argv)
     VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f12};
     f2.features.tessellationShader = (VkBool32)tess;
     f2.features.geometryShader = stage == GEOM;
-    f2.features.vertexPipelineStoresAndAtomics = (VkBool32)(tess || stage == GEOM);
+    f2.features.vertexPipelineStoresAndAtomics = (VkBool32)(tess || stage == GEOM || stage == VERT);
+    f2.features.fragmentStoresAndAtomics = stage == FRAG;
     if (kind && ray)
         frt.pNext = &frq;
     if (kind && !ray) {
@@ -696,7 +705,7 @@ int main(int argc, char **argv)
         PROC(vkCmdDrawMeshTasksEXT);
         pvkCmdDrawMeshTasksEXT(cbs[1], 2, 2, 1);
     } else {
-        vkCmdDraw(cbs[1], tess ? 3 : 2, 1, 0, 0);
+        vkCmdDraw(cbs[1], tess ? 3 : stage == VERT ? 4 : stage == FRAG ? 1 : 2, stage == VERT ? 2 : 1, 0, 0);
     }
     if (!ray)
         vkCmdEndRendering(cbs[1]);

@@ -1,0 +1,20 @@
+#version 460
+#extension GL_EXT_ray_query : require
+#extension GL_EXT_buffer_reference : require
+// fragment, stageapp's other checks: one point on a 1x1 target, pixel (0, 0)
+layout(location = 0) out vec4 color;
+layout(buffer_reference, std430) buffer Ref { uint v[]; };
+layout(set = 0, binding = 0, std430) buffer Result { uint v[]; } result;
+layout(set = 0, binding = 3) uniform accelerationStructureEXT tlas;
+layout(set = 0, binding = 5) uniform usamplerBuffer texels;
+layout(set = 0, binding = 6, std430) buffer Small { uint v[]; } small;
+layout(push_constant) uniform PC { uint index; uint rindex; uint kind; uint pad; Ref ref; float tmin; float tmax; } pc;
+void main() {
+    color = vec4(1.0);
+    if (gl_FragCoord.x == 0.5 && gl_FragCoord.y == 0.5) {
+        if (pc.kind == 1u) result.v[0] = pc.ref.v[pc.index] + 1u;
+        if (pc.kind == 2u) result.v[0] = texelFetch(texels, int(pc.index)).x + 1u;
+        if (pc.kind == 3u) result.v[0] = small.v[pc.index] + 1u;
+        if (pc.kind == 4u) { rayQueryEXT q; rayQueryInitializeEXT(q, tlas, gl_RayFlagsOpaqueEXT, 0xffu, vec3(0.0), pc.tmin, vec3(0.0, 0.0, 1.0), pc.tmax); while (rayQueryProceedEXT(q)) {} result.v[0] = 1u + uint(rayQueryGetIntersectionTypeEXT(q, true)); }
+    }
+}

@@ -106,10 +106,18 @@ func names(r result) map[string]uint64 {
 func checkDispatch(t *testing.T, e *wire.Errors, n map[string]uint64, cb string, submit uint64, action uint32,
 	idx uint32, each int) {
 	t.Helper()
-	if e.CommandBuffer != n[cb] || e.Submit != submit || e.Queue != n["main-queue"] || e.Queue == 0 || e.Dropped != 0 ||
-		len(e.Records) != 4 {
-		t.Errorf("errors of %s: got cb %#x submit %d queue %#x dropped %d, %d records; want cb %#x submit %d queue %#x, 4 records",
-			cb, e.CommandBuffer, e.Submit, e.Queue, e.Dropped, len(e.Records), n[cb], submit, n["main-queue"])
+	checkDispatchOn(t, e, n, cb, "main-queue", submit, action, idx, each)
+}
+
+// checkDispatchOn is checkDispatch for a command buffer submitted to the
+// queue named queue.
+func checkDispatchOn(t *testing.T, e *wire.Errors, n map[string]uint64, cb, queue string, submit uint64,
+	action uint32, idx uint32, each int) {
+	t.Helper()
+	if e.CommandBuffer != n[cb] || e.CommandBuffer == 0 || e.Submit != submit || e.Queue != n[queue] || e.Queue == 0 ||
+		e.Dropped != 0 || len(e.Records) != 4 {
+		t.Errorf("errors of %s: got cb %#x submit %d queue %#x dropped %d, %d records; want cb %#x submit %d queue %s %#x, 4 records",
+			cb, e.CommandBuffer, e.Submit, e.Queue, e.Dropped, len(e.Records), n[cb], submit, queue, n[queue])
 		return
 	}
 	xs := map[uint32]bool{}
@@ -124,6 +132,86 @@ func checkDispatch(t *testing.T, e *wire.Errors, n map[string]uint64, cb string,
 	if len(xs) != 4 {
 		t.Errorf("invocations %v, want 4 distinct", xs)
 	}
+}
+
+// TestSeveralQueues: "cmd-a" (idx 3) on "queue-a" and "cmd-b" (idx 4) on
+// "queue-b"; each command buffer's records carry its own queue. A device
+// with a single queue (lavapipe) makes multi print "unsupported queues":
+// the test then checks with vulkaninfo that the device really has no
+// second queue before it skips, and fails if it has one.
+func TestSeveralQueues(t *testing.T) {
+	setupMulti(t)
+	r := runApp(t, true, nil, multiFix.app, "--mode", "queues", "--comp", multiFix.comp)
+	if strings.Contains(r.stdout, "unsupported queues") {
+		if r.exit != 0 {
+			t.Fatalf("unsupported queues with exit %d, want 0:\n%s", r.exit, r.stderr)
+		}
+		reason, err := singleQueueDevice()
+		if err != nil {
+			t.Fatalf("multi printed unsupported queues: %v", err)
+		}
+		t.Skipf("device has a single usable queue: %s", reason)
+	}
+	if !strings.Contains(r.stdout, "multi: done") {
+		t.Fatalf("multi did not finish:\n%s\n%s", r.stdout, r.stderr)
+	}
+	n := names(r)
+	if n["queue-a"] == 0 || n["queue-b"] == 0 || n["queue-a"] == n["queue-b"] {
+		t.Fatalf("queue names: queue-a %#x, queue-b %#x; want two distinct handles", n["queue-a"], n["queue-b"])
+	}
+	errs := all[wire.Errors](r)
+	if len(errs) != 2 {
+		t.Fatalf("%d Errors messages, want 2: %s", len(errs), dump(r.msgs))
+	}
+	slices.SortFunc(errs, func(a, b *wire.Errors) int { return int(a.Records[0].Params[2]) - int(b.Records[0].Params[2]) })
+	checkDispatchOn(t, errs[0], n, "cmd-a", "queue-a", 1, 0, 3, 1)
+	checkDispatchOn(t, errs[1], n, "cmd-b", "queue-b", 1, 0, 4, 1)
+}
+
+// singleQueueDevice checks with vulkaninfo that every device has at most
+// one queue that a compute command buffer can go to: no compute family
+// with queueCount >= 2 and at most one compute family. It returns what it
+// found, or an error where a second queue exists or vulkaninfo cannot say
+// (tolerated only on a prebuilt run, where vulkaninfo may be missing).
+func singleQueueDevice() (string, error) {
+	out, err := exec.Command("vulkaninfo").Output()
+	if err != nil {
+		if os.Getenv(EnvPrebuilt) != "" {
+			return "vulkaninfo unavailable on a prebuilt run (" + err.Error() + ")", nil
+		}
+		return "", fmt.Errorf("vulkaninfo: %w (scripts/install-deps installs it)", err)
+	}
+	var families []string
+	var count int
+	compute := 0
+	seen := false
+	for _, line := range strings.Split(string(out), "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(line, "queueProperties[0]"):
+			compute = 0 // a new device
+		case strings.HasPrefix(line, "queueCount"):
+			c, err := strconv.Atoi(strings.TrimSpace(line[strings.IndexByte(line, '=')+1:]))
+			if err != nil {
+				return "", fmt.Errorf("vulkaninfo: bad line %q", line)
+			}
+			count = c
+		case strings.HasPrefix(line, "queueFlags"):
+			seen = true
+			flags := strings.TrimSpace(line[strings.IndexByte(line, '=')+1:])
+			families = append(families, fmt.Sprintf("queueCount = %d (%s)", count, flags))
+			if !strings.Contains(flags, "QUEUE_COMPUTE") {
+				continue
+			}
+			if compute++; count >= 2 || compute >= 2 {
+				return "", fmt.Errorf("vulkaninfo shows a second compute queue: %s", strings.Join(families, "; "))
+			}
+		}
+	}
+	if !seen {
+		return "", fmt.Errorf("vulkaninfo lists no queue families:\n%s", out)
+	}
+	return strings.Join(families, "; "), nil
 }
 
 func TestMultipleCommandBuffers(t *testing.T) {

@@ -45,6 +45,11 @@
  *                 vkCmdDispatchIndirect of 2,1,1 groups (idx 3),
  *                 vkCmdDispatchBase with base group 1,0,0 ("base-compute",
  *                 idx 4): actions 0..2 (see mode_dispatches)
+ *   queues        2 queues named "queue-a" and "queue-b" (the second queue of
+ *                 the graphics+compute family, else another compute
+ *                 family): "cmd-a" (idx 3) submitted to queue-a, "cmd-b"
+ *                 (idx 4) to queue-b, each with its own fence; with fewer
+ *                 than 2 usable queues prints "unsupported queues", exits 0
  *   inline        VK_KHR_maintenance5: the compute pipeline is created with
  *                 no module, its code in a VkShaderModuleCreateInfo chained
  *                 after a VkDebugUtilsObjectNameInfoEXT ("inline-comp") in
@@ -117,6 +122,7 @@ static int g_maint5; /* enable VK_KHR_maintenance5 (mode inline) */
 static int g_shaderobj; /* enable VK_EXT_shader_object (modes shaderobj*) */
 static int g_push;      /* Vulkan 1.4, VK_KHR_push_descriptor + maintenance6 (mode push) */
 static int g_gpl;       /* VK_EXT_graphics_pipeline_library (mode gpl) */
+static int g_queues;    /* a second queue (mode queues) */
 static const void *g_instance_next; /* extra vkCreateInstance pNext (mode appsettings) */
 
 static uint32_t *read_file(const char *path, size_t *size)
@@ -147,6 +153,8 @@ typedef struct ctx {
     VkDevice dev;
     VkQueue queue;
     uint32_t family;
+    VkQueue queue2;   /* mode queues: the second queue */
+    uint32_t family2; /* and its family */
     VkBuffer bufs[2];
     VkDeviceMemory mems[2];
     VkDescriptorSetLayout dsl;
@@ -288,14 +296,38 @@ static void ctx_init(ctx *c, int messenger, int graphics)
     for (uint32_t i = 0; i < nq && c->family == UINT32_MAX; i++)
         if ((qf[i].queueFlags & VK_QUEUE_COMPUTE_BIT) && (qf[i].queueFlags & VK_QUEUE_GRAPHICS_BIT))
             c->family = i;
-    free(qf);
     if (c->family == UINT32_MAX) {
         fprintf(stderr, "multi: no graphics+compute queue\n");
         exit(1);
     }
-    float prio = 1.0f;
-    VkDeviceQueueCreateInfo qci = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = c->family,
-                                   .queueCount = 1, .pQueuePriorities = &prio};
+    /* mode queues: the second queue of c->family, else queue 0 of another
+     * compute family. */
+    uint32_t nqci = 1, index2 = 0;
+    c->family2 = UINT32_MAX;
+    if (g_queues) {
+        if (qf[c->family].queueCount >= 2) {
+            c->family2 = c->family;
+            index2 = 1;
+        }
+        for (uint32_t i = 0; i < nq && c->family2 == UINT32_MAX; i++)
+            if (i != c->family && (qf[i].queueFlags & VK_QUEUE_COMPUTE_BIT) && qf[i].queueCount > 0) {
+                c->family2 = i;
+                nqci = 2;
+            }
+    }
+    free(qf);
+    if (g_queues && c->family2 == UINT32_MAX) {
+        printf("unsupported queues\n");
+        vkDestroyInstance(c->instance, NULL);
+        exit(0);
+    }
+    float prio[2] = {1.0f, 1.0f};
+    VkDeviceQueueCreateInfo qcis[2] = {
+        {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = c->family,
+         .queueCount = g_queues && nqci == 1 ? 2 : 1, .pQueuePriorities = prio},
+        {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = c->family2, .queueCount = 1,
+         .pQueuePriorities = prio},
+    };
     VkPhysicalDeviceVulkan13Features f13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
                                             .dynamicRendering = VK_TRUE};
     VkPhysicalDeviceVulkan12Features f12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
@@ -321,8 +353,8 @@ static void ctx_init(ctx *c, int messenger, int graphics)
     const char *push_exts[] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME, VK_KHR_MAINTENANCE_6_EXTENSION_NAME};
     if (g_push)
         f13.pNext = &m6;
-    VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &f2, .queueCreateInfoCount = 1,
-                              .pQueueCreateInfos = &qci, .enabledExtensionCount = g_maint5 || g_shaderobj ? 1 : 0,
+    VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &f2, .queueCreateInfoCount = nqci,
+                              .pQueueCreateInfos = qcis, .enabledExtensionCount = g_maint5 || g_shaderobj ? 1 : 0,
                               .ppEnabledExtensionNames = dev_exts};
     VkPhysicalDeviceGraphicsPipelineLibraryFeaturesEXT gplf = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GRAPHICS_PIPELINE_LIBRARY_FEATURES_EXT,
@@ -340,7 +372,11 @@ static void ctx_init(ctx *c, int messenger, int graphics)
     }
     CHECK(vkCreateDevice(c->pd, &dci, NULL, &c->dev));
     vkGetDeviceQueue(c->dev, c->family, 0, &c->queue);
-    name(c, VK_OBJECT_TYPE_QUEUE, (uint64_t)(uintptr_t)c->queue, "main-queue");
+    name(c, VK_OBJECT_TYPE_QUEUE, (uint64_t)(uintptr_t)c->queue, g_queues ? "queue-a" : "main-queue");
+    if (g_queues) {
+        vkGetDeviceQueue(c->dev, c->family2, index2, &c->queue2);
+        name(c, VK_OBJECT_TYPE_QUEUE, (uint64_t)(uintptr_t)c->queue2, "queue-b");
+    }
 
     for (int i = 0; i < 2; i++)
         make_buffer(c, 64, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &c->bufs[i], &c->mems[i], NULL);
@@ -491,6 +527,36 @@ static void mode_multi_cb(ctx *c, int clean)
     CHECK(vkWaitForFences(c->dev, 1, &f, VK_TRUE, UINT64_MAX));
     vkDestroyFence(c->dev, f, NULL);
     vkDestroyCommandPool(c->dev, pool, NULL);
+}
+
+/* mode_queues: "cmd-a" (idx 3) on queue-a, "cmd-b" (idx 4) on queue-b,
+ * each from a pool of its queue's family, both submitted, then waited. */
+static void mode_queues(ctx *c)
+{
+    VkCommandPool pools[2] = {make_pool(c), VK_NULL_HANDLE};
+    VkCommandPoolCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+                                  .queueFamilyIndex = c->family2};
+    CHECK(vkCreateCommandPool(c->dev, &ci, NULL, &pools[1]));
+    VkQueue queues[2] = {c->queue, c->queue2};
+    const char *names[2] = {"cmd-a", "cmd-b"};
+    VkCommandBuffer cbs[2];
+    VkFence fences[2];
+    for (int i = 0; i < 2; i++) {
+        cbs[i] = make_cb(c, pools[i], VK_COMMAND_BUFFER_LEVEL_PRIMARY, names[i]);
+        begin(cbs[i], 0);
+        dispatch(c, cbs[i], 3 + (uint32_t)i);
+        CHECK(vkEndCommandBuffer(cbs[i]));
+        fences[i] = make_fence(c);
+    }
+    for (int i = 0; i < 2; i++) {
+        VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cbs[i]};
+        CHECK(vkQueueSubmit(queues[i], 1, &si, fences[i]));
+    }
+    CHECK(vkWaitForFences(c->dev, 2, fences, VK_TRUE, UINT64_MAX));
+    for (int i = 0; i < 2; i++) {
+        vkDestroyFence(c->dev, fences[i], NULL);
+        vkDestroyCommandPool(c->dev, pools[i], NULL);
+    }
 }
 
 static void mode_resubmit(ctx *c, uint32_t submits, int no_fence)
@@ -1630,6 +1696,7 @@ int main(int argc, char **argv)
     g_shaderobj = !strncmp(mode, "shaderobj", 9);
     g_push = !strcmp(mode, "push");
     g_gpl = !strcmp(mode, "gpl");
+    g_queues = !strcmp(mode, "queues");
     /* mode appsettings: --app-setting KEY=0|1 (VkLayerSettingEXT, BOOL32),
      * --disable-shaders (VkValidationFeaturesEXT DISABLE_SHADERS). */
     VkLayerSettingEXT app_settings[16];
@@ -1669,6 +1736,8 @@ int main(int argc, char **argv)
         mode_multi_cb(&c, 1);
     else if (!strcmp(mode, "resubmit"))
         mode_resubmit(&c, submits, no_fence);
+    else if (!strcmp(mode, "queues"))
+        mode_queues(&c);
     else if (!strcmp(mode, "secondary"))
         mode_secondary(&c);
     else if (!strcmp(mode, "cache"))

@@ -35,13 +35,15 @@
  *
  *   stageapp --shaders DIR --stage STAGE [--index N]
  *            [--case oob|uninitialized|destroyed|bda_oob|texel_buffer_oob|buffer_oob|ray_query]
- *            [--action direct|indirect|indirect-count]
+ *            [--action direct|indirect|indirect-count|indirect2]
  *
  * --action (default direct) picks the action's form: for task and mesh
  * vkCmdDrawMeshTasksIndirectEXT or vkCmdDrawMeshTasksIndirectCountEXT (a
  * buffer holding 2,2,1 and the count 1), for the ray-tracing stages
- * vkCmdTraceRaysIndirectKHR (4,2,1 at the buffer's device address); the
- * invocations are the same.
+ * vkCmdTraceRaysIndirectKHR (4,2,1 at the buffer's device address) or,
+ * with indirect2, vkCmdTraceRaysIndirect2KHR (VK_KHR_ray_tracing_maintenance1:
+ * a VkTraceRaysIndirectCommand2KHR holding the shader binding tables and
+ * 4,2,1); the invocations are the same.
  *
  * Case oob (the default): pc.index is N (default 4: one past the array's
  * 4), pc.rindex 1. Binding 2 is one more
@@ -430,7 +432,9 @@ int main(int argc, char **argv)
         float tmin, tmax;
     } pcs = {index, uninit ? 2 : 1, kind, 0, 0, 6.0f, 4.5f};
     int indirect = !strcmp(action, "indirect"), count = !strcmp(action, "indirect-count");
-    if ((!indirect && !count && strcmp(action, "direct")) || ((indirect || count) && !mesh && !ray) || (count && ray)) {
+    int indirect2 = !strcmp(action, "indirect2");
+    if ((!indirect && !count && !indirect2 && strcmp(action, "direct")) || ((indirect || count) && !mesh && !ray) ||
+        (count && ray) || (indirect2 && !ray)) {
         fprintf(stderr, APP ": --action %s is not one of stage %s's\n", action, stage_names[stage]);
         return 2;
     }
@@ -457,6 +461,13 @@ int main(int argc, char **argv)
         qmesh.pNext = q2.pNext;
         q2.pNext = &qmesh;
     }
+    VkPhysicalDeviceRayTracingMaintenance1FeaturesKHR qm1 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_MAINTENANCE_1_FEATURES_KHR};
+    int has_m1 = has_extension(VK_KHR_RAY_TRACING_MAINTENANCE_1_EXTENSION_NAME);
+    if (has_m1) {
+        qm1.pNext = q2.pNext;
+        q2.pNext = &qm1;
+    }
     vkGetPhysicalDeviceFeatures2(pd, &q2);
     int supported = tess   ? q2.features.tessellationShader
                     : stage == GEOM ? q2.features.geometryShader
@@ -468,6 +479,8 @@ int main(int argc, char **argv)
     if (count && !q12.drawIndirectCount)
         supported = 0;
     if (ray && indirect && !qrt.rayTracingPipelineTraceRaysIndirect)
+        supported = 0;
+    if (indirect2 && (!has_m1 || !qm1.rayTracingPipelineTraceRaysIndirect2))
         supported = 0;
     if (kind && (!has_rt || !qas.accelerationStructure || !has_extension(VK_KHR_RAY_QUERY_EXTENSION_NAME)))
         supported = 0;
@@ -512,10 +525,21 @@ int main(int argc, char **argv)
         else
             f13.pNext = &fas;
     }
+    /* indirect2: VK_KHR_ray_tracing_maintenance1's TraceRaysIndirect2. */
+    VkPhysicalDeviceRayTracingMaintenance1FeaturesKHR fm1 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_MAINTENANCE_1_FEATURES_KHR,
+        .rayTracingPipelineTraceRaysIndirect2 = VK_TRUE};
+    if (indirect2) {
+        fm1.pNext = frt.pNext;
+        frt.pNext = &fm1;
+    }
     const char *mesh_exts[] = {VK_EXT_MESH_SHADER_EXTENSION_NAME};
-    const char *rt_exts[] = {VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME,
-                             VK_KHR_DEFERRED_HOST_OPERATIONS_EXTENSION_NAME,
-                             VK_KHR_RAY_TRACING_PIPELINE_EXTENSION_NAME, VK_KHR_RAY_QUERY_EXTENSION_NAME};
+    const char *rt_exts[5] = {VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME,
+                              VK_KHR_DEFERRED_HOST_OPERATIONS_EXTENSION_NAME,
+                              VK_KHR_RAY_TRACING_PIPELINE_EXTENSION_NAME, VK_KHR_RAY_QUERY_EXTENSION_NAME};
+    uint32_t nrt = kind ? 4 : 3;
+    if (indirect2)
+        rt_exts[nrt++] = VK_KHR_RAY_TRACING_MAINTENANCE_1_EXTENSION_NAME;
     const char *rq_exts[] = {VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME,
                              VK_KHR_DEFERRED_HOST_OPERATIONS_EXTENSION_NAME, VK_KHR_RAY_QUERY_EXTENSION_NAME,
                              VK_EXT_MESH_SHADER_EXTENSION_NAME};
@@ -523,7 +547,7 @@ int main(int argc, char **argv)
         ca_create_device(VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT, &f2, rq_exts, mesh ? 4 : 3);
     else
         ca_create_device(ray ? VK_QUEUE_COMPUTE_BIT : VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT, &f2,
-                         mesh ? mesh_exts : rt_exts, mesh ? 1 : ray ? (kind ? 4 : 3) : 0);
+                         mesh ? mesh_exts : rt_exts, mesh ? 1 : ray ? nrt : 0);
 
     VkCommandBuffer cbs[2];
     VkCommandPool pool = ca_command_buffers(0, 2, cbs);
@@ -686,10 +710,29 @@ int main(int argc, char **argv)
     vkCmdPushConstants(cbs[1], layout, VK_SHADER_STAGE_ALL, 0, sizeof pcs, &pcs);
     /* The indirect arguments: 4,2,1 rays or 2,2,1 workgroups, then the
      * draw count 1 (word 3). */
-    buffer args = ca_make_buffer(16, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
-                                         (ray ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT : 0));
+    buffer args = ca_make_buffer(sizeof(VkTraceRaysIndirectCommand2KHR),
+                                 VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
+                                     (ray ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT : 0));
     memcpy(args.map, ray ? (uint32_t[4]){4, 2, 1, 1} : (uint32_t[4]){2, 2, 1, 1}, 16);
-    if (ray && indirect) {
+    if (indirect2) {
+        /* The tables and 4,2,1 rays, all in the indirect command. */
+        VkTraceRaysIndirectCommand2KHR cmd2 = {
+            .raygenShaderRecordAddress = tables.rgen.deviceAddress,
+            .raygenShaderRecordSize = tables.rgen.size,
+            .missShaderBindingTableAddress = tables.miss.deviceAddress,
+            .missShaderBindingTableSize = tables.miss.size,
+            .missShaderBindingTableStride = tables.miss.stride,
+            .hitShaderBindingTableAddress = tables.hit.deviceAddress,
+            .hitShaderBindingTableSize = tables.hit.size,
+            .hitShaderBindingTableStride = tables.hit.stride,
+            .callableShaderBindingTableAddress = tables.call.deviceAddress,
+            .callableShaderBindingTableSize = tables.call.size,
+            .callableShaderBindingTableStride = tables.call.stride,
+            .width = 4, .height = 2, .depth = 1};
+        memcpy(args.map, &cmd2, sizeof cmd2);
+        PROC(vkCmdTraceRaysIndirect2KHR);
+        pvkCmdTraceRaysIndirect2KHR(cbs[1], args.addr);
+    } else if (ray && indirect) {
         PROC(vkCmdTraceRaysIndirectKHR);
         pvkCmdTraceRaysIndirectKHR(cbs[1], &tables.rgen, &tables.miss, &tables.hit, &tables.call, args.addr);
     } else if (ray) {

@@ -416,6 +416,22 @@ static void remember(device_data *dd, VkPipeline p, VkPipelineLayout layout, VkP
 #define remembered(dd, copy, ci, i, field)                                                              \
     ((copy) && layout_state((dd), (ci)[i].layout) == GPUAVDBG_LAYOUT_PADDED ? &(copy)[i].field : &(ci)[i].field)
 
+/* PREPARE_STAGE_ARRAYS prepares the pStages of n create infos of any type
+ * that has layout, pStages and stageCount (graphics, ray tracing KHR):
+ * copy becomes a scratch copy of ci holding the prepared stages once one
+ * pipeline needs them, and any_padded says whether some layout is padded. */
+#define PREPARE_STAGE_ARRAYS(dd, sc, ci, n, copy, any_padded)                                               \
+    for (uint32_t i_ = 0; (dd)->set_layout && i_ < (n); i_++) {                                             \
+        int padded_ = layout_state((dd), (ci)[i_].layout) == GPUAVDBG_LAYOUT_PADDED;                        \
+        (any_padded) |= padded_;                                                                            \
+        const VkPipelineShaderStageCreateInfo *st_ =                                                        \
+            prepare_stages((dd), (sc), padded_, (ci)[i_].pStages, (ci)[i_].stageCount);                     \
+        if (st_ && !(copy))                                                                                 \
+            (copy) = scratch_copy((sc), (ci), (n), sizeof *(ci));                                           \
+        if (st_ && (copy))                                                                                  \
+            (copy)[i_].pStages = st_;                                                                       \
+    }
+
 static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateComputePipelines(VkDevice device, VkPipelineCache cache, uint32_t n,
                                                                const VkComputePipelineCreateInfo *ci,
                                                                const VkAllocationCallbacks *alloc,
@@ -457,15 +473,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateGraphicsPipelines(VkDevice device
     VkGraphicsPipelineCreateInfo *copy = NULL;
     scratch sc = {0};
     int any_padded = 0;
-    for (uint32_t i = 0; dd->set_layout && i < n; i++) {
-        int padded = layout_state(dd, ci[i].layout) == GPUAVDBG_LAYOUT_PADDED;
-        any_padded |= padded;
-        const VkPipelineShaderStageCreateInfo *st = prepare_stages(dd, &sc, padded, ci[i].pStages, ci[i].stageCount);
-        if (st && !copy)
-            copy = scratch_copy(&sc, ci, n, sizeof *ci);
-        if (st && copy)
-            copy[i].pStages = st;
-    }
+    PREPARE_STAGE_ARRAYS(dd, &sc, ci, n, copy, any_padded);
     VkResult r = dd->disp.CreateGraphicsPipelines(device, gpuavdbg_cache_for(dd, cache, any_padded), n,
                                                   copy ? copy : ci, alloc, pipes);
     for (uint32_t i = 0; i < n; i++)
@@ -493,15 +501,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateRayTracingPipelinesKHR(VkDevice d
     VkRayTracingPipelineCreateInfoKHR *copy = NULL;
     scratch sc = {0};
     int any_padded = 0;
-    for (uint32_t i = 0; dd->set_layout && i < n; i++) {
-        int padded = layout_state(dd, ci[i].layout) == GPUAVDBG_LAYOUT_PADDED;
-        any_padded |= padded;
-        const VkPipelineShaderStageCreateInfo *st = prepare_stages(dd, &sc, padded, ci[i].pStages, ci[i].stageCount);
-        if (st && !copy)
-            copy = scratch_copy(&sc, ci, n, sizeof *ci);
-        if (st && copy)
-            copy[i].pStages = st;
-    }
+    PREPARE_STAGE_ARRAYS(dd, &sc, ci, n, copy, any_padded);
     VkResult r = dd->disp.CreateRayTracingPipelinesKHR(device, VK_NULL_HANDLE, gpuavdbg_cache_for(dd, cache, any_padded),
                                                        n, copy ? copy : ci, alloc, pipes);
     if (deferred && r == VK_SUCCESS)

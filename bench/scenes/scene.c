@@ -485,8 +485,25 @@ static void begin(const struct ctx *c)
     CHECK(vkBeginCommandBuffer(c->cmd, &cbbi));
 }
 
+/* With BENCH_PHASES=1 in the environment the scenes also print where an
+ * iteration's time went ("phase: ..." lines, which the harness ignores):
+ * recording, vkQueueSubmit and the wait for the fence; per pipeline, the
+ * module and pipeline creation times. */
+static int g_phases = -1;
+static uint64_t g_submit_ns, g_wait_ns;
+
+static int phases(void)
+{
+    if (g_phases < 0) {
+        const char *v = getenv("BENCH_PHASES");
+        g_phases = v && *v && strcmp(v, "0") != 0;
+    }
+    return g_phases;
+}
+
 static void submit_and_wait(const struct ctx *c)
 {
+    uint64_t t0 = now_ns();
     CHECK(vkEndCommandBuffer(c->cmd));
     VkSubmitInfo si = {
         .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
@@ -494,7 +511,10 @@ static void submit_and_wait(const struct ctx *c)
         .pCommandBuffers = &c->cmd,
     };
     CHECK(vkQueueSubmit(c->queue, 1, &si, c->fence));
+    uint64_t t1 = now_ns();
     CHECK(vkWaitForFences(c->device, 1, &c->fence, VK_TRUE, UINT64_MAX));
+    g_submit_ns = t1 - t0;
+    g_wait_ns = now_ns() - t1;
     CHECK(vkResetFences(c->device, 1, &c->fence));
 }
 
@@ -703,6 +723,10 @@ static VkDescriptorSet alloc_set(const struct ctx *c, VkDescriptorSetLayout dsl)
 
 static void report_iter(uint32_t i, uint32_t warmup, uint64_t ns)
 {
+    if (i >= warmup && phases() && g_submit_ns + g_wait_ns <= ns)
+        printf("phase: iter %u record %llu submit %llu wait %llu\n", i - warmup,
+               (unsigned long long)(ns - g_submit_ns - g_wait_ns), (unsigned long long)g_submit_ns,
+               (unsigned long long)g_wait_ns);
     if (i < warmup)
         printf("bench: warmup %u %llu\n", i, (unsigned long long)ns);
     else
@@ -1031,6 +1055,7 @@ static void scene_draw(struct ctx *c, const struct options *o)
 #define MAX_ENTRIES 256
 
 struct entry {
+    char name[64]; /* the first shader's file name */
     int graphics;
     struct spv a, b; /* compute: a; graphics: a = vertex, b = fragment */
 };
@@ -1053,12 +1078,14 @@ static uint32_t load_corpus(const char *spv, struct entry *e)
         if (n == MAX_ENTRIES)
             die("too many corpus entries", path);
         if (got == 2 && !strcmp(kind, "comp")) {
-            e[n++] = (struct entry){ 0, load_spv(dir, x), { 0 } };
+            e[n] = (struct entry){ .graphics = 0, .a = load_spv(dir, x) };
         } else if (got == 3 && !strcmp(kind, "gfx")) {
-            e[n++] = (struct entry){ 1, load_spv(dir, x), load_spv(dir, y) };
+            e[n] = (struct entry){ .graphics = 1, .a = load_spv(dir, x), .b = load_spv(dir, y) };
         } else {
             die("bad corpus line", line);
         }
+        snprintf(e[n].name, sizeof e[n].name, "%.63s", x);
+        n++;
     }
     fclose(f);
     return n;
@@ -1096,13 +1123,18 @@ static void scene_pipeline(struct ctx *c, const struct options *o)
         VkSpecializationInfo spec = { 1, &me, 4, &seed };
         uint64_t t0 = now_ns();
         for (uint32_t i = 0; i < n; i++) {
+            uint64_t m0 = now_ns();
             mods[2 * i] = make_module(c, e[i].a);
-            if (e[i].graphics) {
+            if (e[i].graphics)
                 mods[2 * i + 1] = make_module(c, e[i].b);
+            uint64_t m1 = now_ns();
+            if (e[i].graphics)
                 pipes[i] = make_graphics(c, mods[2 * i], mods[2 * i + 1], layout, rp, TARGET, &spec);
-            } else {
+            else
                 pipes[i] = make_compute(c, mods[2 * i], layout, &spec);
-            }
+            if (it + 1 == o->warmup + o->iters && phases())
+                printf("phase: pipeline %u %s modules %llu pipeline %llu\n", i, e[i].name,
+                       (unsigned long long)(m1 - m0), (unsigned long long)(now_ns() - m1));
         }
         uint64_t t1 = now_ns();
         for (uint32_t i = 0; i < n; i++) {

@@ -18,20 +18,28 @@ func TestSameIndexOneReport(t *testing.T) {
 		shader   string
 		reports  int
 		compares int
+		accesses int  // ChecksAdded
+		unopt    bool // compiled without -Os: every statement loads its index anew
 	}{
-		{"same_index_block.comp", 1, 1},
-		{"same_index_differ.comp", 2, 2},
-		{"same_index_blocks.comp", 2, 2},
+		{"same_index_block.comp", 1, 1, 2, false},
+		{"same_index_differ.comp", 2, 2, 2, false},
+		{"same_index_blocks.comp", 2, 2, 2, false},
+		{"same_index_loads.comp", 2, 2, 4, true},
+		{"same_index_memory.comp", 4, 4, 4, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.shader, func(t *testing.T) {
-			w := compileFlags(t, tt.shader, "-g", "--target-env", "vulkan1.1", "-Os")
+			flags := []string{"-g", "--target-env", "vulkan1.1"}
+			if !tt.unopt {
+				flags = append(flags, "-Os")
+			}
+			w := compileFlags(t, tt.shader, flags[0], flags[1:]...)
 			res, err := Instrument(w, Options{ShaderID: 5, DescriptorSet: 7, Checks: indexOnly, SizedElementChecks: true})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.ChecksAdded != 2 || len(res.Warnings) > 0 {
-				t.Fatalf("ChecksAdded = %d, want 2 (warnings %q)", res.ChecksAdded, res.Warnings)
+			if res.ChecksAdded != tt.accesses || len(res.Warnings) > 0 {
+				t.Fatalf("ChecksAdded = %d, want %d (warnings %q)", res.ChecksAdded, tt.accesses, res.Warnings)
 			}
 			validate(t, res.Words, "vulkan1.1")
 			if got := reportCalls(t, res.Words, "gpuav_report_descriptor_index"); got != tt.reports {

@@ -1,6 +1,10 @@
 package gpuav
 
-import "github.com/gpuav-dbg/gpuav-dbg/spirv"
+import (
+	"slices"
+
+	"github.com/gpuav-dbg/gpuav-dbg/spirv"
+)
 
 // This file holds the shape the checking passes share: an access is split
 // out of its block into
@@ -73,9 +77,15 @@ type guardedAccess struct {
 // does.
 func (c *context) splitGuarded(f *spirv.Function, b *spirv.Block, j int, g guardedAccess) ([]*spirv.Block, bool) {
 	m := c.m
-	post := append([]*spirv.Instruction(nil), b.Insts[j+1:]...)
+	// M takes over b's instructions from j on (slot j becomes the access's
+	// phi, or is dropped) without copying them: copying the rest of the
+	// block at every split made a block with many accesses quadratic. The
+	// head gets an array of its own (Clip), so appending to it cannot
+	// overwrite them.
+	rest := b.Insts[j:]
+	post := rest[1:]
 	tID, fID, mID := m.NewID(), m.NewID(), m.NewID()
-	head := &emitter{m: m, insts: g.pre}
+	head := &emitter{m: m, insts: slices.Clip(g.pre)}
 	ok, checked := g.check(head)
 	if !checked {
 		return nil, false
@@ -107,13 +117,12 @@ func (c *context) splitGuarded(f *spirv.Function, b *spirv.Block, j int, g guard
 	g.report(fail)
 	fail.void(spirv.OpBranch, mID)
 
-	merge := &emitter{m: m}
+	merge := &emitter{m: m, insts: post}
 	if accessID != 0 {
-		merge.insts = append(merge.insts,
-			spirv.NewInstruction(spirv.OpPhi, in.ResultType(), in.ResultID(), accessID, tID, g.null(), fID))
+		rest[0] = spirv.NewInstruction(spirv.OpPhi, in.ResultType(), in.ResultID(), accessID, tID, g.null(), fID)
+		merge.insts = rest
 	}
-	merge.insts = append(merge.insts, post...)
-	c.retargetPhis(f, b.ID(), mID)
+	c.retargetPhis(f, post, b.ID(), mID)
 	c.added++
 	return []*spirv.Block{
 		{Label: spirv.NewInstruction(spirv.OpLabel, tID), Insts: then.insts},

@@ -26,11 +26,13 @@ import (
 // arrays call gpuav_check_descriptor (stateCheck).
 //
 // A second access in the same block of the original code through the same
-// descriptor variable and index id branches on the first guard's result
-// and reports nothing: it is skipped exactly when the first was, and the
-// first already reported.
+// descriptor variable and index value (the same id, or one sameValues
+// proves equal) branches on the first guard's result and reports nothing:
+// it is skipped exactly when the first was, and the first already
+// reported.
 func descriptorIndexPass(c *context) {
-	safe := newSafeIndex(c.m) // safe_index.go: indices provably in range
+	safe := newSafeIndex(c.m)  // safe_index.go: indices provably in range
+	same := newSameValues(c.m) // same_value.go: index ids that hold one value
 	for _, f := range c.m.Functions {
 		uses := useCounts(c.m, f)
 		d := newDescHoist(c.m)
@@ -61,7 +63,7 @@ func descriptorIndexPass(c *context) {
 				if s.plain {
 					s.indexID = c.m.ConstantUint32(0)
 				}
-				key := [2]uint32{s.variable, s.indexID}
+				key := [2]uint32{s.variable, same.canon(s.indexID)}
 				if len(s.inner) == 0 {
 					s.prior = d.checked[key]
 				}

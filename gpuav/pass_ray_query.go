@@ -3,6 +3,7 @@ package gpuav
 import (
 	"math"
 	"math/bits"
+	"slices"
 
 	"github.com/gpuav-dbg/gpuav-dbg/spirv"
 )
@@ -246,7 +247,7 @@ func (c *context) guardRayQuery(f *spirv.Function, b *spirv.Block, j int) ([]*sp
 	}
 	merge.insts = append(merge.insts, in)
 	merge.insts = append(merge.insts, post...)
-	c.retargetPhis(f, b.ID(), mID)
+	c.retargetPhis(f, post, b.ID(), mID)
 	c.added++
 	return []*spirv.Block{
 		{Label: spirv.NewInstruction(spirv.OpLabel, fID), Insts: fail.insts},
@@ -255,17 +256,44 @@ func (c *context) guardRayQuery(f *spirv.Function, b *spirv.Block, j int) ([]*sp
 }
 
 // retargetPhis makes phis that named from as a predecessor name to: the
-// code after a split now reaches them from the merge block.
-func (c *context) retargetPhis(f *spirv.Function, from, to uint32) {
+// code after a split (moved, ending in the old block's terminator) now
+// reaches them from the merge block. Only the terminator's targets can
+// have such phis, so only their leading phis are visited (a scan of the
+// whole function per split made a large block's instrumentation
+// quadratic); an OpSwitch, whose literal widths vary, visits every block.
+func (c *context) retargetPhis(f *spirv.Function, moved []*spirv.Instruction, from, to uint32) {
+	if len(moved) == 0 {
+		return
+	}
+	term := moved[len(moved)-1]
+	var targets []uint32
+	all := false
+	switch term.Opcode() {
+	case spirv.OpBranch:
+		targets = term.Words[1:2]
+	case spirv.OpBranchConditional:
+		targets = term.Words[2:4]
+	case spirv.OpSwitch:
+		all = true
+	default:
+		return // no successor in this function
+	}
 	for _, blk := range f.Blocks {
+		if !all && !slices.Contains(targets, blk.ID()) {
+			continue
+		}
+	leading:
 		for _, in := range blk.Insts {
-			if in.Opcode() != spirv.OpPhi {
-				continue
-			}
-			for k := 4; k < len(in.Words); k += 2 {
-				if in.Words[k] == from {
-					in.Words[k] = to
+			switch in.Opcode() {
+			case spirv.OpPhi:
+				for k := 4; k < len(in.Words); k += 2 {
+					if in.Words[k] == from {
+						in.Words[k] = to
+					}
 				}
+			case spirv.OpLine, spirv.OpNoLine:
+			default:
+				break leading
 			}
 		}
 	}

@@ -237,7 +237,7 @@ func FuzzSafeIndex(f *testing.F) {
 // all x & 3u into arrays of 4: the analysis proves every one in range, so
 // the module comes back unchanged; before it, each got a check.
 func BenchmarkInstrumentBenchCorpus(b *testing.B) {
-	for _, name := range []string{"unrolled09.comp", "fs09.frag"} {
+	for _, name := range []string{"unrolled09.comp", "fs09.frag", "bindless04.comp"} {
 		w := shadertest.Compile(b, "../bench/corpus", name, "-g", "--target-env", "vulkan1.1")
 		b.Run(name, func(b *testing.B) {
 			b.SetBytes(int64(4 * len(w)))

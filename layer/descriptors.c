@@ -905,6 +905,16 @@ void gpuavdbg_desc_cb_bind(cb_state *cs, int bi, uint32_t first, uint32_t n, con
     if (!d)
         return;
     d->dirty[bi] = 1;
+    if (ndyn == 0) {
+        /* No dynamic offsets to share out: no need to know the sets now.
+         * The submit looks each up (an unknown one reads as unknown), so
+         * the common bind takes no lock. */
+        for (uint32_t i = 0; i < n && first + i < MAX_SETS; i++)
+            d->cur[bi][first + i] = (slot_ref){.set = GPUAVDBG_H(sets[i])};
+        if (first + n > d->ncur[bi])
+            d->ncur[bi] = first + n < MAX_SETS ? first + n : MAX_SETS;
+        return;
+    }
     uint32_t used = 0;
     pthread_mutex_lock(&g_lock);
     for (uint32_t i = 0; i < n && first + i < MAX_SETS; i++) {

@@ -135,7 +135,10 @@ func checkDispatchOn(t *testing.T, e *wire.Errors, n map[string]uint64, cb, queu
 }
 
 // TestSeveralQueues: "cmd-a" (idx 3) on "queue-a" and "cmd-b" (idx 4) on
-// "queue-b"; each command buffer's records carry its own queue. A device
+// "queue-b", submitted in that order; each command buffer's records carry
+// its own queue, and submits are numbered across the device's queues
+// (cmd-a's is 1, cmd-b's 2: the first H200 run caught a test that wanted
+// 1 for both). A device
 // with a single queue (lavapipe) makes multi print "unsupported queues":
 // the test then checks with vulkaninfo that the device really has no
 // second queue before it skips, and fails if it has one.
@@ -165,7 +168,7 @@ func TestSeveralQueues(t *testing.T) {
 	}
 	slices.SortFunc(errs, func(a, b *wire.Errors) int { return int(a.Records[0].Params[2]) - int(b.Records[0].Params[2]) })
 	checkDispatchOn(t, errs[0], n, "cmd-a", "queue-a", 1, 0, 3, 1)
-	checkDispatchOn(t, errs[1], n, "cmd-b", "queue-b", 1, 0, 4, 1)
+	checkDispatchOn(t, errs[1], n, "cmd-b", "queue-b", 2, 0, 4, 1)
 }
 
 // singleQueueDevice checks with vulkaninfo that every device has at most

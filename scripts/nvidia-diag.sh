@@ -22,6 +22,7 @@ summ() { awk '/^phase: iter/{r+=$5; s+=$7; w+=$9; n++} END {if (n) printf "recor
 for scene in ${DIAG_SCENES:-draw dispatch}; do
   for rep in 1 2; do
     for v in none bin bin/exp/one-slot bin/exp/no-snapshot bin/exp/neither; do
+      [ $v = none ] || [ -d $v ] || continue # experiments not built
       if [ $v = none ]; then
         r=$(BENCH_PHASES=1 bin/bench/scene --scene $scene --spv bin/bench/spv --warmup 3 --iters 20 2>&1 | tee $OUT/$scene-none-$rep.txt | summ)
       else

@@ -905,23 +905,17 @@ void gpuavdbg_desc_cb_bind(cb_state *cs, int bi, uint32_t first, uint32_t n, con
     if (!d)
         return;
     d->dirty[bi] = 1;
-    if (ndyn == 0) {
-        /* No dynamic offsets to share out: no need to know the sets now.
-         * The submit looks each up (an unknown one reads as unknown), so
-         * the common bind takes no lock. */
-        for (uint32_t i = 0; i < n && first + i < MAX_SETS; i++)
-            d->cur[bi][first + i] = (slot_ref){.set = GPUAVDBG_H(sets[i])};
-        if (first + n > d->ncur[bi])
-            d->ncur[bi] = first + n < MAX_SETS ? first + n : MAX_SETS;
-        return;
-    }
+    /* Without dynamic offsets to share out, the sets need not be known
+     * now: the submit looks each up (an unknown one reads as unknown), so
+     * the common bind takes no lock. */
     uint32_t used = 0;
-    pthread_mutex_lock(&g_lock);
+    if (ndyn)
+        pthread_mutex_lock(&g_lock);
     for (uint32_t i = 0; i < n && first + i < MAX_SETS; i++) {
         slot_ref *r = &d->cur[bi][first + i];
-        r->set = GPUAVDBG_H(sets[i]);
-        r->dyn = r->ndyn = 0;
-        r->push = NULL;
+        *r = (slot_ref){.set = GPUAVDBG_H(sets[i])};
+        if (ndyn == 0)
+            continue;
         const dset *s = hmap_get(&g_sets, r->set);
         if (!s) {
             r->set = 0; /* unknown: the checks report nothing for it */
@@ -935,7 +929,8 @@ void gpuavdbg_desc_cb_bind(cb_state *cs, int bi, uint32_t first, uint32_t n, con
         }
         used += s->ndyn;
     }
-    pthread_mutex_unlock(&g_lock);
+    if (ndyn)
+        pthread_mutex_unlock(&g_lock);
     if (first + n > d->ncur[bi])
         d->ncur[bi] = first + n < MAX_SETS ? first + n : MAX_SETS;
 }

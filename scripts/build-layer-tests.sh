@@ -19,5 +19,8 @@ spv examples/demo/shaders/oob_compute.comp multi_compute.spv vulkan1.1
 spv layer/testdata/shaders/fullscreen.vert fullscreen.vert.spv vulkan1.2
 spv layer/testdata/shaders/oob_store.frag oob_store.frag.spv vulkan1.2
 spv layer/testdata/shaders/push_runtime.comp push_runtime.spv vulkan1.2
+spv layer/testdata/shaders/base_compute.comp base_compute.spv vulkan1.1
+# oob_compute.comp without debug info: the same code in other bytes
+glslangValidator --target-env vulkan1.1 -o "$out/multi_compute_nodebug.spv" examples/demo/shaders/oob_compute.comp >/dev/null
 go test -c -o "$out/layer.test" ./layer
 echo "built $out ($(du -sh "$out" | cut -f1))"

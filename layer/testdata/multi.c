@@ -45,6 +45,11 @@
  *                 vkCmdDispatchIndirect of 2,1,1 groups (idx 3),
  *                 vkCmdDispatchBase with base group 1,0,0 ("base-compute",
  *                 idx 4): actions 0..2 (see mode_dispatches)
+ *                 (--base-comp SPV: "base-compute" from SPV, default --comp)
+ *   dispatches-readback  the same commands in bounds: prints the elements
+ *                 of buffer 0 that vkCmdDispatchBase (base 1,0,0) wrote,
+ *                 alone ("base_alone: 4 5 6 7" per the spec) and after
+ *                 the other two ("base_after_indirect: ...")
  *   queues        2 queues named "queue-a" and "queue-b" (the second queue of
  *                 the graphics+compute family, else another compute
  *                 family): "cmd-a" (idx 3) submitted to queue-a, "cmd-b"
@@ -117,6 +122,7 @@ static long g_loop = -1; /* mode loop: the iteration running, for failures */
     } while (0)
 
 static const char *g_comp, *g_vert, *g_frag;
+static const char *g_base_comp; /* --base-comp: the SPIR-V of "base-compute" (default --comp) */
 static const char *g_cache_in, *g_cache_out;
 static int g_maint5; /* enable VK_KHR_maintenance5 (mode inline) */
 static int g_shaderobj; /* enable VK_EXT_shader_object (modes shaderobj*) */
@@ -871,10 +877,12 @@ static void mode_appsettings(ctx *c)
  * indirect dispatch comes before the based one: lavapipe (Mesa 25) keeps
  * the base group of a vkCmdDispatchBase for a following
  * vkCmdDispatchIndirect (x 4..11 instead of 0..7), a driver bug. */
-static void mode_dispatches(ctx *c)
+/* make_base_pipeline creates "base-compute": the compute shader with
+ * VK_PIPELINE_CREATE_DISPATCH_BASE_BIT, for vkCmdDispatchBase. */
+static VkPipeline make_base_pipeline(ctx *c)
 {
     size_t size;
-    uint32_t *code = read_file(g_comp, &size);
+    uint32_t *code = read_file(g_base_comp ? g_base_comp : g_comp, &size);
     VkShaderModuleCreateInfo smci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = size,
                                      .pCode = code};
     VkShaderModule module;
@@ -891,7 +899,48 @@ static void mode_dispatches(ctx *c)
     CHECK(vkCreateComputePipelines(c->dev, VK_NULL_HANDLE, 1, &cpci, NULL, &base));
     vkDestroyShaderModule(c->dev, module, NULL);
     name(c, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)base, "base-compute");
+    return base;
+}
 
+/* record_dispatches records the three dispatch commands of mode_dispatches
+ * with the given idx each (see there), in label "compute". */
+static void record_dispatches(ctx *c, VkCommandBuffer cb, VkPipeline base, VkBuffer ibuf, const uint32_t idx[3])
+{
+    label(c, cb, "compute");
+    VkShaderStageFlags pcs = VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set, 0, NULL);
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->comp);
+    vkCmdPushConstants(cb, c->layout, pcs, 0, 4, &idx[0]);
+    vkCmdDispatch(cb, 1, 1, 1);
+    vkCmdPushConstants(cb, c->layout, pcs, 0, 4, &idx[1]);
+    vkCmdDispatchIndirect(cb, ibuf, 16);
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, base);
+    vkCmdPushConstants(cb, c->layout, pcs, 0, 4, &idx[2]);
+    vkCmdDispatchBase(cb, 1, 0, 0, 1, 1, 1);
+    unlabel(c, cb);
+}
+
+/* print_written prints "WHAT: i i ..." for the elements of storage buffer
+ * b that a dispatch wrote (v[i] = 3i; the buffer was filled with ~0), then
+ * fills it with ~0 again. WHAT NULL: only the filling. */
+static void print_written(ctx *c, uint32_t b, const char *what)
+{
+    uint32_t *p;
+    CHECK(vkMapMemory(c->dev, c->mems[b], 0, VK_WHOLE_SIZE, 0, (void **)&p));
+    if (what) {
+        printf("%s:", what);
+        for (uint32_t i = 0; i < 16; i++)
+            if (p[i] != ~0u)
+                printf(" %u", i);
+        printf("\n");
+    }
+    memset(p, 0xff, 64);
+    vkUnmapMemory(c->dev, c->mems[b]);
+}
+
+static void mode_dispatches(ctx *c, int readback)
+{
+    VkPipeline base = make_base_pipeline(c);
     const uint32_t args[7] = {0, 0, 0, 0, 2, 1, 1};
     VkBuffer ibuf;
     VkDeviceMemory imem;
@@ -899,25 +948,35 @@ static void mode_dispatches(ctx *c)
 
     VkCommandPool pool = make_pool(c);
     VkCommandBuffer cb = make_cb(c, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "cmd-0");
-    begin(cb, 0);
-    label(c, cb, "compute");
-    VkShaderStageFlags pcs = VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
-    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set, 0, NULL);
-    uint32_t idx = 2;
-    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->comp);
-    vkCmdPushConstants(cb, c->layout, pcs, 0, 4, &idx);
-    vkCmdDispatch(cb, 1, 1, 1);
-    idx = 3;
-    vkCmdPushConstants(cb, c->layout, pcs, 0, 4, &idx);
-    vkCmdDispatchIndirect(cb, ibuf, 16);
-    idx = 4;
-    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, base);
-    vkCmdPushConstants(cb, c->layout, pcs, 0, 4, &idx);
-    vkCmdDispatchBase(cb, 1, 0, 0, 1, 1, 1);
-    unlabel(c, cb);
-    CHECK(vkEndCommandBuffer(cb));
     VkFence f = make_fence(c);
-    submit_wait(c, 1, &cb, f);
+    if (!readback) {
+        begin(cb, 0);
+        record_dispatches(c, cb, base, ibuf, (const uint32_t[3]){2, 3, 4});
+        CHECK(vkEndCommandBuffer(cb));
+        submit_wait(c, 1, &cb, f);
+    } else {
+        /* In bounds: the based dispatch alone, then after the others
+         * (which write buffer 1), each writing buffer 0. */
+        print_written(c, 0, NULL);
+        print_written(c, 1, NULL);
+        VkShaderStageFlags pcs = VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+        uint32_t zero = 0;
+        begin(cb, 0);
+        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set, 0, NULL);
+        vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, base);
+        vkCmdPushConstants(cb, c->layout, pcs, 0, 4, &zero);
+        vkCmdDispatchBase(cb, 1, 0, 0, 1, 1, 1);
+        CHECK(vkEndCommandBuffer(cb));
+        submit_wait(c, 1, &cb, f);
+        print_written(c, 0, "base_alone");
+        CHECK(vkResetCommandBuffer(cb, 0));
+        begin(cb, 0);
+        record_dispatches(c, cb, base, ibuf, (const uint32_t[3]){1, 1, 0});
+        CHECK(vkEndCommandBuffer(cb));
+        submit_wait(c, 1, &cb, f);
+        print_written(c, 0, "base_after_indirect");
+        print_written(c, 1, "dispatch_and_indirect");
+    }
     vkDestroyFence(c->dev, f, NULL);
     vkDestroyCommandPool(c->dev, pool, NULL);
     vkDestroyBuffer(c->dev, ibuf, NULL);
@@ -1655,6 +1714,8 @@ int main(int argc, char **argv)
             mode = argv[++i];
         else if (!strcmp(argv[i], "--comp") && i + 1 < argc)
             g_comp = argv[++i];
+        else if (!strcmp(argv[i], "--base-comp") && i + 1 < argc)
+            g_base_comp = argv[++i];
         else if (!strcmp(argv[i], "--vert") && i + 1 < argc)
             g_vert = argv[++i];
         else if (!strcmp(argv[i], "--frag") && i + 1 < argc)
@@ -1764,7 +1825,9 @@ int main(int argc, char **argv)
     else if (!strcmp(mode, "appsettings"))
         mode_appsettings(&c);
     else if (!strcmp(mode, "dispatches"))
-        mode_dispatches(&c);
+        mode_dispatches(&c, 0);
+    else if (!strcmp(mode, "dispatches-readback"))
+        mode_dispatches(&c, 1);
     else if (!strcmp(mode, "push"))
         mode_push(&c);
     else if (!strcmp(mode, "gpl"))

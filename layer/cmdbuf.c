@@ -56,6 +56,7 @@ static void cb_reset(cb_state *cs)
     cs->nexecuted = 0;
     memset(cs->bound, 0, sizeof cs->bound);
     memset(cs->set_layout, 0, sizeof cs->set_layout);
+    memset(cs->app_layout, 0, sizeof cs->app_layout);
     gpuavdbg_desc_cb_reset(cs);
 }
 
@@ -394,10 +395,37 @@ static void disturbed(cb_state *cs, int bi)
 {
     if (!cs)
         return;
-    if (bi < 0)
+    if (bi < 0) {
         memset(cs->set_layout, 0, sizeof cs->set_layout);
-    else
+        memset(cs->app_layout, 0, sizeof cs->app_layout);
+    } else {
         cs->set_layout[bi] = VK_NULL_HANDLE;
+        memset(cs->app_layout[bi], 0, sizeof cs->app_layout[bi]);
+    }
+}
+
+/* app_bound notes that the app bound sets first..first+n-1 at bind point
+ * bi with layout, and forgets the layer's set unless the bind leaves it in
+ * place. Vulkan's pipeline layout compatibility rules: binding set N
+ * disturbs the sets numbered above N only when set N was last bound with a
+ * layout not compatible with the new one for set N, and a layout is
+ * compatible with itself. So when every set bound was last bound with the
+ * same layout handle, the layer's set (numbered above all of the app's)
+ * stays bound and the next action need not bind it again: the common loop
+ * of a bind and a draw costs one bind per draw, not two, once the actions
+ * share the last action slot (docs/DECISIONS.md "Binds that keep the
+ * layer's set"). Anything else counts as disturbing it. */
+static void app_bound(cb_state *cs, int bi, VkPipelineLayout layout, uint32_t first, uint32_t n)
+{
+    if (!cs || bi < 0 || bi >= (int)GPUAVDBG_BIND_POINTS)
+        return;
+    int keep = first < GPUAVDBG_APP_SETS && n <= GPUAVDBG_APP_SETS - first && first + n <= cs->dd->slot;
+    for (uint32_t i = 0; keep && i < n; i++)
+        keep = cs->app_layout[bi][first + i] == layout;
+    if (!keep)
+        disturbed(cs, bi);
+    for (uint32_t i = 0; i < n && first + i < GPUAVDBG_APP_SETS; i++)
+        cs->app_layout[bi][first + i] = layout;
 }
 
 static VKAPI_ATTR void VKAPI_CALL gl_CmdBindDescriptorSets(VkCommandBuffer cb, VkPipelineBindPoint bp,
@@ -407,8 +435,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdBindDescriptorSets(VkCommandBuffer cb, V
 {
     CMD_PROLOGUE(cb);
     int bi = bind_point_index(bp);
-    if (bi >= 0)
-        disturbed(cs, bi);
+    app_bound(cs, bi, layout, first, n);
     gpuavdbg_desc_cb_bind(cs, bi, first, n, sets, ndyn, dyn);
     dd->disp.CmdBindDescriptorSets(cb, bp, layout, first, n, sets, ndyn, dyn);
 }
@@ -490,7 +517,7 @@ static void bind_sets2(VkCommandBuffer cb, const VkBindDescriptorSetsInfoKHR *in
     if (info)
         for (int bi = 0; bi < (int)GPUAVDBG_BIND_POINTS; bi++)
             if (stages_bind_point(info->stageFlags, bi)) {
-                disturbed(cs, bi);
+                app_bound(cs, bi, info->layout, info->firstSet, info->descriptorSetCount);
                 gpuavdbg_desc_cb_bind(cs, bi, info->firstSet, info->descriptorSetCount, info->pDescriptorSets,
                                       info->dynamicOffsetCount, info->pDynamicOffsets);
             }

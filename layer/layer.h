@@ -433,6 +433,9 @@ typedef struct bound_pipeline {
 
 /* Bind point index: graphics 0, compute 1, ray tracing 2. */
 #define GPUAVDBG_BIND_POINTS 3
+/* Set numbers whose app binds cmdbuf.c follows: the layer's slot is at
+ * most 32 (min(maxBoundDescriptorSets, 33) - 1), so the app's are below. */
+#define GPUAVDBG_APP_SETS 32u
 
 typedef struct cb_state {
     VkCommandBuffer cb;
@@ -446,6 +449,10 @@ typedef struct cb_state {
      * (0: not bound, or disturbed by the app since) and action slot. */
     VkPipelineLayout set_layout[GPUAVDBG_BIND_POINTS];
     uint32_t set_slot[GPUAVDBG_BIND_POINTS];
+    /* The layout each set number below the layer's was last bound with by
+     * the app's vkCmdBindDescriptorSets* (0: unknown), to tell whether a
+     * bind leaves the layer's set in place (cmdbuf.c app_bound). */
+    VkPipelineLayout app_layout[GPUAVDBG_BIND_POINTS][GPUAVDBG_APP_SETS];
 
     gpuavdbg_action *actions;
     uint32_t nactions, cap_actions;

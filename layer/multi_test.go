@@ -796,3 +796,34 @@ func TestDispatchBaseUnchanged(t *testing.T) {
 		t.Errorf("in-bounds dispatches reported errors: %s", dump(r.msgs))
 	}
 }
+
+// TestRebindPastLastSlot: 4100 in-bounds dispatches, each after the app
+// binds set 0 again with the pipeline's layout (past action 4095 these
+// binds leave the layer's set in place, so the layer binds nothing more),
+// then set 0 bound with a layout not compatible for set 0, which disturbs
+// the layer's set, set 0 bound again, and a dispatch with idx 4. Its four
+// records come in one Errors message, attributed to the last action slot
+// (4095) with the pipeline, label and index. lavapipe leaves disturbed sets
+// bound, so there a missing bind after the incompatible one would still
+// pass; on a driver that drops disturbed sets it would not.
+func TestRebindPastLastSlot(t *testing.T) {
+	r := runMulti(t, true, nil, "rebind")
+	n := names(r)
+	e := one[wire.Errors](t, r)
+	if e.CommandBuffer != n["cmd-0"] || e.Submit != 1 || e.Dropped != 0 || len(e.Records) != 4 {
+		t.Fatalf("errors: cb %#x submit %d dropped %d, %d records; want cmd-0 %#x, submit 1, 4 records",
+			e.CommandBuffer, e.Submit, e.Dropped, len(e.Records), n["cmd-0"])
+	}
+	xs := map[uint32]bool{}
+	for _, rec := range e.Records {
+		if rec.Check != gpuav.CheckDescriptorIndexOOB || rec.ActionIndex != 4095 || rec.Action != "vkCmdDispatch" ||
+			rec.Pipeline != n["oob-compute"] || !slices.Equal(rec.Labels, []string{"compute"}) ||
+			!slices.Equal(rec.Params[:4], []uint32{0, 0, 4, 2}) || rec.Count != 1 {
+			t.Errorf("record %+v; want action 4095 of oob-compute, index 4 of 2", rec)
+		}
+		xs[rec.StageWords[0]] = true
+	}
+	if len(xs) != 4 {
+		t.Errorf("invocations %v, want 4 distinct", xs)
+	}
+}

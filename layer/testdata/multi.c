@@ -50,6 +50,10 @@
  *                 of buffer 0 that vkCmdDispatchBase (base 1,0,0) wrote,
  *                 alone ("base_alone: 4 5 6 7" per the spec) and after
  *                 the other two ("base_after_indirect: ...")
+ *   rebind        cmd-0 in "compute": 4100 in-bounds dispatches, each after
+ *                 the app binds set 0 again, then set 0 bound with an
+ *                 incompatible layout and again with the pipeline's, and a
+ *                 dispatch with idx 4 (see mode_rebind)
  *   queues        2 queues named "queue-a" and "queue-b" (the second queue of
  *                 the graphics+compute family, else another compute
  *                 family): "cmd-a" (idx 3) submitted to queue-a, "cmd-b"
@@ -984,6 +988,71 @@ static void mode_dispatches(ctx *c, int readback)
     vkDestroyPipeline(c->dev, base, NULL);
 }
 
+/* ---- binds that keep or disturb the layer's set ---------------------------------- */
+
+/* mode_rebind records, on cmd-0 in "compute", 4100 in-bounds dispatches of
+ * "oob-compute" (idx 0 and 1 in turn), each after the app binds set 0
+ * again with the pipeline's layout: past the last action slot (4095) the
+ * layer's set stays bound. Then set 0 is bound with "other-layout" (one
+ * storage buffer: not compatible for set 0, so every higher set is
+ * disturbed), set 0 again with the pipeline's layout, and a dispatch with
+ * idx 4 (action 4100, reported as the last action slot, 4095): the layer
+ * must bind its set again for it. */
+static void mode_rebind(ctx *c)
+{
+    VkDescriptorSetLayoutBinding b = {.binding = 0, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                      .descriptorCount = 1, .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT};
+    VkDescriptorSetLayoutCreateInfo dlci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+                                            .bindingCount = 1, .pBindings = &b};
+    VkDescriptorSetLayout dsl;
+    CHECK(vkCreateDescriptorSetLayout(c->dev, &dlci, NULL, &dsl));
+    VkPipelineLayoutCreateInfo plci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
+                                       .pSetLayouts = &dsl};
+    VkPipelineLayout other;
+    CHECK(vkCreatePipelineLayout(c->dev, &plci, NULL, &other));
+    name(c, VK_OBJECT_TYPE_PIPELINE_LAYOUT, (uint64_t)(uintptr_t)other, "other-layout");
+    VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1};
+    VkDescriptorPoolCreateInfo dpci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 1,
+                                       .poolSizeCount = 1, .pPoolSizes = &ps};
+    VkDescriptorPool pool;
+    CHECK(vkCreateDescriptorPool(c->dev, &dpci, NULL, &pool));
+    VkDescriptorSetAllocateInfo dsai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                                        .descriptorPool = pool, .descriptorSetCount = 1, .pSetLayouts = &dsl};
+    VkDescriptorSet set;
+    CHECK(vkAllocateDescriptorSets(c->dev, &dsai, &set));
+    VkDescriptorBufferInfo dbi = {c->bufs[0], 0, VK_WHOLE_SIZE};
+    VkWriteDescriptorSet w = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .descriptorCount = 1,
+                              .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &dbi};
+    vkUpdateDescriptorSets(c->dev, 1, &w, 0, NULL);
+
+    VkCommandPool cpool = make_pool(c);
+    VkCommandBuffer cb = make_cb(c, cpool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "cmd-0");
+    VkShaderStageFlags pcs = VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+    begin(cb, 0);
+    label(c, cb, "compute");
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->comp);
+    for (uint32_t i = 0; i < 4100; i++) {
+        uint32_t idx = i % 2;
+        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set, 0, NULL);
+        vkCmdPushConstants(cb, c->layout, pcs, 0, 4, &idx);
+        vkCmdDispatch(cb, 1, 1, 1);
+    }
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, other, 0, 1, &set, 0, NULL);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set, 0, NULL);
+    uint32_t idx = 4;
+    vkCmdPushConstants(cb, c->layout, pcs, 0, 4, &idx);
+    vkCmdDispatch(cb, 1, 1, 1);
+    unlabel(c, cb);
+    CHECK(vkEndCommandBuffer(cb));
+    VkFence f = make_fence(c);
+    submit_wait(c, 1, &cb, f);
+    vkDestroyFence(c->dev, f, NULL);
+    vkDestroyCommandPool(c->dev, cpool, NULL);
+    vkDestroyDescriptorPool(c->dev, pool, NULL);
+    vkDestroyPipelineLayout(c->dev, other, NULL);
+    vkDestroyDescriptorSetLayout(c->dev, dsl, NULL);
+}
+
 /* ---- push descriptors: Vulkan 1.4 and VK_KHR_maintenance6 entry points --------- */
 
 /* mode_push records, on cmd-0 in "compute", 9 dispatches of "push-compute"
@@ -1830,6 +1899,8 @@ int main(int argc, char **argv)
         mode_dispatches(&c, 1);
     else if (!strcmp(mode, "push"))
         mode_push(&c);
+    else if (!strcmp(mode, "rebind"))
+        mode_rebind(&c);
     else if (!strcmp(mode, "gpl"))
         mode_gpl(&c);
     else if (!strcmp(mode, "threads"))

@@ -18,10 +18,10 @@ const RecordFormatVersion = 1
 //	    uint data[];    // records, RecordWords words each
 //	};
 //
-// The action buffer is a dynamic uniform buffer at binding ActionBinding; the
-// layer binds it before every draw, dispatch or trace-rays command with a
-// dynamic offset selecting that action's slot, whose first word is the
-// action index (the command's position among the actions of its command
+// The action buffer is a uniform buffer at binding ActionBinding: before
+// every draw, dispatch or trace-rays command the layer binds a set whose
+// binding ActionBinding is that action's slot of it, whose first word is
+// the action index (the command's position among the actions of its command
 // buffer, from 0).
 const (
 	OutputBinding = 0

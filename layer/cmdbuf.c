@@ -152,7 +152,9 @@ static void before_action(cb_state *cs, gpuavdbg_cmd cmd, VkPipelineBindPoint bp
          * while the app leaves the set alone and keeps the layout. */
         if (cs->set_layout[bi] != b->layout || cs->set_slot[bi] != slot) {
             VkDescriptorSet set = gpuavdbg_unit_action_set((device_data *)dd, cs->unit, slot);
-            dd->disp.CmdBindDescriptorSets(cs->cb, bp, b->layout, dd->slot, 1, &set, 0, NULL);
+            uint32_t offset = slot * dd->action_stride;
+            dd->disp.CmdBindDescriptorSets(cs->cb, bp, b->layout, dd->slot, 1, &set, dd->dynamic_action ? 1 : 0,
+                                           &offset);
             cs->set_layout[bi] = b->layout;
             cs->set_slot[bi] = slot;
         }

@@ -270,6 +270,11 @@ static void setup(device_data *dd, const VkPhysicalDeviceProperties *props)
     }
     uint32_t align = (uint32_t)props->limits.minUniformBufferOffsetAlignment;
     dd->action_stride = align > 16 ? align : 16;
+#ifdef GPUAVDBG_EXPERIMENT_DYNAMIC_ACTION
+    dd->dynamic_action = 1; /* benchmark experiment only (scripts/build-experiments.sh) */
+#endif
+    VkDescriptorType action_type =
+        dd->dynamic_action ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC : VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
 
     VkDescriptorSetLayoutBinding b[4] = {
         {.binding = GPUAVDBG_OUTPUT_BINDING,
@@ -277,7 +282,7 @@ static void setup(device_data *dd, const VkPhysicalDeviceProperties *props)
          .descriptorCount = 1,
          .stageFlags = VK_SHADER_STAGE_ALL},
         {.binding = GPUAVDBG_ACTION_BINDING,
-         .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+         .descriptorType = action_type,
          .descriptorCount = 1,
          .stageFlags = VK_SHADER_STAGE_ALL},
         /* input buffers: bindings 2 and 3 */
@@ -457,7 +462,8 @@ static VkResult allocate_set(device_data *dd, VkDescriptorSet *set)
     if (dd->pool_sets_left == 0) {
         VkDescriptorPoolSize sizes[2] = {
             {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3 * SETS_PER_POOL}, /* output + input buffers */
-            {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, SETS_PER_POOL},
+            {dd->dynamic_action ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC : VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+             SETS_PER_POOL},
         };
         VkDescriptorPoolCreateInfo pi = {
             .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
@@ -494,7 +500,9 @@ static VkResult allocate_set(device_data *dd, VkDescriptorSet *set)
 static void write_action_set(device_data *dd, out_unit *u, uint32_t slot)
 {
     VkDescriptorBufferInfo out = {u->buffer, 0, VK_WHOLE_SIZE};
-    VkDescriptorBufferInfo act = {dd->action_buffer, (VkDeviceSize)slot * dd->action_stride, 16};
+    /* Dynamic: the offset comes with each bind (gpuavdbg_action_offset). */
+    VkDescriptorBufferInfo act = {dd->action_buffer, dd->dynamic_action ? 0 : (VkDeviceSize)slot * dd->action_stride,
+                                  16};
     VkDescriptorBufferInfo in[GPUAVDBG_INPUTS] = {
         {u->in_buffer[GPUAVDBG_INPUT_DESC], 0, VK_WHOLE_SIZE},
         {u->in_buffer[GPUAVDBG_INPUT_ADDR], 0, VK_WHOLE_SIZE},
@@ -510,7 +518,8 @@ static void write_action_set(device_data *dd, out_unit *u, uint32_t slot)
          .dstSet = u->action_sets[slot],
          .dstBinding = GPUAVDBG_ACTION_BINDING,
          .descriptorCount = 1,
-         .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+         .descriptorType =
+             dd->dynamic_action ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC : VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
          .pBufferInfo = &act},
         /* input buffers: bindings 2 and 3 */
         {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
@@ -536,6 +545,8 @@ static void write_action_set(device_data *dd, out_unit *u, uint32_t slot)
  * of later records suffers. */
 VkDescriptorSet gpuavdbg_unit_action_set(device_data *dd, out_unit *u, uint32_t slot)
 {
+    if (dd->dynamic_action)
+        slot = 0; /* one set; the bind's dynamic offset picks the slot */
     if (slot < __atomic_load_n(&u->nsets, __ATOMIC_ACQUIRE))
         return u->action_sets[slot];
     pthread_mutex_lock(&dd->lock);

@@ -5,6 +5,8 @@
 #   one-slot:     every action uses action slot 0 (one bind per command buffer)
 #   no-snapshot:  no descriptor-state snapshot per action
 #   neither:      both
+#   dynamic:      one set per command buffer, a dynamic offset per action
+#                 (the first design's bind, DECISIONS "One output buffer...")
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build() {
@@ -17,4 +19,5 @@ build() {
 build one-slot -DGPUAVDBG_EXPERIMENT_ONE_SLOT
 build no-snapshot -DGPUAVDBG_EXPERIMENT_NO_SNAPSHOT
 build neither "-DGPUAVDBG_EXPERIMENT_ONE_SLOT -DGPUAVDBG_EXPERIMENT_NO_SNAPSHOT"
+build dynamic -DGPUAVDBG_EXPERIMENT_DYNAMIC_ACTION
 du -sh bin/exp/*

@@ -21,11 +21,15 @@ type checkApp struct {
 	build   func() (string, error)
 }
 
+// checkApps are all the declared apps, for the prebuild (TestMain).
+var checkApps []*checkApp
+
 // newCheckApp declares the app NAME.c and its shaders (files of
 // testdata/checks, compiled to FILE.spv).
 func newCheckApp(name string, shaders ...string) *checkApp {
 	a := &checkApp{name: name, shaders: shaders}
 	a.build = sync.OnceValues(a.compile)
+	checkApps = append(checkApps, a)
 	return a
 }
 
@@ -38,29 +42,41 @@ var (
 	texelApp = newCheckApp("texelapp", "texel.comp", "texel.vert", "texel.frag", "buf_plain.vert", "buf_plain.frag")
 )
 
-// compile builds the shaders (glslangValidator -g --target-env vulkan1.2,
-// from inside testdata/checks so the modules name the files as written:
-// SPIR-V 1.5, no Int64) and the app (gcc -Wall -Werror) into a new
-// directory, and returns it.
+// compile builds the app into a new directory and returns it; with
+// GPUAVDBG_TEST_PREBUILT set it returns that directory's NAME/ instead.
 func (a *checkApp) compile() (string, error) {
+	if p := os.Getenv(envPrebuilt); p != "" {
+		dir := filepath.Join(p, a.name)
+		if _, err := os.Stat(filepath.Join(dir, a.name)); err != nil {
+			return "", fmt.Errorf("prebuilt %s: %w", a.name, err)
+		}
+		return dir, nil
+	}
 	dir, err := os.MkdirTemp("", "gpuav-"+a.name)
 	if err != nil {
 		return "", fmt.Errorf("build %s: %w", a.name, err)
 	}
+	return dir, a.compileInto(dir)
+}
+
+// compileInto builds the shaders (glslangValidator -g --target-env
+// vulkan1.2, from inside testdata/checks so the modules name the files as
+// written: SPIR-V 1.5, no Int64) and the app (gcc -Wall -Werror) into dir.
+func (a *checkApp) compileInto(dir string) error {
 	src := filepath.Join(root, "e2e", "testdata", "checks")
 	for _, sh := range a.shaders {
 		cmd := exec.Command("glslangValidator", "-g", "--target-env", "vulkan1.2", "-o", filepath.Join(dir, sh+".spv"), sh)
 		cmd.Dir = src
 		if out, err := cmd.CombinedOutput(); err != nil {
-			return "", fmt.Errorf("glslangValidator %s: %w\n%s", sh, err, out)
+			return fmt.Errorf("glslangValidator %s: %w\n%s", sh, err, out)
 		}
 	}
 	out, err := exec.Command("gcc", "-O1", "-Wall", "-Werror", "-o", filepath.Join(dir, a.name),
 		filepath.Join(src, a.name+".c"), "-lvulkan").CombinedOutput()
 	if err != nil {
-		return "", fmt.Errorf("gcc %s: %w\n%s", a.name, err, out)
+		return fmt.Errorf("gcc %s: %w\n%s", a.name, err, out)
 	}
-	return dir, nil
+	return nil
 }
 
 // dir returns the directory holding the built app and its .spv files,

@@ -19,21 +19,57 @@ import (
 
 var root string
 
+// Where the suite runs without a compiler (the NVIDIA machine):
+// GPUAVDBG_TEST_PREBUILD_OUT=DIR makes the test binary build every test app
+// (and its shaders) into DIR and exit; GPUAVDBG_TEST_PREBUILT=DIR makes the
+// tests use those instead of building, and bin/ as it is
+// (scripts/build-e2e-tests.sh, scripts/nvidia-e2e-tests.sh).
+const (
+	envPrebuildOut = "GPUAVDBG_TEST_PREBUILD_OUT"
+	envPrebuilt    = "GPUAVDBG_TEST_PREBUILT"
+)
+
 func TestMain(m *testing.M) {
 	wd, _ := os.Getwd()
 	root = filepath.Dir(wd)
+	if out := os.Getenv(envPrebuildOut); out != "" {
+		os.Exit(prebuild(out))
+	}
 	// `make test` has built everything; `go test ./e2e` alone builds too.
-	cmd := exec.Command("make", "-s", "build")
-	cmd.Dir = root
-	if out, err := cmd.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "e2e: make build: %v\n%s", err, out)
-		os.Exit(1)
+	if os.Getenv(envPrebuilt) == "" {
+		cmd := exec.Command("make", "-s", "build")
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "e2e: make build: %v\n%s", err, out)
+			os.Exit(1)
+		}
 	}
 	if os.Getenv("XDG_RUNTIME_DIR") == "" {
 		dir, _ := os.MkdirTemp("", "xdg")
 		os.Setenv("XDG_RUNTIME_DIR", dir)
 	}
 	os.Exit(m.Run())
+}
+
+// prebuild builds every check app into out/NAME/ and vkapp into out/vkapp,
+// and returns the exit code.
+func prebuild(out string) int {
+	for _, a := range checkApps {
+		dir := filepath.Join(out, a.name)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			fmt.Fprintf(os.Stderr, "e2e: prebuild %s: %v\n", a.name, err)
+			return 1
+		}
+		if err := a.compileInto(dir); err != nil {
+			fmt.Fprintf(os.Stderr, "e2e: prebuild: %v\n", err)
+			return 1
+		}
+	}
+	if err := buildVkapp(filepath.Join(out, "vkapp")); err != nil {
+		fmt.Fprintf(os.Stderr, "e2e: prebuild: %v\n", err)
+		return 1
+	}
+	return 0
 }
 
 func bin(name string) string { return filepath.Join(root, "bin", name) }

@@ -33,21 +33,31 @@ var (
 func vkapp(t *testing.T) string {
 	t.Helper()
 	vkappOnce.Do(func() {
+		if p := os.Getenv(envPrebuilt); p != "" {
+			vkappPath = filepath.Join(p, "vkapp")
+			return
+		}
 		dir, err := os.MkdirTemp("", "e2e-vkapp")
 		if err != nil {
 			vkappErr = err
 			return
 		}
 		vkappPath = filepath.Join(dir, "vkapp")
-		out, err := exec.Command("cc", "-O1", "-std=c11", "-o", vkappPath, filepath.Join(root, "layer/testdata/vkapp.c"), "-lvulkan").CombinedOutput()
-		if err != nil {
-			vkappErr = errors.New("build vkapp: " + err.Error() + "\n" + string(out))
-		}
+		vkappErr = buildVkapp(vkappPath)
 	})
 	if vkappErr != nil {
 		t.Fatal(vkappErr)
 	}
 	return vkappPath
+}
+
+// buildVkapp compiles layer/testdata/vkapp.c to path.
+func buildVkapp(path string) error {
+	out, err := exec.Command("cc", "-O1", "-std=c11", "-o", path, filepath.Join(root, "layer/testdata/vkapp.c"), "-lvulkan").CombinedOutput()
+	if err != nil {
+		return errors.New("build vkapp: " + err.Error() + "\n" + string(out))
+	}
+	return nil
 }
 
 // smSource is the report's source object.

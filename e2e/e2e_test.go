@@ -146,8 +146,8 @@ func TestDemoHeadless(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit code %d, want 1 (validation errors)\n%s", code, stderr)
 	}
-	if r.Version != 1 || !strings.HasPrefix(r.Device.Name, "llvmpipe") || r.Device.APIVersion == "" {
-		t.Errorf("version %d device %+v", r.Version, r.Device)
+	if want := vulkaninfoDevice(t); r.Version != 1 || r.Device.Name != want || r.Device.APIVersion == "" {
+		t.Errorf("version %d device %+v; want version 1, device %q (vulkaninfo)", r.Version, r.Device, want)
 	}
 	if !r.Settings.Checks["descriptor_index_oob"] {
 		t.Errorf("settings.checks = %v", r.Settings.Checks)

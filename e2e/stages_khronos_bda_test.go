@@ -31,6 +31,7 @@ func TestExtraStagesBDAAtLeastWhatKhronosFinds(t *testing.T) {
 	for _, st := range extraStages {
 		t.Run(st.arg, func(t *testing.T) {
 			requireStage(t, st.arg, st.feature)
+			requireMoreCases(t)
 			out := stageApp.runKhronos(t, "--stage", st.arg, "--case", "bda_oob")
 			m := theirRe.FindAllStringSubmatch(out, -1)
 			if silent[st.arg] {

@@ -1,10 +1,14 @@
 #!/bin/bash
 # Run from the repo root on the NVIDIA machine after `make build` and
 # scripts/build-e2e-tests.sh here (carry bin/ and .gl/; .gl/vvl/ holds
-# Debian's vulkan-validationlayers, .gl/e2e/ vulkan-tools, spirv-tools and
-# the libraries vulkaninfo needs, unpacked under /tmp/e2e-debs; the Khronos
+# Debian's vulkan-validationlayers, .gl/e2e/ vulkan-tools, spirv-tools,
+# glslang-tools and the libraries vulkaninfo needs, unpacked under /tmp/e2e-debs; the Khronos
 # layer goes to / where the tests look for it). Runs the e2e suite on the
-# GPU; the verbose log is $OUT/nvidia-e2e-tests.txt.
+# GPU; the verbose log is $OUT/nvidia-e2e-tests.txt. Fill .gl/e2e/ once,
+# here, with the apt-get options of /work/.library/device/README.md:
+#   apt-get $o download vulkan-tools spirv-tools glslang-tools libwayland-client0 \
+#     libx11-6 libxcb1 libxau6 libxdmcp6 libbsd0 libmd0 libffi8
+# E2E_RUN=REGEXP runs only the matching tests.
 for f in .gl/*.deb .gl/vvl/*.deb; do dpkg -x "$f" /; done; ldconfig
 mkdir -p /tmp/e2e-debs; for f in .gl/e2e/*.deb; do dpkg -x "$f" /tmp/e2e-debs; done
 export PATH=/tmp/e2e-debs/usr/bin:$PATH

@@ -502,6 +502,15 @@ static void submit_wait(ctx *c, uint32_t n, const VkCommandBuffer *cbs, VkFence 
     }
 }
 
+/* end_and_run ends cb, submits it with a fence of its own and waits. */
+static void end_and_run(ctx *c, VkCommandBuffer cb)
+{
+    CHECK(vkEndCommandBuffer(cb));
+    VkFence f = make_fence(c);
+    submit_wait(c, 1, &cb, f);
+    vkDestroyFence(c->dev, f, NULL);
+}
+
 static long rss_kb(void)
 {
     long pages = 0, rss = 0;
@@ -597,10 +606,7 @@ static void mode_secondary(ctx *c)
     begin(cb, 0);
     dispatch(c, cb, 0); /* action 0 of the primary, in bounds */
     vkCmdExecuteCommands(cb, 1, &sec);
-    CHECK(vkEndCommandBuffer(cb));
-    VkFence f = make_fence(c);
-    submit_wait(c, 1, &cb, f);
-    vkDestroyFence(c->dev, f, NULL);
+    end_and_run(c, cb);
     vkDestroyCommandPool(c->dev, pool, NULL);
 }
 
@@ -638,10 +644,7 @@ static void one_dispatch(ctx *c, uint32_t idx)
     VkCommandBuffer cb = make_cb(c, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "cmd-0");
     begin(cb, 0);
     dispatch(c, cb, idx);
-    CHECK(vkEndCommandBuffer(cb));
-    VkFence f = make_fence(c);
-    submit_wait(c, 1, &cb, f);
-    vkDestroyFence(c->dev, f, NULL);
+    end_and_run(c, cb);
     vkDestroyCommandPool(c->dev, pool, NULL);
 }
 
@@ -1043,10 +1046,7 @@ static void mode_rebind(ctx *c)
     vkCmdPushConstants(cb, c->layout, pcs, 0, 4, &idx);
     vkCmdDispatch(cb, 1, 1, 1);
     unlabel(c, cb);
-    CHECK(vkEndCommandBuffer(cb));
-    VkFence f = make_fence(c);
-    submit_wait(c, 1, &cb, f);
-    vkDestroyFence(c->dev, f, NULL);
+    end_and_run(c, cb);
     vkDestroyCommandPool(c->dev, cpool, NULL);
     vkDestroyDescriptorPool(c->dev, pool, NULL);
     vkDestroyPipelineLayout(c->dev, other, NULL);
@@ -1181,10 +1181,7 @@ static void mode_push(ctx *c)
         vkCmdDispatch(cb, 1, 1, 1);
     }
     unlabel(c, cb);
-    CHECK(vkEndCommandBuffer(cb));
-    VkFence f = make_fence(c);
-    submit_wait(c, 1, &cb, f);
-    vkDestroyFence(c->dev, f, NULL);
+    end_and_run(c, cb);
     vkDestroyCommandPool(c->dev, pool, NULL);
     for (uint32_t e = 0; e < 2; e++)
         vkDestroyDescriptorUpdateTemplate(c->dev, tmpl[e], NULL);
@@ -1520,10 +1517,7 @@ static void mode_render(ctx *c)
     vkCmdEndRenderPass(cb);
     unlabel(c, cb);
     unlabel(c, cb);
-    CHECK(vkEndCommandBuffer(cb));
-    VkFence f = make_fence(c);
-    submit_wait(c, 1, &cb, f);
-    vkDestroyFence(c->dev, f, NULL);
+    end_and_run(c, cb);
     vkDestroyCommandPool(c->dev, pool, NULL);
     gfx_free(c, &g);
 }
@@ -1722,10 +1716,7 @@ static void mode_gpl(ctx *c)
     vkCmdDraw(cb, 3, 1, 0, 0);
     vkCmdEndRendering(cb);
     unlabel(c, cb);
-    CHECK(vkEndCommandBuffer(cb));
-    VkFence f = make_fence(c);
-    submit_wait(c, 1, &cb, f);
-    vkDestroyFence(c->dev, f, NULL);
+    end_and_run(c, cb);
     vkDestroyCommandPool(c->dev, pool, NULL);
     vkDestroyPipeline(c->dev, linked, NULL);
     for (int i = 0; i < 4; i++)

@@ -260,6 +260,12 @@ static int have_functions(device_data *dd)
            d->CmdBindDescriptorSets && d->CmdPipelineBarrier && d->QueueWaitIdle;
 }
 
+/* action_type is the descriptor type of binding 1, the action buffer. */
+static VkDescriptorType action_type(const device_data *dd)
+{
+    return dd->dynamic_action ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC : VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+}
+
 static void setup(device_data *dd, const VkPhysicalDeviceProperties *props)
 {
     VkResult r;
@@ -273,8 +279,6 @@ static void setup(device_data *dd, const VkPhysicalDeviceProperties *props)
 #ifdef GPUAVDBG_EXPERIMENT_DYNAMIC_ACTION
     dd->dynamic_action = 1; /* benchmark experiment only (scripts/build-experiments.sh) */
 #endif
-    VkDescriptorType action_type =
-        dd->dynamic_action ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC : VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
 
     VkDescriptorSetLayoutBinding b[4] = {
         {.binding = GPUAVDBG_OUTPUT_BINDING,
@@ -282,7 +286,7 @@ static void setup(device_data *dd, const VkPhysicalDeviceProperties *props)
          .descriptorCount = 1,
          .stageFlags = VK_SHADER_STAGE_ALL},
         {.binding = GPUAVDBG_ACTION_BINDING,
-         .descriptorType = action_type,
+         .descriptorType = action_type(dd),
          .descriptorCount = 1,
          .stageFlags = VK_SHADER_STAGE_ALL},
         /* input buffers: bindings 2 and 3 */
@@ -462,8 +466,7 @@ static VkResult allocate_set(device_data *dd, VkDescriptorSet *set)
     if (dd->pool_sets_left == 0) {
         VkDescriptorPoolSize sizes[2] = {
             {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3 * SETS_PER_POOL}, /* output + input buffers */
-            {dd->dynamic_action ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC : VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
-             SETS_PER_POOL},
+            {action_type(dd), SETS_PER_POOL},
         };
         VkDescriptorPoolCreateInfo pi = {
             .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
@@ -500,7 +503,7 @@ static VkResult allocate_set(device_data *dd, VkDescriptorSet *set)
 static void write_action_set(device_data *dd, out_unit *u, uint32_t slot)
 {
     VkDescriptorBufferInfo out = {u->buffer, 0, VK_WHOLE_SIZE};
-    /* Dynamic: the offset comes with each bind (gpuavdbg_action_offset). */
+    /* Dynamic: the offset comes with each bind (cmdbuf.c before_action). */
     VkDescriptorBufferInfo act = {dd->action_buffer, dd->dynamic_action ? 0 : (VkDeviceSize)slot * dd->action_stride,
                                   16};
     VkDescriptorBufferInfo in[GPUAVDBG_INPUTS] = {
@@ -518,8 +521,7 @@ static void write_action_set(device_data *dd, out_unit *u, uint32_t slot)
          .dstSet = u->action_sets[slot],
          .dstBinding = GPUAVDBG_ACTION_BINDING,
          .descriptorCount = 1,
-         .descriptorType =
-             dd->dynamic_action ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC : VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+         .descriptorType = action_type(dd),
          .pBufferInfo = &act},
         /* input buffers: bindings 2 and 3 */
         {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,

@@ -78,9 +78,9 @@ func TestBDACheck(t *testing.T) {
 				if write {
 					verb = "written"
 				}
-				// Which buffer is nearest depends on where the driver put
-				// them: lavapipe puts data below result, the NVIDIA driver
-				// result below data (the H200 run found this branch's
+				// Which wording depends on where the driver put the
+				// buffers: lavapipe puts result below data, the NVIDIA
+				// driver above it (the H200 run found this branch's
 				// expectation wrong).
 				where := "past the nearest buffer below it,"
 				if nearAddr > addr {

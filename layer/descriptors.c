@@ -904,6 +904,14 @@ void gpuavdbg_desc_cb_bind(cb_state *cs, int bi, uint32_t first, uint32_t n, con
     desc_cb *d = get_dcb(cs);
     if (!d)
         return;
+    /* The same sets bound again without dynamic offsets (a loop that binds
+     * its per-frame set before every draw): what the bind point sees is
+     * unchanged, so the next action keeps the last snapshot. */
+    int same = ndyn == 0 && first + n <= d->ncur[bi];
+    for (uint32_t i = 0; same && i < n; i++)
+        same = d->cur[bi][first + i].set == GPUAVDBG_H(sets[i]) && d->cur[bi][first + i].ndyn == 0;
+    if (same)
+        return;
     d->dirty[bi] = 1;
     /* Without dynamic offsets to share out, the sets need not be known
      * now: the submit looks each up (an unknown one reads as unknown), so

@@ -373,6 +373,11 @@ void gpuavdbg_device_setup(device_data *dd)
                  props.limits.maxBoundDescriptorSets);
     } else {
         dd->slot = n - 1;
+#ifdef GPUAVDBG_EXPERIMENT_SLOT
+        /* benchmark experiment only: a lower set number for the layer's set */
+        if (GPUAVDBG_EXPERIMENT_SLOT < dd->slot)
+            dd->slot = GPUAVDBG_EXPERIMENT_SLOT;
+#endif
         if (!goInstrumentationWanted(GPUAVDBG_H(dd->inst->instance)))
             snprintf(dd->reason, sizeof dd->reason, "every check is off");
         else

@@ -7,6 +7,8 @@
 #   neither:      both
 #   dynamic:      one set per command buffer, a dynamic offset per action
 #                 (the first design's bind, DECISIONS "One output buffer...")
+#   slot4:        the layer's set at set number 4 instead of
+#                 min(maxBoundDescriptorSets, 33) - 1 (layouts padded to 5 sets)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build() {
@@ -20,4 +22,5 @@ build one-slot -DGPUAVDBG_EXPERIMENT_ONE_SLOT
 build no-snapshot -DGPUAVDBG_EXPERIMENT_NO_SNAPSHOT
 build neither "-DGPUAVDBG_EXPERIMENT_ONE_SLOT -DGPUAVDBG_EXPERIMENT_NO_SNAPSHOT"
 build dynamic -DGPUAVDBG_EXPERIMENT_DYNAMIC_ACTION
+build slot4 -DGPUAVDBG_EXPERIMENT_SLOT=4
 du -sh bin/exp/*

@@ -21,7 +21,7 @@ fi
 summ() { awk '/^phase: iter/{r+=$5; s+=$7; w+=$9; n++} END {if (n) printf "record %.3f ms  submit %.3f ms  wait %.3f ms  (n=%d)\n", r/n/1e6, s/n/1e6, w/n/1e6, n}'; }
 for scene in ${DIAG_SCENES:-draw dispatch}; do
   for rep in 1 2; do
-    for v in none bin bin/exp/one-slot bin/exp/no-snapshot bin/exp/neither bin/exp/dynamic; do
+    for v in none bin bin/exp/one-slot bin/exp/no-snapshot bin/exp/neither bin/exp/dynamic bin/exp/slot4; do
       [ $v = none ] || [ -d $v ] || continue # experiments not built
       if [ $v = none ]; then
         r=$(BENCH_PHASES=1 bin/bench/scene --scene $scene --spv bin/bench/spv --warmup 3 --iters 20 2>&1 | tee $OUT/$scene-none-$rep.txt | summ)

@@ -78,7 +78,8 @@
  *   bench         --draws N vkCmdDraw in one render pass instance, timed;
  *                 prints ns_per_draw (best of 5 recordings); with
  *                 --bind-per-draw each draw follows a vkCmdBindDescriptorSets
- *                 of set 0 (the same set each time)
+ *                 of set 0 (the same set each time), with --push-per-draw a
+ *                 vkCmdPushConstants of 4 bytes
  * Modes (VK_EXT_shader_object, compute shader object "oob-shader"):
  *   shaderobj     cmd-0 in "compute": the shader object with idx 3, the
  *                 pipeline with idx 4, the shader object with idx 5
@@ -1726,7 +1727,7 @@ static void mode_gpl(ctx *c)
     gfx_free(c, &g);
 }
 
-static void mode_bench(ctx *c, uint32_t draws, int bind_per_draw)
+static void mode_bench(ctx *c, uint32_t draws, int bind_per_draw, int push_per_draw)
 {
     gfx g;
     gfx_init(c, &g);
@@ -1741,6 +1742,8 @@ static void mode_bench(ctx *c, uint32_t draws, int bind_per_draw)
         for (uint32_t i = 0; i < draws; i++) {
             if (bind_per_draw)
                 vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, c->layout, 0, 1, &c->set, 0, NULL);
+            if (push_per_draw)
+                push(c, cb, 0);
             vkCmdDraw(cb, 3, 1, 0, 0);
         }
         double t = now_s() - t0;
@@ -1773,7 +1776,7 @@ int main(int argc, char **argv)
 {
     const char *mode = NULL;
     uint32_t submits = 1, loops = 100, draws = 100000;
-    int no_fence = 0, bind_per_draw = 0;
+    int no_fence = 0, bind_per_draw = 0, push_per_draw = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--mode") && i + 1 < argc)
             mode = argv[++i];
@@ -1793,6 +1796,8 @@ int main(int argc, char **argv)
             draws = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--bind-per-draw"))
             bind_per_draw = 1;
+        else if (!strcmp(argv[i], "--push-per-draw"))
+            push_per_draw = 1;
         else if (!strcmp(argv[i], "--cache-in") && i + 1 < argc)
             g_cache_in = argv[++i];
         else if (!strcmp(argv[i], "--cache-out") && i + 1 < argc)
@@ -1908,7 +1913,7 @@ int main(int argc, char **argv)
     else if (!strcmp(mode, "render"))
         mode_render(&c);
     else if (!strcmp(mode, "bench"))
-        mode_bench(&c, draws, bind_per_draw);
+        mode_bench(&c, draws, bind_per_draw, push_per_draw);
     else {
         fprintf(stderr, "multi: unknown mode %s\n", mode);
         return 2;

@@ -1344,6 +1344,45 @@ static VkShaderModule load_module(ctx *c, const char *path)
     return m;
 }
 
+/* fixed_state is the fixed-function state of the test pipelines: no
+ * vertex input, triangle lists, a 4x4 viewport, no culling, one sample, no
+ * depth test, one colour attachment written without blending. */
+typedef struct fixed_state {
+    VkPipelineVertexInputStateCreateInfo vi;
+    VkPipelineInputAssemblyStateCreateInfo ia;
+    VkViewport vp;
+    VkRect2D sc;
+    VkPipelineViewportStateCreateInfo vps;
+    VkPipelineRasterizationStateCreateInfo rs;
+    VkPipelineMultisampleStateCreateInfo ms;
+    VkPipelineDepthStencilStateCreateInfo ds;
+    VkPipelineColorBlendAttachmentState cba;
+    VkPipelineColorBlendStateCreateInfo cb;
+} fixed_state;
+
+/* fixed_state_init fills *s in place (its structures point into it). */
+static void fixed_state_init(fixed_state *s)
+{
+    *s = (fixed_state){
+        .vi = {.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO},
+        .ia = {.sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+               .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST},
+        .vp = {0, 0, 4, 4, 0, 1},
+        .sc = {{0, 0}, {4, 4}},
+        .rs = {.sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO, .cullMode = VK_CULL_MODE_NONE,
+               .lineWidth = 1},
+        .ms = {.sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+               .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT},
+        .ds = {.sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO},
+        .cba = {.colorWriteMask = 0xf},
+    };
+    s->vps = (VkPipelineViewportStateCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
+                                                 .viewportCount = 1, .pViewports = &s->vp, .scissorCount = 1,
+                                                 .pScissors = &s->sc};
+    s->cb = (VkPipelineColorBlendStateCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+                                                  .attachmentCount = 1, .pAttachments = &s->cba};
+}
+
 static VkPipeline make_gfx_pipeline(ctx *c, VkRenderPass pass, const char *n)
 {
     VkShaderModule vs = load_module(c, g_vert), fs = load_module(c, g_frag);
@@ -1353,21 +1392,8 @@ static VkPipeline make_gfx_pipeline(ctx *c, VkRenderPass pass, const char *n)
         {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
          .module = fs, .pName = "main"},
     };
-    VkPipelineVertexInputStateCreateInfo vi = {.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
-    VkPipelineInputAssemblyStateCreateInfo ia = {.sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
-                                                 .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST};
-    VkViewport vp = {0, 0, 4, 4, 0, 1};
-    VkRect2D sc = {{0, 0}, {4, 4}};
-    VkPipelineViewportStateCreateInfo vps = {.sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
-                                             .viewportCount = 1, .pViewports = &vp, .scissorCount = 1,
-                                             .pScissors = &sc};
-    VkPipelineRasterizationStateCreateInfo rs = {.sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
-                                                 .cullMode = VK_CULL_MODE_NONE, .lineWidth = 1};
-    VkPipelineMultisampleStateCreateInfo ms = {.sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
-                                               .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT};
-    VkPipelineColorBlendAttachmentState cba = {.colorWriteMask = 0xf};
-    VkPipelineColorBlendStateCreateInfo cb = {.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
-                                              .attachmentCount = 1, .pAttachments = &cba};
+    fixed_state fx;
+    fixed_state_init(&fx);
     VkFormat fmt = VK_FORMAT_R8G8B8A8_UNORM;
     VkPipelineRenderingCreateInfo rci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
                                          .colorAttachmentCount = 1, .pColorAttachmentFormats = &fmt};
@@ -1376,12 +1402,12 @@ static VkPipeline make_gfx_pipeline(ctx *c, VkRenderPass pass, const char *n)
         .pNext = pass ? NULL : &rci,
         .stageCount = 2,
         .pStages = stages,
-        .pVertexInputState = &vi,
-        .pInputAssemblyState = &ia,
-        .pViewportState = &vps,
-        .pRasterizationState = &rs,
-        .pMultisampleState = &ms,
-        .pColorBlendState = &cb,
+        .pVertexInputState = &fx.vi,
+        .pInputAssemblyState = &fx.ia,
+        .pViewportState = &fx.vps,
+        .pRasterizationState = &fx.rs,
+        .pMultisampleState = &fx.ms,
+        .pColorBlendState = &fx.cb,
         .layout = c->layout,
         .renderPass = pass,
     };
@@ -1671,33 +1697,19 @@ static void mode_gpl(ctx *c)
                                            .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = vs, .pName = "main"};
     VkPipelineShaderStageCreateInfo fst = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
                                            .stage = VK_SHADER_STAGE_FRAGMENT_BIT, .module = fs, .pName = "main"};
-    VkPipelineVertexInputStateCreateInfo vi = {.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
-    VkPipelineInputAssemblyStateCreateInfo ia = {.sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
-                                                 .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST};
-    VkViewport vp = {0, 0, 4, 4, 0, 1};
-    VkRect2D sc = {{0, 0}, {4, 4}};
-    VkPipelineViewportStateCreateInfo vps = {.sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
-                                             .viewportCount = 1, .pViewports = &vp, .scissorCount = 1,
-                                             .pScissors = &sc};
-    VkPipelineRasterizationStateCreateInfo rs = {.sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
-                                                 .cullMode = VK_CULL_MODE_NONE, .lineWidth = 1};
-    VkPipelineMultisampleStateCreateInfo ms = {.sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
-                                               .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT};
-    VkPipelineDepthStencilStateCreateInfo ds = {.sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
-    VkPipelineColorBlendAttachmentState cba = {.colorWriteMask = 0xf};
-    VkPipelineColorBlendStateCreateInfo cbs = {.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
-                                               .attachmentCount = 1, .pAttachments = &cba};
+    fixed_state fx;
+    fixed_state_init(&fx);
     VkPipeline libs[4] = {
         gpl_library(c, VK_GRAPHICS_PIPELINE_LIBRARY_VERTEX_INPUT_INTERFACE_BIT_EXT,
-                    (VkGraphicsPipelineCreateInfo){.pVertexInputState = &vi, .pInputAssemblyState = &ia}),
+                    (VkGraphicsPipelineCreateInfo){.pVertexInputState = &fx.vi, .pInputAssemblyState = &fx.ia}),
         gpl_library(c, VK_GRAPHICS_PIPELINE_LIBRARY_PRE_RASTERIZATION_SHADERS_BIT_EXT,
-                    (VkGraphicsPipelineCreateInfo){.stageCount = 1, .pStages = &vst, .pViewportState = &vps,
-                                                   .pRasterizationState = &rs, .layout = c->layout}),
+                    (VkGraphicsPipelineCreateInfo){.stageCount = 1, .pStages = &vst, .pViewportState = &fx.vps,
+                                                   .pRasterizationState = &fx.rs, .layout = c->layout}),
         gpl_library(c, VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_SHADER_BIT_EXT,
-                    (VkGraphicsPipelineCreateInfo){.stageCount = 1, .pStages = &fst, .pMultisampleState = &ms,
-                                                   .pDepthStencilState = &ds, .layout = c->layout}),
+                    (VkGraphicsPipelineCreateInfo){.stageCount = 1, .pStages = &fst, .pMultisampleState = &fx.ms,
+                                                   .pDepthStencilState = &fx.ds, .layout = c->layout}),
         gpl_library(c, VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_OUTPUT_INTERFACE_BIT_EXT,
-                    (VkGraphicsPipelineCreateInfo){.pMultisampleState = &ms, .pColorBlendState = &cbs}),
+                    (VkGraphicsPipelineCreateInfo){.pMultisampleState = &fx.ms, .pColorBlendState = &fx.cb}),
     };
     vkDestroyShaderModule(c->dev, vs, NULL);
     vkDestroyShaderModule(c->dev, fs, NULL);

@@ -13,7 +13,12 @@
 
 EXAMPLES_CC        ?= cc
 EXAMPLES_CFLAGS    ?= -O2 -Wall -Wextra -std=c11
-EXAMPLES_LDLIBS    ?= -lvulkan
+EXAMPLES_LDLIBS    ?= -lvulkan -lpthread -lm
+# The C apps' shared Vulkan bootstrap (internal/capp; internal/cbuild builds
+# the test apps with the same flags).
+CAPP_C             := internal/capp/capp.c
+CAPP_SRC           := $(CAPP_C) internal/capp/capp.h
+CAPP_CFLAGS        := -Iinternal/capp
 EXAMPLES_SHADER_OUT := build/shaders
 GLSLANG            ?= glslangValidator
 SPIRV_VAL          ?= spirv-val

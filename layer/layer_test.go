@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/internal/cbuild"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
 
@@ -121,10 +122,7 @@ func setup(t testing.TB) {
 			return
 		}
 		fixture.app = filepath.Join(root, "vkapp")
-		out, err := exec.Command("cc", "-O2", "-Wall", "-Wextra", "-Werror", "-std=c11", "-o", fixture.app,
-			"testdata/vkapp.c", "-lvulkan").CombinedOutput()
-		if err != nil {
-			fixture.err = fmt.Errorf("build vkapp: %v\n%s", err, out)
+		if fixture.err = cbuild.App(fixture.app, "layer/testdata/vkapp.c"); fixture.err != nil {
 			return
 		}
 		fixture.shader = filepath.Join(root, "oob_compute.spv")

@@ -11,8 +11,10 @@ go build -buildmode=c-shared -ldflags "-extldflags=-Wl,--version-script=$PWD/lay
   -o "$out/libVkLayer_gpuav_dbg.so" ./layer
 rm -f "$out/libVkLayer_gpuav_dbg.h"
 cp layer/VkLayer_gpuav_dbg.json "$out/"
-cc -O2 -Wall -Wextra -Werror -std=c11 -o "$out/vkapp" layer/testdata/vkapp.c -lvulkan
-cc -O2 -Wall -Wextra -Werror -std=c11 -o "$out/multi" layer/testdata/multi.c -lvulkan -lpthread
+# The flags of internal/cbuild, which builds them for `go test`.
+app() { cc -O2 -Wall -Wextra -Werror -std=c11 -Iinternal/capp -o "$out/$1" "$2" internal/capp/capp.c -lvulkan -lpthread -lm; }
+app vkapp layer/testdata/vkapp.c
+app multi layer/testdata/multi.c
 spv() { glslangValidator -g --target-env "$3" -o "$out/$2" "$1" >/dev/null && spirv-val --target-env "$3" "$out/$2"; }
 spv examples/demo/shaders/oob_compute.comp oob_compute.spv vulkan1.1
 spv examples/demo/shaders/oob_compute.comp multi_compute.spv vulkan1.1

@@ -79,7 +79,7 @@ func buildLayer(dir string) error {
 }
 
 // EnvPrebuilt names a directory with everything the end-to-end tests
-// build (scripts/build-layer-tests.sh makes it): the layer and manifest,
+// build (scripts/hardware/build.sh layer-tests makes it): the layer and manifest,
 // vkapp, multi and the SPIR-V files. The tests then need no Go toolchain,
 // C compiler or glslang: for the run on the NVIDIA machine.
 const EnvPrebuilt = "GPUAVDBG_TEST_PREBUILT"

@@ -1,8 +1,8 @@
 // Package cbuild builds the project's C Vulkan apps (the layer's and the
 // end-to-end suite's test apps, the benchmark apps) with their shared
 // bootstrap, internal/capp, the same way in every test that needs one.
-// The Makefile's examples.mk and bench.mk and scripts/build-layer-tests.sh
-// use the same compiler flags.
+// The Makefile's examples.mk and bench.mk and scripts/hardware/build.sh use
+// the same compiler flags.
 package cbuild
 
 import (

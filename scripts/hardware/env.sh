@@ -1,0 +1,99 @@
+# Sourced by the hardware entry points (scripts/hardware/*.sh) and the
+# one-off measurements (bench/measure/*.sh), from the repository root:
+#
+#   . scripts/hardware/env.sh
+#
+# They run on the NVIDIA machine, which the lead reaches through the device
+# tool: its command runs in a copy of the repository root with bin/ (built
+# here: scripts/hardware/build.sh) and .gl/ carried, and brings back what
+# lands in $OUT. That machine has the NVIDIA driver but no Vulkan loader,
+# no Go, no C compiler and no glslang; .gl/ holds Debian debs for it:
+#   .gl/*.deb      libvulkan1 and the libglvnd libraries (the loader)
+#   .gl/vvl/*.deb  vulkan-validationlayers (the Khronos layer, the reference)
+#   .gl/e2e/*.deb  what the e2e suite runs: vulkan-tools, spirv-tools,
+#                  glslang-tools and their libraries (e2e-tests.sh)
+# docs/HARDWARE.md says how to fill .gl/.
+#
+# GPUAVDBG_ICD picks the Vulkan driver: nvidia (the default where the
+# NVIDIA ICD is installed), lavapipe (the default elsewhere: Mesa's CPU
+# driver, so every entry point runs on a development machine too), or the
+# path of an ICD manifest. What this sets:
+#   VK_DRIVER_FILES      that driver alone
+#   XDG_RUNTIME_DIR      a private directory (the launcher's socket)
+#   OUT                  where results go ($OUT of the device tool; else
+#                        /tmp/gpuavdbg-out)
+#   KHRONOS_LAYER_PATH   the directory of VkLayer_khronos_validation.json
+#   KHRONOS_LIB_PATH     its library's directory ("" when installed)
+#   HW_ICD               nvidia, lavapipe or the manifest's path
+# and defines hw_device (prints the device), hw_ours (runs a command under
+# our layer from bin/) and hw_khronos (under Khronos GPU-AV).
+
+NVIDIA_ICD=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+LAVAPIPE_ICD=/usr/share/vulkan/icd.d/lvp_icd.json
+if [ -z "${GPUAVDBG_ICD:-}" ]; then
+  if [ -f "$NVIDIA_ICD" ]; then GPUAVDBG_ICD=nvidia; else GPUAVDBG_ICD=lavapipe; fi
+fi
+HW_ICD=$GPUAVDBG_ICD
+case "$HW_ICD" in
+  nvidia) export VK_DRIVER_FILES=$NVIDIA_ICD ;;
+  lavapipe) export VK_DRIVER_FILES=$LAVAPIPE_ICD ;;
+  *) export VK_DRIVER_FILES=$HW_ICD ;;
+esac
+if [ ! -f "$VK_DRIVER_FILES" ]; then
+  echo "env.sh: no ICD manifest $VK_DRIVER_FILES (GPUAVDBG_ICD=$HW_ICD)" >&2
+  return 1 2>/dev/null || exit 1
+fi
+
+# The loader and libglvnd: unpacked from .gl/ for the NVIDIA driver, and
+# wherever the machine has no loader.
+if [ "$HW_ICD" = nvidia ] || ! ldconfig -p | grep -q 'libvulkan\.so\.1 '; then
+  if ls .gl/*.deb >/dev/null 2>&1; then
+    for f in .gl/*.deb; do dpkg -x "$f" /; done
+    ldconfig
+  elif ! ldconfig -p | grep -q 'libvulkan\.so\.1 '; then
+    echo "env.sh: no Vulkan loader here and no .gl/*.deb to unpack (docs/HARDWARE.md)" >&2
+    return 1 2>/dev/null || exit 1
+  fi
+fi
+
+export XDG_RUNTIME_DIR=/tmp/xdg-gpuavdbg
+mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+export OUT=${OUT:-/tmp/gpuavdbg-out}
+mkdir -p "$OUT"
+
+# The Khronos layer: .gl/vvl/ unpacked aside (not into /: it can break the
+# system), else the installed one.
+if ls .gl/vvl/*.deb >/dev/null 2>&1; then
+  mkdir -p /tmp/vvl && for f in .gl/vvl/*.deb; do dpkg -x "$f" /tmp/vvl; done
+  export KHRONOS_LAYER_PATH=/tmp/vvl/usr/share/vulkan/explicit_layer.d
+  export KHRONOS_LIB_PATH=/tmp/vvl/usr/lib/x86_64-linux-gnu
+else
+  export KHRONOS_LAYER_PATH=/usr/share/vulkan/explicit_layer.d
+  export KHRONOS_LIB_PATH=
+fi
+
+# hw_device prints the device and its driver.
+hw_device() {
+  if [ "$HW_ICD" = nvidia ] && command -v nvidia-smi >/dev/null; then
+    nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+  elif command -v vulkaninfo >/dev/null; then
+    vulkaninfo --summary 2>/dev/null | grep -E "deviceName|driverInfo" | head -2 | sed 's/^[[:space:]]*//'
+  else
+    echo "$HW_ICD ($VK_DRIVER_FILES)"
+  fi
+}
+
+# hw_ours CMD...: CMD under our layer (the one in bin/, or $HW_LAYER_DIR).
+hw_ours() {
+  env VK_ADD_LAYER_PATH="$PWD/${HW_LAYER_DIR:-bin}" VK_INSTANCE_LAYERS=VK_LAYER_GPUAVDBG_validation "$@"
+}
+
+# hw_khronos CMD...: CMD under the Khronos layer with GPU-AV on.
+hw_khronos() {
+  local lib=${LD_LIBRARY_PATH:-}
+  [ -n "$KHRONOS_LIB_PATH" ] && lib=$KHRONOS_LIB_PATH${lib:+:$lib}
+  env VK_ADD_LAYER_PATH="$KHRONOS_LAYER_PATH" LD_LIBRARY_PATH="$lib" \
+    VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_GPU_ASSISTED_EXT "$@"
+}
+
+export -f hw_device hw_ours hw_khronos

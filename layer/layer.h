@@ -384,6 +384,8 @@ typedef struct device_data {
     uint32_t slot;
     uint32_t max_bound_sets;
     uint32_t robust; /* the app enabled robustBufferAccess or robustBufferAccess2 */
+    /* The action buffer's bytes per action slot; each slot has a set of
+     * its own (docs/decisions/action-index-from-a-set-per-action.md). */
     uint32_t action_stride;
     VkPhysicalDeviceMemoryProperties mem_props;
 

@@ -22,9 +22,7 @@ set -u
 hw_device
 [ -x bin/bench/harness ] || { echo "bench.sh: no bin/bench/harness (scripts/hardware/build.sh apps)"; exit 2; }
 preset=${PRESET:-$([ "$HW_ICD" = lavapipe ] && echo lavapipe || echo gpu)}
-lib=${LD_LIBRARY_PATH:-}
-[ -n "$KHRONOS_LIB_PATH" ] && lib=$KHRONOS_LIB_PATH${lib:+:$lib}
-LD_LIBRARY_PATH=$lib timeout "${BENCH_S:-520}" bin/bench/harness -preset "$preset" -bin bin \
+timeout "${BENCH_S:-520}" bin/bench/harness -preset "$preset" -bin bin \
   -scenes "${SCENES:-dispatch,shader,draw,pipeline}" -reps "${REPS:-3}" ${BENCH_FLAGS:-} \
   -khronos-layer-path "$KHRONOS_LAYER_PATH" \
   -command "scripts/hardware/bench.sh (bin/bench/harness -preset $preset -scenes ${SCENES:-dispatch,shader,draw,pipeline} ${BENCH_FLAGS:-})" \

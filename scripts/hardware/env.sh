@@ -10,6 +10,7 @@
 # no Go, no C compiler and no glslang; .gl/ holds Debian debs for it:
 #   .gl/*.deb      libvulkan1 and the libglvnd libraries (the loader)
 #   .gl/vvl/*.deb  vulkan-validationlayers (the Khronos layer, the reference)
+#   .gl/vvl14/*.deb  a second version of it (optional)
 #   .gl/e2e/*.deb  what the e2e suite runs: vulkan-tools, spirv-tools,
 #                  glslang-tools and their libraries (e2e-tests.sh)
 # docs/HARDWARE.md says how to fill .gl/.
@@ -23,7 +24,8 @@
 #   OUT                  where results go ($OUT of the device tool; else
 #                        /tmp/gpuavdbg-out)
 #   KHRONOS_LAYER_PATH   the directory of VkLayer_khronos_validation.json
-#   KHRONOS_LIB_PATH     its library's directory ("" when installed)
+#                        (.gl/vvl/'s, unpacked, or the installed one's)
+#   KHRONOS2_LAYER_PATH  the same for .gl/vvl14/ (a second version), or ""
 #   HW_ICD               nvidia, lavapipe or the manifest's path
 # and defines hw_device (prints the device), hw_ours (runs a command under
 # our layer from bin/) and hw_khronos (under Khronos GPU-AV).
@@ -61,15 +63,24 @@ mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
 export OUT=${OUT:-/tmp/gpuavdbg-out}
 mkdir -p "$OUT"
 
-# The Khronos layer: .gl/vvl/ unpacked aside (not into /: it can break the
-# system), else the installed one.
-if ls .gl/vvl/*.deb >/dev/null 2>&1; then
-  mkdir -p /tmp/vvl && for f in .gl/vvl/*.deb; do dpkg -x "$f" /tmp/vvl; done
+# hw_unpack_vvl DEB DIR: unpacks a Khronos layer deb into DIR (aside: into
+# / it can break the system) and points its manifest at its own library, so
+# that two versions never meet on LD_LIBRARY_PATH.
+hw_unpack_vvl() {
+  mkdir -p "$2" && dpkg -x "$1" "$2" || return 1
+  local m="$2/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json"
+  sed -i "s#\"library_path\": *\"[^\"]*\"#\"library_path\": \"$2/usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so\"#" "$m"
+}
+# The Khronos layer: .gl/vvl/ (bookworm's 1.3.239), else the installed one;
+# a second version from .gl/vvl14/ (trixie's 1.4.309) where there is one.
+if ls .gl/vvl/*.deb >/dev/null 2>&1 && hw_unpack_vvl .gl/vvl/*.deb /tmp/vvl; then
   export KHRONOS_LAYER_PATH=/tmp/vvl/usr/share/vulkan/explicit_layer.d
-  export KHRONOS_LIB_PATH=/tmp/vvl/usr/lib/x86_64-linux-gnu
 else
   export KHRONOS_LAYER_PATH=/usr/share/vulkan/explicit_layer.d
-  export KHRONOS_LIB_PATH=
+fi
+export KHRONOS2_LAYER_PATH=
+if ls .gl/vvl14/*.deb >/dev/null 2>&1 && hw_unpack_vvl .gl/vvl14/*.deb /tmp/vvl14; then
+  KHRONOS2_LAYER_PATH=/tmp/vvl14/usr/share/vulkan/explicit_layer.d
 fi
 
 # hw_device prints the device and its driver.
@@ -90,10 +101,8 @@ hw_ours() {
 
 # hw_khronos CMD...: CMD under the Khronos layer with GPU-AV on.
 hw_khronos() {
-  local lib=${LD_LIBRARY_PATH:-}
-  [ -n "$KHRONOS_LIB_PATH" ] && lib=$KHRONOS_LIB_PATH${lib:+:$lib}
-  env VK_ADD_LAYER_PATH="$KHRONOS_LAYER_PATH" LD_LIBRARY_PATH="$lib" \
-    VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_GPU_ASSISTED_EXT "$@"
+  env VK_ADD_LAYER_PATH="$KHRONOS_LAYER_PATH" VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation \
+    VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_GPU_ASSISTED_EXT "$@"
 }
 
-export -f hw_device hw_ours hw_khronos
+export -f hw_device hw_ours hw_khronos hw_unpack_vvl

@@ -164,7 +164,7 @@ func TestSafeIndexBounds(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c, warn := newContext(m, Options{ShaderID: 1, DescriptorSet: 7})
+			sh, warn := newShader(m, Options{ShaderID: 1, DescriptorSet: 7})
 			if warn != "" {
 				t.Fatal(warn)
 			}
@@ -173,7 +173,7 @@ func TestSafeIndexBounds(t *testing.T) {
 			for _, f := range m.Functions {
 				for _, b := range f.Blocks {
 					for _, in := range b.Insts {
-						s, ok := c.descriptorSite(in)
+						s, ok := descriptorSite(sh, in)
 						if !ok {
 							continue
 						}

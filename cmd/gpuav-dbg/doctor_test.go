@@ -161,7 +161,7 @@ func TestDoctorLavapipe(t *testing.T) {
 		want := map[string]bool{}
 		for _, id := range gpuav.AllChecks {
 			want[id] = true
-			for _, f := range device.Requirements[id].Features {
+			for _, f := range gpuav.CheckByID(id).Device.Features {
 				if v, _ := g.Bool(f); !v {
 					want[id] = false
 				}

@@ -31,10 +31,14 @@ for rep in $(seq "${REPS:-7}"); do
     done
   done
 done
+failed=0
 for cfg in none $LAYER_DIRS; do
   for mode in plain --bind-per-draw --push-per-draw; do
-    sort -n "$OUT/record-${cfg//\//_}$mode.txt" | awk -v n="$cfg ${mode#--}" '{a[NR]=$1} END {
+    f=$OUT/record-${cfg//\//_}$mode.txt
+    [ -s "$f" ] || failed=1
+    sort -n "$f" | awk -v n="$cfg ${mode#--}" '{a[NR]=$1} END {
       if (NR) printf "%-24s ns per draw: min %.2f median %.2f (%d runs)\n", n, a[1], a[int((NR+1)/2)], NR
       else printf "%-24s no figures\n", n}'
   done
 done
+exit $failed

@@ -23,12 +23,4 @@ if ls .gl/e2e/*.deb >/dev/null 2>&1; then
 fi
 hw_device
 vulkaninfo --summary 2>&1 | grep -E "apiVersion" | head -1
-[ -x bin/e2e-tests/e2e.test ] || { echo "e2e-tests.sh: no bin/e2e-tests (scripts/hardware/build.sh e2e-tests)"; exit 2; }
-export GPUAVDBG_TEST_PREBUILT=$PWD/bin/e2e-tests
-log=$OUT/e2e-tests.txt
-( cd e2e && ../bin/e2e-tests/e2e.test -test.v -test.count=1 -test.timeout="${E2E_TIMEOUT:-540s}" \
-    ${E2E_RUN:+-test.run "$E2E_RUN"} >"$log" 2>&1 )
-rc=$?
-grep -E "^(--- (FAIL|SKIP)|PASS$|FAIL$|panic)" "$log" | cut -c1-200
-echo "passed: $(grep -c -- '--- PASS' "$log") (subtests included); rc=$rc"
-exit $rc
+hw_suite e2e "${E2E_TIMEOUT:-540s}" "${E2E_RUN:-}"

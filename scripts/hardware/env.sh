@@ -28,7 +28,8 @@
 #   KHRONOS2_LAYER_PATH  the same for .gl/vvl14/ (a second version), or ""
 #   HW_ICD               nvidia, lavapipe or the manifest's path
 # and defines hw_device (prints the device), hw_ours (runs a command under
-# our layer from bin/) and hw_khronos (under Khronos GPU-AV).
+# our layer from bin/), hw_khronos (under Khronos GPU-AV) and hw_suite (a
+# prebuilt test suite).
 
 NVIDIA_ICD=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 LAVAPIPE_ICD=/usr/share/vulkan/icd.d/lvp_icd.json
@@ -94,9 +95,39 @@ hw_device() {
   fi
 }
 
-# hw_ours CMD...: CMD under our layer (the one in bin/, or $HW_LAYER_DIR).
+# hw_suite PKG TIMEOUT RUN: runs the prebuilt test binary of ./PKG
+# (bin/PKG-tests/PKG.test, scripts/hardware/build.sh PKG-tests) from PKG's
+# directory with the prebuilt apps (GPUAVDBG_TEST_PREBUILT), only the tests
+# matching RUN when it is not empty; the verbose log is $OUT/PKG-tests.txt.
+# It prints the failures, skips and the number passed, and returns the
+# suite's status (1 when no test passed: nothing was checked).
+hw_suite() {
+  local pkg=$1 timeout=$2 run=$3 dir=$PWD/bin/$1-tests log=$OUT/$1-tests.txt
+  [ -x "$dir/$pkg.test" ] || { echo "no $dir/$pkg.test (scripts/hardware/build.sh $pkg-tests)"; return 2; }
+  ( cd "$pkg" && GPUAVDBG_TEST_PREBUILT=$dir "$dir/$pkg.test" -test.v -test.count=1 -test.timeout="$timeout" \
+      ${run:+-test.run "$run"} >"$log" 2>&1 )
+  local rc=$? passed
+  grep -E "^(--- (FAIL|SKIP)|PASS$|FAIL$|panic)" "$log" | cut -c1-200
+  passed=$(grep -c -- '--- PASS' "$log")
+  echo "passed: $passed (subtests included); rc=$rc"
+  if [ "$rc" = 0 ] && [ "$passed" = 0 ]; then
+    echo "no test passed${run:+ (none matches $run)}: nothing was checked"
+    return 1
+  fi
+  return $rc
+}
+
+# hw_ours CMD...: CMD under our layer, the one in bin/ or in $HW_LAYER_DIR
+# (a directory with the library and its manifest); it fails, without
+# running CMD, where there is none: the loader would run CMD without it.
 hw_ours() {
-  env VK_ADD_LAYER_PATH="$PWD/${HW_LAYER_DIR:-bin}" VK_INSTANCE_LAYERS=VK_LAYER_GPUAVDBG_validation "$@"
+  local dir=${HW_LAYER_DIR:-bin}
+  case $dir in /*) ;; *) dir=$PWD/$dir ;; esac
+  if [ ! -f "$dir/VkLayer_gpuav_dbg.json" ] || [ ! -f "$dir/libVkLayer_gpuav_dbg.so" ]; then
+    echo "hw_ours: no layer in $dir" >&2
+    return 2
+  fi
+  env VK_ADD_LAYER_PATH="$dir" VK_INSTANCE_LAYERS=VK_LAYER_GPUAVDBG_validation "$@"
 }
 
 # hw_khronos CMD...: CMD under the Khronos layer with GPU-AV on.
@@ -105,4 +136,4 @@ hw_khronos() {
     VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_GPU_ASSISTED_EXT "$@"
 }
 
-export -f hw_device hw_ours hw_khronos hw_unpack_vvl
+export -f hw_device hw_ours hw_khronos hw_unpack_vvl hw_suite

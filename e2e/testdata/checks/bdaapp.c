@@ -79,11 +79,7 @@ int main(int argc, char **argv)
     ca_submit_wait(cmd);
     printf("value=%u\n", ((uint32_t *)result.map)[0]);
     fflush(stdout);
-    vkDeviceWaitIdle(ca.dev);
-    vkDestroyPipeline(ca.dev, pipe, NULL);
-    vkDestroyPipelineLayout(ca.dev, layout, NULL);
-    vkDestroyCommandPool(ca.dev, pool, NULL);
-    capp_image_destroy(&ca, &t);
+    ca_teardown(pipe, layout, pool, VK_NULL_HANDLE, VK_NULL_HANDLE, &t);
     capp_buffer_destroy(&ca, &data);
     capp_buffer_destroy(&ca, &result);
     capp_destroy(&ca);

@@ -108,14 +108,7 @@ int main(int argc, char **argv)
     printf("value=%u\n", ((uint32_t *)result.map)[0]);
     printf("d4=%u\n", ((uint32_t *)data.map)[4]);
     fflush(stdout);
-    vkDeviceWaitIdle(ca.dev);
-    vkDestroyPipeline(ca.dev, pipe, NULL);
-    vkDestroyPipelineLayout(ca.dev, layout, NULL);
-    vkDestroyCommandPool(ca.dev, pool, NULL);
-    capp_image_destroy(&ca, &t);
-    ca_destroy_modules();
-    vkDestroyDescriptorPool(ca.dev, dpool, NULL);
-    vkDestroyDescriptorSetLayout(ca.dev, dsl, NULL);
+    ca_teardown(pipe, layout, pool, dpool, dsl, &t);
     capp_buffer all[4] = {params, data, result, tail};
     for (int i = 0; i < 4; i++)
         capp_buffer_destroy(&ca, &all[i]);

@@ -18,6 +18,7 @@
  *                          PREFIX.frag/PLAIN.frag into a 1x1 image
  *   ca_record_one          one dispatch or one point of a stage's pipeline
  *   ca_command_buffers, ca_name_cmd_pipeline, ca_submit_wait
+ *   ca_teardown            wait, then destroy what every app made
  *   ca_make_scene          a BLAS of one triangle (or box) and its TLAS
  *   ca_shader_table        a ray-tracing pipeline's shader binding table
  */
@@ -210,6 +211,25 @@ static inline void ca_name_cmd_pipeline(VkCommandBuffer cmd, const char *cmd_nam
 static inline void ca_submit_wait(VkCommandBuffer cmd)
 {
     capp_submit_wait(&ca, 1, &cmd, VK_NULL_HANDLE, NULL);
+}
+
+/* ca_teardown waits for the device to idle, then destroys pipe, the modules
+ * of ca_module, layout, the command pool, the descriptor pool and set layout
+ * and the target t (each one that is there). */
+static inline void ca_teardown(VkPipeline pipe, VkPipelineLayout layout, VkCommandPool pool,
+                               VkDescriptorPool dpool, VkDescriptorSetLayout dsl, capp_image *t)
+{
+    vkDeviceWaitIdle(ca.dev);
+    vkDestroyPipeline(ca.dev, pipe, NULL);
+    ca_destroy_modules();
+    vkDestroyPipelineLayout(ca.dev, layout, NULL);
+    vkDestroyCommandPool(ca.dev, pool, NULL);
+    if (dpool)
+        vkDestroyDescriptorPool(ca.dev, dpool, NULL);
+    if (dsl)
+        vkDestroyDescriptorSetLayout(ca.dev, dsl, NULL);
+    if (t)
+        capp_image_destroy(&ca, t);
 }
 
 /* ca_rt_buffer: host-visible, coherent, mapped, with a device address. */

@@ -251,20 +251,13 @@ int main(int argc, char **argv)
     }
     printf("value=%u\n", ((uint32_t *)result.map)[0]);
     fflush(stdout);
-    vkDeviceWaitIdle(ca.dev);
-    vkDestroyPipeline(ca.dev, pipe, NULL);
-    ca_destroy_modules();
-    vkDestroyPipelineLayout(ca.dev, layout, NULL);
-    vkDestroyCommandPool(ca.dev, pool, NULL);
-    if (dpool)
-        vkDestroyDescriptorPool(ca.dev, dpool, NULL);
+    ca_teardown(pipe, layout, pool, dpool, VK_NULL_HANDLE, &t);
     if (tmpl)
         vkDestroyDescriptorUpdateTemplate(ca.dev, tmpl, NULL);
     if (tc->push)
         free(infos);
     free(writes);
     vkDestroyDescriptorSetLayout(ca.dev, dsl, NULL);
-    capp_image_destroy(&ca, &t);
     for (uint32_t i = 0; i < NBUF; i++)
         capp_buffer_destroy(&ca, &data[i]);
     capp_buffer_destroy(&ca, &result);

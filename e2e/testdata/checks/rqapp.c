@@ -153,13 +153,7 @@ int main(int argc, char **argv)
     fflush(stdout);
     /* Tear-down is left to process exit, except for the device-level
      * objects the layer tracks. */
-    vkDeviceWaitIdle(ca.dev);
-    vkDestroyPipeline(ca.dev, pipe, NULL);
-    ca_destroy_modules();
-    vkDestroyPipelineLayout(ca.dev, layout, NULL);
-    vkDestroyDescriptorPool(ca.dev, dpool, NULL);
-    vkDestroyDescriptorSetLayout(ca.dev, dsl, NULL);
-    vkDestroyCommandPool(ca.dev, pool, NULL);
+    ca_teardown(pipe, layout, pool, dpool, dsl, NULL);
     (void)sbt;
     return 0;
 }

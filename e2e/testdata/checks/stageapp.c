@@ -583,15 +583,8 @@ int main(int argc, char **argv)
 
     /* Tear-down is left to process exit, except for the device-level
      * objects the layer tracks. */
-    vkDeviceWaitIdle(ca.dev);
-    vkDestroyPipeline(ca.dev, pipe, NULL);
-    ca_destroy_modules();
-    vkDestroyPipelineLayout(ca.dev, layout, NULL);
-    vkDestroyDescriptorPool(ca.dev, dpool, NULL);
-    vkDestroyDescriptorSetLayout(ca.dev, dsl, NULL);
     if (view)
         vkDestroyBufferView(ca.dev, view, NULL);
-    vkDestroyCommandPool(ca.dev, pool, NULL);
-    capp_image_destroy(&ca, &t);
+    ca_teardown(pipe, layout, pool, dpool, dsl, &t);
     return 0;
 }

@@ -96,14 +96,7 @@ int main(int argc, char **argv)
     printf("old=%u\n", ((uint32_t *)result.map)[1]);
     printf("s8=%u\n", ((uint32_t *)sb.map)[8]);
     fflush(stdout);
-    vkDeviceWaitIdle(ca.dev);
-    vkDestroyPipeline(ca.dev, pipe, NULL);
-    vkDestroyPipelineLayout(ca.dev, layout, NULL);
-    vkDestroyCommandPool(ca.dev, pool, NULL);
-    capp_image_destroy(&ca, &t);
-    ca_destroy_modules();
-    vkDestroyDescriptorPool(ca.dev, dpool, NULL);
-    vkDestroyDescriptorSetLayout(ca.dev, dsl, NULL);
+    ca_teardown(pipe, layout, pool, dpool, dsl, &t);
     vkDestroyBufferView(ca.dev, views[0], NULL);
     vkDestroyBufferView(ca.dev, views[1], NULL);
     capp_buffer all[3] = {ub, sb, result};

@@ -121,8 +121,8 @@ static int g_queues;    /* a second queue (mode queues) */
 static const void *g_instance_next; /* extra vkCreateInstance pNext (mode appsettings) */
 
 /* The push constant (idx) of every pipeline here, for both stages. */
-static const VkShaderStageFlags PC_STAGES = VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
-static const VkPushConstantRange PC_RANGE = {VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4};
+#define PC_STAGES (VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT)
+static const VkPushConstantRange PC_RANGE = {PC_STAGES, 0, 4};
 
 /* ---- context ---------------------------------------------------------------- */
 
@@ -695,15 +695,14 @@ static VkPipeline make_base_pipeline(ctx *c)
 static void record_dispatches(ctx *c, VkCommandBuffer cb, VkPipeline base, VkBuffer ibuf, const uint32_t idx[3])
 {
     capp_label(&c->vk, cb, "compute");
-    VkShaderStageFlags pcs = PC_STAGES;
     vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set, 0, NULL);
     vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->comp);
-    vkCmdPushConstants(cb, c->layout, pcs, 0, 4, &idx[0]);
+    vkCmdPushConstants(cb, c->layout, PC_STAGES, 0, 4, &idx[0]);
     vkCmdDispatch(cb, 1, 1, 1);
-    vkCmdPushConstants(cb, c->layout, pcs, 0, 4, &idx[1]);
+    vkCmdPushConstants(cb, c->layout, PC_STAGES, 0, 4, &idx[1]);
     vkCmdDispatchIndirect(cb, ibuf, 16);
     vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, base);
-    vkCmdPushConstants(cb, c->layout, pcs, 0, 4, &idx[2]);
+    vkCmdPushConstants(cb, c->layout, PC_STAGES, 0, 4, &idx[2]);
     vkCmdDispatchBase(cb, 1, 0, 0, 1, 1, 1);
     capp_unlabel(&c->vk, cb);
 }
@@ -744,12 +743,11 @@ static void mode_dispatches(ctx *c, int readback)
          * (which write buffer 1), each writing buffer 0. */
         print_written(c, 0, NULL);
         print_written(c, 1, NULL);
-        VkShaderStageFlags pcs = PC_STAGES;
         uint32_t zero = 0;
         capp_begin(cb, 0);
         vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set, 0, NULL);
         vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, base);
-        vkCmdPushConstants(cb, c->layout, pcs, 0, 4, &zero);
+        vkCmdPushConstants(cb, c->layout, PC_STAGES, 0, 4, &zero);
         vkCmdDispatchBase(cb, 1, 0, 0, 1, 1, 1);
         CHECK(vkEndCommandBuffer(cb));
         capp_submit_wait(&c->vk, 1, &cb, f, NULL);
@@ -792,20 +790,19 @@ static void mode_rebind(ctx *c)
 
     VkCommandPool cpool = make_pool(c);
     VkCommandBuffer cb = make_cb(c, cpool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "cmd-0");
-    VkShaderStageFlags pcs = PC_STAGES;
     capp_begin(cb, 0);
     capp_label(&c->vk, cb, "compute");
     vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->comp);
     for (uint32_t i = 0; i < 4100; i++) {
         uint32_t idx = i % 2;
         vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set, 0, NULL);
-        vkCmdPushConstants(cb, c->layout, pcs, 0, 4, &idx);
+        vkCmdPushConstants(cb, c->layout, PC_STAGES, 0, 4, &idx);
         vkCmdDispatch(cb, 1, 1, 1);
     }
     vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, other, 0, 1, &set, 0, NULL);
     vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set, 0, NULL);
     uint32_t idx = 4;
-    vkCmdPushConstants(cb, c->layout, pcs, 0, 4, &idx);
+    vkCmdPushConstants(cb, c->layout, PC_STAGES, 0, 4, &idx);
     vkCmdDispatch(cb, 1, 1, 1);
     capp_unlabel(&c->vk, cb);
     capp_end_and_run(&c->vk, cb);
@@ -846,9 +843,8 @@ static void mode_push(ctx *c)
     LOAD(PFN_vkCmdBindDescriptorSets2KHR, CmdBindDescriptorSets2KHR)
     LOAD(PFN_vkCmdBindDescriptorSets2, CmdBindDescriptorSets2)
 #undef LOAD
-    const VkShaderStageFlags stages = PC_STAGES;
     VkDescriptorSetLayoutBinding b = {.binding = 0, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                      .descriptorCount = 2, .stageFlags = stages};
+                                      .descriptorCount = 2, .stageFlags = PC_STAGES};
     VkDescriptorSetLayoutCreateInfo dlci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
                                             .flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR,
                                             .bindingCount = 1, .pBindings = &b};
@@ -919,7 +915,7 @@ static void mode_push(ctx *c)
         case 7: CmdBindDescriptorSets2KHR(cb, &bi); break;
         case 8: CmdBindDescriptorSets2(cb, &bi); break;
         }
-        vkCmdPushConstants(cb, layout, stages, 0, 4, &idx);
+        vkCmdPushConstants(cb, layout, PC_STAGES, 0, 4, &idx);
         vkCmdDispatch(cb, 1, 1, 1);
     }
     capp_unlabel(&c->vk, cb);

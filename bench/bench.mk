@@ -54,9 +54,9 @@ $(BENCH_SPV)/record/oob_compute.comp.spv: examples/demo/shaders/oob_compute.comp
 $(BENCH_SPV)/record/%.spv: layer/testdata/shaders/%
 	$(record-spv)
 
-$(BENCH_BIN)/scene: bench/scenes/scene.c bench/bench.mk
+$(BENCH_BIN)/scene: bench/scenes/scene.c $(CAPP_SRC) bench/bench.mk
 	@mkdir -p $(BENCH_BIN)
-	$(EXAMPLES_CC) $(EXAMPLES_CFLAGS) -o $@ bench/scenes/scene.c $(EXAMPLES_LDLIBS) -lm
+	$(EXAMPLES_CC) $(EXAMPLES_CFLAGS) $(CAPP_CFLAGS) -o $@ bench/scenes/scene.c $(CAPP_C) $(EXAMPLES_LDLIBS)
 
 $(BENCH_BIN)/record: bench/record/record.c $(CAPP_SRC) bench/bench.mk
 	@mkdir -p $(BENCH_BIN)

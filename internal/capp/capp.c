@@ -161,6 +161,7 @@ void capp_create_instance(capp *c, const capp_instance_info *info)
     if (!info)
         info = &none;
     memset(c, 0, sizeof *c);
+    c->print_errors = info->print_errors;
     uint32_t loader = VK_API_VERSION_1_0;
     CHECK(vkEnumerateInstanceVersion(&loader));
     if (loader < VK_API_VERSION_1_1)

@@ -108,6 +108,7 @@ typedef struct capp_instance_info {
      * the errors in capp.vk_errors. */
     VkDebugUtilsMessageSeverityFlagsEXT messenger;
     VkDebugUtilsMessageTypeFlagsEXT messenger_types;
+    unsigned print_errors; /* print only the first N errors (0: all) */
 } capp_instance_info;
 
 /* capp_has_instance_extension reports whether the loader offers it. */

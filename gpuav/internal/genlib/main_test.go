@@ -29,7 +29,7 @@ func TestLibraryUpToDate(t *testing.T) {
 func TestLibrarySource(t *testing.T) {
 	dir := t.TempDir()
 	for name, text := range map[string]string{
-		"lib.comp": "#version 450\n#include \"common.glsl\"\n#include \"b.glsl\"\n\nvoid main() {}\n",
+		"lib.comp":    "#version 450\n#include \"common.glsl\"\n#include \"b.glsl\"\n\nvoid main() {}\n",
 		"common.glsl": "", "a.glsl": "", "b.glsl": "", "c.glsl": "",
 	} {
 		if err := os.WriteFile(dir+"/"+name, []byte(text), 0o644); err != nil {

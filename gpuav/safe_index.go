@@ -221,6 +221,12 @@ func (o operands) bitwise(op spirv.Opcode) (uint64, bool) {
 	}
 	x, xok := o.arg(0)
 	y, yok := o.arg(1)
+	return atMostBoth(x, xok, y, yok)
+}
+
+// atMostBoth bounds a value that is at most both x and y (x & y, min(x,
+// y)) by the smaller of the bounds known.
+func atMostBoth(x uint64, xok bool, y uint64, yok bool) (uint64, bool) {
 	switch {
 	case xok && yok:
 		return min(x, y), true
@@ -400,14 +406,7 @@ func (a *safeIndex) extInst(d *spirv.Instruction, w uint32) (uint64, bool) {
 		}
 		x, xok := arg(0)
 		y, yok := arg(1)
-		switch {
-		case xok && yok:
-			return min(x, y), true
-		case xok:
-			return x, true
-		case yok:
-			return y, true
-		}
+		return atMostBoth(x, xok, y, yok)
 	case glslSMin, glslSMax:
 		// A negative operand can win a signed min (or make a signed max
 		// meaningless as a bound): both must be non-negative.

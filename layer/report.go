@@ -29,6 +29,12 @@ type SubmittedCB struct {
 	// and where (see wire.Errors).
 	Primary       uint64
 	PrimaryAction uint32
+	// LayerWords are the layer records made on the CPU, LayerDropped those
+	// it could not keep, PrepassWords the pre-pass's output
+	// (gpuav/layerrecord.go).
+	LayerWords   []uint32
+	LayerDropped uint32
+	PrepassWords []uint32
 }
 
 // groupKey identifies identical records: same check, shader, instruction,
@@ -51,6 +57,9 @@ const samplesPerGroup = 8
 // decoder skipped.
 func BuildErrors(submit, queue uint64, cb SubmittedCB) (msg wire.Errors, malformed int, ok bool) {
 	out := gpuav.Decode(cb.Words)
+	pre := gpuav.DecodeLayerOutput(cb.PrepassWords)
+	out.Records = append(append(out.Records, gpuav.DecodeLayerRecords(cb.LayerWords)...), pre.Records...)
+	out.Dropped += pre.Dropped + cb.LayerDropped
 	msg = wire.Errors{Submit: submit, Queue: queue, CommandBuffer: cb.Handle, Dropped: out.Dropped,
 		Primary: cb.Primary, PrimaryAction: cb.PrimaryAction}
 	index := map[groupKey][]int{}
@@ -166,7 +175,11 @@ func formatRecord(msg wire.Errors, r wire.Record) string {
 	if r.Pipeline != 0 {
 		fmt.Fprintf(&b, ", pipeline 0x%x%s", r.Pipeline, nameSuffix(r.Pipeline))
 	}
-	fmt.Fprintf(&b, ", shader %d", r.ShaderID)
+	if r.ShaderID == 0 {
+		b.WriteString(", checked by the layer")
+	} else {
+		fmt.Fprintf(&b, ", shader %d", r.ShaderID)
+	}
 	if s := state.shaders[r.ShaderID]; s != nil && s.module != 0 {
 		fmt.Fprintf(&b, " (module 0x%x%s)", s.module, nameSuffix(s.module))
 	} else if s != nil && s.object != 0 {

@@ -529,6 +529,9 @@ func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, raw r
 	g.BDA = bdaOf(d.BDA)
 	g.Buffer = bufferOf(d.Buffer)
 	g.Texel = texelOf(d.Texel)
+	g.IndexBuffer = indexBufferOf(d.IndexBuffer)
+	g.Vertex = vertexFetchOf(d.Vertex)
+	g.Indirect = indirectOf(d.Indirect)
 	g.Level = LevelError
 	if d.Warning {
 		g.Level = LevelWarning
@@ -557,7 +560,9 @@ func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, raw r
 		g.Shader.Module = hexHandle(sh.Module)
 		g.Shader.Name = c.names[sh.Module]
 	}
-	g.Source = c.source(r.ShaderID, r.Instruction)
+	if r.ShaderID != 0 { // 0: a layer record, about a command (no shader, no source)
+		g.Source = c.source(r.ShaderID, r.Instruction)
+	}
 	return st
 }
 

@@ -184,6 +184,19 @@ func buildMessage(g *ErrorGroup, what string) string {
 	if g.Pipeline.Handle != "" && g.Pipeline.Handle != "0x0" {
 		fmt.Fprintf(&b, ", pipeline %s", g.Pipeline)
 	}
+	if g.Shader.ID == 0 {
+		// A layer record: the layer checked the command itself.
+		fmt.Fprintf(&b, ", checked by the layer (no shader). Stage %s", g.Stage)
+		if len(g.Coords) > 0 {
+			fmt.Fprintf(&b, ", %s", g.Coords)
+		}
+		if g.Count == 1 {
+			b.WriteString("; once.")
+		} else {
+			fmt.Fprintf(&b, "; %d times.", g.Count)
+		}
+		return b.String()
+	}
 	fmt.Fprintf(&b, ", shader %d", g.Shader.ID)
 	switch {
 	case g.Shader.Module != "" && g.Shader.Name != "":

@@ -51,9 +51,9 @@ const (
 	// saturated to 32 bits), p5 which count (Overrun*) | Indirect* flags
 	// << 8, p6 the commands that fit.
 	CodeIndirectBufferOverrun CheckCode = 21
-	// CodeIndirectTraceRays: p0 the field (Field*), p1/p2 the value
-	// low/high (the product for FieldTotal), p3 the limit (saturated), p4
-	// width, p5 height, p6 depth.
+	// CodeIndirectTraceRays: p0 the field (Field*) | TraceRays2, p1/p2 the
+	// value low/high (the product for FieldTotal), p3 the limit
+	// (saturated), p4 width, p5 height, p6 depth.
 	CodeIndirectTraceRays CheckCode = 22
 )
 
@@ -92,6 +92,10 @@ const (
 	FieldZ     = 2
 	FieldTotal = 3 // the product of the three
 )
+
+// TraceRays2 (in CodeIndirectTraceRays p0): the command is a
+// VkTraceRaysIndirectCommand2KHR.
+const TraceRays2 = 1 << 8
 
 // Kinds of group-count limit (CodeIndirectGroupCount p0 >> 8).
 const (
@@ -391,21 +395,18 @@ func describeOverrun(d *Description, v *IndirectValues, p [RecordParams]uint32) 
 }
 
 func describeTraceRays(d *Description, v *IndirectValues, p [RecordParams]uint32) {
-	field := min(p[0], FieldTotal)
+	field := min(p[0]&0xff, FieldTotal)
 	v.Struct = "VkTraceRaysIndirectCommandKHR"
+	if p[0]&TraceRays2 != 0 {
+		v.Struct = "VkTraceRaysIndirectCommand2KHR"
+	}
 	v.Field = [4]string{"width", "height", "depth", "width × height × depth"}[field]
 	v.Value, v.Limit, v.Groups, v.Skipped = uint64(p[1])|uint64(p[2])<<32, uint64(p[3]), &[3]uint32{p[4], p[5], p[6]}, true
 	limit := fmt.Sprintf("maxComputeWorkGroupCount[%d] × maxComputeWorkGroupSize[%d]", field, field)
 	if field == FieldTotal {
 		limit = "maxRayDispatchInvocationCount"
 	}
-	suffix := [4]string{"width-03638", "height-03639", "depth-03640", "width-03641"}[field]
-	d.vuid = func(action string) string {
-		if action == "vkCmdTraceRaysIndirect2KHR" {
-			return "VUID-VkTraceRaysIndirectCommand2KHR-" + suffix
-		}
-		return "VUID-VkTraceRaysIndirectCommandKHR-" + suffix
-	}
-	d.Message = fmt.Sprintf("The %s of the indirect trace rays command is %d, above %s (%d). The command was %d × %d × %d; gpuav-dbg traced no rays.",
-		v.Field, v.Value, limit, min(v.Limit, math.MaxUint32), p[4], p[5], p[6])
+	d.FullVUID = "VUID-" + v.Struct + "-" + [4]string{"width-03638", "height-03639", "depth-03640", "width-03641"}[field]
+	d.Message = fmt.Sprintf("The %s of the %s structure is %d, above %s (%d). The command was %d × %d × %d; gpuav-dbg traced no rays.",
+		v.Field, v.Struct, v.Value, limit, min(v.Limit, math.MaxUint32), p[4], p[5], p[6])
 }

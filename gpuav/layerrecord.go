@@ -17,7 +17,9 @@ package gpuav
 // The layer hands them to Go next to the output buffer, in two arrays: the
 // records made on the CPU (no header), and the pre-pass's output, which
 // starts with the output buffer's header (words written, records dropped).
-// They decode to Records with shader id 0.
+// They decode to Records with shader id 0 and, in place of an
+// instruction, the record's site within its command (LayerSite): records of
+// one action group apart by it, as a shader's group apart by instruction.
 const (
 	LayerRecordWords = 13
 
@@ -84,5 +86,25 @@ func layerRecord(r []uint32) Record {
 	rec := Record{ActionIndex: r[LayerActionWord], Code: CheckCode(r[LayerCodeWord]), Stage: r[LayerStageWord]}
 	copy(rec.StageWords[:], r[LayerStage0Word:LayerStage0Word+3])
 	copy(rec.Params[:], r[LayerParam0Word:LayerParam0Word+RecordParams])
+	rec.Instruction = LayerSite(rec.Code, rec.Params)
 	return rec
+}
+
+// LayerSite is what a layer record has in place of an instruction: its
+// check code in the high 16 bits and, in the low 16, what tells its
+// records apart within one command (the attribute location of a vertex
+// fetch, the field of a group count or trace rays command, which count
+// runs past the buffer); the draws of a multi-draw share a site and are
+// told apart by their coordinates.
+func LayerSite(code CheckCode, p [RecordParams]uint32) uint32 {
+	var sub uint32
+	switch code {
+	case CodeVertexFetchOOB:
+		sub = p[0]
+	case CodeIndirectGroupCount, CodeIndirectTraceRays:
+		sub = p[0]
+	case CodeIndirectBufferOverrun:
+		sub = p[5] & 0xff
+	}
+	return uint32(code)<<16 | sub&0xffff
 }

@@ -158,6 +158,7 @@ var PrepassConstants = []Constant{
 	{"VERTEX_ROBUST", VertexRobust},
 	{"VERTEX_STRIDE_SHIFT", VertexStrideShift},
 	{"FIELD_TOTAL", FieldTotal},
+	{"TRACE_RAYS2", TraceRays2},
 	{"GROUP_KIND_COMPUTE", GroupKindCompute},
 	{"GROUP_KIND_TASK", GroupKindTask},
 	{"GROUP_KIND_MESH", GroupKindMesh},

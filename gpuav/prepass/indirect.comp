@@ -79,21 +79,22 @@ bool groups(uint action, uint draw, uint c, uint lim, uint kind, bool total)
     return ok;
 }
 
-// rays checks a trace rays command's width, height and depth at word c.
-bool rays(uint action, uint c)
+// rays checks a trace rays command's width, height and depth at word c;
+// two is GPUAV_TRACE_RAYS2 for a VkTraceRaysIndirectCommand2KHR.
+bool rays(uint action, uint c, uint two)
 {
     uint x = pp.w[c], y = pp.w[c + 1u], z = pp.w[c + 2u];
     bool ok = true;
     for (uint f = 0u; f < 3u; f++) {
         uint v = pp.w[c + f];
         if (v > limit(GPUAV_PREPASS_LIMIT_RAY_DIMS + f)) {
-            record(action, GPUAV_CODE_INDIRECT_TRACE_RAYS, 0u, f, v, 0u, limit(GPUAV_PREPASS_LIMIT_RAY_DIMS + f), x, y, z);
+            record(action, GPUAV_CODE_INDIRECT_TRACE_RAYS, 0u, f | two, v, 0u, limit(GPUAV_PREPASS_LIMIT_RAY_DIMS + f), x, y, z);
             ok = false;
         }
     }
     uvec2 p = product3(x, y, z);
     if (ok && (p.y != 0u || p.x > limit(GPUAV_PREPASS_LIMIT_RAY_INVOCATION))) {
-        record(action, GPUAV_CODE_INDIRECT_TRACE_RAYS, 0u, GPUAV_FIELD_TOTAL, p.x, p.y,
+        record(action, GPUAV_CODE_INDIRECT_TRACE_RAYS, 0u, GPUAV_FIELD_TOTAL | two, p.x, p.y,
                limit(GPUAV_PREPASS_LIMIT_RAY_INVOCATION), x, y, z);
         ok = false;
     }
@@ -172,8 +173,9 @@ void main()
         if (kind == GPUAV_PREPASS_KIND_DISPATCH)
             ok = groups(action, 0u, c, GPUAV_PREPASS_LIMIT_COMPUTE_COUNT, GPUAV_GROUP_KIND_COMPUTE, false);
         else {
-            c = src + (kind == GPUAV_PREPASS_KIND_TRACE_RAYS2 ? 22u : 0u);
-            ok = rays(action, c);
+            bool two = kind == GPUAV_PREPASS_KIND_TRACE_RAYS2;
+            c = src + (two ? 22u : 0u);
+            ok = rays(action, c, two ? GPUAV_TRACE_RAYS2 : 0u);
         }
         if (!ok && (pp.w[j + GPUAV_PREPASS_JOB_KIND] & GPUAV_PREPASS_FLAG_SAFE) != 0u) {
             pp.w[c] = 0u;

@@ -39,8 +39,9 @@ const (
 	// VkDrawIndexedIndirectCommand.
 	CodeIndirectFirstInstance CheckCode = 18
 	// CodeIndirectGroupCount: p0 the field (Field*) | the kind of limit
-	// (GroupKind*) << 8, p1/p2 the value low/high (the product for
-	// FieldTotal), p3 the limit, p4..p6 the command's x, y and z.
+	// (GroupKind*) << 8 | GroupSkipped, p1/p2 the value low/high (the
+	// product for FieldTotal), p3 the limit, p4..p6 the command's x, y and
+	// z.
 	CodeIndirectGroupCount CheckCode = 19
 	// CodeIndirectDrawCount: p0 the count in the count buffer, p1
 	// maxDrawIndirectCount, p2 the call's maxDrawCount, p3 flags
@@ -92,6 +93,10 @@ const (
 	FieldZ     = 2
 	FieldTotal = 3 // the product of the three
 )
+
+// GroupSkipped (in CodeIndirectGroupCount p0): the layer zeroed the
+// dispatch before it ran.
+const GroupSkipped = 1 << 16
 
 // TraceRays2 (in CodeIndirectTraceRays p0): the command is a
 // VkTraceRaysIndirectCommand2KHR.
@@ -308,7 +313,7 @@ var groupCountVUIDs = [3][4]string{
 }
 
 func describeGroupCount(d *Description, v *IndirectValues, p [RecordParams]uint32) {
-	field, kind := p[0]&0xff, p[0]>>8
+	field, kind := p[0]&0xff, p[0]>>8&0xff
 	if field > FieldTotal || kind > GroupKindMesh {
 		d.Message = fmt.Sprintf("group count record with field %d, kind %d", field, kind)
 		return
@@ -330,8 +335,10 @@ func describeGroupCount(d *Description, v *IndirectValues, p [RecordParams]uint3
 	v.Field = names[field]
 	d.Message = fmt.Sprintf("The %s member of the %s structure is %d, above %s (%d).", v.Field, v.Struct, v.Value, limit, v.Limit)
 	if kind == GroupKindCompute {
-		v.Skipped = true
-		d.Message += fmt.Sprintf(" The command was (%d, %d, %d); gpuav-dbg dispatched no groups.", p[4], p[5], p[6])
+		d.Message += fmt.Sprintf(" The command was (%d, %d, %d).", p[4], p[5], p[6])
+	}
+	if v.Skipped = p[0]&GroupSkipped != 0; v.Skipped {
+		d.Message += " gpuav-dbg dispatched no groups."
 	}
 }
 

@@ -162,6 +162,7 @@ var PrepassConstants = []Constant{
 	{"GROUP_KIND_COMPUTE", GroupKindCompute},
 	{"GROUP_KIND_TASK", GroupKindTask},
 	{"GROUP_KIND_MESH", GroupKindMesh},
+	{"GROUP_SKIPPED", GroupSkipped},
 	{"OVERRUN_DRAW_COUNT", OverrunDrawCount},
 	{"OVERRUN_MAX_DRAW_COUNT", OverrunMaxDrawCount},
 	{"OVERRUN_COUNT_BUFFER", OverrunCountBuffer},

@@ -1,6 +1,20 @@
 package session
 
-import "github.com/gpuav-dbg/gpuav-dbg/gpuav"
+import (
+	"fmt"
+
+	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+)
+
+// where names the group's site: its shader and instruction, or for a
+// layer record (no shader) the layer's site within the command
+// (gpuav.LayerSite), stable across runs.
+func (g *ErrorGroup) where() string {
+	if g.Shader.ID == 0 {
+		return fmt.Sprintf("layer site %d", g.Instruction)
+	}
+	return fmt.Sprintf("shader %d instruction %d", g.Shader.ID, g.Instruction)
+}
 
 // IndexBuffer is an index_buffer_oob error: an indexed draw whose
 // firstIndex + indexCount runs past its bound index buffer.

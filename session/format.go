@@ -266,7 +266,7 @@ func (g *ErrorGroup) Summary() string {
 		}
 		fmt.Fprintf(&b, " %s", loc)
 	} else {
-		fmt.Fprintf(&b, " shader %d instruction %d", g.Shader.ID, g.Instruction)
+		fmt.Fprintf(&b, " %s", g.where())
 	}
 	if d := g.Descriptor; d != nil && g.Check == "descriptor_index_oob" {
 		fmt.Fprintf(&b, " (set %d, binding %d) index %d of array length %d", d.Set, d.Binding, d.Index, d.ArrayLength)

@@ -56,7 +56,8 @@ uvec2 product3(uint x, uint y, uint z)
 
 // groups checks a group count command at word c against the limits at
 // word lim (three counts, then the total when total is set); returns true
-// when it is within them.
+// when it is within them. kind is the GPUAV_GROUP_KIND_* and, for a
+// dispatch the layer zeroes, GPUAV_GROUP_SKIPPED.
 bool groups(uint action, uint draw, uint c, uint lim, uint kind, bool total)
 {
     uint x = pp.w[c], y = pp.w[c + 1u], z = pp.w[c + 2u];
@@ -170,14 +171,16 @@ void main()
         uint action = pp.w[j + GPUAV_PREPASS_JOB_ACTION];
         bool ok;
         uint c = src;
+        bool safe = (pp.w[j + GPUAV_PREPASS_JOB_KIND] & GPUAV_PREPASS_FLAG_SAFE) != 0u;
         if (kind == GPUAV_PREPASS_KIND_DISPATCH)
-            ok = groups(action, 0u, c, GPUAV_PREPASS_LIMIT_COMPUTE_COUNT, GPUAV_GROUP_KIND_COMPUTE, false);
+            ok = groups(action, 0u, c, GPUAV_PREPASS_LIMIT_COMPUTE_COUNT,
+                        GPUAV_GROUP_KIND_COMPUTE | (safe ? GPUAV_GROUP_SKIPPED >> 8 : 0u), false);
         else {
             bool two = kind == GPUAV_PREPASS_KIND_TRACE_RAYS2;
             c = src + (two ? 22u : 0u);
             ok = rays(action, c, two ? GPUAV_TRACE_RAYS2 : 0u);
         }
-        if (!ok && (pp.w[j + GPUAV_PREPASS_JOB_KIND] & GPUAV_PREPASS_FLAG_SAFE) != 0u) {
+        if (!ok && safe) {
             pp.w[c] = 0u;
             pp.w[c + 1u] = 0u;
             pp.w[c + 2u] = 0u;

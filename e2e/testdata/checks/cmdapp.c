@@ -214,7 +214,7 @@ static void setup(int group)
     app.set = capp_single_set(&ca, &lb, 1, &app.dsl, &app.dpool);
     VkDescriptorBufferInfo bi = {app.counts.buf, 0, VK_WHOLE_SIZE};
     capp_write_buffers(&ca, app.set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, &bi);
-    app.layout = ca_pipeline_layout(app.dsl, VK_SHADER_STAGE_ALL, 0);
+    app.layout = capp_pipeline_layout(&ca, 1, &app.dsl, NULL);
     switch (group) {
     case G_DRAW: app.pipe = draw_pipeline(); break;
     case G_COMPUTE: app.pipe = capp_compute_pipeline(&ca, app.layout, ca_module(app.dir, "cmd.comp.spv"), 0, NULL); break;

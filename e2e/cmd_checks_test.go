@@ -1,0 +1,434 @@
+package e2e
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// cmdApp is the command checks' app: one case per form of draw, dispatch,
+// mesh draw and trace rays (testdata/checks/cmdapp.c).
+var cmdApp = newCheckApp("cmdapp", "cmd.vert", "cmd.frag", "cmd.comp", "cmd.mesh", "cmd.task", "cmd.rgen")
+
+// cmdReport is the part of the JSON report the command check tests read.
+type cmdReport struct {
+	Errors []cmdGroup `json:"errors"`
+}
+
+type cmdGroup struct {
+	Check       string               `json:"check"`
+	Level       string               `json:"level"`
+	VUID        string               `json:"vuid"`
+	Message     string               `json:"message"`
+	Count       int                  `json:"count"`
+	Stage       string               `json:"stage"`
+	Coords      map[string][]float64 `json:"coords"`
+	Action      string               `json:"action"`
+	ActionIndex int                  `json:"action_index"`
+	Submit      int                  `json:"submit"`
+	Shader      struct {
+		ID int `json:"id"`
+	} `json:"shader"`
+	Source        *struct{} `json:"source"`
+	CommandBuffer struct {
+		Name string `json:"name"`
+	} `json:"command_buffer"`
+	Pipeline struct {
+		Name string `json:"name"`
+	} `json:"pipeline"`
+	IndexBuffer *cmdIndex    `json:"index_buffer"`
+	Vertex      *cmdVertex   `json:"vertex"`
+	Indirect    *cmdIndirect `json:"indirect"`
+}
+
+type cmdIndex struct {
+	FirstIndex uint32 `json:"first_index"`
+	IndexCount uint32 `json:"index_count"`
+	IndexSize  uint32 `json:"index_size"`
+	Offset     uint32 `json:"offset"`
+	End        uint32 `json:"end"`
+	Available  uint32 `json:"available"`
+	Indirect   bool   `json:"indirect"`
+	Skipped    bool   `json:"skipped"`
+}
+
+type cmdVertex struct {
+	Location uint32 `json:"location"`
+	Binding  uint32 `json:"binding"`
+	First    uint32 `json:"first_byte"`
+	Size     uint32 `json:"size"`
+	End      uint32 `json:"end"`
+	Index    uint32 `json:"index"`
+	Rate     string `json:"rate"`
+	Stride   uint32 `json:"stride"`
+	Skipped  bool   `json:"skipped"`
+}
+
+type cmdIndirect struct {
+	Struct      string     `json:"struct"`
+	Field       string     `json:"field"`
+	Value       uint64     `json:"value"`
+	Limit       uint64     `json:"limit"`
+	Groups      *[3]uint32 `json:"groups"`
+	Count       uint32     `json:"count"`
+	Stride      uint32     `json:"stride"`
+	Offset      uint32     `json:"offset"`
+	CommandSize uint32     `json:"command_size"`
+	BufferSize  uint32     `json:"buffer_size"`
+	Fit         uint32     `json:"fit"`
+	Skipped     bool       `json:"skipped"`
+}
+
+// want is one expected error group of a command check: its check, VUID,
+// action, stage coordinates and values.
+type want struct {
+	check, vuid, action string
+	coords              map[string][]float64
+	index               *cmdIndex
+	vertex              *cmdVertex
+	indirect            *cmdIndirect
+}
+
+// cmdCases are the command checks' cases: what the app prints after its
+// submit (which shows whether the bad command ran) and the one group, or
+// two, each reports. limit is the device limit the app prints for cases
+// that depend on one.
+var cmdCases = []struct {
+	name   string
+	env    []string
+	output string
+	groups func(limit uint64) []want
+}{
+	{"draw_vertex_oob", nil, "vertices=0 sum=0", func(uint64) []want {
+		return []want{{check: "vertex_fetch_oob", vuid: "VUID-vkCmdDraw-None-02721", action: "vkCmdDraw",
+			coords: map[string][]float64{"vertex_index": {3}, "instance_index": {0}},
+			vertex: &cmdVertex{Location: 0, Binding: 0, First: 48, Size: 16, End: 48, Index: 3, Rate: "vertex", Stride: 16, Skipped: true}}}
+	}},
+	{"draw_multi_vertex_oob", nil, "vertices=3 sum=6", func(uint64) []want {
+		return []want{{check: "vertex_fetch_oob", vuid: "VUID-vkCmdDrawMultiEXT-None-02721", action: "vkCmdDrawMultiEXT",
+			coords: map[string][]float64{"vertex_index": {3}, "instance_index": {0}},
+			vertex: &cmdVertex{Location: 0, Binding: 0, First: 48, Size: 16, End: 48, Index: 3, Rate: "vertex", Stride: 16, Skipped: true}}}
+	}},
+	{"draw_indexed_oob", nil, "vertices=0 sum=0", func(uint64) []want {
+		return []want{{check: "index_buffer_oob", vuid: "VUID-vkCmdDrawIndexed-robustBufferAccess2-07825", action: "vkCmdDrawIndexed",
+			coords: draw(0), index: &cmdIndex{FirstIndex: 0, IndexCount: 6, IndexSize: 4, End: 12, Available: 3, Skipped: true}}}
+	}},
+	{"draw_multi_indexed_oob", nil, "vertices=3 sum=6", func(uint64) []want {
+		return []want{{check: "index_buffer_oob", vuid: "VUID-vkCmdDrawMultiIndexedEXT-robustBufferAccess2-07825",
+			action: "vkCmdDrawMultiIndexedEXT", coords: draw(1),
+			index: &cmdIndex{FirstIndex: 1, IndexCount: 3, IndexSize: 4, End: 12, Available: 3, Skipped: true}}}
+	}},
+	// Lavapipe itself draws only the 3 indices there are.
+	{"draw_indexed_indirect_oob", nil, "vertices=3 sum=6", func(uint64) []want {
+		return []want{indexedIndirect("vkCmdDrawIndexedIndirect")}
+	}},
+	{"draw_indexed_indirect_count_oob", nil, "vertices=3 sum=6", func(uint64) []want {
+		return []want{indexedIndirect("vkCmdDrawIndexedIndirectCount")}
+	}},
+	{"draw_indirect_first_instance", nil, "vertices=1 sum=1", func(uint64) []want {
+		return []want{{check: "indirect_command", vuid: "VUID-VkDrawIndirectCommand-firstInstance-00501", action: "vkCmdDrawIndirect",
+			coords: draw(0), indirect: &cmdIndirect{Struct: "VkDrawIndirectCommand", Field: "firstInstance", Value: 1}}}
+	}},
+	{"draw_indexed_indirect_first_instance", nil, "vertices=1 sum=1", func(uint64) []want {
+		return []want{{check: "indirect_command", vuid: "VUID-VkDrawIndexedIndirectCommand-firstInstance-00554",
+			action: "vkCmdDrawIndexedIndirect", coords: draw(0),
+			indirect: &cmdIndirect{Struct: "VkDrawIndexedIndirectCommand", Field: "firstInstance", Value: 1}}}
+	}},
+	{"draw_indirect_overrun", nil, "vertices=2 sum=3", func(uint64) []want {
+		return []want{overrun("vkCmdDrawIndirect", "drawCount-00488", "drawCount", 3, 16, 32)}
+	}},
+	{"draw_indirect_count_overrun", nil, "vertices=2 sum=3", func(uint64) []want {
+		return []want{overrun("vkCmdDrawIndirectCount", "maxDrawCount-03111", "maxDrawCount", 5, 16, 32),
+			overrun("vkCmdDrawIndirectCount", "countBuffer-03122", "count", 5, 16, 32)}
+	}},
+	{"draw_indexed_indirect_count_overrun", nil, "vertices=2 sum=3", func(uint64) []want {
+		return []want{overrun("vkCmdDrawIndexedIndirectCount", "maxDrawCount-03143", "maxDrawCount", 5, 20, 40),
+			overrun("vkCmdDrawIndexedIndirectCount", "countBuffer-03154", "count", 5, 20, 40)}
+	}},
+	// Lavapipe's maxDrawIndirectCount is 2^32-1: the test hook lowers it.
+	{"draw_indirect_count_limit", []string{"VK_LAYER_GPUAV_DBG_TEST_MAX_DRAW_INDIRECT_COUNT=1"}, "vertices=1 sum=1", func(uint64) []want {
+		return []want{{check: "indirect_command", vuid: "VUID-vkCmdDrawIndirectCount-countBuffer-02717", action: "vkCmdDrawIndirectCount",
+			coords: draw(0), indirect: &cmdIndirect{Field: "count", Value: 2, Limit: 1, Skipped: true}}}
+	}},
+	{"dispatch_indirect_groups", nil, "groups=0 rays=0", func(limit uint64) []want {
+		return []want{{check: "indirect_command", vuid: "VUID-VkDispatchIndirectCommand-x-00417", action: "vkCmdDispatchIndirect",
+			coords: draw(0), indirect: &cmdIndirect{Struct: "VkDispatchIndirectCommand", Field: "x", Value: limit + 1, Limit: limit,
+				Groups: &[3]uint32{uint32(limit + 1), 1, 1}, Skipped: true}}}
+	}},
+	{"dispatch_indirect_offset", nil, "groups=0 rays=0", func(uint64) []want {
+		return []want{{check: "indirect_command", vuid: "VUID-vkCmdDispatchIndirect-offset-00407", action: "vkCmdDispatchIndirect",
+			coords: draw(0), indirect: &cmdIndirect{Field: "offset", Value: 16, Limit: 16, Count: 1, Stride: 12, Offset: 16,
+				CommandSize: 12, BufferSize: 16, Skipped: true}}}
+	}},
+	// Mesh draws run inside the render pass, before any pre-pass can:
+	// reported, not skipped.
+	{"mesh_indirect_groups", nil, "rays=0", func(limit uint64) []want {
+		return []want{{check: "indirect_command", vuid: "VUID-VkDrawMeshTasksIndirectCommandEXT-TaskEXT-07326",
+			action: "vkCmdDrawMeshTasksIndirectEXT", coords: draw(0),
+			indirect: &cmdIndirect{Struct: "VkDrawMeshTasksIndirectCommandEXT", Field: "groupCountX", Value: limit + 1, Limit: limit,
+				Groups: &[3]uint32{uint32(limit + 1), 1, 1}}}}
+	}},
+	{"mesh_task_indirect_count_groups", nil, "rays=0", func(limit uint64) []want {
+		return []want{{check: "indirect_command", vuid: "VUID-VkDrawMeshTasksIndirectCommandEXT-TaskEXT-07323",
+			action: "vkCmdDrawMeshTasksIndirectCountEXT", coords: draw(0),
+			indirect: &cmdIndirect{Struct: "VkDrawMeshTasksIndirectCommandEXT", Field: "groupCountY", Value: limit + 1, Limit: limit,
+				Groups: &[3]uint32{1, uint32(limit + 1), 1}}}}
+	}},
+	{"trace_indirect_dims", nil, "rays=0", func(uint64) []want { return []want{traceRays("vkCmdTraceRaysIndirectKHR", "")} }},
+	{"trace_indirect2_dims", nil, "rays=0", func(uint64) []want { return []want{traceRays("vkCmdTraceRaysIndirect2KHR", "2")} }},
+}
+
+func draw(i float64) map[string][]float64 { return map[string][]float64{"draw_index": {i}} }
+
+func indexedIndirect(action string) want {
+	return want{check: "index_buffer_oob", vuid: "VUID-VkDrawIndexedIndirectCommand-robustBufferAccess2-08798", action: action,
+		coords: draw(0), index: &cmdIndex{FirstIndex: 0, IndexCount: 6, IndexSize: 4, End: 12, Available: 3, Indirect: true}}
+}
+
+func overrun(action, vuid, field string, count, stride, size uint32) want {
+	return want{check: "indirect_command", vuid: "VUID-" + action + "-" + vuid, action: action, coords: draw(0),
+		indirect: &cmdIndirect{Field: field, Value: uint64(count), Limit: 2, Count: count, Stride: stride, CommandSize: stride,
+			BufferSize: size, Fit: 2, Skipped: true}}
+}
+
+func traceRays(action, two string) want {
+	st := "VkTraceRaysIndirectCommand" + two + "KHR"
+	return want{check: "indirect_command", vuid: "VUID-" + st + "-width-03641", action: action, coords: draw(0),
+		indirect: &cmdIndirect{Struct: st, Field: "width × height × depth", Value: 8192 * 8192 * 2, Limit: 67108864,
+			Groups: &[3]uint32{8192, 8192, 2}, Skipped: true}}
+}
+
+// appLimit reads the "limit=N" line a case prints (0 when none).
+func appLimit(t *testing.T, out string) uint64 {
+	t.Helper()
+	m := regexp.MustCompile(`(?m)^limit=(\d+)$`).FindStringSubmatch(out)
+	if m == nil {
+		return 0
+	}
+	n, err := strconv.ParseUint(m[1], 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// runCmd runs a case of the app under the launcher; a device without the
+// case's extension (exit 3, "unsupported: EXT") skips the test, saying so.
+func runCmd(t *testing.T, env, flags []string, kase string) (int, cmdReport, string) {
+	t.Helper()
+	var r cmdReport
+	code, out := cmdApp.runInto(t, &r, env, flags, "--case", kase)
+	if m := regexp.MustCompile(`unsupported: (\S+)`).FindStringSubmatch(out); m != nil {
+		t.Skipf("the device lacks %s", m[1])
+	}
+	return code, r, out
+}
+
+// TestCommandChecks: every form of draw, dispatch, mesh draw and trace rays
+// with a bad parameter, end to end through the launcher on lavapipe: each
+// reports its group (check, VUID, action, the command's coordinates,
+// exact values, no shader and no source, "cmd-cmd", submit 1), and what
+// ran shows the skip (the draw, dispatch or trace did not run, or only the
+// commands that fit did); draws whose commands the pre-pass reads after
+// their render pass are reported, not skipped.
+func TestCommandChecks(t *testing.T) {
+	for _, tt := range cmdCases {
+		t.Run(tt.name, func(t *testing.T) {
+			code, r, out := runCmd(t, tt.env, nil, tt.name)
+			if code != 1 {
+				t.Fatalf("exit code %d, want 1\n%s", code, out)
+			}
+			if !strings.Contains(out, tt.output) {
+				t.Errorf("app printed\n%s\nwant %q", out, tt.output)
+			}
+			checkGroups(t, r.Errors, tt.groups(appLimit(t, out)), out)
+		})
+	}
+}
+
+// checkGroups compares the report's groups with the wanted ones, in order.
+func checkGroups(t *testing.T, got []cmdGroup, wants []want, out string) {
+	t.Helper()
+	if len(got) != len(wants) {
+		t.Fatalf("%d groups, want %d\n%s", len(got), len(wants), out)
+	}
+	for i, w := range wants {
+		g := got[i]
+		if g.Check != w.check || g.Level != "error" || g.VUID != w.vuid || g.Action != w.action || g.ActionIndex != 0 ||
+			g.Count != 1 || g.Submit != 1 || g.Shader.ID != 0 || g.Source != nil || g.CommandBuffer.Name != "cmd-cmd" ||
+			!reflect.DeepEqual(g.Coords, w.coords) {
+			t.Errorf("group %d: check %q level %q vuid %q action %q #%d count %d submit %d shader %d source %v cb %q coords %v, want %s %s %s %v",
+				i, g.Check, g.Level, g.VUID, g.Action, g.ActionIndex, g.Count, g.Submit, g.Shader.ID, g.Source != nil,
+				g.CommandBuffer.Name, g.Coords, w.check, w.vuid, w.action, w.coords)
+		}
+		if !reflect.DeepEqual(g.IndexBuffer, w.index) || !reflect.DeepEqual(g.Vertex, w.vertex) ||
+			!reflect.DeepEqual(g.Indirect, w.indirect) {
+			t.Errorf("group %d values:\n index %+v\n vertex %+v\n indirect %+v\nwant\n index %+v\n vertex %+v\n indirect %+v",
+				i, g.IndexBuffer, g.Vertex, g.Indirect, w.index, w.vertex, w.indirect)
+		}
+		if g.Indirect != nil && g.Indirect.Groups != nil && w.indirect.Groups != nil && *g.Indirect.Groups != *w.indirect.Groups {
+			t.Errorf("group %d: groups %v, want %v", i, *g.Indirect.Groups, *w.indirect.Groups)
+		}
+		if !strings.HasPrefix(g.Message, g.Check+": ") || !strings.Contains(g.Message, "checked by the layer (no shader)") {
+			t.Errorf("group %d message: %s", i, g.Message)
+		}
+	}
+}
+
+// TestCommandChecksClean: every form at its limits (each draw form's
+// commands exactly filling their buffers, counts equal to maxDrawCount,
+// a dispatch followed by a plain vkCmdDispatch that relies on the compute
+// state the pre-pass restored) reports nothing and runs all its work.
+func TestCommandChecksClean(t *testing.T) {
+	for _, tt := range []struct{ kase, output string }{
+		{"draw_clean", "vertices=24 sum=46 groups=0 rays=0"},
+		{"dispatch_clean", "vertices=0 sum=0 groups=7 rays=0"},
+		{"mesh_clean", "vertices=0 sum=0 groups=5 rays=0"},
+		{"trace_clean", "vertices=0 sum=0 groups=0 rays=16"},
+	} {
+		t.Run(tt.kase, func(t *testing.T) {
+			code, r, out := runCmd(t, nil, nil, tt.kase)
+			if code != 0 || len(r.Errors) != 0 || !strings.Contains(out, tt.output) {
+				t.Fatalf("exit %d, %d groups, want 0, none and %q\n%s", code, len(r.Errors), tt.output, out)
+			}
+		})
+	}
+}
+
+// TestCommandChecksSettings: each command check switched off reports
+// nothing and lets the command run as the app recorded it; with the safe
+// mode off the check reports and the command runs (skipped: false).
+func TestCommandChecksSettings(t *testing.T) {
+	for _, tt := range []struct{ check, kase, output string }{
+		{"vertex_fetch_oob", "draw_vertex_oob", "vertices=6"},
+		{"index_buffer_oob", "draw_indexed_oob", "vertices=3 sum=6"},
+		{"indirect_command", "dispatch_indirect_groups", "groups=65536"},
+	} {
+		t.Run(tt.check+"=off", func(t *testing.T) {
+			code, r, out := runCmd(t, nil, []string{"--check", tt.check + "=off"}, tt.kase)
+			requireSilentCmd(t, code, r, out)
+			if !strings.Contains(out, tt.output) {
+				t.Errorf("app printed\n%s\nwant %q", out, tt.output)
+			}
+		})
+		// The launcher always runs in safe mode: the layer alone, reporting
+		// to stderr.
+		t.Run(tt.check+"/unsafe", func(t *testing.T) {
+			s := runCmdDirect(t, tt.kase, "VK_INSTANCE_LAYERS=VK_LAYER_GPUAVDBG_validation", "VK_LAYER_GPUAV_DBG_SAFE_MODE=0")
+			if n := strings.Count(s, "gpuav-dbg: ERROR "+tt.check+" "); n != 1 || strings.Count(s, "gpuav-dbg: ERROR") != 1 ||
+				!strings.Contains(s, tt.output) {
+				t.Fatalf("%d %s errors, want 1 and %q:\n%s", n, tt.check, tt.output, s)
+			}
+			if strings.Contains(s, "gpuav-dbg skipped") || strings.Contains(s, "no groups") {
+				t.Errorf("safe mode off, but skipped:\n%s", s)
+			}
+		})
+	}
+}
+
+// runCmdDirect runs a case of the app with the layer loaded by the
+// environment env (no launcher) and returns its output.
+func runCmdDirect(t *testing.T, kase string, env ...string) string {
+	t.Helper()
+	dir := cmdApp.dir(t)
+	cmd := exec.Command(filepath.Join(dir, "cmdapp"), "--shaders", dir, "--case", kase)
+	cmd.Env = append(append(os.Environ(), "VK_ADD_LAYER_PATH="+filepath.Join(root, "bin")), env...)
+	b, err := cmd.CombinedOutput()
+	s := string(b)
+	if strings.Contains(s, "unsupported: ") {
+		t.Skip(s)
+	}
+	if err != nil {
+		t.Fatalf("cmdapp --case %s: %v\n%s", kase, err, s)
+	}
+	return s
+}
+
+func requireSilentCmd(t *testing.T, code int, r cmdReport, out string) {
+	t.Helper()
+	if code != 0 || len(r.Errors) != 0 {
+		t.Fatalf("exit %d, %d groups, want 0 and none\n%s", code, len(r.Errors), out)
+	}
+}
+
+// TestCommandChecksKhronos compares with the Khronos layer 1.3.239 and its
+// GPU-assisted validation, on the same cases with nothing of ours loaded:
+// the clean cases are valid (no message); it reports the CPU-side counts
+// (07825, 00488, 03111/03143, 00407), the count buffer past the end
+// (03122/03154), firstInstance (00501/00554) and the dispatch group count
+// (00417) under the VUIDs gpuav-dbg uses, and misses the vertex fetch, the
+// indexed indirect command's index range, the mesh group counts and the
+// trace rays dimensions that gpuav-dbg reports.
+func TestCommandChecksKhronos(t *testing.T) {
+	requireKhronos(t)
+	caught := map[string][]string{
+		"draw_indexed_oob":                     {"VUID-vkCmdDrawIndexed-robustBufferAccess2-07825"},
+		"draw_multi_indexed_oob":               {"VUID-vkCmdDrawMultiIndexedEXT-robustBufferAccess2-07825"},
+		"draw_indirect_first_instance":         {"VUID-VkDrawIndirectCommand-firstInstance-00501"},
+		"draw_indexed_indirect_first_instance": {"VUID-VkDrawIndexedIndirectCommand-firstInstance-00554"},
+		"draw_indirect_overrun":                {"VUID-vkCmdDrawIndirect-drawCount-00488"},
+		"draw_indirect_count_overrun":          {"VUID-vkCmdDrawIndirectCount-countBuffer-03122", "VUID-vkCmdDrawIndirectCount-maxDrawCount-03111"},
+		"draw_indexed_indirect_count_overrun": {"VUID-vkCmdDrawIndexedIndirectCount-countBuffer-03154",
+			"VUID-vkCmdDrawIndexedIndirectCount-maxDrawCount-03143"},
+		"dispatch_indirect_groups": {"VUID-VkDispatchIndirectCommand-x-00417"},
+		"dispatch_indirect_offset": {"VUID-vkCmdDispatchIndirect-offset-00407"},
+	}
+	kases := []string{"draw_clean", "dispatch_clean", "mesh_clean", "trace_clean"}
+	for _, tt := range cmdCases {
+		if tt.name != "draw_indirect_count_limit" && !strings.HasPrefix(tt.name, "trace_") { // 134M rays take minutes
+			kases = append(kases, tt.name)
+		}
+	}
+	for _, kase := range kases {
+		t.Run(kase, func(t *testing.T) {
+			s := cmdApp.runKhronos(t, "--case", kase)
+			if strings.Contains(s, "unsupported: ") {
+				t.Skip(s)
+			}
+			got := regexp.MustCompile(`Validation Error: \[ (\S+) \]`).FindAllStringSubmatch(s, -1)
+			var ids []string
+			for _, m := range got {
+				ids = append(ids, m[1])
+			}
+			slices.Sort(ids)
+			if want := caught[kase]; !slices.Equal(ids, want) {
+				t.Fatalf("Khronos reported %v, want %v:\n%s", ids, want, s)
+			}
+		})
+	}
+}
+
+// TestCommandChecksReferee runs every case with the Khronos layer's core
+// checks below ours (GPU-AV off): the layer's pre-pass (its copies,
+// barriers, dispatch and the app's compute state bound again) and the
+// commands it calls down with in safe mode (clamped counts, skipped
+// draws, the checked copies) cause no message.
+func TestCommandChecksReferee(t *testing.T) {
+	requireKhronos(t)
+	type kase struct {
+		name string
+		env  []string
+	}
+	kases := []kase{{"draw_clean", nil}, {"dispatch_clean", nil}, {"mesh_clean", nil}, {"trace_clean", nil}}
+	for _, tt := range cmdCases {
+		kases = append(kases, kase{tt.name, tt.env})
+	}
+	for _, k := range kases {
+		t.Run(k.name, func(t *testing.T) {
+			s := runCmdDirect(t, k.name, append([]string{"VK_INSTANCE_LAYERS=VK_LAYER_GPUAVDBG_validation:VK_LAYER_KHRONOS_validation"},
+				k.env...)...)
+			if strings.Contains(s, "Validation Error") || strings.Contains(s, "Validation Warning") {
+				t.Fatalf("the Khronos layer below ours reported:\n%s", s)
+			}
+			if !strings.Contains(s, "vertices=") {
+				t.Fatalf("no counts printed:\n%s", s)
+			}
+		})
+	}
+}

@@ -419,6 +419,15 @@ func TestCommandChecksReferee(t *testing.T) {
 	for _, tt := range cmdCases {
 		kases = append(kases, kase{tt.name, tt.env})
 	}
+	// The referee is there: with the safe mode off the app's own bad draw
+	// reaches it.
+	t.Run("referee_sees_the_app", func(t *testing.T) {
+		s := runCmdDirect(t, "draw_indexed_oob", "VK_INSTANCE_LAYERS=VK_LAYER_GPUAVDBG_validation:VK_LAYER_KHRONOS_validation",
+			"VK_LAYER_GPUAV_DBG_SAFE_MODE=0")
+		if !strings.Contains(s, "VUID-vkCmdDrawIndexed-robustBufferAccess2-07825") {
+			t.Fatalf("the Khronos layer did not report the app's draw:\n%s", s)
+		}
+	})
 	for _, k := range kases {
 		t.Run(k.name, func(t *testing.T) {
 			s := runCmdDirect(t, k.name, append([]string{"VK_INSTANCE_LAYERS=VK_LAYER_GPUAVDBG_validation:VK_LAYER_KHRONOS_validation"},

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/gpuav-dbg/gpuav-dbg/session"
+	"github.com/gpuav-dbg/gpuav-dbg/tui/common"
 	"github.com/gpuav-dbg/gpuav-dbg/tui/internal/fixture"
 )
 
@@ -269,7 +270,7 @@ func TestMouse(t *testing.T) {
 	}
 	// The wheel over the detail pane scrolls it, not the list.
 	m.Update(tea.MouseWheelMsg{X: 80, Y: 3, Button: tea.MouseWheelDown})
-	if m.Selected() != 1 || m.detail.Offset() != wheelStep {
+	if m.Selected() != 1 || m.detail.Offset() != common.WheelStep {
 		t.Fatalf("wheel over detail: selected %d offset %d", m.Selected(), m.detail.Offset())
 	}
 }

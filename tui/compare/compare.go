@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -181,6 +182,12 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	}
 	return nil
 }
+
+// ShortHelp is the footer's help while the pane has focus.
+func (m *Model) ShortHelp() []key.Binding { s, _ := m.c.ScrollHelp(); return s }
+
+// FullHelp lists every key the pane handles.
+func (m *Model) FullHelp() [][]key.Binding { _, f := m.c.ScrollHelp(); return f }
 
 // Title is the view's title.
 func (m *Model) Title() string { return fmt.Sprintf("Compare %s with %s", m.nameA, m.nameB) }

@@ -7,6 +7,7 @@ package logview
 import (
 	"fmt"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/gpuav-dbg/gpuav-dbg/session"
@@ -118,6 +119,12 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	}
 	return nil
 }
+
+// ShortHelp is the footer's help while the pane has focus.
+func (m *Model) ShortHelp() []key.Binding { s, _ := m.c.ScrollHelp(); return s }
+
+// FullHelp lists every key the pane handles.
+func (m *Model) FullHelp() [][]key.Binding { _, f := m.c.ScrollHelp(); return f }
 
 // Title is "App output (12 lines, 1 notice)".
 func (m *Model) Title() string {

@@ -173,10 +173,17 @@ func (m *Model) Toggle() {
 	}
 }
 
-// Update moves the selection and switches settings.
+// Update moves the selection and switches settings: the keys of
+// [Model.FullHelp], and a left click on a row (in the pane's coordinates)
+// selects and switches it.
 func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	k := m.c.Keys
-	if msg, ok := msg.(tea.KeyPressMsg); ok {
+	switch msg := msg.(type) {
+	case tea.MouseClickMsg:
+		if msg.Button == tea.MouseLeft && m.SelectRow(msg.Y) {
+			m.Toggle()
+		}
+	case tea.KeyPressMsg:
 		switch {
 		case key.Matches(msg, k.Up):
 			m.sel = max(m.sel-1, 0)
@@ -191,6 +198,18 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		}
 	}
 	return nil
+}
+
+// ShortHelp is the footer's help: move, switch.
+func (m *Model) ShortHelp() []key.Binding {
+	k := m.c.Keys
+	return []key.Binding{k.Down, k.Up, common.WithHelp(k.Toggle, "switch")}
+}
+
+// FullHelp lists every key the pane handles.
+func (m *Model) FullHelp() [][]key.Binding {
+	k := m.c.Keys
+	return [][]key.Binding{{k.Up, k.Down, k.Top, k.Bottom}, {common.WithHelp(k.Toggle, "switch"), common.WithHelp(k.Open, "switch")}}
 }
 
 // SelectRow selects the item drawn on line y of the pane; it reports

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/alecthomas/chroma/v2"
@@ -395,6 +396,12 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	}
 	return nil
 }
+
+// ShortHelp is the footer's help while the pane has focus.
+func (m *Model) ShortHelp() []key.Binding { s, _ := m.c.ScrollHelp(); return s }
+
+// FullHelp lists every key the pane handles.
+func (m *Model) FullHelp() [][]key.Binding { _, f := m.c.ScrollHelp(); return f }
 
 // Title is the pane's title: "Source oob_compute.comp:9:5", or
 // "SPIR-V shader-2.spvasm:120" for a disassembly.

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -183,8 +184,17 @@ func New(c *common.Common) *Model {
 // SetRun sets the name of the run shown ("" for none).
 func (m *Model) SetRun(r string) { m.run = r }
 
-// SetWidth sets the bar's width.
-func (m *Model) SetWidth(w int) { m.width = w }
+// SetSize sets the bar's width; it is one row high.
+func (m *Model) SetSize(w, _ int) { m.width = w }
+
+// Title is empty: the bar has no frame.
+func (m *Model) Title() string { return "" }
+
+// ShortHelp is empty: the bar never has focus.
+func (m *Model) ShortHelp() []key.Binding { return nil }
+
+// FullHelp is empty: the bar never has focus.
+func (m *Model) FullHelp() [][]key.Binding { return nil }
 
 // SetSession sets the session drawn; it returns the command that starts the
 // spinner when the app just became live.

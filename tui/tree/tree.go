@@ -355,6 +355,7 @@ type Model struct {
 	focused   bool
 	total     int
 	b         *builder
+	query     string
 }
 
 // New returns an empty tree pane grouped by command buffer.
@@ -383,9 +384,10 @@ func (m *Model) SetGroups(g []*session.ErrorGroup) {
 	m.update(func() { m.b.add(g, m.include) })
 }
 
-// SetFilter restricts the tree to the groups include accepts (nil: all).
-func (m *Model) SetFilter(include func(i int) bool) {
-	m.include = include
+// SetFilter restricts the tree to the groups include accepts (nil: all);
+// the title shows the filter's text q.
+func (m *Model) SetFilter(include func(i int) bool, q string) {
+	m.include, m.query = include, q
 	m.rebuild()
 }
 
@@ -636,11 +638,21 @@ func (m *Model) SelectRow(y int) bool {
 
 func (m *Model) follow() { m.offset = Follow(m.offset, m.sel, len(m.rows), m.height) }
 
-// Update handles the movement keys and space; the root sends it keys only
-// while the pane has focus, after its own (h, l, enter).
+// Update handles the keys of [Model.FullHelp] while the pane has focus, the
+// wheel (one row per notch) and a left click on a row (in the pane's own
+// coordinates).
 func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	k := m.c.Keys
-	if msg, ok := msg.(tea.KeyPressMsg); ok {
+	switch msg := msg.(type) {
+	case tea.MouseWheelMsg:
+		if d, ok := common.WheelDelta(msg, 1); ok {
+			m.Move(d)
+		}
+	case tea.MouseClickMsg:
+		if msg.Button == tea.MouseLeft {
+			m.SelectRow(msg.Y)
+		}
+	case tea.KeyPressMsg:
 		switch {
 		case key.Matches(msg, k.Up):
 			m.Move(-1)
@@ -654,23 +666,66 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 			m.Select(0)
 		case key.Matches(msg, k.Bottom):
 			m.Select(len(m.rows) - 1)
-		case key.Matches(msg, k.Toggle):
+		case key.Matches(msg, k.Toggle, k.Open):
 			m.Toggle()
+		case key.Matches(msg, k.Left):
+			m.Left()
+		case key.Matches(msg, k.Right):
+			m.SetCollapsed(false)
 		}
 	}
 	return nil
 }
 
+// ShortHelp is the footer's help while the tree has focus: moving, and
+// what enter, space, h and l do on the selected row.
+func (m *Model) ShortHelp() []key.Binding {
+	k := m.c.Keys
+	out := []key.Binding{k.Down, k.Up}
+	if n := m.SelectedNode(); n != nil && !n.Leaf() {
+		out = append(out, common.WithHelp(k.Open, "expand/collapse"))
+	}
+	return append(out, m.fold()...)
+}
+
+// fold is the help of h and l on the selected row: l only expands a
+// collapsed node (elsewhere it moves to the next pane).
+func (m *Model) fold() []key.Binding {
+	k := m.c.Keys
+	out := []key.Binding{common.WithHelp(k.Left, "collapse/parent")}
+	if m.IsCollapsed() {
+		out = append(out, common.WithHelp(k.Right, "expand"))
+	}
+	return out
+}
+
+// FullHelp lists every key the tree handles with the current selection:
+// enter only on a command buffer, action or pipeline row (on an error it
+// opens the source, which the root does), l only on a collapsed row.
+func (m *Model) FullHelp() [][]key.Binding {
+	k := m.c.Keys
+	act := []key.Binding{common.WithHelp(k.Toggle, "expand/collapse")}
+	if n := m.SelectedNode(); n != nil && !n.Leaf() {
+		act = append(act, common.WithHelp(k.Open, "expand/collapse"))
+	}
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, append(act, m.fold()...)}
+}
+
 // Total returns the number of groups in the tree (after the filter).
 func (m *Model) Total() int { return m.total }
 
-// Title is the pane's title: "Errors by command buffer (2 groups)".
+// Title is the pane's title: "Errors by command buffer (2 groups)", and
+// the filter in force: "… (1 group) /frag".
 func (m *Model) Title() string {
 	g := "groups"
 	if m.total == 1 {
 		g = "group"
 	}
-	return fmt.Sprintf("Errors by %s (%d %s)", m.by, m.total, g)
+	t := fmt.Sprintf("Errors by %s (%d %s)", m.by, m.total, g)
+	if m.query != "" {
+		t += " /" + m.query
+	}
+	return t
 }
 
 // View draws the pane's inner area.

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"path"
 	"sort"
 	"strings"
 
@@ -10,8 +11,12 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/gpuav-dbg/gpuav-dbg/session"
+	"github.com/gpuav-dbg/gpuav-dbg/sourcemap"
 	"github.com/gpuav-dbg/gpuav-dbg/tui/common"
+	"github.com/gpuav-dbg/gpuav-dbg/tui/detail"
+	"github.com/gpuav-dbg/gpuav-dbg/tui/editor"
 	"github.com/gpuav-dbg/gpuav-dbg/tui/source"
+	"github.com/gpuav-dbg/gpuav-dbg/tui/status"
 	"github.com/gpuav-dbg/gpuav-dbg/tui/tree"
 )
 
@@ -38,41 +43,76 @@ func (m *Model) sync(force bool) {
 		return
 	}
 	g := m.group()
-	m.detail.SetGroup(g, changed)
+	line := 0
+	if g != nil {
+		if dis, _ := m.disassembly(g.Shader.ID); dis != nil {
+			line = dis.Line(g.Instruction)
+		}
+	}
+	m.detail.SetGroup(g, line, changed)
 	m.source.SetDoc(m.docFor(g), changed)
 	m.shown = sel
 }
 
-// docFor is the source pane's doc for g: its source, or the SPIR-V
-// disassembly when the user asked for it or there is no source text.
+// disassembly returns shader id's disassembly, made once per run.
+func (m *Model) disassembly(id uint32) (*session.Disassembly, error) {
+	r := m.runs[m.cur]
+	if dis := r.disasm[id]; dis != nil {
+		return dis, nil
+	}
+	dis, err := m.s.Disassemble(id)
+	if err != nil {
+		return nil, err
+	}
+	if r.disasm == nil {
+		r.disasm = map[uint32]*session.Disassembly{}
+	}
+	r.disasm[id] = dis
+	return dis, nil
+}
+
+// noSource is the banner over a disassembly shown because the shader's
+// source text is not in the session: why, and the one thing that fixes it.
+func noSource(g *session.ErrorGroup) string {
+	if s := g.Source; s != nil && s.File != "" {
+		return fmt.Sprintf("No source text for %s: add its directory with --source-path DIR.", common.Clean(path.Base(s.File)))
+	}
+	return "No line information: compile the shader with -g (glslangValidator -g, dxc -Zi) to see its source."
+}
+
+// docFor is the source pane's doc for g: its source; or, when the user
+// asked for it (d), the whole module's SPIR-V disassembly; or, when the
+// session has no source text for it, the disassembly of the function
+// holding the instruction, under a banner saying how to get the source.
 func (m *Model) docFor(g *session.ErrorGroup) source.Doc {
 	d := source.DocFor(m.s, g)
-	if g == nil || (!m.spirv && !d.Empty()) {
+	noText := g != nil && (d.Empty() || (g.Source != nil && g.Source.Language == sourcemap.LanguageSPIRV))
+	if g == nil || (!m.spirv && !noText) {
 		return d
 	}
-	r := m.runs[m.cur]
-	dis := r.disasm[g.Shader.ID]
-	if dis == nil {
-		var err error
-		dis, err = m.s.Disassemble(g.Shader.ID)
-		if err != nil {
-			if m.spirv {
-				return source.Doc{Note: err.Error()}
-			}
-			return d
+	dis, err := m.disassembly(g.Shader.ID)
+	if err != nil {
+		if m.spirv || d.Empty() {
+			return source.Doc{Note: err.Error()}
 		}
-		if r.disasm == nil {
-			r.disasm = map[uint32]*session.Disassembly{}
+		return d
+	}
+	doc := source.Doc{
+		File:        fmt.Sprintf("shader-%d.spvasm", g.Shader.ID),
+		Lines:       dis.Lines,
+		First:       1,
+		Mark:        dis.Line(g.Instruction),
+		SPIRV:       true,
+		Instruction: g.Instruction,
+		Toggled:     m.spirv && !noText,
+	}
+	if noText && !m.spirv {
+		doc.Banner = noSource(g)
+		if first, last, ok := source.FunctionSpan(dis.Lines, doc.Mark); ok {
+			doc.Lines, doc.First = dis.Lines[first-1:last], first
 		}
-		r.disasm[g.Shader.ID] = dis
 	}
-	return source.Doc{
-		File:  fmt.Sprintf("shader-%d.spvasm", g.Shader.ID),
-		Lines: dis.Lines,
-		First: 1,
-		Mark:  dis.Line(g.Instruction),
-		SPIRV: true,
-	}
+	return doc
 }
 
 // mainKey handles a key of the main screen that the focused pane did not
@@ -125,8 +165,74 @@ func (m *Model) mainKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.SPIRV):
 		m.spirv = !m.spirv
 		m.source.SetDoc(m.docFor(m.group()), true)
+	case key.Matches(msg, k.Edit):
+		return m.edit()
+	case key.Matches(msg, k.Copy):
+		return m.copySummary()
 	}
 	return nil
+}
+
+// mainKeys are the main screen's keys for the footer.
+func (m *Model) mainKeys() []key.Binding {
+	k, short := m.c.Keys, common.WithHelp
+	var out []key.Binding
+	if m.focus != PaneSource && !handles(m.focused(), tea.KeyPressMsg{Code: tea.KeyEnter}) {
+		out = append(out, short(k.Open, "source"))
+	}
+	return append(out, short(k.NextPane, "pane"), short(k.Filter, "filter"), short(k.NextMatch, "next"),
+		short(k.Grouping, "group"), short(k.Edit, "edit"), short(k.Copy, "copy"), short(k.SPIRV, "SPIR-V"),
+		short(k.Log, "log"), short(k.Settings, "settings"))
+}
+
+// editedMsg is the editor's exit.
+type editedMsg struct{ err error }
+
+// edit opens the selected error's source file in $EDITOR at its line: the
+// file found under the directories the session may read, never the path
+// the module names as it is.
+func (m *Model) edit() tea.Cmd {
+	g := m.group()
+	if g == nil || g.Source == nil || g.Source.File == "" {
+		m.flash = "e: the selected error has no source file (compile the shader with -g)"
+		return nil
+	}
+	p, err := editor.Find(g.Source.File, m.opts.SourceDirs)
+	if err != nil {
+		m.flash = "e: " + common.Clean(err.Error())
+		return nil
+	}
+	cmd, err := editor.Command(editor.Editor(m.opts.Getenv), p, g.Source.Line)
+	if err != nil {
+		m.flash = "e: " + err.Error()
+		return nil
+	}
+	return tea.ExecProcess(cmd, func(err error) tea.Msg { return editedMsg{err} })
+}
+
+// copySummary copies the selected error's one-line summary to the
+// terminal's clipboard (OSC 52).
+func (m *Model) copySummary() tea.Cmd {
+	g := m.group()
+	if g == nil {
+		return nil
+	}
+	sum := detail.Summary(g)
+	m.flash = "copied: " + sum
+	return tea.SetClipboard(sum)
+}
+
+// promptLine is the filter prompt: the text input, how many groups match,
+// and what enter and esc do.
+func (m *Model) promptLine() string {
+	st := m.c.Styles
+	n, total := m.tree.Total(), len(m.s.Groups)
+	group := "groups match"
+	if total == 1 {
+		group = "group matches"
+	}
+	count := fmt.Sprintf("  %d of %d %s · enter keeps · esc clears", n, total, group)
+	return common.Fit(m.prompt.View()+st.Muted.Render(count), m.c.Width)
 }
 
 // newPrompt is the filter prompt: bubbles' text input after a "/", its
@@ -196,10 +302,18 @@ func (m *Model) applyFilter(q string) {
 	m.filter = q
 	if q == "" {
 		m.tree.SetFilter(nil, "")
-		return
+	} else {
+		groups := m.s.Groups
+		m.tree.SetFilter(func(i int) bool { return Match(groups[i], q) }, q)
 	}
-	groups := m.s.Groups
-	m.tree.SetFilter(func(i int) bool { return Match(groups[i], q) }, q)
+	m.setCounts()
+}
+
+// setCounts gives the status bar the counts of the run and, under a
+// filter, of the groups it keeps.
+func (m *Model) setCounts() {
+	m.status.SetCounts(status.Counts{Groups: len(m.s.Groups), Records: m.records, Filtered: m.filter != "",
+		ShownGroups: m.tree.Total(), ShownRecords: m.tree.Records()})
 }
 
 // jumpInShader selects the d-th next (±1) error group of the selected

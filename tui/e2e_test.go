@@ -61,14 +61,8 @@ func TestEndToEndSelectFragment(t *testing.T) {
 // calls Rerun with those settings; the new run is shown as run 2/2, c
 // compares it with run 1, < goes back to run 1.
 func TestEndToEndRerun(t *testing.T) {
-	var got []session.Settings
-	var mu sync.Mutex
-	opts := Options{Theme: "dark", Checks: fixture.Checks, Rerun: func(s session.Settings) (Source, error) {
-		mu.Lock()
-		got = append(got, s)
-		mu.Unlock()
-		return Static(secondRun()), nil
-	}}
+	rr := &rerunner{next: secondRun}
+	opts := Options{Theme: "dark", Checks: fixture.Checks, Rerun: rr}
 	tm := teatest.NewTestModel(t, New(Static(fixture.Session()), opts),
 		teatest.WithInitialTermSize(120, 30),
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.ASCII)))
@@ -92,8 +86,7 @@ func TestEndToEndRerun(t *testing.T) {
 		fm.Session().Groups[0].Count != 4 {
 		t.Fatalf("runs %d, current %d", fm.Runs(), fm.Current())
 	}
-	mu.Lock()
-	defer mu.Unlock()
+	got := rr.settings()
 	if len(got) != 1 || got[0].Checks["descriptor_index_oob"] || !got[0].SafeMode {
 		t.Fatalf("Rerun got %+v", got)
 	}
@@ -101,8 +94,7 @@ func TestEndToEndRerun(t *testing.T) {
 
 // The compare screen of two runs, pinned.
 func TestCompareScreen(t *testing.T) {
-	m := newModel(fixture.Session(), 120, 20)
-	m.opts.Rerun = func(session.Settings) (Source, error) { return Static(secondRun()), nil }
+	m := newModelWith(fixture.Session(), 120, 20, Options{Rerun: &rerunner{next: secondRun}})
 	press(m, "c")
 	if m.Screen() != ScreenMain || !strings.Contains(plain(m), "compare needs two runs") {
 		t.Fatalf("c with one run:\n%s", plain(m))
@@ -123,4 +115,45 @@ func TestCompareScreen(t *testing.T) {
 	if m.Current() != 0 || !strings.Contains(plain(m), "run 1/2") {
 		t.Fatalf("<: current %d", m.Current())
 	}
+}
+
+// rerunner is the launcher side of a re-run for these tests: each Rerun
+// returns a static session of next(), Running says whether the last run's
+// app is live until Stop.
+type rerunner struct {
+	next func() *session.Session
+
+	mu      sync.Mutex
+	got     []session.Settings
+	live    bool
+	stopped int
+}
+
+func (r *rerunner) Rerun(s session.Settings) (Source, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.got = append(r.got, s)
+	n := r.next()
+	r.live = n.App.State == session.AppRunning
+	return Static(n), nil
+}
+
+func (r *rerunner) Running() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.live
+}
+
+func (r *rerunner) Stop() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.live = false
+	r.stopped++
+	return nil
+}
+
+func (r *rerunner) settings() []session.Settings {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]session.Settings(nil), r.got...)
 }

@@ -3,9 +3,14 @@ package tui
 import (
 	"fmt"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpuav-dbg/gpuav-dbg/session"
+	"github.com/gpuav-dbg/gpuav-dbg/tui/common"
+	"github.com/gpuav-dbg/gpuav-dbg/tui/compare"
+	"github.com/gpuav-dbg/gpuav-dbg/tui/status"
 )
 
 // This file is the history of runs: the first run's source and those that
@@ -61,10 +66,15 @@ func (m *Model) refresh(i int) tea.Cmd {
 // show hands the current run's snapshot to the panes.
 func (m *Model) show() tea.Cmd {
 	m.s = m.runs[m.cur].s
+	m.records = 0
+	for _, g := range m.s.Groups {
+		m.records += g.Count
+	}
 	m.tree.SetGroups(m.s.Groups)
 	if m.filter != "" {
 		m.applyFilter(m.filter)
 	}
+	m.setCounts()
 	m.log.SetSession(m.s)
 	m.status.SetRun(m.runLabel())
 	cmd := m.status.SetSession(m.s)
@@ -93,7 +103,22 @@ func (m *Model) setCompare() {
 	if a < 0 {
 		a, b = 0, 1
 	}
-	m.compare.Set(m.runs[a].s, m.runs[b].s, fmt.Sprintf("run %d", a+1), fmt.Sprintf("run %d", b+1))
+	m.compare.Set(compare.Run{Name: fmt.Sprintf("run %d", a+1), S: m.runs[a].s},
+		compare.Run{Name: fmt.Sprintf("run %d", b+1), S: m.runs[b].s}, a, b)
+}
+
+// openCompared shows a group the compare view picked: its run, the main
+// screen, the group selected.
+func (m *Model) openCompared(msg compare.OpenMsg) {
+	if msg.Run < 0 || msg.Run >= len(m.runs) {
+		return
+	}
+	m.switchRun(msg.Run)
+	m.screen = ScreenMain
+	if !m.tree.SelectGroup(msg.Group) {
+		m.flash = "that error is hidden by the filter (esc clears it)"
+	}
+	m.sync(false)
 }
 
 // switchRun shows run i of the history.
@@ -103,33 +128,91 @@ func (m *Model) switchRun(i int) {
 	}
 	m.cur = i
 	m.shown = -1
+	m.log.Clear()
 	m.show()
 	m.settings.Reset(m.opts.Checks, m.s.Settings, availability(m.s))
 }
 
-// rerun runs the app again with the settings pane's settings.
+// confirmation is a question the user answers with y or n before
+// anything else.
+type confirmation struct {
+	title string
+	text  []string
+	yes   func() tea.Cmd
+}
+
+// lines are the question's lines wrapped to width, then its answers.
+func (c *confirmation) lines(st *common.Styles, width int) []string {
+	var out []string
+	for _, t := range c.text {
+		out = append(out, common.Lines(ansi.Wrap(t, min(width, 64), ""))...)
+	}
+	return append(out, "", st.Bold.Render("y/enter")+" stop it and re-run   "+st.Bold.Render("n/esc")+" keep it running")
+}
+
+// answer handles a key while a question is asked: yes runs its action, no
+// drops it, any other key is ignored.
+func (m *Model) answer(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.c.Keys
+	switch {
+	case key.Matches(msg, k.Yes):
+		c := m.confirm
+		m.confirm = nil
+		return c.yes()
+	case key.Matches(msg, k.No), key.Matches(msg, k.Quit):
+		m.confirm = nil
+		m.flash = "re-run cancelled: the app keeps running"
+	}
+	return nil
+}
+
+// rerun runs the app again with the settings pane's settings; while an app
+// still runs, it asks first, and stops it before the new run starts.
 func (m *Model) rerun() tea.Cmd {
 	if m.opts.Rerun == nil {
 		m.flash = "re-run is not available for a saved session"
 		return nil
 	}
-	if m.rerunning {
+	if m.rerunning != "" {
 		return nil
 	}
-	m.rerunning = true
-	set, fn := m.settings.Settings(), m.opts.Rerun
-	return func() tea.Msg {
-		src, err := fn(set)
-		return rerunMsg{src: src, err: err}
+	rr, set := m.opts.Rerun, m.settings.Settings()
+	if !rr.Running() {
+		m.rerunning = "re-running the app…"
+		return func() tea.Msg {
+			src, err := rr.Rerun(set)
+			return rerunMsg{src: src, err: err}
+		}
 	}
+	what := "The app is still running"
+	if a := m.s.App; status.Live(a) && a.PID != 0 {
+		what = fmt.Sprintf("The app is still running (%s, pid %d)", common.Clean(a.Path), a.PID)
+	}
+	m.confirm = &confirmation{
+		title: "Re-run",
+		text:  []string{what + ".", "Stop it (SIGTERM, then SIGKILL) and run it again with the settings?"},
+		yes: func() tea.Cmd {
+			m.rerunning = "stopping the app, then re-running it…"
+			return func() tea.Msg {
+				if err := rr.Stop(); err != nil {
+					return rerunMsg{err: fmt.Errorf("stop the running app: %w", err)}
+				}
+				src, err := rr.Rerun(set)
+				return rerunMsg{src: src, err: err}
+			}
+		},
+	}
+	return nil
 }
 
 // rerunDone adds a new run to the history and shows it.
 func (m *Model) rerunDone(msg rerunMsg) tea.Cmd {
-	m.rerunning = false
+	m.rerunning = ""
 	if msg.err != nil {
-		m.flash = "re-run failed: " + msg.err.Error()
-		return nil
+		m.flash = "re-run failed: " + common.Clean(msg.err.Error())
+		if msg.src == nil {
+			return nil
+		}
 	}
 	if msg.src == nil {
 		return nil
@@ -138,6 +221,7 @@ func (m *Model) rerunDone(msg rerunMsg) tea.Cmd {
 	m.cur = len(m.runs) - 1
 	m.screen = ScreenMain
 	m.shown = -1
+	m.log.Clear()
 	cmd := m.refresh(m.cur)
 	m.settings.Reset(m.opts.Checks, m.s.Settings, availability(m.s))
 	return tea.Batch(cmd, m.listen(m.cur))

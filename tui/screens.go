@@ -30,32 +30,69 @@ type screenEntry struct {
 	// open prepares the screen before it shows; a non-empty answer refuses
 	// to open it and is shown in the status bar.
 	open func(m *Model) string
+	// keys are the screen's own keys for the footer, after the focused
+	// pane's.
+	keys func(m *Model) []key.Binding
 }
 
 // screenTable is the TUI's screens.
 func (m *Model) screenTable() []screenEntry {
 	full := func(l screenLayout) []rect { return []rect{l.full} }
+	short := common.WithHelp
+	back := func(m *Model) []key.Binding { return []key.Binding{short(m.c.Keys.Back, "close")} }
 	return []screenEntry{
 		{id: ScreenMain, panes: []common.Component{m.tree, m.detail, m.source},
-			layout: func(l screenLayout) []rect { return []rect{l.list, l.detail, l.source} }},
+			layout: func(l screenLayout) []rect { return []rect{l.list, l.detail, l.source} },
+			keys:   (*Model).mainKeys},
 		{id: ScreenLog, toggle: func(k *keys.KeyMap) key.Binding { return k.Log },
-			panes: []common.Component{m.log}, layout: full},
+			panes: []common.Component{m.log}, layout: full, keys: back},
 		{id: ScreenSettings, toggle: func(k *keys.KeyMap) key.Binding { return k.Settings },
 			panes: []common.Component{m.settings}, layout: full,
 			open: func(m *Model) string {
 				m.settings.Reset(m.opts.Checks, m.s.Settings, availability(m.s))
 				return ""
+			},
+			keys: func(m *Model) []key.Binding {
+				if m.opts.Rerun == nil {
+					return back(m)
+				}
+				return append([]key.Binding{short(m.c.Keys.Rerun, "re-run")}, back(m)...)
 			}},
 		{id: ScreenCompare, toggle: func(k *keys.KeyMap) key.Binding { return k.Compare },
 			panes: []common.Component{m.compare}, layout: full,
 			open: func(m *Model) string {
-				if len(m.runs) < 2 {
-					return "compare needs two runs: change the settings (s) and re-run (r)"
+				if len(m.runs) >= 2 {
+					m.setCompare()
+					return ""
 				}
-				m.setCompare()
-				return ""
+				if m.opts.Rerun == nil {
+					return "compare needs two runs: this saved session has one (re-run from gpuav-dbg run, with s and r)"
+				}
+				return "compare needs two runs: change the settings (s) and re-run (r)"
+			},
+			keys: func(m *Model) []key.Binding {
+				return append([]key.Binding{short(m.c.Keys.PrevRun, "earlier runs"), short(m.c.Keys.NextRun, "later runs")}, back(m)...)
 			}},
 	}
+}
+
+// footerKeys are the footer's keys: the question's answers while one is
+// asked, the overlay's while it shows, else help, the focused pane's, the
+// screen's, quit.
+func (m *Model) footerKeys() []key.Binding {
+	k := m.c.Keys
+	switch {
+	case m.confirm != nil:
+		return []key.Binding{k.Yes, k.No}
+	case m.showHelp:
+		return m.help.ShortHelp()
+	}
+	out := []key.Binding{k.Help}
+	out = append(out, m.focused().ShortHelp()...)
+	if e := m.entry(); e.keys != nil {
+		out = append(out, e.keys(m)...)
+	}
+	return append(out, k.Quit)
 }
 
 // entry returns the screen shown.
@@ -141,10 +178,17 @@ func (m *Model) setFocus(p Pane) {
 }
 
 // mouse sends a click or a wheel turn to the pane under it, in the pane's
-// own coordinates; a click on the main screen also focuses that pane.
+// own coordinates; a click on the main screen also focuses that pane. The
+// wheel over the help overlay scrolls it.
 func (m *Model) mouse(msg tea.Msg) tea.Cmd {
-	l := computeLayout(m.c.Width, m.c.Height)
-	if !l.ok || m.showHelp {
+	l := m.lay
+	if !l.ok || m.confirm != nil {
+		return nil
+	}
+	if m.showHelp {
+		if _, wheel := msg.(tea.MouseWheelMsg); wheel {
+			return m.help.Update(msg)
+		}
 		return nil
 	}
 	var ms tea.Mouse
@@ -172,15 +216,25 @@ func (m *Model) mouse(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// resize gives every pane of every screen its size from the layout.
-func (m *Model) resize() {
-	l := computeLayout(m.c.Width, m.c.Height)
+// relayout lays the screen out for the terminal's size, the focus and the
+// tree's width, and gives the panes whose rectangle changed their new size.
+func (m *Model) relayout() {
+	l := computeLayout(m.c.Width, m.c.Height, m.tree.NeededWidth()+2, len(m.tree.Rows())+2, m.focus)
+	if l == m.lay {
+		return
+	}
+	old := m.lay
+	m.lay = l
 	for _, e := range m.screens {
+		was := e.layout(old)
 		for i, r := range e.layout(l) {
-			e.panes[i].SetSize(r.inner())
+			if r != was[i] || !old.ok {
+				e.panes[i].SetSize(r.inner())
+			}
 		}
 	}
 	m.status.SetSize(m.c.Width, 1)
+	m.help.SetSize(max(m.c.Width-4, 1), max(l.bodyHeight-2, 1))
 }
 
 // renderScreen draws the screen shown: each pane framed at its rectangle,
@@ -195,7 +249,8 @@ func (m *Model) renderScreen(l screenLayout) string {
 	var ps []placed
 	for i, r := range e.layout(l) {
 		c := e.panes[i]
-		ps = append(ps, placed{r, common.Lines(common.Frame(m.c.Styles, c.Title(), c.View(), r.w, r.h, c == focused))})
+		frame := common.FrameMore(m.c.Styles, c.Title(), c.View(), r.w, r.h, c == focused, common.MoreOf(c))
+		ps = append(ps, placed{r, common.Lines(frame)})
 	}
 	sort.SliceStable(ps, func(a, b int) bool { return ps[a].r.x < ps[b].r.x })
 	rows := make([]string, l.bodyHeight)

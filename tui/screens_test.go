@@ -182,7 +182,8 @@ func TestFilter(t *testing.T) {
 	if m.Filter() != "frag" || m.Tree().Total() != 1 || m.Selected() != 1 {
 		t.Fatalf("filter %q: %d groups, selected %d", m.Filter(), m.Tree().Total(), m.Selected())
 	}
-	if !strings.Contains(plain(m), "/frag") || !strings.Contains(plain(m), "1 matching groups") {
+	if !strings.Contains(plain(m), "/frag") || !strings.Contains(plain(m), "1 of 2 groups match") ||
+		!strings.Contains(plain(m), "1 of 2 groups · 64 of 68 records") {
 		t.Fatalf("prompt:\n%s", plain(m))
 	}
 	press(m, "enter")
@@ -275,9 +276,12 @@ func secondRun() *session.Session {
 func TestCompare(t *testing.T) {
 	rows := compare.Compare(fixture.Session(), secondRun())
 	want := []compare.Row{
-		{Check: "descriptor_index_oob", Location: "oob_fragment.frag:9", Action: "#0 vkCmdDraw", A: 64, B: 128, Status: compare.StatusChanged},
-		{Check: "buffer_oob", Location: "oob_compute.comp:9", Action: "#2 vkCmdDispatch — frame 0 › oob pass", A: 0, B: 7, Status: compare.StatusNew},
-		{Check: "descriptor_index_oob", Location: "oob_compute.comp:9", Action: "#0 vkCmdDispatch — frame 0 › oob pass", A: 4, B: 0, Status: compare.StatusFixed},
+		{Check: "descriptor_index_oob", Location: "oob_fragment.frag:9", Action: "#0 vkCmdDraw", A: 64, B: 128, Status: compare.StatusChanged,
+			GroupA: 1, GroupB: 0},
+		{Check: "buffer_oob", Location: "oob_compute.comp:9", Action: "#2 vkCmdDispatch — frame 0 › oob pass", A: 0, B: 7, Status: compare.StatusNew,
+			GroupA: -1, GroupB: 1},
+		{Check: "descriptor_index_oob", Location: "oob_compute.comp:9", Action: "#0 vkCmdDispatch — frame 0 › oob pass", A: 4, B: 0, Status: compare.StatusFixed,
+			GroupA: 0, GroupB: -1},
 	}
 	if len(rows) != len(want) {
 		t.Fatalf("%d rows: %+v", len(rows), rows)

@@ -30,6 +30,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -89,6 +90,23 @@ type staticSource struct{ s *session.Session }
 func (s staticSource) Snapshot() *session.Session { return s.s }
 func (s staticSource) Updates() <-chan struct{}   { return nil }
 
+// Rerunner runs the app again (r) and stops the apps that still run: a
+// re-run while an app still runs asks the user, stops it, then runs. The
+// launcher implements it; nil Options.Rerun means the app cannot run again
+// (a session opened from a file).
+type Rerunner interface {
+	// Rerun starts the app again with set and returns the new run's source.
+	// It is called from a command, not from Update; a run whose app failed
+	// to start is returned with the error.
+	Rerun(set session.Settings) (Source, error)
+	// Running reports whether an app the launcher started (the first run
+	// or a re-run) still runs.
+	Running() bool
+	// Stop ends every app that still runs (SIGTERM, then SIGKILL after a
+	// grace time) and returns once they have exited. Called from a command.
+	Stop() error
+}
+
 // Options configure the UI.
 type Options struct {
 	// Theme is "auto" (or ""), "dark", "light" or "high-contrast". Auto asks
@@ -97,14 +115,19 @@ type Options struct {
 	// NoColor draws no colours at all (text attributes only). The NO_COLOR
 	// environment variable, when set and non-empty, does the same.
 	NoColor bool
-	// Rerun runs the app again with the given settings and returns the new
-	// run's source; the UI adds it to its history and shows it. nil when
-	// the app cannot be run again (a session opened from a file). It is
-	// called from a command, not from Update.
-	Rerun func(session.Settings) (Source, error)
+	// Rerun runs the app again with the settings pane's settings; the UI
+	// adds the new run to its history and shows it. nil when the app cannot
+	// run again (a session opened from a file).
+	Rerun Rerunner
 	// Checks lists the check ids the settings pane offers, in order; nil
 	// means gpuav.AllChecks.
 	Checks []string
+	// SourceDirs are the directories the user lets the session read source
+	// files from (the app's working directory, --source-path): e opens a
+	// shader's file in $EDITOR only when it is found there.
+	SourceDirs []string
+	// Getenv reads the environment ($VISUAL, $EDITOR); nil means os.Getenv.
+	Getenv func(string) string
 }
 
 // Validate checks the options: the theme must be known.
@@ -117,7 +140,8 @@ func (o Options) Validate() error {
 }
 
 // MinWidth and MinHeight are the smallest terminal the layout draws in;
-// below it the screen says the terminal is too small.
+// below it the screen says the terminal is too small. 80×24 and wider
+// terminals are the ones the layout is made for (see layout.go).
 const (
 	MinWidth  = 60
 	MinHeight = 15
@@ -169,6 +193,8 @@ type Model struct {
 	runs []*run
 	cur  int
 	s    *session.Session // runs[cur].s
+	// records counts the records of the current run's groups.
+	records int
 
 	tree     *tree.Model
 	detail   *detail.Model
@@ -177,10 +203,14 @@ type Model struct {
 	log      *logview.Model
 	settings *settings.Model
 	compare  *compare.Model
+	help     *helpview.Model
 
-	// screens is the screen table (screens.go); screen indexes it.
+	// screens is the screen table (screens.go); screen names the one shown.
 	screens []screenEntry
 	screen  Screen
+	// lay is the layout in force; relayout changes it and resizes the
+	// panes when the size, the focus or the tree's width changes.
+	lay screenLayout
 	// focus is the focused pane of the main screen.
 	focus    Pane
 	showHelp bool
@@ -193,7 +223,9 @@ type Model struct {
 	prompt    textinput.Model // the filter prompt
 	filter    string          // the filter in force
 	flash     string          // a one-time message for the status bar
-	rerunning bool
+	// confirm, when set, is the question the user must answer first.
+	confirm   *confirmation
+	rerunning string // what the re-run is doing ("" when idle)
 }
 
 // New returns the UI's model for src. An unknown theme falls back to auto
@@ -211,6 +243,9 @@ func New(src Source, opts Options) *Model {
 	if opts.Checks == nil {
 		opts.Checks = gpuav.AllChecks
 	}
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
+	}
 	c := &common.Common{Styles: common.NewStyles(theme), Keys: keys.Default()}
 	m := &Model{
 		c:         c,
@@ -224,7 +259,8 @@ func New(src Source, opts Options) *Model {
 		status:    status.New(c),
 		log:       logview.New(c),
 		settings:  settings.New(c, opts.Rerun != nil),
-		compare:   compare.New(c),
+		compare:   compare.New(c, opts.Checks),
+		help:      helpview.New(c),
 		shown:     -1,
 		prompt:    newPrompt(c.Styles),
 	}
@@ -279,6 +315,9 @@ func (m *Model) Tree() *tree.Model { return m.tree }
 // HelpShown reports whether the help overlay is open.
 func (m *Model) HelpShown() bool { return m.showHelp }
 
+// Confirming reports whether the model waits for a yes or no.
+func (m *Model) Confirming() bool { return m.confirm != nil }
+
 // Runs returns the number of runs in the history; Current the index of the
 // one shown.
 func (m *Model) Runs() int { return len(m.runs) }
@@ -306,56 +345,70 @@ func (m *Model) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// Update routes a message: sizes and themes to everyone, keys to the filter
-// prompt, the global keys, or the focused pane (screens.go), the mouse to
-// the pane under it.
+// Update routes a message: sizes and themes to everyone, keys to the
+// question or the filter prompt or the global keys or the focused pane
+// (screens.go), the mouse to the pane under it. The layout follows what
+// the message changed.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := m.update(msg)
+	m.relayout()
+	return m, cmd
+}
+
+func (m *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.c.Width, m.c.Height = msg.Width, msg.Height
-		m.resize()
 	case tea.BackgroundColorMsg:
 		if m.autoTheme {
 			m.c.Styles = common.NewStyles(themes.ForBackground(msg.IsDark()))
 			m.prompt = restyle(m.prompt, m.c.Styles)
-			m.log.SetSession(m.s)
+			m.lay = screenLayout{} // lay out (and draw) everything again
 		}
 	case UpdatedMsg:
-		return m, m.refresh(m.cur)
+		return m.refresh(m.cur)
 	case updatesMsg:
 		if msg.run >= len(m.runs) {
-			return m, nil
+			return nil
 		}
-		return m, tea.Batch(m.refresh(msg.run), m.listen(msg.run))
+		return tea.Batch(m.refresh(msg.run), m.listen(msg.run))
 	case rerunMsg:
-		return m, m.rerunDone(msg)
+		return m.rerunDone(msg)
+	case compare.OpenMsg:
+		m.openCompared(msg)
+	case editedMsg:
+		if msg.err != nil {
+			m.flash = "editor: " + msg.err.Error()
+		}
 	case spinner.TickMsg:
-		return m, m.status.Update(msg)
+		return m.status.Update(msg)
 	case tea.KeyPressMsg:
-		return m, m.key(msg)
+		return m.key(msg)
 	case tea.MouseWheelMsg, tea.MouseClickMsg:
-		return m, m.mouse(msg)
+		return m.mouse(msg)
 	}
-	return m, nil
+	return nil
 }
 
-// key handles a key: the filter prompt while it is open, the help overlay
-// while it shows, then the global keys (quit, help, re-run, runs, the
-// screens' keys), then the screen shown.
+// key handles a key: the question while one is asked, the filter prompt
+// while it is open, the help overlay while it shows, then the global keys
+// (quit, help, re-run, runs, the screens' keys), then the screen shown.
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.c.Keys
 	m.flash = ""
-	if m.filtering {
-		return m.filterKey(msg)
-	}
 	switch {
+	case m.confirm != nil:
+		return m.answer(msg)
+	case m.filtering:
+		return m.filterKey(msg)
 	case key.Matches(msg, k.Quit):
 		return tea.Quit
 	case m.showHelp:
 		if key.Matches(msg, k.Help, k.Back) {
 			m.showHelp = false
+			return nil
 		}
-		return nil
+		return m.help.Update(msg)
 	case key.Matches(msg, k.Help):
 		m.showHelp = true
 	case key.Matches(msg, k.Rerun):
@@ -381,20 +434,21 @@ func (m *Model) View() tea.View {
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "gpuav-dbg"
 	if m.s.App.Path != "" {
-		v.WindowTitle += " — " + m.s.App.Path
+		v.WindowTitle += " — " + common.Clean(m.s.App.Path)
 	}
 	return v
 }
 
 // Render draws the screen as a string of exactly Width×Height cells (empty
-// before the first size is known).
+// before the first size is known): the body, the status bar and the
+// footer of keys.
 func (m *Model) Render() string {
 	w, h := m.c.Width, m.c.Height
 	if w <= 0 || h <= 0 {
 		return ""
 	}
 	st := m.c.Styles
-	l := computeLayout(w, h)
+	l := m.lay
 	if !l.ok {
 		msg := fmt.Sprintf("terminal too small (%dx%d), need at least %dx%d", w, h, MinWidth, MinHeight)
 		return common.Center(st.Warning.Render(ansi.Wrap(msg, w, "")), w, h)
@@ -405,28 +459,35 @@ func (m *Model) Render() string {
 	} else {
 		body = m.renderScreen(l)
 	}
-	if m.showHelp {
-		body = m.helpOverlay(body, w, l.bodyHeight)
+	switch {
+	case m.confirm != nil:
+		body = m.overlay(body, m.confirm.title, m.confirm.lines(st, w-4))
+	case m.showHelp:
+		body = m.helpOverlay(body)
 	}
-	return body + "\n" + m.bottomLine()
+	return body + "\n" + m.statusLine() + "\n" + m.footer()
 }
 
-// bottomLine is the status bar, or the filter prompt while it is open, or a
-// one-time message.
-func (m *Model) bottomLine() string {
+// statusLine is the status bar, or a one-time message, or what a re-run is
+// doing.
+func (m *Model) statusLine() string {
 	st := m.c.Styles
-	w := m.c.Width
 	switch {
-	case m.filtering:
-		n := m.tree.Total()
-		return common.Fit(m.prompt.View()+
-			st.Muted.Render(fmt.Sprintf("  %d matching groups · enter keeps · esc clears", n)), w)
 	case m.flash != "":
-		return st.Status.Render(common.Fit(" "+m.flash, w))
-	case m.rerunning:
-		return st.Status.Render(common.Fit(" re-running the app…", w))
+		return common.Bar([]common.Seg{{Text: " " + m.flash}}, st.Theme.StatusFg, st.Theme.StatusBg, m.c.Width)
+	case m.rerunning != "":
+		return common.Bar([]common.Seg{{Text: " " + m.rerunning}}, st.Theme.StatusFg, st.Theme.StatusBg, m.c.Width)
 	}
 	return m.status.View()
+}
+
+// footer is the keys that work where the focus is, or the filter prompt
+// while it is open.
+func (m *Model) footer() string {
+	if m.filtering {
+		return m.promptLine()
+	}
+	return status.RenderKeys(m.c.Styles, m.footerKeys(), m.c.Width)
 }
 
 // emptyText is the body while there are no errors: waiting, or none found.
@@ -442,7 +503,7 @@ func (m *Model) emptyText() string {
 	}
 	app := "app " + status.StateText(a)
 	if a.Path != "" {
-		app = a.Path + " " + status.StateText(a)
+		app = common.Clean(a.Path) + " " + status.StateText(a)
 	}
 	if a.PID != 0 && status.Live(a) {
 		app += fmt.Sprintf(" (pid %d)", a.PID)
@@ -462,15 +523,28 @@ func (m *Model) emptyText() string {
 		case "error":
 			style = st.Error
 		}
-		lines = append(lines, style.Render(n.Text))
+		lines = append(lines, style.Render(common.Clean(n.Text)))
 	}
 	return strings.Join(lines, "\n")
 }
 
-// helpOverlay draws the full key help in a frame centred over body.
-func (m *Model) helpOverlay(body string, w, h int) string {
-	lines := helpview.Lines(m.c.Styles, m.c.Keys.FullHelp(), w)
-	bw, bh := helpview.Size(lines, w, h)
-	box := common.Frame(m.c.Styles, helpview.Title, strings.Join(lines, "\n"), bw, bh, true)
-	return common.Overlay(body, box, (w-bw)/2, (h-bh)/2)
+// helpOverlay draws the key help in a frame centred over body.
+func (m *Model) helpOverlay(body string) string {
+	w, h := m.help.Size()
+	box := common.FrameMore(m.c.Styles, m.help.Title(), m.help.View(), w+2, h+2, true, m.help.More())
+	return common.Overlay(body, box, (m.c.Width-w-2)/2, (m.lay.bodyHeight-h-2)/2)
+}
+
+// overlay draws lines in a frame titled title centred over body.
+func (m *Model) overlay(body, title string, lines []string) string {
+	w := 0
+	for _, l := range lines {
+		w = max(w, ansi.StringWidth(l))
+	}
+	w, h := min(w+4, m.c.Width), min(len(lines)+2, m.lay.bodyHeight)
+	for i, l := range lines {
+		lines[i] = " " + l
+	}
+	box := common.Frame(m.c.Styles, title, strings.Join(lines, "\n"), w, h, true)
+	return common.Overlay(body, box, (m.c.Width-w)/2, (m.lay.bodyHeight-h)/2)
 }

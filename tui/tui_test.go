@@ -16,30 +16,47 @@ import (
 )
 
 // newModel returns a model of s, without colours, sized w×h.
-func newModel(s *session.Session, w, h int) *Model {
-	m := New(Static(s), Options{Theme: "dark", NoColor: true, Checks: fixture.Checks})
+func newModel(s *session.Session, w, h int) *Model { return newModelWith(s, w, h, Options{}) }
+
+// newModelWith is newModel with options (theme, colours and checks set).
+func newModelWith(s *session.Session, w, h int, o Options) *Model {
+	o.Theme, o.NoColor, o.Checks = "dark", true, fixture.Checks
+	m := New(Static(s), o)
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	return m
 }
 
+// keyMsg is the key press k names: a key name (tab, enter, left...) or
+// the text typed.
+func keyMsg(k string) tea.KeyPressMsg {
+	switch k {
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "shift+tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "left":
+		return tea.KeyPressMsg{Code: tea.KeyLeft}
+	case "right":
+		return tea.KeyPressMsg{Code: tea.KeyRight}
+	case "space":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	case "backspace":
+		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	case "ctrl+u":
+		return tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl}
+	}
+	return tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
+}
+
 func press(m *Model, keys ...string) {
 	for _, k := range keys {
-		var msg tea.KeyPressMsg
-		switch k {
-		case "tab":
-			msg = tea.KeyPressMsg{Code: tea.KeyTab}
-		case "shift+tab":
-			msg = tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
-		case "enter":
-			msg = tea.KeyPressMsg{Code: tea.KeyEnter}
-		case "esc":
-			msg = tea.KeyPressMsg{Code: tea.KeyEscape}
-		case "down":
-			msg = tea.KeyPressMsg{Code: tea.KeyDown}
-		default:
-			msg = tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
-		}
-		m.Update(msg)
+		m.Update(keyMsg(k))
 	}
 }
 

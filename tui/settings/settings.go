@@ -9,6 +9,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpuav-dbg/gpuav-dbg/session"
 	"github.com/gpuav-dbg/gpuav-dbg/tui/common"
@@ -111,13 +112,15 @@ func Render(st *common.Styles, items []Item, selected int, changed, rerun bool, 
 		lines = append(lines, row+ns.Render(note))
 	}
 	lines = append(lines, "")
+	note, ns := "space/enter switches; r runs the app again with these settings", st.Muted
 	switch {
 	case !rerun:
-		lines = append(lines, st.Muted.Render("re-run is not available here (a saved session): change the settings with gpuav-dbg run --check"))
+		note = "re-run is not available here (a saved session): change the settings with gpuav-dbg run --check"
 	case changed:
-		lines = append(lines, st.Warning.Render("changed: press r to run the app again with these settings"))
-	default:
-		lines = append(lines, st.Muted.Render("space/enter switches; r runs the app again with these settings"))
+		note, ns = "changed: press r to run the app again with these settings", st.Warning
+	}
+	for _, l := range common.Lines(ansi.Wrap(note, width, "")) {
+		lines = append(lines, ns.Render(l))
 	}
 	return common.Block(lines, width, height)
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/gpuav-dbg/gpuav-dbg/session"
 	"github.com/gpuav-dbg/gpuav-dbg/tui/internal/fixture"
-	"github.com/gpuav-dbg/gpuav-dbg/tui/keys"
 )
 
 func TestStateText(t *testing.T) {
@@ -34,7 +33,11 @@ func TestStateText(t *testing.T) {
 }
 
 func render(s *session.Session, w int) string {
-	return fixture.ASCII(Render(fixture.Styles(), s, "⠋", "", keys.Default(), w))
+	return fixture.ASCII(Render(fixture.Styles(), s, "⠋", "", countsOf(s), w))
+}
+
+func countsOf(s *session.Session) Counts {
+	return Counts{Groups: len(s.Groups), Records: Records(s.Groups)}
 }
 
 func TestRenderRunning(t *testing.T) { golden.RequireEqual(t, render(fixture.Session(), 120)) }

@@ -17,6 +17,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -61,10 +62,13 @@ func (g Grouping) String() string {
 // Node is one row of the tree: an inner node (a command buffer, an action,
 // a pipeline, a location, a check) or a leaf (one error group).
 type Node struct {
-	// Key identifies the node across rebuilds: the path of level keys.
+	// Key identifies an inner node across rebuilds: the path of level
+	// keys. It is empty for a leaf, which its Group identifies.
 	Key string
 	// Label is the row's text without indentation and counts.
 	Label string
+	// labelW is Label's width in cells.
+	labelW int
 	// Depth is 0 for the top level.
 	Depth int
 	// Group is the index in the session's groups of a leaf; -1 for inner
@@ -84,13 +88,54 @@ type Node struct {
 // Leaf reports whether n is an error group.
 func (n *Node) Leaf() bool { return n.Group >= 0 }
 
+func newNode(key, label string, depth, group, first int, parent *Node) *Node {
+	n := &Node{Key: key, Depth: depth, Group: group, First: first, Parent: parent}
+	n.setLabel(label)
+	return n
+}
+
+func (n *Node) setLabel(l string) {
+	n.Label, n.labelW = l, textWidth(l)
+}
+
+// same reports whether n and o are the same row of two builds.
+func (n *Node) same(o *Node) bool { return n.Key == o.Key && n.Group == o.Group }
+
+// textWidth is s's width in cells, quickly for ASCII text.
+func textWidth(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return ansi.StringWidth(s)
+		}
+	}
+	return len(s)
+}
+
+// width is the cells n's row needs: cursor, indentation, glyph, label,
+// a space and the count.
+func (n *Node) width() int {
+	w := 1 + n.Depth*Indent + 2 + n.labelW + 2 + digits(n.Records)
+	if n.Groups > 1 {
+		w += len(" ·  groups") + digits(n.Groups)
+	}
+	return w
+}
+
+func digits(n int) int {
+	d := 1
+	for ; n >= 10; n /= 10 {
+		d++
+	}
+	return d
+}
+
 // handleText names a handle: its debug name in quotes, else the handle.
 func handleText(h session.Handle) string {
 	switch {
 	case h.Name != "":
-		return strconv.Quote(h.Name)
+		return strconv.Quote(common.Clean(h.Name))
 	case h.Handle != "":
-		return h.Handle
+		return common.Clean(h.Handle)
 	}
 	return "?"
 }
@@ -99,7 +144,7 @@ func handleText(h session.Handle) string {
 // "shader 2 instr 112" without debug info.
 func Location(g *session.ErrorGroup) string {
 	if g.Source != nil && g.Source.File != "" && g.Source.Line > 0 {
-		return fmt.Sprintf("%s:%d", path.Base(g.Source.File), g.Source.Line)
+		return common.Clean(path.Base(g.Source.File)) + ":" + strconv.Itoa(g.Source.Line)
 	}
 	return fmt.Sprintf("shader %d instr %d", g.Shader.ID, g.Instruction)
 }
@@ -111,21 +156,27 @@ func ActionText(g *session.ErrorGroup) string {
 	if a == "" {
 		a = "action"
 	}
-	s := fmt.Sprintf("#%d %s", g.ActionIndex, a)
+	s := "#" + strconv.FormatUint(uint64(g.ActionIndex), 10) + " " + common.Clean(a)
 	if len(g.Labels) > 0 {
-		s += " — " + strings.Join(g.Labels, " › ")
+		s += " — " + common.Clean(strings.Join(g.Labels, " › "))
 	}
 	return s
 }
 
-// LeafText is a group's row: check, location and stage (the count is
-// drawn apart).
+// LeafText is a group's row under the command buffer grouping: check,
+// location and stage (the count is drawn apart).
 func LeafText(g *session.ErrorGroup) string {
 	s := g.Check + " " + Location(g)
 	if g.Stage != "" {
 		s += " " + g.Stage
 	}
 	return s
+}
+
+// usage is where a group happened: "#3 vkCmdDispatch · cmdbuf "cmd-2"",
+// what tells apart the groups of one source line or one check.
+func usage(g *session.ErrorGroup) string {
+	return ActionText(g) + " · cmdbuf " + handleText(g.CommandBuffer)
 }
 
 // level is one level of a grouping: a key and a label for a group.
@@ -159,30 +210,52 @@ var (
 	}
 )
 
-func levels(by Grouping) []level {
+// shape is a grouping's levels and its leaves' text: what the levels
+// above do not already say.
+type shape struct {
+	levels []level
+	leaf   func(g *session.ErrorGroup) string
+}
+
+func shapeOf(by Grouping) shape {
 	switch by {
 	case ByPipeline:
-		return []level{pipelineLevel, actionLevel}
+		// An action index counts in its command buffer: one action node
+		// of a pipeline holds the groups of several command buffers.
+		return shape{[]level{pipelineLevel, actionLevel}, func(g *session.ErrorGroup) string {
+			return LeafText(g) + " · cmdbuf " + handleText(g.CommandBuffer)
+		}}
 	case BySource:
-		return []level{sourceLevel}
+		return shape{[]level{sourceLevel, checkLevel}, usage}
 	case ByCheck:
-		return []level{checkLevel}
+		return shape{[]level{checkLevel, sourceLevel}, usage}
 	}
-	return []level{cbLevel, actionLevel, pipelineLevel}
+	return shape{[]level{cbLevel, actionLevel, pipelineLevel}, LeafText}
 }
 
 // builder builds a tree group by group, so that groups appended by a live
 // update are added without building the rest again.
 type builder struct {
-	lv    []level
+	shape
 	roots []*Node
 	index map[string]*Node
+	// leaves finds a leaf by its parent and label, to tell apart two groups
+	// whose rows would read the same.
+	leaves map[leafKey]*Node
 	// done is the number of groups looked at.
 	done int
+	// records counts the records below the roots; need is the widest
+	// row's width.
+	records, need int
+}
+
+type leafKey struct {
+	parent *Node
+	label  string
 }
 
 func newBuilder(by Grouping) *builder {
-	return &builder{lv: levels(by), index: map[string]*Node{}}
+	return &builder{shape: shapeOf(by), index: map[string]*Node{}, leaves: map[leafKey]*Node{}}
 }
 
 // add places groups[b.done:] that include accepts.
@@ -195,37 +268,56 @@ func (b *builder) add(groups []*session.ErrorGroup, include func(i int) bool) {
 		var parent *Node
 		siblings := &b.roots
 		k := ""
-		for d, l := range b.lv {
+		for d, l := range b.levels {
 			k += "\x01" + l.key(g)
 			n := b.index[k]
 			if n == nil {
-				n = &Node{Key: k, Label: l.label(g), Depth: d, Group: -1, First: i, Parent: parent}
+				n = newNode(k, l.label(g), d, -1, i, parent)
 				b.index[k] = n
 				*siblings = append(*siblings, n)
 			}
 			parent, siblings = n, &n.Children
 		}
-		leaf := &Node{Key: k + "\x01g:" + strconv.Itoa(i), Label: LeafText(g), Depth: len(b.lv), Group: i, First: i,
-			Parent: parent}
+		leaf := newNode("", b.leaf(g), len(b.levels), i, i, parent)
+		b.distinguish(leaf, groups)
 		*siblings = append(*siblings, leaf)
 	}
 	b.done = len(groups)
-	count(b.roots, groups)
+	_, b.records, b.need = count(b.roots, groups)
+}
+
+// distinguish gives leaf, and the sibling whose row would read the same,
+// the shader and instruction that tell them apart.
+func (b *builder) distinguish(leaf *Node, groups []*session.ErrorGroup) {
+	k := leafKey{leaf.Parent, leaf.Label}
+	other := b.leaves[k]
+	if other == nil {
+		b.leaves[k] = leaf
+		return
+	}
+	for _, n := range []*Node{other, leaf} {
+		g := groups[n.Group]
+		n.setLabel(fmt.Sprintf("%s · shader %d instr %d", k.label, g.Shader.ID, g.Instruction))
+	}
 }
 
 // count sets every node's group and record counts from the groups (whose
-// counts grow while the app runs).
-func count(ns []*Node, groups []*session.ErrorGroup) (g, r int) {
+// counts grow while the app runs) and returns their sums and the widest
+// row's width.
+func count(ns []*Node, groups []*session.ErrorGroup) (g, r, w int) {
 	for _, n := range ns {
 		if n.Leaf() {
 			n.Groups, n.Records = 1, groups[n.Group].Count
 		} else {
-			n.Groups, n.Records = count(n.Children, groups)
+			var cw int
+			n.Groups, n.Records, cw = count(n.Children, groups)
+			w = max(w, cw)
 		}
 		g += n.Groups
 		r += n.Records
+		w = max(w, n.width())
 	}
-	return g, r
+	return g, r, w
 }
 
 // Build makes the tree of groups under grouping by; include, when not nil,
@@ -420,10 +512,10 @@ func (m *Model) rebuild() {
 // update changes the tree with change and puts the selection back on the
 // node with the same key, or else on the first leaf.
 func (m *Model) update(change func()) {
-	var selKey string
+	var was *Node
 	hadSel := m.sel < len(m.rows)
 	if hadSel {
-		selKey = m.rows[m.sel].Key
+		was = m.rows[m.sel]
 	}
 	change()
 	m.roots = m.b.roots
@@ -434,7 +526,7 @@ func (m *Model) update(change func()) {
 	m.rows = Flatten(m.roots, m.collapsed)
 	if hadSel {
 		for i, n := range m.rows {
-			if n.Key == selKey {
+			if n.same(was) {
 				m.sel = i
 				m.follow()
 				return
@@ -728,7 +820,46 @@ func (m *Model) Title() string {
 	return t
 }
 
-// View draws the pane's inner area.
+// View draws the pane's inner area; with a filter that keeps nothing, it
+// says so.
 func (m *Model) View() string {
+	if len(m.rows) == 0 && m.query != "" {
+		return RenderNoMatch(m.c.Styles, m.query, m.width, m.height)
+	}
 	return Render(m.c.Styles, m.rows, m.collapsed, m.sel, m.offset, m.focused, m.width, m.height)
+}
+
+// RenderNoMatch is the tree when filter q keeps no group: a line that says
+// so and how to clear it, exactly width×height cells.
+func RenderNoMatch(st *common.Styles, q string, width, height int) string {
+	var lines []string
+	for _, l := range common.Lines(ansi.Wrap("no error group matches /"+common.Clean(q), width, "")) {
+		lines = append(lines, st.Warning.Render(l))
+	}
+	for _, l := range common.Lines(ansi.Wrap("/ edits the filter, esc clears it", width, "")) {
+		lines = append(lines, st.Muted.Render(l))
+	}
+	return common.Block(lines, width, height)
+}
+
+// More counts the rows above and below the pane's window.
+func (m *Model) More() common.More {
+	return common.More{Above: m.offset, Below: max(len(m.rows)-m.offset-m.height, 0)}
+}
+
+// NeededWidth is the width (without the frame) the widest row needs.
+func (m *Model) NeededWidth() int {
+	if m.b == nil {
+		return 0
+	}
+	return m.b.need
+}
+
+// Records counts the records of the groups in the tree (after the
+// filter).
+func (m *Model) Records() int {
+	if m.b == nil {
+		return 0
+	}
+	return m.b.records
 }

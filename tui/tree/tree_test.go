@@ -81,12 +81,70 @@ func TestBuild(t *testing.T) {
 	got = labels(Flatten(Build(gs, func(i int) bool { return i != 0 }, BySource), nil))
 	want = []string{
 		"0:shader 2 instr 112 ×64/1",
-		"1:descriptor_index_oob shader 2 instr 112 fragment ×64/1",
+		"1:descriptor_index_oob ×64/1",
+		"2:#0 vkCmdDraw · cmdbuf 0x000055d5c3a1c9e0 ×64/1",
 		"0:oob_compute.comp:7 ×7/1",
-		"1:buffer_oob oob_compute.comp:7 compute ×7/1",
+		"1:buffer_oob ×7/1",
+		`2:#2 vkCmdDispatch · cmdbuf "compute cb" ×7/1`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("by source, filtered:\n%s", strings.Join(got, "\n"))
+	}
+}
+
+// manyActions is one check at one source line in fifty dispatches of two
+// command buffers, two of them at two instructions of the same line.
+func manyActions() []*session.ErrorGroup {
+	var gs []*session.ErrorGroup
+	for i := range 50 {
+		g := fixture.Compute()
+		g.ActionIndex = uint32(i / 2)
+		g.CommandBuffer = session.Handle{Handle: fmt.Sprintf("0x%x", 0x100+i%2), Name: fmt.Sprintf("cmd-%d", i%2)}
+		g.Labels = nil
+		gs = append(gs, g)
+	}
+	g := fixture.Compute()
+	g.ActionIndex, g.Instruction = 0, 58
+	g.CommandBuffer, g.Labels = gs[0].CommandBuffer, nil
+	return append(gs, g)
+}
+
+// No grouping lists two rows that read the same: the rows say what tells
+// the groups apart (action, command buffer; shader and instruction when
+// those are the same).
+func TestNoIdenticalRows(t *testing.T) {
+	gs := manyActions()
+	for by := range NumGroupings {
+		rows := Flatten(Build(gs, nil, by), nil)
+		seen := map[string]bool{}
+		leaves := 0
+		for _, n := range rows {
+			text := n.Label // with its ancestors': the row as it reads in place
+			for p := n.Parent; p != nil; p = p.Parent {
+				text = p.Label + " / " + text
+			}
+			if n.Leaf() {
+				leaves++
+				if seen[text] {
+					t.Errorf("%s: two rows read %q", by, text)
+				}
+				seen[text] = true
+			}
+		}
+		if leaves != len(gs) {
+			t.Errorf("%s: %d leaves for %d groups", by, leaves, len(gs))
+		}
+	}
+	got := labels(Flatten(Build(gs, nil, BySource), nil))
+	want := []string{
+		"0:oob_compute.comp:9 ×204/51",
+		"1:descriptor_index_oob ×204/51",
+		`2:#0 vkCmdDispatch · cmdbuf "cmd-0" · shader 1 instr 57 ×4/1`,
+		`2:#0 vkCmdDispatch · cmdbuf "cmd-1" ×4/1`,
+		`2:#1 vkCmdDispatch · cmdbuf "cmd-0" ×4/1`,
+	}
+	if strings.Join(got[:5], "\n") != strings.Join(want, "\n") || got[len(got)-1] != `2:#0 vkCmdDispatch · cmdbuf "cmd-0" · shader 1 instr 58 ×4/1` {
+		t.Fatalf("by source:\n%s", strings.Join(got, "\n"))
 	}
 }
 
@@ -150,7 +208,7 @@ func TestModel(t *testing.T) {
 	// Regrouping keeps the selected group.
 	m.SelectGroup(2)
 	m.SetGrouping(ByCheck)
-	if m.Selected() != 2 || !m.SelectedNode().Leaf() || m.Cursor() != 4 {
+	if m.Selected() != 2 || !m.SelectedNode().Leaf() || m.Cursor() != 7 {
 		t.Fatalf("regroup: group %d row %d", m.Selected(), m.Cursor())
 	}
 	// G and g, and the scroll window follows.

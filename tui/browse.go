@@ -1,7 +1,9 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
+	"os/exec"
 	"path"
 	"sort"
 	"strings"
@@ -188,26 +190,29 @@ func (m *Model) mainKeys() []key.Binding {
 // editedMsg is the editor's exit.
 type editedMsg struct{ err error }
 
-// edit opens the selected error's source file in $EDITOR at its line: the
-// file found under the directories the session may read, never the path
-// the module names as it is.
+// edit opens the selected error's source file in $EDITOR at its line.
 func (m *Model) edit() tea.Cmd {
-	g := m.group()
-	if g == nil || g.Source == nil || g.Source.File == "" {
-		m.flash = "e: the selected error has no source file (compile the shader with -g)"
-		return nil
-	}
-	p, err := editor.Find(g.Source.File, m.opts.SourceDirs)
+	cmd, err := m.editCommand()
 	if err != nil {
 		m.flash = "e: " + common.Clean(err.Error())
 		return nil
 	}
-	cmd, err := editor.Command(editor.Editor(m.opts.Getenv), p, g.Source.Line)
-	if err != nil {
-		m.flash = "e: " + err.Error()
-		return nil
-	}
 	return tea.ExecProcess(cmd, func(err error) tea.Msg { return editedMsg{err} })
+}
+
+// editCommand is the editor's command for the selected error: its file
+// found under the directories the session may read (never the path the
+// module names as it is), at its line.
+func (m *Model) editCommand() (*exec.Cmd, error) {
+	g := m.group()
+	if g == nil || g.Source == nil || g.Source.File == "" {
+		return nil, errors.New("the selected error has no source file (compile the shader with -g)")
+	}
+	p, err := editor.Find(g.Source.File, m.opts.SourceDirs)
+	if err != nil {
+		return nil, err
+	}
+	return editor.Command(editor.Editor(m.opts.Getenv), p, g.Source.Line)
 }
 
 // copySummary copies the selected error's one-line summary to the

@@ -98,13 +98,13 @@ func Render(st *common.Styles, s *session.Session, frame, run string, counts Cou
 	}
 	th := st.Theme
 	state := StateText(s.App)
-	stateSeg := common.Seg{Text: state, Fg: th.OK, Bold: true}
+	stateSeg := common.Seg{Text: state, Fg: th.StatusOK, Bold: true}
 	switch {
 	case Live(s.App):
 		stateSeg = common.Seg{Text: frame + " " + state, Bold: true}
 	case s.App.State == session.AppExited && s.App.ExitCode == 0:
 	default:
-		stateSeg = common.Seg{Text: state, Fg: th.Error, Bold: true}
+		stateSeg = common.Seg{Text: state, Fg: th.StatusError, Bold: true}
 	}
 	// Fields in order of importance (prio 0 stays).
 	type field struct {
@@ -117,10 +117,10 @@ func Render(st *common.Styles, s *session.Session, frame, run string, counts Cou
 	}
 	fields = append(fields, field{common.Seg{Text: counts.Text()}, 0})
 	if s.Dropped > 0 {
-		fields = append(fields, field{common.Seg{Text: fmt.Sprintf("%d records dropped", s.Dropped), Fg: th.Warning}, 1})
+		fields = append(fields, field{common.Seg{Text: fmt.Sprintf("%d records dropped", s.Dropped), Fg: th.StatusWarning}, 1})
 	}
 	if n := len(s.Notices); n > 0 {
-		fields = append(fields, field{common.Seg{Text: plural(n, "notice", "notices") + " (o)", Fg: th.Warning}, 2})
+		fields = append(fields, field{common.Seg{Text: plural(n, "notice", "notices") + " (o)", Fg: th.StatusWarning}, 2})
 	}
 	if c := ChecksText(s.Settings); c != "" {
 		fields = append(fields, field{common.Seg{Text: c}, 3})

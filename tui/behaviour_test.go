@@ -59,7 +59,9 @@ func TestLayout(t *testing.T) {
 func TestSourceScrollsSideways(t *testing.T) {
 	s := fixture.Session()
 	long := "    outs[pc.idx].v[i] = i * 3u; // " + strings.Repeat("a long comment ", 8)
-	s.Sources[session.SourceKey{ShaderID: 1, File: fixture.ComputeFile}][8] = long
+	lines := append([]string(nil), fixture.ComputeSource...)
+	lines[8] = long
+	s.Sources[session.SourceKey{ShaderID: 1, File: fixture.ComputeFile}] = lines
 	m := newModel(s, 80, 24)
 	press(m, "tab", "tab") // the source pane
 	line := func() string { return markedLine(m.Render()) }

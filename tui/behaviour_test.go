@@ -261,3 +261,21 @@ func TestAppTextIsCleaned(t *testing.T) {
 		}
 	}
 }
+
+// A filter in force applies to the groups later snapshots bring, and the
+// counts follow.
+func TestFilterWhileLive(t *testing.T) {
+	src := &liveSource{s: fixture.Session(), ch: make(chan struct{}, 1)}
+	m := New(src, Options{NoColor: true})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
+	press(m, "/", "f", "r", "a", "g", "enter")
+	src.set(func(s *session.Session) {
+		g := fixture.Fragment()
+		g.ActionIndex, g.Count = 5, 10
+		s.Groups = append(s.Groups, g, fixture.Compute())
+	})
+	m.Update(UpdatedMsg{})
+	if m.Tree().Total() != 2 || !strings.Contains(plain(m), "2 of 4 groups · 74 of 82 records") {
+		t.Fatalf("live filter: %d groups\n%s", m.Tree().Total(), plain(m))
+	}
+}

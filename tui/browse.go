@@ -308,8 +308,9 @@ func (m *Model) applyFilter(q string) {
 	if q == "" {
 		m.tree.SetFilter(nil, "")
 	} else {
-		groups := m.s.Groups
-		m.tree.SetFilter(func(i int) bool { return Match(groups[i], q) }, q)
+		// The session's groups of the moment: later snapshots add groups
+		// that the tree asks about too.
+		m.tree.SetFilter(func(i int) bool { return Match(m.s.Groups[i], q) }, q)
 	}
 	m.setCounts()
 }

@@ -115,6 +115,11 @@ func TestCompareScreen(t *testing.T) {
 	if m.Current() != 0 || !strings.Contains(plain(m), "run 1/2") {
 		t.Fatalf("<: current %d", m.Current())
 	}
+	// The tree is run 1's, not run 2's rows with run 1's counts.
+	press(m, "esc")
+	if p := plain(m); !strings.Contains(p, "• descriptor_index_oob oob_compute.comp:9") || strings.Contains(p, "buffer_oob") {
+		t.Fatalf("run 1's tree:\n%s", p)
+	}
 }
 
 // rerunner is the launcher side of a re-run for these tests: each Rerun

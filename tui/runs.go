@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -22,11 +23,31 @@ type run struct {
 	s   *session.Session
 	// disasm caches the shaders' disassembly (SPIR-V does not change).
 	disasm map[uint32]*session.Disassembly
+	// next is the earliest time to take the next snapshot (see pace).
+	next time.Time
 }
 
-// updatesMsg is a notice that came through run's Source channel; the model
-// listens again after each.
-type updatesMsg struct{ run int }
+// snapshotMsg is a snapshot of run i, taken when its Source's channel
+// said the session changed. It is taken in a command, off the event loop,
+// so that keys never wait for a copy of a large session; took is how long
+// that copy took.
+type snapshotMsg struct {
+	run  int
+	s    *session.Session
+	took time.Duration
+}
+
+// MinSnapshotInterval is the shortest time between two snapshots of a live
+// run: the screen follows a stream of records at up to 10 frames a second.
+const MinSnapshotInterval = 100 * time.Millisecond
+
+// pace is the wait before run r's next snapshot: at least
+// MinSnapshotInterval, and twice what the last one cost (copying it and
+// showing it), so that a large session streaming records leaves the event
+// loop free most of the time.
+func pace(took, applied time.Duration) time.Duration {
+	return max(MinSnapshotInterval, 2*(took+applied))
+}
 
 // rerunMsg is the result of Options.Rerun.
 type rerunMsg struct {
@@ -34,29 +55,51 @@ type rerunMsg struct {
 	err error
 }
 
-// listen waits for the next notice on run i's channel.
+// listen waits for the next notice on run i's channel and then, no sooner
+// than the run's pace allows, takes a snapshot: notices that arrive
+// meanwhile are one (the channel holds one).
 func (m *Model) listen(i int) tea.Cmd {
-	ch := m.runs[i].src.Updates()
+	r := m.runs[i]
+	ch := r.src.Updates()
 	if ch == nil {
 		return nil
 	}
+	src, next := r.src, r.next
 	return func() tea.Msg {
 		if _, ok := <-ch; !ok {
 			return nil
 		}
-		return updatesMsg{run: i}
+		if d := time.Until(next); d > 0 {
+			time.Sleep(d)
+		}
+		start := time.Now()
+		s := src.Snapshot()
+		return snapshotMsg{run: i, s: s, took: time.Since(start)}
 	}
 }
 
-// refresh takes a new snapshot of run i; when it is the run shown, the
-// panes get it.
-func (m *Model) refresh(i int) tea.Cmd {
-	r := m.runs[i]
-	s := r.src.Snapshot()
+// applySnapshot shows a snapshot taken by listen and listens again.
+func (m *Model) applySnapshot(msg snapshotMsg) tea.Cmd {
+	if msg.run >= len(m.runs) {
+		return nil
+	}
+	start := time.Now()
+	r := m.runs[msg.run]
+	cmd := m.take(msg.run, msg.s)
+	r.next = time.Now().Add(pace(msg.took, time.Since(start)))
+	return tea.Batch(cmd, m.listen(msg.run))
+}
+
+// refresh takes a new snapshot of run i now (at start, and on UpdatedMsg).
+func (m *Model) refresh(i int) tea.Cmd { return m.take(i, m.runs[i].src.Snapshot()) }
+
+// take makes s run i's snapshot; when it is the run shown, the panes get
+// it.
+func (m *Model) take(i int, s *session.Session) tea.Cmd {
 	if s == nil {
 		s = &session.Session{}
 	}
-	r.s = s
+	m.runs[i].s = s
 	if i != m.cur {
 		return nil
 	}
@@ -70,10 +113,7 @@ func (m *Model) show() tea.Cmd {
 	for _, g := range m.s.Groups {
 		m.records += g.Count
 	}
-	m.tree.SetGroups(m.s.Groups)
-	if m.filter != "" {
-		m.applyFilter(m.filter)
-	}
+	m.tree.SetGroups(m.s.Groups) // the filter in force applies to new groups
 	m.setCounts()
 	m.log.SetSession(m.s)
 	m.status.SetRun(m.runLabel())
@@ -129,6 +169,7 @@ func (m *Model) switchRun(i int) {
 	m.cur = i
 	m.shown = -1
 	m.log.Clear()
+	m.tree.Reset()
 	m.show()
 	m.settings.Reset(m.opts.Checks, m.s.Settings, availability(m.s))
 }
@@ -222,6 +263,7 @@ func (m *Model) rerunDone(msg rerunMsg) tea.Cmd {
 	m.screen = ScreenMain
 	m.shown = -1
 	m.log.Clear()
+	m.tree.Reset()
 	cmd := m.refresh(m.cur)
 	m.settings.Reset(m.opts.Checks, m.s.Settings, availability(m.s))
 	return tea.Batch(cmd, m.listen(m.cur))

@@ -223,6 +223,8 @@ type Model struct {
 	prompt    textinput.Model // the filter prompt
 	filter    string          // the filter in force
 	flash     string          // a one-time message for the status bar
+	// placing says a placeMsg is on its way.
+	placing bool
 	// confirm, when set, is the question the user must answer first.
 	confirm   *confirmation
 	rerunning string // what the re-run is doing ("" when idle)
@@ -352,8 +354,16 @@ func (m *Model) Init() tea.Cmd {
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
 	m.relayout()
+	if m.tree.Pending() && !m.placing {
+		// More groups to place: one step per message, keys in between.
+		m.placing = true
+		cmd = tea.Batch(cmd, func() tea.Msg { return placeMsg{} })
+	}
 	return m, cmd
 }
+
+// placeMsg places the next step of the groups a large snapshot brought.
+type placeMsg struct{}
 
 func (m *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
@@ -367,13 +377,15 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 	case UpdatedMsg:
 		return m.refresh(m.cur)
-	case updatesMsg:
-		if msg.run >= len(m.runs) {
-			return nil
-		}
-		return tea.Batch(m.refresh(msg.run), m.listen(msg.run))
+	case snapshotMsg:
+		return m.applySnapshot(msg)
 	case rerunMsg:
 		return m.rerunDone(msg)
+	case placeMsg:
+		m.placing = false
+		m.tree.Continue()
+		m.setCounts()
+		m.sync(false)
 	case compare.OpenMsg:
 		m.openCompared(msg)
 	case editedMsg:

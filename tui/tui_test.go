@@ -350,8 +350,8 @@ func TestUpdatedMsg(t *testing.T) {
 	}
 	src.set(func(s *session.Session) { s.App.State, s.App.ExitCode = session.AppExited, 0 })
 	msg := cmd()
-	if _, ok := msg.(updatesMsg); !ok {
-		t.Fatalf("listener returned %T", msg)
+	if sm, ok := msg.(snapshotMsg); !ok || sm.s.App.State != session.AppExited {
+		t.Fatalf("listener returned %T %+v", msg, msg)
 	}
 	if _, next := m.Update(msg); next == nil {
 		t.Fatal("no new listener after a notice")

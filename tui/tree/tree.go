@@ -14,9 +14,10 @@ package tree
 
 import (
 	"fmt"
-	"path"
 	"strconv"
 	"strings"
+	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
@@ -60,63 +61,59 @@ func (g Grouping) String() string {
 }
 
 // Node is one row of the tree: an inner node (a command buffer, an action,
-// a pipeline, a location, a check) or a leaf (one error group).
+// a pipeline, a location, a check) or a leaf (one error group). A large
+// session has hundreds of thousands: the fields are kept small.
 type Node struct {
-	// Key identifies an inner node across rebuilds: the path of level
-	// keys. It is empty for a leaf, which its Group identifies.
-	Key string
 	// Label is the row's text without indentation and counts.
 	Label string
-	// labelW is Label's width in cells.
-	labelW int
-	// Depth is 0 for the top level.
-	Depth int
-	// Group is the index in the session's groups of a leaf; -1 for inner
-	// nodes.
-	Group int
-	// First is the index of the first group below the node (itself for a
-	// leaf): what the detail and source panes show while it is selected.
-	First int
-	// Groups and Records count the groups and records below the node.
-	Groups, Records int
 	// Parent is nil at the top level.
 	Parent *Node
 	// Children are in first-arrival order.
 	Children []*Node
+	// Records counts the records below the node.
+	Records int
+	// Groups counts the groups below the node.
+	Groups int32
+	// Group is the index in the session's groups of a leaf; -1 for inner
+	// nodes.
+	Group int32
+	// First is the index of the first group below the node (itself for a
+	// leaf): what the detail and source panes show while it is selected.
+	First int32
+	// Depth is 0 for the top level.
+	Depth int16
+	// labelW is Label's width in cells.
+	labelW uint16
 }
 
 // Leaf reports whether n is an error group.
 func (n *Node) Leaf() bool { return n.Group >= 0 }
 
-func newNode(key, label string, depth, group, first int, parent *Node) *Node {
-	n := &Node{Key: key, Depth: depth, Group: group, First: first, Parent: parent}
-	n.setLabel(label)
-	return n
+func (n *Node) setLabel(l string, w int) {
+	n.Label, n.labelW = l, uint16(min(w, 1<<16-1))
 }
 
-func (n *Node) setLabel(l string) {
-	n.Label, n.labelW = l, textWidth(l)
-}
-
-// same reports whether n and o are the same row of two builds.
-func (n *Node) same(o *Node) bool { return n.Key == o.Key && n.Group == o.Group }
-
-// textWidth is s's width in cells, quickly for ASCII text.
+// textWidth is s's width in cells: quickly for text whose characters are
+// all one cell wide (ASCII, Latin, the dashes, quotes, bullets and arrows
+// labels use), else as the terminal counts it.
 func textWidth(s string) int {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
+	n := 0
+	for _, r := range s {
+		narrow := r < 0x1100 || (r >= 0x2010 && r <= 0x205e) || (r >= 0x2190 && r <= 0x21ff)
+		if !narrow || unicode.Is(unicode.Mn, r) || r == utf8.RuneError {
 			return ansi.StringWidth(s)
 		}
+		n++
 	}
-	return len(s)
+	return n
 }
 
 // width is the cells n's row needs: cursor, indentation, glyph, label,
 // a space and the count.
 func (n *Node) width() int {
-	w := 1 + n.Depth*Indent + 2 + n.labelW + 2 + digits(n.Records)
+	w := 1 + int(n.Depth)*Indent + 2 + int(n.labelW) + 2 + digits(n.Records)
 	if n.Groups > 1 {
-		w += len(" ·  groups") + digits(n.Groups)
+		w += len(" ·  groups") + digits(int(n.Groups))
 	}
 	return w
 }
@@ -129,214 +126,19 @@ func digits(n int) int {
 	return d
 }
 
-// handleText names a handle: its debug name in quotes, else the handle.
-func handleText(h session.Handle) string {
-	switch {
-	case h.Name != "":
-		return strconv.Quote(common.Clean(h.Name))
-	case h.Handle != "":
-		return common.Clean(h.Handle)
-	}
-	return "?"
-}
-
-// Location is a group's place in its shader: "oob_fragment.frag:9", or
-// "shader 2 instr 112" without debug info.
-func Location(g *session.ErrorGroup) string {
-	if g.Source != nil && g.Source.File != "" && g.Source.Line > 0 {
-		return common.Clean(path.Base(g.Source.File)) + ":" + strconv.Itoa(g.Source.Line)
-	}
-	return fmt.Sprintf("shader %d instr %d", g.Shader.ID, g.Instruction)
-}
-
-// ActionText is "#0 vkCmdDraw", with the debug-label path after a dash
-// when there is one.
-func ActionText(g *session.ErrorGroup) string {
-	a := g.Action
-	if a == "" {
-		a = "action"
-	}
-	s := "#" + strconv.FormatUint(uint64(g.ActionIndex), 10) + " " + common.Clean(a)
-	if len(g.Labels) > 0 {
-		s += " — " + common.Clean(strings.Join(g.Labels, " › "))
-	}
-	return s
-}
-
-// LeafText is a group's row under the command buffer grouping: check,
-// location and stage (the count is drawn apart).
-func LeafText(g *session.ErrorGroup) string {
-	s := g.Check + " " + Location(g)
-	if g.Stage != "" {
-		s += " " + g.Stage
-	}
-	return s
-}
-
-// usage is where a group happened: "#3 vkCmdDispatch · cmdbuf "cmd-2"",
-// what tells apart the groups of one source line or one check.
-func usage(g *session.ErrorGroup) string {
-	return ActionText(g) + " · cmdbuf " + handleText(g.CommandBuffer)
-}
-
-// level is one level of a grouping: a key and a label for a group.
-type level struct {
-	key   func(g *session.ErrorGroup) string
-	label func(g *session.ErrorGroup) string
-}
-
-var (
-	cbLevel = level{
-		key:   func(g *session.ErrorGroup) string { return "cb:" + g.CommandBuffer.Handle + "/" + g.CommandBuffer.Name },
-		label: func(g *session.ErrorGroup) string { return "cmdbuf " + handleText(g.CommandBuffer) },
-	}
-	actionLevel = level{
-		key: func(g *session.ErrorGroup) string {
-			return "a:" + strconv.FormatUint(uint64(g.ActionIndex), 10) + g.Action + "/" + strings.Join(g.Labels, "\x00")
-		},
-		label: ActionText,
-	}
-	pipelineLevel = level{
-		key:   func(g *session.ErrorGroup) string { return "p:" + g.Pipeline.Handle + "/" + g.Pipeline.Name },
-		label: func(g *session.ErrorGroup) string { return "pipeline " + handleText(g.Pipeline) },
-	}
-	sourceLevel = level{
-		key:   func(g *session.ErrorGroup) string { return "s:" + Location(g) },
-		label: Location,
-	}
-	checkLevel = level{
-		key:   func(g *session.ErrorGroup) string { return "c:" + g.Check },
-		label: func(g *session.ErrorGroup) string { return g.Check },
-	}
-)
-
-// shape is a grouping's levels and its leaves' text: what the levels
-// above do not already say.
-type shape struct {
-	levels []level
-	leaf   func(g *session.ErrorGroup) string
-}
-
-func shapeOf(by Grouping) shape {
-	switch by {
-	case ByPipeline:
-		// An action index counts in its command buffer: one action node
-		// of a pipeline holds the groups of several command buffers.
-		return shape{[]level{pipelineLevel, actionLevel}, func(g *session.ErrorGroup) string {
-			return LeafText(g) + " · cmdbuf " + handleText(g.CommandBuffer)
-		}}
-	case BySource:
-		return shape{[]level{sourceLevel, checkLevel}, usage}
-	case ByCheck:
-		return shape{[]level{checkLevel, sourceLevel}, usage}
-	}
-	return shape{[]level{cbLevel, actionLevel, pipelineLevel}, LeafText}
-}
-
-// builder builds a tree group by group, so that groups appended by a live
-// update are added without building the rest again.
-type builder struct {
-	shape
-	roots []*Node
-	index map[string]*Node
-	// leaves finds a leaf by its parent and label, to tell apart two groups
-	// whose rows would read the same.
-	leaves map[leafKey]*Node
-	// done is the number of groups looked at.
-	done int
-	// records counts the records below the roots; need is the widest
-	// row's width.
-	records, need int
-}
-
-type leafKey struct {
-	parent *Node
-	label  string
-}
-
-func newBuilder(by Grouping) *builder {
-	return &builder{shape: shapeOf(by), index: map[string]*Node{}, leaves: map[leafKey]*Node{}}
-}
-
-// add places groups[b.done:] that include accepts.
-func (b *builder) add(groups []*session.ErrorGroup, include func(i int) bool) {
-	for i := b.done; i < len(groups); i++ {
-		g := groups[i]
-		if g == nil || (include != nil && !include(i)) {
-			continue
-		}
-		var parent *Node
-		siblings := &b.roots
-		k := ""
-		for d, l := range b.levels {
-			k += "\x01" + l.key(g)
-			n := b.index[k]
-			if n == nil {
-				n = newNode(k, l.label(g), d, -1, i, parent)
-				b.index[k] = n
-				*siblings = append(*siblings, n)
-			}
-			parent, siblings = n, &n.Children
-		}
-		leaf := newNode("", b.leaf(g), len(b.levels), i, i, parent)
-		b.distinguish(leaf, groups)
-		*siblings = append(*siblings, leaf)
-	}
-	b.done = len(groups)
-	_, b.records, b.need = count(b.roots, groups)
-}
-
-// distinguish gives leaf, and the sibling whose row would read the same,
-// the shader and instruction that tell them apart.
-func (b *builder) distinguish(leaf *Node, groups []*session.ErrorGroup) {
-	k := leafKey{leaf.Parent, leaf.Label}
-	other := b.leaves[k]
-	if other == nil {
-		b.leaves[k] = leaf
-		return
-	}
-	for _, n := range []*Node{other, leaf} {
-		g := groups[n.Group]
-		n.setLabel(fmt.Sprintf("%s · shader %d instr %d", k.label, g.Shader.ID, g.Instruction))
-	}
-}
-
-// count sets every node's group and record counts from the groups (whose
-// counts grow while the app runs) and returns their sums and the widest
-// row's width.
-func count(ns []*Node, groups []*session.ErrorGroup) (g, r, w int) {
-	for _, n := range ns {
-		if n.Leaf() {
-			n.Groups, n.Records = 1, groups[n.Group].Count
-		} else {
-			var cw int
-			n.Groups, n.Records, cw = count(n.Children, groups)
-			w = max(w, cw)
-		}
-		g += n.Groups
-		r += n.Records
-		w = max(w, n.width())
-	}
-	return g, r, w
-}
-
-// Build makes the tree of groups under grouping by; include, when not nil,
-// says which groups take part (a filter). Nodes keep first-arrival order.
-func Build(groups []*session.ErrorGroup, include func(i int) bool, by Grouping) []*Node {
-	b := newBuilder(by)
-	b.add(groups, include)
-	return b.roots
-}
-
 // Flatten lists the rows that show: every node whose ancestors are all
-// expanded (a node is expanded unless collapsed says so).
-func Flatten(roots []*Node, collapsed map[string]bool) []*Node {
-	var out []*Node
+// expanded (a node is expanded unless collapsed, when not nil, says so).
+func Flatten(roots []*Node, collapsed func(*Node) bool) []*Node {
+	return flattenInto(nil, roots, collapsed)
+}
+
+// flattenInto is Flatten appending to out (a slice to reuse).
+func flattenInto(out []*Node, roots []*Node, collapsed func(*Node) bool) []*Node {
 	var walk func(ns []*Node)
 	walk = func(ns []*Node) {
 		for _, n := range ns {
 			out = append(out, n)
-			if !n.Leaf() && !collapsed[n.Key] {
+			if !n.Leaf() && (collapsed == nil || !collapsed(n)) {
 				walk(n.Children)
 			}
 		}
@@ -361,13 +163,13 @@ const Cursor = "›"
 // Render draws rows[offset:] (as many as fit) into exactly width×height
 // cells, the selected row (an index into rows) highlighted; focused picks
 // the selection style. Only the visible rows are formatted.
-func Render(st *common.Styles, rows []*Node, collapsed map[string]bool, selected, offset int, focused bool, width, height int) string {
+func Render(st *common.Styles, rows []*Node, collapsed func(*Node) bool, selected, offset int, focused bool, width, height int) string {
 	if width <= 0 || height <= 0 {
 		return ""
 	}
 	lines := make([]string, 0, height)
 	for i := max(offset, 0); i < len(rows) && len(lines) < height; i++ {
-		lines = append(lines, renderRow(st, rows[i], collapsed[rows[i].Key], i == selected, focused, width))
+		lines = append(lines, renderRow(st, rows[i], collapsed != nil && collapsed(rows[i]), i == selected, focused, width))
 	}
 	return common.Block(lines, width, height)
 }
@@ -385,10 +187,10 @@ func renderRow(st *common.Styles, n *Node, isCollapsed, selected, focused bool, 
 	if selected {
 		cursor = Cursor
 	}
-	prefix := cursor + strings.Repeat(" ", n.Depth*Indent) + glyph
+	prefix := cursor + strings.Repeat(" ", int(n.Depth)*Indent) + glyph
 	count := "×" + strconv.Itoa(n.Records)
 	if n.Groups > 1 {
-		count += " · " + strconv.Itoa(n.Groups) + " groups"
+		count += " · " + strconv.Itoa(int(n.Groups)) + " groups"
 	}
 	// The label is cut so that the count always shows.
 	room := width - ansi.StringWidth(prefix) - ansi.StringWidth(count) - 1
@@ -433,13 +235,17 @@ func Follow(offset, selected, n, visible int) int {
 
 // Model is the tree pane's state.
 type Model struct {
-	c         *common.Common
-	groups    []*session.ErrorGroup
-	include   func(i int) bool
-	by        Grouping
-	roots     []*Node
-	rows      []*Node
-	collapsed map[string]bool
+	c       *common.Common
+	groups  []*session.ErrorGroup
+	include func(i int) bool
+	by      Grouping
+	roots   []*Node
+	rows    []*Node
+	// collapsed names the collapsed nodes of each grouping, so that they
+	// stay collapsed across rebuilds (a filter, another grouping and back);
+	// closed are those nodes in the current build.
+	collapsed map[Grouping]map[nodeRef]bool
+	closed    map[*Node]bool
 	sel       int
 	offset    int
 	width     int
@@ -448,10 +254,40 @@ type Model struct {
 	total     int
 	b         *builder
 	query     string
+	// stale says nodes were added since the rows were last listed, at
+	// listed.
+	stale  bool
+	listed time.Time
 }
 
+// ListEvery is how often the rows are listed again while a large snapshot
+// is placed.
+const ListEvery = 250 * time.Millisecond
+
 // New returns an empty tree pane grouped by command buffer.
-func New(c *common.Common) *Model { return &Model{c: c, collapsed: map[string]bool{}} }
+func New(c *common.Common) *Model {
+	return &Model{c: c, collapsed: map[Grouping]map[nodeRef]bool{}, closed: map[*Node]bool{}}
+}
+
+// nodeRef names an inner node across builds of one grouping: its depth
+// and a group below it (its first when it was collapsed).
+type nodeRef struct {
+	depth int16
+	group int32
+}
+
+// isCollapsed reports whether inner node n is collapsed.
+func (m *Model) isCollapsed(n *Node) bool { return m.closed[n] }
+
+// close finds the collapsed nodes of the current build.
+func (m *Model) close() {
+	clear(m.closed)
+	for ref := range m.collapsed[m.by] {
+		if n := m.b.nodeFor(&Node{Depth: ref.depth, First: ref.group}); n != nil && n.Depth == ref.depth && !n.Leaf() {
+			m.closed[n] = true
+		}
+	}
+}
 
 // SetSize sets the pane's inner size (without its frame).
 func (m *Model) SetSize(w, h int) {
@@ -466,6 +302,11 @@ func (m *Model) SetFocused(f bool) { m.focused = f }
 // the node it was on. Groups are only ever appended by a live session, so
 // the groups past those already placed are added to the tree; fewer groups
 // than before (another session) build it again.
+//
+// A step places new groups for at most [StepTime]; [Model.Pending] says
+// whether more are waiting, which [Model.Continue] places, one step at a
+// time, so that a session arriving by the hundred thousand never holds the
+// screen.
 func (m *Model) SetGroups(g []*session.ErrorGroup) {
 	grow := m.b != nil && len(g) >= m.b.done
 	m.groups = g
@@ -473,8 +314,29 @@ func (m *Model) SetGroups(g []*session.ErrorGroup) {
 		m.rebuild()
 		return
 	}
-	m.update(func() { m.b.add(g, m.include) })
+	m.Continue()
 }
+
+// StepTime is how long one call places new groups for (the tree is then
+// listed once more, which a large tree also takes a few milliseconds for).
+const StepTime = 15 * time.Millisecond
+
+// Pending reports whether groups are waiting to be placed.
+func (m *Model) Pending() bool { return m.b != nil && m.b.done < len(m.groups) }
+
+// Continue places the next step of the groups waiting.
+func (m *Model) Continue() {
+	if m.b == nil {
+		m.rebuild()
+		return
+	}
+	m.update(func() bool { return m.b.add(m.groups, m.include, time.Now().Add(StepTime)) })
+}
+
+// Reset forgets the groups placed: the next SetGroups is another run's
+// and builds the tree again (the selection stays on a node with the same
+// key, when there is one).
+func (m *Model) Reset() { m.b = nil }
 
 // SetFilter restricts the tree to the groups include accepts (nil: all);
 // the title shows the filter's text q.
@@ -503,33 +365,42 @@ func (m *Model) SetGrouping(by Grouping) {
 
 // rebuild builds the tree again from scratch.
 func (m *Model) rebuild() {
-	m.update(func() {
+	m.update(func() bool {
 		m.b = newBuilder(m.by)
-		m.b.add(m.groups, m.include)
+		m.b.add(m.groups, m.include, time.Now().Add(StepTime))
+		return true
 	})
 }
 
-// update changes the tree with change and puts the selection back on the
-// node with the same key, or else on the first leaf.
-func (m *Model) update(change func()) {
+// update changes the tree with change and, when it added or replaced rows,
+// lists the rows again and puts the selection back on the node with the
+// same key, or else on the first leaf. A change that only grew counts
+// costs nothing more.
+func (m *Model) update(change func() bool) {
 	var was *Node
 	hadSel := m.sel < len(m.rows)
 	if hadSel {
 		was = m.rows[m.sel]
 	}
-	change()
+	m.stale = change() || m.stale
 	m.roots = m.b.roots
-	m.total = 0
-	for _, r := range m.roots {
-		m.total += r.Groups
+	m.total = m.b.total
+	// While a large snapshot is placed, the rows are listed again only now
+	// and then: listing them costs as much as placing a step.
+	if !m.stale || (m.Pending() && time.Since(m.listed) < ListEvery && len(m.rows) > 0) {
+		return
 	}
-	m.rows = Flatten(m.roots, m.collapsed)
+	m.stale, m.listed = false, time.Now()
+	m.close()
+	m.rows = flattenInto(m.rows[:0], m.roots, m.isCollapsed)
 	if hadSel {
-		for i, n := range m.rows {
-			if n.same(was) {
-				m.sel = i
-				m.follow()
-				return
+		if n := m.b.nodeFor(was); n != nil {
+			for i, r := range m.rows {
+				if r == n {
+					m.sel = i
+					m.follow()
+					return
+				}
 			}
 		}
 	}
@@ -561,7 +432,7 @@ func (m *Model) SelectedNode() *Node {
 // or of the first group below the selected inner node; -1 when empty.
 func (m *Model) Selected() int {
 	if n := m.SelectedNode(); n != nil {
-		return n.First
+		return int(n.First)
 	}
 	return -1
 }
@@ -582,11 +453,11 @@ func (m *Model) SelectGroup(i int) bool {
 	var find func(ns []*Node) bool
 	find = func(ns []*Node) bool {
 		for _, n := range ns {
-			if n.Group == i {
+			if int(n.Group) == i {
 				leaf = n
 				return true
 			}
-			if !n.Leaf() && n.First <= i && find(n.Children) {
+			if !n.Leaf() && int(n.First) <= i && find(n.Children) {
 				return true
 			}
 		}
@@ -597,13 +468,13 @@ func (m *Model) SelectGroup(i int) bool {
 	}
 	changed := false
 	for p := leaf.Parent; p != nil; p = p.Parent {
-		if m.collapsed[p.Key] {
-			delete(m.collapsed, p.Key)
+		if m.isCollapsed(p) {
+			m.setCollapsed(p, false)
 			changed = true
 		}
 	}
 	if changed {
-		m.rows = Flatten(m.roots, m.collapsed)
+		m.rows = Flatten(m.roots, m.isCollapsed)
 	}
 	for r, n := range m.rows {
 		if n == leaf {
@@ -652,7 +523,7 @@ func (m *Model) NextLeaf(d int) bool {
 		}
 	}
 	next := ((pos+d)%len(leaves) + len(leaves)) % len(leaves)
-	return m.SelectGroup(leaves[next].Group)
+	return m.SelectGroup(int(leaves[next].Group))
 }
 
 func isBelow(n, anc *Node) bool {
@@ -667,16 +538,33 @@ func isBelow(n, anc *Node) bool {
 // SetCollapsed collapses or expands the selected inner node.
 func (m *Model) SetCollapsed(c bool) {
 	n := m.SelectedNode()
-	if n == nil || n.Leaf() || m.collapsed[n.Key] == c {
+	if n == nil || n.Leaf() || m.isCollapsed(n) == c {
 		return
 	}
-	if c {
-		m.collapsed[n.Key] = true
-	} else {
-		delete(m.collapsed, n.Key)
-	}
-	m.rows = Flatten(m.roots, m.collapsed)
+	m.setCollapsed(n, c)
+	m.rows = Flatten(m.roots, m.isCollapsed)
 	m.follow()
+}
+
+// setCollapsed collapses or expands inner node n (the rows are not listed
+// again).
+func (m *Model) setCollapsed(n *Node, c bool) {
+	refs := m.collapsed[m.by]
+	if refs == nil {
+		refs = map[nodeRef]bool{}
+		m.collapsed[m.by] = refs
+	}
+	if c {
+		refs[nodeRef{n.Depth, n.First}] = true
+		m.closed[n] = true
+		return
+	}
+	for ref := range refs {
+		if m.b.nodeFor(&Node{Depth: ref.depth, First: ref.group}) == n {
+			delete(refs, ref)
+		}
+	}
+	delete(m.closed, n)
 }
 
 // Toggle collapses an expanded inner node and expands a collapsed one; it
@@ -686,14 +574,14 @@ func (m *Model) Toggle() bool {
 	if n == nil || n.Leaf() {
 		return false
 	}
-	m.SetCollapsed(!m.collapsed[n.Key])
+	m.SetCollapsed(!m.isCollapsed(n))
 	return true
 }
 
 // IsCollapsed reports whether the selected node is a collapsed inner node.
 func (m *Model) IsCollapsed() bool {
 	n := m.SelectedNode()
-	return n != nil && !n.Leaf() && m.collapsed[n.Key]
+	return n != nil && m.isCollapsed(n)
 }
 
 // Left collapses the selected node when it is an expanded inner node, and
@@ -703,7 +591,7 @@ func (m *Model) Left() {
 	if n == nil {
 		return
 	}
-	if !n.Leaf() && !m.collapsed[n.Key] {
+	if !n.Leaf() && !m.isCollapsed(n) {
 		m.SetCollapsed(true)
 		return
 	}
@@ -806,14 +694,19 @@ func (m *Model) FullHelp() [][]key.Binding {
 // Total returns the number of groups in the tree (after the filter).
 func (m *Model) Total() int { return m.total }
 
-// Title is the pane's title: "Errors by command buffer (2 groups)", and
-// the filter in force: "… (1 group) /frag".
+// Title is the pane's title: "Errors by command buffer (2 groups)", how
+// much of a large session is placed while it is placed ("(10000 groups,
+// 4% read)"), and the filter in force: "… (1 group) /frag".
 func (m *Model) Title() string {
 	g := "groups"
 	if m.total == 1 {
 		g = "group"
 	}
-	t := fmt.Sprintf("Errors by %s (%d %s)", m.by, m.total, g)
+	t := fmt.Sprintf("Errors by %s (%d %s", m.by, m.total, g)
+	if m.Pending() {
+		t += fmt.Sprintf(", %d%% read", 100*m.b.done/len(m.groups))
+	}
+	t += ")"
 	if m.query != "" {
 		t += " /" + m.query
 	}
@@ -826,7 +719,7 @@ func (m *Model) View() string {
 	if len(m.rows) == 0 && m.query != "" {
 		return RenderNoMatch(m.c.Styles, m.query, m.width, m.height)
 	}
-	return Render(m.c.Styles, m.rows, m.collapsed, m.sel, m.offset, m.focused, m.width, m.height)
+	return Render(m.c.Styles, m.rows, m.isCollapsed, m.sel, m.offset, m.focused, m.width, m.height)
 }
 
 // RenderNoMatch is the tree when filter q keeps no group: a line that says

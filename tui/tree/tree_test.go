@@ -2,8 +2,12 @@ package tree
 
 import (
 	"fmt"
+	"regexp"
+	"runtime"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -246,5 +250,110 @@ func BenchmarkRender(b *testing.B) {
 	for range b.N {
 		m.Update(press("j"))
 		_ = m.View()
+	}
+}
+
+// largeGroups is a large session's groups: n groups over 100 command
+// buffers, 10 pipelines and 50 source lines, one dispatch each.
+func largeGroups(n int) []*session.ErrorGroup {
+	gs := make([]*session.ErrorGroup, n)
+	for i := range gs {
+		g := fixture.Compute()
+		g.CommandBuffer = session.Handle{Handle: fmt.Sprintf("0x%x", 0x3000+i%100), Name: fmt.Sprintf("cmd-%d", i%100)}
+		g.ActionIndex = uint32(i / 100)
+		g.Pipeline = session.Handle{Handle: fmt.Sprintf("0x%x", 0x2000+i%10)}
+		g.Instruction = uint32(100 + i%50)
+		g.Source = &session.Source{File: fixture.ComputeFile, Line: 1 + i%50, Column: 5}
+		g.Labels = []string{"frame", fmt.Sprintf("pass %d", i%4)}
+		gs[i] = g
+	}
+	return gs
+}
+
+// cpuTime is the CPU time the process used so far (every thread, the
+// collector's too): on a shared machine, a steadier measure than the
+// wall clock.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// heapInUse is the heap in use after a collection.
+func heapInUse() uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapInuse
+}
+
+// BenchmarkBuildLarge builds the tree of a large session (250,000 groups)
+// under each grouping: what opening it costs the TUI.
+func BenchmarkBuildLarge(b *testing.B) {
+	gs := largeGroups(250_000)
+	for by := range NumGroupings {
+		b.Run(by.String(), func(b *testing.B) {
+			b.ReportAllocs()
+			var live uint64
+			var cpu time.Duration
+			for range b.N {
+				b.StopTimer()
+				before := heapInUse()
+				b.StartTimer()
+				c0 := cpuTime()
+				m := New(fixture.Common())
+				m.SetSize(60, 40)
+				m.SetGrouping(by)
+				m.SetGroups(gs)
+				for m.Pending() {
+					m.Continue()
+				}
+				if m.Total() != len(gs) {
+					b.Fatalf("%d groups in the tree", m.Total())
+				}
+				b.StopTimer()
+				cpu += cpuTime() - c0
+				live = max(live, heapInUse()-before)
+				runtime.KeepAlive(m)
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(live)/(1<<20), "live-MB")
+			b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
+		})
+	}
+}
+
+// A large snapshot is placed a step at a time: a step stops at its
+// deadline (after a multiple of 64 groups), the next goes on from there,
+// and the counts are those of the groups placed.
+func TestSteps(t *testing.T) {
+	gs := largeGroups(200)
+	b := newBuilder(ByCommandBuffer)
+	past := time.Now().Add(-time.Second)
+	for _, want := range []int{64, 128, 192, 200} {
+		b.add(gs, nil, past)
+		if b.done != want || b.total != want {
+			t.Fatalf("step: %d groups looked at, %d placed; want %d", b.done, b.total, want)
+		}
+	}
+	// The model says how much it has read while it places, and places it
+	// all.
+	gs = largeGroups(100_000)
+	m := New(fixture.Common())
+	m.SetSize(60, 20)
+	m.SetGroups(gs)
+	read := regexp.MustCompile(`^Errors by command buffer \(\d+ groups, \d+% read\)$`)
+	for m.Pending() {
+		if !read.MatchString(m.Title()) {
+			t.Fatalf("title while placing: %q", m.Title())
+		}
+		m.Continue()
+	}
+	recs := 0
+	for _, g := range gs {
+		recs += g.Count
+	}
+	if m.Total() != len(gs) || m.Records() != recs || m.Title() != "Errors by command buffer (100000 groups)" {
+		t.Fatalf("placed: %d groups, %d records, %q", m.Total(), m.Records(), m.Title())
 	}
 }

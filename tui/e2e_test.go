@@ -10,7 +10,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/gpuav-dbg/gpuav-dbg/session"
@@ -110,7 +109,7 @@ func TestCompareScreen(t *testing.T) {
 	press(m, "c")
 	out := view(m)
 	checkSize(t, out, 120, 20)
-	golden.RequireEqual(t, out)
+	fixture.Golden(t, out)
 	press(m, "<")
 	if m.Current() != 0 || !strings.Contains(plain(m), "run 1/2") {
 		t.Fatalf("<: current %d", m.Current())

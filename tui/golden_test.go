@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/gpuav-dbg/gpuav-dbg/session"
 	"github.com/gpuav-dbg/gpuav-dbg/sourcemap"
@@ -95,7 +94,7 @@ func TestScreens(t *testing.T) {
 						t.Errorf("screen lacks %q:\n%s", w, plain)
 					}
 				}
-				golden.RequireEqual(t, out)
+				fixture.Golden(t, out)
 			})
 		}
 	}

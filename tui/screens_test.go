@@ -8,7 +8,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/gpuav-dbg/gpuav-dbg/session"
 	"github.com/gpuav-dbg/gpuav-dbg/tui/compare"
@@ -44,7 +43,7 @@ func TestLogScreen(t *testing.T) {
 			t.Errorf("log lacks %q:\n%s", want, p)
 		}
 	}
-	golden.RequireEqual(t, out)
+	fixture.Golden(t, out)
 	press(m, "esc")
 	if m.Screen() != ScreenMain {
 		t.Fatal("esc did not leave the log")
@@ -104,7 +103,7 @@ func TestSettingsScreen(t *testing.T) {
 			t.Errorf("settings lack %q:\n%s", want, p)
 		}
 	}
-	golden.RequireEqual(t, out)
+	fixture.Golden(t, out)
 	press(m, "r")
 	if !strings.Contains(plain(m), "re-run is not available for a saved session") || m.Runs() != 1 {
 		t.Fatalf("r without Rerun:\n%s", plain(m))
@@ -144,7 +143,7 @@ func TestSPIRVView(t *testing.T) {
 	if got := markedLine(out); !strings.HasPrefix(got, "▶  71 │") || !strings.Contains(got, `OpName %acc "acc"`) {
 		t.Fatalf("marked line %q", got)
 	}
-	golden.RequireEqual(t, out)
+	fixture.Golden(t, out)
 	// The fragment group has its source line; d shows its SPIR-V, which
 	// the session lacks: the pane says so.
 	press(m, "n")

@@ -8,7 +8,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/gpuav-dbg/gpuav-dbg/session"
 	"github.com/gpuav-dbg/gpuav-dbg/tui/common"
@@ -90,7 +89,7 @@ func TestViewCompute(t *testing.T) {
 	m := newModel(fixture.Session(), 120, 30)
 	out := view(m)
 	checkSize(t, out, 120, 30)
-	golden.RequireEqual(t, out)
+	fixture.Golden(t, out)
 }
 
 // n selects the next error group (the fragment one), enter on it focuses
@@ -106,14 +105,14 @@ func TestViewFragmentSourceFocused(t *testing.T) {
 	if got := markedLine(out); !strings.Contains(got, "9 │     color = texture(tex[pc.tex_ind], uv);") {
 		t.Fatalf("marked line %q", got)
 	}
-	golden.RequireEqual(t, out)
+	fixture.Golden(t, out)
 }
 
 func TestViewMinimumSize(t *testing.T) {
 	m := newModel(fixture.Session(), MinWidth, MinHeight)
 	out := view(m)
 	checkSize(t, out, MinWidth, MinHeight)
-	golden.RequireEqual(t, out)
+	fixture.Golden(t, out)
 }
 
 func TestViewTooSmall(t *testing.T) {
@@ -126,7 +125,7 @@ func TestViewTooSmall(t *testing.T) {
 			t.Errorf("%dx%d: screen says %q, want %q", sz[0], sz[1], got, want)
 		}
 	}
-	golden.RequireEqual(t, view(newModel(fixture.Session(), 59, 15)))
+	fixture.Golden(t, view(newModel(fixture.Session(), 59, 15)))
 }
 
 func TestViewWaiting(t *testing.T) {
@@ -136,7 +135,7 @@ func TestViewWaiting(t *testing.T) {
 	if !strings.Contains(plain, "waiting for errors…") || !strings.Contains(plain, "./oob running (pid 4242)") {
 		t.Fatalf("waiting view:\n%s", plain)
 	}
-	golden.RequireEqual(t, out)
+	fixture.Golden(t, out)
 }
 
 func TestViewNoErrors(t *testing.T) {
@@ -147,7 +146,7 @@ func TestViewNoErrors(t *testing.T) {
 		strings.Contains(plain, "waiting") {
 		t.Fatalf("no-errors view:\n%s", plain)
 	}
-	golden.RequireEqual(t, out)
+	fixture.Golden(t, out)
 }
 
 func TestViewCrashedWithNotices(t *testing.T) {
@@ -177,7 +176,7 @@ func TestHelpOverlay(t *testing.T) {
 			t.Errorf("help lacks %q", want)
 		}
 	}
-	golden.RequireEqual(t, out)
+	fixture.Golden(t, out)
 	press(m, "j") // keys other than ?, esc and q do nothing under the help
 	if m.Selected() != 0 {
 		t.Fatal("j moved the selection under the help overlay")

@@ -6,24 +6,23 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/gpuav-dbg/gpuav-dbg/session"
 	"github.com/gpuav-dbg/gpuav-dbg/tui/internal/fixture"
 )
 
 func TestRenderCompute(t *testing.T) {
-	golden.RequireEqual(t, fixture.ASCII(Render(fixture.Styles(), fixture.Compute(), 0, 0, 70, 20)))
+	fixture.Golden(t, fixture.ASCII(Render(fixture.Styles(), fixture.Compute(), 0, 0, 70, 20)))
 }
 
 func TestRenderFragment(t *testing.T) {
-	golden.RequireEqual(t, fixture.ASCII(Render(fixture.Styles(), fixture.Fragment(), 0, 0, 70, 20)))
+	fixture.Golden(t, fixture.ASCII(Render(fixture.Styles(), fixture.Fragment(), 0, 0, 70, 20)))
 }
 
 // A narrow pane wraps the message and long values under their label, and
 // scrolls.
 func TestRenderNarrowScrolled(t *testing.T) {
-	golden.RequireEqual(t, fixture.ASCII(Render(fixture.Styles(), fixture.Compute(), 0, 3, 34, 10)))
+	fixture.Golden(t, fixture.ASCII(Render(fixture.Styles(), fixture.Compute(), 0, 3, 34, 10)))
 }
 
 func TestRenderNil(t *testing.T) {

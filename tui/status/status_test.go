@@ -8,7 +8,6 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/gpuav-dbg/gpuav-dbg/session"
 	"github.com/gpuav-dbg/gpuav-dbg/themes"
@@ -45,21 +44,21 @@ func countsOf(s *session.Session) Counts {
 	return Counts{Groups: len(s.Groups), Records: Records(s.Groups)}
 }
 
-func TestRenderRunning(t *testing.T) { golden.RequireEqual(t, render(fixture.Session(), 120)) }
+func TestRenderRunning(t *testing.T) { fixture.Golden(t, render(fixture.Session(), 120)) }
 
 // At the 60-column minimum the help is cut with an ellipsis.
-func TestRenderNarrow(t *testing.T) { golden.RequireEqual(t, render(fixture.Session(), 60)) }
+func TestRenderNarrow(t *testing.T) { fixture.Golden(t, render(fixture.Session(), 60)) }
 
 func TestRenderCrashed(t *testing.T) {
 	s := fixture.Session()
 	s.App.State, s.App.Signal = session.AppCrashed, "SIGSEGV"
 	s.Dropped = 12
 	s.Notices = append(s.Notices, fixture.Notice("shader 3 left uninstrumented"))
-	golden.RequireEqual(t, render(s, 120))
+	fixture.Golden(t, render(s, 120))
 }
 
 func TestRenderExited(t *testing.T) {
-	golden.RequireEqual(t, render(fixture.Empty(session.AppExited), 100))
+	fixture.Golden(t, render(fixture.Empty(session.AppExited), 100))
 }
 
 func TestRenderWidthIsExact(t *testing.T) {

@@ -11,7 +11,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/gpuav-dbg/gpuav-dbg/session"
 	"github.com/gpuav-dbg/gpuav-dbg/tui/internal/fixture"
@@ -44,13 +43,13 @@ func render(t *testing.T, by Grouping, collapse ...int) string {
 	return out
 }
 
-func TestRenderByCommandBuffer(t *testing.T) { golden.RequireEqual(t, render(t, ByCommandBuffer)) }
-func TestRenderByPipeline(t *testing.T)      { golden.RequireEqual(t, render(t, ByPipeline)) }
-func TestRenderBySource(t *testing.T)        { golden.RequireEqual(t, render(t, BySource)) }
-func TestRenderByCheck(t *testing.T)         { golden.RequireEqual(t, render(t, ByCheck)) }
+func TestRenderByCommandBuffer(t *testing.T) { fixture.Golden(t, render(t, ByCommandBuffer)) }
+func TestRenderByPipeline(t *testing.T)      { fixture.Golden(t, render(t, ByPipeline)) }
+func TestRenderBySource(t *testing.T)        { fixture.Golden(t, render(t, BySource)) }
+func TestRenderByCheck(t *testing.T)         { fixture.Golden(t, render(t, ByCheck)) }
 
 // The second command buffer collapsed: its rows go, its count stays.
-func TestRenderCollapsed(t *testing.T) { golden.RequireEqual(t, render(t, ByCommandBuffer, 7)) }
+func TestRenderCollapsed(t *testing.T) { fixture.Golden(t, render(t, ByCommandBuffer, 7)) }
 
 func labels(rows []*Node) []string {
 	out := make([]string, len(rows))

@@ -3,6 +3,8 @@ package common
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/gpuav-dbg/gpuav-dbg/tui/keys"
 )
 
 // ScrollDelta turns a movement key or the mouse wheel into a scroll distance
@@ -56,4 +58,9 @@ func Bindings(full [][]key.Binding) []key.Binding {
 		out = append(out, col...)
 	}
 	return out
+}
+
+// Sideways is ← and → as one footer entry, "←/→ sideways".
+func Sideways(k *keys.KeyMap) key.Binding {
+	return key.NewBinding(key.WithKeys(append(k.ScrollLeft.Keys(), k.ScrollRight.Keys()...)...), key.WithHelp("←/→", "sideways"))
 }

@@ -297,7 +297,11 @@ func (m *Model) More() common.More {
 // are cut.
 func (m *Model) ShortHelp() []key.Binding {
 	s, _ := m.c.ScrollHelp()
-	return append(append(s, m.wrapKey()), m.sideways()...)
+	s = append(s, m.wrapKey())
+	if m.sideways() != nil {
+		s = append(s, common.Sideways(m.c.Keys))
+	}
+	return s
 }
 
 // FullHelp lists every key the pane handles now.

@@ -523,7 +523,10 @@ func (m *Model) sideways() []key.Binding {
 // ShortHelp is the footer's help: scroll, and sideways when lines are cut.
 func (m *Model) ShortHelp() []key.Binding {
 	s, _ := m.c.ScrollHelp()
-	return append(s, m.sideways()...)
+	if m.sideways() != nil {
+		s = append(s, common.Sideways(m.c.Keys))
+	}
+	return s
 }
 
 // FullHelp lists every key the pane handles now.

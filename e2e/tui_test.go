@@ -174,9 +174,9 @@ func TestTUIRerunStopsRunningApp(t *testing.T) {
 	}
 	tm := startTmux(t, 80, 24, nil, "run", "--theme", "dark", "--session", filepath.Join(dir, "s.gvs"), "--", app)
 	tm.waitFor("2 groups · 68 records")
-	s := tm.waitFor("running")
+	tm.waitFor("running")
 	tm.keys("r")
-	s = tm.waitFor("The app is still running")
+	s := tm.waitFor("The app is still running")
 	if !strings.Contains(s, "y/enter stop it and re-run") {
 		t.Errorf("the question lacks its answers:\n%s", s)
 	}

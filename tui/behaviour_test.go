@@ -177,7 +177,7 @@ func TestCopy(t *testing.T) {
 // r while the app still runs asks first; n keeps it running, y stops it
 // and then runs again.
 func TestRerunWhileRunning(t *testing.T) {
-	rr := &rerunner{next: secondRun, live: true}
+	rr := &rerunner{next: fixture.SecondRun, live: true}
 	m := newModelWith(fixture.Session(), 80, 24, Options{Rerun: rr})
 	press(m, "s", "space") // descriptor_index_oob off for the next run
 	if _, cmd := m.Update(keyMsg("r")); cmd != nil || !m.Confirming() {
@@ -205,7 +205,7 @@ func TestRerunWhileRunning(t *testing.T) {
 
 // The compare view has a cursor; enter shows the group in its run.
 func TestCompareCursor(t *testing.T) {
-	m := newModelWith(fixture.Session(), 100, 30, Options{Rerun: &rerunner{next: secondRun}})
+	m := newModelWith(fixture.Session(), 100, 30, Options{Rerun: &rerunner{next: fixture.SecondRun}})
 	_, cmd := m.Update(keyMsg("r"))
 	m.Update(cmd())
 	press(m, "c", "j", "j") // the third row: the compute error, fixed in run 2

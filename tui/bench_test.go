@@ -3,7 +3,6 @@ package tui
 import (
 	"fmt"
 	"runtime"
-	"syscall"
 	"testing"
 	"time"
 
@@ -79,16 +78,16 @@ func BenchmarkOpenLarge(b *testing.B) {
 	var live uint64
 	for range b.N {
 		b.StopTimer()
-		before := heapInUse()
+		before := fixture.HeapInUse()
 		b.StartTimer()
-		c0 := cpuTime()
+		c0 := fixture.CPUTime()
 		m := New(Static(s), Options{Theme: "dark", NoColor: true, Checks: fixture.Checks})
 		m.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
 		settle(m)
 		_ = m.View()
 		b.StopTimer()
-		cpu += cpuTime() - c0
-		live = max(live, heapInUse()-before)
+		cpu += fixture.CPUTime() - c0
+		live = max(live, fixture.HeapInUse()-before)
 		if m.Tree().Total() != 250_000 || m.Tree().Records() != 1_000_000 {
 			b.Fatalf("%d groups, %d records", m.Tree().Total(), m.Tree().Records())
 		}
@@ -97,21 +96,4 @@ func BenchmarkOpenLarge(b *testing.B) {
 	}
 	b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
 	b.ReportMetric(float64(live)/(1<<20), "live-MB")
-}
-
-// cpuTime is the CPU time the process used so far (every thread, the
-// collector's too): on a shared machine, a steadier measure than the
-// wall clock.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// heapInUse is the heap in use after a collection.
-func heapInUse() uint64 {
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return ms.HeapInuse
 }

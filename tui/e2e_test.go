@@ -60,7 +60,7 @@ func TestEndToEndSelectFragment(t *testing.T) {
 // calls Rerun with those settings; the new run is shown as run 2/2, c
 // compares it with run 1, < goes back to run 1.
 func TestEndToEndRerun(t *testing.T) {
-	rr := &rerunner{next: secondRun}
+	rr := &rerunner{next: fixture.SecondRun}
 	opts := Options{Theme: "dark", Checks: fixture.Checks, Rerun: rr}
 	tm := teatest.NewTestModel(t, New(Static(fixture.Session()), opts),
 		teatest.WithInitialTermSize(120, 30),
@@ -93,7 +93,7 @@ func TestEndToEndRerun(t *testing.T) {
 
 // The compare screen of two runs, pinned.
 func TestCompareScreen(t *testing.T) {
-	m := newModelWith(fixture.Session(), 120, 20, Options{Rerun: &rerunner{next: secondRun}})
+	m := newModelWith(fixture.Session(), 120, 20, Options{Rerun: &rerunner{next: fixture.SecondRun}})
 	press(m, "c")
 	if m.Screen() != ScreenMain || !strings.Contains(plain(m), "compare needs two runs") {
 		t.Fatalf("c with one run:\n%s", plain(m))

@@ -260,20 +260,8 @@ func TestGroupingKeys(t *testing.T) {
 	}
 }
 
-// secondRun is run 2 of the compare tests: the compute error fixed, the
-// fragment one twice as often, a new one.
-func secondRun() *session.Session {
-	s := fixture.Session()
-	s.Groups[1].Count = 128
-	g := fixture.Compute()
-	g.Check, g.ActionIndex, g.Count = "buffer_oob", 2, 7
-	s.Groups = []*session.ErrorGroup{s.Groups[1], g}
-	s.Settings.Checks["buffer_oob"] = true
-	return s
-}
-
 func TestCompare(t *testing.T) {
-	rows := compare.Compare(fixture.Session(), secondRun())
+	rows := compare.Compare(fixture.Session(), fixture.SecondRun())
 	want := []compare.Row{
 		{Check: "descriptor_index_oob", Location: "oob_fragment.frag:9", Action: "#0 vkCmdDraw", A: 64, B: 128, Status: compare.StatusChanged,
 			GroupA: 1, GroupB: 0},

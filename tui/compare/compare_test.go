@@ -8,12 +8,7 @@ import (
 )
 
 func runs() (Run, Run) {
-	b := fixture.Session()
-	b.Groups[1].Count = 128
-	g := fixture.Compute()
-	g.Check, g.ActionIndex, g.Count = "buffer_oob", 2, 7
-	b.Groups = []*session.ErrorGroup{b.Groups[1], g}
-	b.Settings.Checks["buffer_oob"] = true
+	b := fixture.SecondRun()
 	b.App.State = session.AppExited
 	return Run{"run 1", fixture.Session()}, Run{"run 2", b}
 }

@@ -5,7 +5,6 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -269,23 +268,6 @@ func largeGroups(n int) []*session.ErrorGroup {
 	return gs
 }
 
-// cpuTime is the CPU time the process used so far (every thread, the
-// collector's too): on a shared machine, a steadier measure than the
-// wall clock.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// heapInUse is the heap in use after a collection.
-func heapInUse() uint64 {
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return ms.HeapInuse
-}
-
 // BenchmarkBuildLarge builds the tree of a large session (250,000 groups)
 // under each grouping: what opening it costs the TUI.
 func BenchmarkBuildLarge(b *testing.B) {
@@ -297,9 +279,9 @@ func BenchmarkBuildLarge(b *testing.B) {
 			var cpu time.Duration
 			for range b.N {
 				b.StopTimer()
-				before := heapInUse()
+				before := fixture.HeapInUse()
 				b.StartTimer()
-				c0 := cpuTime()
+				c0 := fixture.CPUTime()
 				m := New(fixture.Common())
 				m.SetSize(60, 40)
 				m.SetGrouping(by)
@@ -311,8 +293,8 @@ func BenchmarkBuildLarge(b *testing.B) {
 					b.Fatalf("%d groups in the tree", m.Total())
 				}
 				b.StopTimer()
-				cpu += cpuTime() - c0
-				live = max(live, heapInUse()-before)
+				cpu += fixture.CPUTime() - c0
+				live = max(live, fixture.HeapInUse()-before)
 				runtime.KeepAlive(m)
 				b.StartTimer()
 			}

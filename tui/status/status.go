@@ -20,7 +20,7 @@ import (
 const Separator = " │ "
 
 // StateText says where the app is: "starting", "running", "exited 0",
-// "crashed (SIGSEGV)", "failed to start".
+// "crashed (SIGSEGV)", "failed to start", "stopped by you".
 func StateText(a session.App) string {
 	switch a.State {
 	case session.AppExited:
@@ -32,6 +32,8 @@ func StateText(a session.App) string {
 		return "crashed"
 	case session.AppFailed:
 		return "failed to start"
+	case "stopped": // the launcher stopped it for the user (Ctrl-C, a re-run)
+		return "stopped by you"
 	case "":
 		return "starting"
 	}

@@ -29,6 +29,7 @@ func TestStateText(t *testing.T) {
 		{session.App{State: session.AppCrashed, Signal: "SIGSEGV"}, "crashed (SIGSEGV)"},
 		{session.App{State: session.AppCrashed}, "crashed"},
 		{session.App{State: session.AppFailed}, "failed to start"},
+		{session.App{State: "stopped", Signal: "SIGTERM"}, "stopped by you"},
 	} {
 		if got := StateText(tc.app); got != tc.want {
 			t.Errorf("StateText(%+v) = %q, want %q", tc.app, got, tc.want)

@@ -255,13 +255,14 @@ type Model struct {
 	b         *builder
 	query     string
 	// stale says nodes were added since the rows were last listed, at
-	// listed.
-	stale  bool
-	listed time.Time
+	// listed; listing them took listCost.
+	stale    bool
+	listed   time.Time
+	listCost time.Duration
 }
 
-// ListEvery is how often the rows are listed again while a large snapshot
-// is placed.
+// ListEvery is how often, at most, the rows are listed again while a large
+// snapshot is placed: and no more than an eighth of the time goes to it.
 const ListEvery = 250 * time.Millisecond
 
 // New returns an empty tree pane grouped by command buffer.
@@ -387,12 +388,14 @@ func (m *Model) update(change func() bool) {
 	m.total = m.b.total
 	// While a large snapshot is placed, the rows are listed again only now
 	// and then: listing them costs as much as placing a step.
-	if !m.stale || (m.Pending() && time.Since(m.listed) < ListEvery && len(m.rows) > 0) {
+	if !m.stale || (m.Pending() && time.Since(m.listed) < max(ListEvery, 8*m.listCost) && len(m.rows) > 0) {
 		return
 	}
-	m.stale, m.listed = false, time.Now()
+	start := time.Now()
+	m.stale = false
 	m.close()
 	m.rows = flattenInto(m.rows[:0], m.roots, m.isCollapsed)
+	m.listed, m.listCost = time.Now(), time.Since(start)
 	if hadSel {
 		if n := m.b.nodeFor(was); n != nil {
 			for i, r := range m.rows {

@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/internal/cbuild"
+	"github.com/gpuav-dbg/gpuav-dbg/internal/layermanifest"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
 
@@ -78,7 +80,7 @@ func buildLayer(dir string) error {
 }
 
 // EnvPrebuilt names a directory with everything the end-to-end tests
-// build (scripts/build-layer-tests.sh makes it): the layer and manifest,
+// build (scripts/hardware/build.sh layer-tests makes it): the layer and manifest,
 // vkapp, multi and the SPIR-V files. The tests then need no Go toolchain,
 // C compiler or glslang: for the run on the NVIDIA machine.
 const EnvPrebuilt = "GPUAVDBG_TEST_PREBUILT"
@@ -121,10 +123,7 @@ func setup(t testing.TB) {
 			return
 		}
 		fixture.app = filepath.Join(root, "vkapp")
-		out, err := exec.Command("cc", "-O2", "-Wall", "-Wextra", "-Werror", "-std=c11", "-o", fixture.app,
-			"testdata/vkapp.c", "-lvulkan").CombinedOutput()
-		if err != nil {
-			fixture.err = fmt.Errorf("build vkapp: %v\n%s", err, out)
+		if fixture.err = cbuild.App(fixture.app, "layer/testdata/vkapp.c"); fixture.err != nil {
 			return
 		}
 		fixture.shader = filepath.Join(root, "oob_compute.spv")
@@ -344,23 +343,7 @@ func TestManifest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m struct {
-		FileFormatVersion string `json:"file_format_version"`
-		Layer             struct {
-			Name        string `json:"name"`
-			Type        string `json:"type"`
-			LibraryPath string `json:"library_path"`
-			APIVersion  string `json:"api_version"`
-			Features    struct {
-				Settings []struct {
-					Key     string `json:"key"`
-					Env     string `json:"env"`
-					Type    string `json:"type"`
-					Default any    `json:"default"`
-				} `json:"settings"`
-			} `json:"features"`
-		} `json:"layer"`
-	}
+	var m layermanifest.Manifest
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
 	}

@@ -27,20 +27,18 @@ const packedVersion1 = 1
 // ErrPacked: a KindErrorsPacked payload does not decode.
 var ErrPacked = errors.New("bad packed errors payload")
 
-func init() {
-	kinds[KindErrorsPacked] = kindInfo{"errors_packed", func() any { return new(Errors) }}
-	codecs[KindErrorsPacked] = binaryCodec{
-		decode: func(p []byte) (any, error) { return DecodePackedErrors(p) },
-		encode: func(msg any) ([]byte, error) {
-			switch m := msg.(type) {
-			case *Errors:
-				return AppendPackedErrors(nil, m), nil
-			case Errors:
-				return AppendPackedErrors(nil, &m), nil
-			}
-			return nil, fmt.Errorf("got a %T: %w", msg, ErrMismatch)
-		},
-	}
+// packedCodec is KindErrorsPacked's payload codec.
+var packedCodec = binaryCodec{
+	decode: func(p []byte) (any, error) { return DecodePackedErrors(p) },
+	encode: func(msg any) ([]byte, error) {
+		switch m := msg.(type) {
+		case *Errors:
+			return AppendPackedErrors(nil, m), nil
+		case Errors:
+			return AppendPackedErrors(nil, &m), nil
+		}
+		return nil, fmt.Errorf("got a %T: %w", msg, ErrMismatch)
+	},
 }
 
 // AppendPackedErrors appends the packed encoding of e to b:

@@ -114,6 +114,9 @@ type Collector struct {
 	dirty     []*groupState
 	names     map[uint64]string
 	pipelines map[uint64]*wire.Pipeline
+	// causes are the notices that count the subjects of one cause
+	// (notices.go).
+	causes map[string]*causeNotice
 	// droppedNoticed: the first overflow gets a notice, later ones only
 	// add to Session.Dropped.
 	droppedNoticed bool
@@ -141,6 +144,7 @@ func NewCollector() *Collector {
 		groups:    map[groupKey]*groupState{},
 		names:     map[uint64]string{},
 		pipelines: map[uint64]*wire.Pipeline{},
+		causes:    map[string]*causeNotice{},
 	}
 }
 
@@ -349,12 +353,28 @@ func (c *Collector) apply(msg any) {
 			level = "info"
 		}
 		s.Notices = append(s.Notices, Notice{Level: level, Text: m.Text, Time: m.Time})
+	default:
+		c.unused(msg)
 	}
 }
 
-// settingsFrom converts wire settings, copying the map.
+// unused says that a message was not applied: a kind the wire knows but
+// the collector has no case for. One notice per kind, with the count.
+// Called with c.mu held.
+func (c *Collector) unused(msg any) {
+	what := fmt.Sprintf("%T", msg)
+	if k, ok := wire.KindOf(msg); ok {
+		what = k.String()
+	}
+	c.noticeCause("warning", "unused message "+what, "", func(n int, _ string) string {
+		return fmt.Sprintf("%s: %d %s not used by this gpuav-dbg (a newer layer or launcher?)", what, n, plural(n, "message was", "messages were"))
+	})
+}
+
+// settingsFrom copies wire settings, so the session owns its map.
 func settingsFrom(w wire.Settings) Settings {
-	return Settings{Checks: maps.Clone(w.Checks), ReserveSlot: w.ReserveSlot, SafeMode: w.SafeMode}
+	w.Checks = maps.Clone(w.Checks)
+	return w
 }
 
 // addShader keeps a shader module's original SPIR-V (the first one sent

@@ -422,3 +422,37 @@ func TestCoordsFormat(t *testing.T) {
 		t.Fatalf("%q %q", f.String(), f.Values())
 	}
 }
+
+// TestCollectorUsesEveryKind applies a zero message of every kind the wire
+// knows: none may fall through to the "not used" notice, so a kind added
+// to the wire without a collector case fails here.
+func TestCollectorUsesEveryKind(t *testing.T) {
+	for _, k := range wire.Kinds() {
+		c := newTestCollector()
+		c.mu.Lock()
+		c.apply(wire.New(k))
+		c.mu.Unlock()
+		for _, n := range c.Snapshot().Notices {
+			if strings.Contains(n.Text, "not used by this gpuav-dbg") {
+				t.Errorf("%v: %s", k, n.Text)
+			}
+		}
+	}
+}
+
+// TestCollectorUnusedMessage: a message the collector has no case for is
+// one notice per kind with its count, never dropped silently.
+func TestCollectorUnusedMessage(t *testing.T) {
+	type future struct{ X int }
+	c := newTestCollector()
+	c.mu.Lock()
+	for range 3 {
+		c.apply(&future{})
+	}
+	c.mu.Unlock()
+	s := c.Snapshot()
+	want := "*session.future: 3 messages were not used by this gpuav-dbg (a newer layer or launcher?)"
+	if len(s.Notices) != 1 || s.Notices[0].Text != want || s.Notices[0].Level != "warning" {
+		t.Fatalf("notices %+v, want one %q", s.Notices, want)
+	}
+}

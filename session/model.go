@@ -4,7 +4,11 @@
 // messages arrive; and the headless JSON report.
 package session
 
-import "time"
+import (
+	"time"
+
+	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
+)
 
 // AppState says where the app is in its life.
 type AppState string
@@ -38,12 +42,9 @@ type Device struct {
 	MaxBoundSets   uint32 `json:"max_bound_descriptor_sets"`
 }
 
-// Settings are the validation settings of a run.
-type Settings struct {
-	Checks      map[string]bool `json:"checks"`
-	ReserveSlot bool            `json:"reserve_slot"`
-	SafeMode    bool            `json:"safe_mode"`
-}
+// Settings are the validation settings of a run (the wire's type: what
+// the launcher asks for is what the layer's hello says it runs with).
+type Settings = wire.Settings
 
 // Handle is a Vulkan handle with its debug-utils name, if any.
 type Handle struct {

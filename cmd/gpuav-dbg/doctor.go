@@ -407,7 +407,7 @@ func capabilitiesOf(rep *device.Report, probeErr error) *wire.Capabilities {
 		if d.DriverInfo != "" {
 			driver += " (" + d.DriverInfo + ")"
 		}
-		dc := wire.DeviceCapabilities{Name: d.Name, Driver: driver, APIVersion: d.APIVersion, VendorID: d.VendorID, DeviceID: d.DeviceID,
+		dc := wire.DeviceCapabilities{Device: d.Name, Driver: driver, APIVersion: d.APIVersion, VendorID: d.VendorID, DeviceID: d.DeviceID,
 			MaxBoundDescriptorSets: d.Limits.MaxBoundDescriptorSets, DescriptorSlot: device.SlotOf(d.Limits.MaxBoundDescriptorSets).Slot,
 			Checks: map[string]wire.CheckSupport{}}
 		for _, s := range device.Assess(d, gpuav.AllChecks) {
@@ -436,9 +436,9 @@ func (c *cli) warnUnavailable(caps *wire.Capabilities, checks map[string]bool) {
 		return
 	}
 	d := caps.Devices[0]
-	where := d.Name
+	where := d.Device
 	if len(caps.Devices) > 1 {
-		where = fmt.Sprintf("%s (the first of %d devices; the app may pick another)", d.Name, len(caps.Devices))
+		where = fmt.Sprintf("%s (the first of %d devices; the app may pick another)", d.Device, len(caps.Devices))
 	}
 	for _, id := range gpuav.AllChecks {
 		if s, ok := d.Checks[id]; ok && checks[id] && !s.Available && !s.NotNeeded {

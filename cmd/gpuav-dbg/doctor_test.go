@@ -259,12 +259,12 @@ func TestRunRecordsCapabilities(t *testing.T) {
 
 func TestWarnUnavailable(t *testing.T) {
 	caps := &wire.Capabilities{Devices: []wire.DeviceCapabilities{
-		{Name: "old gpu", Checks: map[string]wire.CheckSupport{
+		{Device: "old gpu", Checks: map[string]wire.CheckSupport{
 			gpuav.CheckRayQuery:           {Reason: "the device does not support rayQuery (no VK_KHR_ray_query)"},
 			gpuav.CheckBDAOOB:             {Reason: "the device does not support shaderInt64"},
 			gpuav.CheckDescriptorIndexOOB: {Available: true},
 		}},
-		{Name: "new gpu", Checks: map[string]wire.CheckSupport{gpuav.CheckRayQuery: {Available: true}}},
+		{Device: "new gpu", Checks: map[string]wire.CheckSupport{gpuav.CheckRayQuery: {Available: true}}},
 	}}
 	tc := newTestCLI(t)
 	tc.warnUnavailable(caps, map[string]bool{gpuav.CheckRayQuery: true, gpuav.CheckDescriptorIndexOOB: true, gpuav.CheckBDAOOB: false})

@@ -98,6 +98,26 @@ func indexKinds(list []kindInfo) (map[Kind]*kindInfo, map[reflect.Type]Kind) {
 	return ks, ts
 }
 
+// Kinds lists every kind this version reads and writes, in messageTypes
+// order.
+func Kinds() []Kind {
+	out := make([]Kind, len(messageTypes))
+	for i, info := range messageTypes {
+		out[i] = info.kind
+	}
+	return out
+}
+
+// New returns a pointer to a zero message of kind k (a *Hello for
+// KindHello), or nil for an unknown kind.
+func New(k Kind) any {
+	info, ok := kinds[k]
+	if !ok {
+		return nil
+	}
+	return info.new()
+}
+
 // Known reports whether k is a kind this version understands.
 func (k Kind) Known() bool {
 	_, ok := kinds[k]

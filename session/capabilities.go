@@ -131,6 +131,12 @@ func (c *Collector) deviceCapabilities(name string) {
 func (c *Collector) noticeUnavailable() {
 	caps := c.s.Capabilities
 	for _, id := range caps.Unavailable(c.s.Settings) {
-		c.addNotice("warning", fmt.Sprintf("check %s cannot run on %s: %s", id, caps.Device, caps.Checks[id].Reason))
+		// A check no shader here can need (ray queries on a device
+		// without them) leaves nothing unchecked: information only.
+		level := "warning"
+		if caps.Checks[id].NotNeeded {
+			level = "info"
+		}
+		c.addNotice(level, fmt.Sprintf("check %s cannot run on %s: %s", id, caps.Device, caps.Checks[id].Reason))
 	}
 }

@@ -117,6 +117,8 @@ type Collector struct {
 	// causes are the notices that count the subjects of one cause
 	// (notices.go).
 	causes map[string]*causeNotice
+	// uncheckedIndex finds a cause's entry in Session.Unchecked.
+	uncheckedIndex map[string]int
 	// droppedNoticed: the first overflow gets a notice, later ones only
 	// add to Session.Dropped.
 	droppedNoticed bool
@@ -145,6 +147,8 @@ func NewCollector() *Collector {
 		names:     map[uint64]string{},
 		pipelines: map[uint64]*wire.Pipeline{},
 		causes:    map[string]*causeNotice{},
+
+		uncheckedIndex: map[string]int{},
 	}
 }
 
@@ -281,29 +285,13 @@ func (c *Collector) apply(msg any) {
 				m.RecordFormat, gpuav.RecordFormatVersion))
 		}
 	case *wire.Device:
-		s.Device = Device{Name: m.Name, APIVersion: m.APIVersion, DescriptorSlot: m.DescriptorSlot, MaxBoundSets: m.MaxBoundDescriptorSets}
-		c.deviceCapabilities(m.Name)
-		if !m.Instrumenting {
-			reason := m.Reason
-			if reason == "" {
-				reason = "no reason given"
-			}
-			c.addNotice("warning", fmt.Sprintf("device %s (%s): instrumentation disabled: %s", hexHandle(m.Handle), m.Name, reason))
-		}
+		c.applyDevice(m)
 	case *wire.Shader:
 		c.addShader(m)
 	case *wire.Pipeline:
 		c.pipelines[m.Handle] = m
 		c.addPipeline(m)
-		if !m.Instrumented {
-			w := m.Warning
-			if w == "" {
-				w = "no reason given"
-			}
-			c.addNotice("warning", fmt.Sprintf("pipeline %s runs its original, unchecked shaders: %s", c.handle(m.Handle), w))
-		} else if m.Warning != "" {
-			c.addNotice("warning", fmt.Sprintf("pipeline %s: %s", c.handle(m.Handle), m.Warning))
-		}
+		c.noticePipeline(m)
 	case *wire.Name:
 		c.setName(m.Handle, m.Name)
 	case *wire.Label:
@@ -314,6 +302,10 @@ func (c *Collector) apply(msg any) {
 		c.addNotice(m.Level, m.Text)
 	case *wire.Bye:
 		s.Submits = max(s.Submits, m.Submits)
+		if m.Lost > 0 {
+			s.LostMessages += m.Lost
+			c.addNotice("warning", fmt.Sprintf("the layer lost %d messages on the way to gpuav-dbg (its socket queue was full or failed): errors may be missing", m.Lost))
+		}
 	case *wire.Time:
 		if c.replay {
 			c.lastTime = m.Time
@@ -392,17 +384,7 @@ func (c *Collector) addShader(m *wire.Shader) {
 	if len(m.SPIRV)%4 != 0 {
 		c.addNotice("warning", fmt.Sprintf("shader %d: SPIR-V of %d bytes is not a whole number of words", m.ID, len(m.SPIRV)))
 	}
-	// A module left alone without a warning had nothing to check.
-	what := "module " + c.handle(m.Module).String()
-	if m.Object != 0 {
-		what = "shader object " + c.handle(m.Object).String()
-	}
-	switch {
-	case !m.Instrumented && m.Warning != "":
-		c.addNotice("warning", fmt.Sprintf("shader %d (%s) is not checked: %s", m.ID, what, m.Warning))
-	case m.Warning != "":
-		c.addNotice("warning", fmt.Sprintf("shader %d (%s): %s", m.ID, what, m.Warning))
-	}
+	c.noticeShader(m)
 }
 
 // handle formats a handle with its debug name.
@@ -649,6 +631,7 @@ func (s *Session) clone() *Session {
 		out.Groups[i] = &cp
 	}
 	out.Notices = slices.Clone(s.Notices)
+	out.Unchecked = slices.Clone(s.Unchecked)
 	out.Pipelines = maps.Clone(s.Pipelines)
 	out.Timeline = slices.Clone(s.Timeline)
 	out.Output = slices.Clip(s.Output)

@@ -20,6 +20,9 @@ const (
 	AppExited   AppState = "exited"
 	AppCrashed  AppState = "crashed" // killed by a signal
 	AppFailed   AppState = "failed"  // could not be started
+	// AppStopped: the user stopped the app (Ctrl-C, quitting the UI, a
+	// re-run), and it ended by that signal or with a failure status.
+	AppStopped AppState = "stopped"
 )
 
 // App is the program under test.
@@ -189,6 +192,13 @@ type Session struct {
 	Notices []Notice      `json:"notices,omitempty"`
 	// Dropped counts records the layer's buffers had no room for.
 	Dropped uint64 `json:"dropped_records,omitempty"`
+	// LostMessages counts the messages the layer could not send (its
+	// socket queue was full, or the socket failed), as its bye says.
+	LostMessages uint64 `json:"lost_messages,omitempty"`
+	// Unchecked lists what the layer left unchecked, one entry per cause:
+	// a device without instrumentation, shaders and pipelines that run
+	// unchecked. Unchecked() adds what the rest of the session says.
+	Unchecked []Unchecked `json:"unchecked,omitempty"`
 	Submits uint64 `json:"submits"`
 	// Capabilities is the launcher's device probe: which checks the app's
 	// device can run (nil when the session has no probe).

@@ -19,6 +19,7 @@ func WriteReport(w io.Writer, s *Session) error {
 	if r.Groups == nil {
 		r.Groups = []*ErrorGroup{}
 	}
+	r.Unchecked = s.UncheckedAll()
 	if r.Settings.Checks == nil {
 		r.Settings.Checks = map[string]bool{}
 	}

@@ -411,11 +411,11 @@ func fileURI(path string, dir bool) string {
 // invocationOf describes the app's run.
 func invocationOf(s *Session) sarifInvocation {
 	inv := sarifInvocation{
-		ExecutionSuccessful: s.App.State != AppFailed && s.App.State != AppCrashed,
+		ExecutionSuccessful: s.App.State != AppFailed && s.App.State != AppCrashed && s.App.State != AppStopped,
 		Arguments:           s.App.Args,
 		ExitSignalName:      s.App.Signal,
 	}
-	if s.App.State == AppExited || s.App.State == AppCrashed {
+	if s.App.State == AppExited || s.App.State == AppCrashed || s.App.State == AppStopped {
 		code := s.App.ExitCode
 		inv.ExitCode = &code
 	}

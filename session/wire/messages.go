@@ -173,4 +173,7 @@ type Log struct {
 // Bye is the last message, sent when the instance is destroyed.
 type Bye struct {
 	Submits uint64 `json:"submits"`
+	// Lost counts the messages the layer's client could not send before
+	// the bye (its queue was full or the socket failed).
+	Lost uint64 `json:"lost,omitempty"`
 }

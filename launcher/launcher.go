@@ -53,7 +53,7 @@ func ResolveApp(app string) (string, error) {
 		if _, lerr := checkExecutable(app); lerr == nil {
 			return "", fmt.Errorf("%s: not found in $PATH; to run the one in the working directory, name it ./%s", app, app)
 		} else if _, serr := os.Stat(app); serr == nil {
-			return "", fmt.Errorf("%s: not found in $PATH, and ./%s %s", app, app, strings.TrimPrefix(lerr.Error(), app+": "))
+			return "", fmt.Errorf("%s: not found in $PATH, and ./%s is %s", app, app, strings.TrimPrefix(lerr.Error(), app+": "))
 		}
 		return "", fmt.Errorf("%s: not found in $PATH", app)
 	}
@@ -76,20 +76,28 @@ func checkExecutable(app string) (string, error) {
 	return app, nil
 }
 
-// layerDirs are the directories FindLayer looks in, with how each was
-// chosen, in order: $GPUAV_DBG_LAYER_PATH alone when set; else next to
-// gpuav-dbg (a build tree's bin/), PREFIX/share/vulkan/explicit_layer.d
-// for gpuav-dbg in PREFIX/bin (make install), then where the Vulkan loader
-// looks for explicit layers ($XDG_DATA_HOME, $XDG_DATA_DIRS, /etc).
-func layerDirs(getenv func(string) string, exeDir string) [][2]string {
+// Place is a directory the launcher looks in for the layer's manifest,
+// and how it came to look there.
+type Place struct {
+	Dir string
+	How string
+}
+
+// LayerPlaces are where FindLayer looks, in order: $GPUAV_DBG_LAYER_PATH
+// alone when set; else next to gpuav-dbg (a build tree's bin/),
+// PREFIX/share/vulkan/explicit_layer.d for gpuav-dbg in PREFIX/bin (make
+// install), then where the Vulkan loader looks for explicit layers
+// ($XDG_DATA_HOME, $XDG_DATA_DIRS, /etc). exeDir is gpuav-dbg's own
+// directory ("" when unknown).
+func LayerPlaces(getenv func(string) string, exeDir string) []Place {
 	if d := getenv(EnvLayerPath); d != "" {
-		return [][2]string{{d, "$" + EnvLayerPath}}
+		return []Place{{d, "$" + EnvLayerPath}}
 	}
 	const sub = "vulkan/explicit_layer.d"
-	var out [][2]string
+	var out []Place
 	if exeDir != "" {
-		out = append(out, [2]string{exeDir, "next to gpuav-dbg"},
-			[2]string{filepath.Join(filepath.Dir(exeDir), "share", sub), "installed with gpuav-dbg"})
+		out = append(out, Place{exeDir, "next to gpuav-dbg"},
+			Place{filepath.Join(filepath.Dir(exeDir), "share", sub), "installed with gpuav-dbg"})
 	}
 	data := getenv("XDG_DATA_HOME")
 	if data == "" {
@@ -98,7 +106,7 @@ func layerDirs(getenv func(string) string, exeDir string) [][2]string {
 		}
 	}
 	if data != "" {
-		out = append(out, [2]string{filepath.Join(data, sub), "the loader's user directory"})
+		out = append(out, Place{filepath.Join(data, sub), "the loader's user directory"})
 	}
 	dirs := getenv("XDG_DATA_DIRS")
 	if dirs == "" {
@@ -106,29 +114,28 @@ func layerDirs(getenv func(string) string, exeDir string) [][2]string {
 	}
 	for _, d := range filepath.SplitList(dirs) {
 		if d != "" {
-			out = append(out, [2]string{filepath.Join(d, sub), "the loader's system directory"})
+			out = append(out, Place{filepath.Join(d, sub), "the loader's system directory"})
 		}
 	}
-	return append(out, [2]string{filepath.Join("/etc", sub), "the loader's system directory"})
+	return append(out, Place{filepath.Join("/etc", sub), "the loader's system directory"})
 }
 
-// FindLayer returns the directory holding the layer's manifest, looking
-// where layerDirs says; exeDir is gpuav-dbg's own directory ("" when
-// unknown). The error names every place it looked.
-func FindLayer(getenv func(string) string, exeDir string) (string, error) {
+// FindLayer returns the first place of LayerPlaces that holds the layer's
+// manifest, its directory made absolute. The error names every place it
+// looked.
+func FindLayer(getenv func(string) string, exeDir string) (Place, error) {
 	var looked []string
-	for _, c := range layerDirs(getenv, exeDir) {
-		dir := c[0]
-		if abs, err := filepath.Abs(dir); err == nil {
-			dir = abs
+	for _, p := range LayerPlaces(getenv, exeDir) {
+		if abs, err := filepath.Abs(p.Dir); err == nil {
+			p.Dir = abs
 		}
-		manifest := filepath.Join(dir, ManifestName)
+		manifest := filepath.Join(p.Dir, ManifestName)
 		if fi, err := os.Stat(manifest); err == nil && !fi.IsDir() {
-			return dir, nil
+			return p, nil
 		}
-		looked = append(looked, fmt.Sprintf("%s (%s)", manifest, c[1]))
+		looked = append(looked, fmt.Sprintf("%s (%s)", manifest, p.How))
 	}
-	return "", fmt.Errorf("layer manifest not found: looked for %s; build it with make, install it with make install, or set %s",
+	return Place{}, fmt.Errorf("layer manifest not found: looked for %s; build it with make, install it with make install, or set %s",
 		strings.Join(looked, ", "), EnvLayerPath)
 }
 

@@ -190,14 +190,15 @@ func (r *Run) Stop() {
 }
 
 // Signal passes a signal the user sent the launcher on to the app, and
-// remembers that the user asked it to stop. SIGINT only marks it: the
-// terminal sends Ctrl-C to the app too.
+// remembers that the user asked it to stop.
 func (r *Run) Signal(s os.Signal) {
 	r.userStop.Store(true)
-	if s != syscall.SIGINT && r.cmd.Process != nil {
-		_ = r.cmd.Process.Signal(s)
-	}
+	_ = r.cmd.Process.Signal(s)
 }
+
+// Interrupted remembers that the user pressed Ctrl-C, which the terminal
+// sends the app too.
+func (r *Run) Interrupted() { r.userStop.Store(true) }
 
 // Close closes the socket and the session file. Call it once the run is
 // over (after Exited, or Stop); it returns the first error writing the

@@ -13,6 +13,7 @@ import (
 	"github.com/gpuav-dbg/gpuav-dbg/device"
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 	"github.com/gpuav-dbg/gpuav-dbg/internal/vulkaninfo"
+	"github.com/gpuav-dbg/gpuav-dbg/launcher"
 	"github.com/gpuav-dbg/gpuav-dbg/session"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
@@ -78,7 +79,7 @@ func doctorCLI(t *testing.T, layerDir string) *testCLI {
 	t.Helper()
 	tc := newTestCLI(t)
 	tc.executable = os.Executable
-	t.Setenv(EnvLayerPath, layerDir)
+	t.Setenv(launcher.EnvLayerPath, layerDir)
 	return tc
 }
 
@@ -122,7 +123,7 @@ func TestDoctorLavapipe(t *testing.T) {
 		t.Fatalf("%v\n%s", err, tc.out.String())
 	}
 	if r.ExitCode != 0 || len(r.Problems) != 0 || !r.Layer.Found || !r.Layer.OK || !r.Layer.Listed || !r.Layer.Loads ||
-		r.Layer.Manifest != filepath.Join(layerDir, ManifestName) || !r.Khronos.Installed || r.Khronos.SpecVersion == "" {
+		r.Layer.Manifest != filepath.Join(layerDir, launcher.ManifestName) || !r.Khronos.Installed || r.Khronos.SpecVersion == "" {
 		t.Fatalf("report:\n%s", tc.out.String())
 	}
 	gpus, err := vulkaninfo.Run(device.ChildEnv(os.Environ(), ""))
@@ -208,7 +209,7 @@ func TestDoctorLayerMissing(t *testing.T) {
 	if err := json.Unmarshal(tc.out.Bytes(), &r); err != nil {
 		t.Fatal(err)
 	}
-	want := "gpuav-dbg layer missing: no " + filepath.Join(empty, ManifestName) + " ($" + EnvLayerPath + ")"
+	want := "gpuav-dbg layer missing: no " + filepath.Join(empty, launcher.ManifestName) + " ($" + launcher.EnvLayerPath + ")"
 	if r.Layer.Found || r.Layer.Loads || len(r.Problems) != 1 || r.Problems[0].Text != want || r.Problems[0].Fix != fixLayer ||
 		len(r.Devices) == 0 || !r.Devices[0].RunsDefaults {
 		t.Fatalf("report:\n%s", tc.out.String())

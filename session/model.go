@@ -199,7 +199,7 @@ type Session struct {
 	// a device without instrumentation, shaders and pipelines that run
 	// unchecked. Unchecked() adds what the rest of the session says.
 	Unchecked []Unchecked `json:"unchecked,omitempty"`
-	Submits uint64 `json:"submits"`
+	Submits   uint64      `json:"submits"`
 	// Capabilities is the launcher's device probe: which checks the app's
 	// device can run (nil when the session has no probe).
 	Capabilities *Capabilities `json:"capabilities,omitempty"`

@@ -32,20 +32,32 @@ const fileMagic = "gpuav-dbg session "
 // FileExt is the session file extension.
 const FileExt = ".gvs"
 
+// bare returns the cause that an *fs.PathError carries, without the
+// operation and path it repeats, for messages that name both already:
+// "open session X: no such file or directory", not "open session X: open
+// X: no such file or directory".
+func bare(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
 // CreateFile creates (or truncates) a session file at path, private to the
 // user (mode 0600, parent directories 0700), and writes its header. Hand
 // the file to Collector.SetFile; close it when the run is over.
 func CreateFile(path string) (*os.File, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("create session %s: %w", path, err)
+		return nil, fmt.Errorf("create session %s: %w", path, bare(err))
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("create session %s: %w", path, err)
+		return nil, fmt.Errorf("create session %s: %w", path, bare(err))
 	}
 	if _, err := f.WriteString(FileHeader); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("create session %s: %w", path, err)
+		return nil, fmt.Errorf("create session %s: %w", path, bare(err))
 	}
 	return f, nil
 }
@@ -124,7 +136,7 @@ func Open(path string) (*Session, error) { return openFile(path, nil) }
 func openFile(path string, setup func(*Collector)) (*Session, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("open session %s: %w", path, err)
+		return nil, fmt.Errorf("open session %s: %w", path, bare(err))
 	}
 	s, err := parseWith(data, setup)
 	if err != nil {

@@ -197,7 +197,7 @@ type Session struct {
 	LostMessages uint64 `json:"lost_messages,omitempty"`
 	// Unchecked lists what the layer left unchecked, one entry per cause:
 	// a device without instrumentation, shaders and pipelines that run
-	// unchecked. Unchecked() adds what the rest of the session says.
+	// unchecked. UncheckedAll adds what the rest of the session says.
 	Unchecked []Unchecked `json:"unchecked,omitempty"`
 	Submits   uint64      `json:"submits"`
 	// Capabilities is the launcher's device probe: which checks the app's

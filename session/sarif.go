@@ -154,17 +154,26 @@ func WriteSARIF(w io.Writer, s *Session) error {
 
 // WriteSARIFWith writes the session as a SARIF 2.1.0 log.
 func WriteSARIFWith(w io.Writer, s *Session, opt SARIFOptions) error {
+	if err := encodeSARIF(w, s, opt); err != nil {
+		return fmt.Errorf("write SARIF: %w", err)
+	}
+	return nil
+}
+
+// encodeSARIF writes the log; its error says what failed, without "write
+// SARIF".
+func encodeSARIF(w io.Writer, s *Session, opt SARIFOptions) error {
 	root := opt.SourceRoot
 	if root == "" {
 		wd, err := os.Getwd()
 		if err != nil {
-			return fmt.Errorf("write SARIF: source root: %w", err)
+			return fmt.Errorf("source root: %w", err)
 		}
 		root = wd
 	}
 	root, err := filepath.Abs(root)
 	if err != nil {
-		return fmt.Errorf("write SARIF: source root: %w", err)
+		return fmt.Errorf("source root: %w", err)
 	}
 	run := sarifRun{
 		Tool: sarifTool{Driver: sarifDriver{Name: "gpuav-dbg", Version: opt.ToolVersion,
@@ -212,10 +221,7 @@ func WriteSARIFWith(w io.Writer, s *Session, opt SARIFOptions) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(&log); err != nil {
-		return fmt.Errorf("write SARIF: %w", err)
-	}
-	return nil
+	return enc.Encode(&log)
 }
 
 // WriteSARIFFile writes the SARIF log to path ("-" is standard output).
@@ -223,18 +229,7 @@ func WriteSARIFFile(path string, s *Session, opt SARIFOptions) error {
 	if path == "-" {
 		return WriteSARIFWith(os.Stdout, s, opt)
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("write SARIF %s: %w", path, err)
-	}
-	if err := WriteSARIFWith(f, s, opt); err != nil {
-		f.Close()
-		return fmt.Errorf("write SARIF %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("write SARIF %s: %w", path, err)
-	}
-	return nil
+	return writeFile("SARIF", path, func(w io.Writer) error { return encodeSARIF(w, s, opt) })
 }
 
 // newRule is the rule of a check.

@@ -42,6 +42,12 @@ func fakeApp(mode string) int {
 	cl.Send(wire.KindDevice, &wire.Device{Handle: 1, Name: "fake gpu", APIVersion: "1.4.0", Instrumenting: true})
 	cl.Send(wire.KindName, &wire.Name{Handle: 0x55, ObjectType: "command_buffer", Name: "compute-cmd"})
 	fmt.Println("fake app: running")
+	switch mode {
+	case "unchecked":
+		cl.Send(wire.KindShader, &wire.Shader{ID: 1, Module: 0xab, SPIRV: []byte{3, 2, 0x23, 7}, Warning: "module has no entry point: left uninstrumented"})
+	case "dropped":
+		cl.Send(wire.KindErrors, &wire.Errors{Submit: 1, CommandBuffer: 0x55, Dropped: 9})
+	}
 	if mode == "errors" {
 		var recs []wire.Record
 		for x := uint32(0); x < 4; x++ {
@@ -404,5 +410,113 @@ func TestArguments(t *testing.T) {
 	tc.run(t, exitOK, "help")
 	if !strings.Contains(tc.out.String(), "gpuav-dbg run [flags] [--] APP [ARGS...]") {
 		t.Fatalf("help %q", tc.out.String())
+	}
+}
+
+// fakeRun runs the test binary as a fake app in mode with args before it,
+// and returns the exit status.
+func (tc *testCLI) fakeRun(t *testing.T, mode string, args ...string) int {
+	t.Helper()
+	t.Setenv(envFakeApp, mode)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tc.out.Reset()
+	tc.err.Reset()
+	return tc.main(append(append([]string{"run", "--headless"}, args...), self, "-test.run=none"))
+}
+
+// TestExitCodes: each way a run can end has its exit status, run and
+// open --headless alike; --allow-unchecked turns 4 into 0 and nothing else;
+// the unchecked causes are printed.
+func TestExitCodes(t *testing.T) {
+	for _, c := range []struct {
+		name, mode string
+		args       []string
+		want       int
+		line       string // a line of stderr
+	}{
+		{"clean", "clean", nil, exitOK, "gpuav-dbg: no validation errors; app exited 0"},
+		{"errors", "errors", nil, exitErrors, "gpuav-dbg: 1 error group (4 records); app exited 0"},
+		{"app fails", "fail", nil, exitApp, "gpuav-dbg: no validation errors; app exited 5"},
+		{"every check off", "clean", []string{"--check", "all=off"}, exitUnchecked, "gpuav-dbg:   every check is off"},
+		{"a shader left unchecked", "unchecked", nil, exitUnchecked,
+			"gpuav-dbg:   1 shader: module has no entry point: left uninstrumented"},
+		{"records dropped", "dropped", nil, exitUnchecked,
+			"gpuav-dbg:   9 error records did not fit in the layer's buffers (counts are lower bounds)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tc := newTestCLI(t)
+			gvs := filepath.Join(tc.dir, "s.gvs")
+			args := append([]string{"--session", gvs}, c.args...)
+			for _, allow := range []bool{false, true} {
+				want := c.want
+				a := args
+				if allow {
+					a = append([]string{"--allow-unchecked"}, a...)
+					if want == exitUnchecked {
+						want = exitOK
+					}
+				}
+				if got := tc.fakeRun(t, c.mode, a...); got != want {
+					t.Fatalf("run %q: exit %d, want %d\n%s", a, got, want, tc.err.String())
+				}
+				if !strings.Contains(tc.err.String(), c.line) {
+					t.Fatalf("run: stderr lacks %q:\n%s", c.line, tc.err.String())
+				}
+				open := []string{"open", "--headless", gvs}
+				if allow {
+					open = append(open, "--allow-unchecked")
+				}
+				tc.err.Reset()
+				tc.run(t, want, open...)
+				if !strings.Contains(tc.err.String(), c.line+"\n") {
+					t.Fatalf("open: stderr lacks %q:\n%s", c.line, tc.err.String())
+				}
+			}
+		})
+	}
+}
+
+// TestJSONToStdout: with --json -, stdout is the report alone; the app's
+// own stdout goes to stderr.
+func TestJSONToStdout(t *testing.T) {
+	tc := newTestCLI(t)
+	if got := tc.fakeRun(t, "errors", "--session", filepath.Join(tc.dir, "s.gvs"), "--json", "-"); got != exitErrors {
+		t.Fatalf("exit %d\n%s", got, tc.err.String())
+	}
+	var r map[string]any
+	if err := json.Unmarshal(tc.out.Bytes(), &r); err != nil || len(r["errors"].([]any)) != 1 {
+		t.Fatalf("stdout is not the report alone (%v):\n%s", err, tc.out.String())
+	}
+	if !strings.Contains(tc.err.String(), "fake app: running\n") {
+		t.Fatalf("the app's stdout is not on stderr:\n%s", tc.err.String())
+	}
+}
+
+// TestMessagesSayWhatIsWrong: a bad theme is an error without a terminal
+// too, and error lines name the operation once.
+func TestMessagesSayWhatIsWrong(t *testing.T) {
+	tc := newTestCLI(t)
+	gvs := filepath.Join(tc.dir, "none.gvs")
+	out := filepath.Join(tc.dir, "no", "dir", "out.json")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--headless", "--theme", "nope", "/bin/true"},
+			"gpuav-dbg: run: --theme: unknown theme \"nope\" (want auto, dark, light, high-contrast)\n"},
+		{[]string{"open", "--theme", "nope", gvs},
+			"gpuav-dbg: open: --theme: unknown theme \"nope\" (want auto, dark, light, high-contrast)\n"},
+		{[]string{"open", gvs}, "gpuav-dbg: open session " + gvs + ": no such file or directory\n"},
+		{[]string{"run", "--headless", "--session", filepath.Join(tc.dir, "f", "s.gvs"), "--allow-unchecked", "--json", out, "/bin/true"},
+			"gpuav-dbg: write report " + out + ": no such file or directory\n"},
+	} {
+		tc.err.Reset()
+		tc.main(c.args)
+		if !strings.Contains(tc.err.String(), c.want) {
+			t.Errorf("%q: stderr\n%s\nlacks %q", c.args, tc.err.String(), c.want)
+		}
 	}
 }

@@ -520,3 +520,32 @@ func TestMessagesSayWhatIsWrong(t *testing.T) {
 		}
 	}
 }
+
+// TestListReruns: open --list lists the runs the TUI started again
+// (<first>.2.gvs) after their first run.
+func TestListReruns(t *testing.T) {
+	tc := newTestCLI(t)
+	dir, err := session.DefaultDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := filepath.Join(dir, "fake-20250101-100000.gvs")
+	if got := tc.fakeRun(t, "errors", "--session", first); got != exitErrors {
+		t.Fatalf("exit %d\n%s", got, tc.err.String())
+	}
+	data, err := os.ReadFile(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rerun := launcher.RerunPath(first, 2)
+	if err := os.WriteFile(rerun, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tc.out.Reset()
+	tc.run(t, exitOK, "open", "--list")
+	want := "2025-01-01 10:00:00  fake  1 error group (4 records); app exited 0  " + first + "\n" +
+		"2025-01-01 10:00:00  fake (re-run 2)  1 error group (4 records); app exited 0  " + rerun + "\n"
+	if tc.out.String() != want {
+		t.Fatalf("open --list:\n%s\nwant\n%s", tc.out.String(), want)
+	}
+}

@@ -575,6 +575,7 @@ func (c *Collector) source(shaderID, instruction uint32) *Source {
 		return &Source{Note: err.Error()}
 	}
 	src := sourceFrom(loc)
+	src.Path = c.resolve(loc)
 	if loc.File != "" {
 		key := SourceKey{ShaderID: shaderID, File: loc.File}
 		if _, ok := c.s.Sources[key]; !ok && lines != nil {

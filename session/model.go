@@ -57,7 +57,12 @@ type Handle struct {
 
 // Source is where an error's instruction comes from in the shader source.
 type Source struct {
-	File   string `json:"file"`
+	File string `json:"file"`
+	// Path is the file on disk the source came from (absolute): File found
+	// in the app's working directory or the source search path, with the
+	// same text at Line when the module carries its text; "" when not
+	// found. SARIF locates results by it.
+	Path   string `json:"path,omitempty"`
 	Line   int    `json:"line"`
 	Column int    `json:"column"`
 	Text   string `json:"text"`

@@ -28,9 +28,10 @@ const SourceRootID = "SRCROOT"
 
 // SARIFOptions adjust a SARIF log.
 type SARIFOptions struct {
-	// SourceRoot is the directory that relative shader source paths are
-	// relative to, and that absolute paths below it are made relative to
-	// (the %SRCROOT% base); "" is the current directory.
+	// SourceRoot is the %SRCROOT% base: the directory that source files
+	// found on disk (Source.Path) are made relative to, and that file names
+	// not found are taken relative to; "" is the repository root of the
+	// current directory (RepoRoot).
 	SourceRoot string
 	// ToolVersion is gpuav-dbg's version ("" leaves it out).
 	ToolVersion string
@@ -169,7 +170,7 @@ func encodeSARIF(w io.Writer, s *Session, opt SARIFOptions) error {
 		if err != nil {
 			return fmt.Errorf("source root: %w", err)
 		}
-		root = wd
+		root = RepoRoot(wd)
 	}
 	root, err := filepath.Abs(root)
 	if err != nil {
@@ -279,7 +280,11 @@ func sarifResultOf(g *ErrorGroup, ruleIndex int, root string) sarifResult {
 	loc := sarifLocation{LogicalLocations: []sarifLogical{logical}}
 	where := fmt.Sprintf("shader %d instruction %d", g.Shader.ID, g.Instruction)
 	if src := g.Source; src != nil && src.File != "" {
-		pl := &sarifPhysical{ArtifactLocation: artifactLocation(src.File, root)}
+		file := src.File
+		if src.Path != "" {
+			file = src.Path
+		}
+		pl := &sarifPhysical{ArtifactLocation: artifactLocation(file, root)}
 		if src.Line > 0 {
 			pl.Region = &sarifRegion{StartLine: src.Line, StartColumn: max(src.Column, 0)}
 			if src.Text != "" {
@@ -382,6 +387,24 @@ func artifactLocation(file, root string) sarifArtifactLoc {
 		return sarifArtifactLoc{URI: escapePath(filepath.ToSlash(rel)), URIBaseID: SourceRootID}
 	}
 	return sarifArtifactLoc{URI: fileURI(file, false)}
+}
+
+// RepoRoot is the top-level directory of the git checkout holding dir (the
+// nearest directory upwards with a .git directory or file), or dir itself
+// outside a checkout: the root code scanning resolves paths against.
+func RepoRoot(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return dir
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return abs
+		}
+	}
 }
 
 // escapePath percent-escapes each segment of a slash-separated path.

@@ -42,6 +42,10 @@ func (c *cli) runCmd(name string, args []string) int {
 			return c.fail("%s: %s: no such file (build the demo with make)", name, demo)
 		}
 		rest = []string{demo}
+		// In a build tree, the demo's shader sources are known.
+		if src := filepath.Join(dir, "..", "examples", "demo", "shaders"); isDir(src) {
+			f.sourcePath = append(f.sourcePath, filepath.Clean(src))
+		}
 	}
 	app, err := launcher.ResolveApp(rest[0])
 	if err != nil {
@@ -75,6 +79,12 @@ func (c *cli) runCmd(name string, args []string) int {
 		}
 	}
 	return c.launch(name, o, f)
+}
+
+// isDir reports whether path is a directory.
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
 }
 
 // fail prints one error line and returns the launcher's exit status.

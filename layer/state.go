@@ -8,6 +8,7 @@ import (
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
+	"github.com/gpuav-dbg/gpuav-dbg/sourcemap"
 )
 
 // LayerVersion is the layer's version, sent in the hello.
@@ -30,6 +31,9 @@ type shader struct {
 	instrumented bool
 	warning      string
 	micros       int64
+	// srcmap is the module's source map, built on its first error
+	// (report.go).
+	srcmap *sourcemap.Map
 }
 
 type moduleKey struct{ device, module uint64 }

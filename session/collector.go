@@ -35,11 +35,10 @@ type groupKey struct {
 	action      uint32
 }
 
-// groupState is a group plus what the collector needs to rebuild its
-// message when its count or a debug name changes.
+// groupState is a group plus what the collector needs to update it when
+// records or debug names arrive.
 type groupState struct {
 	g        *ErrorGroup
-	what     string // the check's own sentence (gpuav.Description.Message)
 	cmdBuf   uint64
 	pipeline uint64
 	module   uint64
@@ -58,7 +57,7 @@ type groupState struct {
 	// and tlGroup are where that message's timeline counts it.
 	epoch             uint64
 	tlAction, tlGroup int
-	// dirty: the message and last coordinates wait for flush.
+	// dirty: the last coordinates wait for flush.
 	dirty bool
 }
 
@@ -79,7 +78,7 @@ func rawOf(stage uint32, w [3]uint32) rawCoords {
 }
 
 // coords builds the coordinates.
-func (r rawCoords) coords() Coords { return Coords(gpuav.StageCoords(r.stage, r.words)) }
+func (r rawCoords) coords() Coords { return stageCoords(r.stage, r.words) }
 
 // Collector builds a Session from wire messages, in arrival order, and
 // writes every frame it accepts to the session file, if one is set. It is
@@ -130,6 +129,9 @@ type Collector struct {
 	replay bool
 	// packed decodes the packed errors messages of a replay.
 	packed *wire.PackedDecoder
+	// intern keeps one copy of the strings, label paths and sources that
+	// many groups share (intern.go).
+	intern interner
 }
 
 // NewCollector returns a collector with an empty session.
@@ -389,7 +391,7 @@ func (c *Collector) addShader(m *wire.Shader) {
 
 // handle formats a handle with its debug name.
 func (c *Collector) handle(h uint64) Handle {
-	return Handle{Handle: hexHandle(h), Name: c.names[h]}
+	return Handle{Handle: c.intern.hex(h), Name: c.names[h]}
 }
 
 // setName records a debug name and renames the groups that refer to the
@@ -398,29 +400,20 @@ func (c *Collector) setName(h uint64, name string) {
 	c.names[h] = name
 	c.renameModel(h, name)
 	for _, st := range c.order {
-		touched := false
 		if st.cmdBuf == h {
 			st.g.CommandBuffer.Name = name
-			touched = true
 		}
 		if st.pipeline == h {
 			st.g.Pipeline.Name = name
-			touched = true
 		}
 		if st.module == h && (st.g.Shader.Module != "" || st.g.Shader.Object != "") {
 			st.g.Shader.Name = name
-			touched = true
 		}
 		if st.queue == h {
 			st.g.Queue.Name = name
-			touched = true
 		}
 		if st.primary == h {
 			st.g.PrimaryCommandBuffer.Name = name
-			touched = true
-		}
-		if touched {
-			st.g.Message = buildMessage(st.g, st.what)
 		}
 	}
 }
@@ -485,17 +478,19 @@ func (c *Collector) addErrors(e *wire.Errors) {
 	tl.finish()
 }
 
-// flush brings the groups that records were added to up to date: their
-// last coordinates and their messages. It runs when a snapshot is taken,
-// so a burst of messages (or a whole file replayed) builds each message
-// once. Called with c.mu held.
+// flush brings the last coordinates of the groups that records were added
+// to up to date. It runs when a snapshot is taken, so a burst of messages
+// (or a whole file replayed) builds them once. Called with c.mu held.
 func (c *Collector) flush() {
 	for _, st := range c.dirty {
 		if st.last != st.lastBuilt {
 			st.lastBuilt = st.last
-			st.g.LastCoords = st.last.coords()
+			if i := slices.Index(st.samples, st.last); i >= 0 {
+				st.g.LastCoords = st.g.Samples[i]
+			} else {
+				st.g.LastCoords = st.last.coords()
+			}
 		}
-		st.g.Message = buildMessage(st.g, st.what)
 		st.dirty = false
 	}
 	c.dirty = c.dirty[:0]
@@ -509,21 +504,22 @@ func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, raw r
 	coords := raw.coords()
 	g := &ErrorGroup{
 		Check:         check,
-		VUID:          d.VUID(r.Action),
+		VUID:          c.intern.str(d.VUID(r.Action)),
 		Stage:         gpuav.StageName(r.Stage),
 		Coords:        coords,
 		LastCoords:    coords,
 		CommandBuffer: c.handle(e.CommandBuffer),
 		Submit:        e.Submit,
 		ActionIndex:   r.ActionIndex,
-		Action:        r.Action,
+		Action:        c.intern.str(r.Action),
 		Pipeline:      c.handle(r.Pipeline),
 		Shader:        ShaderRef{ID: r.ShaderID},
 		Instruction:   r.Instruction,
 	}
 	if len(r.Labels) > 0 {
-		g.Labels = slices.Clone(r.Labels)
+		g.Labels = c.intern.labels(r.Labels)
 	}
+	g.code, g.params, g.described = gpuav.CheckCode(r.Code), params, true
 	if d.HasDescriptor {
 		g.Descriptor = &Descriptor{Set: d.Set, Binding: d.Binding, Index: d.Index, ArrayLength: d.Length}
 	}
@@ -536,7 +532,7 @@ func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, raw r
 		g.Level = LevelWarning
 	}
 	g.Samples = []Coords{coords}
-	st := &groupState{g: g, what: d.Message, cmdBuf: e.CommandBuffer, pipeline: r.Pipeline,
+	st := &groupState{g: g, cmdBuf: e.CommandBuffer, pipeline: r.Pipeline,
 		index: len(c.s.Groups), samples: []rawCoords{raw}, last: raw, lastBuilt: raw}
 	// The queue and the primary are the first submit's: they are not part
 	// of the group key (docs/DECISIONS.md, "Attribution of secondaries").
@@ -552,14 +548,18 @@ func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, raw r
 	}
 	if sh, ok := c.s.Shaders[r.ShaderID]; ok && sh.Object != 0 {
 		st.module = sh.Object
-		g.Shader.Object = hexHandle(sh.Object)
+		g.Shader.Object = c.intern.hex(sh.Object)
 		g.Shader.Name = c.names[sh.Object]
 	} else if ok {
 		st.module = sh.Module
-		g.Shader.Module = hexHandle(sh.Module)
+		g.Shader.Module = c.intern.hex(sh.Module)
 		g.Shader.Name = c.names[sh.Module]
 	}
-	g.Source = c.source(r.ShaderID, r.Instruction)
+	if _, ok := c.s.Shaders[r.ShaderID]; ok {
+		g.Source = c.intern.source(r.ShaderID, r.Instruction, c.source)
+	} else {
+		g.Source = c.source(r.ShaderID, r.Instruction) // says so; the shader may come later
+	}
 	return st
 }
 
@@ -620,6 +620,18 @@ func (c *Collector) Snapshot() *Session {
 	defer c.mu.Unlock()
 	c.flush()
 	return c.s.clone()
+}
+
+// finish returns the session of a replay without copying it: the
+// collector is done and nothing else holds it (a copy of a million-record
+// session would double its memory for a moment).
+func (c *Collector) finish() *Session {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.flush()
+	s := c.s
+	c.s = nil
+	return s
 }
 
 // clone copies a session deep enough for one writer and many readers.

@@ -191,24 +191,24 @@ func parseWith(data []byte, setup func(*Collector)) (*Session, error) {
 	off := len(header)
 	for off < len(data) {
 		if len(data)-off < wire.HeaderSize {
-			return c.Snapshot(), &TruncatedError{Offset: int64(off),
+			return c.finish(), &TruncatedError{Offset: int64(off),
 				Err: fmt.Errorf("%w: header cut after %d of %d bytes", wire.ErrTruncated, len(data)-off, wire.HeaderSize)}
 		}
 		k, size, err := wire.ParseHeader([wire.HeaderSize]byte(data[off : off+wire.HeaderSize]))
 		if err != nil {
-			return c.Snapshot(), &TruncatedError{Offset: int64(off), Err: err}
+			return c.finish(), &TruncatedError{Offset: int64(off), Err: err}
 		}
 		body := data[off+wire.HeaderSize:]
 		if len(body) < size {
-			return c.Snapshot(), &TruncatedError{Offset: int64(off),
+			return c.finish(), &TruncatedError{Offset: int64(off),
 				Err: fmt.Errorf("%w: %v payload cut after %d of %d bytes", wire.ErrTruncated, k, len(body), size)}
 		}
 		if err := c.RecordFrame(k, body[:size:size]); err != nil {
-			return c.Snapshot(), &TruncatedError{Offset: int64(off), Err: err}
+			return c.finish(), &TruncatedError{Offset: int64(off), Err: err}
 		}
 		off += wire.HeaderSize + size
 	}
-	return c.Snapshot(), nil
+	return c.finish(), nil
 }
 
 // parseReport reads a JSON report back into a session (without SPIR-V,

@@ -272,7 +272,7 @@ func vuidURI(vuid string) string {
 // sarifResultOf is one group's result.
 func sarifResultOf(g *ErrorGroup, ruleIndex int, root string) sarifResult {
 	res := sarifResult{RuleID: g.Check, RuleIndex: ruleIndex, Level: groupLevel(g),
-		Message: sarifText{g.Message}, OccurrenceCount: max(g.Count, 1)}
+		Message: sarifText{g.Message()}, OccurrenceCount: max(g.Count, 1)}
 	if res.Message.Text == "" {
 		res.Message.Text = g.Check
 	}
@@ -315,7 +315,7 @@ func sarifResultOf(g *ErrorGroup, ruleIndex int, root string) sarifResult {
 	if g.VUID != "" {
 		props["vuid"] = g.VUID
 	}
-	if len(g.LastCoords) > 0 {
+	if !g.LastCoords.IsZero() {
 		props["last_coords"] = g.LastCoords
 	}
 	if g.LastSubmit > 0 {

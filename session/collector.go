@@ -47,38 +47,11 @@ type groupState struct {
 	queue, primary uint64
 	// index is the group's place in Session.Groups.
 	index int
-	// samples are the stage and stage words of g.Samples, compared
-	// before building coordinates, so a record that adds nothing
-	// allocates nothing.
-	samples []rawCoords
-	// last is the latest record's; lastBuilt is what g.LastCoords shows.
-	last, lastBuilt rawCoords
 	// epoch is the Errors message that last touched the group; tlAction
 	// and tlGroup are where that message's timeline counts it.
 	epoch             uint64
 	tlAction, tlGroup int
-	// dirty: the last coordinates wait for flush.
-	dirty bool
 }
-
-// rawCoords are a record's stage and the stage words its coordinates use.
-type rawCoords struct {
-	stage uint32
-	words [3]uint32
-}
-
-// rawOf keeps the stage words that the stage's coordinates use (the others
-// may hold anything).
-func rawOf(stage uint32, w [3]uint32) rawCoords {
-	switch stage {
-	case gpuav.ModelVertex, gpuav.ModelTessellationControl, gpuav.ModelGeometry, gpuav.ModelFragment:
-		w[2] = 0
-	}
-	return rawCoords{stage, w}
-}
-
-// coords builds the coordinates.
-func (r rawCoords) coords() Coords { return stageCoords(r.stage, r.words) }
 
 // Collector builds a Session from wire messages, in arrival order, and
 // writes every frame it accepts to the session file, if one is set. It is
@@ -105,12 +78,8 @@ type Collector struct {
 	newMap func(words []uint32) sourceMapper
 	groups map[groupKey]*groupState
 	order  []*groupState
-	// epoch counts Errors messages; touched lists the groups the current
-	// one added to.
-	epoch   uint64
-	touched []*groupState
-	// dirty lists the groups flush must bring up to date.
-	dirty     []*groupState
+	// epoch counts Errors messages (groupState.epoch).
+	epoch     uint64
 	names     map[uint64]string
 	pipelines map[uint64]*wire.Pipeline
 	// causes are the notices that count the subjects of one cause
@@ -433,7 +402,6 @@ func (c *Collector) addErrors(e *wire.Errors) {
 		}
 	}
 	c.epoch++
-	c.touched = c.touched[:0]
 	tl := newTimelineBuilder(c, e)
 	for i := range e.Records {
 		r := &e.Records[i]
@@ -446,10 +414,12 @@ func (c *Collector) addErrors(e *wire.Errors) {
 		if count <= 0 {
 			count = 1
 		}
-		raw := rawOf(r.Stage, r.StageWords)
+		// Coordinates are a small value: building them costs no
+		// allocation, comparing them a few words.
+		coords := stageCoords(r.Stage, r.StageWords)
 		st, ok := c.groups[key]
 		if !ok {
-			st = c.newGroup(e, r, check, raw)
+			st = c.newGroup(e, r, check, coords)
 			c.groups[key] = st
 			c.order = append(c.order, st)
 			s.Groups = append(s.Groups, st.g)
@@ -457,51 +427,22 @@ func (c *Collector) addErrors(e *wire.Errors) {
 		g := st.g
 		g.Count += count
 		g.LastSubmit = max(g.LastSubmit, e.Submit)
-		st.last = raw
-		if len(st.samples) < MaxSamples && !slices.Contains(st.samples, raw) {
-			st.samples = append(st.samples, raw)
-			g.Samples = append(g.Samples, raw.coords())
+		g.LastCoords = coords
+		if len(g.Samples) < MaxSamples && !slices.ContainsFunc(g.Samples, coords.Equal) {
+			g.Samples = append(g.Samples, coords)
 		}
 		first := st.epoch != c.epoch
-		if first {
-			st.epoch = c.epoch
-			c.touched = append(c.touched, st)
-		}
+		st.epoch = c.epoch
 		tl.add(r, st, count, first)
-	}
-	for _, st := range c.touched {
-		if !st.dirty {
-			st.dirty = true
-			c.dirty = append(c.dirty, st)
-		}
 	}
 	tl.finish()
 }
 
-// flush brings the last coordinates of the groups that records were added
-// to up to date. It runs when a snapshot is taken, so a burst of messages
-// (or a whole file replayed) builds them once. Called with c.mu held.
-func (c *Collector) flush() {
-	for _, st := range c.dirty {
-		if st.last != st.lastBuilt {
-			st.lastBuilt = st.last
-			if i := slices.Index(st.samples, st.last); i >= 0 {
-				st.g.LastCoords = st.g.Samples[i]
-			} else {
-				st.g.LastCoords = st.last.coords()
-			}
-		}
-		st.dirty = false
-	}
-	c.dirty = c.dirty[:0]
-}
-
 // newGroup starts a group from its first record.
-func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, raw rawCoords) *groupState {
+func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, coords Coords) *groupState {
 	var params [gpuav.RecordParams]uint32
 	copy(params[:], r.Params)
 	d := gpuav.Describe(gpuav.CheckCode(r.Code), params)
-	coords := raw.coords()
 	g := &ErrorGroup{
 		Check:         check,
 		VUID:          c.intern.str(d.VUID(r.Action)),
@@ -532,8 +473,7 @@ func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, raw r
 		g.Level = LevelWarning
 	}
 	g.Samples = []Coords{coords}
-	st := &groupState{g: g, cmdBuf: e.CommandBuffer, pipeline: r.Pipeline,
-		index: len(c.s.Groups), samples: []rawCoords{raw}, last: raw, lastBuilt: raw}
+	st := &groupState{g: g, cmdBuf: e.CommandBuffer, pipeline: r.Pipeline, index: len(c.s.Groups)}
 	// The queue and the primary are the first submit's: they are not part
 	// of the group key (docs/decisions/queue-and-primary-not-in-group-key.md).
 	if e.Queue != 0 {
@@ -618,7 +558,6 @@ func (c *Collector) lookup(sh *Shader, instruction int) (loc sourcemap.Location,
 func (c *Collector) Snapshot() *Session {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.flush()
 	return c.s.clone()
 }
 
@@ -628,7 +567,6 @@ func (c *Collector) Snapshot() *Session {
 func (c *Collector) finish() *Session {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.flush()
 	s := c.s
 	c.s = nil
 	return s

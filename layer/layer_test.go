@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/internal/cbuild"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
 
@@ -78,7 +79,7 @@ func buildLayer(dir string) error {
 }
 
 // EnvPrebuilt names a directory with everything the end-to-end tests
-// build (scripts/build-layer-tests.sh makes it): the layer and manifest,
+// build (scripts/hardware/build.sh layer-tests makes it): the layer and manifest,
 // vkapp, multi and the SPIR-V files. The tests then need no Go toolchain,
 // C compiler or glslang: for the run on the NVIDIA machine.
 const EnvPrebuilt = "GPUAVDBG_TEST_PREBUILT"
@@ -121,10 +122,7 @@ func setup(t testing.TB) {
 			return
 		}
 		fixture.app = filepath.Join(root, "vkapp")
-		out, err := exec.Command("cc", "-O2", "-Wall", "-Wextra", "-Werror", "-std=c11", "-o", fixture.app,
-			"testdata/vkapp.c", "-lvulkan").CombinedOutput()
-		if err != nil {
-			fixture.err = fmt.Errorf("build vkapp: %v\n%s", err, out)
+		if fixture.err = cbuild.App(fixture.app, "layer/testdata/vkapp.c"); fixture.err != nil {
 			return
 		}
 		fixture.shader = filepath.Join(root, "oob_compute.spv")

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -28,6 +29,10 @@ const (
 	// outputDelay bounds the wait for the app's output pipes after it
 	// exited (a child it left behind may hold them open).
 	outputDelay = time.Second
+	// stopGrace is how long a run whose app died of an interrupt or
+	// termination signal waits to learn that the user sent it: Ctrl-C
+	// reaches the app and the launcher at once, in no set order.
+	stopGrace = 500 * time.Millisecond
 )
 
 // Options say what to run and how.
@@ -75,8 +80,10 @@ type Run struct {
 	// finished (or the grace time passed).
 	exited chan struct{}
 	// userStop: the user asked the app to stop (Ctrl-C, a signal to the
-	// launcher, quitting the UI, Stop).
-	userStop atomic.Bool
+	// launcher, quitting the UI, Stop); stopAsked is closed then.
+	userStop  atomic.Bool
+	stopOnce  sync.Once
+	stopAsked chan struct{}
 }
 
 // Start creates the session file, opens the socket and starts the app. A
@@ -90,7 +97,8 @@ func Start(o Options) (*Run, error) {
 	}
 	col := session.NewCollector()
 	col.SetFile(file)
-	r := &Run{opts: o, Collector: col, file: file, updates: make(chan struct{}, 1), exited: make(chan struct{})}
+	r := &Run{opts: o, Collector: col, file: file, updates: make(chan struct{}, 1), exited: make(chan struct{}),
+		stopAsked: make(chan struct{})}
 	r.NotLoaded = fmt.Sprintf("the layer was not loaded by %s (is it a Vulkan app? run with VK_LOADER_DEBUG=layer to see why)", o.Shown)
 	col.OnChange = r.notify
 	srv, err := session.Listen("", col)
@@ -135,6 +143,12 @@ func (r *Run) wait(stdout, stderr *lineWriter) {
 	_ = r.cmd.Wait()
 	stdout.Flush()
 	stderr.Flush()
+	if interrupted(r.cmd.ProcessState) && !r.userStop.Load() {
+		select {
+		case <-r.stopAsked:
+		case <-time.After(stopGrace):
+		}
+	}
 	_ = r.Collector.Record(wire.KindAppExited, exitMsg(r.cmd.ProcessState, r.userStop.Load()))
 	r.srv.Drain(LayerGrace)
 	if !r.Collector.Snapshot().App.LayerLoaded {
@@ -179,7 +193,7 @@ func (r *Run) Stop() {
 	if !r.Running() {
 		return
 	}
-	r.userStop.Store(true)
+	r.markStopped()
 	_ = r.cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case <-r.exited:
@@ -192,13 +206,36 @@ func (r *Run) Stop() {
 // Signal passes a signal the user sent the launcher on to the app, and
 // remembers that the user asked it to stop.
 func (r *Run) Signal(s os.Signal) {
-	r.userStop.Store(true)
+	r.markStopped()
 	_ = r.cmd.Process.Signal(s)
 }
 
 // Interrupted remembers that the user pressed Ctrl-C, which the terminal
 // sends the app too.
-func (r *Run) Interrupted() { r.userStop.Store(true) }
+func (r *Run) Interrupted() { r.markStopped() }
+
+// markStopped remembers that the user asked the app to stop.
+func (r *Run) markStopped() {
+	r.userStop.Store(true)
+	r.stopOnce.Do(func() { close(r.stopAsked) })
+}
+
+// interrupted reports whether the app died of a signal a user sends to
+// stop a program: SIGINT, SIGTERM, SIGHUP, SIGQUIT or SIGKILL.
+func interrupted(ps *os.ProcessState) bool {
+	if ps == nil {
+		return false
+	}
+	ws, ok := ps.Sys().(syscall.WaitStatus)
+	if !ok || !ws.Signaled() {
+		return false
+	}
+	switch ws.Signal() {
+	case syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGKILL:
+		return true
+	}
+	return false
+}
 
 // Close closes the socket and the session file. Call it once the run is
 // over (after Exited, or Stop); it returns the first error writing the

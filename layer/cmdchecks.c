@@ -144,6 +144,14 @@ static uint32_t format_size(VkFormat f)
     return 0;
 }
 
+static const void *find_next(const void *next, VkStructureType t)
+{
+    for (const VkBaseInStructure *p = next; p; p = p->pNext)
+        if (p->sType == t)
+            return p;
+    return NULL;
+}
+
 static int has_dynamic(const VkPipelineDynamicStateCreateInfo *ds, VkDynamicState s)
 {
     for (uint32_t i = 0; ds && i < ds->dynamicStateCount; i++)
@@ -161,6 +169,11 @@ void gpuavdbg_cc_pipeline_created(device_data *dd, pipeline_info *pi, const VkGr
         return;
     int dyn_input = has_dynamic(ci->pDynamicState, VK_DYNAMIC_STATE_VERTEX_INPUT_EXT);
     const VkPipelineVertexInputStateCreateInfo *vs = ci->pVertexInputState;
+    if (!dyn_input && !vs && find_next(ci->pNext, VK_STRUCTURE_TYPE_PIPELINE_LIBRARY_CREATE_INFO_KHR) &&
+        !(__atomic_fetch_or(&dd->cc->told, CC_TOLD_VERTEX_LIBRARY, __ATOMIC_RELAXED) & CC_TOLD_VERTEX_LIBRARY))
+        gpuavdbg_logf(GPUAVDBG_LOG_WARNING, "vertex_fetch_oob: draws of pipelines linked from graphics pipeline "
+                                            "libraries are not checked (the layer does not read a library's vertex "
+                                            "input state) (said once per device)");
     if (!dyn_input && (!vs || vs->vertexBindingDescriptionCount == 0))
         return; /* no vertex input, or a pipeline library holds it */
     cc_vi *vi = calloc(1, sizeof *vi);
@@ -427,8 +440,8 @@ static int check_index(cb_state *cs, uint32_t action, uint32_t draw, uint32_t fi
 static const cc_vi *draw_vi(cb_state *cs, int *dynamic_stride)
 {
     *dynamic_stride = 0;
-    if (!cs->bound[0].pipeline)
-        return NULL; /* shader objects: vertex input is dynamic state */
+    if (!cs->bound[0].pipeline) /* shader objects: vertex input is dynamic state */
+        return cs->bound[0].shaders[0] && cs->cc ? cs->cc->dyn_vi : NULL;
     device_data *dd = cs->dd;
     pthread_mutex_lock(&dd->lock);
     const pipeline_info *pi = hmap_get(&dd->pipelines, cs->bound[0].pipeline);
@@ -490,6 +503,21 @@ static int check_attribute(cb_state *cs, uint32_t action, uint32_t draw, const d
     return skip;
 }
 
+/* unchecked_vertex says once per device that the vertex-rate attributes of
+ * a draw whose vertex indices are in GPU memory are not checked. */
+static void unchecked_vertex(cb_state *cs, const cc_vi *vi)
+{
+    int vertex_rate = 0;
+    for (uint32_t k = 0; k < vi->nbind; k++)
+        vertex_rate |= !vi->bind[k].instance;
+    if (vertex_rate && !(__atomic_fetch_or(&cs->dd->cc->told, CC_TOLD_VERTEX_INDEXED, __ATOMIC_RELAXED) &
+                         CC_TOLD_VERTEX_INDEXED))
+        gpuavdbg_logf(GPUAVDBG_LOG_WARNING,
+                      "vertex_fetch_oob: the vertex-rate attributes of indexed and indirect draws are not checked (their "
+                      "vertex indices are in GPU memory; vkCmdDraw and vkCmdDrawMultiEXT are checked, and the "
+                      "instance-rate attributes of indexed draws) (said once per device)");
+}
+
 /* check_vertex checks every attribute of the draw; returns 1 when the draw
  * must be skipped. */
 static int check_vertex(cb_state *cs, uint32_t action, uint32_t draw, const draw_range *r)
@@ -498,6 +526,8 @@ static int check_vertex(cb_state *cs, uint32_t action, uint32_t draw, const draw
         return 0;
     int dyn_stride;
     const cc_vi *vi = draw_vi(cs, &dyn_stride);
+    if (vi && !r->vertex_rate)
+        unchecked_vertex(cs, vi);
     int skip = 0;
     for (uint32_t i = 0; vi && i < vi->nattr; i++)
         for (uint32_t k = 0; k < vi->nbind; k++)
@@ -639,6 +669,11 @@ static void indirect_draw_prepare(cb_state *cs, uint32_t action, const indirect_
     device_data *dd = cs->dd;
     uint32_t checks = checks_of(dd);
     int indexed = f->kind == GPUAVDBG_PREPASS_KIND_DRAW_INDEXED;
+    int dyn_stride;
+    const cc_vi *vi = (checks & GPUAVDBG_CC_VERTEX) && f->kind != GPUAVDBG_PREPASS_KIND_MESH ? draw_vi(cs, &dyn_stride)
+                                                                                            : NULL;
+    if (vi)
+        unchecked_vertex(cs, vi);
     if (!(checks & GPUAVDBG_CC_INDIRECT) && !(indexed && (checks & GPUAVDBG_CC_INDEX)))
         return;
     VkDeviceSize size = gpuavdbg_buffer_info(buffer, NULL);

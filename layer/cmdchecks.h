@@ -64,6 +64,7 @@ enum {
     CC_TOLD_ADDRESS = 8,
     CC_TOLD_COPY = 16,
     CC_TOLD_VERTEX_LIBRARY = 32,
+    CC_TOLD_VERTEX_INDEXED = 64,
 };
 
 /* One copy of the app's bytes into the pre-pass buffer, recorded when the

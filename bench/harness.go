@@ -51,22 +51,25 @@ var Presets = map[string]Preset{
 		{Name: "dispatch", Args: []string{"--dispatches", "1000"}, Warmup: 3, Iters: 20, Target: 1.10},
 		{Name: "shader", Args: []string{"--invocations", "1048576", "--loops", "1024"}, Warmup: 3, Iters: 20, Target: 1.5},
 		{Name: "draw", Args: []string{"--draws", "10000", "--sets", "64"}, Warmup: 3, Iters: 20, Target: 1.15},
+		{Name: "draw_indirect", Args: []string{"--draws", "10000", "--sets", "64"}, Warmup: 3, Iters: 20, Target: 1.15},
 		{Name: "pipeline", Args: nil, Warmup: 1, Iters: 2, Target: 1.5},
 	},
 	"lavapipe": {
 		{Name: "dispatch", Args: []string{"--dispatches", "1000"}, Warmup: 2, Iters: 8, Target: 1.10},
 		{Name: "shader", Args: []string{"--invocations", "131072", "--loops", "256"}, Warmup: 1, Iters: 6, Target: 1.5},
 		{Name: "draw", Args: []string{"--draws", "10000", "--sets", "64"}, Warmup: 1, Iters: 6, Target: 1.15},
+		{Name: "draw_indirect", Args: []string{"--draws", "10000", "--sets", "64"}, Warmup: 1, Iters: 6, Target: 1.15},
 		{Name: "pipeline", Args: nil, Warmup: 1, Iters: 2, Target: 1.5},
 	},
 }
 
 // checkArgs are the small sizes of the correctness runs.
 var checkArgs = map[string][]string{
-	"dispatch": {"--dispatches", "64"},
-	"shader":   {"--invocations", "4096", "--loops", "16"},
-	"draw":     {"--draws", "256", "--sets", "8"},
-	"pipeline": nil,
+	"dispatch":      {"--dispatches", "64"},
+	"shader":        {"--invocations", "4096", "--loops", "16"},
+	"draw":          {"--draws", "256", "--sets", "8"},
+	"draw_indirect": {"--draws", "256", "--sets", "8"},
+	"pipeline":      nil,
 }
 
 // Results is everything one harness run measured; -json writes it and

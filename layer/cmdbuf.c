@@ -379,6 +379,8 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdBindPipeline(VkCommandBuffer cb, VkPipel
         const pipeline_info *pi = hmap_get(&dd->pipelines, GPUAVDBG_H(pipeline));
         b->layout = pi ? pi->layout : VK_NULL_HANDLE;
         b->instrumented = pi ? pi->instrumented : 0;
+        b->vi = pi ? pi->vi : NULL;
+        b->has_task = pi ? pi->has_task : 0;
         pthread_mutex_unlock(&dd->lock);
     }
     dd->disp.CmdBindPipeline(cb, bp, pipeline);

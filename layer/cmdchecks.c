@@ -218,6 +218,20 @@ cc_cb *gpuavdbg_cc_get(cb_state *cs)
     return cs->cc;
 }
 
+VkDeviceSize gpuavdbg_cc_buffer(cb_state *cs, VkBuffer b, int *copyable)
+{
+    cc_cb *c = gpuavdbg_cc_get(cs);
+    if (!c)
+        return gpuavdbg_buffer_info(b, copyable);
+    if (c->last_buf != b || !b) {
+        c->last_size = gpuavdbg_buffer_info(b, &c->last_copyable);
+        c->last_buf = b;
+    }
+    if (copyable)
+        *copyable = c->last_copyable;
+    return c->last_size;
+}
+
 void gpuavdbg_cc_reset(cb_state *cs)
 {
     cc_cb *c = cs->cc;
@@ -442,11 +456,7 @@ static const cc_vi *draw_vi(cb_state *cs, int *dynamic_stride)
     *dynamic_stride = 0;
     if (!cs->bound[0].pipeline) /* shader objects: vertex input is dynamic state */
         return cs->bound[0].shaders[0] && cs->cc ? cs->cc->dyn_vi : NULL;
-    device_data *dd = cs->dd;
-    pthread_mutex_lock(&dd->lock);
-    const pipeline_info *pi = hmap_get(&dd->pipelines, cs->bound[0].pipeline);
-    const cc_vi *vi = pi ? pi->vi : NULL;
-    pthread_mutex_unlock(&dd->lock);
+    const cc_vi *vi = cs->bound[0].vi;
     if (!vi)
         return NULL;
     *dynamic_stride = vi->dynamic_stride;
@@ -676,7 +686,7 @@ static void indirect_draw_prepare(cb_state *cs, uint32_t action, const indirect_
         unchecked_vertex(cs, vi);
     if (!(checks & GPUAVDBG_CC_INDIRECT) && !(indexed && (checks & GPUAVDBG_CC_INDEX)))
         return;
-    VkDeviceSize size = gpuavdbg_buffer_info(buffer, NULL);
+    VkDeviceSize size = gpuavdbg_cc_buffer(cs, buffer, NULL);
     if (!size)
         return;
     uint32_t eff_stride = *n > 1 || f->count_form ? stride : f->cmd_size;
@@ -697,15 +707,10 @@ static void indirect_draw_prepare(cb_state *cs, uint32_t action, const indirect_
         .n = copied, .stride = eff_stride, .cmd_size = f->cmd_size,
         .count_buf = count_buf, .count_offset = count_offset, .max_draw = *n, .fit = saturate32(fits),
     };
-    if (f->kind == GPUAVDBG_PREPASS_KIND_MESH) {
-        pthread_mutex_lock(&dd->lock);
-        const pipeline_info *pi = hmap_get(&dd->pipelines, cs->bound[0].pipeline);
-        if (pi && pi->has_task)
-            j.kind |= GPUAVDBG_PREPASS_FLAG_TASK;
-        pthread_mutex_unlock(&dd->lock);
-        if (!cs->bound[0].pipeline && cs->bound[0].shaders[5])
-            j.kind |= GPUAVDBG_PREPASS_FLAG_TASK; /* a task shader object (stage index 5) */
-    }
+    /* A task shader: the pipeline's, or a task shader object (stage index 5). */
+    if (f->kind == GPUAVDBG_PREPASS_KIND_MESH &&
+        (cs->bound[0].pipeline ? cs->bound[0].has_task : cs->bound[0].shaders[5] != VK_NULL_HANDLE))
+        j.kind |= GPUAVDBG_PREPASS_FLAG_TASK;
     if (indexed && c && c->ib) {
         j.indices = saturate32((c->ib_end > c->ib_offset ? c->ib_end - c->ib_offset : 0) / c->ib_size);
         j.index_size = c->ib_size;
@@ -764,7 +769,7 @@ static uint32_t indirect_single(cb_state *cs, uint32_t action, uint32_t kind, Vk
                                 uint32_t cmd_size)
 {
     device_data *dd = cs->dd;
-    VkDeviceSize size = gpuavdbg_buffer_info(buffer, NULL);
+    VkDeviceSize size = gpuavdbg_cc_buffer(cs, buffer, NULL);
     cc_job j = {.action = action, .kind = kind | (safe(dd) ? GPUAVDBG_PREPASS_FLAG_SAFE : 0), .buf = buffer,
                 .offset = offset, .size = size, .n = 1, .stride = cmd_size, .cmd_size = cmd_size, .fit = 1};
     uint32_t src = gpuavdbg_prepass_add(cs, &j);
@@ -780,7 +785,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdDispatchIndirect(VkCommandBuffer cb, VkB
     uint32_t action = cs ? cs->nactions : 0;
     uint32_t src = 0;
     if (cs && (checks_of(dd) & GPUAVDBG_CC_INDIRECT)) {
-        VkDeviceSize size = gpuavdbg_buffer_info(buffer, NULL);
+        VkDeviceSize size = gpuavdbg_cc_buffer(cs, buffer, NULL);
         if (size && offset + 12 > size) {
             overrun(cs, action, GPUAVDBG_OVERRUN_OFFSET, 1, 12, offset, 12, size, 0);
             if (safe(dd)) {

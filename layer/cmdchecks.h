@@ -104,9 +104,18 @@ typedef struct cc_cb {
     int ran;       /* the pre-pass ran in this recording */
     int suspended; /* inside a suspended dynamic render pass: no pre-pass now */
     uint32_t unchecked; /* commands not checked: the pre-pass buffer was full */
+    /* The last buffer looked up (gpuavdbg_cc_buffer): a recording's
+     * indirect draws mostly read one buffer. */
+    VkBuffer last_buf;
+    VkDeviceSize last_size;
+    int last_copyable;
 } cc_cb;
 
 cc_cb *gpuavdbg_cc_get(cb_state *cs);
+
+/* gpuavdbg_cc_buffer is gpuavdbg_buffer_info for the command checks of a
+ * recording, with the last answer kept. */
+VkDeviceSize gpuavdbg_cc_buffer(cb_state *cs, VkBuffer b, int *copyable);
 
 /* gpuavdbg_cc_record appends a layer record made on the CPU. */
 void gpuavdbg_cc_record(cb_state *cs, uint32_t action, uint32_t code, uint32_t stage, uint32_t w0, uint32_t w1,

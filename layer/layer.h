@@ -460,6 +460,10 @@ typedef struct bound_pipeline {
     uint64_t pipeline; /* 0 when shader objects are bound (shaderobj.c) */
     VkPipelineLayout layout;
     int instrumented;
+    /* cmdchecks.c: the pipeline's vertex input state and task stage
+     * (pipeline_info's, valid while the pipeline is bound). */
+    const struct cc_vi *vi;
+    int has_task;
     /* Shader objects bound per stage (GPUAVDBG_SO_STAGES, shaderobj.c);
      * stale after a later vkCmdBindPipeline at this bind point. */
     VkShaderEXT shaders[GPUAVDBG_SO_STAGES];

@@ -228,7 +228,7 @@ uint32_t gpuavdbg_prepass_add(cb_state *cs, const cc_job *job)
     if (!c || !dd->cc || dd->cc->failed || !dd->cc->module || !u || u == dd->sink)
         return 0;
     int copyable = 0, count_copyable = 1;
-    gpuavdbg_buffer_info(job->buf, &copyable);
+    gpuavdbg_cc_buffer(cs, job->buf, &copyable);
     if (job->count_buf)
         gpuavdbg_buffer_info(job->count_buf, &count_copyable);
     if (!copyable || !count_copyable) {
@@ -323,6 +323,30 @@ static void restore(cb_state *cs)
     }
 }
 
+/* copy_all records the pending copies into dst: one vkCmdCopyBuffer per
+ * run of copies from the same buffer. */
+static void copy_all(device_data *dd, VkCommandBuffer cb, cc_cb *c, VkBuffer dst)
+{
+    VkBufferCopy small[64];
+    for (uint32_t i = 0; i < c->ncopies;) {
+        uint32_t n = 1;
+        while (i + n < c->ncopies && c->copies[i + n].src == c->copies[i].src)
+            n++;
+        VkBufferCopy *r = n <= 64 ? small : malloc(n * sizeof *r);
+        uint32_t k = r ? n : 1;
+        if (!r)
+            r = small;
+        for (uint32_t j = 0; j < k; j++)
+            r[j] = (VkBufferCopy){c->copies[i + j].offset, (VkDeviceSize)c->copies[i + j].dst_word * 4,
+                                  c->copies[i + j].size};
+        dd->disp.CmdCopyBuffer(cb, c->copies[i].src, dst, k, r);
+        if (r != small)
+            free(r);
+        i += k;
+    }
+    c->ncopies = 0;
+}
+
 void gpuavdbg_prepass_run(cb_state *cs)
 {
     device_data *dd = cs->dd;
@@ -346,11 +370,7 @@ void gpuavdbg_prepass_run(cb_state *cs)
     out_unit *u = cs->unit;
     barrier(dd, cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
             VK_ACCESS_TRANSFER_READ_BIT);
-    for (uint32_t i = 0; i < c->ncopies; i++) {
-        VkBufferCopy r = {c->copies[i].offset, (VkDeviceSize)c->copies[i].dst_word * 4, c->copies[i].size};
-        dd->disp.CmdCopyBuffer(cb, c->copies[i].src, u->in_buffer[GPUAVDBG_INPUT_CMD], 1, &r);
-    }
-    c->ncopies = 0;
+    copy_all(dd, cb, c, u->in_buffer[GPUAVDBG_INPUT_CMD]);
     barrier(dd, cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
             VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
     uint32_t slot = cs->nactions < GPUAVDBG_ACTION_SLOTS - 1 ? cs->nactions : GPUAVDBG_ACTION_SLOTS - 1;

@@ -16,6 +16,9 @@
  *   draw       --draws 10000: quads per frame into a 256x256 offscreen target,
  *              a descriptor set bound per draw (--sets 64 of them, round robin),
  *              a textured fragment shader indexing tex[draw % 4].
+ *   draw_indirect  the draw scene with each draw a vkCmdDrawIndirect of one
+ *              command (10,000 indirect draws per frame), from one indirect
+ *              buffer written once.
  *   pipeline   every pipeline of <spv>/corpus/corpus.txt (≥ 50 shaders):
  *              vkCreateShaderModule + vkCreate*Pipelines, no pipeline cache;
  *              specialization constant 0 changes every iteration so no driver
@@ -57,11 +60,12 @@ struct options {
     uint32_t invocations, loops;
     uint32_t draws, sets;
     int oob;
+    int indirect; /* draw_indirect: the draws are vkCmdDrawIndirect */
 };
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: scene --scene dispatch|shader|draw|pipeline [--warmup N] [--iters N]\n"
+    fprintf(f, "usage: scene --scene dispatch|shader|draw|draw_indirect|pipeline [--warmup N] [--iters N]\n"
                "             [--dispatches N] [--invocations N] [--loops N] [--draws N] [--sets N]\n"
                "             [--spv DIR] [--oob]\n");
 }
@@ -212,6 +216,8 @@ static void create_device(struct ctx *c)
         .shaderSampledImageArrayDynamicIndexing = VK_TRUE,
         .fragmentStoresAndAtomics = have.fragmentStoresAndAtomics,
         .vertexPipelineStoresAndAtomics = have.vertexPipelineStoresAndAtomics,
+        /* draw_indirect's commands carry the draw number in firstInstance. */
+        .drawIndirectFirstInstance = have.drawIndirectFirstInstance,
     };
     capp_create_device(&c->vk, &(capp_device_info){ .queue_flags = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT,
                                                     .features = &features });
@@ -584,6 +590,13 @@ static void scene_draw(struct ctx *c, const struct options *o)
     struct spv vss = load_spv(o->spv, "draw.vert"), fss = load_spv(o->spv, "draw.frag");
     VkShaderModule vs = make_module(c, vss), fs = make_module(c, fss);
     VkPipeline pipe = make_graphics(c, vs, fs, layout, rp, TARGET, NULL);
+    /* draw_indirect: command d is {6, 1, 0, d}, as the direct draw's parameters. */
+    capp_buffer indirect = {0};
+    if (o->indirect) {
+        indirect = capp_buffer_create(&c->vk, (VkDeviceSize)o->draws * 16, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
+        for (uint32_t d = 0; d < o->draws; d++)
+            memcpy((uint32_t *)indirect.map + 4 * d, (uint32_t[4]){6, 1, 0, d}, 16);
+    }
 
     for (uint32_t it = 0; it < o->warmup + o->iters; it++) {
         uint64_t t0 = capp_now_ns();
@@ -602,7 +615,10 @@ static void scene_draw(struct ctx *c, const struct options *o)
                                     NULL);
             uint32_t t = o->oob ? ARRAY : d % ARRAY;
             vkCmdPushConstants(c->cmd, layout, VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4, &t);
-            vkCmdDraw(c->cmd, 6, 1, 0, d);
+            if (o->indirect)
+                vkCmdDrawIndirect(c->cmd, indirect.buf, (VkDeviceSize)d * 16, 1, 16);
+            else
+                vkCmdDraw(c->cmd, 6, 1, 0, d);
         }
         vkCmdEndRenderPass(c->cmd);
         VkBufferImageCopy copy = {
@@ -638,6 +654,8 @@ static void scene_draw(struct ctx *c, const struct options *o)
     free(sets);
     capp_buffer_destroy(&c->vk, &tints);
     capp_buffer_destroy(&c->vk, &readback);
+    if (indirect.buf)
+        capp_buffer_destroy(&c->vk, &indirect);
     capp_image_destroy(&c->vk, &target);
     for (uint32_t k = 0; k < ARRAY; k++)
         capp_image_destroy(&c->vk, &tex[k]);
@@ -764,6 +782,8 @@ int main(int argc, char **argv)
         run = scene_shader;
     else if (!strcmp(o.scene, "draw"))
         run = scene_draw;
+    else if (!strcmp(o.scene, "draw_indirect"))
+        run = scene_draw, o.indirect = 1;
     else if (!strcmp(o.scene, "pipeline"))
         run = scene_pipeline;
     else

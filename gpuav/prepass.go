@@ -97,6 +97,9 @@ const (
 	// PrepassFlagSafe: zero the copied command when a check fails (the
 	// action then reads the copy).
 	PrepassFlagSafe = 1 << 10
+	// PrepassFlagIndirect: indirect_command is on (else the job is there
+	// for index_buffer_oob alone).
+	PrepassFlagIndirect = 1 << 11
 )
 
 // PrepassConstants lists the constants above (and the command check
@@ -143,6 +146,7 @@ var PrepassConstants = []Constant{
 	{"PREPASS_FLAG_COUNT", PrepassFlagCount},
 	{"PREPASS_FLAG_TASK", PrepassFlagTask},
 	{"PREPASS_FLAG_SAFE", PrepassFlagSafe},
+	{"PREPASS_FLAG_INDIRECT", PrepassFlagIndirect},
 	{"CODE_INDEX_BUFFER_OOB", uint32(CodeIndexBufferOOB)},
 	{"CODE_VERTEX_FETCH_OOB", uint32(CodeVertexFetchOOB)},
 	{"CODE_INDIRECT_FIRST_INSTANCE", uint32(CodeIndirectFirstInstance)},

@@ -697,12 +697,18 @@ static void indirect_draw_prepare(cb_state *cs, uint32_t action, const indirect_
     if (f->count_form && safe(dd) && *n > dd->cc->max_draw_indirect)
         *n = dd->cc->max_draw_indirect; /* the pre-pass reports a count above it */
     uint32_t copied = *n < fits ? *n : (uint32_t)fits;
-    if (copied == 0)
+    /* A plain vkCmdDrawIndirect with drawIndirectFirstInstance has nothing
+     * left for the GPU to find. */
+    int nothing = f->kind == GPUAVDBG_PREPASS_KIND_DRAW && !f->count_form && dd->cc->first_instance;
+    if (!(checks & GPUAVDBG_CC_INDIRECT) && !indexed)
+        nothing = 1;
+    if (copied == 0 || nothing)
         return;
     cc_cb *c = gpuavdbg_cc_get(cs);
     cc_job j = {
         .action = action,
-        .kind = f->kind | (f->count_form ? GPUAVDBG_PREPASS_FLAG_COUNT : 0) | (safe(dd) ? GPUAVDBG_PREPASS_FLAG_SAFE : 0),
+        .kind = f->kind | (f->count_form ? GPUAVDBG_PREPASS_FLAG_COUNT : 0) | (safe(dd) ? GPUAVDBG_PREPASS_FLAG_SAFE : 0) |
+                ((checks & GPUAVDBG_CC_INDIRECT) ? GPUAVDBG_PREPASS_FLAG_INDIRECT : 0),
         .buf = buffer, .offset = offset, .size = size,
         .n = copied, .stride = eff_stride, .cmd_size = f->cmd_size,
         .count_buf = count_buf, .count_offset = count_offset, .max_draw = *n, .fit = saturate32(fits),
@@ -711,7 +717,9 @@ static void indirect_draw_prepare(cb_state *cs, uint32_t action, const indirect_
     if (f->kind == GPUAVDBG_PREPASS_KIND_MESH &&
         (cs->bound[0].pipeline ? cs->bound[0].has_task : cs->bound[0].shaders[5] != VK_NULL_HANDLE))
         j.kind |= GPUAVDBG_PREPASS_FLAG_TASK;
-    if (indexed && c && c->ib) {
+    if (indexed && !(checks & GPUAVDBG_CC_INDEX)) {
+        j.indices = UINT32_MAX; /* index_buffer_oob is off */
+    } else if (indexed && c && c->ib) {
         j.indices = saturate32((c->ib_end > c->ib_offset ? c->ib_end - c->ib_offset : 0) / c->ib_size);
         j.index_size = c->ib_size;
         j.index_offset = c->ib_offset;
@@ -770,7 +778,8 @@ static uint32_t indirect_single(cb_state *cs, uint32_t action, uint32_t kind, Vk
 {
     device_data *dd = cs->dd;
     VkDeviceSize size = gpuavdbg_cc_buffer(cs, buffer, NULL);
-    cc_job j = {.action = action, .kind = kind | (safe(dd) ? GPUAVDBG_PREPASS_FLAG_SAFE : 0), .buf = buffer,
+    cc_job j = {.action = action,
+                .kind = kind | GPUAVDBG_PREPASS_FLAG_INDIRECT | (safe(dd) ? GPUAVDBG_PREPASS_FLAG_SAFE : 0), .buf = buffer,
                 .offset = offset, .size = size, .n = 1, .stride = cmd_size, .cmd_size = cmd_size, .fit = 1};
     uint32_t src = gpuavdbg_prepass_add(cs, &j);
     if (!src)

@@ -16,9 +16,10 @@
  *   draw       --draws 10000: quads per frame into a 256x256 offscreen target,
  *              a descriptor set bound per draw (--sets 64 of them, round robin),
  *              a textured fragment shader indexing tex[draw % 4].
- *   draw_indirect  the draw scene with each draw a vkCmdDrawIndirect of one
- *              command (10,000 indirect draws per frame), from one indirect
- *              buffer written once.
+ *   draw_indirect  the draw scene with each draw a vkCmdDrawIndexedIndirect
+ *              of one command (10,000 indirect draws per frame), from one
+ *              indirect buffer written once, indices 0..5 from an index
+ *              buffer (the layer's pre-pass reads every command).
  *   pipeline   every pipeline of <spv>/corpus/corpus.txt (≥ 50 shaders):
  *              vkCreateShaderModule + vkCreate*Pipelines, no pipeline cache;
  *              specialization constant 0 changes every iteration so no driver
@@ -60,7 +61,7 @@ struct options {
     uint32_t invocations, loops;
     uint32_t draws, sets;
     int oob;
-    int indirect; /* draw_indirect: the draws are vkCmdDrawIndirect */
+    int indirect; /* draw_indirect: the draws are vkCmdDrawIndexedIndirect */
 };
 
 static void usage(FILE *f)
@@ -590,12 +591,15 @@ static void scene_draw(struct ctx *c, const struct options *o)
     struct spv vss = load_spv(o->spv, "draw.vert"), fss = load_spv(o->spv, "draw.frag");
     VkShaderModule vs = make_module(c, vss), fs = make_module(c, fss);
     VkPipeline pipe = make_graphics(c, vs, fs, layout, rp, TARGET, NULL);
-    /* draw_indirect: command d is {6, 1, 0, d}, as the direct draw's parameters. */
-    capp_buffer indirect = {0};
+    /* draw_indirect: command d is {6, 1, 0, 0, d} over indices 0..5: the
+     * direct draw's vertices and instance. */
+    capp_buffer indirect = {0}, indices = {0};
     if (o->indirect) {
-        indirect = capp_buffer_create(&c->vk, (VkDeviceSize)o->draws * 16, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
+        indirect = capp_buffer_create(&c->vk, (VkDeviceSize)o->draws * 20, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
         for (uint32_t d = 0; d < o->draws; d++)
-            memcpy((uint32_t *)indirect.map + 4 * d, (uint32_t[4]){6, 1, 0, d}, 16);
+            memcpy((uint32_t *)indirect.map + 5 * d, (uint32_t[5]){6, 1, 0, 0, d}, 20);
+        indices = capp_buffer_create(&c->vk, 6 * 4, VK_BUFFER_USAGE_INDEX_BUFFER_BIT);
+        memcpy(indices.map, (uint32_t[6]){0, 1, 2, 3, 4, 5}, 24);
     }
 
     for (uint32_t it = 0; it < o->warmup + o->iters; it++) {
@@ -610,13 +614,15 @@ static void scene_draw(struct ctx *c, const struct options *o)
         };
         vkCmdBeginRenderPass(c->cmd, &rpbi, VK_SUBPASS_CONTENTS_INLINE);
         vkCmdBindPipeline(c->cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+        if (o->indirect)
+            vkCmdBindIndexBuffer(c->cmd, indices.buf, 0, VK_INDEX_TYPE_UINT32);
         for (uint32_t d = 0; d < o->draws; d++) {
             vkCmdBindDescriptorSets(c->cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &sets[d % o->sets], 0,
                                     NULL);
             uint32_t t = o->oob ? ARRAY : d % ARRAY;
             vkCmdPushConstants(c->cmd, layout, VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4, &t);
             if (o->indirect)
-                vkCmdDrawIndirect(c->cmd, indirect.buf, (VkDeviceSize)d * 16, 1, 16);
+                vkCmdDrawIndexedIndirect(c->cmd, indirect.buf, (VkDeviceSize)d * 20, 1, 20);
             else
                 vkCmdDraw(c->cmd, 6, 1, 0, d);
         }
@@ -654,8 +660,10 @@ static void scene_draw(struct ctx *c, const struct options *o)
     free(sets);
     capp_buffer_destroy(&c->vk, &tints);
     capp_buffer_destroy(&c->vk, &readback);
-    if (indirect.buf)
+    if (indirect.buf) {
         capp_buffer_destroy(&c->vk, &indirect);
+        capp_buffer_destroy(&c->vk, &indices);
+    }
     capp_image_destroy(&c->vk, &target);
     for (uint32_t k = 0; k < ARRAY; k++)
         capp_image_destroy(&c->vk, &tex[k]);

@@ -113,8 +113,10 @@ void draw(uint j, uint kind, uint i, uint c)
         return;
     }
     bool indexed = kind == GPUAV_PREPASS_KIND_DRAW_INDEXED;
+    bool indirect = (pp.w[j + GPUAV_PREPASS_JOB_KIND] & GPUAV_PREPASS_FLAG_INDIRECT) != 0u;
     uint first_instance = pp.w[c + (indexed ? 4u : 3u)];
-    if (first_instance != 0u && (limit(GPUAV_PREPASS_LIMIT_FEATURES) & GPUAV_PREPASS_FEATURE_FIRST_INSTANCE) == 0u)
+    if (indirect && first_instance != 0u &&
+        (limit(GPUAV_PREPASS_LIMIT_FEATURES) & GPUAV_PREPASS_FEATURE_FIRST_INSTANCE) == 0u)
         record(action, GPUAV_CODE_INDIRECT_FIRST_INSTANCE, i, first_instance, indexed ? 1u : 0u, 0u, 0u, 0u, 0u, 0u);
     if (!indexed)
         return;
@@ -135,7 +137,7 @@ uint counted(uint j, uint n)
     if ((kindw & GPUAV_PREPASS_FLAG_COUNT) == 0u)
         return n;
     uint count = pp.w[pp.w[j + GPUAV_PREPASS_JOB_COUNT_SRC]];
-    if (gl_LocalInvocationID.x == 0u) {
+    if (gl_LocalInvocationID.x == 0u && (kindw & GPUAV_PREPASS_FLAG_INDIRECT) != 0u) {
         uint action = pp.w[j + GPUAV_PREPASS_JOB_ACTION];
         bool safe = (kindw & GPUAV_PREPASS_FLAG_SAFE) != 0u;
         uint max_draw = pp.w[j + GPUAV_PREPASS_JOB_MAX_DRAW];

@@ -302,13 +302,18 @@ func TestCommandChecksClean(t *testing.T) {
 }
 
 // TestCommandChecksSettings: each command check switched off reports
-// nothing and lets the command run as the app recorded it; with the safe
+// nothing and lets the command run as the app recorded it (an indexed
+// indirect draw's pre-pass, there for both index_buffer_oob and
+// indirect_command, reports only for the one that is on); with the safe
 // mode off the check reports and the command runs (skipped: false).
 func TestCommandChecksSettings(t *testing.T) {
 	for _, tt := range []struct{ check, kase, output string }{
 		{"vertex_fetch_oob", "draw_vertex_oob", "vertices=6"},
 		{"index_buffer_oob", "draw_indexed_oob", "vertices=3 sum=6"},
 		{"indirect_command", "dispatch_indirect_groups", "groups=65536"},
+		// The pre-pass runs for the other check alone.
+		{"indirect_command", "draw_indexed_indirect_first_instance", "vertices=1 sum=1"},
+		{"index_buffer_oob", "draw_indexed_indirect_oob", "vertices=3 sum=6"},
 	} {
 		t.Run(tt.check+"=off", func(t *testing.T) {
 			code, r, out := runCmd(t, nil, []string{"--check", tt.check + "=off"}, tt.kase)

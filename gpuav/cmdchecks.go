@@ -239,11 +239,17 @@ func describeIndexBuffer(d *Description, _ CheckCode, p [RecordParams]uint32) {
 		"(%s from offset %d to byte %d): indexSize × (firstIndex + indexCount) + offset = %d > %d.",
 		what, v.FirstIndex, uint64(v.FirstIndex)+uint64(v.IndexCount)-1, v.FirstIndex, v.IndexCount, v.Available,
 		indexTypeName(v.IndexSize), v.Offset, v.End, need, v.End)
+	outcome(d, v.Robust, v.Skipped, "robustBufferAccess2, so the reads past the end return zero indices")
+}
+
+// outcome ends a CPU-found draw's message: a warning under robust access
+// (robust says what it defines), or the draw skipped.
+func outcome(d *Description, robust, skipped bool, defined string) {
 	switch {
-	case v.Robust:
+	case robust:
 		d.Warning = true
-		d.Message += " The device enabled robustBufferAccess2, so the reads past the end return zero indices, but that is probably not intended."
-	case v.Skipped:
+		d.Message += " The device enabled " + defined + ", but that is probably not intended."
+	case skipped:
 		d.Message += " gpuav-dbg skipped the draw."
 	}
 }
@@ -262,13 +268,7 @@ func describeVertexFetch(d *Description, _ CheckCode, p [RecordParams]uint32) {
 	d.Message = fmt.Sprintf("Vertex attribute at location %d (binding %d, %s rate, stride %d) fetched bytes %d to %d for %s %d, "+
 		"past the end of the bound vertex buffer range (byte %d).",
 		v.Location, v.Binding, rate, v.Stride, v.First, uint64(v.First)+uint64(v.Size)-1, idx, v.Index, v.End)
-	switch {
-	case v.Robust:
-		d.Warning = true
-		d.Message += " The device enabled robustBufferAccess, so the fetch is defined (it reads zero or values from inside the buffer), but it is probably not intended."
-	case v.Skipped:
-		d.Message += " gpuav-dbg skipped the draw."
-	}
+	outcome(d, v.Robust, v.Skipped, "robustBufferAccess, so the fetch is defined (it reads zero or values from inside the buffer)")
 }
 
 // describeIndirect fills in an indirect_command error.

@@ -63,23 +63,30 @@ func DecodeLayerRecords(words []uint32) []Record {
 // are skipped, as Decode skips them.
 func DecodeLayerOutput(buf []uint32) Output {
 	var out Output
+	out.Dropped = eachOutputRecord(buf, LayerRecordWords, func(r []uint32) {
+		if r[LayerCodeWord] != 0 {
+			out.Records = append(out.Records, layerRecord(r))
+		}
+	})
+	return out
+}
+
+// eachOutputRecord calls f with each size-word record of an output buffer
+// (header, then records; the written word bounds them) and returns the
+// header's dropped count. A short buffer has no records.
+func eachOutputRecord(buf []uint32, size int, f func(r []uint32)) (dropped uint32) {
 	if len(buf) < OutputHeaderWords {
-		return out
+		return 0
 	}
-	out.Dropped = buf[OutputDroppedWord]
 	data := buf[OutputHeaderWords:]
 	written := int(buf[OutputWrittenWord])
 	if written > len(data) || written < 0 {
 		written = len(data)
 	}
-	for off := 0; off+LayerRecordWords <= written; off += LayerRecordWords {
-		r := data[off : off+LayerRecordWords]
-		if r[LayerCodeWord] == 0 {
-			continue
-		}
-		out.Records = append(out.Records, layerRecord(r))
+	for off := 0; off+size <= written; off += size {
+		f(data[off : off+size])
 	}
-	return out
+	return buf[OutputDroppedWord]
 }
 
 func layerRecord(r []uint32) Record {

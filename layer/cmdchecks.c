@@ -730,44 +730,48 @@ static void indirect_draw_prepare(cb_state *cs, uint32_t action, const indirect_
     gpuavdbg_prepass_add(cs, &j);
 }
 
-#define INDIRECT_DRAW(fn, cmd_id, kind, size)                                                                      \
-    static VKAPI_ATTR void VKAPI_CALL gl_##fn(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset,           \
-                                             uint32_t drawCount, uint32_t stride)                                \
+/* INDIRECT defines an indirect draw's intercept: its count (N, a
+ * parameter: drawCount or maxDrawCount) may be clamped, its commands go to
+ * the pre-pass. COUNT is 1 for the count forms (CB, CO: the count buffer
+ * and offset). PARAMS and ARGS are parenthesized. */
+#define INDIRECT(fn, cmd_id, kind, size, COUNT, N, CB, CO, PARAMS, ARGS)                                          \
+    static VKAPI_ATTR void VKAPI_CALL gl_##fn PARAMS                                                              \
     {                                                                                                              \
         CMD_PROLOGUE(cb);                                                                                          \
         uint32_t action = cs ? cs->nactions : 0;                                                                   \
         gpuavdbg_before_action(cs, GPUAVDBG_CMD_##cmd_id, VK_PIPELINE_BIND_POINT_GRAPHICS);                        \
-        static const indirect_draw f = {GPUAVDBG_CMD_##cmd_id, kind, size, 0};                                      \
+        static const indirect_draw f = {GPUAVDBG_CMD_##cmd_id, kind, size, COUNT};                                  \
         if (cs)                                                                                                    \
-            indirect_draw_prepare(cs, action, &f, buffer, offset, &drawCount, stride, VK_NULL_HANDLE, 0);          \
-        dd->disp.fn(cb, buffer, offset, drawCount, stride);                                                        \
+            indirect_draw_prepare(cs, action, &f, buffer, offset, &N, stride, CB, CO);                             \
+        dd->disp.fn ARGS;                                                                                          \
     }
-INDIRECT_DRAW(CmdDrawIndirect, DRAW_INDIRECT, GPUAVDBG_PREPASS_KIND_DRAW, 16)
-INDIRECT_DRAW(CmdDrawIndexedIndirect, DRAW_INDEXED_INDIRECT, GPUAVDBG_PREPASS_KIND_DRAW_INDEXED, 20)
-INDIRECT_DRAW(CmdDrawMeshTasksIndirectEXT, DRAW_MESH_TASKS_INDIRECT, GPUAVDBG_PREPASS_KIND_MESH, 12)
-#undef INDIRECT_DRAW
-
-#define INDIRECT_COUNT(fn, cmd_id, kind, size)                                                                     \
-    static VKAPI_ATTR void VKAPI_CALL gl_##fn(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset,           \
-                                             VkBuffer countBuffer, VkDeviceSize countOffset,                     \
-                                             uint32_t maxDrawCount, uint32_t stride)                             \
-    {                                                                                                              \
-        CMD_PROLOGUE(cb);                                                                                          \
-        uint32_t action = cs ? cs->nactions : 0;                                                                   \
-        gpuavdbg_before_action(cs, GPUAVDBG_CMD_##cmd_id, VK_PIPELINE_BIND_POINT_GRAPHICS);                        \
-        static const indirect_draw f = {GPUAVDBG_CMD_##cmd_id, kind, size, 1};                                      \
-        if (cs)                                                                                                    \
-            indirect_draw_prepare(cs, action, &f, buffer, offset, &maxDrawCount, stride, countBuffer, countOffset); \
-        dd->disp.fn(cb, buffer, offset, countBuffer, countOffset, maxDrawCount, stride);                          \
-    }
-INDIRECT_COUNT(CmdDrawIndirectCount, DRAW_INDIRECT_COUNT, GPUAVDBG_PREPASS_KIND_DRAW, 16)
-INDIRECT_COUNT(CmdDrawIndirectCountKHR, DRAW_INDIRECT_COUNT, GPUAVDBG_PREPASS_KIND_DRAW, 16)
-INDIRECT_COUNT(CmdDrawIndirectCountAMD, DRAW_INDIRECT_COUNT, GPUAVDBG_PREPASS_KIND_DRAW, 16)
-INDIRECT_COUNT(CmdDrawIndexedIndirectCount, DRAW_INDEXED_INDIRECT_COUNT, GPUAVDBG_PREPASS_KIND_DRAW_INDEXED, 20)
-INDIRECT_COUNT(CmdDrawIndexedIndirectCountKHR, DRAW_INDEXED_INDIRECT_COUNT, GPUAVDBG_PREPASS_KIND_DRAW_INDEXED, 20)
-INDIRECT_COUNT(CmdDrawIndexedIndirectCountAMD, DRAW_INDEXED_INDIRECT_COUNT, GPUAVDBG_PREPASS_KIND_DRAW_INDEXED, 20)
-INDIRECT_COUNT(CmdDrawMeshTasksIndirectCountEXT, DRAW_MESH_TASKS_INDIRECT_COUNT, GPUAVDBG_PREPASS_KIND_MESH, 12)
-#undef INDIRECT_COUNT
+#define DRAW_PARAMS (VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset, uint32_t drawCount, uint32_t stride)
+#define DRAW_ARGS (cb, buffer, offset, drawCount, stride)
+#define DRAW(fn, cmd_id, kind, size) \
+    INDIRECT(fn, cmd_id, kind, size, 0, drawCount, VK_NULL_HANDLE, 0, DRAW_PARAMS, DRAW_ARGS)
+DRAW(CmdDrawIndirect, DRAW_INDIRECT, GPUAVDBG_PREPASS_KIND_DRAW, 16)
+DRAW(CmdDrawIndexedIndirect, DRAW_INDEXED_INDIRECT, GPUAVDBG_PREPASS_KIND_DRAW_INDEXED, 20)
+DRAW(CmdDrawMeshTasksIndirectEXT, DRAW_MESH_TASKS_INDIRECT, GPUAVDBG_PREPASS_KIND_MESH, 12)
+#define COUNT_PARAMS                                                                                           \
+    (VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset, VkBuffer countBuffer, VkDeviceSize countOffset, \
+     uint32_t maxDrawCount, uint32_t stride)
+#define COUNT_ARGS (cb, buffer, offset, countBuffer, countOffset, maxDrawCount, stride)
+#define COUNT(fn, cmd_id, kind, size) \
+    INDIRECT(fn, cmd_id, kind, size, 1, maxDrawCount, countBuffer, countOffset, COUNT_PARAMS, COUNT_ARGS)
+COUNT(CmdDrawIndirectCount, DRAW_INDIRECT_COUNT, GPUAVDBG_PREPASS_KIND_DRAW, 16)
+COUNT(CmdDrawIndirectCountKHR, DRAW_INDIRECT_COUNT, GPUAVDBG_PREPASS_KIND_DRAW, 16)
+COUNT(CmdDrawIndirectCountAMD, DRAW_INDIRECT_COUNT, GPUAVDBG_PREPASS_KIND_DRAW, 16)
+COUNT(CmdDrawIndexedIndirectCount, DRAW_INDEXED_INDIRECT_COUNT, GPUAVDBG_PREPASS_KIND_DRAW_INDEXED, 20)
+COUNT(CmdDrawIndexedIndirectCountKHR, DRAW_INDEXED_INDIRECT_COUNT, GPUAVDBG_PREPASS_KIND_DRAW_INDEXED, 20)
+COUNT(CmdDrawIndexedIndirectCountAMD, DRAW_INDEXED_INDIRECT_COUNT, GPUAVDBG_PREPASS_KIND_DRAW_INDEXED, 20)
+COUNT(CmdDrawMeshTasksIndirectCountEXT, DRAW_MESH_TASKS_INDIRECT_COUNT, GPUAVDBG_PREPASS_KIND_MESH, 12)
+#undef COUNT
+#undef COUNT_PARAMS
+#undef COUNT_ARGS
+#undef DRAW
+#undef DRAW_PARAMS
+#undef DRAW_ARGS
+#undef INDIRECT
 
 /* indirect_single adds the pre-pass job of a dispatch or trace rays
  * command (cmd_size bytes at offset of buffer) and runs it; it returns the

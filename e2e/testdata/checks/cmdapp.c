@@ -6,7 +6,9 @@
  * it and prints what ran: "vertices=N sum=N groups=N rays=N" (vertex shader
  * invocations, the sum of the x of the vertex attribute they fetched,
  * compute/task/mesh workgroups, ray generation invocations) and, where a
- * case depends on a device limit, "limit=N".
+ * case depends on a device limit, "limit=N". The limits it goes past are
+ * the y counts (x is 2^31 - 1 on some devices: the cases that let a bad
+ * command run must stay small).
  *
  *   cmdapp --shaders DIR --case NAME
  *
@@ -28,15 +30,16 @@
  *   draw_indirect_count_limit   vkCmdDrawIndirectCount, count 2, maxDrawCount 2 (run with a lower
  *                               maxDrawIndirectCount: VK_LAYER_GPUAV_DBG_TEST_MAX_DRAW_INDIRECT_COUNT)
  *   draw_clean                  every draw form above, valid
- *   dispatch_indirect_groups    vkCmdDispatchIndirect {maxComputeWorkGroupCount[0] + 1, 1, 1}
+ *   dispatch_indirect_groups    vkCmdDispatchIndirect {1, maxComputeWorkGroupCount[1] + 1, 1}
  *   dispatch_indirect_offset    vkCmdDispatchIndirect at offset 16 of a 16-byte buffer
  *   dispatch_clean              vkCmdDispatchIndirect {2, 3, 1}, then vkCmdDispatch(1, 1, 1) with
  *                               nothing bound again (the pre-pass restores the compute state)
- *   mesh_indirect_groups        vkCmdDrawMeshTasksIndirectEXT {maxMeshWorkGroupCount[0] + 1, 1, 1}
+ *   mesh_indirect_groups        vkCmdDrawMeshTasksIndirectEXT {1, maxMeshWorkGroupCount[1] + 1, 1}
  *   mesh_task_indirect_count_groups  vkCmdDrawMeshTasksIndirectCountEXT with a task shader,
  *                               {maxTaskWorkGroupCount[1] + 1 in y}, count 1
  *   mesh_clean                  both mesh forms, {2, 1, 1} and {1, 3, 1}
- *   trace_indirect_dims         vkCmdTraceRaysIndirectKHR {8192, 8192, 2} (past maxRayDispatchInvocationCount)
+ *   trace_indirect_dims         vkCmdTraceRaysIndirectKHR {8192, 8192, D}, D the least depth that
+ *                               goes past maxRayDispatchInvocationCount (printed: "depth=D")
  *   trace_indirect2_dims        vkCmdTraceRaysIndirect2KHR with the same dimensions
  *   trace_clean                 both, {4, 2, 1}
  * A device without VK_EXT_multi_draw, VK_EXT_mesh_shader or
@@ -319,11 +322,11 @@ static void draw_cases(const char *kase)
 
 static void compute_cases(const char *kase)
 {
-    uint32_t limit = ca.props.limits.maxComputeWorkGroupCount[0];
+    uint32_t limit = ca.props.limits.maxComputeWorkGroupCount[1];
     uint32_t cmd[4] = {2, 3, 1, 0};
     if (!strcmp(kase, "dispatch_indirect_groups")) {
-        cmd[0] = limit + 1;
-        cmd[1] = 1;
+        cmd[0] = 1;
+        cmd[1] = limit + 1;
         printf("limit=%u\n", limit);
     }
     capp_buffer b = buffer(INDIRECT, cmd, 4);
@@ -344,8 +347,9 @@ static void mesh_cases(const char *kase)
     int clean = !strcmp(kase, "mesh_clean");
     uint32_t mesh_cmd[3] = {2, 1, 1}, task_cmd[3] = {1, 3, 1}, one = 1;
     if (!strcmp(kase, "mesh_indirect_groups")) {
-        mesh_cmd[0] = mp.maxMeshWorkGroupCount[0] + 1;
-        printf("limit=%u\n", mp.maxMeshWorkGroupCount[0]);
+        mesh_cmd[0] = 1;
+        mesh_cmd[1] = mp.maxMeshWorkGroupCount[1] + 1;
+        printf("limit=%u\n", mp.maxMeshWorkGroupCount[1]);
     }
     if (!strcmp(kase, "mesh_task_indirect_count_groups")) {
         task_cmd[1] = mp.maxTaskWorkGroupCount[1] + 1;
@@ -367,7 +371,13 @@ static void rays_cases(const char *kase)
     PROC(vkCmdTraceRaysIndirectKHR);
     PROC(vkCmdTraceRaysIndirect2KHR);
     int clean = !strcmp(kase, "trace_clean");
-    uint32_t w = clean ? 4 : 8192, h = clean ? 2 : 8192, d = clean ? 1 : 2;
+    VkPhysicalDeviceRayTracingPipelinePropertiesKHR rp = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_PROPERTIES_KHR};
+    VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &rp};
+    vkGetPhysicalDeviceProperties2(ca.pd, &p2);
+    uint32_t w = clean ? 4 : 8192, h = clean ? 2 : 8192, d = clean ? 1 : rp.maxRayDispatchInvocationCount / (8192u * 8192u) + 1;
+    if (!clean)
+        printf("limit=%u\ndepth=%u\n", rp.maxRayDispatchInvocationCount, d);
     uint32_t dims[3] = {w, h, d};
     capp_buffer b1 = capp_buffer_create(&ca, sizeof dims, INDIRECT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT);
     memcpy(b1.map, dims, sizeof dims);

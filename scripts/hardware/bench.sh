@@ -8,7 +8,7 @@
 #
 #   go run ./bench -render FILES_AT/bench.json -section nvidia -write docs/BENCHMARKS.md
 #
-#   SCENES=LIST      scenes (default dispatch,shader,draw,pipeline)
+#   SCENES=LIST      scenes (default dispatch,shader,draw,draw_indirect,pipeline)
 #   REPS=N           repetitions (default 3)
 #   BENCH_FLAGS=...  more harness flags, e.g. "-warmup 0 -iters 1 -skip-checks"
 #                    for the pipeline scene alone (Khronos GPU-AV takes about
@@ -23,9 +23,9 @@ hw_device
 [ -x bin/bench/harness ] || { echo "bench.sh: no bin/bench/harness (scripts/hardware/build.sh apps)"; exit 2; }
 preset=${PRESET:-$([ "$HW_ICD" = lavapipe ] && echo lavapipe || echo gpu)}
 timeout "${BENCH_S:-520}" bin/bench/harness -preset "$preset" -bin bin \
-  -scenes "${SCENES:-dispatch,shader,draw,pipeline}" -reps "${REPS:-3}" ${BENCH_FLAGS:-} \
+  -scenes "${SCENES:-dispatch,shader,draw,draw_indirect,pipeline}" -reps "${REPS:-3}" ${BENCH_FLAGS:-} \
   -khronos-layer-path "$KHRONOS_LAYER_PATH" \
-  -command "scripts/hardware/bench.sh (bin/bench/harness -preset $preset -scenes ${SCENES:-dispatch,shader,draw,pipeline} ${BENCH_FLAGS:-})" \
+  -command "scripts/hardware/bench.sh (bin/bench/harness -preset $preset -scenes ${SCENES:-dispatch,shader,draw,draw_indirect,pipeline} ${BENCH_FLAGS:-})" \
   -json "$OUT/bench.json" -md "$OUT/bench.md" >"$OUT/bench.log" 2>&1
 rc=$?
 grep "×" "$OUT/bench.log" | tail -8

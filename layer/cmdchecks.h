@@ -52,7 +52,8 @@ typedef struct cc_dev {
     hmap pipes;                  /* VkPipelineLayout -> VkPipeline */
     VkPipeline *retired;         /* pipelines of destroyed layouts, destroyed with the device */
     uint32_t nretired, cap_retired;
-    int failed;                  /* the pre-pass could not be set up: reported once */
+    int failed;                  /* the pre-pass could not be set up: said once, when needed */
+    char failure[96];            /* why */
     uint32_t told;               /* notices given once per device (CC_TOLD_*) */
 } cc_dev;
 
@@ -65,6 +66,7 @@ enum {
     CC_TOLD_COPY = 16,
     CC_TOLD_VERTEX_LIBRARY = 32,
     CC_TOLD_VERTEX_INDEXED = 64,
+    CC_TOLD_FAILED = 128,
 };
 
 /* One copy of the app's bytes into the pre-pass buffer, recorded when the

@@ -19,6 +19,7 @@
  * sets, nor its push constants; the app's compute pipeline is bound again
  * afterwards. With no compute state the layer's own layout serves.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,11 +88,10 @@ void gpuavdbg_prepass_setup(device_data *dd)
     if (r == VK_SUCCESS)
         return;
 fail:
+    /* Said when a command needs the pre-pass (tell_failed): an app that
+     * records no indirect command loses nothing. */
     c->failed = 1;
-    gpuavdbg_logf(GPUAVDBG_LOG_WARNING,
-                  "indirect_command and the indirect draws of index_buffer_oob are not checked on this device: the "
-                  "layer's pre-pass could not be set up (%s: %d)",
-                  what, (int)r);
+    snprintf(c->failure, sizeof c->failure, "%s: %d", what, (int)r);
 }
 
 void gpuavdbg_prepass_teardown(device_data *dd)
@@ -225,8 +225,16 @@ uint32_t gpuavdbg_prepass_add(cb_state *cs, const cc_job *job)
     device_data *dd = cs->dd;
     cc_cb *c = gpuavdbg_cc_get(cs);
     out_unit *u = cs->unit;
-    if (!c || !dd->cc || dd->cc->failed || !dd->cc->module || !u || u == dd->sink)
+    if (!c || !dd->cc || !u || u == dd->sink)
+        return 0; /* no unit: instrumentation is off on the device, which says so */
+    if (dd->cc->failed || !dd->cc->module) {
+        if (!(__atomic_fetch_or(&dd->cc->told, CC_TOLD_FAILED, __ATOMIC_RELAXED) & CC_TOLD_FAILED))
+            gpuavdbg_logf(GPUAVDBG_LOG_WARNING,
+                          "indirect_command and the indirect draws of index_buffer_oob are not checked on this device: "
+                          "the layer's pre-pass could not be set up (%s)",
+                          dd->cc->failure[0] ? dd->cc->failure : "no pre-pass pipeline");
         return 0;
+    }
     int copyable = 0, count_copyable = 1;
     gpuavdbg_cc_buffer(cs, job->buf, &copyable);
     if (job->count_buf)

@@ -29,9 +29,12 @@ func samples() map[Kind]any {
 		KindErrorsPacked: &Errors{Submit: 3, Queue: 4, CommandBuffer: 0x55, Dropped: 2, Records: []Record{{
 			Check: "descriptor_index_oob", Code: 1, ShaderID: 1, Instruction: 79, Stage: 5, StageWords: [3]uint32{1, 2, 3},
 			ActionIndex: 0, Action: "vkCmdDispatch", Pipeline: 9, Labels: []string{"a", "b"}, Params: []uint32{0, 0, 3, 2}, Count: 4}}},
-		KindLog:        &Log{Level: "warning", Text: "hi"},
-		KindBye:        &Bye{Submits: 5},
-		KindLabel:      &Label{CommandBuffer: 0x55, Op: "begin", Name: "frame"},
+		KindLog:   &Log{Level: "warning", Text: "hi"},
+		KindBye:   &Bye{Submits: 5},
+		KindLabel: &Label{CommandBuffer: 0x55, Op: "begin", Name: "frame"},
+		KindPrintf: &Printf{Submit: 3, Queue: 4, CommandBuffer: 0x55, Primary: 0x56, PrimaryAction: 2, Lost: 7, Sites: []PrintfSite{{
+			ActionIndex: 1, Action: "vkCmdDispatch", Pipeline: 9, Labels: []string{"a"}, ShaderID: 1, Instruction: 40, Stage: 5,
+			Args: 1, Lines: []byte{1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 0xff, 0xff, 0xff, 0xff}}}},
 		KindAppStarted: &AppStarted{Path: "/bin/demo", Args: []string{"a"}, PID: 7, Time: t0, Settings: Settings{ReserveSlot: true}, Session: "/s.gvs"},
 		KindAppOutput:  &AppOutput{Stream: "stderr", Text: "oops"},
 		KindAppExited:  &AppExited{Code: 139, Signal: "SIGSEGV", State: "crashed", Time: t0},

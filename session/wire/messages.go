@@ -39,6 +39,7 @@ var messageTypes = []kindInfo{
 	message[Log](KindLog, "log"),
 	message[Bye](KindBye, "bye"),
 	message[Label](KindLabel, "label"),
+	message[Printf](KindPrintf, "printf"),
 
 	message[AppStarted](KindAppStarted, "app_started"),
 	message[AppOutput](KindAppOutput, "app_output"),

@@ -38,6 +38,9 @@ type PrintfGroup struct {
 	// the session had no room for (MaxPrintfLines).
 	Lines        []PrintfLine `json:"lines"`
 	LinesNotKept int          `json:"lines_not_kept,omitempty"`
+	// LinesOmitted counts kept lines a JSON report leaves out
+	// (ReportPrintfLines per group).
+	LinesOmitted int `json:"lines_omitted,omitempty"`
 	// Problem says when lines are not the Khronos layer's text: a
 	// conversion it cannot print, missing values, an unknown format.
 	Problem string `json:"problem,omitempty"`

@@ -2,6 +2,7 @@ package session
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -268,5 +269,33 @@ func TestPrintfFilter(t *testing.T) {
 	f, _ := ParsePrintfFilter("invocation=3,0,0")
 	if got := g.LinesAt(f); len(got) != 2 || got[0].Text != "b" || got[1].Text != "c" {
 		t.Errorf("LinesAt: %+v", got)
+	}
+}
+
+// TestPrintfReportLimitsLines: the JSON report lists a group's first
+// ReportPrintfLines lines and counts the others; the session keeps them.
+func TestPrintfReportLimitsLines(t *testing.T) {
+	g := &PrintfGroup{Format: "x", Count: ReportPrintfLines + 5, Values: []PrintfValue{{"x", ReportPrintfLines + 5}},
+		Lines: make([]PrintfLine, ReportPrintfLines+5)}
+	s := &Session{Printf: []*PrintfGroup{g}}
+	var b bytes.Buffer
+	if err := WriteReport(&b, s); err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		Printf []struct {
+			Lines   []PrintfLine `json:"lines"`
+			Omitted int          `json:"lines_omitted"`
+			Count   int          `json:"count"`
+		} `json:"printf"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Printf) != 1 || len(r.Printf[0].Lines) != ReportPrintfLines || r.Printf[0].Omitted != 5 || r.Printf[0].Count != ReportPrintfLines+5 {
+		t.Errorf("report printf: %d groups, %d lines, %d omitted", len(r.Printf), len(r.Printf[0].Lines), r.Printf[0].Omitted)
+	}
+	if len(g.Lines) != ReportPrintfLines+5 || g.LinesOmitted != 0 {
+		t.Errorf("the session's group changed: %d lines, %d omitted", len(g.Lines), g.LinesOmitted)
 	}
 }

@@ -27,6 +27,9 @@ type runFlags struct {
 	sourcePath pathListFlag
 	// allowUnchecked: a run that did not check everything exits 0.
 	allowUnchecked bool
+	// printfAt is --printf-at: the printf lines the headless output and
+	// the UI show.
+	printfAt printfFilterFlag
 }
 
 // pathListFlag collects directories from a repeated, colon-separated flag.
@@ -126,6 +129,7 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runFlags, []s
 	fs.BoolVar(&f.noColor, "no-color", false, "")
 	fs.Var(&f.sourcePath, "source-path", "")
 	fs.BoolVar(&f.allowUnchecked, "allow-unchecked", false, "")
+	fs.Var(&f.printfAt, "printf-at", "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			printUsage(stderr)
@@ -150,6 +154,8 @@ type openFlags struct {
 	// allowUnchecked: a headless open of a session that did not check
 	// everything exits 0.
 	allowUnchecked bool
+	// printfAt is --printf-at (runFlags.printfAt).
+	printfAt printfFilterFlag
 }
 
 // parseOpenFlags parses open's flags, before or after FILE.
@@ -165,6 +171,7 @@ func parseOpenFlags(args []string, stderr io.Writer) (*openFlags, []string, erro
 	fs.StringVar(&f.theme, "theme", "auto", "")
 	fs.BoolVar(&f.noColor, "no-color", false, "")
 	fs.BoolVar(&f.allowUnchecked, "allow-unchecked", false, "")
+	fs.Var(&f.printfAt, "printf-at", "")
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {

@@ -33,6 +33,7 @@ import (
 	"strings"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/session"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
 
@@ -86,7 +87,8 @@ Usage:
   gpuav-dbg run [flags] [--] APP [ARGS...]   run APP under the layer (no APP: the demo)
   gpuav-dbg demo [flags]                     run the built-in demo app
   gpuav-dbg open FILE [--json OUT] [--sarif OUT] [--headless] [--source-path DIRS]
-                   [--allow-unchecked]       show a saved session (.gvs) or JSON report
+                   [--allow-unchecked] [--printf-at WHERE]
+                                             show a saved session (.gvs) or JSON report
   gpuav-dbg open --list [APP]                list the saved runs (of APP), oldest first
   gpuav-dbg instrument [--checks none|all|ID,...] -o OUT.spv IN.spv
                                              instrument a module offline (none: re-encode)
@@ -96,7 +98,9 @@ Usage:
   gpuav-dbg help                             print this help
 
 Flags of run and demo:
-  --headless          no UI: print one line per error group to stderr
+  --headless          no UI: print one line per error group to stderr, and per
+                      debugPrintfEXT call its distinct texts (or with --printf-at
+                      the lines there)
   --json OUT.json     write the JSON report to OUT.json ("-" for stdout; the
                       app's own stdout then goes to stderr)
   --sarif OUT.sarif   write a SARIF 2.1.0 log (results at the shader source lines,
@@ -111,6 +115,8 @@ Flags of run and demo:
   --source-path DIRS  directories (repeatable, colon-separated) searched for shader
                       source files a module names but does not carry, after the
                       working directory
+  --printf-at WHERE   show the printf lines of these invocations only (repeatable):
+                      %s
 
 Checks (--check ID=on|off; * on by default):
 %s
@@ -140,7 +146,7 @@ func printUsage(w io.Writer) {
 		}
 		fmt.Fprintf(&checks, "  %-24s %s %s\n", c.ID, def, c.Title)
 	}
-	fmt.Fprintf(w, usage, checks.String())
+	fmt.Fprintf(w, usage, session.PrintfFilterNames, checks.String())
 }
 
 // main runs one command line and returns the exit status.

@@ -61,6 +61,7 @@ func (c *cli) openCmd(args []string) int {
 	}
 	if headless {
 		printGroups(c.stderr, s)
+		printPrintf(c.stderr, s, f.printfAt.f)
 	}
 	status := c.report(s, f.jsonOut, f.sarifOut, f.allowUnchecked)
 	if headless {

@@ -161,6 +161,7 @@ func (c *cli) finishRun(r *launcher.Run, f *runFlags, uiErr error) int {
 	}
 	if f.headless {
 		printGroups(c.stderr, snap)
+		printPrintf(c.stderr, snap, f.printfAt.f)
 	}
 	status := c.report(snap, f.jsonOut, f.sarifOut, f.allowUnchecked)
 	if err := r.Close(); err != nil {
@@ -265,6 +266,7 @@ func countLine(s *session.Session) string {
 	if s.Dropped > 0 {
 		fmt.Fprintf(&b, ", %d records dropped", s.Dropped)
 	}
+	b.WriteString(printfCount(s))
 	switch s.App.State {
 	case session.AppCrashed:
 		fmt.Fprintf(&b, "; app killed by %s", s.App.Signal)

@@ -3,7 +3,6 @@ package session
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -39,6 +38,12 @@ var printfTermNames = map[string]string{
 	"primitive":  "primitive_id",
 }
 
+// coordArity is how many values each coordinate key has.
+var coordArity = map[string]int{
+	"global_invocation_id": 3, "launch_id": 3, "frag_coord": 2, "tess_coord": 2,
+	"vertex_index": 1, "instance_index": 1, "primitive_id": 1, "invocation_id": 1,
+}
+
 // PrintfFilterNames are the names a filter term takes, for usage texts.
 const PrintfFilterNames = "pixel=X,Y invocation=X,Y,Z vertex=N instance=N launch=X,Y,Z primitive=N"
 
@@ -52,7 +57,7 @@ func ParsePrintfFilter(s string) (PrintfFilter, error) {
 		}
 		t := printfTerm{name: name, key: printfTermNames[name], floor: name == "pixel"}
 		if t.key == "" {
-			if !slices.Contains(coordKeyOrder, name) {
+			if _, ok := coordArity[name]; !ok {
 				return PrintfFilter{}, fmt.Errorf("printf filter %q: unknown name %q (%s)", field, name, PrintfFilterNames)
 			}
 			t.key = name
@@ -64,6 +69,9 @@ func ParsePrintfFilter(s string) (PrintfFilter, error) {
 				return PrintfFilter{}, fmt.Errorf("printf filter %q: %q is not a number", field, v)
 			}
 			t.vals = append(t.vals, x)
+		}
+		if n, ok := coordArity[t.key]; ok && len(t.vals) != n {
+			return PrintfFilter{}, fmt.Errorf("printf filter %q: %s takes %d %s", field, name, n, plural(n, "value", "values"))
 		}
 		f.terms = append(f.terms, t)
 	}

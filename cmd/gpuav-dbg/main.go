@@ -64,6 +64,8 @@ type cli struct {
 	caps *wire.Capabilities
 	// sourcePath is run's --source-path (sources.go).
 	sourcePath []string
+	// printfAt is --printf-at, for the TUI's printf screen.
+	printfAt session.PrintfFilter
 }
 
 func main() {

@@ -54,6 +54,7 @@ func (c *cli) openCmd(args []string) int {
 	headless := f.headless || (!reports && !c.isTerminal())
 	if !headless && !reports {
 		c.sourcePath = f.sourcePath // where e may open source files
+		c.printfAt = f.printfAt.f
 		if err := c.showUI(s, f.theme, f.noColor); err != nil {
 			return c.fail("ui: %v", err)
 		}

@@ -60,6 +60,7 @@ func (c *cli) runCmd(name string, args []string) int {
 		f.headless = true
 	}
 	c.sourcePath = f.sourcePath
+	c.printfAt = f.printfAt.f
 	set := session.Settings{Checks: f.settingsChecks(), ReserveSlot: f.reserveSlot, SafeMode: true}
 	c.warnUnavailable(c.capabilities(), set.Checks)
 	o := launcher.Options{App: app, Shown: rest[0], Args: rest[1:], LayerDir: layer.Dir, Settings: set,

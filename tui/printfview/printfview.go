@@ -264,7 +264,9 @@ type detailKey struct {
 
 // valuesShown is how many distinct texts the detail lists at a height:
 // a third of it, from 2 to 8, so that lines show under them.
-func valuesShown(detailHeight int) int { return max(2, min(session.SummaryPrintfValues, detailHeight/3)) }
+func valuesShown(detailHeight int) int {
+	return max(2, min(session.SummaryPrintfValues, detailHeight/3))
+}
 
 // New returns the screen with the filter in force at first.
 func New(c *common.Common, f session.PrintfFilter) *Model {

@@ -18,7 +18,7 @@ import (
 // printfShader is testdata/printf.comp compiled with debug info, and its
 // two calls: "i=%u n=%u" at line 8, "first %s" (a conversion printf cannot
 // print) at line 10.
-func printfShader(t *testing.T) (words []uint32, sites []printf.Site) {
+func printfShader(t testing.TB) (words []uint32, sites []printf.Site) {
 	t.Helper()
 	words = shadertest.Compile(t, "testdata", "printf.comp", "-g", "--target-env", "vulkan1.2")
 	sites, err := printf.Sites(words)

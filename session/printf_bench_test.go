@@ -68,4 +68,3 @@ func BenchmarkPrintfMillionLines(b *testing.B) {
 	b.ReportMetric(perLine, "heap-B/line")
 	b.ReportMetric(float64(bytes)/printfBenchLines, "frame-B/line")
 }
-

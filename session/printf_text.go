@@ -38,24 +38,36 @@ func reportPrintf(groups []*PrintfGroup) []*PrintfGroup {
 func (g *PrintfGroup) Summary() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "printf ×%d %s", g.Count, g.Stage)
-	if loc := g.Source.Location(); loc != "" {
-		if g.Source.Column > 0 {
-			loc = fmt.Sprintf("%s:%d", g.Source.File, g.Source.Line)
-		}
-		fmt.Fprintf(&b, " %s", loc)
-	} else {
-		fmt.Fprintf(&b, " shader %d instruction %d", g.Shader.ID, g.Instruction)
-	}
+	writeLocation(&b, g.Source, g.Shader.ID, g.Instruction)
 	fmt.Fprintf(&b, " %q", g.Format)
-	action := g.Action
-	if action == "" {
-		action = "action"
-	}
-	fmt.Fprintf(&b, " — %s #%d cmd %s", action, g.ActionIndex, g.CommandBuffer)
+	writeAction(&b, g.Action, g.ActionIndex, g.CommandBuffer)
 	if g.Problem != "" {
 		fmt.Fprintf(&b, " (%s)", g.Problem)
 	}
 	return b.String()
+}
+
+// writeLocation writes " file:line" (without the column), or " shader N
+// instruction M" when the source is unknown: where a summary's group is.
+func writeLocation(b *strings.Builder, src *Source, shader, instruction uint32) {
+	loc := src.Location()
+	switch {
+	case loc == "":
+		fmt.Fprintf(b, " shader %d instruction %d", shader, instruction)
+		return
+	case src.Column > 0:
+		loc = fmt.Sprintf("%s:%d", src.File, src.Line)
+	}
+	fmt.Fprintf(b, " %s", loc)
+}
+
+// writeAction writes " — vkCmdDispatch #0 cmd 0x55 ("name")": a summary's
+// action.
+func writeAction(b *strings.Builder, action string, index uint32, cmd Handle) {
+	if action == "" {
+		action = "action"
+	}
+	fmt.Fprintf(b, " — %s #%d cmd %s", action, index, cmd)
 }
 
 // ValueLines are the group's distinct texts with their counts, the first

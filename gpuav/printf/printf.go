@@ -103,21 +103,14 @@ func (f *Format) Append(dst []byte, words []uint32) ([]byte, Problem) {
 	var prob Problem
 	for i := range f.pieces {
 		p := &f.pieces[i]
-		n := p.class.words()
-		if n > len(words) {
+		bits, rest, ok := p.class.take(words)
+		if !ok {
 			prob |= ProblemMissing
 			dst = append(dst, p.raw...)
 			words = words[:0]
 			continue
 		}
-		var bits uint64
-		switch n {
-		case 1:
-			bits = uint64(words[0])
-		case 2:
-			bits = uint64(words[0]) | uint64(words[1])<<32
-		}
-		words = words[n:]
+		words = rest
 		if p.bad {
 			prob |= ProblemSpec
 			dst = append(dst, p.raw...)
@@ -152,6 +145,23 @@ func (c argClass) words() int {
 		return 2
 	}
 	return 1
+}
+
+// take reads a piece's argument from the front of words: its bits (a
+// 64-bit value's low word first) and the words after it; ok is false when
+// too few are left.
+func (c argClass) take(words []uint32) (bits uint64, rest []uint32, ok bool) {
+	n := c.words()
+	if n > len(words) {
+		return 0, words, false
+	}
+	switch n {
+	case 1:
+		bits = uint64(words[0])
+	case 2:
+		bits = uint64(words[0]) | uint64(words[1])<<32
+	}
+	return bits, words[n:], true
 }
 
 // rawPiece is a substring and the argument class its letter gives.

@@ -121,15 +121,8 @@ func TestPiecesMatchC(t *testing.T) {
 func viaC(fm *Format, words []uint32) string {
 	var b strings.Builder
 	for _, p := range fm.pieces {
-		n := p.class.words()
 		var bits uint64
-		switch n {
-		case 1:
-			bits = uint64(words[0])
-		case 2:
-			bits = uint64(words[0]) | uint64(words[1])<<32
-		}
-		words = words[n:]
+		bits, words, _ = p.class.take(words)
 		b.WriteString(cprintf.Sprintf(p.c, cArg(&p), bits))
 	}
 	return b.String()

@@ -11,20 +11,7 @@ import (
 	"github.com/gpuav-dbg/gpuav-dbg/tui/internal/fixture"
 )
 
-func press(k string) tea.KeyPressMsg {
-	switch k {
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "pgdown":
-		return tea.KeyPressMsg{Code: tea.KeyPgDown}
-	}
-	r := []rune(k)[0]
-	return tea.KeyPressMsg{Code: r, Text: k}
-}
+func press(k string) tea.KeyPressMsg { return fixture.Key(k) }
 
 func typeText(m *Model, s string) {
 	for _, r := range s {

@@ -152,9 +152,10 @@ func cmdline() []string {
 // state.mu.
 func disconnectLocked(submits uint64) {
 	if state.client != nil {
-		// The bye counts what could not be sent before it; if it is lost
-		// too, the launcher sees a connection end without a bye.
-		state.client.Send(wire.KindBye, wire.Bye{Submits: submits, Lost: state.client.Dropped()})
+		// The client sends what it coalesced and its lost counts before
+		// the bye; if the socket failed, the app's stderr says what the
+		// launcher never got.
+		state.client.Send(wire.KindBye, wire.Bye{Submits: submits})
 		if err := state.client.Close(); err != nil {
 			fmt.Fprintf(os.Stderr, "gpuav-dbg: %v\n", err)
 		}

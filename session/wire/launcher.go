@@ -18,8 +18,9 @@ const (
 	KindCapabilities Kind = 69
 )
 
-// LauncherOnly reports whether k is a kind only the launcher writes.
-func (k Kind) LauncherOnly() bool { return k >= 64 && k < 128 }
+// LauncherOnly reports whether k is a kind only the launcher writes
+// (KindErrorsPacked, numbered among them, travels on the socket too).
+func (k Kind) LauncherOnly() bool { return k >= 64 && k < 128 && k != KindErrorsPacked }
 
 // AppStarted records the app the launcher started and the settings it asked
 // the layer for (the layer's hello says which it runs with).

@@ -75,8 +75,8 @@ func BenchmarkStreamErrors(b *testing.B) {
 		b.Fatal(err)
 	}
 	n := <-got
-	if d := c.Dropped(); d != 0 || n != perMsg*b.N {
-		b.Fatalf("reader got %d records of %d, client dropped %d frames", n, perMsg*b.N, d)
+	if l := c.Lost(); l.Records != 0 || n != perMsg*b.N {
+		b.Fatalf("reader got %d records of %d, client lost %d", n, perMsg*b.N, l.Records)
 	}
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "records/s")
 }

@@ -130,6 +130,8 @@ type Collector struct {
 	replay bool
 	// packed decodes the packed errors messages of a replay.
 	packed *wire.PackedDecoder
+	// scratch holds the frame being written.
+	scratch []byte
 }
 
 // NewCollector returns a collector with an empty session.
@@ -179,7 +181,8 @@ func (c *Collector) Record(k wire.Kind, msg any) error {
 }
 
 // RecordFrame decodes a frame's payload and adds it; a payload that does
-// not decode is an error and changes nothing (it is not written to the
+// not decode, or holds an impossible value (an error wrapping ErrInvalid,
+// validate.go), is an error and changes nothing (it is not written to the
 // session file either).
 func (c *Collector) RecordFrame(k wire.Kind, payload []byte) error {
 	var msg any
@@ -195,6 +198,9 @@ func (c *Collector) RecordFrame(k wire.Kind, payload []byte) error {
 		msg, err = wire.Decode(k, payload)
 	}
 	if err != nil {
+		return err
+	}
+	if err := validate(msg); err != nil {
 		return err
 	}
 	c.mu.Lock()
@@ -240,14 +246,19 @@ func (c *Collector) now() time.Time {
 	return time.Now()
 }
 
-// writeFrame appends a frame to the session file. Called with c.mu held.
+// writeFrame appends a frame (AppendFileFrame: with its checksums) to the
+// session file, in one Write. Called with c.mu held.
 func (c *Collector) writeFrame(k wire.Kind, payload []byte) {
 	if c.file == nil || c.fileErr != nil {
 		return
 	}
-	if err := wire.WriteRawFrame(c.file, k, payload); err != nil {
-		c.fileErr = fmt.Errorf("session file: %w", err)
+	c.scratch = AppendFileFrame(c.scratch[:0], k, payload)
+	if _, err := c.file.Write(c.scratch); err != nil {
+		c.fileErr = fmt.Errorf("session file: write %v frame: %w", k, err)
 		c.addNotice("error", fmt.Sprintf("%v; the session is no longer saved", c.fileErr))
+	}
+	if cap(c.scratch) > 1<<20 {
+		c.scratch = nil // keep no large buffer after a large frame
 	}
 }
 
@@ -298,6 +309,8 @@ func (c *Collector) apply(msg any) {
 		// Records carry their label path; nothing to keep.
 	case *wire.Errors:
 		c.addErrors(m)
+	case *wire.Lost:
+		c.applyLost(m)
 	case *wire.Log:
 		c.addNotice(m.Level, m.Text)
 	case *wire.Bye:
@@ -439,6 +452,7 @@ func (c *Collector) addErrors(e *wire.Errors) {
 				c.handle(e.CommandBuffer), e.Submit, e.Dropped))
 		}
 	}
+	c.noteCoalesced(e)
 	c.epoch++
 	c.touched = c.touched[:0]
 	tl := newTimelineBuilder(c, e)
@@ -514,7 +528,7 @@ func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, raw r
 		Coords:        coords,
 		LastCoords:    coords,
 		CommandBuffer: c.handle(e.CommandBuffer),
-		Submit:        e.Submit,
+		Submit:        firstSubmit(e),
 		ActionIndex:   r.ActionIndex,
 		Action:        r.Action,
 		Pipeline:      c.handle(r.Pipeline),

@@ -9,6 +9,10 @@ package wire
 // says what it could not deliver (KindLost).
 const ProtocolVersion = 2
 
+// MinProtocolVersion is the oldest protocol a reader reads: protocol 1
+// sent its records as JSON, which still decode (session files keep it).
+const MinProtocolVersion = 1
+
 // Kind says which message a frame carries.
 type Kind uint8
 

@@ -6,6 +6,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
@@ -44,6 +45,14 @@ type groupKey struct {
 // merges them back into one group and shows the coordinates as samples.
 const samplesPerGroup = 8
 
+// builder is BuildErrors' scratch room, reused through builders.
+type builder struct {
+	first map[groupKey]int32
+	next  []int32
+}
+
+var builders = sync.Pool{New: func() any { return &builder{first: map[groupKey]int32{}} }}
+
 // BuildErrors decodes one command buffer's output buffer into an Errors
 // message, grouping identical records with a count (up to samplesPerGroup
 // distinct stage coordinates per group, the first record's first) and
@@ -54,22 +63,38 @@ func BuildErrors(submit, queue uint64, cb SubmittedCB) (msg wire.Errors, malform
 	out := gpuav.Decode(cb.Words)
 	msg = wire.Errors{Submit: submit, Queue: queue, CommandBuffer: cb.Handle, Dropped: out.Dropped,
 		Primary: cb.Primary, PrimaryAction: cb.PrimaryAction}
-	index := map[groupKey][]int{}
+	// first maps a group to its first record in msg.Records; next chains
+	// a group's records (its samples), -1 ending the chain.
+	sc := builders.Get().(*builder)
+	defer builders.Put(sc)
+	clear(sc.first)
+	first, next := sc.first, sc.next[:0]
+	defer func() { sc.next = next }()
+	msg.Records = make([]wire.Record, 0, len(out.Records))
+	params := make([]uint32, 0, len(out.Records)*gpuav.RecordParams)
 records:
 	for _, r := range out.Records {
 		k := groupKey{uint32(r.Code), r.ShaderID, r.Instruction, r.ActionIndex, r.Params}
-		if seen := index[k]; len(seen) > 0 {
-			for _, i := range seen {
-				if msg.Records[i].StageWords == r.StageWords {
-					msg.Records[i].Count++
+		i, seen := first[k]
+		if seen {
+			last, n := i, 0
+			for j := i; j >= 0; j = next[j] {
+				if msg.Records[j].StageWords == r.StageWords {
+					msg.Records[j].Count++
 					continue records
 				}
+				last, n = j, n+1
 			}
-			if len(seen) == samplesPerGroup {
-				msg.Records[seen[len(seen)-1]].Count++
+			if n == samplesPerGroup {
+				msg.Records[last].Count++
 				continue
 			}
+			next[last] = int32(len(msg.Records))
+		} else {
+			first[k] = int32(len(msg.Records))
 		}
+		start := len(params)
+		params = append(params, r.Params[:]...)
 		rec := wire.Record{
 			Check:       r.Code.CheckID(),
 			Code:        uint32(r.Code),
@@ -78,14 +103,14 @@ records:
 			Stage:       r.Stage,
 			StageWords:  r.StageWords,
 			ActionIndex: r.ActionIndex,
-			Params:      append([]uint32(nil), r.Params[:]...),
+			Params:      params[start:len(params):len(params)],
 			Count:       1,
 		}
 		if int(r.ActionIndex) < len(cb.Actions) {
-			a := cb.Actions[r.ActionIndex]
+			a := &cb.Actions[r.ActionIndex]
 			rec.Action, rec.Pipeline, rec.Labels = a.Command, a.Pipeline, a.Labels
 		}
-		index[k] = append(index[k], len(msg.Records))
+		next = append(next, -1)
 		msg.Records = append(msg.Records, rec)
 	}
 	return msg, out.Malformed, len(msg.Records) > 0 || msg.Dropped > 0

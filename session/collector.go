@@ -185,15 +185,26 @@ func (c *Collector) Record(k wire.Kind, msg any) error {
 // validate.go), is an error and changes nothing (it is not written to the
 // session file either).
 func (c *Collector) RecordFrame(k wire.Kind, payload []byte) error {
-	var msg any
-	var err error
-	if c.replay && k == wire.KindErrorsPacked {
-		// A replay is one goroutine, and the groups keep nothing of a
-		// message's records: decode every one into the same room.
+	var dec *wire.PackedDecoder
+	if c.replay {
+		// A replay is one goroutine: it decodes every packed message
+		// into the same room.
 		if c.packed == nil {
 			c.packed = &wire.PackedDecoder{}
 		}
-		msg, err = c.packed.Decode(payload)
+		dec = c.packed
+	}
+	return c.recordFrame(k, payload, dec)
+}
+
+// recordFrame is RecordFrame with the decoder of the caller's packed
+// messages (nil: a new one each time). The groups keep nothing of a
+// message's records, so one goroutine's messages can share a decoder.
+func (c *Collector) recordFrame(k wire.Kind, payload []byte, dec *wire.PackedDecoder) error {
+	var msg any
+	var err error
+	if dec != nil && k == wire.KindErrorsPacked {
+		msg, err = dec.Decode(payload)
 	} else {
 		msg, err = wire.Decode(k, payload)
 	}

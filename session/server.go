@@ -211,6 +211,7 @@ func (s *Server) serve(id int, conn *net.UnixConn) {
 	var off int64
 	first, bye := true, false
 	defer func() { s.c.ConnectionEnded(bye) }()
+	var dec wire.PackedDecoder // this connection's packed records
 	for {
 		k, payload, err := wire.ReadFrame(r)
 		if err != nil {
@@ -235,7 +236,7 @@ func (s *Server) serve(id int, conn *net.UnixConn) {
 			s.c.Notice("error", fmt.Sprintf("connection %d: first frame is %v, want hello; connection closed", id, k))
 			return
 		}
-		err = s.c.RecordFrame(k, payload)
+		err = s.c.recordFrame(k, payload, &dec)
 		switch {
 		case errors.Is(err, ErrInvalid):
 			// The framing is intact: reject this frame, keep the rest.

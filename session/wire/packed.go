@@ -193,6 +193,10 @@ func (r *packedReader) uvarint(what string) uint64 {
 	if r.err != nil {
 		return 0
 	}
+	if r.off < len(r.b) && r.b[r.off] < 0x80 { // one byte: most values
+		r.off++
+		return uint64(r.b[r.off-1])
+	}
 	v, n := binary.Uvarint(r.b[r.off:])
 	if n <= 0 {
 		r.fail(what)

@@ -25,9 +25,9 @@ const (
 	// KillGrace is how long an app gets between SIGTERM and SIGKILL when
 	// the run is stopped.
 	KillGrace = 2 * time.Second
-	// outputDelay bounds the wait for the app's output pipes after it
-	// exited (a child it left behind may hold them open).
-	outputDelay = time.Second
+	// followPoll is the longest the launcher waits between two reads of
+	// the app's output files.
+	followPoll = 50 * time.Millisecond
 )
 
 // Options say what to run and how.
@@ -70,6 +70,7 @@ type Run struct {
 	file    *os.File
 	srv     *session.Server
 	cmd     *exec.Cmd
+	out     *appOutput
 	updates chan struct{}
 	// exited is closed once the app exited and the layer's connections
 	// finished (or the grace time passed).
@@ -99,21 +100,33 @@ func Start(o Options) (*Run, error) {
 		return nil, err
 	}
 	r.srv = srv
-	stdout := &lineWriter{col: col, stream: "stdout", pass: o.Stdout}
-	stderr := &lineWriter{col: col, stream: "stderr", pass: o.Stderr}
+	r.out, err = newAppOutput(o.SessionPath, col, o.Stdout, o.Stderr)
+	if err != nil {
+		srv.Close()
+		file.Close()
+		return nil, err
+	}
 	r.cmd = exec.Command(o.App, o.Args...)
 	r.cmd.Env = Env(os.Environ(), o.LayerDir, srv.SocketPath(), o.Settings)
-	r.cmd.WaitDelay = outputDelay
-	r.cmd.Stdin = o.Stdin
-	r.cmd.Stdout, r.cmd.Stderr = stdout, stderr
+	// The app and what it starts are a process group of their own, which
+	// Stop ends whole; a group in the background must not read the
+	// terminal (the kernel would stop it), so a terminal stays the
+	// launcher's.
+	r.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if !isTerminal(o.Stdin) {
+		r.cmd.Stdin = o.Stdin
+	}
+	r.cmd.Stdout, r.cmd.Stderr = r.out.files()
 
 	absApp, _ := filepath.Abs(o.App)
 	started := &wire.AppStarted{Path: absApp, Args: slices.Clone(o.Args), Time: o.Started, Settings: o.Settings,
-		Session: o.SessionPath, Dir: o.Dir, SourcePath: o.SourcePath}
+		Session: o.SessionPath, Dir: o.Dir, SourcePath: o.SourcePath, Stdout: r.out.stdout.path, Stderr: r.out.stderr.path}
 	if started.Args == nil {
 		started.Args = []string{}
 	}
-	if err := r.cmd.Start(); err != nil {
+	err = r.cmd.Start()
+	r.out.started()
+	if err != nil {
 		_ = col.Record(wire.KindAppStarted, started)
 		_ = col.Record(wire.KindAppExited, &wire.AppExited{Code: -1, State: string(session.AppFailed), Time: time.Now()})
 		close(r.exited)
@@ -124,17 +137,16 @@ func Start(o Options) (*Run, error) {
 	if o.Capabilities != nil {
 		_ = col.Record(wire.KindCapabilities, o.Capabilities)
 	}
-	go r.wait(stdout, stderr)
+	go r.wait()
 	return r, nil
 }
 
 // wait records how the app ended, gives the layer a moment to finish (bye
 // or EOF on every connection) and says so if it never loaded, so that the
 // UI shows the final state.
-func (r *Run) wait(stdout, stderr *lineWriter) {
+func (r *Run) wait() {
 	_ = r.cmd.Wait()
-	stdout.Flush()
-	stderr.Flush()
+	r.out.finish()
 	_ = r.Collector.Record(wire.KindAppExited, exitMsg(r.cmd.ProcessState, r.userStop.Load()))
 	r.srv.Drain(LayerGrace)
 	if !r.Collector.Snapshot().App.LayerLoaded {
@@ -173,35 +185,47 @@ func (r *Run) Running() bool {
 	}
 }
 
-// Stop ends the app if it still runs, as the user's request: SIGTERM,
-// then SIGKILL after KillGrace. It returns once the run is over.
+// Stop ends the app and everything it started (its process group), as
+// the user's request: SIGTERM, then SIGKILL after KillGrace. It returns
+// once the run is over. What the app left running in its group after it
+// exited is ended too.
 func (r *Run) Stop() {
+	if r.cmd.Process == nil {
+		return
+	}
 	if !r.Running() {
+		_ = r.signalGroup(syscall.SIGKILL)
 		return
 	}
 	r.userStop.Store(true)
-	_ = r.cmd.Process.Signal(syscall.SIGTERM)
+	_ = r.signalGroup(syscall.SIGTERM)
 	select {
 	case <-r.exited:
 	case <-time.After(KillGrace):
-		_ = r.cmd.Process.Kill()
+		_ = r.signalGroup(syscall.SIGKILL)
 		<-r.exited
 	}
+	_ = r.signalGroup(syscall.SIGKILL)
 }
 
-// Signal passes a signal the user sent the launcher on to the app, and
+// signalGroup sends s to the app's process group.
+func (r *Run) signalGroup(s syscall.Signal) error {
+	return syscall.Kill(-r.cmd.Process.Pid, s)
+}
+
+// Signal passes a signal the user sent the launcher on to the app's
+// process group (the terminal sends it to the launcher only), and
 // remembers that the user asked it to stop.
 func (r *Run) Signal(s os.Signal) {
 	r.userStop.Store(true)
-	_ = r.cmd.Process.Signal(s)
+	if sig, ok := s.(syscall.Signal); ok && r.cmd.Process != nil {
+		_ = r.signalGroup(sig)
+	}
 }
 
-// Interrupted remembers that the user pressed Ctrl-C, which the terminal
-// sends the app too.
-func (r *Run) Interrupted() { r.userStop.Store(true) }
-
-// Close closes the socket and the session file. Call it once the run is
-// over (after Exited, or Stop); it returns the first error writing the
+// Close closes the socket and the session file, and removes the app's
+// output files when the session holds all they say. Call it once the run
+// is over (after Exited, or Stop); it returns the first error writing the
 // session file.
 func (r *Run) Close() error {
 	r.srv.Close()
@@ -209,6 +233,7 @@ func (r *Run) Close() error {
 		r.file.Close()
 		return err
 	}
+	r.out.remove()
 	if err := r.file.Close(); err != nil {
 		return fmt.Errorf("session %s: %w", r.opts.SessionPath, err)
 	}

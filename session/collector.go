@@ -336,6 +336,12 @@ func (c *Collector) apply(msg any) {
 		}
 	case *wire.AppStarted:
 		c.setSourceDirs(m)
+		s.App.OutputFiles = nil
+		for _, f := range []string{m.Stdout, m.Stderr} {
+			if f != "" {
+				s.App.OutputFiles = append(s.App.OutputFiles, f)
+			}
+		}
 		s.App.Path, s.App.Args, s.App.PID = m.Path, m.Args, m.PID
 		if s.App.Args == nil {
 			s.App.Args = []string{}

@@ -38,6 +38,10 @@ type App struct {
 	Signal   string   `json:"signal,omitempty"`
 	// LayerLoaded is true once the layer said hello.
 	LayerLoaded bool `json:"layer_loaded"`
+	// OutputFiles are the files the app wrote its output to (standard
+	// output, then error): the session holds what the launcher read of
+	// them, and they keep what the app printed if the launcher died.
+	OutputFiles []string `json:"output_files,omitempty"`
 }
 
 // Device is the device the app created (the last one, when several).

@@ -139,10 +139,19 @@ func (c *Collector) finishReplay() {
 	c.mu.Lock()
 	if st := c.s.App.State; st == AppStarting || st == AppRunning {
 		c.s.App.State = AppUnknown
-		c.addNotice("warning", EndNotRecorded)
+		c.addNotice("warning", c.s.endNotRecorded())
 	}
 	c.mu.Unlock()
 }
 
 // EndNotRecorded is what a session says when the app's end is not in it.
 const EndNotRecorded = "the app's end was not recorded (gpuav-dbg was stopped before the app ended, or the session file is cut short)"
+
+// endNotRecorded says that the app's end is unknown, and where its output
+// went on.
+func (s *Session) endNotRecorded() string {
+	if len(s.App.OutputFiles) == 0 {
+		return EndNotRecorded
+	}
+	return EndNotRecorded + "; the app wrote its output on to " + strings.Join(s.App.OutputFiles, " and ")
+}

@@ -93,7 +93,7 @@ func (s *Session) UncheckedAll() []Unchecked {
 			s.StreamsCut, plural(s.StreamsCut, "connection", "connections")), 0)
 	}
 	if s.App.State == AppUnknown {
-		add(UncheckedEnd, EndNotRecorded, 0)
+		add(UncheckedEnd, s.endNotRecorded(), 0)
 	}
 	if s.App.State == AppStopped {
 		add(UncheckedStopped, "you stopped the app before it finished", 0)

@@ -113,7 +113,9 @@ func (c *cli) launch(name string, o launcher.Options, f *runFlags) int {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go forwardSignals(sigs, r, f.headless, cancel)
+	done := make(chan struct{})
+	defer close(done)
+	go forwardSignals(done, sigs, r, cancel)
 
 	var uiErr error
 	if f.headless {
@@ -127,23 +129,25 @@ func (c *cli) launch(name string, o launcher.Options, f *runFlags) int {
 	return c.finishRun(r, f, uiErr)
 }
 
-// forwardSignals passes the signals the launcher gets on to the app until
-// it has exited. Ctrl-C in a headless run reached the app from the
-// terminal already; any other signal, or one to the UI, is passed on, and
-// all but SIGINT end the UI.
-func forwardSignals(sigs <-chan os.Signal, r *launcher.Run, headless bool, cancel func()) {
+// forwardSignals passes the signals the launcher gets on to the app (its
+// own process group, which the terminal does not signal) until it has
+// exited; all but SIGINT end the UI. Once the app has exited, SIGHUP and
+// SIGTERM still end the UI (its terminal closed), so it is never left
+// running without one.
+func forwardSignals(done <-chan struct{}, sigs <-chan os.Signal, r *launcher.Run, cancel func()) {
+	exited := r.Exited()
 	for {
 		select {
 		case s := <-sigs:
-			if s == syscall.SIGINT && headless {
-				r.Interrupted()
-			} else {
+			if exited != nil {
 				r.Signal(s)
 			}
 			if s != syscall.SIGINT {
 				cancel()
 			}
-		case <-r.Exited():
+		case <-exited:
+			exited = nil
+		case <-done:
 			return
 		}
 	}
@@ -275,8 +279,11 @@ func countLine(s *session.Session) string {
 		}
 	case session.AppFailed:
 		b.WriteString("; app failed to start")
-	default:
+	case session.AppExited:
 		fmt.Fprintf(&b, "; app exited %d", s.App.ExitCode)
+	default:
+		// Never "exited 0" for an end nobody saw.
+		b.WriteString("; " + session.EndNotRecorded)
 	}
 	return b.String()
 }

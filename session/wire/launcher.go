@@ -36,6 +36,11 @@ type AppStarted struct {
 	// search path: where source files the modules do not carry are read.
 	Dir        string   `json:"dir,omitempty"`
 	SourcePath []string `json:"source_path,omitempty"`
+	// Stdout and Stderr are the files the app writes its output to (the
+	// launcher follows them into the session; they outlive a launcher
+	// that dies).
+	Stdout string `json:"stdout,omitempty"`
+	Stderr string `json:"stderr,omitempty"`
 }
 
 // AppOutput is one line the app printed, without its newline.

@@ -36,6 +36,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/internal/sanitize"
 	"github.com/gpuav-dbg/gpuav-dbg/session"
 	"github.com/gpuav-dbg/gpuav-dbg/themes"
 	"github.com/gpuav-dbg/gpuav-dbg/tui/common"
@@ -332,7 +333,8 @@ func (m *Model) listen(i int) tea.Cmd {
 // panes get it.
 func (m *Model) refresh(i int) tea.Cmd {
 	r := m.runs[i]
-	s := r.src.Snapshot()
+	// The app's strings reach the terminal escaped (session.ForTerminal).
+	s := r.src.Snapshot().ForTerminal()
 	if s == nil {
 		s = &session.Session{}
 	}
@@ -413,6 +415,7 @@ func (m *Model) docFor(g *session.ErrorGroup) source.Doc {
 		if r.disasm == nil {
 			r.disasm = map[uint32]*session.Disassembly{}
 		}
+		dis.Lines = sanitize.Lines(dis.Lines) // OpString and OpSource text come from the app
 		r.disasm[g.Shader.ID] = dis
 	}
 	return source.Doc{

@@ -62,6 +62,8 @@ type cli struct {
 	caps *wire.Capabilities
 	// sourcePath is run's --source-path (sources.go).
 	sourcePath []string
+	// reportMode is --report-mode: the mode of the report files.
+	reportMode os.FileMode
 }
 
 func main() {
@@ -85,7 +87,8 @@ Usage:
   gpuav-dbg run [flags] [--] APP [ARGS...]   run APP under the layer (no APP: the demo)
   gpuav-dbg demo [flags]                     run the built-in demo app
   gpuav-dbg open FILE [--json OUT] [--sarif OUT] [--headless] [--source-path DIRS]
-                   [--allow-unchecked]       show a saved session (.gvs) or JSON report
+                   [--allow-unchecked] [--report-mode MODE]
+                                             show a saved session (.gvs) or JSON report
   gpuav-dbg open --list [APP]                list the saved runs (of APP), oldest first
   gpuav-dbg instrument [--checks none|all|ID,...] -o OUT.spv IN.spv
                                              instrument a module offline (none: re-encode)
@@ -101,6 +104,8 @@ Flags of run and demo:
   --sarif OUT.sarif   write a SARIF 2.1.0 log (results at the shader source lines,
                       paths relative to the git top-level)
   --allow-unchecked   exit 0, not 4, when not everything was checked
+  --report-mode MODE  the JSON and SARIF files' mode, octal (default 0600, the
+                      session file's: they hold the same source lines)
   --session FILE      write the session to FILE (default:
                       $XDG_STATE_HOME/gpuav-dbg/sessions/<app>-<time>.gvs)
   --check ID=on|off   turn a check on or off (repeatable; ID "all" for every check)
@@ -109,7 +114,8 @@ Flags of run and demo:
   --no-color          UI without colours
   --source-path DIRS  directories (repeatable, colon-separated) searched for shader
                       source files a module names but does not carry, after the
-                      working directory
+                      working directory; no file outside them (after symlinks
+                      and ..) is read, nor any under /proc, /sys or /dev
 
 Checks: %s (implemented: %s).
 
@@ -126,7 +132,8 @@ Exit status of run, demo and open --headless:
   3  the app failed (non-zero exit, crash) with no validation error
   4  no validation error, but not everything was checked (the layer never
      loaded, every check off, shaders or pipelines left unchecked, records
-     lost, the app stopped by you); --allow-unchecked makes it 0
+     lost, the app stopped by you, its end not recorded); --allow-unchecked
+     makes it 0
 `
 
 // printUsage writes the help text.

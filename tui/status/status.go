@@ -36,6 +36,8 @@ func StateText(a session.App) string {
 		return "crashed"
 	case session.AppFailed:
 		return "failed to start"
+	case session.AppUnknown:
+		return "end not recorded"
 	case "":
 		return "starting"
 	}
@@ -109,6 +111,10 @@ func Render(st *common.Styles, s *session.Session, frame, run string, keys help.
 	fields = append(fields, field{bar.Render(counts), 0})
 	if s.Dropped > 0 {
 		fields = append(fields, field{on(st.Warning).Render(fmt.Sprintf("%d records dropped", s.Dropped)), 1})
+	}
+	if s.LostRecords > 0 {
+		// Never shed for room: a count that is lower than the truth says so.
+		fields = append(fields, field{on(st.Warning).Render(fmt.Sprintf("%d records lost", s.LostRecords)), 0})
 	}
 	if n := len(s.Notices); n > 0 {
 		fields = append(fields, field{on(st.Warning).Render(plural(n, "notice", "notices")), 2})

@@ -445,8 +445,8 @@ func invocationOf(s *Session) sarifInvocation {
 	inv := sarifInvocation{
 		ExecutionSuccessful: s.App.State != AppFailed && s.App.State != AppCrashed && s.App.State != AppStopped &&
 			s.App.State != AppUnknown,
-		Arguments:           s.App.Args,
-		ExitSignalName:      s.App.Signal,
+		Arguments:      s.App.Args,
+		ExitSignalName: s.App.Signal,
 	}
 	if s.App.State == AppExited || s.App.State == AppCrashed || s.App.State == AppStopped {
 		code := s.App.ExitCode

@@ -132,6 +132,9 @@ type Collector struct {
 	packed *wire.PackedDecoder
 	// scratch holds the frame being written.
 	scratch []byte
+	// sourceFiles are the files read from disk while applying a message,
+	// to be written before it (sources.go).
+	sourceFiles []*wire.SourceFile
 }
 
 // NewCollector returns a collector with an empty session.
@@ -226,13 +229,21 @@ func (c *Collector) recordFrame(k wire.Kind, payload []byte, dec *wire.PackedDec
 			}
 		}
 	}
+	c.apply(msg)
+	// Source files read while applying it go first, so that a replay
+	// has them when it applies the message.
+	for _, f := range c.sourceFiles {
+		if frame, err := wire.Encode(wire.KindSourceFile, f); err == nil {
+			c.writeFrame(wire.KindSourceFile, frame[wire.HeaderSize:])
+		}
+	}
+	c.sourceFiles = c.sourceFiles[:0]
 	if e, ok := msg.(*wire.Errors); ok && k == wire.KindErrors && c.file != nil && c.fileErr == nil {
 		// Session files keep records packed (see wire.KindErrorsPacked).
 		c.writeFrame(wire.KindErrorsPacked, wire.AppendPackedErrors(nil, e))
 	} else {
 		c.writeFrame(k, payload)
 	}
-	c.apply(msg)
 	c.mu.Unlock()
 	c.changed()
 	return nil
@@ -369,6 +380,8 @@ func (c *Collector) apply(msg any) {
 		}
 	case *wire.Capabilities:
 		c.applyCapabilities(m)
+	case *wire.SourceFile:
+		c.recordSource(m)
 	case *wire.Notice:
 		level := m.Level
 		if level == "" {

@@ -16,6 +16,9 @@ const (
 	KindTime       Kind = 68
 	// KindCapabilities is the launcher's device probe (Capabilities).
 	KindCapabilities Kind = 69
+	// KindSourceFile is a source file the launcher read from disk
+	// (SourceFile).
+	KindSourceFile Kind = 70
 )
 
 // LauncherOnly reports whether k is a kind only the launcher writes
@@ -77,6 +80,16 @@ type Label struct {
 	CommandBuffer uint64 `json:"command_buffer"`
 	Op            string `json:"op"`
 	Name          string `json:"name,omitempty"`
+}
+
+// SourceFile is a shader source file the launcher read from disk because
+// a module named it without carrying its text: the session keeps the text
+// as it was during the run. Name is the module's name for it, Path the
+// file read.
+type SourceFile struct {
+	Name  string   `json:"name"`
+	Path  string   `json:"path"`
+	Lines []string `json:"lines"`
 }
 
 // Time stamps the frames that follow it in a session file: the launcher

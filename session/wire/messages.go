@@ -54,6 +54,7 @@ var messageTypes = []kindInfo{
 	message[Notice](KindNotice, "notice"),
 	message[Time](KindTime, "time"),
 	message[Capabilities](KindCapabilities, "capabilities"),
+	message[SourceFile](KindSourceFile, "source_file"),
 
 	message[Errors](KindErrorsPacked, "errors_packed").with(packedCodec),
 }

@@ -85,7 +85,9 @@ func TestDiskRecord(t *testing.T) {
 	}
 	var read []string
 	d := NewDisk(a)
-	d.OnRead = func(name, path string, lines []string) { read = append(read, name+" "+path+" "+strings.Join(lines, "|")) }
+	d.OnRead = func(name, path string, lines []string) {
+		read = append(read, name+" "+path+" "+strings.Join(lines, "|"))
+	}
 	if _, _, how, err := d.FindNote("x.comp"); err != nil || how != "read from "+p+" (the module carries none)" {
 		t.Fatalf("FindNote: %q %v", how, err)
 	}

@@ -3,6 +3,7 @@ package e2e
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,6 +17,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gpuav-dbg/gpuav-dbg/internal/shadertest"
+	"github.com/gpuav-dbg/gpuav-dbg/spirv"
 )
 
 // The tests of this file hold the stream and the launcher to their
@@ -408,5 +412,154 @@ func TestTUIExitsWhenItsTerminalCloses(t *testing.T) {
 			syscall.Kill(pid, syscall.SIGKILL)
 			t.Fatalf("gpuav-dbg (pid %d) runs on after its terminal closed", pid)
 		}
+	}
+}
+
+// hostileModule is trustapp's shader without its source text (as a build
+// that strips it makes it), naming its file name: the launcher must then
+// find the file on disk, and name is what a hostile module says.
+func hostileModule(t *testing.T, name string) string {
+	t.Helper()
+	words := shadertest.StripSourceText(t, shadertest.Compile(t, filepath.Join(root, "e2e", "testdata", "trust"), "oob.comp",
+		"-g", "--target-env", "vulkan1.2"))
+	h, insts, err := spirv.ParseInstructions(words)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, in := range insts {
+		if in.Opcode() == spirv.OpString {
+			if s, _ := spirv.DecodeString(in.Words[2:]); s == "oob.comp" {
+				insts[i] = spirv.NewInstruction(spirv.OpString, append([]uint32{in.Words[1]}, spirv.EncodeString(name)...)...)
+			}
+		}
+	}
+	p := filepath.Join(t.TempDir(), "hostile.spv")
+	if err := os.WriteFile(p, spirv.BytesFromWords(spirv.EncodeInstructions(h, insts)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestHostileModuleNames: file names a module gives are read only inside
+// the source directories (the working directory and --source-path), never
+// /etc, /proc or through a symlink out; what they say reaches the terminal
+// escaped, and the reports never hold a file they were not asked to read.
+// A debug name full of escapes is shown escaped too.
+func TestHostileModuleNames(t *testing.T) {
+	app, _ := trustApp(t)
+	const secret = "GPUAVDBG_TEST_SECRET=s3cr3t-token-9431"
+	srcDir := t.TempDir()
+	os.Symlink("/proc/self/environ", filepath.Join(srcDir, "environ.comp"))
+	os.Symlink("/etc/passwd", filepath.Join(srcDir, "passwd.comp"))
+	evilName := "x\x1b]52;c;aGk=\x07\x1b[2J\u009b31m.comp"
+	for _, c := range []struct {
+		name, file string
+		readable   bool // the file is in the search path and may be read
+	}{
+		{"absolute /etc/passwd", "/etc/passwd", false},
+		{"dot-dot to /etc/passwd", "../../../../../../../../../../etc/passwd", false},
+		{"/proc/self/environ", "/proc/self/environ", false},
+		{"symlink to /proc", "environ.comp", false},
+		{"symlink to /etc", "passwd.comp", false},
+		{"terminal escapes", evilName, false},
+		{"in the search path", "oob.comp", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			spv := hostileModule(t, c.file)
+			dir := t.TempDir()
+			report, sarif := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.sarif")
+			cmd := exec.Command(bin("gpuav-dbg"), "run", "--headless", "--json", report, "--sarif", sarif,
+				"--session", filepath.Join(dir, "s.gvs"), "--source-path", srcDir,
+				"--source-path", filepath.Join(root, "e2e", "testdata", "trust"),
+				"--", app, "--spv", spv, "--mode", "names", "--name", `cmd\e[2J\e]52;c;aGk=\a\xc2\x9b31m`)
+			cmd.Env = append(os.Environ(), secret)
+			out, _ := cmd.CombinedOutput()
+			for _, bad := range []string{"\x1b", "\x07", "\u009b"} {
+				if strings.Contains(string(out), bad) {
+					t.Fatalf("the terminal got %q:\n%q", bad, out)
+				}
+			}
+			rep, err := os.ReadFile(report)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			sar, _ := os.ReadFile(sarif)
+			for _, leak := range []string{"s3cr3t-token", "root:x:0:0", "/bin/bash", "\u009b"} {
+				if strings.Contains(string(rep), leak) || strings.Contains(string(sar), leak) {
+					t.Fatalf("a report holds %q", leak)
+				}
+			}
+			var r struct {
+				Errors []struct {
+					Source struct {
+						File string `json:"file"`
+						Line int    `json:"line"`
+						Text string `json:"text"`
+						Note string `json:"note"`
+					} `json:"source"`
+					CommandBuffer struct {
+						Name string `json:"name"`
+					} `json:"command_buffer"`
+				} `json:"errors"`
+			}
+			if err := json.Unmarshal(rep, &r); err != nil || len(r.Errors) != 1 {
+				t.Fatalf("report: %v\n%s", err, rep)
+			}
+			src := r.Errors[0].Source
+			if c.readable {
+				if src.Line != 10 || src.Text != "    outs[pc.idx].v[gl_GlobalInvocationID.x] = gl_GlobalInvocationID.x;" {
+					t.Errorf("source from the search path: %+v", src)
+				}
+			} else if src.File != c.file || !strings.HasPrefix(src.Text, "OpStore") ||
+				!(strings.Contains(src.Note, "outside the source directories") || strings.Contains(src.Note, "not found in")) {
+				t.Errorf("source of %q: %+v", c.file, src)
+			}
+			if name := r.Errors[0].CommandBuffer.Name; name != "cmd\x1b[2J\x1b]52;c;aGk=\x07\u009b31m" {
+				t.Errorf("the report changed the debug name: %q", name)
+			}
+			if !strings.Contains(string(out), `\x1b[2J`) && !strings.Contains(string(out), `\u009b`) {
+				t.Errorf("nothing shown escaped:\n%s", out)
+			}
+		})
+	}
+}
+
+// TestBadModulesInSession: a module that is not SPIR-V words (codeSize
+// not a multiple of 4) or whose id bound is past SPIR-V's limit is passed
+// to the driver untouched, and the session has it with the reason (exit
+// 4: not everything was checked).
+func TestBadModulesInSession(t *testing.T) {
+	app, spv := trustApp(t)
+	words, err := os.ReadFile(spv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bound := bytes.Clone(words)
+	binary.LittleEndian.PutUint32(bound[12:], spirv.MaxIDBound+1)
+	boundSPV := filepath.Join(t.TempDir(), "bound.spv")
+	if err := os.WriteFile(boundSPV, bound, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name   string
+		args   []string
+		reason string
+	}{
+		{"codeSize not a multiple of 4", []string{"--spv", spv, "--size-delta", "-2"},
+			fmt.Sprintf("codeSize %d is not a multiple of 4: not SPIR-V words, passed to the driver unchecked", len(words)-2)},
+		{"id bound past the limit", []string{"--spv", boundSPV},
+			"left uninstrumented: instrument shader 1: parse: id bound 4194304 is past SPIR-V's limit of 4194303"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			l := launch(t, nil, app, append(c.args, "--mode", "bad")...)
+			code, r := l.finish(t)
+			found := false
+			for _, u := range r.Unchecked {
+				found = found || (u.Kind == "shader" && u.Reason == c.reason)
+			}
+			if code != 4 || !found || r.App.State != "exited" || r.App.ExitCode != 0 {
+				t.Fatalf("exit %d, app %+v, unchecked %+v; want 4 and %q\n%s", code, r.App, r.Unchecked, c.reason, l.stderr.String())
+			}
+		})
 	}
 }

@@ -69,6 +69,15 @@ func prebuild(out string) int {
 		fmt.Fprintf(os.Stderr, "e2e: prebuild: %v\n", err)
 		return 1
 	}
+	trust := filepath.Join(out, "trustapp")
+	if err := os.MkdirAll(trust, 0o755); err != nil {
+		fmt.Fprintf(os.Stderr, "e2e: prebuild trustapp: %v\n", err)
+		return 1
+	}
+	if err := buildTrustApp(trust); err != nil {
+		fmt.Fprintf(os.Stderr, "e2e: prebuild: %v\n", err)
+		return 1
+	}
 	return 0
 }
 

@@ -563,3 +563,28 @@ func TestBadModulesInSession(t *testing.T) {
 		})
 	}
 }
+
+// TestLayerStderrEscapes: with no launcher, the layer prints its errors to
+// the app's stderr; a hostile file name and debug name reach it escaped.
+func TestLayerStderrEscapes(t *testing.T) {
+	app, _ := trustApp(t)
+	spv := hostileModule(t, "x\x1b]52;c;aGk=\x07\x1b[2J\u009b31m.comp")
+	cmd := exec.Command(app, "--spv", spv, "--mode", "names", "--name", `cmd\e[2J\xc2\x9d0;t\a`)
+	cmd.Env = append(os.Environ(), "VK_ADD_LAYER_PATH="+filepath.Join(root, "bin"),
+		"VK_INSTANCE_LAYERS=VK_LAYER_GPUAVDBG_validation", "VK_LAYER_GPUAV_DBG_SOCKET=")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "gpuav-dbg: ERROR descriptor_index_oob") {
+		t.Fatalf("no error printed:\n%s", out)
+	}
+	for _, bad := range []string{"\x1b", "\x07", "\u009b", "\u009d"} {
+		if strings.Contains(string(out), bad) {
+			t.Fatalf("stderr holds %q:\n%q", bad, out)
+		}
+	}
+	if !strings.Contains(string(out), `\x1b]52;c;aGk=\x07\x1b[2J\u009b31m.comp`) {
+		t.Errorf("the file name is not shown escaped:\n%s", out)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/internal/sanitize"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 	"github.com/gpuav-dbg/gpuav-dbg/sourcemap"
 )
@@ -143,7 +144,7 @@ func reportLocked(msg wire.Errors) {
 			}
 			continue
 		}
-		fmt.Fprintln(os.Stderr, formatRecord(msg, g))
+		fmt.Fprintln(os.Stderr, sanitize.Block(formatRecord(msg, g)))
 	}
 	if msg.Dropped > 0 && state.stderrErrors <= maxStderrErrors {
 		fmt.Fprintf(os.Stderr, "gpuav-dbg: ERROR command buffer 0x%x, submit %d: %d records did not fit in the output buffer\n",

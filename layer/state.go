@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/internal/sanitize"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 	"github.com/gpuav-dbg/gpuav-dbg/sourcemap"
 )
@@ -204,7 +205,7 @@ func localLogLocked(level int, text string, sent bool) {
 	state.stderrLogs++
 	switch {
 	case state.stderrLogs <= maxStderrLogs:
-		fmt.Fprintf(os.Stderr, "gpuav-dbg: %s: %s\n", strings.ToUpper(levelName(level)), text)
+		fmt.Fprintf(os.Stderr, "gpuav-dbg: %s: %s\n", strings.ToUpper(levelName(level)), sanitize.Block(text))
 	case state.stderrLogs == maxStderrLogs+1:
 		fmt.Fprintf(os.Stderr, "gpuav-dbg: further warnings are not printed\n")
 	}

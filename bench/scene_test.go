@@ -7,11 +7,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gpuav-dbg/gpuav-dbg/internal/cbuild"
 )
 
-// buildScene compiles scenes/scene.c and the dispatch scene's shader into a
-// temporary directory, as bench.mk does, and returns the binary's path.
-// Missing tools fail the test.
+// buildScene compiles scenes/scene.c (with internal/capp) and the dispatch
+// scene's shader into a temporary directory, as bench.mk does, and returns
+// the binary's path. Missing tools fail the test.
 func buildScene(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -20,8 +22,10 @@ func buildScene(t *testing.T) string {
 		t.Fatal(err)
 	}
 	bin := filepath.Join(dir, "scene")
+	if err := cbuild.App(bin, "bench/scenes/scene.c"); err != nil {
+		t.Fatal(err)
+	}
 	steps := [][]string{
-		{"cc", "-O2", "-Wall", "-Wextra", "-Werror", "-std=c11", "-o", bin, "scenes/scene.c", "-lvulkan", "-lm"},
 		{"glslangValidator", "-g", "--target-env", "vulkan1.1", "-o", filepath.Join(spv, "dispatch.comp.spv"), "scenes/shaders/dispatch.comp"},
 		{"spirv-val", "--target-env", "vulkan1.1", filepath.Join(spv, "dispatch.comp.spv")},
 	}

@@ -23,7 +23,7 @@ var root string
 // GPUAVDBG_TEST_PREBUILD_OUT=DIR makes the test binary build every test app
 // (and its shaders) into DIR and exit; GPUAVDBG_TEST_PREBUILT=DIR makes the
 // tests use those instead of building, and bin/ as it is
-// (scripts/build-e2e-tests.sh, scripts/nvidia-e2e-tests.sh).
+// (scripts/hardware/build.sh e2e-tests, scripts/hardware/e2e-tests.sh).
 const (
 	envPrebuildOut = "GPUAVDBG_TEST_PREBUILD_OUT"
 	envPrebuilt    = "GPUAVDBG_TEST_PREBUILT"

@@ -66,10 +66,15 @@ func gpuavDbgIn(t *testing.T, dir string, env []string, args ...string) (int, st
 	return 0, out.String()
 }
 
-// checkDemoSARIF checks the demo's two results at their shader lines, in
-// the repository (the checkout's top level is the source root).
-func checkDemoSARIF(t *testing.T, data []byte) {
+// checkDemoSARIF reads a SARIF file and checks the demo's two results at
+// their shader lines, in the repository (the checkout's top level is the
+// source root); it returns the file.
+func checkDemoSARIF(t *testing.T, path string) []byte {
 	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
 	sariftest.Check(t, data)
 	var d sarifResults
 	if err := json.Unmarshal(data, &d); err != nil {
@@ -101,6 +106,7 @@ func checkDemoSARIF(t *testing.T, data []byte) {
 			t.Errorf("%s result: %+v", w.stage, r)
 		}
 	}
+	return data
 }
 
 // TestDemoSARIF runs the demo with --sarif from the checkout's top level,
@@ -117,21 +123,13 @@ func TestDemoSARIF(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d, want 1\n%s", code, stderr)
 	}
-	live, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkDemoSARIF(t, live)
+	live := checkDemoSARIF(t, out)
 
 	again := filepath.Join(dir, "again.sarif")
 	if code, stderr := gpuavDbgIn(t, filepath.Join(root, "e2e"), nil, "open", sess, "--sarif", again); code != 0 {
 		t.Fatalf("open --sarif: exit %d\n%s", code, stderr)
 	}
-	reopened, err := os.ReadFile(again)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkDemoSARIF(t, reopened)
+	reopened := checkDemoSARIF(t, again)
 	var a, b struct {
 		Runs []struct {
 			Results json.RawMessage `json:"results"`
@@ -151,11 +149,7 @@ func TestDemoCommandSARIF(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d, want 1\n%s", code, stderr)
 	}
-	data, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkDemoSARIF(t, data)
+	checkDemoSARIF(t, out)
 }
 
 // TestHistoryList runs the demo twice into a fresh state directory and

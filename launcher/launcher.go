@@ -35,7 +35,6 @@ const (
 
 	// The layer's settings (layer/settings.go reads them).
 	envSocket      = "VK_LAYER_GPUAV_DBG_SOCKET"
-	envCheckPrefix = "VK_LAYER_GPUAV_DBG_CHECK_"
 	envReserveSlot = "VK_LAYER_GPUAV_DBG_RESERVE_SLOT"
 	envSafeMode    = "VK_LAYER_GPUAV_DBG_SAFE_MODE"
 )
@@ -147,7 +146,7 @@ func Env(parent []string, layerDir, socket string, set session.Settings) []strin
 	e.appendList("VK_INSTANCE_LAYERS", LayerName)
 	e.put(envSocket, socket)
 	for _, id := range gpuav.AllChecks {
-		e.put(envCheckPrefix+strings.ToUpper(id), bool01(set.Checks[id]))
+		e.put(gpuav.CheckEnv(id), bool01(set.Checks[id]))
 	}
 	e.put(envReserveSlot, bool01(set.ReserveSlot))
 	e.put(envSafeMode, bool01(set.SafeMode))

@@ -14,18 +14,20 @@ import (
 // its own settings and session file next to the first's: ".2", ".3"...
 // before the extension.
 type Reruns struct {
-	first Options
+	first *Run
+	opts  Options
 
 	mu   sync.Mutex
 	runs []*Run
 }
 
-// NewReruns prepares re-runs of the run first describes. The re-runs keep
-// its app, layer and search path, and pass no output through (the UI shows
-// it from the session).
-func NewReruns(first Options) *Reruns {
-	first.Stdin, first.Stdout, first.Stderr = nil, nil, nil
-	return &Reruns{first: first}
+// NewReruns prepares re-runs of first. The re-runs keep its app, layer and
+// search path, and pass no output through (the UI shows it from the
+// session).
+func NewReruns(first *Run) *Reruns {
+	o := first.opts
+	o.Stdin, o.Stdout, o.Stderr = nil, nil, nil
+	return &Reruns{first: first, opts: o}
 }
 
 // RerunPath is the session file of the nth run (n ≥ 2) of the run whose
@@ -40,9 +42,9 @@ func RerunPath(first string, n int) string {
 func (rr *Reruns) Rerun(set session.Settings) (*Run, error) {
 	rr.mu.Lock()
 	defer rr.mu.Unlock()
-	o := rr.first
+	o := rr.opts
 	o.Settings = set
-	o.SessionPath = RerunPath(rr.first.SessionPath, len(rr.runs)+2)
+	o.SessionPath = RerunPath(rr.opts.SessionPath, len(rr.runs)+2)
 	o.Started = time.Now()
 	r, err := Start(o)
 	if r != nil {
@@ -52,6 +54,16 @@ func (rr *Reruns) Rerun(set session.Settings) (*Run, error) {
 		return r, fmt.Errorf("re-run: %w", err)
 	}
 	return r, nil
+}
+
+// Latest is the run started last: the first run until a re-run starts.
+func (rr *Reruns) Latest() *Run {
+	rr.mu.Lock()
+	defer rr.mu.Unlock()
+	if n := len(rr.runs); n > 0 {
+		return rr.runs[n-1]
+	}
+	return rr.first
 }
 
 // Runs returns the re-runs started so far, in order (run 2 first).

@@ -35,11 +35,10 @@ type groupKey struct {
 	action      uint32
 }
 
-// groupState is a group plus what the collector needs to rebuild its
-// message when its count or a debug name changes.
+// groupState is a group plus what the collector needs to update it when
+// records or debug names arrive.
 type groupState struct {
 	g        *ErrorGroup
-	what     string // the check's own sentence (gpuav.Description.Message)
 	cmdBuf   uint64
 	pipeline uint64
 	module   uint64
@@ -48,38 +47,11 @@ type groupState struct {
 	queue, primary uint64
 	// index is the group's place in Session.Groups.
 	index int
-	// samples are the stage and stage words of g.Samples, compared
-	// before building coordinates, so a record that adds nothing
-	// allocates nothing.
-	samples []rawCoords
-	// last is the latest record's; lastBuilt is what g.LastCoords shows.
-	last, lastBuilt rawCoords
 	// epoch is the Errors message that last touched the group; tlAction
 	// and tlGroup are where that message's timeline counts it.
 	epoch             uint64
 	tlAction, tlGroup int
-	// dirty: the message and last coordinates wait for flush.
-	dirty bool
 }
-
-// rawCoords are a record's stage and the stage words its coordinates use.
-type rawCoords struct {
-	stage uint32
-	words [3]uint32
-}
-
-// rawOf keeps the stage words that the stage's coordinates use (the others
-// may hold anything).
-func rawOf(stage uint32, w [3]uint32) rawCoords {
-	switch stage {
-	case gpuav.ModelVertex, gpuav.ModelTessellationControl, gpuav.ModelGeometry, gpuav.ModelFragment:
-		w[2] = 0
-	}
-	return rawCoords{stage, w}
-}
-
-// coords builds the coordinates.
-func (r rawCoords) coords() Coords { return Coords(gpuav.StageCoords(r.stage, r.words)) }
 
 // Collector builds a Session from wire messages, in arrival order, and
 // writes every frame it accepts to the session file, if one is set. It is
@@ -106,12 +78,8 @@ type Collector struct {
 	newMap func(words []uint32) sourceMapper
 	groups map[groupKey]*groupState
 	order  []*groupState
-	// epoch counts Errors messages; touched lists the groups the current
-	// one added to.
-	epoch   uint64
-	touched []*groupState
-	// dirty lists the groups flush must bring up to date.
-	dirty     []*groupState
+	// epoch counts Errors messages (groupState.epoch).
+	epoch     uint64
 	names     map[uint64]string
 	pipelines map[uint64]*wire.Pipeline
 	// causes are the notices that count the subjects of one cause
@@ -135,6 +103,9 @@ type Collector struct {
 	// sourceFiles are the files read from disk while applying a message,
 	// to be written before it (sources.go).
 	sourceFiles []*wire.SourceFile
+	// intern keeps one copy of the strings, label paths and sources that
+	// many groups share (intern.go).
+	intern interner
 }
 
 // NewCollector returns a collector with an empty session.
@@ -432,7 +403,7 @@ func (c *Collector) addShader(m *wire.Shader) {
 
 // handle formats a handle with its debug name.
 func (c *Collector) handle(h uint64) Handle {
-	return Handle{Handle: hexHandle(h), Name: c.names[h]}
+	return Handle{Handle: c.intern.hex(h), Name: c.names[h]}
 }
 
 // setName records a debug name and renames the groups that refer to the
@@ -441,29 +412,20 @@ func (c *Collector) setName(h uint64, name string) {
 	c.names[h] = name
 	c.renameModel(h, name)
 	for _, st := range c.order {
-		touched := false
 		if st.cmdBuf == h {
 			st.g.CommandBuffer.Name = name
-			touched = true
 		}
 		if st.pipeline == h {
 			st.g.Pipeline.Name = name
-			touched = true
 		}
 		if st.module == h && (st.g.Shader.Module != "" || st.g.Shader.Object != "") {
 			st.g.Shader.Name = name
-			touched = true
 		}
 		if st.queue == h {
 			st.g.Queue.Name = name
-			touched = true
 		}
 		if st.primary == h {
 			st.g.PrimaryCommandBuffer.Name = name
-			touched = true
-		}
-		if touched {
-			st.g.Message = buildMessage(st.g, st.what)
 		}
 	}
 }
@@ -484,7 +446,6 @@ func (c *Collector) addErrors(e *wire.Errors) {
 	}
 	c.noteCoalesced(e)
 	c.epoch++
-	c.touched = c.touched[:0]
 	tl := newTimelineBuilder(c, e)
 	for i := range e.Records {
 		r := &e.Records[i]
@@ -497,10 +458,12 @@ func (c *Collector) addErrors(e *wire.Errors) {
 		if count <= 0 {
 			count = 1
 		}
-		raw := rawOf(r.Stage, r.StageWords)
+		// Coordinates are a small value: building them costs no
+		// allocation, comparing them a few words.
+		coords := stageCoords(r.Stage, r.StageWords)
 		st, ok := c.groups[key]
 		if !ok {
-			st = c.newGroup(e, r, check, raw)
+			st = c.newGroup(e, r, check, coords)
 			c.groups[key] = st
 			c.order = append(c.order, st)
 			s.Groups = append(s.Groups, st.g)
@@ -508,66 +471,40 @@ func (c *Collector) addErrors(e *wire.Errors) {
 		g := st.g
 		g.Count += count
 		g.LastSubmit = max(g.LastSubmit, e.Submit)
-		st.last = raw
-		if len(st.samples) < MaxSamples && !slices.Contains(st.samples, raw) {
-			st.samples = append(st.samples, raw)
-			g.Samples = append(g.Samples, raw.coords())
+		g.LastCoords = coords
+		if len(g.Samples) < MaxSamples && !slices.ContainsFunc(g.Samples, coords.Equal) {
+			g.Samples = append(g.Samples, coords)
 		}
 		first := st.epoch != c.epoch
-		if first {
-			st.epoch = c.epoch
-			c.touched = append(c.touched, st)
-		}
+		st.epoch = c.epoch
 		tl.add(r, st, count, first)
-	}
-	for _, st := range c.touched {
-		if !st.dirty {
-			st.dirty = true
-			c.dirty = append(c.dirty, st)
-		}
 	}
 	tl.finish()
 }
 
-// flush brings the groups that records were added to up to date: their
-// last coordinates and their messages. It runs when a snapshot is taken,
-// so a burst of messages (or a whole file replayed) builds each message
-// once. Called with c.mu held.
-func (c *Collector) flush() {
-	for _, st := range c.dirty {
-		if st.last != st.lastBuilt {
-			st.lastBuilt = st.last
-			st.g.LastCoords = st.last.coords()
-		}
-		st.g.Message = buildMessage(st.g, st.what)
-		st.dirty = false
-	}
-	c.dirty = c.dirty[:0]
-}
-
 // newGroup starts a group from its first record.
-func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, raw rawCoords) *groupState {
+func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, coords Coords) *groupState {
 	var params [gpuav.RecordParams]uint32
 	copy(params[:], r.Params)
 	d := gpuav.Describe(gpuav.CheckCode(r.Code), params)
-	coords := raw.coords()
 	g := &ErrorGroup{
 		Check:         check,
-		VUID:          d.VUID(r.Action),
+		VUID:          c.intern.str(d.VUID(r.Action)),
 		Stage:         gpuav.StageName(r.Stage),
 		Coords:        coords,
 		LastCoords:    coords,
 		CommandBuffer: c.handle(e.CommandBuffer),
 		Submit:        firstSubmit(e),
 		ActionIndex:   r.ActionIndex,
-		Action:        r.Action,
+		Action:        c.intern.str(r.Action),
 		Pipeline:      c.handle(r.Pipeline),
 		Shader:        ShaderRef{ID: r.ShaderID},
 		Instruction:   r.Instruction,
 	}
 	if len(r.Labels) > 0 {
-		g.Labels = slices.Clone(r.Labels)
+		g.Labels = c.intern.labels(r.Labels)
 	}
+	g.code, g.params, g.described = gpuav.CheckCode(r.Code), params, true
 	if d.HasDescriptor {
 		g.Descriptor = &Descriptor{Set: d.Set, Binding: d.Binding, Index: d.Index, ArrayLength: d.Length}
 	}
@@ -580,8 +517,7 @@ func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, raw r
 		g.Level = LevelWarning
 	}
 	g.Samples = []Coords{coords}
-	st := &groupState{g: g, what: d.Message, cmdBuf: e.CommandBuffer, pipeline: r.Pipeline,
-		index: len(c.s.Groups), samples: []rawCoords{raw}, last: raw, lastBuilt: raw}
+	st := &groupState{g: g, cmdBuf: e.CommandBuffer, pipeline: r.Pipeline, index: len(c.s.Groups)}
 	// The queue and the primary are the first submit's: they are not part
 	// of the group key (docs/decisions/queue-and-primary-not-in-group-key.md).
 	if e.Queue != 0 {
@@ -596,14 +532,18 @@ func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, raw r
 	}
 	if sh, ok := c.s.Shaders[r.ShaderID]; ok && sh.Object != 0 {
 		st.module = sh.Object
-		g.Shader.Object = hexHandle(sh.Object)
+		g.Shader.Object = c.intern.hex(sh.Object)
 		g.Shader.Name = c.names[sh.Object]
 	} else if ok {
 		st.module = sh.Module
-		g.Shader.Module = hexHandle(sh.Module)
+		g.Shader.Module = c.intern.hex(sh.Module)
 		g.Shader.Name = c.names[sh.Module]
 	}
-	g.Source = c.source(r.ShaderID, r.Instruction)
+	if _, ok := c.s.Shaders[r.ShaderID]; ok {
+		g.Source = c.intern.source(r.ShaderID, r.Instruction, c.source)
+	} else {
+		g.Source = c.source(r.ShaderID, r.Instruction) // says so; the shader may come later
+	}
 	return st
 }
 
@@ -662,8 +602,18 @@ func (c *Collector) lookup(sh *Shader, instruction int) (loc sourcemap.Location,
 func (c *Collector) Snapshot() *Session {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.flush()
 	return c.s.clone()
+}
+
+// finish returns the session of a replay without copying it: the
+// collector is done and nothing else holds it (a copy of a million-record
+// session would double its memory for a moment).
+func (c *Collector) finish() *Session {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.s
+	c.s = nil
+	return s
 }
 
 // clone copies a session deep enough for one writer and many readers.

@@ -285,12 +285,12 @@ func parseWith(data []byte, setup func(*Collector)) (*Session, error) {
 		}
 		if err != nil {
 			c.finishReplay()
-			return c.Snapshot(), &TruncatedError{Offset: int64(off), Err: err}
+			return c.finish(), &TruncatedError{Offset: int64(off), Err: err}
 		}
 		off = next
 	}
 	c.finishReplay()
-	return c.Snapshot(), nil
+	return c.finish(), nil
 }
 
 // parseReport reads a JSON report back into a session (without SPIR-V,

@@ -7,6 +7,7 @@ package session
 import (
 	"time"
 
+	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
 
@@ -104,10 +105,6 @@ type Descriptor struct {
 	ArrayLength uint32 `json:"array_length"`
 }
 
-// Coords are the stage coordinates of one invocation; only the keys of its
-// stage are set (see the JSON contract in README).
-type Coords map[string][]float64
-
 // ErrorGroup is the records of one check at one instruction of one shader
 // in one action of one command buffer, de-duplicated with a count.
 type ErrorGroup struct {
@@ -115,15 +112,18 @@ type ErrorGroup struct {
 	// Level is "error", or "warning" for defined behaviour the app
 	// probably did not mean (buffer_oob under robustBufferAccess).
 	// Sessions from before it was carried read "" (an error).
-	Level   string   `json:"level"`
-	VUID    string   `json:"vuid,omitempty"`
-	Message string   `json:"message"`
-	Count   int      `json:"count"`
-	Stage   string   `json:"stage"`
-	Coords  Coords   `json:"coords"`
-	Samples []Coords `json:"samples,omitempty"`
+	Level string `json:"level"`
+	VUID  string `json:"vuid,omitempty"`
+	// MessageText is the message as a JSON report carries it, kept when
+	// a report is read back. A session the collector builds leaves it
+	// empty: Message builds the message from the group when asked.
+	MessageText string   `json:"message"`
+	Count       int      `json:"count"`
+	Stage       string   `json:"stage"`
+	Coords      Coords   `json:"coords"`
+	Samples     []Coords `json:"samples,omitempty"`
 	// LastCoords are the coordinates of the group's latest record.
-	LastCoords Coords      `json:"last_coords,omitempty"`
+	LastCoords Coords      `json:"last_coords,omitzero"`
 	Descriptor *Descriptor `json:"descriptor,omitempty"`
 	// Ray holds the ray query operands of a ray_query error.
 	Ray *Ray `json:"ray,omitempty"`
@@ -154,6 +154,13 @@ type ErrorGroup struct {
 	Shader      ShaderRef `json:"shader"`
 	Instruction uint32    `json:"instruction"`
 	Source      *Source   `json:"source,omitempty"`
+
+	// code and params are the first record's check code and parameters,
+	// to describe the error again (Message, Summary); described says they
+	// are set (a group read from a report has only MessageText).
+	code      gpuav.CheckCode
+	params    [gpuav.RecordParams]uint32
+	described bool
 }
 
 // ShaderRef identifies a shader module in an error.

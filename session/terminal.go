@@ -2,6 +2,7 @@ package session
 
 import (
 	"maps"
+	"reflect"
 
 	"github.com/gpuav-dbg/gpuav-dbg/internal/sanitize"
 )
@@ -161,7 +162,7 @@ func (h Handle) forTerminal(c *scrub) Handle {
 
 func (g *ErrorGroup) forTerminal(c *scrub) *ErrorGroup {
 	cp := *g
-	cp.Check, cp.Level, cp.VUID, cp.Message, cp.Stage = c.t(g.Check), c.t(g.Level), c.t(g.VUID), c.b(g.Message), c.t(g.Stage)
+	cp.Check, cp.Level, cp.VUID, cp.MessageText, cp.Stage = c.t(g.Check), c.t(g.Level), c.t(g.VUID), c.b(g.MessageText), c.t(g.Stage)
 	cp.CommandBuffer, cp.Queue = g.CommandBuffer.forTerminal(c), g.Queue.forTerminal(c)
 	cp.PrimaryCommandBuffer, cp.Pipeline = g.PrimaryCommandBuffer.forTerminal(c), g.Pipeline.forTerminal(c)
 	cp.Action, cp.Labels = c.t(g.Action), c.ts(g.Labels)
@@ -202,10 +203,22 @@ func (g *ErrorGroup) forTerminal(c *scrub) *ErrorGroup {
 	return &cp
 }
 
-// coordsForTerminal sanitizes coordinate keys (the launcher makes them;
-// a session file could hold others).
+// coordsForTerminal sanitizes coordinate keys: the stages' own are safe;
+// others (from a JSON report) are escaped.
 func coordsForTerminal(c *scrub, in Coords) Coords {
-	return Coords(textKeys(c, map[string][]float64(in)))
+	if in.wide == nil {
+		return in
+	}
+	m := textKeys(c, in.wide)
+	if len(m) > 0 && !sameMap(m, in.wide) {
+		return CoordsOf(m)
+	}
+	return in
+}
+
+// sameMap reports whether two maps are the same map.
+func sameMap[V any](a, b map[string]V) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }
 
 // sameSlice reports whether two slices are the same slice.

@@ -92,6 +92,8 @@ type fileLine struct {
 	line int
 }
 
+// buildIndex indexes a module's debug information in one pass over its
+// instructions; a module it cannot read gives an index whose err says why.
 func buildIndex(words []uint32) (ix *index) {
 	ix = newIndex()
 	defer func() {
@@ -106,178 +108,218 @@ func buildIndex(words []uint32) (ix *index) {
 		return ix
 	}
 	ix.words = words
-	names := map[uint32]string{}       // OpName of functions
-	debugSets := map[uint32]bool{}     // NonSemantic.Shader.DebugInfo.100 imports
-	debugSource := map[uint32]uint32{} // DebugSource result -> OpString id
-	var lastText *file                 // for OpSourceContinued / DebugSourceContinued
-	cur := int32(-1)
-	var line rawLoc // the line part of the state
-	var scopeID, inlID uint32
-	hasLine := false
+	b := &indexer{ix: ix, names: map[uint32]string{}, debugSets: map[uint32]bool{}, debugSource: map[uint32]uint32{},
+		locIndex: map[rawLoc]int32{}, cur: -1}
 	ix.at = make([]int32, len(insts))
-	locIndex := map[rawLoc]int32{}
-	update := func() {
-		if !hasLine {
-			cur = -1
-			return
-		}
-		l := line
-		l.scope, l.inlinedAt = scopeID, inlID
-		if p, ok := locIndex[l]; ok {
-			cur = p
-			return
-		}
-		cur = int32(len(ix.locs))
-		locIndex[l] = cur
-		ix.locs = append(ix.locs, l)
-	}
 	for i, in := range insts {
-		w := in.Words
-		switch in.Opcode() {
-		case spirv.OpString:
-			if len(w) > 2 {
-				ix.strs[w[1]], _ = spirv.DecodeString(w[2:])
-			}
-		case spirv.OpName:
-			if len(w) > 2 {
-				names[w[1]], _ = spirv.DecodeString(w[2:])
-			}
-		case spirv.OpConstant:
-			if len(w) == 4 {
-				ix.consts[w[2]] = w[3]
-			}
-		case spirv.OpExtInstImport:
-			if len(w) > 2 {
-				if s, _ := spirv.DecodeString(w[2:]); s == "NonSemantic.Shader.DebugInfo.100" {
-					debugSets[w[1]] = true
-				}
-			}
-		case spirv.OpSource:
-			if len(w) > 1 && ix.language == "" {
-				ix.language = languageName(w[1])
-			}
-			name := ""
-			if len(w) > 3 {
-				name = ix.strs[w[3]]
-			}
-			f := ix.file(name)
-			if len(w) > 4 {
-				s, _ := spirv.DecodeString(w[4:])
-				f.text.WriteString(s)
-			}
-			lastText = f
-		case spirv.OpSourceContinued:
-			if lastText != nil && len(w) > 1 {
-				s, _ := spirv.DecodeString(w[1:])
-				lastText.text.WriteString(s)
-			}
-		case spirv.OpLine:
-			if len(w) >= 4 {
-				line, hasLine = rawLoc{file: ix.strs[w[1]], line: int(w[2]), column: int(w[3])}, true
-				update()
-			}
-		case spirv.OpNoLine:
-			hasLine = false
-			update()
-		case spirv.OpFunction:
-			hasLine, scopeID, inlID = false, 0, 0
-			update()
-			if len(w) > 2 {
-				ix.funcs = append(ix.funcs, funcSpan{start: i, end: len(insts) - 1, name: functionName(names[w[2]])})
-			}
-		case spirv.OpFunctionEnd:
-			hasLine, scopeID, inlID = false, 0, 0
-			update()
-			if n := len(ix.funcs); n > 0 {
-				ix.funcs[n-1].end = i
-			}
-		case spirv.OpExtInst:
-			if len(w) < 5 || !debugSets[w[3]] {
-				break
-			}
-			id := w[2]
-			switch w[4] {
-			case spirv.ShaderDebugInfoDebugSource:
-				if len(w) > 5 {
-					debugSource[id] = w[5]
-					f := ix.file(ix.strs[w[5]])
-					if len(w) > 6 && f.text.Len() == 0 {
-						f.text.WriteString(ix.strs[w[6]])
-						lastText = f
-					} else {
-						lastText = nil
-					}
-				}
-			case spirv.ShaderDebugInfoDebugSourceContinued:
-				if lastText != nil && len(w) > 5 {
-					lastText.text.WriteString(ix.strs[w[5]])
-				}
-			case spirv.ShaderDebugInfoDebugCompilationUnit:
-				// Version, DWARF Version, Source, Language (constants).
-				if len(w) > 8 && ix.language == "" {
-					if v, ok := ix.consts[w[8]]; ok {
-						ix.language = languageName(v)
-					}
-				}
-			case spirv.ShaderDebugInfoDebugFunction:
-				// Name, Type, Source, Line, Column, Parent, ...
-				if len(w) > 10 {
-					ix.scopes[id] = scope{name: w[5], source: w[7], parent: w[10], isFunc: true}
-				}
-			case spirv.ShaderDebugInfoDebugLexicalBlock:
-				// Source, Line, Column, Parent, Name?
-				if len(w) > 8 {
-					ix.scopes[id] = scope{source: w[5], parent: w[8]}
-				}
-			case spirv.ShaderDebugInfoDebugLexicalBlockDiscriminator:
-				// Source, Discriminator, Parent.
-				if len(w) > 7 {
-					ix.scopes[id] = scope{source: w[5], parent: w[7]}
-				}
-			case spirv.ShaderDebugInfoDebugInlinedAt:
-				// Line, Scope, Inlined?
-				if len(w) > 6 {
-					a := inlinedAt{line: w[5], scope: w[6]}
-					if len(w) > 7 {
-						a.next = w[7]
-					}
-					ix.inlined[id] = a
-				}
-			case spirv.ShaderDebugInfoDebugScope:
-				if len(w) > 5 {
-					scopeID, inlID = w[5], 0
-					if len(w) > 6 {
-						inlID = w[6]
-					}
-					update()
-				}
-			case spirv.ShaderDebugInfoDebugNoScope:
-				scopeID, inlID = 0, 0
-				update()
-			case spirv.ShaderDebugInfoDebugLine:
-				// Source, LineStart, LineEnd, ColumnStart, ColumnEnd.
-				if len(w) >= 10 {
-					line = rawLoc{file: ix.strs[debugSource[w[5]]], line: int(ix.consts[w[6]]), column: int(ix.consts[w[8]])}
-					hasLine = true
-					update()
-				}
-			case spirv.ShaderDebugInfoDebugNoLine:
-				hasLine = false
-				update()
-			}
+		if in.Opcode() == spirv.OpExtInst {
+			b.debugInst(in.Words)
+		} else {
+			b.core(i, len(insts), in)
 		}
-		ix.at[i] = cur
+		ix.at[i] = b.cur
 	}
 	// Scopes name their source by DebugSource id: turn those into OpString
 	// ids once, so that lookups need no second table.
 	for id, s := range ix.scopes {
-		s.source = debugSource[s.source]
+		s.source = b.debugSource[s.source]
 		ix.scopes[id] = s
 	}
 	for _, f := range ix.files {
 		f.finish()
 	}
 	return ix
+}
+
+// indexer is the state of buildIndex's pass: the tables it needs only
+// while building, and the line state before the current instruction.
+type indexer struct {
+	ix          *index
+	names       map[uint32]string // OpName of functions
+	debugSets   map[uint32]bool   // NonSemantic.Shader.DebugInfo.100 imports
+	debugSource map[uint32]uint32 // DebugSource result -> OpString id
+	lastText    *file             // for OpSourceContinued / DebugSourceContinued
+	locIndex    map[rawLoc]int32
+	// cur is the position in ix.locs of the line state in effect, -1 for
+	// none; line, scopeID and inlID make it up when hasLine.
+	cur            int32
+	line           rawLoc
+	scopeID, inlID uint32
+	hasLine        bool
+}
+
+// update makes cur the line state of line, scopeID and inlID.
+func (b *indexer) update() {
+	if !b.hasLine {
+		b.cur = -1
+		return
+	}
+	l := b.line
+	l.scope, l.inlinedAt = b.scopeID, b.inlID
+	if p, ok := b.locIndex[l]; ok {
+		b.cur = p
+		return
+	}
+	b.cur = int32(len(b.ix.locs))
+	b.locIndex[l] = b.cur
+	b.ix.locs = append(b.ix.locs, l)
+}
+
+// core indexes instruction i (of n) of the core instruction set: strings,
+// names, constants, sources, lines and functions.
+func (b *indexer) core(i, n int, in *spirv.Instruction) {
+	ix, w := b.ix, in.Words
+	switch in.Opcode() {
+	case spirv.OpString:
+		if len(w) > 2 {
+			ix.strs[w[1]], _ = spirv.DecodeString(w[2:])
+		}
+	case spirv.OpName:
+		if len(w) > 2 {
+			b.names[w[1]], _ = spirv.DecodeString(w[2:])
+		}
+	case spirv.OpConstant:
+		if len(w) == 4 {
+			ix.consts[w[2]] = w[3]
+		}
+	case spirv.OpExtInstImport:
+		if len(w) > 2 {
+			if s, _ := spirv.DecodeString(w[2:]); s == "NonSemantic.Shader.DebugInfo.100" {
+				b.debugSets[w[1]] = true
+			}
+		}
+	case spirv.OpSource:
+		if len(w) > 1 && ix.language == "" {
+			ix.language = languageName(w[1])
+		}
+		name := ""
+		if len(w) > 3 {
+			name = ix.strs[w[3]]
+		}
+		f := ix.file(name)
+		if len(w) > 4 {
+			s, _ := spirv.DecodeString(w[4:])
+			f.text.WriteString(s)
+		}
+		b.lastText = f
+	case spirv.OpSourceContinued:
+		if b.lastText != nil && len(w) > 1 {
+			s, _ := spirv.DecodeString(w[1:])
+			b.lastText.text.WriteString(s)
+		}
+	case spirv.OpLine:
+		if len(w) >= 4 {
+			b.line, b.hasLine = rawLoc{file: ix.strs[w[1]], line: int(w[2]), column: int(w[3])}, true
+			b.update()
+		}
+	case spirv.OpNoLine:
+		b.hasLine = false
+		b.update()
+	case spirv.OpFunction:
+		b.hasLine, b.scopeID, b.inlID = false, 0, 0
+		b.update()
+		if len(w) > 2 {
+			ix.funcs = append(ix.funcs, funcSpan{start: i, end: n - 1, name: functionName(b.names[w[2]])})
+		}
+	case spirv.OpFunctionEnd:
+		b.hasLine, b.scopeID, b.inlID = false, 0, 0
+		b.update()
+		if k := len(ix.funcs); k > 0 {
+			ix.funcs[k-1].end = i
+		}
+	}
+}
+
+// debugInst indexes an OpExtInst of NonSemantic.Shader.DebugInfo.100
+// (others are ignored): sources, the compilation unit's language, scopes,
+// inlining and lines.
+func (b *indexer) debugInst(w []uint32) {
+	if len(w) < 5 || !b.debugSets[w[3]] {
+		return
+	}
+	ix, id := b.ix, w[2]
+	switch w[4] {
+	case spirv.ShaderDebugInfoDebugSource:
+		if len(w) > 5 {
+			b.debugSource[id] = w[5]
+			f := ix.file(ix.strs[w[5]])
+			if len(w) > 6 && f.text.Len() == 0 {
+				f.text.WriteString(ix.strs[w[6]])
+				b.lastText = f
+			} else {
+				b.lastText = nil
+			}
+		}
+	case spirv.ShaderDebugInfoDebugSourceContinued:
+		if b.lastText != nil && len(w) > 5 {
+			b.lastText.text.WriteString(ix.strs[w[5]])
+		}
+	case spirv.ShaderDebugInfoDebugCompilationUnit:
+		// Version, DWARF Version, Source, Language (constants).
+		if len(w) > 8 && ix.language == "" {
+			if v, ok := ix.consts[w[8]]; ok {
+				ix.language = languageName(v)
+			}
+		}
+	case spirv.ShaderDebugInfoDebugFunction,
+		spirv.ShaderDebugInfoDebugLexicalBlock,
+		spirv.ShaderDebugInfoDebugLexicalBlockDiscriminator,
+		spirv.ShaderDebugInfoDebugInlinedAt:
+		b.debugScope(id, w)
+	case spirv.ShaderDebugInfoDebugScope:
+		if len(w) > 5 {
+			b.scopeID, b.inlID = w[5], 0
+			if len(w) > 6 {
+				b.inlID = w[6]
+			}
+			b.update()
+		}
+	case spirv.ShaderDebugInfoDebugNoScope:
+		b.scopeID, b.inlID = 0, 0
+		b.update()
+	case spirv.ShaderDebugInfoDebugLine:
+		// Source, LineStart, LineEnd, ColumnStart, ColumnEnd.
+		if len(w) >= 10 {
+			b.line = rawLoc{file: ix.strs[b.debugSource[w[5]]], line: int(ix.consts[w[6]]), column: int(ix.consts[w[8]])}
+			b.hasLine = true
+			b.update()
+		}
+	case spirv.ShaderDebugInfoDebugNoLine:
+		b.hasLine = false
+		b.update()
+	}
+}
+
+// debugScope indexes the scopes (DebugFunction, DebugLexicalBlock and its
+// discriminator) and the call sites of inlined code (DebugInlinedAt).
+func (b *indexer) debugScope(id uint32, w []uint32) {
+	ix := b.ix
+	switch w[4] {
+	case spirv.ShaderDebugInfoDebugFunction:
+		// Name, Type, Source, Line, Column, Parent, ...
+		if len(w) > 10 {
+			ix.scopes[id] = scope{name: w[5], source: w[7], parent: w[10], isFunc: true}
+		}
+	case spirv.ShaderDebugInfoDebugLexicalBlock:
+		// Source, Line, Column, Parent, Name?
+		if len(w) > 8 {
+			ix.scopes[id] = scope{source: w[5], parent: w[8]}
+		}
+	case spirv.ShaderDebugInfoDebugLexicalBlockDiscriminator:
+		// Source, Discriminator, Parent.
+		if len(w) > 7 {
+			ix.scopes[id] = scope{source: w[5], parent: w[7]}
+		}
+	case spirv.ShaderDebugInfoDebugInlinedAt:
+		// Line, Scope, Inlined?
+		if len(w) > 6 {
+			a := inlinedAt{line: w[5], scope: w[6]}
+			if len(w) > 7 {
+				a.next = w[7]
+			}
+			ix.inlined[id] = a
+		}
+	}
 }
 
 func newIndex() *index {

@@ -20,7 +20,7 @@ func TestHostileStringsEscaped(t *testing.T) {
 		if g.Source != nil {
 			g.Source.File, g.Source.Text = evil+".comp", evil
 		}
-		g.Message += evil
+		g.MessageText = g.Message() + evil
 	}
 	s.Notices = append(s.Notices, session.Notice{Level: "warning", Text: evil})
 	s.Output = append(s.Output, session.OutputLine{Stream: "stdout", Text: evil})

@@ -30,6 +30,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
@@ -117,8 +118,8 @@ Flags of run and demo:
                       working directory; no file outside them (after symlinks
                       and ..) is read, nor any under /proc, /sys or /dev
 
-Checks: %s (implemented: %s).
-
+Checks (--check ID=on|off; * on by default):
+%s
 Environment:
   GPUAV_DBG_LAYER_PATH  directory of VkLayer_gpuav_dbg.json (default: next to gpuav-dbg,
                         then PREFIX/share/vulkan/explicit_layer.d, then the loader's
@@ -138,7 +139,15 @@ Exit status of run, demo and open --headless:
 
 // printUsage writes the help text.
 func printUsage(w io.Writer) {
-	fmt.Fprintf(w, usage, joinIDs(gpuav.AllChecks), joinIDs(gpuav.ImplementedChecks))
+	var checks strings.Builder
+	for _, c := range gpuav.Checks {
+		def := " "
+		if c.Default {
+			def = "*"
+		}
+		fmt.Fprintf(&checks, "  %-24s %s %s\n", c.ID, def, c.Title)
+	}
+	fmt.Fprintf(w, usage, checks.String())
 }
 
 // main runs one command line and returns the exit status.

@@ -123,7 +123,7 @@ func (c *cli) launch(name string, o launcher.Options, f *runFlags) int {
 	if f.headless {
 		<-r.Exited()
 	} else {
-		rr := launcher.NewReruns(o)
+		rr := launcher.NewReruns(r)
 		uiErr = c.runUI(ctx, r, rr, f.theme, f.noColor)
 		r.Stop() // the user quit while the app runs
 		defer c.finishReruns(rr)

@@ -23,20 +23,38 @@ func (s liveSource) Snapshot() *session.Session { return s.r.Collector.Snapshot(
 // Updates is the run's change channel (buffer of one).
 func (s liveSource) Updates() <-chan struct{} { return s.r.Updates() }
 
+// rerunner is what the TUI's r needs of the launcher: whether the app it
+// started last still runs, a way to stop it, and another run with other
+// settings.
+type rerunner struct{ rr *launcher.Reruns }
+
+// Rerun starts the app again with set. A run whose app failed to start is
+// shown too (it says so).
+func (x rerunner) Rerun(set session.Settings) (tui.Source, error) {
+	r, err := x.rr.Rerun(set)
+	if r == nil {
+		return nil, err
+	}
+	return liveSource{r}, nil
+}
+
+// Running reports whether the latest run's app still runs.
+func (x rerunner) Running() bool { return x.rr.Latest().Running() }
+
+// Stop stops the latest run's app (SIGTERM, then SIGKILL) and returns
+// once it has ended.
+func (x rerunner) Stop() error {
+	x.rr.Latest().Stop()
+	return nil
+}
+
 // runUI runs the TUI on a live run until the user quits or ctx is done.
 // When the app exits the UI gets one more notice, so it shows the final
 // state, and stays open for the user to browse. rr lets the UI run the
 // app again with other settings (r).
 func (c *cli) runUI(ctx context.Context, r *launcher.Run, rr *launcher.Reruns, theme string, noColor bool) error {
 	opts := uiOptions(theme, noColor)
-	opts.Rerun = func(set session.Settings) (tui.Source, error) {
-		r, err := rr.Rerun(set)
-		if r == nil {
-			return nil, err
-		}
-		// A run whose app failed to start is shown too (it says so).
-		return liveSource{r}, nil
-	}
+	opts.Rerun = rerunner{rr}.Rerun // the TUI's Rerunner interface, once it has one, takes rerunner{rr}
 	return tui.Run(ctx, liveSource{r}, opts)
 }
 

@@ -263,7 +263,6 @@ func (d *PackedDecoder) decode(p []byte) error {
 			packedVersion1, PackedVersion)
 	}
 	r := &packedReader{b: p, off: 1}
-	params := d.params[:0]
 	e := &d.e
 	*e = Errors{Records: e.Records[:0]}
 	e.Submit = r.uvarint("submit")
@@ -312,6 +311,22 @@ func (d *PackedDecoder) decode(p []byte) error {
 	if r.err != nil {
 		return fmt.Errorf("decode errors_packed: %w", r.err)
 	}
+	d.records(r, n, str, paths)
+	if r.err == nil && r.off != len(r.b) {
+		r.fail(fmt.Sprintf("%d bytes after the last record", len(r.b)-r.off))
+	}
+	if r.err != nil {
+		return fmt.Errorf("decode errors_packed: %w", r.err)
+	}
+	return nil
+}
+
+// records decodes the n records of a payload into d.e.Records, sharing
+// one params array; str reads a string index, paths are the label paths.
+// It stops at the first error, which r keeps.
+func (d *PackedDecoder) records(r *packedReader, n int, str func(what string) string, paths [][]string) {
+	e := &d.e
+	params := d.params[:0]
 	if cap(e.Records) < n {
 		e.Records = make([]Record, n)
 	}
@@ -339,7 +354,7 @@ func (d *PackedDecoder) decode(p []byte) error {
 		}
 		np := r.count("params", 1)
 		if r.err != nil {
-			break
+			return
 		}
 		if cap(params)-len(params) < np {
 			params = make([]uint32, 0, max(np, min(np*(n-i), len(r.b)-r.off)))
@@ -351,21 +366,14 @@ func (d *PackedDecoder) decode(p []byte) error {
 		}
 		rec.Params = params[start:len(params):len(params)]
 		if r.err != nil {
-			break
+			return
 		}
 		v, k := binary.Varint(r.b[r.off:])
 		if k <= 0 || v < math.MinInt32 || v > math.MaxInt32 {
 			r.fail("count")
-			break
+			return
 		}
 		r.off += k
 		rec.Count = int(v)
 	}
-	if r.err == nil && r.off != len(r.b) {
-		r.fail(fmt.Sprintf("%d bytes after the last record", len(r.b)-r.off))
-	}
-	if r.err != nil {
-		return fmt.Errorf("decode errors_packed: %w", r.err)
-	}
-	return nil
 }

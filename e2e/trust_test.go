@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpuav-dbg/gpuav-dbg/internal/cbuild"
 	"github.com/gpuav-dbg/gpuav-dbg/internal/shadertest"
 	"github.com/gpuav-dbg/gpuav-dbg/spirv"
 )
@@ -47,12 +48,7 @@ func buildTrustApp(dir string) error {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("glslangValidator oob.comp: %w\n%s", err, out)
 	}
-	out, err := exec.Command("gcc", "-O1", "-Wall", "-Werror", "-o", filepath.Join(dir, "trustapp"),
-		filepath.Join(src, "trustapp.c"), "-lvulkan", "-lpthread").CombinedOutput()
-	if err != nil {
-		return fmt.Errorf("gcc trustapp: %w\n%s", err, out)
-	}
-	return nil
+	return cbuild.App(filepath.Join(dir, "trustapp"), filepath.Join(src, "trustapp.c"))
 }
 
 // trustApp returns the app's path and its shader's.

@@ -522,6 +522,10 @@ func goSetObjectName(dev C.uint64_t, objectType C.uint32_t, handle C.uint64_t, n
 func goSubmitDone(queue, submit C.uint64_t, cbs *C.gpuavdbg_submit_cb, n C.uint32_t) {
 	defer recovered("goSubmitDone")
 	defer flushOutbox()
+	// The messages are sent (or printed) before the next Build: the
+	// client encodes what it sends at once.
+	b := builders.Get().(*Builder)
+	defer builders.Put(b)
 	for _, c := range unsafe.Slice(cbs, int(n)) {
 		cb := SubmittedCB{
 			Handle:        uint64(c.handle),
@@ -541,7 +545,7 @@ func goSubmitDone(queue, submit C.uint64_t, cbs *C.gpuavdbg_submit_cb, n C.uint3
 			}
 			cb.Actions = append(cb.Actions, act)
 		}
-		msg, malformed, ok := BuildErrors(uint64(submit), uint64(queue), cb)
+		msg, malformed, ok := b.Build(uint64(submit), uint64(queue), cb)
 		if !ok && malformed == 0 {
 			continue
 		}

@@ -46,33 +46,47 @@ type groupKey struct {
 // merges them back into one group and shows the coordinates as samples.
 const samplesPerGroup = 8
 
-// builder is BuildErrors' scratch room, reused through builders.
-type builder struct {
-	first map[groupKey]int32
-	next  []int32
+// Builder builds Errors messages from output buffers in reused room: its
+// index of groups, and the records and parameters of the message it built
+// last, which the next Build overwrites.
+type Builder struct {
+	first   map[groupKey]int32
+	next    []int32
+	records []wire.Record
+	params  []uint32
 }
 
-var builders = sync.Pool{New: func() any { return &builder{first: map[groupKey]int32{}} }}
+// builders keeps Builders for goSubmitDone's calls, on any app thread.
+var builders = sync.Pool{New: func() any { return new(Builder) }}
 
-// BuildErrors decodes one command buffer's output buffer into an Errors
-// message, grouping identical records with a count (up to samplesPerGroup
-// distinct stage coordinates per group, the first record's first) and
-// attributing each to its action. ok is false
-// when the buffer holds nothing to report; malformed counts records the
-// decoder skipped.
+// BuildErrors is Builder.Build with a Builder of its own: its message stays
+// valid.
 func BuildErrors(submit, queue uint64, cb SubmittedCB) (msg wire.Errors, malformed int, ok bool) {
+	return new(Builder).Build(submit, queue, cb)
+}
+
+// Build decodes one command buffer's output buffer into an Errors message,
+// grouping identical records with a count (up to samplesPerGroup distinct
+// stage coordinates per group, the first record's first) and attributing
+// each to its action. ok is false when the buffer holds nothing to
+// report; malformed counts records the decoder skipped. The message's
+// records are valid until the next Build.
+func (b *Builder) Build(submit, queue uint64, cb SubmittedCB) (msg wire.Errors, malformed int, ok bool) {
 	out := gpuav.Decode(cb.Words)
 	msg = wire.Errors{Submit: submit, Queue: queue, CommandBuffer: cb.Handle, Dropped: out.Dropped,
 		Primary: cb.Primary, PrimaryAction: cb.PrimaryAction}
 	// first maps a group to its first record in msg.Records; next chains
 	// a group's records (its samples), -1 ending the chain.
-	sc := builders.Get().(*builder)
-	defer builders.Put(sc)
-	clear(sc.first)
-	first, next := sc.first, sc.next[:0]
-	defer func() { sc.next = next }()
-	msg.Records = make([]wire.Record, 0, len(out.Records))
-	params := make([]uint32, 0, len(out.Records)*gpuav.RecordParams)
+	if b.first == nil {
+		b.first = map[groupKey]int32{}
+	}
+	clear(b.first)
+	first, next := b.first, b.next[:0]
+	msg.Records, b.params = b.records[:0], b.params[:0]
+	if need := len(out.Records) * gpuav.RecordParams; cap(b.params) < need {
+		b.params = make([]uint32, 0, need) // params never move once handed out
+	}
+	params := b.params
 records:
 	for _, r := range out.Records {
 		k := groupKey{uint32(r.Code), r.ShaderID, r.Instruction, r.ActionIndex, r.Params}
@@ -114,6 +128,7 @@ records:
 		next = append(next, -1)
 		msg.Records = append(msg.Records, rec)
 	}
+	b.next, b.records = next, msg.Records
 	return msg, out.Malformed, len(msg.Records) > 0 || msg.Dropped > 0
 }
 

@@ -28,11 +28,35 @@ const (
 
 // groupKey identifies an error group (DESIGN decision 5).
 type groupKey struct {
-	check       string
+	// check is checkSlot of the record's code: a record's check is its
+	// code's (validate.go refuses others), and a number hashes faster
+	// than a name.
+	check       uint32
 	shader      uint32
 	instruction uint32
 	cmdBuf      uint64
 	action      uint32
+}
+
+// checkSlots numbers the checks of the first check codes: every code of
+// one check (the ray query rules) has its check's number.
+var checkSlots = func() (slots [64]uint32) {
+	for code := range slots {
+		id := gpuav.CheckCode(code).CheckID()
+		slots[code] = uint32(slices.Index(gpuav.AllChecks, id)) // unknown: MaxUint32
+		if slots[code] == ^uint32(0) {
+			slots[code] = 1<<31 | uint32(code)
+		}
+	}
+	return slots
+}()
+
+// checkSlot is the group key's number for a record's check.
+func checkSlot(code uint32) uint32 {
+	if code < uint32(len(checkSlots)) {
+		return checkSlots[code]
+	}
+	return 1<<31 | code
 }
 
 // groupState is a group plus what the collector needs to update it when
@@ -453,7 +477,8 @@ func (c *Collector) addErrors(e *wire.Errors) {
 		if check == "" {
 			check = gpuav.CheckCode(r.Code).CheckID()
 		}
-		key := groupKey{check: check, shader: r.ShaderID, instruction: r.Instruction, cmdBuf: e.CommandBuffer, action: r.ActionIndex}
+		key := groupKey{check: checkSlot(r.Code), shader: r.ShaderID, instruction: r.Instruction, cmdBuf: e.CommandBuffer,
+			action: r.ActionIndex}
 		count := r.Count
 		if count <= 0 {
 			count = 1

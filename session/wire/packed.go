@@ -63,12 +63,13 @@ var packedCodec = binaryCodec{
 // per message.
 func AppendPackedErrors(b []byte, e *Errors) []byte {
 	var p packer
-	// Strings first, so that records can refer to them.
-	type refs struct{ check, action, path uint64 }
-	rs := make([]refs, len(e.Records))
+	// Strings first, so that records can refer to them; the second look-up
+	// below finds them again (the packer's last answer, mostly).
 	for i := range e.Records {
 		r := &e.Records[i]
-		rs[i] = refs{p.str(r.Check), p.str(r.Action), p.path(r.Labels)}
+		p.str(r.Check)
+		p.str(r.Action)
+		p.path(r.Labels)
 	}
 	b = append(b, PackedVersion)
 	b = binary.AppendUvarint(b, e.Submit)
@@ -93,7 +94,7 @@ func AppendPackedErrors(b []byte, e *Errors) []byte {
 	b = binary.AppendUvarint(b, uint64(len(e.Records)))
 	for i := range e.Records {
 		r := &e.Records[i]
-		b = binary.AppendUvarint(b, rs[i].check)
+		b = binary.AppendUvarint(b, p.str(r.Check))
 		b = binary.AppendUvarint(b, uint64(r.Code))
 		b = binary.AppendUvarint(b, uint64(r.ShaderID))
 		b = binary.AppendUvarint(b, uint64(r.Instruction))
@@ -102,9 +103,9 @@ func AppendPackedErrors(b []byte, e *Errors) []byte {
 			b = binary.AppendUvarint(b, uint64(w))
 		}
 		b = binary.AppendUvarint(b, uint64(r.ActionIndex))
-		b = binary.AppendUvarint(b, rs[i].action)
+		b = binary.AppendUvarint(b, p.str(r.Action))
 		b = binary.AppendUvarint(b, r.Pipeline)
-		b = binary.AppendUvarint(b, rs[i].path)
+		b = binary.AppendUvarint(b, p.path(r.Labels))
 		b = binary.AppendUvarint(b, uint64(len(r.Params)))
 		for _, v := range r.Params {
 			b = binary.AppendUvarint(b, uint64(v))
@@ -124,17 +125,21 @@ type packer struct {
 	paths     map[string]uint64
 	pathTable [][]uint64
 
-	lastStr       string
-	lastStrIndex  uint64
-	haveStr       bool
+	// recent are the last two strings looked up (a record's check and
+	// action) and their indices, plus one.
+	recent        [2]string
+	recentIndex   [2]uint64
+	next          int
 	lastLabels    []string
 	lastPathIndex uint64
 }
 
 // str returns the table index of s.
 func (p *packer) str(s string) uint64 {
-	if p.haveStr && s == p.lastStr {
-		return p.lastStrIndex
+	for k := range p.recent {
+		if p.recentIndex[k] != 0 && s == p.recent[k] {
+			return p.recentIndex[k] - 1
+		}
 	}
 	if p.strs == nil {
 		p.strs = map[string]uint64{}
@@ -145,7 +150,8 @@ func (p *packer) str(s string) uint64 {
 		p.strs[s] = i
 		p.table = append(p.table, s)
 	}
-	p.lastStr, p.lastStrIndex, p.haveStr = s, i, true
+	p.recent[p.next], p.recentIndex[p.next] = s, i+1
+	p.next ^= 1
 	return i
 }
 

@@ -380,31 +380,13 @@ func TestCrashAfterSubmitLosesNothing(t *testing.T) {
 // exited ends when its terminal goes away (SIGHUP), instead of living on
 // without one.
 func TestTUIExitsWhenItsTerminalCloses(t *testing.T) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Fatalf("tmux not installed (scripts/install-deps installs it): %v", err)
-	}
-	sock := filepath.Join(t.TempDir(), "tmux.sock")
-	tmux := func(args ...string) string {
-		out, err := exec.Command("tmux", append([]string{"-S", sock}, args...)...).CombinedOutput()
-		if err != nil {
-			t.Fatalf("tmux %v: %v\n%s", args, err, out)
-		}
-		return string(out)
-	}
-	tmux("new-session", "-d", "-x", "120", "-y", "30", "-e", "XDG_RUNTIME_DIR="+os.Getenv("XDG_RUNTIME_DIR"),
-		bin("gpuav-dbg"), "demo", "--session", filepath.Join(t.TempDir(), "s.gvs"))
-	defer exec.Command("tmux", "-S", sock, "kill-server").Run()
-	pid, err := strconv.Atoi(strings.TrimSpace(tmux("display", "-p", "#{pane_pid}")))
+	tm := startTmux(t, 120, 30, bin("gpuav-dbg"), "demo", "--session", filepath.Join(t.TempDir(), "s.gvs"))
+	pid, err := strconv.Atoi(strings.TrimSpace(tm.run("display", "-p", "#{pane_pid}")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(60 * time.Second)
-	for !strings.Contains(tmux("capture-pane", "-p"), "exited") {
-		if time.Now().After(deadline) {
-			t.Fatalf("the demo did not exit; screen:\n%s", tmux("capture-pane", "-p"))
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	tm.waitFor("exited")
+	tmux := tm.run
 	tmux("kill-server") // the terminal goes: SIGHUP
 	for deadline := time.Now().Add(10 * time.Second); syscall.Kill(pid, 0) == nil; time.Sleep(50 * time.Millisecond) {
 		if time.Now().After(deadline) {

@@ -30,30 +30,7 @@ func TestCollectorSourceFromDisk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	words := shadertest.StripSourceText(t, shadertest.Compile(t, dir, "oob_compute.comp", "-g", "--target-env", "vulkan1.1"))
-	_, insts, err := spirv.ParseInstructions(words)
-	if err != nil {
-		t.Fatal(err)
-	}
-	store := -1
-	for i, in := range insts {
-		if in.Opcode() == spirv.OpStore {
-			store = i
-		}
-	}
-	run := func(started *wire.AppStarted) (*Session, []byte) {
-		var file bytes.Buffer
-		file.WriteString(FileHeader)
-		c := NewCollector()
-		c.SetFile(&file)
-		record(t, c, wire.KindAppStarted, started)
-		record(t, c, wire.KindHello, &wire.Hello{Protocol: wire.ProtocolVersion})
-		record(t, c, wire.KindShader, &wire.Shader{ID: 1, Module: 0xabc, SPIRV: spirv.BytesFromWords(words), Instrumented: true})
-		r := computeRecord(0)
-		r.Instruction = uint32(store)
-		record(t, c, wire.KindErrors, &wire.Errors{CommandBuffer: 0x55, Records: []wire.Record{r}})
-		return c.Snapshot(), file.Bytes()
-	}
+	run := func(started *wire.AppStarted) (*Session, []byte) { return strippedRun(t, dir, started) }
 	s, file := run(&wire.AppStarted{Path: "/bin/app", Dir: "/nonexistent", SourcePath: []string{dir}})
 	src := s.Groups[0].Source
 	wantNote := "source text read from " + filepath.Join(dir, "oob_compute.comp") + " (the module carries none)"
@@ -116,28 +93,8 @@ func TestOpenShowsRecordedSource(t *testing.T) {
 	if err := os.WriteFile(path, orig, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	words := shadertest.StripSourceText(t, shadertest.Compile(t, dir, "oob_compute.comp", "-g", "--target-env", "vulkan1.1"))
-	_, insts, err := spirv.ParseInstructions(words)
-	if err != nil {
-		t.Fatal(err)
-	}
-	store := -1
-	for i, in := range insts {
-		if in.Opcode() == spirv.OpStore {
-			store = i
-		}
-	}
-	var file bytes.Buffer
-	file.WriteString(FileHeader)
-	c := NewCollector()
-	c.SetFile(&file)
-	record(t, c, wire.KindAppStarted, &wire.AppStarted{Path: "/bin/app", Dir: dir})
-	record(t, c, wire.KindHello, &wire.Hello{Protocol: wire.ProtocolVersion})
-	record(t, c, wire.KindShader, &wire.Shader{ID: 1, Module: 0xabc, SPIRV: spirv.BytesFromWords(words), Instrumented: true})
-	r := computeRecord(0)
-	r.Instruction = uint32(store)
-	record(t, c, wire.KindErrors, &wire.Errors{CommandBuffer: 0x55, Records: []wire.Record{r}})
-	if !bytes.Contains(file.Bytes(), []byte(`"name":"oob_compute.comp"`)) {
+	_, file := strippedRun(t, dir, &wire.AppStarted{Path: "/bin/app", Dir: dir})
+	if !bytes.Contains(file, []byte(`"name":"oob_compute.comp"`)) {
 		t.Fatal("no source_file frame in the session file")
 	}
 	// The line changes on disk after the run.
@@ -145,7 +102,7 @@ func TestOpenShowsRecordedSource(t *testing.T) {
 	if err := os.WriteFile(path, edited, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := Parse(file.Bytes())
+	s, err := Parse(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,4 +114,24 @@ func TestOpenShowsRecordedSource(t *testing.T) {
 	if lines := s.Sources[SourceKey{ShaderID: 1, File: "oob_compute.comp"}]; len(lines) != 10 || lines[8] != src.Text {
 		t.Errorf("source pane lines %q", lines)
 	}
+}
+
+// strippedRun records a run of oob_compute.comp of dir compiled with -g
+// and its text stripped, started, with one record at its store, into a
+// collector with a session file, and returns the session and the file.
+func strippedRun(t *testing.T, dir string, started *wire.AppStarted) (*Session, []byte) {
+	t.Helper()
+	words := shadertest.StripSourceText(t, shadertest.Compile(t, dir, "oob_compute.comp", "-g", "--target-env", "vulkan1.1"))
+	store := shadertest.LastOp(t, words, spirv.OpStore) // the write through outs[pc.idx]
+	var file bytes.Buffer
+	file.WriteString(FileHeader)
+	c := NewCollector()
+	c.SetFile(&file)
+	record(t, c, wire.KindAppStarted, started)
+	record(t, c, wire.KindHello, &wire.Hello{Protocol: wire.ProtocolVersion})
+	record(t, c, wire.KindShader, &wire.Shader{ID: 1, Module: 0xabc, SPIRV: spirv.BytesFromWords(words), Instrumented: true})
+	r := computeRecord(0)
+	r.Instruction = uint32(store)
+	record(t, c, wire.KindErrors, &wire.Errors{CommandBuffer: 0x55, Records: []wire.Record{r}})
+	return c.Snapshot(), file.Bytes()
 }

@@ -28,6 +28,9 @@ const (
 	// followPoll is the longest the launcher waits between two reads of
 	// the app's output files.
 	followPoll = 50 * time.Millisecond
+	// stdinDelay bounds the wait, once the app exited, for the copy of a
+	// standard input that is not a file (a reader that never ends).
+	stdinDelay = time.Second
 )
 
 // Options say what to run and how.
@@ -113,6 +116,7 @@ func Start(o Options) (*Run, error) {
 	// terminal (the kernel would stop it), so a terminal stays the
 	// launcher's.
 	r.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	r.cmd.WaitDelay = stdinDelay
 	if !isTerminal(o.Stdin) {
 		r.cmd.Stdin = o.Stdin
 	}

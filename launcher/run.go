@@ -81,6 +81,9 @@ type Run struct {
 	// userStop: the user asked the app to stop (Ctrl-C, a signal to the
 	// launcher, quitting the UI, Stop).
 	userStop atomic.Bool
+	// reaped: the app was waited for. Its pid, and so its process group
+	// id, may then belong to another process: no signal goes to it.
+	reaped atomic.Bool
 }
 
 // Start creates the session file, opens the socket and starts the app. A
@@ -150,6 +153,7 @@ func Start(o Options) (*Run, error) {
 // UI shows the final state.
 func (r *Run) wait() {
 	_ = r.cmd.Wait()
+	r.reaped.Store(true)
 	r.out.finish()
 	_ = r.Collector.Record(wire.KindAppExited, exitMsg(r.cmd.ProcessState, r.userStop.Load()))
 	r.srv.Drain(LayerGrace)
@@ -191,14 +195,9 @@ func (r *Run) Running() bool {
 
 // Stop ends the app and everything it started (its process group), as
 // the user's request: SIGTERM, then SIGKILL after KillGrace. It returns
-// once the run is over. What the app left running in its group after it
-// exited is ended too.
+// once the run is over.
 func (r *Run) Stop() {
-	if r.cmd.Process == nil {
-		return
-	}
-	if !r.Running() {
-		_ = r.signalGroup(syscall.SIGKILL)
+	if r.cmd.Process == nil || !r.Running() {
 		return
 	}
 	r.userStop.Store(true)
@@ -209,11 +208,14 @@ func (r *Run) Stop() {
 		_ = r.signalGroup(syscall.SIGKILL)
 		<-r.exited
 	}
-	_ = r.signalGroup(syscall.SIGKILL)
 }
 
-// signalGroup sends s to the app's process group.
+// signalGroup sends s to the app's process group while the app has not
+// been waited for (its pid, the group's id, is then still its own).
 func (r *Run) signalGroup(s syscall.Signal) error {
+	if r.reaped.Load() {
+		return nil
+	}
 	return syscall.Kill(-r.cmd.Process.Pid, s)
 }
 

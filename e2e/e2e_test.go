@@ -318,7 +318,7 @@ func TestMissingApp(t *testing.T) {
 // TestTUIInTmux drives the real binary in a terminal: the demo's errors
 // appear, and selecting the fragment error marks the texture() line.
 func TestTUIInTmux(t *testing.T) {
-	tm := startTmux(t, 140, 40, bin("gpuav-dbg"), "demo", "--theme", "dark", "--session", filepath.Join(t.TempDir(), "s.gvs"))
+	tm := startTmux(t, 140, 40, nil, "demo", "--theme", "dark", "--session", filepath.Join(t.TempDir(), "s.gvs"))
 	tmux, waitFor := tm.run, tm.waitFor
 	waitFor("oob_fragment.frag")
 	screen := waitFor("exited")
@@ -344,7 +344,7 @@ func TestTUIInTmux(t *testing.T) {
 // both of run 1's groups are fixed.
 func TestTUIRerunInTmux(t *testing.T) {
 	sess := filepath.Join(t.TempDir(), "s.gvs")
-	tm := startTmux(t, 140, 40, bin("gpuav-dbg"), "demo", "--theme", "dark", "--session", sess)
+	tm := startTmux(t, 140, 40, nil, "demo", "--theme", "dark", "--session", sess)
 	tmux, waitFor := tm.run, tm.waitFor
 	waitFor("2 groups · 68 records")
 	waitFor("exited")
@@ -375,51 +375,4 @@ func TestTUIRerunInTmux(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-}
-
-// tmuxSession is a tmux server of its own running one command in a
-// terminal, for the TUI tests.
-type tmuxSession struct {
-	t    *testing.T
-	sock string
-}
-
-// startTmux runs command (argv) in a w×h terminal of a new tmux server,
-// killed when the test ends.
-func startTmux(t *testing.T, w, h int, command ...string) *tmuxSession {
-	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Fatalf("tmux not installed (scripts/install-deps installs it): %v", err)
-	}
-	tm := &tmuxSession{t: t, sock: filepath.Join(t.TempDir(), "tmux.sock")}
-	tm.run(append([]string{"new-session", "-d", "-x", strconv.Itoa(w), "-y", strconv.Itoa(h),
-		"-e", "XDG_RUNTIME_DIR=" + os.Getenv("XDG_RUNTIME_DIR")}, command...)...)
-	t.Cleanup(func() { exec.Command("tmux", "-S", tm.sock, "kill-server").Run() })
-	return tm
-}
-
-// run runs a tmux command on the server and returns its output.
-func (tm *tmuxSession) run(args ...string) string {
-	tm.t.Helper()
-	out, err := exec.Command("tmux", append([]string{"-S", tm.sock}, args...)...).CombinedOutput()
-	if err != nil {
-		tm.t.Fatalf("tmux %v: %v\n%s", args, err, out)
-	}
-	return string(out)
-}
-
-// waitFor waits up to 60 s for the screen to show what, and returns it.
-func (tm *tmuxSession) waitFor(what string) string {
-	tm.t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	var screen string
-	for time.Now().Before(deadline) {
-		screen = tm.run("capture-pane", "-p")
-		if strings.Contains(screen, what) {
-			return screen
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-	tm.t.Fatalf("timed out waiting for %q; screen:\n%s", what, screen)
-	return ""
 }

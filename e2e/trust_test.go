@@ -380,7 +380,7 @@ func TestCrashAfterSubmitLosesNothing(t *testing.T) {
 // exited ends when its terminal goes away (SIGHUP), instead of living on
 // without one.
 func TestTUIExitsWhenItsTerminalCloses(t *testing.T) {
-	tm := startTmux(t, 120, 30, bin("gpuav-dbg"), "demo", "--session", filepath.Join(t.TempDir(), "s.gvs"))
+	tm := startTmux(t, 120, 30, nil, "demo", "--session", filepath.Join(t.TempDir(), "s.gvs"))
 	pid, err := strconv.Atoi(strings.TrimSpace(tm.run("display", "-p", "#{pane_pid}")))
 	if err != nil {
 		t.Fatal(err)

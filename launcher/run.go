@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -31,6 +32,10 @@ const (
 	// stdinDelay bounds the wait, once the app exited, for the copy of a
 	// standard input that is not a file (a reader that never ends).
 	stdinDelay = time.Second
+	// stopGrace is how long a run whose app died of an interrupt or
+	// termination signal waits to learn that the user sent it: Ctrl-C
+	// reaches the app and the launcher at once, in no set order.
+	stopGrace = 500 * time.Millisecond
 )
 
 // Options say what to run and how.
@@ -79,8 +84,10 @@ type Run struct {
 	// finished (or the grace time passed).
 	exited chan struct{}
 	// userStop: the user asked the app to stop (Ctrl-C, a signal to the
-	// launcher, quitting the UI, Stop).
-	userStop atomic.Bool
+	// launcher, quitting the UI, Stop); stopAsked is closed then.
+	userStop  atomic.Bool
+	stopOnce  sync.Once
+	stopAsked chan struct{}
 	// reaped: the app was waited for. Its pid, and so its process group
 	// id, may then belong to another process: no signal goes to it.
 	reaped atomic.Bool
@@ -97,7 +104,8 @@ func Start(o Options) (*Run, error) {
 	}
 	col := session.NewCollector()
 	col.SetFile(file)
-	r := &Run{opts: o, Collector: col, file: file, updates: make(chan struct{}, 1), exited: make(chan struct{})}
+	r := &Run{opts: o, Collector: col, file: file, updates: make(chan struct{}, 1), exited: make(chan struct{}),
+		stopAsked: make(chan struct{})}
 	r.NotLoaded = fmt.Sprintf("the layer was not loaded by %s (is it a Vulkan app? run with VK_LOADER_DEBUG=layer to see why)", o.Shown)
 	col.OnChange = r.notify
 	srv, err := session.Listen("", col)
@@ -155,6 +163,12 @@ func (r *Run) wait() {
 	_ = r.cmd.Wait()
 	r.reaped.Store(true)
 	r.out.finish()
+	if interrupted(r.cmd.ProcessState) && !r.userStop.Load() {
+		select {
+		case <-r.stopAsked:
+		case <-time.After(stopGrace):
+		}
+	}
 	_ = r.Collector.Record(wire.KindAppExited, exitMsg(r.cmd.ProcessState, r.userStop.Load()))
 	r.srv.Drain(LayerGrace)
 	if !r.Collector.Snapshot().App.LayerLoaded {
@@ -200,7 +214,7 @@ func (r *Run) Stop() {
 	if r.cmd.Process == nil || !r.Running() {
 		return
 	}
-	r.userStop.Store(true)
+	r.markStopped()
 	_ = r.signalGroup(syscall.SIGTERM)
 	select {
 	case <-r.exited:
@@ -223,10 +237,33 @@ func (r *Run) signalGroup(s syscall.Signal) error {
 // process group (the terminal sends it to the launcher only), and
 // remembers that the user asked it to stop.
 func (r *Run) Signal(s os.Signal) {
-	r.userStop.Store(true)
+	r.markStopped()
 	if sig, ok := s.(syscall.Signal); ok && r.cmd.Process != nil {
 		_ = r.signalGroup(sig)
 	}
+}
+
+// markStopped remembers that the user asked the app to stop.
+func (r *Run) markStopped() {
+	r.userStop.Store(true)
+	r.stopOnce.Do(func() { close(r.stopAsked) })
+}
+
+// interrupted reports whether the app died of a signal a user sends to
+// stop a program: SIGINT, SIGTERM, SIGHUP, SIGQUIT or SIGKILL.
+func interrupted(ps *os.ProcessState) bool {
+	if ps == nil {
+		return false
+	}
+	ws, ok := ps.Sys().(syscall.WaitStatus)
+	if !ok || !ws.Signaled() {
+		return false
+	}
+	switch ws.Signal() {
+	case syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGKILL:
+		return true
+	}
+	return false
 }
 
 // Close closes the socket and the session file, and removes the app's

@@ -92,8 +92,8 @@ type fileLine struct {
 	line int
 }
 
-// buildIndex indexes a module's debug information in one pass over its
-// instructions; a module it cannot read gives an index whose err says why.
+// buildIndex reads a module's debug info into an index. It never panics:
+// a module it cannot read gives an index whose err says why.
 func buildIndex(words []uint32) (ix *index) {
 	ix = newIndex()
 	defer func() {
@@ -108,15 +108,11 @@ func buildIndex(words []uint32) (ix *index) {
 		return ix
 	}
 	ix.words = words
-	b := &indexer{ix: ix, names: map[uint32]string{}, debugSets: map[uint32]bool{}, debugSource: map[uint32]uint32{},
-		locIndex: map[rawLoc]int32{}, cur: -1}
 	ix.at = make([]int32, len(insts))
+	b := &indexer{ix: ix, n: len(insts), names: map[uint32]string{}, debugSets: map[uint32]bool{},
+		debugSource: map[uint32]uint32{}, cur: -1, locIndex: map[rawLoc]int32{}}
 	for i, in := range insts {
-		if in.Opcode() == spirv.OpExtInst {
-			b.debugInst(in.Words)
-		} else {
-			b.core(i, len(insts), in)
-		}
+		b.inst(i, in.Opcode(), in.Words)
 		ix.at[i] = b.cur
 	}
 	// Scopes name their source by DebugSource id: turn those into OpString
@@ -131,24 +127,26 @@ func buildIndex(words []uint32) (ix *index) {
 	return ix
 }
 
-// indexer is the state of buildIndex's pass: the tables it needs only
-// while building, and the line state before the current instruction.
+// indexer is buildIndex's state while it reads the instructions in order:
+// the line, scope and inlined-at in effect (the location cur of the
+// instructions that follow) and the tables that later instructions use.
 type indexer struct {
 	ix          *index
+	n           int               // instructions in the module
 	names       map[uint32]string // OpName of functions
 	debugSets   map[uint32]bool   // NonSemantic.Shader.DebugInfo.100 imports
 	debugSource map[uint32]uint32 // DebugSource result -> OpString id
 	lastText    *file             // for OpSourceContinued / DebugSourceContinued
-	locIndex    map[rawLoc]int32
-	// cur is the position in ix.locs of the line state in effect, -1 for
-	// none; line, scopeID and inlID make it up when hasLine.
-	cur            int32
-	line           rawLoc
-	scopeID, inlID uint32
-	hasLine        bool
+	cur         int32             // index in ix.locs of the location in effect, -1 none
+	line        rawLoc            // the line part of the state
+	hasLine     bool              // a line is in effect
+	scopeID     uint32            // DebugScope in effect
+	inlID       uint32            // its DebugInlinedAt
+	locIndex    map[rawLoc]int32  // location -> index in ix.locs
 }
 
-// update makes cur the line state of line, scopeID and inlID.
+// update makes cur the location of the current state, adding it to the
+// index's locations when it is new.
 func (b *indexer) update() {
 	if !b.hasLine {
 		b.cur = -1
@@ -165,11 +163,10 @@ func (b *indexer) update() {
 	b.ix.locs = append(b.ix.locs, l)
 }
 
-// core indexes instruction i (of n) of the core instruction set: strings,
-// names, constants, sources, lines and functions.
-func (b *indexer) core(i, n int, in *spirv.Instruction) {
-	ix, w := b.ix, in.Words
-	switch in.Opcode() {
+// inst reads instruction i (opcode op, words w).
+func (b *indexer) inst(i int, op spirv.Opcode, w []uint32) {
+	ix := b.ix
+	switch op {
 	case spirv.OpString:
 		if len(w) > 2 {
 			ix.strs[w[1]], _ = spirv.DecodeString(w[2:])
@@ -188,25 +185,8 @@ func (b *indexer) core(i, n int, in *spirv.Instruction) {
 				b.debugSets[w[1]] = true
 			}
 		}
-	case spirv.OpSource:
-		if len(w) > 1 && ix.language == "" {
-			ix.language = languageName(w[1])
-		}
-		name := ""
-		if len(w) > 3 {
-			name = ix.strs[w[3]]
-		}
-		f := ix.file(name)
-		if len(w) > 4 {
-			s, _ := spirv.DecodeString(w[4:])
-			f.text.WriteString(s)
-		}
-		b.lastText = f
-	case spirv.OpSourceContinued:
-		if b.lastText != nil && len(w) > 1 {
-			s, _ := spirv.DecodeString(w[1:])
-			b.lastText.text.WriteString(s)
-		}
+	case spirv.OpSource, spirv.OpSourceContinued:
+		b.source(op, w)
 	case spirv.OpLine:
 		if len(w) >= 4 {
 			b.line, b.hasLine = rawLoc{file: ix.strs[w[1]], line: int(w[2]), column: int(w[3])}, true
@@ -219,53 +199,80 @@ func (b *indexer) core(i, n int, in *spirv.Instruction) {
 		b.hasLine, b.scopeID, b.inlID = false, 0, 0
 		b.update()
 		if len(w) > 2 {
-			ix.funcs = append(ix.funcs, funcSpan{start: i, end: n - 1, name: functionName(b.names[w[2]])})
+			ix.funcs = append(ix.funcs, funcSpan{start: i, end: b.n - 1, name: functionName(b.names[w[2]])})
 		}
 	case spirv.OpFunctionEnd:
 		b.hasLine, b.scopeID, b.inlID = false, 0, 0
 		b.update()
-		if k := len(ix.funcs); k > 0 {
-			ix.funcs[k-1].end = i
+		if n := len(ix.funcs); n > 0 {
+			ix.funcs[n-1].end = i
+		}
+	case spirv.OpExtInst:
+		if len(w) >= 5 && b.debugSets[w[3]] {
+			b.debugInst(w)
 		}
 	}
 }
 
-// debugInst indexes an OpExtInst of NonSemantic.Shader.DebugInfo.100
-// (others are ignored): sources, the compilation unit's language, scopes,
-// inlining and lines.
-func (b *indexer) debugInst(w []uint32) {
-	if len(w) < 5 || !b.debugSets[w[3]] {
+// source reads OpSource (a file and the start of its text) and
+// OpSourceContinued (more of the last text).
+func (b *indexer) source(op spirv.Opcode, w []uint32) {
+	ix := b.ix
+	if op == spirv.OpSourceContinued {
+		if b.lastText != nil && len(w) > 1 {
+			s, _ := spirv.DecodeString(w[1:])
+			b.lastText.text.WriteString(s)
+		}
 		return
 	}
-	ix, id := b.ix, w[2]
+	if len(w) > 1 && ix.language == "" {
+		ix.language = languageName(w[1])
+	}
+	name := ""
+	if len(w) > 3 {
+		name = ix.strs[w[3]]
+	}
+	f := ix.file(name)
+	if len(w) > 4 {
+		s, _ := spirv.DecodeString(w[4:])
+		f.text.WriteString(s)
+	}
+	b.lastText = f
+}
+
+// debugInst reads a NonSemantic.Shader.DebugInfo.100 instruction: sources,
+// scopes and inlined-at chains into the tables, scope and line changes
+// into the state.
+func (b *indexer) debugInst(w []uint32) {
+	ix := b.ix
+	id := w[2]
 	switch w[4] {
-	case spirv.ShaderDebugInfoDebugSource:
-		if len(w) > 5 {
-			b.debugSource[id] = w[5]
-			f := ix.file(ix.strs[w[5]])
-			if len(w) > 6 && f.text.Len() == 0 {
-				f.text.WriteString(ix.strs[w[6]])
-				b.lastText = f
-			} else {
-				b.lastText = nil
+	case spirv.ShaderDebugInfoDebugSource, spirv.ShaderDebugInfoDebugSourceContinued, spirv.ShaderDebugInfoDebugCompilationUnit:
+		b.debugSourceInst(w)
+	case spirv.ShaderDebugInfoDebugFunction:
+		// Name, Type, Source, Line, Column, Parent, ...
+		if len(w) > 10 {
+			ix.scopes[id] = scope{name: w[5], source: w[7], parent: w[10], isFunc: true}
+		}
+	case spirv.ShaderDebugInfoDebugLexicalBlock:
+		// Source, Line, Column, Parent, Name?
+		if len(w) > 8 {
+			ix.scopes[id] = scope{source: w[5], parent: w[8]}
+		}
+	case spirv.ShaderDebugInfoDebugLexicalBlockDiscriminator:
+		// Source, Discriminator, Parent.
+		if len(w) > 7 {
+			ix.scopes[id] = scope{source: w[5], parent: w[7]}
+		}
+	case spirv.ShaderDebugInfoDebugInlinedAt:
+		// Line, Scope, Inlined?
+		if len(w) > 6 {
+			a := inlinedAt{line: w[5], scope: w[6]}
+			if len(w) > 7 {
+				a.next = w[7]
 			}
+			ix.inlined[id] = a
 		}
-	case spirv.ShaderDebugInfoDebugSourceContinued:
-		if b.lastText != nil && len(w) > 5 {
-			b.lastText.text.WriteString(ix.strs[w[5]])
-		}
-	case spirv.ShaderDebugInfoDebugCompilationUnit:
-		// Version, DWARF Version, Source, Language (constants).
-		if len(w) > 8 && ix.language == "" {
-			if v, ok := ix.consts[w[8]]; ok {
-				ix.language = languageName(v)
-			}
-		}
-	case spirv.ShaderDebugInfoDebugFunction,
-		spirv.ShaderDebugInfoDebugLexicalBlock,
-		spirv.ShaderDebugInfoDebugLexicalBlockDiscriminator,
-		spirv.ShaderDebugInfoDebugInlinedAt:
-		b.debugScope(id, w)
 	case spirv.ShaderDebugInfoDebugScope:
 		if len(w) > 5 {
 			b.scopeID, b.inlID = w[5], 0
@@ -290,34 +297,33 @@ func (b *indexer) debugInst(w []uint32) {
 	}
 }
 
-// debugScope indexes the scopes (DebugFunction, DebugLexicalBlock and its
-// discriminator) and the call sites of inlined code (DebugInlinedAt).
-func (b *indexer) debugScope(id uint32, w []uint32) {
+// debugSourceInst reads DebugSource (a file and its text),
+// DebugSourceContinued (more of the last text) and DebugCompilationUnit
+// (the source language).
+func (b *indexer) debugSourceInst(w []uint32) {
 	ix := b.ix
 	switch w[4] {
-	case spirv.ShaderDebugInfoDebugFunction:
-		// Name, Type, Source, Line, Column, Parent, ...
-		if len(w) > 10 {
-			ix.scopes[id] = scope{name: w[5], source: w[7], parent: w[10], isFunc: true}
-		}
-	case spirv.ShaderDebugInfoDebugLexicalBlock:
-		// Source, Line, Column, Parent, Name?
-		if len(w) > 8 {
-			ix.scopes[id] = scope{source: w[5], parent: w[8]}
-		}
-	case spirv.ShaderDebugInfoDebugLexicalBlockDiscriminator:
-		// Source, Discriminator, Parent.
-		if len(w) > 7 {
-			ix.scopes[id] = scope{source: w[5], parent: w[7]}
-		}
-	case spirv.ShaderDebugInfoDebugInlinedAt:
-		// Line, Scope, Inlined?
-		if len(w) > 6 {
-			a := inlinedAt{line: w[5], scope: w[6]}
-			if len(w) > 7 {
-				a.next = w[7]
+	case spirv.ShaderDebugInfoDebugSource:
+		if len(w) > 5 {
+			b.debugSource[w[2]] = w[5]
+			f := ix.file(ix.strs[w[5]])
+			if len(w) > 6 && f.text.Len() == 0 {
+				f.text.WriteString(ix.strs[w[6]])
+				b.lastText = f
+			} else {
+				b.lastText = nil
 			}
-			ix.inlined[id] = a
+		}
+	case spirv.ShaderDebugInfoDebugSourceContinued:
+		if b.lastText != nil && len(w) > 5 {
+			b.lastText.text.WriteString(ix.strs[w[5]])
+		}
+	case spirv.ShaderDebugInfoDebugCompilationUnit:
+		// Version, DWARF Version, Source, Language (constants).
+		if len(w) > 8 && ix.language == "" {
+			if v, ok := ix.consts[w[8]]; ok {
+				ix.language = languageName(v)
+			}
 		}
 	}
 }

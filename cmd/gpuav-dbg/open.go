@@ -31,7 +31,7 @@ func (c *cli) openCmd(args []string) int {
 	if len(pos) != 1 {
 		return c.fail("open: want one session file, got %d arguments", len(pos))
 	}
-	if err := uiOptions(f.theme, f.noColor).Validate(); err != nil {
+	if err := c.uiOptions(f.theme, f.noColor).Validate(); err != nil {
 		return c.fail("open: --theme: %v", err)
 	}
 	c.reportMode = os.FileMode(f.reportMode)
@@ -56,6 +56,7 @@ func (c *cli) openCmd(args []string) int {
 	reports := f.jsonOut != "" || f.sarifOut != ""
 	headless := f.headless || (!reports && !c.isTerminal())
 	if !headless && !reports {
+		c.sourcePath = f.sourcePath // where e may open source files
 		if err := c.showUI(s, f.theme, f.noColor); err != nil {
 			return c.fail("ui: %v", err)
 		}

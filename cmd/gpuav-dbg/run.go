@@ -30,7 +30,7 @@ func (c *cli) runCmd(name string, args []string) int {
 	if name == "demo" && len(rest) > 0 {
 		return c.fail("demo takes no app (got %q); use gpuav-dbg run", rest[0])
 	}
-	if err := uiOptions(f.theme, f.noColor).Validate(); err != nil {
+	if err := c.uiOptions(f.theme, f.noColor).Validate(); err != nil {
 		return c.fail("%s: --theme: %v", name, err)
 	}
 	if len(rest) == 0 {

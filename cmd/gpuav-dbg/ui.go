@@ -8,9 +8,11 @@ import (
 	"github.com/gpuav-dbg/gpuav-dbg/tui"
 )
 
-// uiOptions are the TUI's options from the flags.
-func uiOptions(theme string, noColor bool) tui.Options {
-	return tui.Options{Theme: theme, NoColor: noColor}
+// uiOptions are the TUI's options from the flags; e may open source files
+// in the directories the session may read (the working directory,
+// --source-path, GPUAV_DBG_SOURCE_PATH).
+func (c *cli) uiOptions(theme string, noColor bool) tui.Options {
+	return tui.Options{Theme: theme, NoColor: noColor, SourceDirs: session.SourceDirs(c.sourceSearch()), Getenv: c.getenv}
 }
 
 // liveSource is a tui.Source over a running app: snapshots on demand, one
@@ -53,12 +55,12 @@ func (x rerunner) Stop() error {
 // state, and stays open for the user to browse. rr lets the UI run the
 // app again with other settings (r).
 func (c *cli) runUI(ctx context.Context, r *launcher.Run, rr *launcher.Reruns, theme string, noColor bool) error {
-	opts := uiOptions(theme, noColor)
-	opts.Rerun = rerunner{rr}.Rerun // the TUI's Rerunner interface, once it has one, takes rerunner{rr}
+	opts := c.uiOptions(theme, noColor)
+	opts.Rerun = rerunner{rr}
 	return tui.Run(ctx, liveSource{r}, opts)
 }
 
 // showUI runs the TUI on a saved session.
 func (c *cli) showUI(s *session.Session, theme string, noColor bool) error {
-	return tui.Run(context.Background(), tui.Static(s), uiOptions(theme, noColor))
+	return tui.Run(context.Background(), tui.Static(s), c.uiOptions(theme, noColor))
 }

@@ -9,8 +9,9 @@
 //     \r; Block keeps \t and \n, the layout of multi-line text);
 //   - C1 controls, which some terminals take as ESC [ and ESC ]
 //     (U+009B, U+009D): \u009b;
-//   - bidirectional overrides and isolates (U+202A-U+202E,
-//     U+2066-U+2069), which make a line read as something else: \u202e;
+//   - bidirectional overrides, isolates and marks (U+202A-U+202E,
+//     U+2066-U+2069, U+200E, U+200F, U+061C), which make a line read as
+//     something else: \u202e;
 //   - bytes that are not UTF-8: \xff.
 //
 // Everything else, other languages and symbols included, is kept.
@@ -63,10 +64,47 @@ func dangerous(r rune, block bool) bool {
 		return true
 	case r >= 0x80 && r <= 0x9f:
 		return true
-	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+	case bidi(r):
 		return true
 	}
 	return false
+}
+
+// bidi reports whether r is a bidirectional override, isolate or mark.
+func bidi(r rune) bool {
+	return (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f || r == 0x061c
+}
+
+// Pictures returns s for a cell of a terminal UI, where the text must keep
+// its width: a control shows as its Control Pictures symbol (ESC as ␛,
+// DEL as ␡), a tab as a space, and a C1 control, a bidirectional control
+// or a byte that is not UTF-8 as U+FFFD. Text with none of these is
+// returned as it is.
+func Pictures(s string) string {
+	if !Needed(s, false) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			b.WriteRune(utf8.RuneError)
+		case r == '\t':
+			b.WriteByte(' ')
+		case r < 0x20:
+			b.WriteRune(0x2400 + r)
+		case r == 0x7f:
+			b.WriteRune('␡')
+		case dangerous(r, false):
+			b.WriteRune(utf8.RuneError)
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
 }
 
 // Needed reports whether s has anything Text (block false) or Block
@@ -129,7 +167,7 @@ func JSON(b []byte) []byte {
 			continue
 		}
 		r, n := utf8.DecodeRune(b[i:])
-		if (r >= 0x80 && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) {
+		if (r >= 0x80 && r <= 0x9f) || bidi(r) {
 			out = append(out, b[last:i]...)
 			out = fmt.Appendf(out, `\u%04x`, r)
 			last = i + n

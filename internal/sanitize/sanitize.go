@@ -81,7 +81,25 @@ func bidi(r rune) bool {
 // or a byte that is not UTF-8 as U+FFFD. Text with none of these is
 // returned as it is.
 func Pictures(s string) string {
-	if !Needed(s, false) {
+	return rewrite(s, false, func(b *strings.Builder, r rune, bad byte) {
+		switch {
+		case r == utf8.RuneError && bad != 0, r >= 0x80:
+			b.WriteRune(utf8.RuneError)
+		case r == '\t':
+			b.WriteByte(' ')
+		case r == 0x7f:
+			b.WriteRune('␡')
+		default:
+			b.WriteRune(0x2400 + r)
+		}
+	})
+}
+
+// rewrite returns s with every rune that Text (block false) or Block
+// (block true) must not pass written by put instead (bad is the byte of
+// an invalid one, else 0); s itself when there is none.
+func rewrite(s string, block bool, put func(b *strings.Builder, r rune, bad byte)) string {
+	if !Needed(s, block) {
 		return s
 	}
 	var b strings.Builder
@@ -90,15 +108,9 @@ func Pictures(s string) string {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && n == 1:
-			b.WriteRune(utf8.RuneError)
-		case r == '\t':
-			b.WriteByte(' ')
-		case r < 0x20:
-			b.WriteRune(0x2400 + r)
-		case r == 0x7f:
-			b.WriteRune('␡')
-		case dangerous(r, false):
-			b.WriteRune(utf8.RuneError)
+			put(&b, r, s[i])
+		case dangerous(r, block):
+			put(&b, r, 0)
 		default:
 			b.WriteString(s[i : i+n])
 		}
@@ -126,18 +138,10 @@ func Needed(s string, block bool) bool {
 }
 
 func escape(s string, block bool) string {
-	if !Needed(s, block) {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 8)
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
+	return rewrite(s, block, func(b *strings.Builder, r rune, bad byte) {
 		switch {
-		case r == utf8.RuneError && n == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case !dangerous(r, block):
-			b.WriteString(s[i : i+n])
+		case bad != 0:
+			fmt.Fprintf(b, `\x%02x`, bad)
 		case r == '\t':
 			b.WriteString(`\t`)
 		case r == '\n':
@@ -145,13 +149,11 @@ func escape(s string, block bool) string {
 		case r == '\r':
 			b.WriteString(`\r`)
 		case r < 0x80:
-			fmt.Fprintf(&b, `\x%02x`, r)
+			fmt.Fprintf(b, `\x%02x`, r)
 		default:
-			fmt.Fprintf(&b, `\u%04x`, r)
+			fmt.Fprintf(b, `\u%04x`, r)
 		}
-		i += n
-	}
-	return b.String()
+	})
 }
 
 // JSON escapes, in JSON text, the characters a JSON encoder writes raw but

@@ -93,3 +93,16 @@ func FuzzText(f *testing.F) {
 		}
 	})
 }
+
+func TestPictures(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain ✓":                  "plain ✓",
+		"\x1b]52;c;aGk=\x07":       "␛]52;c;aGk=␇",
+		"tab\there\nline\x7f":      "tab here␊line␡",
+		"c1\u009b bidi\u202e \xff": "c1\ufffd bidi\ufffd \ufffd",
+	} {
+		if got := Pictures(in); got != want {
+			t.Errorf("Pictures(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -28,11 +28,35 @@ const (
 
 // groupKey identifies an error group (DESIGN decision 5).
 type groupKey struct {
-	check       string
+	// check is checkSlot of the record's code: a record's check is its
+	// code's (validate.go refuses others), and a number hashes faster
+	// than a name.
+	check       uint32
 	shader      uint32
 	instruction uint32
 	cmdBuf      uint64
 	action      uint32
+}
+
+// checkSlots numbers the checks of the first check codes: every code of
+// one check (the ray query rules) has its check's number.
+var checkSlots = func() (slots [64]uint32) {
+	for code := range slots {
+		id := gpuav.CheckCode(code).CheckID()
+		slots[code] = uint32(slices.Index(gpuav.AllChecks, id)) // unknown: MaxUint32
+		if slots[code] == ^uint32(0) {
+			slots[code] = 1<<31 | uint32(code)
+		}
+	}
+	return slots
+}()
+
+// checkSlot is the group key's number for a record's check.
+func checkSlot(code uint32) uint32 {
+	if code < uint32(len(checkSlots)) {
+		return checkSlots[code]
+	}
+	return 1<<31 | code
 }
 
 // groupState is a group plus what the collector needs to update it when
@@ -98,6 +122,11 @@ type Collector struct {
 	replay bool
 	// packed decodes the packed errors messages of a replay.
 	packed *wire.PackedDecoder
+	// scratch holds the frame being written.
+	scratch []byte
+	// sourceFiles are the files read from disk while applying a message,
+	// to be written before it (sources.go).
+	sourceFiles []*wire.SourceFile
 	// intern keeps one copy of the strings, label paths and sources that
 	// many groups share (intern.go).
 	intern interner
@@ -152,22 +181,37 @@ func (c *Collector) Record(k wire.Kind, msg any) error {
 }
 
 // RecordFrame decodes a frame's payload and adds it; a payload that does
-// not decode is an error and changes nothing (it is not written to the
+// not decode, or holds an impossible value (an error wrapping ErrInvalid,
+// validate.go), is an error and changes nothing (it is not written to the
 // session file either).
 func (c *Collector) RecordFrame(k wire.Kind, payload []byte) error {
-	var msg any
-	var err error
-	if c.replay && k == wire.KindErrorsPacked {
-		// A replay is one goroutine, and the groups keep nothing of a
-		// message's records: decode every one into the same room.
+	var dec *wire.PackedDecoder
+	if c.replay {
+		// A replay is one goroutine: it decodes every packed message
+		// into the same room.
 		if c.packed == nil {
 			c.packed = &wire.PackedDecoder{}
 		}
-		msg, err = c.packed.Decode(payload)
+		dec = c.packed
+	}
+	return c.recordFrame(k, payload, dec)
+}
+
+// recordFrame is RecordFrame with the decoder of the caller's packed
+// messages (nil: a new one each time). The groups keep nothing of a
+// message's records, so one goroutine's messages can share a decoder.
+func (c *Collector) recordFrame(k wire.Kind, payload []byte, dec *wire.PackedDecoder) error {
+	var msg any
+	var err error
+	if dec != nil && k == wire.KindErrorsPacked {
+		msg, err = dec.Decode(payload)
 	} else {
 		msg, err = wire.Decode(k, payload)
 	}
 	if err != nil {
+		return err
+	}
+	if err := validate(msg); err != nil {
 		return err
 	}
 	c.mu.Lock()
@@ -182,13 +226,21 @@ func (c *Collector) RecordFrame(k wire.Kind, payload []byte) error {
 			}
 		}
 	}
+	c.apply(msg)
+	// Source files read while applying it go first, so that a replay
+	// has them when it applies the message.
+	for _, f := range c.sourceFiles {
+		if frame, err := wire.Encode(wire.KindSourceFile, f); err == nil {
+			c.writeFrame(wire.KindSourceFile, frame[wire.HeaderSize:])
+		}
+	}
+	c.sourceFiles = c.sourceFiles[:0]
 	if e, ok := msg.(*wire.Errors); ok && k == wire.KindErrors && c.file != nil && c.fileErr == nil {
 		// Session files keep records packed (see wire.KindErrorsPacked).
 		c.writeFrame(wire.KindErrorsPacked, wire.AppendPackedErrors(nil, e))
 	} else {
 		c.writeFrame(k, payload)
 	}
-	c.apply(msg)
 	c.mu.Unlock()
 	c.changed()
 	return nil
@@ -213,14 +265,19 @@ func (c *Collector) now() time.Time {
 	return time.Now()
 }
 
-// writeFrame appends a frame to the session file. Called with c.mu held.
+// writeFrame appends a frame (AppendFileFrame: with its checksums) to the
+// session file, in one Write. Called with c.mu held.
 func (c *Collector) writeFrame(k wire.Kind, payload []byte) {
 	if c.file == nil || c.fileErr != nil {
 		return
 	}
-	if err := wire.WriteRawFrame(c.file, k, payload); err != nil {
-		c.fileErr = fmt.Errorf("session file: %w", err)
+	c.scratch = AppendFileFrame(c.scratch[:0], k, payload)
+	if _, err := c.file.Write(c.scratch); err != nil {
+		c.fileErr = fmt.Errorf("session file: write %v frame: %w", k, err)
 		c.addNotice("error", fmt.Sprintf("%v; the session is no longer saved", c.fileErr))
+	}
+	if cap(c.scratch) > 1<<20 {
+		c.scratch = nil // keep no large buffer after a large frame
 	}
 }
 
@@ -273,6 +330,8 @@ func (c *Collector) apply(msg any) {
 		c.addErrors(m)
 	case *wire.Printf:
 		c.addPrintf(m)
+	case *wire.Lost:
+		c.applyLost(m)
 	case *wire.Log:
 		c.addNotice(m.Level, m.Text)
 	case *wire.Bye:
@@ -287,6 +346,12 @@ func (c *Collector) apply(msg any) {
 		}
 	case *wire.AppStarted:
 		c.setSourceDirs(m)
+		s.App.OutputFiles = nil
+		for _, f := range []string{m.Stdout, m.Stderr} {
+			if f != "" {
+				s.App.OutputFiles = append(s.App.OutputFiles, f)
+			}
+		}
 		s.App.Path, s.App.Args, s.App.PID = m.Path, m.Args, m.PID
 		if s.App.Args == nil {
 			s.App.Args = []string{}
@@ -314,6 +379,8 @@ func (c *Collector) apply(msg any) {
 		}
 	case *wire.Capabilities:
 		c.applyCapabilities(m)
+	case *wire.SourceFile:
+		c.recordSource(m)
 	case *wire.Notice:
 		level := m.Level
 		if level == "" {
@@ -406,6 +473,7 @@ func (c *Collector) addErrors(e *wire.Errors) {
 				c.handle(e.CommandBuffer), e.Submit, e.Dropped))
 		}
 	}
+	c.noteCoalesced(e)
 	c.epoch++
 	tl := newTimelineBuilder(c, e)
 	for i := range e.Records {
@@ -414,7 +482,8 @@ func (c *Collector) addErrors(e *wire.Errors) {
 		if check == "" {
 			check = gpuav.CheckCode(r.Code).CheckID()
 		}
-		key := groupKey{check: check, shader: r.ShaderID, instruction: r.Instruction, cmdBuf: e.CommandBuffer, action: r.ActionIndex}
+		key := groupKey{check: checkSlot(r.Code), shader: r.ShaderID, instruction: r.Instruction, cmdBuf: e.CommandBuffer,
+			action: r.ActionIndex}
 		count := r.Count
 		if count <= 0 {
 			count = 1
@@ -455,7 +524,7 @@ func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, coord
 		Coords:        coords,
 		LastCoords:    coords,
 		CommandBuffer: c.handle(e.CommandBuffer),
-		Submit:        e.Submit,
+		Submit:        firstSubmit(e),
 		ActionIndex:   r.ActionIndex,
 		Action:        c.intern.str(r.Action),
 		Pipeline:      c.handle(r.Pipeline),

@@ -133,13 +133,7 @@ func (c *Collector) addPrintf(m *wire.Printf) {
 		})
 	}
 	for i := range m.Sites {
-		site := &m.Sites[i]
-		if err := site.Check(); err != nil {
-			c.noticeCause("warning", "printf site invalid", "", func(n int, _ string) string {
-				return fmt.Sprintf("printf: %d %s of lines could not be read (%v)", n, plural(n, "site", "sites"), err)
-			})
-			continue
-		}
+		site := &m.Sites[i] // whole lines: validate checked them
 		key := printfKey{cmdBuf: m.CommandBuffer, action: site.ActionIndex, shader: site.ShaderID, instruction: site.Instruction}
 		st, ok := p.groups[key]
 		if !ok {

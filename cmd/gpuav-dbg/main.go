@@ -66,6 +66,8 @@ type cli struct {
 	sourcePath []string
 	// printfAt is --printf-at, for the TUI's printf screen.
 	printfAt session.PrintfFilter
+	// reportMode is --report-mode: the mode of the report files.
+	reportMode os.FileMode
 }
 
 func main() {
@@ -89,7 +91,7 @@ Usage:
   gpuav-dbg run [flags] [--] APP [ARGS...]   run APP under the layer (no APP: the demo)
   gpuav-dbg demo [flags]                     run the built-in demo app
   gpuav-dbg open FILE [--json OUT] [--sarif OUT] [--headless] [--source-path DIRS]
-                   [--allow-unchecked] [--printf-at WHERE]
+                   [--allow-unchecked] [--report-mode MODE] [--printf-at WHERE]
                                              show a saved session (.gvs) or JSON report
   gpuav-dbg open --list [APP]                list the saved runs (of APP), oldest first
   gpuav-dbg instrument [--checks none|all|ID,...] -o OUT.spv IN.spv
@@ -108,6 +110,8 @@ Flags of run and demo:
   --sarif OUT.sarif   write a SARIF 2.1.0 log (results at the shader source lines,
                       paths relative to the git top-level)
   --allow-unchecked   exit 0, not 4, when not everything was checked
+  --report-mode MODE  the JSON and SARIF files' mode, octal (default 0600, the
+                      session file's: they hold the same source lines)
   --session FILE      write the session to FILE (default:
                       $XDG_STATE_HOME/gpuav-dbg/sessions/<app>-<time>.gvs)
   --check ID=on|off   turn a check on or off (repeatable; ID "all" for every check)
@@ -116,7 +120,8 @@ Flags of run and demo:
   --no-color          UI without colours
   --source-path DIRS  directories (repeatable, colon-separated) searched for shader
                       source files a module names but does not carry, after the
-                      working directory
+                      working directory; no file outside them (after symlinks
+                      and ..) is read, nor any under /proc, /sys or /dev
   --printf-at WHERE   show the printf lines of these invocations only (repeatable):
                       %s
 
@@ -135,7 +140,8 @@ Exit status of run, demo and open --headless:
   3  the app failed (non-zero exit, crash) with no validation error
   4  no validation error, but not everything was checked (the layer never
      loaded, every check off, shaders or pipelines left unchecked, records
-     lost, the app stopped by you); --allow-unchecked makes it 0
+     lost, the app stopped by you, its end not recorded); --allow-unchecked
+     makes it 0
 `
 
 // printUsage writes the help text.

@@ -62,6 +62,9 @@ func fakeApp(mode string) int {
 		}
 		cl.Send(wire.KindErrors, &wire.Errors{Submit: 1, CommandBuffer: 0x55, Records: recs})
 	}
+	if f := trustFakes[mode]; f != nil { // trust_test.go
+		f(cl)
+	}
 	cl.Send(wire.KindBye, &wire.Bye{Submits: 1})
 	if err := cl.Close(); err != nil {
 		fmt.Fprintln(os.Stderr, "fake app:", err)
@@ -409,7 +412,7 @@ func TestArguments(t *testing.T) {
 	}
 	tc.out.Reset()
 	tc.run(t, exitOK, "version")
-	if !strings.HasPrefix(tc.out.String(), "gpuav-dbg ") || !strings.Contains(tc.out.String(), "wire protocol 1") {
+	if !strings.HasPrefix(tc.out.String(), "gpuav-dbg ") || !strings.Contains(tc.out.String(), fmt.Sprintf("wire protocol %d", wire.ProtocolVersion)) {
 		t.Fatalf("version %q", tc.out.String())
 	}
 	tc.out.Reset()

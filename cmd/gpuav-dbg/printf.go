@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/gpuav-dbg/gpuav-dbg/internal/sanitize"
 	"github.com/gpuav-dbg/gpuav-dbg/session"
-	"github.com/gpuav-dbg/gpuav-dbg/tui/common"
 )
 
 // printfFilterFlag is --printf-at: which invocations' printf lines to show
@@ -29,17 +29,17 @@ func (p *printfFilterFlag) Set(s string) error {
 // texts, or with a filter the lines it keeps.
 func printPrintf(w io.Writer, s *session.Session, f session.PrintfFilter) {
 	for _, g := range s.Printf {
-		fmt.Fprintf(w, "gpuav-dbg: %s\n", common.Clean(g.Summary()))
+		fmt.Fprintf(w, "gpuav-dbg: %s\n", sanitize.Text(g.Summary()))
 		if f.IsZero() {
 			for _, v := range g.ValueLines(session.SummaryPrintfValues) {
-				fmt.Fprintf(w, "gpuav-dbg:   %s\n", common.Clean(v))
+				fmt.Fprintf(w, "gpuav-dbg:   %s\n", sanitize.Text(v))
 			}
 			continue
 		}
 		lines := g.LinesAt(f)
 		fmt.Fprintf(w, "gpuav-dbg:   %d of %d kept lines at %s\n", len(lines), len(g.Lines), f)
 		for _, l := range lines {
-			fmt.Fprintf(w, "gpuav-dbg:   %s\n", common.Clean(l.LineText()))
+			fmt.Fprintf(w, "gpuav-dbg:   %s\n", sanitize.Text(l.LineText()))
 		}
 	}
 }

@@ -34,6 +34,8 @@ func StateText(a session.App) string {
 		return "failed to start"
 	case "stopped": // the launcher stopped it for the user (Ctrl-C, a re-run)
 		return "stopped by you"
+	case session.AppUnknown:
+		return "end not recorded"
 	case "":
 		return "starting"
 	}
@@ -126,6 +128,10 @@ func Render(st *common.Styles, s *session.Session, frame, run string, counts Cou
 	fields = append(fields, field{common.Seg{Text: counts.Text()}, 0})
 	if s.Dropped > 0 {
 		fields = append(fields, field{common.Seg{Text: fmt.Sprintf("%d records dropped", s.Dropped), Fg: th.StatusWarning}, 1})
+	}
+	if s.LostRecords > 0 {
+		// Never shed for room: a count lower than the truth says so.
+		fields = append(fields, field{common.Seg{Text: fmt.Sprintf("%d records lost", s.LostRecords), Fg: th.StatusWarning}, 0})
 	}
 	if n := len(s.Notices); n > 0 {
 		fields = append(fields, field{common.Seg{Text: plural(n, "notice", "notices") + " (o)", Fg: th.StatusWarning}, 2})

@@ -190,10 +190,12 @@ func runLauncher(t *testing.T, r any, env, flags []string, app string, args ...s
 	full := append([]string{"run", "--headless", "--json", out, "--session", filepath.Join(t.TempDir(), "s.gvs")}, flags...)
 	full = append(append(full, "--", app), args...)
 	cmd := exec.Command(bin("gpuav-dbg"), full...)
-	cmd.Env = append(os.Environ(), env...)
+	var judge func()
+	cmd.Env, judge = refereeEnv(t, env, app, args)
 	var output bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &output, &output
 	err := cmd.Run()
+	defer judge()
 	code := 0
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {

@@ -45,7 +45,9 @@ type sarifResults struct {
 func gpuavDbg(t *testing.T, env []string, args ...string) (int, string) {
 	t.Helper()
 	cmd := exec.Command(bin("gpuav-dbg"), args...)
-	cmd.Env = append(os.Environ(), env...)
+	var judge func()
+	cmd.Env, judge = refereeEnv(t, env, args[len(args)-1], args)
+	defer judge()
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()

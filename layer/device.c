@@ -73,29 +73,58 @@ static size_t known_size(VkStructureType t)
     }
 }
 
-static void add_store_features(const VkPhysicalDeviceFeatures *sup, VkPhysicalDeviceFeatures *f)
+/* The features instrumented shaders may need: stores from the vertex and
+ * fragment stages (every check writes its records), and shaderInt64 (the
+ * bda_oob check on SPIR-V before 1.5 reads pointers as 64-bit integers). */
+static void add_features(const VkPhysicalDeviceFeatures *sup, VkPhysicalDeviceFeatures *f)
 {
     if (sup->fragmentStoresAndAtomics)
         f->fragmentStoresAndAtomics = VK_TRUE;
     if (sup->vertexPipelineStoresAndAtomics)
         f->vertexPipelineStoresAndAtomics = VK_TRUE;
+    if (sup->shaderInt64)
+        f->shaderInt64 = VK_TRUE;
+}
+
+/* has_features says whether f already has every feature add_features
+ * would turn on. */
+static int has_features(const VkPhysicalDeviceFeatures *sup, const VkPhysicalDeviceFeatures *f)
+{
+    VkPhysicalDeviceFeatures want = *f;
+    add_features(sup, &want);
+    return !memcmp(&want, f, sizeof want);
+}
+
+/* app_features returns the VkPhysicalDeviceFeatures of a create info
+ * (pEnabledFeatures or VkPhysicalDeviceFeatures2), or NULL. */
+static const VkPhysicalDeviceFeatures *app_features(const VkDeviceCreateInfo *ci)
+{
+    for (const VkBaseInStructure *s = ci->pNext; s; s = s->pNext)
+        if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2)
+            return &((const VkPhysicalDeviceFeatures2 *)s)->features;
+    return ci->pEnabledFeatures;
 }
 
 /* gpuavdbg_patch_features returns the create info to call down with: ci
  * itself, or a copy (in *scratch, which the caller frees) that also enables
- * fragmentStoresAndAtomics and vertexPipelineStoresAndAtomics where the
- * device supports them. The app's structures are never written. */
+ * fragmentStoresAndAtomics, vertexPipelineStoresAndAtomics and shaderInt64
+ * where the device supports them. *int64 says whether the returned create
+ * info enables shaderInt64. The app's structures are never written. */
 const VkDeviceCreateInfo *gpuavdbg_patch_features(instance_data *inst, VkPhysicalDevice pd,
-                                                  const VkDeviceCreateInfo *ci, void **scratch)
+                                                  const VkDeviceCreateInfo *ci, void **scratch, uint32_t *int64)
 {
     *scratch = NULL;
+    const VkPhysicalDeviceFeatures *mine = app_features(ci);
+    *int64 = mine && mine->shaderInt64;
     if (!inst->disp.GetPhysicalDeviceFeatures)
         return ci;
-    VkPhysicalDeviceFeatures sup;
+    VkPhysicalDeviceFeatures sup, none;
     memset(&sup, 0, sizeof sup);
+    memset(&none, 0, sizeof none);
     inst->disp.GetPhysicalDeviceFeatures(pd, &sup);
-    if (!sup.fragmentStoresAndAtomics && !sup.vertexPipelineStoresAndAtomics)
-        return ci;
+    if (has_features(&sup, mine ? mine : &none)) {
+        return ci; /* already on, or the device has none of them */
+    }
 
     /* Find Features2 and the bytes needed to copy the nodes before it. */
     const VkBaseInStructure *f2 = NULL;
@@ -113,19 +142,17 @@ const VkDeviceCreateInfo *gpuavdbg_patch_features(instance_data *inst, VkPhysica
     }
     if (f2 && !copyable) {
         gpuavdbg_logf(GPUAVDBG_LOG_WARNING,
-                      "vkCreateDevice: cannot enable fragmentStoresAndAtomics/vertexPipelineStoresAndAtomics "
-                      "(an unknown structure precedes VkPhysicalDeviceFeatures2 in pNext); instrumented vertex "
-                      "and fragment shaders may be invalid");
+                      "vkCreateDevice: cannot enable fragmentStoresAndAtomics/vertexPipelineStoresAndAtomics/"
+                      "shaderInt64 (an unknown structure precedes VkPhysicalDeviceFeatures2 in pNext); "
+                      "instrumented vertex and fragment shaders may be invalid");
         return ci;
     }
-    if (!f2 && ci->pEnabledFeatures && (!sup.fragmentStoresAndAtomics || ci->pEnabledFeatures->fragmentStoresAndAtomics) &&
-        (!sup.vertexPipelineStoresAndAtomics || ci->pEnabledFeatures->vertexPipelineStoresAndAtomics))
-        return ci; /* already on */
 
     unsigned char *mem = calloc(1, need);
     if (!mem)
         return ci;
     *scratch = mem;
+    *int64 = sup.shaderInt64 != 0;
     VkDeviceCreateInfo *out = (VkDeviceCreateInfo *)mem;
     *out = *ci;
     unsigned char *p = mem + ((sizeof *out + 15) & ~(size_t)15);
@@ -133,7 +160,7 @@ const VkDeviceCreateInfo *gpuavdbg_patch_features(instance_data *inst, VkPhysica
         VkPhysicalDeviceFeatures *f = (VkPhysicalDeviceFeatures *)p;
         if (ci->pEnabledFeatures)
             *f = *ci->pEnabledFeatures;
-        add_store_features(&sup, f);
+        add_features(&sup, f);
         out->pEnabledFeatures = f;
         return out;
     }
@@ -147,11 +174,78 @@ const VkDeviceCreateInfo *gpuavdbg_patch_features(instance_data *inst, VkPhysica
         p += (n + 15) & ~(size_t)15;
         if (s == f2) {
             VkPhysicalDeviceFeatures2 *copy = (VkPhysicalDeviceFeatures2 *)prev;
-            add_store_features(&sup, &copy->features);
+            add_features(&sup, &copy->features);
             break; /* the copy's pNext still points at the app's rest */
         }
     }
     return out;
+}
+
+/* gpuavdbg_patch_extensions returns the create info to call down with: ci
+ * itself, or a copy (in *scratch, which the caller frees) whose extension
+ * list also has the device extensions instrumented shaders need and the
+ * app did not enable: VK_KHR_storage_buffer_storage_class on a device of a
+ * Vulkan 1.0 app (the check functions use the StorageBuffer storage class,
+ * core from Vulkan 1.1). *missing names one the device lacks, or is NULL:
+ * the caller must then leave shaders uninstrumented. */
+const VkDeviceCreateInfo *gpuavdbg_patch_extensions(instance_data *inst, VkPhysicalDevice pd,
+                                                    const VkDeviceCreateInfo *ci, void **scratch,
+                                                    const char **missing)
+{
+    static const char ext[] = VK_KHR_STORAGE_BUFFER_STORAGE_CLASS_EXTENSION_NAME;
+    *scratch = NULL;
+    *missing = NULL;
+    VkPhysicalDeviceProperties props;
+    memset(&props, 0, sizeof props);
+    if (inst->disp.GetPhysicalDeviceProperties)
+        inst->disp.GetPhysicalDeviceProperties(pd, &props);
+    uint32_t app = inst->api_version ? inst->api_version : VK_API_VERSION_1_0;
+    uint32_t version = app < props.apiVersion ? app : props.apiVersion;
+    if (VK_API_VERSION_MAJOR(version) > 1 || VK_API_VERSION_MINOR(version) >= 1)
+        return ci; /* core */
+    for (uint32_t i = 0; i < ci->enabledExtensionCount; i++)
+        if (!strcmp(ci->ppEnabledExtensionNames[i], ext))
+            return ci;
+    if (!gpuavdbg_device_has_extension(inst, pd, ext)) {
+        *missing = ext;
+        return ci;
+    }
+    size_t n = ci->enabledExtensionCount + 1;
+    unsigned char *mem = calloc(1, sizeof(VkDeviceCreateInfo) + n * sizeof(char *));
+    if (!mem) {
+        *missing = ext;
+        return ci;
+    }
+    *scratch = mem;
+    VkDeviceCreateInfo *out = (VkDeviceCreateInfo *)mem;
+    *out = *ci;
+    const char **names = (const char **)(mem + sizeof *out);
+    for (uint32_t i = 0; i < ci->enabledExtensionCount; i++)
+        names[i] = ci->ppEnabledExtensionNames[i];
+    names[n - 1] = ext;
+    out->enabledExtensionCount = (uint32_t)n;
+    out->ppEnabledExtensionNames = names;
+    return out;
+}
+
+/* gpuavdbg_device_has_extension reports whether the physical device offers
+ * a device extension. */
+int gpuavdbg_device_has_extension(instance_data *inst, VkPhysicalDevice pd, const char *name)
+{
+    if (!inst->disp.EnumerateDeviceExtensionProperties)
+        return 0;
+    uint32_t n = 0;
+    if (inst->disp.EnumerateDeviceExtensionProperties(pd, NULL, &n, NULL) != VK_SUCCESS || n == 0)
+        return 0;
+    VkExtensionProperties *props = calloc(n, sizeof *props);
+    if (!props)
+        return 0;
+    int found = 0;
+    if (inst->disp.EnumerateDeviceExtensionProperties(pd, NULL, &n, props) == VK_SUCCESS)
+        for (uint32_t i = 0; i < n && !found; i++)
+            found = !strcmp(props[i].extensionName, name);
+    free(props);
+    return found;
 }
 
 /* ---- memory ------------------------------------------------------------- */
@@ -364,7 +458,9 @@ void gpuavdbg_device_setup(device_data *dd)
                  props.limits.maxBoundDescriptorSets);
     } else {
         dd->slot = n - 1;
-        if (!goInstrumentationWanted(GPUAVDBG_H(dd->inst->instance)))
+        if (dd->reason[0])
+            ; /* vkCreateDevice could not enable what instrumented shaders need */
+        else if (!goInstrumentationWanted(GPUAVDBG_H(dd->inst->instance)))
             snprintf(dd->reason, sizeof dd->reason, "every check is off");
         else
             setup(dd, &props);
@@ -386,6 +482,7 @@ void gpuavdbg_device_setup(device_data *dd)
         .instrumenting = (uint32_t)dd->instrumenting,
         .reason = dd->reason,
         .robust = dd->robust,
+        .int64 = dd->int64,
         .instance = GPUAVDBG_H(dd->inst->instance),
     };
     goDeviceCreated(&info);

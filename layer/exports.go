@@ -182,7 +182,7 @@ func goDeviceCreated(info *C.gpuavdbg_device_info) {
 	defer state.mu.Unlock()
 	state.devices[msg.Handle] = &device{name: msg.Name, slot: msg.DescriptorSlot,
 		instrumenting: msg.Instrumenting, reason: msg.Reason, robust: info.robust != 0,
-		settings: instanceSettingsOf(uint64(info.instance))}
+		int64: info.int64 != 0, settings: instanceSettingsOf(uint64(info.instance))}
 	sendLocked(wire.KindDevice, msg)
 }
 
@@ -242,6 +242,7 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 		d      *device
 		robust bool
 		sized  bool
+		int64  bool
 	)
 	withLock(func() {
 		state.nextShaderID++
@@ -254,6 +255,7 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 		checks = set.Checks
 		sized = set.SizedElementChecks
 		robust = d != nil && d.robust
+		int64 = d != nil && d.int64
 		if robust && !set.WarnRobust && (checks[gpuav.CheckBufferOOB] || checks[gpuav.CheckTexelBufferOOB]) {
 			// Defined behaviour the user chose not to hear about: do not
 			// instrument it at all (robustBufferAccess covers texel
@@ -276,7 +278,7 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 	}
 	start := time.Now()
 	res, err := instrumentSafe(orig, gpuav.Options{ShaderID: s.id, DescriptorSet: uint32(slot), Checks: checks, Robust: robust,
-		SizedElementChecks: sized})
+		SizedElementChecks: sized, Int64: int64})
 	s.micros = time.Since(start).Microseconds()
 	switch {
 	case err != nil:

@@ -137,6 +137,7 @@ typedef struct gpuavdbg_device_info {
     uint32_t instrumenting;
     const char *reason; /* why not instrumenting, or "" */
     uint32_t robust;    /* the app enabled robustBufferAccess(2): buffer_oob records are warnings */
+    uint32_t int64;     /* shaderInt64 is enabled: instrumentation may add the Int64 capability */
     uint64_t instance;  /* its VkInstance: the settings it runs with */
 } gpuavdbg_device_info;
 
@@ -189,6 +190,7 @@ void hmap_free(hmap *m);
     X(GetPhysicalDeviceProperties2KHR)        \
     X(GetPhysicalDeviceFeatures)              \
     X(GetPhysicalDeviceMemoryProperties)      \
+    X(EnumerateDeviceExtensionProperties)     \
     X(CreateDebugUtilsMessengerEXT)           \
     X(DestroyDebugUtilsMessengerEXT)          \
     X(CreateDevice)
@@ -336,8 +338,13 @@ typedef struct instance_data {
     void *key; /* the loader's dispatch pointer: first word of the handle */
     VkInstance instance;
     instance_dispatch disp;
-    int reserve_slot; /* report maxBoundDescriptorSets - 1 */
+    int reserve_slot;     /* report maxBoundDescriptorSets - 1 */
+    uint32_t api_version; /* the app's VkApplicationInfo.apiVersion (0: 1.0) */
 } instance_data;
+
+/* gpuavdbg_device_has_extension reports whether the physical device offers
+ * a device extension (device.c). */
+int gpuavdbg_device_has_extension(instance_data *inst, VkPhysicalDevice pd, const char *name);
 
 /* One output buffer with its descriptor set; a command buffer holds one
  * while it exists, then gives it back to its device's free list. */
@@ -384,6 +391,7 @@ typedef struct device_data {
     uint32_t slot;
     uint32_t max_bound_sets;
     uint32_t robust; /* the app enabled robustBufferAccess or robustBufferAccess2 */
+    uint32_t int64;  /* shaderInt64 is enabled (by the app or the layer) */
     /* The action buffer's bytes per action slot; each slot has a set of
      * its own (docs/decisions/action-index-from-a-set-per-action.md). */
     uint32_t action_stride;

@@ -1,0 +1,29 @@
+package referee
+
+import "strings"
+
+// Known is a message of the Khronos layer that an app causes itself, not
+// our layer: the test apps that break a rule on purpose, and real apps'
+// own mistakes.
+type Known struct {
+	App    string // the executable's base name
+	Args   string // a substring of the app's arguments joined by spaces ("": any)
+	ID     string // the message's VUID or UNASSIGNED id
+	Reason string // why the app, not the layer, causes it
+}
+
+// KnownMessages are the messages the test suites' apps cause themselves.
+var KnownMessages = []Known{}
+
+// KnownFor returns the Known entry that explains m in a run of app with
+// args, or nil.
+func KnownFor(app string, args []string, m Message) *Known {
+	joined := strings.Join(args, " ")
+	for i := range KnownMessages {
+		k := &KnownMessages[i]
+		if k.App == app && k.ID == m.ID && strings.Contains(joined, k.Args) {
+			return k
+		}
+	}
+	return nil
+}

@@ -21,6 +21,9 @@ type checkApp struct {
 	name    string
 	shaders []string
 	build   func() (string, error)
+	// target is glslangValidator's --target-env (default vulkan1.2);
+	// subdir is the app's directory name in a prebuild (default name).
+	target, subdir string
 }
 
 // checkApps are all the declared apps, for the prebuild (TestMain).
@@ -29,9 +32,17 @@ var checkApps []*checkApp
 // newCheckApp declares the app NAME.c and its shaders (files of
 // testdata/checks, compiled to FILE.spv).
 func newCheckApp(name string, shaders ...string) *checkApp {
-	a := &checkApp{name: name, shaders: shaders}
+	a := &checkApp{name: name, shaders: shaders, target: "vulkan1.2", subdir: name}
 	a.build = sync.OnceValues(a.compile)
 	checkApps = append(checkApps, a)
+	return a
+}
+
+// newCheckAppTarget is newCheckApp with the shaders compiled for target
+// (glslangValidator's --target-env), built into its own directory.
+func newCheckAppTarget(name, target string, shaders ...string) *checkApp {
+	a := newCheckApp(name, shaders...)
+	a.target, a.subdir = target, name+"-"+target
 	return a
 }
 
@@ -42,13 +53,15 @@ var (
 	descApp  = newCheckApp("descapp", "desc.comp", "desc.vert", "desc.frag", "desc_plain.vert", "desc_plain.frag", "desc_sized.comp", "desc_sized.vert", "desc_sized.frag")
 	bufApp   = newCheckApp("bufapp", "buf.comp", "buf.vert", "buf.frag", "buf_plain.vert", "buf_plain.frag")
 	texelApp = newCheckApp("texelapp", "texel.comp", "texel.vert", "texel.frag", "buf_plain.vert", "buf_plain.frag")
+	// bdaApp's compute shader as SPIR-V 1.3, without Int64.
+	bda13App = newCheckAppTarget("bdaapp", "vulkan1.1", "bda.comp")
 )
 
 // compile builds the app into a new directory and returns it; with
 // GPUAVDBG_TEST_PREBUILT set it returns that directory's NAME/ instead.
 func (a *checkApp) compile() (string, error) {
 	if p := os.Getenv(envPrebuilt); p != "" {
-		dir := filepath.Join(p, a.name)
+		dir := filepath.Join(p, a.subdir)
 		if _, err := os.Stat(filepath.Join(dir, a.name)); err != nil {
 			return "", fmt.Errorf("prebuilt %s: %w", a.name, err)
 		}
@@ -62,12 +75,13 @@ func (a *checkApp) compile() (string, error) {
 }
 
 // compileInto builds the shaders (glslangValidator -g --target-env
-// vulkan1.2, from inside testdata/checks so the modules name the files as
-// written: SPIR-V 1.5, no Int64) and the app (internal/cbuild) into dir.
+// a.target, from inside testdata/checks so the modules name the files as
+// written: SPIR-V 1.5 for vulkan1.2, no Int64) and the app
+// (internal/cbuild) into dir.
 func (a *checkApp) compileInto(dir string) error {
 	src := filepath.Join(root, "e2e", "testdata", "checks")
 	for _, sh := range a.shaders {
-		cmd := exec.Command("glslangValidator", "-g", "--target-env", "vulkan1.2", "-o", filepath.Join(dir, sh+".spv"), sh)
+		cmd := exec.Command("glslangValidator", "-g", "--target-env", a.target, "-o", filepath.Join(dir, sh+".spv"), sh)
 		cmd.Dir = src
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return fmt.Errorf("glslangValidator %s: %w\n%s", sh, err, out)

@@ -35,6 +35,10 @@
  *                   uninitialized and destroyed with a layout count of 8
  *                   (no variable count) and shaders declaring a sized
  *                   array, data[8] (desc_sized.*)
+ *   spec_oob, spec_clean: a layout count of 4, 0..3 written, shaders
+ *                   declaring data[N] with N a specialization constant
+ *                   (default 2) specialized to 4 (desc_spec.*): index 5,
+ *                   and index 3 (in bounds only with the specialized N)
  * It prints "value=N" (result[0]) after the (last) submit. Every VkResult
  * is checked; a failure prints "descapp: <call> failed: <n>" and exits 1.
  * Names: the command buffer is "desc-cmd", the pipeline "desc-pipeline".
@@ -54,7 +58,8 @@ typedef struct {
     uint32_t nsets;                  /* sets, one action each; only the last has `skip` unwritten */
     int submits;
     int push; /* 1: vkCmdPushDescriptorSetKHR, 2: with a template */
-    int sized; /* the shaders declare data[8] (desc_sized.*) */
+    int sized; /* 1: the shaders declare data[8] (desc_sized.*); 2: data[N], N specialized to
+                  layout_count (desc_spec.*) */
 } test_case;
 
 static const test_case cases[] = {
@@ -71,6 +76,8 @@ static const test_case cases[] = {
     {"sized_clean", 8, 0, 4, UINT32_MAX, UINT32_MAX, 1, 1, 1, 0, 1},
     {"sized_uninitialized", 8, 0, 4, 2, UINT32_MAX, 2, 1, 1, 0, 1},
     {"sized_destroyed", 8, 0, 4, UINT32_MAX, 3, 3, 1, 1, 0, 1},
+    {"spec_oob", 4, 0, 4, UINT32_MAX, UINT32_MAX, 5, 1, 1, 0, 2},
+    {"spec_clean", 4, 0, 4, UINT32_MAX, UINT32_MAX, 3, 1, 1, 0, 2},
 };
 
 /* make_writes fills w with the writes of set `set`: binding 0 (the result,
@@ -216,7 +223,11 @@ int main(int argc, char **argv)
         free(ent);
     }
     capp_image t;
-    VkPipeline pipe = ca_stage_pipeline(stage, dir, tc->sized ? "desc_sized" : "desc", "desc_plain", layout, &t);
+    VkSpecializationMapEntry spec_entry = {.constantID = 0, .offset = 0, .size = sizeof(uint32_t)};
+    VkSpecializationInfo spec = {.mapEntryCount = 1, .pMapEntries = &spec_entry, .dataSize = sizeof(uint32_t),
+                                 .pData = &tc->layout_count};
+    const char *prefix = tc->sized == 2 ? "desc_spec" : tc->sized ? "desc_sized" : "desc";
+    VkPipeline pipe = ca_stage_pipeline_spec(stage, dir, prefix, "desc_plain", layout, &t, tc->sized == 2 ? &spec : NULL);
 
     VkCommandBuffer cmd;
     VkCommandPool pool = ca_command_buffers(VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT, 1, &cmd);

@@ -34,14 +34,16 @@ func refereeEnv(t *testing.T, env []string, app string, args []string) ([]string
 
 // TestRefereeBelowOurs: the referee's layer sits below ours in the chain
 // (the loader's own report of the device's layer call stack), so that it
-// sees the layer's calls, and it catches an invalid call: vkcube's
-// --force_errors makes several, and the referee's log holds them.
+// sees the layer's calls (TestRefereeCatchesAppErrors: and catches invalid
+// ones).
 func TestRefereeBelowOurs(t *testing.T) {
 	if !referee.Enabled() {
 		t.Skip(referee.EnvMode + "=0")
 	}
-	env, check := refereeEnv(t, []string{"VK_LOADER_DEBUG=layer"}, bin("demo"), []string{"--clean"})
-	_ = check // the chain, not the demo, is under test here
+	_, env, err := referee.Start(t.TempDir(), append(os.Environ(), "VK_LOADER_DEBUG=layer"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	cmd := exec.Command(bin("gpuav-dbg"), "run", "--headless", "--json", filepath.Join(t.TempDir(), "o.json"),
 		"--session", filepath.Join(t.TempDir(), "s.gvs"), "--", bin("demo"), "--clean")
 	cmd.Env = env

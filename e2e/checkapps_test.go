@@ -2,14 +2,18 @@ package e2e
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/gpuav-dbg/gpuav-dbg/internal/cbuild"
 )
@@ -204,12 +208,21 @@ func runLauncher(t *testing.T, r any, env, flags []string, app string, args ...s
 	out := filepath.Join(t.TempDir(), "out.json")
 	full := append([]string{"run", "--headless", "--json", out, "--session", filepath.Join(t.TempDir(), "s.gvs")}, flags...)
 	full = append(append(full, "--", app), args...)
-	cmd := exec.Command(bin("gpuav-dbg"), full...)
+	ctx, cancel := context.WithTimeout(context.Background(), appTimeout())
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin("gpuav-dbg"), full...)
+	// A hung app is killed with the launcher: the whole process group.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	var judge func()
 	cmd.Env, judge = refereeEnv(t, env, app, args)
 	var output bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &output, &output
 	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("hung: %s %s did not finish within %v under gpuav-dbg (%s sets the bound)\n%s",
+			filepath.Base(app), strings.Join(args, " "), appTimeout(), envAppTimeout, output.String())
+	}
 	defer judge()
 	code := 0
 	var ee *exec.ExitError
@@ -226,6 +239,19 @@ func runLauncher(t *testing.T, r any, env, flags []string, app string, args ...s
 		t.Fatalf("parse report: %v\n%s", err, b)
 	}
 	return code, output.String()
+}
+
+// envAppTimeout bounds each run of an app under the launcher (a Go
+// duration; default 300s): a run past it is a hang, and fails its test
+// (scripts/hardware/soak.sh counts them).
+const envAppTimeout = "GPUAVDBG_TEST_APP_TIMEOUT"
+
+// appTimeout is the bound of one app run.
+func appTimeout() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv(envAppTimeout)); err == nil && d > 0 {
+		return d
+	}
+	return 300 * time.Second
 }
 
 // requireSilent fails the test unless a run exited 0 with no error group.

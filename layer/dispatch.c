@@ -344,6 +344,7 @@ const VkDeviceCreateInfo *gpuavdbg_patch_features(instance_data *inst, VkPhysica
 const VkDeviceCreateInfo *gpuavdbg_patch_extensions(instance_data *inst, VkPhysicalDevice pd,
                                                     const VkDeviceCreateInfo *ci, void **scratch,
                                                     const char **missing);
+void gpuavdbg_device_extensions_enabled(device_data *dd, const VkDeviceCreateInfo *ci);
 
 static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateDevice(VkPhysicalDevice pd, const VkDeviceCreateInfo *ci,
                                                       const VkAllocationCallbacks *alloc, VkDevice *pDevice)
@@ -368,6 +369,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateDevice(VkPhysicalDevice pd, const
     const VkDeviceCreateInfo *with_ext = gpuavdbg_patch_extensions(inst, pd, ci, &scratch_ext, &missing);
     const VkDeviceCreateInfo *patched = gpuavdbg_patch_features(inst, pd, with_ext, &scratch, &int64);
     VkResult r = create(pd, patched, alloc, pDevice);
+    const VkDeviceCreateInfo *used = patched;
     if (r != VK_SUCCESS && patched != ci) {
         gpuavdbg_logf(GPUAVDBG_LOG_WARNING,
                       "vkCreateDevice failed (%d) with the features and extensions the layer adds; retrying with "
@@ -377,11 +379,13 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateDevice(VkPhysicalDevice pd, const
         const VkPhysicalDeviceFeatures *f = ci->pEnabledFeatures;
         int64 = f && f->shaderInt64;
         r = create(pd, ci, alloc, pDevice);
+        used = ci;
     }
-    free(scratch);
-    free(scratch_ext);
-    if (r != VK_SUCCESS)
+    if (r != VK_SUCCESS) {
+        free(scratch);
+        free(scratch_ext);
         return r;
+    }
 
     device_data *dd = calloc(1, sizeof *dd);
     if (!dd)
@@ -392,6 +396,10 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateDevice(VkPhysicalDevice pd, const
     dd->inst = inst;
     dd->robust = gpuavdbg_robust_buffer_access(ci); /* the app's features, not the patched copy */
     dd->int64 = int64;
+    gpuavdbg_device_extensions_enabled(dd, used);
+    free(scratch);
+    free(scratch_ext);
+    scratch = scratch_ext = NULL;
     if (missing)
         snprintf(dd->reason, sizeof dd->reason, "instrumented shaders need %s, which the device cannot enable",
                  missing);
@@ -412,6 +420,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateDevice(VkPhysicalDevice pd, const
     gpuavdbg_device_setup(dd);
     return VK_SUCCESS;
 oom:;
+    free(scratch);
+    free(scratch_ext);
     PFN_vkDestroyDevice destroy = (PFN_vkDestroyDevice)gdpa(*pDevice, "vkDestroyDevice");
     if (destroy)
         destroy(*pDevice, alloc);

@@ -41,8 +41,10 @@ func commandName(c uint32) string {
 
 // Pipeline layout states (layer.h).
 const (
-	layoutPadded   = C.GPUAVDBG_LAYOUT_PADDED
-	layoutConflict = C.GPUAVDBG_LAYOUT_CONFLICT
+	layoutPadded        = C.GPUAVDBG_LAYOUT_PADDED
+	layoutConflict      = C.GPUAVDBG_LAYOUT_CONFLICT
+	layoutDBUnsupported = C.GPUAVDBG_LAYOUT_DB_UNSUPPORTED
+	layoutPaddedPush    = C.GPUAVDBG_LAYOUT_PADDED_PUSH
 )
 
 // recovered logs a panic caught at the boundary; defer it first.
@@ -428,13 +430,18 @@ func goPipelineCreated(dev, pipeline, layout C.uint64_t, bindPoint C.uint32_t, s
 			anyInstr = anyInstr || l.instrumented
 		}
 	}
-	msg.Instrumented = anyInstr && layoutState == layoutPadded
+	msg.Instrumented = anyInstr && (layoutState == layoutPadded || layoutState == layoutPaddedPush)
 	slot := uint32(0)
 	if d := state.devices[uint64(dev)]; d != nil {
 		slot = d.slot
 	}
 	switch {
+	case msg.Instrumented && layoutState == layoutPaddedPush:
+		msg.Warning = dbStateWarning(dev)
 	case !anyInstr || msg.Instrumented:
+	case layoutState == layoutDBUnsupported:
+		msg.Warning = fmt.Sprintf("pipeline layout 0x%x uses descriptor buffers, which the layer cannot serve on "+
+			"this device (its Log error says why): the pipeline runs uninstrumented copies of its shaders", uint64(layout))
 	case layoutState == layoutConflict:
 		msg.Warning = fmt.Sprintf("pipeline layout 0x%x uses descriptor set %d, which the layer needs: "+
 			"the pipeline runs uninstrumented copies of its shaders", uint64(layout), slot)
@@ -453,6 +460,30 @@ func goPipelineCreated(dev, pipeline, layout C.uint64_t, bindPoint C.uint32_t, s
 		wants = 1
 	}
 	return wants
+}
+
+// dbStateWarning says what a descriptor-buffer pipeline of dev is not
+// checked for: the layer reads no descriptor buffers, so the checks that
+// read the descriptor state (runtime-array lengths, unwritten and
+// destroyed descriptors) know nothing there ("" when all of them are off).
+// Called with state.mu held.
+func dbStateWarning(dev C.uint64_t) string {
+	d := state.devices[uint64(dev)]
+	if d == nil {
+		return ""
+	}
+	var off []string
+	for _, id := range []string{gpuav.CheckDescriptorIndexOOB, gpuav.CheckDescriptorUninit, gpuav.CheckDescriptorDestroyed} {
+		if d.settings.Checks[id] {
+			off = append(off, id)
+		}
+	}
+	if len(off) == 0 {
+		return ""
+	}
+	return "it uses descriptor buffers, which the layer does not read: runtime descriptor arrays and unwritten " +
+		"or destroyed descriptors are not checked there (" + strings.Join(off, ", ") + "); sized arrays are " +
+		"checked against their declared length"
 }
 
 // goPipelineDestroyed forgets a pipeline library.

@@ -146,6 +146,8 @@ enum {
     GPUAVDBG_LAYOUT_UNKNOWN = 0,  /* not created through this layer */
     GPUAVDBG_LAYOUT_PADDED = 1,   /* has the layer's set at the slot */
     GPUAVDBG_LAYOUT_CONFLICT = 2, /* the app uses the slot (or padding failed) */
+    GPUAVDBG_LAYOUT_DB_UNSUPPORTED = 3, /* descriptor buffers the layer cannot serve here */
+    GPUAVDBG_LAYOUT_PADDED_PUSH = 4,    /* descriptor buffers: the layer's set is pushed */
 };
 
 /* gpuavdbg_robust_buffer_access reports whether a device create info
@@ -376,6 +378,7 @@ typedef struct pipeline_info {
     VkPipelineLayout layout;
     VkPipelineBindPoint bind_point;
     int instrumented; /* bind the layer's set before its actions */
+    int push;         /* ... by pushing it: a descriptor-buffer layout */
     int library;      /* VK_PIPELINE_CREATE_LIBRARY_BIT_KHR: Go keeps its stages */
 } pipeline_info;
 
@@ -399,6 +402,13 @@ typedef struct device_data {
 
     VkDescriptorSetLayout set_layout;   /* bindings 0 and 1 */
     VkDescriptorSetLayout empty_layout; /* padding */
+    /* Descriptor buffers (VK_EXT_descriptor_buffer): the app enabled them;
+     * the layer's set as a push-descriptor, descriptor-buffer layout and
+     * the padding for such pipeline layouts, or why there are none. */
+    int descriptor_buffer;
+    int push_descriptors; /* VK_KHR_push_descriptor is enabled */
+    VkDescriptorSetLayout set_layout_db, empty_layout_db;
+    char db_reason[160];
     VkBuffer action_buffer;
     VkDeviceMemory action_memory;
 
@@ -436,6 +446,7 @@ typedef struct bound_pipeline {
     uint64_t pipeline; /* 0 when shader objects are bound (shaderobj.c) */
     VkPipelineLayout layout;
     int instrumented;
+    int push; /* a descriptor-buffer layout: the layer pushes its set (device.c) */
     /* Shader objects bound per stage (GPUAVDBG_SO_STAGES, shaderobj.c);
      * stale after a later vkCmdBindPipeline at this bind point. */
     VkShaderEXT shaders[GPUAVDBG_SO_STAGES];
@@ -500,6 +511,8 @@ PFN_vkVoidFunction gpuavdbg_device_intercept(const char *name);
 void gpuavdbg_device_setup(device_data *dd);
 void gpuavdbg_device_teardown(device_data *dd);
 out_unit *gpuavdbg_unit_acquire(device_data *dd);
+void gpuavdbg_unit_push(const device_data *dd, const out_unit *u, VkCommandBuffer cb, VkPipelineBindPoint bp,
+                        VkPipelineLayout layout, uint32_t slot);
 VkDescriptorSet gpuavdbg_unit_action_set(device_data *dd, out_unit *u, uint32_t slot);
 void gpuavdbg_unit_release(device_data *dd, out_unit *u);
 void gpuavdbg_unit_zero(out_unit *u);
@@ -537,6 +550,11 @@ void gpuavdbg_desc_cb_push_writes(cb_state *cs, int bi, VkPipelineLayout pl, uin
 void gpuavdbg_desc_cb_push_template(cb_state *cs, VkDescriptorUpdateTemplate tmpl, VkPipelineLayout pl,
                                     uint32_t set, const void *data);
 void gpuavdbg_desc_pipeline_layout_created(VkPipelineLayout pl, const VkPipelineLayoutCreateInfo *ci);
+/* gpuavdbg_desc_layout_kind: GPUAVDBG_DSL_PUSH and GPUAVDBG_DSL_DB bits of
+ * a set layout's create flags (0 for one the layer did not see). */
+#define GPUAVDBG_DSL_PUSH 1u
+#define GPUAVDBG_DSL_DB 2u
+uint32_t gpuavdbg_desc_layout_kind(VkDescriptorSetLayout l);
 void gpuavdbg_desc_pipeline_layout_destroyed(VkPipelineLayout pl);
 void gpuavdbg_desc_cb_action(cb_state *cs, int bi, uint32_t action);
 void gpuavdbg_desc_cb_reset(cb_state *cs);

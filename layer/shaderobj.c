@@ -177,10 +177,20 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateShadersEXT(VkDevice device, uint3
             continue; /* the driver reports it */
         kind[i] = SO_ORIGINAL;
         int enabled = instrumenting;
+        for (uint32_t s = 0; enabled && s < ci[i].setLayoutCount; s++)
+            if (gpuavdbg_desc_layout_kind(ci[i].pSetLayouts[s]) & GPUAVDBG_DSL_DB) {
+                enabled = 0;
+                why[i] = "its set layouts are descriptor-buffer layouts, which the layer does not pad for shader "
+                         "objects: it runs uninstrumented";
+                gpuavdbg_logf(GPUAVDBG_LOG_ERROR,
+                              "a shader object (stage 0x%x) uses descriptor buffers, which the layer does not "
+                              "serve for shader objects: it runs uninstrumented",
+                              (unsigned)ci[i].stage);
+            }
         if (enabled && ci[i].setLayoutCount > dd->slot) {
             enabled = 0;
             why[i] = "its set layouts use the descriptor set the layer needs: it runs uninstrumented";
-            gpuavdbg_logf(GPUAVDBG_LOG_WARNING,
+            gpuavdbg_logf(GPUAVDBG_LOG_ERROR,
                           "a shader object (stage 0x%x) uses %u descriptor set layouts, including set %u that the "
                           "layer needs: it runs uninstrumented. Use fewer sets, or turn on reserve-slot "
                           "(VK_LAYER_GPUAV_DBG_RESERVE_SLOT=1) so the app sees maxBoundDescriptorSets - 1",
@@ -386,6 +396,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdBindShadersEXT(VkCommandBuffer cb, uint3
             bound_pipeline *b = &cs->bound[bi];
             b->layout = VK_NULL_HANDLE;
             b->instrumented = 0;
+            b->push = 0;
             for (int si = 0; so && si < GPUAVDBG_SO_STAGES && !b->instrumented; si++) {
                 const so_info *info = b->shaders[si] ? hmap_get(&so->shaders, GPUAVDBG_H(b->shaders[si])) : NULL;
                 if (info && info->instrumented && info->layout) {

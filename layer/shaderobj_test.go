@@ -207,8 +207,9 @@ func TestShaderObjectConflict(t *testing.T) {
 		t.Errorf("conflicting shader object: instrumented %v, warning %q", so.Instrumented, so.Warning)
 	}
 	want := fmt.Sprintf("uses %d descriptor set layouts, including set %d that the layer needs", d.DescriptorSlot+1, d.DescriptorSlot)
-	if c := logsContaining(r, "warning", want); c != 1 {
-		t.Errorf("%d conflict warnings, want 1: %s", c, dump(r.msgs))
+	// An error, not a warning: the shader runs unchecked.
+	if c := logsContaining(r, "error", want); c != 1 {
+		t.Errorf("%d conflict errors, want 1: %s", c, dump(r.msgs))
 	}
 	// No record: the shader object is not instrumented. (Its out-of-bounds
 	// descriptor index is undefined behaviour the layer no longer guards:

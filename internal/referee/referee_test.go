@@ -64,6 +64,11 @@ func TestKnownHaveReasons(t *testing.T) {
 			t.Errorf("%+v: a known message needs its app, its id and a reason", k)
 		}
 	}
+	for _, s := range Skips {
+		if s.App == "" || s.Args == "" || len(s.Reason) < 40 {
+			t.Errorf("%+v: a skip needs its app, the arguments it is for and a reason", s)
+		}
+	}
 }
 
 // TestStart: the run's environment adds the Khronos layer after ours,
@@ -98,5 +103,37 @@ func TestStart(t *testing.T) {
 	}
 	if msgs, err := r.Messages(); err != nil || len(msgs) != 0 {
 		t.Errorf("a run that logged nothing: %v, %v", msgs, err)
+	}
+}
+
+// TestKnownText: a Known entry with Text explains only messages with that
+// text: a structure the referee is too old for, not any unknown structure.
+func TestKnownText(t *testing.T) {
+	old := Message{ID: "VUID-VkDeviceCreateInfo-pNext-pNext", Text: "vkCreateDevice: pCreateInfo->pNext chain includes a structure with unknown VkStructureType (1000470000); Allowed structures are [...]"}
+	other := old
+	other.Text = strings.Replace(old.Text, "1000470000", "1000999000", 1)
+	if KnownFor("multi", nil, old) == nil {
+		t.Errorf("maintenance5's features structure is not known: %v", old)
+	}
+	if k := KnownFor("multi", nil, other); k != nil {
+		t.Errorf("an unknown structure the referee is not too old for is explained by %+v", k)
+	}
+}
+
+// TestSkipFor: the referee stays out of the listed runs only.
+func TestSkipFor(t *testing.T) {
+	for _, tc := range []struct {
+		app  string
+		args []string
+		skip bool
+	}{
+		{"multi", []string{"--comp", "c.spv", "--mode", "push", "--comp", "p.spv"}, true},
+		{"multi", []string{"--comp", "c.spv", "--mode", "render"}, false},
+		{"vkapp", []string{"--shader", "s.spv", "--reserve-features"}, true},
+		{"vkapp", []string{"--shader", "s.spv"}, false},
+	} {
+		if got := SkipFor(tc.app, tc.args) != nil; got != tc.skip {
+			t.Errorf("SkipFor(%s %v) = %v, want %v", tc.app, tc.args, got, tc.skip)
+		}
 	}
 }

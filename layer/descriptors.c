@@ -519,6 +519,14 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateDescriptorSetLayout(VkDevice devi
     return r;
 }
 
+int gpuavdbg_desc_layout_alive(VkDescriptorSetLayout layout)
+{
+    pthread_mutex_lock(&g_lock);
+    int alive = hmap_get(&g_layouts, GPUAVDBG_H(layout)) != NULL;
+    pthread_mutex_unlock(&g_lock);
+    return alive;
+}
+
 uint32_t gpuavdbg_desc_layout_kind(VkDescriptorSetLayout layout)
 {
     pthread_mutex_lock(&g_lock);

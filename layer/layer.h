@@ -555,6 +555,8 @@ void gpuavdbg_desc_pipeline_layout_created(VkPipelineLayout pl, const VkPipeline
 #define GPUAVDBG_DSL_PUSH 1u
 #define GPUAVDBG_DSL_DB 2u
 uint32_t gpuavdbg_desc_layout_kind(VkDescriptorSetLayout l);
+/* gpuavdbg_desc_layout_alive: the app has not destroyed the set layout. */
+int gpuavdbg_desc_layout_alive(VkDescriptorSetLayout l);
 void gpuavdbg_desc_pipeline_layout_destroyed(VkPipelineLayout pl);
 void gpuavdbg_desc_cb_action(cb_state *cs, int bi, uint32_t action);
 void gpuavdbg_desc_cb_reset(cb_state *cs);

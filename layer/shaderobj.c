@@ -16,12 +16,71 @@
 #include "layer.h"
 #include "_cgo_export.h"
 
+/* The app's create info of an instrumented shader object, deep-copied, so
+ * that the layer can make its uninstrumented twin when the app asks for the
+ * shader's binary data: the binary the app gets must be one it can use
+ * without the layer. One allocation: the struct, then its arrays. */
+typedef struct so_source {
+    VkShaderCreateInfoEXT ci; /* pointers into this allocation */
+    VkSpecializationInfo spec;
+} so_source;
+
 /* What the layer knows about one shader object. */
 typedef struct so_info {
     VkShaderStageFlagBits stage;
     VkPipelineLayout layout; /* the layer's layout for its padded list, or 0 */
     int instrumented;        /* runs instrumented code: bind the set */
+    so_source *source;       /* instrumented: the app's create info */
+    VkShaderEXT twin;        /* its uninstrumented twin, made on demand */
 } so_info;
+
+/* so_copy_source deep-copies a SPIR-V create info (NULL: out of memory).
+ * The twin is made alone: it drops VK_SHADER_CREATE_LINK_STAGE_BIT_EXT. */
+static so_source *so_copy_source(const VkShaderCreateInfoEXT *ci)
+{
+    const VkSpecializationInfo *sp = ci->pSpecializationInfo;
+    size_t name = strlen(ci->pName ? ci->pName : "main") + 1;
+    size_t need = sizeof(so_source) + ci->codeSize + ci->setLayoutCount * sizeof(VkDescriptorSetLayout) +
+                  ci->pushConstantRangeCount * sizeof(VkPushConstantRange) +
+                  (sp ? sp->mapEntryCount * sizeof(VkSpecializationMapEntry) + sp->dataSize : 0) + name + 16;
+    so_source *s = calloc(1, need);
+    if (!s)
+        return NULL;
+    unsigned char *p = (unsigned char *)(s + 1);
+#define TAKE(dst, src, bytes)                       \
+    do {                                            \
+        memcpy(p, (src), (bytes));                  \
+        (dst) = (void *)p;                          \
+        p += ((bytes) + 7) & ~(size_t)7;            \
+    } while (0)
+    s->ci = *ci;
+    s->ci.pNext = NULL;
+    s->ci.flags &= ~(VkShaderCreateFlagsEXT)VK_SHADER_CREATE_LINK_STAGE_BIT_EXT;
+    TAKE(s->ci.pCode, ci->pCode, ci->codeSize);
+    TAKE(s->ci.pSetLayouts, ci->pSetLayouts, ci->setLayoutCount * sizeof(VkDescriptorSetLayout));
+    TAKE(s->ci.pPushConstantRanges, ci->pPushConstantRanges, ci->pushConstantRangeCount * sizeof(VkPushConstantRange));
+    TAKE(s->ci.pName, ci->pName ? ci->pName : "main", name);
+    s->ci.pSpecializationInfo = NULL;
+    if (sp) {
+        s->spec = *sp;
+        TAKE(s->spec.pMapEntries, sp->pMapEntries, sp->mapEntryCount * sizeof(VkSpecializationMapEntry));
+        TAKE(s->spec.pData, sp->pData, sp->dataSize);
+        s->ci.pSpecializationInfo = &s->spec;
+    }
+#undef TAKE
+    return s;
+}
+
+/* so_free_info frees a shader's info, destroying its twin. */
+static void so_free_info(device_data *dd, so_info *info)
+{
+    if (!info)
+        return;
+    if (info->twin && dd->disp.DestroyShaderEXT)
+        dd->disp.DestroyShaderEXT(dd->device, info->twin, NULL);
+    free(info->source);
+    free(info);
+}
 
 /* One cached layer-owned pipeline layout. */
 typedef struct so_layout {
@@ -55,7 +114,7 @@ void gpuavdbg_shaderobj_teardown(device_data *dd)
         return;
     for (size_t i = 0; i < so->shaders.cap; i++)
         if (so->shaders.slots[i].key)
-            free(so->shaders.slots[i].val);
+            so_free_info(dd, so->shaders.slots[i].val);
     hmap_free(&so->shaders);
     for (uint32_t i = 0; i < so->nlayouts; i++) {
         dd->disp.DestroyPipelineLayout(dd->device, so->layouts[i]->layout, NULL);
@@ -270,13 +329,15 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateShadersEXT(VkDevice device, uint3
         info->stage = ci[i].stage;
         info->instrumented = kind[i] == SO_INSTRUMENTED;
         info->layout = info->instrumented ? layouts[i] : VK_NULL_HANDLE;
+        info->source = info->instrumented ? so_copy_source(&ci[i]) : NULL;
+        info->twin = VK_NULL_HANDLE;
         pthread_mutex_lock(&dd->lock);
         shaderobj_dev *so = so_dev(dd);
         so_info *old = so ? hmap_get(&so->shaders, GPUAVDBG_H(s)) : NULL;
         if (so && hmap_put(&so->shaders, GPUAVDBG_H(s), info))
-            free(old);
+            so_free_info(dd, old);
         else
-            free(info);
+            so_free_info(dd, info);
         int warn = binary && so && !so->binary_warned;
         if (warn)
             so->binary_warned = 1;
@@ -308,39 +369,67 @@ static VKAPI_ATTR void VKAPI_CALL gl_DestroyShaderEXT(VkDevice device, VkShaderE
     if (shader) {
         pthread_mutex_lock(&dd->lock);
         if (dd->shaderobj)
-            free(hmap_del(&dd->shaderobj->shaders, GPUAVDBG_H(shader)));
+            so_free_info(dd, hmap_del(&dd->shaderobj->shaders, GPUAVDBG_H(shader)));
         pthread_mutex_unlock(&dd->lock);
     }
     dd->disp.DestroyShaderEXT(device, shader, alloc);
 }
 
-/* vkGetShaderBinaryDataEXT returns the driver's binary of the shader as
- * created, which for an instrumented shader is the instrumented code
- * (docs/decisions/shader-object-binaries.md): the layer warns once. */
+/* twin_of returns the uninstrumented twin of an instrumented shader,
+ * making it on first use from the app's create info (VK_NULL_HANDLE: not
+ * instrumented, or the twin cannot be made: a set layout the app gave is
+ * gone, or the driver refused). Called with dd->lock held. */
+static VkShaderEXT twin_of(device_data *dd, so_info *info, int *failed)
+{
+    *failed = 0;
+    if (!info || !info->instrumented)
+        return VK_NULL_HANDLE;
+    if (info->twin)
+        return info->twin;
+    *failed = 1;
+    if (!info->source)
+        return VK_NULL_HANDLE;
+    for (uint32_t i = 0; i < info->source->ci.setLayoutCount; i++)
+        if (!gpuavdbg_desc_layout_alive(info->source->ci.pSetLayouts[i]))
+            return VK_NULL_HANDLE;
+    VkShaderEXT t = VK_NULL_HANDLE;
+    if (dd->disp.CreateShadersEXT(dd->device, 1, &info->source->ci, NULL, &t) != VK_SUCCESS)
+        return VK_NULL_HANDLE;
+    *failed = 0;
+    info->twin = t;
+    return t;
+}
+
+/* vkGetShaderBinaryDataEXT of an instrumented shader returns the binary of
+ * its uninstrumented twin, made from the app's create info, so that a
+ * shader the app makes from it later, with or without the layer, runs the
+ * app's code (docs/decisions/shader-object-binaries.md). Where the twin
+ * cannot be made, the instrumented shader's binary goes out, with a
+ * warning (once). */
 static VKAPI_ATTR VkResult VKAPI_CALL gl_GetShaderBinaryDataEXT(VkDevice device, VkShaderEXT shader, size_t *size,
                                                                void *data)
 {
     device_data *dd = gpuavdbg_device_get(device);
     if (!dd || !dd->disp.GetShaderBinaryDataEXT)
         return VK_ERROR_INITIALIZATION_FAILED;
-    VkResult r = dd->disp.GetShaderBinaryDataEXT(device, shader, size, data);
-    if (!data || r < 0)
-        return r;
     pthread_mutex_lock(&dd->lock);
     shaderobj_dev *so = dd->shaderobj;
-    const so_info *info = so ? hmap_get(&so->shaders, GPUAVDBG_H(shader)) : NULL;
-    int warn = info && info->instrumented && !so->binary_data_warned;
+    so_info *info = so ? hmap_get(&so->shaders, GPUAVDBG_H(shader)) : NULL;
+    int failed = 0;
+    VkShaderEXT twin = twin_of(dd, info, &failed);
+    int warn = failed && !so->binary_data_warned;
     if (warn)
         so->binary_data_warned = 1;
     pthread_mutex_unlock(&dd->lock);
     if (warn)
         gpuavdbg_logf(GPUAVDBG_LOG_WARNING,
-                      "vkGetShaderBinaryDataEXT: shader object 0x%llx is instrumented, so its binary data contains "
-                      "the layer's instrumentation, which writes through descriptor set %u: a shader created from "
-                      "that binary (with or without the layer) runs it without the layer's set bound. Save shader "
-                      "binaries from a run without the layer",
+                      "vkGetShaderBinaryDataEXT: shader object 0x%llx is instrumented and the layer cannot make its "
+                      "uninstrumented twin (a set layout it was created with is gone, or the driver refused), so its "
+                      "binary data contains the layer's instrumentation, which writes through descriptor set %u: a "
+                      "shader created from that binary (with or without the layer) runs it without the layer's set "
+                      "bound. Save shader binaries from a run without the layer",
                       (unsigned long long)GPUAVDBG_H(shader), dd->slot);
-    return r;
+    return dd->disp.GetShaderBinaryDataEXT(device, twin ? twin : shader, size, data);
 }
 
 /* stage_slot maps a shader stage to its bind point index (graphics 0,

@@ -20,6 +20,7 @@ import (
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 	"github.com/gpuav-dbg/gpuav-dbg/internal/cbuild"
+	"github.com/gpuav-dbg/gpuav-dbg/internal/layermanifest"
 	"github.com/gpuav-dbg/gpuav-dbg/internal/referee"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
@@ -351,23 +352,7 @@ func TestManifest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m struct {
-		FileFormatVersion string `json:"file_format_version"`
-		Layer             struct {
-			Name        string `json:"name"`
-			Type        string `json:"type"`
-			LibraryPath string `json:"library_path"`
-			APIVersion  string `json:"api_version"`
-			Features    struct {
-				Settings []struct {
-					Key     string `json:"key"`
-					Env     string `json:"env"`
-					Type    string `json:"type"`
-					Default any    `json:"default"`
-				} `json:"settings"`
-			} `json:"features"`
-		} `json:"layer"`
-	}
+	var m layermanifest.Manifest
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
 	}

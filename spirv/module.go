@@ -42,6 +42,9 @@ type Module struct {
 
 	typeIndex map[string]uint32
 	defs      map[uint32]*Instruction
+	// defsStale says instructions were added that defs may lack
+	// (MarkIndexStale): the next lookup that misses rebuilds it.
+	defsStale bool
 }
 
 // Function is an OpFunction ... OpFunctionEnd.
@@ -221,14 +224,27 @@ func (m *Module) NewID() uint32 {
 // results, labels, functions), or nil.
 func (m *Module) Def(id uint32) *Instruction {
 	if m.defs == nil {
-		m.defs = make(map[uint32]*Instruction)
-		m.Walk(func(in *Instruction) {
-			if r := in.ResultID(); r != 0 {
-				m.defs[r] = in
-			}
-		})
+		m.buildDefs()
 	}
-	return m.defs[id]
+	d, ok := m.defs[id]
+	if !ok && m.defsStale {
+		m.buildDefs()
+		d = m.defs[id]
+	}
+	return d
+}
+
+// buildDefs indexes every definition of the module.
+func (m *Module) buildDefs() {
+	n := 0 // sized once: growing a map of every id is most of the cost
+	m.Walk(func(*Instruction) { n++ })
+	m.defs = make(map[uint32]*Instruction, n)
+	m.defsStale = false
+	m.Walk(func(in *Instruction) {
+		if r := in.ResultID(); r != 0 {
+			m.defs[r] = in
+		}
+	})
 }
 
 // noteDef records a definition added after the index was built.
@@ -244,7 +260,18 @@ func (m *Module) noteDef(in *Instruction) {
 // make (a pass that rewrites instructions in place).
 func (m *Module) InvalidateIndex() {
 	m.defs = nil
+	m.defsStale = false
 	m.typeIndex = nil
+}
+
+// MarkIndexStale says instructions were added to functions without
+// AddGlobal (which keeps the index whole): Def answers from the index it
+// has while the id is in it, and rebuilds the index once, the first time
+// an id is not. Cheaper than InvalidateIndex when later lookups are mostly
+// of ids that were already there; an id given a new definition keeps its
+// old one until such a rebuild.
+func (m *Module) MarkIndexStale() {
+	m.defsStale = true
 }
 
 // AddGlobal appends an instruction to the global section (types, constants,

@@ -130,6 +130,8 @@ type reruns struct {
 	// sessionPath is the first run's session file; re-runs write next to
 	// it with ".2", ".3"... before the extension.
 	sessionPath string
+	// first is the first run, which a re-run stops while it still runs.
+	first *appRun
 
 	mu    sync.Mutex
 	runs  []*appRun

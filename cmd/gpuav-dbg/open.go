@@ -65,6 +65,7 @@ func (c *cli) openCmd(args []string) int {
 		printGroups(c.stderr, s)
 		fmt.Fprintf(c.stderr, "gpuav-dbg: %s\n", countLine(s))
 	case !reports:
+		c.sourcePath = f.sourcePath // where e may open source files
 		if err := c.showUI(s, f.theme, f.noColor); err != nil {
 			fmt.Fprintf(c.stderr, "gpuav-dbg: ui: %v\n", err)
 			return exitLauncher

@@ -92,7 +92,7 @@ func (c *cli) runCmd(name string, args []string) int {
 	c.sourcePath = f.sourcePath
 	c.warnUnavailable(c.capabilities(), f.settingsChecks())
 	if !f.headless {
-		if err := uiOptions(f.theme, f.noColor).Validate(); err != nil {
+		if err := c.uiOptions(f.theme, f.noColor).Validate(); err != nil {
 			fmt.Fprintf(c.stderr, "gpuav-dbg: %s: --theme: %v\n", name, err)
 			return exitLauncher
 		}
@@ -268,7 +268,7 @@ func (c *cli) launch(name, app, shown string, args []string, layerDir string, f 
 	if f.headless {
 		<-exited
 	} else {
-		rr := &reruns{c: c, app: app, shown: shown, args: args, layerDir: layerDir, sessionPath: sessionPath}
+		rr := &reruns{c: c, app: app, shown: shown, args: args, layerDir: layerDir, sessionPath: sessionPath, first: r}
 		uiErr = c.runUI(ctx, col, updates, exited, f.theme, f.noColor, rr)
 		defer rr.finish(c.stderr)
 		select {

@@ -8,9 +8,11 @@ import (
 	"github.com/gpuav-dbg/gpuav-dbg/tui"
 )
 
-// uiOptions are the TUI's options from the flags.
-func uiOptions(theme string, noColor bool) tui.Options {
-	return tui.Options{Theme: theme, NoColor: noColor}
+// uiOptions are the TUI's options from the flags; e may open source files
+// in the directories the session may read (the working directory,
+// --source-path, GPUAV_DBG_SOURCE_PATH).
+func (c *cli) uiOptions(theme string, noColor bool) tui.Options {
+	return tui.Options{Theme: theme, NoColor: noColor, SourceDirs: session.SourceDirs(c.sourceSearch()), Getenv: c.getenv}
 }
 
 // liveSource is a tui.Source over a running collector: snapshots on
@@ -45,21 +47,57 @@ func (c *cli) runUI(ctx context.Context, col *session.Collector, updates chan st
 		case <-ctx.Done():
 		}
 	}()
-	opts := uiOptions(theme, noColor)
+	opts := c.uiOptions(theme, noColor)
 	if rr != nil {
-		opts.Rerun = func(set session.Settings) (tui.Source, error) {
-			r, err := rr.rerun(set)
-			if r == nil {
-				return nil, err
-			}
-			// A run whose app failed to start is shown too (it says so).
-			return liveSource{col: r.col, updates: r.updates}, nil
-		}
+		opts.Rerun = rerunner{rr}
 	}
 	return tui.Run(ctx, liveSource{col: col, updates: updates}, opts)
 }
 
+// rerunner is the TUI's tui.Rerunner over the launcher's runs.
+type rerunner struct{ rr *reruns }
+
+// Rerun starts the app again; a run whose app failed to start is shown
+// too (it says so).
+func (r rerunner) Rerun(set session.Settings) (tui.Source, error) {
+	run, err := r.rr.rerun(set)
+	if run == nil {
+		return nil, err
+	}
+	return liveSource{col: run.col, updates: run.updates}, nil
+}
+
+// Running reports whether the first run's app or a re-run's still runs.
+func (r rerunner) Running() bool {
+	r.rr.mu.Lock()
+	defer r.rr.mu.Unlock()
+	for _, run := range append([]*appRun{r.rr.first}, r.rr.runs...) {
+		if run == nil {
+			continue
+		}
+		select {
+		case <-run.exited:
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// Stop stops every app that still runs and waits for them.
+func (r rerunner) Stop() error {
+	r.rr.mu.Lock()
+	runs := append([]*appRun{r.rr.first}, r.rr.runs...)
+	r.rr.mu.Unlock()
+	for _, run := range runs {
+		if run != nil {
+			run.stop()
+		}
+	}
+	return nil
+}
+
 // showUI runs the TUI on a saved session.
 func (c *cli) showUI(s *session.Session, theme string, noColor bool) error {
-	return tui.Run(context.Background(), tui.Static(s), uiOptions(theme, noColor))
+	return tui.Run(context.Background(), tui.Static(s), c.uiOptions(theme, noColor))
 }

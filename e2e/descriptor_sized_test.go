@@ -164,3 +164,27 @@ func TestDescriptorSpecLength(t *testing.T) {
 		})
 	}
 }
+
+// TestDescriptorInstanceIndex: the case of the one hang seen on an H100
+// (docs/decisions/bounded-waits.md): an indexed draw of 4 instances whose
+// vertex shader indexes a sized array of 3 with gl_InstanceIndex. One
+// error, for instance 3 (index 3 of length 3, vkCmdDrawIndexed); the bad
+// load is skipped, so the other instances' 100+101+102 is the sum
+// (value=303). The soak test (scripts/hardware/soak.sh) repeats it.
+func TestDescriptorInstanceIndex(t *testing.T) {
+	code, r, out := descApp.run(t, nil, nil, "--stage", "vertex", "--case", "instance_oob")
+	if code != 1 || len(r.Errors) != 1 {
+		t.Fatalf("exit %d, %d error groups; want 1 and 1\n%s", code, len(r.Errors), out)
+	}
+	e := r.Errors[0]
+	want := map[string][]float64{"instance_index": {3}, "vertex_index": {0}}
+	if d := e.Descriptor; e.Check != "descriptor_index_oob" || d == nil || d.Index != 3 || d.ArrayLength != 3 ||
+		e.Count != 1 || e.Action != "vkCmdDrawIndexed" || fmt.Sprint(e.Coords) != fmt.Sprint(want) ||
+		e.Source.File != "desc_instance.vert" || e.Source.Line != 9 {
+		t.Errorf("group: %s %+v count %d action %s coords %v source %+v; want index 3 of 3 at instance 3, vkCmdDrawIndexed, desc_instance.vert:9",
+			e.Check, d, e.Count, e.Action, e.Coords, e.Source)
+	}
+	if !strings.Contains(out, "value=303\n") {
+		t.Errorf("the skipped load must add 0 (value=303); app printed:\n%s", out)
+	}
+}

@@ -286,11 +286,11 @@ func readFrames(t *testing.T, dir string) map[string][]byte {
 	return frames
 }
 
-// TestRefereeCatchesAppErrors: the referee sees an app's invalid calls
+// TestRealAppRefereeCatchesErrors: the referee sees an app's invalid calls
 // through our layer: vkcube --force_errors makes two (a fence create info
 // with a wrong sType, an image view create info with an image create info
 // in its pNext), and the referee's log holds exactly those.
-func TestRefereeCatchesAppErrors(t *testing.T) {
+func TestRealAppRefereeCatchesErrors(t *testing.T) {
 	if !referee.Enabled() {
 		t.Skip(referee.EnvMode + "=0")
 	}

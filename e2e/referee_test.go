@@ -34,7 +34,7 @@ func refereeEnv(t *testing.T, env []string, app string, args []string) ([]string
 
 // TestRefereeBelowOurs: the referee's layer sits below ours in the chain
 // (the loader's own report of the device's layer call stack), so that it
-// sees the layer's calls (TestRefereeCatchesAppErrors: and catches invalid
+// sees the layer's calls (TestRealAppRefereeCatchesErrors: and catches invalid
 // ones).
 func TestRefereeBelowOurs(t *testing.T) {
 	if !referee.Enabled() {

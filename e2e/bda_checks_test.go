@@ -99,11 +99,7 @@ func TestBDACheck(t *testing.T) {
 			})
 		}
 		t.Run(st.stage+"/clean", func(t *testing.T) {
-			code, r, out := bdaApp.run(t, nil, nil, "--stage", st.stage, "--case", "clean")
-			requireSilent(t, code, r, out)
-			if !strings.Contains(out, "value=104\n") {
-				t.Errorf("clean read must see v[3] = 103 (value=104); app printed:\n%s", out)
-			}
+			bdaApp.runClean(t, nil, "value=104", "clean read must see v[3] = 103", "--stage", st.stage, "--case", "clean")
 		})
 	}
 }
@@ -163,6 +159,5 @@ func TestBDACheckSPIRV13(t *testing.T) {
 		t.Errorf("check %q bda %+v line %d, want bda_oob at 0x%x, 4 bytes read, line 11, value=1\n%s",
 			e.Check, b, e.Source.Line, data+64, out)
 	}
-	code, r, out = bda13App.run(t, nil, nil, "--stage", "compute", "--case", "clean")
-	requireSilent(t, code, r, out)
+	bda13App.runClean(t, nil, "value=104", "clean read must see v[3] = 103", "--stage", "compute", "--case", "clean")
 }

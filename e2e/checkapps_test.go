@@ -255,6 +255,18 @@ func appTimeout() time.Duration {
 	return 300 * time.Second
 }
 
+// runClean runs a clean case of a (extra environment env, app arguments
+// args) and fails the test unless it exits 0 with no error group and the
+// app prints the line value (what the clean access reads, as why says).
+func (a *checkApp) runClean(t *testing.T, env []string, value, why string, args ...string) {
+	t.Helper()
+	code, r, out := a.run(t, env, nil, args...)
+	requireSilent(t, code, r, out)
+	if !strings.Contains(out, value+"\n") {
+		t.Errorf("%s (%s); app printed:\n%s", why, value, out)
+	}
+}
+
 // requireSilent fails the test unless a run exited 0 with no error group.
 func requireSilent(t *testing.T, code int, r checkReport, out string) {
 	t.Helper()

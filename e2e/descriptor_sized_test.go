@@ -61,11 +61,8 @@ func TestDescriptorSizedArrayElements(t *testing.T) {
 			})
 		}
 		t.Run(st.stage+"/sized_clean", func(t *testing.T) {
-			code, r, out := descApp.run(t, sizedOn, nil, "--stage", st.stage, "--case", "sized_clean")
-			requireSilent(t, code, r, out)
-			if !strings.Contains(out, "value=102\n") {
-				t.Errorf("clean read must see data[1].v[0] = 101 (value=102); app printed:\n%s", out)
-			}
+			descApp.runClean(t, sizedOn, "value=102", "clean read must see data[1].v[0] = 101",
+				"--stage", st.stage, "--case", "sized_clean")
 		})
 	}
 }
@@ -156,11 +153,8 @@ func TestDescriptorSpecLength(t *testing.T) {
 			}
 		})
 		t.Run(st.stage+"/spec_clean", func(t *testing.T) {
-			code, r, out := descApp.run(t, nil, nil, "--stage", st.stage, "--case", "spec_clean")
-			requireSilent(t, code, r, out)
-			if !strings.Contains(out, "value=104\n") {
-				t.Errorf("index 3 of the specialized 4 must read data[3].v[0] = 103 (value=104); app printed:\n%s", out)
-			}
+			descApp.runClean(t, nil, "value=104", "index 3 of the specialized 4 must read data[3].v[0] = 103",
+				"--stage", st.stage, "--case", "spec_clean")
 		})
 	}
 }

@@ -38,15 +38,19 @@ var KnownMessages = []Known{
 // KnownFor returns the Known entry that explains m in a run of app with
 // args, or nil.
 func KnownFor(app string, args []string, m Message) *Known {
-	joined := strings.Join(args, " ")
 	for i := range KnownMessages {
 		k := &KnownMessages[i]
-		if (k.App == app || k.App == "*") && k.ID == m.ID && strings.Contains(joined, k.Args) &&
-			strings.Contains(m.Text, k.Text) {
+		if runOf(k.App, k.Args, app, args) && k.ID == m.ID && strings.Contains(m.Text, k.Text) {
 			return k
 		}
 	}
 	return nil
+}
+
+// runOf reports whether a run of app with args is one an entry of app
+// ("*": any) and args (a substring of them joined by spaces) names.
+func runOf(entryApp, entryArgs, app string, args []string) bool {
+	return (entryApp == app || entryApp == "*") && strings.Contains(strings.Join(args, " "), entryArgs)
 }
 
 // Skip is a run the referee stays out of: the Khronos layer cannot run the
@@ -75,9 +79,8 @@ var Skips = []Skip{
 
 // SkipFor returns the Skip entry for a run of app with args, or nil.
 func SkipFor(app string, args []string) *Skip {
-	joined := strings.Join(args, " ")
 	for i := range Skips {
-		if s := &Skips[i]; s.App == app && strings.Contains(joined, s.Args) {
+		if s := &Skips[i]; runOf(s.App, s.Args, app, args) {
 			return s
 		}
 	}

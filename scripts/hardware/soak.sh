@@ -4,8 +4,11 @@
 # repository root, after scripts/hardware/build.sh e2e-tests (on the NVIDIA
 # machine: carry bin/ and .gl/ as for e2e-tests.sh):
 #
-#   bash scripts/hardware/soak.sh            # 20 rounds
+#   bash scripts/hardware/soak.sh            # 20 rounds, at most 540 s
 #   SOAK_ROUNDS=50 SOAK_RUN=TestDescriptor bash scripts/hardware/soak.sh
+#
+# No round starts after SOAK_SECONDS (default 540: one device-tool command
+# runs at most 600 s); the rounds done are counted.
 #
 # Each round runs the prebuilt e2e suite once (SOAK_RUN: only the matching
 # tests; by default the check apps and the demo, which run every stage,
@@ -26,7 +29,13 @@ mkdir -p "$OUT/soak"
 hw_e2e_deps
 hw_device
 total_pass=0 total_fail=0 total_hung=0
+began=$(date +%s) done_rounds=0
 for n in $(seq 1 "$rounds"); do
+  if [ $(($(date +%s) - began)) -ge "${SOAK_SECONDS:-540}" ]; then
+    echo "stopping after $done_rounds rounds: SOAK_SECONDS=${SOAK_SECONDS:-540} reached"
+    break
+  fi
+  done_rounds=$n
   log=$OUT/soak/round-$n.txt
   start=$(date +%s)
   ( cd e2e && GPUAVDBG_TEST_PREBUILT=$dir GPUAVDBG_TEST_APP_TIMEOUT=${SOAK_APP_TIMEOUT:-60s} \
@@ -39,6 +48,6 @@ for n in $(seq 1 "$rounds"); do
   echo "round $n: rc=$rc passed $pass failed $fail hung $hung in $(($(date +%s) - start)) s"
   grep 'hung: ' "$log" | sed 's/^ */  /' | cut -c1-200
 done
-echo "soak: $rounds rounds, passed $total_pass, failed $total_fail, hung $total_hung"
+echo "soak: $done_rounds rounds, passed $total_pass, failed $total_fail, hung $total_hung"
 [ "$total_pass" -gt 0 ] || { echo "no test passed: nothing was checked"; exit 2; }
 [ "$total_fail" = 0 ] && [ "$total_hung" = 0 ]

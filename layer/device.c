@@ -393,8 +393,11 @@ static void setup_descriptor_buffers(device_data *dd, const VkDescriptorSetLayou
     if (!dd->descriptor_buffer)
         return;
     const instance_dispatch *id = &dd->inst->disp;
+    /* The core name only for a Vulkan 1.1 app (VK_EXT_descriptor_buffer
+     * needs 1.1 or VK_KHR_get_physical_device_properties2). */
+    int v11 = dd->inst->api_version >= VK_API_VERSION_1_1;
     PFN_vkGetPhysicalDeviceProperties2 props2 =
-        id->GetPhysicalDeviceProperties2 ? id->GetPhysicalDeviceProperties2 : id->GetPhysicalDeviceProperties2KHR;
+        v11 && id->GetPhysicalDeviceProperties2 ? id->GetPhysicalDeviceProperties2 : id->GetPhysicalDeviceProperties2KHR;
     VkPhysicalDevicePushDescriptorPropertiesKHR pp = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR};
     VkPhysicalDeviceDescriptorBufferPropertiesEXT dbp = {

@@ -90,8 +90,18 @@ typedef struct so_layout {
     VkPipelineLayout layout;
 } so_layout;
 
+/* Binary data the layer handed out (a twin's), and the create info it came
+ * from: a shader the app creates from those bytes in this run is made from
+ * the SPIR-V instead, and instrumented. */
+typedef struct so_binary {
+    size_t size;
+    unsigned char *bytes;
+    so_source *source;
+} so_binary;
+
 typedef struct shaderobj_dev {
-    hmap shaders; /* VkShaderEXT -> so_info* */
+    hmap shaders;  /* VkShaderEXT -> so_info* */
+    hmap binaries; /* FNV-1a hash of the bytes (never 0) -> so_binary* */
     so_layout **layouts;
     uint32_t nlayouts, cap_layouts;
     int binary_warned;      /* binary code: warned once */
@@ -116,6 +126,14 @@ void gpuavdbg_shaderobj_teardown(device_data *dd)
         if (so->shaders.slots[i].key)
             so_free_info(dd, so->shaders.slots[i].val);
     hmap_free(&so->shaders);
+    for (size_t i = 0; i < so->binaries.cap; i++)
+        if (so->binaries.slots[i].key) {
+            so_binary *b = so->binaries.slots[i].val;
+            free(b->bytes);
+            free(b->source);
+            free(b);
+        }
+    hmap_free(&so->binaries);
     for (uint32_t i = 0; i < so->nlayouts; i++) {
         dd->disp.DestroyPipelineLayout(dd->device, so->layouts[i]->layout, NULL);
         free(so->layouts[i]->pc);
@@ -194,6 +212,80 @@ enum {
     SO_INSTRUMENTED, /* instrumented words, padded list */
 };
 
+/* binary_hash is the FNV-1a hash of binary data, never 0 (hmap keys). */
+static uint64_t binary_hash(const void *data, size_t size)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < size; i++)
+        h = (h ^ ((const unsigned char *)data)[i]) * 0x100000001b3ull;
+    return h ? h : 1;
+}
+
+/* remember_binary records binary data handed out for a twin made from src
+ * (which it takes over, or frees). */
+static void remember_binary(device_data *dd, so_source *src, const void *data, size_t size)
+{
+    uint64_t h = binary_hash(data, size);
+    so_binary *b = NULL;
+    pthread_mutex_lock(&dd->lock);
+    shaderobj_dev *so = so_dev(dd);
+    if (so && !hmap_get(&so->binaries, h) && (b = calloc(1, sizeof *b)) && (b->bytes = malloc(size ? size : 1))) {
+        memcpy(b->bytes, data, size);
+        b->size = size;
+        b->source = src;
+        if (hmap_put(&so->binaries, h, b))
+            src = NULL;
+        else
+            free(b->bytes);
+    }
+    pthread_mutex_unlock(&dd->lock);
+    if (src) {
+        if (b)
+            free(b);
+        free(src);
+    }
+}
+
+/* map_binaries returns a copy of ci in which every create info of binary
+ * data the layer handed out in this run is made SPIR-V again, from the
+ * source of that binary, so that the shader is instrumented; NULL when
+ * there is none (*mapped: how many). The copy points into the device's
+ * so_binary entries, which live until the device goes. */
+static VkShaderCreateInfoEXT *map_binaries(device_data *dd, uint32_t n, const VkShaderCreateInfoEXT *ci,
+                                           uint32_t *mapped)
+{
+    *mapped = 0;
+    VkShaderCreateInfoEXT *copy = NULL;
+    pthread_mutex_lock(&dd->lock);
+    shaderobj_dev *so = dd->shaderobj;
+    for (uint32_t i = 0; so && so->binaries.cap && i < n; i++) {
+        if (ci[i].codeType != VK_SHADER_CODE_TYPE_BINARY_EXT || !ci[i].pCode)
+            continue;
+        const so_binary *b = hmap_get(&so->binaries, binary_hash(ci[i].pCode, ci[i].codeSize));
+        if (!b || b->size != ci[i].codeSize || memcmp(b->bytes, ci[i].pCode, b->size) ||
+            b->source->ci.stage != ci[i].stage)
+            continue;
+        if (!copy && !(copy = malloc(n * sizeof *copy)))
+            break;
+        if (*mapped == 0)
+            memcpy(copy, ci, n * sizeof *copy);
+        const VkShaderCreateInfoEXT *src = &b->source->ci;
+        copy[i].codeType = VK_SHADER_CODE_TYPE_SPIRV_EXT;
+        copy[i].pCode = src->pCode;
+        copy[i].codeSize = src->codeSize;
+        copy[i].pName = src->pName;
+        copy[i].pSpecializationInfo = src->pSpecializationInfo;
+        (*mapped)++;
+    }
+    pthread_mutex_unlock(&dd->lock);
+    return copy;
+}
+
+static VkResult create_shaders(device_data *dd, VkDevice device, uint32_t n, const VkShaderCreateInfoEXT *ci,
+                               const VkAllocationCallbacks *alloc, VkShaderEXT *shaders);
+
+/* vkCreateShadersEXT: shaders from binary data the layer handed out in this
+ * run are made from their SPIR-V (and instrumented); then create_shaders. */
 static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateShadersEXT(VkDevice device, uint32_t n,
                                                          const VkShaderCreateInfoEXT *ci,
                                                          const VkAllocationCallbacks *alloc, VkShaderEXT *shaders)
@@ -203,6 +295,23 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateShadersEXT(VkDevice device, uint3
         return VK_ERROR_INITIALIZATION_FAILED;
     if (n == 0)
         return dd->disp.CreateShadersEXT(device, n, ci, alloc, shaders);
+    uint32_t mapped = 0;
+    VkShaderCreateInfoEXT *from_binary = gpuavdbg_instrumenting(dd) ? map_binaries(dd, n, ci, &mapped) : NULL;
+    if (mapped)
+        gpuavdbg_logf(GPUAVDBG_LOG_INFO,
+                      "%u shader object(s) created from binary data the layer handed out in this run: made from "
+                      "their SPIR-V instead, so that they are checked",
+                      mapped);
+    VkResult r = create_shaders(dd, device, n, from_binary ? from_binary : ci, alloc, shaders);
+    free(from_binary);
+    return r;
+}
+
+/* create_shaders instruments the SPIR-V shaders of a vkCreateShadersEXT
+ * call and calls down. */
+static VkResult create_shaders(device_data *dd, VkDevice device, uint32_t n, const VkShaderCreateInfoEXT *ci,
+                               const VkAllocationCallbacks *alloc, VkShaderEXT *shaders)
+{
 
     typedef VkDescriptorSetLayout padded_sets[GPUAVDBG_MAX_SLOT + 1];
     VkShaderCreateInfoEXT *copy = malloc(n * sizeof *copy);
@@ -420,6 +529,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_GetShaderBinaryDataEXT(VkDevice device,
     int warn = failed && !so->binary_data_warned;
     if (warn)
         so->binary_data_warned = 1;
+    /* The source of the data handed out, kept to recognise it later. */
+    so_source *src = twin && data ? so_copy_source(&info->source->ci) : NULL;
     pthread_mutex_unlock(&dd->lock);
     if (warn)
         gpuavdbg_logf(GPUAVDBG_LOG_WARNING,
@@ -429,7 +540,12 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_GetShaderBinaryDataEXT(VkDevice device,
                       "shader created from that binary (with or without the layer) runs it without the layer's set "
                       "bound. Save shader binaries from a run without the layer",
                       (unsigned long long)GPUAVDBG_H(shader), dd->slot);
-    return dd->disp.GetShaderBinaryDataEXT(device, twin ? twin : shader, size, data);
+    VkResult r = dd->disp.GetShaderBinaryDataEXT(device, twin ? twin : shader, size, data);
+    if (src && r == VK_SUCCESS)
+        remember_binary(dd, src, data, *size);
+    else
+        free(src);
+    return r;
 }
 
 /* stage_slot maps a shader stage to its bind point index (graphics 0,

@@ -95,7 +95,18 @@ func TestShaderObject(t *testing.T) {
 		}
 	}
 
-	e := one[wire.Errors](t, r)
+	var e *wire.Errors
+	var fromBinary []*wire.Errors
+	for _, m := range all[wire.Errors](r) {
+		if m.CommandBuffer == n["cmd-0"] {
+			e = m
+		} else {
+			fromBinary = append(fromBinary, m)
+		}
+	}
+	if e == nil {
+		t.Fatalf("no errors of cmd-0: %s", dump(r.msgs))
+	}
 	if e.CommandBuffer != n["cmd-0"] || e.Submit != 1 || e.Queue != n["main-queue"] || e.Queue == 0 || e.Dropped != 0 ||
 		len(e.Records) != 12 {
 		t.Fatalf("errors: cb %#x submit %d queue %#x dropped %d, %d records; want cb %#x, submit 1, 12 records: %s",
@@ -132,13 +143,26 @@ func TestShaderObject(t *testing.T) {
 	}
 
 	// The binary data of the instrumented shader is its uninstrumented
-	// twin's: shaders created from it (binaries pass through the layer,
-	// with one warning) run the app's code without the layer's set, and
-	// write outs[1] = 0 3 6 9. (It used to be the instrumented code: the
-	// NVIDIA driver refused it, and an app that saved it crashed in a
-	// later run.)
-	if c := logsContaining(r, "warning", "created from binary code (VK_SHADER_CODE_TYPE_BINARY_EXT)"); c != 1 {
-		t.Errorf("%d binary-code warnings, want 1 (two creations): %s", c, dump(r.msgs))
+	// twin's (it used to be the instrumented code: the NVIDIA driver
+	// refused it, and an app that saved it crashed in a later run). A
+	// shader created from those bytes in this run is made from the twin's
+	// SPIR-V instead, instrumented: it writes outs[1] = 0 3 6 9, and its
+	// idx 3 (action 1 of cmd-binary) is reported, once per creation, under
+	// a shader id of its own.
+	if c := logsContaining(r, "warning", "created from binary code (VK_SHADER_CODE_TYPE_BINARY_EXT)"); c != 0 {
+		t.Errorf("%d binary-code warnings, want none (both creations are of the layer's bytes): %s", c, dump(r.msgs))
+	}
+	if c := logsContaining(r, "info", "created from binary data the layer handed out in this run"); c != 2 {
+		t.Errorf("%d notes of binaries made from SPIR-V, want 2: %s", c, dump(r.msgs))
+	}
+	if len(fromBinary) != 2 {
+		t.Fatalf("%d Errors messages from the shaders made from the binary, want 2: %s", len(fromBinary), dump(r.msgs))
+	}
+	for _, b := range fromBinary {
+		if len(b.Records) != 4 || b.Records[0].ActionIndex != 1 || b.Records[0].ShaderID == so.ID ||
+			fmt.Sprint(b.Records[0].Params[:4]) != "[0 0 3 2]" {
+			t.Errorf("errors of a shader made from the binary: %+v, want 4 records of action 1, index 3 of 2", b)
+		}
 	}
 	if c := logsContaining(r, "warning", "vkGetShaderBinaryDataEXT"); c != 0 {
 		t.Errorf("%d binary-data warnings, want none (the twin's binary goes out): %s", c, dump(r.msgs))
@@ -231,9 +255,10 @@ func TestShaderObjectReport(t *testing.T) {
 	n := names(r)
 	var doc struct {
 		Errors []struct {
-			ActionIndex uint32         `json:"action_index"`
-			Pipeline    session.Handle `json:"pipeline"`
-			Shader      session.ShaderRef
+			ActionIndex   uint32         `json:"action_index"`
+			Pipeline      session.Handle `json:"pipeline"`
+			Shader        session.ShaderRef
+			CommandBuffer session.Handle `json:"command_buffer"`
 		} `json:"errors"`
 	}
 	report := reportOf(t, r)
@@ -241,7 +266,12 @@ func TestShaderObjectReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := map[uint32]string{}
+	fromBinary := 0
 	for _, e := range doc.Errors {
+		if e.CommandBuffer.Name == "cmd-binary" {
+			fromBinary++ // TestShaderObject checks them
+			continue
+		}
 		got[e.ActionIndex] = fmt.Sprintf("pipeline %s %q, shader module %q object %q name %q", e.Pipeline.Handle,
 			e.Pipeline.Name, e.Shader.Module, e.Shader.Object, e.Shader.Name)
 	}
@@ -255,7 +285,7 @@ func TestShaderObjectReport(t *testing.T) {
 			t.Errorf("action %d: %s\nwant %s", a, got[a], w)
 		}
 	}
-	if len(doc.Errors) != 3 || !strings.HasPrefix(got[1], fmt.Sprintf(`pipeline %#x "oob-compute", shader module "0x`, n["oob-compute"])) {
+	if len(doc.Errors) != 3+fromBinary || fromBinary != 2 || !strings.HasPrefix(got[1], fmt.Sprintf(`pipeline %#x "oob-compute", shader module "0x`, n["oob-compute"])) {
 		t.Errorf("%d errors, action 1: %s\n%s", len(doc.Errors), got[1], report)
 	}
 }

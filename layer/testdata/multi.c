@@ -81,7 +81,8 @@
  *                 (actions 0..2); then vkGetShaderBinaryDataEXT (prints
  *                 binary_bytes=N) and two shaders created from that binary
  *                 (prints binary_create=R for each); each one made
- *                 dispatches with idx 1 (prints binary_values=outs[1])
+ *                 dispatches in "cmd-binary" with idx 1 (prints
+ *                 binary_values=outs[1]), then with the first idx
  *   shaderobj-clean     the same with idx 0, 1, 0
  *   shaderobj-conflict  the shader made with min(maxBoundDescriptorSets, 33) set layouts (the set the
  *                 layer needs on lavapipe), idx 3, 1, 3
@@ -1006,16 +1007,17 @@ static void so_dispatch(ctx *c, const so_fns *f, VkCommandBuffer cb, VkShaderEXT
     vkCmdDispatch(cb, 1, 1, 1);
 }
 
-/* so_binary_dispatch runs shader object b (made from binary data) once
- * with idx 1 in a command buffer of its own and prints binary_values=
- * outs[1].v[0..3]: the app's code writes 0 3 6 9. */
-static void so_binary_dispatch(ctx *c, const so_fns *f, VkShaderEXT b)
+/* so_binary_dispatch runs shader object b (made from binary data) with
+ * idx 1, then idx2, in a command buffer of its own, and prints
+ * binary_values=outs[1].v[0..3]: the app's code writes 0 3 6 9. */
+static void so_binary_dispatch(ctx *c, const so_fns *f, VkShaderEXT b, uint32_t idx2)
 {
     memset(c->bufs[1].map, 0, 16);
     VkCommandPool pool = make_pool(c);
     VkCommandBuffer cb = make_cb(c, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "cmd-binary");
     capp_begin(cb, 0);
     so_dispatch(c, f, cb, b, 1);
+    so_dispatch(c, f, cb, b, idx2);
     CHECK(vkEndCommandBuffer(cb));
     VkFence fence = capp_fence(&c->vk);
     capp_submit_wait(&c->vk, 1, &cb, fence, NULL);
@@ -1062,7 +1064,7 @@ static void mode_shaderobj(ctx *c, uint32_t nsets, const uint32_t idx[3])
                                &b);
         printf("binary_create=%d\n", (int)r);
         if (b) {
-            so_binary_dispatch(c, &f, b);
+            so_binary_dispatch(c, &f, b, idx[0]);
             f.destroy(c->vk.dev, b, NULL);
         }
     }

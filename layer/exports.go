@@ -348,7 +348,7 @@ func completeShaderLocked(id uint32, handle uint64, object, instrumented bool, w
 		s.warning += note
 	}
 	if !s.instrumented && s.warning != "" {
-		logLocked(levelInfo, fmt.Sprintf("shader %d (%s 0x%x): %s", s.id, what, handle, s.warning))
+		noteLocked(levelInfo, fmt.Sprintf("shader %d (%s 0x%x): %s", s.id, what, handle, s.warning))
 	}
 	sendLocked(wire.KindShader, wire.Shader{
 		ID:               s.id,
@@ -451,7 +451,7 @@ func goPipelineCreated(dev, pipeline, layout C.uint64_t, bindPoint C.uint32_t, s
 	}
 	sendLocked(wire.KindPipeline, msg)
 	if msg.Warning != "" {
-		logLocked(levelWarning, fmt.Sprintf("%s pipeline 0x%x: %s", msg.BindPoint, msg.Handle, msg.Warning))
+		noteLocked(levelWarning, fmt.Sprintf("%s pipeline 0x%x: %s", msg.BindPoint, msg.Handle, msg.Warning))
 	}
 	if isLibrary != 0 {
 		state.libraries[moduleKey{uint64(dev), uint64(pipeline)}] = library{stages: msg.Stages, instrumented: msg.Instrumented}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
+	"github.com/gpuav-dbg/gpuav-dbg/sourcemap"
 )
 
 // LayerVersion is the layer's version, sent in the hello.
@@ -30,6 +31,9 @@ type shader struct {
 	instrumented bool
 	warning      string
 	micros       int64
+	// srcmap is the module's source map, built on its first error
+	// (report.go).
+	srcmap *sourcemap.Map
 }
 
 type moduleKey struct{ device, module uint64 }
@@ -151,7 +155,9 @@ func cmdline() []string {
 // state.mu.
 func disconnectLocked(submits uint64) {
 	if state.client != nil {
-		state.client.Send(wire.KindBye, wire.Bye{Submits: submits})
+		// The bye counts what could not be sent before it; if it is lost
+		// too, the launcher sees a connection end without a bye.
+		state.client.Send(wire.KindBye, wire.Bye{Submits: submits, Lost: state.client.Dropped()})
 		if err := state.client.Close(); err != nil {
 			fmt.Fprintf(os.Stderr, "gpuav-dbg: %v\n", err)
 		}
@@ -175,6 +181,21 @@ func sendLocked(k wire.Kind, msg any) bool {
 // stderr (capped). Callers hold state.mu.
 func logLocked(level int, text string) {
 	sent := sendLocked(wire.KindLog, wire.Log{Level: levelName(level), Text: text})
+	localLogLocked(level, text, sent)
+}
+
+// noteLocked is logLocked for what the launcher learns from a message of
+// its own (a shader's or a pipeline's warning): the messengers or stderr
+// get the line, the launcher does not, so that its notices give each cause
+// once. Callers hold state.mu.
+func noteLocked(level int, text string) {
+	localLogLocked(level, text, state.client != nil && state.client.Alive())
+}
+
+// localLogLocked gives a log line to the app's messengers or, when it has
+// none and the launcher did not get it (sent), prints warnings and errors
+// to stderr (capped). Callers hold state.mu.
+func localLogLocked(level int, text string, sent bool) {
 	if haveMessengers() {
 		queueLogLocked(level, text)
 		return

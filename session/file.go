@@ -32,20 +32,32 @@ const fileMagic = "gpuav-dbg session "
 // FileExt is the session file extension.
 const FileExt = ".gvs"
 
+// bare returns the cause that an *fs.PathError carries, without the
+// operation and path it repeats, for messages that name both already:
+// "open session X: no such file or directory", not "open session X: open
+// X: no such file or directory".
+func bare(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
 // CreateFile creates (or truncates) a session file at path, private to the
 // user (mode 0600, parent directories 0700), and writes its header. Hand
 // the file to Collector.SetFile; close it when the run is over.
 func CreateFile(path string) (*os.File, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("create session %s: %w", path, err)
+		return nil, fmt.Errorf("create session %s: %w", path, bare(err))
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("create session %s: %w", path, err)
+		return nil, fmt.Errorf("create session %s: %w", path, bare(err))
 	}
 	if _, err := f.WriteString(FileHeader); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("create session %s: %w", path, err)
+		return nil, fmt.Errorf("create session %s: %w", path, bare(err))
 	}
 	return f, nil
 }
@@ -124,7 +136,7 @@ func Open(path string) (*Session, error) { return openFile(path, nil) }
 func openFile(path string, setup func(*Collector)) (*Session, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("open session %s: %w", path, err)
+		return nil, fmt.Errorf("open session %s: %w", path, bare(err))
 	}
 	s, err := parseWith(data, setup)
 	if err != nil {
@@ -179,24 +191,24 @@ func parseWith(data []byte, setup func(*Collector)) (*Session, error) {
 	off := len(header)
 	for off < len(data) {
 		if len(data)-off < wire.HeaderSize {
-			return c.Snapshot(), &TruncatedError{Offset: int64(off),
+			return c.finish(), &TruncatedError{Offset: int64(off),
 				Err: fmt.Errorf("%w: header cut after %d of %d bytes", wire.ErrTruncated, len(data)-off, wire.HeaderSize)}
 		}
 		k, size, err := wire.ParseHeader([wire.HeaderSize]byte(data[off : off+wire.HeaderSize]))
 		if err != nil {
-			return c.Snapshot(), &TruncatedError{Offset: int64(off), Err: err}
+			return c.finish(), &TruncatedError{Offset: int64(off), Err: err}
 		}
 		body := data[off+wire.HeaderSize:]
 		if len(body) < size {
-			return c.Snapshot(), &TruncatedError{Offset: int64(off),
+			return c.finish(), &TruncatedError{Offset: int64(off),
 				Err: fmt.Errorf("%w: %v payload cut after %d of %d bytes", wire.ErrTruncated, k, len(body), size)}
 		}
 		if err := c.RecordFrame(k, body[:size:size]); err != nil {
-			return c.Snapshot(), &TruncatedError{Offset: int64(off), Err: err}
+			return c.finish(), &TruncatedError{Offset: int64(off), Err: err}
 		}
 		off += wire.HeaderSize + size
 	}
-	return c.Snapshot(), nil
+	return c.finish(), nil
 }
 
 // parseReport reads a JSON report back into a session (without SPIR-V,

@@ -361,3 +361,22 @@ func TestOpenVersion1(t *testing.T) {
 		t.Fatalf("version 1 file opens differently:\n got %+v\nwant %+v", got, want)
 	}
 }
+
+// TestOpenOlderFile opens a session file written before the wire and
+// session types were merged (testdata/before-one-type.gvs: a capabilities
+// frame whose devices say "name", unchecked shaders and pipelines, dropped
+// records) and compares its report with the golden file.
+func TestOpenOlderFile(t *testing.T) {
+	s, err := Open(filepath.Join("testdata", "before-one-type.gvs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := WriteReport(&buf, s); err != nil {
+		t.Fatal(err)
+	}
+	golden.Assert(t, filepath.Join("testdata", "before-one-type.golden.json"), buf.Bytes())
+	if s.Capabilities == nil || len(s.Capabilities.Devices) != 2 || s.Capabilities.Devices[1].Device != "NVIDIA H200" {
+		t.Fatalf("capabilities %+v", s.Capabilities)
+	}
+}

@@ -43,7 +43,7 @@ func TestCollectorRealSourceMap(t *testing.T) {
 	if lines := s.Sources[SourceKey{ShaderID: 1, File: "oob_compute.comp"}]; len(lines) < 9 {
 		t.Fatalf("file lines %q", lines)
 	}
-	if !strings.Contains(s.Groups[0].Message, "oob_compute.comp:9") {
-		t.Fatalf("message %s", s.Groups[0].Message)
+	if !strings.Contains(s.Groups[0].Message(), "oob_compute.comp:9") {
+		t.Fatalf("message %s", s.Groups[0].Message())
 	}
 }

@@ -2,6 +2,7 @@ package session
 
 import (
 	"path/filepath"
+	"strings"
 
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 	"github.com/gpuav-dbg/gpuav-dbg/sourcemap"
@@ -100,4 +101,27 @@ func sourceFrom(loc sourcemap.Location) *Source {
 		src.InlinedAt = append(src.InlinedAt, SourceFrame{Function: f.Function, File: f.File, Line: f.Line, Text: f.Text})
 	}
 	return src
+}
+
+// resolve returns the file on disk that a location's source came from: the
+// file the module names, found in the search path and, when the module
+// carries the text, with the same line there (else it is another file of
+// that name, or one edited since). "" when there is none. Called with
+// c.mu held.
+func (c *Collector) resolve(loc sourcemap.Location) string {
+	if c.disk == nil || loc.File == "" {
+		return ""
+	}
+	path, lines, err := c.disk.Find(loc.File)
+	if err != nil {
+		return ""
+	}
+	if loc.Text != "" && (loc.Line < 1 || loc.Line > len(lines) ||
+		strings.TrimSpace(lines[loc.Line-1]) != strings.TrimSpace(loc.Text)) {
+		return ""
+	}
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	return path
 }

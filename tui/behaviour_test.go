@@ -239,7 +239,7 @@ func TestAppTextIsCleaned(t *testing.T) {
 	s.Device.Name = "gpu" + evil
 	g := s.Groups[0]
 	g.CommandBuffer.Name, g.Pipeline.Name, g.Labels = "cb"+evil, "p"+evil, []string{"pass" + evil}
-	g.Message, g.Action = "msg"+evil, "vkCmdDispatch"+evil
+	g.MessageText, g.Action = "msg"+evil, "vkCmdDispatch"+evil
 	g.Source.File = "shaders/x" + evil + ".comp"
 	s.Sources = map[session.SourceKey][]string{{ShaderID: 1, File: g.Source.File}: append(fixture.ComputeSource[:8:8], "code"+evil, "}")}
 	s.Output = append(s.Output, session.OutputLine{Stream: "stdout", Text: "out" + evil})

@@ -288,7 +288,7 @@ func (m *Model) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 func Match(g *session.ErrorGroup, q string) bool {
 	q = strings.ToLower(q)
 	has := func(s string) bool { return strings.Contains(strings.ToLower(s), q) }
-	if has(g.Message) || has(g.Check) || has(g.Action) || has(tree.ActionText(g)) {
+	if has(g.Message()) || has(g.Check) || has(g.Action) || has(tree.ActionText(g)) {
 		return true
 	}
 	if g.Source != nil && has(g.Source.File) {

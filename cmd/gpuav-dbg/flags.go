@@ -25,6 +25,8 @@ type runFlags struct {
 	// sourcePath is --source-path, repeated or colon-separated: where to
 	// read source files the shaders name but do not carry.
 	sourcePath pathListFlag
+	// allowUnchecked: a run that did not check everything exits 0.
+	allowUnchecked bool
 }
 
 // pathListFlag collects directories from a repeated, colon-separated flag.
@@ -123,6 +125,7 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runFlags, []s
 	fs.StringVar(&f.theme, "theme", "auto", "")
 	fs.BoolVar(&f.noColor, "no-color", false, "")
 	fs.Var(&f.sourcePath, "source-path", "")
+	fs.BoolVar(&f.allowUnchecked, "allow-unchecked", false, "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			printUsage(stderr)
@@ -144,6 +147,9 @@ type openFlags struct {
 	// sourcePath is --source-path: where to look for shader sources that
 	// moved since the run (after the directories the session recorded).
 	sourcePath pathListFlag
+	// allowUnchecked: a headless open of a session that did not check
+	// everything exits 0.
+	allowUnchecked bool
 }
 
 // parseOpenFlags parses open's flags, before or after FILE.
@@ -158,6 +164,7 @@ func parseOpenFlags(args []string, stderr io.Writer) (*openFlags, []string, erro
 	fs.BoolVar(&f.headless, "headless", false, "")
 	fs.StringVar(&f.theme, "theme", "auto", "")
 	fs.BoolVar(&f.noColor, "no-color", false, "")
+	fs.BoolVar(&f.allowUnchecked, "allow-unchecked", false, "")
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {

@@ -47,7 +47,11 @@ func (c *cli) listRuns(pos []string) int {
 		return exitOK
 	}
 	for _, r := range runs {
-		fmt.Fprintf(c.stdout, "%s  %s  %s  %s\n", r.Time.Format("2006-01-02 15:04:05"), r.App, runSummary(r.Path), r.Path)
+		app := r.App
+		if r.Rerun > 0 {
+			app += fmt.Sprintf(" (re-run %d)", r.Rerun)
+		}
+		fmt.Fprintf(c.stdout, "%s  %s  %s  %s\n", r.Time.Format("2006-01-02 15:04:05"), app, runSummary(r.Path), r.Path)
 	}
 	return exitOK
 }

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"sync"
@@ -43,6 +44,11 @@ type Client struct {
 func Dial(path string) (*Client, error) {
 	conn, err := net.DialTimeout("unix", path, 2*time.Second)
 	if err != nil {
+		// The OpError repeats "dial unix PATH": keep its cause.
+		var oe *net.OpError
+		if errors.As(err, &oe) && oe.Err != nil {
+			err = oe.Err
+		}
 		return nil, fmt.Errorf("dial launcher socket %s: %w", path, err)
 	}
 	return newClient(conn), nil

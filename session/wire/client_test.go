@@ -159,9 +159,10 @@ func TestClientQueueFullAndCloseTimeout(t *testing.T) {
 }
 
 func TestDialMissing(t *testing.T) {
-	_, err := Dial(filepath.Join(t.TempDir(), "nope"))
-	if err == nil || !strings.Contains(err.Error(), "dial launcher socket") {
-		t.Fatalf("Dial = %v", err)
+	path := filepath.Join(t.TempDir(), "nope")
+	_, err := Dial(path)
+	if want := "dial launcher socket " + path + ": connect: no such file or directory"; err == nil || err.Error() != want {
+		t.Fatalf("Dial = %v, want %s", err, want)
 	}
 }
 

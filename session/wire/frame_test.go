@@ -37,7 +37,7 @@ func samples() map[Kind]any {
 		KindAppExited:  &AppExited{Code: 139, Signal: "SIGSEGV", State: "crashed", Time: t0},
 		KindNotice:     &Notice{Level: "error", Text: "n", Time: t0},
 		KindTime:       &Time{Time: t0},
-		KindCapabilities: &Capabilities{Devices: []DeviceCapabilities{{Name: "llvmpipe", Driver: "llvmpipe 0.0.1", APIVersion: "1.4.305",
+		KindCapabilities: &Capabilities{Devices: []DeviceCapabilities{{Device: "llvmpipe", Driver: "llvmpipe 0.0.1", APIVersion: "1.4.305",
 			VendorID: 0x10005, MaxBoundDescriptorSets: 8, DescriptorSlot: 7,
 			Checks: map[string]CheckSupport{"descriptor_index_oob": {Available: true, Note: "n"}, "ray_query": {Reason: "r"}}}}, Error: "e"},
 	}

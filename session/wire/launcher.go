@@ -1,6 +1,9 @@
 package wire
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
 
 // Launcher-side kinds. The launcher writes these into the session file next
 // to the layer's frames; they never travel on the socket (a layer that sends
@@ -85,9 +88,12 @@ type Capabilities struct {
 	Error   string               `json:"error,omitempty"`
 }
 
-// DeviceCapabilities is one probed device and its checks.
+// DeviceCapabilities is one probed device and its checks. The session's
+// report carries the same type (session.DeviceCapabilities).
 type DeviceCapabilities struct {
-	Name       string `json:"name"`
+	// Device is the device's name. Session files written before the
+	// session used this type spell its key "name"; both are read.
+	Device     string `json:"device"`
 	Driver     string `json:"driver"`
 	APIVersion string `json:"api_version"`
 	VendorID   uint32 `json:"vendor_id"`
@@ -100,8 +106,27 @@ type DeviceCapabilities struct {
 	Checks map[string]CheckSupport `json:"checks"`
 }
 
-// CheckSupport says whether a check can run on a device: Reason why not,
-// Note what is limited when it can.
+// UnmarshalJSON reads a device's capabilities, taking the older "name" key
+// for Device when "device" is absent.
+func (d *DeviceCapabilities) UnmarshalJSON(b []byte) error {
+	type plain DeviceCapabilities
+	var v struct {
+		plain
+		Name *string `json:"name"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*d = DeviceCapabilities(v.plain)
+	if d.Device == "" && v.Name != nil {
+		d.Device = *v.Name
+	}
+	return nil
+}
+
+// CheckSupport says whether a check can run on a device: Reason says why
+// not; Note says what is limited when it can (stages left unchecked,
+// findings that are warnings under robustness features).
 type CheckSupport struct {
 	Available bool   `json:"available"`
 	Reason    string `json:"reason,omitempty"`

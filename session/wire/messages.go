@@ -10,7 +10,9 @@ const ProtocolVersion = 1
 // Kind says which message a frame carries.
 type Kind uint8
 
-// Message kinds.
+// Message kinds: the layer's (1-63). The launcher's are in launcher.go, the
+// packed errors of session files in packed.go; every kind has one row in
+// messageTypes.
 const (
 	KindHello    Kind = 1
 	KindDevice   Kind = 2
@@ -23,7 +25,33 @@ const (
 	KindLabel    Kind = 9
 )
 
-// Settings are the validation settings the layer runs with.
+// messageTypes is the one list of message kinds: each kind's name and
+// message type (and, for a payload that is not JSON, its codec). Adding a
+// message is a constant, a struct and a row here; docs/architecture-cli.md
+// walks through it.
+var messageTypes = []kindInfo{
+	message[Hello](KindHello, "hello"),
+	message[Device](KindDevice, "device"),
+	message[Shader](KindShader, "shader"),
+	message[Pipeline](KindPipeline, "pipeline"),
+	message[Name](KindName, "name"),
+	message[Errors](KindErrors, "errors"),
+	message[Log](KindLog, "log"),
+	message[Bye](KindBye, "bye"),
+	message[Label](KindLabel, "label"),
+
+	message[AppStarted](KindAppStarted, "app_started"),
+	message[AppOutput](KindAppOutput, "app_output"),
+	message[AppExited](KindAppExited, "app_exited"),
+	message[Notice](KindNotice, "notice"),
+	message[Time](KindTime, "time"),
+	message[Capabilities](KindCapabilities, "capabilities"),
+
+	message[Errors](KindErrorsPacked, "errors_packed").with(packedCodec),
+}
+
+// Settings are the validation settings of a run: what the launcher asks
+// for, what the layer runs with (its hello) and what a session shows.
 type Settings struct {
 	// Checks maps each check id (gpuav.Check*) to on/off.
 	Checks      map[string]bool `json:"checks"`
@@ -145,4 +173,7 @@ type Log struct {
 // Bye is the last message, sent when the instance is destroyed.
 type Bye struct {
 	Submits uint64 `json:"submits"`
+	// Lost counts the messages the layer's client could not send before
+	// the bye (its queue was full or the socket failed).
+	Lost uint64 `json:"lost,omitempty"`
 }

@@ -27,20 +27,18 @@ const packedVersion1 = 1
 // ErrPacked: a KindErrorsPacked payload does not decode.
 var ErrPacked = errors.New("bad packed errors payload")
 
-func init() {
-	kinds[KindErrorsPacked] = kindInfo{"errors_packed", func() any { return new(Errors) }}
-	codecs[KindErrorsPacked] = binaryCodec{
-		decode: func(p []byte) (any, error) { return DecodePackedErrors(p) },
-		encode: func(msg any) ([]byte, error) {
-			switch m := msg.(type) {
-			case *Errors:
-				return AppendPackedErrors(nil, m), nil
-			case Errors:
-				return AppendPackedErrors(nil, &m), nil
-			}
-			return nil, fmt.Errorf("got a %T: %w", msg, ErrMismatch)
-		},
-	}
+// packedCodec is KindErrorsPacked's payload codec.
+var packedCodec = binaryCodec{
+	decode: func(p []byte) (any, error) { return DecodePackedErrors(p) },
+	encode: func(msg any) ([]byte, error) {
+		switch m := msg.(type) {
+		case *Errors:
+			return AppendPackedErrors(nil, m), nil
+		case Errors:
+			return AppendPackedErrors(nil, &m), nil
+		}
+		return nil, fmt.Errorf("got a %T: %w", msg, ErrMismatch)
+	},
 }
 
 // AppendPackedErrors appends the packed encoding of e to b:
@@ -223,7 +221,6 @@ func (d *PackedDecoder) decode(p []byte) error {
 			packedVersion1, PackedVersion)
 	}
 	r := &packedReader{b: p, off: 1}
-	params := d.params[:0]
 	e := &d.e
 	*e = Errors{Records: e.Records[:0]}
 	e.Submit = r.uvarint("submit")
@@ -269,6 +266,22 @@ func (d *PackedDecoder) decode(p []byte) error {
 	if r.err != nil {
 		return fmt.Errorf("decode errors_packed: %w", r.err)
 	}
+	d.records(r, n, str, paths)
+	if r.err == nil && r.off != len(r.b) {
+		r.fail(fmt.Sprintf("%d bytes after the last record", len(r.b)-r.off))
+	}
+	if r.err != nil {
+		return fmt.Errorf("decode errors_packed: %w", r.err)
+	}
+	return nil
+}
+
+// records decodes the n records of a payload into d.e.Records, sharing
+// one params array; str reads a string index, paths are the label paths.
+// It stops at the first error, which r keeps.
+func (d *PackedDecoder) records(r *packedReader, n int, str func(what string) string, paths [][]string) {
+	e := &d.e
+	params := d.params[:0]
 	if cap(e.Records) < n {
 		e.Records = make([]Record, n)
 	}
@@ -296,7 +309,7 @@ func (d *PackedDecoder) decode(p []byte) error {
 		}
 		np := r.count("params", 1)
 		if r.err != nil {
-			break
+			return
 		}
 		if cap(params)-len(params) < np {
 			params = make([]uint32, 0, max(np, min(np*(n-i), len(r.b)-r.off)))
@@ -308,21 +321,14 @@ func (d *PackedDecoder) decode(p []byte) error {
 		}
 		rec.Params = params[start:len(params):len(params)]
 		if r.err != nil {
-			break
+			return
 		}
 		v, k := binary.Varint(r.b[r.off:])
 		if k <= 0 || v < math.MinInt32 || v > math.MaxInt32 {
 			r.fail("count")
-			break
+			return
 		}
 		r.off += k
 		rec.Count = int(v)
 	}
-	if r.err == nil && r.off != len(r.b) {
-		r.fail(fmt.Sprintf("%d bytes after the last record", len(r.b)-r.off))
-	}
-	if r.err != nil {
-		return fmt.Errorf("decode errors_packed: %w", r.err)
-	}
-	return nil
 }

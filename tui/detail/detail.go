@@ -35,24 +35,19 @@ func FormatTuple(v []float64) string {
 // FormatCoords formats stage coordinates, keys in order:
 // "global_invocation_id (0, 0, 0)"; several keys are joined with ", ".
 func FormatCoords(c session.Coords) string {
-	keys := make([]string, 0, len(c))
-	for k := range c {
-		keys = append(keys, k)
-	}
+	keys := c.Keys()
 	sort.Strings(keys)
 	parts := make([]string, len(keys))
 	for i, k := range keys {
-		parts[i] = k + " " + FormatTuple(c[k])
+		parts[i] = k + " " + FormatTuple(c.Get(k))
 	}
 	return strings.Join(parts, ", ")
 }
 
 // formatSample formats one sample: just the tuple when it has a single key.
 func formatSample(c session.Coords) string {
-	if len(c) == 1 {
-		for _, v := range c {
-			return FormatTuple(v)
-		}
+	if keys := c.Keys(); len(keys) == 1 {
+		return FormatTuple(c.Get(keys[0]))
 	}
 	return FormatCoords(c)
 }
@@ -180,7 +175,7 @@ func Lines(st *common.Styles, g *session.ErrorGroup, spirvLine, width int) []str
 		return nil
 	}
 	var out []string
-	msg := common.Clean(g.Message)
+	msg := common.Clean(g.Message())
 	if msg == "" {
 		msg = g.Check
 	}
@@ -331,7 +326,7 @@ func Summary(g *session.ErrorGroup) string {
 	} else {
 		fmt.Fprintf(&b, "shader %d instruction %d: ", g.Shader.ID, g.Instruction)
 	}
-	msg := g.Message
+	msg := g.Message()
 	if msg == "" {
 		msg = g.Check
 	}

@@ -34,10 +34,10 @@ func TestRenderNil(t *testing.T) {
 
 func TestFormat(t *testing.T) {
 	for _, tc := range []struct{ got, want string }{
-		{FormatCoords(session.Coords{"global_invocation_id": {0, 0, 0}}), "global_invocation_id (0, 0, 0)"},
-		{FormatCoords(session.Coords{"frag_coord": {0.5, 10.25}}), "frag_coord (0.5, 10.25)"},
-		{FormatCoords(session.Coords{"vertex_index": {7}, "instance_index": {1}}), "instance_index (1), vertex_index (7)"},
-		{FormatCoords(nil), ""},
+		{FormatCoords(session.CoordsOf(map[string][]float64{"global_invocation_id": {0, 0, 0}})), "global_invocation_id (0, 0, 0)"},
+		{FormatCoords(session.CoordsOf(map[string][]float64{"frag_coord": {0.5, 10.25}})), "frag_coord (0.5, 10.25)"},
+		{FormatCoords(session.CoordsOf(map[string][]float64{"vertex_index": {7}, "instance_index": {1}})), "instance_index (1), vertex_index (7)"},
+		{FormatCoords(session.Coords{}), ""},
 		{FormatHandle(session.Handle{Handle: "0x1", Name: "cb"}), `0x1 "cb"`},
 		{FormatHandle(session.Handle{Handle: "0x1"}), "0x1"},
 		{FormatHandle(session.Handle{}), "—"},

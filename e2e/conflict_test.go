@@ -10,9 +10,10 @@ import (
 // TestLayoutConflictIsLoud: a pipeline layout that uses every descriptor
 // set the app sees (vkapp --conflict: 8 on lavapipe, the layer's set is
 // the 8th) leaves its pipeline unchecked, and the run says so at error
-// level, naming the layout and what to do (reserve-slot): an out-of-bounds
-// index there is not reported. It used to be a warning, easy to miss in
-// CI.
+// level, naming the layout and what to do (reserve-slot), and exits 4 (not
+// everything was checked): an out-of-bounds index there is not reported.
+// It used to be a warning and exit 0, so CI passed with the pipeline
+// unchecked.
 func TestLayoutConflictIsLoud(t *testing.T) {
 	spv := filepath.Join(t.TempDir(), "oob_compute.spv")
 	cmd := exec.Command("glslangValidator", "-g", "--target-env", "vulkan1.1", "-o", spv, "oob_compute.comp")
@@ -22,8 +23,8 @@ func TestLayoutConflictIsLoud(t *testing.T) {
 	}
 	var r checkReport
 	code, out := runLauncher(t, &r, nil, nil, vkapp(t), "--shader", spv, "--conflict", "--index", "3")
-	if len(r.Errors) != 0 {
-		t.Errorf("an unchecked pipeline reported %d error groups\n%s", len(r.Errors), out)
+	if code != 4 || len(r.Errors) != 0 {
+		t.Errorf("exit %d with %d error groups, want 4 (not everything was checked) and none\n%s", code, len(r.Errors), out)
 	}
 	loud := false
 	for _, n := range r.Notices {

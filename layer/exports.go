@@ -440,8 +440,8 @@ func goPipelineCreated(dev, pipeline, layout C.uint64_t, bindPoint C.uint32_t, s
 		msg.Warning = dbStateWarning(dev)
 	case !anyInstr || msg.Instrumented:
 	case layoutState == layoutDBUnsupported:
-		msg.Warning = fmt.Sprintf("pipeline layout 0x%x uses descriptor buffers, which the layer cannot serve on "+
-			"this device (its Log error says why): the pipeline runs uninstrumented copies of its shaders", uint64(layout))
+		msg.Warning = fmt.Sprintf("pipeline layout 0x%x uses descriptor buffers, which the layer cannot serve there "+
+			"(its error notice says why): the pipeline runs uninstrumented copies of its shaders", uint64(layout))
 	case layoutState == layoutConflict:
 		msg.Warning = fmt.Sprintf("pipeline layout 0x%x uses descriptor set %d, which the layer needs: "+
 			"the pipeline runs uninstrumented copies of its shaders", uint64(layout), slot)

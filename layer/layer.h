@@ -146,7 +146,7 @@ enum {
     GPUAVDBG_LAYOUT_UNKNOWN = 0,  /* not created through this layer */
     GPUAVDBG_LAYOUT_PADDED = 1,   /* has the layer's set at the slot */
     GPUAVDBG_LAYOUT_CONFLICT = 2, /* the app uses the slot (or padding failed) */
-    GPUAVDBG_LAYOUT_DB_UNSUPPORTED = 3, /* descriptor buffers the layer cannot serve here */
+    GPUAVDBG_LAYOUT_DB_UNSUPPORTED = 3, /* descriptor buffers the layer cannot serve there */
     GPUAVDBG_LAYOUT_PADDED_PUSH = 4,    /* descriptor buffers: the layer's set is pushed */
 };
 

@@ -87,22 +87,19 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreatePipelineLayout(VkDevice device, c
     }
     VkResult r;
     int state = GPUAVDBG_LAYOUT_CONFLICT;
-    if (db && !dd->set_layout_db) {
+    const char *unserved = !db ? NULL
+                           : !dd->set_layout_db
+                               ? dd->db_reason
+                               : push ? "it has a push-descriptor set, and the layer needs the one a layout may have"
+                                      : NULL;
+    if (unserved) {
         state = GPUAVDBG_LAYOUT_DB_UNSUPPORTED;
         r = dd->disp.CreatePipelineLayout(device, ci, alloc, pLayout);
         if (r == VK_SUCCESS)
             gpuavdbg_logf(GPUAVDBG_LOG_ERROR,
-                          "pipeline layout 0x%llx uses descriptor buffers, which the layer cannot serve on this "
-                          "device (%s): pipelines created with it run unchecked",
-                          (unsigned long long)GPUAVDBG_H(*pLayout), dd->db_reason);
-    } else if (db && push) {
-        r = dd->disp.CreatePipelineLayout(device, ci, alloc, pLayout);
-        if (r == VK_SUCCESS)
-            gpuavdbg_logf(GPUAVDBG_LOG_ERROR,
-                          "pipeline layout 0x%llx uses descriptor buffers and has a push-descriptor set, and the "
-                          "layer needs the one push-descriptor set a layout may have: pipelines created with it "
-                          "run unchecked",
-                          (unsigned long long)GPUAVDBG_H(*pLayout));
+                          "pipeline layout 0x%llx uses descriptor buffers, which the layer cannot serve there (%s): "
+                          "pipelines created with it run unchecked",
+                          (unsigned long long)GPUAVDBG_H(*pLayout), unserved);
     } else if (ci->setLayoutCount <= dd->slot) {
         VkDescriptorSetLayout sets[GPUAVDBG_MAX_SLOT + 1];
         for (uint32_t i = 0; i < ci->setLayoutCount; i++)

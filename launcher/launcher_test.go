@@ -1,11 +1,15 @@
 package launcher
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/gpuav-dbg/gpuav-dbg/session"
 )
@@ -117,5 +121,100 @@ func TestFindLayer(t *testing.T) {
 	env[EnvLayerPath] = filepath.Join(root, "elsewhere")
 	if _, err := FindLayer(getenv, exeDir); err == nil || !strings.Contains(err.Error(), "($GPUAV_DBG_LAYER_PATH)") {
 		t.Fatalf("override: %v", err)
+	}
+}
+
+// startScript starts a shell script as the app of a run.
+func startScript(t *testing.T, script string, args ...string) *Run {
+	t.Helper()
+	dir := t.TempDir()
+	app := filepath.Join(dir, "app.sh")
+	if err := os.WriteFile(app, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Start(Options{App: app, Shown: "app.sh", Args: args, LayerDir: dir, SessionPath: filepath.Join(dir, "s.gvs"),
+		Started: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Stop(); r.Close() })
+	return r
+}
+
+// alive reports whether pid is a live process (not a zombie).
+func alive(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	_, after, _ := strings.Cut(string(b), ") ")
+	return !strings.HasPrefix(after, "Z")
+}
+
+// TestStopEndsWhatTheAppStarted: an app started through a wrapper script
+// (which does not exec it) is stopped with the script: the run's Stop
+// ends the whole process group, not only the launcher's child.
+func TestStopEndsWhatTheAppStarted(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	r := startScript(t, "#!/bin/sh\nsleep 300 &\necho $! > \"$1\"\nwait\n", pidFile)
+	var pid int
+	for deadline := time.Now().Add(10 * time.Second); pid == 0; time.Sleep(10 * time.Millisecond) {
+		b, _ := os.ReadFile(pidFile)
+		pid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+		if time.Now().After(deadline) {
+			t.Fatal("the script never started its child")
+		}
+	}
+	if !alive(pid) {
+		t.Fatalf("child %d not running", pid)
+	}
+	r.Stop()
+	for deadline := time.Now().Add(5 * time.Second); alive(pid); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("the app's child %d runs on after Stop", pid)
+		}
+	}
+	if st := r.Collector.Snapshot().App.State; st != session.AppStopped {
+		t.Errorf("state %s, want stopped", st)
+	}
+}
+
+// TestAppOutputGoesToFiles: the app's standard output and error are files
+// next to the session (not pipes the launcher holds), read into the
+// session, and removed once the run is closed.
+func TestAppOutputGoesToFiles(t *testing.T) {
+	r := startScript(t, "#!/bin/sh\nreadlink /proc/$$/fd/1 /proc/$$/fd/2\necho oops >&2\n")
+	<-r.Exited()
+	s := r.Collector.Snapshot()
+	outPath, errPath := OutputPaths(r.SessionPath())
+	// The two files are read apart: the order within each is the app's.
+	var got []string
+	for _, stream := range []string{"stdout", "stderr"} {
+		for _, l := range s.Output {
+			if l.Stream == stream {
+				got = append(got, l.Stream+": "+l.Text)
+			}
+		}
+	}
+	want := []string{"stdout: " + outPath, "stdout: " + errPath, "stderr: oops"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("output %q, want %q", got, want)
+	}
+	if !reflect.DeepEqual(s.App.OutputFiles, []string{outPath, errPath}) {
+		t.Errorf("output files %q", s.App.OutputFiles)
+	}
+	for _, p := range []string{outPath, errPath} {
+		if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != 0o600 {
+			t.Fatalf("%s: %v %v", p, fi, err)
+		}
+	}
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{outPath, errPath} {
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Errorf("%s left after Close: %v", p, err)
+		}
 	}
 }

@@ -26,9 +26,12 @@ const (
 	// KillGrace is how long an app gets between SIGTERM and SIGKILL when
 	// the run is stopped.
 	KillGrace = 2 * time.Second
-	// outputDelay bounds the wait for the app's output pipes after it
-	// exited (a child it left behind may hold them open).
-	outputDelay = time.Second
+	// followPoll is the longest the launcher waits between two reads of
+	// the app's output files.
+	followPoll = 50 * time.Millisecond
+	// stdinDelay bounds the wait, once the app exited, for the copy of a
+	// standard input that is not a file (a reader that never ends).
+	stdinDelay = time.Second
 	// stopGrace is how long a run whose app died of an interrupt or
 	// termination signal waits to learn that the user sent it: Ctrl-C
 	// reaches the app and the launcher at once, in no set order.
@@ -75,6 +78,7 @@ type Run struct {
 	file    *os.File
 	srv     *session.Server
 	cmd     *exec.Cmd
+	out     *appOutput
 	updates chan struct{}
 	// exited is closed once the app exited and the layer's connections
 	// finished (or the grace time passed).
@@ -84,6 +88,9 @@ type Run struct {
 	userStop  atomic.Bool
 	stopOnce  sync.Once
 	stopAsked chan struct{}
+	// reaped: the app was waited for. Its pid, and so its process group
+	// id, may then belong to another process: no signal goes to it.
+	reaped atomic.Bool
 }
 
 // Start creates the session file, opens the socket and starts the app. A
@@ -107,21 +114,34 @@ func Start(o Options) (*Run, error) {
 		return nil, err
 	}
 	r.srv = srv
-	stdout := &lineWriter{col: col, stream: "stdout", pass: o.Stdout}
-	stderr := &lineWriter{col: col, stream: "stderr", pass: o.Stderr}
+	r.out, err = newAppOutput(o.SessionPath, col, o.Stdout, o.Stderr)
+	if err != nil {
+		srv.Close()
+		file.Close()
+		return nil, err
+	}
 	r.cmd = exec.Command(o.App, o.Args...)
 	r.cmd.Env = Env(os.Environ(), o.LayerDir, srv.SocketPath(), o.Settings)
-	r.cmd.WaitDelay = outputDelay
-	r.cmd.Stdin = o.Stdin
-	r.cmd.Stdout, r.cmd.Stderr = stdout, stderr
+	// The app and what it starts are a process group of their own, which
+	// Stop ends whole; a group in the background must not read the
+	// terminal (the kernel would stop it), so a terminal stays the
+	// launcher's.
+	r.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	r.cmd.WaitDelay = stdinDelay
+	if !isTerminal(o.Stdin) {
+		r.cmd.Stdin = o.Stdin
+	}
+	r.cmd.Stdout, r.cmd.Stderr = r.out.files()
 
 	absApp, _ := filepath.Abs(o.App)
 	started := &wire.AppStarted{Path: absApp, Args: slices.Clone(o.Args), Time: o.Started, Settings: o.Settings,
-		Session: o.SessionPath, Dir: o.Dir, SourcePath: o.SourcePath}
+		Session: o.SessionPath, Dir: o.Dir, SourcePath: o.SourcePath, Stdout: r.out.stdout.path, Stderr: r.out.stderr.path}
 	if started.Args == nil {
 		started.Args = []string{}
 	}
-	if err := r.cmd.Start(); err != nil {
+	err = r.cmd.Start()
+	r.out.started()
+	if err != nil {
 		_ = col.Record(wire.KindAppStarted, started)
 		_ = col.Record(wire.KindAppExited, &wire.AppExited{Code: -1, State: string(session.AppFailed), Time: time.Now()})
 		close(r.exited)
@@ -132,17 +152,17 @@ func Start(o Options) (*Run, error) {
 	if o.Capabilities != nil {
 		_ = col.Record(wire.KindCapabilities, o.Capabilities)
 	}
-	go r.wait(stdout, stderr)
+	go r.wait()
 	return r, nil
 }
 
 // wait records how the app ended, gives the layer a moment to finish (bye
 // or EOF on every connection) and says so if it never loaded, so that the
 // UI shows the final state.
-func (r *Run) wait(stdout, stderr *lineWriter) {
+func (r *Run) wait() {
 	_ = r.cmd.Wait()
-	stdout.Flush()
-	stderr.Flush()
+	r.reaped.Store(true)
+	r.out.finish()
 	if interrupted(r.cmd.ProcessState) && !r.userStop.Load() {
 		select {
 		case <-r.stopAsked:
@@ -187,32 +207,41 @@ func (r *Run) Running() bool {
 	}
 }
 
-// Stop ends the app if it still runs, as the user's request: SIGTERM,
-// then SIGKILL after KillGrace. It returns once the run is over.
+// Stop ends the app and everything it started (its process group), as
+// the user's request: SIGTERM, then SIGKILL after KillGrace. It returns
+// once the run is over.
 func (r *Run) Stop() {
-	if !r.Running() {
+	if r.cmd.Process == nil || !r.Running() {
 		return
 	}
 	r.markStopped()
-	_ = r.cmd.Process.Signal(syscall.SIGTERM)
+	_ = r.signalGroup(syscall.SIGTERM)
 	select {
 	case <-r.exited:
 	case <-time.After(KillGrace):
-		_ = r.cmd.Process.Kill()
+		_ = r.signalGroup(syscall.SIGKILL)
 		<-r.exited
 	}
 }
 
-// Signal passes a signal the user sent the launcher on to the app, and
+// signalGroup sends s to the app's process group while the app has not
+// been waited for (its pid, the group's id, is then still its own).
+func (r *Run) signalGroup(s syscall.Signal) error {
+	if r.reaped.Load() {
+		return nil
+	}
+	return syscall.Kill(-r.cmd.Process.Pid, s)
+}
+
+// Signal passes a signal the user sent the launcher on to the app's
+// process group (the terminal sends it to the launcher only), and
 // remembers that the user asked it to stop.
 func (r *Run) Signal(s os.Signal) {
 	r.markStopped()
-	_ = r.cmd.Process.Signal(s)
+	if sig, ok := s.(syscall.Signal); ok && r.cmd.Process != nil {
+		_ = r.signalGroup(sig)
+	}
 }
-
-// Interrupted remembers that the user pressed Ctrl-C, which the terminal
-// sends the app too.
-func (r *Run) Interrupted() { r.markStopped() }
 
 // markStopped remembers that the user asked the app to stop.
 func (r *Run) markStopped() {
@@ -237,8 +266,9 @@ func interrupted(ps *os.ProcessState) bool {
 	return false
 }
 
-// Close closes the socket and the session file. Call it once the run is
-// over (after Exited, or Stop); it returns the first error writing the
+// Close closes the socket and the session file, and removes the app's
+// output files when the session holds all they say. Call it once the run
+// is over (after Exited, or Stop); it returns the first error writing the
 // session file.
 func (r *Run) Close() error {
 	r.srv.Close()
@@ -246,6 +276,7 @@ func (r *Run) Close() error {
 		r.file.Close()
 		return err
 	}
+	r.out.remove()
 	if err := r.file.Close(); err != nil {
 		return fmt.Errorf("session %s: %w", r.opts.SessionPath, err)
 	}

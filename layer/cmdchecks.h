@@ -67,6 +67,7 @@ enum {
     CC_TOLD_VERTEX_LIBRARY = 32,
     CC_TOLD_VERTEX_INDEXED = 64,
     CC_TOLD_FAILED = 128,
+    CC_TOLD_DESCRIPTOR_BUFFER = 256,
 };
 
 /* One copy of the app's bytes into the pre-pass buffer, recorded when the

@@ -41,8 +41,10 @@ func commandName(c uint32) string {
 
 // Pipeline layout states (layer.h).
 const (
-	layoutPadded   = C.GPUAVDBG_LAYOUT_PADDED
-	layoutConflict = C.GPUAVDBG_LAYOUT_CONFLICT
+	layoutPadded        = C.GPUAVDBG_LAYOUT_PADDED
+	layoutConflict      = C.GPUAVDBG_LAYOUT_CONFLICT
+	layoutDBUnsupported = C.GPUAVDBG_LAYOUT_DB_UNSUPPORTED
+	layoutPaddedPush    = C.GPUAVDBG_LAYOUT_PADDED_PUSH
 )
 
 // recovered logs a panic caught at the boundary; defer it first.
@@ -193,7 +195,7 @@ func goDeviceCreated(info *C.gpuavdbg_device_info) {
 	defer state.mu.Unlock()
 	state.devices[msg.Handle] = &device{name: msg.Name, slot: msg.DescriptorSlot,
 		instrumenting: msg.Instrumenting, reason: msg.Reason, robust: info.robust != 0,
-		settings: instanceSettingsOf(uint64(info.instance))}
+		int64: info.int64 != 0, settings: instanceSettingsOf(uint64(info.instance))}
 	sendLocked(wire.KindDevice, msg)
 }
 
@@ -253,6 +255,7 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 		d      *device
 		robust bool
 		sized  bool
+		int64  bool
 	)
 	withLock(func() {
 		state.nextShaderID++
@@ -265,6 +268,7 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 		checks = set.Checks
 		sized = set.SizedElementChecks
 		robust = d != nil && d.robust
+		int64 = d != nil && d.int64
 		if robust && !set.WarnRobust && (checks[gpuav.CheckBufferOOB] || checks[gpuav.CheckTexelBufferOOB]) {
 			// Defined behaviour the user chose not to hear about: do not
 			// instrument it at all (robustBufferAccess covers texel
@@ -287,7 +291,7 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 	}
 	start := time.Now()
 	res, err := instrumentSafe(orig, gpuav.Options{ShaderID: s.id, DescriptorSet: uint32(slot), Checks: checks, Robust: robust,
-		SizedElementChecks: sized})
+		SizedElementChecks: sized, Int64: int64})
 	s.micros = time.Since(start).Microseconds()
 	switch {
 	case err != nil:
@@ -368,6 +372,42 @@ func completeShaderLocked(id uint32, handle uint64, object, instrumented bool, w
 	})
 }
 
+// maxUncheckedCode bounds what goShaderUnchecked copies of a module that
+// is not SPIR-V words.
+const maxUncheckedCode = 64 << 20
+
+// goShaderUnchecked records a module the layer passed to the driver
+// without looking (codeSize 0 or not a multiple of 4, no code): it gets a
+// shader id and goes to the session with the reason, so that no module is
+// left out. module is 0 when the driver refused it too.
+//
+//export goShaderUnchecked
+func goShaderUnchecked(dev C.uint64_t, code *C.uint8_t, n, codeSize C.size_t, module C.uint64_t, result C.int32_t) {
+	defer recovered("goShaderUnchecked")
+	defer flushOutbox()
+	var b []byte
+	if code != nil && n > 0 {
+		b = C.GoBytes(unsafe.Pointer(code), C.int(min(n, maxUncheckedCode)))
+	}
+	reason := fmt.Sprintf("codeSize %d is not a multiple of 4: not SPIR-V words, passed to the driver unchecked", uint64(codeSize))
+	if code == nil || codeSize == 0 {
+		reason = fmt.Sprintf("no code (pCode %p, codeSize %d): passed to the driver unchecked", code, uint64(codeSize))
+	}
+	if module == 0 {
+		reason += fmt.Sprintf("; the driver refused it (VkResult %d)", int32(result))
+	}
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	state.nextShaderID++
+	s := &shader{id: state.nextShaderID, device: uint64(dev), module: uint64(module), warning: reason}
+	state.shaders[s.id] = s
+	if module != 0 {
+		state.modules[moduleKey{s.device, s.module}] = s
+	}
+	noteLocked(levelWarning, fmt.Sprintf("shader %d (module 0x%x): %s", s.id, uint64(module), reason))
+	sendLocked(wire.KindShader, wire.Shader{ID: s.id, Module: s.module, SPIRV: b, Warning: reason})
+}
+
 func wordsToBytes(w []uint32) []byte {
 	b := make([]byte, 4*len(w))
 	for i, x := range w {
@@ -437,13 +477,18 @@ func goPipelineCreated(dev, pipeline, layout C.uint64_t, bindPoint C.uint32_t, s
 			anyInstr = anyInstr || l.instrumented
 		}
 	}
-	msg.Instrumented = anyInstr && layoutState == layoutPadded
+	msg.Instrumented = anyInstr && (layoutState == layoutPadded || layoutState == layoutPaddedPush)
 	slot := uint32(0)
 	if d := state.devices[uint64(dev)]; d != nil {
 		slot = d.slot
 	}
 	switch {
+	case msg.Instrumented && layoutState == layoutPaddedPush:
+		msg.Warning = dbStateWarning(dev)
 	case !anyInstr || msg.Instrumented:
+	case layoutState == layoutDBUnsupported:
+		msg.Warning = fmt.Sprintf("pipeline layout 0x%x uses descriptor buffers, which the layer cannot serve there "+
+			"(its error notice says why): the pipeline runs uninstrumented copies of its shaders", uint64(layout))
 	case layoutState == layoutConflict:
 		msg.Warning = fmt.Sprintf("pipeline layout 0x%x uses descriptor set %d, which the layer needs: "+
 			"the pipeline runs uninstrumented copies of its shaders", uint64(layout), slot)
@@ -462,6 +507,30 @@ func goPipelineCreated(dev, pipeline, layout C.uint64_t, bindPoint C.uint32_t, s
 		wants = 1
 	}
 	return wants
+}
+
+// dbStateWarning says what a descriptor-buffer pipeline of dev is not
+// checked for: the layer reads no descriptor buffers, so the checks that
+// read the descriptor state (runtime-array lengths, unwritten and
+// destroyed descriptors) know nothing there ("" when all of them are off).
+// Called with state.mu held.
+func dbStateWarning(dev C.uint64_t) string {
+	d := state.devices[uint64(dev)]
+	if d == nil {
+		return ""
+	}
+	var off []string
+	for _, id := range []string{gpuav.CheckDescriptorIndexOOB, gpuav.CheckDescriptorUninit, gpuav.CheckDescriptorDestroyed} {
+		if d.settings.Checks[id] {
+			off = append(off, id)
+		}
+	}
+	if len(off) == 0 {
+		return ""
+	}
+	return "it uses descriptor buffers, which the layer does not read: runtime descriptor arrays and unwritten " +
+		"or destroyed descriptors are not checked there (" + strings.Join(off, ", ") + "); sized arrays are " +
+		"checked against their declared length"
 }
 
 // goPipelineDestroyed forgets a pipeline library.
@@ -497,6 +566,10 @@ func goSetObjectName(dev C.uint64_t, objectType C.uint32_t, handle C.uint64_t, n
 func goSubmitDone(queue, submit C.uint64_t, cbs *C.gpuavdbg_submit_cb, n C.uint32_t) {
 	defer recovered("goSubmitDone")
 	defer flushOutbox()
+	// The messages are sent (or printed) before the next Build: the
+	// client encodes what it sends at once.
+	b := builders.Get().(*Builder)
+	defer builders.Put(b)
 	for _, c := range unsafe.Slice(cbs, int(n)) {
 		cb := SubmittedCB{
 			Handle:        uint64(c.handle),
@@ -523,7 +596,7 @@ func goSubmitDone(queue, submit C.uint64_t, cbs *C.gpuavdbg_submit_cb, n C.uint3
 			}
 			cb.Actions = append(cb.Actions, act)
 		}
-		msg, malformed, ok := BuildErrors(uint64(submit), uint64(queue), cb)
+		msg, malformed, ok := b.Build(uint64(submit), uint64(queue), cb)
 		if !ok && malformed == 0 {
 			continue
 		}

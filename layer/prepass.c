@@ -293,8 +293,10 @@ uint32_t gpuavdbg_prepass_add(cb_state *cs, const cc_job *job)
 /* compute_layout is the layout to bind the layer's set with at the compute
  * bind point: the one the app's compute sets were bound with, else its
  * compute pipeline's, else the layer's own; VK_NULL_HANDLE when that
- * layout does not have the layer's set at the slot. */
-static VkPipelineLayout compute_layout(cb_state *cs)
+ * layout does not have the layer's set at the slot (*state says why: a
+ * descriptor-buffer layout, GPUAVDBG_LAYOUT_PADDED_PUSH, has it pushed,
+ * which a pipeline without descriptor buffers cannot bind). */
+static VkPipelineLayout compute_layout(cb_state *cs, int *state)
 {
     device_data *dd = cs->dd;
     VkPipelineLayout l = VK_NULL_HANDLE;
@@ -302,12 +304,13 @@ static VkPipelineLayout compute_layout(cb_state *cs)
         l = cs->app_layout[1][s];
     if (!l)
         l = cs->bound[1].layout;
+    *state = GPUAVDBG_LAYOUT_PADDED;
     if (!l)
         return dd->cc->own_layout;
     pthread_mutex_lock(&dd->lock);
-    int state = (int)(uintptr_t)hmap_get(&dd->layouts, GPUAVDBG_H(l));
+    *state = (int)(uintptr_t)hmap_get(&dd->layouts, GPUAVDBG_H(l));
     pthread_mutex_unlock(&dd->lock);
-    return state == GPUAVDBG_LAYOUT_PADDED ? l : VK_NULL_HANDLE;
+    return *state == GPUAVDBG_LAYOUT_PADDED ? l : VK_NULL_HANDLE;
 }
 
 static void barrier(device_data *dd, VkCommandBuffer cb, VkPipelineStageFlags src, VkAccessFlags src_access,
@@ -363,10 +366,15 @@ void gpuavdbg_prepass_run(cb_state *cs)
         return;
     uint32_t first = c->first_pending, n = c->njobs - first;
     c->first_pending = c->njobs;
-    VkPipelineLayout layout = compute_layout(cs);
+    int state;
+    VkPipelineLayout layout = compute_layout(cs, &state);
     VkPipeline pipe = layout ? pipeline_for(dd, layout) : VK_NULL_HANDLE;
     if (!pipe) {
-        if (!layout)
+        if (state == GPUAVDBG_LAYOUT_PADDED_PUSH)
+            tell(dd, CC_TOLD_DESCRIPTOR_BUFFER,
+                 "indirect_command: commands not checked: the app's compute state uses descriptor buffers, which the "
+                 "pre-pass (a pipeline with descriptor sets) would disturb");
+        else if (!layout)
             tell(dd, CC_TOLD_LAYOUT,
                  "indirect_command: commands not checked: the app's compute state uses a pipeline layout without the "
                  "layer's set (its slot is taken, or shader objects), which the pre-pass would disturb");

@@ -6,8 +6,10 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/internal/sanitize"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 	"github.com/gpuav-dbg/gpuav-dbg/sourcemap"
 )
@@ -50,35 +52,73 @@ type groupKey struct {
 // merges them back into one group and shows the coordinates as samples.
 const samplesPerGroup = 8
 
-// BuildErrors decodes one command buffer's output buffer into an Errors
-// message, grouping identical records with a count (up to samplesPerGroup
-// distinct stage coordinates per group, the first record's first) and
-// attributing each to its action. ok is false
-// when the buffer holds nothing to report; malformed counts records the
-// decoder skipped.
+// Builder builds Errors messages from output buffers in reused room: its
+// index of groups, and the records and parameters of the message it built
+// last, which the next Build overwrites.
+type Builder struct {
+	first   map[groupKey]int32
+	next    []int32
+	records []wire.Record
+	params  []uint32
+}
+
+// builders keeps Builders for goSubmitDone's calls, on any app thread.
+var builders = sync.Pool{New: func() any { return new(Builder) }}
+
+// BuildErrors is Builder.Build with a Builder of its own: its message stays
+// valid.
 func BuildErrors(submit, queue uint64, cb SubmittedCB) (msg wire.Errors, malformed int, ok bool) {
+	return new(Builder).Build(submit, queue, cb)
+}
+
+// Build decodes one command buffer's output buffer into an Errors message,
+// grouping identical records with a count (up to samplesPerGroup distinct
+// stage coordinates per group, the first record's first) and attributing
+// each to its action. ok is false when the buffer holds nothing to
+// report; malformed counts records the decoder skipped. The message's
+// records are valid until the next Build.
+func (b *Builder) Build(submit, queue uint64, cb SubmittedCB) (msg wire.Errors, malformed int, ok bool) {
 	out := gpuav.Decode(cb.Words)
 	pre := gpuav.DecodeLayerOutput(cb.PrepassWords)
 	out.Records = append(append(out.Records, gpuav.DecodeLayerRecords(cb.LayerWords)...), pre.Records...)
 	out.Dropped += pre.Dropped + cb.LayerDropped
 	msg = wire.Errors{Submit: submit, Queue: queue, CommandBuffer: cb.Handle, Dropped: out.Dropped,
 		Primary: cb.Primary, PrimaryAction: cb.PrimaryAction}
-	index := map[groupKey][]int{}
+	// first maps a group to its first record in msg.Records; next chains
+	// a group's records (its samples), -1 ending the chain.
+	if b.first == nil {
+		b.first = map[groupKey]int32{}
+	}
+	clear(b.first)
+	first, next := b.first, b.next[:0]
+	msg.Records, b.params = b.records[:0], b.params[:0]
+	if need := len(out.Records) * gpuav.RecordParams; cap(b.params) < need {
+		b.params = make([]uint32, 0, need) // params never move once handed out
+	}
+	params := b.params
 records:
 	for _, r := range out.Records {
 		k := groupKey{uint32(r.Code), r.ShaderID, r.Instruction, r.ActionIndex, r.Params}
-		if seen := index[k]; len(seen) > 0 {
-			for _, i := range seen {
-				if msg.Records[i].StageWords == r.StageWords {
-					msg.Records[i].Count++
+		i, seen := first[k]
+		if seen {
+			last, n := i, 0
+			for j := i; j >= 0; j = next[j] {
+				if msg.Records[j].StageWords == r.StageWords {
+					msg.Records[j].Count++
 					continue records
 				}
+				last, n = j, n+1
 			}
-			if len(seen) == samplesPerGroup {
-				msg.Records[seen[len(seen)-1]].Count++
+			if n == samplesPerGroup {
+				msg.Records[last].Count++
 				continue
 			}
+			next[last] = int32(len(msg.Records))
+		} else {
+			first[k] = int32(len(msg.Records))
 		}
+		start := len(params)
+		params = append(params, r.Params[:]...)
 		rec := wire.Record{
 			Check:       r.Code.CheckID(),
 			Code:        uint32(r.Code),
@@ -87,16 +127,17 @@ records:
 			Stage:       r.Stage,
 			StageWords:  r.StageWords,
 			ActionIndex: r.ActionIndex,
-			Params:      append([]uint32(nil), r.Params[:]...),
+			Params:      params[start:len(params):len(params)],
 			Count:       1,
 		}
 		if int(r.ActionIndex) < len(cb.Actions) {
-			a := cb.Actions[r.ActionIndex]
+			a := &cb.Actions[r.ActionIndex]
 			rec.Action, rec.Pipeline, rec.Labels = a.Command, a.Pipeline, a.Labels
 		}
-		index[k] = append(index[k], len(msg.Records))
+		next = append(next, -1)
 		msg.Records = append(msg.Records, rec)
 	}
+	b.next, b.records = next, msg.Records
 	return msg, out.Malformed, len(msg.Records) > 0 || msg.Dropped > 0
 }
 
@@ -127,7 +168,7 @@ func reportLocked(msg wire.Errors) {
 			}
 			continue
 		}
-		fmt.Fprintln(os.Stderr, formatRecord(msg, g))
+		fmt.Fprintln(os.Stderr, sanitize.Block(formatRecord(msg, g)))
 	}
 	if msg.Dropped > 0 && state.stderrErrors <= maxStderrErrors {
 		fmt.Fprintf(os.Stderr, "gpuav-dbg: ERROR command buffer 0x%x, submit %d: %d records did not fit in the output buffer\n",

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/internal/sanitize"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 	"github.com/gpuav-dbg/gpuav-dbg/sourcemap"
 )
@@ -53,6 +54,9 @@ type device struct {
 	reason        string
 	// robust: the app enabled robustBufferAccess(2) on the device.
 	robust bool
+	// int64: shaderInt64 is enabled (by the app or the layer), so the
+	// instrumentation may add the Int64 capability.
+	int64 bool
 	// settings are its instance's.
 	settings Settings
 }
@@ -152,9 +156,10 @@ func cmdline() []string {
 // state.mu.
 func disconnectLocked(submits uint64) {
 	if state.client != nil {
-		// The bye counts what could not be sent before it; if it is lost
-		// too, the launcher sees a connection end without a bye.
-		state.client.Send(wire.KindBye, wire.Bye{Submits: submits, Lost: state.client.Dropped()})
+		// The client sends what it coalesced and its lost counts before
+		// the bye; if the socket failed, the app's stderr says what the
+		// launcher never got.
+		state.client.Send(wire.KindBye, wire.Bye{Submits: submits})
 		if err := state.client.Close(); err != nil {
 			fmt.Fprintf(os.Stderr, "gpuav-dbg: %v\n", err)
 		}
@@ -203,7 +208,7 @@ func localLogLocked(level int, text string, sent bool) {
 	state.stderrLogs++
 	switch {
 	case state.stderrLogs <= maxStderrLogs:
-		fmt.Fprintf(os.Stderr, "gpuav-dbg: %s: %s\n", strings.ToUpper(levelName(level)), text)
+		fmt.Fprintf(os.Stderr, "gpuav-dbg: %s: %s\n", strings.ToUpper(levelName(level)), sanitize.Block(text))
 	case state.stderrLogs == maxStderrLogs+1:
 		fmt.Fprintf(os.Stderr, "gpuav-dbg: further warnings are not printed\n")
 	}

@@ -54,7 +54,7 @@ func (b *benchShape) file() []byte {
 		var buf bytes.Buffer
 		buf.WriteString(FileHeader)
 		put := func(k wire.Kind, m any) {
-			if err := wire.WriteFrame(&buf, k, m); err != nil {
+			if err := WriteFileFrame(&buf, k, m); err != nil {
 				panic(err)
 			}
 		}

@@ -9,11 +9,13 @@ import (
 // where names the group's site: its shader and instruction, or for a
 // layer record (no shader) the layer's site within the command
 // (gpuav.LayerSite), stable across runs.
-func (g *ErrorGroup) where() string {
-	if g.Shader.ID == 0 {
-		return fmt.Sprintf("layer site %d", g.Instruction)
+func (g *ErrorGroup) where() string { return where(g.Shader.ID, g.Instruction) }
+
+func where(shader, instruction uint32) string {
+	if shader == 0 {
+		return fmt.Sprintf("layer site %d", instruction)
 	}
-	return fmt.Sprintf("shader %d instruction %d", g.Shader.ID, g.Instruction)
+	return fmt.Sprintf("shader %d instruction %d", shader, instruction)
 }
 
 // IndexBuffer is an index_buffer_oob error: an indexed draw whose

@@ -28,11 +28,35 @@ const (
 
 // groupKey identifies an error group (DESIGN decision 5).
 type groupKey struct {
-	check       string
+	// check is checkSlot of the record's code: a record's check is its
+	// code's (validate.go refuses others), and a number hashes faster
+	// than a name.
+	check       uint32
 	shader      uint32
 	instruction uint32
 	cmdBuf      uint64
 	action      uint32
+}
+
+// checkSlots numbers the checks of the first check codes: every code of
+// one check (the ray query rules) has its check's number.
+var checkSlots = func() (slots [64]uint32) {
+	for code := range slots {
+		id := gpuav.CheckCode(code).CheckID()
+		slots[code] = uint32(slices.Index(gpuav.AllChecks, id)) // unknown: MaxUint32
+		if slots[code] == ^uint32(0) {
+			slots[code] = 1<<31 | uint32(code)
+		}
+	}
+	return slots
+}()
+
+// checkSlot is the group key's number for a record's check.
+func checkSlot(code uint32) uint32 {
+	if code < uint32(len(checkSlots)) {
+		return checkSlots[code]
+	}
+	return 1<<31 | code
 }
 
 // groupState is a group plus what the collector needs to update it when
@@ -98,9 +122,16 @@ type Collector struct {
 	replay bool
 	// packed decodes the packed errors messages of a replay.
 	packed *wire.PackedDecoder
+	// scratch holds the frame being written.
+	scratch []byte
+	// sourceFiles are the files read from disk while applying a message,
+	// to be written before it (sources.go).
+	sourceFiles []*wire.SourceFile
 	// intern keeps one copy of the strings, label paths and sources that
 	// many groups share (intern.go).
 	intern interner
+	// printf holds the printf groups' state (printf.go).
+	printf printfCollector
 }
 
 // NewCollector returns a collector with an empty session.
@@ -150,22 +181,37 @@ func (c *Collector) Record(k wire.Kind, msg any) error {
 }
 
 // RecordFrame decodes a frame's payload and adds it; a payload that does
-// not decode is an error and changes nothing (it is not written to the
+// not decode, or holds an impossible value (an error wrapping ErrInvalid,
+// validate.go), is an error and changes nothing (it is not written to the
 // session file either).
 func (c *Collector) RecordFrame(k wire.Kind, payload []byte) error {
-	var msg any
-	var err error
-	if c.replay && k == wire.KindErrorsPacked {
-		// A replay is one goroutine, and the groups keep nothing of a
-		// message's records: decode every one into the same room.
+	var dec *wire.PackedDecoder
+	if c.replay {
+		// A replay is one goroutine: it decodes every packed message
+		// into the same room.
 		if c.packed == nil {
 			c.packed = &wire.PackedDecoder{}
 		}
-		msg, err = c.packed.Decode(payload)
+		dec = c.packed
+	}
+	return c.recordFrame(k, payload, dec)
+}
+
+// recordFrame is RecordFrame with the decoder of the caller's packed
+// messages (nil: a new one each time). The groups keep nothing of a
+// message's records, so one goroutine's messages can share a decoder.
+func (c *Collector) recordFrame(k wire.Kind, payload []byte, dec *wire.PackedDecoder) error {
+	var msg any
+	var err error
+	if dec != nil && k == wire.KindErrorsPacked {
+		msg, err = dec.Decode(payload)
 	} else {
 		msg, err = wire.Decode(k, payload)
 	}
 	if err != nil {
+		return err
+	}
+	if err := validate(msg); err != nil {
 		return err
 	}
 	c.mu.Lock()
@@ -180,13 +226,21 @@ func (c *Collector) RecordFrame(k wire.Kind, payload []byte) error {
 			}
 		}
 	}
+	c.apply(msg)
+	// Source files read while applying it go first, so that a replay
+	// has them when it applies the message.
+	for _, f := range c.sourceFiles {
+		if frame, err := wire.Encode(wire.KindSourceFile, f); err == nil {
+			c.writeFrame(wire.KindSourceFile, frame[wire.HeaderSize:])
+		}
+	}
+	c.sourceFiles = c.sourceFiles[:0]
 	if e, ok := msg.(*wire.Errors); ok && k == wire.KindErrors && c.file != nil && c.fileErr == nil {
 		// Session files keep records packed (see wire.KindErrorsPacked).
 		c.writeFrame(wire.KindErrorsPacked, wire.AppendPackedErrors(nil, e))
 	} else {
 		c.writeFrame(k, payload)
 	}
-	c.apply(msg)
 	c.mu.Unlock()
 	c.changed()
 	return nil
@@ -211,14 +265,19 @@ func (c *Collector) now() time.Time {
 	return time.Now()
 }
 
-// writeFrame appends a frame to the session file. Called with c.mu held.
+// writeFrame appends a frame (AppendFileFrame: with its checksums) to the
+// session file, in one Write. Called with c.mu held.
 func (c *Collector) writeFrame(k wire.Kind, payload []byte) {
 	if c.file == nil || c.fileErr != nil {
 		return
 	}
-	if err := wire.WriteRawFrame(c.file, k, payload); err != nil {
-		c.fileErr = fmt.Errorf("session file: %w", err)
+	c.scratch = AppendFileFrame(c.scratch[:0], k, payload)
+	if _, err := c.file.Write(c.scratch); err != nil {
+		c.fileErr = fmt.Errorf("session file: write %v frame: %w", k, err)
 		c.addNotice("error", fmt.Sprintf("%v; the session is no longer saved", c.fileErr))
+	}
+	if cap(c.scratch) > 1<<20 {
+		c.scratch = nil // keep no large buffer after a large frame
 	}
 }
 
@@ -269,6 +328,10 @@ func (c *Collector) apply(msg any) {
 		// Records carry their label path; nothing to keep.
 	case *wire.Errors:
 		c.addErrors(m)
+	case *wire.Printf:
+		c.addPrintf(m)
+	case *wire.Lost:
+		c.applyLost(m)
 	case *wire.Log:
 		c.addNotice(m.Level, m.Text)
 	case *wire.Bye:
@@ -283,6 +346,12 @@ func (c *Collector) apply(msg any) {
 		}
 	case *wire.AppStarted:
 		c.setSourceDirs(m)
+		s.App.OutputFiles = nil
+		for _, f := range []string{m.Stdout, m.Stderr} {
+			if f != "" {
+				s.App.OutputFiles = append(s.App.OutputFiles, f)
+			}
+		}
 		s.App.Path, s.App.Args, s.App.PID = m.Path, m.Args, m.PID
 		if s.App.Args == nil {
 			s.App.Args = []string{}
@@ -310,6 +379,8 @@ func (c *Collector) apply(msg any) {
 		}
 	case *wire.Capabilities:
 		c.applyCapabilities(m)
+	case *wire.SourceFile:
+		c.recordSource(m)
 	case *wire.Notice:
 		level := m.Level
 		if level == "" {
@@ -368,6 +439,7 @@ func (c *Collector) handle(h uint64) Handle {
 func (c *Collector) setName(h uint64, name string) {
 	c.names[h] = name
 	c.renameModel(h, name)
+	c.renamePrintf(h, name)
 	for _, st := range c.order {
 		if st.cmdBuf == h {
 			st.g.CommandBuffer.Name = name
@@ -401,6 +473,7 @@ func (c *Collector) addErrors(e *wire.Errors) {
 				c.handle(e.CommandBuffer), e.Submit, e.Dropped))
 		}
 	}
+	c.noteCoalesced(e)
 	c.epoch++
 	tl := newTimelineBuilder(c, e)
 	for i := range e.Records {
@@ -409,7 +482,8 @@ func (c *Collector) addErrors(e *wire.Errors) {
 		if check == "" {
 			check = gpuav.CheckCode(r.Code).CheckID()
 		}
-		key := groupKey{check: check, shader: r.ShaderID, instruction: r.Instruction, cmdBuf: e.CommandBuffer, action: r.ActionIndex}
+		key := groupKey{check: checkSlot(r.Code), shader: r.ShaderID, instruction: r.Instruction, cmdBuf: e.CommandBuffer,
+			action: r.ActionIndex}
 		count := r.Count
 		if count <= 0 {
 			count = 1
@@ -450,11 +524,10 @@ func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, coord
 		Coords:        coords,
 		LastCoords:    coords,
 		CommandBuffer: c.handle(e.CommandBuffer),
-		Submit:        e.Submit,
+		Submit:        firstSubmit(e),
 		ActionIndex:   r.ActionIndex,
 		Action:        c.intern.str(r.Action),
 		Pipeline:      c.handle(r.Pipeline),
-		Shader:        ShaderRef{ID: r.ShaderID},
 		Instruction:   r.Instruction,
 	}
 	if len(r.Labels) > 0 {
@@ -489,23 +562,37 @@ func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, coord
 		pa := e.PrimaryAction
 		g.PrimaryActionIndex = &pa
 	}
-	if sh, ok := c.s.Shaders[r.ShaderID]; ok && sh.Object != 0 {
-		st.module = sh.Object
-		g.Shader.Object = c.intern.hex(sh.Object)
-		g.Shader.Name = c.names[sh.Object]
-	} else if ok {
-		st.module = sh.Module
-		g.Shader.Module = c.intern.hex(sh.Module)
-		g.Shader.Name = c.names[sh.Module]
-	}
-	if r.ShaderID == 0 {
-		// A layer record, about a command: no shader, no source.
-	} else if _, ok := c.s.Shaders[r.ShaderID]; ok {
-		g.Source = c.intern.source(r.ShaderID, r.Instruction, c.source)
-	} else {
-		g.Source = c.source(r.ShaderID, r.Instruction) // says so; the shader may come later
-	}
+	g.Shader, st.module = c.shaderRef(r.ShaderID)
+	g.Source = c.sourceOf(r.ShaderID, r.Instruction)
 	return st
+}
+
+// shaderRef names a shader in a group, and returns the handle its debug
+// name is given to (its module or shader object; 0 when unknown).
+func (c *Collector) shaderRef(id uint32) (ShaderRef, uint64) {
+	ref := ShaderRef{ID: id}
+	sh, ok := c.s.Shaders[id]
+	switch {
+	case !ok:
+		return ref, 0
+	case sh.Object != 0:
+		ref.Object, ref.Name = c.intern.hex(sh.Object), c.names[sh.Object]
+		return ref, sh.Object
+	}
+	ref.Module, ref.Name = c.intern.hex(sh.Module), c.names[sh.Module]
+	return ref, sh.Module
+}
+
+// sourceOf is a group's source: kept once per instruction, or, while the
+// shader is unknown, a note that says so (it may come later).
+func (c *Collector) sourceOf(shader, instruction uint32) *Source {
+	if shader == 0 {
+		return nil // a layer record, about a command: no shader, no source
+	}
+	if _, ok := c.s.Shaders[shader]; ok {
+		return c.intern.source(shader, instruction, c.source)
+	}
+	return c.source(shader, instruction)
 }
 
 // source looks an instruction up in its shader's source map, building the
@@ -586,6 +673,7 @@ func (s *Session) clone() *Session {
 		cp.Samples = slices.Clip(g.Samples)
 		out.Groups[i] = &cp
 	}
+	out.Printf = clonePrintf(s.Printf)
 	out.Notices = slices.Clone(s.Notices)
 	out.Unchecked = slices.Clone(s.Unchecked)
 	out.Pipelines = maps.Clone(s.Pipelines)

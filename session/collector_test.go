@@ -104,7 +104,7 @@ func preamble() []struct {
 	}
 }
 
-func record(t *testing.T, c *Collector, k wire.Kind, m any) {
+func record(t testing.TB, c *Collector, k wire.Kind, m any) {
 	t.Helper()
 	if err := c.Record(k, m); err != nil {
 		t.Fatal(err)
@@ -222,7 +222,9 @@ func TestCollectorGroupsRecords(t *testing.T) {
 	// Another action, another command buffer, another instruction, another
 	// check: four new groups, in arrival order.
 	other := func(f func(*wire.Record)) wire.Record { r := computeRecord(0); f(&r); return r }
-	record(t, c, wire.KindErrors, &wire.Errors{Submit: 3, CommandBuffer: 0x55, Records: []wire.Record{
+	// A check this launcher does not know is refused on the wire
+	// (TestCollectorRejectsInvalid); one from elsewhere still groups.
+	applyUnvalidated(c, &wire.Errors{Submit: 3, CommandBuffer: 0x55, Records: []wire.Record{
 		other(func(r *wire.Record) { r.ActionIndex = 1 }),
 		other(func(r *wire.Record) { r.Instruction = 80 }),
 		other(func(r *wire.Record) { r.Check, r.Code = "future_check", 99 }),
@@ -466,4 +468,13 @@ func TestCollectorUnusedMessage(t *testing.T) {
 	if len(s.Notices) != 1 || s.Notices[0].Text != want || s.Notices[0].Level != "warning" {
 		t.Fatalf("notices %+v, want one %q", s.Notices, want)
 	}
+}
+
+// applyUnvalidated adds a message as the collector would after
+// validation: for values that only a JSON report or a hand-made session
+// can hold.
+func applyUnvalidated(c *Collector, msg any) {
+	c.mu.Lock()
+	c.apply(msg)
+	c.mu.Unlock()
 }

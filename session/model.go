@@ -24,6 +24,9 @@ const (
 	// AppStopped: the user stopped the app (Ctrl-C, quitting the UI, a
 	// re-run), and it ended by that signal or with a failure status.
 	AppStopped AppState = "stopped"
+	// AppUnknown: a session file ends before the app's end was recorded
+	// (the launcher was killed, or the file is cut short).
+	AppUnknown AppState = "unknown"
 )
 
 // App is the program under test.
@@ -36,6 +39,10 @@ type App struct {
 	Signal   string   `json:"signal,omitempty"`
 	// LayerLoaded is true once the layer said hello.
 	LayerLoaded bool `json:"layer_loaded"`
+	// OutputFiles are the files the app wrote its output to (standard
+	// output, then error): the session holds what the launcher read of
+	// them, and they keep what the app printed if the launcher died.
+	OutputFiles []string `json:"output_files,omitempty"`
 }
 
 // Device is the device the app created (the last one, when several).
@@ -210,9 +217,16 @@ type Session struct {
 	Notices []Notice      `json:"notices,omitempty"`
 	// Dropped counts records the layer's buffers had no room for.
 	Dropped uint64 `json:"dropped_records,omitempty"`
-	// LostMessages counts the messages the layer could not send (its
-	// socket queue was full, or the socket failed), as its bye says.
+	// LostRecords counts the error records the layer could not deliver
+	// (its Lost messages); LostGroups break them down per check, shader
+	// and instruction where the layer knew them (stream.go).
+	LostRecords uint64      `json:"lost_records,omitempty"`
+	LostGroups  []LostGroup `json:"lost_groups,omitempty"`
+	// LostMessages counts the other messages the layer could not deliver.
 	LostMessages uint64 `json:"lost_messages,omitempty"`
+	// StreamsCut counts the layer's connections that ended without their
+	// bye: records on their way then are missing, uncounted.
+	StreamsCut int `json:"streams_cut,omitempty"`
 	// Unchecked lists what the layer left unchecked, one entry per cause:
 	// a device without instrumentation, shaders and pipelines that run
 	// unchecked. UncheckedAll adds what the rest of the session says.
@@ -226,6 +240,13 @@ type Session struct {
 	// Timeline is the errors in submit order: submit → command buffer →
 	// action → groups with that submit's record counts.
 	Timeline []SubmitNode `json:"timeline,omitempty"`
+	// Printf are the debugPrintfEXT groups in the order their first line
+	// arrived (printf.go); PrintfLost counts the lines the layer's printf
+	// buffers had no room for, PrintfNotKept those the session counted
+	// but did not keep one by one.
+	Printf        []*PrintfGroup `json:"printf,omitempty"`
+	PrintfLost    uint64         `json:"printf_lines_lost,omitempty"`
+	PrintfNotKept uint64         `json:"printf_lines_not_kept,omitempty"`
 
 	Shaders map[uint32]*Shader `json:"-"`
 	// Sources holds the lines of each shader source file the errors point

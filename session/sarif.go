@@ -1,7 +1,6 @@
 package session
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/url"
@@ -35,6 +34,8 @@ type SARIFOptions struct {
 	SourceRoot string
 	// ToolVersion is gpuav-dbg's version ("" leaves it out).
 	ToolVersion string
+	// Mode is the file's mode (0: ReportMode).
+	Mode os.FileMode
 }
 
 // sarif* are the parts of the SARIF log gpuav-dbg writes.
@@ -195,12 +196,21 @@ func encodeSARIF(w io.Writer, s *Session, opt SARIFOptions) error {
 	if s.Dropped > 0 {
 		props["dropped_records"] = s.Dropped
 	}
+	if s.LostRecords > 0 {
+		props["lost_records"] = s.LostRecords
+		if len(s.LostGroups) > 0 {
+			props["lost_groups"] = s.LostGroups
+		}
+	}
+	if s.LostMessages > 0 {
+		props["lost_messages"] = s.LostMessages
+	}
+	if u := s.UncheckedAll(); len(u) > 0 {
+		props["unchecked"] = u
+	}
 	run.Properties = props
 	log := sarifLog{Schema: SARIFSchema, Version: "2.1.0", Runs: []sarifRun{run}}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(&log)
+	return encodeJSON(w, &log)
 }
 
 // WriteSARIFFile writes the SARIF log to path ("-" is standard output).
@@ -208,7 +218,11 @@ func WriteSARIFFile(path string, s *Session, opt SARIFOptions) error {
 	if path == "-" {
 		return WriteSARIFWith(os.Stdout, s, opt)
 	}
-	return writeFile("SARIF", path, func(w io.Writer) error { return encodeSARIF(w, s, opt) })
+	mode := opt.Mode
+	if mode == 0 {
+		mode = ReportMode
+	}
+	return writeFile("SARIF", path, mode, func(w io.Writer) error { return encodeSARIF(w, s, opt) })
 }
 
 // newRule is the rule of a check: its title and help from the check
@@ -411,9 +425,10 @@ func fileURI(path string, dir bool) string {
 // invocationOf describes the app's run.
 func invocationOf(s *Session) sarifInvocation {
 	inv := sarifInvocation{
-		ExecutionSuccessful: s.App.State != AppFailed && s.App.State != AppCrashed && s.App.State != AppStopped,
-		Arguments:           s.App.Args,
-		ExitSignalName:      s.App.Signal,
+		ExecutionSuccessful: s.App.State != AppFailed && s.App.State != AppCrashed && s.App.State != AppStopped &&
+			s.App.State != AppUnknown,
+		Arguments:      s.App.Args,
+		ExitSignalName: s.App.Signal,
 	}
 	if s.App.State == AppExited || s.App.State == AppCrashed || s.App.State == AppStopped {
 		code := s.App.ExitCode

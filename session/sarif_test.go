@@ -154,8 +154,8 @@ func TestSARIFEdgeCases(t *testing.T) {
 	c := newTestCollector()
 	feedPreamble(t, c)
 	r := computeRecord(0)
-	r.Check, r.Code, r.Instruction = "", 99, 80 // unknown code; line 8 without column
-	record(t, c, wire.KindErrors, &wire.Errors{Submit: 1, CommandBuffer: 0x55, Records: []wire.Record{r}})
+	r.Check, r.Code, r.Instruction = "", 99, 80 // unknown code (a JSON report can hold one); line 8 without column
+	applyUnvalidated(c, &wire.Errors{Submit: 1, CommandBuffer: 0x55, Records: []wire.Record{r}})
 	record(t, c, wire.KindAppExited, &wire.AppExited{Code: 139, Signal: "SIGSEGV", State: "crashed", Time: t0})
 	buf.Reset()
 	if err := WriteSARIFWith(&buf, c.Snapshot(), SARIFOptions{SourceRoot: t.TempDir()}); err != nil {

@@ -43,11 +43,32 @@ func (c *Collector) setSourceDirs(m *wire.AppStarted) {
 	// pass the disk each time.
 }
 
-// setDisk makes the search path dirs. Called with c.mu held, or before
-// the collector is shared.
+// setDisk makes the search path dirs. A file read from disk live is kept
+// in the session file (wire.SourceFile), so that opening the session shows
+// the text of the run. Called with c.mu held, or before the collector is
+// shared.
 func (c *Collector) setDisk(dirs []string) {
 	c.disk = sourcemap.NewDisk(dirs...)
 	c.disk.Hint = SourcePathHint
+	if !c.replay {
+		c.disk.OnRead = func(name, path string, lines []string) {
+			c.sourceFiles = append(c.sourceFiles, &wire.SourceFile{Name: name, Path: path, Lines: lines})
+		}
+	}
+}
+
+// recordSource gives the search path a file read during the run: the
+// session shows its text as it was then, and says when the disk differs.
+// Called with c.mu held.
+func (c *Collector) recordSource(m *wire.SourceFile) {
+	if c.disk == nil {
+		c.setDisk(c.extraDirs)
+	}
+	lines := m.Lines
+	if lines == nil {
+		lines = []string{}
+	}
+	c.disk.Record(m.Name, m.Path, lines)
 }
 
 // OpenOptions adjust how a session file is read back.

@@ -24,6 +24,8 @@ const (
 	UncheckedRecords = "records"
 	// UncheckedStopped: the user stopped the app before it finished.
 	UncheckedStopped = "stopped"
+	// UncheckedEnd: the session does not say how the app ended.
+	UncheckedEnd = "end"
 )
 
 // Unchecked is one cause of something in the run going unchecked: Kind
@@ -79,8 +81,19 @@ func (s *Session) UncheckedAll() []Unchecked {
 	if s.Dropped > 0 {
 		add(UncheckedRecords, fmt.Sprintf("%d error records did not fit in the layer's buffers (counts are lower bounds)", s.Dropped), int(s.Dropped))
 	}
+	if s.LostRecords > 0 {
+		add(UncheckedRecords, fmt.Sprintf("%d error records were lost on the way to gpuav-dbg: %s", s.LostRecords, lostWhere(s)),
+			int(s.LostRecords))
+	}
 	if s.LostMessages > 0 {
 		add(UncheckedRecords, fmt.Sprintf("%d messages of the layer were lost on the way to gpuav-dbg", s.LostMessages), int(s.LostMessages))
+	}
+	if s.StreamsCut > 0 {
+		add(UncheckedRecords, fmt.Sprintf("%d %s of the layer ended without its last message: records it had not sent yet are missing",
+			s.StreamsCut, plural(s.StreamsCut, "connection", "connections")), 0)
+	}
+	if s.App.State == AppUnknown {
+		add(UncheckedEnd, s.endNotRecorded(), 0)
 	}
 	if s.App.State == AppStopped {
 		add(UncheckedStopped, "you stopped the app before it finished", 0)

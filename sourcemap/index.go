@@ -505,12 +505,12 @@ func (ix *index) lookup(instruction int, d *Disk) Location {
 		what = "this file"
 	}
 	if d != nil {
-		path, lines, err := d.Find(l.file)
+		path, lines, how, err := d.FindNote(l.file)
 		switch {
 		case err == nil && l.line >= 1 && l.line <= len(lines):
 			loc.Text = lines[l.line-1]
 			loc.Context, loc.ContextLine = context(lines, l.line)
-			loc.Note = fmt.Sprintf("source text read from %s (the module carries none)", path)
+			loc.Note = "source text " + how
 			return loc
 		case err == nil:
 			loc.Note = fmt.Sprintf("the module carries no source text for %s, and %s has %d lines, not %d", what, path, len(lines), l.line)

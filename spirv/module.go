@@ -2,6 +2,7 @@ package spirv
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 )
 
@@ -155,7 +156,34 @@ func Parse(words []uint32) (*Module, error) {
 		return nil, fmt.Errorf("parse: function %%%d has no OpFunctionEnd", fn.ID())
 	}
 	m.Trailing = pending
+	if err := checkIDs(h, insts); err != nil {
+		return nil, err
+	}
 	return m, nil
+}
+
+// MaxIDBound is SPIR-V's universal limit on a module's id bound (the
+// specification's "Universal Limits"): every id is below it.
+const MaxIDBound = 4194303
+
+// ErrIDBound: a module's id bound is past MaxIDBound, or an id is at or
+// past the module's bound, or allocating ids ran past MaxIDBound.
+var ErrIDBound = errors.New("id bound")
+
+// checkIDs refuses a module whose bound is past the universal limit or
+// does not bound its result ids: new ids allocated past such a bound
+// would collide with ids in use (or wrap around).
+func checkIDs(h Header, insts []*Instruction) error {
+	if h.Bound > MaxIDBound {
+		return fmt.Errorf("parse: %w %d is past SPIR-V's limit of %d", ErrIDBound, h.Bound, MaxIDBound)
+	}
+	for _, in := range insts {
+		if r := in.ResultID(); r != 0 && r >= h.Bound {
+			return fmt.Errorf("parse: instruction %d defines %%%d, at or past the module's %w %d", in.OrigIndex, r,
+				ErrIDBound, h.Bound)
+		}
+	}
+	return nil
 }
 
 // Instructions returns every instruction in module order.
@@ -213,8 +241,13 @@ func (m *Module) VersionAtLeast(major, minor int) bool {
 	return a > major || (a == major && b >= minor)
 }
 
-// NewID allocates a fresh id past the bound.
+// NewID allocates a fresh id past the bound. It panics (with an error
+// wrapping ErrIDBound) past MaxIDBound rather than wrap around onto ids in
+// use: instrumentation turns the panic into an error.
 func (m *Module) NewID() uint32 {
+	if m.Header.Bound >= MaxIDBound {
+		panic(fmt.Errorf("spirv: %w exhausted: the module would need more than %d ids", ErrIDBound, MaxIDBound))
+	}
 	id := m.Header.Bound
 	m.Header.Bound++
 	return id

@@ -48,6 +48,12 @@ func fakeApp(mode string) int {
 	case "dropped":
 		cl.Send(wire.KindErrors, &wire.Errors{Submit: 1, CommandBuffer: 0x55, Dropped: 9})
 	}
+	if mode == "printf" {
+		if err := sendPrintf(cl); err != nil {
+			fmt.Fprintln(os.Stderr, "fake app:", err)
+			return 97
+		}
+	}
 	if mode == "errors" {
 		var recs []wire.Record
 		for x := uint32(0); x < 4; x++ {
@@ -55,6 +61,9 @@ func fakeApp(mode string) int {
 				StageWords: [3]uint32{x, 0, 0}, Action: "vkCmdDispatch", Pipeline: 0x77, Params: []uint32{0, 0, 3, 2}, Count: 1})
 		}
 		cl.Send(wire.KindErrors, &wire.Errors{Submit: 1, CommandBuffer: 0x55, Records: recs})
+	}
+	if f := trustFakes[mode]; f != nil { // trust_test.go
+		f(cl)
 	}
 	cl.Send(wire.KindBye, &wire.Bye{Submits: 1})
 	if err := cl.Close(); err != nil {
@@ -403,7 +412,7 @@ func TestArguments(t *testing.T) {
 	}
 	tc.out.Reset()
 	tc.run(t, exitOK, "version")
-	if !strings.HasPrefix(tc.out.String(), "gpuav-dbg ") || !strings.Contains(tc.out.String(), "wire protocol 1") {
+	if !strings.HasPrefix(tc.out.String(), "gpuav-dbg ") || !strings.Contains(tc.out.String(), fmt.Sprintf("wire protocol %d", wire.ProtocolVersion)) {
 		t.Fatalf("version %q", tc.out.String())
 	}
 	tc.out.Reset()

@@ -4,8 +4,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"path/filepath"
 
+	"github.com/gpuav-dbg/gpuav-dbg/internal/sanitize"
 	"github.com/gpuav-dbg/gpuav-dbg/session"
 )
 
@@ -32,6 +34,7 @@ func (c *cli) openCmd(args []string) int {
 	if err := c.uiOptions(f.theme, f.noColor).Validate(); err != nil {
 		return c.fail("open: --theme: %v", err)
 	}
+	c.reportMode = os.FileMode(f.reportMode)
 	var dirs []string
 	for _, d := range f.sourcePath {
 		if abs, err := filepath.Abs(d); err == nil {
@@ -43,9 +46,9 @@ func (c *cli) openCmd(args []string) int {
 	if err != nil {
 		var te *session.TruncatedError
 		if !errors.As(err, &te) {
-			return c.fail("%v", err)
+			return c.fail("%s", sanitize.Text(err.Error()))
 		}
-		fmt.Fprintf(c.stderr, "gpuav-dbg: %v; showing what was read\n", err)
+		fmt.Fprintf(c.stderr, "gpuav-dbg: %s; showing what was read\n", sanitize.Text(err.Error()))
 		s.Notices = append(s.Notices, session.Notice{Level: "warning", Text: err.Error()})
 		s.Unchecked = append(s.Unchecked, session.Unchecked{Kind: session.UncheckedRecords,
 			Reason: fmt.Sprintf("the session file stops at byte %d: what the run sent after it is missing", te.Offset)})
@@ -54,6 +57,7 @@ func (c *cli) openCmd(args []string) int {
 	headless := f.headless || (!reports && !c.isTerminal())
 	if !headless && !reports {
 		c.sourcePath = f.sourcePath // where e may open source files
+		c.printfAt = f.printfAt.f
 		if err := c.showUI(s, f.theme, f.noColor); err != nil {
 			return c.fail("ui: %v", err)
 		}
@@ -61,6 +65,7 @@ func (c *cli) openCmd(args []string) int {
 	}
 	if headless {
 		printGroups(c.stderr, s)
+		printPrintf(c.stderr, s, f.printfAt.f)
 	}
 	status := c.report(s, f.jsonOut, f.sarifOut, f.allowUnchecked)
 	if headless {

@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gpuav-dbg/gpuav-dbg/internal/sanitize"
 	"github.com/gpuav-dbg/gpuav-dbg/launcher"
 	"github.com/gpuav-dbg/gpuav-dbg/session"
 )
@@ -60,6 +61,8 @@ func (c *cli) runCmd(name string, args []string) int {
 		f.headless = true
 	}
 	c.sourcePath = f.sourcePath
+	c.printfAt = f.printfAt.f
+	c.reportMode = os.FileMode(f.reportMode)
 	set := session.Settings{Checks: f.settingsChecks(), ReserveSlot: f.reserveSlot, SafeMode: true}
 	c.warnUnavailable(c.capabilities(), set.Checks)
 	o := launcher.Options{App: app, Shown: rest[0], Args: rest[1:], LayerDir: layer.Dir, Settings: set,
@@ -113,7 +116,9 @@ func (c *cli) launch(name string, o launcher.Options, f *runFlags) int {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go forwardSignals(sigs, r, f.headless, cancel)
+	done := make(chan struct{})
+	defer close(done)
+	go forwardSignals(done, sigs, r, cancel)
 
 	var uiErr error
 	if f.headless {
@@ -127,23 +132,25 @@ func (c *cli) launch(name string, o launcher.Options, f *runFlags) int {
 	return c.finishRun(r, f, uiErr)
 }
 
-// forwardSignals passes the signals the launcher gets on to the app until
-// it has exited. Ctrl-C in a headless run reached the app from the
-// terminal already; any other signal, or one to the UI, is passed on, and
-// all but SIGINT end the UI.
-func forwardSignals(sigs <-chan os.Signal, r *launcher.Run, headless bool, cancel func()) {
+// forwardSignals passes the signals the launcher gets on to the app (its
+// own process group, which the terminal does not signal) until it has
+// exited; all but SIGINT end the UI. Once the app has exited, SIGHUP and
+// SIGTERM still end the UI (its terminal closed), so it is never left
+// running without one.
+func forwardSignals(done <-chan struct{}, sigs <-chan os.Signal, r *launcher.Run, cancel func()) {
+	exited := r.Exited()
 	for {
 		select {
 		case s := <-sigs:
-			if s == syscall.SIGINT && headless {
-				r.Interrupted()
-			} else {
+			if exited != nil {
 				r.Signal(s)
 			}
 			if s != syscall.SIGINT {
 				cancel()
 			}
-		case <-r.Exited():
+		case <-exited:
+			exited = nil
+		case <-done:
 			return
 		}
 	}
@@ -161,12 +168,13 @@ func (c *cli) finishRun(r *launcher.Run, f *runFlags, uiErr error) int {
 	}
 	if f.headless {
 		printGroups(c.stderr, snap)
+		printPrintf(c.stderr, snap, f.printfAt.f)
 	}
 	status := c.report(snap, f.jsonOut, f.sarifOut, f.allowUnchecked)
 	if err := r.Close(); err != nil {
 		fmt.Fprintf(c.stderr, "gpuav-dbg: %v\n", err)
 	}
-	fmt.Fprintf(c.stderr, "gpuav-dbg: %s; session saved to %s\n", countLine(snap), r.SessionPath())
+	fmt.Fprintf(c.stderr, "gpuav-dbg: %s; session saved to %s\n", countLine(snap), sanitize.Text(r.SessionPath()))
 	return status
 }
 
@@ -175,7 +183,7 @@ func (c *cli) finishRun(r *launcher.Run, f *runFlags, uiErr error) int {
 func (c *cli) report(s *session.Session, jsonOut, sarifOut string, allowUnchecked bool) int {
 	status := exitStatus(s, allowUnchecked)
 	if jsonOut != "" {
-		if err := writeReport(jsonOut, c.stdout, s); err != nil {
+		if err := writeReport(jsonOut, c.stdout, s, c.reportMode); err != nil {
 			fmt.Fprintf(c.stderr, "gpuav-dbg: %v\n", err)
 			status = exitLauncher
 		}
@@ -198,7 +206,8 @@ func (c *cli) finishReruns(rr *launcher.Reruns) {
 		if err := r.Close(); err != nil {
 			fmt.Fprintf(c.stderr, "gpuav-dbg: %v\n", err)
 		}
-		fmt.Fprintf(c.stderr, "gpuav-dbg: run %d: %s; session saved to %s\n", i+2, countLine(r.Collector.Snapshot()), r.SessionPath())
+		fmt.Fprintf(c.stderr, "gpuav-dbg: run %d: %s; session saved to %s\n", i+2, countLine(r.Collector.Snapshot()),
+			sanitize.Text(r.SessionPath()))
 	}
 }
 
@@ -236,19 +245,23 @@ func printUnchecked(w io.Writer, s *session.Session, allowed bool) {
 	}
 	fmt.Fprintf(w, "gpuav-dbg: not everything was checked (%s):\n", how)
 	for _, x := range u {
-		fmt.Fprintf(w, "gpuav-dbg:   %s\n", x)
+		fmt.Fprintf(w, "gpuav-dbg:   %s\n", sanitize.Text(x.String()))
 	}
 }
 
-// printGroups prints one line per error group.
+// printGroups prints one line per error group, the app's strings in it
+// escaped (a file name or a debug name cannot drive the terminal).
 func printGroups(w io.Writer, s *session.Session) {
 	for _, g := range s.Groups {
-		fmt.Fprintf(w, "gpuav-dbg: %s\n", g.Summary())
+		fmt.Fprintf(w, "gpuav-dbg: %s\n", sanitize.Text(g.Summary()))
 	}
 }
 
-// countLine summarises the run: "2 error groups (16 records)", the app's end.
-func countLine(s *session.Session) string {
+// countLine summarises the run: "2 error groups (16 records)", the app's
+// end, and what was lost on the way; the app's strings in it escaped.
+func countLine(s *session.Session) string { return sanitize.Text(countText(s)) }
+
+func countText(s *session.Session) string {
 	records := 0
 	for _, g := range s.Groups {
 		records += g.Count
@@ -265,6 +278,10 @@ func countLine(s *session.Session) string {
 	if s.Dropped > 0 {
 		fmt.Fprintf(&b, ", %d records dropped", s.Dropped)
 	}
+	if s.LostRecords > 0 {
+		fmt.Fprintf(&b, ", %d records lost on the way", s.LostRecords)
+	}
+	b.WriteString(printfCount(s))
 	switch s.App.State {
 	case session.AppCrashed:
 		fmt.Fprintf(&b, "; app killed by %s", s.App.Signal)
@@ -275,16 +292,23 @@ func countLine(s *session.Session) string {
 		}
 	case session.AppFailed:
 		b.WriteString("; app failed to start")
-	default:
+	case session.AppExited:
 		fmt.Fprintf(&b, "; app exited %d", s.App.ExitCode)
+	default:
+		// Never "exited 0" for an end nobody saw.
+		b.WriteString("; " + session.EndNotRecorded)
 	}
 	return b.String()
 }
 
-// writeReport writes the JSON report to path, or to w for "-".
-func writeReport(path string, w io.Writer, s *session.Session) error {
+// writeReport writes the JSON report to path (with mode; 0: the session
+// file's), or to w for "-".
+func writeReport(path string, w io.Writer, s *session.Session, mode os.FileMode) error {
 	if path == "-" {
 		return session.WriteReport(w, s)
 	}
-	return session.WriteReportFile(path, s)
+	if mode == 0 {
+		mode = session.ReportMode
+	}
+	return session.WriteReportFileMode(path, s, mode)
 }

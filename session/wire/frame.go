@@ -263,7 +263,8 @@ func ReadFrame(r io.Reader) (Kind, []byte, error) {
 
 // Decode parses a payload of kind k into a pointer to its message struct
 // (*Hello, *Errors...). Unknown JSON fields are ignored; malformed JSON, an
-// unknown kind or a hello of another protocol version is an error.
+// unknown kind or a hello of a protocol version this reader does not read
+// is an error.
 func Decode(k Kind, payload []byte) (any, error) {
 	info, ok := kinds[k]
 	if !ok {
@@ -276,9 +277,9 @@ func Decode(k Kind, payload []byte) (any, error) {
 	if err := json.Unmarshal(payload, msg); err != nil {
 		return nil, fmt.Errorf("decode %v: %w", k, err)
 	}
-	if h, ok := msg.(*Hello); ok && h.Protocol != ProtocolVersion {
-		return nil, fmt.Errorf("decode hello: layer speaks protocol %d, this launcher %d: %w",
-			h.Protocol, ProtocolVersion, ErrProtocol)
+	if h, ok := msg.(*Hello); ok && (h.Protocol < MinProtocolVersion || h.Protocol > ProtocolVersion) {
+		return nil, fmt.Errorf("decode hello: layer speaks protocol %d, this launcher %d to %d: %w",
+			h.Protocol, MinProtocolVersion, ProtocolVersion, ErrProtocol)
 	}
 	return msg, nil
 }

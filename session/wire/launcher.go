@@ -16,10 +16,14 @@ const (
 	KindTime       Kind = 68
 	// KindCapabilities is the launcher's device probe (Capabilities).
 	KindCapabilities Kind = 69
+	// KindSourceFile is a source file the launcher read from disk
+	// (SourceFile).
+	KindSourceFile Kind = 70
 )
 
-// LauncherOnly reports whether k is a kind only the launcher writes.
-func (k Kind) LauncherOnly() bool { return k >= 64 && k < 128 }
+// LauncherOnly reports whether k is a kind only the launcher writes
+// (KindErrorsPacked, numbered among them, travels on the socket too).
+func (k Kind) LauncherOnly() bool { return k >= 64 && k < 128 && k != KindErrorsPacked }
 
 // AppStarted records the app the launcher started and the settings it asked
 // the layer for (the layer's hello says which it runs with).
@@ -35,6 +39,11 @@ type AppStarted struct {
 	// search path: where source files the modules do not carry are read.
 	Dir        string   `json:"dir,omitempty"`
 	SourcePath []string `json:"source_path,omitempty"`
+	// Stdout and Stderr are the files the app writes its output to (the
+	// launcher follows them into the session; they outlive a launcher
+	// that dies).
+	Stdout string `json:"stdout,omitempty"`
+	Stderr string `json:"stderr,omitempty"`
 }
 
 // AppOutput is one line the app printed, without its newline.
@@ -71,6 +80,16 @@ type Label struct {
 	CommandBuffer uint64 `json:"command_buffer"`
 	Op            string `json:"op"`
 	Name          string `json:"name,omitempty"`
+}
+
+// SourceFile is a shader source file the launcher read from disk because
+// a module named it without carrying its text: the session keeps the text
+// as it was during the run. Name is the module's name for it, Path the
+// file read.
+type SourceFile struct {
+	Name  string   `json:"name"`
+	Path  string   `json:"path"`
+	Lines []string `json:"lines"`
 }
 
 // Time stamps the frames that follow it in a session file: the launcher

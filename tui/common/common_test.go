@@ -1,6 +1,8 @@
 package common
 
 import (
+	"github.com/gpuav-dbg/gpuav-dbg/internal/sanitize"
+
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -140,7 +142,7 @@ func FuzzClean(f *testing.F) {
 			t.Fatalf("Clean(%q) = %q: not valid UTF-8", s, out)
 		}
 		for _, r := range out {
-			if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || unsafeRune(r, utf8.RuneLen(r)) {
+			if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || sanitize.Needed(string(r), false) {
 				t.Fatalf("Clean(%q) = %q keeps %U", s, out, r)
 			}
 		}

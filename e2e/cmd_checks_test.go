@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"cmp"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -42,6 +44,7 @@ type cmdGroup struct {
 	Pipeline struct {
 		Name string `json:"name"`
 	} `json:"pipeline"`
+	Labels      []string     `json:"labels"`
 	IndexBuffer *cmdIndex    `json:"index_buffer"`
 	Vertex      *cmdVertex   `json:"vertex"`
 	Indirect    *cmdIndirect `json:"indirect"`
@@ -86,9 +89,12 @@ type cmdIndirect struct {
 }
 
 // want is one expected error group of a command check: its check, VUID,
-// action, stage coordinates and values.
+// action, stage coordinates, values and the message's first sentences
+// (msg; the rest is attribution). pipeline is the bound pipeline's name
+// ("" for "cmd-pipeline").
 type want struct {
 	check, vuid, action string
+	msg, pipeline       string
 	coords              map[string][]float64
 	index               *cmdIndex
 	vertex              *cmdVertex
@@ -106,22 +112,28 @@ var cmdCases = []struct {
 	groups func(limit uint64) []want
 }{
 	{"draw_vertex_oob", nil, "vertices=0 sum=0", func(uint64) []want {
-		return []want{{check: "vertex_fetch_oob", vuid: "VUID-vkCmdDraw-None-02721", action: "vkCmdDraw",
+		return []want{{check: "vertex_fetch_oob", vuid: "VUID-vkCmdDraw-None-02721", action: "vkCmdDraw", msg: vertexMsg,
 			coords: map[string][]float64{"vertex_index": {3}, "instance_index": {0}},
 			vertex: &cmdVertex{Location: 0, Binding: 0, First: 48, Size: 16, End: 48, Index: 3, Rate: "vertex", Stride: 16, Skipped: true}}}
 	}},
 	{"draw_multi_vertex_oob", nil, "vertices=3 sum=6", func(uint64) []want {
-		return []want{{check: "vertex_fetch_oob", vuid: "VUID-vkCmdDrawMultiEXT-None-02721", action: "vkCmdDrawMultiEXT",
+		return []want{{check: "vertex_fetch_oob", vuid: "VUID-vkCmdDrawMultiEXT-None-02721", action: "vkCmdDrawMultiEXT", msg: vertexMsg,
 			coords: map[string][]float64{"vertex_index": {3}, "instance_index": {0}},
 			vertex: &cmdVertex{Location: 0, Binding: 0, First: 48, Size: 16, End: 48, Index: 3, Rate: "vertex", Stride: 16, Skipped: true}}}
 	}},
 	{"draw_indexed_oob", nil, "vertices=0 sum=0", func(uint64) []want {
 		return []want{{check: "index_buffer_oob", vuid: "VUID-vkCmdDrawIndexed-robustBufferAccess2-07825", action: "vkCmdDrawIndexed",
+			msg: "The draw reads indices 0 to 5 (firstIndex 0, indexCount 6), but the bound index buffer holds 3 " +
+				"(VK_INDEX_TYPE_UINT32 from offset 0 to byte 12): indexSize × (firstIndex + indexCount) + offset = 24 > 12. " +
+				"gpuav-dbg skipped the draw.",
 			coords: draw(0), index: &cmdIndex{FirstIndex: 0, IndexCount: 6, IndexSize: 4, End: 12, Available: 3, Skipped: true}}}
 	}},
 	{"draw_multi_indexed_oob", nil, "vertices=3 sum=6", func(uint64) []want {
 		return []want{{check: "index_buffer_oob", vuid: "VUID-vkCmdDrawMultiIndexedEXT-robustBufferAccess2-07825",
 			action: "vkCmdDrawMultiIndexedEXT", coords: draw(1),
+			msg: "The draw reads indices 1 to 3 (firstIndex 1, indexCount 3), but the bound index buffer holds 3 " +
+				"(VK_INDEX_TYPE_UINT32 from offset 0 to byte 12): indexSize × (firstIndex + indexCount) + offset = 16 > 12. " +
+				"gpuav-dbg skipped the draw.",
 			index: &cmdIndex{FirstIndex: 1, IndexCount: 3, IndexSize: 4, End: 12, Available: 3, Skipped: true}}}
 	}},
 	// Reported after the render pass, not stopped: what the driver draws of
@@ -134,11 +146,11 @@ var cmdCases = []struct {
 	}},
 	{"draw_indirect_first_instance", nil, "vertices=1 sum=1", func(uint64) []want {
 		return []want{{check: "indirect_command", vuid: "VUID-VkDrawIndirectCommand-firstInstance-00501", action: "vkCmdDrawIndirect",
-			coords: draw(0), indirect: &cmdIndirect{Struct: "VkDrawIndirectCommand", Field: "firstInstance", Value: 1}}}
+			msg: firstInstanceMsg("VkDrawIndirectCommand"), coords: draw(0), indirect: &cmdIndirect{Struct: "VkDrawIndirectCommand", Field: "firstInstance", Value: 1}}}
 	}},
 	{"draw_indexed_indirect_first_instance", nil, "vertices=1 sum=1", func(uint64) []want {
 		return []want{{check: "indirect_command", vuid: "VUID-VkDrawIndexedIndirectCommand-firstInstance-00554",
-			action: "vkCmdDrawIndexedIndirect", coords: draw(0),
+			action: "vkCmdDrawIndexedIndirect", coords: draw(0), msg: firstInstanceMsg("VkDrawIndexedIndirectCommand"),
 			indirect: &cmdIndirect{Struct: "VkDrawIndexedIndirectCommand", Field: "firstInstance", Value: 1}}}
 	}},
 	{"draw_indirect_overrun", nil, "vertices=2 sum=3", func(uint64) []want {
@@ -155,15 +167,19 @@ var cmdCases = []struct {
 	// Lavapipe's maxDrawIndirectCount is 2^32-1: the test hook lowers it.
 	{"draw_indirect_count_limit", []string{"VK_LAYER_GPUAV_DBG_TEST_MAX_DRAW_INDIRECT_COUNT=1"}, "vertices=1 sum=1", func(uint64) []want {
 		return []want{{check: "indirect_command", vuid: "VUID-vkCmdDrawIndirectCount-countBuffer-02717", action: "vkCmdDrawIndirectCount",
+			msg:    "The count buffer holds 2, above maxDrawIndirectCount (1); maxDrawCount is 1. gpuav-dbg drew at most 1.",
 			coords: draw(0), indirect: &cmdIndirect{Field: "count", Value: 2, Limit: 1, Skipped: true}}}
 	}},
 	{"dispatch_indirect_groups", nil, "groups=0 rays=0", func(limit uint64) []want {
 		return []want{{check: "indirect_command", vuid: "VUID-VkDispatchIndirectCommand-y-00418", action: "vkCmdDispatchIndirect",
+			msg: fmt.Sprintf("The y member of the VkDispatchIndirectCommand structure is %d, above maxComputeWorkGroupCount[1] (%d). "+
+				"The command was (1, %d, 1). gpuav-dbg dispatched no groups.", limit+1, limit, limit+1),
 			coords: draw(0), indirect: &cmdIndirect{Struct: "VkDispatchIndirectCommand", Field: "y", Value: limit + 1, Limit: limit,
 				Groups: &[3]uint32{1, uint32(limit + 1), 1}, Skipped: true}}}
 	}},
 	{"dispatch_indirect_offset", nil, "groups=0 rays=0", func(uint64) []want {
 		return []want{{check: "indirect_command", vuid: "VUID-vkCmdDispatchIndirect-offset-00407", action: "vkCmdDispatchIndirect",
+			msg:    "The 12-byte command at offset 16 is past the end of the 16-byte indirect buffer. gpuav-dbg skipped the command.",
 			coords: draw(0), indirect: &cmdIndirect{Field: "offset", Value: 16, Limit: 16, Count: 1, Stride: 12, Offset: 16,
 				CommandSize: 12, BufferSize: 16, Skipped: true}}}
 	}},
@@ -171,13 +187,14 @@ var cmdCases = []struct {
 	// reported, not skipped.
 	{"mesh_indirect_groups", nil, "rays=0", func(limit uint64) []want {
 		return []want{{check: "indirect_command", vuid: "VUID-VkDrawMeshTasksIndirectCommandEXT-TaskEXT-07327",
-			action: "vkCmdDrawMeshTasksIndirectEXT", coords: draw(0),
+			action: "vkCmdDrawMeshTasksIndirectEXT", coords: draw(0), msg: meshMsg("maxMeshWorkGroupCount", limit),
 			indirect: &cmdIndirect{Struct: "VkDrawMeshTasksIndirectCommandEXT", Field: "groupCountY", Value: limit + 1, Limit: limit,
 				Groups: &[3]uint32{1, uint32(limit + 1), 1}}}}
 	}},
 	{"mesh_task_indirect_count_groups", nil, "rays=0", func(limit uint64) []want {
 		return []want{{check: "indirect_command", vuid: "VUID-VkDrawMeshTasksIndirectCommandEXT-TaskEXT-07323",
-			action: "vkCmdDrawMeshTasksIndirectCountEXT", coords: draw(0),
+			action: "vkCmdDrawMeshTasksIndirectCountEXT", coords: draw(0), msg: meshMsg("maxTaskWorkGroupCount", limit),
+			pipeline: "cmd-task-pipeline",
 			indirect: &cmdIndirect{Struct: "VkDrawMeshTasksIndirectCommandEXT", Field: "groupCountY", Value: limit + 1, Limit: limit,
 				Groups: &[3]uint32{1, uint32(limit + 1), 1}}}}
 	}},
@@ -191,13 +208,34 @@ var cmdCases = []struct {
 
 func draw(i float64) map[string][]float64 { return map[string][]float64{"draw_index": {i}} }
 
+const vertexMsg = "Vertex attribute at location 0 (binding 0, vertex rate, stride 16) fetched bytes 48 to 63 for vertex " +
+	"index 3, past the end of the bound vertex buffer range (byte 48). gpuav-dbg skipped the draw."
+
+func firstInstanceMsg(st string) string {
+	return "The firstInstance member of the " + st + " structure is 1, but the drawIndirectFirstInstance feature is not enabled."
+}
+
+func meshMsg(limitName string, limit uint64) string {
+	return fmt.Sprintf("The groupCountY member of the VkDrawMeshTasksIndirectCommandEXT structure is %d, above %s[1] (%d).",
+		limit+1, limitName, limit)
+}
+
 func indexedIndirect(action string) want {
 	return want{check: "index_buffer_oob", vuid: "VUID-VkDrawIndexedIndirectCommand-robustBufferAccess2-08798", action: action,
+		msg: "The VkDrawIndexedIndirectCommand reads indices 0 to 5 (firstIndex 0, indexCount 6), but the bound index buffer " +
+			"holds 3 (VK_INDEX_TYPE_UINT32 from offset 0 to byte 12): indexSize × (firstIndex + indexCount) + offset = 24 > 12.",
 		coords: draw(0), index: &cmdIndex{FirstIndex: 0, IndexCount: 6, IndexSize: 4, End: 12, Available: 3, Indirect: true}}
 }
 
 func overrun(action, vuid, field string, count, stride, size uint32) want {
-	return want{check: "indirect_command", vuid: "VUID-" + action + "-" + vuid, action: action, coords: draw(0),
+	what := "The " + field + " parameter is"
+	if field == "count" {
+		what = "The count in the count buffer is"
+	}
+	msg := fmt.Sprintf("%s %d: stride × (count - 1) + offset + size = %d × %d + 0 + %d = %d is past the end of the %d-byte "+
+		"indirect buffer, which holds 2 such commands. gpuav-dbg executed only the 2 that fit.",
+		what, count, stride, count-1, stride, stride*count, size)
+	return want{check: "indirect_command", vuid: "VUID-" + action + "-" + vuid, action: action, coords: draw(0), msg: msg,
 		indirect: &cmdIndirect{Field: field, Value: uint64(count), Limit: 2, Count: count, Stride: stride, CommandSize: stride,
 			BufferSize: size, Fit: 2, Skipped: true}}
 }
@@ -206,7 +244,9 @@ func overrun(action, vuid, field string, count, stride, size uint32) want {
 func traceRays(action, two string, limit uint64) want {
 	st := "VkTraceRaysIndirectCommand" + two + "KHR"
 	depth := limit/(8192*8192) + 1
-	return want{check: "indirect_command", vuid: "VUID-" + st + "-width-03641", action: action, coords: draw(0),
+	msg := fmt.Sprintf("The width × height × depth of the %s structure is %d, above maxRayDispatchInvocationCount (%d). "+
+		"The command was 8192 × 8192 × %d; gpuav-dbg traced no rays.", st, 8192*8192*depth, limit, depth)
+	return want{check: "indirect_command", vuid: "VUID-" + st + "-width-03641", action: action, coords: draw(0), msg: msg,
 		indirect: &cmdIndirect{Struct: st, Field: "width × height × depth", Value: 8192 * 8192 * depth, Limit: limit,
 			Groups: &[3]uint32{8192, 8192, uint32(depth)}, Skipped: true}}
 }
@@ -282,8 +322,14 @@ func checkGroups(t *testing.T, got []cmdGroup, wants []want, out string) {
 		if g.Indirect != nil && g.Indirect.Groups != nil && w.indirect.Groups != nil && *g.Indirect.Groups != *w.indirect.Groups {
 			t.Errorf("group %d: groups %v, want %v", i, *g.Indirect.Groups, *w.indirect.Groups)
 		}
-		if !strings.HasPrefix(g.Message, g.Check+": ") || !strings.Contains(g.Message, "checked by the layer (no shader)") {
-			t.Errorf("group %d message: %s", i, g.Message)
+		pipeline := cmp.Or(w.pipeline, "cmd-pipeline")
+		if g.Pipeline.Name != pipeline || !slices.Equal(g.Labels, []string{"cmd-case"}) {
+			t.Errorf("group %d: pipeline %q labels %q, want %q and [cmd-case]", i, g.Pipeline.Name, g.Labels, pipeline)
+		}
+		head := fmt.Sprintf("%s: %s %s. Command buffer 0x? (\"cmd-cmd\"), action #0 %s in \"cmd-case\", submit 1, "+
+			"pipeline 0x? (%q), checked by the layer (no shader). Stage ", w.check, w.msg, w.vuid, w.action, pipeline)
+		if msg := regexp.MustCompile(`0x[0-9a-f]+`).ReplaceAllString(g.Message, "0x?"); !strings.HasPrefix(msg, head) {
+			t.Errorf("group %d message:\n%s\nwant it to begin\n%s", i, msg, head)
 		}
 	}
 }

@@ -1,7 +1,8 @@
 /*
  * cmdapp: the command checks' test app (index_buffer_oob, vertex_fetch_oob,
  * indirect_command). Each case records one command buffer of one form of
- * draw, dispatch, mesh draw or trace rays, named "cmd-cmd", with a bad
+ * draw, dispatch, mesh draw or trace rays, named "cmd-cmd" and labelled
+ * "cmd-case" (the task pipeline is "cmd-task-pipeline"), with a bad
  * parameter (or none: the clean cases use every form at its limits), submits
  * it and prints what ran: "vertices=N sum=N groups=N rays=N" (vertex shader
  * invocations, the sum of the x of the vertex attribute they fetched,
@@ -229,6 +230,8 @@ static void setup(int group)
     }
     app.pool = ca_command_buffers(0, 1, &app.cmd);
     ca_name_cmd_pipeline(app.cmd, "cmd-cmd", app.pipe, "cmd-pipeline");
+    if (app.pipe2)
+        capp_name(&ca, VK_OBJECT_TYPE_PIPELINE, capp_handle(app.pipe2), "cmd-task-pipeline");
     uint32_t verts[12] = {0x3f800000, 0, 0, 0, 0x40000000, 0, 0, 0, 0x40400000, 0, 0, 0}; /* x = 1, 2, 3 */
     uint32_t idx[3] = {0, 1, 2};
     if (group == G_DRAW) {
@@ -242,6 +245,7 @@ static void setup(int group)
 static void begin(VkPipeline pipe)
 {
     capp_begin(app.cmd, 0);
+    capp_label(&ca, app.cmd, "cmd-case");
     VkPipelineBindPoint bp = app.group == G_COMPUTE ? VK_PIPELINE_BIND_POINT_COMPUTE
                              : app.group == G_RAYS  ? VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR
                                                     : VK_PIPELINE_BIND_POINT_GRAPHICS;
@@ -261,6 +265,7 @@ static void run(void)
 {
     if (app.group == G_DRAW || app.group == G_MESH)
         vkCmdEndRendering(app.cmd);
+    capp_unlabel(&ca, app.cmd);
     CHECK(vkEndCommandBuffer(app.cmd));
     ca_submit_wait(app.cmd);
     const counts *c = app.counts.map;

@@ -69,10 +69,14 @@ static void device_limits(device_data *dd, cc_dev *c, const VkDeviceCreateInfo *
     }
     if (has_extension(ci, VK_KHR_RAY_TRACING_PIPELINE_EXTENSION_NAME))
         *next = &rt;
-    PFN_vkGetPhysicalDeviceProperties2 get = dd->inst->disp.GetPhysicalDeviceProperties2;
-    if (!get)
-        get = dd->inst->disp.GetPhysicalDeviceProperties2KHR;
-    if (get)
+    /* vkGetPhysicalDeviceProperties2 only when a structure is chained (the
+     * extensions that add them need it), by its core name only for a
+     * Vulkan 1.1 app: a Vulkan 1.0 app may call neither. */
+    int v11 = dd->inst->api_version >= VK_API_VERSION_1_1;
+    PFN_vkGetPhysicalDeviceProperties2 get = v11 && dd->inst->disp.GetPhysicalDeviceProperties2
+                                                 ? dd->inst->disp.GetPhysicalDeviceProperties2
+                                                 : dd->inst->disp.GetPhysicalDeviceProperties2KHR;
+    if (p2.pNext && get)
         get(dd->physical, &p2);
     else if (dd->inst->disp.GetPhysicalDeviceProperties)
         dd->inst->disp.GetPhysicalDeviceProperties(dd->physical, &p2.properties);

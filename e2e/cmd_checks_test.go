@@ -461,3 +461,59 @@ func TestCommandChecksKhronos(t *testing.T) {
 		})
 	}
 }
+
+// TestCommandChecksNotices: what the command checks leave unchecked is
+// said. draw_clean's indexed and indirect draws fetch vertex-rate
+// attributes by indices in GPU memory (a warning, once); draw_indirect_full
+// records more indirect draws than the first pre-pass buffer holds jobs
+// for: the first submit leaves the last ones unchecked, with a warning, and
+// its bad last command unreported; the buffer grows at the next
+// vkBeginCommandBuffer (an info notice) and the second submit reports it.
+func TestCommandChecksNotices(t *testing.T) {
+	const (
+		vertex = "vertex_fetch_oob: the vertex-rate attributes of indexed and indirect draws are not checked"
+		full   = "indirect_command: the pre-pass buffer of a command buffer is full: the indirect commands past it " +
+			"are not checked in this recording; it grows at the next vkBeginCommandBuffer"
+		grown = "input buffer (binding 4) grown to "
+	)
+	for _, tt := range []struct {
+		kase, output string
+		warnings     []string
+		infos        []string
+		groups       int
+	}{
+		{"draw_clean", "vertices=24 sum=46", []string{vertex}, nil, 0},
+		{"draw_indirect_full", "vertices=2000 sum=", []string{vertex, full}, []string{grown}, 1},
+	} {
+		t.Run(tt.kase, func(t *testing.T) {
+			var r checkReport
+			code, out := cmdApp.runInto(t, &r, nil, nil, "--case", tt.kase)
+			if !strings.Contains(out, tt.output) || len(r.Errors) != tt.groups {
+				t.Fatalf("exit %d, %d groups, want %d and %q\n%s", code, len(r.Errors), tt.groups, tt.output, out)
+			}
+			if tt.groups == 1 {
+				e := r.Errors[0]
+				if e.Check != "indirect_command" || e.ActionIndex != 999 || e.Submit != 2 || e.Count != 1 {
+					t.Errorf("group %s action #%d submit %d ×%d, want indirect_command #999 of submit 2, once",
+						e.Check, e.ActionIndex, e.Submit, e.Count)
+				}
+			}
+			for level, texts := range map[string][]string{"warning": tt.warnings, "info": tt.infos} {
+				for _, want := range texts {
+					n := 0
+					for _, no := range r.Notices {
+						if strings.HasPrefix(no.Text, want) {
+							n++
+							if no.Level != level {
+								t.Errorf("notice %q: level %s, want %s", no.Text, no.Level, level)
+							}
+						}
+					}
+					if n != 1 {
+						t.Errorf("%d notices %q..., want 1: %+v", n, want, r.Notices)
+					}
+				}
+			}
+		})
+	}
+}

@@ -31,6 +31,8 @@
  *   draw_indirect_count_limit   vkCmdDrawIndirectCount, count 2, maxDrawCount 2 (run with a lower
  *                               maxDrawIndirectCount: VK_LAYER_GPUAV_DBG_TEST_MAX_DRAW_INDIRECT_COUNT)
  *   draw_clean                  every draw form above, valid
+ *   draw_indirect_full          1000 vkCmdDrawIndirect of one vertex, the last with firstInstance 1,
+ *                               recorded and submitted twice (the pool reset between)
  *   dispatch_indirect_groups    vkCmdDispatchIndirect {1, maxComputeWorkGroupCount[1] + 1, 1}
  *   dispatch_indirect_offset    vkCmdDispatchIndirect at offset 16 of a 16-byte buffer
  *   dispatch_clean              vkCmdDispatchIndirect {2, 3, 1}, then vkCmdDispatch(1, 1, 1) with
@@ -325,6 +327,26 @@ static void draw_cases(const char *kase)
     run();
 }
 
+/* draw_full records FULL_DRAWS one-vertex vkCmdDrawIndirect, the last with
+ * firstInstance 1, more than the layer's first pre-pass buffer holds jobs
+ * for; submits; resets the pool and does it again. */
+enum { FULL_DRAWS = 1000 };
+static void draw_full(void)
+{
+    static uint32_t cmds[FULL_DRAWS * 4];
+    for (uint32_t i = 0; i < FULL_DRAWS; i++)
+        memcpy(cmds + i * 4, (uint32_t[4]){1, 1, 0, i == FULL_DRAWS - 1}, 16);
+    capp_buffer b = buffer(INDIRECT, cmds, FULL_DRAWS * 4);
+    for (int r = 0; r < 2; r++) {
+        if (r)
+            CHECK(vkResetCommandPool(ca.dev, app.pool, 0));
+        begin(app.pipe);
+        for (uint32_t i = 0; i < FULL_DRAWS; i++)
+            vkCmdDrawIndirect(app.cmd, b.buf, (VkDeviceSize)i * 16, 1, 16);
+        run();
+    }
+}
+
 static void compute_cases(const char *kase)
 {
     uint32_t limit = ca.props.limits.maxComputeWorkGroupCount[1];
@@ -420,7 +442,12 @@ int main(int argc, char **argv)
     }
     setup(app.group);
     switch (app.group) {
-    case G_DRAW: draw_cases(kase); break;
+    case G_DRAW:
+        if (!strcmp(kase, "draw_indirect_full"))
+            draw_full();
+        else
+            draw_cases(kase);
+        break;
     case G_COMPUTE: compute_cases(kase); break;
     case G_MESH: mesh_cases(kase); break;
     case G_RAYS: rays_cases(kase); break;

@@ -58,35 +58,24 @@ func DecodeLayerRecords(words []uint32) []Record {
 	return out
 }
 
-// DecodeLayerOutput decodes the pre-pass's output: the output buffer's
-// header, then layer records. Records claimed but not written (code 0)
-// are skipped, as Decode skips them.
+// DecodeLayerOutput decodes the pre-pass's output: its header (words
+// written, records dropped: PrepassHeaderWords), then layer records.
+// Records claimed but not written (code 0) are skipped, as Decode skips
+// them. It never panics: a short buffer yields no records.
 func DecodeLayerOutput(buf []uint32) Output {
 	var out Output
-	out.Dropped = eachOutputRecord(buf, LayerRecordWords, func(r []uint32) {
-		if r[LayerCodeWord] != 0 {
+	if len(buf) < PrepassHeaderWords {
+		return out
+	}
+	out.Dropped = buf[1]
+	data := buf[PrepassHeaderWords:]
+	written := min(int64(buf[0]), int64(len(data)))
+	for off := 0; off+LayerRecordWords <= int(written); off += LayerRecordWords {
+		if r := data[off : off+LayerRecordWords]; r[LayerCodeWord] != 0 {
 			out.Records = append(out.Records, layerRecord(r))
 		}
-	})
+	}
 	return out
-}
-
-// eachOutputRecord calls f with each size-word record of an output buffer
-// (header, then records; the written word bounds them) and returns the
-// header's dropped count. A short buffer has no records.
-func eachOutputRecord(buf []uint32, size int, f func(r []uint32)) (dropped uint32) {
-	if len(buf) < OutputHeaderWords {
-		return 0
-	}
-	data := buf[OutputHeaderWords:]
-	written := int(buf[OutputWrittenWord])
-	if written > len(data) || written < 0 {
-		written = len(data)
-	}
-	for off := 0; off+size <= written; off += size {
-		f(data[off : off+size])
-	}
-	return buf[OutputDroppedWord]
 }
 
 func layerRecord(r []uint32) Record {

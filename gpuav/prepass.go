@@ -23,10 +23,13 @@ const (
 
 	PrepassLimitWords = 20
 	PrepassHeaderWord = PrepassLimitWords
-	PrepassRecordWord = PrepassHeaderWord + OutputHeaderWords
-	PrepassRecords    = 256
-	PrepassJobWord    = PrepassRecordWord + PrepassRecords*LayerRecordWords
-	PrepassJobWords   = 16
+	// PrepassHeaderWords is the pre-pass output's header: words written
+	// (claimed, may pass the records' end), records dropped, two unused.
+	PrepassHeaderWords = 4
+	PrepassRecordWord  = PrepassHeaderWord + PrepassHeaderWords
+	PrepassRecords     = 256
+	PrepassJobWord     = PrepassRecordWord + PrepassRecords*LayerRecordWords
+	PrepassJobWords    = 16
 	// PrepassLocalSize is the pre-pass's workgroup size: one workgroup
 	// per job, its invocations over the job's commands.
 	PrepassLocalSize = 64
@@ -172,5 +175,5 @@ var PrepassConstants = []Constant{
 	{"OVERRUN_COUNT_BUFFER", OverrunCountBuffer},
 	{"OVERRUN_OFFSET", OverrunOffset},
 	{"INDIRECT_SKIPPED", IndirectSkipped},
-	{"OUTPUT_HEADER_WORDS", OutputHeaderWords},
+	{"PREPASS_HEADER_WORDS", PrepassHeaderWords},
 }

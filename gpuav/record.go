@@ -101,15 +101,25 @@ type Output struct {
 // included, as words). It never panics: a short buffer yields no records.
 func Decode(buf []uint32) Output {
 	var out Output
-	out.Dropped = eachOutputRecord(buf, RecordWords, func(r []uint32) {
+	if len(buf) < OutputHeaderWords {
+		return out
+	}
+	out.Dropped = buf[OutputDroppedWord]
+	data := buf[OutputHeaderWords:]
+	written := int(buf[OutputWrittenWord])
+	if written > len(data) || written < 0 {
+		written = len(data)
+	}
+	for off := 0; off+RecordWords <= written; off += RecordWords {
+		r := data[off : off+RecordWords]
 		if r[RecordSizeWord] == 0 {
 			// Claimed but not yet written; can happen only if a shader
 			// was interrupted. Skip it.
-			return
+			continue
 		}
 		if r[RecordSizeWord] != RecordWords {
 			out.Malformed++
-			return
+			continue
 		}
 		rec := Record{
 			ShaderID:    r[RecordShaderIDWord],
@@ -121,6 +131,6 @@ func Decode(buf []uint32) Output {
 		copy(rec.StageWords[:], r[RecordStage0Word:RecordStage0Word+3])
 		copy(rec.Params[:], r[RecordParam0Word:])
 		out.Records = append(out.Records, rec)
-	})
+	}
 	return out
 }

@@ -180,7 +180,7 @@ void gpuavdbg_prepass_zero(out_unit *u)
     if (written > GPUAVDBG_PREPASS_RECORDS * GPUAVDBG_LAYER_RECORD_WORDS)
         written = GPUAVDBG_PREPASS_RECORDS * GPUAVDBG_LAYER_RECORD_WORDS;
     memset(w + GPUAVDBG_PREPASS_RECORD_WORD, 0, (size_t)written * 4);
-    memset(w + GPUAVDBG_PREPASS_HEADER_WORD, 0, GPUAVDBG_OUTPUT_HEADER_WORDS * 4);
+    memset(w + GPUAVDBG_PREPASS_HEADER_WORD, 0, GPUAVDBG_PREPASS_HEADER_WORDS * 4);
 }
 
 static int add_copy(cc_cb *c, VkBuffer src, VkDeviceSize offset, VkDeviceSize size, uint32_t dst_word)

@@ -174,7 +174,7 @@ static void process(device_data *dd, pending_submit *e, int signalled)
             .nlayer_words = nlayer,
             .layer_dropped = layer_dropped,
             .prepass_words = prepass ? pw + GPUAVDBG_PREPASS_HEADER_WORD : NULL,
-            .nprepass_words = prepass ? GPUAVDBG_OUTPUT_HEADER_WORDS + GPUAVDBG_PREPASS_RECORDS * GPUAVDBG_LAYER_RECORD_WORDS
+            .nprepass_words = prepass ? GPUAVDBG_PREPASS_HEADER_WORDS + GPUAVDBG_PREPASS_RECORDS * GPUAVDBG_LAYER_RECORD_WORDS
                                       : 0,
         };
     }

@@ -86,6 +86,7 @@ func TestScenesUnderReferee(t *testing.T) {
 		{"--scene", "dispatch", "--dispatches", "16"},
 		{"--scene", "shader", "--invocations", "256", "--loops", "8"},
 		{"--scene", "draw", "--draws", "32", "--sets", "4"},
+		{"--scene", "draw_indirect", "--draws", "32", "--sets", "4"},
 		{"--scene", "pipeline"},
 	} {
 		t.Run(sc[1], func(t *testing.T) {

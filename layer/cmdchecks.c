@@ -790,9 +790,8 @@ static uint32_t indirect_single(cb_state *cs, uint32_t action, uint32_t kind, Vk
                 .kind = kind | GPUAVDBG_PREPASS_FLAG_INDIRECT | (safe(dd) ? GPUAVDBG_PREPASS_FLAG_SAFE : 0), .buf = buffer,
                 .offset = offset, .size = size, .n = 1, .stride = cmd_size, .cmd_size = cmd_size, .fit = 1};
     uint32_t src = gpuavdbg_prepass_add(cs, &j);
-    if (!src)
-        return 0;
-    gpuavdbg_prepass_run(cs);
+    if (!src || !gpuavdbg_prepass_run(cs))
+        return 0; /* not checked (said once): the action reads the app's buffer */
     return safe(dd) ? src : 0;
 }
 

@@ -144,8 +144,10 @@ typedef struct cc_job {
 uint32_t gpuavdbg_prepass_add(cb_state *cs, const cc_job *job);
 /* gpuavdbg_prepass_run records the pre-pass of the jobs not run yet
  * (outside a render pass): copies, the dispatch, barriers, and the app's
- * compute state back. */
-void gpuavdbg_prepass_run(cb_state *cs);
+ * compute state back. It returns 0 when it could not (those jobs are not
+ * checked, said once: their copies were not made, so an action must read
+ * the app's buffer). */
+int gpuavdbg_prepass_run(cb_state *cs);
 /* gpuavdbg_prepass_buffer returns the unit's pre-pass buffer and its
  * device address (0 without one). */
 VkBuffer gpuavdbg_prepass_buffer(cb_state *cs, VkDeviceAddress *address);

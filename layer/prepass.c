@@ -358,12 +358,12 @@ static void copy_all(device_data *dd, VkCommandBuffer cb, cc_cb *c, VkBuffer dst
     c->ncopies = 0;
 }
 
-void gpuavdbg_prepass_run(cb_state *cs)
+int gpuavdbg_prepass_run(cb_state *cs)
 {
     device_data *dd = cs->dd;
     cc_cb *c = cs->cc;
     if (!c || c->first_pending >= c->njobs)
-        return;
+        return 1;
     uint32_t first = c->first_pending, n = c->njobs - first;
     c->first_pending = c->njobs;
     int state;
@@ -380,7 +380,7 @@ void gpuavdbg_prepass_run(cb_state *cs)
                  "layer's set (its slot is taken, or shader objects), which the pre-pass would disturb");
         c->unchecked += n;
         c->ncopies = 0;
-        return;
+        return 0;
     }
     VkCommandBuffer cb = cs->cb;
     out_unit *u = cs->unit;
@@ -406,6 +406,7 @@ void gpuavdbg_prepass_run(cb_state *cs)
             VK_ACCESS_INDIRECT_COMMAND_READ_BIT);
     restore(cs);
     c->ran = 1;
+    return 1;
 }
 
 VkBuffer gpuavdbg_prepass_buffer(cb_state *cs, VkDeviceAddress *address)

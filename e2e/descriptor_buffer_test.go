@@ -60,6 +60,10 @@ func TestDescriptorBuffer(t *testing.T) {
 				if !found {
 					t.Errorf("no warning %q...: %+v", want, r.Notices)
 				}
+				if code != 4 || len(r.Errors) != 0 {
+					t.Errorf("exit %d, %d error groups; want 4 (not everything checked) and none\n%s", code, len(r.Errors), out)
+				}
+				return
 			}
 			if c.index < 0 {
 				requireSilent(t, code, r, out)

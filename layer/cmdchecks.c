@@ -106,7 +106,7 @@ void gpuavdbg_cc_device_created(device_data *dd, const VkDeviceCreateInfo *ci)
 {
     cc_dev *c = calloc(1, sizeof *c);
     if (!c) {
-        gpuavdbg_logf(GPUAVDBG_LOG_WARNING, "out of memory: index_buffer_oob, vertex_fetch_oob and indirect_command are off");
+        gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED, "out of memory: index_buffer_oob, vertex_fetch_oob and indirect_command are off");
         return;
     }
     c->checks = goCommandChecks(GPUAVDBG_H(dd->inst->instance));
@@ -175,7 +175,7 @@ void gpuavdbg_cc_pipeline_created(device_data *dd, pipeline_info *pi, const VkGr
     const VkPipelineVertexInputStateCreateInfo *vs = ci->pVertexInputState;
     if (!dyn_input && !vs && find_next(ci->pNext, VK_STRUCTURE_TYPE_PIPELINE_LIBRARY_CREATE_INFO_KHR) &&
         !(__atomic_fetch_or(&dd->cc->told, CC_TOLD_VERTEX_LIBRARY, __ATOMIC_RELAXED) & CC_TOLD_VERTEX_LIBRARY))
-        gpuavdbg_logf(GPUAVDBG_LOG_WARNING, "vertex_fetch_oob: draws of pipelines linked from graphics pipeline "
+        gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED, "vertex_fetch_oob: draws of pipelines linked from graphics pipeline "
                                             "libraries are not checked (the layer does not read a library's vertex "
                                             "input state) (said once per device)");
     if (!dyn_input && (!vs || vs->vertexBindingDescriptionCount == 0))
@@ -526,7 +526,7 @@ static void unchecked_vertex(cb_state *cs, const cc_vi *vi)
         vertex_rate |= !vi->bind[k].instance;
     if (vertex_rate && !(__atomic_fetch_or(&cs->dd->cc->told, CC_TOLD_VERTEX_INDEXED, __ATOMIC_RELAXED) &
                          CC_TOLD_VERTEX_INDEXED))
-        gpuavdbg_logf(GPUAVDBG_LOG_WARNING,
+        gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED,
                       "vertex_fetch_oob: the vertex-rate attributes of indexed and indirect draws are not checked (their "
                       "vertex indices are in GPU memory; vkCmdDraw and vkCmdDrawMultiEXT are checked, and the "
                       "instance-rate attributes of indexed draws) (said once per device)");
@@ -834,7 +834,7 @@ static VkDeviceAddress trace_rays_src(cb_state *cs, uint32_t action, uint32_t ki
     uint64_t offset;
     if (!gpuavdbg_addr_lookup(dd, addr, cmd_size, &buffer, &offset)) {
         if (!(__atomic_fetch_or(&dd->cc->told, CC_TOLD_ADDRESS, __ATOMIC_RELAXED) & CC_TOLD_ADDRESS))
-            gpuavdbg_logf(GPUAVDBG_LOG_WARNING,
+            gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED,
                           "indirect_command: the trace rays command at device address 0x%llx is in no buffer whose "
                           "address the app obtained: not checked (said once per device)",
                           (unsigned long long)addr);
@@ -916,7 +916,7 @@ int gpuavdbg_cc_end(cb_state *cs)
         return 0;
     uint32_t left = c->njobs - c->first_pending;
     if (left > 0 && !(__atomic_fetch_or(&cs->dd->cc->told, CC_TOLD_SECONDARY, __ATOMIC_RELAXED) & CC_TOLD_SECONDARY))
-        gpuavdbg_logf(GPUAVDBG_LOG_WARNING,
+        gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED,
                       "indirect_command: %u indirect draws of command buffer 0x%llx are not checked: they are inside a "
                       "render pass that does not end in it (a secondary command buffer, or a suspended render pass); "
                       "the layer's pre-pass runs after the render pass ends (said once per device)",

@@ -617,6 +617,10 @@ func goSubmitDone(queue, submit C.uint64_t, cbs *C.gpuavdbg_submit_cb, n C.uint3
 //export goLog
 func goLog(level C.int, text *C.char) {
 	defer recovered("goLog")
+	if level == C.GPUAVDBG_LOG_UNCHECKED {
+		logUnchecked(C.GoString(text))
+		return
+	}
 	logf(int(level), "%s", C.GoString(text))
 }
 

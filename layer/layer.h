@@ -169,7 +169,9 @@ enum {
 uint32_t gpuavdbg_robust_buffer_access(const VkDeviceCreateInfo *ci);
 
 /* Log levels for goLog. */
-enum { GPUAVDBG_LOG_INFO = 0, GPUAVDBG_LOG_WARNING = 1, GPUAVDBG_LOG_ERROR = 2 };
+/* GPUAVDBG_LOG_UNCHECKED: a warning that says what the layer left
+ * unchecked (the launcher counts it: the run exits 4). */
+enum { GPUAVDBG_LOG_INFO = 0, GPUAVDBG_LOG_WARNING = 1, GPUAVDBG_LOG_ERROR = 2, GPUAVDBG_LOG_UNCHECKED = 3 };
 
 /* ---- hash map (hmap.c) ----------------------------------------------------- */
 

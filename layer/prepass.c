@@ -158,7 +158,7 @@ static VkPipeline pipeline_for(device_data *dd, VkPipelineLayout layout)
         VkResult r = dd->disp.CreateComputePipelines(dd->device, VK_NULL_HANDLE, 1, &ci, NULL, &p);
         if (r != VK_SUCCESS) {
             p = VK_NULL_HANDLE;
-            gpuavdbg_logf(GPUAVDBG_LOG_WARNING, "indirect_command: the pre-pass pipeline could not be made (%d)", (int)r);
+            gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED, "indirect_command: the pre-pass pipeline could not be made (%d)", (int)r);
         } else if (!hmap_put(&c->pipes, GPUAVDBG_H(layout), p)) {
             dd->disp.DestroyPipeline(dd->device, p, NULL);
             p = VK_NULL_HANDLE;
@@ -201,7 +201,7 @@ static int add_copy(cc_cb *c, VkBuffer src, VkDeviceSize offset, VkDeviceSize si
 static void tell(device_data *dd, uint32_t which, const char *text)
 {
     if (!(__atomic_fetch_or(&dd->cc->told, which, __ATOMIC_RELAXED) & which))
-        gpuavdbg_logf(GPUAVDBG_LOG_WARNING, "%s (said once per device)", text);
+        gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED, "%s (said once per device)", text);
 }
 
 /* full notes a job that did not fit: the buffer grows at the next
@@ -229,7 +229,7 @@ uint32_t gpuavdbg_prepass_add(cb_state *cs, const cc_job *job)
         return 0; /* no unit: instrumentation is off on the device, which says so */
     if (dd->cc->failed || !dd->cc->module) {
         if (!(__atomic_fetch_or(&dd->cc->told, CC_TOLD_FAILED, __ATOMIC_RELAXED) & CC_TOLD_FAILED))
-            gpuavdbg_logf(GPUAVDBG_LOG_WARNING,
+            gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED,
                           "indirect_command and the indirect draws of index_buffer_oob are not checked on this device: "
                           "the layer's pre-pass could not be set up (%s)",
                           dd->cc->failure[0] ? dd->cc->failure : "no pre-pass pipeline");

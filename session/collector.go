@@ -334,6 +334,9 @@ func (c *Collector) apply(msg any) {
 		c.applyLost(m)
 	case *wire.Log:
 		c.addNotice(m.Level, m.Text)
+		if m.Unchecked {
+			c.uncheck(UncheckedCommand, m.Text)
+		}
 	case *wire.Bye:
 		s.Submits = max(s.Submits, m.Submits)
 		if m.Lost > 0 {

@@ -506,13 +506,17 @@ func TestCommandChecksKhronos(t *testing.T) {
 // records more indirect draws than the first pre-pass buffer holds jobs
 // for: the first submit leaves the last ones unchecked, with a warning, and
 // its bad last command unreported; the buffer grows at the next
-// vkBeginCommandBuffer (an info notice) and the second submit reports it.
+// vkBeginCommandBuffer (an info notice) and the second submit reports it;
+// the indirect draws of a secondary command buffer recorded inside a
+// render pass are not checked (the pre-pass runs after a render pass, which
+// the secondary does not end). A run with no error exits 4.
 func TestCommandChecksNotices(t *testing.T) {
 	const (
 		vertex = vertexUnchecked
 		full   = "indirect_command: the pre-pass buffer of a command buffer is full: the indirect commands past it " +
 			"are not checked in this recording; it grows at the next vkBeginCommandBuffer"
-		grown = "input buffer (binding 4) grown to "
+		grown     = "input buffer (binding 4) grown to "
+		secondary = "indirect_command: 1 indirect draws of command buffer 0x"
 	)
 	for _, tt := range []struct {
 		kase, output string
@@ -522,6 +526,7 @@ func TestCommandChecksNotices(t *testing.T) {
 	}{
 		{"draw_clean", "vertices=24 sum=46", []string{vertex}, nil, 0},
 		{"draw_indirect_full", "vertices=2000 sum=", []string{vertex, full}, []string{grown}, 1},
+		{"draw_secondary_indirect", "vertices=1 sum=1", []string{vertex, secondary}, nil, 0},
 	} {
 		t.Run(tt.kase, func(t *testing.T) {
 			var r checkReport

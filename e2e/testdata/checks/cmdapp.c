@@ -33,6 +33,8 @@
  *   draw_clean                  every draw form above, valid
  *   draw_indirect_full          1000 vkCmdDrawIndirect of one vertex, the last with firstInstance 1,
  *                               recorded and submitted twice (the pool reset between)
+ *   draw_secondary_indirect     vkCmdDrawIndirect {1, 1, 0, 0} in a secondary command buffer
+ *                               inside the primary's rendering
  *   dispatch_indirect_groups    vkCmdDispatchIndirect {1, maxComputeWorkGroupCount[1] + 1, 1}
  *   dispatch_indirect_offset    vkCmdDispatchIndirect at offset 16 of a 16-byte buffer
  *   dispatch_clean              vkCmdDispatchIndirect {2, 3, 1}, then vkCmdDispatch(1, 1, 1) with
@@ -242,24 +244,31 @@ static void setup(int group)
     }
 }
 
+/* bind binds in cb the group's pipeline and set (and, for draws, the
+ * vertex and index buffers). */
+static void bind(VkCommandBuffer cb, VkPipeline pipe)
+{
+    VkPipelineBindPoint bp = app.group == G_COMPUTE ? VK_PIPELINE_BIND_POINT_COMPUTE
+                             : app.group == G_RAYS  ? VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR
+                                                    : VK_PIPELINE_BIND_POINT_GRAPHICS;
+    vkCmdBindPipeline(cb, bp, pipe);
+    vkCmdBindDescriptorSets(cb, bp, app.layout, 0, 1, &app.set, 0, NULL);
+    if (app.group == G_DRAW) {
+        VkDeviceSize zero = 0;
+        vkCmdBindVertexBuffers(cb, 0, 1, &app.vbuf.buf, &zero);
+        vkCmdBindIndexBuffer(cb, app.ibuf.buf, 0, VK_INDEX_TYPE_UINT32);
+    }
+}
+
 /* begin begins the command buffer with the group's pipeline and set bound
  * (and, for draws, the rendering and the vertex and index buffers). */
 static void begin(VkPipeline pipe)
 {
     capp_begin(app.cmd, 0);
     capp_label(&ca, app.cmd, "cmd-case");
-    VkPipelineBindPoint bp = app.group == G_COMPUTE ? VK_PIPELINE_BIND_POINT_COMPUTE
-                             : app.group == G_RAYS  ? VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR
-                                                    : VK_PIPELINE_BIND_POINT_GRAPHICS;
     if (app.group == G_DRAW || app.group == G_MESH)
         capp_begin_rendering(app.cmd, &app.target, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
-    vkCmdBindPipeline(app.cmd, bp, pipe);
-    vkCmdBindDescriptorSets(app.cmd, bp, app.layout, 0, 1, &app.set, 0, NULL);
-    if (app.group == G_DRAW) {
-        VkDeviceSize zero = 0;
-        vkCmdBindVertexBuffers(app.cmd, 0, 1, &app.vbuf.buf, &zero);
-        vkCmdBindIndexBuffer(app.cmd, app.ibuf.buf, 0, VK_INDEX_TYPE_UINT32);
-    }
+    bind(app.cmd, pipe);
 }
 
 /* run ends the rendering (for draws), ends, submits, waits and prints. */
@@ -345,6 +354,33 @@ static void draw_full(void)
             vkCmdDrawIndirect(app.cmd, b.buf, (VkDeviceSize)i * 16, 1, 16);
         run();
     }
+}
+
+/* draw_secondary draws one vertex with vkCmdDrawIndirect {1, 1, 0, 0} in
+ * a secondary command buffer that continues the primary's rendering. */
+static void draw_secondary(void)
+{
+    VkCommandBuffer sec;
+    VkCommandBufferAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, .commandPool = app.pool,
+                                      .level = VK_COMMAND_BUFFER_LEVEL_SECONDARY, .commandBufferCount = 1};
+    CHECK(vkAllocateCommandBuffers(ca.dev, &ai, &sec));
+    VkCommandBufferInheritanceRenderingInfo ir = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_RENDERING_INFO,
+                                                  .colorAttachmentCount = 1,
+                                                  .pColorAttachmentFormats = &app.target.format,
+                                                  .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT};
+    VkCommandBufferInheritanceInfo ii = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO, .pNext = &ir};
+    VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+                                   .flags = VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT, .pInheritanceInfo = &ii};
+    CHECK(vkBeginCommandBuffer(sec, &bi));
+    bind(sec, app.pipe);
+    vkCmdDrawIndirect(sec, buffer(INDIRECT, (uint32_t[4]){1, 1, 0, 0}, 4).buf, 0, 1, 16);
+    CHECK(vkEndCommandBuffer(sec));
+    capp_begin(app.cmd, 0);
+    capp_label(&ca, app.cmd, "cmd-case");
+    capp_begin_rendering2(app.cmd, &app.target, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                          VK_RENDERING_CONTENTS_SECONDARY_COMMAND_BUFFERS_BIT);
+    vkCmdExecuteCommands(app.cmd, 1, &sec);
+    run();
 }
 
 static void compute_cases(const char *kase)
@@ -445,6 +481,8 @@ int main(int argc, char **argv)
     case G_DRAW:
         if (!strcmp(kase, "draw_indirect_full"))
             draw_full();
+        else if (!strcmp(kase, "draw_secondary_indirect"))
+            draw_secondary();
         else
             draw_cases(kase);
         break;

@@ -20,6 +20,10 @@
  *   draw_vertex_oob             vkCmdDraw(6): vertex 3 reads bytes 48..63 of a 48-byte buffer
  *   draw_multi_vertex_oob       vkCmdDrawMultiEXT {0, 3} {2, 3}: the second reads vertex 3
  *   draw_indexed_oob            vkCmdDrawIndexed(6) on 3 indices
+ *   draw_vertex_oob_sized       vkCmdBindVertexBuffers2 of the vertex buffer's first 32 bytes, then
+ *                               vkCmdDraw(3): vertex 2 reads bytes 32..47
+ *   draw_indexed_oob_sized      vkCmdBindIndexBuffer2KHR of the first 2 indices (8 bytes, with
+ *                               VK_KHR_maintenance5), then vkCmdDrawIndexed(3)
  *   draw_multi_indexed_oob      vkCmdDrawMultiIndexedEXT {0, 3} {1, 3}
  *   draw_indexed_indirect_oob   vkCmdDrawIndexedIndirect, command {6, 1, 0, 0, 0}
  *   draw_indexed_indirect_count_oob  the same through vkCmdDrawIndexedIndirectCount (count 1)
@@ -87,10 +91,11 @@ static void require(const char *ext)
 }
 
 /* create_device makes a device with what the group's forms need (and no
- * drawIndirectFirstInstance). */
-static void create_device(int group)
+ * drawIndirectFirstInstance); maintenance5 (vkCmdBindIndexBuffer2KHR) for
+ * the case that binds an index buffer's range. */
+static void create_device(int group, int maintenance5)
 {
-    const char *exts[4];
+    const char *exts[5];
     uint32_t n = 0;
     VkPhysicalDeviceRayTracingMaintenance1FeaturesKHR rtm = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_MAINTENANCE_1_FEATURES_KHR,
@@ -106,10 +111,22 @@ static void create_device(int group)
     VkPhysicalDeviceMultiDrawFeaturesEXT multi = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT,
                                                   .multiDraw = VK_TRUE};
     void *more = NULL;
+    /* VK_KHR_maintenance5, spelled out: the system headers (1.3.239)
+     * predate it. */
+    struct {
+        VkStructureType sType;
+        void *pNext;
+        VkBool32 maintenance5;
+    } m5 = {.sType = (VkStructureType)1000470000, .pNext = &multi, .maintenance5 = VK_TRUE};
     if (group == G_DRAW) {
         require(VK_EXT_MULTI_DRAW_EXTENSION_NAME);
         exts[n++] = VK_EXT_MULTI_DRAW_EXTENSION_NAME;
         more = &multi;
+        if (maintenance5) {
+            require("VK_KHR_maintenance5");
+            exts[n++] = "VK_KHR_maintenance5";
+            more = &m5;
+        }
     } else if (group == G_MESH) {
         require(VK_EXT_MESH_SHADER_EXTENSION_NAME);
         exts[n++] = VK_EXT_MESH_SHADER_EXTENSION_NAME;
@@ -212,10 +229,10 @@ static VkPipeline rays_pipeline(void)
 
 /* setup makes the device, the counts and their set, the layout, the
  * group's pipeline(s) and the command buffer. */
-static void setup(int group)
+static void setup(int group, const char *kase)
 {
     capp_create_instance(&ca, NULL);
-    create_device(group);
+    create_device(group, !strcmp(kase, "draw_indexed_oob_sized"));
     VkBufferUsageFlags sda = group == G_RAYS ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT : 0;
     app.counts = capp_buffer_create(&ca, sizeof(counts), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | sda);
     VkDescriptorSetLayoutBinding lb = {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_ALL, NULL};
@@ -302,6 +319,21 @@ static void draw_cases(const char *kase)
     }
     if (clean || !strcmp(kase, "draw_indexed_oob"))
         vkCmdDrawIndexed(app.cmd, clean ? 3 : 6, 1, 0, 0, 0);
+    if (!strcmp(kase, "draw_vertex_oob_sized")) {
+        VkDeviceSize zero = 0, size = 32;
+        vkCmdBindVertexBuffers2(app.cmd, 0, 1, &app.vbuf.buf, &zero, &size, NULL);
+        vkCmdDraw(app.cmd, 3, 1, 0, 0);
+    }
+    if (!strcmp(kase, "draw_indexed_oob_sized")) {
+        typedef void(VKAPI_PTR * bind2)(VkCommandBuffer, VkBuffer, VkDeviceSize, VkDeviceSize, VkIndexType);
+        bind2 pvkCmdBindIndexBuffer2KHR = (bind2)vkGetDeviceProcAddr(ca.dev, "vkCmdBindIndexBuffer2KHR");
+        if (!pvkCmdBindIndexBuffer2KHR) { /* a layer below that predates it */
+            printf("unsupported: vkCmdBindIndexBuffer2KHR\n");
+            exit(3);
+        }
+        pvkCmdBindIndexBuffer2KHR(app.cmd, app.ibuf.buf, 0, 8, VK_INDEX_TYPE_UINT32);
+        vkCmdDrawIndexed(app.cmd, 3, 1, 0, 0, 0);
+    }
     if (clean || !strcmp(kase, "draw_multi_indexed_oob")) {
         VkMultiDrawIndexedInfoEXT m[2] = {{0, 3, 0}, {1, clean ? 2 : 3, 0}};
         pvkCmdDrawMultiIndexedEXT(app.cmd, 2, m, 1, 0, sizeof *m, NULL);
@@ -476,7 +508,7 @@ int main(int argc, char **argv)
         fprintf(stderr, APP ": unknown case %s\n", kase);
         return 2;
     }
-    setup(app.group);
+    setup(app.group, kase);
     switch (app.group) {
     case G_DRAW:
         if (!strcmp(kase, "draw_indirect_full"))

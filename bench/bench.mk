@@ -19,7 +19,7 @@ BENCH_SPVS    := $(addprefix $(BENCH_SPV)/,$(addsuffix .spv,$(BENCH_SHADERS))) \
 
 .PHONY: bench-apps bench
 
-$(BENCH_SPV)/%.spv: bench/scenes/shaders/%
+$(BENCH_SPV)/%.spv: bench/scenes/shaders/% $(wildcard bench/scenes/shaders/*.glsl)
 	@mkdir -p $(BENCH_SPV)
 	cd bench/scenes/shaders && $(GLSLANG) $(EXAMPLES_GLSL_FLAGS) -o $(CURDIR)/$@.tmp $* >/dev/null
 	$(SPIRV_VAL) --target-env vulkan1.1 $@.tmp

@@ -16,6 +16,12 @@
  *   draw       --draws 10000: quads per frame into a 256x256 offscreen target,
  *              a descriptor set bound per draw (--sets 64 of them, round robin),
  *              a textured fragment shader indexing tex[draw % 4].
+ *   hotloop    --variant masked|memory|naive|hoisted --workgroups 65536: one
+ *              dispatch of workgroups x 64 invocations, each running 256
+ *              iterations of two reads through a descriptor array of 2 storage
+ *              buffers of 4 KB (shaders/hotloop_*.comp say how each variant
+ *              gets its descriptor index; naive and hoisted are hand-checked
+ *              references, run with no layer, printing "bench: hand-errors N").
  *   pipeline   every pipeline of <spv>/corpus/corpus.txt (≥ 50 shaders):
  *              vkCreateShaderModule + vkCreate*Pipelines, no pipeline cache;
  *              specialization constant 0 changes every iteration so no driver
@@ -77,14 +83,16 @@ struct options {
     uint32_t dispatches;
     uint32_t invocations, loops;
     uint32_t draws, sets;
+    uint32_t workgroups;
+    const char *variant;
     int oob;
 };
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: scene --scene dispatch|shader|draw|pipeline [--warmup N] [--iters N]\n"
+    fprintf(f, "usage: scene --scene dispatch|shader|draw|hotloop|pipeline [--warmup N] [--iters N]\n"
                "             [--dispatches N] [--invocations N] [--loops N] [--draws N] [--sets N]\n"
-               "             [--spv DIR] [--oob]\n");
+               "             [--variant masked|memory|naive|hoisted] [--workgroups N] [--spv DIR] [--oob]\n");
 }
 
 static void bad_usage(const char *why, const char *arg)
@@ -124,7 +132,7 @@ static struct options parse_options(int argc, char **argv)
 {
     struct options o = {
         .warmup = 2, .iters = 10, .dispatches = 1000, .invocations = 1u << 20, .loops = 1024,
-        .draws = 10000, .sets = 64,
+        .draws = 10000, .sets = 64, .workgroups = 65536, .variant = "masked",
     };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -151,6 +159,12 @@ static struct options parse_options(int argc, char **argv)
             o.draws = parse_u32(a, v, 1), i++;
         } else if (!strcmp(a, "--sets")) {
             o.sets = parse_u32(a, v, 1), i++;
+        } else if (!strcmp(a, "--workgroups")) {
+            o.workgroups = parse_u32(a, v, 1), i++;
+        } else if (!strcmp(a, "--variant")) {
+            if (!v)
+                bad_usage("missing value for", a);
+            o.variant = v, i++;
         } else if (!strcmp(a, "--oob")) {
             o.oob = 1;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -1050,6 +1064,114 @@ static void scene_draw(struct ctx *c, const struct options *o)
         free_image(c, &tex[k]);
 }
 
+/* ---- hot loop ------------------------------------------------------------------------ */
+
+#define HOT_WORDS 1024 /* uints per buffer: 4 KB */
+#define HOT_ITERS 256  /* the shaders' loop count */
+
+/* hot_index is idx.k[j] (the memory variants' descriptor index); --oob makes
+ * every 64th one 2, out of the array of 2. */
+static uint32_t hot_index(uint32_t j, int oob)
+{
+    return oob && j % 64 == 63 ? 2 : (j / 3) & 1;
+}
+
+/* hot_want is what invocation g of workgroup w writes (uint arithmetic wraps
+ * as in the shader; bufs[k].v[j] = k * 1000 + j). */
+static uint32_t hot_want(uint32_t g, uint32_t w, int masked)
+{
+    uint32_t acc = 0;
+    for (uint32_t i = 0; i < HOT_ITERS; i++) {
+        uint32_t k = masked ? (w + i) & 1 : hot_index((w + i) & 1023, 0);
+        acc += (k * 1000 + ((g * 7 + i) & 1023)) * 3 + k * 1000 + ((g + i * 13) & 1023);
+    }
+    return acc;
+}
+
+static void scene_hotloop(struct ctx *c, const struct options *o)
+{
+    static const char *variants[] = { "masked", "memory", "naive", "hoisted" };
+    int v = -1;
+    for (int i = 0; i < 4; i++)
+        if (!strcmp(o->variant, variants[i]))
+            v = i;
+    if (v < 0)
+        bad_usage("unknown --variant", o->variant);
+    uint32_t n = o->workgroups * LOCAL;
+    printf("bench: size variant=%s workgroups=%u invocations=%u loops=%u\n", o->variant, o->workgroups, n, HOT_ITERS);
+    create_desc_pool(c, 1);
+    struct buffer bufs[2], idx = make_buffer(c, HOT_WORDS * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    for (uint32_t k = 0; k < 2; k++) {
+        bufs[k] = make_buffer(c, HOT_WORDS * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+        for (uint32_t j = 0; j < HOT_WORDS; j++)
+            ((uint32_t *)bufs[k].map)[j] = k * 1000 + j;
+    }
+    for (uint32_t j = 0; j < HOT_WORDS; j++)
+        ((uint32_t *)idx.map)[j] = hot_index(j, o->oob);
+    struct buffer out = make_buffer(c, (VkDeviceSize)n * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    struct buffer err = make_buffer(c, 16 + 64 * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    VkDescriptorSetLayoutBinding b[4] = {
+        { 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
+        { 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
+        { 2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
+        { 3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
+    };
+    VkDescriptorSetLayout dsl = make_set_layout(c, b, 4);
+    VkPipelineLayout layout = make_layout(c, dsl, VK_SHADER_STAGE_COMPUTE_BIT, 4);
+    VkDescriptorSet set = alloc_set(c, dsl);
+    /* --oob binds only the first 2 KB of each buffer of the array. */
+    VkDeviceSize range = o->oob ? HOT_WORDS * 2 : VK_WHOLE_SIZE;
+    VkDescriptorBufferInfo bi[5] = {
+        { bufs[0].buf, 0, range }, { bufs[1].buf, 0, range }, { out.buf, 0, VK_WHOLE_SIZE },
+        { idx.buf, 0, VK_WHOLE_SIZE }, { err.buf, 0, VK_WHOLE_SIZE },
+    };
+    VkWriteDescriptorSet w[4];
+    for (uint32_t i = 0; i < 4; i++)
+        w[i] = (VkWriteDescriptorSet){ .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .dstBinding = i,
+                                       .descriptorCount = i ? 1 : 2, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                       .pBufferInfo = i ? &bi[i + 1] : bi };
+    vkUpdateDescriptorSets(c->device, 4, w, 0, NULL);
+    char name[32];
+    snprintf(name, sizeof name, "hotloop_%s.comp", o->variant);
+    struct spv s = load_spv(o->spv, name);
+    VkShaderModule m = make_module(c, s);
+    VkPipeline pipe = make_compute(c, m, layout, NULL);
+
+    for (uint32_t it = 0; it < o->warmup + o->iters; it++) {
+        memset(err.map, 0, err.size);
+        uint64_t t0 = now_ns();
+        begin(c);
+        vkCmdBindPipeline(c->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+        vkCmdBindDescriptorSets(c->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
+        vkCmdDispatch(c->cmd, o->workgroups, 1, 1);
+        submit_and_wait(c);
+        report_iter(it, o->warmup, now_ns() - t0);
+    }
+    if (v >= 2)
+        printf("bench: hand-errors %u\n", *(const uint32_t *)err.map);
+    if (!o->oob) {
+        const uint32_t *got = out.map;
+        for (uint32_t g = 0; g < n; g += n / 61 + 1) {
+            uint32_t want = hot_want(g, g / LOCAL, v == 0);
+            if (got[g] != want) {
+                fprintf(stderr, "scene: invocation %u = %u, want %u\n", g, got[g], want);
+                exit(1);
+            }
+        }
+        printf("bench: check ok\n");
+    }
+    vkDestroyPipeline(c->device, pipe, NULL);
+    vkDestroyShaderModule(c->device, m, NULL);
+    free(s.words);
+    vkDestroyPipelineLayout(c->device, layout, NULL);
+    vkDestroyDescriptorSetLayout(c->device, dsl, NULL);
+    for (uint32_t k = 0; k < 2; k++)
+        free_buffer(c, &bufs[k]);
+    free_buffer(c, &idx);
+    free_buffer(c, &out);
+    free_buffer(c, &err);
+}
+
 /* ---- pipeline creation ------------------------------------------------------------------ */
 
 #define MAX_ENTRIES 256
@@ -1171,6 +1293,8 @@ int main(int argc, char **argv)
         run = scene_shader;
     else if (!strcmp(o.scene, "draw"))
         run = scene_draw;
+    else if (!strcmp(o.scene, "hotloop"))
+        run = scene_hotloop;
     else if (!strcmp(o.scene, "pipeline"))
         run = scene_pipeline;
     else

@@ -82,17 +82,21 @@ func (p Preset) Scene(name string) (SceneSpec, bool) {
 }
 
 // hotloop is the hot-loop scene's two variants with workgroups
-// workgroups of 64; the memory variant carries the hand-checked references.
+// workgroups of 64, each with its hand-checked references.
 func hotloop(workgroups string, warmup, iters int) []SceneSpec {
 	size := []string{"--workgroups", workgroups}
+	refs := func(names ...string) []Ref {
+		var r []Ref
+		for _, n := range names {
+			r = append(r, Ref{Name: n, Args: append([]string{"--variant", n}, size...)})
+		}
+		return r
+	}
 	return []SceneSpec{
 		{Name: "hotloop-masked", App: "hotloop", Args: append([]string{"--variant", "masked"}, size...),
-			Warmup: warmup, Iters: iters, Target: 1.10},
+			Warmup: warmup, Iters: iters, Target: 1.10, Refs: refs("masked_flag", "masked_hoisted")},
 		{Name: "hotloop-memory", App: "hotloop", Args: append([]string{"--variant", "memory"}, size...),
-			Warmup: warmup, Iters: iters, Target: 1.30, Refs: []Ref{
-				{Name: "naive", Args: append([]string{"--variant", "naive"}, size...)},
-				{Name: "hoisted", Args: append([]string{"--variant", "hoisted"}, size...)},
-			}},
+			Warmup: warmup, Iters: iters, Target: 1.30, Refs: refs("naive", "hoisted", "flag")},
 	}
 }
 

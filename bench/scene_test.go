@@ -107,15 +107,16 @@ func TestSceneRuns(t *testing.T) {
 }
 
 // hotLoopHandErrors is what the hand-checked hot-loop variants must count
-// with --oob over n workgroups: every 64th descriptor index word is 2 (one
-// failure, the iteration's reads skipped), and each buffer is bound with
-// 512 of its 1024 words, so each read at word 512 or above fails.
-func hotLoopHandErrors(workgroups uint32) int64 {
+// with --oob over n workgroups: each buffer is bound with 512 of its 1024
+// words, so each read at word 512 or above fails; and for the memory
+// variants every 64th descriptor index word is 2 (one failure, the
+// iteration's reads skipped).
+func hotLoopHandErrors(workgroups uint32, masked bool) int64 {
 	var n int64
 	for g := uint32(0); g < workgroups*64; g++ {
 		w := g / 64
 		for i := uint32(0); i < 256; i++ {
-			if (w+i)&1023%64 == 63 {
+			if !masked && (w+i)&1023%64 == 63 {
 				n++
 				continue
 			}
@@ -137,7 +138,8 @@ func hotLoopHandErrors(workgroups uint32) int64 {
 // our layer with every check on, which must name the 2 KB range and the
 // index 2 of the array of 2.
 func TestHotLoopScene(t *testing.T) {
-	bin := buildScene(t, "hotloop_masked.comp", "hotloop_memory.comp", "hotloop_naive.comp", "hotloop_hoisted.comp")
+	bin := buildScene(t, "hotloop_masked.comp", "hotloop_memory.comp", "hotloop_naive.comp", "hotloop_hoisted.comp",
+		"hotloop_flag.comp", "hotloop_masked_flag.comp", "hotloop_masked_hoisted.comp")
 	binDir, err := filepath.Abs("../bin")
 	if err != nil {
 		t.Fatal(err)
@@ -174,8 +176,11 @@ func TestHotLoopScene(t *testing.T) {
 		{"masked", -1, []string{"buffer_oob: (set = 0, binding = 0) Descriptor index 1 access out of bounds. Descriptor size is 2048 and highest byte accessed was 2051 (4-byte read at offset 2048"}},
 		{"memory", -1, []string{"descriptor_index_oob: (set = 0, binding = 0) Index of 2 used to index descriptor array of length 2.",
 			"buffer_oob: (set = 0, binding = 0) Descriptor index 1 access out of bounds. Descriptor size is 2048 and highest byte accessed was 2051 (4-byte read at offset 2048"}},
-		{"naive", hotLoopHandErrors(workgroups), nil},
-		{"hoisted", hotLoopHandErrors(workgroups), nil},
+		{"naive", hotLoopHandErrors(workgroups, false), nil},
+		{"hoisted", hotLoopHandErrors(workgroups, false), nil},
+		{"flag", hotLoopHandErrors(workgroups, false), nil},
+		{"masked_flag", hotLoopHandErrors(workgroups, true), nil},
+		{"masked_hoisted", hotLoopHandErrors(workgroups, true), nil},
 	} {
 		o, stderr := run(ConfigNone, tc.variant)
 		if err := validRun(o, stderr, ConfigNone, 1); err != nil || o.Size != fmt.Sprintf("variant=%s workgroups=4 invocations=256 loops=256", tc.variant) {

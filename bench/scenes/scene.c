@@ -16,12 +16,13 @@
  *   draw       --draws 10000: quads per frame into a 256x256 offscreen target,
  *              a descriptor set bound per draw (--sets 64 of them, round robin),
  *              a textured fragment shader indexing tex[draw % 4].
- *   hotloop    --variant masked|memory|naive|hoisted --workgroups 65536: one
+ *   hotloop    --variant masked|memory|... --workgroups 65536: one
  *              dispatch of workgroups x 64 invocations, each running 256
  *              iterations of two reads through a descriptor array of 2 storage
  *              buffers of 4 KB (shaders/hotloop_*.comp say how each variant
- *              gets its descriptor index; naive and hoisted are hand-checked
- *              references, run with no layer, printing "bench: hand-errors N").
+ *              gets its descriptor index; naive, hoisted, flag, masked_flag and
+ *              masked_hoisted are hand-checked references, run with no layer,
+ *              printing "bench: hand-errors N").
  *   pipeline   every pipeline of <spv>/corpus/corpus.txt (≥ 50 shaders):
  *              vkCreateShaderModule + vkCreate*Pipelines, no pipeline cache;
  *              specialization constant 0 changes every iteration so no driver
@@ -29,6 +30,9 @@
  *
  * Other flags:
  *   --spv DIR   compiled shaders (default: <dir of this binary>/spv)
+ *   --layer-set pipeline scene: the pipeline layout gets a set 1 with the
+ *               layer's bindings, so modules instrumented offline for set 1
+ *               (bench/internal/instr) compile with no layer (bench/exp)
  *   --oob       make the descriptor index out of bounds (negative control; run it
  *               only under a GPU-AV layer: it is undefined behaviour otherwise)
  *
@@ -85,14 +89,16 @@ struct options {
     uint32_t draws, sets;
     uint32_t workgroups;
     const char *variant;
-    int oob;
+    int oob, layer_set;
 };
 
 static void usage(FILE *f)
 {
     fprintf(f, "usage: scene --scene dispatch|shader|draw|hotloop|pipeline [--warmup N] [--iters N]\n"
                "             [--dispatches N] [--invocations N] [--loops N] [--draws N] [--sets N]\n"
-               "             [--variant masked|memory|naive|hoisted] [--workgroups N] [--spv DIR] [--oob]\n");
+               "             [--variant masked|memory|naive|hoisted|flag|masked_flag|masked_hoisted]\n"
+               "             [--workgroups N] [--spv DIR] [--oob]\n"
+               "             [--layer-set]\n");
 }
 
 static void bad_usage(const char *why, const char *arg)
@@ -167,6 +173,8 @@ static struct options parse_options(int argc, char **argv)
             o.variant = v, i++;
         } else if (!strcmp(a, "--oob")) {
             o.oob = 1;
+        } else if (!strcmp(a, "--layer-set")) {
+            o.layer_set = 1;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
             exit(0);
@@ -1090,13 +1098,15 @@ static uint32_t hot_want(uint32_t g, uint32_t w, int masked)
 
 static void scene_hotloop(struct ctx *c, const struct options *o)
 {
-    static const char *variants[] = { "masked", "memory", "naive", "hoisted" };
+    /* masked and memory, then the hand-checked references of each */
+    static const char *variants[] = { "masked", "memory", "naive", "hoisted", "flag", "masked_flag", "masked_hoisted" };
     int v = -1;
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 7; i++)
         if (!strcmp(o->variant, variants[i]))
             v = i;
     if (v < 0)
         bad_usage("unknown --variant", o->variant);
+    int masked = !strncmp(o->variant, "masked", 6);
     uint32_t n = o->workgroups * LOCAL;
     printf("bench: size variant=%s workgroups=%u invocations=%u loops=%u\n", o->variant, o->workgroups, n, HOT_ITERS);
     create_desc_pool(c, 1);
@@ -1152,7 +1162,7 @@ static void scene_hotloop(struct ctx *c, const struct options *o)
     if (!o->oob) {
         const uint32_t *got = out.map;
         for (uint32_t g = 0; g < n; g += n / 61 + 1) {
-            uint32_t want = hot_want(g, g / LOCAL, v == 0);
+            uint32_t want = hot_want(g, g / LOCAL, masked);
             if (got[g] != want) {
                 fprintf(stderr, "scene: invocation %u = %u, want %u\n", g, got[g], want);
                 exit(1);
@@ -1231,8 +1241,23 @@ static void scene_pipeline(struct ctx *c, const struct options *o)
         { 1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, ARRAY, VK_SHADER_STAGE_ALL, NULL },
         { 2, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_ALL, NULL },
     };
-    VkDescriptorSetLayout dsl = make_set_layout(c, b, 3);
+    VkDescriptorSetLayout dsl = make_set_layout(c, b, 3), lsl = VK_NULL_HANDLE;
     VkPipelineLayout layout = make_layout(c, dsl, VK_SHADER_STAGE_ALL, 16);
+    if (o->layer_set) { /* the layer's set (gpuav/record.go, inputs.go) as set 1 */
+        VkDescriptorSetLayoutBinding lb[4] = {
+            { 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_ALL, NULL },
+            { 1, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_ALL, NULL },
+            { 2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_ALL, NULL },
+            { 3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_ALL, NULL },
+        };
+        lsl = make_set_layout(c, lb, 4);
+        VkDescriptorSetLayout both[2] = { dsl, lsl };
+        VkPushConstantRange pcr = { VK_SHADER_STAGE_ALL, 0, 16 };
+        VkPipelineLayoutCreateInfo ci = { .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 2,
+                                          .pSetLayouts = both, .pushConstantRangeCount = 1, .pPushConstantRanges = &pcr };
+        vkDestroyPipelineLayout(c->device, layout, NULL);
+        CHECK(vkCreatePipelineLayout(c->device, &ci, NULL, &layout));
+    }
     VkRenderPass rp = make_render_pass(c, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
     VkShaderModule *mods = calloc(2 * n, sizeof *mods);
     VkPipeline *pipes = calloc(n, sizeof *pipes);
@@ -1271,6 +1296,8 @@ static void scene_pipeline(struct ctx *c, const struct options *o)
     vkDestroyRenderPass(c->device, rp, NULL);
     vkDestroyPipelineLayout(c->device, layout, NULL);
     vkDestroyDescriptorSetLayout(c->device, dsl, NULL);
+    if (lsl)
+        vkDestroyDescriptorSetLayout(c->device, lsl, NULL);
     for (uint32_t i = 0; i < n; i++) {
         free(e[i].a.words);
         free(e[i].b.words);

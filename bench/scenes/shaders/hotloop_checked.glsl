@@ -1,6 +1,7 @@
 // Hand-written checks shared by the hot-loop scene's reference variants
-// (hotloop_naive.comp, hotloop_hoisted.comp), which run with no layer: what
-// a layer's instrumentation of hotloop_memory.comp could cost at best.
+// (hotloop_naive, _hoisted, _flag, _masked_hoisted, _masked_flag), which run
+// with no layer: what a layer's instrumentation of hotloop_memory.comp and
+// hotloop_masked.comp could cost at best.
 // Lengths come from OpArrayLength (.length()); a failed check skips the
 // access and takes the one-atomic failure path: one atomicAdd claims a
 // slot, the record is written only when the slot exists, and the overflow
@@ -52,6 +53,22 @@ uint checked_loop(uint g, uint w) {
         acc += x * 3u + y;
     }
     return acc;
+}
+
+// read_checked reads bufs[k].v[j] when j is below the element's length,
+// else takes the failure path (site) and yields 0.
+uint read_checked(uint site, uint k, uint j) {
+    if (j < uint(bufs[k].v.length())) {
+        return bufs[k].v[j];
+    }
+    fail(site, k, j);
+    return 0u;
+}
+
+// range_fact is the per-binding fact a layer can hoist: every element of
+// bufs holds the largest offset the loops can reach (1023 words).
+bool range_fact() {
+    return min(uint(bufs[0].v.length()), uint(bufs[1].v.length())) >= 1024u;
 }
 
 void store_result(uint g, uint acc) {

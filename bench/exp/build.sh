@@ -1,31 +1,34 @@
 #!/bin/bash
-# Builds an experiment variant of the layer into bin/exp/<name>/ (layer and
-# manifest) without touching the product code: bench/exp/<name>/shaders/*
-# replace files of gpuav/shaders (the check library is regenerated from the
-# result with gpuav/internal/genlib), bench/exp/<name>/gpuav/*.go replace or
-# add files of package gpuav, and bench/exp/<name>/layer/*.go of the layer,
-# all through `go build -overlay`. Each experiment's README says what it
-# changes; docs/decisions/cheap-checks.md has what they measured.
+# Builds an experiment variant of the layer into bin/exp/<name>/ (layer,
+# manifest, gpuav-dbg and bench/internal/instr) without touching the product
+# code: bench/exp/<name>/experiment.patch is applied to copies of the files
+# it names (under build/exp/<name>/tree), the check library is regenerated
+# from the patched gpuav/shaders with gpuav/internal/genlib, and the patched
+# Go files replace the product's through `go build -overlay`. Each patch is
+# against the commit its README names; bench/exp/README.md says what each
+# experiment measured.
 #
-#   bench/exp/build.sh one-atomic compact floor
+#   bench/exp/build.sh compact floor
 #   VK_ADD_LAYER_PATH=$PWD/bin/exp/floor VK_INSTANCE_LAYERS=VK_LAYER_GPUAVDBG_validation bin/bench/scene ...
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
 for name in "$@"; do
-  src=bench/exp/$name
-  [ -d "$src" ] || { echo "no experiment $src" >&2; exit 2; }
-  out=bin/exp/$name tmp=build/exp/$name
-  rm -rf "$out" "$tmp"; mkdir -p "$out" "$tmp/shaders"
-  cp gpuav/shaders/* "$tmp/shaders/"
-  [ -d "$src/shaders" ] && cp "$src"/shaders/* "$tmp/shaders/"
-  (cd gpuav && go run ./internal/genlib -src "$root/$tmp/shaders/library.comp" -o "$root/$tmp/library_gen.go")
+  patch=bench/exp/$name/experiment.patch
+  [ -f "$patch" ] || { echo "no experiment $patch" >&2; exit 2; }
+  out=bin/exp/$name tmp=$root/build/exp/$name
+  rm -rf "$out" "$tmp"; mkdir -p "$out" "$tmp/tree/gpuav"
+  cp -r gpuav/shaders "$tmp/tree/gpuav/"
+  for f in $(sed -n 's#^+++ b/##p' "$patch"); do
+    mkdir -p "$tmp/tree/$(dirname "$f")"
+    [ -e "$f" ] && cp "$f" "$tmp/tree/$f"
+  done
+  patch -s -p1 -d "$tmp/tree" < "$patch"
+  (cd gpuav && go run ./internal/genlib -src "$tmp/tree/gpuav/shaders/library.comp" -o "$tmp/library_gen.go")
   {
-    printf '{"Replace": {\n  "%s": "%s"' "$root/gpuav/library_gen.go" "$root/$tmp/library_gen.go"
-    for dir in gpuav layer; do
-      for f in "$src/$dir"/*.go; do
-        [ -e "$f" ] && printf ',\n  "%s": "%s"' "$root/$dir/$(basename "$f")" "$root/$f"
-      done
+    printf '{"Replace": {\n  "%s": "%s"' "$root/gpuav/library_gen.go" "$tmp/library_gen.go"
+    for f in $(sed -n 's#^+++ b/##p' "$patch" | grep '\.go$'); do
+      printf ',\n  "%s": "%s"' "$root/$f" "$tmp/tree/$f"
     done
     printf '\n}}\n'
   } > "$tmp/overlay.json"

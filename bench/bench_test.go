@@ -3,15 +3,14 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the .golden files")
+	"github.com/gpuav-dbg/gpuav-dbg/internal/golden"
+)
 
 func TestParseOutput(t *testing.T) {
 	f, err := os.Open("testdata/scene-output.txt")
@@ -147,19 +146,7 @@ func TestMarkdownGolden(t *testing.T) {
 			t.Fatal(err)
 		}
 		got := Markdown(&r)
-		golden := filepath.Join("testdata", strings.Replace(name, "results", "markdown", 1)+".golden")
-		if *update {
-			if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		want, err := os.ReadFile(golden)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got != string(want) {
-			t.Errorf("Markdown differs from %s (go test ./bench -update):\n%s", golden, got)
-		}
+		golden.AssertString(t, filepath.Join("testdata", strings.Replace(name, "results", "markdown", 1)+".golden"), got)
 	}
 }
 

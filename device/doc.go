@@ -8,6 +8,6 @@
 // child process (RunChild) so that a crash of the driver cannot take them
 // down.
 //
-// Requirements maps each check id to the features it needs (one table), and
-// Assess says, for one device, which checks will run and why not.
+// Assess says, for one device, which checks will run and why not, from
+// each check's device requirement in the check registry (gpuav.Checks).
 package device

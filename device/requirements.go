@@ -12,43 +12,6 @@ import (
 // min(maxBoundDescriptorSets, MaxSlot+1) - 1 (DESIGN decision 4).
 const MaxSlot = 32
 
-// Requirement is what one check needs of a device beyond the base (Vulkan
-// 1.1, a free descriptor-set slot, and fragmentStoresAndAtomics /
-// vertexPipelineStoresAndAtomics for the stages they cover).
-type Requirement struct {
-	// Features must all be supported, or the check cannot run.
-	Features []string
-	// Extension is the device extension that provides Features, named in
-	// the reason when it is missing ("" for core features).
-	Extension string
-	// WarnWith are features that, when the app enables them, make the
-	// accesses the check finds defined behaviour: reported as warnings.
-	WarnWith []string
-	// GatedBy are the features without which no shader on the device can
-	// contain what the check looks at (no ray queries without rayQuery, no
-	// device addresses without bufferDeviceAddress): when one is missing the
-	// check is not needed rather than missing, and does not make the device
-	// unready.
-	GatedBy []string
-}
-
-// Requirements maps every check id to what it needs: the one table of the
-// project. A check id not in the table (a check added later) needs only the
-// base requirements.
-var Requirements = map[string]Requirement{
-	gpuav.CheckDescriptorIndexOOB: {},
-	// Unwritten and destroyed descriptors can only be legal (and so only
-	// be reached) with partially bound, runtime-sized arrays; the layer's
-	// descriptor-state buffer is indexed by the same rules.
-	gpuav.CheckDescriptorUninit:    {Features: []string{"runtimeDescriptorArray", "descriptorBindingPartiallyBound"}, Extension: ExtDescriptorIndexing},
-	gpuav.CheckDescriptorDestroyed: {Features: []string{"runtimeDescriptorArray", "descriptorBindingPartiallyBound"}, Extension: ExtDescriptorIndexing},
-	gpuav.CheckBufferOOB:           {WarnWith: []string{"robustBufferAccess", "robustBufferAccess2"}},
-	gpuav.CheckTexelBufferOOB:      {WarnWith: []string{"robustBufferAccess", "robustBufferAccess2"}},
-	// The address check compares 64-bit addresses in the shader.
-	gpuav.CheckBDAOOB:   {Features: []string{"bufferDeviceAddress", "shaderInt64"}, Extension: ExtBufferDeviceAddress, GatedBy: []string{"bufferDeviceAddress"}},
-	gpuav.CheckRayQuery: {Features: []string{"rayQuery"}, Extension: ExtRayQuery, GatedBy: []string{"rayQuery"}},
-}
-
 // Support says whether one check can run on one device.
 type Support struct {
 	Check string `json:"check"`
@@ -107,13 +70,17 @@ func base(d *Device) (reason, note string) {
 	return "", note
 }
 
-// Assess says, for each check id, whether it can run on d.
+// Assess says, for each check id, whether it can run on d, from the
+// check's device requirement in the registry (gpuav.Checks).
 func Assess(d *Device, checks []string) []Support {
 	baseReason, baseNote := base(d)
 	out := make([]Support, 0, len(checks))
 	for _, id := range checks {
 		s := Support{Check: id}
-		req := Requirements[id]
+		var req gpuav.DeviceRequirement
+		if c := gpuav.CheckByID(id); c != nil {
+			req = c.Device // a check this build does not know needs only the base
+		}
 		var missing []string
 		for _, f := range req.Features {
 			if !d.Features[f] {

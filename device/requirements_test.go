@@ -2,6 +2,7 @@ package device
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
@@ -77,22 +78,27 @@ func TestAssess(t *testing.T) {
 	}
 }
 
-// TestRequirementsCoverEveryCheck: the table names every check id, and only
-// features the probe reads.
-func TestRequirementsCoverEveryCheck(t *testing.T) {
+// TestRequirementsKnownToProbe: every check's requirement names only
+// features and extensions the probe reads.
+func TestRequirementsKnownToProbe(t *testing.T) {
 	known := map[string]bool{}
 	for _, f := range FeatureNames {
 		known[f] = true
 	}
-	for _, id := range gpuav.AllChecks {
-		req, ok := Requirements[id]
-		if !ok {
-			t.Errorf("check %s has no row in Requirements", id)
-		}
-		for _, f := range append(append([]string{}, req.Features...), req.WarnWith...) {
+	exts := map[string]bool{"": true}
+	for _, e := range []string{ExtDriverProperties, ExtDescriptorIndexing, ExtBufferDeviceAddress, ExtRayQuery,
+		ExtAccelerationStructure, ExtMeshShader, ExtRobustness2} {
+		exts[e] = true
+	}
+	for _, c := range gpuav.Checks {
+		req := c.Device
+		for _, f := range slices.Concat(req.Features, req.WarnWith, req.GatedBy) {
 			if !known[f] {
-				t.Errorf("check %s needs %s, which the probe does not read", id, f)
+				t.Errorf("check %s needs %s, which the probe does not read", c.ID, f)
 			}
+		}
+		if !exts[req.Extension] {
+			t.Errorf("check %s names extension %s, which the probe does not read", c.ID, req.Extension)
 		}
 	}
 }

@@ -118,7 +118,7 @@ func TestBufferOOBCheck(t *testing.T) {
 // for the Khronos layer 1.3.239 with GPU-assisted validation (no message
 // at all), so the errors gpuav-dbg reports are the shader's only. That
 // release does not check descriptor buffer ranges in shaders (it reports
-// none of these accesses; docs/DECISIONS.md, "buffer_oob").
+// none of these accesses; docs/decisions/buffer-oob-check.md).
 func TestBufferOOBAppValidForKhronos(t *testing.T) {
 	requireKhronos(t)
 	for _, kase := range []string{"clean", "ubo_past_range", "ssbo_past_range", "dynamic_offset", "runtime_array_tail", "robust"} {

@@ -14,7 +14,7 @@ import (
 // address (the buffer's base + 64) that gpuav-dbg reports, on a run of its
 // own; in task and mesh it says nothing (pinned, so a reference that
 // starts catching it shows up here). Its line numbers are not the access's
-// (docs/DECISIONS.md, "Every shader stage"), so they are not compared.
+// (docs/decisions/stage-tests.md), so they are not compared.
 func TestExtraStagesBDAAtLeastWhatKhronosFinds(t *testing.T) {
 	requireKhronos(t)
 	theirRe := regexp.MustCompile(`Device address (0x[0-9a-f]+) access out of bounds`)

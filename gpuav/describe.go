@@ -106,42 +106,41 @@ type RayValues struct {
 	Flags, CullMask   uint32
 }
 
-// Describe turns a record's check code and parameters into a description.
+// Describe turns a record's check code and parameters into a description,
+// as the code's check in the registry says.
 func Describe(code CheckCode, p [RecordParams]uint32) Description {
 	d := Description{Check: code.CheckID()}
-	switch code {
-	case CodeDescriptorIndexOOB:
-		d.HasDescriptor = true
-		d.Set, d.Binding, d.Index, d.Length = p[0], p[1], p[2], p[3]
-		d.VUIDSuffix = "None-10068"
-		d.Message = fmt.Sprintf("(set = %d, binding = %d) Index of %d used to index descriptor array of length %d.",
-			d.Set, d.Binding, d.Index, d.Length)
-	case CodeDescriptorUninitialized, CodeDescriptorDestroyed:
-		// Descriptor validity (VUID-...-None-08114): a statically used
-		// descriptor must be valid; the Khronos layer reports both cases
-		// under it.
-		d.HasDescriptor = true
-		d.Set, d.Binding, d.Index, d.Length = p[0], p[1], p[2], p[3]
-		d.VUIDSuffix = "None-08114"
-		what := "is uninitialized (never written)"
-		if code == CodeDescriptorDestroyed {
-			what = "references a resource that was destroyed"
-		}
-		d.Message = fmt.Sprintf("(set = %d, binding = %d) Descriptor index %d %s.", d.Set, d.Binding, d.Index, what)
-	case CodeRayQueryTminGreaterThanTmax, CodeRayQueryNegativeTmin, CodeRayQueryNegativeTmax,
-		CodeRayQueryOriginNonFinite, CodeRayQueryDirectionNonFinite, CodeRayQueryTNaN,
-		CodeRayQuerySkipTrianglesAndAABBs, CodeRayQueryTriangleFlags, CodeRayQueryOpaqueFlags:
-		describeRayQuery(&d, code, p)
-	case CodeBDAOOB:
-		describeBDA(&d, p)
-	case CodeBufferOOB:
-		describeBuffer(&d, p)
-	case CodeTexelBufferOOB:
-		describeTexel(&d, p)
-	default:
+	c := checkOfCode(code)
+	if c == nil || c.describe == nil {
 		d.Message = fmt.Sprintf("check code %d with parameters %v", uint32(code), p)
+		return d
 	}
+	c.describe(&d, code, p)
 	return d
+}
+
+// describeDescriptorIndex fills in a descriptor_index_oob error.
+func describeDescriptorIndex(d *Description, _ CheckCode, p [RecordParams]uint32) {
+	d.HasDescriptor = true
+	d.Set, d.Binding, d.Index, d.Length = p[0], p[1], p[2], p[3]
+	d.VUIDSuffix = "None-10068"
+	d.Message = fmt.Sprintf("(set = %d, binding = %d) Index of %d used to index descriptor array of length %d.",
+		d.Set, d.Binding, d.Index, d.Length)
+}
+
+// describeDescriptorState fills in a descriptor_uninitialized or
+// descriptor_destroyed error. Descriptor validity (VUID-...-None-08114): a
+// statically used descriptor must be valid; the Khronos layer reports both
+// cases under it.
+func describeDescriptorState(d *Description, code CheckCode, p [RecordParams]uint32) {
+	d.HasDescriptor = true
+	d.Set, d.Binding, d.Index, d.Length = p[0], p[1], p[2], p[3]
+	d.VUIDSuffix = "None-08114"
+	what := "is uninitialized (never written)"
+	if code == CodeDescriptorDestroyed {
+		what = "references a resource that was destroyed"
+	}
+	d.Message = fmt.Sprintf("(set = %d, binding = %d) Descriptor index %d %s.", d.Set, d.Binding, d.Index, what)
 }
 
 // describeRayQuery fills in a ray query error: the VUIDs of the Vulkan
@@ -211,7 +210,7 @@ func rayFlagsString(f uint32) string {
 // describeBDA fills in a bda_oob error, worded like the Khronos layer's
 // (VUID-RuntimeSpirv-PhysicalStorageBuffer64-11819 in its 1.4 releases;
 // 1.3.239 had no VUID for it), with the nearest buffer added.
-func describeBDA(d *Description, p [RecordParams]uint32) {
+func describeBDA(d *Description, _ CheckCode, p [RecordParams]uint32) {
 	v := &BDAValues{
 		Address: uint64(p[0]) | uint64(p[1])<<32,
 		Size:    p[2],
@@ -246,7 +245,7 @@ func describeBDA(d *Description, p [RecordParams]uint32) {
 // describeBuffer fills in a buffer_oob error, worded like the Khronos
 // layer's, with the access added. The VUIDs are those of pipelines
 // (uniformBuffers-06935, storageBuffers-06936).
-func describeBuffer(d *Description, p [RecordParams]uint32) {
+func describeBuffer(d *Description, _ CheckCode, p [RecordParams]uint32) {
 	flags := p[6] & (1<<BufferFlagBits - 1)
 	v := &BufferValues{Offset: p[3], Size: p[4], Range: p[5],
 		Write: flags&BufferWrite != 0, Atomic: flags&BufferAtomic != 0,
@@ -285,7 +284,7 @@ func describeBuffer(d *Description, p [RecordParams]uint32) {
 // layer 1.3.239's (which reports uniform texel buffer fetches only, under
 // VUID-...-None-02705), with the kind of access added. The id is that of
 // the newer Khronos releases, TexelVUID: no VUID covers texel buffers.
-func describeTexel(d *Description, p [RecordParams]uint32) {
+func describeTexel(d *Description, _ CheckCode, p [RecordParams]uint32) {
 	v := &TexelValues{Texel: int64(p[3]), Count: p[4],
 		Write: p[5]&TexelWrite != 0, Atomic: p[5]&TexelAtomic != 0,
 		Uniform: p[5]&TexelUniform != 0, Robust: p[5]&TexelRobust != 0}

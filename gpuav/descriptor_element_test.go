@@ -8,49 +8,10 @@ import (
 	"github.com/gpuav-dbg/gpuav-dbg/spirv"
 )
 
-// TestSameIndexOneReport: two accesses through the same descriptor
-// variable and index id in one block are both guarded (ChecksAdded 2) but
-// the second branches on the first compare: one compare, one report call.
-// Different index ids, or the same id in two blocks, keep two of each. The
-// modules pass spirv-val.
-func TestSameIndexOneReport(t *testing.T) {
-	tests := []struct {
-		shader   string
-		reports  int
-		compares int
-		accesses int  // ChecksAdded
-		unopt    bool // compiled without -Os: every statement loads its index anew
-	}{
-		{"same_index_block.comp", 1, 1, 2, false},
-		{"same_index_differ.comp", 2, 2, 2, false},
-		{"same_index_blocks.comp", 2, 2, 2, false},
-		{"same_index_loads.comp", 2, 2, 4, true},
-		{"same_index_memory.comp", 4, 4, 4, true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.shader, func(t *testing.T) {
-			flags := []string{"-g", "--target-env", "vulkan1.1"}
-			if !tt.unopt {
-				flags = append(flags, "-Os")
-			}
-			w := compileFlags(t, tt.shader, flags[0], flags[1:]...)
-			res, err := Instrument(w, Options{ShaderID: 5, DescriptorSet: 7, Checks: indexOnly, SizedElementChecks: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.ChecksAdded != tt.accesses || len(res.Warnings) > 0 {
-				t.Fatalf("ChecksAdded = %d, want %d (warnings %q)", res.ChecksAdded, tt.accesses, res.Warnings)
-			}
-			validate(t, res.Words, "vulkan1.1")
-			if got := reportCalls(t, res.Words, "gpuav_report_descriptor_index"); got != tt.reports {
-				t.Errorf("%d report calls, want %d", got, tt.reports)
-			}
-			if got := countOps(t, res.Words, "OpULessThan"); got != tt.compares {
-				t.Errorf("%d index compares, want %d", got, tt.compares)
-			}
-		})
-	}
-}
+// Two accesses through the same descriptor variable and index value in
+// one block: the second branches on the first guard's result and reports
+// nothing ("reuse" in testdata/shaders/same_index_*.comp's EXPECT
+// comments, TestExpectations).
 
 // TestElementChecks: with descriptor_uninitialized or _destroyed on, plain
 // bindings and sized arrays get the element check: one gpuav_desc_binding

@@ -23,16 +23,16 @@ const (
 // UPDATE_AFTER_BIND, and an unwritten or destroyed descriptor that is
 // dynamically used is invalid whatever the flags say, so every such
 // access is checked when those checks are on.
-func (c *context) stateChecks(s site) uint32 {
+func stateChecks(opt Options, s site) uint32 {
 	var bits uint32
-	oob := c.opt.enabled(CheckDescriptorIndexOOB)
-	if c.opt.enabled(CheckDescriptorUninit) {
+	oob := opt.enabled(CheckDescriptorIndexOOB)
+	if opt.enabled(CheckDescriptorUninit) {
 		bits |= stateCheckUninit
 	}
-	if c.opt.enabled(CheckDescriptorDestroyed) {
+	if opt.enabled(CheckDescriptorDestroyed) {
 		bits |= stateCheckDestroyed
 	}
-	if !s.runtime && (bits == 0 || !c.opt.SizedElementChecks) {
+	if !s.runtime && (bits == 0 || !opt.SizedElementChecks) {
 		return 0
 	}
 	if oob && !s.plain {
@@ -41,62 +41,36 @@ func (c *context) stateChecks(s site) uint32 {
 	return bits
 }
 
-// descHoist shares the per-binding part of the element checks between the
-// accesses of one function (bufferHoist's entry block), and the result of
-// a check between accesses of one block of the original code with the same
-// descriptor variable and index id.
-type descHoist struct {
-	h        *bufferHoist
-	bindings map[[2]uint32]uint32 // (set, binding) → gpuav_desc_binding result
-	checked  map[[2]uint32]uint32 // (variable, index id) → the first guard's "ok"
-	cont     map[uint32]bool      // merge blocks guard made: same original block
-}
-
-func newDescHoist(m *spirv.Module) *descHoist {
-	return &descHoist{
-		h:        newBufferHoist(m),
-		bindings: map[[2]uint32]uint32{},
-		checked:  map[[2]uint32]uint32{},
-		cont:     map[uint32]bool{},
-	}
-}
-
 // elementCheck emits the call of gpuav_desc_element for a sized array or
 // plain binding site into head, the binding's gpuav_desc_binding lookup
 // into the function's entry block (once per binding). ok, code and length
-// are as stateCheck's; false when the functions are missing (warned).
-func (c *context) elementCheck(head *emitter, s site, idx uint32, d *descHoist) (ok, code, length uint32, linked bool) {
-	fns, linked := c.libFunctions(s.inst.OrigIndex, "gpuav_desc_binding", "gpuav_desc_element")
-	if !linked {
-		return 0, 0, 0, false
-	}
-	m := c.m
+// are as stateCheck's.
+func (p *descriptorChecker) elementCheck(fn *function, head *emitter, s site, idx uint32) (ok, code, length uint32) {
+	sh, m := p.sh, p.sh.m
+	fns := sh.lib.functions("gpuav_desc_binding", "gpuav_desc_element")
 	u := m.TypeUint32()
 	key := [2]uint32{s.set, s.binding}
-	bind, found := d.bindings[key]
+	bind, found := p.bindings[key]
 	if !found {
-		bind = d.h.entry.op(spirv.OpFunctionCall, m.TypeVector(u, 3), fns[0],
+		bind = fn.entry.op(spirv.OpFunctionCall, m.TypeVector(u, 3), fns[0],
 			m.ConstantUint32(s.set), m.ConstantUint32(s.binding))
-		d.bindings[key] = bind
+		p.bindings[key] = bind
 	}
 	r := head.op(spirv.OpFunctionCall, m.TypeVector(u, 2), fns[1],
 		bind, idx, m.ConstantUint32(s.length), m.ConstantUint32(s.state))
 	code = head.op(spirv.OpCompositeExtract, u, r, 0)
 	length = head.op(spirv.OpCompositeExtract, u, r, 1)
 	ok = head.op(spirv.OpIEqual, m.TypeBool(), code, m.ConstantUint32(0))
-	return ok, code, length, true
+	return ok, code, length
 }
 
 // stateCheck emits the call of gpuav_check_descriptor for site s into
 // head: ok is the bool "the access may go ahead", code the check code and
 // length the array length (from the state, else the shader's), both for
 // the report.
-func (c *context) stateCheck(head *emitter, s site, idx uint32) (ok, code, length uint32, err error) {
-	fn, err := c.function("gpuav_check_descriptor")
-	if err != nil {
-		return 0, 0, 0, err
-	}
-	m := c.m
+func (p *descriptorChecker) stateCheck(head *emitter, s site, idx uint32) (ok, code, length uint32) {
+	m := p.sh.m
+	fn := p.sh.lib.function("gpuav_check_descriptor")
 	u := m.TypeUint32()
 	r := head.op(spirv.OpFunctionCall, m.TypeVector(u, 2), fn,
 		m.ConstantUint32(s.set), m.ConstantUint32(s.binding), idx, m.ConstantUint32(s.length),
@@ -104,5 +78,5 @@ func (c *context) stateCheck(head *emitter, s site, idx uint32) (ok, code, lengt
 	code = head.op(spirv.OpCompositeExtract, u, r, 0)
 	length = head.op(spirv.OpCompositeExtract, u, r, 1)
 	ok = head.op(spirv.OpIEqual, m.TypeBool(), code, m.ConstantUint32(0))
-	return ok, code, length, nil
+	return ok, code, length
 }

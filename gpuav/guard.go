@@ -6,7 +6,7 @@ import (
 	"github.com/gpuav-dbg/gpuav-dbg/spirv"
 )
 
-// This file holds the shape the checking passes share: an access is split
+// This file holds the guard the checking passes share: an access is split
 // out of its block into
 //
 //	head: the instructions before it, the check, a selection on its result
@@ -15,37 +15,11 @@ import (
 //	M:    a phi of the access's result (a null value from F) and the rest
 //	      of the block
 //
-// so that a failed access is skipped, never done.
-
-// headerBlockAccess reports whether block b is a loop header (its merge
-// instruction comes after the access at j): the split would move the
-// OpLoopMerge away from the header, so the access is left unchecked, with
-// a warning naming what (e.g. "buffer access").
-func (c *context) headerBlockAccess(b *spirv.Block, j int, what string) bool {
-	for _, x := range b.Insts[j+1:] {
-		if x.Opcode() == spirv.OpLoopMerge {
-			c.warnf("instruction %d: %s in a loop header block: left unchecked", b.Insts[j].OrigIndex, what)
-			return true
-		}
-	}
-	return false
-}
-
-// libFunctions returns the ids of the named library functions, linking
-// them in; when one is missing it warns that the instruction orig is left
-// unchecked and returns false.
-func (c *context) libFunctions(orig int, names ...string) ([]uint32, bool) {
-	ids := make([]uint32, len(names))
-	for i, name := range names {
-		id, err := c.function(name)
-		if err != nil {
-			c.warnf("instruction %d: %v: left unchecked", orig, err)
-			return nil, false
-		}
-		ids[i] = id
-	}
-	return ids, true
-}
+// so that a failed access is skipped, never done. This is the "skip" form
+// of a guard. A "clamp" form (F computes an in-range operand and does the
+// access with it) or an "execute" form (F reports, then M does the access
+// anyway) would be further fields here, filled by the passes that can
+// offer them (docs/decisions/pass-framework.md).
 
 // guardedAccess describes one split: what goes in each block. Ids are
 // taken in the order the passes always took them: T, F, M, then what
@@ -71,12 +45,11 @@ type guardedAccess struct {
 	null func() uint32
 }
 
-// splitGuarded splits block b at the access at j as g says: b becomes the
+// split splits block b of f at the access at j as g says: b becomes the
 // head, and the new blocks T, F and M, to go right after it, are returned.
 // Phis that named b as a predecessor name M. It returns false when g.check
 // does.
-func (c *context) splitGuarded(f *spirv.Function, b *spirv.Block, j int, g guardedAccess) ([]*spirv.Block, bool) {
-	m := c.m
+func (g guardedAccess) split(m *spirv.Module, f *spirv.Function, b *spirv.Block, j int) ([]*spirv.Block, bool) {
 	// M takes over b's instructions from j on (slot j becomes the access's
 	// phi, or is dropped) without copying them: copying the rest of the
 	// block at every split made a block with many accesses quadratic. The
@@ -102,13 +75,13 @@ func (c *context) splitGuarded(f *spirv.Function, b *spirv.Block, j int, g guard
 	in := g.access
 	access := in.Clone()
 	if renamed != nil {
-		c.renameOperands(access, renamed)
+		renameOperands(m, access, renamed)
 	}
 	var accessID uint32
 	if in.ResultID() != 0 {
 		accessID = m.NewID()
 		access.SetResultID(accessID)
-		c.copyDecorations(in.ResultID(), accessID, false)
+		copyDecorations(m, in.ResultID(), accessID, false)
 	}
 	then.insts = append(then.insts, access)
 	then.void(spirv.OpBranch, mID)
@@ -122,8 +95,7 @@ func (c *context) splitGuarded(f *spirv.Function, b *spirv.Block, j int, g guard
 		rest[0] = spirv.NewInstruction(spirv.OpPhi, in.ResultType(), in.ResultID(), accessID, tID, g.null(), fID)
 		merge.insts = rest
 	}
-	c.retargetPhis(f, post, b.ID(), mID)
-	c.added++
+	retargetPhis(f, post, b.ID(), mID)
 	return []*spirv.Block{
 		{Label: spirv.NewInstruction(spirv.OpLabel, tID), Insts: then.insts},
 		{Label: spirv.NewInstruction(spirv.OpLabel, fID), Insts: fail.insts},

@@ -6,8 +6,7 @@ type Options struct {
 	ShaderID uint32
 	// DescriptorSet is the set index the layer binds its descriptor set at.
 	DescriptorSet uint32
-	// Checks maps check ids to on/off; a nil map means every implemented
-	// check is on.
+	// Checks maps check ids to on/off; a nil map means every check is on.
 	Checks map[string]bool
 	// Int64 says the device runs shaders with the Int64 capability
 	// (shaderInt64 enabled): the bda_oob check may then add it to a module
@@ -33,10 +32,27 @@ type Result struct {
 	Words []uint32
 	// Instrumented says whether any check was added.
 	Instrumented bool
-	// ChecksAdded counts the guarded instructions.
+	// ChecksAdded counts the guarded instructions (len(Sites)).
 	ChecksAdded int
+	// Sites lists the guarded instructions in the order they were guarded.
+	Sites []Site
 	// Warnings name constructs that were left uninstrumented and why.
 	Warnings []string
+}
+
+// Site is one instruction a pass guarded.
+type Site struct {
+	// ID is the site's position in Result.Sites.
+	ID int
+	// Pass names the pass that guarded it ("descriptor_index", "buffer_oob"...).
+	Pass string
+	// Instruction is the instruction's index in the original module, as
+	// records carry it.
+	Instruction int
+	// Checks are the check ids the guard reports; none when it reuses an
+	// earlier guard's result (the same descriptor and index in one block)
+	// and reports nothing itself.
+	Checks []string
 }
 
 // Instrument adds the enabled checks to a module. On any error the caller

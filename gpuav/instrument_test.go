@@ -30,43 +30,6 @@ func validate(t *testing.T, words []uint32, env string) {
 	}
 }
 
-func TestInstrumentDescriptorIndexValid(t *testing.T) {
-	tests := []struct {
-		shader string
-		env    string
-		checks int // guarded accesses
-	}{
-		{"oob_compute.comp", "vulkan1.1", 1},
-		{"oob_compute.comp", "vulkan1.0", 1},
-		{"oob_compute.comp", "vulkan1.2", 1},
-		{"oob_compute.comp", "vulkan1.3", 1},
-		{"oob_fragment.frag", "vulkan1.1", 1},
-		{"oob_fragment.frag", "vulkan1.3", 1},
-		{"indexed_vertex.vert", "vulkan1.1", 2},
-		{"const_index.comp", "vulkan1.1", 2}, // bufs[1]: no index check, but the element check
-		{"loop_sampler.frag", "vulkan1.2", 2},
-	}
-	for _, tt := range tests {
-		t.Run(tt.shader+"/"+tt.env, func(t *testing.T) {
-			w := compile(t, tt.shader, tt.env)
-			res, err := Instrument(w, Options{ShaderID: 7, DescriptorSet: 7, Checks: allBut(CheckBufferOOB), SizedElementChecks: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(res.Warnings) > 0 {
-				t.Errorf("warnings: %s", strings.Join(res.Warnings, "; "))
-			}
-			if res.ChecksAdded != tt.checks {
-				t.Errorf("ChecksAdded = %d, want %d", res.ChecksAdded, tt.checks)
-			}
-			if !res.Instrumented {
-				t.Fatal("not instrumented")
-			}
-			validate(t, res.Words, tt.env)
-		})
-	}
-}
-
 // TestInstrumentBadInput: a module the passes cannot read or do not handle
 // comes back untouched, with an error or a warning that says why.
 func TestInstrumentBadInput(t *testing.T) {

@@ -30,7 +30,7 @@ const (
 //	       (offset, overflow): constant parts folded, dynamic indices
 //	       added by gpuav_buffer_offset_add (index * ArrayStride or
 //	       MatrixStride or component size)
-//	       %rl = the element's (range, length): hoisted, see bufferHoist
+//	       %rl = the element's (range, length): hoisted, see bufferChecker
 //	       %ok = OpFunctionCall %bool gpuav_buffer_in_range %off size %rl.x
 //	       OpSelectionMerge %M None
 //	       OpBranchConditional %ok %T %F
@@ -42,50 +42,11 @@ const (
 // range may be as small as 1 byte), so no offset is provably inside it.
 // The pass runs after the descriptor index pass, so an access it guards
 // there is checked here only once its index is known to be in bounds.
-func bufferOOBPass(c *context) {
-	sizes := newLayoutSizes(c.m)
-	for _, f := range c.m.Functions {
-		h := newBufferHoist(c.m)
-		for bi := 0; bi < len(f.Blocks); bi++ {
-			b := f.Blocks[bi]
-			if !h.cont[b.ID()] {
-				clear(h.local) // a new block of the original code
-			}
-			for j := 0; j < len(b.Insts); j++ {
-				in := b.Insts[j]
-				k := pointerOperand(in.Opcode())
-				if k == 0 || k >= len(in.Words) || in.Opcode() == spirv.OpArrayLength {
-					continue
-				}
-				ptrType := c.pointerType(in.Words[k])
-				if ptrType == nil {
-					continue
-				}
-				sc := spirv.StorageClass(ptrType.Words[2])
-				if sc != spirv.StorageClassUniform && sc != spirv.StorageClassStorageBuffer {
-					continue
-				}
-				acc, err := bufferAccessOf(c.m, sizes, in.Words[k])
-				if err != nil {
-					c.warnf("instruction %d: %v: buffer access left unchecked", in.OrigIndex, err)
-					continue
-				}
-				acc.flags |= bufferFlags(in.Opcode())
-				if c.opt.Robust {
-					acc.flags |= BufferRobust
-				}
-				newBlocks, ok := c.guardBuffer(f, b, j, acc, h)
-				if !ok {
-					continue
-				}
-				h.cont[newBlocks[len(newBlocks)-1].ID()] = true
-				f.Blocks = append(f.Blocks[:bi+1], append(newBlocks, f.Blocks[bi+1:]...)...)
-				bi += len(newBlocks) - 1
-				break
-			}
-		}
-		h.splice(f)
-	}
+var bufferOOBPass = &passSpec{
+	name:      "buffer_oob",
+	after:     []string{"descriptor_index"},
+	preserves: analysisLayoutSizes,
+	run:       func(sh *shader) int { return walk(sh, &bufferChecker{sh: sh}) },
 }
 
 // rangeKey names one element's range lookup: (set, binding) and the array
@@ -95,46 +56,58 @@ type rangeKey struct {
 	konst               bool
 }
 
-// bufferHoist shares range lookups between the accesses of one function:
-// the per-binding part (gpuav_buffer_binding) and the range of a constant
-// element are computed once in the function's entry block; the range of
-// an element with a dynamic index once per block of the original code
-// (the blocks guardBuffer splits off stay dominated by the first lookup).
-type bufferHoist struct {
-	m        *spirv.Module
-	entry    emitter              // lookups for the entry block, spliced in by splice
+// bufferChecker is the buffer_oob pass over one shader. It shares range
+// lookups between the accesses of one function: the per-binding part
+// (gpuav_buffer_binding) and the range of a constant element are computed
+// once in the function's entry block; the range of an element with a
+// dynamic index once per block of the original code (the blocks guard
+// splits off stay dominated by the first lookup).
+type bufferChecker struct {
+	sh       *shader
 	bindings map[[2]uint32]uint32 // (set, binding) → gpuav_buffer_binding result
 	ranges   map[rangeKey]uint32  // constant elements → gpuav_buffer_range result
 	local    map[rangeKey]uint32  // dynamic elements of the current block
-	cont     map[uint32]bool      // merge blocks guardBuffer made: same original block
 }
 
-func newBufferHoist(m *spirv.Module) *bufferHoist {
-	return &bufferHoist{
-		m:        m,
-		entry:    emitter{m: m},
-		bindings: map[[2]uint32]uint32{},
-		ranges:   map[rangeKey]uint32{},
-		local:    map[rangeKey]uint32{},
-		cont:     map[uint32]bool{},
+func (p *bufferChecker) skip() bool { return false }
+
+func (p *bufferChecker) beginFunction(*function) {
+	p.bindings = map[[2]uint32]uint32{}
+	p.ranges = map[rangeKey]uint32{}
+	p.local = map[rangeKey]uint32{}
+}
+
+func (p *bufferChecker) beginBlock(_ *function, continued bool) {
+	if !continued {
+		clear(p.local) // a new block of the original code
 	}
 }
 
-// splice inserts the hoisted lookups into f's entry block after its
-// OpVariables (and the debug lines among them).
-func (h *bufferHoist) splice(f *spirv.Function) {
-	if len(h.entry.insts) == 0 || len(f.Blocks) == 0 {
-		return
+func (p *bufferChecker) match(fn *function, b *spirv.Block, j int) (bufferAccess, bool) {
+	sh := p.sh
+	in := b.Insts[j]
+	k := pointerOperand(in.Opcode())
+	if k == 0 || k >= len(in.Words) || in.Opcode() == spirv.OpArrayLength {
+		return bufferAccess{}, false
 	}
-	b := f.Blocks[0]
-	at := 0
-	for i, in := range b.Insts {
-		if in.Opcode() == spirv.OpVariable {
-			at = i + 1
-		}
+	ptrType := pointerType(sh.m, in.Words[k])
+	if ptrType == nil {
+		return bufferAccess{}, false
 	}
-	b.Insts = append(b.Insts[:at], append(h.entry.insts, b.Insts[at:]...)...)
-	h.entry.insts = nil
+	sc := spirv.StorageClass(ptrType.Words[2])
+	if sc != spirv.StorageClassUniform && sc != spirv.StorageClassStorageBuffer {
+		return bufferAccess{}, false
+	}
+	acc, err := bufferAccessOf(sh.m, sh.an.layoutSizes(), in.Words[k])
+	if err != nil {
+		sh.warnf("instruction %d: %v: buffer access left unchecked", in.OrigIndex, err)
+		return bufferAccess{}, false
+	}
+	acc.flags |= bufferFlags(in.Opcode())
+	if sh.opt.Robust {
+		acc.flags |= BufferRobust
+	}
+	return acc, true
 }
 
 // bufferFlags says what kind of access an instruction is (Buffer* bits).
@@ -189,12 +162,7 @@ func bufferAccessOf(m *spirv.Module, s *layoutSizes, ptr uint32) (bufferAccess, 
 		indices = append(append([]uint32(nil), v.Words[4:]...), indices...)
 		v = m.Def(v.Words[3])
 	}
-	if d, ok := m.Decoration(v.Words[2], spirv.DecorationDescriptorSet); ok && len(d) > 0 {
-		acc.set = d[0]
-	}
-	if d, ok := m.Decoration(v.Words[2], spirv.DecorationBinding); ok && len(d) > 0 {
-		acc.binding = d[0]
-	}
+	acc.set, acc.binding = setAndBinding(m, v.Words[2])
 	vt := m.Def(v.Words[1])
 	if vt == nil || vt.Opcode() != spirv.OpTypePointer {
 		return acc, fmt.Errorf("buffer variable has no pointer type")
@@ -246,185 +214,102 @@ func bufferAccessOf(m *spirv.Module, s *layoutSizes, ptr uint32) (bufferAccess, 
 	return acc, nil
 }
 
-// walkLayout is the matrix layout in effect at a step of an access chain:
-// that of the struct member the chain last stepped into, and whether the
-// chain has stepped into a column of a matrix.
-type walkLayout struct {
-	matrixLayout
-	column bool
-}
-
-// walk follows access chain indices from type t, returning the constant
-// offset, the dynamic terms, the type reached and its matrix layout.
-func (s *layoutSizes) walk(t uint32, indices []uint32) (uint64, []offsetTerm, uint32, walkLayout, error) {
-	m := s.m
-	var off uint64
-	var terms []offsetTerm
-	var ml walkLayout
-	step := func(idx, stride uint32) error {
-		if v, ok := m.ConstantValue(idx); ok {
-			off += uint64(v) * uint64(stride)
-			return nil
-		}
-		d := m.Def(idx)
-		if d == nil {
-			return fmt.Errorf("index %%%d has no definition", idx)
-		}
-		it := m.Def(d.ResultType())
-		if it == nil || it.Opcode() != spirv.OpTypeInt || it.Words[2] != 32 {
-			return fmt.Errorf("index %%%d is not a 32-bit integer", idx)
-		}
-		terms = append(terms, offsetTerm{index: idx, stride: stride})
-		return nil
-	}
-	for _, idx := range indices {
-		td := m.Def(t)
-		if td == nil {
-			return 0, nil, 0, ml, fmt.Errorf("unknown type %%%d", t)
-		}
-		switch td.Opcode() {
-		case spirv.OpTypeStruct:
-			i, ok := m.ConstantValue(idx)
-			if !ok || int(i)+2 >= len(td.Words) {
-				return 0, nil, 0, ml, fmt.Errorf("struct member index is not a constant")
-			}
-			ly, ok := s.members[t][i]
-			if !ok || !ly.hasOffset {
-				return 0, nil, 0, ml, fmt.Errorf("struct member %d has no Offset", i)
-			}
-			off += uint64(ly.offset)
-			ml = walkLayout{matrixLayout: matrixLayout{stride: ly.matrixStride, rowMajor: ly.rowMajor}}
-			t = td.Words[2+i]
-		case spirv.OpTypeArray, spirv.OpTypeRuntimeArray:
-			stride, ok := s.strides[t]
-			if !ok {
-				return 0, nil, 0, ml, fmt.Errorf("array has no ArrayStride")
-			}
-			if err := step(idx, stride); err != nil {
-				return 0, nil, 0, ml, err
-			}
-			t = td.Words[2]
-		case spirv.OpTypeMatrix:
-			if ml.stride == 0 {
-				return 0, nil, 0, ml, fmt.Errorf("matrix has no MatrixStride")
-			}
-			col := m.Def(td.Words[2])
-			if col == nil || col.Opcode() != spirv.OpTypeVector {
-				return 0, nil, 0, ml, fmt.Errorf("matrix column is not a vector")
-			}
-			stride := ml.stride
-			if ml.rowMajor {
-				comp, ok := s.size(col.Words[2], matrixLayout{}, 0)
-				if !ok {
-					return 0, nil, 0, ml, fmt.Errorf("unknown component size")
-				}
-				stride = uint32(comp)
-			}
-			if err := step(idx, stride); err != nil {
-				return 0, nil, 0, ml, err
-			}
-			ml.column = true
-			t = td.Words[2]
-		case spirv.OpTypeVector:
-			comp, ok := s.size(td.Words[2], matrixLayout{}, 0)
-			if !ok {
-				return 0, nil, 0, ml, fmt.Errorf("unknown component size")
-			}
-			stride := uint32(comp)
-			if ml.column && ml.rowMajor {
-				stride = ml.stride // rows of a row-major matrix
-			}
-			if err := step(idx, stride); err != nil {
-				return 0, nil, 0, ml, err
-			}
-			ml = walkLayout{}
-			t = td.Words[2]
-		default:
-			return 0, nil, 0, ml, fmt.Errorf("access chain steps into %v", td.Opcode())
-		}
-	}
-	return off, terms, t, ml, nil
-}
-
-// guardBuffer splits block b at the access at j. It returns the new
-// blocks (T, F, M), or false when the access is left unchecked.
-func (c *context) guardBuffer(f *spirv.Function, b *spirv.Block, j int, acc bufferAccess, h *bufferHoist) ([]*spirv.Block, bool) {
-	m := c.m
+// guard splits block b at the access at j.
+func (p *bufferChecker) guard(fn *function, b *spirv.Block, j int, acc bufferAccess) (guarded, bool) {
+	sh, m := p.sh, p.sh.m
 	in := b.Insts[j]
-	if c.headerBlockAccess(b, j, "buffer access") {
-		return nil, false
+	if sh.inLoopHeader(b, j, "buffer access") {
+		return guarded{}, false
 	}
 	if rt := m.Def(in.ResultType()); in.ResultID() != 0 && rt != nil && rt.Opcode() == spirv.OpTypePointer {
-		c.warnf("instruction %d: access yields a pointer: left unchecked", in.OrigIndex)
-		return nil, false
+		sh.warnf("instruction %d: access yields a pointer: left unchecked", in.OrigIndex)
+		return guarded{}, false
 	}
-	fns, ok := c.libFunctions(in.OrigIndex, "gpuav_buffer_binding", "gpuav_buffer_range", "gpuav_buffer_in_range",
+	fns := sh.lib.functions("gpuav_buffer_binding", "gpuav_buffer_range", "gpuav_buffer_in_range",
 		"gpuav_buffer_offset_add", "gpuav_report_buffer_oob")
-	if !ok {
-		return nil, false
-	}
-	bindingFn, rangeFn, inRange, add, report := fns[0], fns[1], fns[2], fns[3], fns[4]
-	u := m.TypeUint32()
-	v2 := m.TypeVector(u, 2)
-	asUint := func(e *emitter, id uint32) uint32 {
-		t := m.Def(m.Def(id).ResultType())
-		if t.Words[3] == 1 {
-			return e.op(spirv.OpBitcast, u, id)
-		}
-		return id
-	}
-
+	inRange, report := fns[2], fns[4]
+	v2 := m.TypeVector(m.TypeUint32(), 2)
 	var idx, off, set, binding, size, rl uint32
-	return c.splitGuarded(f, b, j, guardedAccess{
+	blocks, ok := guardedAccess{
 		pre: append([]*spirv.Instruction(nil), b.Insts[:j]...),
 		check: func(head *emitter) (uint32, bool) {
-			idx = m.ConstantUint32(0)
-			key := rangeKey{set: acc.set, binding: acc.binding, konst: true}
-			if v, ok := m.ConstantValue(acc.descIndex); acc.descIndex != 0 && ok {
-				idx, key.index = m.ConstantUint32(v), v
-			} else if acc.descIndex != 0 {
-				if it := m.Def(m.Def(acc.descIndex).ResultType()); it == nil || it.Opcode() != spirv.OpTypeInt || it.Words[2] != 32 {
-					c.warnf("instruction %d: descriptor index is not a 32-bit integer: left unchecked", in.OrigIndex)
-					return 0, false
-				}
-				idx = asUint(head, acc.descIndex)
-				key.index, key.konst = acc.descIndex, false
-			}
-			lo, ovf := uint32(acc.offset), uint32(0)
-			if acc.offset > 0xFFFFFFFF {
-				lo, ovf = 0xFFFFFFFF, 1
-			}
-			off = head.op(spirv.OpCompositeConstruct, v2, m.ConstantUint32(lo), m.ConstantUint32(ovf))
-			for _, t := range acc.terms {
-				off = head.op(spirv.OpFunctionCall, v2, add, off, asUint(head, t.index), m.ConstantUint32(t.stride))
+			var ok bool
+			idx, off, ok = p.offset(head, in, acc, v2, fns[3])
+			if !ok {
+				return 0, false
 			}
 			set, binding, size = m.ConstantUint32(acc.set), m.ConstantUint32(acc.binding), m.ConstantUint32(acc.size)
-			bk := [2]uint32{acc.set, acc.binding}
-			bind, found := h.bindings[bk]
-			if !found {
-				bind = h.entry.op(spirv.OpFunctionCall, v2, bindingFn, set, binding)
-				h.bindings[bk] = bind
-			}
-			lookups := h.ranges
-			where := &h.entry
-			if !key.konst {
-				lookups, where = h.local, head
-			}
-			rl, found = lookups[key]
-			if !found {
-				rl = where.op(spirv.OpFunctionCall, v2, rangeFn, bind, idx)
-				lookups[key] = rl
-			}
-			rng := head.op(spirv.OpCompositeExtract, u, rl, 0)
+			rl = p.lookupRange(fn, head, acc, idx, v2, fns[0], fns[1])
+			rng := head.op(spirv.OpCompositeExtract, m.TypeUint32(), rl, 0)
 			return head.op(spirv.OpFunctionCall, m.TypeBool(), inRange, off, size, rng), true
 		},
 		access: in,
 		report: func(fail *emitter) {
-			stage := c.stageInfo(fail)
+			stage := sh.stage.emit(fail)
 			fail.op(spirv.OpFunctionCall, m.TypeVoid(), report,
-				m.ConstantUint32(c.opt.ShaderID), m.ConstantUint32(uint32(in.OrigIndex)), stage,
+				m.ConstantUint32(sh.opt.ShaderID), m.ConstantUint32(uint32(in.OrigIndex)), stage,
 				set, binding, idx, off, size, rl, m.ConstantUint32(acc.flags))
 		},
-		null: func() uint32 { return c.nullValue(in.ResultType()) },
-	})
+		null: func() uint32 { return nullValue(m, in.ResultType()) },
+	}.split(m, fn.f, b, j)
+	return guarded{blocks: blocks, checks: []string{CheckBufferOOB}}, ok
+}
+
+// offset emits the descriptor index as a uint (idx, a constant for a plain
+// binding or a constant index) and the access's byte offset as a uvec2
+// (v2) (offset, overflow): the constant part folded, each dynamic term
+// added by gpuav_buffer_offset_add (add). False when the index is not a 32-bit
+// integer (warned).
+func (p *bufferChecker) offset(head *emitter, in *spirv.Instruction, acc bufferAccess, v2, add uint32) (idx, off uint32, ok bool) {
+	m := p.sh.m
+	idx = m.ConstantUint32(0)
+	if v, isConst := m.ConstantValue(acc.descIndex); acc.descIndex != 0 && isConst {
+		idx = m.ConstantUint32(v)
+	} else if acc.descIndex != 0 {
+		it := int32Type(m, acc.descIndex)
+		if it == nil {
+			p.sh.warnf("instruction %d: descriptor index is not a 32-bit integer: left unchecked", in.OrigIndex)
+			return 0, 0, false
+		}
+		idx = head.asUint(acc.descIndex, it.Words[1])
+	}
+	lo, ovf := uint32(acc.offset), uint32(0)
+	if acc.offset > 0xFFFFFFFF {
+		lo, ovf = 0xFFFFFFFF, 1
+	}
+	off = head.op(spirv.OpCompositeConstruct, v2, m.ConstantUint32(lo), m.ConstantUint32(ovf))
+	for _, t := range acc.terms {
+		off = head.op(spirv.OpFunctionCall, v2, add, off, head.asUint(t.index, m.Def(t.index).ResultType()), m.ConstantUint32(t.stride))
+	}
+	return idx, off, true
+}
+
+// lookupRange returns the (range, length) of the element acc lands in:
+// the binding's lookup (bindingFn) and a constant element's range
+// (rangeFn) hoisted to the entry block, a dynamic element's range emitted
+// into head once per block of the original code.
+func (p *bufferChecker) lookupRange(fn *function, head *emitter, acc bufferAccess, idx, v2, bindingFn, rangeFn uint32) uint32 {
+	m := p.sh.m
+	key := rangeKey{set: acc.set, binding: acc.binding, konst: true}
+	if v, ok := m.ConstantValue(acc.descIndex); acc.descIndex != 0 && ok {
+		key.index = v
+	} else if acc.descIndex != 0 {
+		key.index, key.konst = acc.descIndex, false
+	}
+	bk := [2]uint32{acc.set, acc.binding}
+	bind, found := p.bindings[bk]
+	if !found {
+		bind = fn.entry.op(spirv.OpFunctionCall, v2, bindingFn, m.ConstantUint32(acc.set), m.ConstantUint32(acc.binding))
+		p.bindings[bk] = bind
+	}
+	lookups, where := p.ranges, &fn.entry
+	if !key.konst {
+		lookups, where = p.local, head
+	}
+	rl, found := lookups[key]
+	if !found {
+		rl = where.op(spirv.OpFunctionCall, v2, rangeFn, bind, idx)
+		lookups[key] = rl
+	}
+	return rl
 }

@@ -30,60 +30,92 @@ import (
 // proves equal) branches on the first guard's result and reports nothing:
 // it is skipped exactly when the first was, and the first already
 // reported.
-func descriptorIndexPass(c *context) {
-	safe := newSafeIndex(c.m)  // safe_index.go: indices provably in range
-	same := newSameValues(c.m) // same_value.go: index ids that hold one value
-	for _, f := range c.m.Functions {
-		uses := useCounts(c.m, f)
-		d := newDescHoist(c.m)
-		for bi := 0; bi < len(f.Blocks); bi++ {
-			b := f.Blocks[bi]
-			if !d.cont[b.ID()] {
-				clear(d.checked) // a new block of the original code
-			}
-			for j := 0; j < len(b.Insts); j++ {
-				s, ok := c.descriptorSite(b.Insts[j])
-				if !ok {
-					continue
-				}
-				// The descriptor-state path (descriptor_state.go) covers
-				// runtime arrays and the uninitialized/destroyed checks.
-				s.state = c.stateChecks(s)
-				if s.state == 0 && (s.runtime || s.plain || !c.opt.enabled(CheckDescriptorIndexOOB)) {
-					continue
-				}
-				if !s.runtime && (s.constIndex && s.index < s.length || len(s.inner) == 0 && safe.inBounds(f, b, s.indexID, s.length)) {
-					// Provably in bounds: no index check, the element
-					// checks (if any) remain.
-					s.state &^= stateCheckIndex
-					if s.state == 0 {
-						continue
-					}
-				}
-				if s.plain {
-					s.indexID = c.m.ConstantUint32(0)
-				}
-				key := [2]uint32{s.variable, same.canon(s.indexID)}
-				if len(s.inner) == 0 {
-					s.prior = d.checked[key]
-				}
-				newBlocks, okID, ok := c.guard(f, b, j, s, uses, d)
-				if !ok {
-					continue
-				}
-				if s.prior == 0 && len(s.inner) == 0 {
-					d.checked[key] = okID
-				}
-				d.cont[newBlocks[len(newBlocks)-1].ID()] = true
-				// Skip T (the guarded clone) and F; the outer loop goes on
-				// with the merge block, which holds the rest of b.
-				f.Blocks = append(f.Blocks[:bi+1], append(newBlocks, f.Blocks[bi+1:]...)...)
-				bi += len(newBlocks) - 1
-				break
-			}
-		}
-		d.h.splice(f)
+var descriptorIndexPass = &passSpec{
+	name:      "descriptor_index",
+	preserves: analysisLayoutSizes,
+	run:       func(sh *shader) int { return walk(sh, &descriptorChecker{sh: sh}) },
+}
+
+// descriptorChecker is the descriptor pass over one shader.
+type descriptorChecker struct {
+	sh *shader
+	// uses counts the uses of each id in the function, as it was before
+	// the pass changed it: a descriptor load used only by its access goes
+	// under the guard instead of being cloned.
+	uses map[uint32]int
+	// bindings shares the per-binding lookup of the element checks
+	// (gpuav_desc_binding, hoisted to the entry block) between the
+	// accesses of one function.
+	bindings map[[2]uint32]uint32
+	// checked maps (variable, index value) to the first guard's "ok" in
+	// the current block of the original code.
+	checked map[[2]uint32]uint32
+}
+
+func (p *descriptorChecker) skip() bool { return false }
+
+func (p *descriptorChecker) beginFunction(fn *function) {
+	p.uses = useCounts(p.sh.m, fn.f)
+	p.bindings = map[[2]uint32]uint32{}
+	p.checked = map[[2]uint32]uint32{}
+}
+
+func (p *descriptorChecker) beginBlock(_ *function, continued bool) {
+	if !continued {
+		clear(p.checked) // a new block of the original code
 	}
+}
+
+// match finds an access through a descriptor and decides what it needs:
+// nothing when its index is provably in bounds and no element check is on.
+func (p *descriptorChecker) match(fn *function, b *spirv.Block, j int) (site, bool) {
+	sh := p.sh
+	s, ok := descriptorSite(sh, b.Insts[j])
+	if !ok {
+		return s, false
+	}
+	// The descriptor-state path (descriptor_state.go) covers runtime
+	// arrays and the uninitialized/destroyed checks.
+	s.state = stateChecks(sh.opt, s)
+	if s.state == 0 && (s.runtime || s.plain || !sh.opt.enabled(CheckDescriptorIndexOOB)) {
+		return s, false
+	}
+	if !s.runtime && (s.constIndex && s.index < s.length || len(s.inner) == 0 && sh.an.safeIndex().inBounds(fn.f, b, s.indexID, s.length)) {
+		// Provably in bounds: no index check, the element checks (if
+		// any) remain.
+		s.state &^= stateCheckIndex
+		if s.state == 0 {
+			return s, false
+		}
+	}
+	if s.plain {
+		s.indexID = sh.m.ConstantUint32(0)
+	}
+	s.key = [2]uint32{s.variable, sh.an.sameValues().canon(s.indexID)}
+	if len(s.inner) == 0 {
+		s.prior = p.checked[s.key]
+	}
+	return s, true
+}
+
+// checks names the checks a site's guard reports.
+func (s site) checks() []string {
+	switch {
+	case s.prior != 0:
+		return nil
+	case s.state == 0:
+		return []string{CheckDescriptorIndexOOB}
+	}
+	var ids []string
+	for _, c := range []struct {
+		bit uint32
+		id  string
+	}{{stateCheckIndex, CheckDescriptorIndexOOB}, {stateCheckUninit, CheckDescriptorUninit}, {stateCheckDestroyed, CheckDescriptorDestroyed}} {
+		if s.state&c.bit != 0 {
+			ids = append(ids, c.id)
+		}
+	}
+	return ids
 }
 
 // site is one access through a descriptor-array element.
@@ -107,6 +139,9 @@ type site struct {
 	// state is the checks done through the descriptor state (stateChecks),
 	// 0: inline compare only.
 	state uint32
+	// key is (variable, the index's value number): a later access with
+	// the same key in the same original block reuses this one's guard.
+	key [2]uint32
 	// prior is the "ok" of an earlier guard of the same variable and index
 	// in the same original block: reused, no compare, no report.
 	prior uint32
@@ -154,8 +189,8 @@ func pointerOperand(op spirv.Opcode) int {
 }
 
 // descriptorSite recognises an access through a sized descriptor array.
-func (c *context) descriptorSite(in *spirv.Instruction) (site, bool) {
-	m := c.m
+func descriptorSite(sh *shader, in *spirv.Instruction) (site, bool) {
+	m := sh.m
 	s := site{inst: in}
 	var ac *spirv.Instruction
 	if k := imageOperand(in.Opcode()); k > 0 && k < len(in.Words) {
@@ -177,9 +212,9 @@ func (c *context) descriptorSite(in *spirv.Instruction) (site, bool) {
 			break
 		}
 		if ac != nil && isPlainVar(m, ac, spirv.StorageClassUniformConstant) {
-			return c.plainSite(s, ac), true
+			return plainSite(m, s, ac), true
 		}
-		if ac == nil || !c.isArrayVar(ac, spirv.StorageClassUniformConstant) {
+		if ac == nil || !isArrayVar(m, ac, spirv.StorageClassUniformConstant) {
 			return s, false
 		}
 	} else if k := pointerOperand(in.Opcode()); k > 0 && k < len(in.Words) {
@@ -196,15 +231,15 @@ func (c *context) descriptorSite(in *spirv.Instruction) (site, bool) {
 			}
 			s.chain = []*spirv.Instruction{ac}
 			ac = m.Def(ac.Words[3])
-			if ac == nil || !c.isArrayVar(ac, spirv.StorageClassUniformConstant) {
+			if ac == nil || !isArrayVar(m, ac, spirv.StorageClassUniformConstant) {
 				return s, false
 			}
 		} else if op := ac.Opcode(); (op == spirv.OpAccessChain || op == spirv.OpInBoundsAccessChain) && len(ac.Words) > 3 {
 			if v := m.Def(ac.Words[3]); v != nil && (isPlainVar(m, v, spirv.StorageClassUniform) || isPlainVar(m, v, spirv.StorageClassStorageBuffer)) {
-				return c.plainSite(s, v), true
+				return plainSite(m, s, v), true
 			}
 		}
-		if len(s.chain) == 0 && !(c.isArrayVar(ac, spirv.StorageClassUniform) || c.isArrayVar(ac, spirv.StorageClassStorageBuffer)) {
+		if len(s.chain) == 0 && !(isArrayVar(m, ac, spirv.StorageClassUniform) || isArrayVar(m, ac, spirv.StorageClassStorageBuffer)) {
 			return s, false
 		}
 	} else {
@@ -220,7 +255,7 @@ func (c *context) descriptorSite(in *spirv.Instruction) (site, bool) {
 		length, ok = m.ConstantValue(arr.Words[3])
 	}
 	if !ok {
-		c.warnf("instruction %d: descriptor array length is a specialization constant: access left unchecked", in.OrigIndex)
+		sh.warnf("instruction %d: descriptor array length is a specialization constant: access left unchecked", in.OrigIndex)
 		return s, false
 	}
 	s.length = length
@@ -232,7 +267,7 @@ func (c *context) descriptorSite(in *spirv.Instruction) (site, bool) {
 		dim, ok := m.ConstantValue(elem.Words[3])
 		k := 5 + len(s.inner)
 		if !ok || s.runtime || k >= len(ac.Words) {
-			c.warnf("instruction %d: array of descriptor arrays (runtime, specialization-constant length or partly indexed): access left unchecked", in.OrigIndex)
+			sh.warnf("instruction %d: array of descriptor arrays (runtime, specialization-constant length or partly indexed): access left unchecked", in.OrigIndex)
 			return s, false
 		}
 		s.inner = append(s.inner, ac.Words[k])
@@ -241,12 +276,7 @@ func (c *context) descriptorSite(in *spirv.Instruction) (site, bool) {
 		v, isConst := m.ConstantValue(ac.Words[k])
 		s.index, s.constIndex = s.index*dim+v, s.constIndex && isConst
 	}
-	if set, ok := m.Decoration(variable.Words[2], spirv.DecorationDescriptorSet); ok && len(set) > 0 {
-		s.set = set[0]
-	}
-	if bnd, ok := m.Decoration(variable.Words[2], spirv.DecorationBinding); ok && len(bnd) > 0 {
-		s.binding = bnd[0]
-	}
+	s.set, s.binding = setAndBinding(m, variable.Words[2])
 	return s, true
 }
 
@@ -266,229 +296,178 @@ func isPlainVar(m *spirv.Module, v *spirv.Instruction, sc spirv.StorageClass) bo
 
 // plainSite fills site s for an access through the plain binding v: element
 // 0 of an array of 1.
-func (c *context) plainSite(s site, v *spirv.Instruction) site {
-	m := c.m
+func plainSite(m *spirv.Module, s site, v *spirv.Instruction) site {
 	s.plain = true
 	s.variable = v.Words[2]
 	s.length = 1
 	s.index, s.constIndex = 0, true // indexID: made when the site is guarded
-	if set, ok := m.Decoration(v.Words[2], spirv.DecorationDescriptorSet); ok && len(set) > 0 {
-		s.set = set[0]
-	}
-	if bnd, ok := m.Decoration(v.Words[2], spirv.DecorationBinding); ok && len(bnd) > 0 {
-		s.binding = bnd[0]
-	}
+	s.set, s.binding = setAndBinding(m, v.Words[2])
 	return s
 }
 
 // isArrayVar reports whether ac is an access chain that indexes (at least)
 // into a global variable of the storage class whose type is a sized array.
-func (c *context) isArrayVar(ac *spirv.Instruction, sc spirv.StorageClass) bool {
+func isArrayVar(m *spirv.Module, ac *spirv.Instruction, sc spirv.StorageClass) bool {
 	op := ac.Opcode()
 	if (op != spirv.OpAccessChain && op != spirv.OpInBoundsAccessChain) || len(ac.Words) < 5 {
 		return false
 	}
-	v := c.m.Def(ac.Words[3])
+	v := m.Def(ac.Words[3])
 	if v == nil || v.Opcode() != spirv.OpVariable || spirv.StorageClass(v.Words[3]) != sc {
 		return false
 	}
-	ptr := c.m.Def(v.Words[1])
+	ptr := m.Def(v.Words[1])
 	if ptr == nil || ptr.Opcode() != spirv.OpTypePointer {
 		return false
 	}
-	arr := c.m.Def(ptr.Words[3])
+	arr := m.Def(ptr.Words[3])
 	return arr != nil && (arr.Opcode() == spirv.OpTypeArray || arr.Opcode() == spirv.OpTypeRuntimeArray)
 }
 
-// useCounts counts the uses of each id inside a function.
-func useCounts(m *spirv.Module, f *spirv.Function) map[uint32]int {
-	uses := map[uint32]int{}
-	for _, b := range f.Blocks {
-		for _, in := range b.Insts {
-			r := in.ResultID()
-			_ = spirv.ForEachID(in.Words, m, func(i int) {
-				if in.Words[i] != r || i > 2 {
-					uses[in.Words[i]]++
-				}
-			})
-		}
-	}
-	return uses
-}
-
-// guard splits block b at instruction j to guard site s. It returns the new
-// blocks (T, F, M) and the boolean id the branch tests, or false when the
-// site is left unchecked. With s.prior, the branch tests that id and F
-// reports nothing.
-func (c *context) guard(f *spirv.Function, b *spirv.Block, j int, s site, uses map[uint32]int, d *descHoist) ([]*spirv.Block, uint32, bool) {
-	m := c.m
-	if c.headerBlockAccess(b, j, "access") {
-		return nil, 0, false
-	}
-	idxType := m.Def(m.Def(s.indexID).ResultType())
-	if idxType == nil || idxType.Opcode() != spirv.OpTypeInt || idxType.Words[2] != 32 {
-		c.warnf("instruction %d: descriptor index is not a 32-bit integer: left unchecked", s.inst.OrigIndex)
-		return nil, 0, false
-	}
-	for _, id := range s.inner {
-		if t := m.Def(m.Def(id).ResultType()); t == nil || t.Opcode() != spirv.OpTypeInt || t.Words[2] != 32 {
-			c.warnf("instruction %d: descriptor index is not a 32-bit integer: left unchecked", s.inst.OrigIndex)
-			return nil, 0, false
-		}
-	}
-	resultType := s.inst.ResultType()
-	if rt := m.Def(resultType); rt != nil && rt.Opcode() == spirv.OpTypePointer {
-		c.warnf("instruction %d: access yields a pointer: left unchecked", s.inst.OrigIndex)
-		return nil, 0, false
+// guard splits block b at the site's access (T, F, M). With s.prior, the
+// branch tests that earlier guard's result and F reports nothing.
+func (p *descriptorChecker) guard(fn *function, b *spirv.Block, j int, s site) (guarded, bool) {
+	sh, m := p.sh, p.sh.m
+	idxType, ok := p.guardable(b, j, s)
+	if !ok {
+		return guarded{}, false
 	}
 	reportName := "gpuav_report_descriptor_index"
 	if s.state != 0 {
 		reportName = "gpuav_report_descriptor"
 	}
-	report, err := c.function(reportName)
-	if err != nil {
-		c.warnf("instruction %d: %v: left unchecked", s.inst.OrigIndex, err)
-		return nil, 0, false
-	}
-
-	// The state checks' library functions must link before anything is
-	// moved: a check that cannot be added leaves the access as it was.
+	report := sh.lib.function(reportName)
+	// The state checks' library functions are requested before anything
+	// moves, so that their ids come first.
 	if s.state != 0 && s.prior == 0 {
-		need := []string{"gpuav_check_descriptor"}
-		if !s.runtime {
-			need = []string{"gpuav_desc_binding", "gpuav_desc_element"}
-		}
-		if _, linked := c.libFunctions(s.inst.OrigIndex, need...); !linked {
-			return nil, 0, false
+		if s.runtime {
+			sh.lib.function("gpuav_check_descriptor")
+		} else {
+			sh.lib.functions("gpuav_desc_binding", "gpuav_desc_element")
 		}
 	}
-
 	// Take the chain's loads out of the original position when nothing
 	// else uses them; clones go under the guard.
 	removed := map[uint32]bool{}
 	for _, ch := range s.chain {
-		if uses[ch.ResultID()] == 1 {
-			removeInst(f, ch)
+		if p.uses[ch.ResultID()] == 1 {
+			removeInst(fn.f, ch)
 			removed[ch.ResultID()] = true
 		}
 	}
 	j = indexOf(b.Insts, s.inst)
 	u := m.TypeUint32()
 	var idx, code, length, okID uint32
-	blocks, ok := c.splitGuarded(f, b, j, guardedAccess{
+	blocks, ok := guardedAccess{
 		pre: append([]*spirv.Instruction(nil), b.Insts[:j]...),
 		check: func(head *emitter) (uint32, bool) {
 			if s.prior != 0 {
 				okID = s.prior
 				return s.prior, true
 			}
-			idx = s.indexID
-			if idxType.Words[3] == 1 {
-				idx = head.op(spirv.OpBitcast, u, idx)
-			}
-			for k, id := range s.inner { // idx = idx*dim + inner index
-				if m.Def(m.Def(id).ResultType()).Words[3] == 1 {
-					id = head.op(spirv.OpBitcast, u, id)
-				}
-				idx = head.op(spirv.OpIAdd, u, head.op(spirv.OpIMul, u, idx, m.ConstantUint32(s.dims[k])), id)
-			}
+			idx = flatIndex(head, s, idxType, u)
 			length = m.ConstantUint32(s.length)
-			if s.state == 0 {
-				okID = head.op(spirv.OpULessThan, m.TypeBool(), idx, length)
-				return okID, true
-			}
-			if !s.runtime {
-				var linked bool
-				okID, code, length, linked = c.elementCheck(head, s, idx, d)
-				return okID, linked
-			}
-			var err error
-			okID, code, length, err = c.stateCheck(head, s, idx)
-			if err != nil {
-				c.warnf("instruction %d: %v: left unchecked", s.inst.OrigIndex, err)
-				return 0, false
-			}
+			okID, code, length = p.check(fn, head, s, idx, length)
 			return okID, true
 		},
-		// T: the access, with its descriptor loads cloned.
-		then: func(then *emitter) map[uint32]uint32 {
-			renamed := map[uint32]uint32{}
-			for _, ch := range s.chain {
-				cl := ch.Clone()
-				cl.OrigIndex, cl.OrigOffset = -1, -1
-				c.renameOperands(cl, renamed)
-				nid := m.NewID()
-				renamed[ch.ResultID()] = nid
-				cl.SetResultID(nid)
-				then.insts = append(then.insts, cl)
-				c.copyDecorations(ch.ResultID(), nid, removed[ch.ResultID()])
-			}
-			return renamed
-		},
+		then:   func(then *emitter) map[uint32]uint32 { return cloneChain(then, s.chain, removed) },
 		access: s.inst,
 		report: func(fail *emitter) {
 			if s.prior != 0 {
 				return // the first guard reported
 			}
-			stage := c.stageInfo(fail)
+			stage := sh.stage.emit(fail)
+			void := m.TypeVoid()
+			args := []uint32{report, m.ConstantUint32(sh.opt.ShaderID), m.ConstantUint32(uint32(s.inst.OrigIndex)), stage}
 			if s.state != 0 {
-				fail.op(spirv.OpFunctionCall, m.TypeVoid(), report,
-					m.ConstantUint32(c.opt.ShaderID), m.ConstantUint32(uint32(s.inst.OrigIndex)), stage, code,
-					m.ConstantUint32(s.set), m.ConstantUint32(s.binding), idx, length)
-			} else {
-				fail.op(spirv.OpFunctionCall, m.TypeVoid(), report,
-					m.ConstantUint32(c.opt.ShaderID), m.ConstantUint32(uint32(s.inst.OrigIndex)), stage,
-					m.ConstantUint32(s.set), m.ConstantUint32(s.binding), idx, length)
+				args = append(args, code)
 			}
+			fail.op(spirv.OpFunctionCall, void, append(args,
+				m.ConstantUint32(s.set), m.ConstantUint32(s.binding), idx, length)...)
 		},
-		null: func() uint32 { return m.ConstantNull(resultType) },
-	})
-	return blocks, okID, ok
+		null: func() uint32 { return m.ConstantNull(s.inst.ResultType()) },
+	}.split(m, fn.f, b, j)
+	if !ok {
+		return guarded{}, false
+	}
+	if s.prior == 0 && len(s.inner) == 0 {
+		p.checked[s.key] = okID
+	}
+	return guarded{blocks: blocks, checks: s.checks()}, true
 }
 
-// copyDecorations gives to's result the decorations of from's (NonUniform,
-// RelaxedPrecision...); with move, from's decorations are retargeted
-// instead, because from no longer exists.
-func (c *context) copyDecorations(from, to uint32, move bool) {
-	for _, d := range c.m.Decorations(from) {
-		if move {
-			d.Words[1] = to
-			continue
+// guardable returns the index's type, or warns and returns false when the
+// site cannot be guarded: in a loop header, an index that is not a 32-bit
+// integer, an access that yields a pointer.
+func (p *descriptorChecker) guardable(b *spirv.Block, j int, s site) (*spirv.Instruction, bool) {
+	sh, m := p.sh, p.sh.m
+	if sh.inLoopHeader(b, j, "access") {
+		return nil, false
+	}
+	idxType := int32Type(m, s.indexID)
+	for _, id := range s.inner {
+		if idxType != nil && int32Type(m, id) == nil {
+			idxType = nil
 		}
-		cl := d.Clone()
+	}
+	if idxType == nil {
+		sh.warnf("instruction %d: descriptor index is not a 32-bit integer: left unchecked", s.inst.OrigIndex)
+		return nil, false
+	}
+	if rt := m.Def(s.inst.ResultType()); rt != nil && rt.Opcode() == spirv.OpTypePointer {
+		sh.warnf("instruction %d: access yields a pointer: left unchecked", s.inst.OrigIndex)
+		return nil, false
+	}
+	return idxType, true
+}
+
+// flatIndex emits the site's index as a uint (u); for an array of arrays
+// the flattened index idx*dim + inner, dimension by dimension.
+func flatIndex(head *emitter, s site, idxType *spirv.Instruction, u uint32) uint32 {
+	m := head.m
+	idx := s.indexID
+	if idxType.Words[3] == 1 {
+		idx = head.op(spirv.OpBitcast, u, idx)
+	}
+	for k, id := range s.inner {
+		if m.Def(m.Def(id).ResultType()).Words[3] == 1 {
+			id = head.op(spirv.OpBitcast, u, id)
+		}
+		idx = head.op(spirv.OpIAdd, u, head.op(spirv.OpIMul, u, idx, m.ConstantUint32(s.dims[k])), id)
+	}
+	return idx
+}
+
+// check emits the site's check into head: the inline compare with the
+// array's length, or the descriptor-state checks. ok is the bool "the
+// access may go ahead"; code and n (the length) are what the state report
+// takes.
+func (p *descriptorChecker) check(fn *function, head *emitter, s site, idx, length uint32) (ok, code, n uint32) {
+	switch {
+	case s.state == 0:
+		return head.op(spirv.OpULessThan, p.sh.m.TypeBool(), idx, length), 0, length
+	case !s.runtime:
+		return p.elementCheck(fn, head, s, idx)
+	}
+	return p.stateCheck(head, s, idx)
+}
+
+// cloneChain emits into then clones of the loads (or the texel pointer)
+// feeding an access, under fresh ids, and returns the renames for the
+// access's clone. A clone of a load taken out of its place (removed)
+// takes over its decorations.
+func cloneChain(then *emitter, chain []*spirv.Instruction, removed map[uint32]bool) map[uint32]uint32 {
+	m := then.m
+	renamed := map[uint32]uint32{}
+	for _, ch := range chain {
+		cl := ch.Clone()
 		cl.OrigIndex, cl.OrigOffset = -1, -1
-		cl.Words[1] = to
-		c.m.AddAnnotation(cl)
+		renameOperands(m, cl, renamed)
+		nid := m.NewID()
+		renamed[ch.ResultID()] = nid
+		cl.SetResultID(nid)
+		then.insts = append(then.insts, cl)
+		copyDecorations(m, ch.ResultID(), nid, removed[ch.ResultID()])
 	}
-}
-
-// renameOperands replaces operand ids (not the result) found in renamed.
-func (c *context) renameOperands(in *spirv.Instruction, renamed map[uint32]uint32) {
-	r := in.ResultID()
-	_ = spirv.ForEachID(in.Words, c.m, func(i int) {
-		if i <= 2 && in.Words[i] == r {
-			return
-		}
-		if n, ok := renamed[in.Words[i]]; ok {
-			in.Words[i] = n
-		}
-	})
-}
-
-func indexOf(insts []*spirv.Instruction, in *spirv.Instruction) int {
-	for i, x := range insts {
-		if x == in {
-			return i
-		}
-	}
-	return -1
-}
-
-func removeInst(f *spirv.Function, in *spirv.Instruction) {
-	for _, b := range f.Blocks {
-		if i := indexOf(b.Insts, in); i >= 0 {
-			b.Insts = append(b.Insts[:i], b.Insts[i+1:]...)
-			return
-		}
-	}
+	return renamed
 }

@@ -3,7 +3,6 @@ package gpuav
 import (
 	"math"
 	"math/bits"
-	"slices"
 
 	"github.com/gpuav-dbg/gpuav-dbg/spirv"
 )
@@ -37,64 +36,39 @@ const (
 // OpRayQueryProceedKHR and queries are defined, but with no ray flags, a
 // cull mask of 0 and an empty interval: no instance can be hit, Proceed returns false and
 // the committed intersection is None, as for a ray that misses everything.
-func rayQueryPass(c *context) {
-	done := map[*spirv.Instruction]bool{} // guarded initializes, now in merge blocks
-	for _, f := range c.m.Functions {
-		for bi := 0; bi < len(f.Blocks); bi++ {
-			b := f.Blocks[bi]
-			for j := 0; j < len(b.Insts); j++ {
-				in := b.Insts[j]
-				if in.Opcode() != spirv.OpRayQueryInitializeKHR || len(in.Words) != rqWords || done[in] {
-					continue
-				}
-				if c.rayOperandsValid(in) {
-					continue
-				}
-				done[in] = true
-				newBlocks, ok := c.guardRayQuery(f, b, j)
-				if !ok {
-					continue
-				}
-				f.Blocks = append(f.Blocks[:bi+1], append(newBlocks, f.Blocks[bi+1:]...)...)
-				bi += len(newBlocks) - 1
-				break
-			}
-		}
+var rayQueryPass = &passSpec{
+	name:      "ray_query",
+	preserves: analysisLayoutSizes,
+	run:       func(sh *shader) int { return walk(sh, &rayQueryChecker{sh: sh, done: map[*spirv.Instruction]bool{}}) },
+}
+
+// rayQueryChecker is the ray_query pass over one shader.
+type rayQueryChecker struct {
+	noHooks
+	sh   *shader
+	done map[*spirv.Instruction]bool // guarded initializes, now in merge blocks
+}
+
+func (p *rayQueryChecker) match(fn *function, b *spirv.Block, j int) (struct{}, bool) {
+	in := b.Insts[j]
+	if in.Opcode() != spirv.OpRayQueryInitializeKHR || len(in.Words) != rqWords || p.done[in] {
+		return struct{}{}, false
 	}
+	return struct{}{}, !rayOperandsValid(p.sh.m, in)
 }
 
 // rayOperandsValid reports whether Rayflags, origin, direction and the t
 // values are constants that obey every rule, so that no check is needed.
-func (c *context) rayOperandsValid(in *spirv.Instruction) bool {
-	flags, ok0 := c.constUint32(in.Words[rqFlags])
-	o, ok1 := c.constFloats(in.Words[rqOrig])
-	d, ok2 := c.constFloats(in.Words[rqDir])
-	t0, ok3 := c.constFloats(in.Words[rqTmin])
-	t1, ok4 := c.constFloats(in.Words[rqTmax])
+func rayOperandsValid(m *spirv.Module, in *spirv.Instruction) bool {
+	flags, ok0 := constUint32(m, in.Words[rqFlags])
+	o, ok1 := constFloats(m, in.Words[rqOrig])
+	d, ok2 := constFloats(m, in.Words[rqDir])
+	t0, ok3 := constFloats(m, in.Words[rqTmin])
+	t1, ok4 := constFloats(m, in.Words[rqTmax])
 	if !ok0 || !ok1 || !ok2 || !ok3 || !ok4 || len(t0) != 1 || len(t1) != 1 {
 		return false
 	}
 	return rayQueryCode(flags, o, t0[0], d, t1[0]) == 0
-}
-
-// constUint32 returns the value of a 32-bit integer OpConstant (or
-// OpConstantNull).
-func (c *context) constUint32(id uint32) (uint32, bool) {
-	d := c.m.Def(id)
-	if d == nil {
-		return 0, false
-	}
-	t := c.m.Def(d.ResultType())
-	if t == nil || t.Opcode() != spirv.OpTypeInt || t.Words[2] != 32 {
-		return 0, false
-	}
-	switch {
-	case d.Opcode() == spirv.OpConstant && len(d.Words) == 4:
-		return d.Words[3], true
-	case d.Opcode() == spirv.OpConstantNull:
-		return 0, true
-	}
-	return 0, false
 }
 
 // Ray flag bits of the Rayflags rules (SPIR-V Ray Flags).
@@ -138,86 +112,28 @@ func rayQueryCode(flags uint32, o []float32, tmin float32, d []float32, tmax flo
 	return 0
 }
 
-// constFloats returns the 32-bit float components of a scalar or vector
-// constant (OpConstant, OpConstantComposite, OpConstantNull).
-func (c *context) constFloats(id uint32) ([]float32, bool) {
-	d := c.m.Def(id)
-	if d == nil {
-		return nil, false
-	}
-	t := c.m.Def(d.ResultType())
-	if t == nil {
-		return nil, false
-	}
-	switch d.Opcode() {
-	case spirv.OpConstant:
-		if t.Opcode() != spirv.OpTypeFloat || t.Words[2] != 32 || len(d.Words) != 4 {
-			return nil, false
-		}
-		return []float32{math.Float32frombits(d.Words[3])}, true
-	case spirv.OpConstantNull:
-		switch t.Opcode() {
-		case spirv.OpTypeFloat:
-			return []float32{0}, true
-		case spirv.OpTypeVector:
-			return make([]float32, t.Words[3]), true
-		}
-	case spirv.OpConstantComposite:
-		var out []float32
-		for _, e := range d.Words[3:] {
-			v, ok := c.constFloats(e)
-			if !ok || len(v) != 1 {
-				return nil, false
-			}
-			out = append(out, v[0])
-		}
-		return out, true
-	}
-	return nil, false
-}
-
-// guardRayQuery splits block b at the initialize at j; it returns the new
-// blocks (F, M), or false when the initialize is left unchecked.
-func (c *context) guardRayQuery(f *spirv.Function, b *spirv.Block, j int) ([]*spirv.Block, bool) {
-	m := c.m
+// guard splits block b at the initialize at j into head, F and M (see
+// rayQueryPass).
+func (p *rayQueryChecker) guard(fn *function, b *spirv.Block, j int, _ struct{}) (guarded, bool) {
+	sh, m := p.sh, p.sh.m
 	in := b.Insts[j]
-	for _, x := range b.Insts[j+1:] {
-		if x.Opcode() == spirv.OpLoopMerge {
-			c.warnf("instruction %d: ray query initialize in a loop header block: left unchecked", in.OrigIndex)
-			return nil, false
-		}
+	if sh.inLoopHeader(b, j, "ray query initialize") {
+		return guarded{}, false
 	}
 	f32 := m.TypeFloat(32)
 	v3 := m.TypeVector(f32, 3)
-	typeOf := func(id uint32) uint32 {
-		if d := m.Def(id); d != nil {
-			return d.ResultType()
-		}
-		return 0
+	if !rayOperandTypes(m, in, f32, v3) {
+		sh.warnf("instruction %d: ray query operands are not int/vec3/float of 32 bits: left unchecked", in.OrigIndex)
+		return guarded{}, false
 	}
-	ft := m.Def(typeOf(in.Words[rqFlags]))
-	if typeOf(in.Words[rqOrig]) != v3 || typeOf(in.Words[rqDir]) != v3 ||
-		typeOf(in.Words[rqTmin]) != f32 || typeOf(in.Words[rqTmax]) != f32 ||
-		ft == nil || ft.Opcode() != spirv.OpTypeInt || ft.Words[2] != 32 {
-		c.warnf("instruction %d: ray query operands are not int/vec3/float of 32 bits: left unchecked", in.OrigIndex)
-		return nil, false
-	}
-	codeFn, err := c.function("gpuav_ray_query_code")
-	if err != nil {
-		c.warnf("instruction %d: %v: left unchecked", in.OrigIndex, err)
-		return nil, false
-	}
-	report, err := c.function("gpuav_report_ray_query")
-	if err != nil {
-		c.warnf("instruction %d: %v: left unchecked", in.OrigIndex, err)
-		return nil, false
-	}
+	codeFn := sh.lib.function("gpuav_ray_query_code")
+	report := sh.lib.function("gpuav_report_ray_query")
 	u := m.TypeUint32()
 	fID, mID := m.NewID(), m.NewID()
 	post := append([]*spirv.Instruction(nil), b.Insts[j+1:]...)
 
 	head := &emitter{m: m, insts: append([]*spirv.Instruction(nil), b.Insts[:j]...)}
-	flags := c.asUint(head, in.Words[rqFlags], typeOf(in.Words[rqFlags]))
+	flags := head.asUint(in.Words[rqFlags], typeOf(m, in.Words[rqFlags]))
 	code := head.op(spirv.OpFunctionCall, u, codeFn, flags, in.Words[rqOrig], in.Words[rqTmin], in.Words[rqDir], in.Words[rqTmax])
 	bad := head.op(spirv.OpINotEqual, m.TypeBool(), code, m.ConstantUint32(0))
 	head.void(spirv.OpSelectionMerge, mID, uint32(spirv.SelectionControlNone))
@@ -225,76 +141,55 @@ func (c *context) guardRayQuery(f *spirv.Function, b *spirv.Block, j int) ([]*sp
 	b.Insts = head.insts
 
 	fail := &emitter{m: m}
-	stage := c.stageInfo(fail)
-	cull := c.asUint(fail, in.Words[rqCull], typeOf(in.Words[rqCull]))
+	stage := sh.stage.emit(fail)
+	cull := fail.asUint(in.Words[rqCull], typeOf(m, in.Words[rqCull]))
 	fail.op(spirv.OpFunctionCall, m.TypeVoid(), report,
-		m.ConstantUint32(c.opt.ShaderID), m.ConstantUint32(uint32(in.OrigIndex)), stage, code, flags, cull,
+		m.ConstantUint32(sh.opt.ShaderID), m.ConstantUint32(uint32(in.OrigIndex)), stage, code, flags, cull,
 		in.Words[rqOrig], in.Words[rqTmin], in.Words[rqDir], in.Words[rqTmax])
 	fail.void(spirv.OpBranch, mID)
 
-	// The harmless ray: no flags, cull mask 0, origin 0, direction +z, [0, 0].
+	merge := &emitter{m: m}
+	safe := harmlessRay(m, in, f32, v3)
+	for _, k := range []int{rqFlags, rqCull, rqOrig, rqTmin, rqDir, rqTmax} {
+		in.Words[k] = merge.op(spirv.OpPhi, typeOf(m, in.Words[k]), in.Words[k], b.ID(), safe[k], fID)
+	}
+	merge.insts = append(merge.insts, in)
+	merge.insts = append(merge.insts, post...)
+	retargetPhis(fn.f, post, b.ID(), mID)
+	p.done[in] = true
+	return guarded{blocks: []*spirv.Block{
+		{Label: spirv.NewInstruction(spirv.OpLabel, fID), Insts: fail.insts},
+		{Label: spirv.NewInstruction(spirv.OpLabel, mID), Insts: merge.insts},
+	}, checks: []string{CheckRayQuery}}, true
+}
+
+// typeOf returns the result type of id's definition, or 0.
+func typeOf(m *spirv.Module, id uint32) uint32 {
+	if d := m.Def(id); d != nil {
+		return d.ResultType()
+	}
+	return 0
+}
+
+// rayOperandTypes reports whether an initialize's operands have the types
+// the check functions take: 32-bit integer Rayflags, vec3 origin and
+// direction, float t values.
+func rayOperandTypes(m *spirv.Module, in *spirv.Instruction, f32, v3 uint32) bool {
+	ft := m.Def(typeOf(m, in.Words[rqFlags]))
+	return typeOf(m, in.Words[rqOrig]) == v3 && typeOf(m, in.Words[rqDir]) == v3 &&
+		typeOf(m, in.Words[rqTmin]) == f32 && typeOf(m, in.Words[rqTmax]) == f32 &&
+		ft != nil && ft.Opcode() == spirv.OpTypeInt && ft.Words[2] == 32
+}
+
+// harmlessRay returns, by operand word, the values a failed initialize
+// takes instead: no flags, cull mask 0, origin 0, direction +z, [0, 0].
+func harmlessRay(m *spirv.Module, in *spirv.Instruction, f32, v3 uint32) map[int]uint32 {
 	zeroF := m.ConstantNull(f32)
 	zeroV := m.ConstantNull(v3)
 	oneID := m.NewID()
 	m.AddGlobal(spirv.NewInstruction(spirv.OpConstant, f32, oneID, math.Float32bits(1)))
 	dirID := m.NewID()
 	m.AddGlobal(spirv.NewInstruction(spirv.OpConstantComposite, v3, dirID, zeroF, zeroF, oneID))
-	safe := map[int]uint32{rqFlags: m.ConstantNull(typeOf(in.Words[rqFlags])), rqCull: m.ConstantNull(typeOf(in.Words[rqCull])), rqOrig: zeroV, rqTmin: zeroF, rqDir: dirID, rqTmax: zeroF}
-
-	merge := &emitter{m: m}
-	for _, k := range []int{rqFlags, rqCull, rqOrig, rqTmin, rqDir, rqTmax} {
-		in.Words[k] = merge.op(spirv.OpPhi, typeOf(in.Words[k]), in.Words[k], b.ID(), safe[k], fID)
-	}
-	merge.insts = append(merge.insts, in)
-	merge.insts = append(merge.insts, post...)
-	c.retargetPhis(f, post, b.ID(), mID)
-	c.added++
-	return []*spirv.Block{
-		{Label: spirv.NewInstruction(spirv.OpLabel, fID), Insts: fail.insts},
-		{Label: spirv.NewInstruction(spirv.OpLabel, mID), Insts: merge.insts},
-	}, true
-}
-
-// retargetPhis makes phis that named from as a predecessor name to: the
-// code after a split (moved, ending in the old block's terminator) now
-// reaches them from the merge block. Only the terminator's targets can
-// have such phis, so only their leading phis are visited (a scan of the
-// whole function per split made a large block's instrumentation
-// quadratic); an OpSwitch, whose literal widths vary, visits every block.
-func (c *context) retargetPhis(f *spirv.Function, moved []*spirv.Instruction, from, to uint32) {
-	if len(moved) == 0 {
-		return
-	}
-	term := moved[len(moved)-1]
-	var targets []uint32
-	all := false
-	switch term.Opcode() {
-	case spirv.OpBranch:
-		targets = term.Words[1:2]
-	case spirv.OpBranchConditional:
-		targets = term.Words[2:4]
-	case spirv.OpSwitch:
-		all = true
-	default:
-		return // no successor in this function
-	}
-	for _, blk := range f.Blocks {
-		if !all && !slices.Contains(targets, blk.ID()) {
-			continue
-		}
-	leading:
-		for _, in := range blk.Insts {
-			switch in.Opcode() {
-			case spirv.OpPhi:
-				for k := 4; k < len(in.Words); k += 2 {
-					if in.Words[k] == from {
-						in.Words[k] = to
-					}
-				}
-			case spirv.OpLine, spirv.OpNoLine:
-			default:
-				break leading
-			}
-		}
-	}
+	return map[int]uint32{rqFlags: m.ConstantNull(typeOf(m, in.Words[rqFlags])), rqCull: m.ConstantNull(typeOf(m, in.Words[rqCull])),
+		rqOrig: zeroV, rqTmin: zeroF, rqDir: dirID, rqTmax: zeroF}
 }

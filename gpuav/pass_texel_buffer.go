@@ -48,38 +48,32 @@ type texelAccess struct {
 //
 // The texel count of the view is only known at submit (binding
 // DescStateBinding), so every access is checked. The pass runs after the
-// descriptor pass: an access it guards is checked here inside its guard.
-func texelBufferPass(c *context) {
-	if c.added > 0 {
-		// The descriptor pass clones the image loads it guards under new
-		// ids the definition index does not know yet.
-		c.m.InvalidateIndex()
-	}
-	for _, f := range c.m.Functions {
-		for bi := 0; bi < len(f.Blocks); bi++ {
-			b := f.Blocks[bi]
-			for j := 0; j < len(b.Insts); j++ {
-				acc, ok := c.texelAccessOf(b.Insts[j])
-				if !ok {
-					continue
-				}
-				newBlocks, ok := c.guardTexel(f, b, j, acc)
-				if !ok {
-					continue
-				}
-				f.Blocks = append(f.Blocks[:bi+1], append(newBlocks, f.Blocks[bi+1:]...)...)
-				bi += len(newBlocks) - 1
-				break
-			}
-		}
-	}
+// descriptor pass: an access it guards is checked here inside its guard
+// (whose image loads are clones under new ids: the driver rebuilds the
+// definition index in between, which the descriptor pass does not
+// preserve).
+var texelBufferPass = &passSpec{
+	name:      "texel_buffer_oob",
+	after:     []string{"descriptor_index"},
+	preserves: analysisLayoutSizes,
+	run:       func(sh *shader) int { return walk(sh, &texelChecker{sh: sh}) },
+}
+
+// texelChecker is the texel_buffer_oob pass over one shader.
+type texelChecker struct {
+	noHooks
+	sh *shader
+}
+
+func (p *texelChecker) match(fn *function, b *spirv.Block, j int) (texelAccess, bool) {
+	return texelAccessOf(p.sh, b.Insts[j])
 }
 
 // texelAccessOf recognises an access to a texel buffer and returns where
 // it lands. Accesses to other images, and texel pointers, are not sites:
 // the atomic using a texel pointer is.
-func (c *context) texelAccessOf(in *spirv.Instruction) (texelAccess, bool) {
-	m := c.m
+func texelAccessOf(sh *shader, in *spirv.Instruction) (texelAccess, bool) {
+	m := sh.m
 	var acc texelAccess
 	var img, ptr uint32 // an image value, or the pointer to an image variable
 	switch in.Opcode() {
@@ -158,84 +152,62 @@ func (c *context) texelAccessOf(in *spirv.Instruction) (texelAccess, bool) {
 	if t.Words[7] == 1 {
 		acc.flags |= TexelUniform
 	}
-	if d, ok := m.Decoration(v.Words[2], spirv.DecorationDescriptorSet); ok && len(d) > 0 {
-		acc.set = d[0]
-	}
-	if d, ok := m.Decoration(v.Words[2], spirv.DecorationBinding); ok && len(d) > 0 {
-		acc.binding = d[0]
-	}
-	if c.opt.Robust {
+	acc.set, acc.binding = setAndBinding(m, v.Words[2])
+	if sh.opt.Robust {
 		acc.flags |= TexelRobust
 	}
 	return acc, true
 }
 
-// is32BitInt returns the 32-bit integer type of id, or nil.
-func (c *context) is32BitInt(id uint32) *spirv.Instruction {
-	d := c.m.Def(id)
-	if d == nil {
-		return nil
-	}
-	t := c.m.Def(d.ResultType())
-	if t == nil || t.Opcode() != spirv.OpTypeInt || t.Words[2] != 32 {
-		return nil
-	}
-	return t
-}
-
-// guardTexel splits block b at the access at j. It returns the new blocks
-// (T, F, M), or false when the access is left unchecked.
-func (c *context) guardTexel(f *spirv.Function, b *spirv.Block, j int, acc texelAccess) ([]*spirv.Block, bool) {
-	m := c.m
+// guard splits block b at the access at j.
+func (p *texelChecker) guard(fn *function, b *spirv.Block, j int, acc texelAccess) (guarded, bool) {
+	sh, m := p.sh, p.sh.m
 	in := b.Insts[j]
-	if c.headerBlockAccess(b, j, "texel buffer access") {
-		return nil, false
+	if sh.inLoopHeader(b, j, "texel buffer access") {
+		return guarded{}, false
 	}
-	ct := c.is32BitInt(acc.coord)
+	ct := int32Type(m, acc.coord)
 	if ct == nil {
-		c.warnf("instruction %d: texel buffer coordinate is not a 32-bit integer: left unchecked", in.OrigIndex)
-		return nil, false
+		sh.warnf("instruction %d: texel buffer coordinate is not a 32-bit integer: left unchecked", in.OrigIndex)
+		return guarded{}, false
 	}
 	if ct.Words[3] == 1 {
 		acc.flags |= TexelSigned
 	}
-	if acc.descIndex != 0 && c.is32BitInt(acc.descIndex) == nil {
-		c.warnf("instruction %d: descriptor index is not a 32-bit integer: left unchecked", in.OrigIndex)
-		return nil, false
+	if acc.descIndex != 0 && int32Type(m, acc.descIndex) == nil {
+		sh.warnf("instruction %d: descriptor index is not a 32-bit integer: left unchecked", in.OrigIndex)
+		return guarded{}, false
 	}
 	// An atomic goes with its texel pointer: the pointer must be used by
 	// this atomic only, so that it can move into the guarded block.
-	p := -1
+	at := -1
 	if acc.ptr != nil {
-		p = indexOf(b.Insts[:j], acc.ptr)
-		if p < 0 || useCounts(m, f)[acc.ptr.ResultID()] != 1 {
-			c.warnf("instruction %d: texel pointer is used by more than this atomic or in another block: left unchecked", in.OrigIndex)
-			return nil, false
+		at = indexOf(b.Insts[:j], acc.ptr)
+		if at < 0 || useCounts(m, fn.f)[acc.ptr.ResultID()] != 1 {
+			sh.warnf("instruction %d: texel pointer is used by more than this atomic or in another block: left unchecked", in.OrigIndex)
+			return guarded{}, false
 		}
 	}
-	fns, ok := c.libFunctions(in.OrigIndex, "gpuav_check_texel", "gpuav_report_texel_oob")
-	if !ok {
-		return nil, false
-	}
+	fns := sh.lib.functions("gpuav_check_texel", "gpuav_report_texel_oob")
 	check, report := fns[0], fns[1]
 	u := m.TypeUint32()
 	v3 := m.TypeVector(u, 3)
 
 	var pre []*spirv.Instruction
 	for k, x := range b.Insts[:j] {
-		if k != p {
+		if k != at {
 			pre = append(pre, x)
 		}
 	}
 	var idx, coord, set, binding, r uint32
-	return c.splitGuarded(f, b, j, guardedAccess{
+	blocks, ok := guardedAccess{
 		pre: pre,
 		check: func(head *emitter) (uint32, bool) {
 			idx = m.ConstantUint32(0)
 			if acc.descIndex != 0 {
-				idx = c.asUint(head, acc.descIndex, m.Def(acc.descIndex).ResultType())
+				idx = head.asUint(acc.descIndex, m.Def(acc.descIndex).ResultType())
 			}
-			coord = c.asUint(head, acc.coord, ct.Words[1])
+			coord = head.asUint(acc.coord, ct.Words[1])
 			set, binding = m.ConstantUint32(acc.set), m.ConstantUint32(acc.binding)
 			r = head.op(spirv.OpFunctionCall, v3, check, set, binding, idx, coord)
 			code := head.op(spirv.OpCompositeExtract, u, r, 0)
@@ -249,11 +221,12 @@ func (c *context) guardTexel(f *spirv.Function, b *spirv.Block, j int, acc texel
 		},
 		access: in,
 		report: func(fail *emitter) {
-			stage := c.stageInfo(fail)
+			stage := sh.stage.emit(fail)
 			fail.op(spirv.OpFunctionCall, m.TypeVoid(), report,
-				m.ConstantUint32(c.opt.ShaderID), m.ConstantUint32(uint32(in.OrigIndex)), stage,
+				m.ConstantUint32(sh.opt.ShaderID), m.ConstantUint32(uint32(in.OrigIndex)), stage,
 				set, binding, idx, coord, r, m.ConstantUint32(acc.flags))
 		},
-		null: func() uint32 { return c.nullValue(in.ResultType()) },
-	})
+		null: func() uint32 { return nullValue(m, in.ResultType()) },
+	}.split(m, fn.f, b, j)
+	return guarded{blocks: blocks, checks: []string{CheckTexelBufferOOB}}, ok
 }

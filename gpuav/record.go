@@ -1,7 +1,5 @@
 package gpuav
 
-import "fmt"
-
 // RecordFormatVersion is the version of the record and buffer layouts below.
 // It travels in the wire protocol's hello so a decoder can refuse records it
 // does not understand.
@@ -72,94 +70,9 @@ const (
 	RecordParams          = RecordWords - RecordParam0Word
 )
 
-// CheckCode is word 8 of a record: which check failed.
+// CheckCode is word 8 of a record: which check failed. The codes and
+// their parameters are listed with the check registry (checks.go).
 type CheckCode uint32
-
-// Check codes and their parameters (words 9.. of the record).
-const (
-	// CodeDescriptorIndexOOB: p0 set, p1 binding, p2 index, p3 array length.
-	CodeDescriptorIndexOOB CheckCode = 1
-	// CodeDescriptorUninitialized: p0 set, p1 binding, p2 index.
-	CodeDescriptorUninitialized CheckCode = 2
-	// CodeDescriptorDestroyed: p0 set, p1 binding, p2 index.
-	CodeDescriptorDestroyed CheckCode = 3
-	// CodeBufferOOB: p0 set, p1 binding, p2 index, p3 offset, p4 access size, p5 bound range.
-	CodeBufferOOB CheckCode = 4
-	// CodeTexelBufferOOB: p0 set, p1 binding, p2 index, p3 texel coordinate
-	// (bits), p4 texel count, p5 flags (Texel* bits), p6 array length.
-	CodeTexelBufferOOB CheckCode = 5
-	// CodeBDAOOB: p0/p1 address low/high, p2 access size.
-	CodeBDAOOB CheckCode = 6
-	// Ray query codes (OpRayQueryInitializeKHR operands), one per rule:
-	// p0 RayTmin bits, p1 RayTmax bits, p2..p4 RayDirection's bits for
-	// CodeRayQueryDirectionNonFinite and RayOrigin's otherwise, p5 Rayflags,
-	// p6 CullMask. A shader reports only the first rule broken, in the order
-	// origin, direction, NaN t, negative RayTmin, negative RayTmax,
-	// RayTmin > RayTmax.
-	CodeRayQueryTminGreaterThanTmax CheckCode = 7  // VUID-...-06350
-	CodeRayQueryNegativeTmin        CheckCode = 8  // VUID-...-06349
-	CodeRayQueryOriginNonFinite     CheckCode = 9  // VUID-...-06348
-	CodeRayQueryDirectionNonFinite  CheckCode = 10 // VUID-...-06348
-	CodeRayQueryTNaN                CheckCode = 11 // VUID-...-06351 (+inf is allowed)
-	CodeRayQueryNegativeTmax        CheckCode = 12 // VUID-...-06349
-	// Ray query Rayflags codes, same parameters; checked after the rules
-	// above, in this order.
-	CodeRayQuerySkipTrianglesAndAABBs CheckCode = 13 // VUID-...-06889
-	CodeRayQueryTriangleFlags         CheckCode = 14 // VUID-...-06890
-	CodeRayQueryOpaqueFlags           CheckCode = 15 // VUID-...-06891
-)
-
-// Check ids: the stable names of the checks a user switches on and off, as
-// they appear in settings, the JSON report and the TUI.
-const (
-	CheckDescriptorIndexOOB  = "descriptor_index_oob"
-	CheckDescriptorUninit    = "descriptor_uninitialized"
-	CheckDescriptorDestroyed = "descriptor_destroyed"
-	CheckBufferOOB           = "buffer_oob"
-	CheckTexelBufferOOB      = "texel_buffer_oob"
-	CheckBDAOOB              = "bda_oob"
-	CheckRayQuery            = "ray_query"
-)
-
-// AllChecks lists every check id in a stable order.
-var AllChecks = []string{
-	CheckDescriptorIndexOOB, CheckDescriptorUninit, CheckDescriptorDestroyed,
-	CheckBufferOOB, CheckTexelBufferOOB, CheckBDAOOB, CheckRayQuery,
-}
-
-// ImplementedChecks lists the checks the instrumentation can add today.
-// The others are accepted in settings but have no pass yet.
-var ImplementedChecks = []string{CheckDescriptorIndexOOB, CheckDescriptorUninit, CheckDescriptorDestroyed, CheckBufferOOB, CheckTexelBufferOOB, CheckRayQuery, CheckBDAOOB}
-
-// DefaultChecks are the checks on when nothing says otherwise: every
-// implemented check but buffer_oob, which checks every uniform and storage
-// buffer access and so multiplies pipeline compile time (30-100x on
-// lavapipe for check-dense shaders, docs/BENCHMARKS.md) until its failure
-// path is made cheap. Switch it on with --check buffer_oob=on.
-var DefaultChecks = []string{CheckDescriptorIndexOOB, CheckDescriptorUninit, CheckDescriptorDestroyed, CheckTexelBufferOOB, CheckRayQuery, CheckBDAOOB}
-
-// CheckID returns the check id a code belongs to.
-func (c CheckCode) CheckID() string {
-	switch c {
-	case CodeDescriptorIndexOOB:
-		return CheckDescriptorIndexOOB
-	case CodeDescriptorUninitialized:
-		return CheckDescriptorUninit
-	case CodeDescriptorDestroyed:
-		return CheckDescriptorDestroyed
-	case CodeBufferOOB:
-		return CheckBufferOOB
-	case CodeTexelBufferOOB:
-		return CheckTexelBufferOOB
-	case CodeBDAOOB:
-		return CheckBDAOOB
-	case CodeRayQueryTminGreaterThanTmax, CodeRayQueryNegativeTmin, CodeRayQueryOriginNonFinite,
-		CodeRayQueryDirectionNonFinite, CodeRayQueryTNaN, CodeRayQueryNegativeTmax,
-		CodeRayQuerySkipTrianglesAndAABBs, CodeRayQueryTriangleFlags, CodeRayQueryOpaqueFlags:
-		return CheckRayQuery
-	}
-	return fmt.Sprintf("unknown_check_%d", uint32(c))
-}
 
 // Record is one decoded error record, still in the raw terms of the shader:
 // the session resolves shader ids, actions and source lines.

@@ -8,108 +8,9 @@ import (
 	"github.com/gpuav-dbg/gpuav-dbg/spirv"
 )
 
-// TestSafeIndex instruments shaders whose descriptor indices are provably
-// in range (no check) next to look-alikes that are not (checked), counts
-// the checks and the calls to the report function in the instrumented
-// module, and runs spirv-val on every instrumented module.
-func TestSafeIndex(t *testing.T) {
-	tests := []struct {
-		shader   string
-		optimize bool // -Os: SSA form (phis, one load of a push constant)
-		checks   int
-	}{
-		{"safe_and.comp", false, 0},
-		{"unsafe_and7.comp", false, 1},
-		{"safe_umod.comp", false, 0},
-		{"unsafe_umod5.comp", false, 1},
-		{"safe_umin.comp", false, 0},
-		{"unsafe_umin4.comp", false, 1},
-		{"safe_uclamp.comp", false, 0},
-		{"safe_sclamp.comp", false, 0},
-		{"unsafe_sclamp_neg.comp", false, 1},
-		{"safe_int_and.comp", false, 0},
-		{"unsafe_smin.comp", false, 1},
-		{"safe_smod.comp", false, 0},
-		{"unsafe_smod.comp", false, 1},
-		{"unsafe_smod_neg.comp", false, 1},
-		{"safe_shift.comp", false, 0},
-		{"unsafe_shift.comp", false, 1},
-		{"unsafe_shift32.comp", false, 1},
-		{"unsafe_spec.comp", false, 1},
-		{"safe_spec_and.comp", false, 0},
-		{"safe_select.comp", false, 0},
-		{"unsafe_select.comp", false, 1},
-		{"safe_add.comp", false, 0},
-		{"unsafe_add.comp", false, 1},
-		{"safe_convert.comp", false, 0},
-		{"safe_local.comp", false, 0},
-		{"unsafe_local.comp", false, 1},
-		{"unsafe_local_uninit.comp", false, 1},
-		{"unsafe_local_passed.comp", false, 1},
-		{"safe_texture.frag", false, 1}, // texs[x & 3u] unchecked, texs[x & 7u] checked
-		{"safe_loop.comp", true, 0},
-		{"unsafe_loop.comp", true, 2}, // the load and the store of bufs[n].v[0] += 1u
-		{"safe_guarded.comp", true, 0},
-		{"unsafe_guarded.comp", true, 1},
-		{"unsafe_guarded_join.comp", true, 1}, // x < 4u on one of two edges into the access
-		{"safe_early_return.comp", true, 0},
-		{"unsafe_signed_guard.comp", true, 1},
-		// Loops unoptimized: the counter is a function variable.
-		{"safe_loop.comp", false, 0},
-		{"unsafe_loop.comp", false, 2},
-		{"safe_loop_uint.comp", false, 0},
-		{"unsafe_loop_modified.comp", false, 2},
-		{"unsafe_loop_modified_uint.comp", false, 2},
-		{"unsafe_loop_store_between.comp", false, 2},
-		{"unsafe_loop_wrap.comp", false, 2},
-		{"unsafe_loop_wrap.comp", true, 2},
-		{"safe_loop_uint.comp", true, 0},
-		{"unsafe_loop_modified.comp", true, 2},
-		// The same patterns optimized: what is provable stays so.
-		{"safe_and.comp", true, 0},
-		{"unsafe_and7.comp", true, 1},
-		{"safe_local.comp", true, 0},
-		{"unsafe_local.comp", true, 1},
-	}
-	for _, tt := range tests {
-		name := tt.shader
-		flags := []string{"--target-env", "vulkan1.1"}
-		if tt.optimize {
-			name += "/Os"
-			flags = append(flags, "-Os")
-		}
-		t.Run(name, func(t *testing.T) {
-			w := compileFlags(t, tt.shader, "-g", flags...)
-			res, err := Instrument(w, Options{ShaderID: 5, DescriptorSet: 7, Checks: indexOnly})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(res.Warnings) > 0 {
-				t.Errorf("warnings: %s", strings.Join(res.Warnings, "; "))
-			}
-			if res.ChecksAdded != tt.checks {
-				t.Errorf("ChecksAdded = %d, want %d", res.ChecksAdded, tt.checks)
-			}
-			// The load and the store of bufs[n].v[0] += 1u use the same
-			// index id in one block: both are guarded, the store by the
-			// load's result, and only the load reports.
-			reports := tt.checks
-			if strings.HasPrefix(tt.shader, "unsafe_loop") && reports == 2 {
-				reports = 1
-			}
-			if got := reportCalls(t, res.Words, "gpuav_report_descriptor_index"); got != reports {
-				t.Errorf("%d calls to the report function, want %d", got, reports)
-			}
-			if tt.checks == 0 {
-				if res.Instrumented || len(res.Words) != len(w) {
-					t.Errorf("module changed without checks: instrumented=%v", res.Instrumented)
-				}
-				return
-			}
-			validate(t, res.Words, "vulkan1.1")
-		})
-	}
-}
+// The analysis's answers on whole shaders (which accesses keep their
+// check, with and without -Os) are the EXPECT comments of
+// testdata/shaders/safe_*.comp and unsafe_*.comp (TestExpectations).
 
 // indexOnly turns on the descriptor-index check alone: the other checks
 // (descriptor state, buffer bounds) add their own guards to these shaders.
@@ -164,7 +65,7 @@ func TestSafeIndexBounds(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c, warn := newContext(m, Options{ShaderID: 1, DescriptorSet: 7})
+			sh, warn := newShader(m, Options{ShaderID: 1, DescriptorSet: 7})
 			if warn != "" {
 				t.Fatal(warn)
 			}
@@ -173,7 +74,7 @@ func TestSafeIndexBounds(t *testing.T) {
 			for _, f := range m.Functions {
 				for _, b := range f.Blocks {
 					for _, in := range b.Insts {
-						s, ok := c.descriptorSite(in)
+						s, ok := descriptorSite(sh, in)
 						if !ok {
 							continue
 						}

@@ -12,8 +12,8 @@ import (
 // bindless code reads its index again for every access
 // (bufs[pc.material] in ten statements is ten OpLoads of pc.material), and
 // the descriptor pass reuses the first guard of a (variable, index value) in
-// a block instead of checking and reporting each (docs/DECISIONS.md,
-// "Provably safe indices" and "Same index, one guard").
+// a block instead of checking and reporting each
+// (docs/decisions/same-index-value-one-guard.md, provably-safe-indices.md).
 //
 // Values that are the same everywhere in an invocation: constants, loads
 // from push constants, uniform buffers (read-only to shaders) and Input

@@ -415,8 +415,9 @@ static void disturbed(cb_state *cs, int bi)
  * same layout handle, the layer's set (numbered above all of the app's)
  * stays bound and the next action need not bind it again: the common loop
  * of a bind and a draw costs one bind per draw, not two, once the actions
- * share the last action slot (docs/DECISIONS.md "Binds that keep the
- * layer's set"). Anything else counts as disturbing it. */
+ * share the last action slot
+ * (docs/decisions/binds-that-keep-the-layers-set.md). Anything else counts
+ * as disturbing it. */
 static void app_bound(cb_state *cs, int bi, VkPipelineLayout layout, uint32_t first, uint32_t n)
 {
     if (!cs || bi < 0 || bi >= (int)GPUAVDBG_BIND_POINTS)

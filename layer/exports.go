@@ -145,7 +145,7 @@ func latencyLine(n, sum, maxNs uint64) string {
 		n, sum/n/1000, maxNs/1000)
 }
 
-// goInstrumentationWanted reports whether any implemented check is on
+// goInstrumentationWanted reports whether any check is on
 // for the instance.
 //
 //export goInstrumentationWanted

@@ -385,11 +385,12 @@ typedef struct device_data {
     uint32_t max_bound_sets;
     uint32_t robust; /* the app enabled robustBufferAccess or robustBufferAccess2 */
     uint32_t action_stride;
-    /* 0: one set per action slot (docs/DECISIONS.md "One output buffer
-     * per command buffer"). 1, only in the benchmark experiment build
-     * GPUAVDBG_EXPERIMENT_DYNAMIC_ACTION: one set per output unit whose
-     * binding 1 is a dynamic uniform buffer, each action binding it with
-     * its slot's offset (no faster on the H200: docs/BENCHMARKS.md). */
+    /* 0: one set per action slot
+     * (docs/decisions/action-index-from-a-set-per-action.md). 1, only in
+     * the benchmark experiment build GPUAVDBG_EXPERIMENT_DYNAMIC_ACTION: one
+     * set per output unit whose binding 1 is a dynamic uniform buffer, each
+     * action binding it with its slot's offset (no faster on the H200:
+     * docs/decisions/dynamic-offset-action-bind.md). */
     int dynamic_action;
     VkPhysicalDeviceMemoryProperties mem_props;
 

@@ -410,7 +410,7 @@ func TestLoadSettings(t *testing.T) {
 		t.Errorf("warnings: %q", warnings)
 	}
 	off, _ := LoadSettings(func(k string) string {
-		for _, id := range gpuav.ImplementedChecks {
+		for _, id := range gpuav.AllChecks {
 			if k == CheckEnv(id) {
 				return "0"
 			}
@@ -418,7 +418,7 @@ func TestLoadSettings(t *testing.T) {
 		return ""
 	})
 	if off.InstrumentationWanted() {
-		t.Error("InstrumentationWanted with every implemented check off")
+		t.Error("InstrumentationWanted with every check off")
 	}
 	d, _ := LoadSettings(func(string) string { return "" })
 	if !d.Checks[gpuav.CheckDescriptorIndexOOB] || d.ReserveSlot || !d.SafeMode || !d.InstrumentationWanted() {
@@ -737,10 +737,10 @@ func TestComputeOOB(t *testing.T) {
 	}
 }
 
-// checksOffEnv turns every implemented check off.
+// checksOffEnv turns every check off.
 func checksOffEnv() []string {
 	var env []string
-	for _, id := range gpuav.ImplementedChecks {
+	for _, id := range gpuav.AllChecks {
 		env = append(env, CheckEnv(id)+"=0")
 	}
 	return env

@@ -18,7 +18,7 @@ import (
 const (
 	// EnvCheckPrefix + the check id in upper case turns one check on or
 	// off, e.g. VK_LAYER_GPUAV_DBG_CHECK_DESCRIPTOR_INDEX_OOB=0.
-	EnvCheckPrefix = "VK_LAYER_GPUAV_DBG_CHECK_"
+	EnvCheckPrefix = gpuav.EnvCheckPrefix
 	// EnvReserveSlot=1 makes the app see maxBoundDescriptorSets - 1, as
 	// VK_VALIDATION_FEATURE_ENABLE_GPU_ASSISTED_RESERVE_BINDING_SLOT_EXT does.
 	EnvReserveSlot = "VK_LAYER_GPUAV_DBG_RESERVE_SLOT"
@@ -52,10 +52,10 @@ type Settings struct {
 }
 
 // CheckEnv returns the environment variable that switches check id.
-func CheckEnv(id string) string { return EnvCheckPrefix + strings.ToUpper(id) }
+func CheckEnv(id string) string { return gpuav.CheckEnv(id) }
 
-// LoadSettings reads the settings through getenv. Implemented checks are
-// on by default, the others off. Values it cannot parse keep the default
+// LoadSettings reads the settings through getenv. Each check has its
+// registry default (gpuav.Checks). Values it cannot parse keep the default
 // and yield a warning each.
 func LoadSettings(getenv func(string) string) (Settings, []string) {
 	return loadSettings(func(env string) (string, string) { return getenv(env), env })
@@ -112,7 +112,7 @@ func settingKeys() map[string]string {
 	m := map[string]string{"reserve_slot": EnvReserveSlot, "safe_mode": EnvSafeMode, "socket": EnvSocket,
 		"warn_robust": EnvWarnRobust, "sized_element_checks": EnvSizedElementChecks}
 	for _, id := range gpuav.AllChecks {
-		m["check_"+id] = CheckEnv(id)
+		m[gpuav.CheckSettingKey(id)] = CheckEnv(id)
 	}
 	return m
 }
@@ -263,9 +263,9 @@ func ParseAppSettings(text string) (map[string]fileSetting, []string) {
 	return out, warnings
 }
 
-// InstrumentationWanted reports whether any implemented check is on.
+// InstrumentationWanted reports whether any check is on.
 func (s Settings) InstrumentationWanted() bool {
-	for _, id := range gpuav.ImplementedChecks {
+	for _, id := range gpuav.AllChecks {
 		if s.Checks[id] {
 			return true
 		}

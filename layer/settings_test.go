@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io/fs"
 	"os"
@@ -13,9 +12,8 @@ import (
 	"time"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the .golden files")
 
 // formatSettings writes settings and warnings in a stable text form.
 func formatSettings(s Settings, warnings []string) string {
@@ -60,19 +58,7 @@ func TestSettingsFile(t *testing.T) {
 				t.Errorf("read %q, want the file in the directory VK_LAYER_SETTINGS_PATH names", read)
 			}
 			got := formatSettings(s, w)
-			golden := strings.TrimSuffix(path, ".txt") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("got:\n%s\nwant:\n%s", got, want)
-			}
+			golden.AssertString(t, strings.TrimSuffix(path, ".txt")+".golden", got)
 		})
 	}
 }

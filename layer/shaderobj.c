@@ -306,7 +306,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_DestroyShaderEXT(VkDevice device, VkShaderE
 
 /* vkGetShaderBinaryDataEXT returns the driver's binary of the shader as
  * created, which for an instrumented shader is the instrumented code
- * (docs/DECISIONS.md "Shader objects"): the layer warns once. */
+ * (docs/decisions/shader-object-binaries.md): the layer warns once. */
 static VKAPI_ATTR VkResult VKAPI_CALL gl_GetShaderBinaryDataEXT(VkDevice device, VkShaderEXT shader, size_t *size,
                                                                void *data)
 {

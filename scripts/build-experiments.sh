@@ -6,7 +6,7 @@
 #   no-snapshot:  no descriptor-state snapshot per action
 #   neither:      both
 #   dynamic:      one set per command buffer, a dynamic offset per action
-#                 (the first design's bind, DECISIONS "One output buffer...")
+#                 (the first design's bind, docs/decisions/dynamic-offset-action-bind.md)
 #   slot4:        the layer's set at set number 4 instead of
 #                 min(maxBoundDescriptorSets, 33) - 1 (layouts padded to 5 sets)
 set -euo pipefail

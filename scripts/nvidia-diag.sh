@@ -1,5 +1,5 @@
 #!/bin/bash
-# Where the time goes on the NVIDIA machine (docs/BENCHMARKS.md): the draw
+# Where the time goes on the NVIDIA machine (docs/benchmarks-history.md): the draw
 # and dispatch scenes split into recording, vkQueueSubmit and the fence wait
 # (BENCH_PHASES=1) with no layer, our layer and the experiment variants of
 # scripts/build-experiments.sh; the pipeline scene's per-pipeline module and

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The closing device run of 2026-11-21 (docs/BENCHMARKS.md, "NVIDIA GPU"): the
+# The closing device run of 2026-11-21 (docs/benchmarks-history.md, "H200 harness and pipeline creation (7d567e0)"): the
 # harness on the dispatch, shader and draw scenes, then the pipeline scene
 # timed directly with no layer and with ours. Carry bin and .gl.
 set -u

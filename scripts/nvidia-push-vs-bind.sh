@@ -5,7 +5,7 @@
 # vkCmdBindDescriptorSets of one set (no layer): `multi --mode bench`, 4,000
 # draws, best of 5 recordings, seven runs each in turn; the minimum over the
 # runs is the host's fast speed (docs/BENCHMARKS.md, "two speeds"). For the
-# planned action index without a bind (docs/DECISIONS.md).
+# planned action index without a bind (docs/decisions/action-index-push-constant.md).
 for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig
 export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 export XDG_RUNTIME_DIR=/tmp/xdg; mkdir -p $XDG_RUNTIME_DIR; chmod 700 $XDG_RUNTIME_DIR

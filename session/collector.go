@@ -537,7 +537,7 @@ func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, raw r
 	st := &groupState{g: g, what: d.Message, cmdBuf: e.CommandBuffer, pipeline: r.Pipeline,
 		index: len(c.s.Groups), samples: []rawCoords{raw}, last: raw, lastBuilt: raw}
 	// The queue and the primary are the first submit's: they are not part
-	// of the group key (docs/DECISIONS.md, "Attribution of secondaries").
+	// of the group key (docs/decisions/queue-and-primary-not-in-group-key.md).
 	if e.Queue != 0 {
 		st.queue = e.Queue
 		g.Queue = c.handle(e.Queue)

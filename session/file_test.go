@@ -3,7 +3,6 @@ package session
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,10 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpuav-dbg/gpuav-dbg/internal/golden"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // fullRun feeds a whole run into c: launcher and layer frames.
 func fullRun(t *testing.T, c *Collector) {
@@ -41,19 +39,8 @@ func TestReportGolden(t *testing.T) {
 	if err := WriteReport(&buf, c.Snapshot()); err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "report.golden.json")
-	if *update {
-		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(buf.Bytes(), want) {
-		t.Fatalf("report differs from %s (go test -update to accept):\n%s", golden, buf.String())
-	}
+	golden.Assert(t, filepath.Join("testdata", "report.golden.json"), buf.Bytes())
+	want := buf.Bytes()
 	// The report opens again as the same session, minus what it does not carry.
 	s, err := Parse(want)
 	if err != nil {

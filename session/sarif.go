@@ -36,28 +36,6 @@ type SARIFOptions struct {
 	ToolVersion string
 }
 
-// checkHelp describes each check for its SARIF rule.
-var checkHelp = map[string]struct{ short, help string }{
-	gpuav.CheckDescriptorIndexOOB: {"Descriptor array index out of bounds",
-		"A shader indexed a descriptor array (an array of buffers, images or samplers) with an index at or past the array's length, " +
-			"as bound in the descriptor set layout (or the variable count of the set). The access is undefined behaviour; gpuav-dbg skipped it " +
-			"(a load yields zero). Clamp or check the index, or make the array larger."},
-	gpuav.CheckDescriptorUninit: {"Descriptor not written",
-		"A shader used a descriptor that was never written (partially bound descriptor arrays must only be used where written)."},
-	gpuav.CheckDescriptorDestroyed: {"Descriptor uses a destroyed resource",
-		"A shader used a descriptor whose buffer, image view or sampler was destroyed after the descriptor was written."},
-	gpuav.CheckBufferOOB: {"Buffer access out of bounds",
-		"A shader read or wrote a storage or uniform buffer past the range bound to its descriptor (its offset and range, " +
-			"VK_WHOLE_SIZE and dynamic offsets resolved). gpuav-dbg skipped the access (a load yields zero). Bind a larger range or " +
-			"keep the access inside it. Under robustBufferAccess the access is defined and reported as a warning."},
-	gpuav.CheckTexelBufferOOB: {"Texel buffer access out of bounds",
-		"A shader read or wrote a texel buffer at a texel past the buffer view's size."},
-	gpuav.CheckBDAOOB: {"Buffer device address out of bounds",
-		"A shader dereferenced a buffer device address that is not inside any live buffer's range."},
-	gpuav.CheckRayQuery: {"Invalid ray query parameters",
-		"A shader started a ray query with an invalid ray: a negative or NaN t_min or t_max, t_min greater than t_max, or a non-finite origin or direction."},
-}
-
 // sarif* are the parts of the SARIF log gpuav-dbg writes.
 type (
 	sarifLog struct {
@@ -237,15 +215,16 @@ func WriteSARIFFile(path string, s *Session, opt SARIFOptions) error {
 	return nil
 }
 
-// newRule is the rule of a check.
+// newRule is the rule of a check: its title and help from the check
+// registry, or a generic text for a check this build does not know.
 func newRule(check string) sarifRule {
-	h, ok := checkHelp[check]
-	if !ok {
-		h.short = "GPU-assisted validation error " + check
-		h.help = "A check of gpuav-dbg failed in a shader; see the result's message."
+	short := "GPU-assisted validation error " + check
+	help := "A check of gpuav-dbg failed in a shader; see the result's message."
+	if c := gpuav.CheckByID(check); c != nil {
+		short, help = c.Title, c.Help
 	}
-	return sarifRule{ID: check, Name: camelName(check), ShortDescription: sarifText{h.short},
-		FullDescription: sarifText{h.help}, Help: sarifText{h.help},
+	return sarifRule{ID: check, Name: camelName(check), ShortDescription: sarifText{short},
+		FullDescription: sarifText{help}, Help: sarifText{help},
 		DefaultConfiguration: sarifConfig{Level: "error"}}
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpuav-dbg/gpuav-dbg/internal/golden"
 	"github.com/gpuav-dbg/gpuav-dbg/internal/sariftest"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
@@ -83,19 +84,7 @@ func TestSARIFGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	sariftest.Check(t, buf.Bytes())
-	golden := filepath.Join("testdata", "report.golden.sarif")
-	if *update {
-		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(buf.Bytes(), want) {
-		t.Fatalf("SARIF differs from %s (go test -update to accept):\n%s", golden, buf.String())
-	}
+	golden.Assert(t, filepath.Join("testdata", "report.golden.sarif"), buf.Bytes())
 
 	var d sarifDoc
 	if err := json.Unmarshal(buf.Bytes(), &d); err != nil {

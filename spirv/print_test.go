@@ -1,14 +1,13 @@
 package spirv
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"github.com/gpuav-dbg/gpuav-dbg/internal/golden"
+)
 
 // The goldens in testdata/print are spirv-dis's own output (SPIRV-Tools
 // 2023.1, Debian spirv-tools 2023.1-2), made with
@@ -46,33 +45,7 @@ func TestDisassembleGolden(t *testing.T) {
 			if err != nil {
 				t.Errorf("Disassemble: %v", err)
 			}
-			golden := strings.TrimSuffix(f, ".spv") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != string(want) {
-				gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
-				for i := 0; i < len(gl) || i < len(wl); i++ {
-					var g, w string
-					if i < len(gl) {
-						g = gl[i]
-					}
-					if i < len(wl) {
-						w = wl[i]
-					}
-					if g != w {
-						t.Errorf("line %d:\n got: %q\nwant: %q", i+1, g, w)
-						break
-					}
-				}
-			}
+			golden.AssertString(t, strings.TrimSuffix(f, ".spv")+".golden", got)
 		})
 	}
 }

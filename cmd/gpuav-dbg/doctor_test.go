@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,12 +11,11 @@ import (
 
 	"github.com/gpuav-dbg/gpuav-dbg/device"
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/internal/golden"
 	"github.com/gpuav-dbg/gpuav-dbg/internal/vulkaninfo"
 	"github.com/gpuav-dbg/gpuav-dbg/session"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
-
-var update = flag.Bool("update", false, "rewrite the .golden files")
 
 // doctorCase is a testdata/doctor/*.json file: what the probe and the
 // layer check returned, and the environment.
@@ -55,19 +53,7 @@ func TestDoctorGolden(t *testing.T) {
 			r := buildDoctor(dc.Probe, probeErr, dc.Layer, dc.Defaults, func(k string) string { return dc.Env[k] })
 			var buf bytes.Buffer
 			writeDoctor(&buf, r)
-			golden := strings.TrimSuffix(file, ".json") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if buf.String() != string(want) {
-				t.Fatalf("got:\n%s\nwant:\n%s", buf.String(), want)
-			}
+			golden.Assert(t, strings.TrimSuffix(file, ".json")+".golden", buf.Bytes())
 		})
 	}
 }
@@ -161,7 +147,7 @@ func TestDoctorLavapipe(t *testing.T) {
 		want := map[string]bool{}
 		for _, id := range gpuav.AllChecks {
 			want[id] = true
-			for _, f := range device.Requirements[id].Features {
+			for _, f := range gpuav.CheckByID(id).Device.Features {
 				if v, _ := g.Bool(f); !v {
 					want[id] = false
 				}

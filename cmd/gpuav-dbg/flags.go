@@ -95,8 +95,8 @@ func onOff(b bool) string {
 
 func joinIDs(ids []string) string { return strings.Join(ids, ", ") }
 
-// settings returns every check's state: implemented checks on and the
-// others off unless a flag said otherwise (the layer's own defaults).
+// settingsChecks returns every check's state: its registry default
+// (gpuav.Checks, the layer's own defaults) unless a flag said otherwise.
 func (f *runFlags) settingsChecks() map[string]bool {
 	m := map[string]bool{}
 	for _, id := range gpuav.AllChecks {

@@ -26,6 +26,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
@@ -101,8 +102,8 @@ Flags of run and demo:
                       source files a module names but does not carry, after the
                       working directory
 
-Checks: %s (implemented: %s).
-
+Checks (--check ID=on|off; * on by default):
+%s
 Environment:
   GPUAV_DBG_LAYER_PATH  directory of VkLayer_gpuav_dbg.json (default: next to gpuav-dbg)
   GPUAV_DBG_SOURCE_PATH colon-separated directories searched after --source-path
@@ -114,7 +115,15 @@ validation error.
 
 // printUsage writes the help text.
 func printUsage(w io.Writer) {
-	fmt.Fprintf(w, usage, joinIDs(gpuav.AllChecks), joinIDs(gpuav.ImplementedChecks))
+	var checks strings.Builder
+	for _, c := range gpuav.Checks {
+		def := " "
+		if c.Default {
+			def = "*"
+		}
+		fmt.Fprintf(&checks, "  %-24s %s %s\n", c.ID, def, c.Title)
+	}
+	fmt.Fprintf(w, usage, checks.String())
 }
 
 // main runs one command line and returns the exit status.

@@ -32,7 +32,7 @@ const (
 	EnvLayerPath = "GPUAV_DBG_LAYER_PATH"
 
 	envSocket      = "VK_LAYER_GPUAV_DBG_SOCKET"
-	envCheckPrefix = "VK_LAYER_GPUAV_DBG_CHECK_"
+	envCheckPrefix = gpuav.EnvCheckPrefix
 	envReserveSlot = "VK_LAYER_GPUAV_DBG_RESERVE_SLOT"
 )
 

@@ -1,5 +1,5 @@
 // Package settings is the settings pane: every check (in gpuav.AllChecks
-// order), the reserve-slot option and safe mode, each switched with space or
+// order, with its title from the check registry), the reserve-slot option and safe mode, each switched with space or
 // enter, for the next run (r). Checks the device cannot run are shown
 // unavailable with the reason, and cannot be switched on.
 package settings
@@ -10,6 +10,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 	"github.com/gpuav-dbg/gpuav-dbg/session"
 	"github.com/gpuav-dbg/gpuav-dbg/tui/common"
 )
@@ -99,6 +100,9 @@ func Render(st *common.Styles, items []Item, selected int, changed, rerun bool, 
 		}
 		row := cur + box + " " + common.Fit(it.ID, idW) + "  "
 		note, ns := descriptions[it.ID], st.Muted
+		if c := gpuav.CheckByID(it.ID); it.Check && c != nil {
+			note = c.Title
+		}
 		if it.Unavailable != "" {
 			box = "[-]"
 			row = cur + box + " " + common.Fit(it.ID, idW) + "  "

@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 	"github.com/gpuav-dbg/gpuav-dbg/spirv"
@@ -34,28 +35,20 @@ func main() {
 	}
 }
 
-// defines passes the record format's Go constants to the GLSL.
+// defines passes the record format's Go constants to the GLSL: the
+// bindings, the record size, every check code of the registry
+// (GPUAV_CODE_<name>) and the input buffers' layout.
 func defines() []string {
 	d := map[string]uint32{
-		"GPUAV_OUTPUT_BINDING":               gpuav.OutputBinding,
-		"GPUAV_ACTION_BINDING":               gpuav.ActionBinding,
-		"GPUAV_RECORD_WORDS":                 gpuav.RecordWords,
-		"GPUAV_CODE_DESCRIPTOR_INDEX_OOB":    uint32(gpuav.CodeDescriptorIndexOOB),
-		"GPUAV_CODE_DESCRIPTOR_UNINIT":       uint32(gpuav.CodeDescriptorUninitialized),
-		"GPUAV_CODE_DESCRIPTOR_DESTROYED":    uint32(gpuav.CodeDescriptorDestroyed),
-		"GPUAV_CODE_BUFFER_OOB":              uint32(gpuav.CodeBufferOOB),
-		"GPUAV_CODE_TEXEL_BUFFER_OOB":        uint32(gpuav.CodeTexelBufferOOB),
-		"GPUAV_CODE_BDA_OOB":                 uint32(gpuav.CodeBDAOOB),
-		"GPUAV_CODE_RAY_QUERY_TMIN_GT_TMAX":  uint32(gpuav.CodeRayQueryTminGreaterThanTmax),
-		"GPUAV_CODE_RAY_QUERY_NEGATIVE_TMIN": uint32(gpuav.CodeRayQueryNegativeTmin),
-		"GPUAV_CODE_RAY_QUERY_NEGATIVE_TMAX": uint32(gpuav.CodeRayQueryNegativeTmax),
-		"GPUAV_CODE_RAY_QUERY_ORIGIN":        uint32(gpuav.CodeRayQueryOriginNonFinite),
-		"GPUAV_CODE_RAY_QUERY_DIRECTION":     uint32(gpuav.CodeRayQueryDirectionNonFinite),
-		"GPUAV_CODE_RAY_QUERY_T_NAN":         uint32(gpuav.CodeRayQueryTNaN),
-		"GPUAV_CODE_RAY_QUERY_SKIP_BOTH":     uint32(gpuav.CodeRayQuerySkipTrianglesAndAABBs),
-		"GPUAV_CODE_RAY_QUERY_TRI_FLAGS":     uint32(gpuav.CodeRayQueryTriangleFlags),
-		"GPUAV_CODE_RAY_QUERY_OPAQUE_FLAGS":  uint32(gpuav.CodeRayQueryOpaqueFlags),
-		"GPUAV_BDA_NEAREST":                  gpuav.BDANearest,
+		"GPUAV_OUTPUT_BINDING": gpuav.OutputBinding,
+		"GPUAV_ACTION_BINDING": gpuav.ActionBinding,
+		"GPUAV_RECORD_WORDS":   gpuav.RecordWords,
+		"GPUAV_BDA_NEAREST":    gpuav.BDANearest,
+	}
+	for _, c := range gpuav.Checks {
+		for _, code := range c.Codes {
+			d["GPUAV_CODE_"+code.GLSL] = uint32(code.Code)
+		}
 	}
 	for _, c := range gpuav.InputConstants {
 		d["GPUAV_"+c.Name] = c.Value
@@ -64,6 +57,7 @@ func defines() []string {
 	for k, v := range d {
 		args = append(args, fmt.Sprintf("-D%s=%du", k, v))
 	}
+	slices.Sort(args)
 	return args
 }
 

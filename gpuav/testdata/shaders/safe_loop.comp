@@ -1,5 +1,7 @@
 #version 450
 // loop counter below the length (compile with -Os: SSA phis): no check
+// INSTRUMENT checks=descriptor_index_oob
+// INSTRUMENT checks=descriptor_index_oob -Os
 layout(local_size_x = 1) in;
 layout(set = 0, binding = 0) buffer B { uint v[]; } bufs[4];
 layout(push_constant) uniform PC { uint i; uint j; int s; int t; } pc;
@@ -9,6 +11,6 @@ void main() {
         if (uint(n) == pc.j) {
             break;
         }
-        bufs[n].v[0] += 1u;
+        bufs[n].v[0] += 1u; // EXPECT none
     }
 }

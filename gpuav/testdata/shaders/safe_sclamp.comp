@@ -1,9 +1,10 @@
 #version 450
 // clamp(int, 0, 3): no check
+// INSTRUMENT checks=descriptor_index_oob
 layout(local_size_x = 1) in;
 layout(set = 0, binding = 0) buffer B { uint v[]; } bufs[4];
 layout(push_constant) uniform PC { uint i; uint j; int s; int t; } pc;
 
 void main() {
-    bufs[clamp(pc.s, 0, 3)].v[0] = 1u;
+    bufs[clamp(pc.s, 0, 3)].v[0] = 1u; // EXPECT none
 }

@@ -1,5 +1,6 @@
 #version 450
 // after if (x < 4u) { ... } (both paths reach it): checked
+// INSTRUMENT checks=descriptor_index_oob -Os
 layout(local_size_x = 1) in;
 layout(set = 0, binding = 0) buffer B { uint v[]; } bufs[4];
 layout(push_constant) uniform PC { uint i; uint j; int s; int t; } pc;
@@ -7,7 +8,7 @@ layout(push_constant) uniform PC { uint i; uint j; int s; int t; } pc;
 void main() {
     uint x = pc.i;
     if (x < 4u) {
-        bufs[0].v[0] = 1u;
+        bufs[0].v[0] = 1u; // EXPECT none
     }
-    bufs[x].v[1] = 2u;
+    bufs[x].v[1] = 2u; // EXPECT descriptor_index_oob
 }

@@ -1,9 +1,10 @@
 #version 450
 // select with an unbounded value: checked
+// INSTRUMENT checks=descriptor_index_oob
 layout(local_size_x = 1) in;
 layout(set = 0, binding = 0) buffer B { uint v[]; } bufs[4];
 layout(push_constant) uniform PC { uint i; uint j; int s; int t; } pc;
 
 void main() {
-    bufs[pc.j != 0u ? pc.i : 3u].v[0] = 1u;
+    bufs[pc.j != 0u ? pc.i : 3u].v[0] = 1u; // EXPECT descriptor_index_oob
 }

@@ -1,0 +1,92 @@
+package gpuav
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestRegistry: every check has what the rest of the project reads of it,
+// and no two checks share an id or a record code.
+func TestRegistry(t *testing.T) {
+	glsl := ""
+	files, err := filepath.Glob("shaders/*.glsl")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("shaders/*.glsl: %v", err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		glsl += string(b)
+	}
+	ids := map[string]bool{}
+	codes := map[CheckCode]string{}
+	for _, c := range Checks {
+		if ids[c.ID] || c.ID == "" || c.ID != strings.ToLower(c.ID) {
+			t.Errorf("check id %q: empty, upper case or twice", c.ID)
+		}
+		ids[c.ID] = true
+		if c.Title == "" || c.Help == "" || strings.Contains(c.Help, "\n") || c.describe == nil || c.pass == nil || len(c.Codes) == 0 {
+			t.Errorf("check %s: title %q, help %q, describe %v, pass %v, %d codes", c.ID, c.Title, c.Help, c.describe != nil, c.pass != nil, len(c.Codes))
+		}
+		for _, rc := range c.Codes {
+			if other, dup := codes[rc.Code]; dup {
+				t.Errorf("code %d of %s is also %s's", rc.Code, c.ID, other)
+			}
+			codes[rc.Code] = c.ID
+			if !strings.Contains(glsl, "GPUAV_CODE_"+rc.GLSL) {
+				t.Errorf("check %s: no check function writes GPUAV_CODE_%s", c.ID, rc.GLSL)
+			}
+			if got := rc.Code.CheckID(); got != c.ID {
+				t.Errorf("code %d: CheckID %q, want %q", rc.Code, got, c.ID)
+			}
+		}
+	}
+	if got := CheckCode(999).CheckID(); got != "unknown_check_999" {
+		t.Errorf("unknown code: %q", got)
+	}
+	if c := CheckByID("no_such_check"); c != nil {
+		t.Errorf("CheckByID of an unknown id: %+v", c)
+	}
+}
+
+// TestRegistryLists: the id lists and setting names the other packages
+// use, exactly.
+func TestRegistryLists(t *testing.T) {
+	all := []string{"descriptor_index_oob", "descriptor_uninitialized", "descriptor_destroyed", "buffer_oob",
+		"texel_buffer_oob", "bda_oob", "ray_query"}
+	if !slices.Equal(AllChecks, all) {
+		t.Errorf("AllChecks %v, want %v", AllChecks, all)
+	}
+	defaults := slices.DeleteFunc(slices.Clone(all), func(id string) bool { return id == CheckBufferOOB })
+	if !slices.Equal(DefaultChecks, defaults) {
+		t.Errorf("DefaultChecks %v, want %v", DefaultChecks, defaults)
+	}
+	if got := CheckEnv(CheckBDAOOB); got != "VK_LAYER_GPUAV_DBG_CHECK_BDA_OOB" {
+		t.Errorf("CheckEnv: %s", got)
+	}
+	if got := CheckSettingKey(CheckRayQuery); got != "check_ray_query" {
+		t.Errorf("CheckSettingKey: %s", got)
+	}
+}
+
+// TestDescribeEveryCode: every code of the registry describes as its check,
+// with a message and a VUID.
+func TestDescribeEveryCode(t *testing.T) {
+	for _, c := range Checks {
+		for _, rc := range c.Codes {
+			d := Describe(rc.Code, [RecordParams]uint32{1, 2, 3, 4, 5, 6, 7})
+			if d.Check != c.ID || d.Message == "" || d.VUID("vkCmdDispatch") == "" {
+				t.Errorf("code %d (%s): %+v", rc.Code, c.ID, d)
+			}
+		}
+	}
+	d := Describe(999, [RecordParams]uint32{1})
+	if d.Check != "unknown_check_999" || d.Message != "check code 999 with parameters [1 0 0 0 0 0 0]" {
+		t.Errorf("unknown code: %+v", d)
+	}
+}

@@ -1,0 +1,316 @@
+package gpuav
+
+import (
+	"fmt"
+
+	"github.com/gpuav-dbg/gpuav-dbg/spirv"
+)
+
+// This file is the pass framework: a pass finds the sites of its checks
+// and builds a guard for each; the driver runs the passes of the enabled
+// checks in order over every block of every function, splices what they
+// build into the module, keeps the analyses they share and the table of
+// the sites they guarded, and links the check functions at the end.
+
+// passSpec is what the driver knows of a pass before running it. The check
+// registry (checks.go) names each check's pass; checks that share one
+// (the descriptor checks) share the spec.
+type passSpec struct {
+	// name names the pass in the site table and in tests.
+	name string
+	// after names the passes whose guarded code this one must see: it
+	// checks the accesses they let through. The driver runs passes in
+	// registry order, except that a pass runs after those it names.
+	after []string
+	// preserves lists the analyses the pass's edits leave valid.
+	preserves analysis
+	// run walks the shader with a fresh pass and returns the number of
+	// sites it guarded. It is always run(sh) { return walk(sh, newX(sh)) }:
+	// walk needs the pass's site type, which a spec cannot hold.
+	run func(sh *shader) int
+}
+
+// sitePass is a pass over the instructions of a shader, with its own site
+// type S (what match found out about an instruction, for guard).
+type sitePass[S any] interface {
+	// skip reports that the shader cannot contain a site (bda_oob without
+	// PhysicalStorageBuffer64): the driver walks nothing.
+	skip() bool
+	// beginFunction starts a function: hoisted lookups are per function.
+	beginFunction(fn *function)
+	// beginBlock starts a block; continued says it is a merge block this
+	// pass split off, holding the rest of the same original block (a
+	// check result can be reused there).
+	beginBlock(fn *function, continued bool)
+	// match reports whether the instruction at j of b is a site. It may
+	// add types and constants (idempotent), never instructions to
+	// functions, and may warn that a site is left unchecked.
+	match(fn *function, b *spirv.Block, j int) (S, bool)
+	// guard builds the check of a site, or warns and returns false to
+	// leave it unchecked (b unchanged).
+	guard(fn *function, b *spirv.Block, j int, s S) (guarded, bool)
+}
+
+// guarded is what a pass built at a site.
+type guarded struct {
+	// blocks go right after the site's block; the driver goes on with the
+	// last one, which holds the rest of the site's block (guard.go's T, F
+	// and M). None when the site was changed in place.
+	blocks []*spirv.Block
+	// checks are the check ids the guard reports; none for a guard that
+	// reuses an earlier guard's result and reports nothing.
+	checks []string
+}
+
+// noHooks gives a pass the hooks it does not need.
+type noHooks struct{}
+
+func (noHooks) skip() bool                 { return false }
+func (noHooks) beginFunction(*function)    {}
+func (noHooks) beginBlock(*function, bool) {}
+
+// function is the driver's state for one function during one pass.
+type function struct {
+	f *spirv.Function
+	// entry collects instructions hoisted to the function's entry block
+	// (per-binding lookups); the driver splices them in after the entry
+	// block's OpVariables when the pass is done with the function. They
+	// dominate every block, and use only module-level ids.
+	entry emitter
+	// cont marks the merge blocks this pass split off in this function.
+	cont map[uint32]bool
+}
+
+// spliceEntry inserts the hoisted instructions into the entry block after
+// its OpVariables (and the debug lines among them).
+func (fn *function) spliceEntry() {
+	f := fn.f
+	if len(fn.entry.insts) == 0 || len(f.Blocks) == 0 {
+		return
+	}
+	b := f.Blocks[0]
+	at := 0
+	for i, in := range b.Insts {
+		if in.Opcode() == spirv.OpVariable {
+			at = i + 1
+		}
+	}
+	b.Insts = append(b.Insts[:at], append(fn.entry.insts, b.Insts[at:]...)...)
+	fn.entry.insts = nil
+}
+
+// walk runs one pass over every block of every function: at each site it
+// builds the guard, inserts the new blocks after the site's block and goes
+// on with the last of them (the rest of the block). It records the sites
+// in the shader's table and returns how many it guarded.
+func walk[S any](sh *shader, p sitePass[S]) int {
+	if p.skip() {
+		return 0
+	}
+	n := 0
+	for _, f := range sh.m.Functions {
+		fn := &function{f: f, entry: emitter{m: sh.m}, cont: map[uint32]bool{}}
+		p.beginFunction(fn)
+		for bi := 0; bi < len(f.Blocks); bi++ {
+			b := f.Blocks[bi]
+			p.beginBlock(fn, fn.cont[b.ID()])
+			for j := 0; j < len(b.Insts); j++ {
+				s, ok := p.match(fn, b, j)
+				if !ok {
+					continue
+				}
+				in := b.Insts[j]
+				g, ok := p.guard(fn, b, j, s)
+				if !ok {
+					continue
+				}
+				sh.addSite(in, g.checks)
+				n++
+				if len(g.blocks) == 0 {
+					continue
+				}
+				last := g.blocks[len(g.blocks)-1]
+				fn.cont[last.ID()] = true
+				f.Blocks = append(f.Blocks[:bi+1], append(g.blocks, f.Blocks[bi+1:]...)...)
+				bi += len(g.blocks) - 1
+				break
+			}
+		}
+		fn.spliceEntry()
+	}
+	return n
+}
+
+// shader is the state the passes share while instrumenting one module:
+// the module and options, the stage's builtins, the check functions to
+// link, the analyses, the site table and the warnings.
+type shader struct {
+	m        *spirv.Module
+	opt      Options
+	stage    *stageInfo
+	lib      *linker
+	an       *analyses
+	sites    []Site
+	warnings []string
+}
+
+// newShader checks that the module is something the passes understand and
+// returns a reason to leave it alone otherwise.
+func newShader(m *spirv.Module, opt Options) (*shader, string) {
+	// Shader may be only implied (RayTracingKHR, MeshShadingEXT... declare
+	// it implicitly); a module that declares Kernel is an OpenCL kernel.
+	if m.HasCapability(spirv.CapabilityKernel) {
+		return nil, "module has no Shader capability (a kernel?): left uninstrumented"
+	}
+	eps := m.EntryPoints()
+	if len(eps) == 0 {
+		return nil, "module has no entry point: left uninstrumented"
+	}
+	for _, ep := range eps[1:] {
+		if ep.Model != eps[0].Model {
+			return nil, fmt.Sprintf("module has entry points of several stages (%s and %s): left uninstrumented",
+				StageName(uint32(eps[0].Model)), StageName(uint32(ep.Model)))
+		}
+	}
+	for _, in := range m.Sections[spirv.SectionMemoryModel] {
+		if in.Opcode() == spirv.OpMemoryModel {
+			am := spirv.AddressingModel(in.Words[1])
+			if am != spirv.AddressingModelLogical && am != spirv.AddressingModelPhysicalStorageBuffer64 {
+				return nil, fmt.Sprintf("addressing model %d is not Logical or PhysicalStorageBuffer64: left uninstrumented", am)
+			}
+		}
+	}
+	return &shader{m: m, opt: opt, stage: newStageInfo(m, eps[0].Model), lib: newLinker(m, opt.DescriptorSet),
+		an: &analyses{m: m}}, ""
+}
+
+func (sh *shader) warnf(format string, args ...any) {
+	sh.warnings = append(sh.warnings, fmt.Sprintf(format, args...))
+}
+
+// addSite appends a guarded site to the table; its id is its position.
+func (sh *shader) addSite(in *spirv.Instruction, checks []string) {
+	sh.sites = append(sh.sites, Site{ID: len(sh.sites), Instruction: in.OrigIndex, Checks: checks})
+}
+
+// inLoopHeader reports whether block b is a loop header (its merge
+// instruction comes after the site at j): a split would move the
+// OpLoopMerge away from the header, so the site is left unchecked, with a
+// warning naming what (e.g. "buffer access").
+func (sh *shader) inLoopHeader(b *spirv.Block, j int, what string) bool {
+	for _, x := range b.Insts[j+1:] {
+		if x.Opcode() == spirv.OpLoopMerge {
+			sh.warnf("instruction %d: %s in a loop header block: left unchecked", b.Insts[j].OrigIndex, what)
+			return true
+		}
+	}
+	return false
+}
+
+// run runs the passes in order. After a pass that guarded anything, the
+// analyses it does not preserve are dropped.
+func (sh *shader) run(passes []*passSpec) {
+	for _, p := range passes {
+		first := len(sh.sites)
+		if p.run(sh) == 0 {
+			continue
+		}
+		for i := first; i < len(sh.sites); i++ {
+			sh.sites[i].Pass = p.name
+		}
+		sh.an.invalidate(p.preserves)
+	}
+}
+
+// instrument parses the module, runs the passes of the enabled checks over
+// it and links the check functions they call. Any panic becomes an error so
+// that the layer can pass the module through untouched.
+func instrument(words []uint32, opt Options) (res Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = Result{Words: words}, fmt.Errorf("instrument shader %d: internal error: %v", opt.ShaderID, r)
+		}
+	}()
+	res.Words = words
+	m, err := spirv.Parse(append([]uint32(nil), words...))
+	if err != nil {
+		return res, fmt.Errorf("instrument shader %d: %w", opt.ShaderID, err)
+	}
+	sh, warn := newShader(m, opt)
+	if warn != "" {
+		res.Warnings = append(res.Warnings, warn)
+		return res, nil
+	}
+	sh.run(passesFor(opt))
+	res.Warnings = append(res.Warnings, sh.warnings...)
+	if len(sh.sites) == 0 {
+		return res, nil
+	}
+	if err := sh.lib.link(); err != nil {
+		return Result{Words: words}, fmt.Errorf("instrument shader %d: %w", opt.ShaderID, err)
+	}
+	res.Words = m.Encode()
+	res.Instrumented = true
+	res.ChecksAdded = len(sh.sites)
+	res.Sites = sh.sites
+	return res, nil
+}
+
+// passesFor returns the passes of the enabled checks, in the order they
+// run: registry order, each pass after the passes it names in after.
+func passesFor(opt Options) []*passSpec {
+	var specs []*passSpec
+	seen := map[*passSpec]bool{}
+	for i := range Checks {
+		c := &Checks[i]
+		if c.pass != nil && opt.enabled(c.ID) && !seen[c.pass] {
+			seen[c.pass] = true
+			specs = append(specs, c.pass)
+		}
+	}
+	return orderPasses(specs)
+}
+
+// orderPasses sorts passes so that each runs after those it names in
+// after (when they run at all), keeping the given order otherwise.
+func orderPasses(specs []*passSpec) []*passSpec {
+	out := make([]*passSpec, 0, len(specs))
+	placed := map[string]bool{}
+	present := map[string]bool{}
+	for _, p := range specs {
+		present[p.name] = true
+	}
+	for len(out) < len(specs) {
+		progress := false
+		for _, p := range specs {
+			if placed[p.name] || !afterPlaced(p, placed, present) {
+				continue
+			}
+			out = append(out, p)
+			placed[p.name] = true
+			progress = true
+			break
+		}
+		if !progress {
+			panic(fmt.Sprintf("gpuav: passes order themselves in a cycle: %v", specs))
+		}
+	}
+	return out
+}
+
+// afterPlaced reports whether every pass p must follow is placed or absent.
+func afterPlaced(p *passSpec, placed, present map[string]bool) bool {
+	for _, a := range p.after {
+		if present[a] && !placed[a] {
+			return false
+		}
+	}
+	return true
+}
+
+func (o Options) enabled(check string) bool {
+	if o.Checks == nil {
+		return true
+	}
+	return o.Checks[check]
+}

@@ -1,0 +1,284 @@
+package gpuav
+
+import (
+	"math"
+	"slices"
+
+	"github.com/gpuav-dbg/gpuav-dbg/spirv"
+)
+
+// This file holds the module helpers every pass uses: an emitter that
+// appends instructions to a block, and questions and edits over a
+// spirv.Module that know nothing of checks.
+
+// emitter appends instructions to a block, allocating result ids.
+type emitter struct {
+	m     *spirv.Module
+	insts []*spirv.Instruction
+}
+
+// op appends an instruction with a result and returns the result's id.
+func (e *emitter) op(op spirv.Opcode, typ uint32, operands ...uint32) uint32 {
+	id := e.m.NewID()
+	e.insts = append(e.insts, spirv.NewInstruction(op, append([]uint32{typ, id}, operands...)...))
+	return id
+}
+
+// void appends an instruction without a result.
+func (e *emitter) void(op spirv.Opcode, operands ...uint32) {
+	e.insts = append(e.insts, spirv.NewInstruction(op, operands...))
+}
+
+// asUint converts a 32-bit scalar of any numeric type to uint (bit cast).
+func (e *emitter) asUint(id, typ uint32) uint32 {
+	u := e.m.TypeUint32()
+	if typ == u {
+		return id
+	}
+	return e.op(spirv.OpBitcast, u, id)
+}
+
+// pointerType returns the OpTypePointer of a pointer id, or nil.
+func pointerType(m *spirv.Module, id uint32) *spirv.Instruction {
+	d := m.Def(id)
+	if d == nil {
+		return nil
+	}
+	t := m.Def(d.ResultType())
+	if t == nil || t.Opcode() != spirv.OpTypePointer || len(t.Words) < 4 {
+		return nil
+	}
+	return t
+}
+
+// int32Type returns the 32-bit integer type of id, or nil.
+func int32Type(m *spirv.Module, id uint32) *spirv.Instruction {
+	d := m.Def(id)
+	if d == nil {
+		return nil
+	}
+	t := m.Def(d.ResultType())
+	if t == nil || t.Opcode() != spirv.OpTypeInt || t.Words[2] != 32 {
+		return nil
+	}
+	return t
+}
+
+// physicalAddressing reports whether the module uses PhysicalStorageBuffer64.
+func physicalAddressing(m *spirv.Module) bool {
+	for _, in := range m.Sections[spirv.SectionMemoryModel] {
+		if in.Opcode() == spirv.OpMemoryModel && len(in.Words) > 1 &&
+			spirv.AddressingModel(in.Words[1]) == spirv.AddressingModelPhysicalStorageBuffer64 {
+			return true
+		}
+	}
+	return false
+}
+
+// nullValue returns a zero value of a type: OpConstantNull, except for
+// types that hold PhysicalStorageBuffer pointers, which OpConstantNull does
+// not accept; those get OpUndef (a failed access is skipped either way, and
+// a later dereference of this value is checked on its own).
+func nullValue(m *spirv.Module, typ uint32) uint32 {
+	if !holdsPhysicalPointer(m, typ, 0) {
+		return m.ConstantNull(typ)
+	}
+	id := m.NewID()
+	m.AddGlobal(spirv.NewInstruction(spirv.OpUndef, typ, id))
+	return id
+}
+
+// holdsPhysicalPointer reports whether a type is or contains a
+// PhysicalStorageBuffer pointer.
+func holdsPhysicalPointer(m *spirv.Module, typ uint32, depth int) bool {
+	t := m.Def(typ)
+	if t == nil || depth > 16 {
+		return false
+	}
+	switch t.Opcode() {
+	case spirv.OpTypePointer:
+		return spirv.StorageClass(t.Words[2]) == spirv.StorageClassPhysicalStorageBuffer
+	case spirv.OpTypeArray, spirv.OpTypeRuntimeArray:
+		return holdsPhysicalPointer(m, t.Words[2], depth+1)
+	case spirv.OpTypeStruct:
+		for _, mt := range t.Words[2:] {
+			if holdsPhysicalPointer(m, mt, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// constUint32 returns the value of a 32-bit integer OpConstant (or
+// OpConstantNull).
+func constUint32(m *spirv.Module, id uint32) (uint32, bool) {
+	d := m.Def(id)
+	if d == nil || int32Type(m, id) == nil {
+		return 0, false
+	}
+	switch {
+	case d.Opcode() == spirv.OpConstant && len(d.Words) == 4:
+		return d.Words[3], true
+	case d.Opcode() == spirv.OpConstantNull:
+		return 0, true
+	}
+	return 0, false
+}
+
+// constFloats returns the 32-bit float components of a scalar or vector
+// constant (OpConstant, OpConstantComposite, OpConstantNull).
+func constFloats(m *spirv.Module, id uint32) ([]float32, bool) {
+	d := m.Def(id)
+	if d == nil {
+		return nil, false
+	}
+	t := m.Def(d.ResultType())
+	if t == nil {
+		return nil, false
+	}
+	switch d.Opcode() {
+	case spirv.OpConstant:
+		if t.Opcode() != spirv.OpTypeFloat || t.Words[2] != 32 || len(d.Words) != 4 {
+			return nil, false
+		}
+		return []float32{math.Float32frombits(d.Words[3])}, true
+	case spirv.OpConstantNull:
+		switch t.Opcode() {
+		case spirv.OpTypeFloat:
+			return []float32{0}, true
+		case spirv.OpTypeVector:
+			return make([]float32, t.Words[3]), true
+		}
+	case spirv.OpConstantComposite:
+		var out []float32
+		for _, e := range d.Words[3:] {
+			v, ok := constFloats(m, e)
+			if !ok || len(v) != 1 {
+				return nil, false
+			}
+			out = append(out, v[0])
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// setAndBinding returns a variable's DescriptorSet and Binding decorations
+// (0 when absent).
+func setAndBinding(m *spirv.Module, variable uint32) (set, binding uint32) {
+	if d, ok := m.Decoration(variable, spirv.DecorationDescriptorSet); ok && len(d) > 0 {
+		set = d[0]
+	}
+	if d, ok := m.Decoration(variable, spirv.DecorationBinding); ok && len(d) > 0 {
+		binding = d[0]
+	}
+	return set, binding
+}
+
+// copyDecorations gives to's result the decorations of from's (NonUniform,
+// RelaxedPrecision...); with move, from's decorations are retargeted
+// instead, because from no longer exists.
+func copyDecorations(m *spirv.Module, from, to uint32, move bool) {
+	for _, d := range m.Decorations(from) {
+		if move {
+			d.Words[1] = to
+			continue
+		}
+		cl := d.Clone()
+		cl.OrigIndex, cl.OrigOffset = -1, -1
+		cl.Words[1] = to
+		m.AddAnnotation(cl)
+	}
+}
+
+// renameOperands replaces operand ids (not the result) found in renamed.
+func renameOperands(m *spirv.Module, in *spirv.Instruction, renamed map[uint32]uint32) {
+	r := in.ResultID()
+	_ = spirv.ForEachID(in.Words, m, func(i int) {
+		if i <= 2 && in.Words[i] == r {
+			return
+		}
+		if n, ok := renamed[in.Words[i]]; ok {
+			in.Words[i] = n
+		}
+	})
+}
+
+// useCounts counts the uses of each id inside a function.
+func useCounts(m *spirv.Module, f *spirv.Function) map[uint32]int {
+	uses := map[uint32]int{}
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			r := in.ResultID()
+			_ = spirv.ForEachID(in.Words, m, func(i int) {
+				if in.Words[i] != r || i > 2 {
+					uses[in.Words[i]]++
+				}
+			})
+		}
+	}
+	return uses
+}
+
+func indexOf(insts []*spirv.Instruction, in *spirv.Instruction) int {
+	for i, x := range insts {
+		if x == in {
+			return i
+		}
+	}
+	return -1
+}
+
+func removeInst(f *spirv.Function, in *spirv.Instruction) {
+	for _, b := range f.Blocks {
+		if i := indexOf(b.Insts, in); i >= 0 {
+			b.Insts = append(b.Insts[:i], b.Insts[i+1:]...)
+			return
+		}
+	}
+}
+
+// retargetPhis makes phis that named from as a predecessor name to: the
+// code after a split (moved, ending in the old block's terminator) now
+// reaches them from the merge block. Only the terminator's targets can
+// have such phis, so only their leading phis are visited (a scan of the
+// whole function per split made a large block's instrumentation
+// quadratic); an OpSwitch, whose literal widths vary, visits every block.
+func retargetPhis(f *spirv.Function, moved []*spirv.Instruction, from, to uint32) {
+	if len(moved) == 0 {
+		return
+	}
+	term := moved[len(moved)-1]
+	var targets []uint32
+	all := false
+	switch term.Opcode() {
+	case spirv.OpBranch:
+		targets = term.Words[1:2]
+	case spirv.OpBranchConditional:
+		targets = term.Words[2:4]
+	case spirv.OpSwitch:
+		all = true
+	default:
+		return // no successor in this function
+	}
+	for _, blk := range f.Blocks {
+		if !all && !slices.Contains(targets, blk.ID()) {
+			continue
+		}
+	leading:
+		for _, in := range blk.Insts {
+			switch in.Opcode() {
+			case spirv.OpPhi:
+				for k := 4; k < len(in.Words); k += 2 {
+					if in.Words[k] == from {
+						in.Words[k] = to
+					}
+				}
+			case spirv.OpLine, spirv.OpNoLine:
+			default:
+				break leading
+			}
+		}
+	}
+}

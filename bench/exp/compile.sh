@@ -18,7 +18,7 @@ mkdir -p -m 700 "$XDG_RUNTIME_DIR"; mkdir -p build/exp/logs
 for name in "$@"; do
   spv=build/exp/$name/spv
   rm -rf "$spv"; mkdir -p "$spv/corpus"
-  grep -E "${PICK:-.}" bin/bench/spv/corpus/corpus.txt > "$spv/corpus/corpus.txt"
+  grep -E "${PICK:-.}" bin/bench/spv/corpus/corpus.txt > "$spv/corpus/corpus.txt" || true
   case $name in
   none) cp bin/bench/spv/corpus/*.spv "$spv/corpus/" ;;
   base) go build -o build/exp/base/instr ./bench/internal/instr

@@ -72,19 +72,16 @@ uvec2 gpuav_buffer_binding(uint set_in, uint binding_in) {
 // gpuav_buffer_range returns (bound range, array length) of element index
 // of a binding found by gpuav_buffer_binding. The range is 0xFFFFFFFF
 // (every access passes) when nothing is known: unknown binding, index past
-// the array, element unwritten or destroyed, or range unknown.
+// the array, element unwritten or destroyed, or range unknown. Selects, no
+// branch.
 uvec2 gpuav_buffer_range(uvec2 bind_in, uint index_in) {
     uvec2 bind = bind_in;
     uint index = index_in;
-    if (index >= bind.y) {
-        return uvec2(0xFFFFFFFFu, bind.y);
-    }
-    uint el = bind.x + index * 2u;
+    uint el = bind.x + min(index, max(bind.y, 1u) - 1u) * 2u;
     uint st = gpuav_desc_word(el);
-    if (st == 0u || st == GPUAV_DESC_DESTROYED) {
-        return uvec2(0xFFFFFFFFu, bind.y);
-    }
-    return uvec2(gpuav_desc_word(el + 1u), bind.y);
+    uint r = gpuav_desc_word(el + 1u);
+    bool known = index < bind.y && st != 0u && st != GPUAV_DESC_DESTROYED;
+    return uvec2(mix(0xFFFFFFFFu, r, known), bind.y);
 }
 
 // gpuav_buffer_in_range says whether the size bytes at byte offset off.x

@@ -8,13 +8,15 @@ layout(set = 0, binding = GPUAV_DESC_STATE_BINDING, std430) readonly buffer Gpua
     uint words[];
 } gpuav_desc;
 
-// gpuav_desc_word reads one word of the state, 0 past its end.
+// gpuav_desc_word reads one word of the state, 0 past its end. It reads a
+// clamped index and selects, with no branch: it is inlined into every
+// access's check, and branches there are most of what a check costs the
+// driver to compile (docs/decisions/cheap-checks.md).
 uint gpuav_desc_word(uint at) {
     uint i = at;
-    if (i >= uint(gpuav_desc.words.length())) {
-        return 0u;
-    }
-    return gpuav_desc.words[i];
+    uint n = uint(gpuav_desc.words.length());
+    uint w = gpuav_desc.words[min(i, max(n, 1u) - 1u)];
+    return mix(0u, w, i < n);
 }
 
 // gpuav_check_descriptor returns (check code, array length): code 0 when

@@ -48,13 +48,13 @@ func bufSites(t *testing.T, words []uint32) []bufSite {
 				}
 				name := m.Name(in.Words[3])
 				switch {
-				case strings.HasPrefix(name, "gpuav_buffer_in_range("):
+				case strings.HasPrefix(name, "gpuav_buffer_check("):
 					checks++
-				case strings.HasPrefix(name, "gpuav_report_buffer_oob("):
-					// shader, inst, stage, set, binding, index, offset, size, (range, length), flags
-					s := bufSite{set: konst(in.Words[7]), binding: konst(in.Words[8]), size: konst(in.Words[11]),
-						flags: konst(in.Words[13])}
-					off := m.Def(in.Words[10])
+				case strings.HasPrefix(name, "gpuav_report_buffer_check("):
+					// shader, inst, stage, (code, range), set, binding, index, offset, size, length, flags
+					s := bufSite{set: konst(in.Words[8]), binding: konst(in.Words[9]), size: konst(in.Words[12]),
+						flags: konst(in.Words[14])}
+					off := m.Def(in.Words[11])
 					for off.Opcode() == spirv.OpFunctionCall {
 						s.strides = append([]uint32{konst(off.Words[6])}, s.strides...)
 						off = m.Def(off.Words[4])
@@ -222,16 +222,24 @@ func TestDescribeBufferOOB(t *testing.T) {
 	}
 }
 
-// bufferLookups counts the calls of the range lookups and of the per-access
-// compare in an instrumented module.
-func bufferLookups(t *testing.T, words []uint32) (bindings, ranges, compares int) {
+// bufferLookups counts the per-binding lookups and the per-access checks
+// of an instrumented module, and lists its facts as (set, binding, length,
+// bound), function by function.
+func bufferLookups(t *testing.T, words []uint32) (bindings, checks int, facts [][4]uint32) {
 	t.Helper()
 	m, err := spirv.Parse(words)
 	if err != nil {
 		t.Fatal(err)
 	}
+	konst := func(id uint32) uint32 {
+		v, ok := m.ConstantValue(id)
+		if !ok {
+			t.Fatalf("%%%d is not a constant", id)
+		}
+		return v
+	}
 	for _, f := range m.Functions {
-		for _, b := range f.Blocks {
+		for bi, b := range f.Blocks {
 			for _, in := range b.Insts {
 				if in.Opcode() != spirv.OpFunctionCall {
 					continue
@@ -239,23 +247,28 @@ func bufferLookups(t *testing.T, words []uint32) (bindings, ranges, compares int
 				switch name := m.Name(in.Words[3]); {
 				case strings.HasPrefix(name, "gpuav_buffer_binding("):
 					bindings++
-				case strings.HasPrefix(name, "gpuav_buffer_range("):
-					ranges++
-				case strings.HasPrefix(name, "gpuav_buffer_in_range("):
-					compares++
+				case strings.HasPrefix(name, "gpuav_buffer_check("):
+					checks++
+				case strings.HasPrefix(name, "gpuav_binding_fact("):
+					if bi != 0 {
+						t.Errorf("a fact outside the entry block")
+					}
+					facts = append(facts, [4]uint32{konst(in.Words[4]), konst(in.Words[5]), konst(in.Words[6]), konst(in.Words[7])})
 				}
 			}
 		}
 	}
-	return bindings, ranges, compares
+	return bindings, checks, facts
 }
 
-// TestInstrumentBufferOOBHoist: the range lookups are shared. main's 40
-// reads of u, its write to out_ (constant descriptor index) and the two
-// accesses of b[i & 3u].x[0] += 1u need 3 binding lookups (u, b, out_) and
-// 3 range lookups (u[0], out_[0], b[i & 3u] once); helper's two reads of u
-// one of each in its own entry block. Every access keeps its compare.
+// TestInstrumentBufferOOBHoist: the per-binding lookups and facts sit in
+// the entry blocks, once per function and binding. main's 40 constant reads
+// of u (bytes up to 640) and b[i & 3u].x[0] (4) are bounded: a fact each;
+// out_.o[i] is not (i is any value). helper's u.v[1].y is bounded (bytes up
+// to 24) in its own entry block, u.v[k] is not. Every access keeps its
+// check (45), behind its binding's fact where it has one.
 func TestInstrumentBufferOOBHoist(t *testing.T) {
+	wantFacts := [][4]uint32{{0, 0, 1, 640}, {0, 1, 4, 4}, {0, 0, 1, 24}}
 	for _, env := range []string{"vulkan1.0", "vulkan1.3"} {
 		t.Run(env, func(t *testing.T) {
 			src := compile(t, "buffer_oob_hoist.comp", env)
@@ -265,17 +278,10 @@ func TestInstrumentBufferOOBHoist(t *testing.T) {
 					t.Fatal(err)
 				}
 				validate(t, res.Words, env)
-				bindings, ranges, compares := bufferLookups(t, res.Words)
-				// With the descriptor element checks on (nil: all), the
-				// load and the store of b[i & 3u] sit in two guarded
-				// branches of the descriptor pass: two range lookups.
-				wantRanges := 4
-				if checks == nil {
-					wantRanges = 5
-				}
-				if bindings != 4 || ranges != wantRanges || compares != 45 || len(bufSites(t, res.Words)) != 45 {
-					t.Errorf("checks %v: %d binding lookups, %d range lookups, %d compares; want 4, %d, 45",
-						checks, bindings, ranges, compares, wantRanges)
+				bindings, n, facts := bufferLookups(t, res.Words)
+				if bindings != 4 || n != 45 || len(bufSites(t, res.Words)) != 45 || !slices.Equal(facts, wantFacts) {
+					t.Errorf("checks %v: %d binding lookups, %d checks, facts %v; want 4, 45, %v",
+						checks, bindings, n, facts, wantFacts)
 				}
 			}
 		})

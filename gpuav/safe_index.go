@@ -71,28 +71,39 @@ func (a *safeIndex) inBounds(f *spirv.Function, b *spirv.Block, index, length ui
 		return false
 	}
 	a.fn, a.cur = f, a.funcs[f]
-	hi, ok := a.bound(index)
-	if ok && hi < uint64(length) {
+	if hi, ok := a.bound(index); ok && hi < uint64(length) {
 		return true
 	}
-	blk := a.facts().blockOf(b)
-	if blk < 0 {
-		return false
+	limit, ok := a.upperBound(f, b, index)
+	return ok && limit < uint64(length)
+}
+
+// upperBound returns an upper bound of the 32-bit (or narrower) integer
+// id's value where it is used in block b of function f: its value's bound,
+// tightened by the comparisons guarding b. ok is false when neither bounds
+// it.
+func (a *safeIndex) upperBound(f *spirv.Function, b *spirv.Block, id uint32) (uint64, bool) {
+	if a == nil || f == nil || b == nil {
+		return 0, false
 	}
-	w := a.width(index)
-	if w == 0 {
-		return false
-	}
-	g := a.guard(index, blk)
+	a.fn, a.cur = f, a.funcs[f]
 	limit := uint64(math.MaxUint64)
-	if g.uok {
-		limit = g.u
+	hi, ok := a.bound(id)
+	if ok {
+		limit = hi
 	}
-	// A signed comparison bounds the value only when it is non-negative.
-	if g.sok && ok && hi <= signedMax(w) {
-		limit = min(limit, g.s)
+	blk := a.facts().blockOf(b)
+	if w := a.width(id); blk >= 0 && w != 0 {
+		g := a.guard(id, blk)
+		if g.uok {
+			limit = min(limit, g.u)
+		}
+		// A signed comparison bounds the value only when it is non-negative.
+		if g.sok && ok && hi <= signedMax(w) {
+			limit = min(limit, g.s)
+		}
 	}
-	return limit < uint64(length)
+	return limit, limit != math.MaxUint64
 }
 
 // bound returns an upper bound of id's value (its bit pattern as an

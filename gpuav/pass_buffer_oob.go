@@ -268,7 +268,7 @@ func (p *bufferChecker) guard(fn *function, b *spirv.Block, j int, acc bufferAcc
 			stage := sh.stage.emit(fail)
 			length := fail.op(spirv.OpCompositeExtract, u, bind, 1)
 			fail.op(spirv.OpFunctionCall, m.TypeVoid(), fns[3],
-				m.ConstantUint32(sh.opt.ShaderID), m.ConstantUint32(uint32(in.OrigIndex)), stage, cr,
+				m.ConstantUint32(sh.opt.ShaderID), m.ConstantUint32(sh.nextSite()), stage, cr,
 				m.ConstantUint32(acc.set), m.ConstantUint32(acc.binding), idx, off, m.ConstantUint32(acc.size),
 				length, m.ConstantUint32(acc.flags))
 		},
@@ -278,7 +278,17 @@ func (p *bufferChecker) guard(fn *function, b *spirv.Block, j int, acc bufferAcc
 		g.fact = p.fact(fn, acc, end)
 	}
 	blocks, ok := g.split(m, fn.f, b, j)
-	return guarded{blocks: blocks, checks: bufferCheckIDs(checks)}, ok
+	return guarded{blocks: blocks, checks: bufferCheckIDs(checks), record: bufferRecord(acc)}, ok
+}
+
+// bufferRecord is the static part of a buffer check's records
+// (gpuav_report_buffer_check): set, binding, size and flags; the dynamic
+// values are the index (p2), the offset or, for the descriptor codes, the
+// length (p3), the range (p5) and the length (p6, above the flags).
+func bufferRecord(acc bufferAccess) SiteRecord {
+	r := dynamicRecord([RecordParams]uint32{acc.set, acc.binding, 0, 0, acc.size, 0, acc.flags}, -1, -1, 0, 1, -1, 2, 3)
+	r.Shift[6] = BufferFlagBits
+	return r
 }
 
 // elementChecks returns the gpuav_check_descriptor bits (stateCheck*) the

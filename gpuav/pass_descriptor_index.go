@@ -411,7 +411,7 @@ func (p *descriptorChecker) guard(fn *function, b *spirv.Block, j int, s site) (
 	blocks, ok := guardedAccess{
 		fact:   fact,
 		passed: &passed,
-		pre: append([]*spirv.Instruction(nil), b.Insts[:j]...),
+		pre:    append([]*spirv.Instruction(nil), b.Insts[:j]...),
 		check: func(head *emitter) (uint32, bool) {
 			if s.prior != 0 {
 				okID = s.prior
@@ -438,7 +438,7 @@ func (p *descriptorChecker) guard(fn *function, b *spirv.Block, j int, s site) (
 			}
 			stage := sh.stage.emit(fail)
 			void := m.TypeVoid()
-			args := []uint32{report, m.ConstantUint32(sh.opt.ShaderID), m.ConstantUint32(uint32(s.inst.OrigIndex)), stage}
+			args := []uint32{report, m.ConstantUint32(sh.opt.ShaderID), m.ConstantUint32(sh.nextSite()), stage}
 			if s.state != 0 {
 				args = append(args, code)
 			}
@@ -456,7 +456,9 @@ func (p *descriptorChecker) guard(fn *function, b *spirv.Block, j int, s site) (
 		}
 		p.checked[s.key] = okID
 	}
-	return guarded{blocks: blocks, checks: s.checks()}, true
+	// Records: set and binding static, the index (p2) and length (p3) dynamic.
+	record := dynamicRecord([RecordParams]uint32{s.set, s.binding}, -1, -1, 0, 1)
+	return guarded{blocks: blocks, checks: s.checks(), record: record}, true
 }
 
 // guardable returns the index's type, or warns and returns false when the

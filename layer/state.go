@@ -30,6 +30,11 @@ type shader struct {
 	instrumented bool
 	warning      string
 	micros       int64
+	// sites and stage are the instrumented module's site table and
+	// execution model: what gpuav.Decode needs to read its records. Set
+	// before the shader is in state.shaders, never changed after.
+	sites []gpuav.Site
+	stage uint32
 }
 
 type moduleKey struct{ device, module uint64 }

@@ -76,7 +76,9 @@ uvec2 gpuav_check_descriptor(uint set_in, uint binding_in, uint index_in, uint l
 
 // gpuav_report_descriptor writes the record of a failed
 // gpuav_check_descriptor: p0 set, p1 binding, p2 index, p3 array length.
-void gpuav_report_descriptor(uint shader_id, uint inst, uvec4 stage, uint code,
+// Dynamic values: the index and the length (p2, p3).
+void gpuav_report_descriptor(uint shader_id, uint site, uvec4 stage, uint code,
                              uint set, uint binding, uint index, uint length) {
-    gpuav_write_record(shader_id, inst, stage, code, set, binding, index, length, 0u, 0u, 0u);
+    gpuav_write_record(shader_id, gpuav_site_code(site, code), stage, 2u, uvec2(index, length), uvec4(0u),
+                       uvec3(0u));
 }

@@ -274,7 +274,7 @@ func (p *bufferChecker) guard(fn *function, b *spirv.Block, j int, acc bufferAcc
 		},
 		null: func() uint32 { return nullValue(m, in.ResultType()) },
 	}
-	if end, ok := p.bounded(fn, b, acc); ok {
+	if end, ok := p.bounded(fn, b, acc); ok && sh.an.safeIndex().inLoop(fn.f, b) {
 		g.fact = p.fact(fn, acc, end)
 	}
 	blocks, ok := g.split(m, fn.f, b, j)

@@ -19,9 +19,10 @@ const RecordFormatVersion = 2
 //	    uint data[];    // records, RecordWords words each
 //	};
 //
-// A check that fails claims a record with one atomicAdd on written and
-// writes it only when it fits: the records that did not fit are written
-// minus the capacity, exactly (up to 2^32 claims per submission).
+// A check that fails claims a record with one atomicAdd on written; a
+// claim past the capacity, all the records but the last, writes the last
+// record, a sink Decode never reads. The records that did not fit are
+// written minus the capacity, exactly (up to 2^32 claims per submission).
 //
 // The action buffer is a uniform buffer at binding ActionBinding: before
 // every draw, dispatch or trace-rays command the layer binds a set whose
@@ -159,7 +160,7 @@ func Decode(buf []uint32, table SiteTable) Output {
 		return out
 	}
 	data := buf[OutputHeaderWords:]
-	capacity := uint32(len(data) / RecordWords)
+	capacity := uint32(max(len(data)/RecordWords-1, 0)) // the last record is the sink
 	written := buf[OutputWrittenWord]
 	if written > capacity {
 		out.Dropped = written - capacity

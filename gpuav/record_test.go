@@ -23,8 +23,9 @@ func record(shader, site uint32, code CheckCode, stage [3]uint32, action uint32,
 // static ones from the site table, the dynamic ones where the site says
 // (buffer_oob's length above its flags); a record of an unknown shader or
 // site, or whose code is not one of its site's checks, is malformed; an
-// unwritten record (shader 0) is skipped; what did not fit is written
-// minus the capacity.
+// unwritten record (shader 0) is skipped; the last record, the sink, is
+// never read; what did not fit is written minus the capacity (every record
+// but the sink).
 func TestDecode(t *testing.T) {
 	buffer := bufferRecord(bufferAccess{set: 1, binding: 2, size: 16, flags: BufferWrite})
 	sites := []Site{
@@ -50,6 +51,8 @@ func TestDecode(t *testing.T) {
 	for _, r := range recs {
 		buf = append(buf, r...)
 	}
+	// The sink: what claims past the capacity wrote; never read.
+	buf = append(buf, record(7, 0, CodeDescriptorIndexOOB, st, 9, 99, 99)...)
 	want := []Record{
 		{ShaderID: 7, Instruction: 40, Stage: 4, StageWords: st, ActionIndex: 2, Code: CodeDescriptorIndexOOB,
 			Params: [RecordParams]uint32{0, 3, 9, 4}},

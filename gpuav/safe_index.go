@@ -78,6 +78,26 @@ func (a *safeIndex) inBounds(f *spirv.Function, b *spirv.Block, index, length ui
 	return ok && limit < uint64(length)
 }
 
+// inLoop reports whether block b of function f is inside a structured
+// loop: dominated by a loop header and not by that loop's merge block.
+func (a *safeIndex) inLoop(f *spirv.Function, b *spirv.Block) bool {
+	if a == nil || f == nil || b == nil {
+		return false
+	}
+	a.fn, a.cur = f, a.funcs[f]
+	ff := a.facts()
+	blk := ff.blockOf(b)
+	if blk < 0 {
+		return false
+	}
+	for _, l := range ff.loops {
+		if ff.dominates(l[0], blk) && (l[1] < 0 || !ff.dominates(l[1], blk)) {
+			return true
+		}
+	}
+	return false
+}
+
 // upperBound returns an upper bound of the 32-bit (or narrower) integer
 // id's value where it is used in block b of function f: its value's bound,
 // tightened by the comparisons guarding b. ok is false when neither bounds
@@ -800,6 +820,7 @@ type funcFacts struct {
 	idom   []int                      // immediate dominator; entry: itself; unreachable: -1
 	pos    map[uint32]instPos         // result id → where it is defined
 	vars   map[uint32]*varFacts       // OpVariable Function of integer type
+	loops  [][2]int                   // (header, merge) of each structured loop
 }
 
 type blockFacts struct {
@@ -901,6 +922,11 @@ func (a *safeIndex) buildFacts(fn *spirv.Function) *funcFacts {
 				return k
 			}
 			return -1
+		}
+		for _, in := range b.Insts {
+			if in.Opcode() == spirv.OpLoopMerge && len(in.Words) > 1 {
+				f.loops = append(f.loops, [2]int{i, target(in.Words[1])})
+			}
 		}
 		switch t.Opcode() {
 		case spirv.OpBranch:

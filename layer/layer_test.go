@@ -472,8 +472,10 @@ func TestBuildErrors(t *testing.T) {
 		buf = append(buf, record(2, 0, [3]uint32{x, 1, 0}, 0, gpuav.CodeDescriptorIndexOOB, 6, 6)...)
 	}
 	buf = append(buf, make([]uint32, gpuav.RecordWords)...) // claimed, never written
-	// 7 more claimed than the buffer holds: dropped.
+	// 7 more claimed than the buffer holds (every record but the last, the
+	// sink): dropped.
 	buf[gpuav.OutputWrittenWord] = uint32((len(buf)-gpuav.OutputHeaderWords)/gpuav.RecordWords + 7)
+	buf = append(buf, record(1, 0, [3]uint32{}, 0, gpuav.CodeDescriptorIndexOOB, 1, 1)...) // the sink
 	cb := SubmittedCB{Handle: 0xc0, Words: buf, Actions: []Action{
 		{Index: 0, Command: "vkCmdDispatch", Pipeline: 0xa},
 		{Index: 1, Command: "vkCmdDispatchIndirect", Pipeline: 0xb, Labels: []string{"frame", "pass"}},

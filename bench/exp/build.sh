@@ -2,7 +2,7 @@
 # Builds an experiment variant of the layer into bin/exp/<name>/ (layer,
 # manifest, gpuav-dbg and bench/internal/instr) without touching the product
 # code: bench/exp/<name>/experiment.patch is applied to copies of the files
-# it names (under build/exp/<name>/tree), the check library is regenerated
+# it names (under build/exp/<name>/_tree, a name the go command skips), the check library is regenerated
 # from the patched gpuav/shaders with gpuav/internal/genlib, and the patched
 # Go files replace the product's through `go build -overlay`. Each patch is
 # against the commit its README names; bench/exp/README.md says what each
@@ -17,18 +17,18 @@ for name in "$@"; do
   patch=bench/exp/$name/experiment.patch
   [ -f "$patch" ] || { echo "no experiment $patch" >&2; exit 2; }
   out=bin/exp/$name tmp=$root/build/exp/$name
-  rm -rf "$out" "$tmp"; mkdir -p "$out" "$tmp/tree/gpuav"
-  cp -r gpuav/shaders "$tmp/tree/gpuav/"
+  rm -rf "$out" "$tmp"; mkdir -p "$out" "$tmp/_tree/gpuav"
+  cp -r gpuav/shaders "$tmp/_tree/gpuav/"
   for f in $(sed -n 's#^+++ b/##p' "$patch"); do
-    mkdir -p "$tmp/tree/$(dirname "$f")"
-    [ -e "$f" ] && cp "$f" "$tmp/tree/$f"
+    mkdir -p "$tmp/_tree/$(dirname "$f")"
+    [ -e "$f" ] && cp "$f" "$tmp/_tree/$f"
   done
-  patch -s -p1 -d "$tmp/tree" < "$patch"
-  (cd gpuav && go run ./internal/genlib -src "$tmp/tree/gpuav/shaders/library.comp" -o "$tmp/library_gen.go")
+  patch -s -p1 -d "$tmp/_tree" < "$patch"
+  (cd gpuav && go run ./internal/genlib -src "$tmp/_tree/gpuav/shaders/library.comp" -o "$tmp/library_gen.go")
   {
     printf '{"Replace": {\n  "%s": "%s"' "$root/gpuav/library_gen.go" "$tmp/library_gen.go"
     for f in $(sed -n 's#^+++ b/##p' "$patch" | grep '\.go$'); do
-      printf ',\n  "%s": "%s"' "$root/$f" "$tmp/tree/$f"
+      printf ',\n  "%s": "%s"' "$root/$f" "$tmp/_tree/$f"
     done
     printf '\n}}\n'
   } > "$tmp/overlay.json"

@@ -23,32 +23,33 @@ layout(set = 0, binding = GPUAV_ACTION_BINDING, std140) uniform GpuavAction {
 // gpuav_write_record appends one record: the site (its id in the module's
 // site table, and the check code in the top 8 bits) and n dynamic values,
 // a (values 0 and 1), b (2-5) and c (6-8), which the site table places
-// among the check's parameters. One atomicAdd claims the record; it is
-// written only when it fits, and the layer counts the rest from written.
-// stage is (execution model, stage word 0, 1, 2); the model is in the site
-// table. n is a constant at each call, so the driver drops the stores of
-// values a check does not have.
+// among the check's parameters. One atomicAdd claims the record; a claim
+// past the buffer's last record writes the last record, a sink the decoder
+// never reads, so the write has no branch (a branch there cost as much to
+// compile as the rest of the check, docs/decisions/cheap-checks.md), and
+// the layer counts the records that did not fit from written. stage is
+// (execution model, stage word 0, 1, 2); the model is in the site table. n
+// is a constant at each call, so the driver drops the stores of values a
+// check does not have.
 void gpuav_write_record(uint shader_id, uint site_code, uvec4 stage, uint n, uvec2 a, uvec4 b, uvec3 c) {
     uint slot = atomicAdd(gpuav_output.written, 1u);
-    if (slot < uint(gpuav_output.data.length()) / 4u) {
-        // Parameters are read whole (no swizzles or indexing): the generator
-        // turns them into by-value parameters and allows only plain loads.
-        uvec4 st = stage;
-        uvec2 x = a;
-        uvec4 y = b;
-        uvec3 z = c;
-        uint v = slot * 4u;
-        if (n > 6u) {
-            gpuav_output.data[v + 3u] = uvec4(z, 0u);
-        }
-        if (n > 2u) {
-            gpuav_output.data[v + 2u] = y;
-        }
-        // The shader id goes last: the decoder skips records whose shader
-        // id is 0.
-        gpuav_output.data[v + 1u] = uvec4(st.y, st.z, st.w, gpuav_action.index);
-        gpuav_output.data[v] = uvec4(shader_id, site_code, x);
+    uint v = min(slot, uint(gpuav_output.data.length()) / 4u - 1u) * 4u;
+    // Parameters are read whole (no swizzles or indexing): the generator
+    // turns them into by-value parameters and allows only plain loads.
+    uvec4 st = stage;
+    uvec2 x = a;
+    uvec4 y = b;
+    uvec3 z = c;
+    if (n > 6u) {
+        gpuav_output.data[v + 3u] = uvec4(z, 0u);
     }
+    if (n > 2u) {
+        gpuav_output.data[v + 2u] = y;
+    }
+    // The shader id goes last: the decoder skips records whose shader id
+    // is 0.
+    gpuav_output.data[v + 1u] = uvec4(st.y, st.z, st.w, gpuav_action.index);
+    gpuav_output.data[v] = uvec4(shader_id, site_code, x);
 }
 
 // gpuav_site_code packs a site and a check code into a record's word 1.

@@ -261,14 +261,12 @@ func bufferLookups(t *testing.T, words []uint32) (bindings, checks int, facts []
 	return bindings, checks, facts
 }
 
-// TestInstrumentBufferOOBHoist: the per-binding lookups and facts sit in
-// the entry blocks, once per function and binding. main's 40 constant reads
-// of u (bytes up to 640) and b[i & 3u].x[0] (4) are bounded: a fact each;
-// out_.o[i] is not (i is any value). helper's u.v[1].y is bounded (bytes up
-// to 24) in its own entry block, u.v[k] is not. Every access keeps its
-// check (45), behind its binding's fact where it has one.
+// TestInstrumentBufferOOBHoist: the per-binding lookups sit in the entry
+// blocks, once per function and binding: main's 40 reads of u, b[i & 3u]
+// and out_ (3), helper's u (1). Every access keeps its check (45); none is
+// in a loop, so none runs behind a fact (straight-line code keeps one plain
+// check per access: fewer blocks for the driver to compile).
 func TestInstrumentBufferOOBHoist(t *testing.T) {
-	wantFacts := [][4]uint32{{0, 0, 1, 640}, {0, 1, 4, 4}, {0, 0, 1, 24}}
 	for _, env := range []string{"vulkan1.0", "vulkan1.3"} {
 		t.Run(env, func(t *testing.T) {
 			src := compile(t, "buffer_oob_hoist.comp", env)
@@ -279,10 +277,40 @@ func TestInstrumentBufferOOBHoist(t *testing.T) {
 				}
 				validate(t, res.Words, env)
 				bindings, n, facts := bufferLookups(t, res.Words)
-				if bindings != 4 || n != 45 || len(bufSites(t, res.Words)) != 45 || !slices.Equal(facts, wantFacts) {
-					t.Errorf("checks %v: %d binding lookups, %d checks, facts %v; want 4, 45, %v",
-						checks, bindings, n, facts, wantFacts)
+				if bindings != 4 || n != 45 || len(bufSites(t, res.Words)) != 45 || len(facts) != 0 {
+					t.Errorf("checks %v: %d binding lookups, %d checks, facts %v; want 4, 45, none", checks, bindings, n, facts)
 				}
+			}
+		})
+	}
+}
+
+// TestInstrumentBufferOOBFacts: the bounded accesses in a loop run behind
+// their binding's fact, one per binding in the entry block with the
+// largest end the function's bounded accesses reach: u up to byte 528
+// (u.v[i * 4u]: the loop's compare bounds i by 7, but the analysis bounds
+// i * 4u through i's value, 8 after its last increment; u.v[g & 31u]
+// reaches 512), b up to 32 (b[i & 3u].x[i], a load and a store, i ≤ 7),
+// as many elements as the shader declares (1 and 4).
+// u.v[0] outside the loop and out_.o[g] (g unbounded) have none. Every
+// access keeps its check (6).
+func TestInstrumentBufferOOBFacts(t *testing.T) {
+	want := [][4]uint32{{0, 0, 1, 528}, {0, 1, 4, 32}}
+	for _, env := range []string{"vulkan1.0", "vulkan1.3"} {
+		t.Run(env, func(t *testing.T) {
+			src := compile(t, "buffer_oob_fact.comp", env)
+			res, err := Instrument(src, Options{ShaderID: 5, DescriptorSet: 3, SizedElementChecks: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			validate(t, res.Words, env)
+			_, n, facts := bufferLookups(t, res.Words)
+			slices.SortFunc(facts, func(a, b [4]uint32) int { return int(a[1]) - int(b[1]) })
+			if n != 6 || !slices.Equal(facts, want) {
+				t.Errorf("%d checks, facts %v; want 6, %v", n, facts, want)
+			}
+			if got := countOps(t, res.Words, "OpSelectionMerge"); got < 4*2+2 {
+				t.Errorf("%d selections, want a fact and a check for each of the 4 accesses behind facts, and 2 plain checks", got)
 			}
 		})
 	}

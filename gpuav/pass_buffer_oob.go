@@ -250,11 +250,12 @@ func (p *bufferChecker) guard(fn *function, b *spirv.Block, j int, acc bufferAcc
 	v2 := m.TypeVector(u, 2)
 	checks := p.elementChecks(acc)
 	var idx, off, bind, cr uint32
+	end, bounded := p.bounded(fn, b, acc)
 	g := guardedAccess{
 		pre: append([]*spirv.Instruction(nil), b.Insts[:j]...),
 		check: func(head *emitter) (uint32, bool) {
 			var ok bool
-			idx, off, ok = p.offset(head, in, acc, v2, fns[2])
+			idx, off, ok = p.offset(head, in, acc, v2, fns[2], bounded)
 			if !ok {
 				return 0, false
 			}
@@ -274,7 +275,7 @@ func (p *bufferChecker) guard(fn *function, b *spirv.Block, j int, acc bufferAcc
 		},
 		null: func() uint32 { return nullValue(m, in.ResultType()) },
 	}
-	if end, ok := p.bounded(fn, b, acc); ok && sh.an.safeIndex().inLoop(fn.f, b) {
+	if bounded && sh.an.safeIndex().inLoop(fn.f, b) {
 		g.fact = p.fact(fn, acc, end)
 	}
 	blocks, ok := g.split(m, fn.f, b, j)
@@ -386,9 +387,10 @@ func (p *bufferChecker) binding(fn *function, acc bufferAccess, bindingFn uint32
 // offset emits the descriptor index as a uint (idx, a constant for a plain
 // binding or a constant index) and the access's byte offset as a uvec2
 // (v2) (offset, overflow): the constant part folded, each dynamic term
-// added by gpuav_buffer_offset_add (add). False when the index is not a 32-bit
-// integer (warned).
-func (p *bufferChecker) offset(head *emitter, in *spirv.Instruction, acc bufferAccess, v2, add uint32) (idx, off uint32, ok bool) {
+// added by gpuav_buffer_offset_add (add), or, for a bounded access, whose
+// offset cannot overflow, by a plain multiply and add. False when the
+// index is not a 32-bit integer (warned).
+func (p *bufferChecker) offset(head *emitter, in *spirv.Instruction, acc bufferAccess, v2, add uint32, bounded bool) (idx, off uint32, ok bool) {
 	m := p.sh.m
 	idx = m.ConstantUint32(0)
 	if v, isConst := m.ConstantValue(acc.descIndex); acc.descIndex != 0 && isConst {
@@ -404,6 +406,15 @@ func (p *bufferChecker) offset(head *emitter, in *spirv.Instruction, acc bufferA
 	lo, ovf := uint32(acc.offset), uint32(0)
 	if acc.offset > 0xFFFFFFFF {
 		lo, ovf = 0xFFFFFFFF, 1
+	}
+	if bounded {
+		u := m.TypeUint32()
+		sum := m.ConstantUint32(lo)
+		for _, t := range acc.terms {
+			x := head.op(spirv.OpIMul, u, head.asUint(t.index, m.Def(t.index).ResultType()), m.ConstantUint32(t.stride))
+			sum = head.op(spirv.OpIAdd, u, sum, x)
+		}
+		return idx, head.op(spirv.OpCompositeConstruct, v2, sum, m.ConstantUint32(0)), true
 	}
 	off = head.op(spirv.OpCompositeConstruct, v2, m.ConstantUint32(lo), m.ConstantUint32(ovf))
 	for _, t := range acc.terms {

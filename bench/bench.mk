@@ -1,8 +1,10 @@
 # Benchmark scenes (issue #7). Included by the top-level Makefile.
 #
 #   make bench-apps   bin/bench/scene, its shaders in bin/bench/spv/ and the
-#                     pipeline corpus in bin/bench/spv/corpus/, and the
-#                     harness as a static binary, bin/bench/harness
+#                     pipeline corpus in bin/bench/spv/corpus/, the harness
+#                     as a static binary, bin/bench/harness, and
+#                     bin/bench/record (per-draw recording cost) with its
+#                     shaders in bin/bench/spv/record/
 #   make bench        runs the harness on this machine's Vulkan device with the
 #                     lavapipe sizes and writes its section of docs/BENCHMARKS.md
 #
@@ -16,6 +18,9 @@ BENCH_CORPUS  := $(notdir $(wildcard bench/corpus/*.comp bench/corpus/*.vert ben
 BENCH_SPVS    := $(addprefix $(BENCH_SPV)/,$(addsuffix .spv,$(BENCH_SHADERS))) \
                  $(addprefix $(BENCH_SPV)/corpus/,$(addsuffix .spv,$(BENCH_CORPUS))) \
                  $(BENCH_SPV)/corpus/corpus.txt
+
+RECORD_SPVS := $(BENCH_SPV)/record/oob_compute.comp.spv $(BENCH_SPV)/record/fullscreen.vert.spv \
+               $(BENCH_SPV)/record/oob_store.frag.spv
 
 .PHONY: bench-apps bench
 
@@ -35,9 +40,27 @@ $(BENCH_SPV)/corpus/corpus.txt: bench/corpus/corpus.txt
 	@mkdir -p $(BENCH_SPV)/corpus
 	cp $< $@
 
-$(BENCH_BIN)/scene: bench/scenes/scene.c bench/bench.mk
+# The record app's shaders are the layer tests' (bench/record_test.go).
+define record-spv
+@mkdir -p $(BENCH_SPV)/record
+$(GLSLANG) -g --target-env vulkan1.2 -o $@.tmp $< >/dev/null
+$(SPIRV_VAL) --target-env vulkan1.2 $@.tmp
+mv $@.tmp $@
+endef
+
+$(BENCH_SPV)/record/oob_compute.comp.spv: examples/demo/shaders/oob_compute.comp
+	$(record-spv)
+
+$(BENCH_SPV)/record/%.spv: layer/testdata/shaders/%
+	$(record-spv)
+
+$(BENCH_BIN)/scene: bench/scenes/scene.c $(CAPP_SRC) bench/bench.mk
 	@mkdir -p $(BENCH_BIN)
-	$(EXAMPLES_CC) $(EXAMPLES_CFLAGS) -o $@ bench/scenes/scene.c $(EXAMPLES_LDLIBS) -lm
+	$(EXAMPLES_CC) $(EXAMPLES_CFLAGS) $(CAPP_CFLAGS) -o $@ bench/scenes/scene.c $(CAPP_C) $(EXAMPLES_LDLIBS)
+
+$(BENCH_BIN)/record: bench/record/record.c $(CAPP_SRC) bench/bench.mk
+	@mkdir -p $(BENCH_BIN)
+	$(EXAMPLES_CC) $(EXAMPLES_CFLAGS) $(CAPP_CFLAGS) -o $@ bench/record/record.c $(CAPP_C) $(EXAMPLES_LDLIBS)
 
 # Rebuilt every time: it stamps the commit it measures into the tables.
 $(BENCH_BIN)/harness: $(wildcard bench/*.go) go.mod FORCE
@@ -47,7 +70,7 @@ $(BENCH_BIN)/harness: $(wildcard bench/*.go) go.mod FORCE
 
 FORCE:
 
-bench-apps: $(BENCH_BIN)/scene $(BENCH_BIN)/harness $(BENCH_SPVS)
+bench-apps: $(BENCH_BIN)/scene $(BENCH_BIN)/harness $(BENCH_SPVS) $(BENCH_BIN)/record $(RECORD_SPVS)
 
 bench: build bench-apps
 	@mkdir -p $(XDG_RUNTIME_DIR) && chmod 700 $(XDG_RUNTIME_DIR)

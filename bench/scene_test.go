@@ -8,12 +8,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gpuav-dbg/gpuav-dbg/internal/cbuild"
 )
 
-// buildScene compiles scenes/scene.c and the named shaders of
-// scenes/shaders (default: the dispatch scene's) into a temporary directory,
-// as bench.mk does, and returns the binary's path. Missing tools fail the
-// test.
+// buildScene compiles scenes/scene.c (with internal/capp) and the named
+// shaders of scenes/shaders (default: the dispatch scene's) into a
+// temporary directory, as bench.mk does, and returns the binary's path.
+// Missing tools fail the test.
 func buildScene(t *testing.T, shaders ...string) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -22,10 +24,13 @@ func buildScene(t *testing.T, shaders ...string) string {
 		t.Fatal(err)
 	}
 	bin := filepath.Join(dir, "scene")
+	if err := cbuild.App(bin, "bench/scenes/scene.c"); err != nil {
+		t.Fatal(err)
+	}
 	if len(shaders) == 0 {
 		shaders = []string{"dispatch.comp"}
 	}
-	steps := [][]string{{"cc", "-O2", "-Wall", "-Wextra", "-Werror", "-std=c11", "-o", bin, "scenes/scene.c", "-lvulkan", "-lm"}}
+	var steps [][]string
 	for _, sh := range shaders {
 		out := filepath.Join(spv, sh+".spv")
 		steps = append(steps, []string{"glslangValidator", "-g", "--target-env", "vulkan1.1", "-o", out, "scenes/shaders/" + sh},

@@ -9,22 +9,15 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"github.com/gpuav-dbg/gpuav-dbg/internal/layermanifest"
 )
 
 // NegotiateSymbol is the one function a layer library must export.
 const NegotiateSymbol = "vkNegotiateLoaderLayerInterfaceVersion"
 
-// Manifest is the part of a layer manifest (JSON) the doctor reads.
-type Manifest struct {
-	FileFormatVersion string `json:"file_format_version"`
-	Layer             struct {
-		Name                  string `json:"name"`
-		Type                  string `json:"type"`
-		LibraryPath           string `json:"library_path"`
-		APIVersion            string `json:"api_version"`
-		ImplementationVersion string `json:"implementation_version"`
-	} `json:"layer"`
-}
+// Manifest is a layer manifest (JSON) as the doctor reads it.
+type Manifest = layermanifest.Manifest
 
 // ParseManifest reads a layer manifest: one layer with a name and a
 // library path.

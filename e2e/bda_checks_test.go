@@ -30,12 +30,6 @@ func appAddrs(t *testing.T, out string) (data, result uint64) {
 // stores value+1, so it prints value=1). The clean case reports nothing
 // and reads the real value (103 + 1).
 func TestBDACheck(t *testing.T) {
-	const (
-		readLine  = 11
-		writeLine = 9
-		readText  = "        pc.result.v[0] = pc.data.v[pc.index] + 1u;"
-		writeText = "        pc.data.v[pc.index] = 7u;"
-	)
 	stages := []struct {
 		stage, action, file string
 		coords              map[string][]float64
@@ -52,11 +46,11 @@ func TestBDACheck(t *testing.T) {
 					t.Fatalf("exit code %d, want 1\n%s", code, out)
 				}
 				data, result := appAddrs(t, out)
-				addr, write, line, text := data+64, false, readLine, readText
+				addr, write, at := data+64, false, expectAt(t, st.file, "bda_oob", "read")
 				nearAddr, nearSize := data, uint64(64)
 				switch kase {
 				case "write_past_end":
-					write, line, text = true, writeLine, writeText
+					write, at = true, expectAt(t, st.file, "bda_oob", "write")
 				case "use_after_destroy":
 					// data is gone: result is the only buffer left.
 					addr, nearAddr, nearSize = data+12, result, 16
@@ -86,21 +80,21 @@ func TestBDACheck(t *testing.T) {
 				if nearAddr > addr {
 					where = "below every buffer; the lowest is"
 				}
-				msg := fmt.Sprintf("Out of bounds access: 4 bytes %s at buffer device address 0x%x, %s [0x%x, 0x%x) (%d bytes).",
-					verb, addr, where, nearAddr, nearAddr+nearSize, nearSize)
+				msg := fmt.Sprintf("Out of bounds access: %s bytes %s at buffer device address 0x%x, %s [0x%x, 0x%x) (%d bytes).",
+					at.values["size"], verb, addr, where, nearAddr, nearAddr+nearSize, nearSize)
 				if !strings.Contains(e.Message, msg) {
 					t.Errorf("message %q, want it to contain %q", e.Message, msg)
 				}
 				b := e.BDA
-				if b == nil || b.Address != fmt.Sprintf("0x%x", addr) || b.Size != 4 || b.Write != write || b.Atomic ||
+				if b == nil || b.Address != fmt.Sprintf("0x%x", addr) || fmt.Sprint(b.Size) != at.values["size"] || b.Write != write || b.Atomic ||
 					b.Nearest == nil || b.Nearest.Address != fmt.Sprintf("0x%x", nearAddr) || b.Nearest.Size != nearSize {
-					t.Errorf("bda %+v (nearest %+v), want address 0x%x size 4 write %v nearest 0x%x/%d", b, b.Nearest, addr, write, nearAddr, nearSize)
+					t.Errorf("bda %+v (nearest %+v), want address 0x%x size %s write %v nearest 0x%x/%d", b, b.Nearest, addr, at.values["size"], write, nearAddr, nearSize)
 				}
 				if fmt.Sprint(e.Coords) != fmt.Sprint(st.coords) {
 					t.Errorf("coords %v, want %v", e.Coords, st.coords)
 				}
-				if e.Source.File != st.file || e.Source.Line != line || e.Source.Text != text {
-					t.Errorf("source %+v, want %s:%d %q", e.Source, st.file, line, text)
+				if !at.matches(e.Source.File, e.Source.Line, e.Source.Text) {
+					t.Errorf("source %+v, want %s:%d %q", e.Source, at.file, at.line, at.text)
 				}
 			})
 		}

@@ -16,17 +16,17 @@ import (
 // VK_LAYER_GPUAV_DBG_WARN_ROBUST=0 it is not checked at all. clean: none.
 func TestBufferOOBCheck(t *testing.T) {
 	tests := []struct {
-		name                   string
-		binding                uint32
-		offset, size, rng      uint32
-		write                  bool
-		kind, vuid, value, src string
-		line                   int
+		name              string
+		binding           uint32
+		offset, rng       uint32
+		write             bool
+		kind, vuid, value string
+		at                string // the access's EXPECT word in buf.*
 	}{
-		{"ubo_past_range", 0, 32, 4, 32, false, "uniform", "uniformBuffers-06935", "value=2103", "    uint sum = params.v[pc.ui].x + tail.t[pc.ti].y;", 12},
-		{"ssbo_past_range", 1, 16, 4, 16, true, "storage", "storageBuffers-06936", "value=2011", "        data.d[pc.si] = 7u;", 14},
-		{"dynamic_offset", 1, 64, 4, 64, false, "storage", "storageBuffers-06936", "value=2011", "        sum += data.d[pc.si];", 16},
-		{"runtime_array_tail", 3, 20, 4, 20, false, "storage", "storageBuffers-06936", "value=114", "    uint sum = params.v[pc.ui].x + tail.t[pc.ti].y;", 12},
+		{"ubo_past_range", 0, 32, 32, false, "uniform", "uniformBuffers-06935", "value=2103", "params"},
+		{"ssbo_past_range", 1, 16, 16, true, "storage", "storageBuffers-06936", "value=2011", "write"},
+		{"dynamic_offset", 1, 64, 64, false, "storage", "storageBuffers-06936", "value=2011", "read"},
+		{"runtime_array_tail", 3, 20, 20, false, "storage", "storageBuffers-06936", "value=114", "tail"},
 	}
 	stages := []struct{ stage, action, file, coordKey string }{
 		{"compute", "vkCmdDispatch", "buf.comp", "global_invocation_id"},
@@ -56,21 +56,26 @@ func TestBufferOOBCheck(t *testing.T) {
 				if tt.write {
 					verb = "write"
 				}
-				highest := uint64(tt.offset) + uint64(tt.size) - 1
+				at := expectAt(t, st.file, "buffer_oob", tt.at)
+				size, err := strconv.ParseUint(at.values["size"], 10, 32)
+				if err != nil {
+					t.Fatalf("%s:%d: EXPECT size: %v", at.file, at.line, err)
+				}
+				highest := uint64(tt.offset) + size - 1
 				msg := "(set = 0, binding = " + strconv.Itoa(int(tt.binding)) + ") Descriptor index 0 access out of bounds. Descriptor size is " +
-					strconv.FormatUint(uint64(tt.rng), 10) + " and highest byte accessed was " + strconv.FormatUint(highest, 10) + " (4-byte " + verb + " at offset " +
+					strconv.FormatUint(uint64(tt.rng), 10) + " and highest byte accessed was " + strconv.FormatUint(highest, 10) + " (" + at.values["size"] + "-byte " + verb + " at offset " +
 					strconv.FormatUint(uint64(tt.offset), 10) + " of a " + tt.kind + " buffer)."
 				if !strings.Contains(e.Message, msg) {
 					t.Errorf("message %q, want it to contain %q", e.Message, msg)
 				}
 				d, b := e.Descriptor, e.Buffer
 				if d == nil || b == nil || d.Set != 0 || d.Binding != tt.binding || d.Index != 0 || d.ArrayLength != 1 ||
-					b.Offset != tt.offset || b.Size != tt.size || b.Range != tt.rng || b.Highest != highest ||
+					b.Offset != tt.offset || uint64(b.Size) != size || b.Range != tt.rng || b.Highest != highest ||
 					b.Write != tt.write || b.Kind != tt.kind || b.Robust {
 					t.Errorf("descriptor %+v buffer %+v", d, b)
 				}
-				if e.Source.File != st.file || e.Source.Line != tt.line {
-					t.Errorf("source %+v, want %s:%d", e.Source, st.file, tt.line)
+				if !at.matches(e.Source.File, e.Source.Line, e.Source.Text) {
+					t.Errorf("source %+v, want %s:%d %q", e.Source, at.file, at.line, at.text)
 				}
 				want := map[string][]float64{"global_invocation_id": {0, 0, 0}, "vertex_index": {0}, "frag_coord": {0.5, 0.5}}[st.coordKey]
 				if c := e.Coords[st.coordKey]; len(c) != len(want) || c[0] != want[0] || c[len(c)-1] != want[len(want)-1] {

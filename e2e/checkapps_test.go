@@ -10,10 +10,12 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/gpuav-dbg/gpuav-dbg/internal/cbuild"
 )
 
 // checkApp is one C test app of testdata/checks (APP.c, built with the
-// shared checkapp.h) with the shaders it loads; it is built once per test
+// shared checkapp.h and internal/capp) with the shaders it loads; it is built once per test
 // binary, into its own directory, by the first test that needs it.
 type checkApp struct {
 	name    string
@@ -61,7 +63,7 @@ func (a *checkApp) compile() (string, error) {
 
 // compileInto builds the shaders (glslangValidator -g --target-env
 // vulkan1.2, from inside testdata/checks so the modules name the files as
-// written: SPIR-V 1.5, no Int64) and the app (gcc -Wall -Werror) into dir.
+// written: SPIR-V 1.5, no Int64) and the app (internal/cbuild) into dir.
 func (a *checkApp) compileInto(dir string) error {
 	src := filepath.Join(root, "e2e", "testdata", "checks")
 	for _, sh := range a.shaders {
@@ -71,12 +73,7 @@ func (a *checkApp) compileInto(dir string) error {
 			return fmt.Errorf("glslangValidator %s: %w\n%s", sh, err, out)
 		}
 	}
-	out, err := exec.Command("gcc", "-O1", "-Wall", "-Werror", "-o", filepath.Join(dir, a.name),
-		filepath.Join(src, a.name+".c"), "-lvulkan").CombinedOutput()
-	if err != nil {
-		return fmt.Errorf("gcc %s: %w\n%s", a.name, err, out)
-	}
-	return nil
+	return cbuild.App(filepath.Join(dir, a.name), filepath.Join(src, a.name+".c"))
 }
 
 // dir returns the directory holding the built app and its .spv files,

@@ -16,10 +16,6 @@ import (
 // yields 0 (value=1). The clean case reads element 1 (value=102) and
 // reports nothing.
 func TestDescriptorSizedArrayElements(t *testing.T) {
-	const (
-		line = 9
-		text = "    result.v[0] = data[pc.index].v[0] + 1u;"
-	)
 	cases := []struct {
 		name, check, msg string
 		index            uint32
@@ -59,8 +55,8 @@ func TestDescriptorSizedArrayElements(t *testing.T) {
 				if fmt.Sprint(e.Coords) != fmt.Sprint(st.coords) {
 					t.Errorf("coords %v, want %v", e.Coords, st.coords)
 				}
-				if e.Source.File != file || e.Source.Line != line || e.Source.Text != text {
-					t.Errorf("source %+v, want %s:%d %q", e.Source, file, line, text)
+				if at := expectAt(t, file, c.check); !at.matches(e.Source.File, e.Source.Line, e.Source.Text) {
+					t.Errorf("source %+v, want %s:%d %q", e.Source, at.file, at.line, at.text)
 				}
 			})
 		}

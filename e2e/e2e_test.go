@@ -23,7 +23,7 @@ var root string
 // GPUAVDBG_TEST_PREBUILD_OUT=DIR makes the test binary build every test app
 // (and its shaders) into DIR and exit; GPUAVDBG_TEST_PREBUILT=DIR makes the
 // tests use those instead of building, and bin/ as it is
-// (scripts/build-e2e-tests.sh, scripts/nvidia-e2e-tests.sh).
+// (scripts/hardware/build.sh e2e-tests, scripts/hardware/e2e-tests.sh).
 const (
 	envPrebuildOut = "GPUAVDBG_TEST_PREBUILD_OUT"
 	envPrebuilt    = "GPUAVDBG_TEST_PREBUILT"
@@ -66,6 +66,15 @@ func prebuild(out string) int {
 		}
 	}
 	if err := buildVkapp(filepath.Join(out, "vkapp")); err != nil {
+		fmt.Fprintf(os.Stderr, "e2e: prebuild: %v\n", err)
+		return 1
+	}
+	trust := filepath.Join(out, "trustapp")
+	if err := os.MkdirAll(trust, 0o755); err != nil {
+		fmt.Fprintf(os.Stderr, "e2e: prebuild trustapp: %v\n", err)
+		return 1
+	}
+	if err := buildTrustApp(trust); err != nil {
 		fmt.Fprintf(os.Stderr, "e2e: prebuild: %v\n", err)
 		return 1
 	}
@@ -309,34 +318,8 @@ func TestMissingApp(t *testing.T) {
 // TestTUIInTmux drives the real binary in a terminal: the demo's errors
 // appear, and selecting the fragment error marks the texture() line.
 func TestTUIInTmux(t *testing.T) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Fatalf("tmux not installed (scripts/install-deps installs it): %v", err)
-	}
-	sock := filepath.Join(t.TempDir(), "tmux.sock")
-	tmux := func(args ...string) string {
-		out, err := exec.Command("tmux", append([]string{"-S", sock}, args...)...).CombinedOutput()
-		if err != nil {
-			t.Fatalf("tmux %v: %v\n%s", args, err, out)
-		}
-		return string(out)
-	}
-	tmux("new-session", "-d", "-x", "140", "-y", "40", "-e", "XDG_RUNTIME_DIR="+os.Getenv("XDG_RUNTIME_DIR"),
-		bin("gpuav-dbg"), "demo", "--theme", "dark", "--session", filepath.Join(t.TempDir(), "s.gvs"))
-	defer exec.Command("tmux", "-S", sock, "kill-server").Run()
-	capture := func() string { return tmux("capture-pane", "-p") }
-	waitFor := func(what string) string {
-		deadline := time.Now().Add(60 * time.Second)
-		var screen string
-		for time.Now().Before(deadline) {
-			screen = capture()
-			if strings.Contains(screen, what) {
-				return screen
-			}
-			time.Sleep(200 * time.Millisecond)
-		}
-		t.Fatalf("timed out waiting for %q; screen:\n%s", what, screen)
-		return ""
-	}
+	tm := startTmux(t, 140, 40, nil, "demo", "--theme", "dark", "--session", filepath.Join(t.TempDir(), "s.gvs"))
+	tmux, waitFor := tm.run, tm.waitFor
 	waitFor("oob_fragment.frag")
 	screen := waitFor("exited")
 	if !strings.Contains(screen, "oob_compute.comp") {
@@ -360,34 +343,9 @@ func TestTUIInTmux(t *testing.T) {
 // descriptor_index_oob off: run 2 has no errors, and the compare view says
 // both of run 1's groups are fixed.
 func TestTUIRerunInTmux(t *testing.T) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Fatalf("tmux not installed (scripts/install-deps installs it): %v", err)
-	}
-	sock := filepath.Join(t.TempDir(), "tmux.sock")
-	tmux := func(args ...string) string {
-		out, err := exec.Command("tmux", append([]string{"-S", sock}, args...)...).CombinedOutput()
-		if err != nil {
-			t.Fatalf("tmux %v: %v\n%s", args, err, out)
-		}
-		return string(out)
-	}
 	sess := filepath.Join(t.TempDir(), "s.gvs")
-	tmux("new-session", "-d", "-x", "140", "-y", "40", "-e", "XDG_RUNTIME_DIR="+os.Getenv("XDG_RUNTIME_DIR"),
-		bin("gpuav-dbg"), "demo", "--theme", "dark", "--session", sess)
-	defer exec.Command("tmux", "-S", sock, "kill-server").Run()
-	waitFor := func(what string) string {
-		deadline := time.Now().Add(60 * time.Second)
-		var screen string
-		for time.Now().Before(deadline) {
-			screen = tmux("capture-pane", "-p")
-			if strings.Contains(screen, what) {
-				return screen
-			}
-			time.Sleep(200 * time.Millisecond)
-		}
-		t.Fatalf("timed out waiting for %q; screen:\n%s", what, screen)
-		return ""
-	}
+	tm := startTmux(t, 140, 40, nil, "demo", "--theme", "dark", "--session", sess)
+	tmux, waitFor := tm.run, tm.waitFor
 	waitFor("2 groups · 68 records")
 	waitFor("exited")
 	tmux("send-keys", "s")

@@ -44,7 +44,15 @@ type sarifResults struct {
 
 func gpuavDbg(t *testing.T, env []string, args ...string) (int, string) {
 	t.Helper()
+	return gpuavDbgIn(t, "", env, args...)
+}
+
+// gpuavDbgIn runs gpuav-dbg in dir ("" the test's directory) and returns
+// its exit status and output.
+func gpuavDbgIn(t *testing.T, dir string, env []string, args ...string) (int, string) {
+	t.Helper()
 	cmd := exec.Command(bin("gpuav-dbg"), args...)
+	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -58,9 +66,15 @@ func gpuavDbg(t *testing.T, env []string, args ...string) (int, string) {
 	return 0, out.String()
 }
 
-// checkDemoSARIF checks the demo's two results at their shader lines.
-func checkDemoSARIF(t *testing.T, data []byte) {
+// checkDemoSARIF reads a SARIF file and checks the demo's two results at
+// their shader lines, in the repository (the checkout's top level is the
+// source root); it returns the file.
+func checkDemoSARIF(t *testing.T, path string) []byte {
 	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
 	sariftest.Check(t, data)
 	var d sarifResults
 	if err := json.Unmarshal(data, &d); err != nil {
@@ -77,8 +91,8 @@ func checkDemoSARIF(t *testing.T, data []byte) {
 		stage, uri, action, snippet string
 		line, count                 int
 	}{
-		{"compute", "oob_compute.comp", "vkCmdDispatch", "    outs[pc.idx].v[i] = i * 3u;", 9, 4},
-		{"fragment", "oob_fragment.frag", "vkCmdDraw", "texture(tex[pc.tex_ind], texcoord.xy)", 9, 64},
+		{"compute", "examples/demo/shaders/oob_compute.comp", "vkCmdDispatch", "    outs[pc.idx].v[i] = i * 3u;", 9, 4},
+		{"fragment", "examples/demo/shaders/oob_fragment.frag", "vkCmdDraw", "texture(tex[pc.tex_ind], texcoord.xy)", 9, 64},
 	} {
 		i, ok := byStage[w.stage]
 		if !ok {
@@ -92,33 +106,30 @@ func checkDemoSARIF(t *testing.T, data []byte) {
 			t.Errorf("%s result: %+v", w.stage, r)
 		}
 	}
+	return data
 }
 
-// TestDemoSARIF runs the demo with --sarif, validates the log against the
-// SARIF 2.1.0 schema with the exact shader lines, then writes it again
-// from the saved session with `open --sarif`: the same results.
+// TestDemoSARIF runs the demo with --sarif from the checkout's top level,
+// its shaders' directory as the source path, validates the log against
+// the SARIF 2.1.0 schema with the files relative to the repository and the
+// exact shader lines, then writes it again from the saved session with
+// `open --sarif` (from another directory of the checkout): the same
+// results.
 func TestDemoSARIF(t *testing.T) {
 	dir := t.TempDir()
 	out, sess := filepath.Join(dir, "out.sarif"), filepath.Join(dir, "s.gvs")
-	code, stderr := gpuavDbg(t, nil, "run", "--headless", "--sarif", out, "--session", sess, "--", bin("demo"))
+	code, stderr := gpuavDbgIn(t, root, nil, "run", "--headless", "--sarif", out, "--session", sess,
+		"--source-path", "examples/demo/shaders", "--", "bin/demo")
 	if code != 1 {
 		t.Fatalf("exit %d, want 1\n%s", code, stderr)
 	}
-	live, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkDemoSARIF(t, live)
+	live := checkDemoSARIF(t, out)
 
 	again := filepath.Join(dir, "again.sarif")
-	if code, stderr := gpuavDbg(t, nil, "open", sess, "--sarif", again); code != 0 {
+	if code, stderr := gpuavDbgIn(t, filepath.Join(root, "e2e"), nil, "open", sess, "--sarif", again); code != 0 {
 		t.Fatalf("open --sarif: exit %d\n%s", code, stderr)
 	}
-	reopened, err := os.ReadFile(again)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkDemoSARIF(t, reopened)
+	reopened := checkDemoSARIF(t, again)
 	var a, b struct {
 		Runs []struct {
 			Results json.RawMessage `json:"results"`
@@ -127,6 +138,18 @@ func TestDemoSARIF(t *testing.T) {
 	if json.Unmarshal(live, &a) != nil || json.Unmarshal(reopened, &b) != nil || !bytes.Equal(a.Runs[0].Results, b.Runs[0].Results) {
 		t.Fatalf("results differ between the run and the reopened session:\n%s\n%s", a.Runs[0].Results, b.Runs[0].Results)
 	}
+}
+
+// TestDemoCommandSARIF: `gpuav-dbg demo` knows its shaders' directory in a
+// build tree, so its SARIF points into the repository without
+// --source-path.
+func TestDemoCommandSARIF(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out.sarif")
+	code, stderr := gpuavDbg(t, nil, "demo", "--headless", "--sarif", out, "--session", filepath.Join(t.TempDir(), "s.gvs"))
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\n%s", code, stderr)
+	}
+	checkDemoSARIF(t, out)
 }
 
 // TestHistoryList runs the demo twice into a fresh state directory and

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gpuav-dbg/gpuav-dbg/internal/cbuild"
 	"github.com/gpuav-dbg/gpuav-dbg/internal/shadertest"
 	"github.com/gpuav-dbg/gpuav-dbg/spirv"
 )
@@ -53,11 +54,7 @@ func vkapp(t *testing.T) string {
 
 // buildVkapp compiles layer/testdata/vkapp.c to path.
 func buildVkapp(path string) error {
-	out, err := exec.Command("cc", "-O1", "-std=c11", "-o", path, filepath.Join(root, "layer/testdata/vkapp.c"), "-lvulkan").CombinedOutput()
-	if err != nil {
-		return errors.New("build vkapp: " + err.Error() + "\n" + string(out))
-	}
-	return nil
+	return cbuild.App(path, filepath.Join(root, "layer/testdata/vkapp.c"))
 }
 
 // smSource is the report's source object.

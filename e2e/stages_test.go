@@ -22,48 +22,41 @@ var stageApp = newCheckApp("stageapp",
 	"stage_more.rchit", "stage_more.rahit", "stage_more.rmiss", "stage_more.rint", "stage_more.rcall",
 	"stage_more.rgen")
 
-// stageAccess and stageRuntimeAccess are the accesses of every stage.*
-// shader: the sized array's, and on the next line the runtime array's.
-const (
-	stageAccess        = "        result.v[0] = data[pc.index].v[0] + 1u;"
-	stageRuntimeAccess = "        result.v[1] = rdata[pc.rindex].v[0] + 1u;"
-)
-
 // extraStages are stageapp's stages: its --stage word, the report's stage
-// name, the action, the shader and the sized array access's line, the coordinates of
-// the one invocation that does the access (never all 0), and the
-// vulkaninfo feature that says whether the driver has the stage.
+// name, the action, the shader (whose EXPECT comments mark the accesses),
+// the coordinates of the one invocation that does the access (never all
+// 0), and the vulkaninfo feature that says whether the driver has the
+// stage.
 var extraStages = []struct {
 	arg, stage, action, file string
-	line                     int
 	coords                   map[string][]float64
 	feature                  string
 }{
-	{"tesc", "tess_control", "vkCmdDraw", "stage.tesc", 13,
+	{"tesc", "tess_control", "vkCmdDraw", "stage.tesc",
 		map[string][]float64{"invocation_id": {1}, "primitive_id": {2}}, "tessellationShader"},
-	{"tese", "tess_eval", "vkCmdDraw", "stage.tese", 12,
+	{"tese", "tess_eval", "vkCmdDraw", "stage.tese",
 		map[string][]float64{"primitive_id": {1}, "tess_coord": {1, 0.5}}, "tessellationShader"},
-	{"geom", "geometry", "vkCmdDraw", "stage.geom", 14,
+	{"geom", "geometry", "vkCmdDraw", "stage.geom",
 		map[string][]float64{"primitive_id": {1}, "invocation_id": {2}}, "geometryShader"},
-	{"task", "task", "vkCmdDrawMeshTasksEXT", "stage.task", 12,
+	{"task", "task", "vkCmdDrawMeshTasksEXT", "stage.task",
 		map[string][]float64{"global_invocation_id": {3, 1, 0}}, "taskShader"},
-	{"mesh", "mesh", "vkCmdDrawMeshTasksEXT", "stage.mesh", 14,
+	{"mesh", "mesh", "vkCmdDrawMeshTasksEXT", "stage.mesh",
 		map[string][]float64{"global_invocation_id": {3, 1, 0}}, "meshShader"},
-	{"vert", "vertex", "vkCmdDraw", "stage.vert", 11,
+	{"vert", "vertex", "vkCmdDraw", "stage.vert",
 		map[string][]float64{"instance_index": {1}, "vertex_index": {2}}, "vertexPipelineStoresAndAtomics"},
-	{"frag", "fragment", "vkCmdDraw", "stage.frag", 12,
+	{"frag", "fragment", "vkCmdDraw", "stage.frag",
 		map[string][]float64{"frag_coord": {0.5, 0.5}}, "fragmentStoresAndAtomics"},
-	{"rchit", "closest_hit", "vkCmdTraceRaysKHR", "stage.rchit", 12,
+	{"rchit", "closest_hit", "vkCmdTraceRaysKHR", "stage.rchit",
 		map[string][]float64{"launch_id": {3, 1, 0}}, "rayTracingPipeline"},
-	{"rahit", "any_hit", "vkCmdTraceRaysKHR", "stage.rahit", 12,
+	{"rahit", "any_hit", "vkCmdTraceRaysKHR", "stage.rahit",
 		map[string][]float64{"launch_id": {3, 1, 0}}, "rayTracingPipeline"},
-	{"rmiss", "miss", "vkCmdTraceRaysKHR", "stage.rmiss", 12,
+	{"rmiss", "miss", "vkCmdTraceRaysKHR", "stage.rmiss",
 		map[string][]float64{"launch_id": {3, 1, 0}}, "rayTracingPipeline"},
-	{"rint", "intersection", "vkCmdTraceRaysKHR", "stage.rint", 11,
+	{"rint", "intersection", "vkCmdTraceRaysKHR", "stage.rint",
 		map[string][]float64{"launch_id": {3, 1, 0}}, "rayTracingPipeline"},
-	{"rcall", "callable", "vkCmdTraceRaysKHR", "stage.rcall", 12,
+	{"rcall", "callable", "vkCmdTraceRaysKHR", "stage.rcall",
 		map[string][]float64{"launch_id": {3, 1, 0}}, "rayTracingPipeline"},
-	{"rgen", "raygen", "vkCmdTraceRaysKHR", "stage.rgen", 11,
+	{"rgen", "raygen", "vkCmdTraceRaysKHR", "stage.rgen",
 		map[string][]float64{"launch_id": {3, 1, 0}}, "rayTracingPipeline"},
 }
 
@@ -206,8 +199,8 @@ func TestExtraStages(t *testing.T) {
 			if fmt.Sprint(e.Coords) != fmt.Sprint(st.coords) {
 				t.Errorf("coords %v, want %v", e.Coords, st.coords)
 			}
-			if e.Source.File != st.file || e.Source.Line != st.line || e.Source.Text != stageAccess {
-				t.Errorf("source %+v, want %s:%d %q", e.Source, st.file, st.line, stageAccess)
+			if at := expectAt(t, st.file, "descriptor_index_oob"); !at.matches(e.Source.File, e.Source.Line, e.Source.Text) {
+				t.Errorf("source %+v, want %s:%d %q", e.Source, at.file, at.line, at.text)
 			}
 		})
 		for _, rc := range runtimeCases {
@@ -249,8 +242,8 @@ func TestExtraStages(t *testing.T) {
 				if fmt.Sprint(e.Coords) != fmt.Sprint(st.coords) {
 					t.Errorf("coords %v, want %v", e.Coords, st.coords)
 				}
-				if e.Source.File != st.file || e.Source.Line != st.line+1 || e.Source.Text != stageRuntimeAccess {
-					t.Errorf("source %+v, want %s:%d %q", e.Source, st.file, st.line+1, stageRuntimeAccess)
+				if at := expectAt(t, st.file, rc.check); !at.matches(e.Source.File, e.Source.Line, e.Source.Text) {
+					t.Errorf("source %+v, want %s:%d %q", e.Source, at.file, at.line, at.text)
 				}
 			})
 		}
@@ -277,8 +270,8 @@ func TestExtraStages(t *testing.T) {
 //   - the sized array's bad index: 1.3.239 names the line after the
 //     access's, in every stage (the next access's line; gpuav-dbg names
 //     the access's line, the OpLine in front of it in the SPIR-V).
-//   - intersection, never-written descriptor: 1.3.239 names line 14 (the
-//     reportIntersectionEXT) for the access on line 12.
+//   - intersection, never-written descriptor: 1.3.239 names the line of
+//     the reportIntersectionEXT after the access.
 //   - task and mesh (VK_EXT_mesh_shader): 1.3.239 skips the bad load
 //     (value=1 102) but reports nothing.
 func TestExtraStagesAtLeastWhatKhronosFinds(t *testing.T) {
@@ -301,11 +294,11 @@ func TestExtraStagesAtLeastWhatKhronosFinds(t *testing.T) {
 	}
 	cases := []struct {
 		name, check, index, length, silent string
-		lineOff, theirOff                  int            // the access's line and 1.3.239's, from st.line
-		theirLine                          map[string]int // 1.3.239's line where it is not st.line + theirOff
+		theirOff                           int               // 1.3.239's line, from the access's
+		theirLine                          map[string]string // where it names another line: that line's code
 	}{
-		{"oob", "descriptor_index_oob", "4", "4", "value=1 102\n", 0, 1, nil},
-		{"uninitialized", "descriptor_uninitialized", "2", "", "value=102 1\n", 1, 1, map[string]int{"rint": 14}},
+		{"oob", "descriptor_index_oob", "4", "4", "value=1 102\n", 1, nil},
+		{"uninitialized", "descriptor_uninitialized", "2", "", "value=102 1\n", 0, map[string]string{"rint": "reportIntersectionEXT("}},
 	}
 	for _, st := range extraStages {
 		for _, c := range cases {
@@ -328,9 +321,10 @@ func TestExtraStagesAtLeastWhatKhronosFinds(t *testing.T) {
 				if k[3] != "" {
 					check, index, length = "descriptor_uninitialized", k[3], ""
 				}
-				line := st.line + c.theirOff
-				if l, ok := c.theirLine[st.arg]; ok {
-					line = l
+				at := expectAt(t, st.file, c.check)
+				line := at.line + c.theirOff
+				if code, ok := c.theirLine[st.arg]; ok {
+					line = lineOf(t, st.file, code)
 				}
 				if check != c.check || index != c.index || length != c.length || k[4] != "0" ||
 					k[5] != theirStage[st.arg] || k[7] != st.file || k[8] != fmt.Sprint(line) {
@@ -347,41 +341,30 @@ func TestExtraStagesAtLeastWhatKhronosFinds(t *testing.T) {
 				e := r.Errors[0]
 				if e.Check != c.check || fmt.Sprint(e.Descriptor.Index) != c.index ||
 					(c.length != "" && fmt.Sprint(e.Descriptor.ArrayLength) != c.length) || e.ActionIndex != 0 ||
-					fmt.Sprint(e.Coords) != fmt.Sprint(st.coords) || e.Source.Line != st.line+c.lineOff {
+					fmt.Sprint(e.Coords) != fmt.Sprint(st.coords) || e.Source.Line != at.line {
 					t.Errorf("gpuav-dbg: %s index %d length %d action %d coords %v line %d; want %s %s %q 0 %v %d",
 						e.Check, e.Descriptor.Index, e.Descriptor.ArrayLength, e.ActionIndex, e.Coords, e.Source.Line,
-						c.check, c.index, c.length, st.coords, st.line+c.lineOff)
+						c.check, c.index, c.length, st.coords, at.line)
 				}
 			})
 		}
 	}
 }
 
-// moreLine is the line of the first of the other checks' accesses in
-// each stage_more.<stage> shader (one per --case, on consecutive lines).
-var moreLine = map[string]int{
-	"tesc": 16, "tese": 15, "geom": 17, "task": 15, "mesh": 17, "vert": 14, "frag": 15,
-	"rchit": 15, "rahit": 15, "rmiss": 15, "rint": 14, "rcall": 15,
-	"rgen": 14,
-}
-
 // moreBDA is the address stageapp prints for the BDA case's buffer.
 var moreBDA = regexp.MustCompile(`bda=0x([0-9a-f]+) size=64\n`)
 
 // moreChecks are stageapp's other checks in every extra stage: the --case
-// (also the check), the flags, the VUID (ACTION replaced by the stage's
-// action), the access's line offset from moreLine's, its text, and the
-// check's own values.
+// (also the check, whose EXPECT comment in stage_more.<stage> marks the
+// access), the flags, the VUID (ACTION replaced by the stage's action),
+// and the check's own values.
 var moreChecks = []struct {
 	name   string
 	flags  []string
 	vuid   string
-	off    int
-	text   string
 	values func(t *testing.T, r checkReport, out string)
 }{
-	{"bda_oob", nil, "VUID-RuntimeSpirv-PhysicalStorageBuffer64-11819", 0,
-		"        if (pc.kind == 1u) result.v[0] = pc.ref.v[pc.index] + 1u;",
+	{"bda_oob", nil, "VUID-RuntimeSpirv-PhysicalStorageBuffer64-11819",
 		func(t *testing.T, r checkReport, out string) {
 			e := r.Errors[0]
 			m := moreBDA.FindStringSubmatch(out)
@@ -400,8 +383,7 @@ var moreChecks = []struct {
 				t.Errorf("message %q, want it to contain %q", e.Message, msg)
 			}
 		}},
-	{"texel_buffer_oob", nil, "UNASSIGNED-Descriptor Texel Buffer texel out of bounds", 1,
-		"        if (pc.kind == 2u) result.v[0] = texelFetch(texels, int(pc.index)).x + 1u;",
+	{"texel_buffer_oob", nil, "UNASSIGNED-Descriptor Texel Buffer texel out of bounds",
 		func(t *testing.T, r checkReport, out string) {
 			e := r.Errors[0]
 			d, x := e.Descriptor, e.Texel
@@ -415,8 +397,7 @@ var moreChecks = []struct {
 				t.Errorf("message %q, want it to contain %q", e.Message, msg)
 			}
 		}},
-	{"buffer_oob", bufferOn, "VUID-ACTION-storageBuffers-06936", 2,
-		"        if (pc.kind == 3u) result.v[0] = small.v[pc.index] + 1u;",
+	{"buffer_oob", bufferOn, "VUID-ACTION-storageBuffers-06936",
 		func(t *testing.T, r checkReport, out string) {
 			e := r.Errors[0]
 			d, b := e.Descriptor, e.Buffer
@@ -430,8 +411,7 @@ var moreChecks = []struct {
 				t.Errorf("message %q, want it to contain %q", e.Message, msg)
 			}
 		}},
-	{"ray_query", nil, "VUID-RuntimeSpirv-OpRayQueryInitializeKHR-06350", 3,
-		"        if (pc.kind == 4u) { rayQueryEXT q; rayQueryInitializeEXT(q, tlas, gl_RayFlagsOpaqueEXT, 0xffu, vec3(0.0), pc.tmin, vec3(0.0, 0.0, 1.0), pc.tmax); while (rayQueryProceedEXT(q)) {} result.v[0] = 1u + uint(rayQueryGetIntersectionTypeEXT(q, true)); }",
+	{"ray_query", nil, "VUID-RuntimeSpirv-OpRayQueryInitializeKHR-06350",
 		func(t *testing.T, r checkReport, out string) {
 			e := r.Errors[0]
 			ray := e.Ray
@@ -460,10 +440,6 @@ var moreChecks = []struct {
 // skip). Index 3 reports nothing and reads 103 (value=104).
 func TestExtraStagesOtherChecks(t *testing.T) {
 	for _, st := range extraStages {
-		line, ok := moreLine[st.arg]
-		if !ok {
-			t.Fatalf("no stage_more.%s line", st.arg)
-		}
 		for _, c := range moreChecks {
 			t.Run(st.arg+"/"+c.name, func(t *testing.T) {
 				requireStage(t, st.arg, st.feature)
@@ -493,9 +469,8 @@ func TestExtraStagesOtherChecks(t *testing.T) {
 				if fmt.Sprint(e.Coords) != fmt.Sprint(st.coords) {
 					t.Errorf("coords %v, want %v", e.Coords, st.coords)
 				}
-				file := "stage_more." + st.arg
-				if e.Source.File != file || e.Source.Line != line+c.off || e.Source.Text != c.text {
-					t.Errorf("source %+v, want %s:%d %q", e.Source, file, line+c.off, c.text)
+				if at := expectAt(t, "stage_more."+st.arg, c.name); !at.matches(e.Source.File, e.Source.Line, e.Source.Text) {
+					t.Errorf("source %+v, want %s:%d %q", e.Source, at.file, at.line, at.text)
 				}
 			})
 			if c.name == "ray_query" {

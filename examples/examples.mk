@@ -13,7 +13,12 @@
 
 EXAMPLES_CC        ?= cc
 EXAMPLES_CFLAGS    ?= -O2 -Wall -Wextra -std=c11
-EXAMPLES_LDLIBS    ?= -lvulkan
+EXAMPLES_LDLIBS    ?= -lvulkan -lpthread -lm
+# The C apps' shared Vulkan bootstrap (internal/capp; internal/cbuild builds
+# the test apps with the same flags).
+CAPP_C             := internal/capp/capp.c
+CAPP_SRC           := $(CAPP_C) internal/capp/capp.h
+CAPP_CFLAGS        := -Iinternal/capp
 EXAMPLES_SHADER_OUT := build/shaders
 GLSLANG            ?= glslangValidator
 SPIRV_VAL          ?= spirv-val
@@ -33,8 +38,8 @@ $(EXAMPLES_SHADER_OUT)/%.h: $(DEMO_SHADER_DIR)/%
 	$(SPIRV_VAL) --target-env vulkan1.1 $(EXAMPLES_SHADER_OUT)/$*.spv
 	cd $(DEMO_SHADER_DIR) && $(GLSLANG) $(EXAMPLES_GLSL_FLAGS) --vn $(basename $*)_spv -o $(CURDIR)/$@ $*
 
-$(BIN)/demo: examples/demo/demo.c $(DEMO_SHADER_HDRS) examples/examples.mk
+$(BIN)/demo: examples/demo/demo.c $(DEMO_SHADER_HDRS) $(CAPP_SRC) examples/examples.mk
 	@mkdir -p $(BIN)
-	$(EXAMPLES_CC) $(EXAMPLES_CFLAGS) -I$(EXAMPLES_SHADER_OUT) -o $@ examples/demo/demo.c $(EXAMPLES_LDLIBS)
+	$(EXAMPLES_CC) $(EXAMPLES_CFLAGS) $(CAPP_CFLAGS) -I$(EXAMPLES_SHADER_OUT) -o $@ examples/demo/demo.c $(CAPP_C) $(EXAMPLES_LDLIBS)
 
 examples: $(BIN)/demo

@@ -12,7 +12,7 @@ const (
 	// analysisDefs is the module's definition index (spirv.Module.Def).
 	// Instructions a pass adds inside functions (clones, checks) are not
 	// in it, so a pass that must see another's guarded code needs it
-	// rebuilt.
+	// brought up to date.
 	analysisDefs analysis = 1 << iota
 	// analysisSafeIndex is safe_index.go's value bounds and per-function
 	// control-flow facts.
@@ -60,7 +60,11 @@ func (a *analyses) layoutSizes() *layoutSizes {
 // invalidate drops every analysis not in keep.
 func (a *analyses) invalidate(keep analysis) {
 	if keep&analysisDefs == 0 {
-		a.m.InvalidateIndex()
+		// Passes only add definitions (and give a guarded access's id to
+		// the phi after it): the index is rebuilt the first time a later
+		// pass asks for an id it lacks, as texel_buffer_oob does for the
+		// descriptor pass's clones.
+		a.m.MarkIndexStale()
 	}
 	if keep&analysisSafeIndex == 0 {
 		a.safe = nil

@@ -54,17 +54,28 @@ func TestRegistry(t *testing.T) {
 	}
 }
 
-// TestRegistryLists: the id lists and setting names the other packages
-// use, exactly.
+// TestRegistryLists: the ids users already have are a contract (settings,
+// reports, scripts): they come first, in this order; the lists are the
+// registry's, and every check is on by default.
 func TestRegistryLists(t *testing.T) {
-	all := []string{"descriptor_index_oob", "descriptor_uninitialized", "descriptor_destroyed", "buffer_oob",
+	shipped := []string{"descriptor_index_oob", "descriptor_uninitialized", "descriptor_destroyed", "buffer_oob",
 		"texel_buffer_oob", "bda_oob", "ray_query"}
-	if !slices.Equal(AllChecks, all) {
-		t.Errorf("AllChecks %v, want %v", AllChecks, all)
+	if len(AllChecks) < len(shipped) || !slices.Equal(AllChecks[:len(shipped)], shipped) {
+		t.Errorf("AllChecks %v, want it to start with %v", AllChecks, shipped)
+	}
+	var all, defaults []string
+	for _, c := range Checks {
+		all = append(all, c.ID)
+		if c.Default {
+			defaults = append(defaults, c.ID)
+		}
+	}
+	if !slices.Equal(AllChecks, all) || !slices.Equal(DefaultChecks, defaults) {
+		t.Errorf("AllChecks %v and DefaultChecks %v are not the registry's %v and %v", AllChecks, DefaultChecks, all, defaults)
 	}
 	// The defaults are every check (docs/decisions/cheap-checks.md).
-	if !slices.Equal(DefaultChecks, all) {
-		t.Errorf("DefaultChecks %v, want every check %v", DefaultChecks, all)
+	if !slices.Equal(DefaultChecks, AllChecks) {
+		t.Errorf("DefaultChecks %v, want every check %v", DefaultChecks, AllChecks)
 	}
 	if got := CheckEnv(CheckBDAOOB); got != "VK_LAYER_GPUAV_DBG_CHECK_BDA_OOB" {
 		t.Errorf("CheckEnv: %s", got)

@@ -390,23 +390,37 @@ func StageName(model uint32) string {
 // StageCoords decodes the stage-specific words of a record into the JSON
 // report's coordinate keys.
 func StageCoords(model uint32, w [3]uint32) map[string][]float64 {
+	m := make(map[string][]float64, 2)
+	EachStageCoord(model, w, func(key string, n int, v [3]float64) { m[key] = append([]float64(nil), v[:n]...) })
+	return m
+}
+
+// EachStageCoord decodes the stage-specific words of a record as
+// StageCoords does, calling add with each key and its n values, in the
+// stage's order, without allocating.
+func EachStageCoord(model uint32, w [3]uint32, add func(key string, n int, v [3]float64)) {
 	f := func(x uint32) float64 { return float64(math.Float32frombits(x)) }
 	u := func(x uint32) float64 { return float64(x) }
 	switch model {
 	case ModelVertex:
-		return map[string][]float64{"vertex_index": {u(w[0])}, "instance_index": {u(w[1])}}
+		add("vertex_index", 1, [3]float64{u(w[0])})
+		add("instance_index", 1, [3]float64{u(w[1])})
 	case ModelTessellationControl:
-		return map[string][]float64{"invocation_id": {u(w[0])}, "primitive_id": {u(w[1])}}
+		add("invocation_id", 1, [3]float64{u(w[0])})
+		add("primitive_id", 1, [3]float64{u(w[1])})
 	case ModelTessellationEvaluation:
-		return map[string][]float64{"primitive_id": {u(w[0])}, "tess_coord": {f(w[1]), f(w[2])}}
+		add("primitive_id", 1, [3]float64{u(w[0])})
+		add("tess_coord", 2, [3]float64{f(w[1]), f(w[2])})
 	case ModelGeometry:
-		return map[string][]float64{"primitive_id": {u(w[0])}, "invocation_id": {u(w[1])}}
+		add("primitive_id", 1, [3]float64{u(w[0])})
+		add("invocation_id", 1, [3]float64{u(w[1])})
 	case ModelFragment:
-		return map[string][]float64{"frag_coord": {f(w[0]), f(w[1])}}
+		add("frag_coord", 2, [3]float64{f(w[0]), f(w[1])})
 	case ModelGLCompute, ModelTaskNV, ModelTaskEXT, ModelMeshNV, ModelMeshEXT:
-		return map[string][]float64{"global_invocation_id": {u(w[0]), u(w[1]), u(w[2])}}
+		add("global_invocation_id", 3, [3]float64{u(w[0]), u(w[1]), u(w[2])})
 	case ModelRayGeneration, ModelIntersection, ModelAnyHit, ModelClosestHit, ModelMiss, ModelCallable:
-		return map[string][]float64{"launch_id": {u(w[0]), u(w[1]), u(w[2])}}
+		add("launch_id", 3, [3]float64{u(w[0]), u(w[1]), u(w[2])})
+	default:
+		add("words", 3, [3]float64{u(w[0]), u(w[1]), u(w[2])})
 	}
-	return map[string][]float64{"words": {u(w[0]), u(w[1]), u(w[2])}}
 }

@@ -31,12 +31,35 @@ func TestPassesFor(t *testing.T) {
 		checks map[string]bool
 		want   []string
 	}{
-		{"all", nil, []string{"descriptor_index", "buffer_oob", "texel_buffer_oob", "bda", "ray_query"}},
 		{"one descriptor check", only(CheckDescriptorDestroyed), []string{"descriptor_index"}},
 		{"buffer alone", only(CheckBufferOOB), []string{"buffer_oob"}},
 		{"ray and index", only(CheckRayQuery, CheckDescriptorIndexOOB), []string{"descriptor_index", "ray_query"}},
 		{"none", only(), nil},
 	}
+	t.Run("all", func(t *testing.T) {
+		// Every pass once; the shipped ones in this order (registry order,
+		// buffer_oob and texel_buffer_oob after descriptor_index).
+		got := passNames(passesFor(Options{}))
+		var shipped []string
+		seen := map[string]bool{}
+		for _, name := range got {
+			if seen[name] {
+				t.Errorf("pass %s twice in %v", name, got)
+			}
+			seen[name] = true
+			if slices.Contains([]string{"descriptor_index", "buffer_oob", "texel_buffer_oob", "bda", "ray_query"}, name) {
+				shipped = append(shipped, name)
+			}
+		}
+		if want := []string{"descriptor_index", "buffer_oob", "texel_buffer_oob", "bda", "ray_query"}; !slices.Equal(shipped, want) {
+			t.Errorf("passes %v, want %v among them in this order", got, want)
+		}
+		for _, c := range Checks {
+			if !seen[c.pass.name] {
+				t.Errorf("check %s: pass %s does not run", c.ID, c.pass.name)
+			}
+		}
+	})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := passNames(passesFor(Options{Checks: tt.checks}))

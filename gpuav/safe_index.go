@@ -189,155 +189,216 @@ func (a *safeIndex) compute(id uint32) (uint64, bool) {
 // operation bounds the result of an arithmetic or logical instruction of
 // result width w from its operand ids (also used for OpSpecConstantOp).
 func (a *safeIndex) operation(op spirv.Opcode, w uint32, ops []uint32) (uint64, bool) {
-	top := maxOf(w)
-	arg := func(i int) (uint64, bool) {
-		if i >= len(ops) {
-			return 0, false
-		}
-		return a.bound(ops[i])
-	}
-	konst := func(i int) (uint64, bool) {
-		if i >= len(ops) {
-			return 0, false
-		}
-		return a.constValue(ops[i])
-	}
+	o := operands{a: a, ops: ops, w: w}
 	switch op {
 	case spirv.OpCopyObject:
-		return arg(0)
-	case spirv.OpBitwiseAnd:
-		// x & y is at most either operand; a constant mask (the common
-		// x & 3u) answers without looking at x.
-		if c, ok := konst(1); ok {
-			return c, true
-		}
-		if c, ok := konst(0); ok {
-			return c, true
-		}
-		x, xok := arg(0)
-		y, yok := arg(1)
-		switch {
-		case xok && yok:
-			return min(x, y), true
-		case xok:
-			return x, true
-		case yok:
-			return y, true
-		}
-	case spirv.OpBitwiseOr, spirv.OpBitwiseXor:
-		x, xok := arg(0)
-		y, yok := arg(1)
+		return o.arg(0)
+	case spirv.OpBitwiseAnd, spirv.OpBitwiseOr, spirv.OpBitwiseXor:
+		return o.bitwise(op)
+	case spirv.OpUMod, spirv.OpUDiv, spirv.OpSMod, spirv.OpSRem, spirv.OpSDiv:
+		return o.division(op)
+	case spirv.OpShiftRightLogical, spirv.OpShiftRightArithmetic, spirv.OpShiftLeftLogical:
+		return o.shift(op)
+	case spirv.OpIAdd, spirv.OpIMul, spirv.OpSelect:
+		return o.arithmetic(op)
+	case spirv.OpUConvert, spirv.OpSConvert, spirv.OpBitcast, spirv.OpCompositeExtract, spirv.OpVectorShuffle:
+		return o.conversion(op)
+	}
+	return 0, false
+}
+
+// operands are an operation's operand ids and result width, for the
+// bounds of each kind of operation.
+type operands struct {
+	a   *safeIndex
+	ops []uint32
+	w   uint32
+}
+
+// arg bounds operand i.
+func (o operands) arg(i int) (uint64, bool) {
+	if i >= len(o.ops) {
+		return 0, false
+	}
+	return o.a.bound(o.ops[i])
+}
+
+// konst returns operand i's value when it is a constant.
+func (o operands) konst(i int) (uint64, bool) {
+	if i >= len(o.ops) {
+		return 0, false
+	}
+	return o.a.constValue(o.ops[i])
+}
+
+// bitwise bounds And, Or and Xor. (Operands are bounded only where
+// needed, in this order: a bound is memoised, with its depth limit.)
+func (o operands) bitwise(op spirv.Opcode) (uint64, bool) {
+	if op != spirv.OpBitwiseAnd {
+		x, xok := o.arg(0)
+		y, yok := o.arg(1)
 		if xok && yok {
 			return allOnes(max(x, y)), true
 		}
+		return 0, false
+	}
+	// x & y is at most either operand; a constant mask (the common
+	// x & 3u) answers without looking at x.
+	if c, ok := o.konst(1); ok {
+		return c, true
+	}
+	if c, ok := o.konst(0); ok {
+		return c, true
+	}
+	x, xok := o.arg(0)
+	y, yok := o.arg(1)
+	return atMostBoth(x, xok, y, yok)
+}
+
+// atMostBoth bounds a value that is at most both x and y (x & y, min(x,
+// y)) by the smaller of the bounds known.
+func atMostBoth(x uint64, xok bool, y uint64, yok bool) (uint64, bool) {
+	switch {
+	case xok && yok:
+		return min(x, y), true
+	case xok:
+		return x, true
+	case yok:
+		return y, true
+	}
+	return 0, false
+}
+
+// division bounds UMod, UDiv and the signed SMod, SRem and SDiv.
+func (o operands) division(op spirv.Opcode) (uint64, bool) {
+	switch op {
 	case spirv.OpUMod:
-		if c, ok := konst(1); ok && c > 0 {
-			if x, ok := arg(0); ok {
+		if c, ok := o.konst(1); ok && c > 0 {
+			if x, ok := o.arg(0); ok {
 				return min(x, c-1), true
 			}
 			return c - 1, true
 		}
 	case spirv.OpUDiv:
-		if c, ok := konst(1); ok && c > 0 {
-			if x, ok := arg(0); ok {
+		if c, ok := o.konst(1); ok && c > 0 {
+			if x, ok := o.arg(0); ok {
 				return x / c, true
 			}
-			return top / c, true
+			return maxOf(o.w) / c, true
 		}
 	case spirv.OpSMod, spirv.OpSRem:
 		// Only a non-negative dividend and a positive divisor give a
 		// result in [0, c): the sign rules differ for negative operands
 		// and GLSL leaves them undefined.
-		c, cok := konst(1)
-		x, xok := arg(0)
-		if cok && c > 0 && c <= signedMax(w) && xok && x <= signedMax(w) {
+		c, cok := o.konst(1)
+		x, xok := o.arg(0)
+		if cok && c > 0 && c <= signedMax(o.w) && xok && x <= signedMax(o.w) {
 			return min(x, c-1), true
 		}
 	case spirv.OpSDiv:
-		c, cok := konst(1)
-		x, xok := arg(0)
-		if cok && c > 0 && c <= signedMax(w) && xok && x <= signedMax(w) {
+		c, cok := o.konst(1)
+		x, xok := o.arg(0)
+		if cok && c > 0 && c <= signedMax(o.w) && xok && x <= signedMax(o.w) {
 			return x / c, true
 		}
+	}
+	return 0, false
+}
+
+// shift bounds the shifts by a constant (a shift by the width or more is
+// undefined, so only constant shifts are bounded).
+func (o operands) shift(op spirv.Opcode) (uint64, bool) {
+	top := maxOf(o.w)
+	switch op {
 	case spirv.OpShiftRightLogical:
-		// A shift by the width or more is undefined: only constant shifts.
-		if s, ok := konst(1); ok && s < uint64(w) {
-			if x, ok := arg(0); ok {
+		if s, ok := o.konst(1); ok && s < uint64(o.w) {
+			if x, ok := o.arg(0); ok {
 				return x >> s, true
 			}
 			return top >> s, true
 		}
 	case spirv.OpShiftRightArithmetic:
-		s, sok := konst(1)
-		x, xok := arg(0)
-		if sok && s < uint64(w) && xok && x <= signedMax(w) {
+		s, sok := o.konst(1)
+		x, xok := o.arg(0)
+		if sok && s < uint64(o.w) && xok && x <= signedMax(o.w) {
 			return x >> s, true
 		}
 	case spirv.OpShiftLeftLogical:
-		s, sok := konst(1)
-		x, xok := arg(0)
-		if sok && s < uint64(w) && xok && x <= top>>s {
+		s, sok := o.konst(1)
+		x, xok := o.arg(0)
+		if sok && s < uint64(o.w) && xok && x <= top>>s {
 			return x << s, true
 		}
+	}
+	return 0, false
+}
+
+// arithmetic bounds IAdd and IMul (where they cannot wrap around) and
+// Select.
+func (o operands) arithmetic(op spirv.Opcode) (uint64, bool) {
+	top := maxOf(o.w)
+	switch op {
 	case spirv.OpIAdd:
-		x, xok := arg(0)
-		y, yok := arg(1)
+		x, xok := o.arg(0)
+		y, yok := o.arg(1)
 		if xok && yok && x <= top-y {
 			return x + y, true // no wrap-around
 		}
 	case spirv.OpIMul:
-		x, xok := arg(0)
-		y, yok := arg(1)
+		x, xok := o.arg(0)
+		y, yok := o.arg(1)
 		if xok && yok && (y == 0 || x <= top/y) {
 			return x * y, true
 		}
 	case spirv.OpSelect:
-		x, xok := arg(1)
-		y, yok := arg(2)
+		x, xok := o.arg(1)
+		y, yok := o.arg(2)
 		if xok && yok {
 			return max(x, y), true
 		}
+	}
+	return 0, false
+}
+
+// conversion bounds width conversions, bit casts and vector components.
+func (o operands) conversion(op spirv.Opcode) (uint64, bool) {
+	a, top := o.a, maxOf(o.w)
+	if len(o.ops) < 1 {
+		return 0, false
+	}
+	switch op {
 	case spirv.OpUConvert:
 		// Widening keeps the value; narrowing keeps the low bits, which
 		// are at most the value and at most the new maximum.
-		if len(ops) < 1 {
-			return 0, false
-		}
-		if x, ok := arg(0); ok {
+		if x, ok := o.arg(0); ok {
 			return min(x, top), true
 		}
-		if sw := a.width(ops[0]); sw > 0 {
+		if sw := a.width(o.ops[0]); sw > 0 {
 			return min(maxOf(sw), top), true
 		}
 	case spirv.OpSConvert:
 		// Sign extension keeps a non-negative value; narrowing keeps one
 		// that fits the new signed range.
-		if len(ops) < 1 {
-			return 0, false
-		}
-		sw := a.width(ops[0])
-		x, ok := arg(0)
-		if sw > 0 && ok && x <= signedMax(sw) && x <= signedMax(w) {
+		sw := a.width(o.ops[0])
+		x, ok := o.arg(0)
+		if sw > 0 && ok && x <= signedMax(sw) && x <= signedMax(o.w) {
 			return x, true
 		}
 	case spirv.OpBitcast:
 		// Between integer types of one width the bits are the value.
-		if len(ops) < 1 {
-			return 0, false
-		}
-		if a.width(ops[0]) == w {
-			return arg(0)
+		if a.width(o.ops[0]) == o.w {
+			return o.arg(0)
 		}
 	case spirv.OpCompositeExtract:
 		// A component of an integer vector is bounded by the vector.
-		if len(ops) >= 1 && a.width(ops[0]) == w {
-			if d := a.m.Def(a.m.Def(ops[0]).ResultType()); d != nil && d.Opcode() == spirv.OpTypeVector {
-				return arg(0)
+		if a.width(o.ops[0]) == o.w {
+			if d := a.m.Def(a.m.Def(o.ops[0]).ResultType()); d != nil && d.Opcode() == spirv.OpTypeVector {
+				return o.arg(0)
 			}
 		}
 	case spirv.OpVectorShuffle:
-		if len(ops) >= 2 {
-			return a.maxBound(ops[:2])
+		if len(o.ops) >= 2 {
+			return a.maxBound(o.ops[:2])
 		}
 	}
 	return 0, false
@@ -376,14 +437,7 @@ func (a *safeIndex) extInst(d *spirv.Instruction, w uint32) (uint64, bool) {
 		}
 		x, xok := arg(0)
 		y, yok := arg(1)
-		switch {
-		case xok && yok:
-			return min(x, y), true
-		case xok:
-			return x, true
-		case yok:
-			return y, true
-		}
+		return atMostBoth(x, xok, y, yok)
 	case glslSMin, glslSMax:
 		// A negative operand can win a signed min (or make a signed max
 		// meaningless as a bound): both must be non-negative.

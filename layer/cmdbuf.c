@@ -145,24 +145,17 @@ static void before_action(cb_state *cs, gpuavdbg_cmd cmd, VkPipelineBindPoint bp
     if (b && b->instrumented && cs->unit) {
         const device_data *dd = cs->dd;
         uint32_t slot = idx < GPUAVDBG_ACTION_SLOTS - 1 ? idx : GPUAVDBG_ACTION_SLOTS - 1;
-#ifdef GPUAVDBG_EXPERIMENT_ONE_SLOT
-        slot = 0; /* benchmark experiment only: wrong attribution, no per-action bind */
-#endif
         /* Actions past the last action slot share it: bind once for them
          * while the app leaves the set alone and keeps the layout. */
         if (cs->set_layout[bi] != b->layout || cs->set_slot[bi] != slot) {
             VkDescriptorSet set = gpuavdbg_unit_action_set((device_data *)dd, cs->unit, slot);
-            uint32_t offset = slot * dd->action_stride;
-            dd->disp.CmdBindDescriptorSets(cs->cb, bp, b->layout, dd->slot, 1, &set, dd->dynamic_action ? 1 : 0,
-                                           &offset);
+            dd->disp.CmdBindDescriptorSets(cs->cb, bp, b->layout, dd->slot, 1, &set, 0, NULL);
             cs->set_layout[bi] = b->layout;
             cs->set_slot[bi] = slot;
         }
         a.instrumented = 1;
         cs->ninstrumented++;
-#ifndef GPUAVDBG_EXPERIMENT_NO_SNAPSHOT
         gpuavdbg_desc_cb_action(cs, bi, idx); /* the sets this action sees (binding 2) */
-#endif
     }
     /* Out of memory: the bind above still keeps the shaders safe; only the
      * attribution of later records suffers. */

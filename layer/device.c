@@ -260,12 +260,6 @@ static int have_functions(device_data *dd)
            d->CmdBindDescriptorSets && d->CmdPipelineBarrier && d->QueueWaitIdle;
 }
 
-/* action_type is the descriptor type of binding 1, the action buffer. */
-static VkDescriptorType action_type(const device_data *dd)
-{
-    return dd->dynamic_action ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC : VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
-}
-
 static void setup(device_data *dd, const VkPhysicalDeviceProperties *props)
 {
     VkResult r;
@@ -276,9 +270,6 @@ static void setup(device_data *dd, const VkPhysicalDeviceProperties *props)
     }
     uint32_t align = (uint32_t)props->limits.minUniformBufferOffsetAlignment;
     dd->action_stride = align > 16 ? align : 16;
-#ifdef GPUAVDBG_EXPERIMENT_DYNAMIC_ACTION
-    dd->dynamic_action = 1; /* benchmark experiment only (scripts/build-experiments.sh) */
-#endif
 
     VkDescriptorSetLayoutBinding b[4] = {
         {.binding = GPUAVDBG_OUTPUT_BINDING,
@@ -286,7 +277,7 @@ static void setup(device_data *dd, const VkPhysicalDeviceProperties *props)
          .descriptorCount = 1,
          .stageFlags = VK_SHADER_STAGE_ALL},
         {.binding = GPUAVDBG_ACTION_BINDING,
-         .descriptorType = action_type(dd),
+         .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
          .descriptorCount = 1,
          .stageFlags = VK_SHADER_STAGE_ALL},
         /* input buffers: bindings 2 and 3 */
@@ -373,11 +364,6 @@ void gpuavdbg_device_setup(device_data *dd)
                  props.limits.maxBoundDescriptorSets);
     } else {
         dd->slot = n - 1;
-#ifdef GPUAVDBG_EXPERIMENT_SLOT
-        /* benchmark experiment only: a lower set number for the layer's set */
-        if (GPUAVDBG_EXPERIMENT_SLOT < dd->slot)
-            dd->slot = GPUAVDBG_EXPERIMENT_SLOT;
-#endif
         if (!goInstrumentationWanted(GPUAVDBG_H(dd->inst->instance)))
             snprintf(dd->reason, sizeof dd->reason, "every check is off");
         else
@@ -471,7 +457,7 @@ static VkResult allocate_set(device_data *dd, VkDescriptorSet *set)
     if (dd->pool_sets_left == 0) {
         VkDescriptorPoolSize sizes[2] = {
             {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3 * SETS_PER_POOL}, /* output + input buffers */
-            {action_type(dd), SETS_PER_POOL},
+            {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, SETS_PER_POOL},
         };
         VkDescriptorPoolCreateInfo pi = {
             .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
@@ -508,9 +494,7 @@ static VkResult allocate_set(device_data *dd, VkDescriptorSet *set)
 static void write_action_set(device_data *dd, out_unit *u, uint32_t slot)
 {
     VkDescriptorBufferInfo out = {u->buffer, 0, VK_WHOLE_SIZE};
-    /* Dynamic: the offset comes with each bind (cmdbuf.c before_action). */
-    VkDescriptorBufferInfo act = {dd->action_buffer, dd->dynamic_action ? 0 : (VkDeviceSize)slot * dd->action_stride,
-                                  16};
+    VkDescriptorBufferInfo act = {dd->action_buffer, (VkDeviceSize)slot * dd->action_stride, 16};
     VkDescriptorBufferInfo in[GPUAVDBG_INPUTS] = {
         {u->in_buffer[GPUAVDBG_INPUT_DESC], 0, VK_WHOLE_SIZE},
         {u->in_buffer[GPUAVDBG_INPUT_ADDR], 0, VK_WHOLE_SIZE},
@@ -526,7 +510,7 @@ static void write_action_set(device_data *dd, out_unit *u, uint32_t slot)
          .dstSet = u->action_sets[slot],
          .dstBinding = GPUAVDBG_ACTION_BINDING,
          .descriptorCount = 1,
-         .descriptorType = action_type(dd),
+         .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
          .pBufferInfo = &act},
         /* input buffers: bindings 2 and 3 */
         {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
@@ -552,8 +536,6 @@ static void write_action_set(device_data *dd, out_unit *u, uint32_t slot)
  * of later records suffers. */
 VkDescriptorSet gpuavdbg_unit_action_set(device_data *dd, out_unit *u, uint32_t slot)
 {
-    if (dd->dynamic_action)
-        slot = 0; /* one set; the bind's dynamic offset picks the slot */
     if (slot < __atomic_load_n(&u->nsets, __ATOMIC_ACQUIRE))
         return u->action_sets[slot];
     pthread_mutex_lock(&dd->lock);

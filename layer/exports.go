@@ -345,7 +345,7 @@ func completeShaderLocked(id uint32, handle uint64, object, instrumented bool, w
 		s.warning += note
 	}
 	if !s.instrumented && s.warning != "" {
-		logLocked(levelInfo, fmt.Sprintf("shader %d (%s 0x%x): %s", s.id, what, handle, s.warning))
+		noteLocked(levelInfo, fmt.Sprintf("shader %d (%s 0x%x): %s", s.id, what, handle, s.warning))
 	}
 	sendLocked(wire.KindShader, wire.Shader{
 		ID:               s.id,
@@ -356,6 +356,42 @@ func completeShaderLocked(id uint32, handle uint64, object, instrumented bool, w
 		Warning:          s.warning,
 		InstrumentMicros: s.micros,
 	})
+}
+
+// maxUncheckedCode bounds what goShaderUnchecked copies of a module that
+// is not SPIR-V words.
+const maxUncheckedCode = 64 << 20
+
+// goShaderUnchecked records a module the layer passed to the driver
+// without looking (codeSize 0 or not a multiple of 4, no code): it gets a
+// shader id and goes to the session with the reason, so that no module is
+// left out. module is 0 when the driver refused it too.
+//
+//export goShaderUnchecked
+func goShaderUnchecked(dev C.uint64_t, code *C.uint8_t, n, codeSize C.size_t, module C.uint64_t, result C.int32_t) {
+	defer recovered("goShaderUnchecked")
+	defer flushOutbox()
+	var b []byte
+	if code != nil && n > 0 {
+		b = C.GoBytes(unsafe.Pointer(code), C.int(min(n, maxUncheckedCode)))
+	}
+	reason := fmt.Sprintf("codeSize %d is not a multiple of 4: not SPIR-V words, passed to the driver unchecked", uint64(codeSize))
+	if code == nil || codeSize == 0 {
+		reason = fmt.Sprintf("no code (pCode %p, codeSize %d): passed to the driver unchecked", code, uint64(codeSize))
+	}
+	if module == 0 {
+		reason += fmt.Sprintf("; the driver refused it (VkResult %d)", int32(result))
+	}
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	state.nextShaderID++
+	s := &shader{id: state.nextShaderID, device: uint64(dev), module: uint64(module), warning: reason}
+	state.shaders[s.id] = s
+	if module != 0 {
+		state.modules[moduleKey{s.device, s.module}] = s
+	}
+	noteLocked(levelWarning, fmt.Sprintf("shader %d (module 0x%x): %s", s.id, uint64(module), reason))
+	sendLocked(wire.KindShader, wire.Shader{ID: s.id, Module: s.module, SPIRV: b, Warning: reason})
 }
 
 func wordsToBytes(w []uint32) []byte {
@@ -443,7 +479,7 @@ func goPipelineCreated(dev, pipeline, layout C.uint64_t, bindPoint C.uint32_t, s
 	}
 	sendLocked(wire.KindPipeline, msg)
 	if msg.Warning != "" {
-		logLocked(levelWarning, fmt.Sprintf("%s pipeline 0x%x: %s", msg.BindPoint, msg.Handle, msg.Warning))
+		noteLocked(levelWarning, fmt.Sprintf("%s pipeline 0x%x: %s", msg.BindPoint, msg.Handle, msg.Warning))
 	}
 	if isLibrary != 0 {
 		state.libraries[moduleKey{uint64(dev), uint64(pipeline)}] = library{stages: msg.Stages, instrumented: msg.Instrumented}
@@ -487,6 +523,10 @@ func goSetObjectName(dev C.uint64_t, objectType C.uint32_t, handle C.uint64_t, n
 func goSubmitDone(queue, submit C.uint64_t, cbs *C.gpuavdbg_submit_cb, n C.uint32_t) {
 	defer recovered("goSubmitDone")
 	defer flushOutbox()
+	// The messages are sent (or printed) before the next Build: the
+	// client encodes what it sends at once.
+	b := builders.Get().(*Builder)
+	defer builders.Put(b)
 	for _, c := range unsafe.Slice(cbs, int(n)) {
 		cb := SubmittedCB{
 			Handle:        uint64(c.handle),
@@ -506,7 +546,7 @@ func goSubmitDone(queue, submit C.uint64_t, cbs *C.gpuavdbg_submit_cb, n C.uint3
 			}
 			cb.Actions = append(cb.Actions, act)
 		}
-		msg, malformed, ok := BuildErrors(uint64(submit), uint64(queue), cb)
+		msg, malformed, ok := b.Build(uint64(submit), uint64(queue), cb)
 		if !ok && malformed == 0 {
 			continue
 		}

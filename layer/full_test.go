@@ -129,8 +129,8 @@ func cacheSizes(t *testing.T, out string) (empty, cache, merged int) {
 // layer, and a run with the layer fed the data of a run without it is
 // still instrumented. On lavapipe, whose caches hold no pipelines (32
 // bytes with or without the layer), the shadow's use is seen through the
-// layer's log line; on a driver that caches (scripts/nvidia-cache.sh) the
-// sizes compare too.
+// layer's log line; on a driver that caches (NVIDIA's: docs/HARDWARE.md)
+// the sizes compare too.
 func TestPipelineCache(t *testing.T) {
 	dir := t.TempDir()
 	plainOut := filepath.Join(dir, "plain.bin")

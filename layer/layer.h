@@ -384,14 +384,9 @@ typedef struct device_data {
     uint32_t slot;
     uint32_t max_bound_sets;
     uint32_t robust; /* the app enabled robustBufferAccess or robustBufferAccess2 */
+    /* The action buffer's bytes per action slot; each slot has a set of
+     * its own (docs/decisions/action-index-from-a-set-per-action.md). */
     uint32_t action_stride;
-    /* 0: one set per action slot
-     * (docs/decisions/action-index-from-a-set-per-action.md). 1, only in
-     * the benchmark experiment build GPUAVDBG_EXPERIMENT_DYNAMIC_ACTION: one
-     * set per output unit whose binding 1 is a dynamic uniform buffer, each
-     * action binding it with its slot's offset (no faster on the H200:
-     * docs/decisions/dynamic-offset-action-bind.md). */
-    int dynamic_action;
     VkPhysicalDeviceMemoryProperties mem_props;
 
     VkDescriptorSetLayout set_layout;   /* bindings 0 and 1 */

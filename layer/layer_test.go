@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/internal/cbuild"
+	"github.com/gpuav-dbg/gpuav-dbg/internal/layermanifest"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
 
@@ -78,7 +80,7 @@ func buildLayer(dir string) error {
 }
 
 // EnvPrebuilt names a directory with everything the end-to-end tests
-// build (scripts/build-layer-tests.sh makes it): the layer and manifest,
+// build (scripts/hardware/build.sh layer-tests makes it): the layer and manifest,
 // vkapp, multi and the SPIR-V files. The tests then need no Go toolchain,
 // C compiler or glslang: for the run on the NVIDIA machine.
 const EnvPrebuilt = "GPUAVDBG_TEST_PREBUILT"
@@ -121,10 +123,7 @@ func setup(t testing.TB) {
 			return
 		}
 		fixture.app = filepath.Join(root, "vkapp")
-		out, err := exec.Command("cc", "-O2", "-Wall", "-Wextra", "-Werror", "-std=c11", "-o", fixture.app,
-			"testdata/vkapp.c", "-lvulkan").CombinedOutput()
-		if err != nil {
-			fixture.err = fmt.Errorf("build vkapp: %v\n%s", err, out)
+		if fixture.err = cbuild.App(fixture.app, "layer/testdata/vkapp.c"); fixture.err != nil {
 			return
 		}
 		fixture.shader = filepath.Join(root, "oob_compute.spv")
@@ -344,23 +343,7 @@ func TestManifest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m struct {
-		FileFormatVersion string `json:"file_format_version"`
-		Layer             struct {
-			Name        string `json:"name"`
-			Type        string `json:"type"`
-			LibraryPath string `json:"library_path"`
-			APIVersion  string `json:"api_version"`
-			Features    struct {
-				Settings []struct {
-					Key     string `json:"key"`
-					Env     string `json:"env"`
-					Type    string `json:"type"`
-					Default any    `json:"default"`
-				} `json:"settings"`
-			} `json:"features"`
-		} `json:"layer"`
-	}
+	var m layermanifest.Manifest
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
 	}
@@ -441,23 +424,32 @@ func record(shader, site uint32, coords [3]uint32, action uint32, code gpuav.Che
 // withShaders puts shaders with one descriptor_index_oob site each (set
 // and binding static, index and length dynamic) into the layer's state for
 // the test: shader id → (instruction, stage, set, binding).
-func withShaders(t *testing.T, shaders map[uint32][4]uint32) {
-	t.Helper()
-	withLock(func() {
-		for id, s := range shaders {
-			rec := gpuav.SiteRecord{Params: [gpuav.RecordParams]uint32{s[2], s[3]}}
-			rec.Dynamic[2], rec.Dynamic[3] = 1, 2
-			state.shaders[id] = &shader{id: id, stage: s[1], sites: []gpuav.Site{
-				{Instruction: int(s[0]), Checks: []string{gpuav.CheckDescriptorIndexOOB}, Record: rec}}}
+func withShaders(tb testing.TB, shaders map[uint32][4]uint32) {
+	tb.Helper()
+	for id, s := range shaders {
+		withShaderSites(tb, id, map[uint32][4]uint32{0: s})
+	}
+}
+
+// withShaderSites puts shader id into the layer's state for the test, with
+// descriptor_index_oob sites (set and binding static, index and length
+// dynamic): site → (instruction, stage, set, binding); the shader's stage is
+// its sites'.
+func withShaderSites(tb testing.TB, id uint32, sites map[uint32][4]uint32) {
+	tb.Helper()
+	var table []gpuav.Site
+	var stage uint32
+	for site, s := range sites {
+		for uint32(len(table)) <= site {
+			table = append(table, gpuav.Site{ID: len(table)})
 		}
-	})
-	t.Cleanup(func() {
-		withLock(func() {
-			for id := range shaders {
-				delete(state.shaders, id)
-			}
-		})
-	})
+		rec := gpuav.SiteRecord{Params: [gpuav.RecordParams]uint32{s[2], s[3]}}
+		rec.Dynamic[2], rec.Dynamic[3] = 1, 2
+		table[site] = gpuav.Site{ID: int(site), Instruction: int(s[0]), Checks: []string{gpuav.CheckDescriptorIndexOOB}, Record: rec}
+		stage = s[1]
+	}
+	withLock(func() { state.shaders[id] = &shader{id: id, stage: stage, sites: table} })
+	tb.Cleanup(func() { withLock(func() { delete(state.shaders, id) }) })
 }
 
 func TestBuildErrors(t *testing.T) {
@@ -656,14 +648,15 @@ func TestLayoutConflict(t *testing.T) {
 	}
 	s := one[wire.Shader](t, r)
 	p := one[wire.Pipeline](t, r)
-	// One warning names both the pipeline and its layout.
-	named := false
-	for _, l := range all[wire.Log](r) {
-		named = named || (l.Level == "warning" && strings.Contains(l.Text, fmt.Sprintf("compute pipeline 0x%x:", p.Handle)) &&
-			strings.Contains(l.Text, "pipeline layout "+layout))
+	// The pipeline's own message names its layout (the launcher's notice
+	// says it once, with the pipeline); the layer does not log it again.
+	if !strings.Contains(p.Warning, "pipeline layout "+layout+" uses descriptor set") {
+		t.Errorf("pipeline %#x's warning does not name layout %s: %q", p.Handle, layout, p.Warning)
 	}
-	if !named {
-		t.Errorf("no warning naming pipeline %#x and layout %s: %s", p.Handle, layout, dump(r.msgs))
+	for _, l := range all[wire.Log](r) {
+		if strings.Contains(l.Text, fmt.Sprintf("compute pipeline 0x%x:", p.Handle)) {
+			t.Errorf("the layer logged the pipeline's warning to the launcher too: %q", l.Text)
+		}
 	}
 	if p.Instrumented || (s.Instrumented && !strings.Contains(p.Warning, "uninstrumented")) {
 		t.Errorf("pipeline with a conflicting layout: %+v", p)
@@ -800,12 +793,23 @@ func TestStderrWithoutLauncher(t *testing.T) {
 		}
 		t.Fatalf("no error on stderr:\n%s", r.stderr)
 	}
+	// One group per submit: its line (the invocations it samples, the
+	// count), then the source location and line, as the Khronos layer
+	// prints them.
 	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
 	want := `gpuav-dbg: ERROR descriptor_index_oob VUID-vkCmdDispatch-None-10068: (set = 0, binding = 0) Index of 3 used to index descriptor array of length 2.`
-	if len(lines) != 2 || !strings.HasPrefix(lines[0], want) || !strings.Contains(lines[0], `("compute-cmd")`) ||
-		!strings.Contains(lines[0], "vkCmdDispatch") || !strings.Contains(lines[0], `"compute-pass"`) ||
-		!strings.HasSuffix(lines[0], "4 times") {
-		t.Errorf("stderr:\n%s", r.stderr)
+	samples := ", stage compute global_invocation_id=[0 0 0], also global_invocation_id=[1 0 0]; global_invocation_id=[2 0 0]; " +
+		"global_invocation_id=[3 0 0], 4 times"
+	if len(lines) != 6 {
+		t.Fatalf("stderr has %d lines, want 6 (two groups of three):\n%s", len(lines), r.stderr)
+	}
+	for i := 0; i < 6; i += 3 {
+		if !strings.HasPrefix(lines[i], want) || !strings.Contains(lines[i], `("compute-cmd")`) ||
+			!strings.Contains(lines[i], "vkCmdDispatch") || !strings.Contains(lines[i], `"compute-pass"`) ||
+			!strings.HasSuffix(lines[i], samples) || lines[i+1] != "Shader validation error occurred at oob_compute.comp:9" ||
+			lines[i+2] != "9:     outs[pc.idx].v[i] = i * 3u;" {
+			t.Errorf("stderr group %d:\n%s", i/3, strings.Join(lines[i:i+3], "\n"))
+		}
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/gpuav-dbg/gpuav-dbg/internal/sanitize"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
 
@@ -162,8 +163,10 @@ func flushOutbox() {
 }
 
 func emit(m outMsg) {
-	idName := C.CString(m.idName)
-	text := C.CString(m.text)
+	// The app's callback may print it: its module's file names and
+	// source text, its debug names, reach it escaped.
+	idName := C.CString(sanitize.Text(m.idName))
+	text := C.CString(sanitize.Block(m.text))
 	defer C.free(unsafe.Pointer(idName))
 	defer C.free(unsafe.Pointer(text))
 	n := len(m.objects)

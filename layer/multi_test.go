@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/internal/cbuild"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
 
@@ -61,9 +62,7 @@ func setupMulti(t testing.TB) {
 			multiFix.err = fmt.Errorf("spirv-val not found: scripts/install-deps installs it")
 			return
 		}
-		if out, err := exec.Command("cc", "-O2", "-Wall", "-Wextra", "-Werror", "-std=c11", "-o", multiFix.app,
-			"testdata/multi.c", "-lvulkan", "-lpthread").CombinedOutput(); err != nil {
-			multiFix.err = fmt.Errorf("build multi: %v\n%s", err, out)
+		if multiFix.err = cbuild.App(multiFix.app, "layer/testdata/multi.c"); multiFix.err != nil {
 			return
 		}
 		for _, s := range [][3]string{
@@ -481,63 +480,6 @@ func TestCreateDestroyLoop(t *testing.T) {
 	}
 	t.Logf("RSS after loop 10: %d KiB, %d: %d KiB, %d: %d KiB", rss["rss_kb_first"], loops/2, rss["rss_kb_mid"], loops,
 		rss["rss_kb_last"])
-}
-
-// benchFigures runs multi's bench mode (with the layer when layer) and
-// returns the ns per vkCmdDraw and the µs from vkQueueSubmit to the return
-// of vkWaitForFences.
-func benchFigures(b *testing.B, layer bool, draws int) (nsPerDraw, usLatency float64) {
-	b.Helper()
-	args := []string{"--mode", "bench", "--comp", multiFix.comp, "--vert", multiFix.vert, "--frag", multiFix.frag,
-		"--draws", strconv.Itoa(draws)}
-	cmd := exec.Command(multiFix.app, args...)
-	env := append(cleanEnv(), "XDG_RUNTIME_DIR="+b.TempDir())
-	if layer {
-		env = append(env, "VK_ADD_LAYER_PATH="+fixture.dir, "VK_INSTANCE_LAYERS="+layerName)
-	}
-	cmd.Env = env
-	out, err := cmd.Output()
-	if err != nil {
-		b.Fatalf("multi bench: %v\n%s", err, out)
-	}
-	for _, line := range strings.Split(string(out), "\n") {
-		if v, ok := strings.CutPrefix(line, "ns_per_draw="); ok {
-			nsPerDraw, _ = strconv.ParseFloat(v, 64)
-		}
-		if v, ok := strings.CutPrefix(line, "us_submit_to_wait="); ok {
-			usLatency, _ = strconv.ParseFloat(v, 64)
-		}
-	}
-	if nsPerDraw == 0 || usLatency == 0 {
-		b.Fatalf("no figures in:\n%s", out)
-	}
-	return nsPerDraw, usLatency
-}
-
-// BenchmarkDrawRecording measures what the layer adds to recording one
-// vkCmdDraw of an instrumented pipeline (the best of 5 recordings of
-// -draws N draws, with and without the layer), and to a submit-and-wait
-// round trip of one in-bounds dispatch (the layer reads the records inside
-// vkWaitForFences). Run it with -benchtime=1x: each iteration is a pair of
-// app runs.
-func BenchmarkDrawRecording(b *testing.B) {
-	setupMulti(b)
-	for _, draws := range []int{4000, 100000} {
-		b.Run(fmt.Sprintf("draws=%d", draws), func(b *testing.B) {
-			var with, without, latWith, latWithout float64
-			for i := 0; i < b.N; i++ {
-				w, lw := benchFigures(b, true, draws)
-				n, ln := benchFigures(b, false, draws)
-				with, without, latWith, latWithout = with+w, without+n, latWith+lw, latWithout+ln
-			}
-			k := float64(b.N)
-			b.ReportMetric(with/k, "ns/draw-layer")
-			b.ReportMetric(without/k, "ns/draw-none")
-			b.ReportMetric((with-without)/k, "ns/draw-added")
-			b.ReportMetric(latWith/k, "us/submit-wait-layer")
-			b.ReportMetric(latWithout/k, "us/submit-wait-none")
-		})
-	}
 }
 
 // TestAppSettings: VK_EXT_layer_settings and VkValidationFeaturesEXT from

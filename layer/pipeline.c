@@ -22,8 +22,14 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateShaderModule(VkDevice device, con
     device_data *dd = gpuavdbg_device_get(device);
     if (!dd)
         return VK_ERROR_INITIALIZATION_FAILED;
-    if (!ci->pCode || ci->codeSize == 0 || ci->codeSize % 4 != 0)
-        return dd->disp.CreateShaderModule(device, ci, alloc, pModule); /* the driver reports it */
+    if (!ci->pCode || ci->codeSize == 0 || ci->codeSize % 4 != 0) {
+        /* Not SPIR-V words: the driver reports it, and the session has the
+         * module with the reason it went unchecked. */
+        VkResult r = dd->disp.CreateShaderModule(device, ci, alloc, pModule);
+        goShaderUnchecked(GPUAVDBG_H(device), (uint8_t *)ci->pCode, ci->pCode ? ci->codeSize : 0, ci->codeSize,
+                          r == VK_SUCCESS ? GPUAVDBG_H(*pModule) : 0, (int32_t)r);
+        return r;
+    }
 
     uint32_t *words = NULL;
     size_t nwords = 0;

@@ -6,9 +6,12 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/internal/sanitize"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
+	"github.com/gpuav-dbg/gpuav-dbg/sourcemap"
 )
 
 // Action is one draw or dispatch of a command buffer, as C recorded it.
@@ -43,32 +46,70 @@ type groupKey struct {
 // merges them back into one group and shows the coordinates as samples.
 const samplesPerGroup = 8
 
-// BuildErrors decodes one command buffer's output buffer into an Errors
-// message, grouping identical records with a count (up to samplesPerGroup
-// distinct stage coordinates per group, the first record's first) and
-// attributing each to its action. ok is false
-// when the buffer holds nothing to report; malformed counts records the
-// decoder skipped.
+// Builder builds Errors messages from output buffers in reused room: its
+// index of groups, and the records and parameters of the message it built
+// last, which the next Build overwrites.
+type Builder struct {
+	first   map[groupKey]int32
+	next    []int32
+	records []wire.Record
+	params  []uint32
+}
+
+// builders keeps Builders for goSubmitDone's calls, on any app thread.
+var builders = sync.Pool{New: func() any { return new(Builder) }}
+
+// BuildErrors is Builder.Build with a Builder of its own: its message stays
+// valid.
 func BuildErrors(submit, queue uint64, cb SubmittedCB) (msg wire.Errors, malformed int, ok bool) {
+	return new(Builder).Build(submit, queue, cb)
+}
+
+// Build decodes one command buffer's output buffer into an Errors message,
+// grouping identical records with a count (up to samplesPerGroup distinct
+// stage coordinates per group, the first record's first) and attributing
+// each to its action. ok is false when the buffer holds nothing to
+// report; malformed counts records the decoder skipped. The message's
+// records are valid until the next Build.
+func (b *Builder) Build(submit, queue uint64, cb SubmittedCB) (msg wire.Errors, malformed int, ok bool) {
 	out := gpuav.Decode(cb.Words, siteTable())
 	msg = wire.Errors{Submit: submit, Queue: queue, CommandBuffer: cb.Handle, Dropped: out.Dropped,
 		Primary: cb.Primary, PrimaryAction: cb.PrimaryAction}
-	index := map[groupKey][]int{}
+	// first maps a group to its first record in msg.Records; next chains
+	// a group's records (its samples), -1 ending the chain.
+	if b.first == nil {
+		b.first = map[groupKey]int32{}
+	}
+	clear(b.first)
+	first, next := b.first, b.next[:0]
+	msg.Records, b.params = b.records[:0], b.params[:0]
+	if need := len(out.Records) * gpuav.RecordParams; cap(b.params) < need {
+		b.params = make([]uint32, 0, need) // params never move once handed out
+	}
+	params := b.params
 records:
 	for _, r := range out.Records {
 		k := groupKey{uint32(r.Code), r.ShaderID, r.Instruction, r.ActionIndex, r.Params}
-		if seen := index[k]; len(seen) > 0 {
-			for _, i := range seen {
-				if msg.Records[i].StageWords == r.StageWords {
-					msg.Records[i].Count++
+		i, seen := first[k]
+		if seen {
+			last, n := i, 0
+			for j := i; j >= 0; j = next[j] {
+				if msg.Records[j].StageWords == r.StageWords {
+					msg.Records[j].Count++
 					continue records
 				}
+				last, n = j, n+1
 			}
-			if len(seen) == samplesPerGroup {
-				msg.Records[seen[len(seen)-1]].Count++
+			if n == samplesPerGroup {
+				msg.Records[last].Count++
 				continue
 			}
+			next[last] = int32(len(msg.Records))
+		} else {
+			first[k] = int32(len(msg.Records))
 		}
+		start := len(params)
+		params = append(params, r.Params[:]...)
 		rec := wire.Record{
 			Check:       r.Code.CheckID(),
 			Code:        uint32(r.Code),
@@ -77,16 +118,17 @@ records:
 			Stage:       r.Stage,
 			StageWords:  r.StageWords,
 			ActionIndex: r.ActionIndex,
-			Params:      append([]uint32(nil), r.Params[:]...),
+			Params:      params[start:len(params):len(params)],
 			Count:       1,
 		}
 		if int(r.ActionIndex) < len(cb.Actions) {
-			a := cb.Actions[r.ActionIndex]
+			a := &cb.Actions[r.ActionIndex]
 			rec.Action, rec.Pipeline, rec.Labels = a.Command, a.Pipeline, a.Labels
 		}
-		index[k] = append(index[k], len(msg.Records))
+		next = append(next, -1)
 		msg.Records = append(msg.Records, rec)
 	}
+	b.next, b.records = next, msg.Records
 	return msg, out.Malformed, len(msg.Records) > 0 || msg.Dropped > 0
 }
 
@@ -121,8 +163,8 @@ func siteTable() gpuav.SiteTable {
 func reportLocked(msg wire.Errors) {
 	sent := sendLocked(wire.KindErrors, msg)
 	if haveMessengers() {
-		for _, r := range mergeSamples(msg.Records) {
-			queueRecordLocked(msg, r, formatRecord(msg, r))
+		for _, g := range mergeSamples(msg.Records) {
+			queueRecordLocked(msg, g.Record, formatRecord(msg, g))
 		}
 		if msg.Dropped > 0 {
 			queueLogLocked(levelError, fmt.Sprintf("command buffer 0x%x, submit %d: %d records did not fit in the output buffer",
@@ -133,7 +175,7 @@ func reportLocked(msg wire.Errors) {
 	if sent {
 		return
 	}
-	for _, r := range mergeSamples(msg.Records) {
+	for _, g := range mergeSamples(msg.Records) {
 		state.stderrErrors++
 		if state.stderrErrors > maxStderrErrors {
 			if state.stderrErrors == maxStderrErrors+1 {
@@ -141,7 +183,7 @@ func reportLocked(msg wire.Errors) {
 			}
 			continue
 		}
-		fmt.Fprintln(os.Stderr, formatRecord(msg, r))
+		fmt.Fprintln(os.Stderr, sanitize.Block(formatRecord(msg, g)))
 	}
 	if msg.Dropped > 0 && state.stderrErrors <= maxStderrErrors {
 		fmt.Fprintf(os.Stderr, "gpuav-dbg: ERROR command buffer 0x%x, submit %d: %d records did not fit in the output buffer\n",
@@ -149,27 +191,44 @@ func reportLocked(msg wire.Errors) {
 	}
 }
 
+// group is the records of one group of a message merged into one: the
+// first record with the total count, and the stage words of up to
+// samplesPerGroup distinct invocations (the first's first).
+type group struct {
+	wire.Record
+	samples [][3]uint32
+}
+
 // mergeSamples folds the records of one group that differ only in their
-// stage coordinates back into one, the first's coordinates with the total
-// count, for a one-line-per-group stderr report.
-func mergeSamples(recs []wire.Record) []wire.Record {
-	var out []wire.Record
+// stage coordinates back into one, for a message per group.
+func mergeSamples(recs []wire.Record) []group {
+	var out []group
 	index := map[groupKey]int{}
 	for _, r := range recs {
 		k := groupKey{code: r.Code, shader: r.ShaderID, instruction: r.Instruction, action: r.ActionIndex}
 		copy(k.params[:], r.Params)
-		if i, ok := index[k]; ok {
-			out[i].Count += r.Count
+		i, ok := index[k]
+		if !ok {
+			index[k] = len(out)
+			out = append(out, group{Record: r, samples: [][3]uint32{r.StageWords}})
 			continue
 		}
-		index[k] = len(out)
-		out = append(out, r)
+		g := &out[i]
+		g.Count += r.Count
+		if len(g.samples) < samplesPerGroup && !slices.Contains(g.samples, r.StageWords) {
+			g.samples = append(g.samples, r.StageWords)
+		}
 	}
 	return out
 }
 
-// formatRecord writes one error group as one line, VVL style.
-func formatRecord(msg wire.Errors, r wire.Record) string {
+// formatRecord writes one error group the way the Khronos layer does: a
+// line with the check, its VUID and message, the command buffer, action,
+// pipeline, shader and instruction, the stage and the coordinates of the
+// invocations it samples, and the count; then where in the source the
+// instruction is, and the source line.
+func formatRecord(msg wire.Errors, g group) string {
+	r := g.Record
 	var p [gpuav.RecordParams]uint32
 	copy(p[:], r.Params)
 	d := gpuav.Describe(gpuav.CheckCode(r.Code), p)
@@ -191,20 +250,68 @@ func formatRecord(msg wire.Errors, r wire.Record) string {
 		fmt.Fprintf(&b, ", pipeline 0x%x%s", r.Pipeline, nameSuffix(r.Pipeline))
 	}
 	fmt.Fprintf(&b, ", shader %d", r.ShaderID)
-	if s := state.shaders[r.ShaderID]; s != nil && s.module != 0 {
-		fmt.Fprintf(&b, " (module 0x%x%s)", s.module, nameSuffix(s.module))
-	} else if s != nil && s.object != 0 {
-		fmt.Fprintf(&b, " (shader object 0x%x%s)", s.object, nameSuffix(s.object))
+	sh := state.shaders[r.ShaderID]
+	if sh != nil && sh.module != 0 {
+		fmt.Fprintf(&b, " (module 0x%x%s)", sh.module, nameSuffix(sh.module))
+	} else if sh != nil && sh.object != 0 {
+		fmt.Fprintf(&b, " (shader object 0x%x%s)", sh.object, nameSuffix(sh.object))
 	}
-	fmt.Fprintf(&b, ", instruction %d, stage %s", r.Instruction, gpuav.StageName(r.Stage))
-	coords := gpuav.StageCoords(r.Stage, r.StageWords)
-	for _, k := range slices.Sorted(maps.Keys(coords)) {
-		fmt.Fprintf(&b, " %s=%v", k, coords[k])
+	fmt.Fprintf(&b, ", instruction %d, stage %s %s", r.Instruction, gpuav.StageName(r.Stage), coordText(r.Stage, g.samples[0]))
+	if len(g.samples) > 1 {
+		b.WriteString(", also")
+		for i, w := range g.samples[1:] {
+			if i > 0 {
+				b.WriteByte(';')
+			}
+			fmt.Fprintf(&b, " %s", coordText(r.Stage, w))
+		}
 	}
 	if r.Count > 1 {
 		fmt.Fprintf(&b, ", %d times", r.Count)
 	}
+	b.WriteString(sourceText(sh, r.Instruction))
 	return b.String()
+}
+
+// coordText prints an invocation's stage coordinates: "global_invocation_id=[0 0 0]".
+func coordText(stage uint32, words [3]uint32) string {
+	coords := gpuav.StageCoords(stage, words)
+	parts := make([]string, 0, len(coords))
+	for _, k := range slices.Sorted(maps.Keys(coords)) {
+		parts = append(parts, fmt.Sprintf("%s=%v", k, coords[k]))
+	}
+	return strings.Join(parts, " ")
+}
+
+// sourceText says where in the source an instruction of the shader is and
+// shows the line, as the Khronos layer does, from the module's own debug
+// information (the layer reads no file):
+//
+//	Shader validation error occurred at oob_compute.comp:9
+//	9:     outs[pc.idx].v[i] = i * 3u;
+//
+// A module without line information says so and how to get it. The map is
+// built once per shader, on its first error.
+func sourceText(sh *shader, instruction uint32) string {
+	if sh == nil {
+		return ""
+	}
+	if sh.srcmap == nil {
+		sh.srcmap = sourcemap.New(sh.spirv)
+	}
+	loc := sh.srcmap.Lookup(int(instruction))
+	if loc.File == "" || loc.Line <= 0 {
+		return fmt.Sprintf("\nShader validation error occurred at instruction %d; the module has no line information for it "+
+			"(compile the shader with -g or -gVS to see the source line)", instruction)
+	}
+	where := fmt.Sprintf("%s:%d", loc.File, loc.Line)
+	if loc.Column > 0 {
+		where += fmt.Sprintf(":%d", loc.Column)
+	}
+	if loc.Text == "" || loc.Language == sourcemap.LanguageSPIRV {
+		return fmt.Sprintf("\nShader validation error occurred at %s (the module carries no text for it)", where)
+	}
+	return fmt.Sprintf("\nShader validation error occurred at %s\n%d: %s", where, loc.Line, loc.Text)
 }
 
 func nameSuffix(h uint64) string {

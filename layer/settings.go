@@ -39,12 +39,11 @@ const (
 	EnvSocket = "VK_LAYER_GPUAV_DBG_SOCKET"
 )
 
-// Settings are what the layer runs with.
+// Settings are what the layer runs with: the settings its hello reports
+// (every check id of gpuav.AllChecks on or off, the reserve slot, safe
+// mode) and those that only the layer reads.
 type Settings struct {
-	// Checks maps every check id (gpuav.AllChecks) to on/off.
-	Checks      map[string]bool
-	ReserveSlot bool
-	SafeMode    bool
+	wire.Settings
 	// WarnRobust: buffer_oob runs, as warnings, on robust devices.
 	WarnRobust bool
 	// SizedElementChecks: uninitialized/destroyed on sized arrays and
@@ -68,7 +67,7 @@ func LoadSettings(getenv func(string) string) (Settings, []string) {
 // from, for warnings.
 func loadSettings(lookup func(env string) (value, origin string)) (Settings, []string) {
 	sock, _ := lookup(EnvSocket)
-	s := Settings{Checks: map[string]bool{}, SafeMode: true, Socket: sock}
+	s := Settings{Settings: wire.Settings{Checks: map[string]bool{}, SafeMode: true}, Socket: sock}
 	var warnings []string
 	flag := func(name string, def bool) bool {
 		raw, origin := lookup(name)
@@ -277,7 +276,9 @@ func (s Settings) InstrumentationWanted() bool {
 
 // Wire returns the settings as the hello carries them.
 func (s Settings) Wire() wire.Settings {
-	return wire.Settings{Checks: maps.Clone(s.Checks), ReserveSlot: s.ReserveSlot, SafeMode: s.SafeMode}
+	w := s.Settings
+	w.Checks = maps.Clone(s.Checks)
+	return w
 }
 
 // processSettings are the environment's and the settings file's, loaded

@@ -7,7 +7,9 @@ import (
 	"sync"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/internal/sanitize"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
+	"github.com/gpuav-dbg/gpuav-dbg/sourcemap"
 )
 
 // LayerVersion is the layer's version, sent in the hello.
@@ -35,6 +37,9 @@ type shader struct {
 	// before the shader is in state.shaders, never changed after.
 	sites []gpuav.Site
 	stage uint32
+	// srcmap is the module's source map, built on its first error
+	// (report.go).
+	srcmap *sourcemap.Map
 }
 
 type moduleKey struct{ device, module uint64 }
@@ -153,6 +158,9 @@ func cmdline() []string {
 // state.mu.
 func disconnectLocked(submits uint64) {
 	if state.client != nil {
+		// The client sends what it coalesced and its lost counts before
+		// the bye; if the socket failed, the app's stderr says what the
+		// launcher never got.
 		state.client.Send(wire.KindBye, wire.Bye{Submits: submits})
 		if err := state.client.Close(); err != nil {
 			fmt.Fprintf(os.Stderr, "gpuav-dbg: %v\n", err)
@@ -177,6 +185,21 @@ func sendLocked(k wire.Kind, msg any) bool {
 // stderr (capped). Callers hold state.mu.
 func logLocked(level int, text string) {
 	sent := sendLocked(wire.KindLog, wire.Log{Level: levelName(level), Text: text})
+	localLogLocked(level, text, sent)
+}
+
+// noteLocked is logLocked for what the launcher learns from a message of
+// its own (a shader's or a pipeline's warning): the messengers or stderr
+// get the line, the launcher does not, so that its notices give each cause
+// once. Callers hold state.mu.
+func noteLocked(level int, text string) {
+	localLogLocked(level, text, state.client != nil && state.client.Alive())
+}
+
+// localLogLocked gives a log line to the app's messengers or, when it has
+// none and the launcher did not get it (sent), prints warnings and errors
+// to stderr (capped). Callers hold state.mu.
+func localLogLocked(level int, text string, sent bool) {
 	if haveMessengers() {
 		queueLogLocked(level, text)
 		return
@@ -187,7 +210,7 @@ func logLocked(level int, text string) {
 	state.stderrLogs++
 	switch {
 	case state.stderrLogs <= maxStderrLogs:
-		fmt.Fprintf(os.Stderr, "gpuav-dbg: %s: %s\n", strings.ToUpper(levelName(level)), text)
+		fmt.Fprintf(os.Stderr, "gpuav-dbg: %s: %s\n", strings.ToUpper(levelName(level)), sanitize.Block(text))
 	case state.stderrLogs == maxStderrLogs+1:
 		fmt.Fprintf(os.Stderr, "gpuav-dbg: further warnings are not printed\n")
 	}

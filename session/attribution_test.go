@@ -39,12 +39,12 @@ func checkAttribution(t *testing.T, s *Session) {
 		t.Errorf("secondary group: count %d cb %v queue %v primary %v action %v", g.Count, g.CommandBuffer, g.Queue,
 			g.PrimaryCommandBuffer, g.PrimaryActionIndex)
 	}
-	if want := `Command buffer 0x66, action #0 vkCmdDispatch, executed by primary 0x55 ("compute-cmd") after 1 of its actions, submit 1,`; !strings.Contains(g.Message, want) {
-		t.Errorf("message %q lacks %q", g.Message, want)
+	if want := `Command buffer 0x66, action #0 vkCmdDispatch, executed by primary 0x55 ("compute-cmd") after 1 of its actions, submit 1,`; !strings.Contains(g.Message(), want) {
+		t.Errorf("message %q lacks %q", g.Message(), want)
 	}
 	p := s.Groups[1]
 	if p.CommandBuffer != (Handle{"0x57", "cmd-1"}) || p.Queue.Handle != "0x90" || p.PrimaryCommandBuffer != (Handle{}) ||
-		p.PrimaryActionIndex != nil || strings.Contains(p.Message, "primary") {
+		p.PrimaryActionIndex != nil || strings.Contains(p.Message(), "primary") {
 		t.Errorf("primary group: %+v", p)
 	}
 	if len(s.Timeline) != 2 || len(s.Timeline[1].CommandBuffers) != 2 {

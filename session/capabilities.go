@@ -24,32 +24,12 @@ type Capabilities struct {
 	Devices []DeviceCapabilities `json:"devices,omitempty"`
 }
 
-// DeviceCapabilities is one probed device and its checks.
-type DeviceCapabilities struct {
-	Device                 string `json:"device"`
-	Driver                 string `json:"driver"`
-	APIVersion             string `json:"api_version"`
-	VendorID               uint32 `json:"vendor_id"`
-	DeviceID               uint32 `json:"device_id"`
-	MaxBoundDescriptorSets uint32 `json:"max_bound_descriptor_sets"`
-	// DescriptorSlot is the layer's set index; -1 when the device has no
-	// slot to spare.
-	DescriptorSlot int `json:"descriptor_slot"`
-	// Checks maps check ids to whether they can run on the device.
-	Checks map[string]CheckSupport `json:"checks"`
-}
+// DeviceCapabilities is one probed device and its checks, as the probe's
+// frame carries them.
+type DeviceCapabilities = wire.DeviceCapabilities
 
-// CheckSupport says whether a check can run on the device: Reason says why
-// not; Note says what is limited when it can (stages left unchecked,
-// findings that are warnings under robustness features).
-type CheckSupport struct {
-	Available bool   `json:"available"`
-	Reason    string `json:"reason,omitempty"`
-	Note      string `json:"note,omitempty"`
-	// NotNeeded: unavailable, but no shader on the device can contain what
-	// the check looks at (ray queries without rayQuery...).
-	NotNeeded bool `json:"not_needed,omitempty"`
-}
+// CheckSupport says whether a check can run on the device.
+type CheckSupport = wire.CheckSupport
 
 // Check returns the support of check id and whether the probe knows it. A
 // check the probe does not know (no probe answer, a newer check id) is
@@ -82,17 +62,7 @@ func (c *Capabilities) Unavailable(settings Settings) []string {
 // message).
 func capabilitiesFrom(m *wire.Capabilities, appDevice string) *Capabilities {
 	c := &Capabilities{Error: m.Error}
-	for _, d := range m.Devices {
-		dc := DeviceCapabilities{
-			Device: d.Name, Driver: d.Driver, APIVersion: d.APIVersion, VendorID: d.VendorID, DeviceID: d.DeviceID,
-			MaxBoundDescriptorSets: d.MaxBoundDescriptorSets, DescriptorSlot: d.DescriptorSlot,
-			Checks: map[string]CheckSupport{},
-		}
-		for id, s := range d.Checks {
-			dc.Checks[id] = CheckSupport{Available: s.Available, Reason: s.Reason, Note: s.Note, NotNeeded: s.NotNeeded}
-		}
-		c.Devices = append(c.Devices, dc)
-	}
+	c.Devices = slices.Clone(m.Devices)
 	return c.forDevice(appDevice)
 }
 
@@ -161,6 +131,12 @@ func (c *Collector) deviceCapabilities(name string) {
 func (c *Collector) noticeUnavailable() {
 	caps := c.s.Capabilities
 	for _, id := range caps.Unavailable(c.s.Settings) {
-		c.addNotice("warning", fmt.Sprintf("check %s cannot run on %s: %s", id, caps.Device, caps.Checks[id].Reason))
+		// A check no shader here can need (ray queries on a device
+		// without them) leaves nothing unchecked: information only.
+		level := "warning"
+		if caps.Checks[id].NotNeeded {
+			level = "info"
+		}
+		c.addNotice(level, fmt.Sprintf("check %s cannot run on %s: %s", id, caps.Device, caps.Checks[id].Reason))
 	}
 }

@@ -11,9 +11,9 @@ import (
 
 func probeFrame() *wire.Capabilities {
 	return &wire.Capabilities{Devices: []wire.DeviceCapabilities{
-		{Name: "llvmpipe", Driver: "llvmpipe 0.0.1", APIVersion: "1.4.305", VendorID: 0x10005, MaxBoundDescriptorSets: 8, DescriptorSlot: 7,
+		{Device: "llvmpipe", Driver: "llvmpipe 0.0.1", APIVersion: "1.4.305", VendorID: 0x10005, MaxBoundDescriptorSets: 8, DescriptorSlot: 7,
 			Checks: map[string]wire.CheckSupport{"descriptor_index_oob": {Available: true}, "ray_query": {Reason: "the device does not support rayQuery"}}},
-		{Name: "NVIDIA H200", Driver: "NVIDIA 580.95.5.0", APIVersion: "1.4.312", VendorID: 0x10de, MaxBoundDescriptorSets: 32, DescriptorSlot: 31,
+		{Device: "NVIDIA H200", Driver: "NVIDIA 580.95.5.0", APIVersion: "1.4.312", VendorID: 0x10de, MaxBoundDescriptorSets: 32, DescriptorSlot: 31,
 			Checks: map[string]wire.CheckSupport{"descriptor_index_oob": {Available: true}, "ray_query": {Available: true, Note: "n"}}},
 	}}
 }

@@ -28,18 +28,41 @@ const (
 
 // groupKey identifies an error group (DESIGN decision 5).
 type groupKey struct {
-	check       string
+	// check is checkSlot of the record's code: a record's check is its
+	// code's (validate.go refuses others), and a number hashes faster
+	// than a name.
+	check       uint32
 	shader      uint32
 	instruction uint32
 	cmdBuf      uint64
 	action      uint32
 }
 
-// groupState is a group plus what the collector needs to rebuild its
-// message when its count or a debug name changes.
+// checkSlots numbers the checks of the first check codes: every code of
+// one check (the ray query rules) has its check's number.
+var checkSlots = func() (slots [64]uint32) {
+	for code := range slots {
+		id := gpuav.CheckCode(code).CheckID()
+		slots[code] = uint32(slices.Index(gpuav.AllChecks, id)) // unknown: MaxUint32
+		if slots[code] == ^uint32(0) {
+			slots[code] = 1<<31 | uint32(code)
+		}
+	}
+	return slots
+}()
+
+// checkSlot is the group key's number for a record's check.
+func checkSlot(code uint32) uint32 {
+	if code < uint32(len(checkSlots)) {
+		return checkSlots[code]
+	}
+	return 1<<31 | code
+}
+
+// groupState is a group plus what the collector needs to update it when
+// records or debug names arrive.
 type groupState struct {
 	g        *ErrorGroup
-	what     string // the check's own sentence (gpuav.Description.Message)
 	cmdBuf   uint64
 	pipeline uint64
 	module   uint64
@@ -48,38 +71,11 @@ type groupState struct {
 	queue, primary uint64
 	// index is the group's place in Session.Groups.
 	index int
-	// samples are the stage and stage words of g.Samples, compared
-	// before building coordinates, so a record that adds nothing
-	// allocates nothing.
-	samples []rawCoords
-	// last is the latest record's; lastBuilt is what g.LastCoords shows.
-	last, lastBuilt rawCoords
 	// epoch is the Errors message that last touched the group; tlAction
 	// and tlGroup are where that message's timeline counts it.
 	epoch             uint64
 	tlAction, tlGroup int
-	// dirty: the message and last coordinates wait for flush.
-	dirty bool
 }
-
-// rawCoords are a record's stage and the stage words its coordinates use.
-type rawCoords struct {
-	stage uint32
-	words [3]uint32
-}
-
-// rawOf keeps the stage words that the stage's coordinates use (the others
-// may hold anything).
-func rawOf(stage uint32, w [3]uint32) rawCoords {
-	switch stage {
-	case gpuav.ModelVertex, gpuav.ModelTessellationControl, gpuav.ModelGeometry, gpuav.ModelFragment:
-		w[2] = 0
-	}
-	return rawCoords{stage, w}
-}
-
-// coords builds the coordinates.
-func (r rawCoords) coords() Coords { return Coords(gpuav.StageCoords(r.stage, r.words)) }
 
 // Collector builds a Session from wire messages, in arrival order, and
 // writes every frame it accepts to the session file, if one is set. It is
@@ -106,14 +102,15 @@ type Collector struct {
 	newMap func(words []uint32) sourceMapper
 	groups map[groupKey]*groupState
 	order  []*groupState
-	// epoch counts Errors messages; touched lists the groups the current
-	// one added to.
-	epoch   uint64
-	touched []*groupState
-	// dirty lists the groups flush must bring up to date.
-	dirty     []*groupState
+	// epoch counts Errors messages (groupState.epoch).
+	epoch     uint64
 	names     map[uint64]string
 	pipelines map[uint64]*wire.Pipeline
+	// causes are the notices that count the subjects of one cause
+	// (notices.go).
+	causes map[string]*causeNotice
+	// uncheckedIndex finds a cause's entry in Session.Unchecked.
+	uncheckedIndex map[string]int
 	// droppedNoticed: the first overflow gets a notice, later ones only
 	// add to Session.Dropped.
 	droppedNoticed bool
@@ -125,6 +122,14 @@ type Collector struct {
 	replay bool
 	// packed decodes the packed errors messages of a replay.
 	packed *wire.PackedDecoder
+	// scratch holds the frame being written.
+	scratch []byte
+	// sourceFiles are the files read from disk while applying a message,
+	// to be written before it (sources.go).
+	sourceFiles []*wire.SourceFile
+	// intern keeps one copy of the strings, label paths and sources that
+	// many groups share (intern.go).
+	intern interner
 }
 
 // NewCollector returns a collector with an empty session.
@@ -141,6 +146,9 @@ func NewCollector() *Collector {
 		groups:    map[groupKey]*groupState{},
 		names:     map[uint64]string{},
 		pipelines: map[uint64]*wire.Pipeline{},
+		causes:    map[string]*causeNotice{},
+
+		uncheckedIndex: map[string]int{},
 	}
 }
 
@@ -171,22 +179,37 @@ func (c *Collector) Record(k wire.Kind, msg any) error {
 }
 
 // RecordFrame decodes a frame's payload and adds it; a payload that does
-// not decode is an error and changes nothing (it is not written to the
+// not decode, or holds an impossible value (an error wrapping ErrInvalid,
+// validate.go), is an error and changes nothing (it is not written to the
 // session file either).
 func (c *Collector) RecordFrame(k wire.Kind, payload []byte) error {
-	var msg any
-	var err error
-	if c.replay && k == wire.KindErrorsPacked {
-		// A replay is one goroutine, and the groups keep nothing of a
-		// message's records: decode every one into the same room.
+	var dec *wire.PackedDecoder
+	if c.replay {
+		// A replay is one goroutine: it decodes every packed message
+		// into the same room.
 		if c.packed == nil {
 			c.packed = &wire.PackedDecoder{}
 		}
-		msg, err = c.packed.Decode(payload)
+		dec = c.packed
+	}
+	return c.recordFrame(k, payload, dec)
+}
+
+// recordFrame is RecordFrame with the decoder of the caller's packed
+// messages (nil: a new one each time). The groups keep nothing of a
+// message's records, so one goroutine's messages can share a decoder.
+func (c *Collector) recordFrame(k wire.Kind, payload []byte, dec *wire.PackedDecoder) error {
+	var msg any
+	var err error
+	if dec != nil && k == wire.KindErrorsPacked {
+		msg, err = dec.Decode(payload)
 	} else {
 		msg, err = wire.Decode(k, payload)
 	}
 	if err != nil {
+		return err
+	}
+	if err := validate(msg); err != nil {
 		return err
 	}
 	c.mu.Lock()
@@ -201,13 +224,21 @@ func (c *Collector) RecordFrame(k wire.Kind, payload []byte) error {
 			}
 		}
 	}
+	c.apply(msg)
+	// Source files read while applying it go first, so that a replay
+	// has them when it applies the message.
+	for _, f := range c.sourceFiles {
+		if frame, err := wire.Encode(wire.KindSourceFile, f); err == nil {
+			c.writeFrame(wire.KindSourceFile, frame[wire.HeaderSize:])
+		}
+	}
+	c.sourceFiles = c.sourceFiles[:0]
 	if e, ok := msg.(*wire.Errors); ok && k == wire.KindErrors && c.file != nil && c.fileErr == nil {
 		// Session files keep records packed (see wire.KindErrorsPacked).
 		c.writeFrame(wire.KindErrorsPacked, wire.AppendPackedErrors(nil, e))
 	} else {
 		c.writeFrame(k, payload)
 	}
-	c.apply(msg)
 	c.mu.Unlock()
 	c.changed()
 	return nil
@@ -232,14 +263,19 @@ func (c *Collector) now() time.Time {
 	return time.Now()
 }
 
-// writeFrame appends a frame to the session file. Called with c.mu held.
+// writeFrame appends a frame (AppendFileFrame: with its checksums) to the
+// session file, in one Write. Called with c.mu held.
 func (c *Collector) writeFrame(k wire.Kind, payload []byte) {
 	if c.file == nil || c.fileErr != nil {
 		return
 	}
-	if err := wire.WriteRawFrame(c.file, k, payload); err != nil {
-		c.fileErr = fmt.Errorf("session file: %w", err)
+	c.scratch = AppendFileFrame(c.scratch[:0], k, payload)
+	if _, err := c.file.Write(c.scratch); err != nil {
+		c.fileErr = fmt.Errorf("session file: write %v frame: %w", k, err)
 		c.addNotice("error", fmt.Sprintf("%v; the session is no longer saved", c.fileErr))
+	}
+	if cap(c.scratch) > 1<<20 {
+		c.scratch = nil // keep no large buffer after a large frame
 	}
 }
 
@@ -277,45 +313,41 @@ func (c *Collector) apply(msg any) {
 				m.RecordFormat, gpuav.RecordFormatVersion))
 		}
 	case *wire.Device:
-		s.Device = Device{Name: m.Name, APIVersion: m.APIVersion, DescriptorSlot: m.DescriptorSlot, MaxBoundSets: m.MaxBoundDescriptorSets}
-		c.deviceCapabilities(m.Name)
-		if !m.Instrumenting {
-			reason := m.Reason
-			if reason == "" {
-				reason = "no reason given"
-			}
-			c.addNotice("warning", fmt.Sprintf("device %s (%s): instrumentation disabled: %s", hexHandle(m.Handle), m.Name, reason))
-		}
+		c.applyDevice(m)
 	case *wire.Shader:
 		c.addShader(m)
 	case *wire.Pipeline:
 		c.pipelines[m.Handle] = m
 		c.addPipeline(m)
-		if !m.Instrumented {
-			w := m.Warning
-			if w == "" {
-				w = "no reason given"
-			}
-			c.addNotice("warning", fmt.Sprintf("pipeline %s runs its original, unchecked shaders: %s", c.handle(m.Handle), w))
-		} else if m.Warning != "" {
-			c.addNotice("warning", fmt.Sprintf("pipeline %s: %s", c.handle(m.Handle), m.Warning))
-		}
+		c.noticePipeline(m)
 	case *wire.Name:
 		c.setName(m.Handle, m.Name)
 	case *wire.Label:
 		// Records carry their label path; nothing to keep.
 	case *wire.Errors:
 		c.addErrors(m)
+	case *wire.Lost:
+		c.applyLost(m)
 	case *wire.Log:
 		c.addNotice(m.Level, m.Text)
 	case *wire.Bye:
 		s.Submits = max(s.Submits, m.Submits)
+		if m.Lost > 0 {
+			s.LostMessages += m.Lost
+			c.addNotice("warning", fmt.Sprintf("the layer lost %d messages on the way to gpuav-dbg (its socket queue was full or failed): errors may be missing", m.Lost))
+		}
 	case *wire.Time:
 		if c.replay {
 			c.lastTime = m.Time
 		}
 	case *wire.AppStarted:
 		c.setSourceDirs(m)
+		s.App.OutputFiles = nil
+		for _, f := range []string{m.Stdout, m.Stderr} {
+			if f != "" {
+				s.App.OutputFiles = append(s.App.OutputFiles, f)
+			}
+		}
 		s.App.Path, s.App.Args, s.App.PID = m.Path, m.Args, m.PID
 		if s.App.Args == nil {
 			s.App.Args = []string{}
@@ -343,18 +375,36 @@ func (c *Collector) apply(msg any) {
 		}
 	case *wire.Capabilities:
 		c.applyCapabilities(m)
+	case *wire.SourceFile:
+		c.recordSource(m)
 	case *wire.Notice:
 		level := m.Level
 		if level == "" {
 			level = "info"
 		}
 		s.Notices = append(s.Notices, Notice{Level: level, Text: m.Text, Time: m.Time})
+	default:
+		c.unused(msg)
 	}
 }
 
-// settingsFrom converts wire settings, copying the map.
+// unused says that a message was not applied: a kind the wire knows but
+// the collector has no case for. One notice per kind, with the count.
+// Called with c.mu held.
+func (c *Collector) unused(msg any) {
+	what := fmt.Sprintf("%T", msg)
+	if k, ok := wire.KindOf(msg); ok {
+		what = k.String()
+	}
+	c.noticeCause("warning", "unused message "+what, "", func(n int, _ string) string {
+		return fmt.Sprintf("%s: %d %s not used by this gpuav-dbg (a newer layer or launcher?)", what, n, plural(n, "message was", "messages were"))
+	})
+}
+
+// settingsFrom copies wire settings, so the session owns its map.
 func settingsFrom(w wire.Settings) Settings {
-	return Settings{Checks: maps.Clone(w.Checks), ReserveSlot: w.ReserveSlot, SafeMode: w.SafeMode}
+	w.Checks = maps.Clone(w.Checks)
+	return w
 }
 
 // addShader keeps a shader module's original SPIR-V (the first one sent
@@ -372,22 +422,12 @@ func (c *Collector) addShader(m *wire.Shader) {
 	if len(m.SPIRV)%4 != 0 {
 		c.addNotice("warning", fmt.Sprintf("shader %d: SPIR-V of %d bytes is not a whole number of words", m.ID, len(m.SPIRV)))
 	}
-	// A module left alone without a warning had nothing to check.
-	what := "module " + c.handle(m.Module).String()
-	if m.Object != 0 {
-		what = "shader object " + c.handle(m.Object).String()
-	}
-	switch {
-	case !m.Instrumented && m.Warning != "":
-		c.addNotice("warning", fmt.Sprintf("shader %d (%s) is not checked: %s", m.ID, what, m.Warning))
-	case m.Warning != "":
-		c.addNotice("warning", fmt.Sprintf("shader %d (%s): %s", m.ID, what, m.Warning))
-	}
+	c.noticeShader(m)
 }
 
 // handle formats a handle with its debug name.
 func (c *Collector) handle(h uint64) Handle {
-	return Handle{Handle: hexHandle(h), Name: c.names[h]}
+	return Handle{Handle: c.intern.hex(h), Name: c.names[h]}
 }
 
 // setName records a debug name and renames the groups that refer to the
@@ -396,29 +436,20 @@ func (c *Collector) setName(h uint64, name string) {
 	c.names[h] = name
 	c.renameModel(h, name)
 	for _, st := range c.order {
-		touched := false
 		if st.cmdBuf == h {
 			st.g.CommandBuffer.Name = name
-			touched = true
 		}
 		if st.pipeline == h {
 			st.g.Pipeline.Name = name
-			touched = true
 		}
 		if st.module == h && (st.g.Shader.Module != "" || st.g.Shader.Object != "") {
 			st.g.Shader.Name = name
-			touched = true
 		}
 		if st.queue == h {
 			st.g.Queue.Name = name
-			touched = true
 		}
 		if st.primary == h {
 			st.g.PrimaryCommandBuffer.Name = name
-			touched = true
-		}
-		if touched {
-			st.g.Message = buildMessage(st.g, st.what)
 		}
 	}
 }
@@ -437,8 +468,8 @@ func (c *Collector) addErrors(e *wire.Errors) {
 				c.handle(e.CommandBuffer), e.Submit, e.Dropped))
 		}
 	}
+	c.noteCoalesced(e)
 	c.epoch++
-	c.touched = c.touched[:0]
 	tl := newTimelineBuilder(c, e)
 	for i := range e.Records {
 		r := &e.Records[i]
@@ -446,15 +477,18 @@ func (c *Collector) addErrors(e *wire.Errors) {
 		if check == "" {
 			check = gpuav.CheckCode(r.Code).CheckID()
 		}
-		key := groupKey{check: check, shader: r.ShaderID, instruction: r.Instruction, cmdBuf: e.CommandBuffer, action: r.ActionIndex}
+		key := groupKey{check: checkSlot(r.Code), shader: r.ShaderID, instruction: r.Instruction, cmdBuf: e.CommandBuffer,
+			action: r.ActionIndex}
 		count := r.Count
 		if count <= 0 {
 			count = 1
 		}
-		raw := rawOf(r.Stage, r.StageWords)
+		// Coordinates are a small value: building them costs no
+		// allocation, comparing them a few words.
+		coords := stageCoords(r.Stage, r.StageWords)
 		st, ok := c.groups[key]
 		if !ok {
-			st = c.newGroup(e, r, check, raw)
+			st = c.newGroup(e, r, check, coords)
 			c.groups[key] = st
 			c.order = append(c.order, st)
 			s.Groups = append(s.Groups, st.g)
@@ -462,66 +496,40 @@ func (c *Collector) addErrors(e *wire.Errors) {
 		g := st.g
 		g.Count += count
 		g.LastSubmit = max(g.LastSubmit, e.Submit)
-		st.last = raw
-		if len(st.samples) < MaxSamples && !slices.Contains(st.samples, raw) {
-			st.samples = append(st.samples, raw)
-			g.Samples = append(g.Samples, raw.coords())
+		g.LastCoords = coords
+		if len(g.Samples) < MaxSamples && !slices.ContainsFunc(g.Samples, coords.Equal) {
+			g.Samples = append(g.Samples, coords)
 		}
 		first := st.epoch != c.epoch
-		if first {
-			st.epoch = c.epoch
-			c.touched = append(c.touched, st)
-		}
+		st.epoch = c.epoch
 		tl.add(r, st, count, first)
-	}
-	for _, st := range c.touched {
-		if !st.dirty {
-			st.dirty = true
-			c.dirty = append(c.dirty, st)
-		}
 	}
 	tl.finish()
 }
 
-// flush brings the groups that records were added to up to date: their
-// last coordinates and their messages. It runs when a snapshot is taken,
-// so a burst of messages (or a whole file replayed) builds each message
-// once. Called with c.mu held.
-func (c *Collector) flush() {
-	for _, st := range c.dirty {
-		if st.last != st.lastBuilt {
-			st.lastBuilt = st.last
-			st.g.LastCoords = st.last.coords()
-		}
-		st.g.Message = buildMessage(st.g, st.what)
-		st.dirty = false
-	}
-	c.dirty = c.dirty[:0]
-}
-
 // newGroup starts a group from its first record.
-func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, raw rawCoords) *groupState {
+func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, coords Coords) *groupState {
 	var params [gpuav.RecordParams]uint32
 	copy(params[:], r.Params)
 	d := gpuav.Describe(gpuav.CheckCode(r.Code), params)
-	coords := raw.coords()
 	g := &ErrorGroup{
 		Check:         check,
-		VUID:          d.VUID(r.Action),
+		VUID:          c.intern.str(d.VUID(r.Action)),
 		Stage:         gpuav.StageName(r.Stage),
 		Coords:        coords,
 		LastCoords:    coords,
 		CommandBuffer: c.handle(e.CommandBuffer),
-		Submit:        e.Submit,
+		Submit:        firstSubmit(e),
 		ActionIndex:   r.ActionIndex,
-		Action:        r.Action,
+		Action:        c.intern.str(r.Action),
 		Pipeline:      c.handle(r.Pipeline),
 		Shader:        ShaderRef{ID: r.ShaderID},
 		Instruction:   r.Instruction,
 	}
 	if len(r.Labels) > 0 {
-		g.Labels = slices.Clone(r.Labels)
+		g.Labels = c.intern.labels(r.Labels)
 	}
+	g.code, g.params, g.described = gpuav.CheckCode(r.Code), params, true
 	if d.HasDescriptor {
 		g.Descriptor = &Descriptor{Set: d.Set, Binding: d.Binding, Index: d.Index, ArrayLength: d.Length}
 	}
@@ -534,8 +542,7 @@ func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, raw r
 		g.Level = LevelWarning
 	}
 	g.Samples = []Coords{coords}
-	st := &groupState{g: g, what: d.Message, cmdBuf: e.CommandBuffer, pipeline: r.Pipeline,
-		index: len(c.s.Groups), samples: []rawCoords{raw}, last: raw, lastBuilt: raw}
+	st := &groupState{g: g, cmdBuf: e.CommandBuffer, pipeline: r.Pipeline, index: len(c.s.Groups)}
 	// The queue and the primary are the first submit's: they are not part
 	// of the group key (docs/decisions/queue-and-primary-not-in-group-key.md).
 	if e.Queue != 0 {
@@ -550,14 +557,18 @@ func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, raw r
 	}
 	if sh, ok := c.s.Shaders[r.ShaderID]; ok && sh.Object != 0 {
 		st.module = sh.Object
-		g.Shader.Object = hexHandle(sh.Object)
+		g.Shader.Object = c.intern.hex(sh.Object)
 		g.Shader.Name = c.names[sh.Object]
 	} else if ok {
 		st.module = sh.Module
-		g.Shader.Module = hexHandle(sh.Module)
+		g.Shader.Module = c.intern.hex(sh.Module)
 		g.Shader.Name = c.names[sh.Module]
 	}
-	g.Source = c.source(r.ShaderID, r.Instruction)
+	if _, ok := c.s.Shaders[r.ShaderID]; ok {
+		g.Source = c.intern.source(r.ShaderID, r.Instruction, c.source)
+	} else {
+		g.Source = c.source(r.ShaderID, r.Instruction) // says so; the shader may come later
+	}
 	return st
 }
 
@@ -573,6 +584,7 @@ func (c *Collector) source(shaderID, instruction uint32) *Source {
 		return &Source{Note: err.Error()}
 	}
 	src := sourceFrom(loc)
+	src.Path = c.resolve(loc)
 	if loc.File != "" {
 		key := SourceKey{ShaderID: shaderID, File: loc.File}
 		if _, ok := c.s.Sources[key]; !ok && lines != nil {
@@ -615,8 +627,18 @@ func (c *Collector) lookup(sh *Shader, instruction int) (loc sourcemap.Location,
 func (c *Collector) Snapshot() *Session {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.flush()
 	return c.s.clone()
+}
+
+// finish returns the session of a replay without copying it: the
+// collector is done and nothing else holds it (a copy of a million-record
+// session would double its memory for a moment).
+func (c *Collector) finish() *Session {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.s
+	c.s = nil
+	return s
 }
 
 // clone copies a session deep enough for one writer and many readers.
@@ -629,6 +651,7 @@ func (s *Session) clone() *Session {
 		out.Groups[i] = &cp
 	}
 	out.Notices = slices.Clone(s.Notices)
+	out.Unchecked = slices.Clone(s.Unchecked)
 	out.Pipelines = maps.Clone(s.Pipelines)
 	out.Timeline = slices.Clone(s.Timeline)
 	out.Output = slices.Clip(s.Output)

@@ -59,6 +59,11 @@ func newTestCollector() *Collector {
 	return c
 }
 
+// gid is a compute invocation's coordinates, global id (x, 0, 0).
+func gid(x float64) Coords {
+	return CoordsOf(map[string][]float64{"global_invocation_id": {x, 0, 0}})
+}
+
 // spirvBytes encodes words little-endian.
 func spirvBytes(words ...uint32) []byte {
 	b := make([]byte, 4*len(words))
@@ -134,12 +139,11 @@ func TestCollectorGroupsRecords(t *testing.T) {
 		Check:         "descriptor_index_oob",
 		Level:         "error",
 		VUID:          "VUID-vkCmdDispatch-None-10068",
-		Message:       wantMessage,
 		Count:         4,
 		Stage:         "compute",
-		Coords:        Coords{"global_invocation_id": {0, 0, 0}},
-		Samples:       []Coords{{"global_invocation_id": {0, 0, 0}}, {"global_invocation_id": {1, 0, 0}}, {"global_invocation_id": {2, 0, 0}}, {"global_invocation_id": {3, 0, 0}}},
-		LastCoords:    Coords{"global_invocation_id": {3, 0, 0}},
+		Coords:        gid(0),
+		Samples:       []Coords{gid(0), gid(1), gid(2), gid(3)},
+		LastCoords:    gid(3),
 		Descriptor:    &Descriptor{Set: 0, Binding: 0, Index: 3, ArrayLength: 2},
 		CommandBuffer: Handle{Handle: "0x55", Name: "compute-cmd"},
 		Submit:        1,
@@ -151,9 +155,15 @@ func TestCollectorGroupsRecords(t *testing.T) {
 		Shader:        ShaderRef{ID: 1, Module: "0xabc"},
 		Instruction:   79,
 		Source:        &Source{File: "oob_compute.comp", Line: 9, Column: 5, Text: "    outs[pc.idx].v[i] = i * 3u;", Language: "glsl"},
+		code:          1,
+		params:        [gpuav.RecordParams]uint32{0, 0, 3, 2},
+		described:     true,
 	}
 	if !reflect.DeepEqual(g, want) {
-		t.Fatalf("group:\n got %#v\nwant %#v\nmessage:\n%s", g, want, g.Message)
+		t.Fatalf("group:\n got %#v\nwant %#v", g, want)
+	}
+	if g.Message() != wantMessage {
+		t.Fatalf("message:\n%s\nwant\n%s", g.Message(), wantMessage)
 	}
 	if got, want := g.Summary(), `descriptor_index_oob ×4 compute oob_compute.comp:9 (set 0, binding 0) index 3 of array length 2 — vkCmdDispatch #0 cmd 0x55 ("compute-cmd")`; got != want {
 		t.Fatalf("summary:\n got %s\nwant %s", got, want)
@@ -182,17 +192,17 @@ func TestCollectorGroupsRecords(t *testing.T) {
 	if len(s.Groups) != 1 || s.Groups[0].Count != 6 || s.Groups[0].Submit != 1 || len(s.Groups[0].Samples) != 5 {
 		t.Fatalf("after second submit: %d groups, %+v", len(s.Groups), s.Groups[0])
 	}
-	if !reflect.DeepEqual(s.Groups[0].Coords, Coords{"global_invocation_id": {0, 0, 0}}) {
+	if !reflect.DeepEqual(s.Groups[0].Coords, gid(0)) {
 		t.Fatalf("coords %v", s.Groups[0].Coords)
 	}
-	if !reflect.DeepEqual(s.Groups[0].LastCoords, Coords{"global_invocation_id": {4, 0, 0}}) || s.Groups[0].LastSubmit != 2 {
+	if !reflect.DeepEqual(s.Groups[0].LastCoords, gid(4)) || s.Groups[0].LastSubmit != 2 {
 		t.Fatalf("last coords %v, last submit %d", s.Groups[0].LastCoords, s.Groups[0].LastSubmit)
 	}
-	if !strings.Contains(s.Groups[0].Message, "; 6 invocations.") {
-		t.Fatalf("message not updated: %s", s.Groups[0].Message)
+	if !strings.Contains(s.Groups[0].Message(), "; 6 invocations.") {
+		t.Fatalf("message not updated: %s", s.Groups[0].Message())
 	}
 	// The earlier snapshot did not move.
-	if snap.Groups[0].Count != 4 || len(snap.Groups[0].Samples) != 4 || snap.Groups[0].Message != wantMessage {
+	if snap.Groups[0].Count != 4 || len(snap.Groups[0].Samples) != 4 || snap.Groups[0].Message() != wantMessage {
 		t.Fatalf("snapshot changed: %+v", snap.Groups[0])
 	}
 
@@ -212,7 +222,9 @@ func TestCollectorGroupsRecords(t *testing.T) {
 	// Another action, another command buffer, another instruction, another
 	// check: four new groups, in arrival order.
 	other := func(f func(*wire.Record)) wire.Record { r := computeRecord(0); f(&r); return r }
-	record(t, c, wire.KindErrors, &wire.Errors{Submit: 3, CommandBuffer: 0x55, Records: []wire.Record{
+	// A check this launcher does not know is refused on the wire
+	// (TestCollectorRejectsInvalid); one from elsewhere still groups.
+	applyUnvalidated(c, &wire.Errors{Submit: 3, CommandBuffer: 0x55, Records: []wire.Record{
 		other(func(r *wire.Record) { r.ActionIndex = 1 }),
 		other(func(r *wire.Record) { r.Instruction = 80 }),
 		other(func(r *wire.Record) { r.Check, r.Code = "future_check", 99 }),
@@ -235,8 +247,8 @@ func TestCollectorGroupsRecords(t *testing.T) {
 	if s.Groups[2].Source.Text != fakeFile[7] || s.Groups[2].Source.Column != 0 {
 		t.Fatalf("source text not filled from the file: %+v", s.Groups[2].Source)
 	}
-	if !strings.HasSuffix(s.Groups[2].Message, "oob_compute.comp:8:\n"+fakeFile[7]) {
-		t.Fatalf("message without column: %s", s.Groups[2].Message)
+	if !strings.HasSuffix(s.Groups[2].Message(), "oob_compute.comp:8:\n"+fakeFile[7]) {
+		t.Fatalf("message without column: %s", s.Groups[2].Message())
 	}
 	if s.Groups[3].VUID != "" || s.Groups[3].Descriptor != nil {
 		t.Fatalf("unknown check has a VUID or descriptor: %+v", s.Groups[3])
@@ -252,8 +264,8 @@ func TestCollectorNamesArriveLate(t *testing.T) {
 	record(t, c, wire.KindShader, &wire.Shader{ID: 1, Module: 0xabc, Instrumented: true})
 	record(t, c, wire.KindErrors, &wire.Errors{CommandBuffer: 0x55, Records: []wire.Record{computeRecord(0)}})
 	g := c.Snapshot().Groups[0]
-	if g.CommandBuffer.Name != "" || !strings.Contains(g.Message, "Command buffer 0x55, action #0") || !strings.Contains(g.Message, "(module 0xabc),") {
-		t.Fatalf("before names: %s", g.Message)
+	if g.CommandBuffer.Name != "" || !strings.Contains(g.Message(), "Command buffer 0x55, action #0") || !strings.Contains(g.Message(), "(module 0xabc),") {
+		t.Fatalf("before names: %s", g.Message())
 	}
 	record(t, c, wire.KindName, &wire.Name{Handle: 0x55, Name: "cmd"})
 	record(t, c, wire.KindName, &wire.Name{Handle: 0xabc, Name: "oob.comp"})
@@ -263,8 +275,8 @@ func TestCollectorNamesArriveLate(t *testing.T) {
 		t.Fatalf("names: %+v", g)
 	}
 	for _, s := range []string{`Command buffer 0x55 ("cmd")`, `(module 0xabc "oob.comp")`, `pipeline 0x77 ("pipe")`, "; 1 invocation."} {
-		if !strings.Contains(g.Message, s) {
-			t.Fatalf("message lacks %q: %s", s, g.Message)
+		if !strings.Contains(g.Message(), s) {
+			t.Fatalf("message lacks %q: %s", s, g.Message())
 		}
 	}
 }
@@ -277,7 +289,7 @@ func TestCollectorUnknownShaderAndStages(t *testing.T) {
 	record(t, c, wire.KindErrors, &wire.Errors{Submit: 8, CommandBuffer: 0x9, Dropped: 2})
 	s := c.Snapshot()
 	g := s.Groups[0]
-	if g.Check != "descriptor_index_oob" || g.Stage != "fragment" || !reflect.DeepEqual(g.Coords, Coords{"frag_coord": {10, 20.5}}) {
+	if g.Check != "descriptor_index_oob" || g.Stage != "fragment" || !reflect.DeepEqual(g.Coords, CoordsOf(map[string][]float64{"frag_coord": {10, 20.5}})) {
 		t.Fatalf("group %+v", g)
 	}
 	if g.Source == nil || g.Source.Note != "shader 9 was never received from the layer" || g.Source.File != "" {
@@ -285,8 +297,8 @@ func TestCollectorUnknownShaderAndStages(t *testing.T) {
 	}
 	for _, want := range []string{"VUID-vkCmdDraw-None-10068", `action #2 vkCmdDraw in "frame > pass"`, "Stage fragment, frag_coord (10,20.5); 1 invocation.",
 		"Source unknown: shader 9 was never received from the layer."} {
-		if !strings.Contains(g.Message, want) {
-			t.Fatalf("message lacks %q: %s", want, g.Message)
+		if !strings.Contains(g.Message(), want) {
+			t.Fatalf("message lacks %q: %s", want, g.Message())
 		}
 	}
 	if got := g.Summary(); got != "descriptor_index_oob ×1 fragment shader 9 instruction 3 (set 1, binding 2) index 5 of array length 4 — vkCmdDraw #2 cmd 0x9" {
@@ -373,7 +385,7 @@ func TestCollectorConcurrentSnapshots(t *testing.T) {
 		for i := 0; i < 200; i++ {
 			s := c.Snapshot()
 			for _, g := range s.Groups {
-				_ = g.Message + g.Coords.String()
+				_ = g.Message() + g.Coords.String()
 				for _, smp := range g.Samples {
 					_ = smp.Values()
 				}
@@ -414,12 +426,55 @@ func TestCaret(t *testing.T) {
 }
 
 func TestCoordsFormat(t *testing.T) {
-	v := Coords{"instance_index": {0}, "vertex_index": {3}}
+	v := CoordsOf(map[string][]float64{"instance_index": {0}, "vertex_index": {3}})
 	if v.String() != "vertex_index 3, instance_index 0" || v.Values() != "(vertex_index 3, instance_index 0)" {
 		t.Fatalf("%q %q", v.String(), v.Values())
 	}
-	f := Coords{"frag_coord": {0.5, 12}}
+	f := CoordsOf(map[string][]float64{"frag_coord": {0.5, 12}})
 	if f.String() != "frag_coord (0.5,12)" || f.Values() != "(0.5,12)" {
 		t.Fatalf("%q %q", f.String(), f.Values())
 	}
+}
+
+// TestCollectorUsesEveryKind applies a zero message of every kind the wire
+// knows: none may fall through to the "not used" notice, so a kind added
+// to the wire without a collector case fails here.
+func TestCollectorUsesEveryKind(t *testing.T) {
+	for _, k := range wire.Kinds() {
+		c := newTestCollector()
+		c.mu.Lock()
+		c.apply(wire.New(k))
+		c.mu.Unlock()
+		for _, n := range c.Snapshot().Notices {
+			if strings.Contains(n.Text, "not used by this gpuav-dbg") {
+				t.Errorf("%v: %s", k, n.Text)
+			}
+		}
+	}
+}
+
+// TestCollectorUnusedMessage: a message the collector has no case for is
+// one notice per kind with its count, never dropped silently.
+func TestCollectorUnusedMessage(t *testing.T) {
+	type future struct{ X int }
+	c := newTestCollector()
+	c.mu.Lock()
+	for range 3 {
+		c.apply(&future{})
+	}
+	c.mu.Unlock()
+	s := c.Snapshot()
+	want := "*session.future: 3 messages were not used by this gpuav-dbg (a newer layer or launcher?)"
+	if len(s.Notices) != 1 || s.Notices[0].Text != want || s.Notices[0].Level != "warning" {
+		t.Fatalf("notices %+v, want one %q", s.Notices, want)
+	}
+}
+
+// applyUnvalidated adds a message as the collector would after
+// validation: for values that only a JSON report or a hand-made session
+// can hold.
+func applyUnvalidated(c *Collector, msg any) {
+	c.mu.Lock()
+	c.apply(msg)
+	c.mu.Unlock()
 }

@@ -2,9 +2,12 @@ package session
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc32"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,16 +18,102 @@ import (
 )
 
 // A session file is the header line FileHeader followed by the frames the
-// launcher received, as on the wire, plus the launcher's own frames
-// (wire.KindAppStarted, KindAppOutput, KindAppExited, KindNotice,
-// KindTime). Error records are written packed (wire.KindErrorsPacked, since
-// version 2); version 1 files, with JSON errors frames, still open. It is
-// written as messages arrive, append only (DESIGN decision 8), so a crash
-// loses nothing already received.
-const FileHeader = "gpuav-dbg session 2\n"
+// launcher received, plus the launcher's own frames (wire.KindAppStarted,
+// KindAppOutput, KindAppExited, KindNotice, KindTime, KindSourceFile).
+// Error records are packed (wire.KindErrorsPacked). It is written as
+// messages arrive, append only (DESIGN decision 8), so a crash loses
+// nothing already received.
+//
+// Since version 3 each frame has a 16-byte header with checksums, so that
+// any damage is found at the frame it hit (AppendFileFrame):
+//
+//	| byte  | meaning                                         |
+//	|-------|-------------------------------------------------|
+//	| 0-7   | the wire header: 'G' 'V', kind, 0, length       |
+//	| 8-11  | CRC-32C of the payload, little-endian           |
+//	| 12-15 | CRC-32C of bytes 0-11, little-endian            |
+//
+// Versions 2 (plain wire frames, packed errors) and 1 (JSON errors) still
+// open.
+const FileHeader = "gpuav-dbg session 3\n"
+
+// Older headers this version reads.
+const (
+	fileHeaderV2 = "gpuav-dbg session 2\n"
+	fileHeaderV1 = "gpuav-dbg session 1\n"
+)
 
 // fileHeaders are the headers this version reads.
-var fileHeaders = []string{FileHeader, "gpuav-dbg session 1\n"}
+var fileHeaders = []string{FileHeader, fileHeaderV2, fileHeaderV1}
+
+// FileFrameHeader is the size of a frame header in a version 3 file.
+const FileFrameHeader = 16
+
+// castagnoli is the CRC-32C table (SSE 4.2 computes it in hardware).
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// ErrChecksum: a frame of a session file does not match its checksum.
+var ErrChecksum = errors.New("checksum mismatch")
+
+// AppendFileFrame appends a version 3 frame of kind k carrying payload.
+func AppendFileFrame(b []byte, k wire.Kind, payload []byte) []byte {
+	start := len(b)
+	b = append(b, wire.Magic[0], wire.Magic[1], byte(k), 0)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(payload)))
+	b = binary.LittleEndian.AppendUint32(b, crc32.Checksum(payload, castagnoli))
+	b = binary.LittleEndian.AppendUint32(b, crc32.Checksum(b[start:start+12], castagnoli))
+	return append(b, payload...)
+}
+
+// WriteFileFrame encodes msg as a frame of kind k and writes it to a
+// version 3 session file in one Write.
+func WriteFileFrame(w io.Writer, k wire.Kind, msg any) error {
+	frame, err := wire.Encode(k, msg)
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(AppendFileFrame(nil, k, frame[wire.HeaderSize:])); err != nil {
+		return fmt.Errorf("write %v frame: %w", k, err)
+	}
+	return nil
+}
+
+// readFileFrame reads the frame at data[off:] of a file whose header is
+// header: its kind, its payload (in place) and where the next frame
+// starts. A frame cut short is an error wrapping wire.ErrTruncated; in a
+// version 3 file, a header or payload that does not match its checksum
+// wraps ErrChecksum.
+func readFileFrame(data []byte, off int, header string) (wire.Kind, []byte, int, error) {
+	size := wire.HeaderSize
+	if header == FileHeader {
+		size = FileFrameHeader
+	}
+	if len(data)-off < size {
+		return 0, nil, 0, fmt.Errorf("%w: header cut after %d of %d bytes", wire.ErrTruncated, len(data)-off, size)
+	}
+	h := data[off : off+size]
+	if header == FileHeader {
+		if h[0] != wire.Magic[0] || h[1] != wire.Magic[1] {
+			return 0, nil, 0, fmt.Errorf("%w: % x", wire.ErrBadMagic, h[:2])
+		}
+		if got, want := crc32.Checksum(h[:12], castagnoli), binary.LittleEndian.Uint32(h[12:]); got != want {
+			return 0, nil, 0, fmt.Errorf("frame header: %w", ErrChecksum)
+		}
+	}
+	k, n, err := wire.ParseHeader([wire.HeaderSize]byte(h[:wire.HeaderSize]))
+	if err != nil {
+		return k, nil, 0, err
+	}
+	body := data[off+size:]
+	if len(body) < n {
+		return k, nil, 0, fmt.Errorf("%w: %v payload cut after %d of %d bytes", wire.ErrTruncated, k, len(body), n)
+	}
+	payload := body[:n:n]
+	if header == FileHeader && crc32.Checksum(payload, castagnoli) != binary.LittleEndian.Uint32(h[8:12]) {
+		return k, nil, 0, fmt.Errorf("%v payload: %w", k, ErrChecksum)
+	}
+	return k, payload, off + size + n, nil
+}
 
 // fileMagic is the header's version-independent part.
 const fileMagic = "gpuav-dbg session "
@@ -32,20 +121,32 @@ const fileMagic = "gpuav-dbg session "
 // FileExt is the session file extension.
 const FileExt = ".gvs"
 
+// bare returns the cause that an *fs.PathError carries, without the
+// operation and path it repeats, for messages that name both already:
+// "open session X: no such file or directory", not "open session X: open
+// X: no such file or directory".
+func bare(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
 // CreateFile creates (or truncates) a session file at path, private to the
 // user (mode 0600, parent directories 0700), and writes its header. Hand
 // the file to Collector.SetFile; close it when the run is over.
 func CreateFile(path string) (*os.File, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("create session %s: %w", path, err)
+		return nil, fmt.Errorf("create session %s: %w", path, bare(err))
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("create session %s: %w", path, err)
+		return nil, fmt.Errorf("create session %s: %w", path, bare(err))
 	}
 	if _, err := f.WriteString(FileHeader); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("create session %s: %w", path, err)
+		return nil, fmt.Errorf("create session %s: %w", path, bare(err))
 	}
 	return f, nil
 }
@@ -124,7 +225,7 @@ func Open(path string) (*Session, error) { return openFile(path, nil) }
 func openFile(path string, setup func(*Collector)) (*Session, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("open session %s: %w", path, err)
+		return nil, fmt.Errorf("open session %s: %w", path, bare(err))
 	}
 	s, err := parseWith(data, setup)
 	if err != nil {
@@ -178,25 +279,18 @@ func parseWith(data []byte, setup func(*Collector)) (*Session, error) {
 	// decoders do not keep.
 	off := len(header)
 	for off < len(data) {
-		if len(data)-off < wire.HeaderSize {
-			return c.Snapshot(), &TruncatedError{Offset: int64(off),
-				Err: fmt.Errorf("%w: header cut after %d of %d bytes", wire.ErrTruncated, len(data)-off, wire.HeaderSize)}
+		k, payload, next, err := readFileFrame(data, off, header)
+		if err == nil {
+			err = c.RecordFrame(k, payload)
 		}
-		k, size, err := wire.ParseHeader([wire.HeaderSize]byte(data[off : off+wire.HeaderSize]))
 		if err != nil {
-			return c.Snapshot(), &TruncatedError{Offset: int64(off), Err: err}
+			c.finishReplay()
+			return c.finish(), &TruncatedError{Offset: int64(off), Err: err}
 		}
-		body := data[off+wire.HeaderSize:]
-		if len(body) < size {
-			return c.Snapshot(), &TruncatedError{Offset: int64(off),
-				Err: fmt.Errorf("%w: %v payload cut after %d of %d bytes", wire.ErrTruncated, k, len(body), size)}
-		}
-		if err := c.RecordFrame(k, body[:size:size]); err != nil {
-			return c.Snapshot(), &TruncatedError{Offset: int64(off), Err: err}
-		}
-		off += wire.HeaderSize + size
+		off = next
 	}
-	return c.Snapshot(), nil
+	c.finishReplay()
+	return c.finish(), nil
 }
 
 // parseReport reads a JSON report back into a session (without SPIR-V,

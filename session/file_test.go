@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -101,7 +102,7 @@ func replay(t *testing.T, data []byte) (*Session, error) {
 
 func TestSessionFileRoundTrip(t *testing.T) {
 	path, data, live := writeSession(t)
-	if !bytes.HasPrefix(data, []byte("gpuav-dbg session 2\n")) {
+	if !bytes.HasPrefix(data, []byte("gpuav-dbg session 3\n")) {
 		t.Fatalf("header %q", data[:20])
 	}
 	fi, err := os.Stat(path)
@@ -130,13 +131,8 @@ func TestSessionFileTruncatedEverywhere(t *testing.T) {
 	// Frame boundaries: a file cut there is a complete (shorter) session.
 	boundaries := map[int]bool{len(FileHeader): true}
 	off := len(FileHeader)
-	r := bytes.NewReader(data[off:])
-	for {
-		_, payload, err := wire.ReadFrame(r)
-		if err != nil {
-			break
-		}
-		off += wire.HeaderSize + len(payload)
+	for _, f := range fileFrames(t, data) {
+		off = f.next
 		boundaries[off] = true
 	}
 	if off != len(data) {
@@ -193,8 +189,13 @@ func TestOpenTruncatedFileReportsPath(t *testing.T) {
 	if !strings.HasPrefix(err.Error(), "session "+path+" truncated at byte ") || !strings.Contains(err.Error(), "app_exited payload cut") {
 		t.Fatalf("message %q", err)
 	}
-	if len(s.Groups) != 2 || s.App.State != AppRunning {
-		t.Fatalf("partial session: %d groups, state %s", len(s.Groups), s.App.State)
+	// The app's exit was in the part cut off: its end is unknown, and
+	// the session says so (not "exited 0", not "running").
+	if len(s.Groups) != 2 || s.App.State != AppUnknown || !strings.HasPrefix(s.Notices[len(s.Notices)-1].Text, EndNotRecorded) {
+		t.Fatalf("partial session: %d groups, state %s, notices %+v", len(s.Groups), s.App.State, s.Notices)
+	}
+	if u := s.UncheckedAll(); len(u) == 0 || u[len(u)-1].Kind != UncheckedEnd || !strings.HasPrefix(u[len(u)-1].Reason, EndNotRecorded) {
+		t.Fatalf("unchecked %+v", u)
 	}
 }
 
@@ -218,17 +219,23 @@ func TestOpenCorrupt(t *testing.T) {
 	if want := fmt.Sprintf("session corrupt at byte %d: bad frame magic: 58 56", frameStart); err.Error() != want {
 		t.Fatalf("message %q, want %q", err, want)
 	}
-	// A packed payload of another version.
+	// A byte changed in a payload: its checksum says so.
 	bad = bytes.Clone(data)
-	bad[frameStart+wire.HeaderSize] = 9
+	bad[frameStart+FileFrameHeader+3]++
+	if _, err := replay(t, bad); !errors.As(err, &te) || te.Offset != int64(frameStart) || !errors.Is(err, ErrChecksum) ||
+		err.Error() != fmt.Sprintf("session corrupt at byte %d: errors_packed payload: checksum mismatch", frameStart) {
+		t.Fatalf("changed payload: %v", err)
+	}
+	// Well-framed payloads (checksums made for them) that do not decode:
+	// a packed payload of another version, bad JSON.
+	bad = reframe(t, data, frameStart, func(p []byte) { p[0] = 9 })
 	if _, err := replay(t, bad); !errors.As(err, &te) || te.Offset != int64(frameStart) || !strings.Contains(err.Error(), "decode errors_packed") {
 		t.Fatalf("bad packed payload: %v", err)
 	}
-	// Bad JSON inside a well-formed frame.
-	bad = bytes.Clone(data)
-	i := bytes.Index(bad, []byte(`"demo: dispatching"`))
-	bad[i] = ';'
-	if _, err := replay(t, bad); !errors.As(err, &te) || !strings.Contains(err.Error(), "decode app_output") {
+	i := bytes.Index(data, []byte(`"demo: dispatching"`))
+	at := frameAt(t, data, i)
+	bad = reframe(t, data, at, func(p []byte) { p[i-at-FileFrameHeader] = ';' })
+	if _, err := replay(t, bad); !errors.As(err, &te) || te.Offset != int64(at) || !strings.Contains(err.Error(), "decode app_output") {
 		t.Fatalf("bad json: %v", err)
 	}
 	// Garbage bytes inserted between two frames: everything before opens,
@@ -249,7 +256,7 @@ func TestOpenCorrupt(t *testing.T) {
 		want string
 	}{
 		{"text", "hello world", "not a gpuav-dbg session file"},
-		{"future version", "gpuav-dbg session 3\nGV", "unsupported session file version"},
+		{"future version", "gpuav-dbg session 4\nGV", "unsupported session file version"},
 		{"bad report", "{\"version\": 1, \"errors\": [null]}", "errors[0] is null"},
 		{"report version", "{\"version\": 9}", "version 9"},
 		{"report json", "{\"version\": ", "read JSON report"},
@@ -318,46 +325,159 @@ func FuzzOpen(f *testing.F) {
 	})
 }
 
-// TestOpenVersion1 converts a session file back to version 1 (JSON errors
-// frames) and opens it: the same session.
-func TestOpenVersion1(t *testing.T) {
+// TestOpenOlderVersions converts a session file back to version 2 (wire
+// frames without checksums) and version 1 (JSON errors frames too) and
+// opens them: the same session.
+func TestOpenOlderVersions(t *testing.T) {
 	_, data, _ := writeSession(t)
-	v1 := []byte("gpuav-dbg session 1\n")
-	r := bytes.NewReader(data[len(FileHeader):])
+	v2 := []byte(fileHeaderV2)
+	v1 := []byte(fileHeaderV1)
 	packed := 0
-	for {
-		k, payload, err := wire.ReadFrame(r)
-		if err != nil {
-			break
-		}
-		if k == wire.KindErrorsPacked {
+	for _, f := range fileFrames(t, data) {
+		frame, _ := wire.EncodeRaw(f.k, f.payload)
+		v2 = append(v2, frame...)
+		if f.k == wire.KindErrorsPacked {
 			packed++
-			msg, err := wire.Decode(k, payload)
+			msg, err := wire.Decode(f.k, f.payload)
 			if err != nil {
 				t.Fatal(err)
 			}
-			frame, err := wire.Encode(wire.KindErrors, msg)
-			if err != nil {
+			if frame, err = wire.Encode(wire.KindErrors, msg); err != nil {
 				t.Fatal(err)
 			}
-			v1 = append(v1, frame...)
-			continue
 		}
-		frame, _ := wire.EncodeRaw(k, payload)
 		v1 = append(v1, frame...)
 	}
 	if packed != 2 || bytes.Contains(data, []byte(`"records"`)) {
-		t.Fatalf("version 2 file: %d packed frames, JSON records %v", packed, bytes.Contains(data, []byte(`"records"`)))
+		t.Fatalf("version 3 file: %d packed frames, JSON records %v", packed, bytes.Contains(data, []byte(`"records"`)))
 	}
 	want, err := replay(t, data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := replay(t, v1)
+	for name, old := range map[string][]byte{"version 2": v2, "version 1": v1} {
+		got, err := replay(t, old)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s file opens differently:\n got %+v\nwant %+v", name, got, want)
+		}
+	}
+}
+
+// fileFrame is one frame of a version 3 session file.
+type fileFrame struct {
+	off, next int
+	k         wire.Kind
+	payload   []byte
+}
+
+// fileFrames lists the frames of a version 3 session file.
+func fileFrames(t *testing.T, data []byte) []fileFrame {
+	t.Helper()
+	var out []fileFrame
+	for off := len(FileHeader); off < len(data); {
+		k, p, next, err := readFileFrame(data, off, FileHeader)
+		if err != nil {
+			t.Fatalf("frame at %d: %v", off, err)
+		}
+		out = append(out, fileFrame{off, next, k, p})
+		off = next
+	}
+	return out
+}
+
+// frameAt returns the start of the frame holding byte i.
+func frameAt(t *testing.T, data []byte, i int) int {
+	t.Helper()
+	for _, f := range fileFrames(t, data) {
+		if i >= f.off && i < f.next {
+			return f.off
+		}
+	}
+	t.Fatalf("byte %d is in no frame", i)
+	return 0
+}
+
+// reframe returns data with the frame at off given a payload changed by
+// change, and checksums made for it: a well-framed bad payload.
+func reframe(t *testing.T, data []byte, off int, change func([]byte)) []byte {
+	t.Helper()
+	k, p, next, err := readFileFrame(data, off, FileHeader)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("version 1 file opens differently:\n got %+v\nwant %+v", got, want)
+	p = bytes.Clone(p)
+	change(p)
+	out := AppendFileFrame(bytes.Clone(data[:off]), k, p)
+	return append(out, data[next:]...)
+}
+
+// TestOpenFindsEveryChangedByte: every one-byte change anywhere in a
+// session file is found: the file does not open as it was, and what does
+// open is exactly the session of the frames before the damaged one (no
+// group that never existed).
+func TestOpenFindsEveryChangedByte(t *testing.T) {
+	_, data, _ := writeSession(t)
+	frames := fileFrames(t, data)
+	// prefix[i]: the session of the first i frames.
+	prefix := make([]*Session, len(frames)+1)
+	for i := range prefix {
+		end := len(FileHeader)
+		if i > 0 {
+			end = frames[i-1].next
+		}
+		s, err := replay(t, data[:end])
+		if err != nil {
+			t.Fatal(err)
+		}
+		prefix[i] = s
+	}
+	for pos := 0; pos < len(data); pos++ {
+		for _, x := range []byte{0x01, 0x80, 0xff} {
+			bad := bytes.Clone(data)
+			bad[pos] ^= x
+			s, err := replay(t, bad)
+			if err == nil {
+				t.Fatalf("byte %d ^ %#x: opened without an error", pos, x)
+			}
+			if pos < len(FileHeader) {
+				if s != nil && len(s.Groups) > 0 {
+					t.Fatalf("byte %d ^ %#x (the header line): a session with groups (%v)", pos, x, err)
+				}
+				continue
+			}
+			var te *TruncatedError
+			if !errors.As(err, &te) {
+				t.Fatalf("byte %d ^ %#x: %v, want a *TruncatedError", pos, x, err)
+			}
+			i := slices.IndexFunc(frames, func(f fileFrame) bool { return pos >= f.off && pos < f.next })
+			if te.Offset != int64(frames[i].off) {
+				t.Fatalf("byte %d ^ %#x: stopped at %d, want the frame at %d (%v)", pos, x, te.Offset, frames[i].off, err)
+			}
+			if !reflect.DeepEqual(s.Groups, prefix[i].Groups) {
+				t.Fatalf("byte %d ^ %#x: groups differ from the frames before the damaged one", pos, x)
+			}
+		}
+	}
+}
+
+// TestOpenOlderFile opens a session file written before the wire and
+// session types were merged (testdata/before-one-type.gvs: a capabilities
+// frame whose devices say "name", unchecked shaders and pipelines, dropped
+// records) and compares its report with the golden file.
+func TestOpenOlderFile(t *testing.T) {
+	s, err := Open(filepath.Join("testdata", "before-one-type.gvs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := WriteReport(&buf, s); err != nil {
+		t.Fatal(err)
+	}
+	golden.Assert(t, filepath.Join("testdata", "before-one-type.golden.json"), buf.Bytes())
+	if s.Capabilities == nil || len(s.Capabilities.Devices) != 2 || s.Capabilities.Devices[1].Device != "NVIDIA H200" {
+		t.Fatalf("capabilities %+v", s.Capabilities)
 	}
 }

@@ -1,105 +1,15 @@
 package session
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
-	"sort"
-	"strconv"
 	"strings"
+
+	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 
 	"github.com/gpuav-dbg/gpuav-dbg/sourcemap"
 )
-
-// coordKeyOrder is the order coordinate keys are printed in; others follow
-// alphabetically.
-var coordKeyOrder = []string{
-	"global_invocation_id", "launch_id", "frag_coord", "vertex_index", "instance_index",
-	"primitive_id", "invocation_id", "tess_coord", "words",
-}
-
-// keys returns the coordinate keys in print order.
-func (c Coords) keys() []string {
-	rank := func(k string) int {
-		for i, o := range coordKeyOrder {
-			if o == k {
-				return i
-			}
-		}
-		return len(coordKeyOrder)
-	}
-	ks := make([]string, 0, len(c))
-	for k := range c {
-		ks = append(ks, k)
-	}
-	sort.Slice(ks, func(i, j int) bool {
-		ri, rj := rank(ks[i]), rank(ks[j])
-		if ri != rj {
-			return ri < rj
-		}
-		return ks[i] < ks[j]
-	})
-	return ks
-}
-
-// formatNumbers prints coordinate values: integers without a fraction,
-// others as short as they round-trip.
-func formatNumbers(v []float64) string {
-	parts := make([]string, len(v))
-	for i, x := range v {
-		parts[i] = strconv.FormatFloat(x, 'g', -1, 64)
-	}
-	if len(v) == 1 {
-		return parts[0]
-	}
-	return "(" + strings.Join(parts, ",") + ")"
-}
-
-// String prints coordinates as "global_invocation_id (0,0,0)" or
-// "vertex_index 3, instance_index 0".
-func (c Coords) String() string {
-	var b strings.Builder
-	for i, k := range c.keys() {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(k)
-		b.WriteByte(' ')
-		b.WriteString(formatNumbers(c[k]))
-	}
-	return b.String()
-}
-
-// Values prints only the numbers: "(0,0,0)" for one key, and
-// "(vertex_index 3, instance_index 0)" for several.
-func (c Coords) Values() string {
-	ks := c.keys()
-	if len(ks) == 1 {
-		v := formatNumbers(c[ks[0]])
-		if !strings.HasPrefix(v, "(") {
-			v = "(" + v + ")"
-		}
-		return v
-	}
-	return "(" + c.String() + ")"
-}
-
-// equal reports whether two coordinates are the same.
-func (c Coords) equal(o Coords) bool {
-	if len(c) != len(o) {
-		return false
-	}
-	for k, v := range c {
-		w, ok := o[k]
-		if !ok || len(w) != len(v) {
-			return false
-		}
-		for i := range v {
-			if v[i] != w[i] {
-				return false
-			}
-		}
-	}
-	return true
-}
 
 // String prints a handle with its name: `0x55 ("compute-cmd")`, or the
 // bare handle when it has no name.
@@ -155,11 +65,18 @@ func (s *Source) Caret() string {
 	return b.String()
 }
 
-// buildMessage is the group's full message (DESIGN "Messages"): what went
+// Message is the group's full message (DESIGN "Messages"): what went
 // wrong with numbers, the VUID, where (command buffer, action, labels,
 // pipeline, shader, instruction), who (stage, coordinates, count, samples)
-// and the source line with a caret.
-func buildMessage(g *ErrorGroup, what string) string {
+// and the source line with a caret. It is built from the group each time
+// (a session keeps no message text: hundreds of thousands of groups would
+// hold hundreds of megabytes of it); a group read from a report gives its
+// MessageText.
+func (g *ErrorGroup) Message() string {
+	if g.MessageText != "" || !g.described {
+		return g.MessageText
+	}
+	what := gpuav.Describe(g.code, g.params).Message
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s", g.Check, strings.TrimSpace(what))
 	if !strings.HasSuffix(b.String(), ".") {
@@ -197,7 +114,7 @@ func buildMessage(g *ErrorGroup, what string) string {
 	}
 	fmt.Fprintf(&b, ", instruction %d.", g.Instruction)
 	fmt.Fprintf(&b, " Stage %s", g.Stage)
-	if len(g.Coords) > 0 {
+	if !g.Coords.IsZero() {
 		fmt.Fprintf(&b, ", %s", g.Coords)
 	}
 	if g.Count == 1 {
@@ -279,10 +196,14 @@ func (g *ErrorGroup) Summary() string {
 	return b.String()
 }
 
-// what recovers the check's own sentence from the message: the text between
-// "check: " and the VUID or the command buffer.
+// what is the check's own sentence: described again from the record, or,
+// for a group read from a report, the text of its message between "check:
+// " and the VUID or the command buffer.
 func (g *ErrorGroup) what() string {
-	s := strings.TrimPrefix(g.Message, g.Check+": ")
+	if g.described {
+		return strings.TrimSuffix(strings.TrimSpace(gpuav.Describe(g.code, g.params).Message), ".")
+	}
+	s := strings.TrimPrefix(g.MessageText, g.Check+": ")
 	if i := strings.Index(s, " VUID-"); i >= 0 {
 		s = s[:i]
 	}
@@ -290,4 +211,19 @@ func (g *ErrorGroup) what() string {
 		s = s[:i]
 	}
 	return strings.TrimSuffix(strings.TrimSpace(s), ".")
+}
+
+// MarshalJSON writes the group as the report carries it, its message
+// built (Message).
+func (g ErrorGroup) MarshalJSON() ([]byte, error) {
+	type plain ErrorGroup // the fields, without this method
+	p := plain(g)
+	p.MessageText = g.Message()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(&p); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }

@@ -28,6 +28,24 @@ type Run struct {
 	Time time.Time
 	// Seq tells apart runs started in the same second (0, then 2, 3...).
 	Seq int
+	// Rerun is the number of a run the TUI started again from this one
+	// (<first run>.2.gvs, .3...; 0 for the first run).
+	Rerun int
+}
+
+// compareRuns orders runs by start time, then sequence, then re-run, then
+// app name.
+func compareRuns(a, b Run) int {
+	if c := a.Time.Compare(b.Time); c != 0 {
+		return c
+	}
+	if a.Seq != b.Seq {
+		return a.Seq - b.Seq
+	}
+	if a.Rerun != b.Rerun {
+		return a.Rerun - b.Rerun
+	}
+	return strings.Compare(a.App, b.App)
 }
 
 // ErrNoPrevious: the run is its app's first.
@@ -56,13 +74,19 @@ func AppName(app string) string {
 	return name
 }
 
-// ParseRunName reads a session file name (<app>-<time>[-N].gvs); ok is
-// false for other names.
+// ParseRunName reads a session file name (<app>-<time>[-N][.R].gvs: R
+// for a re-run); ok is false for other names.
 func ParseRunName(path string) (Run, bool) {
 	base := filepath.Base(path)
 	stem, found := strings.CutSuffix(base, FileExt)
 	if !found {
 		return Run{}, false
+	}
+	rerun := 0
+	if i := strings.LastIndexByte(stem, '.'); i >= 0 {
+		if n, err := strconv.Atoi(stem[i+1:]); err == nil && n >= 2 {
+			rerun, stem = n, stem[:i]
+		}
 	}
 	seq := 0
 	if i := strings.LastIndexByte(stem, '-'); i >= 0 && len(stem)-i <= 4 {
@@ -77,7 +101,7 @@ func ParseRunName(path string) (Run, bool) {
 	if err != nil {
 		return Run{}, false
 	}
-	return Run{Path: path, App: stem[:len(stem)-len(timeLayout)-1], Time: t, Seq: seq}, true
+	return Run{Path: path, App: stem[:len(stem)-len(timeLayout)-1], Time: t, Seq: seq, Rerun: rerun}, true
 }
 
 // Runs lists the saved runs of app (a path or a name; "" for every app),
@@ -105,15 +129,7 @@ func (h *History) Runs(app string) ([]Run, error) {
 		}
 		runs = append(runs, r)
 	}
-	slices.SortFunc(runs, func(a, b Run) int {
-		if c := a.Time.Compare(b.Time); c != 0 {
-			return c
-		}
-		if a.Seq != b.Seq {
-			return a.Seq - b.Seq
-		}
-		return strings.Compare(a.App, b.App)
-	})
+	slices.SortFunc(runs, compareRuns)
 	return runs, nil
 }
 
@@ -130,7 +146,7 @@ func (h *History) Previous(path string) (Run, error) {
 	}
 	for i := len(runs) - 1; i >= 0; i-- {
 		r := runs[i]
-		if r.Time.Before(cur.Time) || (r.Time.Equal(cur.Time) && r.Seq < cur.Seq) {
+		if compareRuns(r, cur) < 0 {
 			return r, nil
 		}
 	}

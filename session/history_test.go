@@ -13,6 +13,7 @@ func TestHistoryRuns(t *testing.T) {
 	dir := t.TempDir()
 	for _, name := range []string{
 		"demo-20250102-090000.gvs", "demo-20250101-100000-2.gvs", "demo-20250101-100000.gvs",
+		"demo-20250101-100000-2.3.gvs", "demo-20250101-100000-2.2.gvs", "demo-20250101-100000.x.gvs",
 		"other-app-20250101-120000.gvs", "junk.txt", "demo-2025.gvs", "demo-20251301-000000.gvs",
 	} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(FileHeader), 0o600); err != nil {
@@ -37,18 +38,26 @@ func TestHistoryRuns(t *testing.T) {
 	want := []Run{
 		{Path: filepath.Join(dir, "demo-20250101-100000.gvs"), App: "demo", Time: at("2025-01-01 10:00:00")},
 		{Path: filepath.Join(dir, "demo-20250101-100000-2.gvs"), App: "demo", Time: at("2025-01-01 10:00:00"), Seq: 2},
+		{Path: filepath.Join(dir, "demo-20250101-100000-2.2.gvs"), App: "demo", Time: at("2025-01-01 10:00:00"), Seq: 2, Rerun: 2},
+		{Path: filepath.Join(dir, "demo-20250101-100000-2.3.gvs"), App: "demo", Time: at("2025-01-01 10:00:00"), Seq: 2, Rerun: 3},
 		{Path: filepath.Join(dir, "demo-20250102-090000.gvs"), App: "demo", Time: at("2025-01-02 09:00:00")},
 	}
 	if !reflect.DeepEqual(runs, want) {
 		t.Fatalf("runs:\n got %+v\nwant %+v", runs, want)
 	}
 	all, _ := h.Runs("")
-	if len(all) != 4 || all[2].App != "other-app" {
+	if len(all) != 6 || all[4].App != "other-app" {
 		t.Fatalf("all runs: %+v", all)
 	}
-	prev, err := h.Previous(want[2].Path)
-	if err != nil || prev != want[1] {
+	prev, err := h.Previous(want[4].Path)
+	if err != nil || prev != want[3] {
 		t.Fatalf("previous of the latest: %+v %v", prev, err)
+	}
+	if prev, err := h.Previous(want[3].Path); err != nil || prev != want[2] {
+		t.Fatalf("previous of re-run 3: %+v %v", prev, err)
+	}
+	if prev, err := h.Previous(want[2].Path); err != nil || prev != want[1] {
+		t.Fatalf("previous of re-run 2: %+v %v", prev, err)
 	}
 	if prev, err := h.Previous(want[1].Path); err != nil || prev != want[0] {
 		t.Fatalf("previous of the same-second run: %+v %v", prev, err)

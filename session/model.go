@@ -4,7 +4,12 @@
 // messages arrive; and the headless JSON report.
 package session
 
-import "time"
+import (
+	"time"
+
+	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
+)
 
 // AppState says where the app is in its life.
 type AppState string
@@ -16,6 +21,12 @@ const (
 	AppExited   AppState = "exited"
 	AppCrashed  AppState = "crashed" // killed by a signal
 	AppFailed   AppState = "failed"  // could not be started
+	// AppStopped: the user stopped the app (Ctrl-C, quitting the UI, a
+	// re-run), and it ended by that signal or with a failure status.
+	AppStopped AppState = "stopped"
+	// AppUnknown: a session file ends before the app's end was recorded
+	// (the launcher was killed, or the file is cut short).
+	AppUnknown AppState = "unknown"
 )
 
 // App is the program under test.
@@ -28,6 +39,10 @@ type App struct {
 	Signal   string   `json:"signal,omitempty"`
 	// LayerLoaded is true once the layer said hello.
 	LayerLoaded bool `json:"layer_loaded"`
+	// OutputFiles are the files the app wrote its output to (standard
+	// output, then error): the session holds what the launcher read of
+	// them, and they keep what the app printed if the launcher died.
+	OutputFiles []string `json:"output_files,omitempty"`
 }
 
 // Device is the device the app created (the last one, when several).
@@ -38,12 +53,9 @@ type Device struct {
 	MaxBoundSets   uint32 `json:"max_bound_descriptor_sets"`
 }
 
-// Settings are the validation settings of a run.
-type Settings struct {
-	Checks      map[string]bool `json:"checks"`
-	ReserveSlot bool            `json:"reserve_slot"`
-	SafeMode    bool            `json:"safe_mode"`
-}
+// Settings are the validation settings of a run (the wire's type: what
+// the launcher asks for is what the layer's hello says it runs with).
+type Settings = wire.Settings
 
 // Handle is a Vulkan handle with its debug-utils name, if any.
 type Handle struct {
@@ -53,7 +65,12 @@ type Handle struct {
 
 // Source is where an error's instruction comes from in the shader source.
 type Source struct {
-	File   string `json:"file"`
+	File string `json:"file"`
+	// Path is the file on disk the source came from (absolute): File found
+	// in the app's working directory or the source search path, with the
+	// same text at Line when the module carries its text; "" when not
+	// found. SARIF locates results by it.
+	Path   string `json:"path,omitempty"`
 	Line   int    `json:"line"`
 	Column int    `json:"column"`
 	Text   string `json:"text"`
@@ -88,10 +105,6 @@ type Descriptor struct {
 	ArrayLength uint32 `json:"array_length"`
 }
 
-// Coords are the stage coordinates of one invocation; only the keys of its
-// stage are set (see the JSON contract in README).
-type Coords map[string][]float64
-
 // ErrorGroup is the records of one check at one instruction of one shader
 // in one action of one command buffer, de-duplicated with a count.
 type ErrorGroup struct {
@@ -99,15 +112,18 @@ type ErrorGroup struct {
 	// Level is "error", or "warning" for defined behaviour the app
 	// probably did not mean (buffer_oob under robustBufferAccess).
 	// Sessions from before it was carried read "" (an error).
-	Level   string   `json:"level"`
-	VUID    string   `json:"vuid,omitempty"`
-	Message string   `json:"message"`
-	Count   int      `json:"count"`
-	Stage   string   `json:"stage"`
-	Coords  Coords   `json:"coords"`
-	Samples []Coords `json:"samples,omitempty"`
+	Level string `json:"level"`
+	VUID  string `json:"vuid,omitempty"`
+	// MessageText is the message as a JSON report carries it, kept when
+	// a report is read back. A session the collector builds leaves it
+	// empty: Message builds the message from the group when asked.
+	MessageText string   `json:"message"`
+	Count       int      `json:"count"`
+	Stage       string   `json:"stage"`
+	Coords      Coords   `json:"coords"`
+	Samples     []Coords `json:"samples,omitempty"`
 	// LastCoords are the coordinates of the group's latest record.
-	LastCoords Coords      `json:"last_coords,omitempty"`
+	LastCoords Coords      `json:"last_coords,omitzero"`
 	Descriptor *Descriptor `json:"descriptor,omitempty"`
 	// Ray holds the ray query operands of a ray_query error.
 	Ray *Ray `json:"ray,omitempty"`
@@ -138,6 +154,13 @@ type ErrorGroup struct {
 	Shader      ShaderRef `json:"shader"`
 	Instruction uint32    `json:"instruction"`
 	Source      *Source   `json:"source,omitempty"`
+
+	// code and params are the first record's check code and parameters,
+	// to describe the error again (Message, Summary); described says they
+	// are set (a group read from a report has only MessageText).
+	code      gpuav.CheckCode
+	params    [gpuav.RecordParams]uint32
+	described bool
 }
 
 // ShaderRef identifies a shader module in an error.
@@ -188,7 +211,21 @@ type Session struct {
 	Notices []Notice      `json:"notices,omitempty"`
 	// Dropped counts records the layer's buffers had no room for.
 	Dropped uint64 `json:"dropped_records,omitempty"`
-	Submits uint64 `json:"submits"`
+	// LostRecords counts the error records the layer could not deliver
+	// (its Lost messages); LostGroups break them down per check, shader
+	// and instruction where the layer knew them (stream.go).
+	LostRecords uint64      `json:"lost_records,omitempty"`
+	LostGroups  []LostGroup `json:"lost_groups,omitempty"`
+	// LostMessages counts the other messages the layer could not deliver.
+	LostMessages uint64 `json:"lost_messages,omitempty"`
+	// StreamsCut counts the layer's connections that ended without their
+	// bye: records on their way then are missing, uncounted.
+	StreamsCut int `json:"streams_cut,omitempty"`
+	// Unchecked lists what the layer left unchecked, one entry per cause:
+	// a device without instrumentation, shaders and pipelines that run
+	// unchecked. UncheckedAll adds what the rest of the session says.
+	Unchecked []Unchecked `json:"unchecked,omitempty"`
+	Submits   uint64      `json:"submits"`
 	// Capabilities is the launcher's device probe: which checks the app's
 	// device can run (nil when the session has no probe).
 	Capabilities *Capabilities `json:"capabilities,omitempty"`

@@ -1,7 +1,6 @@
 package session
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/url"
@@ -28,12 +27,15 @@ const SourceRootID = "SRCROOT"
 
 // SARIFOptions adjust a SARIF log.
 type SARIFOptions struct {
-	// SourceRoot is the directory that relative shader source paths are
-	// relative to, and that absolute paths below it are made relative to
-	// (the %SRCROOT% base); "" is the current directory.
+	// SourceRoot is the %SRCROOT% base: the directory that source files
+	// found on disk (Source.Path) are made relative to, and that file names
+	// not found are taken relative to; "" is the repository root of the
+	// current directory (RepoRoot).
 	SourceRoot string
 	// ToolVersion is gpuav-dbg's version ("" leaves it out).
 	ToolVersion string
+	// Mode is the file's mode (0: ReportMode).
+	Mode os.FileMode
 }
 
 // sarif* are the parts of the SARIF log gpuav-dbg writes.
@@ -132,17 +134,26 @@ func WriteSARIF(w io.Writer, s *Session) error {
 
 // WriteSARIFWith writes the session as a SARIF 2.1.0 log.
 func WriteSARIFWith(w io.Writer, s *Session, opt SARIFOptions) error {
+	if err := encodeSARIF(w, s, opt); err != nil {
+		return fmt.Errorf("write SARIF: %w", err)
+	}
+	return nil
+}
+
+// encodeSARIF writes the log; its error says what failed, without "write
+// SARIF".
+func encodeSARIF(w io.Writer, s *Session, opt SARIFOptions) error {
 	root := opt.SourceRoot
 	if root == "" {
 		wd, err := os.Getwd()
 		if err != nil {
-			return fmt.Errorf("write SARIF: source root: %w", err)
+			return fmt.Errorf("source root: %w", err)
 		}
-		root = wd
+		root = RepoRoot(wd)
 	}
 	root, err := filepath.Abs(root)
 	if err != nil {
-		return fmt.Errorf("write SARIF: source root: %w", err)
+		return fmt.Errorf("source root: %w", err)
 	}
 	run := sarifRun{
 		Tool: sarifTool{Driver: sarifDriver{Name: "gpuav-dbg", Version: opt.ToolVersion,
@@ -185,15 +196,21 @@ func WriteSARIFWith(w io.Writer, s *Session, opt SARIFOptions) error {
 	if s.Dropped > 0 {
 		props["dropped_records"] = s.Dropped
 	}
+	if s.LostRecords > 0 {
+		props["lost_records"] = s.LostRecords
+		if len(s.LostGroups) > 0 {
+			props["lost_groups"] = s.LostGroups
+		}
+	}
+	if s.LostMessages > 0 {
+		props["lost_messages"] = s.LostMessages
+	}
+	if u := s.UncheckedAll(); len(u) > 0 {
+		props["unchecked"] = u
+	}
 	run.Properties = props
 	log := sarifLog{Schema: SARIFSchema, Version: "2.1.0", Runs: []sarifRun{run}}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(&log); err != nil {
-		return fmt.Errorf("write SARIF: %w", err)
-	}
-	return nil
+	return encodeJSON(w, &log)
 }
 
 // WriteSARIFFile writes the SARIF log to path ("-" is standard output).
@@ -201,18 +218,11 @@ func WriteSARIFFile(path string, s *Session, opt SARIFOptions) error {
 	if path == "-" {
 		return WriteSARIFWith(os.Stdout, s, opt)
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("write SARIF %s: %w", path, err)
+	mode := opt.Mode
+	if mode == 0 {
+		mode = ReportMode
 	}
-	if err := WriteSARIFWith(f, s, opt); err != nil {
-		f.Close()
-		return fmt.Errorf("write SARIF %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("write SARIF %s: %w", path, err)
-	}
-	return nil
+	return writeFile("SARIF", path, mode, func(w io.Writer) error { return encodeSARIF(w, s, opt) })
 }
 
 // newRule is the rule of a check: its title and help from the check
@@ -255,7 +265,7 @@ func vuidURI(vuid string) string {
 // sarifResultOf is one group's result.
 func sarifResultOf(g *ErrorGroup, ruleIndex int, root string) sarifResult {
 	res := sarifResult{RuleID: g.Check, RuleIndex: ruleIndex, Level: groupLevel(g),
-		Message: sarifText{g.Message}, OccurrenceCount: max(g.Count, 1)}
+		Message: sarifText{g.Message()}, OccurrenceCount: max(g.Count, 1)}
 	if res.Message.Text == "" {
 		res.Message.Text = g.Check
 	}
@@ -263,7 +273,11 @@ func sarifResultOf(g *ErrorGroup, ruleIndex int, root string) sarifResult {
 	loc := sarifLocation{LogicalLocations: []sarifLogical{logical}}
 	where := fmt.Sprintf("shader %d instruction %d", g.Shader.ID, g.Instruction)
 	if src := g.Source; src != nil && src.File != "" {
-		pl := &sarifPhysical{ArtifactLocation: artifactLocation(src.File, root)}
+		file := src.File
+		if src.Path != "" {
+			file = src.Path
+		}
+		pl := &sarifPhysical{ArtifactLocation: artifactLocation(file, root)}
 		if src.Line > 0 {
 			pl.Region = &sarifRegion{StartLine: src.Line, StartColumn: max(src.Column, 0)}
 			if src.Text != "" {
@@ -294,7 +308,7 @@ func sarifResultOf(g *ErrorGroup, ruleIndex int, root string) sarifResult {
 	if g.VUID != "" {
 		props["vuid"] = g.VUID
 	}
-	if len(g.LastCoords) > 0 {
+	if !g.LastCoords.IsZero() {
 		props["last_coords"] = g.LastCoords
 	}
 	if g.LastSubmit > 0 {
@@ -368,6 +382,24 @@ func artifactLocation(file, root string) sarifArtifactLoc {
 	return sarifArtifactLoc{URI: fileURI(file, false)}
 }
 
+// RepoRoot is the top-level directory of the git checkout holding dir (the
+// nearest directory upwards with a .git directory or file), or dir itself
+// outside a checkout: the root code scanning resolves paths against.
+func RepoRoot(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return dir
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return abs
+		}
+	}
+}
+
 // escapePath percent-escapes each segment of a slash-separated path.
 func escapePath(p string) string {
 	segs := strings.Split(p, "/")
@@ -390,11 +422,12 @@ func fileURI(path string, dir bool) string {
 // invocationOf describes the app's run.
 func invocationOf(s *Session) sarifInvocation {
 	inv := sarifInvocation{
-		ExecutionSuccessful: s.App.State != AppFailed && s.App.State != AppCrashed,
-		Arguments:           s.App.Args,
-		ExitSignalName:      s.App.Signal,
+		ExecutionSuccessful: s.App.State != AppFailed && s.App.State != AppCrashed && s.App.State != AppStopped &&
+			s.App.State != AppUnknown,
+		Arguments:      s.App.Args,
+		ExitSignalName: s.App.Signal,
 	}
-	if s.App.State == AppExited || s.App.State == AppCrashed {
+	if s.App.State == AppExited || s.App.State == AppCrashed || s.App.State == AppStopped {
 		code := s.App.ExitCode
 		inv.ExitCode = &code
 	}

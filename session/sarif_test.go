@@ -154,8 +154,8 @@ func TestSARIFEdgeCases(t *testing.T) {
 	c := newTestCollector()
 	feedPreamble(t, c)
 	r := computeRecord(0)
-	r.Check, r.Code, r.Instruction = "", 99, 80 // unknown code; line 8 without column
-	record(t, c, wire.KindErrors, &wire.Errors{Submit: 1, CommandBuffer: 0x55, Records: []wire.Record{r}})
+	r.Check, r.Code, r.Instruction = "", 99, 80 // unknown code (a JSON report can hold one); line 8 without column
+	applyUnvalidated(c, &wire.Errors{Submit: 1, CommandBuffer: 0x55, Records: []wire.Record{r}})
 	record(t, c, wire.KindAppExited, &wire.AppExited{Code: 139, Signal: "SIGSEGV", State: "crashed", Time: t0})
 	buf.Reset()
 	if err := WriteSARIFWith(&buf, c.Snapshot(), SARIFOptions{SourceRoot: t.TempDir()}); err != nil {
@@ -199,3 +199,68 @@ func TestSARIFEdgeCases(t *testing.T) {
 type failWriter struct{}
 
 func (failWriter) Write([]byte) (int, error) { return 0, os.ErrClosed }
+
+// TestSARIFResolvesSourceFiles: a source file found in the search path,
+// with the module's text at the line, is located relative to the
+// repository root; one whose line differs is not taken for it.
+func TestSARIFResolvesSourceFiles(t *testing.T) {
+	repo := t.TempDir()
+	if err := os.Mkdir(filepath.Join(repo, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	shaders := filepath.Join(repo, "examples", "demo", "shaders")
+	build := filepath.Join(repo, "build")
+	for _, d := range []string{shaders, build} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := RepoRoot(build); got != repo {
+		t.Fatalf("RepoRoot(%s) = %s, want %s", build, got, repo)
+	}
+	if got := RepoRoot(t.TempDir()); got == repo {
+		t.Fatal("RepoRoot outside a checkout found the checkout")
+	}
+	for _, c := range []struct {
+		name string
+		line string // line 9 of the file on disk
+		uri  string
+		path string
+	}{
+		{"same text", fakeFile[8], "examples/demo/shaders/oob_compute.comp", filepath.Join(shaders, "oob_compute.comp")},
+		{"edited since", "    outs[0].v[i] = 0u;", "oob_compute.comp", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			lines := append([]string(nil), fakeFile...)
+			lines[8] = c.line
+			if err := os.WriteFile(filepath.Join(shaders, "oob_compute.comp"), []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			col := newTestCollector()
+			for _, p := range preamble() {
+				if st, ok := p.m.(*wire.AppStarted); ok {
+					st.Dir, st.SourcePath = build, []string{"../examples/demo/shaders"}
+				}
+				record(t, col, p.k, p.m)
+			}
+			record(t, col, wire.KindErrors, &wire.Errors{Submit: 1, CommandBuffer: 0x55, Records: []wire.Record{computeRecord(0)}})
+			s := col.Snapshot()
+			if got := s.Groups[0].Source.Path; got != c.path {
+				t.Fatalf("source path %q, want %q", got, c.path)
+			}
+			var buf bytes.Buffer
+			if err := WriteSARIFWith(&buf, s, SARIFOptions{SourceRoot: repo}); err != nil {
+				t.Fatal(err)
+			}
+			sariftest.Check(t, buf.Bytes())
+			var log sarifLog
+			if err := json.Unmarshal(buf.Bytes(), &log); err != nil {
+				t.Fatal(err)
+			}
+			al := log.Runs[0].Results[0].Locations[0].PhysicalLocation.ArtifactLocation
+			if al.URI != c.uri || al.URIBaseID != SourceRootID || log.Runs[0].OriginalURIBaseIDs[SourceRootID].URI != "file://"+repo+"/" {
+				t.Fatalf("artifact %+v, base %+v; want %s", al, log.Runs[0].OriginalURIBaseIDs, c.uri)
+			}
+		})
+	}
+}

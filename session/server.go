@@ -209,7 +209,9 @@ func (s *Server) serve(id int, conn *net.UnixConn) {
 	}()
 	r := bufio.NewReaderSize(conn, 64<<10)
 	var off int64
-	first := true
+	first, bye := true, false
+	defer func() { s.c.ConnectionEnded(bye) }()
+	var dec wire.PackedDecoder // this connection's packed records
 	for {
 		k, payload, err := wire.ReadFrame(r)
 		if err != nil {
@@ -234,13 +236,19 @@ func (s *Server) serve(id int, conn *net.UnixConn) {
 			s.c.Notice("error", fmt.Sprintf("connection %d: first frame is %v, want hello; connection closed", id, k))
 			return
 		}
-		if err := s.c.RecordFrame(k, payload); err != nil {
+		err = s.c.recordFrame(k, payload, &dec)
+		switch {
+		case errors.Is(err, ErrInvalid):
+			// The framing is intact: reject this frame, keep the rest.
+			s.c.Notice("error", fmt.Sprintf("connection %d: rejected the %v frame at byte %d: %v", id, k, off, err))
+		case err != nil:
 			s.c.Notice("error", fmt.Sprintf("connection %d: bad %v frame at byte %d: %v; connection closed", id, k, off, err))
 			return
 		}
 		first = false
 		off += int64(wire.HeaderSize + len(payload))
 		if k == wire.KindBye {
+			bye = true
 			s.markDone(conn)
 		}
 	}

@@ -14,20 +14,7 @@ import (
 // real sourcemap package.
 func TestCollectorRealSourceMap(t *testing.T) {
 	words := shadertest.Compile(t, "../examples/demo/shaders", "oob_compute.comp", "-g", "--target-env", "vulkan1.1")
-	_, insts, err := spirv.ParseInstructions(words)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The last OpStore is the write through outs[pc.idx].
-	store := -1
-	for i, in := range insts {
-		if in.Opcode() == spirv.OpStore {
-			store = i
-		}
-	}
-	if store < 0 {
-		t.Fatal("no OpStore")
-	}
+	store := shadertest.LastOp(t, words, spirv.OpStore) // the write through outs[pc.idx]
 	spv := spirv.BytesFromWords(words)
 	c := NewCollector()
 	record(t, c, wire.KindHello, &wire.Hello{Protocol: wire.ProtocolVersion})
@@ -43,7 +30,7 @@ func TestCollectorRealSourceMap(t *testing.T) {
 	if lines := s.Sources[SourceKey{ShaderID: 1, File: "oob_compute.comp"}]; len(lines) < 9 {
 		t.Fatalf("file lines %q", lines)
 	}
-	if !strings.Contains(s.Groups[0].Message, "oob_compute.comp:9") {
-		t.Fatalf("message %s", s.Groups[0].Message)
+	if !strings.Contains(s.Groups[0].Message(), "oob_compute.comp:9") {
+		t.Fatalf("message %s", s.Groups[0].Message())
 	}
 }

@@ -2,6 +2,7 @@ package session
 
 import (
 	"path/filepath"
+	"strings"
 
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 	"github.com/gpuav-dbg/gpuav-dbg/sourcemap"
@@ -42,11 +43,32 @@ func (c *Collector) setSourceDirs(m *wire.AppStarted) {
 	// pass the disk each time.
 }
 
-// setDisk makes the search path dirs. Called with c.mu held, or before
-// the collector is shared.
+// setDisk makes the search path dirs. A file read from disk live is kept
+// in the session file (wire.SourceFile), so that opening the session shows
+// the text of the run. Called with c.mu held, or before the collector is
+// shared.
 func (c *Collector) setDisk(dirs []string) {
 	c.disk = sourcemap.NewDisk(dirs...)
 	c.disk.Hint = SourcePathHint
+	if !c.replay {
+		c.disk.OnRead = func(name, path string, lines []string) {
+			c.sourceFiles = append(c.sourceFiles, &wire.SourceFile{Name: name, Path: path, Lines: lines})
+		}
+	}
+}
+
+// recordSource gives the search path a file read during the run: the
+// session shows its text as it was then, and says when the disk differs.
+// Called with c.mu held.
+func (c *Collector) recordSource(m *wire.SourceFile) {
+	if c.disk == nil {
+		c.setDisk(c.extraDirs)
+	}
+	lines := m.Lines
+	if lines == nil {
+		lines = []string{}
+	}
+	c.disk.Record(m.Name, m.Path, lines)
 }
 
 // OpenOptions adjust how a session file is read back.
@@ -100,4 +122,27 @@ func sourceFrom(loc sourcemap.Location) *Source {
 		src.InlinedAt = append(src.InlinedAt, SourceFrame{Function: f.Function, File: f.File, Line: f.Line, Text: f.Text})
 	}
 	return src
+}
+
+// resolve returns the file on disk that a location's source came from: the
+// file the module names, found in the search path and, when the module
+// carries the text, with the same line there (else it is another file of
+// that name, or one edited since). "" when there is none. Called with
+// c.mu held.
+func (c *Collector) resolve(loc sourcemap.Location) string {
+	if c.disk == nil || loc.File == "" {
+		return ""
+	}
+	path, lines, err := c.disk.Find(loc.File)
+	if err != nil {
+		return ""
+	}
+	if loc.Text != "" && (loc.Line < 1 || loc.Line > len(lines) ||
+		strings.TrimSpace(lines[loc.Line-1]) != strings.TrimSpace(loc.Text)) {
+		return ""
+	}
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	return path
 }

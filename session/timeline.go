@@ -32,7 +32,7 @@ func newTimelineBuilder(c *Collector, e *wire.Errors) *timelineBuilder {
 		b.node.PrimaryActionIndex = &pa
 	}
 	if sn := c.submitNode(e.Submit, false); sn != nil {
-		h := hexHandle(e.CommandBuffer)
+		h := c.intern.hex(e.CommandBuffer)
 		for _, cb := range sn.CommandBuffers {
 			if cb.CommandBuffer.Handle != h {
 				continue
@@ -60,7 +60,7 @@ func (b *timelineBuilder) add(r *wire.Record, st *groupState, count int, first b
 			b.actions[r.ActionIndex] = ai
 			a := ActionNode{Index: r.ActionIndex, Action: r.Action, Pipeline: b.c.handle(r.Pipeline)}
 			if len(r.Labels) > 0 {
-				a.Labels = slices.Clone(r.Labels)
+				a.Labels = b.c.intern.labels(r.Labels)
 			}
 			b.node.Actions = append(b.node.Actions, a)
 		}

@@ -54,8 +54,8 @@ func TestTimelineAndPipelines(t *testing.T) {
 	// Group 1: the fragment group of action 3; the unused third stage word
 	// does not make a new sample, the first and last coordinates differ.
 	g := s.Groups[1]
-	if g.Count != 4 || len(g.Samples) != 2 || !reflect.DeepEqual(g.Coords, Coords{"frag_coord": {0.5, 1.5}}) ||
-		!reflect.DeepEqual(g.LastCoords, Coords{"frag_coord": {2, 1.5}}) {
+	if g.Count != 4 || len(g.Samples) != 2 || !reflect.DeepEqual(g.Coords, CoordsOf(map[string][]float64{"frag_coord": {0.5, 1.5}})) ||
+		!reflect.DeepEqual(g.LastCoords, CoordsOf(map[string][]float64{"frag_coord": {2, 1.5}})) {
 		t.Fatalf("fragment group: count %d samples %v coords %v last %v", g.Count, g.Samples, g.Coords, g.LastCoords)
 	}
 	if s.Groups[0].LastSubmit != 2 || s.Groups[0].Submit != 1 || s.Groups[0].Count != 4 {

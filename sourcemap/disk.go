@@ -1,27 +1,43 @@
 package sourcemap
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 // MaxSourceFile is the largest source file a Disk reads.
-const MaxSourceFile = 16 << 20
+const MaxSourceFile = 4 << 20
+
+// forbiddenRoots are never read, whatever the search path says: what is
+// there is not source text, and reading it can leak secrets
+// (/proc/self/environ) or hang (/dev).
+var forbiddenRoots = []string{"/proc", "/sys", "/dev"}
 
 // Disk finds the source files a module names but does not carry (compiled
 // with -g and the text stripped, or only OpLine), in a list of directories.
-// Each file is read once and kept. It is safe for concurrent use.
+// A module is untrusted: the file names it gives are only read inside those
+// directories, after resolving symlinks and "..", never under /proc, /sys
+// or /dev, and only when they are regular text files of at most
+// MaxSourceFile bytes. Each file is read once and kept. It is safe for
+// concurrent use.
 type Disk struct {
 	// Hint, when set, ends the note of a file that was not found (for
 	// example how to add a directory to the search path).
 	Hint string
+	// OnRead, when set, is called with each file read from disk (not
+	// one given by Record), once.
+	OnRead func(name, path string, lines []string)
 
 	dirs  []string
+	roots []string // the directories' real paths: what may be read
 	mu    sync.Mutex
 	files map[string]diskFile
 }
@@ -30,18 +46,55 @@ type diskFile struct {
 	path  string
 	lines []string
 	err   error
+	// how says where the text comes from ("read from PATH").
+	how string
 }
 
 // NewDisk returns a Disk that looks in dirs, in order; empty entries are
-// dropped.
+// dropped, and so are directories under /proc, /sys or /dev.
 func NewDisk(dirs ...string) *Disk {
 	d := &Disk{files: map[string]diskFile{}}
 	for _, dir := range dirs {
-		if dir != "" {
-			d.dirs = append(d.dirs, dir)
+		if dir == "" {
+			continue
+		}
+		d.dirs = append(d.dirs, dir)
+		real, err := realPath(dir)
+		if err == nil && !forbidden(real) {
+			d.roots = append(d.roots, real)
 		}
 	}
 	return d
+}
+
+// realPath is path made absolute, with every symlink and ".." resolved.
+func realPath(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	return filepath.EvalSymlinks(abs)
+}
+
+// forbidden reports whether a real path is under /proc, /sys or /dev.
+func forbidden(real string) bool {
+	for _, r := range forbiddenRoots {
+		if real == r || strings.HasPrefix(real, r+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// within reports whether a real path is inside one of the directories.
+func (d *Disk) within(real string) bool {
+	for _, root := range d.roots {
+		rel, err := filepath.Rel(root, real)
+		if err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			return true
+		}
+	}
+	return false
 }
 
 // Dirs returns the directories a Disk looks in.
@@ -69,30 +122,63 @@ func (d *Disk) candidates(name string) []string {
 }
 
 // Find returns the path and lines (line N is element N-1) of the file a
-// module names, or an error saying where it looked.
+// module names, or an error saying where it looked and what it refused.
 func (d *Disk) Find(name string) (string, []string, error) {
+	path, lines, _, err := d.FindNote(name)
+	return path, lines, err
+}
+
+// FindNote is Find that also says where the text comes from, for a note
+// after "source text ": "read from PATH (the module carries none)", or
+// for a file recorded at run time (Record) "recorded at run time from PATH
+// (the module carries none)" and whether the file on disk has changed
+// since.
+func (d *Disk) FindNote(name string) (path string, lines []string, how string, err error) {
 	if d == nil {
-		return "", nil, errors.New("no search path")
+		return "", nil, "", errors.New("no search path")
 	}
 	d.mu.Lock()
-	defer d.mu.Unlock()
-	if f, ok := d.files[name]; ok {
-		return f.path, f.lines, f.err
+	f, ok := d.files[name]
+	if !ok {
+		f = d.find(name)
+		d.files[name] = f
 	}
-	f := d.find(name)
-	d.files[name] = f
-	return f.path, f.lines, f.err
+	d.mu.Unlock()
+	if !ok && f.err == nil && d.OnRead != nil {
+		d.OnRead(name, f.path, f.lines)
+	}
+	return f.path, f.lines, f.how, f.err
+}
+
+// Record gives the Disk the text of a file read at run time (a session
+// being opened): Find returns it, not what the disk holds now, and its
+// note says when the file on disk differs from it or is gone.
+func (d *Disk) Record(name, path string, lines []string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	how := "recorded at run time from " + path + " (the module carries none)"
+	now := d.find(name)
+	switch {
+	case now.err != nil:
+		how += "; it is not on disk now"
+	case !slices.Equal(now.lines, lines):
+		how += fmt.Sprintf("; %s on disk has changed since", now.path)
+	}
+	d.files[name] = diskFile{path: path, lines: lines, how: how}
 }
 
 func (d *Disk) find(name string) diskFile {
 	if name == "" {
 		return diskFile{err: errors.New("no file name")}
 	}
+	if strings.IndexByte(name, 0) >= 0 {
+		return diskFile{err: errors.New("a file name with a NUL byte")}
+	}
 	var problems []string
 	for _, p := range d.candidates(name) {
-		lines, err := readLines(p)
+		lines, err := d.readLines(p)
 		if err == nil {
-			return diskFile{path: p, lines: lines}
+			return diskFile{path: p, lines: lines, how: "read from " + p + " (the module carries none)"}
 		}
 		if !errors.Is(err, os.ErrNotExist) {
 			problems = append(problems, err.Error())
@@ -107,10 +193,21 @@ func (d *Disk) find(name string) diskFile {
 	return diskFile{err: fmt.Errorf("not found in %s", strings.Join(d.dirs, ", "))}
 }
 
-// readLines reads a regular file of at most MaxSourceFile bytes and splits
-// it into lines without their line ends.
-func readLines(path string) ([]string, error) {
-	f, err := os.Open(path)
+// readLines reads path when it is allowed: inside a directory of the
+// search path once symlinks and ".." are resolved, not under /proc, /sys
+// or /dev, a regular file of at most MaxSourceFile bytes with no NUL byte.
+// It splits it into lines without their line ends.
+func (d *Disk) readLines(path string) ([]string, error) {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return nil, err
+	}
+	if forbidden(real) || !d.within(real) {
+		return nil, fmt.Errorf("%s: outside the source directories (%s); not read", path, strings.Join(d.dirs, ", "))
+	}
+	// O_NOFOLLOW: the last element cannot have become a link since;
+	// O_NONBLOCK: a FIFO put there cannot hang the open.
+	f, err := os.OpenFile(real, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -125,9 +222,19 @@ func readLines(path string) ([]string, error) {
 	if fi.Size() > MaxSourceFile {
 		return nil, fmt.Errorf("%s: larger than %d MiB", path, MaxSourceFile>>20)
 	}
+	// The file opened is the one checked (no directory swapped meanwhile).
+	if opened, err := os.Readlink(fmt.Sprintf("/proc/self/fd/%d", f.Fd())); err == nil && opened != real {
+		return nil, fmt.Errorf("%s: changed while being opened; not read", path)
+	}
 	b, err := io.ReadAll(io.LimitReader(f, MaxSourceFile+1))
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if len(b) > MaxSourceFile {
+		return nil, fmt.Errorf("%s: larger than %d MiB", path, MaxSourceFile>>20)
+	}
+	if bytes.IndexByte(b, 0) >= 0 {
+		return nil, fmt.Errorf("%s: not a text file", path)
 	}
 	return splitLines(string(b)), nil
 }

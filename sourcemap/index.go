@@ -92,6 +92,8 @@ type fileLine struct {
 	line int
 }
 
+// buildIndex reads a module's debug info into an index. It never panics:
+// a module it cannot read gives an index whose err says why.
 func buildIndex(words []uint32) (ix *index) {
 	ix = newIndex()
 	defer func() {
@@ -106,178 +108,224 @@ func buildIndex(words []uint32) (ix *index) {
 		return ix
 	}
 	ix.words = words
-	names := map[uint32]string{}       // OpName of functions
-	debugSets := map[uint32]bool{}     // NonSemantic.Shader.DebugInfo.100 imports
-	debugSource := map[uint32]uint32{} // DebugSource result -> OpString id
-	var lastText *file                 // for OpSourceContinued / DebugSourceContinued
-	cur := int32(-1)
-	var line rawLoc // the line part of the state
-	var scopeID, inlID uint32
-	hasLine := false
 	ix.at = make([]int32, len(insts))
-	locIndex := map[rawLoc]int32{}
-	update := func() {
-		if !hasLine {
-			cur = -1
-			return
-		}
-		l := line
-		l.scope, l.inlinedAt = scopeID, inlID
-		if p, ok := locIndex[l]; ok {
-			cur = p
-			return
-		}
-		cur = int32(len(ix.locs))
-		locIndex[l] = cur
-		ix.locs = append(ix.locs, l)
-	}
+	b := &indexer{ix: ix, n: len(insts), names: map[uint32]string{}, debugSets: map[uint32]bool{},
+		debugSource: map[uint32]uint32{}, cur: -1, locIndex: map[rawLoc]int32{}}
 	for i, in := range insts {
-		w := in.Words
-		switch in.Opcode() {
-		case spirv.OpString:
-			if len(w) > 2 {
-				ix.strs[w[1]], _ = spirv.DecodeString(w[2:])
-			}
-		case spirv.OpName:
-			if len(w) > 2 {
-				names[w[1]], _ = spirv.DecodeString(w[2:])
-			}
-		case spirv.OpConstant:
-			if len(w) == 4 {
-				ix.consts[w[2]] = w[3]
-			}
-		case spirv.OpExtInstImport:
-			if len(w) > 2 {
-				if s, _ := spirv.DecodeString(w[2:]); s == "NonSemantic.Shader.DebugInfo.100" {
-					debugSets[w[1]] = true
-				}
-			}
-		case spirv.OpSource:
-			if len(w) > 1 && ix.language == "" {
-				ix.language = languageName(w[1])
-			}
-			name := ""
-			if len(w) > 3 {
-				name = ix.strs[w[3]]
-			}
-			f := ix.file(name)
-			if len(w) > 4 {
-				s, _ := spirv.DecodeString(w[4:])
-				f.text.WriteString(s)
-			}
-			lastText = f
-		case spirv.OpSourceContinued:
-			if lastText != nil && len(w) > 1 {
-				s, _ := spirv.DecodeString(w[1:])
-				lastText.text.WriteString(s)
-			}
-		case spirv.OpLine:
-			if len(w) >= 4 {
-				line, hasLine = rawLoc{file: ix.strs[w[1]], line: int(w[2]), column: int(w[3])}, true
-				update()
-			}
-		case spirv.OpNoLine:
-			hasLine = false
-			update()
-		case spirv.OpFunction:
-			hasLine, scopeID, inlID = false, 0, 0
-			update()
-			if len(w) > 2 {
-				ix.funcs = append(ix.funcs, funcSpan{start: i, end: len(insts) - 1, name: functionName(names[w[2]])})
-			}
-		case spirv.OpFunctionEnd:
-			hasLine, scopeID, inlID = false, 0, 0
-			update()
-			if n := len(ix.funcs); n > 0 {
-				ix.funcs[n-1].end = i
-			}
-		case spirv.OpExtInst:
-			if len(w) < 5 || !debugSets[w[3]] {
-				break
-			}
-			id := w[2]
-			switch w[4] {
-			case spirv.ShaderDebugInfoDebugSource:
-				if len(w) > 5 {
-					debugSource[id] = w[5]
-					f := ix.file(ix.strs[w[5]])
-					if len(w) > 6 && f.text.Len() == 0 {
-						f.text.WriteString(ix.strs[w[6]])
-						lastText = f
-					} else {
-						lastText = nil
-					}
-				}
-			case spirv.ShaderDebugInfoDebugSourceContinued:
-				if lastText != nil && len(w) > 5 {
-					lastText.text.WriteString(ix.strs[w[5]])
-				}
-			case spirv.ShaderDebugInfoDebugCompilationUnit:
-				// Version, DWARF Version, Source, Language (constants).
-				if len(w) > 8 && ix.language == "" {
-					if v, ok := ix.consts[w[8]]; ok {
-						ix.language = languageName(v)
-					}
-				}
-			case spirv.ShaderDebugInfoDebugFunction:
-				// Name, Type, Source, Line, Column, Parent, ...
-				if len(w) > 10 {
-					ix.scopes[id] = scope{name: w[5], source: w[7], parent: w[10], isFunc: true}
-				}
-			case spirv.ShaderDebugInfoDebugLexicalBlock:
-				// Source, Line, Column, Parent, Name?
-				if len(w) > 8 {
-					ix.scopes[id] = scope{source: w[5], parent: w[8]}
-				}
-			case spirv.ShaderDebugInfoDebugLexicalBlockDiscriminator:
-				// Source, Discriminator, Parent.
-				if len(w) > 7 {
-					ix.scopes[id] = scope{source: w[5], parent: w[7]}
-				}
-			case spirv.ShaderDebugInfoDebugInlinedAt:
-				// Line, Scope, Inlined?
-				if len(w) > 6 {
-					a := inlinedAt{line: w[5], scope: w[6]}
-					if len(w) > 7 {
-						a.next = w[7]
-					}
-					ix.inlined[id] = a
-				}
-			case spirv.ShaderDebugInfoDebugScope:
-				if len(w) > 5 {
-					scopeID, inlID = w[5], 0
-					if len(w) > 6 {
-						inlID = w[6]
-					}
-					update()
-				}
-			case spirv.ShaderDebugInfoDebugNoScope:
-				scopeID, inlID = 0, 0
-				update()
-			case spirv.ShaderDebugInfoDebugLine:
-				// Source, LineStart, LineEnd, ColumnStart, ColumnEnd.
-				if len(w) >= 10 {
-					line = rawLoc{file: ix.strs[debugSource[w[5]]], line: int(ix.consts[w[6]]), column: int(ix.consts[w[8]])}
-					hasLine = true
-					update()
-				}
-			case spirv.ShaderDebugInfoDebugNoLine:
-				hasLine = false
-				update()
-			}
-		}
-		ix.at[i] = cur
+		b.inst(i, in.Opcode(), in.Words)
+		ix.at[i] = b.cur
 	}
 	// Scopes name their source by DebugSource id: turn those into OpString
 	// ids once, so that lookups need no second table.
 	for id, s := range ix.scopes {
-		s.source = debugSource[s.source]
+		s.source = b.debugSource[s.source]
 		ix.scopes[id] = s
 	}
 	for _, f := range ix.files {
 		f.finish()
 	}
 	return ix
+}
+
+// indexer is buildIndex's state while it reads the instructions in order:
+// the line, scope and inlined-at in effect (the location cur of the
+// instructions that follow) and the tables that later instructions use.
+type indexer struct {
+	ix          *index
+	n           int               // instructions in the module
+	names       map[uint32]string // OpName of functions
+	debugSets   map[uint32]bool   // NonSemantic.Shader.DebugInfo.100 imports
+	debugSource map[uint32]uint32 // DebugSource result -> OpString id
+	lastText    *file             // for OpSourceContinued / DebugSourceContinued
+	cur         int32             // index in ix.locs of the location in effect, -1 none
+	line        rawLoc            // the line part of the state
+	hasLine     bool              // a line is in effect
+	scopeID     uint32            // DebugScope in effect
+	inlID       uint32            // its DebugInlinedAt
+	locIndex    map[rawLoc]int32  // location -> index in ix.locs
+}
+
+// update makes cur the location of the current state, adding it to the
+// index's locations when it is new.
+func (b *indexer) update() {
+	if !b.hasLine {
+		b.cur = -1
+		return
+	}
+	l := b.line
+	l.scope, l.inlinedAt = b.scopeID, b.inlID
+	if p, ok := b.locIndex[l]; ok {
+		b.cur = p
+		return
+	}
+	b.cur = int32(len(b.ix.locs))
+	b.locIndex[l] = b.cur
+	b.ix.locs = append(b.ix.locs, l)
+}
+
+// inst reads instruction i (opcode op, words w).
+func (b *indexer) inst(i int, op spirv.Opcode, w []uint32) {
+	ix := b.ix
+	switch op {
+	case spirv.OpString:
+		if len(w) > 2 {
+			ix.strs[w[1]], _ = spirv.DecodeString(w[2:])
+		}
+	case spirv.OpName:
+		if len(w) > 2 {
+			b.names[w[1]], _ = spirv.DecodeString(w[2:])
+		}
+	case spirv.OpConstant:
+		if len(w) == 4 {
+			ix.consts[w[2]] = w[3]
+		}
+	case spirv.OpExtInstImport:
+		if len(w) > 2 {
+			if s, _ := spirv.DecodeString(w[2:]); s == "NonSemantic.Shader.DebugInfo.100" {
+				b.debugSets[w[1]] = true
+			}
+		}
+	case spirv.OpSource, spirv.OpSourceContinued:
+		b.source(op, w)
+	case spirv.OpLine:
+		if len(w) >= 4 {
+			b.line, b.hasLine = rawLoc{file: ix.strs[w[1]], line: int(w[2]), column: int(w[3])}, true
+			b.update()
+		}
+	case spirv.OpNoLine:
+		b.hasLine = false
+		b.update()
+	case spirv.OpFunction:
+		b.hasLine, b.scopeID, b.inlID = false, 0, 0
+		b.update()
+		if len(w) > 2 {
+			ix.funcs = append(ix.funcs, funcSpan{start: i, end: b.n - 1, name: functionName(b.names[w[2]])})
+		}
+	case spirv.OpFunctionEnd:
+		b.hasLine, b.scopeID, b.inlID = false, 0, 0
+		b.update()
+		if n := len(ix.funcs); n > 0 {
+			ix.funcs[n-1].end = i
+		}
+	case spirv.OpExtInst:
+		if len(w) >= 5 && b.debugSets[w[3]] {
+			b.debugInst(w)
+		}
+	}
+}
+
+// source reads OpSource (a file and the start of its text) and
+// OpSourceContinued (more of the last text).
+func (b *indexer) source(op spirv.Opcode, w []uint32) {
+	ix := b.ix
+	if op == spirv.OpSourceContinued {
+		if b.lastText != nil && len(w) > 1 {
+			s, _ := spirv.DecodeString(w[1:])
+			b.lastText.text.WriteString(s)
+		}
+		return
+	}
+	if len(w) > 1 && ix.language == "" {
+		ix.language = languageName(w[1])
+	}
+	name := ""
+	if len(w) > 3 {
+		name = ix.strs[w[3]]
+	}
+	f := ix.file(name)
+	if len(w) > 4 {
+		s, _ := spirv.DecodeString(w[4:])
+		f.text.WriteString(s)
+	}
+	b.lastText = f
+}
+
+// debugInst reads a NonSemantic.Shader.DebugInfo.100 instruction: sources,
+// scopes and inlined-at chains into the tables, scope and line changes
+// into the state.
+func (b *indexer) debugInst(w []uint32) {
+	ix := b.ix
+	id := w[2]
+	switch w[4] {
+	case spirv.ShaderDebugInfoDebugSource, spirv.ShaderDebugInfoDebugSourceContinued, spirv.ShaderDebugInfoDebugCompilationUnit:
+		b.debugSourceInst(w)
+	case spirv.ShaderDebugInfoDebugFunction:
+		// Name, Type, Source, Line, Column, Parent, ...
+		if len(w) > 10 {
+			ix.scopes[id] = scope{name: w[5], source: w[7], parent: w[10], isFunc: true}
+		}
+	case spirv.ShaderDebugInfoDebugLexicalBlock:
+		// Source, Line, Column, Parent, Name?
+		if len(w) > 8 {
+			ix.scopes[id] = scope{source: w[5], parent: w[8]}
+		}
+	case spirv.ShaderDebugInfoDebugLexicalBlockDiscriminator:
+		// Source, Discriminator, Parent.
+		if len(w) > 7 {
+			ix.scopes[id] = scope{source: w[5], parent: w[7]}
+		}
+	case spirv.ShaderDebugInfoDebugInlinedAt:
+		// Line, Scope, Inlined?
+		if len(w) > 6 {
+			a := inlinedAt{line: w[5], scope: w[6]}
+			if len(w) > 7 {
+				a.next = w[7]
+			}
+			ix.inlined[id] = a
+		}
+	case spirv.ShaderDebugInfoDebugScope:
+		if len(w) > 5 {
+			b.scopeID, b.inlID = w[5], 0
+			if len(w) > 6 {
+				b.inlID = w[6]
+			}
+			b.update()
+		}
+	case spirv.ShaderDebugInfoDebugNoScope:
+		b.scopeID, b.inlID = 0, 0
+		b.update()
+	case spirv.ShaderDebugInfoDebugLine:
+		// Source, LineStart, LineEnd, ColumnStart, ColumnEnd.
+		if len(w) >= 10 {
+			b.line = rawLoc{file: ix.strs[b.debugSource[w[5]]], line: int(ix.consts[w[6]]), column: int(ix.consts[w[8]])}
+			b.hasLine = true
+			b.update()
+		}
+	case spirv.ShaderDebugInfoDebugNoLine:
+		b.hasLine = false
+		b.update()
+	}
+}
+
+// debugSourceInst reads DebugSource (a file and its text),
+// DebugSourceContinued (more of the last text) and DebugCompilationUnit
+// (the source language).
+func (b *indexer) debugSourceInst(w []uint32) {
+	ix := b.ix
+	switch w[4] {
+	case spirv.ShaderDebugInfoDebugSource:
+		if len(w) > 5 {
+			b.debugSource[w[2]] = w[5]
+			f := ix.file(ix.strs[w[5]])
+			if len(w) > 6 && f.text.Len() == 0 {
+				f.text.WriteString(ix.strs[w[6]])
+				b.lastText = f
+			} else {
+				b.lastText = nil
+			}
+		}
+	case spirv.ShaderDebugInfoDebugSourceContinued:
+		if b.lastText != nil && len(w) > 5 {
+			b.lastText.text.WriteString(ix.strs[w[5]])
+		}
+	case spirv.ShaderDebugInfoDebugCompilationUnit:
+		// Version, DWARF Version, Source, Language (constants).
+		if len(w) > 8 && ix.language == "" {
+			if v, ok := ix.consts[w[8]]; ok {
+				ix.language = languageName(v)
+			}
+		}
+	}
 }
 
 func newIndex() *index {
@@ -457,12 +505,12 @@ func (ix *index) lookup(instruction int, d *Disk) Location {
 		what = "this file"
 	}
 	if d != nil {
-		path, lines, err := d.Find(l.file)
+		path, lines, how, err := d.FindNote(l.file)
 		switch {
 		case err == nil && l.line >= 1 && l.line <= len(lines):
 			loc.Text = lines[l.line-1]
 			loc.Context, loc.ContextLine = context(lines, l.line)
-			loc.Note = fmt.Sprintf("source text read from %s (the module carries none)", path)
+			loc.Note = "source text " + how
 			return loc
 		case err == nil:
 			loc.Note = fmt.Sprintf("the module carries no source text for %s, and %s has %d lines, not %d", what, path, len(lines), l.line)

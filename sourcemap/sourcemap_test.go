@@ -217,7 +217,7 @@ func TestDiskFind(t *testing.T) {
 	}{
 		{"relative", "x.comp", []string{b, a}, pa, []string{"one", "two"}, ""},
 		{"relative with a directory", "sub/y.comp", []string{a, b}, pb, []string{"only"}, ""},
-		{"absolute", pa, nil, pa, []string{"one", "two"}, ""},
+		{"absolute, in the search path", pa, []string{a}, pa, []string{"one", "two"}, ""},
 		{"absolute elsewhere: base name in the search path", "/build/machine/x.comp", []string{a}, pa, []string{"one", "two"}, ""},
 		{"directory name: base name", "shaders/x.comp", []string{a}, pa, []string{"one", "two"}, ""},
 		{"missing", "z.comp", []string{a, b}, "", nil, "not found in " + a + ", " + b},

@@ -2,6 +2,7 @@ package spirv
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 )
 
@@ -42,6 +43,9 @@ type Module struct {
 
 	typeIndex map[string]uint32
 	defs      map[uint32]*Instruction
+	// defsStale says instructions were added that defs may lack
+	// (MarkIndexStale): the next lookup that misses rebuilds it.
+	defsStale bool
 }
 
 // Function is an OpFunction ... OpFunctionEnd.
@@ -152,7 +156,34 @@ func Parse(words []uint32) (*Module, error) {
 		return nil, fmt.Errorf("parse: function %%%d has no OpFunctionEnd", fn.ID())
 	}
 	m.Trailing = pending
+	if err := checkIDs(h, insts); err != nil {
+		return nil, err
+	}
 	return m, nil
+}
+
+// MaxIDBound is SPIR-V's universal limit on a module's id bound (the
+// specification's "Universal Limits"): every id is below it.
+const MaxIDBound = 4194303
+
+// ErrIDBound: a module's id bound is past MaxIDBound, or an id is at or
+// past the module's bound, or allocating ids ran past MaxIDBound.
+var ErrIDBound = errors.New("id bound")
+
+// checkIDs refuses a module whose bound is past the universal limit or
+// does not bound its result ids: new ids allocated past such a bound
+// would collide with ids in use (or wrap around).
+func checkIDs(h Header, insts []*Instruction) error {
+	if h.Bound > MaxIDBound {
+		return fmt.Errorf("parse: %w %d is past SPIR-V's limit of %d", ErrIDBound, h.Bound, MaxIDBound)
+	}
+	for _, in := range insts {
+		if r := in.ResultID(); r != 0 && r >= h.Bound {
+			return fmt.Errorf("parse: instruction %d defines %%%d, at or past the module's %w %d", in.OrigIndex, r,
+				ErrIDBound, h.Bound)
+		}
+	}
+	return nil
 }
 
 // Instructions returns every instruction in module order.
@@ -210,8 +241,13 @@ func (m *Module) VersionAtLeast(major, minor int) bool {
 	return a > major || (a == major && b >= minor)
 }
 
-// NewID allocates a fresh id past the bound.
+// NewID allocates a fresh id past the bound. It panics (with an error
+// wrapping ErrIDBound) past MaxIDBound rather than wrap around onto ids in
+// use: instrumentation turns the panic into an error.
 func (m *Module) NewID() uint32 {
+	if m.Header.Bound >= MaxIDBound {
+		panic(fmt.Errorf("spirv: %w exhausted: the module would need more than %d ids", ErrIDBound, MaxIDBound))
+	}
 	id := m.Header.Bound
 	m.Header.Bound++
 	return id
@@ -221,14 +257,27 @@ func (m *Module) NewID() uint32 {
 // results, labels, functions), or nil.
 func (m *Module) Def(id uint32) *Instruction {
 	if m.defs == nil {
-		m.defs = make(map[uint32]*Instruction)
-		m.Walk(func(in *Instruction) {
-			if r := in.ResultID(); r != 0 {
-				m.defs[r] = in
-			}
-		})
+		m.buildDefs()
 	}
-	return m.defs[id]
+	d, ok := m.defs[id]
+	if !ok && m.defsStale {
+		m.buildDefs()
+		d = m.defs[id]
+	}
+	return d
+}
+
+// buildDefs indexes every definition of the module.
+func (m *Module) buildDefs() {
+	n := 0 // sized once: growing a map of every id is most of the cost
+	m.Walk(func(*Instruction) { n++ })
+	m.defs = make(map[uint32]*Instruction, n)
+	m.defsStale = false
+	m.Walk(func(in *Instruction) {
+		if r := in.ResultID(); r != 0 {
+			m.defs[r] = in
+		}
+	})
 }
 
 // noteDef records a definition added after the index was built.
@@ -244,7 +293,18 @@ func (m *Module) noteDef(in *Instruction) {
 // make (a pass that rewrites instructions in place).
 func (m *Module) InvalidateIndex() {
 	m.defs = nil
+	m.defsStale = false
 	m.typeIndex = nil
+}
+
+// MarkIndexStale says instructions were added to functions without
+// AddGlobal (which keeps the index whole): Def answers from the index it
+// has while the id is in it, and rebuilds the index once, the first time
+// an id is not. Cheaper than InvalidateIndex when later lookups are mostly
+// of ids that were already there; an id given a new definition keeps its
+// old one until such a rebuild.
+func (m *Module) MarkIndexStale() {
+	m.defsStale = true
 }
 
 // AddGlobal appends an instruction to the global section (types, constants,

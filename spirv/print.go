@@ -195,23 +195,10 @@ func (p *Printer) learn(w []uint32) {
 	if resultID != 0 && typeID != 0 {
 		p.typeOf[resultID] = typeID
 	}
-	arg := func(k int) uint32 { // word k, or 0 when missing
-		if k < len(w) {
-			return w[k]
-		}
-		return 0
-	}
-	str := func(k int) string {
-		if k < len(w) {
-			s, _ := DecodeString(w[k:])
-			return s
-		}
-		return ""
-	}
 	switch op {
 	case OpName:
 		if len(w) > 1 {
-			p.saveName(w[1], str(2))
+			p.saveName(w[1], wordString(w, 2))
 		}
 	case OpDecorate:
 		if len(w) > 3 && Decoration(w[2]) == DecorationBuiltIn {
@@ -220,86 +207,8 @@ func (p *Printer) learn(w []uint32) {
 			}
 		}
 	case OpExtInstImport:
-		p.sets[resultID] = LookupExtInstSet(str(2))
+		p.sets[resultID] = LookupExtInstSet(wordString(w, 2))
 		p.defaultName(resultID)
-	case OpTypeVoid:
-		p.saveName(resultID, "void")
-	case OpTypeBool:
-		p.saveName(resultID, "bool")
-	case OpTypeInt:
-		width, signed := arg(2), arg(3)
-		p.numTypes[resultID] = numType{signed: signed != 0, width: width}
-		var root, sign string
-		switch width {
-		case 8:
-			root = "char"
-		case 16:
-			root = "short"
-		case 32:
-			root = "int"
-		case 64:
-			root = "long"
-		default:
-			root = strconv.FormatUint(uint64(width), 10)
-			sign = "i"
-		}
-		if signed == 0 {
-			sign = "u"
-		}
-		p.saveName(resultID, sign+root)
-	case OpTypeFloat:
-		width := arg(2)
-		p.numTypes[resultID] = numType{float: true, width: width}
-		switch width {
-		case 16:
-			p.saveName(resultID, "half")
-		case 32:
-			p.saveName(resultID, "float")
-		case 64:
-			p.saveName(resultID, "double")
-		default:
-			p.saveName(resultID, "fp"+strconv.FormatUint(uint64(width), 10))
-		}
-	case OpTypeVector:
-		p.saveName(resultID, "v"+strconv.FormatUint(uint64(arg(3)), 10)+p.Name(arg(2)))
-	case OpTypeMatrix:
-		p.saveName(resultID, "mat"+strconv.FormatUint(uint64(arg(3)), 10)+p.Name(arg(2)))
-	case OpTypeArray:
-		p.saveName(resultID, "_arr_"+p.Name(arg(2))+"_"+p.Name(arg(3)))
-	case OpTypeRuntimeArray:
-		p.saveName(resultID, "_runtimearr_"+p.Name(arg(2)))
-	case OpTypePointer:
-		sc, ok := KindStorageClass.EnumerantName(arg(2))
-		if !ok {
-			sc = "StorageClass" + strconv.FormatUint(uint64(arg(2)), 10)
-		}
-		p.saveName(resultID, "_ptr_"+sc+"_"+p.Name(arg(3)))
-	case OpTypePipe:
-		aq, ok := KindAccessQualifier.EnumerantName(arg(2))
-		if !ok {
-			aq = "StorageClass" + strconv.FormatUint(uint64(arg(2)), 10)
-		}
-		p.saveName(resultID, "Pipe"+aq)
-	case OpTypeEvent:
-		p.saveName(resultID, "Event")
-	case OpTypeDeviceEvent:
-		p.saveName(resultID, "DeviceEvent")
-	case OpTypeReserveId:
-		p.saveName(resultID, "ReserveId")
-	case OpTypeQueue:
-		p.saveName(resultID, "Queue")
-	case OpTypeOpaque:
-		p.saveName(resultID, "Opaque_"+sanitizeName(str(2)))
-	case OpTypePipeStorage:
-		p.saveName(resultID, "PipeStorage")
-	case OpTypeNamedBarrier:
-		p.saveName(resultID, "NamedBarrier")
-	case OpTypeStruct:
-		p.saveName(resultID, "_struct_"+strconv.FormatUint(uint64(resultID), 10))
-	case OpConstantTrue:
-		p.saveName(resultID, "true")
-	case OpConstantFalse:
-		p.saveName(resultID, "false")
 	case OpConstant:
 		if len(w) > 3 {
 			if s, ok := p.number(w[3:], typeID); ok {
@@ -308,9 +217,111 @@ func (p *Printer) learn(w []uint32) {
 			}
 		}
 		p.defaultName(resultID)
+	case OpTypeInt, OpTypeFloat:
+		p.saveName(resultID, p.numericTypeName(op, resultID, word(w, 2), word(w, 3)))
 	default:
-		p.defaultName(resultID)
+		if name, ok := p.typeName(op, resultID, w); ok {
+			p.saveName(resultID, name)
+		} else {
+			p.defaultName(resultID)
+		}
 	}
+}
+
+// word returns w[k], or 0 when w is shorter.
+func word(w []uint32, k int) uint32 {
+	if k < len(w) {
+		return w[k]
+	}
+	return 0
+}
+
+// wordString decodes the literal string starting at w[k], or "".
+func wordString(w []uint32, k int) string {
+	if k < len(w) {
+		s, _ := DecodeString(w[k:])
+		return s
+	}
+	return ""
+}
+
+// numericTypeName records an OpTypeInt or OpTypeFloat of the given width
+// (and signedness) and returns the name spirv-dis gives it: uint, int,
+// float, half, ulong...
+func (p *Printer) numericTypeName(op Opcode, id, width, signed uint32) string {
+	if op == OpTypeFloat {
+		p.numTypes[id] = numType{float: true, width: width}
+		switch width {
+		case 16:
+			return "half"
+		case 32:
+			return "float"
+		case 64:
+			return "double"
+		}
+		return "fp" + strconv.FormatUint(uint64(width), 10)
+	}
+	p.numTypes[id] = numType{signed: signed != 0, width: width}
+	var root, sign string
+	switch width {
+	case 8:
+		root = "char"
+	case 16:
+		root = "short"
+	case 32:
+		root = "int"
+	case 64:
+		root = "long"
+	default:
+		root = strconv.FormatUint(uint64(width), 10)
+		sign = "i"
+	}
+	if signed == 0 {
+		sign = "u"
+	}
+	return sign + root
+}
+
+// typeName returns the name spirv-dis gives the result of a type
+// declaration or boolean constant (w), or false for other instructions.
+func (p *Printer) typeName(op Opcode, id uint32, w []uint32) (string, bool) {
+	arg := func(k int) uint32 { return word(w, k) }
+	switch op {
+	case OpTypeVector:
+		return "v" + strconv.FormatUint(uint64(arg(3)), 10) + p.Name(arg(2)), true
+	case OpTypeMatrix:
+		return "mat" + strconv.FormatUint(uint64(arg(3)), 10) + p.Name(arg(2)), true
+	case OpTypeArray:
+		return "_arr_" + p.Name(arg(2)) + "_" + p.Name(arg(3)), true
+	case OpTypeRuntimeArray:
+		return "_runtimearr_" + p.Name(arg(2)), true
+	case OpTypePointer:
+		sc, ok := KindStorageClass.EnumerantName(arg(2))
+		if !ok {
+			sc = "StorageClass" + strconv.FormatUint(uint64(arg(2)), 10)
+		}
+		return "_ptr_" + sc + "_" + p.Name(arg(3)), true
+	case OpTypePipe:
+		aq, ok := KindAccessQualifier.EnumerantName(arg(2))
+		if !ok {
+			aq = "StorageClass" + strconv.FormatUint(uint64(arg(2)), 10)
+		}
+		return "Pipe" + aq, true
+	case OpTypeOpaque:
+		return "Opaque_" + sanitizeName(wordString(w, 2)), true
+	case OpTypeStruct:
+		return "_struct_" + strconv.FormatUint(uint64(id), 10), true
+	}
+	name, ok := fixedNames[op]
+	return name, ok
+}
+
+// fixedNames are the names of results whose name does not depend on
+// their operands.
+var fixedNames = map[Opcode]string{
+	OpTypeVoid: "void", OpTypeBool: "bool", OpTypeEvent: "Event", OpTypeDeviceEvent: "DeviceEvent",
+	OpTypeReserveId: "ReserveId", OpTypeQueue: "Queue", OpTypePipeStorage: "PipeStorage",
+	OpTypeNamedBarrier: "NamedBarrier", OpConstantTrue: "true", OpConstantFalse: "false",
 }
 
 // defaultName reserves an unnamed result id's number as its name, so that an

@@ -69,10 +69,19 @@ type Theme struct {
 	Error, Warning, OK color.Color
 	// Check colours check ids; Count the ×N counts; Location file:line.
 	Check, Count, Location color.Color
-	// StatusFg and StatusBg draw the status bar.
-	StatusFg, StatusBg color.Color
-	// HelpKey and HelpDesc draw key help.
+	// StatusFg and StatusBg draw the status bar and the footer;
+	// StatusWarning, StatusError and StatusOK are the warning, error and OK
+	// colours on StatusBg.
+	StatusFg, StatusBg                   color.Color
+	StatusWarning, StatusError, StatusOK color.Color
+	// HelpKey and HelpDesc draw key help (on StatusBg in the footer).
 	HelpKey, HelpDesc color.Color
+	// Background is the terminal background the theme is made for: the UI
+	// does not paint it, and every colour above reaches WCAG AA contrast
+	// against it (see [Theme.Pairs]). For dark and light themes it is a
+	// light dark grey and a dark light grey, so that the colours also
+	// hold on the many terminals with a darker or lighter background.
+	Background color.Color
 }
 
 func init() {
@@ -104,36 +113,42 @@ var c = lipgloss.Color
 var all = map[string]Theme{
 	Dark: {
 		Name: Dark, IsDark: true, Chroma: "monokai",
-		Text: c("#d0d0d0"), Muted: c("#808080"), Accent: c("#7aa2f7"),
-		Border: c("#4e4e4e"), FocusBorder: c("#7aa2f7"),
+		Text: c("#d0d0d0"), Muted: c("#9a9a9a"), Accent: c("#7aa2f7"),
+		Border: c("#767676"), FocusBorder: c("#7aa2f7"),
 		SelectedFg: c("#ffffff"), SelectedBg: c("#3b4261"),
-		MarkBg: c("#5f0000"), Marker: c("#ff5f5f"), LineNumber: c("#6c6c6c"),
-		Error: c("#ff5f5f"), Warning: c("#e0af68"), OK: c("#9ece6a"),
+		MarkBg: c("#5f0000"), Marker: c("#ff6e6e"), LineNumber: c("#939393"),
+		Error: c("#ff6e6e"), Warning: c("#e0af68"), OK: c("#9ece6a"),
 		Check: c("#bb9af7"), Count: c("#e0af68"), Location: c("#7dcfff"),
 		StatusFg: c("#c0caf5"), StatusBg: c("#24283b"),
-		HelpKey: c("#909090"), HelpDesc: c("#6c6c6c"),
+		StatusWarning: c("#e0af68"), StatusError: c("#ff7a7a"), StatusOK: c("#9ece6a"),
+		HelpKey: c("#c0caf5"), HelpDesc: c("#9aa0b8"),
+		Background: c("#262626"),
 	},
 	Light: {
 		Name: Light, IsDark: false, Chroma: "github",
-		Text: c("#303030"), Muted: c("#707070"), Accent: c("#1f5fbf"),
-		Border: c("#b0b0b0"), FocusBorder: c("#1f5fbf"),
+		Text: c("#303030"), Muted: c("#626262"), Accent: c("#1f5fbf"),
+		Border: c("#858585"), FocusBorder: c("#1f5fbf"),
 		SelectedFg: c("#000000"), SelectedBg: c("#cfe0ff"),
-		MarkBg: c("#ffe1e1"), Marker: c("#c00000"), LineNumber: c("#9e9e9e"),
-		Error: c("#c00000"), Warning: c("#9a5b00"), OK: c("#2a7a2a"),
-		Check: c("#7a3eb1"), Count: c("#9a5b00"), Location: c("#005f87"),
+		MarkBg: c("#ffe1e1"), Marker: c("#b00000"), LineNumber: c("#626262"),
+		Error: c("#b00000"), Warning: c("#8a5000"), OK: c("#2a6e2a"),
+		Check: c("#6f35a5"), Count: c("#8a5000"), Location: c("#005f87"),
 		StatusFg: c("#303030"), StatusBg: c("#e4e4e4"),
-		HelpKey: c("#626262"), HelpDesc: c("#8a8a8a"),
+		StatusWarning: c("#7a4600"), StatusError: c("#a00000"), StatusOK: c("#236023"),
+		HelpKey: c("#1c1c1c"), HelpDesc: c("#585858"),
+		Background: c("#eeeeee"),
 	},
 	HighContrast: {
 		Name: HighContrast, IsDark: true, Chroma: HighContrastChroma,
 		Text: c("#ffffff"), Muted: c("#d0d0d0"), Accent: c("#ffff00"),
 		Border: c("#ffffff"), FocusBorder: c("#ffff00"),
 		SelectedFg: c("#000000"), SelectedBg: c("#ffff00"),
-		MarkBg: c("#870000"), Marker: c("#ff5555"), LineNumber: c("#d0d0d0"),
+		MarkBg: c("#5f0000"), Marker: c("#ff8787"), LineNumber: c("#d0d0d0"),
 		Error: c("#ff5555"), Warning: c("#ffff55"), OK: c("#55ff55"),
 		Check: c("#ffffff"), Count: c("#ffff55"), Location: c("#55ffff"),
 		StatusFg: c("#000000"), StatusBg: c("#ffffff"),
-		HelpKey: c("#ffffff"), HelpDesc: c("#d0d0d0"),
+		StatusWarning: c("#6b4500"), StatusError: c("#a00000"), StatusOK: c("#005f00"),
+		HelpKey: c("#000000"), HelpDesc: c("#303030"),
+		Background: c("#000000"),
 	},
 }
 

@@ -10,7 +10,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/gpuav-dbg/gpuav-dbg/session"
@@ -61,14 +60,8 @@ func TestEndToEndSelectFragment(t *testing.T) {
 // calls Rerun with those settings; the new run is shown as run 2/2, c
 // compares it with run 1, < goes back to run 1.
 func TestEndToEndRerun(t *testing.T) {
-	var got []session.Settings
-	var mu sync.Mutex
-	opts := Options{Theme: "dark", Checks: fixture.Checks, Rerun: func(s session.Settings) (Source, error) {
-		mu.Lock()
-		got = append(got, s)
-		mu.Unlock()
-		return Static(secondRun()), nil
-	}}
+	rr := &rerunner{next: fixture.SecondRun}
+	opts := Options{Theme: "dark", Checks: fixture.Checks, Rerun: rr}
 	tm := teatest.NewTestModel(t, New(Static(fixture.Session()), opts),
 		teatest.WithInitialTermSize(120, 30),
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.ASCII)))
@@ -92,8 +85,7 @@ func TestEndToEndRerun(t *testing.T) {
 		fm.Session().Groups[0].Count != 4 {
 		t.Fatalf("runs %d, current %d", fm.Runs(), fm.Current())
 	}
-	mu.Lock()
-	defer mu.Unlock()
+	got := rr.settings()
 	if len(got) != 1 || got[0].Checks["descriptor_index_oob"] || !got[0].SafeMode {
 		t.Fatalf("Rerun got %+v", got)
 	}
@@ -101,8 +93,7 @@ func TestEndToEndRerun(t *testing.T) {
 
 // The compare screen of two runs, pinned.
 func TestCompareScreen(t *testing.T) {
-	m := newModel(fixture.Session(), 120, 20)
-	m.opts.Rerun = func(session.Settings) (Source, error) { return Static(secondRun()), nil }
+	m := newModelWith(fixture.Session(), 120, 20, Options{Rerun: &rerunner{next: fixture.SecondRun}})
 	press(m, "c")
 	if m.Screen() != ScreenMain || !strings.Contains(plain(m), "compare needs two runs") {
 		t.Fatalf("c with one run:\n%s", plain(m))
@@ -118,9 +109,55 @@ func TestCompareScreen(t *testing.T) {
 	press(m, "c")
 	out := view(m)
 	checkSize(t, out, 120, 20)
-	golden.RequireEqual(t, out)
+	fixture.Golden(t, out)
 	press(m, "<")
 	if m.Current() != 0 || !strings.Contains(plain(m), "run 1/2") {
 		t.Fatalf("<: current %d", m.Current())
 	}
+	// The tree is run 1's, not run 2's rows with run 1's counts.
+	press(m, "esc")
+	if p := plain(m); !strings.Contains(p, "• descriptor_index_oob oob_compute.comp:9") || strings.Contains(p, "buffer_oob") {
+		t.Fatalf("run 1's tree:\n%s", p)
+	}
+}
+
+// rerunner is the launcher side of a re-run for these tests: each Rerun
+// returns a static session of next(), Running says whether the last run's
+// app is live until Stop.
+type rerunner struct {
+	next func() *session.Session
+
+	mu      sync.Mutex
+	got     []session.Settings
+	live    bool
+	stopped int
+}
+
+func (r *rerunner) Rerun(s session.Settings) (Source, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.got = append(r.got, s)
+	n := r.next()
+	r.live = n.App.State == session.AppRunning
+	return Static(n), nil
+}
+
+func (r *rerunner) Running() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.live
+}
+
+func (r *rerunner) Stop() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.live = false
+	r.stopped++
+	return nil
+}
+
+func (r *rerunner) settings() []session.Settings {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]session.Settings(nil), r.got...)
 }

@@ -8,7 +8,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/gpuav-dbg/gpuav-dbg/session"
 	"github.com/gpuav-dbg/gpuav-dbg/tui/compare"
@@ -44,7 +43,7 @@ func TestLogScreen(t *testing.T) {
 			t.Errorf("log lacks %q:\n%s", want, p)
 		}
 	}
-	golden.RequireEqual(t, out)
+	fixture.Golden(t, out)
 	press(m, "esc")
 	if m.Screen() != ScreenMain {
 		t.Fatal("esc did not leave the log")
@@ -104,7 +103,7 @@ func TestSettingsScreen(t *testing.T) {
 			t.Errorf("settings lack %q:\n%s", want, p)
 		}
 	}
-	golden.RequireEqual(t, out)
+	fixture.Golden(t, out)
 	press(m, "r")
 	if !strings.Contains(plain(m), "re-run is not available for a saved session") || m.Runs() != 1 {
 		t.Fatalf("r without Rerun:\n%s", plain(m))
@@ -144,7 +143,7 @@ func TestSPIRVView(t *testing.T) {
 	if got := markedLine(out); !strings.HasPrefix(got, "▶  71 │") || !strings.Contains(got, `OpName %acc "acc"`) {
 		t.Fatalf("marked line %q", got)
 	}
-	golden.RequireEqual(t, out)
+	fixture.Golden(t, out)
 	// The fragment group has its source line; d shows its SPIR-V, which
 	// the session lacks: the pane says so.
 	press(m, "n")
@@ -182,7 +181,8 @@ func TestFilter(t *testing.T) {
 	if m.Filter() != "frag" || m.Tree().Total() != 1 || m.Selected() != 1 {
 		t.Fatalf("filter %q: %d groups, selected %d", m.Filter(), m.Tree().Total(), m.Selected())
 	}
-	if !strings.Contains(plain(m), "/frag") || !strings.Contains(plain(m), "1 matching groups") {
+	if !strings.Contains(plain(m), "/frag") || !strings.Contains(plain(m), "1 of 2 groups match") ||
+		!strings.Contains(plain(m), "1 of 2 groups · 64 of 68 records") {
 		t.Fatalf("prompt:\n%s", plain(m))
 	}
 	press(m, "enter")
@@ -260,24 +260,15 @@ func TestGroupingKeys(t *testing.T) {
 	}
 }
 
-// secondRun is run 2 of the compare tests: the compute error fixed, the
-// fragment one twice as often, a new one.
-func secondRun() *session.Session {
-	s := fixture.Session()
-	s.Groups[1].Count = 128
-	g := fixture.Compute()
-	g.Check, g.ActionIndex, g.Count = "buffer_oob", 2, 7
-	s.Groups = []*session.ErrorGroup{s.Groups[1], g}
-	s.Settings.Checks["buffer_oob"] = true
-	return s
-}
-
 func TestCompare(t *testing.T) {
-	rows := compare.Compare(fixture.Session(), secondRun())
+	rows := compare.Compare(fixture.Session(), fixture.SecondRun())
 	want := []compare.Row{
-		{Check: "descriptor_index_oob", Location: "oob_fragment.frag:9", Action: "#0 vkCmdDraw", A: 64, B: 128, Status: compare.StatusChanged},
-		{Check: "buffer_oob", Location: "oob_compute.comp:9", Action: "#2 vkCmdDispatch — frame 0 › oob pass", A: 0, B: 7, Status: compare.StatusNew},
-		{Check: "descriptor_index_oob", Location: "oob_compute.comp:9", Action: "#0 vkCmdDispatch — frame 0 › oob pass", A: 4, B: 0, Status: compare.StatusFixed},
+		{Check: "descriptor_index_oob", Location: "oob_fragment.frag:9", Action: "#0 vkCmdDraw", A: 64, B: 128, Status: compare.StatusChanged,
+			GroupA: 1, GroupB: 0},
+		{Check: "buffer_oob", Location: "oob_compute.comp:9", Action: "#2 vkCmdDispatch — frame 0 › oob pass", A: 0, B: 7, Status: compare.StatusNew,
+			GroupA: -1, GroupB: 1},
+		{Check: "descriptor_index_oob", Location: "oob_compute.comp:9", Action: "#0 vkCmdDispatch — frame 0 › oob pass", A: 4, B: 0, Status: compare.StatusFixed,
+			GroupA: 0, GroupB: -1},
 	}
 	if len(rows) != len(want) {
 		t.Fatalf("%d rows: %+v", len(rows), rows)

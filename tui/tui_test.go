@@ -8,37 +8,54 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/gpuav-dbg/gpuav-dbg/session"
+	"github.com/gpuav-dbg/gpuav-dbg/tui/common"
 	"github.com/gpuav-dbg/gpuav-dbg/tui/internal/fixture"
 )
 
 // newModel returns a model of s, without colours, sized w×h.
-func newModel(s *session.Session, w, h int) *Model {
-	m := New(Static(s), Options{Theme: "dark", NoColor: true, Checks: fixture.Checks})
+func newModel(s *session.Session, w, h int) *Model { return newModelWith(s, w, h, Options{}) }
+
+// newModelWith is newModel with options (theme, colours and checks set).
+func newModelWith(s *session.Session, w, h int, o Options) *Model {
+	o.Theme, o.NoColor, o.Checks = "dark", true, fixture.Checks
+	m := New(Static(s), o)
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	return m
 }
 
+// keyMsg is the key press k names: a key name (tab, enter, left...) or
+// the text typed.
+func keyMsg(k string) tea.KeyPressMsg {
+	switch k {
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "shift+tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "left":
+		return tea.KeyPressMsg{Code: tea.KeyLeft}
+	case "right":
+		return tea.KeyPressMsg{Code: tea.KeyRight}
+	case "space":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	case "backspace":
+		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	case "ctrl+u":
+		return tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl}
+	}
+	return tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
+}
+
 func press(m *Model, keys ...string) {
 	for _, k := range keys {
-		var msg tea.KeyPressMsg
-		switch k {
-		case "tab":
-			msg = tea.KeyPressMsg{Code: tea.KeyTab}
-		case "shift+tab":
-			msg = tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
-		case "enter":
-			msg = tea.KeyPressMsg{Code: tea.KeyEnter}
-		case "esc":
-			msg = tea.KeyPressMsg{Code: tea.KeyEscape}
-		case "down":
-			msg = tea.KeyPressMsg{Code: tea.KeyDown}
-		default:
-			msg = tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
-		}
-		m.Update(msg)
+		m.Update(keyMsg(k))
 	}
 }
 
@@ -72,7 +89,7 @@ func TestViewCompute(t *testing.T) {
 	m := newModel(fixture.Session(), 120, 30)
 	out := view(m)
 	checkSize(t, out, 120, 30)
-	golden.RequireEqual(t, out)
+	fixture.Golden(t, out)
 }
 
 // n selects the next error group (the fragment one), enter on it focuses
@@ -88,14 +105,14 @@ func TestViewFragmentSourceFocused(t *testing.T) {
 	if got := markedLine(out); !strings.Contains(got, "9 │     color = texture(tex[pc.tex_ind], uv);") {
 		t.Fatalf("marked line %q", got)
 	}
-	golden.RequireEqual(t, out)
+	fixture.Golden(t, out)
 }
 
 func TestViewMinimumSize(t *testing.T) {
 	m := newModel(fixture.Session(), MinWidth, MinHeight)
 	out := view(m)
 	checkSize(t, out, MinWidth, MinHeight)
-	golden.RequireEqual(t, out)
+	fixture.Golden(t, out)
 }
 
 func TestViewTooSmall(t *testing.T) {
@@ -108,7 +125,7 @@ func TestViewTooSmall(t *testing.T) {
 			t.Errorf("%dx%d: screen says %q, want %q", sz[0], sz[1], got, want)
 		}
 	}
-	golden.RequireEqual(t, view(newModel(fixture.Session(), 59, 15)))
+	fixture.Golden(t, view(newModel(fixture.Session(), 59, 15)))
 }
 
 func TestViewWaiting(t *testing.T) {
@@ -118,7 +135,7 @@ func TestViewWaiting(t *testing.T) {
 	if !strings.Contains(plain, "waiting for errors…") || !strings.Contains(plain, "./oob running (pid 4242)") {
 		t.Fatalf("waiting view:\n%s", plain)
 	}
-	golden.RequireEqual(t, out)
+	fixture.Golden(t, out)
 }
 
 func TestViewNoErrors(t *testing.T) {
@@ -129,7 +146,7 @@ func TestViewNoErrors(t *testing.T) {
 		strings.Contains(plain, "waiting") {
 		t.Fatalf("no-errors view:\n%s", plain)
 	}
-	golden.RequireEqual(t, out)
+	fixture.Golden(t, out)
 }
 
 func TestViewCrashedWithNotices(t *testing.T) {
@@ -159,7 +176,7 @@ func TestHelpOverlay(t *testing.T) {
 			t.Errorf("help lacks %q", want)
 		}
 	}
-	golden.RequireEqual(t, out)
+	fixture.Golden(t, out)
 	press(m, "j") // keys other than ?, esc and q do nothing under the help
 	if m.Selected() != 0 {
 		t.Fatal("j moved the selection under the help overlay")
@@ -269,7 +286,7 @@ func TestMouse(t *testing.T) {
 	}
 	// The wheel over the detail pane scrolls it, not the list.
 	m.Update(tea.MouseWheelMsg{X: 80, Y: 3, Button: tea.MouseWheelDown})
-	if m.Selected() != 1 || m.detail.Offset() != wheelStep {
+	if m.Selected() != 1 || m.detail.Offset() != common.WheelStep {
 		t.Fatalf("wheel over detail: selected %d offset %d", m.Selected(), m.detail.Offset())
 	}
 }
@@ -332,8 +349,8 @@ func TestUpdatedMsg(t *testing.T) {
 	}
 	src.set(func(s *session.Session) { s.App.State, s.App.ExitCode = session.AppExited, 0 })
 	msg := cmd()
-	if _, ok := msg.(updatesMsg); !ok {
-		t.Fatalf("listener returned %T", msg)
+	if sm, ok := msg.(snapshotMsg); !ok || sm.s.App.State != session.AppExited {
+		t.Fatalf("listener returned %T %+v", msg, msg)
 	}
 	if _, next := m.Update(msg); next == nil {
 		t.Fatal("no new listener after a notice")

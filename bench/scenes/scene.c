@@ -42,41 +42,20 @@
  *
  * It also prints "bench: device", "bench: driver", "bench: size", a result
  * check ("bench: check ok") and "bench: vk-errors <n>", the number of
- * ERROR-severity debug-utils messages it received (every one is printed too).
+ * ERROR-severity debug-utils messages it received (the first 20 are printed
+ * too, as "[vk error] ID: MESSAGE").
  * Every failure prints "scene: ..." and exits 1; bad flags exit 2.
  */
 
-#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include <vulkan/vulkan.h>
+#include "capp.h"
 
-static void die(const char *msg, const char *arg)
-{
-    fprintf(stderr, "scene: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
-    exit(1);
-}
-
-static void check_result(VkResult r, const char *expr)
-{
-    if (r == VK_SUCCESS)
-        return;
-    fprintf(stderr, "scene: %.*s failed: %d\n", (int)strcspn(expr, "("), expr, (int)r);
-    exit(1);
-}
-#define CHECK(call) check_result((call), #call)
-
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
+const char capp_app_name[] = "scene";
 
 /* ---- options ----------------------------------------------------------------- */
 
@@ -125,7 +104,7 @@ static char *default_spv_dir(const char *argv0)
     size_t n = slash ? (size_t)(slash - argv0) : 1;
     char *d = malloc(n + 5);
     if (!d)
-        die("out of memory", NULL);
+        capp_die("out of memory");
     if (slash)
         memcpy(d, argv0, n);
     else
@@ -196,69 +175,20 @@ static struct options parse_options(int argc, char **argv)
 /* ---- device ------------------------------------------------------------------- */
 
 struct ctx {
-    VkInstance instance;
-    VkDebugUtilsMessengerEXT messenger;
-    VkPhysicalDevice phys;
-    VkPhysicalDeviceMemoryProperties mem_props;
-    uint32_t queue_family;
-    VkDevice device;
-    VkQueue queue;
+    capp vk;
     VkCommandPool pool;
     VkCommandBuffer cmd;
     VkFence fence;
     VkDescriptorPool desc_pool;
 };
 
-static unsigned vk_errors;
-
-static VKAPI_ATTR VkBool32 VKAPI_CALL debug_callback(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-                                                     VkDebugUtilsMessageTypeFlagsEXT types,
-                                                     const VkDebugUtilsMessengerCallbackDataEXT *data,
-                                                     void *user)
-{
-    (void)types;
-    (void)user;
-    if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) {
-        vk_errors++;
-        if (vk_errors <= 20)
-            fprintf(stderr, "[vk error] %s: %s\n", data->pMessageIdName ? data->pMessageIdName : "(none)",
-                    data->pMessage ? data->pMessage : "");
-    } else {
-        fprintf(stderr, "[vk warning] %s: %s\n", data->pMessageIdName ? data->pMessageIdName : "(none)",
-                data->pMessage ? data->pMessage : "");
-    }
-    return VK_FALSE;
-}
-
-static int has_extension(const char *name)
-{
-    uint32_t n = 0;
-    CHECK(vkEnumerateInstanceExtensionProperties(NULL, &n, NULL));
-    VkExtensionProperties *exts = calloc(n ? n : 1, sizeof *exts);
-    if (!exts)
-        die("out of memory", NULL);
-    CHECK(vkEnumerateInstanceExtensionProperties(NULL, &n, exts));
-    int found = 0;
-    for (uint32_t i = 0; i < n; i++)
-        found |= !strcmp(exts[i].extensionName, name);
-    free(exts);
-    return found;
-}
-
+/* create_instance makes the instance, with GPU-AV on and the rest of the
+ * Khronos layer off when BENCH_KHRONOS_GPUAV=1, and a messenger that prints
+ * warnings and the first 20 errors and counts every error. */
 static void create_instance(struct ctx *c)
 {
-    int debug_utils = has_extension(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
     const char *khronos = getenv("BENCH_KHRONOS_GPUAV");
     int gpuav = khronos && !strcmp(khronos, "1");
-
-    VkDebugUtilsMessengerCreateInfoEXT mci = {
-        .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
-        .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
-                           VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
-        .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
-                       VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT,
-        .pfnUserCallback = debug_callback,
-    };
     VkValidationFeatureEnableEXT enables[] = { VK_VALIDATION_FEATURE_ENABLE_GPU_ASSISTED_EXT };
     VkValidationFeatureDisableEXT disables[] = {
         VK_VALIDATION_FEATURE_DISABLE_CORE_CHECKS_EXT,     VK_VALIDATION_FEATURE_DISABLE_SHADERS_EXT,
@@ -267,80 +197,36 @@ static void create_instance(struct ctx *c)
     };
     VkValidationFeaturesEXT vf = {
         .sType = VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT,
-        .pNext = debug_utils ? &mci : NULL,
         .enabledValidationFeatureCount = 1,
         .pEnabledValidationFeatures = enables,
         .disabledValidationFeatureCount = sizeof disables / sizeof disables[0],
         .pDisabledValidationFeatures = disables,
     };
-    VkApplicationInfo app = {
-        .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
-        .pApplicationName = "gpuav-dbg bench scene",
-        .apiVersion = VK_API_VERSION_1_2,
-    };
-    const char *ext_names[] = { VK_EXT_DEBUG_UTILS_EXTENSION_NAME };
-    VkInstanceCreateInfo ici = {
-        .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
-        .pNext = gpuav ? (void *)&vf : debug_utils ? (void *)&mci : NULL,
-        .pApplicationInfo = &app,
-        .enabledExtensionCount = debug_utils ? 1 : 0,
-        .ppEnabledExtensionNames = debug_utils ? ext_names : NULL,
-    };
-    CHECK(vkCreateInstance(&ici, NULL, &c->instance));
-    if (debug_utils) {
-        PFN_vkCreateDebugUtilsMessengerEXT create = (PFN_vkCreateDebugUtilsMessengerEXT)
-            vkGetInstanceProcAddr(c->instance, "vkCreateDebugUtilsMessengerEXT");
-        if (!create)
-            die("VK_EXT_debug_utils is enabled but vkCreateDebugUtilsMessengerEXT is missing", NULL);
-        CHECK(create(c->instance, &mci, NULL, &c->messenger));
-    }
+    capp_create_instance(&c->vk, &(capp_instance_info){
+        .app_name = "gpuav-dbg bench scene",
+        .api_version = VK_API_VERSION_1_2,
+        .next = gpuav ? &vf : NULL,
+        .messenger = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+        .messenger_types = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT,
+        .print_errors = 20,
+    });
     printf("bench: khronos-gpuav %s\n", gpuav ? "on" : "off");
 }
 
 static void create_device(struct ctx *c)
 {
-    uint32_t n = 0;
-    CHECK(vkEnumeratePhysicalDevices(c->instance, &n, NULL));
-    if (n == 0)
-        die("no Vulkan physical device", NULL);
-    VkPhysicalDevice devs[16];
-    if (n > 16)
-        n = 16;
-    VkResult r = vkEnumeratePhysicalDevices(c->instance, &n, devs);
-    if (r != VK_SUCCESS && r != VK_INCOMPLETE)
-        check_result(r, "vkEnumeratePhysicalDevices");
-    c->phys = devs[0];
-
     VkPhysicalDeviceDriverProperties drv = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES };
     VkPhysicalDeviceProperties2 props = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &drv };
-    vkGetPhysicalDeviceProperties2(c->phys, &props);
+    vkGetPhysicalDeviceProperties2(c->vk.pd, &props);
     printf("bench: device %s\n", props.properties.deviceName);
     printf("bench: driver %s %s (Vulkan %u.%u.%u)\n", drv.driverName, drv.driverInfo,
            VK_API_VERSION_MAJOR(props.properties.apiVersion), VK_API_VERSION_MINOR(props.properties.apiVersion),
            VK_API_VERSION_PATCH(props.properties.apiVersion));
-    vkGetPhysicalDeviceMemoryProperties(c->phys, &c->mem_props);
-
-    uint32_t qn = 0;
-    vkGetPhysicalDeviceQueueFamilyProperties(c->phys, &qn, NULL);
-    VkQueueFamilyProperties qf[32];
-    if (qn > 32)
-        qn = 32;
-    vkGetPhysicalDeviceQueueFamilyProperties(c->phys, &qn, qf);
-    c->queue_family = UINT32_MAX;
-    for (uint32_t i = 0; i < qn; i++) {
-        VkQueueFlags want = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT;
-        if ((qf[i].queueFlags & want) == want) {
-            c->queue_family = i;
-            break;
-        }
-    }
-    if (c->queue_family == UINT32_MAX)
-        die("no queue family with graphics and compute", NULL);
 
     VkPhysicalDeviceFeatures have;
-    vkGetPhysicalDeviceFeatures(c->phys, &have);
+    vkGetPhysicalDeviceFeatures(c->vk.pd, &have);
     if (!have.shaderStorageBufferArrayDynamicIndexing || !have.shaderSampledImageArrayDynamicIndexing)
-        die("the device lacks dynamic indexing of storage buffer / sampled image arrays", NULL);
+        capp_die("the device lacks dynamic indexing of storage buffer / sampled image arrays");
     /* The two store features are what both GPU-AV layers want for
      * instrumented vertex and fragment shaders; enable them when present. */
     VkPhysicalDeviceFeatures features = {
@@ -349,36 +235,11 @@ static void create_device(struct ctx *c)
         .fragmentStoresAndAtomics = have.fragmentStoresAndAtomics,
         .vertexPipelineStoresAndAtomics = have.vertexPipelineStoresAndAtomics,
     };
-    float prio = 1.0f;
-    VkDeviceQueueCreateInfo qci = {
-        .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
-        .queueFamilyIndex = c->queue_family,
-        .queueCount = 1,
-        .pQueuePriorities = &prio,
-    };
-    VkDeviceCreateInfo dci = {
-        .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
-        .queueCreateInfoCount = 1,
-        .pQueueCreateInfos = &qci,
-        .pEnabledFeatures = &features,
-    };
-    CHECK(vkCreateDevice(c->phys, &dci, NULL, &c->device));
-    vkGetDeviceQueue(c->device, c->queue_family, 0, &c->queue);
-
-    VkCommandPoolCreateInfo cpci = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
-        .queueFamilyIndex = c->queue_family,
-    };
-    CHECK(vkCreateCommandPool(c->device, &cpci, NULL, &c->pool));
-    VkCommandBufferAllocateInfo cbai = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-        .commandPool = c->pool,
-        .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
-        .commandBufferCount = 1,
-    };
-    CHECK(vkAllocateCommandBuffers(c->device, &cbai, &c->cmd));
-    VkFenceCreateInfo fci = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
-    CHECK(vkCreateFence(c->device, &fci, NULL, &c->fence));
+    capp_create_device(&c->vk, &(capp_device_info){ .queue_flags = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT,
+                                                    .features = &features });
+    c->pool = capp_command_pool(&c->vk, 0);
+    c->cmd = capp_command_buffer(&c->vk, c->pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, NULL);
+    c->fence = capp_fence(&c->vk);
 }
 
 static void create_desc_pool(struct ctx *c, uint32_t sets)
@@ -388,123 +249,18 @@ static void create_desc_pool(struct ctx *c, uint32_t sets)
         { VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 8 * sets },
         { VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 2 * sets },
     };
-    VkDescriptorPoolCreateInfo dpci = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
-        .maxSets = sets,
-        .poolSizeCount = 3,
-        .pPoolSizes = sizes,
-    };
-    CHECK(vkCreateDescriptorPool(c->device, &dpci, NULL, &c->desc_pool));
+    c->desc_pool = capp_descriptor_pool(&c->vk, sets, sizes, 3);
 }
 
-static uint32_t find_memory_type(const struct ctx *c, uint32_t bits, VkMemoryPropertyFlags want)
-{
-    for (uint32_t i = 0; i < c->mem_props.memoryTypeCount; i++)
-        if ((bits & (1u << i)) && (c->mem_props.memoryTypes[i].propertyFlags & want) == want)
-            return i;
-    die("no suitable memory type", NULL);
-    return 0;
-}
+/* The scenes' buffers (capp_buffer_create) are host-visible and coherent:
+ * kept simple, the scenes measure the layer, not the memory placement, and
+ * every configuration uses the same ones. */
 
-static VkDeviceMemory alloc_memory(const struct ctx *c, VkMemoryRequirements req, VkMemoryPropertyFlags want)
-{
-    VkMemoryAllocateInfo mai = {
-        .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-        .allocationSize = req.size,
-        .memoryTypeIndex = find_memory_type(c, req.memoryTypeBits, want),
-    };
-    VkDeviceMemory mem;
-    CHECK(vkAllocateMemory(c->device, &mai, NULL, &mem));
-    return mem;
-}
-
-/* A host-visible, coherent buffer (kept simple: the scenes measure the layer,
- * not the memory placement, and every configuration uses the same one). */
-struct buffer {
-    VkBuffer buf;
-    VkDeviceMemory mem;
-    void *map;
-    VkDeviceSize size;
-};
-
-static struct buffer make_buffer(const struct ctx *c, VkDeviceSize size, VkBufferUsageFlags usage)
-{
-    struct buffer b = { .size = size };
-    VkBufferCreateInfo bci = {
-        .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
-        .size = size,
-        .usage = usage,
-        .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
-    };
-    CHECK(vkCreateBuffer(c->device, &bci, NULL, &b.buf));
-    VkMemoryRequirements req;
-    vkGetBufferMemoryRequirements(c->device, b.buf, &req);
-    b.mem = alloc_memory(c, req, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
-    CHECK(vkBindBufferMemory(c->device, b.buf, b.mem, 0));
-    CHECK(vkMapMemory(c->device, b.mem, 0, VK_WHOLE_SIZE, 0, &b.map));
-    return b;
-}
-
-static void free_buffer(const struct ctx *c, struct buffer *b)
-{
-    vkUnmapMemory(c->device, b->mem);
-    vkDestroyBuffer(c->device, b->buf, NULL);
-    vkFreeMemory(c->device, b->mem, NULL);
-}
-
-struct image {
-    VkImage img;
-    VkDeviceMemory mem;
-    VkImageView view;
-};
-
-static struct image make_image(const struct ctx *c, uint32_t w, uint32_t h, VkFormat format, VkImageUsageFlags usage)
-{
-    struct image im;
-    VkImageCreateInfo ici = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
-        .imageType = VK_IMAGE_TYPE_2D,
-        .format = format,
-        .extent = { w, h, 1 },
-        .mipLevels = 1,
-        .arrayLayers = 1,
-        .samples = VK_SAMPLE_COUNT_1_BIT,
-        .tiling = VK_IMAGE_TILING_OPTIMAL,
-        .usage = usage,
-        .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
-        .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-    };
-    CHECK(vkCreateImage(c->device, &ici, NULL, &im.img));
-    VkMemoryRequirements req;
-    vkGetImageMemoryRequirements(c->device, im.img, &req);
-    im.mem = alloc_memory(c, req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-    CHECK(vkBindImageMemory(c->device, im.img, im.mem, 0));
-    VkImageViewCreateInfo ivci = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
-        .image = im.img,
-        .viewType = VK_IMAGE_VIEW_TYPE_2D,
-        .format = format,
-        .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 },
-    };
-    CHECK(vkCreateImageView(c->device, &ivci, NULL, &im.view));
-    return im;
-}
-
-static void free_image(const struct ctx *c, struct image *im)
-{
-    vkDestroyImageView(c->device, im->view, NULL);
-    vkDestroyImage(c->device, im->img, NULL);
-    vkFreeMemory(c->device, im->mem, NULL);
-}
-
+/* begin resets the command pool and begins the one command buffer. */
 static void begin(const struct ctx *c)
 {
-    CHECK(vkResetCommandPool(c->device, c->pool, 0));
-    VkCommandBufferBeginInfo cbbi = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-        .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
-    };
-    CHECK(vkBeginCommandBuffer(c->cmd, &cbbi));
+    CHECK(vkResetCommandPool(c->vk.dev, c->pool, 0));
+    capp_begin(c->cmd, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
 }
 
 /* With BENCH_PHASES=1 in the environment the scenes also print where an
@@ -512,7 +268,7 @@ static void begin(const struct ctx *c)
  * recording, vkQueueSubmit and the wait for the fence; per pipeline, the
  * module and pipeline creation times. */
 static int g_phases = -1;
-static uint64_t g_submit_ns, g_wait_ns;
+static capp_timing g_time; /* of the last submit_and_wait */
 
 static int phases(void)
 {
@@ -523,70 +279,38 @@ static int phases(void)
     return g_phases;
 }
 
+/* submit_and_wait ends the command buffer, submits it and waits for it;
+ * g_time gets the submit (vkEndCommandBuffer included) and the wait. */
 static void submit_and_wait(const struct ctx *c)
 {
-    uint64_t t0 = now_ns();
+    g_time = (capp_timing){ .start_ns = capp_now_ns() };
     CHECK(vkEndCommandBuffer(c->cmd));
-    VkSubmitInfo si = {
-        .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
-        .commandBufferCount = 1,
-        .pCommandBuffers = &c->cmd,
-    };
-    CHECK(vkQueueSubmit(c->queue, 1, &si, c->fence));
-    uint64_t t1 = now_ns();
-    CHECK(vkWaitForFences(c->device, 1, &c->fence, VK_TRUE, UINT64_MAX));
-    g_submit_ns = t1 - t0;
-    g_wait_ns = now_ns() - t1;
-    CHECK(vkResetFences(c->device, 1, &c->fence));
+    capp_submit_wait(&c->vk, 1, &c->cmd, c->fence, &g_time);
 }
 
 /* Textures: RGBA32F (sampleable everywhere, exact values), each cleared to
  * one colour, left in SHADER_READ_ONLY_OPTIMAL. */
-static void fill_textures(const struct ctx *c, struct image *tex, uint32_t n)
+static void fill_textures(const struct ctx *c, capp_image *tex, uint32_t n)
 {
     begin(c);
+    VkImageSubresourceRange range = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 };
     for (uint32_t t = 0; t < n; t++) {
-        VkImageMemoryBarrier b = {
-            .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
-            .dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
-            .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-            .newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-            .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-            .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-            .image = tex[t].img,
-            .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 },
-        };
-        vkCmdPipelineBarrier(c->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL,
-                             0, NULL, 1, &b);
+        capp_image_barrier(c->cmd, tex[t].image, (capp_layout_change){
+            .from = VK_IMAGE_LAYOUT_UNDEFINED, .to = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+            .dst_access = VK_ACCESS_TRANSFER_WRITE_BIT,
+            .src_stage = VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, .dst_stage = VK_PIPELINE_STAGE_TRANSFER_BIT,
+        });
         float v = 0.125f * (float)(t + 1);
         VkClearColorValue col = { .float32 = { v, v, v, v } };
-        vkCmdClearColorImage(c->cmd, tex[t].img, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &col, 1,
-                             &b.subresourceRange);
-        b.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-        b.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
-        b.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
-        b.newLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
-        vkCmdPipelineBarrier(c->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                             VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, NULL,
-                             0, NULL, 1, &b);
+        vkCmdClearColorImage(c->cmd, tex[t].image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &col, 1, &range);
+        capp_image_barrier(c->cmd, tex[t].image, (capp_layout_change){
+            .from = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, .to = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+            .src_access = VK_ACCESS_TRANSFER_WRITE_BIT, .dst_access = VK_ACCESS_SHADER_READ_BIT,
+            .src_stage = VK_PIPELINE_STAGE_TRANSFER_BIT,
+            .dst_stage = VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+        });
     }
     submit_and_wait(c);
-}
-
-static VkSampler make_sampler(const struct ctx *c)
-{
-    VkSamplerCreateInfo sci = {
-        .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
-        .magFilter = VK_FILTER_NEAREST,
-        .minFilter = VK_FILTER_NEAREST,
-        .mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST,
-        .addressModeU = VK_SAMPLER_ADDRESS_MODE_REPEAT,
-        .addressModeV = VK_SAMPLER_ADDRESS_MODE_REPEAT,
-        .addressModeW = VK_SAMPLER_ADDRESS_MODE_REPEAT,
-    };
-    VkSampler s;
-    CHECK(vkCreateSampler(c->device, &sci, NULL, &s));
-    return s;
 }
 
 /* ---- shaders ------------------------------------------------------------------ */
@@ -596,159 +320,56 @@ struct spv {
     size_t size; /* bytes */
 };
 
+/* load_spv reads DIR/NAME.spv (make bench-apps builds them). */
 static struct spv load_spv(const char *dir, const char *name)
 {
     char path[8400];
     snprintf(path, sizeof path, "%s/%s.spv", dir, name);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        die("cannot open shader (build it with make bench-apps)", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    if (n <= 20 || n % 4)
-        die("not a SPIR-V module", path);
-    struct spv s = { malloc((size_t)n), (size_t)n };
-    if (!s.words || fread(s.words, 1, (size_t)n, f) != (size_t)n)
-        die("cannot read shader", path);
-    fclose(f);
-    if (s.words[0] != 0x07230203)
-        die("not a SPIR-V module", path);
+    struct spv s;
+    s.words = capp_read_spirv(path, &s.size);
     return s;
 }
 
 static VkShaderModule make_module(const struct ctx *c, struct spv s)
 {
-    VkShaderModuleCreateInfo smci = {
-        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-        .codeSize = s.size,
-        .pCode = s.words,
-    };
-    VkShaderModule m;
-    CHECK(vkCreateShaderModule(c->device, &smci, NULL, &m));
-    return m;
+    return capp_shader_module(&c->vk, s.words, s.size);
 }
 
-static VkPipeline make_compute(const struct ctx *c, VkShaderModule m, VkPipelineLayout layout,
-                               const VkSpecializationInfo *spec)
-{
-    VkComputePipelineCreateInfo cpci = {
-        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-        .stage = { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-                   .stage = VK_SHADER_STAGE_COMPUTE_BIT, .module = m, .pName = "main",
-                   .pSpecializationInfo = spec },
-        .layout = layout,
-        .basePipelineIndex = -1,
-    };
-    VkPipeline p;
-    CHECK(vkCreateComputePipelines(c->device, VK_NULL_HANDLE, 1, &cpci, NULL, &p));
-    return p;
-}
-
+/* make_graphics makes the scenes' graphics pipeline: vs and fs with spec,
+ * triangle lists into a size x size target of rp, blending ONE + ONE. */
 static VkPipeline make_graphics(const struct ctx *c, VkShaderModule vs, VkShaderModule fs, VkPipelineLayout layout,
                                 VkRenderPass rp, uint32_t size, const VkSpecializationInfo *spec)
 {
     VkPipelineShaderStageCreateInfo stages[2] = {
-        { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT,
-          .module = vs, .pName = "main", .pSpecializationInfo = spec },
-        { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
-          .module = fs, .pName = "main", .pSpecializationInfo = spec },
+        capp_stage(VK_SHADER_STAGE_VERTEX_BIT, vs, spec),
+        capp_stage(VK_SHADER_STAGE_FRAGMENT_BIT, fs, spec),
     };
-    VkPipelineVertexInputStateCreateInfo vi = { .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO };
-    VkPipelineInputAssemblyStateCreateInfo ia = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
-        .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
-    };
-    VkViewport viewport = { 0.0f, 0.0f, (float)size, (float)size, 0.0f, 1.0f };
-    VkRect2D scissor = { { 0, 0 }, { size, size } };
-    VkPipelineViewportStateCreateInfo vp = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
-        .viewportCount = 1, .pViewports = &viewport, .scissorCount = 1, .pScissors = &scissor,
-    };
-    VkPipelineRasterizationStateCreateInfo rs = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
-        .polygonMode = VK_POLYGON_MODE_FILL,
-        .cullMode = VK_CULL_MODE_NONE,
-        .frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE,
-        .lineWidth = 1.0f,
-    };
-    VkPipelineMultisampleStateCreateInfo ms = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
-        .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT,
-    };
-    VkPipelineColorBlendAttachmentState ba = {
-        .blendEnable = VK_TRUE,
-        .srcColorBlendFactor = VK_BLEND_FACTOR_ONE,
-        .dstColorBlendFactor = VK_BLEND_FACTOR_ONE,
-        .colorBlendOp = VK_BLEND_OP_ADD,
-        .srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE,
-        .dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE,
-        .alphaBlendOp = VK_BLEND_OP_ADD,
-        .colorWriteMask = 0xf,
-    };
-    VkPipelineColorBlendStateCreateInfo cb = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
-        .attachmentCount = 1, .pAttachments = &ba,
-    };
-    VkGraphicsPipelineCreateInfo gpci = {
-        .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
-        .stageCount = 2, .pStages = stages,
-        .pVertexInputState = &vi, .pInputAssemblyState = &ia, .pViewportState = &vp,
-        .pRasterizationState = &rs, .pMultisampleState = &ms, .pColorBlendState = &cb,
-        .layout = layout, .renderPass = rp, .basePipelineIndex = -1,
-    };
-    VkPipeline p;
-    CHECK(vkCreateGraphicsPipelines(c->device, VK_NULL_HANDLE, 1, &gpci, NULL, &p));
-    return p;
+    return capp_graphics_pipeline(&c->vk, &(capp_graphics_info){
+        .stages = stages, .nstages = 2, .layout = layout, .render_pass = rp, .width = size, .height = size,
+        .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, .additive = 1,
+    });
 }
 
-static VkDescriptorSetLayout make_set_layout(const struct ctx *c, const VkDescriptorSetLayoutBinding *b, uint32_t n)
-{
-    VkDescriptorSetLayoutCreateInfo ci = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-        .bindingCount = n,
-        .pBindings = b,
-    };
-    VkDescriptorSetLayout l;
-    CHECK(vkCreateDescriptorSetLayout(c->device, &ci, NULL, &l));
-    return l;
-}
-
+/* make_layout makes a pipeline layout of one set layout and pc_size bytes
+ * of push constants. */
 static VkPipelineLayout make_layout(const struct ctx *c, VkDescriptorSetLayout dsl, VkShaderStageFlags pc_stages,
                                     uint32_t pc_size)
 {
-    VkPushConstantRange pcr = { pc_stages, 0, pc_size };
-    VkPipelineLayoutCreateInfo ci = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-        .setLayoutCount = 1,
-        .pSetLayouts = &dsl,
-        .pushConstantRangeCount = 1,
-        .pPushConstantRanges = &pcr,
-    };
-    VkPipelineLayout l;
-    CHECK(vkCreatePipelineLayout(c->device, &ci, NULL, &l));
-    return l;
+    return capp_pipeline_layout(&c->vk, 1, &dsl, &(VkPushConstantRange){ pc_stages, 0, pc_size });
 }
 
+/* alloc_set allocates a set of dsl from the scene's pool. */
 static VkDescriptorSet alloc_set(const struct ctx *c, VkDescriptorSetLayout dsl)
 {
-    VkDescriptorSetAllocateInfo ai = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-        .descriptorPool = c->desc_pool,
-        .descriptorSetCount = 1,
-        .pSetLayouts = &dsl,
-    };
-    VkDescriptorSet s;
-    CHECK(vkAllocateDescriptorSets(c->device, &ai, &s));
-    return s;
+    return capp_descriptor_set(&c->vk, c->desc_pool, dsl);
 }
 
 static void report_iter(uint32_t i, uint32_t warmup, uint64_t ns)
 {
-    if (i >= warmup && phases() && g_submit_ns + g_wait_ns <= ns)
+    if (i >= warmup && phases() && g_time.submit_ns + g_time.wait_ns <= ns)
         printf("phase: iter %u record %llu submit %llu wait %llu\n", i - warmup,
-               (unsigned long long)(ns - g_submit_ns - g_wait_ns), (unsigned long long)g_submit_ns,
-               (unsigned long long)g_wait_ns);
+               (unsigned long long)(ns - g_time.submit_ns - g_time.wait_ns), (unsigned long long)g_time.submit_ns,
+               (unsigned long long)g_time.wait_ns);
     if (i < warmup)
         printf("bench: warmup %u %llu\n", i, (unsigned long long)ns);
     else
@@ -764,18 +385,18 @@ static void scene_dispatch(struct ctx *c, const struct options *o)
 {
     printf("bench: size dispatches=%u\n", o->dispatches);
     create_desc_pool(c, 1);
-    struct buffer ins[ARRAY];
+    capp_buffer ins[ARRAY];
     for (uint32_t k = 0; k < ARRAY; k++) {
-        ins[k] = make_buffer(c, LOCAL * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+        ins[k] = capp_buffer_create(&c->vk, LOCAL * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
         for (uint32_t i = 0; i < LOCAL; i++)
             ((uint32_t *)ins[k].map)[i] = k * 1000 + i;
     }
-    struct buffer out = make_buffer(c, (VkDeviceSize)o->dispatches * LOCAL * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    capp_buffer out = capp_buffer_create(&c->vk, (VkDeviceSize)o->dispatches * LOCAL * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
     VkDescriptorSetLayoutBinding b[2] = {
         { 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, ARRAY, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
         { 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
     };
-    VkDescriptorSetLayout dsl = make_set_layout(c, b, 2);
+    VkDescriptorSetLayout dsl = capp_set_layout(&c->vk, b, 2);
     VkPipelineLayout layout = make_layout(c, dsl, VK_SHADER_STAGE_COMPUTE_BIT, 8);
     VkDescriptorSet set = alloc_set(c, dsl);
     VkDescriptorBufferInfo bi[ARRAY + 1];
@@ -788,14 +409,14 @@ static void scene_dispatch(struct ctx *c, const struct options *o)
         { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .dstBinding = 1, .descriptorCount = 1,
           .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &bi[ARRAY] },
     };
-    vkUpdateDescriptorSets(c->device, 2, w, 0, NULL);
+    vkUpdateDescriptorSets(c->vk.dev, 2, w, 0, NULL);
     struct spv s = load_spv(o->spv, "dispatch.comp");
     VkShaderModule m = make_module(c, s);
-    VkPipeline pipe = make_compute(c, m, layout, NULL);
+    VkPipeline pipe = capp_compute_pipeline(&c->vk, layout, m, 0, NULL);
 
     for (uint32_t it = 0; it < o->warmup + o->iters; it++) {
         memset(out.map, 0, out.size);
-        uint64_t t0 = now_ns();
+        uint64_t t0 = capp_now_ns();
         begin(c);
         vkCmdBindPipeline(c->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
         vkCmdBindDescriptorSets(c->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
@@ -805,7 +426,7 @@ static void scene_dispatch(struct ctx *c, const struct options *o)
             vkCmdDispatch(c->cmd, 1, 1, 1);
         }
         submit_and_wait(c);
-        report_iter(it, o->warmup, now_ns() - t0);
+        report_iter(it, o->warmup, capp_now_ns() - t0);
     }
     if (!o->oob) {
         const uint32_t *v = out.map;
@@ -819,13 +440,13 @@ static void scene_dispatch(struct ctx *c, const struct options *o)
             }
         printf("bench: check ok\n");
     }
-    vkDestroyPipeline(c->device, pipe, NULL);
-    vkDestroyShaderModule(c->device, m, NULL);
-    vkDestroyPipelineLayout(c->device, layout, NULL);
-    vkDestroyDescriptorSetLayout(c->device, dsl, NULL);
+    vkDestroyPipeline(c->vk.dev, pipe, NULL);
+    vkDestroyShaderModule(c->vk.dev, m, NULL);
+    vkDestroyPipelineLayout(c->vk.dev, layout, NULL);
+    vkDestroyDescriptorSetLayout(c->vk.dev, dsl, NULL);
     for (uint32_t k = 0; k < ARRAY; k++)
-        free_buffer(c, &ins[k]);
-    free_buffer(c, &out);
+        capp_buffer_destroy(&c->vk, &ins[k]);
+    capp_buffer_destroy(&c->vk, &out);
 }
 
 /* ---- shader-heavy ----------------------------------------------------------------- */
@@ -837,9 +458,9 @@ static void scene_shader(struct ctx *c, const struct options *o)
 {
     printf("bench: size invocations=%u loops=%u\n", o->invocations, o->loops);
     create_desc_pool(c, 1);
-    struct buffer bufs[ARRAY];
+    capp_buffer bufs[ARRAY];
     for (uint32_t k = 0; k < ARRAY; k++) {
-        bufs[k] = make_buffer(c, SHADER_WORDS * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+        bufs[k] = capp_buffer_create(&c->vk, SHADER_WORDS * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
         float *f = bufs[k].map;
         for (uint32_t j = 0; j < SHADER_WORDS; j++) {
             f[4 * j + 0] = (float)k;
@@ -848,20 +469,20 @@ static void scene_shader(struct ctx *c, const struct options *o)
             f[4 * j + 3] = 0.0f;
         }
     }
-    struct buffer out = make_buffer(c, (VkDeviceSize)o->invocations * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
-    struct image tex[ARRAY];
+    capp_buffer out = capp_buffer_create(&c->vk, (VkDeviceSize)o->invocations * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    capp_image tex[ARRAY];
     for (uint32_t t = 0; t < ARRAY; t++)
-        tex[t] = make_image(c, TEX, TEX, VK_FORMAT_R32G32B32A32_SFLOAT,
-                            VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+        tex[t] = capp_image_create(&c->vk, TEX, TEX, VK_FORMAT_R32G32B32A32_SFLOAT,
+                                   VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
     fill_textures(c, tex, ARRAY);
-    VkSampler sampler = make_sampler(c);
+    VkSampler sampler = capp_sampler(&c->vk, VK_SAMPLER_ADDRESS_MODE_REPEAT);
 
     VkDescriptorSetLayoutBinding b[3] = {
         { 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, ARRAY, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
         { 1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, ARRAY, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
         { 2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
     };
-    VkDescriptorSetLayout dsl = make_set_layout(c, b, 3);
+    VkDescriptorSetLayout dsl = capp_set_layout(&c->vk, b, 3);
     VkPipelineLayout layout = make_layout(c, dsl, VK_SHADER_STAGE_COMPUTE_BIT, 8);
     VkDescriptorSet set = alloc_set(c, dsl);
     VkDescriptorBufferInfo bi[ARRAY + 1];
@@ -879,13 +500,13 @@ static void scene_shader(struct ctx *c, const struct options *o)
         { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .dstBinding = 2, .descriptorCount = 1,
           .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &bi[ARRAY] },
     };
-    vkUpdateDescriptorSets(c->device, 3, w, 0, NULL);
+    vkUpdateDescriptorSets(c->vk.dev, 3, w, 0, NULL);
     struct spv s = load_spv(o->spv, "shader.comp");
     VkShaderModule m = make_module(c, s);
-    VkPipeline pipe = make_compute(c, m, layout, NULL);
+    VkPipeline pipe = capp_compute_pipeline(&c->vk, layout, m, 0, NULL);
 
     for (uint32_t it = 0; it < o->warmup + o->iters; it++) {
-        uint64_t t0 = now_ns();
+        uint64_t t0 = capp_now_ns();
         begin(c);
         vkCmdBindPipeline(c->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
         vkCmdBindDescriptorSets(c->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
@@ -893,7 +514,7 @@ static void scene_shader(struct ctx *c, const struct options *o)
         vkCmdPushConstants(c->cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof pc, pc);
         vkCmdDispatch(c->cmd, o->invocations / LOCAL, 1, 1);
         submit_and_wait(c);
-        report_iter(it, o->warmup, now_ns() - t0);
+        report_iter(it, o->warmup, capp_now_ns() - t0);
     }
     if (!o->oob) {
         /* The same sums on the CPU, for a spread of invocations. All terms are
@@ -917,16 +538,16 @@ static void scene_shader(struct ctx *c, const struct options *o)
         }
         printf("bench: check ok\n");
     }
-    vkDestroyPipeline(c->device, pipe, NULL);
-    vkDestroyShaderModule(c->device, m, NULL);
-    vkDestroyPipelineLayout(c->device, layout, NULL);
-    vkDestroyDescriptorSetLayout(c->device, dsl, NULL);
-    vkDestroySampler(c->device, sampler, NULL);
+    vkDestroyPipeline(c->vk.dev, pipe, NULL);
+    vkDestroyShaderModule(c->vk.dev, m, NULL);
+    vkDestroyPipelineLayout(c->vk.dev, layout, NULL);
+    vkDestroyDescriptorSetLayout(c->vk.dev, dsl, NULL);
+    vkDestroySampler(c->vk.dev, sampler, NULL);
     for (uint32_t k = 0; k < ARRAY; k++) {
-        free_buffer(c, &bufs[k]);
-        free_image(c, &tex[k]);
+        capp_buffer_destroy(&c->vk, &bufs[k]);
+        capp_image_destroy(&c->vk, &tex[k]);
     }
-    free_buffer(c, &out);
+    capp_buffer_destroy(&c->vk, &out);
 }
 
 /* ---- draw-heavy ---------------------------------------------------------------------- */
@@ -936,64 +557,36 @@ static void scene_shader(struct ctx *c, const struct options *o)
 
 static VkRenderPass make_render_pass(const struct ctx *c, VkImageLayout final_layout)
 {
-    VkAttachmentDescription att = {
-        .format = TARGET_FORMAT,
-        .samples = VK_SAMPLE_COUNT_1_BIT,
-        .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
-        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
-        .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
-        .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
-        .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-        .finalLayout = final_layout,
-    };
-    VkAttachmentReference ref = { 0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL };
-    VkSubpassDescription sub = {
-        .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
-        .colorAttachmentCount = 1,
-        .pColorAttachments = &ref,
-    };
-    VkRenderPassCreateInfo ci = {
-        .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
-        .attachmentCount = 1, .pAttachments = &att, .subpassCount = 1, .pSubpasses = &sub,
-    };
-    VkRenderPass rp;
-    CHECK(vkCreateRenderPass(c->device, &ci, NULL, &rp));
-    return rp;
+    return capp_render_pass(&c->vk, TARGET_FORMAT, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, final_layout);
 }
 
 static void scene_draw(struct ctx *c, const struct options *o)
 {
     printf("bench: size draws=%u sets=%u target=%ux%u\n", o->draws, o->sets, TARGET, TARGET);
     create_desc_pool(c, o->sets);
-    struct image tex[ARRAY];
+    capp_image tex[ARRAY];
     for (uint32_t t = 0; t < ARRAY; t++)
-        tex[t] = make_image(c, TEX, TEX, VK_FORMAT_R32G32B32A32_SFLOAT,
-                            VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+        tex[t] = capp_image_create(&c->vk, TEX, TEX, VK_FORMAT_R32G32B32A32_SFLOAT,
+                                   VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
     fill_textures(c, tex, ARRAY);
-    VkSampler sampler = make_sampler(c);
-    struct image target = make_image(c, TARGET, TARGET, TARGET_FORMAT,
-                                     VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
-    struct buffer readback = make_buffer(c, TARGET * TARGET * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+    VkSampler sampler = capp_sampler(&c->vk, VK_SAMPLER_ADDRESS_MODE_REPEAT);
+    capp_image target = capp_image_create(&c->vk, TARGET, TARGET, TARGET_FORMAT,
+                                          VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
+    capp_buffer readback = capp_buffer_create(&c->vk, TARGET * TARGET * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
     VkRenderPass rp = make_render_pass(c, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
-    VkFramebufferCreateInfo fbci = {
-        .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
-        .renderPass = rp, .attachmentCount = 1, .pAttachments = &target.view,
-        .width = TARGET, .height = TARGET, .layers = 1,
-    };
-    VkFramebuffer fb;
-    CHECK(vkCreateFramebuffer(c->device, &fbci, NULL, &fb));
+    VkFramebuffer fb = capp_framebuffer(&c->vk, rp, &target);
 
     /* One tint per set, in a uniform buffer at 256-byte steps. */
-    struct buffer tints = make_buffer(c, (VkDeviceSize)o->sets * 256, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT);
+    capp_buffer tints = capp_buffer_create(&c->vk, (VkDeviceSize)o->sets * 256, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT);
     VkDescriptorSetLayoutBinding b[2] = {
         { 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, ARRAY, VK_SHADER_STAGE_FRAGMENT_BIT, NULL },
         { 1, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT, NULL },
     };
-    VkDescriptorSetLayout dsl = make_set_layout(c, b, 2);
+    VkDescriptorSetLayout dsl = capp_set_layout(&c->vk, b, 2);
     VkPipelineLayout layout = make_layout(c, dsl, VK_SHADER_STAGE_FRAGMENT_BIT, 4);
     VkDescriptorSet *sets = calloc(o->sets, sizeof *sets);
     if (!sets)
-        die("out of memory", NULL);
+        capp_die("out of memory");
     VkDescriptorImageInfo ii[ARRAY];
     for (uint32_t k = 0; k < ARRAY; k++)
         ii[k] = (VkDescriptorImageInfo){ sampler, tex[k].view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL };
@@ -1008,14 +601,14 @@ static void scene_draw(struct ctx *c, const struct options *o)
             { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = sets[s], .dstBinding = 1,
               .descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, .pBufferInfo = &bi },
         };
-        vkUpdateDescriptorSets(c->device, 2, w, 0, NULL);
+        vkUpdateDescriptorSets(c->vk.dev, 2, w, 0, NULL);
     }
     struct spv vss = load_spv(o->spv, "draw.vert"), fss = load_spv(o->spv, "draw.frag");
     VkShaderModule vs = make_module(c, vss), fs = make_module(c, fss);
     VkPipeline pipe = make_graphics(c, vs, fs, layout, rp, TARGET, NULL);
 
     for (uint32_t it = 0; it < o->warmup + o->iters; it++) {
-        uint64_t t0 = now_ns();
+        uint64_t t0 = capp_now_ns();
         begin(c);
         VkClearValue clear = { .color = { .float32 = { 0, 0, 0, 0 } } };
         VkRenderPassBeginInfo rpbi = {
@@ -1038,9 +631,9 @@ static void scene_draw(struct ctx *c, const struct options *o)
             .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 },
             .imageExtent = { TARGET, TARGET, 1 },
         };
-        vkCmdCopyImageToBuffer(c->cmd, target.img, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback.buf, 1, &copy);
+        vkCmdCopyImageToBuffer(c->cmd, target.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback.buf, 1, &copy);
         submit_and_wait(c);
-        report_iter(it, o->warmup, now_ns() - t0);
+        report_iter(it, o->warmup, capp_now_ns() - t0);
     }
     if (!o->oob) {
         /* Cell 0 (draw 0, set 0: tint 1, texture 0: 0.125) starts at pixel
@@ -1056,20 +649,20 @@ static void scene_draw(struct ctx *c, const struct options *o)
         }
         printf("bench: check ok\n");
     }
-    vkDestroyPipeline(c->device, pipe, NULL);
-    vkDestroyShaderModule(c->device, vs, NULL);
-    vkDestroyShaderModule(c->device, fs, NULL);
-    vkDestroyPipelineLayout(c->device, layout, NULL);
-    vkDestroyDescriptorSetLayout(c->device, dsl, NULL);
-    vkDestroyFramebuffer(c->device, fb, NULL);
-    vkDestroyRenderPass(c->device, rp, NULL);
-    vkDestroySampler(c->device, sampler, NULL);
+    vkDestroyPipeline(c->vk.dev, pipe, NULL);
+    vkDestroyShaderModule(c->vk.dev, vs, NULL);
+    vkDestroyShaderModule(c->vk.dev, fs, NULL);
+    vkDestroyPipelineLayout(c->vk.dev, layout, NULL);
+    vkDestroyDescriptorSetLayout(c->vk.dev, dsl, NULL);
+    vkDestroyFramebuffer(c->vk.dev, fb, NULL);
+    vkDestroyRenderPass(c->vk.dev, rp, NULL);
+    vkDestroySampler(c->vk.dev, sampler, NULL);
     free(sets);
-    free_buffer(c, &tints);
-    free_buffer(c, &readback);
-    free_image(c, &target);
+    capp_buffer_destroy(&c->vk, &tints);
+    capp_buffer_destroy(&c->vk, &readback);
+    capp_image_destroy(&c->vk, &target);
     for (uint32_t k = 0; k < ARRAY; k++)
-        free_image(c, &tex[k]);
+        capp_image_destroy(&c->vk, &tex[k]);
 }
 
 /* ---- hot loop ------------------------------------------------------------------------ */
@@ -1110,23 +703,23 @@ static void scene_hotloop(struct ctx *c, const struct options *o)
     uint32_t n = o->workgroups * LOCAL;
     printf("bench: size variant=%s workgroups=%u invocations=%u loops=%u\n", o->variant, o->workgroups, n, HOT_ITERS);
     create_desc_pool(c, 1);
-    struct buffer bufs[2], idx = make_buffer(c, HOT_WORDS * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    capp_buffer bufs[2], idx = capp_buffer_create(&c->vk, HOT_WORDS * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
     for (uint32_t k = 0; k < 2; k++) {
-        bufs[k] = make_buffer(c, HOT_WORDS * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+        bufs[k] = capp_buffer_create(&c->vk, HOT_WORDS * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
         for (uint32_t j = 0; j < HOT_WORDS; j++)
             ((uint32_t *)bufs[k].map)[j] = k * 1000 + j;
     }
     for (uint32_t j = 0; j < HOT_WORDS; j++)
         ((uint32_t *)idx.map)[j] = hot_index(j, o->oob);
-    struct buffer out = make_buffer(c, (VkDeviceSize)n * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
-    struct buffer err = make_buffer(c, 16 + 64 * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    capp_buffer out = capp_buffer_create(&c->vk, (VkDeviceSize)n * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    capp_buffer err = capp_buffer_create(&c->vk, 16 + 64 * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
     VkDescriptorSetLayoutBinding b[4] = {
         { 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
         { 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
         { 2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
         { 3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
     };
-    VkDescriptorSetLayout dsl = make_set_layout(c, b, 4);
+    VkDescriptorSetLayout dsl = capp_set_layout(&c->vk, b, 4);
     VkPipelineLayout layout = make_layout(c, dsl, VK_SHADER_STAGE_COMPUTE_BIT, 4);
     VkDescriptorSet set = alloc_set(c, dsl);
     /* --oob binds only the first 2 KB of each buffer of the array. */
@@ -1140,22 +733,22 @@ static void scene_hotloop(struct ctx *c, const struct options *o)
         w[i] = (VkWriteDescriptorSet){ .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .dstBinding = i,
                                        .descriptorCount = i ? 1 : 2, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                        .pBufferInfo = i ? &bi[i + 1] : bi };
-    vkUpdateDescriptorSets(c->device, 4, w, 0, NULL);
+    vkUpdateDescriptorSets(c->vk.dev, 4, w, 0, NULL);
     char name[32];
     snprintf(name, sizeof name, "hotloop_%s.comp", o->variant);
     struct spv s = load_spv(o->spv, name);
     VkShaderModule m = make_module(c, s);
-    VkPipeline pipe = make_compute(c, m, layout, NULL);
+    VkPipeline pipe = capp_compute_pipeline(&c->vk, layout, m, 0, NULL);
 
     for (uint32_t it = 0; it < o->warmup + o->iters; it++) {
         memset(err.map, 0, err.size);
-        uint64_t t0 = now_ns();
+        uint64_t t0 = capp_now_ns();
         begin(c);
         vkCmdBindPipeline(c->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
         vkCmdBindDescriptorSets(c->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
         vkCmdDispatch(c->cmd, o->workgroups, 1, 1);
         submit_and_wait(c);
-        report_iter(it, o->warmup, now_ns() - t0);
+        report_iter(it, o->warmup, capp_now_ns() - t0);
     }
     if (v >= 2)
         printf("bench: hand-errors %u\n", *(const uint32_t *)err.map);
@@ -1170,16 +763,16 @@ static void scene_hotloop(struct ctx *c, const struct options *o)
         }
         printf("bench: check ok\n");
     }
-    vkDestroyPipeline(c->device, pipe, NULL);
-    vkDestroyShaderModule(c->device, m, NULL);
+    vkDestroyPipeline(c->vk.dev, pipe, NULL);
+    vkDestroyShaderModule(c->vk.dev, m, NULL);
     free(s.words);
-    vkDestroyPipelineLayout(c->device, layout, NULL);
-    vkDestroyDescriptorSetLayout(c->device, dsl, NULL);
+    vkDestroyPipelineLayout(c->vk.dev, layout, NULL);
+    vkDestroyDescriptorSetLayout(c->vk.dev, dsl, NULL);
     for (uint32_t k = 0; k < 2; k++)
-        free_buffer(c, &bufs[k]);
-    free_buffer(c, &idx);
-    free_buffer(c, &out);
-    free_buffer(c, &err);
+        capp_buffer_destroy(&c->vk, &bufs[k]);
+    capp_buffer_destroy(&c->vk, &idx);
+    capp_buffer_destroy(&c->vk, &out);
+    capp_buffer_destroy(&c->vk, &err);
 }
 
 /* ---- pipeline creation ------------------------------------------------------------------ */
@@ -1199,7 +792,7 @@ static uint32_t load_corpus(const char *spv, struct entry *e)
     snprintf(path, sizeof path, "%s/corpus.txt", dir);
     FILE *f = fopen(path, "r");
     if (!f)
-        die("cannot open the corpus list (build it with make bench-apps)", path);
+        capp_die("cannot open the corpus list (build it with make bench-apps): %s", path);
     char line[1024];
     uint32_t n = 0;
     while (fgets(line, sizeof line, f)) {
@@ -1208,13 +801,13 @@ static uint32_t load_corpus(const char *spv, struct entry *e)
             continue;
         int got = sscanf(line, "%15s %255s %255s", kind, x, y);
         if (n == MAX_ENTRIES)
-            die("too many corpus entries", path);
+            capp_die("too many corpus entries: %s", path);
         if (got == 2 && !strcmp(kind, "comp")) {
             e[n] = (struct entry){ .graphics = 0, .a = load_spv(dir, x) };
         } else if (got == 3 && !strcmp(kind, "gfx")) {
             e[n] = (struct entry){ .graphics = 1, .a = load_spv(dir, x), .b = load_spv(dir, y) };
         } else {
-            die("bad corpus line", line);
+            capp_die("bad corpus line: %s", line);
         }
         snprintf(e[n].name, sizeof e[n].name, "%.63s", x);
         n++;
@@ -1227,7 +820,7 @@ static void scene_pipeline(struct ctx *c, const struct options *o)
 {
     struct entry *e = calloc(MAX_ENTRIES, sizeof *e);
     if (!e)
-        die("out of memory", NULL);
+        capp_die("out of memory");
     uint32_t n = load_corpus(o->spv, e), shaders = 0;
     size_t bytes = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -1241,7 +834,7 @@ static void scene_pipeline(struct ctx *c, const struct options *o)
         { 1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, ARRAY, VK_SHADER_STAGE_ALL, NULL },
         { 2, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_ALL, NULL },
     };
-    VkDescriptorSetLayout dsl = make_set_layout(c, b, 3), lsl = VK_NULL_HANDLE;
+    VkDescriptorSetLayout dsl = capp_set_layout(&c->vk, b, 3), lsl = VK_NULL_HANDLE;
     VkPipelineLayout layout = make_layout(c, dsl, VK_SHADER_STAGE_ALL, 16);
     if (o->layer_set) { /* the layer's set (gpuav/record.go, inputs.go) as set 1 */
         VkDescriptorSetLayoutBinding lb[4] = {
@@ -1250,54 +843,54 @@ static void scene_pipeline(struct ctx *c, const struct options *o)
             { 2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_ALL, NULL },
             { 3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_ALL, NULL },
         };
-        lsl = make_set_layout(c, lb, 4);
+        lsl = capp_set_layout(&c->vk, lb, 4);
         VkDescriptorSetLayout both[2] = { dsl, lsl };
         VkPushConstantRange pcr = { VK_SHADER_STAGE_ALL, 0, 16 };
         VkPipelineLayoutCreateInfo ci = { .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 2,
                                           .pSetLayouts = both, .pushConstantRangeCount = 1, .pPushConstantRanges = &pcr };
-        vkDestroyPipelineLayout(c->device, layout, NULL);
-        CHECK(vkCreatePipelineLayout(c->device, &ci, NULL, &layout));
+        vkDestroyPipelineLayout(c->vk.dev, layout, NULL);
+        CHECK(vkCreatePipelineLayout(c->vk.dev, &ci, NULL, &layout));
     }
     VkRenderPass rp = make_render_pass(c, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
     VkShaderModule *mods = calloc(2 * n, sizeof *mods);
     VkPipeline *pipes = calloc(n, sizeof *pipes);
     if (!mods || !pipes)
-        die("out of memory", NULL);
+        capp_die("out of memory");
 
     for (uint32_t it = 0; it < o->warmup + o->iters; it++) {
         uint32_t seed = it + 1;
         VkSpecializationMapEntry me = { 0, 0, 4 };
         VkSpecializationInfo spec = { 1, &me, 4, &seed };
-        uint64_t t0 = now_ns();
+        uint64_t t0 = capp_now_ns();
         for (uint32_t i = 0; i < n; i++) {
-            uint64_t m0 = now_ns();
+            uint64_t m0 = capp_now_ns();
             mods[2 * i] = make_module(c, e[i].a);
             if (e[i].graphics)
                 mods[2 * i + 1] = make_module(c, e[i].b);
-            uint64_t m1 = now_ns();
+            uint64_t m1 = capp_now_ns();
             if (e[i].graphics)
                 pipes[i] = make_graphics(c, mods[2 * i], mods[2 * i + 1], layout, rp, TARGET, &spec);
             else
-                pipes[i] = make_compute(c, mods[2 * i], layout, &spec);
+                pipes[i] = capp_compute_pipeline(&c->vk, layout, mods[2 * i], 0, &spec);
             if (it + 1 == o->warmup + o->iters && phases())
                 printf("phase: pipeline %u %s modules %llu pipeline %llu\n", i, e[i].name,
-                       (unsigned long long)(m1 - m0), (unsigned long long)(now_ns() - m1));
+                       (unsigned long long)(m1 - m0), (unsigned long long)(capp_now_ns() - m1));
         }
-        uint64_t t1 = now_ns();
+        uint64_t t1 = capp_now_ns();
         for (uint32_t i = 0; i < n; i++) {
-            vkDestroyPipeline(c->device, pipes[i], NULL);
-            vkDestroyShaderModule(c->device, mods[2 * i], NULL);
+            vkDestroyPipeline(c->vk.dev, pipes[i], NULL);
+            vkDestroyShaderModule(c->vk.dev, mods[2 * i], NULL);
             if (e[i].graphics)
-                vkDestroyShaderModule(c->device, mods[2 * i + 1], NULL);
+                vkDestroyShaderModule(c->vk.dev, mods[2 * i + 1], NULL);
         }
         report_iter(it, o->warmup, t1 - t0);
     }
     printf("bench: check ok\n");
-    vkDestroyRenderPass(c->device, rp, NULL);
-    vkDestroyPipelineLayout(c->device, layout, NULL);
-    vkDestroyDescriptorSetLayout(c->device, dsl, NULL);
+    vkDestroyRenderPass(c->vk.dev, rp, NULL);
+    vkDestroyPipelineLayout(c->vk.dev, layout, NULL);
+    vkDestroyDescriptorSetLayout(c->vk.dev, dsl, NULL);
     if (lsl)
-        vkDestroyDescriptorSetLayout(c->device, lsl, NULL);
+        vkDestroyDescriptorSetLayout(c->vk.dev, lsl, NULL);
     for (uint32_t i = 0; i < n; i++) {
         free(e[i].a.words);
         free(e[i].b.words);
@@ -1333,20 +926,13 @@ int main(int argc, char **argv)
     create_device(&c);
     run(&c, &o);
 
-    CHECK(vkDeviceWaitIdle(c.device));
+    CHECK(vkDeviceWaitIdle(c.vk.dev));
     if (c.desc_pool)
-        vkDestroyDescriptorPool(c.device, c.desc_pool, NULL);
-    vkDestroyFence(c.device, c.fence, NULL);
-    vkDestroyCommandPool(c.device, c.pool, NULL);
-    vkDestroyDevice(c.device, NULL);
-    if (c.messenger) {
-        PFN_vkDestroyDebugUtilsMessengerEXT destroy = (PFN_vkDestroyDebugUtilsMessengerEXT)
-            vkGetInstanceProcAddr(c.instance, "vkDestroyDebugUtilsMessengerEXT");
-        if (destroy)
-            destroy(c.instance, c.messenger, NULL);
-    }
-    vkDestroyInstance(c.instance, NULL);
-    printf("bench: vk-errors %u\n", vk_errors);
+        vkDestroyDescriptorPool(c.vk.dev, c.desc_pool, NULL);
+    vkDestroyFence(c.vk.dev, c.fence, NULL);
+    vkDestroyCommandPool(c.vk.dev, c.pool, NULL);
+    capp_destroy(&c.vk);
+    printf("bench: vk-errors %u\n", c.vk.vk_errors);
     printf("bench: done\n");
     return 0;
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gpuav-dbg/gpuav-dbg/device"
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/launcher"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
 
@@ -101,9 +102,10 @@ func (c *cli) doctorCmd(args []string) int {
 	if probe {
 		return c.probeChild()
 	}
-	layerDir, layerErr := c.findLayer()
-	rep, probeErr := c.probe(layerDir)
-	r := buildDoctor(rep, probeErr, c.layerStatus(layerDir, layerErr), defaultChecks(), c.getenv)
+	exeDir, _ := c.exeDir()
+	layer, layerErr := launcher.FindLayer(c.getenv, exeDir)
+	rep, probeErr := c.probe(layer.Dir)
+	r := buildDoctor(rep, probeErr, c.layerStatus(layer, layerErr), defaultChecks(), c.getenv)
 	if jsonOut {
 		enc := json.NewEncoder(c.stdout)
 		enc.SetIndent("", "  ")
@@ -147,22 +149,18 @@ func (c *cli) probe(layerDir string) (*device.Report, error) {
 
 // layerStatus checks our layer's files (the loader's listing is filled in
 // by buildDoctor from the probe).
-func (c *cli) layerStatus(dir string, findErr error) layerStatus {
-	st := layerStatus{Name: LayerName}
+func (c *cli) layerStatus(layer launcher.Place, findErr error) layerStatus {
+	st := layerStatus{Name: launcher.LayerName}
 	if findErr != nil {
 		st.Error = findErr.Error()
-		if d := c.getenv(EnvLayerPath); d != "" {
-			st.Manifest, st.How = filepath.Join(d, ManifestName), "$"+EnvLayerPath
-		} else if d, err := c.exeDir(); err == nil {
-			st.Manifest, st.How = filepath.Join(d, ManifestName), "next to gpuav-dbg"
+		exeDir, _ := c.exeDir()
+		if places := launcher.LayerPlaces(c.getenv, exeDir); len(places) > 0 {
+			st.Manifest, st.How = filepath.Join(places[0].Dir, launcher.ManifestName), places[0].How
 		}
 		return st
 	}
-	st.Found, st.How = true, "next to gpuav-dbg"
-	if c.getenv(EnvLayerPath) != "" {
-		st.How = "$" + EnvLayerPath
-	}
-	st.LayerFile = device.CheckLayerFiles(filepath.Join(dir, ManifestName), LayerName)
+	st.Found, st.How = true, layer.How
+	st.LayerFile = device.CheckLayerFiles(filepath.Join(layer.Dir, launcher.ManifestName), launcher.LayerName)
 	return st
 }
 
@@ -182,7 +180,8 @@ func defaultChecks() []string {
 const (
 	fixLoader = "install the Vulkan loader (Debian/Ubuntu: apt install libvulkan1; Fedora: dnf install vulkan-loader), " +
 		"or add the directory of libvulkan.so.1 to LD_LIBRARY_PATH"
-	fixLayer = "build the layer with make (bin/" + ManifestName + "), or set " + EnvLayerPath + " to the directory holding " + ManifestName
+	fixLayer = "build the layer with make (bin/" + launcher.ManifestName + "), install it with make install, or set " +
+		launcher.EnvLayerPath + " to the directory holding " + launcher.ManifestName
 	fixProbe = "run VK_LOADER_DEBUG=driver vulkaninfo --summary to see which driver fails, and leave it out with VK_DRIVER_FILES"
 )
 
@@ -225,7 +224,7 @@ func buildDoctor(rep *device.Report, probeErr error, layer layerStatus, defaults
 		if l := rep.Layer(KhronosLayerName); l != nil {
 			r.Khronos = khronosStatus{Installed: true, SpecVersion: l.SpecVersion}
 		}
-		if l := rep.Layer(LayerName); l != nil {
+		if l := rep.Layer(launcher.LayerName); l != nil {
 			r.Layer.Listed = true
 		}
 		for _, d := range rep.Devices {
@@ -262,7 +261,7 @@ func buildDoctor(rep *device.Report, probeErr error, layer layerStatus, defaults
 	case !r.Layer.OK:
 		r.Problems = append(r.Problems, problem{Text: "gpuav-dbg layer broken: " + r.Layer.Error, Fix: fixLayer})
 	case rep != nil && r.Loader.Found && !r.Layer.Listed:
-		r.Problems = append(r.Problems, problem{Text: "the Vulkan loader does not list " + LayerName + " from " + r.Layer.Manifest,
+		r.Problems = append(r.Problems, problem{Text: "the Vulkan loader does not list " + launcher.LayerName + " from " + r.Layer.Manifest,
 			Fix: "run VK_LOADER_DEBUG=layer VK_ADD_LAYER_PATH=" + filepath.Dir(r.Layer.Manifest) + " vulkaninfo --summary to see why the loader skips it"})
 	}
 	runs := slices.IndexFunc(r.Devices, func(d deviceCheck) bool { return d.RunsDefaults })
@@ -407,7 +406,7 @@ func capabilitiesOf(rep *device.Report, probeErr error) *wire.Capabilities {
 		if d.DriverInfo != "" {
 			driver += " (" + d.DriverInfo + ")"
 		}
-		dc := wire.DeviceCapabilities{Name: d.Name, Driver: driver, APIVersion: d.APIVersion, VendorID: d.VendorID, DeviceID: d.DeviceID,
+		dc := wire.DeviceCapabilities{Device: d.Name, Driver: driver, APIVersion: d.APIVersion, VendorID: d.VendorID, DeviceID: d.DeviceID,
 			MaxBoundDescriptorSets: d.Limits.MaxBoundDescriptorSets, DescriptorSlot: device.SlotOf(d.Limits.MaxBoundDescriptorSets).Slot,
 			Checks: map[string]wire.CheckSupport{}}
 		for _, s := range device.Assess(d, gpuav.AllChecks) {
@@ -436,9 +435,9 @@ func (c *cli) warnUnavailable(caps *wire.Capabilities, checks map[string]bool) {
 		return
 	}
 	d := caps.Devices[0]
-	where := d.Name
+	where := d.Device
 	if len(caps.Devices) > 1 {
-		where = fmt.Sprintf("%s (the first of %d devices; the app may pick another)", d.Name, len(caps.Devices))
+		where = fmt.Sprintf("%s (the first of %d devices; the app may pick another)", d.Device, len(caps.Devices))
 	}
 	for _, id := range gpuav.AllChecks {
 		if s, ok := d.Checks[id]; ok && checks[id] && !s.Available && !s.NotNeeded {

@@ -13,6 +13,7 @@ import (
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 	"github.com/gpuav-dbg/gpuav-dbg/internal/golden"
 	"github.com/gpuav-dbg/gpuav-dbg/internal/vulkaninfo"
+	"github.com/gpuav-dbg/gpuav-dbg/launcher"
 	"github.com/gpuav-dbg/gpuav-dbg/session"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
@@ -64,7 +65,7 @@ func doctorCLI(t *testing.T, layerDir string) *testCLI {
 	t.Helper()
 	tc := newTestCLI(t)
 	tc.executable = os.Executable
-	t.Setenv(EnvLayerPath, layerDir)
+	t.Setenv(launcher.EnvLayerPath, layerDir)
 	return tc
 }
 
@@ -108,7 +109,7 @@ func TestDoctorLavapipe(t *testing.T) {
 		t.Fatalf("%v\n%s", err, tc.out.String())
 	}
 	if r.ExitCode != 0 || len(r.Problems) != 0 || !r.Layer.Found || !r.Layer.OK || !r.Layer.Listed || !r.Layer.Loads ||
-		r.Layer.Manifest != filepath.Join(layerDir, ManifestName) || !r.Khronos.Installed || r.Khronos.SpecVersion == "" {
+		r.Layer.Manifest != filepath.Join(layerDir, launcher.ManifestName) || !r.Khronos.Installed || r.Khronos.SpecVersion == "" {
 		t.Fatalf("report:\n%s", tc.out.String())
 	}
 	gpus, err := vulkaninfo.Run(device.ChildEnv(os.Environ(), ""))
@@ -194,7 +195,7 @@ func TestDoctorLayerMissing(t *testing.T) {
 	if err := json.Unmarshal(tc.out.Bytes(), &r); err != nil {
 		t.Fatal(err)
 	}
-	want := "gpuav-dbg layer missing: no " + filepath.Join(empty, ManifestName) + " ($" + EnvLayerPath + ")"
+	want := "gpuav-dbg layer missing: no " + filepath.Join(empty, launcher.ManifestName) + " ($" + launcher.EnvLayerPath + ")"
 	if r.Layer.Found || r.Layer.Loads || len(r.Problems) != 1 || r.Problems[0].Text != want || r.Problems[0].Fix != fixLayer ||
 		len(r.Devices) == 0 || !r.Devices[0].RunsDefaults {
 		t.Fatalf("report:\n%s", tc.out.String())
@@ -245,12 +246,12 @@ func TestRunRecordsCapabilities(t *testing.T) {
 
 func TestWarnUnavailable(t *testing.T) {
 	caps := &wire.Capabilities{Devices: []wire.DeviceCapabilities{
-		{Name: "old gpu", Checks: map[string]wire.CheckSupport{
+		{Device: "old gpu", Checks: map[string]wire.CheckSupport{
 			gpuav.CheckRayQuery:           {Reason: "the device does not support rayQuery (no VK_KHR_ray_query)"},
 			gpuav.CheckBDAOOB:             {Reason: "the device does not support shaderInt64"},
 			gpuav.CheckDescriptorIndexOOB: {Available: true},
 		}},
-		{Name: "new gpu", Checks: map[string]wire.CheckSupport{gpuav.CheckRayQuery: {Available: true}}},
+		{Device: "new gpu", Checks: map[string]wire.CheckSupport{gpuav.CheckRayQuery: {Available: true}}},
 	}}
 	tc := newTestCLI(t)
 	tc.warnUnavailable(caps, map[string]bool{gpuav.CheckRayQuery: true, gpuav.CheckDescriptorIndexOOB: true, gpuav.CheckBDAOOB: false})

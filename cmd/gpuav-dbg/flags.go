@@ -5,11 +5,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/session"
 )
 
 // runFlags are the flags of run and demo.
@@ -25,6 +28,27 @@ type runFlags struct {
 	// sourcePath is --source-path, repeated or colon-separated: where to
 	// read source files the shaders name but do not carry.
 	sourcePath pathListFlag
+	// allowUnchecked: a run that did not check everything exits 0.
+	allowUnchecked bool
+	// reportMode is --report-mode: the JSON and SARIF files' mode.
+	reportMode modeFlag
+}
+
+// modeFlag is a file mode in octal ("0644"); it starts as the session
+// file's, 0600.
+type modeFlag os.FileMode
+
+// String prints the mode in octal.
+func (f *modeFlag) String() string { return fmt.Sprintf("%#o", os.FileMode(*f)) }
+
+// Set reads an octal mode of at most 0777.
+func (f *modeFlag) Set(s string) error {
+	v, err := strconv.ParseUint(s, 8, 32)
+	if err != nil || v > 0o777 {
+		return fmt.Errorf("want an octal file mode such as 0644, got %q", s)
+	}
+	*f = modeFlag(v)
+	return nil
 }
 
 // pathListFlag collects directories from a repeated, colon-separated flag.
@@ -123,6 +147,9 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runFlags, []s
 	fs.StringVar(&f.theme, "theme", "auto", "")
 	fs.BoolVar(&f.noColor, "no-color", false, "")
 	fs.Var(&f.sourcePath, "source-path", "")
+	fs.BoolVar(&f.allowUnchecked, "allow-unchecked", false, "")
+	f.reportMode = modeFlag(session.ReportMode)
+	fs.Var(&f.reportMode, "report-mode", "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			printUsage(stderr)
@@ -144,6 +171,11 @@ type openFlags struct {
 	// sourcePath is --source-path: where to look for shader sources that
 	// moved since the run (after the directories the session recorded).
 	sourcePath pathListFlag
+	// allowUnchecked: a headless open of a session that did not check
+	// everything exits 0.
+	allowUnchecked bool
+	// reportMode is --report-mode (see runFlags).
+	reportMode modeFlag
 }
 
 // parseOpenFlags parses open's flags, before or after FILE.
@@ -158,6 +190,9 @@ func parseOpenFlags(args []string, stderr io.Writer) (*openFlags, []string, erro
 	fs.BoolVar(&f.headless, "headless", false, "")
 	fs.StringVar(&f.theme, "theme", "auto", "")
 	fs.BoolVar(&f.noColor, "no-color", false, "")
+	fs.BoolVar(&f.allowUnchecked, "allow-unchecked", false, "")
+	f.reportMode = modeFlag(session.ReportMode)
+	fs.Var(&f.reportMode, "report-mode", "")
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {

@@ -4,13 +4,14 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/gpuav-dbg/gpuav-dbg/internal/sanitize"
 	"github.com/gpuav-dbg/gpuav-dbg/session"
 )
 
 // writeSARIF writes the SARIF log to path, or to standard output for "-";
 // relative source paths are relative to the current directory.
 func (c *cli) writeSARIF(path string, s *session.Session) error {
-	opt := session.SARIFOptions{ToolVersion: version}
+	opt := session.SARIFOptions{ToolVersion: version, Mode: c.reportMode}
 	if path == "-" {
 		return session.WriteSARIFWith(c.stdout, s, opt)
 	}
@@ -47,7 +48,12 @@ func (c *cli) listRuns(pos []string) int {
 		return exitOK
 	}
 	for _, r := range runs {
-		fmt.Fprintf(c.stdout, "%s  %s  %s  %s\n", r.Time.Format("2006-01-02 15:04:05"), r.App, runSummary(r.Path), r.Path)
+		app := r.App
+		if r.Rerun > 0 {
+			app += fmt.Sprintf(" (re-run %d)", r.Rerun)
+		}
+		fmt.Fprintf(c.stdout, "%s  %s  %s  %s\n", r.Time.Format("2006-01-02 15:04:05"), sanitize.Text(app), runSummary(r.Path),
+			sanitize.Text(r.Path))
 	}
 	return exitOK
 }
@@ -62,5 +68,5 @@ func runSummary(path string) string {
 	case errors.As(err, &te):
 		return fmt.Sprintf("%s (stopped at byte %d)", countLine(s), te.Offset)
 	}
-	return fmt.Sprintf("unreadable: %v", err)
+	return sanitize.Text(fmt.Sprintf("unreadable: %v", err))
 }

@@ -5,19 +5,23 @@
 //
 // Usage:
 //
-//	gpuav-dbg run [--headless] [--json OUT.json] [--sarif OUT.sarif] [--session FILE] [--check ID=on|off ...] [--reserve-slot] [--] APP [ARGS...]
+//	gpuav-dbg run [--headless] [--json OUT.json] [--sarif OUT.sarif] [--session FILE] [--check ID=on|off ...] [--reserve-slot] [--allow-unchecked] [--] APP [ARGS...]
 //	gpuav-dbg demo [same flags]
-//	gpuav-dbg open FILE [--json OUT.json] [--sarif OUT.sarif] [--headless] [--source-path DIRS]
+//	gpuav-dbg open FILE [--json OUT.json] [--sarif OUT.sarif] [--headless] [--source-path DIRS] [--allow-unchecked]
 //	gpuav-dbg open --list [APP]
 //	gpuav-dbg instrument [--checks none|all|ID,...] -o OUT.spv IN.spv
 //	gpuav-dbg doctor [--json]
 //	gpuav-dbg version
 //	gpuav-dbg help
 //
-// Exit status of run and demo: 0 no validation error and the app exited 0;
-// 1 validation errors found; 2 launcher failure (bad arguments, app not
-// found or not executable, layer missing); 3 the app failed (non-zero exit
-// or crash) with no validation error.
+// Exit status of run, demo and open --headless: 0 no validation error, the
+// app exited 0 and everything was checked; 1 validation errors found; 2
+// launcher failure (bad arguments, app not found or not executable, layer
+// missing); 3 the app failed (non-zero exit or crash) with no validation
+// error; 4 no validation error, but not everything was checked (the layer
+// never loaded, every check off, a check the device cannot run, shaders or
+// pipelines left unchecked, records lost, the app stopped by you), unless
+// --allow-unchecked.
 package main
 
 import (
@@ -38,6 +42,9 @@ const (
 	exitErrors   = 1 // validation errors found
 	exitLauncher = 2 // the launcher failed: arguments, app, layer, socket
 	exitApp      = 3 // the app failed with no validation error
+	// exitUnchecked: no validation error, but not everything was checked
+	// (session.Session.UncheckedAll says what); --allow-unchecked makes it 0.
+	exitUnchecked = 4
 )
 
 // version is set at link time (-ldflags "-X main.version=...").
@@ -56,6 +63,8 @@ type cli struct {
 	caps *wire.Capabilities
 	// sourcePath is run's --source-path (sources.go).
 	sourcePath []string
+	// reportMode is --report-mode: the mode of the report files.
+	reportMode os.FileMode
 }
 
 func main() {
@@ -79,6 +88,7 @@ Usage:
   gpuav-dbg run [flags] [--] APP [ARGS...]   run APP under the layer (no APP: the demo)
   gpuav-dbg demo [flags]                     run the built-in demo app
   gpuav-dbg open FILE [--json OUT] [--sarif OUT] [--headless] [--source-path DIRS]
+                   [--allow-unchecked] [--report-mode MODE]
                                              show a saved session (.gvs) or JSON report
   gpuav-dbg open --list [APP]                list the saved runs (of APP), oldest first
   gpuav-dbg instrument [--checks none|all|ID,...] -o OUT.spv IN.spv
@@ -90,8 +100,13 @@ Usage:
 
 Flags of run and demo:
   --headless          no UI: print one line per error group to stderr
-  --json OUT.json     write the JSON report to OUT.json ("-" for stdout)
-  --sarif OUT.sarif   write a SARIF 2.1.0 log (results at the shader source lines)
+  --json OUT.json     write the JSON report to OUT.json ("-" for stdout; the
+                      app's own stdout then goes to stderr)
+  --sarif OUT.sarif   write a SARIF 2.1.0 log (results at the shader source lines,
+                      paths relative to the git top-level)
+  --allow-unchecked   exit 0, not 4, when not everything was checked
+  --report-mode MODE  the JSON and SARIF files' mode, octal (default 0600, the
+                      session file's: they hold the same source lines)
   --session FILE      write the session to FILE (default:
                       $XDG_STATE_HOME/gpuav-dbg/sessions/<app>-<time>.gvs)
   --check ID=on|off   turn a check on or off (repeatable; ID "all" for every check)
@@ -100,17 +115,26 @@ Flags of run and demo:
   --no-color          UI without colours
   --source-path DIRS  directories (repeatable, colon-separated) searched for shader
                       source files a module names but does not carry, after the
-                      working directory
+                      working directory; no file outside them (after symlinks
+                      and ..) is read, nor any under /proc, /sys or /dev
 
 Checks (--check ID=on|off; * on by default):
 %s
 Environment:
-  GPUAV_DBG_LAYER_PATH  directory of VkLayer_gpuav_dbg.json (default: next to gpuav-dbg)
+  GPUAV_DBG_LAYER_PATH  directory of VkLayer_gpuav_dbg.json (default: next to gpuav-dbg,
+                        then PREFIX/share/vulkan/explicit_layer.d, then the loader's
+                        explicit layer directories)
   GPUAV_DBG_SOURCE_PATH colon-separated directories searched after --source-path
 
-Exit status of run and demo: 0 no validation error and the app exited 0;
-1 validation errors found; 2 launcher failure; 3 the app failed with no
-validation error.
+Exit status of run, demo and open --headless:
+  0  no validation error, the app exited 0, everything was checked
+  1  validation errors found
+  2  the launcher failed (arguments, app, layer)
+  3  the app failed (non-zero exit, crash) with no validation error
+  4  no validation error, but not everything was checked (the layer never
+     loaded, every check off, shaders or pipelines left unchecked, records
+     lost, the app stopped by you, its end not recorded); --allow-unchecked
+     makes it 0
 `
 
 // printUsage writes the help text.

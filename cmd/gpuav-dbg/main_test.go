@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/launcher"
 	"github.com/gpuav-dbg/gpuav-dbg/session"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
@@ -33,16 +33,22 @@ func TestMain(m *testing.M) {
 
 // fakeApp speaks the wire protocol like the layer would, then exits.
 func fakeApp(mode string) int {
-	cl, err := wire.Dial(os.Getenv(envSocket))
+	cl, err := wire.Dial(os.Getenv("VK_LAYER_GPUAV_DBG_SOCKET"))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fake app:", err)
 		return 99
 	}
 	cl.Send(wire.KindHello, &wire.Hello{Protocol: wire.ProtocolVersion, RecordFormat: gpuav.RecordFormatVersion, LayerVersion: "fake", App: os.Args[0], PID: os.Getpid(),
-		Settings: wire.Settings{Checks: map[string]bool{"descriptor_index_oob": os.Getenv(envCheckPrefix+"DESCRIPTOR_INDEX_OOB") == "1"}, SafeMode: true}})
+		Settings: wire.Settings{Checks: map[string]bool{"descriptor_index_oob": os.Getenv("VK_LAYER_GPUAV_DBG_CHECK_DESCRIPTOR_INDEX_OOB") == "1"}, SafeMode: true}})
 	cl.Send(wire.KindDevice, &wire.Device{Handle: 1, Name: "fake gpu", APIVersion: "1.4.0", Instrumenting: true})
 	cl.Send(wire.KindName, &wire.Name{Handle: 0x55, ObjectType: "command_buffer", Name: "compute-cmd"})
 	fmt.Println("fake app: running")
+	switch mode {
+	case "unchecked":
+		cl.Send(wire.KindShader, &wire.Shader{ID: 1, Module: 0xab, SPIRV: []byte{3, 2, 0x23, 7}, Warning: "module has no entry point: left uninstrumented"})
+	case "dropped":
+		cl.Send(wire.KindErrors, &wire.Errors{Submit: 1, CommandBuffer: 0x55, Dropped: 9})
+	}
 	if mode == "errors" {
 		var recs []wire.Record
 		for x := uint32(0); x < 4; x++ {
@@ -50,6 +56,9 @@ func fakeApp(mode string) int {
 				StageWords: [3]uint32{x, 0, 0}, Action: "vkCmdDispatch", Pipeline: 0x77, Params: []uint32{0, 0, 3, 2}, Count: 1})
 		}
 		cl.Send(wire.KindErrors, &wire.Errors{Submit: 1, CommandBuffer: 0x55, Records: recs})
+	}
+	if f := trustFakes[mode]; f != nil { // trust_test.go
+		f(cl)
 	}
 	cl.Send(wire.KindBye, &wire.Bye{Submits: 1})
 	if err := cl.Close(); err != nil {
@@ -77,7 +86,7 @@ func newTestCLI(t *testing.T) *testCLI {
 	if err := os.Mkdir(layer, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(layer, ManifestName), []byte("{}"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(layer, launcher.ManifestName), []byte("{}"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	rt := filepath.Join(dir, "rt")
@@ -86,7 +95,7 @@ func newTestCLI(t *testing.T) *testCLI {
 	}
 	t.Setenv("XDG_RUNTIME_DIR", rt)
 	t.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
-	t.Setenv(EnvLayerPath, layer)
+	t.Setenv(launcher.EnvLayerPath, layer)
 	tc := &testCLI{dir: dir}
 	tc.cli = cli{
 		stdin: strings.NewReader(""), stdout: &tc.out, stderr: &tc.err,
@@ -162,17 +171,17 @@ func TestRunNotExecutable(t *testing.T) {
 func TestRunLayerMissing(t *testing.T) {
 	tc := newTestCLI(t)
 	empty := t.TempDir()
-	t.Setenv(EnvLayerPath, empty)
+	t.Setenv(launcher.EnvLayerPath, empty)
 	tc.run(t, exitLauncher, "run", "--headless", "/bin/true")
-	want := "gpuav-dbg: layer manifest not found: looked for " + filepath.Join(empty, ManifestName) + " ($GPUAV_DBG_LAYER_PATH); build it with make or set GPUAV_DBG_LAYER_PATH\n"
+	want := "gpuav-dbg: layer manifest not found: looked for " + filepath.Join(empty, launcher.ManifestName) + " ($GPUAV_DBG_LAYER_PATH); build it with make, install it with make install, or set GPUAV_DBG_LAYER_PATH\n"
 	if got := tc.err.String(); got != want {
 		t.Fatalf("stderr %q\nwant   %q", got, want)
 	}
 	// Without the override, it looks next to the executable.
-	t.Setenv(EnvLayerPath, "")
+	t.Setenv(launcher.EnvLayerPath, "")
 	tc.err.Reset()
 	tc.run(t, exitLauncher, "run", "--headless", "/bin/true")
-	if !strings.Contains(tc.err.String(), filepath.Join(tc.dir, "bin", ManifestName)+" (next to gpuav-dbg)") {
+	if !strings.Contains(tc.err.String(), filepath.Join(tc.dir, "bin", launcher.ManifestName)+" (next to gpuav-dbg)") {
 		t.Fatalf("stderr %q", tc.err.String())
 	}
 }
@@ -181,10 +190,12 @@ func TestRunNonVulkanApp(t *testing.T) {
 	tc := newTestCLI(t)
 	out := filepath.Join(tc.dir, "out.json")
 	gvs := filepath.Join(tc.dir, "s.gvs")
-	tc.run(t, exitOK, "run", "--headless", "--json", out, "--session", gvs, "/bin/true")
+	tc.run(t, exitUnchecked, "run", "--headless", "--json", out, "--session", gvs, "/bin/true")
 	line := "gpuav-dbg: the layer was not loaded by /bin/true (is it a Vulkan app? run with VK_LOADER_DEBUG=layer to see why)\n"
-	if !strings.Contains(tc.err.String(), line) {
-		t.Fatalf("stderr lacks the layer line:\n%s", tc.err.String())
+	unchecked := "gpuav-dbg: not everything was checked (exit 4; --allow-unchecked accepts it):\n" +
+		"gpuav-dbg:   the layer was not loaded by the app, so nothing was checked\n"
+	if !strings.Contains(tc.err.String(), line) || !strings.Contains(tc.err.String(), unchecked) {
+		t.Fatalf("stderr lacks the layer lines:\n%s", tc.err.String())
 	}
 	r := readReport(t, out)
 	app := r["app"].(map[string]any)
@@ -224,12 +235,12 @@ func TestRunEnvironment(t *testing.T) {
 	tc := newTestCLI(t)
 	t.Setenv("VK_ADD_LAYER_PATH", "/pre")
 	t.Setenv("VK_INSTANCE_LAYERS", "VK_LAYER_X")
-	t.Setenv(envCheckPrefix+"BDA_OOB", "1") // overridden by the launcher
+	t.Setenv("VK_LAYER_GPUAV_DBG_CHECK_BDA_OOB", "1") // overridden by the launcher
 	gvs := filepath.Join(tc.dir, "s.gvs")
 	script := `echo "$VK_ADD_LAYER_PATH|$VK_INSTANCE_LAYERS|$VK_LAYER_GPUAV_DBG_CHECK_DESCRIPTOR_INDEX_OOB|$VK_LAYER_GPUAV_DBG_CHECK_BDA_OOB|$VK_LAYER_GPUAV_DBG_CHECK_BUFFER_OOB|$VK_LAYER_GPUAV_DBG_RESERVE_SLOT"; test -S "$VK_LAYER_GPUAV_DBG_SOCKET" && echo socket ok; echo to-stderr >&2; printf 'no newline'`
 	tc.run(t, exitOK, "run", "--headless", "--session", gvs, "--check", "descriptor_index_oob=off", "--check", "buffer_oob=on",
-		"--reserve-slot", "/bin/sh", "-c", script)
-	layer := os.Getenv(EnvLayerPath)
+		"--reserve-slot", "--allow-unchecked", "/bin/sh", "-c", script)
+	layer := os.Getenv(launcher.EnvLayerPath)
 	want := layer + ":/pre|VK_LAYER_X:VK_LAYER_GPUAVDBG_validation|0|1|1|1\nsocket ok\nno newline"
 	if got := tc.out.String(); got != want {
 		t.Fatalf("app stdout %q\nwant %q", got, want)
@@ -322,7 +333,7 @@ func TestRunWithFakeLayer(t *testing.T) {
 	if got, _ := os.ReadFile(out2); !bytes.Equal(got, want) {
 		t.Fatalf("open --json differs:\n%s", got)
 	}
-	tc.run(t, exitOK, "open", "--headless", gvs)
+	tc.run(t, exitErrors, "open", "--headless", gvs)
 	if !strings.Contains(tc.err.String(), wantLine) {
 		t.Fatalf("open --headless: %s", tc.err.String())
 	}
@@ -396,7 +407,7 @@ func TestArguments(t *testing.T) {
 	}
 	tc.out.Reset()
 	tc.run(t, exitOK, "version")
-	if !strings.HasPrefix(tc.out.String(), "gpuav-dbg ") || !strings.Contains(tc.out.String(), "wire protocol 1") {
+	if !strings.HasPrefix(tc.out.String(), "gpuav-dbg ") || !strings.Contains(tc.out.String(), fmt.Sprintf("wire protocol %d", wire.ProtocolVersion)) {
 		t.Fatalf("version %q", tc.out.String())
 	}
 	tc.out.Reset()
@@ -406,42 +417,139 @@ func TestArguments(t *testing.T) {
 	}
 }
 
-func TestAppEnv(t *testing.T) {
-	checks := map[string]bool{"descriptor_index_oob": true}
-	env := appEnv([]string{"HOME=/h", "VK_INSTANCE_LAYERS=VK_LAYER_GPUAVDBG_validation", "BROKEN"}, "/layer", "/s.sock", checks, false)
-	m := map[string]string{}
-	for _, kv := range env {
-		k, v, _ := strings.Cut(kv, "=")
-		if _, dup := m[k]; dup {
-			t.Fatalf("duplicate %s", k)
-		}
-		m[k] = v
+// fakeRun runs the test binary as a fake app in mode with args before it,
+// and returns the exit status.
+func (tc *testCLI) fakeRun(t *testing.T, mode string, args ...string) int {
+	t.Helper()
+	t.Setenv(envFakeApp, mode)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
 	}
-	want := map[string]string{
-		"HOME": "/h", "VK_INSTANCE_LAYERS": "VK_LAYER_GPUAVDBG_validation", "VK_ADD_LAYER_PATH": "/layer",
-		"VK_LAYER_GPUAV_DBG_SOCKET": "/s.sock", "VK_LAYER_GPUAV_DBG_RESERVE_SLOT": "0",
-		"VK_LAYER_GPUAV_DBG_CHECK_DESCRIPTOR_INDEX_OOB": "1", "VK_LAYER_GPUAV_DBG_CHECK_DESCRIPTOR_UNINITIALIZED": "0",
-		"VK_LAYER_GPUAV_DBG_CHECK_DESCRIPTOR_DESTROYED": "0", "VK_LAYER_GPUAV_DBG_CHECK_BUFFER_OOB": "0",
-		"VK_LAYER_GPUAV_DBG_CHECK_TEXEL_BUFFER_OOB": "0", "VK_LAYER_GPUAV_DBG_CHECK_BDA_OOB": "0",
-		"VK_LAYER_GPUAV_DBG_CHECK_RAY_QUERY": "0",
-	}
-	if !reflect.DeepEqual(m, want) {
-		t.Fatalf("env %v\nwant %v", m, want)
+	tc.out.Reset()
+	tc.err.Reset()
+	return tc.main(append(append([]string{"run", "--headless"}, args...), self, "-test.run=none"))
+}
+
+// TestExitCodes: each way a run can end has its exit status, run and
+// open --headless alike; --allow-unchecked turns 4 into 0 and nothing else;
+// the unchecked causes are printed.
+func TestExitCodes(t *testing.T) {
+	for _, c := range []struct {
+		name, mode string
+		args       []string
+		want       int
+		line       string // a line of stderr
+	}{
+		{"clean", "clean", nil, exitOK, "gpuav-dbg: no validation errors; app exited 0"},
+		{"errors", "errors", nil, exitErrors, "gpuav-dbg: 1 error group (4 records); app exited 0"},
+		{"app fails", "fail", nil, exitApp, "gpuav-dbg: no validation errors; app exited 5"},
+		{"every check off", "clean", []string{"--check", "all=off"}, exitUnchecked, "gpuav-dbg:   every check is off"},
+		{"a shader left unchecked", "unchecked", nil, exitUnchecked,
+			"gpuav-dbg:   1 shader: module has no entry point: left uninstrumented"},
+		{"records dropped", "dropped", nil, exitUnchecked,
+			"gpuav-dbg:   9 error records did not fit in the layer's buffers (counts are lower bounds)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tc := newTestCLI(t)
+			gvs := filepath.Join(tc.dir, "s.gvs")
+			args := append([]string{"--session", gvs}, c.args...)
+			for _, allow := range []bool{false, true} {
+				want := c.want
+				a := args
+				if allow {
+					a = append([]string{"--allow-unchecked"}, a...)
+					if want == exitUnchecked {
+						want = exitOK
+					}
+				}
+				if got := tc.fakeRun(t, c.mode, a...); got != want {
+					t.Fatalf("run %q: exit %d, want %d\n%s", a, got, want, tc.err.String())
+				}
+				if !strings.Contains(tc.err.String(), c.line) {
+					t.Fatalf("run: stderr lacks %q:\n%s", c.line, tc.err.String())
+				}
+				open := []string{"open", "--headless", gvs}
+				if allow {
+					open = append(open, "--allow-unchecked")
+				}
+				tc.err.Reset()
+				tc.run(t, want, open...)
+				if !strings.Contains(tc.err.String(), c.line+"\n") {
+					t.Fatalf("open: stderr lacks %q:\n%s", c.line, tc.err.String())
+				}
+			}
+		})
 	}
 }
 
-func TestResolveApp(t *testing.T) {
-	if _, err := resolveApp("./nope"); err == nil || err.Error() != "./nope: no such file" {
+// TestJSONToStdout: with --json -, stdout is the report alone; the app's
+// own stdout goes to stderr.
+func TestJSONToStdout(t *testing.T) {
+	tc := newTestCLI(t)
+	if got := tc.fakeRun(t, "errors", "--session", filepath.Join(tc.dir, "s.gvs"), "--json", "-"); got != exitErrors {
+		t.Fatalf("exit %d\n%s", got, tc.err.String())
+	}
+	var r map[string]any
+	if err := json.Unmarshal(tc.out.Bytes(), &r); err != nil || len(r["errors"].([]any)) != 1 {
+		t.Fatalf("stdout is not the report alone (%v):\n%s", err, tc.out.String())
+	}
+	if !strings.Contains(tc.err.String(), "fake app: running\n") {
+		t.Fatalf("the app's stdout is not on stderr:\n%s", tc.err.String())
+	}
+}
+
+// TestMessagesSayWhatIsWrong: a bad theme is an error without a terminal
+// too, and error lines name the operation once.
+func TestMessagesSayWhatIsWrong(t *testing.T) {
+	tc := newTestCLI(t)
+	gvs := filepath.Join(tc.dir, "none.gvs")
+	out := filepath.Join(tc.dir, "no", "dir", "out.json")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--headless", "--theme", "nope", "/bin/true"},
+			"gpuav-dbg: run: --theme: unknown theme \"nope\" (want auto, dark, light, high-contrast)\n"},
+		{[]string{"open", "--theme", "nope", gvs},
+			"gpuav-dbg: open: --theme: unknown theme \"nope\" (want auto, dark, light, high-contrast)\n"},
+		{[]string{"open", gvs}, "gpuav-dbg: open session " + gvs + ": no such file or directory\n"},
+		{[]string{"run", "--headless", "--session", filepath.Join(tc.dir, "f", "s.gvs"), "--allow-unchecked", "--json", out, "/bin/true"},
+			"gpuav-dbg: write report " + out + ": no such file or directory\n"},
+	} {
+		tc.err.Reset()
+		tc.main(c.args)
+		if !strings.Contains(tc.err.String(), c.want) {
+			t.Errorf("%q: stderr\n%s\nlacks %q", c.args, tc.err.String(), c.want)
+		}
+	}
+}
+
+// TestListReruns: open --list lists the runs the TUI started again
+// (<first>.2.gvs) after their first run.
+func TestListReruns(t *testing.T) {
+	tc := newTestCLI(t)
+	dir, err := session.DefaultDir()
+	if err != nil {
 		t.Fatal(err)
 	}
-	if p, err := resolveApp("sh"); err != nil || !filepath.IsAbs(p) {
-		t.Fatal(p, err)
+	first := filepath.Join(dir, "fake-20250101-100000.gvs")
+	if got := tc.fakeRun(t, "errors", "--session", first); got != exitErrors {
+		t.Fatalf("exit %d\n%s", got, tc.err.String())
 	}
-	if _, err := resolveApp("/etc/passwd"); err == nil || !strings.HasSuffix(err.Error(), "not executable") {
+	data, err := os.ReadFile(first)
+	if err != nil {
 		t.Fatal(err)
 	}
-	_, err := resolveApp("/bin/true/x")
-	if err == nil || errors.Is(err, os.ErrNotExist) && !strings.Contains(err.Error(), "/bin/true/x") {
+	rerun := launcher.RerunPath(first, 2)
+	if err := os.WriteFile(rerun, data, 0o600); err != nil {
 		t.Fatal(err)
+	}
+	tc.out.Reset()
+	tc.run(t, exitOK, "open", "--list")
+	want := "2025-01-01 10:00:00  fake  1 error group (4 records); app exited 0  " + first + "\n" +
+		"2025-01-01 10:00:00  fake (re-run 2)  1 error group (4 records); app exited 0  " + rerun + "\n"
+	if tc.out.String() != want {
+		t.Fatalf("open --list:\n%s\nwant\n%s", tc.out.String(), want)
 	}
 }

@@ -4,32 +4,37 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"path/filepath"
 
+	"github.com/gpuav-dbg/gpuav-dbg/internal/sanitize"
 	"github.com/gpuav-dbg/gpuav-dbg/session"
 )
 
 // openCmd is `open FILE [--json OUT] [--sarif OUT] [--headless]
-// [--source-path DIRS]`: the TUI
-// on a saved session (or JSON report), or its reports; `open --list [APP]`
-// lists the saved runs. A truncated session opens as far as it is
-// readable, with one line saying where it stopped.
+// [--source-path DIRS] [--allow-unchecked]`: the TUI on a saved session
+// (or JSON report), or its reports; headless, the session's exit status as
+// run gives it. `open --list [APP]` lists the saved runs. A truncated
+// session opens as far as it is readable, with one line saying where it
+// stopped.
 func (c *cli) openCmd(args []string) int {
 	f, pos, err := parseOpenFlags(args, c.stderr)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
 		}
-		fmt.Fprintf(c.stderr, "gpuav-dbg: open: %v\n", err)
-		return exitLauncher
+		return c.fail("open: %v", err)
 	}
 	if f.list {
 		return c.listRuns(pos)
 	}
 	if len(pos) != 1 {
-		fmt.Fprintf(c.stderr, "gpuav-dbg: open: want one session file, got %d arguments\n", len(pos))
-		return exitLauncher
+		return c.fail("open: want one session file, got %d arguments", len(pos))
 	}
+	if err := c.uiOptions(f.theme, f.noColor).Validate(); err != nil {
+		return c.fail("open: --theme: %v", err)
+	}
+	c.reportMode = os.FileMode(f.reportMode)
 	var dirs []string
 	for _, d := range f.sourcePath {
 		if abs, err := filepath.Abs(d); err == nil {
@@ -41,34 +46,34 @@ func (c *cli) openCmd(args []string) int {
 	if err != nil {
 		var te *session.TruncatedError
 		if !errors.As(err, &te) {
-			fmt.Fprintf(c.stderr, "gpuav-dbg: %v\n", err)
-			return exitLauncher
+			return c.fail("%s", sanitize.Text(err.Error()))
 		}
-		fmt.Fprintf(c.stderr, "gpuav-dbg: %v; showing what was read\n", err)
+		fmt.Fprintf(c.stderr, "gpuav-dbg: %s; showing what was read\n", sanitize.Text(err.Error()))
 		s.Notices = append(s.Notices, session.Notice{Level: "warning", Text: err.Error()})
-	}
-	if f.jsonOut != "" {
-		if err := writeReport(f.jsonOut, c.stdout, s); err != nil {
-			fmt.Fprintf(c.stderr, "gpuav-dbg: %v\n", err)
-			return exitLauncher
-		}
-	}
-	if f.sarifOut != "" {
-		if err := c.writeSARIF(f.sarifOut, s); err != nil {
-			fmt.Fprintf(c.stderr, "gpuav-dbg: %v\n", err)
-			return exitLauncher
-		}
+		s.Unchecked = append(s.Unchecked, session.Unchecked{Kind: session.UncheckedRecords,
+			Reason: fmt.Sprintf("the session file stops at byte %d: what the run sent after it is missing", te.Offset)})
 	}
 	reports := f.jsonOut != "" || f.sarifOut != ""
-	switch {
-	case f.headless || (!reports && !c.isTerminal()):
-		printGroups(c.stderr, s)
-		fmt.Fprintf(c.stderr, "gpuav-dbg: %s\n", countLine(s))
-	case !reports:
+	headless := f.headless || (!reports && !c.isTerminal())
+	if !headless && !reports {
+		c.sourcePath = f.sourcePath // where e may open source files
 		if err := c.showUI(s, f.theme, f.noColor); err != nil {
-			fmt.Fprintf(c.stderr, "gpuav-dbg: ui: %v\n", err)
-			return exitLauncher
+			return c.fail("ui: %v", err)
 		}
+		return exitOK
+	}
+	if headless {
+		printGroups(c.stderr, s)
+	}
+	status := c.report(s, f.jsonOut, f.sarifOut, f.allowUnchecked)
+	if headless {
+		fmt.Fprintf(c.stderr, "gpuav-dbg: %s\n", countLine(s))
+		return status
+	}
+	// Reports alone are a conversion: the status says whether they were
+	// written.
+	if status == exitLauncher {
+		return status
 	}
 	return exitOK
 }

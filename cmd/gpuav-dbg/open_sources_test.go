@@ -22,16 +22,7 @@ func TestOpenSourcePath(t *testing.T) {
 		t.Fatal(err)
 	}
 	words := shadertest.StripSourceText(t, shadertest.Compile(t, dir, "oob_compute.comp", "-g", "--target-env", "vulkan1.1"))
-	_, insts, err := spirv.ParseInstructions(words)
-	if err != nil {
-		t.Fatal(err)
-	}
-	store := -1
-	for i, in := range insts {
-		if in.Opcode() == spirv.OpStore {
-			store = i
-		}
-	}
+	store := shadertest.LastOp(t, words, spirv.OpStore) // the write through outs[pc.idx]
 	var file bytes.Buffer
 	file.WriteString(session.FileHeader)
 	c := session.NewCollector()

@@ -1,232 +1,103 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
-	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/internal/sanitize"
+	"github.com/gpuav-dbg/gpuav-dbg/launcher"
 	"github.com/gpuav-dbg/gpuav-dbg/session"
-	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
 
-// Launcher names the layer and the loader know.
-const (
-	// LayerName is the layer's name in its manifest.
-	LayerName = "VK_LAYER_GPUAVDBG_validation"
-	// ManifestName is the layer's manifest file.
-	ManifestName = "VkLayer_gpuav_dbg.json"
-	// EnvLayerPath overrides the directory holding the manifest.
-	EnvLayerPath = "GPUAV_DBG_LAYER_PATH"
-
-	envSocket      = "VK_LAYER_GPUAV_DBG_SOCKET"
-	envCheckPrefix = gpuav.EnvCheckPrefix
-	envReserveSlot = "VK_LAYER_GPUAV_DBG_RESERVE_SLOT"
-)
-
-// Timing of the end of a run.
-const (
-	// layerGrace is how long the launcher waits, once the app has exited,
-	// for the layer's connections to say bye or close.
-	layerGrace = time.Second
-	// killGrace is how long an app gets between SIGTERM and SIGKILL when
-	// the user quits the UI while it runs.
-	killGrace = 2 * time.Second
-	// outputDelay bounds the wait for the app's output pipes after it
-	// exited (a child it left behind may hold them open).
-	outputDelay = time.Second
-)
-
-// runCmd is `run` and `demo`.
+// runCmd is `run` and `demo`: flags, the app and the layer, then launch.
 func (c *cli) runCmd(name string, args []string) int {
 	f, rest, err := parseRunFlags(name, args, c.stderr)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
 		}
-		fmt.Fprintf(c.stderr, "gpuav-dbg: %s: %v\n", name, err)
-		return exitLauncher
+		return c.fail("%s: %v", name, err)
 	}
 	if name == "demo" && len(rest) > 0 {
-		fmt.Fprintf(c.stderr, "gpuav-dbg: demo takes no app (got %q); use gpuav-dbg run\n", rest[0])
-		return exitLauncher
+		return c.fail("demo takes no app (got %q); use gpuav-dbg run", rest[0])
+	}
+	if err := c.uiOptions(f.theme, f.noColor).Validate(); err != nil {
+		return c.fail("%s: --theme: %v", name, err)
 	}
 	if len(rest) == 0 {
 		dir, err := c.exeDir()
 		if err != nil {
-			fmt.Fprintf(c.stderr, "gpuav-dbg: %s: %v\n", name, err)
-			return exitLauncher
+			return c.fail("%s: %v", name, err)
 		}
 		demo := filepath.Join(dir, "demo")
 		if _, err := os.Stat(demo); err != nil {
-			fmt.Fprintf(c.stderr, "gpuav-dbg: %s: %s: no such file (build the demo with make)\n", name, demo)
-			return exitLauncher
+			return c.fail("%s: %s: no such file (build the demo with make)", name, demo)
 		}
 		rest = []string{demo}
+		// In a build tree, the demo's shader sources are known.
+		if src := filepath.Join(dir, "..", "examples", "demo", "shaders"); isDir(src) {
+			f.sourcePath = append(f.sourcePath, filepath.Clean(src))
+		}
 	}
-	app, err := resolveApp(rest[0])
+	app, err := launcher.ResolveApp(rest[0])
 	if err != nil {
-		fmt.Fprintf(c.stderr, "gpuav-dbg: %s: %v\n", name, err)
-		return exitLauncher
+		return c.fail("%s: %v", name, err)
 	}
-	layerDir, err := c.findLayer()
+	exeDir, _ := c.exeDir()
+	layer, err := launcher.FindLayer(c.getenv, exeDir)
 	if err != nil {
-		fmt.Fprintf(c.stderr, "gpuav-dbg: %v\n", err)
-		return exitLauncher
+		return c.fail("%v", err)
 	}
 	if !f.headless && !c.isTerminal() {
 		f.headless = true
 	}
 	c.sourcePath = f.sourcePath
-	c.warnUnavailable(c.capabilities(), f.settingsChecks())
-	if !f.headless {
-		if err := uiOptions(f.theme, f.noColor).Validate(); err != nil {
-			fmt.Fprintf(c.stderr, "gpuav-dbg: %s: --theme: %v\n", name, err)
-			return exitLauncher
+	c.reportMode = os.FileMode(f.reportMode)
+	set := session.Settings{Checks: f.settingsChecks(), ReserveSlot: f.reserveSlot, SafeMode: true}
+	c.warnUnavailable(c.capabilities(), set.Checks)
+	o := launcher.Options{App: app, Shown: rest[0], Args: rest[1:], LayerDir: layer.Dir, Settings: set,
+		SessionPath: f.sessionPath, Started: time.Now(), Capabilities: c.capabilities()}
+	if o.SessionPath == "" {
+		if o.SessionPath, err = session.DefaultPath(app, o.Started); err != nil {
+			return c.fail("%s: %v (use --session FILE)", name, err)
 		}
 	}
-	return c.launch(name, app, rest[0], rest[1:], layerDir, f)
+	o.Dir, o.SourcePath = c.sourceSearch()
+	if f.headless {
+		// The app's output passes through; to stderr when stdout carries
+		// a report.
+		o.Stdin, o.Stdout, o.Stderr = c.stdin, c.stdout, c.stderr
+		if f.jsonOut == "-" || f.sarifOut == "-" {
+			o.Stdout = c.stderr
+		}
+	}
+	return c.launch(name, o, f)
 }
 
-// resolveApp finds the app the way a shell would: a name with a slash is a
-// path, a bare name is looked up in $PATH. It says "no such file" or "not
-// executable" in one line.
-func resolveApp(app string) (string, error) {
-	if !strings.Contains(app, "/") {
-		p, err := exec.LookPath(app)
-		if err != nil {
-			return "", fmt.Errorf("%s: not found in $PATH", app)
-		}
-		return p, nil
-	}
-	fi, err := os.Stat(app)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return "", fmt.Errorf("%s: no such file", app)
-	case err != nil:
-		return "", fmt.Errorf("%s: %w", app, errors.Unwrap(err))
-	case fi.IsDir():
-		return "", fmt.Errorf("%s: not executable (a directory)", app)
-	case fi.Mode().Perm()&0o111 == 0 || syscall.Access(app, 1) != nil:
-		return "", fmt.Errorf("%s: not executable", app)
-	}
-	return app, nil
+// isDir reports whether path is a directory.
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
 }
 
-// findLayer returns the directory holding the layer manifest:
-// $GPUAV_DBG_LAYER_PATH, or the executable's own directory (bin/).
-func (c *cli) findLayer() (string, error) {
-	dir := c.getenv(EnvLayerPath)
-	how := "$" + EnvLayerPath
-	if dir == "" {
-		d, err := c.exeDir()
-		if err != nil {
-			return "", err
-		}
-		dir, how = d, "next to gpuav-dbg"
-	}
-	abs, err := filepath.Abs(dir)
-	if err == nil {
-		dir = abs
-	}
-	manifest := filepath.Join(dir, ManifestName)
-	if fi, err := os.Stat(manifest); err != nil || fi.IsDir() {
-		return "", fmt.Errorf("layer manifest not found: looked for %s (%s); build it with make or set %s", manifest, how, EnvLayerPath)
-	}
-	return dir, nil
+// fail prints one error line and returns the launcher's exit status.
+func (c *cli) fail(format string, args ...any) int {
+	fmt.Fprintf(c.stderr, "gpuav-dbg: "+format+"\n", args...)
+	return exitLauncher
 }
 
-// appEnv is the app's environment: the parent's plus the loader variables
-// that add our layer, the socket and the settings.
-func appEnv(parent []string, layerDir, socket string, checks map[string]bool, reserveSlot bool) []string {
-	set := map[string]string{}
-	var order []string
-	for _, kv := range parent {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok {
-			continue
-		}
-		if _, seen := set[k]; !seen {
-			order = append(order, k)
-		}
-		set[k] = v
-	}
-	put := func(k, v string) {
-		if _, seen := set[k]; !seen {
-			order = append(order, k)
-		}
-		set[k] = v
-	}
-	prepend := func(k, v string) {
-		if old := set[k]; old != "" {
-			v = v + ":" + old
-		}
-		put(k, v)
-	}
-	appendList := func(k, v string) {
-		old := set[k]
-		for _, e := range strings.Split(old, ":") {
-			if e == v {
-				return
-			}
-		}
-		if old != "" {
-			v = old + ":" + v
-		}
-		put(k, v)
-	}
-	prepend("VK_ADD_LAYER_PATH", layerDir)
-	appendList("VK_INSTANCE_LAYERS", LayerName)
-	put(envSocket, socket)
-	for _, id := range gpuav.AllChecks {
-		put(envCheckPrefix+strings.ToUpper(id), bool01(checks[id]))
-	}
-	put(envReserveSlot, bool01(reserveSlot))
-	env := make([]string, 0, len(order))
-	for _, k := range order {
-		env = append(env, k+"="+set[k])
-	}
-	return env
-}
-
-func bool01(b bool) string {
-	if b {
-		return "1"
-	}
-	return "0"
-}
-
-// launch runs the app under the layer and returns the exit status.
-func (c *cli) launch(name, app, shown string, args []string, layerDir string, f *runFlags) int {
-	started := time.Now()
-	sessionPath := f.sessionPath
-	if sessionPath == "" {
-		p, err := session.DefaultPath(app, started)
-		if err != nil {
-			fmt.Fprintf(c.stderr, "gpuav-dbg: %s: %v (use --session FILE)\n", name, err)
-			return exitLauncher
-		}
-		sessionPath = p
-	}
-	file, err := session.CreateFile(sessionPath)
-	if err != nil {
-		fmt.Fprintf(c.stderr, "gpuav-dbg: %s: %v\n", name, err)
-		return exitLauncher
-	}
-	defer file.Close()
-
+// launch runs the app under the layer (the UI on it unless headless) and
+// returns the exit status.
+func (c *cli) launch(name string, o launcher.Options, f *runFlags) int {
 	// While the app runs, the launcher survives the terminal's Ctrl-C (the
 	// app gets it too, and the report must still be written) and passes
 	// SIGTERM and SIGHUP on.
@@ -234,59 +105,62 @@ func (c *cli) launch(name, app, shown string, args []string, layerDir string, f 
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
 
-	set := session.Settings{Checks: f.settingsChecks(), ReserveSlot: f.reserveSlot, SafeMode: true}
-	r, err := c.startApp(app, shown, args, layerDir, set, file, sessionPath, started, f.headless)
-	if r != nil {
-		defer r.srv.Close()
+	r, err := launcher.Start(o)
+	if r == nil {
+		return c.fail("%s: %v", name, err)
 	}
 	if err != nil {
-		fmt.Fprintf(c.stderr, "gpuav-dbg: %s: %v\n", name, err)
-		return exitLauncher
+		_ = r.Close()
+		return c.fail("%s: %v", name, err)
 	}
-	col, cmd, exited, updates := r.col, r.cmd, r.exited, r.updates
-	notLoaded := r.notLoaded
-
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go func() {
-		for {
-			select {
-			case s := <-sigs:
-				if s != syscall.SIGINT || !f.headless {
-					_ = cmd.Process.Signal(s)
-				}
-				if s != syscall.SIGINT {
-					cancel()
-				}
-			case <-exited:
-				return
-			}
-		}
-	}()
+	done := make(chan struct{})
+	defer close(done)
+	go forwardSignals(done, sigs, r, cancel)
 
 	var uiErr error
 	if f.headless {
-		<-exited
+		<-r.Exited()
 	} else {
-		rr := &reruns{c: c, app: app, shown: shown, args: args, layerDir: layerDir, sessionPath: sessionPath}
-		uiErr = c.runUI(ctx, col, updates, exited, f.theme, f.noColor, rr)
-		defer rr.finish(c.stderr)
+		rr := launcher.NewReruns(r)
+		uiErr = c.runUI(ctx, r, rr, f.theme, f.noColor)
+		r.Stop() // the user quit while the app runs
+		defer c.finishReruns(rr)
+	}
+	return c.finishRun(r, f, uiErr)
+}
+
+// forwardSignals passes the signals the launcher gets on to the app (its
+// own process group, which the terminal does not signal) until it has
+// exited; all but SIGINT end the UI. Once the app has exited, SIGHUP and
+// SIGTERM still end the UI (its terminal closed), so it is never left
+// running without one.
+func forwardSignals(done <-chan struct{}, sigs <-chan os.Signal, r *launcher.Run, cancel func()) {
+	exited := r.Exited()
+	for {
 		select {
-		case <-exited:
-		default:
-			// The user quit while the app runs: stop it.
-			_ = cmd.Process.Signal(syscall.SIGTERM)
-			select {
-			case <-exited:
-			case <-time.After(killGrace):
-				_ = cmd.Process.Kill()
-				<-exited
+		case s := <-sigs:
+			if exited != nil {
+				r.Signal(s)
 			}
+			if s != syscall.SIGINT {
+				cancel()
+			}
+		case <-exited:
+			exited = nil
+		case <-done:
+			return
 		}
 	}
-	snap := col.Snapshot()
+}
+
+// finishRun writes the reports of a finished run, closes its session and
+// returns the exit status.
+func (c *cli) finishRun(r *launcher.Run, f *runFlags, uiErr error) int {
+	snap := r.Collector.Snapshot()
 	if !snap.App.LayerLoaded {
-		fmt.Fprintf(c.stderr, "gpuav-dbg: %s\n", notLoaded)
+		fmt.Fprintf(c.stderr, "gpuav-dbg: %s\n", r.NotLoaded)
 	}
 	if uiErr != nil {
 		fmt.Fprintf(c.stderr, "gpuav-dbg: ui: %v\n", uiErr)
@@ -294,68 +168,51 @@ func (c *cli) launch(name, app, shown string, args []string, layerDir string, f 
 	if f.headless {
 		printGroups(c.stderr, snap)
 	}
-	status := exitStatus(snap)
-	if f.jsonOut != "" {
-		if err := writeReport(f.jsonOut, c.stdout, snap); err != nil {
-			fmt.Fprintf(c.stderr, "gpuav-dbg: %v\n", err)
-			status = exitLauncher
-		}
-	}
-	if f.sarifOut != "" {
-		if err := c.writeSARIF(f.sarifOut, snap); err != nil {
-			fmt.Fprintf(c.stderr, "gpuav-dbg: %v\n", err)
-			status = exitLauncher
-		}
-	}
-	if err := col.FileErr(); err != nil {
+	status := c.report(snap, f.jsonOut, f.sarifOut, f.allowUnchecked)
+	if err := r.Close(); err != nil {
 		fmt.Fprintf(c.stderr, "gpuav-dbg: %v\n", err)
-	} else if err := file.Close(); err != nil {
-		fmt.Fprintf(c.stderr, "gpuav-dbg: session %s: %v\n", sessionPath, err)
 	}
-	fmt.Fprintf(c.stderr, "gpuav-dbg: %s; session saved to %s\n", countLine(snap), sessionPath)
+	fmt.Fprintf(c.stderr, "gpuav-dbg: %s; session saved to %s\n", countLine(snap), sanitize.Text(r.SessionPath()))
 	return status
 }
 
-// unwrapExec drops exec's "fork/exec PATH: " prefix.
-func unwrapExec(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
+// report writes the JSON and SARIF reports that were asked for, says what
+// went unchecked, and returns the exit status of the session.
+func (c *cli) report(s *session.Session, jsonOut, sarifOut string, allowUnchecked bool) int {
+	status := exitStatus(s, allowUnchecked)
+	if jsonOut != "" {
+		if err := writeReport(jsonOut, c.stdout, s, c.reportMode); err != nil {
+			fmt.Fprintf(c.stderr, "gpuav-dbg: %v\n", err)
+			status = exitLauncher
+		}
 	}
-	return err
+	if sarifOut != "" {
+		if err := c.writeSARIF(sarifOut, s); err != nil {
+			fmt.Fprintf(c.stderr, "gpuav-dbg: %v\n", err)
+			status = exitLauncher
+		}
+	}
+	printUnchecked(c.stderr, s, allowUnchecked)
+	return status
 }
 
-// exitMsg describes how the app ended.
-func exitMsg(ps *os.ProcessState, err error) *wire.AppExited {
-	m := &wire.AppExited{State: string(session.AppExited), Time: time.Now()}
-	if ps == nil {
-		m.Code, m.State = -1, string(session.AppFailed)
-		return m
+// finishReruns stops the re-runs' apps, closes their sessions, and says
+// where each was saved.
+func (c *cli) finishReruns(rr *launcher.Reruns) {
+	for i, r := range rr.Runs() {
+		r.Stop()
+		if err := r.Close(); err != nil {
+			fmt.Fprintf(c.stderr, "gpuav-dbg: %v\n", err)
+		}
+		fmt.Fprintf(c.stderr, "gpuav-dbg: run %d: %s; session saved to %s\n", i+2, countLine(r.Collector.Snapshot()),
+			sanitize.Text(r.SessionPath()))
 	}
-	m.Code = ps.ExitCode()
-	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		m.State = string(session.AppCrashed)
-		m.Signal = signalName(ws.Signal())
-		m.Code = 128 + int(ws.Signal())
-	}
-	return m
 }
 
-// signalName names a signal the way users know it: "SIGSEGV".
-func signalName(s syscall.Signal) string {
-	names := map[syscall.Signal]string{
-		syscall.SIGSEGV: "SIGSEGV", syscall.SIGABRT: "SIGABRT", syscall.SIGBUS: "SIGBUS", syscall.SIGFPE: "SIGFPE",
-		syscall.SIGILL: "SIGILL", syscall.SIGKILL: "SIGKILL", syscall.SIGTERM: "SIGTERM", syscall.SIGINT: "SIGINT",
-		syscall.SIGHUP: "SIGHUP", syscall.SIGPIPE: "SIGPIPE", syscall.SIGQUIT: "SIGQUIT", syscall.SIGTRAP: "SIGTRAP",
-	}
-	if n, ok := names[s]; ok {
-		return n
-	}
-	return fmt.Sprintf("signal %d (%v)", int(s), s)
-}
-
-// exitStatus is the run's exit status from its session.
-func exitStatus(s *session.Session) int {
+// exitStatus is a run's exit status from its session: validation errors
+// first, then an app that failed, then a run that did not check
+// everything (unless allowed).
+func exitStatus(s *session.Session, allowUnchecked bool) int {
 	errors := 0
 	for _, g := range s.Groups {
 		if !g.IsWarning() { // warnings (robustBufferAccess) do not fail a run
@@ -365,21 +222,44 @@ func exitStatus(s *session.Session) int {
 	switch {
 	case errors > 0:
 		return exitErrors
-	case s.App.State == session.AppCrashed || s.App.State == session.AppFailed || s.App.ExitCode != 0:
+	case s.App.State == session.AppCrashed || s.App.State == session.AppFailed ||
+		s.App.State != session.AppStopped && s.App.ExitCode != 0:
 		return exitApp
+	case !allowUnchecked && len(s.UncheckedAll()) > 0:
+		return exitUnchecked
 	}
 	return exitOK
 }
 
-// printGroups prints one line per error group.
-func printGroups(w io.Writer, s *session.Session) {
-	for _, g := range s.Groups {
-		fmt.Fprintf(w, "gpuav-dbg: %s\n", g.Summary())
+// printUnchecked says what the run left unchecked, one line per cause.
+func printUnchecked(w io.Writer, s *session.Session, allowed bool) {
+	u := s.UncheckedAll()
+	if len(u) == 0 {
+		return
+	}
+	how := fmt.Sprintf("exit %d; --allow-unchecked accepts it", exitUnchecked)
+	if allowed {
+		how = "accepted by --allow-unchecked"
+	}
+	fmt.Fprintf(w, "gpuav-dbg: not everything was checked (%s):\n", how)
+	for _, x := range u {
+		fmt.Fprintf(w, "gpuav-dbg:   %s\n", sanitize.Text(x.String()))
 	}
 }
 
-// countLine summarises the run: "2 error groups (16 records)", the app's end.
-func countLine(s *session.Session) string {
+// printGroups prints one line per error group, the app's strings in it
+// escaped (a file name or a debug name cannot drive the terminal).
+func printGroups(w io.Writer, s *session.Session) {
+	for _, g := range s.Groups {
+		fmt.Fprintf(w, "gpuav-dbg: %s\n", sanitize.Text(g.Summary()))
+	}
+}
+
+// countLine summarises the run: "2 error groups (16 records)", the app's
+// end, and what was lost on the way; the app's strings in it escaped.
+func countLine(s *session.Session) string { return sanitize.Text(countText(s)) }
+
+func countText(s *session.Session) string {
 	records := 0
 	for _, g := range s.Groups {
 		records += g.Count
@@ -396,73 +276,36 @@ func countLine(s *session.Session) string {
 	if s.Dropped > 0 {
 		fmt.Fprintf(&b, ", %d records dropped", s.Dropped)
 	}
+	if s.LostRecords > 0 {
+		fmt.Fprintf(&b, ", %d records lost on the way", s.LostRecords)
+	}
 	switch s.App.State {
 	case session.AppCrashed:
 		fmt.Fprintf(&b, "; app killed by %s", s.App.Signal)
+	case session.AppStopped:
+		b.WriteString("; app stopped by you")
+		if s.App.Signal != "" {
+			fmt.Fprintf(&b, " (%s)", s.App.Signal)
+		}
 	case session.AppFailed:
 		b.WriteString("; app failed to start")
-	default:
+	case session.AppExited:
 		fmt.Fprintf(&b, "; app exited %d", s.App.ExitCode)
+	default:
+		// Never "exited 0" for an end nobody saw.
+		b.WriteString("; " + session.EndNotRecorded)
 	}
 	return b.String()
 }
 
-// writeReport writes the JSON report to path, or to w for "-".
-func writeReport(path string, w io.Writer, s *session.Session) error {
+// writeReport writes the JSON report to path (with mode; 0: the session
+// file's), or to w for "-".
+func writeReport(path string, w io.Writer, s *session.Session, mode os.FileMode) error {
 	if path == "-" {
 		return session.WriteReport(w, s)
 	}
-	return session.WriteReportFile(path, s)
-}
-
-// maxLine is the longest output line kept whole; longer ones are split.
-const maxLine = 64 << 10
-
-// lineWriter records the app's output line by line in the session and,
-// when pass is set, passes the bytes through as they come.
-type lineWriter struct {
-	col    *session.Collector
-	stream string
-	pass   io.Writer
-	mu     sync.Mutex
-	buf    []byte
-}
-
-// Write records every complete line of p.
-func (w *lineWriter) Write(p []byte) (int, error) {
-	if w.pass != nil {
-		_, _ = w.pass.Write(p)
+	if mode == 0 {
+		mode = session.ReportMode
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.buf = append(w.buf, p...)
-	for {
-		i := bytes.IndexByte(w.buf, '\n')
-		if i < 0 {
-			if len(w.buf) >= maxLine {
-				w.emit(w.buf[:maxLine])
-				w.buf = w.buf[maxLine:]
-				continue
-			}
-			break
-		}
-		w.emit(w.buf[:i])
-		w.buf = w.buf[i+1:]
-	}
-	return len(p), nil
-}
-
-// Flush records a last line without a newline.
-func (w *lineWriter) Flush() {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if len(w.buf) > 0 {
-		w.emit(w.buf)
-		w.buf = nil
-	}
-}
-
-func (w *lineWriter) emit(line []byte) {
-	text := strings.TrimSuffix(string(line), "\r")
-	_ = w.col.Record(wire.KindAppOutput, &wire.AppOutput{Stream: w.stream, Text: text})
+	return session.WriteReportFileMode(path, s, mode)
 }

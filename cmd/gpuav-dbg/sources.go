@@ -3,12 +3,9 @@ package main
 import (
 	"os"
 	"path/filepath"
-)
 
-// EnvSourcePath is a colon-separated list of directories searched, after
-// those of --source-path, for shader source files a module names but does
-// not carry.
-const EnvSourcePath = "GPUAV_DBG_SOURCE_PATH"
+	"github.com/gpuav-dbg/gpuav-dbg/launcher"
+)
 
 // sourceSearch returns the app's working directory (the launcher's) and
 // the source search path: --source-path's directories, then
@@ -30,7 +27,7 @@ func (c *cli) sourceSearch() (string, []string) {
 		add(d)
 	}
 	if c.getenv != nil {
-		for _, d := range filepath.SplitList(c.getenv(EnvSourcePath)) {
+		for _, d := range filepath.SplitList(c.getenv(launcher.EnvSourcePath)) {
 			add(d)
 		}
 	}

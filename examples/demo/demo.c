@@ -46,7 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <vulkan/vulkan.h>
+#include "capp.h"
 
 /* SPIR-V compiled by examples/examples.mk into build/shaders/ (-g: the module
  * carries OpSource text and OpLine, with file names "oob_compute.comp" etc.). */
@@ -56,101 +56,13 @@
 
 #define COMPUTE_BUFFERS 2      /* outs[2] in oob_compute.comp */
 #define COMPUTE_WORDS 16       /* uints per storage buffer */
-#define COMPUTE_LOCAL_SIZE 4   /* local_size_x in oob_compute.comp */
 #define TEXTURES 6             /* tex[6] in oob_fragment.frag */
 #define TEX_SIZE 4             /* the sampled image is TEX_SIZE x TEX_SIZE */
 #define TARGET_SIZE 8          /* the color attachment is 8x8 */
 #define TARGET_FORMAT VK_FORMAT_R8G8B8A8_UNORM
 #define FRAG_PC_OFFSET 16      /* layout(offset = 16) uint tex_ind */
 
-/* ---- error handling ------------------------------------------------------ */
-
-/* Print "demo: <call> failed: <n>" where <call> is the function name (the
- * text of the expression up to its first '('), then exit 1. */
-static void check_result(VkResult r, const char *expr)
-{
-    if (r == VK_SUCCESS)
-        return;
-    fprintf(stderr, "demo: %.*s failed: %d\n", (int)strcspn(expr, "("), expr, (int)r);
-    exit(1);
-}
-#define CHECK(call) check_result((call), #call)
-
-static void die(const char *msg)
-{
-    fprintf(stderr, "demo: %s\n", msg);
-    exit(1);
-}
-
-/* ---- debug utils ----------------------------------------------------------- */
-
-/* Extension functions, NULL when VK_EXT_debug_utils is not available. */
-static PFN_vkCreateDebugUtilsMessengerEXT pfnCreateDebugUtilsMessenger;
-static PFN_vkDestroyDebugUtilsMessengerEXT pfnDestroyDebugUtilsMessenger;
-static PFN_vkSetDebugUtilsObjectNameEXT pfnSetDebugUtilsObjectName;
-static PFN_vkCmdBeginDebugUtilsLabelEXT pfnCmdBeginDebugUtilsLabel;
-static PFN_vkCmdEndDebugUtilsLabelEXT pfnCmdEndDebugUtilsLabel;
-
-static const char *severity_name(VkDebugUtilsMessageSeverityFlagBitsEXT s)
-{
-    if (s & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)
-        return "error";
-    if (s & VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT)
-        return "warning";
-    if (s & VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT)
-        return "info";
-    return "verbose";
-}
-
-/* Prints every message as "[vk <severity>] <pMessageIdName>: <pMessage>".
- * Tests parse this format: keep it on one line prefix, message as given. */
-static VKAPI_ATTR VkBool32 VKAPI_CALL debug_callback(
-    VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-    VkDebugUtilsMessageTypeFlagsEXT types,
-    const VkDebugUtilsMessengerCallbackDataEXT *data,
-    void *user)
-{
-    (void)types;
-    (void)user;
-    fprintf(stderr, "[vk %s] %s: %s\n", severity_name(severity),
-            data->pMessageIdName ? data->pMessageIdName : "(none)",
-            data->pMessage ? data->pMessage : "");
-    fflush(stderr);
-    return VK_FALSE; /* never abort the call that triggered the message */
-}
-
-static void set_name(VkDevice dev, VkObjectType type, uint64_t handle, const char *name)
-{
-    if (!pfnSetDebugUtilsObjectName)
-        return;
-    VkDebugUtilsObjectNameInfoEXT info = {
-        .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT,
-        .objectType = type,
-        .objectHandle = handle,
-        .pObjectName = name,
-    };
-    check_result(pfnSetDebugUtilsObjectName(dev, &info), "vkSetDebugUtilsObjectNameEXT");
-}
-/* Non-dispatchable handles are uint64_t or pointers depending on the
- * platform; dispatchable ones are pointers. Cast through uintptr_t for both. */
-#define NAME(dev, type, obj, name) set_name((dev), (type), (uint64_t)(uintptr_t)(obj), (name))
-
-static void begin_label(VkCommandBuffer cmd, const char *name)
-{
-    if (!pfnCmdBeginDebugUtilsLabel)
-        return;
-    VkDebugUtilsLabelEXT label = {
-        .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT,
-        .pLabelName = name,
-    };
-    pfnCmdBeginDebugUtilsLabel(cmd, &label);
-}
-
-static void end_label(VkCommandBuffer cmd)
-{
-    if (pfnCmdEndDebugUtilsLabel)
-        pfnCmdEndDebugUtilsLabel(cmd);
-}
+const char capp_app_name[] = "demo";
 
 /* ---- options --------------------------------------------------------------- */
 
@@ -237,13 +149,7 @@ static struct options parse_options(int argc, char **argv)
 /* ---- device objects shared by both parts ---------------------------------- */
 
 struct ctx {
-    VkInstance instance;
-    VkDebugUtilsMessengerEXT messenger;
-    VkPhysicalDevice phys;
-    VkPhysicalDeviceMemoryProperties mem_props;
-    uint32_t queue_family;
-    VkDevice device;
-    VkQueue queue;
+    capp vk;
     VkCommandPool cmd_pool;
     VkDescriptorPool desc_pool;
     VkFence fence;
@@ -253,174 +159,49 @@ struct ctx {
     VkCommandBuffer draw_cmd;    /* "draw-cmd"    */
 };
 
-static int has_extension(const VkExtensionProperties *exts, uint32_t n, const char *name)
-{
-    for (uint32_t i = 0; i < n; i++)
-        if (!strcmp(exts[i].extensionName, name))
-            return 1;
-    return 0;
-}
-
+/* create_instance makes a Vulkan 1.1 instance (GPU-AV in the Khronos layer
+ * needs 1.1) whose messenger prints warnings and errors, and with --verbose
+ * INFO and VERBOSE messages too (the loader alone fills ~90 lines). */
 static void create_instance(struct ctx *c, int verbose)
 {
-    uint32_t api = VK_API_VERSION_1_0;
-    CHECK(vkEnumerateInstanceVersion(&api));
-    if (api < VK_API_VERSION_1_1)
-        die("the Vulkan loader does not support Vulkan 1.1");
-
-    uint32_t n = 0;
-    CHECK(vkEnumerateInstanceExtensionProperties(NULL, &n, NULL));
-    VkExtensionProperties *exts = calloc(n ? n : 1, sizeof *exts);
-    if (!exts)
-        die("out of memory");
-    CHECK(vkEnumerateInstanceExtensionProperties(NULL, &n, exts));
-    int debug_utils = has_extension(exts, n, VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
-    free(exts);
-
-    VkDebugUtilsMessengerCreateInfoEXT mci = {
-        .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
-        /* Warnings and errors (GPU-AV reports are errors); --verbose adds
-         * INFO and VERBOSE, which the loader alone fills with ~90 lines. */
-        .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
-                           VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT |
-                           (verbose ? VK_DEBUG_UTILS_MESSAGE_SEVERITY_VERBOSE_BIT_EXT |
-                                      VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT : 0),
-        .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
-                       VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
-                       VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
-        .pfnUserCallback = debug_callback,
-    };
-    VkApplicationInfo app = {
-        .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
-        .pApplicationName = "gpuav-dbg demo",
-        .applicationVersion = 1,
-        .pEngineName = "none",
-        .engineVersion = 1,
-        /* GPU-AV in the Khronos layer needs at least Vulkan 1.1. */
-        .apiVersion = VK_API_VERSION_1_1,
-    };
-    const char *ext_names[] = { VK_EXT_DEBUG_UTILS_EXTENSION_NAME };
-    VkInstanceCreateInfo ici = {
-        .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
-        /* Chaining the messenger info also reports messages emitted during
-         * vkCreateInstance/vkDestroyInstance. */
-        .pNext = debug_utils ? &mci : NULL,
-        .pApplicationInfo = &app,
-        .enabledExtensionCount = debug_utils ? 1 : 0,
-        .ppEnabledExtensionNames = debug_utils ? ext_names : NULL,
-    };
-    CHECK(vkCreateInstance(&ici, NULL, &c->instance));
-
-    if (debug_utils) {
-        /* The debug utils entry points are instance-level: look them up with
-         * vkGetInstanceProcAddr so the loader dispatches them correctly. */
-        pfnCreateDebugUtilsMessenger = (PFN_vkCreateDebugUtilsMessengerEXT)
-            vkGetInstanceProcAddr(c->instance, "vkCreateDebugUtilsMessengerEXT");
-        pfnDestroyDebugUtilsMessenger = (PFN_vkDestroyDebugUtilsMessengerEXT)
-            vkGetInstanceProcAddr(c->instance, "vkDestroyDebugUtilsMessengerEXT");
-        pfnSetDebugUtilsObjectName = (PFN_vkSetDebugUtilsObjectNameEXT)
-            vkGetInstanceProcAddr(c->instance, "vkSetDebugUtilsObjectNameEXT");
-        pfnCmdBeginDebugUtilsLabel = (PFN_vkCmdBeginDebugUtilsLabelEXT)
-            vkGetInstanceProcAddr(c->instance, "vkCmdBeginDebugUtilsLabelEXT");
-        pfnCmdEndDebugUtilsLabel = (PFN_vkCmdEndDebugUtilsLabelEXT)
-            vkGetInstanceProcAddr(c->instance, "vkCmdEndDebugUtilsLabelEXT");
-        if (!pfnCreateDebugUtilsMessenger || !pfnDestroyDebugUtilsMessenger)
-            die("VK_EXT_debug_utils is enabled but its functions are missing");
-        CHECK(pfnCreateDebugUtilsMessenger(c->instance, &mci, NULL, &c->messenger));
-    }
-}
-
-static VkCommandBuffer alloc_cmd(const struct ctx *c, const char *name)
-{
-    VkCommandBufferAllocateInfo cbai = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-        .commandPool = c->cmd_pool,
-        .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
-        .commandBufferCount = 1,
-    };
-    VkCommandBuffer cmd;
-    CHECK(vkAllocateCommandBuffers(c->device, &cbai, &cmd));
-    NAME(c->device, VK_OBJECT_TYPE_COMMAND_BUFFER, cmd, name);
-    return cmd;
+    capp_create_instance(&c->vk, &(capp_instance_info){
+        .app_name = "gpuav-dbg demo",
+        .api_version = VK_API_VERSION_1_1,
+        .messenger = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT |
+                     (verbose ? VK_DEBUG_UTILS_MESSAGE_SEVERITY_VERBOSE_BIT_EXT |
+                                    VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT
+                              : 0),
+        .messenger_types = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                           VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
+    });
 }
 
 static void create_device(struct ctx *c)
 {
-    uint32_t n = 0;
-    CHECK(vkEnumeratePhysicalDevices(c->instance, &n, NULL));
-    if (n == 0)
-        die("no Vulkan physical device");
-    VkPhysicalDevice *devs = calloc(n, sizeof *devs);
-    if (!devs)
-        die("out of memory");
-    /* VK_INCOMPLETE is impossible here (n is the full count), keep CHECK. */
-    CHECK(vkEnumeratePhysicalDevices(c->instance, &n, devs));
-    c->phys = devs[0];
-    free(devs);
-
-    VkPhysicalDeviceProperties props;
-    vkGetPhysicalDeviceProperties(c->phys, &props);
-    printf("demo: device %s (Vulkan %u.%u.%u)\n", props.deviceName,
-           VK_API_VERSION_MAJOR(props.apiVersion), VK_API_VERSION_MINOR(props.apiVersion),
-           VK_API_VERSION_PATCH(props.apiVersion));
-    if (props.apiVersion < VK_API_VERSION_1_1)
-        die("the device does not support Vulkan 1.1");
-    vkGetPhysicalDeviceMemoryProperties(c->phys, &c->mem_props);
-
-    uint32_t nq = 0;
-    vkGetPhysicalDeviceQueueFamilyProperties(c->phys, &nq, NULL);
-    VkQueueFamilyProperties *qf = calloc(nq ? nq : 1, sizeof *qf);
-    if (!qf)
-        die("out of memory");
-    vkGetPhysicalDeviceQueueFamilyProperties(c->phys, &nq, qf);
-    const VkQueueFlags want = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT;
-    c->queue_family = UINT32_MAX;
-    for (uint32_t i = 0; i < nq; i++) {
-        if ((qf[i].queueFlags & want) == want && qf[i].queueCount > 0) {
-            c->queue_family = i;
-            break;
-        }
-    }
-    free(qf);
-    if (c->queue_family == UINT32_MAX)
-        die("no queue family with graphics and compute");
+    const VkPhysicalDeviceProperties *props = &c->vk.props;
+    printf("demo: device %s (Vulkan %u.%u.%u)\n", props->deviceName,
+           VK_API_VERSION_MAJOR(props->apiVersion), VK_API_VERSION_MINOR(props->apiVersion),
+           VK_API_VERSION_PATCH(props->apiVersion));
+    if (props->apiVersion < VK_API_VERSION_1_1)
+        capp_die("the device does not support Vulkan 1.1");
 
     /* Both shaders index a descriptor array with a push constant, i.e. with a
      * dynamically uniform (not constant) expression. Core Vulkan allows that
      * only with these two features; nothing else is enabled. The arrays are
      * sized in the shaders, so descriptor indexing is not needed. */
     VkPhysicalDeviceFeatures have;
-    vkGetPhysicalDeviceFeatures(c->phys, &have);
+    vkGetPhysicalDeviceFeatures(c->vk.pd, &have);
     if (!have.shaderStorageBufferArrayDynamicIndexing)
-        die("device lacks shaderStorageBufferArrayDynamicIndexing");
+        capp_die("device lacks shaderStorageBufferArrayDynamicIndexing");
     if (!have.shaderSampledImageArrayDynamicIndexing)
-        die("device lacks shaderSampledImageArrayDynamicIndexing");
+        capp_die("device lacks shaderSampledImageArrayDynamicIndexing");
     VkPhysicalDeviceFeatures features = {
         .shaderStorageBufferArrayDynamicIndexing = VK_TRUE,
         .shaderSampledImageArrayDynamicIndexing = VK_TRUE,
     };
-
-    const float priority = 1.0f;
-    VkDeviceQueueCreateInfo qci = {
-        .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
-        .queueFamilyIndex = c->queue_family,
-        .queueCount = 1,
-        .pQueuePriorities = &priority,
-    };
-    VkDeviceCreateInfo dci = {
-        .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
-        .queueCreateInfoCount = 1,
-        .pQueueCreateInfos = &qci,
-        .pEnabledFeatures = &features,
-    };
-    CHECK(vkCreateDevice(c->phys, &dci, NULL, &c->device));
-    vkGetDeviceQueue(c->device, c->queue_family, 0, &c->queue);
-
-    VkCommandPoolCreateInfo cpci = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
-        .queueFamilyIndex = c->queue_family,
-    };
-    CHECK(vkCreateCommandPool(c->device, &cpci, NULL, &c->cmd_pool));
+    capp_create_device(&c->vk, &(capp_device_info){.queue_flags = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT,
+                                                   .features = &features});
+    c->cmd_pool = capp_command_pool(&c->vk, 0);
 
     /* One pool for both parts: one set of 2 storage buffers, one set of 6
      * combined image samplers. */
@@ -428,188 +209,70 @@ static void create_device(struct ctx *c)
         { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, COMPUTE_BUFFERS },
         { VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, TEXTURES },
     };
-    VkDescriptorPoolCreateInfo dpci = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
-        .maxSets = 2,
-        .poolSizeCount = 2,
-        .pPoolSizes = sizes,
-    };
-    CHECK(vkCreateDescriptorPool(c->device, &dpci, NULL, &c->desc_pool));
-
-    VkFenceCreateInfo fci = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
-    CHECK(vkCreateFence(c->device, &fci, NULL, &c->fence));
-
-    c->compute_cmd = alloc_cmd(c, "compute-cmd");
-    c->draw_cmd = alloc_cmd(c, "draw-cmd");
+    c->desc_pool = capp_descriptor_pool(&c->vk, 2, sizes, 2);
+    c->fence = capp_fence(&c->vk);
+    c->compute_cmd = capp_command_buffer(&c->vk, c->cmd_pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "compute-cmd");
+    c->draw_cmd = capp_command_buffer(&c->vk, c->cmd_pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "draw-cmd");
 }
 
-/* Pick a memory type allowed by `bits` with all of `want`; fall back to any
- * allowed type when `want` cannot be met and `strict` is 0. */
-static uint32_t find_memory_type(const struct ctx *c, uint32_t bits, VkMemoryPropertyFlags want, int strict)
-{
-    for (uint32_t i = 0; i < c->mem_props.memoryTypeCount; i++)
-        if ((bits & (1u << i)) && (c->mem_props.memoryTypes[i].propertyFlags & want) == want)
-            return i;
-    if (!strict)
-        for (uint32_t i = 0; i < c->mem_props.memoryTypeCount; i++)
-            if (bits & (1u << i))
-                return i;
-    die("no suitable memory type");
-    return 0;
-}
+/* name gives obj a debug-utils name (nothing without VK_EXT_debug_utils). */
+#define NAME(c, type, obj, name) capp_name(&(c)->vk, (type), capp_handle(obj), (name))
 
-static VkDeviceMemory alloc_memory(const struct ctx *c, VkMemoryRequirements req,
-                                   VkMemoryPropertyFlags want, int strict)
+static VkShaderModule create_shader(const struct ctx *c, const uint32_t *code, size_t size, const char *name)
 {
-    VkMemoryAllocateInfo mai = {
-        .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-        .allocationSize = req.size,
-        .memoryTypeIndex = find_memory_type(c, req.memoryTypeBits, want, strict),
-    };
-    VkDeviceMemory mem;
-    CHECK(vkAllocateMemory(c->device, &mai, NULL, &mem));
-    return mem;
-}
-
-static VkShaderModule create_shader(const struct ctx *c, const uint32_t *code, size_t size,
-                                    const char *name)
-{
-    VkShaderModuleCreateInfo smci = {
-        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-        .codeSize = size,
-        .pCode = code,
-    };
-    VkShaderModule m;
-    CHECK(vkCreateShaderModule(c->device, &smci, NULL, &m));
-    NAME(c->device, VK_OBJECT_TYPE_SHADER_MODULE, m, name);
+    VkShaderModule m = capp_shader_module(&c->vk, code, size);
+    NAME(c, VK_OBJECT_TYPE_SHADER_MODULE, m, name);
     return m;
 }
 
 /* Submit one command buffer, wait for it on the fence, reset the fence. */
 static void submit_and_wait(const struct ctx *c, VkCommandBuffer cmd)
 {
-    VkSubmitInfo si = {
-        .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
-        .commandBufferCount = 1,
-        .pCommandBuffers = &cmd,
-    };
-    CHECK(vkQueueSubmit(c->queue, 1, &si, c->fence));
-    CHECK(vkWaitForFences(c->device, 1, &c->fence, VK_TRUE, UINT64_MAX));
-    CHECK(vkResetFences(c->device, 1, &c->fence));
+    capp_submit_wait(&c->vk, 1, &cmd, c->fence, NULL);
 }
 
 /* ---- compute ------------------------------------------------------------------ */
 
 static void run_compute(const struct ctx *c, uint32_t idx)
 {
-    VkDevice dev = c->device;
-    const VkDeviceSize size = COMPUTE_WORDS * sizeof(uint32_t);
+    VkDevice dev = c->vk.dev;
 
     /* Two host-visible storage buffers of 16 uints, zeroed. */
-    VkBuffer bufs[COMPUTE_BUFFERS];
-    VkDeviceMemory mems[COMPUTE_BUFFERS];
+    capp_buffer bufs[COMPUTE_BUFFERS];
+    VkDescriptorBufferInfo infos[COMPUTE_BUFFERS];
     for (int b = 0; b < COMPUTE_BUFFERS; b++) {
-        VkBufferCreateInfo bci = {
-            .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
-            .size = size,
-            .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-            .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
-        };
-        CHECK(vkCreateBuffer(dev, &bci, NULL, &bufs[b]));
-        NAME(dev, VK_OBJECT_TYPE_BUFFER, bufs[b], b == 0 ? "outs[0]" : "outs[1]");
-        VkMemoryRequirements req;
-        vkGetBufferMemoryRequirements(dev, bufs[b], &req);
-        mems[b] = alloc_memory(c, req, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                                       VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, 1);
-        CHECK(vkBindBufferMemory(dev, bufs[b], mems[b], 0));
-        void *p;
-        CHECK(vkMapMemory(dev, mems[b], 0, VK_WHOLE_SIZE, 0, &p));
-        memset(p, 0, (size_t)size);
-        vkUnmapMemory(dev, mems[b]); /* coherent: no flush needed */
+        bufs[b] = capp_buffer_create(&c->vk, COMPUTE_WORDS * sizeof(uint32_t), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+        NAME(c, VK_OBJECT_TYPE_BUFFER, bufs[b].buf, b == 0 ? "outs[0]" : "outs[1]");
+        infos[b] = (VkDescriptorBufferInfo){ .buffer = bufs[b].buf, .offset = 0, .range = VK_WHOLE_SIZE };
     }
 
-    /* set 0, binding 0: an array of 2 storage buffers (outs[2]). */
+    /* set 0, binding 0: an array of 2 storage buffers (outs[2]); the push
+     * constant { uint idx; } at offset 0, 4 bytes, compute stage. */
     VkDescriptorSetLayoutBinding binding = {
         .binding = 0,
         .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
         .descriptorCount = COMPUTE_BUFFERS,
         .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
     };
-    VkDescriptorSetLayoutCreateInfo dslci = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-        .bindingCount = 1,
-        .pBindings = &binding,
-    };
-    VkDescriptorSetLayout dsl;
-    CHECK(vkCreateDescriptorSetLayout(dev, &dslci, NULL, &dsl));
-
-    /* push_constant { uint idx; } at offset 0, 4 bytes, compute stage. */
-    VkPushConstantRange pcr = {
-        .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
-        .offset = 0,
-        .size = sizeof(uint32_t),
-    };
-    VkPipelineLayoutCreateInfo plci = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-        .setLayoutCount = 1,
-        .pSetLayouts = &dsl,
-        .pushConstantRangeCount = 1,
-        .pPushConstantRanges = &pcr,
-    };
-    VkPipelineLayout layout;
-    CHECK(vkCreatePipelineLayout(dev, &plci, NULL, &layout));
-
-    VkDescriptorSetAllocateInfo dsai = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-        .descriptorPool = c->desc_pool,
-        .descriptorSetCount = 1,
-        .pSetLayouts = &dsl,
-    };
-    VkDescriptorSet set;
-    CHECK(vkAllocateDescriptorSets(dev, &dsai, &set));
-    VkDescriptorBufferInfo infos[COMPUTE_BUFFERS];
-    for (int b = 0; b < COMPUTE_BUFFERS; b++)
-        infos[b] = (VkDescriptorBufferInfo){ .buffer = bufs[b], .offset = 0, .range = VK_WHOLE_SIZE };
-    VkWriteDescriptorSet write = {
-        .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-        .dstSet = set,
-        .dstBinding = 0,
-        .dstArrayElement = 0,
-        .descriptorCount = COMPUTE_BUFFERS,
-        .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-        .pBufferInfo = infos,
-    };
-    vkUpdateDescriptorSets(dev, 1, &write, 0, NULL);
+    VkDescriptorSetLayout dsl = capp_set_layout(&c->vk, &binding, 1);
+    VkPushConstantRange pcr = { .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT, .offset = 0, .size = sizeof(uint32_t) };
+    VkPipelineLayout layout = capp_pipeline_layout(&c->vk, 1, &dsl, &pcr);
+    VkDescriptorSet set = capp_descriptor_set(&c->vk, c->desc_pool, dsl);
+    capp_write_buffers(&c->vk, set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, COMPUTE_BUFFERS, infos);
 
     VkShaderModule cs = create_shader(c, oob_compute_spv, sizeof oob_compute_spv, "oob_compute.comp");
-    VkComputePipelineCreateInfo cpci = {
-        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-        .stage = {
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-            .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-            .module = cs,
-            .pName = "main",
-        },
-        .layout = layout,
-        .basePipelineIndex = -1,
-    };
-    VkPipeline pipeline;
-    CHECK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpci, NULL, &pipeline));
-    NAME(dev, VK_OBJECT_TYPE_PIPELINE, pipeline, "oob-compute-pipeline");
+    VkPipeline pipeline = capp_compute_pipeline(&c->vk, layout, cs, 0, NULL);
+    NAME(c, VK_OBJECT_TYPE_PIPELINE, pipeline, "oob-compute-pipeline");
 
     VkCommandBuffer cmd = c->compute_cmd;
-    VkCommandBufferBeginInfo cbbi = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-        .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
-    };
-    CHECK(vkBeginCommandBuffer(cmd, &cbbi));
-    begin_label(cmd, "compute pass");
+    capp_begin(cmd, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+    capp_label(&c->vk, cmd, "compute pass");
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
     vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof idx, &idx);
     /* One workgroup of 4 invocations: outs[idx].v[0..3] = 0, 3, 6, 9. */
     vkCmdDispatch(cmd, 1, 1, 1);
-    end_label(cmd);
+    capp_unlabel(&c->vk, cmd);
     /* Make the shader writes visible to the host read below. */
     VkMemoryBarrier mb = {
         .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
@@ -625,10 +288,8 @@ static void run_compute(const struct ctx *c, uint32_t idx)
 
     /* Only an in-bounds index wrote anything we can look at. */
     if (idx < COMPUTE_BUFFERS) {
-        uint32_t *p;
-        CHECK(vkMapMemory(dev, mems[idx], 0, VK_WHOLE_SIZE, 0, (void **)&p));
+        const uint32_t *p = bufs[idx].map;
         printf("demo: compute outs[%u].v[0..3] = %u %u %u %u\n", idx, p[0], p[1], p[2], p[3]);
-        vkUnmapMemory(dev, mems[idx]);
     }
 
     vkDestroyPipeline(dev, pipeline, NULL);
@@ -637,265 +298,31 @@ static void run_compute(const struct ctx *c, uint32_t idx)
      * vkDestroyDescriptorPool at the end. */
     vkDestroyPipelineLayout(dev, layout, NULL);
     vkDestroyDescriptorSetLayout(dev, dsl, NULL);
-    for (int b = 0; b < COMPUTE_BUFFERS; b++) {
-        vkDestroyBuffer(dev, bufs[b], NULL);
-        vkFreeMemory(dev, mems[b], NULL);
-    }
+    for (int b = 0; b < COMPUTE_BUFFERS; b++)
+        capp_buffer_destroy(&c->vk, &bufs[b]);
 }
 
 /* ---- graphics ---------------------------------------------------------------- */
 
-static void create_image(const struct ctx *c, uint32_t w, uint32_t h, VkImageUsageFlags usage,
-                         const char *name, VkImage *img, VkDeviceMemory *mem, VkImageView *view)
+/* record_draw records the texture's fill (UNDEFINED -> TRANSFER_DST,
+ * cleared, -> SHADER_READ_ONLY) and the draw into cmd. */
+static void record_draw(const struct ctx *c, VkCommandBuffer cmd, VkImage tex, VkRenderPass rp, VkFramebuffer fb,
+                        VkPipeline pipeline, VkPipelineLayout layout, VkDescriptorSet set, uint32_t tex_ind)
 {
-    VkDevice dev = c->device;
-    VkImageCreateInfo ici = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
-        .imageType = VK_IMAGE_TYPE_2D,
-        .format = TARGET_FORMAT,
-        .extent = { w, h, 1 },
-        .mipLevels = 1,
-        .arrayLayers = 1,
-        .samples = VK_SAMPLE_COUNT_1_BIT,
-        .tiling = VK_IMAGE_TILING_OPTIMAL,
-        .usage = usage,
-        .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
-        .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-    };
-    CHECK(vkCreateImage(dev, &ici, NULL, img));
-    NAME(dev, VK_OBJECT_TYPE_IMAGE, *img, name);
-    VkMemoryRequirements req;
-    vkGetImageMemoryRequirements(dev, *img, &req);
-    *mem = alloc_memory(c, req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0);
-    CHECK(vkBindImageMemory(dev, *img, *mem, 0));
-    VkImageViewCreateInfo ivci = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
-        .image = *img,
-        .viewType = VK_IMAGE_VIEW_TYPE_2D,
-        .format = TARGET_FORMAT,
-        .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 },
-    };
-    CHECK(vkCreateImageView(dev, &ivci, NULL, view));
-}
-
-static void run_graphics(const struct ctx *c, uint32_t tex_ind)
-{
-    VkDevice dev = c->device;
-
-    /* The one sampled image behind all 6 descriptors, and the color target.
-     * R8G8B8A8_UNORM supports both uses on every Vulkan device. */
-    VkImage tex, target;
-    VkDeviceMemory tex_mem, target_mem;
-    VkImageView tex_view, target_view;
-    create_image(c, TEX_SIZE, TEX_SIZE, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
-                 "texture", &tex, &tex_mem, &tex_view);
-    create_image(c, TARGET_SIZE, TARGET_SIZE, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT,
-                 "color-target", &target, &target_mem, &target_view);
-
-    VkSamplerCreateInfo sci = {
-        .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
-        .magFilter = VK_FILTER_NEAREST,
-        .minFilter = VK_FILTER_NEAREST,
-        .mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST,
-        .addressModeU = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
-        .addressModeV = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
-        .addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
-        .maxLod = 0.0f,
-    };
-    VkSampler sampler;
-    CHECK(vkCreateSampler(dev, &sci, NULL, &sampler));
-
-    /* Render pass: one color attachment, cleared then stored. */
-    VkAttachmentDescription att = {
-        .format = TARGET_FORMAT,
-        .samples = VK_SAMPLE_COUNT_1_BIT,
-        .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
-        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
-        .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
-        .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
-        .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-        .finalLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-    };
-    VkAttachmentReference ref = { 0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL };
-    VkSubpassDescription sub = {
-        .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
-        .colorAttachmentCount = 1,
-        .pColorAttachments = &ref,
-    };
-    VkRenderPassCreateInfo rpci = {
-        .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
-        .attachmentCount = 1,
-        .pAttachments = &att,
-        .subpassCount = 1,
-        .pSubpasses = &sub,
-    };
-    VkRenderPass rp;
-    CHECK(vkCreateRenderPass(dev, &rpci, NULL, &rp));
-    VkFramebufferCreateInfo fbci = {
-        .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
-        .renderPass = rp,
-        .attachmentCount = 1,
-        .pAttachments = &target_view,
-        .width = TARGET_SIZE,
-        .height = TARGET_SIZE,
-        .layers = 1,
-    };
-    VkFramebuffer fb;
-    CHECK(vkCreateFramebuffer(dev, &fbci, NULL, &fb));
-
-    /* set 0, binding 0: 6 combined image samplers (tex[6]). */
-    VkDescriptorSetLayoutBinding binding = {
-        .binding = 0,
-        .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-        .descriptorCount = TEXTURES,
-        .stageFlags = VK_SHADER_STAGE_FRAGMENT_BIT,
-    };
-    VkDescriptorSetLayoutCreateInfo dslci = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-        .bindingCount = 1,
-        .pBindings = &binding,
-    };
-    VkDescriptorSetLayout dsl;
-    CHECK(vkCreateDescriptorSetLayout(dev, &dslci, NULL, &dsl));
-
-    /* push_constant { layout(offset = 16) uint tex_ind; }: bytes 16..19,
-     * fragment stage only (the vertex shader has no push constants). */
-    VkPushConstantRange pcr = {
-        .stageFlags = VK_SHADER_STAGE_FRAGMENT_BIT,
-        .offset = FRAG_PC_OFFSET,
-        .size = sizeof(uint32_t),
-    };
-    VkPipelineLayoutCreateInfo plci = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-        .setLayoutCount = 1,
-        .pSetLayouts = &dsl,
-        .pushConstantRangeCount = 1,
-        .pPushConstantRanges = &pcr,
-    };
-    VkPipelineLayout layout;
-    CHECK(vkCreatePipelineLayout(dev, &plci, NULL, &layout));
-
-    VkDescriptorSetAllocateInfo dsai = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-        .descriptorPool = c->desc_pool,
-        .descriptorSetCount = 1,
-        .pSetLayouts = &dsl,
-    };
-    VkDescriptorSet set;
-    CHECK(vkAllocateDescriptorSets(dev, &dsai, &set));
-    VkDescriptorImageInfo infos[TEXTURES];
-    for (int i = 0; i < TEXTURES; i++)
-        infos[i] = (VkDescriptorImageInfo){
-            .sampler = sampler,
-            .imageView = tex_view,
-            .imageLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-        };
-    VkWriteDescriptorSet write = {
-        .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-        .dstSet = set,
-        .dstBinding = 0,
-        .dstArrayElement = 0,
-        .descriptorCount = TEXTURES,
-        .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-        .pImageInfo = infos,
-    };
-    vkUpdateDescriptorSets(dev, 1, &write, 0, NULL);
-
-    VkShaderModule vs = create_shader(c, fullscreen_spv, sizeof fullscreen_spv, "fullscreen.vert");
-    VkShaderModule fs = create_shader(c, oob_fragment_spv, sizeof oob_fragment_spv, "oob_fragment.frag");
-    VkPipelineShaderStageCreateInfo stages[2] = {
-        { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-          .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = vs, .pName = "main" },
-        { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-          .stage = VK_SHADER_STAGE_FRAGMENT_BIT, .module = fs, .pName = "main" },
-    };
-    /* No vertex buffers: positions come from gl_VertexIndex. */
-    VkPipelineVertexInputStateCreateInfo vi = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
-    };
-    VkPipelineInputAssemblyStateCreateInfo ia = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
-        .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
-    };
-    VkViewport viewport = { 0.0f, 0.0f, (float)TARGET_SIZE, (float)TARGET_SIZE, 0.0f, 1.0f };
-    VkRect2D scissor = { { 0, 0 }, { TARGET_SIZE, TARGET_SIZE } };
-    VkPipelineViewportStateCreateInfo vp = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
-        .viewportCount = 1,
-        .pViewports = &viewport,
-        .scissorCount = 1,
-        .pScissors = &scissor,
-    };
-    VkPipelineRasterizationStateCreateInfo rs = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
-        .polygonMode = VK_POLYGON_MODE_FILL,
-        .cullMode = VK_CULL_MODE_NONE,
-        .frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE,
-        .lineWidth = 1.0f,
-    };
-    VkPipelineMultisampleStateCreateInfo ms = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
-        .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT,
-    };
-    VkPipelineColorBlendAttachmentState blend_att = {
-        .colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT |
-                          VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT,
-    };
-    VkPipelineColorBlendStateCreateInfo cb = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
-        .attachmentCount = 1,
-        .pAttachments = &blend_att,
-    };
-    VkGraphicsPipelineCreateInfo gpci = {
-        .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
-        .stageCount = 2,
-        .pStages = stages,
-        .pVertexInputState = &vi,
-        .pInputAssemblyState = &ia,
-        .pViewportState = &vp,
-        .pRasterizationState = &rs,
-        .pMultisampleState = &ms,
-        .pColorBlendState = &cb,
-        .layout = layout,
-        .renderPass = rp,
-        .subpass = 0,
-        .basePipelineIndex = -1,
-    };
-    VkPipeline pipeline;
-    CHECK(vkCreateGraphicsPipelines(dev, VK_NULL_HANDLE, 1, &gpci, NULL, &pipeline));
-    NAME(dev, VK_OBJECT_TYPE_PIPELINE, pipeline, "oob-draw-pipeline");
-
-    VkCommandBuffer cmd = c->draw_cmd;
-    VkCommandBufferBeginInfo cbbi = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-        .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
-    };
-    CHECK(vkBeginCommandBuffer(cmd, &cbbi));
-
-    /* Fill the texture: UNDEFINED -> TRANSFER_DST, clear, -> SHADER_READ_ONLY. */
-    VkImageMemoryBarrier to_dst = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
-        .srcAccessMask = 0,
-        .dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
-        .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-        .newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .image = tex,
-        .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 },
-    };
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                         0, 0, NULL, 0, NULL, 1, &to_dst);
+    capp_begin(cmd, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+    capp_image_barrier(cmd, tex, (capp_layout_change){
+        .from = VK_IMAGE_LAYOUT_UNDEFINED, .to = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+        .dst_access = VK_ACCESS_TRANSFER_WRITE_BIT,
+        .src_stage = VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, .dst_stage = VK_PIPELINE_STAGE_TRANSFER_BIT,
+    });
     VkClearColorValue tex_color = { .float32 = { 0.25f, 0.5f, 0.75f, 1.0f } };
     VkImageSubresourceRange range = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 };
     vkCmdClearColorImage(cmd, tex, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &tex_color, 1, &range);
-    VkImageMemoryBarrier to_read = to_dst;
-    to_read.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-    to_read.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
-    to_read.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
-    to_read.newLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
-                         0, 0, NULL, 0, NULL, 1, &to_read);
+    capp_image_barrier(cmd, tex, (capp_layout_change){
+        .from = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, .to = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+        .src_access = VK_ACCESS_TRANSFER_WRITE_BIT, .dst_access = VK_ACCESS_SHADER_READ_BIT,
+        .src_stage = VK_PIPELINE_STAGE_TRANSFER_BIT, .dst_stage = VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+    });
 
     VkClearValue clear = { .color = { .float32 = { 0.0f, 0.0f, 0.0f, 1.0f } } };
     VkRenderPassBeginInfo rpbi = {
@@ -910,14 +337,80 @@ static void run_graphics(const struct ctx *c, uint32_t tex_ind)
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &set, 0, NULL);
     vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_FRAGMENT_BIT, FRAG_PC_OFFSET, sizeof tex_ind, &tex_ind);
-    begin_label(cmd, "draw pass");
+    capp_label(&c->vk, cmd, "draw pass");
     /* One triangle covering all 8x8 pixels: 64 fragment invocations. */
     vkCmdDraw(cmd, 3, 1, 0, 0);
-    end_label(cmd);
+    capp_unlabel(&c->vk, cmd);
     vkCmdEndRenderPass(cmd);
     CHECK(vkEndCommandBuffer(cmd));
+}
 
-    submit_and_wait(c, cmd);
+static void run_graphics(const struct ctx *c, uint32_t tex_ind)
+{
+    VkDevice dev = c->vk.dev;
+
+    /* The one sampled image behind all 6 descriptors, and the color target.
+     * R8G8B8A8_UNORM supports both uses on every Vulkan device. */
+    capp_image tex = capp_image_create(&c->vk, TEX_SIZE, TEX_SIZE, TARGET_FORMAT,
+                                       VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+    NAME(c, VK_OBJECT_TYPE_IMAGE, tex.image, "texture");
+    capp_image target = capp_image_create(&c->vk, TARGET_SIZE, TARGET_SIZE, TARGET_FORMAT,
+                                          VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
+    NAME(c, VK_OBJECT_TYPE_IMAGE, target.image, "color-target");
+    VkSampler sampler = capp_sampler(&c->vk, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE);
+
+    /* Render pass: one color attachment, cleared then stored. */
+    VkRenderPass rp = capp_render_pass(&c->vk, TARGET_FORMAT, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                                       VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
+    VkFramebuffer fb = capp_framebuffer(&c->vk, rp, &target);
+
+    /* set 0, binding 0: 6 combined image samplers (tex[6]); the push
+     * constant { layout(offset = 16) uint tex_ind; }: bytes 16..19,
+     * fragment stage only (the vertex shader has no push constants). */
+    VkDescriptorSetLayoutBinding binding = {
+        .binding = 0,
+        .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+        .descriptorCount = TEXTURES,
+        .stageFlags = VK_SHADER_STAGE_FRAGMENT_BIT,
+    };
+    VkDescriptorSetLayout dsl = capp_set_layout(&c->vk, &binding, 1);
+    VkPushConstantRange pcr = { .stageFlags = VK_SHADER_STAGE_FRAGMENT_BIT, .offset = FRAG_PC_OFFSET,
+                                .size = sizeof(uint32_t) };
+    VkPipelineLayout layout = capp_pipeline_layout(&c->vk, 1, &dsl, &pcr);
+    VkDescriptorSet set = capp_descriptor_set(&c->vk, c->desc_pool, dsl);
+    VkDescriptorImageInfo infos[TEXTURES];
+    for (int i = 0; i < TEXTURES; i++)
+        infos[i] = (VkDescriptorImageInfo){
+            .sampler = sampler,
+            .imageView = tex.view,
+            .imageLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+        };
+    VkWriteDescriptorSet write = {
+        .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+        .dstSet = set,
+        .dstBinding = 0,
+        .dstArrayElement = 0,
+        .descriptorCount = TEXTURES,
+        .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+        .pImageInfo = infos,
+    };
+    vkUpdateDescriptorSets(dev, 1, &write, 0, NULL);
+
+    /* No vertex buffers: positions come from gl_VertexIndex. */
+    VkShaderModule vs = create_shader(c, fullscreen_spv, sizeof fullscreen_spv, "fullscreen.vert");
+    VkShaderModule fs = create_shader(c, oob_fragment_spv, sizeof oob_fragment_spv, "oob_fragment.frag");
+    VkPipelineShaderStageCreateInfo stages[2] = {
+        capp_stage(VK_SHADER_STAGE_VERTEX_BIT, vs, NULL),
+        capp_stage(VK_SHADER_STAGE_FRAGMENT_BIT, fs, NULL),
+    };
+    VkPipeline pipeline = capp_graphics_pipeline(&c->vk, &(capp_graphics_info){
+        .stages = stages, .nstages = 2, .layout = layout, .render_pass = rp,
+        .width = TARGET_SIZE, .height = TARGET_SIZE, .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+    });
+    NAME(c, VK_OBJECT_TYPE_PIPELINE, pipeline, "oob-draw-pipeline");
+
+    record_draw(c, c->draw_cmd, tex.image, rp, fb, pipeline, layout, set, tex_ind);
+    submit_and_wait(c, c->draw_cmd);
     printf("demo: draw done tex_ind=%u\n", tex_ind);
 
     vkDestroyPipeline(dev, pipeline, NULL);
@@ -928,12 +421,8 @@ static void run_graphics(const struct ctx *c, uint32_t tex_ind)
     vkDestroyFramebuffer(dev, fb, NULL);
     vkDestroyRenderPass(dev, rp, NULL);
     vkDestroySampler(dev, sampler, NULL);
-    vkDestroyImageView(dev, target_view, NULL);
-    vkDestroyImage(dev, target, NULL);
-    vkFreeMemory(dev, target_mem, NULL);
-    vkDestroyImageView(dev, tex_view, NULL);
-    vkDestroyImage(dev, tex, NULL);
-    vkFreeMemory(dev, tex_mem, NULL);
+    capp_image_destroy(&c->vk, &target);
+    capp_image_destroy(&c->vk, &tex);
 }
 
 /* ---- main ------------------------------------------------------------------- */
@@ -953,16 +442,13 @@ int main(int argc, char **argv)
     if (o.run_graphics)
         run_graphics(&c, o.tex_ind);
 
-    CHECK(vkDeviceWaitIdle(c.device));
+    CHECK(vkDeviceWaitIdle(c.vk.dev));
     VkCommandBuffer cmds[2] = { c.compute_cmd, c.draw_cmd };
-    vkFreeCommandBuffers(c.device, c.cmd_pool, 2, cmds);
-    vkDestroyFence(c.device, c.fence, NULL);
-    vkDestroyDescriptorPool(c.device, c.desc_pool, NULL);
-    vkDestroyCommandPool(c.device, c.cmd_pool, NULL);
-    vkDestroyDevice(c.device, NULL);
-    if (c.messenger != VK_NULL_HANDLE)
-        pfnDestroyDebugUtilsMessenger(c.instance, c.messenger, NULL);
-    vkDestroyInstance(c.instance, NULL);
+    vkFreeCommandBuffers(c.vk.dev, c.cmd_pool, 2, cmds);
+    vkDestroyFence(c.vk.dev, c.fence, NULL);
+    vkDestroyDescriptorPool(c.vk.dev, c.desc_pool, NULL);
+    vkDestroyCommandPool(c.vk.dev, c.cmd_pool, NULL);
+    capp_destroy(&c.vk);
     printf("demo: done\n");
     return 0;
 }

@@ -34,3 +34,24 @@ func Compile(t testing.TB, dir, name string, flags ...string) []uint32 {
 	}
 	return w
 }
+
+// LastOp returns the index (as records count instructions: 0 is the first
+// after the header) of the module's last instruction with opcode op, and
+// fails the test when there is none.
+func LastOp(t testing.TB, words []uint32, op spirv.Opcode) int {
+	t.Helper()
+	_, insts, err := spirv.ParseInstructions(words)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := -1
+	for i, in := range insts {
+		if in.Opcode() == op {
+			last = i
+		}
+	}
+	if last < 0 {
+		t.Fatalf("no %v in the module", op)
+	}
+	return last
+}

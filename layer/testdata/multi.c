@@ -75,11 +75,6 @@
  *                 fragment-output libraries linked into "gpl-pipeline"; in
  *                 "frame" (vkCmdBeginRendering) vkCmdDraw with idx 3
  *                 (action 0)
- *   bench         --draws N vkCmdDraw in one render pass instance, timed;
- *                 prints ns_per_draw (best of 5 recordings); with
- *                 --bind-per-draw each draw follows a vkCmdBindDescriptorSets
- *                 of set 0 (the same set each time), with --push-per-draw a
- *                 vkCmdPushConstants of 4 bytes
  * Modes (VK_EXT_shader_object, compute shader object "oob-shader"):
  *   shaderobj     cmd-0 in "compute": the shader object with idx 3, the
  *                 pipeline with idx 4, the shader object with idx 5
@@ -106,27 +101,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <dirent.h>
 
-#include <vulkan/vulkan.h>
-
+#include "capp.h"
 #include "../shaderobj.h" /* VK_EXT_shader_object for older headers */
 #include "../vk14.h"      /* VK_EXT_layer_settings, maintenance6, 1.4 names */
 
-static long g_loop = -1; /* mode loop: the iteration running, for failures */
-
-#define CHECK(call)                                                                 \
-    do {                                                                            \
-        VkResult r_ = (call);                                                       \
-        if (r_ != VK_SUCCESS) {                                                     \
-            if (g_loop >= 0)                                                        \
-                fprintf(stderr, "multi: loop %ld: ", g_loop);                       \
-            fprintf(stderr, "multi: %s failed: %d\n", #call, (int)r_);              \
-            exit(1);                                                                \
-        }                                                                           \
-    } while (0)
+const char capp_app_name[] = "multi";
 
 static const char *g_comp, *g_vert, *g_frag;
 static const char *g_base_comp; /* --base-comp: the SPIR-V of "base-compute" (default --comp) */
@@ -138,108 +120,23 @@ static int g_gpl;       /* VK_EXT_graphics_pipeline_library (mode gpl) */
 static int g_queues;    /* a second queue (mode queues) */
 static const void *g_instance_next; /* extra vkCreateInstance pNext (mode appsettings) */
 
-static uint32_t *read_file(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "multi: cannot open %s\n", path);
-        exit(1);
-    }
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint32_t *buf = malloc((size_t)n);
-    if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        fprintf(stderr, "multi: cannot read %s\n", path);
-        exit(1);
-    }
-    fclose(f);
-    *size = (size_t)n;
-    return buf;
-}
+/* The push constant (idx) of every pipeline here, for both stages. */
+#define PC_STAGES (VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT)
+static const VkPushConstantRange PC_RANGE = {PC_STAGES, 0, 4};
 
 /* ---- context ---------------------------------------------------------------- */
 
 typedef struct ctx {
-    VkInstance instance;
-    VkPhysicalDevice pd;
-    VkDevice dev;
-    VkQueue queue;
-    uint32_t family;
+    capp vk;
     VkQueue queue2;   /* mode queues: the second queue */
     uint32_t family2; /* and its family */
-    VkBuffer bufs[2];
-    VkDeviceMemory mems[2];
+    capp_buffer bufs[2];
     VkDescriptorSetLayout dsl;
     VkPipelineLayout layout;
     VkDescriptorPool dpool;
     VkDescriptorSet set;
     VkPipeline comp;
-    PFN_vkSetDebugUtilsObjectNameEXT set_name;
-    PFN_vkCmdBeginDebugUtilsLabelEXT begin_label;
-    PFN_vkCmdEndDebugUtilsLabelEXT end_label;
 } ctx;
-
-static void name(ctx *c, VkObjectType type, uint64_t handle, const char *n)
-{
-    if (!c->set_name)
-        return;
-    VkDebugUtilsObjectNameInfoEXT ni = {
-        .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT,
-        .objectType = type,
-        .objectHandle = handle,
-        .pObjectName = n,
-    };
-    CHECK(c->set_name(c->dev, &ni));
-}
-
-static void label(ctx *c, VkCommandBuffer cb, const char *n)
-{
-    if (!c->begin_label)
-        return;
-    VkDebugUtilsLabelEXT l = {.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT, .pLabelName = n};
-    c->begin_label(cb, &l);
-}
-
-static void unlabel(ctx *c, VkCommandBuffer cb)
-{
-    if (c->end_label)
-        c->end_label(cb);
-}
-
-static uint32_t find_memory(ctx *c, uint32_t bits, VkMemoryPropertyFlags want)
-{
-    VkPhysicalDeviceMemoryProperties mp;
-    vkGetPhysicalDeviceMemoryProperties(c->pd, &mp);
-    for (uint32_t i = 0; i < mp.memoryTypeCount; i++)
-        if ((bits & (1u << i)) && (mp.memoryTypes[i].propertyFlags & want) == want)
-            return i;
-    fprintf(stderr, "multi: no memory type\n");
-    exit(1);
-}
-
-static void make_buffer(ctx *c, VkDeviceSize size, VkBufferUsageFlags usage, VkBuffer *buf, VkDeviceMemory *mem,
-                        const void *data)
-{
-    VkBufferCreateInfo bci = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = size, .usage = usage};
-    CHECK(vkCreateBuffer(c->dev, &bci, NULL, buf));
-    VkMemoryRequirements req;
-    vkGetBufferMemoryRequirements(c->dev, *buf, &req);
-    VkMemoryAllocateInfo mai = {
-        .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-        .allocationSize = req.size,
-        .memoryTypeIndex = find_memory(c, req.memoryTypeBits,
-                                       VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT),
-    };
-    CHECK(vkAllocateMemory(c->dev, &mai, NULL, mem));
-    CHECK(vkBindBufferMemory(c->dev, *buf, *mem, 0));
-    void *p;
-    CHECK(vkMapMemory(c->dev, *mem, 0, VK_WHOLE_SIZE, 0, &p));
-    memset(p, 0, size);
-    if (data)
-        memcpy(p, data, size);
-    vkUnmapMemory(c->dev, *mem);
-}
 
 static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT sev,
                                                  VkDebugUtilsMessageTypeFlagsEXT type,
@@ -253,26 +150,12 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlag
     return VK_FALSE;
 }
 
-/* ctx_init makes the instance (with a messenger in pNext when messenger),
- * the device with one queue, the buffers, the set and the compute
- * pipeline. */
-static void ctx_init(ctx *c, int messenger, int graphics)
+/* create_instance makes the instance, with messenger "A" in its pNext when
+ * messenger (mode messenger). */
+static void create_instance(ctx *c, int messenger)
 {
-    memset(c, 0, sizeof *c);
-    uint32_t next = 0;
-    CHECK(vkEnumerateInstanceExtensionProperties(NULL, &next, NULL));
-    VkExtensionProperties *exts = calloc(next, sizeof *exts);
-    CHECK(vkEnumerateInstanceExtensionProperties(NULL, &next, exts));
-    int have_utils = 0;
-    for (uint32_t i = 0; i < next; i++)
-        if (!strcmp(exts[i].extensionName, VK_EXT_DEBUG_UTILS_EXTENSION_NAME))
-            have_utils = 1;
-    free(exts);
-    if (messenger && !have_utils) {
-        fprintf(stderr, "multi: no VK_EXT_debug_utils\n");
-        exit(1);
-    }
-    const char *inst_exts[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
+    if (messenger && !capp_has_instance_extension(VK_EXT_DEBUG_UTILS_EXTENSION_NAME))
+        capp_die("no VK_EXT_debug_utils");
     VkDebugUtilsMessengerCreateInfoEXT mci = {
         .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
         .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT,
@@ -280,67 +163,50 @@ static void ctx_init(ctx *c, int messenger, int graphics)
         .pfnUserCallback = on_message,
         .pUserData = "A",
     };
-    VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .pApplicationName = "multi",
-                             .apiVersion = g_push ? VK_MAKE_API_VERSION(0, 1, 4, 0) : VK_API_VERSION_1_3};
-    VkInstanceCreateInfo ici = {
-        .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
-        .pNext = messenger ? (const void *)&mci : g_instance_next,
-        .pApplicationInfo = &app,
-        .enabledExtensionCount = have_utils ? 1 : 0,
-        .ppEnabledExtensionNames = inst_exts,
-    };
-    CHECK(vkCreateInstance(&ici, NULL, &c->instance));
-    if (have_utils) {
-        c->set_name = (PFN_vkSetDebugUtilsObjectNameEXT)vkGetInstanceProcAddr(c->instance, "vkSetDebugUtilsObjectNameEXT");
-        c->begin_label = (PFN_vkCmdBeginDebugUtilsLabelEXT)vkGetInstanceProcAddr(c->instance, "vkCmdBeginDebugUtilsLabelEXT");
-        c->end_label = (PFN_vkCmdEndDebugUtilsLabelEXT)vkGetInstanceProcAddr(c->instance, "vkCmdEndDebugUtilsLabelEXT");
-    }
-    uint32_t npd = 1;
-    VkResult er = vkEnumeratePhysicalDevices(c->instance, &npd, &c->pd);
-    if ((er != VK_SUCCESS && er != VK_INCOMPLETE) || npd == 0) {
-        fprintf(stderr, "multi: no physical device\n");
-        exit(1);
-    }
+    capp_create_instance(&c->vk, &(capp_instance_info){
+                                     .api_version = g_push ? VK_MAKE_API_VERSION(0, 1, 4, 0) : VK_API_VERSION_1_3,
+                                     .next = messenger ? (const void *)&mci : g_instance_next,
+                                 });
+}
+
+/* second_queue picks mode queues' second queue: the second queue of the
+ * graphics+compute family, else queue 0 of another compute family. It
+ * returns 0 when there is none. */
+static int second_queue(ctx *c, uint32_t family, uint32_t *index2)
+{
     uint32_t nq = 0;
-    vkGetPhysicalDeviceQueueFamilyProperties(c->pd, &nq, NULL);
-    VkQueueFamilyProperties *qf = calloc(nq, sizeof *qf);
-    vkGetPhysicalDeviceQueueFamilyProperties(c->pd, &nq, qf);
-    c->family = UINT32_MAX;
-    for (uint32_t i = 0; i < nq && c->family == UINT32_MAX; i++)
-        if ((qf[i].queueFlags & VK_QUEUE_COMPUTE_BIT) && (qf[i].queueFlags & VK_QUEUE_GRAPHICS_BIT))
-            c->family = i;
-    if (c->family == UINT32_MAX) {
-        fprintf(stderr, "multi: no graphics+compute queue\n");
-        exit(1);
-    }
-    /* mode queues: the second queue of c->family, else queue 0 of another
-     * compute family. */
-    uint32_t nqci = 1, index2 = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(c->vk.pd, &nq, NULL);
+    VkQueueFamilyProperties *qf = calloc(nq + 1, sizeof *qf);
+    if (!qf)
+        capp_die("out of memory");
+    vkGetPhysicalDeviceQueueFamilyProperties(c->vk.pd, &nq, qf);
     c->family2 = UINT32_MAX;
-    if (g_queues) {
-        if (qf[c->family].queueCount >= 2) {
-            c->family2 = c->family;
-            index2 = 1;
-        }
-        for (uint32_t i = 0; i < nq && c->family2 == UINT32_MAX; i++)
-            if (i != c->family && (qf[i].queueFlags & VK_QUEUE_COMPUTE_BIT) && qf[i].queueCount > 0) {
-                c->family2 = i;
-                nqci = 2;
-            }
+    *index2 = 0;
+    if (qf[family].queueCount >= 2) {
+        c->family2 = family;
+        *index2 = 1;
     }
+    for (uint32_t i = 0; i < nq && c->family2 == UINT32_MAX; i++)
+        if (i != family && (qf[i].queueFlags & VK_QUEUE_COMPUTE_BIT) && qf[i].queueCount > 0)
+            c->family2 = i;
     free(qf);
-    if (g_queues && c->family2 == UINT32_MAX) {
+    return c->family2 != UINT32_MAX;
+}
+
+/* create_device makes the device with the features and extensions of the
+ * mode, and one queue (two with g_queues). */
+static void create_device(ctx *c, int graphics)
+{
+    const VkQueueFlags want = VK_QUEUE_COMPUTE_BIT | VK_QUEUE_GRAPHICS_BIT;
+    uint32_t family = capp_queue_family(&c->vk, want), index2 = 0;
+    if (g_queues && !second_queue(c, family, &index2)) {
         printf("unsupported queues\n");
-        vkDestroyInstance(c->instance, NULL);
+        vkDestroyInstance(c->vk.instance, NULL);
         exit(0);
     }
-    float prio[2] = {1.0f, 1.0f};
-    VkDeviceQueueCreateInfo qcis[2] = {
-        {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = c->family,
-         .queueCount = g_queues && nqci == 1 ? 2 : 1, .pQueuePriorities = prio},
-        {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = c->family2, .queueCount = 1,
-         .pQueuePriorities = prio},
-    };
+    const float prio = 1.0f;
+    VkDeviceQueueCreateInfo other = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+                                     .queueFamilyIndex = c->family2, .queueCount = 1, .pQueuePriorities = &prio};
     VkPhysicalDeviceVulkan13Features f13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
                                             .dynamicRendering = VK_TRUE};
     VkPhysicalDeviceVulkan12Features f12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
@@ -356,172 +222,98 @@ static void ctx_init(ctx *c, int messenger, int graphics)
     } m5 = {.sType = (VkStructureType)1000470000, .maintenance5 = VK_TRUE};
     VkPhysicalDeviceShaderObjectFeaturesEXT so = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_OBJECT_FEATURES_EXT,
                                                   .shaderObject = VK_TRUE};
-    const char *dev_exts[] = {g_shaderobj ? VK_EXT_SHADER_OBJECT_EXTENSION_NAME : "VK_KHR_maintenance5"};
-    if (g_maint5)
-        f13.pNext = &m5;
-    if (g_shaderobj)
-        f13.pNext = &so;
     VkPhysicalDeviceMaintenance6FeaturesKHR m6 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_6_FEATURES_KHR,
                                                   .maintenance6 = VK_TRUE};
-    const char *push_exts[] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME, VK_KHR_MAINTENANCE_6_EXTENSION_NAME};
-    if (g_push)
-        f13.pNext = &m6;
-    VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &f2, .queueCreateInfoCount = nqci,
-                              .pQueueCreateInfos = qcis, .enabledExtensionCount = g_maint5 || g_shaderobj ? 1 : 0,
-                              .ppEnabledExtensionNames = dev_exts};
     VkPhysicalDeviceGraphicsPipelineLibraryFeaturesEXT gplf = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GRAPHICS_PIPELINE_LIBRARY_FEATURES_EXT,
         .graphicsPipelineLibrary = VK_TRUE};
+    const char *one[] = {g_shaderobj ? VK_EXT_SHADER_OBJECT_EXTENSION_NAME : "VK_KHR_maintenance5"};
+    const char *push_exts[] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME, VK_KHR_MAINTENANCE_6_EXTENSION_NAME};
     const char *gpl_exts[] = {VK_KHR_PIPELINE_LIBRARY_EXTENSION_NAME, VK_EXT_GRAPHICS_PIPELINE_LIBRARY_EXTENSION_NAME};
+    capp_device_info di = {.queue_flags = want, .queue_count = g_queues && c->family2 == family ? 2 : 1,
+                           .extra_queues = g_queues && index2 == 0 ? &other : NULL, .next = &f2};
+    if (g_maint5 || g_shaderobj) {
+        f13.pNext = g_maint5 ? (void *)&m5 : (void *)&so;
+        di.exts = one, di.nexts = 1;
+    }
     if (g_gpl) {
         f13.pNext = &gplf;
-        dci.enabledExtensionCount = 2;
-        dci.ppEnabledExtensionNames = gpl_exts;
+        di.exts = gpl_exts, di.nexts = 2;
     }
     if (g_push) {
+        f13.pNext = &m6;
         f12.runtimeDescriptorArray = VK_TRUE; /* push_runtime.comp */
-        dci.enabledExtensionCount = 2;
-        dci.ppEnabledExtensionNames = push_exts;
+        di.exts = push_exts, di.nexts = 2;
     }
-    CHECK(vkCreateDevice(c->pd, &dci, NULL, &c->dev));
-    vkGetDeviceQueue(c->dev, c->family, 0, &c->queue);
-    name(c, VK_OBJECT_TYPE_QUEUE, (uint64_t)(uintptr_t)c->queue, g_queues ? "queue-a" : "main-queue");
+    capp_create_device(&c->vk, &di);
+    capp_name(&c->vk, VK_OBJECT_TYPE_QUEUE, capp_handle(c->vk.queue), g_queues ? "queue-a" : "main-queue");
     if (g_queues) {
-        vkGetDeviceQueue(c->dev, c->family2, index2, &c->queue2);
-        name(c, VK_OBJECT_TYPE_QUEUE, (uint64_t)(uintptr_t)c->queue2, "queue-b");
+        vkGetDeviceQueue(c->vk.dev, c->family2, index2, &c->queue2);
+        capp_name(&c->vk, VK_OBJECT_TYPE_QUEUE, capp_handle(c->queue2), "queue-b");
     }
+}
 
+/* ctx_init makes the instance (with a messenger in pNext when messenger),
+ * the device, the buffers, the set and the compute pipeline. */
+static void ctx_init(ctx *c, int messenger, int graphics)
+{
+    memset(c, 0, sizeof *c);
+    create_instance(c, messenger);
+    create_device(c, graphics);
     for (int i = 0; i < 2; i++)
-        make_buffer(c, 64, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &c->bufs[i], &c->mems[i], NULL);
+        c->bufs[i] = capp_buffer_create(&c->vk, 64, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
     VkDescriptorSetLayoutBinding b = {.binding = 0, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                      .descriptorCount = 2,
-                                      .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT};
-    VkDescriptorSetLayoutCreateInfo dlci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-                                            .bindingCount = 1, .pBindings = &b};
-    CHECK(vkCreateDescriptorSetLayout(c->dev, &dlci, NULL, &c->dsl));
-    VkPushConstantRange pcr = {VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4};
-    VkPipelineLayoutCreateInfo plci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
-                                       .pSetLayouts = &c->dsl, .pushConstantRangeCount = 1,
-                                       .pPushConstantRanges = &pcr};
-    CHECK(vkCreatePipelineLayout(c->dev, &plci, NULL, &c->layout));
-    VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2};
-    VkDescriptorPoolCreateInfo dpci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 1,
-                                       .poolSizeCount = 1, .pPoolSizes = &ps};
-    CHECK(vkCreateDescriptorPool(c->dev, &dpci, NULL, &c->dpool));
-    VkDescriptorSetAllocateInfo dsai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-                                        .descriptorPool = c->dpool, .descriptorSetCount = 1, .pSetLayouts = &c->dsl};
-    CHECK(vkAllocateDescriptorSets(c->dev, &dsai, &c->set));
-    VkDescriptorBufferInfo dbi[2] = {{c->bufs[0], 0, VK_WHOLE_SIZE}, {c->bufs[1], 0, VK_WHOLE_SIZE}};
-    VkWriteDescriptorSet w = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = c->set, .descriptorCount = 2,
-                              .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = dbi};
-    vkUpdateDescriptorSets(c->dev, 1, &w, 0, NULL);
-
-    size_t size;
-    uint32_t *code = read_file(g_comp, &size);
-    VkShaderModuleCreateInfo smci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = size,
-                                     .pCode = code};
-    VkShaderModule module;
-    CHECK(vkCreateShaderModule(c->dev, &smci, NULL, &module));
-    free(code);
-    VkComputePipelineCreateInfo cpci = {
-        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-        .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-                  .module = module, .pName = "main"},
-        .layout = c->layout,
-    };
-    CHECK(vkCreateComputePipelines(c->dev, VK_NULL_HANDLE, 1, &cpci, NULL, &c->comp));
-    vkDestroyShaderModule(c->dev, module, NULL);
-    name(c, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)c->comp, "oob-compute");
+                                      .descriptorCount = 2, .stageFlags = PC_STAGES};
+    c->set = capp_single_set(&c->vk, &b, 1, &c->dsl, &c->dpool);
+    c->layout = capp_pipeline_layout(&c->vk, 1, &c->dsl, &PC_RANGE);
+    VkDescriptorBufferInfo dbi[2] = {{c->bufs[0].buf, 0, VK_WHOLE_SIZE}, {c->bufs[1].buf, 0, VK_WHOLE_SIZE}};
+    capp_write_buffers(&c->vk, c->set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2, dbi);
+    VkShaderModule module = capp_shader_file(&c->vk, g_comp);
+    c->comp = capp_compute_pipeline(&c->vk, c->layout, module, 0, NULL);
+    vkDestroyShaderModule(c->vk.dev, module, NULL);
+    capp_name(&c->vk, VK_OBJECT_TYPE_PIPELINE, capp_handle(c->comp), "oob-compute");
 }
 
 static void ctx_free(ctx *c)
 {
-    vkDestroyPipeline(c->dev, c->comp, NULL);
-    vkDestroyDescriptorPool(c->dev, c->dpool, NULL);
-    vkDestroyPipelineLayout(c->dev, c->layout, NULL);
-    vkDestroyDescriptorSetLayout(c->dev, c->dsl, NULL);
-    for (int i = 0; i < 2; i++) {
-        vkDestroyBuffer(c->dev, c->bufs[i], NULL);
-        vkFreeMemory(c->dev, c->mems[i], NULL);
-    }
-    vkDestroyDevice(c->dev, NULL);
-    vkDestroyInstance(c->instance, NULL);
+    vkDestroyPipeline(c->vk.dev, c->comp, NULL);
+    vkDestroyDescriptorPool(c->vk.dev, c->dpool, NULL);
+    vkDestroyPipelineLayout(c->vk.dev, c->layout, NULL);
+    vkDestroyDescriptorSetLayout(c->vk.dev, c->dsl, NULL);
+    for (int i = 0; i < 2; i++)
+        capp_buffer_destroy(&c->vk, &c->bufs[i]);
+    capp_destroy(&c->vk);
 }
 
+/* make_pool makes a command pool whose buffers reset one by one. */
 static VkCommandPool make_pool(ctx *c)
 {
-    VkCommandPoolCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
-                                  .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
-                                  .queueFamilyIndex = c->family};
-    VkCommandPool pool;
-    CHECK(vkCreateCommandPool(c->dev, &ci, NULL, &pool));
-    return pool;
+    return capp_command_pool(&c->vk, VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT);
 }
 
+/* make_cb allocates a command buffer named n. */
 static VkCommandBuffer make_cb(ctx *c, VkCommandPool pool, VkCommandBufferLevel level, const char *n)
 {
-    VkCommandBufferAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, .commandPool = pool,
-                                      .level = level, .commandBufferCount = 1};
-    VkCommandBuffer cb;
-    CHECK(vkAllocateCommandBuffers(c->dev, &ai, &cb));
-    name(c, VK_OBJECT_TYPE_COMMAND_BUFFER, (uint64_t)(uintptr_t)cb, n);
-    return cb;
-}
-
-static void begin(VkCommandBuffer cb, VkCommandBufferUsageFlags flags)
-{
-    VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, .flags = flags};
-    CHECK(vkBeginCommandBuffer(cb, &bi));
+    return capp_command_buffer(&c->vk, pool, level, n);
 }
 
 /* dispatch records one 4-invocation dispatch with idx, in label "compute". */
 static void dispatch(ctx *c, VkCommandBuffer cb, uint32_t idx)
 {
-    label(c, cb, "compute");
+    capp_label(&c->vk, cb, "compute");
     vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->comp);
     vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set, 0, NULL);
-    vkCmdPushConstants(cb, c->layout, VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4, &idx);
+    vkCmdPushConstants(cb, c->layout, PC_STAGES, 0, 4, &idx);
     vkCmdDispatch(cb, 1, 1, 1);
-    unlabel(c, cb);
-}
-
-static VkFence make_fence(ctx *c)
-{
-    VkFenceCreateInfo fci = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    VkFence f;
-    CHECK(vkCreateFence(c->dev, &fci, NULL, &f));
-    return f;
-}
-
-static void submit_wait(ctx *c, uint32_t n, const VkCommandBuffer *cbs, VkFence fence)
-{
-    VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = n, .pCommandBuffers = cbs};
-    CHECK(vkQueueSubmit(c->queue, 1, &si, fence));
-    if (fence) {
-        CHECK(vkWaitForFences(c->dev, 1, &fence, VK_TRUE, UINT64_MAX));
-        CHECK(vkResetFences(c->dev, 1, &fence));
-    } else {
-        CHECK(vkQueueWaitIdle(c->queue));
-    }
-}
-
-/* end_and_run ends cb, submits it with a fence of its own and waits. */
-static void end_and_run(ctx *c, VkCommandBuffer cb)
-{
-    CHECK(vkEndCommandBuffer(cb));
-    VkFence f = make_fence(c);
-    submit_wait(c, 1, &cb, f);
-    vkDestroyFence(c->dev, f, NULL);
+    capp_unlabel(&c->vk, cb);
 }
 
 static long rss_kb(void)
 {
     long pages = 0, rss = 0;
     FILE *f = fopen("/proc/self/statm", "r");
-    if (!f || fscanf(f, "%ld %ld", &pages, &rss) != 2) {
-        fprintf(stderr, "multi: cannot read /proc/self/statm\n");
-        exit(1);
-    }
+    if (!f || fscanf(f, "%ld %ld", &pages, &rss) != 2)
+        capp_die("cannot read /proc/self/statm");
     fclose(f);
     return rss * 4;
 }
@@ -536,7 +328,7 @@ static void mode_multi_cb(ctx *c, int clean)
         char n[16];
         snprintf(n, sizeof n, "cmd-%u", i);
         cbs[i] = make_cb(c, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, n);
-        begin(cbs[i], 0);
+        capp_begin(cbs[i], 0);
         dispatch(c, cbs[i], clean ? i % 2 : 2 + i);
         CHECK(vkEndCommandBuffer(cbs[i]));
     }
@@ -544,11 +336,11 @@ static void mode_multi_cb(ctx *c, int clean)
         {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 2, .pCommandBuffers = cbs},
         {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = cbs + 2},
     };
-    VkFence f = make_fence(c);
-    CHECK(vkQueueSubmit(c->queue, 2, si, f));
-    CHECK(vkWaitForFences(c->dev, 1, &f, VK_TRUE, UINT64_MAX));
-    vkDestroyFence(c->dev, f, NULL);
-    vkDestroyCommandPool(c->dev, pool, NULL);
+    VkFence f = capp_fence(&c->vk);
+    CHECK(vkQueueSubmit(c->vk.queue, 2, si, f));
+    CHECK(vkWaitForFences(c->vk.dev, 1, &f, VK_TRUE, UINT64_MAX));
+    vkDestroyFence(c->vk.dev, f, NULL);
+    vkDestroyCommandPool(c->vk.dev, pool, NULL);
 }
 
 /* mode_queues: "cmd-a" (idx 3) on queue-a, "cmd-b" (idx 4) on queue-b,
@@ -558,26 +350,26 @@ static void mode_queues(ctx *c)
     VkCommandPool pools[2] = {make_pool(c), VK_NULL_HANDLE};
     VkCommandPoolCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
                                   .queueFamilyIndex = c->family2};
-    CHECK(vkCreateCommandPool(c->dev, &ci, NULL, &pools[1]));
-    VkQueue queues[2] = {c->queue, c->queue2};
+    CHECK(vkCreateCommandPool(c->vk.dev, &ci, NULL, &pools[1]));
+    VkQueue queues[2] = {c->vk.queue, c->queue2};
     const char *names[2] = {"cmd-a", "cmd-b"};
     VkCommandBuffer cbs[2];
     VkFence fences[2];
     for (int i = 0; i < 2; i++) {
         cbs[i] = make_cb(c, pools[i], VK_COMMAND_BUFFER_LEVEL_PRIMARY, names[i]);
-        begin(cbs[i], 0);
+        capp_begin(cbs[i], 0);
         dispatch(c, cbs[i], 3 + (uint32_t)i);
         CHECK(vkEndCommandBuffer(cbs[i]));
-        fences[i] = make_fence(c);
+        fences[i] = capp_fence(&c->vk);
     }
     for (int i = 0; i < 2; i++) {
         VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cbs[i]};
         CHECK(vkQueueSubmit(queues[i], 1, &si, fences[i]));
     }
-    CHECK(vkWaitForFences(c->dev, 2, fences, VK_TRUE, UINT64_MAX));
+    CHECK(vkWaitForFences(c->vk.dev, 2, fences, VK_TRUE, UINT64_MAX));
     for (int i = 0; i < 2; i++) {
-        vkDestroyFence(c->dev, fences[i], NULL);
-        vkDestroyCommandPool(c->dev, pools[i], NULL);
+        vkDestroyFence(c->vk.dev, fences[i], NULL);
+        vkDestroyCommandPool(c->vk.dev, pools[i], NULL);
     }
 }
 
@@ -585,15 +377,15 @@ static void mode_resubmit(ctx *c, uint32_t submits, int no_fence)
 {
     VkCommandPool pool = make_pool(c);
     VkCommandBuffer cb = make_cb(c, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "cmd-0");
-    begin(cb, 0);
+    capp_begin(cb, 0);
     dispatch(c, cb, 3);
     CHECK(vkEndCommandBuffer(cb));
-    VkFence f = no_fence ? VK_NULL_HANDLE : make_fence(c);
+    VkFence f = no_fence ? VK_NULL_HANDLE : capp_fence(&c->vk);
     for (uint32_t s = 0; s < submits; s++)
-        submit_wait(c, 1, &cb, f);
+        capp_submit_wait(&c->vk, 1, &cb, f, NULL);
     if (f)
-        vkDestroyFence(c->dev, f, NULL);
-    vkDestroyCommandPool(c->dev, pool, NULL);
+        vkDestroyFence(c->vk.dev, f, NULL);
+    vkDestroyCommandPool(c->vk.dev, pool, NULL);
 }
 
 static void mode_secondary(ctx *c)
@@ -606,38 +398,38 @@ static void mode_secondary(ctx *c)
     CHECK(vkBeginCommandBuffer(sec, &sbi));
     dispatch(c, sec, 5);
     CHECK(vkEndCommandBuffer(sec));
-    begin(cb, 0);
+    capp_begin(cb, 0);
     dispatch(c, cb, 0); /* action 0 of the primary, in bounds */
     vkCmdExecuteCommands(cb, 1, &sec);
-    end_and_run(c, cb);
-    vkDestroyCommandPool(c->dev, pool, NULL);
+    capp_end_and_run(&c->vk, cb);
+    vkDestroyCommandPool(c->vk.dev, pool, NULL);
 }
 
 /* make_comp replaces the compute pipeline by one made with cache, its
  * code given inline (maintenance5) when inl. */
 static void make_comp(ctx *c, VkPipelineCache cache, int inl)
 {
-    vkDestroyPipeline(c->dev, c->comp, NULL);
+    vkDestroyPipeline(c->vk.dev, c->comp, NULL);
     size_t size;
-    uint32_t *code = read_file(g_comp, &size);
+    uint32_t *code = capp_read_spirv(g_comp, &size);
     VkShaderModuleCreateInfo smci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = size,
                                      .pCode = code};
     VkDebugUtilsObjectNameInfoEXT ni = {.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT, .pNext = &smci,
                                         .objectType = VK_OBJECT_TYPE_SHADER_MODULE, .pObjectName = "inline-comp"};
     VkShaderModule module = VK_NULL_HANDLE;
     if (!inl)
-        CHECK(vkCreateShaderModule(c->dev, &smci, NULL, &module));
+        CHECK(vkCreateShaderModule(c->vk.dev, &smci, NULL, &module));
     VkComputePipelineCreateInfo cpci = {
         .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
         .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .pNext = inl ? &ni : NULL,
                   .stage = VK_SHADER_STAGE_COMPUTE_BIT, .module = module, .pName = "main"},
         .layout = c->layout,
     };
-    CHECK(vkCreateComputePipelines(c->dev, cache, 1, &cpci, NULL, &c->comp));
+    CHECK(vkCreateComputePipelines(c->vk.dev, cache, 1, &cpci, NULL, &c->comp));
     if (module)
-        vkDestroyShaderModule(c->dev, module, NULL);
+        vkDestroyShaderModule(c->vk.dev, module, NULL);
     free(code);
-    name(c, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)c->comp, "oob-compute");
+    capp_name(&c->vk, VK_OBJECT_TYPE_PIPELINE, capp_handle(c->comp), "oob-compute");
 }
 
 /* one_dispatch records idx on a new cmd-0 and runs it. */
@@ -645,16 +437,16 @@ static void one_dispatch(ctx *c, uint32_t idx)
 {
     VkCommandPool pool = make_pool(c);
     VkCommandBuffer cb = make_cb(c, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "cmd-0");
-    begin(cb, 0);
+    capp_begin(cb, 0);
     dispatch(c, cb, idx);
-    end_and_run(c, cb);
-    vkDestroyCommandPool(c->dev, pool, NULL);
+    capp_end_and_run(&c->vk, cb);
+    vkDestroyCommandPool(c->vk.dev, pool, NULL);
 }
 
 static size_t cache_size(ctx *c, VkPipelineCache cache)
 {
     size_t n = 0;
-    CHECK(vkGetPipelineCacheData(c->dev, cache, &n, NULL));
+    CHECK(vkGetPipelineCacheData(c->vk.dev, cache, &n, NULL));
     return n;
 }
 
@@ -662,47 +454,45 @@ static void mode_cache(ctx *c)
 {
     VkPipelineCacheCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
     VkPipelineCache empty, merged, cache;
-    CHECK(vkCreatePipelineCache(c->dev, &ci, NULL, &empty));
-    CHECK(vkCreatePipelineCache(c->dev, &ci, NULL, &merged));
+    CHECK(vkCreatePipelineCache(c->vk.dev, &ci, NULL, &empty));
+    CHECK(vkCreatePipelineCache(c->vk.dev, &ci, NULL, &merged));
     size_t nin = 0;
-    uint32_t *in = g_cache_in ? read_file(g_cache_in, &nin) : NULL;
+    void *in = g_cache_in ? capp_read_file(g_cache_in, &nin) : NULL;
     ci.initialDataSize = nin;
     ci.pInitialData = in;
-    CHECK(vkCreatePipelineCache(c->dev, &ci, NULL, &cache));
+    CHECK(vkCreatePipelineCache(c->vk.dev, &ci, NULL, &cache));
     free(in);
     make_comp(c, cache, 0);
-    CHECK(vkMergePipelineCaches(c->dev, merged, 1, &cache));
+    CHECK(vkMergePipelineCaches(c->vk.dev, merged, 1, &cache));
     size_t n = cache_size(c, cache);
     void *data = malloc(n ? n : 1);
-    CHECK(vkGetPipelineCacheData(c->dev, cache, &n, data));
+    CHECK(vkGetPipelineCacheData(c->vk.dev, cache, &n, data));
     if (g_cache_out) {
         FILE *f = fopen(g_cache_out, "wb");
-        if (!f || fwrite(data, 1, n, f) != n || fclose(f) != 0) {
-            fprintf(stderr, "multi: cannot write %s\n", g_cache_out);
-            exit(1);
-        }
+        if (!f || fwrite(data, 1, n, f) != n || fclose(f) != 0)
+            capp_die("cannot write %s", g_cache_out);
     }
     free(data);
     printf("cache_empty_bytes=%zu cache_bytes=%zu merged_bytes=%zu\n", cache_size(c, empty), n,
            cache_size(c, merged));
     one_dispatch(c, 6);
-    vkDestroyPipelineCache(c->dev, cache, NULL);
-    vkDestroyPipelineCache(c->dev, merged, NULL);
-    vkDestroyPipelineCache(c->dev, empty, NULL);
+    vkDestroyPipelineCache(c->vk.dev, cache, NULL);
+    vkDestroyPipelineCache(c->vk.dev, merged, NULL);
+    vkDestroyPipelineCache(c->vk.dev, empty, NULL);
 }
 
 static void mode_simultaneous(ctx *c)
 {
     VkCommandPool pool = make_pool(c);
     VkCommandBuffer cb = make_cb(c, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "cmd-0");
-    begin(cb, VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT);
+    capp_begin(cb, VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT);
     dispatch(c, cb, 3);
     CHECK(vkEndCommandBuffer(cb));
     VkSemaphoreTypeCreateInfo tci = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
                                      .semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE};
     VkSemaphoreCreateInfo sci = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &tci};
     VkSemaphore sem;
-    CHECK(vkCreateSemaphore(c->dev, &sci, NULL, &sem));
+    CHECK(vkCreateSemaphore(c->vk.dev, &sci, NULL, &sem));
     uint64_t one = 1;
     VkTimelineSemaphoreSubmitInfo tsi = {.sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
                                          .waitSemaphoreValueCount = 1, .pWaitSemaphoreValues = &one};
@@ -710,17 +500,17 @@ static void mode_simultaneous(ctx *c)
     VkSubmitInfo held = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .pNext = &tsi, .waitSemaphoreCount = 1,
                          .pWaitSemaphores = &sem, .pWaitDstStageMask = &stage, .commandBufferCount = 1,
                          .pCommandBuffers = &cb};
-    CHECK(vkQueueSubmit(c->queue, 1, &held, VK_NULL_HANDLE));
-    VkFence f = make_fence(c);
+    CHECK(vkQueueSubmit(c->vk.queue, 1, &held, VK_NULL_HANDLE));
+    VkFence f = capp_fence(&c->vk);
     VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cb};
-    CHECK(vkQueueSubmit(c->queue, 1, &si, f));
+    CHECK(vkQueueSubmit(c->vk.queue, 1, &si, f));
     VkSemaphoreSignalInfo ssi = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO, .semaphore = sem, .value = 1};
-    CHECK(vkSignalSemaphore(c->dev, &ssi));
-    CHECK(vkWaitForFences(c->dev, 1, &f, VK_TRUE, UINT64_MAX));
-    CHECK(vkQueueWaitIdle(c->queue));
-    vkDestroyFence(c->dev, f, NULL);
-    vkDestroySemaphore(c->dev, sem, NULL);
-    vkDestroyCommandPool(c->dev, pool, NULL);
+    CHECK(vkSignalSemaphore(c->vk.dev, &ssi));
+    CHECK(vkWaitForFences(c->vk.dev, 1, &f, VK_TRUE, UINT64_MAX));
+    CHECK(vkQueueWaitIdle(c->vk.queue));
+    vkDestroyFence(c->vk.dev, f, NULL);
+    vkDestroySemaphore(c->vk.dev, sem, NULL);
+    vkDestroyCommandPool(c->vk.dev, pool, NULL);
 }
 
 typedef struct worker {
@@ -738,23 +528,23 @@ static void *work(void *p)
     char n[16];
     snprintf(n, sizeof n, "thread-%u", w->index);
     VkCommandBuffer cb = make_cb(c, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, n);
-    VkFence f = make_fence(c);
+    VkFence f = capp_fence(&c->vk);
     for (uint32_t s = 0; s < w->submits; s++) {
         /* Re-recorded each time: vkBeginCommandBuffer resets it. */
-        begin(cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+        capp_begin(cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
         dispatch(c, cb, 2 + w->index);
         CHECK(vkEndCommandBuffer(cb));
         VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cb};
         pthread_mutex_lock(w->queue_lock); /* the queue is externally synchronized */
-        VkResult r = vkQueueSubmit(c->queue, 1, &si, f);
+        VkResult r = vkQueueSubmit(c->vk.queue, 1, &si, f);
         pthread_mutex_unlock(w->queue_lock);
         CHECK(r);
-        CHECK(vkWaitForFences(c->dev, 1, &f, VK_TRUE, UINT64_MAX));
-        CHECK(vkResetFences(c->dev, 1, &f));
+        CHECK(vkWaitForFences(c->vk.dev, 1, &f, VK_TRUE, UINT64_MAX));
+        CHECK(vkResetFences(c->vk.dev, 1, &f));
     }
     pthread_barrier_wait(w->done);
-    vkDestroyFence(c->dev, f, NULL);
-    vkDestroyCommandPool(c->dev, pool, NULL);
+    vkDestroyFence(c->vk.dev, f, NULL);
+    vkDestroyCommandPool(c->vk.dev, pool, NULL);
     return NULL;
 }
 
@@ -781,9 +571,9 @@ static void mode_threads(ctx *c, uint32_t submits)
 static void mode_messenger(ctx *c)
 {
     PFN_vkCreateDebugUtilsMessengerEXT create =
-        (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(c->instance, "vkCreateDebugUtilsMessengerEXT");
+        (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(c->vk.instance, "vkCreateDebugUtilsMessengerEXT");
     PFN_vkDestroyDebugUtilsMessengerEXT destroy =
-        (PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(c->instance, "vkDestroyDebugUtilsMessengerEXT");
+        (PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(c->vk.instance, "vkDestroyDebugUtilsMessengerEXT");
     if (!create || !destroy) {
         fprintf(stderr, "multi: no vkCreateDebugUtilsMessengerEXT\n");
         exit(1);
@@ -796,9 +586,9 @@ static void mode_messenger(ctx *c)
         .pUserData = "B",
     };
     VkDebugUtilsMessengerEXT m;
-    CHECK(create(c->instance, &mci, NULL, &m));
+    CHECK(create(c->vk.instance, &mci, NULL, &m));
     mode_resubmit(c, 1, 0);
-    destroy(c->instance, m, NULL);
+    destroy(c->vk.instance, m, NULL);
     mode_resubmit(c, 1, 0); /* only A hears of this one */
 }
 
@@ -834,7 +624,9 @@ static void mode_loop(uint32_t loops)
 {
     long first = 0, mid = 0, last = 0, fds[3] = {0}, thr[3] = {0};
     for (uint32_t i = 0; i < loops; i++) {
-        g_loop = i; /* a failing call names its iteration */
+        char prefix[64]; /* a failure names its iteration */
+        snprintf(prefix, sizeof prefix, "multi: loop %u: ", i);
+        capp_fail_prefix(prefix);
         ctx c;
         ctx_init(&c, 0, 0);
         mode_resubmit(&c, 1, 0);
@@ -853,7 +645,7 @@ static void mode_loop(uint32_t loops)
         fds[2] = open_fds();
         thr[2] = threads();
     }
-    g_loop = -1;
+    capp_fail_prefix(NULL);
     printf("rss_kb_first=%ld\nrss_kb_mid=%ld\nrss_kb_last=%ld\n", first, mid, last);
     printf("fds_first=%ld\nfds_mid=%ld\nfds_last=%ld\n", fds[0], fds[1], fds[2]);
     printf("threads_first=%ld\nthreads_mid=%ld\nthreads_last=%ld\n", thr[0], thr[1], thr[2]);
@@ -866,9 +658,9 @@ static void mode_loop(uint32_t loops)
 static void mode_appsettings(ctx *c)
 {
     VkPhysicalDeviceProperties props;
-    vkGetPhysicalDeviceProperties(c->pd, &props);
+    vkGetPhysicalDeviceProperties(c->vk.pd, &props);
     VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
-    vkGetPhysicalDeviceProperties2(c->pd, &p2);
+    vkGetPhysicalDeviceProperties2(c->vk.pd, &p2);
     printf("maxBoundDescriptorSets=%u\nmaxBoundDescriptorSets2=%u\n", props.limits.maxBoundDescriptorSets,
            p2.properties.limits.maxBoundDescriptorSets);
     one_dispatch(c, 3);
@@ -891,24 +683,10 @@ static void mode_appsettings(ctx *c)
  * VK_PIPELINE_CREATE_DISPATCH_BASE_BIT, for vkCmdDispatchBase. */
 static VkPipeline make_base_pipeline(ctx *c)
 {
-    size_t size;
-    uint32_t *code = read_file(g_base_comp ? g_base_comp : g_comp, &size);
-    VkShaderModuleCreateInfo smci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = size,
-                                     .pCode = code};
-    VkShaderModule module;
-    CHECK(vkCreateShaderModule(c->dev, &smci, NULL, &module));
-    free(code);
-    VkComputePipelineCreateInfo cpci = {
-        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-        .flags = VK_PIPELINE_CREATE_DISPATCH_BASE_BIT,
-        .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-                  .module = module, .pName = "main"},
-        .layout = c->layout,
-    };
-    VkPipeline base;
-    CHECK(vkCreateComputePipelines(c->dev, VK_NULL_HANDLE, 1, &cpci, NULL, &base));
-    vkDestroyShaderModule(c->dev, module, NULL);
-    name(c, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)base, "base-compute");
+    VkShaderModule module = capp_shader_file(&c->vk, g_base_comp ? g_base_comp : g_comp);
+    VkPipeline base = capp_compute_pipeline(&c->vk, c->layout, module, VK_PIPELINE_CREATE_DISPATCH_BASE_BIT, NULL);
+    vkDestroyShaderModule(c->vk.dev, module, NULL);
+    capp_name(&c->vk, VK_OBJECT_TYPE_PIPELINE, capp_handle(base), "base-compute");
     return base;
 }
 
@@ -916,18 +694,17 @@ static VkPipeline make_base_pipeline(ctx *c)
  * with the given idx each (see there), in label "compute". */
 static void record_dispatches(ctx *c, VkCommandBuffer cb, VkPipeline base, VkBuffer ibuf, const uint32_t idx[3])
 {
-    label(c, cb, "compute");
-    VkShaderStageFlags pcs = VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+    capp_label(&c->vk, cb, "compute");
     vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set, 0, NULL);
     vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->comp);
-    vkCmdPushConstants(cb, c->layout, pcs, 0, 4, &idx[0]);
+    vkCmdPushConstants(cb, c->layout, PC_STAGES, 0, 4, &idx[0]);
     vkCmdDispatch(cb, 1, 1, 1);
-    vkCmdPushConstants(cb, c->layout, pcs, 0, 4, &idx[1]);
+    vkCmdPushConstants(cb, c->layout, PC_STAGES, 0, 4, &idx[1]);
     vkCmdDispatchIndirect(cb, ibuf, 16);
     vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, base);
-    vkCmdPushConstants(cb, c->layout, pcs, 0, 4, &idx[2]);
+    vkCmdPushConstants(cb, c->layout, PC_STAGES, 0, 4, &idx[2]);
     vkCmdDispatchBase(cb, 1, 0, 0, 1, 1, 1);
-    unlabel(c, cb);
+    capp_unlabel(&c->vk, cb);
 }
 
 /* print_written prints "WHAT: i i ..." for the elements of storage buffer
@@ -935,8 +712,7 @@ static void record_dispatches(ctx *c, VkCommandBuffer cb, VkPipeline base, VkBuf
  * fills it with ~0 again. WHAT NULL: only the filling. */
 static void print_written(ctx *c, uint32_t b, const char *what)
 {
-    uint32_t *p;
-    CHECK(vkMapMemory(c->dev, c->mems[b], 0, VK_WHOLE_SIZE, 0, (void **)&p));
+    uint32_t *p = c->bufs[b].map;
     if (what) {
         printf("%s:", what);
         for (uint32_t i = 0; i < 16; i++)
@@ -945,53 +721,49 @@ static void print_written(ctx *c, uint32_t b, const char *what)
         printf("\n");
     }
     memset(p, 0xff, 64);
-    vkUnmapMemory(c->dev, c->mems[b]);
 }
 
 static void mode_dispatches(ctx *c, int readback)
 {
     VkPipeline base = make_base_pipeline(c);
     const uint32_t args[7] = {0, 0, 0, 0, 2, 1, 1};
-    VkBuffer ibuf;
-    VkDeviceMemory imem;
-    make_buffer(c, sizeof args, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, &ibuf, &imem, args);
+    capp_buffer ibuf = capp_buffer_create(&c->vk, sizeof args, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
+    memcpy(ibuf.map, args, sizeof args);
 
     VkCommandPool pool = make_pool(c);
     VkCommandBuffer cb = make_cb(c, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "cmd-0");
-    VkFence f = make_fence(c);
+    VkFence f = capp_fence(&c->vk);
     if (!readback) {
-        begin(cb, 0);
-        record_dispatches(c, cb, base, ibuf, (const uint32_t[3]){2, 3, 4});
+        capp_begin(cb, 0);
+        record_dispatches(c, cb, base, ibuf.buf, (const uint32_t[3]){2, 3, 4});
         CHECK(vkEndCommandBuffer(cb));
-        submit_wait(c, 1, &cb, f);
+        capp_submit_wait(&c->vk, 1, &cb, f, NULL);
     } else {
         /* In bounds: the based dispatch alone, then after the others
          * (which write buffer 1), each writing buffer 0. */
         print_written(c, 0, NULL);
         print_written(c, 1, NULL);
-        VkShaderStageFlags pcs = VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
         uint32_t zero = 0;
-        begin(cb, 0);
+        capp_begin(cb, 0);
         vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set, 0, NULL);
         vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, base);
-        vkCmdPushConstants(cb, c->layout, pcs, 0, 4, &zero);
+        vkCmdPushConstants(cb, c->layout, PC_STAGES, 0, 4, &zero);
         vkCmdDispatchBase(cb, 1, 0, 0, 1, 1, 1);
         CHECK(vkEndCommandBuffer(cb));
-        submit_wait(c, 1, &cb, f);
+        capp_submit_wait(&c->vk, 1, &cb, f, NULL);
         print_written(c, 0, "base_alone");
         CHECK(vkResetCommandBuffer(cb, 0));
-        begin(cb, 0);
-        record_dispatches(c, cb, base, ibuf, (const uint32_t[3]){1, 1, 0});
+        capp_begin(cb, 0);
+        record_dispatches(c, cb, base, ibuf.buf, (const uint32_t[3]){1, 1, 0});
         CHECK(vkEndCommandBuffer(cb));
-        submit_wait(c, 1, &cb, f);
+        capp_submit_wait(&c->vk, 1, &cb, f, NULL);
         print_written(c, 0, "base_after_indirect");
         print_written(c, 1, "dispatch_and_indirect");
     }
-    vkDestroyFence(c->dev, f, NULL);
-    vkDestroyCommandPool(c->dev, pool, NULL);
-    vkDestroyBuffer(c->dev, ibuf, NULL);
-    vkFreeMemory(c->dev, imem, NULL);
-    vkDestroyPipeline(c->dev, base, NULL);
+    vkDestroyFence(c->vk.dev, f, NULL);
+    vkDestroyCommandPool(c->vk.dev, pool, NULL);
+    capp_buffer_destroy(&c->vk, &ibuf);
+    vkDestroyPipeline(c->vk.dev, base, NULL);
 }
 
 /* ---- binds that keep or disturb the layer's set ---------------------------------- */
@@ -1008,52 +780,36 @@ static void mode_rebind(ctx *c)
 {
     VkDescriptorSetLayoutBinding b = {.binding = 0, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                       .descriptorCount = 1, .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT};
-    VkDescriptorSetLayoutCreateInfo dlci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-                                            .bindingCount = 1, .pBindings = &b};
     VkDescriptorSetLayout dsl;
-    CHECK(vkCreateDescriptorSetLayout(c->dev, &dlci, NULL, &dsl));
-    VkPipelineLayoutCreateInfo plci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
-                                       .pSetLayouts = &dsl};
-    VkPipelineLayout other;
-    CHECK(vkCreatePipelineLayout(c->dev, &plci, NULL, &other));
-    name(c, VK_OBJECT_TYPE_PIPELINE_LAYOUT, (uint64_t)(uintptr_t)other, "other-layout");
-    VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1};
-    VkDescriptorPoolCreateInfo dpci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 1,
-                                       .poolSizeCount = 1, .pPoolSizes = &ps};
     VkDescriptorPool pool;
-    CHECK(vkCreateDescriptorPool(c->dev, &dpci, NULL, &pool));
-    VkDescriptorSetAllocateInfo dsai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-                                        .descriptorPool = pool, .descriptorSetCount = 1, .pSetLayouts = &dsl};
-    VkDescriptorSet set;
-    CHECK(vkAllocateDescriptorSets(c->dev, &dsai, &set));
-    VkDescriptorBufferInfo dbi = {c->bufs[0], 0, VK_WHOLE_SIZE};
-    VkWriteDescriptorSet w = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .descriptorCount = 1,
-                              .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &dbi};
-    vkUpdateDescriptorSets(c->dev, 1, &w, 0, NULL);
+    VkDescriptorSet set = capp_single_set(&c->vk, &b, 1, &dsl, &pool);
+    VkPipelineLayout other = capp_pipeline_layout(&c->vk, 1, &dsl, NULL);
+    capp_name(&c->vk, VK_OBJECT_TYPE_PIPELINE_LAYOUT, capp_handle(other), "other-layout");
+    VkDescriptorBufferInfo dbi = {c->bufs[0].buf, 0, VK_WHOLE_SIZE};
+    capp_write_buffers(&c->vk, set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, &dbi);
 
     VkCommandPool cpool = make_pool(c);
     VkCommandBuffer cb = make_cb(c, cpool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "cmd-0");
-    VkShaderStageFlags pcs = VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
-    begin(cb, 0);
-    label(c, cb, "compute");
+    capp_begin(cb, 0);
+    capp_label(&c->vk, cb, "compute");
     vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->comp);
     for (uint32_t i = 0; i < 4100; i++) {
         uint32_t idx = i % 2;
         vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set, 0, NULL);
-        vkCmdPushConstants(cb, c->layout, pcs, 0, 4, &idx);
+        vkCmdPushConstants(cb, c->layout, PC_STAGES, 0, 4, &idx);
         vkCmdDispatch(cb, 1, 1, 1);
     }
     vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, other, 0, 1, &set, 0, NULL);
     vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set, 0, NULL);
     uint32_t idx = 4;
-    vkCmdPushConstants(cb, c->layout, pcs, 0, 4, &idx);
+    vkCmdPushConstants(cb, c->layout, PC_STAGES, 0, 4, &idx);
     vkCmdDispatch(cb, 1, 1, 1);
-    unlabel(c, cb);
-    end_and_run(c, cb);
-    vkDestroyCommandPool(c->dev, cpool, NULL);
-    vkDestroyDescriptorPool(c->dev, pool, NULL);
-    vkDestroyPipelineLayout(c->dev, other, NULL);
-    vkDestroyDescriptorSetLayout(c->dev, dsl, NULL);
+    capp_unlabel(&c->vk, cb);
+    capp_end_and_run(&c->vk, cb);
+    vkDestroyCommandPool(c->vk.dev, cpool, NULL);
+    vkDestroyDescriptorPool(c->vk.dev, pool, NULL);
+    vkDestroyPipelineLayout(c->vk.dev, other, NULL);
+    vkDestroyDescriptorSetLayout(c->vk.dev, dsl, NULL);
 }
 
 /* ---- push descriptors: Vulkan 1.4 and VK_KHR_maintenance6 entry points --------- */
@@ -1072,7 +828,7 @@ static void mode_rebind(ctx *c)
 static void mode_push(ctx *c)
 {
 #define LOAD(T, n)                                                   \
-    T n = (T)vkGetDeviceProcAddr(c->dev, "vk" #n);                   \
+    T n = (T)vkGetDeviceProcAddr(c->vk.dev, "vk" #n);                   \
     if (!n) {                                                        \
         fprintf(stderr, "multi: no vk" #n "\n");                     \
         exit(1);                                                     \
@@ -1087,56 +843,35 @@ static void mode_push(ctx *c)
     LOAD(PFN_vkCmdBindDescriptorSets2KHR, CmdBindDescriptorSets2KHR)
     LOAD(PFN_vkCmdBindDescriptorSets2, CmdBindDescriptorSets2)
 #undef LOAD
-    const VkShaderStageFlags stages = VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
     VkDescriptorSetLayoutBinding b = {.binding = 0, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                      .descriptorCount = 2, .stageFlags = stages};
+                                      .descriptorCount = 2, .stageFlags = PC_STAGES};
     VkDescriptorSetLayoutCreateInfo dlci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
                                             .flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR,
                                             .bindingCount = 1, .pBindings = &b};
     VkDescriptorSetLayout pdsl;
-    CHECK(vkCreateDescriptorSetLayout(c->dev, &dlci, NULL, &pdsl));
-    VkPushConstantRange pcr = {stages, 0, 4};
-    VkPipelineLayoutCreateInfo plci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
-                                       .pSetLayouts = &pdsl, .pushConstantRangeCount = 1, .pPushConstantRanges = &pcr};
-    VkPipelineLayout pl;
-    CHECK(vkCreatePipelineLayout(c->dev, &plci, NULL, &pl));
-    size_t size;
-    uint32_t *code = read_file(g_comp, &size);
-    VkShaderModuleCreateInfo smci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = size,
-                                     .pCode = code};
-    VkShaderModule module;
-    CHECK(vkCreateShaderModule(c->dev, &smci, NULL, &module));
-    free(code);
-    VkComputePipelineCreateInfo cpci = {
-        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-        .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-                  .module = module, .pName = "main"},
-        .layout = pl,
-    };
-    VkPipeline pp;
-    CHECK(vkCreateComputePipelines(c->dev, VK_NULL_HANDLE, 1, &cpci, NULL, &pp));
-    vkDestroyShaderModule(c->dev, module, NULL);
-    name(c, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)pp, "push-compute");
+    CHECK(vkCreateDescriptorSetLayout(c->vk.dev, &dlci, NULL, &pdsl));
+    VkPipelineLayout pl = capp_pipeline_layout(&c->vk, 1, &pdsl, &PC_RANGE);
+    VkShaderModule module = capp_shader_file(&c->vk, g_comp);
+    VkPipeline pp = capp_compute_pipeline(&c->vk, pl, module, 0, NULL);
+    vkDestroyShaderModule(c->vk.dev, module, NULL);
+    capp_name(&c->vk, VK_OBJECT_TYPE_PIPELINE, capp_handle(pp), "push-compute");
 
     /* Two sets of the app's layout: set e has only element e written. */
-    VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4};
-    VkDescriptorPoolCreateInfo dpci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 2,
-                                       .poolSizeCount = 1, .pPoolSizes = &ps};
-    VkDescriptorPool dpool;
-    CHECK(vkCreateDescriptorPool(c->dev, &dpci, NULL, &dpool));
+    VkDescriptorPool dpool =
+        capp_descriptor_pool(&c->vk, 2, &(VkDescriptorPoolSize){VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4}, 1);
     VkDescriptorSetLayout two[2] = {c->dsl, c->dsl};
     VkDescriptorSetAllocateInfo dsai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
                                         .descriptorPool = dpool, .descriptorSetCount = 2, .pSetLayouts = two};
     VkDescriptorSet sets[2];
-    CHECK(vkAllocateDescriptorSets(c->dev, &dsai, sets));
-    VkDescriptorBufferInfo dbi[2] = {{c->bufs[0], 0, VK_WHOLE_SIZE}, {c->bufs[1], 0, VK_WHOLE_SIZE}};
+    CHECK(vkAllocateDescriptorSets(c->vk.dev, &dsai, sets));
+    VkDescriptorBufferInfo dbi[2] = {{c->bufs[0].buf, 0, VK_WHOLE_SIZE}, {c->bufs[1].buf, 0, VK_WHOLE_SIZE}};
     VkWriteDescriptorSet w[2];
     for (uint32_t e = 0; e < 2; e++) {
         w[e] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = sets[e],
                                       .dstArrayElement = e, .descriptorCount = 1,
                                       .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &dbi[e]};
     }
-    vkUpdateDescriptorSets(c->dev, 2, w, 0, NULL);
+    vkUpdateDescriptorSets(c->vk.dev, 2, w, 0, NULL);
     for (uint32_t e = 0; e < 2; e++)
         w[e].dstSet = VK_NULL_HANDLE; /* the same writes, pushed */
 
@@ -1149,13 +884,13 @@ static void mode_push(ctx *c)
             .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_UPDATE_TEMPLATE_CREATE_INFO, .descriptorUpdateEntryCount = 1,
             .pDescriptorUpdateEntries = &ent, .templateType = VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_PUSH_DESCRIPTORS_KHR,
             .pipelineBindPoint = VK_PIPELINE_BIND_POINT_COMPUTE, .pipelineLayout = pl, .set = 0};
-        CHECK(vkCreateDescriptorUpdateTemplate(c->dev, &tci, NULL, &tmpl[e]));
+        CHECK(vkCreateDescriptorUpdateTemplate(c->vk.dev, &tci, NULL, &tmpl[e]));
     }
 
     VkCommandPool pool = make_pool(c);
     VkCommandBuffer cb = make_cb(c, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "cmd-0");
-    begin(cb, 0);
-    label(c, cb, "compute");
+    capp_begin(cb, 0);
+    capp_label(&c->vk, cb, "compute");
     for (uint32_t a = 0; a < 9; a++) {
         uint32_t e = a % 2, idx = 1 - e;
         VkPipelineLayout layout = a < 7 ? pl : c->layout;
@@ -1180,18 +915,18 @@ static void mode_push(ctx *c)
         case 7: CmdBindDescriptorSets2KHR(cb, &bi); break;
         case 8: CmdBindDescriptorSets2(cb, &bi); break;
         }
-        vkCmdPushConstants(cb, layout, stages, 0, 4, &idx);
+        vkCmdPushConstants(cb, layout, PC_STAGES, 0, 4, &idx);
         vkCmdDispatch(cb, 1, 1, 1);
     }
-    unlabel(c, cb);
-    end_and_run(c, cb);
-    vkDestroyCommandPool(c->dev, pool, NULL);
+    capp_unlabel(&c->vk, cb);
+    capp_end_and_run(&c->vk, cb);
+    vkDestroyCommandPool(c->vk.dev, pool, NULL);
     for (uint32_t e = 0; e < 2; e++)
-        vkDestroyDescriptorUpdateTemplate(c->dev, tmpl[e], NULL);
-    vkDestroyDescriptorPool(c->dev, dpool, NULL);
-    vkDestroyPipeline(c->dev, pp, NULL);
-    vkDestroyPipelineLayout(c->dev, pl, NULL);
-    vkDestroyDescriptorSetLayout(c->dev, pdsl, NULL);
+        vkDestroyDescriptorUpdateTemplate(c->vk.dev, tmpl[e], NULL);
+    vkDestroyDescriptorPool(c->vk.dev, dpool, NULL);
+    vkDestroyPipeline(c->vk.dev, pp, NULL);
+    vkDestroyPipelineLayout(c->vk.dev, pl, NULL);
+    vkDestroyDescriptorSetLayout(c->vk.dev, pdsl, NULL);
 }
 
 /* ---- shader objects (VK_EXT_shader_object) -------------------------------------- */
@@ -1206,10 +941,10 @@ typedef struct so_fns {
 static so_fns so_load(ctx *c)
 {
     so_fns f = {
-        .create = (PFN_vkCreateShadersEXT)vkGetDeviceProcAddr(c->dev, "vkCreateShadersEXT"),
-        .destroy = (PFN_vkDestroyShaderEXT)vkGetDeviceProcAddr(c->dev, "vkDestroyShaderEXT"),
-        .binary = (PFN_vkGetShaderBinaryDataEXT)vkGetDeviceProcAddr(c->dev, "vkGetShaderBinaryDataEXT"),
-        .bind = (PFN_vkCmdBindShadersEXT)vkGetDeviceProcAddr(c->dev, "vkCmdBindShadersEXT"),
+        .create = (PFN_vkCreateShadersEXT)vkGetDeviceProcAddr(c->vk.dev, "vkCreateShadersEXT"),
+        .destroy = (PFN_vkDestroyShaderEXT)vkGetDeviceProcAddr(c->vk.dev, "vkDestroyShaderEXT"),
+        .binary = (PFN_vkGetShaderBinaryDataEXT)vkGetDeviceProcAddr(c->vk.dev, "vkGetShaderBinaryDataEXT"),
+        .bind = (PFN_vkCmdBindShadersEXT)vkGetDeviceProcAddr(c->vk.dev, "vkCmdBindShadersEXT"),
     };
     if (!f.create || !f.destroy || !f.binary || !f.bind) {
         fprintf(stderr, "multi: no VK_EXT_shader_object entry points\n");
@@ -1218,32 +953,41 @@ static so_fns so_load(ctx *c)
     return f;
 }
 
-/* so_compute makes a compute shader object of --comp with nsets set
- * layouts (all the app's), the push-constant range of the app's layout. */
-static VkShaderEXT so_compute(ctx *c, const so_fns *f, uint32_t nsets, const char *n)
+/* so_create makes a shader object for stage (next: the stages that may
+ * follow it) of code, SPIR-V or binary, with nsets (at most 33) of the
+ * app's set layouts and its push-constant range; it returns the VkResult. */
+static VkResult so_create(ctx *c, const so_fns *f, VkShaderStageFlagBits stage, VkShaderStageFlags next,
+                          VkShaderCodeTypeEXT type, const void *code, size_t size, uint32_t nsets, VkShaderEXT *s)
 {
-    size_t size;
-    uint32_t *code = read_file(g_comp, &size);
     VkDescriptorSetLayout sets[33];
-    for (uint32_t i = 0; i < nsets; i++)
+    for (uint32_t i = 0; i < nsets && i < 33; i++)
         sets[i] = c->dsl;
-    VkPushConstantRange pcr = {VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4};
     VkShaderCreateInfoEXT ci = {
         .sType = VK_STRUCTURE_TYPE_SHADER_CREATE_INFO_EXT,
-        .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-        .codeType = VK_SHADER_CODE_TYPE_SPIRV_EXT,
+        .stage = stage,
+        .nextStage = next,
+        .codeType = type,
         .codeSize = size,
         .pCode = code,
         .pName = "main",
         .setLayoutCount = nsets,
         .pSetLayouts = sets,
         .pushConstantRangeCount = 1,
-        .pPushConstantRanges = &pcr,
+        .pPushConstantRanges = &PC_RANGE,
     };
+    return f->create(c->vk.dev, 1, &ci, NULL, s);
+}
+
+/* so_spirv makes the shader object n of SPIR-V file path (see so_create). */
+static VkShaderEXT so_spirv(ctx *c, const so_fns *f, const char *path, VkShaderStageFlagBits stage,
+                            VkShaderStageFlags next, uint32_t nsets, const char *n)
+{
+    size_t size;
+    uint32_t *code = capp_read_spirv(path, &size);
     VkShaderEXT s;
-    CHECK(f->create(c->dev, 1, &ci, NULL, &s));
+    CHECK(so_create(c, f, stage, next, VK_SHADER_CODE_TYPE_SPIRV_EXT, code, size, nsets, &s));
     free(code);
-    name(c, VK_OBJECT_TYPE_SHADER_EXT, (uint64_t)s, n);
+    capp_name(&c->vk, VK_OBJECT_TYPE_SHADER_EXT, capp_handle(s), n);
     return s;
 }
 
@@ -1257,7 +1001,7 @@ static void so_dispatch(ctx *c, const so_fns *f, VkCommandBuffer cb, VkShaderEXT
     else
         vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->comp);
     vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set, 0, NULL);
-    vkCmdPushConstants(cb, c->layout, VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4, &idx);
+    vkCmdPushConstants(cb, c->layout, PC_STAGES, 0, 4, &idx);
     vkCmdDispatch(cb, 1, 1, 1);
 }
 
@@ -1269,243 +1013,123 @@ static void so_dispatch(ctx *c, const so_fns *f, VkCommandBuffer cb, VkShaderEXT
 static void mode_shaderobj(ctx *c, uint32_t nsets, const uint32_t idx[3])
 {
     so_fns f = so_load(c);
-    VkShaderEXT s = so_compute(c, &f, nsets, "oob-shader");
+    VkShaderEXT s = so_spirv(c, &f, g_comp, VK_SHADER_STAGE_COMPUTE_BIT, 0, nsets, "oob-shader");
     VkCommandPool pool = make_pool(c);
     VkCommandBuffer cb = make_cb(c, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "cmd-0");
-    begin(cb, 0);
-    label(c, cb, "compute");
+    capp_begin(cb, 0);
+    capp_label(&c->vk, cb, "compute");
     so_dispatch(c, &f, cb, s, idx[0]);
     so_dispatch(c, &f, cb, VK_NULL_HANDLE, idx[1]);
     so_dispatch(c, &f, cb, s, idx[2]);
-    unlabel(c, cb);
+    capp_unlabel(&c->vk, cb);
     CHECK(vkEndCommandBuffer(cb));
-    VkFence fence = make_fence(c);
-    submit_wait(c, 1, &cb, fence);
-    vkDestroyFence(c->dev, fence, NULL);
-    vkDestroyCommandPool(c->dev, pool, NULL);
+    VkFence fence = capp_fence(&c->vk);
+    capp_submit_wait(&c->vk, 1, &cb, fence, NULL);
+    vkDestroyFence(c->vk.dev, fence, NULL);
+    vkDestroyCommandPool(c->vk.dev, pool, NULL);
 
     size_t size = 0;
-    CHECK(f.binary(c->dev, s, &size, NULL));
+    CHECK(f.binary(c->vk.dev, s, &size, NULL));
     void *data = malloc(size ? size : 1);
-    if (!data) {
-        fprintf(stderr, "multi: out of memory\n");
-        exit(1);
-    }
-    CHECK(f.binary(c->dev, s, &size, data));
+    if (!data)
+        capp_die("out of memory");
+    CHECK(f.binary(c->vk.dev, s, &size, data));
     printf("binary_bytes=%zu\n", size);
-    VkDescriptorSetLayout sets[33];
-    for (uint32_t i = 0; i < nsets; i++)
-        sets[i] = c->dsl;
-    VkPushConstantRange pcr = {VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4};
     for (int k = 0; k < 2; k++) {
-        VkShaderCreateInfoEXT bci = {
-            .sType = VK_STRUCTURE_TYPE_SHADER_CREATE_INFO_EXT,
-            .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-            .codeType = VK_SHADER_CODE_TYPE_BINARY_EXT,
-            .codeSize = size,
-            .pCode = data,
-            .pName = "main",
-            .setLayoutCount = nsets,
-            .pSetLayouts = sets,
-            .pushConstantRangeCount = 1,
-            .pPushConstantRanges = &pcr,
-        };
         VkShaderEXT b = VK_NULL_HANDLE;
-        VkResult r = f.create(c->dev, 1, &bci, NULL, &b);
+        VkResult r = so_create(c, &f, VK_SHADER_STAGE_COMPUTE_BIT, 0, VK_SHADER_CODE_TYPE_BINARY_EXT, data, size, nsets,
+                               &b);
         printf("binary_create=%d\n", (int)r);
         if (b)
-            f.destroy(c->dev, b, NULL);
+            f.destroy(c->vk.dev, b, NULL);
     }
     free(data);
-    f.destroy(c->dev, s, NULL);
+    f.destroy(c->vk.dev, s, NULL);
 }
 
 /* ---- graphics modes ----------------------------------------------------------- */
 
+/* gfx is what the graphics modes draw with: a 4x4 target, a render pass
+ * and framebuffer of it, the pipelines "dyn-pipeline" (dynamic rendering)
+ * and "rp-pipeline" (the render pass), and the buffers of the indexed and
+ * indirect draws. */
 typedef struct gfx {
-    VkImage image;
-    VkDeviceMemory image_mem;
-    VkImageView view;
+    capp_image target;
     VkRenderPass pass;
     VkFramebuffer fb;
     VkPipeline dyn, rp;
-    VkBuffer index, indirect, indexed_indirect, count;
-    VkDeviceMemory index_mem, indirect_mem, indexed_indirect_mem, count_mem;
+    capp_buffer index, indirect, indexed_indirect, count;
 } gfx;
 
-static VkShaderModule load_module(ctx *c, const char *path)
-{
-    size_t size;
-    uint32_t *code = read_file(path, &size);
-    VkShaderModuleCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = size, .pCode = code};
-    VkShaderModule m;
-    CHECK(vkCreateShaderModule(c->dev, &ci, NULL, &m));
-    free(code);
-    return m;
-}
-
-/* fixed_state is the fixed-function state of the test pipelines: no
- * vertex input, triangle lists, a 4x4 viewport, no culling, one sample, no
- * depth test, one colour attachment written without blending. */
-typedef struct fixed_state {
-    VkPipelineVertexInputStateCreateInfo vi;
-    VkPipelineInputAssemblyStateCreateInfo ia;
-    VkViewport vp;
-    VkRect2D sc;
-    VkPipelineViewportStateCreateInfo vps;
-    VkPipelineRasterizationStateCreateInfo rs;
-    VkPipelineMultisampleStateCreateInfo ms;
-    VkPipelineDepthStencilStateCreateInfo ds;
-    VkPipelineColorBlendAttachmentState cba;
-    VkPipelineColorBlendStateCreateInfo cb;
-} fixed_state;
-
-/* fixed_state_init fills *s in place (its structures point into it). */
-static void fixed_state_init(fixed_state *s)
-{
-    *s = (fixed_state){
-        .vi = {.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO},
-        .ia = {.sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
-               .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST},
-        .vp = {0, 0, 4, 4, 0, 1},
-        .sc = {{0, 0}, {4, 4}},
-        .rs = {.sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO, .cullMode = VK_CULL_MODE_NONE,
-               .lineWidth = 1},
-        .ms = {.sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
-               .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT},
-        .ds = {.sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO},
-        .cba = {.colorWriteMask = 0xf},
-    };
-    s->vps = (VkPipelineViewportStateCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
-                                                 .viewportCount = 1, .pViewports = &s->vp, .scissorCount = 1,
-                                                 .pScissors = &s->sc};
-    s->cb = (VkPipelineColorBlendStateCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
-                                                  .attachmentCount = 1, .pAttachments = &s->cba};
-}
-
+/* make_gfx_pipeline makes the pipeline n of --vert and --frag: triangle
+ * lists into the 4x4 target, in pass or with dynamic rendering. */
 static VkPipeline make_gfx_pipeline(ctx *c, VkRenderPass pass, const char *n)
 {
-    VkShaderModule vs = load_module(c, g_vert), fs = load_module(c, g_frag);
-    VkPipelineShaderStageCreateInfo stages[2] = {
-        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = vs,
-         .pName = "main"},
-        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
-         .module = fs, .pName = "main"},
-    };
-    fixed_state fx;
-    fixed_state_init(&fx);
-    VkFormat fmt = VK_FORMAT_R8G8B8A8_UNORM;
-    VkPipelineRenderingCreateInfo rci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
-                                         .colorAttachmentCount = 1, .pColorAttachmentFormats = &fmt};
-    VkGraphicsPipelineCreateInfo gci = {
-        .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
-        .pNext = pass ? NULL : &rci,
-        .stageCount = 2,
-        .pStages = stages,
-        .pVertexInputState = &fx.vi,
-        .pInputAssemblyState = &fx.ia,
-        .pViewportState = &fx.vps,
-        .pRasterizationState = &fx.rs,
-        .pMultisampleState = &fx.ms,
-        .pColorBlendState = &fx.cb,
-        .layout = c->layout,
-        .renderPass = pass,
-    };
-    VkPipeline p;
-    CHECK(vkCreateGraphicsPipelines(c->dev, VK_NULL_HANDLE, 1, &gci, NULL, &p));
-    vkDestroyShaderModule(c->dev, vs, NULL);
-    vkDestroyShaderModule(c->dev, fs, NULL);
-    name(c, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)p, n);
+    VkShaderModule vs = capp_shader_file(&c->vk, g_vert), fs = capp_shader_file(&c->vk, g_frag);
+    VkPipelineShaderStageCreateInfo stages[2] = {capp_stage(VK_SHADER_STAGE_VERTEX_BIT, vs, NULL),
+                                                 capp_stage(VK_SHADER_STAGE_FRAGMENT_BIT, fs, NULL)};
+    VkPipeline p = capp_graphics_pipeline(&c->vk, &(capp_graphics_info){
+                                                      .stages = stages, .nstages = 2, .layout = c->layout,
+                                                      .render_pass = pass, .format = VK_FORMAT_R8G8B8A8_UNORM,
+                                                      .width = 4, .height = 4,
+                                                      .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST});
+    vkDestroyShaderModule(c->vk.dev, vs, NULL);
+    vkDestroyShaderModule(c->vk.dev, fs, NULL);
+    capp_name(&c->vk, VK_OBJECT_TYPE_PIPELINE, capp_handle(p), n);
     return p;
+}
+
+/* host_buffer makes a buffer holding size bytes of data. */
+static capp_buffer host_buffer(ctx *c, VkBufferUsageFlags usage, const void *data, size_t size)
+{
+    capp_buffer b = capp_buffer_create(&c->vk, size, usage);
+    memcpy(b.map, data, size);
+    return b;
 }
 
 static void gfx_init(ctx *c, gfx *g)
 {
     memset(g, 0, sizeof *g);
-    VkImageCreateInfo ici = {.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, .imageType = VK_IMAGE_TYPE_2D,
-                             .format = VK_FORMAT_R8G8B8A8_UNORM, .extent = {4, 4, 1}, .mipLevels = 1,
-                             .arrayLayers = 1, .samples = VK_SAMPLE_COUNT_1_BIT, .tiling = VK_IMAGE_TILING_OPTIMAL,
-                             .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT};
-    CHECK(vkCreateImage(c->dev, &ici, NULL, &g->image));
-    VkMemoryRequirements req;
-    vkGetImageMemoryRequirements(c->dev, g->image, &req);
-    VkMemoryAllocateInfo mai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
-                                .memoryTypeIndex = find_memory(c, req.memoryTypeBits, 0)};
-    CHECK(vkAllocateMemory(c->dev, &mai, NULL, &g->image_mem));
-    CHECK(vkBindImageMemory(c->dev, g->image, g->image_mem, 0));
-    VkImageViewCreateInfo vci = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, .image = g->image,
-                                 .viewType = VK_IMAGE_VIEW_TYPE_2D, .format = VK_FORMAT_R8G8B8A8_UNORM,
-                                 .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
-    CHECK(vkCreateImageView(c->dev, &vci, NULL, &g->view));
-    VkAttachmentDescription ad = {.format = VK_FORMAT_R8G8B8A8_UNORM, .samples = VK_SAMPLE_COUNT_1_BIT,
-                                  .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR, .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
-                                  .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
-                                  .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
-                                  .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED, .finalLayout = VK_IMAGE_LAYOUT_GENERAL};
-    VkAttachmentReference ar = {0, VK_IMAGE_LAYOUT_GENERAL};
-    VkSubpassDescription sd = {.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS, .colorAttachmentCount = 1,
-                               .pColorAttachments = &ar};
-    VkRenderPassCreateInfo rpci = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, .attachmentCount = 1,
-                                   .pAttachments = &ad, .subpassCount = 1, .pSubpasses = &sd};
-    CHECK(vkCreateRenderPass(c->dev, &rpci, NULL, &g->pass));
-    VkFramebufferCreateInfo fci = {.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO, .renderPass = g->pass,
-                                   .attachmentCount = 1, .pAttachments = &g->view, .width = 4, .height = 4,
-                                   .layers = 1};
-    CHECK(vkCreateFramebuffer(c->dev, &fci, NULL, &g->fb));
+    g->target = capp_image_create(&c->vk, 4, 4, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
+    g->pass = capp_render_pass(&c->vk, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL);
+    g->fb = capp_framebuffer(&c->vk, g->pass, &g->target);
     g->dyn = make_gfx_pipeline(c, VK_NULL_HANDLE, "dyn-pipeline");
     g->rp = make_gfx_pipeline(c, g->pass, "rp-pipeline");
     uint32_t idx[3] = {0, 1, 2};
     VkDrawIndirectCommand di = {3, 1, 0, 0};
     VkDrawIndexedIndirectCommand dii = {3, 1, 0, 0, 0};
     uint32_t count = 1;
-    make_buffer(c, sizeof idx, VK_BUFFER_USAGE_INDEX_BUFFER_BIT, &g->index, &g->index_mem, idx);
-    make_buffer(c, sizeof di, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, &g->indirect, &g->indirect_mem, &di);
-    make_buffer(c, sizeof dii, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, &g->indexed_indirect, &g->indexed_indirect_mem,
-                &dii);
-    make_buffer(c, sizeof count, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, &g->count, &g->count_mem, &count);
+    g->index = host_buffer(c, VK_BUFFER_USAGE_INDEX_BUFFER_BIT, idx, sizeof idx);
+    g->indirect = host_buffer(c, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, &di, sizeof di);
+    g->indexed_indirect = host_buffer(c, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, &dii, sizeof dii);
+    g->count = host_buffer(c, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, &count, sizeof count);
 }
 
 static void gfx_free(ctx *c, gfx *g)
 {
-    vkDestroyPipeline(c->dev, g->dyn, NULL);
-    vkDestroyPipeline(c->dev, g->rp, NULL);
-    vkDestroyFramebuffer(c->dev, g->fb, NULL);
-    vkDestroyRenderPass(c->dev, g->pass, NULL);
-    vkDestroyImageView(c->dev, g->view, NULL);
-    vkDestroyImage(c->dev, g->image, NULL);
-    vkFreeMemory(c->dev, g->image_mem, NULL);
-    VkBuffer bs[4] = {g->index, g->indirect, g->indexed_indirect, g->count};
-    VkDeviceMemory ms[4] = {g->index_mem, g->indirect_mem, g->indexed_indirect_mem, g->count_mem};
-    for (int i = 0; i < 4; i++) {
-        vkDestroyBuffer(c->dev, bs[i], NULL);
-        vkFreeMemory(c->dev, ms[i], NULL);
-    }
+    vkDestroyPipeline(c->vk.dev, g->dyn, NULL);
+    vkDestroyPipeline(c->vk.dev, g->rp, NULL);
+    vkDestroyFramebuffer(c->vk.dev, g->fb, NULL);
+    vkDestroyRenderPass(c->vk.dev, g->pass, NULL);
+    capp_image_destroy(&c->vk, &g->target);
+    capp_buffer_destroy(&c->vk, &g->index);
+    capp_buffer_destroy(&c->vk, &g->indirect);
+    capp_buffer_destroy(&c->vk, &g->indexed_indirect);
+    capp_buffer_destroy(&c->vk, &g->count);
 }
 
 static void push(ctx *c, VkCommandBuffer cb, uint32_t idx)
 {
-    vkCmdPushConstants(cb, c->layout, VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4, &idx);
+    vkCmdPushConstants(cb, c->layout, PC_STAGES, 0, 4, &idx);
 }
 
+/* begin_dynamic begins dynamic rendering into the target and binds
+ * dyn-pipeline and the set. */
 static void begin_dynamic(ctx *c, gfx *g, VkCommandBuffer cb)
 {
-    VkImageMemoryBarrier ib = {.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
-                               .dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
-                               .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED, .newLayout = VK_IMAGE_LAYOUT_GENERAL,
-                               .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-                               .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .image = g->image,
-                               .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
-    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, 0, 0,
-                         NULL, 0, NULL, 1, &ib);
-    VkRenderingAttachmentInfo att = {.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO, .imageView = g->view,
-                                     .imageLayout = VK_IMAGE_LAYOUT_GENERAL, .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
-                                     .storeOp = VK_ATTACHMENT_STORE_OP_STORE};
-    VkRenderingInfo ri = {.sType = VK_STRUCTURE_TYPE_RENDERING_INFO, .renderArea = {{0, 0}, {4, 4}}, .layerCount = 1,
-                          .colorAttachmentCount = 1, .pColorAttachments = &att};
-    vkCmdBeginRendering(cb, &ri);
+    capp_begin_rendering(cb, &g->target, VK_IMAGE_LAYOUT_GENERAL);
     vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, g->dyn);
     vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, c->layout, 0, 1, &c->set, 0, NULL);
-    (void)c;
 }
 
 static void mode_render(ctx *c)
@@ -1514,26 +1138,26 @@ static void mode_render(ctx *c)
     gfx_init(c, &g);
     VkCommandPool pool = make_pool(c);
     VkCommandBuffer cb = make_cb(c, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "cmd-0");
-    begin(cb, 0);
-    label(c, cb, "frame");
-    label(c, cb, "dynamic");
+    capp_begin(cb, 0);
+    capp_label(&c->vk, cb, "frame");
+    capp_label(&c->vk, cb, "dynamic");
     begin_dynamic(c, &g, cb);
-    vkCmdBindIndexBuffer(cb, g.index, 0, VK_INDEX_TYPE_UINT32);
+    vkCmdBindIndexBuffer(cb, g.index.buf, 0, VK_INDEX_TYPE_UINT32);
     push(c, cb, 2);
     vkCmdDraw(cb, 3, 1, 0, 0);
     push(c, cb, 3);
     vkCmdDrawIndexed(cb, 3, 1, 0, 0, 0);
     push(c, cb, 4);
-    vkCmdDrawIndirect(cb, g.indirect, 0, 1, sizeof(VkDrawIndirectCommand));
+    vkCmdDrawIndirect(cb, g.indirect.buf, 0, 1, sizeof(VkDrawIndirectCommand));
     push(c, cb, 5);
-    vkCmdDrawIndexedIndirect(cb, g.indexed_indirect, 0, 1, sizeof(VkDrawIndexedIndirectCommand));
+    vkCmdDrawIndexedIndirect(cb, g.indexed_indirect.buf, 0, 1, sizeof(VkDrawIndexedIndirectCommand));
     push(c, cb, 6);
-    vkCmdDrawIndirectCount(cb, g.indirect, 0, g.count, 0, 1, sizeof(VkDrawIndirectCommand));
+    vkCmdDrawIndirectCount(cb, g.indirect.buf, 0, g.count.buf, 0, 1, sizeof(VkDrawIndirectCommand));
     push(c, cb, 7);
-    vkCmdDrawIndexedIndirectCount(cb, g.indexed_indirect, 0, g.count, 0, 1, sizeof(VkDrawIndexedIndirectCommand));
+    vkCmdDrawIndexedIndirectCount(cb, g.indexed_indirect.buf, 0, g.count.buf, 0, 1, sizeof(VkDrawIndexedIndirectCommand));
     vkCmdEndRendering(cb);
-    unlabel(c, cb);
-    label(c, cb, "renderpass");
+    capp_unlabel(&c->vk, cb);
+    capp_label(&c->vk, cb, "renderpass");
     VkClearValue clear = {0};
     VkRenderPassBeginInfo rbi = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO, .renderPass = g.pass,
                                  .framebuffer = g.fb, .renderArea = {{0, 0}, {4, 4}}, .clearValueCount = 1,
@@ -1544,49 +1168,14 @@ static void mode_render(ctx *c)
     push(c, cb, 8);
     vkCmdDraw(cb, 3, 1, 0, 0);
     vkCmdEndRenderPass(cb);
-    unlabel(c, cb);
-    unlabel(c, cb);
-    end_and_run(c, cb);
-    vkDestroyCommandPool(c->dev, pool, NULL);
+    capp_unlabel(&c->vk, cb);
+    capp_unlabel(&c->vk, cb);
+    capp_end_and_run(&c->vk, cb);
+    vkDestroyCommandPool(c->vk.dev, pool, NULL);
     gfx_free(c, &g);
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* so_graphics makes a shader object of path for stage, with the app's set
- * layout and push-constant range. */
-static VkShaderEXT so_graphics(ctx *c, const so_fns *f, const char *path, VkShaderStageFlagBits stage,
-                               VkShaderStageFlags next, const char *n)
-{
-    size_t size;
-    uint32_t *code = read_file(path, &size);
-    VkPushConstantRange pcr = {VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4};
-    VkShaderCreateInfoEXT ci = {
-        .sType = VK_STRUCTURE_TYPE_SHADER_CREATE_INFO_EXT,
-        .stage = stage,
-        .nextStage = next,
-        .codeType = VK_SHADER_CODE_TYPE_SPIRV_EXT,
-        .codeSize = size,
-        .pCode = code,
-        .pName = "main",
-        .setLayoutCount = 1,
-        .pSetLayouts = &c->dsl,
-        .pushConstantRangeCount = 1,
-        .pPushConstantRanges = &pcr,
-    };
-    VkShaderEXT s;
-    CHECK(f->create(c->dev, 1, &ci, NULL, &s));
-    free(code);
-    name(c, VK_OBJECT_TYPE_SHADER_EXT, (uint64_t)s, n);
-    return s;
-}
-
-#define DEV_FN(fn) PFN_vk##fn fn = (PFN_vk##fn)vkGetDeviceProcAddr(c->dev, "vk" #fn)
+#define DEV_FN(fn) PFN_vk##fn fn = (PFN_vk##fn)vkGetDeviceProcAddr(c->vk.dev, "vk" #fn)
 
 /* mode_shaderobj_render: cmd-0, in "frame" (vkCmdBeginRendering), draws
  * with the vertex and fragment shader objects "so-vert", "so-frag" and
@@ -1597,8 +1186,8 @@ static void mode_shaderobj_render(ctx *c)
     gfx g;
     gfx_init(c, &g);
     so_fns f = so_load(c);
-    VkShaderEXT vs = so_graphics(c, &f, g_vert, VK_SHADER_STAGE_VERTEX_BIT, VK_SHADER_STAGE_FRAGMENT_BIT, "so-vert");
-    VkShaderEXT fs = so_graphics(c, &f, g_frag, VK_SHADER_STAGE_FRAGMENT_BIT, 0, "so-frag");
+    VkShaderEXT vs = so_spirv(c, &f, g_vert, VK_SHADER_STAGE_VERTEX_BIT, VK_SHADER_STAGE_FRAGMENT_BIT, 1, "so-vert");
+    VkShaderEXT fs = so_spirv(c, &f, g_frag, VK_SHADER_STAGE_FRAGMENT_BIT, 0, 1, "so-frag");
     DEV_FN(CmdSetVertexInputEXT);
     DEV_FN(CmdSetPolygonModeEXT);
     DEV_FN(CmdSetRasterizationSamplesEXT);
@@ -1616,8 +1205,8 @@ static void mode_shaderobj_render(ctx *c)
     }
     VkCommandPool pool = make_pool(c);
     VkCommandBuffer cb = make_cb(c, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "cmd-0");
-    begin(cb, 0);
-    label(c, cb, "frame");
+    capp_begin(cb, 0);
+    capp_label(&c->vk, cb, "frame");
     begin_dynamic(c, &g, cb); /* binds dyn-pipeline and the set */
     VkShaderStageFlagBits stages[2] = {VK_SHADER_STAGE_VERTEX_BIT, VK_SHADER_STAGE_FRAGMENT_BIT};
     VkShaderEXT shaders[2] = {vs, fs};
@@ -1656,14 +1245,14 @@ static void mode_shaderobj_render(ctx *c)
     push(c, cb, 4);
     vkCmdDraw(cb, 3, 1, 0, 0);
     vkCmdEndRendering(cb);
-    unlabel(c, cb);
+    capp_unlabel(&c->vk, cb);
     CHECK(vkEndCommandBuffer(cb));
-    VkFence fence = make_fence(c);
-    submit_wait(c, 1, &cb, fence);
-    vkDestroyFence(c->dev, fence, NULL);
-    vkDestroyCommandPool(c->dev, pool, NULL);
-    f.destroy(c->dev, vs, NULL);
-    f.destroy(c->dev, fs, NULL);
+    VkFence fence = capp_fence(&c->vk);
+    capp_submit_wait(&c->vk, 1, &cb, fence, NULL);
+    vkDestroyFence(c->vk.dev, fence, NULL);
+    vkDestroyCommandPool(c->vk.dev, pool, NULL);
+    f.destroy(c->vk.dev, vs, NULL);
+    f.destroy(c->vk.dev, fs, NULL);
     gfx_free(c, &g);
 }
 
@@ -1682,7 +1271,7 @@ static VkPipeline gpl_library(ctx *c, VkGraphicsPipelineLibraryFlagsEXT parts, V
     gci.pNext = &lci;
     gci.flags = VK_PIPELINE_CREATE_LIBRARY_BIT_KHR;
     VkPipeline p;
-    CHECK(vkCreateGraphicsPipelines(c->dev, VK_NULL_HANDLE, 1, &gci, NULL, &p));
+    CHECK(vkCreateGraphicsPipelines(c->vk.dev, VK_NULL_HANDLE, 1, &gci, NULL, &p));
     return p;
 }
 
@@ -1690,15 +1279,15 @@ static void mode_gpl(ctx *c)
 {
     gfx g;
     gfx_init(c, &g);
-    VkShaderModule vs = load_module(c, g_vert), fs = load_module(c, g_frag);
-    name(c, VK_OBJECT_TYPE_SHADER_MODULE, (uint64_t)vs, "gpl-vert");
-    name(c, VK_OBJECT_TYPE_SHADER_MODULE, (uint64_t)fs, "gpl-frag");
+    VkShaderModule vs = capp_shader_file(&c->vk, g_vert), fs = capp_shader_file(&c->vk, g_frag);
+    capp_name(&c->vk, VK_OBJECT_TYPE_SHADER_MODULE, capp_handle(vs), "gpl-vert");
+    capp_name(&c->vk, VK_OBJECT_TYPE_SHADER_MODULE, capp_handle(fs), "gpl-frag");
     VkPipelineShaderStageCreateInfo vst = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
                                            .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = vs, .pName = "main"};
     VkPipelineShaderStageCreateInfo fst = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
                                            .stage = VK_SHADER_STAGE_FRAGMENT_BIT, .module = fs, .pName = "main"};
-    fixed_state fx;
-    fixed_state_init(&fx);
+    capp_fixed_state fx;
+    capp_fixed_state_init(&fx, 4, 4, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST);
     VkPipeline libs[4] = {
         gpl_library(c, VK_GRAPHICS_PIPELINE_LIBRARY_VERTEX_INPUT_INTERFACE_BIT_EXT,
                     (VkGraphicsPipelineCreateInfo){.pVertexInputState = &fx.vi, .pInputAssemblyState = &fx.ia}),
@@ -1711,84 +1300,39 @@ static void mode_gpl(ctx *c)
         gpl_library(c, VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_OUTPUT_INTERFACE_BIT_EXT,
                     (VkGraphicsPipelineCreateInfo){.pMultisampleState = &fx.ms, .pColorBlendState = &fx.cb}),
     };
-    vkDestroyShaderModule(c->dev, vs, NULL);
-    vkDestroyShaderModule(c->dev, fs, NULL);
+    vkDestroyShaderModule(c->vk.dev, vs, NULL);
+    vkDestroyShaderModule(c->vk.dev, fs, NULL);
     VkPipelineLibraryCreateInfoKHR link = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LIBRARY_CREATE_INFO_KHR,
                                            .libraryCount = 4, .pLibraries = libs};
     VkGraphicsPipelineCreateInfo gci = {.sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, .pNext = &link,
                                         .layout = c->layout};
     VkPipeline linked;
-    CHECK(vkCreateGraphicsPipelines(c->dev, VK_NULL_HANDLE, 1, &gci, NULL, &linked));
-    name(c, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)linked, "gpl-pipeline");
+    CHECK(vkCreateGraphicsPipelines(c->vk.dev, VK_NULL_HANDLE, 1, &gci, NULL, &linked));
+    capp_name(&c->vk, VK_OBJECT_TYPE_PIPELINE, capp_handle(linked), "gpl-pipeline");
 
     VkCommandPool pool = make_pool(c);
     VkCommandBuffer cb = make_cb(c, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "cmd-0");
-    begin(cb, 0);
-    label(c, cb, "frame");
+    capp_begin(cb, 0);
+    capp_label(&c->vk, cb, "frame");
     begin_dynamic(c, &g, cb);
     vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, linked);
     push(c, cb, 3);
     vkCmdDraw(cb, 3, 1, 0, 0);
     vkCmdEndRendering(cb);
-    unlabel(c, cb);
-    end_and_run(c, cb);
-    vkDestroyCommandPool(c->dev, pool, NULL);
-    vkDestroyPipeline(c->dev, linked, NULL);
+    capp_unlabel(&c->vk, cb);
+    capp_end_and_run(&c->vk, cb);
+    vkDestroyCommandPool(c->vk.dev, pool, NULL);
+    vkDestroyPipeline(c->vk.dev, linked, NULL);
     for (int i = 0; i < 4; i++)
-        vkDestroyPipeline(c->dev, libs[i], NULL);
-    gfx_free(c, &g);
-}
-
-static void mode_bench(ctx *c, uint32_t draws, int bind_per_draw, int push_per_draw)
-{
-    gfx g;
-    gfx_init(c, &g);
-    VkCommandPool pool = make_pool(c);
-    VkCommandBuffer cb = make_cb(c, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "cmd-0");
-    double best = 1e30;
-    for (int rep = 0; rep < 5; rep++) {
-        begin(cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
-        begin_dynamic(c, &g, cb);
-        push(c, cb, 0);
-        double t0 = now_s();
-        for (uint32_t i = 0; i < draws; i++) {
-            if (bind_per_draw)
-                vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, c->layout, 0, 1, &c->set, 0, NULL);
-            if (push_per_draw)
-                push(c, cb, 0);
-            vkCmdDraw(cb, 3, 1, 0, 0);
-        }
-        double t = now_s() - t0;
-        vkCmdEndRendering(cb);
-        CHECK(vkEndCommandBuffer(cb));
-        if (t < best)
-            best = t;
-    }
-    printf("ns_per_draw=%.2f\n", best * 1e9 / draws);
-    /* Submit-to-records latency as the app sees it: vkQueueSubmit to the
-     * return of vkWaitForFences (the layer reads the records inside it). */
-    begin(cb, 0);
-    dispatch(c, cb, 1); /* in bounds: the cost of reading, not of reporting */
-    CHECK(vkEndCommandBuffer(cb));
-    VkFence f = make_fence(c);
-    double sum = 0;
-    const int rounds = 50;
-    for (int i = 0; i < rounds; i++) {
-        double t0 = now_s();
-        submit_wait(c, 1, &cb, f);
-        sum += now_s() - t0;
-    }
-    printf("us_submit_to_wait=%.1f\n", sum * 1e6 / rounds);
-    vkDestroyFence(c->dev, f, NULL);
-    vkDestroyCommandPool(c->dev, pool, NULL);
+        vkDestroyPipeline(c->vk.dev, libs[i], NULL);
     gfx_free(c, &g);
 }
 
 int main(int argc, char **argv)
 {
     const char *mode = NULL;
-    uint32_t submits = 1, loops = 100, draws = 100000;
-    int no_fence = 0, bind_per_draw = 0, push_per_draw = 0;
+    uint32_t submits = 1, loops = 100;
+    int no_fence = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--mode") && i + 1 < argc)
             mode = argv[++i];
@@ -1804,12 +1348,6 @@ int main(int argc, char **argv)
             submits = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--loops") && i + 1 < argc)
             loops = (uint32_t)atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--draws") && i + 1 < argc)
-            draws = (uint32_t)atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--bind-per-draw"))
-            bind_per_draw = 1;
-        else if (!strcmp(argv[i], "--push-per-draw"))
-            push_per_draw = 1;
         else if (!strcmp(argv[i], "--cache-in") && i + 1 < argc)
             g_cache_in = argv[++i];
         else if (!strcmp(argv[i], "--cache-out") && i + 1 < argc)
@@ -1825,8 +1363,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    int graphics = mode && (!strcmp(mode, "render") || !strcmp(mode, "bench") || !strcmp(mode, "shaderobj-render") ||
-                            !strcmp(mode, "gpl"));
+    int graphics = mode && (!strcmp(mode, "render") || !strcmp(mode, "shaderobj-render") || !strcmp(mode, "gpl"));
     if (!mode || !g_comp || (graphics && (!g_vert || !g_frag))) {
         fprintf(stderr, "multi: --mode and --comp (and --vert/--frag for graphics) are required\n");
         return 2;
@@ -1900,7 +1437,7 @@ int main(int argc, char **argv)
     else if (!strcmp(mode, "shaderobj-conflict")) {
         /* As many set layouts as reach the layer's set: min(max, 33). */
         VkPhysicalDeviceProperties props;
-        vkGetPhysicalDeviceProperties(c.pd, &props);
+        vkGetPhysicalDeviceProperties(c.vk.pd, &props);
         uint32_t n = props.limits.maxBoundDescriptorSets < 33 ? props.limits.maxBoundDescriptorSets : 33;
         mode_shaderobj(&c, n, (const uint32_t[3]){3, 1, 3});
     }
@@ -1924,8 +1461,6 @@ int main(int argc, char **argv)
         mode_messenger(&c);
     else if (!strcmp(mode, "render"))
         mode_render(&c);
-    else if (!strcmp(mode, "bench"))
-        mode_bench(&c, draws, bind_per_draw, push_per_draw);
     else {
         fprintf(stderr, "multi: unknown mode %s\n", mode);
         return 2;

@@ -1,139 +1,436 @@
 package wire
 
 import (
+	"encoding/binary"
+	"errors"
 	"fmt"
 	"net"
+	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
 // Client tuning.
 const (
-	// ClientQueue is how many frames a Client holds before it drops.
-	ClientQueue = 4096
-	// ClientWriteTimeout bounds one frame's write; a launcher that stops
-	// reading for that long is treated as gone.
-	ClientWriteTimeout = 5 * time.Second
-	// ClientCloseTimeout bounds how long Close waits to flush the queue.
-	ClientCloseTimeout = 2 * time.Second
+	// ClientBuffer is how many bytes of encoded frames a Client holds
+	// before it coalesces error records instead of encoding each message.
+	ClientBuffer = 1 << 20
+	// ClientMaxBuffer bounds the encoded frames a Client holds: a message
+	// other than error records that does not fit is lost (and counted).
+	ClientMaxBuffer = 64 << 20
+	// ClientMaxGroups bounds the coalesced records a Client keeps (one
+	// entry per record that differs in more than its coordinates and
+	// submit); a record of a new entry past it is lost, and counted per
+	// check, shader and instruction.
+	ClientMaxGroups = 16384
+	// ClientMaxLostGroups bounds the per check, shader and instruction
+	// counts of lost records; past it only the total grows.
+	ClientMaxLostGroups = 4096
+	// ClientCloseTimeout is how long Close waits for the launcher to read
+	// more: the wait goes on as long as the launcher keeps reading.
+	ClientCloseTimeout = 10 * time.Second
 )
 
-// Client is the layer's end of the socket, used inside the app. Send never
-// blocks for long: frames go into a buffered queue that one goroutine
-// writes; when the socket is gone or the queue is full, the frame is
-// dropped and counted. A Client is safe for concurrent use.
+// closeTimeout is ClientCloseTimeout; tests shorten it.
+var closeTimeout = ClientCloseTimeout
+
+// Client is the layer's end of the socket, used inside the app. It never
+// blocks the app and never drops a record silently:
+//
+//   - Send encodes a message into the client's buffer and writes what the
+//     socket takes at once, without waiting; a goroutine writes the rest.
+//     Records the launcher keeps up with are in the kernel before Send
+//     returns, so an app that crashes right after loses none of them.
+//   - When the launcher falls behind (more than ClientBuffer bytes wait),
+//     error records are coalesced instead of encoded: records that differ
+//     only in coordinates and submit add to one count (with up to 8
+//     sample coordinates), so memory grows with the number of distinct
+//     records, not records. The coalesced records are sent, as Errors
+//     with FirstSubmit set, once the launcher catches up.
+//   - What still cannot be kept (past ClientMaxGroups, ClientMaxBuffer,
+//     or a socket that failed) is counted exactly, per check, shader and
+//     instruction where known, and sent in a Lost message.
+//
+// A Client is safe for concurrent use.
 type Client struct {
-	conn    net.Conn
-	queue   chan []byte
-	done    chan struct{}
-	mu      sync.Mutex // guards closed and sends into queue against Close
-	closed  bool
-	alive   atomic.Bool
-	dropped atomic.Uint64
-	errMu   sync.Mutex
-	err     error
-	// dlMu orders the writer's "still alive? set deadline" against
-	// Close's "dead; deadline now", so a timed-out Close cannot be
-	// followed by a fresh 5 s write.
-	dlMu sync.Mutex
+	conn     *net.UnixConn
+	raw      syscall.RawConn
+	kick     chan struct{} // wakes the writer
+	progress chan struct{} // the writer wrote, or gave up
+	done     chan struct{} // the writer returned
+	alive    atomic.Bool
+
+	mu sync.Mutex
+	// out[outOff:] is being written by the goroutine that set writing;
+	// pend is appended to meanwhile and becomes out when out is done.
+	out, pend []byte
+	outOff    int
+	writing   bool
+	// appended and written are stream offsets; marks are the frames not
+	// yet wholly written, in order (from marksHead), for the lost counts.
+	appended, written uint64
+	marks             []frameMark
+	marksHead         int
+	closed, dead      bool
+	finished          bool // Close returned: the socket is closed
+	err               error
+	backlog           backlog
+	coalesced         uint64
+	lost              lostCounts
+}
+
+// frameMark is a frame in the client's buffers: where it ends in the
+// stream, its kind, and how many records it carries.
+type frameMark struct {
+	end     uint64
+	kind    Kind
+	records uint64
 }
 
 // Dial connects to the launcher's socket at path.
 func Dial(path string) (*Client, error) {
 	conn, err := net.DialTimeout("unix", path, 2*time.Second)
 	if err != nil {
+		// The OpError repeats "dial unix PATH": keep its cause.
+		var oe *net.OpError
+		if errors.As(err, &oe) && oe.Err != nil {
+			err = oe.Err
+		}
 		return nil, fmt.Errorf("dial launcher socket %s: %w", path, err)
 	}
-	return newClient(conn), nil
+	return newClient(conn.(*net.UnixConn))
 }
 
 // newClient starts a Client over an open connection.
-func newClient(conn net.Conn) *Client {
-	c := &Client{conn: conn, queue: make(chan []byte, ClientQueue), done: make(chan struct{})}
+func newClient(conn *net.UnixConn) (*Client, error) {
+	raw, err := conn.SyscallConn()
+	if err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("launcher socket: %w", err)
+	}
+	c := &Client{conn: conn, raw: raw, kick: make(chan struct{}, 1), progress: make(chan struct{}, 1),
+		done: make(chan struct{})}
 	c.alive.Store(true)
 	go c.writer()
-	return c
+	return c, nil
 }
 
-// writer writes queued frames until the queue is closed; after a write
-// error it only counts what it drops.
-func (c *Client) writer() {
-	defer close(c.done)
-	for frame := range c.queue {
-		c.dlMu.Lock()
-		ok := c.alive.Load()
-		if ok {
-			_ = c.conn.SetWriteDeadline(time.Now().Add(ClientWriteTimeout))
-		}
-		c.dlMu.Unlock()
-		if !ok {
-			c.dropped.Add(1)
-			continue
-		}
-		if _, err := c.conn.Write(frame); err != nil {
-			c.fail(fmt.Errorf("write %v frame: %w", Kind(frame[2]), err))
-			c.dropped.Add(1)
-		}
-	}
-}
-
-// fail marks the client dead, remembering the first error.
-func (c *Client) fail(err error) {
-	c.errMu.Lock()
-	if c.err == nil {
-		c.err = err
-	}
-	c.errMu.Unlock()
-	c.alive.Store(false)
-}
-
-// Send queues msg as a frame of kind k. It encodes msg before it returns,
-// so the caller may reuse msg at once. It never blocks on the socket: when
-// the client is closed or dead, the queue is full or msg cannot be encoded,
-// the frame is dropped and counted in Dropped.
+// Send queues msg as a frame of kind k and writes what the socket takes
+// without waiting. Errors messages (KindErrors or KindErrorsPacked) go
+// through SendErrors. A bye is preceded by everything coalesced and the
+// lost counts. A message that cannot be encoded or kept is counted in
+// Lost.
 func (c *Client) Send(k Kind, msg any) {
+	if k == KindErrors || k == KindErrorsPacked {
+		switch e := msg.(type) {
+		case *Errors:
+			c.SendErrors(e)
+			return
+		case Errors:
+			c.SendErrors(&e)
+			return
+		}
+	}
 	frame, err := Encode(k, msg)
-	if err != nil {
-		c.errMu.Lock()
+	c.mu.Lock()
+	switch {
+	case err != nil:
 		if c.err == nil {
 			c.err = err
 		}
-		c.errMu.Unlock()
-		c.dropped.Add(1)
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.closed || !c.alive.Load() {
-		c.dropped.Add(1)
-		return
-	}
-	select {
-	case c.queue <- frame:
+		c.lost.message(k)
+	case c.closed || c.dead || c.bufferedLocked()+len(frame) > ClientMaxBuffer:
+		c.lost.message(k)
 	default:
-		c.dropped.Add(1)
+		if k == KindBye {
+			c.flushBacklogLocked()
+			c.appendLostLocked()
+		}
+		c.appendLocked(k, frame, 0)
 	}
+	c.mu.Unlock()
+	c.push()
+}
+
+// SendErrors queues an Errors message, packed (KindErrorsPacked), or
+// coalesces its records while the launcher is behind, and writes what the
+// socket takes without waiting.
+func (c *Client) SendErrors(e *Errors) {
+	c.mu.Lock()
+	switch {
+	case c.closed || c.dead:
+		c.loseLocked(e)
+	case c.backlog.empty() && c.bufferedLocked() < ClientBuffer:
+		start := len(c.pend)
+		c.pend = append(c.pend, Magic[0], Magic[1], byte(KindErrorsPacked), 0, 0, 0, 0, 0)
+		c.pend = AppendPackedErrors(c.pend, e)
+		size := len(c.pend) - start - HeaderSize
+		if size > MaxPayload {
+			c.pend = c.pend[:start]
+			if c.err == nil {
+				c.err = fmt.Errorf("encode errors: payload of %d bytes (max %d): %w", size, MaxPayload, ErrTooLarge)
+			}
+			c.loseLocked(e)
+			break
+		}
+		binary.LittleEndian.PutUint32(c.pend[start+4:], uint32(size))
+		c.appended += uint64(len(c.pend) - start)
+		c.marks = append(c.marks, frameMark{end: c.appended, kind: KindErrorsPacked, records: recordsOf(e)})
+	default:
+		c.backlog.add(e, ClientMaxGroups, c.lost.record)
+	}
+	c.mu.Unlock()
+	c.push()
+}
+
+// recordsOf is the number of records an Errors message stands for.
+func recordsOf(e *Errors) uint64 {
+	var n uint64
+	for i := range e.Records {
+		n += uint64(max(e.Records[i].Count, 1))
+	}
+	return n
+}
+
+// loseLocked counts e's records as lost.
+func (c *Client) loseLocked(e *Errors) {
+	for i := range e.Records {
+		c.lost.record(&e.Records[i])
+	}
+}
+
+// appendLocked adds an encoded frame of kind k carrying records records.
+func (c *Client) appendLocked(k Kind, frame []byte, records uint64) {
+	c.pend = append(c.pend, frame...)
+	c.appended += uint64(len(frame))
+	c.marks = append(c.marks, frameMark{end: c.appended, kind: k, records: records})
+}
+
+// bufferedLocked is how many encoded bytes wait.
+func (c *Client) bufferedLocked() int { return len(c.out) - c.outOff + len(c.pend) }
+
+// flushBacklogLocked encodes the coalesced records into frames.
+func (c *Client) flushBacklogLocked() {
+	if c.backlog.empty() || c.dead {
+		return
+	}
+	c.coalesced += c.backlog.records
+	for _, e := range c.backlog.messages() {
+		start := len(c.pend)
+		c.pend = append(c.pend, Magic[0], Magic[1], byte(KindErrorsPacked), 0, 0, 0, 0, 0)
+		c.pend = AppendPackedErrors(c.pend, e)
+		binary.LittleEndian.PutUint32(c.pend[start+4:], uint32(len(c.pend)-start-HeaderSize))
+		c.appended += uint64(len(c.pend) - start)
+		c.marks = append(c.marks, frameMark{end: c.appended, kind: KindErrorsPacked, records: recordsOf(e)})
+	}
+}
+
+// appendLostLocked queues a Lost message when anything was lost since
+// the last one.
+func (c *Client) appendLostLocked() {
+	if c.dead || !c.lost.pending() {
+		return
+	}
+	frame, err := Encode(KindLost, c.lost.take())
+	if err == nil {
+		c.appendLocked(KindLost, frame, 0)
+	}
+}
+
+// takeLocked gives the caller the socket and the bytes to write, or nil
+// when another goroutine writes, the socket failed or nothing waits. It
+// encodes the coalesced records once the launcher has caught up (less than
+// half of ClientBuffer waits), and the lost counts.
+func (c *Client) takeLocked() []byte {
+	if c.writing || c.dead || c.finished {
+		return nil
+	}
+	if !c.backlog.empty() && c.bufferedLocked() < ClientBuffer/2 {
+		c.flushBacklogLocked()
+	}
+	c.appendLostLocked()
+	if c.outOff == len(c.out) {
+		c.out, c.pend = c.pend, c.out[:0]
+		c.outOff = 0
+	}
+	if c.outOff == len(c.out) {
+		return nil
+	}
+	c.writing = true
+	return c.out[c.outOff:]
+}
+
+// wroteLocked records that n bytes of what takeLocked gave were written
+// (err: the socket failed) and gives the socket back. It reports whether
+// anything is left to write.
+func (c *Client) wroteLocked(n int, err error) bool {
+	c.writing = false
+	if c.dead {
+		return false
+	}
+	c.outOff += n
+	c.written += uint64(n)
+	for c.marksHead < len(c.marks) && c.marks[c.marksHead].end <= c.written {
+		c.marksHead++
+	}
+	if c.marksHead > 1024 && c.marksHead*2 > len(c.marks) {
+		c.marks = append(c.marks[:0], c.marks[c.marksHead:]...)
+		c.marksHead = 0
+	}
+	if c.outOff == len(c.out) {
+		c.out, c.outOff = c.out[:0], 0
+	}
+	if err != nil {
+		c.failLocked(err)
+		return false
+	}
+	return c.bufferedLocked() > 0 || !c.backlog.empty() || c.lost.pending()
+}
+
+// failLocked marks the socket failed and counts everything not yet
+// written as lost: a frame cut in the middle is lost whole.
+func (c *Client) failLocked(err error) {
+	if c.dead {
+		return
+	}
+	c.dead = true
+	c.alive.Store(false)
+	if c.err == nil {
+		c.err = err
+	}
+	for _, m := range c.marks[c.marksHead:] {
+		if m.records > 0 {
+			c.lost.unattributed(m.records)
+		} else {
+			c.lost.message(m.kind)
+		}
+	}
+	for _, e := range c.backlog.messages() {
+		c.loseLocked(e)
+	}
+	c.out, c.pend, c.outOff, c.marks, c.marksHead = nil, nil, 0, nil, 0
+}
+
+// push writes what the socket takes now, from the caller's goroutine, and
+// leaves the rest to the writer.
+func (c *Client) push() {
+	c.mu.Lock()
+	buf := c.takeLocked()
+	c.mu.Unlock()
+	if buf == nil {
+		return
+	}
+	n, err := c.write(buf, false)
+	c.mu.Lock()
+	more := c.wroteLocked(n, err) || c.closed
+	c.mu.Unlock()
+	if more {
+		c.wake()
+	}
+}
+
+// wake wakes the writer without blocking.
+func (c *Client) wake() {
+	select {
+	case c.kick <- struct{}{}:
+	default:
+	}
+}
+
+// writer writes what the senders left until the client is closed and
+// everything is written, or the socket fails.
+func (c *Client) writer() {
+	defer close(c.done)
+	for {
+		c.mu.Lock()
+		buf := c.takeLocked()
+		finished := c.dead || (buf == nil && c.closed && !c.writing)
+		c.mu.Unlock()
+		if finished {
+			return
+		}
+		if buf == nil {
+			<-c.kick
+			continue
+		}
+		n, err := c.write(buf, true)
+		c.mu.Lock()
+		c.wroteLocked(n, err)
+		c.mu.Unlock()
+		select {
+		case c.progress <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// write sends buf on the socket (MSG_NOSIGNAL: a launcher that went away
+// is an error, never a SIGPIPE to the app). Without block it writes what
+// the socket takes now and returns; with block it waits until the socket
+// takes something (the write deadline, set by Close, ends the wait) and
+// returns after one send.
+func (c *Client) write(buf []byte, block bool) (int, error) {
+	total := 0
+	for total < len(buf) {
+		var n int
+		var werr error
+		err := c.raw.Write(func(fd uintptr) bool {
+			n, werr = syscall.SendmsgN(int(fd), buf[total:], nil, nil, syscall.MSG_NOSIGNAL|syscall.MSG_DONTWAIT)
+			return !(block && werr == syscall.EAGAIN)
+		})
+		switch {
+		case err != nil:
+			return total, fmt.Errorf("write to the launcher: %w", err)
+		case werr == syscall.EINTR:
+			continue
+		case werr == syscall.EAGAIN:
+			return total, nil
+		case werr != nil:
+			return total, fmt.Errorf("write to the launcher: %w", werr)
+		}
+		total += n
+		if block {
+			return total, nil
+		}
+	}
+	return total, nil
 }
 
 // Alive reports whether the socket still works: false after a write
 // failed or the client was closed.
 func (c *Client) Alive() bool { return c.alive.Load() }
 
-// Dropped counts the frames that were not delivered.
-func (c *Client) Dropped() uint64 { return c.dropped.Load() }
+// Lost returns the totals of what the client could not deliver so far:
+// records and other messages (by kind name).
+func (c *Client) Lost() Lost {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.lost.totals()
+}
+
+// Coalesced is how many records were coalesced while the launcher was
+// behind (they are delivered, merged with others).
+func (c *Client) Coalesced() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.coalesced + c.backlog.records
+}
 
 // Err returns the first error the client met (a failed write, a message
 // it could not encode), or nil.
 func (c *Client) Err() error {
-	c.errMu.Lock()
-	defer c.errMu.Unlock()
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	return c.err
 }
 
-// Close flushes the queue, waiting at most ClientCloseTimeout, and closes
-// the socket. Frames still queued after the timeout are dropped. Close is
-// idempotent.
+// Close sends what is buffered and coalesced, waiting as long as the
+// launcher keeps reading (it gives up after ClientCloseTimeout without
+// progress), and closes the socket. When the socket failed, its error says
+// so and what was lost in all. Close is idempotent.
 func (c *Client) Close() error {
 	c.mu.Lock()
 	if c.closed {
@@ -141,30 +438,150 @@ func (c *Client) Close() error {
 		return nil
 	}
 	c.closed = true
-	close(c.queue)
+	c.flushBacklogLocked()
+	c.appendLostLocked()
 	c.mu.Unlock()
-
-	timer := time.NewTimer(ClientCloseTimeout)
+	c.wake()
+	timer := time.NewTimer(closeTimeout)
 	defer timer.Stop()
-	var timedOut bool
-	select {
-	case <-c.done:
-	case <-timer.C:
-		timedOut = true
-		// Unblock a write in progress; the writer then drops the rest.
-		c.dlMu.Lock()
-		c.fail(fmt.Errorf("close: flush timed out after %v", ClientCloseTimeout))
-		_ = c.conn.SetWriteDeadline(time.Now())
-		c.dlMu.Unlock()
-		<-c.done
+wait:
+	for {
+		select {
+		case <-c.done:
+			break wait
+		case <-c.progress:
+			timer.Reset(closeTimeout)
+		case <-timer.C:
+			c.mu.Lock()
+			c.failLocked(fmt.Errorf("the launcher read nothing for %v", closeTimeout))
+			c.mu.Unlock()
+			_ = c.conn.SetWriteDeadline(time.Now()) // ends a blocked write
+			c.wake()
+			<-c.done
+			break wait
+		}
 	}
 	c.alive.Store(false)
-	err := c.conn.Close()
-	if timedOut {
-		return fmt.Errorf("close launcher socket: flush timed out, %d frames dropped", c.Dropped())
+	cerr := c.conn.Close()
+	c.mu.Lock()
+	c.finished = true
+	failed, err := c.dead, c.err
+	c.mu.Unlock()
+	if lost := c.Lost(); failed {
+		return fmt.Errorf("close launcher socket: %v; lost in all: %s", err, lost.Summary())
 	}
-	if err != nil {
-		return fmt.Errorf("close launcher socket: %w", err)
+	if cerr != nil {
+		return fmt.Errorf("close launcher socket: %w", cerr)
 	}
 	return nil
+}
+
+// lostCounts is what a Client lost: counts not yet sent in a Lost message
+// (records, groups, messages) and totals.
+type lostCounts struct {
+	records  uint64
+	groups   map[lostKey]uint64
+	order    []lostKey
+	messages map[Kind]uint64
+
+	totalRecords  uint64
+	totalMessages map[Kind]uint64
+}
+
+type lostKey struct {
+	code, shader, instruction uint32
+	check                     string
+}
+
+// record counts a lost record, per check, shader and instruction while
+// there is room.
+func (l *lostCounts) record(r *Record) {
+	n := uint64(max(r.Count, 1))
+	l.unattributed(n)
+	k := lostKey{r.Code, r.ShaderID, r.Instruction, r.Check}
+	if l.groups == nil {
+		l.groups = map[lostKey]uint64{}
+	}
+	if _, ok := l.groups[k]; !ok {
+		if len(l.groups) >= ClientMaxLostGroups {
+			return
+		}
+		l.order = append(l.order, k)
+	}
+	l.groups[k] += n
+}
+
+// unattributed counts n lost records of unknown groups.
+func (l *lostCounts) unattributed(n uint64) {
+	l.records += n
+	l.totalRecords += n
+}
+
+// message counts a lost message of kind k.
+func (l *lostCounts) message(k Kind) {
+	if l.messages == nil {
+		l.messages = map[Kind]uint64{}
+	}
+	if l.totalMessages == nil {
+		l.totalMessages = map[Kind]uint64{}
+	}
+	l.messages[k]++
+	l.totalMessages[k]++
+}
+
+// pending reports whether anything was lost since the last take.
+func (l *lostCounts) pending() bool { return l.records > 0 || len(l.messages) > 0 }
+
+// take returns the Lost message of the counts since the last take.
+func (l *lostCounts) take() *Lost {
+	m := &Lost{Records: l.records, Messages: kindCounts(l.messages)}
+	for _, k := range l.order {
+		m.Groups = append(m.Groups, LostGroup{Code: k.code, Check: k.check, ShaderID: k.shader, Instruction: k.instruction,
+			Count: l.groups[k]})
+	}
+	l.records, l.groups, l.order, l.messages = 0, nil, nil, nil
+	return m
+}
+
+// totals returns the counts since the client started.
+func (l *lostCounts) totals() Lost {
+	return Lost{Records: l.totalRecords, Messages: kindCounts(l.totalMessages)}
+}
+
+func kindCounts(m map[Kind]uint64) map[string]uint64 {
+	if len(m) == 0 {
+		return nil
+	}
+	out := map[string]uint64{}
+	for k, n := range m {
+		out[k.String()] += n
+	}
+	return out
+}
+
+// Summary is one line: "12 error records, 1 shader message".
+func (l Lost) Summary() string {
+	var parts []string
+	if l.Records > 0 {
+		parts = append(parts, fmt.Sprintf("%d error %s", l.Records, pluralWord(l.Records, "record", "records")))
+	}
+	kinds := make([]string, 0, len(l.Messages))
+	for k := range l.Messages {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	for _, k := range kinds {
+		parts = append(parts, fmt.Sprintf("%d %s %s", l.Messages[k], k, pluralWord(l.Messages[k], "message", "messages")))
+	}
+	if len(parts) == 0 {
+		return "nothing"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func pluralWord(n uint64, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

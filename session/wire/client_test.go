@@ -2,11 +2,15 @@ package wire
 
 import (
 	"bufio"
+	"io"
 	"net"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // listen opens a unix socket in a temp dir.
@@ -21,7 +25,9 @@ func listen(t *testing.T) (net.Listener, string) {
 	return ln, path
 }
 
-func TestClientDeliversInOrder(t *testing.T) {
+// pair dials a client and accepts its connection.
+func pair(t *testing.T) (*Client, net.Conn) {
+	t.Helper()
 	ln, path := listen(t)
 	c, err := Dial(path)
 	if err != nil {
@@ -31,7 +37,100 @@ func TestClientDeliversInOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close()
+	t.Cleanup(func() { conn.Close() })
+	return c, conn
+}
+
+// received is what a reader of the launcher's side got.
+type received struct {
+	records  int               // sum of record counts
+	messages int               // Errors messages
+	coalesce int               // Errors messages with FirstSubmit
+	groups   map[string]int    // records per "shader/instruction/action"
+	samples  map[string]int    // distinct stage words per group key
+	lost     Lost              // the Lost messages, added up
+	kinds    map[Kind]int      // frames per kind
+	err      error             // how the stream ended (nil: EOF)
+	bad      []string          // what did not decode
+	firsts   map[string]uint64 // the group's first submit
+}
+
+// readAll reads frames until EOF, adding up what an Errors or Lost carries.
+func readAll(r io.Reader) received {
+	got := received{groups: map[string]int{}, samples: map[string]int{}, kinds: map[Kind]int{},
+		firsts: map[string]uint64{}, lost: Lost{Messages: map[string]uint64{}}}
+	seen := map[string]map[[3]uint32]bool{}
+	br := bufio.NewReaderSize(r, 1<<16)
+	for {
+		k, p, err := ReadFrame(br)
+		if err != nil {
+			if err != io.EOF {
+				got.err = err
+			}
+			return got
+		}
+		got.kinds[k]++
+		m, err := Decode(k, p)
+		if err != nil {
+			got.bad = append(got.bad, err.Error())
+			continue
+		}
+		switch m := m.(type) {
+		case *Errors:
+			got.messages++
+			if m.FirstSubmit != 0 {
+				got.coalesce++
+			}
+			for _, rec := range m.Records {
+				key := groupName(rec)
+				got.records += rec.Count
+				got.groups[key] += rec.Count
+				if seen[key] == nil {
+					seen[key] = map[[3]uint32]bool{}
+					first := m.Submit
+					if m.FirstSubmit != 0 {
+						first = m.FirstSubmit
+					}
+					got.firsts[key] = first
+				}
+				if !seen[key][rec.StageWords] {
+					seen[key][rec.StageWords] = true
+					got.samples[key]++
+				}
+			}
+		case *Lost:
+			got.lost.Records += m.Records
+			got.lost.Groups = append(got.lost.Groups, m.Groups...)
+			for k, n := range m.Messages {
+				got.lost.Messages[k] += n
+			}
+		}
+	}
+}
+
+func groupName(r Record) string {
+	return strings.Join([]string{itoa(r.ShaderID), itoa(r.Instruction), itoa(r.ActionIndex)}, "/")
+}
+
+func itoa(v uint32) string { return strconv.FormatUint(uint64(v), 10) }
+
+// errorsMsg is one submit's records: per action a, n invocations with
+// distinct stage words, of one group (shader 1, instruction 100+a).
+func errorsMsg(submit uint64, actions, n int) *Errors {
+	e := &Errors{Submit: submit, Queue: 0x10, CommandBuffer: 0x20}
+	for a := 0; a < actions; a++ {
+		for i := 0; i < n; i++ {
+			e.Records = append(e.Records, Record{Check: "descriptor_index_oob", Code: 1, ShaderID: 1,
+				Instruction: uint32(100 + a), Stage: 5, StageWords: [3]uint32{uint32(i), uint32(submit), 0},
+				ActionIndex: uint32(a), Action: "vkCmdDispatch", Pipeline: 0x30, Labels: []string{"frame"},
+				Params: []uint32{0, 0, uint32(2 + a), 2, 0, 0, 0}, Count: 1})
+		}
+	}
+	return e
+}
+
+func TestClientDeliversInOrder(t *testing.T) {
+	c, conn := pair(t)
 	const n = 500
 	c.Send(KindHello, &Hello{Protocol: ProtocolVersion, PID: 1})
 	for i := 0; i < n; i++ {
@@ -73,30 +172,154 @@ func TestClientDeliversInOrder(t *testing.T) {
 	if _, _, err := ReadFrame(r); err == nil {
 		t.Fatal("stream goes on after Close")
 	}
-	if c.Dropped() != 0 || c.Alive() {
-		t.Fatalf("dropped %d alive %v", c.Dropped(), c.Alive())
+	if l := c.Lost(); l.Records != 0 || len(l.Messages) != 0 || c.Alive() {
+		t.Fatalf("lost %+v alive %v", l, c.Alive())
 	}
 	c.Send(KindLog, &Log{})
-	if c.Dropped() != 1 {
-		t.Fatalf("send after close: dropped %d", c.Dropped())
+	c.SendErrors(errorsMsg(1, 1, 3))
+	if l := c.Lost(); l.Messages["log"] != 1 || l.Records != 3 {
+		t.Fatalf("sends after close: lost %+v, want 1 log message and 3 records", l)
 	}
 	if err := c.Close(); err != nil {
 		t.Fatalf("second close: %v", err)
 	}
 }
 
+// TestClientWritesBeforeSendReturns: with a launcher that keeps up, the
+// frames are in the kernel when Send returns (an app that crashes right
+// after its wait loses nothing): the reader's socket holds every byte
+// sent so far, each time.
+func TestClientWritesBeforeSendReturns(t *testing.T) {
+	c, conn := pair(t)
+	defer c.Close()
+	raw, err := conn.(*net.UnixConn).SyscallConn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	readable := func() int {
+		var n int32
+		raw.Control(func(fd uintptr) {
+			const fionread = 0x541B // bytes waiting to be read (SIOCINQ)
+			syscall.Syscall(syscall.SYS_IOCTL, fd, fionread, uintptr(unsafe.Pointer(&n)))
+		})
+		return int(n)
+	}
+	total := 0
+	buf := make([]byte, 1<<16)
+	for i := 0; i < 300; i++ {
+		e := errorsMsg(uint64(i+1), 1, 4)
+		frame, err := Encode(KindErrorsPacked, e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.SendErrors(e)
+		total += len(frame)
+		if got := readable(); got != total {
+			t.Fatalf("send %d: %d bytes readable when SendErrors returned, want %d", i, got, total)
+		}
+		if i%50 == 49 { // drain now and then, so the socket never fills
+			for total > 0 {
+				n, err := conn.Read(buf[:min(len(buf), total)])
+				if err != nil {
+					t.Fatal(err)
+				}
+				total -= n
+			}
+		}
+	}
+}
+
+// TestClientBackPressure: a launcher that stops reading while the app
+// makes records loses none: the client coalesces what does not fit (exact
+// counts, the first samples), memory stays bounded, and everything arrives
+// once the launcher reads again. Sends never block.
+func TestClientBackPressure(t *testing.T) {
+	c, conn := pair(t)
+	const submits, actions, perAction = 20000, 4, 4
+	var slowest time.Duration
+	for s := 1; s <= submits; s++ {
+		start := time.Now()
+		c.SendErrors(errorsMsg(uint64(s), actions, perAction))
+		slowest = max(slowest, time.Since(start))
+	}
+	if slowest > 500*time.Millisecond {
+		t.Errorf("SendErrors blocked %v with a launcher that does not read", slowest)
+	}
+	c.mu.Lock()
+	buffered, groups := c.bufferedLocked(), c.backlog.size()
+	c.mu.Unlock()
+	if buffered > ClientBuffer+64<<10 || groups != actions {
+		t.Errorf("buffered %d bytes (max %d) and %d coalesced entries, want %d", buffered, ClientBuffer, groups, actions)
+	}
+	if c.Coalesced() == 0 {
+		t.Fatal("nothing coalesced with a launcher that does not read")
+	}
+	c.Send(KindBye, &Bye{Submits: submits})
+	done := make(chan error, 1)
+	go func() { done <- c.Close() }()
+	got := readAll(conn)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if got.err != nil || len(got.bad) > 0 {
+		t.Fatalf("stream: %v %v", got.err, got.bad)
+	}
+	if want := submits * actions * perAction; got.records != want || got.lost.Records != 0 {
+		t.Fatalf("received %d records (lost %d), want %d", got.records, got.lost.Records, want)
+	}
+	for a := 0; a < actions; a++ {
+		key := "1/" + itoa(uint32(100+a)) + "/" + itoa(uint32(a))
+		if got.groups[key] != submits*perAction || got.firsts[key] != 1 {
+			t.Errorf("group %s: %d records from submit %d, want %d from 1", key, got.groups[key], got.firsts[key], submits*perAction)
+		}
+	}
+	if got.coalesce == 0 || got.kinds[KindBye] != 1 {
+		t.Errorf("%d coalesced messages, %d byes", got.coalesce, got.kinds[KindBye])
+	}
+}
+
+// TestClientLostPastMaxGroups: past ClientMaxGroups distinct records in
+// the backlog, a record is lost, and counted exactly, per check, shader
+// and instruction: delivered + lost = made.
+func TestClientLostPastMaxGroups(t *testing.T) {
+	c, conn := pair(t)
+	// Fill the buffer, then make every record a group of its own.
+	made := 0
+	for s := 1; c.Coalesced() == 0; s++ {
+		e := errorsMsg(uint64(s), 1, 8)
+		c.SendErrors(e)
+		made += 8
+	}
+	const extra = 5000
+	for i := 0; i < ClientMaxGroups+extra; i++ {
+		e := &Errors{Submit: 99999, Queue: 0x10, CommandBuffer: 0x20, Records: []Record{{Check: "bda_oob", Code: 3,
+			ShaderID: 2, Instruction: 7, Stage: 5, ActionIndex: uint32(i), Action: "vkCmdDispatch", Params: []uint32{1}, Count: 2}}}
+		c.SendErrors(e)
+		made += 2
+	}
+	done := make(chan error, 1)
+	go func() { done <- c.Close() }()
+	got := readAll(conn)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if uint64(got.records)+got.lost.Records != uint64(made) {
+		t.Fatalf("received %d + lost %d records, made %d", got.records, got.lost.Records, made)
+	}
+	if got.lost.Records < 2*extra || len(got.lost.Groups) != 1 {
+		t.Fatalf("lost %+v, want at least %d records of one group", got.lost, 2*extra)
+	}
+	if g := got.lost.Groups[0]; g.Check != "bda_oob" || g.ShaderID != 2 || g.Instruction != 7 || g.Count != got.lost.Records {
+		t.Errorf("lost group %+v, want bda_oob shader 2 instruction 7 count %d", g, got.lost.Records)
+	}
+	if l := c.Lost(); l.Records != got.lost.Records {
+		t.Errorf("client counts %d lost records, the launcher got %d", l.Records, got.lost.Records)
+	}
+}
+
 func TestClientSocketGone(t *testing.T) {
-	ln, path := listen(t)
-	c, err := Dial(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := ln.Accept()
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, conn := pair(t)
 	conn.Close()
-	ln.Close()
 	big := &Log{Text: strings.Repeat("y", 1<<16)}
 	deadline := time.Now().Add(5 * time.Second)
 	for c.Alive() && time.Now().Before(deadline) {
@@ -106,77 +329,69 @@ func TestClientSocketGone(t *testing.T) {
 	if c.Alive() {
 		t.Fatal("still alive after the launcher went away")
 	}
-	before := c.Dropped()
+	before := c.Lost()
 	start := time.Now()
 	for i := 0; i < 100; i++ {
 		c.Send(KindLog, big)
+		c.SendErrors(errorsMsg(1, 1, 2))
 	}
 	if d := time.Since(start); d > time.Second {
 		t.Fatalf("Send blocked %v on a dead socket", d)
 	}
-	if c.Dropped() < before+100 {
-		t.Fatalf("dropped %d, want at least %d", c.Dropped(), before+100)
+	after := c.Lost()
+	if after.Messages["log"] != before.Messages["log"]+100 || after.Records != before.Records+200 {
+		t.Fatalf("lost before %+v, after %+v: want 100 more logs and 200 more records", before, after)
 	}
 	if c.Err() == nil {
 		t.Fatal("no error recorded")
 	}
-	c.Close()
+	err := c.Close()
+	if err == nil || !strings.Contains(err.Error(), "lost in all: 200 error records") {
+		t.Fatalf("Close = %v, want the lost counts", err)
+	}
 }
 
-func TestClientQueueFullAndCloseTimeout(t *testing.T) {
-	ln, path := listen(t)
-	c, err := Dial(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := ln.Accept() // never read
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	big := &Log{Text: strings.Repeat("z", 4096)}
-	var slowest time.Duration
-	for i := 0; i < ClientQueue+200; i++ {
-		start := time.Now()
-		c.Send(KindLog, big)
-		slowest = max(slowest, time.Since(start))
-	}
-	if slowest > 500*time.Millisecond {
-		t.Fatalf("Send blocked %v with a full queue", slowest)
-	}
-	if c.Dropped() == 0 {
-		t.Fatal("nothing dropped with a full queue and a reader that never reads")
+// TestClientCloseTimeout: a launcher that never reads holds Close for
+// closeTimeout, then Close says what was lost.
+func TestClientCloseTimeout(t *testing.T) {
+	old := closeTimeout
+	closeTimeout = 300 * time.Millisecond
+	defer func() { closeTimeout = old }()
+	c, _ := pair(t) // never read
+	made := 0
+	for s := 1; c.Coalesced() == 0; s++ {
+		c.SendErrors(errorsMsg(uint64(s), 1, 8))
+		made += 8
 	}
 	start := time.Now()
-	err = c.Close()
+	err := c.Close()
 	d := time.Since(start)
-	if err == nil || !strings.Contains(err.Error(), "timed out") {
-		t.Fatalf("Close = %v, want a flush timeout", err)
+	if err == nil || !strings.Contains(err.Error(), "the launcher read nothing for 300ms") {
+		t.Fatalf("Close = %v, want a timeout", err)
 	}
-	if d < ClientCloseTimeout-100*time.Millisecond || d > ClientCloseTimeout+time.Second {
-		t.Fatalf("Close took %v, want about %v", d, ClientCloseTimeout)
+	if d < closeTimeout-50*time.Millisecond || d > closeTimeout+2*time.Second {
+		t.Fatalf("Close took %v, want about %v", d, closeTimeout)
+	}
+	// Some frames are in the kernel; the rest is lost, and counted.
+	if l := c.Lost(); l.Records == 0 || l.Records > uint64(made) {
+		t.Fatalf("lost %d records of %d", l.Records, made)
 	}
 }
 
 func TestDialMissing(t *testing.T) {
-	_, err := Dial(filepath.Join(t.TempDir(), "nope"))
-	if err == nil || !strings.Contains(err.Error(), "dial launcher socket") {
-		t.Fatalf("Dial = %v", err)
+	path := filepath.Join(t.TempDir(), "nope")
+	_, err := Dial(path)
+	if want := "dial launcher socket " + path + ": connect: no such file or directory"; err == nil || err.Error() != want {
+		t.Fatalf("Dial = %v, want %s", err, want)
 	}
 }
 
 func TestClientBadMessageCounted(t *testing.T) {
-	ln, path := listen(t)
-	c, err := Dial(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, _ := pair(t)
 	defer c.Close()
-	conn, _ := ln.Accept()
-	defer conn.Close()
 	c.Send(KindLog, &Bye{})
-	if c.Dropped() != 1 || c.Err() == nil {
-		t.Fatalf("mismatched message: dropped %d err %v", c.Dropped(), c.Err())
+	if l := c.Lost(); l.Messages["log"] != 1 || c.Err() == nil {
+		t.Fatalf("mismatched message: lost %+v err %v", l, c.Err())
 	}
 	if !c.Alive() {
 		t.Fatal("an unencodable message killed the client")

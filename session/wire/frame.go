@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 )
 
 // A frame is an 8-byte header followed by a JSON payload:
@@ -48,11 +49,28 @@ var (
 	ErrMismatch = errors.New("message type does not match kind")
 )
 
-// kindInfo describes one kind: its name and a constructor for its message.
+// kindInfo describes one kind: its name, its message type and, for a
+// payload that is not JSON, its codec.
 type kindInfo struct {
-	name string
-	new  func() any
+	kind  Kind
+	name  string
+	typ   reflect.Type
+	codec *binaryCodec
 }
+
+// message is the row of messageTypes for kind k, whose message is a T.
+func message[T any](k Kind, name string) kindInfo {
+	return kindInfo{kind: k, name: name, typ: reflect.TypeFor[T]()}
+}
+
+// with gives a kind a binary codec.
+func (i kindInfo) with(c binaryCodec) kindInfo {
+	i.codec = &c
+	return i
+}
+
+// new returns a pointer to a zero message of the kind.
+func (i *kindInfo) new() any { return reflect.New(i.typ).Interface() }
 
 // binaryCodec replaces JSON for the payload of a kind that has one.
 type binaryCodec struct {
@@ -60,27 +78,44 @@ type binaryCodec struct {
 	encode func(any) ([]byte, error)
 }
 
-// codecs holds the kinds whose payload is not JSON.
-var codecs = map[Kind]binaryCodec{}
+// kinds indexes messageTypes by kind; byType by message type (a type
+// that two kinds share, such as Errors, is its JSON kind's).
+var kinds, byType = indexKinds(messageTypes)
 
-// kinds lists every kind this version can read and write.
-var kinds = map[Kind]kindInfo{
-	KindHello:    {"hello", func() any { return new(Hello) }},
-	KindDevice:   {"device", func() any { return new(Device) }},
-	KindShader:   {"shader", func() any { return new(Shader) }},
-	KindPipeline: {"pipeline", func() any { return new(Pipeline) }},
-	KindName:     {"name", func() any { return new(Name) }},
-	KindErrors:   {"errors", func() any { return new(Errors) }},
-	KindLog:      {"log", func() any { return new(Log) }},
-	KindBye:      {"bye", func() any { return new(Bye) }},
-	KindLabel:    {"label", func() any { return new(Label) }},
+func indexKinds(list []kindInfo) (map[Kind]*kindInfo, map[reflect.Type]Kind) {
+	ks := map[Kind]*kindInfo{}
+	ts := map[reflect.Type]Kind{}
+	for i := range list {
+		info := &list[i]
+		if _, dup := ks[info.kind]; dup {
+			panic(fmt.Sprintf("wire: kind %d listed twice", info.kind))
+		}
+		ks[info.kind] = info
+		if _, ok := ts[info.typ]; !ok && info.codec == nil {
+			ts[info.typ] = info.kind
+		}
+	}
+	return ks, ts
+}
 
-	KindAppStarted:   {"app_started", func() any { return new(AppStarted) }},
-	KindAppOutput:    {"app_output", func() any { return new(AppOutput) }},
-	KindAppExited:    {"app_exited", func() any { return new(AppExited) }},
-	KindCapabilities: {"capabilities", func() any { return new(Capabilities) }},
-	KindNotice:       {"notice", func() any { return new(Notice) }},
-	KindTime:         {"time", func() any { return new(Time) }},
+// Kinds lists every kind this version reads and writes, in messageTypes
+// order.
+func Kinds() []Kind {
+	out := make([]Kind, len(messageTypes))
+	for i, info := range messageTypes {
+		out[i] = info.kind
+	}
+	return out
+}
+
+// New returns a pointer to a zero message of kind k (a *Hello for
+// KindHello), or nil for an unknown kind.
+func New(k Kind) any {
+	info, ok := kinds[k]
+	if !ok {
+		return nil
+	}
+	return info.new()
 }
 
 // Known reports whether k is a kind this version understands.
@@ -100,39 +135,15 @@ func (k Kind) String() string {
 // KindOf returns the kind of a message value or pointer (a *Hello or a
 // Hello is KindHello), and false for any other type.
 func KindOf(msg any) (Kind, bool) {
-	switch msg.(type) {
-	case Hello, *Hello:
-		return KindHello, true
-	case Device, *Device:
-		return KindDevice, true
-	case Shader, *Shader:
-		return KindShader, true
-	case Pipeline, *Pipeline:
-		return KindPipeline, true
-	case Name, *Name:
-		return KindName, true
-	case Errors, *Errors:
-		return KindErrors, true
-	case Log, *Log:
-		return KindLog, true
-	case Bye, *Bye:
-		return KindBye, true
-	case Label, *Label:
-		return KindLabel, true
-	case AppStarted, *AppStarted:
-		return KindAppStarted, true
-	case AppOutput, *AppOutput:
-		return KindAppOutput, true
-	case AppExited, *AppExited:
-		return KindAppExited, true
-	case Notice, *Notice:
-		return KindNotice, true
-	case Time, *Time:
-		return KindTime, true
-	case Capabilities, *Capabilities:
-		return KindCapabilities, true
+	t := reflect.TypeOf(msg)
+	if t == nil {
+		return 0, false
 	}
-	return 0, false
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	k, ok := byType[t]
+	return k, ok
 }
 
 // Encode returns the frame (header and JSON payload) that carries msg as a
@@ -142,13 +153,14 @@ func Encode(k Kind, msg any) ([]byte, error) {
 	if !k.Known() {
 		return nil, fmt.Errorf("encode %v: %w", k, ErrUnknownKind)
 	}
-	if mk, ok := KindOf(msg); ok && mk != k && codecs[k].encode == nil {
+	codec := kinds[k].codec
+	if mk, ok := KindOf(msg); ok && mk != k && codec == nil {
 		return nil, fmt.Errorf("encode %v: got a %v message: %w", k, mk, ErrMismatch)
 	}
 	var payload []byte
 	var err error
-	if enc := codecs[k].encode; enc != nil {
-		payload, err = enc(msg)
+	if codec != nil {
+		payload, err = codec.encode(msg)
 	} else {
 		payload, err = json.Marshal(msg)
 	}
@@ -251,22 +263,23 @@ func ReadFrame(r io.Reader) (Kind, []byte, error) {
 
 // Decode parses a payload of kind k into a pointer to its message struct
 // (*Hello, *Errors...). Unknown JSON fields are ignored; malformed JSON, an
-// unknown kind or a hello of another protocol version is an error.
+// unknown kind or a hello of a protocol version this reader does not read
+// is an error.
 func Decode(k Kind, payload []byte) (any, error) {
 	info, ok := kinds[k]
 	if !ok {
 		return nil, fmt.Errorf("decode: %w %d", ErrUnknownKind, uint8(k))
 	}
-	if dec := codecs[k].decode; dec != nil {
-		return dec(payload)
+	if info.codec != nil {
+		return info.codec.decode(payload)
 	}
 	msg := info.new()
 	if err := json.Unmarshal(payload, msg); err != nil {
 		return nil, fmt.Errorf("decode %v: %w", k, err)
 	}
-	if h, ok := msg.(*Hello); ok && h.Protocol != ProtocolVersion {
-		return nil, fmt.Errorf("decode hello: layer speaks protocol %d, this launcher %d: %w",
-			h.Protocol, ProtocolVersion, ErrProtocol)
+	if h, ok := msg.(*Hello); ok && (h.Protocol < MinProtocolVersion || h.Protocol > ProtocolVersion) {
+		return nil, fmt.Errorf("decode hello: layer speaks protocol %d, this launcher %d to %d: %w",
+			h.Protocol, MinProtocolVersion, ProtocolVersion, ErrProtocol)
 	}
 	return msg, nil
 }

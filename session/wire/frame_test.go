@@ -29,15 +29,18 @@ func samples() map[Kind]any {
 		KindErrorsPacked: &Errors{Submit: 3, Queue: 4, CommandBuffer: 0x55, Dropped: 2, Records: []Record{{
 			Check: "descriptor_index_oob", Code: 1, ShaderID: 1, Instruction: 79, Stage: 5, StageWords: [3]uint32{1, 2, 3},
 			ActionIndex: 0, Action: "vkCmdDispatch", Pipeline: 9, Labels: []string{"a", "b"}, Params: []uint32{0, 0, 3, 2}, Count: 4}}},
-		KindLog:        &Log{Level: "warning", Text: "hi"},
-		KindBye:        &Bye{Submits: 5},
-		KindLabel:      &Label{CommandBuffer: 0x55, Op: "begin", Name: "frame"},
+		KindLog:   &Log{Level: "warning", Text: "hi"},
+		KindBye:   &Bye{Submits: 5},
+		KindLabel: &Label{CommandBuffer: 0x55, Op: "begin", Name: "frame"},
+		KindLost: &Lost{Records: 12, Groups: []LostGroup{{Code: 1, Check: "descriptor_index_oob", ShaderID: 2, Instruction: 79, Count: 10}},
+			Messages: map[string]uint64{"shader": 1}},
 		KindAppStarted: &AppStarted{Path: "/bin/demo", Args: []string{"a"}, PID: 7, Time: t0, Settings: Settings{ReserveSlot: true}, Session: "/s.gvs"},
 		KindAppOutput:  &AppOutput{Stream: "stderr", Text: "oops"},
 		KindAppExited:  &AppExited{Code: 139, Signal: "SIGSEGV", State: "crashed", Time: t0},
 		KindNotice:     &Notice{Level: "error", Text: "n", Time: t0},
 		KindTime:       &Time{Time: t0},
-		KindCapabilities: &Capabilities{Devices: []DeviceCapabilities{{Name: "llvmpipe", Driver: "llvmpipe 0.0.1", APIVersion: "1.4.305",
+		KindSourceFile: &SourceFile{Name: "a.comp", Path: "/src/a.comp", Lines: []string{"void main()", "{}"}},
+		KindCapabilities: &Capabilities{Devices: []DeviceCapabilities{{Device: "llvmpipe", Driver: "llvmpipe 0.0.1", APIVersion: "1.4.305",
 			VendorID: 0x10005, MaxBoundDescriptorSets: 8, DescriptorSlot: 7,
 			Checks: map[string]CheckSupport{"descriptor_index_oob": {Available: true, Note: "n"}, "ray_query": {Reason: "r"}}}}, Error: "e"},
 	}
@@ -129,7 +132,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"not an object", KindErrors, `[1,2]`, nil, "decode errors"},
 		{"unknown kind", Kind(200), `{}`, ErrUnknownKind, "unknown message kind 200"},
 		{"old protocol", KindHello, `{"protocol":0}`, ErrProtocol, "protocol 0"},
-		{"future protocol", KindHello, `{"protocol":2,"pid":1}`, ErrProtocol, "protocol 2"},
+		{"future protocol", KindHello, `{"protocol":3,"pid":1}`, ErrProtocol, "protocol 3"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

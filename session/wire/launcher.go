@@ -1,6 +1,9 @@
 package wire
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
 
 // Launcher-side kinds. The launcher writes these into the session file next
 // to the layer's frames; they never travel on the socket (a layer that sends
@@ -13,10 +16,14 @@ const (
 	KindTime       Kind = 68
 	// KindCapabilities is the launcher's device probe (Capabilities).
 	KindCapabilities Kind = 69
+	// KindSourceFile is a source file the launcher read from disk
+	// (SourceFile).
+	KindSourceFile Kind = 70
 )
 
-// LauncherOnly reports whether k is a kind only the launcher writes.
-func (k Kind) LauncherOnly() bool { return k >= 64 && k < 128 }
+// LauncherOnly reports whether k is a kind only the launcher writes
+// (KindErrorsPacked, numbered among them, travels on the socket too).
+func (k Kind) LauncherOnly() bool { return k >= 64 && k < 128 && k != KindErrorsPacked }
 
 // AppStarted records the app the launcher started and the settings it asked
 // the layer for (the layer's hello says which it runs with).
@@ -32,6 +39,11 @@ type AppStarted struct {
 	// search path: where source files the modules do not carry are read.
 	Dir        string   `json:"dir,omitempty"`
 	SourcePath []string `json:"source_path,omitempty"`
+	// Stdout and Stderr are the files the app writes its output to (the
+	// launcher follows them into the session; they outlive a launcher
+	// that dies).
+	Stdout string `json:"stdout,omitempty"`
+	Stderr string `json:"stderr,omitempty"`
 }
 
 // AppOutput is one line the app printed, without its newline.
@@ -70,6 +82,16 @@ type Label struct {
 	Name          string `json:"name,omitempty"`
 }
 
+// SourceFile is a shader source file the launcher read from disk because
+// a module named it without carrying its text: the session keeps the text
+// as it was during the run. Name is the module's name for it, Path the
+// file read.
+type SourceFile struct {
+	Name  string   `json:"name"`
+	Path  string   `json:"path"`
+	Lines []string `json:"lines"`
+}
+
 // Time stamps the frames that follow it in a session file: the launcher
 // writes one whenever its clock has moved on (to the millisecond) since the
 // last, so that a replayed session has the times the live one had.
@@ -85,9 +107,12 @@ type Capabilities struct {
 	Error   string               `json:"error,omitempty"`
 }
 
-// DeviceCapabilities is one probed device and its checks.
+// DeviceCapabilities is one probed device and its checks. The session's
+// report carries the same type (session.DeviceCapabilities).
 type DeviceCapabilities struct {
-	Name       string `json:"name"`
+	// Device is the device's name. Session files written before the
+	// session used this type spell its key "name"; both are read.
+	Device     string `json:"device"`
 	Driver     string `json:"driver"`
 	APIVersion string `json:"api_version"`
 	VendorID   uint32 `json:"vendor_id"`
@@ -100,8 +125,27 @@ type DeviceCapabilities struct {
 	Checks map[string]CheckSupport `json:"checks"`
 }
 
-// CheckSupport says whether a check can run on a device: Reason why not,
-// Note what is limited when it can.
+// UnmarshalJSON reads a device's capabilities, taking the older "name" key
+// for Device when "device" is absent.
+func (d *DeviceCapabilities) UnmarshalJSON(b []byte) error {
+	type plain DeviceCapabilities
+	var v struct {
+		plain
+		Name *string `json:"name"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*d = DeviceCapabilities(v.plain)
+	if d.Device == "" && v.Name != nil {
+		d.Device = *v.Name
+	}
+	return nil
+}
+
+// CheckSupport says whether a check can run on a device: Reason says why
+// not; Note says what is limited when it can (stages left unchecked,
+// findings that are warnings under robustness features).
 type CheckSupport struct {
 	Available bool   `json:"available"`
 	Reason    string `json:"reason,omitempty"`

@@ -5,12 +5,20 @@
 package wire
 
 // ProtocolVersion is sent in Hello; a reader refuses other versions.
-const ProtocolVersion = 1
+// Version 2: the layer sends its records packed (KindErrorsPacked) and
+// says what it could not deliver (KindLost).
+const ProtocolVersion = 2
+
+// MinProtocolVersion is the oldest protocol a reader reads: protocol 1
+// sent its records as JSON, which still decode (session files keep it).
+const MinProtocolVersion = 1
 
 // Kind says which message a frame carries.
 type Kind uint8
 
-// Message kinds.
+// Message kinds: the layer's (1-63). The launcher's are in launcher.go, the
+// packed errors of session files in packed.go; every kind has one row in
+// messageTypes.
 const (
 	KindHello    Kind = 1
 	KindDevice   Kind = 2
@@ -21,9 +29,38 @@ const (
 	KindLog      Kind = 7
 	KindBye      Kind = 8
 	KindLabel    Kind = 9
+	KindLost     Kind = 10
 )
 
-// Settings are the validation settings the layer runs with.
+// messageTypes is the one list of message kinds: each kind's name and
+// message type (and, for a payload that is not JSON, its codec). Adding a
+// message is a constant, a struct and a row here; docs/architecture-cli.md
+// walks through it.
+var messageTypes = []kindInfo{
+	message[Hello](KindHello, "hello"),
+	message[Device](KindDevice, "device"),
+	message[Shader](KindShader, "shader"),
+	message[Pipeline](KindPipeline, "pipeline"),
+	message[Name](KindName, "name"),
+	message[Errors](KindErrors, "errors"),
+	message[Log](KindLog, "log"),
+	message[Bye](KindBye, "bye"),
+	message[Label](KindLabel, "label"),
+	message[Lost](KindLost, "lost"),
+
+	message[AppStarted](KindAppStarted, "app_started"),
+	message[AppOutput](KindAppOutput, "app_output"),
+	message[AppExited](KindAppExited, "app_exited"),
+	message[Notice](KindNotice, "notice"),
+	message[Time](KindTime, "time"),
+	message[Capabilities](KindCapabilities, "capabilities"),
+	message[SourceFile](KindSourceFile, "source_file"),
+
+	message[Errors](KindErrorsPacked, "errors_packed").with(packedCodec),
+}
+
+// Settings are the validation settings of a run: what the launcher asks
+// for, what the layer runs with (its hello) and what a session shows.
 type Settings struct {
 	// Checks maps each check id (gpuav.Check*) to on/off.
 	Checks      map[string]bool `json:"checks"`
@@ -113,6 +150,11 @@ type Errors struct {
 	Records       []Record `json:"records"`
 	// Dropped counts records the buffer had no room for.
 	Dropped uint32 `json:"dropped,omitempty"`
+	// FirstSubmit, when not 0, says that the records were coalesced by the
+	// layer while the launcher fell behind: they come from submits
+	// FirstSubmit to Submit, and each record's group started in
+	// FirstSubmit (see Client).
+	FirstSubmit uint64 `json:"first_submit,omitempty"`
 	// Primary is, for a secondary command buffer, the primary that ran it
 	// (vkCmdExecuteCommands), and PrimaryAction the number of actions the
 	// primary had recorded before that vkCmdExecuteCommands.
@@ -145,4 +187,31 @@ type Log struct {
 // Bye is the last message, sent when the instance is destroyed.
 type Bye struct {
 	Submits uint64 `json:"submits"`
+	// Lost counted the messages a layer of protocol 1 could not send;
+	// layers now send Lost messages instead (read from older files).
+	Lost uint64 `json:"lost,omitempty"`
+}
+
+// Lost counts what the layer could not deliver since its previous Lost
+// message: error records (in total, and per check, shader and instruction
+// where it still knew them) and other messages by kind. The counts add up
+// over a connection's Lost messages.
+type Lost struct {
+	// Records is every error record lost; Groups break down those whose
+	// check, shader and instruction the layer kept (the rest of Records
+	// is unattributed).
+	Records uint64      `json:"records,omitempty"`
+	Groups  []LostGroup `json:"groups,omitempty"`
+	// Messages counts other messages by kind name ("shader": 2).
+	Messages map[string]uint64 `json:"messages,omitempty"`
+}
+
+// LostGroup is the count of lost records of one check at one instruction
+// of one shader.
+type LostGroup struct {
+	Code        uint32 `json:"code"`
+	Check       string `json:"check"`
+	ShaderID    uint32 `json:"shader_id"`
+	Instruction uint32 `json:"instruction"`
+	Count       uint64 `json:"count"`
 }

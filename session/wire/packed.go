@@ -7,47 +7,50 @@ import (
 	"math"
 )
 
-// KindErrorsPacked is an Errors message in a compact binary encoding. Only
-// the launcher writes it, into session files (where a run's records take
-// most of the bytes): it reads about thirty times faster than the JSON of
-// KindErrors and takes a quarter of the space. It never travels on the
-// socket.
+// KindErrorsPacked is an Errors message in a compact binary encoding: the
+// layer sends its records so (protocol 2) and session files keep them so.
+// It reads about thirty times faster than the JSON of KindErrors and takes
+// a quarter of the space; the launcher writes the payload it received to
+// the session file as it is.
 const KindErrorsPacked Kind = 80
 
 // PackedVersion is the first byte of a KindErrorsPacked payload, the
 // version AppendPackedErrors writes. A reader also reads version 1 (files
 // written before the primary command buffer was carried: Primary and
-// PrimaryAction decode as 0) and refuses any other.
-const PackedVersion = 2
+// PrimaryAction decode as 0) and 2 (before FirstSubmit: 0), and refuses
+// any other.
+const PackedVersion = 3
 
 // packedVersion1 is the first packed format, without the header's primary
-// and primary action.
-const packedVersion1 = 1
+// and primary action; packedVersion2 has them but no first submit.
+const (
+	packedVersion1 = 1
+	packedVersion2 = 2
+)
 
 // ErrPacked: a KindErrorsPacked payload does not decode.
 var ErrPacked = errors.New("bad packed errors payload")
 
-func init() {
-	kinds[KindErrorsPacked] = kindInfo{"errors_packed", func() any { return new(Errors) }}
-	codecs[KindErrorsPacked] = binaryCodec{
-		decode: func(p []byte) (any, error) { return DecodePackedErrors(p) },
-		encode: func(msg any) ([]byte, error) {
-			switch m := msg.(type) {
-			case *Errors:
-				return AppendPackedErrors(nil, m), nil
-			case Errors:
-				return AppendPackedErrors(nil, &m), nil
-			}
-			return nil, fmt.Errorf("got a %T: %w", msg, ErrMismatch)
-		},
-	}
+// packedCodec is KindErrorsPacked's payload codec.
+var packedCodec = binaryCodec{
+	decode: func(p []byte) (any, error) { return DecodePackedErrors(p) },
+	encode: func(msg any) ([]byte, error) {
+		switch m := msg.(type) {
+		case *Errors:
+			return AppendPackedErrors(nil, m), nil
+		case Errors:
+			return AppendPackedErrors(nil, &m), nil
+		}
+		return nil, fmt.Errorf("got a %T: %w", msg, ErrMismatch)
+	},
 }
 
 // AppendPackedErrors appends the packed encoding of e to b:
 //
 //	u8       PackedVersion
 //	uvarint  submit, queue, command buffer, dropped, primary, primary
-//	         action (version 1 stops after dropped)
+//	         action, first submit (version 1 stops after dropped,
+//	         version 2 after primary action)
 //	uvarint  number of strings, then each: uvarint length, bytes
 //	uvarint  number of label paths, then each: uvarint n, n string indices
 //	uvarint  number of records, then each record as uvarints: check
@@ -59,43 +62,14 @@ func init() {
 // Strings (check ids, action names, labels) and label paths are stored once
 // per message.
 func AppendPackedErrors(b []byte, e *Errors) []byte {
-	strs := map[string]uint64{}
-	var table []string
-	str := func(s string) uint64 {
-		if i, ok := strs[s]; ok {
-			return i
-		}
-		i := uint64(len(table))
-		strs[s] = i
-		table = append(table, s)
-		return i
-	}
-	paths := map[string]uint64{}
-	var pathTable [][]uint64
-	path := func(labels []string) uint64 {
-		if len(labels) == 0 {
-			return 0
-		}
-		ids := make([]uint64, len(labels))
-		key := make([]byte, 0, 8*len(labels))
-		for i, l := range labels {
-			ids[i] = str(l)
-			key = binary.AppendUvarint(key, ids[i])
-		}
-		if i, ok := paths[string(key)]; ok {
-			return i + 1
-		}
-		i := uint64(len(pathTable))
-		paths[string(key)] = i
-		pathTable = append(pathTable, ids)
-		return i + 1
-	}
-	// Strings first, so that records can refer to them.
-	type refs struct{ check, action, path uint64 }
-	rs := make([]refs, len(e.Records))
+	var p packer
+	// Strings first, so that records can refer to them; the second look-up
+	// below finds them again (the packer's last answer, mostly).
 	for i := range e.Records {
 		r := &e.Records[i]
-		rs[i] = refs{str(r.Check), str(r.Action), path(r.Labels)}
+		p.str(r.Check)
+		p.str(r.Action)
+		p.path(r.Labels)
 	}
 	b = append(b, PackedVersion)
 	b = binary.AppendUvarint(b, e.Submit)
@@ -104,22 +78,23 @@ func AppendPackedErrors(b []byte, e *Errors) []byte {
 	b = binary.AppendUvarint(b, uint64(e.Dropped))
 	b = binary.AppendUvarint(b, e.Primary)
 	b = binary.AppendUvarint(b, uint64(e.PrimaryAction))
-	b = binary.AppendUvarint(b, uint64(len(table)))
-	for _, s := range table {
+	b = binary.AppendUvarint(b, e.FirstSubmit)
+	b = binary.AppendUvarint(b, uint64(len(p.table)))
+	for _, s := range p.table {
 		b = binary.AppendUvarint(b, uint64(len(s)))
 		b = append(b, s...)
 	}
-	b = binary.AppendUvarint(b, uint64(len(pathTable)))
-	for _, p := range pathTable {
-		b = binary.AppendUvarint(b, uint64(len(p)))
-		for _, id := range p {
+	b = binary.AppendUvarint(b, uint64(len(p.pathTable)))
+	for _, path := range p.pathTable {
+		b = binary.AppendUvarint(b, uint64(len(path)))
+		for _, id := range path {
 			b = binary.AppendUvarint(b, id)
 		}
 	}
 	b = binary.AppendUvarint(b, uint64(len(e.Records)))
 	for i := range e.Records {
 		r := &e.Records[i]
-		b = binary.AppendUvarint(b, rs[i].check)
+		b = binary.AppendUvarint(b, p.str(r.Check))
 		b = binary.AppendUvarint(b, uint64(r.Code))
 		b = binary.AppendUvarint(b, uint64(r.ShaderID))
 		b = binary.AppendUvarint(b, uint64(r.Instruction))
@@ -128,16 +103,83 @@ func AppendPackedErrors(b []byte, e *Errors) []byte {
 			b = binary.AppendUvarint(b, uint64(w))
 		}
 		b = binary.AppendUvarint(b, uint64(r.ActionIndex))
-		b = binary.AppendUvarint(b, rs[i].action)
+		b = binary.AppendUvarint(b, p.str(r.Action))
 		b = binary.AppendUvarint(b, r.Pipeline)
-		b = binary.AppendUvarint(b, rs[i].path)
+		b = binary.AppendUvarint(b, p.path(r.Labels))
 		b = binary.AppendUvarint(b, uint64(len(r.Params)))
-		for _, p := range r.Params {
-			b = binary.AppendUvarint(b, uint64(p))
+		for _, v := range r.Params {
+			b = binary.AppendUvarint(b, uint64(v))
 		}
 		b = binary.AppendVarint(b, int64(r.Count))
 	}
 	return b
+}
+
+// packer builds the string and label-path tables of one packed message.
+// Records of one action share its strings and label slice, so the last
+// answer of each is kept: a message costs a map look-up per action, not
+// per record.
+type packer struct {
+	strs      map[string]uint64
+	table     []string
+	paths     map[string]uint64
+	pathTable [][]uint64
+
+	// recent are the last two strings looked up (a record's check and
+	// action) and their indices, plus one.
+	recent        [2]string
+	recentIndex   [2]uint64
+	next          int
+	lastLabels    []string
+	lastPathIndex uint64
+}
+
+// str returns the table index of s.
+func (p *packer) str(s string) uint64 {
+	for k := range p.recent {
+		if p.recentIndex[k] != 0 && s == p.recent[k] {
+			return p.recentIndex[k] - 1
+		}
+	}
+	if p.strs == nil {
+		p.strs = map[string]uint64{}
+	}
+	i, ok := p.strs[s]
+	if !ok {
+		i = uint64(len(p.table))
+		p.strs[s] = i
+		p.table = append(p.table, s)
+	}
+	p.recent[p.next], p.recentIndex[p.next] = s, i+1
+	p.next ^= 1
+	return i
+}
+
+// path returns the label path's index + 1, or 0 for none.
+func (p *packer) path(labels []string) uint64 {
+	if len(labels) == 0 {
+		return 0
+	}
+	if len(labels) == len(p.lastLabels) && &labels[0] == &p.lastLabels[0] {
+		return p.lastPathIndex
+	}
+	ids := make([]uint64, len(labels))
+	key := make([]byte, 0, 8*len(labels))
+	for i, l := range labels {
+		ids[i] = p.str(l)
+		key = binary.AppendUvarint(key, ids[i])
+	}
+	if p.paths == nil {
+		p.paths = map[string]uint64{}
+	}
+	i, ok := p.paths[string(key)]
+	if !ok {
+		i = uint64(len(p.pathTable))
+		p.paths[string(key)] = i
+		p.pathTable = append(p.pathTable, ids)
+	}
+	p.lastLabels, p.lastPathIndex = labels, i+1
+	return i + 1
 }
 
 // packedReader reads uvarints from a payload, remembering the first error.
@@ -156,6 +198,10 @@ func (r *packedReader) fail(what string) {
 func (r *packedReader) uvarint(what string) uint64 {
 	if r.err != nil {
 		return 0
+	}
+	if r.off < len(r.b) && r.b[r.off] < 0x80 { // one byte: most values
+		r.off++
+		return uint64(r.b[r.off-1])
 	}
 	v, n := binary.Uvarint(r.b[r.off:])
 	if n <= 0 {
@@ -218,21 +264,23 @@ func (d *PackedDecoder) decode(p []byte) error {
 	if len(p) == 0 {
 		return fmt.Errorf("decode errors_packed: %w: empty", ErrPacked)
 	}
-	if p[0] != PackedVersion && p[0] != packedVersion1 {
-		return fmt.Errorf("decode errors_packed: %w: version %d, this reader reads %d and %d", ErrPacked, p[0],
+	if p[0] != PackedVersion && p[0] != packedVersion1 && p[0] != packedVersion2 {
+		return fmt.Errorf("decode errors_packed: %w: version %d, this reader reads %d to %d", ErrPacked, p[0],
 			packedVersion1, PackedVersion)
 	}
 	r := &packedReader{b: p, off: 1}
-	params := d.params[:0]
 	e := &d.e
 	*e = Errors{Records: e.Records[:0]}
 	e.Submit = r.uvarint("submit")
 	e.Queue = r.uvarint("queue")
 	e.CommandBuffer = r.uvarint("command buffer")
 	e.Dropped = r.u32("dropped")
-	if p[0] >= 2 {
+	if p[0] >= packedVersion2 {
 		e.Primary = r.uvarint("primary")
 		e.PrimaryAction = r.u32("primary action")
+	}
+	if p[0] >= PackedVersion {
+		e.FirstSubmit = r.uvarint("first submit")
 	}
 	table := make([]string, r.count("string count", 1))
 	for i := range table {
@@ -269,6 +317,22 @@ func (d *PackedDecoder) decode(p []byte) error {
 	if r.err != nil {
 		return fmt.Errorf("decode errors_packed: %w", r.err)
 	}
+	d.records(r, n, str, paths)
+	if r.err == nil && r.off != len(r.b) {
+		r.fail(fmt.Sprintf("%d bytes after the last record", len(r.b)-r.off))
+	}
+	if r.err != nil {
+		return fmt.Errorf("decode errors_packed: %w", r.err)
+	}
+	return nil
+}
+
+// records decodes the n records of a payload into d.e.Records, sharing
+// one params array; str reads a string index, paths are the label paths.
+// It stops at the first error, which r keeps.
+func (d *PackedDecoder) records(r *packedReader, n int, str func(what string) string, paths [][]string) {
+	e := &d.e
+	params := d.params[:0]
 	if cap(e.Records) < n {
 		e.Records = make([]Record, n)
 	}
@@ -296,7 +360,7 @@ func (d *PackedDecoder) decode(p []byte) error {
 		}
 		np := r.count("params", 1)
 		if r.err != nil {
-			break
+			return
 		}
 		if cap(params)-len(params) < np {
 			params = make([]uint32, 0, max(np, min(np*(n-i), len(r.b)-r.off)))
@@ -308,21 +372,14 @@ func (d *PackedDecoder) decode(p []byte) error {
 		}
 		rec.Params = params[start:len(params):len(params)]
 		if r.err != nil {
-			break
+			return
 		}
 		v, k := binary.Varint(r.b[r.off:])
 		if k <= 0 || v < math.MinInt32 || v > math.MaxInt32 {
 			r.fail("count")
-			break
+			return
 		}
 		r.off += k
 		rec.Count = int(v)
 	}
-	if r.err == nil && r.off != len(r.b) {
-		r.fail(fmt.Sprintf("%d bytes after the last record", len(r.b)-r.off))
-	}
-	if r.err != nil {
-		return fmt.Errorf("decode errors_packed: %w", r.err)
-	}
-	return nil
 }

@@ -9,7 +9,7 @@ import (
 )
 
 func packedSample() *Errors {
-	return &Errors{Submit: 7, Queue: 0x1234, CommandBuffer: 0xdeadbeefcafe, Dropped: 3, Primary: 0xabcdef01, PrimaryAction: 300, Records: []Record{
+	return &Errors{Submit: 7, Queue: 0x1234, CommandBuffer: 0xdeadbeefcafe, Dropped: 3, Primary: 0xabcdef01, PrimaryAction: 300, FirstSubmit: 5, Records: []Record{
 		{Check: "descriptor_index_oob", Code: 1, ShaderID: 2, Instruction: 79, Stage: 5, StageWords: [3]uint32{1, 2, 3},
 			ActionIndex: 4, Action: "vkCmdDispatch", Pipeline: 0x77, Params: []uint32{0, 1, 3, 2, 0, 0, 0}, Count: 1},
 		{Check: "descriptor_index_oob", Code: 1, ShaderID: 2, Instruction: 40, Stage: 4, StageWords: [3]uint32{0x3f000000, 0x3fc00000, 0},
@@ -61,34 +61,50 @@ func TestPackedRoundTrip(t *testing.T) {
 	}
 }
 
-// TestPackedVersion1: a payload of the first format (no primary in the
-// header), as session files written before version 2 hold it, still reads.
-func TestPackedVersion1(t *testing.T) {
-	v2 := AppendPackedErrors(nil, packedSample())
-	if v2[0] != 2 {
-		t.Fatalf("writes version %d, want 2", v2[0])
+// TestPackedOlderVersions: payloads of the first format (no primary in
+// the header) and the second (no first submit), as session files written
+// before hold them, still read.
+func TestPackedOlderVersions(t *testing.T) {
+	v3 := AppendPackedErrors(nil, packedSample())
+	if v3[0] != 3 {
+		t.Fatalf("writes version %d, want 3", v3[0])
 	}
-	// Version 2's header: version, submit 7, queue 0x1234 (2 bytes), the
+	// Version 3's header: version, submit 7, queue 0x1234 (2 bytes), the
 	// command buffer (7 bytes), dropped 3, primary 0xabcdef01 (5 bytes),
-	// primary action 300 (2 bytes). Version 1 is the same without the
-	// last two.
+	// primary action 300 (2 bytes), first submit 5. Version 2 is the same
+	// without the first submit, version 1 without the primary either.
 	hdr := 1 + 1 + 2 + 7 + 1
-	v1 := append([]byte{1}, v2[1:hdr]...)
-	v1 = append(v1, v2[hdr+5+2:]...)
-	got, err := DecodePackedErrors(v1)
-	if err != nil {
-		t.Fatal(err)
+	v2 := append([]byte{2}, v3[1:hdr+5+2]...)
+	v2 = append(v2, v3[hdr+5+2+1:]...)
+	v1 := append([]byte{1}, v3[1:hdr]...)
+	v1 = append(v1, v3[hdr+5+2+1:]...)
+	for _, c := range []struct {
+		name    string
+		payload []byte
+		clear   func(*Errors)
+	}{
+		{"version 2", v2, func(e *Errors) { e.FirstSubmit = 0 }},
+		{"version 1", v1, func(e *Errors) { e.FirstSubmit, e.Primary, e.PrimaryAction = 0, 0, 0 }},
+	} {
+		got, err := DecodePackedErrors(c.payload)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		want := packedSample()
+		c.clear(want)
+		want.Records[2].Params = []uint32{}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s:\n got %+v\nwant %+v", c.name, got, want)
+		}
 	}
-	want := packedSample()
-	want.Primary, want.PrimaryAction = 0, 0
-	want.Records[2].Params = []uint32{}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("version 1:\n got %+v\nwant %+v", got, want)
-	}
-	// The same bytes marked version 2 do not decode: the header is short.
-	v1[0] = 2
+	// The same bytes marked with a later version do not decode: the
+	// header is short.
+	v1[0], v2[0] = 2, 3
 	if _, err := DecodePackedErrors(v1); err == nil {
 		t.Fatal("a version 1 body decoded as version 2")
+	}
+	if _, err := DecodePackedErrors(v2); err == nil {
+		t.Fatal("a version 2 body decoded as version 3")
 	}
 }
 
@@ -100,7 +116,7 @@ func TestPackedBad(t *testing.T) {
 		want string
 	}{
 		{"empty", nil, "empty"},
-		{"version", append([]byte{9}, good[1:]...), "version 9, this reader reads 1 and 2"},
+		{"version", append([]byte{9}, good[1:]...), "version 9, this reader reads 1 to 3"},
 		{"cut", good[:len(good)-1], "count at byte"},
 		{"trailing", append(bytes.Clone(good), 0), "1 bytes after the last record"},
 		{"huge count", []byte{1, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0x0f}, "larger than the payload"},

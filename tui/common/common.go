@@ -4,6 +4,7 @@
 package common
 
 import (
+	"fmt"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -90,6 +91,29 @@ func Center(text string, w, h int) string {
 // The focused pane gets a heavy border and the accent colour, so focus shows
 // without colour too. body is laid out with [Block] to (w-2)×(h-2).
 func Frame(st *Styles, title, body string, w, h int, focused bool) string {
+	return FrameMore(st, title, body, w, h, focused, More{})
+}
+
+// More counts the rows of a pane's content hidden above and below its
+// window.
+type More struct{ Above, Below int }
+
+// Scroller is a component whose content can be longer than its pane; the
+// root shows what More reports in the frame.
+type Scroller interface{ More() More }
+
+// MoreOf is c's [More], or none when c does not scroll.
+func MoreOf(c any) More {
+	if s, ok := c.(Scroller); ok {
+		return s.More()
+	}
+	return More{}
+}
+
+// FrameMore is [Frame] with markers in the border for hidden rows: "3 more
+// ↑" at the right of the top border, "12 more ↓" at the right of the
+// bottom border.
+func FrameMore(st *Styles, title, body string, w, h int, focused bool, more More) string {
 	if w < 2 || h < 2 {
 		return Block(nil, w, h)
 	}
@@ -100,27 +124,51 @@ func Frame(st *Styles, title, body string, w, h int, focused bool) string {
 		bs, ts = st.BorderFocused, st.TitleFocused
 	}
 	inner := w - 2
-	// Top: ╭─ Title ───╮
+	marker := func(n int, arrow string) string {
+		if n <= 0 {
+			return ""
+		}
+		return fmt.Sprintf(" %d more %s ", n, arrow)
+	}
+	up, down := marker(more.Above, "↑"), marker(more.Below, "↓")
+	// Top: ╭─ Title ───── 3 more ↑ ─╮ (the marker only when the title
+	// keeps ten cells).
+	upW := ansi.StringWidth(up)
+	if up != "" && inner-upW-5 < 10 {
+		up, upW = "", 0
+	}
+	right := 0 // the marker and the rule after it
+	if up != "" {
+		right = upW + 1
+	}
 	var top strings.Builder
 	top.WriteString(bs.Render(b.TopLeft + b.Top))
 	used := 1
 	if title != "" && inner > 4 {
-		t := ansi.Truncate(title, inner-3, Ellipsis)
+		t := ansi.Truncate(title, inner-3-right, Ellipsis)
 		top.WriteString(ts.Render(" " + t + " "))
 		used += ansi.StringWidth(t) + 2
 	}
-	if used < inner {
-		top.WriteString(bs.Render(strings.Repeat(b.Top, inner-used)))
+	if fill := inner - used - right; fill > 0 {
+		top.WriteString(bs.Render(strings.Repeat(b.Top, fill)))
+	}
+	if up != "" {
+		top.WriteString(st.Muted.Render(up) + bs.Render(b.Top))
 	}
 	top.WriteString(bs.Render(b.TopRight))
 
 	out := make([]string, 0, h)
 	out = append(out, top.String())
-	left, right := bs.Render(b.Left), bs.Render(b.Right)
+	lb, rb := bs.Render(b.Left), bs.Render(b.Right)
 	for _, l := range Lines(Block(Lines(body), inner, h-2)) {
-		out = append(out, left+l+right)
+		out = append(out, lb+l+rb)
 	}
-	out = append(out, bs.Render(b.BottomLeft+strings.Repeat(b.Bottom, inner)+b.BottomRight))
+	bottom := bs.Render(b.BottomLeft + strings.Repeat(b.Bottom, inner) + b.BottomRight)
+	if dw := ansi.StringWidth(down); down != "" && dw+2 <= inner {
+		bottom = bs.Render(b.BottomLeft+strings.Repeat(b.Bottom, inner-dw-1)) + st.Muted.Render(down) +
+			bs.Render(b.Bottom+b.BottomRight)
+	}
+	out = append(out, bottom)
 	return strings.Join(out, "\n")
 }
 

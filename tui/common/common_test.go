@@ -1,8 +1,12 @@
 package common
 
 import (
+	"github.com/gpuav-dbg/gpuav-dbg/internal/sanitize"
+
 	"strings"
 	"testing"
+	"unicode/utf8"
+	"unsafe"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -62,6 +66,21 @@ func TestFrame(t *testing.T) {
 	}
 }
 
+func TestFrameMore(t *testing.T) {
+	st := plain()
+	got := ansi.Strip(FrameMore(st, "Detail", "a\nb", 30, 4, false, More{Above: 3, Below: 12}))
+	want := "╭─ Detail ──────── 3 more ↑ ─╮\n│a                           │\n│b                           │\n╰──────────────── 12 more ↓ ─╯"
+	if got != want {
+		t.Fatalf("FrameMore =\n%s\nwant\n%s", got, want)
+	}
+	// Too narrow for the top marker: the title keeps the room.
+	got = ansi.Strip(FrameMore(st, "Source", "", 16, 3, true, More{Above: 1, Below: 1}))
+	want = "┏━ Source ━━━━━┓\n┃              ┃\n┗━━━ 1 more ↓ ━┛"
+	if got != want {
+		t.Fatalf("narrow FrameMore =\n%s\nwant\n%s", got, want)
+	}
+}
+
 func TestOverlay(t *testing.T) {
 	bg := "abcdef\nghijkl\nmnopqr"
 	got := ansi.Strip(Overlay(bg, "XY\nZW", 2, 1))
@@ -87,4 +106,48 @@ func TestPlainStylesHaveNoColour(t *testing.T) {
 	if s := NewStyles(th).MarkLine.Render("x"); !strings.Contains(s, "48;2;") {
 		t.Errorf("dark MarkLine has no background: %q", s)
 	}
+}
+
+func TestClean(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"plain name", "plain name"},
+		{"héllo ×64 › ▶", "héllo ×64 › ▶"},
+		{"\x1b]52;c;aGk=\x07", "␛]52;c;aGk=␇"},
+		{"\x1b[2J\x1b[H", "␛[2J␛[H"},
+		{"a\tb", "a b"},
+		{"line\r\n", "line␍␊"},
+		{"del\x7f", "del␡"},
+		{"c1\u009b31m", "c1\uFFFD31m"},
+		{"if (isAdmin) \u202e } \u2066", "if (isAdmin) \uFFFD } \uFFFD"},
+		{"bad \xff byte", "bad \uFFFD byte"},
+		{"", ""},
+	} {
+		if got := Clean(tc.in); got != tc.want {
+			t.Errorf("Clean(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	s := "nothing to clean here"
+	if got := Clean(s); unsafe.StringData(got) != unsafe.StringData(s) {
+		t.Error("Clean copied a clean string")
+	}
+}
+
+func FuzzClean(f *testing.F) {
+	for _, s := range []string{"abc", "\x1b[31mred", "\u202e", "\xff\xfe", "tab\there"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out := Clean(s)
+		if !utf8.ValidString(out) {
+			t.Fatalf("Clean(%q) = %q: not valid UTF-8", s, out)
+		}
+		for _, r := range out {
+			if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || sanitize.Needed(string(r), false) {
+				t.Fatalf("Clean(%q) = %q keeps %U", s, out, r)
+			}
+		}
+		if Clean(out) != out {
+			t.Fatalf("Clean is not idempotent on %q", s)
+		}
+	})
 }

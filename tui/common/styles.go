@@ -122,9 +122,10 @@ func NewStyles(t themes.Theme) *Styles {
 }
 
 // Token returns the style of a chroma token type under the theme's chroma
-// style: its foreground, bold, italic and underline, never its background
-// (the terminal's background, or the marked line's, shows through). With no
-// chroma style (NO_COLOR) it is the plain Text style.
+// style: its foreground (made readable on the background and the marked
+// line, see themes.Theme.TokenColor), bold, italic and underline, never its
+// background (the terminal's background, or the marked line's, shows
+// through). With no chroma style (NO_COLOR) it is the plain Text style.
 func (s *Styles) Token(tt chroma.TokenType) lipgloss.Style {
 	if s.chroma == nil {
 		return s.Text
@@ -136,10 +137,8 @@ func (s *Styles) Token(tt chroma.TokenType) lipgloss.Style {
 	}
 	e := s.chroma.Get(tt)
 	st := lipgloss.NewStyle()
-	if e.Colour.IsSet() {
-		st = st.Foreground(lipgloss.Color(e.Colour.String()))
-	} else if s.Theme.Text != nil {
-		st = st.Foreground(s.Theme.Text)
+	if fg := s.Theme.TokenColor(tt); fg != nil {
+		st = st.Foreground(fg)
 	}
 	if e.Bold == chroma.Yes {
 		st = st.Bold(true)

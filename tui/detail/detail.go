@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -34,24 +35,19 @@ func FormatTuple(v []float64) string {
 // FormatCoords formats stage coordinates, keys in order:
 // "global_invocation_id (0, 0, 0)"; several keys are joined with ", ".
 func FormatCoords(c session.Coords) string {
-	keys := make([]string, 0, len(c))
-	for k := range c {
-		keys = append(keys, k)
-	}
+	keys := c.Keys()
 	sort.Strings(keys)
 	parts := make([]string, len(keys))
 	for i, k := range keys {
-		parts[i] = k + " " + FormatTuple(c[k])
+		parts[i] = k + " " + FormatTuple(c.Get(k))
 	}
 	return strings.Join(parts, ", ")
 }
 
 // formatSample formats one sample: just the tuple when it has a single key.
 func formatSample(c session.Coords) string {
-	if len(c) == 1 {
-		for _, v := range c {
-			return FormatTuple(v)
-		}
+	if keys := c.Keys(); len(keys) == 1 {
+		return FormatTuple(c.Get(keys[0]))
 	}
 	return FormatCoords(c)
 }
@@ -76,13 +72,27 @@ type Field struct {
 	Label, Value string
 }
 
+// InstructionText is the Instruction field: the instruction's index in
+// the module, and where the SPIR-V view (d) shows it when that line number
+// differs (the view counts the header's lines and every line of a
+// multi-line string): "57 (index in the module; line 71 of the SPIR-V
+// view, d)". spirvLine 0 means the view cannot show the module.
+func InstructionText(instruction uint32, spirvLine int) string {
+	s := strconv.FormatUint(uint64(instruction), 10)
+	if spirvLine > 0 && spirvLine != int(instruction) {
+		s += fmt.Sprintf(" (index in the module; line %d of the SPIR-V view, d)", spirvLine)
+	}
+	return s
+}
+
 // Fields lists g's fields in display order; fields with nothing to say are
-// left out.
-func Fields(g *session.ErrorGroup) []Field {
+// left out. spirvLine is the instruction's line in the SPIR-V view (0:
+// unknown). Text from the app is cleaned ([common.Clean]).
+func Fields(g *session.ErrorGroup, spirvLine int) []Field {
 	var f []Field
 	add := func(label, value string) {
 		if value != "" {
-			f = append(f, Field{label, value})
+			f = append(f, Field{label, common.Clean(value)})
 		}
 	}
 	add("Check", g.Check)
@@ -138,7 +148,7 @@ func Fields(g *session.ErrorGroup) []Field {
 		shader += " " + strconv.Quote(g.Shader.Name)
 	}
 	add("Shader", shader)
-	add("Instruction", strconv.FormatUint(uint64(g.Instruction), 10))
+	add("Instruction", InstructionText(g.Instruction, spirvLine))
 	if s := g.Source; s != nil && s.File != "" {
 		loc := fmt.Sprintf("%s:%d", path.Base(s.File), s.Line)
 		if s.Column > 0 {
@@ -160,12 +170,12 @@ func Fields(g *session.ErrorGroup) []Field {
 
 // Lines renders g as lines of at most width cells: the message, wrapped, a
 // blank line, then the fields with wrapped values indented under their label.
-func Lines(st *common.Styles, g *session.ErrorGroup, width int) []string {
+func Lines(st *common.Styles, g *session.ErrorGroup, spirvLine, width int) []string {
 	if g == nil || width <= 0 {
 		return nil
 	}
 	var out []string
-	msg := g.Message
+	msg := common.Clean(g.Message())
 	if msg == "" {
 		msg = g.Check
 	}
@@ -174,7 +184,7 @@ func Lines(st *common.Styles, g *session.ErrorGroup, width int) []string {
 	}
 	out = append(out, "")
 	vw := max(width-LabelWidth, 8)
-	for _, f := range Fields(g) {
+	for _, f := range Fields(g, spirvLine) {
 		vs := common.Lines(ansi.Wrap(f.Value, vw, ""))
 		for i, v := range vs {
 			label := strings.Repeat(" ", LabelWidth)
@@ -201,10 +211,16 @@ func valueStyle(st *common.Styles, label string) lipgloss.Style {
 	return st.Value
 }
 
-// Render draws g from line offset on, exactly width×height cells; nil draws
-// an empty pane.
-func Render(st *common.Styles, g *session.ErrorGroup, offset, width, height int) string {
-	lines := Lines(st, g, width)
+// NoGroup is the pane's text when no error is selected.
+const NoGroup = "no error selected"
+
+// Render draws g from line offset on, exactly width×height cells; nil says
+// no error is selected.
+func Render(st *common.Styles, g *session.ErrorGroup, spirvLine, offset, width, height int) string {
+	if g == nil {
+		return common.Center(st.Muted.Render(NoGroup), width, height)
+	}
+	lines := Lines(st, g, spirvLine, width)
 	if offset > 0 && offset < len(lines) {
 		lines = lines[offset:]
 	} else if offset >= len(lines) {
@@ -217,8 +233,14 @@ func Render(st *common.Styles, g *session.ErrorGroup, offset, width, height int)
 type Model struct {
 	c             *common.Common
 	group         *session.ErrorGroup
+	spirvLine     int
 	offset        int
 	width, height int
+	// lines is the rendered group, kept until the group, the width or the
+	// theme changes.
+	lines       []string
+	linesStyles *common.Styles
+	linesW      int
 }
 
 // New returns an empty detail pane.
@@ -230,9 +252,10 @@ func (m *Model) SetSize(w, h int) {
 	m.scroll(0)
 }
 
-// SetGroup shows g; a different group scrolls back to the top.
-func (m *Model) SetGroup(g *session.ErrorGroup, reset bool) {
-	m.group = g
+// SetGroup shows g, whose instruction is on line spirvLine of the SPIR-V
+// view (0: unknown); a different group scrolls back to the top.
+func (m *Model) SetGroup(g *session.ErrorGroup, spirvLine int, reset bool) {
+	m.group, m.spirvLine, m.lines = g, spirvLine, nil
 	if reset {
 		m.offset = 0
 	}
@@ -242,13 +265,24 @@ func (m *Model) SetGroup(g *session.ErrorGroup, reset bool) {
 // Offset returns the scroll offset in lines.
 func (m *Model) Offset() int { return m.offset }
 
+// rendered returns the group's lines at the pane's width.
+func (m *Model) rendered() []string {
+	if m.lines == nil || m.linesStyles != m.c.Styles || m.linesW != m.width {
+		m.lines, m.linesStyles, m.linesW = Lines(m.c.Styles, m.group, m.spirvLine, m.width), m.c.Styles, m.width
+	}
+	return m.lines
+}
+
 func (m *Model) scroll(d int) {
-	n := len(Lines(m.c.Styles, m.group, m.width))
+	n := len(m.rendered())
 	m.offset = max(0, min(m.offset+d, n-m.height))
 }
 
-// Scroll scrolls by d lines (negative: up).
-func (m *Model) Scroll(d int) { m.scroll(d) }
+// More counts the lines above and below the pane's window.
+func (m *Model) More() common.More {
+	n := len(m.rendered())
+	return common.More{Above: m.offset, Below: max(n-m.offset-m.height, 0)}
+}
 
 // Update scrolls on the movement keys; the root sends keys only while the
 // pane has focus.
@@ -259,10 +293,52 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
+// ShortHelp is the footer's help while the pane has focus.
+func (m *Model) ShortHelp() []key.Binding { s, _ := m.c.ScrollHelp(); return s }
+
+// FullHelp lists every key the pane handles.
+func (m *Model) FullHelp() [][]key.Binding { _, f := m.c.ScrollHelp(); return f }
+
 // Title is the pane's title.
 func (m *Model) Title() string { return "Detail" }
 
 // View draws the pane's inner area.
 func (m *Model) View() string {
-	return Render(m.c.Styles, m.group, m.offset, m.width, m.height)
+	if m.group == nil {
+		return Render(m.c.Styles, nil, 0, 0, m.width, m.height)
+	}
+	lines := m.rendered()
+	return common.Block(lines[min(m.offset, len(lines)):], m.width, m.height)
+}
+
+// Summary is g as one line, compiler style, for the clipboard (y):
+// "oob_compute.comp:9:5: descriptor_index_oob: Descriptor index 3 is out of
+// bounds: … (vkCmdDispatch #0 in command buffer 0x55d5 "compute cb", 4
+// records)". Text from the app is cleaned.
+func Summary(g *session.ErrorGroup) string {
+	var b strings.Builder
+	if s := g.Source; s != nil && s.File != "" && s.Line > 0 {
+		fmt.Fprintf(&b, "%s:%d:", s.File, s.Line)
+		if s.Column > 0 {
+			fmt.Fprintf(&b, "%d:", s.Column)
+		}
+		b.WriteString(" ")
+	} else {
+		fmt.Fprintf(&b, "shader %d instruction %d: ", g.Shader.ID, g.Instruction)
+	}
+	msg := g.Message()
+	if msg == "" {
+		msg = g.Check
+	}
+	action := g.Action
+	if action == "" {
+		action = "action"
+	}
+	records := "records"
+	if g.Count == 1 {
+		records = "record"
+	}
+	fmt.Fprintf(&b, "%s: %s (%s #%d in command buffer %s, %d %s)", g.Check, strings.Join(strings.Fields(msg), " "),
+		action, g.ActionIndex, FormatHandle(g.CommandBuffer), g.Count, records)
+	return common.Clean(b.String())
 }

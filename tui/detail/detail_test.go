@@ -6,39 +6,38 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/gpuav-dbg/gpuav-dbg/session"
 	"github.com/gpuav-dbg/gpuav-dbg/tui/internal/fixture"
 )
 
 func TestRenderCompute(t *testing.T) {
-	golden.RequireEqual(t, fixture.ASCII(Render(fixture.Styles(), fixture.Compute(), 0, 70, 20)))
+	fixture.Golden(t, fixture.ASCII(Render(fixture.Styles(), fixture.Compute(), 0, 0, 70, 20)))
 }
 
 func TestRenderFragment(t *testing.T) {
-	golden.RequireEqual(t, fixture.ASCII(Render(fixture.Styles(), fixture.Fragment(), 0, 70, 20)))
+	fixture.Golden(t, fixture.ASCII(Render(fixture.Styles(), fixture.Fragment(), 0, 0, 70, 20)))
 }
 
 // A narrow pane wraps the message and long values under their label, and
 // scrolls.
 func TestRenderNarrowScrolled(t *testing.T) {
-	golden.RequireEqual(t, fixture.ASCII(Render(fixture.Styles(), fixture.Compute(), 3, 34, 10)))
+	fixture.Golden(t, fixture.ASCII(Render(fixture.Styles(), fixture.Compute(), 0, 3, 34, 10)))
 }
 
 func TestRenderNil(t *testing.T) {
-	got := Render(fixture.Styles(), nil, 0, 5, 2)
-	if got != "     \n     " {
+	got := Render(fixture.Styles(), nil, 0, 0, 21, 3)
+	if got != "                     \n  no error selected  \n                     " {
 		t.Fatalf("Render(nil) = %q", got)
 	}
 }
 
 func TestFormat(t *testing.T) {
 	for _, tc := range []struct{ got, want string }{
-		{FormatCoords(session.Coords{"global_invocation_id": {0, 0, 0}}), "global_invocation_id (0, 0, 0)"},
-		{FormatCoords(session.Coords{"frag_coord": {0.5, 10.25}}), "frag_coord (0.5, 10.25)"},
-		{FormatCoords(session.Coords{"vertex_index": {7}, "instance_index": {1}}), "instance_index (1), vertex_index (7)"},
-		{FormatCoords(nil), ""},
+		{FormatCoords(session.CoordsOf(map[string][]float64{"global_invocation_id": {0, 0, 0}})), "global_invocation_id (0, 0, 0)"},
+		{FormatCoords(session.CoordsOf(map[string][]float64{"frag_coord": {0.5, 10.25}})), "frag_coord (0.5, 10.25)"},
+		{FormatCoords(session.CoordsOf(map[string][]float64{"vertex_index": {7}, "instance_index": {1}})), "instance_index (1), vertex_index (7)"},
+		{FormatCoords(session.Coords{}), ""},
 		{FormatHandle(session.Handle{Handle: "0x1", Name: "cb"}), `0x1 "cb"`},
 		{FormatHandle(session.Handle{Handle: "0x1"}), "0x1"},
 		{FormatHandle(session.Handle{}), "—"},
@@ -50,7 +49,7 @@ func TestFormat(t *testing.T) {
 }
 
 func TestFieldsCoverTheMessageContract(t *testing.T) {
-	text := ansi.Strip(strings.Join(Lines(fixture.Styles(), fixture.Compute(), 200), "\n"))
+	text := ansi.Strip(strings.Join(Lines(fixture.Styles(), fixture.Compute(), 0, 200), "\n"))
 	for _, want := range []string{
 		"Descriptor index 3 is out of bounds",
 		"Check       descriptor_index_oob",
@@ -77,8 +76,8 @@ func TestFieldsCoverTheMessageContract(t *testing.T) {
 func TestModelScroll(t *testing.T) {
 	m := New(fixture.Common())
 	m.SetSize(70, 5)
-	m.SetGroup(fixture.Compute(), true)
-	n := len(Lines(fixture.Styles(), fixture.Compute(), 70))
+	m.SetGroup(fixture.Compute(), 0, true)
+	n := len(Lines(fixture.Styles(), fixture.Compute(), 0, 70))
 	m.Update(tea.KeyPressMsg{Code: 'j', Text: "j"})
 	m.Update(tea.KeyPressMsg{Code: 'j', Text: "j"})
 	if m.Offset() != 2 {
@@ -88,11 +87,11 @@ func TestModelScroll(t *testing.T) {
 	if m.Offset() != n-5 {
 		t.Fatalf("offset %d after G, want %d", m.Offset(), n-5)
 	}
-	m.SetGroup(fixture.Fragment(), false) // same selection, new snapshot
+	m.SetGroup(fixture.Fragment(), 0, false) // same selection, new snapshot
 	if m.Offset() == 0 {
 		t.Fatal("a refresh of the same group scrolled to the top")
 	}
-	m.SetGroup(fixture.Fragment(), true)
+	m.SetGroup(fixture.Fragment(), 0, true)
 	if m.Offset() != 0 {
 		t.Fatalf("offset %d after a new selection, want 0", m.Offset())
 	}
@@ -102,17 +101,39 @@ func TestModelScroll(t *testing.T) {
 // primary's shows no Primary line.
 func TestFieldsSecondary(t *testing.T) {
 	g := fixture.Compute()
-	if text := ansi.Strip(strings.Join(Lines(fixture.Styles(), g, 200), "\n")); strings.Contains(text, "Primary") {
+	if text := ansi.Strip(strings.Join(Lines(fixture.Styles(), g, 0, 200), "\n")); strings.Contains(text, "Primary") {
 		t.Errorf("a primary's detail shows a Primary line:\n%s", text)
 	}
 	pa := uint32(1)
 	g.PrimaryCommandBuffer = session.Handle{Handle: "0x55", Name: "cmd-0"}
 	g.PrimaryActionIndex = &pa
 	g.Queue = session.Handle{Handle: "0x90", Name: "main-queue"}
-	text := ansi.Strip(strings.Join(Lines(fixture.Styles(), g, 200), "\n"))
+	text := ansi.Strip(strings.Join(Lines(fixture.Styles(), g, 0, 200), "\n"))
 	for _, want := range []string{`Primary     0x55 "cmd-0", after 1 of its actions`, `Queue       0x90 "main-queue"`} {
 		if !strings.Contains(text, want) {
 			t.Errorf("detail lacks %q:\n%s", want, text)
 		}
+	}
+}
+
+// The instruction's index and its line in the SPIR-V view are both shown,
+// named, where they differ; once where they are the same.
+func TestInstructionText(t *testing.T) {
+	for _, tc := range []struct {
+		instr uint32
+		line  int
+		want  string
+	}{
+		{57, 71, "57 (index in the module; line 71 of the SPIR-V view, d)"},
+		{57, 0, "57"},
+		{57, 57, "57"},
+	} {
+		if got := InstructionText(tc.instr, tc.line); got != tc.want {
+			t.Errorf("InstructionText(%d, %d) = %q, want %q", tc.instr, tc.line, got, tc.want)
+		}
+	}
+	text := ansi.Strip(strings.Join(Lines(fixture.Styles(), fixture.Compute(), 71, 200), "\n"))
+	if !strings.Contains(text, "Instruction 57 (index in the module; line 71 of the SPIR-V view, d)") {
+		t.Errorf("detail:\n%s", text)
 	}
 }

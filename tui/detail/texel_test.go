@@ -16,7 +16,7 @@ func TestFieldsTexel(t *testing.T) {
 		"Access":    "atomic write of texel -1 of a storage texel buffer",
 		"View size": "8 texels",
 	}
-	for _, f := range Fields(g) {
+	for _, f := range Fields(g, 0) {
 		if w, ok := want[f.Label]; ok {
 			if f.Value != w {
 				t.Errorf("%s = %q, want %q", f.Label, f.Value, w)

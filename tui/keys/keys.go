@@ -1,109 +1,157 @@
 // Package keys is the TUI's key map: every binding the panes react to, with
-// the help text that bubbles/help shows in the status line (short help) and
-// in the ? overlay (full help).
+// the help text that the footer (each pane's short help), the ? overlay
+// (full help) and the README's key table show. The overlay and the README
+// are both drawn from [KeyMap.Groups], so they cannot drift apart
+// (go generate ./tui/keys rewrites the README table; a test compares it).
 package keys
 
-import "charm.land/bubbles/v2/key"
+//go:generate go run ./internal/readme -w ../../README.md
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+)
 
 // KeyMap holds the TUI's key bindings. It implements bubbles/help's KeyMap.
 type KeyMap struct {
-	// Up and Down move the selection (error list) or scroll (detail, source).
+	// Up and Down move the selection (tree, settings, compare) or scroll
+	// (detail, source, log, help).
 	Up, Down key.Binding
 	// PageUp and PageDown move by a page.
 	PageUp, PageDown key.Binding
 	// Top and Bottom jump to the first and last row.
 	Top, Bottom key.Binding
-	// NextPane and PrevPane cycle focus through list, detail and source.
+	// ScrollLeft and ScrollRight scroll the source and log panes sideways;
+	// elsewhere ← and → move like h and l.
+	ScrollLeft, ScrollRight key.Binding
+	// Wrap switches line wrapping in the log.
+	Wrap key.Binding
+
+	// NextPane and PrevPane cycle focus through tree, detail and source.
 	NextPane, PrevPane key.Binding
 	// Left and Right move focus to the previous / next pane without wrapping
-	// (list ← detail ← source).
+	// (tree ← detail ← source); in the tree, h collapses a node or goes to
+	// its parent and l expands a collapsed node.
 	Left, Right key.Binding
-	// Open focuses the source pane from the error list.
+	// Open opens the selected error's source (focuses the source pane), or
+	// expands / collapses a tree node, or switches a setting.
 	Open key.Binding
-	// Back returns focus to the error list, or closes the help overlay.
-	Back key.Binding
-	// Help toggles the full help overlay.
-	Help key.Binding
-	// Quit leaves the program.
-	Quit key.Binding
-
-	// Toggle expands or collapses a tree node (space), or switches a
-	// setting in the settings pane.
+	// Toggle expands or collapses a tree node, or switches a setting.
 	Toggle key.Binding
+	// Back returns focus to the tree, clears the filter, closes a screen or
+	// the help.
+	Back key.Binding
+	// Log shows the app's output and the notices; Settings the validation
+	// settings; Compare this run next to the previous one.
+	Log, Settings, Compare key.Binding
+	// Help toggles the help overlay; Quit leaves the program.
+	Help, Quit key.Binding
+
+	// Filter opens the filter prompt; NextMatch and PrevMatch walk the
+	// error groups (those that match the filter).
+	Filter, NextMatch, PrevMatch key.Binding
 	// Grouping cycles the tree's grouping; Group1..Group4 pick one.
 	Grouping, Group1, Group2, Group3, Group4 key.Binding
-	// Filter opens the filter prompt; NextMatch and PrevMatch jump between
-	// the error groups that match it.
-	Filter, NextMatch, PrevMatch key.Binding
 	// NextInShader and PrevInShader select the next / previous error in the
 	// same shader, in source order.
 	NextInShader, PrevInShader key.Binding
-	// SPIRV toggles the source pane between the source and the SPIR-V
+	// SPIRV switches the source pane between the source and the SPIR-V
 	// disassembly.
 	SPIRV key.Binding
-	// Log shows the app's output and the notices; Settings the validation
-	// settings; Compare the counts of this run next to the previous one.
-	Log, Settings, Compare key.Binding
-	// Rerun runs the app again with the settings.
-	Rerun key.Binding
+	// Edit opens the selected error's source file in $EDITOR at its line;
+	// Copy copies the error's one-line summary to the clipboard (OSC 52).
+	Edit, Copy key.Binding
+
+	// Rerun runs the app again with the settings (asking first, and
+	// stopping it, while it still runs); Yes and No answer that question.
+	Rerun, Yes, No key.Binding
 	// PrevRun and NextRun switch between the runs of the history.
 	PrevRun, NextRun key.Binding
 }
 
 // Default returns the default key map.
 func Default() *KeyMap {
+	b := func(help, desc string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
 	return &KeyMap{
-		Up:       key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("↑/k", "up")),
-		Down:     key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("↓/j", "down")),
-		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
-		PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+d"), key.WithHelp("pgdn", "page down")),
-		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "top")),
-		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "bottom")),
-		NextPane: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
-		PrevPane: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
-		Left:     key.NewBinding(key.WithKeys("h", "left"), key.WithHelp("h/←", "pane left")),
-		Right:    key.NewBinding(key.WithKeys("l", "right"), key.WithHelp("l/→", "pane right")),
-		Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "source")),
-		Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
-		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Quit:     key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Up:          b("↑/k", "up", "k", "up"),
+		Down:        b("↓/j", "down", "j", "down"),
+		PageUp:      b("pgup", "page up", "pgup", "ctrl+u"),
+		PageDown:    b("pgdn", "page down", "pgdown", "ctrl+d"),
+		Top:         b("g", "top", "g", "home"),
+		Bottom:      b("G", "bottom", "G", "end"),
+		ScrollLeft:  b("←", "scroll left (source, log)", "left"),
+		ScrollRight: b("→", "scroll right (source, log)", "right"),
+		Wrap:        b("w", "wrap long lines (log)", "w"),
 
-		Toggle:       key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "expand/collapse, toggle")),
-		Grouping:     key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "next grouping")),
-		Group1:       key.NewBinding(key.WithKeys("1"), key.WithHelp("1", "by command buffer")),
-		Group2:       key.NewBinding(key.WithKeys("2"), key.WithHelp("2", "by pipeline")),
-		Group3:       key.NewBinding(key.WithKeys("3"), key.WithHelp("3", "by source line")),
-		Group4:       key.NewBinding(key.WithKeys("4"), key.WithHelp("4", "by check")),
-		Filter:       key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
-		NextMatch:    key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next match")),
-		PrevMatch:    key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous match")),
-		NextInShader: key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next error in shader")),
-		PrevInShader: key.NewBinding(key.WithKeys("["), key.WithHelp("[", "prev error in shader")),
-		SPIRV:        key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "source/SPIR-V")),
-		Log:          key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "app output log")),
-		Settings:     key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "settings")),
-		Compare:      key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "compare runs")),
-		Rerun:        key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "re-run app")),
-		PrevRun:      key.NewBinding(key.WithKeys("<"), key.WithHelp("<", "previous run")),
-		NextRun:      key.NewBinding(key.WithKeys(">"), key.WithHelp(">", "next run")),
+		NextPane: b("tab", "next pane", "tab"),
+		PrevPane: b("shift+tab", "previous pane", "shift+tab"),
+		Left:     b("h/←", "pane left; tree: collapse, parent", "h", "left"),
+		Right:    b("l/→", "pane right; tree: expand", "l", "right"),
+		Open:     b("enter", "open the error's source; tree: expand/collapse", "enter"),
+		Toggle:   b("space", "tree: expand/collapse; settings: switch", "space"),
+		Back:     b("esc", "back to the tree; clear the filter; close", "esc"),
+		Log:      b("o", "app output and notices", "o"),
+		Settings: b("s", "settings for the next run", "s"),
+		Compare:  b("c", "compare with the previous run", "c"),
+		Help:     b("?", "help", "?"),
+		Quit:     b("q", "quit", "q", "ctrl+c"),
+
+		Filter:       b("/", "filter (message, file, check, action, labels)", "/"),
+		NextMatch:    b("n", "next error", "n"),
+		PrevMatch:    b("N", "previous error", "N"),
+		Grouping:     b("v", "next grouping", "v"),
+		Group1:       b("1", "by command buffer → action → pipeline", "1"),
+		Group2:       b("2", "by pipeline", "2"),
+		Group3:       b("3", "by source line", "3"),
+		Group4:       b("4", "by check", "4"),
+		NextInShader: b("]", "next error in the shader", "]"),
+		PrevInShader: b("[", "previous error in the shader", "["),
+		SPIRV:        b("d", "source / SPIR-V disassembly", "d"),
+		Edit:         b("e", "open the source in $EDITOR", "e"),
+		Copy:         b("y", "copy the error's summary", "y"),
+
+		Rerun:   b("r", "re-run the app with the settings", "r"),
+		Yes:     b("y/enter", "yes: stop the app and re-run", "y", "enter"),
+		No:      b("n/esc", "no: keep it running", "n", "esc"),
+		PrevRun: b("<", "previous run", "<"),
+		NextRun: b(">", "next run", ">"),
 	}
 }
 
-// ShortHelp is the one-line help of the status bar; help and quit come
-// first, so that they survive when a narrow bar cuts the rest.
-func (k *KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Help, k.Quit, k.Down, k.Up, k.NextPane, k.Open}
+// Group is a titled list of bindings: a column of the ? overlay and a
+// section of the README's key table.
+type Group struct {
+	Title    string
+	Bindings []key.Binding
 }
 
-// FullHelp is the help overlay, one column per group: moving, panes,
-// the tree and the source, runs and other.
+// Groups lists every binding once, in the overlay's order.
+func (k *KeyMap) Groups() []Group {
+	return []Group{
+		{"Move", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.ScrollLeft, k.ScrollRight, k.Wrap}},
+		{"Panes and screens", []key.Binding{k.NextPane, k.PrevPane, k.Left, k.Right, k.Open, k.Toggle, k.Back,
+			k.Log, k.Settings, k.Compare, k.Help, k.Quit}},
+		{"Errors", []key.Binding{k.Filter, k.NextMatch, k.PrevMatch, k.Grouping, k.Group1, k.Group2, k.Group3, k.Group4,
+			k.NextInShader, k.PrevInShader, k.SPIRV, k.Edit, k.Copy}},
+		{"Runs", []key.Binding{k.Rerun, k.Yes, k.No, k.PrevRun, k.NextRun}},
+	}
+}
+
+// ShortHelp is the help that works everywhere, first in the footer: help
+// and quit.
+func (k *KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Help, k.Quit} }
+
+// FullHelp is the groups' bindings, one column per group.
 func (k *KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Filter, k.NextMatch, k.PrevMatch},
-		{k.NextPane, k.PrevPane, k.Left, k.Right, k.Open, k.Back, k.Toggle},
-		{k.Grouping, k.Group1, k.Group2, k.Group3, k.Group4, k.NextInShader, k.PrevInShader, k.SPIRV},
-		{k.Log, k.Settings, k.Rerun, k.Compare, k.PrevRun, k.NextRun, k.Help, k.Quit},
+	var out [][]key.Binding
+	for _, g := range k.Groups() {
+		out = append(out, g.Bindings)
 	}
+	return out
 }
 
 // All lists every binding once, for tests that check the help is complete.
@@ -113,4 +161,36 @@ func (k *KeyMap) All() []key.Binding {
 		all = append(all, col...)
 	}
 	return all
+}
+
+// README markers: the key table lies between them.
+const (
+	TableBegin = "<!-- keys:begin (go generate ./tui/keys) -->"
+	TableEnd   = "<!-- keys:end -->"
+)
+
+// Markdown is the README's key table: one section per group, one row per
+// binding, the same keys and words as the ? overlay.
+func (k *KeyMap) Markdown() string {
+	var b strings.Builder
+	b.WriteString("| keys | what they do |\n|---|---|\n")
+	for _, g := range k.Groups() {
+		fmt.Fprintf(&b, "| **%s** | |\n", g.Title)
+		for _, kb := range g.Bindings {
+			h := kb.Help()
+			fmt.Fprintf(&b, "| `%s` | %s |\n", h.Key, h.Desc)
+		}
+	}
+	return b.String()
+}
+
+// ReplaceTable returns readme with the text between [TableBegin] and
+// [TableEnd] replaced by table.
+func ReplaceTable(readme, table string) (string, error) {
+	i := strings.Index(readme, TableBegin)
+	j := strings.Index(readme, TableEnd)
+	if i < 0 || j < i {
+		return "", fmt.Errorf("README: no %q … %q block", TableBegin, TableEnd)
+	}
+	return readme[:i+len(TableBegin)] + "\n" + table + readme[j:], nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 	"github.com/gpuav-dbg/gpuav-dbg/session"
@@ -115,13 +116,15 @@ func Render(st *common.Styles, items []Item, selected int, changed, rerun bool, 
 		lines = append(lines, row+ns.Render(note))
 	}
 	lines = append(lines, "")
+	note, ns := "space/enter switches; r runs the app again with these settings", st.Muted
 	switch {
 	case !rerun:
-		lines = append(lines, st.Muted.Render("re-run is not available here (a saved session): change the settings with gpuav-dbg run --check"))
+		note = "re-run is not available here (a saved session): change the settings with gpuav-dbg run --check"
 	case changed:
-		lines = append(lines, st.Warning.Render("changed: press r to run the app again with these settings"))
-	default:
-		lines = append(lines, st.Muted.Render("space/enter switches; r runs the app again with these settings"))
+		note, ns = "changed: press r to run the app again with these settings", st.Warning
+	}
+	for _, l := range common.Lines(ansi.Wrap(note, width, "")) {
+		lines = append(lines, ns.Render(l))
 	}
 	return common.Block(lines, width, height)
 }
@@ -177,10 +180,17 @@ func (m *Model) Toggle() {
 	}
 }
 
-// Update moves the selection and switches settings.
+// Update moves the selection and switches settings: the keys of
+// [Model.FullHelp], and a left click on a row (in the pane's coordinates)
+// selects and switches it.
 func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	k := m.c.Keys
-	if msg, ok := msg.(tea.KeyPressMsg); ok {
+	switch msg := msg.(type) {
+	case tea.MouseClickMsg:
+		if msg.Button == tea.MouseLeft && m.SelectRow(msg.Y) {
+			m.Toggle()
+		}
+	case tea.KeyPressMsg:
 		switch {
 		case key.Matches(msg, k.Up):
 			m.sel = max(m.sel-1, 0)
@@ -195,6 +205,18 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		}
 	}
 	return nil
+}
+
+// ShortHelp is the footer's help: move, switch.
+func (m *Model) ShortHelp() []key.Binding {
+	k := m.c.Keys
+	return []key.Binding{k.Down, k.Up, common.WithHelp(k.Toggle, "switch")}
+}
+
+// FullHelp lists every key the pane handles.
+func (m *Model) FullHelp() [][]key.Binding {
+	k := m.c.Keys
+	return [][]key.Binding{{k.Up, k.Down, k.Top, k.Bottom}, {common.WithHelp(k.Toggle, "switch"), common.WithHelp(k.Open, "switch")}}
 }
 
 // SelectRow selects the item drawn on line y of the pane; it reports

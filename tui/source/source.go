@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/alecthomas/chroma/v2"
@@ -51,8 +52,36 @@ type Doc struct {
 	// does not hold the file.
 	Partial bool
 	// SPIRV says Lines are the shader's SPIR-V disassembly, Mark the line
-	// of the offending instruction.
-	SPIRV bool
+	// of the offending instruction (whose index in the module is
+	// Instruction), and Toggled that the user asked for it (d) although
+	// there is source.
+	SPIRV       bool
+	Instruction uint32
+	Toggled     bool
+	// Banner is shown above the lines, in the warning colour: why the pane
+	// shows SPIR-V, and how to get the source.
+	Banner string
+}
+
+// MaxBannerRows is the most rows a banner takes.
+const MaxBannerRows = 2
+
+// bannerLines is d's banner wrapped to width, at most MaxBannerRows.
+func (d Doc) bannerLines(width int) []string {
+	if d.Banner == "" || width <= 0 {
+		return nil
+	}
+	ls := common.Lines(ansi.Wrap(common.Clean(d.Banner), width, ""))
+	if len(ls) > MaxBannerRows {
+		ls = ls[:MaxBannerRows]
+		ls[MaxBannerRows-1] = ansi.Truncate(strings.TrimRight(ls[MaxBannerRows-1], " "), width-1, "") + common.Ellipsis
+	}
+	return ls
+}
+
+// codeHeight is how many of height rows show code under the banner.
+func (d Doc) codeHeight(width, height int) int {
+	return max(height-len(d.bannerLines(width)), 0)
 }
 
 // Empty reports whether d has no lines to show.
@@ -63,7 +92,7 @@ func (d Doc) Location() string {
 	if d.File == "" {
 		return ""
 	}
-	s := path.Base(d.File)
+	s := common.Clean(path.Base(d.File))
 	if d.Mark > 0 {
 		s += ":" + strconv.Itoa(d.Mark)
 		if d.Column > 0 {
@@ -166,7 +195,7 @@ type Highlighted [][]chroma.Token
 func Highlight(d Doc) Highlighted {
 	lines := make([]string, len(d.Lines))
 	for i, l := range d.Lines {
-		lines[i] = ExpandTabs(strings.TrimRight(l, "\r\n"))
+		lines[i] = common.Clean(ExpandTabs(strings.TrimRight(l, "\r\n")))
 	}
 	out := make(Highlighted, len(lines))
 	it, err := Lexer(d.File, d.Language).Tokenise(nil, strings.Join(lines, "\n")+"\n")
@@ -225,39 +254,61 @@ func clampTop(d Doc, top, height int) int {
 	return max(0, min(top, rowCount(d)-height))
 }
 
-// Render highlights d and draws it from row top on: see [RenderHighlighted].
-func Render(st *common.Styles, d Doc, top, width, height int) string {
-	return RenderHighlighted(st, d, Highlight(d), top, width, height)
+// gutterWidth is the cells before the code: marker, line number, rule.
+func gutterWidth(d Doc) int { return 2 + len(strconv.Itoa(d.First+len(d.Lines)-1)) + 3 }
+
+// CodeWidth is the widest line of d's code, in cells, tabs expanded.
+func CodeWidth(hl Highlighted) int {
+	w := 0
+	for _, toks := range hl {
+		n := 0
+		for _, t := range toks {
+			n += ansi.StringWidth(t.Value)
+		}
+		w = max(w, n)
+	}
+	return w
+}
+
+// Render highlights d and draws it from row top and code column left on:
+// see [RenderHighlighted].
+func Render(st *common.Styles, d Doc, top, left, width, height int) string {
+	return RenderHighlighted(st, d, Highlight(d), top, left, width, height)
 }
 
 // RenderHighlighted draws d, already highlighted as hl, from row top on as
-// exactly width×height cells. Each row is a gutter — the marker, the line
-// number and a rule — and the code, cut at the pane's edge. Every cell of
-// the marked row, gutter, tokens and trailing blanks alike, carries the
-// MarkLine style. When d has a column, a row with a caret under it follows
-// the marked line.
-func RenderHighlighted(st *common.Styles, d Doc, hl Highlighted, top, width, height int) string {
+// exactly width×height cells, under d's banner. Each row is a gutter — the
+// marker, the line number and a rule — and the code from cell left on
+// (scrolled sideways), cut at the pane's edge with an ellipsis at either
+// side where code is hidden. Every cell of the marked row, gutter, tokens
+// and trailing blanks alike, carries the MarkLine style. When d has a
+// column, a row with a caret under it follows the marked line.
+func RenderHighlighted(st *common.Styles, d Doc, hl Highlighted, top, left, width, height int) string {
 	if width <= 0 || height <= 0 {
 		return ""
 	}
 	if d.Empty() {
-		return common.Center(st.Muted.Render(ansi.Wrap(d.Note, width, "")), width, height)
+		return common.Center(st.Muted.Render(ansi.Wrap(common.Clean(d.Note), width, "")), width, height)
+	}
+	var lines []string
+	for _, l := range d.bannerLines(width) {
+		lines = append(lines, st.Warning.Render(l))
 	}
 	numW := len(strconv.Itoa(d.First + len(d.Lines) - 1))
 	mark := d.markIndex()
-	var lines []string
+	left = max(left, 0)
 	row := 0
 	for i := range d.Lines {
 		if len(lines) >= height {
 			break
 		}
 		if row >= top {
-			lines = append(lines, renderLine(st, d.First+i, hl[i], numW, i == mark, width))
+			lines = append(lines, renderLine(st, d.First+i, hl[i], numW, i == mark, left, width))
 		}
 		row++
 		if i == mark && d.Column > 0 {
 			if row >= top && len(lines) < height {
-				lines = append(lines, renderCaret(st, d.Lines[i], d.Column, numW, width))
+				lines = append(lines, renderCaret(st, d.Lines[i], d.Column, numW, left, width))
 			}
 			row++
 		}
@@ -274,7 +325,7 @@ func RenderHighlighted(st *common.Styles, d Doc, hl Highlighted, top, width, hei
 // PartialNote is shown under a doc that has only the offending line.
 const PartialNote = "(the session has only this line of the file)"
 
-func renderLine(st *common.Styles, n int, toks []chroma.Token, numW int, marked bool, width int) string {
+func renderLine(st *common.Styles, n int, toks []chroma.Token, numW int, marked bool, left, width int) string {
 	style := func(s lipgloss.Style) lipgloss.Style {
 		if marked {
 			return s.Inherit(st.MarkLine)
@@ -303,19 +354,35 @@ func renderLine(st *common.Styles, n int, toks []chroma.Token, numW int, marked 
 		put(st.LineNumber, fmt.Sprintf("%*d", numW, n), rem)
 	}
 	put(st.Gutter, " │ ", rem)
-	// Code wider than the room left is cut one cell early for an ellipsis.
+	// Scrolled sideways: the first cell says code is hidden to the left.
 	codeW := 0
 	for _, t := range toks {
 		codeW += ansi.StringWidth(t.Value)
 	}
+	skip := left
+	if left > 0 && codeW > left {
+		put(st.Muted, common.Ellipsis, rem)
+		skip++
+	}
+	// Code wider than the room left is cut one cell early for an ellipsis.
 	room := rem
-	cut := codeW > room
+	cut := codeW-skip > room
 	if cut {
 		room--
 	}
 	for _, t := range toks {
+		text := t.Value
+		if skip > 0 {
+			w := ansi.StringWidth(text)
+			if w <= skip {
+				skip -= w
+				continue
+			}
+			text = ansi.TruncateLeft(text, skip, "")
+			skip = 0
+		}
 		used := rem
-		put(st.Token(t.Type), t.Value, room)
+		put(st.Token(t.Type), text, room)
 		room -= used - rem
 	}
 	if cut {
@@ -328,26 +395,35 @@ func renderLine(st *common.Styles, n int, toks []chroma.Token, numW int, marked 
 }
 
 // renderCaret draws the row under the marked line with a ^ under column
-// col (1-based, in characters of the line before tab expansion).
-func renderCaret(st *common.Styles, line string, col, numW, width int) string {
+// col (1-based, in characters of the line before tab expansion), the code
+// scrolled left cells; no caret when its column is scrolled out.
+func renderCaret(st *common.Styles, line string, col, numW, left, width int) string {
 	runes := []rune(line)
 	prefix := string(runes[:min(col-1, len(runes))])
 	pad := ansi.StringWidth(ExpandTabs(prefix))
 	if col-1 > len(runes) {
 		pad += col - 1 - len(runes)
 	}
+	pad -= left
 	gutter := strings.Repeat(" ", numW+2)
-	s := gutter + st.Gutter.Render(" │ ") + strings.Repeat(" ", pad) + st.Caret.Render("^")
+	s := gutter + st.Gutter.Render(" │ ")
+	if pad >= 0 && (left == 0 || pad > 0) {
+		s += strings.Repeat(" ", pad) + st.Caret.Render("^")
+	}
 	return ansi.Truncate(s, width, "")
 }
 
-// Model is the source pane's state: the doc, its tokens, and the first row
-// drawn.
+// SideStep is how many cells ← and → scroll the code sideways.
+const SideStep = 8
+
+// Model is the source pane's state: the doc, its tokens, the first row and
+// the first code column drawn.
 type Model struct {
 	c             *common.Common
 	doc           Doc
 	hl            Highlighted
-	top           int
+	codeW         int
+	top, left     int
 	width, height int
 }
 
@@ -357,7 +433,7 @@ func New(c *common.Common) *Model { return &Model{c: c, doc: Doc{Note: "no error
 func sameDoc(a, b Doc) bool {
 	return a.File == b.File && a.Mark == b.Mark && a.Column == b.Column &&
 		a.First == b.First && len(a.Lines) == len(b.Lines) && a.Note == b.Note &&
-		a.Partial == b.Partial && a.SPIRV == b.SPIRV
+		a.Partial == b.Partial && a.SPIRV == b.SPIRV && a.Banner == b.Banner && a.Toggled == b.Toggled
 }
 
 // SetDoc shows d. A different doc (another file or line) is highlighted and
@@ -366,12 +442,30 @@ func sameDoc(a, b Doc) bool {
 func (m *Model) SetDoc(d Doc, recenter bool) {
 	if !sameDoc(m.doc, d) || m.hl == nil {
 		m.doc, m.hl = d, Highlight(d)
+		m.codeW = CodeWidth(m.hl)
 		recenter = true
 	}
 	if recenter {
-		m.top = CenterTop(d, m.height)
+		m.center()
 	}
 }
+
+// center puts the marked line in the middle and its column in view.
+func (m *Model) center() {
+	h := m.codeHeight()
+	m.top = CenterTop(m.doc, h)
+	m.left = 0
+	if room := m.codeRoom(); m.width > 0 && m.doc.Column > 0 && m.doc.Column+4 > room {
+		m.left = m.clampLeft(m.doc.Column - room/2)
+	}
+}
+
+func (m *Model) codeHeight() int { return m.doc.codeHeight(m.width, m.height) }
+
+// codeRoom is the cells the code gets beside the gutter.
+func (m *Model) codeRoom() int { return max(m.width-gutterWidth(m.doc), 1) }
+
+func (m *Model) clampLeft(l int) int { return max(0, min(l, m.codeW-m.codeRoom()+1)) }
 
 // Doc returns the doc shown.
 func (m *Model) Doc() Doc { return m.doc }
@@ -379,28 +473,85 @@ func (m *Model) Doc() Doc { return m.doc }
 // Top returns the first row drawn.
 func (m *Model) Top() int { return m.top }
 
+// Left returns the first code column drawn (0: not scrolled sideways).
+func (m *Model) Left() int { return m.left }
+
 // SetSize sets the pane's inner size and centres the marked line again.
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = w, h
-	m.top = CenterTop(m.doc, h)
+	m.center()
 }
 
 // Scroll scrolls by d rows (negative: up).
-func (m *Model) Scroll(d int) { m.top = clampTop(m.doc, m.top+d, m.height) }
+func (m *Model) Scroll(d int) { m.top = clampTop(m.doc, m.top+d, m.codeHeight()) }
 
-// Update scrolls on the movement keys; the root sends keys only while the pane has focus.
+// Update scrolls on the movement keys and the wheel, and sideways on ← and
+// →; the root sends keys only while the pane has focus.
 func (m *Model) Update(msg tea.Msg) tea.Cmd {
-	if d, ok := m.c.ScrollDelta(msg, m.height); ok {
+	if d, ok := m.c.ScrollDelta(msg, m.codeHeight()); ok {
 		m.Scroll(d)
+		return nil
+	}
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		switch {
+		case key.Matches(k, m.c.Keys.ScrollLeft):
+			m.left = m.clampLeft(m.left - SideStep)
+		case key.Matches(k, m.c.Keys.ScrollRight):
+			m.left = m.clampLeft(m.left + SideStep)
+		}
 	}
 	return nil
 }
 
-// Title is the pane's title: "Source oob_compute.comp:9:5", or
-// "SPIR-V shader-2.spvasm:120" for a disassembly.
+// More counts the rows above and below the pane's window.
+func (m *Model) More() common.More {
+	if m.doc.Empty() {
+		return common.More{}
+	}
+	return common.More{Above: m.top, Below: max(rowCount(m.doc)-m.top-m.codeHeight(), 0)}
+}
+
+// sideways are the sideways keys when the code is wider than the pane.
+func (m *Model) sideways() []key.Binding {
+	if m.codeW <= m.codeRoom() {
+		return nil
+	}
+	k := m.c.Keys
+	return []key.Binding{k.ScrollLeft, k.ScrollRight}
+}
+
+// ShortHelp is the footer's help: scroll, and sideways when lines are cut.
+func (m *Model) ShortHelp() []key.Binding {
+	s, _ := m.c.ScrollHelp()
+	if m.sideways() != nil {
+		s = append(s, common.Sideways(m.c.Keys))
+	}
+	return s
+}
+
+// FullHelp lists every key the pane handles now.
+func (m *Model) FullHelp() [][]key.Binding {
+	_, f := m.c.ScrollHelp()
+	if side := m.sideways(); side != nil {
+		f = append(f, side)
+	}
+	return f
+}
+
+// Title is the pane's title: "Source oob_compute.comp:9:5", or for a
+// disassembly "SPIR-V shader-2.spvasm:120 · instruction 97" — the view's
+// line and the instruction's index in the module, which differ — and
+// "(d: source)" when d switches back to the source.
 func (m *Model) Title() string {
 	if m.doc.SPIRV {
-		return "SPIR-V " + m.doc.Location() + " (d: source)"
+		t := "SPIR-V " + m.doc.Location()
+		if m.doc.Mark > 0 {
+			t += fmt.Sprintf(" · instruction %d", m.doc.Instruction)
+		}
+		if m.doc.Toggled {
+			t += " (d: source)"
+		}
+		return t
 	}
 	if loc := m.doc.Location(); loc != "" {
 		return "Source " + loc
@@ -410,5 +561,46 @@ func (m *Model) Title() string {
 
 // View draws the pane's inner area.
 func (m *Model) View() string {
-	return RenderHighlighted(m.c.Styles, m.doc, m.hl, m.top, m.width, m.height)
+	return RenderHighlighted(m.c.Styles, m.doc, m.hl, m.top, m.left, m.width, m.height)
+}
+
+// opcode is the opcode of a line of spirv-dis text: "OpFunction" for
+// "%main = OpFunction %void None %3"; "" for other lines.
+func opcode(line string) string {
+	f := strings.Fields(line)
+	if len(f) >= 3 && f[1] == "=" {
+		f = f[2:]
+	}
+	if len(f) > 0 && strings.HasPrefix(f[0], "Op") {
+		return f[0]
+	}
+	return ""
+}
+
+// FunctionSpan returns the first and last 1-based lines of the function
+// (OpFunction … OpFunctionEnd) around line mark of a disassembly; ok is
+// false when mark is outside every function (a type, a decoration).
+func FunctionSpan(lines []string, mark int) (first, last int, ok bool) {
+	if mark < 1 || mark > len(lines) {
+		return 0, 0, false
+	}
+	for i := mark - 1; i >= 0; i-- {
+		op := opcode(lines[i])
+		if op == "OpFunctionEnd" && i != mark-1 {
+			return 0, 0, false
+		}
+		if op == "OpFunction" {
+			first = i + 1
+			break
+		}
+	}
+	if first == 0 {
+		return 0, 0, false
+	}
+	for i := mark - 1; i < len(lines); i++ {
+		if opcode(lines[i]) == "OpFunctionEnd" {
+			return first, i + 1, true
+		}
+	}
+	return 0, 0, false
 }

@@ -8,7 +8,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/gpuav-dbg/gpuav-dbg/session"
 	"github.com/gpuav-dbg/gpuav-dbg/themes"
@@ -104,32 +103,32 @@ func TestHighlightKeepsText(t *testing.T) {
 // The whole file, 8 rows: the marked line is centred.
 func TestRenderCompute(t *testing.T) {
 	d := computeDoc()
-	golden.RequireEqual(t, fixture.ASCII(Render(fixture.Styles(), d, CenterTop(d, 8), 60, 8)))
+	fixture.Golden(t, fixture.ASCII(Render(fixture.Styles(), d, CenterTop(d, 8), 0, 60, 8)))
 }
 
 // Only the offending line is known.
 func TestRenderFragmentLine(t *testing.T) {
 	d := DocFor(fixture.Session(), fixture.Fragment())
-	golden.RequireEqual(t, fixture.ASCII(Render(fixture.Styles(), d, CenterTop(d, 6), 50, 6)))
+	fixture.Golden(t, fixture.ASCII(Render(fixture.Styles(), d, CenterTop(d, 6), 0, 50, 6)))
 }
 
 // Narrower than the code: lines are cut with an ellipsis.
 func TestRenderNarrow(t *testing.T) {
 	d := computeDoc()
-	golden.RequireEqual(t, fixture.ASCII(Render(fixture.Styles(), d, CenterTop(d, 5), 30, 5)))
+	fixture.Golden(t, fixture.ASCII(Render(fixture.Styles(), d, CenterTop(d, 5), 0, 30, 5)))
 }
 
 // Colours downsampled to ASCII: only the marker, bold and caret remain.
 func TestRenderColorDownsampled(t *testing.T) {
 	th, _ := themes.Get(themes.Dark)
 	d := computeDoc()
-	golden.RequireEqual(t, fixture.ASCII(Render(common.NewStyles(th), d, CenterTop(d, 5), 50, 5)))
+	fixture.Golden(t, fixture.ASCII(Render(common.NewStyles(th), d, CenterTop(d, 5), 0, 50, 5)))
 }
 
 func TestRenderNoSource(t *testing.T) {
 	g := fixture.Compute()
 	g.Source = nil
-	golden.RequireEqual(t, fixture.ASCII(Render(fixture.Styles(), DocFor(nil, g), 0, 40, 5)))
+	fixture.Golden(t, fixture.ASCII(Render(fixture.Styles(), DocFor(nil, g), 0, 0, 40, 5)))
 }
 
 func TestCenterTop(t *testing.T) {
@@ -155,7 +154,7 @@ func TestMarkedLineBackgroundSpansAllTokens(t *testing.T) {
 			th, _ := themes.Get(name)
 			st := common.NewStyles(th)
 			d := computeDoc()
-			out := Render(st, d, 0, 60, 11)
+			out := Render(st, d, 0, 0, 60, 11)
 			var marked string
 			for _, l := range common.Lines(out) {
 				if strings.Contains(ansi.Strip(l), MarkerGlyph) {

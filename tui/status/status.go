@@ -1,17 +1,16 @@
-// Package status is the status bar at the bottom of the screen: the app's
-// state (with a spinner while it runs), the device, how many error groups
-// and records arrived, dropped records and notices, and the short key help.
+// Package status is the two bars at the bottom of the screen: the status
+// bar — the app's state (with a spinner while it runs), the run, how many
+// error groups and records arrived (and how many the filter keeps), dropped
+// records, notices, the checks and the device — and the footer, the keys
+// that work in the focused pane.
 package status
 
 import (
 	"fmt"
-	"strings"
 
-	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpuav-dbg/gpuav-dbg/session"
 	"github.com/gpuav-dbg/gpuav-dbg/tui/common"
@@ -20,11 +19,8 @@ import (
 // Separator separates the bar's fields.
 const Separator = " │ "
 
-// MinHelpWidth is the room the short help needs to say "? help • q quit".
-const MinHelpWidth = 16
-
 // StateText says where the app is: "starting", "running", "exited 0",
-// "crashed (SIGSEGV)", "failed to start".
+// "crashed (SIGSEGV)", "failed to start", "stopped by you".
 func StateText(a session.App) string {
 	switch a.State {
 	case session.AppExited:
@@ -36,6 +32,10 @@ func StateText(a session.App) string {
 		return "crashed"
 	case session.AppFailed:
 		return "failed to start"
+	case "stopped": // the launcher stopped it for the user (Ctrl-C, a re-run)
+		return "stopped by you"
+	case session.AppUnknown:
+		return "end not recorded"
 	case "":
 		return "starting"
 	}
@@ -64,87 +64,125 @@ func plural(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-// Render draws the bar, exactly width cells: frame is the spinner frame shown
-// while the app is live, keys the bindings for the short help, which gets
-// whatever room the fields leave. s may be nil (nothing known yet).
-//
-// run, when not empty, names the run shown ("run 2/3").
-func Render(st *common.Styles, s *session.Session, frame, run string, keys help.KeyMap, width int) string {
+// Counts are the group and record counts the bar shows: of the whole
+// session, and, while a filter is in force, of the groups it keeps.
+type Counts struct {
+	Groups, Records int
+	// Filtered says a filter is in force; Shown and ShownRecords are what
+	// it keeps.
+	Filtered                  bool
+	ShownGroups, ShownRecords int
+}
+
+// Text is "2 groups · 68 records", or "1 of 2 groups · 4 of 68 records"
+// under a filter.
+func (c Counts) Text() string {
+	if !c.Filtered {
+		return plural(c.Groups, "group", "groups") + " · " + plural(c.Records, "record", "records")
+	}
+	of := func(n, total int, one, many string) string {
+		if total == 1 {
+			return fmt.Sprintf("%d of 1 %s", n, one)
+		}
+		return fmt.Sprintf("%d of %d %s", n, total, many)
+	}
+	return of(c.ShownGroups, c.Groups, "group", "groups") + " · " + of(c.ShownRecords, c.Records, "record", "records")
+}
+
+// Render draws the bar, exactly width cells: frame is the spinner frame
+// shown while the app is live; run, when not empty, names the run shown
+// ("run 2/3"). The least important fields go first when the bar is too
+// narrow. s may be nil (nothing known yet).
+func Render(st *common.Styles, s *session.Session, frame, run string, counts Counts, width int) string {
 	if width <= 0 {
 		return ""
 	}
 	if s == nil {
 		s = &session.Session{}
 	}
-	bar := st.Status
-	on := func(fg lipgloss.Style) lipgloss.Style { return fg.Inherit(bar) }
-
+	th := st.Theme
 	state := StateText(s.App)
-	stateStyle := on(st.OK).Bold(true)
+	stateSeg := common.Seg{Text: state, Fg: th.StatusOK, Bold: true}
 	switch {
 	case Live(s.App):
-		state = frame + " " + state
-		stateStyle = bar.Bold(true)
+		stateSeg = common.Seg{Text: frame + " " + state, Bold: true}
 	case s.App.State == session.AppExited && s.App.ExitCode == 0:
 	default:
-		stateStyle = on(st.Error)
+		stateSeg = common.Seg{Text: state, Fg: th.StatusError, Bold: true}
 	}
-	// Fields in order of importance; the least important go first when the
-	// bar is too narrow to leave MinHelpWidth cells for the help.
+	// Fields in order of importance (prio 0 stays).
 	type field struct {
-		text string
+		seg  common.Seg
 		prio int
 	}
-	fields := []field{{stateStyle.Render(state), 0}}
+	fields := []field{{stateSeg, 0}}
 	if run != "" {
-		fields = append(fields, field{bar.Bold(true).Render(run), 0})
+		fields = append(fields, field{common.Seg{Text: run, Bold: true}, 0})
 	}
-	if s.Device.Name != "" {
-		fields = append(fields, field{bar.Render(s.Device.Name), 3})
-	}
-	if c := ChecksText(s.Settings); c != "" {
-		fields = append(fields, field{bar.Render(c), 2})
-	}
-	counts := plural(len(s.Groups), "group", "groups") + " · " + plural(Records(s.Groups), "record", "records")
-	fields = append(fields, field{bar.Render(counts), 0})
+	fields = append(fields, field{common.Seg{Text: counts.Text()}, 0})
 	if s.Dropped > 0 {
-		fields = append(fields, field{on(st.Warning).Render(fmt.Sprintf("%d records dropped", s.Dropped)), 1})
+		fields = append(fields, field{common.Seg{Text: fmt.Sprintf("%d records dropped", s.Dropped), Fg: th.StatusWarning}, 1})
+	}
+	if s.LostRecords > 0 {
+		// Never shed for room: a count lower than the truth says so.
+		fields = append(fields, field{common.Seg{Text: fmt.Sprintf("%d records lost", s.LostRecords), Fg: th.StatusWarning}, 0})
 	}
 	if n := len(s.Notices); n > 0 {
-		fields = append(fields, field{on(st.Warning).Render(plural(n, "notice", "notices")), 2})
+		fields = append(fields, field{common.Seg{Text: plural(n, "notice", "notices") + " (o)", Fg: th.StatusWarning}, 2})
 	}
-	join := func(maxPrio int) string {
-		var parts []string
+	if c := ChecksText(s.Settings); c != "" {
+		fields = append(fields, field{common.Seg{Text: c}, 3})
+	}
+	if s.Device.Name != "" {
+		fields = append(fields, field{common.Seg{Text: common.Clean(s.Device.Name)}, 4})
+	}
+	join := func(maxPrio int) []common.Seg {
+		segs := []common.Seg{{Text: " "}}
 		for _, f := range fields {
-			if f.prio <= maxPrio {
-				parts = append(parts, f.text)
+			if f.prio > maxPrio {
+				continue
 			}
+			if len(segs) > 1 {
+				segs = append(segs, common.Seg{Text: Separator})
+			}
+			segs = append(segs, f.seg)
 		}
-		return bar.Render(" ") + strings.Join(parts, bar.Render(Separator))
+		return segs
 	}
-	prio := 3
-	left := join(prio)
-	for prio > 0 && ansi.StringWidth(left)+len(Separator)+MinHelpWidth > width {
+	prio := 4
+	segs := join(prio)
+	for prio > 0 && common.SegsWidth(segs) > width {
 		prio--
-		left = join(prio)
+		segs = join(prio)
 	}
-	if ansi.StringWidth(left) >= width {
-		return bar.Render(common.Fit(left, width))
-	}
-	rem := width - ansi.StringWidth(left) - ansi.StringWidth(Separator)
-	if keys != nil && rem >= MinHelpWidth {
-		h := help.New()
-		h.Styles = st.Help
-		h.SetWidth(rem)
-		if hv := h.View(keys); hv != "" {
-			left += bar.Render(Separator) + hv
-		}
-	}
-	if pad := width - ansi.StringWidth(left); pad > 0 {
-		left += bar.Render(strings.Repeat(" ", pad))
-	}
-	return ansi.Truncate(left, width, "")
+	return common.Bar(segs, th.StatusFg, th.StatusBg, width)
 }
+
+// RenderKeys draws the footer: the bindings' keys and what they do, exactly
+// width cells; bindings that do not fit are left out (the ? overlay has
+// them all).
+func RenderKeys(st *common.Styles, bindings []key.Binding, width int) string {
+	th := st.Theme
+	segs := []common.Seg{{Text: " "}}
+	for _, b := range bindings {
+		if !b.Enabled() {
+			continue
+		}
+		h := b.Help()
+		next := []common.Seg{{Text: h.Key, Fg: th.HelpKey, Bold: true}, {Text: " " + h.Desc, Fg: th.HelpDesc}}
+		if len(segs) > 1 {
+			next = append([]common.Seg{{Text: KeySeparator, Fg: th.HelpDesc}}, next...)
+		}
+		if common.SegsWidth(segs)+common.SegsWidth(next) > width {
+			break
+		}
+		segs = append(segs, next...)
+	}
+	return common.Bar(segs, th.StatusFg, th.StatusBg, width)
+}
+
+// KeySeparator separates the footer's keys.
+const KeySeparator = "  "
 
 // ChecksText summarises the settings: "checks 1/7", plus "reserve-slot"
 // when that is on; "" when the session has no settings yet.
@@ -170,6 +208,7 @@ type Model struct {
 	c        *common.Common
 	s        *session.Session
 	run      string
+	counts   Counts
 	spinner  spinner.Model
 	spinning bool
 	width    int
@@ -183,8 +222,20 @@ func New(c *common.Common) *Model {
 // SetRun sets the name of the run shown ("" for none).
 func (m *Model) SetRun(r string) { m.run = r }
 
-// SetWidth sets the bar's width.
-func (m *Model) SetWidth(w int) { m.width = w }
+// SetCounts sets the counts shown.
+func (m *Model) SetCounts(c Counts) { m.counts = c }
+
+// SetSize sets the bar's width; it is one row high.
+func (m *Model) SetSize(w, _ int) { m.width = w }
+
+// Title is empty: the bar has no frame.
+func (m *Model) Title() string { return "" }
+
+// ShortHelp is empty: the bar never has focus.
+func (m *Model) ShortHelp() []key.Binding { return nil }
+
+// FullHelp is empty: the bar never has focus.
+func (m *Model) FullHelp() [][]key.Binding { return nil }
 
 // SetSession sets the session drawn; it returns the command that starts the
 // spinner when the app just became live.
@@ -225,5 +276,5 @@ func (m *Model) Frame() string { return m.spinner.View() }
 
 // View draws the bar.
 func (m *Model) View() string {
-	return Render(m.c.Styles, m.s, m.Frame(), m.run, m.c.Keys, m.width)
+	return Render(m.c.Styles, m.s, m.Frame(), m.run, m.counts, m.width)
 }

@@ -1,14 +1,17 @@
 package status
 
 import (
+	"strings"
 	"testing"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/gpuav-dbg/gpuav-dbg/session"
+	"github.com/gpuav-dbg/gpuav-dbg/themes"
+	"github.com/gpuav-dbg/gpuav-dbg/tui/common"
 	"github.com/gpuav-dbg/gpuav-dbg/tui/internal/fixture"
 	"github.com/gpuav-dbg/gpuav-dbg/tui/keys"
 )
@@ -26,6 +29,7 @@ func TestStateText(t *testing.T) {
 		{session.App{State: session.AppCrashed, Signal: "SIGSEGV"}, "crashed (SIGSEGV)"},
 		{session.App{State: session.AppCrashed}, "crashed"},
 		{session.App{State: session.AppFailed}, "failed to start"},
+		{session.App{State: "stopped", Signal: "SIGTERM"}, "stopped by you"},
 	} {
 		if got := StateText(tc.app); got != tc.want {
 			t.Errorf("StateText(%+v) = %q, want %q", tc.app, got, tc.want)
@@ -34,24 +38,28 @@ func TestStateText(t *testing.T) {
 }
 
 func render(s *session.Session, w int) string {
-	return fixture.ASCII(Render(fixture.Styles(), s, "⠋", "", keys.Default(), w))
+	return fixture.ASCII(Render(fixture.Styles(), s, "⠋", "", countsOf(s), w))
 }
 
-func TestRenderRunning(t *testing.T) { golden.RequireEqual(t, render(fixture.Session(), 120)) }
+func countsOf(s *session.Session) Counts {
+	return Counts{Groups: len(s.Groups), Records: Records(s.Groups)}
+}
+
+func TestRenderRunning(t *testing.T) { fixture.Golden(t, render(fixture.Session(), 120)) }
 
 // At the 60-column minimum the help is cut with an ellipsis.
-func TestRenderNarrow(t *testing.T) { golden.RequireEqual(t, render(fixture.Session(), 60)) }
+func TestRenderNarrow(t *testing.T) { fixture.Golden(t, render(fixture.Session(), 60)) }
 
 func TestRenderCrashed(t *testing.T) {
 	s := fixture.Session()
 	s.App.State, s.App.Signal = session.AppCrashed, "SIGSEGV"
 	s.Dropped = 12
 	s.Notices = append(s.Notices, fixture.Notice("shader 3 left uninstrumented"))
-	golden.RequireEqual(t, render(s, 120))
+	fixture.Golden(t, render(s, 120))
 }
 
 func TestRenderExited(t *testing.T) {
-	golden.RequireEqual(t, render(fixture.Empty(session.AppExited), 100))
+	fixture.Golden(t, render(fixture.Empty(session.AppExited), 100))
 }
 
 func TestRenderWidthIsExact(t *testing.T) {
@@ -84,4 +92,50 @@ func TestSpinnerRunsOnlyWhileLive(t *testing.T) {
 		t.Fatal("exited: the spinner kept ticking")
 	}
 	var _ tea.Cmd = m.Init()
+}
+
+// The bars set their background once, at the start, and reset once, at
+// the end: no glyph falls back to the terminal's background (the old bar
+// reset everything after each key of its help).
+func TestBarsSetBackgroundOnce(t *testing.T) {
+	for _, name := range themes.Names() {
+		th, _ := themes.Get(name)
+		st := common.NewStyles(th)
+		s := fixture.Session()
+		s.Dropped, s.Notices = 3, []session.Notice{fixture.Notice("n")}
+		for what, bar := range map[string]string{
+			"status": Render(st, s, "⠋", "run 2/2", countsOf(s), 200),
+			"footer": RenderKeys(st, keys.Default().All(), 200),
+		} {
+			if n := strings.Count(bar, "48;2;"); n != 1 || !strings.HasPrefix(bar, "\x1b[48;2;") {
+				t.Errorf("%s %s: background set %d times: %q", name, what, n, bar)
+			}
+			resets := strings.Count(bar, "\x1b[m") + strings.Count(bar, "\x1b[0m")
+			if resets != 1 || !strings.HasSuffix(bar, "\x1b[m") {
+				t.Errorf("%s %s: %d resets: %q", name, what, resets, bar)
+			}
+			if w := ansi.StringWidth(bar); w != 200 {
+				t.Errorf("%s %s: %d cells", name, what, w)
+			}
+		}
+	}
+}
+
+// The footer shows the keys it is given, key then what it does, and
+// leaves out those that do not fit.
+func TestRenderKeys(t *testing.T) {
+	k := keys.Default()
+	bs := []key.Binding{k.Help, k.Down, common.WithHelp(k.Filter, "filter"), k.Quit}
+	for _, tc := range []struct {
+		w    int
+		want string
+	}{
+		{60, " ? help  ↓/j down  / filter  q quit"},
+		{30, " ? help  ↓/j down  / filter"},
+		{12, " ? help"},
+	} {
+		if got := ansi.Strip(RenderKeys(fixture.Styles(), bs, tc.w)); got != common.Fit(tc.want, tc.w) {
+			t.Errorf("width %d: footer %q, want %q", tc.w, got, tc.want)
+		}
+	}
 }

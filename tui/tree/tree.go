@@ -14,9 +14,11 @@ package tree
 
 import (
 	"fmt"
-	"path"
 	"strconv"
 	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -59,192 +61,84 @@ func (g Grouping) String() string {
 }
 
 // Node is one row of the tree: an inner node (a command buffer, an action,
-// a pipeline, a location, a check) or a leaf (one error group).
+// a pipeline, a location, a check) or a leaf (one error group). A large
+// session has hundreds of thousands: the fields are kept small.
 type Node struct {
-	// Key identifies the node across rebuilds: the path of level keys.
-	Key string
 	// Label is the row's text without indentation and counts.
 	Label string
-	// Depth is 0 for the top level.
-	Depth int
-	// Group is the index in the session's groups of a leaf; -1 for inner
-	// nodes.
-	Group int
-	// First is the index of the first group below the node (itself for a
-	// leaf): what the detail and source panes show while it is selected.
-	First int
-	// Groups and Records count the groups and records below the node.
-	Groups, Records int
 	// Parent is nil at the top level.
 	Parent *Node
 	// Children are in first-arrival order.
 	Children []*Node
+	// Records counts the records below the node.
+	Records int
+	// Groups counts the groups below the node.
+	Groups int32
+	// Group is the index in the session's groups of a leaf; -1 for inner
+	// nodes.
+	Group int32
+	// First is the index of the first group below the node (itself for a
+	// leaf): what the detail and source panes show while it is selected.
+	First int32
+	// Depth is 0 for the top level.
+	Depth int16
+	// labelW is Label's width in cells.
+	labelW uint16
 }
 
 // Leaf reports whether n is an error group.
 func (n *Node) Leaf() bool { return n.Group >= 0 }
 
-// handleText names a handle: its debug name in quotes, else the handle.
-func handleText(h session.Handle) string {
-	switch {
-	case h.Name != "":
-		return strconv.Quote(h.Name)
-	case h.Handle != "":
-		return h.Handle
-	}
-	return "?"
+func (n *Node) setLabel(l string, w int) {
+	n.Label, n.labelW = l, uint16(min(w, 1<<16-1))
 }
 
-// Location is a group's place in its shader: "oob_fragment.frag:9", or
-// "shader 2 instr 112" without debug info.
-func Location(g *session.ErrorGroup) string {
-	if g.Source != nil && g.Source.File != "" && g.Source.Line > 0 {
-		return fmt.Sprintf("%s:%d", path.Base(g.Source.File), g.Source.Line)
-	}
-	return fmt.Sprintf("shader %d instr %d", g.Shader.ID, g.Instruction)
-}
-
-// ActionText is "#0 vkCmdDraw", with the debug-label path after a dash
-// when there is one.
-func ActionText(g *session.ErrorGroup) string {
-	a := g.Action
-	if a == "" {
-		a = "action"
-	}
-	s := fmt.Sprintf("#%d %s", g.ActionIndex, a)
-	if len(g.Labels) > 0 {
-		s += " — " + strings.Join(g.Labels, " › ")
-	}
-	return s
-}
-
-// LeafText is a group's row: check, location and stage (the count is
-// drawn apart).
-func LeafText(g *session.ErrorGroup) string {
-	s := g.Check + " " + Location(g)
-	if g.Stage != "" {
-		s += " " + g.Stage
-	}
-	return s
-}
-
-// level is one level of a grouping: a key and a label for a group.
-type level struct {
-	key   func(g *session.ErrorGroup) string
-	label func(g *session.ErrorGroup) string
-}
-
-var (
-	cbLevel = level{
-		key:   func(g *session.ErrorGroup) string { return "cb:" + g.CommandBuffer.Handle + "/" + g.CommandBuffer.Name },
-		label: func(g *session.ErrorGroup) string { return "cmdbuf " + handleText(g.CommandBuffer) },
-	}
-	actionLevel = level{
-		key: func(g *session.ErrorGroup) string {
-			return "a:" + strconv.FormatUint(uint64(g.ActionIndex), 10) + g.Action + "/" + strings.Join(g.Labels, "\x00")
-		},
-		label: ActionText,
-	}
-	pipelineLevel = level{
-		key:   func(g *session.ErrorGroup) string { return "p:" + g.Pipeline.Handle + "/" + g.Pipeline.Name },
-		label: func(g *session.ErrorGroup) string { return "pipeline " + handleText(g.Pipeline) },
-	}
-	sourceLevel = level{
-		key:   func(g *session.ErrorGroup) string { return "s:" + Location(g) },
-		label: Location,
-	}
-	checkLevel = level{
-		key:   func(g *session.ErrorGroup) string { return "c:" + g.Check },
-		label: func(g *session.ErrorGroup) string { return g.Check },
-	}
-)
-
-func levels(by Grouping) []level {
-	switch by {
-	case ByPipeline:
-		return []level{pipelineLevel, actionLevel}
-	case BySource:
-		return []level{sourceLevel}
-	case ByCheck:
-		return []level{checkLevel}
-	}
-	return []level{cbLevel, actionLevel, pipelineLevel}
-}
-
-// builder builds a tree group by group, so that groups appended by a live
-// update are added without building the rest again.
-type builder struct {
-	lv    []level
-	roots []*Node
-	index map[string]*Node
-	// done is the number of groups looked at.
-	done int
-}
-
-func newBuilder(by Grouping) *builder {
-	return &builder{lv: levels(by), index: map[string]*Node{}}
-}
-
-// add places groups[b.done:] that include accepts.
-func (b *builder) add(groups []*session.ErrorGroup, include func(i int) bool) {
-	for i := b.done; i < len(groups); i++ {
-		g := groups[i]
-		if g == nil || (include != nil && !include(i)) {
-			continue
+// textWidth is s's width in cells: quickly for text whose characters are
+// all one cell wide (ASCII, Latin, the dashes, quotes, bullets and arrows
+// labels use), else as the terminal counts it.
+func textWidth(s string) int {
+	n := 0
+	for _, r := range s {
+		narrow := r < 0x1100 || (r >= 0x2010 && r <= 0x205e) || (r >= 0x2190 && r <= 0x21ff)
+		if !narrow || unicode.Is(unicode.Mn, r) || r == utf8.RuneError {
+			return ansi.StringWidth(s)
 		}
-		var parent *Node
-		siblings := &b.roots
-		k := ""
-		for d, l := range b.lv {
-			k += "\x01" + l.key(g)
-			n := b.index[k]
-			if n == nil {
-				n = &Node{Key: k, Label: l.label(g), Depth: d, Group: -1, First: i, Parent: parent}
-				b.index[k] = n
-				*siblings = append(*siblings, n)
-			}
-			parent, siblings = n, &n.Children
-		}
-		leaf := &Node{Key: k + "\x01g:" + strconv.Itoa(i), Label: LeafText(g), Depth: len(b.lv), Group: i, First: i,
-			Parent: parent}
-		*siblings = append(*siblings, leaf)
+		n++
 	}
-	b.done = len(groups)
-	count(b.roots, groups)
+	return n
 }
 
-// count sets every node's group and record counts from the groups (whose
-// counts grow while the app runs).
-func count(ns []*Node, groups []*session.ErrorGroup) (g, r int) {
-	for _, n := range ns {
-		if n.Leaf() {
-			n.Groups, n.Records = 1, groups[n.Group].Count
-		} else {
-			n.Groups, n.Records = count(n.Children, groups)
-		}
-		g += n.Groups
-		r += n.Records
+// width is the cells n's row needs: cursor, indentation, glyph, label,
+// a space and the count.
+func (n *Node) width() int {
+	w := 1 + int(n.Depth)*Indent + 2 + int(n.labelW) + 2 + digits(n.Records)
+	if n.Groups > 1 {
+		w += len(" ·  groups") + digits(int(n.Groups))
 	}
-	return g, r
+	return w
 }
 
-// Build makes the tree of groups under grouping by; include, when not nil,
-// says which groups take part (a filter). Nodes keep first-arrival order.
-func Build(groups []*session.ErrorGroup, include func(i int) bool, by Grouping) []*Node {
-	b := newBuilder(by)
-	b.add(groups, include)
-	return b.roots
+func digits(n int) int {
+	d := 1
+	for ; n >= 10; n /= 10 {
+		d++
+	}
+	return d
 }
 
 // Flatten lists the rows that show: every node whose ancestors are all
-// expanded (a node is expanded unless collapsed says so).
-func Flatten(roots []*Node, collapsed map[string]bool) []*Node {
-	var out []*Node
+// expanded (a node is expanded unless collapsed, when not nil, says so).
+func Flatten(roots []*Node, collapsed func(*Node) bool) []*Node {
+	return flattenInto(nil, roots, collapsed)
+}
+
+// flattenInto is Flatten appending to out (a slice to reuse).
+func flattenInto(out []*Node, roots []*Node, collapsed func(*Node) bool) []*Node {
 	var walk func(ns []*Node)
 	walk = func(ns []*Node) {
 		for _, n := range ns {
 			out = append(out, n)
-			if !n.Leaf() && !collapsed[n.Key] {
+			if !n.Leaf() && (collapsed == nil || !collapsed(n)) {
 				walk(n.Children)
 			}
 		}
@@ -269,13 +163,13 @@ const Cursor = "›"
 // Render draws rows[offset:] (as many as fit) into exactly width×height
 // cells, the selected row (an index into rows) highlighted; focused picks
 // the selection style. Only the visible rows are formatted.
-func Render(st *common.Styles, rows []*Node, collapsed map[string]bool, selected, offset int, focused bool, width, height int) string {
+func Render(st *common.Styles, rows []*Node, collapsed func(*Node) bool, selected, offset int, focused bool, width, height int) string {
 	if width <= 0 || height <= 0 {
 		return ""
 	}
 	lines := make([]string, 0, height)
 	for i := max(offset, 0); i < len(rows) && len(lines) < height; i++ {
-		lines = append(lines, renderRow(st, rows[i], collapsed[rows[i].Key], i == selected, focused, width))
+		lines = append(lines, renderRow(st, rows[i], collapsed != nil && collapsed(rows[i]), i == selected, focused, width))
 	}
 	return common.Block(lines, width, height)
 }
@@ -293,10 +187,10 @@ func renderRow(st *common.Styles, n *Node, isCollapsed, selected, focused bool, 
 	if selected {
 		cursor = Cursor
 	}
-	prefix := cursor + strings.Repeat(" ", n.Depth*Indent) + glyph
+	prefix := cursor + strings.Repeat(" ", int(n.Depth)*Indent) + glyph
 	count := "×" + strconv.Itoa(n.Records)
 	if n.Groups > 1 {
-		count += " · " + strconv.Itoa(n.Groups) + " groups"
+		count += " · " + strconv.Itoa(int(n.Groups)) + " groups"
 	}
 	// The label is cut so that the count always shows.
 	room := width - ansi.StringWidth(prefix) - ansi.StringWidth(count) - 1
@@ -341,13 +235,17 @@ func Follow(offset, selected, n, visible int) int {
 
 // Model is the tree pane's state.
 type Model struct {
-	c         *common.Common
-	groups    []*session.ErrorGroup
-	include   func(i int) bool
-	by        Grouping
-	roots     []*Node
-	rows      []*Node
-	collapsed map[string]bool
+	c       *common.Common
+	groups  []*session.ErrorGroup
+	include func(i int) bool
+	by      Grouping
+	roots   []*Node
+	rows    []*Node
+	// collapsed names the collapsed nodes of each grouping, so that they
+	// stay collapsed across rebuilds (a filter, another grouping and back);
+	// closed are those nodes in the current build.
+	collapsed map[Grouping]map[nodeRef]bool
+	closed    map[*Node]bool
 	sel       int
 	offset    int
 	width     int
@@ -355,10 +253,42 @@ type Model struct {
 	focused   bool
 	total     int
 	b         *builder
+	query     string
+	// stale says nodes were added since the rows were last listed, at
+	// listed; listing them took listCost.
+	stale    bool
+	listed   time.Time
+	listCost time.Duration
 }
 
+// ListEvery is how often, at most, the rows are listed again while a large
+// snapshot is placed: and no more than an eighth of the time goes to it.
+const ListEvery = 250 * time.Millisecond
+
 // New returns an empty tree pane grouped by command buffer.
-func New(c *common.Common) *Model { return &Model{c: c, collapsed: map[string]bool{}} }
+func New(c *common.Common) *Model {
+	return &Model{c: c, collapsed: map[Grouping]map[nodeRef]bool{}, closed: map[*Node]bool{}}
+}
+
+// nodeRef names an inner node across builds of one grouping: its depth
+// and a group below it (its first when it was collapsed).
+type nodeRef struct {
+	depth int16
+	group int32
+}
+
+// isCollapsed reports whether inner node n is collapsed.
+func (m *Model) isCollapsed(n *Node) bool { return m.closed[n] }
+
+// close finds the collapsed nodes of the current build.
+func (m *Model) close() {
+	clear(m.closed)
+	for ref := range m.collapsed[m.by] {
+		if n := m.b.nodeFor(&Node{Depth: ref.depth, First: ref.group}); n != nil && n.Depth == ref.depth && !n.Leaf() {
+			m.closed[n] = true
+		}
+	}
+}
 
 // SetSize sets the pane's inner size (without its frame).
 func (m *Model) SetSize(w, h int) {
@@ -373,6 +303,11 @@ func (m *Model) SetFocused(f bool) { m.focused = f }
 // the node it was on. Groups are only ever appended by a live session, so
 // the groups past those already placed are added to the tree; fewer groups
 // than before (another session) build it again.
+//
+// A step places new groups for at most [StepTime]; [Model.Pending] says
+// whether more are waiting, which [Model.Continue] places, one step at a
+// time, so that a session arriving by the hundred thousand never holds the
+// screen.
 func (m *Model) SetGroups(g []*session.ErrorGroup) {
 	grow := m.b != nil && len(g) >= m.b.done
 	m.groups = g
@@ -380,12 +315,34 @@ func (m *Model) SetGroups(g []*session.ErrorGroup) {
 		m.rebuild()
 		return
 	}
-	m.update(func() { m.b.add(g, m.include) })
+	m.Continue()
 }
 
-// SetFilter restricts the tree to the groups include accepts (nil: all).
-func (m *Model) SetFilter(include func(i int) bool) {
-	m.include = include
+// StepTime is how long one call places new groups for (the tree is then
+// listed once more, which a large tree also takes a few milliseconds for).
+const StepTime = 15 * time.Millisecond
+
+// Pending reports whether groups are waiting to be placed.
+func (m *Model) Pending() bool { return m.b != nil && m.b.done < len(m.groups) }
+
+// Continue places the next step of the groups waiting.
+func (m *Model) Continue() {
+	if m.b == nil {
+		m.rebuild()
+		return
+	}
+	m.update(func() bool { return m.b.add(m.groups, m.include, time.Now().Add(StepTime)) })
+}
+
+// Reset forgets the groups placed: the next SetGroups is another run's
+// and builds the tree again (the selection stays on a node with the same
+// key, when there is one).
+func (m *Model) Reset() { m.b = nil }
+
+// SetFilter restricts the tree to the groups include accepts (nil: all);
+// the title shows the filter's text q.
+func (m *Model) SetFilter(include func(i int) bool, q string) {
+	m.include, m.query = include, q
 	m.rebuild()
 }
 
@@ -409,33 +366,44 @@ func (m *Model) SetGrouping(by Grouping) {
 
 // rebuild builds the tree again from scratch.
 func (m *Model) rebuild() {
-	m.update(func() {
+	m.update(func() bool {
 		m.b = newBuilder(m.by)
-		m.b.add(m.groups, m.include)
+		m.b.add(m.groups, m.include, time.Now().Add(StepTime))
+		return true
 	})
 }
 
-// update changes the tree with change and puts the selection back on the
-// node with the same key, or else on the first leaf.
-func (m *Model) update(change func()) {
-	var selKey string
+// update changes the tree with change and, when it added or replaced rows,
+// lists the rows again and puts the selection back on the node with the
+// same key, or else on the first leaf. A change that only grew counts
+// costs nothing more.
+func (m *Model) update(change func() bool) {
+	var was *Node
 	hadSel := m.sel < len(m.rows)
 	if hadSel {
-		selKey = m.rows[m.sel].Key
+		was = m.rows[m.sel]
 	}
-	change()
+	m.stale = change() || m.stale
 	m.roots = m.b.roots
-	m.total = 0
-	for _, r := range m.roots {
-		m.total += r.Groups
+	m.total = m.b.total
+	// While a large snapshot is placed, the rows are listed again only now
+	// and then: listing them costs as much as placing a step.
+	if !m.stale || (m.Pending() && time.Since(m.listed) < max(ListEvery, 8*m.listCost) && len(m.rows) > 0) {
+		return
 	}
-	m.rows = Flatten(m.roots, m.collapsed)
+	start := time.Now()
+	m.stale = false
+	m.close()
+	m.rows = flattenInto(m.rows[:0], m.roots, m.isCollapsed)
+	m.listed, m.listCost = time.Now(), time.Since(start)
 	if hadSel {
-		for i, n := range m.rows {
-			if n.Key == selKey {
-				m.sel = i
-				m.follow()
-				return
+		if n := m.b.nodeFor(was); n != nil {
+			for i, r := range m.rows {
+				if r == n {
+					m.sel = i
+					m.follow()
+					return
+				}
 			}
 		}
 	}
@@ -467,7 +435,7 @@ func (m *Model) SelectedNode() *Node {
 // or of the first group below the selected inner node; -1 when empty.
 func (m *Model) Selected() int {
 	if n := m.SelectedNode(); n != nil {
-		return n.First
+		return int(n.First)
 	}
 	return -1
 }
@@ -488,11 +456,11 @@ func (m *Model) SelectGroup(i int) bool {
 	var find func(ns []*Node) bool
 	find = func(ns []*Node) bool {
 		for _, n := range ns {
-			if n.Group == i {
+			if int(n.Group) == i {
 				leaf = n
 				return true
 			}
-			if !n.Leaf() && n.First <= i && find(n.Children) {
+			if !n.Leaf() && int(n.First) <= i && find(n.Children) {
 				return true
 			}
 		}
@@ -503,13 +471,13 @@ func (m *Model) SelectGroup(i int) bool {
 	}
 	changed := false
 	for p := leaf.Parent; p != nil; p = p.Parent {
-		if m.collapsed[p.Key] {
-			delete(m.collapsed, p.Key)
+		if m.isCollapsed(p) {
+			m.setCollapsed(p, false)
 			changed = true
 		}
 	}
 	if changed {
-		m.rows = Flatten(m.roots, m.collapsed)
+		m.rows = Flatten(m.roots, m.isCollapsed)
 	}
 	for r, n := range m.rows {
 		if n == leaf {
@@ -558,7 +526,7 @@ func (m *Model) NextLeaf(d int) bool {
 		}
 	}
 	next := ((pos+d)%len(leaves) + len(leaves)) % len(leaves)
-	return m.SelectGroup(leaves[next].Group)
+	return m.SelectGroup(int(leaves[next].Group))
 }
 
 func isBelow(n, anc *Node) bool {
@@ -573,16 +541,33 @@ func isBelow(n, anc *Node) bool {
 // SetCollapsed collapses or expands the selected inner node.
 func (m *Model) SetCollapsed(c bool) {
 	n := m.SelectedNode()
-	if n == nil || n.Leaf() || m.collapsed[n.Key] == c {
+	if n == nil || n.Leaf() || m.isCollapsed(n) == c {
 		return
 	}
-	if c {
-		m.collapsed[n.Key] = true
-	} else {
-		delete(m.collapsed, n.Key)
-	}
-	m.rows = Flatten(m.roots, m.collapsed)
+	m.setCollapsed(n, c)
+	m.rows = Flatten(m.roots, m.isCollapsed)
 	m.follow()
+}
+
+// setCollapsed collapses or expands inner node n (the rows are not listed
+// again).
+func (m *Model) setCollapsed(n *Node, c bool) {
+	refs := m.collapsed[m.by]
+	if refs == nil {
+		refs = map[nodeRef]bool{}
+		m.collapsed[m.by] = refs
+	}
+	if c {
+		refs[nodeRef{n.Depth, n.First}] = true
+		m.closed[n] = true
+		return
+	}
+	for ref := range refs {
+		if m.b.nodeFor(&Node{Depth: ref.depth, First: ref.group}) == n {
+			delete(refs, ref)
+		}
+	}
+	delete(m.closed, n)
 }
 
 // Toggle collapses an expanded inner node and expands a collapsed one; it
@@ -592,14 +577,14 @@ func (m *Model) Toggle() bool {
 	if n == nil || n.Leaf() {
 		return false
 	}
-	m.SetCollapsed(!m.collapsed[n.Key])
+	m.SetCollapsed(!m.isCollapsed(n))
 	return true
 }
 
 // IsCollapsed reports whether the selected node is a collapsed inner node.
 func (m *Model) IsCollapsed() bool {
 	n := m.SelectedNode()
-	return n != nil && !n.Leaf() && m.collapsed[n.Key]
+	return n != nil && m.isCollapsed(n)
 }
 
 // Left collapses the selected node when it is an expanded inner node, and
@@ -609,7 +594,7 @@ func (m *Model) Left() {
 	if n == nil {
 		return
 	}
-	if !n.Leaf() && !m.collapsed[n.Key] {
+	if !n.Leaf() && !m.isCollapsed(n) {
 		m.SetCollapsed(true)
 		return
 	}
@@ -636,11 +621,21 @@ func (m *Model) SelectRow(y int) bool {
 
 func (m *Model) follow() { m.offset = Follow(m.offset, m.sel, len(m.rows), m.height) }
 
-// Update handles the movement keys and space; the root sends it keys only
-// while the pane has focus, after its own (h, l, enter).
+// Update handles the keys of [Model.FullHelp] while the pane has focus, the
+// wheel (one row per notch) and a left click on a row (in the pane's own
+// coordinates).
 func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	k := m.c.Keys
-	if msg, ok := msg.(tea.KeyPressMsg); ok {
+	switch msg := msg.(type) {
+	case tea.MouseWheelMsg:
+		if d, ok := common.WheelDelta(msg, 1); ok {
+			m.Move(d)
+		}
+	case tea.MouseClickMsg:
+		if msg.Button == tea.MouseLeft {
+			m.SelectRow(msg.Y)
+		}
+	case tea.KeyPressMsg:
 		switch {
 		case key.Matches(msg, k.Up):
 			m.Move(-1)
@@ -654,26 +649,113 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 			m.Select(0)
 		case key.Matches(msg, k.Bottom):
 			m.Select(len(m.rows) - 1)
-		case key.Matches(msg, k.Toggle):
+		case key.Matches(msg, k.Toggle, k.Open):
 			m.Toggle()
+		case key.Matches(msg, k.Left):
+			m.Left()
+		case key.Matches(msg, k.Right):
+			m.SetCollapsed(false)
 		}
 	}
 	return nil
 }
 
+// ShortHelp is the footer's help while the tree has focus: moving, and
+// what enter, space, h and l do on the selected row.
+func (m *Model) ShortHelp() []key.Binding {
+	k := m.c.Keys
+	out := []key.Binding{k.Down, k.Up}
+	if n := m.SelectedNode(); n != nil && !n.Leaf() {
+		out = append(out, common.WithHelp(k.Open, "expand/collapse"))
+	}
+	return append(out, m.fold()...)
+}
+
+// fold is the help of h and l on the selected row: l only expands a
+// collapsed node (elsewhere it moves to the next pane).
+func (m *Model) fold() []key.Binding {
+	k := m.c.Keys
+	out := []key.Binding{common.WithHelp(k.Left, "collapse/parent")}
+	if m.IsCollapsed() {
+		out = append(out, common.WithHelp(k.Right, "expand"))
+	}
+	return out
+}
+
+// FullHelp lists every key the tree handles with the current selection:
+// enter only on a command buffer, action or pipeline row (on an error it
+// opens the source, which the root does), l only on a collapsed row.
+func (m *Model) FullHelp() [][]key.Binding {
+	k := m.c.Keys
+	act := []key.Binding{common.WithHelp(k.Toggle, "expand/collapse")}
+	if n := m.SelectedNode(); n != nil && !n.Leaf() {
+		act = append(act, common.WithHelp(k.Open, "expand/collapse"))
+	}
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, append(act, m.fold()...)}
+}
+
 // Total returns the number of groups in the tree (after the filter).
 func (m *Model) Total() int { return m.total }
 
-// Title is the pane's title: "Errors by command buffer (2 groups)".
+// Title is the pane's title: "Errors by command buffer (2 groups)", how
+// much of a large session is placed while it is placed ("(10000 groups,
+// 4% read)"), and the filter in force: "… (1 group) /frag".
 func (m *Model) Title() string {
 	g := "groups"
 	if m.total == 1 {
 		g = "group"
 	}
-	return fmt.Sprintf("Errors by %s (%d %s)", m.by, m.total, g)
+	t := fmt.Sprintf("Errors by %s (%d %s", m.by, m.total, g)
+	if m.Pending() {
+		t += fmt.Sprintf(", %d%% read", 100*m.b.done/len(m.groups))
+	}
+	t += ")"
+	if m.query != "" {
+		t += " /" + m.query
+	}
+	return t
 }
 
-// View draws the pane's inner area.
+// View draws the pane's inner area; with a filter that keeps nothing, it
+// says so.
 func (m *Model) View() string {
-	return Render(m.c.Styles, m.rows, m.collapsed, m.sel, m.offset, m.focused, m.width, m.height)
+	if len(m.rows) == 0 && m.query != "" {
+		return RenderNoMatch(m.c.Styles, m.query, m.width, m.height)
+	}
+	return Render(m.c.Styles, m.rows, m.isCollapsed, m.sel, m.offset, m.focused, m.width, m.height)
+}
+
+// RenderNoMatch is the tree when filter q keeps no group: a line that says
+// so and how to clear it, exactly width×height cells.
+func RenderNoMatch(st *common.Styles, q string, width, height int) string {
+	var lines []string
+	for _, l := range common.Lines(ansi.Wrap("no error group matches /"+common.Clean(q), width, "")) {
+		lines = append(lines, st.Warning.Render(l))
+	}
+	for _, l := range common.Lines(ansi.Wrap("/ edits the filter, esc clears it", width, "")) {
+		lines = append(lines, st.Muted.Render(l))
+	}
+	return common.Block(lines, width, height)
+}
+
+// More counts the rows above and below the pane's window.
+func (m *Model) More() common.More {
+	return common.More{Above: m.offset, Below: max(len(m.rows)-m.offset-m.height, 0)}
+}
+
+// NeededWidth is the width (without the frame) the widest row needs.
+func (m *Model) NeededWidth() int {
+	if m.b == nil {
+		return 0
+	}
+	return m.b.need
+}
+
+// Records counts the records of the groups in the tree (after the
+// filter).
+func (m *Model) Records() int {
+	if m.b == nil {
+		return 0
+	}
+	return m.b.records
 }

@@ -2,12 +2,14 @@ package tree
 
 import (
 	"fmt"
+	"regexp"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/gpuav-dbg/gpuav-dbg/session"
 	"github.com/gpuav-dbg/gpuav-dbg/tui/internal/fixture"
@@ -40,13 +42,13 @@ func render(t *testing.T, by Grouping, collapse ...int) string {
 	return out
 }
 
-func TestRenderByCommandBuffer(t *testing.T) { golden.RequireEqual(t, render(t, ByCommandBuffer)) }
-func TestRenderByPipeline(t *testing.T)      { golden.RequireEqual(t, render(t, ByPipeline)) }
-func TestRenderBySource(t *testing.T)        { golden.RequireEqual(t, render(t, BySource)) }
-func TestRenderByCheck(t *testing.T)         { golden.RequireEqual(t, render(t, ByCheck)) }
+func TestRenderByCommandBuffer(t *testing.T) { fixture.Golden(t, render(t, ByCommandBuffer)) }
+func TestRenderByPipeline(t *testing.T)      { fixture.Golden(t, render(t, ByPipeline)) }
+func TestRenderBySource(t *testing.T)        { fixture.Golden(t, render(t, BySource)) }
+func TestRenderByCheck(t *testing.T)         { fixture.Golden(t, render(t, ByCheck)) }
 
 // The second command buffer collapsed: its rows go, its count stays.
-func TestRenderCollapsed(t *testing.T) { golden.RequireEqual(t, render(t, ByCommandBuffer, 7)) }
+func TestRenderCollapsed(t *testing.T) { fixture.Golden(t, render(t, ByCommandBuffer, 7)) }
 
 func labels(rows []*Node) []string {
 	out := make([]string, len(rows))
@@ -81,12 +83,70 @@ func TestBuild(t *testing.T) {
 	got = labels(Flatten(Build(gs, func(i int) bool { return i != 0 }, BySource), nil))
 	want = []string{
 		"0:shader 2 instr 112 ×64/1",
-		"1:descriptor_index_oob shader 2 instr 112 fragment ×64/1",
+		"1:descriptor_index_oob ×64/1",
+		"2:#0 vkCmdDraw · cmdbuf 0x000055d5c3a1c9e0 ×64/1",
 		"0:oob_compute.comp:7 ×7/1",
-		"1:buffer_oob oob_compute.comp:7 compute ×7/1",
+		"1:buffer_oob ×7/1",
+		`2:#2 vkCmdDispatch · cmdbuf "compute cb" ×7/1`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("by source, filtered:\n%s", strings.Join(got, "\n"))
+	}
+}
+
+// manyActions is one check at one source line in fifty dispatches of two
+// command buffers, two of them at two instructions of the same line.
+func manyActions() []*session.ErrorGroup {
+	var gs []*session.ErrorGroup
+	for i := range 50 {
+		g := fixture.Compute()
+		g.ActionIndex = uint32(i / 2)
+		g.CommandBuffer = session.Handle{Handle: fmt.Sprintf("0x%x", 0x100+i%2), Name: fmt.Sprintf("cmd-%d", i%2)}
+		g.Labels = nil
+		gs = append(gs, g)
+	}
+	g := fixture.Compute()
+	g.ActionIndex, g.Instruction = 0, 58
+	g.CommandBuffer, g.Labels = gs[0].CommandBuffer, nil
+	return append(gs, g)
+}
+
+// No grouping lists two rows that read the same: the rows say what tells
+// the groups apart (action, command buffer; shader and instruction when
+// those are the same).
+func TestNoIdenticalRows(t *testing.T) {
+	gs := manyActions()
+	for by := range NumGroupings {
+		rows := Flatten(Build(gs, nil, by), nil)
+		seen := map[string]bool{}
+		leaves := 0
+		for _, n := range rows {
+			text := n.Label // with its ancestors': the row as it reads in place
+			for p := n.Parent; p != nil; p = p.Parent {
+				text = p.Label + " / " + text
+			}
+			if n.Leaf() {
+				leaves++
+				if seen[text] {
+					t.Errorf("%s: two rows read %q", by, text)
+				}
+				seen[text] = true
+			}
+		}
+		if leaves != len(gs) {
+			t.Errorf("%s: %d leaves for %d groups", by, leaves, len(gs))
+		}
+	}
+	got := labels(Flatten(Build(gs, nil, BySource), nil))
+	want := []string{
+		"0:oob_compute.comp:9 ×204/51",
+		"1:descriptor_index_oob ×204/51",
+		`2:#0 vkCmdDispatch · cmdbuf "cmd-0" · shader 1 instr 57 ×4/1`,
+		`2:#0 vkCmdDispatch · cmdbuf "cmd-1" ×4/1`,
+		`2:#1 vkCmdDispatch · cmdbuf "cmd-0" ×4/1`,
+	}
+	if strings.Join(got[:5], "\n") != strings.Join(want, "\n") || got[len(got)-1] != `2:#0 vkCmdDispatch · cmdbuf "cmd-0" · shader 1 instr 58 ×4/1` {
+		t.Fatalf("by source:\n%s", strings.Join(got, "\n"))
 	}
 }
 
@@ -150,7 +210,7 @@ func TestModel(t *testing.T) {
 	// Regrouping keeps the selected group.
 	m.SelectGroup(2)
 	m.SetGrouping(ByCheck)
-	if m.Selected() != 2 || !m.SelectedNode().Leaf() || m.Cursor() != 4 {
+	if m.Selected() != 2 || !m.SelectedNode().Leaf() || m.Cursor() != 7 {
 		t.Fatalf("regroup: group %d row %d", m.Selected(), m.Cursor())
 	}
 	// G and g, and the scroll window follows.
@@ -188,5 +248,93 @@ func BenchmarkRender(b *testing.B) {
 	for range b.N {
 		m.Update(press("j"))
 		_ = m.View()
+	}
+}
+
+// largeGroups is a large session's groups: n groups over 100 command
+// buffers, 10 pipelines and 50 source lines, one dispatch each.
+func largeGroups(n int) []*session.ErrorGroup {
+	gs := make([]*session.ErrorGroup, n)
+	for i := range gs {
+		g := fixture.Compute()
+		g.CommandBuffer = session.Handle{Handle: fmt.Sprintf("0x%x", 0x3000+i%100), Name: fmt.Sprintf("cmd-%d", i%100)}
+		g.ActionIndex = uint32(i / 100)
+		g.Pipeline = session.Handle{Handle: fmt.Sprintf("0x%x", 0x2000+i%10)}
+		g.Instruction = uint32(100 + i%50)
+		g.Source = &session.Source{File: fixture.ComputeFile, Line: 1 + i%50, Column: 5}
+		g.Labels = []string{"frame", fmt.Sprintf("pass %d", i%4)}
+		gs[i] = g
+	}
+	return gs
+}
+
+// BenchmarkBuildLarge builds the tree of a large session (250,000 groups)
+// under each grouping: what opening it costs the TUI.
+func BenchmarkBuildLarge(b *testing.B) {
+	gs := largeGroups(250_000)
+	for by := range NumGroupings {
+		b.Run(by.String(), func(b *testing.B) {
+			b.ReportAllocs()
+			var live uint64
+			var cpu time.Duration
+			for range b.N {
+				b.StopTimer()
+				before := fixture.HeapInUse()
+				b.StartTimer()
+				c0 := fixture.CPUTime()
+				m := New(fixture.Common())
+				m.SetSize(60, 40)
+				m.SetGrouping(by)
+				m.SetGroups(gs)
+				for m.Pending() {
+					m.Continue()
+				}
+				if m.Total() != len(gs) {
+					b.Fatalf("%d groups in the tree", m.Total())
+				}
+				b.StopTimer()
+				cpu += fixture.CPUTime() - c0
+				live = max(live, fixture.HeapInUse()-before)
+				runtime.KeepAlive(m)
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(live)/(1<<20), "live-MB")
+			b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
+		})
+	}
+}
+
+// A large snapshot is placed a step at a time: a step stops at its
+// deadline (after a multiple of 64 groups), the next goes on from there,
+// and the counts are those of the groups placed.
+func TestSteps(t *testing.T) {
+	gs := largeGroups(200)
+	b := newBuilder(ByCommandBuffer)
+	past := time.Now().Add(-time.Second)
+	for _, want := range []int{64, 128, 192, 200} {
+		b.add(gs, nil, past)
+		if b.done != want || b.total != want {
+			t.Fatalf("step: %d groups looked at, %d placed; want %d", b.done, b.total, want)
+		}
+	}
+	// The model says how much it has read while it places, and places it
+	// all.
+	gs = largeGroups(100_000)
+	m := New(fixture.Common())
+	m.SetSize(60, 20)
+	m.SetGroups(gs)
+	read := regexp.MustCompile(`^Errors by command buffer \(\d+ groups, \d+% read\)$`)
+	for m.Pending() {
+		if !read.MatchString(m.Title()) {
+			t.Fatalf("title while placing: %q", m.Title())
+		}
+		m.Continue()
+	}
+	recs := 0
+	for _, g := range gs {
+		recs += g.Count
+	}
+	if m.Total() != len(gs) || m.Records() != recs || m.Title() != "Errors by command buffer (100000 groups)" {
+		t.Fatalf("placed: %d groups, %d records, %q", m.Total(), m.Records(), m.Title())
 	}
 }

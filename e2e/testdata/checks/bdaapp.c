@@ -42,7 +42,7 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    ca_create_instance();
+    capp_create_instance(&ca, NULL);
     VkPhysicalDeviceVulkan12Features f12 = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
         .bufferDeviceAddress = VK_TRUE,
@@ -50,16 +50,18 @@ int main(int argc, char **argv)
     ca_create_stage_device(VK_FALSE, &f12, NULL, 0);
 
     VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
-    buffer data = ca_make_buffer(64, usage);
-    buffer result = ca_make_buffer(16, usage);
+    capp_buffer data = capp_buffer_create(&ca, 64, usage);
+    capp_buffer result = capp_buffer_create(&ca, 16, usage);
     for (uint32_t i = 0; i < 16; i++)
         ((uint32_t *)data.map)[i] = 100 + i;
-    if (destroy)
-        vkDestroyBuffer(dev, data.buf, NULL); /* the memory stays: only the buffer is gone */
+    if (destroy) {
+        vkDestroyBuffer(ca.dev, data.buf, NULL); /* the memory stays: only the buffer is gone */
+        data.buf = VK_NULL_HANDLE;
+    }
 
     VkPipelineLayout layout = ca_pipeline_layout(VK_NULL_HANDLE, VK_SHADER_STAGE_ALL, 24);
 
-    target t;
+    capp_image t;
     VkPipeline pipe = ca_stage_pipeline(stage, dir, "bda", "bda_plain", layout, &t);
 
     VkCommandBuffer cmd;
@@ -70,23 +72,16 @@ int main(int argc, char **argv)
         uint64_t data, result;
         uint32_t index, write;
     } pc = {data.addr, result.addr, index, write};
-    ca_record_one(cmd, stage, t, pipe, layout, VK_NULL_HANDLE, 0, NULL, &pc, sizeof pc);
+    ca_record_one(cmd, stage, &t, pipe, layout, VK_NULL_HANDLE, 0, NULL, &pc, sizeof pc);
     printf("data=0x%llx size=64 result=0x%llx rsize=16\n", (unsigned long long)data.addr,
            (unsigned long long)result.addr);
     fflush(stdout);
     ca_submit_wait(cmd);
     printf("value=%u\n", ((uint32_t *)result.map)[0]);
     fflush(stdout);
-    vkDeviceWaitIdle(dev);
-    vkDestroyPipeline(dev, pipe, NULL);
-    vkDestroyPipelineLayout(dev, layout, NULL);
-    vkDestroyCommandPool(dev, pool, NULL);
-    ca_destroy_target(t);
-    if (!destroy)
-        vkDestroyBuffer(dev, data.buf, NULL);
-    vkDestroyBuffer(dev, result.buf, NULL);
-    vkFreeMemory(dev, data.mem, NULL);
-    vkFreeMemory(dev, result.mem, NULL);
-    ca_destroy_device();
+    ca_teardown(pipe, layout, pool, VK_NULL_HANDLE, VK_NULL_HANDLE, &t);
+    capp_buffer_destroy(&ca, &data);
+    capp_buffer_destroy(&ca, &result);
+    capp_destroy(&ca);
     return 0;
 }

@@ -54,13 +54,13 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    ca_create_instance();
+    capp_create_instance(&ca, NULL);
     ca_create_stage_device(robust ? VK_TRUE : VK_FALSE, NULL, NULL, 0);
 
-    buffer params = ca_make_buffer(256, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT);
-    buffer data = ca_make_buffer(256, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
-    buffer result = ca_make_buffer(16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
-    buffer tail = ca_make_buffer(256, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    capp_buffer params = capp_buffer_create(&ca, 256, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT);
+    capp_buffer data = capp_buffer_create(&ca, 256, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    capp_buffer result = capp_buffer_create(&ca, 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    capp_buffer tail = capp_buffer_create(&ca, 256, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
     for (uint32_t i = 0; i < 16; i++) {
         uint32_t *v = (uint32_t *)params.map + 4 * i;
         v[0] = 10 * i + 1, v[1] = 10 * i + 2, v[2] = 10 * i + 3, v[3] = 10 * i + 4;
@@ -81,7 +81,7 @@ int main(int argc, char **argv)
     };
     VkDescriptorSetLayout dsl;
     VkDescriptorPool dpool;
-    VkDescriptorSet set = ca_descriptor_set(lb, 4, &dsl, &dpool);
+    VkDescriptorSet set = capp_single_set(&ca, lb, 4, &dsl, &dpool);
     VkDescriptorBufferInfo bi[4] = {
         {params.buf, 0, params_range},
         {data.buf, 0, data_range},
@@ -93,34 +93,25 @@ int main(int argc, char **argv)
         w[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set,
                                       .dstBinding = i, .descriptorCount = 1, .descriptorType = lb[i].descriptorType,
                                       .pBufferInfo = &bi[i]};
-    vkUpdateDescriptorSets(dev, 4, w, 0, NULL);
+    vkUpdateDescriptorSets(ca.dev, 4, w, 0, NULL);
 
     VkPipelineLayout layout = ca_pipeline_layout(dsl, VK_SHADER_STAGE_ALL, sizeof pc);
-    target t;
+    capp_image t;
     VkPipeline pipe = ca_stage_pipeline(stage, dir, "buf", "buf_plain", layout, &t);
 
     VkCommandBuffer cmd;
     VkCommandPool pool = ca_command_buffers(0, 1, &cmd);
     ca_name_cmd_pipeline(cmd, "buf-cmd", pipe, "buf-pipeline");
 
-    ca_record_one(cmd, stage, t, pipe, layout, set, 1, &dyn, &pc, sizeof pc);
+    ca_record_one(cmd, stage, &t, pipe, layout, set, 1, &dyn, &pc, sizeof pc);
     ca_submit_wait(cmd);
     printf("value=%u\n", ((uint32_t *)result.map)[0]);
     printf("d4=%u\n", ((uint32_t *)data.map)[4]);
     fflush(stdout);
-    vkDeviceWaitIdle(dev);
-    vkDestroyPipeline(dev, pipe, NULL);
-    vkDestroyPipelineLayout(dev, layout, NULL);
-    vkDestroyCommandPool(dev, pool, NULL);
-    ca_destroy_target(t);
-    ca_destroy_modules();
-    vkDestroyDescriptorPool(dev, dpool, NULL);
-    vkDestroyDescriptorSetLayout(dev, dsl, NULL);
-    buffer all[4] = {params, data, result, tail};
-    for (int i = 0; i < 4; i++) {
-        vkDestroyBuffer(dev, all[i].buf, NULL);
-        vkFreeMemory(dev, all[i].mem, NULL);
-    }
-    ca_destroy_device();
+    ca_teardown(pipe, layout, pool, dpool, dsl, &t);
+    capp_buffer all[4] = {params, data, result, tail};
+    for (int i = 0; i < 4; i++)
+        capp_buffer_destroy(&ca, &all[i]);
+    capp_destroy(&ca);
     return 0;
 }

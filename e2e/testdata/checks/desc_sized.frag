@@ -6,5 +6,5 @@ layout(set = 0, binding = 1, std430) buffer Data { uint v[]; } data[8];
 layout(push_constant) uniform PC { uint index; } pc;
 void main() {
     color = vec4(1.0);
-    result.v[0] = data[pc.index].v[0] + 1u;
+    result.v[0] = data[pc.index].v[0] + 1u; // EXPECT descriptor_uninitialized+descriptor_destroyed
 }

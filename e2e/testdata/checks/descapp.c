@@ -58,16 +58,16 @@ typedef struct {
 } test_case;
 
 static const test_case cases[] = {
-    {"clean", 8, 4, 4, UINT32_MAX, UINT32_MAX, 1, 1, 1},
-    {"runtime_oob", 4, 0, 4, UINT32_MAX, UINT32_MAX, 5, 1, 1},
-    {"variable_count", 16, 6, 6, UINT32_MAX, UINT32_MAX, 6, 1, 1},
-    {"uninitialized", 8, 4, 4, 2, UINT32_MAX, 2, 1, 1},
-    {"destroyed", 8, 4, 4, UINT32_MAX, 3, 3, 1, 1},
-    {"many_sets", 8, 4, 4, 2, UINT32_MAX, 2, 3, 1},
-    {"growth", 20000, 20000, 20000, 19999, UINT32_MAX, 19999, 1, 2},
-    {"push", 8, 0, 4, 2, UINT32_MAX, 2, 1, 1, 1},
-    {"push_template", 8, 0, 4, 2, UINT32_MAX, 2, 1, 1, 2},
-    {"push_clean", 8, 0, 4, UINT32_MAX, UINT32_MAX, 1, 1, 1, 1},
+    {"clean", 8, 4, 4, UINT32_MAX, UINT32_MAX, 1, 1, 1, 0, 0},
+    {"runtime_oob", 4, 0, 4, UINT32_MAX, UINT32_MAX, 5, 1, 1, 0, 0},
+    {"variable_count", 16, 6, 6, UINT32_MAX, UINT32_MAX, 6, 1, 1, 0, 0},
+    {"uninitialized", 8, 4, 4, 2, UINT32_MAX, 2, 1, 1, 0, 0},
+    {"destroyed", 8, 4, 4, UINT32_MAX, 3, 3, 1, 1, 0, 0},
+    {"many_sets", 8, 4, 4, 2, UINT32_MAX, 2, 3, 1, 0, 0},
+    {"growth", 20000, 20000, 20000, 19999, UINT32_MAX, 19999, 1, 2, 0, 0},
+    {"push", 8, 0, 4, 2, UINT32_MAX, 2, 1, 1, 1, 0},
+    {"push_template", 8, 0, 4, 2, UINT32_MAX, 2, 1, 1, 2, 0},
+    {"push_clean", 8, 0, 4, UINT32_MAX, UINT32_MAX, 1, 1, 1, 1, 0},
     {"sized_clean", 8, 0, 4, UINT32_MAX, UINT32_MAX, 1, 1, 1, 0, 1},
     {"sized_uninitialized", 8, 0, 4, 2, UINT32_MAX, 2, 1, 1, 0, 1},
     {"sized_destroyed", 8, 0, 4, UINT32_MAX, 3, 3, 1, 1, 0, 1},
@@ -114,7 +114,7 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    ca_create_instance();
+    capp_create_instance(&ca, NULL);
     VkPhysicalDeviceVulkan12Features f12 = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
         .descriptorIndexing = VK_TRUE,
@@ -128,10 +128,10 @@ int main(int argc, char **argv)
     ca_create_stage_device(VK_FALSE, &f12, dev_exts, tc->push ? 1 : 0);
 
     /* Buffers: result, and one per element (v[0] = 100 + i). */
-    buffer result = ca_make_buffer(16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
-    buffer data[NBUF];
+    capp_buffer result = capp_buffer_create(&ca, 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    capp_buffer data[NBUF];
     for (uint32_t i = 0; i < NBUF; i++) {
-        data[i] = ca_make_buffer(16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+        data[i] = capp_buffer_create(&ca, 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
         ((uint32_t *)data[i].map)[0] = 100 + i;
     }
 
@@ -153,14 +153,14 @@ int main(int argc, char **argv)
         .flags = tc->push ? VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR : 0, .bindingCount = 2,
         .pBindings = lb};
     VkDescriptorSetLayout dsl;
-    CHECK(vkCreateDescriptorSetLayout(dev, &dslci, NULL, &dsl));
+    CHECK(vkCreateDescriptorSetLayout(ca.dev, &dslci, NULL, &dsl));
     uint32_t per_set = 1 + (tc->variable ? tc->variable : tc->layout_count);
     VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, per_set * tc->nsets};
     VkDescriptorPoolCreateInfo dpci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
                                        .maxSets = tc->nsets, .poolSizeCount = 1, .pPoolSizes = &ps};
     VkDescriptorPool dpool = VK_NULL_HANDLE;
     if (!tc->push)
-        CHECK(vkCreateDescriptorPool(dev, &dpci, NULL, &dpool));
+        CHECK(vkCreateDescriptorPool(ca.dev, &dpci, NULL, &dpool));
     VkDescriptorSet sets[3] = {0};
     uint32_t nelems = tc->variable ? tc->variable : tc->layout_count;
     VkDescriptorBufferInfo *infos = calloc(1 + nelems, sizeof *infos);
@@ -181,23 +181,23 @@ int main(int argc, char **argv)
         VkDescriptorSetAllocateInfo dsai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
                                             .pNext = tc->variable ? &vc : NULL, .descriptorPool = dpool,
                                             .descriptorSetCount = 1, .pSetLayouts = &dsl};
-        CHECK(vkAllocateDescriptorSets(dev, &dsai, &sets[s]));
+        CHECK(vkAllocateDescriptorSets(ca.dev, &dsai, &sets[s]));
         uint32_t n = make_writes(writes, sets[s], infos, tc->written, skip);
-        vkUpdateDescriptorSets(dev, n, writes, 0, NULL);
+        vkUpdateDescriptorSets(ca.dev, n, writes, 0, NULL);
     }
     if (!tc->push)
         free(infos); /* pushes read it while recording */
     if (tc->destroy != UINT32_MAX) {
         /* The memory stays allocated: only the buffer is gone. */
-        vkDestroyBuffer(dev, data[tc->destroy].buf, NULL);
+        vkDestroyBuffer(ca.dev, data[tc->destroy].buf, NULL);
         data[tc->destroy].buf = VK_NULL_HANDLE;
     }
 
     VkPipelineLayout layout = ca_pipeline_layout(dsl, stages, 4);
     PFN_vkCmdPushDescriptorSetKHR push =
-        (PFN_vkCmdPushDescriptorSetKHR)vkGetDeviceProcAddr(dev, "vkCmdPushDescriptorSetKHR");
+        (PFN_vkCmdPushDescriptorSetKHR)vkGetDeviceProcAddr(ca.dev, "vkCmdPushDescriptorSetKHR");
     PFN_vkCmdPushDescriptorSetWithTemplateKHR push_tmpl =
-        (PFN_vkCmdPushDescriptorSetWithTemplateKHR)vkGetDeviceProcAddr(dev, "vkCmdPushDescriptorSetWithTemplateKHR");
+        (PFN_vkCmdPushDescriptorSetWithTemplateKHR)vkGetDeviceProcAddr(ca.dev, "vkCmdPushDescriptorSetWithTemplateKHR");
     VkDescriptorUpdateTemplate tmpl = VK_NULL_HANDLE;
     if (tc->push == 2) {
         /* One entry per write, reading infos. */
@@ -212,10 +212,10 @@ int main(int argc, char **argv)
             .pDescriptorUpdateEntries = ent, .templateType = VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_PUSH_DESCRIPTORS_KHR,
             .pipelineBindPoint = stage == CA_COMPUTE ? VK_PIPELINE_BIND_POINT_COMPUTE : VK_PIPELINE_BIND_POINT_GRAPHICS,
             .pipelineLayout = layout, .set = 0};
-        CHECK(vkCreateDescriptorUpdateTemplate(dev, &tci, NULL, &tmpl));
+        CHECK(vkCreateDescriptorUpdateTemplate(ca.dev, &tci, NULL, &tmpl));
         free(ent);
     }
-    target t;
+    capp_image t;
     VkPipeline pipe = ca_stage_pipeline(stage, dir, tc->sized ? "desc_sized" : "desc", "desc_plain", layout, &t);
 
     VkCommandBuffer cmd;
@@ -224,11 +224,10 @@ int main(int argc, char **argv)
 
     uint32_t index = tc->index;
     for (int sub = 1; sub <= tc->submits; sub++) {
-        VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-        CHECK(vkBeginCommandBuffer(cmd, &begin));
+        capp_begin(cmd, 0);
         VkPipelineBindPoint bp = stage == CA_COMPUTE ? VK_PIPELINE_BIND_POINT_COMPUTE : VK_PIPELINE_BIND_POINT_GRAPHICS;
         if (stage != CA_COMPUTE)
-            ca_begin_rendering(cmd, t);
+            capp_begin_rendering(cmd, &t, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
         vkCmdBindPipeline(cmd, bp, pipe);
         vkCmdPushConstants(cmd, layout, stages, 0, sizeof index, &index);
         for (uint32_t s = 0; s < tc->nsets; s++) {
@@ -252,27 +251,16 @@ int main(int argc, char **argv)
     }
     printf("value=%u\n", ((uint32_t *)result.map)[0]);
     fflush(stdout);
-    vkDeviceWaitIdle(dev);
-    vkDestroyPipeline(dev, pipe, NULL);
-    ca_destroy_modules();
-    vkDestroyPipelineLayout(dev, layout, NULL);
-    vkDestroyCommandPool(dev, pool, NULL);
-    if (dpool)
-        vkDestroyDescriptorPool(dev, dpool, NULL);
+    ca_teardown(pipe, layout, pool, dpool, VK_NULL_HANDLE, &t);
     if (tmpl)
-        vkDestroyDescriptorUpdateTemplate(dev, tmpl, NULL);
+        vkDestroyDescriptorUpdateTemplate(ca.dev, tmpl, NULL);
     if (tc->push)
         free(infos);
     free(writes);
-    vkDestroyDescriptorSetLayout(dev, dsl, NULL);
-    ca_destroy_target(t);
-    for (uint32_t i = 0; i < NBUF; i++) {
-        if (data[i].buf)
-            vkDestroyBuffer(dev, data[i].buf, NULL);
-        vkFreeMemory(dev, data[i].mem, NULL);
-    }
-    vkDestroyBuffer(dev, result.buf, NULL);
-    vkFreeMemory(dev, result.mem, NULL);
-    ca_destroy_device();
+    vkDestroyDescriptorSetLayout(ca.dev, dsl, NULL);
+    for (uint32_t i = 0; i < NBUF; i++)
+        capp_buffer_destroy(&ca, &data[i]);
+    capp_buffer_destroy(&ca, &result);
+    capp_destroy(&ca);
     return 0;
 }

@@ -7,7 +7,7 @@ layout(push_constant) uniform PC { vec4 origin; vec4 dir; float tmin; float tmax
 
 void main() {
     rayQueryEXT q;
-    rayQueryInitializeEXT(q, tlas, pc.flags, 0xff, pc.origin.xyz, pc.tmin, pc.dir.xyz, pc.tmax);
+    rayQueryInitializeEXT(q, tlas, pc.flags, 0xff, pc.origin.xyz, pc.tmin, pc.dir.xyz, pc.tmax); // EXPECT ray_query
     while (rayQueryProceedEXT(q)) {}
     outs.hit[gl_GlobalInvocationID.x] = rayQueryGetIntersectionTypeEXT(q, true) == gl_RayQueryCommittedIntersectionNoneEXT ? 0.0 : 1.0;
 }

@@ -9,7 +9,7 @@ layout(push_constant) uniform PC { uint index; uint rindex; } pc;
 void main() {
     color = vec4(1.0);
     if (gl_FragCoord.x == 0.5 && gl_FragCoord.y == 0.5) {
-        result.v[0] = data[pc.index].v[0] + 1u;
-        result.v[1] = rdata[pc.rindex].v[0] + 1u;
+        result.v[0] = data[pc.index].v[0] + 1u; // EXPECT descriptor_index_oob
+        result.v[1] = rdata[pc.rindex].v[0] + 1u; // EXPECT descriptor_uninitialized+descriptor_destroyed
     }
 }

@@ -11,7 +11,7 @@ void main() {
     gl_Position = gl_in[0].gl_Position; gl_PrimitiveID = gl_PrimitiveIDIn;
     EmitVertex();
     if (gl_PrimitiveIDIn == 1 && gl_InvocationID == 2) {
-        result.v[0] = data[pc.index].v[0] + 1u;
-        result.v[1] = rdata[pc.rindex].v[0] + 1u;
+        result.v[0] = data[pc.index].v[0] + 1u; // EXPECT descriptor_index_oob
+        result.v[1] = rdata[pc.rindex].v[0] + 1u; // EXPECT descriptor_uninitialized+descriptor_destroyed
     }
 }

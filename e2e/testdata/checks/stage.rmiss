@@ -9,7 +9,7 @@ layout(set = 0, binding = 4, std430) buffer RData { uint v[]; } rdata[];
 layout(push_constant) uniform PC { uint index; uint rindex; } pc;
 void main() {
     if (gl_LaunchIDEXT == uvec3(3, 1, 0)) {
-        result.v[0] = data[pc.index].v[0] + 1u;
-        result.v[1] = rdata[pc.rindex].v[0] + 1u;
+        result.v[0] = data[pc.index].v[0] + 1u; // EXPECT descriptor_index_oob
+        result.v[1] = rdata[pc.rindex].v[0] + 1u; // EXPECT descriptor_uninitialized+descriptor_destroyed
     }
 }

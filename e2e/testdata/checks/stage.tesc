@@ -10,7 +10,7 @@ void main() {
     gl_TessLevelOuter[0] = 2.0; gl_TessLevelOuter[1] = 1.0;
     gl_out[gl_InvocationID].gl_Position = gl_in[0].gl_Position;
     if (gl_PrimitiveID == 2 && gl_InvocationID == 1) {
-        result.v[0] = data[pc.index].v[0] + 1u;
-        result.v[1] = rdata[pc.rindex].v[0] + 1u;
+        result.v[0] = data[pc.index].v[0] + 1u; // EXPECT descriptor_index_oob
+        result.v[1] = rdata[pc.rindex].v[0] + 1u; // EXPECT descriptor_uninitialized+descriptor_destroyed
     }
 }

@@ -8,7 +8,7 @@ layout(push_constant) uniform PC { uint index; uint rindex; } pc;
 void main() {
     gl_Position = vec4(0.0, 0.0, 0.0, 1.0); gl_PointSize = 1.0;
     if (gl_VertexIndex == 2 && gl_InstanceIndex == 1) {
-        result.v[0] = data[pc.index].v[0] + 1u;
-        result.v[1] = rdata[pc.rindex].v[0] + 1u;
+        result.v[0] = data[pc.index].v[0] + 1u; // EXPECT descriptor_index_oob
+        result.v[1] = rdata[pc.rindex].v[0] + 1u; // EXPECT descriptor_uninitialized+descriptor_destroyed
     }
 }

@@ -12,9 +12,9 @@ layout(set = 0, binding = 6, std430) buffer Small { uint v[]; } small;
 layout(push_constant) uniform PC { uint index; uint rindex; uint kind; uint pad; Ref ref; float tmin; float tmax; } pc;
 void main() {
     if (gl_LaunchIDEXT == uvec3(3, 1, 0)) {
-        if (pc.kind == 1u) result.v[0] = pc.ref.v[pc.index] + 1u;
-        if (pc.kind == 2u) result.v[0] = texelFetch(texels, int(pc.index)).x + 1u;
-        if (pc.kind == 3u) result.v[0] = small.v[pc.index] + 1u;
-        if (pc.kind == 4u) { rayQueryEXT q; rayQueryInitializeEXT(q, tlas, gl_RayFlagsOpaqueEXT, 0xffu, vec3(0.0), pc.tmin, vec3(0.0, 0.0, 1.0), pc.tmax); while (rayQueryProceedEXT(q)) {} result.v[0] = 1u + uint(rayQueryGetIntersectionTypeEXT(q, true)); }
+        if (pc.kind == 1u) result.v[0] = pc.ref.v[pc.index] + 1u; // EXPECT bda_oob
+        if (pc.kind == 2u) result.v[0] = texelFetch(texels, int(pc.index)).x + 1u; // EXPECT texel_buffer_oob
+        if (pc.kind == 3u) result.v[0] = small.v[pc.index] + 1u; // EXPECT buffer_oob
+        if (pc.kind == 4u) { rayQueryEXT q; rayQueryInitializeEXT(q, tlas, gl_RayFlagsOpaqueEXT, 0xffu, vec3(0.0), pc.tmin, vec3(0.0, 0.0, 1.0), pc.tmax); while (rayQueryProceedEXT(q)) {} result.v[0] = 1u + uint(rayQueryGetIntersectionTypeEXT(q, true)); } // EXPECT ray_query
     }
 }

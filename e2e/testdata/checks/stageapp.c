@@ -88,8 +88,6 @@ enum { TESC, TESE, GEOM, TASK, MESH, VERT, FRAG, RCHIT, RAHIT, RMISS, RINT, RCAL
 static const char *const stage_names[NSTAGES] = {"tesc", "tese", "geom", "task", "mesh", "vert", "frag",
                                                  "rchit", "rahit", "rmiss", "rint", "rcall", "rgen"};
 
-#define PROC(name) PFN_##name p##name = (PFN_##name)vkGetDeviceProcAddr(dev, #name)
-
 /* prefix names the shader of the stage under test: PREFIX.<stage>
  * ("stage", or "stage_more" for the other checks' cases). */
 static const char *prefix = "stage";
@@ -102,144 +100,17 @@ static const char *own(const char *ext)
     return name;
 }
 
-/* The modules this app creates (more than ca_module keeps). */
-static VkShaderModule mods[8];
-static uint32_t nmods;
-
 /* module creates a shader module from DIR/NAME.spv. */
 static VkShaderModule module(const char *dir, const char *name)
 {
     char file[256];
     snprintf(file, sizeof file, "%s.spv", name);
-    size_t size;
-    uint32_t *code = ca_read_file(dir, file, &size);
-    VkShaderModuleCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = size,
-                                   .pCode = code};
-    VkShaderModule m;
-    CHECK(vkCreateShaderModule(dev, &ci, NULL, &m));
-    free(code);
-    mods[nmods++] = m;
-    return m;
-}
-
-/* has_extension reports whether the physical device has extension name. */
-static int has_extension(const char *name)
-{
-    uint32_t n = 0;
-    vkEnumerateDeviceExtensionProperties(pd, NULL, &n, NULL);
-    VkExtensionProperties *e = calloc(n + 1, sizeof *e);
-    vkEnumerateDeviceExtensionProperties(pd, NULL, &n, e);
-    int found = 0;
-    for (uint32_t i = 0; i < n; i++)
-        if (!strcmp(e[i].extensionName, name))
-            found = 1;
-    free(e);
-    return found;
-}
-
-/* make_buffer: host-visible, coherent, mapped, with a device address. */
-static buffer make_buffer(VkDeviceSize size, VkBufferUsageFlags usage)
-{
-    return ca_make_buffer(size, usage | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT);
-}
-
-/* build_as builds one acceleration structure of one geometry with count
- * primitives into cb (and a barrier after it). */
-static VkAccelerationStructureKHR build_as(VkCommandBuffer cb, VkAccelerationStructureTypeKHR type,
-                                           const VkAccelerationStructureGeometryKHR *geom, uint32_t count,
-                                           buffer *storage, buffer *scratch)
-{
-    PROC(vkGetAccelerationStructureBuildSizesKHR);
-    PROC(vkCreateAccelerationStructureKHR);
-    PROC(vkCmdBuildAccelerationStructuresKHR);
-    VkAccelerationStructureBuildGeometryInfoKHR bi = {
-        .sType = VK_STRUCTURE_TYPE_ACCELERATION_STRUCTURE_BUILD_GEOMETRY_INFO_KHR, .type = type,
-        .mode = VK_BUILD_ACCELERATION_STRUCTURE_MODE_BUILD_KHR, .geometryCount = 1, .pGeometries = geom,
-    };
-    VkAccelerationStructureBuildSizesInfoKHR sizes = {.sType = VK_STRUCTURE_TYPE_ACCELERATION_STRUCTURE_BUILD_SIZES_INFO_KHR};
-    pvkGetAccelerationStructureBuildSizesKHR(dev, VK_ACCELERATION_STRUCTURE_BUILD_TYPE_DEVICE_KHR, &bi, &count, &sizes);
-    *storage = make_buffer(sizes.accelerationStructureSize, VK_BUFFER_USAGE_ACCELERATION_STRUCTURE_STORAGE_BIT_KHR);
-    *scratch = make_buffer(sizes.buildScratchSize + 256, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
-    VkAccelerationStructureCreateInfoKHR ci = {
-        .sType = VK_STRUCTURE_TYPE_ACCELERATION_STRUCTURE_CREATE_INFO_KHR, .buffer = storage->buf,
-        .size = sizes.accelerationStructureSize, .type = type,
-    };
-    VkAccelerationStructureKHR as;
-    CHECK(pvkCreateAccelerationStructureKHR(dev, &ci, NULL, &as));
-    bi.dstAccelerationStructure = as;
-    bi.scratchData.deviceAddress = (scratch->addr + 255) & ~(VkDeviceAddress)255;
-    VkAccelerationStructureBuildRangeInfoKHR range = {.primitiveCount = count};
-    const VkAccelerationStructureBuildRangeInfoKHR *ranges = &range;
-    pvkCmdBuildAccelerationStructuresKHR(cb, 1, &bi, &ranges);
-    VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-                          .srcAccessMask = VK_ACCESS_ACCELERATION_STRUCTURE_WRITE_BIT_KHR,
-                          .dstAccessMask = VK_ACCESS_ACCELERATION_STRUCTURE_READ_BIT_KHR};
-    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ACCELERATION_STRUCTURE_BUILD_BIT_KHR,
-                         VK_PIPELINE_STAGE_ACCELERATION_STRUCTURE_BUILD_BIT_KHR | VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
-                         0, 1, &mb, 0, NULL, 0, NULL);
-    return as;
-}
-
-/* scene is the TLAS of the ray-tracing stages and what it is made of. */
-typedef struct {
-    VkAccelerationStructureKHR blas, tlas;
-    buffer geo, inst, blas_buf, blas_scratch, tlas_buf, tlas_scratch;
-} scene;
-
-/* make_scene builds the one-instance scene of stage (a triangle, or a box
- * for RINT; instance mask 0 for RMISS) with cb and waits for it. */
-static scene make_scene(int stage, VkCommandBuffer cb)
-{
-    scene s;
-    VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    VkAccelerationStructureGeometryKHR bg = {.sType = VK_STRUCTURE_TYPE_ACCELERATION_STRUCTURE_GEOMETRY_KHR};
-    if (stage == RINT) {
-        VkAabbPositionsKHR box = {-1, -1, 4, 1, 1, 6};
-        s.geo = make_buffer(sizeof box, VK_BUFFER_USAGE_ACCELERATION_STRUCTURE_BUILD_INPUT_READ_ONLY_BIT_KHR);
-        memcpy(s.geo.map, &box, sizeof box);
-        bg.geometryType = VK_GEOMETRY_TYPE_AABBS_KHR;
-        bg.geometry.aabbs = (VkAccelerationStructureGeometryAabbsDataKHR){
-            .sType = VK_STRUCTURE_TYPE_ACCELERATION_STRUCTURE_GEOMETRY_AABBS_DATA_KHR,
-            .data.deviceAddress = s.geo.addr, .stride = sizeof box};
-    } else {
-        float tri[9] = {-1, -1, 5, 1, -1, 5, 0, 1, 5};
-        s.geo = make_buffer(sizeof tri, VK_BUFFER_USAGE_ACCELERATION_STRUCTURE_BUILD_INPUT_READ_ONLY_BIT_KHR);
-        memcpy(s.geo.map, tri, sizeof tri);
-        bg.geometryType = VK_GEOMETRY_TYPE_TRIANGLES_KHR;
-        bg.geometry.triangles = (VkAccelerationStructureGeometryTrianglesDataKHR){
-            .sType = VK_STRUCTURE_TYPE_ACCELERATION_STRUCTURE_GEOMETRY_TRIANGLES_DATA_KHR,
-            .vertexFormat = VK_FORMAT_R32G32B32_SFLOAT, .vertexData.deviceAddress = s.geo.addr,
-            .vertexStride = 3 * sizeof(float), .maxVertex = 2, .indexType = VK_INDEX_TYPE_NONE_KHR};
-    }
-    bg.flags = stage == RAHIT ? 0 : VK_GEOMETRY_OPAQUE_BIT_KHR;
-    CHECK(vkBeginCommandBuffer(cb, &begin));
-    s.blas = build_as(cb, VK_ACCELERATION_STRUCTURE_TYPE_BOTTOM_LEVEL_KHR, &bg, 1, &s.blas_buf, &s.blas_scratch);
-    PROC(vkGetAccelerationStructureDeviceAddressKHR);
-    VkAccelerationStructureDeviceAddressInfoKHR dai = {
-        .sType = VK_STRUCTURE_TYPE_ACCELERATION_STRUCTURE_DEVICE_ADDRESS_INFO_KHR, .accelerationStructure = s.blas};
-    VkAccelerationStructureInstanceKHR inst = {
-        .transform.matrix = {{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}},
-        .mask = stage == RMISS ? 0 : 0xff,
-        .flags = VK_GEOMETRY_INSTANCE_TRIANGLE_FACING_CULL_DISABLE_BIT_KHR,
-        .accelerationStructureReference = pvkGetAccelerationStructureDeviceAddressKHR(dev, &dai),
-    };
-    s.inst = make_buffer(sizeof inst, VK_BUFFER_USAGE_ACCELERATION_STRUCTURE_BUILD_INPUT_READ_ONLY_BIT_KHR);
-    memcpy(s.inst.map, &inst, sizeof inst);
-    VkAccelerationStructureGeometryKHR tg = {
-        .sType = VK_STRUCTURE_TYPE_ACCELERATION_STRUCTURE_GEOMETRY_KHR,
-        .geometryType = VK_GEOMETRY_TYPE_INSTANCES_KHR,
-        .geometry.instances = {.sType = VK_STRUCTURE_TYPE_ACCELERATION_STRUCTURE_GEOMETRY_INSTANCES_DATA_KHR,
-                               .data.deviceAddress = s.inst.addr},
-    };
-    s.tlas = build_as(cb, VK_ACCELERATION_STRUCTURE_TYPE_TOP_LEVEL_KHR, &tg, 1, &s.tlas_buf, &s.tlas_scratch);
-    CHECK(vkEndCommandBuffer(cb));
-    ca_submit_wait(cb);
-    return s;
+    return ca_module(dir, file);
 }
 
 /* rt is the ray-tracing pipeline's shader binding table regions. */
 typedef struct {
-    buffer sbt;
+    capp_buffer sbt;
     VkStridedDeviceAddressRegionKHR rgen, miss, hit, call;
 } rt;
 
@@ -284,28 +155,10 @@ static VkPipeline rt_pipeline(int stage, const char *dir, VkPipelineLayout layou
         .groupCount = ngroups, .pGroups = groups, .maxPipelineRayRecursionDepth = 1, .layout = layout,
     };
     PROC(vkCreateRayTracingPipelinesKHR);
-    PROC(vkGetRayTracingShaderGroupHandlesKHR);
     VkPipeline pipe;
-    CHECK(pvkCreateRayTracingPipelinesKHR(dev, VK_NULL_HANDLE, VK_NULL_HANDLE, 1, &ci, NULL, &pipe));
+    CHECK(pvkCreateRayTracingPipelinesKHR(ca.dev, VK_NULL_HANDLE, VK_NULL_HANDLE, 1, &ci, NULL, &pipe));
 
-    VkPhysicalDeviceRayTracingPipelinePropertiesKHR rtp = {
-        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_PROPERTIES_KHR};
-    VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &rtp};
-    vkGetPhysicalDeviceProperties2(pd, &p2);
-    uint32_t hs = rtp.shaderGroupHandleSize, base = rtp.shaderGroupBaseAlignment;
-    if (hs > 64) {
-        fprintf(stderr, APP ": shader group handles of %u bytes\n", hs);
-        exit(1);
-    }
-    uint8_t handles[4 * 64];
-    CHECK(pvkGetRayTracingShaderGroupHandlesKHR(dev, pipe, 0, ngroups, ngroups * hs, handles));
-    t->sbt = make_buffer((VkDeviceSize)(ngroups + 1) * base, VK_BUFFER_USAGE_SHADER_BINDING_TABLE_BIT_KHR);
-    VkDeviceAddress at = (t->sbt.addr + base - 1) / base * base;
-    VkStridedDeviceAddressRegionKHR *regions[4] = {&t->rgen, &t->miss, &t->hit, &t->call};
-    for (uint32_t g = 0; g < ngroups; g++) {
-        memcpy((uint8_t *)t->sbt.map + (at - t->sbt.addr) + g * base, handles + g * hs, hs);
-        *regions[g] = (VkStridedDeviceAddressRegionKHR){.deviceAddress = at + g * base, .stride = base, .size = base};
-    }
+    t->sbt = ca_shader_table(pipe, ngroups, (VkStridedDeviceAddressRegionKHR *[]){&t->rgen, &t->miss, &t->hit, &t->call});
     return pipe;
 }
 
@@ -313,7 +166,7 @@ static VkPipeline rt_pipeline(int stage, const char *dir, VkPipelineLayout layou
  * tessellation and geometry for TESC/TESE/GEOM (input: patches of 1 point,
  * or points), task/mesh for TASK/MESH, vertex for VERT; the stage's
  * fragment shader for FRAG, else a plain one, into t. */
-static VkPipeline graphics_pipeline(int stage, const char *dir, VkPipelineLayout layout, const target *t)
+static VkPipeline graphics_pipeline(int stage, const char *dir, VkPipelineLayout layout, const capp_image *t)
 {
     VkPipelineShaderStageCreateInfo ss[5];
     uint32_t n = 0;
@@ -336,36 +189,11 @@ static VkPipeline graphics_pipeline(int stage, const char *dir, VkPipelineLayout
     }
     STAGE(VK_SHADER_STAGE_FRAGMENT_BIT, stage == FRAG ? own("frag") : "stage_plain.frag");
 #undef STAGE
-    VkPipelineVertexInputStateCreateInfo vi = {.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
-    VkPipelineInputAssemblyStateCreateInfo ia = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
-        .topology = tess ? VK_PRIMITIVE_TOPOLOGY_PATCH_LIST : VK_PRIMITIVE_TOPOLOGY_POINT_LIST};
-    VkPipelineTessellationStateCreateInfo ts = {.sType = VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_STATE_CREATE_INFO,
-                                                .patchControlPoints = 1};
-    VkViewport vp = {0, 0, 1, 1, 0, 1};
-    VkRect2D sc = {{0, 0}, {1, 1}};
-    VkPipelineViewportStateCreateInfo vps = {.sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
-                                             .viewportCount = 1, .pViewports = &vp, .scissorCount = 1,
-                                             .pScissors = &sc};
-    VkPipelineRasterizationStateCreateInfo rs = {.sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
-                                                 .polygonMode = VK_POLYGON_MODE_FILL, .cullMode = VK_CULL_MODE_NONE,
-                                                 .lineWidth = 1};
-    VkPipelineMultisampleStateCreateInfo ms = {.sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
-                                               .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT};
-    VkPipelineColorBlendAttachmentState cba = {.colorWriteMask = 0xf};
-    VkPipelineColorBlendStateCreateInfo cb = {.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
-                                              .attachmentCount = 1, .pAttachments = &cba};
-    VkPipelineRenderingCreateInfo pri = {.sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
-                                         .colorAttachmentCount = 1, .pColorAttachmentFormats = &t->format};
-    VkGraphicsPipelineCreateInfo gpci = {
-        .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, .pNext = &pri, .stageCount = n, .pStages = ss,
-        .pVertexInputState = mesh ? NULL : &vi, .pInputAssemblyState = mesh ? NULL : &ia,
-        .pTessellationState = tess ? &ts : NULL, .pViewportState = &vps, .pRasterizationState = &rs,
-        .pMultisampleState = &ms, .pColorBlendState = &cb, .layout = layout,
-    };
-    VkPipeline pipe;
-    CHECK(vkCreateGraphicsPipelines(dev, VK_NULL_HANDLE, 1, &gpci, NULL, &pipe));
-    return pipe;
+    return capp_graphics_pipeline(&ca, &(capp_graphics_info){
+                                           .stages = ss, .nstages = n, .layout = layout, .format = t->format,
+                                           .width = 1, .height = 1, .patch_points = tess ? 1 : 0, .mesh = mesh,
+                                           .topology = tess ? VK_PRIMITIVE_TOPOLOGY_PATCH_LIST
+                                                            : VK_PRIMITIVE_TOPOLOGY_POINT_LIST});
 }
 
 int main(int argc, char **argv)
@@ -439,7 +267,7 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    ca_create_instance();
+    capp_create_instance(&ca, NULL);
 
     /* What the device reports. */
     VkPhysicalDeviceMeshShaderFeaturesEXT qmesh = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MESH_SHADER_FEATURES_EXT};
@@ -449,9 +277,9 @@ int main(int argc, char **argv)
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ACCELERATION_STRUCTURE_FEATURES_KHR};
     VkPhysicalDeviceVulkan12Features q12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
     VkPhysicalDeviceFeatures2 q2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &q12};
-    int has_mesh = has_extension(VK_EXT_MESH_SHADER_EXTENSION_NAME);
-    int has_rt = has_extension(VK_KHR_RAY_TRACING_PIPELINE_EXTENSION_NAME) &&
-                 has_extension(VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME);
+    int has_mesh = capp_has_device_extension(&ca, VK_EXT_MESH_SHADER_EXTENSION_NAME);
+    int has_rt = capp_has_device_extension(&ca, VK_KHR_RAY_TRACING_PIPELINE_EXTENSION_NAME) &&
+                 capp_has_device_extension(&ca, VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME);
     if (has_rt) {
         qrt.pNext = &qas;
         qas.pNext = q2.pNext;
@@ -463,12 +291,12 @@ int main(int argc, char **argv)
     }
     VkPhysicalDeviceRayTracingMaintenance1FeaturesKHR qm1 = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_MAINTENANCE_1_FEATURES_KHR};
-    int has_m1 = has_extension(VK_KHR_RAY_TRACING_MAINTENANCE_1_EXTENSION_NAME);
+    int has_m1 = capp_has_device_extension(&ca, VK_KHR_RAY_TRACING_MAINTENANCE_1_EXTENSION_NAME);
     if (has_m1) {
         qm1.pNext = q2.pNext;
         q2.pNext = &qm1;
     }
-    vkGetPhysicalDeviceFeatures2(pd, &q2);
+    vkGetPhysicalDeviceFeatures2(ca.pd, &q2);
     int supported = tess   ? q2.features.tessellationShader
                     : stage == GEOM ? q2.features.geometryShader
                     : stage == TASK ? has_mesh && qmesh.taskShader && qmesh.meshShader
@@ -482,7 +310,7 @@ int main(int argc, char **argv)
         supported = 0;
     if (indirect2 && (!has_m1 || !qm1.rayTracingPipelineTraceRaysIndirect2))
         supported = 0;
-    if (kind && (!has_rt || !qas.accelerationStructure || !has_extension(VK_KHR_RAY_QUERY_EXTENSION_NAME)))
+    if (kind && (!has_rt || !qas.accelerationStructure || !capp_has_device_extension(&ca, VK_KHR_RAY_QUERY_EXTENSION_NAME)))
         supported = 0;
     if (!supported || (kind && !q12.bufferDeviceAddress) || ((tess || stage == GEOM) && !q2.features.vertexPipelineStoresAndAtomics) ||
         !q12.descriptorBindingPartiallyBound || !q12.runtimeDescriptorArray) {
@@ -551,28 +379,28 @@ int main(int argc, char **argv)
 
     VkCommandBuffer cbs[2];
     VkCommandPool pool = ca_command_buffers(0, 2, cbs);
-    scene sc = {0};
+    ca_scene sc = {0};
     if (as)
-        sc = make_scene(stage, cbs[0]);
+        sc = ca_make_scene(cbs[0], stage == RINT, stage != RAHIT, stage == RMISS ? 0 : 0xff);
 
     /* Buffers: the result and the 4 elements (v[0] = 100 + i). */
-    buffer result = ca_make_buffer(16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
-    buffer data[4];
+    capp_buffer result = capp_buffer_create(&ca, 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    capp_buffer data[4];
     for (uint32_t i = 0; i < 4; i++) {
-        data[i] = ca_make_buffer(16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+        data[i] = capp_buffer_create(&ca, 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
         ((uint32_t *)data[i].map)[0] = 100 + i;
     }
-    buffer after = ca_make_buffer(16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    capp_buffer after = capp_buffer_create(&ca, 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
     ((uint32_t *)after.map)[0] = 900;
     /* The other checks' buffers: ref (64 bytes, v[i] = 100 + i, by device
      * address), texels (8 R32_UINT texels, 100 + i, through a view of all
      * of it), small (64 bytes, v[i] = 100 + i, bound with a range of 16). */
-    buffer ref = {0}, texels = {0}, small = {0};
+    capp_buffer ref = {0}, texels = {0}, small = {0};
     VkBufferView view = VK_NULL_HANDLE;
     if (kind) {
-        ref = make_buffer(64, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
-        texels = ca_make_buffer(32, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT);
-        small = ca_make_buffer(64, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+        ref = ca_rt_buffer(64, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+        texels = capp_buffer_create(&ca, 32, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT);
+        small = capp_buffer_create(&ca, 64, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
         for (uint32_t i = 0; i < 16; i++) {
             ((uint32_t *)ref.map)[i] = ((uint32_t *)small.map)[i] = 100 + i;
             if (i < 8)
@@ -580,7 +408,7 @@ int main(int argc, char **argv)
         }
         VkBufferViewCreateInfo bvci = {.sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO, .buffer = texels.buf,
                                        .format = VK_FORMAT_R32_UINT, .range = VK_WHOLE_SIZE};
-        CHECK(vkCreateBufferView(dev, &bvci, NULL, &view));
+        CHECK(vkCreateBufferView(ca.dev, &bvci, NULL, &view));
         pcs.ref = ref.addr;
         printf("bda=0x%llx size=64\n", (unsigned long long)ref.addr);
     }
@@ -619,7 +447,7 @@ int main(int argc, char **argv)
     VkDescriptorSetLayoutCreateInfo dslci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
                                              .pNext = &bfci, .bindingCount = nb, .pBindings = lb};
     VkDescriptorSetLayout dsl;
-    CHECK(vkCreateDescriptorSetLayout(dev, &dslci, NULL, &dsl));
+    CHECK(vkCreateDescriptorSetLayout(ca.dev, &dslci, NULL, &dsl));
     VkDescriptorPoolSize sizes[3] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 11},
                                      {VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR, 1},
                                      {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 1}};
@@ -628,11 +456,11 @@ int main(int argc, char **argv)
     VkDescriptorPoolCreateInfo dpci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 1,
                                        .poolSizeCount = (as ? 2 : 1) + (kind ? 1 : 0), .pPoolSizes = sizes};
     VkDescriptorPool dpool;
-    CHECK(vkCreateDescriptorPool(dev, &dpci, NULL, &dpool));
+    CHECK(vkCreateDescriptorPool(ca.dev, &dpci, NULL, &dpool));
     VkDescriptorSetAllocateInfo dsai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
                                         .descriptorPool = dpool, .descriptorSetCount = 1, .pSetLayouts = &dsl};
     VkDescriptorSet set;
-    CHECK(vkAllocateDescriptorSets(dev, &dsai, &set));
+    CHECK(vkAllocateDescriptorSets(ca.dev, &dsai, &set));
     VkDescriptorBufferInfo infos[6] = {{result.buf, 0, VK_WHOLE_SIZE}};
     for (uint32_t i = 0; i < 4; i++)
         infos[1 + i] = (VkDescriptorBufferInfo){data[i].buf, 0, VK_WHOLE_SIZE};
@@ -650,7 +478,7 @@ int main(int argc, char **argv)
         {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .pNext = &was, .dstSet = set, .dstBinding = 3,
          .descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR},
     };
-    vkUpdateDescriptorSets(dev, as ? 4 : 3, w, 0, NULL);
+    vkUpdateDescriptorSets(ca.dev, as ? 4 : 3, w, 0, NULL);
     /* The runtime array: elements 0, 1 and 3; element 2 stays unwritten. */
     VkWriteDescriptorSet rw[2] = {w[1], w[1]};
     rw[0].dstBinding = rw[1].dstBinding = 4;
@@ -658,7 +486,7 @@ int main(int argc, char **argv)
     rw[1].dstArrayElement = 3;
     rw[1].descriptorCount = 1;
     rw[1].pBufferInfo = infos + 4;
-    vkUpdateDescriptorSets(dev, 2, rw, 0, NULL);
+    vkUpdateDescriptorSets(ca.dev, 2, rw, 0, NULL);
     if (kind) {
         VkDescriptorBufferInfo si = {small.buf, 0, 16};
         VkWriteDescriptorSet kw[2] = {
@@ -667,50 +495,46 @@ int main(int argc, char **argv)
             {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .dstBinding = 6, .descriptorCount = 1,
              .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &si},
         };
-        vkUpdateDescriptorSets(dev, 2, kw, 0, NULL);
+        vkUpdateDescriptorSets(ca.dev, 2, kw, 0, NULL);
     }
     if (destroyed) {
         /* Case destroyed: element 2 is written with a buffer holding 102,
          * destroyed before recording (legal with PARTIALLY_BOUND as long
          * as it is not used; the shader uses it). Its memory stays. */
-        buffer gone = ca_make_buffer(16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+        capp_buffer gone = capp_buffer_create(&ca, 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
         ((uint32_t *)gone.map)[0] = 102;
         VkDescriptorBufferInfo gi = {gone.buf, 0, VK_WHOLE_SIZE};
         VkWriteDescriptorSet gw = rw[1];
         gw.dstArrayElement = 2;
         gw.pBufferInfo = &gi;
-        vkUpdateDescriptorSets(dev, 1, &gw, 0, NULL);
-        vkDestroyBuffer(dev, gone.buf, NULL);
+        vkUpdateDescriptorSets(ca.dev, 1, &gw, 0, NULL);
+        vkDestroyBuffer(ca.dev, gone.buf, NULL);
     }
 
     VkPushConstantRange pcr = {.stageFlags = VK_SHADER_STAGE_ALL, .size = sizeof pcs};
-    VkPipelineLayoutCreateInfo plci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
-                                       .pSetLayouts = &dsl, .pushConstantRangeCount = 1, .pPushConstantRanges = &pcr};
-    VkPipelineLayout layout;
-    CHECK(vkCreatePipelineLayout(dev, &plci, NULL, &layout));
+    VkPipelineLayout layout = capp_pipeline_layout(&ca, 1, &dsl, &pcr);
 
-    target t = {0};
+    capp_image t = {0};
     rt tables = {0};
     VkPipeline pipe;
     VkPipelineBindPoint bp = ray ? VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR : VK_PIPELINE_BIND_POINT_GRAPHICS;
     if (ray) {
         pipe = rt_pipeline(stage, dir, layout, &tables);
     } else {
-        t = ca_make_target();
+        t = capp_image_create(&ca, 1, 1, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
         pipe = graphics_pipeline(stage, dir, layout, &t);
     }
     ca_name_cmd_pipeline(cbs[1], "stage-cmd", pipe, "stage-pipeline");
 
-    VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    CHECK(vkBeginCommandBuffer(cbs[1], &begin));
+    capp_begin(cbs[1], 0);
     if (!ray)
-        ca_begin_rendering(cbs[1], t);
+        capp_begin_rendering(cbs[1], &t, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
     vkCmdBindPipeline(cbs[1], bp, pipe);
     vkCmdBindDescriptorSets(cbs[1], bp, layout, 0, 1, &set, 0, NULL);
     vkCmdPushConstants(cbs[1], layout, VK_SHADER_STAGE_ALL, 0, sizeof pcs, &pcs);
     /* The indirect arguments: 4,2,1 rays or 2,2,1 workgroups, then the
      * draw count 1 (word 3). */
-    buffer args = ca_make_buffer(sizeof(VkTraceRaysIndirectCommand2KHR),
+    capp_buffer args = capp_buffer_create(&ca, sizeof(VkTraceRaysIndirectCommand2KHR),
                                  VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
                                      (ray ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT : 0));
     memcpy(args.map, ray ? (uint32_t[4]){4, 2, 1, 1} : (uint32_t[4]){2, 2, 1, 1}, 16);
@@ -759,16 +583,8 @@ int main(int argc, char **argv)
 
     /* Tear-down is left to process exit, except for the device-level
      * objects the layer tracks. */
-    vkDeviceWaitIdle(dev);
-    vkDestroyPipeline(dev, pipe, NULL);
-    for (uint32_t i = 0; i < nmods; i++)
-        vkDestroyShaderModule(dev, mods[i], NULL);
-    vkDestroyPipelineLayout(dev, layout, NULL);
-    vkDestroyDescriptorPool(dev, dpool, NULL);
-    vkDestroyDescriptorSetLayout(dev, dsl, NULL);
     if (view)
-        vkDestroyBufferView(dev, view, NULL);
-    vkDestroyCommandPool(dev, pool, NULL);
-    ca_destroy_target(t);
+        vkDestroyBufferView(ca.dev, view, NULL);
+    ca_teardown(pipe, layout, pool, dpool, dsl, &t);
     return 0;
 }

@@ -49,12 +49,12 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    ca_create_instance();
+    capp_create_instance(&ca, NULL);
     ca_create_stage_device(robust ? VK_TRUE : VK_FALSE, NULL, NULL, 0);
 
-    buffer ub = ca_make_buffer(256, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT);
-    buffer sb = ca_make_buffer(256, VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT);
-    buffer result = ca_make_buffer(16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    capp_buffer ub = capp_buffer_create(&ca, 256, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT);
+    capp_buffer sb = capp_buffer_create(&ca, 256, VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT);
+    capp_buffer result = capp_buffer_create(&ca, 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
     for (uint32_t i = 0; i < 64; i++) {
         ((float *)ub.map)[i] = (float)(100 + i);
         ((uint32_t *)sb.map)[i] = 1000 + i;
@@ -62,9 +62,9 @@ int main(int argc, char **argv)
     VkBufferView views[2];
     VkBufferViewCreateInfo bvci = {.sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO, .buffer = ub.buf,
                                    .format = VK_FORMAT_R32_SFLOAT, .offset = 0, .range = 32};
-    CHECK(vkCreateBufferView(dev, &bvci, NULL, &views[0]));
+    CHECK(vkCreateBufferView(ca.dev, &bvci, NULL, &views[0]));
     bvci.buffer = sb.buf, bvci.format = VK_FORMAT_R32_UINT;
-    CHECK(vkCreateBufferView(dev, &bvci, NULL, &views[1]));
+    CHECK(vkCreateBufferView(ca.dev, &bvci, NULL, &views[1]));
 
     VkDescriptorSetLayoutBinding lb[3] = {
         {0, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 1, VK_SHADER_STAGE_ALL, NULL},
@@ -73,44 +73,35 @@ int main(int argc, char **argv)
     };
     VkDescriptorSetLayout dsl;
     VkDescriptorPool dpool;
-    VkDescriptorSet set = ca_descriptor_set(lb, 3, &dsl, &dpool);
+    VkDescriptorSet set = capp_single_set(&ca, lb, 3, &dsl, &dpool);
     VkDescriptorBufferInfo rbi = {result.buf, 0, VK_WHOLE_SIZE};
     VkWriteDescriptorSet w[3];
     for (uint32_t i = 0; i < 3; i++)
         w[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set,
                                       .dstBinding = i, .descriptorCount = 1, .descriptorType = lb[i].descriptorType,
                                       .pTexelBufferView = i < 2 ? &views[i] : NULL, .pBufferInfo = i == 2 ? &rbi : NULL};
-    vkUpdateDescriptorSets(dev, 3, w, 0, NULL);
+    vkUpdateDescriptorSets(ca.dev, 3, w, 0, NULL);
 
     VkPipelineLayout layout = ca_pipeline_layout(dsl, VK_SHADER_STAGE_ALL, sizeof pc);
-    target t;
+    capp_image t;
     VkPipeline pipe = ca_stage_pipeline(stage, dir, "texel", "buf_plain", layout, &t);
 
     VkCommandBuffer cmd;
     VkCommandPool pool = ca_command_buffers(0, 1, &cmd);
     ca_name_cmd_pipeline(cmd, "texel-cmd", pipe, "texel-pipeline");
 
-    ca_record_one(cmd, stage, t, pipe, layout, set, 0, NULL, &pc, sizeof pc);
+    ca_record_one(cmd, stage, &t, pipe, layout, set, 0, NULL, &pc, sizeof pc);
     ca_submit_wait(cmd);
     printf("value=%u\n", ((uint32_t *)result.map)[0]);
     printf("old=%u\n", ((uint32_t *)result.map)[1]);
     printf("s8=%u\n", ((uint32_t *)sb.map)[8]);
     fflush(stdout);
-    vkDeviceWaitIdle(dev);
-    vkDestroyPipeline(dev, pipe, NULL);
-    vkDestroyPipelineLayout(dev, layout, NULL);
-    vkDestroyCommandPool(dev, pool, NULL);
-    ca_destroy_target(t);
-    ca_destroy_modules();
-    vkDestroyDescriptorPool(dev, dpool, NULL);
-    vkDestroyDescriptorSetLayout(dev, dsl, NULL);
-    vkDestroyBufferView(dev, views[0], NULL);
-    vkDestroyBufferView(dev, views[1], NULL);
-    buffer all[3] = {ub, sb, result};
-    for (int i = 0; i < 3; i++) {
-        vkDestroyBuffer(dev, all[i].buf, NULL);
-        vkFreeMemory(dev, all[i].mem, NULL);
-    }
-    ca_destroy_device();
+    ca_teardown(pipe, layout, pool, dpool, dsl, &t);
+    vkDestroyBufferView(ca.dev, views[0], NULL);
+    vkDestroyBufferView(ca.dev, views[1], NULL);
+    capp_buffer all[3] = {ub, sb, result};
+    for (int i = 0; i < 3; i++)
+        capp_buffer_destroy(&ca, &all[i]);
+    capp_destroy(&ca);
     return 0;
 }

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/internal/layermanifest"
 )
 
 func main() {
@@ -34,48 +35,18 @@ func main() {
 	}
 }
 
-// manifest is the layer manifest (file format 1.2.0) as far as ours uses
-// it; a field it does not know is an error, never dropped.
-type manifest struct {
-	FileFormatVersion string `json:"file_format_version"`
-	Layer             struct {
-		Name                  string   `json:"name"`
-		Type                  string   `json:"type"`
-		LibraryPath           string   `json:"library_path"`
-		APIVersion            string   `json:"api_version"`
-		ImplementationVersion string   `json:"implementation_version"`
-		Description           string   `json:"description"`
-		Introduction          string   `json:"introduction"`
-		Platforms             []string `json:"platforms"`
-		Features              struct {
-			Settings []setting `json:"settings"`
-		} `json:"features"`
-	} `json:"layer"`
-}
-
-// setting is one layer setting of the manifest.
-type setting struct {
-	Key         string `json:"key"`
-	Env         string `json:"env"`
-	Label       string `json:"label"`
-	Description string `json:"description"`
-	Type        string `json:"type"`
-	Default     any    `json:"default"`
-	View        string `json:"view,omitempty"`
-}
-
 // generate returns the manifest old with its check settings replaced by
 // the registry's, first and in registry order.
 func generate(old []byte) ([]byte, error) {
-	var m manifest
-	dec := json.NewDecoder(bytes.NewReader(old))
+	var m layermanifest.Manifest
+	dec := json.NewDecoder(bytes.NewReader(old)) // a field Manifest does not know is an error, never dropped
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&m); err != nil {
 		return nil, fmt.Errorf("read manifest: %w", err)
 	}
-	settings := make([]setting, 0, len(m.Layer.Features.Settings))
+	settings := make([]layermanifest.Setting, 0, len(m.Layer.Features.Settings))
 	for _, c := range gpuav.Checks {
-		settings = append(settings, setting{Key: gpuav.CheckSettingKey(c.ID), Env: gpuav.CheckEnv(c.ID),
+		settings = append(settings, layermanifest.Setting{Key: gpuav.CheckSettingKey(c.ID), Env: gpuav.CheckEnv(c.ID),
 			Label: c.Title, Description: c.Help, Type: "BOOL", Default: c.Default})
 	}
 	for _, s := range m.Layer.Features.Settings {

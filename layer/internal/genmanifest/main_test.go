@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/internal/layermanifest"
 )
 
 const committed = "../../VkLayer_gpuav_dbg.json"
@@ -37,7 +38,7 @@ func TestGenerate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m manifest
+	var m layermanifest.Manifest
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +47,7 @@ func TestGenerate(t *testing.T) {
 		t.Fatalf("%d settings: %+v", len(s), s)
 	}
 	for i, c := range gpuav.Checks {
-		want := setting{Key: "check_" + c.ID, Env: gpuav.CheckEnv(c.ID), Label: c.Title, Description: c.Help, Type: "BOOL", Default: c.Default}
+		want := layermanifest.Setting{Key: "check_" + c.ID, Env: gpuav.CheckEnv(c.ID), Label: c.Title, Description: c.Help, Type: "BOOL", Default: c.Default}
 		if s[i] != want {
 			t.Errorf("setting %d: %+v, want %+v", i, s[i], want)
 		}

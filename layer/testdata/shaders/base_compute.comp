@@ -5,7 +5,7 @@
 // driver (580.159.04) finds a compute shader in its shader cache by the
 // SPIR-V alone, so a based pipeline made from bytes compiled before without
 // the flag, in this process or an earlier one, ignores its base group
-// (docs/HARDWARE.md, scripts/nvidia-dispatch-base.sh).
+// (docs/HARDWARE.md, bench/measure/dispatch-base.sh).
 layout(local_size_x = 4) in;
 
 layout(push_constant) uniform PC { uint idx; } pc;

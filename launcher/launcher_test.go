@@ -1,0 +1,219 @@
+package launcher
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gpuav-dbg/gpuav-dbg/session"
+)
+
+func TestEnv(t *testing.T) {
+	set := session.Settings{Checks: map[string]bool{"descriptor_index_oob": true}, SafeMode: true}
+	env := Env([]string{"HOME=/h", "VK_INSTANCE_LAYERS=VK_LAYER_GPUAVDBG_validation", "BROKEN"}, "/layer", "/s.sock", set)
+	m := map[string]string{}
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		if _, dup := m[k]; dup {
+			t.Fatalf("duplicate %s", k)
+		}
+		m[k] = v
+	}
+	want := map[string]string{
+		"HOME": "/h", "VK_INSTANCE_LAYERS": "VK_LAYER_GPUAVDBG_validation", "VK_ADD_LAYER_PATH": "/layer",
+		"VK_LAYER_GPUAV_DBG_SOCKET": "/s.sock", "VK_LAYER_GPUAV_DBG_RESERVE_SLOT": "0", "VK_LAYER_GPUAV_DBG_SAFE_MODE": "1",
+		"VK_LAYER_GPUAV_DBG_CHECK_DESCRIPTOR_INDEX_OOB": "1", "VK_LAYER_GPUAV_DBG_CHECK_DESCRIPTOR_UNINITIALIZED": "0",
+		"VK_LAYER_GPUAV_DBG_CHECK_DESCRIPTOR_DESTROYED": "0", "VK_LAYER_GPUAV_DBG_CHECK_BUFFER_OOB": "0",
+		"VK_LAYER_GPUAV_DBG_CHECK_TEXEL_BUFFER_OOB": "0", "VK_LAYER_GPUAV_DBG_CHECK_BDA_OOB": "0",
+		"VK_LAYER_GPUAV_DBG_CHECK_RAY_QUERY": "0",
+	}
+	if !reflect.DeepEqual(m, want) {
+		t.Fatalf("env %v\nwant %v", m, want)
+	}
+}
+
+// TestResolveApp: each way an app can be wrong is said in one line.
+func TestResolveApp(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	for name, mode := range map[string]os.FileMode{"gpuav-notes": 0o644, "gpuav-tool": 0o755} {
+		if err := os.WriteFile(name, []byte("#!/bin/sh\n"), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir("sub", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ app, err string }{
+		{"./nope", "./nope: no such file"},
+		{"/etc/passwd", "/etc/passwd: not executable"},
+		{"./sub", "./sub: not executable (a directory)"},
+		{"no-such-command-gpuav", "no-such-command-gpuav: not found in $PATH"},
+		{"gpuav-notes", "gpuav-notes: not found in $PATH, and ./gpuav-notes is not executable"},
+		{"gpuav-tool", "gpuav-tool: not found in $PATH; to run the one in the working directory, name it ./gpuav-tool"},
+		{"sub", "sub: not found in $PATH, and ./sub is not executable (a directory)"},
+		{"./gpuav-tool", ""},
+	} {
+		_, err := ResolveApp(c.app)
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != c.err {
+			t.Errorf("ResolveApp(%q) = %q, want %q", c.app, got, c.err)
+		}
+	}
+	if p, err := ResolveApp("sh"); err != nil || !filepath.IsAbs(p) {
+		t.Fatal(p, err)
+	}
+}
+
+// TestFindLayer: $GPUAV_DBG_LAYER_PATH alone; else next to gpuav-dbg, then
+// an install's share/vulkan/explicit_layer.d, then the loader's
+// directories; the error names every place.
+func TestFindLayer(t *testing.T) {
+	root := t.TempDir()
+	prefix := filepath.Join(root, "usr")
+	exeDir := filepath.Join(prefix, "bin")
+	installed := filepath.Join(prefix, "share", "vulkan", "explicit_layer.d")
+	user := filepath.Join(root, "home", ".local", "share", "vulkan", "explicit_layer.d")
+	env := map[string]string{"HOME": filepath.Join(root, "home"), "XDG_DATA_DIRS": filepath.Join(root, "sys")}
+	getenv := func(k string) string { return env[k] }
+	put := func(dir string) {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, ManifestName), []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := FindLayer(getenv, exeDir)
+	want := "layer manifest not found: looked for " + strings.Join([]string{
+		filepath.Join(exeDir, ManifestName) + " (next to gpuav-dbg)",
+		filepath.Join(installed, ManifestName) + " (installed with gpuav-dbg)",
+		filepath.Join(user, ManifestName) + " (the loader's user directory)",
+		filepath.Join(root, "sys", "vulkan", "explicit_layer.d", ManifestName) + " (the loader's system directory)",
+		"/etc/vulkan/explicit_layer.d/" + ManifestName + " (the loader's system directory)",
+	}, ", ") + "; build it with make, install it with make install, or set GPUAV_DBG_LAYER_PATH"
+	if err == nil || err.Error() != want {
+		t.Fatalf("no layer: %v\nwant %s", err, want)
+	}
+	for _, c := range []struct {
+		put  string
+		want Place
+	}{
+		{user, Place{user, "the loader's user directory"}},
+		{installed, Place{installed, "installed with gpuav-dbg"}},
+		{exeDir, Place{exeDir, "next to gpuav-dbg"}},
+	} {
+		put(c.put)
+		if got, err := FindLayer(getenv, exeDir); err != nil || got != c.want {
+			t.Errorf("with %s: %+v, %v; want %+v", c.put, got, err, c.want)
+		}
+	}
+	env[EnvLayerPath] = filepath.Join(root, "elsewhere")
+	if _, err := FindLayer(getenv, exeDir); err == nil || !strings.Contains(err.Error(), "($GPUAV_DBG_LAYER_PATH)") {
+		t.Fatalf("override: %v", err)
+	}
+}
+
+// startScript starts a shell script as the app of a run.
+func startScript(t *testing.T, script string, args ...string) *Run {
+	t.Helper()
+	dir := t.TempDir()
+	app := filepath.Join(dir, "app.sh")
+	if err := os.WriteFile(app, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Start(Options{App: app, Shown: "app.sh", Args: args, LayerDir: dir, SessionPath: filepath.Join(dir, "s.gvs"),
+		Started: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Stop(); r.Close() })
+	return r
+}
+
+// alive reports whether pid is a live process (not a zombie).
+func alive(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	_, after, _ := strings.Cut(string(b), ") ")
+	return !strings.HasPrefix(after, "Z")
+}
+
+// TestStopEndsWhatTheAppStarted: an app started through a wrapper script
+// (which does not exec it) is stopped with the script: the run's Stop
+// ends the whole process group, not only the launcher's child.
+func TestStopEndsWhatTheAppStarted(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	r := startScript(t, "#!/bin/sh\nsleep 300 &\necho $! > \"$1\"\nwait\n", pidFile)
+	var pid int
+	for deadline := time.Now().Add(10 * time.Second); pid == 0; time.Sleep(10 * time.Millisecond) {
+		b, _ := os.ReadFile(pidFile)
+		pid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+		if time.Now().After(deadline) {
+			t.Fatal("the script never started its child")
+		}
+	}
+	if !alive(pid) {
+		t.Fatalf("child %d not running", pid)
+	}
+	r.Stop()
+	for deadline := time.Now().Add(5 * time.Second); alive(pid); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("the app's child %d runs on after Stop", pid)
+		}
+	}
+	if st := r.Collector.Snapshot().App.State; st != session.AppStopped {
+		t.Errorf("state %s, want stopped", st)
+	}
+}
+
+// TestAppOutputGoesToFiles: the app's standard output and error are files
+// next to the session (not pipes the launcher holds), read into the
+// session, and removed once the run is closed.
+func TestAppOutputGoesToFiles(t *testing.T) {
+	r := startScript(t, "#!/bin/sh\nreadlink /proc/$$/fd/1 /proc/$$/fd/2\necho oops >&2\n")
+	<-r.Exited()
+	s := r.Collector.Snapshot()
+	outPath, errPath := OutputPaths(r.SessionPath())
+	// The two files are read apart: the order within each is the app's.
+	var got []string
+	for _, stream := range []string{"stdout", "stderr"} {
+		for _, l := range s.Output {
+			if l.Stream == stream {
+				got = append(got, l.Stream+": "+l.Text)
+			}
+		}
+	}
+	want := []string{"stdout: " + outPath, "stdout: " + errPath, "stderr: oops"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("output %q, want %q", got, want)
+	}
+	if !reflect.DeepEqual(s.App.OutputFiles, []string{outPath, errPath}) {
+		t.Errorf("output files %q", s.App.OutputFiles)
+	}
+	for _, p := range []string{outPath, errPath} {
+		if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != 0o600 {
+			t.Fatalf("%s: %v %v", p, fi, err)
+		}
+	}
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{outPath, errPath} {
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Errorf("%s left after Close: %v", p, err)
+		}
+	}
+}

@@ -1,0 +1,207 @@
+package launcher
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+	"unsafe"
+
+	"github.com/gpuav-dbg/gpuav-dbg/session"
+	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
+)
+
+// OutputPaths are the files the app's standard output and error go to,
+// next to the session file: "<session without .gvs>.stdout" and
+// ".stderr".
+func OutputPaths(sessionPath string) (stdout, stderr string) {
+	stem := strings.TrimSuffix(sessionPath, session.FileExt)
+	return stem + ".stdout", stem + ".stderr"
+}
+
+// appOutput is where the app's standard output and error go: files the
+// app writes itself (mode 0600, next to the session file), so that it
+// runs on with its output kept when the launcher dies (a pipe would kill
+// it with SIGPIPE at its next write). The launcher follows the files into
+// the session, and to its own output when headless; Close removes them
+// once the session holds everything they say.
+type appOutput struct {
+	stdout, stderr *followed
+	stop           chan struct{}
+	once           sync.Once
+}
+
+// followed is one of the app's output files.
+type followed struct {
+	path  string
+	w, r  *os.File // the app's end (closed here once it started), the launcher's
+	lines *lineWriter
+	done  chan struct{}
+}
+
+// newAppOutput creates the output files of the run whose session file is
+// sessionPath; pass, when set, receive the bytes as they come.
+func newAppOutput(sessionPath string, col *session.Collector, passOut, passErr io.Writer) (*appOutput, error) {
+	o := &appOutput{stop: make(chan struct{})}
+	outPath, errPath := OutputPaths(sessionPath)
+	var err error
+	if o.stdout, err = openFollowed(outPath, &lineWriter{col: col, stream: "stdout", pass: passOut}); err != nil {
+		return nil, err
+	}
+	if o.stderr, err = openFollowed(errPath, &lineWriter{col: col, stream: "stderr", pass: passErr}); err != nil {
+		o.stdout.close()
+		return nil, err
+	}
+	return o, nil
+}
+
+func openFollowed(path string, lines *lineWriter) (*followed, error) {
+	w, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("create the app's output file: %w", err)
+	}
+	r, err := os.Open(path)
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("open the app's output file: %w", err)
+	}
+	return &followed{path: path, w: w, r: r, lines: lines, done: make(chan struct{})}, nil
+}
+
+// files are the app's standard output and error.
+func (o *appOutput) files() (stdout, stderr *os.File) { return o.stdout.w, o.stderr.w }
+
+// started closes the launcher's copies of the app's ends and starts
+// following the files.
+func (o *appOutput) started() {
+	for _, f := range []*followed{o.stdout, o.stderr} {
+		f.w.Close()
+		go f.follow(o.stop)
+	}
+}
+
+// finish reads what the app wrote to the end, once it has exited, and
+// stops following (what a child it left behind writes later stays in the
+// files only).
+func (o *appOutput) finish() {
+	o.once.Do(func() { close(o.stop) })
+	<-o.stdout.done
+	<-o.stderr.done
+}
+
+// remove closes and removes the files.
+func (o *appOutput) remove() {
+	o.finish()
+	for _, f := range []*followed{o.stdout, o.stderr} {
+		f.close()
+		os.Remove(f.path)
+	}
+}
+
+func (f *followed) close() {
+	f.w.Close()
+	f.r.Close()
+}
+
+// follow reads the file as it grows until stop is closed, then to its
+// end.
+func (f *followed) follow(stop <-chan struct{}) {
+	defer close(f.done)
+	defer f.lines.Flush()
+	buf := make([]byte, 64<<10)
+	wait := time.Millisecond
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	for {
+		n, err := f.r.Read(buf)
+		if n > 0 {
+			_, _ = f.lines.Write(buf[:n])
+			wait = time.Millisecond
+			continue
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			return
+		}
+		timer.Reset(wait)
+		select {
+		case <-stop:
+			for {
+				n, _ := f.r.Read(buf)
+				if n == 0 {
+					return
+				}
+				_, _ = f.lines.Write(buf[:n])
+			}
+		case <-timer.C:
+			wait = min(2*wait, followPoll)
+		}
+	}
+}
+
+// isTerminal reports whether r is a terminal.
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok || f == nil {
+		return false
+	}
+	var t syscall.Termios
+	_, _, errno := syscall.Syscall(syscall.SYS_IOCTL, f.Fd(), syscall.TCGETS, uintptr(unsafe.Pointer(&t)))
+	return errno == 0
+}
+
+// maxLine is the longest output line kept whole; longer ones are split.
+const maxLine = 64 << 10
+
+// lineWriter records the app's output line by line in the session and,
+// when pass is set, passes the bytes through as they come.
+type lineWriter struct {
+	col    *session.Collector
+	stream string
+	pass   io.Writer
+	mu     sync.Mutex
+	buf    []byte
+}
+
+// Write records every complete line of p.
+func (w *lineWriter) Write(p []byte) (int, error) {
+	if w.pass != nil {
+		_, _ = w.pass.Write(p)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf = append(w.buf, p...)
+	for {
+		i := bytes.IndexByte(w.buf, '\n')
+		if i < 0 {
+			if len(w.buf) >= maxLine {
+				w.emit(w.buf[:maxLine])
+				w.buf = w.buf[maxLine:]
+				continue
+			}
+			break
+		}
+		w.emit(w.buf[:i])
+		w.buf = w.buf[i+1:]
+	}
+	return len(p), nil
+}
+
+// Flush records a last line without a newline.
+func (w *lineWriter) Flush() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.buf) > 0 {
+		w.emit(w.buf)
+		w.buf = nil
+	}
+}
+
+func (w *lineWriter) emit(line []byte) {
+	text := strings.TrimSuffix(string(line), "\r")
+	_ = w.col.Record(wire.KindAppOutput, &wire.AppOutput{Stream: w.stream, Text: text})
+}

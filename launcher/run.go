@@ -1,0 +1,327 @@
+package launcher
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/gpuav-dbg/gpuav-dbg/session"
+	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
+)
+
+// Timing of the end of a run.
+const (
+	// LayerGrace is how long a run waits, once the app has exited, for the
+	// layer's connections to say bye or close.
+	LayerGrace = time.Second
+	// KillGrace is how long an app gets between SIGTERM and SIGKILL when
+	// the run is stopped.
+	KillGrace = 2 * time.Second
+	// followPoll is the longest the launcher waits between two reads of
+	// the app's output files.
+	followPoll = 50 * time.Millisecond
+	// stdinDelay bounds the wait, once the app exited, for the copy of a
+	// standard input that is not a file (a reader that never ends).
+	stdinDelay = time.Second
+	// stopGrace is how long a run whose app died of an interrupt or
+	// termination signal waits to learn that the user sent it: Ctrl-C
+	// reaches the app and the launcher at once, in no set order.
+	stopGrace = 500 * time.Millisecond
+)
+
+// Options say what to run and how.
+type Options struct {
+	// App is the app's path (ResolveApp's answer); Shown is how the user
+	// named it, for messages; Args its arguments.
+	App, Shown string
+	Args       []string
+	// LayerDir holds the layer's manifest (FindLayer).
+	LayerDir string
+	// Settings are the checks and options the layer is asked for.
+	Settings session.Settings
+	// SessionPath is the session file to create.
+	SessionPath string
+	// Started is when the run started (the session's time).
+	Started time.Time
+	// Stdin is the app's standard input (nil: none). Stdout and Stderr,
+	// when set, receive the app's output as it comes, besides the session
+	// (headless runs; the UI shows it from the session).
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// Dir is the app's working directory and SourcePath the user's source
+	// search path, recorded so that the session finds source files.
+	Dir        string
+	SourcePath []string
+	// Capabilities is the device probe's answer, recorded in the session
+	// (nil: none).
+	Capabilities *wire.Capabilities
+}
+
+// Run is one run of the app under the layer: its session file, collector,
+// socket server and process.
+type Run struct {
+	opts Options
+	// Collector builds the run's session.
+	Collector *session.Collector
+	// NotLoaded is the line that says the layer never loaded.
+	NotLoaded string
+
+	file    *os.File
+	srv     *session.Server
+	cmd     *exec.Cmd
+	out     *appOutput
+	updates chan struct{}
+	// exited is closed once the app exited and the layer's connections
+	// finished (or the grace time passed).
+	exited chan struct{}
+	// userStop: the user asked the app to stop (Ctrl-C, a signal to the
+	// launcher, quitting the UI, Stop); stopAsked is closed then.
+	userStop  atomic.Bool
+	stopOnce  sync.Once
+	stopAsked chan struct{}
+	// reaped: the app was waited for. Its pid, and so its process group
+	// id, may then belong to another process: no signal goes to it.
+	reaped atomic.Bool
+}
+
+// Start creates the session file, opens the socket and starts the app. A
+// run whose app could not be started is returned with the error, its
+// session recording the failure; a nil run means nothing was started (the
+// session file or the socket failed).
+func Start(o Options) (*Run, error) {
+	file, err := session.CreateFile(o.SessionPath)
+	if err != nil {
+		return nil, err
+	}
+	col := session.NewCollector()
+	col.SetFile(file)
+	r := &Run{opts: o, Collector: col, file: file, updates: make(chan struct{}, 1), exited: make(chan struct{}),
+		stopAsked: make(chan struct{})}
+	r.NotLoaded = fmt.Sprintf("the layer was not loaded by %s (is it a Vulkan app? run with VK_LOADER_DEBUG=layer to see why)", o.Shown)
+	col.OnChange = r.notify
+	srv, err := session.Listen("", col)
+	if err != nil {
+		file.Close()
+		return nil, err
+	}
+	r.srv = srv
+	r.out, err = newAppOutput(o.SessionPath, col, o.Stdout, o.Stderr)
+	if err != nil {
+		srv.Close()
+		file.Close()
+		return nil, err
+	}
+	r.cmd = exec.Command(o.App, o.Args...)
+	r.cmd.Env = Env(os.Environ(), o.LayerDir, srv.SocketPath(), o.Settings)
+	// The app and what it starts are a process group of their own, which
+	// Stop ends whole; a group in the background must not read the
+	// terminal (the kernel would stop it), so a terminal stays the
+	// launcher's.
+	r.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	r.cmd.WaitDelay = stdinDelay
+	if !isTerminal(o.Stdin) {
+		r.cmd.Stdin = o.Stdin
+	}
+	r.cmd.Stdout, r.cmd.Stderr = r.out.files()
+
+	absApp, _ := filepath.Abs(o.App)
+	started := &wire.AppStarted{Path: absApp, Args: slices.Clone(o.Args), Time: o.Started, Settings: o.Settings,
+		Session: o.SessionPath, Dir: o.Dir, SourcePath: o.SourcePath, Stdout: r.out.stdout.path, Stderr: r.out.stderr.path}
+	if started.Args == nil {
+		started.Args = []string{}
+	}
+	err = r.cmd.Start()
+	r.out.started()
+	if err != nil {
+		_ = col.Record(wire.KindAppStarted, started)
+		_ = col.Record(wire.KindAppExited, &wire.AppExited{Code: -1, State: string(session.AppFailed), Time: time.Now()})
+		close(r.exited)
+		return r, fmt.Errorf("%s: %w", o.Shown, unwrapExec(err))
+	}
+	started.PID = r.cmd.Process.Pid
+	_ = col.Record(wire.KindAppStarted, started)
+	if o.Capabilities != nil {
+		_ = col.Record(wire.KindCapabilities, o.Capabilities)
+	}
+	go r.wait()
+	return r, nil
+}
+
+// wait records how the app ended, gives the layer a moment to finish (bye
+// or EOF on every connection) and says so if it never loaded, so that the
+// UI shows the final state.
+func (r *Run) wait() {
+	_ = r.cmd.Wait()
+	r.reaped.Store(true)
+	r.out.finish()
+	if interrupted(r.cmd.ProcessState) && !r.userStop.Load() {
+		select {
+		case <-r.stopAsked:
+		case <-time.After(stopGrace):
+		}
+	}
+	_ = r.Collector.Record(wire.KindAppExited, exitMsg(r.cmd.ProcessState, r.userStop.Load()))
+	r.srv.Drain(LayerGrace)
+	if !r.Collector.Snapshot().App.LayerLoaded {
+		r.Collector.Notice("warning", r.NotLoaded)
+	}
+	close(r.exited)
+	// One more notice, so that a UI shows the final state.
+	r.notify()
+}
+
+// notify wakes the reader of Updates, without blocking.
+func (r *Run) notify() {
+	select {
+	case r.updates <- struct{}{}:
+	default:
+	}
+}
+
+// Updates receives a value after changes to the session (a buffer of one:
+// bursts coalesce).
+func (r *Run) Updates() <-chan struct{} { return r.updates }
+
+// Exited is closed once the app has exited and the layer has finished.
+func (r *Run) Exited() <-chan struct{} { return r.exited }
+
+// SessionPath is the run's session file.
+func (r *Run) SessionPath() string { return r.opts.SessionPath }
+
+// Running reports whether the app has not exited yet.
+func (r *Run) Running() bool {
+	select {
+	case <-r.exited:
+		return false
+	default:
+		return true
+	}
+}
+
+// Stop ends the app and everything it started (its process group), as
+// the user's request: SIGTERM, then SIGKILL after KillGrace. It returns
+// once the run is over.
+func (r *Run) Stop() {
+	if r.cmd.Process == nil || !r.Running() {
+		return
+	}
+	r.markStopped()
+	_ = r.signalGroup(syscall.SIGTERM)
+	select {
+	case <-r.exited:
+	case <-time.After(KillGrace):
+		_ = r.signalGroup(syscall.SIGKILL)
+		<-r.exited
+	}
+}
+
+// signalGroup sends s to the app's process group while the app has not
+// been waited for (its pid, the group's id, is then still its own).
+func (r *Run) signalGroup(s syscall.Signal) error {
+	if r.reaped.Load() {
+		return nil
+	}
+	return syscall.Kill(-r.cmd.Process.Pid, s)
+}
+
+// Signal passes a signal the user sent the launcher on to the app's
+// process group (the terminal sends it to the launcher only), and
+// remembers that the user asked it to stop.
+func (r *Run) Signal(s os.Signal) {
+	r.markStopped()
+	if sig, ok := s.(syscall.Signal); ok && r.cmd.Process != nil {
+		_ = r.signalGroup(sig)
+	}
+}
+
+// markStopped remembers that the user asked the app to stop.
+func (r *Run) markStopped() {
+	r.userStop.Store(true)
+	r.stopOnce.Do(func() { close(r.stopAsked) })
+}
+
+// interrupted reports whether the app died of a signal a user sends to
+// stop a program: SIGINT, SIGTERM, SIGHUP, SIGQUIT or SIGKILL.
+func interrupted(ps *os.ProcessState) bool {
+	if ps == nil {
+		return false
+	}
+	ws, ok := ps.Sys().(syscall.WaitStatus)
+	if !ok || !ws.Signaled() {
+		return false
+	}
+	switch ws.Signal() {
+	case syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGKILL:
+		return true
+	}
+	return false
+}
+
+// Close closes the socket and the session file, and removes the app's
+// output files when the session holds all they say. Call it once the run
+// is over (after Exited, or Stop); it returns the first error writing the
+// session file.
+func (r *Run) Close() error {
+	r.srv.Close()
+	if err := r.Collector.FileErr(); err != nil {
+		r.file.Close()
+		return err
+	}
+	r.out.remove()
+	if err := r.file.Close(); err != nil {
+		return fmt.Errorf("session %s: %w", r.opts.SessionPath, err)
+	}
+	return nil
+}
+
+// unwrapExec drops exec's "fork/exec PATH: " prefix.
+func unwrapExec(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// exitMsg describes how the app ended; stopped says the user asked it to
+// stop, so that an app killed by that signal (or failing after it) is
+// "stopped", not "crashed".
+func exitMsg(ps *os.ProcessState, stopped bool) *wire.AppExited {
+	m := &wire.AppExited{State: string(session.AppExited), Time: time.Now()}
+	if ps == nil {
+		m.Code, m.State = -1, string(session.AppFailed)
+		return m
+	}
+	m.Code = ps.ExitCode()
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		m.State = string(session.AppCrashed)
+		m.Signal = signalName(ws.Signal())
+		m.Code = 128 + int(ws.Signal())
+	}
+	if stopped && m.Code != 0 {
+		m.State = string(session.AppStopped)
+	}
+	return m
+}
+
+// signalName names a signal the way users know it: "SIGSEGV".
+func signalName(s syscall.Signal) string {
+	names := map[syscall.Signal]string{
+		syscall.SIGSEGV: "SIGSEGV", syscall.SIGABRT: "SIGABRT", syscall.SIGBUS: "SIGBUS", syscall.SIGFPE: "SIGFPE",
+		syscall.SIGILL: "SIGILL", syscall.SIGKILL: "SIGKILL", syscall.SIGTERM: "SIGTERM", syscall.SIGINT: "SIGINT",
+		syscall.SIGHUP: "SIGHUP", syscall.SIGPIPE: "SIGPIPE", syscall.SIGQUIT: "SIGQUIT", syscall.SIGTRAP: "SIGTRAP",
+	}
+	if n, ok := names[s]; ok {
+		return n
+	}
+	return fmt.Sprintf("signal %d (%v)", int(s), s)
+}

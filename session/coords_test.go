@@ -1,0 +1,61 @@
+package session
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+)
+
+// TestCoords: coordinates from every stage and from maps (as a report
+// reads them) hold the same keys and values, print and write JSON as the
+// map of the report did, and compare equal whatever order the keys came
+// in; what does not fit inline (another tool's keys) still round-trips.
+func TestCoords(t *testing.T) {
+	for _, c := range []struct {
+		stage  uint32
+		words  [3]uint32
+		json   string
+		text   string
+		values string
+	}{
+		{gpuav.ModelGLCompute, [3]uint32{1, 2, 3}, `{"global_invocation_id":[1,2,3]}`, "global_invocation_id (1,2,3)", "(1,2,3)"},
+		{gpuav.ModelVertex, [3]uint32{7, 1, 9}, `{"instance_index":[1],"vertex_index":[7]}`, "vertex_index 7, instance_index 1",
+			"(vertex_index 7, instance_index 1)"},
+		{gpuav.ModelTessellationControl, [3]uint32{2, 5, 0}, `{"invocation_id":[2],"primitive_id":[5]}`,
+			"primitive_id 5, invocation_id 2", "(primitive_id 5, invocation_id 2)"},
+		{gpuav.ModelTessellationEvaluation, [3]uint32{4, 0x3f000000, 0x3e800000}, `{"primitive_id":[4],"tess_coord":[0.5,0.25]}`,
+			"primitive_id 4, tess_coord (0.5,0.25)", "(primitive_id 4, tess_coord (0.5,0.25))"},
+		{gpuav.ModelFragment, [3]uint32{0x3fc00000, 0x41200000, 0}, `{"frag_coord":[1.5,10]}`, "frag_coord (1.5,10)", "(1.5,10)"},
+		{gpuav.ModelRayGeneration, [3]uint32{0, 1, 2}, `{"launch_id":[0,1,2]}`, "launch_id (0,1,2)", "(0,1,2)"},
+		{99, [3]uint32{1, 2, 3}, `{"words":[1,2,3]}`, "words (1,2,3)", "(1,2,3)"},
+	} {
+		got := stageCoords(c.stage, c.words)
+		fromMap := CoordsOf(gpuav.StageCoords(c.stage, c.words))
+		if !reflect.DeepEqual(got, fromMap) || !got.Equal(fromMap) {
+			t.Errorf("stage %d: %#v from words, %#v from the map", c.stage, got, fromMap)
+		}
+		b, err := json.Marshal(got)
+		if err != nil || string(b) != c.json {
+			t.Errorf("stage %d: JSON %s, %v; want %s", c.stage, b, err, c.json)
+		}
+		var back Coords
+		if err := json.Unmarshal(b, &back); err != nil || !reflect.DeepEqual(back, got) {
+			t.Errorf("stage %d: JSON reads back as %#v, %v", c.stage, back, err)
+		}
+		if got.String() != c.text || got.Values() != c.values {
+			t.Errorf("stage %d: %q, %q; want %q, %q", c.stage, got.String(), got.Values(), c.text, c.values)
+		}
+	}
+	wide := map[string][]float64{"a": {1}, "b": {2, 3}, "global_invocation_id": {4, 5, 6}}
+	w := CoordsOf(wide)
+	if w.Len() != 3 || !reflect.DeepEqual(w.Keys(), []string{"global_invocation_id", "a", "b"}) || !reflect.DeepEqual(w.Map(), wide) ||
+		!w.Equal(CoordsOf(wide)) || w.Equal(stageCoords(gpuav.ModelGLCompute, [3]uint32{4, 5, 6})) {
+		t.Errorf("wide coordinates %#v", w)
+	}
+	var zero Coords
+	if b, _ := json.Marshal(zero); !zero.IsZero() || zero.Len() != 0 || string(b) != "null" || !CoordsOf(nil).IsZero() {
+		t.Errorf("zero coordinates: %s", b)
+	}
+}

@@ -1,0 +1,139 @@
+package session
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
+)
+
+// maxNoticeSubjects is how many subjects (shaders, pipelines) a notice
+// names; it counts the others.
+const maxNoticeSubjects = 4
+
+// causeNotice is the notice that stands for every subject of one cause.
+type causeNotice struct {
+	// index is the notice's place in Session.Notices.
+	index    int
+	n        int
+	subjects []string
+}
+
+// noticeCause adds a notice for one subject of a cause (a shader left
+// unchecked for a reason, a pipeline...), or, when the cause has a notice
+// already, counts the subject there: one notice per cause, saying how many
+// subjects it covers and naming the first few. text builds the notice from
+// the number of subjects and their list ("shader 2 (module 0xab), shader 5
+// and 3 more"). Called with c.mu held.
+func (c *Collector) noticeCause(level, cause, subject string, text func(n int, subjects string) string) {
+	cn, ok := c.causes[cause]
+	if !ok {
+		cn = &causeNotice{index: len(c.s.Notices)}
+		c.causes[cause] = cn
+		c.addNotice(level, "")
+	}
+	cn.n++
+	if subject != "" && len(cn.subjects) < maxNoticeSubjects {
+		cn.subjects = append(cn.subjects, subject)
+	}
+	list := strings.Join(cn.subjects, ", ")
+	if more := cn.n - len(cn.subjects); more > 0 && len(cn.subjects) > 0 {
+		list += fmt.Sprintf(" and %d more", more)
+	}
+	// Snapshots copied the notices: changing this one in place is safe.
+	c.s.Notices[cn.index].Text = text(cn.n, list)
+}
+
+// plural picks the singular or the plural form for n.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// uncheck counts one subject of an unchecked cause in Session.Unchecked.
+// Called with c.mu held.
+func (c *Collector) uncheck(kind, reason string) {
+	key := kind + "\x00" + reason
+	if i, ok := c.uncheckedIndex[key]; ok {
+		c.s.Unchecked[i].Count++
+		return
+	}
+	c.uncheckedIndex[key] = len(c.s.Unchecked)
+	c.s.Unchecked = append(c.s.Unchecked, Unchecked{Kind: kind, Reason: reason, Count: 1})
+}
+
+// applyDevice records the app's device and says when the layer cannot
+// instrument there. Called with c.mu held.
+func (c *Collector) applyDevice(m *wire.Device) {
+	c.s.Device = Device{Name: m.Name, APIVersion: m.APIVersion, DescriptorSlot: m.DescriptorSlot, MaxBoundSets: m.MaxBoundDescriptorSets}
+	c.deviceCapabilities(m.Name)
+	if m.Instrumenting {
+		return
+	}
+	reason := m.Reason
+	if reason == "" {
+		reason = "the layer gave no reason"
+	}
+	text := fmt.Sprintf("device %s (%s): instrumentation disabled: %s", hexHandle(m.Handle), m.Name, reason)
+	c.addNotice("warning", text)
+	c.uncheck(UncheckedDevice, text)
+}
+
+// noticeShader says why a shader is not checked, or what in it is not:
+// one notice per reason, counting the shaders. A module left alone without
+// a warning had nothing to check: no notice. Called with c.mu held.
+func (c *Collector) noticeShader(m *wire.Shader) {
+	if m.Warning == "" {
+		return
+	}
+	what := fmt.Sprintf("shader %d (module %s)", m.ID, c.handle(m.Module))
+	if m.Object != 0 {
+		what = fmt.Sprintf("shader %d (shader object %s)", m.ID, c.handle(m.Object))
+	}
+	w := m.Warning
+	c.uncheck(UncheckedShader, w)
+	if !m.Instrumented {
+		c.noticeCause("warning", "shader not checked: "+w, what, func(n int, list string) string {
+			if n == 1 {
+				return fmt.Sprintf("%s is not checked: %s", list, w)
+			}
+			return fmt.Sprintf("%d shaders are not checked: %s (%s)", n, w, list)
+		})
+		return
+	}
+	c.noticeCause("warning", "shader partly checked: "+w, what, func(n int, list string) string {
+		if n == 1 {
+			return fmt.Sprintf("%s: %s", list, w)
+		}
+		return fmt.Sprintf("%d shaders: %s (%s)", n, w, list)
+	})
+}
+
+// noticePipeline says why a pipeline runs its original shaders: one notice
+// per reason, counting the pipelines. A pipeline whose shaders had nothing
+// to check (or are not checked for their own reasons, which their notices
+// give) gets none. Called with c.mu held.
+func (c *Collector) noticePipeline(m *wire.Pipeline) {
+	if m.Warning == "" {
+		return
+	}
+	w, what := m.Warning, "pipeline "+c.handle(m.Handle).String()
+	if m.Instrumented {
+		c.noticeCause("warning", "pipeline: "+w, what, func(n int, list string) string {
+			if n == 1 {
+				return fmt.Sprintf("%s: %s", list, w)
+			}
+			return fmt.Sprintf("%d pipelines: %s (%s)", n, w, list)
+		})
+		return
+	}
+	c.uncheck(UncheckedPipeline, w)
+	c.noticeCause("warning", "pipeline not checked: "+w, what, func(n int, list string) string {
+		if n == 1 {
+			return fmt.Sprintf("%s runs its original, unchecked shaders: %s", list, w)
+		}
+		return fmt.Sprintf("%d pipelines run their original, unchecked shaders: %s (%s)", n, w, list)
+	})
+}

@@ -1,0 +1,111 @@
+package session
+
+import (
+	"fmt"
+	"slices"
+)
+
+// What an Unchecked entry is about.
+const (
+	// UncheckedLayer: the app never loaded the layer.
+	UncheckedLayer = "layer"
+	// UncheckedSettings: every check is off.
+	UncheckedSettings = "settings"
+	// UncheckedCheck: a check that is on cannot run on the device.
+	UncheckedCheck = "check"
+	// UncheckedDevice: the layer could not instrument on a device.
+	UncheckedDevice = "device"
+	// UncheckedShader: shaders left unchecked, in whole or in part.
+	UncheckedShader = "shader"
+	// UncheckedPipeline: pipelines that run uninstrumented copies of
+	// their shaders.
+	UncheckedPipeline = "pipeline"
+	// UncheckedRecords: error records or layer messages were lost.
+	UncheckedRecords = "records"
+	// UncheckedStopped: the user stopped the app before it finished.
+	UncheckedStopped = "stopped"
+	// UncheckedEnd: the session does not say how the app ended.
+	UncheckedEnd = "end"
+)
+
+// Unchecked is one cause of something in the run going unchecked: Kind
+// says what (Unchecked* constants), Reason why, Count how many shaders,
+// pipelines or records it covers (0: not counted).
+type Unchecked struct {
+	Kind   string `json:"kind"`
+	Reason string `json:"reason"`
+	Count  int    `json:"count,omitempty"`
+}
+
+// String is one line: "2 shaders: module has no entry point: left
+// uninstrumented".
+func (u Unchecked) String() string {
+	switch {
+	case u.Kind == UncheckedShader || u.Kind == UncheckedPipeline:
+		return fmt.Sprintf("%d %s: %s", u.Count, plural(u.Count, u.Kind, u.Kind+"s"), u.Reason)
+	}
+	return u.Reason
+}
+
+// Unchecked says what the run left unchecked, one entry per cause: what
+// the layer reported (Session.Unchecked), and what the session shows
+// besides: a layer that never loaded, every check off, checks the device
+// cannot run, lost records, an app the user stopped. Empty means every
+// check that was on ran on everything the app did; a run that failed to
+// start reports nothing here (it is a failure of its own).
+func (s *Session) UncheckedAll() []Unchecked {
+	var out []Unchecked
+	add := func(kind, reason string, count int) {
+		u := Unchecked{Kind: kind, Reason: reason, Count: count}
+		if !slices.Contains(out, u) {
+			out = append(out, u)
+		}
+	}
+	ended := s.App.State == AppExited || s.App.State == AppCrashed || s.App.State == AppStopped
+	if ended && !s.App.LayerLoaded {
+		add(UncheckedLayer, "the layer was not loaded by the app, so nothing was checked", 0)
+	}
+	if s.App.LayerLoaded && !anyOn(s.Settings.Checks) {
+		add(UncheckedSettings, "every check is off", 0)
+	}
+	if s.App.LayerLoaded {
+		for _, id := range s.Capabilities.Unavailable(s.Settings) {
+			if sup, _ := s.Capabilities.Check(id); !sup.NotNeeded {
+				add(UncheckedCheck, fmt.Sprintf("check %s cannot run on %s: %s", id, s.Capabilities.Device, sup.Reason), 0)
+			}
+		}
+	}
+	for _, u := range s.Unchecked {
+		add(u.Kind, u.Reason, u.Count)
+	}
+	if s.Dropped > 0 {
+		add(UncheckedRecords, fmt.Sprintf("%d error records did not fit in the layer's buffers (counts are lower bounds)", s.Dropped), int(s.Dropped))
+	}
+	if s.LostRecords > 0 {
+		add(UncheckedRecords, fmt.Sprintf("%d error records were lost on the way to gpuav-dbg: %s", s.LostRecords, lostWhere(s)),
+			int(s.LostRecords))
+	}
+	if s.LostMessages > 0 {
+		add(UncheckedRecords, fmt.Sprintf("%d messages of the layer were lost on the way to gpuav-dbg", s.LostMessages), int(s.LostMessages))
+	}
+	if s.StreamsCut > 0 {
+		add(UncheckedRecords, fmt.Sprintf("%d %s of the layer ended without its last message: records it had not sent yet are missing",
+			s.StreamsCut, plural(s.StreamsCut, "connection", "connections")), 0)
+	}
+	if s.App.State == AppUnknown {
+		add(UncheckedEnd, s.endNotRecorded(), 0)
+	}
+	if s.App.State == AppStopped {
+		add(UncheckedStopped, "you stopped the app before it finished", 0)
+	}
+	return out
+}
+
+func anyOn(checks map[string]bool) bool {
+	for _, on := range checks {
+		if on {
+			return true
+		}
+	}
+	return false
+}

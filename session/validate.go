@@ -1,0 +1,197 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
+)
+
+// ErrInvalid: a frame decoded but one of its values is impossible (a
+// negative count, a submit number no run reaches...). The frame is
+// rejected; the connection goes on.
+var ErrInvalid = errors.New("invalid value")
+
+// Bounds of the values a frame may carry.
+const (
+	// MaxSubmit is the highest submit number accepted: 2^48, nine years
+	// of a million submits a second.
+	MaxSubmit = 1 << 48
+	// MaxRecordCount is the largest count of one record (a record stands
+	// for identical invocations of one submit).
+	MaxRecordCount = 1<<31 - 1
+	// maxString bounds a name, a label, a log line or a path.
+	maxString = 64 << 10
+	// maxLabels bounds a label path's depth.
+	maxLabels = 256
+	// maxStages bounds a pipeline's stages.
+	maxStages = 64
+)
+
+// validate checks the values of a decoded message; the error says which
+// value is wrong and wraps ErrInvalid.
+func validate(msg any) error {
+	var err error
+	switch m := msg.(type) {
+	case *wire.Hello:
+		err = validateHello(m)
+	case *wire.Device:
+		err = validateDevice(m)
+	case *wire.Shader:
+		if m.ID == 0 {
+			err = errors.New("shader id 0")
+		}
+	case *wire.Pipeline:
+		err = validatePipeline(m)
+	case *wire.Name:
+		err = checkString("name", m.Name)
+	case *wire.Label:
+		err = validateLabel(m)
+	case *wire.Errors:
+		err = validateErrors(m)
+	case *wire.Log:
+		err = validateLevel(m.Level, m.Text)
+	case *wire.Notice:
+		err = validateLevel(m.Level, m.Text)
+	case *wire.Bye:
+		if m.Submits > MaxSubmit {
+			err = fmt.Errorf("%d submits (max %d)", m.Submits, uint64(MaxSubmit))
+		}
+	case *wire.Lost:
+		err = validateLost(m)
+	case *wire.AppExited:
+		switch AppState(m.State) {
+		case AppExited, AppCrashed, AppFailed, AppStopped, "":
+		default:
+			err = fmt.Errorf("app state %q", m.State)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	return nil
+}
+
+// checkString refuses a string longer than maxString.
+func checkString(what, s string) error {
+	if len(s) > maxString {
+		return fmt.Errorf("%s of %d bytes (max %d)", what, len(s), maxString)
+	}
+	return nil
+}
+
+func validateHello(m *wire.Hello) error {
+	if m.PID < 0 {
+		return fmt.Errorf("pid %d", m.PID)
+	}
+	if m.RecordFormat < 0 {
+		return fmt.Errorf("record format %d", m.RecordFormat)
+	}
+	return checkString("app path", m.App)
+}
+
+func validateDevice(m *wire.Device) error {
+	if m.MaxBoundDescriptorSets > 1<<16 {
+		return fmt.Errorf("maxBoundDescriptorSets %d", m.MaxBoundDescriptorSets)
+	}
+	if m.Instrumenting && m.MaxBoundDescriptorSets > 0 && m.DescriptorSlot >= m.MaxBoundDescriptorSets {
+		return fmt.Errorf("descriptor slot %d of %d sets", m.DescriptorSlot, m.MaxBoundDescriptorSets)
+	}
+	return checkString("device name", m.Name)
+}
+
+func validatePipeline(m *wire.Pipeline) error {
+	if len(m.BindPoint) > 64 {
+		return fmt.Errorf("bind point of %d bytes", len(m.BindPoint))
+	}
+	if len(m.Stages) > maxStages {
+		return fmt.Errorf("%d stages (max %d)", len(m.Stages), maxStages)
+	}
+	for _, st := range m.Stages {
+		if err := checkString("entry point", st.Entry); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func validateLabel(m *wire.Label) error {
+	switch m.Op {
+	case "begin", "end", "insert":
+	default:
+		return fmt.Errorf("label operation %q", m.Op)
+	}
+	return checkString("label", m.Name)
+}
+
+func validateLevel(level, text string) error {
+	switch level {
+	case "info", "warning", "error", "":
+	default:
+		return fmt.Errorf("level %q", level)
+	}
+	return checkString("text", text)
+}
+
+func validateErrors(m *wire.Errors) error {
+	if m.Submit > MaxSubmit {
+		return fmt.Errorf("submit %d (max %d)", m.Submit, uint64(MaxSubmit))
+	}
+	if m.FirstSubmit > m.Submit {
+		return fmt.Errorf("first submit %d after the last, %d", m.FirstSubmit, m.Submit)
+	}
+	for i := range m.Records {
+		if err := validateRecord(&m.Records[i]); err != nil {
+			return fmt.Errorf("record %d: %v", i, err)
+		}
+	}
+	return nil
+}
+
+func validateRecord(r *wire.Record) error {
+	// A record without a count (older files) stands for one.
+	if r.Count < 0 || r.Count > MaxRecordCount {
+		return fmt.Errorf("count %d", r.Count)
+	}
+	id := gpuav.CheckCode(r.Code).CheckID()
+	if strings.HasPrefix(id, "unknown_check_") {
+		return fmt.Errorf("check code %d", r.Code)
+	}
+	if r.Check != "" && r.Check != id {
+		return fmt.Errorf("check %q for code %d (%s)", r.Check, r.Code, id)
+	}
+	if strings.HasPrefix(gpuav.StageName(r.Stage), "stage_") {
+		return fmt.Errorf("stage %d", r.Stage)
+	}
+	if len(r.Params) > gpuav.RecordParams {
+		return fmt.Errorf("%d parameters (max %d)", len(r.Params), gpuav.RecordParams)
+	}
+	if len(r.Labels) > maxLabels {
+		return fmt.Errorf("%d labels (max %d)", len(r.Labels), maxLabels)
+	}
+	for _, l := range r.Labels {
+		if err := checkString("label", l); err != nil {
+			return err
+		}
+	}
+	if r.Action != "" && (!strings.HasPrefix(r.Action, "vkCmd") || len(r.Action) > 64) {
+		return fmt.Errorf("action %q", r.Action)
+	}
+	return nil
+}
+
+func validateLost(m *wire.Lost) error {
+	var sum uint64
+	for _, g := range m.Groups {
+		if g.Count == 0 || g.Count > m.Records-min(sum, m.Records) {
+			return fmt.Errorf("lost group count %d of %d records", g.Count, m.Records)
+		}
+		sum += g.Count
+		if id := gpuav.CheckCode(g.Code).CheckID(); g.Check != id {
+			return fmt.Errorf("lost group check %q for code %d", g.Check, g.Code)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,35 @@
+package compare
+
+import (
+	"testing"
+
+	"github.com/gpuav-dbg/gpuav-dbg/session"
+	"github.com/gpuav-dbg/gpuav-dbg/tui/internal/fixture"
+)
+
+func runs() (Run, Run) {
+	b := fixture.SecondRun()
+	b.App.State = session.AppExited
+	return Run{"run 1", fixture.Session()}, Run{"run 2", b}
+}
+
+func TestRender(t *testing.T) {
+	a, b := runs()
+	fixture.Golden(t, fixture.ASCII(Render(fixture.Styles(), Compare(a.S, b.S), a, b, fixture.Checks, 0, 1, 90, 9)))
+}
+
+func TestRunText(t *testing.T) {
+	a, b := runs()
+	for _, tc := range []struct {
+		r    Run
+		want string
+	}{
+		{a, "run 1  running · checks: descriptor_index_oob · safe mode"},
+		{b, "run 2  exited 0 · checks: descriptor_index_oob, buffer_oob · safe mode"},
+		{Run{"run 3", &session.Session{Settings: session.Settings{ReserveSlot: true}}}, "run 3  starting · every check off · reserve slot"},
+	} {
+		if got := RunText(tc.r, fixture.Checks); got != tc.want {
+			t.Errorf("RunText = %q, want %q", got, tc.want)
+		}
+	}
+}

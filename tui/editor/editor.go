@@ -1,0 +1,103 @@
+// Package editor opens a shader's source file in the user's editor (the e
+// key): it finds the file the debug info names inside the directories the
+// user let the session read — never a path straight from the module, which
+// the app wrote — and builds the editor's command line for a line number.
+package editor
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Find returns the file that name (a file name from a shader's debug info,
+// untrusted) stands for inside one of dirs: dir/name for a relative name
+// without "..", then dir/base(name); an absolute name only when it lies
+// inside one of dirs. A candidate counts only when it is a regular file
+// whose real path (symbolic links resolved) is inside its directory.
+func Find(name string, dirs []string) (string, error) {
+	if name == "" {
+		return "", errors.New("the shader names no source file")
+	}
+	if len(dirs) == 0 {
+		return "", errors.New("the session may read no directory (run it with --source-path DIR)")
+	}
+	clean := filepath.Clean(name)
+	for _, dir := range dirs {
+		var cands []string
+		switch {
+		case filepath.IsAbs(clean):
+			cands = append(cands, clean)
+		case !strings.HasPrefix(clean, ".."):
+			cands = append(cands, filepath.Join(dir, clean))
+		}
+		cands = append(cands, filepath.Join(dir, filepath.Base(clean)))
+		for _, c := range cands {
+			if p, ok := inside(c, dir); ok {
+				return p, nil
+			}
+		}
+	}
+	return "", fmt.Errorf("%s is not in %s (the directories the session may read: the app's working directory and --source-path)",
+		filepath.Base(clean), strings.Join(dirs, ", "))
+}
+
+// inside reports whether path is a regular file whose real path lies in
+// dir's real path, and returns that real path.
+func inside(path, dir string) (string, bool) {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", false
+	}
+	rdir, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", false
+	}
+	rel, err := filepath.Rel(rdir, real)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", false
+	}
+	fi, err := os.Stat(real)
+	if err != nil || !fi.Mode().IsRegular() {
+		return "", false
+	}
+	return real, true
+}
+
+// Editor is the user's editor command: $VISUAL, else $EDITOR; "" when
+// neither is set.
+func Editor(getenv func(string) string) string {
+	if v := strings.TrimSpace(getenv("VISUAL")); v != "" {
+		return v
+	}
+	return strings.TrimSpace(getenv("EDITOR"))
+}
+
+// Command is the command that opens path at line in editor (a command line
+// such as "vim" or "code --wait"): "+LINE PATH", which vi, vim, nvim,
+// emacs, nano, micro, helix, kakoune and joe understand, or "--goto
+// PATH:LINE" for VS Code (code, codium) and "PATH:LINE" for Sublime Text
+// (subl).
+func Command(editor, path string, line int) (*exec.Cmd, error) {
+	f := strings.Fields(editor)
+	if len(f) == 0 {
+		return nil, errors.New("no editor: set $EDITOR (or $VISUAL)")
+	}
+	args := f[1:]
+	switch filepath.Base(f[0]) {
+	case "code", "codium", "code-insiders":
+		args = append(args, "--goto", path+":"+strconv.Itoa(max(line, 1)))
+	case "subl":
+		args = append(args, path+":"+strconv.Itoa(max(line, 1)))
+	default:
+		if line > 0 {
+			args = append(args, "+"+strconv.Itoa(line))
+		}
+		args = append(args, path)
+	}
+	return exec.Command(f[0], args...), nil
+}

@@ -263,6 +263,15 @@ static void begin(const struct ctx *c)
     capp_begin(c->cmd, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
 }
 
+/* begin_compute begins the command buffer with a compute pipeline and its
+ * set 0 bound (the compute scenes). */
+static void begin_compute(const struct ctx *c, VkPipeline pipe, VkPipelineLayout layout, VkDescriptorSet set)
+{
+    begin(c);
+    vkCmdBindPipeline(c->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+    vkCmdBindDescriptorSets(c->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
+}
+
 /* With BENCH_PHASES=1 in the environment the scenes also print where an
  * iteration's time went ("phase: ..." lines, which the harness ignores):
  * recording, vkQueueSubmit and the wait for the fence; per pipeline, the
@@ -417,9 +426,7 @@ static void scene_dispatch(struct ctx *c, const struct options *o)
     for (uint32_t it = 0; it < o->warmup + o->iters; it++) {
         memset(out.map, 0, out.size);
         uint64_t t0 = capp_now_ns();
-        begin(c);
-        vkCmdBindPipeline(c->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
-        vkCmdBindDescriptorSets(c->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
+        begin_compute(c, pipe, layout, set);
         for (uint32_t d = 0; d < o->dispatches; d++) {
             uint32_t pc[2] = { o->oob ? ARRAY : d % ARRAY, d * LOCAL };
             vkCmdPushConstants(c->cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof pc, pc);
@@ -507,9 +514,7 @@ static void scene_shader(struct ctx *c, const struct options *o)
 
     for (uint32_t it = 0; it < o->warmup + o->iters; it++) {
         uint64_t t0 = capp_now_ns();
-        begin(c);
-        vkCmdBindPipeline(c->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
-        vkCmdBindDescriptorSets(c->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
+        begin_compute(c, pipe, layout, set);
         uint32_t pc[2] = { o->loops, o->oob ? ARRAY : 0 };
         vkCmdPushConstants(c->cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof pc, pc);
         vkCmdDispatch(c->cmd, o->invocations / LOCAL, 1, 1);
@@ -743,9 +748,7 @@ static void scene_hotloop(struct ctx *c, const struct options *o)
     for (uint32_t it = 0; it < o->warmup + o->iters; it++) {
         memset(err.map, 0, err.size);
         uint64_t t0 = capp_now_ns();
-        begin(c);
-        vkCmdBindPipeline(c->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
-        vkCmdBindDescriptorSets(c->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
+        begin_compute(c, pipe, layout, set);
         vkCmdDispatch(c->cmd, o->workgroups, 1, 1);
         submit_and_wait(c);
         report_iter(it, o->warmup, capp_now_ns() - t0);

@@ -17,16 +17,16 @@ for name in "$@"; do
   patch=bench/exp/$name/experiment.patch
   [ -f "$patch" ] || { echo "no experiment $patch" >&2; exit 2; }
   out=bin/exp/$name tmp=$root/build/exp/$name
-  rm -rf "$out" "$tmp"; mkdir -p "$out" "$tmp/_tree/gpuav"
+  rm -rf "$out" "$tmp"; mkdir -p "$out" "$tmp/_tree/gpuav" "$tmp/_gen"
   cp -r gpuav/shaders "$tmp/_tree/gpuav/"
   for f in $(sed -n 's#^+++ b/##p' "$patch"); do
     mkdir -p "$tmp/_tree/$(dirname "$f")"
     [ -e "$f" ] && cp "$f" "$tmp/_tree/$f"
   done
   patch -s -p1 -d "$tmp/_tree" < "$patch"
-  (cd gpuav && go run ./internal/genlib -src "$tmp/_tree/gpuav/shaders/library.comp" -o "$tmp/library_gen.go")
+  (cd gpuav && go run ./internal/genlib -src "$tmp/_tree/gpuav/shaders/library.comp" -o "$tmp/_gen/library_gen.go")
   {
-    printf '{"Replace": {\n  "%s": "%s"' "$root/gpuav/library_gen.go" "$tmp/library_gen.go"
+    printf '{"Replace": {\n  "%s": "%s"' "$root/gpuav/library_gen.go" "$tmp/_gen/library_gen.go"
     for f in $(sed -n 's#^+++ b/##p' "$patch" | grep '\.go$'); do
       printf ',\n  "%s": "%s"' "$root/$f" "$tmp/_tree/$f"
     done

@@ -46,6 +46,13 @@ func TestValidate(t *testing.T) {
 			"lost group count 4 of 3 records"},
 		{"lost", &wire.Lost{Records: 5, Groups: []wire.LostGroup{{Code: 1, Check: "descriptor_index_oob", Count: 4}}}, ""},
 		{"app state", &wire.AppExited{State: "zombie"}, `app state "zombie"`},
+		{"printf", &wire.Printf{Submit: 1, Sites: []wire.PrintfSite{{Action: "vkCmdDispatch", Stage: 5, Args: 1, Lines: make([]byte, 32)}}}, ""},
+		{"printf lines not whole", &wire.Printf{Sites: []wire.PrintfSite{{Stage: 5, Args: 1, Lines: make([]byte, 17)}}},
+			"site 0: printf site: 17 bytes of lines of 16 bytes each"},
+		{"printf args", &wire.Printf{Sites: []wire.PrintfSite{{Stage: 5, Args: wire.MaxPrintfArgs + 1}}}, "site 0: printf site: 1025 argument words"},
+		{"printf stage", &wire.Printf{Sites: []wire.PrintfSite{{Stage: 77}}}, "site 0: stage 77"},
+		{"printf action", &wire.Printf{Sites: []wire.PrintfSite{{Stage: 5, Action: "x"}}}, `site 0: action "x"`},
+		{"printf submit", &wire.Printf{Submit: 1 << 60}, "submit 1152921504606846976"},
 	} {
 		err := validate(c.msg)
 		switch {

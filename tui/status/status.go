@@ -72,13 +72,19 @@ type Counts struct {
 	// it keeps.
 	Filtered                  bool
 	ShownGroups, ShownRecords int
+	// PrintfLines are the shaders' printf lines (the p screen).
+	PrintfLines int
 }
 
 // Text is "2 groups · 68 records", or "1 of 2 groups · 4 of 68 records"
-// under a filter.
+// under a filter, then " · 24 printf lines" when shaders printed.
 func (c Counts) Text() string {
+	printf := ""
+	if c.PrintfLines > 0 {
+		printf = " · " + plural(c.PrintfLines, "printf line", "printf lines")
+	}
 	if !c.Filtered {
-		return plural(c.Groups, "group", "groups") + " · " + plural(c.Records, "record", "records")
+		return plural(c.Groups, "group", "groups") + " · " + plural(c.Records, "record", "records") + printf
 	}
 	of := func(n, total int, one, many string) string {
 		if total == 1 {
@@ -86,7 +92,7 @@ func (c Counts) Text() string {
 		}
 		return fmt.Sprintf("%d of %d %s", n, total, many)
 	}
-	return of(c.ShownGroups, c.Groups, "group", "groups") + " · " + of(c.ShownRecords, c.Records, "record", "records")
+	return of(c.ShownGroups, c.Groups, "group", "groups") + " · " + of(c.ShownRecords, c.Records, "record", "records") + printf
 }
 
 // Render draws the bar, exactly width cells: frame is the spinner frame
@@ -128,7 +134,20 @@ func Render(st *common.Styles, s *session.Session, frame, run string, counts Cou
 		fields = append(fields, field{common.Seg{Text: fmt.Sprintf("%d records lost", s.LostRecords), Fg: th.StatusWarning}, 0})
 	}
 	if n := len(s.Notices); n > 0 {
-		fields = append(fields, field{common.Seg{Text: plural(n, "notice", "notices") + " (o)", Fg: th.StatusWarning}, 2})
+		// Error-level notices (a pipeline left unchecked, a device not
+		// instrumented) are not to be missed: counted, in the error colour.
+		errs := 0
+		for _, no := range s.Notices {
+			if no.Level == "error" {
+				errs++
+			}
+		}
+		if errs > 0 {
+			text := plural(n, "notice", "notices") + ", " + plural(errs, "error", "errors") + " (o)"
+			fields = append(fields, field{common.Seg{Text: text, Fg: th.StatusError, Bold: true}, 1})
+		} else {
+			fields = append(fields, field{common.Seg{Text: plural(n, "notice", "notices") + " (o)", Fg: th.StatusWarning}, 2})
+		}
 	}
 	if c := ChecksText(s.Settings); c != "" {
 		fields = append(fields, field{common.Seg{Text: c}, 3})

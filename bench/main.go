@@ -52,7 +52,7 @@ func run(args []string) error {
 	khronosManifest := fs.String("khronos-manifest", "/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json",
 		"Khronos layer manifest to read its version from (with -khronos-layer-path, the one there)")
 	khronos2Path := fs.String("khronos2-layer-path", "", "directory of a second Khronos layer's manifest (e.g. 1.4.309), run as a fifth configuration")
-	configs := fs.String("configs", "", "comma-separated configurations to run (default: none,gpuav-dbg,gpuav-dbg-all,khronos and khronos2 with -khronos2-layer-path)")
+	configs := fs.String("configs", "", "comma-separated configurations to run (default: none,gpuav-dbg,khronos and khronos2 with -khronos2-layer-path; gpuav-dbg-all switches every check on explicitly)")
 	skipChecks := fs.Bool("skip-checks", false, "skip the correctness runs before timing")
 	warmup := fs.Int("warmup", -1, "warm-up iterations of every scene run (default: the preset's)")
 	iters := fs.Int("iters", -1, "timed iterations of every scene run (default: the preset's)")

@@ -375,6 +375,7 @@ type report struct {
 		Message string `json:"message"`
 		Count   int    `json:"count"`
 	} `json:"errors"`
+	Dropped int64 `json:"dropped_records"`
 }
 
 // launch runs the scene under `gpuav-dbg run --headless --json`, with

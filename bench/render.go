@@ -111,7 +111,7 @@ func Markdown(r *Results) string {
 	if r.Layers.Khronos2 != "" {
 		khronos += " and " + r.Layers.Khronos2
 	}
-	ours := "with its default checks (every check)"
+	ours := "(default checks)"
 	if slices.Contains(configs, ConfigOursAll) {
 		ours = "with its default checks and with every check on (`buffer_oob` and the element checks on sized arrays and plain bindings included)"
 	}

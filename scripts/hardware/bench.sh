@@ -16,7 +16,7 @@
 #
 #   PART=timed       (default) the hot loop (masked, memory), dispatch, draw
 #                    and shader scenes, every configuration, 3 repetitions
-#   PART=pipeline    the pipeline scene, no layer and gpuav-dbg, 3
+#   PART=pipeline    the pipeline scene, no layer and gpuav-dbg, 2
 #                    repetitions of one iteration
 #   PART=pipeline-khronos  the pipeline scene, no layer and the Khronos
 #                    layers, one repetition (two minutes an iteration on
@@ -43,7 +43,7 @@ else
 fi
 case $part in
 timed) args=(-scenes hotloop-masked,hotloop-memory,dispatch,draw,shader -reps 3 "${k2[@]}") ;;
-pipeline) args=(-scenes pipeline -configs gpuav-dbg -reps 3 -warmup 0 -iters 1) ;;
+pipeline) args=(-scenes pipeline -configs gpuav-dbg -reps 2 -warmup 0 -iters 1) ;;
 pipeline-khronos)
   configs=khronos
   [ ${#k2[@]} -gt 0 ] && configs=khronos,khronos2

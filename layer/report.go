@@ -78,7 +78,7 @@ func BuildErrors(submit, queue uint64, cb SubmittedCB) (msg wire.Errors, malform
 // report; malformed counts records the decoder skipped. The message's
 // records are valid until the next Build.
 func (b *Builder) Build(submit, queue uint64, cb SubmittedCB) (msg wire.Errors, malformed int, ok bool) {
-	out := gpuav.Decode(cb.Words)
+	out := gpuav.Decode(cb.Words, siteTable())
 	pre := gpuav.DecodeLayerOutput(cb.PrepassWords)
 	out.Records = append(append(out.Records, gpuav.DecodeLayerRecords(cb.LayerWords)...), pre.Records...)
 	out.Dropped += pre.Dropped + cb.LayerDropped
@@ -139,6 +139,30 @@ records:
 	}
 	b.next, b.records = next, msg.Records
 	return msg, out.Malformed, len(msg.Records) > 0 || msg.Dropped > 0
+}
+
+// siteTable returns the site tables of the shaders the layer instrumented,
+// for gpuav.Decode: each shader's is read once under the lock (a shader's
+// table never changes once the shader is known).
+func siteTable() gpuav.SiteTable {
+	type entry struct {
+		sites []gpuav.Site
+		stage uint32
+		ok    bool
+	}
+	seen := map[uint32]entry{}
+	return func(id uint32) ([]gpuav.Site, uint32, bool) {
+		e, found := seen[id]
+		if !found {
+			withLock(func() {
+				if s := state.shaders[id]; s != nil {
+					e = entry{s.sites, s.stage, true}
+				}
+			})
+			seen[id] = e
+		}
+		return e.sites, e.stage, e.ok
+	}
 }
 
 // reportLocked sends an Errors message to the launcher and, one message

@@ -157,8 +157,8 @@ static void process(device_data *dd, pending_submit *e, int signalled)
         const uint32_t *pw = gpuavdbg_unit_input(cs->unit, GPUAVDBG_INPUT_CMD, &pcap);
         int prepass = pw && pcap > GPUAVDBG_PREPASS_JOB_WORD &&
                       (pw[GPUAVDBG_PREPASS_HEADER_WORD] != 0 || pw[GPUAVDBG_PREPASS_HEADER_WORD + 1] != 0);
-        if (w[0] == 0 && w[1] == 0 && nlayer == 0 && layer_dropped == 0 && !prepass)
-            continue; /* nothing written, nothing dropped */
+        if (w[0] == 0 && nlayer == 0 && layer_dropped == 0 && !prepass)
+            continue; /* no record claimed, none of the layer's */
         out[n++] = (gpuavdbg_submit_cb){
             .handle = GPUAVDBG_H(cs->cb),
             .words = w,

@@ -401,9 +401,12 @@ func (c *Collector) unused(msg any) {
 	})
 }
 
-// settingsFrom copies wire settings, so the session owns its map.
+// settingsFrom copies wire settings, so the session owns its map; a
+// session recorded before on_error existed reads skip, its only behaviour
+// then.
 func settingsFrom(w wire.Settings) Settings {
 	w.Checks = maps.Clone(w.Checks)
+	w.OnError = string(gpuav.OnErrorOrDefault(gpuav.OnError(w.OnError)))
 	return w
 }
 

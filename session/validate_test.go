@@ -46,6 +46,10 @@ func TestValidate(t *testing.T) {
 			"lost group count 4 of 3 records"},
 		{"lost", &wire.Lost{Records: 5, Groups: []wire.LostGroup{{Code: 1, Check: "descriptor_index_oob", Count: 4}}}, ""},
 		{"app state", &wire.AppExited{State: "zombie"}, `app state "zombie"`},
+		{"on_error unknown", &wire.Hello{Settings: wire.Settings{OnError: "explode"}}, `"explode" is not a failed-access behaviour`},
+		{"on_error clamp", &wire.Hello{Settings: wire.Settings{OnError: "clamp"}}, ""},
+		{"on_error absent (older files)", &wire.Hello{}, ""},
+		{"launcher's on_error", &wire.AppStarted{Settings: wire.Settings{OnError: "\x1b[2J"}}, `"\x1b[2J" is not a failed-access behaviour`},
 	} {
 		err := validate(c.msg)
 		switch {

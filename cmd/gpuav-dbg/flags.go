@@ -27,9 +27,9 @@ type runFlags struct {
 	// with --robust).
 	onError onErrorFlag
 	// robust is --robust: clamp, report nothing.
-	robust bool
-	theme       string
-	noColor     bool
+	robust  bool
+	theme   string
+	noColor bool
 	// sourcePath is --source-path, repeated or colon-separated: where to
 	// read source files the shaders name but do not carry.
 	sourcePath pathListFlag

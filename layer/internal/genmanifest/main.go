@@ -75,7 +75,7 @@ func generated() []layermanifest.Setting {
 	return append(out,
 		layermanifest.Setting{Key: gpuav.SettingOnError, Env: gpuav.EnvOnError, Label: "On a failed check",
 			Description: "What an access whose check failed does; it is reported whichever is chosen.",
-			Type: "ENUM", Default: string(gpuav.DefaultOnError), Flags: flags},
+			Type:        "ENUM", Default: string(gpuav.DefaultOnError), Flags: flags},
 		layermanifest.Setting{Key: gpuav.SettingRobust, Env: gpuav.EnvRobust, Label: "Robust only",
 			Description: gpuav.RobustHelp, Type: "BOOL", Default: false})
 }

@@ -35,6 +35,9 @@
  *                   uninitialized and destroyed with a layout count of 8
  *                   (no variable count) and shaders declaring a sized
  *                   array, data[8] (desc_sized.*)
+ *   small_oob       4 (no variable count), 0..3 written, index 3, and
+ *                   shaders declaring data[2] (desc_small.*): past the
+ *                   shader's array, inside the layout's written elements
  * It prints "value=N" (result[0]) after the (last) submit. Every VkResult
  * is checked; a failure prints "descapp: <call> failed: <n>" and exits 1.
  * Names: the command buffer is "desc-cmd", the pipeline "desc-pipeline".
@@ -54,7 +57,7 @@ typedef struct {
     uint32_t nsets;                  /* sets, one action each; only the last has `skip` unwritten */
     int submits;
     int push; /* 1: vkCmdPushDescriptorSetKHR, 2: with a template */
-    int sized; /* the shaders declare data[8] (desc_sized.*) */
+    int sized; /* 1: the shaders declare data[8] (desc_sized.*); 2: data[2] (desc_small.*) */
 } test_case;
 
 static const test_case cases[] = {
@@ -71,6 +74,7 @@ static const test_case cases[] = {
     {"sized_clean", 8, 0, 4, UINT32_MAX, UINT32_MAX, 1, 1, 1, 0, 1},
     {"sized_uninitialized", 8, 0, 4, 2, UINT32_MAX, 2, 1, 1, 0, 1},
     {"sized_destroyed", 8, 0, 4, UINT32_MAX, 3, 3, 1, 1, 0, 1},
+    {"small_oob", 4, 0, 4, UINT32_MAX, UINT32_MAX, 3, 1, 1, 0, 2},
 };
 
 /* make_writes fills w with the writes of set `set`: binding 0 (the result,
@@ -216,7 +220,8 @@ int main(int argc, char **argv)
         free(ent);
     }
     capp_image t;
-    VkPipeline pipe = ca_stage_pipeline(stage, dir, tc->sized ? "desc_sized" : "desc", "desc_plain", layout, &t);
+    static const char *const prefixes[] = {"desc", "desc_sized", "desc_small"};
+    VkPipeline pipe = ca_stage_pipeline(stage, dir, prefixes[tc->sized], "desc_plain", layout, &t);
 
     VkCommandBuffer cmd;
     VkCommandPool pool = ca_command_buffers(VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT, 1, &cmd);

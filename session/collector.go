@@ -130,6 +130,8 @@ type Collector struct {
 	// intern keeps one copy of the strings, label paths and sources that
 	// many groups share (intern.go).
 	intern interner
+	// printf holds the printf groups' state (printf.go).
+	printf printfCollector
 }
 
 // NewCollector returns a collector with an empty session.
@@ -326,6 +328,8 @@ func (c *Collector) apply(msg any) {
 		// Records carry their label path; nothing to keep.
 	case *wire.Errors:
 		c.addErrors(m)
+	case *wire.Printf:
+		c.addPrintf(m)
 	case *wire.Lost:
 		c.applyLost(m)
 	case *wire.Log:
@@ -438,6 +442,7 @@ func (c *Collector) handle(h uint64) Handle {
 func (c *Collector) setName(h uint64, name string) {
 	c.names[h] = name
 	c.renameModel(h, name)
+	c.renamePrintf(h, name)
 	for _, st := range c.order {
 		if st.cmdBuf == h {
 			st.g.CommandBuffer.Name = name
@@ -526,7 +531,6 @@ func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, coord
 		ActionIndex:   r.ActionIndex,
 		Action:        c.intern.str(r.Action),
 		Pipeline:      c.handle(r.Pipeline),
-		Shader:        ShaderRef{ID: r.ShaderID},
 		Instruction:   r.Instruction,
 	}
 	if len(r.Labels) > 0 {
@@ -558,21 +562,34 @@ func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, coord
 		pa := e.PrimaryAction
 		g.PrimaryActionIndex = &pa
 	}
-	if sh, ok := c.s.Shaders[r.ShaderID]; ok && sh.Object != 0 {
-		st.module = sh.Object
-		g.Shader.Object = c.intern.hex(sh.Object)
-		g.Shader.Name = c.names[sh.Object]
-	} else if ok {
-		st.module = sh.Module
-		g.Shader.Module = c.intern.hex(sh.Module)
-		g.Shader.Name = c.names[sh.Module]
-	}
-	if _, ok := c.s.Shaders[r.ShaderID]; ok {
-		g.Source = c.intern.source(r.ShaderID, r.Instruction, c.source)
-	} else {
-		g.Source = c.source(r.ShaderID, r.Instruction) // says so; the shader may come later
-	}
+	g.Shader, st.module = c.shaderRef(r.ShaderID)
+	g.Source = c.sourceOf(r.ShaderID, r.Instruction)
 	return st
+}
+
+// shaderRef names a shader in a group, and returns the handle its debug
+// name is given to (its module or shader object; 0 when unknown).
+func (c *Collector) shaderRef(id uint32) (ShaderRef, uint64) {
+	ref := ShaderRef{ID: id}
+	sh, ok := c.s.Shaders[id]
+	switch {
+	case !ok:
+		return ref, 0
+	case sh.Object != 0:
+		ref.Object, ref.Name = c.intern.hex(sh.Object), c.names[sh.Object]
+		return ref, sh.Object
+	}
+	ref.Module, ref.Name = c.intern.hex(sh.Module), c.names[sh.Module]
+	return ref, sh.Module
+}
+
+// sourceOf is a group's source: kept once per instruction, or, while the
+// shader is unknown, a note that says so (it may come later).
+func (c *Collector) sourceOf(shader, instruction uint32) *Source {
+	if _, ok := c.s.Shaders[shader]; ok {
+		return c.intern.source(shader, instruction, c.source)
+	}
+	return c.source(shader, instruction)
 }
 
 // source looks an instruction up in its shader's source map, building the
@@ -653,6 +670,7 @@ func (s *Session) clone() *Session {
 		cp.Samples = slices.Clip(g.Samples)
 		out.Groups[i] = &cp
 	}
+	out.Printf = clonePrintf(s.Printf)
 	out.Notices = slices.Clone(s.Notices)
 	out.Unchecked = slices.Clone(s.Unchecked)
 	out.Pipelines = maps.Clone(s.Pipelines)

@@ -104,7 +104,7 @@ func preamble() []struct {
 	}
 }
 
-func record(t *testing.T, c *Collector, k wire.Kind, m any) {
+func record(t testing.TB, c *Collector, k wire.Kind, m any) {
 	t.Helper()
 	if err := c.Record(k, m); err != nil {
 		t.Fatal(err)

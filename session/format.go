@@ -164,14 +164,7 @@ func (g *ErrorGroup) Message() string {
 func (g *ErrorGroup) Summary() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s ×%d %s", g.Check, g.Count, g.Stage)
-	if loc := g.Source.Location(); loc != "" {
-		if g.Source.Column > 0 {
-			loc = fmt.Sprintf("%s:%d", g.Source.File, g.Source.Line)
-		}
-		fmt.Fprintf(&b, " %s", loc)
-	} else {
-		fmt.Fprintf(&b, " shader %d instruction %d", g.Shader.ID, g.Instruction)
-	}
+	writeLocation(&b, g.Source, g.Shader.ID, g.Instruction)
 	if d := g.Descriptor; d != nil && g.Check == "descriptor_index_oob" {
 		fmt.Fprintf(&b, " (set %d, binding %d) index %d of array length %d", d.Set, d.Binding, d.Index, d.ArrayLength)
 	} else if d != nil {
@@ -188,11 +181,7 @@ func (g *ErrorGroup) Summary() string {
 	} else if what := g.what(); what != "" {
 		fmt.Fprintf(&b, " %s", what)
 	}
-	action := g.Action
-	if action == "" {
-		action = "action"
-	}
-	fmt.Fprintf(&b, " — %s #%d cmd %s", action, g.ActionIndex, g.CommandBuffer)
+	writeAction(&b, g.Action, g.ActionIndex, g.CommandBuffer)
 	return b.String()
 }
 

@@ -234,6 +234,13 @@ type Session struct {
 	// Timeline is the errors in submit order: submit → command buffer →
 	// action → groups with that submit's record counts.
 	Timeline []SubmitNode `json:"timeline,omitempty"`
+	// Printf are the debugPrintfEXT groups in the order their first line
+	// arrived (printf.go); PrintfLost counts the lines the layer's printf
+	// buffers had no room for, PrintfNotKept those the session counted
+	// but did not keep one by one.
+	Printf        []*PrintfGroup `json:"printf,omitempty"`
+	PrintfLost    uint64         `json:"printf_lines_lost,omitempty"`
+	PrintfNotKept uint64         `json:"printf_lines_not_kept,omitempty"`
 
 	Shaders map[uint32]*Shader `json:"-"`
 	// Sources holds the lines of each shader source file the errors point

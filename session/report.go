@@ -34,6 +34,7 @@ func encodeReport(w io.Writer, s *Session) error {
 	if r.Groups == nil {
 		r.Groups = []*ErrorGroup{}
 	}
+	r.Printf = reportPrintf(s.Printf)
 	r.Unchecked = s.UncheckedAll()
 	if r.Settings.Checks == nil {
 		r.Settings.Checks = map[string]bool{}

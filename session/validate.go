@@ -63,6 +63,8 @@ func validate(msg any) error {
 		err = validateLost(m)
 	case *wire.AppStarted:
 		err = validateSettings(m.Settings)
+	case *wire.Printf:
+		err = validatePrintf(m)
 	case *wire.AppExited:
 		switch AppState(m.State) {
 		case AppExited, AppCrashed, AppFailed, AppStopped, "":
@@ -177,22 +179,28 @@ func validateRecord(r *wire.Record) error {
 	if r.Check != "" && r.Check != id {
 		return fmt.Errorf("check %q for code %d (%s)", r.Check, r.Code, id)
 	}
-	if strings.HasPrefix(gpuav.StageName(r.Stage), "stage_") {
-		return fmt.Errorf("stage %d", r.Stage)
-	}
 	if len(r.Params) > gpuav.RecordParams {
 		return fmt.Errorf("%d parameters (max %d)", len(r.Params), gpuav.RecordParams)
 	}
-	if len(r.Labels) > maxLabels {
-		return fmt.Errorf("%d labels (max %d)", len(r.Labels), maxLabels)
+	return validateAttribution(r.Stage, r.Action, r.Labels)
+}
+
+// validateAttribution checks what records and printf sites say of where
+// they come from: a known stage, a command's name, labels.
+func validateAttribution(stage uint32, action string, labels []string) error {
+	if strings.HasPrefix(gpuav.StageName(stage), "stage_") {
+		return fmt.Errorf("stage %d", stage)
 	}
-	for _, l := range r.Labels {
+	if len(labels) > maxLabels {
+		return fmt.Errorf("%d labels (max %d)", len(labels), maxLabels)
+	}
+	for _, l := range labels {
 		if err := checkString("label", l); err != nil {
 			return err
 		}
 	}
-	if r.Action != "" && (!strings.HasPrefix(r.Action, "vkCmd") || len(r.Action) > 64) {
-		return fmt.Errorf("action %q", r.Action)
+	if action != "" && (!strings.HasPrefix(action, "vkCmd") || len(action) > 64) {
+		return fmt.Errorf("action %q", action)
 	}
 	return nil
 }
@@ -206,6 +214,22 @@ func validateLost(m *wire.Lost) error {
 		sum += g.Count
 		if id := gpuav.CheckCode(g.Code).CheckID(); g.Check != id {
 			return fmt.Errorf("lost group check %q for code %d", g.Check, g.Code)
+		}
+	}
+	return nil
+}
+
+func validatePrintf(m *wire.Printf) error {
+	if m.Submit > MaxSubmit {
+		return fmt.Errorf("submit %d (max %d)", m.Submit, uint64(MaxSubmit))
+	}
+	for i := range m.Sites {
+		s := &m.Sites[i]
+		if err := s.Check(); err != nil {
+			return fmt.Errorf("site %d: %v", i, err)
+		}
+		if err := validateAttribution(s.Stage, s.Action, s.Labels); err != nil {
+			return fmt.Errorf("site %d: %v", i, err)
 		}
 	}
 	return nil

@@ -50,6 +50,13 @@ func TestValidate(t *testing.T) {
 		{"on_error clamp", &wire.Hello{Settings: wire.Settings{OnError: "clamp"}}, ""},
 		{"on_error absent (older files)", &wire.Hello{}, ""},
 		{"launcher's on_error", &wire.AppStarted{Settings: wire.Settings{OnError: "\x1b[2J"}}, `"\x1b[2J" is not a failed-access behaviour`},
+		{"printf", &wire.Printf{Submit: 1, Sites: []wire.PrintfSite{{Action: "vkCmdDispatch", Stage: 5, Args: 1, Lines: make([]byte, 32)}}}, ""},
+		{"printf lines not whole", &wire.Printf{Sites: []wire.PrintfSite{{Stage: 5, Args: 1, Lines: make([]byte, 17)}}},
+			"site 0: printf site: 17 bytes of lines of 16 bytes each"},
+		{"printf args", &wire.Printf{Sites: []wire.PrintfSite{{Stage: 5, Args: wire.MaxPrintfArgs + 1}}}, "site 0: printf site: 1025 argument words"},
+		{"printf stage", &wire.Printf{Sites: []wire.PrintfSite{{Stage: 77}}}, "site 0: stage 77"},
+		{"printf action", &wire.Printf{Sites: []wire.PrintfSite{{Stage: 5, Action: "x"}}}, `site 0: action "x"`},
+		{"printf submit", &wire.Printf{Submit: 1 << 60}, "submit 1152921504606846976"},
 	} {
 		err := validate(c.msg)
 		switch {

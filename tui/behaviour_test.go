@@ -111,11 +111,11 @@ func TestLogSidewaysAndWrap(t *testing.T) {
 func TestHelpScrolls(t *testing.T) {
 	m := newModel(fixture.Session(), 80, 24)
 	press(m, "?")
-	if !strings.Contains(plain(m), "26 more ↓") {
+	if !strings.Contains(plain(m), "27 more ↓") {
 		t.Fatalf("no more marker:\n%s", plain(m))
 	}
 	press(m, "j", "j")
-	if !strings.Contains(plain(m), "2 more ↑") || !strings.Contains(plain(m), "24 more ↓") || m.Selected() != 0 {
+	if !strings.Contains(plain(m), "2 more ↑") || !strings.Contains(plain(m), "25 more ↓") || m.Selected() != 0 {
 		t.Fatalf("jj:\n%s", plain(m))
 	}
 	m.Update(tea.MouseWheelMsg{X: 40, Y: 10, Button: tea.MouseWheelDown})

@@ -319,7 +319,7 @@ func (m *Model) applyFilter(q string) {
 // filter, of the groups it keeps.
 func (m *Model) setCounts() {
 	m.status.SetCounts(status.Counts{Groups: len(m.s.Groups), Records: m.records, Filtered: m.filter != "",
-		ShownGroups: m.tree.Total(), ShownRecords: m.tree.Records()})
+		ShownGroups: m.tree.Total(), ShownRecords: m.tree.Records(), PrintfLines: m.s.PrintfLines()})
 }
 
 // jumpInShader selects the d-th next (±1) error group of the selected

@@ -75,9 +75,20 @@ var screenCases = []screenCase{
 		"SPIR-V shader-1.spvasm:148 · instruction 97", "▶ 148 │          %38 = OpAccessChain"}},
 	{name: "spirv_toggled", session: spirvSession, keys: []string{"n", "d"}, want: []string{
 		"disassemble shader 2: the session holds no SPIR-V for it"}},
+	{name: "printf", session: printfSession, keys: []string{"p"}, want: []string{"printf (2 calls, 24 lines, 5 lost)",
+		`cmd 0x55 "compute-cmd"`, `shaders/printf.comp:8 "invocation %v3u local %u" ×8`, "Distinct texts",
+		"submit 1  (0,0,0)  invocation 0, 0, 0 local 0"}},
+	{name: "printf_at", session: printfSession, keys: []string{"p", "j", "/", "ctrl+u", "p", "i", "x", "e", "l", "=", "2", ",", "1", "enter"},
+		want: []string{"— at pixel=2,1", "Lines at pixel=2,1 (1 of 16)", "submit 2  (2.5,1.5)  pixel 2.500000, 1.500000 is %s",
+			"not the Khronos layer's text: a conversion printf cannot print"}},
+	{name: "printf_bad_filter", session: printfSession, keys: []string{"p", "/", "t", "=", "1", "enter"},
+		want: []string{"at: t=1", `unknown name "t"`}},
+	{name: "printf_none", keys: []string{"p"}, want: []string{"no printf lines in this run"}},
 	{name: "confirm_rerun", rerun: &rerunner{next: fixture.SecondRun, live: true}, keys: []string{"r"}, want: []string{
 		"The app is still running (./oob, pid 4242).", "y/enter stop it and re-run", "n/esc keep it running"}},
 }
+
+func printfSession(*testing.T) *session.Session { return fixture.PrintfSession() }
 
 // TestScreens pins every screen at 80×24 and 200×50: exactly the size,
 // the texts that matter present, the rest in golden files.

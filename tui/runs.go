@@ -116,6 +116,7 @@ func (m *Model) show() tea.Cmd {
 	m.tree.SetGroups(m.s.Groups) // the filter in force applies to new groups
 	m.setCounts()
 	m.log.SetSession(m.s)
+	m.printf.SetSession(m.s)
 	m.status.SetRun(m.runLabel())
 	cmd := m.status.SetSession(m.s)
 	m.sync(true)

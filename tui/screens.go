@@ -73,7 +73,23 @@ func (m *Model) screenTable() []screenEntry {
 			keys: func(m *Model) []key.Binding {
 				return append([]key.Binding{short(m.c.Keys.PrevRun, "earlier runs"), short(m.c.Keys.NextRun, "later runs")}, back(m)...)
 			}},
+		{id: ScreenPrintf, toggle: func(k *keys.KeyMap) key.Binding { return k.Printf },
+			panes: []common.Component{m.printf}, layout: full,
+			open: func(m *Model) string {
+				if len(m.s.Printf) == 0 {
+					return "no printf lines in this run: its shaders printed nothing (debugPrintfEXT)"
+				}
+				return ""
+			},
+			keys: back},
 	}
+}
+
+// capturing reports whether the focused pane takes every key (a text
+// input of its own is open).
+func (m *Model) capturing() bool {
+	c, ok := m.focused().(interface{ Capturing() bool })
+	return ok && c.Capturing()
 }
 
 // footerKeys are the footer's keys: the question's answers while one is
@@ -86,6 +102,8 @@ func (m *Model) footerKeys() []key.Binding {
 		return []key.Binding{k.Yes, k.No}
 	case m.showHelp:
 		return m.help.ShortHelp()
+	case m.capturing():
+		return m.focused().ShortHelp()
 	}
 	out := []key.Binding{k.Help}
 	out = append(out, m.focused().ShortHelp()...)

@@ -49,6 +49,7 @@ import (
 	"github.com/gpuav-dbg/gpuav-dbg/tui/helpview"
 	"github.com/gpuav-dbg/gpuav-dbg/tui/keys"
 	"github.com/gpuav-dbg/gpuav-dbg/tui/logview"
+	"github.com/gpuav-dbg/gpuav-dbg/tui/printfview"
 	"github.com/gpuav-dbg/gpuav-dbg/tui/settings"
 	"github.com/gpuav-dbg/gpuav-dbg/tui/source"
 	"github.com/gpuav-dbg/gpuav-dbg/tui/status"
@@ -128,6 +129,9 @@ type Options struct {
 	SourceDirs []string
 	// Getenv reads the environment ($VISUAL, $EDITOR); nil means os.Getenv.
 	Getenv func(string) string
+	// PrintfAt is the printf screen's coordinate filter at first
+	// (--printf-at).
+	PrintfAt session.PrintfFilter
 }
 
 // Validate checks the options: the theme must be known.
@@ -181,6 +185,7 @@ const (
 	ScreenLog
 	ScreenSettings
 	ScreenCompare
+	ScreenPrintf
 )
 
 // Model is the root Bubble Tea model. Create it with [New].
@@ -203,6 +208,7 @@ type Model struct {
 	log      *logview.Model
 	settings *settings.Model
 	compare  *compare.Model
+	printf   *printfview.Model
 	help     *helpview.Model
 
 	// screens is the screen table (screens.go); screen names the one shown.
@@ -262,6 +268,7 @@ func New(src Source, opts Options) *Model {
 		log:       logview.New(c),
 		settings:  settings.New(c, opts.Rerun != nil),
 		compare:   compare.New(c, opts.Checks),
+		printf:    printfview.New(c, opts.PrintfAt),
 		help:      helpview.New(c),
 		shown:     -1,
 		prompt:    newPrompt(c.Styles),
@@ -413,6 +420,8 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.answer(msg)
 	case m.filtering:
 		return m.filterKey(msg)
+	case m.capturing():
+		return m.focused().Update(msg)
 	case key.Matches(msg, k.Quit):
 		return tea.Quit
 	case m.showHelp:

@@ -25,33 +25,8 @@ func newModelWith(s *session.Session, w, h int, o Options) *Model {
 	return m
 }
 
-// keyMsg is the key press k names: a key name (tab, enter, left...) or
-// the text typed.
-func keyMsg(k string) tea.KeyPressMsg {
-	switch k {
-	case "tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab}
-	case "shift+tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "left":
-		return tea.KeyPressMsg{Code: tea.KeyLeft}
-	case "right":
-		return tea.KeyPressMsg{Code: tea.KeyRight}
-	case "space":
-		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
-	case "backspace":
-		return tea.KeyPressMsg{Code: tea.KeyBackspace}
-	case "ctrl+u":
-		return tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl}
-	}
-	return tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
-}
+// keyMsg is the key press k names (fixture.Key).
+func keyMsg(k string) tea.KeyPressMsg { return fixture.Key(k) }
 
 func press(m *Model, keys ...string) {
 	for _, k := range keys {

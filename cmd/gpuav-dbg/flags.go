@@ -35,6 +35,9 @@ type runFlags struct {
 	sourcePath pathListFlag
 	// allowUnchecked: a run that did not check everything exits 0.
 	allowUnchecked bool
+	// printfAt is --printf-at: the printf lines the headless output and
+	// the UI show.
+	printfAt printfFilterFlag
 	// reportMode is --report-mode: the JSON and SARIF files' mode.
 	reportMode modeFlag
 }
@@ -193,6 +196,7 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runFlags, []s
 	fs.BoolVar(&f.noColor, "no-color", false, "")
 	fs.Var(&f.sourcePath, "source-path", "")
 	fs.BoolVar(&f.allowUnchecked, "allow-unchecked", false, "")
+	fs.Var(&f.printfAt, "printf-at", "")
 	f.reportMode = modeFlag(session.ReportMode)
 	fs.Var(&f.reportMode, "report-mode", "")
 	if err := fs.Parse(args); err != nil {
@@ -219,6 +223,8 @@ type openFlags struct {
 	// allowUnchecked: a headless open of a session that did not check
 	// everything exits 0.
 	allowUnchecked bool
+	// printfAt is --printf-at (runFlags.printfAt).
+	printfAt printfFilterFlag
 	// reportMode is --report-mode (see runFlags).
 	reportMode modeFlag
 }
@@ -236,6 +242,7 @@ func parseOpenFlags(args []string, stderr io.Writer) (*openFlags, []string, erro
 	fs.StringVar(&f.theme, "theme", "auto", "")
 	fs.BoolVar(&f.noColor, "no-color", false, "")
 	fs.BoolVar(&f.allowUnchecked, "allow-unchecked", false, "")
+	fs.Var(&f.printfAt, "printf-at", "")
 	f.reportMode = modeFlag(session.ReportMode)
 	fs.Var(&f.reportMode, "report-mode", "")
 	var pos []string

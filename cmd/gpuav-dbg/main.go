@@ -33,6 +33,7 @@ import (
 	"strings"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/session"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
 
@@ -63,6 +64,8 @@ type cli struct {
 	caps *wire.Capabilities
 	// sourcePath is run's --source-path (sources.go).
 	sourcePath []string
+	// printfAt is --printf-at, for the TUI's printf screen.
+	printfAt session.PrintfFilter
 	// reportMode is --report-mode: the mode of the report files.
 	reportMode os.FileMode
 }
@@ -88,7 +91,7 @@ Usage:
   gpuav-dbg run [flags] [--] APP [ARGS...]   run APP under the layer (no APP: the demo)
   gpuav-dbg demo [flags]                     run the built-in demo app
   gpuav-dbg open FILE [--json OUT] [--sarif OUT] [--headless] [--source-path DIRS]
-                   [--allow-unchecked] [--report-mode MODE]
+                   [--allow-unchecked] [--report-mode MODE] [--printf-at WHERE]
                                              show a saved session (.gvs) or JSON report
   gpuav-dbg open --list [APP]                list the saved runs (of APP), oldest first
   gpuav-dbg instrument [--checks none|all|ID,...] -o OUT.spv IN.spv
@@ -99,7 +102,9 @@ Usage:
   gpuav-dbg help                             print this help
 
 Flags of run and demo:
-  --headless          no UI: print one line per error group to stderr
+  --headless          no UI: print one line per error group to stderr, and per
+                      debugPrintfEXT call its distinct texts (or with --printf-at
+                      the lines there)
   --json OUT.json     write the JSON report to OUT.json ("-" for stdout; the
                       app's own stdout then goes to stderr)
   --sarif OUT.sarif   write a SARIF 2.1.0 log (results at the shader source lines,
@@ -125,6 +130,8 @@ Flags of run and demo:
                       source files a module names but does not carry, after the
                       working directory; no file outside them (after symlinks
                       and ..) is read, nor any under /proc, /sys or /dev
+  --printf-at WHERE   show the printf lines of these invocations only (repeatable):
+                      %s
 
 Checks (--check ID=on|off; * on by default):
 %s
@@ -155,7 +162,7 @@ func printUsage(w io.Writer) {
 		}
 		fmt.Fprintf(&checks, "  %-24s %s %s\n", c.ID, def, c.Title)
 	}
-	fmt.Fprintf(w, usage, checks.String())
+	fmt.Fprintf(w, usage, session.PrintfFilterNames, checks.String())
 }
 
 // main runs one command line and returns the exit status.

@@ -48,6 +48,12 @@ func fakeApp(mode string) int {
 	case "dropped":
 		cl.Send(wire.KindErrors, &wire.Errors{Submit: 1, CommandBuffer: 0x55, Dropped: 9})
 	}
+	if mode == "printf" {
+		if err := sendPrintf(cl); err != nil {
+			fmt.Fprintln(os.Stderr, "fake app:", err)
+			return 97
+		}
+	}
 	if mode == "errors" {
 		var recs []wire.Record
 		for x := uint32(0); x < 4; x++ {

@@ -57,6 +57,7 @@ func (c *cli) openCmd(args []string) int {
 	headless := f.headless || (!reports && !c.isTerminal())
 	if !headless && !reports {
 		c.sourcePath = f.sourcePath // where e may open source files
+		c.printfAt = f.printfAt.f
 		if err := c.showUI(s, f.theme, f.noColor); err != nil {
 			return c.fail("ui: %v", err)
 		}
@@ -64,6 +65,7 @@ func (c *cli) openCmd(args []string) int {
 	}
 	if headless {
 		printGroups(c.stderr, s)
+		printPrintf(c.stderr, s, f.printfAt.f)
 	}
 	status := c.report(s, f.jsonOut, f.sarifOut, f.allowUnchecked)
 	if headless {

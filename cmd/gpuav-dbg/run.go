@@ -61,6 +61,7 @@ func (c *cli) runCmd(name string, args []string) int {
 		f.headless = true
 	}
 	c.sourcePath = f.sourcePath
+	c.printfAt = f.printfAt.f
 	c.reportMode = os.FileMode(f.reportMode)
 	set, err := f.settings()
 	if err != nil {
@@ -170,6 +171,7 @@ func (c *cli) finishRun(r *launcher.Run, f *runFlags, uiErr error) int {
 	}
 	if f.headless {
 		printGroups(c.stderr, snap)
+		printPrintf(c.stderr, snap, f.printfAt.f)
 	}
 	status := c.report(snap, f.jsonOut, f.sarifOut, f.allowUnchecked)
 	if err := r.Close(); err != nil {
@@ -282,6 +284,7 @@ func countText(s *session.Session) string {
 	if s.LostRecords > 0 {
 		fmt.Fprintf(&b, ", %d records lost on the way", s.LostRecords)
 	}
+	b.WriteString(printfCount(s))
 	switch s.App.State {
 	case session.AppCrashed:
 		fmt.Fprintf(&b, "; app killed by %s", s.App.Signal)

@@ -12,7 +12,8 @@ import (
 // in the directories the session may read (the working directory,
 // --source-path, GPUAV_DBG_SOURCE_PATH).
 func (c *cli) uiOptions(theme string, noColor bool) tui.Options {
-	return tui.Options{Theme: theme, NoColor: noColor, SourceDirs: session.SourceDirs(c.sourceSearch()), Getenv: c.getenv}
+	return tui.Options{Theme: theme, NoColor: noColor, SourceDirs: session.SourceDirs(c.sourceSearch()), Getenv: c.getenv,
+		PrintfAt: c.printfAt}
 }
 
 // liveSource is a tui.Source over a running app: snapshots on demand, one

@@ -32,6 +32,9 @@ func samples() map[Kind]any {
 		KindLog:   &Log{Level: "warning", Text: "hi"},
 		KindBye:   &Bye{Submits: 5},
 		KindLabel: &Label{CommandBuffer: 0x55, Op: "begin", Name: "frame"},
+		KindPrintf: &Printf{Submit: 3, Queue: 4, CommandBuffer: 0x55, Primary: 0x56, PrimaryAction: 2, Lost: 7, Sites: []PrintfSite{{
+			ActionIndex: 1, Action: "vkCmdDispatch", Pipeline: 9, Labels: []string{"a"}, ShaderID: 1, Instruction: 40, Stage: 5,
+			Args: 1, Lines: []byte{1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 0xff, 0xff, 0xff, 0xff}}}},
 		KindLost: &Lost{Records: 12, Groups: []LostGroup{{Code: 1, Check: "descriptor_index_oob", ShaderID: 2, Instruction: 79, Count: 10}},
 			Messages: map[string]uint64{"shader": 1}},
 		KindAppStarted: &AppStarted{Path: "/bin/demo", Args: []string{"a"}, PID: 7, Time: t0, Settings: Settings{ReserveSlot: true}, Session: "/s.gvs"},

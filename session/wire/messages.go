@@ -46,6 +46,7 @@ var messageTypes = []kindInfo{
 	message[Log](KindLog, "log"),
 	message[Bye](KindBye, "bye"),
 	message[Label](KindLabel, "label"),
+	message[Printf](KindPrintf, "printf"),
 	message[Lost](KindLost, "lost"),
 
 	message[AppStarted](KindAppStarted, "app_started"),

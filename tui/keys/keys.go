@@ -44,8 +44,9 @@ type KeyMap struct {
 	// the help.
 	Back key.Binding
 	// Log shows the app's output and the notices; Settings the validation
-	// settings; Compare this run next to the previous one.
-	Log, Settings, Compare key.Binding
+	// settings; Compare this run next to the previous one; Printf the
+	// shaders' debugPrintfEXT lines.
+	Log, Settings, Compare, Printf key.Binding
 	// Help toggles the help overlay; Quit leaves the program.
 	Help, Quit key.Binding
 
@@ -97,6 +98,7 @@ func Default() *KeyMap {
 		Log:      b("o", "app output and notices", "o"),
 		Settings: b("s", "settings for the next run", "s"),
 		Compare:  b("c", "compare with the previous run", "c"),
+		Printf:   b("p", "the shaders' printf lines", "p"),
 		Help:     b("?", "help", "?"),
 		Quit:     b("q", "quit", "q", "ctrl+c"),
 
@@ -134,7 +136,7 @@ func (k *KeyMap) Groups() []Group {
 	return []Group{
 		{"Move", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.ScrollLeft, k.ScrollRight, k.Wrap}},
 		{"Panes and screens", []key.Binding{k.NextPane, k.PrevPane, k.Left, k.Right, k.Open, k.Toggle, k.Back,
-			k.Log, k.Settings, k.Compare, k.Help, k.Quit}},
+			k.Log, k.Settings, k.Compare, k.Printf, k.Help, k.Quit}},
 		{"Errors", []key.Binding{k.Filter, k.NextMatch, k.PrevMatch, k.Grouping, k.Group1, k.Group2, k.Group3, k.Group4,
 			k.NextInShader, k.PrevInShader, k.SPIRV, k.Edit, k.Copy}},
 		{"Runs", []key.Binding{k.Rerun, k.Yes, k.No, k.PrevRun, k.NextRun}},

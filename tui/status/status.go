@@ -73,13 +73,19 @@ type Counts struct {
 	// it keeps.
 	Filtered                  bool
 	ShownGroups, ShownRecords int
+	// PrintfLines are the shaders' printf lines (the p screen).
+	PrintfLines int
 }
 
 // Text is "2 groups · 68 records", or "1 of 2 groups · 4 of 68 records"
-// under a filter.
+// under a filter, then " · 24 printf lines" when shaders printed.
 func (c Counts) Text() string {
+	printf := ""
+	if c.PrintfLines > 0 {
+		printf = " · " + plural(c.PrintfLines, "printf line", "printf lines")
+	}
 	if !c.Filtered {
-		return plural(c.Groups, "group", "groups") + " · " + plural(c.Records, "record", "records")
+		return plural(c.Groups, "group", "groups") + " · " + plural(c.Records, "record", "records") + printf
 	}
 	of := func(n, total int, one, many string) string {
 		if total == 1 {
@@ -87,7 +93,7 @@ func (c Counts) Text() string {
 		}
 		return fmt.Sprintf("%d of %d %s", n, total, many)
 	}
-	return of(c.ShownGroups, c.Groups, "group", "groups") + " · " + of(c.ShownRecords, c.Records, "record", "records")
+	return of(c.ShownGroups, c.Groups, "group", "groups") + " · " + of(c.ShownRecords, c.Records, "record", "records") + printf
 }
 
 // Render draws the bar, exactly width cells: frame is the spinner frame

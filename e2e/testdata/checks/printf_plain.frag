@@ -1,0 +1,3 @@
+#version 460
+layout(location = 0) out vec4 color;
+void main() { color = vec4(1.0); }

@@ -94,3 +94,11 @@ func OnErrorOrDefault(v OnError) OnError {
 	}
 	return v
 }
+
+// OnErrorBuilt reports whether the instrumentation passes build behaviour
+// v, and robust whether they build the robust-only mode. A setting they do
+// not build is refused by the layer with a warning, never silently kept.
+func OnErrorBuilt(v OnError) bool { return v == OnErrorSkip }
+
+// RobustBuilt reports whether the passes build the robust-only mode.
+const RobustBuilt = false

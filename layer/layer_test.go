@@ -450,6 +450,31 @@ func TestLoadOnError(t *testing.T) {
 	}
 }
 
+// TestUnbuilt: a behaviour the passes do not build yet is turned off, so
+// that the hello says what the layer does, with a warning naming it.
+func TestUnbuilt(t *testing.T) {
+	tests := []struct {
+		onError      string
+		robust       bool
+		want         string
+		wantWarnings []string
+	}{
+		{"skip", false, "skip", nil},
+		{"clamp", false, "skip", []string{"VK_LAYER_GPUAV_DBG_ON_ERROR=clamp is not built into this layer yet: failed accesses are skipped"}},
+		{"execute", false, "skip", []string{"VK_LAYER_GPUAV_DBG_ON_ERROR=execute is not built into this layer yet: failed accesses are skipped"}},
+		{"clamp", true, "skip", []string{"VK_LAYER_GPUAV_DBG_ROBUST: the robust-only mode is not built into this layer yet: it stays off",
+			"VK_LAYER_GPUAV_DBG_ON_ERROR=clamp is not built into this layer yet: failed accesses are skipped"}},
+	}
+	for _, tt := range tests {
+		s := Settings{}
+		s.OnError, s.Robust = tt.onError, tt.robust
+		w := s.unbuilt()
+		if s.OnError != tt.want || s.Robust || !slices.Equal(w, tt.wantWarnings) {
+			t.Errorf("%s robust %v: on_error %q robust %v warnings %q; want %q, off, %q", tt.onError, tt.robust, s.OnError, s.Robust, w, tt.want, tt.wantWarnings)
+		}
+	}
+}
+
 // record builds one output-buffer record.
 func record(shader, instr, stage uint32, coords [3]uint32, action uint32, code gpuav.CheckCode, params ...uint32) []uint32 {
 	r := make([]uint32, gpuav.RecordWords)

@@ -100,6 +100,22 @@ func loadSettings(lookup func(env string) (value, origin string)) (Settings, []s
 	return s, append(warnings, w...)
 }
 
+// unbuilt turns off what the passes do not build yet (gpuav.OnErrorBuilt,
+// gpuav.RobustBuilt), so that the hello, the session and the report say
+// what the layer really does; a warning names each.
+func (s *Settings) unbuilt() []string {
+	var w []string
+	if s.Robust && !gpuav.RobustBuilt {
+		w = append(w, fmt.Sprintf("%s: the robust-only mode is not built into this layer yet: it stays off", EnvRobust))
+		s.Robust = false
+	}
+	if v := gpuav.OnError(s.OnError); !gpuav.OnErrorBuilt(v) {
+		w = append(w, fmt.Sprintf("%s=%s is not built into this layer yet: failed accesses are skipped", EnvOnError, v))
+		s.OnError = string(gpuav.OnErrorSkip)
+	}
+	return w
+}
+
 // The safe-mode setting of earlier versions, a switch without an effect:
 // a user who still sets it is told what replaced it.
 const (
@@ -346,6 +362,7 @@ func settingsLocked() Settings {
 		processSettings.file, processSettings.warnings = readSettingsFile(os.Getenv, os.ReadFile, os.Stat)
 		processSettings.s, w = ResolveSettings(os.Getenv, processSettings.file, AppSettings{})
 		processSettings.warnings = append(processSettings.warnings, w...)
+		processSettings.warnings = append(processSettings.warnings, processSettings.s.unbuilt()...)
 		processSettings.loaded = true
 	}
 	return processSettings.s
@@ -362,8 +379,8 @@ func instanceSettingsLocked(app AppSettings) (Settings, []string) {
 	s, w := ResolveSettings(os.Getenv, processSettings.file, app)
 	// The file's and the environment's own warnings were given once.
 	var own []string
-	for _, x := range w {
-		if strings.Contains(x, AppSettingsOrigin) {
+	for _, x := range append(w, s.unbuilt()...) {
+		if strings.Contains(x, AppSettingsOrigin) || !slices.Contains(processSettings.warnings, x) {
 			own = append(own, x)
 		}
 	}

@@ -147,7 +147,7 @@ Exit status of run, demo and open --headless:
   2  the launcher failed (arguments, app, layer)
   3  the app failed (non-zero exit, crash) with no validation error
   4  no validation error, but not everything was checked (the layer never
-     loaded, every check off, shaders or pipelines left unchecked, records
+     loaded, every check off, --robust, shaders or pipelines left unchecked, records
      lost, the app stopped by you, its end not recorded); --allow-unchecked
      makes it 0
 `

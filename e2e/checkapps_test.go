@@ -2,14 +2,18 @@ package e2e
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/gpuav-dbg/gpuav-dbg/internal/cbuild"
 )
@@ -21,6 +25,9 @@ type checkApp struct {
 	name    string
 	shaders []string
 	build   func() (string, error)
+	// target is glslangValidator's --target-env (default vulkan1.2);
+	// subdir is the app's directory name in a prebuild (default name).
+	target, subdir string
 }
 
 // checkApps are all the declared apps, for the prebuild (TestMain).
@@ -29,9 +36,17 @@ var checkApps []*checkApp
 // newCheckApp declares the app NAME.c and its shaders (files of
 // testdata/checks, compiled to FILE.spv).
 func newCheckApp(name string, shaders ...string) *checkApp {
-	a := &checkApp{name: name, shaders: shaders}
+	a := &checkApp{name: name, shaders: shaders, target: "vulkan1.2", subdir: name}
 	a.build = sync.OnceValues(a.compile)
 	checkApps = append(checkApps, a)
+	return a
+}
+
+// newCheckAppTarget is newCheckApp with the shaders compiled for target
+// (glslangValidator's --target-env), built into its own directory.
+func newCheckAppTarget(name, target string, shaders ...string) *checkApp {
+	a := newCheckApp(name, shaders...)
+	a.target, a.subdir = target, name+"-"+target
 	return a
 }
 
@@ -40,16 +55,20 @@ var (
 	rqApp   = newCheckApp("rqapp", "rq.comp", "rq.rgen")
 	bdaApp  = newCheckApp("bdaapp", "bda.comp", "bda.vert", "bda.frag", "bda_plain.vert", "bda_plain.frag")
 	descApp = newCheckApp("descapp", "desc.comp", "desc.vert", "desc.frag", "desc_plain.vert", "desc_plain.frag", "desc_sized.comp", "desc_sized.vert", "desc_sized.frag",
+		"desc_spec.comp", "desc_spec.vert", "desc_spec.frag", "desc_instance.vert",
 		"desc_small.comp", "desc_small.vert", "desc_small.frag")
 	bufApp   = newCheckApp("bufapp", "buf.comp", "buf.vert", "buf.frag", "buf_plain.vert", "buf_plain.frag")
 	texelApp = newCheckApp("texelapp", "texel.comp", "texel.vert", "texel.frag", "buf_plain.vert", "buf_plain.frag")
+	dbufApp  = newCheckApp("dbufapp", "dbuf.comp")
+	// bdaApp's compute shader as SPIR-V 1.3, without Int64.
+	bda13App = newCheckAppTarget("bdaapp", "vulkan1.1", "bda.comp")
 )
 
 // compile builds the app into a new directory and returns it; with
 // GPUAVDBG_TEST_PREBUILT set it returns that directory's NAME/ instead.
 func (a *checkApp) compile() (string, error) {
 	if p := os.Getenv(envPrebuilt); p != "" {
-		dir := filepath.Join(p, a.name)
+		dir := filepath.Join(p, a.subdir)
 		if _, err := os.Stat(filepath.Join(dir, a.name)); err != nil {
 			return "", fmt.Errorf("prebuilt %s: %w", a.name, err)
 		}
@@ -63,12 +82,13 @@ func (a *checkApp) compile() (string, error) {
 }
 
 // compileInto builds the shaders (glslangValidator -g --target-env
-// vulkan1.2, from inside testdata/checks so the modules name the files as
-// written: SPIR-V 1.5, no Int64) and the app (internal/cbuild) into dir.
+// a.target, from inside testdata/checks so the modules name the files as
+// written: SPIR-V 1.5 for vulkan1.2, no Int64) and the app
+// (internal/cbuild) into dir.
 func (a *checkApp) compileInto(dir string) error {
 	src := filepath.Join(root, "e2e", "testdata", "checks")
 	for _, sh := range a.shaders {
-		cmd := exec.Command("glslangValidator", "-g", "--target-env", "vulkan1.2", "-o", filepath.Join(dir, sh+".spv"), sh)
+		cmd := exec.Command("glslangValidator", "-g", "--target-env", a.target, "-o", filepath.Join(dir, sh+".spv"), sh)
 		cmd.Dir = src
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return fmt.Errorf("glslangValidator %s: %w\n%s", sh, err, out)
@@ -190,11 +210,22 @@ func runLauncher(t *testing.T, r any, env, flags []string, app string, args ...s
 	out := filepath.Join(t.TempDir(), "out.json")
 	full := append([]string{"run", "--headless", "--json", out, "--session", filepath.Join(t.TempDir(), "s.gvs")}, flags...)
 	full = append(append(full, "--", app), args...)
-	cmd := exec.Command(bin("gpuav-dbg"), full...)
-	cmd.Env = append(os.Environ(), env...)
+	ctx, cancel := context.WithTimeout(context.Background(), appTimeout())
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin("gpuav-dbg"), full...)
+	// A hung app is killed with the launcher: the whole process group.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	var judge func()
+	cmd.Env, judge = refereeEnv(t, env, app, args)
 	var output bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &output, &output
 	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("hung: %s %s did not finish within %v under gpuav-dbg (%s sets the bound)\n%s",
+			filepath.Base(app), strings.Join(args, " "), appTimeout(), envAppTimeout, output.String())
+	}
+	defer judge()
 	code := 0
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
@@ -210,6 +241,31 @@ func runLauncher(t *testing.T, r any, env, flags []string, app string, args ...s
 		t.Fatalf("parse report: %v\n%s", err, b)
 	}
 	return code, output.String()
+}
+
+// envAppTimeout bounds each run of an app under the launcher (a Go
+// duration; default 300s): a run past it is a hang, and fails its test
+// (scripts/hardware/soak.sh counts them).
+const envAppTimeout = "GPUAVDBG_TEST_APP_TIMEOUT"
+
+// appTimeout is the bound of one app run.
+func appTimeout() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv(envAppTimeout)); err == nil && d > 0 {
+		return d
+	}
+	return 300 * time.Second
+}
+
+// runClean runs a clean case of a (extra environment env, app arguments
+// args) and fails the test unless it exits 0 with no error group and the
+// app prints the line value (what the clean access reads, as why says).
+func (a *checkApp) runClean(t *testing.T, env []string, value, why string, args ...string) {
+	t.Helper()
+	code, r, out := a.run(t, env, nil, args...)
+	requireSilent(t, code, r, out)
+	if !strings.Contains(out, value+"\n") {
+		t.Errorf("%s (%s); app printed:\n%s", why, value, out)
+	}
 }
 
 // requireSilent fails the test unless a run exited 0 with no error group.

@@ -61,11 +61,8 @@ func TestDescriptorSizedArrayElements(t *testing.T) {
 			})
 		}
 		t.Run(st.stage+"/sized_clean", func(t *testing.T) {
-			code, r, out := descApp.run(t, sizedOn, nil, "--stage", st.stage, "--case", "sized_clean")
-			requireSilent(t, code, r, out)
-			if !strings.Contains(out, "value=102\n") {
-				t.Errorf("clean read must see data[1].v[0] = 101 (value=102); app printed:\n%s", out)
-			}
+			descApp.runClean(t, sizedOn, "value=102", "clean read must see data[1].v[0] = 101",
+				"--stage", st.stage, "--case", "sized_clean")
 		})
 	}
 }
@@ -126,3 +123,62 @@ func TestDescriptorSizedElementsOffByDefault(t *testing.T) {
 // sizedOn asks the layer for element checks on sized arrays and plain
 // bindings (off by default: gpuav.Options.SizedElementChecks).
 var sizedOn = []string{"VK_LAYER_GPUAV_DBG_SIZED_ELEMENT_CHECKS=1"}
+
+// TestDescriptorSpecLength: an array sized by a specialization constant
+// (data[N], N = 2 in the shader, specialized to 4 by the app; layout count
+// 4) indexed with 5 in a compute, a vertex and a fragment shader: one
+// descriptor_index_oob error each with index 5 and the specialized length
+// 4, and the failed load yields 0 (value=1). Index 3 is in bounds only
+// with the specialized length: silent, value=104. (The layer used to leave
+// such arrays unchecked and the run exited 0.)
+func TestDescriptorSpecLength(t *testing.T) {
+	for _, st := range descStages {
+		file := strings.Replace(st.file, "desc.", "desc_spec.", 1)
+		t.Run(st.stage+"/spec_oob", func(t *testing.T) {
+			code, r, out := descApp.run(t, nil, nil, "--stage", st.stage, "--case", "spec_oob")
+			if code != 1 || len(r.Errors) != 1 {
+				t.Fatalf("exit %d, %d error groups; want 1 and 1\n%s", code, len(r.Errors), out)
+			}
+			e := r.Errors[0]
+			if d := e.Descriptor; e.Check != "descriptor_index_oob" || d == nil || d.Set != 0 || d.Binding != 1 || d.Index != 5 ||
+				d.ArrayLength != 4 || e.Count != 1 || e.Stage != st.stage || e.Action != st.action {
+				t.Errorf("group: %s %+v count %d stage %s action %s; want descriptor_index_oob set 0 binding 1 index 5 length 4, 1, %s, %s",
+					e.Check, d, e.Count, e.Stage, e.Action, st.stage, st.action)
+			}
+			if e.Source.File != file || e.Source.Line != 11 {
+				t.Errorf("source %+v, want %s:11", e.Source, file)
+			}
+			if !strings.Contains(out, "value=1\n") {
+				t.Errorf("the failed load must yield 0 (value=1); app printed:\n%s", out)
+			}
+		})
+		t.Run(st.stage+"/spec_clean", func(t *testing.T) {
+			descApp.runClean(t, nil, "value=104", "index 3 of the specialized 4 must read data[3].v[0] = 103",
+				"--stage", st.stage, "--case", "spec_clean")
+		})
+	}
+}
+
+// TestDescriptorInstanceIndex: the case of the one hang seen on an H100
+// (docs/decisions/bounded-waits.md): an indexed draw of 4 instances whose
+// vertex shader indexes a sized array of 3 with gl_InstanceIndex. One
+// error, for instance 3 (index 3 of length 3, vkCmdDrawIndexed); the bad
+// load is skipped, so the other instances' 100+101+102 is the sum
+// (value=303). The soak test (scripts/hardware/soak.sh) repeats it.
+func TestDescriptorInstanceIndex(t *testing.T) {
+	code, r, out := descApp.run(t, nil, nil, "--stage", "vertex", "--case", "instance_oob")
+	if code != 1 || len(r.Errors) != 1 {
+		t.Fatalf("exit %d, %d error groups; want 1 and 1\n%s", code, len(r.Errors), out)
+	}
+	e := r.Errors[0]
+	want := map[string][]float64{"instance_index": {3}, "vertex_index": {0}}
+	if d := e.Descriptor; e.Check != "descriptor_index_oob" || d == nil || d.Index != 3 || d.ArrayLength != 3 ||
+		e.Count != 1 || e.Action != "vkCmdDrawIndexed" || fmt.Sprint(e.Coords) != fmt.Sprint(want) ||
+		e.Source.File != "desc_instance.vert" || e.Source.Line != 9 {
+		t.Errorf("group: %s %+v count %d action %s coords %v source %+v; want index 3 of 3 at instance 3, vkCmdDrawIndexed, desc_instance.vert:9",
+			e.Check, d, e.Count, e.Action, e.Coords, e.Source)
+	}
+	if !strings.Contains(out, "value=303\n") {
+		t.Errorf("the skipped load must add 0 (value=303); app printed:\n%s", out)
+	}
+}

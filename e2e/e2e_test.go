@@ -55,7 +55,7 @@ func TestMain(m *testing.M) {
 // and returns the exit code.
 func prebuild(out string) int {
 	for _, a := range checkApps {
-		dir := filepath.Join(out, a.name)
+		dir := filepath.Join(out, a.subdir)
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			fmt.Fprintf(os.Stderr, "e2e: prebuild %s: %v\n", a.name, err)
 			return 1

@@ -53,7 +53,9 @@ func gpuavDbgIn(t *testing.T, dir string, env []string, args ...string) (int, st
 	t.Helper()
 	cmd := exec.Command(bin("gpuav-dbg"), args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
+	var judge func()
+	cmd.Env, judge = refereeEnv(t, env, args[len(args)-1], args)
+	defer judge()
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()

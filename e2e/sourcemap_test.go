@@ -102,7 +102,9 @@ func runSPV(t *testing.T, words []uint32, dir string, flags, env []string) smRep
 	args = append(args, "--", vkapp(t), "--shader", spv, "--index", "3")
 	cmd := exec.Command(bin("gpuav-dbg"), args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
+	var judge func()
+	cmd.Env, judge = refereeEnv(t, env, vkapp(t), args)
+	defer judge()
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stderr, &stderr
 	err := cmd.Run()

@@ -57,7 +57,7 @@ func (p *descriptorChecker) elementCheck(fn *function, head *emitter, s site, id
 		p.bindings[key] = bind
 	}
 	r := head.op(spirv.OpFunctionCall, m.TypeVector(u, 2), fns[1],
-		bind, idx, m.ConstantUint32(s.length), m.ConstantUint32(s.state))
+		bind, idx, s.lengthOperand(head), m.ConstantUint32(s.state))
 	code = head.op(spirv.OpCompositeExtract, u, r, 0)
 	length = head.op(spirv.OpCompositeExtract, u, r, 1)
 	ok = head.op(spirv.OpIEqual, m.TypeBool(), code, m.ConstantUint32(0))

@@ -80,7 +80,7 @@ func (p *descriptorChecker) match(fn *function, b *spirv.Block, j int) (site, bo
 	if s.state == 0 && (s.runtime || s.plain || !sh.opt.enabled(CheckDescriptorIndexOOB)) {
 		return s, false
 	}
-	if !s.runtime && (s.constIndex && s.index < s.length || len(s.inner) == 0 && sh.an.safeIndex().inBounds(fn.f, b, s.indexID, s.length)) {
+	if !s.runtime && s.lengthID == 0 && (s.constIndex && s.index < s.length || len(s.inner) == 0 && sh.an.safeIndex().inBounds(fn.f, b, s.indexID, s.length)) {
 		// Provably in bounds: no index check, the element checks (if
 		// any) remain.
 		s.state &^= stateCheckIndex
@@ -129,6 +129,7 @@ type site struct {
 	set        uint32
 	binding    uint32
 	variable   uint32 // the descriptor variable's id
+	lengthID   uint32 // the specialization constant sizing the array, or 0
 	runtime    bool   // a runtime array: the length comes from the descriptor state
 	plain      bool   // a plain binding (not an array): index 0 of length 1
 	// inner are the index ids of an array of arrays' inner dimensions
@@ -251,11 +252,14 @@ func descriptorSite(sh *shader, in *spirv.Instruction) (site, bool) {
 	length, ok := uint32(0), true
 	if arr.Opcode() == spirv.OpTypeRuntimeArray {
 		s.runtime = true
-	} else {
-		length, ok = m.ConstantValue(arr.Words[3])
+	} else if length, ok = m.ConstantValue(arr.Words[3]); !ok {
+		// A specialization constant: the compare takes the constant
+		// itself, which the driver specializes (length is its default).
+		length, ok = specLength(m, arr.Words[3])
+		s.lengthID = arr.Words[3]
 	}
 	if !ok {
-		sh.warnf("instruction %d: descriptor array length is a specialization constant: access left unchecked", in.OrigIndex)
+		sh.warnf("instruction %d: descriptor array length is a specialization constant this pass cannot read: access left unchecked", in.OrigIndex)
 		return s, false
 	}
 	s.length = length
@@ -266,7 +270,7 @@ func descriptorSite(sh *shader, in *spirv.Instruction) (site, bool) {
 	for elem := m.Def(arr.Words[2]); elem != nil && elem.Opcode() == spirv.OpTypeArray; elem = m.Def(elem.Words[2]) {
 		dim, ok := m.ConstantValue(elem.Words[3])
 		k := 5 + len(s.inner)
-		if !ok || s.runtime || k >= len(ac.Words) {
+		if !ok || s.runtime || s.lengthID != 0 || k >= len(ac.Words) {
 			sh.warnf("instruction %d: array of descriptor arrays (runtime, specialization-constant length or partly indexed): access left unchecked", in.OrigIndex)
 			return s, false
 		}
@@ -278,6 +282,38 @@ func descriptorSite(sh *shader, in *spirv.Instruction) (site, bool) {
 	}
 	s.set, s.binding = setAndBinding(m, variable.Words[2])
 	return s, true
+}
+
+// specLength reports whether id is a 32-bit integer specialization
+// constant (OpSpecConstant, or OpSpecConstantOp) and returns its default
+// value (0 for OpSpecConstantOp).
+func specLength(m *spirv.Module, id uint32) (uint32, bool) {
+	def := m.Def(id)
+	if def == nil || (def.Opcode() != spirv.OpSpecConstant && def.Opcode() != spirv.OpSpecConstantOp) {
+		return 0, false
+	}
+	t := m.Def(def.ResultType())
+	if t == nil || t.Opcode() != spirv.OpTypeInt || len(t.Words) < 4 || t.Words[2] != 32 {
+		return 0, false
+	}
+	if def.Opcode() == spirv.OpSpecConstant && len(def.Words) > 3 {
+		return def.Words[3], true
+	}
+	return 0, true
+}
+
+// lengthOperand emits (into e, where needed) the site's array length as a
+// 32-bit unsigned operand: a constant, or the specialization constant
+// sizing the array (bitcast when it is signed).
+func (s site) lengthOperand(e *emitter) uint32 {
+	m := e.m
+	if s.lengthID == 0 {
+		return m.ConstantUint32(s.length)
+	}
+	if t := m.Def(m.Def(s.lengthID).ResultType()); t.Words[3] == 1 {
+		return e.op(spirv.OpBitcast, m.TypeUint32(), s.lengthID)
+	}
+	return s.lengthID
 }
 
 // isPlainVar reports whether v is a global variable of the storage class
@@ -366,7 +402,7 @@ func (p *descriptorChecker) guard(fn *function, b *spirv.Block, j int, s site) (
 				return s.prior, true
 			}
 			idx = flatIndex(head, s, idxType, u)
-			length = m.ConstantUint32(s.length)
+			length = s.lengthOperand(head)
 			okID, code, length = p.check(fn, head, s, idx, length)
 			return okID, true
 		},

@@ -145,9 +145,16 @@ static void before_action(cb_state *cs, gpuavdbg_cmd cmd, VkPipelineBindPoint bp
     if (b && b->instrumented && cs->unit) {
         const device_data *dd = cs->dd;
         uint32_t slot = idx < GPUAVDBG_ACTION_SLOTS - 1 ? idx : GPUAVDBG_ACTION_SLOTS - 1;
-        /* Actions past the last action slot share it: bind once for them
-         * while the app leaves the set alone and keeps the layout. */
-        if (cs->set_layout[bi] != b->layout || cs->set_slot[bi] != slot) {
+        if (b->push) {
+            /* A descriptor-buffer pipeline: the set is pushed, before
+             * every action (the app's descriptor-buffer commands are not
+             * followed); the next bind of a set is a real one. */
+            gpuavdbg_unit_push(dd, cs->unit, cs->cb, bp, b->layout, slot);
+            cs->set_layout[bi] = VK_NULL_HANDLE;
+        } else if (cs->set_layout[bi] != b->layout || cs->set_slot[bi] != slot) {
+            /* Actions past the last action slot share it: bind once for
+             * them while the app leaves the set alone and keeps the
+             * layout. */
             VkDescriptorSet set = gpuavdbg_unit_action_set((device_data *)dd, cs->unit, slot);
             dd->disp.CmdBindDescriptorSets(cs->cb, bp, b->layout, dd->slot, 1, &set, 0, NULL);
             cs->set_layout[bi] = b->layout;
@@ -376,6 +383,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdBindPipeline(VkCommandBuffer cb, VkPipel
         const pipeline_info *pi = hmap_get(&dd->pipelines, GPUAVDBG_H(pipeline));
         b->layout = pi ? pi->layout : VK_NULL_HANDLE;
         b->instrumented = pi ? pi->instrumented : 0;
+        b->push = pi ? pi->push : 0;
         pthread_mutex_unlock(&dd->lock);
     }
     dd->disp.CmdBindPipeline(cb, bp, pipeline);

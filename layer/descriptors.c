@@ -111,6 +111,7 @@ typedef struct dlayout {
     dbinding *b;
     uint32_t ndyn;
     int push; /* VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR */
+    int db;   /* VK_DESCRIPTOR_SET_LAYOUT_CREATE_DESCRIPTOR_BUFFER_BIT_EXT */
 } dlayout;
 
 /* One element of a set: the resource ids (image view and sampler for a
@@ -498,6 +499,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateDescriptorSetLayout(VkDevice devi
     }
     l->nbind = nbind;
     l->push = (ci->flags & VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR) != 0;
+    l->db = (ci->flags & VK_DESCRIPTOR_SET_LAYOUT_CREATE_DESCRIPTOR_BUFFER_BIT_EXT) != 0;
     for (uint32_t i = 0; i < nbind; i++)
         l->b[i] = (dbinding){.type = GPUAVDBG_DESC_TYPE_UNUSED};
     for (uint32_t i = 0; i < ci->bindingCount; i++) {
@@ -515,6 +517,23 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateDescriptorSetLayout(VkDevice devi
         free_layout(l);
     pthread_mutex_unlock(&g_lock);
     return r;
+}
+
+int gpuavdbg_desc_layout_alive(VkDescriptorSetLayout layout)
+{
+    pthread_mutex_lock(&g_lock);
+    int alive = hmap_get(&g_layouts, GPUAVDBG_H(layout)) != NULL;
+    pthread_mutex_unlock(&g_lock);
+    return alive;
+}
+
+uint32_t gpuavdbg_desc_layout_kind(VkDescriptorSetLayout layout)
+{
+    pthread_mutex_lock(&g_lock);
+    const dlayout *l = hmap_get(&g_layouts, GPUAVDBG_H(layout));
+    uint32_t kind = l ? (l->push ? GPUAVDBG_DSL_PUSH : 0) | (l->db ? GPUAVDBG_DSL_DB : 0) : 0;
+    pthread_mutex_unlock(&g_lock);
+    return kind;
 }
 
 static VKAPI_ATTR void VKAPI_CALL gl_DestroyDescriptorSetLayout(VkDevice device, VkDescriptorSetLayout layout,

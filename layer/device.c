@@ -73,29 +73,58 @@ static size_t known_size(VkStructureType t)
     }
 }
 
-static void add_store_features(const VkPhysicalDeviceFeatures *sup, VkPhysicalDeviceFeatures *f)
+/* The features instrumented shaders may need: stores from the vertex and
+ * fragment stages (every check writes its records), and shaderInt64 (the
+ * bda_oob check on SPIR-V before 1.5 reads pointers as 64-bit integers). */
+static void add_features(const VkPhysicalDeviceFeatures *sup, VkPhysicalDeviceFeatures *f)
 {
     if (sup->fragmentStoresAndAtomics)
         f->fragmentStoresAndAtomics = VK_TRUE;
     if (sup->vertexPipelineStoresAndAtomics)
         f->vertexPipelineStoresAndAtomics = VK_TRUE;
+    if (sup->shaderInt64)
+        f->shaderInt64 = VK_TRUE;
+}
+
+/* has_features says whether f already has every feature add_features
+ * would turn on. */
+static int has_features(const VkPhysicalDeviceFeatures *sup, const VkPhysicalDeviceFeatures *f)
+{
+    VkPhysicalDeviceFeatures want = *f;
+    add_features(sup, &want);
+    return !memcmp(&want, f, sizeof want);
+}
+
+/* app_features returns the VkPhysicalDeviceFeatures of a create info
+ * (pEnabledFeatures or VkPhysicalDeviceFeatures2), or NULL. */
+static const VkPhysicalDeviceFeatures *app_features(const VkDeviceCreateInfo *ci)
+{
+    for (const VkBaseInStructure *s = ci->pNext; s; s = s->pNext)
+        if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2)
+            return &((const VkPhysicalDeviceFeatures2 *)s)->features;
+    return ci->pEnabledFeatures;
 }
 
 /* gpuavdbg_patch_features returns the create info to call down with: ci
  * itself, or a copy (in *scratch, which the caller frees) that also enables
- * fragmentStoresAndAtomics and vertexPipelineStoresAndAtomics where the
- * device supports them. The app's structures are never written. */
+ * fragmentStoresAndAtomics, vertexPipelineStoresAndAtomics and shaderInt64
+ * where the device supports them. *int64 says whether the returned create
+ * info enables shaderInt64. The app's structures are never written. */
 const VkDeviceCreateInfo *gpuavdbg_patch_features(instance_data *inst, VkPhysicalDevice pd,
-                                                  const VkDeviceCreateInfo *ci, void **scratch)
+                                                  const VkDeviceCreateInfo *ci, void **scratch, uint32_t *int64)
 {
     *scratch = NULL;
+    const VkPhysicalDeviceFeatures *mine = app_features(ci);
+    *int64 = mine && mine->shaderInt64;
     if (!inst->disp.GetPhysicalDeviceFeatures)
         return ci;
-    VkPhysicalDeviceFeatures sup;
+    VkPhysicalDeviceFeatures sup, none;
     memset(&sup, 0, sizeof sup);
+    memset(&none, 0, sizeof none);
     inst->disp.GetPhysicalDeviceFeatures(pd, &sup);
-    if (!sup.fragmentStoresAndAtomics && !sup.vertexPipelineStoresAndAtomics)
-        return ci;
+    if (has_features(&sup, mine ? mine : &none)) {
+        return ci; /* already on, or the device has none of them */
+    }
 
     /* Find Features2 and the bytes needed to copy the nodes before it. */
     const VkBaseInStructure *f2 = NULL;
@@ -113,19 +142,17 @@ const VkDeviceCreateInfo *gpuavdbg_patch_features(instance_data *inst, VkPhysica
     }
     if (f2 && !copyable) {
         gpuavdbg_logf(GPUAVDBG_LOG_WARNING,
-                      "vkCreateDevice: cannot enable fragmentStoresAndAtomics/vertexPipelineStoresAndAtomics "
-                      "(an unknown structure precedes VkPhysicalDeviceFeatures2 in pNext); instrumented vertex "
-                      "and fragment shaders may be invalid");
+                      "vkCreateDevice: cannot enable fragmentStoresAndAtomics/vertexPipelineStoresAndAtomics/"
+                      "shaderInt64 (an unknown structure precedes VkPhysicalDeviceFeatures2 in pNext); "
+                      "instrumented vertex and fragment shaders may be invalid");
         return ci;
     }
-    if (!f2 && ci->pEnabledFeatures && (!sup.fragmentStoresAndAtomics || ci->pEnabledFeatures->fragmentStoresAndAtomics) &&
-        (!sup.vertexPipelineStoresAndAtomics || ci->pEnabledFeatures->vertexPipelineStoresAndAtomics))
-        return ci; /* already on */
 
     unsigned char *mem = calloc(1, need);
     if (!mem)
         return ci;
     *scratch = mem;
+    *int64 = sup.shaderInt64 != 0;
     VkDeviceCreateInfo *out = (VkDeviceCreateInfo *)mem;
     *out = *ci;
     unsigned char *p = mem + ((sizeof *out + 15) & ~(size_t)15);
@@ -133,7 +160,7 @@ const VkDeviceCreateInfo *gpuavdbg_patch_features(instance_data *inst, VkPhysica
         VkPhysicalDeviceFeatures *f = (VkPhysicalDeviceFeatures *)p;
         if (ci->pEnabledFeatures)
             *f = *ci->pEnabledFeatures;
-        add_store_features(&sup, f);
+        add_features(&sup, f);
         out->pEnabledFeatures = f;
         return out;
     }
@@ -147,11 +174,104 @@ const VkDeviceCreateInfo *gpuavdbg_patch_features(instance_data *inst, VkPhysica
         p += (n + 15) & ~(size_t)15;
         if (s == f2) {
             VkPhysicalDeviceFeatures2 *copy = (VkPhysicalDeviceFeatures2 *)prev;
-            add_store_features(&sup, &copy->features);
+            add_features(&sup, &copy->features);
             break; /* the copy's pNext still points at the app's rest */
         }
     }
     return out;
+}
+
+static int has_name(const VkDeviceCreateInfo *ci, const char *name)
+{
+    for (uint32_t i = 0; i < ci->enabledExtensionCount; i++)
+        if (!strcmp(ci->ppEnabledExtensionNames[i], name))
+            return 1;
+    return 0;
+}
+
+/* gpuavdbg_patch_extensions returns the create info to call down with: ci
+ * itself, or a copy (in *scratch, which the caller frees) whose extension
+ * list also has the device extensions the layer needs and the app did not
+ * enable:
+ *   - VK_KHR_storage_buffer_storage_class on a device of a Vulkan 1.0 app
+ *     (the check functions use the StorageBuffer storage class, core from
+ *     Vulkan 1.1); *missing names it when the device lacks it: the caller
+ *     must then leave shaders uninstrumented;
+ *   - VK_KHR_push_descriptor where the app enables VK_EXT_descriptor_buffer
+ *     (the layer pushes its set for descriptor-buffer pipelines), when the
+ *     device has it. */
+const VkDeviceCreateInfo *gpuavdbg_patch_extensions(instance_data *inst, VkPhysicalDevice pd,
+                                                    const VkDeviceCreateInfo *ci, void **scratch,
+                                                    const char **missing)
+{
+    static const char sbsc[] = VK_KHR_STORAGE_BUFFER_STORAGE_CLASS_EXTENSION_NAME;
+    static const char push[] = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
+    const char *add[2];
+    uint32_t nadd = 0;
+    *scratch = NULL;
+    *missing = NULL;
+    VkPhysicalDeviceProperties props;
+    memset(&props, 0, sizeof props);
+    if (inst->disp.GetPhysicalDeviceProperties)
+        inst->disp.GetPhysicalDeviceProperties(pd, &props);
+    uint32_t app = inst->api_version ? inst->api_version : VK_API_VERSION_1_0;
+    uint32_t version = app < props.apiVersion ? app : props.apiVersion;
+    if (VK_API_VERSION_MAJOR(version) == 1 && VK_API_VERSION_MINOR(version) == 0 && !has_name(ci, sbsc)) {
+        if (gpuavdbg_device_has_extension(inst, pd, sbsc))
+            add[nadd++] = sbsc;
+        else
+            *missing = sbsc;
+    }
+    if (has_name(ci, VK_EXT_DESCRIPTOR_BUFFER_EXTENSION_NAME) && !has_name(ci, push) &&
+        gpuavdbg_device_has_extension(inst, pd, push))
+        add[nadd++] = push;
+    if (nadd == 0)
+        return ci;
+    size_t n = ci->enabledExtensionCount + nadd;
+    unsigned char *mem = calloc(1, sizeof(VkDeviceCreateInfo) + n * sizeof(char *));
+    if (!mem) {
+        *missing = add[0];
+        return ci;
+    }
+    *scratch = mem;
+    VkDeviceCreateInfo *out = (VkDeviceCreateInfo *)mem;
+    *out = *ci;
+    const char **names = (const char **)(mem + sizeof *out);
+    for (uint32_t i = 0; i < ci->enabledExtensionCount; i++)
+        names[i] = ci->ppEnabledExtensionNames[i];
+    for (uint32_t i = 0; i < nadd; i++)
+        names[ci->enabledExtensionCount + i] = add[i];
+    out->enabledExtensionCount = (uint32_t)n;
+    out->ppEnabledExtensionNames = names;
+    return out;
+}
+
+/* gpuavdbg_device_extensions_enabled records on dd which of the
+ * extensions the layer cares about the device was created with. */
+void gpuavdbg_device_extensions_enabled(device_data *dd, const VkDeviceCreateInfo *ci)
+{
+    dd->descriptor_buffer = has_name(ci, VK_EXT_DESCRIPTOR_BUFFER_EXTENSION_NAME);
+    dd->push_descriptors = has_name(ci, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+}
+
+/* gpuavdbg_device_has_extension reports whether the physical device offers
+ * a device extension. */
+int gpuavdbg_device_has_extension(instance_data *inst, VkPhysicalDevice pd, const char *name)
+{
+    if (!inst->disp.EnumerateDeviceExtensionProperties)
+        return 0;
+    uint32_t n = 0;
+    if (inst->disp.EnumerateDeviceExtensionProperties(pd, NULL, &n, NULL) != VK_SUCCESS || n == 0)
+        return 0;
+    VkExtensionProperties *props = calloc(n, sizeof *props);
+    if (!props)
+        return 0;
+    int found = 0;
+    if (inst->disp.EnumerateDeviceExtensionProperties(pd, NULL, &n, props) == VK_SUCCESS)
+        for (uint32_t i = 0; i < n && !found; i++)
+            found = !strcmp(props[i].extensionName, name);
+    free(props);
+    return found;
 }
 
 /* ---- memory ------------------------------------------------------------- */
@@ -260,6 +380,63 @@ static int have_functions(device_data *dd)
            d->CmdBindDescriptorSets && d->CmdPipelineBarrier && d->QueueWaitIdle;
 }
 
+/* setup_descriptor_buffers makes, on a device whose app enabled
+ * descriptor buffers, the layer's set layout for descriptor-buffer
+ * pipeline layouts: the same bindings as a push-descriptor layout (a
+ * descriptor-buffer layout may not be mixed with others, and push
+ * descriptors leave the app's bound descriptor buffers alone), and an empty
+ * descriptor-buffer layout for the padding. Where that cannot be, it says
+ * why in dd->db_reason, and such pipelines run unchecked. b are the layer's
+ * n bindings. */
+static void setup_descriptor_buffers(device_data *dd, const VkDescriptorSetLayoutBinding *b, uint32_t n)
+{
+    if (!dd->descriptor_buffer)
+        return;
+    const instance_dispatch *id = &dd->inst->disp;
+    /* The core name only for a Vulkan 1.1 app (VK_EXT_descriptor_buffer
+     * needs 1.1 or VK_KHR_get_physical_device_properties2). */
+    int v11 = dd->inst->api_version >= VK_API_VERSION_1_1;
+    PFN_vkGetPhysicalDeviceProperties2 props2 =
+        v11 && id->GetPhysicalDeviceProperties2 ? id->GetPhysicalDeviceProperties2 : id->GetPhysicalDeviceProperties2KHR;
+    VkPhysicalDevicePushDescriptorPropertiesKHR pp = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR};
+    VkPhysicalDeviceDescriptorBufferPropertiesEXT dbp = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DESCRIPTOR_BUFFER_PROPERTIES_EXT, .pNext = &pp};
+    VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &dbp};
+    if (props2)
+        props2(dd->physical, &p2);
+    const char *why = NULL;
+    if (!dd->push_descriptors || !dd->disp.CmdPushDescriptorSetKHR)
+        why = "the device has no VK_KHR_push_descriptor";
+    else if (!props2)
+        why = "vkGetPhysicalDeviceProperties2 is missing";
+    else if (!dbp.bufferlessPushDescriptors)
+        why = "the device has no bufferlessPushDescriptors";
+    else if (pp.maxPushDescriptors < n)
+        why = "maxPushDescriptors is too small for the layer's 4 descriptors";
+    if (why) {
+        snprintf(dd->db_reason, sizeof dd->db_reason, "%s", why);
+        return;
+    }
+    VkDescriptorSetLayoutCreateInfo c = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, .bindingCount = n, .pBindings = b};
+    c.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR |
+              VK_DESCRIPTOR_SET_LAYOUT_CREATE_DESCRIPTOR_BUFFER_BIT_EXT;
+    VkResult r = dd->disp.CreateDescriptorSetLayout(dd->device, &c, NULL, &dd->set_layout_db);
+    if (r == VK_SUCCESS) {
+        c.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_DESCRIPTOR_BUFFER_BIT_EXT;
+        c.bindingCount = 0;
+        c.pBindings = NULL;
+        r = dd->disp.CreateDescriptorSetLayout(dd->device, &c, NULL, &dd->empty_layout_db);
+    }
+    if (r != VK_SUCCESS) {
+        snprintf(dd->db_reason, sizeof dd->db_reason, "vkCreateDescriptorSetLayout failed for them: %d", (int)r);
+        if (dd->set_layout_db)
+            dd->disp.DestroyDescriptorSetLayout(dd->device, dd->set_layout_db, NULL);
+        dd->set_layout_db = VK_NULL_HANDLE;
+    }
+}
+
 static void setup(device_data *dd, const VkPhysicalDeviceProperties *props)
 {
     VkResult r;
@@ -318,6 +495,7 @@ static void setup(device_data *dd, const VkPhysicalDeviceProperties *props)
     for (uint32_t i = 0; i < GPUAVDBG_ACTION_SLOTS; i++)
         *(uint32_t *)((unsigned char *)map + (size_t)i * dd->action_stride) = i;
     dd->disp.UnmapMemory(dd->device, dd->action_memory);
+    setup_descriptor_buffers(dd, b, 4);
     /* The sink: where command buffers begun after an allocation failure
      * send their records (nothing reads it), so that instrumented shaders
      * always have the layer's set bound. */
@@ -364,7 +542,9 @@ void gpuavdbg_device_setup(device_data *dd)
                  props.limits.maxBoundDescriptorSets);
     } else {
         dd->slot = n - 1;
-        if (!goInstrumentationWanted(GPUAVDBG_H(dd->inst->instance)))
+        if (dd->reason[0])
+            ; /* vkCreateDevice could not enable what instrumented shaders need */
+        else if (!goInstrumentationWanted(GPUAVDBG_H(dd->inst->instance)))
             snprintf(dd->reason, sizeof dd->reason, "every check is off");
         else
             setup(dd, &props);
@@ -386,6 +566,7 @@ void gpuavdbg_device_setup(device_data *dd)
         .instrumenting = (uint32_t)dd->instrumenting,
         .reason = dd->reason,
         .robust = dd->robust,
+        .int64 = dd->int64,
         .instance = GPUAVDBG_H(dd->inst->instance),
     };
     goDeviceCreated(&info);
@@ -441,9 +622,14 @@ void gpuavdbg_device_teardown(device_data *dd)
         d->DestroyDescriptorSetLayout(dd->device, dd->set_layout, NULL);
     if (dd->empty_layout && d->DestroyDescriptorSetLayout)
         d->DestroyDescriptorSetLayout(dd->device, dd->empty_layout, NULL);
+    if (dd->set_layout_db && d->DestroyDescriptorSetLayout)
+        d->DestroyDescriptorSetLayout(dd->device, dd->set_layout_db, NULL);
+    if (dd->empty_layout_db && d->DestroyDescriptorSetLayout)
+        d->DestroyDescriptorSetLayout(dd->device, dd->empty_layout_db, NULL);
     dd->action_buffer = VK_NULL_HANDLE;
     dd->action_memory = VK_NULL_HANDLE;
     dd->set_layout = dd->empty_layout = VK_NULL_HANDLE;
+    dd->set_layout_db = dd->empty_layout_db = VK_NULL_HANDLE;
 }
 
 /* ---- output units ------------------------------------------------------ */
@@ -527,6 +713,34 @@ static void write_action_set(device_data *dd, out_unit *u, uint32_t slot)
          .pBufferInfo = &in[GPUAVDBG_INPUT_ADDR]},
     };
     dd->disp.UpdateDescriptorSets(dd->device, 4, w, 0, NULL);
+}
+
+/* gpuavdbg_unit_push pushes into cb the layer's set for action slot
+ * `slot` of unit u, at the layer's slot of layout (a descriptor-buffer
+ * pipeline layout padded with dd->set_layout_db): the same descriptors as
+ * the unit's set for that slot. */
+void gpuavdbg_unit_push(const device_data *dd, const out_unit *u, VkCommandBuffer cb, VkPipelineBindPoint bp,
+                        VkPipelineLayout layout, uint32_t slot)
+{
+    VkDescriptorBufferInfo info[4] = {
+        {u->buffer, 0, VK_WHOLE_SIZE},
+        {dd->action_buffer, (VkDeviceSize)slot * dd->action_stride, 16},
+        {u->in_buffer[GPUAVDBG_INPUT_DESC], 0, VK_WHOLE_SIZE},
+        {u->in_buffer[GPUAVDBG_INPUT_ADDR], 0, VK_WHOLE_SIZE},
+    };
+    static const uint32_t binding[4] = {GPUAVDBG_OUTPUT_BINDING, GPUAVDBG_ACTION_BINDING, GPUAVDBG_DESC_STATE_BINDING,
+                                        GPUAVDBG_ADDRESS_BINDING};
+    VkWriteDescriptorSet w[4];
+    for (int i = 0; i < 4; i++)
+        w[i] = (VkWriteDescriptorSet){
+            .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+            .dstBinding = binding[i],
+            .descriptorCount = 1,
+            .descriptorType = binding[i] == GPUAVDBG_ACTION_BINDING ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
+                                                                    : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+            .pBufferInfo = &info[i],
+        };
+    dd->disp.CmdPushDescriptorSetKHR(cb, bp, layout, dd->slot, 4, w);
 }
 
 /* gpuavdbg_unit_action_set returns the unit's set for action slot `slot`,

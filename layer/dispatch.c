@@ -195,6 +195,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateInstance(const VkInstanceCreateIn
         goto oom;
     id->key = dispatch_key(*pInstance);
     id->instance = *pInstance;
+    id->api_version = ci->pApplicationInfo ? ci->pApplicationInfo->apiVersion : 0;
     id->disp.GetInstanceProcAddr = gipa;
 #define LOAD(name) id->disp.name = (PFN_vk##name)gipa(*pInstance, "vk" #name);
     GPUAVDBG_INSTANCE_FUNCS(LOAD)
@@ -336,10 +337,14 @@ static VKAPI_ATTR void VKAPI_CALL gl_GetPhysicalDeviceProperties2KHR(VkPhysicalD
 
 /* ---- device -------------------------------------------------------------- */
 
-/* device.c: enable the features instrumented shaders need on a copy of the
- * create info. */
+/* device.c: enable the features and extensions instrumented shaders need
+ * on a copy of the create info. */
 const VkDeviceCreateInfo *gpuavdbg_patch_features(instance_data *inst, VkPhysicalDevice pd,
-                                                  const VkDeviceCreateInfo *ci, void **scratch);
+                                                  const VkDeviceCreateInfo *ci, void **scratch, uint32_t *int64);
+const VkDeviceCreateInfo *gpuavdbg_patch_extensions(instance_data *inst, VkPhysicalDevice pd,
+                                                    const VkDeviceCreateInfo *ci, void **scratch,
+                                                    const char **missing);
+void gpuavdbg_device_extensions_enabled(device_data *dd, const VkDeviceCreateInfo *ci);
 
 static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateDevice(VkPhysicalDevice pd, const VkDeviceCreateInfo *ci,
                                                       const VkAllocationCallbacks *alloc, VkDevice *pDevice)
@@ -358,19 +363,29 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateDevice(VkPhysicalDevice pd, const
         return VK_ERROR_INITIALIZATION_FAILED;
     link->u.pLayerInfo = link->u.pLayerInfo->pNext;
 
-    void *scratch = NULL;
-    const VkDeviceCreateInfo *patched = gpuavdbg_patch_features(inst, pd, ci, &scratch);
+    void *scratch = NULL, *scratch_ext = NULL;
+    uint32_t int64 = 0;
+    const char *missing = NULL;
+    const VkDeviceCreateInfo *with_ext = gpuavdbg_patch_extensions(inst, pd, ci, &scratch_ext, &missing);
+    const VkDeviceCreateInfo *patched = gpuavdbg_patch_features(inst, pd, with_ext, &scratch, &int64);
     VkResult r = create(pd, patched, alloc, pDevice);
+    const VkDeviceCreateInfo *used = patched;
     if (r != VK_SUCCESS && patched != ci) {
         gpuavdbg_logf(GPUAVDBG_LOG_WARNING,
-                      "vkCreateDevice failed (%d) with the shader store features the layer adds; "
-                      "retrying with the app's features: instrumented vertex and fragment shaders may be invalid",
+                      "vkCreateDevice failed (%d) with the features and extensions the layer adds; retrying with "
+                      "the app's: the device runs uninstrumented",
                       (int)r);
+        missing = "the layer's features and extensions (vkCreateDevice failed with them)";
+        const VkPhysicalDeviceFeatures *f = ci->pEnabledFeatures;
+        int64 = f && f->shaderInt64;
         r = create(pd, ci, alloc, pDevice);
+        used = ci;
     }
-    free(scratch);
-    if (r != VK_SUCCESS)
+    if (r != VK_SUCCESS) {
+        free(scratch);
+        free(scratch_ext);
         return r;
+    }
 
     device_data *dd = calloc(1, sizeof *dd);
     if (!dd)
@@ -380,6 +395,14 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateDevice(VkPhysicalDevice pd, const
     dd->physical = pd;
     dd->inst = inst;
     dd->robust = gpuavdbg_robust_buffer_access(ci); /* the app's features, not the patched copy */
+    dd->int64 = int64;
+    gpuavdbg_device_extensions_enabled(dd, used);
+    free(scratch);
+    free(scratch_ext);
+    scratch = scratch_ext = NULL;
+    if (missing)
+        snprintf(dd->reason, sizeof dd->reason, "instrumented shaders need %s, which the device cannot enable",
+                 missing);
     pthread_mutex_init(&dd->lock, NULL);
     gpuavdbg_pending_init(dd);
 #define LOAD(name) dd->disp.name = (PFN_vk##name)gdpa(*pDevice, "vk" #name);
@@ -397,6 +420,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateDevice(VkPhysicalDevice pd, const
     gpuavdbg_device_setup(dd);
     return VK_SUCCESS;
 oom:;
+    free(scratch);
+    free(scratch_ext);
     PFN_vkDestroyDevice destroy = (PFN_vkDestroyDevice)gdpa(*pDevice, "vkDestroyDevice");
     if (destroy)
         destroy(*pDevice, alloc);

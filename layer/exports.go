@@ -41,8 +41,10 @@ func commandName(c uint32) string {
 
 // Pipeline layout states (layer.h).
 const (
-	layoutPadded   = C.GPUAVDBG_LAYOUT_PADDED
-	layoutConflict = C.GPUAVDBG_LAYOUT_CONFLICT
+	layoutPadded        = C.GPUAVDBG_LAYOUT_PADDED
+	layoutConflict      = C.GPUAVDBG_LAYOUT_CONFLICT
+	layoutDBUnsupported = C.GPUAVDBG_LAYOUT_DB_UNSUPPORTED
+	layoutPaddedPush    = C.GPUAVDBG_LAYOUT_PADDED_PUSH
 )
 
 // recovered logs a panic caught at the boundary; defer it first.
@@ -182,7 +184,7 @@ func goDeviceCreated(info *C.gpuavdbg_device_info) {
 	defer state.mu.Unlock()
 	state.devices[msg.Handle] = &device{name: msg.Name, slot: msg.DescriptorSlot,
 		instrumenting: msg.Instrumenting, reason: msg.Reason, robust: info.robust != 0,
-		settings: instanceSettingsOf(uint64(info.instance))}
+		int64: info.int64 != 0, settings: instanceSettingsOf(uint64(info.instance))}
 	sendLocked(wire.KindDevice, msg)
 }
 
@@ -242,6 +244,7 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 		d      *device
 		robust bool
 		sized  bool
+		int64  bool
 	)
 	withLock(func() {
 		state.nextShaderID++
@@ -254,6 +257,7 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 		checks = set.Checks
 		sized = set.SizedElementChecks
 		robust = d != nil && d.robust
+		int64 = d != nil && d.int64
 		if robust && !set.WarnRobust && (checks[gpuav.CheckBufferOOB] || checks[gpuav.CheckTexelBufferOOB]) {
 			// Defined behaviour the user chose not to hear about: do not
 			// instrument it at all (robustBufferAccess covers texel
@@ -276,7 +280,7 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 	}
 	start := time.Now()
 	res, err := instrumentSafe(orig, gpuav.Options{ShaderID: s.id, DescriptorSet: uint32(slot), Checks: checks, Robust: robust,
-		SizedElementChecks: sized})
+		SizedElementChecks: sized, Int64: int64})
 	s.micros = time.Since(start).Microseconds()
 	switch {
 	case err != nil:
@@ -462,13 +466,18 @@ func goPipelineCreated(dev, pipeline, layout C.uint64_t, bindPoint C.uint32_t, s
 			anyInstr = anyInstr || l.instrumented
 		}
 	}
-	msg.Instrumented = anyInstr && layoutState == layoutPadded
+	msg.Instrumented = anyInstr && (layoutState == layoutPadded || layoutState == layoutPaddedPush)
 	slot := uint32(0)
 	if d := state.devices[uint64(dev)]; d != nil {
 		slot = d.slot
 	}
 	switch {
+	case msg.Instrumented && layoutState == layoutPaddedPush:
+		msg.Warning = dbStateWarning(dev)
 	case !anyInstr || msg.Instrumented:
+	case layoutState == layoutDBUnsupported:
+		msg.Warning = fmt.Sprintf("pipeline layout 0x%x uses descriptor buffers, which the layer cannot serve there "+
+			"(its error notice says why): the pipeline runs uninstrumented copies of its shaders", uint64(layout))
 	case layoutState == layoutConflict:
 		msg.Warning = fmt.Sprintf("pipeline layout 0x%x uses descriptor set %d, which the layer needs: "+
 			"the pipeline runs uninstrumented copies of its shaders", uint64(layout), slot)
@@ -487,6 +496,30 @@ func goPipelineCreated(dev, pipeline, layout C.uint64_t, bindPoint C.uint32_t, s
 		wants = 1
 	}
 	return wants
+}
+
+// dbStateWarning says what a descriptor-buffer pipeline of dev is not
+// checked for: the layer reads no descriptor buffers, so the checks that
+// read the descriptor state (runtime-array lengths, unwritten and
+// destroyed descriptors) know nothing there ("" when all of them are off).
+// Called with state.mu held.
+func dbStateWarning(dev C.uint64_t) string {
+	d := state.devices[uint64(dev)]
+	if d == nil {
+		return ""
+	}
+	var off []string
+	for _, id := range []string{gpuav.CheckDescriptorIndexOOB, gpuav.CheckDescriptorUninit, gpuav.CheckDescriptorDestroyed} {
+		if d.settings.Checks[id] {
+			off = append(off, id)
+		}
+	}
+	if len(off) == 0 {
+		return ""
+	}
+	return "it uses descriptor buffers, which the layer does not read: runtime descriptor arrays and unwritten " +
+		"or destroyed descriptors are not checked there (" + strings.Join(off, ", ") + "); sized arrays are " +
+		"checked against their declared length"
 }
 
 // goPipelineDestroyed forgets a pipeline library.

@@ -137,6 +137,7 @@ typedef struct gpuavdbg_device_info {
     uint32_t instrumenting;
     const char *reason; /* why not instrumenting, or "" */
     uint32_t robust;    /* the app enabled robustBufferAccess(2): buffer_oob records are warnings */
+    uint32_t int64;     /* shaderInt64 is enabled: instrumentation may add the Int64 capability */
     uint64_t instance;  /* its VkInstance: the settings it runs with */
 } gpuavdbg_device_info;
 
@@ -145,6 +146,8 @@ enum {
     GPUAVDBG_LAYOUT_UNKNOWN = 0,  /* not created through this layer */
     GPUAVDBG_LAYOUT_PADDED = 1,   /* has the layer's set at the slot */
     GPUAVDBG_LAYOUT_CONFLICT = 2, /* the app uses the slot (or padding failed) */
+    GPUAVDBG_LAYOUT_DB_UNSUPPORTED = 3, /* descriptor buffers the layer cannot serve there */
+    GPUAVDBG_LAYOUT_PADDED_PUSH = 4,    /* descriptor buffers: the layer's set is pushed */
 };
 
 /* gpuavdbg_robust_buffer_access reports whether a device create info
@@ -189,6 +192,7 @@ void hmap_free(hmap *m);
     X(GetPhysicalDeviceProperties2KHR)        \
     X(GetPhysicalDeviceFeatures)              \
     X(GetPhysicalDeviceMemoryProperties)      \
+    X(EnumerateDeviceExtensionProperties)     \
     X(CreateDebugUtilsMessengerEXT)           \
     X(DestroyDebugUtilsMessengerEXT)          \
     X(CreateDevice)
@@ -336,8 +340,13 @@ typedef struct instance_data {
     void *key; /* the loader's dispatch pointer: first word of the handle */
     VkInstance instance;
     instance_dispatch disp;
-    int reserve_slot; /* report maxBoundDescriptorSets - 1 */
+    int reserve_slot;     /* report maxBoundDescriptorSets - 1 */
+    uint32_t api_version; /* the app's VkApplicationInfo.apiVersion (0: 1.0) */
 } instance_data;
+
+/* gpuavdbg_device_has_extension reports whether the physical device offers
+ * a device extension (device.c). */
+int gpuavdbg_device_has_extension(instance_data *inst, VkPhysicalDevice pd, const char *name);
 
 /* One output buffer with its descriptor set; a command buffer holds one
  * while it exists, then gives it back to its device's free list. */
@@ -369,6 +378,7 @@ typedef struct pipeline_info {
     VkPipelineLayout layout;
     VkPipelineBindPoint bind_point;
     int instrumented; /* bind the layer's set before its actions */
+    int push;         /* ... by pushing it: a descriptor-buffer layout */
     int library;      /* VK_PIPELINE_CREATE_LIBRARY_BIT_KHR: Go keeps its stages */
 } pipeline_info;
 
@@ -384,6 +394,7 @@ typedef struct device_data {
     uint32_t slot;
     uint32_t max_bound_sets;
     uint32_t robust; /* the app enabled robustBufferAccess or robustBufferAccess2 */
+    uint32_t int64;  /* shaderInt64 is enabled (by the app or the layer) */
     /* The action buffer's bytes per action slot; each slot has a set of
      * its own (docs/decisions/action-index-from-a-set-per-action.md). */
     uint32_t action_stride;
@@ -391,6 +402,13 @@ typedef struct device_data {
 
     VkDescriptorSetLayout set_layout;   /* bindings 0 and 1 */
     VkDescriptorSetLayout empty_layout; /* padding */
+    /* Descriptor buffers (VK_EXT_descriptor_buffer): the app enabled them;
+     * the layer's set as a push-descriptor, descriptor-buffer layout and
+     * the padding for such pipeline layouts, or why there are none. */
+    int descriptor_buffer;
+    int push_descriptors; /* VK_KHR_push_descriptor is enabled */
+    VkDescriptorSetLayout set_layout_db, empty_layout_db;
+    char db_reason[160];
     VkBuffer action_buffer;
     VkDeviceMemory action_memory;
 
@@ -428,6 +446,7 @@ typedef struct bound_pipeline {
     uint64_t pipeline; /* 0 when shader objects are bound (shaderobj.c) */
     VkPipelineLayout layout;
     int instrumented;
+    int push; /* a descriptor-buffer layout: the layer pushes its set (device.c) */
     /* Shader objects bound per stage (GPUAVDBG_SO_STAGES, shaderobj.c);
      * stale after a later vkCmdBindPipeline at this bind point. */
     VkShaderEXT shaders[GPUAVDBG_SO_STAGES];
@@ -492,6 +511,8 @@ PFN_vkVoidFunction gpuavdbg_device_intercept(const char *name);
 void gpuavdbg_device_setup(device_data *dd);
 void gpuavdbg_device_teardown(device_data *dd);
 out_unit *gpuavdbg_unit_acquire(device_data *dd);
+void gpuavdbg_unit_push(const device_data *dd, const out_unit *u, VkCommandBuffer cb, VkPipelineBindPoint bp,
+                        VkPipelineLayout layout, uint32_t slot);
 VkDescriptorSet gpuavdbg_unit_action_set(device_data *dd, out_unit *u, uint32_t slot);
 void gpuavdbg_unit_release(device_data *dd, out_unit *u);
 void gpuavdbg_unit_zero(out_unit *u);
@@ -529,6 +550,13 @@ void gpuavdbg_desc_cb_push_writes(cb_state *cs, int bi, VkPipelineLayout pl, uin
 void gpuavdbg_desc_cb_push_template(cb_state *cs, VkDescriptorUpdateTemplate tmpl, VkPipelineLayout pl,
                                     uint32_t set, const void *data);
 void gpuavdbg_desc_pipeline_layout_created(VkPipelineLayout pl, const VkPipelineLayoutCreateInfo *ci);
+/* gpuavdbg_desc_layout_kind: GPUAVDBG_DSL_PUSH and GPUAVDBG_DSL_DB bits of
+ * a set layout's create flags (0 for one the layer did not see). */
+#define GPUAVDBG_DSL_PUSH 1u
+#define GPUAVDBG_DSL_DB 2u
+uint32_t gpuavdbg_desc_layout_kind(VkDescriptorSetLayout l);
+/* gpuavdbg_desc_layout_alive: the app has not destroyed the set layout. */
+int gpuavdbg_desc_layout_alive(VkDescriptorSetLayout l);
 void gpuavdbg_desc_pipeline_layout_destroyed(VkPipelineLayout pl);
 void gpuavdbg_desc_cb_action(cb_state *cs, int bi, uint32_t action);
 void gpuavdbg_desc_cb_reset(cb_state *cs);

@@ -21,6 +21,7 @@ import (
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 	"github.com/gpuav-dbg/gpuav-dbg/internal/cbuild"
 	"github.com/gpuav-dbg/gpuav-dbg/internal/layermanifest"
+	"github.com/gpuav-dbg/gpuav-dbg/internal/referee"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
 
@@ -234,6 +235,14 @@ func runApp(t *testing.T, listen bool, extraEnv []string, prog string, args ...s
 	}
 	cmd := exec.Command(prog, args...)
 	cmd.Env = append(env, extraEnv...)
+	if referee.Enabled() && referee.SkipFor(filepath.Base(prog), args) == nil {
+		run, full, err := referee.Start(t.TempDir(), cmd.Env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd.Env = full
+		defer run.Check(prog, args, t.Errorf)
+	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {
@@ -672,13 +681,14 @@ func TestLayoutConflict(t *testing.T) {
 			layout = s
 		}
 	}
+	// An error names the layout: its pipelines run unchecked.
 	warned := false
 	for _, l := range all[wire.Log](r) {
-		warned = warned || (l.Level == "warning" && strings.Contains(l.Text, "pipeline layout "+layout) &&
-			strings.Contains(l.Text, "uninstrumented"))
+		warned = warned || (l.Level == "error" && strings.Contains(l.Text, "pipeline layout "+layout) &&
+			strings.Contains(l.Text, "run uninstrumented shaders"))
 	}
 	if layout == "" || !warned {
-		t.Errorf("no warning naming layout %q: %s", layout, dump(r.msgs))
+		t.Errorf("no error naming layout %q: %s", layout, dump(r.msgs))
 	}
 	s := one[wire.Shader](t, r)
 	p := one[wire.Pipeline](t, r)
@@ -947,4 +957,27 @@ func totalCount(recs []wire.Record) int {
 		n += r.Count
 	}
 	return n
+}
+
+// TestVulkan10App: an app that creates a Vulkan 1.0 instance, with a module
+// compiled for Vulkan 1.0 (SPIR-V 1.0). The check functions use the
+// StorageBuffer storage class, core from Vulkan 1.1: the layer enables
+// VK_KHR_storage_buffer_storage_class on the app's device, so that the
+// instrumented module is valid there (the referee, the Khronos layer's core
+// checks below ours, reported VUID-VkShaderModuleCreateInfo-pCode-04147
+// for it before), and the out-of-bounds index is still caught.
+func TestVulkan10App(t *testing.T) {
+	setup(t)
+	spv := filepath.Join(t.TempDir(), "oob_compute10.spv")
+	cmd := exec.Command("glslangValidator", "-g", "--target-env", "vulkan1.0", "-o", spv, "oob_compute.comp")
+	cmd.Dir = "../examples/demo/shaders"
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("compile shader: %v\n%s", err, out)
+	}
+	r := runApp(t, true, nil, fixture.app, "--vulkan10", "--shader", spv, "--index", "3")
+	checkHello(t, r, false)
+	if s := one[wire.Shader](t, r); !s.Instrumented || s.Warning != "" {
+		t.Errorf("shader: instrumented %v, warning %q; want instrumented, no warning", s.Instrumented, s.Warning)
+	}
+	checkOOB(t, r, 1)
 }

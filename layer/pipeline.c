@@ -83,26 +83,47 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreatePipelineLayout(VkDevice device, c
     if (!dd->set_layout)
         return dd->disp.CreatePipelineLayout(device, ci, alloc, pLayout);
 
+    /* A layout of descriptor-buffer set layouts takes only such layouts:
+     * the layer's set is then pushed (device.c). */
+    int db = 0, push = 0;
+    for (uint32_t i = 0; i < ci->setLayoutCount; i++) {
+        uint32_t kind = gpuavdbg_desc_layout_kind(ci->pSetLayouts[i]);
+        db |= (kind & GPUAVDBG_DSL_DB) != 0;
+        push |= (kind & GPUAVDBG_DSL_PUSH) != 0;
+    }
     VkResult r;
     int state = GPUAVDBG_LAYOUT_CONFLICT;
-    if (ci->setLayoutCount <= dd->slot) {
+    const char *unserved = !db ? NULL
+                           : !dd->set_layout_db
+                               ? dd->db_reason
+                               : push ? "it has a push-descriptor set, and the layer needs the one a layout may have"
+                                      : NULL;
+    if (unserved) {
+        state = GPUAVDBG_LAYOUT_DB_UNSUPPORTED;
+        r = dd->disp.CreatePipelineLayout(device, ci, alloc, pLayout);
+        if (r == VK_SUCCESS)
+            gpuavdbg_logf(GPUAVDBG_LOG_ERROR,
+                          "pipeline layout 0x%llx uses descriptor buffers, which the layer cannot serve there (%s): "
+                          "pipelines created with it run unchecked",
+                          (unsigned long long)GPUAVDBG_H(*pLayout), unserved);
+    } else if (ci->setLayoutCount <= dd->slot) {
         VkDescriptorSetLayout sets[GPUAVDBG_MAX_SLOT + 1];
         for (uint32_t i = 0; i < ci->setLayoutCount; i++)
             sets[i] = ci->pSetLayouts[i];
         for (uint32_t i = ci->setLayoutCount; i < dd->slot; i++)
-            sets[i] = dd->empty_layout;
-        sets[dd->slot] = dd->set_layout;
+            sets[i] = db ? dd->empty_layout_db : dd->empty_layout;
+        sets[dd->slot] = db ? dd->set_layout_db : dd->set_layout;
         VkPipelineLayoutCreateInfo c = *ci;
         c.setLayoutCount = dd->slot + 1;
         c.pSetLayouts = sets;
         r = dd->disp.CreatePipelineLayout(device, &c, alloc, pLayout);
         if (r == VK_SUCCESS) {
-            state = GPUAVDBG_LAYOUT_PADDED;
+            state = db ? GPUAVDBG_LAYOUT_PADDED_PUSH : GPUAVDBG_LAYOUT_PADDED;
         } else {
             /* E.g. the app's sets plus ours exceed a per-layout limit. */
             r = dd->disp.CreatePipelineLayout(device, ci, alloc, pLayout);
             if (r == VK_SUCCESS)
-                gpuavdbg_logf(GPUAVDBG_LOG_WARNING,
+                gpuavdbg_logf(GPUAVDBG_LOG_ERROR,
                               "pipeline layout 0x%llx: adding the layer's descriptor set failed; pipelines "
                               "created with it run uninstrumented shaders",
                               (unsigned long long)GPUAVDBG_H(*pLayout));
@@ -110,7 +131,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreatePipelineLayout(VkDevice device, c
     } else {
         r = dd->disp.CreatePipelineLayout(device, ci, alloc, pLayout);
         if (r == VK_SUCCESS)
-            gpuavdbg_logf(GPUAVDBG_LOG_WARNING,
+            gpuavdbg_logf(GPUAVDBG_LOG_ERROR,
                           "pipeline layout 0x%llx uses %u descriptor sets, including set %u that the layer needs: "
                           "pipelines created with it run uninstrumented shaders. Use fewer sets, or turn on "
                           "reserve-slot (VK_LAYER_GPUAV_DBG_RESERVE_SLOT=1) so the app sees maxBoundDescriptorSets - 1",
@@ -146,6 +167,13 @@ static int layout_state(device_data *dd, VkPipelineLayout layout)
     int state = (int)(uintptr_t)hmap_get(&dd->layouts, GPUAVDBG_H(layout));
     pthread_mutex_unlock(&dd->lock);
     return state;
+}
+
+/* padded reports whether a layout has the layer's set (bound or pushed). */
+static int padded(device_data *dd, VkPipelineLayout layout)
+{
+    int state = layout_state(dd, layout);
+    return state == GPUAVDBG_LAYOUT_PADDED || state == GPUAVDBG_LAYOUT_PADDED_PUSH;
 }
 
 /* ---- pipelines ---------------------------------------------------------------- */
@@ -404,7 +432,8 @@ static void remember(device_data *dd, VkPipeline p, VkPipelineLayout layout, VkP
         return;
     pi->layout = layout;
     pi->bind_point = bp;
-    pi->instrumented = state == GPUAVDBG_LAYOUT_PADDED && (wants || libraries);
+    pi->instrumented = (state == GPUAVDBG_LAYOUT_PADDED || state == GPUAVDBG_LAYOUT_PADDED_PUSH) && (wants || libraries);
+    pi->push = state == GPUAVDBG_LAYOUT_PADDED_PUSH;
     pi->library = is_library;
     pthread_mutex_lock(&dd->lock);
     pipeline_info *old = hmap_get(&dd->pipelines, GPUAVDBG_H(p));
@@ -420,7 +449,7 @@ static void remember(device_data *dd, VkPipeline p, VkPipelineLayout layout, VkP
  * modules the layer made for them), else the app's (substituted
  * uninstrumented copies are reported as the app's modules). */
 #define remembered(dd, copy, ci, i, field)                                                              \
-    ((copy) && layout_state((dd), (ci)[i].layout) == GPUAVDBG_LAYOUT_PADDED ? &(copy)[i].field : &(ci)[i].field)
+    ((copy) && padded((dd), (ci)[i].layout) ? &(copy)[i].field : &(ci)[i].field)
 
 /* PREPARE_STAGE_ARRAYS prepares the pStages of n create infos of any type
  * that has layout, pStages and stageCount (graphics, ray tracing KHR):
@@ -428,7 +457,7 @@ static void remember(device_data *dd, VkPipeline p, VkPipelineLayout layout, VkP
  * pipeline needs them, and any_padded says whether some layout is padded. */
 #define PREPARE_STAGE_ARRAYS(dd, sc, ci, n, copy, any_padded)                                               \
     for (uint32_t i_ = 0; (dd)->set_layout && i_ < (n); i_++) {                                             \
-        int padded_ = layout_state((dd), (ci)[i_].layout) == GPUAVDBG_LAYOUT_PADDED;                        \
+        int padded_ = padded((dd), (ci)[i_].layout);                                                        \
         (any_padded) |= padded_;                                                                            \
         const VkPipelineShaderStageCreateInfo *st_ =                                                        \
             prepare_stages((dd), (sc), padded_, (ci)[i_].pStages, (ci)[i_].stageCount);                     \
@@ -450,9 +479,9 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateComputePipelines(VkDevice device,
     scratch sc = {0};
     int any_padded = 0;
     for (uint32_t i = 0; dd->set_layout && i < n; i++) {
-        int padded = layout_state(dd, ci[i].layout) == GPUAVDBG_LAYOUT_PADDED;
-        any_padded |= padded;
-        const VkPipelineShaderStageCreateInfo *st = prepare_stages(dd, &sc, padded, &ci[i].stage, 1);
+        int pad = padded(dd, ci[i].layout);
+        any_padded |= pad;
+        const VkPipelineShaderStageCreateInfo *st = prepare_stages(dd, &sc, pad, &ci[i].stage, 1);
         if (st && !copy)
             copy = scratch_copy(&sc, ci, n, sizeof *ci);
         if (st && copy)

@@ -16,12 +16,71 @@
 #include "layer.h"
 #include "_cgo_export.h"
 
+/* The app's create info of an instrumented shader object, deep-copied, so
+ * that the layer can make its uninstrumented twin when the app asks for the
+ * shader's binary data: the binary the app gets must be one it can use
+ * without the layer. One allocation: the struct, then its arrays. */
+typedef struct so_source {
+    VkShaderCreateInfoEXT ci; /* pointers into this allocation */
+    VkSpecializationInfo spec;
+} so_source;
+
 /* What the layer knows about one shader object. */
 typedef struct so_info {
     VkShaderStageFlagBits stage;
     VkPipelineLayout layout; /* the layer's layout for its padded list, or 0 */
     int instrumented;        /* runs instrumented code: bind the set */
+    so_source *source;       /* instrumented: the app's create info */
+    VkShaderEXT twin;        /* its uninstrumented twin, made on demand */
 } so_info;
+
+/* so_copy_source deep-copies a SPIR-V create info (NULL: out of memory).
+ * The twin is made alone: it drops VK_SHADER_CREATE_LINK_STAGE_BIT_EXT. */
+static so_source *so_copy_source(const VkShaderCreateInfoEXT *ci)
+{
+    const VkSpecializationInfo *sp = ci->pSpecializationInfo;
+    size_t name = strlen(ci->pName ? ci->pName : "main") + 1;
+    size_t need = sizeof(so_source) + ci->codeSize + ci->setLayoutCount * sizeof(VkDescriptorSetLayout) +
+                  ci->pushConstantRangeCount * sizeof(VkPushConstantRange) +
+                  (sp ? sp->mapEntryCount * sizeof(VkSpecializationMapEntry) + sp->dataSize : 0) + name + 16;
+    so_source *s = calloc(1, need);
+    if (!s)
+        return NULL;
+    unsigned char *p = (unsigned char *)(s + 1);
+#define TAKE(dst, src, bytes)                       \
+    do {                                            \
+        memcpy(p, (src), (bytes));                  \
+        (dst) = (void *)p;                          \
+        p += ((bytes) + 7) & ~(size_t)7;            \
+    } while (0)
+    s->ci = *ci;
+    s->ci.pNext = NULL;
+    s->ci.flags &= ~(VkShaderCreateFlagsEXT)VK_SHADER_CREATE_LINK_STAGE_BIT_EXT;
+    TAKE(s->ci.pCode, ci->pCode, ci->codeSize);
+    TAKE(s->ci.pSetLayouts, ci->pSetLayouts, ci->setLayoutCount * sizeof(VkDescriptorSetLayout));
+    TAKE(s->ci.pPushConstantRanges, ci->pPushConstantRanges, ci->pushConstantRangeCount * sizeof(VkPushConstantRange));
+    TAKE(s->ci.pName, ci->pName ? ci->pName : "main", name);
+    s->ci.pSpecializationInfo = NULL;
+    if (sp) {
+        s->spec = *sp;
+        TAKE(s->spec.pMapEntries, sp->pMapEntries, sp->mapEntryCount * sizeof(VkSpecializationMapEntry));
+        TAKE(s->spec.pData, sp->pData, sp->dataSize);
+        s->ci.pSpecializationInfo = &s->spec;
+    }
+#undef TAKE
+    return s;
+}
+
+/* so_free_info frees a shader's info, destroying its twin. */
+static void so_free_info(device_data *dd, so_info *info)
+{
+    if (!info)
+        return;
+    if (info->twin && dd->disp.DestroyShaderEXT)
+        dd->disp.DestroyShaderEXT(dd->device, info->twin, NULL);
+    free(info->source);
+    free(info);
+}
 
 /* One cached layer-owned pipeline layout. */
 typedef struct so_layout {
@@ -31,8 +90,18 @@ typedef struct so_layout {
     VkPipelineLayout layout;
 } so_layout;
 
+/* Binary data the layer handed out (a twin's), and the create info it came
+ * from: a shader the app creates from those bytes in this run is made from
+ * the SPIR-V instead, and instrumented. */
+typedef struct so_binary {
+    size_t size;
+    unsigned char *bytes;
+    so_source *source;
+} so_binary;
+
 typedef struct shaderobj_dev {
-    hmap shaders; /* VkShaderEXT -> so_info* */
+    hmap shaders;  /* VkShaderEXT -> so_info* */
+    hmap binaries; /* FNV-1a hash of the bytes (never 0) -> so_binary* */
     so_layout **layouts;
     uint32_t nlayouts, cap_layouts;
     int binary_warned;      /* binary code: warned once */
@@ -55,8 +124,16 @@ void gpuavdbg_shaderobj_teardown(device_data *dd)
         return;
     for (size_t i = 0; i < so->shaders.cap; i++)
         if (so->shaders.slots[i].key)
-            free(so->shaders.slots[i].val);
+            so_free_info(dd, so->shaders.slots[i].val);
     hmap_free(&so->shaders);
+    for (size_t i = 0; i < so->binaries.cap; i++)
+        if (so->binaries.slots[i].key) {
+            so_binary *b = so->binaries.slots[i].val;
+            free(b->bytes);
+            free(b->source);
+            free(b);
+        }
+    hmap_free(&so->binaries);
     for (uint32_t i = 0; i < so->nlayouts; i++) {
         dd->disp.DestroyPipelineLayout(dd->device, so->layouts[i]->layout, NULL);
         free(so->layouts[i]->pc);
@@ -135,6 +212,80 @@ enum {
     SO_INSTRUMENTED, /* instrumented words, padded list */
 };
 
+/* binary_hash is the FNV-1a hash of binary data, never 0 (hmap keys). */
+static uint64_t binary_hash(const void *data, size_t size)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < size; i++)
+        h = (h ^ ((const unsigned char *)data)[i]) * 0x100000001b3ull;
+    return h ? h : 1;
+}
+
+/* remember_binary records binary data handed out for a twin made from src
+ * (which it takes over, or frees). */
+static void remember_binary(device_data *dd, so_source *src, const void *data, size_t size)
+{
+    uint64_t h = binary_hash(data, size);
+    so_binary *b = NULL;
+    pthread_mutex_lock(&dd->lock);
+    shaderobj_dev *so = so_dev(dd);
+    if (so && !hmap_get(&so->binaries, h) && (b = calloc(1, sizeof *b)) && (b->bytes = malloc(size ? size : 1))) {
+        memcpy(b->bytes, data, size);
+        b->size = size;
+        b->source = src;
+        if (hmap_put(&so->binaries, h, b))
+            src = NULL;
+        else
+            free(b->bytes);
+    }
+    pthread_mutex_unlock(&dd->lock);
+    if (src) {
+        if (b)
+            free(b);
+        free(src);
+    }
+}
+
+/* map_binaries returns a copy of ci in which every create info of binary
+ * data the layer handed out in this run is made SPIR-V again, from the
+ * source of that binary, so that the shader is instrumented; NULL when
+ * there is none (*mapped: how many). The copy points into the device's
+ * so_binary entries, which live until the device goes. */
+static VkShaderCreateInfoEXT *map_binaries(device_data *dd, uint32_t n, const VkShaderCreateInfoEXT *ci,
+                                           uint32_t *mapped)
+{
+    *mapped = 0;
+    VkShaderCreateInfoEXT *copy = NULL;
+    pthread_mutex_lock(&dd->lock);
+    shaderobj_dev *so = dd->shaderobj;
+    for (uint32_t i = 0; so && so->binaries.cap && i < n; i++) {
+        if (ci[i].codeType != VK_SHADER_CODE_TYPE_BINARY_EXT || !ci[i].pCode)
+            continue;
+        const so_binary *b = hmap_get(&so->binaries, binary_hash(ci[i].pCode, ci[i].codeSize));
+        if (!b || b->size != ci[i].codeSize || memcmp(b->bytes, ci[i].pCode, b->size) ||
+            b->source->ci.stage != ci[i].stage)
+            continue;
+        if (!copy && !(copy = malloc(n * sizeof *copy)))
+            break;
+        if (*mapped == 0)
+            memcpy(copy, ci, n * sizeof *copy);
+        const VkShaderCreateInfoEXT *src = &b->source->ci;
+        copy[i].codeType = VK_SHADER_CODE_TYPE_SPIRV_EXT;
+        copy[i].pCode = src->pCode;
+        copy[i].codeSize = src->codeSize;
+        copy[i].pName = src->pName;
+        copy[i].pSpecializationInfo = src->pSpecializationInfo;
+        (*mapped)++;
+    }
+    pthread_mutex_unlock(&dd->lock);
+    return copy;
+}
+
+static VkResult create_shaders(device_data *dd, VkDevice device, uint32_t n, const VkShaderCreateInfoEXT *ci,
+                               const VkAllocationCallbacks *alloc, VkShaderEXT *shaders);
+
+/* vkCreateShadersEXT: shaders from binary data the layer handed out in this
+ * run are made from their SPIR-V (and instrumented); then create_shaders. */
 static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateShadersEXT(VkDevice device, uint32_t n,
                                                          const VkShaderCreateInfoEXT *ci,
                                                          const VkAllocationCallbacks *alloc, VkShaderEXT *shaders)
@@ -144,6 +295,23 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateShadersEXT(VkDevice device, uint3
         return VK_ERROR_INITIALIZATION_FAILED;
     if (n == 0)
         return dd->disp.CreateShadersEXT(device, n, ci, alloc, shaders);
+    uint32_t mapped = 0;
+    VkShaderCreateInfoEXT *from_binary = gpuavdbg_instrumenting(dd) ? map_binaries(dd, n, ci, &mapped) : NULL;
+    if (mapped)
+        gpuavdbg_logf(GPUAVDBG_LOG_INFO,
+                      "%u shader object(s) created from binary data the layer handed out in this run: made from "
+                      "their SPIR-V instead, so that they are checked",
+                      mapped);
+    VkResult r = create_shaders(dd, device, n, from_binary ? from_binary : ci, alloc, shaders);
+    free(from_binary);
+    return r;
+}
+
+/* create_shaders instruments the SPIR-V shaders of a vkCreateShadersEXT
+ * call and calls down. */
+static VkResult create_shaders(device_data *dd, VkDevice device, uint32_t n, const VkShaderCreateInfoEXT *ci,
+                               const VkAllocationCallbacks *alloc, VkShaderEXT *shaders)
+{
 
     typedef VkDescriptorSetLayout padded_sets[GPUAVDBG_MAX_SLOT + 1];
     VkShaderCreateInfoEXT *copy = malloc(n * sizeof *copy);
@@ -177,10 +345,20 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateShadersEXT(VkDevice device, uint3
             continue; /* the driver reports it */
         kind[i] = SO_ORIGINAL;
         int enabled = instrumenting;
+        for (uint32_t s = 0; enabled && s < ci[i].setLayoutCount; s++)
+            if (gpuavdbg_desc_layout_kind(ci[i].pSetLayouts[s]) & GPUAVDBG_DSL_DB) {
+                enabled = 0;
+                why[i] = "its set layouts are descriptor-buffer layouts, which the layer does not pad for shader "
+                         "objects: it runs uninstrumented";
+                gpuavdbg_logf(GPUAVDBG_LOG_ERROR,
+                              "a shader object (stage 0x%x) uses descriptor buffers, which the layer does not "
+                              "serve for shader objects: it runs uninstrumented",
+                              (unsigned)ci[i].stage);
+            }
         if (enabled && ci[i].setLayoutCount > dd->slot) {
             enabled = 0;
             why[i] = "its set layouts use the descriptor set the layer needs: it runs uninstrumented";
-            gpuavdbg_logf(GPUAVDBG_LOG_WARNING,
+            gpuavdbg_logf(GPUAVDBG_LOG_ERROR,
                           "a shader object (stage 0x%x) uses %u descriptor set layouts, including set %u that the "
                           "layer needs: it runs uninstrumented. Use fewer sets, or turn on reserve-slot "
                           "(VK_LAYER_GPUAV_DBG_RESERVE_SLOT=1) so the app sees maxBoundDescriptorSets - 1",
@@ -260,13 +438,15 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateShadersEXT(VkDevice device, uint3
         info->stage = ci[i].stage;
         info->instrumented = kind[i] == SO_INSTRUMENTED;
         info->layout = info->instrumented ? layouts[i] : VK_NULL_HANDLE;
+        info->source = info->instrumented ? so_copy_source(&ci[i]) : NULL;
+        info->twin = VK_NULL_HANDLE;
         pthread_mutex_lock(&dd->lock);
         shaderobj_dev *so = so_dev(dd);
         so_info *old = so ? hmap_get(&so->shaders, GPUAVDBG_H(s)) : NULL;
         if (so && hmap_put(&so->shaders, GPUAVDBG_H(s), info))
-            free(old);
+            so_free_info(dd, old);
         else
-            free(info);
+            so_free_info(dd, info);
         int warn = binary && so && !so->binary_warned;
         if (warn)
             so->binary_warned = 1;
@@ -298,38 +478,73 @@ static VKAPI_ATTR void VKAPI_CALL gl_DestroyShaderEXT(VkDevice device, VkShaderE
     if (shader) {
         pthread_mutex_lock(&dd->lock);
         if (dd->shaderobj)
-            free(hmap_del(&dd->shaderobj->shaders, GPUAVDBG_H(shader)));
+            so_free_info(dd, hmap_del(&dd->shaderobj->shaders, GPUAVDBG_H(shader)));
         pthread_mutex_unlock(&dd->lock);
     }
     dd->disp.DestroyShaderEXT(device, shader, alloc);
 }
 
-/* vkGetShaderBinaryDataEXT returns the driver's binary of the shader as
- * created, which for an instrumented shader is the instrumented code
- * (docs/decisions/shader-object-binaries.md): the layer warns once. */
+/* twin_of returns the uninstrumented twin of an instrumented shader,
+ * making it on first use from the app's create info (VK_NULL_HANDLE: not
+ * instrumented, or the twin cannot be made: a set layout the app gave is
+ * gone, or the driver refused). Called with dd->lock held. */
+static VkShaderEXT twin_of(device_data *dd, so_info *info, int *failed)
+{
+    *failed = 0;
+    if (!info || !info->instrumented)
+        return VK_NULL_HANDLE;
+    if (info->twin)
+        return info->twin;
+    *failed = 1;
+    if (!info->source)
+        return VK_NULL_HANDLE;
+    for (uint32_t i = 0; i < info->source->ci.setLayoutCount; i++)
+        if (!gpuavdbg_desc_layout_alive(info->source->ci.pSetLayouts[i]))
+            return VK_NULL_HANDLE;
+    VkShaderEXT t = VK_NULL_HANDLE;
+    if (dd->disp.CreateShadersEXT(dd->device, 1, &info->source->ci, NULL, &t) != VK_SUCCESS)
+        return VK_NULL_HANDLE;
+    *failed = 0;
+    info->twin = t;
+    return t;
+}
+
+/* vkGetShaderBinaryDataEXT of an instrumented shader returns the binary of
+ * its uninstrumented twin, made from the app's create info, so that a
+ * shader the app makes from it later, with or without the layer, runs the
+ * app's code (docs/decisions/shader-object-binaries.md). Where the twin
+ * cannot be made, the instrumented shader's binary goes out, with a
+ * warning (once). */
 static VKAPI_ATTR VkResult VKAPI_CALL gl_GetShaderBinaryDataEXT(VkDevice device, VkShaderEXT shader, size_t *size,
                                                                void *data)
 {
     device_data *dd = gpuavdbg_device_get(device);
     if (!dd || !dd->disp.GetShaderBinaryDataEXT)
         return VK_ERROR_INITIALIZATION_FAILED;
-    VkResult r = dd->disp.GetShaderBinaryDataEXT(device, shader, size, data);
-    if (!data || r < 0)
-        return r;
     pthread_mutex_lock(&dd->lock);
     shaderobj_dev *so = dd->shaderobj;
-    const so_info *info = so ? hmap_get(&so->shaders, GPUAVDBG_H(shader)) : NULL;
-    int warn = info && info->instrumented && !so->binary_data_warned;
+    so_info *info = so ? hmap_get(&so->shaders, GPUAVDBG_H(shader)) : NULL;
+    int failed = 0;
+    VkShaderEXT twin = twin_of(dd, info, &failed);
+    int warn = failed && !so->binary_data_warned;
     if (warn)
         so->binary_data_warned = 1;
+    /* The source of the data handed out, kept to recognise it later. */
+    so_source *src = twin && data ? so_copy_source(&info->source->ci) : NULL;
     pthread_mutex_unlock(&dd->lock);
     if (warn)
         gpuavdbg_logf(GPUAVDBG_LOG_WARNING,
-                      "vkGetShaderBinaryDataEXT: shader object 0x%llx is instrumented, so its binary data contains "
-                      "the layer's instrumentation, which writes through descriptor set %u: a shader created from "
-                      "that binary (with or without the layer) runs it without the layer's set bound. Save shader "
-                      "binaries from a run without the layer",
+                      "vkGetShaderBinaryDataEXT: shader object 0x%llx is instrumented and the layer cannot make its "
+                      "uninstrumented twin (a set layout it was created with is gone, or the driver refused), so its "
+                      "binary data contains the layer's instrumentation, which writes through descriptor set %u: a "
+                      "shader created from that binary (with or without the layer) runs it without the layer's set "
+                      "bound. Save shader binaries from a run without the layer",
                       (unsigned long long)GPUAVDBG_H(shader), dd->slot);
+    VkResult r = dd->disp.GetShaderBinaryDataEXT(device, twin ? twin : shader, size, data);
+    if (src && r == VK_SUCCESS)
+        remember_binary(dd, src, data, *size);
+    else
+        free(src);
     return r;
 }
 
@@ -386,6 +601,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdBindShadersEXT(VkCommandBuffer cb, uint3
             bound_pipeline *b = &cs->bound[bi];
             b->layout = VK_NULL_HANDLE;
             b->instrumented = 0;
+            b->push = 0;
             for (int si = 0; so && si < GPUAVDBG_SO_STAGES && !b->instrumented; si++) {
                 const so_info *info = b->shaders[si] ? hmap_get(&so->shaders, GPUAVDBG_H(b->shaders[si])) : NULL;
                 if (info && info->instrumented && info->layout) {

@@ -54,6 +54,9 @@ type device struct {
 	reason        string
 	// robust: the app enabled robustBufferAccess(2) on the device.
 	robust bool
+	// int64: shaderInt64 is enabled (by the app or the layer), so the
+	// instrumentation may add the Int64 capability.
+	int64 bool
 	// settings are its instance's.
 	settings Settings
 }

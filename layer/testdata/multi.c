@@ -80,7 +80,9 @@
  *                 pipeline with idx 4, the shader object with idx 5
  *                 (actions 0..2); then vkGetShaderBinaryDataEXT (prints
  *                 binary_bytes=N) and two shaders created from that binary
- *                 (prints binary_create=R for each)
+ *                 (prints binary_create=R for each); each one made
+ *                 dispatches in "cmd-binary" with idx 1 (prints
+ *                 binary_values=outs[1]), then with the first idx
  *   shaderobj-clean     the same with idx 0, 1, 0
  *   shaderobj-conflict  the shader made with min(maxBoundDescriptorSets, 33) set layouts (the set the
  *                 layer needs on lavapipe), idx 3, 1, 3
@@ -1005,6 +1007,27 @@ static void so_dispatch(ctx *c, const so_fns *f, VkCommandBuffer cb, VkShaderEXT
     vkCmdDispatch(cb, 1, 1, 1);
 }
 
+/* so_binary_dispatch runs shader object b (made from binary data) with
+ * idx 1, then idx2, in a command buffer of its own, and prints
+ * binary_values=outs[1].v[0..3]: the app's code writes 0 3 6 9. */
+static void so_binary_dispatch(ctx *c, const so_fns *f, VkShaderEXT b, uint32_t idx2)
+{
+    memset(c->bufs[1].map, 0, 16);
+    VkCommandPool pool = make_pool(c);
+    VkCommandBuffer cb = make_cb(c, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "cmd-binary");
+    capp_begin(cb, 0);
+    so_dispatch(c, f, cb, b, 1);
+    so_dispatch(c, f, cb, b, idx2);
+    CHECK(vkEndCommandBuffer(cb));
+    VkFence fence = capp_fence(&c->vk);
+    capp_submit_wait(&c->vk, 1, &cb, fence, NULL);
+    vkDestroyFence(c->vk.dev, fence, NULL);
+    vkDestroyCommandPool(c->vk.dev, pool, NULL);
+    const uint32_t *v = c->bufs[1].map;
+    printf("binary_values=%u %u %u %u\n", v[0], v[1], v[2], v[3]);
+    fflush(stdout);
+}
+
 /* mode_shaderobj: cmd-0, in label "compute", dispatches with the shader
  * object "oob-shader" (idx[0]), the pipeline "oob-compute" (idx[1]), the
  * shader object again (idx[2]). nsets: the shader's set-layout count.
@@ -1040,8 +1063,10 @@ static void mode_shaderobj(ctx *c, uint32_t nsets, const uint32_t idx[3])
         VkResult r = so_create(c, &f, VK_SHADER_STAGE_COMPUTE_BIT, 0, VK_SHADER_CODE_TYPE_BINARY_EXT, data, size, nsets,
                                &b);
         printf("binary_create=%d\n", (int)r);
-        if (b)
+        if (b) {
+            so_binary_dispatch(c, &f, b, idx[0]);
             f.destroy(c->vk.dev, b, NULL);
+        }
     }
     free(data);
     f.destroy(c->vk.dev, s, NULL);

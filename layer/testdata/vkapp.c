@@ -6,7 +6,7 @@
  * out of bounds.
  *
  *   vkapp --shader FILE [--index N] [--submits N] [--secondary] [--submit2]
- *         [--conflict] [--reserve-features]
+ *         [--conflict] [--reserve-features] [--vulkan10]
  *
  *   --index N           descriptor index (default 1: in bounds)
  *   --submits N         submit the same command buffer N times (default 1)
@@ -15,6 +15,9 @@
  *   --conflict          the pipeline layout uses every descriptor set the
  *                       app sees (set 0 real, the others empty)
  *   --reserve-features  ask for the reserved slot with VkValidationFeaturesEXT
+ *   --vulkan10          a Vulkan 1.0 app: instance apiVersion 1.0, no
+ *                       Vulkan 1.1+ calls or structures (give it a module
+ *                       compiled for vulkan1.0)
  *
  * It prints "maxBoundDescriptorSets=N" and, for an in-bounds index, the
  * values the shader wrote ("values=0 3 6 9"). Names: the command buffer is
@@ -35,7 +38,7 @@ int main(int argc, char **argv)
 {
     const char *shader = NULL;
     uint32_t idx = 1, submits = 1;
-    int secondary = 0, submit2 = 0, conflict = 0, reserve_features = 0, exit_early = 0;
+    int secondary = 0, submit2 = 0, conflict = 0, reserve_features = 0, exit_early = 0, vulkan10 = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--shader") && i + 1 < argc)
             shader = argv[++i];
@@ -51,6 +54,8 @@ int main(int argc, char **argv)
             conflict = 1;
         else if (!strcmp(argv[i], "--reserve-features"))
             reserve_features = 1;
+        else if (!strcmp(argv[i], "--vulkan10"))
+            vulkan10 = 1;
         else if (!strcmp(argv[i], "--exit-early"))
             exit_early = 1; /* exit after the results, destroying nothing */
         else {
@@ -72,11 +77,14 @@ int main(int argc, char **argv)
         .pEnabledValidationFeatures = enables,
     };
     capp c;
-    capp_create_instance(&c, &(capp_instance_info){.next = reserve_features ? &vf : NULL});
+    capp_create_instance(&c, &(capp_instance_info){.next = reserve_features ? &vf : NULL,
+                                                   .api_version = vulkan10 ? VK_API_VERSION_1_0 : 0});
     printf("maxBoundDescriptorSets=%u\n", c.props.limits.maxBoundDescriptorSets);
-    VkPhysicalDeviceProperties2 props2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
-    vkGetPhysicalDeviceProperties2(c.pd, &props2);
-    printf("maxBoundDescriptorSets2=%u\n", props2.properties.limits.maxBoundDescriptorSets);
+    if (!vulkan10) {
+        VkPhysicalDeviceProperties2 props2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+        vkGetPhysicalDeviceProperties2(c.pd, &props2);
+        printf("maxBoundDescriptorSets2=%u\n", props2.properties.limits.maxBoundDescriptorSets);
+    }
 
     /* Features through VkPhysicalDeviceFeatures2 behind another structure,
      * so the layer's feature patching copies a chain. */
@@ -86,7 +94,7 @@ int main(int argc, char **argv)
         .pNext = &f2,
         .synchronization2 = submit2 ? VK_TRUE : VK_FALSE,
     };
-    capp_create_device(&c, &(capp_device_info){.queue_flags = VK_QUEUE_COMPUTE_BIT, .next = &f13});
+    capp_create_device(&c, &(capp_device_info){.queue_flags = VK_QUEUE_COMPUTE_BIT, .next = vulkan10 ? NULL : &f13});
     if (f2.features.fragmentStoresAndAtomics || f2.pNext != NULL || f13.pNext != &f2) {
         fprintf(stderr, "vkapp: the layer wrote into the app's create info\n");
         return 1;

@@ -136,4 +136,21 @@ hw_khronos() {
     VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_GPU_ASSISTED_EXT "$@"
 }
 
-export -f hw_device hw_ours hw_khronos hw_unpack_vvl hw_suite
+# hw_e2e_deps: what the e2e suite needs besides bin/. The tests look for
+# the Khronos layer where Debian installs it (the reference, and the
+# referee below our layer), and run vulkaninfo, vkcube, spirv-val,
+# glslangValidator, Xvfb and gfxrecon-replay: on a machine without them,
+# .gl/vvl/ goes to / and .gl/e2e/ aside.
+hw_e2e_deps() {
+  if [ ! -f /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ] && ls .gl/vvl/*.deb >/dev/null 2>&1; then
+    for f in .gl/vvl/*.deb; do dpkg -x "$f" /; done
+    ldconfig
+  fi
+  if ls .gl/e2e/*.deb >/dev/null 2>&1; then
+    mkdir -p /tmp/e2e-debs && for f in .gl/e2e/*.deb; do dpkg -x "$f" /tmp/e2e-debs; done
+    export PATH=/tmp/e2e-debs/usr/bin:$PATH
+    export LD_LIBRARY_PATH=/tmp/e2e-debs/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  fi
+}
+
+export -f hw_device hw_ours hw_khronos hw_unpack_vvl hw_suite hw_e2e_deps

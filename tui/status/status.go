@@ -135,7 +135,20 @@ func Render(st *common.Styles, s *session.Session, frame, run string, counts Cou
 		fields = append(fields, field{common.Seg{Text: fmt.Sprintf("%d records lost", s.LostRecords), Fg: th.StatusWarning}, 0})
 	}
 	if n := len(s.Notices); n > 0 {
-		fields = append(fields, field{common.Seg{Text: plural(n, "notice", "notices") + " (o)", Fg: th.StatusWarning}, 2})
+		// Error-level notices (a pipeline left unchecked, a device not
+		// instrumented) are not to be missed: counted, in the error colour.
+		errs := 0
+		for _, no := range s.Notices {
+			if no.Level == "error" {
+				errs++
+			}
+		}
+		if errs > 0 {
+			text := plural(n, "notice", "notices") + ", " + plural(errs, "error", "errors") + " (o)"
+			fields = append(fields, field{common.Seg{Text: text, Fg: th.StatusError, Bold: true}, 1})
+		} else {
+			fields = append(fields, field{common.Seg{Text: plural(n, "notice", "notices") + " (o)", Fg: th.StatusWarning}, 2})
+		}
 	}
 	if c := ChecksText(s.Settings); c != "" {
 		fields = append(fields, field{common.Seg{Text: c}, 3})

@@ -89,6 +89,19 @@ func TestOnErrorText(t *testing.T) {
 	}
 }
 
+// TestRenderErrorNotice: an error-level notice (a pipeline left
+// unchecked) is counted on its own, and stays when the bar is narrow.
+func TestRenderErrorNotice(t *testing.T) {
+	s := fixture.Session()
+	s.Notices = append(s.Notices, fixture.Notice("shader 3 left uninstrumented"),
+		session.Notice{Level: "error", Text: "pipeline layout 0x10 uses 8 descriptor sets: pipelines created with it run uninstrumented shaders"})
+	for _, w := range []int{120, 70} {
+		if got := render(s, w); !strings.Contains(got, "notices, 1 error (o)") {
+			t.Errorf("width %d: no error count in the bar:\n%s", w, got)
+		}
+	}
+}
+
 func TestRenderExited(t *testing.T) {
 	fixture.Golden(t, render(fixture.Empty(session.AppExited), 100))
 }

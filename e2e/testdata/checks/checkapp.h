@@ -16,6 +16,7 @@
  *   ca_stage_pipeline      the compute pipeline of PREFIX.comp, or the point
  *                          pipeline of PREFIX.vert/PLAIN.vert and
  *                          PREFIX.frag/PLAIN.frag into a 1x1 image
+ *                          (_spec: with specialization constants)
  *   ca_record_one          one dispatch or one point of a stage's pipeline
  *   ca_command_buffers, ca_name_cmd_pipeline, ca_submit_wait
  *   ca_teardown            wait, then destroy what every app made
@@ -143,25 +144,33 @@ static inline VkPipelineLayout ca_pipeline_layout(VkDescriptorSetLayout dsl, VkS
  * PREFIX.vert.spv for CA_VERTEX (PLAIN.vert.spv otherwise) and
  * PREFIX.frag.spv for CA_FRAGMENT (PLAIN.frag.spv otherwise): only the
  * stage under test runs the checked code. */
-static inline VkPipeline ca_stage_pipeline(int stage, const char *dir, const char *prefix, const char *plain,
-                                    VkPipelineLayout layout, capp_image *t)
+static inline VkPipeline ca_stage_pipeline_spec(int stage, const char *dir, const char *prefix, const char *plain,
+                                                VkPipelineLayout layout, capp_image *t,
+                                                const VkSpecializationInfo *spec)
 {
     char name[256];
     memset(t, 0, sizeof *t);
     if (stage == CA_COMPUTE) {
         snprintf(name, sizeof name, "%s.comp.spv", prefix);
-        return capp_compute_pipeline(&ca, layout, ca_module(dir, name), 0, NULL);
+        return capp_compute_pipeline(&ca, layout, ca_module(dir, name), 0, spec);
     }
     *t = capp_image_create(&ca, 1, 1, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
     snprintf(name, sizeof name, "%s.vert.spv", stage == CA_VERTEX ? prefix : plain);
     VkShaderModule vert = ca_module(dir, name);
     snprintf(name, sizeof name, "%s.frag.spv", stage == CA_FRAGMENT ? prefix : plain);
     VkShaderModule frag = ca_module(dir, name);
-    VkPipelineShaderStageCreateInfo ss[2] = {capp_stage(VK_SHADER_STAGE_VERTEX_BIT, vert, NULL),
-                                             capp_stage(VK_SHADER_STAGE_FRAGMENT_BIT, frag, NULL)};
+    VkPipelineShaderStageCreateInfo ss[2] = {capp_stage(VK_SHADER_STAGE_VERTEX_BIT, vert, spec),
+                                             capp_stage(VK_SHADER_STAGE_FRAGMENT_BIT, frag, spec)};
     return capp_graphics_pipeline(&ca, &(capp_graphics_info){.stages = ss, .nstages = 2, .layout = layout,
                                                               .format = t->format, .width = 1, .height = 1,
                                                               .topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST});
+}
+
+/* ca_stage_pipeline is ca_stage_pipeline_spec with no specialization. */
+static inline VkPipeline ca_stage_pipeline(int stage, const char *dir, const char *prefix, const char *plain,
+                                           VkPipelineLayout layout, capp_image *t)
+{
+    return ca_stage_pipeline_spec(stage, dir, prefix, plain, layout, t, NULL);
 }
 
 /* ca_record_one records into cmd, for stage, one invocation of pipe: the

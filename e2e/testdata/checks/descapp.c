@@ -35,6 +35,15 @@
  *                   uninitialized and destroyed with a layout count of 8
  *                   (no variable count) and shaders declaring a sized
  *                   array, data[8] (desc_sized.*)
+ *   instance_oob    (--stage vertex) a layout count of 3, 0..2 written; an
+ *                   indexed draw of 4 instances whose vertex shader adds
+ *                   data[gl_InstanceIndex].v[0] to result (desc_instance.vert):
+ *                   instance 3 is out of bounds; the others add 100+101+102
+ *                   (value=303 when the bad load is skipped)
+ *   spec_oob, spec_clean: a layout count of 4, 0..3 written, shaders
+ *                   declaring data[N] with N a specialization constant
+ *                   (default 2) specialized to 4 (desc_spec.*): index 5,
+ *                   and index 3 (in bounds only with the specialized N)
  *   small_oob       4 (no variable count), 0..3 written, index 3, and
  *                   shaders declaring data[2] (desc_small.*): past the
  *                   shader's array, inside the layout's written elements
@@ -57,7 +66,9 @@ typedef struct {
     uint32_t nsets;                  /* sets, one action each; only the last has `skip` unwritten */
     int submits;
     int push; /* 1: vkCmdPushDescriptorSetKHR, 2: with a template */
-    int sized; /* 1: the shaders declare data[8] (desc_sized.*); 2: data[2] (desc_small.*) */
+    int sized; /* 1: the shaders declare data[8] (desc_sized.*); 2: data[N], N specialized to
+                   layout_count (desc_spec.*); 3: desc_instance.vert, an indexed draw of 4 instances;
+                   4: data[2] (desc_small.*) */
 } test_case;
 
 static const test_case cases[] = {
@@ -74,7 +85,10 @@ static const test_case cases[] = {
     {"sized_clean", 8, 0, 4, UINT32_MAX, UINT32_MAX, 1, 1, 1, 0, 1},
     {"sized_uninitialized", 8, 0, 4, 2, UINT32_MAX, 2, 1, 1, 0, 1},
     {"sized_destroyed", 8, 0, 4, UINT32_MAX, 3, 3, 1, 1, 0, 1},
-    {"small_oob", 4, 0, 4, UINT32_MAX, UINT32_MAX, 3, 1, 1, 0, 2},
+    {"instance_oob", 3, 0, 3, UINT32_MAX, UINT32_MAX, 0, 1, 1, 0, 3},
+    {"spec_oob", 4, 0, 4, UINT32_MAX, UINT32_MAX, 5, 1, 1, 0, 2},
+    {"spec_clean", 4, 0, 4, UINT32_MAX, UINT32_MAX, 3, 1, 1, 0, 2},
+    {"small_oob", 4, 0, 4, UINT32_MAX, UINT32_MAX, 3, 1, 1, 0, 4},
 };
 
 /* make_writes fills w with the writes of set `set`: binding 0 (the result,
@@ -220,8 +234,18 @@ int main(int argc, char **argv)
         free(ent);
     }
     capp_image t;
-    static const char *const prefixes[] = {"desc", "desc_sized", "desc_small"};
-    VkPipeline pipe = ca_stage_pipeline(stage, dir, prefixes[tc->sized], "desc_plain", layout, &t);
+    VkSpecializationMapEntry spec_entry = {.constantID = 0, .offset = 0, .size = sizeof(uint32_t)};
+    VkSpecializationInfo spec = {.mapEntryCount = 1, .pMapEntries = &spec_entry, .dataSize = sizeof(uint32_t),
+                                 .pData = &tc->layout_count};
+    if (tc->sized == 3 && stage != CA_VERTEX) {
+        fprintf(stderr, "descapp: %s needs --stage vertex\n", tc->name);
+        return 2;
+    }
+    static const char *const prefixes[] = {"desc", "desc_sized", "desc_spec", "desc_instance", "desc_small"};
+    const char *prefix = prefixes[tc->sized];
+    VkPipeline pipe = ca_stage_pipeline_spec(stage, dir, prefix, "desc_plain", layout, &t, tc->sized == 2 ? &spec : NULL);
+
+    capp_buffer indices = capp_buffer_create(&ca, 16, VK_BUFFER_USAGE_INDEX_BUFFER_BIT); /* index 0 */
 
     VkCommandBuffer cmd;
     VkCommandPool pool = ca_command_buffers(VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT, 1, &cmd);
@@ -244,7 +268,10 @@ int main(int argc, char **argv)
                 vkCmdBindDescriptorSets(cmd, bp, layout, 0, 1, &sets[s], 0, NULL);
             if (stage == CA_COMPUTE)
                 vkCmdDispatch(cmd, 1, 1, 1);
-            else
+            else if (tc->sized == 3) {
+                vkCmdBindIndexBuffer(cmd, indices.buf, 0, VK_INDEX_TYPE_UINT16);
+                vkCmdDrawIndexed(cmd, 1, 4, 0, 0, 0);
+            } else
                 vkCmdDraw(cmd, 1, 1, 0, 0);
         }
         if (stage != CA_COMPUTE)
@@ -265,6 +292,7 @@ int main(int argc, char **argv)
     vkDestroyDescriptorSetLayout(ca.dev, dsl, NULL);
     for (uint32_t i = 0; i < NBUF; i++)
         capp_buffer_destroy(&ca, &data[i]);
+    capp_buffer_destroy(&ca, &indices);
     capp_buffer_destroy(&ca, &result);
     capp_destroy(&ca);
     return 0;

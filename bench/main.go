@@ -1,7 +1,9 @@
 // Command bench is the benchmark harness of gpuav-dbg (issue #7). It runs
-// each scene of bin/bench/scene with no layer, with our layer (every check
-// on) and with the Khronos validation layer with only GPU-AV on, the three
-// alternating in one run for several repetitions; it prints the medians and
+// each scene of bin/bench/scene with no layer, with our layer (default
+// checks, and every check on) and with the Khronos validation layer with
+// only GPU-AV on (and a second Khronos version with -khronos2-layer-path),
+// alternating in one run for several repetitions, plus the scenes'
+// hand-checked reference variants with no layer; it prints the medians and
 // the ratios to no layer and writes them into a marked section of
 // docs/BENCHMARKS.md.
 //
@@ -44,11 +46,13 @@ func run(args []string) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	preset := fs.String("preset", "lavapipe", "sizes: lavapipe (a CPU Vulkan on few cores) or gpu (the issue's sizes)")
 	reps := fs.Int("reps", 3, "repetitions; each runs every configuration once per scene")
-	scenes := fs.String("scenes", "dispatch,shader,draw,pipeline", "comma-separated scenes to run")
+	scenes := fs.String("scenes", "dispatch,shader,draw,hotloop-masked,hotloop-memory,pipeline", "comma-separated scenes to run")
 	binDir := fs.String("bin", "bin", "directory of gpuav-dbg, the layer and bench/scene")
 	khronosPath := fs.String("khronos-layer-path", "", "directory of VkLayer_khronos_validation.json (empty: the loader's search path)")
 	khronosManifest := fs.String("khronos-manifest", "/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json",
 		"Khronos layer manifest to read its version from (with -khronos-layer-path, the one there)")
+	khronos2Path := fs.String("khronos2-layer-path", "", "directory of a second Khronos layer's manifest (e.g. 1.4.309), run as a fifth configuration")
+	configs := fs.String("configs", "", "comma-separated configurations to run (default: none,gpuav-dbg,gpuav-dbg-all,khronos and khronos2 with -khronos2-layer-path)")
 	skipChecks := fs.Bool("skip-checks", false, "skip the correctness runs before timing")
 	warmup := fs.Int("warmup", -1, "warm-up iterations of every scene run (default: the preset's)")
 	iters := fs.Int("iters", -1, "timed iterations of every scene run (default: the preset's)")
@@ -108,9 +112,14 @@ func run(args []string) error {
 		if *khronosPath != "" && !flagSet(fs, "khronos-manifest") {
 			manifest = filepath.Join(*khronosPath, "VkLayer_khronos_validation.json")
 		}
-		h, err := NewHarness(*binDir, *khronosPath)
+		h, err := NewHarness(*binDir, *khronosPath, *khronos2Path)
 		if err != nil {
 			return err
+		}
+		if *configs != "" {
+			if err := h.Only(strings.Split(*configs, ",")); err != nil {
+				return err
+			}
 		}
 		res = &Results{
 			Preset:  *preset,
@@ -122,6 +131,10 @@ func run(args []string) error {
 			},
 			Command: cmd,
 			Reps:    *reps,
+			Configs: h.configs(),
+		}
+		if *khronos2Path != "" {
+			res.Layers.Khronos2 = KhronosVersion(filepath.Join(*khronos2Path, "VkLayer_khronos_validation.json"))
 		}
 		load := LoadAvg()
 		if !*skipChecks {

@@ -113,15 +113,21 @@ func TestDescriptorSizedArrayChecksOff(t *testing.T) {
 	}
 }
 
-// TestDescriptorSizedElementsOffByDefault: without the setting, an
-// unwritten element of a sized array is not checked (the index still is).
-func TestDescriptorSizedElementsOffByDefault(t *testing.T) {
+// TestDescriptorSizedElementsOnByDefault: with no setting, an unwritten
+// element of a sized array is reported; VK_LAYER_GPUAV_DBG_SIZED_ELEMENT_CHECKS=0
+// gives back the element checks of runtime arrays only, and the access is
+// not checked (the index still is).
+func TestDescriptorSizedElementsOnByDefault(t *testing.T) {
 	code, r, out := descApp.run(t, nil, nil, "--stage", "compute", "--case", "sized_uninitialized")
+	if code != 1 || len(r.Errors) != 1 || r.Errors[0].Check != "descriptor_uninitialized" {
+		t.Fatalf("default checks: exit %d, %d groups, want 1 and one descriptor_uninitialized\n%s", code, len(r.Errors), out)
+	}
+	code, r, out = descApp.run(t, []string{"VK_LAYER_GPUAV_DBG_SIZED_ELEMENT_CHECKS=0"}, nil, "--stage", "compute", "--case", "sized_uninitialized")
 	requireSilent(t, code, r, out)
 }
 
 // sizedOn asks the layer for element checks on sized arrays and plain
-// bindings (off by default: gpuav.Options.SizedElementChecks).
+// bindings explicitly (they are on by default too).
 var sizedOn = []string{"VK_LAYER_GPUAV_DBG_SIZED_ELEMENT_CHECKS=1"}
 
 // TestDescriptorSpecLength: an array sized by a specialization constant

@@ -39,7 +39,7 @@ var OnErrors = []OnErrorBehaviour{
 	{OnErrorSkip, "Skip the access",
 		"The access does not happen: a load yields zero, a store or an atomic is dropped."},
 	{OnErrorClamp, "Clamp into range",
-		"The index, offset or texel coordinate is clamped into range and the access happens there; where a clamp has no meaning (an unwritten or destroyed descriptor, an address outside every buffer, ray-query values) the access is skipped."},
+		"The descriptor index or texel coordinate is clamped into range and the access happens there; where a clamp has no meaning (an unwritten or destroyed descriptor, an address outside every buffer, ray-query values), and for buffer_oob (not built yet), the access is skipped."},
 	{OnErrorExecute, "Let it execute",
 		"The access happens exactly as the shader wrote it (what the app does without validation)."},
 }

@@ -195,6 +195,14 @@ func TestRenderWrites(t *testing.T) {
 	if string(b) != "x\n<!-- bench:nvidia -->\n"+string(want)+"<!-- /bench:nvidia -->\ny\n" {
 		t.Errorf("rendered doc:\n%s", b)
 	}
+	// Two results files: one section, their tables in order.
+	md := filepath.Join(t.TempDir(), "two.md")
+	if err := run([]string{"-render", "testdata/results.json,testdata/results.json", "-md", md}); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(md); err != nil || string(b) != string(want)+"\n"+string(want) {
+		t.Errorf("two files rendered (%v):\n%s", err, b)
+	}
 	if err := run([]string{"-render", "testdata/results.json", "-section", "gpu"}); err == nil || !strings.Contains(err.Error(), `unknown section "gpu"`) {
 		t.Errorf("bad section: %v", err)
 	}

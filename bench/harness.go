@@ -34,8 +34,12 @@ const (
 )
 
 // Configs lists the configurations of a run without a second Khronos
-// layer; the harness adds ConfigKhronos2 when it has one.
-var Configs = []string{ConfigNone, ConfigOurs, ConfigOursAll, ConfigKhronos}
+// layer; the harness adds ConfigKhronos2 when it has one. ConfigOursAll
+// runs only when asked for (-configs): the defaults are every check.
+var Configs = []string{ConfigNone, ConfigOurs, ConfigKhronos}
+
+// allConfigs lists every configuration, in rotation order.
+var allConfigs = []string{ConfigNone, ConfigOurs, ConfigOursAll, ConfigKhronos, ConfigKhronos2}
 
 // legacyConfigs are the configurations of a results file that names none.
 var legacyConfigs = []string{ConfigNone, ConfigOurs, ConfigKhronos}
@@ -311,8 +315,8 @@ func (h *Harness) configs() []string {
 		return all
 	}
 	var out []string
-	for _, c := range all {
-		if slices.Contains(h.only, c) {
+	for _, c := range allConfigs {
+		if (c != ConfigKhronos2 || h.khronos2 != "") && slices.Contains(h.only, c) {
 			out = append(out, c)
 		}
 	}
@@ -322,7 +326,7 @@ func (h *Harness) configs() []string {
 // Only restricts the runs to some configurations; no layer is always run
 // (every ratio is to it).
 func (h *Harness) Only(configs []string) error {
-	all := append(append([]string(nil), Configs...), ConfigKhronos2)
+	all := allConfigs
 	h.only = []string{ConfigNone}
 	for _, c := range configs {
 		c = strings.TrimSpace(c)
@@ -371,6 +375,7 @@ type report struct {
 		Message string `json:"message"`
 		Count   int    `json:"count"`
 	} `json:"errors"`
+	Dropped int64 `json:"dropped_records"`
 }
 
 // launch runs the scene under `gpuav-dbg run --headless --json`, with

@@ -48,7 +48,7 @@ func fmtDur(ns int64) string {
 func FormatScene(s SceneResult) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%-15s none %-9s", s.Name, fmtDur(s.Median[ConfigNone]))
-	for _, c := range append(append([]string(nil), Configs[1:]...), ConfigKhronos2) {
+	for _, c := range allConfigs[1:] {
 		if _, ok := s.Median[c]; ok {
 			fmt.Fprintf(&b, "  %s %s (%.2f×)", c, fmtDur(s.Median[c]), s.Ratio(c))
 		}

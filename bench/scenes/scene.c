@@ -344,6 +344,18 @@ static VkShaderModule make_module(const struct ctx *c, struct spv s)
     return capp_shader_module(&c->vk, s.words, s.size);
 }
 
+/* compute_pipeline makes the compute pipeline of DIR/NAME.spv's main (its
+ * module is gone once the pipeline is made). */
+static VkPipeline compute_pipeline(const struct ctx *c, const char *dir, const char *name, VkPipelineLayout layout)
+{
+    struct spv s = load_spv(dir, name);
+    VkShaderModule m = make_module(c, s);
+    VkPipeline pipe = capp_compute_pipeline(&c->vk, layout, m, 0, NULL);
+    vkDestroyShaderModule(c->vk.dev, m, NULL);
+    free(s.words);
+    return pipe;
+}
+
 /* make_graphics makes the scenes' graphics pipeline: vs and fs with spec,
  * triangle lists into a size x size target of rp, blending ONE + ONE. */
 static VkPipeline make_graphics(const struct ctx *c, VkShaderModule vs, VkShaderModule fs, VkPipelineLayout layout,
@@ -419,9 +431,7 @@ static void scene_dispatch(struct ctx *c, const struct options *o)
           .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &bi[ARRAY] },
     };
     vkUpdateDescriptorSets(c->vk.dev, 2, w, 0, NULL);
-    struct spv s = load_spv(o->spv, "dispatch.comp");
-    VkShaderModule m = make_module(c, s);
-    VkPipeline pipe = capp_compute_pipeline(&c->vk, layout, m, 0, NULL);
+    VkPipeline pipe = compute_pipeline(c, o->spv, "dispatch.comp", layout);
 
     for (uint32_t it = 0; it < o->warmup + o->iters; it++) {
         memset(out.map, 0, out.size);
@@ -448,7 +458,6 @@ static void scene_dispatch(struct ctx *c, const struct options *o)
         printf("bench: check ok\n");
     }
     vkDestroyPipeline(c->vk.dev, pipe, NULL);
-    vkDestroyShaderModule(c->vk.dev, m, NULL);
     vkDestroyPipelineLayout(c->vk.dev, layout, NULL);
     vkDestroyDescriptorSetLayout(c->vk.dev, dsl, NULL);
     for (uint32_t k = 0; k < ARRAY; k++)
@@ -508,9 +517,7 @@ static void scene_shader(struct ctx *c, const struct options *o)
           .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &bi[ARRAY] },
     };
     vkUpdateDescriptorSets(c->vk.dev, 3, w, 0, NULL);
-    struct spv s = load_spv(o->spv, "shader.comp");
-    VkShaderModule m = make_module(c, s);
-    VkPipeline pipe = capp_compute_pipeline(&c->vk, layout, m, 0, NULL);
+    VkPipeline pipe = compute_pipeline(c, o->spv, "shader.comp", layout);
 
     for (uint32_t it = 0; it < o->warmup + o->iters; it++) {
         uint64_t t0 = capp_now_ns();
@@ -544,7 +551,6 @@ static void scene_shader(struct ctx *c, const struct options *o)
         printf("bench: check ok\n");
     }
     vkDestroyPipeline(c->vk.dev, pipe, NULL);
-    vkDestroyShaderModule(c->vk.dev, m, NULL);
     vkDestroyPipelineLayout(c->vk.dev, layout, NULL);
     vkDestroyDescriptorSetLayout(c->vk.dev, dsl, NULL);
     vkDestroySampler(c->vk.dev, sampler, NULL);
@@ -741,9 +747,7 @@ static void scene_hotloop(struct ctx *c, const struct options *o)
     vkUpdateDescriptorSets(c->vk.dev, 4, w, 0, NULL);
     char name[32];
     snprintf(name, sizeof name, "hotloop_%s.comp", o->variant);
-    struct spv s = load_spv(o->spv, name);
-    VkShaderModule m = make_module(c, s);
-    VkPipeline pipe = capp_compute_pipeline(&c->vk, layout, m, 0, NULL);
+    VkPipeline pipe = compute_pipeline(c, o->spv, name, layout);
 
     for (uint32_t it = 0; it < o->warmup + o->iters; it++) {
         memset(err.map, 0, err.size);
@@ -767,8 +771,6 @@ static void scene_hotloop(struct ctx *c, const struct options *o)
         printf("bench: check ok\n");
     }
     vkDestroyPipeline(c->vk.dev, pipe, NULL);
-    vkDestroyShaderModule(c->vk.dev, m, NULL);
-    free(s.words);
     vkDestroyPipelineLayout(c->vk.dev, layout, NULL);
     vkDestroyDescriptorSetLayout(c->vk.dev, dsl, NULL);
     for (uint32_t k = 0; k < 2; k++)

@@ -1,22 +1,26 @@
 #!/bin/bash
 # The benchmark harness (bench/, docs/BENCHMARKS.md) on the machine's GPU:
-# every scene side by side with no layer, gpuav-dbg (its defaults, and every
-# check on), the Khronos layer's GPU-AV, and a second Khronos version where
-# .gl/vvl14/ has one (Debian trixie's vulkan-validationlayers 1.4.309:
-# scripts/hardware/env.sh), plus the hot loop's hand-checked reference
-# variants with no layer. From the repository root (scripts/hardware/build.sh
-# apps first; on the NVIDIA machine carry bin/ and .gl/). It writes
-# $OUT/bench-$PART.json (the results), .md (the table) and .log. Back here,
-# the NVIDIA table goes into the docs with
+# every scene side by side with no layer, gpuav-dbg (its defaults: every
+# check), the Khronos layer's GPU-AV (1.3.239, .gl/vvl/), and a second
+# Khronos version where .gl/vvl14/ has one (Debian trixie's
+# vulkan-validationlayers 1.4.309: scripts/hardware/env.sh), plus the hot
+# loop's hand-checked reference variants with no layer. From the repository
+# root (scripts/hardware/build.sh apps first; on the NVIDIA machine carry
+# bin/ and .gl/). It writes $OUT/bench-$PART.json (the results), .md (the
+# table) and .log. The pipeline scene is split in two parts (each must end
+# inside one device command): its ratios are each to the no-layer runs of
+# their own part. Back here, the NVIDIA tables go into the docs with
 #
-#   go run ./bench -render FILES_AT/bench-timed.json -section nvidia -write docs/BENCHMARKS.md
+#   go run ./bench -render DIR/bench-timed.json,DIR/bench-pipeline.json,DIR/bench-pipeline-khronos.json \
+#     -section nvidia -write docs/BENCHMARKS.md
 #
 #   PART=timed       (default) the hot loop (masked, memory), dispatch, draw
 #                    and shader scenes, every configuration, 3 repetitions
-#   PART=pipeline    the pipeline scene, no layer and gpuav-dbg (default and
-#                    every check), one repetition of one iteration
+#   PART=pipeline    the pipeline scene, no layer and gpuav-dbg, 2
+#                    repetitions of one iteration
 #   PART=pipeline-khronos  the pipeline scene, no layer and the Khronos
-#                    layers (two minutes an iteration on the H200)
+#                    layers, one repetition (two minutes an iteration on
+#                    the H200)
 #   PART=custom      SCENES, REPS, BENCH_FLAGS as given
 #   SCENES=LIST      scenes (custom; default dispatch,shader,draw,pipeline)
 #   REPS=N           repetitions (custom; default 3)
@@ -39,7 +43,7 @@ else
 fi
 case $part in
 timed) args=(-scenes hotloop-masked,hotloop-memory,dispatch,draw,shader -reps 3 "${k2[@]}") ;;
-pipeline) args=(-scenes pipeline -configs gpuav-dbg,gpuav-dbg-all -reps 1 -warmup 0 -iters 1) ;;
+pipeline) args=(-scenes pipeline -configs gpuav-dbg -reps 2 -warmup 0 -iters 1) ;;
 pipeline-khronos)
   configs=khronos
   [ ${#k2[@]} -gt 0 ] && configs=khronos,khronos2

@@ -47,10 +47,10 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    ca_create_instance();
+    capp_create_instance(&ca, NULL);
     ca_create_device(VK_QUEUE_COMPUTE_BIT, NULL, NULL, 0);
-    buffer data = ca_make_buffer(64, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
-    buffer result = ca_make_buffer(16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    capp_buffer data = capp_buffer_create(&ca, 64, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    capp_buffer result = capp_buffer_create(&ca, 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
     for (uint32_t i = 0; i < 16; i++)
         ((uint32_t *)data.map)[i] = i + 1;
 
@@ -62,23 +62,18 @@ int main(int argc, char **argv)
     VkDescriptorPool dpool[2];
     VkDescriptorSet set[2];
     for (uint32_t s = 0; s < steps; s++) {
-        set[s] = ca_descriptor_set(lb, 2, &dsl[s], &dpool[s]);
+        set[s] = capp_single_set(&ca, lb, 2, &dsl[s], &dpool[s]);
         VkDescriptorBufferInfo bi[2] = {{data.buf, 0, ranges[s]}, {result.buf, 0, VK_WHOLE_SIZE}};
-        VkWriteDescriptorSet w[2];
         for (uint32_t i = 0; i < 2; i++)
-            w[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set[s],
-                                          .dstBinding = i, .descriptorCount = 1,
-                                          .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &bi[i]};
-        vkUpdateDescriptorSets(dev, 2, w, 0, NULL);
+            capp_write_buffers(&ca, set[s], i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, &bi[i]);
     }
     VkPipelineLayout layout = ca_pipeline_layout(dsl[0], VK_SHADER_STAGE_COMPUTE_BIT, sizeof n);
-    VkPipeline pipe = ca_compute_pipeline(layout, ca_module(dir, "bound.comp.spv"));
+    VkPipeline pipe = capp_compute_pipeline(&ca, layout, ca_module(dir, "bound.comp.spv"), 0, NULL);
 
     VkCommandBuffer cmd;
     VkCommandPool pool = ca_command_buffers(0, 1, &cmd);
     ca_name_cmd_pipeline(cmd, "bound-cmd", pipe, "bound-pipeline");
-    VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    CHECK(vkBeginCommandBuffer(cmd, &bi));
+    capp_begin(cmd, 0);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
     vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof n, &n);
     for (uint32_t s = 0; s < steps; s++) {
@@ -90,20 +85,13 @@ int main(int argc, char **argv)
     const uint32_t *r = result.map;
     printf("r=%u,%u,%u,%u\n", r[0], r[1], r[2], r[3]);
     fflush(stdout);
-    vkDeviceWaitIdle(dev);
-    vkDestroyPipeline(dev, pipe, NULL);
-    vkDestroyPipelineLayout(dev, layout, NULL);
-    vkDestroyCommandPool(dev, pool, NULL);
-    ca_destroy_modules();
+    ca_teardown(pipe, layout, pool, VK_NULL_HANDLE, VK_NULL_HANDLE, NULL);
     for (uint32_t s = 0; s < steps; s++) {
-        vkDestroyDescriptorPool(dev, dpool[s], NULL);
-        vkDestroyDescriptorSetLayout(dev, dsl[s], NULL);
+        vkDestroyDescriptorPool(ca.dev, dpool[s], NULL);
+        vkDestroyDescriptorSetLayout(ca.dev, dsl[s], NULL);
     }
-    buffer all[2] = {data, result};
-    for (int i = 0; i < 2; i++) {
-        vkDestroyBuffer(dev, all[i].buf, NULL);
-        vkFreeMemory(dev, all[i].mem, NULL);
-    }
-    ca_destroy_device();
+    capp_buffer_destroy(&ca, &data);
+    capp_buffer_destroy(&ca, &result);
+    capp_destroy(&ca);
     return 0;
 }

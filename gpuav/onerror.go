@@ -2,6 +2,7 @@ package gpuav
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -38,7 +39,7 @@ var OnErrors = []OnErrorBehaviour{
 	{OnErrorSkip, "Skip the access",
 		"The access does not happen: a load yields zero, a store or an atomic is dropped."},
 	{OnErrorClamp, "Clamp into range",
-		"The index, offset or texel coordinate is clamped into range and the access happens there; where a clamp has no meaning (an unwritten or destroyed descriptor, an address outside every buffer, ray-query values) the access is skipped."},
+		"The descriptor index or texel coordinate is clamped into range and the access happens there; where a clamp has no meaning (an unwritten or destroyed descriptor, an address outside every buffer, ray-query values), and for buffer_oob (not built yet), the access is skipped."},
 	{OnErrorExecute, "Let it execute",
 		"The access happens exactly as the shader wrote it (what the app does without validation)."},
 }
@@ -95,10 +96,84 @@ func OnErrorOrDefault(v OnError) OnError {
 	return v
 }
 
-// OnErrorBuilt reports whether the instrumentation passes build behaviour
-// v, and robust whether they build the robust-only mode. A setting they do
-// not build is refused by the layer with a warning, never silently kept.
-func OnErrorBuilt(v OnError) bool { return v == OnErrorSkip }
+// clampUnbuilt are the checks where a clamp has a meaning but the passes
+// do not build it yet: under clamp their failed accesses are skipped.
+var clampUnbuilt = []string{CheckBufferOOB}
 
-// RobustBuilt reports whether the passes build the robust-only mode.
-const RobustBuilt = false
+// ClampUnbuilt lists the checks on in checks (nil: every check), in
+// registry order, whose failed accesses the passes do not clamp yet
+// although a clamp would have a meaning: under clamp they are skipped.
+func ClampUnbuilt(checks map[string]bool) []string {
+	var ids []string
+	for _, c := range Checks {
+		if slices.Contains(clampUnbuilt, c.ID) && (checks == nil || checks[c.ID]) {
+			ids = append(ids, c.ID)
+		}
+	}
+	return ids
+}
+
+// Outcome is what a failed access did, from its record and the run's
+// behaviour.
+type Outcome struct {
+	// Access is "skipped", "clamped" or "executed".
+	Access string
+	// Clamped says ClampedTo holds the index (descriptor_index_oob) or
+	// texel coordinate (texel_buffer_oob) the access went to.
+	Clamped   bool
+	ClampedTo uint32
+	// Reason says why a clamp fell back to a skip.
+	Reason string
+}
+
+// The accesses an Outcome names.
+const (
+	AccessSkipped  = "skipped"
+	AccessClamped  = "clamped"
+	AccessExecuted = "executed"
+)
+
+// FailedAccess returns what a failed access with this record did under
+// behaviour v: clamp falls back to skip where it has no meaning (an
+// unwritten or destroyed descriptor, an array or view of no element, an
+// address outside every buffer, a ray's values) or is not built yet
+// (ClampUnbuilt), and the reason says which. An index clamped to an
+// element that is itself unwritten or destroyed was skipped, which the
+// record cannot tell: ClampedTo names the element the clamp chose.
+func FailedAccess(v OnError, code CheckCode, p [RecordParams]uint32) Outcome {
+	switch OnErrorOrDefault(v) {
+	case OnErrorExecute:
+		return Outcome{Access: AccessExecuted}
+	case OnErrorSkip:
+		return Outcome{Access: AccessSkipped}
+	}
+	noMeaning := func(why string) Outcome {
+		return Outcome{Access: AccessSkipped, Reason: "clamp has no meaning here (" + why + ")"}
+	}
+	switch code {
+	case CodeDescriptorIndexOOB:
+		if p[3] == 0 {
+			return noMeaning("the array has no element")
+		}
+		return Outcome{Access: AccessClamped, Clamped: true, ClampedTo: min(p[2], p[3]-1)}
+	case CodeDescriptorUninitialized:
+		return noMeaning("the descriptor was never written")
+	case CodeDescriptorDestroyed:
+		return noMeaning("the descriptor's resource was destroyed")
+	case CodeTexelBufferOOB:
+		switch {
+		case p[4] == 0:
+			return noMeaning("the view has no texel")
+		case p[5]&TexelSigned != 0 && int32(p[3]) < 0:
+			return Outcome{Access: AccessClamped, Clamped: true, ClampedTo: 0}
+		}
+		return Outcome{Access: AccessClamped, Clamped: true, ClampedTo: min(p[3], p[4]-1)}
+	case CodeBDAOOB:
+		return noMeaning("the address is outside every buffer")
+	}
+	id := code.CheckID()
+	if id == CheckRayQuery {
+		return noMeaning("a ray's values are not an index")
+	}
+	return Outcome{Access: AccessSkipped, Reason: "clamp is not built for " + id + " yet"}
+}

@@ -245,6 +245,8 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 		robust bool
 		sized  bool
 		int64  bool
+		failed gpuav.OnError
+		silent bool
 	)
 	withLock(func() {
 		state.nextShaderID++
@@ -256,6 +258,7 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 		}
 		checks = set.Checks
 		sized = set.SizedElementChecks
+		failed, silent = gpuav.OnError(set.OnError), set.Robust
 		robust = d != nil && d.robust
 		int64 = d != nil && d.int64
 		if robust && !set.WarnRobust && (checks[gpuav.CheckBufferOOB] || checks[gpuav.CheckTexelBufferOOB]) {
@@ -280,7 +283,7 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 	}
 	start := time.Now()
 	res, err := instrumentSafe(orig, gpuav.Options{ShaderID: s.id, DescriptorSet: uint32(slot), Checks: checks, Robust: robust,
-		SizedElementChecks: sized, Int64: int64})
+		SizedElementChecks: sized, Int64: int64, OnError: failed, RobustOnly: silent})
 	s.micros = time.Since(start).Microseconds()
 	switch {
 	case err != nil:

@@ -461,27 +461,28 @@ func TestLoadOnError(t *testing.T) {
 	}
 }
 
-// TestUnbuilt: a behaviour the passes do not build yet is turned off, so
-// that the hello says what the layer does, with a warning naming it.
+// TestUnbuilt: asking for a clamp with checks whose clamp the passes do
+// not build warns, naming them; the settings stay as asked (each record
+// says what its access did).
 func TestUnbuilt(t *testing.T) {
 	tests := []struct {
-		onError      string
-		robust       bool
-		want         string
-		wantWarnings []string
+		onError string
+		robust  bool
+		checks  map[string]bool
+		want    []string
 	}{
-		{"skip", false, "skip", nil},
-		{"clamp", false, "skip", []string{"VK_LAYER_GPUAV_DBG_ON_ERROR=clamp is not built into this layer yet: failed accesses are skipped"}},
-		{"execute", false, "skip", []string{"VK_LAYER_GPUAV_DBG_ON_ERROR=execute is not built into this layer yet: failed accesses are skipped"}},
-		{"clamp", true, "skip", []string{"VK_LAYER_GPUAV_DBG_ROBUST: the robust-only mode is not built into this layer yet: it stays off",
-			"VK_LAYER_GPUAV_DBG_ON_ERROR=clamp is not built into this layer yet: failed accesses are skipped"}},
+		{"skip", false, nil, nil},
+		{"execute", false, nil, nil},
+		{"clamp", false, nil, []string{"VK_LAYER_GPUAV_DBG_ON_ERROR=clamp: clamping is not built for buffer_oob yet; those failed accesses are skipped"}},
+		{"clamp", false, map[string]bool{gpuav.CheckBufferOOB: false, gpuav.CheckDescriptorIndexOOB: true}, nil},
+		{"clamp", true, map[string]bool{gpuav.CheckBufferOOB: true}, []string{"the robust-only mode (VK_LAYER_GPUAV_DBG_ROBUST): clamping is not built for buffer_oob yet; those failed accesses are skipped"}},
 	}
 	for _, tt := range tests {
 		s := Settings{}
-		s.OnError, s.Robust = tt.onError, tt.robust
+		s.OnError, s.Robust, s.Checks = tt.onError, tt.robust, tt.checks
 		w := s.unbuilt()
-		if s.OnError != tt.want || s.Robust || !slices.Equal(w, tt.wantWarnings) {
-			t.Errorf("%s robust %v: on_error %q robust %v warnings %q; want %q, off, %q", tt.onError, tt.robust, s.OnError, s.Robust, w, tt.want, tt.wantWarnings)
+		if s.OnError != tt.onError || s.Robust != tt.robust || !slices.Equal(w, tt.want) {
+			t.Errorf("%s robust %v %v: on_error %q robust %v warnings %q; want %q", tt.onError, tt.robust, tt.checks, s.OnError, s.Robust, w, tt.want)
 		}
 	}
 }

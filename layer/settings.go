@@ -102,20 +102,23 @@ func loadSettings(lookup func(env string) (value, origin string)) (Settings, []s
 	return s, append(warnings, w...)
 }
 
-// unbuilt turns off what the passes do not build yet (gpuav.OnErrorBuilt,
-// gpuav.RobustBuilt), so that the hello, the session and the report say
-// what the layer really does; a warning names each.
+// unbuilt warns about the enabled checks whose failed accesses the passes
+// do not clamp yet (gpuav.ClampUnbuilt), when the settings ask for a
+// clamp: those accesses are skipped, and each such record says so too.
 func (s *Settings) unbuilt() []string {
-	var w []string
-	if s.Robust && !gpuav.RobustBuilt {
-		w = append(w, fmt.Sprintf("%s: the robust-only mode is not built into this layer yet: it stays off", EnvRobust))
-		s.Robust = false
+	if !s.Robust && s.OnError != string(gpuav.OnErrorClamp) {
+		return nil
 	}
-	if v := gpuav.OnError(s.OnError); !gpuav.OnErrorBuilt(v) {
-		w = append(w, fmt.Sprintf("%s=%s is not built into this layer yet: failed accesses are skipped", EnvOnError, v))
-		s.OnError = string(gpuav.OnErrorSkip)
+	missing := gpuav.ClampUnbuilt(s.Checks)
+	if len(missing) == 0 {
+		return nil
 	}
-	return w
+	asked := EnvOnError + "=clamp"
+	if s.Robust {
+		asked = "the robust-only mode (" + EnvRobust + ")"
+	}
+	return []string{fmt.Sprintf("%s: clamping is not built for %s yet; those failed accesses are skipped",
+		asked, strings.Join(missing, ", "))}
 }
 
 // The safe-mode setting of earlier versions, a switch without an effect:

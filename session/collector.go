@@ -548,6 +548,9 @@ func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, coord
 	g.BDA = bdaOf(d.BDA)
 	g.Buffer = bufferOf(d.Buffer)
 	g.Texel = texelOf(d.Texel)
+	if r.ShaderID != 0 {
+		g.Outcome = outcomeOf(c.s.Settings, gpuav.CheckCode(r.Code), params)
+	}
 	g.Level = LevelError
 	if d.Warning {
 		g.Level = LevelWarning

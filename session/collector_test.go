@@ -145,6 +145,7 @@ func TestCollectorGroupsRecords(t *testing.T) {
 		Samples:       []Coords{gid(0), gid(1), gid(2), gid(3)},
 		LastCoords:    gid(3),
 		Descriptor:    &Descriptor{Set: 0, Binding: 0, Index: 3, ArrayLength: 2},
+		Outcome:       &Outcome{Access: "skipped"},
 		CommandBuffer: Handle{Handle: "0x55", Name: "compute-cmd"},
 		Submit:        1,
 		LastSubmit:    1,

@@ -132,8 +132,11 @@ type ErrorGroup struct {
 	// Buffer holds the access of a buffer_oob error.
 	Buffer *Buffer `json:"buffer,omitempty"`
 	// Texel holds the access of a texel_buffer_oob error.
-	Texel         *Texel `json:"texel,omitempty"`
-	CommandBuffer Handle `json:"command_buffer"`
+	Texel *Texel `json:"texel,omitempty"`
+	// Outcome is what the failed access did (a shader's check; nil for
+	// the layer's own checks and in reports from before it was recorded).
+	Outcome       *Outcome `json:"outcome,omitempty"`
+	CommandBuffer Handle   `json:"command_buffer"`
 	// Queue is the queue of the group's first submit (omitted in sessions
 	// from before the layer sent it).
 	Queue Handle `json:"queue,omitzero"`

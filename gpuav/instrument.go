@@ -23,6 +23,13 @@ type Options struct {
 	// check-dense shaders, so it is opt-in (layer setting
 	// VK_LAYER_GPUAV_DBG_SIZED_ELEMENT_CHECKS).
 	SizedElementChecks bool
+	// OnError is what a failed access does ("": OnErrorSkip); a pass
+	// without a clamp for a site skips it (Site.OnError says what each
+	// site does).
+	OnError OnError
+	// RobustOnly is the robust-only mode: failed accesses clamp and no
+	// record is written.
+	RobustOnly bool
 }
 
 // Result is an instrumented module and what happened to it.
@@ -58,6 +65,9 @@ type Site struct {
 	Checks []string
 	// Record is the static part of the site's records.
 	Record SiteRecord
+	// OnError is what the site's guard makes a failed access do: the
+	// behaviour asked for, or skip where the pass has no clamp for it.
+	OnError OnError
 }
 
 // Instrument adds the enabled checks to a module. On any error the caller

@@ -36,7 +36,6 @@ const (
 	// The layer's settings (layer/settings.go reads them).
 	envSocket      = "VK_LAYER_GPUAV_DBG_SOCKET"
 	envReserveSlot = "VK_LAYER_GPUAV_DBG_RESERVE_SLOT"
-	envSafeMode    = "VK_LAYER_GPUAV_DBG_SAFE_MODE"
 )
 
 // ResolveApp finds the app the way a shell would: a name with a slash is a
@@ -149,7 +148,8 @@ func Env(parent []string, layerDir, socket string, set session.Settings) []strin
 		e.put(gpuav.CheckEnv(id), bool01(set.Checks[id]))
 	}
 	e.put(envReserveSlot, bool01(set.ReserveSlot))
-	e.put(envSafeMode, bool01(set.SafeMode))
+	e.put(gpuav.EnvOnError, string(gpuav.OnErrorOrDefault(gpuav.OnError(set.OnError))))
+	e.put(gpuav.EnvRobust, bool01(set.Robust))
 	return e.list()
 }
 

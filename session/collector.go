@@ -412,9 +412,12 @@ func (c *Collector) unused(msg any) {
 	})
 }
 
-// settingsFrom copies wire settings, so the session owns its map.
+// settingsFrom copies wire settings, so the session owns its map; a
+// session recorded before on_error existed reads skip, its only behaviour
+// then.
 func settingsFrom(w wire.Settings) Settings {
 	w.Checks = maps.Clone(w.Checks)
+	w.OnError = string(gpuav.OnErrorOrDefault(gpuav.OnError(w.OnError)))
 	return w
 }
 
@@ -551,6 +554,9 @@ func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, coord
 	g.IndexBuffer = indexBufferOf(d.IndexBuffer)
 	g.Vertex = vertexFetchOf(d.Vertex)
 	g.Indirect = indirectOf(d.Indirect)
+	if r.ShaderID != 0 {
+		g.Outcome = outcomeOf(c.s.Settings, gpuav.CheckCode(r.Code), params)
+	}
 	g.Level = LevelError
 	if d.Warning {
 		g.Level = LevelWarning

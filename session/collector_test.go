@@ -93,7 +93,7 @@ func preamble() []struct {
 		{wire.KindAppStarted, &wire.AppStarted{Path: "/bin/demo", Args: []string{"--frames", "1"}, PID: 4242, Time: t0,
 			Settings: wire.Settings{Checks: map[string]bool{"descriptor_index_oob": true}}}},
 		{wire.KindHello, &wire.Hello{Protocol: wire.ProtocolVersion, RecordFormat: gpuav.RecordFormatVersion, LayerVersion: "0.1.0", App: "/bin/demo", PID: 4242,
-			Settings: wire.Settings{Checks: map[string]bool{"descriptor_index_oob": true, "bda_oob": false}, SafeMode: true}}},
+			Settings: wire.Settings{Checks: map[string]bool{"descriptor_index_oob": true, "bda_oob": false}, OnError: "skip"}}},
 		{wire.KindDevice, &wire.Device{Handle: 0x10, Name: "llvmpipe (LLVM 19.1.7, 256 bits)", APIVersion: "1.4.305",
 			MaxBoundDescriptorSets: 8, DescriptorSlot: 7, Instrumenting: true}},
 		{wire.KindShader, &wire.Shader{ID: 1, Module: 0xabc, SPIRV: spirvBytes(0x07230203, 0x00010300, 0, 10, 0), Instrumented: true}},
@@ -145,6 +145,7 @@ func TestCollectorGroupsRecords(t *testing.T) {
 		Samples:       []Coords{gid(0), gid(1), gid(2), gid(3)},
 		LastCoords:    gid(3),
 		Descriptor:    &Descriptor{Set: 0, Binding: 0, Index: 3, ArrayLength: 2},
+		Outcome:       &Outcome{Access: "skipped"},
 		CommandBuffer: Handle{Handle: "0x55", Name: "compute-cmd"},
 		Submit:        1,
 		LastSubmit:    1,
@@ -174,7 +175,7 @@ func TestCollectorGroupsRecords(t *testing.T) {
 	if s.App.Path != "/bin/demo" || !s.App.LayerLoaded || s.App.PID != 4242 || s.App.State != AppRunning {
 		t.Fatalf("app %+v", s.App)
 	}
-	if !reflect.DeepEqual(s.Settings, Settings{Checks: map[string]bool{"descriptor_index_oob": true, "bda_oob": false}, SafeMode: true}) {
+	if !reflect.DeepEqual(s.Settings, Settings{Checks: map[string]bool{"descriptor_index_oob": true, "bda_oob": false}, OnError: "skip"}) {
 		t.Fatalf("settings %+v", s.Settings)
 	}
 	if s.Device != (Device{Name: "llvmpipe (LLVM 19.1.7, 256 bits)", APIVersion: "1.4.305", DescriptorSlot: 7, MaxBoundSets: 8}) {

@@ -88,17 +88,19 @@ func TestSettingsScreen(t *testing.T) {
 	if m.Screen() != ScreenSettings {
 		t.Fatalf("s: screen %v", m.Screen())
 	}
-	// Switch descriptor_index_oob off, reserve slot on; ray_query cannot.
-	press(m, "space", "j", "j", "j", "enter", "j", "space")
+	// Switch descriptor_index_oob off, reserve slot on; ray_query cannot;
+	// on_error from skip to clamp, then execute.
+	press(m, "space", "j", "j", "j", "enter", "j", "space", "j", "space", "enter")
 	got := m.settings.Settings()
-	if got.Checks["descriptor_index_oob"] || got.Checks["ray_query"] || !got.ReserveSlot || !got.SafeMode {
+	if got.Checks["descriptor_index_oob"] || got.Checks["ray_query"] || !got.ReserveSlot || got.OnError != "execute" || got.Robust {
 		t.Fatalf("settings %+v", got)
 	}
 	out := view(m)
 	checkSize(t, out, 100, 20)
 	p := ansi.Strip(out)
 	for _, want := range []string{"[ ] descriptor_index_oob", "[-] ray_query", "unavailable: the device has no VK_KHR_ray_query",
-		"[x] reserve_slot", "[x] safe_mode", "re-run is not available here"} {
+		"[x] reserve_slot", "›     on_error", " skip  clamp [execute]  failed access: let it execute", "[ ] robust",
+		"re-run is not available here"} {
 		if !strings.Contains(p, want) {
 			t.Errorf("settings lack %q:\n%s", want, p)
 		}

@@ -63,7 +63,10 @@ func (c *cli) runCmd(name string, args []string) int {
 	c.sourcePath = f.sourcePath
 	c.printfAt = f.printfAt.f
 	c.reportMode = os.FileMode(f.reportMode)
-	set := session.Settings{Checks: f.settingsChecks(), ReserveSlot: f.reserveSlot, SafeMode: true}
+	set, err := f.settings()
+	if err != nil {
+		return c.fail("%s: %v", name, err)
+	}
 	c.warnUnavailable(c.capabilities(), set.Checks)
 	o := launcher.Options{App: app, Shown: rest[0], Args: rest[1:], LayerDir: layer.Dir, Settings: set,
 		SessionPath: f.sessionPath, Started: time.Now(), Capabilities: c.capabilities()}

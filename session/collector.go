@@ -26,7 +26,9 @@ const (
 	MaxOutputLines = 100000
 )
 
-// groupKey identifies an error group (DESIGN decision 5).
+// groupKey identifies an error group (DESIGN decision 5). Its fields
+// leave no padding, so that the map hashes and compares it as one block
+// of memory.
 type groupKey struct {
 	// check is checkSlot of the record's code: a record's check is its
 	// code's (validate.go refuses others), and a number hashes faster
@@ -34,8 +36,8 @@ type groupKey struct {
 	check       uint32
 	shader      uint32
 	instruction uint32
-	cmdBuf      uint64
 	action      uint32
+	cmdBuf      uint64
 }
 
 // checkSlots numbers the checks of the first check codes: every code of
@@ -69,12 +71,37 @@ type groupState struct {
 	// queue and primary are the handles of g.Queue and
 	// g.PrimaryCommandBuffer (0: none).
 	queue, primary uint64
-	// index is the group's place in Session.Groups.
-	index int
 	// epoch is the Errors message that last touched the group; tlAction
 	// and tlGroup are where that message's timeline counts it.
 	epoch             uint64
-	tlAction, tlGroup int
+	tlAction, tlGroup int32
+	// index is the group's place in Session.Groups.
+	index int32
+	// changed says that g changed since copy, the copy the last snapshot
+	// holds (nil: none yet); snapshots share the copies of groups that did
+	// not change (Snapshot).
+	changed bool
+	copy    *ErrorGroup
+}
+
+// groupSlabMax is the most groups (and group states) the collector
+// allocates at once: a large session's groups cost one allocation per
+// slab, not two per group.
+const groupSlabMax = 512
+
+// allocGroup returns a zero group and a zero group state, from slabs that
+// grow with the session (a small session allocates little room ahead).
+// The session keeps the group slabs; the state slabs go with the
+// collector.
+func (c *Collector) allocGroup() (*ErrorGroup, *groupState) {
+	if len(c.groupSlab) == 0 {
+		n := min(max(len(c.order), 8), groupSlabMax)
+		c.groupSlab, c.stateSlab = make([]ErrorGroup, n), make([]groupState, n)
+	}
+	g, st := &c.groupSlab[0], &c.stateSlab[0]
+	c.groupSlab, c.stateSlab = c.groupSlab[1:], c.stateSlab[1:]
+	st.g = g
+	return g, st
 }
 
 // Collector builds a Session from wire messages, in arrival order, and
@@ -102,6 +129,10 @@ type Collector struct {
 	newMap func(words []uint32) sourceMapper
 	groups map[groupKey]*groupState
 	order  []*groupState
+	// groupSlab and stateSlab are the room for the next groups
+	// (allocGroup).
+	groupSlab []ErrorGroup
+	stateSlab []groupState
 	// epoch counts Errors messages (groupState.epoch).
 	epoch     uint64
 	names     map[uint64]string
@@ -441,6 +472,7 @@ func (c *Collector) setName(h uint64, name string) {
 	c.renameModel(h, name)
 	c.renamePrintf(h, name)
 	for _, st := range c.order {
+		st.changed = st.changed || h == st.cmdBuf || h == st.pipeline || h == st.module || h == st.queue || h == st.primary
 		if st.cmdBuf == h {
 			st.g.CommandBuffer.Name = name
 		}
@@ -499,6 +531,7 @@ func (c *Collector) addErrors(e *wire.Errors) {
 			s.Groups = append(s.Groups, st.g)
 		}
 		g := st.g
+		st.changed = true
 		g.Count += count
 		g.LastSubmit = max(g.LastSubmit, e.Submit)
 		g.LastCoords = coords
@@ -517,7 +550,8 @@ func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, coord
 	var params [gpuav.RecordParams]uint32
 	copy(params[:], r.Params)
 	d := gpuav.Describe(gpuav.CheckCode(r.Code), params)
-	g := &ErrorGroup{
+	g, st := c.allocGroup()
+	*g = ErrorGroup{
 		Check:         check,
 		VUID:          c.intern.str(d.VUID(r.Action)),
 		Stage:         gpuav.StageName(r.Stage),
@@ -546,7 +580,7 @@ func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, coord
 		g.Level = LevelWarning
 	}
 	g.Samples = []Coords{coords}
-	st := &groupState{g: g, cmdBuf: e.CommandBuffer, pipeline: r.Pipeline, index: len(c.s.Groups)}
+	st.cmdBuf, st.pipeline, st.index = e.CommandBuffer, r.Pipeline, int32(len(c.s.Groups))
 	// The queue and the primary are the first submit's: they are not part
 	// of the group key (docs/decisions/queue-and-primary-not-in-group-key.md).
 	if e.Queue != 0 {
@@ -640,11 +674,22 @@ func (c *Collector) lookup(sh *Shader, instruction int) (loc sourcemap.Location,
 // Snapshot returns a copy of the session that the caller may read while
 // messages keep arriving. Groups, notices, the shader and source maps are
 // copied; the values they share with the collector (coordinates, SPIR-V,
-// source lines, output lines) are never modified once added.
+// source lines, output lines) are never modified once added. A group that
+// did not change since the last snapshot is that snapshot's copy: copies
+// are never modified either, so snapshots share them, and a snapshot of
+// a large session copies only the groups that new records reached.
 func (c *Collector) Snapshot() *Session {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.s.clone()
+	out := c.s.cloneWithout()
+	out.Groups = make([]*ErrorGroup, len(c.order))
+	for i, st := range c.order {
+		if st.changed || st.copy == nil {
+			st.copy, st.changed = copyGroup(st.g), false
+		}
+		out.Groups[i] = st.copy
+	}
+	return out
 }
 
 // finish returns the session of a replay without copying it: the
@@ -658,15 +703,19 @@ func (c *Collector) finish() *Session {
 	return s
 }
 
-// clone copies a session deep enough for one writer and many readers.
-func (s *Session) clone() *Session {
+// copyGroup copies a group for a snapshot: its samples clipped, so that
+// the collector's appends never reach the copy.
+func copyGroup(g *ErrorGroup) *ErrorGroup {
+	cp := *g
+	cp.Samples = slices.Clip(g.Samples)
+	return &cp
+}
+
+// cloneWithout copies a session, but for its groups, deep enough for one
+// writer and many readers.
+func (s *Session) cloneWithout() *Session {
 	out := *s
-	out.Groups = make([]*ErrorGroup, len(s.Groups))
-	for i, g := range s.Groups {
-		cp := *g
-		cp.Samples = slices.Clip(g.Samples)
-		out.Groups[i] = &cp
-	}
+	out.Groups = nil
 	out.Printf = clonePrintf(s.Printf)
 	out.Notices = slices.Clone(s.Notices)
 	out.Unchecked = slices.Clone(s.Unchecked)

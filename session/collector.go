@@ -26,9 +26,9 @@ const (
 	MaxOutputLines = 100000
 )
 
-// groupKey identifies an error group (DESIGN decision 5). Its fields
-// leave no padding, so that the map hashes and compares it as one block
-// of memory.
+// groupKey identifies an error group (DESIGN decision 5) within its
+// command buffer (Collector.groups). Its fields leave no padding, so that
+// the map hashes and compares it as one block of memory.
 type groupKey struct {
 	// check is checkSlot of the record's code: a record's check is its
 	// code's (validate.go refuses others), and a number hashes faster
@@ -37,7 +37,6 @@ type groupKey struct {
 	shader      uint32
 	instruction uint32
 	action      uint32
-	cmdBuf      uint64
 }
 
 // checkSlots numbers the checks of the first check codes: every code of
@@ -127,7 +126,10 @@ type Collector struct {
 	extraDirs []string
 	// newMap builds a shader's source map; tests replace it.
 	newMap func(words []uint32) sourceMapper
-	groups map[groupKey]*groupState
+	// groups finds a group by its command buffer, then the rest of its
+	// key: an Errors message is one command buffer's, so the look-ups of
+	// its records stay in one small map.
+	groups map[uint64]map[groupKey]*groupState
 	order  []*groupState
 	// groupSlab and stateSlab are the room for the next groups
 	// (allocGroup).
@@ -176,7 +178,7 @@ func NewCollector() *Collector {
 		},
 		maps:      map[uint32]sourceMapper{},
 		newMap:    func(words []uint32) sourceMapper { return sourcemap.New(words) },
-		groups:    map[groupKey]*groupState{},
+		groups:    map[uint64]map[groupKey]*groupState{},
 		names:     map[uint64]string{},
 		pipelines: map[uint64]*wire.Pipeline{},
 		causes:    map[string]*causeNotice{},
@@ -508,14 +510,18 @@ func (c *Collector) addErrors(e *wire.Errors) {
 	c.noteCoalesced(e)
 	c.epoch++
 	tl := newTimelineBuilder(c, e)
+	groups := c.groups[e.CommandBuffer]
+	if groups == nil {
+		groups = map[groupKey]*groupState{}
+		c.groups[e.CommandBuffer] = groups
+	}
 	for i := range e.Records {
 		r := &e.Records[i]
 		check := r.Check
 		if check == "" {
 			check = gpuav.CheckCode(r.Code).CheckID()
 		}
-		key := groupKey{check: checkSlot(r.Code), shader: r.ShaderID, instruction: r.Instruction, cmdBuf: e.CommandBuffer,
-			action: r.ActionIndex}
+		key := groupKey{check: checkSlot(r.Code), shader: r.ShaderID, instruction: r.Instruction, action: r.ActionIndex}
 		count := r.Count
 		if count <= 0 {
 			count = 1
@@ -523,10 +529,10 @@ func (c *Collector) addErrors(e *wire.Errors) {
 		// Coordinates are a small value: building them costs no
 		// allocation, comparing them a few words.
 		coords := stageCoords(r.Stage, r.StageWords)
-		st, ok := c.groups[key]
+		st, ok := groups[key]
 		if !ok {
 			st = c.newGroup(e, r, check, coords)
-			c.groups[key] = st
+			groups[key] = st
 			c.order = append(c.order, st)
 			s.Groups = append(s.Groups, st.g)
 		}
@@ -535,7 +541,7 @@ func (c *Collector) addErrors(e *wire.Errors) {
 		g.Count += count
 		g.LastSubmit = max(g.LastSubmit, e.Submit)
 		g.LastCoords = coords
-		if len(g.Samples) < MaxSamples && !slices.ContainsFunc(g.Samples, coords.Equal) {
+		if len(g.Samples) < MaxSamples && !hasCoords(g.Samples, coords) {
 			g.Samples = append(g.Samples, coords)
 		}
 		first := st.epoch != c.epoch
@@ -543,6 +549,19 @@ func (c *Collector) addErrors(e *wire.Errors) {
 		tl.add(r, st, count, first)
 	}
 	tl.finish()
+}
+
+// hasCoords reports whether list holds c.
+func hasCoords(list []Coords, c Coords) bool {
+	if c.n == wideN {
+		return slices.ContainsFunc(list, c.Equal)
+	}
+	for _, o := range list {
+		if o == c { // one of them inline: Equal is ==
+			return true
+		}
+	}
+	return false
 }
 
 // newGroup starts a group from its first record.

@@ -9,8 +9,9 @@
 #   SHAPES="250k-groups 1M 1-group"  the session files opened (default 250k-groups)
 #   RUNS=N                           runs of each (default 5)
 #   NO_TUI=1                         headless only
+#   BIN=PATH                         the binary (default bin/gpuav-dbg)
 set -u
-bin=$PWD/bin/gpuav-dbg
+bin=${BIN:-$PWD/bin/gpuav-dbg} # BIN=path: another build
 [ -x "$bin" ] || { echo "no $bin: make build first" >&2; exit 2; }
 dir=$(mktemp -d /tmp/open-large.XXXXXX)
 trap 'tmux kill-session -t "open-large-$$" 2>/dev/null; rm -rf "$dir"' EXIT

@@ -209,3 +209,34 @@ func TestSnapshotPace(t *testing.T) {
 		t.Fatalf("the snapshot came after %v, before the pace", el)
 	}
 }
+
+// The records of a snapshot are counted from the last one's: groups it
+// shares add nothing, groups copied again add their growth, new groups
+// their count, and a session with fewer groups (another run) subtracts.
+func TestRecount(t *testing.T) {
+	g := func(n int) *session.ErrorGroup { return &session.ErrorGroup{Count: n} }
+	a, b, c := g(1), g(2), g(4)
+	s1 := &session.Session{Groups: []*session.ErrorGroup{a, b}}
+	for _, tt := range []struct {
+		name string
+		prev *session.Session
+		s    *session.Session
+		want int
+	}{
+		{"first", nil, s1, 3},
+		{"same", s1, s1, 3},
+		{"grown and new", s1, &session.Session{Groups: []*session.ErrorGroup{a, g(7), c}}, 12},
+		{"fewer", s1, &session.Session{Groups: []*session.ErrorGroup{g(5)}}, 5},
+		{"empty", s1, &session.Session{}, 0},
+	} {
+		before := 0
+		if tt.prev != nil {
+			for _, g := range tt.prev.Groups {
+				before += g.Count
+			}
+		}
+		if got := recount(before, tt.prev, tt.s); got != tt.want {
+			t.Errorf("%s: %d records, want %d", tt.name, got, tt.want)
+		}
+	}
+}

@@ -299,44 +299,72 @@ func (c *Coords) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// formatNumbers prints coordinate values: integers without a fraction,
-// others as short as they round-trip.
-func formatNumbers(v []float64) string {
-	parts := make([]string, len(v))
+// appendNumbers appends coordinate values, several in parentheses:
+// integers without a fraction, others as short as they round-trip.
+func appendNumbers(b []byte, v []float64) []byte {
+	if len(v) != 1 {
+		b = append(b, '(')
+	}
 	for i, x := range v {
-		parts[i] = strconv.FormatFloat(x, 'g', -1, 64)
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if x >= 0 && x < 1e6 && x == math.Trunc(x) && !math.Signbit(x) {
+			b = strconv.AppendUint(b, uint64(x), 10) // as 'g' prints it, faster
+			continue
+		}
+		b = strconv.AppendFloat(b, x, 'g', -1, 64)
 	}
-	if len(v) == 1 {
-		return parts[0]
+	if len(v) != 1 {
+		b = append(b, ')')
 	}
-	return "(" + strings.Join(parts, ",") + ")"
+	return b
+}
+
+// appendKeys appends "key values" for each key, separated by ", "
+// (without names, the values only).
+func (c Coords) appendKeys(b []byte, names bool) []byte {
+	one := func(i int, k string, v []float64) {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		if names {
+			b = append(append(b, k...), ' ')
+		}
+		b = appendNumbers(b, v)
+	}
+	if w := c.wide(); w != nil {
+		for i, k := range slices.SortedFunc(maps.Keys(w), compareKeys) {
+			one(i, k, w[k])
+		}
+		return b
+	}
+	var v [maxCoordValues]float64
+	for j := range c.valueCount() {
+		v[j] = c.value(j)
+	}
+	off := 0
+	for i := range int(c.n) {
+		l := int(c.lens[i])
+		one(i, coordKeyOrder[c.keys[i]], v[off:off+l])
+		off += l
+	}
+	return b
 }
 
 // String prints coordinates as "global_invocation_id (0,0,0)" or
 // "vertex_index 3, instance_index 0".
-func (c Coords) String() string {
-	var b strings.Builder
-	for i, k := range c.Keys() {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(k)
-		b.WriteByte(' ')
-		b.WriteString(formatNumbers(c.Get(k)))
-	}
-	return b.String()
-}
+func (c Coords) String() string { return string(c.appendKeys(make([]byte, 0, 48), true)) }
 
 // Values prints only the numbers: "(0,0,0)" for one key, and
 // "(vertex_index 3, instance_index 0)" for several.
 func (c Coords) Values() string {
-	ks := c.Keys()
-	if len(ks) == 1 {
-		v := formatNumbers(c.Get(ks[0]))
-		if !strings.HasPrefix(v, "(") {
-			v = "(" + v + ")"
-		}
-		return v
+	if c.Len() != 1 {
+		return "(" + c.String() + ")"
 	}
-	return "(" + c.String() + ")"
+	v := c.appendKeys(make([]byte, 0, 32), false) // "3" or "(0,0,0)"
+	if v[0] == '(' {
+		return string(v)
+	}
+	return "(" + string(v) + ")"
 }

@@ -93,6 +93,20 @@ func TestCoordsValuesExact(t *testing.T) {
 			t.Errorf("%v: %#v made again is %#v", c.m, got, again)
 		}
 	}
+	for _, c := range []struct {
+		m            map[string][]float64
+		text, values string
+	}{ // numbers as strconv's 'g' writes them: 1e6 and past in e-notation
+		{map[string][]float64{"global_invocation_id": {999999, 1e6, 4294967295}}, "global_invocation_id (999999,1e+06,4.294967295e+09)",
+			"(999999,1e+06,4.294967295e+09)"},
+		{map[string][]float64{"vertex_index": {7}}, "vertex_index 7", "(7)"},
+		{map[string][]float64{"frag_coord": {math.Copysign(0, -1), 0.5}, "x": {}}, "frag_coord (-0,0.5), x ()", "(frag_coord (-0,0.5), x ())"},
+		{map[string][]float64{"y": {1, 2}}, "y (1,2)", "(1,2)"},
+	} {
+		if got := CoordsOf(c.m); got.String() != c.text || got.Values() != c.values {
+			t.Errorf("%v: %q, %q; want %q, %q", c.m, got.String(), got.Values(), c.text, c.values)
+		}
+	}
 	if nan := stageCoords(gpuav.ModelFragment, [3]uint32{0x7fc00000, 0x3f800000}); nan.Len() != 1 || !math.IsNaN(nan.Get("frag_coord")[0]) {
 		t.Errorf("a NaN frag_coord reads %v", nan.Map())
 	}

@@ -152,8 +152,8 @@ static void process(device_data *dd, pending_submit *e, int signalled)
         if (!cs || !cs->unit)
             continue;
         const uint32_t *w = cs->unit->words;
-        if (w[0] == 0 && w[1] == 0)
-            continue; /* nothing written, nothing dropped */
+        if (w[0] == 0)
+            continue; /* no record claimed */
         out[n++] = (gpuavdbg_submit_cb){
             .handle = GPUAVDBG_H(cs->cb),
             .words = w,

@@ -152,8 +152,13 @@ static void process(device_data *dd, pending_submit *e, int signalled)
         if (!cs || !cs->unit)
             continue;
         const uint32_t *w = cs->unit->words;
-        if (w[0] == 0)
-            continue; /* no record claimed */
+        uint32_t nlayer = 0, layer_dropped = 0, pcap = 0;
+        const uint32_t *layer = gpuavdbg_cc_records(cs, &nlayer, &layer_dropped);
+        const uint32_t *pw = gpuavdbg_unit_input(cs->unit, GPUAVDBG_INPUT_CMD, &pcap);
+        int prepass = pw && pcap > GPUAVDBG_PREPASS_JOB_WORD &&
+                      (pw[GPUAVDBG_PREPASS_HEADER_WORD] != 0 || pw[GPUAVDBG_PREPASS_HEADER_WORD + 1] != 0);
+        if (w[0] == 0 && nlayer == 0 && layer_dropped == 0 && !prepass)
+            continue; /* no record claimed, none of the layer's */
         out[n++] = (gpuavdbg_submit_cb){
             .handle = GPUAVDBG_H(cs->cb),
             .words = w,
@@ -165,6 +170,12 @@ static void process(device_data *dd, pending_submit *e, int signalled)
             .secondary = (uint32_t)cs->secondary,
             .primary = e->cbs[i].primary,
             .primary_action = e->cbs[i].primary_action,
+            .layer_words = layer,
+            .nlayer_words = nlayer,
+            .layer_dropped = layer_dropped,
+            .prepass_words = prepass ? pw + GPUAVDBG_PREPASS_HEADER_WORD : NULL,
+            .nprepass_words = prepass ? GPUAVDBG_PREPASS_HEADER_WORDS + GPUAVDBG_PREPASS_RECORDS * GPUAVDBG_LAYER_RECORD_WORDS
+                                      : 0,
         };
     }
     if (n > 0)
@@ -339,7 +350,7 @@ static void add_cb(pending_submit *e, int *oom, VkCommandBuffer cb, uint64_t pri
     cb_state *cs = gpuavdbg_cb_get(cb);
     if (!cs || depth > 8)
         return;
-    int listed = !cs->unit || cs->unit == cs->dd->sink || cs->ninstrumented == 0;
+    int listed = !cs->unit || cs->unit == cs->dd->sink || (cs->ninstrumented == 0 && !gpuavdbg_cc_has_records(cs));
     for (uint32_t i = 0; i < e->n && !listed; i++)
         listed = e->cbs[i].cs == cs;
     if (!listed) {

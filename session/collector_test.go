@@ -366,6 +366,48 @@ func TestCollectorRejectsBadFrames(t *testing.T) {
 	}
 }
 
+// A snapshot copies only the groups that changed since the last one
+// (records, a debug name) and shares the others' copies; no snapshot
+// changes after it is taken.
+func TestSnapshotCopiesChangedGroups(t *testing.T) {
+	c := newTestCollector()
+	feedPreamble(t, c)
+	for cb := range uint64(3) {
+		record(t, c, wire.KindErrors, &wire.Errors{Submit: 1, CommandBuffer: 0x100 + cb, Records: []wire.Record{computeRecord(0)}})
+	}
+	s1 := c.Snapshot()
+	record(t, c, wire.KindErrors, &wire.Errors{Submit: 2, CommandBuffer: 0x101, Records: []wire.Record{computeRecord(5)}})
+	record(t, c, wire.KindName, &wire.Name{Handle: 0x102, ObjectType: "command_buffer", Name: "late"})
+	s2 := c.Snapshot()
+	s3 := c.Snapshot()
+	tests := []struct {
+		i      int
+		shared bool // s2 holds s1's copy
+		count  int
+		name   string
+	}{
+		{0, true, 1, ""},
+		{1, false, 2, ""},     // a record
+		{2, false, 1, "late"}, // a debug name
+	}
+	for _, tt := range tests {
+		g1, g2 := s1.Groups[tt.i], s2.Groups[tt.i]
+		if (g1 == g2) != tt.shared || g2.Count != tt.count || g2.CommandBuffer.Name != tt.name {
+			t.Errorf("group %d: shared %v, count %d, name %q; want %v, %d, %q", tt.i, g1 == g2, g2.Count, g2.CommandBuffer.Name,
+				tt.shared, tt.count, tt.name)
+		}
+		if g1.Count != 1 || len(g1.Samples) != 1 || g1.CommandBuffer.Name != "" {
+			t.Errorf("snapshot 1's group %d changed: count %d, %d samples, name %q", tt.i, g1.Count, len(g1.Samples), g1.CommandBuffer.Name)
+		}
+		if s3.Groups[tt.i] != g2 {
+			t.Errorf("group %d copied again with no change", tt.i)
+		}
+	}
+	if got := len(s2.Groups[1].Samples); got != 2 {
+		t.Errorf("group 1 has %d samples, want 2", got)
+	}
+}
+
 func TestCollectorConcurrentSnapshots(t *testing.T) {
 	c := newTestCollector()
 	feedPreamble(t, c)

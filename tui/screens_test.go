@@ -220,6 +220,29 @@ func TestFilter(t *testing.T) {
 	}
 }
 
+// The filter's case-insensitive search finds what strings.ToLower and
+// strings.Contains find, ASCII or not.
+func TestContainsLower(t *testing.T) {
+	for _, c := range []struct {
+		s, q string
+		want bool
+	}{
+		{"Index of 8 used. VUID-vkCmdDispatch-None-10068", "vuid-vkcmd", true},
+		{"Index of 8", "index of 8", true},
+		{"Index of 8", "of 9", false},
+		{"abc", "abcd", false},
+		{"abc", "", true},
+		{"", "a", false},
+		{"pass \u212a", "k", true}, // the Kelvin sign lowers to k
+		{"ÉTÉ frame", "été", true},
+		{"frame", "été", false},
+	} {
+		if got := containsLower(c.s, c.q); got != c.want || got != strings.Contains(strings.ToLower(c.s), c.q) {
+			t.Errorf("containsLower(%q, %q) = %v, want %v", c.s, c.q, got, c.want)
+		}
+	}
+}
+
 // ] and [ walk the errors of one shader in source order.
 func TestJumpInShader(t *testing.T) {
 	s := fixture.Session()

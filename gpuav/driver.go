@@ -151,6 +151,7 @@ type shader struct {
 	lib      *linker
 	an       *analyses
 	sites    []Site
+	printf   []PrintfSite
 	warnings []string
 }
 
@@ -242,17 +243,19 @@ func instrument(words []uint32, opt Options) (res Result, err error) {
 		return res, nil
 	}
 	sh.run(passesFor(opt))
+	printfChanged := sh.runPrintf()
 	res.Warnings = append(res.Warnings, sh.warnings...)
-	if len(sh.sites) == 0 {
+	if len(sh.sites) == 0 && !printfChanged {
 		return res, nil
 	}
 	if err := sh.lib.link(); err != nil {
 		return Result{Words: words}, fmt.Errorf("instrument shader %d: %w", opt.ShaderID, err)
 	}
 	res.Words = m.Encode()
-	res.Instrumented = true
+	res.Instrumented = len(sh.sites) > 0 || len(sh.printf) > 0
 	res.ChecksAdded = len(sh.sites)
 	res.Sites = sh.sites
+	res.Printf = sh.printf
 	return res, nil
 }
 

@@ -23,6 +23,9 @@ type Options struct {
 	// check-dense shaders, so it is opt-in (layer setting
 	// VK_LAYER_GPUAV_DBG_SIZED_ELEMENT_CHECKS).
 	SizedElementChecks bool
+	// Printf instruments debugPrintfEXT calls (pass_printf.go); false
+	// removes them, with a warning. The driver never sees them.
+	Printf bool
 }
 
 // Result is an instrumented module and what happened to it.
@@ -30,12 +33,16 @@ type Result struct {
 	// Words is the module to give the driver: the instrumented module, or
 	// the original words when nothing was added.
 	Words []uint32
-	// Instrumented says whether any check was added.
+	// Instrumented says whether any check or printf call was added: the
+	// module then uses the layer's descriptor set.
 	Instrumented bool
 	// ChecksAdded counts the guarded instructions (len(Sites)).
 	ChecksAdded int
 	// Sites lists the guarded instructions in the order they were guarded.
 	Sites []Site
+	// Printf lists the debugPrintfEXT calls that write lines, by
+	// PrintfSite.ID.
+	Printf []PrintfSite
 	// Warnings name constructs that were left uninstrumented and why.
 	Warnings []string
 }

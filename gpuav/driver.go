@@ -153,6 +153,7 @@ type shader struct {
 	sites    []Site
 	printf   []PrintfSite
 	warnings []string
+	notes    []string
 }
 
 // newShader checks that the module is something the passes understand and
@@ -245,6 +246,7 @@ func instrument(words []uint32, opt Options) (res Result, err error) {
 	sh.run(passesFor(opt))
 	printfChanged := sh.runPrintf()
 	res.Warnings = append(res.Warnings, sh.warnings...)
+	res.Notes = sh.notes
 	if len(sh.sites) == 0 && !printfChanged {
 		return res, nil
 	}

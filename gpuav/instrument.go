@@ -45,6 +45,9 @@ type Result struct {
 	Printf []PrintfSite
 	// Warnings name constructs that were left uninstrumented and why.
 	Warnings []string
+	// Notes say what was changed on purpose and is no check skipped (the
+	// printf calls removed with printf off).
+	Notes []string
 }
 
 // Site is one instruction a pass guarded.

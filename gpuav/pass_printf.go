@@ -1,6 +1,8 @@
 package gpuav
 
 import (
+	"fmt"
+
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav/printf"
 	"github.com/gpuav-dbg/gpuav-dbg/spirv"
 )
@@ -65,7 +67,7 @@ func (sh *shader) runPrintf() bool {
 	p.dropImport()
 	sh.printf = p.sites
 	if !sh.opt.Printf && p.removed > 0 {
-		sh.warnf("printf is off: %d debugPrintfEXT call(s) removed, nothing printed", p.removed)
+		sh.notes = append(sh.notes, fmt.Sprintf("printf is off: %d debugPrintfEXT call(s) removed, nothing printed", p.removed))
 	}
 	return p.removed > 0
 }

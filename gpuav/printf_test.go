@@ -58,11 +58,11 @@ func TestPrintfPass(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := "printf is off: " + strconv.Itoa(len(calls)) + " debugPrintfEXT call(s) removed"
-			if off.Instrumented || len(off.Printf) != 0 || !slices.ContainsFunc(off.Warnings, func(w string) bool {
+			if off.Instrumented || len(off.Printf) != 0 || !slices.ContainsFunc(off.Notes, func(w string) bool {
 				return strings.HasPrefix(w, want)
 			}) {
-				t.Errorf("printf off: instrumented %v, %d sites, warnings %q (want %q)", off.Instrumented, len(off.Printf),
-					off.Warnings, want)
+				t.Errorf("printf off: instrumented %v, %d sites, notes %q (want %q)", off.Instrumented, len(off.Printf),
+					off.Notes, want)
 			}
 			checkNoPrintf(t, off.Words, tc.env)
 		})
@@ -161,4 +161,3 @@ func FuzzDecodePrintf(f *testing.F) {
 		}
 	})
 }
-

@@ -32,6 +32,8 @@ type SubmittedCB struct {
 	// and where (see wire.Errors).
 	Primary       uint64
 	PrimaryAction uint32
+	// PrintfWords is its printf buffer, header included (printf.go).
+	PrintfWords []uint32
 }
 
 // groupKey identifies identical records: same check, shader, instruction,

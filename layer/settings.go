@@ -32,6 +32,12 @@ const (
 	// EnvSizedElementChecks (default 0): descriptor_uninitialized and
 	// descriptor_destroyed also on sized arrays and plain bindings.
 	EnvSizedElementChecks = "VK_LAYER_GPUAV_DBG_SIZED_ELEMENT_CHECKS"
+	// EnvPrintf (default 1): instrument debugPrintfEXT calls; 0 removes
+	// them (layer/printf.go).
+	EnvPrintf = "VK_LAYER_GPUAV_DBG_PRINTF"
+	// EnvPrintfBufferBytes is the size of each command buffer's printf
+	// buffer (default DefaultPrintfBufferBytes).
+	EnvPrintfBufferBytes = "VK_LAYER_GPUAV_DBG_PRINTF_BUFFER_BYTES"
 	// EnvSocket is the launcher's unix socket; unset, the layer reports
 	// to stderr.
 	EnvSocket = "VK_LAYER_GPUAV_DBG_SOCKET"
@@ -89,6 +95,12 @@ func loadSettings(lookup func(env string) (value, origin string)) (Settings, []s
 	s.SafeMode = flag(EnvSafeMode, true)
 	s.WarnRobust = flag(EnvWarnRobust, true)
 	s.SizedElementChecks = flag(EnvSizedElementChecks, false)
+	s.PrintfOff = !flag(EnvPrintf, true)
+	var w string
+	s.PrintfBufferBytes, w = printfBufferBytes(lookup(EnvPrintfBufferBytes))
+	if w != "" {
+		warnings = append(warnings, w)
+	}
 	return s, warnings
 }
 
@@ -109,7 +121,8 @@ var settingsPrefixes = []string{"gpuavdbg_validation.", "gpuavdbg."}
 // settingKeys maps a settings-file key to its environment variable.
 func settingKeys() map[string]string {
 	m := map[string]string{"reserve_slot": EnvReserveSlot, "safe_mode": EnvSafeMode, "socket": EnvSocket,
-		"warn_robust": EnvWarnRobust, "sized_element_checks": EnvSizedElementChecks}
+		"warn_robust": EnvWarnRobust, "sized_element_checks": EnvSizedElementChecks,
+		"printf": EnvPrintf, "printf_buffer_bytes": EnvPrintfBufferBytes}
 	for _, id := range gpuav.AllChecks {
 		m[gpuav.CheckSettingKey(id)] = CheckEnv(id)
 	}

@@ -152,8 +152,9 @@ static void process(device_data *dd, pending_submit *e, int signalled)
         if (!cs || !cs->unit)
             continue;
         const uint32_t *w = cs->unit->words;
-        if (w[0] == 0 && w[1] == 0)
-            continue; /* nothing written, nothing dropped */
+        const uint32_t *pf = cs->unit->printf;
+        if (w[0] == 0 && w[1] == 0 && pf[0] == 0 && pf[1] == 0)
+            continue; /* nothing written, nothing dropped, no printf line */
         out[n++] = (gpuavdbg_submit_cb){
             .handle = GPUAVDBG_H(cs->cb),
             .words = w,
@@ -165,6 +166,8 @@ static void process(device_data *dd, pending_submit *e, int signalled)
             .secondary = (uint32_t)cs->secondary,
             .primary = e->cbs[i].primary,
             .primary_action = e->cbs[i].primary_action,
+            .printf_words = pf,
+            .nprintf_words = cs->unit->printf_words,
         };
     }
     if (n > 0)

@@ -124,6 +124,10 @@ Flags of run and demo:
                       and ..) is read, nor any under /proc, /sys or /dev
   --printf-at WHERE   show the printf lines of these invocations only (repeatable):
                       %s
+  --printf on|off     print debugPrintfEXT lines (default on, for every module
+                      that calls it); off removes the calls, with a notice
+  --printf-buffer N   bytes of each command buffer's printf buffer (default
+                      65536); lines that do not fit are counted as lost
 
 Checks (--check ID=on|off; * on by default):
 %s

@@ -69,6 +69,12 @@ type Settings struct {
 	// SafeMode: a failed check skips the access (the default and only
 	// behaviour today); kept as a setting so the user sees it.
 	SafeMode bool `json:"safe_mode"`
+	// PrintfOff: debugPrintfEXT calls are removed, not instrumented
+	// (printf is on by default, for every module that uses it).
+	PrintfOff bool `json:"printf_off,omitempty"`
+	// PrintfBufferBytes is the size of each command buffer's printf
+	// buffer; 0 in a hello from a layer that has none.
+	PrintfBufferBytes uint32 `json:"printf_buffer_bytes,omitempty"`
 }
 
 // Hello is the first message: who is talking.

@@ -1,10 +1,12 @@
 // Package settings is the settings pane: every check (in gpuav.AllChecks
-// order, with its title from the check registry), the reserve-slot option and safe mode, each switched with space or
+// order, with its title from the check registry), the reserve-slot option, safe mode and printf (with the
+// printf buffer size), each switched with space or
 // enter, for the next run (r). Checks the device cannot run are shown
 // unavailable with the reason, and cannot be switched on.
 package settings
 
 import (
+	"fmt"
 	"maps"
 
 	"charm.land/bubbles/v2/key"
@@ -16,10 +18,11 @@ import (
 	"github.com/gpuav-dbg/gpuav-dbg/tui/common"
 )
 
-// Option ids of the two non-check settings.
+// Option ids of the non-check settings.
 const (
 	ReserveSlot = "reserve_slot"
 	SafeMode    = "safe_mode"
+	Printf      = "printf"
 )
 
 // Item is one row: a check or an option.
@@ -32,6 +35,9 @@ type Item struct {
 	On bool
 	// Unavailable, when not empty, says why the device cannot run the check.
 	Unavailable string
+	// Bytes is the printf buffer size (Printf's row; 0: the layer's
+	// default), shown and kept for the next run.
+	Bytes uint32
 }
 
 // Availability says whether the device can run a check and, if not, why.
@@ -59,7 +65,8 @@ func Items(checks []string, s session.Settings, avail Availability) []Item {
 		}
 		items = append(items, it)
 	}
-	return append(items, Item{ID: ReserveSlot, On: s.ReserveSlot}, Item{ID: SafeMode, On: s.SafeMode})
+	return append(items, Item{ID: ReserveSlot, On: s.ReserveSlot}, Item{ID: SafeMode, On: s.SafeMode},
+		Item{ID: Printf, On: !s.PrintfOff, Bytes: s.PrintfBufferBytes})
 }
 
 // Settings turns items back into settings.
@@ -73,6 +80,8 @@ func Settings(items []Item) session.Settings {
 			s.ReserveSlot = it.On
 		case it.ID == SafeMode:
 			s.SafeMode = it.On
+		case it.ID == Printf:
+			s.PrintfOff, s.PrintfBufferBytes = !it.On, it.Bytes
 		}
 	}
 	return s
@@ -103,6 +112,9 @@ func Render(st *common.Styles, items []Item, selected int, changed, rerun bool, 
 		note, ns := descriptions[it.ID], st.Muted
 		if c := gpuav.CheckByID(it.ID); it.Check && c != nil {
 			note = c.Title
+		}
+		if it.ID == Printf {
+			note = printfNote(it)
 		}
 		if it.Unavailable != "" {
 			box = "[-]"
@@ -158,13 +170,15 @@ func (m *Model) Settings() session.Settings { return Settings(m.items) }
 // Changed reports whether the settings differ from the run's.
 func (m *Model) Changed() bool {
 	s := m.Settings()
-	base := session.Settings{Checks: map[string]bool{}, ReserveSlot: m.base.ReserveSlot, SafeMode: m.base.SafeMode}
+	base := session.Settings{Checks: map[string]bool{}, ReserveSlot: m.base.ReserveSlot, SafeMode: m.base.SafeMode,
+		PrintfOff: m.base.PrintfOff}
 	for _, it := range m.items {
 		if it.Check {
 			base.Checks[it.ID] = m.base.Checks[it.ID] && it.Unavailable == ""
 		}
 	}
-	return s.ReserveSlot != base.ReserveSlot || s.SafeMode != base.SafeMode || !maps.Equal(s.Checks, base.Checks)
+	return s.ReserveSlot != base.ReserveSlot || s.SafeMode != base.SafeMode || s.PrintfOff != base.PrintfOff ||
+		!maps.Equal(s.Checks, base.Checks)
 }
 
 // Selected returns the selected row.
@@ -242,4 +256,13 @@ func (m *Model) Title() string { return "Settings for the next run" }
 // View draws the pane's inner area.
 func (m *Model) View() string {
 	return Render(m.c.Styles, m.items, m.sel, m.Changed(), m.rerun, m.width, m.height)
+}
+
+// printfNote describes the printf row: what it does and the buffer size.
+func printfNote(it Item) string {
+	size := "the layer's default size"
+	if it.Bytes != 0 {
+		size = fmt.Sprintf("%d bytes", it.Bytes)
+	}
+	return "print debugPrintfEXT lines (off: the calls are removed); printf buffer: " + size + " per command buffer"
 }

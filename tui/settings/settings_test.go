@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -38,5 +39,27 @@ func TestClick(t *testing.T) {
 	m.Update(tea.MouseClickMsg{X: 3, Y: 7, Button: tea.MouseLeft}) // under "Options": reserve_slot
 	if m.Selected() != 4 || !m.Settings().ReserveSlot {
 		t.Fatalf("click on reserve_slot: selected %d", m.Selected())
+	}
+}
+
+// The printf row shows the buffer size and switches printf; the size is
+// kept for the next run, and switching printf counts as a change.
+func TestPrintfRow(t *testing.T) {
+	s := fixture.Settings()
+	s.PrintfBufferBytes = 4096
+	m := New(fixture.Common(), true)
+	m.Reset(fixture.Checks, s, nil)
+	last := len(m.Items()) - 1
+	it := m.Items()[last]
+	if it.ID != Printf || !it.On || it.Bytes != 4096 || !strings.Contains(printfNote(it), "4096 bytes") {
+		t.Fatalf("printf row %+v, note %q", it, printfNote(it))
+	}
+	if m.Changed() {
+		t.Fatal("changed before any switch")
+	}
+	m.sel = last
+	m.Toggle()
+	if got := m.Settings(); !got.PrintfOff || got.PrintfBufferBytes != 4096 || !m.Changed() {
+		t.Fatalf("after switching printf: %+v, changed %v", got, m.Changed())
 	}
 }

@@ -112,7 +112,7 @@ func TestInstrumentCorpus(t *testing.T) {
 // a module left alone must come back unchanged.
 func instrumentAndValidate(t *testing.T, w []uint32, env string) {
 	t.Helper()
-	res, err := Instrument(w, Options{ShaderID: 9, DescriptorSet: 7})
+	res, err := Instrument(w, Options{ShaderID: 9, DescriptorSet: 7, Printf: true})
 	if err != nil {
 		t.Fatalf("instrument: %v", err)
 	}

@@ -52,7 +52,8 @@ type PrintfLine struct {
 
 // PrintfOutput is what DecodePrintf found in one printf buffer.
 type PrintfOutput struct {
-	Lines []PrintfLine
+	// Lines counts the lines read.
+	Lines int
 	// Lost counts the lines the shaders had no room for.
 	Lost uint32
 	// Skipped counts the words the decoder could not read: from a line
@@ -62,9 +63,10 @@ type PrintfOutput struct {
 }
 
 // DecodePrintf reads the lines of a printf buffer (the whole buffer,
-// header included, as words), appending to lines[:0]. It never panics.
-func DecodePrintf(buf []uint32, lines []PrintfLine) PrintfOutput {
-	out := PrintfOutput{Lines: lines[:0]}
+// header included, as words) and calls each with every line, in buffer
+// order; a line's Args alias buf. It never panics.
+func DecodePrintf(buf []uint32, each func(*PrintfLine)) PrintfOutput {
+	var out PrintfOutput
 	if len(buf) < PrintfHeaderWords {
 		return out
 	}
@@ -86,8 +88,10 @@ func DecodePrintf(buf []uint32, lines []PrintfLine) PrintfOutput {
 			break
 		}
 		l := data[off : off+size]
-		out.Lines = append(out.Lines, PrintfLine{ShaderID: l[1], Site: l[2], ActionIndex: l[3], Stage: l[4],
-			StageWords: [3]uint32{l[5], l[6], l[7]}, Args: l[PrintfLineHeaderWords:size:size]})
+		line := PrintfLine{ShaderID: l[1], Site: l[2], ActionIndex: l[3], Stage: l[4],
+			StageWords: [3]uint32{l[5], l[6], l[7]}, Args: l[PrintfLineHeaderWords:size:size]}
+		each(&line)
+		out.Lines++
 		off += size
 	}
 	return out

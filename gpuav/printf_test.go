@@ -127,15 +127,15 @@ func TestDecodePrintf(t *testing.T) {
 		{"too small", cat([]uint32{10, 0}, []uint32{3, 0, 0, 0, 0, 0, 0, 0, 0, 0}), nil, 0, 10},
 	}
 	for _, tc := range tests {
-		out := DecodePrintf(tc.buf, nil)
 		var got [][]uint32
-		for _, l := range out.Lines {
+		out := DecodePrintf(tc.buf, func(l *PrintfLine) {
 			if l.Stage != 5 || l.StageWords != [3]uint32{1, 2, 3} {
 				t.Errorf("%s: stage %d %v", tc.name, l.Stage, l.StageWords)
 			}
 			got = append(got, append([]uint32{l.ShaderID, l.Site, l.ActionIndex}, l.Args...))
-		}
-		if !slices.EqualFunc(got, tc.want, slices.Equal) || out.Lost != tc.lost || out.Skipped != tc.skipped {
+		})
+		if !slices.EqualFunc(got, tc.want, slices.Equal) || out.Lines != len(got) || out.Lost != tc.lost ||
+			out.Skipped != tc.skipped {
 			t.Errorf("%s: lines %v lost %d skipped %d, want %v lost %d skipped %d", tc.name, got, out.Lost, out.Skipped,
 				tc.want, tc.lost, tc.skipped)
 		}
@@ -151,11 +151,8 @@ func FuzzDecodePrintf(f *testing.F) {
 		for i := range buf {
 			buf[i] = uint32(b[4*i]) | uint32(b[4*i+1])<<8 | uint32(b[4*i+2])<<16 | uint32(b[4*i+3])<<24
 		}
-		out := DecodePrintf(buf, nil)
 		n := 0
-		for _, l := range out.Lines {
-			n += PrintfLineHeaderWords + len(l.Args)
-		}
+		out := DecodePrintf(buf, func(l *PrintfLine) { n += PrintfLineHeaderWords + len(l.Args) })
 		if n+out.Skipped > max(len(buf)-PrintfHeaderWords, 0) {
 			t.Fatalf("%d words of lines and %d skipped in a buffer of %d", n, out.Skipped, len(buf))
 		}

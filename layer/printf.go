@@ -76,27 +76,35 @@ type printfKey struct{ shader, site, action uint32 }
 // be read; they are in no message.
 func BuildPrintf(submit, queue uint64, cb SubmittedCB, sites func(shader uint32) []gpuav.PrintfSite) (
 	msgs []wire.Printf, bad int) {
-	out := gpuav.DecodePrintf(cb.PrintfWords, nil)
-	bad = out.Skipped
 	index := map[printfKey]int{}
 	msg := wire.Printf{Submit: submit, Queue: queue, CommandBuffer: cb.Handle, Primary: cb.Primary,
-		PrimaryAction: cb.PrimaryAction, Lost: uint64(out.Lost)}
+		PrimaryAction: cb.PrimaryAction}
 	n := 0
-	for _, l := range out.Lines {
-		ss := sites(l.ShaderID)
+	// last is the site of the line before: most lines are of the same
+	// call as the line before them.
+	last, lastAt := printfKey{}, -1
+	var ss []gpuav.PrintfSite
+	lastShader := ^uint32(0)
+	out := gpuav.DecodePrintf(cb.PrintfWords, func(l *gpuav.PrintfLine) {
+		if l.ShaderID != lastShader {
+			ss, lastShader = sites(l.ShaderID), l.ShaderID
+		}
 		if int(l.Site) >= len(ss) || ss[l.Site].Words != len(l.Args) {
 			bad++
-			continue
+			return
 		}
 		if n == printfLinesPerMessage {
 			msgs = append(msgs, msg)
 			msg = wire.Printf{Submit: submit, Queue: queue, CommandBuffer: cb.Handle, Primary: cb.Primary,
 				PrimaryAction: cb.PrimaryAction}
 			clear(index)
-			n = 0
+			n, lastAt = 0, -1
 		}
 		k := printfKey{l.ShaderID, l.Site, l.ActionIndex}
-		i, ok := index[k]
+		i, ok := lastAt, lastAt >= 0 && k == last
+		if !ok {
+			i, ok = index[k]
+		}
 		if !ok {
 			i = len(msg.Sites)
 			index[k] = i
@@ -108,8 +116,15 @@ func BuildPrintf(submit, queue uint64, cb SubmittedCB, sites func(shader uint32)
 			}
 			msg.Sites = append(msg.Sites, s)
 		}
+		last, lastAt = k, i
 		msg.Sites[i].AppendLine(l.StageWords, l.Args)
 		n++
+	})
+	bad += out.Skipped
+	if len(msgs) > 0 {
+		msgs[0].Lost = uint64(out.Lost)
+	} else {
+		msg.Lost = uint64(out.Lost)
 	}
 	if n > 0 || msg.Lost > 0 {
 		msgs = append(msgs, msg)

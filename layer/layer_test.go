@@ -48,7 +48,9 @@ var (
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if fixtureRoot != "" {
+	// GPUAVDBG_KEEP_FIXTURE=1 keeps the built layer and apps (to read a
+	// core file of a crashed app with its binaries).
+	if fixtureRoot != "" && os.Getenv("GPUAVDBG_KEEP_FIXTURE") != "1" {
 		os.RemoveAll(fixtureRoot)
 	}
 	os.Exit(code)

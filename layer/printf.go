@@ -22,9 +22,13 @@ const (
 	MaxPrintfBufferBytes     = 1 << 30
 )
 
-// printfLinesPerMessage bounds the lines of one Printf message (a submit
-// with more is sent in several), far below wire.MaxPayload.
-const printfLinesPerMessage = 1 << 16
+// printfLinesPerMessage and printfBytesPerMessage bound one Printf
+// message's lines and their bytes (a submit with more is sent in several;
+// base64 makes 16 MiB about 22 MB of frame, below wire.MaxPayload).
+const (
+	printfLinesPerMessage = 1 << 16
+	printfBytesPerMessage = 16 << 20
+)
 
 // printfBufferBytes reads the printf buffer size setting (value, from
 // origin): the default when empty, the default with a warning when it is
@@ -68,8 +72,8 @@ func goPrintfBufferBytes(instance C.uint64_t) C.uint32_t {
 type printfKey struct{ shader, site, action uint32 }
 
 // BuildPrintf decodes one command buffer's printf buffer into Printf
-// messages (one per printfLinesPerMessage lines, the lost count in the
-// first), grouping the lines by action and call site in the order their
+// messages (at most printfLinesPerMessage lines and printfBytesPerMessage
+// bytes of lines each, the lost count in the first), grouping the lines by action and call site in the order their
 // first line was written. sites gives a shader's printf sites (nil: an
 // unknown shader). bad counts the lines that match no site of their
 // shader, or carry another number of words, and the words that could not
@@ -79,7 +83,7 @@ func BuildPrintf(submit, queue uint64, cb SubmittedCB, sites func(shader uint32)
 	index := map[printfKey]int{}
 	msg := wire.Printf{Submit: submit, Queue: queue, CommandBuffer: cb.Handle, Primary: cb.Primary,
 		PrimaryAction: cb.PrimaryAction}
-	n := 0
+	n, bytes := 0, 0
 	// last is the site of the line before: most lines are of the same
 	// call as the line before them.
 	last, lastAt := printfKey{}, -1
@@ -93,12 +97,13 @@ func BuildPrintf(submit, queue uint64, cb SubmittedCB, sites func(shader uint32)
 			bad++
 			return
 		}
-		if n == printfLinesPerMessage {
+		lineBytes := 4 * (3 + len(l.Args))
+		if n == printfLinesPerMessage || bytes+lineBytes > printfBytesPerMessage {
 			msgs = append(msgs, msg)
 			msg = wire.Printf{Submit: submit, Queue: queue, CommandBuffer: cb.Handle, Primary: cb.Primary,
 				PrimaryAction: cb.PrimaryAction}
 			clear(index)
-			n, lastAt = 0, -1
+			n, bytes, lastAt = 0, 0, -1
 		}
 		k := printfKey{l.ShaderID, l.Site, l.ActionIndex}
 		i, ok := lastAt, lastAt >= 0 && k == last
@@ -119,6 +124,7 @@ func BuildPrintf(submit, queue uint64, cb SubmittedCB, sites func(shader uint32)
 		last, lastAt = k, i
 		msg.Sites[i].AppendLine(l.StageWords, l.Args)
 		n++
+		bytes += lineBytes
 	})
 	bad += out.Skipped
 	if len(msgs) > 0 {

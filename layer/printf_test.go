@@ -136,3 +136,21 @@ func BenchmarkBuildPrintfMillionLines(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/line")
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "lines/s")
 }
+
+// TestBuildPrintfSplitsBytes: lines of 1024 argument words fill a message
+// by its bytes first: 16 MiB holds 4084 of them.
+func TestBuildPrintfSplitsBytes(t *testing.T) {
+	const words, n = 1024, 5000
+	line := make([]uint32, 3+words)
+	line[0] = 1
+	lines := make([][]uint32, n)
+	for i := range lines {
+		lines[i] = line
+	}
+	cb := SubmittedCB{PrintfWords: printfBuf(0, lines...)}
+	msgs, bad := BuildPrintf(1, 1, cb, func(uint32) []gpuav.PrintfSite { return []gpuav.PrintfSite{{Words: words}} })
+	per := printfBytesPerMessage / (4 * (3 + words))
+	if bad != 0 || len(msgs) != 2 || msgs[0].Sites[0].Count() != per || msgs[1].Sites[0].Count() != n-per {
+		t.Fatalf("%d messages, bad %d", len(msgs), bad)
+	}
+}

@@ -94,7 +94,7 @@ Usage:
                    [--allow-unchecked] [--report-mode MODE] [--printf-at WHERE]
                                              show a saved session (.gvs) or JSON report
   gpuav-dbg open --list [APP]                list the saved runs (of APP), oldest first
-  gpuav-dbg instrument [--checks none|all|ID,...] -o OUT.spv IN.spv
+  gpuav-dbg instrument [--checks none|all|ID,...] [--printf on|off] -o OUT.spv IN.spv
                                              instrument a module offline (none: re-encode)
   gpuav-dbg doctor [--json]                  will it work here: loader, layer, devices, which
                                              checks run (exit 0 yes, 1 not all, 2 no Vulkan)

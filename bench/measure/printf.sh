@@ -4,7 +4,9 @@
 #     with its shader as it is and with a debugPrintfEXT in its loop under a
 #     branch never taken (pc.bias == 0xFFFFFFFF), REPS repetitions of the
 #     two, alternating; the median over the runs of each run's median, and
-#     the fastest iteration of all (on a shared machine, load only adds);
+#     the fastest iteration of all (on a shared machine, load only adds),
+#     and each run's CPU time (user + system: lavapipe's threads, steadier
+#     than wall time under load);
 #  2. printing from every invocation of a 1M-invocation dispatch
 #     (printfapp --case grid --groups 1024 512: 1,048,576 lines of 15
 #     words) under `gpuav-dbg run --headless --json`: the run's wall time
@@ -36,10 +38,12 @@ cp "$spv"/*.spv "$spv/printf/"
   "$spv/shader-printf.comp" >/dev/null) || exit 1
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 run_scene() { # $1 spv dir, $2 output file
-  hw_ours bin/bench/scene --scene shader --spv "$1" --warmup 2 --iters "$iters" --loops "$loops" >"$2" 2>&1
+  hw_ours /usr/bin/time -f "%U %S" -o "$2.cpu" bin/bench/scene --scene shader --spv "$1" --warmup 2 --iters "$iters" \
+    --loops "$loops" >"$2" 2>&1
   grep -q "bench: check ok" "$2" || { echo "printf.sh: scene failed ($2)" >&2; cat "$2" >&2; exit 1; }
   awk '/^bench: iter/{print $4/1e6}' "$2" | median
 }
+cpu() { for f in "$@"; do awk '{print $1 + $2}' "$f.cpu"; done | median; }
 fastest() { awk '/^bench: iter/{print $4/1e6}' "$@" | sort -n | head -1; }
 echo "== 1. a printf never reached: shader-heavy, loops=$loops, $iters iterations, $reps repetitions"
 plain=() with=()
@@ -55,6 +59,9 @@ awk -v p="$p" -v w="$w" 'BEGIN {printf "median: plain %.2f ms, never-reached pri
 p=$(fastest "$OUT"/printf-plain-*.txt)
 w=$(fastest "$OUT"/printf-never-*.txt)
 awk -v p="$p" -v w="$w" 'BEGIN {printf "fastest: plain %.2f ms, never-reached printf %.2f ms: %.3fx\n", p, w, w / p}'
+p=$(cpu "$OUT"/printf-plain-*.txt)
+w=$(cpu "$OUT"/printf-never-*.txt)
+awk -v p="$p" -v w="$w" 'BEGIN {printf "CPU per run (median): plain %.2f s, never-reached printf %.2f s: %.3fx\n", p, w, w / p}'
 
 echo "== 2. every invocation of a 1M-invocation dispatch prints"
 app=$OUT/printfapp

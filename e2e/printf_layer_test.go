@@ -140,10 +140,9 @@ func TestPrintfNeverReached(t *testing.T) {
 	}
 }
 
-// TestPrintfLost: a buffer of 1 KiB holds 25 lines of the loop's 11 words
-// (8 of header, 3 arguments) out of 100: the other 75 are counted lost,
-// exactly, and the 25 are the loop's first iterations' texts... in any
-// order, so only their number and format are asserted.
+// TestPrintfLost: a buffer of 1 KiB (254 words after its header) holds 23
+// of the loop's 100 lines of 11 words (8 of header, 3 arguments): the
+// other 77 are counted lost, exactly.
 func TestPrintfLost(t *testing.T) {
 	r := printfLines(t, []string{"--printf-buffer", "1024"}, "--case", "loop", "--n", "100")
 	const fit = (1024/4 - 2) / 11

@@ -2,6 +2,9 @@ package e2e
 
 import (
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -169,5 +172,34 @@ func TestPrintfOff(t *testing.T) {
 		return strings.Contains(n.Text, "printf is off: 1 debugPrintfEXT call(s) removed")
 	}) {
 		t.Errorf("no notice of the removed call: %+v", r.Notices)
+	}
+}
+
+// TestPrintfWithoutLauncher: with no launcher the layer prints each line to
+// the app's stderr, formatted, and says how many did not fit.
+func TestPrintfWithoutLauncher(t *testing.T) {
+	dir := printfApp.dir(t)
+	cmd := exec.Command(filepath.Join(dir, printfApp.name), "--shaders", dir, "--case", "loop", "--n", "30")
+	cmd.Env = append(os.Environ(), "VK_ADD_LAYER_PATH="+filepath.Join(root, "bin"),
+		"VK_INSTANCE_LAYERS=VK_LAYER_GPUAVDBG_validation", "VK_LAYER_GPUAV_DBG_SOCKET=",
+		"VK_LAYER_GPUAV_DBG_PRINTF_BUFFER_BYTES=1024")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var lines []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if text, ok := strings.CutPrefix(l, "gpuav-dbg: printf: "); ok {
+			lines = append(lines, text)
+		}
+	}
+	// 23 lines of 11 words fit in 1 KiB (TestPrintfLost); which 23 of the
+	// 30 iterations depends on nothing here: one invocation, in order.
+	var want []string
+	for i := range 23 {
+		want = append(want, fmt.Sprintf("iteration %d of 30, squared %d", i, i*i))
+	}
+	if !slices.Equal(lines, want) || !strings.Contains(string(out), ": 7 printf lines did not fit in the printf buffer") {
+		t.Errorf("stderr:\n%s\nwant the lines\n%s\nand 7 lost", out, strings.Join(want, "\n"))
 	}
 }

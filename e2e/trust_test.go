@@ -532,6 +532,14 @@ func TestBadModulesInSession(t *testing.T) {
 			"left uninstrumented: instrument shader 1: parse: id bound 4194304 is past SPIR-V's limit of 4194303"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			if c.args[len(c.args)-1] == "-2" && !onLavapipe() {
+				// Measured on an NVIDIA H100 (driver 580): the app never
+				// returned from vkCreateShaderModule with this module, with
+				// or without our layer in the way. Invalid usage is the
+				// driver's to handle; what our layer does with it does not
+				// depend on the driver.
+				t.Skip("a codeSize that is not a multiple of 4 hangs the NVIDIA driver; lavapipe runs this case")
+			}
 			l := launch(t, nil, app, append(c.args, "--mode", "bad")...)
 			code, r := l.finish(t)
 			found := false
@@ -543,6 +551,15 @@ func TestBadModulesInSession(t *testing.T) {
 			}
 		})
 	}
+}
+
+// onLavapipe reports whether the tests run on Mesa's lavapipe: no
+// VK_DRIVER_FILES (CI and this machine have no other driver), or one that
+// names lavapipe's manifest (lvp_icd.*.json; scripts/hardware/env.sh with
+// GPUAVDBG_ICD=lavapipe).
+func onLavapipe() bool {
+	f := os.Getenv("VK_DRIVER_FILES")
+	return f == "" || strings.Contains(filepath.Base(f), "lvp_icd")
 }
 
 // TestLayerStderrEscapes: with no launcher, the layer prints its errors to

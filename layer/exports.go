@@ -373,8 +373,9 @@ func completeShaderLocked(id uint32, handle uint64, object, instrumented bool, w
 // is not SPIR-V words.
 const maxUncheckedCode = 64 << 20
 
-// goShaderUnchecked records a module the layer passed to the driver
-// without looking (codeSize 0 or not a multiple of 4, no code): it gets a
+// goShaderUnchecked records a module or a SPIR-V shader object the layer
+// passed to the driver without looking (codeSize 0 or not a multiple of 4,
+// no code, code not aligned to 4 bytes): it gets a
 // shader id and goes to the session with the reason, so that no module is
 // left out. module is 0 when the driver refused it too.
 //
@@ -387,8 +388,11 @@ func goShaderUnchecked(dev C.uint64_t, code *C.uint8_t, n, codeSize C.size_t, mo
 		b = C.GoBytes(unsafe.Pointer(code), C.int(min(n, maxUncheckedCode)))
 	}
 	reason := fmt.Sprintf("codeSize %d is not a multiple of 4: not SPIR-V words, passed to the driver unchecked", uint64(codeSize))
-	if code == nil || codeSize == 0 {
+	switch {
+	case code == nil || codeSize == 0:
 		reason = fmt.Sprintf("no code (pCode %p, codeSize %d): passed to the driver unchecked", code, uint64(codeSize))
+	case codeSize%4 == 0 && uintptr(unsafe.Pointer(code))%4 != 0:
+		reason = fmt.Sprintf("pCode %p is not aligned to 4 bytes: not SPIR-V words, passed to the driver unchecked", code)
 	}
 	if module == 0 {
 		reason += fmt.Sprintf("; the driver refused it (VkResult %d)", int32(result))

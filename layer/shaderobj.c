@@ -429,6 +429,10 @@ static VkResult create_shaders(device_data *dd, VkDevice device, uint32_t n, con
         if (kind[i] != SO_PASS)
             goShaderObjectCreated(GPUAVDBG_H(device), ids[i], GPUAVDBG_H(s), kind[i] == SO_INSTRUMENTED,
                                   (char *)(why[i] ? why[i] : ""), (char *)note);
+        else if (ci[i].codeType == VK_SHADER_CODE_TYPE_SPIRV_EXT)
+            /* Not SPIR-V words: in the session with the reason, as a module. */
+            goShaderUnchecked(GPUAVDBG_H(device), (uint8_t *)ci[i].pCode, ci[i].pCode ? ci[i].codeSize : 0,
+                              ci[i].codeSize, GPUAVDBG_H(s), (int32_t)(s ? VK_SUCCESS : r));
         free(words[i]);
         if (!s)
             continue;

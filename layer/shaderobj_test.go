@@ -334,3 +334,29 @@ func TestShaderObjectRender(t *testing.T) {
 		t.Errorf("records (action, index, shader, pipeline) -> count: %v\nwant %v", counts, want)
 	}
 }
+
+// TestShaderObjectNotSPIRVWords: a SPIR-V shader object whose codeSize is
+// not a multiple of 4 goes to the driver untouched and to the session with
+// the reason, as a module does.
+func TestShaderObjectNotSPIRVWords(t *testing.T) {
+	r := runMulti(t, true, nil, "shaderobj-bad")
+	st, err := os.Stat(multiFix.comp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("codeSize %d is not a multiple of 4: not SPIR-V words, passed to the driver unchecked", st.Size()-2)
+	if !strings.Contains(r.stdout, "shaderobj_bad=0\n") {
+		// The driver refused it: the reason says so.
+		want += "; the driver refused it (VkResult "
+	}
+	// The app's compute pipeline made shader 1; the shader object is 2.
+	shaders := all[wire.Shader](r)
+	if len(shaders) != 2 {
+		t.Fatalf("%d shaders, want the pipeline's and the shader object's: %s", len(shaders), dump(r.msgs))
+	}
+	s := shaders[1]
+	if s.Instrumented || !strings.HasPrefix(s.Warning, want) || len(s.SPIRV) != int(st.Size()-2) {
+		t.Errorf("shader: instrumented %v, warning %q, %d bytes; want %q, %d bytes\n%s",
+			s.Instrumented, s.Warning, len(s.SPIRV), want, st.Size()-2, r.stdout)
+	}
+}

@@ -84,6 +84,8 @@
  *                 dispatches in "cmd-binary" with idx 1 (prints
  *                 binary_values=outs[1]), then with the first idx
  *   shaderobj-clean     the same with idx 0, 1, 0
+ *   shaderobj-bad  one vkCreateShadersEXT of the compute shader with codeSize 2 bytes short
+ *                 (not SPIR-V words); prints shaderobj_bad=VkResult
  *   shaderobj-conflict  the shader made with min(maxBoundDescriptorSets, 33) set layouts (the set the
  *                 layer needs on lavapipe), idx 3, 1, 3
  *   shaderobj-render  (graphics, needs --vert/--frag) in "frame"
@@ -1028,6 +1030,21 @@ static void so_binary_dispatch(ctx *c, const so_fns *f, VkShaderEXT b, uint32_t 
     fflush(stdout);
 }
 
+/* mode_shaderobj_bad creates the compute shader object from its code
+ * minus 2 bytes and prints the result. */
+static void mode_shaderobj_bad(ctx *c)
+{
+    so_fns f = so_load(c);
+    size_t size;
+    uint32_t *code = capp_read_spirv(g_comp, &size);
+    VkShaderEXT s = VK_NULL_HANDLE;
+    VkResult r = so_create(c, &f, VK_SHADER_STAGE_COMPUTE_BIT, 0, VK_SHADER_CODE_TYPE_SPIRV_EXT, code, size - 2, 1, &s);
+    printf("shaderobj_bad=%d\n", (int)r);
+    if (s)
+        f.destroy(c->vk.dev, s, NULL);
+    free(code);
+}
+
 /* mode_shaderobj: cmd-0, in label "compute", dispatches with the shader
  * object "oob-shader" (idx[0]), the pipeline "oob-compute" (idx[1]), the
  * shader object again (idx[2]). nsets: the shader's set-layout count.
@@ -1459,6 +1476,8 @@ int main(int argc, char **argv)
         mode_shaderobj(&c, 1, (const uint32_t[3]){0, 1, 0});
     else if (!strcmp(mode, "shaderobj-render"))
         mode_shaderobj_render(&c);
+    else if (!strcmp(mode, "shaderobj-bad"))
+        mode_shaderobj_bad(&c);
     else if (!strcmp(mode, "shaderobj-conflict")) {
         /* As many set layouts as reach the layer's set: min(max, 33). */
         VkPhysicalDeviceProperties props;

@@ -12,7 +12,8 @@
 #     words) under `gpuav-dbg run --headless --json`: the run's wall time
 #     against the same run with --printf off, and the lines the report has.
 # From the repository root after `make build bench-apps`: bash
-# bench/measure/printf.sh. Files: $OUT/printf-*.txt.
+# bench/measure/printf.sh (or as a step of scripts/hardware/run.sh, after
+# `bash bench/measure/printf.sh build` here). Files: $OUT/printf-*.txt.
 #   REPS=N    repetitions of part 1 (default 5)
 #   ITERS=N   timed iterations per run (default 20; 5 on lavapipe)
 #   LOOPS=N   the scene's --loops (default 1024; 256 on lavapipe)
@@ -24,18 +25,30 @@ lavapipe=$([ "$HW_ICD" = lavapipe ] && echo 1 || echo "")
 iters=${ITERS:-$([ -n "$lavapipe" ] && echo 5 || echo 20)}
 loops=${LOOPS:-$([ -n "$lavapipe" ] && echo 256 || echo 1024)}
 reps=${REPS:-5}
-spv=$OUT/printf-spv
-mkdir -p "$spv"
-cp bin/bench/spv/*.spv "$spv/"
-# The variant: shader.comp with a printf at the end of its loop body.
-sed -e 's/^#version 450$/#version 450\n#extension GL_EXT_debug_printf : require/' \
-    -e 's|^\(        acc += textureLod(texs\[k ^ 1u\], uv, 0.0);\)$|\1\n        if (pc.bias == 0xFFFFFFFFu) debugPrintfEXT("acc %v4f at %u of %u", acc, i, g);|' \
-    bench/scenes/shaders/shader.comp >"$spv/shader-printf.comp"
-grep -q debugPrintfEXT "$spv/shader-printf.comp" || { echo "printf.sh: the shader did not take the printf" >&2; exit 1; }
-mkdir -p "$spv/printf"
-cp "$spv"/*.spv "$spv/printf/"
-(cd bench/scenes/shaders && glslangValidator -g --target-env vulkan1.1 -o "$spv/printf/shader.comp.spv" \
-  "$spv/shader-printf.comp" >/dev/null) || exit 1
+# The apps and shaders, built here into bin/bench/printf/ (`bash
+# bench/measure/printf.sh build` on a machine with cc and glslang; the
+# NVIDIA machine has neither: build first, carry bin/).
+pre=bin/bench/printf
+build() {
+  mkdir -p "$pre/spv/printf" || return 1
+  cp bin/bench/spv/*.spv "$pre/spv/" && cp bin/bench/spv/*.spv "$pre/spv/printf/" || return 1
+  # The variant: shader.comp with a printf at the end of its loop body.
+  sed -e 's/^#version 450$/#version 450\n#extension GL_EXT_debug_printf : require/' \
+      -e 's|^\(        acc += textureLod(texs\[k ^ 1u\], uv, 0.0);\)$|\1\n        if (pc.bias == 0xFFFFFFFFu) debugPrintfEXT("acc %v4f at %u of %u", acc, i, g);|' \
+      bench/scenes/shaders/shader.comp >"$pre/shader-printf.comp"
+  grep -q debugPrintfEXT "$pre/shader-printf.comp" || { echo "printf.sh: the shader did not take the printf" >&2; return 1; }
+  glslangValidator -g --target-env vulkan1.1 -o "$pre/spv/printf/shader.comp.spv" "$pre/shader-printf.comp" >/dev/null &&
+    spirv-val --target-env vulkan1.1 "$pre/spv/printf/shader.comp.spv" || return 1
+  cc -O2 -Wall -std=c11 -I internal/capp -o "$pre/printfapp" e2e/testdata/checks/printfapp.c internal/capp/capp.c \
+    -lvulkan -lpthread -lm || return 1
+  (cd e2e/testdata/checks && glslangValidator -g --target-env vulkan1.2 -o "$OLDPWD/$pre/printf_grid.comp.spv" \
+    printf_grid.comp >/dev/null)
+}
+if [ "${1:-}" = build ] || [ ! -x "$pre/printfapp" ]; then
+  build || { echo "printf.sh: cannot build $pre (make build bench-apps first; needs cc and glslang)" >&2; exit 1; }
+  [ "${1:-}" = build ] && exit 0
+fi
+spv=$pre/spv
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 run_scene() { # $1 spv dir, $2 output file
   hw_ours /usr/bin/time -f "%U %S" -o "$2.cpu" bin/bench/scene --scene shader --spv "$1" --warmup 2 --iters "$iters" \
@@ -64,14 +77,11 @@ w=$(cpu "$OUT"/printf-never-*.txt)
 awk -v p="$p" -v w="$w" 'BEGIN {printf "CPU per run (median): plain %.2f s, never-reached printf %.2f s: %.3fx\n", p, w, w / p}'
 
 echo "== 2. every invocation of a 1M-invocation dispatch prints"
-app=$OUT/printfapp
-cc -O2 -Wall -std=c11 -I internal/capp -o "$app" e2e/testdata/checks/printfapp.c internal/capp/capp.c \
-  -lvulkan -lpthread -lm || exit 1
-(cd e2e/testdata/checks && glslangValidator -g --target-env vulkan1.2 -o "$OUT/printf_grid.comp.spv" printf_grid.comp >/dev/null) || exit 1
+app=$pre/printfapp
 for mode in on off; do
   start=$(date +%s.%N)
   bin/gpuav-dbg run --headless --json "$OUT/printf-1m-$mode.json" --session "$OUT/printf-1m-$mode.gvs" \
-    --printf "$mode" --printf-buffer $((64 << 20)) -- "$app" --shaders "$OUT" --case grid --groups 1024 512 \
+    --printf "$mode" --printf-buffer $((64 << 20)) -- "$app" --shaders "$pre" --case grid --groups 1024 512 \
     >"$OUT/printf-1m-$mode.txt" 2>&1
   end=$(date +%s.%N)
   lines=$(python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(sum(g['count'] for g in r.get('printf', [])), r.get('printf_lines_lost', 0))" "$OUT/printf-1m-$mode.json")

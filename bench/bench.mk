@@ -24,7 +24,7 @@ RECORD_SPVS := $(BENCH_SPV)/record/oob_compute.comp.spv $(BENCH_SPV)/record/full
 
 .PHONY: bench-apps bench
 
-$(BENCH_SPV)/%.spv: bench/scenes/shaders/%
+$(BENCH_SPV)/%.spv: bench/scenes/shaders/% $(wildcard bench/scenes/shaders/*.glsl)
 	@mkdir -p $(BENCH_SPV)
 	cd bench/scenes/shaders && $(GLSLANG) $(EXAMPLES_GLSL_FLAGS) -o $(CURDIR)/$@.tmp $* >/dev/null
 	$(SPIRV_VAL) --target-env vulkan1.1 $@.tmp

@@ -27,10 +27,15 @@ func TestParseOutput(t *testing.T) {
 		Driver:  "llvmpipe Mesa 25.0.7-2~bpo12+1 (LLVM 15.0.6) (Vulkan 1.4.305)",
 		Size:    "dispatches=1000",
 		Khronos: true, Warmup: []int64{72455348}, Iters: []int64{37960363, 39804172, 29322143},
-		CheckOK: true, VkErrors: 3, Done: true,
+		CheckOK: true, VkErrors: 3, Done: true, HandErrors: -1,
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("ParseOutput:\n got %+v\nwant %+v", got, want)
+	}
+	for in, want := range map[string]int64{"bench: hand-errors 0\n": 0, "bench: hand-errors 1048412\n": 1048412} {
+		if o, err := ParseOutput(strings.NewReader(in)); err != nil || o.HandErrors != want {
+			t.Errorf("ParseOutput(%q): hand errors %d, %v; want %d", in, o.HandErrors, err, want)
+		}
 	}
 }
 
@@ -42,6 +47,7 @@ func TestParseOutputErrors(t *testing.T) {
 		{"bench: iter 0\n", "want an index and nanoseconds"},
 		{"bench: iter x 5\n", "invalid syntax"},
 		{"bench: vk-errors many\n", `bad count "many"`},
+		{"bench: hand-errors -1\n", `bad count "-1"`},
 		{"bench: frobnicate 1\n", `unknown key "frobnicate"`},
 	} {
 		_, err := ParseOutput(strings.NewReader(tc.in))
@@ -126,17 +132,22 @@ func TestReplaceSection(t *testing.T) {
 	}
 }
 
+// TestMarkdownGolden renders a results file of the first harness (three
+// configurations) and one with every configuration and the hot loop's
+// reference variants.
 func TestMarkdownGolden(t *testing.T) {
-	b, err := os.ReadFile("testdata/results.json")
-	if err != nil {
-		t.Fatal(err)
+	for _, name := range []string{"results", "results-hotloop"} {
+		b, err := os.ReadFile(filepath.Join("testdata", name+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r Results
+		if err := json.Unmarshal(b, &r); err != nil {
+			t.Fatal(err)
+		}
+		got := Markdown(&r)
+		golden.AssertString(t, filepath.Join("testdata", strings.Replace(name, "results", "markdown", 1)+".golden"), got)
 	}
-	var r Results
-	if err := json.Unmarshal(b, &r); err != nil {
-		t.Fatal(err)
-	}
-	got := Markdown(&r)
-	golden.AssertString(t, filepath.Join("testdata", "markdown.golden"), got)
 }
 
 func TestMet(t *testing.T) {
@@ -154,6 +165,12 @@ func TestMet(t *testing.T) {
 		gotT, gotB := s.Met()
 		if gotT != tc.wantTarget || gotB != tc.wantBeat {
 			t.Errorf("Met(%d,%d,%d, ≤%.2f) = %v,%v, want %v,%v", tc.none, tc.ours, tc.khronos, tc.target, gotT, gotB, tc.wantTarget, tc.wantBeat)
+		}
+		// With every check on measured, the target is judged on that run.
+		s.Median[ConfigOurs], s.Median[ConfigOursAll] = 1, tc.ours
+		gotT, gotB = s.Met()
+		if s.Judged() != ConfigOursAll || gotT != tc.wantTarget || gotB != tc.wantBeat {
+			t.Errorf("Met with every check %d: %s %v,%v, want %v,%v", tc.ours, s.Judged(), gotT, gotB, tc.wantTarget, tc.wantBeat)
 		}
 	}
 }
@@ -177,6 +194,14 @@ func TestRenderWrites(t *testing.T) {
 	}
 	if string(b) != "x\n<!-- bench:nvidia -->\n"+string(want)+"<!-- /bench:nvidia -->\ny\n" {
 		t.Errorf("rendered doc:\n%s", b)
+	}
+	// Two results files: one section, their tables in order.
+	md := filepath.Join(t.TempDir(), "two.md")
+	if err := run([]string{"-render", "testdata/results.json,testdata/results.json", "-md", md}); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(md); err != nil || string(b) != string(want)+"\n"+string(want) {
+		t.Errorf("two files rendered (%v):\n%s", err, b)
 	}
 	if err := run([]string{"-render", "testdata/results.json", "-section", "gpu"}); err == nil || !strings.Contains(err.Error(), `unknown section "gpu"`) {
 		t.Errorf("bad section: %v", err)

@@ -1,13 +1,16 @@
 // Command bench is the benchmark harness of gpuav-dbg (issue #7). It runs
-// each scene of bin/bench/scene with no layer, with our layer (every check
-// on) and with the Khronos validation layer with only GPU-AV on, the three
-// alternating in one run for several repetitions; it prints the medians and
+// each scene of bin/bench/scene with no layer, with our layer (its
+// defaults: every check) and with the Khronos validation layer with
+// only GPU-AV on (and a second Khronos version with -khronos2-layer-path),
+// alternating in one run for several repetitions, plus the scenes'
+// hand-checked reference variants with no layer; it prints the medians and
 // the ratios to no layer and writes them into a marked section of
 // docs/BENCHMARKS.md.
 //
 //	go run ./bench -preset lavapipe -write docs/BENCHMARKS.md
 //	bin/bench/harness -preset gpu -json results.json -md table.md
 //	go run ./bench -render results.json -section nvidia -write docs/BENCHMARKS.md
+//	go run ./bench -render timed.json,pipeline.json -section nvidia -write docs/BENCHMARKS.md
 //
 // Before timing, it checks every scene: a clean run under `gpuav-dbg run
 // --headless --json` must report zero errors, and a run with --oob (every
@@ -44,11 +47,13 @@ func run(args []string) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	preset := fs.String("preset", "lavapipe", "sizes: lavapipe (a CPU Vulkan on few cores) or gpu (the issue's sizes)")
 	reps := fs.Int("reps", 3, "repetitions; each runs every configuration once per scene")
-	scenes := fs.String("scenes", "dispatch,shader,draw,pipeline", "comma-separated scenes to run")
+	scenes := fs.String("scenes", "dispatch,shader,draw,hotloop-masked,hotloop-memory,pipeline", "comma-separated scenes to run")
 	binDir := fs.String("bin", "bin", "directory of gpuav-dbg, the layer and bench/scene")
 	khronosPath := fs.String("khronos-layer-path", "", "directory of VkLayer_khronos_validation.json (empty: the loader's search path)")
 	khronosManifest := fs.String("khronos-manifest", "/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json",
 		"Khronos layer manifest to read its version from (with -khronos-layer-path, the one there)")
+	khronos2Path := fs.String("khronos2-layer-path", "", "directory of a second Khronos layer's manifest (e.g. 1.4.309), run as a fifth configuration")
+	configs := fs.String("configs", "", "comma-separated configurations to run (default: none,gpuav-dbg,khronos and khronos2 with -khronos2-layer-path; gpuav-dbg-all switches every check on explicitly)")
 	skipChecks := fs.Bool("skip-checks", false, "skip the correctness runs before timing")
 	warmup := fs.Int("warmup", -1, "warm-up iterations of every scene run (default: the preset's)")
 	iters := fs.Int("iters", -1, "timed iterations of every scene run (default: the preset's)")
@@ -56,7 +61,7 @@ func run(args []string) error {
 	mdOut := fs.String("md", "", "write the section's markdown to this file")
 	write := fs.String("write", "", "update this markdown file's section (e.g. docs/BENCHMARKS.md)")
 	section := fs.String("section", "", "section to write: lavapipe or nvidia (default: lavapipe for -preset lavapipe, nvidia for gpu)")
-	render := fs.String("render", "", "do not run: render this results JSON file")
+	render := fs.String("render", "", "do not run: render these results JSON files (comma-separated; one section, their tables in order)")
 	command := fs.String("command", "", "the command to print in the doc (default: the harness's own command line)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -66,18 +71,19 @@ func run(args []string) error {
 	}
 
 	var res *Results
+	var parts []*Results // -render's files, each its own tables
 	if *render != "" {
-		b, err := os.ReadFile(*render)
-		if err != nil {
-			return fmt.Errorf("read results: %w", err)
+		for _, file := range strings.Split(*render, ",") {
+			r, err := readResults(file)
+			if err != nil {
+				return err
+			}
+			parts = append(parts, r)
 		}
-		res = new(Results)
-		if err := json.Unmarshal(b, res); err != nil {
-			return fmt.Errorf("results %s: %w", *render, err)
+		if len(parts) > 1 && *jsonOut != "" {
+			return fmt.Errorf("-json takes one results file, -render has %d", len(parts))
 		}
-		if len(res.Scenes) == 0 {
-			return fmt.Errorf("results %s: no scenes", *render)
-		}
+		res = parts[0]
 	} else {
 		p, ok := Presets[*preset]
 		if !ok {
@@ -108,9 +114,14 @@ func run(args []string) error {
 		if *khronosPath != "" && !flagSet(fs, "khronos-manifest") {
 			manifest = filepath.Join(*khronosPath, "VkLayer_khronos_validation.json")
 		}
-		h, err := NewHarness(*binDir, *khronosPath)
+		h, err := NewHarness(*binDir, *khronosPath, *khronos2Path)
 		if err != nil {
 			return err
+		}
+		if *configs != "" {
+			if err := h.Only(strings.Split(*configs, ",")); err != nil {
+				return err
+			}
 		}
 		res = &Results{
 			Preset:  *preset,
@@ -122,6 +133,10 @@ func run(args []string) error {
 			},
 			Command: cmd,
 			Reps:    *reps,
+			Configs: h.configs(),
+		}
+		if *khronos2Path != "" {
+			res.Layers.Khronos2 = KhronosVersion(filepath.Join(*khronos2Path, "VkLayer_khronos_validation.json"))
 		}
 		load := LoadAvg()
 		if !*skipChecks {
@@ -162,6 +177,18 @@ func run(args []string) error {
 	if err := writeFiles(res, *jsonOut, *mdOut); err != nil {
 		return err
 	}
+	if len(parts) > 1 {
+		var mds []string
+		for _, r := range parts {
+			mds = append(mds, Markdown(r))
+		}
+		md = strings.Join(mds, "\n")
+		if *mdOut != "" {
+			if err := os.WriteFile(*mdOut, []byte(md), 0o644); err != nil {
+				return fmt.Errorf("write markdown: %w", err)
+			}
+		}
+	}
 	if *write != "" {
 		doc, err := os.ReadFile(*write)
 		if err != nil {
@@ -180,6 +207,22 @@ func run(args []string) error {
 		fmt.Print(md)
 	}
 	return nil
+}
+
+// readResults reads a results file (-json).
+func readResults(file string) (*Results, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("read results: %w", err)
+	}
+	res := new(Results)
+	if err := json.Unmarshal(b, res); err != nil {
+		return nil, fmt.Errorf("results %s: %w", file, err)
+	}
+	if len(res.Scenes) == 0 {
+		return nil, fmt.Errorf("results %s: no scenes", file)
+	}
+	return res, nil
 }
 
 // writeFiles writes the results as JSON and as markdown, where asked.

@@ -23,7 +23,8 @@ func buildSceneShaders(t *testing.T, dir string) {
 	}
 	type job struct{ src, out string }
 	var jobs []job
-	for _, pat := range []string{"scenes/shaders/*", "corpus/*.comp", "corpus/*.vert", "corpus/*.frag"} {
+	for _, pat := range []string{"scenes/shaders/*.comp", "scenes/shaders/*.vert", "scenes/shaders/*.frag",
+		"corpus/*.comp", "corpus/*.vert", "corpus/*.frag"} {
 		files, _ := filepath.Glob(pat)
 		for _, f := range files {
 			out := filepath.Join(spv, filepath.Base(f)+".spv")
@@ -87,8 +88,14 @@ func TestScenesUnderReferee(t *testing.T) {
 		{"--scene", "shader", "--invocations", "256", "--loops", "8"},
 		{"--scene", "draw", "--draws", "32", "--sets", "4"},
 		{"--scene", "pipeline"},
+		{"--scene", "hotloop", "--variant", "masked", "--workgroups", "4"},
+		{"--scene", "hotloop", "--variant", "memory", "--workgroups", "4"},
 	} {
-		t.Run(sc[1], func(t *testing.T) {
+		name := sc[1]
+		if len(sc) > 3 && sc[2] == "--variant" {
+			name += "_" + sc[3]
+		}
+		t.Run(name, func(t *testing.T) {
 			args := append(sc, "--warmup", "1", "--iters", "1")
 			run, env, err := referee.Start(t.TempDir(), h.env(ConfigOurs))
 			if err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -45,21 +46,60 @@ func fmtDur(ns int64) string {
 
 // FormatScene is one scene's summary for the terminal.
 func FormatScene(s SceneResult) string {
-	return fmt.Sprintf("%-9s none %-9s gpuav-dbg %-9s (%.2f×)  khronos %-9s (%.2f×)\n", s.Name,
-		fmtDur(s.Median[ConfigNone]), fmtDur(s.Median[ConfigOurs]), s.Ratio(ConfigOurs),
-		fmtDur(s.Median[ConfigKhronos]), s.Ratio(ConfigKhronos))
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-15s none %-9s", s.Name, fmtDur(s.Median[ConfigNone]))
+	for _, c := range allConfigs[1:] {
+		if _, ok := s.Median[c]; ok {
+			fmt.Fprintf(&b, "  %s %s (%.2f×)", c, fmtDur(s.Median[c]), s.Ratio(c))
+		}
+	}
+	for _, ref := range s.Refs {
+		fmt.Fprintf(&b, "  %s %s (%.2f×)", refPrefix+ref, fmtDur(s.Median[refPrefix+ref]), s.Ratio(refPrefix+ref))
+	}
+	return b.String() + "\n"
 }
 
 var sceneTitles = map[string]string{
-	"dispatch": "dispatch-heavy",
-	"shader":   "shader-heavy",
-	"draw":     "draw-heavy",
-	"pipeline": "pipeline creation",
+	"dispatch":       "dispatch-heavy",
+	"shader":         "shader-heavy",
+	"draw":           "draw-heavy",
+	"hotloop-masked": "hot loop, masked index",
+	"hotloop-memory": "hot loop, index from memory",
+	"pipeline":       "pipeline creation",
+}
+
+// configTitle is a configuration's column title.
+func configTitle(r *Results, config string) string {
+	switch config {
+	case ConfigOurs:
+		if len(r.Configs) == 0 {
+			return "gpuav-dbg"
+		}
+		return "gpuav-dbg default"
+	case ConfigOursAll:
+		return "gpuav-dbg every check"
+	case ConfigKhronos:
+		if len(r.Configs) == 0 {
+			return "Khronos GPU-AV"
+		}
+		return "Khronos " + firstField(r.Layers.Khronos)
+	case ConfigKhronos2:
+		return "Khronos " + firstField(r.Layers.Khronos2)
+	}
+	return config
+}
+
+func firstField(s string) string {
+	if f := strings.Fields(s); len(f) > 0 {
+		return f[0]
+	}
+	return "?"
 }
 
 // Markdown renders the results as the body of a BENCHMARKS.md section.
 func Markdown(r *Results) string {
 	var b strings.Builder
+	configs := r.configs()
 	fmt.Fprintf(&b, "Produced by the harness (`bench/`) on %s, preset `%s`.\n\n", r.Date, r.Preset)
 	fmt.Fprintf(&b, "- Machine: %s, %d cores, %s", r.Machine.CPU, r.Machine.Cores, r.Machine.OS)
 	if r.Machine.Load != "" {
@@ -67,40 +107,55 @@ func Markdown(r *Results) string {
 	}
 	b.WriteString("\n")
 	fmt.Fprintf(&b, "- Device: %s; driver: %s\n", r.Device, r.Driver)
-	fmt.Fprintf(&b, "- Layers: gpuav-dbg %s (default checks); Khronos validation %s, GPU-AV only "+
+	khronos := "Khronos validation " + r.Layers.Khronos
+	if r.Layers.Khronos2 != "" {
+		khronos += " and " + r.Layers.Khronos2
+	}
+	ours := "(default checks)"
+	if slices.Contains(configs, ConfigOursAll) {
+		ours = "with its default checks and with every check on (`buffer_oob` and the element checks on sized arrays and plain bindings included)"
+	}
+	fmt.Fprintf(&b, "- Layers: gpuav-dbg %s %s; %s, GPU-AV only "+
 		"(core checks, shader validation, thread safety, object lifetimes, API parameters and unique handles "+
-		"disabled through `VkValidationFeaturesEXT`)\n", r.Layers.Ours, r.Layers.Khronos)
+		"disabled through `VkValidationFeaturesEXT`)\n", r.Layers.Ours, ours, khronos)
 	fmt.Fprintf(&b, "- Command: `%s`\n", r.Command)
-	fmt.Fprintf(&b, "- Method: %d repetitions, each running the three configurations one after the other "+
+	fmt.Fprintf(&b, "- Method: %d repetitions, each running the %s configurations one after the other "+
 		"(order rotated per repetition); a run's time is the median of its timed iterations "+
 		"(after its warm-up), measured inside the app; the table shows the median over the repetitions. "+
-		"Drivers' on-disk shader caches are off.\n\n", r.Reps)
-	b.WriteString("| scene | sizes (per iteration) | iterations | no layer | gpuav-dbg | ratio | Khronos GPU-AV | ratio | target | met |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|---|---|\n")
-	for _, s := range r.Scenes {
-		title := sceneTitles[s.Name]
-		if title == "" {
-			title = s.Name
-		}
-		target, beats := s.Met()
-		met := "yes"
-		switch {
-		case !target && !beats:
-			met = "**no** (over target, not below Khronos)"
-		case !target:
-			met = "**no** (over target; below Khronos)"
-		case !beats:
-			met = "**no** (not below Khronos)"
-		}
-		fmt.Fprintf(&b, "| %s | %s | %d + %d warm-up | %s | %s | %.2f× | %s | %.2f× | ≤ %.2f× | %s |\n",
-			title, strings.ReplaceAll(s.Size, " ", ", "), s.Iters, s.Warmup,
-			fmtDur(s.Median[ConfigNone]), fmtDur(s.Median[ConfigOurs]), s.Ratio(ConfigOurs),
-			fmtDur(s.Median[ConfigKhronos]), s.Ratio(ConfigKhronos), s.Target, met)
+		"Drivers' on-disk shader caches are off.", r.Reps, numberWord(len(configs)))
+	if slices.Contains(configs, ConfigOursAll) {
+		b.WriteString(" The target applies to gpuav-dbg with every check on.")
 	}
+	b.WriteString("\n\n")
+	b.WriteString("| scene | sizes (per iteration) | iterations |")
+	for _, c := range configs {
+		if c == ConfigNone {
+			b.WriteString(" no layer |")
+			continue
+		}
+		fmt.Fprintf(&b, " %s | ratio |", configTitle(r, c))
+	}
+	b.WriteString(" target | met |\n|---|---|---|" + strings.Repeat("---|", 2*len(configs)+1) + "\n")
+	for _, s := range r.Scenes {
+		fmt.Fprintf(&b, "| %s | %s | %d + %d warm-up |", title(s.Name), strings.ReplaceAll(s.Size, " ", ", "), s.Iters, s.Warmup)
+		for _, c := range configs {
+			if c == ConfigNone {
+				fmt.Fprintf(&b, " %s |", fmtDur(s.Median[c]))
+				continue
+			}
+			fmt.Fprintf(&b, " %s | %.2f× |", fmtDur(s.Median[c]), s.Ratio(c))
+		}
+		fmt.Fprintf(&b, " ≤ %.2f× | %s |\n", s.Target, metText(s))
+	}
+	refTable(&b, r)
 	b.WriteString("\nEach run's median, in repetition order:\n\n")
 	for _, s := range r.Scenes {
 		fmt.Fprintf(&b, "- %s:", s.Name)
-		for i, c := range Configs {
+		keys := append([]string(nil), configs...)
+		for _, ref := range s.Refs {
+			keys = append(keys, refPrefix+ref)
+		}
+		for i, c := range keys {
 			if i > 0 {
 				b.WriteString(";")
 			}
@@ -119,4 +174,50 @@ func Markdown(r *Results) string {
 	}
 	b.WriteString("\nEvery timed run printed `check ok` (its results verified on the CPU) and no validation error.\n")
 	return b.String()
+}
+
+func title(name string) string {
+	if t := sceneTitles[name]; t != "" {
+		return t
+	}
+	return name
+}
+
+func metText(s SceneResult) string {
+	target, beats := s.Met()
+	_, khronos := s.Median[ConfigKhronos]
+	switch {
+	case !target && !khronos:
+		return "**no** (over target)"
+	case !target && !beats:
+		return "**no** (over target, not below Khronos)"
+	case !target:
+		return "**no** (over target; below Khronos)"
+	case !beats:
+		return "**no** (not below Khronos)"
+	}
+	return "yes"
+}
+
+// refTable renders the reference variants' rows, if any scene has them.
+func refTable(b *strings.Builder, r *Results) {
+	head := false
+	for _, s := range r.Scenes {
+		for _, ref := range s.Refs {
+			if !head {
+				b.WriteString("\nHand-checked reference variants of the same shader, run with no layer in the same rotation " +
+					"(what an instrumentation could cost at best):\n\n| scene | variant | time | ratio to the scene's no layer |\n|---|---|---|---|\n")
+				head = true
+			}
+			k := refPrefix + ref
+			fmt.Fprintf(b, "| %s | %s | %s | %.2f× |\n", title(s.Name), ref, fmtDur(s.Median[k]), s.Ratio(k))
+		}
+	}
+}
+
+func numberWord(n int) string {
+	if n >= 0 && n < 7 {
+		return []string{"zero", "one", "two", "three", "four", "five", "six"}[n]
+	}
+	return fmt.Sprint(n)
 }

@@ -21,12 +21,15 @@ type Output struct {
 	CheckOK  bool    // "bench: check ok"
 	VkErrors int     // ERROR-severity debug-utils messages the app received
 	Done     bool    // "bench: done": the app finished
+	// HandErrors is what a hand-checked variant's own checks counted
+	// ("bench: hand-errors N"), -1 when the scene printed none.
+	HandErrors int64
 }
 
 // ParseOutput reads the scene app's "bench: ..." lines. Other lines are
 // ignored; a "bench:" line it cannot read is an error naming the line.
 func ParseOutput(r io.Reader) (Output, error) {
-	var o Output
+	o := Output{HandErrors: -1}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 1024*1024)
 	n := 0
@@ -79,6 +82,12 @@ func ParseOutput(r io.Reader) (Output, error) {
 				return o, bad(fmt.Errorf("bad count %q", val))
 			}
 			o.VkErrors = v
+		case "hand-errors":
+			v, err := strconv.ParseInt(val, 10, 64)
+			if err != nil || v < 0 {
+				return o, bad(fmt.Errorf("bad count %q", val))
+			}
+			o.HandErrors = v
 		case "done":
 			o.Done = true
 		default:

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,10 +12,11 @@ import (
 	"github.com/gpuav-dbg/gpuav-dbg/internal/cbuild"
 )
 
-// buildScene compiles scenes/scene.c (with internal/capp) and the dispatch
-// scene's shader into a temporary directory, as bench.mk does, and returns
-// the binary's path. Missing tools fail the test.
-func buildScene(t *testing.T) string {
+// buildScene compiles scenes/scene.c (with internal/capp) and the named
+// shaders of scenes/shaders (default: the dispatch scene's) into a
+// temporary directory, as bench.mk does, and returns the binary's path.
+// Missing tools fail the test.
+func buildScene(t *testing.T, shaders ...string) string {
 	t.Helper()
 	dir := t.TempDir()
 	spv := filepath.Join(dir, "spv")
@@ -25,9 +27,14 @@ func buildScene(t *testing.T) string {
 	if err := cbuild.App(bin, "bench/scenes/scene.c"); err != nil {
 		t.Fatal(err)
 	}
-	steps := [][]string{
-		{"glslangValidator", "-g", "--target-env", "vulkan1.1", "-o", filepath.Join(spv, "dispatch.comp.spv"), "scenes/shaders/dispatch.comp"},
-		{"spirv-val", "--target-env", "vulkan1.1", filepath.Join(spv, "dispatch.comp.spv")},
+	if len(shaders) == 0 {
+		shaders = []string{"dispatch.comp"}
+	}
+	var steps [][]string
+	for _, sh := range shaders {
+		out := filepath.Join(spv, sh+".spv")
+		steps = append(steps, []string{"glslangValidator", "-g", "--target-env", "vulkan1.1", "-o", out, "scenes/shaders/" + sh},
+			[]string{"spirv-val", "--target-env", "vulkan1.1", out})
 	}
 	for _, s := range steps {
 		if out, err := exec.Command(s[0], s[1:]...).CombinedOutput(); err != nil {
@@ -37,12 +44,10 @@ func buildScene(t *testing.T) string {
 	return bin
 }
 
-// TestSceneRuns runs the real dispatch scene on the machine's Vulkan device
-// with no layer, with our layer and an out-of-bounds index, and with the
-// Khronos layer's GPU-AV and the same index: the output parses, the results
-// check, and each layer reports the index 4 of the array of 4.
-func TestSceneRuns(t *testing.T) {
-	bin := buildScene(t)
+// testHarness is a Harness over the built layer and launcher in ../bin (the
+// test fails when the layer is not built), with XDG_RUNTIME_DIR set.
+func testHarness(t *testing.T) *Harness {
+	t.Helper()
 	binDir, err := filepath.Abs("../bin")
 	if err != nil {
 		t.Fatal(err)
@@ -50,26 +55,41 @@ func TestSceneRuns(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(binDir, "libVkLayer_gpuav_dbg.so")); err != nil {
 		t.Fatalf("our layer is not built (run make): %v", err)
 	}
-	h := &Harness{layerDir: binDir}
 	if os.Getenv("XDG_RUNTIME_DIR") == "" {
 		t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
 	}
-	argv := []string{bin, "--scene", "dispatch", "--dispatches", "16", "--warmup", "1", "--iters", "2"}
+	return &Harness{layerDir: binDir, launcher: filepath.Join(binDir, "gpuav-dbg")}
+}
 
+// runTestScene runs the scene binary with args in configuration config and
+// returns what it printed, parsed, and its stderr; a failing run fails the
+// test.
+func runTestScene(t *testing.T, h *Harness, bin, config string, args ...string) (Output, string) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = h.env(config)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s %v (%s): %v\n%s", bin, args, config, err, stderr.String())
+	}
+	o, err := ParseOutput(&stdout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o, stderr.String()
+}
+
+// TestSceneRuns runs the real dispatch scene on the machine's Vulkan device
+// with no layer, with our layer and an out-of-bounds index, and with the
+// Khronos layer's GPU-AV and the same index: the output parses, the results
+// check, and each layer reports the index 4 of the array of 4.
+func TestSceneRuns(t *testing.T) {
+	bin := buildScene(t)
+	h := testHarness(t)
 	run := func(config string, extra ...string) (Output, string) {
 		t.Helper()
-		cmd := exec.Command(bin, append(argv[1:], extra...)...)
-		cmd.Env = h.env(config)
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		if err := cmd.Run(); err != nil {
-			t.Fatalf("%s %v (%s): %v\n%s", bin, extra, config, err, stderr.String())
-		}
-		o, err := ParseOutput(&stdout)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return o, stderr.String()
+		return runTestScene(t, h, bin, config, append([]string{"--scene", "dispatch", "--dispatches", "16", "--warmup", "1", "--iters", "2"}, extra...)...)
 	}
 
 	o, stderr := run(ConfigNone)
@@ -101,5 +121,103 @@ func TestSceneRuns(t *testing.T) {
 	o, stderr = run(ConfigKhronos, "--oob")
 	if !o.Khronos || o.VkErrors == 0 || !strings.Contains(stderr, "Index of 4 used to index descriptor array of length 4") {
 		t.Errorf("--oob under Khronos GPU-AV: khronos=%v, %d errors\n%s", o.Khronos, o.VkErrors, stderr)
+	}
+}
+
+// hotLoopHandErrors is what the hand-checked hot-loop variants must count
+// with --oob over n workgroups: each buffer is bound with 512 of its 1024
+// words, so each read at word 512 or above fails; and for the memory
+// variants every 64th descriptor index word is 2 (one failure, the
+// iteration's reads skipped).
+func hotLoopHandErrors(workgroups uint32, masked bool) int64 {
+	var n int64
+	for g := uint32(0); g < workgroups*64; g++ {
+		w := g / 64
+		for i := uint32(0); i < 256; i++ {
+			if !masked && (w+i)&1023%64 == 63 {
+				n++
+				continue
+			}
+			if (g*7+i)&1023 >= 512 {
+				n++
+			}
+			if (g+i*13)&1023 >= 512 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// TestHotLoopScene runs every variant of the hot-loop scene small: clean
+// with no layer (results checked by the app, the hand-checked variants
+// counting no error), the hand-checked variants with --oob counting exactly
+// the failing accesses, and the masked and memory variants with --oob under
+// our layer with every check on, which must name the 2 KB range and the
+// index 2 of the array of 2. The masked variant's records, reported and
+// dropped (far more than the output buffer holds), are exactly its failing
+// reads: no claim past the capacity goes uncounted.
+func TestHotLoopScene(t *testing.T) {
+	bin := buildScene(t, "hotloop_masked.comp", "hotloop_memory.comp", "hotloop_naive.comp", "hotloop_hoisted.comp",
+		"hotloop_flag.comp", "hotloop_masked_flag.comp", "hotloop_masked_hoisted.comp")
+	h := testHarness(t)
+	const workgroups = 4
+	run := func(config, variant string, extra ...string) (Output, string) {
+		t.Helper()
+		return runTestScene(t, h, bin, config, append([]string{"--scene", "hotloop", "--variant", variant,
+			"--workgroups", "4", "--warmup", "0", "--iters", "1"}, extra...)...)
+	}
+	for _, tc := range []struct {
+		variant  string
+		hand     int64 // hand-errors with --oob; -1: the variant has no checks of its own
+		messages []string
+	}{
+		// (A group shows one of its records' values: which one depends on
+		// the order the invocations failed in.)
+		{"masked", -1, []string{"buffer_oob: (set = 0, binding = 0) Descriptor index ", " access out of bounds. Descriptor size is 2048 and highest byte accessed was "}},
+		{"memory", -1, []string{"descriptor_index_oob: (set = 0, binding = 0) Index of 2 used to index descriptor array of length 2.",
+			"buffer_oob: (set = 0, binding = 0) Descriptor index ", " access out of bounds. Descriptor size is 2048 and highest byte accessed was "}},
+		{"naive", hotLoopHandErrors(workgroups, false), nil},
+		{"hoisted", hotLoopHandErrors(workgroups, false), nil},
+		{"flag", hotLoopHandErrors(workgroups, false), nil},
+		{"masked_flag", hotLoopHandErrors(workgroups, true), nil},
+		{"masked_hoisted", hotLoopHandErrors(workgroups, true), nil},
+	} {
+		o, stderr := run(ConfigNone, tc.variant)
+		if err := validRun(o, stderr, ConfigNone, 1); err != nil || o.Size != fmt.Sprintf("variant=%s workgroups=4 invocations=256 loops=256", tc.variant) {
+			t.Errorf("%s, clean, no layer: %v, size %q", tc.variant, err, o.Size)
+		}
+		if want := min(tc.hand, 0); o.HandErrors != want {
+			t.Errorf("%s, clean: hand errors %d, want %d", tc.variant, o.HandErrors, want)
+		}
+		if tc.hand >= 0 {
+			if o, _ = run(ConfigNone, tc.variant, "--oob"); o.HandErrors != tc.hand {
+				t.Errorf("%s --oob: hand errors %d, want %d", tc.variant, o.HandErrors, tc.hand)
+			}
+			continue
+		}
+		r, err := h.launch([]string{bin, "--scene", "hotloop", "--variant", tc.variant, "--workgroups", "4",
+			"--warmup", "0", "--iters", "1", "--oob"}, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var all []string
+		for _, e := range r.Errors {
+			all = append(all, e.Check+": "+strings.TrimPrefix(e.Message, e.Check+": "))
+		}
+		if tc.variant == "masked" {
+			var n int64
+			for _, e := range r.Errors {
+				n += int64(e.Count)
+			}
+			if want := hotLoopHandErrors(workgroups, true); n+r.Dropped != want || r.Dropped == 0 {
+				t.Errorf("masked --oob: %d records reported, %d dropped; want %d in all, some dropped", n, r.Dropped, want)
+			}
+		}
+		for _, m := range tc.messages {
+			if !strings.Contains(strings.Join(all, "\n"), m) {
+				t.Errorf("%s --oob under gpuav-dbg, every check: no %q in\n%s", tc.variant, m, strings.Join(all, "\n"))
+			}
+		}
 	}
 }

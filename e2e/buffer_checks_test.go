@@ -113,9 +113,12 @@ func TestBufferOOBCheck(t *testing.T) {
 		code, r, out := bufApp.run(t, nil, []string{"--check", "buffer_oob=off"}, "--case", "ssbo_past_range")
 		requireSilent(t, code, r, out)
 	})
-	t.Run("off_by_default", func(t *testing.T) {
+	t.Run("on_by_default", func(t *testing.T) {
 		code, r, out := bufApp.run(t, nil, nil, "--case", "ssbo_past_range")
-		requireSilent(t, code, r, out)
+		if code != 1 || len(r.Errors) != 1 || r.Errors[0].Check != "buffer_oob" || r.Errors[0].Buffer == nil ||
+			r.Errors[0].Buffer.Offset != 16 || r.Errors[0].Buffer.Range != 16 {
+			t.Fatalf("default checks: exit %d, %d groups, want 1 and the buffer_oob write at 16 of 16\n%s", code, len(r.Errors), out)
+		}
 	})
 }
 
@@ -139,6 +142,6 @@ func TestBufferOOBAppValidForKhronos(t *testing.T) {
 	}
 }
 
-// bufferOn switches buffer_oob on: it is not a default check
-// (gpuav.DefaultChecks: it multiplies pipeline compile time).
+// bufferOn switches buffer_oob on explicitly (it is on by default too:
+// TestBufferOOBCheck/on_by_default).
 var bufferOn = []string{"--check", "buffer_oob=on"}

@@ -11,25 +11,37 @@ import (
 // descriptor_destroyed on a sized array (data[8], binding 1 PARTIALLY_BOUND
 // with a layout count of 8): a never-written element 2 and an element 3
 // whose buffer was destroyed after the write, in a compute, a vertex and a
-// fragment shader: one error each with the exact set, binding, index,
-// array length 8, action, coordinates, VUID and line; the failed load
-// yields 0 (value=1). The clean case reads element 1 (value=102) and
-// reports nothing.
+// fragment shader, and in a compute shader that reads in a loop whose
+// counter is the index (desc_loop.comp: the read runs behind its binding's
+// fact, which fails here): one error each with the exact set, binding,
+// index, array length 8, action, coordinates, VUID and line; the failed
+// load yields 0 (value=1). The clean case reads element 1 (value=102) and
+// reports nothing; in the loop also when every element is written, so
+// that the fact holds (loop_full: element 7, value=108).
 func TestDescriptorSizedArrayElements(t *testing.T) {
 	cases := []struct {
 		name, check, msg string
 		index            uint32
 	}{
-		{"sized_uninitialized", "descriptor_uninitialized",
+		{"uninitialized", "descriptor_uninitialized",
 			"(set = 0, binding = 1) Descriptor index 2 is uninitialized (never written).", 2},
-		{"sized_destroyed", "descriptor_destroyed",
+		{"destroyed", "descriptor_destroyed",
 			"(set = 0, binding = 1) Descriptor index 3 references a resource that was destroyed.", 3},
 	}
-	for _, st := range descStages {
-		file := strings.Replace(st.file, "desc.", "desc_sized.", 1)
+	type variant struct {
+		name, kase, file string // kase: descapp's case prefix
+		stage            int    // in descStages
+	}
+	var variants []variant
+	for i, st := range descStages {
+		variants = append(variants, variant{st.stage, "sized", strings.Replace(st.file, "desc.", "desc_sized.", 1), i})
+	}
+	variants = append(variants, variant{"compute_loop", "loop", "desc_loop.comp", 0})
+	for _, v := range variants {
+		st := descStages[v.stage]
 		for _, c := range cases {
-			t.Run(st.stage+"/"+c.name, func(t *testing.T) {
-				code, r, out := descApp.run(t, sizedOn, nil, "--stage", st.stage, "--case", c.name)
+			t.Run(v.name+"/"+c.name, func(t *testing.T) {
+				code, r, out := descApp.run(t, sizedOn, nil, "--stage", st.stage, "--case", v.kase+"_"+c.name)
 				if code != 1 {
 					t.Fatalf("exit code %d, want 1\n%s", code, out)
 				}
@@ -55,16 +67,20 @@ func TestDescriptorSizedArrayElements(t *testing.T) {
 				if fmt.Sprint(e.Coords) != fmt.Sprint(st.coords) {
 					t.Errorf("coords %v, want %v", e.Coords, st.coords)
 				}
-				if at := expectAt(t, file, c.check); !at.matches(e.Source.File, e.Source.Line, e.Source.Text) {
+				if at := expectAt(t, v.file, c.check); !at.matches(e.Source.File, e.Source.Line, e.Source.Text) {
 					t.Errorf("source %+v, want %s:%d %q", e.Source, at.file, at.line, at.text)
 				}
 			})
 		}
-		t.Run(st.stage+"/sized_clean", func(t *testing.T) {
+		t.Run(v.name+"/clean", func(t *testing.T) {
 			descApp.runClean(t, sizedOn, "value=102", "clean read must see data[1].v[0] = 101",
-				"--stage", st.stage, "--case", "sized_clean")
+				"--stage", st.stage, "--case", v.kase+"_clean")
 		})
 	}
+	t.Run("compute_loop/full", func(t *testing.T) {
+		descApp.runClean(t, nil, "value=108", "every element written: the read must see data[7].v[0] = 107",
+			"--stage", "compute", "--case", "loop_full")
+	})
 }
 
 // TestDescriptorSizedArrayKhronos: Khronos 1.3.239 GPU-AV reports the
@@ -113,15 +129,21 @@ func TestDescriptorSizedArrayChecksOff(t *testing.T) {
 	}
 }
 
-// TestDescriptorSizedElementsOffByDefault: without the setting, an
-// unwritten element of a sized array is not checked (the index still is).
-func TestDescriptorSizedElementsOffByDefault(t *testing.T) {
+// TestDescriptorSizedElementsOnByDefault: with no setting, an unwritten
+// element of a sized array is reported; VK_LAYER_GPUAV_DBG_SIZED_ELEMENT_CHECKS=0
+// gives back the element checks of runtime arrays only, and the access is
+// not checked (the index still is).
+func TestDescriptorSizedElementsOnByDefault(t *testing.T) {
 	code, r, out := descApp.run(t, nil, nil, "--stage", "compute", "--case", "sized_uninitialized")
+	if code != 1 || len(r.Errors) != 1 || r.Errors[0].Check != "descriptor_uninitialized" {
+		t.Fatalf("default checks: exit %d, %d groups, want 1 and one descriptor_uninitialized\n%s", code, len(r.Errors), out)
+	}
+	code, r, out = descApp.run(t, []string{"VK_LAYER_GPUAV_DBG_SIZED_ELEMENT_CHECKS=0"}, nil, "--stage", "compute", "--case", "sized_uninitialized")
 	requireSilent(t, code, r, out)
 }
 
 // sizedOn asks the layer for element checks on sized arrays and plain
-// bindings (off by default: gpuav.Options.SizedElementChecks).
+// bindings explicitly (they are on by default too).
 var sizedOn = []string{"VK_LAYER_GPUAV_DBG_SIZED_ELEMENT_CHECKS=1"}
 
 // TestDescriptorSpecLength: an array sized by a specialization constant

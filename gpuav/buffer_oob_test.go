@@ -48,13 +48,13 @@ func bufSites(t *testing.T, words []uint32) []bufSite {
 				}
 				name := m.Name(in.Words[3])
 				switch {
-				case strings.HasPrefix(name, "gpuav_buffer_in_range("):
+				case strings.HasPrefix(name, "gpuav_buffer_check("):
 					checks++
-				case strings.HasPrefix(name, "gpuav_report_buffer_oob("):
-					// shader, inst, stage, set, binding, index, offset, size, (range, length), flags
-					s := bufSite{set: konst(in.Words[7]), binding: konst(in.Words[8]), size: konst(in.Words[11]),
-						flags: konst(in.Words[13])}
-					off := m.Def(in.Words[10])
+				case strings.HasPrefix(name, "gpuav_report_buffer_check("):
+					// shader, inst, stage, (code, range), set, binding, index, offset, size, length, flags
+					s := bufSite{set: konst(in.Words[8]), binding: konst(in.Words[9]), size: konst(in.Words[12]),
+						flags: konst(in.Words[14])}
+					off := m.Def(in.Words[11])
 					for off.Opcode() == spirv.OpFunctionCall {
 						s.strides = append([]uint32{konst(off.Words[6])}, s.strides...)
 						off = m.Def(off.Words[4])
@@ -222,16 +222,24 @@ func TestDescribeBufferOOB(t *testing.T) {
 	}
 }
 
-// bufferLookups counts the calls of the range lookups and of the per-access
-// compare in an instrumented module.
-func bufferLookups(t *testing.T, words []uint32) (bindings, ranges, compares int) {
+// bufferLookups counts the per-binding lookups and the per-access checks
+// of an instrumented module, and lists its facts as (set, binding, length,
+// bound), function by function.
+func bufferLookups(t *testing.T, words []uint32) (bindings, checks int, facts [][4]uint32) {
 	t.Helper()
 	m, err := spirv.Parse(words)
 	if err != nil {
 		t.Fatal(err)
 	}
+	konst := func(id uint32) uint32 {
+		v, ok := m.ConstantValue(id)
+		if !ok {
+			t.Fatalf("%%%d is not a constant", id)
+		}
+		return v
+	}
 	for _, f := range m.Functions {
-		for _, b := range f.Blocks {
+		for bi, b := range f.Blocks {
 			for _, in := range b.Insts {
 				if in.Opcode() != spirv.OpFunctionCall {
 					continue
@@ -239,22 +247,25 @@ func bufferLookups(t *testing.T, words []uint32) (bindings, ranges, compares int
 				switch name := m.Name(in.Words[3]); {
 				case strings.HasPrefix(name, "gpuav_buffer_binding("):
 					bindings++
-				case strings.HasPrefix(name, "gpuav_buffer_range("):
-					ranges++
-				case strings.HasPrefix(name, "gpuav_buffer_in_range("):
-					compares++
+				case strings.HasPrefix(name, "gpuav_buffer_check("):
+					checks++
+				case strings.HasPrefix(name, "gpuav_binding_fact("):
+					if bi != 0 {
+						t.Errorf("a fact outside the entry block")
+					}
+					facts = append(facts, [4]uint32{konst(in.Words[4]), konst(in.Words[5]), konst(in.Words[6]), konst(in.Words[7])})
 				}
 			}
 		}
 	}
-	return bindings, ranges, compares
+	return bindings, checks, facts
 }
 
-// TestInstrumentBufferOOBHoist: the range lookups are shared. main's 40
-// reads of u, its write to out_ (constant descriptor index) and the two
-// accesses of b[i & 3u].x[0] += 1u need 3 binding lookups (u, b, out_) and
-// 3 range lookups (u[0], out_[0], b[i & 3u] once); helper's two reads of u
-// one of each in its own entry block. Every access keeps its compare.
+// TestInstrumentBufferOOBHoist: the per-binding lookups sit in the entry
+// blocks, once per function and binding: main's 40 reads of u, b[i & 3u]
+// and out_ (3), helper's u (1). Every access keeps its check (45); none is
+// in a loop, so none runs behind a fact (straight-line code keeps one plain
+// check per access: fewer blocks for the driver to compile).
 func TestInstrumentBufferOOBHoist(t *testing.T) {
 	for _, env := range []string{"vulkan1.0", "vulkan1.3"} {
 		t.Run(env, func(t *testing.T) {
@@ -265,18 +276,41 @@ func TestInstrumentBufferOOBHoist(t *testing.T) {
 					t.Fatal(err)
 				}
 				validate(t, res.Words, env)
-				bindings, ranges, compares := bufferLookups(t, res.Words)
-				// With the descriptor element checks on (nil: all), the
-				// load and the store of b[i & 3u] sit in two guarded
-				// branches of the descriptor pass: two range lookups.
-				wantRanges := 4
-				if checks == nil {
-					wantRanges = 5
+				bindings, n, facts := bufferLookups(t, res.Words)
+				if bindings != 4 || n != 45 || len(bufSites(t, res.Words)) != 45 || len(facts) != 0 {
+					t.Errorf("checks %v: %d binding lookups, %d checks, facts %v; want 4, 45, none", checks, bindings, n, facts)
 				}
-				if bindings != 4 || ranges != wantRanges || compares != 45 || len(bufSites(t, res.Words)) != 45 {
-					t.Errorf("checks %v: %d binding lookups, %d range lookups, %d compares; want 4, %d, 45",
-						checks, bindings, ranges, compares, wantRanges)
-				}
+			}
+		})
+	}
+}
+
+// TestInstrumentBufferOOBFacts: the bounded accesses in a loop run behind
+// their binding's fact, one per binding in the entry block with the
+// largest end the function's bounded accesses reach: u up to byte 528
+// (u.v[i * 4u]: the loop's compare bounds i by 7, but the analysis bounds
+// i * 4u through i's value, 8 after its last increment; u.v[g & 31u]
+// reaches 512), b up to 32 (b[i & 3u].x[i], a load and a store, i ≤ 7),
+// as many elements as the shader declares (1 and 4).
+// u.v[0] outside the loop and out_.o[g] (g unbounded) have none. Every
+// access keeps its check (6).
+func TestInstrumentBufferOOBFacts(t *testing.T) {
+	want := [][4]uint32{{0, 0, 1, 528}, {0, 1, 4, 32}}
+	for _, env := range []string{"vulkan1.0", "vulkan1.3"} {
+		t.Run(env, func(t *testing.T) {
+			src := compile(t, "buffer_oob_fact.comp", env)
+			res, err := Instrument(src, Options{ShaderID: 5, DescriptorSet: 3, SizedElementChecks: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			validate(t, res.Words, env)
+			_, n, facts := bufferLookups(t, res.Words)
+			slices.SortFunc(facts, func(a, b [4]uint32) int { return int(a[1]) - int(b[1]) })
+			if n != 6 || !slices.Equal(facts, want) {
+				t.Errorf("%d checks, facts %v; want 6, %v", n, facts, want)
+			}
+			if got := countOps(t, res.Words, "OpSelectionMerge"); got < 4*2+2 {
+				t.Errorf("%d selections, want a fact and a check for each of the 4 accesses behind facts, and 2 plain checks", got)
 			}
 		})
 	}

@@ -138,7 +138,7 @@ var Checks = []Check{
 		Default: true,
 		Title:   "Descriptor not written",
 		Help: "A shader used a descriptor that was never written (partially bound descriptor arrays must only be used where written). " +
-			"Runtime (bindless) arrays are always checked; sized arrays and plain bindings with VK_LAYER_GPUAV_DBG_SIZED_ELEMENT_CHECKS=1.",
+			"Runtime (bindless) arrays, sized arrays and plain bindings are checked; VK_LAYER_GPUAV_DBG_SIZED_ELEMENT_CHECKS=0 limits it to runtime arrays.",
 		Device:   descriptorIndexing,
 		describe: describeDescriptorState,
 		pass:     descriptorIndexPass,
@@ -149,19 +149,18 @@ var Checks = []Check{
 		Default: true,
 		Title:   "Descriptor uses a destroyed resource",
 		Help: "A shader used a descriptor whose buffer, image view or sampler was destroyed after the descriptor was written. " +
-			"Runtime (bindless) arrays are always checked; sized arrays and plain bindings with VK_LAYER_GPUAV_DBG_SIZED_ELEMENT_CHECKS=1.",
+			"Runtime (bindless) arrays, sized arrays and plain bindings are checked; VK_LAYER_GPUAV_DBG_SIZED_ELEMENT_CHECKS=0 limits it to runtime arrays.",
 		Device:   descriptorIndexing,
 		describe: describeDescriptorState,
 		pass:     descriptorIndexPass,
 	},
 	{
-		// Off by default: it checks every uniform and storage buffer
-		// access and so multiplies pipeline compile time (30-100x on
-		// lavapipe for check-dense shaders, docs/BENCHMARKS.md) until its
-		// failure path is made cheap.
-		ID:    CheckBufferOOB,
-		Codes: []RecordCode{{CodeBufferOOB, "BUFFER_OOB"}},
-		Title: "Buffer access out of bounds",
+		// On by default since its checks were made cheap
+		// (docs/decisions/cheap-checks.md).
+		ID:      CheckBufferOOB,
+		Codes:   []RecordCode{{CodeBufferOOB, "BUFFER_OOB"}},
+		Default: true,
+		Title:   "Buffer access out of bounds",
 		Help: "A shader read or wrote a storage or uniform buffer past the range bound to its descriptor (its offset and range, " +
 			"VK_WHOLE_SIZE and dynamic offsets resolved). gpuav-dbg skipped the access (a load yields zero). Bind a larger range or " +
 			"keep the access inside it. Under robustBufferAccess the access is defined and reported as a warning.",

@@ -60,6 +60,9 @@ type guarded struct {
 	// checks are the check ids the guard reports; none for a guard that
 	// reuses an earlier guard's result and reports nothing.
 	checks []string
+	// record is the static part of the site's records: what Decode puts
+	// back around the dynamic values the report writes.
+	record SiteRecord
 }
 
 // noHooks gives a pass the hooks it does not need.
@@ -120,11 +123,15 @@ func walk[S any](sh *shader, p sitePass[S]) int {
 					continue
 				}
 				in := b.Insts[j]
+				if sh.nextSite() >= 1<<RecordSiteBits {
+					sh.warnf("instruction %d: more than %d checked sites in one module: left unchecked", in.OrigIndex, 1<<RecordSiteBits)
+					continue
+				}
 				g, ok := p.guard(fn, b, j, s)
 				if !ok {
 					continue
 				}
-				sh.addSite(in, g.checks)
+				sh.addSite(in, g)
 				n++
 				if len(g.blocks) == 0 {
 					continue
@@ -190,9 +197,13 @@ func (sh *shader) warnf(format string, args ...any) {
 	sh.warnings = append(sh.warnings, fmt.Sprintf(format, args...))
 }
 
+// nextSite is the id the site being guarded will have: the guard's report
+// writes it into the records.
+func (sh *shader) nextSite() uint32 { return uint32(len(sh.sites)) }
+
 // addSite appends a guarded site to the table; its id is its position.
-func (sh *shader) addSite(in *spirv.Instruction, checks []string) {
-	sh.sites = append(sh.sites, Site{ID: len(sh.sites), Instruction: in.OrigIndex, Checks: checks})
+func (sh *shader) addSite(in *spirv.Instruction, g guarded) {
+	sh.sites = append(sh.sites, Site{ID: len(sh.sites), Instruction: in.OrigIndex, Checks: g.checks, Record: g.record})
 }
 
 // inLoopHeader reports whether block b is a loop header (its merge
@@ -258,6 +269,7 @@ func instrument(words []uint32, opt Options) (res Result, err error) {
 	res.ChecksAdded = len(sh.sites)
 	res.Sites = sh.sites
 	res.Printf = sh.printf
+	res.Stage = uint32(sh.stage.model)
 	return res, nil
 }
 

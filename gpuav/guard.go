@@ -43,6 +43,17 @@ type guardedAccess struct {
 	// null returns the value the access's result takes on F (called only
 	// when the access has a result, after F is emitted).
 	null func() uint32
+	// fact, when not 0, is a bool id computed in the function's entry
+	// block that, when true, proves the check passes (a bound decided for
+	// the whole binding, docs/decisions/cheap-checks.md): the head then
+	// branches on it first, and only when it is false does the check run
+	// (splitFact). then is called once per clone of the access.
+	fact uint32
+	// passed, when not nil with a fact, receives a bool id defined after
+	// the guard that is true where the access went ahead (a phi of true
+	// from the fact's side and the check's result), for later guards that
+	// reuse this one's result.
+	passed *uint32
 }
 
 // split splits block b of f at the access at j as g says: b becomes the
@@ -50,6 +61,9 @@ type guardedAccess struct {
 // Phis that named b as a predecessor name M. It returns false when g.check
 // does.
 func (g guardedAccess) split(m *spirv.Module, f *spirv.Function, b *spirv.Block, j int) ([]*spirv.Block, bool) {
+	if g.fact != 0 {
+		return g.splitFact(m, f, b, j)
+	}
 	// M takes over b's instructions from j on (slot j becomes the access's
 	// phi, or is dropped) without copying them: copying the rest of the
 	// block at every split made a block with many accesses quadratic. The
@@ -68,22 +82,8 @@ func (g guardedAccess) split(m *spirv.Module, f *spirv.Function, b *spirv.Block,
 	b.Insts = head.insts
 
 	then := &emitter{m: m}
-	var renamed map[uint32]uint32
-	if g.then != nil {
-		renamed = g.then(then)
-	}
+	accessID := g.cloneAccess(m, then)
 	in := g.access
-	access := in.Clone()
-	if renamed != nil {
-		renameOperands(m, access, renamed)
-	}
-	var accessID uint32
-	if in.ResultID() != 0 {
-		accessID = m.NewID()
-		access.SetResultID(accessID)
-		copyDecorations(m, in.ResultID(), accessID, false)
-	}
-	then.insts = append(then.insts, access)
 	then.void(spirv.OpBranch, mID)
 
 	fail := &emitter{m: m}
@@ -100,5 +100,90 @@ func (g guardedAccess) split(m *spirv.Module, f *spirv.Function, b *spirv.Block,
 		{Label: spirv.NewInstruction(spirv.OpLabel, tID), Insts: then.insts},
 		{Label: spirv.NewInstruction(spirv.OpLabel, fID), Insts: fail.insts},
 		{Label: spirv.NewInstruction(spirv.OpLabel, mID), Insts: merge.insts},
+	}, true
+}
+
+// cloneAccess emits into e what the access needs (then) and a clone of it
+// under a fresh result id, which it returns (0 when the access has none).
+func (g guardedAccess) cloneAccess(m *spirv.Module, e *emitter) uint32 {
+	var renamed map[uint32]uint32
+	if g.then != nil {
+		renamed = g.then(e)
+	}
+	in := g.access
+	access := in.Clone()
+	if renamed != nil {
+		renameOperands(m, access, renamed)
+	}
+	var id uint32
+	if in.ResultID() != 0 {
+		id = m.NewID()
+		access.SetResultID(id)
+		copyDecorations(m, in.ResultID(), id, false)
+	}
+	e.insts = append(e.insts, access)
+	return id
+}
+
+// splitFact is split for a guard with a fact: the check and its report run
+// only when the fact does not hold, and the access is cloned twice.
+//
+//	head: the instructions before it; OpSelectionMerge %M0
+//	      OpBranchConditional %fact %A %S
+//	A:    the access (a clone); OpBranch %M0
+//	S:    the check; OpSelectionMerge %M1; OpBranchConditional %ok %T %F
+//	T:    the access (another clone); OpBranch %M1
+//	F:    the report; OpBranch %M1
+//	M1:   a phi of T's result and the null value; OpBranch %M0
+//	M0:   a phi of A's and M1's results, and the rest of the block
+func (g guardedAccess) splitFact(m *spirv.Module, f *spirv.Function, b *spirv.Block, j int) ([]*spirv.Block, bool) {
+	rest := b.Insts[j:]
+	post := rest[1:]
+	aID, sID, tID, fID, m1ID, m0ID := m.NewID(), m.NewID(), m.NewID(), m.NewID(), m.NewID(), m.NewID()
+	s := &emitter{m: m}
+	ok, checked := g.check(s)
+	if !checked {
+		return nil, false
+	}
+	head := &emitter{m: m, insts: slices.Clip(g.pre)}
+	head.void(spirv.OpSelectionMerge, m0ID, uint32(spirv.SelectionControlNone))
+	head.void(spirv.OpBranchConditional, g.fact, aID, sID)
+	b.Insts = head.insts
+	s.void(spirv.OpSelectionMerge, m1ID, uint32(spirv.SelectionControlNone))
+	s.void(spirv.OpBranchConditional, ok, tID, fID)
+
+	a := &emitter{m: m}
+	aRes := g.cloneAccess(m, a)
+	a.void(spirv.OpBranch, m0ID)
+	t := &emitter{m: m}
+	tRes := g.cloneAccess(m, t)
+	t.void(spirv.OpBranch, m1ID)
+	fail := &emitter{m: m}
+	g.report(fail)
+	fail.void(spirv.OpBranch, m1ID)
+
+	in := g.access
+	m1 := &emitter{m: m}
+	merge := &emitter{m: m, insts: post}
+	if in.ResultID() != 0 {
+		phi := m1.op(spirv.OpPhi, in.ResultType(), tRes, tID, g.null(), fID)
+		rest[0] = spirv.NewInstruction(spirv.OpPhi, in.ResultType(), in.ResultID(), aRes, aID, phi, m1ID)
+		merge.insts = rest
+	}
+	if g.passed != nil {
+		*g.passed = m.NewID()
+		phi := spirv.NewInstruction(spirv.OpPhi, m.TypeBool(), *g.passed, m.ConstantTrue(), aID, ok, m1ID)
+		merge.insts = append([]*spirv.Instruction{phi}, merge.insts...)
+	}
+	m1.void(spirv.OpBranch, m0ID)
+	retargetPhis(f, post, b.ID(), m0ID)
+	label := func(id uint32) *spirv.Instruction { return spirv.NewInstruction(spirv.OpLabel, id) }
+	return []*spirv.Block{
+		{Label: label(aID), Insts: a.insts},
+		{Label: label(sID), Insts: s.insts},
+		{Label: label(tID), Insts: t.insts},
+		{Label: label(fID), Insts: fail.insts},
+		{Label: label(m1ID), Insts: m1.insts},
+		{Label: label(m0ID), Insts: merge.insts},
 	}, true
 }

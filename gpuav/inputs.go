@@ -20,13 +20,20 @@ package gpuav
 //	| bound-sets entry: 0           | N, the number of set indices                    |
 //	|   1 .. N                      | per set index: offset of its set state block    |
 //	| set state block: 0            | B, the number of bindings (highest + 1)         |
-//	|   1+3b, 2+3b, 3+3b            | binding b: descriptor type (VkDescriptorType,   |
+//	|   1+4b .. 4+4b                | binding b: descriptor type (VkDescriptorType,   |
 //	|                               | DescTypeUnused when absent), array length        |
-//	|                               | (variable count resolved), offset of elements   |
+//	|                               | (variable count resolved), offset of elements,  |
+//	|                               | floor (below)                                   |
 //	| element                       | DescElemWords(type) words: resource id (0 never |
 //	|                               | written, DescDestroyed destroyed); for buffers   |
 //	|                               | the bound range in bytes (dynamic offsets       |
 //	|                               | applied), for texel buffers the texel count     |
+//
+// A binding's floor summarises its elements for checks decided once per
+// binding (docs/decisions/cheap-checks.md): for uniform and storage
+// buffers the smallest bound range over the elements, an unwritten or
+// destroyed element counting as 0; for other types 1 when every element is
+// written and alive, else 0.
 //
 // Set state blocks are shared between the actions that bind the same set
 // (with the same dynamic offsets) in one submit.
@@ -47,7 +54,7 @@ const (
 	InputInitialBytes = 64 * 1024
 
 	// DescBindingWords is the size of one binding's entry in a set block.
-	DescBindingWords = 3
+	DescBindingWords = 4
 	// DescTypeUnused marks a binding number the set layout does not have.
 	DescTypeUnused = 0xFFFFFFFF
 	// DescDestroyed is the element state of a descriptor whose resource

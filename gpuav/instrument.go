@@ -38,11 +38,14 @@ type Result struct {
 	Instrumented bool
 	// ChecksAdded counts the guarded instructions (len(Sites)).
 	ChecksAdded int
-	// Sites lists the guarded instructions in the order they were guarded.
+	// Sites lists the guarded instructions in the order they were guarded:
+	// the site table that Decode needs to read the module's records.
 	Sites []Site
 	// Printf lists the debugPrintfEXT calls that write lines, by
 	// PrintfSite.ID.
 	Printf []PrintfSite
+	// Stage is the execution model of the module's entry points.
+	Stage uint32
 	// Warnings name constructs that were left uninstrumented and why.
 	Warnings []string
 	// Notes say what was changed on purpose and is no check skipped (the
@@ -63,6 +66,8 @@ type Site struct {
 	// earlier guard's result (the same descriptor and index in one block)
 	// and reports nothing itself.
 	Checks []string
+	// Record is the static part of the site's records.
+	Record SiteRecord
 }
 
 // Instrument adds the enabled checks to a module. On any error the caller

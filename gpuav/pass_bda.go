@@ -129,10 +129,13 @@ func (p *bdaChecker) guard(fn *function, b *spirv.Block, j int, s bdaAccess) (gu
 		report: func(fail *emitter) {
 			stage := sh.stage.emit(fail)
 			fail.op(spirv.OpFunctionCall, m.TypeVoid(), report,
-				m.ConstantUint32(sh.opt.ShaderID), m.ConstantUint32(uint32(in.OrigIndex)), stage,
+				m.ConstantUint32(sh.opt.ShaderID), m.ConstantUint32(sh.nextSite()), stage,
 				a, sizeID, m.ConstantUint32(s.flags))
 		},
 		null: func() uint32 { return null },
 	}.split(m, fn.f, b, j)
-	return guarded{blocks: blocks, checks: []string{CheckBDAOOB}}, ok
+	// Records: the size (p2) static, the rest dynamic (the flags gain the
+	// nearest-buffer bit in the shader).
+	record := dynamicRecord([RecordParams]uint32{2: s.size}, 0, 1, -1, 2, 3, 4, 5)
+	return guarded{blocks: blocks, checks: []string{CheckBDAOOB}, record: record}, ok
 }

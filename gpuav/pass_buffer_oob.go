@@ -2,6 +2,7 @@ package gpuav
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/gpuav-dbg/gpuav-dbg/spirv"
 )
@@ -30,18 +31,31 @@ const (
 //	       (offset, overflow): constant parts folded, dynamic indices
 //	       added by gpuav_buffer_offset_add (index * ArrayStride or
 //	       MatrixStride or component size)
-//	       %rl = the element's (range, length): hoisted, see bufferChecker
-//	       %ok = OpFunctionCall %bool gpuav_buffer_in_range %off size %rl.x
+//	       %cr = OpFunctionCall gpuav_buffer_check %bind %index %off size checks
+//	       %ok = code (%cr.x) is 0
 //	       OpSelectionMerge %M None
 //	       OpBranchConditional %ok %T %F
 //	T: the access; OpBranch %M
-//	F: stage words; OpFunctionCall gpuav_report_buffer_oob ...; OpBranch %M
+//	F: stage words; OpFunctionCall gpuav_report_buffer_check ...; OpBranch %M
 //	M: %result = OpPhi %type %access %T %null %F ... the rest of B
 //
-// Every access is checked: the bound range is only known at submit (a
-// range may be as small as 1 byte), so no offset is provably inside it.
-// The pass runs after the descriptor index pass, so an access it guards
-// there is checked here only once its index is known to be in bounds.
+// %bind (gpuav_buffer_binding) is looked up once per function and
+// binding, in its entry block. For a sized array or a plain binding the
+// check also covers the element's state (descriptor_uninitialized,
+// descriptor_destroyed) and an index past a variable-count binding's
+// elements, which the descriptor pass leaves to it.
+//
+// A bounded access (docs/decisions/cheap-checks.md), one into a sized
+// array or plain binding whose offset has a static upper bound, is decided
+// once per binding: the entry block compares the largest end of the
+// function's bounded accesses to the binding with the binding's floor
+// (gpuav_binding_fact), and the access runs unchecked when that holds
+// (guardedAccess.fact); the check above runs only when it does not.
+//
+// The range is known only at submit (a range may be as small as 1 byte),
+// so no offset is provably inside it on its own. The pass runs after the
+// descriptor index pass, so an access it guards there is checked here only
+// once its index is known to be in bounds.
 var bufferOOBPass = &passSpec{
 	name:      "buffer_oob",
 	after:     []string{"descriptor_index"},
@@ -49,39 +63,34 @@ var bufferOOBPass = &passSpec{
 	run:       func(sh *shader) int { return walk(sh, &bufferChecker{sh: sh}) },
 }
 
-// rangeKey names one element's range lookup: (set, binding) and the array
-// index, a constant value (konst) or an id.
-type rangeKey struct {
-	set, binding, index uint32
-	konst               bool
-}
-
-// bufferChecker is the buffer_oob pass over one shader. It shares range
-// lookups between the accesses of one function: the per-binding part
-// (gpuav_buffer_binding) and the range of a constant element are computed
-// once in the function's entry block; the range of an element with a
-// dynamic index once per block of the original code (the blocks guard
-// splits off stay dominated by the first lookup).
+// bufferChecker is the buffer_oob pass over one shader. It shares the
+// per-binding lookups between the accesses of one function.
 type bufferChecker struct {
 	sh       *shader
 	bindings map[[2]uint32]uint32 // (set, binding) → gpuav_buffer_binding result
-	ranges   map[rangeKey]uint32  // constant elements → gpuav_buffer_range result
-	local    map[rangeKey]uint32  // dynamic elements of the current block
+	facts    map[[2]uint32]*bindingFact
 }
+
+// bindingFact is the entry block's gpuav_binding_fact of one binding: the
+// call, whose bound operand grows with each bounded access the pass finds,
+// and its result.
+type bindingFact struct {
+	call  *spirv.Instruction
+	bound uint64
+}
+
+// factBoundOperand is the word of gpuav_binding_fact's call holding its
+// bound argument (result type, result, function, set, binding, length, bound).
+const factBoundOperand = 7
 
 func (p *bufferChecker) skip() bool { return false }
 
 func (p *bufferChecker) beginFunction(*function) {
 	p.bindings = map[[2]uint32]uint32{}
-	p.ranges = map[rangeKey]uint32{}
-	p.local = map[rangeKey]uint32{}
+	p.facts = map[[2]uint32]*bindingFact{}
 }
 
-func (p *bufferChecker) beginBlock(_ *function, continued bool) {
-	if !continued {
-		clear(p.local) // a new block of the original code
-	}
-}
+func (p *bufferChecker) beginBlock(*function, bool) {}
 
 func (p *bufferChecker) match(fn *function, b *spirv.Block, j int) (bufferAccess, bool) {
 	sh := p.sh
@@ -134,6 +143,10 @@ type bufferAccess struct {
 	set, binding uint32
 	// descIndex is the descriptor array index id, 0 for a plain binding.
 	descIndex uint32
+	// length is the sized array's length (1 for a plain binding); runtime
+	// says the variable is a runtime array (length 0).
+	length  uint32
+	runtime bool
 	// offset is the constant part of the byte offset; terms the dynamic.
 	offset uint64
 	terms  []offsetTerm
@@ -169,6 +182,7 @@ func bufferAccessOf(m *spirv.Module, s *layoutSizes, ptr uint32) (bufferAccess, 
 	}
 	sc := spirv.StorageClass(vt.Words[2])
 	t := vt.Words[3]
+	acc.length = 1
 	if td := m.Def(t); td != nil && (td.Opcode() == spirv.OpTypeArray || td.Opcode() == spirv.OpTypeRuntimeArray) {
 		if len(indices) == 0 {
 			return acc, fmt.Errorf("access to a whole descriptor array")
@@ -176,6 +190,12 @@ func bufferAccessOf(m *spirv.Module, s *layoutSizes, ptr uint32) (bufferAccess, 
 		acc.descIndex = indices[0]
 		indices = indices[1:]
 		t = td.Words[2]
+		acc.length, acc.runtime = 0, true
+		if td.Opcode() == spirv.OpTypeArray {
+			if n, ok := m.ConstantValue(td.Words[3]); ok {
+				acc.length, acc.runtime = n, false
+			}
+		}
 	}
 	_, block := m.Decoration(t, spirv.DecorationBlock)
 	_, bufferBlock := m.Decoration(t, spirv.DecorationBufferBlock)
@@ -225,42 +245,152 @@ func (p *bufferChecker) guard(fn *function, b *spirv.Block, j int, acc bufferAcc
 		sh.warnf("instruction %d: access yields a pointer: left unchecked", in.OrigIndex)
 		return guarded{}, false
 	}
-	fns := sh.lib.functions("gpuav_buffer_binding", "gpuav_buffer_range", "gpuav_buffer_in_range",
-		"gpuav_buffer_offset_add", "gpuav_report_buffer_oob")
-	inRange, report := fns[2], fns[4]
-	v2 := m.TypeVector(m.TypeUint32(), 2)
-	var idx, off, set, binding, size, rl uint32
-	blocks, ok := guardedAccess{
+	fns := sh.lib.functions("gpuav_buffer_binding", "gpuav_buffer_check", "gpuav_buffer_offset_add", "gpuav_report_buffer_check")
+	u := m.TypeUint32()
+	v2 := m.TypeVector(u, 2)
+	checks := p.elementChecks(acc)
+	var idx, off, bind, cr uint32
+	end, bounded := p.bounded(fn, b, acc)
+	g := guardedAccess{
 		pre: append([]*spirv.Instruction(nil), b.Insts[:j]...),
 		check: func(head *emitter) (uint32, bool) {
 			var ok bool
-			idx, off, ok = p.offset(head, in, acc, v2, fns[3])
+			idx, off, ok = p.offset(head, in, acc, v2, fns[2], bounded)
 			if !ok {
 				return 0, false
 			}
-			set, binding, size = m.ConstantUint32(acc.set), m.ConstantUint32(acc.binding), m.ConstantUint32(acc.size)
-			rl = p.lookupRange(fn, head, acc, idx, v2, fns[0], fns[1])
-			rng := head.op(spirv.OpCompositeExtract, m.TypeUint32(), rl, 0)
-			return head.op(spirv.OpFunctionCall, m.TypeBool(), inRange, off, size, rng), true
+			bind = p.binding(fn, acc, fns[0])
+			cr = head.op(spirv.OpFunctionCall, v2, fns[1], bind, idx, off, m.ConstantUint32(acc.size), m.ConstantUint32(checks))
+			code := head.op(spirv.OpCompositeExtract, u, cr, 0)
+			return head.op(spirv.OpIEqual, m.TypeBool(), code, m.ConstantUint32(0)), true
 		},
 		access: in,
 		report: func(fail *emitter) {
 			stage := sh.stage.emit(fail)
-			fail.op(spirv.OpFunctionCall, m.TypeVoid(), report,
-				m.ConstantUint32(sh.opt.ShaderID), m.ConstantUint32(uint32(in.OrigIndex)), stage,
-				set, binding, idx, off, size, rl, m.ConstantUint32(acc.flags))
+			length := fail.op(spirv.OpCompositeExtract, u, bind, 1)
+			fail.op(spirv.OpFunctionCall, m.TypeVoid(), fns[3],
+				m.ConstantUint32(sh.opt.ShaderID), m.ConstantUint32(sh.nextSite()), stage, cr,
+				m.ConstantUint32(acc.set), m.ConstantUint32(acc.binding), idx, off, m.ConstantUint32(acc.size),
+				length, m.ConstantUint32(acc.flags))
 		},
 		null: func() uint32 { return nullValue(m, in.ResultType()) },
-	}.split(m, fn.f, b, j)
-	return guarded{blocks: blocks, checks: []string{CheckBufferOOB}}, ok
+	}
+	if bounded && sh.an.safeIndex().inLoop(fn.f, b) {
+		g.fact = p.fact(fn, acc, end)
+	}
+	blocks, ok := g.split(m, fn.f, b, j)
+	return guarded{blocks: blocks, checks: bufferCheckIDs(checks), record: bufferRecord(acc)}, ok
+}
+
+// bufferRecord is the static part of a buffer check's records
+// (gpuav_report_buffer_check): set, binding, size and flags; the dynamic
+// values are the index (p2), the offset or, for the descriptor codes, the
+// length (p3), the range (p5) and the length (p6, above the flags).
+func bufferRecord(acc bufferAccess) SiteRecord {
+	r := dynamicRecord([RecordParams]uint32{acc.set, acc.binding, 0, 0, acc.size, 0, acc.flags}, -1, -1, 0, 1, -1, 2, 3)
+	r.Shift[6] = BufferFlagBits
+	return r
+}
+
+// elementChecks returns the gpuav_check_descriptor bits (stateCheck*) the
+// access's check covers besides its range: for a sized array or a plain
+// binding, with the element checks of sized arrays on
+// (Options.SizedElementChecks), those that are on (the descriptor pass
+// leaves them to this pass, descriptorChecker.bufferCovers) and the index
+// against a variable-count binding's elements; none for a runtime array,
+// whose descriptor checks the descriptor pass makes.
+func (p *bufferChecker) elementChecks(acc bufferAccess) uint32 {
+	opt := p.sh.opt
+	if acc.runtime || !opt.SizedElementChecks {
+		return 0
+	}
+	var bits uint32
+	if opt.enabled(CheckDescriptorIndexOOB) {
+		bits |= stateCheckIndex
+	}
+	if opt.enabled(CheckDescriptorUninit) {
+		bits |= stateCheckUninit
+	}
+	if opt.enabled(CheckDescriptorDestroyed) {
+		bits |= stateCheckDestroyed
+	}
+	return bits
+}
+
+// bufferCheckIDs names the checks a buffer guard reports.
+func bufferCheckIDs(bits uint32) []string {
+	ids := []string{CheckBufferOOB}
+	for _, c := range []struct {
+		bit uint32
+		id  string
+	}{{stateCheckIndex, CheckDescriptorIndexOOB}, {stateCheckUninit, CheckDescriptorUninit}, {stateCheckDestroyed, CheckDescriptorDestroyed}} {
+		if bits&c.bit != 0 {
+			ids = append(ids, c.id)
+		}
+	}
+	return ids
+}
+
+// bounded returns the largest end (byte offset + size) an access into a
+// sized array or a plain binding can reach, when every dynamic term of its
+// offset has an upper bound (safe_index.go: constants, masks, clamps, loop
+// counters) and the end fits in 32 bits.
+func (p *bufferChecker) bounded(fn *function, b *spirv.Block, acc bufferAccess) (uint64, bool) {
+	if acc.runtime {
+		return 0, false
+	}
+	end := acc.offset + uint64(acc.size)
+	for _, t := range acc.terms {
+		hi, ok := p.sh.an.safeIndex().upperBound(fn.f, b, t.index)
+		if !ok || hi > math.MaxUint32 {
+			return 0, false
+		}
+		end += hi * uint64(t.stride)
+	}
+	return end, end <= math.MaxUint32
+}
+
+// fact returns the binding's fact (gpuav_binding_fact in the entry block,
+// once per function and binding), its bound raised to end.
+func (p *bufferChecker) fact(fn *function, acc bufferAccess, end uint64) uint32 {
+	m := p.sh.m
+	bk := [2]uint32{acc.set, acc.binding}
+	f, found := p.facts[bk]
+	if !found {
+		fnID := p.sh.lib.function("gpuav_binding_fact")
+		fn.entry.op(spirv.OpFunctionCall, m.TypeBool(), fnID, m.ConstantUint32(acc.set), m.ConstantUint32(acc.binding),
+			m.ConstantUint32(acc.length), m.ConstantUint32(uint32(end)))
+		f = &bindingFact{call: fn.entry.insts[len(fn.entry.insts)-1], bound: end}
+		p.facts[bk] = f
+	}
+	if end > f.bound {
+		f.bound = end
+		f.call.Words[factBoundOperand] = m.ConstantUint32(uint32(end))
+	}
+	return f.call.ResultID()
+}
+
+// binding returns the binding's gpuav_buffer_binding lookup, emitted into
+// the function's entry block the first time.
+func (p *bufferChecker) binding(fn *function, acc bufferAccess, bindingFn uint32) uint32 {
+	m := p.sh.m
+	bk := [2]uint32{acc.set, acc.binding}
+	bind, found := p.bindings[bk]
+	if !found {
+		bind = fn.entry.op(spirv.OpFunctionCall, m.TypeVector(m.TypeUint32(), 2), bindingFn,
+			m.ConstantUint32(acc.set), m.ConstantUint32(acc.binding))
+		p.bindings[bk] = bind
+	}
+	return bind
 }
 
 // offset emits the descriptor index as a uint (idx, a constant for a plain
 // binding or a constant index) and the access's byte offset as a uvec2
 // (v2) (offset, overflow): the constant part folded, each dynamic term
-// added by gpuav_buffer_offset_add (add). False when the index is not a 32-bit
-// integer (warned).
-func (p *bufferChecker) offset(head *emitter, in *spirv.Instruction, acc bufferAccess, v2, add uint32) (idx, off uint32, ok bool) {
+// added by gpuav_buffer_offset_add (add), or, for a bounded access, whose
+// offset cannot overflow, by a plain multiply and add. False when the
+// index is not a 32-bit integer (warned).
+func (p *bufferChecker) offset(head *emitter, in *spirv.Instruction, acc bufferAccess, v2, add uint32, bounded bool) (idx, off uint32, ok bool) {
 	m := p.sh.m
 	idx = m.ConstantUint32(0)
 	if v, isConst := m.ConstantValue(acc.descIndex); acc.descIndex != 0 && isConst {
@@ -277,39 +407,18 @@ func (p *bufferChecker) offset(head *emitter, in *spirv.Instruction, acc bufferA
 	if acc.offset > 0xFFFFFFFF {
 		lo, ovf = 0xFFFFFFFF, 1
 	}
+	if bounded {
+		u := m.TypeUint32()
+		sum := m.ConstantUint32(lo)
+		for _, t := range acc.terms {
+			x := head.op(spirv.OpIMul, u, head.asUint(t.index, m.Def(t.index).ResultType()), m.ConstantUint32(t.stride))
+			sum = head.op(spirv.OpIAdd, u, sum, x)
+		}
+		return idx, head.op(spirv.OpCompositeConstruct, v2, sum, m.ConstantUint32(0)), true
+	}
 	off = head.op(spirv.OpCompositeConstruct, v2, m.ConstantUint32(lo), m.ConstantUint32(ovf))
 	for _, t := range acc.terms {
 		off = head.op(spirv.OpFunctionCall, v2, add, off, head.asUint(t.index, m.Def(t.index).ResultType()), m.ConstantUint32(t.stride))
 	}
 	return idx, off, true
-}
-
-// lookupRange returns the (range, length) of the element acc lands in:
-// the binding's lookup (bindingFn) and a constant element's range
-// (rangeFn) hoisted to the entry block, a dynamic element's range emitted
-// into head once per block of the original code.
-func (p *bufferChecker) lookupRange(fn *function, head *emitter, acc bufferAccess, idx, v2, bindingFn, rangeFn uint32) uint32 {
-	m := p.sh.m
-	key := rangeKey{set: acc.set, binding: acc.binding, konst: true}
-	if v, ok := m.ConstantValue(acc.descIndex); acc.descIndex != 0 && ok {
-		key.index = v
-	} else if acc.descIndex != 0 {
-		key.index, key.konst = acc.descIndex, false
-	}
-	bk := [2]uint32{acc.set, acc.binding}
-	bind, found := p.bindings[bk]
-	if !found {
-		bind = fn.entry.op(spirv.OpFunctionCall, v2, bindingFn, m.ConstantUint32(acc.set), m.ConstantUint32(acc.binding))
-		p.bindings[bk] = bind
-	}
-	lookups, where := p.ranges, &fn.entry
-	if !key.konst {
-		lookups, where = p.local, head
-	}
-	rl, found := lookups[key]
-	if !found {
-		rl = where.op(spirv.OpFunctionCall, v2, rangeFn, bind, idx)
-		lookups[key] = rl
-	}
-	return rl
 }

@@ -50,6 +50,8 @@ type descriptorChecker struct {
 	// checked maps (variable, index value) to the first guard's "ok" in
 	// the current block of the original code.
 	checked map[[2]uint32]uint32
+	// facts maps (set, binding) to the function's gpuav_binding_fact.
+	facts map[[2]uint32]uint32
 }
 
 func (p *descriptorChecker) skip() bool { return false }
@@ -58,6 +60,7 @@ func (p *descriptorChecker) beginFunction(fn *function) {
 	p.uses = useCounts(p.sh.m, fn.f)
 	p.bindings = map[[2]uint32]uint32{}
 	p.checked = map[[2]uint32]uint32{}
+	p.facts = map[[2]uint32]uint32{}
 }
 
 func (p *descriptorChecker) beginBlock(_ *function, continued bool) {
@@ -77,6 +80,9 @@ func (p *descriptorChecker) match(fn *function, b *spirv.Block, j int) (site, bo
 	// The descriptor-state path (descriptor_state.go) covers runtime
 	// arrays and the uninitialized/destroyed checks.
 	s.state = stateChecks(sh.opt, s)
+	if p.bufferCovers(s) {
+		s.state = 0 // buffer_oob's check covers the element's state
+	}
 	if s.state == 0 && (s.runtime || s.plain || !sh.opt.enabled(CheckDescriptorIndexOOB)) {
 		return s, false
 	}
@@ -96,6 +102,47 @@ func (p *descriptorChecker) match(fn *function, b *spirv.Block, j int) (site, bo
 		s.prior = p.checked[s.key]
 	}
 	return s, true
+}
+
+// bufferCovers reports whether the buffer_oob pass will check this access
+// through a sized array or a plain binding of buffer blocks, the element's
+// state and a variable-count binding's length included
+// (bufferChecker.elementChecks): the descriptor pass then checks at most
+// the index against the shader's array length.
+func (p *descriptorChecker) bufferCovers(s site) bool {
+	sh, in := p.sh, s.inst
+	if s.runtime || !sh.opt.enabled(CheckBufferOOB) || len(s.chain) != 0 {
+		return false
+	}
+	k := pointerOperand(in.Opcode())
+	if k == 0 || k >= len(in.Words) || in.Opcode() == spirv.OpArrayLength {
+		return false
+	}
+	if rt := sh.m.Def(in.ResultType()); in.ResultID() != 0 && rt != nil && rt.Opcode() == spirv.OpTypePointer {
+		return false
+	}
+	_, err := bufferAccessOf(sh.m, sh.an.layoutSizes(), in.Words[k])
+	return err == nil
+}
+
+// fact returns, for a site whose only checks are the element's state
+// (its index is provably in range), the binding's fact: every element
+// written and alive, as many as the shader declares
+// (gpuav_binding_fact in the entry block, once per function and binding);
+// 0 for other sites.
+func (p *descriptorChecker) fact(fn *function, s site) uint32 {
+	if s.runtime || s.state == 0 || s.state&stateCheckIndex != 0 || s.prior != 0 {
+		return 0
+	}
+	m := p.sh.m
+	key := [2]uint32{s.set, s.binding}
+	if id, ok := p.facts[key]; ok {
+		return id
+	}
+	id := fn.entry.op(spirv.OpFunctionCall, m.TypeBool(), p.sh.lib.function("gpuav_binding_fact"),
+		m.ConstantUint32(s.set), m.ConstantUint32(s.binding), m.ConstantUint32(s.length), m.ConstantUint32(1))
+	p.facts[key] = id
+	return id
 }
 
 // checks names the checks a site's guard reports.
@@ -394,8 +441,13 @@ func (p *descriptorChecker) guard(fn *function, b *spirv.Block, j int, s site) (
 	j = indexOf(b.Insts, s.inst)
 	u := m.TypeUint32()
 	var idx, code, length, okID uint32
+	fact := p.fact(fn, s)
+	clones := 0
+	var passed uint32
 	blocks, ok := guardedAccess{
-		pre: append([]*spirv.Instruction(nil), b.Insts[:j]...),
+		fact:   fact,
+		passed: &passed,
+		pre:    append([]*spirv.Instruction(nil), b.Insts[:j]...),
 		check: func(head *emitter) (uint32, bool) {
 			if s.prior != 0 {
 				okID = s.prior
@@ -406,7 +458,15 @@ func (p *descriptorChecker) guard(fn *function, b *spirv.Block, j int, s site) (
 			okID, code, length = p.check(fn, head, s, idx, length)
 			return okID, true
 		},
-		then:   func(then *emitter) map[uint32]uint32 { return cloneChain(then, s.chain, removed) },
+		then: func(then *emitter) map[uint32]uint32 {
+			// With a fact the access is cloned twice: the first clone of a
+			// moved load copies its decorations, the second takes them over.
+			clones++
+			if fact != 0 && clones == 1 {
+				return cloneChain(then, s.chain, nil)
+			}
+			return cloneChain(then, s.chain, removed)
+		},
 		access: s.inst,
 		report: func(fail *emitter) {
 			if s.prior != 0 {
@@ -414,7 +474,7 @@ func (p *descriptorChecker) guard(fn *function, b *spirv.Block, j int, s site) (
 			}
 			stage := sh.stage.emit(fail)
 			void := m.TypeVoid()
-			args := []uint32{report, m.ConstantUint32(sh.opt.ShaderID), m.ConstantUint32(uint32(s.inst.OrigIndex)), stage}
+			args := []uint32{report, m.ConstantUint32(sh.opt.ShaderID), m.ConstantUint32(sh.nextSite()), stage}
 			if s.state != 0 {
 				args = append(args, code)
 			}
@@ -427,9 +487,14 @@ func (p *descriptorChecker) guard(fn *function, b *spirv.Block, j int, s site) (
 		return guarded{}, false
 	}
 	if s.prior == 0 && len(s.inner) == 0 {
+		if fact != 0 {
+			okID = passed // the check itself, behind the fact, does not dominate what follows
+		}
 		p.checked[s.key] = okID
 	}
-	return guarded{blocks: blocks, checks: s.checks()}, true
+	// Records: set and binding static, the index (p2) and length (p3) dynamic.
+	record := dynamicRecord([RecordParams]uint32{s.set, s.binding}, -1, -1, 0, 1)
+	return guarded{blocks: blocks, checks: s.checks(), record: record}, true
 }
 
 // guardable returns the index's type, or warns and returns false when the

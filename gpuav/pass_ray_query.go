@@ -144,7 +144,7 @@ func (p *rayQueryChecker) guard(fn *function, b *spirv.Block, j int, _ struct{})
 	stage := sh.stage.emit(fail)
 	cull := fail.asUint(in.Words[rqCull], typeOf(m, in.Words[rqCull]))
 	fail.op(spirv.OpFunctionCall, m.TypeVoid(), report,
-		m.ConstantUint32(sh.opt.ShaderID), m.ConstantUint32(uint32(in.OrigIndex)), stage, code, flags, cull,
+		m.ConstantUint32(sh.opt.ShaderID), m.ConstantUint32(sh.nextSite()), stage, code, flags, cull,
 		in.Words[rqOrig], in.Words[rqTmin], in.Words[rqDir], in.Words[rqTmax])
 	fail.void(spirv.OpBranch, mID)
 
@@ -160,7 +160,7 @@ func (p *rayQueryChecker) guard(fn *function, b *spirv.Block, j int, _ struct{})
 	return guarded{blocks: []*spirv.Block{
 		{Label: spirv.NewInstruction(spirv.OpLabel, fID), Insts: fail.insts},
 		{Label: spirv.NewInstruction(spirv.OpLabel, mID), Insts: merge.insts},
-	}, checks: []string{CheckRayQuery}}, true
+	}, checks: []string{CheckRayQuery}, record: dynamicRecord([RecordParams]uint32{}, 0, 1, 2, 3, 4, 5, 6)}, true
 }
 
 // typeOf returns the result type of id's definition, or 0.

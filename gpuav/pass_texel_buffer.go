@@ -223,10 +223,13 @@ func (p *texelChecker) guard(fn *function, b *spirv.Block, j int, acc texelAcces
 		report: func(fail *emitter) {
 			stage := sh.stage.emit(fail)
 			fail.op(spirv.OpFunctionCall, m.TypeVoid(), report,
-				m.ConstantUint32(sh.opt.ShaderID), m.ConstantUint32(uint32(in.OrigIndex)), stage,
+				m.ConstantUint32(sh.opt.ShaderID), m.ConstantUint32(sh.nextSite()), stage,
 				set, binding, idx, coord, r, m.ConstantUint32(acc.flags))
 		},
 		null: func() uint32 { return nullValue(m, in.ResultType()) },
 	}.split(m, fn.f, b, j)
-	return guarded{blocks: blocks, checks: []string{CheckTexelBufferOOB}}, ok
+	// Records: set, binding and flags static; the index (p2), coordinate
+	// (p3), texel count (p4) and length (p6) dynamic.
+	record := dynamicRecord([RecordParams]uint32{acc.set, acc.binding, 5: acc.flags}, -1, -1, 0, 1, 2, -1, 3)
+	return guarded{blocks: blocks, checks: []string{CheckTexelBufferOOB}, record: record}, ok
 }

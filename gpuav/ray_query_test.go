@@ -52,7 +52,7 @@ func TestInstrumentRayQueryValid(t *testing.T) {
 			}
 			validate(t, res.Words, env)
 			// The initialize keeps its original instruction index, and
-			// the report names it.
+			// the report names its site, whose table entry names it.
 			m, err := spirv.Parse(res.Words)
 			if err != nil {
 				t.Fatal(err)
@@ -69,8 +69,8 @@ func TestInstrumentRayQueryValid(t *testing.T) {
 				for _, b := range f.Blocks {
 					for _, in := range b.Insts {
 						if in.Opcode() == spirv.OpFunctionCall && m.Name(in.Words[3]) == "gpuav_report_ray_query(u1;u1;vu4;u1;u1;u1;vf3;f1;vf3;f1;" {
-							if got := m.Def(in.Words[5]); got != nil {
-								named = append(named, got.Words[3])
+							if site, ok := m.ConstantValue(in.Words[5]); ok && int(site) < len(res.Sites) {
+								named = append(named, uint32(res.Sites[site].Instruction))
 							}
 						}
 					}

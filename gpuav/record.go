@@ -1,20 +1,28 @@
 package gpuav
 
+import "slices"
+
 // RecordFormatVersion is the version of the record and buffer layouts below.
 // It travels in the wire protocol's hello so a decoder can refuse records it
-// does not understand.
-const RecordFormatVersion = 1
+// does not understand. Version 2: a record carries a site id and the
+// dynamic values only; the static ones are in the module's site table.
+const RecordFormatVersion = 2
 
 // The output buffer is one storage buffer per command buffer, bound at
 // binding OutputBinding of the layer's descriptor set:
 //
 //	struct GpuavOutput {
-//	    uint written;   // words claimed by atomicAdd, may exceed len(data)
-//	    uint dropped;   // records that did not fit
+//	    uint written;   // records claimed by atomicAdd, may exceed the capacity
 //	    uint reserved0;
 //	    uint reserved1;
+//	    uint reserved2;
 //	    uint data[];    // records, RecordWords words each
 //	};
+//
+// A check that fails claims a record with one atomicAdd on written; a
+// claim past the capacity, all the records but the last, writes the last
+// record, a sink Decode never reads. The records that did not fit are
+// written minus the capacity, exactly (up to 2^32 claims per submission).
 //
 // The action buffer is a uniform buffer at binding ActionBinding: before
 // every draw, dispatch or trace-rays command the layer binds a set whose
@@ -27,23 +35,26 @@ const (
 
 	// OutputHeaderWords is the number of words before data[].
 	OutputHeaderWords = 4
-	// OutputWrittenWord and OutputDroppedWord index the header.
+	// OutputWrittenWord indexes the header.
 	OutputWrittenWord = 0
-	OutputDroppedWord = 1
 )
 
-// A record is RecordWords words:
+// A record is RecordWords words, four uvec4s; a site writes the third and
+// fourth only when it has more than two and six dynamic values:
 //
-//	| word | meaning                                                    |
-//	|------|------------------------------------------------------------|
-//	| 0    | record size in words (RecordWords)                         |
-//	| 1    | shader id, given by the layer when it instrumented the module |
-//	| 2    | instruction index in the original module                   |
-//	| 3    | stage: the SPIR-V ExecutionModel value                     |
-//	| 4-6  | stage-specific words (see StageWords)                      |
-//	| 7    | action index inside the command buffer                     |
-//	| 8    | check code (CheckCode)                                     |
-//	| 9-15 | check-specific parameters (see CheckCode)                  |
+//	| word  | meaning                                                    |
+//	|-------|------------------------------------------------------------|
+//	| 0     | shader id, given by the layer when it instrumented the module (0: not written) |
+//	| 1     | site (Site.ID, bits 0-23) and check code (CheckCode, bits 24-31) |
+//	| 2, 3  | dynamic values 0 and 1                                      |
+//	| 4-6   | stage-specific words (see StageWords)                      |
+//	| 7     | action index inside the command buffer                     |
+//	| 8-11  | dynamic values 2-5                                          |
+//	| 12-14 | dynamic values 6-8                                          |
+//
+// The site's SiteRecord says which check parameter each dynamic value is,
+// and holds the static ones (set, binding, access size, flags...): Decode
+// puts them back together into a Record.
 //
 // Stage-specific words, as in the Khronos design (floats stored as bits):
 //
@@ -59,16 +70,54 @@ const (
 const (
 	RecordWords = 16
 
-	RecordSizeWord        = 0
-	RecordShaderIDWord    = 1
-	RecordInstructionWord = 2
-	RecordStageWord       = 3
-	RecordStage0Word      = 4
-	RecordActionWord      = 7
-	RecordCheckWord       = 8
-	RecordParam0Word      = 9
-	RecordParams          = RecordWords - RecordParam0Word
+	RecordShaderIDWord = 0
+	RecordSiteWord     = 1
+	RecordStage0Word   = 4
+	RecordActionWord   = 7
+	// RecordParams is the number of check parameters of a Record.
+	RecordParams = 7
+	// RecordDynamic is the number of dynamic values a record holds.
+	RecordDynamic = 9
+	// RecordSiteBits is the width of the site id in word 1.
+	RecordSiteBits = 24
 )
+
+// recordDynamicWords are the words of the dynamic values, in order.
+var recordDynamicWords = [RecordDynamic]int{2, 3, 8, 9, 10, 11, 12, 13, 14}
+
+// SiteRecord is the static part of a site's records: the check parameters
+// the shader does not write, and where the ones it writes go.
+type SiteRecord struct {
+	// Params are the static parameters (0 where a dynamic value goes).
+	Params [RecordParams]uint32
+	// Dynamic gives, for each parameter, the dynamic value (1 + its index)
+	// that is ORed into it shifted left by Shift; 0 for a static one.
+	Dynamic [RecordParams]uint8
+	Shift   [RecordParams]uint8
+}
+
+// dynamicRecord returns a SiteRecord whose parameter i is dynamic value
+// order[i] (-1: static, from params).
+func dynamicRecord(params [RecordParams]uint32, order ...int) SiteRecord {
+	r := SiteRecord{Params: params}
+	for i, d := range order {
+		if d >= 0 {
+			r.Dynamic[i] = uint8(d + 1)
+		}
+	}
+	return r
+}
+
+// expand fills in a record's parameters from its dynamic values.
+func (r SiteRecord) expand(dyn [RecordDynamic]uint32) [RecordParams]uint32 {
+	p := r.Params
+	for i, d := range r.Dynamic {
+		if d > 0 && int(d) <= RecordDynamic {
+			p[i] |= dyn[d-1] << r.Shift[i]
+		}
+	}
+	return p
+}
 
 // CheckCode is word 8 of a record: which check failed. The codes and
 // their parameters are listed with the check registry (checks.go).
@@ -92,45 +141,71 @@ type Output struct {
 	// Dropped counts records the shaders could not write because the
 	// buffer was full.
 	Dropped uint32
-	// Malformed counts records with a size word other than RecordWords,
-	// which the decoder skipped.
+	// Malformed counts records whose shader or site the decoder did not
+	// know (or whose site table says another check), which it skipped.
 	Malformed int
 }
 
+// SiteTable gives a shader's sites (Result.Sites) and its stage (the
+// execution model of its entry points), or false for a shader it does not
+// know.
+type SiteTable func(shaderID uint32) (sites []Site, stage uint32, ok bool)
+
 // Decode reads the records of an output buffer (the whole buffer, header
-// included, as words). It never panics: a short buffer yields no records.
-func Decode(buf []uint32) Output {
+// included, as words), expanding each with its site's static values. It
+// never panics: a short buffer yields no records.
+func Decode(buf []uint32, table SiteTable) Output {
 	var out Output
 	if len(buf) < OutputHeaderWords {
 		return out
 	}
-	out.Dropped = buf[OutputDroppedWord]
 	data := buf[OutputHeaderWords:]
-	written := int(buf[OutputWrittenWord])
-	if written > len(data) || written < 0 {
-		written = len(data)
+	capacity := uint32(max(len(data)/RecordWords-1, 0)) // the last record is the sink
+	written := buf[OutputWrittenWord]
+	if written > capacity {
+		out.Dropped = written - capacity
+		written = capacity
 	}
-	for off := 0; off+RecordWords <= written; off += RecordWords {
-		r := data[off : off+RecordWords]
-		if r[RecordSizeWord] == 0 {
-			// Claimed but not yet written; can happen only if a shader
-			// was interrupted. Skip it.
+	for i := 0; i < int(written); i++ {
+		r := data[i*RecordWords : (i+1)*RecordWords]
+		if r[RecordShaderIDWord] == 0 {
+			// Claimed but not written; can happen only if a shader was
+			// interrupted. Skip it.
 			continue
 		}
-		if r[RecordSizeWord] != RecordWords {
+		rec, ok := decodeRecord(r, table)
+		if !ok {
 			out.Malformed++
 			continue
 		}
-		rec := Record{
-			ShaderID:    r[RecordShaderIDWord],
-			Instruction: r[RecordInstructionWord],
-			Stage:       r[RecordStageWord],
-			ActionIndex: r[RecordActionWord],
-			Code:        CheckCode(r[RecordCheckWord]),
-		}
-		copy(rec.StageWords[:], r[RecordStage0Word:RecordStage0Word+3])
-		copy(rec.Params[:], r[RecordParam0Word:])
 		out.Records = append(out.Records, rec)
 	}
 	return out
+}
+
+// decodeRecord expands one record, false when its site is unknown.
+func decodeRecord(r []uint32, table SiteTable) (Record, bool) {
+	sites, stage, ok := table(r[RecordShaderIDWord])
+	id := r[RecordSiteWord] & (1<<RecordSiteBits - 1)
+	if !ok || int(id) >= len(sites) {
+		return Record{}, false
+	}
+	site := sites[id]
+	rec := Record{
+		ShaderID:    r[RecordShaderIDWord],
+		Instruction: uint32(site.Instruction),
+		Stage:       stage,
+		ActionIndex: r[RecordActionWord],
+		Code:        CheckCode(r[RecordSiteWord] >> RecordSiteBits),
+	}
+	if !slices.Contains(site.Checks, rec.Code.CheckID()) {
+		return Record{}, false
+	}
+	var dyn [RecordDynamic]uint32
+	for i, w := range recordDynamicWords {
+		dyn[i] = r[w]
+	}
+	copy(rec.StageWords[:], r[RecordStage0Word:RecordStage0Word+3])
+	rec.Params = site.Record.expand(dyn)
+	return rec, true
 }

@@ -71,28 +71,59 @@ func (a *safeIndex) inBounds(f *spirv.Function, b *spirv.Block, index, length ui
 		return false
 	}
 	a.fn, a.cur = f, a.funcs[f]
-	hi, ok := a.bound(index)
-	if ok && hi < uint64(length) {
+	if hi, ok := a.bound(index); ok && hi < uint64(length) {
 		return true
 	}
-	blk := a.facts().blockOf(b)
+	limit, ok := a.upperBound(f, b, index)
+	return ok && limit < uint64(length)
+}
+
+// inLoop reports whether block b of function f is inside a structured
+// loop: dominated by a loop header and not by that loop's merge block.
+func (a *safeIndex) inLoop(f *spirv.Function, b *spirv.Block) bool {
+	if a == nil || f == nil || b == nil {
+		return false
+	}
+	a.fn, a.cur = f, a.funcs[f]
+	ff := a.facts()
+	blk := ff.blockOf(b)
 	if blk < 0 {
 		return false
 	}
-	w := a.width(index)
-	if w == 0 {
-		return false
+	for _, l := range ff.loops {
+		if ff.dominates(l[0], blk) && (l[1] < 0 || !ff.dominates(l[1], blk)) {
+			return true
+		}
 	}
-	g := a.guard(index, blk)
+	return false
+}
+
+// upperBound returns an upper bound of the 32-bit (or narrower) integer
+// id's value where it is used in block b of function f: its value's bound,
+// tightened by the comparisons guarding b. ok is false when neither bounds
+// it.
+func (a *safeIndex) upperBound(f *spirv.Function, b *spirv.Block, id uint32) (uint64, bool) {
+	if a == nil || f == nil || b == nil {
+		return 0, false
+	}
+	a.fn, a.cur = f, a.funcs[f]
 	limit := uint64(math.MaxUint64)
-	if g.uok {
-		limit = g.u
+	hi, ok := a.bound(id)
+	if ok {
+		limit = hi
 	}
-	// A signed comparison bounds the value only when it is non-negative.
-	if g.sok && ok && hi <= signedMax(w) {
-		limit = min(limit, g.s)
+	blk := a.facts().blockOf(b)
+	if w := a.width(id); blk >= 0 && w != 0 {
+		g := a.guard(id, blk)
+		if g.uok {
+			limit = min(limit, g.u)
+		}
+		// A signed comparison bounds the value only when it is non-negative.
+		if g.sok && ok && hi <= signedMax(w) {
+			limit = min(limit, g.s)
+		}
 	}
-	return limit < uint64(length)
+	return limit, limit != math.MaxUint64
 }
 
 // bound returns an upper bound of id's value (its bit pattern as an
@@ -843,6 +874,7 @@ type funcFacts struct {
 	idom   []int                      // immediate dominator; entry: itself; unreachable: -1
 	pos    map[uint32]instPos         // result id → where it is defined
 	vars   map[uint32]*varFacts       // OpVariable Function of integer type
+	loops  [][2]int                   // (header, merge) of each structured loop
 }
 
 type blockFacts struct {
@@ -944,6 +976,11 @@ func (a *safeIndex) buildFacts(fn *spirv.Function) *funcFacts {
 				return k
 			}
 			return -1
+		}
+		for _, in := range b.Insts {
+			if in.Opcode() == spirv.OpLoopMerge && len(in.Words) > 1 {
+				f.loops = append(f.loops, [2]int{i, target(in.Words[1])})
+			}
 		}
 		switch t.Opcode() {
 		case spirv.OpBranch:

@@ -1133,6 +1133,7 @@ static uint32_t write_set(writer *wr, const dset *s, const uint32_t *dyn, uint32
         const dbinding *db = &s->b[b];
         uint32_t at = blk + 1 + b * GPUAVDBG_DESC_BINDING_WORDS;
         put(wr, at, db->type);
+        put(wr, at + 3, 0); /* floor: nothing known yet */
         if (db->type == GPUAVDBG_DESC_TYPE_UNUSED) {
             put(wr, at + 1, 0);
             put(wr, at + 2, 0);
@@ -1144,6 +1145,10 @@ static uint32_t write_set(writer *wr, const dset *s, const uint32_t *dyn, uint32
         put(wr, at + 2, el);
         if (el >= wr->cap)
             continue; /* will not fit: only count */
+        /* The floor (gpuav/inputs.go): for buffers the smallest range, an
+         * unwritten or destroyed element counting as 0; else 1 when every
+         * element is written and alive. */
+        uint32_t floor = UINT32_MAX;
         for (uint32_t i = 0; i < db->count; i++) {
             const delem *e = &s->e[db->first + i];
             uint32_t st = res_state(e->id);
@@ -1151,6 +1156,8 @@ static uint32_t write_set(writer *wr, const dset *s, const uint32_t *dyn, uint32
                 res_state(e->id2) == GPUAVDBG_DESC_DESTROYED)
                 st = GPUAVDBG_DESC_DESTROYED;
             put(wr, el + i * stride, st);
+            if (st == 0 || st == GPUAVDBG_DESC_DESTROYED)
+                floor = 0;
             if (stride == 1)
                 continue;
             uint32_t extra = 0;
@@ -1173,7 +1180,10 @@ static uint32_t write_set(writer *wr, const dset *s, const uint32_t *dyn, uint32
                 extra = vi ? vi->texels : UINT32_MAX;
             }
             put(wr, el + i * stride + 1, extra);
+            if (is_buffer(db->type) && extra < floor)
+                floor = extra;
         }
+        put(wr, at + 3, is_buffer(db->type) ? floor : floor != 0);
     }
     return blk;
 }

@@ -1038,10 +1038,10 @@ uint32_t gpuavdbg_printf_words(device_data *dd)
  * no submission that uses it is pending (the layer waits after each). */
 void gpuavdbg_unit_zero(out_unit *u)
 {
-    uint32_t written = u->words[0];
-    if (written > GPUAVDBG_DATA_WORDS)
-        written = GPUAVDBG_DATA_WORDS;
-    memset(u->words + GPUAVDBG_HEADER_WORDS, 0, (size_t)written * 4);
+    uint32_t written = u->words[0]; /* records claimed (gpuav/record.go) */
+    if (written > GPUAVDBG_RECORDS)
+        written = GPUAVDBG_RECORDS;
+    memset(u->words + GPUAVDBG_HEADER_WORDS, 0, (size_t)written * GPUAVDBG_RECORD_WORDS * 4);
     memset(u->words, 0, GPUAVDBG_HEADER_WORDS * 4);
     /* printf lines need no zeroing: the decoder reads what the header
      * says was written, and the first line that did not fit ends them. */

@@ -299,6 +299,7 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 	}
 	s.warning = strings.Join(res.Warnings, "; ")
 	s.printf = res.Printf
+	s.sites, s.stage = res.Sites, res.Stage
 	p := (*C.uint32_t)(C.malloc(C.size_t(len(res.Words)) * 4))
 	if p == nil {
 		s.warning = "left uninstrumented: out of memory"

@@ -420,33 +420,65 @@ func TestLoadSettings(t *testing.T) {
 	}
 }
 
-// record builds one output-buffer record.
-func record(shader, instr, stage uint32, coords [3]uint32, action uint32, code gpuav.CheckCode, params ...uint32) []uint32 {
+// record builds one output-buffer record (gpuav/record.go): shader, site
+// and code, stage words, action and the dynamic values.
+func record(shader, site uint32, coords [3]uint32, action uint32, code gpuav.CheckCode, dyn ...uint32) []uint32 {
 	r := make([]uint32, gpuav.RecordWords)
-	r[gpuav.RecordSizeWord] = gpuav.RecordWords
 	r[gpuav.RecordShaderIDWord] = shader
-	r[gpuav.RecordInstructionWord] = instr
-	r[gpuav.RecordStageWord] = stage
+	r[gpuav.RecordSiteWord] = site | uint32(code)<<gpuav.RecordSiteBits
 	copy(r[gpuav.RecordStage0Word:], coords[:])
 	r[gpuav.RecordActionWord] = action
-	r[gpuav.RecordCheckWord] = uint32(code)
-	copy(r[gpuav.RecordParam0Word:], params)
+	copy(r[2:4], dyn) // dynamic values 0 and 1
 	return r
 }
 
+// withShaders puts shaders with one descriptor_index_oob site each (set
+// and binding static, index and length dynamic) into the layer's state for
+// the test: shader id → (instruction, stage, set, binding).
+func withShaders(tb testing.TB, shaders map[uint32][4]uint32) {
+	tb.Helper()
+	for id, s := range shaders {
+		withShaderSites(tb, id, map[uint32][4]uint32{0: s})
+	}
+}
+
+// withShaderSites puts shader id into the layer's state for the test, with
+// descriptor_index_oob sites (set and binding static, index and length
+// dynamic): site → (instruction, stage, set, binding); the shader's stage is
+// its sites'.
+func withShaderSites(tb testing.TB, id uint32, sites map[uint32][4]uint32) {
+	tb.Helper()
+	var table []gpuav.Site
+	var stage uint32
+	for site, s := range sites {
+		for uint32(len(table)) <= site {
+			table = append(table, gpuav.Site{ID: len(table)})
+		}
+		rec := gpuav.SiteRecord{Params: [gpuav.RecordParams]uint32{s[2], s[3]}}
+		rec.Dynamic[2], rec.Dynamic[3] = 1, 2
+		table[site] = gpuav.Site{ID: int(site), Instruction: int(s[0]), Checks: []string{gpuav.CheckDescriptorIndexOOB}, Record: rec}
+		stage = s[1]
+	}
+	withLock(func() { state.shaders[id] = &shader{id: id, stage: stage, sites: table} })
+	tb.Cleanup(func() { withLock(func() { delete(state.shaders, id) }) })
+}
+
 func TestBuildErrors(t *testing.T) {
+	withShaders(t, map[uint32][4]uint32{1: {70, 5, 0, 0}, 2: {9, 4, 0, 1}})
 	buf := make([]uint32, gpuav.OutputHeaderWords)
 	for x := uint32(0); x < 4; x++ {
-		buf = append(buf, record(1, 70, 5, [3]uint32{x, 0, 0}, 1, gpuav.CodeDescriptorIndexOOB, 0, 0, 3, 2)...)
+		buf = append(buf, record(1, 0, [3]uint32{x, 0, 0}, 1, gpuav.CodeDescriptorIndexOOB, 3, 2)...)
 	}
-	buf = append(buf, record(1, 70, 5, [3]uint32{0, 0, 0}, 0, gpuav.CodeDescriptorIndexOOB, 0, 0, 5, 2)...)
-	buf = append(buf, record(1, 70, 5, [3]uint32{2, 0, 0}, 1, gpuav.CodeDescriptorIndexOOB, 0, 0, 3, 2)...) // a repeat
-	for x := uint32(0); x < 12; x++ {                                                                       // more distinct coordinates than samples kept
-		buf = append(buf, record(2, 9, 4, [3]uint32{x, 1, 0}, 0, gpuav.CodeDescriptorIndexOOB, 0, 1, 6, 6)...)
+	buf = append(buf, record(1, 0, [3]uint32{0, 0, 0}, 0, gpuav.CodeDescriptorIndexOOB, 5, 2)...)
+	buf = append(buf, record(1, 0, [3]uint32{2, 0, 0}, 1, gpuav.CodeDescriptorIndexOOB, 3, 2)...) // a repeat
+	for x := uint32(0); x < 12; x++ {                                                             // more distinct coordinates than samples kept
+		buf = append(buf, record(2, 0, [3]uint32{x, 1, 0}, 0, gpuav.CodeDescriptorIndexOOB, 6, 6)...)
 	}
 	buf = append(buf, make([]uint32, gpuav.RecordWords)...) // claimed, never written
-	buf[gpuav.OutputWrittenWord] = uint32(len(buf) - gpuav.OutputHeaderWords)
-	buf[gpuav.OutputDroppedWord] = 7
+	// 7 more claimed than the buffer holds (every record but the last, the
+	// sink): dropped.
+	buf[gpuav.OutputWrittenWord] = uint32((len(buf)-gpuav.OutputHeaderWords)/gpuav.RecordWords + 7)
+	buf = append(buf, record(1, 0, [3]uint32{}, 0, gpuav.CodeDescriptorIndexOOB, 1, 1)...) // the sink
 	cb := SubmittedCB{Handle: 0xc0, Words: buf, Actions: []Action{
 		{Index: 0, Command: "vkCmdDispatch", Pipeline: 0xa},
 		{Index: 1, Command: "vkCmdDispatchIndirect", Pipeline: 0xb, Labels: []string{"frame", "pass"}},

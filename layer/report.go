@@ -74,7 +74,7 @@ func BuildErrors(submit, queue uint64, cb SubmittedCB) (msg wire.Errors, malform
 // report; malformed counts records the decoder skipped. The message's
 // records are valid until the next Build.
 func (b *Builder) Build(submit, queue uint64, cb SubmittedCB) (msg wire.Errors, malformed int, ok bool) {
-	out := gpuav.Decode(cb.Words)
+	out := gpuav.Decode(cb.Words, siteTable())
 	msg = wire.Errors{Submit: submit, Queue: queue, CommandBuffer: cb.Handle, Dropped: out.Dropped,
 		Primary: cb.Primary, PrimaryAction: cb.PrimaryAction}
 	// first maps a group to its first record in msg.Records; next chains
@@ -132,6 +132,30 @@ records:
 	}
 	b.next, b.records = next, msg.Records
 	return msg, out.Malformed, len(msg.Records) > 0 || msg.Dropped > 0
+}
+
+// siteTable returns the site tables of the shaders the layer instrumented,
+// for gpuav.Decode: each shader's is read once under the lock (a shader's
+// table never changes once the shader is known).
+func siteTable() gpuav.SiteTable {
+	type entry struct {
+		sites []gpuav.Site
+		stage uint32
+		ok    bool
+	}
+	seen := map[uint32]entry{}
+	return func(id uint32) ([]gpuav.Site, uint32, bool) {
+		e, found := seen[id]
+		if !found {
+			withLock(func() {
+				if s := state.shaders[id]; s != nil {
+					e = entry{s.sites, s.stage, true}
+				}
+			})
+			seen[id] = e
+		}
+		return e.sites, e.stage, e.ok
+	}
 }
 
 // reportLocked sends an Errors message to the launcher and, one message

@@ -29,8 +29,10 @@ const (
 	// findings as warnings; 0 leaves those devices' buffer and texel buffer
 	// accesses unchecked.
 	EnvWarnRobust = "VK_LAYER_GPUAV_DBG_WARN_ROBUST"
-	// EnvSizedElementChecks (default 0): descriptor_uninitialized and
-	// descriptor_destroyed also on sized arrays and plain bindings.
+	// EnvSizedElementChecks (default 1): descriptor_uninitialized and
+	// descriptor_destroyed also on sized arrays and plain bindings; 0 keeps
+	// them to runtime arrays (what they did before the checks were made
+	// cheap, docs/decisions/cheap-checks.md).
 	EnvSizedElementChecks = "VK_LAYER_GPUAV_DBG_SIZED_ELEMENT_CHECKS"
 	// EnvPrintf (default 1): instrument debugPrintfEXT calls; 0 removes
 	// them (layer/printf.go).
@@ -94,7 +96,7 @@ func loadSettings(lookup func(env string) (value, origin string)) (Settings, []s
 	s.ReserveSlot = flag(EnvReserveSlot, false)
 	s.SafeMode = flag(EnvSafeMode, true)
 	s.WarnRobust = flag(EnvWarnRobust, true)
-	s.SizedElementChecks = flag(EnvSizedElementChecks, false)
+	s.SizedElementChecks = flag(EnvSizedElementChecks, true)
 	s.PrintfOff = !flag(EnvPrintf, true)
 	var w string
 	s.PrintfBufferBytes, w = printfBufferBytes(lookup(EnvPrintfBufferBytes))

@@ -37,6 +37,36 @@ func (f fakeFile) ModTime() time.Time { return time.Time{} }
 func (f fakeFile) IsDir() bool        { return f.dir }
 func (f fakeFile) Sys() any           { return nil }
 
+// TestDefaultsAreEveryCheck: with nothing set, the layer runs every check
+// of the registry, the element checks on sized arrays and plain bindings
+// included; VK_LAYER_GPUAV_DBG_CHECK_<ID>=0 still turns one off, and
+// VK_LAYER_GPUAV_DBG_SIZED_ELEMENT_CHECKS=0 gives the runtime-arrays-only
+// element checks back.
+func TestDefaultsAreEveryCheck(t *testing.T) {
+	s, warnings := LoadSettings(func(string) string { return "" })
+	if len(warnings) > 0 {
+		t.Errorf("warnings: %v", warnings)
+	}
+	for _, c := range gpuav.Checks {
+		if !s.Checks[c.ID] {
+			t.Errorf("%s is off by default", c.ID)
+		}
+	}
+	if len(s.Checks) != len(gpuav.Checks) || !s.SizedElementChecks {
+		t.Errorf("defaults: %d checks, sized element checks %v; want %d, true", len(s.Checks), s.SizedElementChecks, len(gpuav.Checks))
+	}
+	off, _ := LoadSettings(func(k string) string {
+		switch k {
+		case CheckEnv(gpuav.CheckBufferOOB), EnvSizedElementChecks:
+			return "0"
+		}
+		return ""
+	})
+	if off.Checks[gpuav.CheckBufferOOB] || off.SizedElementChecks || !off.Checks[gpuav.CheckDescriptorUninit] {
+		t.Errorf("buffer_oob=0, sized element checks=0: %+v", off)
+	}
+}
+
 func TestSettingsFile(t *testing.T) {
 	files, err := filepath.Glob("testdata/settings/*.txt")
 	if err != nil || len(files) == 0 {

@@ -32,6 +32,11 @@ type shader struct {
 	instrumented bool
 	warning      string
 	micros       int64
+	// sites and stage are the instrumented module's site table and
+	// execution model: what gpuav.Decode needs to read its records. Set
+	// before the shader is in state.shaders, never changed after.
+	sites []gpuav.Site
+	stage uint32
 	// srcmap is the module's source map, built on its first error
 	// (report.go).
 	srcmap *sourcemap.Map

@@ -14,16 +14,20 @@ import (
 )
 
 // streamBuffer is a full output buffer of records that the layer cannot
-// group: each its own action (of 64 actions) and instruction (of 64), with
-// its own index.
-func streamBuffer() ([]uint32, []Action) {
+// group: each its own action (of 64 actions) and site (of shader 1's 64,
+// which it registers), with its own index; the buffer's last record is the
+// sink.
+func streamBuffer(tb testing.TB) ([]uint32, []Action) {
 	const n = 4096
-	buf := make([]uint32, gpuav.OutputHeaderWords, gpuav.OutputHeaderWords+n*gpuav.RecordWords)
+	sites := map[uint32][4]uint32{}
+	buf := make([]uint32, gpuav.OutputHeaderWords, gpuav.OutputHeaderWords+(n+1)*gpuav.RecordWords)
 	for i := uint32(0); i < n; i++ {
-		buf = append(buf, record(1, 100+i%64, gpuav.ModelGLCompute, [3]uint32{i, 0, 0}, i/64,
-			gpuav.CodeDescriptorIndexOOB, 0, 0, 2+i, 2)...)
+		sites[i%64] = [4]uint32{100 + i%64, gpuav.ModelGLCompute, 0, 0}
+		buf = append(buf, record(1, i%64, [3]uint32{i, 0, 0}, i/64, gpuav.CodeDescriptorIndexOOB, 2+i, 2)...)
 	}
-	buf[gpuav.OutputWrittenWord] = n * gpuav.RecordWords
+	withShaderSites(tb, 1, sites)
+	buf = append(buf, make([]uint32, gpuav.RecordWords)...)
+	buf[gpuav.OutputWrittenWord] = n
 	actions := make([]Action, 64)
 	for a := range actions {
 		actions[a] = Action{Index: uint32(a), Command: "vkCmdDispatch", Pipeline: 0x30, Labels: []string{"frame", "compute"}}
@@ -54,7 +58,7 @@ func (c *countingFile) Write(p []byte) (int, error) {
 // merge records and flatter the figure: the benchmark fails if it did).
 // It reports records/s from buffer to file.
 func BenchmarkRecordsToSessionFile(b *testing.B) {
-	words, actions := streamBuffer()
+	words, actions := streamBuffer(b)
 	dir := b.TempDir()
 	f, err := session.CreateFile(filepath.Join(dir, "bench.gvs"))
 	if err != nil {

@@ -153,8 +153,8 @@ static void process(device_data *dd, pending_submit *e, int signalled)
             continue;
         const uint32_t *w = cs->unit->words;
         const uint32_t *pf = cs->unit->printf;
-        if (w[0] == 0 && w[1] == 0 && pf[0] == 0 && pf[1] == 0)
-            continue; /* nothing written, nothing dropped, no printf line */
+        if (w[0] == 0 && pf[0] == 0 && pf[1] == 0)
+            continue; /* no record claimed, no printf line written or lost */
         out[n++] = (gpuavdbg_submit_cb){
             .handle = GPUAVDBG_H(cs->cb),
             .words = w,

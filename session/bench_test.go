@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
 
@@ -60,7 +61,7 @@ func (b *benchShape) file() []byte {
 		}
 		checks := map[string]bool{"descriptor_index_oob": true}
 		put(wire.KindAppStarted, &wire.AppStarted{Path: "/bin/app", PID: 7, Time: t0, Settings: wire.Settings{Checks: checks}})
-		put(wire.KindHello, &wire.Hello{Protocol: wire.ProtocolVersion, RecordFormat: 1, App: "/bin/app", PID: 7, Settings: wire.Settings{Checks: checks}})
+		put(wire.KindHello, &wire.Hello{Protocol: wire.ProtocolVersion, RecordFormat: gpuav.RecordFormatVersion, App: "/bin/app", PID: 7, Settings: wire.Settings{Checks: checks}})
 		put(wire.KindDevice, &wire.Device{Handle: 1, Name: "llvmpipe", APIVersion: "1.4.305", MaxBoundDescriptorSets: 8, DescriptorSlot: 7, Instrumenting: true})
 		for sh := uint32(1); sh <= uint32(b.Shaders); sh++ {
 			put(wire.KindShader, &wire.Shader{ID: sh, Module: 0x1000 + uint64(sh), SPIRV: spirvBytes(0x07230203, 0x00010300, 0, 10, 0), Instrumented: true})

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
 
@@ -54,7 +55,7 @@ func TestCapabilitiesFollowTheAppsDevice(t *testing.T) {
 	if len(s.Notices) != 1 || s.Notices[0].Text != "check ray_query cannot run on llvmpipe: the device does not support rayQuery" || s.Notices[0].Level != "warning" {
 		t.Fatalf("notices %+v", s.Notices)
 	}
-	if err := c.Record(wire.KindHello, &wire.Hello{Protocol: wire.ProtocolVersion, RecordFormat: 1, PID: 1, Settings: settings}); err != nil {
+	if err := c.Record(wire.KindHello, &wire.Hello{Protocol: wire.ProtocolVersion, RecordFormat: gpuav.RecordFormatVersion, PID: 1, Settings: settings}); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.Record(wire.KindDevice, &wire.Device{Handle: 1, Name: "NVIDIA H200", Instrumenting: true}); err != nil {

@@ -310,7 +310,11 @@ func (c *Collector) apply(msg any) {
 			version = " " + m.LayerVersion
 		}
 		c.addNotice("info", fmt.Sprintf("layer%s loaded in pid %d (record format %d)", version, m.PID, m.RecordFormat))
-		if m.RecordFormat != 0 && m.RecordFormat != gpuav.RecordFormatVersion {
+		// The layer decodes its records itself; the formats up to this
+		// launcher's give the same decoded parameters (format 2 moved the
+		// static ones into a site table, docs/decisions/record-format-2.md),
+		// so only a newer layer's may be misread.
+		if m.RecordFormat > gpuav.RecordFormatVersion {
 			c.addNotice("warning", fmt.Sprintf("the layer writes record format %d, this launcher reads %d: errors may be misread",
 				m.RecordFormat, gpuav.RecordFormatVersion))
 		}

@@ -92,7 +92,7 @@ func preamble() []struct {
 	}{
 		{wire.KindAppStarted, &wire.AppStarted{Path: "/bin/demo", Args: []string{"--frames", "1"}, PID: 4242, Time: t0,
 			Settings: wire.Settings{Checks: map[string]bool{"descriptor_index_oob": true}}}},
-		{wire.KindHello, &wire.Hello{Protocol: wire.ProtocolVersion, RecordFormat: 1, LayerVersion: "0.1.0", App: "/bin/demo", PID: 4242,
+		{wire.KindHello, &wire.Hello{Protocol: wire.ProtocolVersion, RecordFormat: gpuav.RecordFormatVersion, LayerVersion: "0.1.0", App: "/bin/demo", PID: 4242,
 			Settings: wire.Settings{Checks: map[string]bool{"descriptor_index_oob": true, "bda_oob": false}, SafeMode: true}}},
 		{wire.KindDevice, &wire.Device{Handle: 0x10, Name: "llvmpipe (LLVM 19.1.7, 256 bits)", APIVersion: "1.4.305",
 			MaxBoundDescriptorSets: 8, DescriptorSlot: 7, Instrumenting: true}},

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
 
@@ -19,7 +20,7 @@ func runStart(checks map[string]bool) []msg {
 	set := wire.Settings{Checks: checks, SafeMode: true}
 	return []msg{
 		{wire.KindAppStarted, &wire.AppStarted{Path: "/bin/app", PID: 7, Time: t0, Settings: set}},
-		{wire.KindHello, &wire.Hello{Protocol: wire.ProtocolVersion, RecordFormat: 1, PID: 7, Settings: set}},
+		{wire.KindHello, &wire.Hello{Protocol: wire.ProtocolVersion, RecordFormat: gpuav.RecordFormatVersion, PID: 7, Settings: set}},
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
 
@@ -89,7 +90,7 @@ func startServer(t *testing.T) (*Server, *Collector) {
 }
 
 func hello(pid int) *wire.Hello {
-	return &wire.Hello{Protocol: wire.ProtocolVersion, RecordFormat: 1, PID: pid, App: "/bin/demo"}
+	return &wire.Hello{Protocol: wire.ProtocolVersion, RecordFormat: gpuav.RecordFormatVersion, PID: pid, App: "/bin/demo"}
 }
 
 func TestServerSeveralConnections(t *testing.T) {

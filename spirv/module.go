@@ -586,6 +586,9 @@ func (m *Module) ConstantUint32(v uint32) uint32 {
 	return m.findOrAdd(OpConstant, true, m.TypeUint32(), v)
 }
 
+// ConstantTrue returns the id of the boolean constant true.
+func (m *Module) ConstantTrue() uint32 { return m.findOrAdd(OpConstantTrue, true, m.TypeBool()) }
+
 // ConstantNull returns the id of OpConstantNull of a type.
 func (m *Module) ConstantNull(typ uint32) uint32 { return m.findOrAdd(OpConstantNull, true, typ) }
 

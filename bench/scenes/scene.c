@@ -16,6 +16,13 @@
  *   draw       --draws 10000: quads per frame into a 256x256 offscreen target,
  *              a descriptor set bound per draw (--sets 64 of them, round robin),
  *              a textured fragment shader indexing tex[draw % 4].
+ *   hotloop    --variant masked|memory|... --workgroups 65536: one
+ *              dispatch of workgroups x 64 invocations, each running 256
+ *              iterations of two reads through a descriptor array of 2 storage
+ *              buffers of 4 KB (shaders/hotloop_*.comp say how each variant
+ *              gets its descriptor index; naive, hoisted, flag, masked_flag and
+ *              masked_hoisted are hand-checked references, run with no layer,
+ *              printing "bench: hand-errors N").
  *   pipeline   every pipeline of <spv>/corpus/corpus.txt (≥ 50 shaders):
  *              vkCreateShaderModule + vkCreate*Pipelines, no pipeline cache;
  *              specialization constant 0 changes every iteration so no driver
@@ -23,6 +30,9 @@
  *
  * Other flags:
  *   --spv DIR   compiled shaders (default: <dir of this binary>/spv)
+ *   --layer-set pipeline scene: the pipeline layout gets a set 1 with the
+ *               layer's bindings, so modules instrumented offline for set 1
+ *               (bench/internal/instr) compile with no layer (bench/exp)
  *   --oob       make the descriptor index out of bounds (negative control; run it
  *               only under a GPU-AV layer: it is undefined behaviour otherwise)
  *
@@ -56,14 +66,18 @@ struct options {
     uint32_t dispatches;
     uint32_t invocations, loops;
     uint32_t draws, sets;
-    int oob;
+    uint32_t workgroups;
+    const char *variant;
+    int oob, layer_set;
 };
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: scene --scene dispatch|shader|draw|pipeline [--warmup N] [--iters N]\n"
+    fprintf(f, "usage: scene --scene dispatch|shader|draw|hotloop|pipeline [--warmup N] [--iters N]\n"
                "             [--dispatches N] [--invocations N] [--loops N] [--draws N] [--sets N]\n"
-               "             [--spv DIR] [--oob]\n");
+               "             [--variant masked|memory|naive|hoisted|flag|masked_flag|masked_hoisted]\n"
+               "             [--workgroups N] [--spv DIR] [--oob]\n"
+               "             [--layer-set]\n");
 }
 
 static void bad_usage(const char *why, const char *arg)
@@ -103,7 +117,7 @@ static struct options parse_options(int argc, char **argv)
 {
     struct options o = {
         .warmup = 2, .iters = 10, .dispatches = 1000, .invocations = 1u << 20, .loops = 1024,
-        .draws = 10000, .sets = 64,
+        .draws = 10000, .sets = 64, .workgroups = 65536, .variant = "masked",
     };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -130,8 +144,16 @@ static struct options parse_options(int argc, char **argv)
             o.draws = parse_u32(a, v, 1), i++;
         } else if (!strcmp(a, "--sets")) {
             o.sets = parse_u32(a, v, 1), i++;
+        } else if (!strcmp(a, "--workgroups")) {
+            o.workgroups = parse_u32(a, v, 1), i++;
+        } else if (!strcmp(a, "--variant")) {
+            if (!v)
+                bad_usage("missing value for", a);
+            o.variant = v, i++;
         } else if (!strcmp(a, "--oob")) {
             o.oob = 1;
+        } else if (!strcmp(a, "--layer-set")) {
+            o.layer_set = 1;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
             exit(0);
@@ -241,6 +263,15 @@ static void begin(const struct ctx *c)
     capp_begin(c->cmd, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
 }
 
+/* begin_compute begins the command buffer with a compute pipeline and its
+ * set 0 bound (the compute scenes). */
+static void begin_compute(const struct ctx *c, VkPipeline pipe, VkPipelineLayout layout, VkDescriptorSet set)
+{
+    begin(c);
+    vkCmdBindPipeline(c->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+    vkCmdBindDescriptorSets(c->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
+}
+
 /* With BENCH_PHASES=1 in the environment the scenes also print where an
  * iteration's time went ("phase: ..." lines, which the harness ignores):
  * recording, vkQueueSubmit and the wait for the fence; per pipeline, the
@@ -311,6 +342,18 @@ static struct spv load_spv(const char *dir, const char *name)
 static VkShaderModule make_module(const struct ctx *c, struct spv s)
 {
     return capp_shader_module(&c->vk, s.words, s.size);
+}
+
+/* compute_pipeline makes the compute pipeline of DIR/NAME.spv's main (its
+ * module is gone once the pipeline is made). */
+static VkPipeline compute_pipeline(const struct ctx *c, const char *dir, const char *name, VkPipelineLayout layout)
+{
+    struct spv s = load_spv(dir, name);
+    VkShaderModule m = make_module(c, s);
+    VkPipeline pipe = capp_compute_pipeline(&c->vk, layout, m, 0, NULL);
+    vkDestroyShaderModule(c->vk.dev, m, NULL);
+    free(s.words);
+    return pipe;
 }
 
 /* make_graphics makes the scenes' graphics pipeline: vs and fs with spec,
@@ -388,16 +431,12 @@ static void scene_dispatch(struct ctx *c, const struct options *o)
           .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &bi[ARRAY] },
     };
     vkUpdateDescriptorSets(c->vk.dev, 2, w, 0, NULL);
-    struct spv s = load_spv(o->spv, "dispatch.comp");
-    VkShaderModule m = make_module(c, s);
-    VkPipeline pipe = capp_compute_pipeline(&c->vk, layout, m, 0, NULL);
+    VkPipeline pipe = compute_pipeline(c, o->spv, "dispatch.comp", layout);
 
     for (uint32_t it = 0; it < o->warmup + o->iters; it++) {
         memset(out.map, 0, out.size);
         uint64_t t0 = capp_now_ns();
-        begin(c);
-        vkCmdBindPipeline(c->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
-        vkCmdBindDescriptorSets(c->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
+        begin_compute(c, pipe, layout, set);
         for (uint32_t d = 0; d < o->dispatches; d++) {
             uint32_t pc[2] = { o->oob ? ARRAY : d % ARRAY, d * LOCAL };
             vkCmdPushConstants(c->cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof pc, pc);
@@ -419,7 +458,6 @@ static void scene_dispatch(struct ctx *c, const struct options *o)
         printf("bench: check ok\n");
     }
     vkDestroyPipeline(c->vk.dev, pipe, NULL);
-    vkDestroyShaderModule(c->vk.dev, m, NULL);
     vkDestroyPipelineLayout(c->vk.dev, layout, NULL);
     vkDestroyDescriptorSetLayout(c->vk.dev, dsl, NULL);
     for (uint32_t k = 0; k < ARRAY; k++)
@@ -479,15 +517,11 @@ static void scene_shader(struct ctx *c, const struct options *o)
           .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &bi[ARRAY] },
     };
     vkUpdateDescriptorSets(c->vk.dev, 3, w, 0, NULL);
-    struct spv s = load_spv(o->spv, "shader.comp");
-    VkShaderModule m = make_module(c, s);
-    VkPipeline pipe = capp_compute_pipeline(&c->vk, layout, m, 0, NULL);
+    VkPipeline pipe = compute_pipeline(c, o->spv, "shader.comp", layout);
 
     for (uint32_t it = 0; it < o->warmup + o->iters; it++) {
         uint64_t t0 = capp_now_ns();
-        begin(c);
-        vkCmdBindPipeline(c->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
-        vkCmdBindDescriptorSets(c->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
+        begin_compute(c, pipe, layout, set);
         uint32_t pc[2] = { o->loops, o->oob ? ARRAY : 0 };
         vkCmdPushConstants(c->cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof pc, pc);
         vkCmdDispatch(c->cmd, o->invocations / LOCAL, 1, 1);
@@ -517,7 +551,6 @@ static void scene_shader(struct ctx *c, const struct options *o)
         printf("bench: check ok\n");
     }
     vkDestroyPipeline(c->vk.dev, pipe, NULL);
-    vkDestroyShaderModule(c->vk.dev, m, NULL);
     vkDestroyPipelineLayout(c->vk.dev, layout, NULL);
     vkDestroyDescriptorSetLayout(c->vk.dev, dsl, NULL);
     vkDestroySampler(c->vk.dev, sampler, NULL);
@@ -643,6 +676,110 @@ static void scene_draw(struct ctx *c, const struct options *o)
         capp_image_destroy(&c->vk, &tex[k]);
 }
 
+/* ---- hot loop ------------------------------------------------------------------------ */
+
+#define HOT_WORDS 1024 /* uints per buffer: 4 KB */
+#define HOT_ITERS 256  /* the shaders' loop count */
+
+/* hot_index is idx.k[j] (the memory variants' descriptor index); --oob makes
+ * every 64th one 2, out of the array of 2. */
+static uint32_t hot_index(uint32_t j, int oob)
+{
+    return oob && j % 64 == 63 ? 2 : (j / 3) & 1;
+}
+
+/* hot_want is what invocation g of workgroup w writes (uint arithmetic wraps
+ * as in the shader; bufs[k].v[j] = k * 1000 + j). */
+static uint32_t hot_want(uint32_t g, uint32_t w, int masked)
+{
+    uint32_t acc = 0;
+    for (uint32_t i = 0; i < HOT_ITERS; i++) {
+        uint32_t k = masked ? (w + i) & 1 : hot_index((w + i) & 1023, 0);
+        acc += (k * 1000 + ((g * 7 + i) & 1023)) * 3 + k * 1000 + ((g + i * 13) & 1023);
+    }
+    return acc;
+}
+
+static void scene_hotloop(struct ctx *c, const struct options *o)
+{
+    /* masked and memory, then the hand-checked references of each */
+    static const char *variants[] = { "masked", "memory", "naive", "hoisted", "flag", "masked_flag", "masked_hoisted" };
+    int v = -1;
+    for (int i = 0; i < 7; i++)
+        if (!strcmp(o->variant, variants[i]))
+            v = i;
+    if (v < 0)
+        bad_usage("unknown --variant", o->variant);
+    int masked = !strncmp(o->variant, "masked", 6);
+    uint32_t n = o->workgroups * LOCAL;
+    printf("bench: size variant=%s workgroups=%u invocations=%u loops=%u\n", o->variant, o->workgroups, n, HOT_ITERS);
+    create_desc_pool(c, 1);
+    capp_buffer bufs[2], idx = capp_buffer_create(&c->vk, HOT_WORDS * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    for (uint32_t k = 0; k < 2; k++) {
+        bufs[k] = capp_buffer_create(&c->vk, HOT_WORDS * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+        for (uint32_t j = 0; j < HOT_WORDS; j++)
+            ((uint32_t *)bufs[k].map)[j] = k * 1000 + j;
+    }
+    for (uint32_t j = 0; j < HOT_WORDS; j++)
+        ((uint32_t *)idx.map)[j] = hot_index(j, o->oob);
+    capp_buffer out = capp_buffer_create(&c->vk, (VkDeviceSize)n * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    capp_buffer err = capp_buffer_create(&c->vk, 16 + 64 * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    VkDescriptorSetLayoutBinding b[4] = {
+        { 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
+        { 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
+        { 2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
+        { 3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
+    };
+    VkDescriptorSetLayout dsl = capp_set_layout(&c->vk, b, 4);
+    VkPipelineLayout layout = make_layout(c, dsl, VK_SHADER_STAGE_COMPUTE_BIT, 4);
+    VkDescriptorSet set = alloc_set(c, dsl);
+    /* --oob binds only the first 2 KB of each buffer of the array. */
+    VkDeviceSize range = o->oob ? HOT_WORDS * 2 : VK_WHOLE_SIZE;
+    VkDescriptorBufferInfo bi[5] = {
+        { bufs[0].buf, 0, range }, { bufs[1].buf, 0, range }, { out.buf, 0, VK_WHOLE_SIZE },
+        { idx.buf, 0, VK_WHOLE_SIZE }, { err.buf, 0, VK_WHOLE_SIZE },
+    };
+    VkWriteDescriptorSet w[4];
+    for (uint32_t i = 0; i < 4; i++)
+        w[i] = (VkWriteDescriptorSet){ .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .dstBinding = i,
+                                       .descriptorCount = i ? 1 : 2, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                       .pBufferInfo = i ? &bi[i + 1] : bi };
+    vkUpdateDescriptorSets(c->vk.dev, 4, w, 0, NULL);
+    char name[32];
+    snprintf(name, sizeof name, "hotloop_%s.comp", o->variant);
+    VkPipeline pipe = compute_pipeline(c, o->spv, name, layout);
+
+    for (uint32_t it = 0; it < o->warmup + o->iters; it++) {
+        memset(err.map, 0, err.size);
+        uint64_t t0 = capp_now_ns();
+        begin_compute(c, pipe, layout, set);
+        vkCmdDispatch(c->cmd, o->workgroups, 1, 1);
+        submit_and_wait(c);
+        report_iter(it, o->warmup, capp_now_ns() - t0);
+    }
+    if (v >= 2)
+        printf("bench: hand-errors %u\n", *(const uint32_t *)err.map);
+    if (!o->oob) {
+        const uint32_t *got = out.map;
+        for (uint32_t g = 0; g < n; g += n / 61 + 1) {
+            uint32_t want = hot_want(g, g / LOCAL, masked);
+            if (got[g] != want) {
+                fprintf(stderr, "scene: invocation %u = %u, want %u\n", g, got[g], want);
+                exit(1);
+            }
+        }
+        printf("bench: check ok\n");
+    }
+    vkDestroyPipeline(c->vk.dev, pipe, NULL);
+    vkDestroyPipelineLayout(c->vk.dev, layout, NULL);
+    vkDestroyDescriptorSetLayout(c->vk.dev, dsl, NULL);
+    for (uint32_t k = 0; k < 2; k++)
+        capp_buffer_destroy(&c->vk, &bufs[k]);
+    capp_buffer_destroy(&c->vk, &idx);
+    capp_buffer_destroy(&c->vk, &out);
+    capp_buffer_destroy(&c->vk, &err);
+}
+
 /* ---- pipeline creation ------------------------------------------------------------------ */
 
 #define MAX_ENTRIES 256
@@ -702,8 +839,23 @@ static void scene_pipeline(struct ctx *c, const struct options *o)
         { 1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, ARRAY, VK_SHADER_STAGE_ALL, NULL },
         { 2, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_ALL, NULL },
     };
-    VkDescriptorSetLayout dsl = capp_set_layout(&c->vk, b, 3);
+    VkDescriptorSetLayout dsl = capp_set_layout(&c->vk, b, 3), lsl = VK_NULL_HANDLE;
     VkPipelineLayout layout = make_layout(c, dsl, VK_SHADER_STAGE_ALL, 16);
+    if (o->layer_set) { /* the layer's set (gpuav/record.go, inputs.go) as set 1 */
+        VkDescriptorSetLayoutBinding lb[4] = {
+            { 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_ALL, NULL },
+            { 1, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_ALL, NULL },
+            { 2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_ALL, NULL },
+            { 3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_ALL, NULL },
+        };
+        lsl = capp_set_layout(&c->vk, lb, 4);
+        VkDescriptorSetLayout both[2] = { dsl, lsl };
+        VkPushConstantRange pcr = { VK_SHADER_STAGE_ALL, 0, 16 };
+        VkPipelineLayoutCreateInfo ci = { .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 2,
+                                          .pSetLayouts = both, .pushConstantRangeCount = 1, .pPushConstantRanges = &pcr };
+        vkDestroyPipelineLayout(c->vk.dev, layout, NULL);
+        CHECK(vkCreatePipelineLayout(c->vk.dev, &ci, NULL, &layout));
+    }
     VkRenderPass rp = make_render_pass(c, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
     VkShaderModule *mods = calloc(2 * n, sizeof *mods);
     VkPipeline *pipes = calloc(n, sizeof *pipes);
@@ -742,6 +894,8 @@ static void scene_pipeline(struct ctx *c, const struct options *o)
     vkDestroyRenderPass(c->vk.dev, rp, NULL);
     vkDestroyPipelineLayout(c->vk.dev, layout, NULL);
     vkDestroyDescriptorSetLayout(c->vk.dev, dsl, NULL);
+    if (lsl)
+        vkDestroyDescriptorSetLayout(c->vk.dev, lsl, NULL);
     for (uint32_t i = 0; i < n; i++) {
         free(e[i].a.words);
         free(e[i].b.words);
@@ -764,6 +918,8 @@ int main(int argc, char **argv)
         run = scene_shader;
     else if (!strcmp(o.scene, "draw"))
         run = scene_draw;
+    else if (!strcmp(o.scene, "hotloop"))
+        run = scene_hotloop;
     else if (!strcmp(o.scene, "pipeline"))
         run = scene_pipeline;
     else

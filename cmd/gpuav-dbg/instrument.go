@@ -58,8 +58,9 @@ func (c *cli) instrumentCmd(args []string) int {
 	}
 	result := m.Encode()
 	if len(enabled) > 0 {
+		// The layer's defaults: the element checks on sized arrays too.
 		res, err := gpuav.Instrument(words, gpuav.Options{ShaderID: uint32(*shaderID), DescriptorSet: uint32(*set), Checks: enabled,
-			Printf: bool(pf)})
+			SizedElementChecks: true, Printf: bool(pf)})
 		if err != nil {
 			fmt.Fprintf(c.stderr, "gpuav-dbg: instrument: %s: %v\n", in, err)
 			return exitLauncher

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 	"github.com/gpuav-dbg/gpuav-dbg/launcher"
 	"github.com/gpuav-dbg/gpuav-dbg/session"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
@@ -37,7 +38,7 @@ func fakeApp(mode string) int {
 		fmt.Fprintln(os.Stderr, "fake app:", err)
 		return 99
 	}
-	cl.Send(wire.KindHello, &wire.Hello{Protocol: wire.ProtocolVersion, RecordFormat: 1, LayerVersion: "fake", App: os.Args[0], PID: os.Getpid(),
+	cl.Send(wire.KindHello, &wire.Hello{Protocol: wire.ProtocolVersion, RecordFormat: gpuav.RecordFormatVersion, LayerVersion: "fake", App: os.Args[0], PID: os.Getpid(),
 		Settings: wire.Settings{Checks: map[string]bool{"descriptor_index_oob": os.Getenv("VK_LAYER_GPUAV_DBG_CHECK_DESCRIPTOR_INDEX_OOB") == "1"}, SafeMode: true}})
 	cl.Send(wire.KindDevice, &wire.Device{Handle: 1, Name: "fake gpu", APIVersion: "1.4.0", Instrumenting: true})
 	cl.Send(wire.KindName, &wire.Name{Handle: 0x55, ObjectType: "command_buffer", Name: "compute-cmd"})

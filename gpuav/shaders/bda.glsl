@@ -80,7 +80,9 @@ uint gpuav_bda_check(uvec2 addr, uint size) {
 // gpuav_report_bda writes the record: p0/p1 address lo/hi, p2 access size,
 // p3 flags (GPUAV_BDA_* bits), p4/p5 the nearest buffer's address below
 // (or the first buffer's) lo/hi and p6 its size (saturated to 32 bits).
-void gpuav_report_bda(uint shader_id, uint inst, uvec4 stage, uvec2 addr, uint size, uint flags) {
+// Every parameter is a dynamic value but the size (p2), which is in the
+// site table.
+void gpuav_report_bda(uint shader_id, uint site, uvec4 stage, uvec2 addr, uint size, uint flags) {
     uvec2 a = addr;
     uint f = flags;
     uint p4 = 0u;
@@ -97,5 +99,6 @@ void gpuav_report_bda(uint shader_id, uint inst, uvec4 stage, uvec2 addr, uint s
         p6 = gpuav_addresses.entries[e + 3u] != 0u ? 0xFFFFFFFFu : gpuav_addresses.entries[e + 2u];
         f = f | GPUAV_BDA_NEAREST;
     }
-    gpuav_write_record(shader_id, inst, stage, GPUAV_CODE_BDA_OOB, a.x, a.y, size, f, p4, p5, p6);
+    gpuav_write_record(shader_id, gpuav_site_code(site, GPUAV_CODE_BDA_OOB), stage, 6u, a, uvec4(f, p4, p5, p6),
+                       uvec3(0u));
 }

@@ -4,10 +4,10 @@
 // the element in the descriptor state (binding GPUAV_DESC_STATE_BINDING,
 // gpuav/inputs.go). Absent state, an unknown set or binding, an element
 // that is unwritten or destroyed (other checks), or an unknown range: no
-// report. Uses gpuav_desc_word (descriptor_state.glsl). The lookup is split
-// so that instrumentation can hoist it: gpuav_buffer_binding (per binding)
-// and gpuav_buffer_range (per element) run once per function where they
-// can, gpuav_buffer_in_range at every access.
+// report from this check (the element checks report those). Uses
+// gpuav_desc_word (descriptor_state.glsl). gpuav_buffer_binding (per
+// binding) and gpuav_binding_fact (per binding with bounded accesses) run
+// once per function, in its entry block; gpuav_buffer_check at an access.
 
 // gpuav_buffer_offset_add adds index * stride to a byte offset. acc is
 // (offset, overflow): overflow becomes non-zero when the sum no longer
@@ -69,47 +69,63 @@ uvec2 gpuav_buffer_binding(uint set_in, uint binding_in) {
     return uvec2(gpuav_desc_word(e + 2u), gpuav_desc_word(e + 1u));
 }
 
-// gpuav_buffer_range returns (bound range, array length) of element index
-// of a binding found by gpuav_buffer_binding. The range is 0xFFFFFFFF
-// (every access passes) when nothing is known: unknown binding, index past
-// the array, element unwritten or destroyed, or range unknown.
-uvec2 gpuav_buffer_range(uvec2 bind_in, uint index_in) {
+// gpuav_binding_fact says whether what the instrumentation decided once for
+// a whole binding holds in the current action (docs/decisions/cheap-checks.md):
+// the binding is known, holds at least length elements, and its floor
+// (gpuav/inputs.go: a buffer binding's smallest range, or 1 when every
+// element of another binding is written and alive) is at least bound. It
+// runs once per function and binding, in the entry block.
+bool gpuav_binding_fact(uint set_in, uint binding_in, uint length_in, uint bound_in) {
+    uint length = length_in;
+    uint bound = bound_in;
+    uint e = gpuav_desc_binding_entry(set_in, binding_in);
+    uint n = gpuav_desc_word(e + 1u);
+    uint floor = gpuav_desc_word(e + 3u);
+    return (e != 0u) && (n >= length) && (floor >= bound);
+}
+
+// gpuav_buffer_check checks one access through element index of a binding
+// found by gpuav_buffer_binding: the size bytes at byte offset off.x (off.y
+// non-zero: the offset overflowed, and reads as 2^32-1). It returns (code,
+// range): code 0 when the access may go ahead, else
+// GPUAV_CODE_DESCRIPTOR_INDEX_OOB (the index is past the binding's
+// elements), _UNINIT or _DESTROYED (the element's state), each only when its
+// bit is set in checks (gpuav_check_descriptor's bits), or
+// GPUAV_CODE_BUFFER_OOB (past the element's bound range; a range of
+// 0xFFFFFFFF is unknown and holds everything). An unknown binding reports
+// nothing. Selects, no branch: it is inlined at every access.
+uvec2 gpuav_buffer_check(uvec2 bind_in, uint index_in, uvec2 off_in, uint size_in, uint checks_in) {
     uvec2 bind = bind_in;
     uint index = index_in;
-    if (index >= bind.y) {
-        return uvec2(0xFFFFFFFFu, bind.y);
-    }
-    uint el = bind.x + index * 2u;
-    uint st = gpuav_desc_word(el);
-    if (st == 0u || st == GPUAV_DESC_DESTROYED) {
-        return uvec2(0xFFFFFFFFu, bind.y);
-    }
-    return uvec2(gpuav_desc_word(el + 1u), bind.y);
-}
-
-// gpuav_buffer_in_range says whether the size bytes at byte offset off.x
-// (off.y non-zero: the offset overflowed) fit in range; a range of
-// 0xFFFFFFFF (unknown) holds everything.
-bool gpuav_buffer_in_range(uvec2 off_in, uint size_in, uint range_in) {
     uvec2 off = off_in;
     uint size = size_in;
-    uint range = range_in;
-    uint o = off.y != 0u ? 0xFFFFFFFFu : off.x;
-    return range == 0xFFFFFFFFu || (o <= range && size <= range - o);
+    uint checks = checks_in;
+    uint el = bind.x + min(index, max(bind.y, 1u) - 1u) * 2u;
+    uint st = gpuav_desc_word(el);
+    uint r = gpuav_desc_word(el + 1u);
+    uint o = mix(off.x, 0xFFFFFFFFu, off.y != 0u);
+    bool past = (r != 0xFFFFFFFFu) && ((o > r) || (size > r - o));
+    uint code = mix(0u, GPUAV_CODE_BUFFER_OOB, past);
+    code = mix(code, mix(0u, GPUAV_CODE_DESCRIPTOR_UNINIT, (checks & 2u) != 0u), st == 0u);
+    code = mix(code, mix(0u, GPUAV_CODE_DESCRIPTOR_DESTROYED, (checks & 4u) != 0u), st == GPUAV_DESC_DESTROYED);
+    code = mix(code, mix(0u, GPUAV_CODE_DESCRIPTOR_INDEX_OOB, (checks & 1u) != 0u), index >= bind.y);
+    return uvec2(mix(0u, code, bind.x != 0u), r);
 }
 
-// gpuav_report_buffer_oob writes the record of an access that failed
-// gpuav_buffer_in_range: p0 set, p1 binding, p2 index, p3 byte offset
-// (2^32-1 when it overflowed), p4 access size, p5 bound range, p6 flags
-// (GPUAV_BUFFER_* bits) | array length << 8. rl is gpuav_buffer_range's
-// (range, length).
-void gpuav_report_buffer_oob(uint shader_id, uint inst, uvec4 stage, uint set, uint binding, uint index,
-                             uvec2 off_in, uint size, uvec2 rl_in, uint flags_in) {
+// gpuav_report_buffer_check writes the record of an access that failed
+// gpuav_buffer_check (cr is its (code, range)): for GPUAV_CODE_BUFFER_OOB p0
+// set, p1 binding, p2 index, p3 byte offset (2^32-1 when it overflowed), p4
+// access size, p5 bound range, p6 flags (GPUAV_BUFFER_* bits) | the
+// binding's length << 8; for the descriptor codes p0 set, p1 binding, p2
+// index, p3 the binding's length. The dynamic values are the index, p3, the
+// range and the length; set, binding, size and flags are in the site table.
+void gpuav_report_buffer_check(uint shader_id, uint site, uvec4 stage, uvec2 cr_in, uint set, uint binding,
+                               uint index, uvec2 off_in, uint size, uint length_in, uint flags_in) {
+    uvec2 cr = cr_in;
     uvec2 off = off_in;
-    uvec2 rl = rl_in;
-    uint flags = flags_in;
-    uint o = off.y != 0u ? 0xFFFFFFFFu : off.x;
-    uint len = min(rl.y, 0xFFFFFFu);
-    gpuav_write_record(shader_id, inst, stage, GPUAV_CODE_BUFFER_OOB, set, binding, index, o, size, rl.x,
-                       flags | (len << 8u));
+    uint length = length_in;
+    uint o = mix(off.x, 0xFFFFFFFFu, off.y != 0u);
+    uint p3 = mix(length, o, cr.x == GPUAV_CODE_BUFFER_OOB);
+    gpuav_write_record(shader_id, gpuav_site_code(site, cr.x), stage, 4u, uvec2(index, p3),
+                       uvec4(cr.y, min(length, 0xFFFFFFu), 0u, 0u), uvec3(0u));
 }

@@ -4,16 +4,15 @@
 // The set number 0 is a placeholder: the linker rewrites it to the layer's
 // descriptor-set slot.
 
-// The records are read as uvec4s: the layout is the same as uint data[]
-// (std430, 16-byte stride, after the 4 header words), and a record is
-// written with 4 vector stores instead of 16 scalar ones. The write is
-// inlined on the failure path of every check, so its size is what the
-// driver's compiler pays per check (docs/BENCHMARKS.md).
+// The records are read as uvec4s: a record is 4 of them (gpuav/record.go's
+// table), written with at most 4 vector stores. The write is inlined on the
+// failure path of every check, so its size is what the driver's compiler
+// pays per check (docs/decisions/cheap-checks.md).
 layout(set = 0, binding = GPUAV_OUTPUT_BINDING, std430) buffer GpuavOutput {
     uint written;
-    uint dropped;
     uint reserved0;
     uint reserved1;
+    uint reserved2;
     uvec4 data[];
 } gpuav_output;
 
@@ -21,29 +20,39 @@ layout(set = 0, binding = GPUAV_ACTION_BINDING, std140) uniform GpuavAction {
     uint index;
 } gpuav_action;
 
-// gpuav_write_record appends one record to the output buffer, or counts it
-// as dropped when the buffer is full. stage is (execution model, stage word
-// 0, 1, 2).
-void gpuav_write_record(uint shader_id, uint inst, uvec4 stage, uint code,
-                        uint p0, uint p1, uint p2, uint p3, uint p4, uint p5, uint p6) {
-    uint capacity = uint(gpuav_output.data.length()) * 4u;
-    if (gpuav_output.written + GPUAV_RECORD_WORDS > capacity) {
-        atomicAdd(gpuav_output.dropped, 1u);
-        return;
-    }
-    uint pos = atomicAdd(gpuav_output.written, GPUAV_RECORD_WORDS);
-    if (pos + GPUAV_RECORD_WORDS > capacity) {
-        atomicAdd(gpuav_output.dropped, 1u);
-        return;
-    }
+// gpuav_write_record appends one record: the site (its id in the module's
+// site table, and the check code in the top 8 bits) and n dynamic values,
+// a (values 0 and 1), b (2-5) and c (6-8), which the site table places
+// among the check's parameters. One atomicAdd claims the record; a claim
+// past the buffer's last record writes the last record, a sink the decoder
+// never reads, so the write has no branch (a branch there cost as much to
+// compile as the rest of the check, docs/decisions/cheap-checks.md), and
+// the layer counts the records that did not fit from written. stage is
+// (execution model, stage word 0, 1, 2); the model is in the site table. n
+// is a constant at each call, so the driver drops the stores of values a
+// check does not have.
+void gpuav_write_record(uint shader_id, uint site_code, uvec4 stage, uint n, uvec2 a, uvec4 b, uvec3 c) {
+    uint slot = atomicAdd(gpuav_output.written, 1u);
+    uint v = min(slot, uint(gpuav_output.data.length()) / 4u - 1u) * 4u;
     // Parameters are read whole (no swizzles or indexing): the generator
     // turns them into by-value parameters and allows only plain loads.
     uvec4 st = stage;
-    uint v = pos / 4u;
-    // Words 4-7, 8-11, 12-15 (record.go's table), then 0-3: the size word
-    // goes last, the decoder skips records whose size is 0.
+    uvec2 x = a;
+    uvec4 y = b;
+    uvec3 z = c;
+    if (n > 6u) {
+        gpuav_output.data[v + 3u] = uvec4(z, 0u);
+    }
+    if (n > 2u) {
+        gpuav_output.data[v + 2u] = y;
+    }
+    // The shader id goes last: the decoder skips records whose shader id
+    // is 0.
     gpuav_output.data[v + 1u] = uvec4(st.y, st.z, st.w, gpuav_action.index);
-    gpuav_output.data[v + 2u] = uvec4(code, p0, p1, p2);
-    gpuav_output.data[v + 3u] = uvec4(p3, p4, p5, p6);
-    gpuav_output.data[v] = uvec4(GPUAV_RECORD_WORDS, shader_id, inst, st.x);
+    gpuav_output.data[v] = uvec4(shader_id, site_code, x);
+}
+
+// gpuav_site_code packs a site and a check code into a record's word 1.
+uint gpuav_site_code(uint site, uint code) {
+    return site | (code << 24u);
 }

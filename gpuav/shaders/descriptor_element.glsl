@@ -30,30 +30,18 @@ uvec3 gpuav_desc_binding(uint set_in, uint binding_in) {
 // length_in (1 for a plain binding) and the checks bits of
 // gpuav_check_descriptor: code 0 when the access may go ahead. The length
 // is the smaller of the shader's and the state's (a variable-count binding
-// may hold fewer descriptors than the shader declares).
+// may hold fewer descriptors than the shader declares). Selects, no
+// branch (it is inlined at every access).
 uvec2 gpuav_desc_element(uvec3 bind_in, uint index_in, uint length_in, uint checks_in) {
     uvec3 bind = bind_in;
     uint index = index_in;
-    uint len = length_in;
+    uint len0 = length_in;
     uint checks = checks_in;
-    if (bind.z != 0u && bind.y < len) {
-        len = bind.y;
-    }
-    if (index >= len) {
-        if ((checks & 1u) != 0u) {
-            return uvec2(GPUAV_CODE_DESCRIPTOR_INDEX_OOB, len);
-        }
-        return uvec2(0u, len);
-    }
-    if (bind.z == 0u) {
-        return uvec2(0u, len);
-    }
-    uint st = gpuav_desc_word(bind.x + index * bind.z);
-    if (st == 0u && (checks & 2u) != 0u) {
-        return uvec2(GPUAV_CODE_DESCRIPTOR_UNINIT, len);
-    }
-    if (st == GPUAV_DESC_DESTROYED && (checks & 4u) != 0u) {
-        return uvec2(GPUAV_CODE_DESCRIPTOR_DESTROYED, len);
-    }
-    return uvec2(0u, len);
+    bool tracked = bind.z != 0u;
+    uint len = mix(len0, bind.y, tracked && bind.y < len0);
+    uint st = gpuav_desc_word(bind.x + min(index, max(len, 1u) - 1u) * bind.z);
+    uint code = mix(0u, GPUAV_CODE_DESCRIPTOR_DESTROYED, tracked && st == GPUAV_DESC_DESTROYED && (checks & 4u) != 0u);
+    code = mix(code, GPUAV_CODE_DESCRIPTOR_UNINIT, tracked && st == 0u && (checks & 2u) != 0u);
+    uint oob = mix(0u, GPUAV_CODE_DESCRIPTOR_INDEX_OOB, (checks & 1u) != 0u);
+    return uvec2(mix(code, oob, index >= len), len);
 }

@@ -8,13 +8,15 @@ layout(set = 0, binding = GPUAV_DESC_STATE_BINDING, std430) readonly buffer Gpua
     uint words[];
 } gpuav_desc;
 
-// gpuav_desc_word reads one word of the state, 0 past its end.
+// gpuav_desc_word reads one word of the state, 0 past its end. It reads a
+// clamped index and selects, with no branch: it is inlined into every
+// access's check, and branches there are most of what a check costs the
+// driver to compile (docs/decisions/cheap-checks.md).
 uint gpuav_desc_word(uint at) {
     uint i = at;
-    if (i >= uint(gpuav_desc.words.length())) {
-        return 0u;
-    }
-    return gpuav_desc.words[i];
+    uint n = uint(gpuav_desc.words.length());
+    uint w = gpuav_desc.words[min(i, max(n, 1u) - 1u)];
+    return mix(0u, w, i < n);
 }
 
 // gpuav_check_descriptor returns (check code, array length): code 0 when
@@ -74,7 +76,9 @@ uvec2 gpuav_check_descriptor(uint set_in, uint binding_in, uint index_in, uint l
 
 // gpuav_report_descriptor writes the record of a failed
 // gpuav_check_descriptor: p0 set, p1 binding, p2 index, p3 array length.
-void gpuav_report_descriptor(uint shader_id, uint inst, uvec4 stage, uint code,
+// Dynamic values: the index and the length (p2, p3).
+void gpuav_report_descriptor(uint shader_id, uint site, uvec4 stage, uint code,
                              uint set, uint binding, uint index, uint length) {
-    gpuav_write_record(shader_id, inst, stage, code, set, binding, index, length, 0u, 0u, 0u);
+    gpuav_write_record(shader_id, gpuav_site_code(site, code), stage, 2u, uvec2(index, length), uvec4(0u),
+                       uvec3(0u));
 }

@@ -45,11 +45,12 @@ uint gpuav_ray_query_code(uint flags, vec3 origin, float tmin, vec3 direction, f
 // gpuav_report_ray_query writes the record: p0 RayTmin bits, p1 RayTmax
 // bits, p2..p4 the direction's bits for a direction error and the
 // origin's otherwise, p5 Rayflags, p6 CullMask.
-void gpuav_report_ray_query(uint shader_id, uint inst, uvec4 stage, uint code, uint flags, uint cull,
+// Every parameter is a dynamic value.
+void gpuav_report_ray_query(uint shader_id, uint site, uvec4 stage, uint code, uint flags, uint cull,
                             vec3 origin, float tmin, vec3 direction, float tmax) {
     vec3 o = origin;
     vec3 d = direction;
     uvec3 v = floatBitsToUint(code == GPUAV_CODE_RAY_QUERY_DIRECTION ? d : o);
-    gpuav_write_record(shader_id, inst, stage, code, floatBitsToUint(tmin), floatBitsToUint(tmax),
-                       v.x, v.y, v.z, flags, cull);
+    gpuav_write_record(shader_id, gpuav_site_code(site, code), stage, 7u,
+                       uvec2(floatBitsToUint(tmin), floatBitsToUint(tmax)), uvec4(v, flags), uvec3(cull, 0u, 0u));
 }

@@ -38,10 +38,12 @@ uvec3 gpuav_check_texel(uint set_in, uint binding_in, uint index_in, uint coord_
 
 // gpuav_report_texel_oob writes the record of a failed gpuav_check_texel:
 // p0 set, p1 binding, p2 index, p3 texel coordinate (bits), p4 texel
-// count, p5 flags (TexelWrite...), p6 array length.
-void gpuav_report_texel_oob(uint shader_id, uint inst, uvec4 stage, uint set, uint binding, uint index,
+// count, p5 flags (TexelWrite...), p6 array length. The dynamic values are
+// the index, the coordinate, the count and the length; set, binding and
+// flags are in the site table.
+void gpuav_report_texel_oob(uint shader_id, uint site, uvec4 stage, uint set, uint binding, uint index,
                             uint coord, uvec3 result_in, uint flags) {
     uvec3 result = result_in;
-    gpuav_write_record(shader_id, inst, stage, GPUAV_CODE_TEXEL_BUFFER_OOB, set, binding, index, coord, result.y,
-                       flags, result.z);
+    gpuav_write_record(shader_id, gpuav_site_code(site, GPUAV_CODE_TEXEL_BUFFER_OOB), stage, 4u,
+                       uvec2(index, coord), uvec4(result.y, result.z, 0u, 0u), uvec3(0u));
 }

@@ -1066,8 +1066,9 @@ static void mode_shaderobj(ctx *c, uint32_t nsets, const uint32_t idx[3])
     VkFence fence = capp_fence(&c->vk);
     capp_submit_wait(&c->vk, 1, &cb, fence, NULL);
     vkDestroyFence(c->vk.dev, fence, NULL);
-    vkDestroyCommandPool(c->vk.dev, pool, NULL);
 
+    /* cmd-0 lives on (its pool is destroyed last), so that cmd-binary is
+     * never given its handle. */
     size_t size = 0;
     CHECK(f.binary(c->vk.dev, s, &size, NULL));
     void *data = malloc(size ? size : 1);
@@ -1087,6 +1088,7 @@ static void mode_shaderobj(ctx *c, uint32_t nsets, const uint32_t idx[3])
     }
     free(data);
     f.destroy(c->vk.dev, s, NULL);
+    vkDestroyCommandPool(c->vk.dev, pool, NULL);
 }
 
 /* ---- graphics modes ----------------------------------------------------------- */

@@ -1,20 +1,32 @@
 #!/bin/bash
 # The benchmark harness (bench/, docs/BENCHMARKS.md) on the machine's GPU:
-# every scene with no layer, our layer and Khronos GPU-AV, from the
-# repository root (scripts/hardware/build.sh apps first; on the NVIDIA
-# machine carry bin/ and .gl/ with .gl/vvl/: scripts/hardware/env.sh).
-# It writes $OUT/bench.json (the results), $OUT/bench.md (the table) and
-# $OUT/bench.log. Back here, the NVIDIA table goes into the docs with
+# every scene side by side with no layer, gpuav-dbg (its defaults: every
+# check), the Khronos layer's GPU-AV (1.3.239, .gl/vvl/), and a second
+# Khronos version where .gl/vvl14/ has one (Debian trixie's
+# vulkan-validationlayers 1.4.309: scripts/hardware/env.sh), plus the hot
+# loop's hand-checked reference variants with no layer. From the repository
+# root (scripts/hardware/build.sh apps first; on the NVIDIA machine carry
+# bin/ and .gl/). It writes $OUT/bench-$PART.json (the results), .md (the
+# table) and .log. The pipeline scene is split in two parts (each must end
+# inside one device command): its ratios are each to the no-layer runs of
+# their own part. Back here, the NVIDIA tables go into the docs with
 #
-#   go run ./bench -render FILES_AT/bench.json -section nvidia -write docs/BENCHMARKS.md
+#   go run ./bench -render DIR/bench-timed.json,DIR/bench-pipeline.json,DIR/bench-pipeline-khronos.json \
+#     -section nvidia -write docs/BENCHMARKS.md
 #
-#   SCENES=LIST      scenes (default dispatch,shader,draw,pipeline)
-#   REPS=N           repetitions (default 3)
-#   BENCH_FLAGS=...  more harness flags, e.g. "-warmup 0 -iters 1 -skip-checks"
-#                    for the pipeline scene alone (Khronos GPU-AV takes about
-#                    a minute per iteration of it on the H200)
+#   PART=timed       (default) the hot loop (masked, memory), dispatch, draw
+#                    and shader scenes, every configuration, 3 repetitions
+#   PART=pipeline    the pipeline scene, no layer and gpuav-dbg, 2
+#                    repetitions of one iteration
+#   PART=pipeline-khronos  the pipeline scene, no layer and the Khronos
+#                    layers, one repetition (two minutes an iteration on
+#                    the H200)
+#   PART=custom      SCENES, REPS, BENCH_FLAGS as given
+#   SCENES=LIST      scenes (custom; default dispatch,shader,draw,pipeline)
+#   REPS=N           repetitions (custom; default 3)
+#   BENCH_FLAGS=...  more harness flags (custom)
 #   BENCH_S=N        stop the harness after N seconds (default 520: inside
-#                    the device tool's 600 s a command)
+#                    the device tool's 600 s a command; what finished is kept)
 #   PRESET=NAME      the scene sizes: gpu on the NVIDIA driver, lavapipe on
 #                    lavapipe (the defaults)
 set -u
@@ -22,13 +34,29 @@ set -u
 hw_device
 [ -x bin/bench/harness ] || { echo "bench.sh: no bin/bench/harness (scripts/hardware/build.sh apps)"; exit 2; }
 preset=${PRESET:-$([ "$HW_ICD" = lavapipe ] && echo lavapipe || echo gpu)}
-timeout "${BENCH_S:-520}" bin/bench/harness -preset "$preset" -bin bin \
-  -scenes "${SCENES:-dispatch,shader,draw,pipeline}" -reps "${REPS:-3}" ${BENCH_FLAGS:-} \
+part=${PART:-timed}
+k2=()
+if [ -n "${KHRONOS2_LAYER_PATH:-}" ]; then
+  k2=(-khronos2-layer-path "$KHRONOS2_LAYER_PATH")
+else
+  echo "bench.sh: NOTICE: no second Khronos layer (.gl/vvl14/): its configuration is left out"
+fi
+case $part in
+timed) args=(-scenes hotloop-masked,hotloop-memory,dispatch,draw,shader -reps 3 "${k2[@]}") ;;
+pipeline) args=(-scenes pipeline -configs gpuav-dbg -reps 2 -warmup 0 -iters 1) ;;
+pipeline-khronos)
+  configs=khronos
+  [ ${#k2[@]} -gt 0 ] && configs=khronos,khronos2
+  args=(-scenes pipeline -configs "$configs" "${k2[@]}" -reps 1 -warmup 0 -iters 1 -skip-checks) ;;
+custom) args=(-scenes "${SCENES:-dispatch,shader,draw,pipeline}" -reps "${REPS:-3}" ${BENCH_FLAGS:-}) ;;
+*) echo "bench.sh: unknown PART=$part (timed, pipeline, pipeline-khronos, custom)"; exit 2 ;;
+esac
+timeout "${BENCH_S:-520}" bin/bench/harness -preset "$preset" -bin bin "${args[@]}" \
   -khronos-layer-path "$KHRONOS_LAYER_PATH" \
-  -command "scripts/hardware/bench.sh (bin/bench/harness -preset $preset -scenes ${SCENES:-dispatch,shader,draw,pipeline} ${BENCH_FLAGS:-})" \
-  -json "$OUT/bench.json" -md "$OUT/bench.md" >"$OUT/bench.log" 2>&1
+  -command "PART=$part scripts/hardware/bench.sh (bin/bench/harness -preset $preset ${args[*]})" \
+  -json "$OUT/bench-$part.json" -md "$OUT/bench-$part.md" >"$OUT/bench-$part.log" 2>&1
 rc=$?
-grep "×" "$OUT/bench.log" | tail -8
-[ -f "$OUT/bench.md" ] && cat "$OUT/bench.md"
+grep "×" "$OUT/bench-$part.log" | tail -8
+[ -f "$OUT/bench-$part.md" ] && cat "$OUT/bench-$part.md"
 echo "harness rc=$rc"
 exit $rc

@@ -40,6 +40,10 @@
  *                   data[gl_InstanceIndex].v[0] to result (desc_instance.vert):
  *                   instance 3 is out of bounds; the others add 100+101+102
  *                   (value=303 when the bad load is skipped)
+ *   loop_clean, loop_uninitialized, loop_destroyed: the sized cases
+ *                   (--stage compute) with desc_loop.comp, which reads
+ *                   data[index] in a loop whose counter is the index
+ *   loop_full       the same, 0..7 written, index 7
  *   spec_oob, spec_clean: a layout count of 4, 0..3 written, shaders
  *                   declaring data[N] with N a specialization constant
  *                   (default 2) specialized to 4 (desc_spec.*): index 5,
@@ -64,7 +68,8 @@ typedef struct {
     int submits;
     int push; /* 1: vkCmdPushDescriptorSetKHR, 2: with a template */
     int sized; /* 1: the shaders declare data[8] (desc_sized.*); 2: data[N], N specialized to
-                  layout_count (desc_spec.*); 3: desc_instance.vert, an indexed draw of 4 instances */
+                  layout_count (desc_spec.*); 3: desc_instance.vert, an indexed draw of 4 instances;
+                  4: desc_loop.comp, data[8] read in a loop */
 } test_case;
 
 static const test_case cases[] = {
@@ -84,6 +89,10 @@ static const test_case cases[] = {
     {"instance_oob", 3, 0, 3, UINT32_MAX, UINT32_MAX, 0, 1, 1, 0, 3},
     {"spec_oob", 4, 0, 4, UINT32_MAX, UINT32_MAX, 5, 1, 1, 0, 2},
     {"spec_clean", 4, 0, 4, UINT32_MAX, UINT32_MAX, 3, 1, 1, 0, 2},
+    {"loop_clean", 8, 0, 4, UINT32_MAX, UINT32_MAX, 1, 1, 1, 0, 4},
+    {"loop_full", 8, 0, 8, UINT32_MAX, UINT32_MAX, 7, 1, 1, 0, 4},
+    {"loop_uninitialized", 8, 0, 4, 2, UINT32_MAX, 2, 1, 1, 0, 4},
+    {"loop_destroyed", 8, 0, 4, UINT32_MAX, 3, 3, 1, 1, 0, 4},
 };
 
 /* make_writes fills w with the writes of set `set`: binding 0 (the result,
@@ -232,11 +241,12 @@ int main(int argc, char **argv)
     VkSpecializationMapEntry spec_entry = {.constantID = 0, .offset = 0, .size = sizeof(uint32_t)};
     VkSpecializationInfo spec = {.mapEntryCount = 1, .pMapEntries = &spec_entry, .dataSize = sizeof(uint32_t),
                                  .pData = &tc->layout_count};
-    if (tc->sized == 3 && stage != CA_VERTEX) {
-        fprintf(stderr, "descapp: %s needs --stage vertex\n", tc->name);
+    if ((tc->sized == 3 && stage != CA_VERTEX) || (tc->sized == 4 && stage != CA_COMPUTE)) {
+        fprintf(stderr, "descapp: %s needs --stage %s\n", tc->name, tc->sized == 3 ? "vertex" : "compute");
         return 2;
     }
-    const char *prefix = tc->sized == 3 ? "desc_instance" : tc->sized == 2 ? "desc_spec" : tc->sized ? "desc_sized" : "desc";
+    static const char *const prefixes[] = {"desc", "desc_sized", "desc_spec", "desc_instance", "desc_loop"};
+    const char *prefix = prefixes[tc->sized];
     VkPipeline pipe = ca_stage_pipeline_spec(stage, dir, prefix, "desc_plain", layout, &t, tc->sized == 2 ? &spec : NULL);
 
     capp_buffer indices = capp_buffer_create(&ca, 16, VK_BUFFER_USAGE_INDEX_BUFFER_BIT); /* index 0 */

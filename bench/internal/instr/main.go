@@ -1,0 +1,49 @@
+// Command instr instruments SPIR-V modules as the layer does with every
+// check on (sized-array element checks included) and writes them out, for
+// the experiments of bench/exp (built with their overlays, it shows what an
+// experiment gives the driver):
+//
+//	go run ./bench/internal/instr -o OUTDIR IN.spv...
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/spirv"
+)
+
+func main() {
+	out := flag.String("o", ".", "output directory")
+	set := flag.Uint("set", 1, "the layer's descriptor set")
+	flag.Parse()
+	if err := run(*out, uint32(*set), flag.Args()); err != nil {
+		fmt.Fprintf(os.Stderr, "instr: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+func run(out string, set uint32, files []string) error {
+	for i, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		words, err := spirv.WordsFromBytes(b)
+		if err != nil {
+			return fmt.Errorf("%s: %w", f, err)
+		}
+		res, err := gpuav.Instrument(words, gpuav.Options{ShaderID: uint32(i + 1), DescriptorSet: set, SizedElementChecks: true})
+		if err != nil {
+			return fmt.Errorf("%s: %w", f, err)
+		}
+		fmt.Printf("%s: %d checks, %d -> %d words\n", filepath.Base(f), res.ChecksAdded, len(words), len(res.Words))
+		if err := os.WriteFile(filepath.Join(out, filepath.Base(f)), spirv.BytesFromWords(res.Words), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}

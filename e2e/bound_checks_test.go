@@ -1,0 +1,73 @@
+package e2e
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// boundApp exercises the bounds decided once per binding
+// (docs/decisions/cheap-checks.md): reads whose offsets have a static bound
+// run unchecked while the binding's range holds that bound, and are checked
+// one by one, with their exact values, when it does not.
+var boundApp = newCheckApp("boundapp", "bound.comp")
+
+// TestBoundsDecidedPerBinding runs boundapp with the default checks
+// (every check) through the launcher on lavapipe. It must catch the last
+// iteration of a loop reading past the range, reads past a range smaller
+// than their bound, and a bound that holds in one dispatch and not the
+// next (only the second reported); and must not report reads that stay in
+// range, whether the range holds the bound or is smaller than it. The
+// reads past the range are skipped (they yield 0).
+func TestBoundsDecidedPerBinding(t *testing.T) {
+	const loopLine, maskedLine = 19, 21
+	tests := []struct {
+		kase   string
+		result string
+		// The one error group expected (line 0: none): its line, action,
+		// count, offsets (the group shows one of its records' values) and
+		// the global invocation ids of its records.
+		line, action, count int
+		offsets             []uint32
+		rng                 uint32
+		invocations         []float64
+	}{
+		{kase: "clean", result: "r=1136,6136,3136,8136"},
+		{kase: "loop_short", result: "r=1036,6036,3036,8036"},
+		{"loop_last", "r=1120,6120,3120,8120", loopLine, 0, 4, []uint32{60}, 60, []float64{0, 1, 2, 3}},
+		{"masked_past", "r=1000,0,3000,0", maskedLine, 0, 2, []uint32{20, 28}, 16, []float64{1, 3}},
+		{"holds_then_not", "r=1120,6120,3120,8120", loopLine, 1, 4, []uint32{60}, 60, []float64{0, 1, 2, 3}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.kase, func(t *testing.T) {
+			code, r, out := boundApp.run(t, nil, nil, "--case", tt.kase)
+			if !strings.Contains(out, tt.result+"\n") {
+				t.Errorf("app printed no %q:\n%s", tt.result, out)
+			}
+			if tt.line == 0 {
+				requireSilent(t, code, r, out)
+				return
+			}
+			if code != 1 || len(r.Errors) != 1 {
+				t.Fatalf("exit %d, %d error groups; want 1, 1\n%s", code, len(r.Errors), out)
+			}
+			e := r.Errors[0]
+			b := e.Buffer
+			if e.Check != "buffer_oob" || e.Source.File != "bound.comp" || e.Source.Line != tt.line ||
+				e.ActionIndex != tt.action || e.Count != tt.count || e.CommandBuffer.Name != "bound-cmd" ||
+				b == nil || !slices.Contains(tt.offsets, b.Offset) || b.Size != 4 || b.Range != tt.rng ||
+				b.Highest != uint64(b.Offset)+3 || b.Write {
+				t.Errorf("group: %s %s:%d action %d count %d values %+v; want buffer_oob bound.comp:%d action %d count %d, offset in %v, range %d",
+					e.Check, e.Source.File, e.Source.Line, e.ActionIndex, e.Count, b, tt.line, tt.action, tt.count, tt.offsets, tt.rng)
+			}
+			var got []float64
+			for _, s := range e.Samples {
+				got = append(got, s["global_invocation_id"][0])
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, tt.invocations) {
+				t.Errorf("invocations %v, want %v", got, tt.invocations)
+			}
+		})
+	}
+}

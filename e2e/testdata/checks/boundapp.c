@@ -1,0 +1,97 @@
+/*
+ * boundapp: the bounds decided per binding (docs/decisions/cheap-checks.md),
+ * end to end. bound.comp's 4 invocations read data.d[i] for i < n in a loop
+ * of at most 16 iterations and data.d[(g * 5) & 7]; data (binding 0) holds
+ * d[i] = i + 1, result (binding 1) gets each invocation's sum. One command
+ * buffer ("bound-cmd") dispatches once per case step:
+ *
+ *   boundapp --shaders DIR [--case clean|loop_last|loop_short|masked_past|
+ *            holds_then_not]
+ *
+ *   clean:          data bound [0, 64), n 16: every bound holds.
+ *   loop_last:      data bound [0, 60), n 16: the loop's last iteration
+ *                   reads bytes 60..63, past the range.
+ *   loop_short:     data bound [0, 32), n 8: smaller than the loop's bound
+ *                   (64), but the loop stops at byte 31: nothing past it.
+ *   masked_past:    data bound [0, 16), n 0: d[(g * 5) & 7] reads bytes 20
+ *                   (g 1) and 28 (g 3) past it.
+ *   holds_then_not: two dispatches, data bound [0, 64) then [0, 60), n 16:
+ *                   the bound holds in the first, not in the second.
+ *
+ * It prints "r=A,B,C,D" (the last dispatch's sums) after the submit. Every
+ * VkResult is checked; a failure prints "boundapp: <call> failed: <n>" and
+ * exits 1.
+ */
+#define APP "boundapp"
+#include "checkapp.h"
+
+int main(int argc, char **argv)
+{
+    const char *dir = ".";
+    const char *kase = "clean";
+    int stage = CA_COMPUTE;
+    if (ca_args(argc, argv, &dir, &kase, &stage))
+        return 2;
+    VkDeviceSize ranges[2] = {64, 64};
+    uint32_t n = 16, steps = 1;
+    if (!strcmp(kase, "loop_last"))
+        ranges[0] = 60;
+    else if (!strcmp(kase, "loop_short"))
+        ranges[0] = 32, n = 8;
+    else if (!strcmp(kase, "masked_past"))
+        ranges[0] = 16, n = 0;
+    else if (!strcmp(kase, "holds_then_not"))
+        ranges[1] = 60, steps = 2;
+    else if (strcmp(kase, "clean")) {
+        fprintf(stderr, "boundapp: unknown case %s\n", kase);
+        return 2;
+    }
+
+    capp_create_instance(&ca, NULL);
+    ca_create_device(VK_QUEUE_COMPUTE_BIT, NULL, NULL, 0);
+    capp_buffer data = capp_buffer_create(&ca, 64, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    capp_buffer result = capp_buffer_create(&ca, 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    for (uint32_t i = 0; i < 16; i++)
+        ((uint32_t *)data.map)[i] = i + 1;
+
+    VkDescriptorSetLayoutBinding lb[2] = {
+        {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+        {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+    };
+    VkDescriptorSetLayout dsl[2];
+    VkDescriptorPool dpool[2];
+    VkDescriptorSet set[2];
+    for (uint32_t s = 0; s < steps; s++) {
+        set[s] = capp_single_set(&ca, lb, 2, &dsl[s], &dpool[s]);
+        VkDescriptorBufferInfo bi[2] = {{data.buf, 0, ranges[s]}, {result.buf, 0, VK_WHOLE_SIZE}};
+        for (uint32_t i = 0; i < 2; i++)
+            capp_write_buffers(&ca, set[s], i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, &bi[i]);
+    }
+    VkPipelineLayout layout = ca_pipeline_layout(dsl[0], VK_SHADER_STAGE_COMPUTE_BIT, sizeof n);
+    VkPipeline pipe = capp_compute_pipeline(&ca, layout, ca_module(dir, "bound.comp.spv"), 0, NULL);
+
+    VkCommandBuffer cmd;
+    VkCommandPool pool = ca_command_buffers(0, 1, &cmd);
+    ca_name_cmd_pipeline(cmd, "bound-cmd", pipe, "bound-pipeline");
+    capp_begin(cmd, 0);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+    vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof n, &n);
+    for (uint32_t s = 0; s < steps; s++) {
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set[s], 0, NULL);
+        vkCmdDispatch(cmd, 1, 1, 1);
+    }
+    CHECK(vkEndCommandBuffer(cmd));
+    ca_submit_wait(cmd);
+    const uint32_t *r = result.map;
+    printf("r=%u,%u,%u,%u\n", r[0], r[1], r[2], r[3]);
+    fflush(stdout);
+    ca_teardown(pipe, layout, pool, VK_NULL_HANDLE, VK_NULL_HANDLE, NULL);
+    for (uint32_t s = 0; s < steps; s++) {
+        vkDestroyDescriptorPool(ca.dev, dpool[s], NULL);
+        vkDestroyDescriptorSetLayout(ca.dev, dsl[s], NULL);
+    }
+    capp_buffer_destroy(&ca, &data);
+    capp_buffer_destroy(&ca, &result);
+    capp_destroy(&ca);
+    return 0;
+}

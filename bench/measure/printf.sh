@@ -19,6 +19,8 @@
 #   REPS=N    repetitions of part 1 (default 5)
 #   ITERS=N   timed iterations per run (default 20; 5 on lavapipe)
 #   LOOPS=N   shader-heavy's --loops (default 1024; 256 on lavapipe)
+#   WORKGROUPS=N  the hot-loop scene's --workgroups (default 65536; on
+#             lavapipe 4096 keeps a run under a minute)
 set -u
 . scripts/hardware/env.sh || exit 1
 hw_device
@@ -59,7 +61,7 @@ spv=$pre/spv
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 scene=${SCENE:-hotloop}
 case $scene in
-  hotloop) args=(--scene hotloop --variant masked) ;;
+  hotloop) args=(--scene hotloop --variant masked --workgroups "${WORKGROUPS:-65536}") ;;
   shader) args=(--scene shader --loops "$loops") ;;
   *) echo "printf.sh: SCENE is hotloop or shader" >&2; exit 2 ;;
 esac

@@ -47,7 +47,7 @@ func run(args []string) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	preset := fs.String("preset", "lavapipe", "sizes: lavapipe (a CPU Vulkan on few cores) or gpu (the issue's sizes)")
 	reps := fs.Int("reps", 3, "repetitions; each runs every configuration once per scene")
-	scenes := fs.String("scenes", "dispatch,shader,draw,hotloop-masked,hotloop-memory,pipeline", "comma-separated scenes to run")
+	scenes := fs.String("scenes", "dispatch,shader,draw,draw_indirect,hotloop-masked,hotloop-memory,pipeline", "comma-separated scenes to run")
 	binDir := fs.String("bin", "bin", "directory of gpuav-dbg, the layer and bench/scene")
 	khronosPath := fs.String("khronos-layer-path", "", "directory of VkLayer_khronos_validation.json (empty: the loader's search path)")
 	khronosManifest := fs.String("khronos-manifest", "/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json",

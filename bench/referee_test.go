@@ -87,6 +87,7 @@ func TestScenesUnderReferee(t *testing.T) {
 		{"--scene", "dispatch", "--dispatches", "16"},
 		{"--scene", "shader", "--invocations", "256", "--loops", "8"},
 		{"--scene", "draw", "--draws", "32", "--sets", "4"},
+		{"--scene", "draw_indirect", "--draws", "32", "--sets", "4"},
 		{"--scene", "pipeline"},
 		{"--scene", "hotloop", "--variant", "masked", "--workgroups", "4"},
 		{"--scene", "hotloop", "--variant", "memory", "--workgroups", "4"},

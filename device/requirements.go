@@ -102,7 +102,9 @@ func Assess(d *Device, checks []string) []Support {
 		default:
 			s.Available = true
 			var notes []string
-			if baseNote != "" {
+			// The stores note is about instrumented shaders: the command
+			// checks run on the CPU and in the layer's compute pre-pass.
+			if baseNote != "" && !cmdCheck(id) {
 				notes = append(notes, baseNote)
 			}
 			var robust []string
@@ -119,6 +121,12 @@ func Assess(d *Device, checks []string) []Support {
 		out = append(out, s)
 	}
 	return out
+}
+
+// cmdCheck reports whether id is a command check (gpuav.Check.Command).
+func cmdCheck(id string) bool {
+	c := gpuav.CheckByID(id)
+	return c != nil && c.Command
 }
 
 // coreHas reports whether ext is core in d's Vulkan version (then its

@@ -27,6 +27,10 @@ type Check struct {
 	Help string
 	// Device is what the check needs of a device.
 	Device DeviceRequirement
+	// Command says the layer checks the action commands themselves (on
+	// the CPU or in a pre-pass of its own, cmdchecks.go), not shaders: it
+	// has no pass.
+	Command bool
 	// describe fills in the check-specific part of a record's description.
 	describe func(d *Description, code CheckCode, p [RecordParams]uint32)
 	// pass adds the check to shaders; checks may share one.
@@ -116,8 +120,9 @@ var (
 	robustWarnings = DeviceRequirement{WarnWith: []string{"robustBufferAccess", "robustBufferAccess2"}}
 )
 
-// Checks is the check registry, in the order users see the checks.
-var Checks = []Check{
+// Checks is the check registry, in the order users see the checks: the
+// shader checks, then the command checks (cmdchecks.go).
+var Checks = append([]Check{
 	{
 		ID:      CheckDescriptorIndexOOB,
 		Codes:   []RecordCode{{CodeDescriptorIndexOOB, "DESCRIPTOR_INDEX_OOB"}},
@@ -214,7 +219,7 @@ var Checks = []Check{
 		describe: describeRayQuery,
 		pass:     rayQueryPass,
 	},
-}
+}, commandChecks...)
 
 // AllChecks lists every check id in registry order.
 var AllChecks = checkIDs(func(*Check) bool { return true })

@@ -30,15 +30,18 @@ func TestRegistry(t *testing.T) {
 			t.Errorf("check id %q: empty, upper case or twice", c.ID)
 		}
 		ids[c.ID] = true
-		if c.Title == "" || c.Help == "" || strings.Contains(c.Help, "\n") || c.describe == nil || c.pass == nil || len(c.Codes) == 0 {
-			t.Errorf("check %s: title %q, help %q, describe %v, pass %v, %d codes", c.ID, c.Title, c.Help, c.describe != nil, c.pass != nil, len(c.Codes))
+		if c.Title == "" || c.Help == "" || strings.Contains(c.Help, "\n") || c.describe == nil || (c.pass == nil) != c.Command || len(c.Codes) == 0 {
+			t.Errorf("check %s: title %q, help %q, describe %v, pass %v, command %v, %d codes", c.ID, c.Title, c.Help, c.describe != nil, c.pass != nil, c.Command, len(c.Codes))
 		}
 		for _, rc := range c.Codes {
 			if other, dup := codes[rc.Code]; dup {
 				t.Errorf("code %d of %s is also %s's", rc.Code, c.ID, other)
 			}
 			codes[rc.Code] = c.ID
-			if !strings.Contains(glsl, "GPUAV_CODE_"+rc.GLSL) {
+			if c.Command && !slices.Contains(PrepassConstants, Constant{"CODE_" + rc.GLSL, uint32(rc.Code)}) {
+				t.Errorf("check %s: code %d is not CODE_%s of PrepassConstants (the layer's C and pre-pass name it so)", c.ID, rc.Code, rc.GLSL)
+			}
+			if !c.Command && !strings.Contains(glsl, "GPUAV_CODE_"+rc.GLSL) {
 				t.Errorf("check %s: no check function writes GPUAV_CODE_%s", c.ID, rc.GLSL)
 			}
 			if got := rc.Code.CheckID(); got != c.ID {
@@ -88,10 +91,17 @@ func TestRegistryLists(t *testing.T) {
 // TestDescribeEveryCode: every code of the registry describes as its check,
 // with a message and a VUID.
 func TestDescribeEveryCode(t *testing.T) {
+	// The command checks' VUIDs depend on the command.
+	actions := map[CheckCode]string{CodeIndexBufferOOB: "vkCmdDrawIndexed", CodeVertexFetchOOB: "vkCmdDraw",
+		CodeIndirectDrawCount: "vkCmdDrawIndirectCount", CodeIndirectBufferOverrun: "vkCmdDrawIndirect"}
 	for _, c := range Checks {
 		for _, rc := range c.Codes {
 			d := Describe(rc.Code, [RecordParams]uint32{1, 2, 3, 4, 5, 6, 7})
-			if d.Check != c.ID || d.Message == "" || d.VUID("vkCmdDispatch") == "" {
+			action := "vkCmdDispatch"
+			if a, ok := actions[rc.Code]; ok {
+				action = a
+			}
+			if d.Check != c.ID || d.Message == "" || d.VUID(action) == "" {
 				t.Errorf("code %d (%s): %+v", rc.Code, c.ID, d)
 			}
 		}

@@ -36,8 +36,8 @@ func TestInstrumentCorpus(t *testing.T) {
 		rel, _ := filepath.Rel(root, p)
 		if d.IsDir() {
 			switch rel {
-			case ".git", "bin", "build", filepath.Join("gpuav", "shaders"):
-				return filepath.SkipDir // build outputs; the library is not a shader
+			case ".git", "bin", "build", filepath.Join("gpuav", "shaders"), filepath.Join("gpuav", "prepass"):
+				return filepath.SkipDir // build outputs; the library and the layer's pre-pass are not app shaders
 			}
 			return nil
 		}

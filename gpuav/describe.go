@@ -30,6 +30,14 @@ type Description struct {
 	Buffer *BufferValues
 	// Texel holds the access of a failed texel_buffer_oob check.
 	Texel *TexelValues
+	// IndexBuffer, Vertex and Indirect hold the values of the command
+	// checks (cmdchecks.go).
+	IndexBuffer *IndexValues
+	Vertex      *VertexValues
+	Indirect    *IndirectValues
+	// vuid, when set, gives the VUID by action command (it wins over
+	// FullVUID and VUIDSuffix).
+	vuid func(action string) string
 	// Warning says the record is defined behaviour the app probably did
 	// not mean (an out-of-range access under robustBufferAccess): the
 	// report's level is "warning" instead of "error".
@@ -323,6 +331,9 @@ func fmtFloat(x float32) string { return strconv.FormatFloat(float64(x), 'g', -1
 // VUID returns the full VUID for a description and action command name, or
 // "" when the check has none.
 func (d Description) VUID(action string) string {
+	if d.vuid != nil {
+		return d.vuid(action)
+	}
 	if d.FullVUID != "" {
 		return d.FullVUID
 	}
@@ -383,6 +394,8 @@ func StageName(model uint32) string {
 		return "miss"
 	case ModelCallable:
 		return "callable"
+	case ModelCommand:
+		return "command"
 	}
 	return fmt.Sprintf("stage_%d", model)
 }
@@ -420,6 +433,8 @@ func EachStageCoord(model uint32, w [3]uint32, add func(key string, n int, v [3]
 		add("global_invocation_id", 3, [3]float64{u(w[0]), u(w[1]), u(w[2])})
 	case ModelRayGeneration, ModelIntersection, ModelAnyHit, ModelClosestHit, ModelMiss, ModelCallable:
 		add("launch_id", 3, [3]float64{u(w[0]), u(w[1]), u(w[2])})
+	case ModelCommand:
+		add("draw_index", 1, [3]float64{u(w[0])})
 	default:
 		add("words", 3, [3]float64{u(w[0]), u(w[1]), u(w[2])})
 	}

@@ -267,3 +267,25 @@ PFN_vkVoidFunction gpuavdbg_addresses_intercept(const char *name)
         return (PFN_vkVoidFunction)gl_GetBufferDeviceAddressEXT;
     return NULL;
 }
+
+/* gpuavdbg_addr_lookup finds the buffer whose address range (of those
+ * whose address the app obtained) holds [address, address + size): its
+ * handle and the offset of address in it; 0 when none does. */
+int gpuavdbg_addr_lookup(device_data *dd, uint64_t address, uint64_t size, VkBuffer *buffer, uint64_t *offset)
+{
+    addr_dev *a = find(dd, 0);
+    if (!a)
+        return 0;
+    int found = 0;
+    pthread_mutex_lock(&a->lock);
+    for (uint32_t i = 0; i < a->n && !found; i++) {
+        const addr_range *r = &a->ranges[i];
+        if (r->address <= address && address - r->address + size <= r->size) {
+            *buffer = r->buffer;
+            *offset = address - r->address;
+            found = 1;
+        }
+    }
+    pthread_mutex_unlock(&a->lock);
+    return found;
+}

@@ -54,6 +54,7 @@ static void cb_reset(cb_state *cs)
     cs->cur_path = GPUAVDBG_NO_LABEL;
     cs->path_dirty = 1;
     cs->nexecuted = 0;
+    gpuavdbg_cc_reset(cs);
     memset(cs->bound, 0, sizeof cs->bound);
     memset(cs->set_layout, 0, sizeof cs->set_layout);
     memset(cs->app_layout, 0, sizeof cs->app_layout);
@@ -65,6 +66,7 @@ static void cb_free(cb_state *cs)
     cb_reset(cs);
     gpuavdbg_unit_release(cs->dd, cs->unit);
     gpuavdbg_desc_cb_free(cs);
+    gpuavdbg_cc_free(cs);
     free(cs->actions);
     free(cs->stack);
     free(cs->paths);
@@ -126,9 +128,9 @@ static int bind_point_index(VkPipelineBindPoint bp)
     }
 }
 
-/* before_action records an action and binds the layer's descriptor set for
- * it when its pipeline is instrumented. */
-static void before_action(cb_state *cs, gpuavdbg_cmd cmd, VkPipelineBindPoint bp)
+/* gpuavdbg_before_action records an action and binds the layer's
+ * descriptor set for it when its pipeline is instrumented. */
+void gpuavdbg_before_action(cb_state *cs, gpuavdbg_cmd cmd, VkPipelineBindPoint bp)
 {
     if (!cs)
         return;
@@ -345,7 +347,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_EndCommandBuffer(VkCommandBuffer cb)
     device_data *dd = cs ? cs->dd : gpuavdbg_device_get(cb);
     if (!dd)
         return VK_ERROR_INITIALIZATION_FAILED;
-    if (cs && cs->unit && !cs->secondary && (cs->ninstrumented > 0 || cs->nexecuted > 0)) {
+    int prepass = cs && gpuavdbg_cc_end(cs); /* the pre-pass wrote records */
+    if (cs && cs->unit && !cs->secondary && (cs->ninstrumented > 0 || cs->nexecuted > 0 || prepass)) {
         /* Make the shaders' writes visible to the host: a fence wait alone
          * does not. Secondaries run inside a primary, which has this. */
         VkMemoryBarrier mb = {
@@ -383,6 +386,8 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdBindPipeline(VkCommandBuffer cb, VkPipel
         const pipeline_info *pi = hmap_get(&dd->pipelines, GPUAVDBG_H(pipeline));
         b->layout = pi ? pi->layout : VK_NULL_HANDLE;
         b->instrumented = pi ? pi->instrumented : 0;
+        b->vi = pi ? pi->vi : NULL;
+        b->has_task = pi ? pi->has_task : 0;
         b->push = pi ? pi->push : 0;
         pthread_mutex_unlock(&dd->lock);
     }
@@ -642,38 +647,19 @@ const char *gpuavdbg_cmd_name(uint32_t cmd)
     static VKAPI_ATTR void VKAPI_CALL gl_##fn PARAMS        \
     {                                                        \
         CMD_PROLOGUE(cb);                                    \
-        before_action(cs, GPUAVDBG_CMD_##cmd, bp);           \
+        gpuavdbg_before_action(cs, GPUAVDBG_CMD_##cmd, bp);  \
         dd->disp.fn ARGS;                                    \
     }
 
 #define GFX VK_PIPELINE_BIND_POINT_GRAPHICS
 #define CMP VK_PIPELINE_BIND_POINT_COMPUTE
 
-ACTION(CmdDraw, DRAW, GFX,
-       (VkCommandBuffer cb, uint32_t vertexCount, uint32_t instanceCount, uint32_t firstVertex, uint32_t firstInstance),
-       (cb, vertexCount, instanceCount, firstVertex, firstInstance))
-ACTION(CmdDrawIndexed, DRAW_INDEXED, GFX,
-       (VkCommandBuffer cb, uint32_t indexCount, uint32_t instanceCount, uint32_t firstIndex, int32_t vertexOffset,
-        uint32_t firstInstance),
-       (cb, indexCount, instanceCount, firstIndex, vertexOffset, firstInstance))
-ACTION(CmdDrawIndirect, DRAW_INDIRECT, GFX,
-       (VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset, uint32_t drawCount, uint32_t stride),
-       (cb, buffer, offset, drawCount, stride))
-ACTION(CmdDrawIndexedIndirect, DRAW_INDEXED_INDIRECT, GFX,
-       (VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset, uint32_t drawCount, uint32_t stride),
-       (cb, buffer, offset, drawCount, stride))
-
+/* The draws, dispatches and trace rays whose parameters the command checks
+ * look at are intercepted in cmdchecks.c. */
 #define COUNT_PARAMS                                                                                       \
     (VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset, VkBuffer countBuffer, VkDeviceSize countOffset, \
      uint32_t maxDrawCount, uint32_t stride)
 #define COUNT_ARGS (cb, buffer, offset, countBuffer, countOffset, maxDrawCount, stride)
-ACTION(CmdDrawIndirectCount, DRAW_INDIRECT_COUNT, GFX, COUNT_PARAMS, COUNT_ARGS)
-ACTION(CmdDrawIndirectCountKHR, DRAW_INDIRECT_COUNT, GFX, COUNT_PARAMS, COUNT_ARGS)
-ACTION(CmdDrawIndirectCountAMD, DRAW_INDIRECT_COUNT, GFX, COUNT_PARAMS, COUNT_ARGS)
-ACTION(CmdDrawIndexedIndirectCount, DRAW_INDEXED_INDIRECT_COUNT, GFX, COUNT_PARAMS, COUNT_ARGS)
-ACTION(CmdDrawIndexedIndirectCountKHR, DRAW_INDEXED_INDIRECT_COUNT, GFX, COUNT_PARAMS, COUNT_ARGS)
-ACTION(CmdDrawIndexedIndirectCountAMD, DRAW_INDEXED_INDIRECT_COUNT, GFX, COUNT_PARAMS, COUNT_ARGS)
-ACTION(CmdDrawMeshTasksIndirectCountEXT, DRAW_MESH_TASKS_INDIRECT_COUNT, GFX, COUNT_PARAMS, COUNT_ARGS)
 ACTION(CmdDrawMeshTasksIndirectCountNV, DRAW_MESH_TASKS_INDIRECT_COUNT_NV, GFX, COUNT_PARAMS, COUNT_ARGS)
 #undef COUNT_PARAMS
 #undef COUNT_ARGS
@@ -682,19 +668,8 @@ ACTION(CmdDrawIndirectByteCountEXT, DRAW_INDIRECT_BYTE_COUNT, GFX,
        (VkCommandBuffer cb, uint32_t instanceCount, uint32_t firstInstance, VkBuffer counterBuffer,
         VkDeviceSize counterBufferOffset, uint32_t counterOffset, uint32_t vertexStride),
        (cb, instanceCount, firstInstance, counterBuffer, counterBufferOffset, counterOffset, vertexStride))
-ACTION(CmdDrawMultiEXT, DRAW_MULTI, GFX,
-       (VkCommandBuffer cb, uint32_t drawCount, const VkMultiDrawInfoEXT *info, uint32_t instanceCount,
-        uint32_t firstInstance, uint32_t stride),
-       (cb, drawCount, info, instanceCount, firstInstance, stride))
-ACTION(CmdDrawMultiIndexedEXT, DRAW_MULTI_INDEXED, GFX,
-       (VkCommandBuffer cb, uint32_t drawCount, const VkMultiDrawIndexedInfoEXT *info, uint32_t instanceCount,
-        uint32_t firstInstance, uint32_t stride, const int32_t *vertexOffset),
-       (cb, drawCount, info, instanceCount, firstInstance, stride, vertexOffset))
 ACTION(CmdDrawMeshTasksEXT, DRAW_MESH_TASKS, GFX, (VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z),
        (cb, x, y, z))
-ACTION(CmdDrawMeshTasksIndirectEXT, DRAW_MESH_TASKS_INDIRECT, GFX,
-       (VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset, uint32_t drawCount, uint32_t stride),
-       (cb, buffer, offset, drawCount, stride))
 ACTION(CmdDrawMeshTasksNV, DRAW_MESH_TASKS_NV, GFX, (VkCommandBuffer cb, uint32_t taskCount, uint32_t firstTask),
        (cb, taskCount, firstTask))
 ACTION(CmdDrawMeshTasksIndirectNV, DRAW_MESH_TASKS_INDIRECT_NV, GFX,
@@ -706,8 +681,6 @@ ACTION(CmdDrawClusterIndirectHUAWEI, DRAW_CLUSTER_INDIRECT, GFX,
        (VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset), (cb, buffer, offset))
 
 ACTION(CmdDispatch, DISPATCH, CMP, (VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z), (cb, x, y, z))
-ACTION(CmdDispatchIndirect, DISPATCH_INDIRECT, CMP, (VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset),
-       (cb, buffer, offset))
 ACTION(CmdDispatchBase, DISPATCH_BASE, CMP,
        (VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz, uint32_t x, uint32_t y, uint32_t z),
        (cb, bx, by, bz, x, y, z))
@@ -721,12 +694,6 @@ ACTION(CmdTraceRaysKHR, TRACE_RAYS, RT,
         const VkStridedDeviceAddressRegionKHR *hit, const VkStridedDeviceAddressRegionKHR *callable, uint32_t w,
         uint32_t h, uint32_t d),
        (cb, raygen, miss, hit, callable, w, h, d))
-ACTION(CmdTraceRaysIndirectKHR, TRACE_RAYS_INDIRECT, RT,
-       (VkCommandBuffer cb, const VkStridedDeviceAddressRegionKHR *raygen, const VkStridedDeviceAddressRegionKHR *miss,
-        const VkStridedDeviceAddressRegionKHR *hit, const VkStridedDeviceAddressRegionKHR *callable,
-        VkDeviceAddress addr),
-       (cb, raygen, miss, hit, callable, addr))
-ACTION(CmdTraceRaysIndirect2KHR, TRACE_RAYS_INDIRECT2, RT, (VkCommandBuffer cb, VkDeviceAddress addr), (cb, addr))
 ACTION(CmdTraceRaysNV, TRACE_RAYS_NV, RT,
        (VkCommandBuffer cb, VkBuffer raygenBuf, VkDeviceSize raygenOff, VkBuffer missBuf, VkDeviceSize missOff,
         VkDeviceSize missStride, VkBuffer hitBuf, VkDeviceSize hitOff, VkDeviceSize hitStride, VkBuffer callBuf,
@@ -798,34 +765,17 @@ PFN_vkVoidFunction gpuavdbg_cmdbuf_intercept(const char *name)
     I(CmdBindDescriptorSets2KHR)
     I(CmdBindDescriptorBuffersEXT)
     I(CmdSetDescriptorBufferOffsetsEXT)
-    I(CmdDraw)
-    I(CmdDrawIndexed)
-    I(CmdDrawIndirect)
-    I(CmdDrawIndexedIndirect)
-    I(CmdDrawIndirectCount)
-    I(CmdDrawIndirectCountKHR)
-    I(CmdDrawIndexedIndirectCount)
-    I(CmdDrawIndexedIndirectCountKHR)
-    I(CmdDrawIndirectCountAMD)
-    I(CmdDrawIndexedIndirectCountAMD)
     I(CmdDrawIndirectByteCountEXT)
-    I(CmdDrawMultiEXT)
-    I(CmdDrawMultiIndexedEXT)
     I(CmdDrawMeshTasksEXT)
-    I(CmdDrawMeshTasksIndirectEXT)
-    I(CmdDrawMeshTasksIndirectCountEXT)
     I(CmdDrawMeshTasksNV)
     I(CmdDrawMeshTasksIndirectNV)
     I(CmdDrawMeshTasksIndirectCountNV)
     I(CmdDrawClusterHUAWEI)
     I(CmdDrawClusterIndirectHUAWEI)
     I(CmdDispatch)
-    I(CmdDispatchIndirect)
     I(CmdDispatchBase)
     I(CmdDispatchBaseKHR)
     I(CmdTraceRaysKHR)
-    I(CmdTraceRaysIndirectKHR)
-    I(CmdTraceRaysIndirect2KHR)
     I(CmdTraceRaysNV)
     I(CmdBeginDebugUtilsLabelEXT)
     I(CmdEndDebugUtilsLabelEXT)

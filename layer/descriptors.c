@@ -38,6 +38,7 @@ static uint32_t g_next_id = 1, g_alive_cap;
 
 typedef struct buf_info {
     VkDeviceSize size;
+    int copyable; /* VK_BUFFER_USAGE_TRANSFER_SRC_BIT: the pre-pass can copy from it */
 } buf_info;
 static hmap g_bufs; /* VkBuffer -> buf_info* */
 
@@ -803,6 +804,10 @@ static void buffer_created(device_data *dd, VkBuffer b, const VkBufferCreateInfo
     buf_info *bi = malloc(sizeof *bi);
     if (bi) {
         bi->size = ci->size;
+        bi->copyable = (ci->usage & VK_BUFFER_USAGE_TRANSFER_SRC_BIT) != 0;
+        for (const VkBaseInStructure *p = ci->pNext; p; p = p->pNext)
+            if ((uint32_t)p->sType == 1000470006u) /* VkBufferUsageFlags2CreateInfoKHR replaces usage */
+                bi->copyable = 0;
         if (!hmap_put(&g_bufs, GPUAVDBG_H(b), bi))
             free(bi);
     }
@@ -844,10 +849,31 @@ __attribute__((weak)) void gpuavdbg_addr_buffer_destroyed(device_data *dd, VkBuf
     (void)buffer;
 }
 
-/* vkCreateBuffer also tells the address tracking. */
+/* gpuavdbg_buffer_size returns a live buffer's size, or 0 when unknown;
+ * *copyable says whether the layer may copy from it. */
+VkDeviceSize gpuavdbg_buffer_info(VkBuffer b, int *copyable)
+{
+    pthread_mutex_lock(&g_lock);
+    const buf_info *bi = hmap_get(&g_bufs, GPUAVDBG_H(b));
+    VkDeviceSize size = bi ? bi->size : 0;
+    if (copyable)
+        *copyable = bi && bi->copyable;
+    pthread_mutex_unlock(&g_lock);
+    return size;
+}
+
+/* vkCreateBuffer also tells the address tracking. An indirect buffer gets
+ * VK_BUFFER_USAGE_TRANSFER_SRC_BIT, on a copy of the create info, so that
+ * the command checks' pre-pass can copy its commands (prepass.c). */
 static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateBufferHooked(VkDevice device, const VkBufferCreateInfo *ci,
                                                             const VkAllocationCallbacks *alloc, VkBuffer *out)
 {
+    VkBufferCreateInfo patched;
+    if (ci && (ci->usage & VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT) && !(ci->usage & VK_BUFFER_USAGE_TRANSFER_SRC_BIT)) {
+        patched = *ci;
+        patched.usage |= VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+        ci = &patched;
+    }
     VkResult r = gl_CreateBuffer(device, ci, alloc, out);
     if (r == VK_SUCCESS) {
         device_data *dd = gpuavdbg_device_get(device);

@@ -302,7 +302,9 @@ static int test_fail_alloc(void)
 static __thread int tl_input_alloc;
 
 /* make_buffer creates a host-visible, host-coherent buffer (cached when
- * possible: the host reads it) and maps it when map != NULL. */
+ * possible: the host reads it) and maps it when map != NULL. Memory for a
+ * buffer with VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT is allocated for
+ * device addresses. */
 static VkResult make_buffer(device_data *dd, VkDeviceSize size, VkBufferUsageFlags usage, VkBuffer *buf,
                             VkDeviceMemory *mem, void **map, const char **what)
 {
@@ -336,8 +338,13 @@ static VkResult make_buffer(device_data *dd, VkDeviceSize size, VkBufferUsageFla
         r = VK_ERROR_FEATURE_NOT_PRESENT;
         goto fail;
     }
+    VkMemoryAllocateFlagsInfo fi = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO,
+        .flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT,
+    };
     VkMemoryAllocateInfo ai = {
         .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+        .pNext = (usage & VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT) ? &fi : NULL,
         .allocationSize = req.size,
         .memoryTypeIndex = (uint32_t)type,
     };
@@ -448,7 +455,7 @@ static void setup(device_data *dd, const VkPhysicalDeviceProperties *props)
     uint32_t align = (uint32_t)props->limits.minUniformBufferOffsetAlignment;
     dd->action_stride = align > 16 ? align : 16;
 
-    VkDescriptorSetLayoutBinding b[5] = {
+    VkDescriptorSetLayoutBinding b[6] = {
         {.binding = GPUAVDBG_OUTPUT_BINDING,
          .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
          .descriptorCount = 1,
@@ -466,14 +473,21 @@ static void setup(device_data *dd, const VkPhysicalDeviceProperties *props)
          .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
          .descriptorCount = 1,
          .stageFlags = VK_SHADER_STAGE_ALL},
+        /* the printf buffer: binding 5 (before the pre-pass's: the
+         * descriptor-buffer layout takes the first five) */
         {.binding = GPUAVDBG_PRINTF_BINDING,
          .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
          .descriptorCount = 1,
          .stageFlags = VK_SHADER_STAGE_ALL},
+        /* the command checks' pre-pass buffer: binding 4, its compute pass only */
+        {.binding = GPUAVDBG_PREPASS_BINDING,
+         .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+         .descriptorCount = 1,
+         .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT},
     };
     VkDescriptorSetLayoutCreateInfo li = {
         .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-        .bindingCount = 5,
+        .bindingCount = 6,
         .pBindings = b,
     };
     r = dd->disp.CreateDescriptorSetLayout(dd->device, &li, NULL, &dd->set_layout);
@@ -499,6 +513,7 @@ static void setup(device_data *dd, const VkPhysicalDeviceProperties *props)
     for (uint32_t i = 0; i < GPUAVDBG_ACTION_SLOTS; i++)
         *(uint32_t *)((unsigned char *)map + (size_t)i * dd->action_stride) = i;
     dd->disp.UnmapMemory(dd->device, dd->action_memory);
+    gpuavdbg_prepass_setup(dd);
     setup_descriptor_buffers(dd, b, 5);
     dd->printf_words = gpuavdbg_printf_words(dd);
     /* The sink: where command buffers begun after an allocation failure
@@ -612,12 +627,15 @@ void gpuavdbg_device_teardown(device_data *dd)
     dd->npools = 0;
     dd->pool_sets_left = 0;
     for (size_t i = 0; i < dd->pipelines.cap; i++)
-        if (dd->pipelines.slots[i].key)
+        if (dd->pipelines.slots[i].key) {
+            gpuavdbg_cc_pipeline_freed(dd->pipelines.slots[i].val);
             free(dd->pipelines.slots[i].val);
+        }
     hmap_free(&dd->pipelines);
     hmap_free(&dd->layouts);
     pthread_mutex_unlock(&dd->lock);
     gpuavdbg_caches_teardown(dd);
+    gpuavdbg_prepass_teardown(dd);
 
     if (dd->action_buffer && d->DestroyBuffer)
         d->DestroyBuffer(dd->device, dd->action_buffer, NULL);
@@ -647,7 +665,7 @@ static VkResult allocate_set(device_data *dd, VkDescriptorSet *set)
 {
     if (dd->pool_sets_left == 0) {
         VkDescriptorPoolSize sizes[2] = {
-            {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4 * SETS_PER_POOL}, /* output, input and printf buffers */
+            {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 5 * SETS_PER_POOL}, /* output, input, pre-pass and printf buffers */
             {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, SETS_PER_POOL},
         };
         VkDescriptorPoolCreateInfo pi = {
@@ -690,8 +708,9 @@ static void write_action_set(device_data *dd, out_unit *u, uint32_t slot)
     VkDescriptorBufferInfo in[GPUAVDBG_INPUTS] = {
         {u->in_buffer[GPUAVDBG_INPUT_DESC], 0, VK_WHOLE_SIZE},
         {u->in_buffer[GPUAVDBG_INPUT_ADDR], 0, VK_WHOLE_SIZE},
+        {u->in_buffer[GPUAVDBG_INPUT_CMD], 0, VK_WHOLE_SIZE},
     };
-    VkWriteDescriptorSet w[5] = {
+    VkWriteDescriptorSet w[6] = {
         {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
          .dstSet = u->action_sets[slot],
          .dstBinding = GPUAVDBG_OUTPUT_BINDING,
@@ -719,12 +738,18 @@ static void write_action_set(device_data *dd, out_unit *u, uint32_t slot)
          .pBufferInfo = &in[GPUAVDBG_INPUT_ADDR]},
         {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
          .dstSet = u->action_sets[slot],
+         .dstBinding = GPUAVDBG_PREPASS_BINDING,
+         .descriptorCount = 1,
+         .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+         .pBufferInfo = &in[GPUAVDBG_INPUT_CMD]},
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+         .dstSet = u->action_sets[slot],
          .dstBinding = GPUAVDBG_PRINTF_BINDING,
          .descriptorCount = 1,
          .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
          .pBufferInfo = &pf},
     };
-    dd->disp.UpdateDescriptorSets(dd->device, 5, w, 0, NULL);
+    dd->disp.UpdateDescriptorSets(dd->device, 6, w, 0, NULL);
 }
 
 /* gpuavdbg_unit_push pushes into cb the layer's set for action slot
@@ -794,9 +819,12 @@ VkDescriptorSet gpuavdbg_unit_action_set(device_data *dd, out_unit *u, uint32_t 
 static VkResult make_input(device_data *dd, out_unit *u, int which, uint32_t words, const char **what)
 {
     void *map = NULL;
+    VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    if (which == GPUAVDBG_INPUT_CMD) /* copies land in it; actions read checked copies from it */
+        usage |= VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | gpuavdbg_prepass_usage(dd);
     tl_input_alloc = 1;
-    VkResult r = make_buffer(dd, (VkDeviceSize)words * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &u->in_buffer[which],
-                             &u->in_memory[which], &map, what);
+    VkResult r = make_buffer(dd, (VkDeviceSize)words * 4, usage, &u->in_buffer[which], &u->in_memory[which], &map,
+                             what);
     tl_input_alloc = 0;
     if (r != VK_SUCCESS)
         return r;
@@ -844,6 +872,16 @@ uint32_t *gpuavdbg_unit_input(out_unit *u, int which, uint32_t *cap_words)
     return u->in_words[which];
 }
 
+/* input_binding is the descriptor binding of input buffer `which`. */
+static uint32_t input_binding(int which)
+{
+    switch (which) {
+    case GPUAVDBG_INPUT_DESC: return GPUAVDBG_DESC_STATE_BINDING;
+    case GPUAVDBG_INPUT_ADDR: return GPUAVDBG_ADDRESS_BINDING;
+    }
+    return GPUAVDBG_PREPASS_BINDING;
+}
+
 void gpuavdbg_unit_inputs_grow(device_data *dd, out_unit *u)
 {
     if (!u || u == dd->sink)
@@ -872,8 +910,7 @@ void gpuavdbg_unit_inputs_grow(device_data *dd, out_unit *u)
             gpuavdbg_logf(GPUAVDBG_LOG_WARNING,
                           "input buffer (binding %u): cannot grow it to %u bytes (%s: %d); submits that need more "
                           "report nothing for the checks that read it",
-                          i == GPUAVDBG_INPUT_DESC ? GPUAVDBG_DESC_STATE_BINDING : GPUAVDBG_ADDRESS_BINDING,
-                          (unsigned)(want * 4), what, (int)r);
+                          input_binding(i), (unsigned)(want * 4), what, (int)r);
             continue;
         }
         dd->disp.UnmapMemory(dd->device, om);
@@ -886,8 +923,7 @@ void gpuavdbg_unit_inputs_grow(device_data *dd, out_unit *u)
             gpuavdbg_logf(GPUAVDBG_LOG_INFO,
                           "input buffer (binding %u) grown to %u bytes: the submit before had no room, its checks "
                           "of that buffer reported nothing",
-                          i == GPUAVDBG_INPUT_DESC ? GPUAVDBG_DESC_STATE_BINDING : GPUAVDBG_ADDRESS_BINDING,
-                          (unsigned)(want * 4));
+                          input_binding(i), (unsigned)(want * 4));
     }
     if (!grown)
         return;
@@ -915,7 +951,7 @@ void gpuavdbg_unit_write_inputs(device_data *dd, cb_state *cs)
     out_unit *u = cs->unit;
     if (!u || u == dd->sink)
         return;
-    for (int i = 0; i < GPUAVDBG_INPUTS; i++) {
+    for (int i = 0; i < GPUAVDBG_INPUT_CMD; i++) { /* the pre-pass buffer is written while recording */
         uint32_t cap = u->in_cap[i];
         uint32_t *w = u->in_words[i];
         if (!w || cap < GPUAVDBG_INPUT_HEADER_WORDS)
@@ -1043,6 +1079,7 @@ void gpuavdbg_unit_zero(out_unit *u)
         written = GPUAVDBG_RECORDS;
     memset(u->words + GPUAVDBG_HEADER_WORDS, 0, (size_t)written * GPUAVDBG_RECORD_WORDS * 4);
     memset(u->words, 0, GPUAVDBG_HEADER_WORDS * 4);
+    gpuavdbg_prepass_zero(u);
     /* printf lines need no zeroing: the decoder reads what the header
      * says was written, and the first line that did not fit ends them. */
     memset(u->printf, 0, GPUAVDBG_PRINTF_HEADER_WORDS * 4);

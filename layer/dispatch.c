@@ -416,7 +416,9 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateDevice(VkPhysicalDevice pd, const
     pthread_rwlock_unlock(&g_lock);
     if (!ok)
         goto oom;
-    /* Layer resources, slot, Device message; never fails the device. */
+    /* The command checks' settings, features and limits; then layer
+     * resources, slot, Device message; never fails the device. */
+    gpuavdbg_cc_device_created(dd, ci);
     gpuavdbg_device_setup(dd);
     return VK_SUCCESS;
 oom:;
@@ -448,6 +450,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_DestroyDevice(VkDevice device, const VkAllo
     gpuavdbg_shaderobj_teardown(dd);
     gpuavdbg_device_teardown(dd);
     gpuavdbg_addr_teardown(dd);
+    gpuavdbg_cc_device_destroyed(dd);
     if (dd->disp.DestroyDevice)
         dd->disp.DestroyDevice(device, alloc);
     goDeviceDestroyed(GPUAVDBG_H(device));
@@ -526,6 +529,8 @@ static PFN_vkVoidFunction find(const intercept *t, size_t n, const char *name)
 PFN_vkVoidFunction gpuavdbg_device_intercept(const char *name)
 {
     PFN_vkVoidFunction f = find(device_intercepts, sizeof device_intercepts / sizeof *device_intercepts, name);
+    if (!f)
+        f = gpuavdbg_cmdchecks_intercept(name);
     if (!f)
         f = gpuavdbg_cmdbuf_intercept(name);
     if (!f)

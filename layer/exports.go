@@ -161,6 +161,17 @@ func goInstrumentationWanted(instance C.uint64_t) C.int {
 	return 0
 }
 
+// goCommandChecks returns the command checks an instance's devices run
+// (GPUAVDBG_CC_* bits of layer/cmdchecks.h) with the safe mode.
+//
+//export goCommandChecks
+func goCommandChecks(instance C.uint64_t) C.uint32_t {
+	defer recovered("goCommandChecks")
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	return C.uint32_t(instanceSettingsOf(uint64(instance)).commandChecks())
+}
+
 // goDeviceCreated records a device and sends the Device message.
 //
 //export goDeviceCreated
@@ -579,6 +590,13 @@ func goSubmitDone(queue, submit C.uint64_t, cbs *C.gpuavdbg_submit_cb, n C.uint3
 			PrintfWords:   unsafe.Slice((*uint32)(unsafe.Pointer(c.printf_words)), int(c.nprintf_words)),
 			Primary:       uint64(c.primary),
 			PrimaryAction: uint32(c.primary_action),
+			LayerDropped:  uint32(c.layer_dropped),
+		}
+		if c.layer_words != nil {
+			cb.LayerWords = unsafe.Slice((*uint32)(unsafe.Pointer(c.layer_words)), int(c.nlayer_words))
+		}
+		if c.prepass_words != nil {
+			cb.PrepassWords = unsafe.Slice((*uint32)(unsafe.Pointer(c.prepass_words)), int(c.nprepass_words))
 		}
 		labels := unsafe.Slice(c.labels, int(c.nlabels))
 		paths := make([][]string, len(labels))
@@ -614,6 +632,10 @@ func goSubmitDone(queue, submit C.uint64_t, cbs *C.gpuavdbg_submit_cb, n C.uint3
 //export goLog
 func goLog(level C.int, text *C.char) {
 	defer recovered("goLog")
+	if level == C.GPUAVDBG_LOG_UNCHECKED {
+		logUnchecked(C.GoString(text))
+		return
+	}
 	logf(int(level), "%s", C.GoString(text))
 }
 

@@ -42,8 +42,13 @@
 #define GPUAVDBG_ACTION_BINDING 1u
 /* Input buffers (bindings 2 and 3): gpuav/inputs.go, generated. */
 #include "inputs_gen.h"
-/* Which input buffer of a unit: descriptor state (binding 2), address table (binding 3). */
-enum { GPUAVDBG_INPUT_DESC = 0, GPUAVDBG_INPUT_ADDR = 1, GPUAVDBG_INPUTS = 2 };
+/* Which input buffer of a unit: descriptor state (binding 2), address table
+ * (binding 3), the command checks' pre-pass buffer (binding 4, prepass.c:
+ * written while recording and by the pre-pass, not at submit). */
+enum { GPUAVDBG_INPUT_DESC = 0, GPUAVDBG_INPUT_ADDR = 1, GPUAVDBG_INPUT_CMD = 2, GPUAVDBG_INPUTS = 3 };
+/* Layer records and the pre-pass buffer's layout: gpuav/layerrecord.go and
+ * gpuav/prepass.go, generated. */
+#include "prepass_gen.h"
 /* The highest set index the layer ever uses is 32 (seed 000). */
 #define GPUAVDBG_MAX_SLOT 32u
 
@@ -115,6 +120,14 @@ typedef struct gpuavdbg_submit_cb {
     uint32_t secondary; /* 1 for a secondary command buffer */
     uint64_t primary;   /* for a secondary: the primary that executed it */
     uint32_t primary_action; /* its vkCmdExecuteCommands: index among the primary's actions */
+    /* The command checks' layer records (gpuav/layerrecord.go): those made
+     * on the CPU (whole records, no header) and the records the layer could
+     * not keep; the pre-pass's output (header, then records), or NULL. */
+    const uint32_t *layer_words;
+    uint32_t nlayer_words;
+    uint32_t layer_dropped;
+    const uint32_t *prepass_words;
+    uint32_t nprepass_words;
     const uint32_t *printf_words; /* the printf buffer (binding 5), header included (printf.c) */
     uint32_t nprintf_words;
 } gpuavdbg_submit_cb;
@@ -158,7 +171,9 @@ enum {
 uint32_t gpuavdbg_robust_buffer_access(const VkDeviceCreateInfo *ci);
 
 /* Log levels for goLog. */
-enum { GPUAVDBG_LOG_INFO = 0, GPUAVDBG_LOG_WARNING = 1, GPUAVDBG_LOG_ERROR = 2 };
+/* GPUAVDBG_LOG_UNCHECKED: a warning that says what the layer left
+ * unchecked (the launcher counts it: the run exits 4). */
+enum { GPUAVDBG_LOG_INFO = 0, GPUAVDBG_LOG_WARNING = 1, GPUAVDBG_LOG_ERROR = 2, GPUAVDBG_LOG_UNCHECKED = 3 };
 
 /* ---- hash map (hmap.c) ----------------------------------------------------- */
 
@@ -269,6 +284,21 @@ void hmap_free(hmap *m);
     X(CmdSetDescriptorBufferOffsetsEXT)   \
     X(CmdPipelineBarrier)                 \
     X(CmdExecuteCommands)                 \
+    X(CmdCopyBuffer)                      \
+    X(CmdBindIndexBuffer)                 \
+    X(CmdBindIndexBuffer2KHR)             \
+    X(CmdBindIndexBuffer2)                \
+    X(CmdBindVertexBuffers)               \
+    X(CmdBindVertexBuffers2)              \
+    X(CmdBindVertexBuffers2EXT)           \
+    X(CmdSetVertexInputEXT)               \
+    X(CmdEndRenderPass)                   \
+    X(CmdEndRenderPass2)                  \
+    X(CmdEndRenderPass2KHR)               \
+    X(CmdBeginRendering)                  \
+    X(CmdBeginRenderingKHR)               \
+    X(CmdEndRendering)                    \
+    X(CmdEndRenderingKHR)                 \
     X(CmdDraw)                            \
     X(CmdDrawIndexed)                     \
     X(CmdDrawIndirect)                    \
@@ -387,6 +417,8 @@ typedef struct pipeline_info {
     int instrumented; /* bind the layer's set before its actions */
     int push;         /* ... by pushing it: a descriptor-buffer layout */
     int library;      /* VK_PIPELINE_CREATE_LIBRARY_BIT_KHR: Go keeps its stages */
+    struct cc_vi *vi; /* cmdchecks.c: its vertex input state, or NULL */
+    int has_task;     /* a task shader stage (mesh draws' group-count limits) */
 } pipeline_info;
 
 typedef struct device_data {
@@ -420,6 +452,8 @@ typedef struct device_data {
     char db_reason[160];
     VkBuffer action_buffer;
     VkDeviceMemory action_memory;
+
+    struct cc_dev *cc; /* cmdchecks.c and prepass.c: settings, limits, pre-pass pipelines */
 
     pthread_mutex_t lock; /* guards everything below */
     hmap layouts;         /* VkPipelineLayout -> (void*)(uintptr_t)GPUAVDBG_LAYOUT_* */
@@ -455,6 +489,10 @@ typedef struct bound_pipeline {
     uint64_t pipeline; /* 0 when shader objects are bound (shaderobj.c) */
     VkPipelineLayout layout;
     int instrumented;
+    /* cmdchecks.c: the pipeline's vertex input state and task stage
+     * (pipeline_info's, valid while the pipeline is bound). */
+    const struct cc_vi *vi;
+    int has_task;
     int push; /* a descriptor-buffer layout: the layer pushes its set (device.c) */
     /* Shader objects bound per stage (GPUAVDBG_SO_STAGES, shaderobj.c);
      * stale after a later vkCmdBindPipeline at this bind point. */
@@ -501,6 +539,10 @@ typedef struct cb_state {
 
     /* descriptors.c: the app's bound sets per bind point and per action. */
     struct desc_cb *desc;
+
+    /* cmdchecks.c and prepass.c: index and vertex buffer binds, layer
+     * records, pre-pass jobs (made on first use). */
+    struct cc_cb *cc;
 
     /* submit.c, guarded by dd->pending_lock: the unread submission whose
      * records this command buffer's output buffer holds, or NULL. */
@@ -582,11 +624,50 @@ void gpuavdbg_addr_buffer_destroyed(device_data *dd, VkBuffer buffer);
  * teardown forgets a device's buffers (vkDestroyDevice). */
 PFN_vkVoidFunction gpuavdbg_addresses_intercept(const char *name);
 void gpuavdbg_addr_teardown(device_data *dd);
+int gpuavdbg_addr_lookup(device_data *dd, uint64_t address, uint64_t size, VkBuffer *buffer, uint64_t *offset);
 
 /* cmdbuf.c */
 cb_state *gpuavdbg_cb_get(VkCommandBuffer cb);
+/* gpuavdbg_before_action records an action (cs->nactions is its index)
+ * and binds the layer's set for it when its pipeline is instrumented. */
+void gpuavdbg_before_action(cb_state *cs, gpuavdbg_cmd cmd, VkPipelineBindPoint bp);
 void gpuavdbg_cb_forget_device(device_data *dd);
 PFN_vkVoidFunction gpuavdbg_cmdbuf_intercept(const char *name);
+
+/* cmdchecks.c: index_buffer_oob, vertex_fetch_oob and the CPU half of
+ * indirect_command; the draw, dispatch and trace-rays intercepts whose
+ * parameters they check. */
+PFN_vkVoidFunction gpuavdbg_cmdchecks_intercept(const char *name);
+void gpuavdbg_cc_device_created(device_data *dd, const VkDeviceCreateInfo *ci);
+void gpuavdbg_cc_device_destroyed(device_data *dd);
+void gpuavdbg_cc_pipeline_created(device_data *dd, pipeline_info *pi, const VkGraphicsPipelineCreateInfo *ci);
+void gpuavdbg_cc_pipeline_freed(pipeline_info *pi);
+void gpuavdbg_cc_buffer_created(device_data *dd, VkBuffer b, const VkBufferCreateInfo *ci);
+/* descriptors.c: a live buffer's size (0 when unknown) and whether the
+ * layer may copy from it. */
+VkDeviceSize gpuavdbg_buffer_info(VkBuffer b, int *copyable);
+void gpuavdbg_cc_reset(cb_state *cs);
+void gpuavdbg_cc_free(cb_state *cs);
+/* gpuavdbg_cc_end: vkEndCommandBuffer; returns 1 when the pre-pass wrote
+ * to the unit (the host barrier is needed). */
+int gpuavdbg_cc_end(cb_state *cs);
+/* gpuavdbg_cc_has_records: the command buffer needs reading at submit
+ * (CPU records or pre-pass jobs). */
+int gpuavdbg_cc_has_records(const cb_state *cs);
+/* gpuavdbg_cc_records returns the CPU records (n words) and the records
+ * the layer could not keep. */
+const uint32_t *gpuavdbg_cc_records(const cb_state *cs, uint32_t *nwords, uint32_t *dropped);
+
+/* prepass.c: the pre-pass over indirect buffers (indirect_command and
+ * the indirect form of index_buffer_oob). */
+void gpuavdbg_prepass_setup(device_data *dd);
+/* gpuavdbg_prepass_usage: the usage the pre-pass buffer adds for trace
+ * rays (a device address, when the app enabled bufferDeviceAddress). */
+VkBufferUsageFlags gpuavdbg_prepass_usage(const device_data *dd);
+void gpuavdbg_prepass_teardown(device_data *dd);
+void gpuavdbg_prepass_layout_destroyed(device_data *dd, VkPipelineLayout layout);
+/* gpuavdbg_prepass_zero clears the pre-pass records of a unit (submit). */
+void gpuavdbg_prepass_zero(out_unit *u);
 
 /* messenger.c */
 PFN_vkVoidFunction gpuavdbg_messenger_intercept(const char *name);

@@ -157,6 +157,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_DestroyPipelineLayout(VkDevice device, VkPi
         hmap_del(&dd->layouts, GPUAVDBG_H(layout));
         pthread_mutex_unlock(&dd->lock);
         gpuavdbg_desc_pipeline_layout_destroyed(layout);
+        gpuavdbg_prepass_layout_destroyed(dd, layout);
     }
     dd->disp.DestroyPipelineLayout(device, layout, alloc);
 }
@@ -406,7 +407,8 @@ static const VkPipelineLibraryCreateInfoKHR *find_libraries(const void *pNext)
  * until it is destroyed). */
 static void remember(device_data *dd, VkPipeline p, VkPipelineLayout layout, VkPipelineBindPoint bp,
                      const VkPipelineShaderStageCreateInfo *stages, uint32_t nstages,
-                     const VkPipelineLibraryCreateInfoKHR *libs, VkPipelineCreateFlags flags)
+                     const VkPipelineLibraryCreateInfoKHR *libs, VkPipelineCreateFlags flags,
+                     const VkGraphicsPipelineCreateInfo *gfx)
 {
     int libraries = libs && libs->libraryCount > 0;
     int is_library = (flags & VK_PIPELINE_CREATE_LIBRARY_BIT_KHR) != 0;
@@ -435,12 +437,19 @@ static void remember(device_data *dd, VkPipeline p, VkPipelineLayout layout, VkP
     pi->instrumented = (state == GPUAVDBG_LAYOUT_PADDED || state == GPUAVDBG_LAYOUT_PADDED_PUSH) && (wants || libraries);
     pi->push = state == GPUAVDBG_LAYOUT_PADDED_PUSH;
     pi->library = is_library;
+    pi->vi = NULL;
+    pi->has_task = 0;
+    if (gfx) /* the command checks: vertex input state, task stage */
+        gpuavdbg_cc_pipeline_created(dd, pi, gfx);
     pthread_mutex_lock(&dd->lock);
     pipeline_info *old = hmap_get(&dd->pipelines, GPUAVDBG_H(p));
-    if (hmap_put(&dd->pipelines, GPUAVDBG_H(p), pi))
+    if (hmap_put(&dd->pipelines, GPUAVDBG_H(p), pi)) {
+        gpuavdbg_cc_pipeline_freed(old);
         free(old);
-    else
+    } else {
+        gpuavdbg_cc_pipeline_freed(pi);
         free(pi);
+    }
     pthread_mutex_unlock(&dd->lock);
 }
 
@@ -492,7 +501,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateComputePipelines(VkDevice device,
     for (uint32_t i = 0; i < n; i++)
         if (pipes[i])
             remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_COMPUTE, remembered(dd, copy, ci, i, stage),
-                     1, NULL, ci[i].flags);
+                     1, NULL, ci[i].flags, NULL);
     scratch_free(dd, &sc);
     return r;
 }
@@ -515,7 +524,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateGraphicsPipelines(VkDevice device
         if (pipes[i])
             remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_GRAPHICS,
                      *remembered(dd, copy, ci, i, pStages), ci[i].stageCount, find_libraries(ci[i].pNext),
-                     ci[i].flags);
+                     ci[i].flags, &ci[i]);
     scratch_free(dd, &sc);
     return r;
 }
@@ -544,7 +553,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateRayTracingPipelinesKHR(VkDevice d
     for (uint32_t i = 0; i < n; i++)
         if (pipes[i])
             remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR,
-                     *remembered(dd, copy, ci, i, pStages), ci[i].stageCount, ci[i].pLibraryInfo, ci[i].flags);
+                     *remembered(dd, copy, ci, i, pStages), ci[i].stageCount, ci[i].pLibraryInfo, ci[i].flags, NULL);
     scratch_free(dd, &sc);
     return r;
 }
@@ -573,7 +582,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateRayTracingPipelinesNV(VkDevice de
     for (uint32_t i = 0; i < n; i++)
         if (pipes[i])
             remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR, ci[i].pStages,
-                     ci[i].stageCount, NULL, 0);
+                     ci[i].stageCount, NULL, 0, NULL);
     return r;
 }
 
@@ -589,6 +598,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_DestroyPipeline(VkDevice device, VkPipeline
         pthread_mutex_unlock(&dd->lock);
         if (pi && pi->library)
             goPipelineDestroyed(GPUAVDBG_H(device), GPUAVDBG_H(pipeline));
+        gpuavdbg_cc_pipeline_freed(pi);
         free(pi);
     }
     dd->disp.DestroyPipeline(device, pipeline, alloc);

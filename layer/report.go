@@ -32,6 +32,12 @@ type SubmittedCB struct {
 	// and where (see wire.Errors).
 	Primary       uint64
 	PrimaryAction uint32
+	// LayerWords are the layer records made on the CPU, LayerDropped those
+	// it could not keep, PrepassWords the pre-pass's output
+	// (gpuav/layerrecord.go).
+	LayerWords   []uint32
+	LayerDropped uint32
+	PrepassWords []uint32
 	// PrintfWords is its printf buffer, header included (printf.go).
 	PrintfWords []uint32
 }
@@ -75,6 +81,9 @@ func BuildErrors(submit, queue uint64, cb SubmittedCB) (msg wire.Errors, malform
 // records are valid until the next Build.
 func (b *Builder) Build(submit, queue uint64, cb SubmittedCB) (msg wire.Errors, malformed int, ok bool) {
 	out := gpuav.Decode(cb.Words, siteTable())
+	pre := gpuav.DecodeLayerOutput(cb.PrepassWords)
+	out.Records = append(append(out.Records, gpuav.DecodeLayerRecords(cb.LayerWords)...), pre.Records...)
+	out.Dropped += pre.Dropped + cb.LayerDropped
 	msg = wire.Errors{Submit: submit, Queue: queue, CommandBuffer: cb.Handle, Dropped: out.Dropped,
 		Primary: cb.Primary, PrimaryAction: cb.PrimaryAction}
 	// first maps a group to its first record in msg.Records; next chains
@@ -251,7 +260,11 @@ func formatRecord(msg wire.Errors, g group) string {
 	if r.Pipeline != 0 {
 		fmt.Fprintf(&b, ", pipeline 0x%x%s", r.Pipeline, nameSuffix(r.Pipeline))
 	}
-	fmt.Fprintf(&b, ", shader %d", r.ShaderID)
+	if r.ShaderID == 0 {
+		b.WriteString(", checked by the layer")
+	} else {
+		fmt.Fprintf(&b, ", shader %d", r.ShaderID)
+	}
 	sh := state.shaders[r.ShaderID]
 	if sh != nil && sh.module != 0 {
 		fmt.Fprintf(&b, " (module 0x%x%s)", sh.module, nameSuffix(sh.module))

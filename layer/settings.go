@@ -287,6 +287,30 @@ func (s Settings) InstrumentationWanted() bool {
 	return false
 }
 
+// Command check bits for the C half (layer/cmdchecks.h GPUAVDBG_CC_*).
+const (
+	ccIndex    = 1
+	ccVertex   = 2
+	ccIndirect = 4
+	ccSafe     = 8
+)
+
+// commandChecks returns the command checks that are on, and the safe
+// mode, as bits for the C half.
+func (s Settings) commandChecks() uint32 {
+	var bits uint32
+	for id, bit := range map[string]uint32{gpuav.CheckIndexBufferOOB: ccIndex, gpuav.CheckVertexFetchOOB: ccVertex,
+		gpuav.CheckIndirectCommand: ccIndirect} {
+		if s.Checks[id] {
+			bits |= bit
+		}
+	}
+	if s.SafeMode {
+		bits |= ccSafe
+	}
+	return bits
+}
+
 // Wire returns the settings as the hello carries them.
 func (s Settings) Wire() wire.Settings {
 	w := s.Settings

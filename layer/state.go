@@ -230,6 +230,16 @@ func withLock(f func()) {
 
 // logf is logLocked with formatting, taking the lock; it delivers the
 // messengers' messages after releasing it.
+// logUnchecked logs a warning that says what the layer left unchecked
+// (wire.Log.Unchecked: the launcher counts it, and the run exits 4).
+func logUnchecked(text string) {
+	defer flushOutbox()
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	sent := sendLocked(wire.KindLog, wire.Log{Level: levelName(levelWarning), Text: text, Unchecked: true})
+	localLogLocked(levelWarning, text, sent)
+}
+
 func logf(level int, format string, args ...any) {
 	defer flushOutbox()
 	state.mu.Lock()

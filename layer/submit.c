@@ -152,9 +152,14 @@ static void process(device_data *dd, pending_submit *e, int signalled)
         if (!cs || !cs->unit)
             continue;
         const uint32_t *w = cs->unit->words;
+        uint32_t nlayer = 0, layer_dropped = 0, pcap = 0;
+        const uint32_t *layer = gpuavdbg_cc_records(cs, &nlayer, &layer_dropped);
+        const uint32_t *pw = gpuavdbg_unit_input(cs->unit, GPUAVDBG_INPUT_CMD, &pcap);
+        int prepass = pw && pcap > GPUAVDBG_PREPASS_JOB_WORD &&
+                      (pw[GPUAVDBG_PREPASS_HEADER_WORD] != 0 || pw[GPUAVDBG_PREPASS_HEADER_WORD + 1] != 0);
         const uint32_t *pf = cs->unit->printf;
-        if (w[0] == 0 && pf[0] == 0 && pf[1] == 0)
-            continue; /* no record claimed, no printf line written or lost */
+        if (w[0] == 0 && nlayer == 0 && layer_dropped == 0 && !prepass && pf[0] == 0 && pf[1] == 0)
+            continue; /* no record claimed, none of the layer's, no printf line written or lost */
         out[n++] = (gpuavdbg_submit_cb){
             .handle = GPUAVDBG_H(cs->cb),
             .words = w,
@@ -166,6 +171,12 @@ static void process(device_data *dd, pending_submit *e, int signalled)
             .secondary = (uint32_t)cs->secondary,
             .primary = e->cbs[i].primary,
             .primary_action = e->cbs[i].primary_action,
+            .layer_words = layer,
+            .nlayer_words = nlayer,
+            .layer_dropped = layer_dropped,
+            .prepass_words = prepass ? pw + GPUAVDBG_PREPASS_HEADER_WORD : NULL,
+            .nprepass_words = prepass ? GPUAVDBG_PREPASS_HEADER_WORDS + GPUAVDBG_PREPASS_RECORDS * GPUAVDBG_LAYER_RECORD_WORDS
+                                      : 0,
             .printf_words = pf,
             .nprintf_words = cs->unit->printf_words,
         };
@@ -342,7 +353,7 @@ static void add_cb(pending_submit *e, int *oom, VkCommandBuffer cb, uint64_t pri
     cb_state *cs = gpuavdbg_cb_get(cb);
     if (!cs || depth > 8)
         return;
-    int listed = !cs->unit || cs->unit == cs->dd->sink || cs->ninstrumented == 0;
+    int listed = !cs->unit || cs->unit == cs->dd->sink || (cs->ninstrumented == 0 && !gpuavdbg_cc_has_records(cs));
     for (uint32_t i = 0; i < e->n && !listed; i++)
         listed = e->cbs[i].cs == cs;
     if (!listed) {

@@ -106,6 +106,13 @@ typedef void(VKAPI_PTR *PFN_vkCmdBindDescriptorSets2)(VkCommandBuffer, const VkB
 typedef void(VKAPI_PTR *PFN_vkCmdPushDescriptorSet2)(VkCommandBuffer, const VkPushDescriptorSetInfoKHR *);
 typedef void(VKAPI_PTR *PFN_vkCmdPushDescriptorSetWithTemplate2)(VkCommandBuffer,
                                                                 const VkPushDescriptorSetWithTemplateInfoKHR *);
+/* vkCmdBindIndexBuffer2 (1.4 core, maintenance5): an explicit size. */
+typedef void(VKAPI_PTR *PFN_vkCmdBindIndexBuffer2)(VkCommandBuffer, VkBuffer, VkDeviceSize, VkDeviceSize, VkIndexType);
+#endif
+
+#ifndef VK_KHR_maintenance5
+typedef void(VKAPI_PTR *PFN_vkCmdBindIndexBuffer2KHR)(VkCommandBuffer, VkBuffer, VkDeviceSize, VkDeviceSize,
+                                                      VkIndexType);
 #endif
 
 #endif

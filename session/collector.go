@@ -338,6 +338,9 @@ func (c *Collector) apply(msg any) {
 		c.applyLost(m)
 	case *wire.Log:
 		c.addNotice(m.Level, m.Text)
+		if m.Unchecked {
+			c.uncheck(UncheckedCommand, m.Text)
+		}
 	case *wire.Bye:
 		s.Submits = max(s.Submits, m.Submits)
 		if m.Lost > 0 {
@@ -545,6 +548,9 @@ func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, coord
 	g.BDA = bdaOf(d.BDA)
 	g.Buffer = bufferOf(d.Buffer)
 	g.Texel = texelOf(d.Texel)
+	g.IndexBuffer = indexBufferOf(d.IndexBuffer)
+	g.Vertex = vertexFetchOf(d.Vertex)
+	g.Indirect = indirectOf(d.Indirect)
 	g.Level = LevelError
 	if d.Warning {
 		g.Level = LevelWarning
@@ -587,6 +593,9 @@ func (c *Collector) shaderRef(id uint32) (ShaderRef, uint64) {
 // sourceOf is a group's source: kept once per instruction, or, while the
 // shader is unknown, a note that says so (it may come later).
 func (c *Collector) sourceOf(shader, instruction uint32) *Source {
+	if shader == 0 {
+		return nil // a layer record, about a command: no shader, no source
+	}
 	if _, ok := c.s.Shaders[shader]; ok {
 		return c.intern.source(shader, instruction, c.source)
 	}

@@ -101,8 +101,14 @@ func (g *ErrorGroup) Message() string {
 	if g.Pipeline.Handle != "" && g.Pipeline.Handle != "0x0" {
 		fmt.Fprintf(&b, ", pipeline %s", g.Pipeline)
 	}
-	fmt.Fprintf(&b, ", shader %d", g.Shader.ID)
+	layer := g.Shader.ID == 0 // a layer record: the layer checked the command itself
+	if layer {
+		b.WriteString(", checked by the layer (no shader).")
+	} else {
+		fmt.Fprintf(&b, ", shader %d", g.Shader.ID)
+	}
 	switch {
+	case layer:
 	case g.Shader.Module != "" && g.Shader.Name != "":
 		fmt.Fprintf(&b, " (module %s %q)", g.Shader.Module, g.Shader.Name)
 	case g.Shader.Module != "":
@@ -112,14 +118,21 @@ func (g *ErrorGroup) Message() string {
 	case g.Shader.Object != "":
 		fmt.Fprintf(&b, " (shader object %s)", g.Shader.Object)
 	}
-	fmt.Fprintf(&b, ", instruction %d.", g.Instruction)
+	if !layer {
+		fmt.Fprintf(&b, ", instruction %d.", g.Instruction)
+	}
 	fmt.Fprintf(&b, " Stage %s", g.Stage)
 	if !g.Coords.IsZero() {
 		fmt.Fprintf(&b, ", %s", g.Coords)
 	}
-	if g.Count == 1 {
+	switch {
+	case layer && g.Count == 1:
+		b.WriteString("; once.")
+	case layer:
+		fmt.Fprintf(&b, "; %d times.", g.Count)
+	case g.Count == 1:
 		b.WriteString("; 1 invocation.")
-	} else {
+	default:
 		fmt.Fprintf(&b, "; %d invocations.", g.Count)
 	}
 	if len(g.Samples) > 1 {

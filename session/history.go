@@ -249,7 +249,7 @@ func Summarize(diffs []GroupDiff) DiffSummary {
 // shader ids may differ: the check, the source location (file:line, else
 // the shader id and instruction) and the action (command and index).
 func CompareKey(g *ErrorGroup) string {
-	where := fmt.Sprintf("shader %d instruction %d", g.Shader.ID, g.Instruction)
+	where := g.where()
 	if src := g.Source; src != nil && src.File != "" && src.Line > 0 {
 		where = fmt.Sprintf("%s:%d", src.File, src.Line)
 	}

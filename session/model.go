@@ -132,8 +132,14 @@ type ErrorGroup struct {
 	// Buffer holds the access of a buffer_oob error.
 	Buffer *Buffer `json:"buffer,omitempty"`
 	// Texel holds the access of a texel_buffer_oob error.
-	Texel         *Texel `json:"texel,omitempty"`
-	CommandBuffer Handle `json:"command_buffer"`
+	Texel *Texel `json:"texel,omitempty"`
+	// IndexBuffer, Vertex and Indirect hold the values of the command
+	// checks (index_buffer_oob, vertex_fetch_oob, indirect_command), whose
+	// groups have no shader (Shader.ID 0) and no source.
+	IndexBuffer   *IndexBuffer `json:"index_buffer,omitempty"`
+	Vertex        *VertexFetch `json:"vertex,omitempty"`
+	Indirect      *Indirect    `json:"indirect,omitempty"`
+	CommandBuffer Handle       `json:"command_buffer"`
 	// Queue is the queue of the group's first submit (omitted in sessions
 	// from before the layer sent it).
 	Queue Handle `json:"queue,omitzero"`

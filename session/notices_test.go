@@ -99,6 +99,14 @@ func TestNoticesPerCause(t *testing.T) {
 				"warning: the layer lost 2 messages on the way to gpuav-dbg (its socket queue was full or failed): errors may be missing"},
 			[]Unchecked{{UncheckedRecords, "7 error records did not fit in the layer's buffers (counts are lower bounds)", 7},
 				{UncheckedRecords, "2 messages of the layer were lost on the way to gpuav-dbg", 2}}},
+		{"commands the command checks left unchecked", [][]msg{runStart(on), {
+			{wire.KindLog, &wire.Log{Level: "warning", Text: "indirect_command: commands not checked", Unchecked: true}},
+			{wire.KindLog, &wire.Log{Level: "warning", Text: "a warning"}},
+			{wire.KindLog, &wire.Log{Level: "warning", Text: "indirect_command: commands not checked", Unchecked: true}},
+			exited(0, AppExited)}},
+			[]string{"warning: indirect_command: commands not checked", "warning: a warning",
+				"warning: indirect_command: commands not checked"},
+			[]Unchecked{{UncheckedCommand, "indirect_command: commands not checked", 2}}},
 		{"stopped by the user", [][]msg{runStart(on), {exited(130, AppStopped)}}, nil,
 			[]Unchecked{{UncheckedStopped, "you stopped the app before it finished", 0}}},
 	} {

@@ -53,7 +53,7 @@ func writeLocation(b *strings.Builder, src *Source, shader, instruction uint32) 
 	loc := src.Location()
 	switch {
 	case loc == "":
-		fmt.Fprintf(b, " shader %d instruction %d", shader, instruction)
+		fmt.Fprintf(b, " %s", where(shader, instruction))
 		return
 	case src.Column > 0:
 		loc = fmt.Sprintf("%s:%d", src.File, src.Line)

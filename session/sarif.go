@@ -270,8 +270,11 @@ func sarifResultOf(g *ErrorGroup, ruleIndex int, root string) sarifResult {
 		res.Message.Text = g.Check
 	}
 	logical := sarifLogical{Name: shaderName(g), FullyQualifiedName: fmt.Sprintf("%s/instruction %d", shaderName(g), g.Instruction), Kind: "module"}
+	if g.Shader.ID == 0 { // a layer record: the command is where it is
+		logical = sarifLogical{Name: g.Action, FullyQualifiedName: g.Action + "/" + g.where(), Kind: "function"}
+	}
 	loc := sarifLocation{LogicalLocations: []sarifLogical{logical}}
-	where := fmt.Sprintf("shader %d instruction %d", g.Shader.ID, g.Instruction)
+	where := g.where()
 	if src := g.Source; src != nil && src.File != "" {
 		file := src.File
 		if src.Path != "" {

@@ -20,6 +20,10 @@ const (
 	// UncheckedPipeline: pipelines that run uninstrumented copies of
 	// their shaders.
 	UncheckedPipeline = "pipeline"
+	// UncheckedCommand: commands the command checks (index_buffer_oob,
+	// vertex_fetch_oob, indirect_command) left unchecked, in whole or in
+	// part (a wire.Log marked Unchecked says which and why).
+	UncheckedCommand = "command"
 	// UncheckedRecords: error records or layer messages were lost.
 	UncheckedRecords = "records"
 	// UncheckedStopped: the user stopped the app before it finished.

@@ -4,7 +4,7 @@
  * and without a layer and compare (bench/record_test.go does, as
  * BenchmarkDrawRecording; bench/measure/ has the NVIDIA runs).
  *
- *   record [--spv DIR] [--draws N] [--bind-per-draw | --push-per-draw]
+ *   record [--spv DIR] [--draws N] [--bind-per-draw | --push-per-draw] [--indirect]
  *
  * DIR (default: <dir of this binary>/spv/record) holds oob_compute.comp.spv,
  * fullscreen.vert.spv and oob_store.frag.spv (bench.mk compiles them from
@@ -20,7 +20,11 @@
  *
  * With --bind-per-draw each draw follows a vkCmdBindDescriptorSets of set
  * 0 (the same set each time); with --push-per-draw, a vkCmdPushConstants
- * of 4 bytes. Failures print "record: ..." and exit 1; bad flags exit 2.
+ * of 4 bytes. With --indirect each draw is a vkCmdDrawIndirect of one
+ * command (the same, in an indirect buffer) and the time includes the
+ * vkCmdEndRendering after the draws (where a layer may record its work
+ * over the render pass's indirect draws). Failures print "record: ..."
+ * and exit 1; bad flags exit 2.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -41,6 +45,7 @@ typedef struct scene {
     VkPipelineLayout layout;
     VkPipeline comp, draw;
     capp_image target;
+    capp_buffer indirect; /* one VkDrawIndirectCommand {3, 1, 0, 0} */
 } scene;
 
 /* make_scene makes the set of the two buffers, the compute pipeline and
@@ -69,6 +74,8 @@ static void make_scene(const capp *c, scene *s, const char *dir)
     vkDestroyShaderModule(c->dev, cm, NULL);
     vkDestroyShaderModule(c->dev, vm, NULL);
     vkDestroyShaderModule(c->dev, fm, NULL);
+    s->indirect = capp_buffer_create(c, 16, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
+    memcpy(s->indirect.map, (uint32_t[4]){3, 1, 0, 0}, 16);
 }
 
 static void free_scene(const capp *c, scene *s)
@@ -81,11 +88,12 @@ static void free_scene(const capp *c, scene *s)
     capp_image_destroy(c, &s->target);
     for (int i = 0; i < 2; i++)
         capp_buffer_destroy(c, &s->bufs[i]);
+    capp_buffer_destroy(c, &s->indirect);
 }
 
 /* draws_ns records draws draws into cb five times and returns the best
  * recording's nanoseconds. */
-static uint64_t draws_ns(const scene *s, VkCommandBuffer cb, uint32_t draws, int bind, int push)
+static uint64_t draws_ns(const scene *s, VkCommandBuffer cb, uint32_t draws, int bind, int push, int indirect)
 {
     uint64_t best = UINT64_MAX;
     uint32_t idx = 0;
@@ -101,10 +109,16 @@ static uint64_t draws_ns(const scene *s, VkCommandBuffer cb, uint32_t draws, int
                 vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, s->layout, 0, 1, &s->set, 0, NULL);
             if (push)
                 vkCmdPushConstants(cb, s->layout, PC.stageFlags, 0, 4, &idx);
-            vkCmdDraw(cb, 3, 1, 0, 0);
+            if (indirect)
+                vkCmdDrawIndirect(cb, s->indirect.buf, 0, 1, 16);
+            else
+                vkCmdDraw(cb, 3, 1, 0, 0);
         }
+        if (indirect)
+            vkCmdEndRendering(cb);
         uint64_t t = capp_now_ns() - t0;
-        vkCmdEndRendering(cb);
+        if (!indirect)
+            vkCmdEndRendering(cb);
         CHECK(vkEndCommandBuffer(cb));
         if (t < best)
             best = t;
@@ -138,7 +152,7 @@ static double submit_us(const capp *c, const scene *s, VkCommandBuffer cb)
 
 static void usage_exit(const char *why, const char *arg)
 {
-    fprintf(stderr, "record: %s%s%s\nusage: record [--spv DIR] [--draws N] [--bind-per-draw | --push-per-draw]\n",
+    fprintf(stderr, "record: %s%s%s\nusage: record [--spv DIR] [--draws N] [--bind-per-draw | --push-per-draw] [--indirect]\n",
             why, arg ? ": " : "", arg ? arg : "");
     exit(2);
 }
@@ -149,7 +163,7 @@ int main(int argc, char **argv)
     const char *slash = strrchr(argv[0], '/');
     snprintf(dir, sizeof dir, "%.*s/spv/record", slash ? (int)(slash - argv[0]) : 1, slash ? argv[0] : ".");
     uint32_t draws = 100000;
-    int bind = 0, push = 0;
+    int bind = 0, push = 0, indirect = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--spv") && i + 1 < argc) {
             snprintf(dir, sizeof dir, "%s", argv[++i]);
@@ -163,6 +177,8 @@ int main(int argc, char **argv)
             bind = 1;
         } else if (!strcmp(argv[i], "--push-per-draw")) {
             push = 1;
+        } else if (!strcmp(argv[i], "--indirect")) {
+            indirect = 1;
         } else {
             usage_exit("unknown argument", argv[i]);
         }
@@ -181,7 +197,7 @@ int main(int argc, char **argv)
     make_scene(&c, &s, dir);
     VkCommandPool pool = capp_command_pool(&c, VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT);
     VkCommandBuffer cb = capp_command_buffer(&c, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "record-cmd");
-    printf("ns_per_draw=%.2f\n", (double)draws_ns(&s, cb, draws, bind, push) / draws);
+    printf("ns_per_draw=%.2f\n", (double)draws_ns(&s, cb, draws, bind, push, indirect) / draws);
     printf("us_submit_to_wait=%.1f\n", submit_us(&c, &s, cb));
     vkDestroyCommandPool(c.dev, pool, NULL);
     free_scene(&c, &s);

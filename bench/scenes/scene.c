@@ -16,6 +16,10 @@
  *   draw       --draws 10000: quads per frame into a 256x256 offscreen target,
  *              a descriptor set bound per draw (--sets 64 of them, round robin),
  *              a textured fragment shader indexing tex[draw % 4].
+ *   draw_indirect  the draw scene with each draw a vkCmdDrawIndexedIndirect
+ *              of one command (10,000 indirect draws per frame), from one
+ *              indirect buffer written once, indices 0..5 from an index
+ *              buffer (the layer's pre-pass reads every command).
  *   hotloop    --variant masked|memory|... --workgroups 65536: one
  *              dispatch of workgroups x 64 invocations, each running 256
  *              iterations of two reads through a descriptor array of 2 storage
@@ -69,11 +73,12 @@ struct options {
     uint32_t workgroups;
     const char *variant;
     int oob, layer_set;
+    int indirect; /* draw_indirect: the draws are vkCmdDrawIndexedIndirect */
 };
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: scene --scene dispatch|shader|draw|hotloop|pipeline [--warmup N] [--iters N]\n"
+    fprintf(f, "usage: scene --scene dispatch|shader|draw|draw_indirect|hotloop|pipeline [--warmup N] [--iters N]\n"
                "             [--dispatches N] [--invocations N] [--loops N] [--draws N] [--sets N]\n"
                "             [--variant masked|memory|naive|hoisted|flag|masked_flag|masked_hoisted]\n"
                "             [--workgroups N] [--spv DIR] [--oob]\n"
@@ -234,6 +239,8 @@ static void create_device(struct ctx *c)
         .shaderSampledImageArrayDynamicIndexing = VK_TRUE,
         .fragmentStoresAndAtomics = have.fragmentStoresAndAtomics,
         .vertexPipelineStoresAndAtomics = have.vertexPipelineStoresAndAtomics,
+        /* draw_indirect's commands carry the draw number in firstInstance. */
+        .drawIndirectFirstInstance = have.drawIndirectFirstInstance,
     };
     capp_create_device(&c->vk, &(capp_device_info){ .queue_flags = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT,
                                                     .features = &features });
@@ -617,6 +624,16 @@ static void scene_draw(struct ctx *c, const struct options *o)
     struct spv vss = load_spv(o->spv, "draw.vert"), fss = load_spv(o->spv, "draw.frag");
     VkShaderModule vs = make_module(c, vss), fs = make_module(c, fss);
     VkPipeline pipe = make_graphics(c, vs, fs, layout, rp, TARGET, NULL);
+    /* draw_indirect: command d is {6, 1, 0, 0, d} over indices 0..5: the
+     * direct draw's vertices and instance. */
+    capp_buffer indirect = {0}, indices = {0};
+    if (o->indirect) {
+        indirect = capp_buffer_create(&c->vk, (VkDeviceSize)o->draws * 20, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
+        for (uint32_t d = 0; d < o->draws; d++)
+            memcpy((uint32_t *)indirect.map + 5 * d, (uint32_t[5]){6, 1, 0, 0, d}, 20);
+        indices = capp_buffer_create(&c->vk, 6 * 4, VK_BUFFER_USAGE_INDEX_BUFFER_BIT);
+        memcpy(indices.map, (uint32_t[6]){0, 1, 2, 3, 4, 5}, 24);
+    }
 
     for (uint32_t it = 0; it < o->warmup + o->iters; it++) {
         uint64_t t0 = capp_now_ns();
@@ -630,12 +647,17 @@ static void scene_draw(struct ctx *c, const struct options *o)
         };
         vkCmdBeginRenderPass(c->cmd, &rpbi, VK_SUBPASS_CONTENTS_INLINE);
         vkCmdBindPipeline(c->cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+        if (o->indirect)
+            vkCmdBindIndexBuffer(c->cmd, indices.buf, 0, VK_INDEX_TYPE_UINT32);
         for (uint32_t d = 0; d < o->draws; d++) {
             vkCmdBindDescriptorSets(c->cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &sets[d % o->sets], 0,
                                     NULL);
             uint32_t t = o->oob ? ARRAY : d % ARRAY;
             vkCmdPushConstants(c->cmd, layout, VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4, &t);
-            vkCmdDraw(c->cmd, 6, 1, 0, d);
+            if (o->indirect)
+                vkCmdDrawIndexedIndirect(c->cmd, indirect.buf, (VkDeviceSize)d * 20, 1, 20);
+            else
+                vkCmdDraw(c->cmd, 6, 1, 0, d);
         }
         vkCmdEndRenderPass(c->cmd);
         VkBufferImageCopy copy = {
@@ -671,6 +693,10 @@ static void scene_draw(struct ctx *c, const struct options *o)
     free(sets);
     capp_buffer_destroy(&c->vk, &tints);
     capp_buffer_destroy(&c->vk, &readback);
+    if (indirect.buf) {
+        capp_buffer_destroy(&c->vk, &indirect);
+        capp_buffer_destroy(&c->vk, &indices);
+    }
     capp_image_destroy(&c->vk, &target);
     for (uint32_t k = 0; k < ARRAY; k++)
         capp_image_destroy(&c->vk, &tex[k]);
@@ -918,6 +944,8 @@ int main(int argc, char **argv)
         run = scene_shader;
     else if (!strcmp(o.scene, "draw"))
         run = scene_draw;
+    else if (!strcmp(o.scene, "draw_indirect"))
+        run = scene_draw, o.indirect = 1;
     else if (!strcmp(o.scene, "hotloop"))
         run = scene_hotloop;
     else if (!strcmp(o.scene, "pipeline"))

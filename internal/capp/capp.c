@@ -418,6 +418,11 @@ void capp_image_barrier(VkCommandBuffer cb, VkImage image, capp_layout_change t)
 
 void capp_begin_rendering(VkCommandBuffer cb, const capp_image *target, VkImageLayout layout)
 {
+    capp_begin_rendering2(cb, target, layout, 0);
+}
+
+void capp_begin_rendering2(VkCommandBuffer cb, const capp_image *target, VkImageLayout layout, VkRenderingFlags flags)
+{
     capp_image_barrier(cb, target->image,
                        (capp_layout_change){.from = VK_IMAGE_LAYOUT_UNDEFINED, .to = layout,
                                             .dst_access = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
@@ -432,6 +437,7 @@ void capp_begin_rendering(VkCommandBuffer cb, const capp_image *target, VkImageL
     };
     VkRenderingInfo ri = {
         .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
+        .flags = flags,
         .renderArea = {{0, 0}, {target->width, target->height}},
         .layerCount = 1,
         .colorAttachmentCount = 1,

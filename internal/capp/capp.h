@@ -203,8 +203,10 @@ typedef struct capp_layout_change {
 void capp_image_barrier(VkCommandBuffer cb, VkImage image, capp_layout_change t);
 
 /* capp_begin_rendering moves target to layout (from UNDEFINED) and begins
- * dynamic rendering into it, cleared, over all of it. */
+ * dynamic rendering into it, cleared, over all of it; capp_begin_rendering2
+ * with VkRenderingInfo flags (VK_RENDERING_CONTENTS_SECONDARY_COMMAND_BUFFERS_BIT...). */
 void capp_begin_rendering(VkCommandBuffer cb, const capp_image *target, VkImageLayout layout);
+void capp_begin_rendering2(VkCommandBuffer cb, const capp_image *target, VkImageLayout layout, VkRenderingFlags flags);
 
 /* capp_render_pass makes a render pass of one subpass writing one colour
  * attachment of format (cleared, stored) in layout, left in final_layout. */

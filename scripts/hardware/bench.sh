@@ -14,15 +14,15 @@
 #   go run ./bench -render DIR/bench-timed.json,DIR/bench-pipeline.json,DIR/bench-pipeline-khronos.json \
 #     -section nvidia -write docs/BENCHMARKS.md
 #
-#   PART=timed       (default) the hot loop (masked, memory), dispatch, draw
-#                    and shader scenes, every configuration, 3 repetitions
+#   PART=timed       (default) the hot loop (masked, memory), dispatch, draw,
+#                    draw_indirect and shader scenes, every configuration, 3 repetitions
 #   PART=pipeline    the pipeline scene, no layer and gpuav-dbg, 2
 #                    repetitions of one iteration
 #   PART=pipeline-khronos  the pipeline scene, no layer and the Khronos
 #                    layers, one repetition (two minutes an iteration on
 #                    the H200)
 #   PART=custom      SCENES, REPS, BENCH_FLAGS as given
-#   SCENES=LIST      scenes (custom; default dispatch,shader,draw,pipeline)
+#   SCENES=LIST      scenes (custom; default dispatch,shader,draw,draw_indirect,pipeline)
 #   REPS=N           repetitions (custom; default 3)
 #   BENCH_FLAGS=...  more harness flags (custom)
 #   BENCH_S=N        stop the harness after N seconds (default 520: inside
@@ -42,13 +42,13 @@ else
   echo "bench.sh: NOTICE: no second Khronos layer (.gl/vvl14/): its configuration is left out"
 fi
 case $part in
-timed) args=(-scenes hotloop-masked,hotloop-memory,dispatch,draw,shader -reps 3 "${k2[@]}") ;;
+timed) args=(-scenes hotloop-masked,hotloop-memory,dispatch,draw,draw_indirect,shader -reps 3 "${k2[@]}") ;;
 pipeline) args=(-scenes pipeline -configs gpuav-dbg -reps 2 -warmup 0 -iters 1) ;;
 pipeline-khronos)
   configs=khronos
   [ ${#k2[@]} -gt 0 ] && configs=khronos,khronos2
   args=(-scenes pipeline -configs "$configs" "${k2[@]}" -reps 1 -warmup 0 -iters 1 -skip-checks) ;;
-custom) args=(-scenes "${SCENES:-dispatch,shader,draw,pipeline}" -reps "${REPS:-3}" ${BENCH_FLAGS:-}) ;;
+custom) args=(-scenes "${SCENES:-dispatch,shader,draw,draw_indirect,pipeline}" -reps "${REPS:-3}" ${BENCH_FLAGS:-}) ;;
 *) echo "bench.sh: unknown PART=$part (timed, pipeline, pipeline-khronos, custom)"; exit 2 ;;
 esac
 timeout "${BENCH_S:-520}" bin/bench/harness -preset "$preset" -bin bin "${args[@]}" \

@@ -186,9 +186,13 @@ type Record struct {
 }
 
 // Log is a line from the layer: an info, a warning or an error.
+// Unchecked marks a warning that says what the layer left unchecked
+// besides shaders and pipelines (the command checks' commands): the
+// session counts it as unchecked, so a run exits 4.
 type Log struct {
-	Level string `json:"level"` // info, warning, error
-	Text  string `json:"text"`
+	Level     string `json:"level"` // info, warning, error
+	Text      string `json:"text"`
+	Unchecked bool   `json:"unchecked,omitempty"`
 }
 
 // Bye is the last message, sent when the instance is destroyed.

@@ -8,11 +8,12 @@
  * descriptor buffer, bound with vkCmdBindDescriptorBuffersEXT and
  * vkCmdSetDescriptorBufferOffsetsEXT.
  *
- *   dbufapp --shaders DIR [--case clean|oob|two_actions]
+ *   dbufapp --shaders DIR [--case clean|oob|two_actions|indirect]
  *
  *   clean        index 1: prints value=102
  *   oob          index 5 (of 4): the layer skips the load, value=1
  *   two_actions  two dispatches, index 1 then 6: the second is bad
+ *   indirect     index 1 through vkCmdDispatchIndirect {1, 1, 1}: value=102
  *
  * It prints "unsupported" and exits 0 where the device has no
  * descriptorBuffer; "value=N" after the submit. Names: the command buffer
@@ -35,7 +36,7 @@ int main(int argc, char **argv)
         indices[0] = 5;
     else if (!strcmp(kase, "two_actions"))
         indices[1] = 6;
-    else if (strcmp(kase, "clean")) {
+    else if (strcmp(kase, "clean") && strcmp(kase, "indirect")) {
         fprintf(stderr, APP ": unknown case %s\n", kase);
         return 2;
     }
@@ -116,6 +117,11 @@ int main(int argc, char **argv)
     VkCommandPool pool = ca_command_buffers(0, 1, &cmd);
     ca_name_cmd_pipeline(cmd, "dbuf-cmd", pipe, "dbuf-pipeline");
 
+    capp_buffer indirect = {0};
+    if (!strcmp(kase, "indirect")) {
+        indirect = capp_buffer_create(&ca, 12, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
+        memcpy(indirect.map, (uint32_t[3]){1, 1, 1}, 12);
+    }
     capp_begin(cmd, 0);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
     VkDescriptorBufferBindingInfoEXT bi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_BUFFER_BINDING_INFO_EXT,
@@ -127,7 +133,10 @@ int main(int argc, char **argv)
     pvkCmdSetDescriptorBufferOffsetsEXT(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &buffer_index, &offset);
     for (int a = 0; a < 2 && indices[a] != UINT32_MAX; a++) {
         vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &indices[a]);
-        vkCmdDispatch(cmd, 1, 1, 1);
+        if (indirect.buf)
+            vkCmdDispatchIndirect(cmd, indirect.buf, 0);
+        else
+            vkCmdDispatch(cmd, 1, 1, 1);
     }
     CHECK(vkEndCommandBuffer(cmd));
     ca_submit_wait(cmd);
@@ -136,6 +145,8 @@ int main(int argc, char **argv)
 
     ca_teardown(pipe, layout, pool, VK_NULL_HANDLE, dsl, NULL);
     capp_buffer_destroy(&ca, &db);
+    if (indirect.buf)
+        capp_buffer_destroy(&ca, &indirect);
     for (uint32_t i = 0; i < NDATA; i++)
         capp_buffer_destroy(&ca, &data[i]);
     capp_buffer_destroy(&ca, &result);

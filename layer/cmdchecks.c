@@ -1,0 +1,969 @@
+/*
+ * cmdchecks.c: the command checks on the CPU (docs/decisions/command-checks.md).
+ * The layer follows the index and vertex buffers the app binds and the
+ * vertex input state of its pipelines, and checks at each draw what the
+ * parameters say: firstIndex + indexCount against the bound index buffer
+ * (index_buffer_oob), the vertices and instances a non-indexed draw
+ * fetches against the bound vertex buffers (vertex_fetch_oob), and the
+ * counts of indirect commands against their buffers (indirect_command). A
+ * failure becomes a layer record, kept with the command buffer and read at
+ * each submit; in safe mode the draw is skipped or its count clamped. What
+ * only the GPU knows (the contents of indirect buffers) goes to the
+ * pre-pass (prepass.c) as a job.
+ *
+ * Like cmdbuf.c, nothing here calls into Go per command.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmdchecks.h"
+#include "_cgo_export.h"
+
+/* ---- device ------------------------------------------------------------------ */
+
+static int has_extension(const VkDeviceCreateInfo *ci, const char *name)
+{
+    for (uint32_t i = 0; i < ci->enabledExtensionCount; i++)
+        if (ci->ppEnabledExtensionNames[i] && strcmp(ci->ppEnabledExtensionNames[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+/* app_features reads the features the checks depend on from the app's
+ * create info. */
+static void app_features(cc_dev *c, const VkDeviceCreateInfo *ci)
+{
+    if (ci->pEnabledFeatures)
+        c->first_instance = ci->pEnabledFeatures->drawIndirectFirstInstance;
+    for (const VkBaseInStructure *p = ci->pNext; p; p = p->pNext) {
+        switch (p->sType) {
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2:
+            c->first_instance |= ((const VkPhysicalDeviceFeatures2 *)p)->features.drawIndirectFirstInstance;
+            break;
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT:
+            c->robust2 |= ((const VkPhysicalDeviceRobustness2FeaturesEXT *)p)->robustBufferAccess2;
+            break;
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES:
+            c->bda |= ((const VkPhysicalDeviceVulkan12Features *)p)->bufferDeviceAddress;
+            break;
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES:
+            c->bda |= ((const VkPhysicalDeviceBufferDeviceAddressFeatures *)p)->bufferDeviceAddress;
+            break;
+        default: break;
+        }
+    }
+}
+
+/* device_limits fills the pre-pass limits block; mesh and ray tracing
+ * properties are asked for only when the app enabled their extensions. */
+static void device_limits(device_data *dd, cc_dev *c, const VkDeviceCreateInfo *ci)
+{
+    VkPhysicalDeviceMeshShaderPropertiesEXT mesh = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MESH_SHADER_PROPERTIES_EXT};
+    VkPhysicalDeviceRayTracingPipelinePropertiesKHR rt = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_PROPERTIES_KHR};
+    VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    void **next = &p2.pNext;
+    if (has_extension(ci, VK_EXT_MESH_SHADER_EXTENSION_NAME)) {
+        *next = &mesh;
+        next = &mesh.pNext;
+    }
+    if (has_extension(ci, VK_KHR_RAY_TRACING_PIPELINE_EXTENSION_NAME))
+        *next = &rt;
+    /* vkGetPhysicalDeviceProperties2 only when a structure is chained (the
+     * extensions that add them need it), by its core name only for a
+     * Vulkan 1.1 app: a Vulkan 1.0 app may call neither. */
+    int v11 = dd->inst->api_version >= VK_API_VERSION_1_1;
+    PFN_vkGetPhysicalDeviceProperties2 get = v11 && dd->inst->disp.GetPhysicalDeviceProperties2
+                                                 ? dd->inst->disp.GetPhysicalDeviceProperties2
+                                                 : dd->inst->disp.GetPhysicalDeviceProperties2KHR;
+    if (p2.pNext && get)
+        get(dd->physical, &p2);
+    else if (dd->inst->disp.GetPhysicalDeviceProperties)
+        dd->inst->disp.GetPhysicalDeviceProperties(dd->physical, &p2.properties);
+    const VkPhysicalDeviceLimits *l = &p2.properties.limits;
+    uint32_t *w = c->limits;
+    for (int i = 0; i < 3; i++) {
+        w[GPUAVDBG_PREPASS_LIMIT_COMPUTE_COUNT + i] = l->maxComputeWorkGroupCount[i];
+        w[GPUAVDBG_PREPASS_LIMIT_TASK_COUNT + i] = mesh.maxTaskWorkGroupCount[i];
+        w[GPUAVDBG_PREPASS_LIMIT_MESH_COUNT + i] = mesh.maxMeshWorkGroupCount[i];
+        w[GPUAVDBG_PREPASS_LIMIT_RAY_DIMS + i] =
+            saturate32((uint64_t)l->maxComputeWorkGroupCount[i] * l->maxComputeWorkGroupSize[i]);
+    }
+    w[GPUAVDBG_PREPASS_LIMIT_TASK_COUNT + 3] = mesh.maxTaskWorkGroupTotalCount;
+    w[GPUAVDBG_PREPASS_LIMIT_MESH_COUNT + 3] = mesh.maxMeshWorkGroupTotalCount;
+    w[GPUAVDBG_PREPASS_LIMIT_RAY_INVOCATION] = rt.maxRayDispatchInvocationCount;
+    c->max_draw_indirect = l->maxDrawIndirectCount;
+    /* A test hook: lavapipe's and NVIDIA's limit is 2^32-1, which no count
+     * can exceed. */
+    const char *e = getenv("VK_LAYER_GPUAV_DBG_TEST_MAX_DRAW_INDIRECT_COUNT");
+    if (e && *e)
+        c->max_draw_indirect = (uint32_t)strtoul(e, NULL, 10);
+    w[GPUAVDBG_PREPASS_LIMIT_DRAW_COUNT] = c->max_draw_indirect;
+    w[GPUAVDBG_PREPASS_LIMIT_FEATURES] = c->first_instance ? GPUAVDBG_PREPASS_FEATURE_FIRST_INSTANCE : 0;
+}
+
+void gpuavdbg_cc_device_created(device_data *dd, const VkDeviceCreateInfo *ci)
+{
+    cc_dev *c = calloc(1, sizeof *c);
+    if (!c) {
+        gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED, "out of memory: index_buffer_oob, vertex_fetch_oob and indirect_command are off");
+        return;
+    }
+    c->checks = goCommandChecks(GPUAVDBG_H(dd->inst->instance));
+    c->robust = (int)dd->robust;
+    app_features(c, ci);
+    device_limits(dd, c, ci);
+    dd->cc = c;
+}
+
+void gpuavdbg_cc_device_destroyed(device_data *dd)
+{
+    free(dd->cc);
+    dd->cc = NULL;
+}
+
+static uint32_t checks_of(const device_data *dd)
+{
+    return dd->cc ? dd->cc->checks : 0;
+}
+
+/* ---- pipelines' vertex input ----------------------------------------------------- */
+
+/* format_size is the bytes of one vertex attribute of a core format, or 0
+ * for formats the layer does not size (their fetches are not checked). */
+static uint32_t format_size(VkFormat f)
+{
+    static const struct {
+        int first, last;
+        uint32_t size;
+    } ranges[] = {
+        {1, 1, 1},     {2, 8, 2},     {9, 15, 1},    {16, 22, 2},   {23, 36, 3},   {37, 69, 4},
+        {70, 76, 2},   {77, 83, 4},   {84, 90, 6},   {91, 97, 8},   {98, 100, 4},  {101, 103, 8},
+        {104, 106, 12}, {107, 109, 16}, {110, 112, 8}, {113, 115, 16}, {116, 118, 24}, {119, 121, 32},
+        {122, 123, 4},
+    };
+    for (size_t i = 0; i < sizeof ranges / sizeof *ranges; i++)
+        if ((int)f >= ranges[i].first && (int)f <= ranges[i].last)
+            return ranges[i].size;
+    return 0;
+}
+
+static const void *find_next(const void *next, VkStructureType t)
+{
+    for (const VkBaseInStructure *p = next; p; p = p->pNext)
+        if (p->sType == t)
+            return p;
+    return NULL;
+}
+
+static int has_dynamic(const VkPipelineDynamicStateCreateInfo *ds, VkDynamicState s)
+{
+    for (uint32_t i = 0; ds && i < ds->dynamicStateCount; i++)
+        if (ds->pDynamicStates[i] == s)
+            return 1;
+    return 0;
+}
+
+void gpuavdbg_cc_pipeline_created(device_data *dd, pipeline_info *pi, const VkGraphicsPipelineCreateInfo *ci)
+{
+    for (uint32_t i = 0; i < ci->stageCount; i++)
+        if (ci->pStages[i].stage == VK_SHADER_STAGE_TASK_BIT_EXT)
+            pi->has_task = 1;
+    if (!(checks_of(dd) & GPUAVDBG_CC_VERTEX))
+        return;
+    int dyn_input = has_dynamic(ci->pDynamicState, VK_DYNAMIC_STATE_VERTEX_INPUT_EXT);
+    const VkPipelineVertexInputStateCreateInfo *vs = ci->pVertexInputState;
+    if (!dyn_input && !vs && find_next(ci->pNext, VK_STRUCTURE_TYPE_PIPELINE_LIBRARY_CREATE_INFO_KHR) &&
+        !(__atomic_fetch_or(&dd->cc->told, CC_TOLD_VERTEX_LIBRARY, __ATOMIC_RELAXED) & CC_TOLD_VERTEX_LIBRARY))
+        gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED, "vertex_fetch_oob: draws of pipelines linked from graphics pipeline "
+                                            "libraries are not checked (the layer does not read a library's vertex "
+                                            "input state) (said once per device)");
+    if (!dyn_input && (!vs || vs->vertexBindingDescriptionCount == 0))
+        return; /* no vertex input, or a pipeline library holds it */
+    cc_vi *vi = calloc(1, sizeof *vi);
+    if (!vi)
+        return;
+    vi->dynamic_input = dyn_input;
+    vi->dynamic_stride = has_dynamic(ci->pDynamicState, VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE);
+    if (!dyn_input) {
+        const VkPipelineVertexInputDivisorStateCreateInfoEXT *div = NULL;
+        for (const VkBaseInStructure *p = vs->pNext; p; p = p->pNext)
+            if (p->sType == VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_DIVISOR_STATE_CREATE_INFO_EXT)
+                div = (const VkPipelineVertexInputDivisorStateCreateInfoEXT *)p;
+        for (uint32_t i = 0; i < vs->vertexBindingDescriptionCount && vi->nbind < GPUAVDBG_CC_VB; i++) {
+            const VkVertexInputBindingDescription *b = &vs->pVertexBindingDescriptions[i];
+            uint32_t divisor = 1;
+            for (uint32_t k = 0; div && k < div->vertexBindingDivisorCount; k++)
+                if (div->pVertexBindingDivisors[k].binding == b->binding)
+                    divisor = div->pVertexBindingDivisors[k].divisor;
+            vi->bind[vi->nbind++] = (cc_binding){b->binding, b->stride,
+                                                           b->inputRate == VK_VERTEX_INPUT_RATE_INSTANCE, divisor};
+        }
+        for (uint32_t i = 0; i < vs->vertexAttributeDescriptionCount && vi->nattr < GPUAVDBG_CC_VB; i++) {
+            const VkVertexInputAttributeDescription *a = &vs->pVertexAttributeDescriptions[i];
+            vi->attr[vi->nattr++] = (cc_attr){a->location, a->binding, format_size(a->format), a->offset};
+        }
+    }
+    pi->vi = vi;
+}
+
+void gpuavdbg_cc_pipeline_freed(pipeline_info *pi)
+{
+    if (pi)
+        free(pi->vi);
+}
+
+/* ---- per command buffer -------------------------------------------------------- */
+
+cc_cb *gpuavdbg_cc_get(cb_state *cs)
+{
+    if (!cs->cc)
+        cs->cc = calloc(1, sizeof *cs->cc);
+    return cs->cc;
+}
+
+VkDeviceSize gpuavdbg_cc_buffer(cb_state *cs, VkBuffer b, int *copyable)
+{
+    cc_cb *c = gpuavdbg_cc_get(cs);
+    if (!c)
+        return gpuavdbg_buffer_info(b, copyable);
+    if (c->last_buf != b || !b) {
+        c->last_size = gpuavdbg_buffer_info(b, &c->last_copyable);
+        c->last_buf = b;
+    }
+    if (copyable)
+        *copyable = c->last_copyable;
+    return c->last_size;
+}
+
+void gpuavdbg_cc_reset(cb_state *cs)
+{
+    cc_cb *c = cs->cc;
+    if (!c)
+        return;
+    free(c->dyn_vi);
+    uint32_t *rec = c->rec, cap = c->cap_rec;
+    cc_copy *copies = c->copies;
+    uint32_t cap_copies = c->cap_copies;
+    memset(c, 0, sizeof *c);
+    c->rec = rec;
+    c->cap_rec = cap;
+    c->copies = copies;
+    c->cap_copies = cap_copies;
+}
+
+void gpuavdbg_cc_free(cb_state *cs)
+{
+    if (!cs->cc)
+        return;
+    free(cs->cc->dyn_vi);
+    free(cs->cc->rec);
+    free(cs->cc->copies);
+    free(cs->cc);
+    cs->cc = NULL;
+}
+
+/* Records one recording keeps on the CPU; more count as dropped. */
+#define CC_MAX_RECORDS 4096u
+
+void gpuavdbg_cc_record(cb_state *cs, uint32_t action, uint32_t code, uint32_t stage, uint32_t w0, uint32_t w1,
+                        uint32_t w2, const uint32_t p[7])
+{
+    cc_cb *c = gpuavdbg_cc_get(cs);
+    if (!c)
+        return;
+    if (c->nrec == c->cap_rec) {
+        uint32_t ncap = c->cap_rec ? c->cap_rec * 2 : 8;
+        uint32_t *n = ncap <= CC_MAX_RECORDS ? realloc(c->rec, (size_t)ncap * GPUAVDBG_LAYER_RECORD_WORDS * 4) : NULL;
+        if (!n) {
+            c->dropped++;
+            return;
+        }
+        c->rec = n;
+        c->cap_rec = ncap;
+    }
+    uint32_t *r = c->rec + (size_t)c->nrec++ * GPUAVDBG_LAYER_RECORD_WORDS;
+    r[GPUAVDBG_LAYER_ACTION_WORD] = action;
+    r[GPUAVDBG_LAYER_CODE_WORD] = code;
+    r[GPUAVDBG_LAYER_STAGE_WORD] = stage;
+    r[GPUAVDBG_LAYER_STAGE0_WORD] = w0;
+    r[GPUAVDBG_LAYER_STAGE0_WORD + 1] = w1;
+    r[GPUAVDBG_LAYER_STAGE0_WORD + 2] = w2;
+    memcpy(r + GPUAVDBG_LAYER_PARAM0_WORD, p, 7 * sizeof *p);
+}
+
+int gpuavdbg_cc_has_records(const cb_state *cs)
+{
+    return cs->cc && (cs->cc->nrec > 0 || cs->cc->dropped > 0 || cs->cc->ran);
+}
+
+const uint32_t *gpuavdbg_cc_records(const cb_state *cs, uint32_t *nwords, uint32_t *dropped)
+{
+    *nwords = cs->cc ? cs->cc->nrec * GPUAVDBG_LAYER_RECORD_WORDS : 0;
+    *dropped = cs->cc ? cs->cc->dropped : 0;
+    return cs->cc ? cs->cc->rec : NULL;
+}
+
+/* ---- binds -------------------------------------------------------------------- */
+
+static uint32_t index_size(VkIndexType t)
+{
+    switch ((int)t) {
+    case VK_INDEX_TYPE_UINT16: return 2;
+    case VK_INDEX_TYPE_UINT32: return 4;
+    case VK_INDEX_TYPE_UINT8_EXT: return 1;
+    }
+    return 0;
+}
+
+static void bind_index(cb_state *cs, VkBuffer buffer, VkDeviceSize offset, VkDeviceSize size, VkIndexType type)
+{
+    if (!cs || !(checks_of(cs->dd) & (GPUAVDBG_CC_INDEX | GPUAVDBG_CC_INDIRECT)))
+        return;
+    cc_cb *c = gpuavdbg_cc_get(cs);
+    if (!c)
+        return;
+    VkDeviceSize whole = buffer ? gpuavdbg_buffer_info(buffer, NULL) : 0;
+    c->ib = whole ? buffer : VK_NULL_HANDLE; /* unknown buffers (or none, maintenance6) are not checked */
+    c->ib_offset = offset;
+    c->ib_end = size == VK_WHOLE_SIZE || offset + size > whole ? whole : offset + size;
+    c->ib_size = index_size(type);
+    if (!c->ib_size)
+        c->ib = VK_NULL_HANDLE;
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdBindIndexBuffer(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset,
+                                                       VkIndexType type)
+{
+    cb_state *cs = gpuavdbg_cb_get(cb);
+    device_data *dd = cs ? cs->dd : gpuavdbg_device_get(cb);
+    if (!dd)
+        return;
+    bind_index(cs, buffer, offset, VK_WHOLE_SIZE, type);
+    dd->disp.CmdBindIndexBuffer(cb, buffer, offset, type);
+}
+
+#define BIND_INDEX2(fn)                                                                                           \
+    static VKAPI_ATTR void VKAPI_CALL gl_##fn(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset,          \
+                                             VkDeviceSize size, VkIndexType type)                               \
+    {                                                                                                             \
+        cb_state *cs = gpuavdbg_cb_get(cb);                                                                       \
+        device_data *dd = cs ? cs->dd : gpuavdbg_device_get(cb);                                                  \
+        if (!dd)                                                                                                  \
+            return;                                                                                               \
+        bind_index(cs, buffer, offset, size, type);                                                               \
+        dd->disp.fn(cb, buffer, offset, size, type);                                                              \
+    }
+BIND_INDEX2(CmdBindIndexBuffer2KHR)
+BIND_INDEX2(CmdBindIndexBuffer2)
+#undef BIND_INDEX2
+
+static void bind_vertex(cb_state *cs, uint32_t first, uint32_t n, const VkBuffer *bufs, const VkDeviceSize *offsets,
+                        const VkDeviceSize *sizes, const VkDeviceSize *strides)
+{
+    if (!cs || !(checks_of(cs->dd) & GPUAVDBG_CC_VERTEX))
+        return;
+    cc_cb *c = gpuavdbg_cc_get(cs);
+    for (uint32_t i = 0; c && i < n && first + i < GPUAVDBG_CC_VB; i++) {
+        cc_vb *v = &c->vb[first + i];
+        VkDeviceSize whole = bufs[i] ? gpuavdbg_buffer_info(bufs[i], NULL) : 0;
+        v->buf = whole ? bufs[i] : VK_NULL_HANDLE;
+        v->offset = offsets[i];
+        VkDeviceSize size = sizes ? sizes[i] : VK_WHOLE_SIZE;
+        v->end = size == VK_WHOLE_SIZE || offsets[i] + size > whole ? whole : offsets[i] + size;
+        v->has_stride = strides != NULL;
+        v->stride = strides ? strides[i] : 0;
+    }
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdBindVertexBuffers(VkCommandBuffer cb, uint32_t first, uint32_t n,
+                                                         const VkBuffer *bufs, const VkDeviceSize *offsets)
+{
+    cb_state *cs = gpuavdbg_cb_get(cb);
+    device_data *dd = cs ? cs->dd : gpuavdbg_device_get(cb);
+    if (!dd)
+        return;
+    bind_vertex(cs, first, n, bufs, offsets, NULL, NULL);
+    dd->disp.CmdBindVertexBuffers(cb, first, n, bufs, offsets);
+}
+
+#define BIND_VERTEX2(fn)                                                                                          \
+    static VKAPI_ATTR void VKAPI_CALL gl_##fn(VkCommandBuffer cb, uint32_t first, uint32_t n, const VkBuffer *bufs, \
+                                             const VkDeviceSize *offsets, const VkDeviceSize *sizes,            \
+                                             const VkDeviceSize *strides)                                       \
+    {                                                                                                             \
+        cb_state *cs = gpuavdbg_cb_get(cb);                                                                       \
+        device_data *dd = cs ? cs->dd : gpuavdbg_device_get(cb);                                                  \
+        if (!dd)                                                                                                  \
+            return;                                                                                               \
+        bind_vertex(cs, first, n, bufs, offsets, sizes, strides);                                                 \
+        dd->disp.fn(cb, first, n, bufs, offsets, sizes, strides);                                                 \
+    }
+BIND_VERTEX2(CmdBindVertexBuffers2)
+BIND_VERTEX2(CmdBindVertexBuffers2EXT)
+#undef BIND_VERTEX2
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdSetVertexInputEXT(VkCommandBuffer cb, uint32_t nb,
+                                                         const VkVertexInputBindingDescription2EXT *bs, uint32_t na,
+                                                         const VkVertexInputAttributeDescription2EXT *as)
+{
+    cb_state *cs = gpuavdbg_cb_get(cb);
+    device_data *dd = cs ? cs->dd : gpuavdbg_device_get(cb);
+    if (!dd)
+        return;
+    cc_cb *c = cs && (checks_of(dd) & GPUAVDBG_CC_VERTEX) ? gpuavdbg_cc_get(cs) : NULL;
+    cc_vi *vi = c ? (c->dyn_vi ? c->dyn_vi : calloc(1, sizeof *vi)) : NULL;
+    if (vi) {
+        memset(vi, 0, sizeof *vi);
+        for (uint32_t i = 0; i < nb && vi->nbind < GPUAVDBG_CC_VB; i++)
+            vi->bind[vi->nbind++] = (cc_binding){bs[i].binding, bs[i].stride,
+                                                           bs[i].inputRate == VK_VERTEX_INPUT_RATE_INSTANCE, bs[i].divisor};
+        for (uint32_t i = 0; i < na && vi->nattr < GPUAVDBG_CC_VB; i++)
+            vi->attr[vi->nattr++] = (cc_attr){as[i].location, as[i].binding, format_size(as[i].format),
+                                                           as[i].offset};
+        c->dyn_vi = vi;
+    }
+    dd->disp.CmdSetVertexInputEXT(cb, nb, bs, na, as);
+}
+
+/* ---- the checks on the CPU --------------------------------------------------------- */
+
+/* safe says whether a failed check skips the command. */
+static int safe(const device_data *dd)
+{
+    return (checks_of(dd) & GPUAVDBG_CC_SAFE) != 0;
+}
+
+/* check_index checks firstIndex + indexCount of draw `draw` of action
+ * against the bound index buffer; returns 1 when the draw must be skipped. */
+static int check_index(cb_state *cs, uint32_t action, uint32_t draw, uint32_t first, uint32_t count)
+{
+    cc_cb *c = cs->cc;
+    if (!(checks_of(cs->dd) & GPUAVDBG_CC_INDEX) || !c || !c->ib || count == 0)
+        return 0;
+    uint64_t avail = (c->ib_end > c->ib_offset ? c->ib_end - c->ib_offset : 0) / c->ib_size;
+    if ((uint64_t)first + count <= avail)
+        return 0;
+    int robust = cs->dd->cc->robust2;
+    int skip = safe(cs->dd) && !robust;
+    uint32_t flags = (skip ? GPUAVDBG_INDEX_SKIPPED : 0) | (robust ? GPUAVDBG_INDEX_ROBUST : 0);
+    uint32_t p[7] = {first, count, c->ib_size, saturate32(c->ib_offset), saturate32(c->ib_end), flags,
+                     saturate32(avail)};
+    gpuavdbg_cc_record(cs, action, GPUAVDBG_CODE_INDEX_BUFFER_OOB, GPUAVDBG_MODEL_COMMAND, draw, 0, 0, p);
+    return skip;
+}
+
+/* The vertex input state a draw uses: the bound pipeline's, or the
+ * command buffer's dynamic one. */
+static const cc_vi *draw_vi(cb_state *cs, int *dynamic_stride)
+{
+    *dynamic_stride = 0;
+    if (!cs->bound[0].pipeline) /* shader objects: vertex input is dynamic state */
+        return cs->bound[0].shaders[0] && cs->cc ? cs->cc->dyn_vi : NULL;
+    const cc_vi *vi = cs->bound[0].vi;
+    if (!vi)
+        return NULL;
+    *dynamic_stride = vi->dynamic_stride;
+    return vi->dynamic_input ? (cs->cc ? cs->cc->dyn_vi : NULL) : vi;
+}
+
+/* A draw's range of vertices and instances. */
+typedef struct draw_range {
+    uint32_t first_vertex, vertices, first_instance, instances;
+    int vertex_rate; /* the vertex indices are known (non-indexed draw) */
+} draw_range;
+
+/* check_attribute checks attribute a (of binding b) over the draw's
+ * indices; returns 1 when it fetches past its buffer. */
+static int check_attribute(cb_state *cs, uint32_t action, uint32_t draw, const draw_range *r, uint32_t a_loc,
+                           uint32_t a_size, uint32_t a_off, uint32_t binding, const cc_binding *b,
+                           int dyn_stride)
+{
+    cc_cb *c = cs->cc;
+    if (binding >= GPUAVDBG_CC_VB || !c->vb[binding].buf || a_size == 0)
+        return 0;
+    const cc_vb *v = &c->vb[binding];
+    uint64_t stride = dyn_stride && v->has_stride ? v->stride : b->stride;
+    uint64_t lo, n;
+    if (b->instance) {
+        lo = r->first_instance;
+        n = r->instances == 0 ? 0 : b->divisor == 0 ? 1 : (r->instances - 1) / b->divisor + 1;
+    } else {
+        lo = r->first_vertex;
+        n = r->vertex_rate ? r->vertices : 0;
+    }
+    if (n == 0 || r->instances == 0)
+        return 0;
+    uint64_t base = v->offset + a_off, end = v->end;
+    if (base + (lo + n - 1) * stride + a_size <= end)
+        return 0;
+    /* the first index that fetches past the end */
+    uint64_t idx = lo;
+    if (stride > 0 && base + a_size <= end) {
+        idx = (end - base - a_size) / stride + 1;
+        if (idx < lo)
+            idx = lo;
+    }
+    int robust = cs->dd->cc->robust;
+    int skip = safe(cs->dd) && !robust;
+    uint32_t flags = (b->instance ? GPUAVDBG_VERTEX_INSTANCE_RATE : 0) | (skip ? GPUAVDBG_VERTEX_SKIPPED : 0) |
+                     (robust ? GPUAVDBG_VERTEX_ROBUST : 0) | (saturate32(stride) << GPUAVDBG_VERTEX_STRIDE_SHIFT);
+    uint32_t p[7] = {a_loc, binding, saturate32(base + idx * stride), a_size, saturate32(end), saturate32(idx), flags};
+    /* The vertex stage's coordinates: the vertex and instance index. */
+    uint32_t vertex = b->instance ? r->first_vertex : saturate32(idx);
+    uint32_t instance = b->instance ? saturate32(r->first_instance + (idx - lo) * (b->divisor ? b->divisor : 1))
+                                    : r->first_instance;
+    gpuavdbg_cc_record(cs, action, GPUAVDBG_CODE_VERTEX_FETCH_OOB, 0 /* vertex */, vertex, instance, draw, p);
+    return skip;
+}
+
+/* unchecked_vertex says once per device that the vertex-rate attributes of
+ * a draw whose vertex indices are in GPU memory are not checked. */
+static void unchecked_vertex(cb_state *cs, const cc_vi *vi)
+{
+    int vertex_rate = 0;
+    for (uint32_t k = 0; k < vi->nbind; k++)
+        vertex_rate |= !vi->bind[k].instance;
+    if (vertex_rate && !(__atomic_fetch_or(&cs->dd->cc->told, CC_TOLD_VERTEX_INDEXED, __ATOMIC_RELAXED) &
+                         CC_TOLD_VERTEX_INDEXED))
+        gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED,
+                      "vertex_fetch_oob: the vertex-rate attributes of indexed and indirect draws are not checked (their "
+                      "vertex indices are in GPU memory; vkCmdDraw and vkCmdDrawMultiEXT are checked, and the "
+                      "instance-rate attributes of indexed draws) (said once per device)");
+}
+
+/* check_vertex checks every attribute of the draw; returns 1 when the draw
+ * must be skipped. */
+static int check_vertex(cb_state *cs, uint32_t action, uint32_t draw, const draw_range *r)
+{
+    if (!(checks_of(cs->dd) & GPUAVDBG_CC_VERTEX) || !cs->cc)
+        return 0;
+    int dyn_stride;
+    const cc_vi *vi = draw_vi(cs, &dyn_stride);
+    if (vi && !r->vertex_rate)
+        unchecked_vertex(cs, vi);
+    int skip = 0;
+    for (uint32_t i = 0; vi && i < vi->nattr; i++)
+        for (uint32_t k = 0; k < vi->nbind; k++)
+            if (vi->bind[k].binding == vi->attr[i].binding)
+                skip |= check_attribute(cs, action, draw, r, vi->attr[i].location, vi->attr[i].size,
+                                        vi->attr[i].offset, vi->attr[i].binding, &vi->bind[k], dyn_stride);
+    return skip;
+}
+
+/* ---- draws ---------------------------------------------------------------------- */
+
+#define CMD_PROLOGUE(cb)                                                 \
+    cb_state *cs = gpuavdbg_cb_get(cb);                                  \
+    device_data *dd = cs ? cs->dd : gpuavdbg_device_get(cb);             \
+    if (!dd)                                                             \
+        return
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdDraw(VkCommandBuffer cb, uint32_t vertexCount, uint32_t instanceCount,
+                                            uint32_t firstVertex, uint32_t firstInstance)
+{
+    CMD_PROLOGUE(cb);
+    uint32_t action = cs ? cs->nactions : 0;
+    gpuavdbg_before_action(cs, GPUAVDBG_CMD_DRAW, VK_PIPELINE_BIND_POINT_GRAPHICS);
+    draw_range r = {firstVertex, vertexCount, firstInstance, instanceCount, 1};
+    if (cs && check_vertex(cs, action, 0, &r))
+        return;
+    dd->disp.CmdDraw(cb, vertexCount, instanceCount, firstVertex, firstInstance);
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdDrawIndexed(VkCommandBuffer cb, uint32_t indexCount, uint32_t instanceCount,
+                                                   uint32_t firstIndex, int32_t vertexOffset, uint32_t firstInstance)
+{
+    CMD_PROLOGUE(cb);
+    uint32_t action = cs ? cs->nactions : 0;
+    gpuavdbg_before_action(cs, GPUAVDBG_CMD_DRAW_INDEXED, VK_PIPELINE_BIND_POINT_GRAPHICS);
+    draw_range r = {0, 0, firstInstance, instanceCount, 0};
+    int skip = cs && check_index(cs, action, 0, firstIndex, indexCount);
+    skip |= cs && check_vertex(cs, action, 0, &r);
+    if (!skip)
+        dd->disp.CmdDrawIndexed(cb, indexCount, instanceCount, firstIndex, vertexOffset, firstInstance);
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdDrawMultiEXT(VkCommandBuffer cb, uint32_t n, const VkMultiDrawInfoEXT *info,
+                                                    uint32_t instanceCount, uint32_t firstInstance, uint32_t stride)
+{
+    CMD_PROLOGUE(cb);
+    uint32_t action = cs ? cs->nactions : 0;
+    gpuavdbg_before_action(cs, GPUAVDBG_CMD_DRAW_MULTI, VK_PIPELINE_BIND_POINT_GRAPHICS);
+    VkMultiDrawInfoEXT *kept = NULL;
+    uint32_t nkept = 0;
+    for (uint32_t i = 0; cs && info && i < n; i++) {
+        const VkMultiDrawInfoEXT *d = (const VkMultiDrawInfoEXT *)((const char *)info + (size_t)i * stride);
+        draw_range r = {d->firstVertex, d->vertexCount, firstInstance, instanceCount, 1};
+        int skip = check_vertex(cs, action, i, &r);
+        if (skip && !kept && (kept = malloc((size_t)n * sizeof *kept)) != NULL)
+            for (uint32_t k = 0; k < i; k++)
+                kept[nkept++] = *(const VkMultiDrawInfoEXT *)((const char *)info + (size_t)k * stride);
+        if (kept && !skip)
+            kept[nkept++] = *d;
+    }
+    if (!kept)
+        dd->disp.CmdDrawMultiEXT(cb, n, info, instanceCount, firstInstance, stride);
+    else if (nkept > 0)
+        dd->disp.CmdDrawMultiEXT(cb, nkept, kept, instanceCount, firstInstance, sizeof *kept);
+    free(kept);
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdDrawMultiIndexedEXT(VkCommandBuffer cb, uint32_t n,
+                                                           const VkMultiDrawIndexedInfoEXT *info,
+                                                           uint32_t instanceCount, uint32_t firstInstance,
+                                                           uint32_t stride, const int32_t *vertexOffset)
+{
+    CMD_PROLOGUE(cb);
+    uint32_t action = cs ? cs->nactions : 0;
+    gpuavdbg_before_action(cs, GPUAVDBG_CMD_DRAW_MULTI_INDEXED, VK_PIPELINE_BIND_POINT_GRAPHICS);
+    VkMultiDrawIndexedInfoEXT *kept = NULL;
+    uint32_t nkept = 0;
+    draw_range r = {0, 0, firstInstance, instanceCount, 0};
+    int instances_bad = cs && check_vertex(cs, action, 0, &r);
+    for (uint32_t i = 0; cs && info && i < n && !instances_bad; i++) {
+        const VkMultiDrawIndexedInfoEXT *d =
+            (const VkMultiDrawIndexedInfoEXT *)((const char *)info + (size_t)i * stride);
+        int skip = check_index(cs, action, i, d->firstIndex, d->indexCount);
+        if (skip && !kept && (kept = malloc((size_t)n * sizeof *kept)) != NULL)
+            for (uint32_t k = 0; k < i; k++)
+                kept[nkept++] = *(const VkMultiDrawIndexedInfoEXT *)((const char *)info + (size_t)k * stride);
+        if (kept && !skip)
+            kept[nkept++] = *d;
+    }
+    if (instances_bad)
+        ;
+    else if (!kept)
+        dd->disp.CmdDrawMultiIndexedEXT(cb, n, info, instanceCount, firstInstance, stride, vertexOffset);
+    else if (nkept > 0)
+        dd->disp.CmdDrawMultiIndexedEXT(cb, nkept, kept, instanceCount, firstInstance, sizeof *kept, vertexOffset);
+    free(kept);
+}
+
+/* ---- indirect commands ------------------------------------------------------------ */
+
+/* fit is the number of commands of cmd_size bytes at offset + k * stride
+ * that lie inside a buffer of size bytes. */
+static uint64_t fit(VkDeviceSize size, VkDeviceSize offset, uint32_t stride, uint32_t cmd_size)
+{
+    if (offset + cmd_size > size)
+        return 0;
+    if (stride == 0)
+        return UINT32_MAX;
+    return (size - offset - cmd_size) / stride + 1;
+}
+
+/* overrun records an indirect command range past the end of its buffer
+ * (which: GPUAVDBG_OVERRUN_*) and returns the count to call down with. */
+static uint32_t overrun(cb_state *cs, uint32_t action, uint32_t which, uint32_t count, uint32_t stride,
+                        VkDeviceSize offset, uint32_t cmd_size, VkDeviceSize size, uint64_t fits)
+{
+    int skip = safe(cs->dd);
+    uint32_t p[7] = {count, stride, saturate32(offset), cmd_size, saturate32(size),
+                     which | ((skip ? GPUAVDBG_INDIRECT_SKIPPED : 0) << 8), saturate32(fits)};
+    gpuavdbg_cc_record(cs, action, GPUAVDBG_CODE_INDIRECT_BUFFER_OVERRUN, GPUAVDBG_MODEL_COMMAND, 0, 0, 0, p);
+    return skip ? (uint32_t)fits : count;
+}
+
+/* An indirect draw: its form and the checks that look at its commands. */
+typedef struct indirect_draw {
+    gpuavdbg_cmd cmd;
+    uint32_t kind;     /* GPUAVDBG_PREPASS_KIND_* */
+    uint32_t cmd_size; /* the command structure's size */
+    int count_form;
+} indirect_draw;
+
+/* indirect_draw_prepare checks an indirect draw's counts on the CPU,
+ * clamps them in safe mode (*n: drawCount or maxDrawCount) and adds its
+ * pre-pass job. */
+static void indirect_draw_prepare(cb_state *cs, uint32_t action, const indirect_draw *f, VkBuffer buffer,
+                                  VkDeviceSize offset, uint32_t *n, uint32_t stride, VkBuffer count_buf,
+                                  VkDeviceSize count_offset)
+{
+    device_data *dd = cs->dd;
+    uint32_t checks = checks_of(dd);
+    int indexed = f->kind == GPUAVDBG_PREPASS_KIND_DRAW_INDEXED;
+    int dyn_stride;
+    const cc_vi *vi = (checks & GPUAVDBG_CC_VERTEX) && f->kind != GPUAVDBG_PREPASS_KIND_MESH ? draw_vi(cs, &dyn_stride)
+                                                                                            : NULL;
+    if (vi)
+        unchecked_vertex(cs, vi);
+    if (!(checks & GPUAVDBG_CC_INDIRECT) && !(indexed && (checks & GPUAVDBG_CC_INDEX)))
+        return;
+    VkDeviceSize size = gpuavdbg_cc_buffer(cs, buffer, NULL);
+    if (!size)
+        return;
+    uint32_t eff_stride = *n > 1 || f->count_form ? stride : f->cmd_size;
+    uint64_t fits = fit(size, offset, eff_stride, f->cmd_size);
+    if ((checks & GPUAVDBG_CC_INDIRECT) && *n > fits)
+        *n = overrun(cs, action, f->count_form ? GPUAVDBG_OVERRUN_MAX_DRAW_COUNT : GPUAVDBG_OVERRUN_DRAW_COUNT, *n,
+                     stride, offset, f->cmd_size, size, fits);
+    if (f->count_form && safe(dd) && *n > dd->cc->max_draw_indirect)
+        *n = dd->cc->max_draw_indirect; /* the pre-pass reports a count above it */
+    uint32_t copied = *n < fits ? *n : (uint32_t)fits;
+    /* A plain vkCmdDrawIndirect with drawIndirectFirstInstance has nothing
+     * left for the GPU to find. */
+    int nothing = f->kind == GPUAVDBG_PREPASS_KIND_DRAW && !f->count_form && dd->cc->first_instance;
+    if (!(checks & GPUAVDBG_CC_INDIRECT) && !indexed)
+        nothing = 1;
+    if (copied == 0 || nothing)
+        return;
+    cc_cb *c = gpuavdbg_cc_get(cs);
+    cc_job j = {
+        .action = action,
+        .kind = f->kind | (f->count_form ? GPUAVDBG_PREPASS_FLAG_COUNT : 0) | (safe(dd) ? GPUAVDBG_PREPASS_FLAG_SAFE : 0) |
+                ((checks & GPUAVDBG_CC_INDIRECT) ? GPUAVDBG_PREPASS_FLAG_INDIRECT : 0),
+        .buf = buffer, .offset = offset, .size = size,
+        .n = copied, .stride = eff_stride, .cmd_size = f->cmd_size,
+        .count_buf = count_buf, .count_offset = count_offset, .max_draw = *n, .fit = saturate32(fits),
+    };
+    /* A task shader: the pipeline's, or a task shader object (stage index 5). */
+    if (f->kind == GPUAVDBG_PREPASS_KIND_MESH &&
+        (cs->bound[0].pipeline ? cs->bound[0].has_task : cs->bound[0].shaders[5] != VK_NULL_HANDLE))
+        j.kind |= GPUAVDBG_PREPASS_FLAG_TASK;
+    if (indexed && !(checks & GPUAVDBG_CC_INDEX)) {
+        j.indices = UINT32_MAX; /* index_buffer_oob is off */
+    } else if (indexed && c && c->ib) {
+        j.indices = saturate32((c->ib_end > c->ib_offset ? c->ib_end - c->ib_offset : 0) / c->ib_size);
+        j.index_size = c->ib_size;
+        j.index_offset = c->ib_offset;
+        j.index_end = c->ib_end;
+    } else if (indexed) {
+        j.indices = UINT32_MAX; /* no index buffer the layer knows */
+    }
+    gpuavdbg_prepass_add(cs, &j);
+}
+
+/* INDIRECT defines an indirect draw's intercept: its count (N, a
+ * parameter: drawCount or maxDrawCount) may be clamped, its commands go to
+ * the pre-pass. COUNT is 1 for the count forms (CB, CO: the count buffer
+ * and offset). PARAMS and ARGS are parenthesized. */
+#define INDIRECT(fn, cmd_id, kind, size, COUNT, N, CB, CO, PARAMS, ARGS)                                          \
+    static VKAPI_ATTR void VKAPI_CALL gl_##fn PARAMS                                                              \
+    {                                                                                                              \
+        CMD_PROLOGUE(cb);                                                                                          \
+        uint32_t action = cs ? cs->nactions : 0;                                                                   \
+        gpuavdbg_before_action(cs, GPUAVDBG_CMD_##cmd_id, VK_PIPELINE_BIND_POINT_GRAPHICS);                        \
+        static const indirect_draw f = {GPUAVDBG_CMD_##cmd_id, kind, size, COUNT};                                  \
+        if (cs)                                                                                                    \
+            indirect_draw_prepare(cs, action, &f, buffer, offset, &N, stride, CB, CO);                             \
+        dd->disp.fn ARGS;                                                                                          \
+    }
+#define DRAW_PARAMS (VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset, uint32_t drawCount, uint32_t stride)
+#define DRAW_ARGS (cb, buffer, offset, drawCount, stride)
+#define DRAW(fn, cmd_id, kind, size) \
+    INDIRECT(fn, cmd_id, kind, size, 0, drawCount, VK_NULL_HANDLE, 0, DRAW_PARAMS, DRAW_ARGS)
+DRAW(CmdDrawIndirect, DRAW_INDIRECT, GPUAVDBG_PREPASS_KIND_DRAW, 16)
+DRAW(CmdDrawIndexedIndirect, DRAW_INDEXED_INDIRECT, GPUAVDBG_PREPASS_KIND_DRAW_INDEXED, 20)
+DRAW(CmdDrawMeshTasksIndirectEXT, DRAW_MESH_TASKS_INDIRECT, GPUAVDBG_PREPASS_KIND_MESH, 12)
+#define COUNT_PARAMS                                                                                           \
+    (VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset, VkBuffer countBuffer, VkDeviceSize countOffset, \
+     uint32_t maxDrawCount, uint32_t stride)
+#define COUNT_ARGS (cb, buffer, offset, countBuffer, countOffset, maxDrawCount, stride)
+#define COUNT(fn, cmd_id, kind, size) \
+    INDIRECT(fn, cmd_id, kind, size, 1, maxDrawCount, countBuffer, countOffset, COUNT_PARAMS, COUNT_ARGS)
+COUNT(CmdDrawIndirectCount, DRAW_INDIRECT_COUNT, GPUAVDBG_PREPASS_KIND_DRAW, 16)
+COUNT(CmdDrawIndirectCountKHR, DRAW_INDIRECT_COUNT, GPUAVDBG_PREPASS_KIND_DRAW, 16)
+COUNT(CmdDrawIndirectCountAMD, DRAW_INDIRECT_COUNT, GPUAVDBG_PREPASS_KIND_DRAW, 16)
+COUNT(CmdDrawIndexedIndirectCount, DRAW_INDEXED_INDIRECT_COUNT, GPUAVDBG_PREPASS_KIND_DRAW_INDEXED, 20)
+COUNT(CmdDrawIndexedIndirectCountKHR, DRAW_INDEXED_INDIRECT_COUNT, GPUAVDBG_PREPASS_KIND_DRAW_INDEXED, 20)
+COUNT(CmdDrawIndexedIndirectCountAMD, DRAW_INDEXED_INDIRECT_COUNT, GPUAVDBG_PREPASS_KIND_DRAW_INDEXED, 20)
+COUNT(CmdDrawMeshTasksIndirectCountEXT, DRAW_MESH_TASKS_INDIRECT_COUNT, GPUAVDBG_PREPASS_KIND_MESH, 12)
+#undef COUNT
+#undef COUNT_PARAMS
+#undef COUNT_ARGS
+#undef DRAW
+#undef DRAW_PARAMS
+#undef DRAW_ARGS
+#undef INDIRECT
+
+/* indirect_single adds the pre-pass job of a dispatch or trace rays
+ * command (cmd_size bytes at offset of buffer) and runs it; it returns the
+ * word offset of the checked copy the action must read, or 0 to read the
+ * app's (not checked, or safe mode off). */
+static uint32_t indirect_single(cb_state *cs, uint32_t action, uint32_t kind, VkBuffer buffer, VkDeviceSize offset,
+                                uint32_t cmd_size)
+{
+    device_data *dd = cs->dd;
+    VkDeviceSize size = gpuavdbg_cc_buffer(cs, buffer, NULL);
+    cc_job j = {.action = action,
+                .kind = kind | GPUAVDBG_PREPASS_FLAG_INDIRECT | (safe(dd) ? GPUAVDBG_PREPASS_FLAG_SAFE : 0), .buf = buffer,
+                .offset = offset, .size = size, .n = 1, .stride = cmd_size, .cmd_size = cmd_size, .fit = 1};
+    uint32_t src = gpuavdbg_prepass_add(cs, &j);
+    if (!src || !gpuavdbg_prepass_run(cs))
+        return 0; /* not checked (said once): the action reads the app's buffer */
+    return safe(dd) ? src : 0;
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdDispatchIndirect(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset)
+{
+    CMD_PROLOGUE(cb);
+    uint32_t action = cs ? cs->nactions : 0;
+    uint32_t src = 0;
+    if (cs && (checks_of(dd) & GPUAVDBG_CC_INDIRECT)) {
+        VkDeviceSize size = gpuavdbg_cc_buffer(cs, buffer, NULL);
+        if (size && offset + 12 > size) {
+            overrun(cs, action, GPUAVDBG_OVERRUN_OFFSET, 1, 12, offset, 12, size, 0);
+            if (safe(dd)) {
+                gpuavdbg_before_action(cs, GPUAVDBG_CMD_DISPATCH_INDIRECT, VK_PIPELINE_BIND_POINT_COMPUTE);
+                return;
+            }
+        } else if (size) {
+            src = indirect_single(cs, action, GPUAVDBG_PREPASS_KIND_DISPATCH, buffer, offset, 12);
+        }
+    }
+    /* The pre-pass goes before the action: its binds at the compute bind
+     * point are undone by then. */
+    gpuavdbg_before_action(cs, GPUAVDBG_CMD_DISPATCH_INDIRECT, VK_PIPELINE_BIND_POINT_COMPUTE);
+    if (src)
+        dd->disp.CmdDispatchIndirect(cb, gpuavdbg_prepass_buffer(cs, NULL), (VkDeviceSize)src * 4);
+    else
+        dd->disp.CmdDispatchIndirect(cb, buffer, offset);
+}
+
+/* trace_rays_src checks the trace rays command at a device address (the
+ * app's buffer is found from it) and returns the address to call down
+ * with. */
+static VkDeviceAddress trace_rays_src(cb_state *cs, uint32_t action, uint32_t kind, VkDeviceAddress addr,
+                                      uint32_t cmd_size)
+{
+    device_data *dd = cs->dd;
+    if (!(checks_of(dd) & GPUAVDBG_CC_INDIRECT))
+        return addr;
+    VkBuffer buffer;
+    uint64_t offset;
+    if (!gpuavdbg_addr_lookup(dd, addr, cmd_size, &buffer, &offset)) {
+        if (!(__atomic_fetch_or(&dd->cc->told, CC_TOLD_ADDRESS, __ATOMIC_RELAXED) & CC_TOLD_ADDRESS))
+            gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED,
+                          "indirect_command: the trace rays command at device address 0x%llx is in no buffer whose "
+                          "address the app obtained: not checked (said once per device)",
+                          (unsigned long long)addr);
+        return addr;
+    }
+    uint32_t src = indirect_single(cs, action, kind, buffer, offset, cmd_size);
+    VkDeviceAddress base = 0;
+    if (src)
+        gpuavdbg_prepass_buffer(cs, &base);
+    return src && base ? base + (VkDeviceAddress)src * 4 : addr;
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdTraceRaysIndirectKHR(VkCommandBuffer cb,
+                                                            const VkStridedDeviceAddressRegionKHR *raygen,
+                                                            const VkStridedDeviceAddressRegionKHR *miss,
+                                                            const VkStridedDeviceAddressRegionKHR *hit,
+                                                            const VkStridedDeviceAddressRegionKHR *callable,
+                                                            VkDeviceAddress addr)
+{
+    CMD_PROLOGUE(cb);
+    if (cs)
+        addr = trace_rays_src(cs, cs->nactions, GPUAVDBG_PREPASS_KIND_TRACE_RAYS, addr, 12);
+    gpuavdbg_before_action(cs, GPUAVDBG_CMD_TRACE_RAYS_INDIRECT, VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR);
+    dd->disp.CmdTraceRaysIndirectKHR(cb, raygen, miss, hit, callable, addr);
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdTraceRaysIndirect2KHR(VkCommandBuffer cb, VkDeviceAddress addr)
+{
+    CMD_PROLOGUE(cb);
+    if (cs)
+        addr = trace_rays_src(cs, cs->nactions, GPUAVDBG_PREPASS_KIND_TRACE_RAYS2, addr,
+                              (uint32_t)sizeof(VkTraceRaysIndirectCommand2KHR));
+    gpuavdbg_before_action(cs, GPUAVDBG_CMD_TRACE_RAYS_INDIRECT2, VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR);
+    dd->disp.CmdTraceRaysIndirect2KHR(cb, addr);
+}
+
+/* ---- render pass ends: the pre-pass of the draws in it ------------------------------------ */
+
+static void render_pass_ended(cb_state *cs)
+{
+    if (cs && cs->cc && !cs->cc->suspended && cs->cc->first_pending < cs->cc->njobs)
+        gpuavdbg_prepass_run(cs);
+}
+
+#define END_PASS(fn, PARAMS, ARGS)                                       \
+    static VKAPI_ATTR void VKAPI_CALL gl_##fn PARAMS                    \
+    {                                                                    \
+        CMD_PROLOGUE(cb);                                                \
+        dd->disp.fn ARGS;                                                \
+        render_pass_ended(cs);                                           \
+    }
+END_PASS(CmdEndRenderPass, (VkCommandBuffer cb), (cb))
+END_PASS(CmdEndRenderPass2, (VkCommandBuffer cb, const VkSubpassEndInfo *info), (cb, info))
+END_PASS(CmdEndRenderPass2KHR, (VkCommandBuffer cb, const VkSubpassEndInfo *info), (cb, info))
+END_PASS(CmdEndRendering, (VkCommandBuffer cb), (cb))
+END_PASS(CmdEndRenderingKHR, (VkCommandBuffer cb), (cb))
+#undef END_PASS
+
+/* A dynamic render pass begun with VK_RENDERING_SUSPENDING_BIT goes on in
+ * a later one: no command of the layer may come between. */
+#define BEGIN_RENDERING(fn)                                                                               \
+    static VKAPI_ATTR void VKAPI_CALL gl_##fn(VkCommandBuffer cb, const VkRenderingInfo *info)           \
+    {                                                                                                     \
+        CMD_PROLOGUE(cb);                                                                                 \
+        if (cs && cs->cc)                                                                                 \
+            cs->cc->suspended = info && (info->flags & VK_RENDERING_SUSPENDING_BIT);                      \
+        else if (cs && info && (info->flags & VK_RENDERING_SUSPENDING_BIT) && gpuavdbg_cc_get(cs))        \
+            cs->cc->suspended = 1;                                                                        \
+        dd->disp.fn(cb, info);                                                                            \
+    }
+BEGIN_RENDERING(CmdBeginRendering)
+BEGIN_RENDERING(CmdBeginRenderingKHR)
+#undef BEGIN_RENDERING
+
+int gpuavdbg_cc_end(cb_state *cs)
+{
+    cc_cb *c = cs->cc;
+    if (!c)
+        return 0;
+    uint32_t left = c->njobs - c->first_pending;
+    if (left > 0 && !(__atomic_fetch_or(&cs->dd->cc->told, CC_TOLD_SECONDARY, __ATOMIC_RELAXED) & CC_TOLD_SECONDARY))
+        gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED,
+                      "indirect_command: %u indirect draws of command buffer 0x%llx are not checked: they are inside a "
+                      "render pass that does not end in it (a secondary command buffer, or a suspended render pass); "
+                      "the layer's pre-pass runs after the render pass ends (said once per device)",
+                      left, (unsigned long long)GPUAVDBG_H(cs->cb));
+    c->first_pending = c->njobs;
+    c->ncopies = 0;
+    return c->ran;
+}
+
+/* ---- intercepts --------------------------------------------------------------------- */
+
+PFN_vkVoidFunction gpuavdbg_cmdchecks_intercept(const char *name)
+{
+#define I(fn)                              \
+    if (strcmp(name, "vk" #fn) == 0)       \
+        return (PFN_vkVoidFunction)gl_##fn;
+    I(CmdBindIndexBuffer)
+    I(CmdBindIndexBuffer2KHR)
+    I(CmdBindIndexBuffer2)
+    I(CmdBindVertexBuffers)
+    I(CmdBindVertexBuffers2)
+    I(CmdBindVertexBuffers2EXT)
+    I(CmdSetVertexInputEXT)
+    I(CmdDraw)
+    I(CmdDrawIndexed)
+    I(CmdDrawMultiEXT)
+    I(CmdDrawMultiIndexedEXT)
+    I(CmdDrawIndirect)
+    I(CmdDrawIndexedIndirect)
+    I(CmdDrawMeshTasksIndirectEXT)
+    I(CmdDrawIndirectCount)
+    I(CmdDrawIndirectCountKHR)
+    I(CmdDrawIndirectCountAMD)
+    I(CmdDrawIndexedIndirectCount)
+    I(CmdDrawIndexedIndirectCountKHR)
+    I(CmdDrawIndexedIndirectCountAMD)
+    I(CmdDrawMeshTasksIndirectCountEXT)
+    I(CmdDispatchIndirect)
+    I(CmdTraceRaysIndirectKHR)
+    I(CmdTraceRaysIndirect2KHR)
+    I(CmdEndRenderPass)
+    I(CmdEndRenderPass2)
+    I(CmdEndRenderPass2KHR)
+    I(CmdBeginRendering)
+    I(CmdBeginRenderingKHR)
+    I(CmdEndRendering)
+    I(CmdEndRenderingKHR)
+#undef I
+    return NULL;
+}

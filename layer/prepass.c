@@ -1,0 +1,426 @@
+/*
+ * prepass.c: the command checks' pre-pass over indirect buffers
+ * (docs/decisions/command-checks.md). While the app records an indirect
+ * command, the layer writes a job into the command buffer's pre-pass
+ * buffer (binding 4 of its set, gpuav/prepass.go) and notes which bytes of
+ * the app's indirect and count buffers to copy there. The pre-pass runs
+ * outside render passes: right before a vkCmdDispatchIndirect or
+ * vkCmdTraceRaysIndirect*, whose action then reads the layer's checked
+ * copy, and right after the render pass for indirect draws, which it
+ * reports on but cannot stop (no dispatch may come between a draw and the
+ * start of its render pass). A run is: a barrier, vkCmdCopyBuffer of the
+ * app's bytes, a barrier, the pre-pass compute shader (one workgroup per
+ * job, vkCmdDispatchBase from the first job), a barrier, and the app's
+ * compute pipeline bound again.
+ *
+ * The pre-pass pipeline is made per pipeline layout: the layout the app's
+ * compute sets were bound with (padded with the layer's set, as every
+ * layout is), so that binding the layer's set disturbs none of the app's
+ * sets, nor its push constants; the app's compute pipeline is bound again
+ * afterwards. With no compute state the layer's own layout serves.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmdchecks.h"
+#include "prepass_spv_gen.h"
+
+VkBufferUsageFlags gpuavdbg_prepass_usage(const device_data *dd)
+{
+    return dd->cc && dd->cc->bda ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT : 0;
+}
+
+/* ---- set-up ---------------------------------------------------------------------- */
+
+/* make_module creates the pre-pass module with its descriptor set number
+ * changed to the layer's slot. */
+static VkResult make_module(device_data *dd, VkShaderModule *m)
+{
+    uint32_t *words = malloc(sizeof gpuavdbg_prepass_spv);
+    if (!words)
+        return VK_ERROR_OUT_OF_HOST_MEMORY;
+    memcpy(words, gpuavdbg_prepass_spv, sizeof gpuavdbg_prepass_spv);
+    for (uint32_t i = 5; i < GPUAVDBG_PREPASS_SPV_WORDS;) {
+        uint32_t n = words[i] >> 16, op = words[i] & 0xFFFF;
+        if (n == 0)
+            break;
+        if (op == 71 /* OpDecorate */ && n == 4 && words[i + 2] == 34 /* DescriptorSet */)
+            words[i + 3] = dd->slot;
+        i += n;
+    }
+    VkShaderModuleCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+        .codeSize = sizeof gpuavdbg_prepass_spv,
+        .pCode = words,
+    };
+    VkResult r = dd->disp.CreateShaderModule(dd->device, &ci, NULL, m);
+    free(words);
+    return r;
+}
+
+void gpuavdbg_prepass_setup(device_data *dd)
+{
+    cc_dev *c = dd->cc;
+    if (!c || !(c->checks & (GPUAVDBG_CC_INDIRECT | GPUAVDBG_CC_INDEX)))
+        return;
+    const char *what = "vkCreateShaderModule";
+    VkResult r = VK_ERROR_INITIALIZATION_FAILED;
+    if (!dd->disp.CreateComputePipelines || !dd->disp.CmdCopyBuffer ||
+        (!dd->disp.CmdDispatchBase && !dd->disp.CmdDispatchBaseKHR)) {
+        what = "the driver lacks vkCmdDispatchBase";
+        goto fail;
+    }
+    r = make_module(dd, &c->module);
+    if (r != VK_SUCCESS)
+        goto fail;
+    VkDescriptorSetLayout sets[GPUAVDBG_MAX_SLOT + 1];
+    for (uint32_t i = 0; i < dd->slot; i++)
+        sets[i] = dd->empty_layout;
+    sets[dd->slot] = dd->set_layout;
+    VkPipelineLayoutCreateInfo li = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+        .setLayoutCount = dd->slot + 1,
+        .pSetLayouts = sets,
+    };
+    what = "vkCreatePipelineLayout";
+    r = dd->disp.CreatePipelineLayout(dd->device, &li, NULL, &c->own_layout);
+    if (r == VK_SUCCESS)
+        return;
+fail:
+    /* Said when a command needs the pre-pass (tell_failed): an app that
+     * records no indirect command loses nothing. */
+    c->failed = 1;
+    snprintf(c->failure, sizeof c->failure, "%s: %d", what, (int)r);
+}
+
+void gpuavdbg_prepass_teardown(device_data *dd)
+{
+    cc_dev *c = dd->cc;
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->pipes.cap; i++)
+        if (c->pipes.slots[i].key)
+            dd->disp.DestroyPipeline(dd->device, (VkPipeline)c->pipes.slots[i].val, NULL);
+    hmap_free(&c->pipes);
+    for (uint32_t i = 0; i < c->nretired; i++)
+        dd->disp.DestroyPipeline(dd->device, c->retired[i], NULL);
+    free(c->retired);
+    c->retired = NULL;
+    c->nretired = c->cap_retired = 0;
+    if (c->own_layout)
+        dd->disp.DestroyPipelineLayout(dd->device, c->own_layout, NULL);
+    if (c->module)
+        dd->disp.DestroyShaderModule(dd->device, c->module, NULL);
+    c->own_layout = VK_NULL_HANDLE;
+    c->module = VK_NULL_HANDLE;
+}
+
+/* A pipeline made with a layout the app destroys may still be used by a
+ * pending command buffer: it is destroyed with the device. */
+void gpuavdbg_prepass_layout_destroyed(device_data *dd, VkPipelineLayout layout)
+{
+    cc_dev *c = dd->cc;
+    if (!c || !layout)
+        return;
+    pthread_mutex_lock(&dd->lock);
+    VkPipeline p = (VkPipeline)hmap_del(&c->pipes, GPUAVDBG_H(layout));
+    if (p && c->nretired == c->cap_retired) {
+        uint32_t ncap = c->cap_retired ? c->cap_retired * 2 : 8;
+        VkPipeline *g = realloc(c->retired, ncap * sizeof *g);
+        if (g) {
+            c->retired = g;
+            c->cap_retired = ncap;
+        }
+    }
+    if (p && c->nretired < c->cap_retired)
+        c->retired[c->nretired++] = p;
+    pthread_mutex_unlock(&dd->lock);
+}
+
+/* pipeline_for returns the pre-pass pipeline for layout, making it on
+ * first use, or VK_NULL_HANDLE. */
+static VkPipeline pipeline_for(device_data *dd, VkPipelineLayout layout)
+{
+    cc_dev *c = dd->cc;
+    pthread_mutex_lock(&dd->lock);
+    VkPipeline p = (VkPipeline)hmap_get(&c->pipes, GPUAVDBG_H(layout));
+    if (!p) {
+        VkComputePipelineCreateInfo ci = {
+            .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+            .flags = VK_PIPELINE_CREATE_DISPATCH_BASE_BIT,
+            .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                      .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                      .module = c->module,
+                      .pName = "main"},
+            .layout = layout,
+        };
+        VkResult r = dd->disp.CreateComputePipelines(dd->device, VK_NULL_HANDLE, 1, &ci, NULL, &p);
+        if (r != VK_SUCCESS) {
+            p = VK_NULL_HANDLE;
+            gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED, "indirect_command: the pre-pass pipeline could not be made (%d)", (int)r);
+        } else if (!hmap_put(&c->pipes, GPUAVDBG_H(layout), p)) {
+            dd->disp.DestroyPipeline(dd->device, p, NULL);
+            p = VK_NULL_HANDLE;
+        }
+    }
+    pthread_mutex_unlock(&dd->lock);
+    return p;
+}
+
+/* ---- jobs -------------------------------------------------------------------------- */
+
+void gpuavdbg_prepass_zero(out_unit *u)
+{
+    uint32_t cap;
+    uint32_t *w = gpuavdbg_unit_input(u, GPUAVDBG_INPUT_CMD, &cap);
+    if (!w || cap < GPUAVDBG_PREPASS_JOB_WORD)
+        return;
+    uint32_t written = w[GPUAVDBG_PREPASS_HEADER_WORD];
+    if (written > GPUAVDBG_PREPASS_RECORDS * GPUAVDBG_LAYER_RECORD_WORDS)
+        written = GPUAVDBG_PREPASS_RECORDS * GPUAVDBG_LAYER_RECORD_WORDS;
+    memset(w + GPUAVDBG_PREPASS_RECORD_WORD, 0, (size_t)written * 4);
+    memset(w + GPUAVDBG_PREPASS_HEADER_WORD, 0, GPUAVDBG_PREPASS_HEADER_WORDS * 4);
+}
+
+static int add_copy(cc_cb *c, VkBuffer src, VkDeviceSize offset, VkDeviceSize size, uint32_t dst_word)
+{
+    if (c->ncopies == c->cap_copies) {
+        uint32_t ncap = c->cap_copies ? c->cap_copies * 2 : 16;
+        cc_copy *g = realloc(c->copies, ncap * sizeof *g);
+        if (!g)
+            return 0;
+        c->copies = g;
+        c->cap_copies = ncap;
+    }
+    c->copies[c->ncopies++] = (cc_copy){src, offset, size, dst_word};
+    return 1;
+}
+
+/* tell logs a notice once per device. */
+static void tell(device_data *dd, uint32_t which, const char *text)
+{
+    if (!(__atomic_fetch_or(&dd->cc->told, which, __ATOMIC_RELAXED) & which))
+        gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED, "%s (said once per device)", text);
+}
+
+/* full notes a job that did not fit: the buffer grows at the next
+ * vkBeginCommandBuffer to need words. */
+static void full(cb_state *cs, cc_cb *c, uint64_t need)
+{
+    c->unchecked++;
+    out_unit *u = cs->unit;
+    uint64_t want = need + need / 2;
+    if (want > UINT32_MAX / 4)
+        want = UINT32_MAX / 4;
+    if (want > u->in_need[GPUAVDBG_INPUT_CMD])
+        u->in_need[GPUAVDBG_INPUT_CMD] = (uint32_t)want;
+    tell(cs->dd, CC_TOLD_FULL,
+         "indirect_command: the pre-pass buffer of a command buffer is full: the indirect commands past it are not "
+         "checked in this recording; it grows at the next vkBeginCommandBuffer");
+}
+
+uint32_t gpuavdbg_prepass_add(cb_state *cs, const cc_job *job)
+{
+    device_data *dd = cs->dd;
+    cc_cb *c = gpuavdbg_cc_get(cs);
+    out_unit *u = cs->unit;
+    if (!c || !dd->cc || !u || u == dd->sink)
+        return 0; /* no unit: instrumentation is off on the device, which says so */
+    if (dd->cc->failed || !dd->cc->module) {
+        if (!(__atomic_fetch_or(&dd->cc->told, CC_TOLD_FAILED, __ATOMIC_RELAXED) & CC_TOLD_FAILED))
+            gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED,
+                          "indirect_command and the indirect draws of index_buffer_oob are not checked on this device: "
+                          "the layer's pre-pass could not be set up (%s)",
+                          dd->cc->failure[0] ? dd->cc->failure : "no pre-pass pipeline");
+        return 0;
+    }
+    int copyable = 0, count_copyable = 1;
+    gpuavdbg_cc_buffer(cs, job->buf, &copyable);
+    if (job->count_buf)
+        gpuavdbg_buffer_info(job->count_buf, &count_copyable);
+    if (!copyable || !count_copyable) {
+        tell(dd, CC_TOLD_COPY,
+             "indirect_command: an indirect or count buffer was created without VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT "
+             "in VkBufferCreateInfo::usage (or with VkBufferUsageFlags2CreateInfoKHR): the layer cannot copy it, its "
+             "commands are not checked");
+        return 0;
+    }
+    uint32_t cap;
+    uint32_t *w = gpuavdbg_unit_input(u, GPUAVDBG_INPUT_CMD, &cap);
+    if (!w)
+        return 0;
+    if (!c->limits_written) {
+        memcpy(w, dd->cc->limits, sizeof dd->cc->limits);
+        c->data_low = cap;
+        c->limits_written = 1;
+    }
+    uint64_t span = (uint64_t)(job->n - 1) * job->stride + job->cmd_size;
+    uint64_t dwords = (span + 3) / 4 + (job->count_buf ? 1 : 0);
+    uint64_t jw = GPUAVDBG_PREPASS_JOB_WORD + (uint64_t)c->njobs * GPUAVDBG_PREPASS_JOB_WORDS;
+    if (jw + GPUAVDBG_PREPASS_JOB_WORDS + dwords > c->data_low) {
+        full(cs, c, jw + GPUAVDBG_PREPASS_JOB_WORDS + dwords + (cap - c->data_low));
+        return 0;
+    }
+    c->data_low -= (uint32_t)dwords;
+    uint32_t src = c->data_low, count_src = src + (uint32_t)((span + 3) / 4);
+    if (!add_copy(c, job->buf, job->offset, span, src) ||
+        (job->count_buf && !add_copy(c, job->count_buf, job->count_offset, 4, count_src)))
+        return 0;
+    uint32_t *j = w + jw;
+    memset(j, 0, GPUAVDBG_PREPASS_JOB_WORDS * 4);
+    j[GPUAVDBG_PREPASS_JOB_ACTION] = job->action;
+    j[GPUAVDBG_PREPASS_JOB_KIND] = job->kind;
+    j[GPUAVDBG_PREPASS_JOB_SRC] = src;
+    j[GPUAVDBG_PREPASS_JOB_COUNT] = job->n;
+    j[GPUAVDBG_PREPASS_JOB_STRIDE] = job->stride / 4;
+    j[GPUAVDBG_PREPASS_JOB_COUNT_SRC] = job->count_buf ? count_src : 0;
+    j[GPUAVDBG_PREPASS_JOB_MAX_DRAW] = job->max_draw;
+    j[GPUAVDBG_PREPASS_JOB_FIT] = job->fit;
+    j[GPUAVDBG_PREPASS_JOB_BUF_SIZE] = saturate32(job->size);
+    j[GPUAVDBG_PREPASS_JOB_OFFSET] = saturate32(job->offset);
+    j[GPUAVDBG_PREPASS_JOB_STRIDE_BYTES] = job->stride;
+    j[GPUAVDBG_PREPASS_JOB_INDICES] = job->indices;
+    j[GPUAVDBG_PREPASS_JOB_IDX_SIZE] = job->index_size;
+    j[GPUAVDBG_PREPASS_JOB_IDX_OFFSET] = saturate32(job->index_offset);
+    j[GPUAVDBG_PREPASS_JOB_IDX_END] = saturate32(job->index_end);
+    c->njobs++;
+    return src;
+}
+
+/* ---- running ------------------------------------------------------------------------ */
+
+/* compute_layout is the layout to bind the layer's set with at the compute
+ * bind point: the one the app's compute sets were bound with, else its
+ * compute pipeline's, else the layer's own; VK_NULL_HANDLE when that
+ * layout does not have the layer's set at the slot (*state says why: a
+ * descriptor-buffer layout, GPUAVDBG_LAYOUT_PADDED_PUSH, has it pushed,
+ * which a pipeline without descriptor buffers cannot bind). */
+static VkPipelineLayout compute_layout(cb_state *cs, int *state)
+{
+    device_data *dd = cs->dd;
+    VkPipelineLayout l = VK_NULL_HANDLE;
+    for (uint32_t s = 0; s < dd->slot && s < GPUAVDBG_APP_SETS && !l; s++)
+        l = cs->app_layout[1][s];
+    if (!l)
+        l = cs->bound[1].layout;
+    *state = GPUAVDBG_LAYOUT_PADDED;
+    if (!l)
+        return dd->cc->own_layout;
+    pthread_mutex_lock(&dd->lock);
+    *state = (int)(uintptr_t)hmap_get(&dd->layouts, GPUAVDBG_H(l));
+    pthread_mutex_unlock(&dd->lock);
+    return *state == GPUAVDBG_LAYOUT_PADDED ? l : VK_NULL_HANDLE;
+}
+
+static void barrier(device_data *dd, VkCommandBuffer cb, VkPipelineStageFlags src, VkAccessFlags src_access,
+                    VkPipelineStageFlags dst, VkAccessFlags dst_access)
+{
+    VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER, .srcAccessMask = src_access,
+                          .dstAccessMask = dst_access};
+    dd->disp.CmdPipelineBarrier(cb, src, dst, 0, 1, &mb, 0, NULL, 0, NULL);
+}
+
+/* restore binds the app's compute pipeline (or shader object) again. */
+static void restore(cb_state *cs)
+{
+    device_data *dd = cs->dd;
+    const bound_pipeline *b = &cs->bound[1];
+    if (b->pipeline) {
+        dd->disp.CmdBindPipeline(cs->cb, VK_PIPELINE_BIND_POINT_COMPUTE, (VkPipeline)(uintptr_t)b->pipeline);
+    } else if (b->shaders[0] && dd->disp.CmdBindShadersEXT) {
+        VkShaderStageFlagBits stage = VK_SHADER_STAGE_COMPUTE_BIT;
+        dd->disp.CmdBindShadersEXT(cs->cb, 1, &stage, &b->shaders[0]);
+    }
+}
+
+/* copy_all records the pending copies into dst: one vkCmdCopyBuffer per
+ * run of copies from the same buffer. */
+static void copy_all(device_data *dd, VkCommandBuffer cb, cc_cb *c, VkBuffer dst)
+{
+    VkBufferCopy small[64];
+    for (uint32_t i = 0; i < c->ncopies;) {
+        uint32_t n = 1;
+        while (i + n < c->ncopies && c->copies[i + n].src == c->copies[i].src)
+            n++;
+        VkBufferCopy *r = n <= 64 ? small : malloc(n * sizeof *r);
+        uint32_t k = r ? n : 1;
+        if (!r)
+            r = small;
+        for (uint32_t j = 0; j < k; j++)
+            r[j] = (VkBufferCopy){c->copies[i + j].offset, (VkDeviceSize)c->copies[i + j].dst_word * 4,
+                                  c->copies[i + j].size};
+        dd->disp.CmdCopyBuffer(cb, c->copies[i].src, dst, k, r);
+        if (r != small)
+            free(r);
+        i += k;
+    }
+    c->ncopies = 0;
+}
+
+int gpuavdbg_prepass_run(cb_state *cs)
+{
+    device_data *dd = cs->dd;
+    cc_cb *c = cs->cc;
+    if (!c || c->first_pending >= c->njobs)
+        return 1;
+    uint32_t first = c->first_pending, n = c->njobs - first;
+    c->first_pending = c->njobs;
+    int state;
+    VkPipelineLayout layout = compute_layout(cs, &state);
+    VkPipeline pipe = layout ? pipeline_for(dd, layout) : VK_NULL_HANDLE;
+    if (!pipe) {
+        if (state == GPUAVDBG_LAYOUT_PADDED_PUSH)
+            tell(dd, CC_TOLD_DESCRIPTOR_BUFFER,
+                 "indirect_command: commands not checked: the app's compute state uses descriptor buffers, which the "
+                 "pre-pass (a pipeline with descriptor sets) would disturb");
+        else if (!layout)
+            tell(dd, CC_TOLD_LAYOUT,
+                 "indirect_command: commands not checked: the app's compute state uses a pipeline layout without the "
+                 "layer's set (its slot is taken, or shader objects), which the pre-pass would disturb");
+        c->unchecked += n;
+        c->ncopies = 0;
+        return 0;
+    }
+    VkCommandBuffer cb = cs->cb;
+    out_unit *u = cs->unit;
+    barrier(dd, cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+            VK_ACCESS_TRANSFER_READ_BIT);
+    copy_all(dd, cb, c, u->in_buffer[GPUAVDBG_INPUT_CMD]);
+    barrier(dd, cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+            VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    uint32_t slot = cs->nactions < GPUAVDBG_ACTION_SLOTS - 1 ? cs->nactions : GPUAVDBG_ACTION_SLOTS - 1;
+    VkDescriptorSet set = gpuavdbg_unit_action_set(dd, u, slot);
+    dd->disp.CmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+    dd->disp.CmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, dd->slot, 1, &set, 0, NULL);
+    cs->set_layout[1] = layout;
+    cs->set_slot[1] = slot;
+    if (dd->disp.CmdDispatchBase)
+        dd->disp.CmdDispatchBase(cb, first, 0, 0, n, 1, 1);
+    else
+        dd->disp.CmdDispatchBaseKHR(cb, first, 0, 0, n, 1, 1);
+    /* The checked copies are read as indirect commands; the app's later
+     * writes to its buffers wait for the copies that read them. */
+    barrier(dd, cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+            VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+            VK_ACCESS_INDIRECT_COMMAND_READ_BIT);
+    restore(cs);
+    c->ran = 1;
+    return 1;
+}
+
+VkBuffer gpuavdbg_prepass_buffer(cb_state *cs, VkDeviceAddress *address)
+{
+    device_data *dd = cs->dd;
+    VkBuffer b = cs->unit ? cs->unit->in_buffer[GPUAVDBG_INPUT_CMD] : VK_NULL_HANDLE;
+    if (address) {
+        *address = 0;
+        PFN_vkGetBufferDeviceAddress get =
+            dd->disp.GetBufferDeviceAddress ? dd->disp.GetBufferDeviceAddress : dd->disp.GetBufferDeviceAddressKHR;
+        if (b && get && gpuavdbg_prepass_usage(dd)) {
+            VkBufferDeviceAddressInfo ai = {.sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, .buffer = b};
+            *address = get(dd->device, &ai);
+        }
+    }
+    return b;
+}

@@ -133,9 +133,9 @@ func TestBufferOOBAppValidForKhronos(t *testing.T) {
 		for _, stage := range []string{"compute", "fragment"} {
 			t.Run(kase+"/"+stage, func(t *testing.T) {
 				out := bufApp.runKhronos(t, "--stage", stage, "--case", kase)
-				if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != 2 ||
-					!strings.HasPrefix(lines[0], "value=") || lines[1] != "d4=104" {
-					t.Fatalf("Khronos printed more than the app's two lines:\n%s", out)
+				if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != 3 ||
+					!strings.HasPrefix(lines[0], "value=") || lines[1] != "d4=104" || lines[2] != "d3=103" {
+					t.Fatalf("Khronos printed more than the app's three lines:\n%s", out)
 				}
 			})
 		}

@@ -386,8 +386,8 @@ func TestCommandChecksClean(t *testing.T) {
 // TestCommandChecksSettings: each command check switched off reports
 // nothing and lets the command run as the app recorded it (an indexed
 // indirect draw's pre-pass, there for both index_buffer_oob and
-// indirect_command, reports only for the one that is on); with the safe
-// mode off the check reports and the command runs (skipped: false).
+// indirect_command, reports only for the one that is on); with on_error
+// execute the check reports and the command runs (skipped: false).
 func TestCommandChecksSettings(t *testing.T) {
 	// The indexed and indirect draws leave their vertex fetches unchecked.
 	vertex := []string{vertexUnchecked}
@@ -409,16 +409,15 @@ func TestCommandChecksSettings(t *testing.T) {
 				t.Errorf("app printed\n%s\nwant %q", out, tt.output)
 			}
 		})
-		// The launcher always runs in safe mode: the layer alone, reporting
-		// to stderr.
-		t.Run(tt.check+"/unsafe", func(t *testing.T) {
-			s := runCmdDirect(t, tt.kase, "VK_INSTANCE_LAYERS=VK_LAYER_GPUAVDBG_validation", "VK_LAYER_GPUAV_DBG_SAFE_MODE=0")
+		// The layer alone, reporting to stderr.
+		t.Run(tt.check+"/execute", func(t *testing.T) {
+			s := runCmdDirect(t, tt.kase, "VK_INSTANCE_LAYERS=VK_LAYER_GPUAVDBG_validation", "VK_LAYER_GPUAV_DBG_ON_ERROR=execute")
 			if n := strings.Count(s, "gpuav-dbg: ERROR "+tt.check+" "); n != 1 || strings.Count(s, "gpuav-dbg: ERROR") != 1 ||
 				!strings.Contains(s, tt.output) {
 				t.Fatalf("%d %s errors, want 1 and %q:\n%s", n, tt.check, tt.output, s)
 			}
 			if strings.Contains(s, "gpuav-dbg skipped") || strings.Contains(s, "no groups") {
-				t.Errorf("safe mode off, but skipped:\n%s", s)
+				t.Errorf("on_error execute, but skipped:\n%s", s)
 			}
 		})
 	}

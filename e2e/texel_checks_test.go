@@ -124,8 +124,8 @@ func TestTexelBufferOOBKhronos(t *testing.T) {
 				if i < 0 {
 					t.Fatalf("no value line:\n%s", s)
 				}
-				if lines := strings.Split(strings.TrimSpace(s[i:]), "\n"); len(lines) != 3 ||
-					!strings.HasPrefix(lines[1], "old=") || lines[2] != "s8=1008" {
+				if lines := strings.Split(strings.TrimSpace(s[i:]), "\n"); len(lines) != 5 ||
+					!strings.HasPrefix(lines[1], "old=") || lines[2] != "s8=1008" || lines[3] != "s7=1007" || lines[4] != "s0=1000" {
 					t.Fatalf("unexpected output after the value line:\n%s", s)
 				}
 				msgs := strings.Count(s, "Validation Error:")

@@ -83,10 +83,11 @@ func TestInstrumentCorpus(t *testing.T) {
 		}
 		t.Run(rel+"/"+env+debug, func(t *testing.T) {
 			w := shadertest.Compile(t, filepath.Dir(src), filepath.Base(src), debug, "--target-env", env)
-			instrumentAndValidate(t, w, env)
+			instrumentAndValidate(t, w, env, Options{})
+			instrumentAndValidate(t, w, env, failedAccess[i%len(failedAccess)])
 		})
 	}
-	for _, p := range modules {
+	for i, p := range modules {
 		rel, _ := filepath.Rel(root, p)
 		t.Run(rel, func(t *testing.T) {
 			b, err := os.ReadFile(p)
@@ -103,16 +104,24 @@ func TestInstrumentCorpus(t *testing.T) {
 			if env == "" {
 				t.Fatalf("SPIR-V version %d.%d", major, minor)
 			}
-			instrumentAndValidate(t, w, env)
+			instrumentAndValidate(t, w, env, Options{})
+			instrumentAndValidate(t, w, env, failedAccess[i%len(failedAccess)])
 		})
 	}
 }
 
-// instrumentAndValidate instruments with every check and runs spirv-val;
-// a module left alone must come back unchanged.
-func instrumentAndValidate(t *testing.T, w []uint32, env string) {
+// failedAccess are the failed-access behaviours besides skip: each
+// corpus shader is instrumented with skip and with one of them, in turn.
+var failedAccess = []Options{{OnError: OnErrorClamp}, {OnError: OnErrorExecute}, {RobustOnly: true}}
+
+// instrumentAndValidate instruments with every check and the failed-access
+// behaviour of opt and runs spirv-val; a module left alone must come back
+// unchanged.
+func instrumentAndValidate(t *testing.T, w []uint32, env string, opt Options) {
 	t.Helper()
-	res, err := Instrument(w, Options{ShaderID: 9, DescriptorSet: 7, Printf: true})
+	opt.ShaderID, opt.DescriptorSet, opt.Printf = 9, 7, true
+	t.Logf("on_error %q, robust-only %v", opt.OnError, opt.RobustOnly)
+	res, err := Instrument(w, opt)
 	if err != nil {
 		t.Fatalf("instrument: %v", err)
 	}

@@ -63,6 +63,8 @@ type guarded struct {
 	// record is the static part of the site's records: what Decode puts
 	// back around the dynamic values the report writes.
 	record SiteRecord
+	// onError is what the guard makes a failed access do ("": skip).
+	onError OnError
 }
 
 // noHooks gives a pass the hooks it does not need.
@@ -203,7 +205,21 @@ func (sh *shader) nextSite() uint32 { return uint32(len(sh.sites)) }
 
 // addSite appends a guarded site to the table; its id is its position.
 func (sh *shader) addSite(in *spirv.Instruction, g guarded) {
-	sh.sites = append(sh.sites, Site{ID: len(sh.sites), Instruction: in.OrigIndex, Checks: g.checks, Record: g.record})
+	onError := g.onError
+	if onError == "" {
+		onError = OnErrorSkip
+	}
+	sh.sites = append(sh.sites, Site{ID: len(sh.sites), Instruction: in.OrigIndex, Checks: g.checks, Record: g.record,
+		OnError: onError})
+}
+
+// onError is what the guards make a failed access do: the robust-only
+// mode clamps.
+func (sh *shader) onError() OnError {
+	if sh.opt.RobustOnly {
+		return OnErrorClamp
+	}
+	return OnErrorOrDefault(sh.opt.OnError)
 }
 
 // inLoopHeader reports whether block b is a loop header (its merge

@@ -15,11 +15,19 @@ import (
 //	M:    a phi of the access's result (a null value from F) and the rest
 //	      of the block
 //
-// so that a failed access is skipped, never done. This is the "skip" form
-// of a guard. A "clamp" form (F computes an in-range operand and does the
-// access with it) or an "execute" form (F reports, then M does the access
-// anyway) would be further fields here, filled by the passes that can
-// offer them (docs/decisions/pass-framework.md).
+// so that a failed access is skipped, never done: the "skip" form of a
+// guard (OnErrorSkip). With onError set, F goes on after the report:
+//
+//	execute: F does the access as written (another clone) and M's phi
+//	         takes its result;
+//	clamp:   F computes in-range operands (clampSpec) and does the access
+//	         with them; where the clamp has no meaning at run time (a
+//	         runtime array of no element...) F branches around it:
+//	         F: report; can; OpSelectionMerge %FM; OpBranchConditional %can %C %FM
+//	         C: the clamped operands, the access; OpBranch %FM
+//	         FM: a phi of C's result and the null value; OpBranch %M
+//
+// docs/decisions/on-error-behaviours.md says what each check clamps.
 
 // guardedAccess describes one split: what goes in each block. Ids are
 // taken in the order the passes always took them: T, F, M, then what
@@ -34,8 +42,10 @@ type guardedAccess struct {
 	check func(head *emitter) (uint32, bool)
 	// then emits what the access needs in T before it (moved or cloned
 	// instructions) and returns the ids to rename in the access's clone
-	// (nil: none). It may be nil.
-	then func(t *emitter) map[uint32]uint32
+	// (nil: none). It may be nil. base holds renames made before it in the
+	// same block (a clamp's operands), which its clones must apply; it is
+	// nil but in a clamped clone. then is called once per clone.
+	then func(t *emitter, base map[uint32]uint32) map[uint32]uint32
 	// access is the original access; T holds its clone.
 	access *spirv.Instruction
 	// report emits the report into F.
@@ -54,6 +64,35 @@ type guardedAccess struct {
 	// from the fact's side and the check's result), for later guards that
 	// reuse this one's result.
 	passed *uint32
+	// onError is what a failed access does; "" is OnErrorSkip.
+	onError OnError
+	// clamp builds the clamped access for OnErrorClamp; without it a
+	// failed access is skipped.
+	clamp *clampSpec
+	// silent: F writes no record (the robust-only mode).
+	silent bool
+}
+
+// clampSpec is how a pass clamps an access's operands into range.
+type clampSpec struct {
+	// can emits into F the bool id that is true where the clamp has a
+	// meaning at run time; nil, or 0 returned: always.
+	can func(fail *emitter) uint32
+	// operands emits the in-range operands before the clamped access and
+	// returns the ids the access (and then's clones) take instead.
+	operands func(e *emitter) map[uint32]uint32
+}
+
+// failOnError is the behaviour F builds: clamp only where the pass gave a
+// clampSpec.
+func (g guardedAccess) failOnError() OnError {
+	switch {
+	case g.onError == OnErrorExecute:
+		return OnErrorExecute
+	case g.onError == OnErrorClamp && g.clamp != nil:
+		return OnErrorClamp
+	}
+	return OnErrorSkip
 }
 
 // split splits block b of f at the access at j as g says: b becomes the
@@ -82,33 +121,78 @@ func (g guardedAccess) split(m *spirv.Module, f *spirv.Function, b *spirv.Block,
 	b.Insts = head.insts
 
 	then := &emitter{m: m}
-	accessID := g.cloneAccess(m, then)
+	accessID := g.cloneAccess(m, then, nil)
 	in := g.access
 	then.void(spirv.OpBranch, mID)
 
-	fail := &emitter{m: m}
-	g.report(fail)
-	fail.void(spirv.OpBranch, mID)
+	failBlocks, failRes, failFrom := g.fail(m, fID, mID)
 
 	merge := &emitter{m: m, insts: post}
 	if accessID != 0 {
-		rest[0] = spirv.NewInstruction(spirv.OpPhi, in.ResultType(), in.ResultID(), accessID, tID, g.null(), fID)
+		rest[0] = spirv.NewInstruction(spirv.OpPhi, in.ResultType(), in.ResultID(), accessID, tID, failRes, failFrom)
 		merge.insts = rest
 	}
 	retargetPhis(f, post, b.ID(), mID)
-	return []*spirv.Block{
-		{Label: spirv.NewInstruction(spirv.OpLabel, tID), Insts: then.insts},
-		{Label: spirv.NewInstruction(spirv.OpLabel, fID), Insts: fail.insts},
-		{Label: spirv.NewInstruction(spirv.OpLabel, mID), Insts: merge.insts},
-	}, true
+	blocks := []*spirv.Block{{Label: spirv.NewInstruction(spirv.OpLabel, tID), Insts: then.insts}}
+	blocks = append(blocks, failBlocks...)
+	return append(blocks, &spirv.Block{Label: spirv.NewInstruction(spirv.OpLabel, mID), Insts: merge.insts}), true
+}
+
+// fail builds the failed side from block F (fID) to the branch to mID:
+// the report, then what onError says. It returns its blocks, the value
+// the access's result takes there (0 when the access has none) and the
+// block that value comes from.
+func (g guardedAccess) fail(m *spirv.Module, fID, mID uint32) ([]*spirv.Block, uint32, uint32) {
+	fail := &emitter{m: m}
+	if !g.silent {
+		g.report(fail)
+	}
+	hasResult := g.access.ResultID() != 0
+	label := func(id uint32) *spirv.Instruction { return spirv.NewInstruction(spirv.OpLabel, id) }
+	switch g.failOnError() {
+	case OnErrorExecute:
+		res := g.cloneAccess(m, fail, nil)
+		fail.void(spirv.OpBranch, mID)
+		return []*spirv.Block{{Label: label(fID), Insts: fail.insts}}, res, fID
+	case OnErrorClamp:
+		var can uint32
+		if g.clamp.can != nil {
+			can = g.clamp.can(fail)
+		}
+		if can == 0 {
+			res := g.cloneAccess(m, fail, g.clamp.operands(fail))
+			fail.void(spirv.OpBranch, mID)
+			return []*spirv.Block{{Label: label(fID), Insts: fail.insts}}, res, fID
+		}
+		cID, fmID := m.NewID(), m.NewID()
+		fail.void(spirv.OpSelectionMerge, fmID, uint32(spirv.SelectionControlNone))
+		fail.void(spirv.OpBranchConditional, can, cID, fmID)
+		c := &emitter{m: m}
+		res := g.cloneAccess(m, c, g.clamp.operands(c))
+		c.void(spirv.OpBranch, fmID)
+		fm := &emitter{m: m}
+		if hasResult {
+			res = fm.op(spirv.OpPhi, g.access.ResultType(), res, cID, g.null(), fID)
+		}
+		fm.void(spirv.OpBranch, mID)
+		return []*spirv.Block{{Label: label(fID), Insts: fail.insts}, {Label: label(cID), Insts: c.insts},
+			{Label: label(fmID), Insts: fm.insts}}, res, fmID
+	}
+	fail.void(spirv.OpBranch, mID)
+	var null uint32
+	if hasResult {
+		null = g.null()
+	}
+	return []*spirv.Block{{Label: label(fID), Insts: fail.insts}}, null, fID
 }
 
 // cloneAccess emits into e what the access needs (then) and a clone of it
 // under a fresh result id, which it returns (0 when the access has none).
-func (g guardedAccess) cloneAccess(m *spirv.Module, e *emitter) uint32 {
-	var renamed map[uint32]uint32
+// base are renames already made (a clamp's operands).
+func (g guardedAccess) cloneAccess(m *spirv.Module, e *emitter, base map[uint32]uint32) uint32 {
+	renamed := base
 	if g.then != nil {
-		renamed = g.then(e)
+		renamed = g.then(e, base)
 	}
 	in := g.access
 	access := in.Clone()
@@ -153,20 +237,18 @@ func (g guardedAccess) splitFact(m *spirv.Module, f *spirv.Function, b *spirv.Bl
 	s.void(spirv.OpBranchConditional, ok, tID, fID)
 
 	a := &emitter{m: m}
-	aRes := g.cloneAccess(m, a)
+	aRes := g.cloneAccess(m, a, nil)
 	a.void(spirv.OpBranch, m0ID)
 	t := &emitter{m: m}
-	tRes := g.cloneAccess(m, t)
+	tRes := g.cloneAccess(m, t, nil)
 	t.void(spirv.OpBranch, m1ID)
-	fail := &emitter{m: m}
-	g.report(fail)
-	fail.void(spirv.OpBranch, m1ID)
+	failBlocks, failRes, failFrom := g.fail(m, fID, m1ID)
 
 	in := g.access
 	m1 := &emitter{m: m}
 	merge := &emitter{m: m, insts: post}
 	if in.ResultID() != 0 {
-		phi := m1.op(spirv.OpPhi, in.ResultType(), tRes, tID, g.null(), fID)
+		phi := m1.op(spirv.OpPhi, in.ResultType(), tRes, tID, failRes, failFrom)
 		rest[0] = spirv.NewInstruction(spirv.OpPhi, in.ResultType(), in.ResultID(), aRes, aID, phi, m1ID)
 		merge.insts = rest
 	}
@@ -178,12 +260,8 @@ func (g guardedAccess) splitFact(m *spirv.Module, f *spirv.Function, b *spirv.Bl
 	m1.void(spirv.OpBranch, m0ID)
 	retargetPhis(f, post, b.ID(), m0ID)
 	label := func(id uint32) *spirv.Instruction { return spirv.NewInstruction(spirv.OpLabel, id) }
-	return []*spirv.Block{
-		{Label: label(aID), Insts: a.insts},
-		{Label: label(sID), Insts: s.insts},
-		{Label: label(tID), Insts: t.insts},
-		{Label: label(fID), Insts: fail.insts},
-		{Label: label(m1ID), Insts: m1.insts},
-		{Label: label(m0ID), Insts: merge.insts},
-	}, true
+	blocks := []*spirv.Block{{Label: label(aID), Insts: a.insts}, {Label: label(sID), Insts: s.insts},
+		{Label: label(tID), Insts: t.insts}}
+	blocks = append(blocks, failBlocks...)
+	return append(blocks, &spirv.Block{Label: label(m1ID), Insts: m1.insts}, &spirv.Block{Label: label(m0ID), Insts: merge.insts}), true
 }

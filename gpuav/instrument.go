@@ -23,6 +23,13 @@ type Options struct {
 	// check-dense shaders, so it is opt-in (layer setting
 	// VK_LAYER_GPUAV_DBG_SIZED_ELEMENT_CHECKS).
 	SizedElementChecks bool
+	// OnError is what a failed access does ("": OnErrorSkip); a pass
+	// without a clamp for a site skips it (Site.OnError says what each
+	// site does).
+	OnError OnError
+	// RobustOnly is the robust-only mode: failed accesses clamp and no
+	// record is written.
+	RobustOnly bool
 	// Printf instruments debugPrintfEXT calls (pass_printf.go); false
 	// removes them, with a warning. The driver never sees them.
 	Printf bool
@@ -68,6 +75,9 @@ type Site struct {
 	Checks []string
 	// Record is the static part of the site's records.
 	Record SiteRecord
+	// OnError is what the site's guard makes a failed access do: the
+	// behaviour asked for, or skip where the pass has no clamp for it.
+	OnError OnError
 }
 
 // Instrument adds the enabled checks to a module. On any error the caller

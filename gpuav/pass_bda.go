@@ -117,7 +117,7 @@ func (p *bdaChecker) guard(fn *function, b *spirv.Block, j int, s bdaAccess) (gu
 	}
 	u := m.TypeUint32()
 	var a, sizeID uint32
-	blocks, ok := guardedAccess{
+	g := guardedAccess{
 		pre: append([]*spirv.Instruction(nil), b.Insts[:j]...),
 		check: func(head *emitter) (uint32, bool) {
 			a = addr(head)
@@ -132,10 +132,13 @@ func (p *bdaChecker) guard(fn *function, b *spirv.Block, j int, s bdaAccess) (gu
 				m.ConstantUint32(sh.opt.ShaderID), m.ConstantUint32(sh.nextSite()), stage,
 				a, sizeID, m.ConstantUint32(s.flags))
 		},
-		null: func() uint32 { return null },
-	}.split(m, fn.f, b, j)
+		null:    func() uint32 { return null },
+		onError: sh.onError(), // an address outside every buffer has nothing to clamp to
+		silent:  sh.opt.RobustOnly,
+	}
+	blocks, ok := g.split(m, fn.f, b, j)
 	// Records: the size (p2) static, the rest dynamic (the flags gain the
 	// nearest-buffer bit in the shader).
 	record := dynamicRecord([RecordParams]uint32{2: s.size}, 0, 1, -1, 2, 3, 4, 5)
-	return guarded{blocks: blocks, checks: []string{CheckBDAOOB}, record: record}, ok
+	return guarded{blocks: blocks, checks: []string{CheckBDAOOB}, record: record, onError: g.failOnError()}, ok
 }

@@ -273,13 +273,15 @@ func (p *bufferChecker) guard(fn *function, b *spirv.Block, j int, acc bufferAcc
 				m.ConstantUint32(acc.set), m.ConstantUint32(acc.binding), idx, off, m.ConstantUint32(acc.size),
 				length, m.ConstantUint32(acc.flags))
 		},
-		null: func() uint32 { return nullValue(m, in.ResultType()) },
+		null:    func() uint32 { return nullValue(m, in.ResultType()) },
+		onError: sh.onError(),
+		silent:  sh.opt.RobustOnly,
 	}
 	if bounded && sh.an.safeIndex().inLoop(fn.f, b) {
 		g.fact = p.fact(fn, acc, end)
 	}
 	blocks, ok := g.split(m, fn.f, b, j)
-	return guarded{blocks: blocks, checks: bufferCheckIDs(checks), record: bufferRecord(acc)}, ok
+	return guarded{blocks: blocks, checks: bufferCheckIDs(checks), record: bufferRecord(acc), onError: g.failOnError()}, ok
 }
 
 // bufferRecord is the static part of a buffer check's records

@@ -1,6 +1,8 @@
 package gpuav
 
 import (
+	"maps"
+
 	"github.com/gpuav-dbg/gpuav-dbg/spirv"
 )
 
@@ -193,6 +195,9 @@ type site struct {
 	// prior is the "ok" of an earlier guard of the same variable and index
 	// in the same original block: reused, no compare, no report.
 	prior uint32
+	// ac is the access chain into the descriptor array (nil for a plain
+	// binding): a clamped access takes a clone with clamped indices.
+	ac *spirv.Instruction
 }
 
 // imageOperand returns the word index of the image operand of an image
@@ -328,6 +333,7 @@ func descriptorSite(sh *shader, in *spirv.Instruction) (site, bool) {
 		s.index, s.constIndex = s.index*dim+v, s.constIndex && isConst
 	}
 	s.set, s.binding = setAndBinding(m, variable.Words[2])
+	s.ac = ac
 	return s, true
 }
 
@@ -442,9 +448,9 @@ func (p *descriptorChecker) guard(fn *function, b *spirv.Block, j int, s site) (
 	u := m.TypeUint32()
 	var idx, code, length, okID uint32
 	fact := p.fact(fn, s)
-	clones := 0
+	clones, totalClones := 0, 0
 	var passed uint32
-	blocks, ok := guardedAccess{
+	g := guardedAccess{
 		fact:   fact,
 		passed: &passed,
 		pre:    append([]*spirv.Instruction(nil), b.Insts[:j]...),
@@ -458,14 +464,15 @@ func (p *descriptorChecker) guard(fn *function, b *spirv.Block, j int, s site) (
 			okID, code, length = p.check(fn, head, s, idx, length)
 			return okID, true
 		},
-		then: func(then *emitter) map[uint32]uint32 {
-			// With a fact the access is cloned twice: the first clone of a
-			// moved load copies its decorations, the second takes them over.
+		then: func(then *emitter, base map[uint32]uint32) map[uint32]uint32 {
+			// The access is cloned once per path that does it (T, A with a
+			// fact, F when a failed access clamps or executes): the clones
+			// of a moved load copy its decorations, the last takes them over.
 			clones++
-			if fact != 0 && clones == 1 {
-				return cloneChain(then, s.chain, nil)
+			if clones < totalClones {
+				return cloneChain(then, s.chain, nil, base)
 			}
-			return cloneChain(then, s.chain, removed)
+			return cloneChain(then, s.chain, removed, base)
 		},
 		access: s.inst,
 		report: func(fail *emitter) {
@@ -481,8 +488,29 @@ func (p *descriptorChecker) guard(fn *function, b *spirv.Block, j int, s site) (
 			fail.op(spirv.OpFunctionCall, void, append(args,
 				m.ConstantUint32(s.set), m.ConstantUint32(s.binding), idx, length)...)
 		},
-		null: func() uint32 { return m.ConstantNull(s.inst.ResultType()) },
-	}.split(m, fn.f, b, j)
+		null:    func() uint32 { return m.ConstantNull(s.inst.ResultType()) },
+		onError: sh.onError(),
+		silent:  sh.opt.RobustOnly,
+	}
+	g.clamp = p.clamp(fn, s, idxType, func(fail *emitter) (uint32, uint32) {
+		if s.prior == 0 {
+			return idx, length
+		}
+		// A guard that reuses an earlier one's result computed neither.
+		i, n := flatIndex(fail, s, idxType, u), s.lengthOperand(fail)
+		if s.state != 0 {
+			_, _, n = p.check(fn, fail, s, i, n)
+		}
+		return i, n
+	})
+	totalClones = 1
+	if fact != 0 {
+		totalClones++
+	}
+	if g.failOnError() != OnErrorSkip {
+		totalClones++
+	}
+	blocks, ok := g.split(m, fn.f, b, j)
 	if !ok {
 		return guarded{}, false
 	}
@@ -494,7 +522,67 @@ func (p *descriptorChecker) guard(fn *function, b *spirv.Block, j int, s site) (
 	}
 	// Records: set and binding static, the index (p2) and length (p3) dynamic.
 	record := dynamicRecord([RecordParams]uint32{s.set, s.binding}, -1, -1, 0, 1)
-	return guarded{blocks: blocks, checks: s.checks(), record: record}, true
+	return guarded{blocks: blocks, checks: s.checks(), record: record, onError: g.failOnError()}, true
+}
+
+// clamp says how a failed access of site s is clamped (seed 003): each
+// index of the access chain to its array's last element, a runtime
+// array's through the count the descriptor state gives. Where the state
+// checks the element, the clamped element is checked too: an unwritten
+// or destroyed element, or an array of none, has nothing to clamp to and
+// the access is skipped. at returns the guard's flattened index and
+// length as F sees them. A plain binding has no index to clamp (nil).
+func (p *descriptorChecker) clamp(fn *function, s site, idxType *spirv.Instruction, at func(fail *emitter) (uint32, uint32)) *clampSpec {
+	if s.ac == nil || s.plain {
+		return nil
+	}
+	m := p.sh.m
+	var clamped []uint32 // the access chain's indices, outermost first
+	return &clampSpec{
+		can: func(fail *emitter) uint32 {
+			u := m.TypeUint32()
+			_, length := at(fail)
+			outer := length
+			if len(s.inner) > 0 {
+				n := s.length
+				for _, d := range s.dims {
+					n /= d
+				}
+				outer = m.ConstantUint32(n)
+			}
+			last := fail.op(spirv.OpISub, u, outer, m.ConstantUint32(1))
+			clamped = []uint32{uMin(fail, fail.asUint(s.indexID, idxType.Words[1]), last)}
+			flat := clamped[0]
+			for k, id := range s.inner {
+				c := uMin(fail, fail.asUint(id, m.Def(id).ResultType()), m.ConstantUint32(s.dims[k]-1))
+				clamped = append(clamped, c)
+				flat = fail.op(spirv.OpIAdd, u, fail.op(spirv.OpIMul, u, flat, m.ConstantUint32(s.dims[k])), c)
+			}
+			if s.state == 0 {
+				return 0 // a sized array: its last element is always there
+			}
+			ok, _, _ := p.check(fn, fail, s, flat, s.lengthOperand(fail))
+			return ok
+		},
+		operands: func(e *emitter) map[uint32]uint32 {
+			cl := s.ac.Clone()
+			cl.OrigIndex, cl.OrigOffset = -1, -1
+			for k, c := range clamped {
+				cl.Words[4+k] = c
+			}
+			id := m.NewID()
+			cl.SetResultID(id)
+			copyDecorations(m, s.ac.ResultID(), id, false)
+			e.insts = append(e.insts, cl)
+			return map[uint32]uint32{s.ac.ResultID(): id}
+		},
+	}
+}
+
+// uMin emits the unsigned minimum of a and b.
+func uMin(e *emitter, a, b uint32) uint32 {
+	m := e.m
+	return e.op(spirv.OpSelect, m.TypeUint32(), e.op(spirv.OpULessThan, m.TypeBool(), a, b), a, b)
 }
 
 // guardable returns the index's type, or warns and returns false when the
@@ -557,9 +645,13 @@ func (p *descriptorChecker) check(fn *function, head *emitter, s site, idx, leng
 // feeding an access, under fresh ids, and returns the renames for the
 // access's clone. A clone of a load taken out of its place (removed)
 // takes over its decorations.
-func cloneChain(then *emitter, chain []*spirv.Instruction, removed map[uint32]bool) map[uint32]uint32 {
+// base holds renames made before (a clamped access chain).
+func cloneChain(then *emitter, chain []*spirv.Instruction, removed map[uint32]bool, base map[uint32]uint32) map[uint32]uint32 {
 	m := then.m
-	renamed := map[uint32]uint32{}
+	renamed := maps.Clone(base)
+	if renamed == nil {
+		renamed = map[uint32]uint32{}
+	}
 	for _, ch := range chain {
 		cl := ch.Clone()
 		cl.OrigIndex, cl.OrigOffset = -1, -1

@@ -141,17 +141,26 @@ func (p *rayQueryChecker) guard(fn *function, b *spirv.Block, j int, _ struct{})
 	b.Insts = head.insts
 
 	fail := &emitter{m: m}
-	stage := sh.stage.emit(fail)
-	cull := fail.asUint(in.Words[rqCull], typeOf(m, in.Words[rqCull]))
-	fail.op(spirv.OpFunctionCall, m.TypeVoid(), report,
-		m.ConstantUint32(sh.opt.ShaderID), m.ConstantUint32(sh.nextSite()), stage, code, flags, cull,
-		in.Words[rqOrig], in.Words[rqTmin], in.Words[rqDir], in.Words[rqTmax])
+	if !sh.opt.RobustOnly {
+		stage := sh.stage.emit(fail)
+		cull := fail.asUint(in.Words[rqCull], typeOf(m, in.Words[rqCull]))
+		fail.op(spirv.OpFunctionCall, m.TypeVoid(), report,
+			m.ConstantUint32(sh.opt.ShaderID), m.ConstantUint32(sh.nextSite()), stage, code, flags, cull,
+			in.Words[rqOrig], in.Words[rqTmin], in.Words[rqDir], in.Words[rqTmax])
+	}
 	fail.void(spirv.OpBranch, mID)
 
+	// Skipped (clamp has no meaning for a ray's values), the query traces
+	// a harmless ray; executed, the ray as written.
 	merge := &emitter{m: m}
-	safe := harmlessRay(m, in, f32, v3)
-	for _, k := range []int{rqFlags, rqCull, rqOrig, rqTmin, rqDir, rqTmax} {
-		in.Words[k] = merge.op(spirv.OpPhi, typeOf(m, in.Words[k]), in.Words[k], b.ID(), safe[k], fID)
+	onError := OnErrorSkip
+	if sh.onError() == OnErrorExecute {
+		onError = OnErrorExecute
+	} else {
+		safe := harmlessRay(m, in, f32, v3)
+		for _, k := range []int{rqFlags, rqCull, rqOrig, rqTmin, rqDir, rqTmax} {
+			in.Words[k] = merge.op(spirv.OpPhi, typeOf(m, in.Words[k]), in.Words[k], b.ID(), safe[k], fID)
+		}
 	}
 	merge.insts = append(merge.insts, in)
 	merge.insts = append(merge.insts, post...)
@@ -160,7 +169,7 @@ func (p *rayQueryChecker) guard(fn *function, b *spirv.Block, j int, _ struct{})
 	return guarded{blocks: []*spirv.Block{
 		{Label: spirv.NewInstruction(spirv.OpLabel, fID), Insts: fail.insts},
 		{Label: spirv.NewInstruction(spirv.OpLabel, mID), Insts: merge.insts},
-	}, checks: []string{CheckRayQuery}, record: dynamicRecord([RecordParams]uint32{}, 0, 1, 2, 3, 4, 5, 6)}, true
+	}, checks: []string{CheckRayQuery}, record: dynamicRecord([RecordParams]uint32{}, 0, 1, 2, 3, 4, 5, 6), onError: onError}, true
 }
 
 // typeOf returns the result type of id's definition, or 0.

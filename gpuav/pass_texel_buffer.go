@@ -200,7 +200,8 @@ func (p *texelChecker) guard(fn *function, b *spirv.Block, j int, acc texelAcces
 		}
 	}
 	var idx, coord, set, binding, r uint32
-	blocks, ok := guardedAccess{
+	moved := false
+	g := guardedAccess{
 		pre: pre,
 		check: func(head *emitter) (uint32, bool) {
 			idx = m.ConstantUint32(0)
@@ -213,11 +214,17 @@ func (p *texelChecker) guard(fn *function, b *spirv.Block, j int, acc texelAcces
 			code := head.op(spirv.OpCompositeExtract, u, r, 0)
 			return head.op(spirv.OpIEqual, m.TypeBool(), code, m.ConstantUint32(0)), true
 		},
-		then: func(then *emitter) map[uint32]uint32 {
-			if acc.ptr != nil {
+		then: func(then *emitter, base map[uint32]uint32) map[uint32]uint32 {
+			switch {
+			case acc.ptr == nil:
+				return base
+			case !moved && base == nil:
+				// The first clone of the atomic takes the texel pointer.
+				moved = true
 				then.insts = append(then.insts, acc.ptr)
+				return nil
 			}
-			return nil
+			return cloneChain(then, []*spirv.Instruction{acc.ptr}, nil, base)
 		},
 		access: in,
 		report: func(fail *emitter) {
@@ -226,10 +233,37 @@ func (p *texelChecker) guard(fn *function, b *spirv.Block, j int, acc texelAcces
 				m.ConstantUint32(sh.opt.ShaderID), m.ConstantUint32(sh.nextSite()), stage,
 				set, binding, idx, coord, r, m.ConstantUint32(acc.flags))
 		},
-		null: func() uint32 { return nullValue(m, in.ResultType()) },
-	}.split(m, fn.f, b, j)
+		null:    func() uint32 { return nullValue(m, in.ResultType()) },
+		onError: sh.onError(),
+		silent:  sh.opt.RobustOnly,
+	}
+	g.clamp = texelClamp(m, acc.coord, ct, &r)
+	blocks, ok := g.split(m, fn.f, b, j)
 	// Records: set, binding and flags static; the index (p2), coordinate
 	// (p3), texel count (p4) and length (p6) dynamic.
 	record := dynamicRecord([RecordParams]uint32{acc.set, acc.binding, 5: acc.flags}, -1, -1, 0, 1, 2, -1, 3)
-	return guarded{blocks: blocks, checks: []string{CheckTexelBufferOOB}, record: record}, ok
+	return guarded{blocks: blocks, checks: []string{CheckTexelBufferOOB}, record: record, onError: g.failOnError()}, ok
+}
+
+// texelClamp clamps a failed access's coordinate into the view: a
+// negative signed one to texel 0, any other to the last texel. A view of
+// no texel has nothing to clamp to. r is the check's result (code, texel
+// count, array length).
+func texelClamp(m *spirv.Module, coordID uint32, ct *spirv.Instruction, r *uint32) *clampSpec {
+	var clamped uint32
+	return &clampSpec{
+		can: func(fail *emitter) uint32 {
+			u, bl := m.TypeUint32(), m.TypeBool()
+			count := fail.op(spirv.OpCompositeExtract, u, *r, 1)
+			c := uMin(fail, fail.asUint(coordID, ct.Words[1]), fail.op(spirv.OpISub, u, count, m.ConstantUint32(1)))
+			if ct.Words[3] == 1 {
+				neg := fail.op(spirv.OpSLessThan, bl, coordID, m.ConstantNull(ct.Words[1]))
+				c = fail.op(spirv.OpSelect, u, neg, m.ConstantUint32(0), c)
+				c = fail.op(spirv.OpBitcast, ct.Words[1], c)
+			}
+			clamped = c
+			return fail.op(spirv.OpINotEqual, bl, count, m.ConstantUint32(0))
+		},
+		operands: func(*emitter) map[uint32]uint32 { return map[uint32]uint32{coordID: clamped} },
+	}
 }

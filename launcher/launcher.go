@@ -37,7 +37,6 @@ const (
 	// The layer's settings (layer/settings.go reads them).
 	envSocket      = "VK_LAYER_GPUAV_DBG_SOCKET"
 	envReserveSlot = "VK_LAYER_GPUAV_DBG_RESERVE_SLOT"
-	envSafeMode    = "VK_LAYER_GPUAV_DBG_SAFE_MODE"
 	// envPrintf and envPrintfBufferBytes: layer/settings.go.
 	envPrintf            = "VK_LAYER_GPUAV_DBG_PRINTF"
 	envPrintfBufferBytes = "VK_LAYER_GPUAV_DBG_PRINTF_BUFFER_BYTES"
@@ -153,7 +152,8 @@ func Env(parent []string, layerDir, socket string, set session.Settings) []strin
 		e.put(gpuav.CheckEnv(id), bool01(set.Checks[id]))
 	}
 	e.put(envReserveSlot, bool01(set.ReserveSlot))
-	e.put(envSafeMode, bool01(set.SafeMode))
+	e.put(gpuav.EnvOnError, string(gpuav.OnErrorOrDefault(gpuav.OnError(set.OnError))))
+	e.put(gpuav.EnvRobust, bool01(set.Robust))
 	e.put(envPrintf, bool01(!set.PrintfOff))
 	if set.PrintfBufferBytes != 0 {
 		e.put(envPrintfBufferBytes, strconv.FormatUint(uint64(set.PrintfBufferBytes), 10))

@@ -15,31 +15,50 @@ import (
 	"github.com/gpuav-dbg/gpuav-dbg/session"
 )
 
+// TestEnv: the app's environment carries the loader variables, the
+// socket and every setting explicitly (an empty on_error is the default).
 func TestEnv(t *testing.T) {
-	set := session.Settings{Checks: map[string]bool{"descriptor_index_oob": true}, SafeMode: true}
-	env := Env([]string{"HOME=/h", "VK_INSTANCE_LAYERS=VK_LAYER_GPUAVDBG_validation", "BROKEN"}, "/layer", "/s.sock", set)
-	m := map[string]string{}
-	for _, kv := range env {
-		k, v, _ := strings.Cut(kv, "=")
-		if _, dup := m[k]; dup {
-			t.Fatalf("duplicate %s", k)
-		}
-		m[k] = v
+	tests := []struct {
+		name            string
+		onError         string
+		robust          bool
+		wantOn, wantRob string
+	}{
+		{"default", "", false, "skip", "0"},
+		{"skip", "skip", false, "skip", "0"},
+		{"clamp", "clamp", false, "clamp", "0"},
+		{"execute", "execute", false, "execute", "0"},
+		{"robust", "clamp", true, "clamp", "1"},
 	}
-	want := map[string]string{
-		"HOME": "/h", "VK_INSTANCE_LAYERS": "VK_LAYER_GPUAVDBG_validation", "VK_ADD_LAYER_PATH": "/layer",
-		"VK_LAYER_GPUAV_DBG_SOCKET": "/s.sock", "VK_LAYER_GPUAV_DBG_RESERVE_SLOT": "0", "VK_LAYER_GPUAV_DBG_SAFE_MODE": "1",
-		"VK_LAYER_GPUAV_DBG_CHECK_DESCRIPTOR_INDEX_OOB": "1", "VK_LAYER_GPUAV_DBG_CHECK_DESCRIPTOR_UNINITIALIZED": "0",
-		"VK_LAYER_GPUAV_DBG_CHECK_DESCRIPTOR_DESTROYED": "0", "VK_LAYER_GPUAV_DBG_CHECK_BUFFER_OOB": "0",
-		"VK_LAYER_GPUAV_DBG_CHECK_TEXEL_BUFFER_OOB": "0", "VK_LAYER_GPUAV_DBG_CHECK_BDA_OOB": "0",
-		"VK_LAYER_GPUAV_DBG_CHECK_RAY_QUERY": "0", "VK_LAYER_GPUAV_DBG_CHECK_INDEX_BUFFER_OOB": "0",
-		"VK_LAYER_GPUAV_DBG_CHECK_VERTEX_FETCH_OOB": "0", "VK_LAYER_GPUAV_DBG_CHECK_INDIRECT_COMMAND": "0", "VK_LAYER_GPUAV_DBG_PRINTF": "1",
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			set := session.Settings{Checks: map[string]bool{"descriptor_index_oob": true}, OnError: tt.onError, Robust: tt.robust}
+			env := Env([]string{"HOME=/h", "VK_INSTANCE_LAYERS=VK_LAYER_GPUAVDBG_validation", "BROKEN"}, "/layer", "/s.sock", set)
+			m := map[string]string{}
+			for _, kv := range env {
+				k, v, _ := strings.Cut(kv, "=")
+				if _, dup := m[k]; dup {
+					t.Fatalf("duplicate %s", k)
+				}
+				m[k] = v
+			}
+			want := map[string]string{
+				"HOME": "/h", "VK_INSTANCE_LAYERS": "VK_LAYER_GPUAVDBG_validation", "VK_ADD_LAYER_PATH": "/layer",
+				"VK_LAYER_GPUAV_DBG_SOCKET": "/s.sock", "VK_LAYER_GPUAV_DBG_RESERVE_SLOT": "0",
+				"VK_LAYER_GPUAV_DBG_ON_ERROR": tt.wantOn, "VK_LAYER_GPUAV_DBG_ROBUST": tt.wantRob,
+				"VK_LAYER_GPUAV_DBG_CHECK_DESCRIPTOR_INDEX_OOB": "1", "VK_LAYER_GPUAV_DBG_CHECK_DESCRIPTOR_UNINITIALIZED": "0",
+				"VK_LAYER_GPUAV_DBG_CHECK_DESCRIPTOR_DESTROYED": "0", "VK_LAYER_GPUAV_DBG_CHECK_BUFFER_OOB": "0",
+				"VK_LAYER_GPUAV_DBG_CHECK_TEXEL_BUFFER_OOB": "0", "VK_LAYER_GPUAV_DBG_CHECK_BDA_OOB": "0",
+				"VK_LAYER_GPUAV_DBG_CHECK_RAY_QUERY": "0", "VK_LAYER_GPUAV_DBG_CHECK_INDEX_BUFFER_OOB": "0",
+				"VK_LAYER_GPUAV_DBG_CHECK_VERTEX_FETCH_OOB": "0", "VK_LAYER_GPUAV_DBG_CHECK_INDIRECT_COMMAND": "0", "VK_LAYER_GPUAV_DBG_PRINTF": "1",
+			}
+			if !reflect.DeepEqual(m, want) {
+				t.Fatalf("env %v\nwant %v", m, want)
+			}
+		})
 	}
-	if !reflect.DeepEqual(m, want) {
-		t.Fatalf("env %v\nwant %v", m, want)
-	}
-	set.PrintfOff, set.PrintfBufferBytes = true, 4096
-	env = Env(nil, "/layer", "/s.sock", set)
+	set := session.Settings{Checks: map[string]bool{}, PrintfOff: true, PrintfBufferBytes: 4096}
+	env := Env(nil, "/layer", "/s.sock", set)
 	for _, kv := range []string{"VK_LAYER_GPUAV_DBG_PRINTF=0", "VK_LAYER_GPUAV_DBG_PRINTF_BUFFER_BYTES=4096"} {
 		if !slices.Contains(env, kv) {
 			t.Errorf("printf off, 4096 bytes: no %s in %v", kv, env)

@@ -20,7 +20,7 @@ func TestRunStopAndRerun(t *testing.T) {
 	t.Setenv("XDG_RUNTIME_DIR", dir)
 	out := &syncBuffer{}
 	o := Options{App: "/bin/sh", Shown: "sh", Args: []string{"-c", "echo up; exec sleep 30"}, LayerDir: dir,
-		Settings:    session.Settings{Checks: map[string]bool{"descriptor_index_oob": true}, SafeMode: true},
+		Settings:    session.Settings{Checks: map[string]bool{"descriptor_index_oob": true}, OnError: "skip"},
 		SessionPath: filepath.Join(dir, "app-20250101-100000.gvs"), Started: time.Now(), Stdout: out}
 	r, err := Start(o)
 	if err != nil {
@@ -46,7 +46,7 @@ func TestRunStopAndRerun(t *testing.T) {
 		t.Fatalf("stopped app: %+v", a)
 	}
 
-	set := session.Settings{Checks: map[string]bool{"buffer_oob": true}, ReserveSlot: true, SafeMode: true}
+	set := session.Settings{Checks: map[string]bool{"buffer_oob": true}, ReserveSlot: true, OnError: "skip"}
 	r2, err := rr.Rerun(set)
 	if err != nil {
 		t.Fatal(err)

@@ -7,7 +7,7 @@
  * fetches against the bound vertex buffers (vertex_fetch_oob), and the
  * counts of indirect commands against their buffers (indirect_command). A
  * failure becomes a layer record, kept with the command buffer and read at
- * each submit; in safe mode the draw is skipped or its count clamped. What
+ * each submit; unless on_error is execute the draw is skipped or its count clamped. What
  * only the GPU knows (the contents of indirect buffers) goes to the
  * pre-pass (prepass.c) as a job.
  *
@@ -674,7 +674,7 @@ typedef struct indirect_draw {
 } indirect_draw;
 
 /* indirect_draw_prepare checks an indirect draw's counts on the CPU,
- * clamps them in safe mode (*n: drawCount or maxDrawCount) and adds its
+ * clamps them unless on_error is execute (*n: drawCount or maxDrawCount) and adds its
  * pre-pass job. */
 static void indirect_draw_prepare(cb_state *cs, uint32_t action, const indirect_draw *f, VkBuffer buffer,
                                   VkDeviceSize offset, uint32_t *n, uint32_t stride, VkBuffer count_buf,
@@ -780,7 +780,7 @@ COUNT(CmdDrawMeshTasksIndirectCountEXT, DRAW_MESH_TASKS_INDIRECT_COUNT, GPUAVDBG
 /* indirect_single adds the pre-pass job of a dispatch or trace rays
  * command (cmd_size bytes at offset of buffer) and runs it; it returns the
  * word offset of the checked copy the action must read, or 0 to read the
- * app's (not checked, or safe mode off). */
+ * app's (not checked, or on_error execute). */
 static uint32_t indirect_single(cb_state *cs, uint32_t action, uint32_t kind, VkBuffer buffer, VkDeviceSize offset,
                                 uint32_t cmd_size)
 {

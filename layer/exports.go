@@ -162,7 +162,8 @@ func goInstrumentationWanted(instance C.uint64_t) C.int {
 }
 
 // goCommandChecks returns the command checks an instance's devices run
-// (GPUAVDBG_CC_* bits of layer/cmdchecks.h) with the safe mode.
+// (GPUAVDBG_CC_* bits of layer/cmdchecks.h), with whether a failed one
+// skips its command (on_error other than execute).
 //
 //export goCommandChecks
 func goCommandChecks(instance C.uint64_t) C.uint32_t {
@@ -256,6 +257,8 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 		robust bool
 		sized  bool
 		int64  bool
+		failed gpuav.OnError
+		silent bool
 		pf     bool
 	)
 	withLock(func() {
@@ -268,6 +271,7 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 		}
 		checks = set.Checks
 		sized = set.SizedElementChecks
+		failed, silent = gpuav.OnError(set.OnError), set.Robust
 		pf = !set.PrintfOff
 		robust = d != nil && d.robust
 		int64 = d != nil && d.int64
@@ -293,7 +297,7 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 	}
 	start := time.Now()
 	res, err := instrumentSafe(orig, gpuav.Options{ShaderID: s.id, DescriptorSet: uint32(slot), Checks: checks, Robust: robust,
-		SizedElementChecks: sized, Int64: int64, Printf: pf})
+		SizedElementChecks: sized, Int64: int64, OnError: failed, RobustOnly: silent, Printf: pf})
 	s.micros = time.Since(start).Microseconds()
 	for _, n := range res.Notes {
 		logf(levelInfo, "shader %d: %s", s.id, n)

@@ -375,7 +375,7 @@ func TestManifest(t *testing.T) {
 			t.Errorf("manifest default of %s is %v, the layer's %v", CheckEnv(id), d, defaults.Checks[id])
 		}
 	}
-	for env, def := range map[string]any{EnvReserveSlot: false, EnvSafeMode: true, EnvWarnRobust: true, EnvSocket: ""} {
+	for env, def := range map[string]any{EnvReserveSlot: false, EnvOnError: "skip", EnvRobust: false, EnvWarnRobust: true, EnvSocket: ""} {
 		if d, ok := envs[env]; !ok || d != def {
 			t.Errorf("manifest setting %s: default %v (listed %v), want %v", env, d, ok, def)
 		}
@@ -387,7 +387,7 @@ func TestLoadSettings(t *testing.T) {
 		"VK_LAYER_GPUAV_DBG_CHECK_DESCRIPTOR_INDEX_OOB": "0",
 		"VK_LAYER_GPUAV_DBG_CHECK_BUFFER_OOB":           "on",
 		"VK_LAYER_GPUAV_DBG_RESERVE_SLOT":               "1",
-		"VK_LAYER_GPUAV_DBG_SAFE_MODE":                  "maybe",
+		"VK_LAYER_GPUAV_DBG_WARN_ROBUST":                "maybe",
 		"VK_LAYER_GPUAV_DBG_SOCKET":                     "/run/x.sock",
 	}
 	s, warnings := LoadSettings(func(k string) string { return env[k] })
@@ -397,10 +397,10 @@ func TestLoadSettings(t *testing.T) {
 	if len(s.Checks) != len(gpuav.AllChecks) {
 		t.Errorf("checks %v do not list every check", s.Checks)
 	}
-	if !s.ReserveSlot || !s.SafeMode || s.Socket != "/run/x.sock" {
+	if !s.ReserveSlot || !s.WarnRobust || s.OnError != "skip" || s.Robust || s.Socket != "/run/x.sock" {
 		t.Errorf("settings: %+v", s)
 	}
-	if len(warnings) != 1 || !strings.Contains(warnings[0], "VK_LAYER_GPUAV_DBG_SAFE_MODE") {
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "VK_LAYER_GPUAV_DBG_WARN_ROBUST") {
 		t.Errorf("warnings: %q", warnings)
 	}
 	off, _ := LoadSettings(func(k string) string {
@@ -415,8 +415,75 @@ func TestLoadSettings(t *testing.T) {
 		t.Error("InstrumentationWanted with every check off")
 	}
 	d, _ := LoadSettings(func(string) string { return "" })
-	if !d.Checks[gpuav.CheckDescriptorIndexOOB] || d.ReserveSlot || !d.SafeMode || !d.InstrumentationWanted() {
+	if !d.Checks[gpuav.CheckDescriptorIndexOOB] || d.ReserveSlot || d.OnError != "skip" || d.Robust || !d.InstrumentationWanted() {
 		t.Errorf("defaults: %+v", d)
+	}
+}
+
+// TestLoadOnError: VK_LAYER_GPUAV_DBG_ON_ERROR and _ROBUST as the
+// environment gives them, and the warnings of values the layer does not
+// take.
+func TestLoadOnError(t *testing.T) {
+	tests := []struct {
+		onError, robust, safeMode string
+		want                      string
+		wantRobust                bool
+		warning                   string
+	}{
+		{"", "", "", "skip", false, ""},
+		{"skip", "", "", "skip", false, ""},
+		{"clamp", "", "", "clamp", false, ""},
+		{" EXECUTE ", "", "", "execute", false, ""},
+		{"sideways", "", "", "skip", false,
+			`VK_LAYER_GPUAV_DBG_ON_ERROR: "sideways" is not a failed-access behaviour (use skip|clamp|execute); keeping skip`},
+		{"", "1", "", "clamp", true, ""},
+		{"clamp", "1", "", "clamp", true, ""},
+		{"execute", "1", "", "clamp", true,
+			"VK_LAYER_GPUAV_DBG_ON_ERROR=execute is ignored: the robust-only mode (VK_LAYER_GPUAV_DBG_ROBUST) clamps"},
+		{"", "", "0", "skip", false,
+			"VK_LAYER_GPUAV_DBG_SAFE_MODE is gone (it never changed anything): VK_LAYER_GPUAV_DBG_ON_ERROR=skip|clamp|execute (key on_error) says what a failed access does"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.onError+"/"+tt.robust+"/"+tt.safeMode, func(t *testing.T) {
+			env := map[string]string{EnvOnError: tt.onError, EnvRobust: tt.robust, "VK_LAYER_GPUAV_DBG_SAFE_MODE": tt.safeMode}
+			s, w := LoadSettings(func(k string) string { return env[k] })
+			if s.OnError != tt.want || s.Robust != tt.wantRobust || s.Wire().OnError != tt.want || s.Wire().Robust != tt.wantRobust {
+				t.Errorf("on_error %q robust %v, want %q %v", s.OnError, s.Robust, tt.want, tt.wantRobust)
+			}
+			var want []string
+			if tt.warning != "" {
+				want = []string{tt.warning}
+			}
+			if !slices.Equal(w, want) {
+				t.Errorf("warnings %q, want %q", w, want)
+			}
+		})
+	}
+}
+
+// TestUnbuilt: asking for a clamp with checks whose clamp the passes do
+// not build warns, naming them; the settings stay as asked (each record
+// says what its access did).
+func TestUnbuilt(t *testing.T) {
+	tests := []struct {
+		onError string
+		robust  bool
+		checks  map[string]bool
+		want    []string
+	}{
+		{"skip", false, nil, nil},
+		{"execute", false, nil, nil},
+		{"clamp", false, nil, []string{"VK_LAYER_GPUAV_DBG_ON_ERROR=clamp: clamping is not built for buffer_oob yet; those failed accesses are skipped"}},
+		{"clamp", false, map[string]bool{gpuav.CheckBufferOOB: false, gpuav.CheckDescriptorIndexOOB: true}, nil},
+		{"clamp", true, map[string]bool{gpuav.CheckBufferOOB: true}, []string{"the robust-only mode (VK_LAYER_GPUAV_DBG_ROBUST): clamping is not built for buffer_oob yet; those failed accesses are skipped"}},
+	}
+	for _, tt := range tests {
+		s := Settings{}
+		s.OnError, s.Robust, s.Checks = tt.onError, tt.robust, tt.checks
+		w := s.unbuilt()
+		if s.OnError != tt.onError || s.Robust != tt.robust || !slices.Equal(w, tt.want) {
+			t.Errorf("%s robust %v %v: on_error %q robust %v warnings %q; want %q", tt.onError, tt.robust, tt.checks, s.OnError, s.Robust, w, tt.want)
+		}
 	}
 }
 
@@ -539,7 +606,7 @@ func checkHello(t *testing.T, r result, wantReserve bool) *wire.Device {
 		filepath.Base(h.App) != "vkapp" || len(h.Args) == 0 || filepath.Base(h.Args[0]) != "vkapp" {
 		t.Errorf("hello: %+v (app pid %d)", h, r.pid)
 	}
-	if h.Settings.ReserveSlot != wantReserve || !h.Settings.SafeMode || !h.Settings.Checks[gpuav.CheckDescriptorIndexOOB] {
+	if h.Settings.ReserveSlot != wantReserve || h.Settings.OnError != "skip" || h.Settings.Robust || !h.Settings.Checks[gpuav.CheckDescriptorIndexOOB] {
 		t.Errorf("hello settings: %+v", h.Settings)
 	}
 	if _, ok := r.msgs[len(r.msgs)-1].(*wire.Bye); !ok {

@@ -538,14 +538,16 @@ func TestAppSettings(t *testing.T) {
 // TestAppSettingsWarnings: a setting of an unknown key or a type the
 // layer does not read is one warning naming it; the others still apply.
 func TestAppSettingsWarnings(t *testing.T) {
-	got, w := ParseAppSettings("check_descriptor_index_oob=0\nreserve_slot=1\nno_such=1\nsafe_mode!type 5 is not a boolean\nsocket=/x\n")
+	got, w := ParseAppSettings("check_descriptor_index_oob=0\nreserve_slot=1\nno_such=1\nrobust!type 5 is not a boolean\nsocket=/x\nsafe_mode=1\n")
 	if got[CheckEnv(gpuav.CheckDescriptorIndexOOB)].value != "0" || got[EnvReserveSlot].value != "1" || len(got) != 2 {
 		t.Errorf("settings %v", got)
 	}
 	want := []string{
 		`VkLayerSettingsCreateInfoEXT: unknown setting "no_such": ignored`,
-		`VkLayerSettingsCreateInfoEXT "safe_mode": type 5 is not a boolean: ignored`,
+		`VkLayerSettingsCreateInfoEXT "robust": type 5 is not a boolean: ignored`,
 		`VkLayerSettingsCreateInfoEXT: unknown setting "socket": ignored`,
+		`VkLayerSettingsCreateInfoEXT: setting "safe_mode" is gone (it never changed anything): ignored; ` +
+			`VK_LAYER_GPUAV_DBG_ON_ERROR=skip|clamp|execute (key on_error) says what a failed access does`,
 	}
 	if !slices.Equal(w, want) {
 		t.Errorf("warnings:\n%q\nwant\n%q", w, want)

@@ -22,8 +22,11 @@ const (
 	// EnvReserveSlot=1 makes the app see maxBoundDescriptorSets - 1, as
 	// VK_VALIDATION_FEATURE_ENABLE_GPU_ASSISTED_RESERVE_BINDING_SLOT_EXT does.
 	EnvReserveSlot = "VK_LAYER_GPUAV_DBG_RESERVE_SLOT"
-	// EnvSafeMode (default 1): a failed check skips the faulty access.
-	EnvSafeMode = "VK_LAYER_GPUAV_DBG_SAFE_MODE"
+	// EnvOnError (default skip): what a failed access does: skip, clamp
+	// or execute (gpuav.OnErrors).
+	EnvOnError = gpuav.EnvOnError
+	// EnvRobust (default 0): robust-only mode: clamp, report nothing.
+	EnvRobust = gpuav.EnvRobust
 	// EnvWarnRobust (default 1): on a device created with
 	// robustBufferAccess(2), buffer_oob and texel_buffer_oob report their
 	// findings as warnings; 0 leaves those devices' buffer and texel buffer
@@ -46,8 +49,8 @@ const (
 )
 
 // Settings are what the layer runs with: the settings its hello reports
-// (every check id of gpuav.AllChecks on or off, the reserve slot, safe
-// mode) and those that only the layer reads.
+// (every check id of gpuav.AllChecks on or off, the reserve slot, what a
+// failed access does, robust-only) and those that only the layer reads.
 type Settings struct {
 	wire.Settings
 	// WarnRobust: buffer_oob runs, as warnings, on robust devices.
@@ -73,7 +76,7 @@ func LoadSettings(getenv func(string) string) (Settings, []string) {
 // from, for warnings.
 func loadSettings(lookup func(env string) (value, origin string)) (Settings, []string) {
 	sock, _ := lookup(EnvSocket)
-	s := Settings{Settings: wire.Settings{Checks: map[string]bool{}, SafeMode: true}, Socket: sock}
+	s := Settings{Settings: wire.Settings{Checks: map[string]bool{}}, Socket: sock}
 	var warnings []string
 	flag := func(name string, def bool) bool {
 		raw, origin := lookup(name)
@@ -94,16 +97,79 @@ func loadSettings(lookup func(env string) (value, origin string)) (Settings, []s
 		s.Checks[id] = flag(CheckEnv(id), slices.Contains(gpuav.DefaultChecks, id))
 	}
 	s.ReserveSlot = flag(EnvReserveSlot, false)
-	s.SafeMode = flag(EnvSafeMode, true)
 	s.WarnRobust = flag(EnvWarnRobust, true)
 	s.SizedElementChecks = flag(EnvSizedElementChecks, true)
-	s.PrintfOff = !flag(EnvPrintf, true)
-	var w string
-	s.PrintfBufferBytes, w = printfBufferBytes(lookup(EnvPrintfBufferBytes))
-	if w != "" {
-		warnings = append(warnings, w)
+	s.Robust = flag(EnvRobust, false)
+	onError, w := onErrorSetting(lookup, s.Robust)
+	s.OnError = string(onError)
+	if old, _ := lookup(envSafeModeGone); old != "" {
+		w = append(w, fmt.Sprintf("%s is gone (it never changed anything): %s", envSafeModeGone, onErrorHint))
 	}
-	return s, warnings
+	s.PrintfOff = !flag(EnvPrintf, true)
+	var pw string
+	if s.PrintfBufferBytes, pw = printfBufferBytes(lookup(EnvPrintfBufferBytes)); pw != "" {
+		w = append(w, pw)
+	}
+	return s, append(warnings, w...)
+}
+
+// unbuilt warns about the enabled checks whose failed accesses the passes
+// do not clamp yet (gpuav.ClampUnbuilt), when the settings ask for a
+// clamp: those accesses are skipped, and each such record says so too.
+func (s *Settings) unbuilt() []string {
+	if !s.Robust && s.OnError != string(gpuav.OnErrorClamp) {
+		return nil
+	}
+	missing := gpuav.ClampUnbuilt(s.Checks)
+	if len(missing) == 0 {
+		return nil
+	}
+	asked := EnvOnError + "=clamp"
+	if s.Robust {
+		asked = "the robust-only mode (" + EnvRobust + ")"
+	}
+	return []string{fmt.Sprintf("%s: clamping is not built for %s yet; those failed accesses are skipped",
+		asked, strings.Join(missing, ", "))}
+}
+
+// The safe-mode setting of earlier versions, a switch without an effect:
+// a user who still sets it is told what replaced it.
+const (
+	envSafeModeGone = "VK_LAYER_GPUAV_DBG_SAFE_MODE"
+	keySafeModeGone = "safe_mode"
+	onErrorHint     = EnvOnError + "=skip|clamp|execute (key on_error) says what a failed access does"
+)
+
+// unknownSetting is the warning for a key the layer does not know.
+func unknownSetting(where, key string) string {
+	if key == keySafeModeGone {
+		return fmt.Sprintf("%s: setting %q is gone (it never changed anything): ignored; %s", where, key, onErrorHint)
+	}
+	return fmt.Sprintf("%s: unknown setting %q: ignored", where, key)
+}
+
+// onErrorSetting reads EnvOnError through lookup: a value it cannot parse
+// keeps the default, with a warning. The robust-only mode always clamps;
+// another value asked for with it is ignored, with a warning.
+func onErrorSetting(lookup func(env string) (value, origin string), robust bool) (gpuav.OnError, []string) {
+	raw, origin := lookup(EnvOnError)
+	v := gpuav.DefaultOnError
+	var warnings []string
+	if strings.TrimSpace(raw) != "" {
+		parsed, err := gpuav.ParseOnError(raw)
+		if err != nil {
+			warnings = append(warnings, fmt.Sprintf("%s: %v; keeping %s", origin, err, v))
+		} else {
+			v = parsed
+		}
+	}
+	if robust && v != gpuav.OnErrorClamp {
+		if strings.TrimSpace(raw) != "" {
+			warnings = append(warnings, fmt.Sprintf("%s=%s is ignored: the robust-only mode (%s) clamps", origin, v, EnvRobust))
+		}
+		v = gpuav.OnErrorClamp
+	}
+	return v, warnings
 }
 
 // Settings file (the Khronos vk_layer_settings.txt format): lines
@@ -122,8 +188,8 @@ var settingsPrefixes = []string{"gpuavdbg_validation.", "gpuavdbg."}
 
 // settingKeys maps a settings-file key to its environment variable.
 func settingKeys() map[string]string {
-	m := map[string]string{"reserve_slot": EnvReserveSlot, "safe_mode": EnvSafeMode, "socket": EnvSocket,
-		"warn_robust": EnvWarnRobust, "sized_element_checks": EnvSizedElementChecks,
+	m := map[string]string{"reserve_slot": EnvReserveSlot, gpuav.SettingOnError: EnvOnError, gpuav.SettingRobust: EnvRobust,
+		"socket": EnvSocket, "warn_robust": EnvWarnRobust, "sized_element_checks": EnvSizedElementChecks,
 		"printf": EnvPrintf, "printf_buffer_bytes": EnvPrintfBufferBytes}
 	for _, id := range gpuav.AllChecks {
 		m[gpuav.CheckSettingKey(id)] = CheckEnv(id)
@@ -165,7 +231,7 @@ func ParseSettingsFile(name string, text []byte) (map[string]fileSetting, []stri
 		case !ok:
 			warnings = append(warnings, fmt.Sprintf("%s: %q has no '=': ignored", where, line))
 		case !known:
-			warnings = append(warnings, fmt.Sprintf("%s: unknown setting %q: ignored", where, key))
+			warnings = append(warnings, unknownSetting(where, key))
 		default:
 			out[env] = fileSetting{strings.TrimSpace(v), where + " " + key}
 		}
@@ -250,7 +316,8 @@ const AppSettingsOrigin = "VkLayerSettingsCreateInfoEXT"
 // ParseAppSettings parses the app's settings for this layer as the C half
 // passes them: one "key=value" line per VkLayerSettingEXT (values already
 // text), or "key!reason" for one the C half could not convert. Keys are
-// the settings file's (check_<id>, reserve_slot, safe_mode, warn_robust);
+// the settings file's (check_<id>, reserve_slot, on_error, robust,
+// warn_robust...);
 // the socket is the launcher's and cannot be set by the app.
 func ParseAppSettings(text string) (map[string]fileSetting, []string) {
 	keys := settingKeys()
@@ -269,7 +336,7 @@ func ParseAppSettings(text string) (map[string]fileSetting, []string) {
 		key := strings.ToLower(strings.TrimSpace(k))
 		env, known := keys[key]
 		if !known {
-			warnings = append(warnings, fmt.Sprintf("%s: unknown setting %q: ignored", AppSettingsOrigin, k))
+			warnings = append(warnings, unknownSetting(AppSettingsOrigin, key))
 			continue
 		}
 		out[env] = fileSetting{strings.TrimSpace(v), AppSettingsOrigin + " " + key}
@@ -295,8 +362,10 @@ const (
 	ccSafe     = 8
 )
 
-// commandChecks returns the command checks that are on, and the safe
-// mode, as bits for the C half.
+// commandChecks returns the command checks that are on, and whether a
+// failed one makes its command harmless (every on_error but execute: a bad
+// command cannot be clamped into a meaningful one, so clamp skips it), as
+// bits for the C half.
 func (s Settings) commandChecks() uint32 {
 	var bits uint32
 	for id, bit := range map[string]uint32{gpuav.CheckIndexBufferOOB: ccIndex, gpuav.CheckVertexFetchOOB: ccVertex,
@@ -305,7 +374,7 @@ func (s Settings) commandChecks() uint32 {
 			bits |= bit
 		}
 	}
-	if s.SafeMode {
+	if gpuav.OnError(s.OnError) != gpuav.OnErrorExecute {
 		bits |= ccSafe
 	}
 	return bits
@@ -336,6 +405,7 @@ func settingsLocked() Settings {
 		processSettings.file, processSettings.warnings = readSettingsFile(os.Getenv, os.ReadFile, os.Stat)
 		processSettings.s, w = ResolveSettings(os.Getenv, processSettings.file, AppSettings{})
 		processSettings.warnings = append(processSettings.warnings, w...)
+		processSettings.warnings = append(processSettings.warnings, processSettings.s.unbuilt()...)
 		processSettings.loaded = true
 	}
 	return processSettings.s
@@ -352,8 +422,8 @@ func instanceSettingsLocked(app AppSettings) (Settings, []string) {
 	s, w := ResolveSettings(os.Getenv, processSettings.file, app)
 	// The file's and the environment's own warnings were given once.
 	var own []string
-	for _, x := range w {
-		if strings.Contains(x, AppSettingsOrigin) {
+	for _, x := range append(w, s.unbuilt()...) {
+		if strings.Contains(x, AppSettingsOrigin) || !slices.Contains(processSettings.warnings, x) {
 			own = append(own, x)
 		}
 	}

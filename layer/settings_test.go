@@ -21,7 +21,8 @@ func formatSettings(s Settings, warnings []string) string {
 	for _, id := range gpuav.AllChecks {
 		fmt.Fprintf(&b, "check %s = %v\n", id, s.Checks[id])
 	}
-	fmt.Fprintf(&b, "reserve_slot = %v\nsafe_mode = %v\nwarn_robust = %v\nsocket = %q\n", s.ReserveSlot, s.SafeMode, s.WarnRobust, s.Socket)
+	fmt.Fprintf(&b, "reserve_slot = %v\non_error = %s\nrobust = %v\nwarn_robust = %v\nsocket = %q\n",
+		s.ReserveSlot, s.OnError, s.Robust, s.WarnRobust, s.Socket)
 	for _, w := range warnings {
 		fmt.Fprintf(&b, "warning: %s\n", w)
 	}

@@ -189,3 +189,19 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// TestWriteBenchFiles writes the benchmarks' session files (1M.gvs,
+// 250k-groups.gvs, 1-group.gvs) into the directory GPUAVDBG_BENCH_FILES
+// names, for bench/measure/open-large.sh to open with the real binary;
+// without it the test is skipped.
+func TestWriteBenchFiles(t *testing.T) {
+	dir := os.Getenv("GPUAVDBG_BENCH_FILES")
+	if dir == "" {
+		t.Skip("GPUAVDBG_BENCH_FILES names no directory")
+	}
+	for _, b := range []*benchShape{bench1M, bench250k, bench1Group} {
+		if err := os.WriteFile(filepath.Join(dir, b.name+FileExt), b.file(), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -29,7 +29,7 @@ func TestCapabilitiesFollowTheAppsDevice(t *testing.T) {
 	}
 	c := NewCollector()
 	c.SetFile(f)
-	settings := wire.Settings{Checks: map[string]bool{"descriptor_index_oob": true, "ray_query": true}, SafeMode: true}
+	settings := wire.Settings{Checks: map[string]bool{"descriptor_index_oob": true, "ray_query": true}, OnError: "skip"}
 	for _, m := range []struct {
 		k   wire.Kind
 		msg any

@@ -26,7 +26,9 @@ const (
 	MaxOutputLines = 100000
 )
 
-// groupKey identifies an error group (DESIGN decision 5).
+// groupKey identifies an error group (DESIGN decision 5) within its
+// command buffer (Collector.groups). Its fields leave no padding, so that
+// the map hashes and compares it as one block of memory.
 type groupKey struct {
 	// check is checkSlot of the record's code: a record's check is its
 	// code's (validate.go refuses others), and a number hashes faster
@@ -34,7 +36,6 @@ type groupKey struct {
 	check       uint32
 	shader      uint32
 	instruction uint32
-	cmdBuf      uint64
 	action      uint32
 }
 
@@ -69,12 +70,37 @@ type groupState struct {
 	// queue and primary are the handles of g.Queue and
 	// g.PrimaryCommandBuffer (0: none).
 	queue, primary uint64
-	// index is the group's place in Session.Groups.
-	index int
 	// epoch is the Errors message that last touched the group; tlAction
 	// and tlGroup are where that message's timeline counts it.
 	epoch             uint64
-	tlAction, tlGroup int
+	tlAction, tlGroup int32
+	// index is the group's place in Session.Groups.
+	index int32
+	// changed says that g changed since copy, the copy the last snapshot
+	// holds (nil: none yet); snapshots share the copies of groups that did
+	// not change (Snapshot).
+	changed bool
+	copy    *ErrorGroup
+}
+
+// groupSlabMax is the most groups (and group states) the collector
+// allocates at once: a large session's groups cost one allocation per
+// slab, not two per group.
+const groupSlabMax = 512
+
+// allocGroup returns a zero group and a zero group state, from slabs that
+// grow with the session (a small session allocates little room ahead).
+// The session keeps the group slabs; the state slabs go with the
+// collector.
+func (c *Collector) allocGroup() (*ErrorGroup, *groupState) {
+	if len(c.groupSlab) == 0 {
+		n := min(max(len(c.order), 8), groupSlabMax)
+		c.groupSlab, c.stateSlab = make([]ErrorGroup, n), make([]groupState, n)
+	}
+	g, st := &c.groupSlab[0], &c.stateSlab[0]
+	c.groupSlab, c.stateSlab = c.groupSlab[1:], c.stateSlab[1:]
+	st.g = g
+	return g, st
 }
 
 // Collector builds a Session from wire messages, in arrival order, and
@@ -100,8 +126,15 @@ type Collector struct {
 	extraDirs []string
 	// newMap builds a shader's source map; tests replace it.
 	newMap func(words []uint32) sourceMapper
-	groups map[groupKey]*groupState
+	// groups finds a group by its command buffer, then the rest of its
+	// key: an Errors message is one command buffer's, so the look-ups of
+	// its records stay in one small map.
+	groups map[uint64]map[groupKey]*groupState
 	order  []*groupState
+	// groupSlab and stateSlab are the room for the next groups
+	// (allocGroup).
+	groupSlab []ErrorGroup
+	stateSlab []groupState
 	// epoch counts Errors messages (groupState.epoch).
 	epoch     uint64
 	names     map[uint64]string
@@ -145,7 +178,7 @@ func NewCollector() *Collector {
 		},
 		maps:      map[uint32]sourceMapper{},
 		newMap:    func(words []uint32) sourceMapper { return sourcemap.New(words) },
-		groups:    map[groupKey]*groupState{},
+		groups:    map[uint64]map[groupKey]*groupState{},
 		names:     map[uint64]string{},
 		pipelines: map[uint64]*wire.Pipeline{},
 		causes:    map[string]*causeNotice{},
@@ -412,9 +445,12 @@ func (c *Collector) unused(msg any) {
 	})
 }
 
-// settingsFrom copies wire settings, so the session owns its map.
+// settingsFrom copies wire settings, so the session owns its map; a
+// session recorded before on_error existed reads skip, its only behaviour
+// then.
 func settingsFrom(w wire.Settings) Settings {
 	w.Checks = maps.Clone(w.Checks)
+	w.OnError = string(gpuav.OnErrorOrDefault(gpuav.OnError(w.OnError)))
 	return w
 }
 
@@ -448,6 +484,7 @@ func (c *Collector) setName(h uint64, name string) {
 	c.renameModel(h, name)
 	c.renamePrintf(h, name)
 	for _, st := range c.order {
+		st.changed = st.changed || h == st.cmdBuf || h == st.pipeline || h == st.module || h == st.queue || h == st.primary
 		if st.cmdBuf == h {
 			st.g.CommandBuffer.Name = name
 		}
@@ -483,14 +520,18 @@ func (c *Collector) addErrors(e *wire.Errors) {
 	c.noteCoalesced(e)
 	c.epoch++
 	tl := newTimelineBuilder(c, e)
+	groups := c.groups[e.CommandBuffer]
+	if groups == nil {
+		groups = map[groupKey]*groupState{}
+		c.groups[e.CommandBuffer] = groups
+	}
 	for i := range e.Records {
 		r := &e.Records[i]
 		check := r.Check
 		if check == "" {
 			check = gpuav.CheckCode(r.Code).CheckID()
 		}
-		key := groupKey{check: checkSlot(r.Code), shader: r.ShaderID, instruction: r.Instruction, cmdBuf: e.CommandBuffer,
-			action: r.ActionIndex}
+		key := groupKey{check: checkSlot(r.Code), shader: r.ShaderID, instruction: r.Instruction, action: r.ActionIndex}
 		count := r.Count
 		if count <= 0 {
 			count = 1
@@ -498,18 +539,19 @@ func (c *Collector) addErrors(e *wire.Errors) {
 		// Coordinates are a small value: building them costs no
 		// allocation, comparing them a few words.
 		coords := stageCoords(r.Stage, r.StageWords)
-		st, ok := c.groups[key]
+		st, ok := groups[key]
 		if !ok {
 			st = c.newGroup(e, r, check, coords)
-			c.groups[key] = st
+			groups[key] = st
 			c.order = append(c.order, st)
 			s.Groups = append(s.Groups, st.g)
 		}
 		g := st.g
+		st.changed = true
 		g.Count += count
 		g.LastSubmit = max(g.LastSubmit, e.Submit)
 		g.LastCoords = coords
-		if len(g.Samples) < MaxSamples && !slices.ContainsFunc(g.Samples, coords.Equal) {
+		if len(g.Samples) < MaxSamples && !hasCoords(g.Samples, coords) {
 			g.Samples = append(g.Samples, coords)
 		}
 		first := st.epoch != c.epoch
@@ -519,12 +561,26 @@ func (c *Collector) addErrors(e *wire.Errors) {
 	tl.finish()
 }
 
+// hasCoords reports whether list holds c.
+func hasCoords(list []Coords, c Coords) bool {
+	if c.n == wideN {
+		return slices.ContainsFunc(list, c.Equal)
+	}
+	for _, o := range list {
+		if o == c { // one of them inline: Equal is ==
+			return true
+		}
+	}
+	return false
+}
+
 // newGroup starts a group from its first record.
 func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, coords Coords) *groupState {
 	var params [gpuav.RecordParams]uint32
 	copy(params[:], r.Params)
 	d := gpuav.Describe(gpuav.CheckCode(r.Code), params)
-	g := &ErrorGroup{
+	g, st := c.allocGroup()
+	*g = ErrorGroup{
 		Check:         check,
 		VUID:          c.intern.str(d.VUID(r.Action)),
 		Stage:         gpuav.StageName(r.Stage),
@@ -551,12 +607,15 @@ func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, coord
 	g.IndexBuffer = indexBufferOf(d.IndexBuffer)
 	g.Vertex = vertexFetchOf(d.Vertex)
 	g.Indirect = indirectOf(d.Indirect)
+	if r.ShaderID != 0 {
+		g.Outcome = outcomeOf(c.s.Settings, gpuav.CheckCode(r.Code), params)
+	}
 	g.Level = LevelError
 	if d.Warning {
 		g.Level = LevelWarning
 	}
 	g.Samples = []Coords{coords}
-	st := &groupState{g: g, cmdBuf: e.CommandBuffer, pipeline: r.Pipeline, index: len(c.s.Groups)}
+	st.cmdBuf, st.pipeline, st.index = e.CommandBuffer, r.Pipeline, int32(len(c.s.Groups))
 	// The queue and the primary are the first submit's: they are not part
 	// of the group key (docs/decisions/queue-and-primary-not-in-group-key.md).
 	if e.Queue != 0 {
@@ -653,11 +712,22 @@ func (c *Collector) lookup(sh *Shader, instruction int) (loc sourcemap.Location,
 // Snapshot returns a copy of the session that the caller may read while
 // messages keep arriving. Groups, notices, the shader and source maps are
 // copied; the values they share with the collector (coordinates, SPIR-V,
-// source lines, output lines) are never modified once added.
+// source lines, output lines) are never modified once added. A group that
+// did not change since the last snapshot is that snapshot's copy: copies
+// are never modified either, so snapshots share them, and a snapshot of
+// a large session copies only the groups that new records reached.
 func (c *Collector) Snapshot() *Session {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.s.clone()
+	out := c.s.cloneWithout()
+	out.Groups = make([]*ErrorGroup, len(c.order))
+	for i, st := range c.order {
+		if st.changed || st.copy == nil {
+			st.copy, st.changed = copyGroup(st.g), false
+		}
+		out.Groups[i] = st.copy
+	}
+	return out
 }
 
 // finish returns the session of a replay without copying it: the
@@ -671,15 +741,19 @@ func (c *Collector) finish() *Session {
 	return s
 }
 
-// clone copies a session deep enough for one writer and many readers.
-func (s *Session) clone() *Session {
+// copyGroup copies a group for a snapshot: its samples clipped, so that
+// the collector's appends never reach the copy.
+func copyGroup(g *ErrorGroup) *ErrorGroup {
+	cp := *g
+	cp.Samples = slices.Clip(g.Samples)
+	return &cp
+}
+
+// cloneWithout copies a session, but for its groups, deep enough for one
+// writer and many readers.
+func (s *Session) cloneWithout() *Session {
 	out := *s
-	out.Groups = make([]*ErrorGroup, len(s.Groups))
-	for i, g := range s.Groups {
-		cp := *g
-		cp.Samples = slices.Clip(g.Samples)
-		out.Groups[i] = &cp
-	}
+	out.Groups = nil
 	out.Printf = clonePrintf(s.Printf)
 	out.Notices = slices.Clone(s.Notices)
 	out.Unchecked = slices.Clone(s.Unchecked)

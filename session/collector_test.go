@@ -93,7 +93,7 @@ func preamble() []struct {
 		{wire.KindAppStarted, &wire.AppStarted{Path: "/bin/demo", Args: []string{"--frames", "1"}, PID: 4242, Time: t0,
 			Settings: wire.Settings{Checks: map[string]bool{"descriptor_index_oob": true}}}},
 		{wire.KindHello, &wire.Hello{Protocol: wire.ProtocolVersion, RecordFormat: gpuav.RecordFormatVersion, LayerVersion: "0.1.0", App: "/bin/demo", PID: 4242,
-			Settings: wire.Settings{Checks: map[string]bool{"descriptor_index_oob": true, "bda_oob": false}, SafeMode: true}}},
+			Settings: wire.Settings{Checks: map[string]bool{"descriptor_index_oob": true, "bda_oob": false}, OnError: "skip"}}},
 		{wire.KindDevice, &wire.Device{Handle: 0x10, Name: "llvmpipe (LLVM 19.1.7, 256 bits)", APIVersion: "1.4.305",
 			MaxBoundDescriptorSets: 8, DescriptorSlot: 7, Instrumenting: true}},
 		{wire.KindShader, &wire.Shader{ID: 1, Module: 0xabc, SPIRV: spirvBytes(0x07230203, 0x00010300, 0, 10, 0), Instrumented: true}},
@@ -145,6 +145,7 @@ func TestCollectorGroupsRecords(t *testing.T) {
 		Samples:       []Coords{gid(0), gid(1), gid(2), gid(3)},
 		LastCoords:    gid(3),
 		Descriptor:    &Descriptor{Set: 0, Binding: 0, Index: 3, ArrayLength: 2},
+		Outcome:       &Outcome{Access: "skipped"},
 		CommandBuffer: Handle{Handle: "0x55", Name: "compute-cmd"},
 		Submit:        1,
 		LastSubmit:    1,
@@ -174,7 +175,7 @@ func TestCollectorGroupsRecords(t *testing.T) {
 	if s.App.Path != "/bin/demo" || !s.App.LayerLoaded || s.App.PID != 4242 || s.App.State != AppRunning {
 		t.Fatalf("app %+v", s.App)
 	}
-	if !reflect.DeepEqual(s.Settings, Settings{Checks: map[string]bool{"descriptor_index_oob": true, "bda_oob": false}, SafeMode: true}) {
+	if !reflect.DeepEqual(s.Settings, Settings{Checks: map[string]bool{"descriptor_index_oob": true, "bda_oob": false}, OnError: "skip"}) {
 		t.Fatalf("settings %+v", s.Settings)
 	}
 	if s.Device != (Device{Name: "llvmpipe (LLVM 19.1.7, 256 bits)", APIVersion: "1.4.305", DescriptorSlot: 7, MaxBoundSets: 8}) {
@@ -362,6 +363,48 @@ func TestCollectorRejectsBadFrames(t *testing.T) {
 	s := c.Snapshot()
 	if changes != 1 || len(s.Notices) != 1 || s.Notices[0].Level != "info" {
 		t.Fatalf("changes %d notices %+v", changes, s.Notices)
+	}
+}
+
+// A snapshot copies only the groups that changed since the last one
+// (records, a debug name) and shares the others' copies; no snapshot
+// changes after it is taken.
+func TestSnapshotCopiesChangedGroups(t *testing.T) {
+	c := newTestCollector()
+	feedPreamble(t, c)
+	for cb := range uint64(3) {
+		record(t, c, wire.KindErrors, &wire.Errors{Submit: 1, CommandBuffer: 0x100 + cb, Records: []wire.Record{computeRecord(0)}})
+	}
+	s1 := c.Snapshot()
+	record(t, c, wire.KindErrors, &wire.Errors{Submit: 2, CommandBuffer: 0x101, Records: []wire.Record{computeRecord(5)}})
+	record(t, c, wire.KindName, &wire.Name{Handle: 0x102, ObjectType: "command_buffer", Name: "late"})
+	s2 := c.Snapshot()
+	s3 := c.Snapshot()
+	tests := []struct {
+		i      int
+		shared bool // s2 holds s1's copy
+		count  int
+		name   string
+	}{
+		{0, true, 1, ""},
+		{1, false, 2, ""},     // a record
+		{2, false, 1, "late"}, // a debug name
+	}
+	for _, tt := range tests {
+		g1, g2 := s1.Groups[tt.i], s2.Groups[tt.i]
+		if (g1 == g2) != tt.shared || g2.Count != tt.count || g2.CommandBuffer.Name != tt.name {
+			t.Errorf("group %d: shared %v, count %d, name %q; want %v, %d, %q", tt.i, g1 == g2, g2.Count, g2.CommandBuffer.Name,
+				tt.shared, tt.count, tt.name)
+		}
+		if g1.Count != 1 || len(g1.Samples) != 1 || g1.CommandBuffer.Name != "" {
+			t.Errorf("snapshot 1's group %d changed: count %d, %d samples, name %q", tt.i, g1.Count, len(g1.Samples), g1.CommandBuffer.Name)
+		}
+		if s3.Groups[tt.i] != g2 {
+			t.Errorf("group %d copied again with no change", tt.i)
+		}
+	}
+	if got := len(s2.Groups[1].Samples); got != 2 {
+		t.Errorf("group 1 has %d samples, want 2", got)
 	}
 }
 

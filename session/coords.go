@@ -2,10 +2,13 @@ package session
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 )
@@ -20,18 +23,78 @@ const (
 // Coords are the stage coordinates of one invocation: a few named values,
 // "global_invocation_id" (0,0,0), or "vertex_index" 3 and "instance_index"
 // 0 (each stage's keys are in the JSON contract, docs/REPORT.md). A Coords
-// is a small value that holds them inline, keys in print order, because a
-// session of a million records keeps millions of them; its JSON form is
-// the object {"key":[values]}. The zero Coords has no keys.
+// is a small value without pointers that holds them inline, keys in print
+// order, because a session of a million records keeps millions of them;
+// its JSON form is the object {"key":[values]}. The zero Coords has no
+// keys.
+//
+// Each value a stage gives is a 32-bit word, an integer or a float32, and
+// is kept as that word; coordinates that do not fit (other keys, more
+// values, numbers that are neither, from a JSON report written by another
+// tool) are kept in a table of the package (wideCoords), one entry per
+// distinct set, and the Coords holds its index.
 type Coords struct {
+	// n is the number of keys, or wideN: vals[0] indexes wideCoords.
 	n    uint8
 	lens [maxCoordKeys]uint8
 	// keys index coordKeyOrder.
 	keys [maxCoordKeys]uint8
-	vals [maxCoordValues]float64
-	// wide holds coordinates that do not fit inline (other keys or more
-	// values, from a JSON report written by another tool); nil otherwise.
-	wide map[string][]float64
+	// floats has bit i set when vals[i] holds float32 bits; clear, it
+	// holds an unsigned integer.
+	floats uint8
+	vals   [maxCoordValues]uint32
+}
+
+// wideN marks the Coords whose values are in wideCoords.
+const wideN = 0xff
+
+// wideCoords holds the coordinates that do not fit in a Coords, once per
+// distinct set: a list that only grows (by what JSON reports of other
+// tools carry), and an index from their JSON form to their place.
+var wideCoords struct {
+	sync.Mutex
+	list  []map[string][]float64
+	index map[string]uint32
+}
+
+// wideOf makes coordinates that live in wideCoords (m is not kept).
+func wideOf(m map[string][]float64) Coords {
+	var b strings.Builder // the keys sorted, the numbers as they round-trip
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		fmt.Fprintf(&b, "%q", k)
+		for _, v := range m[k] {
+			b.WriteString(" " + strconv.FormatFloat(v, 'g', -1, 64))
+		}
+		b.WriteByte(';')
+	}
+	key := b.String()
+	w := &wideCoords
+	w.Lock()
+	defer w.Unlock()
+	i, ok := w.index[key]
+	if !ok {
+		if w.index == nil {
+			w.index = map[string]uint32{}
+		}
+		i = uint32(len(w.list))
+		w.list = append(w.list, maps.Clone(m))
+		for k, v := range m {
+			w.list[i][k] = slices.Clone(v)
+		}
+		w.index[key] = i
+	}
+	return Coords{n: wideN, vals: [maxCoordValues]uint32{i}}
+}
+
+// wide returns the map of coordinates kept in wideCoords (not to be
+// changed), or nil for inline ones.
+func (c Coords) wide() map[string][]float64 {
+	if c.n != wideN {
+		return nil
+	}
+	wideCoords.Lock()
+	defer wideCoords.Unlock()
+	return wideCoords.list[c.vals[0]]
 }
 
 // coordKeyOrder is every key a stage gives, in the order coordinate keys
@@ -59,7 +122,9 @@ func compareKeys(a, b string) int {
 func CoordsOf(m map[string][]float64) Coords {
 	var c Coords
 	for k, v := range m {
-		c.add(k, v)
+		if !c.add(k, v) {
+			return wideOf(m)
+		}
 	}
 	return c
 }
@@ -68,37 +133,70 @@ func CoordsOf(m map[string][]float64) Coords {
 // execution model) from its stage words.
 func stageCoords(stage uint32, words [3]uint32) Coords {
 	var c Coords
-	gpuav.EachStageCoord(stage, words, func(key string, n int, v [3]float64) { c.add(key, v[:n]) })
+	fits := true
+	gpuav.EachStageCoord(stage, words, func(key string, n int, v [3]float64) { fits = fits && c.add(key, v[:n]) })
+	if !fits { // a float that is NaN
+		return wideOf(gpuav.StageCoords(stage, words))
+	}
 	return c
 }
 
-// add adds a key and its values: inline, in print order, while every key
-// is one a stage gives and they fit; otherwise all go to wide.
-func (c *Coords) add(k string, v []float64) {
+// word is how a Coords keeps value v: an unsigned integer, or else the
+// bits of a float32 (isFloat); ok is false for a number that is neither.
+func word(v float64) (w uint32, isFloat, ok bool) {
+	if v >= 0 && v <= math.MaxUint32 && v == math.Trunc(v) && !math.Signbit(v) {
+		return uint32(v), false, true
+	}
+	if f := float32(v); float64(f) == v {
+		return math.Float32bits(f), true, true
+	}
+	return 0, false, false
+}
+
+// value is the value vals[i] holds.
+func (c *Coords) value(i int) float64 {
+	if c.floats&(1<<i) != 0 {
+		return float64(math.Float32frombits(c.vals[i]))
+	}
+	return float64(c.vals[i])
+}
+
+// add adds a key and its values inline, in print order; it reports false,
+// changing nothing, when they do not fit (a key no stage gives, too many
+// keys or values, a value that is not a 32-bit word).
+func (c *Coords) add(k string, v []float64) bool {
 	rank := slices.Index(coordKeyOrder, k)
 	used := c.valueCount()
-	if c.wide == nil && rank >= 0 && int(c.n) < maxCoordKeys && used+len(v) <= maxCoordValues {
-		p, off := 0, 0
-		for p < int(c.n) && int(c.keys[p]) < rank {
-			off += int(c.lens[p])
-			p++
-		}
-		copy(c.keys[p+1:], c.keys[p:c.n])
-		copy(c.lens[p+1:], c.lens[p:c.n])
-		copy(c.vals[off+len(v):], c.vals[off:used])
-		c.keys[p], c.lens[p] = uint8(rank), uint8(len(v))
-		copy(c.vals[off:], v)
-		c.n++
-		return
+	if c.n == wideN || rank < 0 || int(c.n) >= maxCoordKeys || used+len(v) > maxCoordValues {
+		return false
 	}
-	if c.wide == nil {
-		w := make(map[string][]float64, c.n+1)
-		for _, key := range c.Keys() {
-			w[key] = c.Get(key)
+	var words [maxCoordValues]uint32
+	var floats uint8
+	for i, x := range v {
+		w, isFloat, ok := word(x)
+		if !ok {
+			return false
 		}
-		*c = Coords{wide: w}
+		words[i] = w
+		if isFloat {
+			floats |= 1 << i
+		}
 	}
-	c.wide[k] = slices.Clone(v)
+	p, off := 0, 0
+	for p < int(c.n) && int(c.keys[p]) < rank {
+		off += int(c.lens[p])
+		p++
+	}
+	copy(c.keys[p+1:], c.keys[p:c.n])
+	copy(c.lens[p+1:], c.lens[p:c.n])
+	copy(c.vals[off+len(v):], c.vals[off:used])
+	below := c.floats & (1<<off - 1)
+	c.floats = below | floats<<off | (c.floats&^(1<<off-1))<<len(v)
+	c.floats &= 1<<maxCoordValues - 1
+	c.keys[p], c.lens[p] = uint8(rank), uint8(len(v))
+	copy(c.vals[off:], words[:len(v)])
+	c.n++
+	return true
 }
 
 // valueCount is the number of values held inline.
@@ -111,20 +209,20 @@ func (c *Coords) valueCount() int {
 }
 
 // IsZero reports whether c has no keys.
-func (c Coords) IsZero() bool { return c.n == 0 && len(c.wide) == 0 }
+func (c Coords) IsZero() bool { return c.n == 0 }
 
 // Len is the number of keys.
 func (c Coords) Len() int {
-	if c.wide != nil {
-		return len(c.wide)
+	if w := c.wide(); w != nil {
+		return len(w)
 	}
 	return int(c.n)
 }
 
 // Keys returns the keys in print order.
 func (c Coords) Keys() []string {
-	if c.wide != nil {
-		return slices.SortedFunc(maps.Keys(c.wide), compareKeys)
+	if w := c.wide(); w != nil {
+		return slices.SortedFunc(maps.Keys(w), compareKeys)
 	}
 	keys := make([]string, c.n)
 	for i := range keys {
@@ -135,18 +233,37 @@ func (c Coords) Keys() []string {
 
 // Get returns the values of key k (nil when c has no such key).
 func (c Coords) Get(k string) []float64 {
-	if c.wide != nil {
-		return slices.Clone(c.wide[k])
+	if w := c.wide(); w != nil {
+		return slices.Clone(w[k])
+	}
+	v, n, ok := coordValues(c, k)
+	if !ok {
+		return nil
+	}
+	return slices.Clone(v[:n])
+}
+
+// coordValues reads key k's values without allocating (Get copies them);
+// ok is false when c has no such key. For coordinates in wideCoords, n
+// may be more than the values returned.
+func coordValues(c Coords, k string) (v [maxCoordValues]float64, n int, ok bool) {
+	if w := c.wide(); w != nil {
+		vals, found := w[k]
+		n = copy(v[:], vals)
+		return v, max(n, len(vals)), found
 	}
 	off := 0
 	for i := range int(c.n) {
-		n := int(c.lens[i])
+		l := int(c.lens[i])
 		if coordKeyOrder[c.keys[i]] == k {
-			return slices.Clone(c.vals[off : off+n])
+			for j := range l {
+				v[j] = c.value(off + j)
+			}
+			return v, l, true
 		}
-		off += n
+		off += l
 	}
-	return nil
+	return v, 0, false
 }
 
 // Map returns the coordinates as a map of key to values (nil for none).
@@ -163,11 +280,10 @@ func (c Coords) Map() map[string][]float64 {
 
 // Equal reports whether two coordinates have the same keys and values.
 func (c Coords) Equal(o Coords) bool {
-	if c.wide == nil && o.wide == nil {
-		return c.n == o.n && c.lens == o.lens && c.keys == o.keys && c.vals == o.vals
+	if c.n != wideN && o.n != wideN {
+		return c == o
 	}
-	a, b := c.Map(), o.Map()
-	return maps.EqualFunc(a, b, slices.Equal)
+	return maps.EqualFunc(c.Map(), o.Map(), slices.Equal)
 }
 
 // MarshalJSON writes {"key":[values]}, keys sorted, as a map would be.
@@ -183,44 +299,72 @@ func (c *Coords) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// formatNumbers prints coordinate values: integers without a fraction,
-// others as short as they round-trip.
-func formatNumbers(v []float64) string {
-	parts := make([]string, len(v))
+// appendNumbers appends coordinate values, several in parentheses:
+// integers without a fraction, others as short as they round-trip.
+func appendNumbers(b []byte, v []float64) []byte {
+	if len(v) != 1 {
+		b = append(b, '(')
+	}
 	for i, x := range v {
-		parts[i] = strconv.FormatFloat(x, 'g', -1, 64)
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if x >= 0 && x < 1e6 && x == math.Trunc(x) && !math.Signbit(x) {
+			b = strconv.AppendUint(b, uint64(x), 10) // as 'g' prints it, faster
+			continue
+		}
+		b = strconv.AppendFloat(b, x, 'g', -1, 64)
 	}
-	if len(v) == 1 {
-		return parts[0]
+	if len(v) != 1 {
+		b = append(b, ')')
 	}
-	return "(" + strings.Join(parts, ",") + ")"
+	return b
+}
+
+// appendKeys appends "key values" for each key, separated by ", "
+// (without names, the values only).
+func (c Coords) appendKeys(b []byte, names bool) []byte {
+	one := func(i int, k string, v []float64) {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		if names {
+			b = append(append(b, k...), ' ')
+		}
+		b = appendNumbers(b, v)
+	}
+	if w := c.wide(); w != nil {
+		for i, k := range slices.SortedFunc(maps.Keys(w), compareKeys) {
+			one(i, k, w[k])
+		}
+		return b
+	}
+	var v [maxCoordValues]float64
+	for j := range c.valueCount() {
+		v[j] = c.value(j)
+	}
+	off := 0
+	for i := range int(c.n) {
+		l := int(c.lens[i])
+		one(i, coordKeyOrder[c.keys[i]], v[off:off+l])
+		off += l
+	}
+	return b
 }
 
 // String prints coordinates as "global_invocation_id (0,0,0)" or
 // "vertex_index 3, instance_index 0".
-func (c Coords) String() string {
-	var b strings.Builder
-	for i, k := range c.Keys() {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(k)
-		b.WriteByte(' ')
-		b.WriteString(formatNumbers(c.Get(k)))
-	}
-	return b.String()
-}
+func (c Coords) String() string { return string(c.appendKeys(make([]byte, 0, 48), true)) }
 
 // Values prints only the numbers: "(0,0,0)" for one key, and
 // "(vertex_index 3, instance_index 0)" for several.
 func (c Coords) Values() string {
-	ks := c.Keys()
-	if len(ks) == 1 {
-		v := formatNumbers(c.Get(ks[0]))
-		if !strings.HasPrefix(v, "(") {
-			v = "(" + v + ")"
-		}
-		return v
+	if c.Len() != 1 {
+		return "(" + c.String() + ")"
 	}
-	return "(" + c.String() + ")"
+	v := c.appendKeys(make([]byte, 0, 32), false) // "3" or "(0,0,0)"
+	if v[0] == '(' {
+		return string(v)
+	}
+	return "(" + string(v) + ")"
 }

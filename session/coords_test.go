@@ -2,6 +2,7 @@ package session
 
 import (
 	"encoding/json"
+	"math"
 	"reflect"
 	"testing"
 
@@ -57,5 +58,56 @@ func TestCoords(t *testing.T) {
 	var zero Coords
 	if b, _ := json.Marshal(zero); !zero.IsZero() || zero.Len() != 0 || string(b) != "null" || !CoordsOf(nil).IsZero() {
 		t.Errorf("zero coordinates: %s", b)
+	}
+}
+
+// Every number keeps its exact value: integers and float32 values inline,
+// others (and other keys) in the wide table; equal sets are equal and
+// share one entry of the table.
+func TestCoordsValuesExact(t *testing.T) {
+	for _, c := range []struct {
+		m      map[string][]float64
+		inline bool
+	}{
+		{map[string][]float64{"global_invocation_id": {0, 4294967295, 7}}, true},
+		{map[string][]float64{"frag_coord": {0.5, -1}}, true},
+		{map[string][]float64{"frag_coord": {math.Copysign(0, -1), float64(float32(3e38))}}, true},
+		{map[string][]float64{"primitive_id": {4}, "tess_coord": {0.25, 1e-3}}, false}, // 0.001 is no float32
+		{map[string][]float64{"global_invocation_id": {4294967297, 0, 0}}, false},      // past uint32, no float32
+		{map[string][]float64{"vertex_index": {1}, "instance_index": {2}, "primitive_id": {3}}, false},
+		{map[string][]float64{"x": {1}}, false},
+	} {
+		got := CoordsOf(c.m)
+		if (got.n != wideN) != c.inline {
+			t.Errorf("%v: inline %v, want %v", c.m, got.n != wideN, c.inline)
+		}
+		back := got.Map()
+		for k, v := range c.m {
+			for i := range v {
+				if math.Float64bits(back[k][i]) != math.Float64bits(v[i]) {
+					t.Errorf("%v: %s[%d] reads back %v", c.m, k, i, back[k][i])
+				}
+			}
+		}
+		if again := CoordsOf(c.m); again != got || !again.Equal(got) {
+			t.Errorf("%v: %#v made again is %#v", c.m, got, again)
+		}
+	}
+	for _, c := range []struct {
+		m            map[string][]float64
+		text, values string
+	}{ // numbers as strconv's 'g' writes them: 1e6 and past in e-notation
+		{map[string][]float64{"global_invocation_id": {999999, 1e6, 4294967295}}, "global_invocation_id (999999,1e+06,4.294967295e+09)",
+			"(999999,1e+06,4.294967295e+09)"},
+		{map[string][]float64{"vertex_index": {7}}, "vertex_index 7", "(7)"},
+		{map[string][]float64{"frag_coord": {math.Copysign(0, -1), 0.5}, "x": {}}, "frag_coord (-0,0.5), x ()", "(frag_coord (-0,0.5), x ())"},
+		{map[string][]float64{"y": {1, 2}}, "y (1,2)", "(1,2)"},
+	} {
+		if got := CoordsOf(c.m); got.String() != c.text || got.Values() != c.values {
+			t.Errorf("%v: %q, %q; want %q, %q", c.m, got.String(), got.Values(), c.text, c.values)
+		}
+	}
+	if nan := stageCoords(gpuav.ModelFragment, [3]uint32{0x7fc00000, 0x3f800000}); nan.Len() != 1 || !math.IsNaN(nan.Get("frag_coord")[0]) {
+		t.Errorf("a NaN frag_coord reads %v", nan.Map())
 	}
 }

@@ -466,7 +466,8 @@ func TestOpenFindsEveryChangedByte(t *testing.T) {
 // TestOpenOlderFile opens a session file written before the wire and
 // session types were merged (testdata/before-one-type.gvs: a capabilities
 // frame whose devices say "name", unchecked shaders and pipelines, dropped
-// records) and compares its report with the golden file.
+// records, settings with safe_mode and no on_error, which read on_error
+// skip) and compares its report with the golden file.
 func TestOpenOlderFile(t *testing.T) {
 	s, err := Open(filepath.Join("testdata", "before-one-type.gvs"))
 	if err != nil {

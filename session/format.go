@@ -82,6 +82,9 @@ func (g *ErrorGroup) Message() string {
 	if !strings.HasSuffix(b.String(), ".") {
 		b.WriteByte('.')
 	}
+	if o := g.Outcome.Sentence(g.Check); o != "" {
+		fmt.Fprintf(&b, " %s", o)
+	}
 	if g.VUID != "" {
 		fmt.Fprintf(&b, " %s.", g.VUID)
 	}

@@ -136,10 +136,13 @@ type ErrorGroup struct {
 	// IndexBuffer, Vertex and Indirect hold the values of the command
 	// checks (index_buffer_oob, vertex_fetch_oob, indirect_command), whose
 	// groups have no shader (Shader.ID 0) and no source.
-	IndexBuffer   *IndexBuffer `json:"index_buffer,omitempty"`
-	Vertex        *VertexFetch `json:"vertex,omitempty"`
-	Indirect      *Indirect    `json:"indirect,omitempty"`
-	CommandBuffer Handle       `json:"command_buffer"`
+	IndexBuffer *IndexBuffer `json:"index_buffer,omitempty"`
+	Vertex      *VertexFetch `json:"vertex,omitempty"`
+	Indirect    *Indirect    `json:"indirect,omitempty"`
+	// Outcome is what the failed access did (a shader's check; nil for
+	// the layer's own checks and in reports from before it was recorded).
+	Outcome       *Outcome `json:"outcome,omitempty"`
+	CommandBuffer Handle   `json:"command_buffer"`
 	// Queue is the queue of the group's first submit (omitted in sessions
 	// from before the layer sent it).
 	Queue Handle `json:"queue,omitzero"`

@@ -17,7 +17,7 @@ type msg struct {
 
 // started and hello are the first messages of a run with the checks on.
 func runStart(checks map[string]bool) []msg {
-	set := wire.Settings{Checks: checks, SafeMode: true}
+	set := wire.Settings{Checks: checks, OnError: "skip"}
 	return []msg{
 		{wire.KindAppStarted, &wire.AppStarted{Path: "/bin/app", PID: 7, Time: t0, Settings: set}},
 		{wire.KindHello, &wire.Hello{Protocol: wire.ProtocolVersion, RecordFormat: gpuav.RecordFormatVersion, PID: 7, Settings: set}},
@@ -107,6 +107,11 @@ func TestNoticesPerCause(t *testing.T) {
 			[]string{"warning: indirect_command: commands not checked", "warning: a warning",
 				"warning: indirect_command: commands not checked"},
 			[]Unchecked{{UncheckedCommand, "indirect_command: commands not checked", 2}}},
+		{"robust-only mode", [][]msg{{{wire.KindHello, &wire.Hello{Protocol: wire.ProtocolVersion, RecordFormat: 1, PID: 7,
+			Settings: wire.Settings{Checks: on, OnError: "clamp", Robust: true}}}}, {exited(0, AppExited)}}, nil,
+			[]Unchecked{{UncheckedRobust, "robust-only mode: failed accesses were clamped into range and not reported", 0}}},
+		{"clamp reports", [][]msg{{{wire.KindHello, &wire.Hello{Protocol: wire.ProtocolVersion, RecordFormat: 1, PID: 7,
+			Settings: wire.Settings{Checks: on, OnError: "clamp"}}}}, {exited(0, AppExited)}}, nil, nil},
 		{"stopped by the user", [][]msg{runStart(on), {exited(130, AppStopped)}}, nil,
 			[]Unchecked{{UncheckedStopped, "you stopped the app before it finished", 0}}},
 	} {

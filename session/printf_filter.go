@@ -116,29 +116,6 @@ func (f PrintfFilter) Match(c Coords) bool {
 	return true
 }
 
-// coordValues reads key k's values without allocating (Coords.Get
-// copies them); ok is false when c has no such key.
-func coordValues(c Coords, k string) (v [maxCoordValues]float64, n int, ok bool) {
-	if c.wide != nil {
-		w, found := c.wide[k]
-		n = copy(v[:], w)
-		if len(w) > n {
-			n = len(w) // more values than any term has: no match
-		}
-		return v, n, found
-	}
-	off := 0
-	for i := range int(c.n) {
-		l := int(c.lens[i])
-		if coordKeyOrder[c.keys[i]] == k {
-			copy(v[:], c.vals[off:off+l])
-			return v, l, true
-		}
-		off += l
-	}
-	return v, 0, false
-}
-
 // LinesAt are the group's kept lines the filter keeps.
 func (g *PrintfGroup) LinesAt(f PrintfFilter) []PrintfLine {
 	if f.IsZero() {

@@ -67,13 +67,13 @@ func (b *timelineBuilder) add(r *wire.Record, st *groupState, count int, first b
 		a := &b.node.Actions[ai]
 		gi := -1
 		if b.merged {
-			gi = slices.IndexFunc(a.Groups, func(g GroupCount) bool { return g.Group == st.index })
+			gi = slices.IndexFunc(a.Groups, func(g GroupCount) bool { return g.Group == int(st.index) })
 		}
 		if gi < 0 {
 			gi = len(a.Groups)
-			a.Groups = append(a.Groups, GroupCount{Group: st.index})
+			a.Groups = append(a.Groups, GroupCount{Group: int(st.index)})
 		}
-		st.tlAction, st.tlGroup = ai, gi
+		st.tlAction, st.tlGroup = int32(ai), int32(gi)
 	}
 	b.node.Actions[st.tlAction].Groups[st.tlGroup].Count += count
 }

@@ -11,6 +11,9 @@ const (
 	UncheckedLayer = "layer"
 	// UncheckedSettings: every check is off.
 	UncheckedSettings = "settings"
+	// UncheckedRobust: the robust-only mode clamped failed accesses
+	// without reporting them.
+	UncheckedRobust = "robust"
 	// UncheckedCheck: a check that is on cannot run on the device.
 	UncheckedCheck = "check"
 	// UncheckedDevice: the layer could not instrument on a device.
@@ -53,7 +56,8 @@ func (u Unchecked) String() string {
 
 // Unchecked says what the run left unchecked, one entry per cause: what
 // the layer reported (Session.Unchecked), and what the session shows
-// besides: a layer that never loaded, every check off, checks the device
+// besides: a layer that never loaded, every check off, the robust-only
+// mode (which reports nothing), checks the device
 // cannot run, lost records, an app the user stopped. Empty means every
 // check that was on ran on everything the app did; a run that failed to
 // start reports nothing here (it is a failure of its own).
@@ -71,6 +75,9 @@ func (s *Session) UncheckedAll() []Unchecked {
 	}
 	if s.App.LayerLoaded && !anyOn(s.Settings.Checks) {
 		add(UncheckedSettings, "every check is off", 0)
+	}
+	if s.App.LayerLoaded && s.Settings.Robust {
+		add(UncheckedRobust, "robust-only mode: failed accesses were clamped into range and not reported", 0)
 	}
 	if s.App.LayerLoaded {
 		for _, id := range s.Capabilities.Unavailable(s.Settings) {

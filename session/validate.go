@@ -61,6 +61,8 @@ func validate(msg any) error {
 		}
 	case *wire.Lost:
 		err = validateLost(m)
+	case *wire.AppStarted:
+		err = validateSettings(m.Settings)
 	case *wire.Printf:
 		err = validatePrintf(m)
 	case *wire.AppExited:
@@ -91,7 +93,20 @@ func validateHello(m *wire.Hello) error {
 	if m.RecordFormat < 0 {
 		return fmt.Errorf("record format %d", m.RecordFormat)
 	}
+	if err := validateSettings(m.Settings); err != nil {
+		return err
+	}
 	return checkString("app path", m.App)
+}
+
+// validateSettings refuses a failed-access behaviour gpuav does not know
+// ("" is a session recorded before the setting).
+func validateSettings(s wire.Settings) error {
+	if s.OnError == "" {
+		return nil
+	}
+	_, err := gpuav.ParseOnError(s.OnError)
+	return err
 }
 
 func validateDevice(m *wire.Device) error {

@@ -7,6 +7,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
@@ -287,7 +288,7 @@ func (m *Model) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 // substring of its message, source file, check, action or debug labels.
 func Match(g *session.ErrorGroup, q string) bool {
 	q = strings.ToLower(q)
-	has := func(s string) bool { return strings.Contains(strings.ToLower(s), q) }
+	has := func(s string) bool { return containsLower(s, q) }
 	if has(g.Message()) || has(g.Check) || has(g.Action) || has(tree.ActionText(g)) {
 		return true
 	}
@@ -300,6 +301,38 @@ func Match(g *session.ErrorGroup, q string) bool {
 		}
 	}
 	return false
+}
+
+// containsLower reports whether strings.ToLower(s) contains q (lower
+// case), without making the lower-case copy when s is ASCII: a filter
+// reads every group's message at each key.
+func containsLower(s, q string) bool {
+	if len(q) == 0 {
+		return true
+	}
+	for i := range len(s) {
+		if s[i] >= utf8.RuneSelf {
+			return strings.Contains(strings.ToLower(s), q)
+		}
+	}
+	for i := 0; i+len(q) <= len(s); i++ {
+		j := 0
+		for j < len(q) && lowerASCII(s[i+j]) == q[j] {
+			j++
+		}
+		if j == len(q) {
+			return true
+		}
+	}
+	return false
+}
+
+// lowerASCII is an ASCII byte in lower case.
+func lowerASCII(b byte) byte {
+	if 'A' <= b && b <= 'Z' {
+		return b + 'a' - 'A'
+	}
+	return b
 }
 
 // applyFilter puts filter q in force ("" for none).

@@ -86,7 +86,7 @@ func TestEndToEndRerun(t *testing.T) {
 		t.Fatalf("runs %d, current %d", fm.Runs(), fm.Current())
 	}
 	got := rr.settings()
-	if len(got) != 1 || got[0].Checks["descriptor_index_oob"] || !got[0].SafeMode {
+	if len(got) != 1 || got[0].Checks["descriptor_index_oob"] || got[0].OnError != "skip" || got[0].Robust {
 		t.Fatalf("Rerun got %+v", got)
 	}
 }

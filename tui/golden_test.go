@@ -69,8 +69,8 @@ var screenCases = []screenCase{
 	{name: "settings", keys: []string{"s"}, want: []string{"Settings for the next run", "› [x] descriptor_index_oob",
 		"re-run is not available here"}},
 	{name: "compare", rerun: &rerunner{next: fixture.SecondRun}, keys: []string{"r", "c"}, want: []string{
-		"run 1 → run 2: 1 new, 1 fixed, 1 changed, 0 same", "run 1  running · checks: descriptor_index_oob · safe mode",
-		"run 2  running · checks: descriptor_index_oob, buffer_oob · safe mode"}},
+		"run 1 → run 2: 1 new, 1 fixed, 1 changed, 0 same", "run 1  running · checks: descriptor_index_oob · on error: skip",
+		"run 2  running · checks: descriptor_index_oob, buffer_oob · on error: skip"}},
 	{name: "spirv_no_line_info", session: noLineInfo, want: []string{"No line information: compile the shader with -g",
 		"SPIR-V shader-1.spvasm:148 · instruction 97", "▶ 148 │          %38 = OpAccessChain"}},
 	{name: "spirv_toggled", session: spirvSession, keys: []string{"n", "d"}, want: []string{

@@ -108,11 +108,9 @@ func (m *Model) take(i int, s *session.Session) tea.Cmd {
 
 // show hands the current run's snapshot to the panes.
 func (m *Model) show() tea.Cmd {
+	prev := m.s
 	m.s = m.runs[m.cur].s
-	m.records = 0
-	for _, g := range m.s.Groups {
-		m.records += g.Count
-	}
+	m.records = recount(m.records, prev, m.s)
 	m.tree.SetGroups(m.s.Groups) // the filter in force applies to new groups
 	m.setCounts()
 	m.log.SetSession(m.s)
@@ -124,6 +122,30 @@ func (m *Model) show() tea.Cmd {
 		m.setCompare()
 	}
 	return cmd
+}
+
+// recount returns the records of s's groups, given those of prev's
+// (nil: none): only the groups that are not prev's look again. Snapshots
+// of a live session share the groups that did not change, so a snapshot
+// of a large session is counted without reading every group.
+func recount(records int, prev, s *session.Session) int {
+	var old []*session.ErrorGroup
+	if prev != nil {
+		old = prev.Groups
+	}
+	for i, g := range s.Groups {
+		if i < len(old) && old[i] == g {
+			continue
+		}
+		if i < len(old) {
+			records -= old[i].Count
+		}
+		records += g.Count
+	}
+	for _, g := range old[min(len(old), len(s.Groups)):] {
+		records -= g.Count
+	}
+	return records
 }
 
 // runLabel is "run 2/3" once there is a history.

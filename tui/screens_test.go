@@ -88,17 +88,19 @@ func TestSettingsScreen(t *testing.T) {
 	if m.Screen() != ScreenSettings {
 		t.Fatalf("s: screen %v", m.Screen())
 	}
-	// Switch descriptor_index_oob off, reserve slot on; ray_query cannot.
-	press(m, "space", "j", "j", "j", "enter", "j", "space")
+	// Switch descriptor_index_oob off, reserve slot on; ray_query cannot;
+	// on_error from skip to clamp, then execute.
+	press(m, "space", "j", "j", "j", "enter", "j", "space", "j", "space", "enter")
 	got := m.settings.Settings()
-	if got.Checks["descriptor_index_oob"] || got.Checks["ray_query"] || !got.ReserveSlot || !got.SafeMode {
+	if got.Checks["descriptor_index_oob"] || got.Checks["ray_query"] || !got.ReserveSlot || got.OnError != "execute" || got.Robust {
 		t.Fatalf("settings %+v", got)
 	}
 	out := view(m)
 	checkSize(t, out, 100, 20)
 	p := ansi.Strip(out)
 	for _, want := range []string{"[ ] descriptor_index_oob", "[-] ray_query", "unavailable: the device has no VK_KHR_ray_query",
-		"[x] reserve_slot", "[x] safe_mode", "re-run is not available here"} {
+		"[x] reserve_slot", "›     on_error", " skip  clamp [execute]  failed access: let it execute", "[ ] robust",
+		"re-run is not available here"} {
 		if !strings.Contains(p, want) {
 			t.Errorf("settings lack %q:\n%s", want, p)
 		}
@@ -215,6 +217,29 @@ func TestFilter(t *testing.T) {
 	}
 	if Match(fixture.Compute(), "nothing like it") {
 		t.Fatal("Match matched nothing")
+	}
+}
+
+// The filter's case-insensitive search finds what strings.ToLower and
+// strings.Contains find, ASCII or not.
+func TestContainsLower(t *testing.T) {
+	for _, c := range []struct {
+		s, q string
+		want bool
+	}{
+		{"Index of 8 used. VUID-vkCmdDispatch-None-10068", "vuid-vkcmd", true},
+		{"Index of 8", "index of 8", true},
+		{"Index of 8", "of 9", false},
+		{"abc", "abcd", false},
+		{"abc", "", true},
+		{"", "a", false},
+		{"pass \u212a", "k", true}, // the Kelvin sign lowers to k
+		{"ÉTÉ frame", "été", true},
+		{"frame", "été", false},
+	} {
+		if got := containsLower(c.s, c.q); got != c.want || got != strings.Contains(strings.ToLower(c.s), c.q) {
+			t.Errorf("containsLower(%q, %q) = %v, want %v", c.s, c.q, got, c.want)
+		}
 	}
 }
 

@@ -17,7 +17,7 @@
 //	             or the SPIR-V disassembly
 //	tui/status   app state, run, device, settings, counts, short help
 //	tui/logview  the app's output and the notices (screen o)
-//	tui/settings checks, reserve slot, safe mode for a re-run (screen s)
+//	tui/settings checks, reserve slot, on error, robust for a re-run (screen s)
 //	tui/compare  two runs' counts side by side (screen c)
 //	tui/helpview every key (the ? overlay)
 //

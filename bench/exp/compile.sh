@@ -23,7 +23,10 @@ for name in "$@"; do
   none) cp bin/bench/spv/corpus/*.spv "$spv/corpus/" ;;
   base) go build -o build/exp/base/instr ./bench/internal/instr
         build/exp/base/instr -o "$spv/corpus" bin/bench/spv/corpus/*.spv > build/exp/logs/instr-$name.txt ;;
-  *) bin/exp/$name/instr -o "$spv/corpus" bin/bench/spv/corpus/*.spv > build/exp/logs/instr-$name.txt ;;
+  *) instr=bin/exp/$name/instr
+     # An experiment that post-processes the product's output has a script.
+     [ -x bench/exp/$name/instr.sh ] && instr=bench/exp/$name/instr.sh
+     $instr -o "$spv/corpus" bin/bench/spv/corpus/*.spv > build/exp/logs/instr-$name.txt ;;
   esac
 done
 REPS=${REPS:-1}

@@ -23,8 +23,13 @@ type runFlags struct {
 	sessionPath string
 	checks      checkFlag
 	reserveSlot bool
-	theme       string
-	noColor     bool
+	// onError is --on-error ("" when not given: the default, or clamp
+	// with --robust).
+	onError onErrorFlag
+	// robust is --robust: clamp, report nothing.
+	robust  bool
+	theme   string
+	noColor bool
 	// sourcePath is --source-path, repeated or colon-separated: where to
 	// read source files the shaders name but do not carry.
 	sourcePath pathListFlag
@@ -71,6 +76,44 @@ func (f *pathListFlag) Set(s string) error {
 		}
 	}
 	return nil
+}
+
+// onErrorFlag is --on-error skip|clamp|execute.
+type onErrorFlag gpuav.OnError
+
+// String prints the behaviour.
+func (f *onErrorFlag) String() string { return string(*f) }
+
+// Set reads one behaviour.
+func (f *onErrorFlag) Set(s string) error {
+	v, err := gpuav.ParseOnError(s)
+	if err != nil {
+		return err
+	}
+	*f = onErrorFlag(v)
+	return nil
+}
+
+// settingsOnError returns what a failed access does: --on-error, clamp
+// under --robust (which another --on-error contradicts), else the default.
+func (f *runFlags) settingsOnError() (gpuav.OnError, error) {
+	v := gpuav.OnError(f.onError)
+	if f.robust {
+		if v != "" && v != gpuav.OnErrorClamp {
+			return "", fmt.Errorf("--robust clamps every failed access: --on-error %s contradicts it", v)
+		}
+		return gpuav.OnErrorClamp, nil
+	}
+	return gpuav.OnErrorOrDefault(v), nil
+}
+
+// settings returns the run's settings from the flags.
+func (f *runFlags) settings() (session.Settings, error) {
+	onError, err := f.settingsOnError()
+	if err != nil {
+		return session.Settings{}, err
+	}
+	return session.Settings{Checks: f.settingsChecks(), ReserveSlot: f.reserveSlot, OnError: string(onError), Robust: f.robust}, nil
 }
 
 // checkFlag collects --check ID=on|off.
@@ -150,6 +193,8 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runFlags, []s
 	fs.StringVar(&f.sessionPath, "session", "", "")
 	fs.Var(f.checks, "check", "")
 	fs.BoolVar(&f.reserveSlot, "reserve-slot", false, "")
+	fs.Var(&f.onError, "on-error", "")
+	fs.BoolVar(&f.robust, "robust", false, "")
 	fs.StringVar(&f.theme, "theme", "auto", "")
 	fs.BoolVar(&f.noColor, "no-color", false, "")
 	fs.Var(&f.sourcePath, "source-path", "")

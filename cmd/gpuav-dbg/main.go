@@ -5,7 +5,7 @@
 //
 // Usage:
 //
-//	gpuav-dbg run [--headless] [--json OUT.json] [--sarif OUT.sarif] [--session FILE] [--check ID=on|off ...] [--reserve-slot] [--allow-unchecked] [--] APP [ARGS...]
+//	gpuav-dbg run [--headless] [--json OUT.json] [--sarif OUT.sarif] [--session FILE] [--check ID=on|off ...] [--reserve-slot] [--on-error skip|clamp|execute] [--robust] [--allow-unchecked] [--] APP [ARGS...]
 //	gpuav-dbg demo [same flags]
 //	gpuav-dbg open FILE [--json OUT.json] [--sarif OUT.sarif] [--headless] [--source-path DIRS] [--allow-unchecked]
 //	gpuav-dbg open --list [APP]
@@ -116,6 +116,14 @@ Flags of run and demo:
                       $XDG_STATE_HOME/gpuav-dbg/sessions/<app>-<time>.gvs)
   --check ID=on|off   turn a check on or off (repeatable; ID "all" for every check)
   --reserve-slot      report maxBoundDescriptorSets - 1 to the app
+  --on-error skip|clamp|execute
+                      what an access whose check failed does, reported either way:
+                      skip (default): it does not happen (loads read zero);
+                      clamp: its index, offset or texel is clamped into range
+                      (skipped where a clamp has no meaning); execute: it happens
+                      as written
+  --robust            robust only: every enabled check clamps, nothing is reported
+                      (exit 4 unless --allow-unchecked: nothing was validated)
   --theme NAME        UI theme: auto, dark, light, high-contrast
   --no-color          UI without colours
   --source-path DIRS  directories (repeatable, colon-separated) searched for shader
@@ -143,7 +151,7 @@ Exit status of run, demo and open --headless:
   2  the launcher failed (arguments, app, layer)
   3  the app failed (non-zero exit, crash) with no validation error
   4  no validation error, but not everything was checked (the layer never
-     loaded, every check off, shaders or pipelines left unchecked, records
+     loaded, every check off, --robust, shaders or pipelines left unchecked, records
      lost, the app stopped by you, its end not recorded); --allow-unchecked
      makes it 0
 `

@@ -39,7 +39,7 @@ func fakeApp(mode string) int {
 		return 99
 	}
 	cl.Send(wire.KindHello, &wire.Hello{Protocol: wire.ProtocolVersion, RecordFormat: gpuav.RecordFormatVersion, LayerVersion: "fake", App: os.Args[0], PID: os.Getpid(),
-		Settings: wire.Settings{Checks: map[string]bool{"descriptor_index_oob": os.Getenv("VK_LAYER_GPUAV_DBG_CHECK_DESCRIPTOR_INDEX_OOB") == "1"}, SafeMode: true}})
+		Settings: wire.Settings{Checks: map[string]bool{"descriptor_index_oob": os.Getenv("VK_LAYER_GPUAV_DBG_CHECK_DESCRIPTOR_INDEX_OOB") == "1"}, OnError: "skip"}})
 	cl.Send(wire.KindDevice, &wire.Device{Handle: 1, Name: "fake gpu", APIVersion: "1.4.0", Instrumenting: true})
 	cl.Send(wire.KindName, &wire.Name{Handle: 0x55, ObjectType: "command_buffer", Name: "compute-cmd"})
 	fmt.Println("fake app: running")
@@ -280,6 +280,40 @@ func TestRunEnvironment(t *testing.T) {
 	}
 }
 
+// TestRunOnError: --on-error and --robust reach the app's environment
+// (always set, the default too) and the session's settings.
+func TestRunOnError(t *testing.T) {
+	for _, c := range []struct {
+		flags   []string
+		onError string
+		robust  string
+	}{
+		{nil, "skip", "0"},
+		{[]string{"--on-error", "skip"}, "skip", "0"},
+		{[]string{"--on-error", "Clamp"}, "clamp", "0"},
+		{[]string{"--on-error=execute"}, "execute", "0"},
+		{[]string{"--robust"}, "clamp", "1"},
+		{[]string{"--robust", "--on-error", "clamp"}, "clamp", "1"},
+	} {
+		t.Run(strings.Join(c.flags, " "), func(t *testing.T) {
+			tc := newTestCLI(t)
+			gvs := filepath.Join(tc.dir, "s.gvs")
+			args := append([]string{"run", "--headless", "--session", gvs, "--allow-unchecked"}, c.flags...)
+			tc.run(t, exitOK, append(args, "/bin/sh", "-c", `echo "$VK_LAYER_GPUAV_DBG_ON_ERROR|$VK_LAYER_GPUAV_DBG_ROBUST"`)...)
+			if want := c.onError + "|" + c.robust + "\n"; tc.out.String() != want {
+				t.Errorf("app saw %q, want %q", tc.out.String(), want)
+			}
+			s, err := session.Open(gvs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Settings.OnError != c.onError || s.Settings.Robust != (c.robust == "1") {
+				t.Errorf("session settings %+v, want on_error %s robust %s", s.Settings, c.onError, c.robust)
+			}
+		})
+	}
+}
+
 func TestRunWithFakeLayer(t *testing.T) {
 	tc := newTestCLI(t)
 	t.Setenv(envFakeApp, "errors")
@@ -400,6 +434,10 @@ func TestArguments(t *testing.T) {
 		{[]string{"run", "--check", "bda_oob", "/bin/true"}, exitLauncher, "want ID=on or ID=off"},
 		{[]string{"run", "--check", "bda_oob=maybe", "/bin/true"}, exitLauncher, "is not on or off"},
 		{[]string{"run", "--bogus", "/bin/true"}, exitLauncher, "flag provided but not defined: -bogus"},
+		{[]string{"run", "--on-error", "sideways", "/bin/true"}, exitLauncher,
+			`invalid value "sideways" for flag -on-error: "sideways" is not a failed-access behaviour (use skip|clamp|execute)`},
+		{[]string{"run", "--robust", "--on-error", "execute", "/bin/true"}, exitLauncher,
+			"run: --robust clamps every failed access: --on-error execute contradicts it"},
 		{[]string{"frobnicate"}, exitLauncher, `unknown command "frobnicate"`},
 		{[]string{}, exitLauncher, "Usage:"},
 		{[]string{"demo"}, exitLauncher, filepath.Join(tc.dir, "bin", "demo") + ": no such file (build the demo with make)"},

@@ -63,8 +63,11 @@ func (c *cli) runCmd(name string, args []string) int {
 	c.sourcePath = f.sourcePath
 	c.printfAt = f.printfAt.f
 	c.reportMode = os.FileMode(f.reportMode)
-	set := session.Settings{Checks: f.settingsChecks(), ReserveSlot: f.reserveSlot, SafeMode: true,
-		PrintfOff: !bool(f.printf), PrintfBufferBytes: uint32(min(f.printfBuffer, 1<<31))}
+	set, err := f.settings()
+	if err != nil {
+		return c.fail("%s: %v", name, err)
+	}
+	set.PrintfOff, set.PrintfBufferBytes = !bool(f.printf), uint32(min(f.printfBuffer, 1<<31))
 	c.warnUnavailable(c.capabilities(), set.Checks)
 	o := launcher.Options{App: app, Shown: rest[0], Args: rest[1:], LayerDir: layer.Dir, Settings: set,
 		SessionPath: f.sessionPath, Started: time.Now(), Capabilities: c.capabilities()}

@@ -36,5 +36,14 @@ type Setting struct {
 	Description string `json:"description"`
 	Type        string `json:"type"`
 	Default     any    `json:"default"`
-	View        string `json:"view,omitempty"`
+	// Flags are the values of an ENUM setting.
+	Flags []Flag `json:"flags,omitempty"`
+	View  string `json:"view,omitempty"`
+}
+
+// Flag is one value of an ENUM setting.
+type Flag struct {
+	Key         string `json:"key"`
+	Label       string `json:"label"`
+	Description string `json:"description"`
 }

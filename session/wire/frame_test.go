@@ -16,7 +16,7 @@ func samples() map[Kind]any {
 	t0 := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
 	return map[Kind]any{
 		KindHello: &Hello{Protocol: ProtocolVersion, RecordFormat: 1, LayerVersion: "0.1.0", App: "/bin/demo",
-			Args: []string{"-x"}, PID: 42, Settings: Settings{Checks: map[string]bool{"descriptor_index_oob": true, "bda_oob": false}, ReserveSlot: true, SafeMode: true}},
+			Args: []string{"-x"}, PID: 42, Settings: Settings{Checks: map[string]bool{"descriptor_index_oob": true, "bda_oob": false}, ReserveSlot: true, OnError: "skip"}},
 		KindDevice: &Device{Handle: 0x55, Name: "llvmpipe", APIVersion: "1.4.305", DriverVersion: 7, VendorID: 0x10005,
 			DeviceID: 1, MaxBoundDescriptorSets: 8, DescriptorSlot: 7, Instrumenting: true, Reason: "r"},
 		KindShader: &Shader{ID: 1, Module: 0xabc, SPIRV: []byte{3, 2, 0x23, 7, 0, 1, 2, 3}, Instrumented: true, Warning: "w", InstrumentMicros: 12},

@@ -66,9 +66,13 @@ type Settings struct {
 	// Checks maps each check id (gpuav.Check*) to on/off.
 	Checks      map[string]bool `json:"checks"`
 	ReserveSlot bool            `json:"reserve_slot"`
-	// SafeMode: a failed check skips the access (the default and only
-	// behaviour today); kept as a setting so the user sees it.
-	SafeMode bool `json:"safe_mode"`
+	// OnError is what a failed access does: "skip", "clamp" or "execute"
+	// (gpuav.OnError). Sessions recorded before it carry "" (skip, the
+	// only behaviour then) and a "safe_mode" field, which is ignored.
+	OnError string `json:"on_error"`
+	// Robust is the robust-only mode: every enabled check clamps and
+	// nothing is reported.
+	Robust bool `json:"robust,omitempty"`
 	// PrintfOff: debugPrintfEXT calls are removed, not instrumented
 	// (printf is on by default, for every module that uses it).
 	PrintfOff bool `json:"printf_off,omitempty"`

@@ -117,7 +117,7 @@ type Run struct {
 }
 
 // RunText is a run's context line: how the app ended and its settings,
-// "run 1  exited 0 · checks: descriptor_index_oob · safe mode".
+// "run 1  exited 0 · checks: descriptor_index_oob · on error: skip".
 func RunText(r Run, checks []string) string {
 	if r.S == nil {
 		return r.Name
@@ -132,9 +132,7 @@ func RunText(r Run, checks []string) string {
 	if len(on) == 0 {
 		set = "every check off"
 	}
-	if r.S.Settings.SafeMode {
-		set += " · safe mode"
-	}
+	set += " · " + status.OnErrorText(r.S.Settings)
 	if r.S.Settings.ReserveSlot {
 		set += " · reserve slot"
 	}

@@ -24,9 +24,10 @@ func TestRunText(t *testing.T) {
 		r    Run
 		want string
 	}{
-		{a, "run 1  running · checks: descriptor_index_oob · safe mode"},
-		{b, "run 2  exited 0 · checks: descriptor_index_oob, buffer_oob · safe mode"},
-		{Run{"run 3", &session.Session{Settings: session.Settings{ReserveSlot: true}}}, "run 3  starting · every check off · reserve slot"},
+		{a, "run 1  running · checks: descriptor_index_oob · on error: skip"},
+		{b, "run 2  exited 0 · checks: descriptor_index_oob, buffer_oob · on error: skip"},
+		{Run{"run 3", &session.Session{Settings: session.Settings{ReserveSlot: true}}}, "run 3  starting · every check off · on error: skip · reserve slot"},
+		{Run{"run 4", &session.Session{Settings: session.Settings{OnError: "clamp", Robust: true}}}, "run 4  starting · every check off · robust only"},
 	} {
 		if got := RunText(tc.r, fixture.Checks); got != tc.want {
 			t.Errorf("RunText = %q, want %q", got, tc.want)

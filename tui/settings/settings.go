@@ -1,13 +1,16 @@
 // Package settings is the settings pane: every check (in gpuav.AllChecks
-// order, with its title from the check registry), the reserve-slot option, safe mode and printf (with the
-// printf buffer size), each switched with space or
-// enter, for the next run (r). Checks the device cannot run are shown
+// order, with its title from the check registry), the reserve-slot option,
+// what a failed access does (skip, clamp, execute: space or enter moves to
+// the next) and the robust-only mode and printf (with the printf buffer size),
+// for the next run (r). Checks are
+// switched with space or enter; those the device cannot run are shown
 // unavailable with the reason, and cannot be switched on.
 package settings
 
 import (
 	"fmt"
 	"maps"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -21,18 +24,23 @@ import (
 // Option ids of the non-check settings.
 const (
 	ReserveSlot = "reserve_slot"
-	SafeMode    = "safe_mode"
+	OnError     = gpuav.SettingOnError
+	Robust      = gpuav.SettingRobust
 	Printf      = "printf"
 )
 
 // Item is one row: a check or an option.
 type Item struct {
-	// ID is the check id, or ReserveSlot / SafeMode.
+	// ID is the check id, or ReserveSlot / OnError / Robust.
 	ID string
 	// Check is true for checks.
 	Check bool
-	// On is the setting's value for the next run.
+	// On is a switch's value for the next run.
 	On bool
+	// Choices are the values of a row that picks one (OnError); Value is
+	// the one picked.
+	Choices []string
+	Value   string
 	// Unavailable, when not empty, says why the device cannot run the check.
 	Unavailable string
 	// Bytes is the printf buffer size (Printf's row; 0: the layer's
@@ -46,7 +54,7 @@ type Availability func(id string) (ok bool, reason string)
 // descriptions of the options.
 var descriptions = map[string]string{
 	ReserveSlot: "report maxBoundDescriptorSets − 1 so our set never conflicts",
-	SafeMode:    "skip a faulty access (zero/safe value) instead of doing it",
+	Robust:      "robust only: clamp every failed access, report nothing",
 }
 
 // Items lists the settings: checks in the order given, then the options,
@@ -65,7 +73,13 @@ func Items(checks []string, s session.Settings, avail Availability) []Item {
 		}
 		items = append(items, it)
 	}
-	return append(items, Item{ID: ReserveSlot, On: s.ReserveSlot}, Item{ID: SafeMode, On: s.SafeMode},
+	var choices []string
+	for _, b := range gpuav.OnErrors {
+		choices = append(choices, string(b.Value))
+	}
+	onError := string(gpuav.OnErrorOrDefault(gpuav.OnError(s.OnError)))
+	return append(items, Item{ID: ReserveSlot, On: s.ReserveSlot},
+		Item{ID: OnError, Choices: choices, Value: onError}, Item{ID: Robust, On: s.Robust},
 		Item{ID: Printf, On: !s.PrintfOff, Bytes: s.PrintfBufferBytes})
 }
 
@@ -78,13 +92,61 @@ func Settings(items []Item) session.Settings {
 			s.Checks[it.ID] = it.On
 		case it.ID == ReserveSlot:
 			s.ReserveSlot = it.On
-		case it.ID == SafeMode:
-			s.SafeMode = it.On
+		case it.ID == OnError:
+			s.OnError = it.Value
+		case it.ID == Robust:
+			s.Robust = it.On
 		case it.ID == Printf:
 			s.PrintfOff, s.PrintfBufferBytes = !it.On, it.Bytes
 		}
 	}
+	if s.Robust {
+		s.OnError = string(gpuav.OnErrorClamp)
+	}
 	return s
+}
+
+// choiceText draws a choice row's values, the picked one in brackets:
+// "[skip] clamp execute"; under robust only clamp is offered.
+func choiceText(it Item, robust bool) string {
+	var parts []string
+	for _, c := range it.Choices {
+		switch {
+		case robust && c == string(gpuav.OnErrorClamp):
+			parts = append(parts, "["+c+"]")
+		case robust:
+			parts = append(parts, strings.Repeat(" ", len(c)+2))
+		case c == it.Value:
+			parts = append(parts, "["+c+"]")
+		default:
+			parts = append(parts, " "+c+" ")
+		}
+	}
+	return strings.Join(parts, "")
+}
+
+// choiceNote is what a choice row says after its values: the picked
+// behaviour's title, or why robust fixes it.
+func choiceNote(it Item, robust bool) string {
+	if robust {
+		return "the robust-only mode clamps"
+	}
+	for _, b := range gpuav.OnErrors {
+		if string(b.Value) == it.Value {
+			return "failed access: " + strings.ToLower(b.Title[:1]) + b.Title[1:]
+		}
+	}
+	return ""
+}
+
+// robustOn says whether the items switch the robust-only mode on.
+func robustOn(items []Item) bool {
+	for _, it := range items {
+		if it.ID == Robust {
+			return it.On
+		}
+	}
+	return false
 }
 
 // Render draws the items, the selected one with the cursor, and a footer
@@ -112,6 +174,10 @@ func Render(st *common.Styles, items []Item, selected int, changed, rerun bool, 
 		note, ns := descriptions[it.ID], st.Muted
 		if c := gpuav.CheckByID(it.ID); it.Check && c != nil {
 			note = c.Title
+		}
+		if it.Choices != nil {
+			row = cur + "    " + common.Fit(it.ID, idW) + "  " + choiceText(it, robustOn(items)) + "  "
+			note = choiceNote(it, robustOn(items))
 		}
 		if it.ID == Printf {
 			note = printfNote(it)
@@ -170,15 +236,13 @@ func (m *Model) Settings() session.Settings { return Settings(m.items) }
 // Changed reports whether the settings differ from the run's.
 func (m *Model) Changed() bool {
 	s := m.Settings()
-	base := session.Settings{Checks: map[string]bool{}, ReserveSlot: m.base.ReserveSlot, SafeMode: m.base.SafeMode,
-		PrintfOff: m.base.PrintfOff}
+	base := Settings(Items(nil, m.base, nil))
 	for _, it := range m.items {
 		if it.Check {
 			base.Checks[it.ID] = m.base.Checks[it.ID] && it.Unavailable == ""
 		}
 	}
-	return s.ReserveSlot != base.ReserveSlot || s.SafeMode != base.SafeMode || s.PrintfOff != base.PrintfOff ||
-		!maps.Equal(s.Checks, base.Checks)
+	return s.ReserveSlot != base.ReserveSlot || s.OnError != base.OnError || s.Robust != base.Robust || s.PrintfOff != base.PrintfOff || !maps.Equal(s.Checks, base.Checks)
 }
 
 // Selected returns the selected row.
@@ -187,11 +251,28 @@ func (m *Model) Selected() int { return m.sel }
 // SetSize sets the pane's inner size.
 func (m *Model) SetSize(w, h int) { m.width, m.height = w, h }
 
-// Toggle switches the selected setting; an unavailable check stays off.
+// Toggle switches the selected setting, or picks a choice row's next
+// value; an unavailable check stays off, and on_error stays clamp under
+// the robust-only mode.
 func (m *Model) Toggle() {
-	if m.sel < len(m.items) && m.items[m.sel].Unavailable == "" {
-		m.items[m.sel].On = !m.items[m.sel].On
+	if m.sel >= len(m.items) || m.items[m.sel].Unavailable != "" {
+		return
 	}
+	it := &m.items[m.sel]
+	if it.Choices == nil {
+		it.On = !it.On
+		return
+	}
+	if robustOn(m.items) {
+		return
+	}
+	next := 0
+	for i, c := range it.Choices {
+		if c == it.Value {
+			next = (i + 1) % len(it.Choices)
+		}
+	}
+	it.Value = it.Choices[next]
 }
 
 // Update moves the selection and switches settings: the keys of

@@ -42,6 +42,60 @@ func TestClick(t *testing.T) {
 	}
 }
 
+// TestOnErrorChoice: space on on_error moves to the next behaviour
+// (skip → clamp → execute → skip); the robust-only mode holds it at
+// clamp; a run recorded before the setting starts at skip.
+func TestOnErrorChoice(t *testing.T) {
+	const onErrorRow, robustRow = 5, 6 // after the fixture's 4 checks and reserve_slot
+	for _, tc := range []struct {
+		name         string
+		from         string
+		robust       bool
+		onError      int // presses on on_error
+		switchRobust bool
+		want         string
+		wantRobust   bool
+		changed      bool
+		row          string
+	}{
+		{"unchanged", "skip", false, 0, false, "skip", false, false, "[skip] clamp  execute   failed access: skip the access"},
+		{"older session", "", false, 0, false, "skip", false, false, "[skip] clamp  execute"},
+		{"clamp", "skip", false, 1, false, "clamp", false, true, " skip [clamp] execute   failed access: clamp into range"},
+		{"execute", "skip", false, 2, false, "execute", false, true, " skip  clamp [execute]  failed access: let it execute"},
+		{"round", "skip", false, 3, false, "skip", false, false, "[skip] clamp  execute"},
+		{"from execute", "execute", false, 1, false, "skip", false, true, "[skip]"},
+		{"robust on", "execute", false, 0, true, "clamp", true, true, "      [clamp]           the robust-only mode clamps"},
+		{"robust holds clamp", "clamp", true, 2, false, "clamp", true, false, "      [clamp]           the robust-only mode clamps"},
+		{"robust off", "clamp", true, 1, true, "execute", false, true, " skip  clamp [execute]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := New(fixture.Common(), true)
+			set := fixture.Settings()
+			set.OnError, set.Robust = tc.from, tc.robust
+			m.Reset(fixture.Checks, set, nil)
+			m.SetSize(100, 14)
+			if it := m.Items()[onErrorRow]; it.ID != OnError || m.Items()[robustRow].ID != Robust {
+				t.Fatalf("rows %+v", m.Items())
+			}
+			if tc.switchRobust {
+				m.sel = robustRow
+				m.Toggle()
+			}
+			m.sel = onErrorRow
+			for range tc.onError {
+				m.Toggle()
+			}
+			got := m.Settings()
+			if got.OnError != tc.want || got.Robust != tc.wantRobust || m.Changed() != tc.changed {
+				t.Errorf("on_error %q robust %v changed %v, want %q %v %v", got.OnError, got.Robust, m.Changed(), tc.want, tc.wantRobust, tc.changed)
+			}
+			if v := fixture.ASCII(m.View()); !strings.Contains(v, "on_error                  "+tc.row) {
+				t.Errorf("view lacks %q:\n%s", tc.row, v)
+			}
+		})
+	}
+}
+
 // The printf row shows the buffer size and switches printf; the size is
 // kept for the next run, and switching printf counts as a change.
 func TestPrintfRow(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 	"github.com/gpuav-dbg/gpuav-dbg/session"
 	"github.com/gpuav-dbg/gpuav-dbg/tui/common"
 )
@@ -151,6 +152,13 @@ func Render(st *common.Styles, s *session.Session, frame, run string, counts Cou
 	}
 	if c := ChecksText(s.Settings); c != "" {
 		fields = append(fields, field{common.Seg{Text: c}, 3})
+		// The default goes first for room; clamp, execute and robust
+		// change what the app computes, so they stay longer.
+		prio := 3
+		if !s.Settings.Robust && gpuav.OnErrorOrDefault(gpuav.OnError(s.Settings.OnError)) == gpuav.DefaultOnError {
+			prio = 4
+		}
+		fields = append(fields, field{common.Seg{Text: OnErrorText(s.Settings)}, prio})
 	}
 	if s.Device.Name != "" {
 		fields = append(fields, field{common.Seg{Text: common.Clean(s.Device.Name)}, 4})
@@ -220,6 +228,16 @@ func ChecksText(s session.Settings) string {
 		t += " reserve-slot"
 	}
 	return t
+}
+
+// OnErrorText says what a failed access did in a run: "on error: skip",
+// "on error: clamp", "on error: execute", or "robust only" (clamped, not
+// reported). A session recorded before the setting reads skip.
+func OnErrorText(s session.Settings) string {
+	if s.Robust {
+		return "robust only"
+	}
+	return "on error: " + common.Clean(string(gpuav.OnErrorOrDefault(gpuav.OnError(s.OnError))))
 }
 
 // Model is the status bar's state: the session drawn and the spinner.

@@ -58,6 +58,37 @@ func TestRenderCrashed(t *testing.T) {
 	fixture.Golden(t, render(s, 120))
 }
 
+// TestOnErrorText: the run's failed-access behaviour in the bar; clamp,
+// execute and robust stay when the bar is too narrow for the default's.
+func TestOnErrorText(t *testing.T) {
+	for _, tc := range []struct {
+		onError  string
+		robust   bool
+		want     string
+		keptAt75 bool
+	}{
+		{"", false, "on error: skip", false},
+		{"skip", false, "on error: skip", false},
+		{"clamp", false, "on error: clamp", true},
+		{"execute", false, "on error: execute", true},
+		{"clamp", true, "robust only", true},
+	} {
+		set := fixture.Settings()
+		set.OnError, set.Robust = tc.onError, tc.robust
+		if got := OnErrorText(set); got != tc.want {
+			t.Errorf("OnErrorText(%q, robust %v) = %q, want %q", tc.onError, tc.robust, got, tc.want)
+		}
+		s := fixture.Session()
+		s.Settings = set
+		if wide := render(s, 200); !strings.Contains(wide, "checks 1/4 │ "+tc.want+" │") {
+			t.Errorf("%q: bar at 200 columns lacks it:\n%s", tc.want, wide)
+		}
+		if narrow := render(s, 75); strings.Contains(narrow, tc.want) != tc.keptAt75 || !strings.Contains(narrow, "checks 1/4") {
+			t.Errorf("%q: bar at 75 columns shows it %v, want %v:\n%s", tc.want, !tc.keptAt75, tc.keptAt75, narrow)
+		}
+	}
+}
+
 // TestRenderErrorNotice: an error-level notice (a pipeline left
 // unchecked) is counted on its own, and stays when the bar is narrow.
 func TestRenderErrorNotice(t *testing.T) {

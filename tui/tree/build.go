@@ -310,9 +310,11 @@ func (b *builder) label(d int, g *session.ErrorGroup, fh uint64) (string, int) {
 func (b *builder) add(groups []*session.ErrorGroup, include func(i int) bool, deadline time.Time) bool {
 	// A new snapshot: the counts of the groups placed may have grown (the
 	// steps that place one snapshot's groups need not look again).
+	// A group that is the same as before (snapshots share the groups
+	// that did not change) has the same count.
 	if len(groups) != len(b.groups) || len(groups) == 0 || &groups[0] != &b.groups[0] {
 		for i, leaf := range b.leafOf[:min(b.done, len(groups))] {
-			if leaf != nil {
+			if leaf != nil && (i >= len(b.groups) || groups[i] != b.groups[i]) {
 				if d := groups[i].Count - leaf.Records; d != 0 {
 					b.grow(leaf, 0, d)
 				}

@@ -6,14 +6,16 @@
  * does the access: a 1x1x1 dispatch (bda.comp), one point drawn into a 1x1
  * image (bda.vert, or bda.frag: one fragment at (0.5, 0.5)).
  *
- *   bdaapp --shaders DIR [--case read_past_end|write_past_end|use_after_destroy|clean]
+ *   bdaapp --shaders DIR [--case read_past_end|write_past_end|use_after_destroy|
+ *          write_after_destroy|clean]
  *          [--stage compute|vertex|fragment]
  *
  * read_past_end reads v[16] (bytes 64..67, just past the end);
  * write_past_end writes v[16]; use_after_destroy destroys "data" (its
  * memory stays allocated) after taking its address, then reads v[3];
- * clean reads v[3]. It prints "data=0x... size=64 result=0x... rsize=16"
- * before the submit and "value=N" (result[0]) after. Every VkResult is
+ * write_after_destroy likewise writes v[3] = 7; clean reads v[3]. It
+ * prints "data=0x... size=64 result=0x... rsize=16" before the submit and
+ * "value=N" (result[0]) and "d3=N" (data's word 3 in memory) after. Every VkResult is
  * checked; a failure prints "bdaapp: <call> failed: <n>" and exits 1.
  * Names: the command buffer is "bda-cmd", the pipeline "bda-pipeline".
  */
@@ -35,6 +37,8 @@ int main(int argc, char **argv)
         index = 16, write = 1;
     else if (!strcmp(kase, "use_after_destroy"))
         index = 3, destroy = 1;
+    else if (!strcmp(kase, "write_after_destroy"))
+        index = 3, destroy = 1, write = 1;
     else if (!strcmp(kase, "clean"))
         index = 3;
     else {
@@ -78,6 +82,7 @@ int main(int argc, char **argv)
     fflush(stdout);
     ca_submit_wait(cmd);
     printf("value=%u\n", ((uint32_t *)result.map)[0]);
+    printf("d3=%u\n", ((uint32_t *)data.map)[3]);
     fflush(stdout);
     ca_teardown(pipe, layout, pool, VK_NULL_HANDLE, VK_NULL_HANDLE, &t);
     capp_buffer_destroy(&ca, &data);

@@ -20,8 +20,8 @@
  *                   (bytes 64..67 of the range).
  *   runtime_array_tail: tail bound [0, 20), ti 1 (t[1].y, bytes 20..23).
  *   robust: ssbo_past_range on a device created with robustBufferAccess.
- * It prints "value=N" (result.r[0]) and "d4=N" (data's word 4 in memory)
- * after the submit. Every VkResult is checked; a failure prints
+ * It prints "value=N" (result.r[0]), "d4=N" and "d3=N" (data's words 4
+ * and 3 in memory) after the submit. Every VkResult is checked; a failure prints
  * "bufapp: <call> failed: <n>" and exits 1. Names: the command buffer is
  * "buf-cmd", the pipeline "buf-pipeline".
  */
@@ -107,6 +107,7 @@ int main(int argc, char **argv)
     ca_submit_wait(cmd);
     printf("value=%u\n", ((uint32_t *)result.map)[0]);
     printf("d4=%u\n", ((uint32_t *)data.map)[4]);
+    printf("d3=%u\n", ((uint32_t *)data.map)[3]);
     fflush(stdout);
     ca_teardown(pipe, layout, pool, dpool, dsl, &t);
     capp_buffer all[4] = {params, data, result, tail};

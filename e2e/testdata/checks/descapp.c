@@ -48,6 +48,9 @@
  *                   declaring data[N] with N a specialization constant
  *                   (default 2) specialized to 4 (desc_spec.*): index 5,
  *                   and index 3 (in bounds only with the specialized N)
+ *   small_oob       4 (no variable count), 0..3 written, index 3, and
+ *                   shaders declaring data[2] (desc_small.*): past the
+ *                   shader's array, inside the layout's written elements
  * It prints "value=N" (result[0]) after the (last) submit. Every VkResult
  * is checked; a failure prints "descapp: <call> failed: <n>" and exits 1.
  * Names: the command buffer is "desc-cmd", the pipeline "desc-pipeline".
@@ -69,7 +72,8 @@ typedef struct {
     int push; /* 1: vkCmdPushDescriptorSetKHR, 2: with a template */
     int sized; /* 1: the shaders declare data[8] (desc_sized.*); 2: data[N], N specialized to
                   layout_count (desc_spec.*); 3: desc_instance.vert, an indexed draw of 4 instances;
-                  4: desc_loop.comp, data[8] read in a loop */
+                  4: desc_loop.comp, data[8] read in a loop;
+                  5: data[2] (desc_small.*) */
 } test_case;
 
 static const test_case cases[] = {
@@ -93,6 +97,7 @@ static const test_case cases[] = {
     {"loop_full", 8, 0, 8, UINT32_MAX, UINT32_MAX, 7, 1, 1, 0, 4},
     {"loop_uninitialized", 8, 0, 4, 2, UINT32_MAX, 2, 1, 1, 0, 4},
     {"loop_destroyed", 8, 0, 4, UINT32_MAX, 3, 3, 1, 1, 0, 4},
+    {"small_oob", 4, 0, 4, UINT32_MAX, UINT32_MAX, 3, 1, 1, 0, 5},
 };
 
 /* make_writes fills w with the writes of set `set`: binding 0 (the result,
@@ -245,7 +250,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "descapp: %s needs --stage %s\n", tc->name, tc->sized == 3 ? "vertex" : "compute");
         return 2;
     }
-    static const char *const prefixes[] = {"desc", "desc_sized", "desc_spec", "desc_instance", "desc_loop"};
+    static const char *const prefixes[] = {"desc", "desc_sized", "desc_spec", "desc_instance", "desc_loop", "desc_small"};
     const char *prefix = prefixes[tc->sized];
     VkPipeline pipe = ca_stage_pipeline_spec(stage, dir, prefix, "desc_plain", layout, &t, tc->sized == 2 ? &spec : NULL);
 

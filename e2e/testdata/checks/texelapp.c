@@ -18,8 +18,8 @@
  *   write_oob:  store to texel 8 (s8 stays 1008).
  *   atomic_oob: atom -1 (old=0: the atomic is skipped).
  *   robust:     write_oob on a device created with robustBufferAccess.
- * It prints "value=N", "old=N" and "s8=N" (the storage buffer's word 8 in
- * memory) after the submit. Every VkResult is checked; a failure prints
+ * It prints "value=N", "old=N", "s8=N", "s7=N" and "s0=N" (the storage
+ * buffer's words 8, 7 and 0 in memory) after the submit. Every VkResult is checked; a failure prints
  * "texelapp: <call> failed: <n>" and exits 1. Names: the command buffer is
  * "texel-cmd", the pipeline "texel-pipeline".
  */
@@ -95,6 +95,8 @@ int main(int argc, char **argv)
     printf("value=%u\n", ((uint32_t *)result.map)[0]);
     printf("old=%u\n", ((uint32_t *)result.map)[1]);
     printf("s8=%u\n", ((uint32_t *)sb.map)[8]);
+    printf("s7=%u\n", ((uint32_t *)sb.map)[7]);
+    printf("s0=%u\n", ((uint32_t *)sb.map)[0]);
     fflush(stdout);
     ca_teardown(pipe, layout, pool, dpool, dsl, &t);
     vkDestroyBufferView(ca.dev, views[0], NULL);

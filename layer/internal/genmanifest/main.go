@@ -1,8 +1,8 @@
-// Command genmanifest writes the per-check settings of the layer's
-// manifest (layer/VkLayer_gpuav_dbg.json) from the check registry
-// (gpuav.Checks): one BOOL setting check_<id> per check, with the check's
-// title, help and default. The manifest's other fields and settings are
-// kept as they are. It runs from `go generate ./layer`; its test fails when
+// Command genmanifest writes the settings of the layer's manifest
+// (layer/VkLayer_gpuav_dbg.json) that gpuav defines: one BOOL setting
+// check_<id> per check of the registry (gpuav.Checks), with the check's
+// title, help and default, then on_error (an ENUM of gpuav.OnErrors) and
+// robust. The manifest's other fields and settings are kept as they are. It runs from `go generate ./layer`; its test fails when
 // the committed manifest is stale.
 package main
 
@@ -35,8 +35,8 @@ func main() {
 	}
 }
 
-// generate returns the manifest old with its check settings replaced by
-// the registry's, first and in registry order.
+// generate returns the manifest old with its generated settings replaced
+// by gpuav's, first: the checks in registry order, on_error, robust.
 func generate(old []byte) ([]byte, error) {
 	var m layermanifest.Manifest
 	dec := json.NewDecoder(bytes.NewReader(old)) // a field Manifest does not know is an error, never dropped
@@ -44,13 +44,9 @@ func generate(old []byte) ([]byte, error) {
 	if err := dec.Decode(&m); err != nil {
 		return nil, fmt.Errorf("read manifest: %w", err)
 	}
-	settings := make([]layermanifest.Setting, 0, len(m.Layer.Features.Settings))
-	for _, c := range gpuav.Checks {
-		settings = append(settings, layermanifest.Setting{Key: gpuav.CheckSettingKey(c.ID), Env: gpuav.CheckEnv(c.ID),
-			Label: c.Title, Description: c.Help, Type: "BOOL", Default: c.Default})
-	}
+	settings := generated()
 	for _, s := range m.Layer.Features.Settings {
-		if !strings.HasPrefix(s.Key, gpuav.CheckSettingKey("")) {
+		if !isGenerated(s.Key) {
 			settings = append(settings, s)
 		}
 	}
@@ -63,4 +59,28 @@ func generate(old []byte) ([]byte, error) {
 		return nil, fmt.Errorf("write manifest: %w", err)
 	}
 	return buf.Bytes(), nil
+}
+
+// generated returns the settings gpuav defines.
+func generated() []layermanifest.Setting {
+	var out []layermanifest.Setting
+	for _, c := range gpuav.Checks {
+		out = append(out, layermanifest.Setting{Key: gpuav.CheckSettingKey(c.ID), Env: gpuav.CheckEnv(c.ID),
+			Label: c.Title, Description: c.Help, Type: "BOOL", Default: c.Default})
+	}
+	var flags []layermanifest.Flag
+	for _, b := range gpuav.OnErrors {
+		flags = append(flags, layermanifest.Flag{Key: string(b.Value), Label: b.Title, Description: b.Help})
+	}
+	return append(out,
+		layermanifest.Setting{Key: gpuav.SettingOnError, Env: gpuav.EnvOnError, Label: "On a failed check",
+			Description: "What an access whose check failed does; it is reported whichever is chosen.",
+			Type:        "ENUM", Default: string(gpuav.DefaultOnError), Flags: flags},
+		layermanifest.Setting{Key: gpuav.SettingRobust, Env: gpuav.EnvRobust, Label: "Robust only",
+			Description: gpuav.RobustHelp, Type: "BOOL", Default: false})
+}
+
+// isGenerated says whether the setting key is one generated writes.
+func isGenerated(key string) bool {
+	return strings.HasPrefix(key, gpuav.CheckSettingKey("")) || key == gpuav.SettingOnError || key == gpuav.SettingRobust
 }

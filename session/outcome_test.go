@@ -1,0 +1,71 @@
+package session
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+)
+
+// TestOutcome: what a failed access did, in the report's JSON and in the
+// message, for each behaviour and the clamp's fallbacks.
+func TestOutcome(t *testing.T) {
+	p := func(v ...uint32) (r [gpuav.RecordParams]uint32) {
+		copy(r[:], v)
+		return r
+	}
+	tests := []struct {
+		name     string
+		set      Settings
+		code     gpuav.CheckCode
+		params   [gpuav.RecordParams]uint32
+		json     string
+		sentence string
+	}{
+		{"skip", Settings{OnError: "skip"}, gpuav.CodeDescriptorIndexOOB, p(0, 1, 5, 4),
+			`{"access":"skipped"}`, ""},
+		{"execute", Settings{OnError: "execute"}, gpuav.CodeBDAOOB, p(),
+			`{"access":"executed"}`, "The access was executed as written."},
+		{"clamp index", Settings{OnError: "clamp"}, gpuav.CodeDescriptorIndexOOB, p(0, 1, 5, 4),
+			`{"access":"clamped","clamped_to":3}`, "The access was clamped to index 3."},
+		{"robust clamps", Settings{OnError: "skip", Robust: true}, gpuav.CodeDescriptorIndexOOB, p(0, 1, 9, 6),
+			`{"access":"clamped","clamped_to":5}`, "The access was clamped to index 5."},
+		{"clamp, no element", Settings{OnError: "clamp"}, gpuav.CodeDescriptorIndexOOB, p(0, 1, 0, 0),
+			`{"access":"skipped","reason":"clamp has no meaning here (the array has no element)"}`,
+			"The access was skipped: clamp has no meaning here (the array has no element)."},
+		{"clamp, unwritten", Settings{OnError: "clamp"}, gpuav.CodeDescriptorUninitialized, p(0, 1, 2),
+			`{"access":"skipped","reason":"clamp has no meaning here (the descriptor was never written)"}`,
+			"The access was skipped: clamp has no meaning here (the descriptor was never written)."},
+		{"clamp texel", Settings{OnError: "clamp"}, gpuav.CodeTexelBufferOOB, p(0, 2, 0, 10, 8),
+			`{"access":"clamped","clamped_to":7}`, "The access was clamped to texel 7."},
+		{"clamp negative texel", Settings{OnError: "clamp"}, gpuav.CodeTexelBufferOOB, p(0, 2, 0, 0xFFFFFFFF, 8, gpuav.TexelSigned),
+			`{"access":"clamped","clamped_to":0}`, "The access was clamped to texel 0."},
+		{"clamp huge unsigned texel", Settings{OnError: "clamp"}, gpuav.CodeTexelBufferOOB, p(0, 2, 0, 0xFFFFFFFF, 8),
+			`{"access":"clamped","clamped_to":7}`, "The access was clamped to texel 7."},
+		{"clamp, empty view", Settings{OnError: "clamp"}, gpuav.CodeTexelBufferOOB, p(0, 2, 0, 3, 0),
+			`{"access":"skipped","reason":"clamp has no meaning here (the view has no texel)"}`,
+			"The access was skipped: clamp has no meaning here (the view has no texel)."},
+		{"clamp, address", Settings{OnError: "clamp"}, gpuav.CodeBDAOOB, p(),
+			`{"access":"skipped","reason":"clamp has no meaning here (the address is outside every buffer)"}`,
+			"The access was skipped: clamp has no meaning here (the address is outside every buffer)."},
+		{"clamp, ray", Settings{OnError: "clamp"}, gpuav.CodeRayQueryNegativeTmin, p(),
+			`{"access":"skipped","reason":"clamp has no meaning here (a ray's values are not an index)"}`,
+			"The access was skipped: clamp has no meaning here (a ray's values are not an index)."},
+		{"clamp, not built", Settings{OnError: "clamp"}, gpuav.CodeBufferOOB, p(),
+			`{"access":"skipped","reason":"clamp is not built for buffer_oob yet"}`,
+			"The access was skipped: clamp is not built for buffer_oob yet."},
+	}
+	for _, tt := range tests {
+		o := outcomeOf(tt.set, tt.code, tt.params)
+		b, err := json.Marshal(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(b) != tt.json {
+			t.Errorf("%s: %s, want %s", tt.name, b, tt.json)
+		}
+		if got := o.Sentence(tt.code.CheckID()); got != tt.sentence {
+			t.Errorf("%s: sentence %q, want %q", tt.name, got, tt.sentence)
+		}
+	}
+}

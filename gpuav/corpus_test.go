@@ -119,7 +119,7 @@ var failedAccess = []Options{{OnError: OnErrorClamp}, {OnError: OnErrorExecute},
 // unchanged.
 func instrumentAndValidate(t *testing.T, w []uint32, env string, opt Options) {
 	t.Helper()
-	opt.ShaderID, opt.DescriptorSet = 9, 7
+	opt.ShaderID, opt.DescriptorSet, opt.Printf = 9, 7, true
 	t.Logf("on_error %q, robust-only %v", opt.OnError, opt.RobustOnly)
 	res, err := Instrument(w, opt)
 	if err != nil {

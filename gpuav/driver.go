@@ -160,7 +160,9 @@ type shader struct {
 	lib      *linker
 	an       *analyses
 	sites    []Site
+	printf   []PrintfSite
 	warnings []string
+	notes    []string
 }
 
 // newShader checks that the module is something the passes understand and
@@ -269,17 +271,20 @@ func instrument(words []uint32, opt Options) (res Result, err error) {
 		return res, nil
 	}
 	sh.run(passesFor(opt))
+	printfChanged := sh.runPrintf()
 	res.Warnings = append(res.Warnings, sh.warnings...)
-	if len(sh.sites) == 0 {
+	res.Notes = sh.notes
+	if len(sh.sites) == 0 && !printfChanged {
 		return res, nil
 	}
 	if err := sh.lib.link(); err != nil {
 		return Result{Words: words}, fmt.Errorf("instrument shader %d: %w", opt.ShaderID, err)
 	}
 	res.Words = m.Encode()
-	res.Instrumented = true
+	res.Instrumented = len(sh.sites) > 0 || len(sh.printf) > 0
 	res.ChecksAdded = len(sh.sites)
 	res.Sites = sh.sites
+	res.Printf = sh.printf
 	res.Stage = uint32(sh.stage.model)
 	return res, nil
 }

@@ -92,4 +92,9 @@ var InputConstants = []struct {
 	{"DESC_TYPE_UNUSED", DescTypeUnused},
 	{"DESC_DESTROYED", DescDestroyed},
 	{"ADDRESS_ENTRY_WORDS", AddressEntryWords},
+	// The printf buffer (printf.go).
+	{"PRINTF_BINDING", PrintfBinding},
+	{"PRINTF_HEADER_WORDS", PrintfHeaderWords},
+	{"PRINTF_LINE_HEADER_WORDS", PrintfLineHeaderWords},
+	{"PRINTF_NO_ROOM", PrintfNoRoom},
 }

@@ -30,6 +30,9 @@ type Options struct {
 	// RobustOnly is the robust-only mode: failed accesses clamp and no
 	// record is written.
 	RobustOnly bool
+	// Printf instruments debugPrintfEXT calls (pass_printf.go); false
+	// removes them, with a warning. The driver never sees them.
+	Printf bool
 }
 
 // Result is an instrumented module and what happened to it.
@@ -37,17 +40,24 @@ type Result struct {
 	// Words is the module to give the driver: the instrumented module, or
 	// the original words when nothing was added.
 	Words []uint32
-	// Instrumented says whether any check was added.
+	// Instrumented says whether any check or printf call was added: the
+	// module then uses the layer's descriptor set.
 	Instrumented bool
 	// ChecksAdded counts the guarded instructions (len(Sites)).
 	ChecksAdded int
 	// Sites lists the guarded instructions in the order they were guarded:
 	// the site table that Decode needs to read the module's records.
 	Sites []Site
+	// Printf lists the debugPrintfEXT calls that write lines, by
+	// PrintfSite.ID.
+	Printf []PrintfSite
 	// Stage is the execution model of the module's entry points.
 	Stage uint32
 	// Warnings name constructs that were left uninstrumented and why.
 	Warnings []string
+	// Notes say what was changed on purpose and is no check skipped (the
+	// printf calls removed with printf off).
+	Notes []string
 }
 
 // Site is one instruction a pass guarded.

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -36,6 +37,9 @@ const (
 	// The layer's settings (layer/settings.go reads them).
 	envSocket      = "VK_LAYER_GPUAV_DBG_SOCKET"
 	envReserveSlot = "VK_LAYER_GPUAV_DBG_RESERVE_SLOT"
+	// envPrintf and envPrintfBufferBytes: layer/settings.go.
+	envPrintf            = "VK_LAYER_GPUAV_DBG_PRINTF"
+	envPrintfBufferBytes = "VK_LAYER_GPUAV_DBG_PRINTF_BUFFER_BYTES"
 )
 
 // ResolveApp finds the app the way a shell would: a name with a slash is a
@@ -150,6 +154,10 @@ func Env(parent []string, layerDir, socket string, set session.Settings) []strin
 	e.put(envReserveSlot, bool01(set.ReserveSlot))
 	e.put(gpuav.EnvOnError, string(gpuav.OnErrorOrDefault(gpuav.OnError(set.OnError))))
 	e.put(gpuav.EnvRobust, bool01(set.Robust))
+	e.put(envPrintf, bool01(!set.PrintfOff))
+	if set.PrintfBufferBytes != 0 {
+		e.put(envPrintfBufferBytes, strconv.FormatUint(uint64(set.PrintfBufferBytes), 10))
+	}
 	return e.list()
 }
 

@@ -420,7 +420,7 @@ static void setup_descriptor_buffers(device_data *dd, const VkDescriptorSetLayou
     else if (!dbp.bufferlessPushDescriptors)
         why = "the device has no bufferlessPushDescriptors";
     else if (pp.maxPushDescriptors < n)
-        why = "maxPushDescriptors is too small for the layer's 4 descriptors";
+        why = "maxPushDescriptors is too small for the layer's descriptors";
     if (why) {
         snprintf(dd->db_reason, sizeof dd->db_reason, "%s", why);
         return;
@@ -455,7 +455,7 @@ static void setup(device_data *dd, const VkPhysicalDeviceProperties *props)
     uint32_t align = (uint32_t)props->limits.minUniformBufferOffsetAlignment;
     dd->action_stride = align > 16 ? align : 16;
 
-    VkDescriptorSetLayoutBinding b[5] = {
+    VkDescriptorSetLayoutBinding b[6] = {
         {.binding = GPUAVDBG_OUTPUT_BINDING,
          .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
          .descriptorCount = 1,
@@ -473,6 +473,12 @@ static void setup(device_data *dd, const VkPhysicalDeviceProperties *props)
          .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
          .descriptorCount = 1,
          .stageFlags = VK_SHADER_STAGE_ALL},
+        /* the printf buffer: binding 5 (before the pre-pass's: the
+         * descriptor-buffer layout takes the first five) */
+        {.binding = GPUAVDBG_PRINTF_BINDING,
+         .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+         .descriptorCount = 1,
+         .stageFlags = VK_SHADER_STAGE_ALL},
         /* the command checks' pre-pass buffer: binding 4, its compute pass only */
         {.binding = GPUAVDBG_PREPASS_BINDING,
          .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
@@ -481,7 +487,7 @@ static void setup(device_data *dd, const VkPhysicalDeviceProperties *props)
     };
     VkDescriptorSetLayoutCreateInfo li = {
         .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-        .bindingCount = 5,
+        .bindingCount = 6,
         .pBindings = b,
     };
     r = dd->disp.CreateDescriptorSetLayout(dd->device, &li, NULL, &dd->set_layout);
@@ -508,7 +514,8 @@ static void setup(device_data *dd, const VkPhysicalDeviceProperties *props)
         *(uint32_t *)((unsigned char *)map + (size_t)i * dd->action_stride) = i;
     dd->disp.UnmapMemory(dd->device, dd->action_memory);
     gpuavdbg_prepass_setup(dd);
-    setup_descriptor_buffers(dd, b, 4);
+    setup_descriptor_buffers(dd, b, 5);
+    dd->printf_words = gpuavdbg_printf_words(dd);
     /* The sink: where command buffers begun after an allocation failure
      * send their records (nothing reads it), so that instrumented shaders
      * always have the layer's set bound. */
@@ -658,7 +665,7 @@ static VkResult allocate_set(device_data *dd, VkDescriptorSet *set)
 {
     if (dd->pool_sets_left == 0) {
         VkDescriptorPoolSize sizes[2] = {
-            {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4 * SETS_PER_POOL}, /* output + input buffers */
+            {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 5 * SETS_PER_POOL}, /* output, input, pre-pass and printf buffers */
             {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, SETS_PER_POOL},
         };
         VkDescriptorPoolCreateInfo pi = {
@@ -695,14 +702,15 @@ static VkResult allocate_set(device_data *dd, VkDescriptorSet *set)
  * output buffer and at that slot of the action buffer. */
 static void write_action_set(device_data *dd, out_unit *u, uint32_t slot)
 {
-    VkDescriptorBufferInfo out = {u->buffer, 0, VK_WHOLE_SIZE};
+    VkDescriptorBufferInfo out = {u->buffer, 0, (VkDeviceSize)GPUAVDBG_OUTPUT_WORDS * 4};
     VkDescriptorBufferInfo act = {dd->action_buffer, (VkDeviceSize)slot * dd->action_stride, 16};
+    VkDescriptorBufferInfo pf = {u->buffer, u->printf_offset, (VkDeviceSize)u->printf_words * 4};
     VkDescriptorBufferInfo in[GPUAVDBG_INPUTS] = {
         {u->in_buffer[GPUAVDBG_INPUT_DESC], 0, VK_WHOLE_SIZE},
         {u->in_buffer[GPUAVDBG_INPUT_ADDR], 0, VK_WHOLE_SIZE},
         {u->in_buffer[GPUAVDBG_INPUT_CMD], 0, VK_WHOLE_SIZE},
     };
-    VkWriteDescriptorSet w[5] = {
+    VkWriteDescriptorSet w[6] = {
         {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
          .dstSet = u->action_sets[slot],
          .dstBinding = GPUAVDBG_OUTPUT_BINDING,
@@ -734,8 +742,14 @@ static void write_action_set(device_data *dd, out_unit *u, uint32_t slot)
          .descriptorCount = 1,
          .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
          .pBufferInfo = &in[GPUAVDBG_INPUT_CMD]},
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+         .dstSet = u->action_sets[slot],
+         .dstBinding = GPUAVDBG_PRINTF_BINDING,
+         .descriptorCount = 1,
+         .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+         .pBufferInfo = &pf},
     };
-    dd->disp.UpdateDescriptorSets(dd->device, 5, w, 0, NULL);
+    dd->disp.UpdateDescriptorSets(dd->device, 6, w, 0, NULL);
 }
 
 /* gpuavdbg_unit_push pushes into cb the layer's set for action slot
@@ -745,16 +759,17 @@ static void write_action_set(device_data *dd, out_unit *u, uint32_t slot)
 void gpuavdbg_unit_push(const device_data *dd, const out_unit *u, VkCommandBuffer cb, VkPipelineBindPoint bp,
                         VkPipelineLayout layout, uint32_t slot)
 {
-    VkDescriptorBufferInfo info[4] = {
-        {u->buffer, 0, VK_WHOLE_SIZE},
+    VkDescriptorBufferInfo info[5] = {
+        {u->buffer, 0, (VkDeviceSize)GPUAVDBG_OUTPUT_WORDS * 4},
         {dd->action_buffer, (VkDeviceSize)slot * dd->action_stride, 16},
         {u->in_buffer[GPUAVDBG_INPUT_DESC], 0, VK_WHOLE_SIZE},
         {u->in_buffer[GPUAVDBG_INPUT_ADDR], 0, VK_WHOLE_SIZE},
+        {u->buffer, u->printf_offset, (VkDeviceSize)u->printf_words * 4},
     };
-    static const uint32_t binding[4] = {GPUAVDBG_OUTPUT_BINDING, GPUAVDBG_ACTION_BINDING, GPUAVDBG_DESC_STATE_BINDING,
-                                        GPUAVDBG_ADDRESS_BINDING};
-    VkWriteDescriptorSet w[4];
-    for (int i = 0; i < 4; i++)
+    static const uint32_t binding[5] = {GPUAVDBG_OUTPUT_BINDING, GPUAVDBG_ACTION_BINDING, GPUAVDBG_DESC_STATE_BINDING,
+                                        GPUAVDBG_ADDRESS_BINDING, GPUAVDBG_PRINTF_BINDING};
+    VkWriteDescriptorSet w[5];
+    for (int i = 0; i < 5; i++)
         w[i] = (VkWriteDescriptorSet){
             .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
             .dstBinding = binding[i],
@@ -763,7 +778,7 @@ void gpuavdbg_unit_push(const device_data *dd, const out_unit *u, VkCommandBuffe
                                                                     : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
             .pBufferInfo = &info[i],
         };
-    dd->disp.CmdPushDescriptorSetKHR(cb, bp, layout, dd->slot, 4, w);
+    dd->disp.CmdPushDescriptorSetKHR(cb, bp, layout, dd->slot, 5, w);
 }
 
 /* gpuavdbg_unit_action_set returns the unit's set for action slot `slot`,
@@ -974,10 +989,15 @@ out_unit *gpuavdbg_unit_acquire(device_data *dd)
         what = "malloc";
         goto fail;
     }
-    r = make_buffer(dd, (VkDeviceSize)GPUAVDBG_OUTPUT_WORDS * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &u->buffer,
-                    &u->memory, (void **)&u->words, &what);
+    /* One buffer: the records, then the printf buffer at an offset every
+     * device allows (minStorageBufferOffsetAlignment <= 256). */
+    u->printf_offset = ((VkDeviceSize)GPUAVDBG_OUTPUT_WORDS * 4 + 255) & ~(VkDeviceSize)255;
+    u->printf_words = dd->printf_words ? dd->printf_words : GPUAVDBG_PRINTF_HEADER_WORDS;
+    r = make_buffer(dd, u->printf_offset + (VkDeviceSize)u->printf_words * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                    &u->buffer, &u->memory, (void **)&u->words, &what);
     if (r != VK_SUCCESS)
         goto fail;
+    u->printf = (uint32_t *)((unsigned char *)u->words + u->printf_offset);
     r = make_inputs(dd, u, &what);
     if (r != VK_SUCCESS) {
         dd->disp.UnmapMemory(dd->device, u->memory);
@@ -1009,6 +1029,7 @@ out_unit *gpuavdbg_unit_acquire(device_data *dd)
     u->nsets = 1;
     write_action_set(dd, u, 0);
     memset(u->words, 0, (size_t)GPUAVDBG_OUTPUT_WORDS * 4);
+    memset(u->printf, 0, GPUAVDBG_PRINTF_HEADER_WORDS * 4);
     u->next_all = dd->all_units;
     dd->all_units = u;
     pthread_mutex_unlock(&dd->lock);
@@ -1041,6 +1062,13 @@ void gpuavdbg_unit_release(device_data *dd, out_unit *u)
     pthread_mutex_unlock(&dd->lock);
 }
 
+uint32_t gpuavdbg_printf_words(device_data *dd)
+{
+    uint32_t bytes = goPrintfBufferBytes(GPUAVDBG_H(dd->inst->instance));
+    uint32_t words = bytes / 4;
+    return words < GPUAVDBG_PRINTF_HEADER_WORDS ? GPUAVDBG_PRINTF_HEADER_WORDS : words;
+}
+
 /* gpuavdbg_unit_zero clears the header and the words the last submission
  * wrote, so Decode sees only new records. The buffer is host-coherent and
  * no submission that uses it is pending (the layer waits after each). */
@@ -1052,4 +1080,7 @@ void gpuavdbg_unit_zero(out_unit *u)
     memset(u->words + GPUAVDBG_HEADER_WORDS, 0, (size_t)written * GPUAVDBG_RECORD_WORDS * 4);
     memset(u->words, 0, GPUAVDBG_HEADER_WORDS * 4);
     gpuavdbg_prepass_zero(u);
+    /* printf lines need no zeroing: the decoder reads what the header
+     * says was written, and the first line that did not fit ends them. */
+    memset(u->printf, 0, GPUAVDBG_PRINTF_HEADER_WORDS * 4);
 }

@@ -259,6 +259,7 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 		int64  bool
 		failed gpuav.OnError
 		silent bool
+		pf     bool
 	)
 	withLock(func() {
 		state.nextShaderID++
@@ -271,6 +272,7 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 		checks = set.Checks
 		sized = set.SizedElementChecks
 		failed, silent = gpuav.OnError(set.OnError), set.Robust
+		pf = !set.PrintfOff
 		robust = d != nil && d.robust
 		int64 = d != nil && d.int64
 		if robust && !set.WarnRobust && (checks[gpuav.CheckBufferOOB] || checks[gpuav.CheckTexelBufferOOB]) {
@@ -295,17 +297,23 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 	}
 	start := time.Now()
 	res, err := instrumentSafe(orig, gpuav.Options{ShaderID: s.id, DescriptorSet: uint32(slot), Checks: checks, Robust: robust,
-		SizedElementChecks: sized, Int64: int64, OnError: failed, RobustOnly: silent})
+		SizedElementChecks: sized, Int64: int64, OnError: failed, RobustOnly: silent, Printf: pf})
 	s.micros = time.Since(start).Microseconds()
+	for _, n := range res.Notes {
+		logf(levelInfo, "shader %d: %s", s.id, n)
+	}
 	switch {
 	case err != nil:
 		s.warning = fmt.Sprintf("left uninstrumented: %v", err)
 		return id
-	case !res.Instrumented || len(res.Words) == 0:
+	case len(res.Words) == 0 || !res.Instrumented && &res.Words[0] == &orig[0]:
+		// Unchanged (a module whose printf calls were only removed is
+		// changed, not instrumented).
 		s.warning = strings.Join(res.Warnings, "; ")
 		return id
 	}
 	s.warning = strings.Join(res.Warnings, "; ")
+	s.printf = res.Printf
 	s.sites, s.stage = res.Sites, res.Stage
 	p := (*C.uint32_t)(C.malloc(C.size_t(len(res.Words)) * 4))
 	if p == nil {
@@ -583,6 +591,7 @@ func goSubmitDone(queue, submit C.uint64_t, cbs *C.gpuavdbg_submit_cb, n C.uint3
 		cb := SubmittedCB{
 			Handle:        uint64(c.handle),
 			Words:         unsafe.Slice((*uint32)(unsafe.Pointer(c.words)), int(c.nwords)),
+			PrintfWords:   unsafe.Slice((*uint32)(unsafe.Pointer(c.printf_words)), int(c.nprintf_words)),
 			Primary:       uint64(c.primary),
 			PrimaryAction: uint32(c.primary_action),
 			LayerDropped:  uint32(c.layer_dropped),
@@ -605,6 +614,7 @@ func goSubmitDone(queue, submit C.uint64_t, cbs *C.gpuavdbg_submit_cb, n C.uint3
 			}
 			cb.Actions = append(cb.Actions, act)
 		}
+		reportPrintf(uint64(submit), uint64(queue), cb)
 		msg, malformed, ok := b.Build(uint64(submit), uint64(queue), cb)
 		if !ok && malformed == 0 {
 			continue

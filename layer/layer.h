@@ -128,6 +128,8 @@ typedef struct gpuavdbg_submit_cb {
     uint32_t layer_dropped;
     const uint32_t *prepass_words;
     uint32_t nprepass_words;
+    const uint32_t *printf_words; /* the printf buffer (binding 5), header included (printf.c) */
+    uint32_t nprintf_words;
 } gpuavdbg_submit_cb;
 
 /* One stage of a created pipeline, for goPipelineCreated. */
@@ -399,6 +401,11 @@ typedef struct out_unit {
     uint32_t *in_words[GPUAVDBG_INPUTS];
     uint32_t in_cap[GPUAVDBG_INPUTS];
     uint32_t in_need[GPUAVDBG_INPUTS];
+    /* the printf buffer (binding 5): the output buffer's words from
+     * printf_offset bytes on, printf_words of them (printf.c) */
+    uint32_t *printf;
+    VkDeviceSize printf_offset;
+    uint32_t printf_words;
     struct out_unit *next_free;
     struct out_unit *next_all;
 } out_unit;
@@ -430,6 +437,8 @@ typedef struct device_data {
     /* The action buffer's bytes per action slot; each slot has a set of
      * its own (docs/decisions/action-index-from-a-set-per-action.md). */
     uint32_t action_stride;
+    /* printf.c: the printf buffer's words per unit, header included */
+    uint32_t printf_words;
     VkPhysicalDeviceMemoryProperties mem_props;
 
     VkDescriptorSetLayout set_layout;   /* bindings 0 and 1 */
@@ -558,6 +567,10 @@ void gpuavdbg_unit_push(const device_data *dd, const out_unit *u, VkCommandBuffe
 VkDescriptorSet gpuavdbg_unit_action_set(device_data *dd, out_unit *u, uint32_t slot);
 void gpuavdbg_unit_release(device_data *dd, out_unit *u);
 void gpuavdbg_unit_zero(out_unit *u);
+/* gpuavdbg_printf_words is the printf buffer's size in words (header
+ * included) that the device's units get: the printf buffer size setting
+ * (exports.go's goPrintfBufferBytes). */
+uint32_t gpuavdbg_printf_words(device_data *dd);
 /* input buffers: bindings 2 and 3.
  * gpuavdbg_unit_input returns the mapped words of a unit's input buffer
  * (which: GPUAVDBG_INPUT_*) and its capacity in words.

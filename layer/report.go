@@ -38,6 +38,8 @@ type SubmittedCB struct {
 	LayerWords   []uint32
 	LayerDropped uint32
 	PrepassWords []uint32
+	// PrintfWords is its printf buffer, header included (printf.go).
+	PrintfWords []uint32
 }
 
 // groupKey identifies identical records: same check, shader, instruction,

@@ -37,6 +37,12 @@ const (
 	// them to runtime arrays (what they did before the checks were made
 	// cheap, docs/decisions/cheap-checks.md).
 	EnvSizedElementChecks = "VK_LAYER_GPUAV_DBG_SIZED_ELEMENT_CHECKS"
+	// EnvPrintf (default 1): instrument debugPrintfEXT calls; 0 removes
+	// them (layer/printf.go).
+	EnvPrintf = "VK_LAYER_GPUAV_DBG_PRINTF"
+	// EnvPrintfBufferBytes is the size of each command buffer's printf
+	// buffer (default DefaultPrintfBufferBytes).
+	EnvPrintfBufferBytes = "VK_LAYER_GPUAV_DBG_PRINTF_BUFFER_BYTES"
 	// EnvSocket is the launcher's unix socket; unset, the layer reports
 	// to stderr.
 	EnvSocket = "VK_LAYER_GPUAV_DBG_SOCKET"
@@ -98,6 +104,11 @@ func loadSettings(lookup func(env string) (value, origin string)) (Settings, []s
 	s.OnError = string(onError)
 	if old, _ := lookup(envSafeModeGone); old != "" {
 		w = append(w, fmt.Sprintf("%s is gone (it never changed anything): %s", envSafeModeGone, onErrorHint))
+	}
+	s.PrintfOff = !flag(EnvPrintf, true)
+	var pw string
+	if s.PrintfBufferBytes, pw = printfBufferBytes(lookup(EnvPrintfBufferBytes)); pw != "" {
+		w = append(w, pw)
 	}
 	return s, append(warnings, w...)
 }
@@ -178,7 +189,8 @@ var settingsPrefixes = []string{"gpuavdbg_validation.", "gpuavdbg."}
 // settingKeys maps a settings-file key to its environment variable.
 func settingKeys() map[string]string {
 	m := map[string]string{"reserve_slot": EnvReserveSlot, gpuav.SettingOnError: EnvOnError, gpuav.SettingRobust: EnvRobust,
-		"socket": EnvSocket, "warn_robust": EnvWarnRobust, "sized_element_checks": EnvSizedElementChecks}
+		"socket": EnvSocket, "warn_robust": EnvWarnRobust, "sized_element_checks": EnvSizedElementChecks,
+		"printf": EnvPrintf, "printf_buffer_bytes": EnvPrintfBufferBytes}
 	for _, id := range gpuav.AllChecks {
 		m[gpuav.CheckSettingKey(id)] = CheckEnv(id)
 	}

@@ -40,6 +40,8 @@ type shader struct {
 	// srcmap is the module's source map, built on its first error
 	// (report.go).
 	srcmap *sourcemap.Map
+	// printf are its debugPrintfEXT calls that write lines, by site id.
+	printf []gpuav.PrintfSite
 }
 
 type moduleKey struct{ device, module uint64 }

@@ -157,8 +157,9 @@ static void process(device_data *dd, pending_submit *e, int signalled)
         const uint32_t *pw = gpuavdbg_unit_input(cs->unit, GPUAVDBG_INPUT_CMD, &pcap);
         int prepass = pw && pcap > GPUAVDBG_PREPASS_JOB_WORD &&
                       (pw[GPUAVDBG_PREPASS_HEADER_WORD] != 0 || pw[GPUAVDBG_PREPASS_HEADER_WORD + 1] != 0);
-        if (w[0] == 0 && nlayer == 0 && layer_dropped == 0 && !prepass)
-            continue; /* no record claimed, none of the layer's */
+        const uint32_t *pf = cs->unit->printf;
+        if (w[0] == 0 && nlayer == 0 && layer_dropped == 0 && !prepass && pf[0] == 0 && pf[1] == 0)
+            continue; /* no record claimed, none of the layer's, no printf line written or lost */
         out[n++] = (gpuavdbg_submit_cb){
             .handle = GPUAVDBG_H(cs->cb),
             .words = w,
@@ -176,6 +177,8 @@ static void process(device_data *dd, pending_submit *e, int signalled)
             .prepass_words = prepass ? pw + GPUAVDBG_PREPASS_HEADER_WORD : NULL,
             .nprepass_words = prepass ? GPUAVDBG_PREPASS_HEADER_WORDS + GPUAVDBG_PREPASS_RECORDS * GPUAVDBG_LAYER_RECORD_WORDS
                                       : 0,
+            .printf_words = pf,
+            .nprintf_words = cs->unit->printf_words,
         };
     }
     if (n > 0)

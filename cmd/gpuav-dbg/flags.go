@@ -38,6 +38,9 @@ type runFlags struct {
 	// printfAt is --printf-at: the printf lines the headless output and
 	// the UI show.
 	printfAt printfFilterFlag
+	// printf is --printf on|off; printfBuffer --printf-buffer BYTES.
+	printf       onOffFlag
+	printfBuffer uint
 	// reportMode is --report-mode: the JSON and SARIF files' mode.
 	reportMode modeFlag
 }
@@ -197,6 +200,9 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runFlags, []s
 	fs.Var(&f.sourcePath, "source-path", "")
 	fs.BoolVar(&f.allowUnchecked, "allow-unchecked", false, "")
 	fs.Var(&f.printfAt, "printf-at", "")
+	f.printf = true
+	fs.Var(&f.printf, "printf", "")
+	fs.UintVar(&f.printfBuffer, "printf-buffer", 0, "")
 	f.reportMode = modeFlag(session.ReportMode)
 	fs.Var(&f.reportMode, "report-mode", "")
 	if err := fs.Parse(args); err != nil {

@@ -24,12 +24,14 @@ func (c *cli) instrumentCmd(args []string) int {
 	out := fs.String("o", "", "output file")
 	set := fs.Uint("set", 7, "descriptor-set slot of the layer")
 	shaderID := fs.Uint("shader-id", 1, "shader id written into records")
+	pf := onOffFlag(true)
+	fs.Var(&pf, "printf", "on: debugPrintfEXT calls write lines, as in the layer; off: they are removed")
 	if err := fs.Parse(args); err != nil {
 		fmt.Fprintf(c.stderr, "gpuav-dbg: instrument: %v\n", err)
 		return exitLauncher
 	}
 	if *out == "" || fs.NArg() != 1 {
-		fmt.Fprintf(c.stderr, "gpuav-dbg: instrument: usage: gpuav-dbg instrument [--checks none|all|ID,...] -o OUT.spv IN.spv\n")
+		fmt.Fprintf(c.stderr, "gpuav-dbg: instrument: usage: gpuav-dbg instrument [--checks none|all|ID,...] [--printf on|off] -o OUT.spv IN.spv\n")
 		return exitLauncher
 	}
 	in := fs.Arg(0)
@@ -58,13 +60,16 @@ func (c *cli) instrumentCmd(args []string) int {
 	if len(enabled) > 0 {
 		// The layer's defaults: the element checks on sized arrays too.
 		res, err := gpuav.Instrument(words, gpuav.Options{ShaderID: uint32(*shaderID), DescriptorSet: uint32(*set), Checks: enabled,
-			SizedElementChecks: true})
+			SizedElementChecks: true, Printf: bool(pf)})
 		if err != nil {
 			fmt.Fprintf(c.stderr, "gpuav-dbg: instrument: %s: %v\n", in, err)
 			return exitLauncher
 		}
 		for _, w := range res.Warnings {
 			fmt.Fprintf(c.stderr, "gpuav-dbg: instrument: %s: warning: %s\n", in, w)
+		}
+		for _, n := range res.Notes {
+			fmt.Fprintf(c.stderr, "gpuav-dbg: instrument: %s: %s\n", in, n)
 		}
 		result = res.Words
 	}

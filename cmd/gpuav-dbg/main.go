@@ -94,7 +94,7 @@ Usage:
                    [--allow-unchecked] [--report-mode MODE] [--printf-at WHERE]
                                              show a saved session (.gvs) or JSON report
   gpuav-dbg open --list [APP]                list the saved runs (of APP), oldest first
-  gpuav-dbg instrument [--checks none|all|ID,...] -o OUT.spv IN.spv
+  gpuav-dbg instrument [--checks none|all|ID,...] [--printf on|off] -o OUT.spv IN.spv
                                              instrument a module offline (none: re-encode)
   gpuav-dbg doctor [--json]                  will it work here: loader, layer, devices, which
                                              checks run (exit 0 yes, 1 not all, 2 no Vulkan)
@@ -132,6 +132,10 @@ Flags of run and demo:
                       and ..) is read, nor any under /proc, /sys or /dev
   --printf-at WHERE   show the printf lines of these invocations only (repeatable):
                       %s
+  --printf on|off     print debugPrintfEXT lines (default on, for every module
+                      that calls it); off removes the calls, with a notice
+  --printf-buffer N   bytes of each command buffer's printf buffer (default
+                      65536); lines that do not fit are counted as lost
 
 Checks (--check ID=on|off; * on by default):
 %s

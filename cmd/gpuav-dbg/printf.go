@@ -25,6 +25,28 @@ func (p *printfFilterFlag) Set(s string) error {
 	return nil
 }
 
+// onOffFlag is a flag whose value is on or off (--printf).
+type onOffFlag bool
+
+func (o *onOffFlag) String() string {
+	if *o {
+		return "on"
+	}
+	return "off"
+}
+
+func (o *onOffFlag) Set(s string) error {
+	switch s {
+	case "on":
+		*o = true
+	case "off":
+		*o = false
+	default:
+		return fmt.Errorf("%q is not on or off", s)
+	}
+	return nil
+}
+
 // printPrintf prints each printf group: its summary, then its distinct
 // texts, or with a filter the lines it keeps.
 func printPrintf(w io.Writer, s *session.Session, f session.PrintfFilter) {

@@ -9,8 +9,8 @@ import (
 // ImportName is the extended instruction set of debugPrintfEXT.
 const ImportName = "NonSemantic.DebugPrintf"
 
-// opDebugPrintf is DebugPrintf's number in NonSemantic.DebugPrintf.
-const opDebugPrintf = 1
+// OpDebugPrintf is DebugPrintf's number in NonSemantic.DebugPrintf.
+const OpDebugPrintf = 1
 
 // Site is one DebugPrintf call of a module.
 type Site struct {
@@ -46,7 +46,7 @@ func Sites(words []uint32) ([]Site, error) {
 		case spirv.OpString:
 			strs[in.Words[1]], _ = spirv.DecodeString(in.Words[2:])
 		case spirv.OpExtInst:
-			if len(in.Words) < 6 || !sets[in.Words[3]] || in.Words[4] != opDebugPrintf {
+			if len(in.Words) < 6 || !sets[in.Words[3]] || in.Words[4] != OpDebugPrintf {
 				continue
 			}
 			f, ok := strs[in.Words[5]]

@@ -73,6 +73,12 @@ type Settings struct {
 	// Robust is the robust-only mode: every enabled check clamps and
 	// nothing is reported.
 	Robust bool `json:"robust,omitempty"`
+	// PrintfOff: debugPrintfEXT calls are removed, not instrumented
+	// (printf is on by default, for every module that uses it).
+	PrintfOff bool `json:"printf_off,omitempty"`
+	// PrintfBufferBytes is the size of each command buffer's printf
+	// buffer; 0 in a hello from a layer that has none.
+	PrintfBufferBytes uint32 `json:"printf_buffer_bytes,omitempty"`
 }
 
 // Hello is the first message: who is talking.

@@ -1,12 +1,14 @@
 // Package settings is the settings pane: every check (in gpuav.AllChecks
 // order, with its title from the check registry), the reserve-slot option,
 // what a failed access does (skip, clamp, execute: space or enter moves to
-// the next) and the robust-only mode, for the next run (r). Checks are
+// the next) and the robust-only mode and printf (with the printf buffer size),
+// for the next run (r). Checks are
 // switched with space or enter; those the device cannot run are shown
 // unavailable with the reason, and cannot be switched on.
 package settings
 
 import (
+	"fmt"
 	"maps"
 	"strings"
 
@@ -24,6 +26,7 @@ const (
 	ReserveSlot = "reserve_slot"
 	OnError     = gpuav.SettingOnError
 	Robust      = gpuav.SettingRobust
+	Printf      = "printf"
 )
 
 // Item is one row: a check or an option.
@@ -40,6 +43,9 @@ type Item struct {
 	Value   string
 	// Unavailable, when not empty, says why the device cannot run the check.
 	Unavailable string
+	// Bytes is the printf buffer size (Printf's row; 0: the layer's
+	// default), shown and kept for the next run.
+	Bytes uint32
 }
 
 // Availability says whether the device can run a check and, if not, why.
@@ -73,7 +79,8 @@ func Items(checks []string, s session.Settings, avail Availability) []Item {
 	}
 	onError := string(gpuav.OnErrorOrDefault(gpuav.OnError(s.OnError)))
 	return append(items, Item{ID: ReserveSlot, On: s.ReserveSlot},
-		Item{ID: OnError, Choices: choices, Value: onError}, Item{ID: Robust, On: s.Robust})
+		Item{ID: OnError, Choices: choices, Value: onError}, Item{ID: Robust, On: s.Robust},
+		Item{ID: Printf, On: !s.PrintfOff, Bytes: s.PrintfBufferBytes})
 }
 
 // Settings turns items back into settings.
@@ -89,6 +96,8 @@ func Settings(items []Item) session.Settings {
 			s.OnError = it.Value
 		case it.ID == Robust:
 			s.Robust = it.On
+		case it.ID == Printf:
+			s.PrintfOff, s.PrintfBufferBytes = !it.On, it.Bytes
 		}
 	}
 	if s.Robust {
@@ -170,6 +179,9 @@ func Render(st *common.Styles, items []Item, selected int, changed, rerun bool, 
 			row = cur + "    " + common.Fit(it.ID, idW) + "  " + choiceText(it, robustOn(items)) + "  "
 			note = choiceNote(it, robustOn(items))
 		}
+		if it.ID == Printf {
+			note = printfNote(it)
+		}
 		if it.Unavailable != "" {
 			box = "[-]"
 			row = cur + box + " " + common.Fit(it.ID, idW) + "  "
@@ -230,7 +242,7 @@ func (m *Model) Changed() bool {
 			base.Checks[it.ID] = m.base.Checks[it.ID] && it.Unavailable == ""
 		}
 	}
-	return s.ReserveSlot != base.ReserveSlot || s.OnError != base.OnError || s.Robust != base.Robust || !maps.Equal(s.Checks, base.Checks)
+	return s.ReserveSlot != base.ReserveSlot || s.OnError != base.OnError || s.Robust != base.Robust || s.PrintfOff != base.PrintfOff || !maps.Equal(s.Checks, base.Checks)
 }
 
 // Selected returns the selected row.
@@ -325,4 +337,13 @@ func (m *Model) Title() string { return "Settings for the next run" }
 // View draws the pane's inner area.
 func (m *Model) View() string {
 	return Render(m.c.Styles, m.items, m.sel, m.Changed(), m.rerun, m.width, m.height)
+}
+
+// printfNote describes the printf row: what it does and the buffer size.
+func printfNote(it Item) string {
+	size := "the layer's default size"
+	if it.Bytes != 0 {
+		size = fmt.Sprintf("%d bytes", it.Bytes)
+	}
+	return "print debugPrintfEXT lines (off: the calls are removed); printf buffer: " + size + " per command buffer"
 }

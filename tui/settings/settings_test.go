@@ -95,3 +95,25 @@ func TestOnErrorChoice(t *testing.T) {
 		})
 	}
 }
+
+// The printf row shows the buffer size and switches printf; the size is
+// kept for the next run, and switching printf counts as a change.
+func TestPrintfRow(t *testing.T) {
+	s := fixture.Settings()
+	s.PrintfBufferBytes = 4096
+	m := New(fixture.Common(), true)
+	m.Reset(fixture.Checks, s, nil)
+	last := len(m.Items()) - 1
+	it := m.Items()[last]
+	if it.ID != Printf || !it.On || it.Bytes != 4096 || !strings.Contains(printfNote(it), "4096 bytes") {
+		t.Fatalf("printf row %+v, note %q", it, printfNote(it))
+	}
+	if m.Changed() {
+		t.Fatal("changed before any switch")
+	}
+	m.sel = last
+	m.Toggle()
+	if got := m.Settings(); !got.PrintfOff || got.PrintfBufferBytes != 4096 || !m.Changed() {
+		t.Fatalf("after switching printf: %+v, changed %v", got, m.Changed())
+	}
+}

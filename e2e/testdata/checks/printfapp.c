@@ -3,11 +3,12 @@
  * fragment shader, for comparing gpuav-dbg's printf lines with the Khronos
  * validation layer's Debug Printf.
  *
- *   printfapp --shaders DIR --case CASE [--n N] [--size S]
+ *   printfapp --shaders DIR --case CASE [--n N] [--size S] [--groups X Y]
  *
  *   specifiers  printf_specifiers.comp: one invocation, every conversion
  *   loop        printf_loop.comp: one invocation, N lines (--n, default 5)
- *   grid        printf_grid.comp: a 2x2x1 dispatch of 2x1x1 workgroups
+ *   grid        printf_grid.comp: an XxYx1 dispatch (--groups, default 2 2) of
+ *               2x1x1 workgroups
  *   vertex      printf.vert: three points into an SxS target
  *   fragment    printf.frag: a triangle covering an SxS target (--size,
  *               default 4), one line per pixel
@@ -92,7 +93,7 @@ typedef struct {
 int main(int argc, char **argv)
 {
     const char *dir = ".", *kase = "specifiers";
-    uint32_t n = 5, size = 4;
+    uint32_t n = 5, size = 4, gx = 2, gy = 2;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--shaders") && i + 1 < argc)
             dir = argv[++i];
@@ -102,6 +103,10 @@ int main(int argc, char **argv)
             n = (uint32_t)strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--size") && i + 1 < argc)
             size = (uint32_t)strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--groups") && i + 2 < argc) {
+            gx = (uint32_t)strtoul(argv[++i], NULL, 10);
+            gy = (uint32_t)strtoul(argv[++i], NULL, 10);
+        }
         else {
             fprintf(stderr, "printfapp: unknown argument %s\n", argv[i]);
             return 2;
@@ -168,8 +173,8 @@ int main(int argc, char **argv)
     vkCmdBindPipeline(cb, bp, pipe);
     vkCmdPushConstants(cb, layout, VK_SHADER_STAGE_ALL, 0, sizeof pc, &pc);
     if (compute) {
-        uint32_t g = !strcmp(kase, "grid") ? 2 : 1;
-        vkCmdDispatch(cb, g, g, 1);
+        int grid = !strcmp(kase, "grid");
+        vkCmdDispatch(cb, grid ? gx : 1, grid ? gy : 1, 1);
     } else {
         capp_begin_rendering(cb, &target, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
         vkCmdDraw(cb, 3, 1, 0, 0);

@@ -1,0 +1,104 @@
+#!/bin/bash
+# What debugPrintfEXT costs (docs/BENCHMARKS.md, "Printf"):
+#  1. a printf that is never reached: a compute scene under gpuav-dbg with
+#     its shader as it is and with a debugPrintfEXT in its loop under a
+#     branch never taken, REPS repetitions of the two, alternating: the
+#     median over the runs of each run's median, the fastest iteration of
+#     all (on a shared machine, load only adds), and each run's CPU time
+#     (user + system: lavapipe's threads, steadier than wall time under
+#     load). SCENE=hotloop (default: the hot-loop scene's masked variant;
+#     the branch is acc == 0xFFFFFFFF, which its sums never reach) or
+#     SCENE=shader (shader-heavy; the branch is pc.bias == 0xFFFFFFFF);
+#  2. printing from every invocation of a 1M-invocation dispatch
+#     (printfapp --case grid --groups 1024 512: 1,048,576 lines of 15
+#     words) under `gpuav-dbg run --headless --json`: the run's wall time
+#     against the same run with --printf off, and the lines the report has.
+# From the repository root after `make build bench-apps`: bash
+# bench/measure/printf.sh (or as a step of scripts/hardware/run.sh, after
+# `bash bench/measure/printf.sh build` here). Files: $OUT/printf-*.txt.
+#   REPS=N    repetitions of part 1 (default 5)
+#   ITERS=N   timed iterations per run (default 20; 5 on lavapipe)
+#   LOOPS=N   shader-heavy's --loops (default 1024; 256 on lavapipe)
+#   WORKGROUPS=N  the hot-loop scene's --workgroups (default 65536; on
+#             lavapipe 4096 keeps a run under a minute)
+set -u
+. scripts/hardware/env.sh || exit 1
+hw_device
+export MESA_SHADER_CACHE_DISABLE=1 __GL_SHADER_DISK_CACHE=0
+lavapipe=$([ "$HW_ICD" = lavapipe ] && echo 1 || echo "")
+iters=${ITERS:-$([ -n "$lavapipe" ] && echo 5 || echo 20)}
+loops=${LOOPS:-$([ -n "$lavapipe" ] && echo 256 || echo 1024)}
+reps=${REPS:-5}
+# The apps and shaders, built here into bin/bench/printf/ (`bash
+# bench/measure/printf.sh build` on a machine with cc and glslang; the
+# NVIDIA machine has neither: build first, carry bin/).
+pre=bin/bench/printf
+build() {
+  mkdir -p "$pre/spv/printf" || return 1
+  cp bin/bench/spv/*.spv "$pre/spv/" && cp bin/bench/spv/*.spv "$pre/spv/printf/" || return 1
+  # The variants: a printf at the end of each scene's loop body.
+  sed -e 's/^#version 450$/#version 450\n#extension GL_EXT_debug_printf : require/' \
+      -e 's|^\(        acc += textureLod(texs\[k ^ 1u\], uv, 0.0);\)$|\1\n        if (pc.bias == 0xFFFFFFFFu) debugPrintfEXT("acc %v4f at %u of %u", acc, i, g);|' \
+      bench/scenes/shaders/shader.comp >"$pre/shader.comp"
+  sed -e 's/^#version 450$/#version 450\n#extension GL_EXT_debug_printf : require/' \
+      -e 's|^\(        acc += bufs\[k\].*\)$|\1\n        if (acc == 0xFFFFFFFFu) debugPrintfEXT("acc %u at %u of %u", acc, i, g);|' \
+      bench/scenes/shaders/hotloop_masked.comp >"$pre/hotloop_masked.comp"
+  for f in shader.comp hotloop_masked.comp; do
+    grep -q debugPrintfEXT "$pre/$f" || { echo "printf.sh: $f did not take the printf" >&2; return 1; }
+    glslangValidator -g --target-env vulkan1.1 -o "$pre/spv/printf/$f.spv" "$pre/$f" >/dev/null &&
+      spirv-val --target-env vulkan1.1 "$pre/spv/printf/$f.spv" || return 1
+  done
+  cc -O2 -Wall -std=c11 -I internal/capp -o "$pre/printfapp" e2e/testdata/checks/printfapp.c internal/capp/capp.c \
+    -lvulkan -lpthread -lm || return 1
+  (cd e2e/testdata/checks && glslangValidator -g --target-env vulkan1.2 -o "$OLDPWD/$pre/printf_grid.comp.spv" \
+    printf_grid.comp >/dev/null)
+}
+if [ "${1:-}" = build ] || [ ! -f "$pre/spv/printf/hotloop_masked.comp.spv" ]; then
+  build || { echo "printf.sh: cannot build $pre (make build bench-apps first; needs cc and glslang)" >&2; exit 1; }
+  [ "${1:-}" = build ] && exit 0
+fi
+spv=$pre/spv
+median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+scene=${SCENE:-hotloop}
+case $scene in
+  hotloop) args=(--scene hotloop --variant masked --workgroups "${WORKGROUPS:-65536}") ;;
+  shader) args=(--scene shader --loops "$loops") ;;
+  *) echo "printf.sh: SCENE is hotloop or shader" >&2; exit 2 ;;
+esac
+run_scene() { # $1 spv dir, $2 output file
+  hw_ours /usr/bin/time -f "%U %S" -o "$2.cpu" bin/bench/scene "${args[@]}" --spv "$1" --warmup 2 --iters "$iters" \
+    >"$2" 2>&1
+  grep -q "bench: check ok" "$2" || { echo "printf.sh: scene failed ($2)" >&2; cat "$2" >&2; exit 1; }
+  awk '/^bench: iter/{print $4/1e6}' "$2" | median
+}
+cpu() { for f in "$@"; do awk '{print $1 + $2}' "$f.cpu"; done | median; }
+fastest() { awk '/^bench: iter/{print $4/1e6}' "$@" | sort -n | head -1; }
+echo "== 1. a printf never reached: ${args[*]}, $iters iterations, $reps repetitions"
+plain=() with=()
+for rep in $(seq "$reps"); do
+  p=$(run_scene "$spv" "$OUT/printf-plain-$rep.txt")
+  w=$(run_scene "$spv/printf" "$OUT/printf-never-$rep.txt")
+  plain+=("$p") with+=("$w")
+  printf "rep %d: plain %.2f ms, never-reached printf %.2f ms\n" "$rep" "$p" "$w"
+done
+p=$(printf "%s\n" "${plain[@]}" | median)
+w=$(printf "%s\n" "${with[@]}" | median)
+awk -v p="$p" -v w="$w" 'BEGIN {printf "median: plain %.2f ms, never-reached printf %.2f ms: %.3fx\n", p, w, w / p}'
+p=$(fastest "$OUT"/printf-plain-*.txt)
+w=$(fastest "$OUT"/printf-never-*.txt)
+awk -v p="$p" -v w="$w" 'BEGIN {printf "fastest: plain %.2f ms, never-reached printf %.2f ms: %.3fx\n", p, w, w / p}'
+p=$(cpu "$OUT"/printf-plain-*.txt)
+w=$(cpu "$OUT"/printf-never-*.txt)
+awk -v p="$p" -v w="$w" 'BEGIN {printf "CPU per run (median): plain %.2f s, never-reached printf %.2f s: %.3fx\n", p, w, w / p}'
+
+echo "== 2. every invocation of a 1M-invocation dispatch prints"
+app=$pre/printfapp
+for mode in on off; do
+  start=$(date +%s.%N)
+  bin/gpuav-dbg run --headless --json "$OUT/printf-1m-$mode.json" --session "$OUT/printf-1m-$mode.gvs" \
+    --printf "$mode" --printf-buffer $((64 << 20)) -- "$app" --shaders "$pre" --case grid --groups 1024 512 \
+    >"$OUT/printf-1m-$mode.txt" 2>&1
+  end=$(date +%s.%N)
+  lines=$(python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(sum(g['count'] for g in r.get('printf', [])), r.get('printf_lines_lost', 0))" "$OUT/printf-1m-$mode.json")
+  awk -v s="$start" -v e="$end" -v m="$mode" -v l="$lines" 'BEGIN {printf "printf %s: %.2f s wall, lines (printed, lost): %s\n", m, e - s, l}'
+done

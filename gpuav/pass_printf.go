@@ -1,0 +1,216 @@
+package gpuav
+
+import (
+	"fmt"
+
+	"github.com/gpuav-dbg/gpuav-dbg/gpuav/printf"
+	"github.com/gpuav-dbg/gpuav-dbg/spirv"
+)
+
+// The printf pass replaces every debugPrintfEXT call (an OpExtInst
+// DebugPrintf of the NonSemantic.DebugPrintf set) with a line written into
+// the printf buffer (printf.go), in place:
+//
+//	%stage = the stage words (as records carry them)
+//	%pos = OpFunctionCall %uint gpuav_printf_begin %shader %site %words %stage
+//	        OpFunctionCall %void gpuav_printf_word %pos %uint_0 %arg0word0
+//	        ... one call per argument word
+//
+// The format string stays on the CPU (Result.Printf, and the module's
+// OpString the session reads). With printf off (Options.Printf false) the
+// calls are only removed. Either way the driver never sees the instruction,
+// and the import goes when nothing else uses it.
+
+// PrintfSite is one debugPrintfEXT call the printf pass replaced.
+type PrintfSite struct {
+	// ID is its position in Result.Printf; lines carry it.
+	ID int
+	// Instruction is the call's index in the original module, as
+	// printf.Sites and the session know it.
+	Instruction int
+	// Words is the number of argument words each of its lines carries.
+	Words int
+}
+
+// printfPass is the printf pass over one shader.
+type printfPass struct {
+	sh    *shader
+	set   uint32 // the DebugPrintf import's id
+	sites []PrintfSite
+	// removed counts the calls removed, instrumented or not.
+	removed int
+}
+
+// runPrintf runs the printf pass over the shader: instruments or (printf
+// off) removes every call. It reports whether it changed the module.
+func (sh *shader) runPrintf() bool {
+	p := &printfPass{sh: sh}
+	for _, in := range sh.m.Sections[spirv.SectionExtInstImport] {
+		if sh.m.ExtInstSetName(in.Words[1]) == printf.ImportName {
+			p.set = in.Words[1]
+		}
+	}
+	if p.set == 0 {
+		return false
+	}
+	for _, f := range sh.m.Functions {
+		for _, b := range f.Blocks {
+			for j := 0; j < len(b.Insts); j++ {
+				if in := b.Insts[j]; p.isCall(in) {
+					repl := p.replace(in)
+					b.Insts = append(b.Insts[:j], append(repl, b.Insts[j+1:]...)...)
+					j += len(repl) - 1
+				}
+			}
+		}
+	}
+	p.dropImport()
+	sh.printf = p.sites
+	if !sh.opt.Printf && p.removed > 0 {
+		sh.notes = append(sh.notes, fmt.Sprintf("printf is off: %d debugPrintfEXT call(s) removed, nothing printed", p.removed))
+	}
+	return p.removed > 0
+}
+
+// isCall reports whether in is a DebugPrintf of the module's import.
+func (p *printfPass) isCall(in *spirv.Instruction) bool {
+	return in.Opcode() == spirv.OpExtInst && len(in.Words) >= 6 && in.Words[3] == p.set &&
+		in.Words[4] == printf.OpDebugPrintf
+}
+
+// replace returns what stands for one call: the line's write, or nothing
+// with printf off or arguments the pass cannot write (warned).
+func (p *printfPass) replace(in *spirv.Instruction) []*spirv.Instruction {
+	sh, m := p.sh, p.sh.m
+	p.removed++
+	if !sh.opt.Printf {
+		return nil
+	}
+	e := &emitter{m: m}
+	var words []uint32
+	for _, arg := range in.Words[6:] {
+		w, ok := p.argWords(e, arg)
+		if !ok {
+			sh.warnf("instruction %d: a debugPrintfEXT argument of a type printf cannot write: the call is removed, nothing printed",
+				in.OrigIndex)
+			return nil
+		}
+		words = append(words, w...)
+	}
+	site := PrintfSite{ID: len(p.sites), Instruction: in.OrigIndex, Words: len(words)}
+	p.sites = append(p.sites, site)
+	fns := sh.lib.functions("gpuav_printf_begin", "gpuav_printf_word")
+	u := m.TypeUint32()
+	stage := sh.stage.emit(e)
+	pos := e.op(spirv.OpFunctionCall, u, fns[0], m.ConstantUint32(sh.opt.ShaderID), m.ConstantUint32(uint32(site.ID)),
+		m.ConstantUint32(uint32(PrintfLineHeaderWords+len(words))), stage)
+	for i, w := range words {
+		e.op(spirv.OpFunctionCall, m.TypeVoid(), fns[1], pos, m.ConstantUint32(uint32(i)), w)
+	}
+	return e.insts
+}
+
+// argWords emits the words one argument is written as (printf's package
+// doc): a 32-bit scalar is one word, a 64-bit one two (low first), a
+// narrower one widened to 32 bits, a bool 0 or 1, a vector its components.
+func (p *printfPass) argWords(e *emitter, id uint32) ([]uint32, bool) {
+	m := p.sh.m
+	def := m.Def(id)
+	if def == nil || def.ResultType() == 0 {
+		return nil, false
+	}
+	typ := m.Def(def.ResultType())
+	if typ.Opcode() != spirv.OpTypeVector {
+		return p.scalarWords(e, id, typ)
+	}
+	var out []uint32
+	comp := m.Def(typ.Words[2])
+	for i := uint32(0); i < typ.Words[3]; i++ {
+		c := e.op(spirv.OpCompositeExtract, typ.Words[2], id, i)
+		w, ok := p.scalarWords(e, c, comp)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, w...)
+	}
+	return out, true
+}
+
+// scalarWords is argWords for a scalar of type typ.
+func (p *printfPass) scalarWords(e *emitter, id uint32, typ *spirv.Instruction) ([]uint32, bool) {
+	m := p.sh.m
+	u := m.TypeUint32()
+	switch typ.Opcode() {
+	case spirv.OpTypeBool:
+		return []uint32{e.op(spirv.OpSelect, u, id, m.ConstantUint32(1), m.ConstantUint32(0))}, true
+	case spirv.OpTypeInt:
+		switch width, signed := typ.Words[2], typ.Words[3] == 1; {
+		case width == 32:
+			return []uint32{e.asUint(id, typ.Words[1])}, true
+		case width == 64:
+			return p.split64(e, id), true
+		case signed:
+			return []uint32{e.asUint(e.op(spirv.OpSConvert, m.TypeInt(32, true), id), m.TypeInt(32, true))}, true
+		default:
+			return []uint32{e.op(spirv.OpUConvert, u, id)}, true
+		}
+	case spirv.OpTypeFloat:
+		switch typ.Words[2] {
+		case 32:
+			return []uint32{e.asUint(id, typ.Words[1])}, true
+		case 64:
+			return p.split64(e, id), true
+		case 16:
+			f := e.op(spirv.OpFConvert, m.TypeFloat(32), id)
+			return []uint32{e.asUint(f, m.TypeFloat(32))}, true
+		}
+	}
+	return nil, false
+}
+
+// split64 emits a 64-bit scalar's two words, the low one first.
+func (p *printfPass) split64(e *emitter, id uint32) []uint32 {
+	m := p.sh.m
+	u := m.TypeUint32()
+	v := e.op(spirv.OpBitcast, m.TypeVector(u, 2), id)
+	return []uint32{e.op(spirv.OpCompositeExtract, u, v, 0), e.op(spirv.OpCompositeExtract, u, v, 1)}
+}
+
+// dropImport removes the DebugPrintf import when no instruction uses it
+// any more, and then the SPV_KHR_non_semantic_info extension when no
+// NonSemantic set is left.
+func (p *printfPass) dropImport() {
+	m := p.sh.m
+	used := false
+	m.Walk(func(in *spirv.Instruction) {
+		if in.Opcode() == spirv.OpExtInst && len(in.Words) > 3 && in.Words[3] == p.set {
+			used = true
+		}
+	})
+	if used {
+		return
+	}
+	imports := m.Sections[spirv.SectionExtInstImport]
+	nonSemantic := false
+	for i := 0; i < len(imports); i++ {
+		switch name := m.ExtInstSetName(imports[i].Words[1]); {
+		case imports[i].Words[1] == p.set:
+			imports = append(imports[:i], imports[i+1:]...)
+			i--
+		case len(name) > len("NonSemantic.") && name[:len("NonSemantic.")] == "NonSemantic.":
+			nonSemantic = true
+		}
+	}
+	m.Sections[spirv.SectionExtInstImport] = imports
+	if nonSemantic {
+		return
+	}
+	exts := m.Sections[spirv.SectionExtension]
+	for i, in := range exts {
+		if name, _ := spirv.DecodeString(in.Words[1:]); name == "SPV_KHR_non_semantic_info" {
+			m.Sections[spirv.SectionExtension] = append(exts[:i], exts[i+1:]...)
+			break
+		}
+	}
+	m.InvalidateIndex()
+}

@@ -1,0 +1,43 @@
+// debugPrintfEXT: the printf pass (pass_printf.go) replaces each call with
+// gpuav_printf_begin and one gpuav_printf_word per argument word. The
+// printf buffer's layout is printf.go's (package gpuav).
+
+layout(set = 0, binding = GPUAV_PRINTF_BINDING, std430) buffer GpuavPrintf {
+    uint written; // words claimed by atomicAdd, may exceed data.length()
+    uint lost;    // lines that did not fit
+    uint data[];
+} gpuav_printf;
+
+// gpuav_printf_begin claims room for a line of `words` words (header and
+// arguments), writes its header and returns where its arguments go, or
+// GPUAV_PRINTF_NO_ROOM (counted as lost) when the buffer is full; the
+// first line that does not fit marks where the lines end with a size of 0.
+uint gpuav_printf_begin(uint shader_id, uint site, uint words, uvec4 stage) {
+    uint capacity = uint(gpuav_printf.data.length());
+    uint pos = atomicAdd(gpuav_printf.written, words);
+    if (pos >= capacity || capacity - pos < words) {
+        if (pos < capacity) {
+            gpuav_printf.data[pos] = 0u; // the end of the lines, for the decoder
+        }
+        atomicAdd(gpuav_printf.lost, 1u);
+        return GPUAV_PRINTF_NO_ROOM;
+    }
+    uvec4 st = stage;
+    gpuav_printf.data[pos] = words;
+    gpuav_printf.data[pos + 1u] = shader_id;
+    gpuav_printf.data[pos + 2u] = site;
+    gpuav_printf.data[pos + 3u] = gpuav_action.index;
+    gpuav_printf.data[pos + 4u] = st.x;
+    gpuav_printf.data[pos + 5u] = st.y;
+    gpuav_printf.data[pos + 6u] = st.z;
+    gpuav_printf.data[pos + 7u] = st.w;
+    return pos + GPUAV_PRINTF_LINE_HEADER_WORDS;
+}
+
+// gpuav_printf_word writes argument word i of the line whose arguments
+// start at pos (gpuav_printf_begin's result); nothing when it had no room.
+void gpuav_printf_word(uint pos, uint i, uint w) {
+    if (pos != GPUAV_PRINTF_NO_ROOM) {
+        gpuav_printf.data[pos + i] = w;
+    }
+}

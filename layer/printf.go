@@ -1,0 +1,202 @@
+package main
+
+// #include "layer.h"
+import "C"
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/gpuav/printf"
+	"github.com/gpuav-dbg/gpuav-dbg/internal/sanitize"
+	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
+)
+
+// The printf buffer's size: the setting's default and bounds (bytes).
+const (
+	DefaultPrintfBufferBytes = 64 << 10
+	MinPrintfBufferBytes     = 1 << 10
+	MaxPrintfBufferBytes     = 1 << 30
+)
+
+// printfLinesPerMessage and printfBytesPerMessage bound one Printf
+// message's lines and their bytes (a submit with more is sent in several;
+// base64 makes 16 MiB about 22 MB of frame, below wire.MaxPayload).
+const (
+	printfLinesPerMessage = 1 << 16
+	printfBytesPerMessage = 16 << 20
+)
+
+// printfBufferBytes reads the printf buffer size setting (value, from
+// origin): the default when empty, the default with a warning when it is
+// not a number, clamped to the bounds with a warning.
+func printfBufferBytes(value, origin string) (uint32, string) {
+	v := strings.TrimSpace(value)
+	if v == "" {
+		return DefaultPrintfBufferBytes, ""
+	}
+	n, err := strconv.ParseUint(v, 0, 64)
+	switch {
+	case err != nil:
+		return DefaultPrintfBufferBytes, fmt.Sprintf("%s=%q is not a number of bytes; keeping %d", origin, v,
+			DefaultPrintfBufferBytes)
+	case n < MinPrintfBufferBytes:
+		return MinPrintfBufferBytes, fmt.Sprintf("%s=%d is below %d bytes; using %d", origin, n, MinPrintfBufferBytes,
+			MinPrintfBufferBytes)
+	case n > MaxPrintfBufferBytes:
+		return MaxPrintfBufferBytes, fmt.Sprintf("%s=%d is above %d bytes; using %d", origin, n, MaxPrintfBufferBytes,
+			MaxPrintfBufferBytes)
+	}
+	return uint32(n), ""
+}
+
+// goPrintfBufferBytes is the printf buffer size for the instance's devices
+// (device.c: gpuavdbg_printf_words); a small one when printf is off.
+//
+//export goPrintfBufferBytes
+func goPrintfBufferBytes(instance C.uint64_t) C.uint32_t {
+	defer recovered("goPrintfBufferBytes")
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	s := instanceSettingsOf(uint64(instance))
+	if s.PrintfOff {
+		return C.uint32_t(gpuav.PrintfHeaderWords * 4)
+	}
+	return C.uint32_t(s.PrintfBufferBytes)
+}
+
+// printfKey is one call site in one action: one wire.PrintfSite.
+type printfKey struct{ shader, site, action uint32 }
+
+// BuildPrintf decodes one command buffer's printf buffer into Printf
+// messages (at most printfLinesPerMessage lines and printfBytesPerMessage
+// bytes of lines each, the lost count in the first), grouping the lines by action and call site in the order their
+// first line was written. sites gives a shader's printf sites (nil: an
+// unknown shader). bad counts the lines that match no site of their
+// shader, or carry another number of words, and the words that could not
+// be read; they are in no message.
+func BuildPrintf(submit, queue uint64, cb SubmittedCB, sites func(shader uint32) []gpuav.PrintfSite) (
+	msgs []wire.Printf, bad int) {
+	index := map[printfKey]int{}
+	msg := wire.Printf{Submit: submit, Queue: queue, CommandBuffer: cb.Handle, Primary: cb.Primary,
+		PrimaryAction: cb.PrimaryAction}
+	n, bytes := 0, 0
+	// last is the site of the line before: most lines are of the same
+	// call as the line before them.
+	last, lastAt := printfKey{}, -1
+	var ss []gpuav.PrintfSite
+	lastShader := ^uint32(0)
+	out := gpuav.DecodePrintf(cb.PrintfWords, func(l *gpuav.PrintfLine) {
+		if l.ShaderID != lastShader {
+			ss, lastShader = sites(l.ShaderID), l.ShaderID
+		}
+		if int(l.Site) >= len(ss) || ss[l.Site].Words != len(l.Args) {
+			bad++
+			return
+		}
+		lineBytes := 4 * (3 + len(l.Args))
+		if n == printfLinesPerMessage || bytes+lineBytes > printfBytesPerMessage {
+			msgs = append(msgs, msg)
+			msg = wire.Printf{Submit: submit, Queue: queue, CommandBuffer: cb.Handle, Primary: cb.Primary,
+				PrimaryAction: cb.PrimaryAction}
+			clear(index)
+			n, bytes, lastAt = 0, 0, -1
+		}
+		k := printfKey{l.ShaderID, l.Site, l.ActionIndex}
+		i, ok := lastAt, lastAt >= 0 && k == last
+		if !ok {
+			i, ok = index[k]
+		}
+		if !ok {
+			i = len(msg.Sites)
+			index[k] = i
+			s := wire.PrintfSite{ActionIndex: l.ActionIndex, ShaderID: l.ShaderID,
+				Instruction: uint32(ss[l.Site].Instruction), Stage: l.Stage, Args: uint32(len(l.Args))}
+			if int(l.ActionIndex) < len(cb.Actions) {
+				a := &cb.Actions[l.ActionIndex]
+				s.Action, s.Pipeline, s.Labels = a.Command, a.Pipeline, a.Labels
+			}
+			msg.Sites = append(msg.Sites, s)
+		}
+		last, lastAt = k, i
+		msg.Sites[i].AppendLine(l.StageWords, l.Args)
+		n++
+		bytes += lineBytes
+	})
+	bad += out.Skipped
+	if len(msgs) > 0 {
+		msgs[0].Lost = uint64(out.Lost)
+	} else {
+		msg.Lost = uint64(out.Lost)
+	}
+	if n > 0 || msg.Lost > 0 {
+		msgs = append(msgs, msg)
+	}
+	return msgs, bad
+}
+
+// reportPrintf sends the printf lines of one command buffer to the
+// launcher or, with none, prints them to stderr as the Khronos layer
+// prints them ("printf: <line>" would be its message text); lines it cannot
+// read and lines lost are logged with their count.
+func reportPrintf(submit, queue uint64, cb SubmittedCB) {
+	if len(cb.PrintfWords) < gpuav.PrintfHeaderWords || cb.PrintfWords[gpuav.PrintfWrittenWord] == 0 &&
+		cb.PrintfWords[gpuav.PrintfLostWord] == 0 {
+		return
+	}
+	withLock(func() {
+		msgs, bad := BuildPrintf(submit, queue, cb, func(id uint32) []gpuav.PrintfSite {
+			if sh := state.shaders[id]; sh != nil {
+				return sh.printf
+			}
+			return nil
+		})
+		if bad > 0 {
+			logLocked(levelWarning, fmt.Sprintf("command buffer 0x%x, submit %d: %d printf words or lines could not be read "+
+				"(no such call site, or a length that is not the call's): not shown", cb.Handle, submit, bad))
+		}
+		for _, m := range msgs {
+			if sendLocked(wire.KindPrintf, m) {
+				continue
+			}
+			printPrintfLocked(m)
+		}
+	})
+}
+
+// printPrintfLocked prints a message's lines to stderr (no launcher), each
+// formatted with its call's format string, and its lost count.
+func printPrintfLocked(m wire.Printf) {
+	for _, s := range m.Sites {
+		sh := state.shaders[s.ShaderID]
+		if sh == nil {
+			continue
+		}
+		f := printfFormat(sh, s.Instruction)
+		args := make([]uint32, s.Args)
+		for i := range s.Count() {
+			s.Line(i, args)
+			text, _ := f.Sprint(args)
+			fmt.Fprintf(os.Stderr, "gpuav-dbg: printf: %s\n", sanitize.Block(text))
+		}
+	}
+	if m.Lost > 0 {
+		fmt.Fprintf(os.Stderr, "gpuav-dbg: WARNING command buffer 0x%x, submit %d: %d printf lines did not fit in the printf "+
+			"buffer (%s)\n", m.CommandBuffer, m.Submit, m.Lost, EnvPrintfBufferBytes)
+	}
+}
+
+// printfFormat is the parsed format string of a shader's call at
+// instruction (an empty format when the module has none there).
+func printfFormat(sh *shader, instruction uint32) *printf.Format {
+	sites, _ := printf.Sites(sh.spirv)
+	for _, s := range sites {
+		if s.Instruction == int(instruction) {
+			return printf.Parse(s.Format)
+		}
+	}
+	return printf.Parse("")
+}

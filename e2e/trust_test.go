@@ -532,7 +532,7 @@ func TestBadModulesInSession(t *testing.T) {
 			"left uninstrumented: instrument shader 1: parse: id bound 4194304 is past SPIR-V's limit of 4194303"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if c.args[len(c.args)-1] == "-2" && !onLavapipe() {
+			if c.args[len(c.args)-1] == "-2" && !driverIsLavapipe(t) {
 				// Measured on an NVIDIA H100 (driver 580): the app never
 				// returned from vkCreateShaderModule with this module, with
 				// or without our layer in the way. Invalid usage is the
@@ -551,15 +551,6 @@ func TestBadModulesInSession(t *testing.T) {
 			}
 		})
 	}
-}
-
-// onLavapipe reports whether the tests run on Mesa's lavapipe: no
-// VK_DRIVER_FILES (CI and this machine have no other driver), or one that
-// names lavapipe's manifest (lvp_icd.*.json; scripts/hardware/env.sh with
-// GPUAVDBG_ICD=lavapipe).
-func onLavapipe() bool {
-	f := os.Getenv("VK_DRIVER_FILES")
-	return f == "" || strings.Contains(filepath.Base(f), "lvp_icd")
 }
 
 // TestLayerStderrEscapes: with no launcher, the layer prints its errors to

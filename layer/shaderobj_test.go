@@ -339,6 +339,14 @@ func TestShaderObjectRender(t *testing.T) {
 // not a multiple of 4 goes to the driver untouched and to the session with
 // the reason, as a module does.
 func TestShaderObjectNotSPIRVWords(t *testing.T) {
+	setup(t)
+	if d := one[wire.Device](t, runApp(t, true, nil, fixture.app, "--shader", fixture.shader, "--index", "1")); !lavapipe(d) {
+		// Measured on an H100 (driver 580): vkCreateShadersEXT never
+		// returned with this code, as vkCreateShaderModule does not (e2e
+		// TestBadModulesInSession). Invalid usage is the driver's to handle;
+		// what the layer does with it does not depend on the driver.
+		t.Skipf("a codeSize that is not a multiple of 4 hangs %s; lavapipe runs this test", d.Name)
+	}
 	r := runMulti(t, true, nil, "shaderobj-bad")
 	st, err := os.Stat(multiFix.comp)
 	if err != nil {

@@ -132,6 +132,15 @@ int main(int argc, char **argv)
     VkDeviceSize offset = 0;
     pvkCmdSetDescriptorBufferOffsetsEXT(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &buffer_index, &offset);
     for (int a = 0; a < 2 && indices[a] != UINT32_MAX; a++) {
+        if (a > 0) {
+            /* Both dispatches write the same value: the second after the
+             * first (the H100 ran them out of order without this). */
+            VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                                  .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
+                                  .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
+            vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1,
+                                 &mb, 0, NULL, 0, NULL);
+        }
         vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &indices[a]);
         if (indirect.buf)
             vkCmdDispatchIndirect(cmd, indirect.buf, 0);

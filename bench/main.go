@@ -43,127 +43,178 @@ func main() {
 	}
 }
 
+// options are the harness's flags.
+type options struct {
+	preset, scenes, binDir                 string
+	khronosPath, khronosManifest           string
+	khronos2Path, configs                  string
+	jsonOut, mdOut, write, section, render string
+	command                                string
+	reps, warmup, iters                    int
+	skipChecks, khronosManifestSet         bool
+	args                                   []string
+}
+
 func run(args []string) error {
-	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	preset := fs.String("preset", "lavapipe", "sizes: lavapipe (a CPU Vulkan on few cores) or gpu (the issue's sizes)")
-	reps := fs.Int("reps", 3, "repetitions; each runs every configuration once per scene")
-	scenes := fs.String("scenes", "dispatch,shader,draw,draw_indirect,hotloop-masked,hotloop-memory,pipeline", "comma-separated scenes to run")
-	binDir := fs.String("bin", "bin", "directory of gpuav-dbg, the layer and bench/scene")
-	khronosPath := fs.String("khronos-layer-path", "", "directory of VkLayer_khronos_validation.json (empty: the loader's search path)")
-	khronosManifest := fs.String("khronos-manifest", "/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json",
-		"Khronos layer manifest to read its version from (with -khronos-layer-path, the one there)")
-	khronos2Path := fs.String("khronos2-layer-path", "", "directory of a second Khronos layer's manifest (e.g. 1.4.309), run as a fifth configuration")
-	configs := fs.String("configs", "", "comma-separated configurations to run (default: none,gpuav-dbg,khronos and khronos2 with -khronos2-layer-path; gpuav-dbg-all switches every check on explicitly)")
-	skipChecks := fs.Bool("skip-checks", false, "skip the correctness runs before timing")
-	warmup := fs.Int("warmup", -1, "warm-up iterations of every scene run (default: the preset's)")
-	iters := fs.Int("iters", -1, "timed iterations of every scene run (default: the preset's)")
-	jsonOut := fs.String("json", "", "write the results as JSON to this file")
-	mdOut := fs.String("md", "", "write the section's markdown to this file")
-	write := fs.String("write", "", "update this markdown file's section (e.g. docs/BENCHMARKS.md)")
-	section := fs.String("section", "", "section to write: lavapipe or nvidia (default: lavapipe for -preset lavapipe, nvidia for gpu)")
-	render := fs.String("render", "", "do not run: render these results JSON files (comma-separated; one section, their tables in order)")
-	command := fs.String("command", "", "the command to print in the doc (default: the harness's own command line)")
-	if err := fs.Parse(args); err != nil {
+	o, err := parseFlags(args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
-	}
-
 	var res *Results
 	var parts []*Results // -render's files, each its own tables
-	if *render != "" {
-		for _, file := range strings.Split(*render, ",") {
-			r, err := readResults(file)
-			if err != nil {
-				return err
-			}
-			parts = append(parts, r)
-		}
-		if len(parts) > 1 && *jsonOut != "" {
-			return fmt.Errorf("-json takes one results file, -render has %d", len(parts))
-		}
-		res = parts[0]
-	} else {
-		p, ok := Presets[*preset]
-		if !ok {
-			return fmt.Errorf("unknown preset %q (lavapipe or gpu)", *preset)
-		}
-		if *reps < 1 {
-			return fmt.Errorf("-reps must be at least 1")
-		}
-		var list []SceneSpec
-		for _, name := range strings.Split(*scenes, ",") {
-			s, ok := p.Scene(strings.TrimSpace(name))
-			if !ok {
-				return fmt.Errorf("unknown scene %q", name)
-			}
-			if *warmup >= 0 {
-				s.Warmup = *warmup
-			}
-			if *iters > 0 {
-				s.Iters = *iters
-			}
-			list = append(list, s)
-		}
-		cmd := *command
-		if cmd == "" {
-			cmd = "bin/bench/harness " + strings.Join(args, " ")
-		}
-		manifest := *khronosManifest
-		if *khronosPath != "" && !flagSet(fs, "khronos-manifest") {
-			manifest = filepath.Join(*khronosPath, "VkLayer_khronos_validation.json")
-		}
-		h, err := NewHarness(*binDir, *khronosPath, *khronos2Path)
-		if err != nil {
+	if o.render != "" {
+		if parts, err = readParts(o.render, o.jsonOut); err != nil {
 			return err
 		}
-		if *configs != "" {
-			if err := h.Only(strings.Split(*configs, ",")); err != nil {
-				return err
-			}
+		res = parts[0]
+	} else if res, err = measure(o); err != nil {
+		return err
+	}
+	return output(o, res, parts)
+}
+
+// parseFlags reads the command line.
+func parseFlags(args []string) (options, error) {
+	o := options{args: args}
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.StringVar(&o.preset, "preset", "lavapipe", "sizes: lavapipe (a CPU Vulkan on few cores) or gpu (the issue's sizes)")
+	fs.IntVar(&o.reps, "reps", 3, "repetitions; each runs every configuration once per scene")
+	fs.StringVar(&o.scenes, "scenes", "dispatch,shader,draw,draw_indirect,hotloop-masked,hotloop-memory,pipeline", "comma-separated scenes to run")
+	fs.StringVar(&o.binDir, "bin", "bin", "directory of gpuav-dbg, the layer and bench/scene")
+	fs.StringVar(&o.khronosPath, "khronos-layer-path", "", "directory of VkLayer_khronos_validation.json (empty: the loader's search path)")
+	fs.StringVar(&o.khronosManifest, "khronos-manifest", "/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json",
+		"Khronos layer manifest to read its version from (with -khronos-layer-path, the one there)")
+	fs.StringVar(&o.khronos2Path, "khronos2-layer-path", "", "directory of a second Khronos layer's manifest (e.g. 1.4.309), run as a fifth configuration")
+	fs.StringVar(&o.configs, "configs", "", "comma-separated configurations to run (default: none,gpuav-dbg,khronos and khronos2 with -khronos2-layer-path; gpuav-dbg-all switches every check on explicitly)")
+	fs.BoolVar(&o.skipChecks, "skip-checks", false, "skip the correctness runs before timing")
+	fs.IntVar(&o.warmup, "warmup", -1, "warm-up iterations of every scene run (default: the preset's)")
+	fs.IntVar(&o.iters, "iters", -1, "timed iterations of every scene run (default: the preset's)")
+	fs.StringVar(&o.jsonOut, "json", "", "write the results as JSON to this file")
+	fs.StringVar(&o.mdOut, "md", "", "write the section's markdown to this file")
+	fs.StringVar(&o.write, "write", "", "update this markdown file's section (e.g. docs/BENCHMARKS.md)")
+	fs.StringVar(&o.section, "section", "", "section to write: lavapipe or nvidia (default: lavapipe for -preset lavapipe, nvidia for gpu)")
+	fs.StringVar(&o.render, "render", "", "do not run: render these results JSON files (comma-separated; one section, their tables in order)")
+	fs.StringVar(&o.command, "command", "", "the command to print in the doc (default: the harness's own command line)")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	if fs.NArg() > 0 {
+		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	o.khronosManifestSet = flagSet(fs, "khronos-manifest")
+	return o, nil
+}
+
+// readParts reads -render's results files.
+func readParts(files, jsonOut string) ([]*Results, error) {
+	var parts []*Results
+	for _, file := range strings.Split(files, ",") {
+		r, err := readResults(file)
+		if err != nil {
+			return nil, err
 		}
-		res = &Results{
-			Preset:  *preset,
-			Date:    time.Now().UTC().Format("2006-01-02"),
-			Machine: MachineInfo(),
-			Layers: LayerInfo{
-				Ours:    ourVersion(*binDir),
-				Khronos: KhronosVersion(manifest),
-			},
-			Command: cmd,
-			Reps:    *reps,
-			Configs: h.configs(),
+		parts = append(parts, r)
+	}
+	if len(parts) > 1 && jsonOut != "" {
+		return nil, fmt.Errorf("-json takes one results file, -render has %d", len(parts))
+	}
+	return parts, nil
+}
+
+// sceneList is the scenes -scenes names, with -warmup and -iters applied.
+func sceneList(o options) ([]SceneSpec, error) {
+	p, ok := Presets[o.preset]
+	if !ok {
+		return nil, fmt.Errorf("unknown preset %q (lavapipe or gpu)", o.preset)
+	}
+	if o.reps < 1 {
+		return nil, fmt.Errorf("-reps must be at least 1")
+	}
+	var list []SceneSpec
+	for _, name := range strings.Split(o.scenes, ",") {
+		s, ok := p.Scene(strings.TrimSpace(name))
+		if !ok {
+			return nil, fmt.Errorf("unknown scene %q", name)
 		}
-		if *khronos2Path != "" {
-			res.Layers.Khronos2 = KhronosVersion(filepath.Join(*khronos2Path, "VkLayer_khronos_validation.json"))
+		if o.warmup >= 0 {
+			s.Warmup = o.warmup
 		}
-		load := LoadAvg()
-		if !*skipChecks {
-			for _, s := range list {
-				notes, err := h.Check(s)
-				if err != nil {
-					return err
-				}
-				res.Checks = append(res.Checks, notes...)
-			}
+		if o.iters > 0 {
+			s.Iters = o.iters
 		}
-		for _, s := range list {
-			sr, err := h.Time(s, *reps, res)
-			if err != nil {
-				return err
-			}
-			res.Scenes = append(res.Scenes, sr)
-			fmt.Print(FormatScene(sr))
-			res.Machine.Load = load + " at the start, " + LoadAvg() + " at the end"
-			// Keep what is done so far, should a later scene fail or time out.
-			if err := writeFiles(res, *jsonOut, *mdOut); err != nil {
-				return err
-			}
+		list = append(list, s)
+	}
+	return list, nil
+}
+
+// measure runs the correctness checks, then times every scene, writing
+// what is done after each scene.
+func measure(o options) (*Results, error) {
+	list, err := sceneList(o)
+	if err != nil {
+		return nil, err
+	}
+	cmd := o.command
+	if cmd == "" {
+		cmd = "bin/bench/harness " + strings.Join(o.args, " ")
+	}
+	manifest := o.khronosManifest
+	if o.khronosPath != "" && !o.khronosManifestSet {
+		manifest = filepath.Join(o.khronosPath, "VkLayer_khronos_validation.json")
+	}
+	h, err := NewHarness(o.binDir, o.khronosPath, o.khronos2Path)
+	if err != nil {
+		return nil, err
+	}
+	if o.configs != "" {
+		if err := h.Only(strings.Split(o.configs, ",")); err != nil {
+			return nil, err
 		}
 	}
+	res := &Results{
+		Preset:  o.preset,
+		Date:    time.Now().UTC().Format("2006-01-02"),
+		Machine: MachineInfo(),
+		Layers: LayerInfo{
+			Ours:    ourVersion(o.binDir),
+			Khronos: KhronosVersion(manifest),
+		},
+		Command: cmd,
+		Reps:    o.reps,
+		Configs: h.configs(),
+	}
+	if o.khronos2Path != "" {
+		res.Layers.Khronos2 = KhronosVersion(filepath.Join(o.khronos2Path, "VkLayer_khronos_validation.json"))
+	}
+	load := LoadAvg()
+	if !o.skipChecks {
+		for _, s := range list {
+			notes, err := h.Check(s)
+			if err != nil {
+				return nil, err
+			}
+			res.Checks = append(res.Checks, notes...)
+		}
+	}
+	for _, s := range list {
+		sr, err := h.Time(s, o.reps, res)
+		if err != nil {
+			return nil, err
+		}
+		res.Scenes = append(res.Scenes, sr)
+		fmt.Print(FormatScene(sr))
+		res.Machine.Load = load + " at the start, " + LoadAvg() + " at the end"
+		// Keep what is done so far, should a later scene fail or time out.
+		if err := writeFiles(res, o.jsonOut, o.mdOut); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
 
-	sec := *section
+// output writes the results and their markdown where the flags say.
+func output(o options, res *Results, parts []*Results) error {
+	sec := o.section
 	if sec == "" {
 		sec = "lavapipe"
 		if res.Preset == "gpu" {
@@ -174,7 +225,7 @@ func run(args []string) error {
 		return fmt.Errorf("unknown section %q (lavapipe or nvidia)", sec)
 	}
 	md := Markdown(res)
-	if err := writeFiles(res, *jsonOut, *mdOut); err != nil {
+	if err := writeFiles(res, o.jsonOut, o.mdOut); err != nil {
 		return err
 	}
 	if len(parts) > 1 {
@@ -183,27 +234,27 @@ func run(args []string) error {
 			mds = append(mds, Markdown(r))
 		}
 		md = strings.Join(mds, "\n")
-		if *mdOut != "" {
-			if err := os.WriteFile(*mdOut, []byte(md), 0o644); err != nil {
+		if o.mdOut != "" {
+			if err := os.WriteFile(o.mdOut, []byte(md), 0o644); err != nil {
 				return fmt.Errorf("write markdown: %w", err)
 			}
 		}
 	}
-	if *write != "" {
-		doc, err := os.ReadFile(*write)
+	if o.write != "" {
+		doc, err := os.ReadFile(o.write)
 		if err != nil {
-			return fmt.Errorf("read %s: %w", *write, err)
+			return fmt.Errorf("read %s: %w", o.write, err)
 		}
 		out, err := ReplaceSection(string(doc), sec, md)
 		if err != nil {
-			return fmt.Errorf("%s: %w", *write, err)
+			return fmt.Errorf("%s: %w", o.write, err)
 		}
-		if err := os.WriteFile(*write, []byte(out), 0o644); err != nil {
-			return fmt.Errorf("write %s: %w", *write, err)
+		if err := os.WriteFile(o.write, []byte(out), 0o644); err != nil {
+			return fmt.Errorf("write %s: %w", o.write, err)
 		}
-		fmt.Printf("bench: wrote the %s section of %s\n", sec, *write)
+		fmt.Printf("bench: wrote the %s section of %s\n", sec, o.write)
 	}
-	if *render == "" && *write == "" && *mdOut == "" {
+	if o.render == "" && o.write == "" && o.mdOut == "" {
 		fmt.Print(md)
 	}
 	return nil

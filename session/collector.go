@@ -581,17 +581,19 @@ func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, coord
 	d := gpuav.Describe(gpuav.CheckCode(r.Code), params)
 	g, st := c.allocGroup()
 	*g = ErrorGroup{
-		Check:         check,
-		VUID:          c.intern.str(d.VUID(r.Action)),
-		Stage:         gpuav.StageName(r.Stage),
-		Coords:        coords,
-		LastCoords:    coords,
-		CommandBuffer: c.handle(e.CommandBuffer),
-		Submit:        firstSubmit(e),
-		ActionIndex:   r.ActionIndex,
-		Action:        c.intern.str(r.Action),
-		Pipeline:      c.handle(r.Pipeline),
-		Instruction:   r.Instruction,
+		Check:      check,
+		VUID:       c.intern.str(d.VUID(r.Action)),
+		Stage:      gpuav.StageName(r.Stage),
+		Coords:     coords,
+		LastCoords: coords,
+		Where: Where{
+			CommandBuffer: c.handle(e.CommandBuffer),
+			Submit:        firstSubmit(e),
+			ActionIndex:   r.ActionIndex,
+			Action:        c.intern.str(r.Action),
+			Pipeline:      c.handle(r.Pipeline),
+			Instruction:   r.Instruction,
+		},
 	}
 	if len(r.Labels) > 0 {
 		g.Labels = c.intern.labels(r.Labels)

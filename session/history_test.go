@@ -100,8 +100,8 @@ func TestDefaultPathUnique(t *testing.T) {
 
 func TestCompare(t *testing.T) {
 	grp := func(check string, file string, line int, action string, idx uint32, count int, index uint32) *ErrorGroup {
-		g := &ErrorGroup{Check: check, Action: action, ActionIndex: idx, Count: count, Shader: ShaderRef{ID: 3}, Instruction: 50,
-			Descriptor: &Descriptor{Index: index, ArrayLength: 2}}
+		g := &ErrorGroup{Check: check, Where: Where{Action: action, ActionIndex: idx, Shader: ShaderRef{ID: 3}, Instruction: 50},
+			Count: count, Descriptor: &Descriptor{Index: index, ArrayLength: 2}}
 		if file != "" {
 			g.Source = &Source{File: file, Line: line}
 		} else {

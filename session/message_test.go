@@ -17,10 +17,12 @@ func TestMessageWithoutDebugInfo(t *testing.T) {
 		code:      gpuav.CheckCode(1),
 		params:    [gpuav.RecordParams]uint32{0, 0, 3, 2},
 		described: true,
-		Source: &Source{
-			Text:     "OpStore %24 %21",
-			Language: "spirv",
-			Note:     "the module has no debug info; showing the SPIR-V instruction in main",
+		Where: Where{
+			Source: &Source{
+				Text:     "OpStore %24 %21",
+				Language: "spirv",
+				Note:     "the module has no debug info; showing the SPIR-V instruction in main",
+			},
 		},
 	}
 	msg := g.Message()

@@ -141,28 +141,10 @@ type ErrorGroup struct {
 	Indirect    *Indirect    `json:"indirect,omitempty"`
 	// Outcome is what the failed access did (a shader's check; nil for
 	// the layer's own checks and in reports from before it was recorded).
-	Outcome       *Outcome `json:"outcome,omitempty"`
-	CommandBuffer Handle   `json:"command_buffer"`
-	// Queue is the queue of the group's first submit (omitted in sessions
-	// from before the layer sent it).
-	Queue Handle `json:"queue,omitzero"`
-	// PrimaryCommandBuffer is, for a secondary command buffer, the primary
-	// that executed it in the group's first submit, and PrimaryActionIndex
-	// the number of actions that primary had recorded before its
-	// vkCmdExecuteCommands. Both are omitted for a primary.
-	PrimaryCommandBuffer Handle  `json:"primary_command_buffer,omitzero"`
-	PrimaryActionIndex   *uint32 `json:"primary_action_index,omitempty"`
-	Submit               uint64  `json:"submit"`
-	// LastSubmit is the number of the latest submit with a record in the
-	// group.
-	LastSubmit  uint64    `json:"last_submit,omitempty"`
-	ActionIndex uint32    `json:"action_index"`
-	Action      string    `json:"action"`
-	Labels      []string  `json:"labels,omitempty"`
-	Pipeline    Handle    `json:"pipeline"`
-	Shader      ShaderRef `json:"shader"`
-	Instruction uint32    `json:"instruction"`
-	Source      *Source   `json:"source,omitempty"`
+	Outcome *Outcome `json:"outcome,omitempty"`
+	// Where is the command buffer, submit, action, pipeline, shader
+	// and source line of the group (its first record).
+	Where
 
 	// code and params are the first record's check code and parameters,
 	// to describe the error again (Message, Summary); described says they

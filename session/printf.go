@@ -48,22 +48,29 @@ type PrintfGroup struct {
 	Where
 }
 
-// Where is what a printf group is attributed to, with the error groups'
-// field names.
+// Where is what an error group or a printf group is attributed to.
 type Where struct {
-	CommandBuffer        Handle    `json:"command_buffer"`
-	Queue                Handle    `json:"queue,omitzero"`
-	PrimaryCommandBuffer Handle    `json:"primary_command_buffer,omitzero"`
-	PrimaryActionIndex   *uint32   `json:"primary_action_index,omitempty"`
-	Submit               uint64    `json:"submit"`
-	LastSubmit           uint64    `json:"last_submit,omitempty"`
-	ActionIndex          uint32    `json:"action_index"`
-	Action               string    `json:"action"`
-	Labels               []string  `json:"labels,omitempty"`
-	Pipeline             Handle    `json:"pipeline"`
-	Shader               ShaderRef `json:"shader"`
-	Instruction          uint32    `json:"instruction"`
-	Source               *Source   `json:"source,omitempty"`
+	CommandBuffer Handle `json:"command_buffer"`
+	// Queue is the queue of the group's first submit (omitted in sessions
+	// from before the layer sent it).
+	Queue Handle `json:"queue,omitzero"`
+	// PrimaryCommandBuffer is, for a secondary command buffer, the primary
+	// that executed it in the group's first submit, and PrimaryActionIndex
+	// the number of actions that primary had recorded before its
+	// vkCmdExecuteCommands. Both are omitted for a primary.
+	PrimaryCommandBuffer Handle  `json:"primary_command_buffer,omitzero"`
+	PrimaryActionIndex   *uint32 `json:"primary_action_index,omitempty"`
+	Submit               uint64  `json:"submit"`
+	// LastSubmit is the number of the latest submit with a record in the
+	// group.
+	LastSubmit  uint64    `json:"last_submit,omitempty"`
+	ActionIndex uint32    `json:"action_index"`
+	Action      string    `json:"action"`
+	Labels      []string  `json:"labels,omitempty"`
+	Pipeline    Handle    `json:"pipeline"`
+	Shader      ShaderRef `json:"shader"`
+	Instruction uint32    `json:"instruction"`
+	Source      *Source   `json:"source,omitempty"`
 }
 
 // PrintfValue is one distinct text of a group and how many lines had it.

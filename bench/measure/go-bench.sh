@@ -9,7 +9,7 @@
 #   go test -c -o bin/go-bench/session.test ./session
 # then bash bench/measure/go-bench.sh (or a step of scripts/hardware/run.sh;
 # carry bin/go-bench).   COUNT=N runs of each (default 3)
-set -u
+set -u -o pipefail
 cd "$(dirname "$0")/../.."
 dir=$PWD/bin/go-bench
 out=${OUT:-/tmp/go-bench}

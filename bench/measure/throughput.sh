@@ -8,7 +8,7 @@
 # e2e-tests; carry bin/ and .gl/ on the NVIDIA machine): bash
 # bench/measure/throughput.sh, or a step of scripts/hardware/run.sh.
 #   BENCH_COUNT=N (default 5)   LOAD_TIMEOUT=DUR (default 300s)
-set -u
+set -u -o pipefail
 . scripts/hardware/env.sh || exit 1
 hw_device
 nproc

@@ -41,12 +41,12 @@ func TestParseOnError(t *testing.T) {
 
 // TestSiteOnError: each pass's test shader under each behaviour: every
 // site says what its guard does (a clamp where the pass builds one, skip
-// where it has no meaning or is not built, execute everywhere), the
+// where it has no meaning, execute everywhere), the
 // robust-only mode clamps without a report call, and each module passes
 // spirv-val.
 func TestSiteOnError(t *testing.T) {
-	clamps := map[string]bool{"descriptor_index": true, "texel_buffer_oob": true} // passes
-	clampFiles := map[string]bool{"descriptor_index": true, "descriptor_state": true, "texel_buffer": true}
+	clamps := map[string]bool{"descriptor_index": true, "texel_buffer_oob": true, "buffer_oob": true} // passes
+	clampFiles := map[string]bool{"descriptor_index": true, "descriptor_state": true, "texel_buffer": true, "buffer_oob": true}
 	for _, name := range []string{"bda", "buffer_oob", "descriptor_index", "descriptor_state", "ray_query", "texel_buffer"} {
 		env := "vulkan1.2"
 		w := shadertest.Compile(t, "testdata/passes", name+".comp", "--target-env", env)

@@ -278,7 +278,7 @@ func (p *bufferChecker) guard(fn *function, b *spirv.Block, j int, acc bufferAcc
 			code := head.op(spirv.OpCompositeExtract, u, cr, 0)
 			return head.op(spirv.OpIEqual, m.TypeBool(), code, m.ConstantUint32(0)), true
 		},
-		access: in,
+		access:  in,
 		null:    func() uint32 { return nullValue(m, in.ResultType()) },
 		onError: sh.onError(),
 		silent:  sh.opt.RobustOnly,

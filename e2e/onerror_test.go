@@ -64,6 +64,12 @@ var onErrorCases = []onErrorCase{
 	// A variable count (6 of 16): the clamp uses the set's count.
 	{"desc/variable_count/clamp", descApp, []string{"--case", "variable_count"}, nil, "clamp", "descriptor_index_oob",
 		[]string{"value=106"}, nil, "clamped", 5, ""},
+	// A sized array data[8] over a variable count of 4, index 5: the
+	// buffer check finds the index past the count and clamps it to 3.
+	{"desc/sized_variable/skip", descApp, []string{"--case", "sized_variable"}, nil, "skip", "descriptor_index_oob",
+		[]string{"value=1"}, nil, "skipped", -1, ""},
+	{"desc/sized_variable/clamp", descApp, []string{"--case", "sized_variable"}, nil, "clamp", "descriptor_index_oob",
+		[]string{"value=104"}, nil, "clamped", 3, ""},
 	// A sized array data[2] over 4 written elements, index 3.
 	{"desc/small_oob/skip", descApp, []string{"--case", "small_oob"}, nil, "skip", "descriptor_index_oob",
 		[]string{"value=1"}, nil, "skipped", -1, ""},

@@ -23,51 +23,89 @@ const BufferNoClamp = 0xFFFFFFFF
 // An index that was in range stays as it was; a runtime array is bounded by
 // the range alone (what OpArrayLength would say, without the partial last
 // element). The range is the check's (gpuav_buffer_check's second word), so
-// this needs no OpArrayLength and works for uniform buffers too. The clamp
-// goes ahead only for a buffer_oob failure whose range holds the access
-// somewhere; a failed descriptor check (the element's state, an index past
-// a variable count) is skipped.
+// this needs no OpArrayLength and works for uniform buffers too. Where the
+// guard also checks the descriptor index against a variable descriptor
+// count (sized arrays with element checks), an index past it is clamped to
+// the binding's last element first, and that element is checked again (its
+// state, and its range for the offsets). A failed element check (unwritten,
+// destroyed) and a range with no place for the access are skipped.
 type bufferClamp struct {
 	m   *spirv.Module
 	acc bufferAccess
-	// cr is the check's (code, range).
-	cr uint32
-	// clamped are the clamped indices by position (offsetTerm.pos).
+	// in are the guard's ids, set by its check before F: the binding
+	// (gpuav_buffer_binding), the descriptor index as a uint, the offset
+	// and the check's (code, range).
+	in *bufferGuardIDs
+	// checks are gpuav_buffer_check's element check bits; checkFn the
+	// function.
+	checks, checkFn uint32
+	// clamped are the clamped indices by position (offsetTerm.pos; 0 is
+	// the descriptor index of an array of blocks).
 	clamped map[int]uint32
-	// to is p7 of the record, once can has run: the clamped byte offset,
-	// BufferNoClamp when the range holds no position for the access, or
-	// the failed check's code when it is not buffer_oob.
+	// to is p7 of the record, once can has run: for buffer_oob the clamped
+	// byte offset, or BufferNoClamp when the range holds no place for the
+	// access; for descriptor_index_oob the code the element it was clamped
+	// to failed with (0: none); for the other codes, the code.
 	to uint32
 }
 
-// bufferClampSpec returns the clamp of a failed access acc whose check's
-// result is *cr, or nil when no range can hold it (its constant part
-// alone passes 2^32 bytes).
-func bufferClampSpec(m *spirv.Module, acc bufferAccess, cr *uint32) (*clampSpec, *bufferClamp) {
+// bufferGuardIDs are the ids a buffer guard's check computes in its head.
+type bufferGuardIDs struct {
+	bind, idx, off, cr uint32
+}
+
+// bufferClampSpec returns the clamp of a failed access acc whose guard's
+// ids are in (checks and checkFn: its gpuav_buffer_check), or nil when no range can hold it (its constant part alone
+// passes 2^32 bytes).
+func bufferClampSpec(m *spirv.Module, acc bufferAccess, checks, checkFn uint32, in *bufferGuardIDs) (*clampSpec, *bufferClamp) {
 	if acc.offset+uint64(acc.size) > math.MaxUint32 {
 		return nil, nil
 	}
-	c := &bufferClamp{m: m, acc: acc}
-	return &clampSpec{
-		can: func(fail *emitter) uint32 {
-			c.cr = *cr
-			return c.can(fail)
-		},
-		operands: c.operands,
-	}, c
+	c := &bufferClamp{m: m, acc: acc, in: in, checks: checks, checkFn: checkFn}
+	return &clampSpec{can: c.can, operands: c.operands}, c
 }
 
 // can emits the clamped indices and returns the bool "the clamped access
 // goes ahead".
 func (c *bufferClamp) can(fail *emitter) uint32 {
+	m := c.m
+	u, bl := m.TypeUint32(), m.TypeBool()
+	is := func(v uint32, code CheckCode) uint32 {
+		return fail.op(spirv.OpIEqual, bl, v, m.ConstantUint32(uint32(code)))
+	}
+	c.clamped = map[int]uint32{}
+	code := fail.op(spirv.OpCompositeExtract, u, c.in.cr, 0)
+	cr := c.in.cr
+	if c.acc.descIndex != 0 && c.checks&stateCheckIndex != 0 {
+		// The binding's last element, and its check with the same offset.
+		n := fail.op(spirv.OpCompositeExtract, u, c.in.bind, 1)
+		last := fail.op(spirv.OpISub, u, fail.op(spirv.OpSelect, u, is(n, 0), m.ConstantUint32(1), n), m.ConstantUint32(1))
+		c.clamped[0] = uMin(fail, c.in.idx, last)
+		cr = fail.op(spirv.OpFunctionCall, m.TypeVector(u, 2), c.checkFn, c.in.bind, c.clamped[0], c.in.off,
+			m.ConstantUint32(c.acc.size), m.ConstantUint32(c.checks))
+	}
+	elem := fail.op(spirv.OpCompositeExtract, u, cr, 0)
+	rng := fail.op(spirv.OpCompositeExtract, u, cr, 1)
+	fits, off := c.offsets(fail, rng)
+	isBuf, isIdx := is(code, CodeBufferOOB), is(code, CodeDescriptorIndexOOB)
+	// What the element the index went to failed with: its state, or its
+	// range when that holds no place for the access.
+	elemCode := fail.op(spirv.OpSelect, u, is(elem, CodeBufferOOB),
+		fail.op(spirv.OpSelect, u, fits, m.ConstantUint32(0), m.ConstantUint32(uint32(CodeBufferOOB))), elem)
+	c.to = fail.op(spirv.OpSelect, u, isBuf, fail.op(spirv.OpSelect, u, fits, off, m.ConstantUint32(BufferNoClamp)),
+		fail.op(spirv.OpSelect, u, isIdx, elemCode, code))
+	idxOK := fail.op(spirv.OpLogicalAnd, bl, isIdx, is(elemCode, 0))
+	return fail.op(spirv.OpLogicalAnd, bl, fits, fail.op(spirv.OpLogicalOr, bl, isBuf, idxOK))
+}
+
+// offsets emits the clamped dynamic indices for range rng and returns
+// the bools "the access fits somewhere" and the byte offset it then uses.
+func (c *bufferClamp) offsets(fail *emitter, rng uint32) (fits, off uint32) {
 	m, acc := c.m, c.acc
 	u, bl := m.TypeUint32(), m.TypeBool()
-	code := fail.op(spirv.OpCompositeExtract, u, c.cr, 0)
-	rng := fail.op(spirv.OpCompositeExtract, u, c.cr, 1)
 	fixed := m.ConstantUint32(uint32(acc.offset) + acc.size)
-	fits := fail.op(spirv.OpULessThanEqual, bl, fixed, rng)
+	fits = fail.op(spirv.OpULessThanEqual, bl, fixed, rng)
 	room := fail.op(spirv.OpISub, u, rng, fixed)
-	c.clamped = map[int]uint32{}
 	for _, t := range acc.terms {
 		it := m.Def(m.Def(t.index).ResultType())
 		x := fail.asUint(t.index, it.ResultID())
@@ -85,10 +123,8 @@ func (c *bufferClamp) can(fail *emitter) uint32 {
 		c.clamped[t.pos] = x
 	}
 	// The offset the clamped access uses: range - size - what is left.
-	off := fail.op(spirv.OpISub, u, fail.op(spirv.OpISub, u, rng, room), m.ConstantUint32(acc.size))
-	isBuf := fail.op(spirv.OpIEqual, bl, code, m.ConstantUint32(uint32(CodeBufferOOB)))
-	c.to = fail.op(spirv.OpSelect, u, isBuf, fail.op(spirv.OpSelect, u, fits, off, m.ConstantUint32(BufferNoClamp)), code)
-	return fail.op(spirv.OpLogicalAnd, bl, isBuf, fits)
+	off = fail.op(spirv.OpISub, u, fail.op(spirv.OpISub, u, rng, room), m.ConstantUint32(acc.size))
+	return fits, off
 }
 
 // operands emits clones of the access chains with the clamped indices and

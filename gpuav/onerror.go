@@ -177,10 +177,8 @@ func clampedIndex(to uint32, code CheckCode) Outcome {
 		why = "was never written"
 	case CodeDescriptorDestroyed:
 		why = "has a destroyed resource"
-	case CodeDescriptorIndexOOB:
-		// A buffer access's check found the index past a variable count:
-		// it does not clamp descriptor indices.
-		return Outcome{Access: AccessSkipped, Reason: "clamp is not built for an index past a variable descriptor count in a buffer access"}
+	case CodeBufferOOB:
+		why = "has a bound range with no place for the access"
 	default:
 		why = "failed its own check"
 	}

@@ -69,6 +69,12 @@ func TestSiteOnError(t *testing.T) {
 				if s.OnError == OnErrorClamp {
 					clamped++
 				}
+				// A buffer site's p7 is what its clamp found, written where
+				// it clamps; BufferNoClamp where it does not.
+				if dyn := s.Record.Dynamic[7] != 0; s.Pass == "buffer_oob" &&
+					(dyn != (s.OnError == OnErrorClamp) || !dyn && s.Record.Params[7] != BufferNoClamp) {
+					t.Errorf("%s %+v: site %d (%s) does %q, its p7 dynamic %v static %#x", name, opt, s.ID, s.Pass, s.OnError, dyn, s.Record.Params[7])
+				}
 				// A plain binding's descriptor site has no index to clamp.
 				if s.OnError != want && !(s.Pass == "descriptor_index" && want == OnErrorClamp && s.OnError == OnErrorSkip) {
 					t.Errorf("%s %+v: site %d (%s, instruction %d) does %q, want %q", name, opt, s.ID, s.Pass, s.Instruction, s.OnError, want)

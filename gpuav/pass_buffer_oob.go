@@ -263,19 +263,19 @@ func (p *bufferChecker) guard(fn *function, b *spirv.Block, j int, acc bufferAcc
 	u := m.TypeUint32()
 	v2 := m.TypeVector(u, 2)
 	checks := p.elementChecks(acc)
-	var idx, off, bind, cr uint32
+	var ids bufferGuardIDs
 	end, bounded := p.bounded(fn, b, acc)
 	g := guardedAccess{
 		pre: append([]*spirv.Instruction(nil), b.Insts[:j]...),
 		check: func(head *emitter) (uint32, bool) {
 			var ok bool
-			idx, off, ok = p.offset(head, in, acc, v2, fns[2], bounded)
+			ids.idx, ids.off, ok = p.offset(head, in, acc, v2, fns[2], bounded)
 			if !ok {
 				return 0, false
 			}
-			bind = p.binding(fn, acc, fns[0])
-			cr = head.op(spirv.OpFunctionCall, v2, fns[1], bind, idx, off, m.ConstantUint32(acc.size), m.ConstantUint32(checks))
-			code := head.op(spirv.OpCompositeExtract, u, cr, 0)
+			ids.bind = p.binding(fn, acc, fns[0])
+			ids.cr = head.op(spirv.OpFunctionCall, v2, fns[1], ids.bind, ids.idx, ids.off, m.ConstantUint32(acc.size), m.ConstantUint32(checks))
+			code := head.op(spirv.OpCompositeExtract, u, ids.cr, 0)
 			return head.op(spirv.OpIEqual, m.TypeBool(), code, m.ConstantUint32(0)), true
 		},
 		access:  in,
@@ -284,18 +284,18 @@ func (p *bufferChecker) guard(fn *function, b *spirv.Block, j int, acc bufferAcc
 		silent:  sh.opt.RobustOnly,
 	}
 	var bc *bufferClamp
-	g.clamp, bc = bufferClampSpec(m, acc, &cr)
+	g.clamp, bc = bufferClampSpec(m, acc, checks, fns[1], &ids)
 	clamps := g.failOnError() == OnErrorClamp
 	g.report = func(fail *emitter) {
 		stage := sh.stage.emit(fail)
-		length := fail.op(spirv.OpCompositeExtract, u, bind, 1)
+		length := fail.op(spirv.OpCompositeExtract, u, ids.bind, 1)
 		to := m.ConstantUint32(0)
 		if clamps {
 			to = bc.to // can ran first (guardedAccess.fail)
 		}
 		fail.op(spirv.OpFunctionCall, m.TypeVoid(), fns[3],
-			m.ConstantUint32(sh.opt.ShaderID), m.ConstantUint32(sh.nextSite()), stage, cr,
-			m.ConstantUint32(acc.set), m.ConstantUint32(acc.binding), idx, off, m.ConstantUint32(acc.size),
+			m.ConstantUint32(sh.opt.ShaderID), m.ConstantUint32(sh.nextSite()), stage, ids.cr,
+			m.ConstantUint32(acc.set), m.ConstantUint32(acc.binding), ids.idx, ids.off, m.ConstantUint32(acc.size),
 			length, m.ConstantUint32(acc.flags), to)
 	}
 	if bounded && sh.an.safeIndex().inLoop(fn.f, b) {

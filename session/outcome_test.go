@@ -64,10 +64,10 @@ func TestOutcome(t *testing.T) {
 			p(0, 1, 7, 2, 0, 0, 0, uint32(gpuav.CodeDescriptorDestroyed)),
 			`{"access":"skipped","reason":"the element the index clamps to, 1, has a destroyed resource"}`,
 			"The access was skipped: the element the index clamps to, 1, has a destroyed resource."},
-		{"clamp index, buffer access past a variable count", Settings{OnError: "clamp"}, gpuav.CodeDescriptorIndexOOB,
-			p(0, 1, 7, 2, 4, 64, 0, uint32(gpuav.CodeDescriptorIndexOOB)),
-			`{"access":"skipped","reason":"clamp is not built for an index past a variable descriptor count in a buffer access"}`,
-			"The access was skipped: clamp is not built for an index past a variable descriptor count in a buffer access."},
+		{"clamp index, clamped element's range too small", Settings{OnError: "clamp"}, gpuav.CodeDescriptorIndexOOB,
+			p(0, 1, 7, 2, 4, 64, 0, uint32(gpuav.CodeBufferOOB)),
+			`{"access":"skipped","reason":"the element the index clamps to, 1, has a bound range with no place for the access"}`,
+			"The access was skipped: the element the index clamps to, 1, has a bound range with no place for the access."},
 	}
 	for _, tt := range tests {
 		o := outcomeOf(tt.set, tt.code, tt.params)

@@ -38,6 +38,8 @@
  *                   uninitialized and destroyed with a layout count of 8
  *                   (no variable count) and shaders declaring a sized
  *                   array, data[8] (desc_sized.*)
+ *   sized_variable  8 / 4, 0..3 written, index 5, shaders declaring data[8]:
+ *                   past the variable count, inside the shader's array
  *   instance_oob    (--stage vertex) a layout count of 3, 0..2 written; an
  *                   indexed draw of 4 instances whose vertex shader adds
  *                   data[gl_InstanceIndex].v[0] to result (desc_instance.vert):
@@ -95,6 +97,7 @@ static const test_case cases[] = {
     {"sized_clean", 8, 0, 4, UINT32_MAX, UINT32_MAX, 1, 1, 1, 0, 1},
     {"sized_uninitialized", 8, 0, 4, 2, UINT32_MAX, 2, 1, 1, 0, 1},
     {"sized_destroyed", 8, 0, 4, UINT32_MAX, 3, 3, 1, 1, 0, 1},
+    {"sized_variable", 8, 4, 4, UINT32_MAX, UINT32_MAX, 5, 1, 1, 0, 1},
     {"instance_oob", 3, 0, 3, UINT32_MAX, UINT32_MAX, 0, 1, 1, 0, 3},
     {"spec_oob", 4, 0, 4, UINT32_MAX, UINT32_MAX, 5, 1, 1, 0, 2},
     {"spec_clean", 4, 0, 4, UINT32_MAX, UINT32_MAX, 3, 1, 1, 0, 2},

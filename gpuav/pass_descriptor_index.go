@@ -488,10 +488,10 @@ func (p *descriptorChecker) guard(fn *function, b *spirv.Block, j int, s site) (
 				args = append(args, code)
 			}
 			args = append(args, m.ConstantUint32(s.set), m.ConstantUint32(s.binding), idx, length)
+			if s.state != 0 && clampCode == 0 {
+				clampCode = m.ConstantUint32(0) // no clamp ran
+			}
 			if s.state != 0 {
-				if clampCode == 0 {
-					clampCode = m.ConstantUint32(0)
-				}
 				args = append(args, clampCode)
 			}
 			fail.op(spirv.OpFunctionCall, void, args...)
@@ -528,14 +528,18 @@ func (p *descriptorChecker) guard(fn *function, b *spirv.Block, j int, s site) (
 		}
 		p.checked[s.key] = okID
 	}
-	// Records: set and binding static, the index (p2) and length (p3)
-	// dynamic, and where a clamp checks the element it goes to, its code
-	// (p7).
-	record := dynamicRecord([RecordParams]uint32{s.set, s.binding}, -1, -1, 0, 1)
-	if s.state != 0 && g.failOnError() == OnErrorClamp {
-		record.Dynamic[7] = 3
+	return guarded{blocks: blocks, checks: s.checks(), record: descriptorRecord(s, g.failOnError()), onError: g.failOnError()}, true
+}
+
+// descriptorRecord is the static part of a descriptor guard's records:
+// set and binding static, the index (p2) and length (p3) dynamic, and
+// where a clamp checks the element it goes to, that element's code (p7).
+func descriptorRecord(s site, onError OnError) SiteRecord {
+	order := []int{-1, -1, 0, 1}
+	if s.state != 0 && onError == OnErrorClamp {
+		order = append(order, -1, -1, -1, 2)
 	}
-	return guarded{blocks: blocks, checks: s.checks(), record: record, onError: g.failOnError()}, true
+	return dynamicRecord([RecordParams]uint32{s.set, s.binding}, order...)
 }
 
 // clamp says how a failed access of site s is clamped (seed 003): each

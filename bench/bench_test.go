@@ -32,6 +32,9 @@ func TestParseOutput(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("ParseOutput:\n got %+v\nwant %+v", got, want)
 	}
+	if o, err := ParseOutput(strings.NewReader("bench: robustness2 on\n")); err != nil || !o.Robustness2 {
+		t.Errorf("ParseOutput(robustness2 on): %+v, %v", o, err)
+	}
 	for in, want := range map[string]int64{"bench: hand-errors 0\n": 0, "bench: hand-errors 1048412\n": 1048412} {
 		if o, err := ParseOutput(strings.NewReader(in)); err != nil || o.HandErrors != want {
 			t.Errorf("ParseOutput(%q): hand errors %d, %v; want %d", in, o.HandErrors, err, want)

@@ -22,6 +22,14 @@ const (
 	// ConfigOursAll is gpuav-dbg with every check on (buffer_oob and the
 	// element checks on sized arrays and plain bindings included).
 	ConfigOursAll = "gpuav-dbg-all"
+	// ConfigRobust is gpuav-dbg's robust-only mode
+	// (VK_LAYER_GPUAV_DBG_ROBUST=1): every check clamps, nothing is
+	// reported.
+	ConfigRobust = "gpuav-dbg-robust"
+	// ConfigDriverRobust is no layer, the device created with
+	// VK_EXT_robustness2's robustBufferAccess2 and robustImageAccess2
+	// (BENCH_ROBUSTNESS2=1): the driver's own robustness.
+	ConfigDriverRobust = "driver-robust"
 	// ConfigKhronos is the Khronos layer the loader finds (or
 	// -khronos-layer-path), GPU-AV only.
 	ConfigKhronos = "khronos"
@@ -34,12 +42,13 @@ const (
 )
 
 // Configs lists the configurations of a run without a second Khronos
-// layer; the harness adds ConfigKhronos2 when it has one. ConfigOursAll
-// runs only when asked for (-configs): the defaults are every check.
+// layer; the harness adds ConfigKhronos2 when it has one. ConfigOursAll,
+// ConfigRobust and ConfigDriverRobust run only when asked for (-configs):
+// the defaults are every check.
 var Configs = []string{ConfigNone, ConfigOurs, ConfigKhronos}
 
 // allConfigs lists every configuration, in rotation order.
-var allConfigs = []string{ConfigNone, ConfigOurs, ConfigOursAll, ConfigKhronos, ConfigKhronos2}
+var allConfigs = []string{ConfigNone, ConfigOurs, ConfigOursAll, ConfigRobust, ConfigDriverRobust, ConfigKhronos, ConfigKhronos2}
 
 // legacyConfigs are the configurations of a results file that names none.
 var legacyConfigs = []string{ConfigNone, ConfigOurs, ConfigKhronos}
@@ -274,18 +283,23 @@ func (h *Harness) env(config string) []string {
 		k, _, _ := strings.Cut(kv, "=")
 		switch {
 		case k == "VK_INSTANCE_LAYERS", k == "VK_LOADER_LAYERS_ENABLE", k == "VK_ADD_LAYER_PATH",
-			k == "VK_LAYER_ENABLES", k == "BENCH_KHRONOS_GPUAV", strings.HasPrefix(k, "VK_LAYER_GPUAV_DBG_"):
+			k == "VK_LAYER_ENABLES", k == "BENCH_KHRONOS_GPUAV", k == "BENCH_ROBUSTNESS2", strings.HasPrefix(k, "VK_LAYER_GPUAV_DBG_"):
 			continue
 		}
 		env = append(env, kv)
 	}
 	env = append(env, "MESA_SHADER_CACHE_DISABLE=true", "__GL_SHADER_DISK_CACHE=0")
 	switch config {
-	case ConfigOurs, ConfigOursAll:
+	case ConfigOurs, ConfigOursAll, ConfigRobust:
 		env = append(env, "VK_ADD_LAYER_PATH="+h.layerDir, "VK_INSTANCE_LAYERS=VK_LAYER_GPUAVDBG_validation")
-		if config == ConfigOursAll {
+		switch config {
+		case ConfigOursAll:
 			env = append(env, everyCheckEnv...)
+		case ConfigRobust:
+			env = append(env, "VK_LAYER_GPUAV_DBG_ROBUST=1")
 		}
+	case ConfigDriverRobust:
+		env = append(env, "BENCH_ROBUSTNESS2=1")
 	case ConfigKhronos, ConfigKhronos2:
 		env = append(env, "VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation", "BENCH_KHRONOS_GPUAV=1")
 		path := h.khronos
@@ -586,7 +600,7 @@ func (h *Harness) Time(s SceneSpec, reps int, res *Results) (SceneResult, error)
 // validRun says why a timed run does not count: wrong results, errors
 // reported, a layer that was not on, missing iterations.
 func validRun(o Output, stderr, config string, iters int) error {
-	ours := config == ConfigOurs || config == ConfigOursAll
+	ours := config == ConfigOurs || config == ConfigOursAll || config == ConfigRobust
 	switch {
 	case !o.Done:
 		return fmt.Errorf("the scene did not finish")
@@ -600,6 +614,8 @@ func validRun(o Output, stderr, config string, iters int) error {
 		return fmt.Errorf("gpuav-dbg reported errors\n%s", tail(stderr, 2000))
 	case (config == ConfigKhronos || config == ConfigKhronos2) && !o.Khronos:
 		return fmt.Errorf("the scene did not enable GPU-AV")
+	case (config == ConfigDriverRobust) != o.Robustness2:
+		return fmt.Errorf("the scene's robustBufferAccess2 and robustImageAccess2: %v, want %v", o.Robustness2, !o.Robustness2)
 	case o.HandErrors > 0:
 		return fmt.Errorf("the scene's own checks reported %d errors", o.HandErrors)
 	}

@@ -78,6 +78,10 @@ func configTitle(r *Results, config string) string {
 		return "gpuav-dbg default"
 	case ConfigOursAll:
 		return "gpuav-dbg every check"
+	case ConfigRobust:
+		return "gpuav-dbg --robust"
+	case ConfigDriverRobust:
+		return "driver robustness2"
 	case ConfigKhronos:
 		if len(r.Configs) == 0 {
 			return "Khronos GPU-AV"
@@ -118,6 +122,11 @@ func Markdown(r *Results) string {
 	fmt.Fprintf(&b, "- Layers: gpuav-dbg %s %s; %s, GPU-AV only "+
 		"(core checks, shader validation, thread safety, object lifetimes, API parameters and unique handles "+
 		"disabled through `VkValidationFeaturesEXT`)\n", r.Layers.Ours, ours, khronos)
+	if slices.Contains(configs, ConfigRobust) || slices.Contains(configs, ConfigDriverRobust) {
+		b.WriteString("- Robustness: `gpuav-dbg --robust` is gpuav-dbg's robust-only mode (`VK_LAYER_GPUAV_DBG_ROBUST=1`: " +
+			"every check on, a failed access clamped, nothing reported); `driver robustness2` is no layer, the device " +
+			"created with VK_EXT_robustness2's robustBufferAccess2 and robustImageAccess2\n")
+	}
 	fmt.Fprintf(&b, "- Command: `%s`\n", r.Command)
 	fmt.Fprintf(&b, "- Method: %d repetitions, each running the %s configurations one after the other "+
 		"(order rotated per repetition); a run's time is the median of its timed iterations "+

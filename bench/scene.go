@@ -11,16 +11,19 @@ import (
 
 // Output is what one run of the scene app printed on stdout.
 type Output struct {
-	Scene    string
-	Device   string
-	Driver   string
-	Size     string
-	Khronos  bool    // "bench: khronos-gpuav on"
-	Warmup   []int64 // nanoseconds per warm-up iteration
-	Iters    []int64 // nanoseconds per timed iteration
-	CheckOK  bool    // "bench: check ok"
-	VkErrors int     // ERROR-severity debug-utils messages the app received
-	Done     bool    // "bench: done": the app finished
+	Scene   string
+	Device  string
+	Driver  string
+	Size    string
+	Khronos bool // "bench: khronos-gpuav on"
+	// Robustness2 is "bench: robustness2 on": the device has
+	// robustBufferAccess2 and robustImageAccess2 enabled.
+	Robustness2 bool
+	Warmup      []int64 // nanoseconds per warm-up iteration
+	Iters       []int64 // nanoseconds per timed iteration
+	CheckOK     bool    // "bench: check ok"
+	VkErrors    int     // ERROR-severity debug-utils messages the app received
+	Done        bool    // "bench: done": the app finished
 	// HandErrors is what a hand-checked variant's own checks counted
 	// ("bench: hand-errors N"), -1 when the scene printed none.
 	HandErrors int64
@@ -53,6 +56,8 @@ func ParseOutput(r io.Reader) (Output, error) {
 			o.Size = val
 		case "khronos-gpuav":
 			o.Khronos = val == "on"
+		case "robustness2":
+			o.Robustness2 = val == "on"
 		case "warmup", "iter":
 			idx, ns, ok := strings.Cut(val, " ")
 			if !ok {

@@ -118,6 +118,21 @@ func TestSceneRuns(t *testing.T) {
 		t.Errorf("validRun accepted a run with errors")
 	}
 
+	// The robust configurations: the driver's robustness2 on a device that
+	// has it (lavapipe, NVIDIA), our robust-only mode reporting nothing even
+	// where accesses fail.
+	o, stderr = run(ConfigDriverRobust)
+	if err := validRun(o, stderr, ConfigDriverRobust, 2); err != nil || !o.Robustness2 {
+		t.Errorf("clean run, driver robustness2: robustness2 %v, %v", o.Robustness2, err)
+	}
+	if err := validRun(o, stderr, ConfigNone, 2); err == nil {
+		t.Errorf("validRun accepted robustness2 on in the no-layer configuration")
+	}
+	o, stderr = run(ConfigRobust, "--oob")
+	if n := CountLayerErrors(stderr) + o.VkErrors; n != 0 || o.Robustness2 || !o.Done {
+		t.Errorf("--oob under gpuav-dbg --robust: %d errors reported, robustness2 %v, done %v\n%s", n, o.Robustness2, o.Done, stderr)
+	}
+
 	o, stderr = run(ConfigKhronos, "--oob")
 	if !o.Khronos || o.VkErrors == 0 || !strings.Contains(stderr, "Index of 4 used to index descriptor array of length 4") {
 		t.Errorf("--oob under Khronos GPU-AV: khronos=%v, %d errors\n%s", o.Khronos, o.VkErrors, stderr)

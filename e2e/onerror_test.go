@@ -18,6 +18,8 @@ import (
 //	         s8, s7, s0: the storage texel buffer's words (1000 + i)
 //	bdaapp   value = v[index] + 1, v[i] = 100 + i; d3: v[3] in memory
 //	rqapp    hit = 1 where the query committed the triangle
+//	clampapp value = what the access read; c3, s1by, s3by: words of the
+//	         atomic's and the struct store's buffers
 
 // onErrorCase is one app run under one behaviour.
 type onErrorCase struct {
@@ -53,9 +55,21 @@ var onErrorCases = []onErrorCase{
 		[]string{"value=1"}, nil, "skipped", -1, ""},
 	{"desc/runtime_oob/clamp", descApp, []string{"--case", "runtime_oob"}, nil, "clamp", "descriptor_index_oob",
 		[]string{"value=104"}, nil, "clamped", 3, ""},
+	// The element the clamp goes to (3) is unwritten, or its buffer
+	// destroyed: the access is skipped, and the record says why.
+	{"desc/runtime_oob_unwritten/clamp", descApp, []string{"--case", "runtime_oob_unwritten"}, nil, "clamp",
+		"descriptor_index_oob", []string{"value=1"}, nil, "skipped", -1, "the element the index clamps to, 3, was never written"},
+	{"desc/runtime_oob_destroyed/clamp", descApp, []string{"--case", "runtime_oob_destroyed"}, nil, "clamp",
+		"descriptor_index_oob", []string{"value=1"}, nil, "skipped", -1, "the element the index clamps to, 3, has a destroyed resource"},
 	// A variable count (6 of 16): the clamp uses the set's count.
 	{"desc/variable_count/clamp", descApp, []string{"--case", "variable_count"}, nil, "clamp", "descriptor_index_oob",
 		[]string{"value=106"}, nil, "clamped", 5, ""},
+	// A sized array data[8] over a variable count of 4, index 5: the
+	// buffer check finds the index past the count and clamps it to 3.
+	{"desc/sized_variable/skip", descApp, []string{"--case", "sized_variable"}, nil, "skip", "descriptor_index_oob",
+		[]string{"value=1"}, nil, "skipped", -1, ""},
+	{"desc/sized_variable/clamp", descApp, []string{"--case", "sized_variable"}, nil, "clamp", "descriptor_index_oob",
+		[]string{"value=104"}, nil, "clamped", 3, ""},
 	// A sized array data[2] over 4 written elements, index 3.
 	{"desc/small_oob/skip", descApp, []string{"--case", "small_oob"}, nil, "skip", "descriptor_index_oob",
 		[]string{"value=1"}, nil, "skipped", -1, ""},
@@ -111,6 +125,27 @@ var onErrorCases = []onErrorCase{
 	{"buf/runtime_array_tail/execute", bufApp, []string{"--case", "runtime_array_tail"}, bufferOn, "execute", "buffer_oob",
 		[]string{"value=2115"}, []string{"value=114"}, "executed", -1, ""},
 
+	// buffer_oob on the access kinds the clamp walks (clampapp): an atomic,
+	// a vector's component, a matrix element in an array of matrices, a
+	// struct member in a runtime array; and a range with no place for the
+	// access (8 bytes for a 16-byte load), which is skipped.
+	{"clamp/atomic/skip", clampApp, []string{"--case", "atomic"}, nil, "skip", "buffer_oob",
+		[]string{"value=0", "c3=103"}, nil, "skipped", -1, ""},
+	{"clamp/atomic/clamp", clampApp, []string{"--case", "atomic"}, nil, "clamp", "buffer_oob",
+		[]string{"value=103", "c3=108"}, nil, "clamped", 12, ""},
+	{"clamp/vector/skip", clampApp, []string{"--case", "vector"}, nil, "skip", "buffer_oob",
+		[]string{"value=0"}, nil, "skipped", -1, ""},
+	{"clamp/vector/clamp", clampApp, []string{"--case", "vector"}, nil, "clamp", "buffer_oob",
+		[]string{"value=205"}, nil, "clamped", 20, ""},
+	{"clamp/matrix/clamp", clampApp, []string{"--case", "matrix"}, nil, "clamp", "buffer_oob",
+		[]string{"value=2012"}, nil, "clamped", 88, ""},
+	{"clamp/member/skip", clampApp, []string{"--case", "member"}, nil, "skip", "buffer_oob",
+		[]string{"s1by=311", "s3by=323"}, nil, "skipped", -1, ""},
+	{"clamp/member/clamp", clampApp, []string{"--case", "member"}, nil, "clamp", "buffer_oob",
+		[]string{"s1by=7", "s3by=323"}, nil, "clamped", 44, ""},
+	{"clamp/small/clamp", clampApp, []string{"--case", "small"}, nil, "clamp", "buffer_oob",
+		[]string{"value=0"}, nil, "skipped", -1, "the 8-byte bound range holds no place for the 16-byte access"},
+
 	// texel_buffer_oob: 8-texel views; a fetch of texel 10, a store to
 	// texel 8, an atomic on texel -1.
 	{"texel/fetch_oob/skip", texelApp, []string{"--case", "fetch_oob"}, nil, "skip", "texel_buffer_oob",
@@ -155,10 +190,6 @@ var onErrorCases = []onErrorCase{
 		[]string{"hit=1 1 1 1"}, nil, "executed", -1, ""},
 }
 
-// clampUnbuilt are the checks whose clamp the passes do not build yet
-// (gpuav.ClampUnbuilt): their clamp cases must report a skip saying so.
-var clampUnbuilt = map[string]bool{"buffer_oob": true}
-
 // onErrorReport is the part of the report these tests read.
 type onErrorReport struct {
 	Settings struct {
@@ -198,12 +229,7 @@ func TestOnError(t *testing.T) {
 			if len(r.Errors) != 1 || r.Errors[0].Check != tc.check || r.Errors[0].Count < 1 {
 				t.Fatalf("errors %+v, want one group of %s\n%s", r.Errors, tc.check, out)
 			}
-			if o := r.Errors[0].Outcome; tc.onError == "clamp" && clampUnbuilt[tc.check] {
-				if o == nil || o.Access != "skipped" || o.ClampedTo != nil || !strings.Contains(o.Reason, "clamp is not built for "+tc.check) {
-					t.Errorf("outcome %+v, want skipped: clamp is not built for %s", o, tc.check)
-				}
-				return // the app read what a skip gives
-			} else if o == nil || o.Access != tc.access || (o.ClampedTo == nil) != (tc.clampedTo < 0) ||
+			if o := r.Errors[0].Outcome; o == nil || o.Access != tc.access || (o.ClampedTo == nil) != (tc.clampedTo < 0) ||
 				(o.ClampedTo != nil && *o.ClampedTo != tc.clampedTo) || !strings.Contains(o.Reason, tc.reason) {
 				t.Errorf("outcome %+v, want %s clamped_to %d reason %q", o, tc.access, tc.clampedTo, tc.reason)
 			}
@@ -222,7 +248,7 @@ func TestOnError(t *testing.T) {
 // --allow-unchecked.
 func TestRobustOnly(t *testing.T) {
 	for _, tc := range onErrorCases {
-		if tc.onError != "clamp" || clampUnbuilt[tc.check] {
+		if tc.onError != "clamp" {
 			continue
 		}
 		t.Run(tc.name, func(t *testing.T) {

@@ -79,14 +79,17 @@ const (
 
 // Check codes (word 8 of a record) and their parameters (words 9..).
 const (
-	// CodeDescriptorIndexOOB: p0 set, p1 binding, p2 index, p3 array length.
+	// CodeDescriptorIndexOOB: p0 set, p1 binding, p2 index, p3 array length;
+	// under clamp, p7 the code the clamped element failed with (0: the
+	// access went there).
 	CodeDescriptorIndexOOB CheckCode = 1
 	// CodeDescriptorUninitialized: p0 set, p1 binding, p2 index.
 	CodeDescriptorUninitialized CheckCode = 2
 	// CodeDescriptorDestroyed: p0 set, p1 binding, p2 index.
 	CodeDescriptorDestroyed CheckCode = 3
 	// CodeBufferOOB: p0 set, p1 binding, p2 index, p3 offset, p4 access
-	// size, p5 bound range, p6 flags (Buffer* bits) and array length.
+	// size, p5 bound range, p6 flags (Buffer* bits) and array length; p7
+	// the byte offset a clamp used, or BufferNoClamp.
 	CodeBufferOOB CheckCode = 4
 	// CodeTexelBufferOOB: p0 set, p1 binding, p2 index, p3 texel coordinate
 	// (bits), p4 texel count, p5 flags (Texel* bits), p6 array length.

@@ -96,7 +96,7 @@ func TestDescribeEveryCode(t *testing.T) {
 		CodeIndirectDrawCount: "vkCmdDrawIndirectCount", CodeIndirectBufferOverrun: "vkCmdDrawIndirect"}
 	for _, c := range Checks {
 		for _, rc := range c.Codes {
-			d := Describe(rc.Code, [RecordParams]uint32{1, 2, 3, 4, 5, 6, 7})
+			d := Describe(rc.Code, [RecordParams]uint32{1, 2, 3, 4, 5, 6, 7, 8})
 			action := "vkCmdDispatch"
 			if a, ok := actions[rc.Code]; ok {
 				action = a
@@ -107,7 +107,7 @@ func TestDescribeEveryCode(t *testing.T) {
 		}
 	}
 	d := Describe(999, [RecordParams]uint32{1})
-	if d.Check != "unknown_check_999" || d.Message != "check code 999 with parameters [1 0 0 0 0 0 0]" {
+	if d.Check != "unknown_check_999" || d.Message != "check code 999 with parameters [1 0 0 0 0 0 0 0]" {
 		t.Errorf("unknown code: %+v", d)
 	}
 }

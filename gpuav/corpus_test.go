@@ -22,7 +22,8 @@ var glslStages = []string{".vert", ".tesc", ".tese", ".geom", ".frag", ".comp", 
 // files) with every check on, and runs spirv-val on each result for the
 // module's own target environment. The GLSL is compiled for Vulkan 1.0 to
 // 1.3 in turn (1.2 at least where ray tracing, ray queries or mesh shaders
-// need SPIR-V 1.4), with -g and -gVS in turn.
+// need SPIR-V 1.4), with -g and -gVS in turn; each module is instrumented
+// with skip, clamp and the robust-only mode (failedAccess).
 func TestInstrumentCorpus(t *testing.T) {
 	root, err := filepath.Abs("..")
 	if err != nil {
@@ -83,8 +84,9 @@ func TestInstrumentCorpus(t *testing.T) {
 		}
 		t.Run(rel+"/"+env+debug, func(t *testing.T) {
 			w := shadertest.Compile(t, filepath.Dir(src), filepath.Base(src), debug, "--target-env", env)
-			instrumentAndValidate(t, w, env, Options{})
-			instrumentAndValidate(t, w, env, failedAccess[i%len(failedAccess)])
+			for _, opt := range failedAccess(i) {
+				instrumentAndValidate(t, w, env, opt)
+			}
 		})
 	}
 	for i, p := range modules {
@@ -104,15 +106,23 @@ func TestInstrumentCorpus(t *testing.T) {
 			if env == "" {
 				t.Fatalf("SPIR-V version %d.%d", major, minor)
 			}
-			instrumentAndValidate(t, w, env, Options{})
-			instrumentAndValidate(t, w, env, failedAccess[i%len(failedAccess)])
+			for _, opt := range failedAccess(i) {
+				instrumentAndValidate(t, w, env, opt)
+			}
 		})
 	}
 }
 
-// failedAccess are the failed-access behaviours besides skip: each
-// corpus shader is instrumented with skip and with one of them, in turn.
-var failedAccess = []Options{{OnError: OnErrorClamp}, {OnError: OnErrorExecute}, {RobustOnly: true}}
+// failedAccess are the failed-access behaviours the i-th corpus shader is
+// instrumented with: skip, clamp and the robust-only mode (whose guards
+// build the most code) every time, execute every other shader.
+func failedAccess(i int) []Options {
+	opts := []Options{{}, {OnError: OnErrorClamp}, {RobustOnly: true}}
+	if i%2 == 0 {
+		opts = append(opts, Options{OnError: OnErrorExecute})
+	}
+	return opts
+}
 
 // instrumentAndValidate instruments with every check and the failed-access
 // behaviour of opt and runs spirv-val; a module left alone must come back

@@ -23,7 +23,7 @@ import (
 //	clamp:   F computes in-range operands (clampSpec) and does the access
 //	         with them; where the clamp has no meaning at run time (a
 //	         runtime array of no element...) F branches around it:
-//	         F: report; can; OpSelectionMerge %FM; OpBranchConditional %can %C %FM
+//	         F: can; report; OpSelectionMerge %FM; OpBranchConditional %can %C %FM
 //	         C: the clamped operands, the access; OpBranch %FM
 //	         FM: a phi of C's result and the null value; OpBranch %M
 //
@@ -76,7 +76,9 @@ type guardedAccess struct {
 // clampSpec is how a pass clamps an access's operands into range.
 type clampSpec struct {
 	// can emits into F the bool id that is true where the clamp has a
-	// meaning at run time; nil, or 0 returned: always.
+	// meaning at run time; nil, or 0 returned: always. It runs before the
+	// report, so that the report can record what it found (the element or
+	// offset the access goes to, or why it cannot).
 	can func(fail *emitter) uint32
 	// operands emits the in-range operands before the clamped access and
 	// returns the ids the access (and then's clones) take instead.
@@ -144,21 +146,23 @@ func (g guardedAccess) split(m *spirv.Module, f *spirv.Function, b *spirv.Block,
 // block that value comes from.
 func (g guardedAccess) fail(m *spirv.Module, fID, mID uint32) ([]*spirv.Block, uint32, uint32) {
 	fail := &emitter{m: m}
+	mode := g.failOnError()
+	var can uint32
+	if mode == OnErrorClamp && g.clamp.can != nil {
+		// Before the report, which may record what the clamp found.
+		can = g.clamp.can(fail)
+	}
 	if !g.silent {
 		g.report(fail)
 	}
 	hasResult := g.access.ResultID() != 0
 	label := func(id uint32) *spirv.Instruction { return spirv.NewInstruction(spirv.OpLabel, id) }
-	switch g.failOnError() {
+	switch mode {
 	case OnErrorExecute:
 		res := g.cloneAccess(m, fail, nil)
 		fail.void(spirv.OpBranch, mID)
 		return []*spirv.Block{{Label: label(fID), Insts: fail.insts}}, res, fID
 	case OnErrorClamp:
-		var can uint32
-		if g.clamp.can != nil {
-			can = g.clamp.can(fail)
-		}
 		if can == 0 {
 			res := g.cloneAccess(m, fail, g.clamp.operands(fail))
 			fail.void(spirv.OpBranch, mID)

@@ -12,7 +12,7 @@ package gpuav
 //	| 2     | stage: ModelCommand, or ModelVertex for a vertex fetch   |
 //	| 3-5   | stage words: the draw index within the command (multi-   |
 //	|       | draws) for ModelCommand; vertex and instance index       |
-//	| 6-12  | the check's parameters (RecordParams)                    |
+//	| 6-12  | the check's first LayerParams parameters (p7 is 0)       |
 //
 // The layer hands them to Go next to the output buffer, in two arrays: the
 // records made on the CPU (no header), and the pre-pass's output, which
@@ -28,6 +28,9 @@ const (
 	LayerStageWord  = 2
 	LayerStage0Word = 3
 	LayerParam0Word = 6
+	// LayerParams is the number of parameters a layer record holds: the
+	// first of RecordParams (the last, what a clamp found, is a shader's).
+	LayerParams = LayerRecordWords - LayerParam0Word
 )
 
 // LayerConstants lists the layer-record layout by the names the generated
@@ -81,7 +84,7 @@ func DecodeLayerOutput(buf []uint32) Output {
 func layerRecord(r []uint32) Record {
 	rec := Record{ActionIndex: r[LayerActionWord], Code: CheckCode(r[LayerCodeWord]), Stage: r[LayerStageWord]}
 	copy(rec.StageWords[:], r[LayerStage0Word:LayerStage0Word+3])
-	copy(rec.Params[:], r[LayerParam0Word:LayerParam0Word+RecordParams])
+	copy(rec.Params[:], r[LayerParam0Word:LayerParam0Word+LayerParams])
 	rec.Instruction = LayerSite(rec.Code, rec.Params)
 	return rec
 }

@@ -216,7 +216,10 @@ func (s *layoutSizes) walk(t uint32, indices []uint32) (uint64, []offsetTerm, ui
 	var off uint64
 	var terms []offsetTerm
 	var ml walkLayout
-	step := func(idx, stride uint32) error {
+	// step adds the index at position pos of indices, into a composite of
+	// count elements (0: a runtime array, or a length that is not a plain
+	// constant), stride bytes apart.
+	step := func(pos int, idx, stride, count uint32) error {
 		if v, ok := m.ConstantValue(idx); ok {
 			off += uint64(v) * uint64(stride)
 			return nil
@@ -229,10 +232,10 @@ func (s *layoutSizes) walk(t uint32, indices []uint32) (uint64, []offsetTerm, ui
 		if it == nil || it.Opcode() != spirv.OpTypeInt || it.Words[2] != 32 {
 			return fmt.Errorf("index %%%d is not a 32-bit integer", idx)
 		}
-		terms = append(terms, offsetTerm{index: idx, stride: stride})
+		terms = append(terms, offsetTerm{index: idx, stride: stride, pos: pos, count: count})
 		return nil
 	}
-	for _, idx := range indices {
+	for pos, idx := range indices {
 		td := m.Def(t)
 		if td == nil {
 			return 0, nil, 0, ml, fmt.Errorf("unknown type %%%d", t)
@@ -255,7 +258,11 @@ func (s *layoutSizes) walk(t uint32, indices []uint32) (uint64, []offsetTerm, ui
 			if !ok {
 				return 0, nil, 0, ml, fmt.Errorf("array has no ArrayStride")
 			}
-			if err := step(idx, stride); err != nil {
+			var count uint32
+			if td.Opcode() == spirv.OpTypeArray {
+				count, _ = m.ConstantValue(td.Words[3])
+			}
+			if err := step(pos, idx, stride, count); err != nil {
 				return 0, nil, 0, ml, err
 			}
 			t = td.Words[2]
@@ -275,7 +282,7 @@ func (s *layoutSizes) walk(t uint32, indices []uint32) (uint64, []offsetTerm, ui
 				}
 				stride = uint32(comp)
 			}
-			if err := step(idx, stride); err != nil {
+			if err := step(pos, idx, stride, td.Words[3]); err != nil {
 				return 0, nil, 0, ml, err
 			}
 			ml.column = true
@@ -289,7 +296,7 @@ func (s *layoutSizes) walk(t uint32, indices []uint32) (uint64, []offsetTerm, ui
 			if ml.column && ml.rowMajor {
 				stride = ml.stride // rows of a row-major matrix
 			}
-			if err := step(idx, stride); err != nil {
+			if err := step(pos, idx, stride, td.Words[3]); err != nil {
 				return 0, nil, 0, ml, err
 			}
 			ml = walkLayout{}

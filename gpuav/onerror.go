@@ -2,7 +2,6 @@ package gpuav
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -39,7 +38,7 @@ var OnErrors = []OnErrorBehaviour{
 	{OnErrorSkip, "Skip the access",
 		"The access does not happen: a load yields zero, a store or an atomic is dropped."},
 	{OnErrorClamp, "Clamp into range",
-		"The descriptor index or texel coordinate is clamped into range and the access happens there; where a clamp has no meaning (an unwritten or destroyed descriptor, an address outside every buffer, ray-query values), and for buffer_oob (not built yet), the access is skipped."},
+		"The descriptor index, buffer offset or texel coordinate is clamped into range and the access happens there; where a clamp has no meaning (an unwritten or destroyed descriptor, a range smaller than the access, an address outside every buffer, ray-query values), the access is skipped."},
 	{OnErrorExecute, "Let it execute",
 		"The access happens exactly as the shader wrote it (what the app does without validation)."},
 }
@@ -96,30 +95,14 @@ func OnErrorOrDefault(v OnError) OnError {
 	return v
 }
 
-// clampUnbuilt are the checks where a clamp has a meaning but the passes
-// do not build it yet: under clamp their failed accesses are skipped.
-var clampUnbuilt = []string{CheckBufferOOB}
-
-// ClampUnbuilt lists the checks on in checks (nil: every check), in
-// registry order, whose failed accesses the passes do not clamp yet
-// although a clamp would have a meaning: under clamp they are skipped.
-func ClampUnbuilt(checks map[string]bool) []string {
-	var ids []string
-	for _, c := range Checks {
-		if slices.Contains(clampUnbuilt, c.ID) && (checks == nil || checks[c.ID]) {
-			ids = append(ids, c.ID)
-		}
-	}
-	return ids
-}
-
 // Outcome is what a failed access did, from its record and the run's
 // behaviour.
 type Outcome struct {
 	// Access is "skipped", "clamped" or "executed".
 	Access string
-	// Clamped says ClampedTo holds the index (descriptor_index_oob) or
-	// texel coordinate (texel_buffer_oob) the access went to.
+	// Clamped says ClampedTo holds the index (descriptor_index_oob), texel
+	// coordinate (texel_buffer_oob) or byte offset (buffer_oob) the access
+	// went to.
 	Clamped   bool
 	ClampedTo uint32
 	// Reason says why a clamp fell back to a skip.
@@ -135,11 +118,10 @@ const (
 
 // FailedAccess returns what a failed access with this record did under
 // behaviour v: clamp falls back to skip where it has no meaning (an
-// unwritten or destroyed descriptor, an array or view of no element, an
-// address outside every buffer, a ray's values) or is not built yet
-// (ClampUnbuilt), and the reason says which. An index clamped to an
-// element that is itself unwritten or destroyed was skipped, which the
-// record cannot tell: ClampedTo names the element the clamp chose.
+// unwritten or destroyed descriptor, an array or view of no element, a
+// bound range too small for the access, an address outside every buffer,
+// a ray's values) or where the element the clamp went to failed its own
+// check (p7 of the record), and the reason says which.
 func FailedAccess(v OnError, code CheckCode, p [RecordParams]uint32) Outcome {
 	switch OnErrorOrDefault(v) {
 	case OnErrorExecute:
@@ -150,30 +132,55 @@ func FailedAccess(v OnError, code CheckCode, p [RecordParams]uint32) Outcome {
 	noMeaning := func(why string) Outcome {
 		return Outcome{Access: AccessSkipped, Reason: "clamp has no meaning here (" + why + ")"}
 	}
+	clamped := func(to uint32) Outcome { return Outcome{Access: AccessClamped, Clamped: true, ClampedTo: to} }
 	switch code {
 	case CodeDescriptorIndexOOB:
 		if p[3] == 0 {
 			return noMeaning("the array has no element")
 		}
-		return Outcome{Access: AccessClamped, Clamped: true, ClampedTo: min(p[2], p[3]-1)}
+		return clampedIndex(min(p[2], p[3]-1), CheckCode(p[7]))
 	case CodeDescriptorUninitialized:
 		return noMeaning("the descriptor was never written")
 	case CodeDescriptorDestroyed:
 		return noMeaning("the descriptor's resource was destroyed")
+	case CodeBufferOOB:
+		if p[7] == BufferNoClamp {
+			return noMeaning(fmt.Sprintf("the %d-byte bound range holds no place for the %d-byte access", p[5], p[4]))
+		}
+		return clamped(p[7])
 	case CodeTexelBufferOOB:
 		switch {
 		case p[4] == 0:
 			return noMeaning("the view has no texel")
 		case p[5]&TexelSigned != 0 && int32(p[3]) < 0:
-			return Outcome{Access: AccessClamped, Clamped: true, ClampedTo: 0}
+			return clamped(0)
 		}
-		return Outcome{Access: AccessClamped, Clamped: true, ClampedTo: min(p[3], p[4]-1)}
+		return clamped(min(p[3], p[4]-1))
 	case CodeBDAOOB:
 		return noMeaning("the address is outside every buffer")
 	}
-	id := code.CheckID()
-	if id == CheckRayQuery {
+	if code.CheckID() == CheckRayQuery {
 		return noMeaning("a ray's values are not an index")
 	}
-	return Outcome{Access: AccessSkipped, Reason: "clamp is not built for " + id + " yet"}
+	return Outcome{Access: AccessSkipped, Reason: "clamp is not built for " + code.CheckID()}
+}
+
+// clampedIndex is the outcome of a descriptor index clamped to element to,
+// where that element failed its own check with code (0: it did not, and
+// the access went there).
+func clampedIndex(to uint32, code CheckCode) Outcome {
+	var why string
+	switch code {
+	case 0:
+		return Outcome{Access: AccessClamped, Clamped: true, ClampedTo: to}
+	case CodeDescriptorUninitialized:
+		why = "was never written"
+	case CodeDescriptorDestroyed:
+		why = "has a destroyed resource"
+	case CodeBufferOOB:
+		why = "has a bound range with no place for the access"
+	default:
+		why = "failed its own check"
+	}
+	return Outcome{Access: AccessSkipped, Reason: fmt.Sprintf("the element the index clamps to, %d, %s", to, why)}
 }

@@ -41,12 +41,12 @@ func TestParseOnError(t *testing.T) {
 
 // TestSiteOnError: each pass's test shader under each behaviour: every
 // site says what its guard does (a clamp where the pass builds one, skip
-// where it has no meaning or is not built, execute everywhere), the
+// where it has no meaning, execute everywhere), the
 // robust-only mode clamps without a report call, and each module passes
 // spirv-val.
 func TestSiteOnError(t *testing.T) {
-	clamps := map[string]bool{"descriptor_index": true, "texel_buffer_oob": true} // passes
-	clampFiles := map[string]bool{"descriptor_index": true, "descriptor_state": true, "texel_buffer": true}
+	clamps := map[string]bool{"descriptor_index": true, "texel_buffer_oob": true, "buffer_oob": true} // passes
+	clampFiles := map[string]bool{"descriptor_index": true, "descriptor_state": true, "texel_buffer": true, "buffer_oob": true}
 	for _, name := range []string{"bda", "buffer_oob", "descriptor_index", "descriptor_state", "ray_query", "texel_buffer"} {
 		env := "vulkan1.2"
 		w := shadertest.Compile(t, "testdata/passes", name+".comp", "--target-env", env)
@@ -68,6 +68,12 @@ func TestSiteOnError(t *testing.T) {
 				}
 				if s.OnError == OnErrorClamp {
 					clamped++
+				}
+				// A buffer site's p7 is what its clamp found, written where
+				// it clamps; BufferNoClamp where it does not.
+				if dyn := s.Record.Dynamic[7] != 0; s.Pass == "buffer_oob" &&
+					(dyn != (s.OnError == OnErrorClamp) || !dyn && s.Record.Params[7] != BufferNoClamp) {
+					t.Errorf("%s %+v: site %d (%s) does %q, its p7 dynamic %v static %#x", name, opt, s.ID, s.Pass, s.OnError, dyn, s.Record.Params[7])
 				}
 				// A plain binding's descriptor site has no index to clamp.
 				if s.OnError != want && !(s.Pass == "descriptor_index" && want == OnErrorClamp && s.OnError == OnErrorSkip) {

@@ -133,9 +133,14 @@ func bufferFlags(op spirv.Opcode) uint32 {
 }
 
 // offsetTerm is a dynamic part of an access's byte offset: the value of
-// index (a 32-bit integer id) times stride.
+// index (a 32-bit integer id) times stride. pos is the index's position
+// among the access chains' indices (bufferAccess.chain, outermost first);
+// count the number of elements of the composite it indexes (0: a runtime
+// array, or an array whose length is not a plain constant).
 type offsetTerm struct {
 	index, stride uint32
+	pos           int
+	count         uint32
 }
 
 // bufferAccess is where an access through a buffer block lands.
@@ -152,6 +157,9 @@ type bufferAccess struct {
 	terms  []offsetTerm
 	size   uint32
 	flags  uint32
+	// chain are the access chains from the variable to the pointer,
+	// outermost first.
+	chain []*spirv.Instruction
 }
 
 // bufferAccessOf follows the access chains from ptr back to its buffer
@@ -173,6 +181,7 @@ func bufferAccessOf(m *spirv.Module, s *layoutSizes, ptr uint32) (bufferAccess, 
 			return acc, fmt.Errorf("pointer comes from %v, not an access chain of a buffer variable", op)
 		}
 		indices = append(append([]uint32(nil), v.Words[4:]...), indices...)
+		acc.chain = append([]*spirv.Instruction{v}, acc.chain...)
 		v = m.Def(v.Words[3])
 	}
 	acc.set, acc.binding = setAndBinding(m, v.Words[2])
@@ -211,6 +220,11 @@ func bufferAccessOf(m *spirv.Module, s *layoutSizes, ptr uint32) (bufferAccess, 
 		return acc, err
 	}
 	acc.offset, acc.terms = off, terms
+	if acc.descIndex != 0 {
+		for i := range acc.terms {
+			acc.terms[i].pos++ // after the descriptor index
+		}
+	}
 	var size uint64
 	lt := m.Def(last)
 	if ml.column && lt != nil && lt.Opcode() == spirv.OpTypeVector && ml.rowMajor {
@@ -249,47 +263,63 @@ func (p *bufferChecker) guard(fn *function, b *spirv.Block, j int, acc bufferAcc
 	u := m.TypeUint32()
 	v2 := m.TypeVector(u, 2)
 	checks := p.elementChecks(acc)
-	var idx, off, bind, cr uint32
+	var ids bufferGuardIDs
 	end, bounded := p.bounded(fn, b, acc)
 	g := guardedAccess{
 		pre: append([]*spirv.Instruction(nil), b.Insts[:j]...),
 		check: func(head *emitter) (uint32, bool) {
 			var ok bool
-			idx, off, ok = p.offset(head, in, acc, v2, fns[2], bounded)
+			ids.idx, ids.off, ok = p.offset(head, in, acc, v2, fns[2], bounded)
 			if !ok {
 				return 0, false
 			}
-			bind = p.binding(fn, acc, fns[0])
-			cr = head.op(spirv.OpFunctionCall, v2, fns[1], bind, idx, off, m.ConstantUint32(acc.size), m.ConstantUint32(checks))
-			code := head.op(spirv.OpCompositeExtract, u, cr, 0)
+			ids.bind = p.binding(fn, acc, fns[0])
+			ids.cr = head.op(spirv.OpFunctionCall, v2, fns[1], ids.bind, ids.idx, ids.off, m.ConstantUint32(acc.size), m.ConstantUint32(checks))
+			code := head.op(spirv.OpCompositeExtract, u, ids.cr, 0)
 			return head.op(spirv.OpIEqual, m.TypeBool(), code, m.ConstantUint32(0)), true
 		},
-		access: in,
-		report: func(fail *emitter) {
-			stage := sh.stage.emit(fail)
-			length := fail.op(spirv.OpCompositeExtract, u, bind, 1)
-			fail.op(spirv.OpFunctionCall, m.TypeVoid(), fns[3],
-				m.ConstantUint32(sh.opt.ShaderID), m.ConstantUint32(sh.nextSite()), stage, cr,
-				m.ConstantUint32(acc.set), m.ConstantUint32(acc.binding), idx, off, m.ConstantUint32(acc.size),
-				length, m.ConstantUint32(acc.flags))
-		},
+		access:  in,
 		null:    func() uint32 { return nullValue(m, in.ResultType()) },
 		onError: sh.onError(),
 		silent:  sh.opt.RobustOnly,
+	}
+	var bc *bufferClamp
+	g.clamp, bc = bufferClampSpec(m, acc, checks, fns[1], &ids)
+	clamps := g.failOnError() == OnErrorClamp
+	g.report = func(fail *emitter) {
+		stage := sh.stage.emit(fail)
+		length := fail.op(spirv.OpCompositeExtract, u, ids.bind, 1)
+		to := m.ConstantUint32(0)
+		if clamps {
+			to = bc.to // can ran first (guardedAccess.fail)
+		}
+		fail.op(spirv.OpFunctionCall, m.TypeVoid(), fns[3],
+			m.ConstantUint32(sh.opt.ShaderID), m.ConstantUint32(sh.nextSite()), stage, ids.cr,
+			m.ConstantUint32(acc.set), m.ConstantUint32(acc.binding), ids.idx, ids.off, m.ConstantUint32(acc.size),
+			length, m.ConstantUint32(acc.flags), to)
 	}
 	if bounded && sh.an.safeIndex().inLoop(fn.f, b) {
 		g.fact = p.fact(fn, acc, end)
 	}
 	blocks, ok := g.split(m, fn.f, b, j)
-	return guarded{blocks: blocks, checks: bufferCheckIDs(checks), record: bufferRecord(acc), onError: g.failOnError()}, ok
+	return guarded{blocks: blocks, checks: bufferCheckIDs(checks), record: bufferRecord(acc, clamps), onError: g.failOnError()}, ok
 }
 
 // bufferRecord is the static part of a buffer check's records
 // (gpuav_report_buffer_check): set, binding, size and flags; the dynamic
 // values are the index (p2), the offset or, for the descriptor codes, the
-// length (p3), the range (p5) and the length (p6, above the flags).
-func bufferRecord(acc bufferAccess) SiteRecord {
-	r := dynamicRecord([RecordParams]uint32{acc.set, acc.binding, 0, 0, acc.size, 0, acc.flags}, -1, -1, 0, 1, -1, 2, 3)
+// length (p3), the range (p5), the length (p6, above the flags) and, where
+// the site clamps, what the clamp found (p7, bufferClamp.to; else
+// BufferNoClamp).
+func bufferRecord(acc bufferAccess, clamps bool) SiteRecord {
+	order := []int{-1, -1, 0, 1, -1, 2, 3}
+	if clamps {
+		order = append(order, 4)
+	}
+	r := dynamicRecord([RecordParams]uint32{acc.set, acc.binding, 0, 0, acc.size, 0, acc.flags, BufferNoClamp}, order...)
+	if clamps {
+		r.Params[7] = 0
+	}
 	r.Shift[6] = BufferFlagBits
 	return r
 }

@@ -446,7 +446,9 @@ func (p *descriptorChecker) guard(fn *function, b *spirv.Block, j int, s site) (
 	}
 	j = indexOf(b.Insts, s.inst)
 	u := m.TypeUint32()
-	var idx, code, length, okID uint32
+	// clampCode is the code the clamped element failed with (clamp's can,
+	// which runs before the report; 0 where it does not).
+	var idx, code, length, okID, clampCode uint32
 	fact := p.fact(fn, s)
 	clones, totalClones := 0, 0
 	var passed uint32
@@ -485,14 +487,20 @@ func (p *descriptorChecker) guard(fn *function, b *spirv.Block, j int, s site) (
 			if s.state != 0 {
 				args = append(args, code)
 			}
-			fail.op(spirv.OpFunctionCall, void, append(args,
-				m.ConstantUint32(s.set), m.ConstantUint32(s.binding), idx, length)...)
+			args = append(args, m.ConstantUint32(s.set), m.ConstantUint32(s.binding), idx, length)
+			if s.state != 0 && clampCode == 0 {
+				clampCode = m.ConstantUint32(0) // no clamp ran
+			}
+			if s.state != 0 {
+				args = append(args, clampCode)
+			}
+			fail.op(spirv.OpFunctionCall, void, args...)
 		},
 		null:    func() uint32 { return m.ConstantNull(s.inst.ResultType()) },
 		onError: sh.onError(),
 		silent:  sh.opt.RobustOnly,
 	}
-	g.clamp = p.clamp(fn, s, idxType, func(fail *emitter) (uint32, uint32) {
+	g.clamp = p.clamp(fn, s, idxType, &clampCode, func(fail *emitter) (uint32, uint32) {
 		if s.prior == 0 {
 			return idx, length
 		}
@@ -520,9 +528,18 @@ func (p *descriptorChecker) guard(fn *function, b *spirv.Block, j int, s site) (
 		}
 		p.checked[s.key] = okID
 	}
-	// Records: set and binding static, the index (p2) and length (p3) dynamic.
-	record := dynamicRecord([RecordParams]uint32{s.set, s.binding}, -1, -1, 0, 1)
-	return guarded{blocks: blocks, checks: s.checks(), record: record, onError: g.failOnError()}, true
+	return guarded{blocks: blocks, checks: s.checks(), record: descriptorRecord(s, g.failOnError()), onError: g.failOnError()}, true
+}
+
+// descriptorRecord is the static part of a descriptor guard's records:
+// set and binding static, the index (p2) and length (p3) dynamic, and
+// where a clamp checks the element it goes to, that element's code (p7).
+func descriptorRecord(s site, onError OnError) SiteRecord {
+	order := []int{-1, -1, 0, 1}
+	if s.state != 0 && onError == OnErrorClamp {
+		order = append(order, -1, -1, -1, 2)
+	}
+	return dynamicRecord([RecordParams]uint32{s.set, s.binding}, order...)
 }
 
 // clamp says how a failed access of site s is clamped (seed 003): each
@@ -530,9 +547,11 @@ func (p *descriptorChecker) guard(fn *function, b *spirv.Block, j int, s site) (
 // array's through the count the descriptor state gives. Where the state
 // checks the element, the clamped element is checked too: an unwritten
 // or destroyed element, or an array of none, has nothing to clamp to and
-// the access is skipped. at returns the guard's flattened index and
-// length as F sees them. A plain binding has no index to clamp (nil).
-func (p *descriptorChecker) clamp(fn *function, s site, idxType *spirv.Instruction, at func(fail *emitter) (uint32, uint32)) *clampSpec {
+// the access is skipped, and *code receives the code the clamped element
+// failed with (0 where it is fine), for the record. at returns the guard's
+// flattened index and length as F sees them. A plain binding has no index
+// to clamp (nil).
+func (p *descriptorChecker) clamp(fn *function, s site, idxType *spirv.Instruction, code *uint32, at func(fail *emitter) (uint32, uint32)) *clampSpec {
 	if s.ac == nil || s.plain {
 		return nil
 	}
@@ -561,7 +580,8 @@ func (p *descriptorChecker) clamp(fn *function, s site, idxType *spirv.Instructi
 			if s.state == 0 {
 				return 0 // a sized array: its last element is always there
 			}
-			ok, _, _ := p.check(fn, fail, s, flat, s.lengthOperand(fail))
+			ok, c, _ := p.check(fn, fail, s, flat, s.lengthOperand(fail))
+			*code = c
 			return ok
 		},
 		operands: func(e *emitter) map[uint32]uint32 {

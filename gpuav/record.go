@@ -75,7 +75,7 @@ const (
 	RecordStage0Word   = 4
 	RecordActionWord   = 7
 	// RecordParams is the number of check parameters of a Record.
-	RecordParams = 7
+	RecordParams = 8
 	// RecordDynamic is the number of dynamic values a record holds.
 	RecordDynamic = 9
 	// RecordSiteBits is the width of the site id in word 1.

@@ -21,13 +21,13 @@ func record(shader, site uint32, code CheckCode, stage [3]uint32, action uint32,
 
 // TestDecode: records expand into the parameters of the first format, the
 // static ones from the site table, the dynamic ones where the site says
-// (buffer_oob's length above its flags); a record of an unknown shader or
+// (buffer_oob's length above its flags, and p7 where the site clamps); a record of an unknown shader or
 // site, or whose code is not one of its site's checks, is malformed; an
 // unwritten record (shader 0) is skipped; the last record, the sink, is
 // never read; what did not fit is written minus the capacity (every record
 // but the sink).
 func TestDecode(t *testing.T) {
-	buffer := bufferRecord(bufferAccess{set: 1, binding: 2, size: 16, flags: BufferWrite})
+	buffer := bufferRecord(bufferAccess{set: 1, binding: 2, size: 16, flags: BufferWrite}, true)
 	sites := []Site{
 		{ID: 0, Instruction: 40, Checks: []string{CheckDescriptorIndexOOB}, Record: dynamicRecord([RecordParams]uint32{0, 3}, -1, -1, 0, 1)},
 		{ID: 1, Instruction: 41, Checks: []string{CheckBufferOOB, CheckDescriptorUninit}, Record: buffer},
@@ -38,8 +38,8 @@ func TestDecode(t *testing.T) {
 	st := [3]uint32{5, 6, 0}
 	recs := [][]uint32{
 		record(7, 0, CodeDescriptorIndexOOB, st, 2, 9, 4),
-		record(7, 1, CodeBufferOOB, st, 3, 1, 256, 64, 8),
-		record(7, 1, CodeDescriptorUninitialized, st, 3, 1, 8),
+		record(7, 1, CodeBufferOOB, st, 3, 1, 256, 64, 8, 60),
+		record(7, 1, CodeDescriptorUninitialized, st, 3, 1, 8, 0, 0, uint32(CodeDescriptorUninitialized)),
 		record(7, 2, CodeRayQueryNegativeTmin, st, 0, 10, 11, 12, 13, 14, 15, 16),
 		record(0, 0, 0, [3]uint32{}, 0),                   // claimed, never written
 		record(8, 0, CodeDescriptorIndexOOB, st, 0, 1, 1), // unknown shader
@@ -57,9 +57,9 @@ func TestDecode(t *testing.T) {
 		{ShaderID: 7, Instruction: 40, Stage: 4, StageWords: st, ActionIndex: 2, Code: CodeDescriptorIndexOOB,
 			Params: [RecordParams]uint32{0, 3, 9, 4}},
 		{ShaderID: 7, Instruction: 41, Stage: 4, StageWords: st, ActionIndex: 3, Code: CodeBufferOOB,
-			Params: [RecordParams]uint32{1, 2, 1, 256, 16, 64, BufferWrite | 8<<BufferFlagBits}},
+			Params: [RecordParams]uint32{1, 2, 1, 256, 16, 64, BufferWrite | 8<<BufferFlagBits, 60}},
 		{ShaderID: 7, Instruction: 41, Stage: 4, StageWords: st, ActionIndex: 3, Code: CodeDescriptorUninitialized,
-			Params: [RecordParams]uint32{1, 2, 1, 8, 16, 0, BufferWrite}},
+			Params: [RecordParams]uint32{1, 2, 1, 8, 16, 0, BufferWrite, uint32(CodeDescriptorUninitialized)}},
 		{ShaderID: 7, Instruction: 42, Stage: 4, StageWords: st, Code: CodeRayQueryNegativeTmin,
 			Params: [RecordParams]uint32{10, 11, 12, 13, 14, 15, 16}},
 	}

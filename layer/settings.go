@@ -113,25 +113,6 @@ func loadSettings(lookup func(env string) (value, origin string)) (Settings, []s
 	return s, append(warnings, w...)
 }
 
-// unbuilt warns about the enabled checks whose failed accesses the passes
-// do not clamp yet (gpuav.ClampUnbuilt), when the settings ask for a
-// clamp: those accesses are skipped, and each such record says so too.
-func (s *Settings) unbuilt() []string {
-	if !s.Robust && s.OnError != string(gpuav.OnErrorClamp) {
-		return nil
-	}
-	missing := gpuav.ClampUnbuilt(s.Checks)
-	if len(missing) == 0 {
-		return nil
-	}
-	asked := EnvOnError + "=clamp"
-	if s.Robust {
-		asked = "the robust-only mode (" + EnvRobust + ")"
-	}
-	return []string{fmt.Sprintf("%s: clamping is not built for %s yet; those failed accesses are skipped",
-		asked, strings.Join(missing, ", "))}
-}
-
 // The safe-mode setting of earlier versions, a switch without an effect:
 // a user who still sets it is told what replaced it.
 const (
@@ -405,7 +386,6 @@ func settingsLocked() Settings {
 		processSettings.file, processSettings.warnings = readSettingsFile(os.Getenv, os.ReadFile, os.Stat)
 		processSettings.s, w = ResolveSettings(os.Getenv, processSettings.file, AppSettings{})
 		processSettings.warnings = append(processSettings.warnings, w...)
-		processSettings.warnings = append(processSettings.warnings, processSettings.s.unbuilt()...)
 		processSettings.loaded = true
 	}
 	return processSettings.s
@@ -422,7 +402,7 @@ func instanceSettingsLocked(app AppSettings) (Settings, []string) {
 	s, w := ResolveSettings(os.Getenv, processSettings.file, app)
 	// The file's and the environment's own warnings were given once.
 	var own []string
-	for _, x := range append(w, s.unbuilt()...) {
+	for _, x := range w {
 		if strings.Contains(x, AppSettingsOrigin) || !slices.Contains(processSettings.warnings, x) {
 			own = append(own, x)
 		}

@@ -7,13 +7,14 @@ import (
 )
 
 // Outcome is what a group's failed access did: the run's on_error
-// behaviour, or skipped where a clamp has no meaning or is not built
-// (docs/decisions/on-error-behaviours.md).
+// behaviour, or skipped where a clamp has no meaning or the element it
+// went to failed its own check (docs/decisions/on-error-behaviours.md).
 type Outcome struct {
 	// Access is "skipped", "clamped" or "executed".
 	Access string `json:"access"`
-	// ClampedTo is the index (descriptor_index_oob) or texel coordinate
-	// (texel_buffer_oob) a clamped access went to.
+	// ClampedTo is the index (descriptor_index_oob), texel coordinate
+	// (texel_buffer_oob) or byte offset (buffer_oob) a clamped access went
+	// to.
 	ClampedTo *uint32 `json:"clamped_to,omitempty"`
 	// Reason says why a clamp fell back to a skip.
 	Reason string `json:"reason,omitempty"`
@@ -42,8 +43,11 @@ func (o *Outcome) Sentence(check string) string {
 		return ""
 	case o.ClampedTo != nil:
 		unit := "index"
-		if check == gpuav.CheckTexelBufferOOB {
+		switch check {
+		case gpuav.CheckTexelBufferOOB:
 			unit = "texel"
+		case gpuav.CheckBufferOOB:
+			unit = "byte offset"
 		}
 		return fmt.Sprintf("The access was clamped to %s %d.", unit, *o.ClampedTo)
 	case o.Access == gpuav.AccessExecuted:

@@ -43,6 +43,10 @@
  * With BENCH_KHRONOS_GPUAV=1 the instance gets VkValidationFeaturesEXT: GPU-AV
  * on; core checks, shader validation, thread safety, object lifetimes, API
  * parameters and unique handles off.
+ * With BENCH_ROBUSTNESS2=1 the device is created with VK_EXT_robustness2's
+ * robustBufferAccess2 and robustImageAccess2 (and robustBufferAccess, which
+ * the first needs) enabled: the driver's own robustness, to compare with
+ * gpuav-dbg's robust-only mode; a device without them fails the run.
  *
  * It also prints "bench: device", "bench: driver", "bench: size", a result
  * check ("bench: check ok") and "bench: vk-errors <n>", the number of
@@ -218,6 +222,28 @@ static void create_instance(struct ctx *c)
     printf("bench: khronos-gpuav %s\n", gpuav ? "on" : "off");
 }
 
+/* robustness2 says whether BENCH_ROBUSTNESS2=1 asks for the driver's
+ * robustness, and then fills *rob2 with both features on; it fails the run
+ * when the device lacks VK_EXT_robustness2 or either feature. */
+static int robustness2(struct ctx *c, VkPhysicalDeviceRobustness2FeaturesEXT *rob2)
+{
+    const char *v = getenv("BENCH_ROBUSTNESS2");
+    if (!v || strcmp(v, "1")) {
+        printf("bench: robustness2 off\n");
+        return 0;
+    }
+    VkPhysicalDeviceFeatures2 f2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = rob2 };
+    vkGetPhysicalDeviceFeatures2(c->vk.pd, &f2);
+    if (!capp_has_device_extension(&c->vk, VK_EXT_ROBUSTNESS_2_EXTENSION_NAME) || !rob2->robustBufferAccess2 ||
+        !rob2->robustImageAccess2 || !f2.features.robustBufferAccess)
+        capp_die("BENCH_ROBUSTNESS2=1: the device lacks VK_EXT_robustness2's robustBufferAccess2 or robustImageAccess2");
+    rob2->pNext = NULL;
+    rob2->robustBufferAccess2 = rob2->robustImageAccess2 = VK_TRUE;
+    rob2->nullDescriptor = VK_FALSE;
+    printf("bench: robustness2 on\n");
+    return 1;
+}
+
 static void create_device(struct ctx *c)
 {
     VkPhysicalDeviceDriverProperties drv = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES };
@@ -242,8 +268,13 @@ static void create_device(struct ctx *c)
         /* draw_indirect's commands carry the draw number in firstInstance. */
         .drawIndirectFirstInstance = have.drawIndirectFirstInstance,
     };
+    VkPhysicalDeviceRobustness2FeaturesEXT rob2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT };
+    const char *robust_exts[] = { VK_EXT_ROBUSTNESS_2_EXTENSION_NAME };
+    int robust = robustness2(c, &rob2);
+    features.robustBufferAccess = robust ? VK_TRUE : VK_FALSE;
     capp_create_device(&c->vk, &(capp_device_info){ .queue_flags = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT,
-                                                    .features = &features });
+                                                    .features = &features, .next = robust ? &rob2 : NULL,
+                                                    .exts = robust ? robust_exts : NULL, .nexts = robust ? 1 : 0 });
     c->pool = capp_command_pool(&c->vk, 0);
     c->cmd = capp_command_buffer(&c->vk, c->pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, NULL);
     c->fence = capp_fence(&c->vk);

@@ -117,15 +117,19 @@ uvec2 gpuav_buffer_check(uvec2 bind_in, uint index_in, uvec2 off_in, uint size_i
 // set, p1 binding, p2 index, p3 byte offset (2^32-1 when it overflowed), p4
 // access size, p5 bound range, p6 flags (GPUAV_BUFFER_* bits) | the
 // binding's length << 8; for the descriptor codes p0 set, p1 binding, p2
-// index, p3 the binding's length. The dynamic values are the index, p3, the
-// range and the length; set, binding, size and flags are in the site table.
+// index, p3 the binding's length. p7 is what a clamp found (clamp_in: the
+// byte offset the clamped access used, 0xFFFFFFFF when there was none, or
+// the code of a failed descriptor check; the site table holds it only where
+// the site clamps). The dynamic values are the index, p3, the range, the
+// length and p7; set, binding, size and flags are in the site table.
 void gpuav_report_buffer_check(uint shader_id, uint site, uvec4 stage, uvec2 cr_in, uint set, uint binding,
-                               uint index, uvec2 off_in, uint size, uint length_in, uint flags_in) {
+                               uint index, uvec2 off_in, uint size, uint length_in, uint flags_in, uint clamp_in) {
     uvec2 cr = cr_in;
     uvec2 off = off_in;
     uint length = length_in;
+    uint clamp = clamp_in;
     uint o = mix(off.x, 0xFFFFFFFFu, off.y != 0u);
     uint p3 = mix(length, o, cr.x == GPUAV_CODE_BUFFER_OOB);
-    gpuav_write_record(shader_id, gpuav_site_code(site, cr.x), stage, 4u, uvec2(index, p3),
-                       uvec4(cr.y, min(length, 0xFFFFFFu), 0u, 0u), uvec3(0u));
+    gpuav_write_record(shader_id, gpuav_site_code(site, cr.x), stage, 5u, uvec2(index, p3),
+                       uvec4(cr.y, min(length, 0xFFFFFFu), clamp, 0u), uvec3(0u));
 }

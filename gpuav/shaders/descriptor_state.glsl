@@ -75,10 +75,13 @@ uvec2 gpuav_check_descriptor(uint set_in, uint binding_in, uint index_in, uint l
 }
 
 // gpuav_report_descriptor writes the record of a failed
-// gpuav_check_descriptor: p0 set, p1 binding, p2 index, p3 array length.
-// Dynamic values: the index and the length (p2, p3).
+// gpuav_check_descriptor: p0 set, p1 binding, p2 index, p3 array length,
+// p7 the code the element a clamp went to failed with (clamp_in: 0 when
+// it went ahead; the site table holds it only where the site clamps).
+// Dynamic values: the index, the length and the clamp's code (p2, p3, p7).
 void gpuav_report_descriptor(uint shader_id, uint site, uvec4 stage, uint code,
-                             uint set, uint binding, uint index, uint length) {
-    gpuav_write_record(shader_id, gpuav_site_code(site, code), stage, 2u, uvec2(index, length), uvec4(0u),
-                       uvec3(0u));
+                             uint set, uint binding, uint index, uint length, uint clamp_in) {
+    uint clamp = clamp_in;
+    gpuav_write_record(shader_id, gpuav_site_code(site, code), stage, 3u, uvec2(index, length),
+                       uvec4(clamp, 0u, 0u, 0u), uvec3(0u));
 }

@@ -21,6 +21,12 @@
 #   PART=pipeline-khronos  the pipeline scene, no layer and the Khronos
 #                    layers, one repetition (two minutes an iteration on
 #                    the H200)
+#   PART=robust      the timed scenes with no layer, gpuav-dbg, its robust-only
+#                    mode (--robust) and no layer on a device created with
+#                    robustBufferAccess2/robustImageAccess2 (VK_EXT_robustness2),
+#                    3 repetitions
+#   PART=pipeline-robust  the pipeline scene with no layer, --robust and the
+#                    driver's robustness2, 2 repetitions of one iteration
 #   PART=custom      SCENES, REPS, BENCH_FLAGS as given
 #   SCENES=LIST      scenes (custom; default dispatch,shader,draw,draw_indirect,pipeline)
 #   REPS=N           repetitions (custom; default 3)
@@ -48,8 +54,11 @@ pipeline-khronos)
   configs=khronos
   [ ${#k2[@]} -gt 0 ] && configs=khronos,khronos2
   args=(-scenes pipeline -configs "$configs" "${k2[@]}" -reps 1 -warmup 0 -iters 1 -skip-checks) ;;
+robust) args=(-scenes hotloop-masked,hotloop-memory,dispatch,draw,draw_indirect,shader
+  -configs gpuav-dbg,gpuav-dbg-robust,driver-robust -reps 3) ;;
+pipeline-robust) args=(-scenes pipeline -configs gpuav-dbg-robust,driver-robust -reps 2 -warmup 0 -iters 1) ;;
 custom) args=(-scenes "${SCENES:-dispatch,shader,draw,draw_indirect,pipeline}" -reps "${REPS:-3}" ${BENCH_FLAGS:-}) ;;
-*) echo "bench.sh: unknown PART=$part (timed, pipeline, pipeline-khronos, custom)"; exit 2 ;;
+*) echo "bench.sh: unknown PART=$part (timed, pipeline, pipeline-khronos, robust, pipeline-robust, custom)"; exit 2 ;;
 esac
 timeout "${BENCH_S:-520}" bin/bench/harness -preset "$preset" -bin bin "${args[@]}" \
   -khronos-layer-path "$KHRONOS_LAYER_PATH" \

@@ -16,6 +16,9 @@
  * pc.index):
  *   clean           8 / 4, 0..3 written, index 1 (value=102)
  *   runtime_oob     4 (no variable count), 0..3, index 5
+ *   runtime_oob_unwritten, runtime_oob_destroyed: as runtime_oob with
+ *                   element 3 unwritten, or its buffer destroyed (the
+ *                   element a clamp of index 5 goes to)
  *   variable_count  16 / 6, 0..5, index 6
  *   uninitialized   8 / 4, 0, 1, 3 written, index 2
  *   destroyed       8 / 4, 0..3 written, then element 3's buffer is
@@ -35,6 +38,8 @@
  *                   uninitialized and destroyed with a layout count of 8
  *                   (no variable count) and shaders declaring a sized
  *                   array, data[8] (desc_sized.*)
+ *   sized_variable  8 / 4, 0..3 written, index 5, shaders declaring data[8]:
+ *                   past the variable count, inside the shader's array
  *   instance_oob    (--stage vertex) a layout count of 3, 0..2 written; an
  *                   indexed draw of 4 instances whose vertex shader adds
  *                   data[gl_InstanceIndex].v[0] to result (desc_instance.vert):
@@ -79,6 +84,8 @@ typedef struct {
 static const test_case cases[] = {
     {"clean", 8, 4, 4, UINT32_MAX, UINT32_MAX, 1, 1, 1, 0, 0},
     {"runtime_oob", 4, 0, 4, UINT32_MAX, UINT32_MAX, 5, 1, 1, 0, 0},
+    {"runtime_oob_unwritten", 4, 0, 4, 3, UINT32_MAX, 5, 1, 1, 0, 0},
+    {"runtime_oob_destroyed", 4, 0, 4, UINT32_MAX, 3, 5, 1, 1, 0, 0},
     {"variable_count", 16, 6, 6, UINT32_MAX, UINT32_MAX, 6, 1, 1, 0, 0},
     {"uninitialized", 8, 4, 4, 2, UINT32_MAX, 2, 1, 1, 0, 0},
     {"destroyed", 8, 4, 4, UINT32_MAX, 3, 3, 1, 1, 0, 0},
@@ -90,6 +97,7 @@ static const test_case cases[] = {
     {"sized_clean", 8, 0, 4, UINT32_MAX, UINT32_MAX, 1, 1, 1, 0, 1},
     {"sized_uninitialized", 8, 0, 4, 2, UINT32_MAX, 2, 1, 1, 0, 1},
     {"sized_destroyed", 8, 0, 4, UINT32_MAX, 3, 3, 1, 1, 0, 1},
+    {"sized_variable", 8, 4, 4, UINT32_MAX, UINT32_MAX, 5, 1, 1, 0, 1},
     {"instance_oob", 3, 0, 3, UINT32_MAX, UINT32_MAX, 0, 1, 1, 0, 3},
     {"spec_oob", 4, 0, 4, UINT32_MAX, UINT32_MAX, 5, 1, 1, 0, 2},
     {"spec_clean", 4, 0, 4, UINT32_MAX, UINT32_MAX, 3, 1, 1, 0, 2},

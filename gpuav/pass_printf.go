@@ -12,6 +12,8 @@ import (
 // the printf buffer (printf.go), in place:
 //
 //	%stage = the stage words (as records carry them)
+//	%words = the line's size, or 0 where the coordinate filter
+//	         (Options.PrintfAt) does not keep the invocation
 //	%pos = OpFunctionCall %uint gpuav_printf_begin %shader %site %words %stage
 //	        OpFunctionCall %void gpuav_printf_word %pos %uint_0 %arg0word0
 //	        ... one call per argument word
@@ -102,8 +104,17 @@ func (p *printfPass) replace(in *spirv.Instruction) []*spirv.Instruction {
 	fns := sh.lib.functions("gpuav_printf_begin", "gpuav_printf_word")
 	u := m.TypeUint32()
 	stage := sh.stage.emit(e)
+	// A line the filter does not keep has 0 words: gpuav_printf_begin
+	// writes nothing for it.
+	size := m.ConstantUint32(uint32(PrintfLineHeaderWords + len(words)))
+	switch keep, possible := sh.opt.PrintfAt.emitKeep(e, uint32(sh.stage.model), stage); {
+	case !possible:
+		size = m.ConstantUint32(0)
+	case keep != 0:
+		size = e.op(spirv.OpSelect, u, keep, size, m.ConstantUint32(0))
+	}
 	pos := e.op(spirv.OpFunctionCall, u, fns[0], m.ConstantUint32(sh.opt.ShaderID), m.ConstantUint32(uint32(site.ID)),
-		m.ConstantUint32(uint32(PrintfLineHeaderWords+len(words))), stage)
+		size, stage)
 	for i, w := range words {
 		e.op(spirv.OpFunctionCall, m.TypeVoid(), fns[1], pos, m.ConstantUint32(uint32(i)), w)
 	}

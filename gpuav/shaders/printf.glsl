@@ -12,7 +12,12 @@ layout(set = 0, binding = GPUAV_PRINTF_BINDING, std430) buffer GpuavPrintf {
 // arguments), writes its header and returns where its arguments go, or
 // GPUAV_PRINTF_NO_ROOM (counted as lost) when the buffer is full; the
 // first line that does not fit marks where the lines end with a size of 0.
+// A line of 0 words is one the coordinate filter does not keep: nothing is
+// claimed or written.
 uint gpuav_printf_begin(uint shader_id, uint site, uint words, uvec4 stage) {
+    if (words == 0u) {
+        return GPUAV_PRINTF_NO_ROOM;
+    }
     uint capacity = uint(gpuav_printf.data.length());
     uint pos = atomicAdd(gpuav_printf.written, words);
     if (pos >= capacity || capacity - pos < words) {

@@ -203,3 +203,42 @@ func TestPrintfWithoutLauncher(t *testing.T) {
 		t.Errorf("stderr:\n%s\nwant the lines\n%s\nand 7 lost", out, strings.Join(want, "\n"))
 	}
 }
+
+// TestPrintfAtOnTheGPU: --printf-at reaches the layer, whose instrumented
+// shaders write only the lines of the invocations asked for: with a 1 KiB
+// printf buffer that all the invocations' lines overflow (first run, the
+// exact count lost), the filtered run has exactly the one line asked for
+// and loses none.
+func TestPrintfAtOnTheGPU(t *testing.T) {
+	cases := []struct {
+		name   string
+		args   []string
+		at     string
+		fit    int // lines of the call that fit in 1 KiB: (1024/4 - 2) / words
+		all    int // lines printed without the filter
+		text   string
+		coords string
+	}{
+		{"fragment", []string{"--case", "fragment", "--size", "16"}, "pixel=12,7", (1024/4 - 2) / 11, 256,
+			"pixel 12.500000, 7.500000 index 124", "frag_coord=[12.5 7.5]"},
+		{"compute", []string{"--case", "grid", "--groups", "16", "16"}, "invocation=13,5,0", (1024/4 - 2) / 15, 512,
+			"invocation 13, 5, 0 local 1 group 6, 5, 0", "global_invocation_id=[13 5 0]"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			all := printfLines(t, []string{"--printf-buffer", "1024"}, tc.args...)
+			if len(all.Printf) != 1 || all.Printf[0].Count != tc.fit || all.Lost != uint64(tc.all-tc.fit) {
+				t.Fatalf("without a filter: %d groups, %d lost; want %d lines and %d lost", len(all.Printf), all.Lost,
+					tc.fit, tc.all-tc.fit)
+			}
+			r := printfLines(t, []string{"--printf-buffer", "1024", "--printf-at", tc.at}, tc.args...)
+			if r.Lost != 0 || len(r.Printf) != 1 || r.Printf[0].Count != 1 || len(r.Printf[0].Lines) != 1 {
+				t.Fatalf("--printf-at %s: %d lost, groups %+v; want one line, none lost", tc.at, r.Lost, r.Printf)
+			}
+			l := r.Printf[0].Lines[0]
+			if l.Text != tc.text || coordText(l.Coords) != tc.coords {
+				t.Errorf("--printf-at %s: line %q at %s, want %q at %s", tc.at, l.Text, coordText(l.Coords), tc.text, tc.coords)
+			}
+		})
+	}
+}

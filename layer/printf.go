@@ -53,6 +53,17 @@ func printfBufferBytes(value, origin string) (uint32, string) {
 	return uint32(n), ""
 }
 
+// printfAt reads the printf coordinate filter setting (value, from
+// origin) into its canonical text: "" with a warning when it does not
+// parse (every line is then printed).
+func printfAt(value, origin string) (string, string) {
+	at, err := gpuav.ParsePrintfAt(value)
+	if err != nil {
+		return "", fmt.Sprintf("%s: %v; printing every invocation's lines", origin, err)
+	}
+	return at.String(), ""
+}
+
 // goPrintfBufferBytes is the printf buffer size for the instance's devices
 // (device.c: gpuavdbg_printf_words); a small one when printf is off.
 //

@@ -31,6 +31,33 @@ func TestPrintfBufferBytes(t *testing.T) {
 	}
 }
 
+// TestPrintfAtSetting: the filter's text is read in its canonical form; one
+// that does not parse prints everything, with a warning that says why.
+func TestPrintfAtSetting(t *testing.T) {
+	tests := []struct{ in, want, warn string }{
+		{"", "", ""},
+		{"pixel=(12,7)", "pixel=12,7", ""},
+		{"invocation=3,0,0; vertex=5", "invocation=3,0,0 vertex=5", ""},
+		{"pixel=12", "", `X: printf filter "pixel=12": pixel takes 2 values; printing every invocation's lines`},
+		{"texel=1", "", `unknown name "texel"`},
+	}
+	for _, tc := range tests {
+		got, warn := printfAt(tc.in, "X")
+		if got != tc.want || (tc.warn == "") != (warn == "") || !strings.Contains(warn, tc.warn) {
+			t.Errorf("%q: %q %q, want %q %q", tc.in, got, warn, tc.want, tc.warn)
+		}
+	}
+	s, w := LoadSettings(func(k string) string {
+		if k == EnvPrintfAt {
+			return "pixel=4,5"
+		}
+		return ""
+	})
+	if s.PrintfAt != "pixel=4,5" || len(w) != 0 {
+		t.Errorf("%s=pixel=4,5: settings %q, warnings %q", EnvPrintfAt, s.PrintfAt, w)
+	}
+}
+
 // printfBuf builds a printf buffer from lines (shader, site, action, args).
 func printfBuf(lost uint32, lines ...[]uint32) []uint32 {
 	var data []uint32

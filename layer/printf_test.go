@@ -58,6 +58,32 @@ func TestPrintfAtSetting(t *testing.T) {
 	}
 }
 
+// TestPrintfMessage: a printf line's messenger message is the Khronos
+// layer's (1.3.239, as TestPrintfMessengersAsKhronos compares on a device):
+// info, validation, its id name and number, the device (with its debug
+// name when it has one) and the text after the header.
+func TestPrintfMessage(t *testing.T) {
+	var m, named outMsg
+	withLock(func() {
+		m = printfMessageLocked(0xd0, "x = 1.500000")
+		state.names[0xd1] = "my gpu"
+		named = printfMessageLocked(0xd1, "y")
+		delete(state.names, 0xd1)
+	})
+	want := "Validation Information: [ UNASSIGNED-DEBUG-PRINTF ] Object 0: handle = 0xd0, type = VK_OBJECT_TYPE_DEVICE; " +
+		"| MessageID = 0x92394c89 | x = 1.500000"
+	if m.severity != sevInfo || m.typ != typeValidation || m.idName != "UNASSIGNED-DEBUG-PRINTF" || m.text != want ||
+		len(m.objects) != 1 || m.objects[0] != (object{0xd0, 3, ""}) {
+		t.Errorf("message %+v, want text %q", m, want)
+	}
+	if id := uint32(messengerID(m.idName)); id != 0x92394c89 {
+		t.Errorf("id number 0x%x, want 0x92394c89", id)
+	}
+	if want := "Object 0: handle = 0xd1, name = my gpu, type = VK_OBJECT_TYPE_DEVICE; | MessageID = 0x92394c89 | y"; !strings.HasSuffix(named.text, want) {
+		t.Errorf("named device: %q, want it to end %q", named.text, want)
+	}
+}
+
 // printfBuf builds a printf buffer from lines (shader, site, action, args).
 func printfBuf(lost uint32, lines ...[]uint32) []uint32 {
 	var data []uint32

@@ -61,19 +61,12 @@ void gpuav_printf_word2(uint pos, uint i, uvec2 w) {
 
 void gpuav_printf_word3(uint pos, uint i, uvec3 w) {
     uvec3 v = w;
-    if (pos != GPUAV_PRINTF_NO_ROOM) {
-        gpuav_printf.data[pos + i] = v.x;
-        gpuav_printf.data[pos + i + 1u] = v.y;
-        gpuav_printf.data[pos + i + 2u] = v.z;
-    }
+    gpuav_printf_word2(pos, i, v.xy);
+    gpuav_printf_word(pos, i + 2u, v.z);
 }
 
 void gpuav_printf_word4(uint pos, uint i, uvec4 w) {
     uvec4 v = w;
-    if (pos != GPUAV_PRINTF_NO_ROOM) {
-        gpuav_printf.data[pos + i] = v.x;
-        gpuav_printf.data[pos + i + 1u] = v.y;
-        gpuav_printf.data[pos + i + 2u] = v.z;
-        gpuav_printf.data[pos + i + 3u] = v.w;
-    }
+    gpuav_printf_word2(pos, i, v.xy);
+    gpuav_printf_word2(pos, i + 2u, v.zw);
 }

@@ -71,6 +71,11 @@ build() {
       sed "s/^/$c /" >>"$pre/words.txt" || return 1
     for f in "$pre/instr-$c"/*.spv; do spirv-val --target-env vulkan1.1 "$f" || return 1; done
   done
+  # What the GPU run does not need stays here (bin/ travels to the NVIDIA
+  # machine, 64 MiB with .gl/): the experiments' CLI and instr, and their
+  # layers' debug information (5 MiB a layer instead of 7).
+  rm -rf "$pre/instr" "$pre"/instr-* bin/exp/printf-*/gpuav-dbg bin/exp/printf-*/instr
+  strip --strip-debug bin/exp/printf-*/libVkLayer_gpuav_dbg.so || return 1
   cc -O2 -Wall -std=c11 -I internal/capp -o "$pre/printfapp" e2e/testdata/checks/printfapp.c internal/capp/capp.c \
     -lvulkan -lpthread -lm || return 1
   (cd e2e/testdata/checks && glslangValidator -g --target-env vulkan1.2 -o "$OLDPWD/$pre/printf_grid.comp.spv" \

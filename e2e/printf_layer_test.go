@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -175,31 +176,148 @@ func TestPrintfOff(t *testing.T) {
 	}
 }
 
-// TestPrintfWithoutLauncher: with no launcher the layer prints each line to
-// the app's stderr, formatted, and says how many did not fit.
-func TestPrintfWithoutLauncher(t *testing.T) {
+// layerAlone runs printfapp under gpuav-dbg's layer without a launcher
+// (extra environment env) and returns its stdout and stderr.
+func layerAlone(t *testing.T, env []string, args ...string) (string, string) {
+	t.Helper()
 	dir := printfApp.dir(t)
-	cmd := exec.Command(filepath.Join(dir, printfApp.name), "--shaders", dir, "--case", "loop", "--n", "30")
-	cmd.Env = append(os.Environ(), "VK_ADD_LAYER_PATH="+filepath.Join(root, "bin"),
-		"VK_INSTANCE_LAYERS=VK_LAYER_GPUAVDBG_validation", "VK_LAYER_GPUAV_DBG_SOCKET=",
-		"VK_LAYER_GPUAV_DBG_PRINTF_BUFFER_BYTES=1024")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out)
+	cmd := exec.Command(filepath.Join(dir, printfApp.name), append([]string{"--shaders", dir}, args...)...)
+	cmd.Env = append(append(os.Environ(), "VK_ADD_LAYER_PATH="+filepath.Join(root, "bin"),
+		"VK_INSTANCE_LAYERS=VK_LAYER_GPUAVDBG_validation", "VK_LAYER_GPUAV_DBG_SOCKET="), env...)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("printfapp %v: %v\n%s%s", args, err, stdout.String(), stderr.String())
 	}
+	return stdout.String(), stderr.String()
+}
+
+// messageLines are printfapp --messages' lines of printf messages, each
+// message's handles replaced by 0xH (the device's handle differs between
+// runs).
+func messageLines(out string) []string {
+	handle := regexp.MustCompile(`handle = 0x[0-9a-f]+`)
 	var lines []string
-	for _, l := range strings.Split(string(out), "\n") {
-		if text, ok := strings.CutPrefix(l, "gpuav-dbg: printf: "); ok {
-			lines = append(lines, text)
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "message ") {
+			lines = append(lines, handle.ReplaceAllString(l, "handle = 0xH"))
 		}
 	}
-	// 23 lines of 11 words fit in 1 KiB (TestPrintfLost); which 23 of the
-	// 30 iterations depends on nothing here: one invocation, in order.
+	return lines
+}
+
+// TestPrintfMessengersAsKhronos: with no launcher, the layer gives each
+// printf line to the app's debug-utils messenger as the Khronos layer's
+// Debug Printf does: the same severity (info), type (validation), id name
+// and number, object (the device) and message text, line for line (as
+// multisets: invocations run in any order; for one invocation, in order).
+func TestPrintfMessengersAsKhronos(t *testing.T) {
+	for _, args := range [][]string{
+		{"--case", "specifiers"},
+		{"--case", "loop", "--n", "7"},
+		{"--case", "fragment", "--size", "4"},
+	} {
+		t.Run(args[1], func(t *testing.T) {
+			dir := printfApp.dir(t)
+			cmd := exec.Command(filepath.Join(dir, printfApp.name), append([]string{"--shaders", dir, "--messages"}, args...)...)
+			cmd.Env = khronosPrintfEnv(t)
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("under Khronos: %v\n%s", err, out)
+			}
+			theirs := messageLines(string(out))
+			stdout, stderr := layerAlone(t, nil, append([]string{"--messages"}, args...)...)
+			ours := messageLines(stdout)
+			if args[1] != "specifiers" {
+				slices.Sort(ours)
+				slices.Sort(theirs)
+			}
+			if !slices.Equal(ours, theirs) || len(ours) == 0 {
+				t.Errorf("ours:\n%s\nKhronos:\n%s", strings.Join(ours, "\n"), strings.Join(theirs, "\n"))
+			}
+			if strings.Contains(stderr, "gpuav-dbg") {
+				t.Errorf("with a messenger, the layer printed to stderr:\n%s", stderr)
+			}
+		})
+	}
+}
+
+// TestPrintfWithoutLauncher: with no launcher, the lines go to the app's
+// messenger, and the lines that did not fit are counted in a warning
+// after them; with no messenger either, the layer prints each line to the
+// app's stderr, formatted, and the same count.
+func TestPrintfWithoutLauncher(t *testing.T) {
+	// 23 lines of 11 words fit in 1 KiB (TestPrintfLost); one invocation,
+	// in order.
 	var want []string
 	for i := range 23 {
 		want = append(want, fmt.Sprintf("iteration %d of 30, squared %d", i, i*i))
 	}
-	if !slices.Equal(lines, want) || !strings.Contains(string(out), ": 7 printf lines did not fit in the printf buffer") {
-		t.Errorf("stderr:\n%s\nwant the lines\n%s\nand 7 lost", out, strings.Join(want, "\n"))
+	small := []string{"VK_LAYER_GPUAV_DBG_PRINTF_BUFFER_BYTES=1024"}
+	lost := ": 7 printf lines did not fit in the printf buffer (VK_LAYER_GPUAV_DBG_PRINTF_BUFFER_BYTES)"
+	t.Run("messenger", func(t *testing.T) {
+		stdout, stderr := layerAlone(t, small, "--case", "loop", "--n", "30")
+		var lines []string
+		for _, l := range strings.Split(stdout, "\n") {
+			if text, ok := strings.CutPrefix(l, "printf: "); ok {
+				lines = append(lines, text)
+			}
+		}
+		// printfapp prints the messenger's warnings to stderr.
+		if !slices.Equal(lines, want) || !strings.Contains(stderr, "vk: GPUAV-DBG-layer: Validation Warning: [ GPUAV-DBG-layer ] | MessageID = 0x") ||
+			!strings.Contains(stderr, lost) || strings.Contains(stderr, "gpuav-dbg: printf") {
+			t.Errorf("stdout:\n%s\nstderr:\n%s\nwant the lines\n%s\nand 7 lost in a warning", stdout, stderr, strings.Join(want, "\n"))
+		}
+	})
+	t.Run("stderr", func(t *testing.T) {
+		_, stderr := layerAlone(t, small, "--case", "loop", "--n", "30", "--no-messenger")
+		var lines []string
+		for _, l := range strings.Split(stderr, "\n") {
+			if text, ok := strings.CutPrefix(l, "gpuav-dbg: printf: "); ok {
+				lines = append(lines, text)
+			}
+		}
+		if !slices.Equal(lines, want) || !strings.Contains(stderr, "gpuav-dbg: WARNING command buffer 0x") || !strings.Contains(stderr, lost) {
+			t.Errorf("stderr:\n%s\nwant the lines\n%s\nand 7 lost", stderr, strings.Join(want, "\n"))
+		}
+	})
+}
+
+// TestPrintfAtOnTheGPU: --printf-at reaches the layer, whose instrumented
+// shaders write only the lines of the invocations asked for: with a 1 KiB
+// printf buffer that all the invocations' lines overflow (first run, the
+// exact count lost), the filtered run has exactly the one line asked for
+// and loses none.
+func TestPrintfAtOnTheGPU(t *testing.T) {
+	cases := []struct {
+		name   string
+		args   []string
+		at     string
+		fit    int // lines of the call that fit in 1 KiB: (1024/4 - 2) / words
+		all    int // lines printed without the filter
+		text   string
+		coords string
+	}{
+		{"fragment", []string{"--case", "fragment", "--size", "16"}, "pixel=12,7", (1024/4 - 2) / 11, 256,
+			"pixel 12.500000, 7.500000 index 124", "frag_coord=[12.5 7.5]"},
+		{"compute", []string{"--case", "grid", "--groups", "16", "16"}, "invocation=13,5,0", (1024/4 - 2) / 15, 512,
+			"invocation 13, 5, 0 local 1 group 6, 5, 0", "global_invocation_id=[13 5 0]"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			all := printfLines(t, []string{"--printf-buffer", "1024"}, tc.args...)
+			if len(all.Printf) != 1 || all.Printf[0].Count != tc.fit || all.Lost != uint64(tc.all-tc.fit) {
+				t.Fatalf("without a filter: %d groups, %d lost; want %d lines and %d lost", len(all.Printf), all.Lost,
+					tc.fit, tc.all-tc.fit)
+			}
+			r := printfLines(t, []string{"--printf-buffer", "1024", "--printf-at", tc.at}, tc.args...)
+			if r.Lost != 0 || len(r.Printf) != 1 || r.Printf[0].Count != 1 || len(r.Printf[0].Lines) != 1 {
+				t.Fatalf("--printf-at %s: %d lost, groups %+v; want one line, none lost", tc.at, r.Lost, r.Printf)
+			}
+			l := r.Printf[0].Lines[0]
+			if l.Text != tc.text || coordText(l.Coords) != tc.coords {
+				t.Errorf("--printf-at %s: line %q at %s, want %q at %s", tc.at, l.Text, coordText(l.Coords), tc.text, tc.coords)
+			}
+		})
 	}
 }

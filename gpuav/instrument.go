@@ -33,6 +33,9 @@ type Options struct {
 	// Printf instruments debugPrintfEXT calls (pass_printf.go); false
 	// removes them, with a warning. The driver never sees them.
 	Printf bool
+	// PrintfAt is the printf coordinate filter: a call writes a line only
+	// in the invocations it keeps (the zero filter: every invocation).
+	PrintfAt PrintfAt
 }
 
 // Result is an instrumented module and what happened to it.

@@ -12,9 +12,13 @@ import (
 // the printf buffer (printf.go), in place:
 //
 //	%stage = the stage words (as records carry them)
+//	%words = the line's size, or 0 where the coordinate filter
+//	         (Options.PrintfAt) does not keep the invocation
 //	%pos = OpFunctionCall %uint gpuav_printf_begin %shader %site %words %stage
-//	        OpFunctionCall %void gpuav_printf_word %pos %uint_0 %arg0word0
-//	        ... one call per argument word
+//	        OpFunctionCall %void gpuav_printf_word4 %pos %uint_0 %arg0 (a vec4's bits)
+//	        OpFunctionCall %void gpuav_printf_word %pos %uint_4 %arg1 (a uint)
+//	        ... one call per argument (per component of a vector of
+//	        16-bit, bool or more than two 64-bit numbers)
 //
 // The format string stays on the CPU (Result.Printf, and the module's
 // OpString the session reads). With printf off (Options.Printf false) the
@@ -87,33 +91,65 @@ func (p *printfPass) replace(in *spirv.Instruction) []*spirv.Instruction {
 		return nil
 	}
 	e := &emitter{m: m}
-	var words []uint32
+	var pieces []printfPiece
+	words := 0
 	for _, arg := range in.Words[6:] {
-		w, ok := p.argWords(e, arg)
+		ps, ok := p.argPieces(e, arg)
 		if !ok {
 			sh.warnf("instruction %d: a debugPrintfEXT argument of a type printf cannot write: the call is removed, nothing printed",
 				in.OrigIndex)
 			return nil
 		}
-		words = append(words, w...)
+		for _, piece := range ps {
+			pieces = append(pieces, piece)
+			words += piece.n
+		}
 	}
-	site := PrintfSite{ID: len(p.sites), Instruction: in.OrigIndex, Words: len(words)}
+	site := PrintfSite{ID: len(p.sites), Instruction: in.OrigIndex, Words: words}
 	p.sites = append(p.sites, site)
-	fns := sh.lib.functions("gpuav_printf_begin", "gpuav_printf_word")
+	begin := sh.lib.function("gpuav_printf_begin")
 	u := m.TypeUint32()
 	stage := sh.stage.emit(e)
-	pos := e.op(spirv.OpFunctionCall, u, fns[0], m.ConstantUint32(sh.opt.ShaderID), m.ConstantUint32(uint32(site.ID)),
-		m.ConstantUint32(uint32(PrintfLineHeaderWords+len(words))), stage)
-	for i, w := range words {
-		e.op(spirv.OpFunctionCall, m.TypeVoid(), fns[1], pos, m.ConstantUint32(uint32(i)), w)
+	// A line the filter does not keep has 0 words: gpuav_printf_begin
+	// writes nothing for it.
+	size := m.ConstantUint32(uint32(PrintfLineHeaderWords + words))
+	switch keep, possible := sh.opt.PrintfAt.emitKeep(e, uint32(sh.stage.model), stage); {
+	case !possible:
+		size = m.ConstantUint32(0)
+	case keep != 0:
+		size = e.op(spirv.OpSelect, u, keep, size, m.ConstantUint32(0))
+	}
+	pos := e.op(spirv.OpFunctionCall, u, begin, m.ConstantUint32(sh.opt.ShaderID), m.ConstantUint32(uint32(site.ID)),
+		size, stage)
+	at := 0
+	for _, piece := range pieces {
+		e.op(spirv.OpFunctionCall, m.TypeVoid(), sh.lib.function(printfWordFunctions[piece.n]), pos,
+			m.ConstantUint32(uint32(at)), piece.id)
+		at += piece.n
 	}
 	return e.insts
 }
 
-// argWords emits the words one argument is written as (printf's package
+// printfPiece is a part of an argument written by one call: a uint (n 1)
+// or the n words of a uvecN.
+type printfPiece struct {
+	id uint32
+	n  int
+}
+
+// printfWordFunctions are the library functions that write a piece of n
+// words.
+var printfWordFunctions = [5]string{1: "gpuav_printf_word", 2: "gpuav_printf_word2", 3: "gpuav_printf_word3",
+	4: "gpuav_printf_word4"}
+
+// argPieces emits the words one argument is written as (printf's package
 // doc): a 32-bit scalar is one word, a 64-bit one two (low first), a
 // narrower one widened to 32 bits, a bool 0 or 1, a vector its components.
-func (p *printfPass) argWords(e *emitter, id uint32) ([]uint32, bool) {
+// A vector of 32-bit numbers, a 64-bit scalar and a vector of two 64-bit
+// numbers are one piece each, their bits as a uint vector (a bit cast puts
+// a 64-bit number's low word first, as the words are read); other vectors
+// are written per component.
+func (p *printfPass) argPieces(e *emitter, id uint32) ([]printfPiece, bool) {
 	m := p.sh.m
 	def := m.Def(id)
 	if def == nil || def.ResultType() == 0 {
@@ -121,59 +157,60 @@ func (p *printfPass) argWords(e *emitter, id uint32) ([]uint32, bool) {
 	}
 	typ := m.Def(def.ResultType())
 	if typ.Opcode() != spirv.OpTypeVector {
-		return p.scalarWords(e, id, typ)
+		return p.scalarPieces(e, id, typ)
 	}
-	var out []uint32
-	comp := m.Def(typ.Words[2])
-	for i := uint32(0); i < typ.Words[3]; i++ {
+	comp, n := m.Def(typ.Words[2]), typ.Words[3]
+	if numeric := comp.Opcode() == spirv.OpTypeInt || comp.Opcode() == spirv.OpTypeFloat; numeric && n <= 4 &&
+		(comp.Words[2] == 32 || comp.Words[2] == 64 && n == 2) {
+		words := n * comp.Words[2] / 32
+		uvec := m.TypeVector(m.TypeUint32(), words)
+		if uvec == typ.Words[1] {
+			return []printfPiece{{id, int(words)}}, true
+		}
+		return []printfPiece{{e.op(spirv.OpBitcast, uvec, id), int(words)}}, true
+	}
+	var out []printfPiece
+	for i := uint32(0); i < n; i++ {
 		c := e.op(spirv.OpCompositeExtract, typ.Words[2], id, i)
-		w, ok := p.scalarWords(e, c, comp)
+		ps, ok := p.scalarPieces(e, c, comp)
 		if !ok {
 			return nil, false
 		}
-		out = append(out, w...)
+		out = append(out, ps...)
 	}
 	return out, true
 }
 
-// scalarWords is argWords for a scalar of type typ.
-func (p *printfPass) scalarWords(e *emitter, id uint32, typ *spirv.Instruction) ([]uint32, bool) {
+// scalarPieces is argPieces for a scalar of type typ.
+func (p *printfPass) scalarPieces(e *emitter, id uint32, typ *spirv.Instruction) ([]printfPiece, bool) {
 	m := p.sh.m
 	u := m.TypeUint32()
+	one := func(id uint32) ([]printfPiece, bool) { return []printfPiece{{id, 1}}, true }
 	switch typ.Opcode() {
 	case spirv.OpTypeBool:
-		return []uint32{e.op(spirv.OpSelect, u, id, m.ConstantUint32(1), m.ConstantUint32(0))}, true
+		return one(e.op(spirv.OpSelect, u, id, m.ConstantUint32(1), m.ConstantUint32(0)))
 	case spirv.OpTypeInt:
 		switch width, signed := typ.Words[2], typ.Words[3] == 1; {
 		case width == 32:
-			return []uint32{e.asUint(id, typ.Words[1])}, true
+			return one(e.asUint(id, typ.Words[1]))
 		case width == 64:
-			return p.split64(e, id), true
+			return []printfPiece{{e.op(spirv.OpBitcast, m.TypeVector(u, 2), id), 2}}, true
 		case signed:
-			return []uint32{e.asUint(e.op(spirv.OpSConvert, m.TypeInt(32, true), id), m.TypeInt(32, true))}, true
+			return one(e.asUint(e.op(spirv.OpSConvert, m.TypeInt(32, true), id), m.TypeInt(32, true)))
 		default:
-			return []uint32{e.op(spirv.OpUConvert, u, id)}, true
+			return one(e.op(spirv.OpUConvert, u, id))
 		}
 	case spirv.OpTypeFloat:
 		switch typ.Words[2] {
 		case 32:
-			return []uint32{e.asUint(id, typ.Words[1])}, true
+			return one(e.asUint(id, typ.Words[1]))
 		case 64:
-			return p.split64(e, id), true
+			return []printfPiece{{e.op(spirv.OpBitcast, m.TypeVector(u, 2), id), 2}}, true
 		case 16:
-			f := e.op(spirv.OpFConvert, m.TypeFloat(32), id)
-			return []uint32{e.asUint(f, m.TypeFloat(32))}, true
+			return one(e.asUint(e.op(spirv.OpFConvert, m.TypeFloat(32), id), m.TypeFloat(32)))
 		}
 	}
 	return nil, false
-}
-
-// split64 emits a 64-bit scalar's two words, the low one first.
-func (p *printfPass) split64(e *emitter, id uint32) []uint32 {
-	m := p.sh.m
-	u := m.TypeUint32()
-	v := e.op(spirv.OpBitcast, m.TypeVector(u, 2), id)
-	return []uint32{e.op(spirv.OpCompositeExtract, u, v, 0), e.op(spirv.OpCompositeExtract, u, v, 1)}
 }
 
 // dropImport removes the DebugPrintf import when no instruction uses it

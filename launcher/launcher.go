@@ -40,6 +40,7 @@ const (
 	// envPrintf and envPrintfBufferBytes: layer/settings.go.
 	envPrintf            = "VK_LAYER_GPUAV_DBG_PRINTF"
 	envPrintfBufferBytes = "VK_LAYER_GPUAV_DBG_PRINTF_BUFFER_BYTES"
+	envPrintfAt          = "VK_LAYER_GPUAV_DBG_PRINTF_AT"
 )
 
 // ResolveApp finds the app the way a shell would: a name with a slash is a
@@ -158,6 +159,7 @@ func Env(parent []string, layerDir, socket string, set session.Settings) []strin
 	if set.PrintfBufferBytes != 0 {
 		e.put(envPrintfBufferBytes, strconv.FormatUint(uint64(set.PrintfBufferBytes), 10))
 	}
+	e.put(envPrintfAt, set.PrintfAt)
 	return e.list()
 }
 

@@ -51,15 +51,17 @@ func TestEnv(t *testing.T) {
 				"VK_LAYER_GPUAV_DBG_CHECK_TEXEL_BUFFER_OOB": "0", "VK_LAYER_GPUAV_DBG_CHECK_BDA_OOB": "0",
 				"VK_LAYER_GPUAV_DBG_CHECK_RAY_QUERY": "0", "VK_LAYER_GPUAV_DBG_CHECK_INDEX_BUFFER_OOB": "0",
 				"VK_LAYER_GPUAV_DBG_CHECK_VERTEX_FETCH_OOB": "0", "VK_LAYER_GPUAV_DBG_CHECK_INDIRECT_COMMAND": "0", "VK_LAYER_GPUAV_DBG_PRINTF": "1",
+				"VK_LAYER_GPUAV_DBG_PRINTF_AT": "",
 			}
 			if !reflect.DeepEqual(m, want) {
 				t.Fatalf("env %v\nwant %v", m, want)
 			}
 		})
 	}
-	set := session.Settings{Checks: map[string]bool{}, PrintfOff: true, PrintfBufferBytes: 4096}
-	env := Env(nil, "/layer", "/s.sock", set)
-	for _, kv := range []string{"VK_LAYER_GPUAV_DBG_PRINTF=0", "VK_LAYER_GPUAV_DBG_PRINTF_BUFFER_BYTES=4096"} {
+	set := session.Settings{Checks: map[string]bool{}, PrintfOff: true, PrintfBufferBytes: 4096, PrintfAt: "pixel=1,2"}
+	env := Env([]string{"VK_LAYER_GPUAV_DBG_PRINTF_AT=vertex=3"}, "/layer", "/s.sock", set)
+	for _, kv := range []string{"VK_LAYER_GPUAV_DBG_PRINTF=0", "VK_LAYER_GPUAV_DBG_PRINTF_BUFFER_BYTES=4096",
+		"VK_LAYER_GPUAV_DBG_PRINTF_AT=pixel=1,2"} {
 		if !slices.Contains(env, kv) {
 			t.Errorf("printf off, 4096 bytes: no %s in %v", kv, env)
 		}

@@ -39,10 +39,15 @@ func RerunPath(first string, n int) string {
 
 // Rerun starts the app again with set. As Start, it returns the run with
 // the error when the app failed to start, and nil when nothing started.
+// A set without a printf filter keeps the first run's (--printf-at: the
+// TUI's settings pane has none).
 func (rr *Reruns) Rerun(set session.Settings) (*Run, error) {
 	rr.mu.Lock()
 	defer rr.mu.Unlock()
 	o := rr.opts
+	if set.PrintfAt == "" {
+		set.PrintfAt = rr.opts.Settings.PrintfAt
+	}
 	o.Settings = set
 	o.SessionPath = RerunPath(rr.opts.SessionPath, len(rr.runs)+2)
 	o.Started = time.Now()

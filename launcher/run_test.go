@@ -20,7 +20,7 @@ func TestRunStopAndRerun(t *testing.T) {
 	t.Setenv("XDG_RUNTIME_DIR", dir)
 	out := &syncBuffer{}
 	o := Options{App: "/bin/sh", Shown: "sh", Args: []string{"-c", "echo up; exec sleep 30"}, LayerDir: dir,
-		Settings:    session.Settings{Checks: map[string]bool{"descriptor_index_oob": true}, OnError: "skip"},
+		Settings:    session.Settings{Checks: map[string]bool{"descriptor_index_oob": true}, OnError: "skip", PrintfAt: "pixel=1,2"},
 		SessionPath: filepath.Join(dir, "app-20250101-100000.gvs"), Started: time.Now(), Stdout: out}
 	r, err := Start(o)
 	if err != nil {
@@ -62,7 +62,8 @@ func TestRunStopAndRerun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !s2.Settings.ReserveSlot || !s2.Settings.Checks["buffer_oob"] || s2.App.State != session.AppStopped {
+	if !s2.Settings.ReserveSlot || !s2.Settings.Checks["buffer_oob"] || s2.Settings.PrintfAt != "pixel=1,2" ||
+		s2.App.State != session.AppStopped {
 		t.Fatalf("re-run session: settings %+v, app %+v", s2.Settings, s2.App)
 	}
 	if len(rr.Runs()) != 1 {

@@ -260,6 +260,7 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 		failed gpuav.OnError
 		silent bool
 		pf     bool
+		at     gpuav.PrintfAt
 	)
 	withLock(func() {
 		state.nextShaderID++
@@ -273,6 +274,9 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 		sized = set.SizedElementChecks
 		failed, silent = gpuav.OnError(set.OnError), set.Robust
 		pf = !set.PrintfOff
+		// Checked when the settings were read: a filter that does not
+		// parse is "" there.
+		at, _ = gpuav.ParsePrintfAt(set.PrintfAt)
 		robust = d != nil && d.robust
 		int64 = d != nil && d.int64
 		if robust && !set.WarnRobust && (checks[gpuav.CheckBufferOOB] || checks[gpuav.CheckTexelBufferOOB]) {
@@ -297,7 +301,8 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 	}
 	start := time.Now()
 	res, err := instrumentSafe(orig, gpuav.Options{ShaderID: s.id, DescriptorSet: uint32(slot), Checks: checks, Robust: robust,
-		SizedElementChecks: sized, Int64: int64, OnError: failed, RobustOnly: silent, Printf: pf})
+		SizedElementChecks: sized, Int64: int64, OnError: failed, RobustOnly: silent, Printf: pf,
+		PrintfAt: at})
 	s.micros = time.Since(start).Microseconds()
 	for _, n := range res.Notes {
 		logf(levelInfo, "shader %d: %s", s.id, n)

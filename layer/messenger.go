@@ -53,8 +53,13 @@ type outMsg struct {
 }
 
 // messengerID is the message id number of a VUID or id name, as a 32-bit
-// hash (the Khronos layer hashes its VUIDs too).
+// hash (the Khronos layer hashes its VUIDs too); a printf line has the
+// Khronos layer's own number.
 func messengerID(name string) int32 {
+	if name == printfIDName {
+		n := uint32(printfIDNumber)
+		return int32(n)
+	}
 	h := fnv.New32a()
 	h.Write([]byte(name))
 	return int32(h.Sum32())
@@ -95,6 +100,8 @@ func vkObjectTypeName(t uint32) string {
 		return "VK_OBJECT_TYPE_PIPELINE"
 	case C.VK_OBJECT_TYPE_QUEUE:
 		return "VK_OBJECT_TYPE_QUEUE"
+	case C.VK_OBJECT_TYPE_DEVICE:
+		return "VK_OBJECT_TYPE_DEVICE"
 	case C.VK_OBJECT_TYPE_SHADER_MODULE:
 		return "VK_OBJECT_TYPE_SHADER_MODULE"
 	}

@@ -53,6 +53,17 @@ func printfBufferBytes(value, origin string) (uint32, string) {
 	return uint32(n), ""
 }
 
+// printfAt reads the printf coordinate filter setting (value, from
+// origin) into its canonical text: "" with a warning when it does not
+// parse (every line is then printed).
+func printfAt(value, origin string) (string, string) {
+	at, err := gpuav.ParsePrintfAt(value)
+	if err != nil {
+		return "", fmt.Sprintf("%s: %v; printing every invocation's lines", origin, err)
+	}
+	return at.String(), ""
+}
+
 // goPrintfBufferBytes is the printf buffer size for the instance's devices
 // (device.c: gpuavdbg_printf_words); a small one when printf is off.
 //
@@ -139,14 +150,19 @@ func BuildPrintf(submit, queue uint64, cb SubmittedCB, sites func(shader uint32)
 }
 
 // reportPrintf sends the printf lines of one command buffer to the
-// launcher or, with none, prints them to stderr as the Khronos layer
-// prints them ("printf: <line>" would be its message text); lines it cannot
-// read and lines lost are logged with their count.
+// launcher or, with none, to the app's debug-utils messengers as the
+// Khronos layer's Debug Printf does (one message per line), or with
+// neither prints them to stderr; lines it cannot read and lines lost are
+// logged with their count.
 func reportPrintf(submit, queue uint64, cb SubmittedCB) {
 	if len(cb.PrintfWords) < gpuav.PrintfHeaderWords || cb.PrintfWords[gpuav.PrintfWrittenWord] == 0 &&
 		cb.PrintfWords[gpuav.PrintfLostWord] == 0 {
 		return
 	}
+	// The messengers' lines, delivered once the lock is released (a
+	// callback may call Vulkan); not through the outbox, whose bound is
+	// for the layer's own messages.
+	var lines []outMsg
 	withLock(func() {
 		msgs, bad := BuildPrintf(submit, queue, cb, func(id uint32) []gpuav.PrintfSite {
 			if sh := state.shaders[id]; sh != nil {
@@ -159,33 +175,72 @@ func reportPrintf(submit, queue uint64, cb SubmittedCB) {
 				"(no such call site, or a length that is not the call's): not shown", cb.Handle, submit, bad))
 		}
 		for _, m := range msgs {
-			if sendLocked(wire.KindPrintf, m) {
-				continue
+			switch {
+			case sendLocked(wire.KindPrintf, m):
+			case haveMessengers():
+				eachPrintfLineLocked(m, func(dev uint64, text string) { lines = append(lines, printfMessageLocked(dev, text)) })
+				if m.Lost > 0 {
+					// After the lines: the outbox is delivered after them.
+					localLogLocked(levelWarning, printfLostText(m), false)
+				}
+			default:
+				eachPrintfLineLocked(m, func(_ uint64, text string) {
+					fmt.Fprintf(os.Stderr, "gpuav-dbg: printf: %s\n", sanitize.Block(text))
+				})
+				if m.Lost > 0 {
+					fmt.Fprintf(os.Stderr, "gpuav-dbg: WARNING %s\n", printfLostText(m))
+				}
 			}
-			printPrintfLocked(m)
 		}
 	})
+	for _, m := range lines {
+		emit(m)
+	}
 }
 
-// printPrintfLocked prints a message's lines to stderr (no launcher), each
-// formatted with its call's format string, and its lost count.
-func printPrintfLocked(m wire.Printf) {
+// The Khronos layer's Debug Printf message id: its name, and its number
+// (the Khronos layer's hash of the name, not messengerID's), so that an
+// app that picks printf messages by either gets ours too.
+const (
+	printfIDName   = "UNASSIGNED-DEBUG-PRINTF"
+	printfIDNumber = 0x92394c89
+)
+
+// printfMessageLocked is the messenger message of one printf line of a
+// shader of device dev, as the Khronos layer (1.3.239) sends it: severity
+// info, type validation, the device as its object, and the text
+// "Validation Information: [ UNASSIGNED-DEBUG-PRINTF ] Object 0: handle =
+// 0x..., type = VK_OBJECT_TYPE_DEVICE; | MessageID = 0x92394c89 | LINE".
+// Callers hold state.mu.
+func printfMessageLocked(dev uint64, text string) outMsg {
+	objs := []object{{dev, C.VK_OBJECT_TYPE_DEVICE, state.names[dev]}}
+	return outMsg{severity: sevInfo, typ: typeValidation, idName: printfIDName,
+		text: vvlText("Validation Information", printfIDName, objs, text), objects: objs}
+}
+
+// printfLostText says how many lines of a message's command buffer and
+// submit did not fit.
+func printfLostText(m wire.Printf) string {
+	return fmt.Sprintf("command buffer 0x%x, submit %d: %d printf lines did not fit in the printf buffer (%s)",
+		m.CommandBuffer, m.Submit, m.Lost, EnvPrintfBufferBytes)
+}
+
+// eachPrintfLineLocked calls f with each line of a message, formatted with
+// its call's format string, and the device of its shader. Callers hold
+// state.mu.
+func eachPrintfLineLocked(m wire.Printf, f func(dev uint64, text string)) {
 	for _, s := range m.Sites {
 		sh := state.shaders[s.ShaderID]
 		if sh == nil {
 			continue
 		}
-		f := printfFormat(sh, s.Instruction)
+		format := printfFormat(sh, s.Instruction)
 		args := make([]uint32, s.Args)
 		for i := range s.Count() {
 			s.Line(i, args)
-			text, _ := f.Sprint(args)
-			fmt.Fprintf(os.Stderr, "gpuav-dbg: printf: %s\n", sanitize.Block(text))
+			text, _ := format.Sprint(args)
+			f(sh.device, text)
 		}
-	}
-	if m.Lost > 0 {
-		fmt.Fprintf(os.Stderr, "gpuav-dbg: WARNING command buffer 0x%x, submit %d: %d printf lines did not fit in the printf "+
-			"buffer (%s)\n", m.CommandBuffer, m.Submit, m.Lost, EnvPrintfBufferBytes)
 	}
 }
 

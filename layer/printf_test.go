@@ -31,6 +31,59 @@ func TestPrintfBufferBytes(t *testing.T) {
 	}
 }
 
+// TestPrintfAtSetting: the filter's text is read in its canonical form; one
+// that does not parse prints everything, with a warning that says why.
+func TestPrintfAtSetting(t *testing.T) {
+	tests := []struct{ in, want, warn string }{
+		{"", "", ""},
+		{"pixel=(12,7)", "pixel=12,7", ""},
+		{"invocation=3,0,0; vertex=5", "invocation=3,0,0 vertex=5", ""},
+		{"pixel=12", "", `X: printf filter "pixel=12": pixel takes 2 values; printing every invocation's lines`},
+		{"texel=1", "", `unknown name "texel"`},
+	}
+	for _, tc := range tests {
+		got, warn := printfAt(tc.in, "X")
+		if got != tc.want || (tc.warn == "") != (warn == "") || !strings.Contains(warn, tc.warn) {
+			t.Errorf("%q: %q %q, want %q %q", tc.in, got, warn, tc.want, tc.warn)
+		}
+	}
+	s, w := LoadSettings(func(k string) string {
+		if k == EnvPrintfAt {
+			return "pixel=4,5"
+		}
+		return ""
+	})
+	if s.PrintfAt != "pixel=4,5" || len(w) != 0 {
+		t.Errorf("%s=pixel=4,5: settings %q, warnings %q", EnvPrintfAt, s.PrintfAt, w)
+	}
+}
+
+// TestPrintfMessage: a printf line's messenger message is the Khronos
+// layer's (1.3.239, as TestPrintfMessengersAsKhronos compares on a device):
+// info, validation, its id name and number, the device (with its debug
+// name when it has one) and the text after the header.
+func TestPrintfMessage(t *testing.T) {
+	var m, named outMsg
+	withLock(func() {
+		m = printfMessageLocked(0xd0, "x = 1.500000")
+		state.names[0xd1] = "my gpu"
+		named = printfMessageLocked(0xd1, "y")
+		delete(state.names, 0xd1)
+	})
+	want := "Validation Information: [ UNASSIGNED-DEBUG-PRINTF ] Object 0: handle = 0xd0, type = VK_OBJECT_TYPE_DEVICE; " +
+		"| MessageID = 0x92394c89 | x = 1.500000"
+	if m.severity != sevInfo || m.typ != typeValidation || m.idName != "UNASSIGNED-DEBUG-PRINTF" || m.text != want ||
+		len(m.objects) != 1 || m.objects[0] != (object{0xd0, 3, ""}) {
+		t.Errorf("message %+v, want text %q", m, want)
+	}
+	if id := uint32(messengerID(m.idName)); id != 0x92394c89 {
+		t.Errorf("id number 0x%x, want 0x92394c89", id)
+	}
+	if want := "Object 0: handle = 0xd1, name = my gpu, type = VK_OBJECT_TYPE_DEVICE; | MessageID = 0x92394c89 | y"; !strings.HasSuffix(named.text, want) {
+		t.Errorf("named device: %q, want it to end %q", named.text, want)
+	}
+}
+
 // printfBuf builds a printf buffer from lines (shader, site, action, args).
 func printfBuf(lost uint32, lines ...[]uint32) []uint32 {
 	var data []uint32

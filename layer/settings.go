@@ -43,6 +43,9 @@ const (
 	// EnvPrintfBufferBytes is the size of each command buffer's printf
 	// buffer (default DefaultPrintfBufferBytes).
 	EnvPrintfBufferBytes = "VK_LAYER_GPUAV_DBG_PRINTF_BUFFER_BYTES"
+	// EnvPrintfAt is the printf coordinate filter (gpuav.PrintfAt), applied
+	// on the GPU: "pixel=120,45", "invocation=3,0,0 vertex=5"...
+	EnvPrintfAt = "VK_LAYER_GPUAV_DBG_PRINTF_AT"
 	// EnvSocket is the launcher's unix socket; unset, the layer reports
 	// to stderr.
 	EnvSocket = "VK_LAYER_GPUAV_DBG_SOCKET"
@@ -110,6 +113,9 @@ func loadSettings(lookup func(env string) (value, origin string)) (Settings, []s
 	if s.PrintfBufferBytes, pw = printfBufferBytes(lookup(EnvPrintfBufferBytes)); pw != "" {
 		w = append(w, pw)
 	}
+	if s.PrintfAt, pw = printfAt(lookup(EnvPrintfAt)); pw != "" {
+		w = append(w, pw)
+	}
 	return s, append(warnings, w...)
 }
 
@@ -171,7 +177,7 @@ var settingsPrefixes = []string{"gpuavdbg_validation.", "gpuavdbg."}
 func settingKeys() map[string]string {
 	m := map[string]string{"reserve_slot": EnvReserveSlot, gpuav.SettingOnError: EnvOnError, gpuav.SettingRobust: EnvRobust,
 		"socket": EnvSocket, "warn_robust": EnvWarnRobust, "sized_element_checks": EnvSizedElementChecks,
-		"printf": EnvPrintf, "printf_buffer_bytes": EnvPrintfBufferBytes}
+		"printf": EnvPrintf, "printf_buffer_bytes": EnvPrintfBufferBytes, "printf_at": EnvPrintfAt}
 	for _, id := range gpuav.AllChecks {
 		m[gpuav.CheckSettingKey(id)] = CheckEnv(id)
 	}

@@ -1,14 +1,23 @@
 #!/bin/bash
 # What debugPrintfEXT costs (docs/BENCHMARKS.md, "Printf"):
 #  1. a printf that is never reached: a compute scene under gpuav-dbg with
-#     its shader as it is and with a debugPrintfEXT in its loop under a
-#     branch never taken, REPS repetitions of the two, alternating: the
-#     median over the runs of each run's median, the fastest iteration of
-#     all (on a shared machine, load only adds), and each run's CPU time
-#     (user + system: lavapipe's threads, steadier than wall time under
-#     load). SCENE=hotloop (default: the hot-loop scene's masked variant;
+#     its shader as it is (plain) and with a debugPrintfEXT in its loop
+#     under a branch never taken, under every configuration side by side:
+#       never     the product's instrumentation
+#       off       the product with printf off (the call removed, the empty
+#                 branch left: what the shader's own test costs)
+#       printf-*  each experiment of bench/exp/printf-*/ built into
+#                 bin/exp/ (`bash bench/measure/printf.sh build` builds
+#                 them; bench/exp/README.md says what each changes)
+#     REPS repetitions of all of them, alternating: the median over the
+#     runs of each run's median, the fastest iteration of all (on a shared
+#     machine, load only adds), each run's CPU time (user + system:
+#     lavapipe's threads, steadier than wall time under load), and each
+#     configuration's instrumented module size (words, measured at build
+#     time). SCENE=hotloop (default: the hot-loop scene's masked variant;
 #     the branch is acc == 0xFFFFFFFF, which its sums never reach) or
 #     SCENE=shader (shader-heavy; the branch is pc.bias == 0xFFFFFFFF);
+#     CONFIGS="never off ..." picks configurations (plain always runs);
 #  2. printing from every invocation of a 1M-invocation dispatch
 #     (printfapp --case grid --groups 1024 512: 1,048,576 lines of 15
 #     words) under `gpuav-dbg run --headless --json`: the run's wall time
@@ -21,6 +30,7 @@
 #   LOOPS=N   shader-heavy's --loops (default 1024; 256 on lavapipe)
 #   WORKGROUPS=N  the hot-loop scene's --workgroups (default 65536; on
 #             lavapipe 4096 keeps a run under a minute)
+#   PART=1|2  run one part only
 set -u
 . scripts/hardware/env.sh || exit 1
 hw_device
@@ -48,6 +58,24 @@ build() {
     glslangValidator -g --target-env vulkan1.1 -o "$pre/spv/printf/$f.spv" "$pre/$f" >/dev/null &&
       spirv-val --target-env vulkan1.1 "$pre/spv/printf/$f.spv" || return 1
   done
+  bash bench/exp/build.sh $(cd bench/exp && ls -d printf-*) >/dev/null || return 1
+  # Each configuration's instrumented modules (every check on, as the
+  # layer's defaults): their size in words.
+  go build -o "$pre/instr" ./bench/internal/instr || return 1
+  : >"$pre/words.txt"
+  for c in never $(cd bench/exp && ls -d printf-*); do
+    tool=$pre/instr
+    [ "$c" = never ] || tool=bin/exp/$c/instr
+    mkdir -p "$pre/instr-$c"
+    "$tool" -o "$pre/instr-$c" "$pre/spv/printf/shader.comp.spv" "$pre/spv/printf/hotloop_masked.comp.spv" |
+      sed "s/^/$c /" >>"$pre/words.txt" || return 1
+    for f in "$pre/instr-$c"/*.spv; do spirv-val --target-env vulkan1.1 "$f" || return 1; done
+  done
+  # What the GPU run does not need stays here (bin/ travels to the NVIDIA
+  # machine, 64 MiB with .gl/): the experiments' CLI and instr, and their
+  # layers' debug information (5 MiB a layer instead of 7).
+  rm -rf "$pre/instr" "$pre"/instr-* bin/exp/printf-*/gpuav-dbg bin/exp/printf-*/instr
+  strip --strip-debug bin/exp/printf-*/libVkLayer_gpuav_dbg.so || return 1
   cc -O2 -Wall -std=c11 -I internal/capp -o "$pre/printfapp" e2e/testdata/checks/printfapp.c internal/capp/capp.c \
     -lvulkan -lpthread -lm || return 1
   (cd e2e/testdata/checks && glslangValidator -g --target-env vulkan1.2 -o "$OLDPWD/$pre/printf_grid.comp.spv" \
@@ -65,31 +93,48 @@ case $scene in
   shader) args=(--scene shader --loops "$loops") ;;
   *) echo "printf.sh: SCENE is hotloop or shader" >&2; exit 2 ;;
 esac
-run_scene() { # $1 spv dir, $2 output file
+run_scene() { # $1 spv dir, $2 output file; the layer from $HW_LAYER_DIR (default bin/)
   hw_ours /usr/bin/time -f "%U %S" -o "$2.cpu" bin/bench/scene "${args[@]}" --spv "$1" --warmup 2 --iters "$iters" \
     >"$2" 2>&1
   grep -q "bench: check ok" "$2" || { echo "printf.sh: scene failed ($2)" >&2; cat "$2" >&2; exit 1; }
-  awk '/^bench: iter/{print $4/1e6}' "$2" | median
 }
 cpu() { for f in "$@"; do awk '{print $1 + $2}' "$f.cpu"; done | median; }
 fastest() { awk '/^bench: iter/{print $4/1e6}' "$@" | sort -n | head -1; }
-echo "== 1. a printf never reached: ${args[*]}, $iters iterations, $reps repetitions"
-plain=() with=()
-for rep in $(seq "$reps"); do
-  p=$(run_scene "$spv" "$OUT/printf-plain-$rep.txt")
-  w=$(run_scene "$spv/printf" "$OUT/printf-never-$rep.txt")
-  plain+=("$p") with+=("$w")
-  printf "rep %d: plain %.2f ms, never-reached printf %.2f ms\n" "$rep" "$p" "$w"
-done
-p=$(printf "%s\n" "${plain[@]}" | median)
-w=$(printf "%s\n" "${with[@]}" | median)
-awk -v p="$p" -v w="$w" 'BEGIN {printf "median: plain %.2f ms, never-reached printf %.2f ms: %.3fx\n", p, w, w / p}'
-p=$(fastest "$OUT"/printf-plain-*.txt)
-w=$(fastest "$OUT"/printf-never-*.txt)
-awk -v p="$p" -v w="$w" 'BEGIN {printf "fastest: plain %.2f ms, never-reached printf %.2f ms: %.3fx\n", p, w, w / p}'
-p=$(cpu "$OUT"/printf-plain-*.txt)
-w=$(cpu "$OUT"/printf-never-*.txt)
-awk -v p="$p" -v w="$w" 'BEGIN {printf "CPU per run (median): plain %.2f s, never-reached printf %.2f s: %.3fx\n", p, w, w / p}'
+runmedian() { for f in "$@"; do awk '/^bench: iter/{print $4/1e6}' "$f" | median; done | median; }
+# The configurations: plain, then CONFIGS (default never, off and every
+# experiment built into bin/exp/printf-*).
+configs=${CONFIGS:-"never off $(cd bin/exp 2>/dev/null && ls -d printf-* 2>/dev/null | tr '\n' ' ')"}
+run_config() { # $1 configuration, $2 repetition
+  local f=$OUT/printf-$1-$2.txt
+  case $1 in
+    plain) run_scene "$spv" "$f" ;;
+    never) run_scene "$spv/printf" "$f" ;;
+    off) VK_LAYER_GPUAV_DBG_PRINTF=0 run_scene "$spv/printf" "$f" ;;
+    *) [ -f "bin/exp/$1/libVkLayer_gpuav_dbg.so" ] || { echo "printf.sh: no bin/exp/$1 (build first)" >&2; exit 1; }
+       HW_LAYER_DIR=bin/exp/$1 run_scene "$spv/printf" "$f" ;;
+  esac
+}
+if [ "${PART:-1}" = 1 ]; then
+  echo "== 1. a printf never reached: ${args[*]}, $iters iterations, $reps repetitions; plain $configs"
+  for rep in $(seq "$reps"); do
+    line="rep $rep:"
+    for c in plain $configs; do
+      run_config "$c" "$rep"
+      line+=$(printf " %s %.2f" "$c" "$(awk '/^bench: iter/{print $4/1e6}' "$OUT/printf-$c-$rep.txt" | median)")
+    done
+    echo "$line ms"
+  done
+  p=$(runmedian "$OUT"/printf-plain-*.txt) pf=$(fastest "$OUT"/printf-plain-*.txt) pc=$(cpu "$OUT"/printf-plain-*.txt)
+  words=$pre/words.txt
+  printf "%-16s %10s %7s %12s %7s %10s %7s  %s\n" config "median ms" ratio "fastest ms" ratio "CPU s" ratio "words: module/entry function (shader, hotloop)"
+  for c in plain $configs; do
+    m=$(runmedian "$OUT"/printf-$c-*.txt) f=$(fastest "$OUT"/printf-$c-*.txt) u=$(cpu "$OUT"/printf-$c-*.txt)
+    w=$( [ -f "$words" ] && awk -v c="$c" '$1 == c {sub(/\)/, "", $14); printf "%s/%s ", $7, $14}' "$words")
+    awk -v c="$c" -v m="$m" -v p="$p" -v f="$f" -v pf="$pf" -v u="$u" -v pc="$pc" -v w="$w" \
+      'BEGIN {printf "%-16s %10.3f %6.3fx %12.3f %6.3fx %10.2f %6.3fx  %s\n", c, m, m / p, f, f / pf, u, u / pc, w}'
+  done
+fi
+[ "${PART:-2}" = 2 ] || exit 0
 
 echo "== 2. every invocation of a 1M-invocation dispatch prints"
 app=$pre/printfapp

@@ -130,7 +130,8 @@ Flags of run and demo:
                       source files a module names but does not carry, after the
                       working directory; no file outside them (after symlinks
                       and ..) is read, nor any under /proc, /sys or /dev
-  --printf-at WHERE   show the printf lines of these invocations only (repeatable):
+  --printf-at WHERE   print and show the printf lines of these invocations only
+                      (repeatable; the other invocations write none):
                       %s
   --printf on|off     print debugPrintfEXT lines (default on, for every module
                       that calls it); off removes the calls, with a notice

@@ -68,6 +68,7 @@ func (c *cli) runCmd(name string, args []string) int {
 		return c.fail("%s: %v", name, err)
 	}
 	set.PrintfOff, set.PrintfBufferBytes = !bool(f.printf), uint32(min(f.printfBuffer, 1<<31))
+	set.PrintfAt = f.printfAt.f.String()
 	c.warnUnavailable(c.capabilities(), set.Checks)
 	o := launcher.Options{App: app, Shown: rest[0], Args: rest[1:], LayerDir: layer.Dir, Settings: set,
 		SessionPath: f.sessionPath, Started: time.Now(), Capabilities: c.capabilities()}

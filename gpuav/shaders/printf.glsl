@@ -1,5 +1,6 @@
 // debugPrintfEXT: the printf pass (pass_printf.go) replaces each call with
-// gpuav_printf_begin and one gpuav_printf_word per argument word. The
+// gpuav_printf_begin and one gpuav_printf_word(2|3|4) per argument (or
+// argument component). The
 // printf buffer's layout is printf.go's (package gpuav).
 
 layout(set = 0, binding = GPUAV_PRINTF_BINDING, std430) buffer GpuavPrintf {
@@ -12,7 +13,12 @@ layout(set = 0, binding = GPUAV_PRINTF_BINDING, std430) buffer GpuavPrintf {
 // arguments), writes its header and returns where its arguments go, or
 // GPUAV_PRINTF_NO_ROOM (counted as lost) when the buffer is full; the
 // first line that does not fit marks where the lines end with a size of 0.
+// A line of 0 words is one the coordinate filter does not keep: nothing is
+// claimed or written.
 uint gpuav_printf_begin(uint shader_id, uint site, uint words, uvec4 stage) {
+    if (words == 0u) {
+        return GPUAV_PRINTF_NO_ROOM;
+    }
     uint capacity = uint(gpuav_printf.data.length());
     uint pos = atomicAdd(gpuav_printf.written, words);
     if (pos >= capacity || capacity - pos < words) {
@@ -40,4 +46,27 @@ void gpuav_printf_word(uint pos, uint i, uint w) {
     if (pos != GPUAV_PRINTF_NO_ROOM) {
         gpuav_printf.data[pos + i] = w;
     }
+}
+
+// gpuav_printf_word2, 3 and 4 write argument words i to i+1, i+2 and i+3 (a
+// vector's or a 64-bit number's bits); parameters are copied whole first,
+// as the library generator asks.
+void gpuav_printf_word2(uint pos, uint i, uvec2 w) {
+    uvec2 v = w;
+    if (pos != GPUAV_PRINTF_NO_ROOM) {
+        gpuav_printf.data[pos + i] = v.x;
+        gpuav_printf.data[pos + i + 1u] = v.y;
+    }
+}
+
+void gpuav_printf_word3(uint pos, uint i, uvec3 w) {
+    uvec3 v = w;
+    gpuav_printf_word2(pos, i, v.xy);
+    gpuav_printf_word(pos, i + 2u, v.z);
+}
+
+void gpuav_printf_word4(uint pos, uint i, uvec4 w) {
+    uvec4 v = w;
+    gpuav_printf_word2(pos, i, v.xy);
+    gpuav_printf_word2(pos, i + 2u, v.zw);
 }

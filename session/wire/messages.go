@@ -79,6 +79,9 @@ type Settings struct {
 	// PrintfBufferBytes is the size of each command buffer's printf
 	// buffer; 0 in a hello from a layer that has none.
 	PrintfBufferBytes uint32 `json:"printf_buffer_bytes,omitempty"`
+	// PrintfAt is the printf coordinate filter the layer applies before
+	// lines are written (gpuav.PrintfAt's text; "" keeps every line).
+	PrintfAt string `json:"printf_at,omitempty"`
 }
 
 // Hello is the first message: who is talking.

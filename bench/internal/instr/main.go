@@ -36,14 +36,44 @@ func run(out string, set uint32, files []string) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", f, err)
 		}
-		res, err := gpuav.Instrument(words, gpuav.Options{ShaderID: uint32(i + 1), DescriptorSet: set, SizedElementChecks: true})
+		res, err := gpuav.Instrument(words, gpuav.Options{ShaderID: uint32(i + 1), DescriptorSet: set, SizedElementChecks: true, Printf: true})
 		if err != nil {
 			return fmt.Errorf("%s: %w", f, err)
 		}
-		fmt.Printf("%s: %d checks, %d -> %d words\n", filepath.Base(f), res.ChecksAdded, len(words), len(res.Words))
+		fmt.Printf("%s: %d checks, %d -> %d words (entry point's function %d -> %d)\n", filepath.Base(f), res.ChecksAdded,
+			len(words), len(res.Words), entryWords(words), entryWords(res.Words))
 		if err := os.WriteFile(filepath.Join(out, filepath.Base(f)), spirv.BytesFromWords(res.Words), 0o644); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// entryWords counts the words of a module's first entry point's function,
+// what instrumentation adds where the shader's code is (the check
+// functions it calls are counted in the module's words); 0 when the module
+// does not parse.
+func entryWords(words []uint32) int {
+	m, err := spirv.Parse(words)
+	if err != nil || len(m.EntryPoints()) == 0 {
+		return 0
+	}
+	id := m.EntryPoints()[0].Function
+	for _, f := range m.Functions {
+		if f.Head[0].Words[2] != id {
+			continue
+		}
+		n := len(f.End.Words)
+		for _, in := range f.Head {
+			n += len(in.Words)
+		}
+		for _, b := range f.Blocks {
+			n += len(b.Label.Words)
+			for _, in := range b.Insts {
+				n += len(in.Words)
+			}
+		}
+		return n
+	}
+	return 0
 }

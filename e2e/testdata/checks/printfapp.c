@@ -4,6 +4,7 @@
  * validation layer's Debug Printf.
  *
  *   printfapp --shaders DIR --case CASE [--n N] [--size S] [--groups X Y]
+ *             [--messages] [--no-messenger]
  *
  *   specifiers  printf_specifiers.comp: one invocation, every conversion
  *   loop        printf_loop.comp: one invocation, N lines (--n, default 5)
@@ -16,7 +17,10 @@
  * Each printf message that reaches the app's debug-utils messenger
  * (UNASSIGNED-DEBUG-PRINTF) is printed to stdout as "printf: TEXT", the
  * text after the message's "| MessageID = 0x... | " with '\\' and newlines
- * escaped as \\ and \n; other validation messages go to stderr.
+ * escaped as \\ and \n; other validation messages go to stderr. With
+ * --messages, each printf message is printed whole instead, as
+ * "message severity=0x.. types=0x.. id=NAME number=0x.. objects=N
+ * type0=T: TEXT" (TEXT escaped). With --no-messenger it makes none.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +29,9 @@
 #include "capp.h"
 
 const char capp_app_name[] = "printfapp";
+
+/* whole: --messages; none: --no-messenger. */
+static int whole, none;
 
 /* print_escaped writes s with '\\' and '\n' escaped, and a newline. */
 static void print_escaped(FILE *f, const char *s)
@@ -44,11 +51,18 @@ static VkBool32 VKAPI_PTR on_message(VkDebugUtilsMessageSeverityFlagBitsEXT seve
                                      VkDebugUtilsMessageTypeFlagsEXT types,
                                      const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
 {
-    (void)types;
     (void)user;
     const char *msg = data->pMessage ? data->pMessage : "";
     if (data->pMessageIdName && strstr(data->pMessageIdName, "DEBUG-PRINTF") &&
         severity == VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT) {
+        if (whole) {
+            printf("message severity=0x%x types=0x%x id=%s number=0x%08x objects=%u type0=%d: ", (unsigned)severity,
+                   (unsigned)types, data->pMessageIdName, (unsigned)data->messageIdNumber, data->objectCount,
+                   data->objectCount ? (int)data->pObjects[0].objectType : -1);
+            print_escaped(stdout, msg);
+            fflush(stdout);
+            return VK_FALSE;
+        }
         const char *id = strstr(msg, "| MessageID = 0x");
         const char *text = id ? strstr(id + 1, " | ") : NULL;
         fputs("printf: ", stdout);
@@ -103,6 +117,10 @@ int main(int argc, char **argv)
             n = (uint32_t)strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--size") && i + 1 < argc)
             size = (uint32_t)strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--messages"))
+            whole = 1;
+        else if (!strcmp(argv[i], "--no-messenger"))
+            none = 1;
         else if (!strcmp(argv[i], "--groups") && i + 2 < argc) {
             gx = (uint32_t)strtoul(argv[++i], NULL, 10);
             gy = (uint32_t)strtoul(argv[++i], NULL, 10);
@@ -120,7 +138,7 @@ int main(int argc, char **argv)
 
     capp c;
     capp_create_instance(&c, NULL);
-    VkDebugUtilsMessengerEXT messenger = add_messenger(&c);
+    VkDebugUtilsMessengerEXT messenger = none ? VK_NULL_HANDLE : add_messenger(&c);
     VkPhysicalDeviceFeatures have;
     vkGetPhysicalDeviceFeatures(c.pd, &have);
     if (!strcmp(kase, "specifiers") && (!have.shaderInt64 || !have.shaderFloat64))

@@ -28,8 +28,8 @@ type Check struct {
 	// Device is what the check needs of a device.
 	Device DeviceRequirement
 	// Command says the layer checks the action commands themselves (on
-	// the CPU or in a pre-pass of its own, cmdchecks.go), not shaders: it
-	// has no pass.
+	// the CPU or in a pre-pass of its own, cmdchecks.go); it has no pass
+	// unless part of it runs in shaders (vertex_fetch_oob).
 	Command bool
 	// describe fills in the check-specific part of a record's description.
 	describe func(d *Description, code CheckCode, p [RecordParams]uint32)
@@ -220,6 +220,11 @@ var Checks = append([]Check{
 		pass:     rayQueryPass,
 	},
 }, commandChecks...)
+
+// Instruments reports whether the check adds code to shaders (it has a
+// pass); a command check may too (vertex_fetch_oob checks indexed and
+// indirect draws in the vertex shader).
+func (c *Check) Instruments() bool { return c.pass != nil }
 
 // AllChecks lists every check id in registry order.
 var AllChecks = checkIDs(func(*Check) bool { return true })

@@ -170,6 +170,8 @@ func FailedAccess(v OnError, code CheckCode, p [RecordParams]uint32) Outcome {
 		return Outcome{Access: AccessClamped, Clamped: true, ClampedTo: min(p[3], p[4]-1)}
 	case CodeBDAOOB:
 		return noMeaning("the address is outside every buffer")
+	case CodeVertexFetchOOB:
+		return noMeaning("the vertex stage fetched the attribute before the shader ran; the shader cannot fetch another vertex's")
 	}
 	id := code.CheckID()
 	if id == CheckRayQuery {

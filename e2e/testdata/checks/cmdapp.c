@@ -34,6 +34,12 @@
  *   draw_indexed_indirect_count_overrun  the same, indexed (a 40-byte buffer)
  *   draw_indirect_count_limit   vkCmdDrawIndirectCount, count 2, maxDrawCount 2 (run with a lower
  *                               maxDrawIndirectCount: VK_LAYER_GPUAV_DBG_TEST_MAX_DRAW_INDIRECT_COUNT)
+ *   draw_indexed_vertex_oob     vkCmdDrawIndexed(3) of indices 0, 1, 3: vertex 3 reads bytes 48..63
+ *                               (checked in the vertex shader; so are the four below)
+ *   draw_indexed_indirect_vertex_oob        the same through vkCmdDrawIndexedIndirect {3, 1, 0, 0, 0}
+ *   draw_indexed_indirect_count_vertex_oob  ... through vkCmdDrawIndexedIndirectCount (count 1)
+ *   draw_indirect_vertex_oob    vkCmdDrawIndirect {4, 1, 0, 0}: vertex 3 reads bytes 48..63
+ *   draw_indirect_count_vertex_oob          the same through vkCmdDrawIndirectCount (count 1)
  *   draw_clean                  every draw form above, valid
  *   draw_indirect_full          1000 vkCmdDrawIndirect of one vertex, the last with firstInstance 1,
  *                               recorded and submitted twice (the pool reset between)
@@ -368,6 +374,29 @@ static void draw_cases(const char *kase)
     run();
 }
 
+/* gpu_vertex_cases: the draws whose vertex indices are in GPU memory,
+ * each fetching vertex 3 of the 3-vertex buffer once. */
+static void gpu_vertex_cases(const char *kase)
+{
+    uint32_t idx[3] = {0, 1, 3}, one = 1;
+    uint32_t indexed[5] = {3, 1, 0, 0, 0}, plain[4] = {4, 1, 0, 0};
+    capp_buffer ib = buffer(VK_BUFFER_USAGE_INDEX_BUFFER_BIT, idx, 3), cb = buffer(INDIRECT, &one, 1);
+    capp_buffer ii = buffer(INDIRECT, indexed, 5), pi = buffer(INDIRECT, plain, 4);
+    begin(app.pipe);
+    vkCmdBindIndexBuffer(app.cmd, ib.buf, 0, VK_INDEX_TYPE_UINT32);
+    if (!strcmp(kase, "draw_indexed_vertex_oob"))
+        vkCmdDrawIndexed(app.cmd, 3, 1, 0, 0, 0);
+    else if (!strcmp(kase, "draw_indexed_indirect_vertex_oob"))
+        vkCmdDrawIndexedIndirect(app.cmd, ii.buf, 0, 1, 20);
+    else if (!strcmp(kase, "draw_indexed_indirect_count_vertex_oob"))
+        vkCmdDrawIndexedIndirectCount(app.cmd, ii.buf, 0, cb.buf, 0, 1, 20);
+    else if (!strcmp(kase, "draw_indirect_vertex_oob"))
+        vkCmdDrawIndirect(app.cmd, pi.buf, 0, 1, 16);
+    else if (!strcmp(kase, "draw_indirect_count_vertex_oob"))
+        vkCmdDrawIndirectCount(app.cmd, pi.buf, 0, cb.buf, 0, 1, 16);
+    run();
+}
+
 /* draw_full records FULL_DRAWS one-vertex vkCmdDrawIndirect, the last with
  * firstInstance 1, more than the layer's first pre-pass buffer holds jobs
  * for; submits; resets the pool and does it again. */
@@ -515,6 +544,8 @@ int main(int argc, char **argv)
             draw_full();
         else if (!strcmp(kase, "draw_secondary_indirect"))
             draw_secondary();
+        else if (strstr(kase, "vertex_oob") && (strstr(kase, "indexed") || strstr(kase, "indirect")))
+            gpu_vertex_cases(kase);
         else
             draw_cases(kase);
         break;

@@ -103,8 +103,7 @@ func Assess(d *Device, checks []string) []Support {
 			s.Available = true
 			var notes []string
 			// The stores note is about instrumented shaders: the command
-			// checks run on the CPU and in the layer's compute pre-pass
-			// (but vertex_fetch_oob's vertex-shader part).
+			// checks run on the CPU and in the layer's compute pre-pass.
 			if baseNote != "" && !cmdCheck(id) {
 				notes = append(notes, baseNote)
 			}
@@ -124,11 +123,10 @@ func Assess(d *Device, checks []string) []Support {
 	return out
 }
 
-// cmdCheck reports whether id is a command check (gpuav.Check.Command)
-// that instruments no shader.
+// cmdCheck reports whether id is a command check (gpuav.Check.Command).
 func cmdCheck(id string) bool {
 	c := gpuav.CheckByID(id)
-	return c != nil && c.Command && !c.Instruments()
+	return c != nil && c.Command
 }
 
 // coreHas reports whether ext is core in d's Vulkan version (then its

@@ -221,11 +221,6 @@ var Checks = append([]Check{
 	},
 }, commandChecks...)
 
-// Instruments reports whether the check adds code to shaders (it has a
-// pass); a command check may too (vertex_fetch_oob checks indexed and
-// indirect draws in the vertex shader).
-func (c *Check) Instruments() bool { return c.pass != nil }
-
 // AllChecks lists every check id in registry order.
 var AllChecks = checkIDs(func(*Check) bool { return true })
 

@@ -272,13 +272,13 @@ func describeVertexFetch(d *Description, _ CheckCode, p [RecordParams]uint32) {
 	d.Message = fmt.Sprintf("Vertex attribute at location %d (binding %d, %s rate, stride %d) fetched bytes %d to %d for %s %d, "+
 		"past the end of the bound vertex buffer range (byte %d).",
 		v.Location, v.Binding, rate, v.Stride, v.First, uint64(v.First)+uint64(v.Size)-1, idx, v.Index, v.End)
-	if p[6]&VertexInShader != 0 {
-		// Found in the vertex shader: the draw ran, the load read zeros.
-		if v.Skipped && !v.Robust {
+	if p[6]&VertexInShader != 0 && !v.Robust {
+		// Found in the vertex shader: the draw ran; skipped, the load
+		// read zeros.
+		if v.Skipped {
 			d.Message += " gpuav-dbg made the attribute read zeros."
-			return
 		}
-		v.Skipped = false
+		return
 	}
 	outcome(d, v.Robust, v.Skipped, "robustBufferAccess, so the fetch is defined (it reads zero or values from inside the buffer)")
 }

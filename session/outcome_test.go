@@ -51,6 +51,11 @@ func TestOutcome(t *testing.T) {
 		{"clamp, ray", Settings{OnError: "clamp"}, gpuav.CodeRayQueryNegativeTmin, p(),
 			`{"access":"skipped","reason":"clamp has no meaning here (a ray's values are not an index)"}`,
 			"The access was skipped: clamp has no meaning here (a ray's values are not an index)."},
+		{"clamp, vertex fetch", Settings{OnError: "clamp"}, gpuav.CodeVertexFetchOOB, p(0, 0, 48, 16, 48, 3, gpuav.VertexInShader),
+			`{"access":"skipped","reason":"clamp has no meaning here (the vertex stage fetched the attribute before the shader ran; ` +
+				`the shader cannot fetch another vertex's)"}`,
+			"The access was skipped: clamp has no meaning here (the vertex stage fetched the attribute before the shader ran; " +
+				"the shader cannot fetch another vertex's)."},
 		{"clamp, not built", Settings{OnError: "clamp"}, gpuav.CodeBufferOOB, p(),
 			`{"access":"skipped","reason":"clamp is not built for buffer_oob yet"}`,
 			"The access was skipped: clamp is not built for buffer_oob yet."},

@@ -193,7 +193,8 @@ var commandChecks = []Check{
 		describe: describeVertexFetch,
 		// Where the vertex indices are in GPU memory the vertex shader
 		// checks its inputs: a pass as well as the layer's work.
-		pass: vertexFetchPass,
+		pass:    vertexFetchPass,
+		noClamp: "the vertex stage fetched the attribute before the shader ran; the shader cannot fetch another vertex's",
 	},
 	{
 		ID:      CheckIndirectCommand,

@@ -135,8 +135,8 @@ const (
 
 // FailedAccess returns what a failed access with this record did under
 // behaviour v: clamp falls back to skip where it has no meaning (an
-// unwritten or destroyed descriptor, an array or view of no element, an
-// address outside every buffer, a ray's values) or is not built yet
+// unwritten or destroyed descriptor, an array or view of no element; for
+// a whole check, its registry entry's noClamp) or is not built yet
 // (ClampUnbuilt), and the reason says which. An index clamped to an
 // element that is itself unwritten or destroyed was skipped, which the
 // record cannot tell: ClampedTo names the element the clamp chose.
@@ -149,6 +149,9 @@ func FailedAccess(v OnError, code CheckCode, p [RecordParams]uint32) Outcome {
 	}
 	noMeaning := func(why string) Outcome {
 		return Outcome{Access: AccessSkipped, Reason: "clamp has no meaning here (" + why + ")"}
+	}
+	if c := checkOfCode(code); c != nil && c.noClamp != "" {
+		return noMeaning(c.noClamp)
 	}
 	switch code {
 	case CodeDescriptorIndexOOB:
@@ -168,14 +171,6 @@ func FailedAccess(v OnError, code CheckCode, p [RecordParams]uint32) Outcome {
 			return Outcome{Access: AccessClamped, Clamped: true, ClampedTo: 0}
 		}
 		return Outcome{Access: AccessClamped, Clamped: true, ClampedTo: min(p[3], p[4]-1)}
-	case CodeBDAOOB:
-		return noMeaning("the address is outside every buffer")
-	case CodeVertexFetchOOB:
-		return noMeaning("the vertex stage fetched the attribute before the shader ran; the shader cannot fetch another vertex's")
 	}
-	id := code.CheckID()
-	if id == CheckRayQuery {
-		return noMeaning("a ray's values are not an index")
-	}
-	return Outcome{Access: AccessSkipped, Reason: "clamp is not built for " + id + " yet"}
+	return Outcome{Access: AccessSkipped, Reason: "clamp is not built for " + code.CheckID() + " yet"}
 }

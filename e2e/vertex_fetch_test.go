@@ -48,14 +48,18 @@ type vertexShaderReport struct {
 // indexed ones by index 3 (vertices 0, 1, 3: the sum of x is 1 + 2 + 0
 // when the bad fetch reads zeros), the indirect ones by drawing 4
 // vertices (1 + 2 + 3 + 0).
+// An indirect draw of 4 instances of an instance-rate binding fetches
+// instance 3 the same way.
 var vertexShaderCases = []struct {
 	kase, action, output string
+	instance             bool
 }{
-	{"draw_indexed_vertex_oob", "vkCmdDrawIndexed", "vertices=3 sum=3"},
-	{"draw_indexed_indirect_vertex_oob", "vkCmdDrawIndexedIndirect", "vertices=3 sum=3"},
-	{"draw_indexed_indirect_count_vertex_oob", "vkCmdDrawIndexedIndirectCount", "vertices=3 sum=3"},
-	{"draw_indirect_vertex_oob", "vkCmdDrawIndirect", "vertices=4 sum=6"},
-	{"draw_indirect_count_vertex_oob", "vkCmdDrawIndirectCount", "vertices=4 sum=6"},
+	{"draw_indexed_vertex_oob", "vkCmdDrawIndexed", "vertices=3 sum=3", false},
+	{"draw_indexed_indirect_vertex_oob", "vkCmdDrawIndexedIndirect", "vertices=3 sum=3", false},
+	{"draw_indexed_indirect_count_vertex_oob", "vkCmdDrawIndexedIndirectCount", "vertices=3 sum=3", false},
+	{"draw_indirect_vertex_oob", "vkCmdDrawIndirect", "vertices=4 sum=6", false},
+	{"draw_indirect_count_vertex_oob", "vkCmdDrawIndirectCount", "vertices=4 sum=6", false},
+	{"draw_indirect_instance_oob", "vkCmdDrawIndirect", "vertices=4 sum=6", true},
 }
 
 // TestVertexFetchInShader: the vertex fetches of indexed and indirect draws
@@ -78,7 +82,7 @@ func TestVertexFetchInShader(t *testing.T) {
 				t.Errorf("app printed\n%s\nwant %q", out, tt.output)
 			}
 			g := r.Errors[0]
-			checkVertexShaderGroup(t, g, at, tt.action, true, "")
+			checkVertexShaderGroup(t, g, at, tt.action, tt.instance, true, "")
 			if g.Outcome == nil || g.Outcome.Access != "skipped" {
 				t.Errorf("outcome %+v, want skipped", g.Outcome)
 			}
@@ -87,27 +91,31 @@ func TestVertexFetchInShader(t *testing.T) {
 }
 
 // checkVertexShaderGroup compares a group with the one fetch of vertex 3
-// at the EXPECT line at; outcome is the message's sentence on what the
+// (instance 3 of an instance-rate binding when instance) at the EXPECT
+// line at; outcome is the message's sentence on what the
 // load did under on_error ("" for skip).
-func checkVertexShaderGroup(t *testing.T, g vertexShaderGroup, at shaderExpect, action string, skipped bool, outcome string) {
+func checkVertexShaderGroup(t *testing.T, g vertexShaderGroup, at shaderExpect, action string, instance, skipped bool, outcome string) {
 	t.Helper()
 	vuid := "VUID-" + action + "-None-02721"
+	coords, rate, what := map[string][]float64{"vertex_index": {3}, "instance_index": {0}}, "vertex", "vertex index"
+	if instance {
+		coords, rate, what = map[string][]float64{"vertex_index": {0}, "instance_index": {3}}, "instance", "instance index"
+	}
 	if g.Check != "vertex_fetch_oob" || g.Level != "error" || g.VUID != vuid || g.Action != action || g.ActionIndex != 0 ||
-		g.Count != 1 || g.Submit != 1 || g.Shader.ID == 0 || g.Stage != "vertex" ||
-		!reflect.DeepEqual(g.Coords, map[string][]float64{"vertex_index": {3}, "instance_index": {0}}) {
+		g.Count != 1 || g.Submit != 1 || g.Shader.ID == 0 || g.Stage != "vertex" || !reflect.DeepEqual(g.Coords, coords) {
 		t.Errorf("group: check %q level %q vuid %q action %q #%d count %d submit %d shader %d stage %q coords %v, want %s %s #0 once, "+
-			"submit 1, a shader, vertex 3 instance 0", g.Check, g.Level, g.VUID, g.Action, g.ActionIndex, g.Count, g.Submit,
-			g.Shader.ID, g.Stage, g.Coords, vuid, action)
+			"submit 1, a shader, coords %v", g.Check, g.Level, g.VUID, g.Action, g.ActionIndex, g.Count, g.Submit,
+			g.Shader.ID, g.Stage, g.Coords, vuid, action, coords)
 	}
 	if !at.matches(g.Source.File, g.Source.Line, g.Source.Text) {
 		t.Errorf("source %s:%d %q, want %s:%d %q", g.Source.File, g.Source.Line, g.Source.Text, at.file, at.line, at.text)
 	}
-	want := &cmdVertex{Location: 0, Binding: 0, First: 48, Size: 16, End: 48, Index: 3, Rate: "vertex", Stride: 16, Skipped: skipped}
+	want := &cmdVertex{Location: 0, Binding: 0, First: 48, Size: 16, End: 48, Index: 3, Rate: rate, Stride: 16, Skipped: skipped}
 	if !reflect.DeepEqual(g.Vertex, want) {
 		t.Errorf("values %+v, want %+v", g.Vertex, want)
 	}
-	msg := "vertex_fetch_oob: Vertex attribute at location 0 (binding 0, vertex rate, stride 16) fetched bytes 48 to 63 for " +
-		"vertex index 3, past the end of the bound vertex buffer range (byte 48)."
+	msg := "vertex_fetch_oob: Vertex attribute at location 0 (binding 0, " + rate + " rate, stride 16) fetched bytes 48 to 63 for " +
+		what + " 3, past the end of the bound vertex buffer range (byte 48)."
 	if skipped {
 		msg += " gpuav-dbg made the attribute read zeros."
 	}
@@ -139,7 +147,7 @@ func TestVertexFetchInShaderSettings(t *testing.T) {
 			sentence := map[string]string{"execute": "The access was executed as written.",
 				"clamp": "The access was skipped: clamp has no meaning here (the vertex stage fetched the attribute before the " +
 					"shader ran; the shader cannot fetch another vertex's)."}[onError]
-			checkVertexShaderGroup(t, g, at, tt.action, onError == "clamp", sentence)
+			checkVertexShaderGroup(t, g, at, tt.action, false, onError == "clamp", sentence)
 			want := map[string]string{"execute": "executed", "clamp": "skipped"}[onError]
 			if g.Outcome == nil || g.Outcome.Access != want {
 				t.Errorf("outcome %+v, want %s", g.Outcome, want)

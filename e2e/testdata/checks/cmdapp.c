@@ -40,6 +40,8 @@
  *   draw_indexed_indirect_count_vertex_oob  ... through vkCmdDrawIndexedIndirectCount (count 1)
  *   draw_indirect_vertex_oob    vkCmdDrawIndirect {4, 1, 0, 0}: vertex 3 reads bytes 48..63
  *   draw_indirect_count_vertex_oob          the same through vkCmdDrawIndirectCount (count 1)
+ *   draw_indirect_instance_oob  the pipeline's binding 0 instance-rate; vkCmdDrawIndirect {1, 4, 0, 0}:
+ *                               instance 3 reads bytes 48..63
  *   draw_clean                  every draw form above, valid
  *   draw_indirect_full          1000 vkCmdDrawIndirect of one vertex, the last with firstInstance 1,
  *                               recorded and submitted twice (the pool reset between)
@@ -171,13 +173,14 @@ static capp_buffer buffer(VkBufferUsageFlags usage, const uint32_t *words, uint3
 
 /* ---- pipelines ------------------------------------------------------------------ */
 
-/* draw_pipeline makes the point pipeline of cmd.vert with its vertex input. */
-static VkPipeline draw_pipeline(void)
+/* draw_pipeline makes the point pipeline of cmd.vert with its vertex
+ * input (its binding instance-rate when instance). */
+static VkPipeline draw_pipeline(int instance)
 {
     app.target = capp_image_create(&ca, 1, 1, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
     capp_fixed_state fx;
     capp_fixed_state_init(&fx, 1, 1, VK_PRIMITIVE_TOPOLOGY_POINT_LIST);
-    VkVertexInputBindingDescription b = {0, 16, VK_VERTEX_INPUT_RATE_VERTEX};
+    VkVertexInputBindingDescription b = {0, 16, instance ? VK_VERTEX_INPUT_RATE_INSTANCE : VK_VERTEX_INPUT_RATE_VERTEX};
     VkVertexInputAttributeDescription a = {0, 0, VK_FORMAT_R32G32B32A32_SFLOAT, 0};
     fx.vi.vertexBindingDescriptionCount = 1;
     fx.vi.pVertexBindingDescriptions = &b;
@@ -247,7 +250,7 @@ static void setup(int group, const char *kase)
     capp_write_buffers(&ca, app.set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, &bi);
     app.layout = capp_pipeline_layout(&ca, 1, &app.dsl, NULL);
     switch (group) {
-    case G_DRAW: app.pipe = draw_pipeline(); break;
+    case G_DRAW: app.pipe = draw_pipeline(strstr(kase, "instance_oob") != NULL); break;
     case G_COMPUTE: app.pipe = capp_compute_pipeline(&ca, app.layout, ca_module(app.dir, "cmd.comp.spv"), 0, NULL); break;
     case G_MESH:
         app.pipe = mesh_pipeline(0);
@@ -379,9 +382,9 @@ static void draw_cases(const char *kase)
 static void gpu_vertex_cases(const char *kase)
 {
     uint32_t idx[3] = {0, 1, 3}, one = 1;
-    uint32_t indexed[5] = {3, 1, 0, 0, 0}, plain[4] = {4, 1, 0, 0};
+    uint32_t indexed[5] = {3, 1, 0, 0, 0}, plain[4] = {4, 1, 0, 0}, instances[4] = {1, 4, 0, 0};
     capp_buffer ib = buffer(VK_BUFFER_USAGE_INDEX_BUFFER_BIT, idx, 3), cb = buffer(INDIRECT, &one, 1);
-    capp_buffer ii = buffer(INDIRECT, indexed, 5), pi = buffer(INDIRECT, plain, 4);
+    capp_buffer ii = buffer(INDIRECT, indexed, 5), pi = buffer(INDIRECT, plain, 4), in = buffer(INDIRECT, instances, 4);
     begin(app.pipe);
     vkCmdBindIndexBuffer(app.cmd, ib.buf, 0, VK_INDEX_TYPE_UINT32);
     if (!strcmp(kase, "draw_indexed_vertex_oob"))
@@ -394,6 +397,8 @@ static void gpu_vertex_cases(const char *kase)
         vkCmdDrawIndirect(app.cmd, pi.buf, 0, 1, 16);
     else if (!strcmp(kase, "draw_indirect_count_vertex_oob"))
         vkCmdDrawIndirectCount(app.cmd, pi.buf, 0, cb.buf, 0, 1, 16);
+    else if (!strcmp(kase, "draw_indirect_instance_oob"))
+        vkCmdDrawIndirect(app.cmd, in.buf, 0, 1, 16);
     run();
 }
 
@@ -544,7 +549,8 @@ int main(int argc, char **argv)
             draw_full();
         else if (!strcmp(kase, "draw_secondary_indirect"))
             draw_secondary();
-        else if (strstr(kase, "vertex_oob") && (strstr(kase, "indexed") || strstr(kase, "indirect")))
+        else if ((strstr(kase, "vertex_oob") || strstr(kase, "instance_oob")) &&
+                 (strstr(kase, "indexed") || strstr(kase, "indirect")))
             gpu_vertex_cases(kase);
         else
             draw_cases(kase);

@@ -7,22 +7,10 @@ import (
 	"testing"
 )
 
-// vertexShaderGroup is the part of a vertex_fetch_oob group found in the
-// vertex shader that the tests read.
+// vertexShaderGroup is a vertex_fetch_oob group found in the vertex
+// shader: a command check's group with a source line and an outcome.
 type vertexShaderGroup struct {
-	Check       string               `json:"check"`
-	Level       string               `json:"level"`
-	VUID        string               `json:"vuid"`
-	Message     string               `json:"message"`
-	Count       int                  `json:"count"`
-	Stage       string               `json:"stage"`
-	Coords      map[string][]float64 `json:"coords"`
-	Action      string               `json:"action"`
-	ActionIndex int                  `json:"action_index"`
-	Submit      int                  `json:"submit"`
-	Shader      struct {
-		ID int `json:"id"`
-	} `json:"shader"`
+	cmdGroup
 	Source struct {
 		File string `json:"file"`
 		Line int    `json:"line"`
@@ -32,7 +20,6 @@ type vertexShaderGroup struct {
 		Access string `json:"access"`
 		Reason string `json:"reason"`
 	} `json:"outcome"`
-	Vertex *cmdVertex `json:"vertex"`
 }
 
 type vertexShaderReport struct {

@@ -104,6 +104,12 @@ typedef struct cc_cb {
     uint32_t njobs, first_pending, data_low;
     cc_copy *copies;
     uint32_t ncopies, cap_copies;
+    /* The last copy window of an indirect draw (prepass.c): copy win_copy
+     * (valid while it is pending) of [win_off, win_end) of win_buf, to
+     * word win_dst; later draws that read inside it share it. */
+    VkBuffer win_buf;
+    VkDeviceSize win_off, win_end;
+    uint32_t win_copy, win_dst;
     int limits_written;
     int ran;       /* the pre-pass ran in this recording */
     int suspended; /* inside a suspended dynamic render pass: no pre-pass now */

@@ -36,17 +36,21 @@ type vertexShaderReport struct {
 // when the bad fetch reads zeros), the indirect ones by drawing 4
 // vertices (1 + 2 + 3 + 0).
 // An indirect draw of 4 instances of an instance-rate binding fetches
-// instance 3 the same way.
+// instance 3 the same way; an indexed draw of a vertex buffer bound with
+// its first 32 bytes (vkCmdBindVertexBuffers2) fetches past them at
+// vertex 2.
 var vertexShaderCases = []struct {
 	kase, action, output string
 	instance             bool
+	index, end           uint32 // the index past the range, the range's end
 }{
-	{"draw_indexed_vertex_oob", "vkCmdDrawIndexed", "vertices=3 sum=3", false},
-	{"draw_indexed_indirect_vertex_oob", "vkCmdDrawIndexedIndirect", "vertices=3 sum=3", false},
-	{"draw_indexed_indirect_count_vertex_oob", "vkCmdDrawIndexedIndirectCount", "vertices=3 sum=3", false},
-	{"draw_indirect_vertex_oob", "vkCmdDrawIndirect", "vertices=4 sum=6", false},
-	{"draw_indirect_count_vertex_oob", "vkCmdDrawIndirectCount", "vertices=4 sum=6", false},
-	{"draw_indirect_instance_oob", "vkCmdDrawIndirect", "vertices=4 sum=6", true},
+	{"draw_indexed_vertex_oob", "vkCmdDrawIndexed", "vertices=3 sum=3", false, 3, 48},
+	{"draw_indexed_indirect_vertex_oob", "vkCmdDrawIndexedIndirect", "vertices=3 sum=3", false, 3, 48},
+	{"draw_indexed_indirect_count_vertex_oob", "vkCmdDrawIndexedIndirectCount", "vertices=3 sum=3", false, 3, 48},
+	{"draw_indirect_vertex_oob", "vkCmdDrawIndirect", "vertices=4 sum=6", false, 3, 48},
+	{"draw_indirect_count_vertex_oob", "vkCmdDrawIndirectCount", "vertices=4 sum=6", false, 3, 48},
+	{"draw_indirect_instance_oob", "vkCmdDrawIndirect", "vertices=4 sum=6", true, 3, 48},
+	{"draw_indexed_vertex_oob_sized", "vkCmdDrawIndexed", "vertices=3 sum=3", false, 2, 32},
 }
 
 // TestVertexFetchInShader: the vertex fetches of indexed and indirect draws
@@ -69,7 +73,7 @@ func TestVertexFetchInShader(t *testing.T) {
 				t.Errorf("app printed\n%s\nwant %q", out, tt.output)
 			}
 			g := r.Errors[0]
-			checkVertexShaderGroup(t, g, at, tt.action, tt.instance, true, "")
+			checkVertexShaderGroup(t, g, at, fetch{tt.action, tt.instance, tt.index, tt.end}, true, "")
 			if g.Outcome == nil || g.Outcome.Access != "skipped" {
 				t.Errorf("outcome %+v, want skipped", g.Outcome)
 			}
@@ -77,16 +81,25 @@ func TestVertexFetchInShader(t *testing.T) {
 	}
 }
 
-// checkVertexShaderGroup compares a group with the one fetch of vertex 3
-// (instance 3 of an instance-rate binding when instance) at the EXPECT
-// line at; outcome is the message's sentence on what the
-// load did under on_error ("" for skip).
-func checkVertexShaderGroup(t *testing.T, g vertexShaderGroup, at shaderExpect, action string, instance, skipped bool, outcome string) {
+// fetch is the one bad fetch of a case: its action, whether the binding
+// is instance-rate, the index and the end of the bound range (the
+// attribute is a vec4 at location 0, binding 0, stride 16).
+type fetch struct {
+	action     string
+	instance   bool
+	index, end uint32
+}
+
+// checkVertexShaderGroup compares a group with the case's one bad fetch at
+// the EXPECT line at; outcome is the message's sentence on what the load
+// did under on_error ("" for skip).
+func checkVertexShaderGroup(t *testing.T, g vertexShaderGroup, at shaderExpect, f fetch, skipped bool, outcome string) {
 	t.Helper()
+	action, idx := f.action, float64(f.index)
 	vuid := "VUID-" + action + "-None-02721"
-	coords, rate, what := map[string][]float64{"vertex_index": {3}, "instance_index": {0}}, "vertex", "vertex index"
-	if instance {
-		coords, rate, what = map[string][]float64{"vertex_index": {0}, "instance_index": {3}}, "instance", "instance index"
+	coords, rate, what := map[string][]float64{"vertex_index": {idx}, "instance_index": {0}}, "vertex", "vertex index"
+	if f.instance {
+		coords, rate, what = map[string][]float64{"vertex_index": {0}, "instance_index": {idx}}, "instance", "instance index"
 	}
 	if g.Check != "vertex_fetch_oob" || g.Level != "error" || g.VUID != vuid || g.Action != action || g.ActionIndex != 0 ||
 		g.Count != 1 || g.Submit != 1 || g.Shader.ID == 0 || g.Stage != "vertex" || !reflect.DeepEqual(g.Coords, coords) {
@@ -97,12 +110,13 @@ func checkVertexShaderGroup(t *testing.T, g vertexShaderGroup, at shaderExpect, 
 	if !at.matches(g.Source.File, g.Source.Line, g.Source.Text) {
 		t.Errorf("source %s:%d %q, want %s:%d %q", g.Source.File, g.Source.Line, g.Source.Text, at.file, at.line, at.text)
 	}
-	want := &cmdVertex{Location: 0, Binding: 0, First: 48, Size: 16, End: 48, Index: 3, Rate: rate, Stride: 16, Skipped: skipped}
+	want := &cmdVertex{Location: 0, Binding: 0, First: 16 * f.index, Size: 16, End: f.end, Index: f.index, Rate: rate, Stride: 16,
+		Skipped: skipped}
 	if !reflect.DeepEqual(g.Vertex, want) {
 		t.Errorf("values %+v, want %+v", g.Vertex, want)
 	}
-	msg := "vertex_fetch_oob: Vertex attribute at location 0 (binding 0, " + rate + " rate, stride 16) fetched bytes 48 to 63 for " +
-		what + " 3, past the end of the bound vertex buffer range (byte 48)."
+	msg := fmt.Sprintf("vertex_fetch_oob: Vertex attribute at location 0 (binding 0, %s rate, stride 16) fetched bytes %d to %d "+
+		"for %s %d, past the end of the bound vertex buffer range (byte %d).", rate, 16*f.index, 16*f.index+15, what, f.index, f.end)
 	if skipped {
 		msg += " gpuav-dbg made the attribute read zeros."
 	}
@@ -134,7 +148,7 @@ func TestVertexFetchInShaderSettings(t *testing.T) {
 			sentence := map[string]string{"execute": "The access was executed as written.",
 				"clamp": "The access was skipped: clamp has no meaning here (the vertex stage fetched the attribute before the " +
 					"shader ran; the shader cannot fetch another vertex's)."}[onError]
-			checkVertexShaderGroup(t, g, at, tt.action, false, onError == "clamp", sentence)
+			checkVertexShaderGroup(t, g, at, fetch{tt.action, false, 3, 48}, onError == "clamp", sentence)
 			want := map[string]string{"execute": "executed", "clamp": "skipped"}[onError]
 			if g.Outcome == nil || g.Outcome.Access != want {
 				t.Errorf("outcome %+v, want %s", g.Outcome, want)

@@ -42,6 +42,8 @@
  *   draw_indirect_count_vertex_oob          the same through vkCmdDrawIndirectCount (count 1)
  *   draw_indirect_instance_oob  the pipeline's binding 0 instance-rate; vkCmdDrawIndirect {1, 4, 0, 0}:
  *                               instance 3 reads bytes 48..63
+ *   draw_indexed_vertex_oob_sized  vkCmdBindVertexBuffers2 of the first 32 bytes, then
+ *                               vkCmdDrawIndexed(3) of indices 0, 1, 2: vertex 2 reads bytes 32..47
  *   draw_clean                  every draw form above, valid
  *   draw_indirect_full          1000 vkCmdDrawIndirect of one vertex, the last with firstInstance 1,
  *                               recorded and submitted twice (the pool reset between)
@@ -399,6 +401,12 @@ static void gpu_vertex_cases(const char *kase)
         vkCmdDrawIndirectCount(app.cmd, pi.buf, 0, cb.buf, 0, 1, 16);
     else if (!strcmp(kase, "draw_indirect_instance_oob"))
         vkCmdDrawIndirect(app.cmd, in.buf, 0, 1, 16);
+    else if (!strcmp(kase, "draw_indexed_vertex_oob_sized")) {
+        VkDeviceSize zero = 0, size = 32;
+        vkCmdBindVertexBuffers2(app.cmd, 0, 1, &app.vbuf.buf, &zero, &size, NULL);
+        vkCmdBindIndexBuffer(app.cmd, app.ibuf.buf, 0, VK_INDEX_TYPE_UINT32);
+        vkCmdDrawIndexed(app.cmd, 3, 1, 0, 0, 0);
+    }
     run();
 }
 

@@ -27,10 +27,6 @@ type cmdReport struct {
 	} `json:"unchecked"`
 }
 
-// vertexUnchecked begins the notice (and unchecked cause) of a draw whose
-// vertex indices are in GPU memory.
-const vertexUnchecked = "vertex_fetch_oob: the vertex-rate attributes of indexed and indirect draws are not checked"
-
 type cmdGroup struct {
 	Check       string               `json:"check"`
 	Level       string               `json:"level"`
@@ -360,15 +356,15 @@ func checkGroups(t *testing.T, got []cmdGroup, wants []want, out string) {
 // TestCommandChecksClean: every form at its limits (each draw form's
 // commands exactly filling their buffers, counts equal to maxDrawCount,
 // a dispatch followed by a plain vkCmdDispatch that relies on the compute
-// state the pre-pass restored) reports nothing and runs all its work. The
-// draws' indexed and indirect forms leave their vertex fetches unchecked:
-// the run says so and exits 4.
+// state the pre-pass restored) reports nothing, leaves nothing unchecked
+// (the vertex fetches of indexed and indirect draws are checked in the
+// vertex shader) and runs all its work.
 func TestCommandChecksClean(t *testing.T) {
 	for _, tt := range []struct {
 		kase, output string
 		unchecked    []string
 	}{
-		{"draw_clean", "vertices=24 sum=46 groups=0 rays=0", []string{vertexUnchecked}},
+		{"draw_clean", "vertices=24 sum=46 groups=0 rays=0", nil},
 		{"dispatch_clean", "vertices=0 sum=0 groups=7 rays=0", nil},
 		{"mesh_clean", "vertices=0 sum=0 groups=5 rays=0", nil},
 		{"trace_clean", "vertices=0 sum=0 groups=0 rays=16", nil},
@@ -389,18 +385,16 @@ func TestCommandChecksClean(t *testing.T) {
 // indirect_command, reports only for the one that is on); with on_error
 // execute the check reports and the command runs (skipped: false).
 func TestCommandChecksSettings(t *testing.T) {
-	// The indexed and indirect draws leave their vertex fetches unchecked.
-	vertex := []string{vertexUnchecked}
 	for _, tt := range []struct {
 		check, kase, output string
 		unchecked           []string
 	}{
 		{"vertex_fetch_oob", "draw_vertex_oob", "vertices=6", nil},
-		{"index_buffer_oob", "draw_indexed_oob", "vertices=3 sum=6", vertex},
+		{"index_buffer_oob", "draw_indexed_oob", "vertices=3 sum=6", nil},
 		{"indirect_command", "dispatch_indirect_groups", "groups=65536", nil}, // maxComputeWorkGroupCount[1] + 1 here and on NVIDIA
 		// The pre-pass runs for the other check alone.
-		{"indirect_command", "draw_indexed_indirect_first_instance", "vertices=1 sum=1", vertex},
-		{"index_buffer_oob", "draw_indexed_indirect_oob", "vertices=", vertex},
+		{"indirect_command", "draw_indexed_indirect_first_instance", "vertices=1 sum=1", nil},
+		{"index_buffer_oob", "draw_indexed_indirect_oob", "vertices=", nil},
 	} {
 		if tt.kase == "dispatch_indirect_groups" && !driverIsLavapipe(t) {
 			// A dispatch past maxComputeWorkGroupCount is invalid: lavapipe
@@ -477,9 +471,10 @@ func requireSilentCmd(t *testing.T, code int, r cmdReport, out string, unchecked
 // the clean cases are valid (no message); it reports the CPU-side counts
 // (07825, 00488, 03111/03143, 00407), the count buffer past the end
 // (03122/03154), firstInstance (00501/00554) and the dispatch group count
-// (00418) under the VUIDs gpuav-dbg uses, and misses the vertex fetch, the
-// indexed indirect command's index range, the mesh group counts and the
-// trace rays dimensions that gpuav-dbg reports.
+// (00418) under the VUIDs gpuav-dbg uses, and misses the vertex fetches
+// (of direct, indexed and indirect draws), the indexed indirect command's
+// index range, the mesh group counts and the trace rays dimensions that
+// gpuav-dbg reports.
 func TestCommandChecksKhronos(t *testing.T) {
 	requireKhronos(t)
 	caught := map[string][]string{
@@ -495,6 +490,11 @@ func TestCommandChecksKhronos(t *testing.T) {
 		"dispatch_indirect_offset": {"VUID-vkCmdDispatchIndirect-offset-00407"},
 	}
 	kases := []string{"draw_clean", "dispatch_clean", "mesh_clean", "trace_clean"}
+	// The vertex fetches that gpuav-dbg checks in the vertex shader
+	// (vertex_fetch_test.go): the Khronos layer 1.3.239 reports none.
+	for _, tt := range vertexShaderCases {
+		kases = append(kases, tt.kase)
+	}
 	for _, tt := range cmdCases {
 		// 134M rays take minutes; the Khronos layer 1.3.239 gives no
 		// vkCmdBindIndexBuffer2KHR (it predates VK_KHR_maintenance5).
@@ -522,8 +522,7 @@ func TestCommandChecksKhronos(t *testing.T) {
 }
 
 // TestCommandChecksNotices: what the command checks leave unchecked is
-// said. draw_clean's indexed and indirect draws fetch vertex-rate
-// attributes by indices in GPU memory (a warning, once); draw_indirect_full
+// said. draw_indirect_full
 // records more indirect draws than the first pre-pass buffer holds jobs
 // for: the first submit leaves the last ones unchecked, with a warning, and
 // its bad last command unreported; the buffer grows at the next
@@ -533,8 +532,7 @@ func TestCommandChecksKhronos(t *testing.T) {
 // the secondary does not end). A run with no error exits 4.
 func TestCommandChecksNotices(t *testing.T) {
 	const (
-		vertex = vertexUnchecked
-		full   = "indirect_command: the pre-pass buffer of a command buffer is full: the indirect commands past it " +
+		full = "indirect_command: the pre-pass buffer of a command buffer is full: the indirect commands past it " +
 			"are not checked in this recording; it grows at the next vkBeginCommandBuffer"
 		grown     = "input buffer (binding 4) grown to "
 		secondary = "indirect_command: 1 indirect draws of command buffer 0x"
@@ -545,9 +543,8 @@ func TestCommandChecksNotices(t *testing.T) {
 		infos        []string
 		groups       int
 	}{
-		{"draw_clean", "vertices=24 sum=46", []string{vertex}, nil, 0},
-		{"draw_indirect_full", "vertices=2000 sum=", []string{vertex, full}, []string{grown}, 1},
-		{"draw_secondary_indirect", "vertices=1 sum=1", []string{vertex, secondary}, nil, 0},
+		{"draw_indirect_full", "vertices=2000 sum=", []string{full}, []string{grown}, 1},
+		{"draw_secondary_indirect", "vertices=1 sum=1", []string{secondary}, nil, 0},
 	} {
 		t.Run(tt.kase, func(t *testing.T) {
 			var r checkReport

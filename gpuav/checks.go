@@ -28,9 +28,12 @@ type Check struct {
 	// Device is what the check needs of a device.
 	Device DeviceRequirement
 	// Command says the layer checks the action commands themselves (on
-	// the CPU or in a pre-pass of its own, cmdchecks.go), not shaders: it
-	// has no pass.
+	// the CPU or in a pre-pass of its own, cmdchecks.go); it has no pass
+	// unless part of it runs in shaders (vertex_fetch_oob).
 	Command bool
+	// noClamp, when set, says why on_error clamp has no meaning for any
+	// of the check's accesses (they are skipped, FailedAccess says why).
+	noClamp string
 	// describe fills in the check-specific part of a record's description.
 	describe func(d *Description, code CheckCode, p [RecordParams]uint32)
 	// pass adds the check to shaders; checks may share one.
@@ -200,6 +203,7 @@ var Checks = append([]Check{
 			Extension: "VK_KHR_buffer_device_address", GatedBy: []string{"bufferDeviceAddress"}},
 		describe: describeBDA,
 		pass:     bdaPass,
+		noClamp:  "the address is outside every buffer",
 	},
 	{
 		ID: CheckRayQuery,
@@ -221,6 +225,7 @@ var Checks = append([]Check{
 		Device:   DeviceRequirement{Features: []string{"rayQuery"}, Extension: "VK_KHR_ray_query", GatedBy: []string{"rayQuery"}},
 		describe: describeRayQuery,
 		pass:     rayQueryPass,
+		noClamp:  "a ray's values are not an index",
 	},
 }, commandChecks...)
 

@@ -187,9 +187,14 @@ var commandChecks = []Check{
 		Command: true,
 		Title:   "Vertex attribute fetched out of bounds",
 		Help: "A draw fetches a vertex attribute past the end of its bound vertex buffer: the vertex or instance index times the binding's " +
-			"stride, plus the attribute's offset and size, is past the bound range. Checked on the CPU for vkCmdDraw and vkCmdDrawMultiEXT; " +
-			"gpuav-dbg skips the draw.",
+			"stride, plus the attribute's offset and size, is past the bound range. Checked on the CPU where the indices are parameters " +
+			"(vkCmdDraw, vkCmdDrawMultiEXT, and the instances of indexed draws: gpuav-dbg skips the draw), in the vertex shader for indexed " +
+			"and indirect draws (the attribute reads zeros).",
 		describe: describeVertexFetch,
+		// Where the vertex indices are in GPU memory the vertex shader
+		// checks its inputs: a pass as well as the layer's work.
+		pass:    vertexFetchPass,
+		noClamp: "the vertex stage fetched the attribute before the shader ran; the shader cannot fetch another vertex's",
 	},
 	{
 		ID:      CheckIndirectCommand,
@@ -268,6 +273,14 @@ func describeVertexFetch(d *Description, _ CheckCode, p [RecordParams]uint32) {
 	d.Message = fmt.Sprintf("Vertex attribute at location %d (binding %d, %s rate, stride %d) fetched bytes %d to %d for %s %d, "+
 		"past the end of the bound vertex buffer range (byte %d).",
 		v.Location, v.Binding, rate, v.Stride, v.First, uint64(v.First)+uint64(v.Size)-1, idx, v.Index, v.End)
+	if p[6]&VertexInShader != 0 && !v.Robust {
+		// Found in the vertex shader: the draw ran; skipped, the load
+		// read zeros.
+		if v.Skipped {
+			d.Message += " gpuav-dbg made the attribute read zeros."
+		}
+		return
+	}
 	outcome(d, v.Robust, v.Skipped, "robustBufferAccess, so the fetch is defined (it reads zero or values from inside the buffer)")
 }
 

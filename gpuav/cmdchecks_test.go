@@ -34,6 +34,23 @@ func TestDescribeCommandChecks(t *testing.T) {
 			"Vertex attribute at location 2 (binding 1, instance rate, stride 12) fetched bytes 96 to 107 for instance index 8, " +
 				"past the end of the bound vertex buffer range (byte 100).",
 			false, &VertexValues{Location: 2, Binding: 1, First: 96, Size: 12, End: 100, Index: 8, InstanceRate: true, Stride: 12}},
+		{"vertex in the shader, read zeros", CodeVertexFetchOOB, [RecordParams]uint32{0, 0, 48, 16, 48, 3, VertexInShader | VertexSkipped | 16<<VertexStrideShift},
+			"vkCmdDrawIndexedIndirect", "VUID-vkCmdDrawIndexedIndirect-None-02721",
+			"Vertex attribute at location 0 (binding 0, vertex rate, stride 16) fetched bytes 48 to 63 for vertex index 3, " +
+				"past the end of the bound vertex buffer range (byte 48). gpuav-dbg made the attribute read zeros.",
+			false, &VertexValues{First: 48, Size: 16, End: 48, Index: 3, Stride: 16, Skipped: true}},
+		{"vertex in the shader, executed", CodeVertexFetchOOB, [RecordParams]uint32{1, 2, 40, 8, 44, 5, VertexInShader | 8<<VertexStrideShift},
+			"vkCmdDrawIndexed", "VUID-vkCmdDrawIndexed-None-02721",
+			"Vertex attribute at location 1 (binding 2, vertex rate, stride 8) fetched bytes 40 to 47 for vertex index 5, " +
+				"past the end of the bound vertex buffer range (byte 44).",
+			false, &VertexValues{Location: 1, Binding: 2, First: 40, Size: 8, End: 44, Index: 5, Stride: 8}},
+		{"vertex in the shader, robust", CodeVertexFetchOOB,
+			[RecordParams]uint32{0, 0, 48, 16, 48, 3, VertexInShader | VertexSkipped | VertexRobust | VertexInstanceRate | 16<<VertexStrideShift},
+			"vkCmdDrawIndirect", "VUID-vkCmdDrawIndirect-None-02721",
+			"Vertex attribute at location 0 (binding 0, instance rate, stride 16) fetched bytes 48 to 63 for instance index 3, " +
+				"past the end of the bound vertex buffer range (byte 48). The device enabled robustBufferAccess, so the fetch is " +
+				"defined (it reads zero or values from inside the buffer), but that is probably not intended.",
+			true, &VertexValues{First: 48, Size: 16, End: 48, Index: 3, InstanceRate: true, Stride: 16, Skipped: true, Robust: true}},
 		{"first instance, indexed", CodeIndirectFirstInstance, [RecordParams]uint32{7, 1}, "vkCmdDrawIndexedIndirectCount",
 			"VUID-VkDrawIndexedIndirectCommand-firstInstance-00554",
 			"The firstInstance member of the VkDrawIndexedIndirectCommand structure is 7, but the drawIndirectFirstInstance feature is not enabled.",

@@ -38,6 +38,24 @@ package gpuav
 // Set state blocks are shared between the actions that bind the same set
 // (with the same dynamic offsets) in one submit.
 //
+// After the per-action table, count more words: per action slot, the
+// offset of its vertex table (0: none), which vertex_fetch_oob's check in
+// the vertex shader reads (pass_vertex_fetch.go). The layer writes one for
+// the draws whose vertex indices it cannot see (indexed and indirect
+// draws); a draw it checks on the CPU has none. A vertex table:
+//
+//	| words                         | meaning                                         |
+//	|-------------------------------|-------------------------------------------------|
+//	| 0                             | N, the number of locations (highest + 1)        |
+//	| 1+8l .. 8+8l                  | location l: VertexEntryWords words (below)      |
+//
+// A location's entry: the fetch index limit (an index at or past it
+// fetches past the buffer; VertexNoLimit: not checked in the shader), the
+// first byte index 0 fetches (bind offset + attribute offset), the end of
+// the bound range, the binding's stride, the binding, the attribute's
+// size in bytes, the record's Vertex* flags, and 1 when the binding is
+// instance-rate (the index is then the instance index).
+//
 // Binding AddressBinding, the device-address table: after the header, count
 // entries sorted by address, AddressEntryWords words each: address low,
 // address high, size low, size high, of the live buffers whose device
@@ -62,6 +80,20 @@ const (
 	DescDestroyed = 0xFFFFFFFF
 
 	AddressEntryWords = 4
+
+	// VertexEntryWords is the size of one location's entry in a vertex
+	// table, and Vertex* its words.
+	VertexEntryWords = 8
+	VertexLimit      = 0
+	VertexBase       = 1
+	VertexEnd        = 2
+	VertexStride     = 3
+	VertexBinding    = 4
+	VertexSize       = 5
+	VertexFlags      = 6
+	VertexRate       = 7
+	// VertexNoLimit is the limit of a location the shader does not check.
+	VertexNoLimit = 0xFFFFFFFF
 )
 
 // DescElemWords returns the words one element of a binding of the given
@@ -92,6 +124,16 @@ var InputConstants = []struct {
 	{"DESC_TYPE_UNUSED", DescTypeUnused},
 	{"DESC_DESTROYED", DescDestroyed},
 	{"ADDRESS_ENTRY_WORDS", AddressEntryWords},
+	{"VERTEX_ENTRY_WORDS", VertexEntryWords},
+	{"VERTEX_LIMIT", VertexLimit},
+	{"VERTEX_BASE", VertexBase},
+	{"VERTEX_END", VertexEnd},
+	{"VERTEX_STRIDE", VertexStride},
+	{"VERTEX_BINDING", VertexBinding},
+	{"VERTEX_SIZE", VertexSize},
+	{"VERTEX_FLAGS", VertexFlags},
+	{"VERTEX_RATE", VertexRate},
+	{"VERTEX_NO_LIMIT", VertexNoLimit},
 	// The printf buffer (printf.go).
 	{"PRINTF_BINDING", PrintfBinding},
 	{"PRINTF_HEADER_WORDS", PrintfHeaderWords},

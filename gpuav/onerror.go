@@ -119,8 +119,8 @@ const (
 // FailedAccess returns what a failed access with this record did under
 // behaviour v: clamp falls back to skip where it has no meaning (an
 // unwritten or destroyed descriptor, an array or view of no element, a
-// bound range too small for the access, an address outside every buffer,
-// a ray's values) or where the element the clamp went to failed its own
+// bound range too small for the access; for a whole check, its registry
+// entry's noClamp) or where the element the clamp went to failed its own
 // check (p7 of the record), and the reason says which.
 func FailedAccess(v OnError, code CheckCode, p [RecordParams]uint32) Outcome {
 	switch OnErrorOrDefault(v) {
@@ -131,6 +131,9 @@ func FailedAccess(v OnError, code CheckCode, p [RecordParams]uint32) Outcome {
 	}
 	noMeaning := func(why string) Outcome {
 		return Outcome{Access: AccessSkipped, Reason: "clamp has no meaning here (" + why + ")"}
+	}
+	if c := checkOfCode(code); c != nil && c.noClamp != "" {
+		return noMeaning(c.noClamp)
 	}
 	clamped := func(to uint32) Outcome { return Outcome{Access: AccessClamped, Clamped: true, ClampedTo: to} }
 	switch code {
@@ -156,11 +159,6 @@ func FailedAccess(v OnError, code CheckCode, p [RecordParams]uint32) Outcome {
 			return clamped(0)
 		}
 		return clamped(min(p[3], p[4]-1))
-	case CodeBDAOOB:
-		return noMeaning("the address is outside every buffer")
-	}
-	if code.CheckID() == CheckRayQuery {
-		return noMeaning("a ray's values are not an index")
 	}
 	return Outcome{Access: AccessSkipped, Reason: "clamp is not built for " + code.CheckID()}
 }

@@ -421,29 +421,7 @@ func (p *descriptorChecker) guard(fn *function, b *spirv.Block, j int, s site) (
 	if !ok {
 		return guarded{}, false
 	}
-	reportName := "gpuav_report_descriptor_index"
-	if s.state != 0 {
-		reportName = "gpuav_report_descriptor"
-	}
-	report := sh.lib.function(reportName)
-	// The state checks' library functions are requested before anything
-	// moves, so that their ids come first.
-	if s.state != 0 && s.prior == 0 {
-		if s.runtime {
-			sh.lib.function("gpuav_check_descriptor")
-		} else {
-			sh.lib.functions("gpuav_desc_binding", "gpuav_desc_element")
-		}
-	}
-	// Take the chain's loads out of the original position when nothing
-	// else uses them; clones go under the guard.
-	removed := map[uint32]bool{}
-	for _, ch := range s.chain {
-		if p.uses[ch.ResultID()] == 1 {
-			removeInst(fn.f, ch)
-			removed[ch.ResultID()] = true
-		}
-	}
+	report, removed := p.prepare(fn, s)
 	j = indexOf(b.Insts, s.inst)
 	u := m.TypeUint32()
 	// clampCode is the code the clamped element failed with (clamp's can,
@@ -540,6 +518,34 @@ func descriptorRecord(s site, onError OnError) SiteRecord {
 		order = append(order, -1, -1, -1, 2)
 	}
 	return dynamicRecord([RecordParams]uint32{s.set, s.binding}, order...)
+}
+
+// prepare requests the site's library functions and returns its report
+// function; the state checks' functions are requested before anything
+// moves, so that their ids come first. It then takes the chain's loads
+// out of their original position when nothing else uses them (clones go
+// under the guard) and returns those it removed.
+func (p *descriptorChecker) prepare(fn *function, s site) (report uint32, removed map[uint32]bool) {
+	reportName := "gpuav_report_descriptor_index"
+	if s.state != 0 {
+		reportName = "gpuav_report_descriptor"
+	}
+	report = p.sh.lib.function(reportName)
+	if s.state != 0 && s.prior == 0 {
+		if s.runtime {
+			p.sh.lib.function("gpuav_check_descriptor")
+		} else {
+			p.sh.lib.functions("gpuav_desc_binding", "gpuav_desc_element")
+		}
+	}
+	removed = map[uint32]bool{}
+	for _, ch := range s.chain {
+		if p.uses[ch.ResultID()] == 1 {
+			removeInst(fn.f, ch)
+			removed[ch.ResultID()] = true
+		}
+	}
+	return report, removed
 }
 
 // clamp says how a failed access of site s is clamped (seed 003): each

@@ -245,11 +245,16 @@ void gpuavdbg_cc_reset(cb_state *cs)
     uint32_t *rec = c->rec, cap = c->cap_rec;
     cc_copy *copies = c->copies;
     uint32_t cap_copies = c->cap_copies;
+    uint32_t *vt = c->vt, *vact = c->vact, cap_vt = c->cap_vt, cap_vact = c->cap_vact;
     memset(c, 0, sizeof *c);
     c->rec = rec;
     c->cap_rec = cap;
     c->copies = copies;
     c->cap_copies = cap_copies;
+    c->vt = vt;
+    c->cap_vt = cap_vt;
+    c->vact = vact;
+    c->cap_vact = cap_vact;
 }
 
 void gpuavdbg_cc_free(cb_state *cs)
@@ -259,6 +264,8 @@ void gpuavdbg_cc_free(cb_state *cs)
     free(cs->cc->dyn_vi);
     free(cs->cc->rec);
     free(cs->cc->copies);
+    free(cs->cc->vt);
+    free(cs->cc->vact);
     free(cs->cc);
     cs->cc = NULL;
 }
@@ -517,21 +524,6 @@ static int check_attribute(cb_state *cs, uint32_t action, uint32_t draw, const d
     return skip;
 }
 
-/* unchecked_vertex says once per device that the vertex-rate attributes of
- * a draw whose vertex indices are in GPU memory are not checked. */
-static void unchecked_vertex(cb_state *cs, const cc_vi *vi)
-{
-    int vertex_rate = 0;
-    for (uint32_t k = 0; k < vi->nbind; k++)
-        vertex_rate |= !vi->bind[k].instance;
-    if (vertex_rate && !(__atomic_fetch_or(&cs->dd->cc->told, CC_TOLD_VERTEX_INDEXED, __ATOMIC_RELAXED) &
-                         CC_TOLD_VERTEX_INDEXED))
-        gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED,
-                      "vertex_fetch_oob: the vertex-rate attributes of indexed and indirect draws are not checked (their "
-                      "vertex indices are in GPU memory; vkCmdDraw and vkCmdDrawMultiEXT are checked, and the "
-                      "instance-rate attributes of indexed draws) (said once per device)");
-}
-
 /* check_vertex checks every attribute of the draw; returns 1 when the draw
  * must be skipped. */
 static int check_vertex(cb_state *cs, uint32_t action, uint32_t draw, const draw_range *r)
@@ -540,8 +532,6 @@ static int check_vertex(cb_state *cs, uint32_t action, uint32_t draw, const draw
         return 0;
     int dyn_stride;
     const cc_vi *vi = draw_vi(cs, &dyn_stride);
-    if (vi && !r->vertex_rate)
-        unchecked_vertex(cs, vi);
     int skip = 0;
     for (uint32_t i = 0; vi && i < vi->nattr; i++)
         for (uint32_t k = 0; k < vi->nbind; k++)
@@ -549,6 +539,138 @@ static int check_vertex(cb_state *cs, uint32_t action, uint32_t draw, const draw
                 skip |= check_attribute(cs, action, draw, r, vi->attr[i].location, vi->attr[i].size,
                                         vi->attr[i].offset, vi->attr[i].binding, &vi->bind[k], dyn_stride);
     return skip;
+}
+
+/* ---- the vertex shader's check ------------------------------------------------------ */
+
+/* grow_words makes room for n more words in *w (used *used, capacity
+ * *cap); 0 when out of memory. */
+static int grow_words(uint32_t **w, uint32_t used, uint32_t *cap, uint32_t n)
+{
+    if (used + n <= *cap)
+        return 1;
+    uint64_t ncap = *cap ? *cap : 64;
+    while (ncap < (uint64_t)used + n)
+        ncap *= 2;
+    if (ncap > UINT32_MAX / 4)
+        return 0;
+    uint32_t *g = realloc(*w, (size_t)ncap * 4);
+    if (!g)
+        return 0;
+    *w = g;
+    *cap = (uint32_t)ncap;
+    return 1;
+}
+
+/* vertex_entry fills location entry e (GPUAVDBG_VERTEX_ENTRY_WORDS words)
+ * of attribute a, fetched from binding b: the limit of the index that
+ * fetches it inside the bound range. The instance-rate attributes of a
+ * direct draw are checked on the CPU (cpu_instances), and a divisor other
+ * than 1 makes the instance index not the fetch index: no limit (said
+ * once for an indirect draw). */
+static void vertex_entry(cb_state *cs, uint32_t *e, const cc_attr *a, const cc_binding *b, int dyn_stride,
+                         int cpu_instances)
+{
+    const cc_vb *v = a->binding < GPUAVDBG_CC_VB ? &cs->cc->vb[a->binding] : NULL;
+    if (!v || !v->buf || a->size == 0)
+        return;
+    if (b->instance && !cpu_instances && b->divisor != 1 &&
+        !(__atomic_fetch_or(&cs->dd->cc->told, CC_TOLD_VERTEX_DIVISOR, __ATOMIC_RELAXED) & CC_TOLD_VERTEX_DIVISOR))
+        gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED, "vertex_fetch_oob: the instance-rate attributes of indirect draws whose "
+                                            "binding has a divisor other than 1 are not checked (said once per device)");
+    if (b->instance && (cpu_instances || b->divisor != 1))
+        return;
+    uint64_t stride = dyn_stride && v->has_stride ? v->stride : b->stride;
+    uint64_t base = v->offset + a->offset, end = v->end;
+    uint64_t limit = 0; /* the first index fetches past the end: none is inside */
+    if (base + a->size <= end && stride == 0)
+        limit = GPUAVDBG_VERTEX_NO_LIMIT; /* every index fetches the same bytes, inside */
+    else if (base + a->size <= end)
+        limit = (end - base - a->size) / stride + 1;
+    e[GPUAVDBG_VERTEX_LIMIT] =
+        stride && limit >= GPUAVDBG_VERTEX_NO_LIMIT ? GPUAVDBG_VERTEX_NO_LIMIT - 1 : (uint32_t)limit;
+    e[GPUAVDBG_VERTEX_BASE] = saturate32(base);
+    e[GPUAVDBG_VERTEX_END] = saturate32(end);
+    e[GPUAVDBG_VERTEX_STRIDE] = saturate32(stride);
+    e[GPUAVDBG_VERTEX_BINDING] = a->binding;
+    e[GPUAVDBG_VERTEX_SIZE] = a->size;
+    e[GPUAVDBG_VERTEX_FLAGS] = (b->instance ? GPUAVDBG_VERTEX_INSTANCE_RATE : 0) |
+                               (cs->dd->cc->robust ? GPUAVDBG_VERTEX_ROBUST : 0);
+    e[GPUAVDBG_VERTEX_RATE] = b->instance;
+}
+
+/* vertex_table makes the vertex table of a draw whose vertex indices the
+ * layer does not see (indexed and indirect draws) for the vertex shader's
+ * check (gpuav/inputs.go), or reuses the last one when it is the same. */
+static void vertex_table(cb_state *cs, uint32_t action, int cpu_instances)
+{
+    int dyn_stride;
+    const cc_vi *vi = (checks_of(cs->dd) & GPUAVDBG_CC_VERTEX) && cs->cc ? draw_vi(cs, &dyn_stride) : NULL;
+    if (!vi || vi->nattr == 0)
+        return;
+    cc_cb *c = cs->cc;
+    if (action < c->nvact)
+        return;
+    uint32_t nloc = 0;
+    for (uint32_t i = 0; i < vi->nattr; i++)
+        if (vi->attr[i].location < 64 && vi->attr[i].location + 1 > nloc)
+            nloc = vi->attr[i].location + 1;
+    uint32_t need = 1 + nloc * GPUAVDBG_VERTEX_ENTRY_WORDS;
+    if (!grow_words(&c->vt, c->nvt, &c->cap_vt, need) || !grow_words(&c->vact, c->nvact, &c->cap_vact, action + 1 - c->nvact))
+        return; /* out of memory: the action has no table, its fetches pass */
+    uint32_t *t = c->vt + c->nvt;
+    memset(t, 0, (size_t)need * 4);
+    t[0] = nloc;
+    for (uint32_t l = 0; l < nloc; l++)
+        t[1 + l * GPUAVDBG_VERTEX_ENTRY_WORDS + GPUAVDBG_VERTEX_LIMIT] = GPUAVDBG_VERTEX_NO_LIMIT;
+    for (uint32_t i = 0; i < vi->nattr; i++)
+        for (uint32_t k = 0; k < vi->nbind && vi->attr[i].location < nloc; k++)
+            if (vi->bind[k].binding == vi->attr[i].binding)
+                vertex_entry(cs, t + 1 + vi->attr[i].location * GPUAVDBG_VERTEX_ENTRY_WORDS, &vi->attr[i], &vi->bind[k],
+                             dyn_stride, cpu_instances);
+    const uint32_t *last = c->vlast ? c->vt + c->vlast - 1 : NULL;
+    if (!last || last[0] != nloc || memcmp(last, t, (size_t)need * 4) != 0) {
+        c->vlast = c->nvt + 1;
+        c->nvt += need;
+    }
+    while (c->nvact < action)
+        c->vact[c->nvact++] = 0;
+    c->vact[c->nvact++] = c->vlast;
+}
+
+/* gpuavdbg_cc_write_vertex writes the per-action vertex table offsets
+ * (count words at table) and the tables after words[at]; it returns the
+ * words used. Actions past the last action slot share it: their table
+ * is the last slot's only when they all have the same (else none, said
+ * once). */
+uint32_t gpuavdbg_cc_write_vertex(cb_state *cs, uint32_t *words, uint32_t cap, uint32_t at, uint32_t table,
+                                  uint32_t count)
+{
+    const cc_cb *c = cs->cc;
+    uint32_t n = c ? c->nvact : 0;
+    if (n == 0 || c->nvt == 0)
+        return at;
+    uint64_t end = (uint64_t)at + c->nvt;
+    if (end <= cap)
+        memcpy(words + at, c->vt, (size_t)c->nvt * 4);
+    for (uint32_t a = 0; a < count && a < n && (uint64_t)table + a < cap; a++) {
+        uint32_t v = c->vact[a];
+        if (a == GPUAVDBG_ACTION_SLOTS - 1)
+            for (uint32_t b = a + 1; b < n; b++)
+                if (c->vact[b] != v) {
+                    v = 0;
+                    if (!(__atomic_fetch_or(&cs->dd->cc->told, CC_TOLD_VERTEX_SLOTS, __ATOMIC_RELAXED) &
+                          CC_TOLD_VERTEX_SLOTS))
+                        gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED,
+                                      "vertex_fetch_oob: the indexed and indirect draws past the %uth of a command "
+                                      "buffer with different vertex buffers or input state are not checked (said "
+                                      "once per device)",
+                                      GPUAVDBG_ACTION_SLOTS - 1);
+                    break;
+                }
+        words[table + a] = v ? at + v - 1 : 0;
+    }
+    return end > UINT32_MAX ? UINT32_MAX : (uint32_t)end;
 }
 
 /* ---- draws ---------------------------------------------------------------------- */
@@ -580,6 +702,8 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdDrawIndexed(VkCommandBuffer cb, uint32_t
     draw_range r = {0, 0, firstInstance, instanceCount, 0};
     int skip = cs && check_index(cs, action, 0, firstIndex, indexCount);
     skip |= cs && check_vertex(cs, action, 0, &r);
+    if (cs && !skip)
+        vertex_table(cs, action, 1);
     if (!skip)
         dd->disp.CmdDrawIndexed(cb, indexCount, instanceCount, firstIndex, vertexOffset, firstInstance);
 }
@@ -621,6 +745,8 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdDrawMultiIndexedEXT(VkCommandBuffer cb, 
     uint32_t nkept = 0;
     draw_range r = {0, 0, firstInstance, instanceCount, 0};
     int instances_bad = cs && check_vertex(cs, action, 0, &r);
+    if (cs && !instances_bad)
+        vertex_table(cs, action, 1);
     for (uint32_t i = 0; cs && info && i < n && !instances_bad; i++) {
         const VkMultiDrawIndexedInfoEXT *d =
             (const VkMultiDrawIndexedInfoEXT *)((const char *)info + (size_t)i * stride);
@@ -683,11 +809,8 @@ static void indirect_draw_prepare(cb_state *cs, uint32_t action, const indirect_
     device_data *dd = cs->dd;
     uint32_t checks = checks_of(dd);
     int indexed = f->kind == GPUAVDBG_PREPASS_KIND_DRAW_INDEXED;
-    int dyn_stride;
-    const cc_vi *vi = (checks & GPUAVDBG_CC_VERTEX) && f->kind != GPUAVDBG_PREPASS_KIND_MESH ? draw_vi(cs, &dyn_stride)
-                                                                                            : NULL;
-    if (vi)
-        unchecked_vertex(cs, vi);
+    if (f->kind != GPUAVDBG_PREPASS_KIND_MESH)
+        vertex_table(cs, action, 0);
     if (!(checks & GPUAVDBG_CC_INDIRECT) && !(indexed && (checks & GPUAVDBG_CC_INDEX)))
         return;
     VkDeviceSize size = gpuavdbg_cc_buffer(cs, buffer, NULL);

@@ -65,9 +65,10 @@ enum {
     CC_TOLD_ADDRESS = 8,
     CC_TOLD_COPY = 16,
     CC_TOLD_VERTEX_LIBRARY = 32,
-    CC_TOLD_VERTEX_INDEXED = 64,
     CC_TOLD_FAILED = 128,
     CC_TOLD_DESCRIPTOR_BUFFER = 256,
+    CC_TOLD_VERTEX_DIVISOR = 512,
+    CC_TOLD_VERTEX_SLOTS = 1024,
 };
 
 /* One copy of the app's bytes into the pre-pass buffer, recorded when the
@@ -103,10 +104,25 @@ typedef struct cc_cb {
     uint32_t njobs, first_pending, data_low;
     cc_copy *copies;
     uint32_t ncopies, cap_copies;
+    /* The last copy window of an indirect draw (prepass.c): copy win_copy
+     * (valid while it is pending) of [win_off, win_end) of win_buf, to
+     * word win_dst; later draws that read inside it share it. */
+    VkBuffer win_buf;
+    VkDeviceSize win_off, win_end;
+    uint32_t win_copy, win_dst;
     int limits_written;
     int ran;       /* the pre-pass ran in this recording */
     int suspended; /* inside a suspended dynamic render pass: no pre-pass now */
     uint32_t unchecked; /* commands not checked: the pre-pass buffer was full */
+    /* vertex_fetch_oob in the vertex shader: the vertex tables of this
+     * recording one after the other (gpuav/inputs.go: N, then N location
+     * entries), vlast the word offset + 1 of the last one (a draw with the
+     * same state shares it), and per action the offset + 1 of its table
+     * (0: none), written into the descriptor state at submit. */
+    uint32_t *vt;
+    uint32_t nvt, cap_vt, vlast;
+    uint32_t *vact;
+    uint32_t nvact, cap_vact;
     /* The last buffer looked up (gpuavdbg_cc_buffer): a recording's
      * indirect draws mostly read one buffer. */
     VkBuffer last_buf;

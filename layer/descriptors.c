@@ -1224,6 +1224,9 @@ uint32_t gpuavdbg_desc_write_state(device_data *dd, cb_state *cs, uint32_t *word
     uint32_t count = nact < GPUAVDBG_ACTION_SLOTS ? nact : GPUAVDBG_ACTION_SLOTS;
     put(&wr, GPUAVDBG_INPUT_COUNT_WORD, count);
     uint32_t table = reserve(&wr, count);
+    uint32_t vtable = reserve(&wr, count); /* vertex_fetch_oob's, cmdchecks.c */
+    for (uint32_t a = 0; a < count; a++)
+        put(&wr, vtable + a, 0);
     if (!d || count == 0)
         goto done;
     /* Offsets per snapshot (bound-sets entries), written on first use. */
@@ -1269,6 +1272,7 @@ uint32_t gpuavdbg_desc_write_state(device_data *dd, cb_state *cs, uint32_t *word
     hmap_free(&blocks);
     free(snap_off);
 done:
+    wr.n = gpuavdbg_cc_write_vertex(cs, words, cap, wr.n, vtable, count);
     if (wr.n <= cap)
         put(&wr, GPUAVDBG_INPUT_VALID_WORD, 1);
     return wr.n;

@@ -654,6 +654,11 @@ int gpuavdbg_cc_end(cb_state *cs);
 /* gpuavdbg_cc_has_records: the command buffer needs reading at submit
  * (CPU records or pre-pass jobs). */
 int gpuavdbg_cc_has_records(const cb_state *cs);
+/* gpuavdbg_cc_write_vertex writes vertex_fetch_oob's per-action vertex
+ * table offsets (count words at table) and the tables from words[at], in
+ * the descriptor state; it returns the words used (may exceed cap). */
+uint32_t gpuavdbg_cc_write_vertex(cb_state *cs, uint32_t *words, uint32_t cap, uint32_t at, uint32_t table,
+                                  uint32_t count);
 /* gpuavdbg_cc_records returns the CPU records (n words) and the records
  * the layer could not keep. */
 const uint32_t *gpuavdbg_cc_records(const cb_state *cs, uint32_t *nwords, uint32_t *dropped);

@@ -220,6 +220,46 @@ static void full(cb_state *cs, cc_cb *c, uint64_t need)
          "checked in this recording; it grows at the next vkBeginCommandBuffer");
 }
 
+/* The largest copy window (bytes): windows double while the draws walk
+ * one buffer, up to this. */
+#define WINDOW_MAX (64u * 1024u)
+
+/* draw_job: an indirect draw without a count buffer, whose commands may
+ * share a copy window. */
+static int draw_job(const cc_job *job)
+{
+    uint32_t kind = job->kind & 0xFFu;
+    return !job->count_buf && (kind == GPUAVDBG_PREPASS_KIND_DRAW || kind == GPUAVDBG_PREPASS_KIND_DRAW_INDEXED);
+}
+
+/* window_src returns the word where the commands of job already are, in
+ * the pending copy window of the last draw, or 0 when they are not. */
+static uint32_t window_src(const cc_cb *c, const cc_job *job, uint64_t span)
+{
+    if (!draw_job(job) || c->win_copy >= c->ncopies || c->copies[c->win_copy].src != job->buf ||
+        c->copies[c->win_copy].dst_word != c->win_dst || job->buf != c->win_buf ||
+        job->offset < c->win_off || job->offset + span > c->win_end || (job->offset - c->win_off) % 4)
+        return 0;
+    return c->win_dst + (uint32_t)((job->offset - c->win_off) / 4);
+}
+
+/* window_bytes is how much of the app's buffer to copy for a job: its
+ * commands, or, for a draw that reads on from the last window of the same
+ * buffer (an app walking its indirect buffer), a window twice as large
+ * (up to WINDOW_MAX and the buffer's end), so that the draws after it
+ * share one copy region instead of one each. */
+static uint64_t window_bytes(const cc_cb *c, const cc_job *job, uint64_t span)
+{
+    if (!draw_job(job) || job->buf != c->win_buf || job->offset < c->win_off || job->offset > job->size)
+        return span;
+    uint64_t want = 2 * (c->win_end - c->win_off);
+    if (want > WINDOW_MAX)
+        want = WINDOW_MAX;
+    if (want > job->size - job->offset)
+        want = job->size - job->offset;
+    return want > span ? want : span;
+}
+
 uint32_t gpuavdbg_prepass_add(cb_state *cs, const cc_job *job)
 {
     device_data *dd = cs->dd;
@@ -256,17 +296,35 @@ uint32_t gpuavdbg_prepass_add(cb_state *cs, const cc_job *job)
         c->limits_written = 1;
     }
     uint64_t span = (uint64_t)(job->n - 1) * job->stride + job->cmd_size;
-    uint64_t dwords = (span + 3) / 4 + (job->count_buf ? 1 : 0);
     uint64_t jw = GPUAVDBG_PREPASS_JOB_WORD + (uint64_t)c->njobs * GPUAVDBG_PREPASS_JOB_WORDS;
-    if (jw + GPUAVDBG_PREPASS_JOB_WORDS + dwords > c->data_low) {
-        full(cs, c, jw + GPUAVDBG_PREPASS_JOB_WORDS + dwords + (cap - c->data_low));
+    uint32_t src = window_src(c, job, span), count_src = 0;
+    if (src && jw + GPUAVDBG_PREPASS_JOB_WORDS > c->data_low) {
+        full(cs, c, jw + GPUAVDBG_PREPASS_JOB_WORDS + (cap - c->data_low));
         return 0;
     }
-    c->data_low -= (uint32_t)dwords;
-    uint32_t src = c->data_low, count_src = src + (uint32_t)((span + 3) / 4);
-    if (!add_copy(c, job->buf, job->offset, span, src) ||
-        (job->count_buf && !add_copy(c, job->count_buf, job->count_offset, 4, count_src)))
-        return 0;
+    if (!src) {
+        uint64_t bytes = window_bytes(c, job, span);
+        if (jw + GPUAVDBG_PREPASS_JOB_WORDS + (bytes + 3) / 4 > c->data_low)
+            bytes = span; /* no room for the window: just this job's commands */
+        uint64_t dwords = (bytes + 3) / 4 + (job->count_buf ? 1 : 0);
+        if (jw + GPUAVDBG_PREPASS_JOB_WORDS + dwords > c->data_low) {
+            full(cs, c, jw + GPUAVDBG_PREPASS_JOB_WORDS + dwords + (cap - c->data_low));
+            return 0;
+        }
+        c->data_low -= (uint32_t)dwords;
+        src = c->data_low;
+        count_src = src + (uint32_t)((bytes + 3) / 4);
+        if (!add_copy(c, job->buf, job->offset, bytes, src) ||
+            (job->count_buf && !add_copy(c, job->count_buf, job->count_offset, 4, count_src)))
+            return 0;
+        if (draw_job(job)) {
+            c->win_buf = job->buf;
+            c->win_off = job->offset;
+            c->win_end = job->offset + bytes;
+            c->win_copy = c->ncopies - 1;
+            c->win_dst = src;
+        }
+    }
     uint32_t *j = w + jw;
     memset(j, 0, GPUAVDBG_PREPASS_JOB_WORDS * 4);
     j[GPUAVDBG_PREPASS_JOB_ACTION] = job->action;

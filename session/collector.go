@@ -327,30 +327,7 @@ func (c *Collector) apply(msg any) {
 	s := c.s
 	switch m := msg.(type) {
 	case *wire.Hello:
-		s.App.LayerLoaded = true
-		if s.App.Path == "" {
-			s.App.Path, s.App.Args = m.App, m.Args
-		}
-		if s.App.PID == 0 {
-			s.App.PID = m.PID
-		}
-		if s.App.State == AppStarting {
-			s.App.State = AppRunning
-		}
-		s.Settings = settingsFrom(m.Settings)
-		version := ""
-		if m.LayerVersion != "" {
-			version = " " + m.LayerVersion
-		}
-		c.addNotice("info", fmt.Sprintf("layer%s loaded in pid %d (record format %d)", version, m.PID, m.RecordFormat))
-		// The layer decodes its records itself; the formats up to this
-		// launcher's give the same decoded parameters (format 2 moved the
-		// static ones into a site table, docs/decisions/record-format-2.md),
-		// so only a newer layer's may be misread.
-		if m.RecordFormat > gpuav.RecordFormatVersion {
-			c.addNotice("warning", fmt.Sprintf("the layer writes record format %d, this launcher reads %d: errors may be misread",
-				m.RecordFormat, gpuav.RecordFormatVersion))
-		}
+		c.applyHello(m)
 	case *wire.Device:
 		c.applyDevice(m)
 	case *wire.Shader:
@@ -385,23 +362,7 @@ func (c *Collector) apply(msg any) {
 			c.lastTime = m.Time
 		}
 	case *wire.AppStarted:
-		c.setSourceDirs(m)
-		s.App.OutputFiles = nil
-		for _, f := range []string{m.Stdout, m.Stderr} {
-			if f != "" {
-				s.App.OutputFiles = append(s.App.OutputFiles, f)
-			}
-		}
-		s.App.Path, s.App.Args, s.App.PID = m.Path, m.Args, m.PID
-		if s.App.Args == nil {
-			s.App.Args = []string{}
-		}
-		if s.App.State == AppStarting {
-			s.App.State = AppRunning
-		}
-		if !s.App.LayerLoaded {
-			s.Settings = settingsFrom(m.Settings)
-		}
+		c.applyAppStarted(m)
 	case *wire.AppOutput:
 		if len(s.Output) < MaxOutputLines {
 			s.Output = append(s.Output, OutputLine{Stream: m.Stream, Text: m.Text})
@@ -429,6 +390,60 @@ func (c *Collector) apply(msg any) {
 		s.Notices = append(s.Notices, Notice{Level: level, Text: m.Text, Time: m.Time})
 	default:
 		c.unused(msg)
+	}
+}
+
+// applyHello applies the layer's hello: the app is running with the layer
+// loaded, its settings, and a notice of the layer and its record format.
+// Called with c.mu held.
+func (c *Collector) applyHello(m *wire.Hello) {
+	s := c.s
+	s.App.LayerLoaded = true
+	if s.App.Path == "" {
+		s.App.Path, s.App.Args = m.App, m.Args
+	}
+	if s.App.PID == 0 {
+		s.App.PID = m.PID
+	}
+	if s.App.State == AppStarting {
+		s.App.State = AppRunning
+	}
+	s.Settings = settingsFrom(m.Settings)
+	version := ""
+	if m.LayerVersion != "" {
+		version = " " + m.LayerVersion
+	}
+	c.addNotice("info", fmt.Sprintf("layer%s loaded in pid %d (record format %d)", version, m.PID, m.RecordFormat))
+	// The layer decodes its records itself; the formats up to this
+	// launcher's give the same decoded parameters (format 2 moved the
+	// static ones into a site table, docs/decisions/record-format-2.md),
+	// so only a newer layer's may be misread.
+	if m.RecordFormat > gpuav.RecordFormatVersion {
+		c.addNotice("warning", fmt.Sprintf("the layer writes record format %d, this launcher reads %d: errors may be misread",
+			m.RecordFormat, gpuav.RecordFormatVersion))
+	}
+}
+
+// applyAppStarted applies the launcher's word that the app started: its
+// path, arguments, pid and output files. Called with c.mu held.
+func (c *Collector) applyAppStarted(m *wire.AppStarted) {
+	s := c.s
+	c.setSourceDirs(m)
+	s.App.OutputFiles = nil
+	for _, f := range []string{m.Stdout, m.Stderr} {
+		if f != "" {
+			s.App.OutputFiles = append(s.App.OutputFiles, f)
+		}
+	}
+	s.App.Path, s.App.Args, s.App.PID = m.Path, m.Args, m.PID
+	if s.App.Args == nil {
+		s.App.Args = []string{}
+	}
+	if s.App.State == AppStarting {
+		s.App.State = AppRunning
+	}
+	if !s.App.LayerLoaded {
+		s.Settings = settingsFrom(m.Settings)
 	}
 }
 

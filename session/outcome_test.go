@@ -68,6 +68,11 @@ func TestOutcome(t *testing.T) {
 			p(0, 1, 7, 2, 4, 64, 0, uint32(gpuav.CodeBufferOOB)),
 			`{"access":"skipped","reason":"the element the index clamps to, 1, has a bound range with no place for the access"}`,
 			"The access was skipped: the element the index clamps to, 1, has a bound range with no place for the access."},
+		{"clamp, vertex fetch", Settings{OnError: "clamp"}, gpuav.CodeVertexFetchOOB, p(0, 0, 48, 16, 48, 3, gpuav.VertexInShader),
+			`{"access":"skipped","reason":"clamp has no meaning here (the vertex stage fetched the attribute before the shader ran; ` +
+				`the shader cannot fetch another vertex's)"}`,
+			"The access was skipped: clamp has no meaning here (the vertex stage fetched the attribute before the shader ran; " +
+				"the shader cannot fetch another vertex's)."},
 	}
 	for _, tt := range tests {
 		o := outcomeOf(tt.set, tt.code, tt.params)

@@ -6,7 +6,7 @@ layout(set = 0, binding = 0, std430) buffer Counts { uint vertices; uint sum; ui
 
 void main() {
     atomicAdd(counts.vertices, 1u);
-    atomicAdd(counts.sum, uint(pos.x));
+    atomicAdd(counts.sum, uint(pos.x)); // EXPECT vertex_fetch_oob
     gl_Position = vec4(0.0, 0.0, 0.0, 1.0);
     gl_PointSize = 1.0;
 }

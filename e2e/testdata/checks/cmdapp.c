@@ -34,6 +34,16 @@
  *   draw_indexed_indirect_count_overrun  the same, indexed (a 40-byte buffer)
  *   draw_indirect_count_limit   vkCmdDrawIndirectCount, count 2, maxDrawCount 2 (run with a lower
  *                               maxDrawIndirectCount: VK_LAYER_GPUAV_DBG_TEST_MAX_DRAW_INDIRECT_COUNT)
+ *   draw_indexed_vertex_oob     vkCmdDrawIndexed(3) of indices 0, 1, 3: vertex 3 reads bytes 48..63
+ *                               (checked in the vertex shader; so are the four below)
+ *   draw_indexed_indirect_vertex_oob        the same through vkCmdDrawIndexedIndirect {3, 1, 0, 0, 0}
+ *   draw_indexed_indirect_count_vertex_oob  ... through vkCmdDrawIndexedIndirectCount (count 1)
+ *   draw_indirect_vertex_oob    vkCmdDrawIndirect {4, 1, 0, 0}: vertex 3 reads bytes 48..63
+ *   draw_indirect_count_vertex_oob          the same through vkCmdDrawIndirectCount (count 1)
+ *   draw_indirect_instance_oob  the pipeline's binding 0 instance-rate; vkCmdDrawIndirect {1, 4, 0, 0}:
+ *                               instance 3 reads bytes 48..63
+ *   draw_indexed_vertex_oob_sized  vkCmdBindVertexBuffers2 of the first 32 bytes, then
+ *                               vkCmdDrawIndexed(3) of indices 0, 1, 2: vertex 2 reads bytes 32..47
  *   draw_clean                  every draw form above, valid
  *   draw_indirect_full          1000 vkCmdDrawIndirect of one vertex, the last with firstInstance 1,
  *                               recorded and submitted twice (the pool reset between)
@@ -165,13 +175,14 @@ static capp_buffer buffer(VkBufferUsageFlags usage, const uint32_t *words, uint3
 
 /* ---- pipelines ------------------------------------------------------------------ */
 
-/* draw_pipeline makes the point pipeline of cmd.vert with its vertex input. */
-static VkPipeline draw_pipeline(void)
+/* draw_pipeline makes the point pipeline of cmd.vert with its vertex
+ * input (its binding instance-rate when instance). */
+static VkPipeline draw_pipeline(int instance)
 {
     app.target = capp_image_create(&ca, 1, 1, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
     capp_fixed_state fx;
     capp_fixed_state_init(&fx, 1, 1, VK_PRIMITIVE_TOPOLOGY_POINT_LIST);
-    VkVertexInputBindingDescription b = {0, 16, VK_VERTEX_INPUT_RATE_VERTEX};
+    VkVertexInputBindingDescription b = {0, 16, instance ? VK_VERTEX_INPUT_RATE_INSTANCE : VK_VERTEX_INPUT_RATE_VERTEX};
     VkVertexInputAttributeDescription a = {0, 0, VK_FORMAT_R32G32B32A32_SFLOAT, 0};
     fx.vi.vertexBindingDescriptionCount = 1;
     fx.vi.pVertexBindingDescriptions = &b;
@@ -241,7 +252,7 @@ static void setup(int group, const char *kase)
     capp_write_buffers(&ca, app.set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, &bi);
     app.layout = capp_pipeline_layout(&ca, 1, &app.dsl, NULL);
     switch (group) {
-    case G_DRAW: app.pipe = draw_pipeline(); break;
+    case G_DRAW: app.pipe = draw_pipeline(strstr(kase, "instance_oob") != NULL); break;
     case G_COMPUTE: app.pipe = capp_compute_pipeline(&ca, app.layout, ca_module(app.dir, "cmd.comp.spv"), 0, NULL); break;
     case G_MESH:
         app.pipe = mesh_pipeline(0);
@@ -365,6 +376,37 @@ static void draw_cases(const char *kase)
         vkCmdDrawIndirectCount(app.cmd, b2.buf, 0, cb.buf, 0, !strcmp(kase, "draw_indirect_count_overrun") ? 5 : 2, 16);
     if (clean || !strcmp(kase, "draw_indexed_indirect_count_overrun"))
         vkCmdDrawIndexedIndirectCount(app.cmd, i2.buf, 0, cb.buf, 0, clean ? 2 : 5, 20);
+    run();
+}
+
+/* gpu_vertex_cases: the draws whose vertex indices are in GPU memory,
+ * each fetching vertex 3 of the 3-vertex buffer once. */
+static void gpu_vertex_cases(const char *kase)
+{
+    uint32_t idx[3] = {0, 1, 3}, one = 1;
+    uint32_t indexed[5] = {3, 1, 0, 0, 0}, plain[4] = {4, 1, 0, 0}, instances[4] = {1, 4, 0, 0};
+    capp_buffer ib = buffer(VK_BUFFER_USAGE_INDEX_BUFFER_BIT, idx, 3), cb = buffer(INDIRECT, &one, 1);
+    capp_buffer ii = buffer(INDIRECT, indexed, 5), pi = buffer(INDIRECT, plain, 4), in = buffer(INDIRECT, instances, 4);
+    begin(app.pipe);
+    vkCmdBindIndexBuffer(app.cmd, ib.buf, 0, VK_INDEX_TYPE_UINT32);
+    if (!strcmp(kase, "draw_indexed_vertex_oob"))
+        vkCmdDrawIndexed(app.cmd, 3, 1, 0, 0, 0);
+    else if (!strcmp(kase, "draw_indexed_indirect_vertex_oob"))
+        vkCmdDrawIndexedIndirect(app.cmd, ii.buf, 0, 1, 20);
+    else if (!strcmp(kase, "draw_indexed_indirect_count_vertex_oob"))
+        vkCmdDrawIndexedIndirectCount(app.cmd, ii.buf, 0, cb.buf, 0, 1, 20);
+    else if (!strcmp(kase, "draw_indirect_vertex_oob"))
+        vkCmdDrawIndirect(app.cmd, pi.buf, 0, 1, 16);
+    else if (!strcmp(kase, "draw_indirect_count_vertex_oob"))
+        vkCmdDrawIndirectCount(app.cmd, pi.buf, 0, cb.buf, 0, 1, 16);
+    else if (!strcmp(kase, "draw_indirect_instance_oob"))
+        vkCmdDrawIndirect(app.cmd, in.buf, 0, 1, 16);
+    else if (!strcmp(kase, "draw_indexed_vertex_oob_sized")) {
+        VkDeviceSize zero = 0, size = 32;
+        vkCmdBindVertexBuffers2(app.cmd, 0, 1, &app.vbuf.buf, &zero, &size, NULL);
+        vkCmdBindIndexBuffer(app.cmd, app.ibuf.buf, 0, VK_INDEX_TYPE_UINT32);
+        vkCmdDrawIndexed(app.cmd, 3, 1, 0, 0, 0);
+    }
     run();
 }
 
@@ -515,6 +557,9 @@ int main(int argc, char **argv)
             draw_full();
         else if (!strcmp(kase, "draw_secondary_indirect"))
             draw_secondary();
+        else if ((strstr(kase, "vertex_oob") || strstr(kase, "instance_oob")) &&
+                 (strstr(kase, "indexed") || strstr(kase, "indirect")))
+            gpu_vertex_cases(kase);
         else
             draw_cases(kase);
         break;

@@ -82,6 +82,8 @@ type function struct {
 	// block's OpVariables when the pass is done with the function. They
 	// dominate every block, and use only module-level ids.
 	entry emitter
+	// notPrecise is !precise in the entry block, once (precise.go).
+	notPrecise uint32
 	// cont marks the merge blocks this pass split off in this function.
 	cont map[uint32]bool
 }
@@ -163,6 +165,7 @@ type shader struct {
 	printf   []PrintfSite
 	warnings []string
 	notes    []string
+	precise  preciseState
 }
 
 // newShader checks that the module is something the passes understand and
@@ -286,6 +289,7 @@ func instrument(words []uint32, opt Options) (res Result, err error) {
 	res.Sites = sh.sites
 	res.Printf = sh.printf
 	res.Stage = uint32(sh.stage.model)
+	res.Precise = sh.preciseSwitch()
 	return res, nil
 }
 

@@ -314,7 +314,7 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 	}
 	s.warning = strings.Join(res.Warnings, "; ")
 	s.printf = res.Printf
-	s.sites, s.stage = res.Sites, res.Stage
+	s.sites, s.stage, s.precise = res.Sites, res.Stage, res.Precise
 	p := (*C.uint32_t)(C.malloc(C.size_t(len(res.Words)) * 4))
 	if p == nil {
 		s.warning = "left uninstrumented: out of memory"
@@ -462,6 +462,37 @@ func goOriginalSPIRV(dev, module C.uint64_t, out **C.uint32_t, outWords *C.size_
 	}
 	copy(unsafe.Slice((*uint32)(unsafe.Pointer(p)), len(s.spirv)), s.spirv)
 	*out, *outWords = p, C.size_t(len(s.spirv))
+	return 1
+}
+
+// goModuleFacts returns 1 when an instrumented module has a precise switch
+// (docs/decisions/precise-variant.md), with its SpecId and C-malloc'd
+// copies of the facts its fast variant takes for granted (none: *facts
+// NULL); 0 for any other module.
+//
+//export goModuleFacts
+func goModuleFacts(dev, module C.uint64_t, specID *C.uint32_t, facts **C.gpuavdbg_fact, n *C.uint32_t) (ok C.int) {
+	defer recovered("goModuleFacts")
+	*specID, *facts, *n = 0, nil, 0
+	var s *shader
+	withLock(func() { s = state.modules[moduleKey{uint64(dev), uint64(module)}] })
+	if s == nil || !s.instrumented || s.precise == nil {
+		return 0
+	}
+	*specID = C.uint32_t(s.precise.SpecID)
+	if len(s.precise.Facts) == 0 {
+		return 1
+	}
+	p := (*C.gpuavdbg_fact)(C.malloc(C.size_t(len(s.precise.Facts)) * C.size_t(unsafe.Sizeof(C.gpuavdbg_fact{}))))
+	if p == nil {
+		return 0
+	}
+	out := unsafe.Slice(p, len(s.precise.Facts))
+	for i, f := range s.precise.Facts {
+		out[i] = C.gpuavdbg_fact{set: C.uint32_t(f.Set), binding: C.uint32_t(f.Binding), length: C.uint32_t(f.Length),
+			bound: C.uint32_t(f.Bound), kind: C.uint32_t(f.Kind)}
+	}
+	*facts, *n = p, C.uint32_t(len(s.precise.Facts))
 	return 1
 }
 

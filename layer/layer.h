@@ -139,6 +139,14 @@ typedef struct gpuavdbg_stage {
     const char *entry;
 } gpuavdbg_stage;
 
+/* One fact a module's fast variant takes for granted (goModuleFacts,
+ * gpuav.Fact): binding (set, binding) holds at least length elements and
+ * its floor (a buffer binding's smallest range, else 1 when every element
+ * is written and alive) is at least bound. */
+typedef struct gpuavdbg_fact {
+    uint32_t set, binding, length, bound, kind;
+} gpuavdbg_fact;
+
 /* What goDeviceCreated is told about a new device. */
 typedef struct gpuavdbg_device_info {
     uint64_t handle;

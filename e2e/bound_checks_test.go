@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -16,9 +17,13 @@ var boundApp = newCheckApp("boundapp", "bound.comp")
 // (every check) through the launcher on lavapipe. It must catch the last
 // iteration of a loop reading past the range, reads past a range smaller
 // than their bound, and a bound that holds in one dispatch and not the
-// next (only the second reported); and must not report reads that stay in
-// range, whether the range holds the bound or is smaller than it. The
-// reads past the range are skipped (they yield 0).
+// next (only the second reported) or the other way round (only the first);
+// and must not report reads that stay in range, whether the range holds
+// the bound or is smaller than it. The reads past the range are skipped
+// (they yield 0). The layer decides the facts on the CPU
+// (docs/decisions/precise-variant.md): the pipeline runs its fast variant
+// where they hold, and its precise variant, created once, with a notice,
+// wherever they do not.
 func TestBoundsDecidedPerBinding(t *testing.T) {
 	const loopLine, maskedLine = 19, 21
 	tests := []struct {
@@ -31,18 +36,34 @@ func TestBoundsDecidedPerBinding(t *testing.T) {
 		offsets             []uint32
 		rng                 uint32
 		invocations         []float64
+		// precise: the notice of the precise variant's creation ("":
+		// none), with the binding's floor.
+		precise string
 	}{
 		{kase: "clean", result: "r=1136,6136,3136,8136"},
-		{kase: "loop_short", result: "r=1036,6036,3036,8036"},
-		{"loop_last", "r=1120,6120,3120,8120", loopLine, 0, 4, []uint32{60}, 60, []float64{0, 1, 2, 3}},
-		{"masked_past", "r=1000,0,3000,0", maskedLine, 0, 2, []uint32{20, 28}, 16, []float64{1, 3}},
-		{"holds_then_not", "r=1120,6120,3120,8120", loopLine, 1, 4, []uint32{60}, 60, []float64{0, 1, 2, 3}},
+		{kase: "loop_short", result: "r=1036,6036,3036,8036", precise: preciseNotice(32)},
+		{"loop_last", "r=1120,6120,3120,8120", loopLine, 0, 4, []uint32{60}, 60, []float64{0, 1, 2, 3}, preciseNotice(60)},
+		{"masked_past", "r=1000,0,3000,0", maskedLine, 0, 2, []uint32{20, 28}, 16, []float64{1, 3}, preciseNotice(16)},
+		{"holds_then_not", "r=1120,6120,3120,8120", loopLine, 1, 4, []uint32{60}, 60, []float64{0, 1, 2, 3}, preciseNotice(60)},
+		{"fails_then_holds", "r=1136,6136,3136,8136", loopLine, 0, 4, []uint32{60}, 60, []float64{0, 1, 2, 3}, preciseNotice(60)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.kase, func(t *testing.T) {
 			code, r, out := boundApp.run(t, nil, nil, "--case", tt.kase)
 			if !strings.Contains(out, tt.result+"\n") {
 				t.Errorf("app printed no %q:\n%s", tt.result, out)
+			}
+			var precise []string
+			for _, n := range r.Notices {
+				if strings.Contains(n.Text, "precise variant") {
+					precise = append(precise, n.Text)
+				}
+			}
+			switch {
+			case tt.precise == "" && len(precise) > 0:
+				t.Errorf("precise variant notices %q, want none", precise)
+			case tt.precise != "" && (len(precise) != 1 || !strings.HasSuffix(precise[0], tt.precise)):
+				t.Errorf("precise variant notices %q, want one ending %q", precise, tt.precise)
 			}
 			if tt.line == 0 {
 				requireSilent(t, code, r, out)
@@ -70,4 +91,12 @@ func TestBoundsDecidedPerBinding(t *testing.T) {
 			}
 		})
 	}
+}
+
+// preciseNotice is the end of the notice of a boundapp pipeline's precise
+// variant, created because data (set 0, binding 0) has a floor of floor
+// bytes where the loop's reads need 64.
+func preciseNotice(floor int) string {
+	return fmt.Sprintf(": set 0 binding 0 has a floor of %d where its shaders' bounded accesses need 64 (and 1 elements): "+
+		"its precise variant was created (precise variants created: 1)", floor)
 }

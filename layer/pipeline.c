@@ -66,7 +66,9 @@ static VKAPI_ATTR void VKAPI_CALL gl_DestroyShaderModule(VkDevice device, VkShad
     device_data *dd = gpuavdbg_device_get(device);
     if (!dd)
         return;
-    dd->disp.DestroyShaderModule(device, module, alloc);
+    /* A pipeline that may still make its precise variant keeps it. */
+    if (!gpuavdbg_variant_defer_destroy(dd, GPUAVDBG_H(module), alloc))
+        dd->disp.DestroyShaderModule(device, module, alloc);
     if (module)
         goShaderDestroyed(GPUAVDBG_H(device), GPUAVDBG_H(module));
 }
@@ -159,7 +161,8 @@ static VKAPI_ATTR void VKAPI_CALL gl_DestroyPipelineLayout(VkDevice device, VkPi
         gpuavdbg_desc_pipeline_layout_destroyed(layout);
         gpuavdbg_prepass_layout_destroyed(dd, layout);
     }
-    dd->disp.DestroyPipelineLayout(device, layout, alloc);
+    if (!gpuavdbg_variant_defer_destroy(dd, GPUAVDBG_H(layout), alloc))
+        dd->disp.DestroyPipelineLayout(device, layout, alloc);
 }
 
 static int layout_state(device_data *dd, VkPipelineLayout layout)
@@ -408,7 +411,7 @@ static const VkPipelineLibraryCreateInfoKHR *find_libraries(const void *pNext)
 static void remember(device_data *dd, VkPipeline p, VkPipelineLayout layout, VkPipelineBindPoint bp,
                      const VkPipelineShaderStageCreateInfo *stages, uint32_t nstages,
                      const VkPipelineLibraryCreateInfoKHR *libs, VkPipelineCreateFlags flags,
-                     const VkGraphicsPipelineCreateInfo *gfx)
+                     const VkGraphicsPipelineCreateInfo *gfx, gpuavdbg_variant *var)
 {
     int libraries = libs && libs->libraryCount > 0;
     int is_library = (flags & VK_PIPELINE_CREATE_LIBRARY_BIT_KHR) != 0;
@@ -430,8 +433,13 @@ static void remember(device_data *dd, VkPipeline p, VkPipelineLayout layout, VkP
     if (st != small)
         free(st);
     pipeline_info *pi = malloc(sizeof *pi);
-    if (!pi)
+    if (!pi) {
+        gpuavdbg_variant_free(dd, var);
         return;
+    }
+    pi->var = var;
+    if (var)
+        gpuavdbg_variant_created(var, p);
     pi->layout = layout;
     pi->bind_point = bp;
     pi->instrumented = (state == GPUAVDBG_LAYOUT_PADDED || state == GPUAVDBG_LAYOUT_PADDED_PUSH) && (wants || libraries);
@@ -443,14 +451,13 @@ static void remember(device_data *dd, VkPipeline p, VkPipelineLayout layout, VkP
         gpuavdbg_cc_pipeline_created(dd, pi, gfx);
     pthread_mutex_lock(&dd->lock);
     pipeline_info *old = hmap_get(&dd->pipelines, GPUAVDBG_H(p));
-    if (hmap_put(&dd->pipelines, GPUAVDBG_H(p), pi)) {
-        gpuavdbg_cc_pipeline_freed(old);
-        free(old);
-    } else {
-        gpuavdbg_cc_pipeline_freed(pi);
-        free(pi);
-    }
+    int put = hmap_put(&dd->pipelines, GPUAVDBG_H(p), pi);
     pthread_mutex_unlock(&dd->lock);
+    pipeline_info *gone = put ? old : pi;
+    gpuavdbg_cc_pipeline_freed(gone);
+    if (gone)
+        gpuavdbg_variant_free(dd, gone->var);
+    free(gone);
 }
 
 /* remembered(dd, copy, ci, i, field) is &field of the create info pipeline i
@@ -476,6 +483,28 @@ static void remember(device_data *dd, VkPipeline p, VkPipelineLayout layout, VkP
             (copy)[i_].pStages = st_;                                                                       \
     }
 
+/* fast_variant: when compute pipeline i's facts can be decided on the CPU
+ * (variants.c), *var gets its variants and pipeline i is created as the
+ * fast one (its stage's specialization info turns the switch off, in a
+ * scratch copy of ci). */
+static void fast_variant(device_data *dd, scratch *sc, const VkComputePipelineCreateInfo *ci, uint32_t n, uint32_t i,
+                         VkComputePipelineCreateInfo **copy, gpuavdbg_variant **var)
+{
+    VkSpecializationInfo *fast = NULL;
+    gpuavdbg_variant *v = gpuavdbg_variant_compute(dd, &ci[i], &fast);
+    if (!v)
+        return;
+    if (!*copy)
+        *copy = scratch_copy(sc, ci, n, sizeof *ci);
+    if (!*copy || !push((void **)&sc->blocks, &sc->nblocks, &sc->cap_blocks, sizeof fast, &fast)) {
+        free(fast);
+        gpuavdbg_variant_free(dd, v);
+        return;
+    }
+    (*copy)[i].stage.pSpecializationInfo = fast;
+    *var = v;
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateComputePipelines(VkDevice device, VkPipelineCache cache, uint32_t n,
                                                                const VkComputePipelineCreateInfo *ci,
                                                                const VkAllocationCallbacks *alloc,
@@ -487,6 +516,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateComputePipelines(VkDevice device,
     VkComputePipelineCreateInfo *copy = NULL;
     scratch sc = {0};
     int any_padded = 0;
+    gpuavdbg_variant **vars = dd->set_layout && n ? calloc(n, sizeof *vars) : NULL;
     for (uint32_t i = 0; dd->set_layout && i < n; i++) {
         int pad = padded(dd, ci[i].layout);
         any_padded |= pad;
@@ -495,13 +525,20 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateComputePipelines(VkDevice device,
             copy = scratch_copy(&sc, ci, n, sizeof *ci);
         if (st && copy)
             copy[i].stage = *st;
+        if (pad && !st && vars)
+            fast_variant(dd, &sc, ci, n, i, &copy, &vars[i]);
     }
     VkResult r = dd->disp.CreateComputePipelines(device, gpuavdbg_cache_for(dd, cache, any_padded), n,
                                                  copy ? copy : ci, alloc, pipes);
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < n; i++) {
+        gpuavdbg_variant *v = vars ? vars[i] : NULL;
         if (pipes[i])
             remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_COMPUTE, remembered(dd, copy, ci, i, stage),
-                     1, NULL, ci[i].flags, NULL);
+                     1, NULL, ci[i].flags, NULL, v);
+        else
+            gpuavdbg_variant_free(dd, v);
+    }
+    free(vars);
     scratch_free(dd, &sc);
     return r;
 }
@@ -524,7 +561,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateGraphicsPipelines(VkDevice device
         if (pipes[i])
             remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_GRAPHICS,
                      *remembered(dd, copy, ci, i, pStages), ci[i].stageCount, find_libraries(ci[i].pNext),
-                     ci[i].flags, &ci[i]);
+                     ci[i].flags, &ci[i], NULL);
     scratch_free(dd, &sc);
     return r;
 }
@@ -553,7 +590,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateRayTracingPipelinesKHR(VkDevice d
     for (uint32_t i = 0; i < n; i++)
         if (pipes[i])
             remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR,
-                     *remembered(dd, copy, ci, i, pStages), ci[i].stageCount, ci[i].pLibraryInfo, ci[i].flags, NULL);
+                     *remembered(dd, copy, ci, i, pStages), ci[i].stageCount, ci[i].pLibraryInfo, ci[i].flags, NULL,
+                     NULL);
     scratch_free(dd, &sc);
     return r;
 }
@@ -582,7 +620,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateRayTracingPipelinesNV(VkDevice de
     for (uint32_t i = 0; i < n; i++)
         if (pipes[i])
             remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR, ci[i].pStages,
-                     ci[i].stageCount, NULL, 0, NULL);
+                     ci[i].stageCount, NULL, 0, NULL, NULL);
     return r;
 }
 
@@ -599,7 +637,11 @@ static VKAPI_ATTR void VKAPI_CALL gl_DestroyPipeline(VkDevice device, VkPipeline
         if (pi && pi->library)
             goPipelineDestroyed(GPUAVDBG_H(device), GPUAVDBG_H(pipeline));
         gpuavdbg_cc_pipeline_freed(pi);
+        dd->disp.DestroyPipeline(device, pipeline, alloc);
+        if (pi) /* after the pipeline: it may hold the same module and layout */
+            gpuavdbg_variant_free(dd, pi->var);
         free(pi);
+        return;
     }
     dd->disp.DestroyPipeline(device, pipeline, alloc);
 }

@@ -6,7 +6,7 @@
  * buffer ("bound-cmd") dispatches once per case step:
  *
  *   boundapp --shaders DIR [--case clean|loop_last|loop_short|masked_past|
- *            holds_then_not]
+ *            holds_then_not|fails_then_holds]
  *
  *   clean:          data bound [0, 64), n 16: every bound holds.
  *   loop_last:      data bound [0, 60), n 16: the loop's last iteration
@@ -17,6 +17,9 @@
  *                   (g 1) and 28 (g 3) past it.
  *   holds_then_not: two dispatches, data bound [0, 64) then [0, 60), n 16:
  *                   the bound holds in the first, not in the second.
+ *   fails_then_holds: two dispatches, data bound [0, 60) then [0, 64), n 16:
+ *                   the other way round (the layer goes back to the fast
+ *                   variant for the second).
  *
  * It prints "r=A,B,C,D" (the last dispatch's sums) after the submit. Every
  * VkResult is checked; a failure prints "boundapp: <call> failed: <n>" and
@@ -42,6 +45,8 @@ int main(int argc, char **argv)
         ranges[0] = 16, n = 0;
     else if (!strcmp(kase, "holds_then_not"))
         ranges[1] = 60, steps = 2;
+    else if (!strcmp(kase, "fails_then_holds"))
+        ranges[0] = 60, steps = 2;
     else if (strcmp(kase, "clean")) {
         fprintf(stderr, "boundapp: unknown case %s\n", kase);
         return 2;

@@ -284,12 +284,19 @@ func instrument(words []uint32, opt Options) (res Result, err error) {
 		return Result{Words: words}, fmt.Errorf("instrument shader %d: %w", opt.ShaderID, err)
 	}
 	res.Words = m.Encode()
+	if sh.precise.id != 0 {
+		precise, fast, err := sh.variants()
+		if err != nil {
+			return Result{Words: words}, fmt.Errorf("instrument shader %d: %w", opt.ShaderID, err)
+		}
+		res.Words = precise
+		res.Precise = &PreciseSwitch{FastWords: fast, Facts: sh.precise.facts}
+	}
 	res.Instrumented = len(sh.sites) > 0 || len(sh.printf) > 0
 	res.ChecksAdded = len(sh.sites)
 	res.Sites = sh.sites
 	res.Printf = sh.printf
 	res.Stage = uint32(sh.stage.model)
-	res.Precise = sh.preciseSwitch()
 	return res, nil
 }
 

@@ -1,6 +1,7 @@
 package gpuav
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,11 +13,10 @@ import (
 )
 
 // TestPreciseSwitch: the facts a module's fast variant takes for granted
-// are exactly its bounded accesses' bindings with their largest ends, and
-// the fast variant, once a compiler folds the switch (spirv-opt -O here,
-// as a driver does after specialization), keeps only the record writes
-// of the accesses that are not bounded; the precise variant keeps all of
-// them.
+// are exactly its bounded accesses' bindings with their largest ends; the
+// fast variant keeps only the record writes of the accesses that are not
+// bounded, the precise variant all of them (counted after spirv-opt -O,
+// which inlines them), and neither has the switch left.
 func TestPreciseSwitch(t *testing.T) {
 	tests := []struct {
 		shader string
@@ -61,20 +61,20 @@ func TestPreciseSwitch(t *testing.T) {
 			if res.Precise == nil {
 				t.Fatal("no precise switch")
 			}
-			if res.Precise.SpecID != PreciseSpecIDBase || !slices.Equal(res.Precise.Facts, tt.facts) {
-				t.Errorf("switch %d facts %+v, want %d %+v", res.Precise.SpecID, res.Precise.Facts, PreciseSpecIDBase, tt.facts)
+			if !slices.Equal(res.Precise.Facts, tt.facts) {
+				t.Errorf("facts %+v, want %+v", res.Precise.Facts, tt.facts)
 			}
 			for _, v := range []struct {
-				precise bool
-				want    int
-			}{{false, tt.fast}, {true, tt.precise}} {
-				sw, err := Specialize(res.Words, res.Precise.SpecID, v.precise)
-				if err != nil {
-					t.Fatal(err)
+				name  string
+				words []uint32
+				want  int
+			}{{"fast", res.Precise.FastWords, tt.fast}, {"precise", res.Words, tt.precise}} {
+				validate(t, v.words, "vulkan1.1")
+				if got := recordWrites(t, v.words); got != v.want {
+					t.Errorf("%s: %d record writes after spirv-opt -O, want %d", v.name, got, v.want)
 				}
-				validate(t, sw, "vulkan1.1")
-				if got := recordWrites(t, sw); got != v.want {
-					t.Errorf("precise=%v: %d record writes after spirv-opt -O, want %d", v.precise, got, v.want)
+				if dis := disassemble(t, v.words); strings.Contains(dis, "SpecId 1196") || strings.Contains(dis, "OpSpecConstantTrue") {
+					t.Errorf("%s: the switch is still there", v.name)
 				}
 			}
 		})
@@ -82,7 +82,7 @@ func TestPreciseSwitch(t *testing.T) {
 }
 
 // TestPreciseSpecIDUnused: a module that already uses the switch's first
-// SpecId gets the next one.
+// SpecId gets the next one while it is instrumented, and keeps its own.
 func TestPreciseSpecIDUnused(t *testing.T) {
 	w := compile(t, "buffer_oob_fact.comp", "vulkan1.1")
 	m, err := spirv.Parse(append([]uint32(nil), w...))
@@ -96,10 +96,30 @@ func TestPreciseSpecIDUnused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Precise == nil || res.Precise.SpecID != PreciseSpecIDBase+1 {
-		t.Fatalf("switch %+v, want SpecId %d", res.Precise, PreciseSpecIDBase+1)
+	if res.Precise == nil {
+		t.Fatal("no fast variant")
 	}
-	validate(t, res.Words, "vulkan1.1")
+	for _, w := range [][]uint32{res.Words, res.Precise.FastWords} {
+		validate(t, w, "vulkan1.1")
+		dis := disassemble(t, w)
+		if !strings.Contains(dis, fmt.Sprintf("SpecId %d", PreciseSpecIDBase)) || strings.Contains(dis, fmt.Sprintf("SpecId %d", PreciseSpecIDBase+1)) {
+			t.Errorf("SpecIds: want the module's own (%d) only:\n%s", PreciseSpecIDBase, dis)
+		}
+	}
+}
+
+// disassemble returns spirv-dis's text of a module.
+func disassemble(t *testing.T, words []uint32) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "m.spv")
+	if err := os.WriteFile(p, spirv.BytesFromWords(words), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dis, err := exec.Command("spirv-dis", p).CombinedOutput()
+	if err != nil {
+		t.Fatalf("spirv-dis: %v\n%s", err, dis)
+	}
+	return string(dis)
 }
 
 // recordWrites optimizes a module with spirv-opt -O and counts what is left

@@ -642,10 +642,10 @@ int gpuavdbg_desc_facts_hold(cb_state *cs, int bi, const gpuavdbg_fact *facts, u
 typedef struct gpuavdbg_variant gpuavdbg_variant;
 /* gpuavdbg_variant_compute returns the variants of a compute pipeline
  * about to be created (a deep copy of ci, the facts, its module and layout
- * held) and in *fast the malloc'd specialization info that turns the
- * switch off, to create it with; NULL when it is created as given. */
+ * held) and in *fast a module of the fast variant's words, to create it
+ * with and destroy after; NULL when it is created as given. */
 gpuavdbg_variant *gpuavdbg_variant_compute(device_data *dd, const VkComputePipelineCreateInfo *ci,
-                                           VkSpecializationInfo **fast);
+                                           VkShaderModule *fast);
 void gpuavdbg_variant_created(gpuavdbg_variant *v, VkPipeline p);
 void gpuavdbg_variant_free(device_data *dd, gpuavdbg_variant *v);
 /* gpuavdbg_variant_defer_destroy: 1 when a variant holds the module or

@@ -485,23 +485,23 @@ static void remember(device_data *dd, VkPipeline p, VkPipelineLayout layout, VkP
 
 /* fast_variant: when compute pipeline i's facts can be decided on the CPU
  * (variants.c), *var gets its variants and pipeline i is created as the
- * fast one (its stage's specialization info turns the switch off, in a
- * scratch copy of ci). */
+ * fast one (a module of the fast variant's words, in a scratch copy of ci;
+ * destroyed after the call). */
 static void fast_variant(device_data *dd, scratch *sc, const VkComputePipelineCreateInfo *ci, uint32_t n, uint32_t i,
                          VkComputePipelineCreateInfo **copy, gpuavdbg_variant **var)
 {
-    VkSpecializationInfo *fast = NULL;
+    VkShaderModule fast = VK_NULL_HANDLE;
     gpuavdbg_variant *v = gpuavdbg_variant_compute(dd, &ci[i], &fast);
     if (!v)
         return;
     if (!*copy)
         *copy = scratch_copy(sc, ci, n, sizeof *ci);
-    if (!*copy || !push((void **)&sc->blocks, &sc->nblocks, &sc->cap_blocks, sizeof fast, &fast)) {
-        free(fast);
+    if (!*copy || !push((void **)&sc->modules, &sc->nmodules, &sc->cap_modules, sizeof fast, &fast)) {
+        dd->disp.DestroyShaderModule(dd->device, fast, NULL);
         gpuavdbg_variant_free(dd, v);
         return;
     }
-    (*copy)[i].stage.pSpecializationInfo = fast;
+    (*copy)[i].stage.module = fast;
     *var = v;
 }
 
@@ -532,9 +532,11 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateComputePipelines(VkDevice device,
                                                  copy ? copy : ci, alloc, pipes);
     for (uint32_t i = 0; i < n; i++) {
         gpuavdbg_variant *v = vars ? vars[i] : NULL;
+        VkPipelineShaderStageCreateInfo st = *remembered(dd, copy, ci, i, stage);
+        if (v) /* reported with the app's module, not the fast variant's */
+            st.module = ci[i].stage.module;
         if (pipes[i])
-            remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_COMPUTE, remembered(dd, copy, ci, i, stage),
-                     1, NULL, ci[i].flags, NULL, v);
+            remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_COMPUTE, &st, 1, NULL, ci[i].flags, NULL, v);
         else
             gpuavdbg_variant_free(dd, v);
     }

@@ -2,16 +2,17 @@
  * variants.c: the fast and precise variants of a pipeline
  * (docs/decisions/precise-variant.md).
  *
- * An instrumented module has a precise switch (a specialization constant,
- * true by default) in front of its binding facts. A compute pipeline whose
- * create info the layer can copy is created with the switch off (the fast
- * variant: the driver drops the facts' lookups and the precise checks
- * behind them), and the layer keeps a deep copy of its create info and the
- * facts its modules take for granted. Before an action, when the pipeline
+ * An instrumented module with binding facts has two variants (gpuav's
+ * precise switch): the precise one, which the app's VkShaderModule holds
+ * (every check as before), and the fast one, whose facts are taken for
+ * granted (no lookups, no precise checks behind them). A compute pipeline
+ * whose create info the layer can copy is created with the fast one (a
+ * module the layer makes for the call), and the layer keeps a deep copy
+ * of its create info and the facts its module takes for granted. Before an action, when the pipeline
  * or the sets bound since the last evaluation changed, the facts are
  * tested against the bound sets (descriptors.c, the floors the submit
- * writes); when one fails the precise variant (the app's create info,
- * the switch at its default) is bound down the chain, made on first need.
+ * writes); when one fails the precise variant (the app's create info and
+ * module) is bound down the chain, made on first need.
  * The app's shader module and pipeline layout are kept alive (their
  * destruction deferred) while a pipeline may still need them.
  */
@@ -159,15 +160,12 @@ static int copy_chain(gpuavdbg_variant *v, const void *next, const void **out)
     return 1;
 }
 
-/* copy_spec copies a specialization info into v->spec; 0 when it uses
- * spec_id itself (or out of memory). */
-static int copy_spec(gpuavdbg_variant *v, const VkSpecializationInfo *s, uint32_t spec_id)
+/* copy_spec copies a specialization info into v->spec; 0 when out of
+ * memory. */
+static int copy_spec(gpuavdbg_variant *v, const VkSpecializationInfo *s)
 {
     if (!s)
         return 1;
-    for (uint32_t i = 0; i < s->mapEntryCount; i++)
-        if (s->pMapEntries[i].constantID == spec_id)
-            return 0;
     v->spec = *s;
     if (s->mapEntryCount &&
         !(v->spec.pMapEntries = keep(v, s->pMapEntries, s->mapEntryCount * sizeof *s->pMapEntries)))
@@ -178,8 +176,8 @@ static int copy_spec(gpuavdbg_variant *v, const VkSpecializationInfo *s, uint32_
 }
 
 /* copy_compute makes v->ci a deep copy of ci: the precise variant's
- * create info (the switch at its default, true). */
-static int copy_compute(gpuavdbg_variant *v, const VkComputePipelineCreateInfo *ci, uint32_t spec_id)
+ * create info. */
+static int copy_compute(gpuavdbg_variant *v, const VkComputePipelineCreateInfo *ci)
 {
     v->ci = *ci;
     /* A derivative's base, and a request to fail rather than compile, are
@@ -196,7 +194,7 @@ static int copy_compute(gpuavdbg_variant *v, const VkComputePipelineCreateInfo *
     const char *name = ci->stage.pName ? ci->stage.pName : "main";
     if (!(v->ci.stage.pName = keep(v, name, strlen(name) + 1)))
         return 0;
-    if (!copy_spec(v, ci->stage.pSpecializationInfo, spec_id))
+    if (!copy_spec(v, ci->stage.pSpecializationInfo))
         return 0;
     v->ci.stage.pSpecializationInfo = ci->stage.pSpecializationInfo ? &v->spec : NULL;
     return 1;
@@ -211,50 +209,34 @@ static void variant_free_copy(gpuavdbg_variant *v)
     free(v);
 }
 
-/* fast_spec returns a malloc'd VkSpecializationInfo (entries and data in
- * the same block): the app's with spec_id set to VK_FALSE. */
-static VkSpecializationInfo *fast_spec(const VkSpecializationInfo *s, uint32_t spec_id)
-{
-    uint32_t n = s ? s->mapEntryCount : 0;
-    size_t data = s ? s->dataSize : 0;
-    size_t size = sizeof(VkSpecializationInfo) + (n + 1) * sizeof(VkSpecializationMapEntry) + data + sizeof(VkBool32);
-    VkSpecializationInfo *out = malloc(size);
-    if (!out)
-        return NULL;
-    VkSpecializationMapEntry *e = (VkSpecializationMapEntry *)(out + 1);
-    char *d = (char *)(e + n + 1);
-    if (n)
-        memcpy(e, s->pMapEntries, n * sizeof *e);
-    if (data)
-        memcpy(d, s->pData, data);
-    VkBool32 off = VK_FALSE;
-    memcpy(d + data, &off, sizeof off);
-    e[n] = (VkSpecializationMapEntry){.constantID = spec_id, .offset = (uint32_t)data, .size = sizeof(VkBool32)};
-    *out = (VkSpecializationInfo){.mapEntryCount = n + 1, .pMapEntries = e, .dataSize = data + sizeof off, .pData = d};
-    return out;
-}
-
 gpuavdbg_variant *gpuavdbg_variant_compute(device_data *dd, const VkComputePipelineCreateInfo *ci,
-                                           VkSpecializationInfo **fast)
+                                           VkShaderModule *fast)
 {
-    *fast = NULL;
+    *fast = VK_NULL_HANDLE;
     if (!ci->stage.module || !ci->layout)
         return NULL; /* inline code: its module goes with the call */
-    uint32_t spec_id = 0, n = 0;
+    uint32_t n = 0;
+    size_t nwords = 0;
     gpuavdbg_fact *facts = NULL;
-    if (!goModuleFacts(GPUAVDBG_H(dd->device), GPUAVDBG_H(ci->stage.module), &spec_id, &facts, &n))
+    uint32_t *words = NULL;
+    if (!goModuleFacts(GPUAVDBG_H(dd->device), GPUAVDBG_H(ci->stage.module), &facts, &n, &words, &nwords))
         return NULL;
     gpuavdbg_variant *v = calloc(1, sizeof *v);
     if (v)
         pthread_mutex_init(&v->lock, NULL);
-    if (!v || n == 0 || !copy_compute(v, ci, spec_id) || !(*fast = fast_spec(ci->stage.pSpecializationInfo, spec_id))) {
-        /* Not decided on the CPU: the pipeline is created with the switch
-         * at its default, precise, as before. */
+    VkShaderModuleCreateInfo mci = {
+        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = nwords * 4, .pCode = words};
+    if (!v || !copy_compute(v, ci) || dd->disp.CreateShaderModule(dd->device, &mci, NULL, fast) != VK_SUCCESS) {
+        /* Not decided on the CPU: the pipeline is created with the
+         * precise variant, as before. */
+        *fast = VK_NULL_HANDLE;
         free(facts);
+        free(words);
         if (v)
             variant_free_copy(v);
         return NULL;
     }
+    free(words);
     v->facts = facts;
     v->nfacts = n;
     pthread_mutex_lock(&g_vlock);

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -99,4 +100,37 @@ func TestBoundsDecidedPerBinding(t *testing.T) {
 func preciseNotice(floor int) string {
 	return fmt.Sprintf(": set 0 binding 0 has a floor of %d where its shaders' bounded accesses need 64 (and 1 elements): "+
 		"its precise variant was created (precise variants created: 1)", floor)
+}
+
+// TestPreciseVariantThreads: four threads record the same pipeline with a
+// set that fails its fact at once (boundapp threads, its module destroyed
+// before): the precise variant is created once, and every command
+// buffer's dispatch is checked with its exact values.
+func TestPreciseVariantThreads(t *testing.T) {
+	code, r, out := boundApp.run(t, nil, nil, "--case", "threads")
+	if !strings.Contains(out, "r=1120,6120,3120,8120\n") || code != 1 {
+		t.Fatalf("exit %d, want 1; output:\n%s", code, out)
+	}
+	var precise []string
+	for _, n := range r.Notices {
+		if strings.Contains(n.Text, "precise variant") {
+			precise = append(precise, n.Text)
+		}
+	}
+	if len(precise) != 1 || !strings.HasSuffix(precise[0], preciseNotice(60)) {
+		t.Errorf("precise variant notices %q, want one ending %q", precise, preciseNotice(60))
+	}
+	cmds := map[string]int{}
+	for _, e := range r.Errors {
+		b := e.Buffer
+		if e.Check != "buffer_oob" || e.Source.Line != 19 || e.ActionIndex != 0 || b == nil || b.Offset != 60 || b.Range != 60 {
+			t.Errorf("group %s line %d action %d values %+v; want buffer_oob line 19 action 0 offset 60 range 60",
+				e.Check, e.Source.Line, e.ActionIndex, b)
+		}
+		cmds[e.CommandBuffer.Name] += e.Count
+	}
+	want := map[string]int{"bound-cmd-0": 4, "bound-cmd-1": 4, "bound-cmd-2": 4, "bound-cmd-3": 4}
+	if !maps.Equal(cmds, want) {
+		t.Errorf("records per command buffer %v, want %v", cmds, want)
+	}
 }

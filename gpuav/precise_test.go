@@ -37,6 +37,15 @@ func TestPreciseSwitch(t *testing.T) {
 			fast: 1, precise: 6,
 		},
 		{
+			// texs[pc.i & 3u]: its element's state behind the binding's
+			// fact (every element written and alive); texs[pc.j & 7u]
+			// keeps its index and element checks in both variants.
+			shader: "safe_texture.frag",
+			opt:    Options{SizedElementChecks: true},
+			facts:  []Fact{{Set: 0, Binding: 1, Length: 4, Bound: 1, Kind: FactElements}},
+			fast:   1, precise: 2,
+		},
+		{
 			// Only the store at the invocation's own index is checked.
 			shader: "oob_compute.comp",
 			facts:  nil,

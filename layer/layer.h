@@ -640,6 +640,20 @@ int gpuavdbg_desc_facts_hold(cb_state *cs, int bi, const gpuavdbg_fact *facts, u
 /* ---- the precise variants (variants.c) ----------------------------------- */
 
 typedef struct gpuavdbg_variant gpuavdbg_variant;
+/* gpuavdbg_chain_append appends the copied structure c, its pNext cleared,
+ * to the chain *head .. *tail. */
+static inline void gpuavdbg_chain_append(VkBaseOutStructure **head, VkBaseOutStructure **tail, VkBaseOutStructure *c)
+{
+    c->pNext = NULL;
+    if (*tail)
+        (*tail)->pNext = c;
+    else
+        *head = c;
+    *tail = c;
+}
+/* gpuavdbg_stage_pnext_size (pipeline.c) is the size of a structure the
+ * layer knows in a pipeline stage's pNext chain, or 0 when unknown. */
+size_t gpuavdbg_stage_pnext_size(VkStructureType t);
 /* gpuavdbg_variant_compute returns the variants of a compute pipeline
  * about to be created (a deep copy of ci, the facts, its module and layout
  * held) and in *fast a module of the fast variant's words, to create it

@@ -285,9 +285,7 @@ static const VkPipelineShaderStageCreateInfo *substitute(device_data *dd, scratc
     return copy;
 }
 
-/* stage_pnext_size is the size of a structure that may come before a
- * VkShaderModuleCreateInfo in a stage's pNext chain, or 0 when unknown. */
-static size_t stage_pnext_size(VkStructureType t)
+size_t gpuavdbg_stage_pnext_size(VkStructureType t)
 {
     switch (t) {
     case VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO:
@@ -318,7 +316,7 @@ static int inline_module(device_data *dd, scratch *sc, VkPipelineShaderStageCrea
     for (const VkBaseInStructure *p = stage->pNext; p && !smci; p = p->pNext) {
         if (p->sType == VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO)
             smci = p;
-        else if (!stage_pnext_size(p->sType))
+        else if (!gpuavdbg_stage_pnext_size(p->sType))
             known = 0;
     }
     if (!smci)
@@ -334,15 +332,10 @@ static int inline_module(device_data *dd, scratch *sc, VkPipelineShaderStageCrea
     const void *rest = smci->pNext;
     VkBaseOutStructure *head = NULL, *tail = NULL;
     for (const VkBaseInStructure *p = stage->pNext; p != smci; p = p->pNext) {
-        VkBaseOutStructure *c = scratch_copy(sc, p, 1, stage_pnext_size(p->sType));
+        VkBaseOutStructure *c = scratch_copy(sc, p, 1, gpuavdbg_stage_pnext_size(p->sType));
         if (!c)
             return 0;
-        c->pNext = NULL;
-        if (tail)
-            tail->pNext = c;
-        else
-            head = c;
-        tail = c;
+        gpuavdbg_chain_append(&head, &tail, c);
     }
     VkShaderModuleCreateInfo mci = *(const VkShaderModuleCreateInfo *)smci;
     mci.pNext = NULL;

@@ -112,33 +112,24 @@ static void *keep(gpuavdbg_variant *v, const void *src, size_t n)
 }
 
 /* known_size is the size of a pNext structure the copy knows (0: unknown,
- * the pipeline gets no variant); *drop says the copy leaves it out (an
- * output, or a name for the app's own object). */
+ * the pipeline gets no variant): a stage's (gpuavdbg_stage_pnext_size) or
+ * creation feedback. *drop says the copy leaves it out: an output, a name
+ * for the app's own object, a validation cache of the app's. */
 static size_t known_size(VkStructureType t, int *drop)
 {
-    *drop = 0;
-    switch (t) {
-    case VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO:
-        return sizeof(VkPipelineShaderStageRequiredSubgroupSizeCreateInfo);
-    case VK_STRUCTURE_TYPE_PIPELINE_ROBUSTNESS_CREATE_INFO_EXT:
-        return sizeof(VkPipelineRobustnessCreateInfoEXT);
-    case VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO:
-        *drop = 1;
+    *drop = t == VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO ||
+            t == VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT ||
+            t == VK_STRUCTURE_TYPE_SHADER_MODULE_VALIDATION_CACHE_CREATE_INFO_EXT;
+    if (t == VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO)
         return sizeof(VkPipelineCreationFeedbackCreateInfo);
-    case VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT:
-        *drop = 1;
-        return sizeof(VkDebugUtilsObjectNameInfoEXT);
-    default:
-        return 0;
-    }
+    return gpuavdbg_stage_pnext_size(t);
 }
 
 /* copy_chain copies a pNext chain of known structures into v; 0 when a
  * structure is unknown (or out of memory). */
 static int copy_chain(gpuavdbg_variant *v, const void *next, const void **out)
 {
-    const void *head = NULL;
-    VkBaseOutStructure *tail = NULL;
+    VkBaseOutStructure *head = NULL, *tail = NULL;
     for (const VkBaseInStructure *p = next; p; p = p->pNext) {
         int drop;
         size_t n = known_size(p->sType, &drop);
@@ -149,12 +140,7 @@ static int copy_chain(gpuavdbg_variant *v, const void *next, const void **out)
         VkBaseOutStructure *c = keep(v, p, n);
         if (!c)
             return 0;
-        c->pNext = NULL;
-        if (tail)
-            tail->pNext = c;
-        else
-            head = c;
-        tail = c;
+        gpuavdbg_chain_append(&head, &tail, c);
     }
     *out = head;
     return 1;

@@ -51,18 +51,20 @@ typedef struct held {
     VkAllocationCallbacks alloc;
 } held;
 
-static void hold(device_data *dd, uint64_t h, int module)
+/* hold takes a reference to h; 0 when out of memory. */
+static int hold(device_data *dd, uint64_t h, int module)
 {
     held *x = hmap_get(&dd->held, h);
     if (!x) {
         x = calloc(1, sizeof *x);
         if (!x || !hmap_put(&dd->held, h, x)) {
             free(x);
-            return; /* out of memory: the object is destroyed when the app says (see release) */
+            return 0;
         }
         x->module = module;
     }
     x->refs++;
+    return 1;
 }
 
 /* release drops one reference, destroying the object if the app has. */
@@ -226,9 +228,17 @@ gpuavdbg_variant *gpuavdbg_variant_compute(device_data *dd, const VkComputePipel
     v->facts = facts;
     v->nfacts = n;
     pthread_mutex_lock(&g_vlock);
-    hold(dd, GPUAVDBG_H(ci->stage.module), 1);
-    hold(dd, GPUAVDBG_H(ci->layout), 0);
+    int mod = hold(dd, GPUAVDBG_H(ci->stage.module), 1);
+    int lay = mod && hold(dd, GPUAVDBG_H(ci->layout), 0);
+    if (mod && !lay)
+        release(dd, GPUAVDBG_H(ci->stage.module));
     pthread_mutex_unlock(&g_vlock);
+    if (!lay) { /* out of memory: created as given, precise */
+        dd->disp.DestroyShaderModule(dd->device, *fast, NULL);
+        *fast = VK_NULL_HANDLE;
+        variant_free_copy(v);
+        return NULL;
+    }
     return v;
 }
 

@@ -112,7 +112,6 @@ func (sh *shader) noteFact(set, binding, length, bound, kind uint32) {
 	f.Length, f.Bound = max(f.Length, length), max(f.Bound, bound)
 }
 
-
 // variants turns the instrumented module m (with its switch) into the two
 // variants the driver gets: precise (the switch on: every check as before
 // the switch existed) and fast (the switch off), each with what the

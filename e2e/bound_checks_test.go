@@ -12,7 +12,7 @@ import (
 // (docs/decisions/cheap-checks.md): reads whose offsets have a static bound
 // run unchecked while the binding's range holds that bound, and are checked
 // one by one, with their exact values, when it does not.
-var boundApp = newCheckApp("boundapp", "bound.comp")
+var boundApp = newCheckApp("boundapp", "bound.comp", "bound.frag", "buf_plain.vert")
 
 // TestBoundsDecidedPerBinding runs boundapp with the default checks
 // (every check) through the launcher on lavapipe. It must catch the last
@@ -132,5 +132,53 @@ func TestPreciseVariantThreads(t *testing.T) {
 	want := map[string]int{"bound-cmd-0": 4, "bound-cmd-1": 4, "bound-cmd-2": 4, "bound-cmd-3": 4}
 	if !maps.Equal(cmds, want) {
 		t.Errorf("records per command buffer %v, want %v", cmds, want)
+	}
+}
+
+// TestPreciseVariantGraphics: boundapp's loop in a fragment shader, a
+// graphics pipeline with dynamic rendering: with the range holding the
+// loop's bound it runs its fast variant (no notice, nothing reported);
+// with the last iteration past the range the precise variant is created
+// and reports it with its exact values.
+func TestPreciseVariantGraphics(t *testing.T) {
+	for _, tt := range []struct {
+		kase, result string
+		fail         bool
+	}{
+		{"clean", "r=136", false},
+		{"loop_last", "r=120", true},
+	} {
+		t.Run(tt.kase, func(t *testing.T) {
+			code, r, out := boundApp.run(t, nil, nil, "--case", tt.kase, "--stage", "fragment")
+			if !strings.Contains(out, tt.result+"\n") {
+				t.Errorf("app printed no %q:\n%s", tt.result, out)
+			}
+			var precise []string
+			for _, n := range r.Notices {
+				if strings.Contains(n.Text, "precise variant") {
+					precise = append(precise, n.Text)
+				}
+			}
+			if !tt.fail {
+				if len(precise) > 0 {
+					t.Errorf("precise variant notices %q, want none", precise)
+				}
+				requireSilent(t, code, r, out)
+				return
+			}
+			if len(precise) != 1 || !strings.HasPrefix(precise[0], "graphics pipeline ") ||
+				!strings.HasSuffix(precise[0], preciseNotice(60)) {
+				t.Errorf("precise variant notices %q, want one of a graphics pipeline ending %q", precise, preciseNotice(60))
+			}
+			if code != 1 || len(r.Errors) != 1 {
+				t.Fatalf("exit %d, %d error groups; want 1, 1\n%s", code, len(r.Errors), out)
+			}
+			e := r.Errors[0]
+			if b := e.Buffer; e.Check != "buffer_oob" || e.Source.File != "bound.frag" || e.Source.Line != 16 ||
+				e.Count != 1 || b == nil || b.Offset != 60 || b.Range != 60 || b.Size != 4 {
+				t.Errorf("group %s %s:%d count %d values %+v; want buffer_oob bound.frag:16 count 1 offset 60 range 60",
+					e.Check, e.Source.File, e.Source.Line, e.Count, e.Buffer)
+			}
+		})
 	}
 }

@@ -660,6 +660,11 @@ size_t gpuavdbg_stage_pnext_size(VkStructureType t);
  * with and destroy after; NULL when it is created as given. */
 gpuavdbg_variant *gpuavdbg_variant_compute(device_data *dd, const VkComputePipelineCreateInfo *ci,
                                            VkShaderModule *fast);
+/* gpuavdbg_variant_graphics: the same for a graphics pipeline (dynamic
+ * rendering only), fast[i] a module for stage i (VK_NULL_HANDLE: keep the
+ * app's), ci->stageCount of them. */
+gpuavdbg_variant *gpuavdbg_variant_graphics(device_data *dd, const VkGraphicsPipelineCreateInfo *ci,
+                                            VkShaderModule *fast);
 void gpuavdbg_variant_created(gpuavdbg_variant *v, VkPipeline p);
 void gpuavdbg_variant_free(device_data *dd, gpuavdbg_variant *v);
 /* gpuavdbg_variant_defer_destroy: 1 when a variant holds the module or

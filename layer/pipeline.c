@@ -538,6 +538,38 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateComputePipelines(VkDevice device,
     return r;
 }
 
+/* fast_graphics is fast_variant for graphics pipeline i: its stages with
+ * a fast variant get a module of its words, in a scratch copy of its
+ * stages. */
+static void fast_graphics(device_data *dd, scratch *sc, const VkGraphicsPipelineCreateInfo *ci, uint32_t n, uint32_t i,
+                          VkGraphicsPipelineCreateInfo **copy, gpuavdbg_variant **var)
+{
+    uint32_t ns = ci[i].stageCount;
+    VkShaderModule *fast = ns ? calloc(ns, sizeof *fast) : NULL;
+    gpuavdbg_variant *v = fast ? gpuavdbg_variant_graphics(dd, &ci[i], fast) : NULL;
+    VkPipelineShaderStageCreateInfo *st = v ? scratch_copy(sc, ci[i].pStages, ns, sizeof *st) : NULL;
+    if (st && !*copy)
+        *copy = scratch_copy(sc, ci, n, sizeof *ci);
+    int ok = st && *copy;
+    for (uint32_t s = 0; v && s < ns; s++) {
+        if (!fast[s])
+            continue;
+        if (ok && push((void **)&sc->modules, &sc->nmodules, &sc->cap_modules, sizeof fast[s], &fast[s])) {
+            st[s].module = fast[s];
+            continue;
+        }
+        dd->disp.DestroyShaderModule(dd->device, fast[s], NULL);
+        ok = 0;
+    }
+    free(fast);
+    if (!ok) {
+        gpuavdbg_variant_free(dd, v);
+        return;
+    }
+    (*copy)[i].pStages = st;
+    *var = v;
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateGraphicsPipelines(VkDevice device, VkPipelineCache cache, uint32_t n,
                                                                 const VkGraphicsPipelineCreateInfo *ci,
                                                                 const VkAllocationCallbacks *alloc,
@@ -550,13 +582,23 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateGraphicsPipelines(VkDevice device
     scratch sc = {0};
     int any_padded = 0;
     PREPARE_STAGE_ARRAYS(dd, &sc, ci, n, copy, any_padded);
+    gpuavdbg_variant **vars = dd->set_layout && n ? calloc(n, sizeof *vars) : NULL;
+    for (uint32_t i = 0; vars && i < n; i++)
+        if (padded(dd, ci[i].layout) && (!copy || copy[i].pStages == ci[i].pStages))
+            fast_graphics(dd, &sc, ci, n, i, &copy, &vars[i]);
     VkResult r = dd->disp.CreateGraphicsPipelines(device, gpuavdbg_cache_for(dd, cache, any_padded), n,
                                                   copy ? copy : ci, alloc, pipes);
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < n; i++) {
+        gpuavdbg_variant *v = vars ? vars[i] : NULL;
+        /* reported with the app's modules, not the fast variant's */
+        const VkPipelineShaderStageCreateInfo *st = v ? ci[i].pStages : *remembered(dd, copy, ci, i, pStages);
         if (pipes[i])
-            remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_GRAPHICS,
-                     *remembered(dd, copy, ci, i, pStages), ci[i].stageCount, find_libraries(ci[i].pNext),
-                     ci[i].flags, &ci[i], NULL);
+            remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_GRAPHICS, st, ci[i].stageCount,
+                     find_libraries(ci[i].pNext), ci[i].flags, &ci[i], v);
+        else
+            gpuavdbg_variant_free(dd, v);
+    }
+    free(vars);
     scratch_free(dd, &sc);
     return r;
 }

@@ -29,16 +29,17 @@ static uint64_t g_precise_made;
 
 struct gpuavdbg_variant {
     pthread_mutex_t lock; /* guards precise and failed */
-    VkPipeline pipeline; /* the app's (fast) pipeline, once created */
+    int graphics;         /* gci, else ci */
+    VkPipeline pipeline;  /* the app's (fast) pipeline, once created */
     gpuavdbg_fact *facts;
     uint32_t nfacts;
     VkPipeline precise; /* made on first need */
     int failed;         /* making it failed (reported) */
     /* The deep copy: everything the create info points to is owned here. */
     VkComputePipelineCreateInfo ci;
-    VkSpecializationInfo spec;
-    void *blocks[8];
-    uint32_t nblocks;
+    VkGraphicsPipelineCreateInfo gci;
+    void **blocks;
+    uint32_t nblocks, cap_blocks;
 };
 
 /* ---- held objects: destruction deferred while a variant needs them ---- */
@@ -100,11 +101,20 @@ int gpuavdbg_variant_defer_destroy(device_data *dd, uint64_t h, const VkAllocati
 
 /* ---- the deep copy ------------------------------------------------------ */
 
-/* keep registers a block the variant owns; 0 when out of room or memory. */
+/* keep returns a copy of n bytes at src that the variant owns; NULL when
+ * out of memory (or n is 0). */
 static void *keep(gpuavdbg_variant *v, const void *src, size_t n)
 {
-    if (v->nblocks == sizeof v->blocks / sizeof v->blocks[0] || n == 0)
+    if (n == 0)
         return NULL;
+    if (v->nblocks == v->cap_blocks) {
+        uint32_t cap = v->cap_blocks ? v->cap_blocks * 2 : 16;
+        void **b = realloc(v->blocks, cap * sizeof *b);
+        if (!b)
+            return NULL;
+        v->blocks = b;
+        v->cap_blocks = cap;
+    }
     void *p = malloc(n);
     if (!p)
         return NULL;
@@ -112,6 +122,17 @@ static void *keep(gpuavdbg_variant *v, const void *src, size_t n)
     v->blocks[v->nblocks++] = p;
     return p;
 }
+
+/* KEEP(v, dst, src, n) points dst at a kept copy of n elements of src
+ * (NULL stays NULL); it returns 0 from the calling function when out of
+ * memory. */
+#define KEEP(v, dst, src, n)                                                  \
+    do {                                                                     \
+        if ((src) && (n) && !((dst) = keep((v), (src), (n) * sizeof *(src)))) \
+            return 0;                                                        \
+        if (!(src) || !(n))                                                  \
+            (dst) = NULL;                                                    \
+    } while (0)
 
 /* known_size is the size of a pNext structure the copy knows (0: unknown,
  * the pipeline gets no variant): a stage's (gpuavdbg_stage_pnext_size) or
@@ -148,43 +169,245 @@ static int copy_chain(gpuavdbg_variant *v, const void *next, const void **out)
     return 1;
 }
 
-/* copy_spec copies a specialization info into v->spec; 0 when out of
- * memory. */
-static int copy_spec(gpuavdbg_variant *v, const VkSpecializationInfo *s)
+/* copy_stage makes *out a deep copy of the stage in. */
+static int copy_stage(gpuavdbg_variant *v, const VkPipelineShaderStageCreateInfo *in, VkPipelineShaderStageCreateInfo *out)
 {
+    *out = *in;
+    if (!in->module || !copy_chain(v, in->pNext, &out->pNext))
+        return 0; /* inline code, or a structure the copy does not know */
+    const char *name = in->pName ? in->pName : "main";
+    if (!(out->pName = keep(v, name, strlen(name) + 1)))
+        return 0;
+    const VkSpecializationInfo *s = in->pSpecializationInfo;
     if (!s)
         return 1;
-    v->spec = *s;
-    if (s->mapEntryCount &&
-        !(v->spec.pMapEntries = keep(v, s->pMapEntries, s->mapEntryCount * sizeof *s->pMapEntries)))
+    VkSpecializationInfo *c = keep(v, s, sizeof *s);
+    if (!c)
         return 0;
-    if (s->dataSize && !(v->spec.pData = keep(v, s->pData, s->dataSize)))
+    KEEP(v, c->pMapEntries, s->pMapEntries, s->mapEntryCount);
+    if (s->dataSize && !(c->pData = keep(v, s->pData, s->dataSize)))
         return 0;
+    out->pSpecializationInfo = c;
     return 1;
 }
+
+/* Flags the variant leaves out: a derivative's base, and a request to fail
+ * rather than compile, are the app's creation's business. */
+#define NOT_COPIED_FLAGS                                                                                      \
+    (VK_PIPELINE_CREATE_DERIVATIVE_BIT | VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT | \
+     VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT)
 
 /* copy_compute makes v->ci a deep copy of ci: the precise variant's
  * create info. */
 static int copy_compute(gpuavdbg_variant *v, const VkComputePipelineCreateInfo *ci)
 {
     v->ci = *ci;
-    /* A derivative's base, and a request to fail rather than compile, are
-     * the app's creation's business, not the variant's. */
-    v->ci.flags &= ~(VkPipelineCreateFlags)(VK_PIPELINE_CREATE_DERIVATIVE_BIT |
-                                            VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT |
-                                            VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT);
+    v->ci.flags &= ~(VkPipelineCreateFlags)NOT_COPIED_FLAGS;
     v->ci.basePipelineHandle = VK_NULL_HANDLE;
     v->ci.basePipelineIndex = -1;
     if (ci->flags & VK_PIPELINE_CREATE_LIBRARY_BIT_KHR)
         return 0;
-    if (!copy_chain(v, ci->pNext, &v->ci.pNext) || !copy_chain(v, ci->stage.pNext, &v->ci.stage.pNext))
+    return copy_chain(v, ci->pNext, &v->ci.pNext) && copy_stage(v, &ci->stage, &v->ci.stage);
+}
+
+/* ---- graphics: a copy that never reads what the create info ignores ---- */
+
+static int has_dynamic(const VkGraphicsPipelineCreateInfo *ci, VkDynamicState d)
+{
+    const VkPipelineDynamicStateCreateInfo *ds = ci->pDynamicState;
+    for (uint32_t i = 0; ds && i < ds->dynamicStateCount; i++)
+        if (ds->pDynamicStates[i] == d)
+            return 1;
+    return 0;
+}
+
+static int has_stage(const VkGraphicsPipelineCreateInfo *ci, VkShaderStageFlags stages)
+{
+    for (uint32_t i = 0; i < ci->stageCount; i++)
+        if (ci->pStages[i].stage & stages)
+            return 1;
+    return 0;
+}
+
+/* KEEP_STATE(v, field, ci, use) copies ci->field (a state structure with
+ * no pNext) into v->gci when use, else leaves it NULL; it returns 0 from
+ * the calling function when the structure has a pNext chain. */
+#define KEEP_STATE(v, field, ci, use)                          \
+    do {                                                       \
+        (v)->gci.field = NULL;                                 \
+        if ((use) && (ci)->field) {                            \
+            if ((ci)->field->pNext)                            \
+                return 0;                                      \
+            KEEP((v), (v)->gci.field, (ci)->field, 1);         \
+        }                                                      \
+    } while (0)
+
+/* raster_pnext_size: the rasterization state's pNext structures the copy
+ * knows (no pointers in them), or 0. */
+static size_t raster_pnext_size(VkStructureType t)
+{
+    switch (t) {
+    case VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_LINE_STATE_CREATE_INFO_EXT:
+        return sizeof(VkPipelineRasterizationLineStateCreateInfoEXT);
+    case VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_PROVOKING_VERTEX_STATE_CREATE_INFO_EXT:
+        return sizeof(VkPipelineRasterizationProvokingVertexStateCreateInfoEXT);
+    case VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_DEPTH_CLIP_STATE_CREATE_INFO_EXT:
+        return sizeof(VkPipelineRasterizationDepthClipStateCreateInfoEXT);
+    case VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_CONSERVATIVE_STATE_CREATE_INFO_EXT:
+        return sizeof(VkPipelineRasterizationConservativeStateCreateInfoEXT);
+    default:
         return 0;
-    const char *name = ci->stage.pName ? ci->stage.pName : "main";
-    if (!(v->ci.stage.pName = keep(v, name, strlen(name) + 1)))
+    }
+}
+
+/* copy_raster copies the rasterization state and its known pNext chain. */
+static int copy_raster(gpuavdbg_variant *v, const VkPipelineRasterizationStateCreateInfo *rs)
+{
+    v->gci.pRasterizationState = NULL;
+    if (!rs)
+        return 1;
+    VkPipelineRasterizationStateCreateInfo *c = keep(v, rs, sizeof *rs);
+    if (!c)
         return 0;
-    if (!copy_spec(v, ci->stage.pSpecializationInfo))
+    VkBaseOutStructure *head = NULL, *tail = NULL;
+    for (const VkBaseInStructure *p = rs->pNext; p; p = p->pNext) {
+        size_t n = raster_pnext_size(p->sType);
+        VkBaseOutStructure *e = n ? keep(v, p, n) : NULL;
+        if (!e)
+            return 0;
+        gpuavdbg_chain_append(&head, &tail, e);
+    }
+    c->pNext = head;
+    v->gci.pRasterizationState = c;
+    return 1;
+}
+
+/* copy_rendering copies ci's pNext chain (pipeline rendering info, with
+ * its formats; robustness; creation feedback left out) and says which
+ * attachments the pipeline renders to. */
+static int copy_rendering(gpuavdbg_variant *v, const VkGraphicsPipelineCreateInfo *ci, int *color, int *depth)
+{
+    *color = *depth = 0;
+    VkBaseOutStructure *head = NULL, *tail = NULL;
+    for (const VkBaseInStructure *p = ci->pNext; p; p = p->pNext) {
+        if (p->sType == VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO)
+            continue;
+        VkBaseOutStructure *e = NULL;
+        if (p->sType == VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO) {
+            const VkPipelineRenderingCreateInfo *r = (const void *)p;
+            VkPipelineRenderingCreateInfo *c = keep(v, r, sizeof *r);
+            if (!c)
+                return 0;
+            KEEP(v, c->pColorAttachmentFormats, r->pColorAttachmentFormats, r->colorAttachmentCount);
+            *color = r->colorAttachmentCount > 0;
+            *depth = r->depthAttachmentFormat != VK_FORMAT_UNDEFINED || r->stencilAttachmentFormat != VK_FORMAT_UNDEFINED;
+            e = (VkBaseOutStructure *)c;
+        } else if (p->sType == VK_STRUCTURE_TYPE_PIPELINE_ROBUSTNESS_CREATE_INFO_EXT) {
+            e = keep(v, p, sizeof(VkPipelineRobustnessCreateInfoEXT));
+        }
+        if (!e)
+            return 0;
+        gpuavdbg_chain_append(&head, &tail, e);
+    }
+    v->gci.pNext = head;
+    return 1;
+}
+
+/* copy_viewport copies the viewport state, its arrays unless dynamic. */
+static int copy_viewport(gpuavdbg_variant *v, const VkGraphicsPipelineCreateInfo *ci)
+{
+    const VkPipelineViewportStateCreateInfo *vp = ci->pViewportState;
+    v->gci.pViewportState = NULL;
+    if (!vp)
+        return 1;
+    if (vp->pNext)
         return 0;
-    v->ci.stage.pSpecializationInfo = ci->stage.pSpecializationInfo ? &v->spec : NULL;
+    VkPipelineViewportStateCreateInfo *c = keep(v, vp, sizeof *vp);
+    if (!c)
+        return 0;
+    int dv = has_dynamic(ci, VK_DYNAMIC_STATE_VIEWPORT) || has_dynamic(ci, VK_DYNAMIC_STATE_VIEWPORT_WITH_COUNT);
+    int ds = has_dynamic(ci, VK_DYNAMIC_STATE_SCISSOR) || has_dynamic(ci, VK_DYNAMIC_STATE_SCISSOR_WITH_COUNT);
+    KEEP(v, c->pViewports, dv ? NULL : vp->pViewports, vp->viewportCount);
+    KEEP(v, c->pScissors, ds ? NULL : vp->pScissors, vp->scissorCount);
+    v->gci.pViewportState = c;
+    return 1;
+}
+
+/* copy_output copies the multisample, depth-stencil and colour-blend
+ * states, each only where the pipeline uses it. */
+static int copy_output(gpuavdbg_variant *v, const VkGraphicsPipelineCreateInfo *ci, int discard, int color, int depth)
+{
+    const VkPipelineMultisampleStateCreateInfo *ms = ci->pMultisampleState;
+    KEEP_STATE(v, pMultisampleState, ci, !discard);
+    if (v->gci.pMultisampleState && ms->pSampleMask && !has_dynamic(ci, VK_DYNAMIC_STATE_SAMPLE_MASK_EXT)) {
+        if (has_dynamic(ci, VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT))
+            return 0;
+        VkPipelineMultisampleStateCreateInfo *c = (VkPipelineMultisampleStateCreateInfo *)v->gci.pMultisampleState;
+        KEEP(v, c->pSampleMask, ms->pSampleMask, ((uint32_t)ms->rasterizationSamples + 31) / 32);
+    }
+    KEEP_STATE(v, pDepthStencilState, ci, !discard && depth);
+    const VkPipelineColorBlendStateCreateInfo *cb = ci->pColorBlendState;
+    KEEP_STATE(v, pColorBlendState, ci, !discard && color);
+    if (v->gci.pColorBlendState) {
+        if (has_dynamic(ci, VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT) ||
+            has_dynamic(ci, VK_DYNAMIC_STATE_COLOR_BLEND_EQUATION_EXT) ||
+            has_dynamic(ci, VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT) ||
+            has_dynamic(ci, VK_DYNAMIC_STATE_COLOR_BLEND_ADVANCED_EXT))
+            return 0; /* which of pAttachments is read depends on them */
+        VkPipelineColorBlendStateCreateInfo *c = (VkPipelineColorBlendStateCreateInfo *)v->gci.pColorBlendState;
+        KEEP(v, c->pAttachments, cb->pAttachments, cb->attachmentCount);
+    }
+    return 1;
+}
+
+/* copy_graphics makes v->gci a deep copy of a dynamic-rendering pipeline's
+ * create info, reading no structure the create info lets the app leave
+ * invalid; 0 for anything else (a render pass, libraries, a structure it
+ * does not know). */
+static int copy_graphics(gpuavdbg_variant *v, const VkGraphicsPipelineCreateInfo *ci)
+{
+    v->gci = *ci;
+    v->gci.flags &= ~(VkPipelineCreateFlags)NOT_COPIED_FLAGS;
+    v->gci.basePipelineHandle = VK_NULL_HANDLE;
+    v->gci.basePipelineIndex = -1;
+    if (ci->renderPass || (ci->flags & VK_PIPELINE_CREATE_LIBRARY_BIT_KHR) || !ci->pRasterizationState ||
+        !ci->stageCount)
+        return 0;
+    int color, depth;
+    if (!copy_rendering(v, ci, &color, &depth))
+        return 0;
+    VkPipelineShaderStageCreateInfo *st = keep(v, ci->pStages, ci->stageCount * sizeof *st);
+    if (!st)
+        return 0;
+    for (uint32_t i = 0; i < ci->stageCount; i++)
+        if (!copy_stage(v, &ci->pStages[i], &st[i]))
+            return 0;
+    v->gci.pStages = st;
+    int mesh = has_stage(ci, VK_SHADER_STAGE_MESH_BIT_EXT | VK_SHADER_STAGE_TASK_BIT_EXT);
+    int discard = ci->pRasterizationState->rasterizerDiscardEnable &&
+                  !has_dynamic(ci, VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE);
+    const VkPipelineVertexInputStateCreateInfo *vi = ci->pVertexInputState;
+    KEEP_STATE(v, pVertexInputState, ci, !mesh && !has_dynamic(ci, VK_DYNAMIC_STATE_VERTEX_INPUT_EXT));
+    if (v->gci.pVertexInputState) {
+        VkPipelineVertexInputStateCreateInfo *c = (VkPipelineVertexInputStateCreateInfo *)v->gci.pVertexInputState;
+        KEEP(v, c->pVertexBindingDescriptions, vi->pVertexBindingDescriptions, vi->vertexBindingDescriptionCount);
+        KEEP(v, c->pVertexAttributeDescriptions, vi->pVertexAttributeDescriptions, vi->vertexAttributeDescriptionCount);
+    }
+    KEEP_STATE(v, pInputAssemblyState, ci, !mesh);
+    KEEP_STATE(v, pTessellationState, ci,
+               has_stage(ci, VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT | VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT));
+    if (!copy_raster(v, ci->pRasterizationState) || (!discard && !copy_viewport(v, ci)))
+        return 0;
+    if (discard)
+        v->gci.pViewportState = NULL;
+    if (!copy_output(v, ci, discard, color, depth))
+        return 0;
+    const VkPipelineDynamicStateCreateInfo *dy = ci->pDynamicState;
+    KEEP_STATE(v, pDynamicState, ci, 1);
+    if (v->gci.pDynamicState) {
+        VkPipelineDynamicStateCreateInfo *c = (VkPipelineDynamicStateCreateInfo *)v->gci.pDynamicState;
+        KEEP(v, c->pDynamicStates, dy->pDynamicStates, dy->dynamicStateCount);
+    }
     return 1;
 }
 
@@ -192,54 +415,132 @@ static void variant_free_copy(gpuavdbg_variant *v)
 {
     for (uint32_t i = 0; i < v->nblocks; i++)
         free(v->blocks[i]);
+    free(v->blocks);
     free(v->facts);
     pthread_mutex_destroy(&v->lock);
     free(v);
+}
+
+/* stages returns v's copied stages and their count. */
+static const VkPipelineShaderStageCreateInfo *stages(const gpuavdbg_variant *v, uint32_t *n)
+{
+    *n = v->graphics ? v->gci.stageCount : 1;
+    return v->graphics ? v->gci.pStages : &v->ci.stage;
+}
+
+static VkPipelineLayout layout_of(const gpuavdbg_variant *v)
+{
+    return v->graphics ? v->gci.layout : v->ci.layout;
+}
+
+/* release_all lets go of v's modules and layout (g_vlock held); held
+ * says how many of them (stages first, then the layout) were taken. */
+static void release_all(device_data *dd, const gpuavdbg_variant *v, uint32_t held_n)
+{
+    uint32_t n;
+    const VkPipelineShaderStageCreateInfo *st = stages(v, &n);
+    for (uint32_t i = 0; i < n && i < held_n; i++)
+        release(dd, GPUAVDBG_H(st[i].module));
+    if (held_n > n)
+        release(dd, GPUAVDBG_H(layout_of(v)));
+}
+
+/* hold_all holds v's modules and layout; 0 (nothing held) when out of
+ * memory. */
+static int hold_all(device_data *dd, const gpuavdbg_variant *v)
+{
+    uint32_t n, i = 0;
+    const VkPipelineShaderStageCreateInfo *st = stages(v, &n);
+    pthread_mutex_lock(&g_vlock);
+    while (i < n && hold(dd, GPUAVDBG_H(st[i].module), 1))
+        i++;
+    int ok = i == n && hold(dd, GPUAVDBG_H(layout_of(v)), 0);
+    if (!ok)
+        release_all(dd, v, i);
+    pthread_mutex_unlock(&g_vlock);
+    return ok;
+}
+
+/* fast_module adds the facts of module's fast variant to v's and makes a
+ * module of its words in *fast; 1 when made, 0 when the module has no fast
+ * variant, -1 when making it failed. */
+static int fast_module(device_data *dd, gpuavdbg_variant *v, VkShaderModule module, VkShaderModule *fast)
+{
+    *fast = VK_NULL_HANDLE;
+    uint32_t n = 0;
+    size_t nwords = 0;
+    gpuavdbg_fact *facts = NULL;
+    uint32_t *words = NULL;
+    if (!goModuleFacts(GPUAVDBG_H(dd->device), GPUAVDBG_H(module), &facts, &n, &words, &nwords))
+        return 0;
+    VkShaderModuleCreateInfo mci = {
+        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = nwords * 4, .pCode = words};
+    gpuavdbg_fact *all = realloc(v->facts, (v->nfacts + n) * sizeof *all);
+    int ok = all && dd->disp.CreateShaderModule(dd->device, &mci, NULL, fast) == VK_SUCCESS;
+    if (all) {
+        v->facts = all;
+        if (ok) {
+            memcpy(all + v->nfacts, facts, n * sizeof *all);
+            v->nfacts += n;
+        }
+    }
+    free(facts);
+    free(words);
+    if (!ok)
+        *fast = VK_NULL_HANDLE;
+    return ok ? 1 : -1;
+}
+
+/* finish makes the fast stages (fast[i] a module made for stage i, or the
+ * app's) and holds what the precise variant needs; NULL (all undone) when
+ * no stage has a fast variant or anything fails: the pipeline is then
+ * created as given, precise. */
+static gpuavdbg_variant *finish(device_data *dd, gpuavdbg_variant *v, int copied, VkShaderModule *fast)
+{
+    uint32_t n, made = 0;
+    const VkPipelineShaderStageCreateInfo *st = stages(v, &n);
+    int ok = copied;
+    for (uint32_t i = 0; i < n; i++)
+        fast[i] = VK_NULL_HANDLE;
+    for (uint32_t i = 0; ok && i < n; i++) {
+        int r = fast_module(dd, v, st[i].module, &fast[i]);
+        made += r == 1;
+        ok = r >= 0;
+    }
+    if (ok && made && hold_all(dd, v))
+        return v;
+    for (uint32_t i = 0; i < n; i++)
+        if (fast[i])
+            dd->disp.DestroyShaderModule(dd->device, fast[i], NULL), fast[i] = VK_NULL_HANDLE;
+    variant_free_copy(v);
+    return NULL;
+}
+
+static gpuavdbg_variant *new_variant(int graphics)
+{
+    gpuavdbg_variant *v = calloc(1, sizeof *v);
+    if (v) {
+        pthread_mutex_init(&v->lock, NULL);
+        v->graphics = graphics;
+    }
+    return v;
 }
 
 gpuavdbg_variant *gpuavdbg_variant_compute(device_data *dd, const VkComputePipelineCreateInfo *ci,
                                            VkShaderModule *fast)
 {
     *fast = VK_NULL_HANDLE;
-    if (!ci->stage.module || !ci->layout)
-        return NULL; /* inline code: its module goes with the call */
-    uint32_t n = 0;
-    size_t nwords = 0;
-    gpuavdbg_fact *facts = NULL;
-    uint32_t *words = NULL;
-    if (!goModuleFacts(GPUAVDBG_H(dd->device), GPUAVDBG_H(ci->stage.module), &facts, &n, &words, &nwords))
-        return NULL;
-    gpuavdbg_variant *v = calloc(1, sizeof *v);
-    if (v)
-        pthread_mutex_init(&v->lock, NULL);
-    VkShaderModuleCreateInfo mci = {
-        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = nwords * 4, .pCode = words};
-    if (!v || !copy_compute(v, ci) || dd->disp.CreateShaderModule(dd->device, &mci, NULL, fast) != VK_SUCCESS) {
-        /* Not decided on the CPU: the pipeline is created with the
-         * precise variant, as before. */
-        *fast = VK_NULL_HANDLE;
-        free(facts);
-        free(words);
-        if (v)
-            variant_free_copy(v);
-        return NULL;
-    }
-    free(words);
-    v->facts = facts;
-    v->nfacts = n;
-    pthread_mutex_lock(&g_vlock);
-    int mod = hold(dd, GPUAVDBG_H(ci->stage.module), 1);
-    int lay = mod && hold(dd, GPUAVDBG_H(ci->layout), 0);
-    if (mod && !lay)
-        release(dd, GPUAVDBG_H(ci->stage.module));
-    pthread_mutex_unlock(&g_vlock);
-    if (!lay) { /* out of memory: created as given, precise */
-        dd->disp.DestroyShaderModule(dd->device, *fast, NULL);
-        *fast = VK_NULL_HANDLE;
-        variant_free_copy(v);
-        return NULL;
-    }
-    return v;
+    gpuavdbg_variant *v = ci->stage.module && ci->layout ? new_variant(0) : NULL;
+    return v ? finish(dd, v, copy_compute(v, ci), fast) : NULL;
+}
+
+gpuavdbg_variant *gpuavdbg_variant_graphics(device_data *dd, const VkGraphicsPipelineCreateInfo *ci,
+                                            VkShaderModule *fast)
+{
+    for (uint32_t i = 0; i < ci->stageCount; i++)
+        fast[i] = VK_NULL_HANDLE;
+    gpuavdbg_variant *v = ci->layout && ci->stageCount ? new_variant(1) : NULL;
+    return v ? finish(dd, v, copy_graphics(v, ci), fast) : NULL;
 }
 
 void gpuavdbg_variant_created(gpuavdbg_variant *v, VkPipeline p)
@@ -254,8 +555,7 @@ void gpuavdbg_variant_free(device_data *dd, gpuavdbg_variant *v)
     if (v->precise)
         dd->disp.DestroyPipeline(dd->device, v->precise, NULL);
     pthread_mutex_lock(&g_vlock);
-    release(dd, GPUAVDBG_H(v->ci.stage.module));
-    release(dd, GPUAVDBG_H(v->ci.layout));
+    release_all(dd, v, UINT32_MAX);
     pthread_mutex_unlock(&g_vlock);
     variant_free_copy(v);
 }
@@ -290,7 +590,8 @@ static VkPipeline precise(device_data *dd, gpuavdbg_variant *v, const gpuavdbg_f
     int make = !p && !v->failed;
     VkResult r = VK_SUCCESS;
     if (make) {
-        r = dd->disp.CreateComputePipelines(dd->device, VK_NULL_HANDLE, 1, &v->ci, NULL, &p);
+        r = v->graphics ? dd->disp.CreateGraphicsPipelines(dd->device, VK_NULL_HANDLE, 1, &v->gci, NULL, &p)
+                        : dd->disp.CreateComputePipelines(dd->device, VK_NULL_HANDLE, 1, &v->ci, NULL, &p);
         if (r == VK_SUCCESS)
             v->precise = p;
         else
@@ -302,16 +603,16 @@ static VkPipeline precise(device_data *dd, gpuavdbg_variant *v, const gpuavdbg_f
     pthread_mutex_unlock(&g_vlock);
     if (make && r == VK_SUCCESS)
         gpuavdbg_logf(GPUAVDBG_LOG_INFO,
-                      "compute pipeline 0x%llx: set %u binding %u has a floor of %u where its shaders' bounded "
+                      "%s pipeline 0x%llx: set %u binding %u has a floor of %u where its shaders' bounded "
                       "accesses need %u (and %u elements): its precise variant was created (precise variants "
                       "created: %llu)",
-                      (unsigned long long)GPUAVDBG_H(v->pipeline), f->set, f->binding, floor, f->bound, f->length,
+                      v->graphics ? "graphics" : "compute", (unsigned long long)GPUAVDBG_H(v->pipeline), f->set, f->binding, floor, f->bound, f->length,
                       (unsigned long long)made);
     else if (make)
         gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED,
-                      "compute pipeline 0x%llx: creating its precise variant failed (VkResult %d): the bounded "
+                      "%s pipeline 0x%llx: creating its precise variant failed (VkResult %d): the bounded "
                       "accesses of its actions whose facts fail run unchecked",
-                      (unsigned long long)GPUAVDBG_H(v->pipeline), (int)r);
+                      v->graphics ? "graphics" : "compute", (unsigned long long)GPUAVDBG_H(v->pipeline), (int)r);
     return p;
 }
 

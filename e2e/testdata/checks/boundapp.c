@@ -6,7 +6,7 @@
  * buffer ("bound-cmd") dispatches once per case step:
  *
  *   boundapp --shaders DIR [--case clean|loop_last|loop_short|masked_past|
- *            holds_then_not|fails_then_holds|threads]
+ *            holds_then_not|fails_then_holds|threads] [--stage fragment]
  *
  *   clean:          data bound [0, 64), n 16: every bound holds.
  *   loop_last:      data bound [0, 60), n 16: the loop's last iteration
@@ -25,7 +25,10 @@
  *                   on 4 threads at once, submitted one after the other.
  *
  * The module is destroyed as soon as the pipeline exists (the layer may
- * still need it for the pipeline's precise variant).
+ * still need it for the pipeline's precise variant). --stage fragment
+ * runs bound.frag's loop instead, in the one fragment of a point drawn
+ * with dynamic rendering (bound-cmd, data bound as the case says for its
+ * first step, one draw; result.r[0] gets the sum).
  *
  * It prints "r=A,B,C,D" (the last dispatch's sums) after the submit. Every
  * VkResult is checked; a failure prints "boundapp: <call> failed: <n>" and
@@ -52,7 +55,7 @@ static void *record(void *arg)
     const recording *r = arg;
     capp_begin(r->cmd, 0);
     vkCmdBindPipeline(r->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, r->pipe);
-    vkCmdPushConstants(r->cmd, r->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof r->n, &r->n);
+    vkCmdPushConstants(r->cmd, r->layout, VK_SHADER_STAGE_ALL, 0, sizeof r->n, &r->n);
     for (uint32_t s = 0; s < r->steps; s++) {
         vkCmdBindDescriptorSets(r->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, r->layout, 0, 1, &r->sets[s], 0, NULL);
         vkCmdDispatch(r->cmd, 1, 1, 1);
@@ -88,15 +91,18 @@ int main(int argc, char **argv)
     }
 
     capp_create_instance(&ca, NULL);
-    ca_create_device(VK_QUEUE_COMPUTE_BIT, NULL, NULL, 0);
+    if (stage == CA_COMPUTE)
+        ca_create_device(VK_QUEUE_COMPUTE_BIT, NULL, NULL, 0);
+    else
+        ca_create_stage_device(VK_FALSE, NULL, NULL, 0);
     capp_buffer data = capp_buffer_create(&ca, 64, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
     capp_buffer result = capp_buffer_create(&ca, 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
     for (uint32_t i = 0; i < 16; i++)
         ((uint32_t *)data.map)[i] = i + 1;
 
     VkDescriptorSetLayoutBinding lb[2] = {
-        {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
-        {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+        {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_ALL, NULL},
+        {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_ALL, NULL},
     };
     VkDescriptorSetLayout dsl[2];
     VkDescriptorPool dpool[2];
@@ -107,9 +113,28 @@ int main(int argc, char **argv)
         for (uint32_t i = 0; i < 2; i++)
             capp_write_buffers(&ca, set[s], i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, &bi[i]);
     }
-    VkPipelineLayout layout = ca_pipeline_layout(dsl[0], VK_SHADER_STAGE_COMPUTE_BIT, sizeof n);
-    VkPipeline pipe = capp_compute_pipeline(&ca, layout, ca_module(dir, "bound.comp.spv"), 0, NULL);
+    VkPipelineLayout layout = ca_pipeline_layout(dsl[0], VK_SHADER_STAGE_ALL, sizeof n);
+    capp_image t;
+    VkPipeline pipe = ca_stage_pipeline(stage, dir, "bound", "buf_plain", layout, &t);
     ca_destroy_modules();
+    if (stage != CA_COMPUTE) {
+        VkCommandBuffer one;
+        VkCommandPool p1 = ca_command_buffers(0, 1, &one);
+        ca_name_cmd_pipeline(one, "bound-cmd", pipe, "bound-pipeline");
+        ca_record_one(one, stage, &t, pipe, layout, set[0], 0, NULL, &n, sizeof n);
+        ca_submit_wait(one);
+        printf("r=%u\n", ((const uint32_t *)result.map)[0]);
+        fflush(stdout);
+        ca_teardown(pipe, layout, p1, VK_NULL_HANDLE, VK_NULL_HANDLE, &t);
+        for (uint32_t s = 0; s < steps; s++) {
+            vkDestroyDescriptorPool(ca.dev, dpool[s], NULL);
+            vkDestroyDescriptorSetLayout(ca.dev, dsl[s], NULL);
+        }
+        capp_buffer_destroy(&ca, &data);
+        capp_buffer_destroy(&ca, &result);
+        capp_destroy(&ca);
+        return 0;
+    }
 
     int threads = !strcmp(kase, "threads") ? THREADS : 1;
     VkCommandBuffer cmd[THREADS];

@@ -263,6 +263,10 @@ void hmap_free(hmap *m);
     X(DestroyPipelineLayout)              \
     X(CreateShaderModule)                 \
     X(DestroyShaderModule)                \
+    X(CreateRenderPass)                   \
+    X(CreateRenderPass2)                  \
+    X(CreateRenderPass2KHR)               \
+    X(DestroyRenderPass)                  \
     X(CreateComputePipelines)             \
     X(CreateGraphicsPipelines)            \
     X(DestroyPipeline)                    \
@@ -468,7 +472,8 @@ typedef struct device_data {
     hmap layouts;         /* VkPipelineLayout -> (void*)(uintptr_t)GPUAVDBG_LAYOUT_* */
     hmap pipelines;       /* VkPipeline -> pipeline_info* */
     hmap caches;          /* the app's VkPipelineCache -> the layer's shadow cache (cache.c) */
-    hmap held;            /* variants.c (its own lock): modules and layouts a variant keeps alive */
+    hmap held;            /* variants.c (its own lock): modules, layouts, render passes a variant keeps alive */
+    hmap render_passes;   /* variants.c (its own lock): VkRenderPass -> what each subpass renders to */
     struct shaderobj_dev *shaderobj; /* shaderobj.c, made on first use */
     VkDescriptorPool *pools;
     uint32_t npools;
@@ -667,9 +672,11 @@ gpuavdbg_variant *gpuavdbg_variant_graphics(device_data *dd, const VkGraphicsPip
                                             VkShaderModule *fast);
 void gpuavdbg_variant_created(gpuavdbg_variant *v, VkPipeline p);
 void gpuavdbg_variant_free(device_data *dd, gpuavdbg_variant *v);
-/* gpuavdbg_variant_defer_destroy: 1 when a variant holds the module or
- * layout h (the layer destroys it when the last one lets go). */
+/* gpuavdbg_variant_defer_destroy: 1 when a variant holds the module,
+ * layout or render pass h (the layer destroys it when the last one lets
+ * go). */
 int gpuavdbg_variant_defer_destroy(device_data *dd, uint64_t h, const VkAllocationCallbacks *alloc);
+PFN_vkVoidFunction gpuavdbg_variant_intercept(const char *name);
 void gpuavdbg_variant_teardown(device_data *dd);
 /* gpuavdbg_variant_choose binds, before an action at bind point bi, the
  * variant the bound sets call for, when they or the pipeline changed. */

@@ -44,16 +44,30 @@ struct gpuavdbg_variant {
 
 /* ---- held objects: destruction deferred while a variant needs them ---- */
 
+enum { HELD_MODULE, HELD_LAYOUT, HELD_RENDER_PASS };
+
 typedef struct held {
     uint32_t refs;
     int pending; /* the app destroyed it */
-    int module;  /* a VkShaderModule, else a VkPipelineLayout */
+    int kind;    /* HELD_* */
     int has_alloc;
     VkAllocationCallbacks alloc;
 } held;
 
+/* destroy_now destroys a held object down the chain. */
+static void destroy_now(device_data *dd, uint64_t h, const held *x)
+{
+    const VkAllocationCallbacks *a = x->has_alloc ? &x->alloc : NULL;
+    if (x->kind == HELD_MODULE)
+        dd->disp.DestroyShaderModule(dd->device, (VkShaderModule)(uintptr_t)h, a);
+    else if (x->kind == HELD_LAYOUT)
+        dd->disp.DestroyPipelineLayout(dd->device, (VkPipelineLayout)(uintptr_t)h, a);
+    else
+        dd->disp.DestroyRenderPass(dd->device, (VkRenderPass)(uintptr_t)h, a);
+}
+
 /* hold takes a reference to h; 0 when out of memory. */
-static int hold(device_data *dd, uint64_t h, int module)
+static int hold(device_data *dd, uint64_t h, int kind)
 {
     held *x = hmap_get(&dd->held, h);
     if (!x) {
@@ -62,7 +76,7 @@ static int hold(device_data *dd, uint64_t h, int module)
             free(x);
             return 0;
         }
-        x->module = module;
+        x->kind = kind;
     }
     x->refs++;
     return 1;
@@ -75,13 +89,8 @@ static void release(device_data *dd, uint64_t h)
     if (!x || --x->refs > 0)
         return;
     hmap_del(&dd->held, h);
-    if (x->pending) {
-        const VkAllocationCallbacks *a = x->has_alloc ? &x->alloc : NULL;
-        if (x->module)
-            dd->disp.DestroyShaderModule(dd->device, (VkShaderModule)(uintptr_t)h, a);
-        else
-            dd->disp.DestroyPipelineLayout(dd->device, (VkPipelineLayout)(uintptr_t)h, a);
-    }
+    if (x->pending)
+        destroy_now(dd, h, x);
     free(x);
 }
 
@@ -294,6 +303,8 @@ static int copy_rendering(gpuavdbg_variant *v, const VkGraphicsPipelineCreateInf
             continue;
         VkBaseOutStructure *e = NULL;
         if (p->sType == VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO) {
+            if (ci->renderPass)
+                return 0; /* ignored, so its formats may not be there to read */
             const VkPipelineRenderingCreateInfo *r = (const void *)p;
             VkPipelineRenderingCreateInfo *c = keep(v, r, sizeof *r);
             if (!c)
@@ -360,21 +371,147 @@ static int copy_output(gpuavdbg_variant *v, const VkGraphicsPipelineCreateInfo *
     return 1;
 }
 
-/* copy_graphics makes v->gci a deep copy of a dynamic-rendering pipeline's
- * create info, reading no structure the create info lets the app leave
- * invalid; 0 for anything else (a render pass, libraries, a structure it
- * does not know). */
-static int copy_graphics(gpuavdbg_variant *v, const VkGraphicsPipelineCreateInfo *ci)
+/* Render passes: what each subpass renders to, for the copy (a pipeline's
+ * depth-stencil and colour-blend states are ignored, and may be invalid
+ * pointers, where its subpass has no such attachments). */
+enum { USES_COLOR = 1, USES_DEPTH = 2, USES_UNCLEAR = 4 };
+
+typedef struct rp_info {
+    uint32_t n;
+    uint8_t use[]; /* per subpass: USES_* */
+} rp_info;
+
+static uint8_t uses(uint32_t ncolor, int any_color, int depth)
+{
+    return (uint8_t)((any_color ? USES_COLOR : ncolor ? USES_UNCLEAR : 0) | (depth ? USES_DEPTH : 0));
+}
+
+static void rp_created(device_data *dd, VkRenderPass rp, rp_info *info)
+{
+    pthread_mutex_lock(&g_vlock);
+    if (!info || !hmap_put(&dd->render_passes, GPUAVDBG_H(rp), info))
+        free(info); /* untracked: its pipelines are created precise */
+    pthread_mutex_unlock(&g_vlock);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateRenderPass(VkDevice device, const VkRenderPassCreateInfo *ci,
+                                                         const VkAllocationCallbacks *alloc, VkRenderPass *rp)
+{
+    device_data *dd = gpuavdbg_device_get(device);
+    if (!dd)
+        return VK_ERROR_INITIALIZATION_FAILED;
+    VkResult r = dd->disp.CreateRenderPass(device, ci, alloc, rp);
+    if (r != VK_SUCCESS)
+        return r;
+    rp_info *info = malloc(sizeof *info + ci->subpassCount);
+    for (uint32_t s = 0; info && s < ci->subpassCount; s++) {
+        const VkSubpassDescription *d = &ci->pSubpasses[s];
+        int any = 0;
+        for (uint32_t a = 0; a < d->colorAttachmentCount; a++)
+            any |= d->pColorAttachments[a].attachment != VK_ATTACHMENT_UNUSED;
+        info->use[s] = uses(d->colorAttachmentCount, any,
+                            d->pDepthStencilAttachment && d->pDepthStencilAttachment->attachment != VK_ATTACHMENT_UNUSED);
+    }
+    if (info)
+        info->n = ci->subpassCount;
+    rp_created(dd, *rp, info);
+    return r;
+}
+
+static VkResult create_render_pass2(PFN_vkCreateRenderPass2 fn, device_data *dd, VkDevice device,
+                                    const VkRenderPassCreateInfo2 *ci, const VkAllocationCallbacks *alloc,
+                                    VkRenderPass *rp)
+{
+    VkResult r = fn(device, ci, alloc, rp);
+    if (r != VK_SUCCESS)
+        return r;
+    rp_info *info = malloc(sizeof *info + ci->subpassCount);
+    for (uint32_t s = 0; info && s < ci->subpassCount; s++) {
+        const VkSubpassDescription2 *d = &ci->pSubpasses[s];
+        int any = 0;
+        for (uint32_t a = 0; a < d->colorAttachmentCount; a++)
+            any |= d->pColorAttachments[a].attachment != VK_ATTACHMENT_UNUSED;
+        info->use[s] = uses(d->colorAttachmentCount, any,
+                            d->pDepthStencilAttachment && d->pDepthStencilAttachment->attachment != VK_ATTACHMENT_UNUSED);
+    }
+    if (info)
+        info->n = ci->subpassCount;
+    rp_created(dd, *rp, info);
+    return r;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateRenderPass2(VkDevice device, const VkRenderPassCreateInfo2 *ci,
+                                                          const VkAllocationCallbacks *alloc, VkRenderPass *rp)
+{
+    device_data *dd = gpuavdbg_device_get(device);
+    return dd ? create_render_pass2(dd->disp.CreateRenderPass2, dd, device, ci, alloc, rp)
+              : VK_ERROR_INITIALIZATION_FAILED;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateRenderPass2KHR(VkDevice device, const VkRenderPassCreateInfo2 *ci,
+                                                             const VkAllocationCallbacks *alloc, VkRenderPass *rp)
+{
+    device_data *dd = gpuavdbg_device_get(device);
+    return dd ? create_render_pass2(dd->disp.CreateRenderPass2KHR, dd, device, ci, alloc, rp)
+              : VK_ERROR_INITIALIZATION_FAILED;
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_DestroyRenderPass(VkDevice device, VkRenderPass rp,
+                                                      const VkAllocationCallbacks *alloc)
+{
+    device_data *dd = gpuavdbg_device_get(device);
+    if (!dd)
+        return;
+    if (rp) {
+        pthread_mutex_lock(&g_vlock);
+        free(hmap_del(&dd->render_passes, GPUAVDBG_H(rp)));
+        pthread_mutex_unlock(&g_vlock);
+    }
+    if (!gpuavdbg_variant_defer_destroy(dd, GPUAVDBG_H(rp), alloc))
+        dd->disp.DestroyRenderPass(device, rp, alloc);
+}
+
+PFN_vkVoidFunction gpuavdbg_variant_intercept(const char *name)
+{
+#define I(fn)                              \
+    if (strcmp(name, "vk" #fn) == 0)       \
+        return (PFN_vkVoidFunction)gl_##fn;
+    I(CreateRenderPass)
+    I(CreateRenderPass2)
+    I(CreateRenderPass2KHR)
+    I(DestroyRenderPass)
+#undef I
+    return NULL;
+}
+
+/* subpass_uses says what ci's subpass renders to; 0 when the layer does
+ * not know (a render pass it did not see made, a subpass whose colour
+ * attachments are all unused). */
+static int subpass_uses(device_data *dd, const VkGraphicsPipelineCreateInfo *ci, int *color, int *depth)
+{
+    pthread_mutex_lock(&g_vlock);
+    const rp_info *info = hmap_get(&dd->render_passes, GPUAVDBG_H(ci->renderPass));
+    uint8_t u = info && ci->subpass < info->n ? info->use[ci->subpass] : USES_UNCLEAR;
+    pthread_mutex_unlock(&g_vlock);
+    *color = (u & USES_COLOR) != 0;
+    *depth = (u & USES_DEPTH) != 0;
+    return !(u & USES_UNCLEAR);
+}
+
+/* copy_graphics makes v->gci a deep copy of a graphics pipeline's create
+ * info, reading no structure the create info lets the app leave invalid;
+ * 0 for anything else (libraries, a render pass the layer did not see
+ * made or whose subpass it cannot tell, a structure it does not know). */
+static int copy_graphics(device_data *dd, gpuavdbg_variant *v, const VkGraphicsPipelineCreateInfo *ci)
 {
     v->gci = *ci;
     v->gci.flags &= ~(VkPipelineCreateFlags)NOT_COPIED_FLAGS;
     v->gci.basePipelineHandle = VK_NULL_HANDLE;
     v->gci.basePipelineIndex = -1;
-    if (ci->renderPass || (ci->flags & VK_PIPELINE_CREATE_LIBRARY_BIT_KHR) || !ci->pRasterizationState ||
-        !ci->stageCount)
+    if ((ci->flags & VK_PIPELINE_CREATE_LIBRARY_BIT_KHR) || !ci->pRasterizationState || !ci->stageCount)
         return 0;
     int color, depth;
-    if (!copy_rendering(v, ci, &color, &depth))
+    if (!copy_rendering(v, ci, &color, &depth) || (ci->renderPass && !subpass_uses(dd, ci, &color, &depth)))
         return 0;
     VkPipelineShaderStageCreateInfo *st = keep(v, ci->pStages, ci->stageCount * sizeof *st);
     if (!st)
@@ -443,6 +580,8 @@ static void release_all(device_data *dd, const gpuavdbg_variant *v, uint32_t hel
         release(dd, GPUAVDBG_H(st[i].module));
     if (held_n > n)
         release(dd, GPUAVDBG_H(layout_of(v)));
+    if (held_n > n + 1 && v->graphics && v->gci.renderPass)
+        release(dd, GPUAVDBG_H(v->gci.renderPass));
 }
 
 /* hold_all holds v's modules and layout; 0 (nothing held) when out of
@@ -452,9 +591,12 @@ static int hold_all(device_data *dd, const gpuavdbg_variant *v)
     uint32_t n, i = 0;
     const VkPipelineShaderStageCreateInfo *st = stages(v, &n);
     pthread_mutex_lock(&g_vlock);
-    while (i < n && hold(dd, GPUAVDBG_H(st[i].module), 1))
+    while (i < n && hold(dd, GPUAVDBG_H(st[i].module), HELD_MODULE))
         i++;
-    int ok = i == n && hold(dd, GPUAVDBG_H(layout_of(v)), 0);
+    if (i == n && hold(dd, GPUAVDBG_H(layout_of(v)), HELD_LAYOUT))
+        i++;
+    VkRenderPass rp = v->graphics ? v->gci.renderPass : VK_NULL_HANDLE;
+    int ok = i == n + 1 && (!rp || hold(dd, GPUAVDBG_H(rp), HELD_RENDER_PASS));
     if (!ok)
         release_all(dd, v, i);
     pthread_mutex_unlock(&g_vlock);
@@ -540,7 +682,7 @@ gpuavdbg_variant *gpuavdbg_variant_graphics(device_data *dd, const VkGraphicsPip
     for (uint32_t i = 0; i < ci->stageCount; i++)
         fast[i] = VK_NULL_HANDLE;
     gpuavdbg_variant *v = ci->layout && ci->stageCount ? new_variant(1) : NULL;
-    return v ? finish(dd, v, copy_graphics(v, ci), fast) : NULL;
+    return v ? finish(dd, v, copy_graphics(dd, v, ci), fast) : NULL;
 }
 
 void gpuavdbg_variant_created(gpuavdbg_variant *v, VkPipeline p)
@@ -570,14 +712,14 @@ void gpuavdbg_variant_teardown(device_data *dd)
         uint64_t h = dd->held.slots[i].key;
         if (!h || !x)
             continue;
-        const VkAllocationCallbacks *a = x->has_alloc ? &x->alloc : NULL;
-        if (x->pending && x->module)
-            dd->disp.DestroyShaderModule(dd->device, (VkShaderModule)(uintptr_t)h, a);
-        else if (x->pending)
-            dd->disp.DestroyPipelineLayout(dd->device, (VkPipelineLayout)(uintptr_t)h, a);
+        if (x->pending)
+            destroy_now(dd, h, x);
         free(x);
     }
     hmap_free(&dd->held);
+    for (size_t i = 0; i < dd->render_passes.cap; i++)
+        free(dd->render_passes.slots[i].val);
+    hmap_free(&dd->render_passes);
     pthread_mutex_unlock(&g_vlock);
 }
 

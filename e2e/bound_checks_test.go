@@ -54,12 +54,7 @@ func TestBoundsDecidedPerBinding(t *testing.T) {
 			if !strings.Contains(out, tt.result+"\n") {
 				t.Errorf("app printed no %q:\n%s", tt.result, out)
 			}
-			var precise []string
-			for _, n := range r.Notices {
-				if strings.Contains(n.Text, "precise variant") {
-					precise = append(precise, n.Text)
-				}
-			}
+			precise := preciseNotices(r)
 			switch {
 			case tt.precise == "" && len(precise) > 0:
 				t.Errorf("precise variant notices %q, want none", precise)
@@ -111,12 +106,7 @@ func TestPreciseVariantThreads(t *testing.T) {
 	if !strings.Contains(out, "r=1120,6120,3120,8120\n") || code != 1 {
 		t.Fatalf("exit %d, want 1; output:\n%s", code, out)
 	}
-	var precise []string
-	for _, n := range r.Notices {
-		if strings.Contains(n.Text, "precise variant") {
-			precise = append(precise, n.Text)
-		}
-	}
+	precise := preciseNotices(r)
 	if len(precise) != 1 || !strings.HasSuffix(precise[0], preciseNotice(60)) {
 		t.Errorf("precise variant notices %q, want one ending %q", precise, preciseNotice(60))
 	}
@@ -153,12 +143,7 @@ func TestPreciseVariantGraphics(t *testing.T) {
 			if !strings.Contains(out, tt.result+"\n") {
 				t.Errorf("app printed no %q:\n%s", tt.result, out)
 			}
-			var precise []string
-			for _, n := range r.Notices {
-				if strings.Contains(n.Text, "precise variant") {
-					precise = append(precise, n.Text)
-				}
-			}
+			precise := preciseNotices(r)
 			if !tt.fail {
 				if len(precise) > 0 {
 					t.Errorf("precise variant notices %q, want none", precise)
@@ -181,4 +166,15 @@ func TestPreciseVariantGraphics(t *testing.T) {
 			}
 		})
 	}
+}
+
+// preciseNotices are the notices of a run about precise variants.
+func preciseNotices(r checkReport) []string {
+	var out []string
+	for _, n := range r.Notices {
+		if strings.Contains(n.Text, "precise variant") {
+			out = append(out, n.Text)
+		}
+	}
+	return out
 }

@@ -386,11 +386,32 @@ static uint8_t uses(uint32_t ncolor, int any_color, int depth)
     return (uint8_t)((any_color ? USES_COLOR : ncolor ? USES_UNCLEAR : 0) | (depth ? USES_DEPTH : 0));
 }
 
+/* RP_INFO returns a new rp_info of a VkRenderPassCreateInfo or ...2 (the
+ * same field names), or NULL when out of memory. */
+#define RP_INFO(ci)                                                                                      \
+    ({                                                                                                  \
+        rp_info *i_ = malloc(sizeof *i_ + (ci)->subpassCount);                                          \
+        for (uint32_t s_ = 0; i_ && s_ < (ci)->subpassCount; s_++) {                                    \
+            int any_ = 0;                                                                               \
+            for (uint32_t a_ = 0; a_ < (ci)->pSubpasses[s_].colorAttachmentCount; a_++)                 \
+                any_ |= (ci)->pSubpasses[s_].pColorAttachments[a_].attachment != VK_ATTACHMENT_UNUSED;  \
+            i_->use[s_] = uses((ci)->pSubpasses[s_].colorAttachmentCount, any_,                         \
+                               (ci)->pSubpasses[s_].pDepthStencilAttachment &&                          \
+                                   (ci)->pSubpasses[s_].pDepthStencilAttachment->attachment !=          \
+                                       VK_ATTACHMENT_UNUSED);                                           \
+        }                                                                                               \
+        if (i_)                                                                                         \
+            i_->n = (ci)->subpassCount;                                                                 \
+        i_;                                                                                             \
+    })
+
+/* rp_created remembers a new render pass's info (NULL: untracked, its
+ * pipelines are created precise). */
 static void rp_created(device_data *dd, VkRenderPass rp, rp_info *info)
 {
     pthread_mutex_lock(&g_vlock);
     if (!info || !hmap_put(&dd->render_passes, GPUAVDBG_H(rp), info))
-        free(info); /* untracked: its pipelines are created precise */
+        free(info);
     pthread_mutex_unlock(&g_vlock);
 }
 
@@ -401,20 +422,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateRenderPass(VkDevice device, const
     if (!dd)
         return VK_ERROR_INITIALIZATION_FAILED;
     VkResult r = dd->disp.CreateRenderPass(device, ci, alloc, rp);
-    if (r != VK_SUCCESS)
-        return r;
-    rp_info *info = malloc(sizeof *info + ci->subpassCount);
-    for (uint32_t s = 0; info && s < ci->subpassCount; s++) {
-        const VkSubpassDescription *d = &ci->pSubpasses[s];
-        int any = 0;
-        for (uint32_t a = 0; a < d->colorAttachmentCount; a++)
-            any |= d->pColorAttachments[a].attachment != VK_ATTACHMENT_UNUSED;
-        info->use[s] = uses(d->colorAttachmentCount, any,
-                            d->pDepthStencilAttachment && d->pDepthStencilAttachment->attachment != VK_ATTACHMENT_UNUSED);
-    }
-    if (info)
-        info->n = ci->subpassCount;
-    rp_created(dd, *rp, info);
+    if (r == VK_SUCCESS)
+        rp_created(dd, *rp, RP_INFO(ci));
     return r;
 }
 
@@ -423,20 +432,8 @@ static VkResult create_render_pass2(PFN_vkCreateRenderPass2 fn, device_data *dd,
                                     VkRenderPass *rp)
 {
     VkResult r = fn(device, ci, alloc, rp);
-    if (r != VK_SUCCESS)
-        return r;
-    rp_info *info = malloc(sizeof *info + ci->subpassCount);
-    for (uint32_t s = 0; info && s < ci->subpassCount; s++) {
-        const VkSubpassDescription2 *d = &ci->pSubpasses[s];
-        int any = 0;
-        for (uint32_t a = 0; a < d->colorAttachmentCount; a++)
-            any |= d->pColorAttachments[a].attachment != VK_ATTACHMENT_UNUSED;
-        info->use[s] = uses(d->colorAttachmentCount, any,
-                            d->pDepthStencilAttachment && d->pDepthStencilAttachment->attachment != VK_ATTACHMENT_UNUSED);
-    }
-    if (info)
-        info->n = ci->subpassCount;
-    rp_created(dd, *rp, info);
+    if (r == VK_SUCCESS)
+        rp_created(dd, *rp, RP_INFO(ci));
     return r;
 }
 

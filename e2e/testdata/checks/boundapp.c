@@ -117,25 +117,6 @@ int main(int argc, char **argv)
     capp_image t;
     VkPipeline pipe = ca_stage_pipeline(stage, dir, "bound", "buf_plain", layout, &t);
     ca_destroy_modules();
-    if (stage != CA_COMPUTE) {
-        VkCommandBuffer one;
-        VkCommandPool p1 = ca_command_buffers(0, 1, &one);
-        ca_name_cmd_pipeline(one, "bound-cmd", pipe, "bound-pipeline");
-        ca_record_one(one, stage, &t, pipe, layout, set[0], 0, NULL, &n, sizeof n);
-        ca_submit_wait(one);
-        printf("r=%u\n", ((const uint32_t *)result.map)[0]);
-        fflush(stdout);
-        ca_teardown(pipe, layout, p1, VK_NULL_HANDLE, VK_NULL_HANDLE, &t);
-        for (uint32_t s = 0; s < steps; s++) {
-            vkDestroyDescriptorPool(ca.dev, dpool[s], NULL);
-            vkDestroyDescriptorSetLayout(ca.dev, dsl[s], NULL);
-        }
-        capp_buffer_destroy(&ca, &data);
-        capp_buffer_destroy(&ca, &result);
-        capp_destroy(&ca);
-        return 0;
-    }
-
     int threads = !strcmp(kase, "threads") ? THREADS : 1;
     VkCommandBuffer cmd[THREADS];
     VkCommandPool pool[THREADS];
@@ -149,17 +130,23 @@ int main(int argc, char **argv)
         ca_name_cmd_pipeline(cmd[i], name, pipe, "bound-pipeline");
         rec[i] = (recording){cmd[i], pipe, layout, set, steps, n};
     }
-    for (int i = 0; i < threads; i++)
-        if (pthread_create(&th[i], NULL, record, &rec[i]))
-            capp_die("pthread_create failed");
-    for (int i = 0; i < threads; i++)
-        pthread_join(th[i], NULL);
-    for (int i = 0; i < threads; i++)
-        ca_submit_wait(cmd[i]);
     const uint32_t *r = result.map;
-    printf("r=%u,%u,%u,%u\n", r[0], r[1], r[2], r[3]);
+    if (stage != CA_COMPUTE) {
+        ca_record_one(cmd[0], stage, &t, pipe, layout, set[0], 0, NULL, &n, sizeof n);
+        ca_submit_wait(cmd[0]);
+        printf("r=%u\n", r[0]);
+    } else {
+        for (int i = 0; i < threads; i++)
+            if (pthread_create(&th[i], NULL, record, &rec[i]))
+                capp_die("pthread_create failed");
+        for (int i = 0; i < threads; i++)
+            pthread_join(th[i], NULL);
+        for (int i = 0; i < threads; i++)
+            ca_submit_wait(cmd[i]);
+        printf("r=%u,%u,%u,%u\n", r[0], r[1], r[2], r[3]);
+    }
     fflush(stdout);
-    ca_teardown(pipe, layout, pool[0], VK_NULL_HANDLE, VK_NULL_HANDLE, NULL);
+    ca_teardown(pipe, layout, pool[0], VK_NULL_HANDLE, VK_NULL_HANDLE, stage != CA_COMPUTE ? &t : NULL);
     for (int i = 1; i < threads; i++)
         vkDestroyCommandPool(ca.dev, pool[i], NULL);
     for (uint32_t s = 0; s < steps; s++) {

@@ -175,6 +175,19 @@ func TestMet(t *testing.T) {
 	}
 }
 
+// TestMetTextWithoutOurs: a part that ran only the Khronos layers (the
+// pipeline-khronos part) judges nothing against the target.
+func TestMetTextWithoutOurs(t *testing.T) {
+	s := SceneResult{Target: 1.5, Median: map[string]int64{ConfigNone: 100, ConfigKhronos: 2200}}
+	if got, want := metText(s), "— (gpuav-dbg not in this run)"; got != want {
+		t.Errorf("metText without our layer = %q, want %q", got, want)
+	}
+	s.Median[ConfigOurs] = 140
+	if got := metText(s); got != "yes" {
+		t.Errorf("metText at 1.40× of a 1.5× target, below Khronos = %q, want yes", got)
+	}
+}
+
 // TestRenderWrites runs the -render path end to end on a copy of a doc.
 func TestRenderWrites(t *testing.T) {
 	doc := filepath.Join(t.TempDir(), "B.md")

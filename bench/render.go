@@ -184,6 +184,9 @@ func title(name string) string {
 }
 
 func metText(s SceneResult) string {
+	if _, ran := s.Median[s.Judged()]; !ran {
+		return "— (gpuav-dbg not in this run)"
+	}
 	target, beats := s.Met()
 	_, khronos := s.Median[ConfigKhronos]
 	switch {

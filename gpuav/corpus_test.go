@@ -125,8 +125,8 @@ func failedAccess(i int) []Options {
 }
 
 // instrumentAndValidate instruments with every check and the failed-access
-// behaviour of opt and runs spirv-val; a module left alone must come back
-// unchanged.
+// behaviour of opt and runs spirv-val on the module (the precise variant)
+// and on its fast variant; a module left alone must come back unchanged.
 func instrumentAndValidate(t *testing.T, w []uint32, env string, opt Options) {
 	t.Helper()
 	opt.ShaderID, opt.DescriptorSet, opt.Printf = 9, 7, true
@@ -145,6 +145,10 @@ func instrumentAndValidate(t *testing.T, w []uint32, env string, opt Options) {
 		return
 	}
 	validate(t, res.Words, env)
+	if res.Precise == nil {
+		return
+	}
+	validate(t, res.Precise.FastWords, env)
 }
 
 // specConstRE finds the names of GLSL specialization constants.

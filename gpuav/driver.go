@@ -82,6 +82,8 @@ type function struct {
 	// block's OpVariables when the pass is done with the function. They
 	// dominate every block, and use only module-level ids.
 	entry emitter
+	// notPrecise is !precise in the entry block, once (precise.go).
+	notPrecise uint32
 	// cont marks the merge blocks this pass split off in this function.
 	cont map[uint32]bool
 }
@@ -163,6 +165,7 @@ type shader struct {
 	printf   []PrintfSite
 	warnings []string
 	notes    []string
+	precise  preciseState
 }
 
 // newShader checks that the module is something the passes understand and
@@ -281,6 +284,14 @@ func instrument(words []uint32, opt Options) (res Result, err error) {
 		return Result{Words: words}, fmt.Errorf("instrument shader %d: %w", opt.ShaderID, err)
 	}
 	res.Words = m.Encode()
+	if sh.precise.id != 0 {
+		precise, fast, err := sh.variants()
+		if err != nil {
+			return Result{Words: words}, fmt.Errorf("instrument shader %d: %w", opt.ShaderID, err)
+		}
+		res.Words = precise
+		res.Precise = &PreciseSwitch{FastWords: fast, Facts: sh.precise.facts}
+	}
 	res.Instrumented = len(sh.sites) > 0 || len(sh.printf) > 0
 	res.ChecksAdded = len(sh.sites)
 	res.Sites = sh.sites

@@ -56,6 +56,9 @@ type Result struct {
 	Printf []PrintfSite
 	// Stage is the execution model of the module's entry points.
 	Stage uint32
+	// Precise is the module's precise switch and the facts its fast
+	// variant takes for granted (precise.go); nil when it has none.
+	Precise *PreciseSwitch
 	// Warnings name constructs that were left uninstrumented and why.
 	Warnings []string
 	// Notes say what was changed on purpose and is no check skipped (the

@@ -77,6 +77,7 @@ type bufferChecker struct {
 type bindingFact struct {
 	call  *spirv.Instruction
 	bound uint64
+	gated uint32 // precise ? call : true
 }
 
 // factBoundOperand is the word of gpuav_binding_fact's call holding its
@@ -298,8 +299,14 @@ func (p *bufferChecker) guard(fn *function, b *spirv.Block, j int, acc bufferAcc
 			m.ConstantUint32(acc.set), m.ConstantUint32(acc.binding), ids.idx, ids.off, m.ConstantUint32(acc.size),
 			length, m.ConstantUint32(acc.flags), to)
 	}
-	if bounded && sh.an.safeIndex().inLoop(fn.f, b) {
+	switch {
+	case bounded && sh.an.safeIndex().inLoop(fn.f, b):
 		g.fact = p.fact(fn, acc, end)
+	case bounded:
+		// Outside loops the precise variant keeps the plain check (a
+		// fact costs the driver more than the check it saves there).
+		sh.noteFact(acc.set, acc.binding, acc.length, uint32(end), FactBuffer)
+		g.fact = sh.notPrecise(fn)
 	}
 	blocks, ok := g.split(m, fn.f, b, j)
 	return guarded{blocks: blocks, checks: bufferCheckIDs(checks), record: bufferRecord(acc, clamps), onError: g.failOnError()}, ok
@@ -383,9 +390,11 @@ func (p *bufferChecker) bounded(fn *function, b *spirv.Block, acc bufferAccess) 
 }
 
 // fact returns the binding's fact (gpuav_binding_fact in the entry block,
-// once per function and binding), its bound raised to end.
+// once per function and binding, behind the precise switch), its bound
+// raised to end.
 func (p *bufferChecker) fact(fn *function, acc bufferAccess, end uint64) uint32 {
 	m := p.sh.m
+	p.sh.noteFact(acc.set, acc.binding, acc.length, uint32(end), FactBuffer)
 	bk := [2]uint32{acc.set, acc.binding}
 	f, found := p.facts[bk]
 	if !found {
@@ -393,13 +402,14 @@ func (p *bufferChecker) fact(fn *function, acc bufferAccess, end uint64) uint32 
 		fn.entry.op(spirv.OpFunctionCall, m.TypeBool(), fnID, m.ConstantUint32(acc.set), m.ConstantUint32(acc.binding),
 			m.ConstantUint32(acc.length), m.ConstantUint32(uint32(end)))
 		f = &bindingFact{call: fn.entry.insts[len(fn.entry.insts)-1], bound: end}
+		f.gated = p.sh.gateFact(fn, f.call.ResultID())
 		p.facts[bk] = f
 	}
 	if end > f.bound {
 		f.bound = end
 		f.call.Words[factBoundOperand] = m.ConstantUint32(uint32(end))
 	}
-	return f.call.ResultID()
+	return f.gated
 }
 
 // binding returns the binding's gpuav_buffer_binding lookup, emitted into

@@ -130,8 +130,8 @@ func (p *descriptorChecker) bufferCovers(s site) bool {
 // fact returns, for a site whose only checks are the element's state
 // (its index is provably in range), the binding's fact: every element
 // written and alive, as many as the shader declares
-// (gpuav_binding_fact in the entry block, once per function and binding);
-// 0 for other sites.
+// (gpuav_binding_fact in the entry block, once per function and binding,
+// behind the precise switch); 0 for other sites.
 func (p *descriptorChecker) fact(fn *function, s site) uint32 {
 	if s.runtime || s.state == 0 || s.state&stateCheckIndex != 0 || s.prior != 0 {
 		return 0
@@ -141,8 +141,10 @@ func (p *descriptorChecker) fact(fn *function, s site) uint32 {
 	if id, ok := p.facts[key]; ok {
 		return id
 	}
-	id := fn.entry.op(spirv.OpFunctionCall, m.TypeBool(), p.sh.lib.function("gpuav_binding_fact"),
+	call := fn.entry.op(spirv.OpFunctionCall, m.TypeBool(), p.sh.lib.function("gpuav_binding_fact"),
 		m.ConstantUint32(s.set), m.ConstantUint32(s.binding), m.ConstantUint32(s.length), m.ConstantUint32(1))
+	p.sh.noteFact(s.set, s.binding, s.length, 1, FactElements)
+	id := p.sh.gateFact(fn, call)
 	p.facts[key] = id
 	return id
 }

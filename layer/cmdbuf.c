@@ -146,6 +146,8 @@ void gpuavdbg_before_action(cb_state *cs, gpuavdbg_cmd cmd, VkPipelineBindPoint 
     };
     if (b && b->instrumented && cs->unit) {
         const device_data *dd = cs->dd;
+        if (b->var) /* the fast or the precise variant (variants.c) */
+            gpuavdbg_variant_choose(cs, bp, bi);
         uint32_t slot = idx < GPUAVDBG_ACTION_SLOTS - 1 ? idx : GPUAVDBG_ACTION_SLOTS - 1;
         if (b->push) {
             /* A descriptor-buffer pipeline: the set is pushed, before
@@ -389,7 +391,10 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdBindPipeline(VkCommandBuffer cb, VkPipel
         b->vi = pi ? pi->vi : NULL;
         b->has_task = pi ? pi->has_task : 0;
         b->push = pi ? pi->push : 0;
+        b->var = pi ? pi->var : NULL;
         pthread_mutex_unlock(&dd->lock);
+        b->down = GPUAVDBG_H(pipeline);
+        b->facts_dirty = 1;
     }
     dd->disp.CmdBindPipeline(cb, bp, pipeline);
 }

@@ -958,6 +958,7 @@ void gpuavdbg_desc_cb_bind(cb_state *cs, int bi, uint32_t first, uint32_t n, con
     if (same)
         return;
     d->dirty[bi] = 1;
+    cs->bound[bi].facts_dirty = 1;
     /* Without dynamic offsets to share out, the sets need not be known
      * now: the submit looks each up (an unknown one reads as unknown), so
      * the common bind takes no lock. */
@@ -1002,6 +1003,7 @@ void gpuavdbg_desc_cb_push(cb_state *cs, int bi, uint32_t set)
         if (set + 1 > d->ncur[b])
             d->ncur[b] = set + 1;
         d->dirty[b] = 1;
+        cs->bound[b].facts_dirty = 1;
     }
 }
 
@@ -1036,6 +1038,7 @@ static void push_set(cb_state *cs, int bi, VkPipelineLayout pl, uint32_t set,
     if (set + 1 > d->ncur[bi])
         d->ncur[bi] = set + 1;
     d->dirty[bi] = 1;
+    cs->bound[bi].facts_dirty = 1;
 }
 
 static void fill_writes(dset *s, const void *a, const void *b)
@@ -1150,6 +1153,58 @@ static void put(writer *wr, uint32_t at, uint32_t v)
         wr->w[at] = v;
 }
 
+/* elem_value is what the descriptor state holds for element i of binding
+ * db of set s (with its dynamic offsets): the element's state word, and in
+ * *extra a buffer's range or a texel buffer's texel count (0 for others).
+ * Called with g_lock held. */
+static uint32_t elem_value(const dset *s, const dbinding *db, uint32_t i, const uint32_t *dyn, uint32_t ndyn,
+                           uint32_t *extra)
+{
+    const delem *e = &s->e[db->first + i];
+    uint32_t st = res_state(e->id);
+    if (st != GPUAVDBG_DESC_DESTROYED && db->type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER && e->id2 &&
+        res_state(e->id2) == GPUAVDBG_DESC_DESTROYED)
+        st = GPUAVDBG_DESC_DESTROYED;
+    *extra = 0;
+    if (is_buffer(db->type) && e->buffer) {
+        const buf_info *bi = hmap_get(&g_bufs, e->buffer);
+        uint64_t off = e->offset;
+        if (is_dynamic(db->type) && db->dyn + i < ndyn)
+            off += dyn[db->dyn + i];
+        uint64_t range = e->range;
+        if (bi) {
+            uint64_t avail = bi->size > off ? bi->size - off : 0;
+            if (range == VK_WHOLE_SIZE || range > avail)
+                range = avail;
+        } else if (range == VK_WHOLE_SIZE) {
+            range = UINT32_MAX;
+        }
+        *extra = range > UINT32_MAX ? UINT32_MAX : (uint32_t)range;
+    } else if (is_texel(db->type) && e->buffer) {
+        const view_info *vi = hmap_get(&g_views, e->buffer);
+        *extra = vi ? vi->texels : UINT32_MAX;
+    }
+    return st;
+}
+
+/* floor_step folds one element into a binding's floor (gpuav/inputs.go):
+ * for buffers the smallest range, an unwritten or destroyed element
+ * counting as 0; for other bindings UINT32_MAX until an element is
+ * unwritten or destroyed (then 0). */
+static uint32_t floor_step(uint32_t floor, uint32_t type, uint32_t st, uint32_t extra)
+{
+    if (st == 0 || st == GPUAVDBG_DESC_DESTROYED)
+        return 0;
+    return is_buffer(type) && extra < floor ? extra : floor;
+}
+
+/* floor_word is the floor as the state stores it: buffers their smallest
+ * range, others 1 when every element is written and alive. */
+static uint32_t floor_word(uint32_t type, uint32_t floor)
+{
+    return is_buffer(type) ? floor : floor != 0;
+}
+
 /* write_set lays out one set state block and returns its offset. */
 static uint32_t write_set(writer *wr, const dset *s, const uint32_t *dyn, uint32_t ndyn)
 {
@@ -1171,47 +1226,64 @@ static uint32_t write_set(writer *wr, const dset *s, const uint32_t *dyn, uint32
         put(wr, at + 2, el);
         if (el >= wr->cap)
             continue; /* will not fit: only count */
-        /* The floor (gpuav/inputs.go): for buffers the smallest range, an
-         * unwritten or destroyed element counting as 0; else 1 when every
-         * element is written and alive. */
         uint32_t floor = UINT32_MAX;
         for (uint32_t i = 0; i < db->count; i++) {
-            const delem *e = &s->e[db->first + i];
-            uint32_t st = res_state(e->id);
-            if (st != GPUAVDBG_DESC_DESTROYED && db->type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER && e->id2 &&
-                res_state(e->id2) == GPUAVDBG_DESC_DESTROYED)
-                st = GPUAVDBG_DESC_DESTROYED;
+            uint32_t extra;
+            uint32_t st = elem_value(s, db, i, dyn, ndyn, &extra);
             put(wr, el + i * stride, st);
-            if (st == 0 || st == GPUAVDBG_DESC_DESTROYED)
-                floor = 0;
-            if (stride == 1)
-                continue;
-            uint32_t extra = 0;
-            if (is_buffer(db->type) && e->buffer) {
-                const buf_info *bi = hmap_get(&g_bufs, e->buffer);
-                uint64_t off = e->offset;
-                if (is_dynamic(db->type) && db->dyn + i < ndyn)
-                    off += dyn[db->dyn + i];
-                uint64_t range = e->range;
-                if (bi) {
-                    uint64_t avail = bi->size > off ? bi->size - off : 0;
-                    if (range == VK_WHOLE_SIZE || range > avail)
-                        range = avail;
-                } else if (range == VK_WHOLE_SIZE) {
-                    range = UINT32_MAX;
-                }
-                extra = range > UINT32_MAX ? UINT32_MAX : (uint32_t)range;
-            } else if (is_texel(db->type) && e->buffer) {
-                const view_info *vi = hmap_get(&g_views, e->buffer);
-                extra = vi ? vi->texels : UINT32_MAX;
-            }
-            put(wr, el + i * stride + 1, extra);
-            if (is_buffer(db->type) && extra < floor)
-                floor = extra;
+            floor = floor_step(floor, db->type, st, extra);
+            if (stride == 2)
+                put(wr, el + i * stride + 1, extra);
         }
-        put(wr, at + 3, is_buffer(db->type) ? floor : floor != 0);
+        put(wr, at + 3, floor_word(db->type, floor));
     }
     return blk;
+}
+
+/* Binding flags under which a set's contents at an action may differ from
+ * what the GPU sees: the layer does not decide facts for them. */
+#define UNDECIDED_FLAGS                                                                              \
+    (VK_DESCRIPTOR_BINDING_UPDATE_AFTER_BIND_BIT | VK_DESCRIPTOR_BINDING_UPDATE_UNUSED_WHILE_PENDING_BIT | \
+     VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT)
+
+/* fact_holds tests one fact against set s as gpuav_binding_fact does on
+ * the GPU; a binding whose contents may change after the action is
+ * recorded fails. Called with g_lock held. */
+static int fact_holds(const dset *s, const gpuavdbg_fact *f, const uint32_t *dyn, uint32_t ndyn, uint32_t *floor_out)
+{
+    *floor_out = 0;
+    if (!s || f->binding >= s->nbind)
+        return 0;
+    const dbinding *db = &s->b[f->binding];
+    if (db->type == GPUAVDBG_DESC_TYPE_UNUSED || (db->flags & UNDECIDED_FLAGS) || db->count < f->length)
+        return 0;
+    uint32_t floor = UINT32_MAX;
+    for (uint32_t i = 0; i < db->count && floor; i++) {
+        uint32_t extra;
+        uint32_t st = elem_value(s, db, i, dyn, ndyn, &extra);
+        floor = floor_step(floor, db->type, st, extra);
+    }
+    *floor_out = floor_word(db->type, floor);
+    return *floor_out >= f->bound;
+}
+
+int gpuavdbg_desc_facts_hold(cb_state *cs, int bi, const gpuavdbg_fact *facts, uint32_t n, uint32_t *failed,
+                             uint32_t *floor)
+{
+    desc_cb *d = cs ? cs->desc : NULL;
+    if (!d || bi < 0 || bi >= (int)GPUAVDBG_BIND_POINTS)
+        return 0;
+    int ok = 1;
+    pthread_mutex_lock(&g_lock);
+    for (uint32_t i = 0; ok && i < n; i++) {
+        const gpuavdbg_fact *f = &facts[i];
+        const slot_ref *r = f->set < d->ncur[bi] ? &d->cur[bi][f->set] : NULL;
+        const dset *s = !r ? NULL : r->push ? r->push : hmap_get(&g_sets, r->set);
+        ok = fact_holds(s, f, r && r->ndyn ? d->dyn + r->dyn : NULL, r ? r->ndyn : 0, floor);
+        *failed = i;
+    }
+    pthread_mutex_unlock(&g_lock);
+    return ok;
 }
 
 uint32_t gpuavdbg_desc_write_state(device_data *dd, cb_state *cs, uint32_t *words, uint32_t cap)

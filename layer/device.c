@@ -628,10 +628,14 @@ void gpuavdbg_device_teardown(device_data *dd)
     dd->pool_sets_left = 0;
     for (size_t i = 0; i < dd->pipelines.cap; i++)
         if (dd->pipelines.slots[i].key) {
-            gpuavdbg_cc_pipeline_freed(dd->pipelines.slots[i].val);
-            free(dd->pipelines.slots[i].val);
+            pipeline_info *pi = dd->pipelines.slots[i].val;
+            gpuavdbg_cc_pipeline_freed(pi);
+            if (pi)
+                gpuavdbg_variant_free(dd, pi->var);
+            free(pi);
         }
     hmap_free(&dd->pipelines);
+    gpuavdbg_variant_teardown(dd);
     hmap_free(&dd->layouts);
     pthread_mutex_unlock(&dd->lock);
     gpuavdbg_caches_teardown(dd);

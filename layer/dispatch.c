@@ -545,6 +545,8 @@ PFN_vkVoidFunction gpuavdbg_device_intercept(const char *name)
         f = gpuavdbg_shaderobj_intercept(name);
     if (!f)
         f = gpuavdbg_addresses_intercept(name);
+    if (!f)
+        f = gpuavdbg_variant_intercept(name);
     return f;
 }
 

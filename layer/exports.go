@@ -319,7 +319,7 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 	}
 	s.warning = strings.Join(res.Warnings, "; ")
 	s.printf = res.Printf
-	s.sites, s.stage = res.Sites, res.Stage
+	s.sites, s.stage, s.precise = res.Sites, res.Stage, res.Precise
 	p := (*C.uint32_t)(C.malloc(C.size_t(len(res.Words)) * 4))
 	if p == nil {
 		s.warning = "left uninstrumented: out of memory"
@@ -467,6 +467,38 @@ func goOriginalSPIRV(dev, module C.uint64_t, out **C.uint32_t, outWords *C.size_
 	}
 	copy(unsafe.Slice((*uint32)(unsafe.Pointer(p)), len(s.spirv)), s.spirv)
 	*out, *outWords = p, C.size_t(len(s.spirv))
+	return 1
+}
+
+// goModuleFacts returns 1 when an instrumented module has a fast variant
+// (docs/decisions/precise-variant.md), with C-malloc'd copies of its words
+// and of the facts it takes for granted; 0 for any other module.
+//
+//export goModuleFacts
+func goModuleFacts(dev, module C.uint64_t, facts **C.gpuavdbg_fact, n *C.uint32_t, words **C.uint32_t,
+	nwords *C.size_t) (ok C.int) {
+	defer recovered("goModuleFacts")
+	*facts, *n, *words, *nwords = nil, 0, nil, 0
+	var s *shader
+	withLock(func() { s = state.modules[moduleKey{uint64(dev), uint64(module)}] })
+	if s == nil || !s.instrumented || s.precise == nil || len(s.precise.Facts) == 0 || len(s.precise.FastWords) == 0 {
+		return 0
+	}
+	fs := s.precise.Facts
+	p := (*C.gpuavdbg_fact)(C.malloc(C.size_t(len(fs)) * C.size_t(unsafe.Sizeof(C.gpuavdbg_fact{}))))
+	w := (*C.uint32_t)(C.malloc(C.size_t(len(s.precise.FastWords)) * 4))
+	if p == nil || w == nil {
+		C.free(unsafe.Pointer(p))
+		C.free(unsafe.Pointer(w))
+		return 0
+	}
+	out := unsafe.Slice(p, len(fs))
+	for i, f := range fs {
+		out[i] = C.gpuavdbg_fact{set: C.uint32_t(f.Set), binding: C.uint32_t(f.Binding), length: C.uint32_t(f.Length),
+			bound: C.uint32_t(f.Bound), kind: C.uint32_t(f.Kind)}
+	}
+	copy(unsafe.Slice((*uint32)(unsafe.Pointer(w)), len(s.precise.FastWords)), s.precise.FastWords)
+	*facts, *n, *words, *nwords = p, C.uint32_t(len(fs)), w, C.size_t(len(s.precise.FastWords))
 	return 1
 }
 

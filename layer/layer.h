@@ -139,6 +139,14 @@ typedef struct gpuavdbg_stage {
     const char *entry;
 } gpuavdbg_stage;
 
+/* One fact a module's fast variant takes for granted (goModuleFacts,
+ * gpuav.Fact): binding (set, binding) holds at least length elements and
+ * its floor (a buffer binding's smallest range, else 1 when every element
+ * is written and alive) is at least bound. */
+typedef struct gpuavdbg_fact {
+    uint32_t set, binding, length, bound, kind;
+} gpuavdbg_fact;
+
 /* What goDeviceCreated is told about a new device. */
 typedef struct gpuavdbg_device_info {
     uint64_t handle;
@@ -255,6 +263,10 @@ void hmap_free(hmap *m);
     X(DestroyPipelineLayout)              \
     X(CreateShaderModule)                 \
     X(DestroyShaderModule)                \
+    X(CreateRenderPass)                   \
+    X(CreateRenderPass2)                  \
+    X(CreateRenderPass2KHR)               \
+    X(DestroyRenderPass)                  \
     X(CreateComputePipelines)             \
     X(CreateGraphicsPipelines)            \
     X(DestroyPipeline)                    \
@@ -419,6 +431,7 @@ typedef struct pipeline_info {
     int library;      /* VK_PIPELINE_CREATE_LIBRARY_BIT_KHR: Go keeps its stages */
     struct cc_vi *vi; /* cmdchecks.c: its vertex input state, or NULL */
     int has_task;     /* a task shader stage (mesh draws' group-count limits) */
+    struct gpuavdbg_variant *var; /* variants.c: its precise variant, or NULL */
 } pipeline_info;
 
 typedef struct device_data {
@@ -459,6 +472,8 @@ typedef struct device_data {
     hmap layouts;         /* VkPipelineLayout -> (void*)(uintptr_t)GPUAVDBG_LAYOUT_* */
     hmap pipelines;       /* VkPipeline -> pipeline_info* */
     hmap caches;          /* the app's VkPipelineCache -> the layer's shadow cache (cache.c) */
+    hmap held;            /* variants.c (its own lock): modules, layouts, render passes a variant keeps alive */
+    hmap render_passes;   /* variants.c (its own lock): VkRenderPass -> what each subpass renders to */
     struct shaderobj_dev *shaderobj; /* shaderobj.c, made on first use */
     VkDescriptorPool *pools;
     uint32_t npools;
@@ -494,6 +509,12 @@ typedef struct bound_pipeline {
     const struct cc_vi *vi;
     int has_task;
     int push; /* a descriptor-buffer layout: the layer pushes its set (device.c) */
+    /* variants.c: the pipeline's variants (pipeline_info's, valid while it
+     * is bound), the pipeline bound down the chain, and whether the
+     * pipeline or the sets changed since its facts were last tested. */
+    struct gpuavdbg_variant *var;
+    uint64_t down;
+    int facts_dirty;
     /* Shader objects bound per stage (GPUAVDBG_SO_STAGES, shaderobj.c);
      * stale after a later vkCmdBindPipeline at this bind point. */
     VkShaderEXT shaders[GPUAVDBG_SO_STAGES];
@@ -614,6 +635,52 @@ uint32_t gpuavdbg_desc_layout_kind(VkDescriptorSetLayout l);
 int gpuavdbg_desc_layout_alive(VkDescriptorSetLayout l);
 void gpuavdbg_desc_pipeline_layout_destroyed(VkPipelineLayout pl);
 void gpuavdbg_desc_cb_action(cb_state *cs, int bi, uint32_t action);
+/* gpuavdbg_desc_facts_hold tests facts against the sets bound at bind
+ * point bi as the shaders' gpuav_binding_fact would: 1 when every one
+ * holds, else 0 with the index of the first that fails in *failed and its
+ * binding's floor in *floor. */
+int gpuavdbg_desc_facts_hold(cb_state *cs, int bi, const gpuavdbg_fact *facts, uint32_t n, uint32_t *failed,
+                             uint32_t *floor);
+
+/* ---- the precise variants (variants.c) ----------------------------------- */
+
+typedef struct gpuavdbg_variant gpuavdbg_variant;
+/* gpuavdbg_chain_append appends the copied structure c, its pNext cleared,
+ * to the chain *head .. *tail. */
+static inline void gpuavdbg_chain_append(VkBaseOutStructure **head, VkBaseOutStructure **tail, VkBaseOutStructure *c)
+{
+    c->pNext = NULL;
+    if (*tail)
+        (*tail)->pNext = c;
+    else
+        *head = c;
+    *tail = c;
+}
+/* gpuavdbg_stage_pnext_size (pipeline.c) is the size of a structure the
+ * layer knows in a pipeline stage's pNext chain, or 0 when unknown. */
+size_t gpuavdbg_stage_pnext_size(VkStructureType t);
+/* gpuavdbg_variant_compute returns the variants of a compute pipeline
+ * about to be created (a deep copy of ci, the facts, its module and layout
+ * held) and in *fast a module of the fast variant's words, to create it
+ * with and destroy after; NULL when it is created as given. */
+gpuavdbg_variant *gpuavdbg_variant_compute(device_data *dd, const VkComputePipelineCreateInfo *ci,
+                                           VkShaderModule *fast);
+/* gpuavdbg_variant_graphics: the same for a graphics pipeline (dynamic
+ * rendering only), fast[i] a module for stage i (VK_NULL_HANDLE: keep the
+ * app's), ci->stageCount of them. */
+gpuavdbg_variant *gpuavdbg_variant_graphics(device_data *dd, const VkGraphicsPipelineCreateInfo *ci,
+                                            VkShaderModule *fast);
+void gpuavdbg_variant_created(gpuavdbg_variant *v, VkPipeline p);
+void gpuavdbg_variant_free(device_data *dd, gpuavdbg_variant *v);
+/* gpuavdbg_variant_defer_destroy: 1 when a variant holds the module,
+ * layout or render pass h (the layer destroys it when the last one lets
+ * go). */
+int gpuavdbg_variant_defer_destroy(device_data *dd, uint64_t h, const VkAllocationCallbacks *alloc);
+PFN_vkVoidFunction gpuavdbg_variant_intercept(const char *name);
+void gpuavdbg_variant_teardown(device_data *dd);
+/* gpuavdbg_variant_choose binds, before an action at bind point bi, the
+ * variant the bound sets call for, when they or the pipeline changed. */
+void gpuavdbg_variant_choose(cb_state *cs, VkPipelineBindPoint bp, int bi);
 void gpuavdbg_desc_cb_reset(cb_state *cs);
 void gpuavdbg_desc_cb_free(cb_state *cs);
 /* Hooks for the device-address tracking (weak defaults do nothing). */

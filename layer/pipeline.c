@@ -66,7 +66,9 @@ static VKAPI_ATTR void VKAPI_CALL gl_DestroyShaderModule(VkDevice device, VkShad
     device_data *dd = gpuavdbg_device_get(device);
     if (!dd)
         return;
-    dd->disp.DestroyShaderModule(device, module, alloc);
+    /* A pipeline that may still make its precise variant keeps it. */
+    if (!gpuavdbg_variant_defer_destroy(dd, GPUAVDBG_H(module), alloc))
+        dd->disp.DestroyShaderModule(device, module, alloc);
     if (module)
         goShaderDestroyed(GPUAVDBG_H(device), GPUAVDBG_H(module));
 }
@@ -159,7 +161,8 @@ static VKAPI_ATTR void VKAPI_CALL gl_DestroyPipelineLayout(VkDevice device, VkPi
         gpuavdbg_desc_pipeline_layout_destroyed(layout);
         gpuavdbg_prepass_layout_destroyed(dd, layout);
     }
-    dd->disp.DestroyPipelineLayout(device, layout, alloc);
+    if (!gpuavdbg_variant_defer_destroy(dd, GPUAVDBG_H(layout), alloc))
+        dd->disp.DestroyPipelineLayout(device, layout, alloc);
 }
 
 static int layout_state(device_data *dd, VkPipelineLayout layout)
@@ -282,9 +285,7 @@ static const VkPipelineShaderStageCreateInfo *substitute(device_data *dd, scratc
     return copy;
 }
 
-/* stage_pnext_size is the size of a structure that may come before a
- * VkShaderModuleCreateInfo in a stage's pNext chain, or 0 when unknown. */
-static size_t stage_pnext_size(VkStructureType t)
+size_t gpuavdbg_stage_pnext_size(VkStructureType t)
 {
     switch (t) {
     case VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO:
@@ -315,7 +316,7 @@ static int inline_module(device_data *dd, scratch *sc, VkPipelineShaderStageCrea
     for (const VkBaseInStructure *p = stage->pNext; p && !smci; p = p->pNext) {
         if (p->sType == VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO)
             smci = p;
-        else if (!stage_pnext_size(p->sType))
+        else if (!gpuavdbg_stage_pnext_size(p->sType))
             known = 0;
     }
     if (!smci)
@@ -331,15 +332,10 @@ static int inline_module(device_data *dd, scratch *sc, VkPipelineShaderStageCrea
     const void *rest = smci->pNext;
     VkBaseOutStructure *head = NULL, *tail = NULL;
     for (const VkBaseInStructure *p = stage->pNext; p != smci; p = p->pNext) {
-        VkBaseOutStructure *c = scratch_copy(sc, p, 1, stage_pnext_size(p->sType));
+        VkBaseOutStructure *c = scratch_copy(sc, p, 1, gpuavdbg_stage_pnext_size(p->sType));
         if (!c)
             return 0;
-        c->pNext = NULL;
-        if (tail)
-            tail->pNext = c;
-        else
-            head = c;
-        tail = c;
+        gpuavdbg_chain_append(&head, &tail, c);
     }
     VkShaderModuleCreateInfo mci = *(const VkShaderModuleCreateInfo *)smci;
     mci.pNext = NULL;
@@ -408,7 +404,7 @@ static const VkPipelineLibraryCreateInfoKHR *find_libraries(const void *pNext)
 static void remember(device_data *dd, VkPipeline p, VkPipelineLayout layout, VkPipelineBindPoint bp,
                      const VkPipelineShaderStageCreateInfo *stages, uint32_t nstages,
                      const VkPipelineLibraryCreateInfoKHR *libs, VkPipelineCreateFlags flags,
-                     const VkGraphicsPipelineCreateInfo *gfx)
+                     const VkGraphicsPipelineCreateInfo *gfx, gpuavdbg_variant *var)
 {
     int libraries = libs && libs->libraryCount > 0;
     int is_library = (flags & VK_PIPELINE_CREATE_LIBRARY_BIT_KHR) != 0;
@@ -430,8 +426,13 @@ static void remember(device_data *dd, VkPipeline p, VkPipelineLayout layout, VkP
     if (st != small)
         free(st);
     pipeline_info *pi = malloc(sizeof *pi);
-    if (!pi)
+    if (!pi) {
+        gpuavdbg_variant_free(dd, var);
         return;
+    }
+    pi->var = var;
+    if (var)
+        gpuavdbg_variant_created(var, p);
     pi->layout = layout;
     pi->bind_point = bp;
     pi->instrumented = (state == GPUAVDBG_LAYOUT_PADDED || state == GPUAVDBG_LAYOUT_PADDED_PUSH) && (wants || libraries);
@@ -443,14 +444,13 @@ static void remember(device_data *dd, VkPipeline p, VkPipelineLayout layout, VkP
         gpuavdbg_cc_pipeline_created(dd, pi, gfx);
     pthread_mutex_lock(&dd->lock);
     pipeline_info *old = hmap_get(&dd->pipelines, GPUAVDBG_H(p));
-    if (hmap_put(&dd->pipelines, GPUAVDBG_H(p), pi)) {
-        gpuavdbg_cc_pipeline_freed(old);
-        free(old);
-    } else {
-        gpuavdbg_cc_pipeline_freed(pi);
-        free(pi);
-    }
+    int put = hmap_put(&dd->pipelines, GPUAVDBG_H(p), pi);
     pthread_mutex_unlock(&dd->lock);
+    pipeline_info *gone = put ? old : pi;
+    gpuavdbg_cc_pipeline_freed(gone);
+    if (gone)
+        gpuavdbg_variant_free(dd, gone->var);
+    free(gone);
 }
 
 /* remembered(dd, copy, ci, i, field) is &field of the create info pipeline i
@@ -476,6 +476,28 @@ static void remember(device_data *dd, VkPipeline p, VkPipelineLayout layout, VkP
             (copy)[i_].pStages = st_;                                                                       \
     }
 
+/* fast_variant: when compute pipeline i's facts can be decided on the CPU
+ * (variants.c), *var gets its variants and pipeline i is created as the
+ * fast one (a module of the fast variant's words, in a scratch copy of ci;
+ * destroyed after the call). */
+static void fast_variant(device_data *dd, scratch *sc, const VkComputePipelineCreateInfo *ci, uint32_t n, uint32_t i,
+                         VkComputePipelineCreateInfo **copy, gpuavdbg_variant **var)
+{
+    VkShaderModule fast = VK_NULL_HANDLE;
+    gpuavdbg_variant *v = gpuavdbg_variant_compute(dd, &ci[i], &fast);
+    if (!v)
+        return;
+    if (!*copy)
+        *copy = scratch_copy(sc, ci, n, sizeof *ci);
+    if (!*copy || !push((void **)&sc->modules, &sc->nmodules, &sc->cap_modules, sizeof fast, &fast)) {
+        dd->disp.DestroyShaderModule(dd->device, fast, NULL);
+        gpuavdbg_variant_free(dd, v);
+        return;
+    }
+    (*copy)[i].stage.module = fast;
+    *var = v;
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateComputePipelines(VkDevice device, VkPipelineCache cache, uint32_t n,
                                                                const VkComputePipelineCreateInfo *ci,
                                                                const VkAllocationCallbacks *alloc,
@@ -487,6 +509,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateComputePipelines(VkDevice device,
     VkComputePipelineCreateInfo *copy = NULL;
     scratch sc = {0};
     int any_padded = 0;
+    gpuavdbg_variant **vars = dd->set_layout && n ? calloc(n, sizeof *vars) : NULL;
     for (uint32_t i = 0; dd->set_layout && i < n; i++) {
         int pad = padded(dd, ci[i].layout);
         any_padded |= pad;
@@ -495,15 +518,56 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateComputePipelines(VkDevice device,
             copy = scratch_copy(&sc, ci, n, sizeof *ci);
         if (st && copy)
             copy[i].stage = *st;
+        if (pad && !st && vars)
+            fast_variant(dd, &sc, ci, n, i, &copy, &vars[i]);
     }
     VkResult r = dd->disp.CreateComputePipelines(device, gpuavdbg_cache_for(dd, cache, any_padded), n,
                                                  copy ? copy : ci, alloc, pipes);
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < n; i++) {
+        gpuavdbg_variant *v = vars ? vars[i] : NULL;
+        VkPipelineShaderStageCreateInfo st = *remembered(dd, copy, ci, i, stage);
+        if (v) /* reported with the app's module, not the fast variant's */
+            st.module = ci[i].stage.module;
         if (pipes[i])
-            remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_COMPUTE, remembered(dd, copy, ci, i, stage),
-                     1, NULL, ci[i].flags, NULL);
+            remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_COMPUTE, &st, 1, NULL, ci[i].flags, NULL, v);
+        else
+            gpuavdbg_variant_free(dd, v);
+    }
+    free(vars);
     scratch_free(dd, &sc);
     return r;
+}
+
+/* fast_graphics is fast_variant for graphics pipeline i: its stages with
+ * a fast variant get a module of its words, in a scratch copy of its
+ * stages. */
+static void fast_graphics(device_data *dd, scratch *sc, const VkGraphicsPipelineCreateInfo *ci, uint32_t n, uint32_t i,
+                          VkGraphicsPipelineCreateInfo **copy, gpuavdbg_variant **var)
+{
+    uint32_t ns = ci[i].stageCount;
+    VkShaderModule *fast = ns ? calloc(ns, sizeof *fast) : NULL;
+    gpuavdbg_variant *v = fast ? gpuavdbg_variant_graphics(dd, &ci[i], fast) : NULL;
+    VkPipelineShaderStageCreateInfo *st = v ? scratch_copy(sc, ci[i].pStages, ns, sizeof *st) : NULL;
+    if (st && !*copy)
+        *copy = scratch_copy(sc, ci, n, sizeof *ci);
+    int ok = st && *copy;
+    for (uint32_t s = 0; v && s < ns; s++) {
+        if (!fast[s])
+            continue;
+        if (ok && push((void **)&sc->modules, &sc->nmodules, &sc->cap_modules, sizeof fast[s], &fast[s])) {
+            st[s].module = fast[s];
+            continue;
+        }
+        dd->disp.DestroyShaderModule(dd->device, fast[s], NULL);
+        ok = 0;
+    }
+    free(fast);
+    if (!ok) {
+        gpuavdbg_variant_free(dd, v);
+        return;
+    }
+    (*copy)[i].pStages = st;
+    *var = v;
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateGraphicsPipelines(VkDevice device, VkPipelineCache cache, uint32_t n,
@@ -518,13 +582,23 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateGraphicsPipelines(VkDevice device
     scratch sc = {0};
     int any_padded = 0;
     PREPARE_STAGE_ARRAYS(dd, &sc, ci, n, copy, any_padded);
+    gpuavdbg_variant **vars = dd->set_layout && n ? calloc(n, sizeof *vars) : NULL;
+    for (uint32_t i = 0; vars && i < n; i++)
+        if (padded(dd, ci[i].layout) && (!copy || copy[i].pStages == ci[i].pStages))
+            fast_graphics(dd, &sc, ci, n, i, &copy, &vars[i]);
     VkResult r = dd->disp.CreateGraphicsPipelines(device, gpuavdbg_cache_for(dd, cache, any_padded), n,
                                                   copy ? copy : ci, alloc, pipes);
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < n; i++) {
+        gpuavdbg_variant *v = vars ? vars[i] : NULL;
+        /* reported with the app's modules, not the fast variant's */
+        const VkPipelineShaderStageCreateInfo *st = v ? ci[i].pStages : *remembered(dd, copy, ci, i, pStages);
         if (pipes[i])
-            remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_GRAPHICS,
-                     *remembered(dd, copy, ci, i, pStages), ci[i].stageCount, find_libraries(ci[i].pNext),
-                     ci[i].flags, &ci[i]);
+            remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_GRAPHICS, st, ci[i].stageCount,
+                     find_libraries(ci[i].pNext), ci[i].flags, &ci[i], v);
+        else
+            gpuavdbg_variant_free(dd, v);
+    }
+    free(vars);
     scratch_free(dd, &sc);
     return r;
 }
@@ -553,7 +627,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateRayTracingPipelinesKHR(VkDevice d
     for (uint32_t i = 0; i < n; i++)
         if (pipes[i])
             remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR,
-                     *remembered(dd, copy, ci, i, pStages), ci[i].stageCount, ci[i].pLibraryInfo, ci[i].flags, NULL);
+                     *remembered(dd, copy, ci, i, pStages), ci[i].stageCount, ci[i].pLibraryInfo, ci[i].flags, NULL,
+                     NULL);
     scratch_free(dd, &sc);
     return r;
 }
@@ -582,7 +657,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateRayTracingPipelinesNV(VkDevice de
     for (uint32_t i = 0; i < n; i++)
         if (pipes[i])
             remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR, ci[i].pStages,
-                     ci[i].stageCount, NULL, 0, NULL);
+                     ci[i].stageCount, NULL, 0, NULL, NULL);
     return r;
 }
 
@@ -599,7 +674,11 @@ static VKAPI_ATTR void VKAPI_CALL gl_DestroyPipeline(VkDevice device, VkPipeline
         if (pi && pi->library)
             goPipelineDestroyed(GPUAVDBG_H(device), GPUAVDBG_H(pipeline));
         gpuavdbg_cc_pipeline_freed(pi);
+        dd->disp.DestroyPipeline(device, pipeline, alloc);
+        if (pi) /* after the pipeline: it may hold the same module and layout */
+            gpuavdbg_variant_free(dd, pi->var);
         free(pi);
+        return;
     }
     dd->disp.DestroyPipeline(device, pipeline, alloc);
 }

@@ -379,13 +379,15 @@ static void barrier(device_data *dd, VkCommandBuffer cb, VkPipelineStageFlags sr
     dd->disp.CmdPipelineBarrier(cb, src, dst, 0, 1, &mb, 0, NULL, 0, NULL);
 }
 
-/* restore binds the app's compute pipeline (or shader object) again. */
+/* restore binds the app's compute pipeline (or shader object) again: the
+ * variant of it bound last (variants.c). */
 static void restore(cb_state *cs)
 {
     device_data *dd = cs->dd;
     const bound_pipeline *b = &cs->bound[1];
     if (b->pipeline) {
-        dd->disp.CmdBindPipeline(cs->cb, VK_PIPELINE_BIND_POINT_COMPUTE, (VkPipeline)(uintptr_t)b->pipeline);
+        uint64_t p = b->down ? b->down : b->pipeline;
+        dd->disp.CmdBindPipeline(cs->cb, VK_PIPELINE_BIND_POINT_COMPUTE, (VkPipeline)(uintptr_t)p);
     } else if (b->shaders[0] && dd->disp.CmdBindShadersEXT) {
         VkShaderStageFlagBits stage = VK_SHADER_STAGE_COMPUTE_BIT;
         dd->disp.CmdBindShadersEXT(cs->cb, 1, &stage, &b->shaders[0]);

@@ -593,6 +593,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdBindShadersEXT(VkCommandBuffer cb, uint3
             if (b->pipeline) { /* a pipeline was bound since: its stages replaced these */
                 memset(b->shaders, 0, sizeof b->shaders);
                 b->pipeline = 0;
+                b->var = NULL;
             }
             b->shaders[si] = shaders ? shaders[i] : VK_NULL_HANDLE;
             touched[bi] = 1;

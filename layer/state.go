@@ -42,6 +42,9 @@ type shader struct {
 	srcmap *sourcemap.Map
 	// printf are its debugPrintfEXT calls that write lines, by site id.
 	printf []gpuav.PrintfSite
+	// precise is its precise switch and facts (gpuav.PreciseSwitch), nil
+	// when it has none.
+	precise *gpuav.PreciseSwitch
 }
 
 type moduleKey struct{ device, module uint64 }

@@ -6,7 +6,9 @@
 # then the pipeline scene compiles them with no layer (--layer-set gives its
 # pipeline layout the layer's set). Runs alternate REPS times (default 1);
 # each prints the iteration's time, and build/exp/logs keeps the
-# per-pipeline split. At the end it prints each variant's minimum over the
+# per-pipeline split. "fast" is the product's instrumentation with the
+# precise switch off (the fast variant the layer creates where it decides
+# the facts; "base" keeps it at its default, the precise variant). At the end it prints each variant's minimum over the
 # repetitions (the machine is shared: other work only adds time). PICK, a
 # regular expression, keeps only the matching lines of the corpus list.
 #
@@ -21,8 +23,9 @@ for name in "$@"; do
   grep -E "${PICK:-.}" bin/bench/spv/corpus/corpus.txt > "$spv/corpus/corpus.txt" || true
   case $name in
   none) cp bin/bench/spv/corpus/*.spv "$spv/corpus/" ;;
-  base) go build -o build/exp/base/instr ./bench/internal/instr
-        build/exp/base/instr -o "$spv/corpus" bin/bench/spv/corpus/*.spv > build/exp/logs/instr-$name.txt ;;
+  base|fast) go build -o build/exp/base/instr ./bench/internal/instr
+        flags=; [ "$name" = fast ] && flags=-fast
+        build/exp/base/instr $flags -o "$spv/corpus" bin/bench/spv/corpus/*.spv > build/exp/logs/instr-$name.txt ;;
   *) instr=bin/exp/$name/instr
      # An experiment that post-processes the product's output has a script.
      [ -x bench/exp/$name/instr.sh ] && instr=bench/exp/$name/instr.sh

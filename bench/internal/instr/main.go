@@ -3,7 +3,12 @@
 // the experiments of bench/exp (built with their overlays, it shows what an
 // experiment gives the driver):
 //
-//	go run ./bench/internal/instr -o OUTDIR IN.spv...
+//	go run ./bench/internal/instr [-fast] -o OUTDIR IN.spv...
+//
+// -fast writes each module's fast variant (gpuav.PreciseSwitch.FastWords),
+// which the layer creates a compute pipeline with when it decides the
+// facts on the CPU; without it, the precise variant (Result.Words), what
+// every other pipeline gets.
 package main
 
 import (
@@ -19,14 +24,15 @@ import (
 func main() {
 	out := flag.String("o", ".", "output directory")
 	set := flag.Uint("set", 1, "the layer's descriptor set")
+	fast := flag.Bool("fast", false, "write the fast variants")
 	flag.Parse()
-	if err := run(*out, uint32(*set), flag.Args()); err != nil {
+	if err := run(*out, uint32(*set), *fast, flag.Args()); err != nil {
 		fmt.Fprintf(os.Stderr, "instr: %v\n", err)
 		os.Exit(1)
 	}
 }
 
-func run(out string, set uint32, files []string) error {
+func run(out string, set uint32, fast bool, files []string) error {
 	for i, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
@@ -40,7 +46,14 @@ func run(out string, set uint32, files []string) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", f, err)
 		}
-		fmt.Printf("%s: %d checks, %d -> %d words (entry point's function %d -> %d)\n", filepath.Base(f), res.ChecksAdded,
+		facts := 0
+		if res.Precise != nil {
+			facts = len(res.Precise.Facts)
+			if fast {
+				res.Words = res.Precise.FastWords
+			}
+		}
+		fmt.Printf("%s: %d checks, %d facts, %d -> %d words (entry point's function %d -> %d)\n", filepath.Base(f), res.ChecksAdded, facts,
 			len(words), len(res.Words), entryWords(words), entryWords(res.Words))
 		if err := os.WriteFile(filepath.Join(out, filepath.Base(f)), spirv.BytesFromWords(res.Words), 0o644); err != nil {
 			return err

@@ -6,7 +6,7 @@
  * buffer ("bound-cmd") dispatches once per case step:
  *
  *   boundapp --shaders DIR [--case clean|loop_last|loop_short|masked_past|
- *            holds_then_not]
+ *            holds_then_not|fails_then_holds|threads] [--stage fragment]
  *
  *   clean:          data bound [0, 64), n 16: every bound holds.
  *   loop_last:      data bound [0, 60), n 16: the loop's last iteration
@@ -17,6 +17,18 @@
  *                   (g 1) and 28 (g 3) past it.
  *   holds_then_not: two dispatches, data bound [0, 64) then [0, 60), n 16:
  *                   the bound holds in the first, not in the second.
+ *   fails_then_holds: two dispatches, data bound [0, 60) then [0, 64), n 16:
+ *                   the other way round (the layer goes back to the fast
+ *                   variant for the second).
+ *   threads:        data bound [0, 60), n 16, in 4 command buffers
+ *                   ("bound-cmd-0".."bound-cmd-3", a pool each) recorded
+ *                   on 4 threads at once, submitted one after the other.
+ *
+ * The module is destroyed as soon as the pipeline exists (the layer may
+ * still need it for the pipeline's precise variant). --stage fragment
+ * runs bound.frag's loop instead, in the one fragment of a point drawn
+ * with dynamic rendering (bound-cmd, data bound as the case says for its
+ * first step, one draw; result.r[0] gets the sum).
  *
  * It prints "r=A,B,C,D" (the last dispatch's sums) after the submit. Every
  * VkResult is checked; a failure prints "boundapp: <call> failed: <n>" and
@@ -24,6 +36,33 @@
  */
 #define APP "boundapp"
 #include "checkapp.h"
+
+#include <pthread.h>
+
+#define THREADS 4
+
+/* recording is what one command buffer records: a dispatch per set. */
+typedef struct recording {
+    VkCommandBuffer cmd;
+    VkPipeline pipe;
+    VkPipelineLayout layout;
+    const VkDescriptorSet *sets;
+    uint32_t steps, n;
+} recording;
+
+static void *record(void *arg)
+{
+    const recording *r = arg;
+    capp_begin(r->cmd, 0);
+    vkCmdBindPipeline(r->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, r->pipe);
+    vkCmdPushConstants(r->cmd, r->layout, VK_SHADER_STAGE_ALL, 0, sizeof r->n, &r->n);
+    for (uint32_t s = 0; s < r->steps; s++) {
+        vkCmdBindDescriptorSets(r->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, r->layout, 0, 1, &r->sets[s], 0, NULL);
+        vkCmdDispatch(r->cmd, 1, 1, 1);
+    }
+    CHECK(vkEndCommandBuffer(r->cmd));
+    return NULL;
+}
 
 int main(int argc, char **argv)
 {
@@ -42,21 +81,28 @@ int main(int argc, char **argv)
         ranges[0] = 16, n = 0;
     else if (!strcmp(kase, "holds_then_not"))
         ranges[1] = 60, steps = 2;
+    else if (!strcmp(kase, "fails_then_holds"))
+        ranges[0] = 60, steps = 2;
+    else if (!strcmp(kase, "threads"))
+        ranges[0] = 60;
     else if (strcmp(kase, "clean")) {
         fprintf(stderr, "boundapp: unknown case %s\n", kase);
         return 2;
     }
 
     capp_create_instance(&ca, NULL);
-    ca_create_device(VK_QUEUE_COMPUTE_BIT, NULL, NULL, 0);
+    if (stage == CA_COMPUTE)
+        ca_create_device(VK_QUEUE_COMPUTE_BIT, NULL, NULL, 0);
+    else
+        ca_create_stage_device(VK_FALSE, NULL, NULL, 0);
     capp_buffer data = capp_buffer_create(&ca, 64, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
     capp_buffer result = capp_buffer_create(&ca, 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
     for (uint32_t i = 0; i < 16; i++)
         ((uint32_t *)data.map)[i] = i + 1;
 
     VkDescriptorSetLayoutBinding lb[2] = {
-        {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
-        {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+        {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_ALL, NULL},
+        {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_ALL, NULL},
     };
     VkDescriptorSetLayout dsl[2];
     VkDescriptorPool dpool[2];
@@ -67,25 +113,42 @@ int main(int argc, char **argv)
         for (uint32_t i = 0; i < 2; i++)
             capp_write_buffers(&ca, set[s], i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, &bi[i]);
     }
-    VkPipelineLayout layout = ca_pipeline_layout(dsl[0], VK_SHADER_STAGE_COMPUTE_BIT, sizeof n);
-    VkPipeline pipe = capp_compute_pipeline(&ca, layout, ca_module(dir, "bound.comp.spv"), 0, NULL);
-
-    VkCommandBuffer cmd;
-    VkCommandPool pool = ca_command_buffers(0, 1, &cmd);
-    ca_name_cmd_pipeline(cmd, "bound-cmd", pipe, "bound-pipeline");
-    capp_begin(cmd, 0);
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
-    vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof n, &n);
-    for (uint32_t s = 0; s < steps; s++) {
-        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set[s], 0, NULL);
-        vkCmdDispatch(cmd, 1, 1, 1);
+    VkPipelineLayout layout = ca_pipeline_layout(dsl[0], VK_SHADER_STAGE_ALL, sizeof n);
+    capp_image t;
+    VkPipeline pipe = ca_stage_pipeline(stage, dir, "bound", "buf_plain", layout, &t);
+    ca_destroy_modules();
+    int threads = !strcmp(kase, "threads") ? THREADS : 1;
+    VkCommandBuffer cmd[THREADS];
+    VkCommandPool pool[THREADS];
+    recording rec[THREADS];
+    pthread_t th[THREADS];
+    for (int i = 0; i < threads; i++) {
+        char name[32] = "bound-cmd";
+        if (threads > 1)
+            snprintf(name, sizeof name, "bound-cmd-%d", i);
+        pool[i] = ca_command_buffers(0, 1, &cmd[i]);
+        ca_name_cmd_pipeline(cmd[i], name, pipe, "bound-pipeline");
+        rec[i] = (recording){cmd[i], pipe, layout, set, steps, n};
     }
-    CHECK(vkEndCommandBuffer(cmd));
-    ca_submit_wait(cmd);
     const uint32_t *r = result.map;
-    printf("r=%u,%u,%u,%u\n", r[0], r[1], r[2], r[3]);
+    if (stage != CA_COMPUTE) {
+        ca_record_one(cmd[0], stage, &t, pipe, layout, set[0], 0, NULL, &n, sizeof n);
+        ca_submit_wait(cmd[0]);
+        printf("r=%u\n", r[0]);
+    } else {
+        for (int i = 0; i < threads; i++)
+            if (pthread_create(&th[i], NULL, record, &rec[i]))
+                capp_die("pthread_create failed");
+        for (int i = 0; i < threads; i++)
+            pthread_join(th[i], NULL);
+        for (int i = 0; i < threads; i++)
+            ca_submit_wait(cmd[i]);
+        printf("r=%u,%u,%u,%u\n", r[0], r[1], r[2], r[3]);
+    }
     fflush(stdout);
-    ca_teardown(pipe, layout, pool, VK_NULL_HANDLE, VK_NULL_HANDLE, NULL);
+    ca_teardown(pipe, layout, pool[0], VK_NULL_HANDLE, VK_NULL_HANDLE, stage != CA_COMPUTE ? &t : NULL);
+    for (int i = 1; i < threads; i++)
+        vkDestroyCommandPool(ca.dev, pool[i], NULL);
     for (uint32_t s = 0; s < steps; s++) {
         vkDestroyDescriptorPool(ca.dev, dpool[s], NULL);
         vkDestroyDescriptorSetLayout(ca.dev, dsl[s], NULL);

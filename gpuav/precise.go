@@ -1,0 +1,277 @@
+package gpuav
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/gpuav-dbg/gpuav-dbg/spirv"
+)
+
+// The precise switch (docs/decisions/precise-variant.md): while the passes
+// run, a boolean constant (a SpecId'd spec constant, so that the module
+// stays valid) in front of every binding fact. With it true a fact is
+// gpuav_binding_fact's answer on the GPU and the precise check behind it
+// runs when that fails; with it false every fact is true, and nothing of
+// the precise check (compare, branch, record write) is left. Instrument
+// returns both variants with the switch folded away (variants, prune):
+// Result.Words is the precise one (every pipeline the layer does not
+// decide for runs exactly the checks of before), Result.Precise.FastWords
+// the fast one, which the layer runs only where it has decided the facts
+// on the CPU (Result.Precise.Facts) and they hold.
+
+// PreciseSpecIDBase is the first SpecId the switch tries; the next one is
+// taken while the module already uses it.
+const PreciseSpecIDBase = 0x47500000
+
+// Fact kinds.
+const (
+	// FactBuffer: the binding's smallest range is at least Bound bytes.
+	FactBuffer = iota
+	// FactElements: every element of the binding is written and alive
+	// (Bound is 1).
+	FactElements
+)
+
+// Fact is what the fast variant of a module takes for granted about one
+// binding, as gpuav_binding_fact tests it on the GPU: the binding is known
+// in the action's descriptor state, holds at least Length elements, and
+// its floor (inputs.go: a buffer binding's smallest range, another
+// binding's 1 when every element is written and alive) is at least Bound.
+type Fact struct {
+	Set, Binding, Length, Bound uint32
+	Kind                        uint32
+}
+
+// PreciseSwitch is a module's fast variant: its words (Result.Words is
+// the precise one), and the facts the layer must find true to run it.
+type PreciseSwitch struct {
+	FastWords []uint32
+	Facts     []Fact
+}
+
+// preciseState is the switch of one shader: the spec constant's id, made
+// on first use, and the facts noted so far.
+type preciseState struct {
+	id, specID uint32
+	facts      []Fact
+}
+
+// preciseID returns the switch's id (an OpSpecConstantTrue decorated
+// with an unused SpecId), adding it the first time.
+func (sh *shader) preciseID() uint32 {
+	p := &sh.precise
+	if p.id != 0 {
+		return p.id
+	}
+	m := sh.m
+	used := map[uint32]bool{}
+	for _, in := range m.Sections[spirv.SectionAnnotation] {
+		if in.Opcode() == spirv.OpDecorate && len(in.Words) >= 4 && spirv.Decoration(in.Words[2]) == spirv.DecorationSpecId {
+			used[in.Words[3]] = true
+		}
+	}
+	p.specID = PreciseSpecIDBase
+	for used[p.specID] {
+		p.specID++
+	}
+	b := m.TypeBool()
+	p.id = m.NewID()
+	m.AddGlobal(spirv.NewInstruction(spirv.OpSpecConstantTrue, b, p.id))
+	m.AddAnnotation(spirv.NewInstruction(spirv.OpDecorate, p.id, uint32(spirv.DecorationSpecId), p.specID))
+	return p.id
+}
+
+// gateFact emits, in fn's entry block, the fact as the fast variant sees
+// it: precise ? call : true (OpSelect on the switch), and returns its id.
+func (sh *shader) gateFact(fn *function, call uint32) uint32 {
+	m := sh.m
+	return fn.entry.op(spirv.OpSelect, m.TypeBool(), sh.preciseID(), call, m.ConstantTrue())
+}
+
+// notPrecise returns, once per function, !precise in its entry block: the
+// fact of a bounded access outside loops, which keeps its plain check in
+// the precise variant (the fact is false there) and none in the fast one.
+func (sh *shader) notPrecise(fn *function) uint32 {
+	if fn.notPrecise == 0 {
+		fn.notPrecise = fn.entry.op(spirv.OpLogicalNot, sh.m.TypeBool(), sh.preciseID())
+	}
+	return fn.notPrecise
+}
+
+// noteFact adds what the layer must check for the fast variant: binding
+// (set, binding) holds length elements and a floor of at least bound.
+// One fact per binding and kind, with the largest bound.
+func (sh *shader) noteFact(set, binding, length, bound, kind uint32) {
+	p := &sh.precise
+	i := slices.IndexFunc(p.facts, func(f Fact) bool { return f.Set == set && f.Binding == binding && f.Kind == kind })
+	if i < 0 {
+		p.facts = append(p.facts, Fact{Set: set, Binding: binding, Length: length, Bound: bound, Kind: kind})
+		return
+	}
+	f := &p.facts[i]
+	f.Length, f.Bound = max(f.Length, length), max(f.Bound, bound)
+}
+
+// variants turns the instrumented module m (with its switch) into the two
+// variants the driver gets: precise (the switch on: every check as before
+// the switch existed) and fast (the switch off), each with what the
+// switch's value makes dead removed (prune), so that a driver compiles
+// neither the dead checks nor their failure paths, whether or not it
+// folds specialization constants before translating. The switch's spec
+// constant is gone from both.
+func (sh *shader) variants() (precise, fast []uint32, err error) {
+	words := sh.m.Encode()
+	fm, err := spirv.Parse(append([]uint32(nil), words...))
+	if err != nil {
+		return nil, nil, fmt.Errorf("re-read the instrumented module: %w", err)
+	}
+	prune(sh.m, sh.precise.id, true)
+	prune(fm, sh.precise.id, false)
+	return sh.m.Encode(), fm.Encode(), nil
+}
+
+// prune folds the switch (id) to value and removes what that makes dead:
+// a conditional branch on a condition known from it becomes a branch
+// (its selection merge goes), and the blocks no longer reachable go, with
+// their operands of the phis that remain.
+func prune(m *spirv.Module, id uint32, value bool) {
+	known := map[uint32]bool{}
+	for i, in := range m.Sections[spirv.SectionGlobal] {
+		switch {
+		case in.ResultID() == id:
+			op := spirv.OpConstantFalse
+			if value {
+				op = spirv.OpConstantTrue
+			}
+			m.Sections[spirv.SectionGlobal][i] = spirv.NewInstruction(op, in.Words[1], id)
+			known[id] = value
+		case in.Opcode() == spirv.OpConstantTrue:
+			known[in.ResultID()] = true
+		case in.Opcode() == spirv.OpConstantFalse:
+			known[in.ResultID()] = false
+		}
+	}
+	m.Sections[spirv.SectionAnnotation] = slices.DeleteFunc(m.Sections[spirv.SectionAnnotation], func(in *spirv.Instruction) bool {
+		return in.Opcode() == spirv.OpDecorate && len(in.Words) >= 3 && in.Words[1] == id
+	})
+	for _, f := range m.Functions {
+		foldBranches(f, known)
+		removeUnreachable(f)
+	}
+	m.InvalidateIndex()
+}
+
+// foldBranches folds OpLogicalNot and OpSelect of known conditions and
+// turns conditional branches on known conditions into branches.
+func foldBranches(f *spirv.Function, known map[uint32]bool) {
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			switch in.Opcode() {
+			case spirv.OpLogicalNot:
+				if v, ok := known[in.Words[3]]; ok {
+					known[in.ResultID()] = !v
+				}
+			case spirv.OpSelect:
+				if c, ok := known[in.Words[3]]; ok {
+					pick := in.Words[5]
+					if c {
+						pick = in.Words[4]
+					}
+					if v, ok := known[pick]; ok {
+						known[in.ResultID()] = v
+					}
+				}
+			}
+		}
+		n := len(b.Insts)
+		t := b.Insts[n-1]
+		if t.Opcode() != spirv.OpBranchConditional {
+			continue
+		}
+		c, ok := known[t.Words[1]]
+		if !ok {
+			continue
+		}
+		target := t.Words[3]
+		if c {
+			target = t.Words[2]
+		}
+		b.Insts[n-1] = spirv.NewInstruction(spirv.OpBranch, target)
+		if n >= 2 && b.Insts[n-2].Opcode() == spirv.OpSelectionMerge {
+			b.Insts = slices.Delete(b.Insts, n-2, n-1)
+		}
+	}
+}
+
+// successors are the blocks a terminator branches to.
+func successors(t *spirv.Instruction) []uint32 {
+	switch t.Opcode() {
+	case spirv.OpBranch:
+		return t.Words[1:2]
+	case spirv.OpBranchConditional:
+		return t.Words[2:4]
+	case spirv.OpSwitch:
+		out := []uint32{t.Words[2]}
+		for i := 4; i < len(t.Words); i += 2 {
+			out = append(out, t.Words[i])
+		}
+		return out
+	}
+	return nil
+}
+
+// removeUnreachable removes the blocks of f that no branch reaches from
+// its entry and no reached block names as a merge or continue target, and
+// drops the phi operands of predecessors that no longer branch there.
+func removeUnreachable(f *spirv.Function) {
+	if len(f.Blocks) == 0 {
+		return
+	}
+	byID := map[uint32]*spirv.Block{}
+	for _, b := range f.Blocks {
+		byID[b.ID()] = b
+	}
+	keep := map[uint32]bool{}
+	work := []uint32{f.Blocks[0].ID()}
+	for len(work) > 0 {
+		id := work[len(work)-1]
+		work = work[:len(work)-1]
+		b := byID[id]
+		if keep[id] || b == nil {
+			continue
+		}
+		keep[id] = true
+		work = append(work, successors(b.Insts[len(b.Insts)-1])...)
+		for _, in := range b.Insts {
+			switch in.Opcode() {
+			case spirv.OpSelectionMerge:
+				work = append(work, in.Words[1])
+			case spirv.OpLoopMerge:
+				work = append(work, in.Words[1], in.Words[2])
+			}
+		}
+	}
+	f.Blocks = slices.DeleteFunc(f.Blocks, func(b *spirv.Block) bool { return !keep[b.ID()] })
+	preds := map[[2]uint32]bool{}
+	for _, b := range f.Blocks {
+		for _, s := range successors(b.Insts[len(b.Insts)-1]) {
+			preds[[2]uint32{s, b.ID()}] = true
+		}
+	}
+	for _, b := range f.Blocks {
+		for i, in := range b.Insts {
+			if in.Opcode() != spirv.OpPhi {
+				continue
+			}
+			words := slices.Clone(in.Words[1:3])
+			for k := 3; k+1 < len(in.Words); k += 2 {
+				if preds[[2]uint32{b.ID(), in.Words[k+1]}] {
+					words = append(words, in.Words[k], in.Words[k+1])
+				}
+			}
+			if len(words) < len(in.Words)-1 {
+				b.Insts[i] = spirv.NewInstruction(spirv.OpPhi, words...)
+			}
+		}
+	}
+}

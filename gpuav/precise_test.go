@@ -1,0 +1,151 @@
+package gpuav
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gpuav-dbg/gpuav-dbg/spirv"
+)
+
+// TestPreciseSwitch: the facts a module's fast variant takes for granted
+// are exactly its bounded accesses' bindings with their largest ends; the
+// fast variant keeps only the record writes of the accesses that are not
+// bounded, the precise variant all of them (counted after spirv-opt -O,
+// which inlines them), and neither has the switch left.
+func TestPreciseSwitch(t *testing.T) {
+	tests := []struct {
+		shader string
+		opt    Options
+		facts  []Fact
+		// reports in the optimized fast and precise variants: calls of
+		// the record write that survive (OpAtomicIAdd on the record count).
+		fast, precise int
+	}{
+		{
+			// u: u.v[0] (16), u.v[i*4] in the loop (528), u.v[g&31] (512);
+			// b: b[i&3].x[i] (32); out_.o[g] is not bounded.
+			shader: "buffer_oob_fact.comp",
+			facts: []Fact{
+				{Set: 0, Binding: 0, Length: 1, Bound: 528, Kind: FactBuffer},
+				{Set: 0, Binding: 1, Length: 4, Bound: 32, Kind: FactBuffer},
+			},
+			fast: 1, precise: 6,
+		},
+		{
+			// texs[pc.i & 3u]: its element's state behind the binding's
+			// fact (every element written and alive); texs[pc.j & 7u]
+			// keeps its index and element checks in both variants.
+			shader: "safe_texture.frag",
+			opt:    Options{SizedElementChecks: true},
+			facts:  []Fact{{Set: 0, Binding: 1, Length: 4, Bound: 1, Kind: FactElements}},
+			fast:   1, precise: 2,
+		},
+		{
+			// Only the store at the invocation's own index is checked.
+			shader: "oob_compute.comp",
+			facts:  nil,
+			fast:   1, precise: 1,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.shader, func(t *testing.T) {
+			w := compile(t, tt.shader, "vulkan1.1")
+			opt := tt.opt
+			opt.ShaderID, opt.DescriptorSet = 3, 7
+			res, err := Instrument(w, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.facts == nil {
+				if res.Precise != nil {
+					t.Fatalf("precise switch %+v, want none", res.Precise)
+				}
+				return
+			}
+			if res.Precise == nil {
+				t.Fatal("no precise switch")
+			}
+			if !slices.Equal(res.Precise.Facts, tt.facts) {
+				t.Errorf("facts %+v, want %+v", res.Precise.Facts, tt.facts)
+			}
+			for _, v := range []struct {
+				name  string
+				words []uint32
+				want  int
+			}{{"fast", res.Precise.FastWords, tt.fast}, {"precise", res.Words, tt.precise}} {
+				validate(t, v.words, "vulkan1.1")
+				if got := recordWrites(t, v.words); got != v.want {
+					t.Errorf("%s: %d record writes after spirv-opt -O, want %d", v.name, got, v.want)
+				}
+				if dis := disassemble(t, v.words); strings.Contains(dis, "SpecId 1196") || strings.Contains(dis, "OpSpecConstantTrue") {
+					t.Errorf("%s: the switch is still there", v.name)
+				}
+			}
+		})
+	}
+}
+
+// TestPreciseSpecIDUnused: a module that already uses the switch's first
+// SpecId gets the next one while it is instrumented, and keeps its own.
+func TestPreciseSpecIDUnused(t *testing.T) {
+	w := compile(t, "buffer_oob_fact.comp", "vulkan1.1")
+	m, err := spirv.Parse(append([]uint32(nil), w...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := m.NewID()
+	m.AddGlobal(spirv.NewInstruction(spirv.OpSpecConstant, m.TypeUint32(), c, 5))
+	m.AddAnnotation(spirv.NewInstruction(spirv.OpDecorate, c, uint32(spirv.DecorationSpecId), PreciseSpecIDBase))
+	res, err := Instrument(m.Encode(), Options{ShaderID: 1, DescriptorSet: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Precise == nil {
+		t.Fatal("no fast variant")
+	}
+	for _, w := range [][]uint32{res.Words, res.Precise.FastWords} {
+		validate(t, w, "vulkan1.1")
+		dis := disassemble(t, w)
+		if !strings.Contains(dis, fmt.Sprintf("SpecId %d", PreciseSpecIDBase)) || strings.Contains(dis, fmt.Sprintf("SpecId %d", PreciseSpecIDBase+1)) {
+			t.Errorf("SpecIds: want the module's own (%d) only:\n%s", PreciseSpecIDBase, dis)
+		}
+	}
+}
+
+// disassemble returns spirv-dis's text of a module.
+func disassemble(t *testing.T, words []uint32) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "m.spv")
+	if err := os.WriteFile(p, spirv.BytesFromWords(words), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dis, err := exec.Command("spirv-dis", p).CombinedOutput()
+	if err != nil {
+		t.Fatalf("spirv-dis: %v\n%s", err, dis)
+	}
+	return string(dis)
+}
+
+// recordWrites optimizes a module with spirv-opt -O and counts what is left
+// of the record writes: the OpAtomicIAdd instructions that claim a slot.
+func recordWrites(t *testing.T, words []uint32) int {
+	t.Helper()
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "in.spv"), filepath.Join(dir, "out.spv")
+	if err := os.WriteFile(in, spirv.BytesFromWords(words), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := exec.Command("spirv-opt", "-O", in, "-o", out).CombinedOutput(); err != nil {
+		t.Fatalf("spirv-opt: %v\n%s", err, b)
+	}
+	dis, err := exec.Command("spirv-dis", out).CombinedOutput()
+	if err != nil {
+		t.Fatalf("spirv-dis: %v\n%s", err, dis)
+	}
+	return strings.Count(string(dis), "OpAtomicIAdd")
+}

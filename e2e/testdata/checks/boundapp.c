@@ -57,6 +57,15 @@ static void *record(void *arg)
     vkCmdBindPipeline(r->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, r->pipe);
     vkCmdPushConstants(r->cmd, r->layout, VK_SHADER_STAGE_ALL, 0, sizeof r->n, &r->n);
     for (uint32_t s = 0; s < r->steps; s++) {
+        if (s > 0) {
+            /* Every step writes result.r: the last step's sums must land
+             * last (the NVIDIA driver runs unsynchronised dispatches at
+             * once, so the first step's store could win). */
+            VkMemoryBarrier mb = {VK_STRUCTURE_TYPE_MEMORY_BARRIER, NULL, VK_ACCESS_SHADER_WRITE_BIT,
+                                  VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
+            vkCmdPipelineBarrier(r->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0,
+                                 1, &mb, 0, NULL, 0, NULL);
+        }
         vkCmdBindDescriptorSets(r->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, r->layout, 0, 1, &r->sets[s], 0, NULL);
         vkCmdDispatch(r->cmd, 1, 1, 1);
     }

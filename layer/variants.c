@@ -11,7 +11,8 @@
  * of its create info and the facts its module takes for granted. Before an action, when the pipeline
  * or the sets bound since the last evaluation changed, the facts are
  * tested against the bound sets (descriptors.c, the floors the submit
- * writes); when one fails the precise variant (the app's create info and
+ * writes; each command buffer remembers the results per variant and set
+ * while nothing they read changes); when one fails the precise variant (the app's create info and
  * module) is bound down the chain, made on first need.
  * The app's shader module and pipeline layout are kept alive (their
  * destruction deferred) while a pipeline may still need them.

@@ -24,7 +24,8 @@ var boundApp = newCheckApp("boundapp", "bound.comp", "bound.frag", "buf_plain.ve
 // (they yield 0). The layer decides the facts on the CPU
 // (docs/decisions/precise-variant.md): the pipeline runs its fast variant
 // where they hold, and its precise variant, created once, with a notice,
-// wherever they do not.
+// wherever they do not; a set rewritten between two recordings of a command
+// buffer is decided again (rewritten: only the second submit is reported).
 func TestBoundsDecidedPerBinding(t *testing.T) {
 	const loopLine, maskedLine = 19, 21
 	tests := []struct {
@@ -47,6 +48,7 @@ func TestBoundsDecidedPerBinding(t *testing.T) {
 		{"masked_past", "r=1000,0,3000,0", maskedLine, 0, 2, []uint32{20, 28}, 16, []float64{1, 3}, preciseNotice(16)},
 		{"holds_then_not", "r=1120,6120,3120,8120", loopLine, 1, 4, []uint32{60}, 60, []float64{0, 1, 2, 3}, preciseNotice(60)},
 		{"fails_then_holds", "r=1136,6136,3136,8136", loopLine, 0, 4, []uint32{60}, 60, []float64{0, 1, 2, 3}, preciseNotice(60)},
+		{"rewritten", "first r=1136,6136,3136,8136\nr=1120,6120,3120,8120", loopLine, 0, 4, []uint32{60}, 60, []float64{0, 1, 2, 3}, preciseNotice(60)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.kase, func(t *testing.T) {

@@ -26,6 +26,19 @@
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* g_gen counts the changes to what a binding fact reads (sets, their
+ * contents, resources and buffer sizes): each change bumps it, with g_lock
+ * held, and a fact result remembered under one generation
+ * (gpuavdbg_desc_facts_hold) is reused only while it lasts. It starts at 1:
+ * a zeroed memo entry never matches. */
+static uint64_t g_gen = 1;
+
+/* changed marks the state facts read as changed. Called with g_lock held. */
+static void changed(void)
+{
+    __atomic_add_fetch(&g_gen, 1, __ATOMIC_RELEASE);
+}
+
 /* ---- resources ----------------------------------------------------------- */
 
 /* Resource ids start at 1; 0 is "never written". g_alive is a bitmap by id. */
@@ -577,6 +590,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_AllocateDescriptorSets(VkDevice device,
         if (!hmap_put(&g_sets, GPUAVDBG_H(sets[i]), s))
             free_set(s);
     }
+    changed();
     pthread_mutex_unlock(&g_lock);
     return r;
 }
@@ -591,6 +605,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_FreeDescriptorSets(VkDevice device, VkD
     for (uint32_t i = 0; i < n; i++)
         if (sets[i])
             free_set(hmap_del(&g_sets, GPUAVDBG_H(sets[i])));
+    changed();
     pthread_mutex_unlock(&g_lock);
     return dd->disp.FreeDescriptorSets(device, pool, n, sets);
 }
@@ -598,6 +613,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_FreeDescriptorSets(VkDevice device, VkD
 /* forget_pool frees the sets of a pool. Called with g_lock held. */
 static void forget_pool(uint64_t pool)
 {
+    changed();
     for (size_t i = 0; i < g_sets.cap; i++) {
         dset *s = g_sets.slots[i].val;
         if (!g_sets.slots[i].key || s->pool != pool)
@@ -646,6 +662,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_UpdateDescriptorSets(VkDevice device, uint3
         apply_write(&w[i]);
     for (uint32_t i = 0; i < nc; i++)
         apply_copy(&c[i]);
+    changed();
     pthread_mutex_unlock(&g_lock);
     dd->disp.UpdateDescriptorSets(device, nw, w, nc, c);
 }
@@ -706,6 +723,7 @@ static void update_with_template(VkDescriptorSet set, VkDescriptorUpdateTemplate
     const dtemplate *t = hmap_get(&g_templates, GPUAVDBG_H(tmpl));
     if (t && !t->push)
         apply_template(hmap_get(&g_sets, GPUAVDBG_H(set)), t, data);
+    changed();
     pthread_mutex_unlock(&g_lock);
 }
 
@@ -753,6 +771,7 @@ TEMPLATE_FUNCS(KHR)
             pthread_mutex_lock(&g_lock);                                                                          \
             res_created(GPUAVDBG_H(*out));                                                                        \
             extra;                                                                                                \
+            changed();                                                                                            \
             pthread_mutex_unlock(&g_lock);                                                                        \
         }                                                                                                         \
         return r;                                                                                                 \
@@ -768,6 +787,7 @@ TEMPLATE_FUNCS(KHR)
             res_destroyed(GPUAVDBG_H(h));                                                                         \
             free(hmap_del(&g_bufs, GPUAVDBG_H(h)));                                                               \
             free(hmap_del(&g_views, GPUAVDBG_H(h)));                                                              \
+            changed();                                                                                            \
             pthread_mutex_unlock(&g_lock);                                                                        \
         }                                                                                                         \
         destroy_hook(dd, GPUAVDBG_H(h), #Type);                                                                   \
@@ -917,6 +937,9 @@ typedef struct desc_cb {
     uint32_t nact, cap_act;
     dset **pushed; /* the sets pushed while recording */
     uint32_t npushed, cap_pushed;
+    struct fact_memo *memo; /* FACT_MEMO entries, made on the first facts tested */
+    uint32_t nmemo;         /* entries used */
+    uint64_t memo_gen;      /* the g_gen they were found under */
 } desc_cb;
 
 static int grow_arr(void **arr, uint32_t *cap, uint32_t need, size_t elem)
@@ -1128,6 +1151,7 @@ void gpuavdbg_desc_cb_free(cb_state *cs)
     for (uint32_t i = 0; i < d->npushed; i++)
         free_set(d->pushed[i]);
     free(d->pushed);
+    free(d->memo);
     free(d);
     cs->desc = NULL;
 }
@@ -1267,23 +1291,100 @@ static int fact_holds(const dset *s, const gpuavdbg_fact *f, const uint32_t *dyn
     return *floor_out >= f->bound;
 }
 
-int gpuavdbg_desc_facts_hold(cb_state *cs, int bi, const gpuavdbg_fact *facts, uint32_t n, uint32_t *failed,
-                             uint32_t *floor)
+/* The facts of one set of a variant, tested against one bound set: a
+ * command buffer remembers up to FACT_MEMO_MAX results (an open-addressed
+ * table keyed by variant, first fact and set), all found under one g_gen
+ * and forgotten when it changes, so that a loop that binds one of a few
+ * sets before each draw tests each set once. Pushed sets and sets with
+ * dynamic offsets are tested each time. */
+#define FACT_MEMO 256u
+#define FACT_MEMO_MAX 192u
+
+typedef struct fact_memo {
+    uint64_t set; /* 0: an empty entry */
+    uint64_t variant;
+    uint32_t first;  /* the run's first fact */
+    uint32_t failed; /* the first fact of the run that fails, or UINT32_MAX */
+    uint32_t floor;  /* its binding's floor */
+} fact_memo;
+
+/* memo_find returns the entry of (variant, first, set): a match, or the
+ * empty entry where it goes. The table is never full (FACT_MEMO_MAX). */
+static fact_memo *memo_find(desc_cb *d, uint64_t variant, uint32_t first, uint64_t set)
+{
+    uint64_t h = (set ^ (variant * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)first << 40)) * 0xD6E8FEB86659FD93ull;
+    for (uint32_t i = (uint32_t)(h >> 56);; i = (i + 1) % FACT_MEMO) {
+        fact_memo *m = &d->memo[i];
+        if (m->set == 0 || (m->set == set && m->variant == variant && m->first == first))
+            return m;
+    }
+}
+
+/* memo_for returns the entry for facts of variant from `first` against
+ * the set r refers to, or NULL when such a result is not remembered
+ * (pushed sets, dynamic offsets, no set, out of memory). */
+static fact_memo *memo_for(desc_cb *d, uint64_t gen, uint64_t variant, uint32_t first, const slot_ref *r)
+{
+    if (!r || !r->set || r->push || r->ndyn)
+        return NULL;
+    if (!d->memo && !(d->memo = calloc(FACT_MEMO, sizeof *d->memo)))
+        return NULL;
+    if (d->memo_gen != gen || d->nmemo >= FACT_MEMO_MAX) {
+        memset(d->memo, 0, FACT_MEMO * sizeof *d->memo);
+        d->nmemo = 0;
+        d->memo_gen = gen;
+    }
+    return memo_find(d, variant, first, r->set);
+}
+
+/* test_run tests facts [i, j), all of one set index, against the set r
+ * refers to; it returns the first that fails (UINT32_MAX: none) with its
+ * binding's floor in *floor. */
+static uint32_t test_run(const desc_cb *d, const slot_ref *r, const gpuavdbg_fact *facts, uint32_t i, uint32_t j,
+                         uint32_t *floor)
+{
+    uint32_t failed = UINT32_MAX;
+    pthread_mutex_lock(&g_lock);
+    const dset *s = !r ? NULL : r->push ? r->push : hmap_get(&g_sets, r->set);
+    for (uint32_t k = i; k < j && failed == UINT32_MAX; k++)
+        if (!fact_holds(s, &facts[k], r && r->ndyn ? d->dyn + r->dyn : NULL, r ? r->ndyn : 0, floor))
+            failed = k;
+    pthread_mutex_unlock(&g_lock);
+    return failed;
+}
+
+int gpuavdbg_desc_facts_hold(cb_state *cs, int bi, uint64_t variant, const gpuavdbg_fact *facts, uint32_t n,
+                             uint32_t *failed, uint32_t *floor)
 {
     desc_cb *d = cs ? cs->desc : NULL;
     if (!d || bi < 0 || bi >= (int)GPUAVDBG_BIND_POINTS)
         return 0;
-    int ok = 1;
-    pthread_mutex_lock(&g_lock);
-    for (uint32_t i = 0; ok && i < n; i++) {
-        const gpuavdbg_fact *f = &facts[i];
-        const slot_ref *r = f->set < d->ncur[bi] ? &d->cur[bi][f->set] : NULL;
-        const dset *s = !r ? NULL : r->push ? r->push : hmap_get(&g_sets, r->set);
-        ok = fact_holds(s, f, r && r->ndyn ? d->dyn + r->dyn : NULL, r ? r->ndyn : 0, floor);
-        *failed = i;
+    /* Read before the state it covers: a result is never older than the
+     * generation it is remembered under. */
+    uint64_t gen = __atomic_load_n(&g_gen, __ATOMIC_ACQUIRE);
+    for (uint32_t i = 0, j; i < n; i = j) {
+        for (j = i + 1; j < n && facts[j].set == facts[i].set;)
+            j++;
+        const slot_ref *r = facts[i].set < d->ncur[bi] ? &d->cur[bi][facts[i].set] : NULL;
+        fact_memo *m = memo_for(d, gen, variant, i, r);
+        if (!m || !m->set) {
+            uint32_t fl = 0, k = test_run(d, r, facts, i, j, &fl);
+            if (m) {
+                *m = (fact_memo){.set = r->set, .variant = variant, .first = i, .failed = k, .floor = fl};
+                d->nmemo++;
+            }
+            if (k != UINT32_MAX) {
+                *failed = k;
+                *floor = fl;
+                return 0;
+            }
+        } else if (m->failed != UINT32_MAX) {
+            *failed = m->failed;
+            *floor = m->floor;
+            return 0;
+        }
     }
-    pthread_mutex_unlock(&g_lock);
-    return ok;
+    return 1;
 }
 
 uint32_t gpuavdbg_desc_write_state(device_data *dd, cb_state *cs, uint32_t *words, uint32_t cap)

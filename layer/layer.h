@@ -638,9 +638,11 @@ void gpuavdbg_desc_cb_action(cb_state *cs, int bi, uint32_t action);
 /* gpuavdbg_desc_facts_hold tests facts against the sets bound at bind
  * point bi as the shaders' gpuav_binding_fact would: 1 when every one
  * holds, else 0 with the index of the first that fails in *failed and its
- * binding's floor in *floor. */
-int gpuavdbg_desc_facts_hold(cb_state *cs, int bi, const gpuavdbg_fact *facts, uint32_t n, uint32_t *failed,
-                             uint32_t *floor);
+ * binding's floor in *floor. variant names the facts (an id no other
+ * facts array ever has): the command buffer remembers results per
+ * variant and set while no set, write or resource changes. */
+int gpuavdbg_desc_facts_hold(cb_state *cs, int bi, uint64_t variant, const gpuavdbg_fact *facts, uint32_t n,
+                             uint32_t *failed, uint32_t *floor);
 
 /* ---- the precise variants (variants.c) ----------------------------------- */
 

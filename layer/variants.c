@@ -11,7 +11,8 @@
  * of its create info and the facts its module takes for granted. Before an action, when the pipeline
  * or the sets bound since the last evaluation changed, the facts are
  * tested against the bound sets (descriptors.c, the floors the submit
- * writes); when one fails the precise variant (the app's create info and
+ * writes; each command buffer remembers the results per variant and set
+ * while nothing they read changes); when one fails the precise variant (the app's create info and
  * module) is bound down the chain, made on first need.
  * The app's shader module and pipeline layout are kept alive (their
  * destruction deferred) while a pipeline may still need them.
@@ -26,10 +27,12 @@
  * variants made. */
 static pthread_mutex_t g_vlock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t g_precise_made;
+static uint64_t g_variant_ids; /* the last variant's id */
 
 struct gpuavdbg_variant {
     pthread_mutex_t lock; /* guards precise and failed */
     int graphics;         /* gci, else ci */
+    uint64_t id;          /* unique in the process: names its facts' results (descriptors.c) */
     VkPipeline pipeline;  /* the app's (fast) pipeline, once created */
     gpuavdbg_fact *facts;
     uint32_t nfacts;
@@ -661,6 +664,7 @@ static gpuavdbg_variant *new_variant(int graphics)
     if (v) {
         pthread_mutex_init(&v->lock, NULL);
         v->graphics = graphics;
+        v->id = __atomic_add_fetch(&g_variant_ids, 1, __ATOMIC_RELAXED);
     }
     return v;
 }
@@ -764,7 +768,7 @@ void gpuavdbg_variant_choose(cb_state *cs, VkPipelineBindPoint bp, int bi)
     gpuavdbg_variant *v = b->var;
     uint32_t failed = 0, floor = 0;
     VkPipeline want = (VkPipeline)(uintptr_t)b->pipeline;
-    if (!gpuavdbg_desc_facts_hold(cs, bi, v->facts, v->nfacts, &failed, &floor)) {
+    if (v->nfacts && !gpuavdbg_desc_facts_hold(cs, bi, v->id, v->facts, v->nfacts, &failed, &floor)) {
         VkPipeline p = precise(cs->dd, v, &v->facts[failed], floor);
         if (p)
             want = p;

@@ -2,7 +2,9 @@
 # What one vkCmdDraw costs to record (bench/record/record.c: DRAWS draws,
 # the best of 5 recordings, ns per draw), with no layer and each layer of
 # LAYER_DIRS; plain, with
-# the app binding set 0 before every draw (--bind-per-draw), and with a
+# the app binding set 0 before every draw (--bind-per-draw), binding one
+# of 64 sets before every draw as the draw scene does (--sets64: the
+# layer decides the pipeline's facts at every draw), and with a
 # 4-byte vkCmdPushConstants before every draw (--push-per-draw); REPS runs
 # of each in turn, min and median over the runs (the minimum is the host's
 # fast speed: docs/BENCHMARKS.md, "two speeds"). From the repository root
@@ -19,13 +21,17 @@ LAYER_DIRS=${LAYER_DIRS:-bin}
 hw_device
 [ -x bin/bench/record ] || { echo "draw-record.sh: no bin/bench/record (scripts/hardware/build.sh apps)"; exit 2; }
 for cfg in none $LAYER_DIRS; do
-  for mode in plain --bind-per-draw --push-per-draw; do : >"$OUT/record-${cfg//\//_}$mode.txt"; done
+  for mode in plain --bind-per-draw --sets64 --push-per-draw; do : >"$OUT/record-${cfg//\//_}$mode.txt"; done
 done
 for rep in $(seq "${REPS:-7}"); do
   for cfg in none $LAYER_DIRS; do
-    for mode in plain --bind-per-draw --push-per-draw; do
+    for mode in plain --bind-per-draw --sets64 --push-per-draw; do
       run=(bin/bench/record --draws "${DRAWS:-4000}")
-      [ $mode = plain ] || run+=("$mode")
+      case $mode in
+      plain) ;;
+      --sets64) run+=(--bind-per-draw --sets 64) ;;
+      *) run+=("$mode") ;;
+      esac
       [ $cfg = none ] || run=(hw_ours "${run[@]}")
       HW_LAYER_DIR=$cfg "${run[@]}" 2>/dev/null | sed -n 's/ns_per_draw=//p' >>"$OUT/record-${cfg//\//_}$mode.txt"
     done
@@ -33,7 +39,7 @@ for rep in $(seq "${REPS:-7}"); do
 done
 failed=0
 for cfg in none $LAYER_DIRS; do
-  for mode in plain --bind-per-draw --push-per-draw; do
+  for mode in plain --bind-per-draw --sets64 --push-per-draw; do
     f=$OUT/record-${cfg//\//_}$mode.txt
     [ -s "$f" ] || failed=1
     sort -n "$f" | awk -v n="$cfg ${mode#--}" '{a[NR]=$1} END {

@@ -4,7 +4,7 @@
  * and without a layer and compare (bench/record_test.go does, as
  * BenchmarkDrawRecording; bench/measure/ has the NVIDIA runs).
  *
- *   record [--spv DIR] [--draws N] [--bind-per-draw | --push-per-draw] [--indirect]
+ *   record [--spv DIR] [--draws N] [--bind-per-draw [--sets N] | --push-per-draw] [--indirect]
  *
  * DIR (default: <dir of this binary>/spv/record) holds oob_compute.comp.spv,
  * fullscreen.vert.spv and oob_store.frag.spv (bench.mk compiles them from
@@ -19,7 +19,9 @@
  *                        layer reads its records inside the wait)
  *
  * With --bind-per-draw each draw follows a vkCmdBindDescriptorSets of set
- * 0 (the same set each time); with --push-per-draw, a vkCmdPushConstants
+ * 0 (the same set each time; with --sets N, N sets written alike and bound
+ * round robin, as the draw scene does, so that a layer sees the bound
+ * sets change at every draw); with --push-per-draw, a vkCmdPushConstants
  * of 4 bytes. With --indirect each draw is a vkCmdDrawIndirect of one
  * command (the same, in an indirect buffer) and the time includes the
  * vkCmdEndRendering after the draws (where a layer may record its work
@@ -40,8 +42,9 @@ static const VkPushConstantRange PC = {VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_S
 typedef struct scene {
     capp_buffer bufs[2];
     VkDescriptorSetLayout dsl;
-    VkDescriptorPool pool;
-    VkDescriptorSet set;
+    VkDescriptorPool pool, set_pool;
+    VkDescriptorSet set, *sets; /* sets: nsets sets written as set is */
+    uint32_t nsets;
     VkPipelineLayout layout;
     VkPipeline comp, draw;
     capp_image target;
@@ -50,7 +53,7 @@ typedef struct scene {
 
 /* make_scene makes the set of the two buffers, the compute pipeline and
  * the graphics pipeline (dynamic rendering into the 4x4 target). */
-static void make_scene(const capp *c, scene *s, const char *dir)
+static void make_scene(const capp *c, scene *s, const char *dir, uint32_t nsets)
 {
     char path[4096];
     for (int i = 0; i < 2; i++)
@@ -60,6 +63,16 @@ static void make_scene(const capp *c, scene *s, const char *dir)
     s->set = capp_single_set(c, &b, 1, &s->dsl, &s->pool);
     VkDescriptorBufferInfo dbi[2] = {{s->bufs[0].buf, 0, VK_WHOLE_SIZE}, {s->bufs[1].buf, 0, VK_WHOLE_SIZE}};
     capp_write_buffers(c, s->set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2, dbi);
+    s->nsets = nsets;
+    s->sets = calloc(nsets, sizeof *s->sets);
+    if (!s->sets)
+        capp_die("out of memory");
+    VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * nsets};
+    s->set_pool = capp_descriptor_pool(c, nsets, &ps, 1);
+    for (uint32_t i = 0; i < nsets; i++) {
+        s->sets[i] = capp_descriptor_set(c, s->set_pool, s->dsl);
+        capp_write_buffers(c, s->sets[i], 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2, dbi);
+    }
     s->layout = capp_pipeline_layout(c, 1, &s->dsl, &PC);
     VkShaderModule cm = capp_shader_file(c, capp_path(path, sizeof path, dir, "oob_compute.comp.spv"));
     VkShaderModule vm = capp_shader_file(c, capp_path(path, sizeof path, dir, "fullscreen.vert.spv"));
@@ -84,6 +97,8 @@ static void free_scene(const capp *c, scene *s)
     vkDestroyPipeline(c->dev, s->comp, NULL);
     vkDestroyPipelineLayout(c->dev, s->layout, NULL);
     vkDestroyDescriptorPool(c->dev, s->pool, NULL);
+    vkDestroyDescriptorPool(c->dev, s->set_pool, NULL);
+    free(s->sets);
     vkDestroyDescriptorSetLayout(c->dev, s->dsl, NULL);
     capp_image_destroy(c, &s->target);
     for (int i = 0; i < 2; i++)
@@ -106,7 +121,8 @@ static uint64_t draws_ns(const scene *s, VkCommandBuffer cb, uint32_t draws, int
         uint64_t t0 = capp_now_ns();
         for (uint32_t i = 0; i < draws; i++) {
             if (bind)
-                vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, s->layout, 0, 1, &s->set, 0, NULL);
+                vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, s->layout, 0, 1, &s->sets[i % s->nsets],
+                                        0, NULL);
             if (push)
                 vkCmdPushConstants(cb, s->layout, PC.stageFlags, 0, 4, &idx);
             if (indirect)
@@ -152,7 +168,7 @@ static double submit_us(const capp *c, const scene *s, VkCommandBuffer cb)
 
 static void usage_exit(const char *why, const char *arg)
 {
-    fprintf(stderr, "record: %s%s%s\nusage: record [--spv DIR] [--draws N] [--bind-per-draw | --push-per-draw] [--indirect]\n",
+    fprintf(stderr, "record: %s%s%s\nusage: record [--spv DIR] [--draws N] [--bind-per-draw [--sets N] | --push-per-draw] [--indirect]\n",
             why, arg ? ": " : "", arg ? arg : "");
     exit(2);
 }
@@ -162,7 +178,7 @@ int main(int argc, char **argv)
     char dir[4096];
     const char *slash = strrchr(argv[0], '/');
     snprintf(dir, sizeof dir, "%.*s/spv/record", slash ? (int)(slash - argv[0]) : 1, slash ? argv[0] : ".");
-    uint32_t draws = 100000;
+    uint32_t draws = 100000, nsets = 1;
     int bind = 0, push = 0, indirect = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--spv") && i + 1 < argc) {
@@ -173,6 +189,12 @@ int main(int argc, char **argv)
             if (*end || n == 0 || n > UINT32_MAX)
                 usage_exit("bad number", argv[i]);
             draws = (uint32_t)n;
+        } else if (!strcmp(argv[i], "--sets") && i + 1 < argc) {
+            char *end;
+            unsigned long n = strtoul(argv[++i], &end, 10);
+            if (*end || n == 0 || n > 4096)
+                usage_exit("bad number of sets (1 to 4096)", argv[i]);
+            nsets = (uint32_t)n;
         } else if (!strcmp(argv[i], "--bind-per-draw")) {
             bind = 1;
         } else if (!strcmp(argv[i], "--push-per-draw")) {
@@ -194,7 +216,9 @@ int main(int argc, char **argv)
     capp_create_device(&c, &(capp_device_info){.queue_flags = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT,
                                                .next = &f2});
     scene s;
-    make_scene(&c, &s, dir);
+    if (nsets > 1 && !bind)
+        usage_exit("--sets needs --bind-per-draw", NULL);
+    make_scene(&c, &s, dir, nsets);
     VkCommandPool pool = capp_command_pool(&c, VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT);
     VkCommandBuffer cb = capp_command_buffer(&c, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "record-cmd");
     printf("ns_per_draw=%.2f\n", (double)draws_ns(&s, cb, draws, bind, push, indirect) / draws);

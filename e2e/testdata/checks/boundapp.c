@@ -6,7 +6,7 @@
  * buffer ("bound-cmd") dispatches once per case step:
  *
  *   boundapp --shaders DIR [--case clean|loop_last|loop_short|masked_past|
- *            holds_then_not|fails_then_holds|threads] [--stage fragment]
+ *            holds_then_not|fails_then_holds|rewritten|threads] [--stage fragment]
  *
  *   clean:          data bound [0, 64), n 16: every bound holds.
  *   loop_last:      data bound [0, 60), n 16: the loop's last iteration
@@ -20,6 +20,11 @@
  *   fails_then_holds: two dispatches, data bound [0, 60) then [0, 64), n 16:
  *                   the other way round (the layer goes back to the fast
  *                   variant for the second).
+ *   rewritten:      data bound [0, 64), n 16, recorded and submitted;
+ *                   then the same set is rewritten to [0, 60) and the same
+ *                   command buffer recorded and submitted again: the bound
+ *                   holds in the first submit, not in the second (what
+ *                   the layer found for the set before must not be reused).
  *   threads:        data bound [0, 60), n 16, in 4 command buffers
  *                   ("bound-cmd-0".."bound-cmd-3", a pool each) recorded
  *                   on 4 threads at once, submitted one after the other.
@@ -82,6 +87,7 @@ int main(int argc, char **argv)
         return 2;
     VkDeviceSize ranges[2] = {64, 64};
     uint32_t n = 16, steps = 1;
+    int rewritten = 0;
     if (!strcmp(kase, "loop_last"))
         ranges[0] = 60;
     else if (!strcmp(kase, "loop_short"))
@@ -92,6 +98,8 @@ int main(int argc, char **argv)
         ranges[1] = 60, steps = 2;
     else if (!strcmp(kase, "fails_then_holds"))
         ranges[0] = 60, steps = 2;
+    else if (!strcmp(kase, "rewritten"))
+        rewritten = 1;
     else if (!strcmp(kase, "threads"))
         ranges[0] = 60;
     else if (strcmp(kase, "clean")) {
@@ -152,6 +160,14 @@ int main(int argc, char **argv)
             pthread_join(th[i], NULL);
         for (int i = 0; i < threads; i++)
             ca_submit_wait(cmd[i]);
+        if (rewritten) {
+            printf("first r=%u,%u,%u,%u\n", r[0], r[1], r[2], r[3]);
+            VkDescriptorBufferInfo bi = {data.buf, 0, 60};
+            capp_write_buffers(&ca, set[0], 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, &bi);
+            CHECK(vkResetCommandPool(ca.dev, pool[0], 0));
+            record(&rec[0]);
+            ca_submit_wait(cmd[0]);
+        }
         printf("r=%u,%u,%u,%u\n", r[0], r[1], r[2], r[3]);
     }
     fflush(stdout);

@@ -72,6 +72,11 @@ type SceneSpec struct {
 type Ref struct {
 	Name string
 	Args []string
+	// BadIndex: the variant assumes every buffer bound whole (the ranges
+	// decided on the CPU, as the layer's fast variant does), so its
+	// negative control is --bad-index, whose failures it must count
+	// exactly (BadIndexRecords), not --oob.
+	BadIndex bool
 }
 
 func (s SceneSpec) app() string {
@@ -105,11 +110,18 @@ func hotloop(workgroups string, warmup, iters int) []SceneSpec {
 		}
 		return r
 	}
+	fast := func(names ...string) []Ref {
+		r := refs(names...)
+		for i := range r {
+			r[i].BadIndex = true
+		}
+		return r
+	}
 	return []SceneSpec{
 		{Name: "hotloop-masked", App: "hotloop", Args: append([]string{"--variant", "masked"}, size...),
 			Warmup: warmup, Iters: iters, Target: 1.10, Refs: refs("masked_flag", "masked_hoisted")},
 		{Name: "hotloop-memory", App: "hotloop", Args: append([]string{"--variant", "memory"}, size...),
-			Warmup: warmup, Iters: iters, Target: 1.30, Refs: refs("naive", "hoisted", "flag")},
+			Warmup: warmup, Iters: iters, Target: 1.30, Refs: append(refs("naive", "hoisted", "flag"), fast("guard", "select")...)},
 	}
 }
 
@@ -579,6 +591,16 @@ func (h *Harness) checkRef(s SceneSpec, ref Ref) (string, error) {
 	}
 	if err := validRun(out, stderr, ConfigNone, 1); err != nil {
 		return "", fmt.Errorf("check %s %s: %w", s.Name, ref.Name, err)
+	}
+	if ref.BadIndex {
+		out, _, err = h.runScene(ConfigNone, append(argv, "--bad-index"))
+		if err != nil {
+			return "", err
+		}
+		if want := BadIndexRecords(16); out.HandErrors != want || !out.CheckOK {
+			return "", fmt.Errorf("check %s %s: --bad-index: its own checks reported %d errors (want %d), results checked %v", s.Name, ref.Name, out.HandErrors, want, out.CheckOK)
+		}
+		return fmt.Sprintf("%s reference %s (no layer): clean run 0 errors of its own checks, --bad-index %d (exact), results exact", s.Name, ref.Name, out.HandErrors), nil
 	}
 	out, _, err = h.runScene(ConfigNone, append(argv, "--oob"))
 	if err != nil {

@@ -191,6 +191,18 @@ func TestHotLoopBadIndex(t *testing.T) {
 			t.Errorf("%d workgroups: %d records + %d dropped, want %d", wg, e.Count, r.Dropped, want)
 		}
 	}
+	// The references of the fast variant's shape count the same failures
+	// with their own checks, and skip the same reads.
+	bin = buildScene(t, "hotloop_guard.comp", "hotloop_select.comp")
+	for _, v := range []string{"guard", "select"} {
+		args := []string{"--scene", "hotloop", "--variant", v, "--workgroups", "4", "--warmup", "0", "--iters", "1"}
+		if o, stderr := runTestScene(t, h, bin, ConfigNone, args...); validRun(o, stderr, ConfigNone, 1) != nil || o.HandErrors != 0 {
+			t.Errorf("%s, clean: %v, hand errors %d", v, validRun(o, stderr, ConfigNone, 1), o.HandErrors)
+		}
+		if o, _ := runTestScene(t, h, bin, ConfigNone, append(args, "--bad-index")...); !o.CheckOK || o.HandErrors != BadIndexRecords(4) {
+			t.Errorf("%s --bad-index: results checked %v, hand errors %d, want %d", v, o.CheckOK, o.HandErrors, BadIndexRecords(4))
+		}
+	}
 }
 
 // TestHotLoopScene runs every variant of the hot-loop scene small: clean

@@ -24,9 +24,10 @@
  *              dispatch of workgroups x 64 invocations, each running 256
  *              iterations of two reads through a descriptor array of 2 storage
  *              buffers of 4 KB (shaders/hotloop_*.comp say how each variant
- *              gets its descriptor index; naive, hoisted, flag, masked_flag and
- *              masked_hoisted are hand-checked references, run with no layer,
- *              printing "bench: hand-errors N").
+ *              gets its descriptor index; naive, hoisted, flag, masked_flag,
+ *              masked_hoisted, guard and select are hand-checked references,
+ *              run with no layer, printing "bench: hand-errors N"; guard and
+ *              select take --bad-index, not --oob).
  *   pipeline   every pipeline of <spv>/corpus/corpus.txt (≥ 50 shaders):
  *              vkCreateShaderModule + vkCreate*Pipelines, no pipeline cache;
  *              specialization constant 0 changes every iteration so no driver
@@ -90,7 +91,7 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: scene --scene dispatch|shader|draw|draw_indirect|hotloop|pipeline [--warmup N] [--iters N]\n"
                "             [--dispatches N] [--invocations N] [--loops N] [--draws N] [--sets N]\n"
-               "             [--variant masked|memory|naive|hoisted|flag|masked_flag|masked_hoisted]\n"
+               "             [--variant masked|memory|naive|hoisted|flag|masked_flag|masked_hoisted|guard|select]\n"
                "             [--workgroups N] [--spv DIR] [--oob] [--bad-index]\n"
                "             [--layer-set]\n");
 }
@@ -771,14 +772,18 @@ static uint32_t hot_want(uint32_t g, uint32_t w, int masked, int bad)
 static void scene_hotloop(struct ctx *c, const struct options *o)
 {
     /* masked and memory, then the hand-checked references of each */
-    static const char *variants[] = { "masked", "memory", "naive", "hoisted", "flag", "masked_flag", "masked_hoisted" };
+    static const char *variants[] = { "masked", "memory", "naive", "hoisted", "flag", "masked_flag", "masked_hoisted",
+                                      "guard", "select" };
     int v = -1;
-    for (int i = 0; i < 7; i++)
+    for (int i = 0; i < 9; i++)
         if (!strcmp(o->variant, variants[i]))
             v = i;
     if (v < 0)
         bad_usage("unknown --variant", o->variant);
     int masked = !strncmp(o->variant, "masked", 6);
+    if (v >= 7 && o->oob)
+        bad_usage("--oob is undefined behaviour for this variant (it assumes every buffer bound whole): use --bad-index",
+                  o->variant);
     int bad = o->oob || (o->bad_index && !masked);
     uint32_t n = o->workgroups * LOCAL;
     printf("bench: size variant=%s workgroups=%u invocations=%u loops=%u\n", o->variant, o->workgroups, n, HOT_ITERS);

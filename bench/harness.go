@@ -405,6 +405,9 @@ type report struct {
 		Count   int    `json:"count"`
 	} `json:"errors"`
 	Dropped int64 `json:"dropped_records"`
+	Notices []struct {
+		Text string `json:"text"`
+	} `json:"notices"`
 }
 
 // launch runs the scene under `gpuav-dbg run --headless --json`, with

@@ -277,3 +277,59 @@ func TestHotLoopScene(t *testing.T) {
 		}
 	}
 }
+
+// TestHotLoopPrintfFastVariant: the masked hot loop with a debugPrintfEXT
+// its loop never reaches (as bench/measure/printf.sh builds it) is created
+// with its fast variant like the shader without printf: with every buffer
+// whole nothing is reported and no precise variant is made, and with
+// --oob (2 KB of the 4 KB its reads are bounded by) the layer makes the
+// precise variant, which it does only for a pipeline created fast.
+func TestHotLoopPrintfFastVariant(t *testing.T) {
+	bin := buildScene(t, "hotloop_masked.comp")
+	src, err := os.ReadFile("scenes/shaders/hotloop_masked.comp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(src), "#version 450\n", "#version 450\n#extension GL_EXT_debug_printf : require\n", 1)
+	const sum = "        acc += bufs[k].v[(g * 7u + i) & 1023u] * 3u + bufs[k].v[(g + i * 13u) & 1023u];\n"
+	text = strings.Replace(text, sum, sum+"        if (acc == 0xFFFFFFFFu) debugPrintfEXT(\"acc %u at %u of %u\", acc, i, g);\n", 1)
+	if !strings.Contains(text, "debugPrintfEXT") {
+		t.Fatal("hotloop_masked.comp's loop changed: the printf was not added")
+	}
+	comp := filepath.Join(t.TempDir(), "hotloop_printf.comp")
+	if err := os.WriteFile(comp, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spv := filepath.Join(filepath.Dir(bin), "spv", "hotloop_masked.comp.spv")
+	if out, err := exec.Command("glslangValidator", "-g", "--target-env", "vulkan1.1", "-o", spv, comp).CombinedOutput(); err != nil {
+		t.Fatalf("glslangValidator: %v\n%s", err, out)
+	}
+	h := testHarness(t)
+	const notice = "set 0 binding 0 has a floor of 2048 where its shaders' bounded accesses need 4096 (and 2 elements): " +
+		"its precise variant was created (precise variants created: 1)"
+	for _, tc := range []struct {
+		oob     bool
+		precise int // precise variant notices
+	}{{false, 0}, {true, 1}} {
+		argv := []string{bin, "--scene", "hotloop", "--variant", "masked", "--workgroups", "4", "--warmup", "0", "--iters", "1"}
+		if tc.oob {
+			argv = append(argv, "--oob")
+		}
+		r, err := h.launch(argv, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var precise []string
+		for _, n := range r.Notices {
+			if strings.Contains(n.Text, "precise variant") {
+				precise = append(precise, n.Text)
+			}
+		}
+		if len(precise) != tc.precise || tc.precise > 0 && !strings.HasSuffix(precise[0], notice) {
+			t.Errorf("--oob %v: precise variant notices %q, want %d ending %q", tc.oob, precise, tc.precise, notice)
+		}
+		if tc.oob != (len(r.Errors) > 0) || r.App.ExitCode != 0 {
+			t.Errorf("--oob %v: %d error groups, app exit %d", tc.oob, len(r.Errors), r.App.ExitCode)
+		}
+	}
+}

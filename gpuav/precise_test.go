@@ -46,6 +46,17 @@ func TestPreciseSwitch(t *testing.T) {
 			fast:   1, precise: 2,
 		},
 		{
+			// The hot loop with a printf never reached: the same fact as
+			// without printf (both reads bounded by 4096 bytes), and the
+			// printf's two atomics (the line's room, the lost count) in
+			// both variants beside the store's record write; the loop's
+			// reads keep theirs in the precise variant only.
+			shader: "printf_hotloop.comp",
+			opt:    Options{Printf: true},
+			facts:  []Fact{{Set: 0, Binding: 0, Length: 2, Bound: 4096, Kind: FactBuffer}},
+			fast:   3, precise: 5,
+		},
+		{
 			// Only the store at the invocation's own index is checked.
 			shader: "oob_compute.comp",
 			facts:  nil,

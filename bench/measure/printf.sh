@@ -6,16 +6,23 @@
 #       never     the product's instrumentation
 #       off       the product with printf off (the call removed, the empty
 #                 branch left: what the shader's own test costs)
+#       native, native-store  (SCENE=hotloop) no layer: the shader as it is,
+#                 and with a plain store (o[g] = i) where the printf is:
+#                 what any write under the loop's never-taken branch costs
+#                 the shader with no tool at all
 #       printf-*  each experiment of bench/exp/printf-*/ built into
 #                 bin/exp/ (`bash bench/measure/printf.sh build` builds
-#                 them; bench/exp/README.md says what each changes)
+#                 those of EXPS, default the ones the GPU has not settled:
+#                 printf-defer printf-floor printf-vote printf-flatten;
+#                 bench/exp/README.md says what each changes)
 #     REPS repetitions of all of them, alternating: the median over the
 #     runs of each run's median, the fastest iteration of all (on a shared
 #     machine, load only adds), each run's CPU time (user + system:
 #     lavapipe's threads, steadier than wall time under load), and each
-#     configuration's instrumented module size (words, measured at build
-#     time). SCENE=hotloop (default: the hot-loop scene's masked variant;
-#     the branch is acc == 0xFFFFFFFF, which its sums never reach) or
+#     configuration's instrumented module size (words of the fast variant,
+#     which the layer runs here, measured at build time). SCENE=hotloop
+#     (default: the hot-loop scene's masked variant; the branch is
+#     acc == 0xFFFFFFFF, which its sums never reach) or
 #     SCENE=shader (shader-heavy; the branch is pc.bias == 0xFFFFFFFF);
 #     CONFIGS="never off ..." picks configurations (plain always runs);
 #  2. printing from every invocation of a 1M-invocation dispatch
@@ -43,6 +50,9 @@ reps=${REPS:-5}
 # bench/measure/printf.sh build` on a machine with cc and glslang; the
 # NVIDIA machine has neither: build first, carry bin/).
 pre=bin/bench/printf
+# printf-line and printf-noinline (2.15x on the H100) are settled: built
+# only when EXPS names them, so that bin/ stays small enough to carry.
+exps=${EXPS:-printf-defer printf-floor printf-vote printf-flatten}
 build() {
   mkdir -p "$pre/spv/printf" || return 1
   cp bin/bench/spv/*.spv "$pre/spv/" && cp bin/bench/spv/*.spv "$pre/spv/printf/" || return 1
@@ -58,16 +68,24 @@ build() {
     glslangValidator -g --target-env vulkan1.1 -o "$pre/spv/printf/$f.spv" "$pre/$f" >/dev/null &&
       spirv-val --target-env vulkan1.1 "$pre/spv/printf/$f.spv" || return 1
   done
-  bash bench/exp/build.sh $(cd bench/exp && ls -d printf-*) >/dev/null || return 1
+  # native-store's shader: a plain store where the printf is.
+  mkdir -p "$pre/spv/store" && cp bin/bench/spv/*.spv "$pre/spv/store/" || return 1
+  sed -e 's|debugPrintfEXT(.*);$|o[g] = i;|' "$pre/hotloop_masked.comp" >"$pre/hotloop_store.comp"
+  grep -q 'if (acc == 0xFFFFFFFFu) o\[g\] = i;' "$pre/hotloop_store.comp" ||
+    { echo "printf.sh: hotloop_store.comp did not take the store" >&2; return 1; }
+  glslangValidator -g --target-env vulkan1.1 -o "$pre/spv/store/hotloop_masked.comp.spv" "$pre/hotloop_store.comp" \
+    >/dev/null && spirv-val --target-env vulkan1.1 "$pre/spv/store/hotloop_masked.comp.spv" || return 1
+  rm -rf bin/exp/printf-*
+  bash bench/exp/build.sh $exps >/dev/null || return 1
   # Each configuration's instrumented modules (every check on, as the
-  # layer's defaults): their size in words.
+  # layer's defaults): the size in words of their fast variants.
   go build -o "$pre/instr" ./bench/internal/instr || return 1
   : >"$pre/words.txt"
-  for c in never $(cd bench/exp && ls -d printf-*); do
+  for c in never $exps; do
     tool=$pre/instr
     [ "$c" = never ] || tool=bin/exp/$c/instr
     mkdir -p "$pre/instr-$c"
-    "$tool" -o "$pre/instr-$c" "$pre/spv/printf/shader.comp.spv" "$pre/spv/printf/hotloop_masked.comp.spv" |
+    "$tool" -fast -o "$pre/instr-$c" "$pre/spv/printf/shader.comp.spv" "$pre/spv/printf/hotloop_masked.comp.spv" |
       sed "s/^/$c /" >>"$pre/words.txt" || return 1
     for f in "$pre/instr-$c"/*.spv; do spirv-val --target-env vulkan1.1 "$f" || return 1; done
   done
@@ -93,8 +111,10 @@ case $scene in
   shader) args=(--scene shader --loops "$loops") ;;
   *) echo "printf.sh: SCENE is hotloop or shader" >&2; exit 2 ;;
 esac
-run_scene() { # $1 spv dir, $2 output file; the layer from $HW_LAYER_DIR (default bin/)
-  hw_ours /usr/bin/time -f "%U %S" -o "$2.cpu" bin/bench/scene "${args[@]}" --spv "$1" --warmup 2 --iters "$iters" \
+run_scene() { # $1 spv dir, $2 output file; the layer from $HW_LAYER_DIR (default bin/), none with NOLAYER=1
+  local with=hw_ours
+  [ -n "${NOLAYER:-}" ] && with=env
+  $with /usr/bin/time -f "%U %S" -o "$2.cpu" bin/bench/scene "${args[@]}" --spv "$1" --warmup 2 --iters "$iters" \
     >"$2" 2>&1
   grep -q "bench: check ok" "$2" || { echo "printf.sh: scene failed ($2)" >&2; cat "$2" >&2; exit 1; }
 }
@@ -103,13 +123,17 @@ fastest() { awk '/^bench: iter/{print $4/1e6}' "$@" | sort -n | head -1; }
 runmedian() { for f in "$@"; do awk '/^bench: iter/{print $4/1e6}' "$f" | median; done | median; }
 # The configurations: plain, then CONFIGS (default never, off and every
 # experiment built into bin/exp/printf-*).
-configs=${CONFIGS:-"never off $(cd bin/exp 2>/dev/null && ls -d printf-* 2>/dev/null | tr '\n' ' ')"}
+natives=$([ "$scene" = hotloop ] && echo "native native-store")
+configs=${CONFIGS:-"never off $natives $(cd bin/exp 2>/dev/null && ls -d printf-* 2>/dev/null | tr '\n' ' ')"}
 run_config() { # $1 configuration, $2 repetition
   local f=$OUT/printf-$1-$2.txt
   case $1 in
     plain) run_scene "$spv" "$f" ;;
     never) run_scene "$spv/printf" "$f" ;;
     off) VK_LAYER_GPUAV_DBG_PRINTF=0 run_scene "$spv/printf" "$f" ;;
+    native) NOLAYER=1 run_scene "$spv" "$f" ;;
+    native-store) [ "$scene" = hotloop ] || { echo "printf.sh: native-store is SCENE=hotloop's" >&2; exit 2; }
+      NOLAYER=1 run_scene "$spv/store" "$f" ;;
     *) [ -f "bin/exp/$1/libVkLayer_gpuav_dbg.so" ] || { echo "printf.sh: no bin/exp/$1 (build first)" >&2; exit 1; }
        HW_LAYER_DIR=bin/exp/$1 run_scene "$spv/printf" "$f" ;;
   esac
@@ -129,7 +153,7 @@ if [ "${PART:-1}" = 1 ]; then
   printf "%-16s %10s %7s %12s %7s %10s %7s  %s\n" config "median ms" ratio "fastest ms" ratio "CPU s" ratio "words: module/entry function (shader, hotloop)"
   for c in plain $configs; do
     m=$(runmedian "$OUT"/printf-$c-*.txt) f=$(fastest "$OUT"/printf-$c-*.txt) u=$(cpu "$OUT"/printf-$c-*.txt)
-    w=$( [ -f "$words" ] && awk -v c="$c" '$1 == c {sub(/\)/, "", $14); printf "%s/%s ", $7, $14}' "$words")
+    w=$( [ -f "$words" ] && awk -v c="$c" '$1 == c {sub(/\)/, "", $16); printf "%s/%s ", $9, $16}' "$words")
     awk -v c="$c" -v m="$m" -v p="$p" -v f="$f" -v pf="$pf" -v u="$u" -v pc="$pc" -v w="$w" \
       'BEGIN {printf "%-16s %10.3f %6.3fx %12.3f %6.3fx %10.2f %6.3fx  %s\n", c, m, m / p, f, f / pf, u, u / pc, w}'
   done

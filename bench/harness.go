@@ -72,6 +72,11 @@ type SceneSpec struct {
 type Ref struct {
 	Name string
 	Args []string
+	// BadIndex: the variant assumes every buffer bound whole (the ranges
+	// decided on the CPU, as the layer's fast variant does), so its
+	// negative control is --bad-index, whose failures it must count
+	// exactly (BadIndexRecords), not --oob.
+	BadIndex bool
 }
 
 func (s SceneSpec) app() string {
@@ -105,11 +110,18 @@ func hotloop(workgroups string, warmup, iters int) []SceneSpec {
 		}
 		return r
 	}
+	fast := func(names ...string) []Ref {
+		r := refs(names...)
+		for i := range r {
+			r[i].BadIndex = true
+		}
+		return r
+	}
 	return []SceneSpec{
 		{Name: "hotloop-masked", App: "hotloop", Args: append([]string{"--variant", "masked"}, size...),
 			Warmup: warmup, Iters: iters, Target: 1.10, Refs: refs("masked_flag", "masked_hoisted")},
 		{Name: "hotloop-memory", App: "hotloop", Args: append([]string{"--variant", "memory"}, size...),
-			Warmup: warmup, Iters: iters, Target: 1.30, Refs: refs("naive", "hoisted", "flag")},
+			Warmup: warmup, Iters: iters, Target: 1.30, Refs: append(refs("naive", "hoisted", "flag"), fast("guard", "select")...)},
 	}
 }
 
@@ -453,6 +465,13 @@ func (h *Harness) Check(s SceneSpec) ([]string, error) {
 		return nil, err
 	}
 	notes = append(notes, note)
+	if s.Name == "hotloop-memory" {
+		note, err := h.checkBadIndex(argv)
+		if err != nil {
+			return nil, err
+		}
+		notes = append(notes, note)
+	}
 	for _, ref := range s.Refs {
 		n, err := h.checkRef(s, ref)
 		if err != nil {
@@ -461,6 +480,56 @@ func (h *Harness) Check(s SceneSpec) ([]string, error) {
 		notes = append(notes, n)
 	}
 	return notes, nil
+}
+
+// BadIndexRecords is how many records the index-from-memory hot loop
+// with --bad-index must give over n workgroups of 64: one per invocation
+// and iteration whose index word ((w + i) & 1023) is 2, every 64th. Its
+// two reads of bufs[k] share one guard, and the buffers are bound whole,
+// so nothing else fails.
+func BadIndexRecords(workgroups uint32) int64 {
+	var n int64
+	for w := uint32(0); w < workgroups; w++ {
+		for i := uint32(0); i < 256; i++ {
+			if (w+i)&1023%64 == 63 {
+				n += 64
+			}
+		}
+	}
+	return n
+}
+
+// checkBadIndex runs the index-from-memory hot loop with only its
+// descriptor indices out of bounds (--bad-index, buffers bound whole, so
+// the layer's fast variant runs) under our layer with every check on: one
+// descriptor_index_oob group whose records, reported and dropped, are
+// exactly the failing iterations, and the app's results exact with those
+// iterations' reads skipped (it exits 0 only then).
+func (h *Harness) checkBadIndex(argv []string) (string, error) {
+	r, err := h.launch(append(argv, "--bad-index"), true)
+	if err != nil {
+		return "", err
+	}
+	var wg uint32
+	for i, a := range argv {
+		if a == "--workgroups" && i+1 < len(argv) {
+			_, _ = fmt.Sscan(argv[i+1], &wg)
+		}
+	}
+	var n int64
+	for _, e := range r.Errors {
+		n += int64(e.Count)
+	}
+	want := BadIndexRecords(wg)
+	if r.App.ExitCode != 0 || len(r.Errors) != 1 || r.Errors[0].Check != "descriptor_index_oob" || n+r.Dropped != want {
+		groups := map[string]int{}
+		for _, e := range r.Errors {
+			groups[e.Check]++
+		}
+		return "", fmt.Errorf("check hotloop-memory --bad-index under gpuav-dbg: exit %d, groups %s, %d records + %d dropped; want exit 0, one descriptor_index_oob group, %d records",
+			r.App.ExitCode, countList(groups), n, r.Dropped, want)
+	}
+	return fmt.Sprintf("hotloop-memory --bad-index: gpuav-dbg (every check on) 1 descriptor_index_oob group, %d records + %d dropped = every failing iteration once, results exact", n, r.Dropped), nil
 }
 
 // checkOOB runs the scene's negative control under our layer and the
@@ -525,6 +594,16 @@ func (h *Harness) checkRef(s SceneSpec, ref Ref) (string, error) {
 	}
 	if err := validRun(out, stderr, ConfigNone, 1); err != nil {
 		return "", fmt.Errorf("check %s %s: %w", s.Name, ref.Name, err)
+	}
+	if ref.BadIndex {
+		out, _, err = h.runScene(ConfigNone, append(argv, "--bad-index"))
+		if err != nil {
+			return "", err
+		}
+		if want := BadIndexRecords(16); out.HandErrors != want || !out.CheckOK {
+			return "", fmt.Errorf("check %s %s: --bad-index: its own checks reported %d errors (want %d), results checked %v", s.Name, ref.Name, out.HandErrors, want, out.CheckOK)
+		}
+		return fmt.Sprintf("%s reference %s (no layer): clean run 0 errors of its own checks, --bad-index %d (exact), results exact", s.Name, ref.Name, out.HandErrors), nil
 	}
 	out, _, err = h.runScene(ConfigNone, append(argv, "--oob"))
 	if err != nil {

@@ -164,6 +164,47 @@ func hotLoopHandErrors(workgroups uint32, masked bool) int64 {
 	return n
 }
 
+// TestHotLoopBadIndex runs the index-from-memory hot loop with only its
+// descriptor indices from memory out of bounds (every 64th is 2, the
+// buffers bound whole, so the layer's fast variant runs) under our layer
+// with every check on: exactly one record per failing iteration (its two
+// reads share one guard), none for the reads of the others, and the app's
+// results exact with the failing iterations' reads skipped.
+func TestHotLoopBadIndex(t *testing.T) {
+	bin := buildScene(t, "hotloop_memory.comp")
+	h := testHarness(t)
+	for _, wg := range []uint32{1, 4} {
+		r, err := h.launch([]string{bin, "--scene", "hotloop", "--variant", "memory", "--workgroups", fmt.Sprint(wg),
+			"--warmup", "0", "--iters", "1", "--bad-index"}, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.App.ExitCode != 0 || len(r.Errors) != 1 {
+			t.Fatalf("%d workgroups: exit %d, %d groups %+v; want exit 0 (results exact), 1 group", wg, r.App.ExitCode, len(r.Errors), r.Errors)
+		}
+		e := r.Errors[0]
+		if want := "descriptor_index_oob: (set = 0, binding = 0) Index of 2 used to index descriptor array of length 2."; e.Check != "descriptor_index_oob" || !strings.Contains(e.Message, strings.TrimPrefix(want, "descriptor_index_oob: ")) {
+			t.Errorf("%d workgroups: %s: %q, want %q", wg, e.Check, e.Message, want)
+		}
+		// 1 workgroup: iterations 63, 127, 191, 255 of 64 invocations.
+		if want := BadIndexRecords(wg); int64(e.Count)+r.Dropped != want || wg == 1 && want != 256 {
+			t.Errorf("%d workgroups: %d records + %d dropped, want %d", wg, e.Count, r.Dropped, want)
+		}
+	}
+	// The references of the fast variant's shape count the same failures
+	// with their own checks, and skip the same reads.
+	bin = buildScene(t, "hotloop_guard.comp", "hotloop_select.comp")
+	for _, v := range []string{"guard", "select"} {
+		args := []string{"--scene", "hotloop", "--variant", v, "--workgroups", "4", "--warmup", "0", "--iters", "1"}
+		if o, stderr := runTestScene(t, h, bin, ConfigNone, args...); validRun(o, stderr, ConfigNone, 1) != nil || o.HandErrors != 0 {
+			t.Errorf("%s, clean: %v, hand errors %d", v, validRun(o, stderr, ConfigNone, 1), o.HandErrors)
+		}
+		if o, _ := runTestScene(t, h, bin, ConfigNone, append(args, "--bad-index")...); !o.CheckOK || o.HandErrors != BadIndexRecords(4) {
+			t.Errorf("%s --bad-index: results checked %v, hand errors %d, want %d", v, o.CheckOK, o.HandErrors, BadIndexRecords(4))
+		}
+	}
+}
+
 // TestHotLoopScene runs every variant of the hot-loop scene small: clean
 // with no layer (results checked by the app, the hand-checked variants
 // counting no error), the hand-checked variants with --oob counting exactly

@@ -54,6 +54,9 @@ type descriptorChecker struct {
 	checked map[[2]uint32]uint32
 	// facts maps (set, binding) to the function's gpuav_binding_fact.
 	facts map[[2]uint32]uint32
+	// locals numbers the loads of the function's local variables for
+	// sameValues.
+	locals localLoads
 }
 
 func (p *descriptorChecker) skip() bool { return false }
@@ -63,11 +66,13 @@ func (p *descriptorChecker) beginFunction(fn *function) {
 	p.bindings = map[[2]uint32]uint32{}
 	p.checked = map[[2]uint32]uint32{}
 	p.facts = map[[2]uint32]uint32{}
+	p.locals.begin(p.sh.m, fn.f)
 }
 
 func (p *descriptorChecker) beginBlock(_ *function, continued bool) {
 	if !continued {
 		clear(p.checked) // a new block of the original code
+		p.locals.newBlock()
 	}
 }
 
@@ -75,6 +80,7 @@ func (p *descriptorChecker) beginBlock(_ *function, continued bool) {
 // nothing when its index is provably in bounds and no element check is on.
 func (p *descriptorChecker) match(fn *function, b *spirv.Block, j int) (site, bool) {
 	sh := p.sh
+	p.locals.see(sh.an.sameValues(), b.Insts[j])
 	s, ok := descriptorSite(sh, b.Insts[j])
 	if !ok {
 		return s, false

@@ -19,7 +19,11 @@ import (
 // from push constants, uniform buffers (read-only to shaders) and Input
 // variables through access chains with such indices, and pure integer
 // arithmetic, conversions and extracts of those. Anything else is only
-// equal to itself.
+// equal to itself, but for loads of a function's local variables that the
+// descriptor pass numbers as it walks a block (setLocal): two loads of one
+// variable with no store to it between them in one block of the original
+// code hold the same value (unoptimized code reads `k` again for every
+// `bufs[k]`).
 type sameValues struct {
 	m     *spirv.Module
 	keys  map[uint32]string // id → key, memoized
@@ -28,6 +32,14 @@ type sameValues struct {
 
 func newSameValues(m *spirv.Module) *sameValues {
 	return &sameValues{m: m, keys: map[uint32]string{}, first: map[string]uint32{}}
+}
+
+// setLocal gives the load id the key of what it read: local variable v as
+// its stores left it at point epoch of the walk (numbered by the caller:
+// a new epoch at each store to v and each new block). It must come before
+// any key that uses id is computed.
+func (v *sameValues) setLocal(id, variable uint32, epoch int) {
+	v.keys[id] = fmt.Sprintf("F%d@%d", variable, epoch)
 }
 
 // canon returns the first id seen that computes the same value as id.
@@ -145,4 +157,82 @@ func (v *sameValues) bufferBlock(ptr uint32) bool {
 		}
 	}
 	return false
+}
+
+// localLoads numbers, as the descriptor pass walks a function's blocks in
+// order, the loads of its local variables that only OpLoad and OpStore use
+// (never passed to a call, indexed, copied or used by an atomic, so that
+// only a store changes them): each load's key is the variable and the
+// point of the walk its last store in the block (or the block's start)
+// was seen at. Two loads with one key read the same value: same block of
+// the original code, no store between. The guards a pass inserts store to
+// no variable of the shader's.
+type localLoads struct {
+	vars  map[uint32]bool // the function's variables numbered
+	last  map[uint32]int  // variable → epoch of its last store in the block
+	epoch int             // grows at each store and each new block
+	start int             // the current block's epoch
+}
+
+// begin finds the function's variables that only loads and stores use.
+// Non-semantic instructions (debug info) do not count as uses.
+func (l *localLoads) begin(m *spirv.Module, f *spirv.Function) {
+	l.vars = map[uint32]bool{}
+	l.last = map[uint32]int{}
+	if len(f.Blocks) == 0 {
+		return
+	}
+	for _, in := range f.Blocks[0].Insts {
+		if in.Opcode() == spirv.OpVariable && len(in.Words) > 3 && spirv.StorageClass(in.Words[3]) == spirv.StorageClassFunction {
+			l.vars[in.Words[2]] = true
+		}
+	}
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			op := in.Opcode()
+			if op == spirv.OpVariable {
+				continue
+			}
+			if op == spirv.OpExtInst && len(in.Words) > 3 && strings.HasPrefix(m.ExtInstSetName(in.Words[3]), "NonSemantic.") {
+				continue
+			}
+			_ = spirv.ForEachID(in.Words, m, func(k int) {
+				id := in.Words[k]
+				if !l.vars[id] {
+					return
+				}
+				plainLoad := op == spirv.OpLoad && k == 3 && len(in.Words) == 4
+				plainStore := op == spirv.OpStore && k == 1 && len(in.Words) == 3
+				if !plainLoad && !plainStore {
+					delete(l.vars, id)
+				}
+			})
+		}
+	}
+}
+
+// newBlock starts a new block of the original code.
+func (l *localLoads) newBlock() {
+	l.epoch++
+	l.start = l.epoch
+	clear(l.last)
+}
+
+// see numbers in v a load of a variable, or notes a store to it.
+func (l *localLoads) see(v *sameValues, in *spirv.Instruction) {
+	switch in.Opcode() {
+	case spirv.OpStore:
+		if len(in.Words) > 1 && l.vars[in.Words[1]] {
+			l.epoch++
+			l.last[in.Words[1]] = l.epoch
+		}
+	case spirv.OpLoad:
+		if len(in.Words) == 4 && l.vars[in.Words[3]] {
+			e, ok := l.last[in.Words[3]]
+			if !ok {
+				e = l.start
+			}
+			v.setLocal(in.Words[2], in.Words[3], e)
+		}
+	}
 }

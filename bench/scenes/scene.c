@@ -24,9 +24,10 @@
  *              dispatch of workgroups x 64 invocations, each running 256
  *              iterations of two reads through a descriptor array of 2 storage
  *              buffers of 4 KB (shaders/hotloop_*.comp say how each variant
- *              gets its descriptor index; naive, hoisted, flag, masked_flag and
- *              masked_hoisted are hand-checked references, run with no layer,
- *              printing "bench: hand-errors N").
+ *              gets its descriptor index; naive, hoisted, flag, masked_flag,
+ *              masked_hoisted, guard and select are hand-checked references,
+ *              run with no layer, printing "bench: hand-errors N"; guard and
+ *              select take --bad-index, not --oob).
  *   pipeline   every pipeline of <spv>/corpus/corpus.txt (≥ 50 shaders):
  *              vkCreateShaderModule + vkCreate*Pipelines, no pipeline cache;
  *              specialization constant 0 changes every iteration so no driver
@@ -39,6 +40,11 @@
  *               (bench/internal/instr) compile with no layer (bench/exp)
  *   --oob       make the descriptor index out of bounds (negative control; run it
  *               only under a GPU-AV layer: it is undefined behaviour otherwise)
+ *   --bad-index hotloop memory variants: only the descriptor indices read
+ *               from memory go out of bounds (every 64th is 2), every buffer
+ *               bound whole, and the results are checked as if each such
+ *               iteration's reads were skipped (read zero); run it only under
+ *               a GPU-AV layer or with a hand-checked variant
  *
  * With BENCH_KHRONOS_GPUAV=1 the instance gets VkValidationFeaturesEXT: GPU-AV
  * on; core checks, shader validation, thread safety, object lifetimes, API
@@ -77,6 +83,7 @@ struct options {
     uint32_t workgroups;
     const char *variant;
     int oob, layer_set;
+    int bad_index; /* hotloop: --bad-index */
     int indirect; /* draw_indirect: the draws are vkCmdDrawIndexedIndirect */
 };
 
@@ -84,8 +91,8 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: scene --scene dispatch|shader|draw|draw_indirect|hotloop|pipeline [--warmup N] [--iters N]\n"
                "             [--dispatches N] [--invocations N] [--loops N] [--draws N] [--sets N]\n"
-               "             [--variant masked|memory|naive|hoisted|flag|masked_flag|masked_hoisted]\n"
-               "             [--workgroups N] [--spv DIR] [--oob]\n"
+               "             [--variant masked|memory|naive|hoisted|flag|masked_flag|masked_hoisted|guard|select]\n"
+               "             [--workgroups N] [--spv DIR] [--oob] [--bad-index]\n"
                "             [--layer-set]\n");
 }
 
@@ -161,6 +168,8 @@ static struct options parse_options(int argc, char **argv)
             o.variant = v, i++;
         } else if (!strcmp(a, "--oob")) {
             o.oob = 1;
+        } else if (!strcmp(a, "--bad-index")) {
+            o.bad_index = 1;
         } else if (!strcmp(a, "--layer-set")) {
             o.layer_set = 1;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -738,20 +747,23 @@ static void scene_draw(struct ctx *c, const struct options *o)
 #define HOT_WORDS 1024 /* uints per buffer: 4 KB */
 #define HOT_ITERS 256  /* the shaders' loop count */
 
-/* hot_index is idx.k[j] (the memory variants' descriptor index); --oob makes
- * every 64th one 2, out of the array of 2. */
-static uint32_t hot_index(uint32_t j, int oob)
+/* hot_index is idx.k[j] (the memory variants' descriptor index); bad (--oob,
+ * --bad-index) makes every 64th one 2, out of the array of 2. */
+static uint32_t hot_index(uint32_t j, int bad)
 {
-    return oob && j % 64 == 63 ? 2 : (j / 3) & 1;
+    return bad && j % 64 == 63 ? 2 : (j / 3) & 1;
 }
 
 /* hot_want is what invocation g of workgroup w writes (uint arithmetic wraps
- * as in the shader; bufs[k].v[j] = k * 1000 + j). */
-static uint32_t hot_want(uint32_t g, uint32_t w, int masked)
+ * as in the shader; bufs[k].v[j] = k * 1000 + j); with bad indices, an
+ * iteration whose index is out of bounds has its reads skipped (zero). */
+static uint32_t hot_want(uint32_t g, uint32_t w, int masked, int bad)
 {
     uint32_t acc = 0;
     for (uint32_t i = 0; i < HOT_ITERS; i++) {
-        uint32_t k = masked ? (w + i) & 1 : hot_index((w + i) & 1023, 0);
+        uint32_t k = masked ? (w + i) & 1 : hot_index((w + i) & 1023, bad);
+        if (k >= 2)
+            continue;
         acc += (k * 1000 + ((g * 7 + i) & 1023)) * 3 + k * 1000 + ((g + i * 13) & 1023);
     }
     return acc;
@@ -760,14 +772,19 @@ static uint32_t hot_want(uint32_t g, uint32_t w, int masked)
 static void scene_hotloop(struct ctx *c, const struct options *o)
 {
     /* masked and memory, then the hand-checked references of each */
-    static const char *variants[] = { "masked", "memory", "naive", "hoisted", "flag", "masked_flag", "masked_hoisted" };
+    static const char *variants[] = { "masked", "memory", "naive", "hoisted", "flag", "masked_flag", "masked_hoisted",
+                                      "guard", "select" };
     int v = -1;
-    for (int i = 0; i < 7; i++)
+    for (int i = 0; i < 9; i++)
         if (!strcmp(o->variant, variants[i]))
             v = i;
     if (v < 0)
         bad_usage("unknown --variant", o->variant);
     int masked = !strncmp(o->variant, "masked", 6);
+    if (v >= 7 && o->oob)
+        bad_usage("--oob is undefined behaviour for this variant (it assumes every buffer bound whole): use --bad-index",
+                  o->variant);
+    int bad = o->oob || (o->bad_index && !masked);
     uint32_t n = o->workgroups * LOCAL;
     printf("bench: size variant=%s workgroups=%u invocations=%u loops=%u\n", o->variant, o->workgroups, n, HOT_ITERS);
     create_desc_pool(c, 1);
@@ -778,7 +795,7 @@ static void scene_hotloop(struct ctx *c, const struct options *o)
             ((uint32_t *)bufs[k].map)[j] = k * 1000 + j;
     }
     for (uint32_t j = 0; j < HOT_WORDS; j++)
-        ((uint32_t *)idx.map)[j] = hot_index(j, o->oob);
+        ((uint32_t *)idx.map)[j] = hot_index(j, bad);
     capp_buffer out = capp_buffer_create(&c->vk, (VkDeviceSize)n * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
     capp_buffer err = capp_buffer_create(&c->vk, 16 + 64 * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
     VkDescriptorSetLayoutBinding b[4] = {
@@ -819,7 +836,7 @@ static void scene_hotloop(struct ctx *c, const struct options *o)
     if (!o->oob) {
         const uint32_t *got = out.map;
         for (uint32_t g = 0; g < n; g += n / 61 + 1) {
-            uint32_t want = hot_want(g, g / LOCAL, masked);
+            uint32_t want = hot_want(g, g / LOCAL, masked, bad);
             if (got[g] != want) {
                 fprintf(stderr, "scene: invocation %u = %u, want %u\n", g, got[g], want);
                 exit(1);

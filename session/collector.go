@@ -136,9 +136,16 @@ type Collector struct {
 	groupSlab []ErrorGroup
 	stateSlab []groupState
 	// epoch counts Errors messages (groupState.epoch).
-	epoch     uint64
-	names     map[uint64]string
-	pipelines map[uint64]*wire.Pipeline
+	epoch uint64
+	names map[uint64]string
+	// shaderNames are the shaders' debug names by shader id, and newest
+	// the id of the latest shader made with a module or shader object
+	// handle: a driver may give a new module the handle of a destroyed
+	// one, and a name belongs to the shader that had the handle when the
+	// app set it.
+	shaderNames map[uint32]string
+	newest      map[uint64]uint32
+	pipelines   map[uint64]*wire.Pipeline
 	// causes are the notices that count the subjects of one cause
 	// (notices.go).
 	causes map[string]*causeNotice
@@ -176,12 +183,15 @@ func NewCollector() *Collector {
 			Shaders: map[uint32]*Shader{},
 			Sources: map[SourceKey][]string{},
 		},
-		maps:      map[uint32]sourceMapper{},
-		newMap:    func(words []uint32) sourceMapper { return sourcemap.New(words) },
-		groups:    map[uint64]map[groupKey]*groupState{},
-		names:     map[uint64]string{},
-		pipelines: map[uint64]*wire.Pipeline{},
-		causes:    map[string]*causeNotice{},
+		maps:   map[uint32]sourceMapper{},
+		newMap: func(words []uint32) sourceMapper { return sourcemap.New(words) },
+		groups: map[uint64]map[groupKey]*groupState{},
+		names:  map[uint64]string{},
+
+		shaderNames: map[uint32]string{},
+		newest:      map[uint64]uint32{},
+		pipelines:   map[uint64]*wire.Pipeline{},
+		causes:      map[string]*causeNotice{},
 
 		uncheckedIndex: map[string]int{},
 	}
@@ -337,7 +347,7 @@ func (c *Collector) apply(msg any) {
 		c.addPipeline(m)
 		c.noticePipeline(m)
 	case *wire.Name:
-		c.setName(m.Handle, m.Name)
+		c.setName(m.Handle, m.ObjectType, m.Name)
 	case *wire.Label:
 		// Records carry their label path; nothing to keep.
 	case *wire.Errors:
@@ -481,6 +491,9 @@ func (c *Collector) addShader(m *wire.Shader) {
 	}
 	c.s.Shaders[m.ID] = &Shader{ID: m.ID, Module: m.Module, Object: m.Object, SPIRV: words, Instrumented: m.Instrumented,
 		Warning: m.Warning}
+	if h := shaderHandle(m.Module, m.Object); h != 0 {
+		c.newest[h] = m.ID // a new shader: unnamed until the app names it
+	}
 	if len(m.SPIRV)%4 != 0 {
 		c.addNotice("warning", fmt.Sprintf("shader %d: SPIR-V of %d bytes is not a whole number of words", m.ID, len(m.SPIRV)))
 	}
@@ -492,21 +505,45 @@ func (c *Collector) handle(h uint64) Handle {
 	return Handle{Handle: c.intern.hex(h), Name: c.names[h]}
 }
 
-// setName records a debug name and renames the groups that refer to the
-// handle.
-func (c *Collector) setName(h uint64, name string) {
+// shaderHandle is the handle a shader's debug name is given to: its shader
+// object, else its module.
+func shaderHandle(module, object uint64) uint64 {
+	if object != 0 {
+		return object
+	}
+	return module
+}
+
+// namesShader reports whether a Name message of objectType may name a
+// shader: a module or a shader object ("" from older layers and tests).
+func namesShader(objectType string) bool {
+	return objectType == "" || objectType == "shader_module" || objectType == "shader_object"
+}
+
+// setName records a debug name of an object of objectType and renames the
+// groups that refer to the handle; a shader's name goes only to the newest
+// shader made with the handle.
+func (c *Collector) setName(h uint64, objectType, name string) {
 	c.names[h] = name
+	shader, named := c.newest[h]
+	named = named && namesShader(objectType)
+	if named {
+		c.shaderNames[shader] = name
+	} else {
+		shader = 0 // no shader's id
+	}
 	c.renameModel(h, name)
-	c.renamePrintf(h, name)
+	c.renamePrintf(h, shader, name)
 	for _, st := range c.order {
-		st.changed = st.changed || h == st.cmdBuf || h == st.pipeline || h == st.module || h == st.queue || h == st.primary
+		module := st.module == h && st.g.Shader.ID == shader && shader != 0
+		st.changed = st.changed || h == st.cmdBuf || h == st.pipeline || module || h == st.queue || h == st.primary
 		if st.cmdBuf == h {
 			st.g.CommandBuffer.Name = name
 		}
 		if st.pipeline == h {
 			st.g.Pipeline.Name = name
 		}
-		if st.module == h && (st.g.Shader.Module != "" || st.g.Shader.Object != "") {
+		if module && (st.g.Shader.Module != "" || st.g.Shader.Object != "") {
 			st.g.Shader.Name = name
 		}
 		if st.queue == h {
@@ -659,10 +696,10 @@ func (c *Collector) shaderRef(id uint32) (ShaderRef, uint64) {
 	case !ok:
 		return ref, 0
 	case sh.Object != 0:
-		ref.Object, ref.Name = c.intern.hex(sh.Object), c.names[sh.Object]
+		ref.Object, ref.Name = c.intern.hex(sh.Object), c.shaderNames[id]
 		return ref, sh.Object
 	}
-	ref.Module, ref.Name = c.intern.hex(sh.Module), c.names[sh.Module]
+	ref.Module, ref.Name = c.intern.hex(sh.Module), c.shaderNames[id]
 	return ref, sh.Module
 }
 

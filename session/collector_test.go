@@ -523,3 +523,78 @@ func applyUnvalidated(c *Collector, msg any) {
 	c.apply(msg)
 	c.mu.Unlock()
 }
+
+// TestCollectorNamesFollowModuleHandleReuse: a driver may give a new
+// shader module the handle of one the app destroyed (the demo destroys its
+// compute module before it makes its fragment module). A debug name
+// belongs to the module that had the handle when the app set it: never to
+// an older shader with the same handle, and never from a name of another
+// object type.
+func TestCollectorNamesFollowModuleHandleReuse(t *testing.T) {
+	const h = 0xabc
+	shader := func(id uint32) any { return &wire.Shader{ID: id, Module: h, Instrumented: true} }
+	name := func(typ, n string) any { return &wire.Name{Handle: h, ObjectType: typ, Name: n} }
+	errs := func(cb uint64, id uint32) any {
+		r := computeRecord(0)
+		r.ShaderID = id
+		return &wire.Errors{CommandBuffer: cb, Records: []wire.Record{r}}
+	}
+	type msg struct {
+		k wire.Kind
+		m any
+	}
+	for _, tc := range []struct {
+		name string
+		msgs []msg
+		want []string // each group's shader name
+	}{
+		{"both named before the errors", []msg{
+			{wire.KindShader, shader(1)}, {wire.KindName, name("shader_module", "oob_compute.comp")},
+			{wire.KindShader, shader(2)}, {wire.KindName, name("shader_module", "oob_fragment.frag")},
+			{wire.KindErrors, errs(0x55, 1)}, {wire.KindErrors, errs(0x56, 2)},
+		}, []string{"oob_compute.comp", "oob_fragment.frag"}},
+		{"the second named after the first's errors", []msg{
+			{wire.KindShader, shader(1)}, {wire.KindName, name("shader_module", "oob_compute.comp")},
+			{wire.KindErrors, errs(0x55, 1)},
+			{wire.KindShader, shader(2)}, {wire.KindName, name("shader_module", "oob_fragment.frag")},
+			{wire.KindErrors, errs(0x56, 2)},
+		}, []string{"oob_compute.comp", "oob_fragment.frag"}},
+		{"only the second named, late", []msg{
+			{wire.KindShader, shader(1)}, {wire.KindErrors, errs(0x55, 1)},
+			{wire.KindShader, shader(2)}, {wire.KindErrors, errs(0x56, 2)},
+			{wire.KindName, name("", "frag")},
+		}, []string{"", "frag"}},
+		{"the name of a pipeline that got the handle", []msg{
+			{wire.KindShader, shader(1)}, {wire.KindName, name("shader_module", "oob_compute.comp")},
+			{wire.KindErrors, errs(0x55, 1)}, {wire.KindName, name("pipeline", "pipe")},
+		}, []string{"oob_compute.comp"}},
+		{"a name cleared", []msg{
+			{wire.KindShader, shader(1)}, {wire.KindName, name("shader_module", "oob_compute.comp")},
+			{wire.KindName, name("shader_module", "")}, {wire.KindErrors, errs(0x55, 1)},
+		}, []string{""}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newTestCollector()
+			record(t, c, wire.KindHello, &wire.Hello{Protocol: wire.ProtocolVersion})
+			for _, m := range tc.msgs {
+				record(t, c, m.k, m.m)
+			}
+			s := c.Snapshot()
+			if len(s.Groups) != len(tc.want) {
+				t.Fatalf("%d groups, want %d", len(s.Groups), len(tc.want))
+			}
+			for i, g := range s.Groups {
+				if g.Shader.Name != tc.want[i] {
+					t.Errorf("group %d (shader %d): name %q, want %q", i, g.Shader.ID, g.Shader.Name, tc.want[i])
+				}
+				want := "(module 0xabc)"
+				if tc.want[i] != "" {
+					want = fmt.Sprintf("(module 0xabc %q)", tc.want[i])
+				}
+				if !strings.Contains(g.Message(), want) {
+					t.Errorf("group %d: message lacks %s: %s", i, want, g.Message())
+				}
+			}
+		})
+	}
+}

@@ -283,8 +283,9 @@ func (c *Collector) printfFormat(shader, instruction uint32) *printf.Format {
 	return sites[instruction]
 }
 
-// renamePrintf gives a debug name to the printf groups that name h.
-func (c *Collector) renamePrintf(h uint64, name string) {
+// renamePrintf gives a debug name to the printf groups that name h; the
+// shader name only to those of shader id shader (0: none).
+func (c *Collector) renamePrintf(h uint64, shader uint32, name string) {
 	for _, st := range c.printf.order {
 		g := st.g
 		for _, f := range [...]struct {
@@ -295,7 +296,7 @@ func (c *Collector) renamePrintf(h uint64, name string) {
 				f.name.Name = name
 			}
 		}
-		if st.module == h && (g.Shader.Module != "" || g.Shader.Object != "") {
+		if st.module == h && shader != 0 && g.Shader.ID == shader && (g.Shader.Module != "" || g.Shader.Object != "") {
 			g.Shader.Name = name
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/gpuav-dbg/gpuav-dbg/session"
+	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 	"github.com/gpuav-dbg/gpuav-dbg/tui/internal/fixture"
 )
 
@@ -277,5 +278,44 @@ func TestFilterWhileLive(t *testing.T) {
 	m.Update(UpdatedMsg{})
 	if m.Tree().Total() != 2 || !strings.Contains(plain(m), "2 of 4 groups · 74 of 82 records") {
 		t.Fatalf("live filter: %d groups\n%s", m.Tree().Total(), plain(m))
+	}
+}
+
+// The filter reads each group's message, and so its shader's debug name:
+// when the driver gives the fragment module the handle of the compute
+// module the app destroyed (as the demo's does at times), /frag keeps the
+// fragment group alone. The session is the collector's, from the layer's
+// messages in the order the demo sends them.
+func TestFilterWithReusedModuleHandle(t *testing.T) {
+	c := session.NewCollector()
+	rec := func(id uint32, stage uint32) wire.Record {
+		return wire.Record{Check: "descriptor_index_oob", Code: 1, ShaderID: id, Instruction: 70, Stage: stage,
+			Action: "vkCmdDispatch", Params: []uint32{0, 0, 3, 2}, Count: 4}
+	}
+	draw := rec(2, 4)
+	draw.Action, draw.Count = "vkCmdDraw", 64
+	for _, msg := range []struct {
+		k wire.Kind
+		m any
+	}{
+		{wire.KindHello, &wire.Hello{Protocol: wire.ProtocolVersion}},
+		{wire.KindShader, &wire.Shader{ID: 1, Module: 0xabc, Instrumented: true}},
+		{wire.KindName, &wire.Name{Handle: 0xabc, ObjectType: "shader_module", Name: "oob_compute.comp"}},
+		{wire.KindShader, &wire.Shader{ID: 2, Module: 0xabc, Instrumented: true}},
+		{wire.KindName, &wire.Name{Handle: 0xabc, ObjectType: "shader_module", Name: "oob_fragment.frag"}},
+		{wire.KindErrors, &wire.Errors{Submit: 1, CommandBuffer: 0x55, Records: []wire.Record{rec(1, 5)}}},
+		{wire.KindErrors, &wire.Errors{Submit: 2, CommandBuffer: 0x56, Records: []wire.Record{draw}}},
+	} {
+		if err := c.Record(msg.k, msg.m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := newModel(c.Snapshot(), 80, 24)
+	press(m, "/", "f", "r", "a", "g")
+	if got := m.Tree().Total(); got != 1 || !strings.Contains(plain(m), "1 of 2 groups match") {
+		t.Fatalf("/frag keeps %d groups:\n%s", got, plain(m))
+	}
+	if g := m.Session().Groups[m.Selected()]; g.Stage != "fragment" {
+		t.Fatalf("/frag selects the %s group", g.Stage)
 	}
 }

@@ -198,7 +198,7 @@ func (m *Model) edit() tea.Cmd {
 		m.flash = "e: " + common.Clean(err.Error())
 		return nil
 	}
-	return tea.ExecProcess(cmd, func(err error) tea.Msg { return editedMsg{err} })
+	return editor.Exec(cmd, func(err error) tea.Msg { return editedMsg{err} })
 }
 
 // editCommand is the editor's command for the selected error: its file

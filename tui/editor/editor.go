@@ -7,11 +7,15 @@ package editor
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
 )
 
 // Find returns the file that name (a file name from a shader's debug info,
@@ -100,4 +104,50 @@ func Command(editor, path string, line int) (*exec.Cmd, error) {
 		args = append(args, path)
 	}
 	return exec.Command(f[0], args...), nil
+}
+
+// Settle is how long [Exec] waits before it starts the editor.
+const Settle = 20 * time.Millisecond
+
+// Exec runs the editor's command c with the terminal, as tea.ExecProcess
+// does, and calls fn with its error; it first waits [Settle], so that the
+// screen is drawn again after the editor. Bubble Tea (v2.0.10, v2.1.1)
+// stops its renderer for the command by signalling the renderer's
+// goroutine without waiting for it; when that goroutine stops its frame
+// ticker only after the renderer has started again, no frame is ever drawn
+// again (charmbracelet/bubbletea#1778). Sleeping here, with the goroutine
+// already signalled, lets it finish first.
+func Exec(c *exec.Cmd, fn tea.ExecCallback) tea.Cmd { return execSettled(command{c}, fn) }
+
+// execSettled is tea.Exec of c after Settle.
+func execSettled(c tea.ExecCommand, fn tea.ExecCallback) tea.Cmd { return tea.Exec(settled{c}, fn) }
+
+// settled is a command for tea.Exec that waits Settle before it runs.
+type settled struct{ tea.ExecCommand }
+
+func (c settled) Run() error {
+	time.Sleep(Settle)
+	return c.ExecCommand.Run()
+}
+
+// command is an *exec.Cmd for tea.Exec: it gets the terminal, unless it
+// has its own input or output.
+type command struct{ *exec.Cmd }
+
+func (c command) SetStdin(r io.Reader) {
+	if c.Stdin == nil {
+		c.Stdin = r
+	}
+}
+
+func (c command) SetStdout(w io.Writer) {
+	if c.Stdout == nil {
+		c.Stdout = w
+	}
+}
+
+func (c command) SetStderr(w io.Writer) {
+	if c.Stderr == nil {
+		c.Stderr = w
+	}
 }

@@ -34,7 +34,7 @@
  *          stage_plain.rchit fill the other groups).
  *
  *   stageapp --shaders DIR --stage STAGE [--index N]
- *            [--case oob|uninitialized|destroyed|bda_oob|texel_buffer_oob|buffer_oob|ray_query]
+ *            [--case oob|uninitialized|destroyed|bda_oob|texel_buffer_oob|buffer_oob|ray_query|printf]
  *            [--action direct|indirect|indirect-count|indirect2]
  *
  * --action (default direct) picks the action's form: for task and mesh
@@ -66,6 +66,12 @@
  *   buffer_oob        small.v[N]: binding 6, a storage buffer of 64 bytes
  *                     (v[i] = 100 + i) bound with a range of 16 (default N 4)
  *   ray_query         rayQueryInitializeEXT with tmin 6 > tmax 4.5
+ *
+ * Case printf uses stage_printf.<stage> instead, in which every invocation
+ * of the stage prints values that identify it (debugPrintfEXT; the ray
+ * generation shader 4 lines per launch, and casts no ray); the app makes
+ * the debug-utils messenger of printf_messenger.h, which prints each
+ * printf message as "printf: TEXT".
  * These cases build the scene (submit 1) and bind its TLAS as binding 3 in
  * every stage (each stage_more shader may query rays), with
  * VK_KHR_ray_query; the graphics stages get acceleration structures and
@@ -83,6 +89,7 @@
  */
 #define APP "stageapp"
 #include "checkapp.h"
+#include "printf_messenger.h"
 
 enum { TESC, TESE, GEOM, TASK, MESH, VERT, FRAG, RCHIT, RAHIT, RMISS, RINT, RCALL, RGEN, NSTAGES };
 static const char *const stage_names[NSTAGES] = {"tesc", "tese", "geom", "task", "mesh", "vert", "frag",
@@ -201,7 +208,7 @@ int main(int argc, char **argv)
     const char *dir = ".";
     int stage = -1;
     uint32_t index = UINT32_MAX;
-    int uninit = 0, destroyed = 0;
+    int uninit = 0, destroyed = 0, pf = 0;
     uint32_t kind = 0; /* the other checks: 1 bda_oob, 2 texel_buffer_oob, 3 buffer_oob, 4 ray_query */
     static const char *const kinds[] = {"", "bda_oob", "texel_buffer_oob", "buffer_oob", "ray_query"};
     const char *action = "direct";
@@ -216,10 +223,12 @@ int main(int argc, char **argv)
                 uninit = 1;
             else if (!strcmp(argv[i], "destroyed"))
                 uninit = destroyed = 1;
+            else if (!strcmp(argv[i], "printf"))
+                pf = 1;
             for (uint32_t k = 1; k < 5; k++)
                 if (!strcmp(argv[i], kinds[k]))
                     kind = k;
-            if (!uninit && !kind && strcmp(argv[i], "oob")) {
+            if (!uninit && !kind && !pf && strcmp(argv[i], "oob")) {
                 fprintf(stderr, APP ": unknown case %s\n", argv[i]);
                 return 2;
             }
@@ -251,6 +260,8 @@ int main(int argc, char **argv)
     int as = ray || kind;
     if (kind)
         prefix = "stage_more";
+    if (pf)
+        prefix = "stage_printf";
     /* The push constants (stage.* use index and rindex; stage_more.* all):
      * ref is the device address of the BDA case's buffer, tmin and tmax
      * the ray query's (6 > 4.5). */
@@ -268,6 +279,7 @@ int main(int argc, char **argv)
     }
 
     capp_create_instance(&ca, NULL);
+    VkDebugUtilsMessengerEXT messenger = pf ? pm_add_messenger(&ca) : VK_NULL_HANDLE;
 
     /* What the device reports. */
     VkPhysicalDeviceMeshShaderFeaturesEXT qmesh = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MESH_SHADER_FEATURES_EXT};
@@ -586,5 +598,6 @@ int main(int argc, char **argv)
     if (view)
         vkDestroyBufferView(ca.dev, view, NULL);
     ca_teardown(pipe, layout, pool, dpool, dsl, &t);
+    pm_destroy_messenger(&ca, messenger);
     return 0;
 }

@@ -28,14 +28,10 @@ type printfGroup struct {
 	Stage         string `json:"stage"`
 	Action        string `json:"action"`
 	ActionIndex   int    `json:"action_index"`
-	CommandBuffer struct {
-		Name string `json:"name"`
-	} `json:"command_buffer"`
-	Pipeline struct {
-		Name string `json:"name"`
-	} `json:"pipeline"`
-	Problem string `json:"problem"`
-	Lines   []struct {
+	CommandBuffer named  `json:"command_buffer"`
+	Pipeline      named  `json:"pipeline"`
+	Problem       string `json:"problem"`
+	Lines         []struct {
 		Coords map[string][]float64 `json:"coords"`
 		Text   string               `json:"text"`
 	} `json:"lines"`
@@ -43,6 +39,11 @@ type printfGroup struct {
 		File string `json:"file"`
 		Line int    `json:"line"`
 	} `json:"source"`
+}
+
+// named is a handle of the report: its name.
+type named struct {
+	Name string `json:"name"`
 }
 
 // printfLines runs printfapp under the launcher (flags of run, app args)

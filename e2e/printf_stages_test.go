@@ -39,6 +39,20 @@ func workgroups(text func(x, y int) string) []stageLine {
 	return lines
 }
 
+// primInvocations makes the lines "STAGE primitive P invocation I" of
+// prims primitives of invs invocations each (tessellation control,
+// geometry).
+func primInvocations(stage string, prims, invs int) []stageLine {
+	var lines []stageLine
+	for p := range prims {
+		for i := range invs {
+			lines = append(lines, stageLine{fmt.Sprintf("%s primitive %d invocation %d", stage, p, i),
+				fmt.Sprintf("invocation_id=[%d] primitive_id=[%d]", i, p)})
+		}
+	}
+	return lines
+}
+
 // one is fmt.Sprintf's result as a list of one text.
 func one(format string, a ...any) []string { return []string{fmt.Sprintf(format, a...)} }
 
@@ -54,14 +68,7 @@ var printfStages = []struct {
 	calls   func() [][]stageLine
 }{
 	{"tesc", true, func() [][]stageLine { // 3 patches, 2 output points each
-		var l []stageLine
-		for p := range 3 {
-			for i := range 2 {
-				l = append(l, stageLine{fmt.Sprintf("tesc primitive %d invocation %d", p, i),
-					fmt.Sprintf("invocation_id=[%d] primitive_id=[%d]", i, p)})
-			}
-		}
-		return [][]stageLine{l}
+		return [][]stageLine{primInvocations("tesc", 3, 2)}
 	}},
 	{"tese", true, func() [][]stageLine { // isolines: 2 lines of 1 segment per patch
 		var l []stageLine
@@ -76,14 +83,7 @@ var printfStages = []struct {
 		return [][]stageLine{l}
 	}},
 	{"geom", true, func() [][]stageLine { // 2 points, 3 invocations each
-		var l []stageLine
-		for p := range 2 {
-			for i := range 3 {
-				l = append(l, stageLine{fmt.Sprintf("geom primitive %d invocation %d", p, i),
-					fmt.Sprintf("invocation_id=[%d] primitive_id=[%d]", i, p)})
-			}
-		}
-		return [][]stageLine{l}
+		return [][]stageLine{primInvocations("geom", 2, 3)}
 	}},
 	{"task", false, func() [][]stageLine {
 		return [][]stageLine{workgroups(func(x, y int) string { return fmt.Sprintf("task invocation %d, %d, 0 local %d", x, y, x%2) })}

@@ -62,11 +62,7 @@ func one(format string, a ...any) []string { return []string{fmt.Sprintf(format,
 // call prints, by call in source order, and whether the Khronos layer
 // 1.3.239's Debug Printf prints from the stage (it prints nothing from
 // task and mesh shaders, and says nothing about it).
-var printfStages = []struct {
-	arg     string
-	khronos bool
-	calls   func() [][]stageLine
-}{
+var printfStages = []printfStage{
 	{"tesc", true, func() [][]stageLine { // 3 patches, 2 output points each
 		return [][]stageLine{primInvocations("tesc", 3, 2)}
 	}},
@@ -134,6 +130,13 @@ var printfStages = []struct {
 	}},
 }
 
+// printfStage is a row of printfStages.
+type printfStage struct {
+	arg     string
+	khronos bool
+	calls   func() [][]stageLine
+}
+
 // extraStage is extraStages' row of a stageapp --stage word.
 func extraStage(t *testing.T, arg string) (stage, action, feature string) {
 	t.Helper()
@@ -168,44 +171,84 @@ func sortedLines(lines []stageLine) string {
 func TestPrintfStages(t *testing.T) {
 	for _, st := range printfStages {
 		t.Run(st.arg, func(t *testing.T) {
-			stage, action, feature := extraStage(t, st.arg)
-			requireStage(t, st.arg, feature)
-			file := "stage_printf." + st.arg
-			calls := printfCalls(t, file)
-			want := st.calls()
-			if len(want) != len(calls) {
-				t.Fatalf("%s has %d calls, the table %d", file, len(calls), len(want))
-			}
-			var r printfReport
-			code, out := stageApp.runInto(t, &r, nil, nil, "--stage", st.arg, "--case", "printf")
-			if code != 0 || len(r.Printf) != len(calls) || r.Lost != 0 {
-				t.Fatalf("exit %d, %d printf groups, %d lost; want 0, %d, 0\n%s", code, len(r.Printf), r.Lost, len(calls), out)
-			}
-			for k, c := range calls {
-				i := slices.IndexFunc(r.Printf, func(g printfGroup) bool { return g.Format == c.format })
-				if i < 0 {
-					t.Errorf("no group of call %q", c.format)
-					continue
-				}
-				g := r.Printf[i]
-				if g.Stage != stage || g.Action != action || g.ActionIndex != 0 || g.CommandBuffer.Name != "stage-cmd" ||
-					g.Pipeline.Name != "stage-pipeline" || g.Problem != "" || g.Source == nil ||
-					g.Source.File != file || g.Source.Line != c.line {
-					t.Errorf("group %q: stage %q action %q #%d cb %q pipeline %q problem %q source %+v; "+
-						"want %s %s #0 stage-cmd stage-pipeline, no problem, %s:%d",
-						g.Format, g.Stage, g.Action, g.ActionIndex, g.CommandBuffer.Name, g.Pipeline.Name, g.Problem,
-						g.Source, stage, action, file, c.line)
-				}
-				var got []stageLine
-				for _, l := range g.Lines {
-					got = append(got, stageLine{l.Text, coordText(l.Coords)})
-				}
-				if g.Count != len(want[k]) || sortedLines(got) != sortedLines(want[k]) {
-					t.Errorf("group %q: count %d, lines:\n%s\nwant %d:\n%s", g.Format, g.Count, sortedLines(got),
-						len(want[k]), sortedLines(want[k]))
-				}
-			}
+			_, action, _ := extraStage(t, st.arg)
+			checkPrintfStage(t, st.arg, "direct", action, "")
 		})
+	}
+}
+
+// TestPrintfIndirectActions: the lines of the indirect forms of the
+// mesh-task and ray-tracing actions (stageapp --action: the same sizes in
+// the indirect buffer) are TestPrintfStages' lines, under the action's
+// name.
+func TestPrintfIndirectActions(t *testing.T) {
+	for _, tc := range []struct {
+		stage, action, reported string
+		actionFeature           string // the action's own feature, if any
+	}{
+		{"task", "indirect", "vkCmdDrawMeshTasksIndirectEXT", ""},
+		{"mesh", "indirect-count", "vkCmdDrawMeshTasksIndirectCountEXT", ""},
+		{"rgen", "indirect", "vkCmdTraceRaysIndirectKHR", ""},
+		{"rchit", "indirect2", "vkCmdTraceRaysIndirect2KHR", "rayTracingPipelineTraceRaysIndirect2"},
+	} {
+		t.Run(tc.stage+"/"+tc.action, func(t *testing.T) {
+			checkPrintfStage(t, tc.stage, tc.action, tc.reported, tc.actionFeature)
+		})
+	}
+}
+
+// checkPrintfStage runs stageapp --case printf in stage arg with --action
+// form and checks its printf groups: one per call, attributed to the action
+// reported, with printfStages' lines. actionFeature is the vulkaninfo
+// feature the action needs besides the stage's ("": none).
+func checkPrintfStage(t *testing.T, arg, form, reported, actionFeature string) {
+	t.Helper()
+	stage, _, feature := extraStage(t, arg)
+	requireStage(t, arg, feature)
+	k := slices.IndexFunc(printfStages, func(s printfStage) bool { return s.arg == arg })
+	if k < 0 {
+		t.Fatalf("no stage %q in printfStages", arg)
+	}
+	file := "stage_printf." + arg
+	calls := printfCalls(t, file)
+	want := printfStages[k].calls()
+	if len(want) != len(calls) {
+		t.Fatalf("%s has %d calls, the table %d", file, len(calls), len(want))
+	}
+	var r printfReport
+	code, out := stageApp.runInto(t, &r, nil, nil, "--stage", arg, "--case", "printf", "--action", form)
+	if actionFeature != "" && code == 0 && strings.Contains(out, "unsupported "+arg+"\n") {
+		if driverHas(t, actionFeature) {
+			t.Fatalf("stageapp says the device lacks --action %s, but vulkaninfo reports %s = true", form, actionFeature)
+		}
+		t.Skipf("the driver does not have %s (vulkaninfo: no %s = true)", form, actionFeature)
+	}
+	if code != 0 || len(r.Printf) != len(calls) || r.Lost != 0 {
+		t.Fatalf("exit %d, %d printf groups, %d lost; want 0, %d, 0\n%s", code, len(r.Printf), r.Lost, len(calls), out)
+	}
+	for k, c := range calls {
+		i := slices.IndexFunc(r.Printf, func(g printfGroup) bool { return g.Format == c.format })
+		if i < 0 {
+			t.Errorf("no group of call %q", c.format)
+			continue
+		}
+		g := r.Printf[i]
+		if g.Stage != stage || g.Action != reported || g.ActionIndex != 0 || g.CommandBuffer.Name != "stage-cmd" ||
+			g.Pipeline.Name != "stage-pipeline" || g.Problem != "" || g.Source == nil ||
+			g.Source.File != file || g.Source.Line != c.line {
+			t.Errorf("group %q: stage %q action %q #%d cb %q pipeline %q problem %q source %+v; "+
+				"want %s %s #0 stage-cmd stage-pipeline, no problem, %s:%d",
+				g.Format, g.Stage, g.Action, g.ActionIndex, g.CommandBuffer.Name, g.Pipeline.Name, g.Problem,
+				g.Source, stage, reported, file, c.line)
+		}
+		var got []stageLine
+		for _, l := range g.Lines {
+			got = append(got, stageLine{l.Text, coordText(l.Coords)})
+		}
+		if g.Count != len(want[k]) || sortedLines(got) != sortedLines(want[k]) {
+			t.Errorf("group %q: count %d, lines:\n%s\nwant %d:\n%s", g.Format, g.Count, sortedLines(got),
+				len(want[k]), sortedLines(want[k]))
+		}
 	}
 }
 

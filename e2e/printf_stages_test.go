@@ -282,29 +282,37 @@ func TestPrintfStagesAsKhronos(t *testing.T) {
 // TestPrintfAtStages: --printf-at's forms for the stages beyond compute,
 // vertex and fragment (primitive, invocation_id, tess_coord, invocation for
 // a mesh shader, launch) keep exactly the lines of the invocations named,
-// in the report (with their coordinates) and, with the layer alone (no
+// in the report (with their coordinates) and the headless output (with
+// theirs, labelled where a stage has two) and, with the layer alone (no
 // launcher, so no filter after the run: VK_LAYER_GPUAV_DBG_PRINTF_AT), in
 // what the shaders wrote: the filter is compiled into the calls.
 func TestPrintfAtStages(t *testing.T) {
 	cases := []struct {
 		arg, at string
 		want    []stageLine
+		shown   string // one of the lines as the headless output prints it
 	}{
-		{"tesc", "primitive=2 invocation_id=1", []stageLine{{"tesc primitive 2 invocation 1", "invocation_id=[1] primitive_id=[2]"}}},
-		{"tese", "primitive=1 tess_coord=1,0.5", []stageLine{{"tese primitive 1 tess coord 1.00, 0.50", "primitive_id=[1] tess_coord=[1 0.5]"}}},
+		{"tesc", "primitive=2 invocation_id=1", []stageLine{{"tesc primitive 2 invocation 1", "invocation_id=[1] primitive_id=[2]"}},
+			"(primitive_id 2, invocation_id 1) tesc primitive 2 invocation 1"},
+		{"tese", "primitive=1 tess_coord=1,0.5", []stageLine{{"tese primitive 1 tess coord 1.00, 0.50", "primitive_id=[1] tess_coord=[1 0.5]"}},
+			"(primitive_id 1, tess_coord (1,0.5)) tese primitive 1 tess coord 1.00, 0.50"},
 		{"geom", "primitive=1", []stageLine{
 			{"geom primitive 1 invocation 0", "invocation_id=[0] primitive_id=[1]"},
 			{"geom primitive 1 invocation 1", "invocation_id=[1] primitive_id=[1]"},
-			{"geom primitive 1 invocation 2", "invocation_id=[2] primitive_id=[1]"}}},
-		{"mesh", "invocation=3,1,0", []stageLine{{"mesh invocation 3, 1, 0 workgroup 1, 1, 0", "global_invocation_id=[3 1 0]"}}},
+			{"geom primitive 1 invocation 2", "invocation_id=[2] primitive_id=[1]"}},
+			"(primitive_id 1, invocation_id 2) geom primitive 1 invocation 2"},
+		{"mesh", "invocation=3,1,0", []stageLine{{"mesh invocation 3, 1, 0 workgroup 1, 1, 0", "global_invocation_id=[3 1 0]"}},
+			"(3,1,0) mesh invocation 3, 1, 0 workgroup 1, 1, 0"},
 		{"rgen", "launch=3,1,0", []stageLine{
 			{"raygen launch 3, 1, 0 of 4, 2, 1 line 0", "launch_id=[3 1 0]"},
 			{"raygen launch 3, 1, 0 of 4, 2, 1 line 1", "launch_id=[3 1 0]"},
 			{"raygen launch 3, 1, 0 of 4, 2, 1 line 2", "launch_id=[3 1 0]"},
 			{"raygen launch 3, 1, 0 of 4, 2, 1 line 3", "launch_id=[3 1 0]"},
-			{"raygen launch 3, 1, 0 done after 4 lines", "launch_id=[3 1 0]"}}},
+			{"raygen launch 3, 1, 0 done after 4 lines", "launch_id=[3 1 0]"}},
+			"(3,1,0) raygen launch 3, 1, 0 done after 4 lines"},
 		// A term of another stage's coordinates keeps every line.
-		{"rmiss", "pixel=0,0", launches(func(x, y int) []string { return one("miss launch %d, %d, 0 tmax 10.0", x, y) })},
+		{"rmiss", "pixel=0,0", launches(func(x, y int) []string { return one("miss launch %d, %d, 0 tmax 10.0", x, y) }),
+			"(2,1,0) miss launch 2, 1, 0 tmax 10.0"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.arg, func(t *testing.T) {
@@ -318,6 +326,9 @@ func TestPrintfAtStages(t *testing.T) {
 				for _, l := range g.Lines {
 					got = append(got, stageLine{l.Text, coordText(l.Coords)})
 				}
+			}
+			if !strings.Contains(out, "\ngpuav-dbg:   "+tc.shown+"\n") {
+				t.Errorf("--printf-at %s: the headless output has no line %q:\n%s", tc.at, tc.shown, out)
 			}
 			if code != 0 || r.Lost != 0 || sortedLines(got) != sortedLines(tc.want) {
 				t.Errorf("--printf-at %s: exit %d, %d lost, lines:\n%s\nwant:\n%s\n%s", tc.at, code, r.Lost,

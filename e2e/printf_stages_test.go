@@ -1,7 +1,10 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -347,4 +350,45 @@ func TestPrintfAtStages(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestTUIPrintfTessEval: the TUI (`open` of a real session, in tmux) shows
+// a tessellation evaluation shader's printf group with its stage, and the
+// lines the filter typed after the run keeps (/ primitive=1), each with its
+// primitive and tessellation coordinates.
+func TestTUIPrintfTessEval(t *testing.T) {
+	_, _, feature := extraStage(t, "tese")
+	requireStage(t, "tese", feature)
+	dir := stageApp.dir(t)
+	s := filepath.Join(t.TempDir(), "tese.gvs")
+	ctx, cancel := context.WithTimeout(context.Background(), appTimeout())
+	defer cancel()
+	run := exec.CommandContext(ctx, bin("gpuav-dbg"), "run", "--headless", "--session", s, "--",
+		filepath.Join(dir, "stageapp"), "--shaders", dir, "--stage", "tese", "--case", "printf")
+	if out, err := run.CombinedOutput(); err != nil {
+		t.Fatalf("gpuav-dbg run: %v\n%s", err, out)
+	}
+	tm := startTmux(t, 100, 30, nil, "open", s)
+	tm.waitFor("exited 0")
+	tm.keys("p")
+	tm.waitFor(`"tese primitive %d tess coord %.2f, %.2f"  ×12 lines · tess_eval`)
+	tm.keys("/", "C-u", "primitive=1", "Enter")
+	screen := tm.waitFor("Lines at primitive=1 (4 of 12)")
+	want := []string{"printf (1 call, 12 lines) — at primitive=1",
+		`stage_printf.tese:8 "tese primitive %d tess coord %.2f, %.2f" ×12`}
+	for _, v := range []float64{0, 0.5} {
+		for _, u := range []float64{0, 1} {
+			want = append(want, fmt.Sprintf("submit 1  (primitive_id 1, tess_coord (%v,%v))  tese primitive 1 tess coord %.2f, %.2f",
+				u, v, u, v))
+		}
+	}
+	for _, w := range want {
+		if !strings.Contains(screen, w) {
+			t.Errorf("the printf screen lacks %q:\n%s", w, screen)
+		}
+	}
+	if strings.Contains(screen, "(primitive_id 0,") || strings.Contains(screen, "(primitive_id 2,") {
+		t.Errorf("the filter kept lines of other primitives:\n%s", screen)
+	}
+	tm.keys("q")
 }

@@ -175,7 +175,7 @@ func TestPrintfStages(t *testing.T) {
 	for _, st := range printfStages {
 		t.Run(st.arg, func(t *testing.T) {
 			_, action, _ := extraStage(t, st.arg)
-			checkPrintfStage(t, st.arg, "direct", action, "")
+			checkPrintfStage(t, st.arg, action, "")
 		})
 	}
 }
@@ -195,16 +195,28 @@ func TestPrintfIndirectActions(t *testing.T) {
 		{"rchit", "indirect2", "vkCmdTraceRaysIndirect2KHR", "rayTracingPipelineTraceRaysIndirect2"},
 	} {
 		t.Run(tc.stage+"/"+tc.action, func(t *testing.T) {
-			checkPrintfStage(t, tc.stage, tc.action, tc.reported, tc.actionFeature)
+			checkPrintfStage(t, tc.stage, tc.reported, tc.actionFeature, "--action", tc.action)
 		})
 	}
 }
 
-// checkPrintfStage runs stageapp --case printf in stage arg with --action
-// form and checks its printf groups: one per call, attributed to the action
-// reported, with printfStages' lines. actionFeature is the vulkaninfo
-// feature the action needs besides the stage's ("": none).
-func checkPrintfStage(t *testing.T, arg, form, reported, actionFeature string) {
+// TestPrintfPipelineLibrary: in a ray-tracing pipeline linked from a
+// pipeline library that holds its stages (stageapp --library), every
+// ray-tracing stage prints TestPrintfStages' lines.
+func TestPrintfPipelineLibrary(t *testing.T) {
+	for _, arg := range []string{"rgen", "rchit", "rahit", "rmiss", "rint", "rcall"} {
+		t.Run(arg, func(t *testing.T) {
+			checkPrintfStage(t, arg, "vkCmdTraceRaysKHR", "VK_KHR_pipeline_library", "--library")
+		})
+	}
+}
+
+// checkPrintfStage runs stageapp --case printf in stage arg with more
+// arguments and checks its printf groups: one per call, attributed to the
+// action reported, with printfStages' lines. needs is the vulkaninfo
+// feature or device extension (VK_...) the arguments need besides the
+// stage ("": none); without it the test is skipped.
+func checkPrintfStage(t *testing.T, arg, reported, needs string, more ...string) {
 	t.Helper()
 	stage, _, feature := extraStage(t, arg)
 	requireStage(t, arg, feature)
@@ -219,12 +231,12 @@ func checkPrintfStage(t *testing.T, arg, form, reported, actionFeature string) {
 		t.Fatalf("%s has %d calls, the table %d", file, len(calls), len(want))
 	}
 	var r printfReport
-	code, out := stageApp.runInto(t, &r, nil, nil, "--stage", arg, "--case", "printf", "--action", form)
-	if actionFeature != "" && code == 0 && strings.Contains(out, "unsupported "+arg+"\n") {
-		if driverHas(t, actionFeature) {
-			t.Fatalf("stageapp says the device lacks --action %s, but vulkaninfo reports %s = true", form, actionFeature)
+	code, out := stageApp.runInto(t, &r, nil, nil, append([]string{"--stage", arg, "--case", "printf"}, more...)...)
+	if needs != "" && code == 0 && strings.Contains(out, "unsupported "+arg+"\n") {
+		if driverHas(t, needs) {
+			t.Fatalf("stageapp says the device lacks what %v needs, but vulkaninfo reports %s", more, needs)
 		}
-		t.Skipf("the driver does not have %s (vulkaninfo: no %s = true)", form, actionFeature)
+		t.Skipf("the driver does not have %v (vulkaninfo: no %s)", more, needs)
 	}
 	if code != 0 || len(r.Printf) != len(calls) || r.Lost != 0 {
 		t.Fatalf("exit %d, %d printf groups, %d lost; want 0, %d, 0\n%s", code, len(r.Printf), r.Lost, len(calls), out)

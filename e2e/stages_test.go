@@ -89,12 +89,16 @@ func vulkaninfoDevice(t *testing.T) string {
 	return m[1]
 }
 
-// driverHas reports whether vulkaninfo lists feature = true.
+// driverHas reports whether vulkaninfo lists feature = true, or for a
+// device extension (VK_...), the extension.
 func driverHas(t *testing.T, feature string) bool {
 	t.Helper()
 	out, err := vulkaninfo()
 	if err != nil {
 		t.Fatal(err)
+	}
+	if strings.HasPrefix(feature, "VK_") {
+		return regexp.MustCompile(`(?m)^\s*` + feature + `\s*: extension revision`).MatchString(out)
 	}
 	return regexp.MustCompile(`(?m)^\s*` + feature + `\s*=\s*true\s*$`).MatchString(out)
 }

@@ -72,16 +72,17 @@
  *   buffer_oob        small.v[N]: binding 6, a storage buffer of 64 bytes
  *                     (v[i] = 100 + i) bound with a range of 16 (default N 4)
  *   ray_query         rayQueryInitializeEXT with tmin 6 > tmax 4.5
- *
- * Case printf uses stage_printf.<stage> instead, in which every invocation
- * of the stage prints values that identify it (debugPrintfEXT; the ray
- * generation shader 4 lines per launch, and casts no ray); the app makes
- * the debug-utils messenger of printf_messenger.h, which prints each
- * printf message as "printf: TEXT".
  * These cases build the scene (submit 1) and bind its TLAS as binding 3 in
  * every stage (each stage_more shader may query rays), with
  * VK_KHR_ray_query; the graphics stages get acceleration structures and
  * ray queries without a ray-tracing pipeline.
+ *
+ * Case printf uses stage_printf.<stage> instead, in which every invocation
+ * of the stage prints values that identify it (debugPrintfEXT; the ray
+ * generation shader, which casts no ray, 4 lines from one call and 1 from
+ * another per launch); the app makes
+ * the debug-utils messenger of printf_messenger.h, which prints each
+ * printf message as "printf: TEXT".
  *
  * It prints "value=A B"
  * (result.v[0], result.v[1]) after the submit. Where the device does not

@@ -74,10 +74,12 @@ type floatRanges struct {
 	memo  map[uint32]*interval // nil entry: no range
 	busy  map[uint32]bool
 	depth int
-	glsl  uint32                          // the GLSL.std.450 import's id, 0 if none
-	fn    *spirv.Function                 // the current function
-	pos   map[uint32]*spirv.Block         // result id → its block, in the current function
-	uses  map[uint32][]*spirv.Instruction // pointer id → instructions that use it, in the current function
+	glsl  uint32                  // the GLSL.std.450 import's id, 0 if none
+	fn    *spirv.Function         // the current function
+	pos   map[uint32]*spirv.Block // result id → its block, in the current function
+	// escaped: the current function's variables whose pointer escapes,
+	// found the first time a load asks.
+	escaped map[uint32]bool
 }
 
 // boundFloatIndices clamps the float-to-integer conversions whose float
@@ -112,7 +114,7 @@ func boundFloatIndices(m *spirv.Module) int {
 // index records where each result of function f is, and forgets the
 // previous function's ranges (a load's range depends on its block).
 func (fr *floatRanges) index(f *spirv.Function) {
-	fr.fn, fr.memo, fr.busy = f, map[uint32]*interval{}, map[uint32]bool{}
+	fr.fn, fr.memo, fr.busy, fr.escaped = f, map[uint32]*interval{}, map[uint32]bool{}, nil
 	fr.pos = map[uint32]*spirv.Block{}
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
@@ -461,38 +463,58 @@ func (fr *floatRanges) variable(ptr uint32) (uint32, []uint32, bool) {
 	return 0, nil, false
 }
 
-// escapes reports whether anything but loads, stores into it and access
-// chains with constant indices takes variable v's pointer (or one derived
-// from it) in the function: then a write the block scan cannot see may
-// change it.
+// escapes reports whether variable v's pointer, or one derived from it,
+// is taken by anything but loads, stores into it and access chains with
+// constant indices in the function: then a write the block scan cannot
+// see may change it.
 func (fr *floatRanges) escapes(v uint32) bool {
-	ptrs := map[uint32]bool{v: true}
+	if fr.escaped == nil {
+		fr.escaped = fr.findEscapes()
+	}
+	return fr.escaped[v]
+}
+
+// findEscapes marks, in one walk of the current function, every Function
+// variable whose pointer escapes (see escapes).
+func (fr *floatRanges) findEscapes() map[uint32]bool {
+	root := map[uint32]uint32{} // pointer → its variable
+	for _, b := range fr.fn.Blocks {
+		for _, in := range b.Insts {
+			w := in.Words
+			switch in.Opcode() {
+			case spirv.OpVariable:
+				root[w[2]] = w[2]
+			case spirv.OpAccessChain, spirv.OpInBoundsAccessChain:
+				if r, ok := root[w[3]]; ok && len(w) > 3 {
+					root[w[2]] = r
+				}
+			}
+		}
+	}
+	escaped := map[uint32]bool{}
 	for _, b := range fr.fn.Blocks {
 		for _, in := range b.Insts {
 			w := in.Words
 			op := in.Opcode()
-			if (op == spirv.OpAccessChain || op == spirv.OpInBoundsAccessChain) && len(w) > 3 && ptrs[w[3]] {
-				if _, _, ok := fr.variable(w[2]); !ok {
-					return true
+			if op == spirv.OpAccessChain || op == spirv.OpInBoundsAccessChain {
+				if r, ok := root[w[2]]; ok {
+					if _, _, ok := fr.variable(w[2]); !ok {
+						escaped[r] = true // a dynamic index: which part is unknown
+					}
+					continue
 				}
-				ptrs[w[2]] = true
-				continue
 			}
-			escaped := false
 			_ = spirv.ForEachID(w, fr.m, func(k int) {
+				r, ok := root[w[k]]
 				switch {
-				case !ptrs[w[k]], w[k] == in.ResultID(),
-					op == spirv.OpLoad && k == 3, op == spirv.OpStore && k == 1:
+				case !ok, w[k] == in.ResultID(), op == spirv.OpLoad && k == 3, op == spirv.OpStore && k == 1:
 				default:
-					escaped = true
+					escaped[r] = true
 				}
 			})
-			if escaped {
-				return true
-			}
 		}
 	}
-	return false
+	return escaped
 }
 
 func equalPath(a, b []uint32) bool {

@@ -71,6 +71,9 @@ type guardedAccess struct {
 	clamp *clampSpec
 	// silent: F writes no record (the robust-only mode).
 	silent bool
+	// sel, when not nil, gives a read a second form for the fast
+	// variant (splitSelect); the guard stays for the precise one.
+	sel *selectRead
 }
 
 // clampSpec is how a pass clamps an access's operands into range.
@@ -104,6 +107,9 @@ func (g guardedAccess) failOnError() OnError {
 func (g guardedAccess) split(m *spirv.Module, f *spirv.Function, b *spirv.Block, j int) ([]*spirv.Block, bool) {
 	if g.fact != 0 {
 		return g.splitFact(m, f, b, j)
+	}
+	if g.sel != nil {
+		return g.splitSelect(m, f, b, j)
 	}
 	// M takes over b's instructions from j on (slot j becomes the access's
 	// phi, or is dropped) without copying them: copying the rest of the

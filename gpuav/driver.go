@@ -168,7 +168,7 @@ type shader struct {
 	precise  preciseState
 	// decided are the accesses a pass made whose checks a fact of the
 	// fast variant already decides (the select form of a read,
-	// guard.go): later passes leave them alone.
+	// select_read.go): the buffer_oob pass leaves them alone.
 	decided map[*spirv.Instruction]bool
 }
 

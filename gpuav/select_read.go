@@ -1,8 +1,6 @@
 package gpuav
 
 import (
-	"slices"
-
 	"github.com/gpuav-dbg/gpuav-dbg/spirv"
 )
 
@@ -52,14 +50,10 @@ func (g guardedAccess) splitSelect(m *spirv.Module, f *spirv.Function, b *spirv.
 	post := rest[1:]
 	in := g.access
 	sID, gID, m0ID := m.NewID(), m.NewID(), m.NewID()
-	head := &emitter{m: m, insts: slices.Clip(g.pre)}
-	ok, checked := g.check(head)
+	ok, checked := g.head(m, b, m0ID, sID, gID, g.sel.fast)
 	if !checked {
 		return nil, false
 	}
-	head.void(spirv.OpSelectionMerge, m0ID, uint32(spirv.SelectionControlNone))
-	head.void(spirv.OpBranchConditional, g.sel.fast, sID, gID)
-	b.Insts = head.insts
 	label := func(id uint32) *spirv.Instruction { return spirv.NewInstruction(spirv.OpLabel, id) }
 
 	s := &emitter{m: m}
@@ -89,22 +83,16 @@ func (g guardedAccess) splitSelect(m *spirv.Module, f *spirv.Function, b *spirv.
 	gh := &emitter{m: m}
 	gh.void(spirv.OpSelectionMerge, mID, uint32(spirv.SelectionControlNone))
 	gh.void(spirv.OpBranchConditional, ok, tID, fID)
-	t := &emitter{m: m}
-	tRes := g.cloneAccess(m, t, nil)
-	t.void(spirv.OpBranch, mID)
-	failBlocks, failRes, failFrom := g.fail(m, fID, mID)
-	mm := &emitter{m: m}
+	guarded, phi := g.guardedSide(m, tID, fID, mID, m0ID)
 	merge := &emitter{m: m, insts: post}
 	if in.ResultID() != 0 {
-		phi := mm.op(spirv.OpPhi, in.ResultType(), tRes, tID, failRes, failFrom)
 		rest[0] = spirv.NewInstruction(spirv.OpPhi, in.ResultType(), in.ResultID(), read, sEnd, phi, mID)
 		merge.insts = rest
 	}
-	mm.void(spirv.OpBranch, m0ID)
 	retargetPhis(f, post, b.ID(), m0ID)
-	blocks = append(blocks, &spirv.Block{Label: label(gID), Insts: gh.insts}, &spirv.Block{Label: label(tID), Insts: t.insts})
-	blocks = append(blocks, failBlocks...)
-	return append(blocks, &spirv.Block{Label: label(mID), Insts: mm.insts}, &spirv.Block{Label: label(m0ID), Insts: merge.insts}), true
+	blocks = append(blocks, &spirv.Block{Label: label(gID), Insts: gh.insts})
+	blocks = append(blocks, guarded...)
+	return append(blocks, &spirv.Block{Label: label(m0ID), Insts: merge.insts}), true
 }
 
 // selectValue emits ok ? value : null for a scalar or vector value (a

@@ -12,11 +12,7 @@ import (
 // failed), its value is selected to zero where the check failed, and only
 // the report is behind a branch. The precise variant keeps the guard.
 
-// selectRead is the fast variant's form of a guarded read whose element
-// the fast variant's facts prove readable whatever the index
-// (docs/decisions/reads-as-selects.md): the read always happens, on the
-// element the failed index is replaced by, its value is selected to zero
-// where the check failed, and only the report is behind a branch.
+// selectRead is what a guard needs to build the select form of its read.
 type selectRead struct {
 	// fast is true in the fast variant only (!precise, in the function's
 	// entry block): the head branches on it between this form and the

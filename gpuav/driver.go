@@ -166,6 +166,10 @@ type shader struct {
 	warnings []string
 	notes    []string
 	precise  preciseState
+	// decided are the accesses a pass made whose checks a fact of the
+	// fast variant already decides (the select form of a read,
+	// select_read.go): the buffer_oob pass leaves them alone.
+	decided map[*spirv.Instruction]bool
 }
 
 // newShader checks that the module is something the passes understand and

@@ -166,6 +166,9 @@ type shader struct {
 	warnings []string
 	notes    []string
 	precise  preciseState
+	// bound is the module's id bound before instrumentation: ids at or
+	// above it are the instrumentation's (removeDeadAdded).
+	bound uint32
 }
 
 // newShader checks that the module is something the passes understand and
@@ -268,11 +271,13 @@ func instrument(words []uint32, opt Options) (res Result, err error) {
 	if err != nil {
 		return res, fmt.Errorf("instrument shader %d: %w", opt.ShaderID, err)
 	}
+	bound := m.Header.Bound
 	sh, warn := newShader(m, opt)
 	if warn != "" {
 		res.Warnings = append(res.Warnings, warn)
 		return res, nil
 	}
+	sh.bound = bound
 	sh.run(passesFor(opt))
 	printfChanged := sh.runPrintf()
 	res.Warnings = append(res.Warnings, sh.warnings...)
@@ -283,8 +288,10 @@ func instrument(words []uint32, opt Options) (res Result, err error) {
 	if err := sh.lib.link(); err != nil {
 		return Result{Words: words}, fmt.Errorf("instrument shader %d: %w", opt.ShaderID, err)
 	}
-	res.Words = m.Encode()
-	if sh.precise.id != 0 {
+	if sh.precise.id == 0 {
+		removeDeadAdded(m, sh.bound, pureFunctions(m, sh.bound))
+		res.Words = m.Encode()
+	} else {
 		precise, fast, err := sh.variants()
 		if err != nil {
 			return Result{Words: words}, fmt.Errorf("instrument shader %d: %w", opt.ShaderID, err)

@@ -113,64 +113,9 @@ func TestPureFunctions(t *testing.T) {
 	}
 }
 
-// TestNoDeadLookups: in both variants of every instrumented test shader,
-// every call of a library function without effect has its value used, and
-// the fast variant of buffer_oob_fact.comp keeps exactly the lookups its
-// remaining checks read.
-func TestNoDeadLookups(t *testing.T) {
-	tests := []struct {
-		shader string
-		opt    Options
-		// fastCalls counts the fast variant's calls per library function.
-		fastCalls map[string]int
-	}{
-		{
-			// Only out_.o[g] keeps a check in the fast variant: one
-			// lookup of binding 2, one offset and one check; the facts'
-			// lookups of bindings 0 and 1 are gone.
-			shader: "buffer_oob_fact.comp",
-			fastCalls: map[string]int{
-				"gpuav_buffer_binding": 1, "gpuav_binding_fact": 0,
-				"gpuav_buffer_check": 1,
-			},
-		},
-		{shader: "safe_texture.frag", opt: Options{SizedElementChecks: true}},
-		{shader: "printf_hotloop.comp", opt: Options{Printf: true}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.shader, func(t *testing.T) {
-			w := compile(t, tt.shader, "vulkan1.1")
-			opt := tt.opt
-			opt.ShaderID, opt.DescriptorSet = 3, 7
-			res, err := Instrument(w, opt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Precise == nil {
-				t.Fatal("no fast variant")
-			}
-			for _, v := range []struct {
-				name  string
-				words []uint32
-			}{{"fast", res.Precise.FastWords}, {"precise", res.Words}} {
-				calls := deadLookups(t, v.words)
-				if calls == nil {
-					continue
-				}
-				if v.name == "fast" {
-					for fn, want := range tt.fastCalls {
-						if calls[fn] != want {
-							t.Errorf("fast: %d calls of %s, want %d", calls[fn], fn, want)
-						}
-					}
-				}
-			}
-		})
-	}
-}
-
 // deadLookups fails the test for every call of an effect-free library
-// function whose value is unused, and returns the calls per function.
+// function whose value is unused (TestPreciseSwitch runs it on both
+// variants), and returns the calls per function.
 func deadLookups(t *testing.T, words []uint32) map[string]int {
 	t.Helper()
 	m, err := spirv.Parse(append([]uint32(nil), words...))

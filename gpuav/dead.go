@@ -33,20 +33,15 @@ func removeDeadAdded(m *spirv.Module, bound uint32, pure map[uint32]bool) {
 		return
 	}
 	glsl := glslImport(m)
-	uses := make([]int32, top)
+	uses := make([]int32, top) // of added ids only (addedOperands)
 	defs := make([]*spirv.Instruction, top-bound)
 	for _, f := range m.Functions {
 		for _, b := range f.Blocks {
 			for _, in := range b.Insts {
-				r := in.ResultID()
-				if r >= bound && r < top {
+				if r := in.ResultID(); r >= bound && r < top {
 					defs[r-bound] = in
 				}
-				_ = spirv.ForEachID(in.Words, m, func(i int) {
-					if id := in.Words[i]; (id != r || i > 2) && id < top {
-						uses[id]++
-					}
-				})
+				addedOperands(in, bound, top, func(id uint32) { uses[id]++ })
 			}
 		}
 	}
@@ -66,14 +61,8 @@ func removeDeadAdded(m *spirv.Module, bound uint32, pure map[uint32]bool) {
 		}
 		dead[id-bound] = true
 		n++
-		in := defs[id-bound]
-		_ = spirv.ForEachID(in.Words, m, func(i int) {
-			op := in.Words[i]
-			if (op == id && i <= 2) || op >= top {
-				return
-			}
-			if uses[op]--; uses[op] == 0 && op >= bound && defs[op-bound] != nil && !dead[op-bound] &&
-				noEffect(m, defs[op-bound], pure, glsl) {
+		addedOperands(defs[id-bound], bound, top, func(op uint32) {
+			if uses[op]--; uses[op] == 0 && defs[op-bound] != nil && !dead[op-bound] && noEffect(m, defs[op-bound], pure, glsl) {
 				work = append(work, op)
 			}
 		})
@@ -93,6 +82,21 @@ func removeDeadAdded(m *spirv.Module, bound uint32, pure map[uint32]bool) {
 		})
 	}
 	m.InvalidateIndex()
+}
+
+// addedOperands calls fn with every word of in after its opcode, other
+// than its result id, that lies in [bound, top): the added ids it may use.
+// A literal operand in that range counts too, without the grammar walk
+// that would tell them apart, so a use count is never lower than the
+// true one (a value kept that could go, never one removed that is used),
+// and removing in subtracts exactly what counting it added.
+func addedOperands(in *spirv.Instruction, bound, top uint32, fn func(uint32)) {
+	r := in.ResultID()
+	for i, w := range in.Words[1:] {
+		if w >= bound && w < top && (w != r || i > 1) {
+			fn(w)
+		}
+	}
 }
 
 // glslImport returns the id of m's GLSL.std.450 import, or 0.

@@ -170,6 +170,9 @@ type shader struct {
 	// fast variant already decides (the select form of a read,
 	// select_read.go): the buffer_oob pass leaves them alone.
 	decided map[*spirv.Instruction]bool
+	// bound is the module's id bound before instrumentation: ids at or
+	// above it are the instrumentation's (removeDeadAdded).
+	bound uint32
 }
 
 // newShader checks that the module is something the passes understand and
@@ -272,11 +275,13 @@ func instrument(words []uint32, opt Options) (res Result, err error) {
 	if err != nil {
 		return res, fmt.Errorf("instrument shader %d: %w", opt.ShaderID, err)
 	}
+	bound := m.Header.Bound
 	sh, warn := newShader(m, opt)
 	if warn != "" {
 		res.Warnings = append(res.Warnings, warn)
 		return res, nil
 	}
+	sh.bound = bound
 	// Before any pass: the clamps make float-derived indices bounded for
 	// the analyses, and the module keeps them even where no access needed
 	// a check because of them (float_index.go).
@@ -291,8 +296,10 @@ func instrument(words []uint32, opt Options) (res Result, err error) {
 	if err := sh.lib.link(); err != nil {
 		return Result{Words: words}, fmt.Errorf("instrument shader %d: %w", opt.ShaderID, err)
 	}
-	res.Words = m.Encode()
-	if sh.precise.id != 0 {
+	if sh.precise.id == 0 {
+		removeDeadAdded(m, sh.bound, pureFunctions(m, sh.bound))
+		res.Words = m.Encode()
+	} else {
 		precise, fast, err := sh.variants()
 		if err != nil {
 			return Result{Words: words}, fmt.Errorf("instrument shader %d: %w", opt.ShaderID, err)

@@ -125,8 +125,11 @@ func (sh *shader) variants() (precise, fast []uint32, err error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("re-read the instrumented module: %w", err)
 	}
+	pure := pureFunctions(sh.m, sh.bound)
 	prune(sh.m, sh.precise.id, true)
 	prune(fm, sh.precise.id, false)
+	removeDeadAdded(sh.m, sh.bound, pure)
+	removeDeadAdded(fm, sh.bound, pure)
 	return sh.m.Encode(), fm.Encode(), nil
 }
 

@@ -16,7 +16,8 @@ import (
 // are exactly its bounded accesses' bindings with their largest ends; the
 // fast variant keeps only the record writes of the accesses that are not
 // bounded, the precise variant all of them (counted after spirv-opt -O,
-// which inlines them), and neither has the switch left.
+// which inlines them), neither has the switch left, and neither calls a
+// library lookup whose value it does not use.
 func TestPreciseSwitch(t *testing.T) {
 	tests := []struct {
 		shader string
@@ -25,6 +26,10 @@ func TestPreciseSwitch(t *testing.T) {
 		// reports in the optimized fast and precise variants: calls of
 		// the record write that survive (OpAtomicIAdd on the record count).
 		fast, precise int
+		// fastCalls counts calls per library function in the fast variant
+		// (before any optimization): the lookups its checks read, no more
+		// (docs/decisions/dead-lookups-removed.md).
+		fastCalls map[string]int
 	}{
 		{
 			// u: u.v[0] (16), u.v[i*4] in the loop (528), u.v[g&31] (512);
@@ -35,6 +40,9 @@ func TestPreciseSwitch(t *testing.T) {
 				{Set: 0, Binding: 1, Length: 4, Bound: 32, Kind: FactBuffer},
 			},
 			fast: 1, precise: 6,
+			// Only out_.o[g] keeps a check: one lookup of binding 2 and
+			// one check; the facts' lookups of bindings 0 and 1 are gone.
+			fastCalls: map[string]int{"gpuav_buffer_binding": 1, "gpuav_binding_fact": 0, "gpuav_buffer_check": 1},
 		},
 		{
 			// texs[pc.i & 3u]: its element's state behind the binding's
@@ -90,6 +98,12 @@ func TestPreciseSwitch(t *testing.T) {
 				want  int
 			}{{"fast", res.Precise.FastWords, tt.fast}, {"precise", res.Words, tt.precise}} {
 				validate(t, v.words, "vulkan1.1")
+				calls := deadLookups(t, v.words)
+				for fn, want := range tt.fastCalls {
+					if v.name == "fast" && calls[fn] != want {
+						t.Errorf("fast: %d calls of %s, want %d", calls[fn], fn, want)
+					}
+				}
 				if got := recordWrites(t, v.words); got != v.want {
 					t.Errorf("%s: %d record writes after spirv-opt -O, want %d", v.name, got, v.want)
 				}

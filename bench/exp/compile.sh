@@ -11,6 +11,7 @@
 # the facts; "base" keeps it at its default, the precise variant). At the end it prints each variant's minimum over the
 # repetitions (the machine is shared: other work only adds time). PICK, a
 # regular expression, keeps only the matching lines of the corpus list.
+# INSTR_FLAGS go to the experiments' instr (-fast: their fast variants).
 #
 #   bench/exp/build.sh compact && bench/exp/compile.sh none base compact
 set -euo pipefail
@@ -29,7 +30,7 @@ for name in "$@"; do
   *) instr=bin/exp/$name/instr
      # An experiment that post-processes the product's output has a script.
      [ -x bench/exp/$name/instr.sh ] && instr=bench/exp/$name/instr.sh
-     $instr -o "$spv/corpus" bin/bench/spv/corpus/*.spv > build/exp/logs/instr-$name.txt ;;
+     $instr ${INSTR_FLAGS:-} -o "$spv/corpus" bin/bench/spv/corpus/*.spv > build/exp/logs/instr-$name.txt ;;
   esac
 done
 REPS=${REPS:-1}

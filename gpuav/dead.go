@@ -1,0 +1,199 @@
+package gpuav
+
+import (
+	"slices"
+
+	"github.com/gpuav-dbg/gpuav-dbg/spirv"
+)
+
+// Dead code the instrumentation leaves (docs/decisions/dead-lookups-removed.md):
+// a pass emits the per-function lookups a check needs (gpuav_buffer_binding,
+// gpuav_desc_binding, gpuav_binding_fact...) in the entry block before it
+// knows whether any access will use them, and folding the precise switch
+// (prune) leaves the lookups of the checks it removed without a use. A
+// driver inlines such a call before it finds it dead, and lavapipe does not
+// find a load from the layer's descriptor state dead at all: two unused
+// gpuav_buffer_binding calls cost a vertex shader as much to compile as
+// the shader itself. removeDeadAdded removes them before the driver sees
+// the module.
+
+// removeDeadAdded removes, from every function of m, the instructions the
+// instrumentation added (a result id at or above bound, the module's id
+// bound before it) whose result nothing uses and that have no effect: a
+// call of a function without effects (pureFunctions), a load without
+// memory operands, an access chain, an array length, a phi, a GLSL.std.450
+// extended instruction, and arithmetic, bit, logical, relational,
+// conversion and composite instructions. What becomes unused by a removal
+// goes too. Names and decorations of removed ids go with them. The app's
+// own instructions (ids below bound) are never touched. pure is
+// pureFunctions(m), which both variants of a module share.
+func removeDeadAdded(m *spirv.Module, bound uint32, pure map[uint32]bool) {
+	top := m.Header.Bound
+	if bound >= top {
+		return
+	}
+	glsl := glslImport(m)
+	uses := make([]int32, top) // of added ids only (addedOperands)
+	defs := make([]*spirv.Instruction, top-bound)
+	for _, f := range m.Functions {
+		for _, b := range f.Blocks {
+			for _, in := range b.Insts {
+				if r := in.ResultID(); r >= bound && r < top {
+					defs[r-bound] = in
+				}
+				addedOperands(in, bound, top, func(id uint32) { uses[id]++ })
+			}
+		}
+	}
+	dead := make([]bool, top-bound)
+	var work []uint32
+	for i, in := range defs {
+		if in != nil && uses[bound+uint32(i)] == 0 && noEffect(m, in, pure, glsl) {
+			work = append(work, bound+uint32(i))
+		}
+	}
+	n := 0
+	for len(work) > 0 {
+		id := work[len(work)-1]
+		work = work[:len(work)-1]
+		if dead[id-bound] {
+			continue
+		}
+		dead[id-bound] = true
+		n++
+		addedOperands(defs[id-bound], bound, top, func(op uint32) {
+			if uses[op]--; uses[op] == 0 && defs[op-bound] != nil && !dead[op-bound] && noEffect(m, defs[op-bound], pure, glsl) {
+				work = append(work, op)
+			}
+		})
+	}
+	if n == 0 {
+		return
+	}
+	isDead := func(id uint32) bool { return id >= bound && id < top && dead[id-bound] }
+	for _, f := range m.Functions {
+		for _, b := range f.Blocks {
+			b.Insts = slices.DeleteFunc(b.Insts, func(in *spirv.Instruction) bool { return isDead(in.ResultID()) })
+		}
+	}
+	for _, s := range []spirv.Section{spirv.SectionDebug, spirv.SectionAnnotation} {
+		m.Sections[s] = slices.DeleteFunc(m.Sections[s], func(in *spirv.Instruction) bool {
+			return len(in.Words) >= 2 && isDead(in.Words[1]) && in.Opcode() != spirv.OpDecorationGroup
+		})
+	}
+	m.InvalidateIndex()
+}
+
+// addedOperands calls fn with every word of in after its opcode, other
+// than its result id, that lies in [bound, top): the added ids it may use.
+// A literal operand in that range counts too, without the grammar walk
+// that would tell them apart, so a use count is never lower than the
+// true one (a value kept that could go, never one removed that is used),
+// and removing in subtracts exactly what counting it added.
+func addedOperands(in *spirv.Instruction, bound, top uint32, fn func(uint32)) {
+	r := in.ResultID()
+	for i, w := range in.Words[1:] {
+		if w >= bound && w < top && (w != r || i > 1) {
+			fn(w)
+		}
+	}
+}
+
+// glslImport returns the id of m's GLSL.std.450 import, or 0.
+func glslImport(m *spirv.Module) uint32 {
+	for _, in := range m.Sections[spirv.SectionExtInstImport] {
+		if in.Opcode() == spirv.OpExtInstImport {
+			if s, _ := spirv.DecodeString(in.Words[2:]); s == "GLSL.std.450" {
+				return in.Words[1]
+			}
+		}
+	}
+	return 0
+}
+
+// valueClasses are the grammar's classes of instructions that compute a
+// value from their operands and do nothing else.
+var valueClasses = map[string]bool{
+	"Arithmetic": true, "Bit": true, "Relational_and_Logical": true, "Conversion": true, "Composite": true,
+}
+
+// noEffect reports whether in computes a value and does nothing else, so
+// that it may go when the value is unused.
+func noEffect(m *spirv.Module, in *spirv.Instruction, pure map[uint32]bool, glsl uint32) bool {
+	switch op := in.Opcode(); op {
+	case spirv.OpLoad:
+		return len(in.Words) == 4 // no memory operands (Volatile...)
+	case spirv.OpAccessChain, spirv.OpInBoundsAccessChain, spirv.OpArrayLength, spirv.OpPhi, spirv.OpUndef:
+		return true
+	case spirv.OpFunctionCall:
+		return pure[in.Words[3]]
+	case spirv.OpExtInst:
+		return glsl != 0 && in.Words[3] == glsl
+	default:
+		info, ok := spirv.LookupOp(op)
+		return ok && info.HasResult && valueClasses[info.Class]
+	}
+}
+
+// pureFunctions returns the functions the instrumentation added to m (ids
+// at or above bound: the check library's) whose calls have no effect:
+// they store only to their own Function variables, call only such
+// functions, and otherwise hold only value instructions, loads without
+// memory operands and structured control flow (no OpKill, barrier, atomic,
+// image write or printf).
+func pureFunctions(m *spirv.Module, bound uint32) map[uint32]bool {
+	glsl := glslImport(m)
+	pure := map[uint32]bool{}
+	var fns []*spirv.Function
+	for _, f := range m.Functions {
+		if f.ID() >= bound {
+			pure[f.ID()] = true
+			fns = append(fns, f)
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, f := range fns {
+			if pure[f.ID()] && !functionPure(m, f, pure, glsl) {
+				pure[f.ID()] = false
+				changed = true
+			}
+		}
+	}
+	return pure
+}
+
+// functionPure reports whether f's body has no effect, given which
+// functions are (so far) known to have none.
+func functionPure(m *spirv.Module, f *spirv.Function, pure map[uint32]bool, glsl uint32) bool {
+	locals := map[uint32]bool{} // Function variables and access chains into them
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			switch in.Opcode() {
+			case spirv.OpVariable:
+				locals[in.ResultID()] = true
+			case spirv.OpAccessChain, spirv.OpInBoundsAccessChain:
+				if locals[in.Words[3]] {
+					locals[in.ResultID()] = true
+				}
+			}
+		}
+	}
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			switch in.Opcode() {
+			case spirv.OpVariable, spirv.OpLine, spirv.OpNoLine, spirv.OpBranch, spirv.OpBranchConditional,
+				spirv.OpSelectionMerge, spirv.OpLoopMerge, spirv.OpSwitch, spirv.OpReturn, spirv.OpReturnValue:
+			case spirv.OpStore:
+				if !locals[in.Words[1]] || len(in.Words) != 3 {
+					return false
+				}
+			default:
+				if !noEffect(m, in, pure, glsl) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}

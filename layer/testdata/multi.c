@@ -54,6 +54,10 @@
  *                 the app binds set 0 again, then set 0 bound with an
  *                 incompatible layout and again with the pipeline's, and a
  *                 dispatch with idx 4 (see mode_rebind)
+ *   slots         cmd-0 in "compute": 200 dispatches, each after the app
+ *                 binds set 0 again, in bounds but actions 63, 64 and 130
+ *                 (idx 4): the layer's sets for the action slots on both
+ *                 sides of the sets it makes 64 at a time (see mode_slots)
  *   queues        2 queues named "queue-a" and "queue-b" (the second queue of
  *                 the graphics+compute family, else another compute
  *                 family): "cmd-a" (idx 3) submitted to queue-a, "cmd-b"
@@ -816,6 +820,27 @@ static void mode_rebind(ctx *c)
     vkDestroyDescriptorSetLayout(c->vk.dev, dsl, NULL);
 }
 
+/* mode_slots: 200 dispatches on cmd-0 in "compute", each after a bind of
+ * set 0; actions 63, 64 and 130 read element 4 of 2, the others elements
+ * 0 and 1 in turn. */
+static void mode_slots(ctx *c)
+{
+    VkCommandPool cpool = make_pool(c);
+    VkCommandBuffer cb = make_cb(c, cpool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "cmd-0");
+    capp_begin(cb, 0);
+    capp_label(&c->vk, cb, "compute");
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->comp);
+    for (uint32_t i = 0; i < 200; i++) {
+        uint32_t idx = i == 63 || i == 64 || i == 130 ? 4 : i % 2;
+        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set, 0, NULL);
+        vkCmdPushConstants(cb, c->layout, PC_STAGES, 0, 4, &idx);
+        vkCmdDispatch(cb, 1, 1, 1);
+    }
+    capp_unlabel(&c->vk, cb);
+    capp_end_and_run(&c->vk, cb);
+    vkDestroyCommandPool(c->vk.dev, cpool, NULL);
+}
+
 /* ---- push descriptors: Vulkan 1.4 and VK_KHR_maintenance6 entry points --------- */
 
 /* mode_push records, on cmd-0 in "compute", 9 dispatches of "push-compute"
@@ -1499,6 +1524,8 @@ int main(int argc, char **argv)
         mode_push(&c);
     else if (!strcmp(mode, "rebind"))
         mode_rebind(&c);
+    else if (!strcmp(mode, "slots"))
+        mode_slots(&c);
     else if (!strcmp(mode, "gpl"))
         mode_gpl(&c);
     else if (!strcmp(mode, "threads"))

@@ -400,7 +400,8 @@ typedef struct out_unit {
     uint32_t *words; /* persistently mapped, GPUAVDBG_OUTPUT_WORDS */
     /* action_sets[i] is the layer's set for action slot i: the output
      * buffer and slot i of the action buffer. One set per slot, made when a
-     * recording first reaches that slot and kept with the unit, so that no
+     * recording first reaches that slot (with the rest of its group of
+     * SETS_PER_POOL, in one allocation call) and kept with the unit, so that no
      * bind needs a dynamic offset (drivers such as lavapipe copy the set on
      * every bind with dynamic offsets). action_sets[0] always exists. */
     VkDescriptorSet *action_sets;

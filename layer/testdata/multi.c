@@ -784,6 +784,22 @@ static void mode_dispatches(ctx *c, int readback)
  * disturbed), set 0 again with the pipeline's layout, and a dispatch with
  * idx 4 (action 4100, reported as the last action slot, 4095): the layer
  * must bind its set again for it. */
+/* bound_dispatches records n dispatches of c->comp on cb, each after a
+ * bind of set 0 with the pipeline's layout: in bounds (idx 0, 1, 0...)
+ * but the actions listed in oob (idx 4). */
+static void bound_dispatches(ctx *c, VkCommandBuffer cb, uint32_t n, const uint32_t *oob, uint32_t noob)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t idx = i % 2;
+        for (uint32_t k = 0; k < noob; k++)
+            if (oob[k] == i)
+                idx = 4;
+        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set, 0, NULL);
+        vkCmdPushConstants(cb, c->layout, PC_STAGES, 0, 4, &idx);
+        vkCmdDispatch(cb, 1, 1, 1);
+    }
+}
+
 static void mode_rebind(ctx *c)
 {
     VkDescriptorSetLayoutBinding b = {.binding = 0, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
@@ -801,12 +817,7 @@ static void mode_rebind(ctx *c)
     capp_begin(cb, 0);
     capp_label(&c->vk, cb, "compute");
     vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->comp);
-    for (uint32_t i = 0; i < 4100; i++) {
-        uint32_t idx = i % 2;
-        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set, 0, NULL);
-        vkCmdPushConstants(cb, c->layout, PC_STAGES, 0, 4, &idx);
-        vkCmdDispatch(cb, 1, 1, 1);
-    }
+    bound_dispatches(c, cb, 4100, NULL, 0);
     vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, other, 0, 1, &set, 0, NULL);
     vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set, 0, NULL);
     uint32_t idx = 4;
@@ -830,12 +841,8 @@ static void mode_slots(ctx *c)
     capp_begin(cb, 0);
     capp_label(&c->vk, cb, "compute");
     vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->comp);
-    for (uint32_t i = 0; i < 200; i++) {
-        uint32_t idx = i == 63 || i == 64 || i == 130 ? 4 : i % 2;
-        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set, 0, NULL);
-        vkCmdPushConstants(cb, c->layout, PC_STAGES, 0, 4, &idx);
-        vkCmdDispatch(cb, 1, 1, 1);
-    }
+    static const uint32_t oob[3] = {63, 64, 130};
+    bound_dispatches(c, cb, 200, oob, 3);
     capp_unlabel(&c->vk, cb);
     capp_end_and_run(&c->vk, cb);
     vkDestroyCommandPool(c->vk.dev, cpool, NULL);

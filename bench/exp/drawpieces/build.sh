@@ -2,7 +2,7 @@
 # Builds the layer's per-draw experiments (bench/exp/README.md, drawpieces):
 # experiment.patch puts each piece of what the layer does per draw behind a
 # macro (EXP_NOCHOOSE, EXP_NOACTSET, EXP_SAMESET, EXP_NOSNAP,
-# EXP_NODESCBIND, EXP_NOACTREC, EXP_NOVCHECK, EXP_NOACTION); each build
+# EXP_NODESCBIND, EXP_NOACTREC, EXP_NOVCHECK, EXP_NOACTION, EXP_ONESET); each build
 # defines some of them and lands in bin/exp/draw-NAME/ (library and
 # manifest), for LAYER_DIRS of bench/measure/draw-record.sh and phases.sh.
 # The product files are not touched: the patched copies replace them
@@ -23,15 +23,22 @@ declare -A builds=(
   [noactrec]="EXP_NOACTREC"                   # no action record
   [novcheck]="EXP_NOVCHECK"                   # no vertex_fetch_oob test on the CPU
   [pass]="EXP_NOACTION EXP_NODESCBIND"        # binds and draws passed down, nothing else
+  [oneset]="EXP_ONESET"                       # the action-slot sets made one at a time (before 6ccddad)
 )
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(base nochoose noactset sameset nosnap nodescbind noactrec novcheck pass)
+[ ${#names[@]} -gt 0 ] || names=(base nochoose noactset sameset nosnap nodescbind noactrec novcheck pass oneset)
+patch=bench/exp/drawpieces/experiment.patch
 tmp=$root/build/exp/drawpieces
 rm -rf "$tmp"; mkdir -p "$tmp/_tree/layer"
-cp layer/cmdbuf.c layer/cmdchecks.c "$tmp/_tree/layer/"
-patch -s -p1 -d "$tmp/_tree" < bench/exp/drawpieces/experiment.patch
-printf '{"Replace": {"%s": "%s", "%s": "%s"}}\n' "$root/layer/cmdbuf.c" "$tmp/_tree/layer/cmdbuf.c" \
-  "$root/layer/cmdchecks.c" "$tmp/_tree/layer/cmdchecks.c" > "$tmp/overlay.json"
+files=$(sed -n 's#^+++ b/##p' "$patch")
+for f in $files; do cp "$f" "$tmp/_tree/$f"; done
+patch -s -p1 -d "$tmp/_tree" < "$patch"
+{
+  printf '{"Replace": {'
+  sep=
+  for f in $files; do printf '%s\n  "%s": "%s"' "$sep" "$root/$f" "$tmp/_tree/$f"; sep=,; done
+  printf '\n}}\n'
+} > "$tmp/overlay.json"
 for name in "${names[@]}"; do
   [ -n "${builds[$name]+x}" ] || { echo "no build $name" >&2; exit 2; }
   flags="-O2"

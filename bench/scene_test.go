@@ -165,30 +165,72 @@ func hotLoopHandErrors(workgroups uint32, masked bool) int64 {
 }
 
 // TestHotLoopBadIndex runs the index-from-memory hot loop with only its
-// descriptor indices from memory out of bounds (every 64th is 2, the
-// buffers bound whole, so the layer's fast variant runs) under our layer
-// with every check on: exactly one record per failing iteration (its two
-// reads share one guard), none for the reads of the others, and the app's
-// results exact with the failing iterations' reads skipped.
+// descriptor indices from memory out of bounds (every 64th is 2) under our
+// layer with every check on: exactly one record per failing iteration (its
+// two reads share one guard), none for the reads of the others, and the
+// app's results exact with the failing iterations' reads skipped (read
+// zero). With the buffers bound whole the fast variant runs, its reads in
+// the select form (docs/decisions/reads-as-selects.md); with element 0 of
+// the array unwritten (--unwritten, no index 0 in memory) the precise
+// variant runs, its reads guarded (a read of element 0 would be reported as
+// uninitialized); with a store through the same index in the loop (each
+// word stored back as it was read), the failing iterations' stores are
+// skipped too: the scene finds every word of both buffers as it wrote it.
 func TestHotLoopBadIndex(t *testing.T) {
 	bin := buildScene(t, "hotloop_memory.comp")
+	storeBin := buildScene(t)
+	src, err := os.ReadFile("scenes/shaders/hotloop_memory.comp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const sum = "        acc += bufs[k].v[(g * 7u + i) & 1023u] * 3u + bufs[k].v[(g + i * 13u) & 1023u];\n"
+	text := strings.Replace(string(src), sum, sum+"        bufs[k].v[(g * 7u + i) & 1023u] = bufs[k].v[(g * 7u + i) & 1023u];\n", 1)
+	text = strings.Replace(text, "readonly buffer B", "buffer B", 1)
+	comp := filepath.Join(t.TempDir(), "hotloop_memory.comp")
+	if err := os.WriteFile(comp, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spv := filepath.Join(filepath.Dir(storeBin), "spv", "hotloop_memory.comp.spv")
+	if out, err := exec.Command("glslangValidator", "-g", "--target-env", "vulkan1.1", "-o", spv, comp).CombinedOutput(); err != nil || !strings.Contains(text, "] = bufs[k]") {
+		t.Fatalf("glslangValidator: %v\n%s", err, out)
+	}
 	h := testHarness(t)
-	for _, wg := range []uint32{1, 4} {
-		r, err := h.launch([]string{bin, "--scene", "hotloop", "--variant", "memory", "--workgroups", fmt.Sprint(wg),
-			"--warmup", "0", "--iters", "1", "--bad-index"}, true)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r.App.ExitCode != 0 || len(r.Errors) != 1 {
-			t.Fatalf("%d workgroups: exit %d, %d groups %+v; want exit 0 (results exact), 1 group", wg, r.App.ExitCode, len(r.Errors), r.Errors)
-		}
-		e := r.Errors[0]
-		if want := "descriptor_index_oob: (set = 0, binding = 0) Index of 2 used to index descriptor array of length 2."; e.Check != "descriptor_index_oob" || !strings.Contains(e.Message, strings.TrimPrefix(want, "descriptor_index_oob: ")) {
-			t.Errorf("%d workgroups: %s: %q, want %q", wg, e.Check, e.Message, want)
-		}
-		// 1 workgroup: iterations 63, 127, 191, 255 of 64 invocations.
-		if want := BadIndexRecords(wg); int64(e.Count)+r.Dropped != want || wg == 1 && want != 256 {
-			t.Errorf("%d workgroups: %d records + %d dropped, want %d", wg, e.Count, r.Dropped, want)
+	for _, tc := range []struct {
+		name, bin string
+		extra     []string
+		precise   string // the precise variant's notice ("": none)
+	}{
+		{"whole", bin, nil, ""},
+		{"unwritten", bin, []string{"--unwritten"}, "set 0 binding 0 has a floor of 0 where its shaders' bounded accesses need 4096 (and 2 elements): " +
+			"its precise variant was created (precise variants created: 1)"},
+		{"store", storeBin, nil, ""},
+	} {
+		for _, wg := range []uint32{1, 4} {
+			r, err := h.launch(append([]string{tc.bin, "--scene", "hotloop", "--variant", "memory", "--workgroups", fmt.Sprint(wg),
+				"--warmup", "0", "--iters", "1", "--bad-index"}, tc.extra...), true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.App.ExitCode != 0 || len(r.Errors) != 1 {
+				t.Fatalf("%s, %d workgroups: exit %d, %d groups %+v; want exit 0 (results exact), 1 group", tc.name, wg, r.App.ExitCode, len(r.Errors), r.Errors)
+			}
+			e := r.Errors[0]
+			if want := "descriptor_index_oob: (set = 0, binding = 0) Index of 2 used to index descriptor array of length 2."; e.Check != "descriptor_index_oob" || !strings.Contains(e.Message, strings.TrimPrefix(want, "descriptor_index_oob: ")) {
+				t.Errorf("%s, %d workgroups: %s: %q, want %q", tc.name, wg, e.Check, e.Message, want)
+			}
+			// 1 workgroup: iterations 63, 127, 191, 255 of 64 invocations.
+			if want := BadIndexRecords(wg); int64(e.Count)+r.Dropped != want || wg == 1 && want != 256 {
+				t.Errorf("%s, %d workgroups: %d records + %d dropped, want %d", tc.name, wg, e.Count, r.Dropped, want)
+			}
+			var precise []string
+			for _, n := range r.Notices {
+				if strings.Contains(n.Text, "precise variant") {
+					precise = append(precise, n.Text)
+				}
+			}
+			if tc.precise == "" && len(precise) != 0 || tc.precise != "" && (len(precise) != 1 || !strings.HasSuffix(precise[0], tc.precise)) {
+				t.Errorf("%s, %d workgroups: precise variant notices %q, want %q", tc.name, wg, precise, tc.precise)
+			}
 		}
 	}
 	// The references of the fast variant's shape count the same failures

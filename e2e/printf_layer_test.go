@@ -13,26 +13,37 @@ import (
 
 // printfReport is the part of the JSON report the printf tests read.
 type printfReport struct {
-	Printf []struct {
-		Format  string `json:"format"`
-		Count   int    `json:"count"`
-		Stage   string `json:"stage"`
-		Action  string `json:"action"`
-		Problem string `json:"problem"`
-		Lines   []struct {
-			Coords map[string][]float64 `json:"coords"`
-			Text   string               `json:"text"`
-		} `json:"lines"`
-		Source *struct {
-			File string `json:"file"`
-			Line int    `json:"line"`
-		} `json:"source"`
-	} `json:"printf"`
-	Lost    uint64 `json:"printf_lines_lost"`
+	Printf  []printfGroup `json:"printf"`
+	Lost    uint64        `json:"printf_lines_lost"`
 	Notices []struct {
 		Level string `json:"level"`
 		Text  string `json:"text"`
 	} `json:"notices"`
+}
+
+// printfGroup is one printf group of the JSON report.
+type printfGroup struct {
+	Format        string `json:"format"`
+	Count         int    `json:"count"`
+	Stage         string `json:"stage"`
+	Action        string `json:"action"`
+	ActionIndex   int    `json:"action_index"`
+	CommandBuffer named  `json:"command_buffer"`
+	Pipeline      named  `json:"pipeline"`
+	Problem       string `json:"problem"`
+	Lines         []struct {
+		Coords map[string][]float64 `json:"coords"`
+		Text   string               `json:"text"`
+	} `json:"lines"`
+	Source *struct {
+		File string `json:"file"`
+		Line int    `json:"line"`
+	} `json:"source"`
+}
+
+// named is a handle of the report: its name.
+type named struct {
+	Name string `json:"name"`
 }
 
 // printfLines runs printfapp under the launcher (flags of run, app args)
@@ -97,7 +108,7 @@ func TestPrintfThroughLayerAsKhronos(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			calls := printfCalls(t, tc.shader)
-			theirs := khronosPrintf(t, tc.args...)
+			theirs := printfApp.khronosPrintf(t, tc.args...)
 			r := printfLines(t, nil, tc.args...)
 			var ours []string
 			for _, g := range r.Printf {
@@ -176,18 +187,18 @@ func TestPrintfOff(t *testing.T) {
 	}
 }
 
-// layerAlone runs printfapp under gpuav-dbg's layer without a launcher
+// layerAlone runs the app under gpuav-dbg's layer without a launcher
 // (extra environment env) and returns its stdout and stderr.
-func layerAlone(t *testing.T, env []string, args ...string) (string, string) {
+func (a *checkApp) layerAlone(t *testing.T, env []string, args ...string) (string, string) {
 	t.Helper()
-	dir := printfApp.dir(t)
-	cmd := exec.Command(filepath.Join(dir, printfApp.name), append([]string{"--shaders", dir}, args...)...)
+	dir := a.dir(t)
+	cmd := exec.Command(filepath.Join(dir, a.name), append([]string{"--shaders", dir}, args...)...)
 	cmd.Env = append(append(os.Environ(), "VK_ADD_LAYER_PATH="+filepath.Join(root, "bin"),
 		"VK_INSTANCE_LAYERS=VK_LAYER_GPUAVDBG_validation", "VK_LAYER_GPUAV_DBG_SOCKET="), env...)
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("printfapp %v: %v\n%s%s", args, err, stdout.String(), stderr.String())
+		t.Fatalf("%s %v: %v\n%s%s", a.name, args, err, stdout.String(), stderr.String())
 	}
 	return stdout.String(), stderr.String()
 }
@@ -226,7 +237,7 @@ func TestPrintfMessengersAsKhronos(t *testing.T) {
 				t.Fatalf("under Khronos: %v\n%s", err, out)
 			}
 			theirs := messageLines(string(out))
-			stdout, stderr := layerAlone(t, nil, append([]string{"--messages"}, args...)...)
+			stdout, stderr := printfApp.layerAlone(t, nil, append([]string{"--messages"}, args...)...)
 			ours := messageLines(stdout)
 			if args[1] != "specifiers" {
 				slices.Sort(ours)
@@ -256,13 +267,8 @@ func TestPrintfWithoutLauncher(t *testing.T) {
 	small := []string{"VK_LAYER_GPUAV_DBG_PRINTF_BUFFER_BYTES=1024"}
 	lost := ": 7 printf lines did not fit in the printf buffer (VK_LAYER_GPUAV_DBG_PRINTF_BUFFER_BYTES)"
 	t.Run("messenger", func(t *testing.T) {
-		stdout, stderr := layerAlone(t, small, "--case", "loop", "--n", "30")
-		var lines []string
-		for _, l := range strings.Split(stdout, "\n") {
-			if text, ok := strings.CutPrefix(l, "printf: "); ok {
-				lines = append(lines, text)
-			}
-		}
+		stdout, stderr := printfApp.layerAlone(t, small, "--case", "loop", "--n", "30")
+		lines := heardPrintf(stdout)
 		// printfapp prints the messenger's warnings to stderr.
 		if !slices.Equal(lines, want) || !strings.Contains(stderr, "vk: GPUAV-DBG-layer: Validation Warning: [ GPUAV-DBG-layer ] | MessageID = 0x") ||
 			!strings.Contains(stderr, lost) || strings.Contains(stderr, "gpuav-dbg: printf") {
@@ -270,7 +276,7 @@ func TestPrintfWithoutLauncher(t *testing.T) {
 		}
 	})
 	t.Run("stderr", func(t *testing.T) {
-		_, stderr := layerAlone(t, small, "--case", "loop", "--n", "30", "--no-messenger")
+		_, stderr := printfApp.layerAlone(t, small, "--case", "loop", "--n", "30", "--no-messenger")
 		var lines []string
 		for _, l := range strings.Split(stderr, "\n") {
 			if text, ok := strings.CutPrefix(l, "gpuav-dbg: printf: "); ok {

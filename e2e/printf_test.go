@@ -128,22 +128,29 @@ func khronosPrintfEnv(t *testing.T) []string {
 		"VK_LAYER_SETTINGS_PATH="+settings)
 }
 
-// khronosPrintf runs printfapp under the Khronos layer's Debug Printf and
-// returns the printf lines it heard, in order; the test fails when the app
-// fails or the layer reports a problem.
-func khronosPrintf(t *testing.T, args ...string) []string {
+// khronosPrintf runs the app (printfapp, or stageapp --case printf: their
+// messenger prints "printf: TEXT", printf_messenger.h) under the Khronos
+// layer's Debug Printf and returns the printf lines it heard, in order; the
+// test fails when the app fails or the layer reports a problem.
+func (a *checkApp) khronosPrintf(t *testing.T, args ...string) []string {
 	t.Helper()
-	dir := printfApp.dir(t)
-	cmd := exec.Command(filepath.Join(dir, printfApp.name), append([]string{"--shaders", dir}, args...)...)
+	dir := a.dir(t)
+	cmd := exec.Command(filepath.Join(dir, a.name), append([]string{"--shaders", dir}, args...)...)
 	cmd.Env = khronosPrintfEnv(t)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil || stderr.Len() > 0 {
-		t.Fatalf("printfapp %v under Khronos Debug Printf: %v\n%s%s", args, err, out, stderr.String())
+		t.Fatalf("%s %v under Khronos Debug Printf: %v\n%s%s", a.name, args, err, out, stderr.String())
 	}
+	return heardPrintf(string(out))
+}
+
+// heardPrintf are the printf lines an app's messenger printed to out
+// ("printf: TEXT", TEXT escaped; printf_messenger.h), in order.
+func heardPrintf(out string) []string {
 	var lines []string
-	for _, l := range strings.Split(string(out), "\n") {
+	for _, l := range strings.Split(out, "\n") {
 		if text, ok := strings.CutPrefix(l, "printf: "); ok {
 			lines = append(lines, strings.NewReplacer(`\\`, `\`, `\n`, "\n").Replace(text))
 		}
@@ -158,7 +165,7 @@ func khronosPrintf(t *testing.T, args ...string) []string {
 // same format and the words the call's comment lists.
 func TestPrintfSpecifiersAsKhronos(t *testing.T) {
 	calls := printfCalls(t, "printf_specifiers.comp")
-	theirs := khronosPrintf(t, "--case", "specifiers")
+	theirs := printfApp.khronosPrintf(t, "--case", "specifiers")
 	if len(theirs) != len(calls) {
 		t.Fatalf("Khronos printed %d lines, the shader has %d calls:\n%s", len(theirs), len(calls), strings.Join(theirs, "\n"))
 	}
@@ -228,7 +235,7 @@ func TestPrintfInvocationsAsKhronos(t *testing.T) {
 				}
 				want = append(want, line)
 			}
-			got := khronosPrintf(t, tc.args...)
+			got := printfApp.khronosPrintf(t, tc.args...)
 			slices.Sort(want)
 			slices.Sort(got)
 			if !slices.Equal(got, want) {

@@ -11,7 +11,8 @@ import (
 )
 
 // stageApp does a descriptor_index_oob (and the other checks) in one
-// stage other than compute (stageapp.c).
+// stage other than compute, or prints from it (--case printf,
+// stage_printf.*) (stageapp.c).
 var stageApp = newCheckApp("stageapp",
 	"stage.tesc", "stage.tese", "stage.geom", "stage.task", "stage.mesh", "stage.vert", "stage.frag",
 	"stage.rchit", "stage.rahit", "stage.rmiss", "stage.rint", "stage.rcall",
@@ -20,7 +21,10 @@ var stageApp = newCheckApp("stageapp",
 	"stage_more.tesc", "stage_more.tese", "stage_more.geom", "stage_more.task", "stage_more.mesh",
 	"stage_more.vert", "stage_more.frag",
 	"stage_more.rchit", "stage_more.rahit", "stage_more.rmiss", "stage_more.rint", "stage_more.rcall",
-	"stage_more.rgen")
+	"stage_more.rgen",
+	"stage_printf.tesc", "stage_printf.tese", "stage_printf.geom", "stage_printf.task", "stage_printf.mesh",
+	"stage_printf.vert", "stage_printf.frag", "stage_printf.rgen", "stage_printf.rchit", "stage_printf.rahit",
+	"stage_printf.rmiss", "stage_printf.rint", "stage_printf.rcall")
 
 // extraStages are stageapp's stages: its --stage word, the report's stage
 // name, the action, the shader (whose EXPECT comments mark the accesses),
@@ -85,12 +89,16 @@ func vulkaninfoDevice(t *testing.T) string {
 	return m[1]
 }
 
-// driverHas reports whether vulkaninfo lists feature = true.
+// driverHas reports whether vulkaninfo lists feature = true, or for a
+// device extension (VK_...), the extension.
 func driverHas(t *testing.T, feature string) bool {
 	t.Helper()
 	out, err := vulkaninfo()
 	if err != nil {
 		t.Fatal(err)
+	}
+	if strings.HasPrefix(feature, "VK_") {
+		return regexp.MustCompile(`(?m)^\s*` + feature + `\s*: extension revision`).MatchString(out)
 	}
 	return regexp.MustCompile(`(?m)^\s*` + feature + `\s*=\s*true\s*$`).MatchString(out)
 }

@@ -166,6 +166,10 @@ type shader struct {
 	warnings []string
 	notes    []string
 	precise  preciseState
+	// decided are the accesses a pass made whose checks a fact of the
+	// fast variant already decides (the select form of a read,
+	// select_read.go): the buffer_oob pass leaves them alone.
+	decided map[*spirv.Instruction]bool
 }
 
 // newShader checks that the module is something the passes understand and
@@ -273,11 +277,15 @@ func instrument(words []uint32, opt Options) (res Result, err error) {
 		res.Warnings = append(res.Warnings, warn)
 		return res, nil
 	}
+	// Before any pass: the clamps make float-derived indices bounded for
+	// the analyses, and the module keeps them even where no access needed
+	// a check because of them (float_index.go).
+	clamped := boundFloatIndices(m)
 	sh.run(passesFor(opt))
 	printfChanged := sh.runPrintf()
 	res.Warnings = append(res.Warnings, sh.warnings...)
 	res.Notes = sh.notes
-	if len(sh.sites) == 0 && !printfChanged {
+	if len(sh.sites) == 0 && !printfChanged && clamped == 0 {
 		return res, nil
 	}
 	if err := sh.lib.link(); err != nil {

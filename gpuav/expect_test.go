@@ -25,7 +25,8 @@ import (
 // checks=all,-buffer_oob), env= the target environment (default
 // vulkan1.1), flags starting with '-' go to glslangValidator (always with
 // -g), and the words sized, robust and int64 set Options.SizedElementChecks,
-// Robust and Int64. A file may have several INSTRUMENT lines; every
+// Robust and Int64; fast makes the run's module (its golden) the fast
+// variant (Result.Precise.FastWords; both variants pass spirv-val). A file may have several INSTRUMENT lines; every
 // expectation holds for each. On a source line,
 //
 //	bufs[i].v[0] = 1u; // EXPECT descriptor_index_oob buffer_oob
@@ -49,6 +50,7 @@ type instrumentLine struct {
 	env   string
 	flags []string
 	opt   Options
+	fast  bool
 }
 
 var (
@@ -86,6 +88,8 @@ func parseInstrument(text string) (instrumentLine, error) {
 			d.opt.Robust = true
 		case w == "int64":
 			d.opt.Int64 = true
+		case w == "fast":
+			d.fast = true
 		case strings.HasPrefix(w, "-"):
 			d.flags = append(d.flags, w)
 		default:
@@ -243,6 +247,13 @@ func checkExpectations(t *testing.T, path string) []uint32 {
 				t.Errorf("INSTRUMENT %s: line %d (%s): got %v, want %v", run.text, l, strings.TrimSpace(srcLines[l-1]), got[l], items)
 			}
 		}
+		if run.fast {
+			if res.Precise == nil {
+				t.Fatalf("INSTRUMENT %s: no fast variant", run.text)
+			}
+			validate(t, res.Words, run.env)
+			res.Words = res.Precise.FastWords
+		}
 		if res.Instrumented {
 			validate(t, res.Words, run.env)
 		} else if !slices.Equal(res.Words, w) {
@@ -296,7 +307,7 @@ func TestExpectations(t *testing.T) {
 
 // TestExpectationSyntax: what the harness reads from comments.
 func TestExpectationSyntax(t *testing.T) {
-	src := "// INSTRUMENT checks=buffer_oob,bda_oob sized robust int64 env=vulkan1.2 -Os\n" +
+	src := "// INSTRUMENT checks=buffer_oob,bda_oob sized robust int64 fast env=vulkan1.2 -Os\n" +
 		"// INSTRUMENT checks=all,-ray_query\n" +
 		"x = 1; // EXPECT none\n" +
 		"y = b[i]; // EXPECT buffer_oob reuse descriptor_index_oob+descriptor_uninitialized*2\n"
@@ -309,14 +320,14 @@ func TestExpectationSyntax(t *testing.T) {
 		t.Errorf("INSTRUMENT all but one: %v", runs[1].opt.Checks)
 	}
 	if len(runs) != 2 || r.env != "vulkan1.2" || !slices.Equal(r.flags, []string{"-Os"}) || !r.opt.SizedElementChecks ||
-		!r.opt.Robust || !r.opt.Int64 || len(r.opt.Checks) != 2 || !r.opt.Checks[CheckBufferOOB] || !r.opt.Checks[CheckBDAOOB] {
+		!r.opt.Robust || !r.opt.Int64 || !r.fast || runs[1].fast || len(r.opt.Checks) != 2 || !r.opt.Checks[CheckBufferOOB] || !r.opt.Checks[CheckBDAOOB] {
 		t.Errorf("INSTRUMENT: %+v", runs)
 	}
 	wantItems := []string{"buffer_oob", "descriptor_index_oob+descriptor_uninitialized", "descriptor_index_oob+descriptor_uninitialized", "reuse"}
 	if _, ok := want[3]; len(want) != 2 || !ok || len(want[3]) != 0 || !slices.Equal(want[4], wantItems) {
 		t.Errorf("EXPECT: %v", want)
 	}
-	for _, bad := range []string{"// EXPECT no_such_check", "// EXPECT buffer_oob*0", "// INSTRUMENT checks=nope", "// INSTRUMENT fast"} {
+	for _, bad := range []string{"// EXPECT no_such_check", "// EXPECT buffer_oob*0", "// INSTRUMENT checks=nope", "// INSTRUMENT slow"} {
 		if _, _, err := shaderExpectations(bad); err == nil {
 			t.Errorf("%q: no error", bad)
 		}

@@ -71,6 +71,9 @@ type guardedAccess struct {
 	clamp *clampSpec
 	// silent: F writes no record (the robust-only mode).
 	silent bool
+	// sel, when not nil, gives a read a second form for the fast
+	// variant (splitSelect); the guard stays for the precise one.
+	sel *selectRead
 }
 
 // clampSpec is how a pass clamps an access's operands into range.
@@ -105,6 +108,9 @@ func (g guardedAccess) split(m *spirv.Module, f *spirv.Function, b *spirv.Block,
 	if g.fact != 0 {
 		return g.splitFact(m, f, b, j)
 	}
+	if g.sel != nil {
+		return g.splitSelect(m, f, b, j)
+	}
 	// M takes over b's instructions from j on (slot j becomes the access's
 	// phi, or is dropped) without copying them: copying the rest of the
 	// block at every split made a block with many accesses quadratic. The
@@ -113,14 +119,9 @@ func (g guardedAccess) split(m *spirv.Module, f *spirv.Function, b *spirv.Block,
 	rest := b.Insts[j:]
 	post := rest[1:]
 	tID, fID, mID := m.NewID(), m.NewID(), m.NewID()
-	head := &emitter{m: m, insts: slices.Clip(g.pre)}
-	ok, checked := g.check(head)
-	if !checked {
+	if _, checked := g.head(m, b, mID, tID, fID, 0); !checked {
 		return nil, false
 	}
-	head.void(spirv.OpSelectionMerge, mID, uint32(spirv.SelectionControlNone))
-	head.void(spirv.OpBranchConditional, ok, tID, fID)
-	b.Insts = head.insts
 
 	then := &emitter{m: m}
 	accessID := g.cloneAccess(m, then, nil)
@@ -138,6 +139,25 @@ func (g guardedAccess) split(m *spirv.Module, f *spirv.Function, b *spirv.Block,
 	blocks := []*spirv.Block{{Label: spirv.NewInstruction(spirv.OpLabel, tID), Insts: then.insts}}
 	blocks = append(blocks, failBlocks...)
 	return append(blocks, &spirv.Block{Label: spirv.NewInstruction(spirv.OpLabel, mID), Insts: merge.insts}), true
+}
+
+// head makes b the head of a split: g.pre, the check, and a selection
+// merging at mID that branches to tID or fID on cond (0: the check's
+// result). It returns the check's result, or false (b unchanged) when
+// g.check does.
+func (g guardedAccess) head(m *spirv.Module, b *spirv.Block, mID, tID, fID, cond uint32) (uint32, bool) {
+	head := &emitter{m: m, insts: slices.Clip(g.pre)}
+	ok, checked := g.check(head)
+	if !checked {
+		return 0, false
+	}
+	if cond == 0 {
+		cond = ok
+	}
+	head.void(spirv.OpSelectionMerge, mID, uint32(spirv.SelectionControlNone))
+	head.void(spirv.OpBranchConditional, cond, tID, fID)
+	b.Insts = head.insts
+	return ok, true
 }
 
 // fail builds the failed side from block F (fID) to the branch to mID:
@@ -243,16 +263,11 @@ func (g guardedAccess) splitFact(m *spirv.Module, f *spirv.Function, b *spirv.Bl
 	a := &emitter{m: m}
 	aRes := g.cloneAccess(m, a, nil)
 	a.void(spirv.OpBranch, m0ID)
-	t := &emitter{m: m}
-	tRes := g.cloneAccess(m, t, nil)
-	t.void(spirv.OpBranch, m1ID)
-	failBlocks, failRes, failFrom := g.fail(m, fID, m1ID)
+	guarded, phi := g.guardedSide(m, tID, fID, m1ID, m0ID)
 
 	in := g.access
-	m1 := &emitter{m: m}
 	merge := &emitter{m: m, insts: post}
 	if in.ResultID() != 0 {
-		phi := m1.op(spirv.OpPhi, in.ResultType(), tRes, tID, failRes, failFrom)
 		rest[0] = spirv.NewInstruction(spirv.OpPhi, in.ResultType(), in.ResultID(), aRes, aID, phi, m1ID)
 		merge.insts = rest
 	}
@@ -261,11 +276,27 @@ func (g guardedAccess) splitFact(m *spirv.Module, f *spirv.Function, b *spirv.Bl
 		phi := spirv.NewInstruction(spirv.OpPhi, m.TypeBool(), *g.passed, m.ConstantTrue(), aID, ok, m1ID)
 		merge.insts = append([]*spirv.Instruction{phi}, merge.insts...)
 	}
-	m1.void(spirv.OpBranch, m0ID)
 	retargetPhis(f, post, b.ID(), m0ID)
 	label := func(id uint32) *spirv.Instruction { return spirv.NewInstruction(spirv.OpLabel, id) }
-	blocks := []*spirv.Block{{Label: label(aID), Insts: a.insts}, {Label: label(sID), Insts: s.insts},
-		{Label: label(tID), Insts: t.insts}}
-	blocks = append(blocks, failBlocks...)
-	return append(blocks, &spirv.Block{Label: label(m1ID), Insts: m1.insts}, &spirv.Block{Label: label(m0ID), Insts: merge.insts}), true
+	blocks := append([]*spirv.Block{{Label: label(aID), Insts: a.insts}, {Label: label(sID), Insts: s.insts}}, guarded...)
+	return append(blocks, &spirv.Block{Label: label(m0ID), Insts: merge.insts}), true
+}
+
+// guardedSide builds T (the access's clone) and the failed side from fID
+// (fail), both merging at mID, which branches on to next. It returns the
+// blocks from T to M and M's phi of the access's result (0 when the access
+// has none).
+func (g guardedAccess) guardedSide(m *spirv.Module, tID, fID, mID, next uint32) ([]*spirv.Block, uint32) {
+	t := &emitter{m: m}
+	tRes := g.cloneAccess(m, t, nil)
+	t.void(spirv.OpBranch, mID)
+	failBlocks, failRes, failFrom := g.fail(m, fID, mID)
+	mm := &emitter{m: m}
+	var phi uint32
+	if in := g.access; in.ResultID() != 0 {
+		phi = mm.op(spirv.OpPhi, in.ResultType(), tRes, tID, failRes, failFrom)
+	}
+	mm.void(spirv.OpBranch, next)
+	blocks := append([]*spirv.Block{{Label: spirv.NewInstruction(spirv.OpLabel, tID), Insts: t.insts}}, failBlocks...)
+	return append(blocks, &spirv.Block{Label: spirv.NewInstruction(spirv.OpLabel, mID), Insts: mm.insts}), phi
 }

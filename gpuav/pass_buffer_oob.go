@@ -97,7 +97,7 @@ func (p *bufferChecker) match(fn *function, b *spirv.Block, j int) (bufferAccess
 	sh := p.sh
 	in := b.Insts[j]
 	k := pointerOperand(in.Opcode())
-	if k == 0 || k >= len(in.Words) || in.Opcode() == spirv.OpArrayLength {
+	if k == 0 || k >= len(in.Words) || in.Opcode() == spirv.OpArrayLength || sh.decided[in] {
 		return bufferAccess{}, false
 	}
 	ptrType := pointerType(sh.m, in.Words[k])
@@ -375,12 +375,17 @@ func bufferCheckIDs(bits uint32) []string {
 // offset has an upper bound (safe_index.go: constants, masks, clamps, loop
 // counters) and the end fits in 32 bits.
 func (p *bufferChecker) bounded(fn *function, b *spirv.Block, acc bufferAccess) (uint64, bool) {
+	return boundedEnd(p.sh, fn, b, acc)
+}
+
+// boundedEnd is bufferChecker.bounded for any pass.
+func boundedEnd(sh *shader, fn *function, b *spirv.Block, acc bufferAccess) (uint64, bool) {
 	if acc.runtime {
 		return 0, false
 	}
 	end := acc.offset + uint64(acc.size)
 	for _, t := range acc.terms {
-		hi, ok := p.sh.an.safeIndex().upperBound(fn.f, b, t.index)
+		hi, ok := sh.an.safeIndex().upperBound(fn.f, b, t.index)
 		if !ok || hi > math.MaxUint32 {
 			return 0, false
 		}

@@ -504,6 +504,11 @@ func (p *descriptorChecker) guard(fn *function, b *spirv.Block, j int, s site) (
 	if g.failOnError() != OnErrorSkip {
 		totalClones++
 	}
+	if acc, end, ok := p.selectable(fn, b, s); ok && fact == 0 {
+		g.sel = p.selectRead(fn, s, acc, idxType, &idx)
+		sh.noteFact(acc.set, acc.binding, acc.length, uint32(end), FactBuffer)
+		totalClones++
+	}
 	blocks, ok := g.split(m, fn.f, b, j)
 	if !ok {
 		return guarded{}, false

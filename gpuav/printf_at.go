@@ -51,7 +51,7 @@ var coordArity = map[string]int{
 }
 
 // PrintfAtNames are the names a filter term takes, for usage texts.
-const PrintfAtNames = "pixel=X,Y invocation=X,Y,Z vertex=N instance=N launch=X,Y,Z primitive=N"
+const PrintfAtNames = "pixel=X,Y invocation=X,Y,Z vertex=N instance=N primitive=N invocation_id=N tess_coord=U,V launch=X,Y,Z"
 
 // ParsePrintfAt parses a filter ("" is the zero filter).
 func ParsePrintfAt(s string) (PrintfAt, error) {
@@ -81,7 +81,13 @@ func ParsePrintfAt(s string) (PrintfAt, error) {
 			if n == 1 {
 				values = "value"
 			}
-			return PrintfAt{}, fmt.Errorf("printf filter %q: %s takes %d %s", field, name, n, values)
+			hint := ""
+			if name == "invocation" && len(t.Vals) == 1 {
+				// gl_InvocationID is invocation_id; invocation is
+				// gl_GlobalInvocationID.
+				hint = " (gl_GlobalInvocationID; a tessellation control or geometry shader's gl_InvocationID is invocation_id=N)"
+			}
+			return PrintfAt{}, fmt.Errorf("printf filter %q: %s takes %d %s%s", field, name, n, values, hint)
 		}
 		f.Terms = append(f.Terms, t)
 	}

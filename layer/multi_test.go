@@ -72,6 +72,10 @@ func setupMulti(t testing.TB) {
 			{"testdata/shaders/oob_store.frag", multiFix.frag, "vulkan1.2"},
 			{"testdata/shaders/push_runtime.comp", multiFix.push, "vulkan1.2"},
 			{"testdata/shaders/base_compute.comp", multiFix.base, "vulkan1.1"},
+			// TestPrintfPipelineKinds' shaders.
+			{"testdata/shaders/printf_compute.comp", filepath.Join(fixture.dir, "printf_compute.spv"), "vulkan1.1"},
+			{"testdata/shaders/printf_fullscreen.vert", filepath.Join(fixture.dir, "printf_fullscreen.vert.spv"), "vulkan1.2"},
+			{"testdata/shaders/printf_store.frag", filepath.Join(fixture.dir, "printf_store.frag.spv"), "vulkan1.2"},
 		} {
 			if multiFix.err = compileShader(s[0], s[1], s[2]); multiFix.err != nil {
 				return

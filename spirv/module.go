@@ -586,6 +586,11 @@ func (m *Module) ConstantUint32(v uint32) uint32 {
 	return m.findOrAdd(OpConstant, true, m.TypeUint32(), v)
 }
 
+// ConstantOf returns the id of a 32-bit (or narrower) scalar constant of
+// type typ (any OpTypeInt or OpTypeFloat) with bit pattern v, adding it if
+// needed.
+func (m *Module) ConstantOf(typ, v uint32) uint32 { return m.findOrAdd(OpConstant, true, typ, v) }
+
 // ConstantTrue returns the id of the boolean constant true.
 func (m *Module) ConstantTrue() uint32 { return m.findOrAdd(OpConstantTrue, true, m.TypeBool()) }
 

@@ -45,6 +45,14 @@
  *               bound whole, and the results are checked as if each such
  *               iteration's reads were skipped (read zero); run it only under
  *               a GPU-AV layer or with a hand-checked variant
+ *   --unwritten hotloop memory variant, with --bad-index: element 0 of the
+ *               descriptor array is never written and no index from memory
+ *               is 0 (the in-range ones are 1), so the layer's facts fail and
+ *               its precise variant runs; run it only under a GPU-AV layer
+ *
+ * The hotloop scene checks after its runs that the descriptor array's
+ * buffers hold what it wrote into them (a store a shader made to them, or
+ * one a layer misplaced, fails the run).
  *
  * With BENCH_KHRONOS_GPUAV=1 the instance gets VkValidationFeaturesEXT: GPU-AV
  * on; core checks, shader validation, thread safety, object lifetimes, API
@@ -84,6 +92,7 @@ struct options {
     const char *variant;
     int oob, layer_set;
     int bad_index; /* hotloop: --bad-index */
+    int unwritten; /* hotloop: --unwritten */
     int indirect; /* draw_indirect: the draws are vkCmdDrawIndexedIndirect */
 };
 
@@ -92,7 +101,7 @@ static void usage(FILE *f)
     fprintf(f, "usage: scene --scene dispatch|shader|draw|draw_indirect|hotloop|pipeline [--warmup N] [--iters N]\n"
                "             [--dispatches N] [--invocations N] [--loops N] [--draws N] [--sets N]\n"
                "             [--variant masked|memory|naive|hoisted|flag|masked_flag|masked_hoisted|guard|select]\n"
-               "             [--workgroups N] [--spv DIR] [--oob] [--bad-index]\n"
+               "             [--workgroups N] [--spv DIR] [--oob] [--bad-index] [--unwritten]\n"
                "             [--layer-set]\n");
 }
 
@@ -170,6 +179,8 @@ static struct options parse_options(int argc, char **argv)
             o.oob = 1;
         } else if (!strcmp(a, "--bad-index")) {
             o.bad_index = 1;
+        } else if (!strcmp(a, "--unwritten")) {
+            o.unwritten = 1;
         } else if (!strcmp(a, "--layer-set")) {
             o.layer_set = 1;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -748,20 +759,21 @@ static void scene_draw(struct ctx *c, const struct options *o)
 #define HOT_ITERS 256  /* the shaders' loop count */
 
 /* hot_index is idx.k[j] (the memory variants' descriptor index); bad (--oob,
- * --bad-index) makes every 64th one 2, out of the array of 2. */
-static uint32_t hot_index(uint32_t j, int bad)
+ * --bad-index) makes every 64th one 2, out of the array of 2; only1
+ * (--unwritten) makes the others 1. */
+static uint32_t hot_index(uint32_t j, int bad, int only1)
 {
-    return bad && j % 64 == 63 ? 2 : (j / 3) & 1;
+    return bad && j % 64 == 63 ? 2 : only1 ? 1 : (j / 3) & 1;
 }
 
 /* hot_want is what invocation g of workgroup w writes (uint arithmetic wraps
  * as in the shader; bufs[k].v[j] = k * 1000 + j); with bad indices, an
  * iteration whose index is out of bounds has its reads skipped (zero). */
-static uint32_t hot_want(uint32_t g, uint32_t w, int masked, int bad)
+static uint32_t hot_want(uint32_t g, uint32_t w, int masked, int bad, int only1)
 {
     uint32_t acc = 0;
     for (uint32_t i = 0; i < HOT_ITERS; i++) {
-        uint32_t k = masked ? (w + i) & 1 : hot_index((w + i) & 1023, bad);
+        uint32_t k = masked ? (w + i) & 1 : hot_index((w + i) & 1023, bad, only1);
         if (k >= 2)
             continue;
         acc += (k * 1000 + ((g * 7 + i) & 1023)) * 3 + k * 1000 + ((g + i * 13) & 1023);
@@ -785,6 +797,8 @@ static void scene_hotloop(struct ctx *c, const struct options *o)
         bad_usage("--oob is undefined behaviour for this variant (it assumes every buffer bound whole): use --bad-index",
                   o->variant);
     int bad = o->oob || (o->bad_index && !masked);
+    if (o->unwritten && (v != 1 || !o->bad_index || o->oob))
+        bad_usage("--unwritten is for --variant memory with --bad-index, not", o->variant);
     uint32_t n = o->workgroups * LOCAL;
     printf("bench: size variant=%s workgroups=%u invocations=%u loops=%u\n", o->variant, o->workgroups, n, HOT_ITERS);
     create_desc_pool(c, 1);
@@ -795,7 +809,7 @@ static void scene_hotloop(struct ctx *c, const struct options *o)
             ((uint32_t *)bufs[k].map)[j] = k * 1000 + j;
     }
     for (uint32_t j = 0; j < HOT_WORDS; j++)
-        ((uint32_t *)idx.map)[j] = hot_index(j, bad);
+        ((uint32_t *)idx.map)[j] = hot_index(j, bad, o->unwritten);
     capp_buffer out = capp_buffer_create(&c->vk, (VkDeviceSize)n * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
     capp_buffer err = capp_buffer_create(&c->vk, 16 + 64 * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
     VkDescriptorSetLayoutBinding b[4] = {
@@ -818,6 +832,8 @@ static void scene_hotloop(struct ctx *c, const struct options *o)
         w[i] = (VkWriteDescriptorSet){ .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .dstBinding = i,
                                        .descriptorCount = i ? 1 : 2, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                        .pBufferInfo = i ? &bi[i + 1] : bi };
+    if (o->unwritten) /* element 1 only */
+        w[0].dstArrayElement = 1, w[0].descriptorCount = 1, w[0].pBufferInfo = &bi[1];
     vkUpdateDescriptorSets(c->vk.dev, 4, w, 0, NULL);
     char name[32];
     snprintf(name, sizeof name, "hotloop_%s.comp", o->variant);
@@ -836,12 +852,19 @@ static void scene_hotloop(struct ctx *c, const struct options *o)
     if (!o->oob) {
         const uint32_t *got = out.map;
         for (uint32_t g = 0; g < n; g += n / 61 + 1) {
-            uint32_t want = hot_want(g, g / LOCAL, masked, bad);
+            uint32_t want = hot_want(g, g / LOCAL, masked, bad, o->unwritten);
             if (got[g] != want) {
                 fprintf(stderr, "scene: invocation %u = %u, want %u\n", g, got[g], want);
                 exit(1);
             }
         }
+        for (uint32_t k = 0; k < 2; k++)
+            for (uint32_t j = 0; j < HOT_WORDS; j++)
+                if (((const uint32_t *)bufs[k].map)[j] != k * 1000 + j) {
+                    fprintf(stderr, "scene: bufs[%u].v[%u] = %u, want %u\n", k, j, ((const uint32_t *)bufs[k].map)[j],
+                            k * 1000 + j);
+                    exit(1);
+                }
         printf("bench: check ok\n");
     }
     vkDestroyPipeline(c->vk.dev, pipe, NULL);

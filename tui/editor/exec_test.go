@@ -79,10 +79,17 @@ func TestExecRedraws(t *testing.T) {
 			if _, err := p.Run(); err != nil {
 				t.Fatal(err)
 			}
+			// A renderer that stopped after the command draws none of the
+			// frames that follow; a loaded machine may make it skip one,
+			// when the next tick comes before its next frame.
+			var missed []string
 			for _, w := range execWords[1 : len(execWords)-1] {
 				if !strings.Contains(out.String(), w) {
-					t.Fatalf("%s run %d: the frame %q after the command was never drawn: %q", tc.name, i, w, out.String())
+					missed = append(missed, w)
 				}
+			}
+			if len(missed) > 1 {
+				t.Fatalf("%s run %d: the frames %q after the command were never drawn: %q", tc.name, i, missed, out.String())
 			}
 		}
 	}

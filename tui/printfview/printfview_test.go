@@ -1,6 +1,8 @@
 package printfview
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -130,5 +132,77 @@ func TestAppText(t *testing.T) {
 	out := Render(fixture.Styles(), Rows([]*session.PrintfGroup{g}), 2, 0, d, 0, nil, 70, 16)
 	if strings.Contains(out, "\x1b]52") || strings.Contains(out, "\x1b[2J") {
 		t.Errorf("escape sequences from the app reached the screen: %q", out)
+	}
+}
+
+// stageGroups are printf groups of a tessellation evaluation shader and
+// a ray generation shader (two calls, one in a loop) as e2e's
+// TestPrintfStages has them (stageapp --case printf): lines with those
+// stages' coordinates.
+func stageGroups() []*session.PrintfGroup {
+	where := func(cb, action string, shader uint32, file string, line int, text string) session.Where {
+		return session.Where{
+			CommandBuffer: session.Handle{Handle: cb, Name: "stage-cmd"}, Submit: 1, Action: action,
+			Pipeline: session.Handle{Handle: "0x90", Name: "stage-pipeline"}, Shader: session.ShaderRef{ID: shader},
+			Source: &session.Source{File: file, Line: line, Text: text},
+		}
+	}
+	add := func(g *session.PrintfGroup, submit uint64, c map[string][]float64, text string) {
+		g.Count++
+		g.Values = append(g.Values, session.PrintfValue{Text: text, Count: 1})
+		g.Lines = append(g.Lines, session.PrintfLine{Submit: submit, Coords: session.CoordsOf(c), Text: text})
+	}
+	tese := &session.PrintfGroup{Format: "tese primitive %d tess coord %.2f, %.2f", Stage: "tess_eval",
+		Where: where("0x51", "vkCmdDraw", 2, "stage_printf.tese", 8,
+			`    debugPrintfEXT("tese primitive %d tess coord %.2f, %.2f", gl_PrimitiveID, gl_TessCoord.x, gl_TessCoord.y);`)}
+	for p := range 3 {
+		for _, v := range []float64{0, 0.5} {
+			for _, u := range []float64{0, 1} {
+				add(tese, 1, map[string][]float64{"primitive_id": {float64(p)}, "tess_coord": {u, v}},
+					fmt.Sprintf("tese primitive %d tess coord %.2f, %.2f", p, u, v))
+			}
+		}
+	}
+	loop := &session.PrintfGroup{Format: "raygen launch %v3u of %v3u line %u", Stage: "raygen",
+		Where: where("0x52", "vkCmdTraceRaysKHR", 3, "stage_printf.rgen", 9,
+			`        debugPrintfEXT("raygen launch %v3u of %v3u line %u", gl_LaunchIDEXT, gl_LaunchSizeEXT, i);`)}
+	done := &session.PrintfGroup{Format: "raygen launch %v3u done after %u lines", Stage: "raygen",
+		Where: where("0x52", "vkCmdTraceRaysKHR", 3, "stage_printf.rgen", 10,
+			`    debugPrintfEXT("raygen launch %v3u done after %u lines", gl_LaunchIDEXT, i);`)}
+	for y := range 2 {
+		for x := range 4 {
+			c := map[string][]float64{"launch_id": {float64(x), float64(y), 0}}
+			for i := range 4 {
+				add(loop, 2, c, fmt.Sprintf("raygen launch %d, %d, 0 of 4, 2, 1 line %d", x, y, i))
+			}
+			add(done, 2, c, fmt.Sprintf("raygen launch %d, %d, 0 done after 4 lines", x, y))
+		}
+	}
+	return []*session.PrintfGroup{tese, loop, done}
+}
+
+// TestRenderStages pins the screen of a tessellation evaluation call
+// (its lines labelled with primitive_id and tess_coord) filtered to one
+// primitive, and of a ray generation call filtered to one launch.
+func TestRenderStages(t *testing.T) {
+	groups := stageGroups()
+	rows := Rows(groups)
+	for _, tc := range []struct {
+		name, at string
+		group    int
+	}{
+		{"tess_eval", "primitive=1", 0},
+		{"raygen", "launch=3,1,0", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := session.ParsePrintfFilter(tc.at)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sel := slices.IndexFunc(rows, func(r Row) bool { return r.Group == tc.group })
+			d := DetailOf(groups[tc.group], f, 3)
+			out := Render(fixture.Styles(), rows, sel, 0, d, 0, nil, 100, 24)
+			fixture.Golden(t, fixture.ASCII(out))
+		})
 	}
 }

@@ -318,7 +318,7 @@ static inline ca_scene ca_make_scene(VkCommandBuffer cb, int box, int opaque, ui
             .vertexFormat = VK_FORMAT_R32G32B32_SFLOAT, .vertexData.deviceAddress = s.geo.addr,
             .vertexStride = 3 * sizeof(float), .maxVertex = 2, .indexType = VK_INDEX_TYPE_NONE_KHR};
     }
-    bg.flags = opaque ? VK_GEOMETRY_OPAQUE_BIT_KHR : 0;
+    bg.flags = opaque ? VK_GEOMETRY_OPAQUE_BIT_KHR : VK_GEOMETRY_NO_DUPLICATE_ANY_HIT_INVOCATION_BIT_KHR;
     capp_begin(cb, 0);
     s.blas = ca_build_as(cb, VK_ACCELERATION_STRUCTURE_TYPE_BOTTOM_LEVEL_KHR, &bg, 1, &s.blas_buf, &s.blas_scratch);
     PROC(vkGetAccelerationStructureDeviceAddressKHR);

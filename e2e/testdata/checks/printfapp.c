@@ -15,7 +15,7 @@
  *               default 4), one line per pixel
  *
  * Each printf message that reaches the app's debug-utils messenger
- * (UNASSIGNED-DEBUG-PRINTF) is printed to stdout as "printf: TEXT", the
+ * (UNASSIGNED-DEBUG-PRINTF; printf_messenger.h) is printed to stdout as "printf: TEXT", the
  * text after the message's "| MessageID = 0x... | " with '\\' and newlines
  * escaped as \\ and \n; other validation messages go to stderr. With
  * --messages, each printf message is printed whole instead, as
@@ -27,72 +27,12 @@
 #include <string.h>
 
 #include "capp.h"
+#include "printf_messenger.h"
 
 const char capp_app_name[] = "printfapp";
 
-/* whole: --messages; none: --no-messenger. */
-static int whole, none;
-
-/* print_escaped writes s with '\\' and '\n' escaped, and a newline. */
-static void print_escaped(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        if (*s == '\\')
-            fputs("\\\\", f);
-        else if (*s == '\n')
-            fputs("\\n", f);
-        else
-            fputc(*s, f);
-    }
-    fputc('\n', f);
-}
-
-static VkBool32 VKAPI_PTR on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-                                     VkDebugUtilsMessageTypeFlagsEXT types,
-                                     const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
-{
-    (void)user;
-    const char *msg = data->pMessage ? data->pMessage : "";
-    if (data->pMessageIdName && strstr(data->pMessageIdName, "DEBUG-PRINTF") &&
-        severity == VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT) {
-        if (whole) {
-            printf("message severity=0x%x types=0x%x id=%s number=0x%08x objects=%u type0=%d: ", (unsigned)severity,
-                   (unsigned)types, data->pMessageIdName, (unsigned)data->messageIdNumber, data->objectCount,
-                   data->objectCount ? (int)data->pObjects[0].objectType : -1);
-            print_escaped(stdout, msg);
-            fflush(stdout);
-            return VK_FALSE;
-        }
-        const char *id = strstr(msg, "| MessageID = 0x");
-        const char *text = id ? strstr(id + 1, " | ") : NULL;
-        fputs("printf: ", stdout);
-        print_escaped(stdout, text ? text + 3 : msg);
-        fflush(stdout);
-    } else if (severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) {
-        fprintf(stderr, "vk: %s: ", data->pMessageIdName ? data->pMessageIdName : "(none)");
-        print_escaped(stderr, msg);
-    }
-    return VK_FALSE;
-}
-
-/* add_messenger creates the messenger that prints printf lines. */
-static VkDebugUtilsMessengerEXT add_messenger(const capp *c)
-{
-    if (!c->have_utils)
-        capp_die("VK_EXT_debug_utils is missing");
-    PFN_vkCreateDebugUtilsMessengerEXT create =
-        (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(c->instance, "vkCreateDebugUtilsMessengerEXT");
-    VkDebugUtilsMessengerCreateInfoEXT mci = {
-        .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
-        .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
-                           VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
-        .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT,
-        .pfnUserCallback = on_message,
-    };
-    VkDebugUtilsMessengerEXT m;
-    CHECK(create(c->instance, &mci, NULL, &m));
-    return m;
-}
+/* none: --no-messenger. */
+static int none;
 
 /* The push constants of specifiers.comp (and the first word of the
  * others'). */
@@ -118,7 +58,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--size") && i + 1 < argc)
             size = (uint32_t)strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--messages"))
-            whole = 1;
+            pm_whole = 1;
         else if (!strcmp(argv[i], "--no-messenger"))
             none = 1;
         else if (!strcmp(argv[i], "--groups") && i + 2 < argc) {
@@ -138,7 +78,7 @@ int main(int argc, char **argv)
 
     capp c;
     capp_create_instance(&c, NULL);
-    VkDebugUtilsMessengerEXT messenger = none ? VK_NULL_HANDLE : add_messenger(&c);
+    VkDebugUtilsMessengerEXT messenger = none ? VK_NULL_HANDLE : pm_add_messenger(&c);
     VkPhysicalDeviceFeatures have;
     vkGetPhysicalDeviceFeatures(c.pd, &have);
     if (!strcmp(kase, "specifiers") && (!have.shaderInt64 || !have.shaderFloat64))
@@ -209,9 +149,7 @@ int main(int argc, char **argv)
     vkDestroyPipelineLayout(c.dev, layout, NULL);
     vkDestroyCommandPool(c.dev, pool, NULL);
     capp_image_destroy(&c, &target);
-    PFN_vkDestroyDebugUtilsMessengerEXT destroy =
-        (PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(c.instance, "vkDestroyDebugUtilsMessengerEXT");
-    destroy(c.instance, messenger, NULL);
+    pm_destroy_messenger(&c, messenger);
     capp_destroy(&c);
     puts("printfapp: done");
     return 0;

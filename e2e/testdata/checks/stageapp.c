@@ -34,8 +34,8 @@
  *          stage_plain.rchit fill the other groups).
  *
  *   stageapp --shaders DIR --stage STAGE [--index N]
- *            [--case oob|uninitialized|destroyed|bda_oob|texel_buffer_oob|buffer_oob|ray_query]
- *            [--action direct|indirect|indirect-count|indirect2]
+ *            [--case oob|uninitialized|destroyed|bda_oob|texel_buffer_oob|buffer_oob|ray_query|printf]
+ *            [--action direct|indirect|indirect-count|indirect2] [--library]
  *
  * --action (default direct) picks the action's form: for task and mesh
  * vkCmdDrawMeshTasksIndirectEXT or vkCmdDrawMeshTasksIndirectCountEXT (a
@@ -43,7 +43,13 @@
  * vkCmdTraceRaysIndirectKHR (4,2,1 at the buffer's device address) or,
  * with indirect2, vkCmdTraceRaysIndirect2KHR (VK_KHR_ray_tracing_maintenance1:
  * a VkTraceRaysIndirectCommand2KHR holding the shader binding tables and
- * 4,2,1); the invocations are the same.
+ * 4,2,1); the invocations are the same. --library (ray-tracing stages)
+ * links the pipeline from a pipeline library that holds its stages and
+ * groups (VK_KHR_pipeline_library; "unsupported STAGE" without it).
+ * lavapipe (Mesa 25.0.7) runs such a pipeline with its push constants all
+ * 0 (--index 2 reads data[0]: value=101 101, with no validation error
+ * from the Khronos layer), so only the printf case, whose shaders read
+ * none, uses it.
  *
  * Case oob (the default): pc.index is N (default 4: one past the array's
  * 4), pc.rindex 1. Binding 2 is one more
@@ -71,6 +77,13 @@
  * VK_KHR_ray_query; the graphics stages get acceleration structures and
  * ray queries without a ray-tracing pipeline.
  *
+ * Case printf uses stage_printf.<stage> instead, in which every invocation
+ * of the stage prints values that identify it (debugPrintfEXT; the ray
+ * generation shader, which casts no ray, 4 lines from one call and 1 from
+ * another per launch); the app makes
+ * the debug-utils messenger of printf_messenger.h, which prints each
+ * printf message as "printf: TEXT".
+ *
  * It prints "value=A B"
  * (result.v[0], result.v[1]) after the submit. Where the device does not
  * report the stage's feature (tessellationShader, geometryShader,
@@ -83,6 +96,7 @@
  */
 #define APP "stageapp"
 #include "checkapp.h"
+#include "printf_messenger.h"
 
 enum { TESC, TESE, GEOM, TASK, MESH, VERT, FRAG, RCHIT, RAHIT, RMISS, RINT, RCALL, RGEN, NSTAGES };
 static const char *const stage_names[NSTAGES] = {"tesc", "tese", "geom", "task", "mesh", "vert", "frag",
@@ -112,7 +126,12 @@ static VkShaderModule module(const char *dir, const char *name)
 typedef struct {
     capp_buffer sbt;
     VkStridedDeviceAddressRegionKHR rgen, miss, hit, call;
+    VkPipeline lib; /* --library: the pipeline library */
 } rt;
+
+/* library: --library, the ray-tracing pipeline is linked from a pipeline
+ * library holding its stages and groups (VK_KHR_pipeline_library). */
+static int library;
 
 /* rt_pipeline creates the ray-tracing pipeline of stage: groups raygen,
  * miss, hit (triangles or procedural) and, for RCALL, callable; and its
@@ -156,7 +175,24 @@ static VkPipeline rt_pipeline(int stage, const char *dir, VkPipelineLayout layou
     };
     PROC(vkCreateRayTracingPipelinesKHR);
     VkPipeline pipe;
-    CHECK(pvkCreateRayTracingPipelinesKHR(ca.dev, VK_NULL_HANDLE, VK_NULL_HANDLE, 1, &ci, NULL, &pipe));
+    if (library) {
+        /* The stages and groups in a library; the pipeline links it alone
+         * (its groups are the library's, in order). */
+        VkRayTracingPipelineInterfaceCreateInfoKHR iface = {
+            .sType = VK_STRUCTURE_TYPE_RAY_TRACING_PIPELINE_INTERFACE_CREATE_INFO_KHR,
+            .maxPipelineRayPayloadSize = 4, .maxPipelineRayHitAttributeSize = 8};
+        ci.flags = VK_PIPELINE_CREATE_LIBRARY_BIT_KHR;
+        ci.pLibraryInterface = &iface;
+        CHECK(pvkCreateRayTracingPipelinesKHR(ca.dev, VK_NULL_HANDLE, VK_NULL_HANDLE, 1, &ci, NULL, &t->lib));
+        VkPipelineLibraryCreateInfoKHR li = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LIBRARY_CREATE_INFO_KHR,
+                                             .libraryCount = 1, .pLibraries = &t->lib};
+        VkRayTracingPipelineCreateInfoKHR linked = {
+            .sType = VK_STRUCTURE_TYPE_RAY_TRACING_PIPELINE_CREATE_INFO_KHR, .pLibraryInfo = &li,
+            .pLibraryInterface = &iface, .maxPipelineRayRecursionDepth = 1, .layout = layout};
+        CHECK(pvkCreateRayTracingPipelinesKHR(ca.dev, VK_NULL_HANDLE, VK_NULL_HANDLE, 1, &linked, NULL, &pipe));
+    } else {
+        CHECK(pvkCreateRayTracingPipelinesKHR(ca.dev, VK_NULL_HANDLE, VK_NULL_HANDLE, 1, &ci, NULL, &pipe));
+    }
 
     t->sbt = ca_shader_table(pipe, ngroups, (VkStridedDeviceAddressRegionKHR *[]){&t->rgen, &t->miss, &t->hit, &t->call});
     return pipe;
@@ -201,7 +237,7 @@ int main(int argc, char **argv)
     const char *dir = ".";
     int stage = -1;
     uint32_t index = UINT32_MAX;
-    int uninit = 0, destroyed = 0;
+    int uninit = 0, destroyed = 0, pf = 0;
     uint32_t kind = 0; /* the other checks: 1 bda_oob, 2 texel_buffer_oob, 3 buffer_oob, 4 ray_query */
     static const char *const kinds[] = {"", "bda_oob", "texel_buffer_oob", "buffer_oob", "ray_query"};
     const char *action = "direct";
@@ -216,13 +252,17 @@ int main(int argc, char **argv)
                 uninit = 1;
             else if (!strcmp(argv[i], "destroyed"))
                 uninit = destroyed = 1;
+            else if (!strcmp(argv[i], "printf"))
+                pf = 1;
             for (uint32_t k = 1; k < 5; k++)
                 if (!strcmp(argv[i], kinds[k]))
                     kind = k;
-            if (!uninit && !kind && strcmp(argv[i], "oob")) {
+            if (!uninit && !kind && !pf && strcmp(argv[i], "oob")) {
                 fprintf(stderr, APP ": unknown case %s\n", argv[i]);
                 return 2;
             }
+        } else if (!strcmp(argv[i], "--library")) {
+            library = 1;
         } else if (!strcmp(argv[i], "--action") && i + 1 < argc) {
             action = argv[++i];
         } else if (!strcmp(argv[i], "--stage") && i + 1 < argc) {
@@ -251,6 +291,8 @@ int main(int argc, char **argv)
     int as = ray || kind;
     if (kind)
         prefix = "stage_more";
+    if (pf)
+        prefix = "stage_printf";
     /* The push constants (stage.* use index and rindex; stage_more.* all):
      * ref is the device address of the BDA case's buffer, tmin and tmax
      * the ray query's (6 > 4.5). */
@@ -266,8 +308,13 @@ int main(int argc, char **argv)
         fprintf(stderr, APP ": --action %s is not one of stage %s's\n", action, stage_names[stage]);
         return 2;
     }
+    if (library && !ray) {
+        fprintf(stderr, APP ": --library is for the ray-tracing stages, not %s\n", stage_names[stage]);
+        return 2;
+    }
 
     capp_create_instance(&ca, NULL);
+    VkDebugUtilsMessengerEXT messenger = pf ? pm_add_messenger(&ca) : VK_NULL_HANDLE;
 
     /* What the device reports. */
     VkPhysicalDeviceMeshShaderFeaturesEXT qmesh = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MESH_SHADER_FEATURES_EXT};
@@ -309,6 +356,8 @@ int main(int argc, char **argv)
     if (ray && indirect && !qrt.rayTracingPipelineTraceRaysIndirect)
         supported = 0;
     if (indirect2 && (!has_m1 || !qm1.rayTracingPipelineTraceRaysIndirect2))
+        supported = 0;
+    if (library && !capp_has_device_extension(&ca, VK_KHR_PIPELINE_LIBRARY_EXTENSION_NAME))
         supported = 0;
     if (kind && (!has_rt || !qas.accelerationStructure || !capp_has_device_extension(&ca, VK_KHR_RAY_QUERY_EXTENSION_NAME)))
         supported = 0;
@@ -362,12 +411,14 @@ int main(int argc, char **argv)
         frt.pNext = &fm1;
     }
     const char *mesh_exts[] = {VK_EXT_MESH_SHADER_EXTENSION_NAME};
-    const char *rt_exts[5] = {VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME,
+    const char *rt_exts[6] = {VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME,
                               VK_KHR_DEFERRED_HOST_OPERATIONS_EXTENSION_NAME,
                               VK_KHR_RAY_TRACING_PIPELINE_EXTENSION_NAME, VK_KHR_RAY_QUERY_EXTENSION_NAME};
     uint32_t nrt = kind ? 4 : 3;
     if (indirect2)
         rt_exts[nrt++] = VK_KHR_RAY_TRACING_MAINTENANCE_1_EXTENSION_NAME;
+    if (library)
+        rt_exts[nrt++] = VK_KHR_PIPELINE_LIBRARY_EXTENSION_NAME;
     const char *rq_exts[] = {VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME,
                              VK_KHR_DEFERRED_HOST_OPERATIONS_EXTENSION_NAME, VK_KHR_RAY_QUERY_EXTENSION_NAME,
                              VK_EXT_MESH_SHADER_EXTENSION_NAME};
@@ -586,5 +637,8 @@ int main(int argc, char **argv)
     if (view)
         vkDestroyBufferView(ca.dev, view, NULL);
     ca_teardown(pipe, layout, pool, dpool, dsl, &t);
+    if (tables.lib)
+        vkDestroyPipeline(ca.dev, tables.lib, NULL);
+    pm_destroy_messenger(&ca, messenger);
     return 0;
 }

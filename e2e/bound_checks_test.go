@@ -12,7 +12,7 @@ import (
 // (docs/decisions/cheap-checks.md): reads whose offsets have a static bound
 // run unchecked while the binding's range holds that bound, and are checked
 // one by one, with their exact values, when it does not.
-var boundApp = newCheckApp("boundapp", "bound.comp", "bound.frag", "buf_plain.vert")
+var boundApp = newCheckApp("boundapp", "bound.comp", "bound_set1.comp", "bound.frag", "buf_plain.vert")
 
 // TestBoundsDecidedPerBinding runs boundapp with the default checks
 // (every check) through the launcher on lavapipe. It must catch the last
@@ -88,6 +88,40 @@ func TestBoundsDecidedPerBinding(t *testing.T) {
 				t.Errorf("invocations %v, want %v", got, tt.invocations)
 			}
 		})
+	}
+}
+
+// TestFactsReadOneSet: bound_set1.comp's binding fact reads set 1 only, so
+// the layer tests it again after a bind of set 1 and not after a bind of
+// set 0 alone (layer/variants.c). boundapp other_set binds, before four
+// dispatches, set 0, set 1 with a range past which the loop's last
+// iteration reads, another set 0, and set 1 with the full range: the
+// dispatches in between (actions 1 and 2) run the precise variant and are
+// reported with their exact values, the last runs the fast one again.
+func TestFactsReadOneSet(t *testing.T) {
+	code, r, out := boundApp.run(t, nil, nil, "--case", "other_set")
+	if !strings.Contains(out, "r=1136,6136,3136,8136\n") || code != 1 {
+		t.Fatalf("exit %d, want 1; output:\n%s", code, out)
+	}
+	precise := preciseNotices(r)
+	want := ": set 1 binding 0 has a floor of 60 where its shaders' bounded accesses need 64 (and 1 elements): " +
+		"its precise variant was created (precise variants created: 1)"
+	if len(precise) != 1 || !strings.HasSuffix(precise[0], want) {
+		t.Errorf("precise variant notices %q, want one ending %q", precise, want)
+	}
+	var actions []int
+	for _, e := range r.Errors {
+		b := e.Buffer
+		if e.Check != "buffer_oob" || e.Source.File != "bound_set1.comp" || e.Source.Line != 19 || e.Count != 4 ||
+			b == nil || b.Offset != 60 || b.Range != 60 || b.Size != 4 || b.Write {
+			t.Errorf("group %s %s:%d action %d count %d values %+v; want buffer_oob bound_set1.comp:19 count 4 offset 60 range 60",
+				e.Check, e.Source.File, e.Source.Line, e.ActionIndex, e.Count, b)
+		}
+		actions = append(actions, e.ActionIndex)
+	}
+	slices.Sort(actions)
+	if !slices.Equal(actions, []int{1, 2}) {
+		t.Errorf("error groups of actions %v, want [1 2]", actions)
 	}
 }
 

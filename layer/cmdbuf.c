@@ -146,7 +146,7 @@ void gpuavdbg_before_action(cb_state *cs, gpuavdbg_cmd cmd, VkPipelineBindPoint 
     };
     if (b && b->instrumented && cs->unit) {
         const device_data *dd = cs->dd;
-        if (b->var) /* the fast or the precise variant (variants.c) */
+        if (b->facts_dirty & b->fact_sets) /* the fast or the precise variant (variants.c) */
             gpuavdbg_variant_choose(cs, bp, bi);
         uint32_t slot = idx < GPUAVDBG_ACTION_SLOTS - 1 ? idx : GPUAVDBG_ACTION_SLOTS - 1;
         if (b->push) {
@@ -393,8 +393,9 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdBindPipeline(VkCommandBuffer cb, VkPipel
         b->push = pi ? pi->push : 0;
         b->var = pi ? pi->var : NULL;
         pthread_mutex_unlock(&dd->lock);
+        b->fact_sets = gpuavdbg_variant_fact_sets(b->var);
         b->down = GPUAVDBG_H(pipeline);
-        b->facts_dirty = 1;
+        b->facts_dirty = GPUAVDBG_ALL_SETS;
     }
     dd->disp.CmdBindPipeline(cb, bp, pipeline);
 }

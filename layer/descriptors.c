@@ -974,14 +974,19 @@ void gpuavdbg_desc_cb_bind(cb_state *cs, int bi, uint32_t first, uint32_t n, con
         return;
     /* The same sets bound again without dynamic offsets (a loop that binds
      * its per-frame set before every draw): what the bind point sees is
-     * unchanged, so the next action keeps the last snapshot. */
-    int same = ndyn == 0 && first + n <= d->ncur[bi];
-    for (uint32_t i = 0; same && i < n; i++)
-        same = d->cur[bi][first + i].set == GPUAVDBG_H(sets[i]) && d->cur[bi][first + i].ndyn == 0;
-    if (same)
+     * unchanged, so the next action keeps the last snapshot. Only the set
+     * indices whose set changed make the bound pipeline's facts that read
+     * them be tested again (variants.c). */
+    uint32_t changed = 0;
+    for (uint32_t i = 0; i < n && first + i < MAX_SETS; i++) {
+        const slot_ref *r = &d->cur[bi][first + i];
+        if (ndyn || first + i >= d->ncur[bi] || r->set != GPUAVDBG_H(sets[i]) || r->ndyn)
+            changed |= 1u << (first + i);
+    }
+    if (!changed)
         return;
     d->dirty[bi] = 1;
-    cs->bound[bi].facts_dirty = 1;
+    cs->bound[bi].facts_dirty |= changed;
     /* Without dynamic offsets to share out, the sets need not be known
      * now: the submit looks each up (an unknown one reads as unknown), so
      * the common bind takes no lock. */
@@ -1026,7 +1031,7 @@ void gpuavdbg_desc_cb_push(cb_state *cs, int bi, uint32_t set)
         if (set + 1 > d->ncur[b])
             d->ncur[b] = set + 1;
         d->dirty[b] = 1;
-        cs->bound[b].facts_dirty = 1;
+        cs->bound[b].facts_dirty |= GPUAVDBG_SET_BIT(set);
     }
 }
 
@@ -1061,7 +1066,7 @@ static void push_set(cb_state *cs, int bi, VkPipelineLayout pl, uint32_t set,
     if (set + 1 > d->ncur[bi])
         d->ncur[bi] = set + 1;
     d->dirty[bi] = 1;
-    cs->bound[bi].facts_dirty = 1;
+    cs->bound[bi].facts_dirty |= GPUAVDBG_SET_BIT(set);
 }
 
 static void fill_writes(dset *s, const void *a, const void *b)

@@ -663,10 +663,12 @@ void gpuavdbg_device_teardown(device_data *dd)
 
 #define SETS_PER_POOL 64u
 
-/* allocate_set takes a descriptor set from the layer's pools, creating a
- * pool when the last is used up. Called with dd->lock held. */
-static VkResult allocate_set(device_data *dd, VkDescriptorSet *set)
+/* allocate_sets takes up to n descriptor sets from the layer's pools in
+ * one call, creating a pool when the last is used up; *got says how many.
+ * Called with dd->lock held. */
+static VkResult allocate_sets(device_data *dd, VkDescriptorSet *sets, uint32_t n, uint32_t *got)
 {
+    *got = 0;
     if (dd->pool_sets_left == 0) {
         VkDescriptorPoolSize sizes[2] = {
             {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 5 * SETS_PER_POOL}, /* output, input, pre-pass and printf buffers */
@@ -688,18 +690,31 @@ static VkResult allocate_set(device_data *dd, VkDescriptorSet *set)
         dd->npools++;
         dd->pool_sets_left = SETS_PER_POOL;
     }
+    VkDescriptorSetLayout layouts[SETS_PER_POOL];
+    uint32_t k = n < dd->pool_sets_left ? n : dd->pool_sets_left;
+    for (uint32_t i = 0; i < k; i++)
+        layouts[i] = dd->set_layout;
     VkDescriptorSetAllocateInfo ai = {
         .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
         .descriptorPool = dd->pools[dd->npools - 1],
-        .descriptorSetCount = 1,
-        .pSetLayouts = &dd->set_layout,
+        .descriptorSetCount = k,
+        .pSetLayouts = layouts,
     };
-    VkResult r = dd->disp.AllocateDescriptorSets(dd->device, &ai, set);
-    if (r == VK_SUCCESS)
-        dd->pool_sets_left--;
-    else
+    VkResult r = dd->disp.AllocateDescriptorSets(dd->device, &ai, sets);
+    if (r == VK_SUCCESS) {
+        dd->pool_sets_left -= k;
+        *got = k;
+    } else {
         dd->pool_sets_left = 0; /* fragmented or exhausted: next time, a new pool */
+    }
     return r;
+}
+
+/* allocate_set takes one descriptor set from the layer's pools. */
+static VkResult allocate_set(device_data *dd, VkDescriptorSet *set)
+{
+    uint32_t got;
+    return allocate_sets(dd, set, 1, &got);
 }
 
 /* write_action_set points the unit's set for action slot `slot` at its
@@ -795,21 +810,26 @@ VkDescriptorSet gpuavdbg_unit_action_set(device_data *dd, out_unit *u, uint32_t 
     if (slot < __atomic_load_n(&u->nsets, __ATOMIC_ACQUIRE))
         return u->action_sets[slot];
     pthread_mutex_lock(&dd->lock);
+    /* Sets are made SETS_PER_POOL at a time (up to the next multiple of
+     * it): one allocation call each, so that the driver's objects for
+     * consecutive slots lie together. */
+    uint32_t want = (slot / SETS_PER_POOL + 1) * SETS_PER_POOL;
+    if (want > GPUAVDBG_ACTION_SLOTS)
+        want = GPUAVDBG_ACTION_SLOTS;
     while (u->nsets <= slot) {
-        if (u->nsets == u->cap_sets) {
-            uint32_t cap = u->cap_sets * 2 > slot + 1 ? u->cap_sets * 2 : slot + 1;
-            if (cap > GPUAVDBG_ACTION_SLOTS)
-                cap = GPUAVDBG_ACTION_SLOTS;
-            VkDescriptorSet *grown = realloc(u->action_sets, cap * sizeof *grown);
+        if (u->cap_sets < want) {
+            VkDescriptorSet *grown = realloc(u->action_sets, want * sizeof *grown);
             if (!grown)
                 break;
             u->action_sets = grown;
-            u->cap_sets = cap;
+            u->cap_sets = want;
         }
-        if (allocate_set(dd, &u->action_sets[u->nsets]) != VK_SUCCESS)
+        uint32_t got = 0;
+        if (allocate_sets(dd, &u->action_sets[u->nsets], want - u->nsets, &got) != VK_SUCCESS || got == 0)
             break;
-        write_action_set(dd, u, u->nsets);
-        __atomic_store_n(&u->nsets, u->nsets + 1, __ATOMIC_RELEASE);
+        for (uint32_t i = 0; i < got; i++)
+            write_action_set(dd, u, u->nsets + i);
+        __atomic_store_n(&u->nsets, u->nsets + got, __ATOMIC_RELEASE);
     }
     VkDescriptorSet set = u->action_sets[slot < u->nsets ? slot : u->nsets - 1];
     pthread_mutex_unlock(&dd->lock);

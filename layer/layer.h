@@ -400,7 +400,8 @@ typedef struct out_unit {
     uint32_t *words; /* persistently mapped, GPUAVDBG_OUTPUT_WORDS */
     /* action_sets[i] is the layer's set for action slot i: the output
      * buffer and slot i of the action buffer. One set per slot, made when a
-     * recording first reaches that slot and kept with the unit, so that no
+     * recording first reaches that slot (with the rest of its group of
+     * SETS_PER_POOL, in one allocation call) and kept with the unit, so that no
      * bind needs a dynamic offset (drivers such as lavapipe copy the set on
      * every bind with dynamic offsets). action_sets[0] always exists. */
     VkDescriptorSet *action_sets;
@@ -510,11 +511,15 @@ typedef struct bound_pipeline {
     int has_task;
     int push; /* a descriptor-buffer layout: the layer pushes its set (device.c) */
     /* variants.c: the pipeline's variants (pipeline_info's, valid while it
-     * is bound), the pipeline bound down the chain, and whether the
-     * pipeline or the sets changed since its facts were last tested. */
+     * is bound), the pipeline bound down the chain, the set indices bound
+     * since its facts were last tested (bit i: set i; every bit when the
+     * pipeline changed), and the set indices its facts read (the same
+     * bits; GPUAVDBG_ALL_SETS for a fact past set 31): only a bind of one
+     * of those sets tests the facts again. */
     struct gpuavdbg_variant *var;
     uint64_t down;
-    int facts_dirty;
+    uint32_t facts_dirty;
+    uint32_t fact_sets;
     /* Shader objects bound per stage (GPUAVDBG_SO_STAGES, shaderobj.c);
      * stale after a later vkCmdBindPipeline at this bind point. */
     VkShaderEXT shaders[GPUAVDBG_SO_STAGES];
@@ -681,8 +686,15 @@ int gpuavdbg_variant_defer_destroy(device_data *dd, uint64_t h, const VkAllocati
 PFN_vkVoidFunction gpuavdbg_variant_intercept(const char *name);
 void gpuavdbg_variant_teardown(device_data *dd);
 /* gpuavdbg_variant_choose binds, before an action at bind point bi, the
- * variant the bound sets call for, when they or the pipeline changed. */
+ * variant the bound sets call for, when the pipeline or a set its facts
+ * read changed. */
 void gpuavdbg_variant_choose(cb_state *cs, VkPipelineBindPoint bp, int bi);
+/* gpuavdbg_variant_fact_sets: the set indices v's facts read (bit i: set
+ * i; GPUAVDBG_ALL_SETS when one is past set 31), 0 for NULL. */
+uint32_t gpuavdbg_variant_fact_sets(const gpuavdbg_variant *v);
+#define GPUAVDBG_ALL_SETS 0xFFFFFFFFu
+/* GPUAVDBG_SET_BIT is set index s's bit in a set mask. */
+#define GPUAVDBG_SET_BIT(s) ((s) < 32u ? 1u << (s) : GPUAVDBG_ALL_SETS)
 void gpuavdbg_desc_cb_reset(cb_state *cs);
 void gpuavdbg_desc_cb_free(cb_state *cs);
 /* Hooks for the device-address tracking (weak defaults do nothing). */

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -742,6 +743,30 @@ func TestDispatchBaseUnchanged(t *testing.T) {
 	}
 	if e := all[wire.Errors](r); len(e) != 0 {
 		t.Errorf("in-bounds dispatches reported errors: %s", dump(r.msgs))
+	}
+}
+
+// TestActionSlotsInChunks: multi slots reads out of bounds in actions 63,
+// 64 and 130 of 200 on one command buffer. The layer makes its sets for
+// action slots 64 at a time; each record names its own action (the last of
+// the first 64 sets, the first of the second, one inside the third).
+func TestActionSlotsInChunks(t *testing.T) {
+	r := runMulti(t, true, nil, "slots")
+	n := names(r)
+	e := one[wire.Errors](t, r)
+	if e.CommandBuffer != n["cmd-0"] || e.Dropped != 0 {
+		t.Fatalf("errors: cb %#x dropped %d; want cmd-0 %#x, none dropped", e.CommandBuffer, e.Dropped, n["cmd-0"])
+	}
+	got := map[uint32]int{}
+	for _, rec := range e.Records {
+		if rec.Check != gpuav.CheckDescriptorIndexOOB || rec.Action != "vkCmdDispatch" || rec.Pipeline != n["oob-compute"] ||
+			!slices.Equal(rec.Params[:4], []uint32{0, 0, 4, 2}) {
+			t.Errorf("record %+v; want a vkCmdDispatch of oob-compute, index 4 of 2", rec)
+		}
+		got[rec.ActionIndex] += rec.Count
+	}
+	if want := map[uint32]int{63: 4, 64: 4, 130: 4}; !maps.Equal(got, want) {
+		t.Errorf("records per action %v, want %v", got, want)
 	}
 }
 

@@ -594,6 +594,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdBindShadersEXT(VkCommandBuffer cb, uint3
                 memset(b->shaders, 0, sizeof b->shaders);
                 b->pipeline = 0;
                 b->var = NULL;
+                b->fact_sets = 0;
             }
             b->shaders[si] = shaders ? shaders[i] : VK_NULL_HANDLE;
             touched[bi] = 1;

@@ -36,6 +36,7 @@ struct gpuavdbg_variant {
     VkPipeline pipeline;  /* the app's (fast) pipeline, once created */
     gpuavdbg_fact *facts;
     uint32_t nfacts;
+    uint32_t fact_sets; /* the set indices the facts read (GPUAVDBG_SET_BIT) */
     VkPipeline precise; /* made on first need */
     int failed;         /* making it failed (reported) */
     /* The deep copy: everything the create info points to is owned here. */
@@ -624,6 +625,8 @@ static int fast_module(device_data *dd, gpuavdbg_variant *v, VkShaderModule modu
         if (ok) {
             memcpy(all + v->nfacts, facts, n * sizeof *all);
             v->nfacts += n;
+            for (uint32_t i = 0; i < n; i++)
+                v->fact_sets |= GPUAVDBG_SET_BIT(facts[i].set);
         }
     }
     free(facts);
@@ -759,10 +762,15 @@ static VkPipeline precise(device_data *dd, gpuavdbg_variant *v, const gpuavdbg_f
     return p;
 }
 
+uint32_t gpuavdbg_variant_fact_sets(const gpuavdbg_variant *v)
+{
+    return v ? v->fact_sets : 0;
+}
+
 void gpuavdbg_variant_choose(cb_state *cs, VkPipelineBindPoint bp, int bi)
 {
     bound_pipeline *b = &cs->bound[bi];
-    if (!b->facts_dirty || !b->var)
+    if (!(b->facts_dirty & b->fact_sets) || !b->var)
         return;
     b->facts_dirty = 0;
     gpuavdbg_variant *v = b->var;

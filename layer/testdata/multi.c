@@ -54,6 +54,10 @@
  *                 the app binds set 0 again, then set 0 bound with an
  *                 incompatible layout and again with the pipeline's, and a
  *                 dispatch with idx 4 (see mode_rebind)
+ *   slots         cmd-0 in "compute": 200 dispatches, each after the app
+ *                 binds set 0 again, in bounds but actions 63, 64 and 130
+ *                 (idx 4): the layer's sets for the action slots on both
+ *                 sides of the sets it makes 64 at a time (see mode_slots)
  *   queues        2 queues named "queue-a" and "queue-b" (the second queue of
  *                 the graphics+compute family, else another compute
  *                 family): "cmd-a" (idx 3) submitted to queue-a, "cmd-b"
@@ -780,6 +784,22 @@ static void mode_dispatches(ctx *c, int readback)
  * disturbed), set 0 again with the pipeline's layout, and a dispatch with
  * idx 4 (action 4100, reported as the last action slot, 4095): the layer
  * must bind its set again for it. */
+/* bound_dispatches records n dispatches of c->comp on cb, each after a
+ * bind of set 0 with the pipeline's layout: in bounds (idx 0, 1, 0...)
+ * but the actions listed in oob (idx 4). */
+static void bound_dispatches(ctx *c, VkCommandBuffer cb, uint32_t n, const uint32_t *oob, uint32_t noob)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t idx = i % 2;
+        for (uint32_t k = 0; k < noob; k++)
+            if (oob[k] == i)
+                idx = 4;
+        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set, 0, NULL);
+        vkCmdPushConstants(cb, c->layout, PC_STAGES, 0, 4, &idx);
+        vkCmdDispatch(cb, 1, 1, 1);
+    }
+}
+
 static void mode_rebind(ctx *c)
 {
     VkDescriptorSetLayoutBinding b = {.binding = 0, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
@@ -797,12 +817,7 @@ static void mode_rebind(ctx *c)
     capp_begin(cb, 0);
     capp_label(&c->vk, cb, "compute");
     vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->comp);
-    for (uint32_t i = 0; i < 4100; i++) {
-        uint32_t idx = i % 2;
-        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set, 0, NULL);
-        vkCmdPushConstants(cb, c->layout, PC_STAGES, 0, 4, &idx);
-        vkCmdDispatch(cb, 1, 1, 1);
-    }
+    bound_dispatches(c, cb, 4100, NULL, 0);
     vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, other, 0, 1, &set, 0, NULL);
     vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set, 0, NULL);
     uint32_t idx = 4;
@@ -814,6 +829,23 @@ static void mode_rebind(ctx *c)
     vkDestroyDescriptorPool(c->vk.dev, pool, NULL);
     vkDestroyPipelineLayout(c->vk.dev, other, NULL);
     vkDestroyDescriptorSetLayout(c->vk.dev, dsl, NULL);
+}
+
+/* mode_slots: 200 dispatches on cmd-0 in "compute", each after a bind of
+ * set 0; actions 63, 64 and 130 read element 4 of 2, the others elements
+ * 0 and 1 in turn. */
+static void mode_slots(ctx *c)
+{
+    VkCommandPool cpool = make_pool(c);
+    VkCommandBuffer cb = make_cb(c, cpool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "cmd-0");
+    capp_begin(cb, 0);
+    capp_label(&c->vk, cb, "compute");
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->comp);
+    static const uint32_t oob[3] = {63, 64, 130};
+    bound_dispatches(c, cb, 200, oob, 3);
+    capp_unlabel(&c->vk, cb);
+    capp_end_and_run(&c->vk, cb);
+    vkDestroyCommandPool(c->vk.dev, cpool, NULL);
 }
 
 /* ---- push descriptors: Vulkan 1.4 and VK_KHR_maintenance6 entry points --------- */
@@ -1499,6 +1531,8 @@ int main(int argc, char **argv)
         mode_push(&c);
     else if (!strcmp(mode, "rebind"))
         mode_rebind(&c);
+    else if (!strcmp(mode, "slots"))
+        mode_slots(&c);
     else if (!strcmp(mode, "gpl"))
         mode_gpl(&c);
     else if (!strcmp(mode, "threads"))

@@ -6,7 +6,7 @@
  * buffer ("bound-cmd") dispatches once per case step:
  *
  *   boundapp --shaders DIR [--case clean|loop_last|loop_short|masked_past|
- *            holds_then_not|fails_then_holds|rewritten|threads] [--stage fragment]
+ *            holds_then_not|fails_then_holds|rewritten|threads|other_set] [--stage fragment]
  *
  *   clean:          data bound [0, 64), n 16: every bound holds.
  *   loop_last:      data bound [0, 60), n 16: the loop's last iteration
@@ -28,6 +28,12 @@
  *   threads:        data bound [0, 60), n 16, in 4 command buffers
  *                   ("bound-cmd-0".."bound-cmd-3", a pool each) recorded
  *                   on 4 threads at once, submitted one after the other.
+ *   other_set:      bound_set1.comp (data in set 1, result in set 0), n 16,
+ *                   set 1 bound [0, 64) first; then four dispatches, each
+ *                   after a bind of one set: set 0, set 1 [0, 60) (the
+ *                   loop's last iteration past it), another set 0 (set 1
+ *                   still [0, 60)), set 1 [0, 64): actions 1 and 2 read
+ *                   past the range, 0 and 3 do not.
  *
  * The module is destroyed as soon as the pipeline exists (the layer may
  * still need it for the pipeline's precise variant). --stage fragment
@@ -53,6 +59,8 @@ typedef struct recording {
     VkPipelineLayout layout;
     const VkDescriptorSet *sets;
     uint32_t steps, n;
+    const uint32_t *firsts; /* the set index each step binds (NULL: 0) */
+    VkDescriptorSet pre;    /* bound to set 1 before the steps, or none */
 } recording;
 
 static void *record(void *arg)
@@ -61,6 +69,8 @@ static void *record(void *arg)
     capp_begin(r->cmd, 0);
     vkCmdBindPipeline(r->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, r->pipe);
     vkCmdPushConstants(r->cmd, r->layout, VK_SHADER_STAGE_ALL, 0, sizeof r->n, &r->n);
+    if (r->pre)
+        vkCmdBindDescriptorSets(r->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, r->layout, 1, 1, &r->pre, 0, NULL);
     for (uint32_t s = 0; s < r->steps; s++) {
         if (s > 0) {
             /* Every step writes result.r: the last step's sums must land
@@ -71,7 +81,8 @@ static void *record(void *arg)
             vkCmdPipelineBarrier(r->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0,
                                  1, &mb, 0, NULL, 0, NULL);
         }
-        vkCmdBindDescriptorSets(r->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, r->layout, 0, 1, &r->sets[s], 0, NULL);
+        vkCmdBindDescriptorSets(r->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, r->layout, r->firsts ? r->firsts[s] : 0, 1,
+                                &r->sets[s], 0, NULL);
         vkCmdDispatch(r->cmd, 1, 1, 1);
     }
     CHECK(vkEndCommandBuffer(r->cmd));
@@ -85,9 +96,12 @@ int main(int argc, char **argv)
     int stage = CA_COMPUTE;
     if (ca_args(argc, argv, &dir, &kase, &stage))
         return 2;
-    VkDeviceSize ranges[2] = {64, 64};
+    /* other_set: the range of data in each step's set, the set index it
+     * binds, and set 1's first set (step 4's range). */
+    VkDeviceSize ranges[5] = {64, 64};
+    static const uint32_t other_firsts[4] = {0, 1, 0, 1};
     uint32_t n = 16, steps = 1;
-    int rewritten = 0;
+    int rewritten = 0, other = 0;
     if (!strcmp(kase, "loop_last"))
         ranges[0] = 60;
     else if (!strcmp(kase, "loop_short"))
@@ -102,6 +116,8 @@ int main(int argc, char **argv)
         rewritten = 1;
     else if (!strcmp(kase, "threads"))
         ranges[0] = 60;
+    else if (!strcmp(kase, "other_set"))
+        memcpy(ranges, (VkDeviceSize[5]){64, 60, 64, 64, 64}, sizeof ranges), steps = 4, other = 1;
     else if (strcmp(kase, "clean")) {
         fprintf(stderr, "boundapp: unknown case %s\n", kase);
         return 2;
@@ -121,18 +137,20 @@ int main(int argc, char **argv)
         {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_ALL, NULL},
         {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_ALL, NULL},
     };
-    VkDescriptorSetLayout dsl[2];
-    VkDescriptorPool dpool[2];
-    VkDescriptorSet set[2];
-    for (uint32_t s = 0; s < steps; s++) {
+    VkDescriptorSetLayout dsl[5];
+    VkDescriptorPool dpool[5];
+    VkDescriptorSet set[5];
+    uint32_t nsets = steps + (uint32_t)other;
+    for (uint32_t s = 0; s < nsets; s++) {
         set[s] = capp_single_set(&ca, lb, 2, &dsl[s], &dpool[s]);
         VkDescriptorBufferInfo bi[2] = {{data.buf, 0, ranges[s]}, {result.buf, 0, VK_WHOLE_SIZE}};
         for (uint32_t i = 0; i < 2; i++)
             capp_write_buffers(&ca, set[s], i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, &bi[i]);
     }
-    VkPipelineLayout layout = ca_pipeline_layout(dsl[0], VK_SHADER_STAGE_ALL, sizeof n);
+    VkPushConstantRange pcr = {VK_SHADER_STAGE_ALL, 0, sizeof n};
+    VkPipelineLayout layout = capp_pipeline_layout(&ca, 1 + (uint32_t)other, dsl, &pcr);
     capp_image t;
-    VkPipeline pipe = ca_stage_pipeline(stage, dir, "bound", "buf_plain", layout, &t);
+    VkPipeline pipe = ca_stage_pipeline(stage, dir, other ? "bound_set1" : "bound", "buf_plain", layout, &t);
     ca_destroy_modules();
     int threads = !strcmp(kase, "threads") ? THREADS : 1;
     VkCommandBuffer cmd[THREADS];
@@ -145,7 +163,8 @@ int main(int argc, char **argv)
             snprintf(name, sizeof name, "bound-cmd-%d", i);
         pool[i] = ca_command_buffers(0, 1, &cmd[i]);
         ca_name_cmd_pipeline(cmd[i], name, pipe, "bound-pipeline");
-        rec[i] = (recording){cmd[i], pipe, layout, set, steps, n};
+        rec[i] = (recording){cmd[i], pipe, layout, set, steps, n, other ? other_firsts : NULL,
+                             other ? set[4] : VK_NULL_HANDLE};
     }
     const uint32_t *r = result.map;
     if (stage != CA_COMPUTE) {
@@ -174,7 +193,7 @@ int main(int argc, char **argv)
     ca_teardown(pipe, layout, pool[0], VK_NULL_HANDLE, VK_NULL_HANDLE, stage != CA_COMPUTE ? &t : NULL);
     for (int i = 1; i < threads; i++)
         vkDestroyCommandPool(ca.dev, pool[i], NULL);
-    for (uint32_t s = 0; s < steps; s++) {
+    for (uint32_t s = 0; s < nsets; s++) {
         vkDestroyDescriptorPool(ca.dev, dpool[s], NULL);
         vkDestroyDescriptorSetLayout(ca.dev, dsl[s], NULL);
     }

@@ -97,11 +97,22 @@ func boundFloatIndices(m *spirv.Module) int {
 	for _, f := range m.Functions {
 		fr.index(f)
 		for _, b := range f.Blocks {
-			for i := 0; i < len(b.Insts); i++ {
-				if fr.clamp(b, i) {
-					n++
-					i++ // past the clamp just inserted
+			var out []*spirv.Instruction // the block with its clamps, once one is made
+			for i, in := range b.Insts {
+				c := fr.clamp(b, i)
+				if c != nil && out == nil {
+					out = append(make([]*spirv.Instruction, 0, len(b.Insts)+8), b.Insts[:i]...)
 				}
+				if out != nil {
+					out = append(out, in)
+				}
+				if c != nil {
+					out = append(out, c)
+					n++
+				}
+			}
+			if out != nil {
+				b.Insts = out
 			}
 		}
 	}
@@ -125,21 +136,23 @@ func (fr *floatRanges) index(f *spirv.Function) {
 	}
 }
 
-// clamp clamps the conversion at b.Insts[i] when its operand's range
-// allows, inserting the clamp after it under the conversion's result id.
-func (fr *floatRanges) clamp(b *spirv.Block, i int) bool {
+// clamp returns the clamp of the conversion at b.Insts[i] when its
+// operand's range allows, nil otherwise. The clamp takes over the
+// conversion's result id (the conversion gets a new one); the caller
+// places it right after the conversion.
+func (fr *floatRanges) clamp(b *spirv.Block, i int) *spirv.Instruction {
 	in := b.Insts[i]
 	op := in.Opcode()
 	if (op != spirv.OpConvertFToU && op != spirv.OpConvertFToS) || len(in.Words) != 4 {
-		return false
+		return nil
 	}
 	rt := fr.m.Def(in.ResultType())
 	if rt == nil || rt.Opcode() != spirv.OpTypeInt || rt.Words[2] != 32 {
-		return false
+		return nil
 	}
 	r, ok := fr.rangeOf(in.Words[3])
 	if !ok {
-		return false
+		return nil
 	}
 	r = r.widened()
 	signed := op == spirv.OpConvertFToS
@@ -147,11 +160,11 @@ func (fr *floatRanges) clamp(b *spirv.Block, i int) bool {
 	if signed {
 		limit = math.MaxInt32
 		if r.lo <= -1 {
-			return false // a negative index is a value the app may really compute
+			return nil // a negative index is a value the app may really compute
 		}
 	}
 	if r.hi >= limit {
-		return false
+		return nil
 	}
 	hi := uint32(0)
 	if r.hi > 0 {
@@ -171,8 +184,7 @@ func (fr *floatRanges) clamp(b *spirv.Block, i int) bool {
 		c = spirv.NewInstruction(spirv.OpExtInst, in.ResultType(), res, fr.glsl, glslUMin, t,
 			fr.m.ConstantOf(in.ResultType(), hi))
 	}
-	b.Insts = append(b.Insts[:i+1], append([]*spirv.Instruction{c}, b.Insts[i+1:]...)...)
-	return true
+	return c
 }
 
 // rangeOf returns the interval of a 32-bit float (scalar or vector: the

@@ -104,26 +104,33 @@ func selectedAccesses(t *testing.T, words []uint32) (loads, others int) {
 	}
 	for _, f := range m.Functions {
 		for _, b := range f.Blocks {
-			for _, in := range b.Insts {
-				k := pointerOperand(in.Opcode())
-				if k == 0 || k >= len(in.Words) {
-					continue
-				}
-				ac := m.Def(in.Words[k])
-				if ac == nil || !(isArrayVar(m, ac, spirv.StorageClassStorageBuffer) || isArrayVar(m, ac, spirv.StorageClassUniform)) {
-					continue
-				}
-				if d := m.Def(ac.Words[4]); d == nil || d.Opcode() != spirv.OpSelect {
-					continue
-				} else if v, ok := m.ConstantValue(d.Words[5]); !ok || v != 0 {
-					continue
-				}
-				if in.Opcode() == spirv.OpLoad {
-					loads++
-				} else {
-					others++
-				}
-			}
+			l, o := selectedIn(m, b)
+			loads, others = loads+l, others+o
+		}
+	}
+	return loads, others
+}
+
+// selectedIn counts selectedAccesses' loads and other accesses in block b.
+func selectedIn(m *spirv.Module, b *spirv.Block) (loads, others int) {
+	for _, in := range b.Insts {
+		k := pointerOperand(in.Opcode())
+		if k == 0 || k >= len(in.Words) {
+			continue
+		}
+		ac := m.Def(in.Words[k])
+		if ac == nil || !(isArrayVar(m, ac, spirv.StorageClassStorageBuffer) || isArrayVar(m, ac, spirv.StorageClassUniform)) {
+			continue
+		}
+		if d := m.Def(ac.Words[4]); d == nil || d.Opcode() != spirv.OpSelect {
+			continue
+		} else if v, ok := m.ConstantValue(d.Words[5]); !ok || v != 0 {
+			continue
+		}
+		if in.Opcode() == spirv.OpLoad {
+			loads++
+		} else {
+			others++
 		}
 	}
 	return loads, others

@@ -52,11 +52,7 @@ func TestSelectRead(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			flags := []string{"--target-env", "vulkan1.1"}
-			if tt.define != "" {
-				flags = append(flags, "-D"+tt.define)
-			}
-			w := compileFlags(t, "select_read.comp", "-g", flags...)
+			w := compileSelectRead(t, tt.define)
 			opt := tt.opt
 			opt.ShaderID, opt.DescriptorSet = 3, 7
 			res, err := Instrument(w, opt)
@@ -90,6 +86,16 @@ func TestSelectRead(t *testing.T) {
 			}
 		})
 	}
+}
+
+// compileSelectRead compiles testdata/shaders/select_read.comp with
+// -D<define> (none when empty).
+func compileSelectRead(t *testing.T, define string) []uint32 {
+	flags := []string{"--target-env", "vulkan1.1"}
+	if define != "" {
+		flags = append(flags, "-D"+define)
+	}
+	return compileFlags(t, "select_read.comp", "-g", flags...)
 }
 
 // selectedAccesses counts the loads, and the other memory accesses,

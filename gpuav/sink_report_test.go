@@ -27,11 +27,7 @@ func TestReportsAtBlockEnd(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			flags := []string{"--target-env", "vulkan1.1"}
-			if tt.define != "" {
-				flags = append(flags, "-D"+tt.define)
-			}
-			res, err := Instrument(compileFlags(t, "select_read.comp", "-g", flags...), Options{ShaderID: 3, DescriptorSet: 7})
+			res, err := Instrument(compileSelectRead(t, tt.define), Options{ShaderID: 3, DescriptorSet: 7})
 			if err != nil {
 				t.Fatal(err)
 			}

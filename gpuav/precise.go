@@ -136,9 +136,7 @@ func (sh *shader) variants() (precise, fast []uint32, err error) {
 // prune folds the switch (id) to value and removes what that makes dead:
 // a conditional branch on a condition known from it becomes a branch
 // (its selection merge goes), and the blocks no longer reachable go, with
-// their operands of the phis that remain. In the fast variant (value
-// false), report branches then move to the end of their blocks
-// (sinkReports).
+// their operands of the phis that remain.
 func prune(m *spirv.Module, id uint32, value bool) {
 	known := map[uint32]bool{}
 	for i, in := range m.Sections[spirv.SectionGlobal] {
@@ -162,9 +160,6 @@ func prune(m *spirv.Module, id uint32, value bool) {
 	for _, f := range m.Functions {
 		foldBranches(f, known)
 		removeUnreachable(f)
-		if !value && len(f.Blocks) > 0 {
-			sinkReports(m, f)
-		}
 	}
 	m.InvalidateIndex()
 }

@@ -52,7 +52,11 @@ func TestSelectRead(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			w := compileSelectRead(t, tt.define)
+			flags := []string{"--target-env", "vulkan1.1"}
+			if tt.define != "" {
+				flags = append(flags, "-D"+tt.define)
+			}
+			w := compileFlags(t, "select_read.comp", "-g", flags...)
 			opt := tt.opt
 			opt.ShaderID, opt.DescriptorSet = 3, 7
 			res, err := Instrument(w, opt)
@@ -88,16 +92,6 @@ func TestSelectRead(t *testing.T) {
 	}
 }
 
-// compileSelectRead compiles testdata/shaders/select_read.comp with
-// -D<define> (none when empty).
-func compileSelectRead(t *testing.T, define string) []uint32 {
-	flags := []string{"--target-env", "vulkan1.1"}
-	if define != "" {
-		flags = append(flags, "-D"+define)
-	}
-	return compileFlags(t, "select_read.comp", "-g", flags...)
-}
-
 // selectedAccesses counts the loads, and the other memory accesses,
 // through an access chain into a descriptor array of buffers whose
 // descriptor index is OpSelect %ok %index 0: the select form's reads (a
@@ -110,33 +104,26 @@ func selectedAccesses(t *testing.T, words []uint32) (loads, others int) {
 	}
 	for _, f := range m.Functions {
 		for _, b := range f.Blocks {
-			l, o := selectedIn(m, b)
-			loads, others = loads+l, others+o
-		}
-	}
-	return loads, others
-}
-
-// selectedIn counts selectedAccesses' loads and other accesses in block b.
-func selectedIn(m *spirv.Module, b *spirv.Block) (loads, others int) {
-	for _, in := range b.Insts {
-		k := pointerOperand(in.Opcode())
-		if k == 0 || k >= len(in.Words) {
-			continue
-		}
-		ac := m.Def(in.Words[k])
-		if ac == nil || !(isArrayVar(m, ac, spirv.StorageClassStorageBuffer) || isArrayVar(m, ac, spirv.StorageClassUniform)) {
-			continue
-		}
-		if d := m.Def(ac.Words[4]); d == nil || d.Opcode() != spirv.OpSelect {
-			continue
-		} else if v, ok := m.ConstantValue(d.Words[5]); !ok || v != 0 {
-			continue
-		}
-		if in.Opcode() == spirv.OpLoad {
-			loads++
-		} else {
-			others++
+			for _, in := range b.Insts {
+				k := pointerOperand(in.Opcode())
+				if k == 0 || k >= len(in.Words) {
+					continue
+				}
+				ac := m.Def(in.Words[k])
+				if ac == nil || !(isArrayVar(m, ac, spirv.StorageClassStorageBuffer) || isArrayVar(m, ac, spirv.StorageClassUniform)) {
+					continue
+				}
+				if d := m.Def(ac.Words[4]); d == nil || d.Opcode() != spirv.OpSelect {
+					continue
+				} else if v, ok := m.ConstantValue(d.Words[5]); !ok || v != 0 {
+					continue
+				}
+				if in.Opcode() == spirv.OpLoad {
+					loads++
+				} else {
+					others++
+				}
+			}
 		}
 	}
 	return loads, others

@@ -14,13 +14,13 @@
 #   bash bench/measure/memgap.sh build   # here: bench/exp/build.sh EXPS, stripped, only the layers kept
 #   bash scripts/hardware/run.sh memgap  # there (or here: lavapipe)
 #
-# EXPS (default memgap-nosink memgap-lookup memgap-record), CHECK=0 skips the exactness
+# EXPS (default memgap-record; memgap-nosink and memgap-lookup are against 2956037), CHECK=0 skips the exactness
 # checks (bin/gpuav-dbg need not travel then),
 # WORKGROUPS (default 65536; 2048 on lavapipe), ITERS (default 20; 5 on
 # lavapipe), WARMUP (default 3), REPS (default 3). Files: $OUT/memgap-*.txt.
 set -u
 . scripts/hardware/env.sh || exit 1
-exps=${EXPS:-memgap-nosink memgap-lookup memgap-record}
+exps=${EXPS:-memgap-record}
 if [ "${1:-}" = build ]; then
   bash bench/exp/build.sh $exps >/dev/null || exit 1
   # Only the layers travel (bin/ goes to the NVIDIA machine): the launcher

@@ -6,9 +6,7 @@
 // so the binding's fact covers element 0 at every offset they read: the
 // fast variant reads through ok ? k : 0 and selects the values to zero
 // where k failed; only the first read's report is behind a branch (the
-// second reuses its result), and that branch comes after both reads and
-// the sum (docs/decisions/reports-at-block-end.md). The precise variant
-// keeps the guards.
+// second reuses its result). The precise variant keeps the guards.
 layout(local_size_x = 64) in;
 layout(set = 0, binding = 0) readonly buffer B { uint v[]; } bufs[2];
 layout(set = 0, binding = 1) buffer Out { uint o[]; };

@@ -4,9 +4,7 @@
 // loop's index-from-memory reads, two of bufs[k] per iteration, whose
 // offsets are masked (bounded), so the fast variant reads them through
 // ok ? k : 0 and selects their values; each other case is a read, a store
-// or an atomic that must keep the guard. CALL and BARRIER put a call of
-// the shader's own function or a barrier between the two reads: the report
-// branch moves to the end of its block only up to them (sink_report.go).
+// or an atomic that must keep the guard.
 layout(local_size_x = 64) in;
 struct S { uint a; uint b; };
 #if defined(COHERENT)
@@ -28,10 +26,6 @@ layout(set = 0, binding = 0) QUAL buffer B { uint v[]; } bufs[2];
 layout(set = 0, binding = 1) writeonly buffer Out { uint o[]; };
 layout(set = 0, binding = 2) readonly buffer Idx { uint k[]; } idx;
 
-uint twice(uint a) {
-    return a * 2u;
-}
-
 void main() {
     uint g = gl_GlobalInvocationID.x;
     uint w = gl_WorkGroupID.x;
@@ -50,14 +44,6 @@ void main() {
 #elif defined(STRUCT)
         S s = bufs[k].v[(g * 7u + i) & 255u];
         acc += s.a + s.b;
-#elif defined(CALL)
-        acc += bufs[k].v[(g * 7u + i) & 1023u];
-        acc = twice(acc);
-        acc += bufs[k].v[(g + i * 13u) & 1023u];
-#elif defined(BARRIER)
-        acc += bufs[k].v[(g * 7u + i) & 1023u];
-        barrier();
-        acc += bufs[k].v[(g + i * 13u) & 1023u];
 #else
         acc += bufs[k].v[(g * 7u + i) & 1023u] * 3u + bufs[k].v[(g + i * 13u) & 1023u];
 #endif

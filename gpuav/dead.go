@@ -101,14 +101,8 @@ func addedOperands(in *spirv.Instruction, bound, top uint32, fn func(uint32)) {
 
 // glslImport returns the id of m's GLSL.std.450 import, or 0.
 func glslImport(m *spirv.Module) uint32 {
-	for _, in := range m.Sections[spirv.SectionExtInstImport] {
-		if in.Opcode() == spirv.OpExtInstImport {
-			if s, _ := spirv.DecodeString(in.Words[2:]); s == "GLSL.std.450" {
-				return in.Words[1]
-			}
-		}
-	}
-	return 0
+	id, _ := m.FindExtInstImport("GLSL.std.450")
+	return id
 }
 
 // valueClasses are the grammar's classes of instructions that compute a

@@ -85,21 +85,14 @@ type floatRanges struct {
 // boundFloatIndices clamps the float-to-integer conversions whose float
 // range is known and returns how many it clamped.
 func boundFloatIndices(m *spirv.Module) int {
-	fr := &floatRanges{m: m}
-	for _, in := range m.Sections[spirv.SectionExtInstImport] {
-		if in.Opcode() == spirv.OpExtInstImport {
-			if s, _ := spirv.DecodeString(in.Words[2:]); s == "GLSL.std.450" {
-				fr.glsl = in.Words[1]
-			}
-		}
-	}
+	fr := &floatRanges{m: m, glsl: glslImport(m)}
 	n := 0
 	for _, f := range m.Functions {
 		fr.index(f)
 		for _, b := range f.Blocks {
 			var out []*spirv.Instruction // the block with its clamps, once one is made
 			for i, in := range b.Insts {
-				c := fr.clamp(b, i)
+				c := fr.clamp(in)
 				if c != nil && out == nil {
 					out = append(make([]*spirv.Instruction, 0, len(b.Insts)+8), b.Insts[:i]...)
 				}
@@ -136,12 +129,11 @@ func (fr *floatRanges) index(f *spirv.Function) {
 	}
 }
 
-// clamp returns the clamp of the conversion at b.Insts[i] when its
-// operand's range allows, nil otherwise. The clamp takes over the
+// clamp returns the clamp of the conversion in when its operand's range
+// allows, nil otherwise. The clamp takes over the
 // conversion's result id (the conversion gets a new one); the caller
 // places it right after the conversion.
-func (fr *floatRanges) clamp(b *spirv.Block, i int) *spirv.Instruction {
-	in := b.Insts[i]
+func (fr *floatRanges) clamp(in *spirv.Instruction) *spirv.Instruction {
 	op := in.Opcode()
 	if (op != spirv.OpConvertFToU && op != spirv.OpConvertFToS) || len(in.Words) != 4 {
 		return nil
@@ -432,7 +424,7 @@ func (fr *floatRanges) load(d *spirv.Instruction) (interval, bool) {
 		} else {
 			r, have = sr, true
 		}
-		if len(spath) == 0 || equalPath(spath, path) {
+		if len(spath) == 0 || slices.Equal(spath, path) {
 			return r, true // this store wrote everything the load reads
 		}
 	}
@@ -527,16 +519,4 @@ func (fr *floatRanges) findEscapes() map[uint32]bool {
 		}
 	}
 	return escaped
-}
-
-func equalPath(a, b []uint32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

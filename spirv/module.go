@@ -372,15 +372,24 @@ func (m *Module) AddExtension(name string) {
 	}
 }
 
-// ExtInstImport returns the id of an imported extended instruction set,
-// importing it when absent.
-func (m *Module) ExtInstImport(name string) uint32 {
+// FindExtInstImport returns the id of the extended instruction set
+// imported as name, and whether the module imports it.
+func (m *Module) FindExtInstImport(name string) (uint32, bool) {
 	for _, in := range m.Sections[SectionExtInstImport] {
 		if in.Opcode() == OpExtInstImport {
 			if s, _ := DecodeString(in.Words[2:]); s == name {
-				return in.Words[1]
+				return in.Words[1], true
 			}
 		}
+	}
+	return 0, false
+}
+
+// ExtInstImport returns the id of an imported extended instruction set,
+// importing it when absent.
+func (m *Module) ExtInstImport(name string) uint32 {
+	if id, ok := m.FindExtInstImport(name); ok {
+		return id
 	}
 	id := m.NewID()
 	in := NewInstruction(OpExtInstImport, append([]uint32{id}, EncodeString(name)...)...)

@@ -6,7 +6,7 @@
  * buffer ("bound-cmd") dispatches once per case step:
  *
  *   boundapp --shaders DIR [--case clean|loop_last|loop_short|masked_past|
- *            holds_then_not|fails_then_holds|rewritten|threads|other_set] [--stage fragment]
+ *            holds_then_not|fails_then_holds|rewritten|threads|other_set|free_CASE] [--stage fragment]
  *
  *   clean:          data bound [0, 64), n 16: every bound holds.
  *   loop_last:      data bound [0, 60), n 16: the loop's last iteration
@@ -28,6 +28,9 @@
  *   threads:        data bound [0, 60), n 16, in 4 command buffers
  *                   ("bound-cmd-0".."bound-cmd-3", a pool each) recorded
  *                   on 4 threads at once, submitted one after the other.
+ *   free_CASE:      CASE (one of the above but threads and other_set) with
+ *                   bound_free.comp, whose store is bounded too: where the
+ *                   facts hold its fast variant has no check left.
  *   other_set:      bound_set1.comp (data in set 1, result in set 0), n 16,
  *                   set 1 bound [0, 64) first; then four dispatches, each
  *                   after a bind of one set: set 0, set 1 [0, 60) (the
@@ -102,6 +105,9 @@ int main(int argc, char **argv)
     static const uint32_t other_firsts[4] = {0, 1, 0, 1};
     uint32_t n = 16, steps = 1;
     int rewritten = 0, other = 0;
+    int free_ = !strncmp(kase, "free_", 5);
+    if (free_)
+        kase += 5;
     if (!strcmp(kase, "loop_last"))
         ranges[0] = 60;
     else if (!strcmp(kase, "loop_short"))
@@ -150,7 +156,7 @@ int main(int argc, char **argv)
     VkPushConstantRange pcr = {VK_SHADER_STAGE_ALL, 0, sizeof n};
     VkPipelineLayout layout = capp_pipeline_layout(&ca, 1 + (uint32_t)other, dsl, &pcr);
     capp_image t;
-    VkPipeline pipe = ca_stage_pipeline(stage, dir, other ? "bound_set1" : "bound", "buf_plain", layout, &t);
+    VkPipeline pipe = ca_stage_pipeline(stage, dir, other ? "bound_set1" : free_ ? "bound_free" : "bound", "buf_plain", layout, &t);
     ca_destroy_modules();
     int threads = !strcmp(kase, "threads") ? THREADS : 1;
     VkCommandBuffer cmd[THREADS];

@@ -1,0 +1,55 @@
+#!/bin/bash
+# The no-bind experiment (docs/decisions/no-bind-for-check-free-variants.md):
+# the dispatch and draw scenes and bin/bench/record's draw loop with their
+# shaders' indices masked into range (this directory's copies), so that
+# each pipeline's fast variant has no check left, as facts about push
+# constants and the grid will make the scenes' own shaders. Runs each with
+# no layer ("none") and under each layer directory given, alternating
+# them REPS times (default 3), every check on; prints per run the scenes'
+# median iteration (wall, measured inside the app) and the process's CPU
+# time, and record's ns per draw (best of its 5 recordings) for plain
+# draws, one of 64 sets bound before each draw, and a push constant before
+# each draw. Needs make build bench-apps.
+#
+#   bash bench/exp/nobind/run.sh none bin/exp/nobind-base bin
+#   DISPATCHES=1000 DRAWS=10000 ITERS=10 REPS=3
+set -u
+cd "$(dirname "$0")/../../.."
+export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/tmp/xdg-bench} MESA_SHADER_CACHE_DISABLE=1 __GL_SHADER_DISK_CACHE=0
+mkdir -p -m 700 "$XDG_RUNTIME_DIR"
+exp=bench/exp/nobind
+spv=build/exp/nobind/spv
+logs=build/exp/nobind/logs
+rm -rf "$spv"; mkdir -p "$spv" "$logs"
+cp -r bin/bench/spv/. "$spv/"
+for s in dispatch.comp draw.frag; do
+  glslangValidator -g --target-env vulkan1.2 -o "$spv/$s.spv" "$exp/$s" >/dev/null || exit 1
+done
+glslangValidator -g --target-env vulkan1.2 -o "$spv/record/oob_store.frag.spv" "$exp/oob_store.frag" >/dev/null || exit 1
+ALL="VK_LAYER_GPUAV_DBG_CHECK_BUFFER_OOB=1 VK_LAYER_GPUAV_DBG_SIZED_ELEMENT_CHECKS=1 ${EXTRA_ENV:-}"
+# under DIR CMD...: CMD with the layer of DIR (none: no layer).
+under() {
+  local d=$1; shift
+  if [ "$d" = none ]; then "$@"; else
+    env VK_ADD_LAYER_PATH="$PWD/$d" VK_INSTANCE_LAYERS=VK_LAYER_GPUAVDBG_validation $ALL "$@"; fi
+}
+for rep in $(seq 1 "${REPS:-3}"); do
+  for d in "$@"; do
+    tag=${d//\//_}-$rep
+    for scene in dispatch draw; do
+      log=$logs/$scene-$tag.txt
+      under "$d" /usr/bin/time -f "cpu %U %S" -o "$log.time" bin/bench/scene --scene "$scene" --spv "$spv" \
+        --warmup 2 --iters "${ITERS:-10}" --dispatches "${DISPATCHES:-1000}" --draws "${DRAWS:-10000}" >"$log" 2>&1
+      med=$(awk '/^bench: iter [0-9]/{print $4}' "$log" | sort -n | awk '{a[NR]=$1} END {if (NR) printf "%.2f ms", a[int((NR+1)/2)]/1e6}')
+      ok=$(grep -c '^bench: check ok' "$log")
+      cpu=$(awk '/^cpu/{printf "%.2f s", $2+$3}' "$log.time")
+      printf "rep %d %-22s %-8s median %-10s cpu %-8s check %s (load %s)\n" "$rep" "$d" "$scene" "${med:-FAILED}" "$cpu" "$ok" "$(cut -d' ' -f1 /proc/loadavg)"
+    done
+    for mode in plain sets64 push; do
+      args=(--draws "${DRAWS:-10000}")
+      case $mode in sets64) args+=(--bind-per-draw --sets 64) ;; push) args+=(--push-per-draw) ;; esac
+      ns=$(under "$d" bin/bench/record --spv "$spv/record" "${args[@]}" 2>/dev/null | sed -n 's/ns_per_draw=//p')
+      printf "rep %d %-22s record %-6s %s ns per draw\n" "$rep" "$d" "$mode" "${ns:-FAILED}"
+    done
+  done
+done

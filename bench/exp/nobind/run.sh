@@ -7,9 +7,10 @@
 # no layer ("none") and under each layer directory given, alternating
 # them REPS times (default 3), every check on; prints per run the scenes'
 # median iteration (wall, measured inside the app) and the process's CPU
-# time, and record's ns per draw (best of its 5 recordings) for plain
-# draws, one of 64 sets bound before each draw, and a push constant before
-# each draw. Needs make build bench-apps.
+# time, and record's ns per action (best of its 5 recordings) for plain
+# draws, one of 64 sets bound before each draw, a push constant before
+# each draw, and a push constant before each dispatch (the dispatch
+# scene's loop). Needs make build bench-apps.
 #
 #   bash bench/exp/nobind/run.sh none bin/exp/nobind-base bin
 #   DISPATCHES=1000 DRAWS=10000 ITERS=10 REPS=3
@@ -25,7 +26,9 @@ cp -r bin/bench/spv/. "$spv/"
 for s in dispatch.comp draw.frag; do
   glslangValidator -g --target-env vulkan1.2 -o "$spv/$s.spv" "$exp/$s" >/dev/null || exit 1
 done
-glslangValidator -g --target-env vulkan1.2 -o "$spv/record/oob_store.frag.spv" "$exp/oob_store.frag" >/dev/null || exit 1
+for s in oob_store.frag oob_compute.comp; do
+  glslangValidator -g --target-env vulkan1.2 -o "$spv/record/$s.spv" "$exp/$s" >/dev/null || exit 1
+done
 ALL="VK_LAYER_GPUAV_DBG_CHECK_BUFFER_OOB=1 VK_LAYER_GPUAV_DBG_SIZED_ELEMENT_CHECKS=1 ${EXTRA_ENV:-}"
 # under DIR CMD...: CMD with the layer of DIR (none: no layer).
 under() {
@@ -45,11 +48,15 @@ for rep in $(seq 1 "${REPS:-3}"); do
       cpu=$(awk '/^cpu/{printf "%.2f s", $2+$3}' "$log.time")
       printf "rep %d %-22s %-8s median %-10s cpu %-8s check %s (load %s)\n" "$rep" "$d" "$scene" "${med:-FAILED}" "$cpu" "$ok" "$(cut -d' ' -f1 /proc/loadavg)"
     done
-    for mode in plain sets64 push; do
+    for mode in plain sets64 push dispatch-push; do
       args=(--draws "${DRAWS:-10000}")
-      case $mode in sets64) args+=(--bind-per-draw --sets 64) ;; push) args+=(--push-per-draw) ;; esac
+      case $mode in
+      sets64) args+=(--bind-per-draw --sets 64) ;;
+      push) args+=(--push-per-draw) ;;
+      dispatch-push) args+=(--dispatch --push-per-draw) ;;
+      esac
       ns=$(under "$d" bin/bench/record --spv "$spv/record" "${args[@]}" 2>/dev/null | sed -n 's/ns_per_draw=//p')
-      printf "rep %d %-22s record %-6s %s ns per draw\n" "$rep" "$d" "$mode" "${ns:-FAILED}"
+      printf "rep %d %-22s record %-13s %s ns per action\n" "$rep" "$d" "$mode" "${ns:-FAILED}"
     done
   done
 done

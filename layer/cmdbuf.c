@@ -21,9 +21,15 @@ static hmap g_cbs; /* VkCommandBuffer -> cb_state* */
 /* Bumped on every change of g_cbs; invalidates the per-thread caches. */
 static uint64_t g_cb_gen;
 
-static __thread VkCommandBuffer tl_cb;
-static __thread cb_state *tl_cs;
-static __thread uint64_t tl_gen = UINT64_MAX;
+/* The calling thread's last command buffer, for the lookup every command
+ * makes. Initial-exec TLS: an offset from the thread pointer, not a call
+ * of __tls_get_addr per command. The library's TLS is static already (the
+ * Go runtime's is initial-exec: the STATIC_TLS flag), so this asks the
+ * loader for nothing more. */
+#define TLS_IE __thread __attribute__((tls_model("initial-exec")))
+static TLS_IE VkCommandBuffer tl_cb;
+static TLS_IE cb_state *tl_cs;
+static TLS_IE uint64_t tl_gen = UINT64_MAX;
 
 cb_state *gpuavdbg_cb_get(VkCommandBuffer cb)
 {

@@ -14,6 +14,12 @@
 #
 #   bash bench/exp/nobind/run.sh none bin/exp/nobind-base bin
 #   DISPATCHES=1000 DRAWS=10000 ITERS=10 REPS=3
+#
+# A layer directory of another commit (bin/exp/nobind-base: main 20262b3,
+# before the change) is built from a worktree of it:
+#   git worktree add --detach /tmp/base 20262b3 && (cd /tmp/base &&
+#   go build -buildmode=c-shared -ldflags "-extldflags=-Wl,--version-script=$PWD/layer/exports.map" \
+#     -o OUT/libVkLayer_gpuav_dbg.so ./layer) && cp layer/VkLayer_gpuav_dbg.json OUT/
 set -u
 cd "$(dirname "$0")/../../.."
 export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/tmp/xdg-bench} MESA_SHADER_CACHE_DISABLE=1 __GL_SHADER_DISK_CACHE=0

@@ -31,11 +31,10 @@ static TLS_IE VkCommandBuffer tl_cb;
 static TLS_IE cb_state *tl_cs;
 static TLS_IE uint64_t tl_gen = UINT64_MAX;
 
-cb_state *gpuavdbg_cb_get(VkCommandBuffer cb)
+/* cb_lookup is gpuavdbg_cb_get's miss: the map under its lock. Out of
+ * line, so that the hit saves no registers. */
+static __attribute__((noinline)) cb_state *cb_lookup(VkCommandBuffer cb, uint64_t gen)
 {
-    uint64_t gen = __atomic_load_n(&g_cb_gen, __ATOMIC_ACQUIRE);
-    if (tl_cb == cb && tl_gen == gen)
-        return tl_cs;
     pthread_rwlock_rdlock(&g_cb_lock);
     cb_state *cs = hmap_get(&g_cbs, GPUAVDBG_H(cb));
     pthread_rwlock_unlock(&g_cb_lock);
@@ -43,6 +42,14 @@ cb_state *gpuavdbg_cb_get(VkCommandBuffer cb)
     tl_cs = cs;
     tl_gen = gen;
     return cs;
+}
+
+cb_state *gpuavdbg_cb_get(VkCommandBuffer cb)
+{
+    uint64_t gen = __atomic_load_n(&g_cb_gen, __ATOMIC_ACQUIRE);
+    if (tl_cb == cb && tl_gen == gen)
+        return tl_cs;
+    return cb_lookup(cb, gen);
 }
 
 /* ---- state ------------------------------------------------------------------ */

@@ -146,7 +146,7 @@ void gpuavdbg_before_action(cb_state *cs, gpuavdbg_cmd cmd, VkPipelineBindPoint 
     };
     if (b && b->instrumented && cs->unit) {
         const device_data *dd = cs->dd;
-        if (b->facts_dirty & b->fact_sets) /* the fast or the precise variant (variants.c) */
+        if ((b->facts_dirty & b->fact_sets) || b->has_act) /* the fast or the precise variant (variants.c) */
             gpuavdbg_variant_choose(cs, bp, bi);
         uint32_t slot = idx < GPUAVDBG_ACTION_SLOTS - 1 ? idx : GPUAVDBG_ACTION_SLOTS - 1;
         if (b->push) {
@@ -394,6 +394,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdBindPipeline(VkCommandBuffer cb, VkPipel
         b->var = pi ? pi->var : NULL;
         pthread_mutex_unlock(&dd->lock);
         b->fact_sets = gpuavdbg_variant_fact_sets(b->var);
+        b->has_act = gpuavdbg_variant_has_action_facts(b->var);
         b->down = GPUAVDBG_H(pipeline);
         b->facts_dirty = GPUAVDBG_ALL_SETS;
     }
@@ -686,13 +687,45 @@ ACTION(CmdDrawClusterHUAWEI, DRAW_CLUSTER, GFX, (VkCommandBuffer cb, uint32_t x,
 ACTION(CmdDrawClusterIndirectHUAWEI, DRAW_CLUSTER_INDIRECT, GFX,
        (VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset), (cb, buffer, offset))
 
-ACTION(CmdDispatch, DISPATCH, CMP, (VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z), (cb, x, y, z))
-ACTION(CmdDispatchBase, DISPATCH_BASE, CMP,
-       (VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz, uint32_t x, uint32_t y, uint32_t z),
-       (cb, bx, by, bz, x, y, z))
-ACTION(CmdDispatchBaseKHR, DISPATCH_BASE, CMP,
-       (VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz, uint32_t x, uint32_t y, uint32_t z),
-       (cb, bx, by, bz, x, y, z))
+/* before_dispatch records a direct dispatch, whose grid the action facts
+ * read (variants.c): its largest WorkgroupID, base + count - 1. */
+static void before_dispatch(cb_state *cs, gpuavdbg_cmd cmd, uint32_t bx, uint32_t by, uint32_t bz, uint32_t x,
+                            uint32_t y, uint32_t z)
+{
+    if (!cs)
+        return;
+    cs->act = (gpuavdbg_action_params){.known = 1, .empty = !x || !y || !z};
+    if (!cs->act.empty) {
+        cs->act.wg_max[0] = (uint64_t)bx + x - 1;
+        cs->act.wg_max[1] = (uint64_t)by + y - 1;
+        cs->act.wg_max[2] = (uint64_t)bz + z - 1;
+    }
+    gpuavdbg_before_action(cs, cmd, VK_PIPELINE_BIND_POINT_COMPUTE);
+    cs->act = (gpuavdbg_action_params){0};
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdDispatch(VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z)
+{
+    CMD_PROLOGUE(cb);
+    before_dispatch(cs, GPUAVDBG_CMD_DISPATCH, 0, 0, 0, x, y, z);
+    dd->disp.CmdDispatch(cb, x, y, z);
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdDispatchBase(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz,
+                                                     uint32_t x, uint32_t y, uint32_t z)
+{
+    CMD_PROLOGUE(cb);
+    before_dispatch(cs, GPUAVDBG_CMD_DISPATCH_BASE, bx, by, bz, x, y, z);
+    dd->disp.CmdDispatchBase(cb, bx, by, bz, x, y, z);
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdDispatchBaseKHR(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz,
+                                                        uint32_t x, uint32_t y, uint32_t z)
+{
+    CMD_PROLOGUE(cb);
+    before_dispatch(cs, GPUAVDBG_CMD_DISPATCH_BASE, bx, by, bz, x, y, z);
+    dd->disp.CmdDispatchBaseKHR(cb, bx, by, bz, x, y, z);
+}
 
 #define RT VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR
 ACTION(CmdTraceRaysKHR, TRACE_RAYS, RT,

@@ -11,7 +11,7 @@ import (
 // runs unchecked (the fast variant) in a dispatch whose grid keeps it in
 // range, and checked (the precise variant) in a dispatch whose grid does
 // not or is not known.
-var gridApp = newCheckApp("gridapp", "grid.comp")
+var gridApp = newCheckApp("gridapp", "grid.comp", "grid_pc.comp")
 
 // TestGridFacts runs gridapp's cases through the launcher on lavapipe: a
 // grid that fits is silent and creates no precise variant; one workgroup
@@ -19,11 +19,11 @@ var gridApp = newCheckApp("gridapp", "grid.comp")
 // dispatch only, with the exact offsets, range and invocations, its
 // stores skipped; an indirect dispatch runs the precise variant.
 func TestGridFacts(t *testing.T) {
-	const fitNotice = ": set 0 binding 0 has a floor of 64 where its shaders' accesses need 80 at this dispatch's grid: " +
+	const fitNotice = ": set 0 binding 0 has a floor of 64 where its shaders' accesses need 80 at this action: " +
 		"its precise variant was created (precise variants created: 1)"
-	const indirectNotice = ": set 0 binding 0: its shaders' accesses bounded by the dispatch's grid are not decided for " +
-		"this action (an indirect dispatch, a draw, or a grid too large): its precise variant was created " +
-		"(precise variants created: 1)"
+	const indirectNotice = ": set 0 binding 0: its shaders' accesses bounded by the action's grid or push constants are " +
+		"not decided for this action (the grid of an indirect dispatch or a draw, a word never pushed, or a bound of " +
+		"2^31 or more): its precise variant was created (precise variants created: 1)"
 	tests := []struct {
 		kase, result string
 		action       int // the reported dispatch (-1: none)
@@ -73,4 +73,43 @@ func TestGridFacts(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestPushConstantFacts: a descriptor index from a push constant
+// (bufs[pc.a + 1u] of 4) is decided at each action: pc.a 2 runs the fast
+// variant, silent; pc.a 3 in the next dispatch of the same command buffer
+// runs the precise variant and is reported (index 4 of 4, action 1, its
+// store skipped), and pc.a 0 after it stores again.
+func TestPushConstantFacts(t *testing.T) {
+	t.Run("holds", func(t *testing.T) {
+		code, r, out := gridApp.run(t, nil, nil, "--case", "pc_holds")
+		if !strings.Contains(out, "b=0,0,0,12\n") {
+			t.Errorf("app printed no b=0,0,0,12:\n%s", out)
+		}
+		if p := preciseNotices(r); len(p) > 0 {
+			t.Errorf("precise variant notices %q, want none", p)
+		}
+		requireSilent(t, code, r, out)
+	})
+	t.Run("holds_then_not", func(t *testing.T) {
+		code, r, out := gridApp.run(t, nil, nil, "--case", "pc_holds_then_not")
+		if !strings.Contains(out, "b=0,10,0,12\n") {
+			t.Errorf("app printed no b=0,10,0,12:\n%s", out)
+		}
+		const want = ": set 0 binding 0: its shaders' descriptor index reaches 4 of 4 elements at this action: " +
+			"its precise variant was created (precise variants created: 1)"
+		if p := preciseNotices(r); len(p) != 1 || !strings.HasSuffix(p[0], want) {
+			t.Errorf("precise variant notices %q, want one ending %q", p, want)
+		}
+		if code != 1 || len(r.Errors) != 1 {
+			t.Fatalf("exit %d, %d error groups; want 1, 1\n%s", code, len(r.Errors), out)
+		}
+		e := r.Errors[0]
+		d := e.Descriptor
+		if e.Check != "descriptor_index_oob" || e.Source.File != "grid_pc.comp" || e.Source.Line != 10 ||
+			e.ActionIndex != 1 || e.Count != 1 || d == nil || d.Set != 0 || d.Binding != 0 || d.Index != 4 || d.ArrayLength != 4 {
+			t.Errorf("group: %s %s:%d action %d count %d descriptor %+v; want descriptor_index_oob grid_pc.comp:10 "+
+				"action 1 count 1, set 0 binding 0 index 4 of 4", e.Check, e.Source.File, e.Source.Line, e.ActionIndex, e.Count, d)
+		}
+	})
 }

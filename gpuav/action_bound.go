@@ -12,8 +12,9 @@ import (
 //	hi = b + Σ coef · P
 //
 // with P the largest WorkgroupID component of a dispatch (base + count −
-// 1). gl_GlobalInvocationID.c is at most LocalSize_c · P_c + LocalSize_c −
-// 1, so it is affine in the same P. Addition, multiplication and left
+// 1) or a push-constant word. gl_GlobalInvocationID.c is at most
+// LocalSize_c · P_c + LocalSize_c − 1, so it is affine in the same P;
+// gl_LocalInvocationID.c is at most LocalSize_c − 1. Addition, multiplication and left
 // shifts by a constant, zero extension, bit casts, selects, phis and loads
 // of function variables keep the form; everything else is unbounded as
 // before (a mask or a min bounds it as a number first).
@@ -32,6 +33,11 @@ const (
 	ParamWorkgroupX = iota
 	ParamWorkgroupY
 	ParamWorkgroupZ
+	// ParamPushConstant + k: the 32-bit push-constant word at byte 4k,
+	// as the action sees it (the last vkCmdPushConstants of those bytes).
+	ParamPushConstant = 16
+	// PushConstantWords is how many words the layer follows (256 bytes).
+	PushConstantWords = 64
 )
 
 // MaxFactTerms is how many parameters one action fact may name.
@@ -111,7 +117,7 @@ func (x affine) fits() bool {
 // local size of its entry points (gid false when one has none, or a
 // specialization constant sets it).
 type gridInfo struct {
-	wgVar, gidVar uint32
+	wgVar, gidVar, lidVar uint32
 	local         [3]uint64
 	wg, gid       bool
 }
@@ -163,6 +169,8 @@ func (a *safeIndex) grid() *gridInfo {
 			g.wgVar = in.Words[1]
 		case spirv.BuiltInGlobalInvocationId:
 			g.gidVar = in.Words[1]
+		case spirv.BuiltInLocalInvocationId:
+			g.lidVar = in.Words[1]
 		case spirv.BuiltInWorkgroupSize:
 			// It overrides LocalSize: a literal composite is the size, a
 			// specialization constant is not known.
@@ -202,6 +210,8 @@ func (a *safeIndex) builtinComponent(v uint32, c uint64) (affine, bool) {
 	case g.gid && v == g.gidVar && g.local[c] > 0:
 		l := g.local[c]
 		return affine{b: l - 1, terms: []FactTerm{{p, uint32(l)}}}, true
+	case g.gid && v == g.lidVar && g.local[c] > 0:
+		return affine{b: g.local[c] - 1}, true // a number: below the local size
 	}
 	return affine{}, false
 }
@@ -340,8 +350,11 @@ func (a *safeIndex) affUpper(ids []uint32) (affine, bool) {
 // stored (every value stored into it, as safeIndex.load).
 func (a *safeIndex) affLoad(d *spirv.Instruction) (affine, bool) {
 	ptr := a.m.Def(d.Words[3])
-	if ptr != nil && (ptr.Opcode() == spirv.OpAccessChain || ptr.Opcode() == spirv.OpInBoundsAccessChain) && len(ptr.Words) == 5 {
-		if c, ok := a.constValue(ptr.Words[4]); ok {
+	if ptr != nil && (ptr.Opcode() == spirv.OpAccessChain || ptr.Opcode() == spirv.OpInBoundsAccessChain) && len(ptr.Words) >= 5 {
+		if k, ok := a.pushWord(ptr); ok {
+			return affine{terms: []FactTerm{{ParamPushConstant + k, 1}}}, true
+		}
+		if c, ok := a.constValue(ptr.Words[4]); ok && len(ptr.Words) == 5 {
 			return a.builtinComponent(ptr.Words[3], c)
 		}
 		return affine{}, false
@@ -366,4 +379,32 @@ func (a *safeIndex) affLoad(d *spirv.Instruction) (affine, bool) {
 	a.busy[d.Words[3]] = true
 	defer delete(a.busy, d.Words[3])
 	return a.affUpper(vals)
+}
+
+// pushWord is the word of the push-constant block that an access chain
+// with constant indices points to: a 32-bit integer at a 4-byte aligned
+// offset below PushConstantWords words.
+func (a *safeIndex) pushWord(ptr *spirv.Instruction) (uint32, bool) {
+	v := a.m.Def(ptr.Words[3])
+	if v == nil || v.Opcode() != spirv.OpVariable || len(v.Words) < 4 ||
+		spirv.StorageClass(v.Words[3]) != spirv.StorageClassPushConstant {
+		return 0, false
+	}
+	vt := a.m.Def(v.Words[1])
+	if vt == nil || vt.Opcode() != spirv.OpTypePointer {
+		return 0, false
+	}
+	for _, idx := range ptr.Words[4:] {
+		if _, ok := a.constValue(idx); !ok {
+			return 0, false
+		}
+	}
+	if a.layout == nil {
+		a.layout = newLayoutSizes(a.m)
+	}
+	off, terms, _, _, err := a.layout.walk(vt.Words[3], ptr.Words[4:])
+	if err != nil || len(terms) != 0 || off%4 != 0 || off/4 >= PushConstantWords {
+		return 0, false
+	}
+	return uint32(off / 4), true
 }

@@ -310,8 +310,13 @@ func (p *bufferChecker) guard(fn *function, b *spirv.Block, j int, acc bufferAcc
 	default:
 		// Bounded only at each action (the dispatch's grid): no check
 		// in the fast variant, the plain one in the precise variant.
-		if aend, ok := actionEnd(sh, fn, b, acc); ok {
-			sh.noteActionFact(acc.set, acc.binding, acc.length, aend)
+		// A bound with no parameter left (gl_LocalInvocationID) is a
+		// plain fact.
+		if aend, ok := actionEnd(sh, fn, b, acc); ok && len(aend.terms) == 0 {
+			sh.noteFact(acc.set, acc.binding, acc.length, uint32(aend.b), FactBuffer)
+			g.fact = sh.notPrecise(fn)
+		} else if ok {
+			sh.noteActionFact(acc.set, acc.binding, acc.length, aend, FactBufferAction)
 			g.fact = sh.notPrecise(fn)
 		}
 	}
@@ -403,8 +408,8 @@ func boundedEnd(sh *shader, fn *function, b *spirv.Block, acc bufferAccess) (uin
 
 // actionEnd is the largest end of an access into a sized array or a plain
 // binding as a form in the action's parameters, when every dynamic term of
-// its offset has one and one term at least is not a number
-// (action_bound.go).
+// its offset has one (action_bound.go); the caller tries it where no number
+// bounds the end.
 func actionEnd(sh *shader, fn *function, b *spirv.Block, acc bufferAccess) (affine, bool) {
 	if acc.runtime {
 		return affine{}, false
@@ -417,7 +422,7 @@ func actionEnd(sh *shader, fn *function, b *spirv.Block, acc bufferAccess) (affi
 		}
 		end = end.plus(x.scale(uint64(t.stride)))
 	}
-	return end, len(end.terms) > 0 && end.fits()
+	return end, end.fits()
 }
 
 // fact returns the binding's fact (gpuav_binding_fact in the entry block,

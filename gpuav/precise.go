@@ -36,6 +36,10 @@ const (
 	// is unknown (an indirect dispatch, a draw) or the sum reaches
 	// ActionLimit.
 	FactBufferAction
+	// FactIndexAction: Bound + Σ Coef · P over Terms is below Length,
+	// the descriptor array's length (a descriptor index decided at each
+	// action; no set is read).
+	FactIndexAction
 )
 
 // Fact is what the fast variant of a module takes for granted about one
@@ -120,15 +124,16 @@ func (sh *shader) noteFact(set, binding, length, bound, kind uint32) {
 	f.Length, f.Bound = max(f.Length, length), max(f.Bound, bound)
 }
 
-// noteActionFact adds an action fact: binding (set, binding) holds length
-// elements and a floor of at least end at each action. Facts of one
+// noteActionFact adds an action fact of kind FactBufferAction (binding
+// (set, binding) holds length elements and a floor of at least end at each
+// action) or FactIndexAction (end, a descriptor index, is below length). Facts of one
 // binding merge (each part the larger) while their parameters fit one
 // fact.
-func (sh *shader) noteActionFact(set, binding, length uint32, end affine) {
+func (sh *shader) noteActionFact(set, binding, length uint32, end affine, kind uint32) {
 	p := &sh.precise
 	for i := range p.facts {
 		f := &p.facts[i]
-		if f.Set != set || f.Binding != binding || f.Kind != FactBufferAction {
+		if f.Set != set || f.Binding != binding || f.Kind != kind {
 			continue
 		}
 		merged := end.upper(f.affine())
@@ -138,7 +143,7 @@ func (sh *shader) noteActionFact(set, binding, length uint32, end affine) {
 		}
 	}
 	p.facts = append(p.facts, Fact{Set: set, Binding: binding, Length: length, Bound: uint32(end.b),
-		Kind: FactBufferAction, Terms: termArray(end.terms)})
+		Kind: kind, Terms: termArray(end.terms)})
 }
 
 // affine is an action fact's bound as a form.

@@ -69,14 +69,19 @@ func TestPreciseSwitch(t *testing.T) {
 		},
 		{
 			// The store at the invocation's own index is bounded in the
-			// grid (local size 4: 16·Wx + 16); its descriptor index from
-			// a push constant keeps its check in both variants.
+			// grid (local size 4: 16·Wx + 16), its descriptor index by
+			// the push constant (word 0) at each action: no check in the
+			// fast variant.
 			shader: "oob_compute.comp",
-			facts: []Fact{{Set: 0, Binding: 0, Length: 2, Bound: 16, Kind: FactBufferAction,
-				Terms: termArray([]FactTerm{{ParamWorkgroupX, 16}})}},
+			facts: []Fact{
+				{Set: 0, Binding: 0, Length: 2, Bound: 0, Kind: FactIndexAction,
+					Terms: termArray([]FactTerm{{ParamPushConstant, 1}})},
+				{Set: 0, Binding: 0, Length: 2, Bound: 16, Kind: FactBufferAction,
+					Terms: termArray([]FactTerm{{ParamWorkgroupX, 16}})},
+			},
 			// (Both guards' record writes survive -O in the precise
-			// variant; without the fact it merged them into one.)
-			fast: 1, precise: 2,
+			// variant; without the facts it merged them into one.)
+			fast: 0, precise: 2,
 		},
 	}
 	for _, tt := range tests {

@@ -54,6 +54,7 @@ type safeIndex struct {
 	// action_bound.go: affine forms in the action's parameters, and the
 	// module's grid builtins (found once).
 	affMemo  map[uint32]affineResult
+	layout   *layoutSizes // push-constant offsets, made on first need
 	gridInfo gridInfo
 	gridDone bool
 }

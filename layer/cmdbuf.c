@@ -59,6 +59,8 @@ static void cb_reset(cb_state *cs)
     memset(cs->set_layout, 0, sizeof cs->set_layout);
     memset(cs->app_layout, 0, sizeof cs->app_layout);
     gpuavdbg_desc_cb_reset(cs);
+    cs->pc_known = 0;
+    cs->pc_gen++;
 }
 
 static void cb_free(cb_state *cs)
@@ -551,6 +553,51 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdBindDescriptorSets2KHR(VkCommandBuffer c
     bind_sets2(cb, info, 1);
 }
 
+/* ---- push constants ------------------------------------------------------------ */
+
+/* pushed keeps the words of a push (offset and size are multiples of 4)
+ * for the action facts (variants.c). */
+static void pushed(cb_state *cs, uint32_t offset, uint32_t size, const void *values)
+{
+    if (!cs || !values)
+        return;
+    for (uint32_t i = 0; i < size / 4; i++) {
+        uint32_t w = offset / 4 + i;
+        if (w >= GPUAVDBG_PC_WORDS)
+            break;
+        memcpy(&cs->pc[w], (const char *)values + 4 * i, 4);
+        cs->pc_known |= 1ull << w;
+    }
+    cs->pc_gen++;
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdPushConstants(VkCommandBuffer cb, VkPipelineLayout layout,
+                                                      VkShaderStageFlags stages, uint32_t offset, uint32_t size,
+                                                      const void *values)
+{
+    CMD_PROLOGUE(cb);
+    pushed(cs, offset, size, values);
+    dd->disp.CmdPushConstants(cb, layout, stages, offset, size, values);
+}
+
+static void push_constants2(VkCommandBuffer cb, const VkPushConstantsInfoKHR *info, int khr)
+{
+    CMD_PROLOGUE(cb);
+    if (info)
+        pushed(cs, info->offset, info->size, info->pValues);
+    (khr ? dd->disp.CmdPushConstants2KHR : dd->disp.CmdPushConstants2)(cb, info);
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdPushConstants2(VkCommandBuffer cb, const VkPushConstantsInfoKHR *info)
+{
+    push_constants2(cb, info, 0);
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdPushConstants2KHR(VkCommandBuffer cb, const VkPushConstantsInfoKHR *info)
+{
+    push_constants2(cb, info, 1);
+}
+
 static void push_set2(VkCommandBuffer cb, const VkPushDescriptorSetInfoKHR *info, int khr)
 {
     CMD_PROLOGUE(cb);
@@ -802,6 +849,9 @@ PFN_vkVoidFunction gpuavdbg_cmdbuf_intercept(const char *name)
     I(CmdPushDescriptorSetWithTemplate2KHR)
     I(CmdBindDescriptorSets2)
     I(CmdBindDescriptorSets2KHR)
+    I(CmdPushConstants)
+    I(CmdPushConstants2)
+    I(CmdPushConstants2KHR)
     I(CmdBindDescriptorBuffersEXT)
     I(CmdSetDescriptorBufferOffsetsEXT)
     I(CmdDrawIndirectByteCountEXT)

@@ -1362,7 +1362,7 @@ static uint32_t test_run(const desc_cb *d, const slot_ref *r, const gpuavdbg_fac
  * binding's floor. */
 static int is_action(const gpuavdbg_fact *f)
 {
-    return f->kind == GPUAVDBG_FACT_BUFFER_ACTION;
+    return f->kind == GPUAVDBG_FACT_BUFFER_ACTION || f->kind == GPUAVDBG_FACT_INDEX_ACTION;
 }
 
 int gpuavdbg_desc_facts_hold(cb_state *cs, int bi, uint64_t variant, const gpuavdbg_fact *facts, uint32_t n,
@@ -1378,6 +1378,12 @@ int gpuavdbg_desc_facts_hold(cb_state *cs, int bi, uint64_t variant, const gpuav
     for (uint32_t i = 0, j; i < n; i = j) {
         for (j = i + 1; j < n && facts[j].set == facts[i].set && !is_action(&facts[i]) && !is_action(&facts[j]);)
             j++;
+        if (facts[i].kind == GPUAVDBG_FACT_INDEX_ACTION) {
+            /* An index below the array's length: no set is read. */
+            if (act_floor && nact < GPUAVDBG_ACTION_FACTS)
+                act_floor[nact++] = facts[i].length ? facts[i].length - 1 : 0;
+            continue;
+        }
         const slot_ref *r = facts[i].set < d->ncur[bi] ? &d->cur[bi][facts[i].set] : NULL;
         fact_memo *m = memo_for(d, gen, variant, i, r);
         if (!m || !m->set) {

@@ -481,6 +481,12 @@ var (
 	_ [gpuav.ParamWorkgroupX - C.GPUAVDBG_PARAM_WG_X]struct{}
 	_ [C.GPUAVDBG_ACTION_LIMIT - gpuav.ActionLimit]struct{}
 	_ [gpuav.ActionLimit - C.GPUAVDBG_ACTION_LIMIT]struct{}
+	_ [C.GPUAVDBG_FACT_INDEX_ACTION - gpuav.FactIndexAction]struct{}
+	_ [gpuav.FactIndexAction - C.GPUAVDBG_FACT_INDEX_ACTION]struct{}
+	_ [C.GPUAVDBG_PARAM_PC - gpuav.ParamPushConstant]struct{}
+	_ [gpuav.ParamPushConstant - C.GPUAVDBG_PARAM_PC]struct{}
+	_ [C.GPUAVDBG_PC_WORDS - gpuav.PushConstantWords]struct{}
+	_ [gpuav.PushConstantWords - C.GPUAVDBG_PC_WORDS]struct{}
 )
 
 // goModuleFacts returns 1 when an instrumented module has a fast variant

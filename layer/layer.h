@@ -147,8 +147,11 @@ typedef struct gpuavdbg_stage {
  * the action's parameter over its terms (coef 0: unused), tested at each
  * action (variants.c; docs/decisions/action-facts.md). */
 #define GPUAVDBG_FACT_BUFFER_ACTION 2u /* gpuav.FactBufferAction */
+#define GPUAVDBG_FACT_INDEX_ACTION 3u  /* gpuav.FactIndexAction: the bound below length; no set read */
 #define GPUAVDBG_FACT_TERMS 4          /* gpuav.MaxFactTerms */
 #define GPUAVDBG_PARAM_WG_X 0u         /* gpuav.ParamWorkgroupX, Y and Z follow */
+#define GPUAVDBG_PARAM_PC 16u          /* gpuav.ParamPushConstant: + the word's index */
+#define GPUAVDBG_PC_WORDS 64u          /* gpuav.PushConstantWords */
 #define GPUAVDBG_ACTION_LIMIT (1ull << 31) /* gpuav.ActionLimit */
 typedef struct gpuavdbg_fact_term {
     uint32_t param, coef;
@@ -314,6 +317,9 @@ void hmap_free(hmap *m);
     X(CmdPushDescriptorSetWithTemplate2KHR) \
     X(CmdBindDescriptorSets2)             \
     X(CmdBindDescriptorSets2KHR)          \
+    X(CmdPushConstants)                   \
+    X(CmdPushConstants2)                  \
+    X(CmdPushConstants2KHR)               \
     X(CmdBindDescriptorBuffersEXT)        \
     X(CmdSetDescriptorBufferOffsetsEXT)   \
     X(CmdPipelineBarrier)                 \
@@ -550,7 +556,7 @@ typedef struct bound_pipeline {
     uint32_t sets_failed, sets_floor;
     uint32_t act_floor[GPUAVDBG_ACTION_FACTS];
     gpuavdbg_action_params act_params;
-    uint64_t act_need;
+    uint64_t act_pc_gen, act_need;
     /* Shader objects bound per stage (GPUAVDBG_SO_STAGES, shaderobj.c);
      * stale after a later vkCmdBindPipeline at this bind point. */
     VkShaderEXT shaders[GPUAVDBG_SO_STAGES];
@@ -599,6 +605,11 @@ typedef struct cb_state {
     /* The action being recorded's parameters, set by a direct dispatch
      * around gpuavdbg_before_action (cmdbuf.c), else known 0. */
     gpuavdbg_action_params act;
+    /* The push-constant words pushed since the command buffer began
+     * (cmdbuf.c; bit i of pc_known: word i), and a count of the pushes,
+     * which the action facts' results are remembered under. */
+    uint32_t pc[GPUAVDBG_PC_WORDS];
+    uint64_t pc_known, pc_gen;
 
     /* cmdchecks.c and prepass.c: index and vertex buffer binds, layer
      * records, pre-pass jobs (made on first use). */
@@ -680,9 +691,10 @@ void gpuavdbg_desc_cb_action(cb_state *cs, int bi, uint32_t action);
  * binding's floor in *floor. variant names the facts (an id no other
  * facts array ever has): the command buffer remembers results per
  * variant and set while no set, write or resource changes. An action
- * fact is tested here with its constant bound only, and its binding's
- * floor goes into act_floor (in the order of the action facts, at most
- * GPUAVDBG_ACTION_FACTS) for variants.c to test at each action. */
+ * buffer fact is tested here with its constant bound only, and its
+ * binding's floor goes into act_floor (in the order of the action facts,
+ * at most GPUAVDBG_ACTION_FACTS) for variants.c to test at each action;
+ * an action index fact reads no set, its act_floor is its length - 1. */
 int gpuavdbg_desc_facts_hold(cb_state *cs, int bi, uint64_t variant, const gpuavdbg_fact *facts, uint32_t n,
                              uint32_t *failed, uint32_t *floor, uint32_t *act_floor);
 

@@ -606,6 +606,11 @@ static int hold_all(device_data *dd, const gpuavdbg_variant *v)
     return ok;
 }
 
+static int is_action_fact(const gpuavdbg_fact *f)
+{
+    return f->kind == GPUAVDBG_FACT_BUFFER_ACTION || f->kind == GPUAVDBG_FACT_INDEX_ACTION;
+}
+
 /* fast_module adds the facts of module's fast variant to v's and makes a
  * module of its words in *fast; 1 when made, 0 when the module has no fast
  * variant, -1 when making it failed. */
@@ -622,7 +627,7 @@ static int fast_module(device_data *dd, gpuavdbg_variant *v, VkShaderModule modu
         .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = nwords * 4, .pCode = words};
     uint32_t nact = v->nact;
     for (uint32_t i = 0; i < n; i++)
-        nact += facts[i].kind == GPUAVDBG_FACT_BUFFER_ACTION;
+        nact += is_action_fact(&facts[i]);
     /* More action facts than a command buffer keeps floors for: the
      * pipeline stays precise. */
     gpuavdbg_fact *all = nact <= GPUAVDBG_ACTION_FACTS ? realloc(v->facts, (v->nfacts + n) * sizeof *all) : NULL;
@@ -633,7 +638,7 @@ static int fast_module(device_data *dd, gpuavdbg_variant *v, VkShaderModule modu
             memcpy(all + v->nfacts, facts, n * sizeof *all);
             for (uint32_t i = 0; i < n; i++) {
                 v->fact_sets |= GPUAVDBG_SET_BIT(facts[i].set);
-                if (facts[i].kind == GPUAVDBG_FACT_BUFFER_ACTION)
+                if (is_action_fact(&facts[i]))
                     v->act[v->nact++] = v->nfacts + i;
             }
             v->nfacts += n;
@@ -761,7 +766,7 @@ static VkPipeline precise(device_data *dd, gpuavdbg_variant *v, const gpuavdbg_f
     pthread_mutex_unlock(&g_vlock);
     const char *kind = v->graphics ? "graphics" : "compute";
     unsigned long long h = (unsigned long long)GPUAVDBG_H(v->pipeline);
-    if (make && r == VK_SUCCESS && f->kind != GPUAVDBG_FACT_BUFFER_ACTION)
+    if (make && r == VK_SUCCESS && !is_action_fact(f))
         gpuavdbg_logf(GPUAVDBG_LOG_INFO,
                       "%s pipeline 0x%llx: set %u binding %u has a floor of %u where its shaders' bounded "
                       "accesses need %u (and %u elements): its precise variant was created (precise variants "
@@ -769,14 +774,20 @@ static VkPipeline precise(device_data *dd, gpuavdbg_variant *v, const gpuavdbg_f
                       kind, h, f->set, f->binding, floor, f->bound, f->length, (unsigned long long)made);
     else if (make && r == VK_SUCCESS && need == UINT64_MAX)
         gpuavdbg_logf(GPUAVDBG_LOG_INFO,
-                      "%s pipeline 0x%llx: set %u binding %u: its shaders' accesses bounded by the dispatch's grid "
-                      "are not decided for this action (an indirect dispatch, a draw, or a grid too large): its "
-                      "precise variant was created (precise variants created: %llu)",
+                      "%s pipeline 0x%llx: set %u binding %u: its shaders' accesses bounded by the action's grid "
+                      "or push constants are not decided for this action (the grid of an indirect dispatch or a "
+                      "draw, a word never pushed, or a bound of 2^31 or more): its precise variant was created "
+                      "(precise variants created: %llu)",
                       kind, h, f->set, f->binding, (unsigned long long)made);
+    else if (make && r == VK_SUCCESS && f->kind == GPUAVDBG_FACT_INDEX_ACTION)
+        gpuavdbg_logf(GPUAVDBG_LOG_INFO,
+                      "%s pipeline 0x%llx: set %u binding %u: its shaders' descriptor index reaches %llu of %u "
+                      "elements at this action: its precise variant was created (precise variants created: %llu)",
+                      kind, h, f->set, f->binding, (unsigned long long)need, f->length, (unsigned long long)made);
     else if (make && r == VK_SUCCESS)
         gpuavdbg_logf(GPUAVDBG_LOG_INFO,
                       "%s pipeline 0x%llx: set %u binding %u has a floor of %u where its shaders' accesses need "
-                      "%llu at this dispatch's grid: its precise variant was created (precise variants created: %llu)",
+                      "%llu at this action: its precise variant was created (precise variants created: %llu)",
                       kind, h, f->set, f->binding, floor, (unsigned long long)need, (unsigned long long)made);
     else if (make)
         gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED,
@@ -800,36 +811,46 @@ int gpuavdbg_variant_has_action_facts(const gpuavdbg_variant *v)
  * UINT64_MAX when a parameter is not known or the bound reaches
  * GPUAVDBG_ACTION_LIMIT (the shader's 32-bit arithmetic may have wrapped
  * there; docs/decisions/action-facts.md). */
-static uint64_t act_end(const gpuavdbg_fact *f, const gpuavdbg_action_params *ap)
+static uint64_t act_end(const gpuavdbg_fact *f, const cb_state *cs)
 {
     uint64_t end = f->bound;
     for (uint32_t k = 0; k < GPUAVDBG_FACT_TERMS; k++) {
-        uint64_t c = f->terms[k].coef, p = f->terms[k].param - GPUAVDBG_PARAM_WG_X;
+        uint64_t c = f->terms[k].coef, v;
+        uint32_t p = f->terms[k].param, w = p - GPUAVDBG_PARAM_PC;
         if (!c)
             continue;
-        if (!ap->known || p > 2 || c >= GPUAVDBG_ACTION_LIMIT || ap->wg_max[p] >= GPUAVDBG_ACTION_LIMIT)
+        if (p - GPUAVDBG_PARAM_WG_X <= 2 && cs->act.known)
+            v = cs->act.wg_max[p - GPUAVDBG_PARAM_WG_X];
+        else if (p >= GPUAVDBG_PARAM_PC && w < GPUAVDBG_PC_WORDS && (cs->pc_known >> w & 1))
+            v = cs->pc[w];
+        else
+            return UINT64_MAX; /* not known at this action */
+        if (c >= GPUAVDBG_ACTION_LIMIT || v >= GPUAVDBG_ACTION_LIMIT)
             return UINT64_MAX;
-        end += c * ap->wg_max[p]; /* each below 2^31: no overflow */
+        end += c * v; /* each below 2^31: no overflow */
         if (end >= GPUAVDBG_ACTION_LIMIT)
             return UINT64_MAX;
     }
     return end;
 }
 
-/* act_test tests v's action facts at the action's parameters (the floors
- * of their bindings found when the sets were tested), unless the same
- * parameters were tested last. */
-static void act_test(bound_pipeline *b, const gpuavdbg_variant *v, const gpuavdbg_action_params *ap)
+/* act_test tests v's action facts at the action's parameters (against
+ * the floors of their bindings found when the sets were tested, or an
+ * index fact's length - 1), unless the same grid and pushes were tested
+ * last. */
+static void act_test(bound_pipeline *b, const gpuavdbg_variant *v, const cb_state *cs)
 {
-    if (b->act_valid && !memcmp(&b->act_params, ap, sizeof *ap))
+    const gpuavdbg_action_params *ap = &cs->act;
+    if (b->act_valid && b->act_pc_gen == cs->pc_gen && !memcmp(&b->act_params, ap, sizeof *ap))
         return;
     b->act_valid = 1;
     b->act_params = *ap;
+    b->act_pc_gen = cs->pc_gen;
     b->act_failed = -1;
     if (ap->known && ap->empty)
         return; /* no invocation runs */
     for (uint32_t k = 0; k < v->nact; k++) {
-        uint64_t end = act_end(&v->facts[v->act[k]], ap);
+        uint64_t end = act_end(&v->facts[v->act[k]], cs);
         if (end > b->act_floor[k]) {
             b->act_failed = (int)k;
             b->act_need = end;
@@ -857,7 +878,7 @@ void gpuavdbg_variant_choose(cb_state *cs, VkPipelineBindPoint bp, int bi)
         f = &v->facts[b->sets_failed];
         floor = b->sets_floor;
     } else if (v->nact) {
-        act_test(b, v, &cs->act);
+        act_test(b, v, cs);
         if (b->act_failed >= 0) {
             f = &v->facts[v->act[b->act_failed]];
             floor = b->act_floor[b->act_failed];

@@ -5,7 +5,8 @@
  * bound [0, 64): 16 elements, 4 workgroups. One command buffer
  * ("grid-cmd") records the case's dispatches, with a barrier between them:
  *
- *   gridapp --shaders DIR [--case fits|one_too_many|base|base_past|indirect]
+ *   gridapp --shaders DIR [--case fits|one_too_many|base|base_past|indirect|
+ *           pc_holds|pc_holds_then_not]
  *
  *   fits:         vkCmdDispatch(4): every store in range.
  *   one_too_many: vkCmdDispatch(4), vkCmdDispatch(5), vkCmdDispatch(4):
@@ -16,6 +17,12 @@
  *                 second's workgroup 4 stores past the range.
  *   indirect:     vkCmdDispatchIndirect of (5, 1, 1): its grid is not
  *                 known when it is recorded; workgroup 4 stores past it.
+ *   pc_holds, pc_holds_then_not: grid_pc.comp instead, one invocation
+ *                 storing bufs[pc.a + 1u].v[0] = pc.a + 10 into an array
+ *                 of 4 buffers; pc.a 2, or pc.a 2, 3 and 0 in three
+ *                 dispatches (vkCmdPushConstants before each): the
+ *                 second's index is 4. It prints "b=B0,B1,B2,B3", the
+ *                 buffers' first words.
  *
  * The buffer holds 32 elements, so a store past the range that were not
  * caught would land in it. After the submit the app prints
@@ -26,6 +33,65 @@
 #define APP "gridapp"
 #include "checkapp.h"
 
+/* barrier orders a dispatch's stores after the previous one's. */
+static void barrier(VkCommandBuffer cmd)
+{
+    VkMemoryBarrier mb = {VK_STRUCTURE_TYPE_MEMORY_BARRIER, NULL, VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_SHADER_WRITE_BIT};
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &mb, 0,
+                         NULL, 0, NULL);
+}
+
+/* pc_case runs grid_pc.comp with the push constants as the case says. */
+static int pc_case(const char *dir, const char *kase)
+{
+    static const uint32_t holds[] = {2}, holds_then_not[] = {2, 3, 0};
+    const uint32_t *as = holds;
+    uint32_t n = 1;
+    if (!strcmp(kase, "pc_holds_then_not"))
+        as = holds_then_not, n = 3;
+    else if (strcmp(kase, "pc_holds")) {
+        fprintf(stderr, APP ": unknown case %s\n", kase);
+        return 2;
+    }
+    capp_create_instance(&ca, NULL);
+    ca_create_device(VK_QUEUE_COMPUTE_BIT, NULL, NULL, 0);
+    capp_buffer bufs[4];
+    VkDescriptorBufferInfo bi[4];
+    for (int i = 0; i < 4; i++) {
+        bufs[i] = capp_buffer_create(&ca, 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+        bi[i] = (VkDescriptorBufferInfo){bufs[i].buf, 0, VK_WHOLE_SIZE};
+    }
+    VkDescriptorSetLayoutBinding lb = {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4, VK_SHADER_STAGE_COMPUTE_BIT, NULL};
+    VkDescriptorSetLayout dsl;
+    VkDescriptorPool dpool;
+    VkDescriptorSet set = capp_single_set(&ca, &lb, 1, &dsl, &dpool);
+    capp_write_buffers(&ca, set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4, bi);
+    VkPipelineLayout layout = ca_pipeline_layout(dsl, VK_SHADER_STAGE_COMPUTE_BIT, 4);
+    VkPipeline pipe = ca_stage_pipeline(CA_COMPUTE, dir, "grid_pc", NULL, layout, &(capp_image){0});
+    VkCommandBuffer cmd;
+    VkCommandPool pool = ca_command_buffers(0, 1, &cmd);
+    ca_name_cmd_pipeline(cmd, "grid-cmd", pipe, "grid-pipeline");
+    capp_begin(cmd, 0);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
+    for (uint32_t d = 0; d < n; d++) {
+        if (d > 0)
+            barrier(cmd);
+        vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &as[d]);
+        vkCmdDispatch(cmd, 1, 1, 1);
+    }
+    CHECK(vkEndCommandBuffer(cmd));
+    ca_submit_wait(cmd);
+    printf("b=%u,%u,%u,%u\n", *(uint32_t *)bufs[0].map, *(uint32_t *)bufs[1].map, *(uint32_t *)bufs[2].map,
+           *(uint32_t *)bufs[3].map);
+    fflush(stdout);
+    ca_teardown(pipe, layout, pool, dpool, dsl, NULL);
+    for (int i = 0; i < 4; i++)
+        capp_buffer_destroy(&ca, &bufs[i]);
+    capp_destroy(&ca);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *dir = ".";
@@ -33,6 +99,8 @@ int main(int argc, char **argv)
     int stage = CA_COMPUTE;
     if (ca_args(argc, argv, &dir, &kase, &stage))
         return 2;
+    if (!strncmp(kase, "pc_", 3))
+        return pc_case(dir, kase);
     /* The dispatches: base and count in x (count 0: the list's end;
      * base ~0u: indirect). */
     static const struct {
@@ -76,12 +144,8 @@ int main(int argc, char **argv)
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
     for (int d = 0; d < 3 && cases[c].count[d]; d++) {
-        if (d > 0) {
-            VkMemoryBarrier mb = {VK_STRUCTURE_TYPE_MEMORY_BARRIER, NULL, VK_ACCESS_SHADER_WRITE_BIT,
-                                  VK_ACCESS_SHADER_WRITE_BIT};
-            vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1,
-                                 &mb, 0, NULL, 0, NULL);
-        }
+        if (d > 0)
+            barrier(cmd);
         if (cases[c].base[d] == ~0u)
             vkCmdDispatchIndirect(cmd, ind.buf, 0);
         else if (cases[c].base[d] == 0)

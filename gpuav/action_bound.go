@@ -118,8 +118,8 @@ func (x affine) fits() bool {
 // specialization constant sets it).
 type gridInfo struct {
 	wgVar, gidVar, lidVar uint32
-	local         [3]uint64
-	wg, gid       bool
+	local                 [3]uint64
+	wg, gid               bool
 }
 
 // grid finds the module's grid builtins, once.

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -37,24 +36,12 @@ func TestGridFacts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.kase, func(t *testing.T) {
-			code, r, out := gridApp.run(t, nil, nil, "--case", tt.kase)
-			if !strings.Contains(out, tt.result+"\n") {
-				t.Errorf("app printed no %q:\n%s", tt.result, out)
-			}
-			precise := preciseNotices(r)
-			switch {
-			case tt.precise == "" && len(precise) > 0:
-				t.Errorf("precise variant notices %q, want none", precise)
-			case tt.precise != "" && (len(precise) != 1 || !strings.HasSuffix(precise[0], tt.precise)):
-				t.Errorf("precise variant notices %q, want one ending %q", precise, tt.precise)
-			}
+			code, r, out := runVariantCase(t, gridApp, tt.kase, tt.result, tt.precise)
 			if tt.action < 0 {
 				requireSilent(t, code, r, out)
 				return
 			}
-			if code != 1 || len(r.Errors) != 1 {
-				t.Fatalf("exit %d, %d error groups; want 1, 1\n%s", code, len(r.Errors), out)
-			}
+			requireOneGroup(t, code, r, out)
 			e := r.Errors[0]
 			b := e.Buffer
 			if e.Check != "buffer_oob" || e.Source.File != "grid.comp" || e.Source.Line != 11 ||
@@ -63,12 +50,7 @@ func TestGridFacts(t *testing.T) {
 				t.Errorf("group: %s %s:%d action %d count %d values %+v; want buffer_oob grid.comp:11 action %d count 4, "+
 					"a write at 64..76, range 64", e.Check, e.Source.File, e.Source.Line, e.ActionIndex, e.Count, b, tt.action)
 			}
-			var got []float64
-			for _, s := range e.Samples {
-				got = append(got, s["global_invocation_id"][0])
-			}
-			slices.Sort(got)
-			if !slices.Equal(got, []float64{16, 17, 18, 19}) {
+			if got := invocationsX(e.Samples); !slices.Equal(got, []float64{16, 17, 18, 19}) {
 				t.Errorf("invocations %v, want [16 17 18 19]", got)
 			}
 		})
@@ -82,28 +64,14 @@ func TestGridFacts(t *testing.T) {
 // store skipped), and pc.a 0 after it stores again.
 func TestPushConstantFacts(t *testing.T) {
 	t.Run("holds", func(t *testing.T) {
-		code, r, out := gridApp.run(t, nil, nil, "--case", "pc_holds")
-		if !strings.Contains(out, "b=0,0,0,12\n") {
-			t.Errorf("app printed no b=0,0,0,12:\n%s", out)
-		}
-		if p := preciseNotices(r); len(p) > 0 {
-			t.Errorf("precise variant notices %q, want none", p)
-		}
+		code, r, out := runVariantCase(t, gridApp, "pc_holds", "b=0,0,0,12", "")
 		requireSilent(t, code, r, out)
 	})
 	t.Run("holds_then_not", func(t *testing.T) {
-		code, r, out := gridApp.run(t, nil, nil, "--case", "pc_holds_then_not")
-		if !strings.Contains(out, "b=0,10,0,12\n") {
-			t.Errorf("app printed no b=0,10,0,12:\n%s", out)
-		}
-		const want = ": set 0 binding 0: its shaders' descriptor index reaches 4 of 4 elements at this action: " +
+		const notice = ": set 0 binding 0: its shaders' descriptor index reaches 4 of 4 elements at this action: " +
 			"its precise variant was created (precise variants created: 1)"
-		if p := preciseNotices(r); len(p) != 1 || !strings.HasSuffix(p[0], want) {
-			t.Errorf("precise variant notices %q, want one ending %q", p, want)
-		}
-		if code != 1 || len(r.Errors) != 1 {
-			t.Fatalf("exit %d, %d error groups; want 1, 1\n%s", code, len(r.Errors), out)
-		}
+		code, r, out := runVariantCase(t, gridApp, "pc_holds_then_not", "b=0,10,0,12", notice)
+		requireOneGroup(t, code, r, out)
 		e := r.Errors[0]
 		d := e.Descriptor
 		if e.Check != "descriptor_index_oob" || e.Source.File != "grid_pc.comp" || e.Source.Line != 10 ||

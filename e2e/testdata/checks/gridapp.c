@@ -41,6 +41,19 @@ static void barrier(VkCommandBuffer cmd)
                          NULL, 0, NULL);
 }
 
+/* begin allocates the command buffer "grid-cmd" (from *pool), names it and
+ * pipe, and begins it with pipe and set bound. */
+static VkCommandBuffer begin(VkPipeline pipe, VkPipelineLayout layout, VkDescriptorSet set, VkCommandPool *pool)
+{
+    VkCommandBuffer cmd;
+    *pool = ca_command_buffers(0, 1, &cmd);
+    ca_name_cmd_pipeline(cmd, "grid-cmd", pipe, "grid-pipeline");
+    capp_begin(cmd, 0);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
+    return cmd;
+}
+
 /* pc_case runs grid_pc.comp with the push constants as the case says. */
 static int pc_case(const char *dir, const char *kase)
 {
@@ -68,12 +81,8 @@ static int pc_case(const char *dir, const char *kase)
     capp_write_buffers(&ca, set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4, bi);
     VkPipelineLayout layout = ca_pipeline_layout(dsl, VK_SHADER_STAGE_COMPUTE_BIT, 4);
     VkPipeline pipe = ca_stage_pipeline(CA_COMPUTE, dir, "grid_pc", NULL, layout, &(capp_image){0});
-    VkCommandBuffer cmd;
-    VkCommandPool pool = ca_command_buffers(0, 1, &cmd);
-    ca_name_cmd_pipeline(cmd, "grid-cmd", pipe, "grid-pipeline");
-    capp_begin(cmd, 0);
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
+    VkCommandPool pool;
+    VkCommandBuffer cmd = begin(pipe, layout, set, &pool);
     for (uint32_t d = 0; d < n; d++) {
         if (d > 0)
             barrier(cmd);
@@ -136,13 +145,8 @@ int main(int argc, char **argv)
     VkPipelineLayout layout = ca_pipeline_layout(dsl, VK_SHADER_STAGE_COMPUTE_BIT, 4);
     VkPipeline pipe =
         capp_compute_pipeline(&ca, layout, ca_module(dir, "grid.comp.spv"), VK_PIPELINE_CREATE_DISPATCH_BASE_BIT, NULL);
-
-    VkCommandBuffer cmd;
-    VkCommandPool pool = ca_command_buffers(0, 1, &cmd);
-    ca_name_cmd_pipeline(cmd, "grid-cmd", pipe, "grid-pipeline");
-    capp_begin(cmd, 0);
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
+    VkCommandPool pool;
+    VkCommandBuffer cmd = begin(pipe, layout, set, &pool);
     for (int d = 0; d < 3 && cases[c].count[d]; d++) {
         if (d > 0)
             barrier(cmd);

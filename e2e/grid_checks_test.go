@@ -61,10 +61,20 @@ func TestGridFacts(t *testing.T) {
 // (bufs[pc.a + 1u] of 4) is decided at each action: pc.a 2 runs the fast
 // variant, silent; pc.a 3 in the next dispatch of the same command buffer
 // runs the precise variant and is reported (index 4 of 4, action 1, its
-// store skipped), and pc.a 0 after it stores again.
+// store skipped), and pc.a 0 after it stores again; pc.a 0xFFFFFFFF, whose
+// index wraps to 0, runs the precise variant (silent).
 func TestPushConstantFacts(t *testing.T) {
 	t.Run("holds", func(t *testing.T) {
 		code, r, out := runVariantCase(t, gridApp, "pc_holds", "b=0,0,0,12", "")
+		requireSilent(t, code, r, out)
+	})
+	// pc.a + 1u wraps to 0, in range: the 32-bit sum wrapped, which the
+	// fact cannot follow (2^31 or more), so the precise variant runs.
+	t.Run("wraps", func(t *testing.T) {
+		const notice = ": set 0 binding 0: its shaders' accesses bounded by the action's grid or push constants are " +
+			"not decided for this action (the grid of an indirect dispatch or a draw, a word never pushed, or a bound of " +
+			"2^31 or more): its precise variant was created (precise variants created: 1)"
+		code, r, out := runVariantCase(t, gridApp, "pc_wraps", "b=9,0,0,0", notice)
 		requireSilent(t, code, r, out)
 	})
 	t.Run("holds_then_not", func(t *testing.T) {

@@ -6,7 +6,7 @@
  * ("grid-cmd") records the case's dispatches, with a barrier between them:
  *
  *   gridapp --shaders DIR [--case fits|one_too_many|base|base_past|indirect|
- *           pc_holds|pc_holds_then_not]
+ *           pc_holds|pc_holds_then_not|pc_wraps]
  *
  *   fits:         vkCmdDispatch(4): every store in range.
  *   one_too_many: vkCmdDispatch(4), vkCmdDispatch(5), vkCmdDispatch(4):
@@ -17,12 +17,13 @@
  *                 second's workgroup 4 stores past the range.
  *   indirect:     vkCmdDispatchIndirect of (5, 1, 1): its grid is not
  *                 known when it is recorded; workgroup 4 stores past it.
- *   pc_holds, pc_holds_then_not: grid_pc.comp instead, one invocation
- *                 storing bufs[pc.a + 1u].v[0] = pc.a + 10 into an array
- *                 of 4 buffers; pc.a 2, or pc.a 2, 3 and 0 in three
- *                 dispatches (vkCmdPushConstants before each): the
- *                 second's index is 4. It prints "b=B0,B1,B2,B3", the
- *                 buffers' first words.
+ *   pc_holds, pc_holds_then_not, pc_wraps: grid_pc.comp instead, one
+ *                 invocation storing bufs[pc.a + 1u].v[0] = pc.a + 10 into
+ *                 an array of 4 buffers; pc.a 2, or pc.a 2, 3 and 0 in
+ *                 three dispatches (vkCmdPushConstants before each): the
+ *                 second's index is 4; or pc.a 0xFFFFFFFF, whose index
+ *                 wraps to 0. It prints "b=B0,B1,B2,B3", the buffers'
+ *                 first words.
  *
  * The buffer holds 32 elements, so a store past the range that were not
  * caught would land in it. After the submit the app prints
@@ -57,11 +58,13 @@ static VkCommandBuffer begin(VkPipeline pipe, VkPipelineLayout layout, VkDescrip
 /* pc_case runs grid_pc.comp with the push constants as the case says. */
 static int pc_case(const char *dir, const char *kase)
 {
-    static const uint32_t holds[] = {2}, holds_then_not[] = {2, 3, 0};
+    static const uint32_t holds[] = {2}, holds_then_not[] = {2, 3, 0}, wraps[] = {0xFFFFFFFFu};
     const uint32_t *as = holds;
     uint32_t n = 1;
     if (!strcmp(kase, "pc_holds_then_not"))
         as = holds_then_not, n = 3;
+    else if (!strcmp(kase, "pc_wraps"))
+        as = wraps;
     else if (strcmp(kase, "pc_holds")) {
         fprintf(stderr, APP ": unknown case %s\n", kase);
         return 2;

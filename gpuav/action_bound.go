@@ -278,8 +278,15 @@ func (a *safeIndex) computeAff(id uint32) (affine, bool) {
 		}
 	case spirv.OpCopyObject:
 		return a.aff(ops[0])
-	case spirv.OpBitcast, spirv.OpUConvert:
+	case spirv.OpUConvert:
+		// Zero extension keeps the value (componentwise).
 		if w := a.width(ops[0]); w != 0 && w <= 32 {
+			return a.aff(ops[0])
+		}
+	case spirv.OpBitcast:
+		// Between 32-bit integers the bits are the value (not from two
+		// 16-bit components or to a half of a 64-bit one).
+		if a.width(ops[0]) == 32 {
 			return a.aff(ops[0])
 		}
 	case spirv.OpIAdd:

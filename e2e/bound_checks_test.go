@@ -52,24 +52,12 @@ func TestBoundsDecidedPerBinding(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.kase, func(t *testing.T) {
-			code, r, out := boundApp.run(t, nil, nil, "--case", tt.kase)
-			if !strings.Contains(out, tt.result+"\n") {
-				t.Errorf("app printed no %q:\n%s", tt.result, out)
-			}
-			precise := preciseNotices(r)
-			switch {
-			case tt.precise == "" && len(precise) > 0:
-				t.Errorf("precise variant notices %q, want none", precise)
-			case tt.precise != "" && (len(precise) != 1 || !strings.HasSuffix(precise[0], tt.precise)):
-				t.Errorf("precise variant notices %q, want one ending %q", precise, tt.precise)
-			}
+			code, r, out := runVariantCase(t, boundApp, tt.kase, tt.result, tt.precise)
 			if tt.line == 0 {
 				requireSilent(t, code, r, out)
 				return
 			}
-			if code != 1 || len(r.Errors) != 1 {
-				t.Fatalf("exit %d, %d error groups; want 1, 1\n%s", code, len(r.Errors), out)
-			}
+			requireOneGroup(t, code, r, out)
 			e := r.Errors[0]
 			b := e.Buffer
 			if e.Check != "buffer_oob" || e.Source.File != "bound.comp" || e.Source.Line != tt.line ||
@@ -79,12 +67,7 @@ func TestBoundsDecidedPerBinding(t *testing.T) {
 				t.Errorf("group: %s %s:%d action %d count %d values %+v; want buffer_oob bound.comp:%d action %d count %d, offset in %v, range %d",
 					e.Check, e.Source.File, e.Source.Line, e.ActionIndex, e.Count, b, tt.line, tt.action, tt.count, tt.offsets, tt.rng)
 			}
-			var got []float64
-			for _, s := range e.Samples {
-				got = append(got, s["global_invocation_id"][0])
-			}
-			slices.Sort(got)
-			if !slices.Equal(got, tt.invocations) {
+			if got := invocationsX(e.Samples); !slices.Equal(got, tt.invocations) {
 				t.Errorf("invocations %v, want %v", got, tt.invocations)
 			}
 		})
@@ -123,6 +106,25 @@ func TestFactsReadOneSet(t *testing.T) {
 	if !slices.Equal(actions, []int{1, 2}) {
 		t.Errorf("error groups of actions %v, want [1 2]", actions)
 	}
+}
+
+// runVariantCase runs app's case and checks what the app printed (a line
+// result) and the notice of the precise variant's creation: one ending
+// precise, or none when precise is "".
+func runVariantCase(t *testing.T, app *checkApp, kase, result, precise string) (int, checkReport, string) {
+	t.Helper()
+	code, r, out := app.run(t, nil, nil, "--case", kase)
+	if !strings.Contains(out, result+"\n") {
+		t.Errorf("app printed no %q:\n%s", result, out)
+	}
+	notices := preciseNotices(r)
+	switch {
+	case precise == "" && len(notices) > 0:
+		t.Errorf("precise variant notices %q, want none", notices)
+	case precise != "" && (len(notices) != 1 || !strings.HasSuffix(notices[0], precise)):
+		t.Errorf("precise variant notices %q, want one ending %q", notices, precise)
+	}
+	return code, r, out
 }
 
 // preciseNotice is the end of the notice of a boundapp pipeline's precise

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -275,6 +276,25 @@ func requireSilent(t *testing.T, code int, r checkReport, out string) {
 	if code != 0 || len(r.Errors) != 0 {
 		t.Fatalf("exit %d, %d groups, want 0 and none\n%s", code, len(r.Errors), out)
 	}
+}
+
+// requireOneGroup fails the test unless a run exited 1 with exactly one
+// error group.
+func requireOneGroup(t *testing.T, code int, r checkReport, out string) {
+	t.Helper()
+	if code != 1 || len(r.Errors) != 1 {
+		t.Fatalf("exit %d, %d error groups; want 1, 1\n%s", code, len(r.Errors), out)
+	}
+}
+
+// invocationsX returns the x of each sample's global invocation id, sorted.
+func invocationsX(samples []map[string][]float64) []float64 {
+	var xs []float64
+	for _, s := range samples {
+		xs = append(xs, s["global_invocation_id"][0])
+	}
+	slices.Sort(xs)
+	return xs
 }
 
 // khronosLayer is the manifest of the Khronos validation layer, the

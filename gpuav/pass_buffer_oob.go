@@ -307,6 +307,18 @@ func (p *bufferChecker) guard(fn *function, b *spirv.Block, j int, acc bufferAcc
 		// fact costs the driver more than the check it saves there).
 		sh.noteFact(acc.set, acc.binding, acc.length, uint32(end), FactBuffer)
 		g.fact = sh.notPrecise(fn)
+	default:
+		// Bounded only at each action (the dispatch's grid): no check
+		// in the fast variant, the plain one in the precise variant.
+		// A bound with no parameter left (gl_LocalInvocationID) is a
+		// plain fact.
+		if aend, ok := actionEnd(sh, fn, b, acc); ok && len(aend.terms) == 0 {
+			sh.noteFact(acc.set, acc.binding, acc.length, uint32(aend.b), FactBuffer)
+			g.fact = sh.notPrecise(fn)
+		} else if ok {
+			sh.noteActionFact(acc.set, acc.binding, acc.length, aend, FactBufferAction)
+			g.fact = sh.notPrecise(fn)
+		}
 	}
 	blocks, ok := g.split(m, fn.f, b, j)
 	return guarded{blocks: blocks, checks: bufferCheckIDs(checks), record: bufferRecord(acc, clamps), onError: g.failOnError()}, ok
@@ -392,6 +404,25 @@ func boundedEnd(sh *shader, fn *function, b *spirv.Block, acc bufferAccess) (uin
 		end += hi * uint64(t.stride)
 	}
 	return end, end <= math.MaxUint32
+}
+
+// actionEnd is the largest end of an access into a sized array or a plain
+// binding as a form in the action's parameters, when every dynamic term of
+// its offset has one (action_bound.go); the caller tries it where no number
+// bounds the end.
+func actionEnd(sh *shader, fn *function, b *spirv.Block, acc bufferAccess) (affine, bool) {
+	if acc.runtime {
+		return affine{}, false
+	}
+	end := affine{b: acc.offset + uint64(acc.size)}
+	for _, t := range acc.terms {
+		x, ok := sh.an.safeIndex().actionBound(fn.f, b, t.index)
+		if !ok {
+			return affine{}, false
+		}
+		end = end.plus(x.scale(uint64(t.stride)))
+	}
+	return end, end.fits()
 }
 
 // fact returns the binding's fact (gpuav_binding_fact in the entry block,

@@ -101,6 +101,10 @@ func (p *descriptorChecker) match(fn *function, b *spirv.Block, j int) (site, bo
 		if s.state == 0 {
 			return s, false
 		}
+	} else if !s.runtime && s.lengthID == 0 && len(s.inner) == 0 && !s.constIndex {
+		if x, ok := sh.an.safeIndex().actionBound(fn.f, b, s.indexID); ok && len(x.terms) > 0 {
+			s.act = &x
+		}
 	}
 	if s.plain {
 		s.indexID = sh.m.ConstantUint32(0)
@@ -206,6 +210,9 @@ type site struct {
 	// ac is the access chain into the descriptor array (nil for a plain
 	// binding): a clamped access takes a clone with clamped indices.
 	ac *spirv.Instruction
+	// act is the index's bound at each action (action_bound.go) when no
+	// number bounds it: the fast variant has no guard, the layer decides.
+	act *affine
 }
 
 // imageOperand returns the word index of the image operand of an image
@@ -436,6 +443,16 @@ func (p *descriptorChecker) guard(fn *function, b *spirv.Block, j int, s site) (
 	// which runs before the report; 0 where it does not).
 	var idx, code, length, okID, clampCode uint32
 	fact := p.fact(fn, s)
+	if s.act != nil && s.prior == 0 {
+		// Decided at each action: the index by its action fact, the
+		// element's state by the binding's (every element written and
+		// alive); the precise variant keeps the whole check.
+		sh.noteActionFact(s.set, s.binding, s.length, *s.act, FactIndexAction)
+		if s.state&^stateCheckIndex != 0 {
+			sh.noteFact(s.set, s.binding, s.length, 1, FactElements)
+		}
+		fact = sh.notPrecise(fn)
+	}
 	clones, totalClones := 0, 0
 	var passed uint32
 	g := guardedAccess{

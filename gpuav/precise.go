@@ -30,6 +30,16 @@ const (
 	// FactElements: every element of the binding is written and alive
 	// (Bound is 1).
 	FactElements
+	// FactBufferAction: the binding's smallest range is at least Bound +
+	// Σ Coef · P over Terms, P the action's parameters (action_bound.go);
+	// the layer tests it at each action, and it fails where a parameter
+	// is unknown (an indirect dispatch, a draw) or the sum reaches
+	// ActionLimit.
+	FactBufferAction
+	// FactIndexAction: Bound + Σ Coef · P over Terms is below Length,
+	// the descriptor array's length (a descriptor index decided at each
+	// action; no set is read).
+	FactIndexAction
 )
 
 // Fact is what the fast variant of a module takes for granted about one
@@ -40,6 +50,8 @@ const (
 type Fact struct {
 	Set, Binding, Length, Bound uint32
 	Kind                        uint32
+	// Terms are an action fact's parameters, sorted (Coef 0: unused).
+	Terms [MaxFactTerms]FactTerm
 }
 
 // PreciseSwitch is a module's fast variant: its words (Result.Words is
@@ -114,6 +126,45 @@ func (sh *shader) noteFact(set, binding, length, bound, kind uint32) {
 	}
 	f := &p.facts[i]
 	f.Length, f.Bound = max(f.Length, length), max(f.Bound, bound)
+}
+
+// noteActionFact adds an action fact of kind FactBufferAction (binding
+// (set, binding) holds length elements and a floor of at least end at each
+// action) or FactIndexAction (end, a descriptor index, is below length). Facts of one
+// binding merge (each part the larger) while their parameters fit one
+// fact.
+func (sh *shader) noteActionFact(set, binding, length uint32, end affine, kind uint32) {
+	p := &sh.precise
+	for i := range p.facts {
+		f := &p.facts[i]
+		if f.Set != set || f.Binding != binding || f.Kind != kind {
+			continue
+		}
+		merged := end.upper(f.affine())
+		if merged.fits() {
+			f.Length, f.Bound, f.Terms = max(f.Length, length), uint32(merged.b), termArray(merged.terms)
+			return
+		}
+	}
+	p.facts = append(p.facts, Fact{Set: set, Binding: binding, Length: length, Bound: uint32(end.b),
+		Kind: kind, Terms: termArray(end.terms)})
+}
+
+// affine is an action fact's bound as a form.
+func (f Fact) affine() affine {
+	x := affine{b: uint64(f.Bound)}
+	for _, t := range f.Terms {
+		if t.Coef != 0 {
+			x.terms = append(x.terms, t)
+		}
+	}
+	return x
+}
+
+// termArray is terms (at most MaxFactTerms, fits) as a Fact's array.
+func termArray(terms []FactTerm) (out [MaxFactTerms]FactTerm) {
+	copy(out[:], terms)
+	return out
 }
 
 // variants turns the instrumented module m (with its switch) into the two

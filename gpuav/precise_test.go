@@ -33,16 +33,17 @@ func TestPreciseSwitch(t *testing.T) {
 	}{
 		{
 			// u: u.v[0] (16), u.v[i*4] in the loop (528), u.v[g&31] (512);
-			// b: b[i&3].x[i] (32); out_.o[g] is not bounded.
+			// b: b[i&3].x[i] (32); out_.o[g] is bounded in the dispatch's
+			// grid (g ≤ Wx with a local size of 1: 16·Wx + 16).
 			shader: "buffer_oob_fact.comp",
 			facts: []Fact{
 				{Set: 0, Binding: 0, Length: 1, Bound: 528, Kind: FactBuffer},
 				{Set: 0, Binding: 1, Length: 4, Bound: 32, Kind: FactBuffer},
+				gridFact(2, 16, FactTerm{ParamWorkgroupX, 16}),
 			},
-			fast: 1, precise: 6,
-			// Only out_.o[g] keeps a check: one lookup of binding 2 and
-			// one check; the facts' lookups of bindings 0 and 1 are gone.
-			fastCalls: map[string]int{"gpuav_buffer_binding": 1, "gpuav_binding_fact": 0, "gpuav_buffer_check": 1},
+			fast: 0, precise: 6,
+			// No check is left: the facts' lookups are gone.
+			fastCalls: map[string]int{"gpuav_buffer_binding": 0, "gpuav_binding_fact": 0, "gpuav_buffer_check": 0},
 		},
 		{
 			// texs[pc.i & 3u]: its element's state behind the binding's
@@ -55,20 +56,32 @@ func TestPreciseSwitch(t *testing.T) {
 		},
 		{
 			// The hot loop with a printf never reached: the same fact as
-			// without printf (both reads bounded by 4096 bytes), and the
-			// printf's two atomics (the line's room, the lost count) in
-			// both variants beside the store's record write; the loop's
-			// reads keep theirs in the precise variant only.
+			// without printf (both reads bounded by 4096 bytes), the
+			// store's in the dispatch's grid, and the printf's two atomics
+			// (the line's room, the lost count) in both variants; the
+			// loop's reads and the store keep their record writes in the
+			// precise variant only.
 			shader: "printf_hotloop.comp",
 			opt:    Options{Printf: true},
-			facts:  []Fact{{Set: 0, Binding: 0, Length: 2, Bound: 4096, Kind: FactBuffer}},
-			fast:   3, precise: 5,
+			facts: []Fact{{Set: 0, Binding: 0, Length: 2, Bound: 4096, Kind: FactBuffer},
+				gridFact(1, 256, FactTerm{ParamWorkgroupX, 256})},
+			fast: 2, precise: 5,
 		},
 		{
-			// Only the store at the invocation's own index is checked.
+			// The store at the invocation's own index is bounded in the
+			// grid (local size 4: 16·Wx + 16), its descriptor index by
+			// the push constant (word 0) at each action: no check in the
+			// fast variant.
 			shader: "oob_compute.comp",
-			facts:  nil,
-			fast:   1, precise: 1,
+			facts: []Fact{
+				{Set: 0, Binding: 0, Length: 2, Bound: 0, Kind: FactIndexAction,
+					Terms: termArray([]FactTerm{{ParamPushConstant, 1}})},
+				{Set: 0, Binding: 0, Length: 2, Bound: 16, Kind: FactBufferAction,
+					Terms: termArray([]FactTerm{{ParamWorkgroupX, 16}})},
+			},
+			// (Both guards' record writes survive -O in the precise
+			// variant; without the facts it merged them into one.)
+			fast: 0, precise: 2,
 		},
 	}
 	for _, tt := range tests {

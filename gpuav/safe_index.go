@@ -51,6 +51,12 @@ type safeIndex struct {
 	funcs map[*spirv.Function]*funcFacts
 	fn    *spirv.Function // the function being asked about
 	cur   *funcFacts      // its facts, once needed (see facts)
+	// action_bound.go: affine forms in the action's parameters, and the
+	// module's grid builtins (found once).
+	affMemo  map[uint32]affineResult
+	layout   *layoutSizes // push-constant offsets, made on first need
+	gridInfo gridInfo
+	gridDone bool
 }
 
 // valueBound is a memoised answer: ok says a bound is known.

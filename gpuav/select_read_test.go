@@ -18,8 +18,10 @@ import (
 func TestSelectRead(t *testing.T) {
 	// bufs (binding 0) holds the reads' 4096 bytes; idx (binding 2) is
 	// read at offsets masked to 4092.
+	// o[g] (binding 1) is bounded in the dispatch's grid: g ≤ 64·Wx + 63.
 	idxFact := Fact{Set: 0, Binding: 2, Length: 1, Bound: 4096, Kind: FactBuffer}
-	memoryFact := []Fact{{Set: 0, Binding: 0, Length: 2, Bound: 4096, Kind: FactBuffer}, idxFact}
+	gridFact := gridFact(1, 256, FactTerm{ParamWorkgroupX, 256})
+	memoryFact := []Fact{{Set: 0, Binding: 0, Length: 2, Bound: 4096, Kind: FactBuffer}, gridFact, idxFact}
 	tests := []struct {
 		name   string
 		define string
@@ -40,9 +42,9 @@ func TestSelectRead(t *testing.T) {
 		{name: "coherent", define: "COHERENT", reports: 1, facts: memoryFact},
 		{name: "volatile", define: "VOLATILE", reports: 1, facts: memoryFact},
 		// A struct value: OpSelect takes scalars and vectors only.
-		{name: "struct", define: "STRUCT", reports: 1, facts: []Fact{{Set: 0, Binding: 0, Length: 2, Bound: 2048, Kind: FactBuffer}, idxFact}},
+		{name: "struct", define: "STRUCT", reports: 1, facts: []Fact{{Set: 0, Binding: 0, Length: 2, Bound: 2048, Kind: FactBuffer}, gridFact, idxFact}},
 		// An offset read from memory: no fact covers the element.
-		{name: "unbounded", define: "UNBOUNDED", reports: 1, facts: []Fact{idxFact}},
+		{name: "unbounded", define: "UNBOUNDED", reports: 1, facts: []Fact{gridFact, idxFact}},
 		{name: "clamp", opt: Options{OnError: OnErrorClamp}, reports: 1, facts: memoryFact},
 		{name: "execute", opt: Options{OnError: OnErrorExecute}, reports: 1, facts: memoryFact},
 		{name: "robust-only", opt: Options{RobustOnly: true}, facts: memoryFact},

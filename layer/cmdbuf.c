@@ -73,6 +73,8 @@ static void cb_reset(cb_state *cs)
     memset(cs->set_layout, 0, sizeof cs->set_layout);
     memset(cs->app_layout, 0, sizeof cs->app_layout);
     gpuavdbg_desc_cb_reset(cs);
+    cs->pc_known = 0;
+    cs->pc_gen++;
 }
 
 static void cb_free(cb_state *cs)
@@ -189,7 +191,7 @@ void gpuavdbg_before_action(cb_state *cs, gpuavdbg_cmd cmd, VkPipelineBindPoint 
         .instrumented = 0,
     };
     if (b && b->instrumented && cs->unit) {
-        if (b->facts_dirty & b->fact_sets) /* the fast or the precise variant (variants.c) */
+        if ((b->facts_dirty & b->fact_sets) || b->has_act) /* the fast or the precise variant (variants.c) */
             gpuavdbg_variant_choose(cs, bp, bi);
         /* Shader objects (pipeline 0) and precise variants always use it. */
         if (b->reads_set || !b->pipeline || b->down != b->pipeline) {
@@ -445,6 +447,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdBindPipeline(VkCommandBuffer cb, VkPipel
         b->var = pi ? pi->var : NULL;
         pthread_mutex_unlock(&dd->lock);
         b->fact_sets = gpuavdbg_variant_fact_sets(b->var);
+        b->has_act = gpuavdbg_variant_has_action_facts(b->var);
         b->down = GPUAVDBG_H(pipeline);
         b->facts_dirty = GPUAVDBG_ALL_SETS;
     }
@@ -601,6 +604,51 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdBindDescriptorSets2KHR(VkCommandBuffer c
     bind_sets2(cb, info, 1);
 }
 
+/* ---- push constants ------------------------------------------------------------ */
+
+/* pushed keeps the words of a push (offset and size are multiples of 4)
+ * for the action facts (variants.c). */
+static void pushed(cb_state *cs, uint32_t offset, uint32_t size, const void *values)
+{
+    if (!cs || !values)
+        return;
+    for (uint32_t i = 0; i < size / 4; i++) {
+        uint32_t w = offset / 4 + i;
+        if (w >= GPUAVDBG_PC_WORDS)
+            break;
+        memcpy(&cs->pc[w], (const char *)values + 4 * i, 4);
+        cs->pc_known |= 1ull << w;
+    }
+    cs->pc_gen++;
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdPushConstants(VkCommandBuffer cb, VkPipelineLayout layout,
+                                                      VkShaderStageFlags stages, uint32_t offset, uint32_t size,
+                                                      const void *values)
+{
+    CMD_PROLOGUE(cb);
+    pushed(cs, offset, size, values);
+    dd->disp.CmdPushConstants(cb, layout, stages, offset, size, values);
+}
+
+static void push_constants2(VkCommandBuffer cb, const VkPushConstantsInfoKHR *info, int khr)
+{
+    CMD_PROLOGUE(cb);
+    if (info)
+        pushed(cs, info->offset, info->size, info->pValues);
+    (khr ? dd->disp.CmdPushConstants2KHR : dd->disp.CmdPushConstants2)(cb, info);
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdPushConstants2(VkCommandBuffer cb, const VkPushConstantsInfoKHR *info)
+{
+    push_constants2(cb, info, 0);
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdPushConstants2KHR(VkCommandBuffer cb, const VkPushConstantsInfoKHR *info)
+{
+    push_constants2(cb, info, 1);
+}
+
 static void push_set2(VkCommandBuffer cb, const VkPushDescriptorSetInfoKHR *info, int khr)
 {
     CMD_PROLOGUE(cb);
@@ -737,13 +785,45 @@ ACTION(CmdDrawClusterHUAWEI, DRAW_CLUSTER, GFX, (VkCommandBuffer cb, uint32_t x,
 ACTION(CmdDrawClusterIndirectHUAWEI, DRAW_CLUSTER_INDIRECT, GFX,
        (VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset), (cb, buffer, offset))
 
-ACTION(CmdDispatch, DISPATCH, CMP, (VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z), (cb, x, y, z))
-ACTION(CmdDispatchBase, DISPATCH_BASE, CMP,
-       (VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz, uint32_t x, uint32_t y, uint32_t z),
-       (cb, bx, by, bz, x, y, z))
-ACTION(CmdDispatchBaseKHR, DISPATCH_BASE, CMP,
-       (VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz, uint32_t x, uint32_t y, uint32_t z),
-       (cb, bx, by, bz, x, y, z))
+/* before_dispatch records a direct dispatch, whose grid the action facts
+ * read (variants.c): its largest WorkgroupID, base + count - 1. */
+static void before_dispatch(cb_state *cs, gpuavdbg_cmd cmd, uint32_t bx, uint32_t by, uint32_t bz, uint32_t x,
+                            uint32_t y, uint32_t z)
+{
+    if (!cs)
+        return;
+    cs->act = (gpuavdbg_action_params){.known = 1, .empty = !x || !y || !z};
+    if (!cs->act.empty) {
+        cs->act.wg_max[0] = (uint64_t)bx + x - 1;
+        cs->act.wg_max[1] = (uint64_t)by + y - 1;
+        cs->act.wg_max[2] = (uint64_t)bz + z - 1;
+    }
+    gpuavdbg_before_action(cs, cmd, VK_PIPELINE_BIND_POINT_COMPUTE);
+    cs->act = (gpuavdbg_action_params){0};
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdDispatch(VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z)
+{
+    CMD_PROLOGUE(cb);
+    before_dispatch(cs, GPUAVDBG_CMD_DISPATCH, 0, 0, 0, x, y, z);
+    dd->disp.CmdDispatch(cb, x, y, z);
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdDispatchBase(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz,
+                                                     uint32_t x, uint32_t y, uint32_t z)
+{
+    CMD_PROLOGUE(cb);
+    before_dispatch(cs, GPUAVDBG_CMD_DISPATCH_BASE, bx, by, bz, x, y, z);
+    dd->disp.CmdDispatchBase(cb, bx, by, bz, x, y, z);
+}
+
+static VKAPI_ATTR void VKAPI_CALL gl_CmdDispatchBaseKHR(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz,
+                                                        uint32_t x, uint32_t y, uint32_t z)
+{
+    CMD_PROLOGUE(cb);
+    before_dispatch(cs, GPUAVDBG_CMD_DISPATCH_BASE, bx, by, bz, x, y, z);
+    dd->disp.CmdDispatchBaseKHR(cb, bx, by, bz, x, y, z);
+}
 
 #define RT VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR
 ACTION(CmdTraceRaysKHR, TRACE_RAYS, RT,
@@ -820,6 +900,9 @@ PFN_vkVoidFunction gpuavdbg_cmdbuf_intercept(const char *name)
     I(CmdPushDescriptorSetWithTemplate2KHR)
     I(CmdBindDescriptorSets2)
     I(CmdBindDescriptorSets2KHR)
+    I(CmdPushConstants)
+    I(CmdPushConstants2)
+    I(CmdPushConstants2KHR)
     I(CmdBindDescriptorBuffersEXT)
     I(CmdSetDescriptorBufferOffsetsEXT)
     I(CmdDrawIndirectByteCountEXT)

@@ -1358,9 +1358,17 @@ static uint32_t test_run(const desc_cb *d, const slot_ref *r, const gpuavdbg_fac
     return failed;
 }
 
-int gpuavdbg_desc_facts_hold(cb_state *cs, int bi, uint64_t variant, const gpuavdbg_fact *facts, uint32_t n,
-                             uint32_t *failed, uint32_t *floor)
+/* An action fact is a run of its own, so that its entry remembers its
+ * binding's floor. */
+static int is_action(const gpuavdbg_fact *f)
 {
+    return f->kind == GPUAVDBG_FACT_BUFFER_ACTION || f->kind == GPUAVDBG_FACT_INDEX_ACTION;
+}
+
+int gpuavdbg_desc_facts_hold(cb_state *cs, int bi, uint64_t variant, const gpuavdbg_fact *facts, uint32_t n,
+                             uint32_t *failed, uint32_t *floor, uint32_t *act_floor)
+{
+    uint32_t nact = 0;
     desc_cb *d = cs ? cs->desc : NULL;
     if (!d || bi < 0 || bi >= (int)GPUAVDBG_BIND_POINTS)
         return 0;
@@ -1368,8 +1376,14 @@ int gpuavdbg_desc_facts_hold(cb_state *cs, int bi, uint64_t variant, const gpuav
      * generation it is remembered under. */
     uint64_t gen = __atomic_load_n(&g_gen, __ATOMIC_ACQUIRE);
     for (uint32_t i = 0, j; i < n; i = j) {
-        for (j = i + 1; j < n && facts[j].set == facts[i].set;)
+        for (j = i + 1; j < n && facts[j].set == facts[i].set && !is_action(&facts[i]) && !is_action(&facts[j]);)
             j++;
+        if (facts[i].kind == GPUAVDBG_FACT_INDEX_ACTION) {
+            /* An index below the array's length: no set is read. */
+            if (act_floor && nact < GPUAVDBG_ACTION_FACTS)
+                act_floor[nact++] = facts[i].length ? facts[i].length - 1 : 0;
+            continue;
+        }
         const slot_ref *r = facts[i].set < d->ncur[bi] ? &d->cur[bi][facts[i].set] : NULL;
         fact_memo *m = memo_for(d, gen, variant, i, r);
         if (!m || !m->set) {
@@ -1383,10 +1397,14 @@ int gpuavdbg_desc_facts_hold(cb_state *cs, int bi, uint64_t variant, const gpuav
                 *floor = fl;
                 return 0;
             }
+            if (is_action(&facts[i]) && act_floor && nact < GPUAVDBG_ACTION_FACTS)
+                act_floor[nact++] = fl;
         } else if (m->failed != UINT32_MAX) {
             *failed = m->failed;
             *floor = m->floor;
             return 0;
+        } else if (is_action(&facts[i]) && act_floor && nact < GPUAVDBG_ACTION_FACTS) {
+            act_floor[nact++] = m->floor;
         }
     }
     return 1;

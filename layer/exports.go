@@ -470,6 +470,25 @@ func goOriginalSPIRV(dev, module C.uint64_t, out **C.uint32_t, outWords *C.size_
 	return 1
 }
 
+// layer.h's fact layout, kind and limits are gpuav's: a difference does
+// not compile (an array of negative length).
+var (
+	_ [C.GPUAVDBG_FACT_TERMS - gpuav.MaxFactTerms]struct{}
+	_ [gpuav.MaxFactTerms - C.GPUAVDBG_FACT_TERMS]struct{}
+	_ [C.GPUAVDBG_FACT_BUFFER_ACTION - gpuav.FactBufferAction]struct{}
+	_ [gpuav.FactBufferAction - C.GPUAVDBG_FACT_BUFFER_ACTION]struct{}
+	_ [C.GPUAVDBG_PARAM_WG_X - gpuav.ParamWorkgroupX]struct{}
+	_ [gpuav.ParamWorkgroupX - C.GPUAVDBG_PARAM_WG_X]struct{}
+	_ [C.GPUAVDBG_ACTION_LIMIT - gpuav.ActionLimit]struct{}
+	_ [gpuav.ActionLimit - C.GPUAVDBG_ACTION_LIMIT]struct{}
+	_ [C.GPUAVDBG_FACT_INDEX_ACTION - gpuav.FactIndexAction]struct{}
+	_ [gpuav.FactIndexAction - C.GPUAVDBG_FACT_INDEX_ACTION]struct{}
+	_ [C.GPUAVDBG_PARAM_PC - gpuav.ParamPushConstant]struct{}
+	_ [gpuav.ParamPushConstant - C.GPUAVDBG_PARAM_PC]struct{}
+	_ [C.GPUAVDBG_PC_WORDS - gpuav.PushConstantWords]struct{}
+	_ [gpuav.PushConstantWords - C.GPUAVDBG_PC_WORDS]struct{}
+)
+
 // goModuleFacts returns 1 when an instrumented module has a fast variant
 // (docs/decisions/precise-variant.md), with C-malloc'd copies of its words
 // and of the facts it takes for granted; 0 for any other module.
@@ -496,6 +515,9 @@ func goModuleFacts(dev, module C.uint64_t, facts **C.gpuavdbg_fact, n *C.uint32_
 	for i, f := range fs {
 		out[i] = C.gpuavdbg_fact{set: C.uint32_t(f.Set), binding: C.uint32_t(f.Binding), length: C.uint32_t(f.Length),
 			bound: C.uint32_t(f.Bound), kind: C.uint32_t(f.Kind)}
+		for k, t := range f.Terms {
+			out[i].terms[k] = C.gpuavdbg_fact_term{param: C.uint32_t(t.Param), coef: C.uint32_t(t.Coef)}
+		}
 	}
 	copy(unsafe.Slice((*uint32)(unsafe.Pointer(w)), len(s.precise.FastWords)), s.precise.FastWords)
 	*facts, *n, *words, *nwords = p, C.uint32_t(len(fs)), w, C.size_t(len(s.precise.FastWords))

@@ -142,10 +142,35 @@ typedef struct gpuavdbg_stage {
 /* One fact a module's fast variant takes for granted (goModuleFacts,
  * gpuav.Fact): binding (set, binding) holds at least length elements and
  * its floor (a buffer binding's smallest range, else 1 when every element
- * is written and alive) is at least bound. */
+ * is written and alive) is at least bound; for an action fact (kind
+ * GPUAVDBG_FACT_BUFFER_ACTION) at least bound + the sum of coef times
+ * the action's parameter over its terms (coef 0: unused), tested at each
+ * action (variants.c; docs/decisions/action-facts.md). */
+#define GPUAVDBG_FACT_BUFFER_ACTION 2u /* gpuav.FactBufferAction */
+#define GPUAVDBG_FACT_INDEX_ACTION 3u  /* gpuav.FactIndexAction: the bound below length; no set read */
+#define GPUAVDBG_FACT_TERMS 4          /* gpuav.MaxFactTerms */
+#define GPUAVDBG_PARAM_WG_X 0u         /* gpuav.ParamWorkgroupX, Y and Z follow */
+#define GPUAVDBG_PARAM_PC 16u          /* gpuav.ParamPushConstant: + the word's index */
+#define GPUAVDBG_PC_WORDS 64u          /* gpuav.PushConstantWords */
+#define GPUAVDBG_ACTION_LIMIT (1ull << 31) /* gpuav.ActionLimit */
+typedef struct gpuavdbg_fact_term {
+    uint32_t param, coef;
+} gpuavdbg_fact_term;
 typedef struct gpuavdbg_fact {
     uint32_t set, binding, length, bound, kind;
+    gpuavdbg_fact_term terms[GPUAVDBG_FACT_TERMS];
 } gpuavdbg_fact;
+/* The most action facts a pipeline may have (more: it runs its precise
+ * variant). */
+#define GPUAVDBG_ACTION_FACTS 16
+
+/* What the CPU knows of an action for the action facts: a direct
+ * dispatch's largest WorkgroupID (base + count - 1; empty: a count is 0,
+ * nothing runs). known is 0 for any other action. */
+typedef struct gpuavdbg_action_params {
+    int known, empty;
+    uint64_t wg_max[3];
+} gpuavdbg_action_params;
 
 /* What goDeviceCreated is told about a new device. */
 typedef struct gpuavdbg_device_info {
@@ -292,6 +317,9 @@ void hmap_free(hmap *m);
     X(CmdPushDescriptorSetWithTemplate2KHR) \
     X(CmdBindDescriptorSets2)             \
     X(CmdBindDescriptorSets2KHR)          \
+    X(CmdPushConstants)                   \
+    X(CmdPushConstants2)                  \
+    X(CmdPushConstants2KHR)               \
     X(CmdBindDescriptorBuffersEXT)        \
     X(CmdSetDescriptorBufferOffsetsEXT)   \
     X(CmdPipelineBarrier)                 \
@@ -524,6 +552,15 @@ typedef struct bound_pipeline {
     /* pipeline_info's reads_set: 0 when the pipeline (down == pipeline)
      * uses nothing of the layer's set, so its actions bind nothing. */
     int reads_set;
+    /* The last test of the bound sets (the first fact that failed and its
+     * floor), the floors of the action facts' bindings, and the last
+     * action facts' evaluation: for which parameters, and the first that
+     * failed (act_failed < 0: none) with the bound it needed. */
+    int has_act, sets_ok, act_valid, act_failed;
+    uint32_t sets_failed, sets_floor;
+    uint32_t act_floor[GPUAVDBG_ACTION_FACTS];
+    gpuavdbg_action_params act_params;
+    uint64_t act_pc_gen, act_need;
     /* Shader objects bound per stage (GPUAVDBG_SO_STAGES, shaderobj.c);
      * stale after a later vkCmdBindPipeline at this bind point. */
     VkShaderEXT shaders[GPUAVDBG_SO_STAGES];
@@ -570,6 +607,14 @@ typedef struct cb_state {
 
     /* descriptors.c: the app's bound sets per bind point and per action. */
     struct desc_cb *desc;
+    /* The action being recorded's parameters, set by a direct dispatch
+     * around gpuavdbg_before_action (cmdbuf.c), else known 0. */
+    gpuavdbg_action_params act;
+    /* The push-constant words pushed since the command buffer began
+     * (cmdbuf.c; bit i of pc_known: word i), and a count of the pushes,
+     * which the action facts' results are remembered under. */
+    uint32_t pc[GPUAVDBG_PC_WORDS];
+    uint64_t pc_known, pc_gen;
 
     /* cmdchecks.c and prepass.c: index and vertex buffer binds, layer
      * records, pre-pass jobs (made on first use). */
@@ -650,9 +695,13 @@ void gpuavdbg_desc_cb_action(cb_state *cs, int bi, uint32_t action);
  * holds, else 0 with the index of the first that fails in *failed and its
  * binding's floor in *floor. variant names the facts (an id no other
  * facts array ever has): the command buffer remembers results per
- * variant and set while no set, write or resource changes. */
+ * variant and set while no set, write or resource changes. An action
+ * buffer fact is tested here with its constant bound only, and its
+ * binding's floor goes into act_floor (in the order of the action facts,
+ * at most GPUAVDBG_ACTION_FACTS) for variants.c to test at each action;
+ * an action index fact reads no set, its act_floor is its length - 1. */
 int gpuavdbg_desc_facts_hold(cb_state *cs, int bi, uint64_t variant, const gpuavdbg_fact *facts, uint32_t n,
-                             uint32_t *failed, uint32_t *floor);
+                             uint32_t *failed, uint32_t *floor, uint32_t *act_floor);
 
 /* ---- the precise variants (variants.c) ----------------------------------- */
 
@@ -697,6 +746,8 @@ void gpuavdbg_variant_choose(cb_state *cs, VkPipelineBindPoint bp, int bi);
 /* gpuavdbg_variant_fact_sets: the set indices v's facts read (bit i: set
  * i; GPUAVDBG_ALL_SETS when one is past set 31), 0 for NULL. */
 uint32_t gpuavdbg_variant_fact_sets(const gpuavdbg_variant *v);
+/* gpuavdbg_variant_has_action_facts: v has facts tested at each action. */
+int gpuavdbg_variant_has_action_facts(const gpuavdbg_variant *v);
 #define GPUAVDBG_ALL_SETS 0xFFFFFFFFu
 /* GPUAVDBG_SET_BIT is set index s's bit in a set mask. */
 #define GPUAVDBG_SET_BIT(s) ((s) < 32u ? 1u << (s) : GPUAVDBG_ALL_SETS)

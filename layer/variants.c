@@ -37,6 +37,8 @@ struct gpuavdbg_variant {
     gpuavdbg_fact *facts;
     uint32_t nfacts;
     uint32_t fact_sets; /* the set indices the facts read (GPUAVDBG_SET_BIT) */
+    uint32_t nact;      /* its action facts: their indices in facts */
+    uint32_t act[GPUAVDBG_ACTION_FACTS];
     VkPipeline precise; /* made on first need */
     int failed;         /* making it failed (reported) */
     /* The deep copy: everything the create info points to is owned here. */
@@ -604,6 +606,11 @@ static int hold_all(device_data *dd, const gpuavdbg_variant *v)
     return ok;
 }
 
+static int is_action_fact(const gpuavdbg_fact *f)
+{
+    return f->kind == GPUAVDBG_FACT_BUFFER_ACTION || f->kind == GPUAVDBG_FACT_INDEX_ACTION;
+}
+
 /* fast_module adds the facts of module's fast variant to v's and makes a
  * module of its words in *fast; 1 when made, 0 when the module has no fast
  * variant, -1 when making it failed. */
@@ -618,15 +625,23 @@ static int fast_module(device_data *dd, gpuavdbg_variant *v, VkShaderModule modu
         return 0;
     VkShaderModuleCreateInfo mci = {
         .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = nwords * 4, .pCode = words};
-    gpuavdbg_fact *all = realloc(v->facts, (v->nfacts + n) * sizeof *all);
+    uint32_t nact = v->nact;
+    for (uint32_t i = 0; i < n; i++)
+        nact += is_action_fact(&facts[i]);
+    /* More action facts than a command buffer keeps floors for: the
+     * pipeline stays precise. */
+    gpuavdbg_fact *all = nact <= GPUAVDBG_ACTION_FACTS ? realloc(v->facts, (v->nfacts + n) * sizeof *all) : NULL;
     int ok = all && dd->disp.CreateShaderModule(dd->device, &mci, NULL, fast) == VK_SUCCESS;
     if (all) {
         v->facts = all;
         if (ok) {
             memcpy(all + v->nfacts, facts, n * sizeof *all);
-            v->nfacts += n;
-            for (uint32_t i = 0; i < n; i++)
+            for (uint32_t i = 0; i < n; i++) {
                 v->fact_sets |= GPUAVDBG_SET_BIT(facts[i].set);
+                if (is_action_fact(&facts[i]))
+                    v->act[v->nact++] = v->nfacts + i;
+            }
+            v->nfacts += n;
         }
     }
     free(facts);
@@ -728,8 +743,10 @@ void gpuavdbg_variant_teardown(device_data *dd)
 }
 
 /* precise returns the precise variant, made on first need, or
- * VK_NULL_HANDLE when it cannot be made (reported once). */
-static VkPipeline precise(device_data *dd, gpuavdbg_variant *v, const gpuavdbg_fact *f, uint32_t floor)
+ * VK_NULL_HANDLE when it cannot be made (reported once). f is the fact
+ * that failed, floor its binding's floor and need what the fact needed
+ * (an action fact's bound at the action; UINT64_MAX: not known there). */
+static VkPipeline precise(device_data *dd, gpuavdbg_variant *v, const gpuavdbg_fact *f, uint32_t floor, uint64_t need)
 {
     pthread_mutex_lock(&v->lock);
     VkPipeline p = v->precise;
@@ -747,18 +764,36 @@ static VkPipeline precise(device_data *dd, gpuavdbg_variant *v, const gpuavdbg_f
     pthread_mutex_lock(&g_vlock);
     uint64_t made = make && r == VK_SUCCESS ? ++g_precise_made : g_precise_made;
     pthread_mutex_unlock(&g_vlock);
-    if (make && r == VK_SUCCESS)
+    const char *kind = v->graphics ? "graphics" : "compute";
+    unsigned long long h = (unsigned long long)GPUAVDBG_H(v->pipeline);
+    if (make && r == VK_SUCCESS && !is_action_fact(f))
         gpuavdbg_logf(GPUAVDBG_LOG_INFO,
                       "%s pipeline 0x%llx: set %u binding %u has a floor of %u where its shaders' bounded "
                       "accesses need %u (and %u elements): its precise variant was created (precise variants "
                       "created: %llu)",
-                      v->graphics ? "graphics" : "compute", (unsigned long long)GPUAVDBG_H(v->pipeline), f->set, f->binding, floor, f->bound, f->length,
-                      (unsigned long long)made);
+                      kind, h, f->set, f->binding, floor, f->bound, f->length, (unsigned long long)made);
+    else if (make && r == VK_SUCCESS && need == UINT64_MAX)
+        gpuavdbg_logf(GPUAVDBG_LOG_INFO,
+                      "%s pipeline 0x%llx: set %u binding %u: its shaders' accesses bounded by the action's grid "
+                      "or push constants are not decided for this action (the grid of an indirect dispatch or a "
+                      "draw, a word never pushed, or a bound of 2^31 or more): its precise variant was created "
+                      "(precise variants created: %llu)",
+                      kind, h, f->set, f->binding, (unsigned long long)made);
+    else if (make && r == VK_SUCCESS && f->kind == GPUAVDBG_FACT_INDEX_ACTION)
+        gpuavdbg_logf(GPUAVDBG_LOG_INFO,
+                      "%s pipeline 0x%llx: set %u binding %u: its shaders' descriptor index reaches %llu of %u "
+                      "elements at this action: its precise variant was created (precise variants created: %llu)",
+                      kind, h, f->set, f->binding, (unsigned long long)need, f->length, (unsigned long long)made);
+    else if (make && r == VK_SUCCESS)
+        gpuavdbg_logf(GPUAVDBG_LOG_INFO,
+                      "%s pipeline 0x%llx: set %u binding %u has a floor of %u where its shaders' accesses need "
+                      "%llu at this action: its precise variant was created (precise variants created: %llu)",
+                      kind, h, f->set, f->binding, floor, (unsigned long long)need, (unsigned long long)made);
     else if (make)
         gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED,
                       "%s pipeline 0x%llx: creating its precise variant failed (VkResult %d): the bounded "
                       "accesses of its actions whose facts fail run unchecked",
-                      v->graphics ? "graphics" : "compute", (unsigned long long)GPUAVDBG_H(v->pipeline), (int)r);
+                      kind, h, (int)r);
     return p;
 }
 
@@ -767,17 +802,92 @@ uint32_t gpuavdbg_variant_fact_sets(const gpuavdbg_variant *v)
     return v ? v->fact_sets : 0;
 }
 
+int gpuavdbg_variant_has_action_facts(const gpuavdbg_variant *v)
+{
+    return v && v->nact;
+}
+
+/* act_end is action fact f's bound at the action's parameters ap, or
+ * UINT64_MAX when a parameter is not known or the bound reaches
+ * GPUAVDBG_ACTION_LIMIT (the shader's 32-bit arithmetic may have wrapped
+ * there; docs/decisions/action-facts.md). */
+static uint64_t act_end(const gpuavdbg_fact *f, const cb_state *cs)
+{
+    uint64_t end = f->bound;
+    for (uint32_t k = 0; k < GPUAVDBG_FACT_TERMS; k++) {
+        uint64_t c = f->terms[k].coef, v;
+        uint32_t p = f->terms[k].param, w = p - GPUAVDBG_PARAM_PC;
+        if (!c)
+            continue;
+        if (p - GPUAVDBG_PARAM_WG_X <= 2 && cs->act.known)
+            v = cs->act.wg_max[p - GPUAVDBG_PARAM_WG_X];
+        else if (p >= GPUAVDBG_PARAM_PC && w < GPUAVDBG_PC_WORDS && (cs->pc_known >> w & 1))
+            v = cs->pc[w];
+        else
+            return UINT64_MAX; /* not known at this action */
+        if (c >= GPUAVDBG_ACTION_LIMIT || v >= GPUAVDBG_ACTION_LIMIT)
+            return UINT64_MAX;
+        end += c * v; /* each below 2^31: no overflow */
+        if (end >= GPUAVDBG_ACTION_LIMIT)
+            return UINT64_MAX;
+    }
+    return end;
+}
+
+/* act_test tests v's action facts at the action's parameters (against
+ * the floors of their bindings found when the sets were tested, or an
+ * index fact's length - 1), unless the same grid and pushes were tested
+ * last. */
+static void act_test(bound_pipeline *b, const gpuavdbg_variant *v, const cb_state *cs)
+{
+    const gpuavdbg_action_params *ap = &cs->act;
+    if (b->act_valid && b->act_pc_gen == cs->pc_gen && !memcmp(&b->act_params, ap, sizeof *ap))
+        return;
+    b->act_valid = 1;
+    b->act_params = *ap;
+    b->act_pc_gen = cs->pc_gen;
+    b->act_failed = -1;
+    if (ap->known && ap->empty)
+        return; /* no invocation runs */
+    for (uint32_t k = 0; k < v->nact; k++) {
+        uint64_t end = act_end(&v->facts[v->act[k]], cs);
+        if (end > b->act_floor[k]) {
+            b->act_failed = (int)k;
+            b->act_need = end;
+            return;
+        }
+    }
+}
+
 void gpuavdbg_variant_choose(cb_state *cs, VkPipelineBindPoint bp, int bi)
 {
     bound_pipeline *b = &cs->bound[bi];
-    if (!(b->facts_dirty & b->fact_sets) || !b->var)
-        return;
-    b->facts_dirty = 0;
     gpuavdbg_variant *v = b->var;
-    uint32_t failed = 0, floor = 0;
+    if (!v)
+        return;
+    if (b->facts_dirty & b->fact_sets) {
+        b->facts_dirty = 0;
+        b->act_valid = 0;
+        b->sets_ok = !v->nfacts || gpuavdbg_desc_facts_hold(cs, bi, v->id, v->facts, v->nfacts, &b->sets_failed,
+                                                            &b->sets_floor, b->act_floor);
+    }
+    const gpuavdbg_fact *f = NULL;
+    uint32_t floor = 0;
+    uint64_t need = 0;
+    if (!b->sets_ok) {
+        f = &v->facts[b->sets_failed];
+        floor = b->sets_floor;
+    } else if (v->nact) {
+        act_test(b, v, cs);
+        if (b->act_failed >= 0) {
+            f = &v->facts[v->act[b->act_failed]];
+            floor = b->act_floor[b->act_failed];
+            need = b->act_need;
+        }
+    }
     VkPipeline want = (VkPipeline)(uintptr_t)b->pipeline;
-    if (v->nfacts && !gpuavdbg_desc_facts_hold(cs, bi, v->id, v->facts, v->nfacts, &failed, &floor)) {
-        VkPipeline p = precise(cs->dd, v, &v->facts[failed], floor);
+    if (f) {
+        VkPipeline p = precise(cs->dd, v, f, floor, need);
         if (p)
             want = p;
     }

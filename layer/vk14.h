@@ -89,7 +89,18 @@ typedef struct VkPushDescriptorSetWithTemplateInfoKHR {
     const void *pData;
 } VkPushDescriptorSetWithTemplateInfoKHR;
 
+typedef struct VkPushConstantsInfoKHR {
+    VkStructureType sType;
+    const void *pNext;
+    VkPipelineLayout layout;
+    VkShaderStageFlags stageFlags;
+    uint32_t offset;
+    uint32_t size;
+    const void *pValues;
+} VkPushConstantsInfoKHR;
+
 typedef void(VKAPI_PTR *PFN_vkCmdBindDescriptorSets2KHR)(VkCommandBuffer, const VkBindDescriptorSetsInfoKHR *);
+typedef void(VKAPI_PTR *PFN_vkCmdPushConstants2KHR)(VkCommandBuffer, const VkPushConstantsInfoKHR *);
 typedef void(VKAPI_PTR *PFN_vkCmdPushDescriptorSet2KHR)(VkCommandBuffer, const VkPushDescriptorSetInfoKHR *);
 typedef void(VKAPI_PTR *PFN_vkCmdPushDescriptorSetWithTemplate2KHR)(VkCommandBuffer,
                                                                     const VkPushDescriptorSetWithTemplateInfoKHR *);
@@ -103,6 +114,7 @@ typedef void(VKAPI_PTR *PFN_vkCmdPushDescriptorSet)(VkCommandBuffer, VkPipelineB
 typedef void(VKAPI_PTR *PFN_vkCmdPushDescriptorSetWithTemplate)(VkCommandBuffer, VkDescriptorUpdateTemplate,
                                                                 VkPipelineLayout, uint32_t, const void *);
 typedef void(VKAPI_PTR *PFN_vkCmdBindDescriptorSets2)(VkCommandBuffer, const VkBindDescriptorSetsInfoKHR *);
+typedef void(VKAPI_PTR *PFN_vkCmdPushConstants2)(VkCommandBuffer, const VkPushConstantsInfoKHR *);
 typedef void(VKAPI_PTR *PFN_vkCmdPushDescriptorSet2)(VkCommandBuffer, const VkPushDescriptorSetInfoKHR *);
 typedef void(VKAPI_PTR *PFN_vkCmdPushDescriptorSetWithTemplate2)(VkCommandBuffer,
                                                                 const VkPushDescriptorSetWithTemplateInfoKHR *);

@@ -9,15 +9,16 @@ import (
 // TestReadsSet: whether the words the driver gets use the layer's set
 // (set 7 here), for each variant. A fast variant whose facts decide every
 // access reads nothing of it, though the module still holds the check
-// functions it no longer calls; a check left (out_.o[g]) or a printf line
-// reads it; the app's own set (0) is read by every variant.
+// functions it no longer calls; a check left (an index read from memory)
+// or a printf line reads it; the app's own set (0) is read by every
+// variant.
 func TestReadsSet(t *testing.T) {
 	tests := []struct {
 		shader        string
 		fast, precise bool // ReadsSet(words, 7) of each variant
 	}{
 		{shader: "no_check_left.comp", fast: false, precise: true},
-		{shader: "buffer_oob_fact.comp", fast: true, precise: true},
+		{shader: "same_index_memory.comp", fast: true, precise: true},
 		{shader: "printf_hotloop.comp", fast: true, precise: true},
 	}
 	for _, tt := range tests {

@@ -15,6 +15,6 @@ void main() {
         s += u.v[i * 4u];              // bounded: bytes up to 8*4*16 + 16 = 528 (i's value bound, 8)
         b[i & 3u].x[i] += 1u;          // bounded: bytes up to 7*4 + 4 = 32 (a load and a store)
         s += u.v[g & 31u];             // bounded: bytes up to 31*16 + 16 = 512
-        out_.o[g] = s;                 // g is any value: a plain check
+        out_.o[g] = s;                 // g is any value: a plain check (the fast variant: the grid fact)
     }
 }

@@ -19,8 +19,10 @@ var bindsNotice = regexp.MustCompile(`test: command buffer 0x[0-9a-f]+: (\d+) ac
 // nothing for it (docs/decisions/no-bind-for-check-free-variants.md); an
 // action of the same pipeline whose facts fail runs the precise variant,
 // which gets its set bound and reports with its exact action index, also
-// after a check-free action; a pipeline whose fast variant keeps a check
-// (bound.comp's store at result.r[g]) binds for every action. The same
+// after a check-free action (bound.comp's store at result.r[g] is decided
+// by the dispatch's grid, docs/decisions/action-facts.md); a pipeline whose
+// fast variant keeps a check (bound_kept.comp's store, whose local size is
+// a specialization constant) binds for every action. The same
 // holds in a secondary command buffer (free_secondary). The Khronos
 // layer below ours (the referee) would report a set its shader uses that
 // is not bound.
@@ -39,7 +41,8 @@ func TestNoBindForCheckFreeVariants(t *testing.T) {
 		{kase: "free_clean", result: "r=1136,6136,3136,8136", binds: "1/0/0", errAction: -1},
 		{kase: "free_holds_then_not", result: "r=1120,6120,3120,8120", binds: "2/1/1", errAction: 1, line: 19, file: "bound_free.comp"},
 		{kase: "free_fails_then_holds", result: "r=1136,6136,3136,8136", binds: "2/1/1", errAction: 0, line: 19, file: "bound_free.comp"},
-		{kase: "holds_then_not", result: "r=1120,6120,3120,8120", binds: "2/2/2", errAction: 1, line: 19, file: "bound.comp"},
+		{kase: "holds_then_not", result: "r=1120,6120,3120,8120", binds: "2/1/1", errAction: 1, line: 19, file: "bound.comp"},
+		{kase: "kept_holds_then_not", result: "r=1120,6120,3120,8120", binds: "2/2/2", errAction: 1, line: 19, file: "bound_kept.comp"},
 		{kase: "free_secondary", result: "r=1120,6120,3120,8120", binds: "2/1/1 0/0/0", errAction: 1, line: 19, file: "bound_free.comp"},
 		{kase: "clean", stage: "fragment", result: "r=136", binds: "1/0/0", errAction: -1},
 		{kase: "loop_last", stage: "fragment", result: "r=120", binds: "1/1/1", errAction: 0, line: 16, file: "bound.frag"},

@@ -34,6 +34,9 @@
  *   free_CASE:      CASE (one of the above but threads and other_set) with
  *                   bound_free.comp, whose store is bounded too: where the
  *                   facts hold its fast variant has no check left.
+ *   kept_CASE:      CASE with bound_kept.comp, whose local size is a
+ *                   specialization constant: no grid fact bounds its store,
+ *                   whose check the fast variant keeps.
  *   other_set:      bound_set1.comp (data in set 1, result in set 0), n 16,
  *                   set 1 bound [0, 64) first; then four dispatches, each
  *                   after a bind of one set: set 0, set 1 [0, 60) (the
@@ -119,8 +122,8 @@ int main(int argc, char **argv)
     static const uint32_t other_firsts[4] = {0, 1, 0, 1};
     uint32_t n = 16, steps = 1;
     int rewritten = 0, other = 0, secondary = 0;
-    int free_ = !strncmp(kase, "free_", 5);
-    if (free_)
+    int free_ = !strncmp(kase, "free_", 5), kept = !strncmp(kase, "kept_", 5);
+    if (free_ || kept)
         kase += 5;
     if (!strcmp(kase, "loop_last"))
         ranges[0] = 60;
@@ -172,7 +175,7 @@ int main(int argc, char **argv)
     VkPushConstantRange pcr = {VK_SHADER_STAGE_ALL, 0, sizeof n};
     VkPipelineLayout layout = capp_pipeline_layout(&ca, 1 + (uint32_t)other, dsl, &pcr);
     capp_image t;
-    VkPipeline pipe = ca_stage_pipeline(stage, dir, other ? "bound_set1" : free_ ? "bound_free" : "bound", "buf_plain", layout, &t);
+    VkPipeline pipe = ca_stage_pipeline(stage, dir, other ? "bound_set1" : free_ ? "bound_free" : kept ? "bound_kept" : "bound", "buf_plain", layout, &t);
     ca_destroy_modules();
     int threads = !strcmp(kase, "threads") ? THREADS : 1;
     VkCommandBuffer cmd[THREADS];

@@ -300,10 +300,7 @@ func instrument(words []uint32, opt Options) (res Result, err error) {
 		removeDeadAdded(m, sh.bound, pureFunctions(m, sh.bound))
 		res.Words = m.Encode()
 	} else {
-		precise, fast, err := sh.variants()
-		if err != nil {
-			return Result{Words: words}, fmt.Errorf("instrument shader %d: %w", opt.ShaderID, err)
-		}
+		precise, fast := sh.variants()
 		res.Words = precise
 		res.Precise = &PreciseSwitch{FastWords: fast, Facts: sh.precise.facts}
 	}

@@ -1,7 +1,6 @@
 package gpuav
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/gpuav-dbg/gpuav-dbg/spirv"
@@ -119,18 +118,14 @@ func (sh *shader) noteFact(set, binding, length, bound, kind uint32) {
 // neither the dead checks nor their failure paths, whether or not it
 // folds specialization constants before translating. The switch's spec
 // constant is gone from both.
-func (sh *shader) variants() (precise, fast []uint32, err error) {
-	words := sh.m.Encode()
-	fm, err := spirv.Parse(append([]uint32(nil), words...))
-	if err != nil {
-		return nil, nil, fmt.Errorf("re-read the instrumented module: %w", err)
-	}
+func (sh *shader) variants() (precise, fast []uint32) {
+	fm := sh.m.Clone()
 	pure := pureFunctions(sh.m, sh.bound)
 	prune(sh.m, sh.precise.id, true)
 	prune(fm, sh.precise.id, false)
 	removeDeadAdded(sh.m, sh.bound, pure)
 	removeDeadAdded(fm, sh.bound, pure)
-	return sh.m.Encode(), fm.Encode(), nil
+	return sh.m.Encode(), fm.Encode()
 }
 
 // prune folds the switch (id) to value and removes what that makes dead:

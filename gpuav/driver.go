@@ -2,6 +2,7 @@ package gpuav
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/gpuav-dbg/gpuav-dbg/spirv"
 )
@@ -142,7 +143,7 @@ func walk[S any](sh *shader, p sitePass[S]) int {
 				}
 				last := g.blocks[len(g.blocks)-1]
 				fn.cont[last.ID()] = true
-				f.Blocks = append(f.Blocks[:bi+1], append(g.blocks, f.Blocks[bi+1:]...)...)
+				f.Blocks = slices.Insert(f.Blocks, bi+1, g.blocks...)
 				bi += len(g.blocks) - 1
 				break
 			}

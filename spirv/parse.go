@@ -61,8 +61,8 @@ func (in *Instruction) Clone() *Instruction {
 
 // ResultType returns the result-type id, or 0 when the opcode has none.
 func (in *Instruction) ResultType() uint32 {
-	info, ok := LookupOp(in.Opcode())
-	if !ok || !info.HasType || len(in.Words) < 2 {
+	op := in.Words[0] & 0xffff
+	if op > maxOpcode || typeWord[op] == 0 || len(in.Words) < 2 {
 		return 0
 	}
 	return in.Words[1]
@@ -70,15 +70,12 @@ func (in *Instruction) ResultType() uint32 {
 
 // ResultID returns the result id, or 0 when the opcode has none.
 func (in *Instruction) ResultID() uint32 {
-	info, ok := LookupOp(in.Opcode())
-	if !ok || !info.HasResult {
+	op := in.Words[0] & 0xffff
+	if op > maxOpcode {
 		return 0
 	}
-	i := 1
-	if info.HasType {
-		i = 2
-	}
-	if len(in.Words) <= i {
+	i := int(resultWord[op])
+	if i == 0 || len(in.Words) <= i {
 		return 0
 	}
 	return in.Words[i]
@@ -86,15 +83,11 @@ func (in *Instruction) ResultID() uint32 {
 
 // SetResultID replaces the result id; it does nothing when there is none.
 func (in *Instruction) SetResultID(id uint32) {
-	info, ok := LookupOp(in.Opcode())
-	if !ok || !info.HasResult {
+	op := in.Words[0] & 0xffff
+	if op > maxOpcode {
 		return
 	}
-	i := 1
-	if info.HasType {
-		i = 2
-	}
-	if len(in.Words) > i {
+	if i := int(resultWord[op]); i != 0 && len(in.Words) > i {
 		in.Words[i] = id
 	}
 }

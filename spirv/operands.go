@@ -80,6 +80,12 @@ func AppendOperands(dst []Operand, words []uint32, ctx OperandContext) ([]Operan
 // Operands would; ids in words it cannot interpret are not reported. It does
 // not allocate for instructions of up to 32 operands.
 func ForEachID(words []uint32, ctx OperandContext, fn func(wordIndex int)) error {
+	if len(words) > 0 && allIDs(words) {
+		for i := 1; i < len(words); i++ {
+			fn(i)
+		}
+		return nil
+	}
 	var buf [32]Operand
 	ops, err := AppendOperands(buf[:0], words, ctx)
 	for i := range ops {
@@ -365,4 +371,69 @@ func (w *walker) extInst(dst []Operand, name string) []Operand {
 		return w.fail(dst, ErrUnknownExtInst, "OpExtInst: %s has no instruction %d", set.Name, n)
 	}
 	return dst
+}
+
+// idShape is the shape of an opcode whose every operand word is an id
+// (most value instructions): min words, then what may follow.
+type idShape struct {
+	ok   bool
+	min  uint16
+	tail Quantifier // QuantOne: nothing; QuantOptional: one id; QuantVariadic: ids
+	// pairs: the variadic tail is of id pairs (OpPhi).
+	pairs bool
+}
+
+// idShapes holds each opcode's idShape (ok false: some operand is not an
+// id, so ForEachID walks the grammar).
+var idShapes [maxOpcode + 1]idShape
+
+func init() {
+	for i := range opInfos {
+		info := &opInfos[i]
+		s := idShape{ok: true, min: 1}
+		if info.HasType {
+			s.min++
+		}
+		if info.HasResult {
+			s.min++
+		}
+		for k, o := range info.Operands {
+			last := k == len(info.Operands)-1
+			switch {
+			case o.Quant == QuantOne && o.Kind.IsID():
+				s.min++
+			case last && o.Quant != QuantOne && o.Kind.IsID():
+				s.tail = o.Quant
+			case last && o.Quant == QuantVariadic && o.Kind == KindPairIdRefIdRef:
+				s.tail, s.pairs = QuantVariadic, true
+			default:
+				s.ok = false
+			}
+		}
+		idShapes[info.Opcode] = s
+	}
+}
+
+// allIDs reports whether every word of the instruction after the first is
+// an id, as the grammar walk would find without an error: the opcode's
+// operands are all ids and the word count fits them.
+func allIDs(words []uint32) bool {
+	op := words[0] & 0xffff
+	n := len(words)
+	if op > maxOpcode || int(words[0]>>16) != n {
+		return false
+	}
+	s := &idShapes[op]
+	if !s.ok || n < int(s.min) {
+		return false
+	}
+	switch {
+	case s.tail == QuantOne:
+		return n == int(s.min)
+	case s.tail == QuantOptional:
+		return n <= int(s.min)+1
+	case s.pairs:
+		return (n-int(s.min))%2 == 0
+	}
+	return true
 }

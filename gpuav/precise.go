@@ -119,7 +119,9 @@ func (sh *shader) noteFact(set, binding, length, bound, kind uint32) {
 // folds specialization constants before translating. The switch's spec
 // constant is gone from both.
 func (sh *shader) variants() (precise, fast []uint32) {
-	fm := sh.m.Clone()
+	// prune and removeDeadAdded replace instructions, never edit them:
+	// the variants may share them.
+	fm := sh.m.Fork()
 	pure := pureFunctions(sh.m, sh.bound)
 	prune(sh.m, sh.precise.id, true)
 	prune(fm, sh.precise.id, false)

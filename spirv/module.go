@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // Section is one part of a module's logical layout (SPIR-V spec 2.4).
@@ -616,58 +617,30 @@ func (m *Module) ConstantValue(id uint32) (uint32, bool) {
 	return in.Words[3], true
 }
 
-// Clone returns a deep copy of the module: its own instructions and words
-// (each instruction keeps its original position), in the same sections,
-// functions and blocks; no index is copied. It is what parsing the
-// module's encoding gives, without the parse.
-func (m *Module) Clone() *Module {
-	nInsts, nWords := 0, 0
-	m.Walk(func(in *Instruction) { nInsts++; nWords += len(in.Words) })
-	c := &cloner{insts: make([]Instruction, 0, nInsts), words: make([]uint32, 0, nWords)}
-	out := &Module{Header: m.Header, Trailing: c.list(m.Trailing)}
+// Fork returns a copy of the module's structure that shares its
+// instructions: sections, functions, blocks and their lists are the
+// copy's own, so that instructions may be removed, added or replaced in
+// either without the other seeing it; no index is copied. Neither may
+// edit a shared instruction's words in place (replace the instruction
+// instead). It is what parsing the module's encoding gives, without the
+// parse and without copying every word.
+func (m *Module) Fork() *Module {
+	out := &Module{Header: m.Header, Trailing: slices.Clone(m.Trailing)}
 	for s := range m.Sections {
-		out.Sections[s] = c.list(m.Sections[s])
+		out.Sections[s] = slices.Clone(m.Sections[s])
 	}
 	out.Functions = make([]*Function, len(m.Functions))
+	fns := make([]Function, len(m.Functions))
 	for i, f := range m.Functions {
-		g := &Function{Before: c.list(f.Before), Head: c.list(f.Head), End: c.one(f.End),
+		g := &fns[i]
+		*g = Function{Before: slices.Clone(f.Before), Head: slices.Clone(f.Head), End: f.End,
 			Blocks: make([]*Block, len(f.Blocks))}
 		blocks := make([]Block, len(f.Blocks))
 		for j, b := range f.Blocks {
-			blocks[j] = Block{Label: c.one(b.Label), Insts: c.list(b.Insts)}
+			blocks[j] = Block{Label: b.Label, Insts: slices.Clone(b.Insts)}
 			g.Blocks[j] = &blocks[j]
 		}
 		out.Functions[i] = g
-	}
-	return out
-}
-
-// cloner copies instructions into two backing arrays, sized for the module.
-type cloner struct {
-	insts []Instruction
-	words []uint32
-}
-
-// one copies an instruction.
-func (c *cloner) one(in *Instruction) *Instruction {
-	if in == nil {
-		return nil
-	}
-	start := len(c.words)
-	c.words = append(c.words, in.Words...)
-	c.insts = append(c.insts, Instruction{Words: c.words[start:len(c.words):len(c.words)], OrigIndex: in.OrigIndex,
-		OrigOffset: in.OrigOffset})
-	return &c.insts[len(c.insts)-1]
-}
-
-// list copies a list of instructions (nil stays nil).
-func (c *cloner) list(ins []*Instruction) []*Instruction {
-	if ins == nil {
-		return nil
-	}
-	out := make([]*Instruction, len(ins))
-	for i, in := range ins {
-		out[i] = c.one(in)
 	}
 	return out
 }

@@ -43,7 +43,7 @@ type Module struct {
 	Trailing []*Instruction
 
 	typeIndex map[string]uint32
-	defs      map[uint32]*Instruction
+	defs      []*Instruction // by id; nil: not built
 	// defsStale says instructions were added that defs may lack
 	// (MarkIndexStale): the next lookup that misses rebuilds it.
 	defsStale bool
@@ -260,33 +260,45 @@ func (m *Module) Def(id uint32) *Instruction {
 	if m.defs == nil {
 		m.buildDefs()
 	}
-	d, ok := m.defs[id]
-	if !ok && m.defsStale {
-		m.buildDefs()
+	var d *Instruction
+	if int(id) < len(m.defs) {
 		d = m.defs[id]
+	}
+	if d == nil && m.defsStale {
+		m.buildDefs()
+		if int(id) < len(m.defs) {
+			d = m.defs[id]
+		}
 	}
 	return d
 }
 
-// buildDefs indexes every definition of the module.
+// buildDefs indexes every definition of the module, by id: ids are dense
+// below the bound, so a slice, not a map.
 func (m *Module) buildDefs() {
-	n := 0 // sized once: growing a map of every id is most of the cost
-	m.Walk(func(*Instruction) { n++ })
-	m.defs = make(map[uint32]*Instruction, n)
+	m.defs = make([]*Instruction, m.Header.Bound)
 	m.defsStale = false
-	m.Walk(func(in *Instruction) {
-		if r := in.ResultID(); r != 0 {
-			m.defs[r] = in
-		}
-	})
+	m.Walk(m.setDef)
+}
+
+// setDef indexes in's result, growing the index past the bound when an id
+// lies there (a module that breaks its bound is refused by Parse, but the
+// index must not be what panics on one).
+func (m *Module) setDef(in *Instruction) {
+	r := in.ResultID()
+	if r == 0 {
+		return
+	}
+	if int(r) >= len(m.defs) {
+		m.defs = append(m.defs, make([]*Instruction, int(r)+1-len(m.defs))...)
+	}
+	m.defs[r] = in
 }
 
 // noteDef records a definition added after the index was built.
 func (m *Module) noteDef(in *Instruction) {
 	if m.defs != nil {
-		if r := in.ResultID(); r != 0 {
-			m.defs[r] = in
-		}
+		m.setDef(in)
 	}
 }
 

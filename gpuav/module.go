@@ -2,7 +2,6 @@ package gpuav
 
 import (
 	"math"
-	"slices"
 
 	"github.com/gpuav-dbg/gpuav-dbg/spirv"
 )
@@ -250,35 +249,39 @@ func retargetPhis(f *spirv.Function, moved []*spirv.Instruction, from, to uint32
 		return
 	}
 	term := moved[len(moved)-1]
-	var targets []uint32
-	all := false
 	switch term.Opcode() {
 	case spirv.OpBranch:
-		targets = term.Words[1:2]
+		retargetBlockPhis(f.Block(term.Words[1]), from, to)
 	case spirv.OpBranchConditional:
-		targets = term.Words[2:4]
-	case spirv.OpSwitch:
-		all = true
-	default:
-		return // no successor in this function
-	}
-	for _, blk := range f.Blocks {
-		if !all && !slices.Contains(targets, blk.ID()) {
-			continue
+		t := f.Block(term.Words[2])
+		retargetBlockPhis(t, from, to)
+		if e := f.Block(term.Words[3]); e != t {
+			retargetBlockPhis(e, from, to)
 		}
-	leading:
-		for _, in := range blk.Insts {
-			switch in.Opcode() {
-			case spirv.OpPhi:
-				for k := 4; k < len(in.Words); k += 2 {
-					if in.Words[k] == from {
-						in.Words[k] = to
-					}
+	case spirv.OpSwitch:
+		for _, blk := range f.Blocks {
+			retargetBlockPhis(blk, from, to)
+		}
+	}
+}
+
+// retargetBlockPhis renames predecessor from to to in the leading phis of
+// blk (nil: none).
+func retargetBlockPhis(blk *spirv.Block, from, to uint32) {
+	if blk == nil {
+		return
+	}
+	for _, in := range blk.Insts {
+		switch in.Opcode() {
+		case spirv.OpPhi:
+			for k := 4; k < len(in.Words); k += 2 {
+				if in.Words[k] == from {
+					in.Words[k] = to
 				}
-			case spirv.OpLine, spirv.OpNoLine:
-			default:
-				break leading
 			}
+		case spirv.OpLine, spirv.OpNoLine:
+		default:
+			return
 		}
 	}
 }

@@ -280,6 +280,7 @@ func removeUnreachable(f *spirv.Function, pos []int32) {
 		}
 	}
 	f.Blocks = kept
+	f.InvalidateBlocks()
 }
 
 // dropPhiOperands drops the operands of b's phis whose predecessor p does

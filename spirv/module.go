@@ -60,6 +60,9 @@ type Function struct {
 	Head   []*Instruction
 	Blocks []*Block
 	End    *Instruction
+
+	// blocks indexes Blocks by label id (Block), built on first use.
+	blocks map[uint32]*Block
 }
 
 // Block is a basic block: its OpLabel and the instructions up to and
@@ -71,6 +74,27 @@ type Block struct {
 
 // ID returns the function's result id.
 func (f *Function) ID() uint32 { return f.Head[0].ResultID() }
+
+// Block returns the block of f labelled id, or nil. It answers from an
+// index of Blocks built on first use, and rebuilds it when id is not in it
+// (a block added since): blocks may be added to Blocks freely, but one
+// removed from it (or relabelled) may still be answered until such a
+// rebuild, unless InvalidateBlocks is called.
+func (f *Function) Block(id uint32) *Block {
+	if b := f.blocks[id]; b != nil && b.ID() == id {
+		return b
+	}
+	f.blocks = make(map[uint32]*Block, len(f.Blocks))
+	for _, b := range f.Blocks {
+		if _, dup := f.blocks[b.ID()]; !dup {
+			f.blocks[b.ID()] = b
+		}
+	}
+	return f.blocks[id]
+}
+
+// InvalidateBlocks drops the block index after blocks were removed.
+func (f *Function) InvalidateBlocks() { f.blocks = nil }
 
 // ID returns the block's label id.
 func (b *Block) ID() uint32 { return b.Label.ResultID() }

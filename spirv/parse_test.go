@@ -103,3 +103,29 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestFunctionBlock: Block finds every block by its label, finds a block
+// appended after the index was built, and answers nil for an id that
+// labels no block; after InvalidateBlocks a removed block is not found.
+func TestFunctionBlock(t *testing.T) {
+	label := func(id uint32) *Block { return &Block{Label: NewInstruction(OpLabel, id)} }
+	f := &Function{Blocks: []*Block{label(3), label(5), label(9)}}
+	for _, b := range f.Blocks {
+		if got := f.Block(b.ID()); got != b {
+			t.Fatalf("Block(%d) = %v", b.ID(), got)
+		}
+	}
+	added := label(12)
+	f.Blocks = slices.Insert(f.Blocks, 1, added)
+	if got := f.Block(12); got != added {
+		t.Errorf("Block(12) after an insert = %v", got)
+	}
+	if got := f.Block(7); got != nil {
+		t.Errorf("Block(7) = %v, want nil", got)
+	}
+	f.Blocks = f.Blocks[:1]
+	f.InvalidateBlocks()
+	if got := f.Block(9); got != nil {
+		t.Errorf("Block(9) after its removal = %v, want nil", got)
+	}
+}

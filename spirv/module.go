@@ -42,7 +42,7 @@ type Module struct {
 	// no function (non-semantic instructions, for instance).
 	Trailing []*Instruction
 
-	typeIndex map[string]uint32
+	typeIndex map[typeKeyT]uint32
 	defs      []*Instruction // by id; nil: not built
 	// defsStale says instructions were added that defs may lack
 	// (MarkIndexStale): the next lookup that misses rebuilds it.
@@ -533,7 +533,7 @@ func (m *Module) Function(id uint32) *Function {
 // typeKey returns the de-duplication key of a type or constant instruction
 // that must be unique in a module (non-aggregate types, function types,
 // pointers and scalar constants), or false for anything else.
-func typeKey(in *Instruction) (string, bool) {
+func typeKey(in *Instruction) (typeKeyT, bool) {
 	switch in.Opcode() {
 	case OpTypeVoid, OpTypeBool, OpTypeInt, OpTypeFloat, OpTypeVector, OpTypeMatrix,
 		OpTypePointer, OpTypeFunction, OpTypeSampler:
@@ -543,18 +543,34 @@ func typeKey(in *Instruction) (string, bool) {
 		// result type, then the values
 		return keyWords(in.Opcode(), in.Words[1], in.Words[3:]), true
 	}
-	return "", false
+	return typeKeyT{}, false
 }
 
-// keyWords packs an opcode, a result type and operand words into a map key.
-func keyWords(op Opcode, typ uint32, w []uint32) string {
-	b := make([]byte, 0, 8+4*len(w))
-	b = binary.LittleEndian.AppendUint32(b, uint32(op))
-	b = binary.LittleEndian.AppendUint32(b, typ)
+// typeKeyT is a de-duplication key: an opcode, a result type and the
+// operand words, held in the key itself when there are at most four (no
+// allocation), packed into long otherwise.
+type typeKeyT struct {
+	op   Opcode
+	n    uint8
+	typ  uint32
+	w    [4]uint32
+	long string
+}
+
+// keyWords makes the key of an opcode, a result type and operand words.
+func keyWords(op Opcode, typ uint32, w []uint32) typeKeyT {
+	k := typeKeyT{op: op, typ: typ}
+	if len(w) <= len(k.w) {
+		k.n = uint8(len(w))
+		copy(k.w[:], w)
+		return k
+	}
+	b := make([]byte, 0, 4*len(w))
 	for _, x := range w {
 		b = binary.LittleEndian.AppendUint32(b, x)
 	}
-	return string(b)
+	k.n, k.long = 255, string(b)
+	return k
 }
 
 // findOrAdd returns the id of an existing type or constant with the same
@@ -562,7 +578,7 @@ func keyWords(op Opcode, typ uint32, w []uint32) string {
 // constants the first operand is the result type.
 func (m *Module) findOrAdd(op Opcode, hasType bool, operands ...uint32) uint32 {
 	if m.typeIndex == nil {
-		m.typeIndex = make(map[string]uint32)
+		m.typeIndex = make(map[typeKeyT]uint32)
 		for _, in := range m.Sections[SectionGlobal] {
 			if k, ok := typeKey(in); ok {
 				if _, dup := m.typeIndex[k]; !dup {
@@ -571,7 +587,7 @@ func (m *Module) findOrAdd(op Opcode, hasType bool, operands ...uint32) uint32 {
 			}
 		}
 	}
-	var k string
+	var k typeKeyT
 	if hasType {
 		k = keyWords(op, operands[0], operands[1:])
 	} else {

@@ -129,3 +129,38 @@ func TestFunctionBlock(t *testing.T) {
 		t.Errorf("Block(9) after its removal = %v, want nil", got)
 	}
 }
+
+// TestFindOrAddKeys: a type or constant asked for twice is added once,
+// whether its operands fit in the key (up to four words) or not; one that
+// differs in a word, in its word count or in its opcode is another.
+func TestFindOrAddKeys(t *testing.T) {
+	m := &Module{Header: Header{Magic: MagicNumber, Bound: 1}}
+	u, f := m.TypeUint32(), m.TypeFloat(32)
+	tests := []struct {
+		name string
+		get  func() uint32
+	}{
+		{"no params", func() uint32 { return m.TypeFunction(u) }},
+		{"three params", func() uint32 { return m.TypeFunction(u, u, f, u) }},
+		{"four params", func() uint32 { return m.TypeFunction(u, u, f, u, f) }},
+		{"six params", func() uint32 { return m.TypeFunction(u, u, f, u, f, u, u) }},
+		{"six params, one differs", func() uint32 { return m.TypeFunction(u, u, f, u, f, u, f) }},
+		{"vector", func() uint32 { return m.TypeVector(u, 4) }},
+		{"constant", func() uint32 { return m.ConstantUint32(4) }},
+		{"float constant of the same bits", func() uint32 { return m.ConstantOf(f, 4) }},
+	}
+	seen := map[uint32]string{}
+	for _, tt := range tests {
+		id := tt.get()
+		if again := tt.get(); again != id {
+			t.Errorf("%s: %d, then %d", tt.name, id, again)
+		}
+		if other, dup := seen[id]; dup {
+			t.Errorf("%s: id %d is %s's too", tt.name, id, other)
+		}
+		seen[id] = tt.name
+	}
+	if n := len(m.Sections[SectionGlobal]); n != len(tests)+2 {
+		t.Errorf("%d globals, want %d", n, len(tests)+2)
+	}
+}

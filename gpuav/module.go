@@ -205,19 +205,31 @@ func renameOperands(m *spirv.Module, in *spirv.Instruction, renamed map[uint32]u
 }
 
 // useCounts counts the uses of each id inside a function.
-func useCounts(m *spirv.Module, f *spirv.Function) map[uint32]int {
-	uses := map[uint32]int{}
+func useCounts(m *spirv.Module, f *spirv.Function) useCount {
+	uses := make(useCount, m.Header.Bound)
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
 			r := in.ResultID()
 			_ = spirv.ForEachID(in.Words, m, func(i int) {
-				if in.Words[i] != r || i > 2 {
-					uses[in.Words[i]]++
+				if id := in.Words[i]; (id != r || i > 2) && int(id) < len(uses) {
+					uses[id]++
 				}
 			})
 		}
 	}
 	return uses
+}
+
+// useCount holds the use counts of ids, by id (useCounts): a slice of the
+// module's bound, not a map.
+type useCount []int32
+
+// of returns id's use count (0 for an id made after the count).
+func (u useCount) of(id uint32) int {
+	if int(id) < len(u) {
+		return int(u[id])
+	}
+	return 0
 }
 
 func indexOf(insts []*spirv.Instruction, in *spirv.Instruction) int {

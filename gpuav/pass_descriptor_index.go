@@ -44,7 +44,7 @@ type descriptorChecker struct {
 	// uses counts the uses of each id in the function, as it was before
 	// the pass changed it: a descriptor load used only by its access goes
 	// under the guard instead of being cloned.
-	uses map[uint32]int
+	uses useCount
 	// bindings shares the per-binding lookup of the element checks
 	// (gpuav_desc_binding, hoisted to the entry block) between the
 	// accesses of one function.
@@ -553,7 +553,7 @@ func (p *descriptorChecker) prepare(fn *function, s site) (report uint32, remove
 	}
 	removed = map[uint32]bool{}
 	for _, ch := range s.chain {
-		if p.uses[ch.ResultID()] == 1 {
+		if p.uses.of(ch.ResultID()) == 1 {
 			removeInst(fn.f, ch)
 			removed[ch.ResultID()] = true
 		}

@@ -19,7 +19,7 @@ type emitter struct {
 // op appends an instruction with a result and returns the result's id.
 func (e *emitter) op(op spirv.Opcode, typ uint32, operands ...uint32) uint32 {
 	id := e.m.NewID()
-	e.insts = append(e.insts, spirv.NewInstruction(op, append([]uint32{typ, id}, operands...)...))
+	e.insts = append(e.insts, spirv.NewResultInstruction(op, typ, id, operands...))
 	return id
 }
 

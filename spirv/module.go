@@ -42,8 +42,8 @@ type Module struct {
 	// no function (non-semantic instructions, for instance).
 	Trailing []*Instruction
 
-	typeIndex map[typeKeyT]uint32
-	defs      []*Instruction // by id; nil: not built
+	types *typeIndex     // nil: not built
+	defs  []*Instruction // by id; nil: not built
 	// defsStale says instructions were added that defs may lack
 	// (MarkIndexStale): the next lookup that misses rebuilds it.
 	defsStale bool
@@ -300,7 +300,8 @@ func (m *Module) Def(id uint32) *Instruction {
 // buildDefs indexes every definition of the module, by id: ids are dense
 // below the bound, so a slice, not a map.
 func (m *Module) buildDefs() {
-	m.defs = make([]*Instruction, m.Header.Bound)
+	// Room for the ids instrumentation adds.
+	m.defs = make([]*Instruction, m.Header.Bound, m.Header.Bound+m.Header.Bound/2+16)
 	m.defsStale = false
 	m.Walk(m.setDef)
 }
@@ -314,7 +315,8 @@ func (m *Module) setDef(in *Instruction) {
 		return
 	}
 	if int(r) >= len(m.defs) {
-		m.defs = append(m.defs, make([]*Instruction, int(r)+1-len(m.defs))...)
+		// The index only ever grows: past its length it holds nils.
+		m.defs = slices.Grow(m.defs, int(r)+1-len(m.defs))[:r+1]
 	}
 	m.defs[r] = in
 }
@@ -331,7 +333,7 @@ func (m *Module) noteDef(in *Instruction) {
 func (m *Module) InvalidateIndex() {
 	m.defs = nil
 	m.defsStale = false
-	m.typeIndex = nil
+	m.types = nil
 }
 
 // MarkIndexStale says instructions were added to functions without
@@ -349,10 +351,8 @@ func (m *Module) MarkIndexStale() {
 func (m *Module) AddGlobal(in *Instruction) *Instruction {
 	m.Sections[SectionGlobal] = append(m.Sections[SectionGlobal], in)
 	m.noteDef(in)
-	if k, ok := typeKey(in); ok && m.typeIndex != nil {
-		if _, dup := m.typeIndex[k]; !dup {
-			m.typeIndex[k] = in.ResultID()
-		}
+	if k, ok := typeKey(in); ok && m.types != nil {
+		m.types.add(k, in.ResultID())
 	}
 	return in
 }
@@ -547,43 +547,75 @@ func typeKey(in *Instruction) (typeKeyT, bool) {
 }
 
 // typeKeyT is a de-duplication key: an opcode, a result type and the
-// operand words, held in the key itself when there are at most four (no
-// allocation), packed into long otherwise.
+// operand words, held in the key itself when there are at most four (a
+// key of plain words, made without allocating), or else packed into long.
 type typeKeyT struct {
-	op   Opcode
-	n    uint8
-	typ  uint32
-	w    [4]uint32
-	long string
+	short shortKey
+	long  string
+}
+
+// shortKey is a key of at most four operand words (n of them).
+type shortKey struct {
+	op  Opcode
+	n   uint16
+	typ uint32
+	w   [4]uint32
 }
 
 // keyWords makes the key of an opcode, a result type and operand words.
 func keyWords(op Opcode, typ uint32, w []uint32) typeKeyT {
-	k := typeKeyT{op: op, typ: typ}
-	if len(w) <= len(k.w) {
-		k.n = uint8(len(w))
+	if len(w) <= 4 {
+		k := shortKey{op: op, n: uint16(len(w)), typ: typ}
 		copy(k.w[:], w)
-		return k
+		return typeKeyT{short: k}
 	}
-	b := make([]byte, 0, 4*len(w))
+	b := make([]byte, 0, 8+4*len(w))
+	b = binary.LittleEndian.AppendUint32(b, uint32(op))
+	b = binary.LittleEndian.AppendUint32(b, typ)
 	for _, x := range w {
 		b = binary.LittleEndian.AppendUint32(b, x)
 	}
-	k.n, k.long = 255, string(b)
-	return k
+	return typeKeyT{long: string(b)}
+}
+
+// typeIndex is the de-duplication index of types and constants: short
+// keys in a map of plain words, long ones by string.
+type typeIndex struct {
+	short map[shortKey]uint32
+	long  map[string]uint32
+}
+
+// get returns the id indexed under k.
+func (x *typeIndex) get(k typeKeyT) (uint32, bool) {
+	if k.long != "" {
+		id, ok := x.long[k.long]
+		return id, ok
+	}
+	id, ok := x.short[k.short]
+	return id, ok
+}
+
+// add indexes id under k unless k is indexed already.
+func (x *typeIndex) add(k typeKeyT, id uint32) {
+	if _, dup := x.get(k); dup {
+		return
+	}
+	if k.long != "" {
+		x.long[k.long] = id
+	} else {
+		x.short[k.short] = id
+	}
 }
 
 // findOrAdd returns the id of an existing type or constant with the same
 // opcode and operands, or adds one. operands exclude the result id; for
 // constants the first operand is the result type.
 func (m *Module) findOrAdd(op Opcode, hasType bool, operands ...uint32) uint32 {
-	if m.typeIndex == nil {
-		m.typeIndex = make(map[typeKeyT]uint32)
+	if m.types == nil {
+		m.types = &typeIndex{short: map[shortKey]uint32{}, long: map[string]uint32{}}
 		for _, in := range m.Sections[SectionGlobal] {
 			if k, ok := typeKey(in); ok {
-				if _, dup := m.typeIndex[k]; !dup {
-					m.typeIndex[k] = in.ResultID()
-				}
+				m.types.add(k, in.ResultID())
 			}
 		}
 	}
@@ -593,17 +625,19 @@ func (m *Module) findOrAdd(op Opcode, hasType bool, operands ...uint32) uint32 {
 	} else {
 		k = keyWords(op, 0, operands)
 	}
-	if id, ok := m.typeIndex[k]; ok {
+	if id, ok := m.types.get(k); ok {
 		return id
 	}
 	id := m.NewID()
-	var w []uint32
+	var in *Instruction
 	if hasType {
-		w = append([]uint32{operands[0], id}, operands[1:]...)
+		in = NewResultInstruction(op, operands[0], id, operands[1:]...)
 	} else {
-		w = append([]uint32{id}, operands...)
+		in = newInstruction(op, 2+len(operands))
+		in.Words[1] = id
+		copy(in.Words[2:], operands)
 	}
-	m.AddGlobal(NewInstruction(op, w...))
+	m.AddGlobal(in)
 	return id
 }
 

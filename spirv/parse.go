@@ -43,10 +43,45 @@ type Instruction struct {
 // NewInstruction builds an added instruction (no original position) from an
 // opcode and its operand words.
 func NewInstruction(op Opcode, operands ...uint32) *Instruction {
-	w := make([]uint32, 1, 1+len(operands))
-	w[0] = uint32(len(operands)+1)<<16 | uint32(op)
-	w = append(w, operands...)
-	return &Instruction{Words: w, OrigIndex: -1, OrigOffset: -1}
+	in := newInstruction(op, 1+len(operands))
+	copy(in.Words[1:], operands)
+	return in
+}
+
+// NewResultInstruction builds an added instruction with a result type and
+// a result id: NewInstruction(op, typ, id, operands...) without the
+// slice in between.
+func NewResultInstruction(op Opcode, typ, id uint32, operands ...uint32) *Instruction {
+	in := newInstruction(op, 3+len(operands))
+	in.Words[1], in.Words[2] = typ, id
+	copy(in.Words[3:], operands)
+	return in
+}
+
+// newInstruction allocates an added instruction of n words, the first
+// set from op and n: up to eight words in one allocation with the
+// instruction (most instructions the passes add), longer ones in two.
+func newInstruction(op Opcode, n int) *Instruction {
+	var in *Instruction
+	switch {
+	case n <= 4:
+		p := new(struct {
+			in Instruction
+			w  [4]uint32
+		})
+		in, p.in.Words = &p.in, p.w[:n:n]
+	case n <= 8:
+		p := new(struct {
+			in Instruction
+			w  [8]uint32
+		})
+		in, p.in.Words = &p.in, p.w[:n:n]
+	default:
+		in = &Instruction{Words: make([]uint32, n)}
+	}
+	in.OrigIndex, in.OrigOffset = -1, -1
+	in.Words[0] = uint32(n)<<16 | uint32(op)
+	return in
 }
 
 // Opcode returns the instruction's opcode.

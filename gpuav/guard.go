@@ -275,7 +275,7 @@ func (g guardedAccess) splitFact(m *spirv.Module, f *spirv.Function, b *spirv.Bl
 	if g.passed != nil {
 		*g.passed = m.NewID()
 		phi := spirv.NewInstruction(spirv.OpPhi, m.TypeBool(), *g.passed, m.ConstantTrue(), aID, ok, m1ID)
-		merge.insts = g.prependToRest(orig, j, merge.insts, phi)
+		merge.insts = prependToRest(orig, j, merge.insts, phi)
 	}
 	retargetPhis(f, post, b.ID(), m0ID)
 	label := func(id uint32) *spirv.Instruction { return spirv.NewInstruction(spirv.OpLabel, id) }
@@ -304,15 +304,12 @@ func (g guardedAccess) guardedSide(m *spirv.Module, tID, fID, mID, next uint32) 
 
 // prependToRest returns merge (orig[j:] or orig[j+1:], the rest of the
 // block the guard split at j) with phi in front. It takes the free slot
-// before merge in orig's array where there is one, the access's own (the
-// access was cloned) or the last of the head's (the head is a copy of
-// g.pre, orig[:j]), so that a block with many guarded accesses is not
-// copied once per access.
-func (g guardedAccess) prependToRest(orig []*spirv.Instruction, j int, merge []*spirv.Instruction,
-	phi *spirv.Instruction) []*spirv.Instruction {
-	at := len(orig) - len(merge) - 1 // the slot before merge
-	headCopied := len(g.pre) == j && j > 0 && &g.pre[0] == &orig[0]
-	if at == j || at == j-1 && headCopied {
+// before merge in orig's array where there is one: the access's own (the
+// access was cloned), or the last of the head's (the head block holds a
+// copy of g.pre, made when splitFact appended to its clipped slice), so
+// that a block with many guarded accesses is not copied once per access.
+func prependToRest(orig []*spirv.Instruction, j int, merge []*spirv.Instruction, phi *spirv.Instruction) []*spirv.Instruction {
+	if at := len(orig) - len(merge) - 1; at >= 0 && (at == j || at == j-1) {
 		orig[at] = phi
 		return orig[at:]
 	}

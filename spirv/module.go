@@ -315,8 +315,14 @@ func (m *Module) setDef(in *Instruction) {
 		return
 	}
 	if int(r) >= len(m.defs) {
+		if int(r) >= cap(m.defs) {
+			// Doubled: instrumentation adds ids one at a time.
+			grown := make([]*Instruction, len(m.defs), 2*int(r)+16)
+			copy(grown, m.defs)
+			m.defs = grown
+		}
 		// The index only ever grows: past its length it holds nils.
-		m.defs = slices.Grow(m.defs, int(r)+1-len(m.defs))[:r+1]
+		m.defs = m.defs[:r+1]
 	}
 	m.defs[r] = in
 }

@@ -589,6 +589,10 @@ func keyWords(op Opcode, typ uint32, w []uint32) typeKeyT {
 type typeIndex struct {
 	short map[shortKey]uint32
 	long  map[string]uint32
+	// u32 and constU32 remember TypeUint32 and ConstantUint32, asked for
+	// at nearly every check: findOrAdd's answers, without its key.
+	u32      uint32
+	constU32 map[uint32]uint32
 }
 
 // get returns the id indexed under k.
@@ -618,7 +622,7 @@ func (x *typeIndex) add(k typeKeyT, id uint32) {
 // constants the first operand is the result type.
 func (m *Module) findOrAdd(op Opcode, hasType bool, operands ...uint32) uint32 {
 	if m.types == nil {
-		m.types = &typeIndex{short: map[shortKey]uint32{}, long: map[string]uint32{}}
+		m.types = &typeIndex{short: map[shortKey]uint32{}, long: map[string]uint32{}, constU32: map[uint32]uint32{}}
 		for _, in := range m.Sections[SectionGlobal] {
 			if k, ok := typeKey(in); ok {
 				m.types.add(k, in.ResultID())
@@ -663,7 +667,14 @@ func (m *Module) TypeInt(width uint32, signed bool) uint32 {
 }
 
 // TypeUint32 returns the id of the 32-bit unsigned integer type.
-func (m *Module) TypeUint32() uint32 { return m.TypeInt(32, false) }
+func (m *Module) TypeUint32() uint32 {
+	if m.types != nil && m.types.u32 != 0 {
+		return m.types.u32
+	}
+	id := m.TypeInt(32, false)
+	m.types.u32 = id // findOrAdd built the index
+	return id
+}
 
 // TypeFloat returns the id of a float type.
 func (m *Module) TypeFloat(width uint32) uint32 { return m.findOrAdd(OpTypeFloat, false, width) }
@@ -685,7 +696,14 @@ func (m *Module) TypeFunction(ret uint32, params ...uint32) uint32 {
 
 // ConstantUint32 returns the id of a 32-bit unsigned integer constant.
 func (m *Module) ConstantUint32(v uint32) uint32 {
-	return m.findOrAdd(OpConstant, true, m.TypeUint32(), v)
+	if m.types != nil {
+		if id, ok := m.types.constU32[v]; ok {
+			return id
+		}
+	}
+	id := m.findOrAdd(OpConstant, true, m.TypeUint32(), v)
+	m.types.constU32[v] = id
+	return id
 }
 
 // ConstantOf returns the id of a 32-bit (or narrower) scalar constant of

@@ -373,18 +373,24 @@ func (w *walker) extInst(dst []Operand, name string) []Operand {
 	return dst
 }
 
-// idShape is the shape of an opcode whose every operand word is an id
-// (most value instructions): min words, then what may follow.
+// idShape is the shape of an opcode whose leading operands are ids: min
+// words of them (the opcode's word included), then what may follow.
 type idShape struct {
-	ok   bool
-	min  uint16
-	tail Quantifier // QuantOne: nothing; QuantOptional: one id; QuantVariadic: ids
-	// pairs: the variadic tail is of id pairs (OpPhi).
+	// ok: every operand is an id, and tail says how many may follow min.
+	ok  bool
+	min uint16
+	// tail is QuantOne when nothing follows, QuantOptional for one id,
+	// QuantVariadic for any number of ids (pairs of them when pairs).
+	tail  Quantifier
 	pairs bool
+	// bare: not ok, but every operand after the first min words is
+	// optional, so an instruction of exactly min words holds only ids
+	// (OpLoad and OpStore without memory operands...).
+	bare bool
 }
 
-// idShapes holds each opcode's idShape (ok false: some operand is not an
-// id, so ForEachID walks the grammar).
+// idShapes holds each opcode's idShape (neither ok nor bare: ForEachID
+// walks the grammar).
 var idShapes [maxOpcode + 1]idShape
 
 func init() {
@@ -397,17 +403,24 @@ func init() {
 		if info.HasResult {
 			s.min++
 		}
-		for k, o := range info.Operands {
-			last := k == len(info.Operands)-1
-			switch {
-			case o.Quant == QuantOne && o.Kind.IsID():
-				s.min++
-			case last && o.Quant != QuantOne && o.Kind.IsID():
-				s.tail = o.Quant
-			case last && o.Quant == QuantVariadic && o.Kind == KindPairIdRefIdRef:
-				s.tail, s.pairs = QuantVariadic, true
-			default:
-				s.ok = false
+		k := 0
+		for ; k < len(info.Operands) && info.Operands[k].Quant == QuantOne && info.Operands[k].Kind.IsID(); k++ {
+			s.min++
+		}
+		rest := info.Operands[k:]
+		switch {
+		case len(rest) == 0:
+		case len(rest) == 1 && rest[0].Kind.IsID():
+			s.tail = rest[0].Quant
+		case len(rest) == 1 && rest[0].Quant == QuantVariadic && rest[0].Kind == KindPairIdRefIdRef:
+			s.tail, s.pairs = QuantVariadic, true
+		default:
+			s.ok = false
+			s.bare = true
+			for _, o := range rest {
+				if o.Quant == QuantOne {
+					s.bare = false
+				}
 			}
 		}
 		idShapes[info.Opcode] = s
@@ -424,6 +437,9 @@ func allIDs(words []uint32) bool {
 		return false
 	}
 	s := &idShapes[op]
+	if s.bare {
+		return n == int(s.min)
+	}
 	if !s.ok || n < int(s.min) {
 		return false
 	}

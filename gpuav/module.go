@@ -241,13 +241,35 @@ func indexOf(insts []*spirv.Instruction, in *spirv.Instruction) int {
 	return -1
 }
 
-func removeInst(f *spirv.Function, in *spirv.Instruction) {
+// removeInst removes in from the function, looking in block b (its
+// usual place) first.
+func removeInst(f *spirv.Function, b *spirv.Block, in *spirv.Instruction) {
+	if removeFromBlock(b, in) {
+		return
+	}
 	for _, b := range f.Blocks {
-		if i := indexOf(b.Insts, in); i >= 0 {
-			b.Insts = append(b.Insts[:i], b.Insts[i+1:]...)
+		if removeFromBlock(b, in) {
 			return
 		}
 	}
+}
+
+// removeFromBlock removes in from b, moving the shorter side of the
+// block's list (a block with many guarded accesses has a long tail after
+// each), and reports whether in was there.
+func removeFromBlock(b *spirv.Block, in *spirv.Instruction) bool {
+	i := indexOf(b.Insts, in)
+	switch {
+	case i < 0:
+		return false
+	case i < len(b.Insts)/2:
+		copy(b.Insts[1:i+1], b.Insts[:i])
+		b.Insts[0] = nil
+		b.Insts = b.Insts[1:]
+	default:
+		b.Insts = append(b.Insts[:i], b.Insts[i+1:]...)
+	}
+	return true
 }
 
 // retargetPhis makes phis that named from as a predecessor name to: the

@@ -429,7 +429,7 @@ func (p *descriptorChecker) guard(fn *function, b *spirv.Block, j int, s site) (
 	if !ok {
 		return guarded{}, false
 	}
-	report, removed := p.prepare(fn, s)
+	report, removed := p.prepare(fn, b, s)
 	j = indexOf(b.Insts, s.inst)
 	u := m.TypeUint32()
 	// clampCode is the code the clamped element failed with (clamp's can,
@@ -538,7 +538,7 @@ func descriptorRecord(s site, onError OnError) SiteRecord {
 // moves, so that their ids come first. It then takes the chain's loads
 // out of their original position when nothing else uses them (clones go
 // under the guard) and returns those it removed.
-func (p *descriptorChecker) prepare(fn *function, s site) (report uint32, removed map[uint32]bool) {
+func (p *descriptorChecker) prepare(fn *function, b *spirv.Block, s site) (report uint32, removed map[uint32]bool) {
 	reportName := "gpuav_report_descriptor_index"
 	if s.state != 0 {
 		reportName = "gpuav_report_descriptor"
@@ -554,7 +554,7 @@ func (p *descriptorChecker) prepare(fn *function, s site) (report uint32, remove
 	removed = map[uint32]bool{}
 	for _, ch := range s.chain {
 		if p.uses.of(ch.ResultID()) == 1 {
-			removeInst(fn.f, ch)
+			removeInst(fn.f, b, ch)
 			removed[ch.ResultID()] = true
 		}
 	}

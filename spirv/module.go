@@ -480,9 +480,12 @@ func (m *Module) Decorations(id uint32) []*Instruction {
 
 // Decoration returns the literal operands of the first decoration d on id.
 func (m *Module) Decoration(id uint32, d Decoration) ([]uint32, bool) {
-	for _, in := range m.Decorations(id) {
-		if in.Words[2] == uint32(d) {
-			return in.Words[3:], true
+	for _, in := range m.Sections[SectionAnnotation] {
+		switch in.Opcode() {
+		case OpDecorate, OpDecorateId, OpDecorateString:
+			if len(in.Words) > 2 && in.Words[1] == id && in.Words[2] == uint32(d) {
+				return in.Words[3:], true
+			}
 		}
 	}
 	return nil, false

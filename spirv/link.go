@@ -147,7 +147,7 @@ func (im *importer) id(old uint32) uint32 {
 
 // rewrite clones an instruction of lib with every id mapped.
 func (im *importer) rewrite(in *Instruction) *Instruction {
-	c := &Instruction{Words: append([]uint32(nil), in.Words...), OrigIndex: -1, OrigOffset: -1}
+	c := in.cloneAdded()
 	if err := ForEachID(in.Words, im.lib, func(i int) { c.Words[i] = im.id(in.Words[i]) }); err != nil && im.err == nil {
 		im.err = fmt.Errorf("import: instruction %v: %w", in.Opcode(), err)
 	}

@@ -89,9 +89,17 @@ func (in *Instruction) Opcode() Opcode { return Opcode(in.Words[0] & 0xffff) }
 
 // Clone returns a deep copy with the same original position.
 func (in *Instruction) Clone() *Instruction {
-	c := *in
-	c.Words = append([]uint32(nil), in.Words...)
-	return &c
+	c := in.cloneAdded()
+	c.OrigIndex, c.OrigOffset = in.OrigIndex, in.OrigOffset
+	return c
+}
+
+// cloneAdded returns a deep copy as an added instruction (no original
+// position), in one allocation with its words where they are few.
+func (in *Instruction) cloneAdded() *Instruction {
+	c := newInstruction(0, len(in.Words))
+	copy(c.Words, in.Words)
+	return c
 }
 
 // ResultType returns the result-type id, or 0 when the opcode has none.

@@ -125,8 +125,9 @@ func (sh *shader) variants() (precise, fast []uint32) {
 	pure := pureFunctions(sh.m, sh.bound)
 	prune(sh.m, sh.precise.id, true)
 	prune(fm, sh.precise.id, false)
-	removeDeadAdded(sh.m, sh.bound, pure)
-	removeDeadAdded(fm, sh.bound, pure)
+	sc := &deadScratch{}
+	removeDeadAddedWith(sh.m, sh.bound, pure, sc)
+	removeDeadAddedWith(fm, sh.bound, pure, sc)
 	return sh.m.Encode(), fm.Encode()
 }
 

@@ -137,24 +137,34 @@ func Parse(words []uint32) (*Module, error) {
 	var fn *Function
 	var blk *Block
 	var pending []*Instruction // instructions between functions
-	for _, in := range insts {
+	// A block's instructions are a run of insts: its list is that run
+	// (clipped, so that appending to it copies), not a list grown one
+	// instruction at a time.
+	start := 0
+	endBlock := func(i int) {
+		if blk != nil && i > start {
+			blk.Insts = insts[start:i:i]
+		}
+	}
+	for i, in := range insts {
 		op := in.Opcode()
 		if fn != nil {
 			switch op {
 			case OpFunctionEnd:
+				endBlock(i)
 				fn.End = in
 				m.Functions = append(m.Functions, fn)
 				fn, blk = nil, nil
 			case OpLabel:
+				endBlock(i)
 				blk = &Block{Label: in}
+				start = i + 1
 				fn.Blocks = append(fn.Blocks, blk)
 			case OpFunction:
 				return nil, fmt.Errorf("parse: instruction %d: OpFunction inside a function that has no OpFunctionEnd", in.OrigIndex)
 			default:
 				if blk == nil {
 					fn.Head = append(fn.Head, in)
-				} else {
-					blk.Insts = append(blk.Insts, in)
 				}
 			}
 			continue

@@ -90,17 +90,19 @@ func TestRecordRuns(t *testing.T) {
 	bin, spv := buildRecord(t)
 	h := recordHarness(t)
 	for _, config := range []string{ConfigNone, ConfigOurs} {
-		for _, mode := range []string{"", "--bind-per-draw", "--push-per-draw"} {
+		for _, mode := range []string{"", "--bind-per-draw", "--push-per-draw", "--dispatch --push-per-draw"} {
 			args := []string{bin, "--spv", spv, "--draws", "100"}
 			if mode != "" {
-				args = append(args, mode)
+				args = append(args, strings.Fields(mode)...)
 			}
 			recordFigures(t, h, config, args...)
 		}
 	}
-	err := exec.Command(bin, "--bind-per-draw", "--push-per-draw").Run()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 {
-		t.Errorf("record with exclusive flags: %v, want exit 2", err)
+	for _, flags := range [][]string{{"--bind-per-draw", "--push-per-draw"}, {"--indirect", "--dispatch"}} {
+		err := exec.Command(bin, flags...).Run()
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 {
+			t.Errorf("record %v: %v, want exit 2", flags, err)
+		}
 	}
 }
 

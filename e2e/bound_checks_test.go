@@ -12,7 +12,7 @@ import (
 // (docs/decisions/cheap-checks.md): reads whose offsets have a static bound
 // run unchecked while the binding's range holds that bound, and are checked
 // one by one, with their exact values, when it does not.
-var boundApp = newCheckApp("boundapp", "bound.comp", "bound_set1.comp", "bound.frag", "buf_plain.vert")
+var boundApp = newCheckApp("boundapp", "bound.comp", "bound_set1.comp", "bound_free.comp", "bound.frag", "buf_plain.vert")
 
 // TestBoundsDecidedPerBinding runs boundapp with the default checks
 // (every check) through the launcher on lavapipe. It must catch the last

@@ -303,8 +303,10 @@ func instrument(words []uint32, opt Options) (res Result, err error) {
 	} else {
 		precise, fast := sh.variants()
 		res.Words = precise
-		res.Precise = &PreciseSwitch{FastWords: fast, Facts: sh.precise.facts}
+		res.Precise = &PreciseSwitch{FastWords: fast, Facts: sh.precise.facts,
+			FastReadsLayerSet: ReadsSet(fast, opt.DescriptorSet)}
 	}
+	res.ReadsLayerSet = ReadsSet(res.Words, opt.DescriptorSet)
 	res.Instrumented = len(sh.sites) > 0 || len(sh.printf) > 0
 	res.ChecksAdded = len(sh.sites)
 	res.Sites = sh.sites

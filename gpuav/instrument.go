@@ -46,6 +46,10 @@ type Result struct {
 	// Instrumented says whether any check or printf call was added: the
 	// module then uses the layer's descriptor set.
 	Instrumented bool
+	// ReadsLayerSet says whether Words use the layer's descriptor set
+	// (ReadsSet): false for the original words, and for instrumented ones
+	// whose entry points call nothing of the layer's.
+	ReadsLayerSet bool
 	// ChecksAdded counts the guarded instructions (len(Sites)).
 	ChecksAdded int
 	// Sites lists the guarded instructions in the order they were guarded:

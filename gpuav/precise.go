@@ -46,6 +46,10 @@ type Fact struct {
 type PreciseSwitch struct {
 	FastWords []uint32
 	Facts     []Fact
+	// FastReadsLayerSet says whether FastWords use the layer's
+	// descriptor set (ReadsSet): false when the facts decide every check,
+	// so that the layer binds nothing before its actions.
+	FastReadsLayerSet bool
 }
 
 // preciseState is the switch of one shader: the spec constant's id, made

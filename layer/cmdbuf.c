@@ -21,15 +21,20 @@ static hmap g_cbs; /* VkCommandBuffer -> cb_state* */
 /* Bumped on every change of g_cbs; invalidates the per-thread caches. */
 static uint64_t g_cb_gen;
 
-static __thread VkCommandBuffer tl_cb;
-static __thread cb_state *tl_cs;
-static __thread uint64_t tl_gen = UINT64_MAX;
+/* The calling thread's last command buffer, for the lookup every command
+ * makes. Initial-exec TLS: an offset from the thread pointer, not a call
+ * of __tls_get_addr per command. The library's TLS is static already (the
+ * Go runtime's is initial-exec: the STATIC_TLS flag), so this asks the
+ * loader for nothing more. */
+#define TLS_IE __thread __attribute__((tls_model("initial-exec")))
+static TLS_IE VkCommandBuffer tl_cb;
+static TLS_IE cb_state *tl_cs;
+static TLS_IE uint64_t tl_gen = UINT64_MAX;
 
-cb_state *gpuavdbg_cb_get(VkCommandBuffer cb)
+/* cb_lookup is gpuavdbg_cb_get's miss: the map under its lock. Out of
+ * line, so that the hit saves no registers. */
+static __attribute__((noinline)) cb_state *cb_lookup(VkCommandBuffer cb, uint64_t gen)
 {
-    uint64_t gen = __atomic_load_n(&g_cb_gen, __ATOMIC_ACQUIRE);
-    if (tl_cb == cb && tl_gen == gen)
-        return tl_cs;
     pthread_rwlock_rdlock(&g_cb_lock);
     cb_state *cs = hmap_get(&g_cbs, GPUAVDBG_H(cb));
     pthread_rwlock_unlock(&g_cb_lock);
@@ -39,12 +44,21 @@ cb_state *gpuavdbg_cb_get(VkCommandBuffer cb)
     return cs;
 }
 
+cb_state *gpuavdbg_cb_get(VkCommandBuffer cb)
+{
+    uint64_t gen = __atomic_load_n(&g_cb_gen, __ATOMIC_ACQUIRE);
+    if (tl_cb == cb && tl_gen == gen)
+        return tl_cs;
+    return cb_lookup(cb, gen);
+}
+
 /* ---- state ------------------------------------------------------------------ */
 
 static void cb_reset(cb_state *cs)
 {
     cs->nactions = 0;
     cs->ninstrumented = 0;
+    cs->nbinds = 0;
     for (uint32_t i = 0; i < cs->nstack; i++)
         free(cs->stack[i]);
     cs->nstack = 0;
@@ -128,8 +142,38 @@ static int bind_point_index(VkPipelineBindPoint bp)
     }
 }
 
-/* gpuavdbg_before_action records an action and binds the layer's
- * descriptor set for it when its pipeline is instrumented. */
+/* bind_layer_set makes the layer's set of the action slot of action idx
+ * the one bound at bind point bp for pipeline b. */
+static void bind_layer_set(cb_state *cs, const bound_pipeline *b, VkPipelineBindPoint bp, int bi, uint32_t idx)
+{
+    const device_data *dd = cs->dd;
+    uint32_t slot = idx < GPUAVDBG_ACTION_SLOTS - 1 ? idx : GPUAVDBG_ACTION_SLOTS - 1;
+    if (b->push) {
+        /* A descriptor-buffer pipeline: the set is pushed, before every
+         * action (the app's descriptor-buffer commands are not followed);
+         * the next bind of a set is a real one. */
+        gpuavdbg_unit_push(dd, cs->unit, cs->cb, bp, b->layout, slot);
+        cs->set_layout[bi] = VK_NULL_HANDLE;
+        cs->nbinds++;
+    } else if (cs->set_layout[bi] != b->layout || cs->set_slot[bi] != slot) {
+        /* Actions past the last action slot share it: bind once for them
+         * while the app leaves the set alone and keeps the layout. */
+        VkDescriptorSet set = gpuavdbg_unit_action_set((device_data *)dd, cs->unit, slot);
+        dd->disp.CmdBindDescriptorSets(cs->cb, bp, b->layout, dd->slot, 1, &set, 0, NULL);
+        cs->set_layout[bi] = b->layout;
+        cs->set_slot[bi] = slot;
+        cs->nbinds++;
+    }
+}
+
+/* gpuavdbg_before_action records an action and, when the variant of its
+ * pipeline bound down the chain uses the layer's descriptor set, binds the
+ * set of its action slot and snapshots the sets it sees. A variant that
+ * uses nothing of the set (a fast variant whose facts decide every check:
+ * docs/decisions/no-bind-for-check-free-variants.md) can write no record,
+ * so its action binds nothing; it still takes its action index, so that
+ * the records of the next action that does bind name their action
+ * exactly. */
 void gpuavdbg_before_action(cb_state *cs, gpuavdbg_cmd cmd, VkPipelineBindPoint bp)
 {
     if (!cs)
@@ -145,28 +189,15 @@ void gpuavdbg_before_action(cb_state *cs, gpuavdbg_cmd cmd, VkPipelineBindPoint 
         .instrumented = 0,
     };
     if (b && b->instrumented && cs->unit) {
-        const device_data *dd = cs->dd;
         if (b->facts_dirty & b->fact_sets) /* the fast or the precise variant (variants.c) */
             gpuavdbg_variant_choose(cs, bp, bi);
-        uint32_t slot = idx < GPUAVDBG_ACTION_SLOTS - 1 ? idx : GPUAVDBG_ACTION_SLOTS - 1;
-        if (b->push) {
-            /* A descriptor-buffer pipeline: the set is pushed, before
-             * every action (the app's descriptor-buffer commands are not
-             * followed); the next bind of a set is a real one. */
-            gpuavdbg_unit_push(dd, cs->unit, cs->cb, bp, b->layout, slot);
-            cs->set_layout[bi] = VK_NULL_HANDLE;
-        } else if (cs->set_layout[bi] != b->layout || cs->set_slot[bi] != slot) {
-            /* Actions past the last action slot share it: bind once for
-             * them while the app leaves the set alone and keeps the
-             * layout. */
-            VkDescriptorSet set = gpuavdbg_unit_action_set((device_data *)dd, cs->unit, slot);
-            dd->disp.CmdBindDescriptorSets(cs->cb, bp, b->layout, dd->slot, 1, &set, 0, NULL);
-            cs->set_layout[bi] = b->layout;
-            cs->set_slot[bi] = slot;
+        /* Shader objects (pipeline 0) and precise variants always use it. */
+        if (b->reads_set || !b->pipeline || b->down != b->pipeline) {
+            bind_layer_set(cs, b, bp, bi, idx);
+            a.instrumented = 1;
+            cs->ninstrumented++;
+            gpuavdbg_desc_cb_action(cs, bi, idx); /* the sets this action sees (binding 2) */
         }
-        a.instrumented = 1;
-        cs->ninstrumented++;
-        gpuavdbg_desc_cb_action(cs, bi, idx); /* the sets this action sees (binding 2) */
     }
     /* Out of memory: the bind above still keeps the shaders safe; only the
      * attribution of later records suffers. */
@@ -343,6 +374,22 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_BeginCommandBuffer(VkCommandBuffer cb, 
     return dd->disp.BeginCommandBuffer(cb, bi);
 }
 
+/* test_binds says whether VK_LAYER_GPUAV_DBG_TEST_BINDS is set (a test
+ * hook: the layer's binds are not visible to the app): each command
+ * buffer's end then logs how many of its actions used the layer's set and
+ * how many binds of it that took. */
+static int test_binds(void)
+{
+    static int on = -1;
+    int v = __atomic_load_n(&on, __ATOMIC_RELAXED);
+    if (v < 0) {
+        const char *e = getenv("VK_LAYER_GPUAV_DBG_TEST_BINDS");
+        v = e && *e && strcmp(e, "0") != 0;
+        __atomic_store_n(&on, v, __ATOMIC_RELAXED);
+    }
+    return v;
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL gl_EndCommandBuffer(VkCommandBuffer cb)
 {
     cb_state *cs = gpuavdbg_cb_get(cb);
@@ -350,6 +397,9 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_EndCommandBuffer(VkCommandBuffer cb)
     if (!dd)
         return VK_ERROR_INITIALIZATION_FAILED;
     int prepass = cs && gpuavdbg_cc_end(cs); /* the pre-pass wrote records */
+    if (cs && test_binds())
+        gpuavdbg_logf(GPUAVDBG_LOG_INFO, "test: command buffer 0x%llx: %u actions, %u used the layer's set, %u binds of it",
+                      (unsigned long long)GPUAVDBG_H(cb), cs->nactions, cs->ninstrumented, cs->nbinds);
     if (cs && cs->unit && !cs->secondary && (cs->ninstrumented > 0 || cs->nexecuted > 0 || prepass)) {
         /* Make the shaders' writes visible to the host: a fence wait alone
          * does not. Secondaries run inside a primary, which has this. */
@@ -388,6 +438,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdBindPipeline(VkCommandBuffer cb, VkPipel
         const pipeline_info *pi = hmap_get(&dd->pipelines, GPUAVDBG_H(pipeline));
         b->layout = pi ? pi->layout : VK_NULL_HANDLE;
         b->instrumented = pi ? pi->instrumented : 0;
+        b->reads_set = pi ? pi->reads_set : 1;
         b->vi = pi ? pi->vi : NULL;
         b->has_task = pi ? pi->has_task : 0;
         b->push = pi ? pi->push : 0;

@@ -319,7 +319,7 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 	}
 	s.warning = strings.Join(res.Warnings, "; ")
 	s.printf = res.Printf
-	s.sites, s.stage, s.precise = res.Sites, res.Stage, res.Precise
+	s.sites, s.stage, s.precise, s.readsSet = res.Sites, res.Stage, res.Precise, res.ReadsLayerSet
 	p := (*C.uint32_t)(C.malloc(C.size_t(len(res.Words)) * 4))
 	if p == nil {
 		s.warning = "left uninstrumented: out of memory"
@@ -481,7 +481,7 @@ func goModuleFacts(dev, module C.uint64_t, facts **C.gpuavdbg_fact, n *C.uint32_
 	*facts, *n, *words, *nwords = nil, 0, nil, 0
 	var s *shader
 	withLock(func() { s = state.modules[moduleKey{uint64(dev), uint64(module)}] })
-	if s == nil || !s.instrumented || s.precise == nil || len(s.precise.Facts) == 0 || len(s.precise.FastWords) == 0 {
+	if s == nil || !s.fastVariant() {
 		return 0
 	}
 	fs := s.precise.Facts
@@ -504,25 +504,35 @@ func goModuleFacts(dev, module C.uint64_t, facts **C.gpuavdbg_fact, n *C.uint32_
 
 // goPipelineCreated sends the Pipeline message and returns 1 when any of
 // the pipeline's modules is instrumented (its actions need the layer's
-// descriptor set bound, if its layout has it).
+// descriptor set bound, if its layout has it). *readsSet says whether the
+// pipeline as created uses the layer's set: with fast, created with the
+// fast variants of its modules that have one
+// (docs/decisions/no-bind-for-check-free-variants.md); a module Go does not
+// know or a library counts as using it.
 //
 //export goPipelineCreated
 func goPipelineCreated(dev, pipeline, layout C.uint64_t, bindPoint C.uint32_t, stages *C.gpuavdbg_stage, n C.uint32_t,
-	layoutState C.int, libraries *C.uint64_t, nlib C.uint32_t, isLibrary C.int) (wants C.int) {
+	layoutState C.int, libraries *C.uint64_t, nlib C.uint32_t, isLibrary C.int, fast C.int, readsSet *C.int) (wants C.int) {
+	*readsSet = 1
 	defer recovered("goPipelineCreated")
 	defer flushOutbox()
 	st := unsafe.Slice(stages, int(n))
 	msg := wire.Pipeline{Handle: uint64(pipeline), Layout: uint64(layout), BindPoint: bindPointName(uint32(bindPoint))}
 	state.mu.Lock()
 	defer state.mu.Unlock()
-	anyInstr := false
+	anyInstr, reads := false, nlib > 0
 	for _, s := range st {
 		ref := wire.PipelineRef{Stage: stageName(uint32(s.stage)), Module: uint64(s.module), Entry: C.GoString(s.entry)}
-		if sh := state.modules[moduleKey{uint64(dev), uint64(s.module)}]; sh != nil {
+		sh := state.modules[moduleKey{uint64(dev), uint64(s.module)}]
+		if sh != nil {
 			ref.ShaderID = sh.id
 			anyInstr = anyInstr || sh.instrumented
 		}
+		reads = reads || sh == nil || sh.readsLayerSet(fast != 0)
 		msg.Stages = append(msg.Stages, ref)
+	}
+	if !reads {
+		*readsSet = 0
 	}
 	// A linked pipeline has its libraries' stages.
 	for _, lib := range unsafe.Slice(libraries, int(nlib)) {

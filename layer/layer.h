@@ -428,6 +428,7 @@ typedef struct pipeline_info {
     VkPipelineLayout layout;
     VkPipelineBindPoint bind_point;
     int instrumented; /* bind the layer's set before its actions */
+    int reads_set;    /* ... unless 0: the pipeline as created (its fast variant) uses nothing of it */
     int push;         /* ... by pushing it: a descriptor-buffer layout */
     int library;      /* VK_PIPELINE_CREATE_LIBRARY_BIT_KHR: Go keeps its stages */
     struct cc_vi *vi; /* cmdchecks.c: its vertex input state, or NULL */
@@ -520,6 +521,9 @@ typedef struct bound_pipeline {
     uint64_t down;
     uint32_t facts_dirty;
     uint32_t fact_sets;
+    /* pipeline_info's reads_set: 0 when the pipeline (down == pipeline)
+     * uses nothing of the layer's set, so its actions bind nothing. */
+    int reads_set;
     /* Shader objects bound per stage (GPUAVDBG_SO_STAGES, shaderobj.c);
      * stale after a later vkCmdBindPipeline at this bind point. */
     VkShaderEXT shaders[GPUAVDBG_SO_STAGES];
@@ -550,7 +554,8 @@ typedef struct cb_state {
 
     gpuavdbg_action *actions;
     uint32_t nactions, cap_actions;
-    uint32_t ninstrumented; /* actions that bound the layer's set */
+    uint32_t ninstrumented; /* actions whose variant uses the layer's set */
+    uint32_t nbinds;        /* binds (or pushes) of the layer's set */
 
     char **stack; /* open debug-utils labels */
     uint32_t nstack, cap_stack;

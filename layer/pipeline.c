@@ -419,10 +419,10 @@ static void remember(device_data *dd, VkPipeline p, VkPipelineLayout layout, VkP
         st[i].stage = (uint32_t)stages[i].stage;
         st[i].entry = stages[i].pName ? stages[i].pName : "";
     }
-    int state = layout_state(dd, layout);
+    int state = layout_state(dd, layout), reads_set = 1;
     int wants = goPipelineCreated(GPUAVDBG_H(dd->device), GPUAVDBG_H(p), GPUAVDBG_H(layout), (uint32_t)bp, st,
                                   nstages, state, libraries ? (uint64_t *)libs->pLibraries : NULL,
-                                  libraries ? libs->libraryCount : 0, is_library);
+                                  libraries ? libs->libraryCount : 0, is_library, var != NULL, &reads_set);
     if (st != small)
         free(st);
     pipeline_info *pi = malloc(sizeof *pi);
@@ -436,6 +436,7 @@ static void remember(device_data *dd, VkPipeline p, VkPipelineLayout layout, VkP
     pi->layout = layout;
     pi->bind_point = bp;
     pi->instrumented = (state == GPUAVDBG_LAYOUT_PADDED || state == GPUAVDBG_LAYOUT_PADDED_PUSH) && (wants || libraries);
+    pi->reads_set = reads_set;
     pi->push = state == GPUAVDBG_LAYOUT_PADDED_PUSH;
     pi->library = is_library;
     pi->vi = NULL;

@@ -45,6 +45,29 @@ type shader struct {
 	// precise is its precise switch and facts (gpuav.PreciseSwitch), nil
 	// when it has none.
 	precise *gpuav.PreciseSwitch
+	// readsSet: the instrumented words use the layer's set
+	// (gpuav.Result.ReadsLayerSet).
+	readsSet bool
+}
+
+// fastVariant says whether the module has a fast variant the layer
+// creates pipelines with (goModuleFacts).
+func (s *shader) fastVariant() bool {
+	return s.instrumented && s.precise != nil && len(s.precise.Facts) > 0 && len(s.precise.FastWords) > 0
+}
+
+// readsLayerSet says whether the words the driver has for the module use
+// the layer's set: its fast variant's with fast (a pipeline created with
+// the fast variants), else the instrumented words; the original words
+// never do.
+func (s *shader) readsLayerSet(fast bool) bool {
+	switch {
+	case !s.instrumented:
+		return false
+	case fast && s.fastVariant():
+		return s.precise.FastReadsLayerSet
+	}
+	return s.readsSet
 }
 
 type moduleKey struct{ device, module uint64 }

@@ -4,7 +4,7 @@
  * and without a layer and compare (bench/record_test.go does, as
  * BenchmarkDrawRecording; bench/measure/ has the NVIDIA runs).
  *
- *   record [--spv DIR] [--draws N] [--bind-per-draw [--sets N] | --push-per-draw] [--indirect]
+ *   record [--spv DIR] [--draws N] [--bind-per-draw [--sets N] | --push-per-draw] [--indirect | --dispatch]
  *
  * DIR (default: <dir of this binary>/spv/record) holds oob_compute.comp.spv,
  * fullscreen.vert.spv and oob_store.frag.spv (bench.mk compiles them from
@@ -25,8 +25,11 @@
  * of 4 bytes. With --indirect each draw is a vkCmdDrawIndirect of one
  * command (the same, in an indirect buffer) and the time includes the
  * vkCmdEndRendering after the draws (where a layer may record its work
- * over the render pass's indirect draws). Failures print "record: ..."
- * and exit 1; bad flags exit 2.
+ * over the render pass's indirect draws). With --dispatch each draw is a
+ * vkCmdDispatch of one workgroup of the compute pipeline instead, outside
+ * any render pass (binds and pushes at the compute bind point): the
+ * dispatch-heavy scene's loop. Failures print "record: ..." and exit 1;
+ * bad flags exit 2.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -108,24 +111,28 @@ static void free_scene(const capp *c, scene *s)
 
 /* draws_ns records draws draws into cb five times and returns the best
  * recording's nanoseconds. */
-static uint64_t draws_ns(const scene *s, VkCommandBuffer cb, uint32_t draws, int bind, int push, int indirect)
+static uint64_t draws_ns(const scene *s, VkCommandBuffer cb, uint32_t draws, int bind, int push, int indirect,
+                         int dispatch)
 {
     uint64_t best = UINT64_MAX;
     uint32_t idx = 0;
+    VkPipelineBindPoint bp = dispatch ? VK_PIPELINE_BIND_POINT_COMPUTE : VK_PIPELINE_BIND_POINT_GRAPHICS;
     for (int rep = 0; rep < 5; rep++) {
         capp_begin(cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
-        capp_begin_rendering(cb, &s->target, VK_IMAGE_LAYOUT_GENERAL);
-        vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, s->draw);
-        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, s->layout, 0, 1, &s->set, 0, NULL);
+        if (!dispatch)
+            capp_begin_rendering(cb, &s->target, VK_IMAGE_LAYOUT_GENERAL);
+        vkCmdBindPipeline(cb, bp, dispatch ? s->comp : s->draw);
+        vkCmdBindDescriptorSets(cb, bp, s->layout, 0, 1, &s->set, 0, NULL);
         vkCmdPushConstants(cb, s->layout, PC.stageFlags, 0, 4, &idx);
         uint64_t t0 = capp_now_ns();
         for (uint32_t i = 0; i < draws; i++) {
             if (bind)
-                vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, s->layout, 0, 1, &s->sets[i % s->nsets],
-                                        0, NULL);
+                vkCmdBindDescriptorSets(cb, bp, s->layout, 0, 1, &s->sets[i % s->nsets], 0, NULL);
             if (push)
                 vkCmdPushConstants(cb, s->layout, PC.stageFlags, 0, 4, &idx);
-            if (indirect)
+            if (dispatch)
+                vkCmdDispatch(cb, 1, 1, 1);
+            else if (indirect)
                 vkCmdDrawIndirect(cb, s->indirect.buf, 0, 1, 16);
             else
                 vkCmdDraw(cb, 3, 1, 0, 0);
@@ -133,7 +140,7 @@ static uint64_t draws_ns(const scene *s, VkCommandBuffer cb, uint32_t draws, int
         if (indirect)
             vkCmdEndRendering(cb);
         uint64_t t = capp_now_ns() - t0;
-        if (!indirect)
+        if (!indirect && !dispatch)
             vkCmdEndRendering(cb);
         CHECK(vkEndCommandBuffer(cb));
         if (t < best)
@@ -168,7 +175,7 @@ static double submit_us(const capp *c, const scene *s, VkCommandBuffer cb)
 
 static void usage_exit(const char *why, const char *arg)
 {
-    fprintf(stderr, "record: %s%s%s\nusage: record [--spv DIR] [--draws N] [--bind-per-draw [--sets N] | --push-per-draw] [--indirect]\n",
+    fprintf(stderr, "record: %s%s%s\nusage: record [--spv DIR] [--draws N] [--bind-per-draw [--sets N] | --push-per-draw] [--indirect | --dispatch]\n",
             why, arg ? ": " : "", arg ? arg : "");
     exit(2);
 }
@@ -179,7 +186,7 @@ int main(int argc, char **argv)
     const char *slash = strrchr(argv[0], '/');
     snprintf(dir, sizeof dir, "%.*s/spv/record", slash ? (int)(slash - argv[0]) : 1, slash ? argv[0] : ".");
     uint32_t draws = 100000, nsets = 1;
-    int bind = 0, push = 0, indirect = 0;
+    int bind = 0, push = 0, indirect = 0, dispatch = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--spv") && i + 1 < argc) {
             snprintf(dir, sizeof dir, "%s", argv[++i]);
@@ -201,12 +208,16 @@ int main(int argc, char **argv)
             push = 1;
         } else if (!strcmp(argv[i], "--indirect")) {
             indirect = 1;
+        } else if (!strcmp(argv[i], "--dispatch")) {
+            dispatch = 1;
         } else {
             usage_exit("unknown argument", argv[i]);
         }
     }
     if (bind && push)
         usage_exit("--bind-per-draw and --push-per-draw are exclusive", NULL);
+    if (indirect && dispatch)
+        usage_exit("--indirect and --dispatch are exclusive", NULL);
     capp c;
     capp_create_instance(&c, NULL);
     VkPhysicalDeviceVulkan13Features f13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
@@ -221,7 +232,7 @@ int main(int argc, char **argv)
     make_scene(&c, &s, dir, nsets);
     VkCommandPool pool = capp_command_pool(&c, VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT);
     VkCommandBuffer cb = capp_command_buffer(&c, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "record-cmd");
-    printf("ns_per_draw=%.2f\n", (double)draws_ns(&s, cb, draws, bind, push, indirect) / draws);
+    printf("ns_per_draw=%.2f\n", (double)draws_ns(&s, cb, draws, bind, push, indirect, dispatch) / draws);
     printf("us_submit_to_wait=%.1f\n", submit_us(&c, &s, cb));
     vkDestroyCommandPool(c.dev, pool, NULL);
     free_scene(&c, &s);

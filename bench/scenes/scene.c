@@ -209,7 +209,16 @@ struct ctx {
     VkCommandBuffer cmd;
     VkFence fence;
     VkDescriptorPool desc_pool;
+    int stats; /* BENCH_STATS=1 and the driver has pipeline statistics */
 };
+
+/* stats_wanted says whether BENCH_STATS=1 asks for pipeline statistics. */
+static int stats_wanted(void)
+{
+    const char *v = getenv("BENCH_STATS");
+    return v && !strcmp(v, "1");
+}
+
 
 /* create_instance makes the instance, with GPU-AV on and the rest of the
  * Khronos layer off when BENCH_KHRONOS_GPUAV=1, and a messenger that prints
@@ -292,9 +301,23 @@ static void create_device(struct ctx *c)
     const char *robust_exts[] = { VK_EXT_ROBUSTNESS_2_EXTENSION_NAME };
     int robust = robustness2(c, &rob2);
     features.robustBufferAccess = robust ? VK_TRUE : VK_FALSE;
+    /* BENCH_STATS=1: the driver's statistics of the hot loop's pipeline
+     * (VK_KHR_pipeline_executable_properties): registers, instructions. */
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR pexec = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR,
+        .pNext = robust ? &rob2 : NULL, .pipelineExecutableInfo = VK_TRUE
+    };
+    const char *stats_exts[] = { VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME };
+    c->stats = !robust && stats_wanted() &&
+               capp_has_device_extension(&c->vk, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+    if (stats_wanted() && !c->stats)
+        printf("bench: NOTICE: no pipeline statistics (no %s, or robustness2 on)\n",
+               VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
     capp_create_device(&c->vk, &(capp_device_info){ .queue_flags = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT,
-                                                    .features = &features, .next = robust ? &rob2 : NULL,
-                                                    .exts = robust ? robust_exts : NULL, .nexts = robust ? 1 : 0 });
+                                                    .features = &features,
+                                                    .next = c->stats ? (void *)&pexec : robust ? (void *)&rob2 : NULL,
+                                                    .exts = c->stats ? stats_exts : robust ? robust_exts : NULL,
+                                                    .nexts = (c->stats || robust) ? 1 : 0 });
     c->pool = capp_command_pool(&c->vk, 0);
     c->cmd = capp_command_buffer(&c->vk, c->pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, NULL);
     c->fence = capp_fence(&c->vk);
@@ -402,13 +425,54 @@ static VkShaderModule make_module(const struct ctx *c, struct spv s)
     return capp_shader_module(&c->vk, s.words, s.size);
 }
 
+/* print_stats prints the driver's statistics of each executable of pipe
+ * ("stats: NAME EXECUTABLE: STATISTIC = VALUE"). */
+static void print_stats(const struct ctx *c, VkPipeline pipe, const char *name)
+{
+    PFN_vkGetPipelineExecutablePropertiesKHR props =
+        (PFN_vkGetPipelineExecutablePropertiesKHR)vkGetDeviceProcAddr(c->vk.dev, "vkGetPipelineExecutablePropertiesKHR");
+    PFN_vkGetPipelineExecutableStatisticsKHR stats =
+        (PFN_vkGetPipelineExecutableStatisticsKHR)vkGetDeviceProcAddr(c->vk.dev, "vkGetPipelineExecutableStatisticsKHR");
+    if (!props || !stats)
+        return;
+    VkPipelineExecutablePropertiesKHR ex[8];
+    uint32_t n = 8;
+    for (uint32_t i = 0; i < n; i++)
+        ex[i] = (VkPipelineExecutablePropertiesKHR){ .sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR };
+    VkPipelineInfoKHR pi = { .sType = VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR, .pipeline = pipe };
+    if (props(c->vk.dev, &pi, &n, ex) < 0)
+        return;
+    for (uint32_t i = 0; i < n; i++) {
+        VkPipelineExecutableStatisticKHR st[32];
+        uint32_t m = 32;
+        for (uint32_t k = 0; k < m; k++)
+            st[k] = (VkPipelineExecutableStatisticKHR){ .sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR };
+        VkPipelineExecutableInfoKHR ei = { .sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR, .pipeline = pipe,
+                                           .executableIndex = i };
+        if (stats(c->vk.dev, &ei, &m, st) < 0)
+            continue;
+        for (uint32_t k = 0; k < m; k++) {
+            printf("stats: %s %s: %s = ", name, ex[i].name, st[k].name);
+            switch (st[k].format) {
+            case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR: printf("%u\n", st[k].value.b32); break;
+            case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR: printf("%lld\n", (long long)st[k].value.i64); break;
+            case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR: printf("%llu\n", (unsigned long long)st[k].value.u64); break;
+            default: printf("%g\n", st[k].value.f64); break;
+            }
+        }
+    }
+}
+
 /* compute_pipeline makes the compute pipeline of DIR/NAME.spv's main (its
  * module is gone once the pipeline is made). */
 static VkPipeline compute_pipeline(const struct ctx *c, const char *dir, const char *name, VkPipelineLayout layout)
 {
     struct spv s = load_spv(dir, name);
     VkShaderModule m = make_module(c, s);
-    VkPipeline pipe = capp_compute_pipeline(&c->vk, layout, m, 0, NULL);
+    VkPipeline pipe = capp_compute_pipeline(&c->vk, layout, m,
+                                            c->stats ? VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR : 0, NULL);
+    if (c->stats)
+        print_stats(c, pipe, name);
     vkDestroyShaderModule(c->vk.dev, m, NULL);
     free(s.words);
     return pipe;

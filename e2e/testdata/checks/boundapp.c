@@ -6,7 +6,7 @@
  * buffer ("bound-cmd") dispatches once per case step:
  *
  *   boundapp --shaders DIR [--case clean|loop_last|loop_short|masked_past|
- *            holds_then_not|fails_then_holds|rewritten|threads|other_set] [--stage fragment]
+ *            holds_then_not|fails_then_holds|rewritten|threads|other_set|secondary|free_CASE] [--stage fragment]
  *
  *   clean:          data bound [0, 64), n 16: every bound holds.
  *   loop_last:      data bound [0, 60), n 16: the loop's last iteration
@@ -28,6 +28,12 @@
  *   threads:        data bound [0, 60), n 16, in 4 command buffers
  *                   ("bound-cmd-0".."bound-cmd-3", a pool each) recorded
  *                   on 4 threads at once, submitted one after the other.
+ *   secondary:      holds_then_not's two dispatches recorded into a
+ *                   secondary command buffer ("bound-cmd"), which a primary
+ *                   ("bound-primary") executes.
+ *   free_CASE:      CASE (one of the above but threads and other_set) with
+ *                   bound_free.comp, whose store is bounded too: where the
+ *                   facts hold its fast variant has no check left.
  *   other_set:      bound_set1.comp (data in set 1, result in set 0), n 16,
  *                   set 1 bound [0, 64) first; then four dispatches, each
  *                   after a bind of one set: set 0, set 1 [0, 60) (the
@@ -61,12 +67,18 @@ typedef struct recording {
     uint32_t steps, n;
     const uint32_t *firsts; /* the set index each step binds (NULL: 0) */
     VkDescriptorSet pre;    /* bound to set 1 before the steps, or none */
+    VkCommandBuffer primary; /* executes cmd, a secondary, or none */
 } recording;
 
 static void *record(void *arg)
 {
     const recording *r = arg;
-    capp_begin(r->cmd, 0);
+    VkCommandBufferInheritanceInfo inh = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO};
+    VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, .pInheritanceInfo = &inh};
+    if (r->primary)
+        CHECK(vkBeginCommandBuffer(r->cmd, &bi));
+    else
+        capp_begin(r->cmd, 0);
     vkCmdBindPipeline(r->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, r->pipe);
     vkCmdPushConstants(r->cmd, r->layout, VK_SHADER_STAGE_ALL, 0, sizeof r->n, &r->n);
     if (r->pre)
@@ -86,6 +98,11 @@ static void *record(void *arg)
         vkCmdDispatch(r->cmd, 1, 1, 1);
     }
     CHECK(vkEndCommandBuffer(r->cmd));
+    if (r->primary) {
+        capp_begin(r->primary, 0);
+        vkCmdExecuteCommands(r->primary, 1, &r->cmd);
+        CHECK(vkEndCommandBuffer(r->primary));
+    }
     return NULL;
 }
 
@@ -101,7 +118,10 @@ int main(int argc, char **argv)
     VkDeviceSize ranges[5] = {64, 64};
     static const uint32_t other_firsts[4] = {0, 1, 0, 1};
     uint32_t n = 16, steps = 1;
-    int rewritten = 0, other = 0;
+    int rewritten = 0, other = 0, secondary = 0;
+    int free_ = !strncmp(kase, "free_", 5);
+    if (free_)
+        kase += 5;
     if (!strcmp(kase, "loop_last"))
         ranges[0] = 60;
     else if (!strcmp(kase, "loop_short"))
@@ -114,6 +134,8 @@ int main(int argc, char **argv)
         ranges[0] = 60, steps = 2;
     else if (!strcmp(kase, "rewritten"))
         rewritten = 1;
+    else if (!strcmp(kase, "secondary"))
+        ranges[1] = 60, steps = 2, secondary = 1;
     else if (!strcmp(kase, "threads"))
         ranges[0] = 60;
     else if (!strcmp(kase, "other_set"))
@@ -150,7 +172,7 @@ int main(int argc, char **argv)
     VkPushConstantRange pcr = {VK_SHADER_STAGE_ALL, 0, sizeof n};
     VkPipelineLayout layout = capp_pipeline_layout(&ca, 1 + (uint32_t)other, dsl, &pcr);
     capp_image t;
-    VkPipeline pipe = ca_stage_pipeline(stage, dir, other ? "bound_set1" : "bound", "buf_plain", layout, &t);
+    VkPipeline pipe = ca_stage_pipeline(stage, dir, other ? "bound_set1" : free_ ? "bound_free" : "bound", "buf_plain", layout, &t);
     ca_destroy_modules();
     int threads = !strcmp(kase, "threads") ? THREADS : 1;
     VkCommandBuffer cmd[THREADS];
@@ -164,7 +186,18 @@ int main(int argc, char **argv)
         pool[i] = ca_command_buffers(0, 1, &cmd[i]);
         ca_name_cmd_pipeline(cmd[i], name, pipe, "bound-pipeline");
         rec[i] = (recording){cmd[i], pipe, layout, set, steps, n, other ? other_firsts : NULL,
-                             other ? set[4] : VK_NULL_HANDLE};
+                             other ? set[4] : VK_NULL_HANDLE, VK_NULL_HANDLE};
+    }
+    if (secondary) { /* cmd[0] is the secondary, cmd[1] the primary */
+        VkCommandBufferAllocateInfo cbai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+                                            .commandPool = pool[0], .level = VK_COMMAND_BUFFER_LEVEL_SECONDARY,
+                                            .commandBufferCount = 1};
+        cmd[1] = cmd[0];
+        CHECK(vkAllocateCommandBuffers(ca.dev, &cbai, &cmd[0]));
+        capp_name(&ca, VK_OBJECT_TYPE_COMMAND_BUFFER, capp_handle(cmd[0]), "bound-cmd");
+        capp_name(&ca, VK_OBJECT_TYPE_COMMAND_BUFFER, capp_handle(cmd[1]), "bound-primary");
+        rec[0].cmd = cmd[0];
+        rec[0].primary = cmd[1];
     }
     const uint32_t *r = result.map;
     if (stage != CA_COMPUTE) {
@@ -178,7 +211,7 @@ int main(int argc, char **argv)
         for (int i = 0; i < threads; i++)
             pthread_join(th[i], NULL);
         for (int i = 0; i < threads; i++)
-            ca_submit_wait(cmd[i]);
+            ca_submit_wait(secondary ? rec[0].primary : cmd[i]);
         if (rewritten) {
             printf("first r=%u,%u,%u,%u\n", r[0], r[1], r[2], r[3]);
             VkDescriptorBufferInfo bi = {data.buf, 0, 60};

@@ -203,9 +203,18 @@ func ParseInstructions(w []uint32) (Header, []*Instruction, error) {
 	if err != nil {
 		return h, nil, err
 	}
-	// A rough capacity guess: instructions average about four words.
-	insts := make([]*Instruction, 0, (len(w)-HeaderWords)/4+1)
-	backing := make([]Instruction, 0, cap(insts))
+	// Counted first, so that both arrays are made once at their size
+	// (the count stops at a bad word count, which the loop reports).
+	count := 0
+	for off := HeaderWords; off < len(w); count++ {
+		n := int(w[off] >> 16)
+		if n == 0 {
+			break
+		}
+		off += n
+	}
+	insts := make([]*Instruction, 0, count)
+	backing := make([]Instruction, 0, count)
 	for off := HeaderWords; off < len(w); {
 		n := int(w[off] >> 16)
 		if n == 0 {

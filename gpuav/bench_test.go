@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav/internal/largeshader"
@@ -53,4 +54,60 @@ func BenchmarkInstrumentLarge(b *testing.B) {
 			}
 		})
 	}
+}
+
+// corpusModules compiles the pipeline scene's shader corpus (bench/corpus,
+// as `make bench-apps` does: -g, Vulkan 1.1).
+func corpusModules(b *testing.B) [][]uint32 {
+	dir := filepath.Join("..", "bench", "corpus")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var mods [][]uint32
+	for _, e := range entries {
+		switch filepath.Ext(e.Name()) {
+		case ".comp", ".vert", ".frag":
+			mods = append(mods, shadertest.Compile(b, dir, e.Name(), "-g", "--target-env", "vulkan1.1"))
+		}
+	}
+	if len(mods) != 55 {
+		b.Fatalf("%d corpus modules, want the pipeline scene's 55", len(mods))
+	}
+	return mods
+}
+
+// BenchmarkInstrumentCorpus instruments the pipeline scene's 55 modules
+// once per iteration, with every check on and the options the layer gives
+// on lavapipe in bench/exp/pipeline.sh (sized element checks, Int64,
+// printf): the layer's own share of pipeline creation.
+func BenchmarkInstrumentCorpus(b *testing.B) {
+	mods := corpusModules(b)
+	checks := map[string]bool{}
+	for _, id := range AllChecks {
+		checks[id] = true
+	}
+	b.ResetTimer()
+	cpu0 := processCPU(b)
+	for i := 0; i < b.N; i++ {
+		for j, w := range mods {
+			res, err := Instrument(w, Options{ShaderID: uint32(j + 1), DescriptorSet: 7, Checks: checks,
+				SizedElementChecks: true, Int64: true, Printf: true})
+			if err != nil || !res.Instrumented {
+				b.Fatalf("module %d: err %v instrumented %v", j, err, res.Instrumented)
+			}
+		}
+	}
+	b.ReportMetric(float64(processCPU(b)-cpu0)/float64(b.N), "cpu-ns/op")
+}
+
+// processCPU is the process's user and system CPU time so far, in
+// nanoseconds, GC workers included: on a loaded machine it moves less
+// than wall time.
+func processCPU(b *testing.B) int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
 }

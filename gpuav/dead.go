@@ -28,13 +28,39 @@ import (
 // own instructions (ids below bound) are never touched. pure is
 // pureFunctions(m), which both variants of a module share.
 func removeDeadAdded(m *spirv.Module, bound uint32, pure map[uint32]bool) {
+	removeDeadAddedWith(m, bound, pure, &deadScratch{})
+}
+
+// deadScratch is removeDeadAdded's working memory, which the two variants
+// of a module share (the second call finds it cleared).
+type deadScratch struct {
+	uses []int32
+	defs []*spirv.Instruction
+	dead []bool
+}
+
+// take returns the scratch slices cleared, of the lengths asked for.
+func (sc *deadScratch) take(top, added uint32) ([]int32, []*spirv.Instruction, []bool) {
+	if uint32(cap(sc.uses)) < top || uint32(cap(sc.defs)) < added {
+		sc.uses, sc.defs, sc.dead = make([]int32, top), make([]*spirv.Instruction, added), make([]bool, added)
+		return sc.uses, sc.defs, sc.dead
+	}
+	uses, defs, dead := sc.uses[:top], sc.defs[:added], sc.dead[:added]
+	clear(uses)
+	clear(defs)
+	clear(dead)
+	return uses, defs, dead
+}
+
+// removeDeadAddedWith is removeDeadAdded in the working memory sc.
+func removeDeadAddedWith(m *spirv.Module, bound uint32, pure map[uint32]bool, sc *deadScratch) {
 	top := m.Header.Bound
 	if bound >= top {
 		return
 	}
 	glsl := glslImport(m)
-	uses := make([]int32, top) // of added ids only (addedOperands)
-	defs := make([]*spirv.Instruction, top-bound)
+	// uses counts the uses of added ids only (addedOperands).
+	uses, defs, dead := sc.take(top, top-bound)
 	for _, f := range m.Functions {
 		for _, b := range f.Blocks {
 			for _, in := range b.Insts {
@@ -45,7 +71,6 @@ func removeDeadAdded(m *spirv.Module, bound uint32, pure map[uint32]bool) {
 			}
 		}
 	}
-	dead := make([]bool, top-bound)
 	var work []uint32
 	for i, in := range defs {
 		if in != nil && uses[bound+uint32(i)] == 0 && noEffect(m, in, pure, glsl) {

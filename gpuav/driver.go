@@ -2,6 +2,7 @@ package gpuav
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/gpuav-dbg/gpuav-dbg/spirv"
 )
@@ -142,7 +143,7 @@ func walk[S any](sh *shader, p sitePass[S]) int {
 				}
 				last := g.blocks[len(g.blocks)-1]
 				fn.cont[last.ID()] = true
-				f.Blocks = append(f.Blocks[:bi+1], append(g.blocks, f.Blocks[bi+1:]...)...)
+				f.Blocks = slices.Insert(f.Blocks, bi+1, g.blocks...)
 				bi += len(g.blocks) - 1
 				break
 			}
@@ -300,10 +301,7 @@ func instrument(words []uint32, opt Options) (res Result, err error) {
 		removeDeadAdded(m, sh.bound, pureFunctions(m, sh.bound))
 		res.Words = m.Encode()
 	} else {
-		precise, fast, err := sh.variants()
-		if err != nil {
-			return Result{Words: words}, fmt.Errorf("instrument shader %d: %w", opt.ShaderID, err)
-		}
+		precise, fast := sh.variants()
 		res.Words = precise
 		res.Precise = &PreciseSwitch{FastWords: fast, Facts: sh.precise.facts,
 			FastReadsLayerSet: ReadsSet(fast, opt.DescriptorSet)}

@@ -76,7 +76,7 @@ type floatRanges struct {
 	depth int
 	glsl  uint32                  // the GLSL.std.450 import's id, 0 if none
 	fn    *spirv.Function         // the current function
-	pos   map[uint32]*spirv.Block // result id → its block, in the current function
+	pos   map[uint32]*spirv.Block // result id → its block, in the current function (blockOf)
 	// escaped: the current function's variables whose pointer escapes,
 	// found the first time a load asks.
 	escaped map[uint32]bool
@@ -118,15 +118,26 @@ func boundFloatIndices(m *spirv.Module) int {
 // index records where each result of function f is, and forgets the
 // previous function's ranges (a load's range depends on its block).
 func (fr *floatRanges) index(f *spirv.Function) {
-	fr.fn, fr.memo, fr.busy, fr.escaped = f, map[uint32]*interval{}, map[uint32]bool{}, nil
-	fr.pos = map[uint32]*spirv.Block{}
-	for _, b := range f.Blocks {
-		for _, in := range b.Insts {
-			if r := in.ResultID(); r != 0 {
-				fr.pos[r] = b
+	fr.fn, fr.memo, fr.busy, fr.escaped, fr.pos = f, map[uint32]*interval{}, map[uint32]bool{}, nil, nil
+}
+
+// blockOf returns the block of the current function that holds the load
+// with result id r. The index is made the first time a load asks (most
+// functions convert no float to an integer); loads never move to another
+// block or change their ids, so clamps added before that do not matter.
+func (fr *floatRanges) blockOf(r uint32) (*spirv.Block, bool) {
+	if fr.pos == nil {
+		fr.pos = map[uint32]*spirv.Block{}
+		for _, b := range fr.fn.Blocks {
+			for _, in := range b.Insts {
+				if r := in.ResultID(); r != 0 {
+					fr.pos[r] = b
+				}
 			}
 		}
 	}
+	b, ok := fr.pos[r]
+	return b, ok
 }
 
 // clamp returns the clamp of the conversion in when its operand's range
@@ -396,7 +407,7 @@ func (fr *floatRanges) load(d *spirv.Instruction) (interval, bool) {
 	if !ok {
 		return interval{}, false
 	}
-	b, ok := fr.pos[d.ResultID()]
+	b, ok := fr.blockOf(d.ResultID())
 	if !ok || fr.escapes(v) {
 		return interval{}, false
 	}

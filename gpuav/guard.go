@@ -245,6 +245,7 @@ func (g guardedAccess) cloneAccess(m *spirv.Module, e *emitter, base map[uint32]
 //	M1:   a phi of T's result and the null value; OpBranch %M0
 //	M0:   a phi of A's and M1's results, and the rest of the block
 func (g guardedAccess) splitFact(m *spirv.Module, f *spirv.Function, b *spirv.Block, j int) ([]*spirv.Block, bool) {
+	orig := b.Insts
 	rest := b.Insts[j:]
 	post := rest[1:]
 	aID, sID, tID, fID, m1ID, m0ID := m.NewID(), m.NewID(), m.NewID(), m.NewID(), m.NewID(), m.NewID()
@@ -274,7 +275,7 @@ func (g guardedAccess) splitFact(m *spirv.Module, f *spirv.Function, b *spirv.Bl
 	if g.passed != nil {
 		*g.passed = m.NewID()
 		phi := spirv.NewInstruction(spirv.OpPhi, m.TypeBool(), *g.passed, m.ConstantTrue(), aID, ok, m1ID)
-		merge.insts = append([]*spirv.Instruction{phi}, merge.insts...)
+		merge.insts = prependToRest(orig, j, merge.insts, phi)
 	}
 	retargetPhis(f, post, b.ID(), m0ID)
 	label := func(id uint32) *spirv.Instruction { return spirv.NewInstruction(spirv.OpLabel, id) }
@@ -299,4 +300,18 @@ func (g guardedAccess) guardedSide(m *spirv.Module, tID, fID, mID, next uint32) 
 	mm.void(spirv.OpBranch, next)
 	blocks := append([]*spirv.Block{{Label: spirv.NewInstruction(spirv.OpLabel, tID), Insts: t.insts}}, failBlocks...)
 	return append(blocks, &spirv.Block{Label: spirv.NewInstruction(spirv.OpLabel, mID), Insts: mm.insts}), phi
+}
+
+// prependToRest returns merge (orig[j:] or orig[j+1:], the rest of the
+// block the guard split at j) with phi in front. It takes the free slot
+// before merge in orig's array where there is one: the access's own (the
+// access was cloned), or the last of the head's (the head block holds a
+// copy of g.pre, made when splitFact appended to its clipped slice), so
+// that a block with many guarded accesses is not copied once per access.
+func prependToRest(orig []*spirv.Instruction, j int, merge []*spirv.Instruction, phi *spirv.Instruction) []*spirv.Instruction {
+	if at := len(orig) - len(merge) - 1; at >= 0 && (at == j || at == j-1) {
+		orig[at] = phi
+		return orig[at:]
+	}
+	return append([]*spirv.Instruction{phi}, merge...)
 }

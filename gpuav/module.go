@@ -2,7 +2,6 @@ package gpuav
 
 import (
 	"math"
-	"slices"
 
 	"github.com/gpuav-dbg/gpuav-dbg/spirv"
 )
@@ -20,7 +19,7 @@ type emitter struct {
 // op appends an instruction with a result and returns the result's id.
 func (e *emitter) op(op spirv.Opcode, typ uint32, operands ...uint32) uint32 {
 	id := e.m.NewID()
-	e.insts = append(e.insts, spirv.NewInstruction(op, append([]uint32{typ, id}, operands...)...))
+	e.insts = append(e.insts, spirv.NewResultInstruction(op, typ, id, operands...))
 	return id
 }
 
@@ -206,19 +205,31 @@ func renameOperands(m *spirv.Module, in *spirv.Instruction, renamed map[uint32]u
 }
 
 // useCounts counts the uses of each id inside a function.
-func useCounts(m *spirv.Module, f *spirv.Function) map[uint32]int {
-	uses := map[uint32]int{}
+func useCounts(m *spirv.Module, f *spirv.Function) useCount {
+	uses := make(useCount, m.Header.Bound)
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
 			r := in.ResultID()
 			_ = spirv.ForEachID(in.Words, m, func(i int) {
-				if in.Words[i] != r || i > 2 {
-					uses[in.Words[i]]++
+				if id := in.Words[i]; (id != r || i > 2) && int(id) < len(uses) {
+					uses[id]++
 				}
 			})
 		}
 	}
 	return uses
+}
+
+// useCount holds the use counts of ids, by id (useCounts): a slice of the
+// module's bound, not a map.
+type useCount []int32
+
+// of returns id's use count (0 for an id made after the count).
+func (u useCount) of(id uint32) int {
+	if int(id) < len(u) {
+		return int(u[id])
+	}
+	return 0
 }
 
 func indexOf(insts []*spirv.Instruction, in *spirv.Instruction) int {
@@ -230,13 +241,35 @@ func indexOf(insts []*spirv.Instruction, in *spirv.Instruction) int {
 	return -1
 }
 
-func removeInst(f *spirv.Function, in *spirv.Instruction) {
+// removeInst removes in from the function, looking in block b (its
+// usual place) first.
+func removeInst(f *spirv.Function, b *spirv.Block, in *spirv.Instruction) {
+	if removeFromBlock(b, in) {
+		return
+	}
 	for _, b := range f.Blocks {
-		if i := indexOf(b.Insts, in); i >= 0 {
-			b.Insts = append(b.Insts[:i], b.Insts[i+1:]...)
+		if removeFromBlock(b, in) {
 			return
 		}
 	}
+}
+
+// removeFromBlock removes in from b, moving the shorter side of the
+// block's list (a block with many guarded accesses has a long tail after
+// each), and reports whether in was there.
+func removeFromBlock(b *spirv.Block, in *spirv.Instruction) bool {
+	i := indexOf(b.Insts, in)
+	switch {
+	case i < 0:
+		return false
+	case i < len(b.Insts)/2:
+		copy(b.Insts[1:i+1], b.Insts[:i])
+		b.Insts[0] = nil
+		b.Insts = b.Insts[1:]
+	default:
+		b.Insts = append(b.Insts[:i], b.Insts[i+1:]...)
+	}
+	return true
 }
 
 // retargetPhis makes phis that named from as a predecessor name to: the
@@ -250,35 +283,39 @@ func retargetPhis(f *spirv.Function, moved []*spirv.Instruction, from, to uint32
 		return
 	}
 	term := moved[len(moved)-1]
-	var targets []uint32
-	all := false
 	switch term.Opcode() {
 	case spirv.OpBranch:
-		targets = term.Words[1:2]
+		retargetBlockPhis(f.Block(term.Words[1]), from, to)
 	case spirv.OpBranchConditional:
-		targets = term.Words[2:4]
-	case spirv.OpSwitch:
-		all = true
-	default:
-		return // no successor in this function
-	}
-	for _, blk := range f.Blocks {
-		if !all && !slices.Contains(targets, blk.ID()) {
-			continue
+		t := f.Block(term.Words[2])
+		retargetBlockPhis(t, from, to)
+		if e := f.Block(term.Words[3]); e != t {
+			retargetBlockPhis(e, from, to)
 		}
-	leading:
-		for _, in := range blk.Insts {
-			switch in.Opcode() {
-			case spirv.OpPhi:
-				for k := 4; k < len(in.Words); k += 2 {
-					if in.Words[k] == from {
-						in.Words[k] = to
-					}
+	case spirv.OpSwitch:
+		for _, blk := range f.Blocks {
+			retargetBlockPhis(blk, from, to)
+		}
+	}
+}
+
+// retargetBlockPhis renames predecessor from to to in the leading phis of
+// blk (nil: none).
+func retargetBlockPhis(blk *spirv.Block, from, to uint32) {
+	if blk == nil {
+		return
+	}
+	for _, in := range blk.Insts {
+		switch in.Opcode() {
+		case spirv.OpPhi:
+			for k := 4; k < len(in.Words); k += 2 {
+				if in.Words[k] == from {
+					in.Words[k] = to
 				}
-			case spirv.OpLine, spirv.OpNoLine:
-			default:
-				break leading
 			}
+		case spirv.OpLine, spirv.OpNoLine:
+		default:
+			return
 		}
 	}
 }

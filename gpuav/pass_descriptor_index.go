@@ -44,7 +44,7 @@ type descriptorChecker struct {
 	// uses counts the uses of each id in the function, as it was before
 	// the pass changed it: a descriptor load used only by its access goes
 	// under the guard instead of being cloned.
-	uses map[uint32]int
+	uses useCount
 	// bindings shares the per-binding lookup of the element checks
 	// (gpuav_desc_binding, hoisted to the entry block) between the
 	// accesses of one function.
@@ -436,7 +436,7 @@ func (p *descriptorChecker) guard(fn *function, b *spirv.Block, j int, s site) (
 	if !ok {
 		return guarded{}, false
 	}
-	report, removed := p.prepare(fn, s)
+	report, removed := p.prepare(fn, b, s)
 	j = indexOf(b.Insts, s.inst)
 	u := m.TypeUint32()
 	// clampCode is the code the clamped element failed with (clamp's can,
@@ -555,7 +555,7 @@ func descriptorRecord(s site, onError OnError) SiteRecord {
 // moves, so that their ids come first. It then takes the chain's loads
 // out of their original position when nothing else uses them (clones go
 // under the guard) and returns those it removed.
-func (p *descriptorChecker) prepare(fn *function, s site) (report uint32, removed map[uint32]bool) {
+func (p *descriptorChecker) prepare(fn *function, b *spirv.Block, s site) (report uint32, removed map[uint32]bool) {
 	reportName := "gpuav_report_descriptor_index"
 	if s.state != 0 {
 		reportName = "gpuav_report_descriptor"
@@ -570,8 +570,8 @@ func (p *descriptorChecker) prepare(fn *function, s site) (report uint32, remove
 	}
 	removed = map[uint32]bool{}
 	for _, ch := range s.chain {
-		if p.uses[ch.ResultID()] == 1 {
-			removeInst(fn.f, ch)
+		if p.uses.of(ch.ResultID()) == 1 {
+			removeInst(fn.f, b, ch)
 			removed[ch.ResultID()] = true
 		}
 	}

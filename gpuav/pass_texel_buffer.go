@@ -183,7 +183,7 @@ func (p *texelChecker) guard(fn *function, b *spirv.Block, j int, acc texelAcces
 	at := -1
 	if acc.ptr != nil {
 		at = indexOf(b.Insts[:j], acc.ptr)
-		if at < 0 || useCounts(m, fn.f)[acc.ptr.ResultID()] != 1 {
+		if at < 0 || useCounts(m, fn.f).of(acc.ptr.ResultID()) != 1 {
 			sh.warnf("instruction %d: texel pointer is used by more than this atomic or in another block: left unchecked", in.OrigIndex)
 			return guarded{}, false
 		}

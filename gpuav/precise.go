@@ -1,7 +1,6 @@
 package gpuav
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/gpuav-dbg/gpuav-dbg/spirv"
@@ -174,18 +173,17 @@ func termArray(terms []FactTerm) (out [MaxFactTerms]FactTerm) {
 // neither the dead checks nor their failure paths, whether or not it
 // folds specialization constants before translating. The switch's spec
 // constant is gone from both.
-func (sh *shader) variants() (precise, fast []uint32, err error) {
-	words := sh.m.Encode()
-	fm, err := spirv.Parse(append([]uint32(nil), words...))
-	if err != nil {
-		return nil, nil, fmt.Errorf("re-read the instrumented module: %w", err)
-	}
+func (sh *shader) variants() (precise, fast []uint32) {
+	// prune and removeDeadAdded replace instructions, never edit them:
+	// the variants may share them.
+	fm := sh.m.Fork()
 	pure := pureFunctions(sh.m, sh.bound)
 	prune(sh.m, sh.precise.id, true)
 	prune(fm, sh.precise.id, false)
-	removeDeadAdded(sh.m, sh.bound, pure)
-	removeDeadAdded(fm, sh.bound, pure)
-	return sh.m.Encode(), fm.Encode(), nil
+	sc := &deadScratch{}
+	removeDeadAddedWith(sh.m, sh.bound, pure, sc)
+	removeDeadAddedWith(fm, sh.bound, pure, sc)
+	return sh.m.Encode(), fm.Encode()
 }
 
 // prune folds the switch (id) to value and removes what that makes dead:
@@ -212,9 +210,10 @@ func prune(m *spirv.Module, id uint32, value bool) {
 	m.Sections[spirv.SectionAnnotation] = slices.DeleteFunc(m.Sections[spirv.SectionAnnotation], func(in *spirv.Instruction) bool {
 		return in.Opcode() == spirv.OpDecorate && len(in.Words) >= 3 && in.Words[1] == id
 	})
+	pos := make([]int32, m.Header.Bound)
 	for _, f := range m.Functions {
 		foldBranches(f, known)
-		removeUnreachable(f)
+		removeUnreachable(f, pos)
 	}
 	m.InvalidateIndex()
 }
@@ -280,56 +279,81 @@ func successors(t *spirv.Instruction) []uint32 {
 
 // removeUnreachable removes the blocks of f that no branch reaches from
 // its entry and no reached block names as a merge or continue target, and
-// drops the phi operands of predecessors that no longer branch there.
-func removeUnreachable(f *spirv.Function) {
+// drops the phi operands of predecessors that no longer branch there. pos
+// is scratch space of the module's id bound, all 0, and left so.
+func removeUnreachable(f *spirv.Function, pos []int32) {
 	if len(f.Blocks) == 0 {
 		return
 	}
-	byID := map[uint32]*spirv.Block{}
-	for _, b := range f.Blocks {
-		byID[b.ID()] = b
+	blocks := f.Blocks
+	for i, b := range blocks {
+		pos[b.ID()] = int32(i + 1) // 1 + the block's index
 	}
-	keep := map[uint32]bool{}
-	work := []uint32{f.Blocks[0].ID()}
+	defer func() {
+		for _, b := range blocks {
+			pos[b.ID()] = 0
+		}
+	}()
+	at := func(id uint32) int32 { // the block's index, or -1
+		if int(id) < len(pos) {
+			return pos[id] - 1
+		}
+		return -1
+	}
+	keep := make([]bool, len(blocks))
+	work := []int32{0}
 	for len(work) > 0 {
-		id := work[len(work)-1]
+		i := work[len(work)-1]
 		work = work[:len(work)-1]
-		b := byID[id]
-		if keep[id] || b == nil {
+		if i < 0 || keep[i] {
 			continue
 		}
-		keep[id] = true
-		work = append(work, successors(b.Insts[len(b.Insts)-1])...)
+		keep[i] = true
+		b := blocks[i]
+		for _, s := range successors(b.Insts[len(b.Insts)-1]) {
+			work = append(work, at(s))
+		}
 		for _, in := range b.Insts {
 			switch in.Opcode() {
 			case spirv.OpSelectionMerge:
-				work = append(work, in.Words[1])
+				work = append(work, at(in.Words[1]))
 			case spirv.OpLoopMerge:
-				work = append(work, in.Words[1], in.Words[2])
+				work = append(work, at(in.Words[1]), at(in.Words[2]))
 			}
 		}
 	}
-	f.Blocks = slices.DeleteFunc(f.Blocks, func(b *spirv.Block) bool { return !keep[b.ID()] })
-	preds := map[[2]uint32]bool{}
-	for _, b := range f.Blocks {
-		for _, s := range successors(b.Insts[len(b.Insts)-1]) {
-			preds[[2]uint32{s, b.ID()}] = true
+	// A phi operand stays when its predecessor is kept and still branches
+	// to the phi's block.
+	from := func(pred, to uint32) bool {
+		i := at(pred)
+		return i >= 0 && keep[i] && slices.Contains(successors(blocks[i].Insts[len(blocks[i].Insts)-1]), to)
+	}
+	kept := make([]*spirv.Block, 0, len(blocks))
+	for i, b := range blocks {
+		if keep[i] {
+			kept = append(kept, b)
+			dropPhiOperands(b, from)
 		}
 	}
-	for _, b := range f.Blocks {
-		for i, in := range b.Insts {
-			if in.Opcode() != spirv.OpPhi {
-				continue
+	f.Blocks = kept
+	f.InvalidateBlocks()
+}
+
+// dropPhiOperands drops the operands of b's phis whose predecessor p does
+// not branch to b (!from(p, b)).
+func dropPhiOperands(b *spirv.Block, from func(pred, to uint32) bool) {
+	for i, in := range b.Insts {
+		if in.Opcode() != spirv.OpPhi {
+			continue
+		}
+		words := slices.Clone(in.Words[1:3])
+		for k := 3; k+1 < len(in.Words); k += 2 {
+			if from(in.Words[k+1], b.ID()) {
+				words = append(words, in.Words[k], in.Words[k+1])
 			}
-			words := slices.Clone(in.Words[1:3])
-			for k := 3; k+1 < len(in.Words); k += 2 {
-				if preds[[2]uint32{b.ID(), in.Words[k+1]}] {
-					words = append(words, in.Words[k], in.Words[k+1])
-				}
-			}
-			if len(words) < len(in.Words)-1 {
-				b.Insts[i] = spirv.NewInstruction(spirv.OpPhi, words...)
-			}
+		}
+		if len(words) < len(in.Words)-1 {
+			b.Insts[i] = spirv.NewInstruction(spirv.OpPhi, words...)
 		}
 	}
 }

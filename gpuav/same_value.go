@@ -2,6 +2,7 @@ package gpuav
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gpuav-dbg/gpuav-dbg/spirv"
@@ -187,13 +188,24 @@ func (l *localLoads) begin(m *spirv.Module, f *spirv.Function) {
 			l.vars[in.Words[2]] = true
 		}
 	}
+	// The NonSemantic.* imports, named once rather than per instruction.
+	var nonSemantic []uint32
+	for _, sec := range m.Sections {
+		for _, in := range sec {
+			if in.Opcode() == spirv.OpExtInstImport && len(in.Words) > 2 {
+				if name, _ := spirv.DecodeString(in.Words[2:]); strings.HasPrefix(name, "NonSemantic.") {
+					nonSemantic = append(nonSemantic, in.Words[1])
+				}
+			}
+		}
+	}
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
 			op := in.Opcode()
 			if op == spirv.OpVariable {
 				continue
 			}
-			if op == spirv.OpExtInst && len(in.Words) > 3 && strings.HasPrefix(m.ExtInstSetName(in.Words[3]), "NonSemantic.") {
+			if op == spirv.OpExtInst && len(in.Words) > 3 && slices.Contains(nonSemantic, in.Words[3]) {
 				continue
 			}
 			_ = spirv.ForEachID(in.Words, m, func(k int) {

@@ -61,9 +61,25 @@ type OpInfo struct {
 // opIndex maps an opcode to 1 + its index in opInfos (0: unknown).
 var opIndex [maxOpcode + 1]uint16
 
+// resultWord maps an opcode to the index of its result id in an
+// instruction's words (1 or 2; 0: none or unknown), and typeWord to that
+// of its result type (1; 0: none): ResultID and ResultType are on every
+// hot path, and a table is quicker than LookupOp.
+var resultWord, typeWord [maxOpcode + 1]uint8
+
 func init() {
 	for i := range opInfos {
-		opIndex[opInfos[i].Opcode] = uint16(i + 1)
+		info := &opInfos[i]
+		opIndex[info.Opcode] = uint16(i + 1)
+		if info.HasType {
+			typeWord[info.Opcode] = 1
+		}
+		switch {
+		case info.HasResult && info.HasType:
+			resultWord[info.Opcode] = 2
+		case info.HasResult:
+			resultWord[info.Opcode] = 1
+		}
 	}
 }
 

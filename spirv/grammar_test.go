@@ -309,3 +309,35 @@ func digest(src []byte) string {
 	}
 	return ""
 }
+
+// TestResultWordTables: ResultID and ResultType, which read tables, agree
+// with the grammar's HasResult and HasType for every opcode, and give 0
+// for an unknown opcode and for an instruction too short to hold the id.
+func TestResultWordTables(t *testing.T) {
+	for _, info := range Opcodes() {
+		in := &Instruction{Words: []uint32{4<<16 | uint32(info.Opcode), 11, 22, 33}}
+		wantType, wantID := uint32(0), uint32(0)
+		switch {
+		case info.HasType && info.HasResult:
+			wantType, wantID = 11, 22
+		case info.HasResult:
+			wantID = 11
+		case info.HasType:
+			wantType = 11
+		}
+		if got := in.ResultID(); got != wantID {
+			t.Errorf("%s: ResultID %d, want %d", info.Name, got, wantID)
+		}
+		if got := in.ResultType(); got != wantType {
+			t.Errorf("%s: ResultType %d, want %d", info.Name, got, wantType)
+		}
+		short := &Instruction{Words: []uint32{1<<16 | uint32(info.Opcode)}}
+		if short.ResultID() != 0 || short.ResultType() != 0 {
+			t.Errorf("%s: a one-word instruction has a result", info.Name)
+		}
+	}
+	unknown := &Instruction{Words: []uint32{3<<16 | 0xfffe, 1, 2}}
+	if unknown.ResultID() != 0 || unknown.ResultType() != 0 {
+		t.Errorf("an unknown opcode has a result")
+	}
+}

@@ -57,10 +57,10 @@ func (m *Module) ImportFunctions(lib *Module, names ...string) (*Imported, error
 	for _, f := range lib.Functions {
 		byName[lib.FunctionName(f)] = f
 	}
-	im := &importer{m: m, lib: lib, remap: map[uint32]uint32{}, res: res, global: map[uint32]bool{}}
+	im := &importer{m: m, lib: lib, remap: make(idMap, lib.Header.Bound), res: res, global: make([]bool, lib.Header.Bound)}
 	for _, s := range []Section{SectionExtInstImport, SectionGlobal} {
 		for _, in := range lib.Sections[s] {
-			if r := in.ResultID(); r != 0 {
+			if r := in.ResultID(); r != 0 && int(r) < len(im.global) {
 				im.global[r] = true
 			}
 		}
@@ -95,7 +95,7 @@ func (m *Module) ImportFunctions(lib *Module, names ...string) (*Imported, error
 		}
 	}
 	for _, f := range queue {
-		im.remap[f.ID()] = m.NewID()
+		im.remap.set(f.ID(), m.NewID())
 	}
 	for _, in := range lib.Sections[SectionCapability] {
 		if in.Opcode() == OpCapability && Capability(in.Words[1]) != CapabilityLinkage {
@@ -119,35 +119,35 @@ func (m *Module) ImportFunctions(lib *Module, names ...string) (*Imported, error
 		return nil, im.err
 	}
 	for _, n := range names {
-		res.Functions[n] = im.remap[byName[n].ID()]
+		res.Functions[n], _ = im.remap.get(byName[n].ID())
 	}
 	return res, nil
 }
 
 type importer struct {
 	m, lib *Module
-	remap  map[uint32]uint32
-	global map[uint32]bool
+	remap  idMap
+	global []bool // by library id: defined by an OpExtInstImport or a global
 	res    *Imported
 	err    error
 }
 
 // id maps a library id to m, importing globals on first use.
 func (im *importer) id(old uint32) uint32 {
-	if n, ok := im.remap[old]; ok {
+	if n, ok := im.remap.get(old); ok {
 		return n
 	}
-	if im.global[old] {
+	if int(old) < len(im.global) && im.global[old] {
 		return im.importGlobal(old)
 	}
 	n := im.m.NewID()
-	im.remap[old] = n
+	im.remap.set(old, n)
 	return n
 }
 
 // rewrite clones an instruction of lib with every id mapped.
 func (im *importer) rewrite(in *Instruction) *Instruction {
-	c := &Instruction{Words: append([]uint32(nil), in.Words...), OrigIndex: -1, OrigOffset: -1}
+	c := in.cloneAdded()
 	if err := ForEachID(in.Words, im.lib, func(i int) { c.Words[i] = im.id(in.Words[i]) }); err != nil && im.err == nil {
 		im.err = fmt.Errorf("import: instruction %v: %w", in.Opcode(), err)
 	}
@@ -159,7 +159,7 @@ func (im *importer) importGlobal(old uint32) uint32 {
 	if def.Opcode() == OpExtInstImport {
 		s, _ := DecodeString(def.Words[2:])
 		n := im.m.ExtInstImport(s)
-		im.remap[old] = n
+		im.remap.set(old, n)
 		return n
 	}
 	// Map the operands first (result excluded), so the clone's key can be
@@ -184,11 +184,11 @@ func (im *importer) importGlobal(old uint32) uint32 {
 			ops = c.Words[2:]
 		}
 		n := im.m.findOrAdd(c.Opcode(), info.HasType, ops...)
-		im.remap[old] = n
+		im.remap.set(old, n)
 		return n
 	}
 	n := im.m.NewID()
-	im.remap[old] = n
+	im.remap.set(old, n)
 	c.SetResultID(n)
 	if (c.Opcode() == OpTypePointer && StorageClass(c.Words[2]) == StorageClassStorageBuffer) ||
 		(c.Opcode() == OpVariable && StorageClass(c.Words[3]) == StorageClassStorageBuffer) {
@@ -247,4 +247,24 @@ func (im *importer) function(f *Function) (*Function, error) {
 		im.m.noteDef(in)
 	}
 	return nf, im.err
+}
+
+// idMap maps a library's ids to a module's: a slice by id (the library's
+// bound), 0 where none is mapped yet (no id is 0).
+type idMap []uint32
+
+// get returns the id old maps to.
+func (x idMap) get(old uint32) (uint32, bool) {
+	if int(old) < len(x) && x[old] != 0 {
+		return x[old], true
+	}
+	return 0, false
+}
+
+// set maps old to n, growing the map for an id past the library's bound.
+func (x *idMap) set(old, n uint32) {
+	if int(old) >= len(*x) {
+		*x = append(*x, make(idMap, int(old)+1-len(*x))...)
+	}
+	(*x)[old] = n
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // Section is one part of a module's logical layout (SPIR-V spec 2.4).
@@ -41,8 +42,8 @@ type Module struct {
 	// no function (non-semantic instructions, for instance).
 	Trailing []*Instruction
 
-	typeIndex map[string]uint32
-	defs      map[uint32]*Instruction
+	types *typeIndex     // nil: not built
+	defs  []*Instruction // by id; nil: not built
 	// defsStale says instructions were added that defs may lack
 	// (MarkIndexStale): the next lookup that misses rebuilds it.
 	defsStale bool
@@ -59,6 +60,9 @@ type Function struct {
 	Head   []*Instruction
 	Blocks []*Block
 	End    *Instruction
+
+	// blocks indexes Blocks by label id (Block), built on first use.
+	blocks map[uint32]*Block
 }
 
 // Block is a basic block: its OpLabel and the instructions up to and
@@ -70,6 +74,27 @@ type Block struct {
 
 // ID returns the function's result id.
 func (f *Function) ID() uint32 { return f.Head[0].ResultID() }
+
+// Block returns the block of f labelled id, or nil. It answers from an
+// index of Blocks built on first use, and rebuilds it when id is not in it
+// (a block added since): blocks may be added to Blocks freely, but one
+// removed from it (or relabelled) may still be answered until such a
+// rebuild, unless InvalidateBlocks is called.
+func (f *Function) Block(id uint32) *Block {
+	if b := f.blocks[id]; b != nil && b.ID() == id {
+		return b
+	}
+	f.blocks = make(map[uint32]*Block, len(f.Blocks))
+	for _, b := range f.Blocks {
+		if _, dup := f.blocks[b.ID()]; !dup {
+			f.blocks[b.ID()] = b
+		}
+	}
+	return f.blocks[id]
+}
+
+// InvalidateBlocks drops the block index after blocks were removed.
+func (f *Function) InvalidateBlocks() { f.blocks = nil }
 
 // ID returns the block's label id.
 func (b *Block) ID() uint32 { return b.Label.ResultID() }
@@ -112,24 +137,34 @@ func Parse(words []uint32) (*Module, error) {
 	var fn *Function
 	var blk *Block
 	var pending []*Instruction // instructions between functions
-	for _, in := range insts {
+	// A block's instructions are a run of insts: its list is that run
+	// (clipped, so that appending to it copies), not a list grown one
+	// instruction at a time.
+	start := 0
+	endBlock := func(i int) {
+		if blk != nil && i > start {
+			blk.Insts = insts[start:i:i]
+		}
+	}
+	for i, in := range insts {
 		op := in.Opcode()
 		if fn != nil {
 			switch op {
 			case OpFunctionEnd:
+				endBlock(i)
 				fn.End = in
 				m.Functions = append(m.Functions, fn)
 				fn, blk = nil, nil
 			case OpLabel:
+				endBlock(i)
 				blk = &Block{Label: in}
+				start = i + 1
 				fn.Blocks = append(fn.Blocks, blk)
 			case OpFunction:
 				return nil, fmt.Errorf("parse: instruction %d: OpFunction inside a function that has no OpFunctionEnd", in.OrigIndex)
 			default:
 				if blk == nil {
 					fn.Head = append(fn.Head, in)
-				} else {
-					blk.Insts = append(blk.Insts, in)
 				}
 			}
 			continue
@@ -259,33 +294,53 @@ func (m *Module) Def(id uint32) *Instruction {
 	if m.defs == nil {
 		m.buildDefs()
 	}
-	d, ok := m.defs[id]
-	if !ok && m.defsStale {
-		m.buildDefs()
+	var d *Instruction
+	if int(id) < len(m.defs) {
 		d = m.defs[id]
+	}
+	if d == nil && m.defsStale {
+		m.buildDefs()
+		if int(id) < len(m.defs) {
+			d = m.defs[id]
+		}
 	}
 	return d
 }
 
-// buildDefs indexes every definition of the module.
+// buildDefs indexes every definition of the module, by id: ids are dense
+// below the bound, so a slice, not a map.
 func (m *Module) buildDefs() {
-	n := 0 // sized once: growing a map of every id is most of the cost
-	m.Walk(func(*Instruction) { n++ })
-	m.defs = make(map[uint32]*Instruction, n)
+	// Room for the ids instrumentation adds.
+	m.defs = make([]*Instruction, m.Header.Bound, m.Header.Bound+m.Header.Bound/2+16)
 	m.defsStale = false
-	m.Walk(func(in *Instruction) {
-		if r := in.ResultID(); r != 0 {
-			m.defs[r] = in
+	m.Walk(m.setDef)
+}
+
+// setDef indexes in's result, growing the index past the bound when an id
+// lies there (a module that breaks its bound is refused by Parse, but the
+// index must not be what panics on one).
+func (m *Module) setDef(in *Instruction) {
+	r := in.ResultID()
+	if r == 0 {
+		return
+	}
+	if int(r) >= len(m.defs) {
+		if int(r) >= cap(m.defs) {
+			// Doubled: instrumentation adds ids one at a time.
+			grown := make([]*Instruction, len(m.defs), 2*int(r)+16)
+			copy(grown, m.defs)
+			m.defs = grown
 		}
-	})
+		// The index only ever grows: past its length it holds nils.
+		m.defs = m.defs[:r+1]
+	}
+	m.defs[r] = in
 }
 
 // noteDef records a definition added after the index was built.
 func (m *Module) noteDef(in *Instruction) {
 	if m.defs != nil {
-		if r := in.ResultID(); r != 0 {
-			m.defs[r] = in
-		}
+		m.setDef(in)
 	}
 }
 
@@ -294,7 +349,7 @@ func (m *Module) noteDef(in *Instruction) {
 func (m *Module) InvalidateIndex() {
 	m.defs = nil
 	m.defsStale = false
-	m.typeIndex = nil
+	m.types = nil
 }
 
 // MarkIndexStale says instructions were added to functions without
@@ -312,10 +367,8 @@ func (m *Module) MarkIndexStale() {
 func (m *Module) AddGlobal(in *Instruction) *Instruction {
 	m.Sections[SectionGlobal] = append(m.Sections[SectionGlobal], in)
 	m.noteDef(in)
-	if k, ok := typeKey(in); ok && m.typeIndex != nil {
-		if _, dup := m.typeIndex[k]; !dup {
-			m.typeIndex[k] = in.ResultID()
-		}
+	if k, ok := typeKey(in); ok && m.types != nil {
+		m.types.add(k, in.ResultID())
 	}
 	return in
 }
@@ -437,9 +490,12 @@ func (m *Module) Decorations(id uint32) []*Instruction {
 
 // Decoration returns the literal operands of the first decoration d on id.
 func (m *Module) Decoration(id uint32, d Decoration) ([]uint32, bool) {
-	for _, in := range m.Decorations(id) {
-		if in.Words[2] == uint32(d) {
-			return in.Words[3:], true
+	for _, in := range m.Sections[SectionAnnotation] {
+		switch in.Opcode() {
+		case OpDecorate, OpDecorateId, OpDecorateString:
+			if len(in.Words) > 2 && in.Words[1] == id && in.Words[2] == uint32(d) {
+				return in.Words[3:], true
+			}
 		}
 	}
 	return nil, false
@@ -496,7 +552,7 @@ func (m *Module) Function(id uint32) *Function {
 // typeKey returns the de-duplication key of a type or constant instruction
 // that must be unique in a module (non-aggregate types, function types,
 // pointers and scalar constants), or false for anything else.
-func typeKey(in *Instruction) (string, bool) {
+func typeKey(in *Instruction) (typeKeyT, bool) {
 	switch in.Opcode() {
 	case OpTypeVoid, OpTypeBool, OpTypeInt, OpTypeFloat, OpTypeVector, OpTypeMatrix,
 		OpTypePointer, OpTypeFunction, OpTypeSampler:
@@ -506,51 +562,105 @@ func typeKey(in *Instruction) (string, bool) {
 		// result type, then the values
 		return keyWords(in.Opcode(), in.Words[1], in.Words[3:]), true
 	}
-	return "", false
+	return typeKeyT{}, false
 }
 
-// keyWords packs an opcode, a result type and operand words into a map key.
-func keyWords(op Opcode, typ uint32, w []uint32) string {
+// typeKeyT is a de-duplication key: an opcode, a result type and the
+// operand words, held in the key itself when there are at most four (a
+// key of plain words, made without allocating), or else packed into long.
+type typeKeyT struct {
+	short shortKey
+	long  string
+}
+
+// shortKey is a key of at most four operand words (n of them).
+type shortKey struct {
+	op  Opcode
+	n   uint16
+	typ uint32
+	w   [4]uint32
+}
+
+// keyWords makes the key of an opcode, a result type and operand words.
+func keyWords(op Opcode, typ uint32, w []uint32) typeKeyT {
+	if len(w) <= 4 {
+		k := shortKey{op: op, n: uint16(len(w)), typ: typ}
+		copy(k.w[:], w)
+		return typeKeyT{short: k}
+	}
 	b := make([]byte, 0, 8+4*len(w))
 	b = binary.LittleEndian.AppendUint32(b, uint32(op))
 	b = binary.LittleEndian.AppendUint32(b, typ)
 	for _, x := range w {
 		b = binary.LittleEndian.AppendUint32(b, x)
 	}
-	return string(b)
+	return typeKeyT{long: string(b)}
+}
+
+// typeIndex is the de-duplication index of types and constants: short
+// keys in a map of plain words, long ones by string.
+type typeIndex struct {
+	short map[shortKey]uint32
+	long  map[string]uint32
+	// u32 and constU32 remember TypeUint32 and ConstantUint32, asked for
+	// at nearly every check: findOrAdd's answers, without its key.
+	u32      uint32
+	constU32 map[uint32]uint32
+}
+
+// get returns the id indexed under k.
+func (x *typeIndex) get(k typeKeyT) (uint32, bool) {
+	if k.long != "" {
+		id, ok := x.long[k.long]
+		return id, ok
+	}
+	id, ok := x.short[k.short]
+	return id, ok
+}
+
+// add indexes id under k unless k is indexed already.
+func (x *typeIndex) add(k typeKeyT, id uint32) {
+	if _, dup := x.get(k); dup {
+		return
+	}
+	if k.long != "" {
+		x.long[k.long] = id
+	} else {
+		x.short[k.short] = id
+	}
 }
 
 // findOrAdd returns the id of an existing type or constant with the same
 // opcode and operands, or adds one. operands exclude the result id; for
 // constants the first operand is the result type.
 func (m *Module) findOrAdd(op Opcode, hasType bool, operands ...uint32) uint32 {
-	if m.typeIndex == nil {
-		m.typeIndex = make(map[string]uint32)
+	if m.types == nil {
+		m.types = &typeIndex{short: map[shortKey]uint32{}, long: map[string]uint32{}, constU32: map[uint32]uint32{}}
 		for _, in := range m.Sections[SectionGlobal] {
 			if k, ok := typeKey(in); ok {
-				if _, dup := m.typeIndex[k]; !dup {
-					m.typeIndex[k] = in.ResultID()
-				}
+				m.types.add(k, in.ResultID())
 			}
 		}
 	}
-	var k string
+	var k typeKeyT
 	if hasType {
 		k = keyWords(op, operands[0], operands[1:])
 	} else {
 		k = keyWords(op, 0, operands)
 	}
-	if id, ok := m.typeIndex[k]; ok {
+	if id, ok := m.types.get(k); ok {
 		return id
 	}
 	id := m.NewID()
-	var w []uint32
+	var in *Instruction
 	if hasType {
-		w = append([]uint32{operands[0], id}, operands[1:]...)
+		in = NewResultInstruction(op, operands[0], id, operands[1:]...)
 	} else {
-		w = append([]uint32{id}, operands...)
+		in = newInstruction(op, 2+len(operands))
+		in.Words[1] = id
+		copy(in.Words[2:], operands)
 	}
-	m.AddGlobal(NewInstruction(op, w...))
+	m.AddGlobal(in)
 	return id
 }
 
@@ -570,7 +680,14 @@ func (m *Module) TypeInt(width uint32, signed bool) uint32 {
 }
 
 // TypeUint32 returns the id of the 32-bit unsigned integer type.
-func (m *Module) TypeUint32() uint32 { return m.TypeInt(32, false) }
+func (m *Module) TypeUint32() uint32 {
+	if m.types != nil && m.types.u32 != 0 {
+		return m.types.u32
+	}
+	id := m.TypeInt(32, false)
+	m.types.u32 = id // findOrAdd built the index
+	return id
+}
 
 // TypeFloat returns the id of a float type.
 func (m *Module) TypeFloat(width uint32) uint32 { return m.findOrAdd(OpTypeFloat, false, width) }
@@ -592,7 +709,14 @@ func (m *Module) TypeFunction(ret uint32, params ...uint32) uint32 {
 
 // ConstantUint32 returns the id of a 32-bit unsigned integer constant.
 func (m *Module) ConstantUint32(v uint32) uint32 {
-	return m.findOrAdd(OpConstant, true, m.TypeUint32(), v)
+	if m.types != nil {
+		if id, ok := m.types.constU32[v]; ok {
+			return id
+		}
+	}
+	id := m.findOrAdd(OpConstant, true, m.TypeUint32(), v)
+	m.types.constU32[v] = id
+	return id
 }
 
 // ConstantOf returns the id of a 32-bit (or narrower) scalar constant of
@@ -614,4 +738,32 @@ func (m *Module) ConstantValue(id uint32) (uint32, bool) {
 		return 0, false
 	}
 	return in.Words[3], true
+}
+
+// Fork returns a copy of the module's structure that shares its
+// instructions: sections, functions, blocks and their lists are the
+// copy's own, so that instructions may be removed, added or replaced in
+// either without the other seeing it; no index is copied. Neither may
+// edit a shared instruction's words in place (replace the instruction
+// instead). It is what parsing the module's encoding gives, without the
+// parse and without copying every word.
+func (m *Module) Fork() *Module {
+	out := &Module{Header: m.Header, Trailing: slices.Clone(m.Trailing)}
+	for s := range m.Sections {
+		out.Sections[s] = slices.Clone(m.Sections[s])
+	}
+	out.Functions = make([]*Function, len(m.Functions))
+	fns := make([]Function, len(m.Functions))
+	for i, f := range m.Functions {
+		g := &fns[i]
+		*g = Function{Before: slices.Clone(f.Before), Head: slices.Clone(f.Head), End: f.End,
+			Blocks: make([]*Block, len(f.Blocks))}
+		blocks := make([]Block, len(f.Blocks))
+		for j, b := range f.Blocks {
+			blocks[j] = Block{Label: b.Label, Insts: slices.Clone(b.Insts)}
+			g.Blocks[j] = &blocks[j]
+		}
+		out.Functions[i] = g
+	}
+	return out
 }

@@ -80,6 +80,12 @@ func AppendOperands(dst []Operand, words []uint32, ctx OperandContext) ([]Operan
 // Operands would; ids in words it cannot interpret are not reported. It does
 // not allocate for instructions of up to 32 operands.
 func ForEachID(words []uint32, ctx OperandContext, fn func(wordIndex int)) error {
+	if len(words) > 0 && allIDs(words) {
+		for i := 1; i < len(words); i++ {
+			fn(i)
+		}
+		return nil
+	}
 	var buf [32]Operand
 	ops, err := AppendOperands(buf[:0], words, ctx)
 	for i := range ops {
@@ -365,4 +371,85 @@ func (w *walker) extInst(dst []Operand, name string) []Operand {
 		return w.fail(dst, ErrUnknownExtInst, "OpExtInst: %s has no instruction %d", set.Name, n)
 	}
 	return dst
+}
+
+// idShape is the shape of an opcode whose leading operands are ids: min
+// words of them (the opcode's word included), then what may follow.
+type idShape struct {
+	// ok: every operand is an id, and tail says how many may follow min.
+	ok  bool
+	min uint16
+	// tail is QuantOne when nothing follows, QuantOptional for one id,
+	// QuantVariadic for any number of ids (pairs of them when pairs).
+	tail  Quantifier
+	pairs bool
+	// bare: not ok, but every operand after the first min words is
+	// optional, so an instruction of exactly min words holds only ids
+	// (OpLoad and OpStore without memory operands...).
+	bare bool
+}
+
+// idShapes holds each opcode's idShape (neither ok nor bare: ForEachID
+// walks the grammar).
+var idShapes [maxOpcode + 1]idShape
+
+func init() {
+	for i := range opInfos {
+		info := &opInfos[i]
+		s := idShape{ok: true, min: 1}
+		if info.HasType {
+			s.min++
+		}
+		if info.HasResult {
+			s.min++
+		}
+		k := 0
+		for ; k < len(info.Operands) && info.Operands[k].Quant == QuantOne && info.Operands[k].Kind.IsID(); k++ {
+			s.min++
+		}
+		rest := info.Operands[k:]
+		switch {
+		case len(rest) == 0:
+		case len(rest) == 1 && rest[0].Kind.IsID():
+			s.tail = rest[0].Quant
+		case len(rest) == 1 && rest[0].Quant == QuantVariadic && rest[0].Kind == KindPairIdRefIdRef:
+			s.tail, s.pairs = QuantVariadic, true
+		default:
+			s.ok = false
+			s.bare = true
+			for _, o := range rest {
+				if o.Quant == QuantOne {
+					s.bare = false
+				}
+			}
+		}
+		idShapes[info.Opcode] = s
+	}
+}
+
+// allIDs reports whether every word of the instruction after the first is
+// an id, as the grammar walk would find without an error: the opcode's
+// operands are all ids and the word count fits them.
+func allIDs(words []uint32) bool {
+	op := words[0] & 0xffff
+	n := len(words)
+	if op > maxOpcode || int(words[0]>>16) != n {
+		return false
+	}
+	s := &idShapes[op]
+	if s.bare {
+		return n == int(s.min)
+	}
+	if !s.ok || n < int(s.min) {
+		return false
+	}
+	switch {
+	case s.tail == QuantOne:
+		return n == int(s.min)
+	case s.tail == QuantOptional:
+		return n <= int(s.min)+1
+	case s.pairs:
+		return (n-int(s.min))%2 == 0
+	}
+	return true
 }

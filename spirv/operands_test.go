@@ -235,6 +235,51 @@ func TestForEachID(t *testing.T) {
 	}
 }
 
+// walkedIDs is ForEachID by the grammar walk alone: the reference for
+// its shortcut over instructions of id operands only.
+func walkedIDs(words []uint32, ctx OperandContext) ([]int, error) {
+	ops, err := AppendOperands(nil, words, ctx)
+	var ids []int
+	for _, o := range ops {
+		if o.Kind.IsID() {
+			ids = append(ids, o.Start)
+		}
+	}
+	return ids, err
+}
+
+// TestForEachIDShortcut: for every opcode, at every word count from one
+// word to five past its fixed operands, and with a word count that does
+// not match, ForEachID reports the ids and the error the grammar walk
+// finds (the shortcut for id-only operands changes nothing).
+func TestForEachIDShortcut(t *testing.T) {
+	shortcuts := 0
+	for _, info := range Opcodes() {
+		for n := 1; n <= 12; n++ {
+			for _, count := range []int{n, n + 1} {
+				words := make([]uint32, n)
+				for i := range words {
+					words[i] = uint32(100 + i)
+				}
+				words[0] = uint32(count)<<16 | uint32(info.Opcode)
+				want, wantErr := walkedIDs(words, nil)
+				var got []int
+				err := ForEachID(words, nil, func(i int) { got = append(got, i) })
+				if !reflect.DeepEqual(got, want) || (err == nil) != (wantErr == nil) {
+					t.Fatalf("%s, %d words (count %d): ids %v err %v, the walk finds %v err %v",
+						info.Name, n, count, got, err, want, wantErr)
+				}
+				if allIDs(words) {
+					shortcuts++
+				}
+			}
+		}
+	}
+	if shortcuts < 500 {
+		t.Errorf("the shortcut took %d instructions: it no longer covers the value instructions", shortcuts)
+	}
+}
+
 func testModules(t testing.TB) map[string][]uint32 {
 	files, err := filepath.Glob("testdata/print/*.spv")
 	if err != nil || len(files) == 0 {
@@ -339,11 +384,16 @@ func FuzzOperands(f *testing.F) {
 		for _, c := range []OperandContext{nil, ctx} {
 			ops, _ := Operands(words, c)
 			checkCover(t, words, ops)
-			_ = ForEachID(words, c, func(i int) {
+			var ids []int
+			err := ForEachID(words, c, func(i int) {
 				if i <= 0 || i >= len(words) {
 					t.Fatalf("id index %d out of range", i)
 				}
+				ids = append(ids, i)
 			})
+			if want, wantErr := walkedIDs(words, c); !reflect.DeepEqual(ids, want) || (err == nil) != (wantErr == nil) {
+				t.Fatalf("ForEachID: ids %v err %v, the walk finds %v err %v", ids, err, want, wantErr)
+			}
 		}
 		if len(words) > 0 {
 			// The printer must not panic either.

@@ -43,10 +43,45 @@ type Instruction struct {
 // NewInstruction builds an added instruction (no original position) from an
 // opcode and its operand words.
 func NewInstruction(op Opcode, operands ...uint32) *Instruction {
-	w := make([]uint32, 1, 1+len(operands))
-	w[0] = uint32(len(operands)+1)<<16 | uint32(op)
-	w = append(w, operands...)
-	return &Instruction{Words: w, OrigIndex: -1, OrigOffset: -1}
+	in := newInstruction(op, 1+len(operands))
+	copy(in.Words[1:], operands)
+	return in
+}
+
+// NewResultInstruction builds an added instruction with a result type and
+// a result id: NewInstruction(op, typ, id, operands...) without the
+// slice in between.
+func NewResultInstruction(op Opcode, typ, id uint32, operands ...uint32) *Instruction {
+	in := newInstruction(op, 3+len(operands))
+	in.Words[1], in.Words[2] = typ, id
+	copy(in.Words[3:], operands)
+	return in
+}
+
+// newInstruction allocates an added instruction of n words, the first
+// set from op and n: up to eight words in one allocation with the
+// instruction (most instructions the passes add), longer ones in two.
+func newInstruction(op Opcode, n int) *Instruction {
+	var in *Instruction
+	switch {
+	case n <= 4:
+		p := new(struct {
+			in Instruction
+			w  [4]uint32
+		})
+		in, p.in.Words = &p.in, p.w[:n:n]
+	case n <= 8:
+		p := new(struct {
+			in Instruction
+			w  [8]uint32
+		})
+		in, p.in.Words = &p.in, p.w[:n:n]
+	default:
+		in = &Instruction{Words: make([]uint32, n)}
+	}
+	in.OrigIndex, in.OrigOffset = -1, -1
+	in.Words[0] = uint32(n)<<16 | uint32(op)
+	return in
 }
 
 // Opcode returns the instruction's opcode.
@@ -54,15 +89,23 @@ func (in *Instruction) Opcode() Opcode { return Opcode(in.Words[0] & 0xffff) }
 
 // Clone returns a deep copy with the same original position.
 func (in *Instruction) Clone() *Instruction {
-	c := *in
-	c.Words = append([]uint32(nil), in.Words...)
-	return &c
+	c := in.cloneAdded()
+	c.OrigIndex, c.OrigOffset = in.OrigIndex, in.OrigOffset
+	return c
+}
+
+// cloneAdded returns a deep copy as an added instruction (no original
+// position), in one allocation with its words where they are few.
+func (in *Instruction) cloneAdded() *Instruction {
+	c := newInstruction(0, len(in.Words))
+	copy(c.Words, in.Words)
+	return c
 }
 
 // ResultType returns the result-type id, or 0 when the opcode has none.
 func (in *Instruction) ResultType() uint32 {
-	info, ok := LookupOp(in.Opcode())
-	if !ok || !info.HasType || len(in.Words) < 2 {
+	op := in.Words[0] & 0xffff
+	if op > maxOpcode || typeWord[op] == 0 || len(in.Words) < 2 {
 		return 0
 	}
 	return in.Words[1]
@@ -70,15 +113,12 @@ func (in *Instruction) ResultType() uint32 {
 
 // ResultID returns the result id, or 0 when the opcode has none.
 func (in *Instruction) ResultID() uint32 {
-	info, ok := LookupOp(in.Opcode())
-	if !ok || !info.HasResult {
+	op := in.Words[0] & 0xffff
+	if op > maxOpcode {
 		return 0
 	}
-	i := 1
-	if info.HasType {
-		i = 2
-	}
-	if len(in.Words) <= i {
+	i := int(resultWord[op])
+	if i == 0 || len(in.Words) <= i {
 		return 0
 	}
 	return in.Words[i]
@@ -86,15 +126,11 @@ func (in *Instruction) ResultID() uint32 {
 
 // SetResultID replaces the result id; it does nothing when there is none.
 func (in *Instruction) SetResultID(id uint32) {
-	info, ok := LookupOp(in.Opcode())
-	if !ok || !info.HasResult {
+	op := in.Words[0] & 0xffff
+	if op > maxOpcode {
 		return
 	}
-	i := 1
-	if info.HasType {
-		i = 2
-	}
-	if len(in.Words) > i {
+	if i := int(resultWord[op]); i != 0 && len(in.Words) > i {
 		in.Words[i] = id
 	}
 }
@@ -167,9 +203,18 @@ func ParseInstructions(w []uint32) (Header, []*Instruction, error) {
 	if err != nil {
 		return h, nil, err
 	}
-	// A rough capacity guess: instructions average about four words.
-	insts := make([]*Instruction, 0, (len(w)-HeaderWords)/4+1)
-	backing := make([]Instruction, 0, cap(insts))
+	// Counted first, so that both arrays are made once at their size
+	// (the count stops at a bad word count, which the loop reports).
+	count := 0
+	for off := HeaderWords; off < len(w); count++ {
+		n := int(w[off] >> 16)
+		if n == 0 {
+			break
+		}
+		off += n
+	}
+	insts := make([]*Instruction, 0, count)
+	backing := make([]Instruction, 0, count)
 	for off := HeaderWords; off < len(w); {
 		n := int(w[off] >> 16)
 		if n == 0 {

@@ -216,3 +216,113 @@ func functionPure(m *spirv.Module, f *spirv.Function, pure map[uint32]bool, glsl
 	}
 	return true
 }
+
+// removeUncalledAdded removes the functions the instrumentation added (ids
+// at or above bound) that no entry point's call tree reaches: check
+// library functions whose every call folding the precise switch removed
+// (a fast variant whose facts decide every access keeps none of them). A
+// driver translates every function of a module before it finds one
+// uncalled. A function whose id appears in what stays (a word that merely
+// equals it included; the debug section's strings and names aside) stays,
+// and so does what it calls. Names and decorations of the ids defined in a
+// removed function go with it.
+func removeUncalledAdded(m *spirv.Module, bound uint32) {
+	byID := make(map[uint32]*spirv.Function, len(m.Functions))
+	for _, f := range m.Functions {
+		byID[f.ID()] = f
+	}
+	reached := map[uint32]bool{}
+	var work []uint32
+	for _, ep := range m.EntryPoints() {
+		work = append(work, ep.Function)
+	}
+	for len(work) > 0 {
+		id := work[len(work)-1]
+		work = work[:len(work)-1]
+		if reached[id] || byID[id] == nil {
+			continue
+		}
+		reached[id] = true
+		for _, b := range byID[id].Blocks {
+			for _, in := range b.Insts {
+				if in.Opcode() == spirv.OpFunctionCall && len(in.Words) > 3 {
+					work = append(work, in.Words[3])
+				}
+			}
+		}
+	}
+	gone := map[uint32]bool{}
+	for _, f := range m.Functions {
+		if id := f.ID(); id >= bound && !reached[id] {
+			gone[id] = true
+		}
+	}
+	if len(gone) == 0 {
+		return
+	}
+	// Keep what something that stays refers to (the debug section's
+	// strings and names aside), until nothing more stays.
+	refers := func(in *spirv.Instruction) (more bool) {
+		for _, w := range in.Words[1:] {
+			if gone[w] {
+				delete(gone, w)
+				more = true
+			}
+		}
+		return more
+	}
+	for s, insts := range m.Sections {
+		if spirv.Section(s) == spirv.SectionDebug {
+			continue
+		}
+		for _, in := range insts {
+			refers(in)
+		}
+	}
+	kept := map[uint32]bool{}
+	for more := true; more && len(gone) > 0; {
+		more = false
+		for _, f := range m.Functions {
+			if gone[f.ID()] || kept[f.ID()] {
+				continue
+			}
+			kept[f.ID()] = true
+			for _, in := range f.Before {
+				more = refers(in) || more
+			}
+			for _, b := range f.Blocks {
+				for _, in := range b.Insts {
+					more = refers(in) || more
+				}
+			}
+		}
+	}
+	if len(gone) == 0 {
+		return
+	}
+	// The ids defined in the functions that go: their names go too.
+	defined := map[uint32]bool{}
+	m.Functions = slices.DeleteFunc(m.Functions, func(f *spirv.Function) bool {
+		if !gone[f.ID()] {
+			return false
+		}
+		for _, in := range f.Head {
+			defined[in.ResultID()] = true
+		}
+		for _, b := range f.Blocks {
+			defined[b.ID()] = true
+			for _, in := range b.Insts {
+				if r := in.ResultID(); r != 0 {
+					defined[r] = true
+				}
+			}
+		}
+		return true
+	})
+	for _, s := range []spirv.Section{spirv.SectionDebug, spirv.SectionAnnotation} {
+		m.Sections[s] = slices.DeleteFunc(m.Sections[s], func(in *spirv.Instruction) bool {
+			return len(in.Words) >= 2 && defined[in.Words[1]] && in.Opcode() != spirv.OpDecorationGroup
+		})
+	}
+	m.InvalidateIndex()
+}

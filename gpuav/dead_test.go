@@ -145,3 +145,85 @@ func deadLookups(t *testing.T, words []uint32) map[string]int {
 	}
 	return calls
 }
+
+// TestRemoveUncalledAdded: no variant keeps a function that no entry
+// point's call tree reaches; a fast variant whose facts decide every
+// access keeps none of the check library, the precise variant the
+// functions it calls. The app's own uncalled function stays.
+func TestRemoveUncalledAdded(t *testing.T) {
+	tests := []struct {
+		shader            string
+		fastAdded         int  // functions the instrumentation added, left in the fast variant
+		preciseHasLibrary bool // the precise variant calls the check library
+	}{
+		{shader: "no_check_left.comp", fastAdded: 0, preciseHasLibrary: true},
+		{shader: "same_index_memory.comp", fastAdded: -1, preciseHasLibrary: true}, // -1: some
+	}
+	for _, tt := range tests {
+		t.Run(tt.shader, func(t *testing.T) {
+			w := compile(t, tt.shader, "vulkan1.1")
+			orig, err := spirv.Parse(append([]uint32(nil), w...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := Instrument(w, Options{ShaderID: 3, DescriptorSet: 7})
+			if err != nil || res.Precise == nil {
+				t.Fatalf("Instrument: %v (fast variant: %v)", err, res.Precise != nil)
+			}
+			for _, v := range []struct {
+				name  string
+				words []uint32
+			}{{"precise", res.Words}, {"fast", res.Precise.FastWords}} {
+				m, err := spirv.Parse(append([]uint32(nil), v.words...))
+				if err != nil {
+					t.Fatal(err)
+				}
+				reached := callTree(m)
+				added := 0
+				for _, f := range m.Functions {
+					if f.ID() >= orig.Header.Bound {
+						added++
+						if !reached[f.ID()] {
+							t.Errorf("%s variant: added function %s is called by no entry point", v.name, m.Name(f.ID()))
+						}
+					}
+				}
+				switch {
+				case v.name == "fast" && tt.fastAdded >= 0 && added != tt.fastAdded:
+					t.Errorf("fast variant: %d added functions, want %d", added, tt.fastAdded)
+				case v.name == "fast" && tt.fastAdded < 0 && added == 0:
+					t.Error("fast variant: no added function, want the checks it keeps")
+				case v.name == "precise" && tt.preciseHasLibrary && added == 0:
+					t.Error("precise variant: no added function")
+				}
+			}
+		})
+	}
+}
+
+// callTree returns the functions reached from m's entry points.
+func callTree(m *spirv.Module) map[uint32]bool {
+	byID := map[uint32]*spirv.Function{}
+	for _, f := range m.Functions {
+		byID[f.ID()] = f
+	}
+	reached := map[uint32]bool{}
+	var visit func(id uint32)
+	visit = func(id uint32) {
+		if reached[id] || byID[id] == nil {
+			return
+		}
+		reached[id] = true
+		for _, b := range byID[id].Blocks {
+			for _, in := range b.Insts {
+				if in.Opcode() == spirv.OpFunctionCall {
+					visit(in.Words[3])
+				}
+			}
+		}
+	}
+	for _, ep := range m.EntryPoints() {
+		visit(ep.Function)
+	}
+	return reached
+}

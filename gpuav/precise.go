@@ -183,6 +183,8 @@ func (sh *shader) variants() (precise, fast []uint32) {
 	sc := &deadScratch{}
 	removeDeadAddedWith(sh.m, sh.bound, pure, sc)
 	removeDeadAddedWith(fm, sh.bound, pure, sc)
+	removeUncalledAdded(sh.m, sh.bound)
+	removeUncalledAdded(fm, sh.bound)
 	return sh.m.Encode(), fm.Encode()
 }
 

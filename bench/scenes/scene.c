@@ -25,9 +25,10 @@
  *              iterations of two reads through a descriptor array of 2 storage
  *              buffers of 4 KB (shaders/hotloop_*.comp say how each variant
  *              gets its descriptor index; naive, hoisted, flag, masked_flag,
- *              masked_hoisted, guard and select are hand-checked references,
- *              run with no layer, printing "bench: hand-errors N"; guard and
- *              select take --bad-index, not --oob).
+ *              masked_hoisted, guard, select and select_set1 (select with
+ *              its failure buffer in a second set) are hand-checked
+ *              references, run with no layer, printing "bench: hand-errors
+ *              N"; guard and the selects take --bad-index, not --oob).
  *   pipeline   every pipeline of <spv>/corpus/corpus.txt (≥ 50 shaders):
  *              vkCreateShaderModule + vkCreate*Pipelines, no pipeline cache;
  *              specialization constant 0 changes every iteration so no driver
@@ -849,9 +850,9 @@ static void scene_hotloop(struct ctx *c, const struct options *o)
 {
     /* masked and memory, then the hand-checked references of each */
     static const char *variants[] = { "masked", "memory", "naive", "hoisted", "flag", "masked_flag", "masked_hoisted",
-                                      "guard", "select" };
+                                      "guard", "select", "select_set1" };
     int v = -1;
-    for (int i = 0; i < 9; i++)
+    for (int i = 0; i < 10; i++)
         if (!strcmp(o->variant, variants[i]))
             v = i;
     if (v < 0)
@@ -865,7 +866,7 @@ static void scene_hotloop(struct ctx *c, const struct options *o)
         bad_usage("--unwritten is for --variant memory with --bad-index, not", o->variant);
     uint32_t n = o->workgroups * LOCAL;
     printf("bench: size variant=%s workgroups=%u invocations=%u loops=%u\n", o->variant, o->workgroups, n, HOT_ITERS);
-    create_desc_pool(c, 1);
+    create_desc_pool(c, 2); /* select_set1: a second set */
     capp_buffer bufs[2], idx = capp_buffer_create(&c->vk, HOT_WORDS * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
     for (uint32_t k = 0; k < 2; k++) {
         bufs[k] = capp_buffer_create(&c->vk, HOT_WORDS * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
@@ -882,9 +883,17 @@ static void scene_hotloop(struct ctx *c, const struct options *o)
         { 2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
         { 3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
     };
-    VkDescriptorSetLayout dsl = capp_set_layout(&c->vk, b, 4);
+    VkDescriptorSetLayout dsl = capp_set_layout(&c->vk, b, 4), dsl1 = VK_NULL_HANDLE;
     VkPipelineLayout layout = make_layout(c, dsl, VK_SHADER_STAGE_COMPUTE_BIT, 4);
-    VkDescriptorSet set = alloc_set(c, dsl);
+    VkDescriptorSet set = alloc_set(c, dsl), set1 = VK_NULL_HANDLE;
+    if (v == 9) { /* select_set1: the failure buffer alone in set 1 */
+        VkDescriptorSetLayoutBinding eb = { 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL };
+        dsl1 = capp_set_layout(&c->vk, &eb, 1);
+        set1 = alloc_set(c, dsl1);
+        vkDestroyPipelineLayout(c->vk.dev, layout, NULL);
+        layout = capp_pipeline_layout(&c->vk, 2, (VkDescriptorSetLayout[2]){ dsl, dsl1 },
+                                      &(VkPushConstantRange){ VK_SHADER_STAGE_COMPUTE_BIT, 0, 4 });
+    }
     /* --oob binds only the first 2 KB of each buffer of the array. */
     VkDeviceSize range = o->oob ? HOT_WORDS * 2 : VK_WHOLE_SIZE;
     VkDescriptorBufferInfo bi[5] = {
@@ -898,6 +907,8 @@ static void scene_hotloop(struct ctx *c, const struct options *o)
                                        .pBufferInfo = i ? &bi[i + 1] : bi };
     if (o->unwritten) /* element 1 only */
         w[0].dstArrayElement = 1, w[0].descriptorCount = 1, w[0].pBufferInfo = &bi[1];
+    if (set1) /* binding 3's buffer as set 1's binding 0 */
+        w[3].dstSet = set1, w[3].dstBinding = 0;
     vkUpdateDescriptorSets(c->vk.dev, 4, w, 0, NULL);
     char name[32];
     snprintf(name, sizeof name, "hotloop_%s.comp", o->variant);
@@ -907,6 +918,8 @@ static void scene_hotloop(struct ctx *c, const struct options *o)
         memset(err.map, 0, err.size);
         uint64_t t0 = capp_now_ns();
         begin_compute(c, pipe, layout, set);
+        if (set1)
+            vkCmdBindDescriptorSets(c->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 1, 1, &set1, 0, NULL);
         vkCmdDispatch(c->cmd, o->workgroups, 1, 1);
         submit_and_wait(c);
         report_iter(it, o->warmup, capp_now_ns() - t0);
@@ -934,6 +947,8 @@ static void scene_hotloop(struct ctx *c, const struct options *o)
     vkDestroyPipeline(c->vk.dev, pipe, NULL);
     vkDestroyPipelineLayout(c->vk.dev, layout, NULL);
     vkDestroyDescriptorSetLayout(c->vk.dev, dsl, NULL);
+    if (dsl1)
+        vkDestroyDescriptorSetLayout(c->vk.dev, dsl1, NULL);
     for (uint32_t k = 0; k < 2; k++)
         capp_buffer_destroy(&c->vk, &bufs[k]);
     capp_buffer_destroy(&c->vk, &idx);

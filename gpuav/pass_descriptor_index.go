@@ -428,6 +428,23 @@ func isArrayVar(m *spirv.Module, ac *spirv.Instruction, sc spirv.StorageClass) b
 	return arr != nil && (arr.Opcode() == spirv.OpTypeArray || arr.Opcode() == spirv.OpTypeRuntimeArray)
 }
 
+// actionFact returns the fact the site's check runs behind: fact, or,
+// for an index decided at each action (s.act), the fast variant's switch,
+// with the index's action fact and the binding's element fact (every
+// element written and alive) noted; the precise variant keeps the whole
+// check.
+func (p *descriptorChecker) actionFact(fn *function, s site, fact uint32) uint32 {
+	if s.act == nil || s.prior != 0 {
+		return fact
+	}
+	sh := p.sh
+	sh.noteActionFact(s.set, s.binding, s.length, *s.act, FactIndexAction)
+	if s.state&^stateCheckIndex != 0 {
+		sh.noteFact(s.set, s.binding, s.length, 1, FactElements)
+	}
+	return sh.notPrecise(fn)
+}
+
 // guard splits block b at the site's access (T, F, M). With s.prior, the
 // branch tests that earlier guard's result and F reports nothing.
 func (p *descriptorChecker) guard(fn *function, b *spirv.Block, j int, s site) (guarded, bool) {
@@ -442,17 +459,7 @@ func (p *descriptorChecker) guard(fn *function, b *spirv.Block, j int, s site) (
 	// clampCode is the code the clamped element failed with (clamp's can,
 	// which runs before the report; 0 where it does not).
 	var idx, code, length, okID, clampCode uint32
-	fact := p.fact(fn, s)
-	if s.act != nil && s.prior == 0 {
-		// Decided at each action: the index by its action fact, the
-		// element's state by the binding's (every element written and
-		// alive); the precise variant keeps the whole check.
-		sh.noteActionFact(s.set, s.binding, s.length, *s.act, FactIndexAction)
-		if s.state&^stateCheckIndex != 0 {
-			sh.noteFact(s.set, s.binding, s.length, 1, FactElements)
-		}
-		fact = sh.notPrecise(fn)
-	}
+	fact := p.actionFact(fn, s, p.fact(fn, s))
 	clones, totalClones := 0, 0
 	var passed uint32
 	g := guardedAccess{

@@ -151,8 +151,9 @@ func (c *Client) Send(k Kind, msg any) {
 		}
 		c.appendLocked(k, frame, 0)
 	}
+	buf := c.takeLocked()
 	c.mu.Unlock()
-	c.push()
+	c.writeTaken(buf)
 }
 
 // SendErrors queues an Errors message, packed (KindErrorsPacked), or
@@ -182,8 +183,9 @@ func (c *Client) SendErrors(e *Errors) {
 	default:
 		c.backlog.add(e, ClientMaxGroups, c.lost.record)
 	}
+	buf := c.takeLocked()
 	c.mu.Unlock()
-	c.push()
+	c.writeTaken(buf)
 }
 
 // recordsOf is the number of records an Errors message stands for.
@@ -314,12 +316,12 @@ func (c *Client) failLocked(err error) {
 	c.out, c.pend, c.outOff, c.marks, c.marksHead = nil, nil, 0, nil, 0
 }
 
-// push writes what the socket takes now, from the caller's goroutine, and
-// leaves the rest to the writer.
-func (c *Client) push() {
-	c.mu.Lock()
-	buf := c.takeLocked()
-	c.mu.Unlock()
+// writeTaken writes what the socket takes now, from the sender's
+// goroutine, of what takeLocked gave it (nil: nothing, or the writer holds
+// the socket), and leaves the rest to the writer. A sender takes in the
+// same critical section as it appends: were the writer to take the frame
+// in between, it would not be in the kernel when Send returns.
+func (c *Client) writeTaken(buf []byte) {
 	if buf == nil {
 		return
 	}

@@ -218,14 +218,16 @@ func functionPure(m *spirv.Module, f *spirv.Function, pure map[uint32]bool, glsl
 }
 
 // removeUncalledAdded removes the functions the instrumentation added (ids
-// at or above bound) that no entry point's call tree reaches: check
-// library functions whose every call folding the precise switch removed
-// (a fast variant whose facts decide every access keeps none of them). A
-// driver translates every function of a module before it finds one
-// uncalled. A function whose id appears in what stays (a word that merely
-// equals it included; the debug section's strings and names aside) stays,
-// and so does what it calls. Names and decorations of the ids defined in a
-// removed function go with it.
+// at or above bound) that nothing that stays reaches: check library
+// functions whose every call folding the precise switch removed (a fast
+// variant whose facts decide every access keeps none of them). A driver
+// translates every function of a module before it finds one uncalled.
+// What stays: the app's own functions, every function whose id a word of
+// the module's sections names (the debug section's strings and names
+// aside; the entry points among them), and, from each function that stays,
+// every function a word of its body names (a call, or a word that merely
+// equals the id). Names and decorations of the ids defined in a removed
+// function go with it.
 func removeUncalledAdded(m *spirv.Module, bound uint32) {
 	byID := make(map[uint32]*spirv.Function, len(m.Functions))
 	for _, f := range m.Functions {
@@ -233,77 +235,46 @@ func removeUncalledAdded(m *spirv.Module, bound uint32) {
 	}
 	reached := map[uint32]bool{}
 	var work []uint32
-	for _, ep := range m.EntryPoints() {
-		work = append(work, ep.Function)
-	}
-	for len(work) > 0 {
-		id := work[len(work)-1]
-		work = work[:len(work)-1]
-		if reached[id] || byID[id] == nil {
-			continue
-		}
-		reached[id] = true
-		for _, b := range byID[id].Blocks {
-			for _, in := range b.Insts {
-				if in.Opcode() == spirv.OpFunctionCall && len(in.Words) > 3 {
-					work = append(work, in.Words[3])
-				}
-			}
-		}
-	}
-	gone := map[uint32]bool{}
-	for _, f := range m.Functions {
-		if id := f.ID(); id >= bound && !reached[id] {
-			gone[id] = true
-		}
-	}
-	if len(gone) == 0 {
-		return
-	}
-	// Keep what something that stays refers to (the debug section's
-	// strings and names aside), until nothing more stays.
-	refers := func(in *spirv.Instruction) (more bool) {
+	mention := func(in *spirv.Instruction) {
 		for _, w := range in.Words[1:] {
-			if gone[w] {
-				delete(gone, w)
-				more = true
+			if byID[w] != nil && !reached[w] {
+				reached[w] = true
+				work = append(work, w)
 			}
 		}
-		return more
 	}
 	for s, insts := range m.Sections {
-		if spirv.Section(s) == spirv.SectionDebug {
-			continue
-		}
-		for _, in := range insts {
-			refers(in)
-		}
-	}
-	kept := map[uint32]bool{}
-	for more := true; more && len(gone) > 0; {
-		more = false
-		for _, f := range m.Functions {
-			if gone[f.ID()] || kept[f.ID()] {
-				continue
-			}
-			kept[f.ID()] = true
-			for _, in := range f.Before {
-				more = refers(in) || more
-			}
-			for _, b := range f.Blocks {
-				for _, in := range b.Insts {
-					more = refers(in) || more
-				}
+		if spirv.Section(s) != spirv.SectionDebug {
+			for _, in := range insts {
+				mention(in)
 			}
 		}
 	}
-	if len(gone) == 0 {
+	for _, f := range m.Functions {
+		if id := f.ID(); id < bound && !reached[id] {
+			reached[id] = true
+			work = append(work, id)
+		}
+	}
+	for len(work) > 0 {
+		f := byID[work[len(work)-1]]
+		work = work[:len(work)-1]
+		for _, in := range f.Before {
+			mention(in)
+		}
+		for _, b := range f.Blocks {
+			for _, in := range b.Insts {
+				mention(in)
+			}
+		}
+	}
+	if len(reached) == len(m.Functions) {
 		return
 	}
 	// The ids defined in the functions that go: their names go too.
 	defined := map[uint32]bool{}
 	m.Functions = slices.DeleteFunc(m.Functions, func(f *spirv.Function) bool {
-		if !gone[f.ID()] {
+		if reached[f.ID()] {
 			return false
 		}
 		for _, in := range f.Head {

@@ -280,6 +280,61 @@ func TestForEachIDShortcut(t *testing.T) {
 	}
 }
 
+// TestForEachIDLayouts: for every opcode, and every instruction of every
+// known extended instruction set, at every word count from one word to
+// five past its fixed operands and with a word count that does not match,
+// ForEachID reports the ids and the error the grammar walk finds (the
+// shortcut for operands at fixed places changes nothing), and the
+// shortcut covers the instructions it was made for.
+func TestForEachIDLayouts(t *testing.T) {
+	sets := map[uint32]*ExtInstSet{}
+	for i, set := range ExtInstSets {
+		sets[uint32(200+i)] = set
+	}
+	ctx := testCtx{sets: sets}
+	check := func(name string, words []uint32) bool {
+		t.Helper()
+		want, wantErr := walkedIDs(words, ctx)
+		var got []int
+		err := ForEachID(words, ctx, func(i int) { got = append(got, i) })
+		if !reflect.DeepEqual(got, want) || (err == nil) != (wantErr == nil) {
+			t.Fatalf("%s, words %v: ids %v err %v, the walk finds %v err %v", name, words, got, err, want, wantErr)
+		}
+		return fixedLayout(words, ctx) != nil
+	}
+	shortcuts := map[Opcode]int{}
+	for _, info := range Opcodes() {
+		for n := 1; n <= 12; n++ {
+			for _, count := range []int{n, n + 1} {
+				words := make([]uint32, n)
+				for i := range words {
+					words[i] = uint32(100 + i)
+				}
+				words[0] = uint32(count)<<16 | uint32(info.Opcode)
+				if info.Opcode == OpExtInst && n > 4 {
+					for setID, set := range sets {
+						for num := range set.Insts {
+							words[3], words[4] = setID, uint32(num)
+							if check(set.Name+" "+set.Insts[num].Name, words) {
+								shortcuts[OpExtInst]++
+							}
+						}
+					}
+					continue
+				}
+				if check(info.Name, words) {
+					shortcuts[info.Opcode]++
+				}
+			}
+		}
+	}
+	for _, op := range []Opcode{OpLine, OpCompositeExtract, OpVectorShuffle, OpSelectionMerge, OpVariable, OpConstant, OpExtInst, OpTypePointer} {
+		if shortcuts[op] == 0 {
+			t.Errorf("%v never takes the shortcut", op)
+		}
+	}
+}
+
 func testModules(t testing.TB) map[string][]uint32 {
 	files, err := filepath.Glob("testdata/print/*.spv")
 	if err != nil || len(files) == 0 {

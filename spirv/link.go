@@ -22,7 +22,10 @@ func (m *Module) LiteralWidth(id uint32) int {
 // ExtInstSet implements OperandContext: the grammar of the extended
 // instruction set imported as id.
 func (m *Module) ExtInstSet(id uint32) *ExtInstSet {
-	return LookupExtInstSet(m.ExtInstSetName(id))
+	if s := m.importedSet(id); s != nil {
+		return s.set
+	}
+	return nil
 }
 
 // Imported is what ImportFunctions brought into a module.

@@ -47,6 +47,16 @@ type Module struct {
 	// defsStale says instructions were added that defs may lack
 	// (MarkIndexStale): the next lookup that misses rebuilds it.
 	defsStale bool
+	// sets remembers the extended instruction sets asked for by id
+	// (ExtInstSetName, ExtInstSet: asked at every OpExtInst).
+	sets []importedSet
+}
+
+// importedSet is an OpExtInstImport's id, name and grammar.
+type importedSet struct {
+	id   uint32
+	name string
+	set  *ExtInstSet
 }
 
 // Function is an OpFunction ... OpFunctionEnd.
@@ -348,6 +358,7 @@ func (m *Module) noteDef(in *Instruction) {
 // make (a pass that rewrites instructions in place).
 func (m *Module) InvalidateIndex() {
 	m.defs = nil
+	m.sets = nil
 	m.defsStale = false
 	m.types = nil
 }
@@ -454,12 +465,27 @@ func (m *Module) ExtInstImport(name string) uint32 {
 // ExtInstSetName returns the name of the extended instruction set imported
 // as id, or "".
 func (m *Module) ExtInstSetName(id uint32) string {
+	if s := m.importedSet(id); s != nil {
+		return s.name
+	}
+	return ""
+}
+
+// importedSet returns the extended instruction set imported as id, or
+// nil. An import is read once: its id never names anything else.
+func (m *Module) importedSet(id uint32) *importedSet {
+	for i := range m.sets {
+		if m.sets[i].id == id {
+			return &m.sets[i]
+		}
+	}
 	in := m.Def(id)
 	if in == nil || in.Opcode() != OpExtInstImport {
-		return ""
+		return nil
 	}
-	s, _ := DecodeString(in.Words[2:])
-	return s
+	name, _ := DecodeString(in.Words[2:])
+	m.sets = append(m.sets, importedSet{id: id, name: name, set: LookupExtInstSet(name)})
+	return &m.sets[len(m.sets)-1]
 }
 
 // Name returns the OpName of id, or "".

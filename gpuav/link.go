@@ -100,5 +100,8 @@ var checkLibrary = sync.OnceValues(func() (*spirv.Module, error) {
 		return nil, fmt.Errorf("parse check library: %w", err)
 	}
 	lib.Def(0) // build the index now: later lookups only read it
+	for _, in := range lib.Sections[spirv.SectionExtInstImport] {
+		lib.ExtInstSet(in.Words[1]) // likewise the sets its OpExtInsts name
+	}
 	return lib, nil
 })

@@ -267,7 +267,7 @@ func (p *bufferChecker) guard(fn *function, b *spirv.Block, j int, acc bufferAcc
 	var ids bufferGuardIDs
 	end, bounded := p.bounded(fn, b, acc)
 	g := guardedAccess{
-		pre: append([]*spirv.Instruction(nil), b.Insts[:j]...),
+		pre: b.Insts[:j],
 		check: func(head *emitter) (uint32, bool) {
 			var ok bool
 			ids.idx, ids.off, ok = p.offset(head, in, acc, v2, fns[2], bounded)

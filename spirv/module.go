@@ -320,8 +320,14 @@ func (m *Module) Def(id uint32) *Instruction {
 // buildDefs indexes every definition of the module, by id: ids are dense
 // below the bound, so a slice, not a map.
 func (m *Module) buildDefs() {
-	// Room for the ids instrumentation adds.
-	m.defs = make([]*Instruction, m.Header.Bound, m.Header.Bound+m.Header.Bound/2+16)
+	if n := int(m.Header.Bound); cap(m.defs) >= n {
+		// A rebuild (MarkIndexStale) reuses the index's array.
+		m.defs = m.defs[:n]
+		clear(m.defs)
+	} else {
+		// Room for the ids instrumentation adds.
+		m.defs = make([]*Instruction, n, n+n/2+16)
+	}
 	m.defsStale = false
 	m.Walk(m.setDef)
 }
@@ -661,7 +667,8 @@ func (x *typeIndex) add(k typeKeyT, id uint32) {
 // constants the first operand is the result type.
 func (m *Module) findOrAdd(op Opcode, hasType bool, operands ...uint32) uint32 {
 	if m.types == nil {
-		m.types = &typeIndex{short: map[shortKey]uint32{}, long: map[string]uint32{}, constU32: map[uint32]uint32{}}
+		n := len(m.Sections[SectionGlobal])
+		m.types = &typeIndex{short: make(map[shortKey]uint32, n), long: map[string]uint32{}, constU32: map[uint32]uint32{}}
 		for _, in := range m.Sections[SectionGlobal] {
 			if k, ok := typeKey(in); ok {
 				m.types.add(k, in.ResultID())

@@ -87,6 +87,27 @@ type function struct {
 	notPrecise uint32
 	// cont marks the merge blocks this pass split off in this function.
 	cont map[uint32]bool
+	// loops says whether the function has an OpLoopMerge (hasLoops):
+	// 0 not known yet, 1 none, 2 some.
+	loops uint8
+}
+
+// hasLoops reports whether the function has a loop header. Guards add no
+// loop, so the answer holds for the whole pass: in a function without one,
+// no site needs its block searched for a loop merge (inLoopHeader), which
+// for a long block of many sites cost a scan of its rest at each.
+func (fn *function) hasLoops() bool {
+	if fn.loops == 0 {
+		fn.loops = 1
+		for _, b := range fn.f.Blocks {
+			for _, in := range b.Insts {
+				if in.Opcode() == spirv.OpLoopMerge {
+					fn.loops = 2
+				}
+			}
+		}
+	}
+	return fn.loops == 2
 }
 
 // spliceEntry inserts the hoisted instructions into the entry block after
@@ -237,7 +258,10 @@ func (sh *shader) onError() OnError {
 // instruction comes after the site at j): a split would move the
 // OpLoopMerge away from the header, so the site is left unchecked, with a
 // warning naming what (e.g. "buffer access").
-func (sh *shader) inLoopHeader(b *spirv.Block, j int, what string) bool {
+func (sh *shader) inLoopHeader(fn *function, b *spirv.Block, j int, what string) bool {
+	if !fn.hasLoops() {
+		return false
+	}
 	for _, x := range b.Insts[j+1:] {
 		if x.Opcode() == spirv.OpLoopMerge {
 			sh.warnf("instruction %d: %s in a loop header block: left unchecked", b.Insts[j].OrigIndex, what)

@@ -253,7 +253,7 @@ func bufferAccessOf(m *spirv.Module, s *layoutSizes, ptr uint32) (bufferAccess, 
 func (p *bufferChecker) guard(fn *function, b *spirv.Block, j int, acc bufferAccess) (guarded, bool) {
 	sh, m := p.sh, p.sh.m
 	in := b.Insts[j]
-	if sh.inLoopHeader(b, j, "buffer access") {
+	if sh.inLoopHeader(fn, b, j, "buffer access") {
 		return guarded{}, false
 	}
 	if rt := m.Def(in.ResultType()); in.ResultID() != 0 && rt != nil && rt.Opcode() == spirv.OpTypePointer {

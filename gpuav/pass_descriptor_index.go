@@ -449,7 +449,7 @@ func (p *descriptorChecker) actionFact(fn *function, s site, fact uint32) uint32
 // branch tests that earlier guard's result and F reports nothing.
 func (p *descriptorChecker) guard(fn *function, b *spirv.Block, j int, s site) (guarded, bool) {
 	sh, m := p.sh, p.sh.m
-	idxType, ok := p.guardable(b, j, s)
+	idxType, ok := p.guardable(fn, b, j, s)
 	if !ok {
 		return guarded{}, false
 	}
@@ -651,9 +651,9 @@ func uMin(e *emitter, a, b uint32) uint32 {
 // guardable returns the index's type, or warns and returns false when the
 // site cannot be guarded: in a loop header, an index that is not a 32-bit
 // integer, an access that yields a pointer.
-func (p *descriptorChecker) guardable(b *spirv.Block, j int, s site) (*spirv.Instruction, bool) {
+func (p *descriptorChecker) guardable(fn *function, b *spirv.Block, j int, s site) (*spirv.Instruction, bool) {
 	sh, m := p.sh, p.sh.m
-	if sh.inLoopHeader(b, j, "access") {
+	if sh.inLoopHeader(fn, b, j, "access") {
 		return nil, false
 	}
 	idxType := int32Type(m, s.indexID)

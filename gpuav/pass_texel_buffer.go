@@ -191,7 +191,7 @@ func texelAccessOf(sh *shader, in *spirv.Instruction) (texelAccess, bool) {
 func (p *texelChecker) guard(fn *function, b *spirv.Block, j int, acc texelAccess) (guarded, bool) {
 	sh, m := p.sh, p.sh.m
 	in := b.Insts[j]
-	if sh.inLoopHeader(b, j, "texel buffer access") {
+	if sh.inLoopHeader(fn, b, j, "texel buffer access") {
 		return guarded{}, false
 	}
 	ct := int32Type(m, acc.coord)

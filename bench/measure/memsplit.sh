@@ -5,7 +5,8 @@
 # (descriptor_index_oob off: no per-iteration test, what is left is the
 # layer's fixed cost; buffer_oob off: the output store's check gone), plus
 # the hand-written select and guard references with no layer, and select
-# with its failure buffer in a second descriptor set (select_set1). REPS
+# with its failure buffer in a second descriptor set (select_set1), and
+# select with its failures reported once after the loop (fold). REPS
 # alternating repetitions (default 3) of ITERS iterations (default 20) at
 # WORKGROUPS (default 65536); per configuration the median of the runs'
 # median iterations and its ratio to no layer. BENCH_STATS=1 first prints
@@ -23,6 +24,7 @@ configs=(
   "ref-select|select|"
   "ref-guard|guard|"
   "ref-select_set1|select_set1|"
+  "ref-fold|fold|"
   "layer|memory|$L"
   "layer-noindex|memory|$L VK_LAYER_GPUAV_DBG_CHECK_DESCRIPTOR_INDEX_OOB=0"
   "layer-nobuffer|memory|$L VK_LAYER_GPUAV_DBG_CHECK_BUFFER_OOB=0"

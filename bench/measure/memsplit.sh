@@ -28,6 +28,7 @@ configs=(
   "layer|memory|$L"
   "layer-noindex|memory|$L VK_LAYER_GPUAV_DBG_CHECK_DESCRIPTOR_INDEX_OOB=0"
   "layer-nobuffer|memory|$L VK_LAYER_GPUAV_DBG_CHECK_BUFFER_OOB=0"
+  "layer-execute|memory|$L VK_LAYER_GPUAV_DBG_ON_ERROR=execute"
   "masked-none|masked|"
   "masked-layer|masked|$L"
 )

@@ -3,7 +3,8 @@
 # scene's memory and masked variants with no layer, under the layer with
 # every check on, and under the layer with one check off at a time
 # (descriptor_index_oob off: no per-iteration test, what is left is the
-# layer's fixed cost; buffer_oob off: the output store's check gone), plus
+# layer's fixed cost; buffer_oob off: the output store's check gone; the
+# layer with on_error execute: the failed read neither clamped nor zeroed), plus
 # the hand-written select and guard references with no layer, and select
 # with its failure buffer in a second descriptor set (select_set1), and
 # select with its failures reported once after the loop (fold). REPS

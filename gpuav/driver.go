@@ -241,7 +241,7 @@ func (sh *shader) addSite(in *spirv.Instruction, g guarded) {
 	if onError == "" {
 		onError = OnErrorSkip
 	}
-	sh.sites = append(sh.sites, Site{ID: len(sh.sites), Instruction: in.OrigIndex, Checks: g.checks, Record: g.record,
+	sh.sites = append(sh.sites, Site{ID: len(sh.sites), Instruction: int(in.OrigIndex), Checks: g.checks, Record: g.record,
 		OnError: onError})
 }
 

@@ -285,7 +285,9 @@ func (p *bufferChecker) guard(fn *function, b *spirv.Block, j int, acc bufferAcc
 		silent:  sh.opt.RobustOnly,
 	}
 	var bc *bufferClamp
-	g.clamp, bc = bufferClampSpec(m, acc, checks, fns[1], &ids)
+	if g.onError == OnErrorClamp { // only a clamping guard reads it (failOnError)
+		g.clamp, bc = bufferClampSpec(m, acc, checks, fns[1], &ids)
+	}
 	clamps := g.failOnError() == OnErrorClamp
 	g.report = func(fail *emitter) {
 		stage := sh.stage.emit(fail)

@@ -510,17 +510,19 @@ func (p *descriptorChecker) guard(fn *function, b *spirv.Block, j int, s site) (
 		onError: sh.onError(),
 		silent:  sh.opt.RobustOnly,
 	}
-	g.clamp = p.clamp(fn, s, idxType, &clampCode, func(fail *emitter) (uint32, uint32) {
-		if s.prior == 0 {
-			return idx, length
-		}
-		// A guard that reuses an earlier one's result computed neither.
-		i, n := flatIndex(fail, s, idxType, u), s.lengthOperand(fail)
-		if s.state != 0 {
-			_, _, n = p.check(fn, fail, s, i, n)
-		}
-		return i, n
-	})
+	if g.onError == OnErrorClamp { // only a clamping guard reads it (failOnError)
+		g.clamp = p.clamp(fn, s, idxType, &clampCode, func(fail *emitter) (uint32, uint32) {
+			if s.prior == 0 {
+				return idx, length
+			}
+			// A guard that reuses an earlier one's result computed neither.
+			i, n := flatIndex(fail, s, idxType, u), s.lengthOperand(fail)
+			if s.state != 0 {
+				_, _, n = p.check(fn, fail, s, i, n)
+			}
+			return i, n
+		})
+	}
 	totalClones = 1
 	if fact != 0 {
 		totalClones++

@@ -1297,6 +1297,11 @@ func (a *safeIndex) scanVars(fn *spirv.Function, f *funcFacts) {
 	if len(f.vars) == 0 {
 		return
 	}
+	ids := make([]uint32, 0, len(f.vars))
+	for id := range f.vars {
+		ids = append(ids, id)
+	}
+	vars := newIDBits(ids) // asked of every id word: bits before the map
 	for bi, b := range fn.Blocks {
 		for j, in := range b.Insts {
 			op := in.Opcode()
@@ -1307,10 +1312,10 @@ func (a *safeIndex) scanVars(fn *spirv.Function, f *funcFacts) {
 				continue
 			}
 			_ = spirv.ForEachID(in.Words, a.m, func(k int) {
-				v := f.vars[in.Words[k]]
-				if v == nil {
+				if !vars.has(in.Words[k]) {
 					return
 				}
+				v := f.vars[in.Words[k]]
 				switch {
 				case op == spirv.OpLoad && k == 3:
 				case op == spirv.OpStore && k == 1 && len(in.Words) > 2:

@@ -222,7 +222,7 @@ func (v *sameValues) bufferBlock(ptr uint32) bool {
 // the original code, no store between. The guards a pass inserts store to
 // no variable of the shader's.
 type localLoads struct {
-	vars  map[uint32]bool // the function's variables numbered
+	vars  idBits          // the function's variables numbered
 	last  map[uint32]int  // variable → epoch of its last store in the block
 	epoch int             // grows at each store and each new block
 	start int             // the current block's epoch
@@ -231,15 +231,19 @@ type localLoads struct {
 // begin finds the function's variables that only loads and stores use.
 // Non-semantic instructions (debug info) do not count as uses.
 func (l *localLoads) begin(m *spirv.Module, f *spirv.Function) {
-	l.vars = map[uint32]bool{}
+	l.vars = idBits{}
 	l.last = map[uint32]int{}
 	if len(f.Blocks) == 0 {
 		return
 	}
+	var vars []uint32
 	for _, in := range f.Blocks[0].Insts {
 		if in.Opcode() == spirv.OpVariable && len(in.Words) > 3 && spirv.StorageClass(in.Words[3]) == spirv.StorageClassFunction {
-			l.vars[in.Words[2]] = true
+			vars = append(vars, in.Words[2])
 		}
+	}
+	if l.vars = newIDBits(vars); len(vars) == 0 {
+		return // nothing to number: no use to look for
 	}
 	// The NonSemantic.* imports, named once rather than per instruction.
 	var nonSemantic []uint32
@@ -263,13 +267,13 @@ func (l *localLoads) begin(m *spirv.Module, f *spirv.Function) {
 			}
 			_ = spirv.ForEachID(in.Words, m, func(k int) {
 				id := in.Words[k]
-				if !l.vars[id] {
+				if !l.vars.has(id) {
 					return
 				}
 				plainLoad := op == spirv.OpLoad && k == 3 && len(in.Words) == 4
 				plainStore := op == spirv.OpStore && k == 1 && len(in.Words) == 3
 				if !plainLoad && !plainStore {
-					delete(l.vars, id)
+					l.vars.remove(id)
 				}
 			})
 		}
@@ -287,12 +291,12 @@ func (l *localLoads) newBlock() {
 func (l *localLoads) see(v *sameValues, in *spirv.Instruction) {
 	switch in.Opcode() {
 	case spirv.OpStore:
-		if len(in.Words) > 1 && l.vars[in.Words[1]] {
+		if len(in.Words) > 1 && l.vars.has(in.Words[1]) {
 			l.epoch++
 			l.last[in.Words[1]] = l.epoch
 		}
 	case spirv.OpLoad:
-		if len(in.Words) == 4 && l.vars[in.Words[3]] {
+		if len(in.Words) == 4 && l.vars.has(in.Words[3]) {
 			e, ok := l.last[in.Words[3]]
 			if !ok {
 				e = l.start

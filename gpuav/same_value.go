@@ -222,10 +222,10 @@ func (v *sameValues) bufferBlock(ptr uint32) bool {
 // the original code, no store between. The guards a pass inserts store to
 // no variable of the shader's.
 type localLoads struct {
-	vars  idBits          // the function's variables numbered
-	last  map[uint32]int  // variable → epoch of its last store in the block
-	epoch int             // grows at each store and each new block
-	start int             // the current block's epoch
+	vars  idBits         // the function's variables numbered
+	last  map[uint32]int // variable → epoch of its last store in the block
+	epoch int            // grows at each store and each new block
+	start int            // the current block's epoch
 }
 
 // begin finds the function's variables that only loads and stores use.

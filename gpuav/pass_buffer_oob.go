@@ -207,8 +207,7 @@ func bufferAccessOf(m *spirv.Module, s *layoutSizes, ptr uint32) (bufferAccess, 
 			}
 		}
 	}
-	_, block := m.Decoration(t, spirv.DecorationBlock)
-	_, bufferBlock := m.Decoration(t, spirv.DecorationBufferBlock)
+	block, bufferBlock := s.blockDecorations(t)
 	switch {
 	case sc == spirv.StorageClassUniform && block:
 		acc.flags |= BufferUniform

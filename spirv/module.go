@@ -825,9 +825,18 @@ func (m *Module) Fork() *Module {
 		g := &fns[i]
 		*g = Function{Before: slices.Clone(f.Before), Head: slices.Clone(f.Head), End: f.End,
 			Blocks: make([]*Block, len(f.Blocks))}
+		// The blocks' lists share one array, each clipped to its own run:
+		// a list that grows gets an array of its own.
+		n := 0
+		for _, b := range f.Blocks {
+			n += len(b.Insts)
+		}
+		insts := make([]*Instruction, 0, n)
 		blocks := make([]Block, len(f.Blocks))
 		for j, b := range f.Blocks {
-			blocks[j] = Block{Label: b.Label, Insts: slices.Clone(b.Insts)}
+			at := len(insts)
+			insts = append(insts, b.Insts...)
+			blocks[j] = Block{Label: b.Label, Insts: insts[at:len(insts):len(insts)]}
 			g.Blocks[j] = &blocks[j]
 		}
 		out.Functions[i] = g

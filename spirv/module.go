@@ -151,6 +151,14 @@ func Parse(words []uint32) (*Module, error) {
 	// (clipped, so that appending to it copies), not a list grown one
 	// instruction at a time.
 	start := 0
+	// The blocks are made from one array (one allocation, not one per block).
+	labels := 0
+	for _, in := range insts {
+		if in.Opcode() == OpLabel {
+			labels++
+		}
+	}
+	pool := make([]Block, labels)
 	endBlock := func(i int) {
 		if blk != nil && i > start {
 			blk.Insts = insts[start:i:i]
@@ -167,7 +175,8 @@ func Parse(words []uint32) (*Module, error) {
 				fn, blk = nil, nil
 			case OpLabel:
 				endBlock(i)
-				blk = &Block{Label: in}
+				blk, pool = &pool[0], pool[1:]
+				blk.Label = in
 				start = i + 1
 				fn.Blocks = append(fn.Blocks, blk)
 			case OpFunction:

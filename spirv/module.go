@@ -276,47 +276,14 @@ func (m *Module) Walk(fn func(*Instruction)) {
 
 // Encode writes the module back to words.
 func (m *Module) Encode() []uint32 {
-	w := make([]uint32, HeaderWords+m.encodeInto(nil))
+	n := HeaderWords
+	m.Walk(func(in *Instruction) { n += len(in.Words) })
+	w := make([]uint32, n)
 	h := m.Header
 	copy(w, []uint32{h.Magic, h.Version, h.Generator, h.Bound, h.Schema})
-	m.encodeInto(w[HeaderWords:])
+	at := HeaderWords
+	m.Walk(func(in *Instruction) { at += copy(w[at:], in.Words) })
 	return w
-}
-
-// encodeInto copies the module's instructions in module order (Walk's)
-// into w, or only counts their words when w is nil, and returns the count.
-func (m *Module) encodeInto(w []uint32) int {
-	at := 0
-	put := func(in *Instruction) {
-		if w != nil {
-			copy(w[at:], in.Words)
-		}
-		at += len(in.Words)
-	}
-	for _, s := range m.Sections {
-		for _, in := range s {
-			put(in)
-		}
-	}
-	for _, f := range m.Functions {
-		for _, in := range f.Before {
-			put(in)
-		}
-		for _, in := range f.Head {
-			put(in)
-		}
-		for _, b := range f.Blocks {
-			put(b.Label)
-			for _, in := range b.Insts {
-				put(in)
-			}
-		}
-		put(f.End)
-	}
-	for _, in := range m.Trailing {
-		put(in)
-	}
-	return at
 }
 
 // Version returns the module's SPIR-V version as major, minor.

@@ -117,11 +117,19 @@ type ErrorGroup struct {
 	// MessageText is the message as a JSON report carries it, kept when
 	// a report is read back. A session the collector builds leaves it
 	// empty: Message builds the message from the group when asked.
-	MessageText string   `json:"message"`
-	Count       int      `json:"count"`
-	Stage       string   `json:"stage"`
-	Coords      Coords   `json:"coords"`
-	Samples     []Coords `json:"samples,omitempty"`
+	MessageText string `json:"message"`
+	// Count is how many accesses failed: every failing iteration of a
+	// loop counts (a folded record counts its failures).
+	Count int `json:"count"`
+	// Loop is, where the group's first record is folded (its site is
+	// inside a loop and reports once after it) and its invocation failed
+	// more than once in that run of the loop, how many times: the values
+	// shown are the first failure's. 0 otherwise
+	// (docs/decisions/loop-failures-folded.md).
+	Loop    int      `json:"loop,omitempty"`
+	Stage   string   `json:"stage"`
+	Coords  Coords   `json:"coords"`
+	Samples []Coords `json:"samples,omitempty"`
 	// LastCoords are the coordinates of the group's latest record.
 	LastCoords Coords      `json:"last_coords,omitzero"`
 	Descriptor *Descriptor `json:"descriptor,omitempty"`

@@ -218,9 +218,13 @@ func TestHotLoopBadIndex(t *testing.T) {
 			if want := "descriptor_index_oob: (set = 0, binding = 0) Index of 2 used to index descriptor array of length 2."; e.Check != "descriptor_index_oob" || !strings.Contains(e.Message, strings.TrimPrefix(want, "descriptor_index_oob: ")) {
 				t.Errorf("%s, %d workgroups: %s: %q, want %q", tc.name, wg, e.Check, e.Message, want)
 			}
-			// 1 workgroup: iterations 63, 127, 191, 255 of 64 invocations.
+			// 1 workgroup: iterations 63, 127, 191, 255 of 64 invocations,
+			// each invocation's four in one record after the loop.
 			if want := BadIndexRecords(wg); int64(e.Count)+r.Dropped != want || wg == 1 && want != 256 {
-				t.Errorf("%s, %d workgroups: %d records + %d dropped, want %d", tc.name, wg, e.Count, r.Dropped, want)
+				t.Errorf("%s, %d workgroups: %d failures + %d dropped, want %d", tc.name, wg, e.Count, r.Dropped, want)
+			}
+			if e.Loop != BadIndexPerInvocation || !strings.Contains(e.Message, "The invocation failed 4 times in this loop; the values are its first failure's.") {
+				t.Errorf("%s, %d workgroups: loop count %d, message %q; want 4, \"failed 4 times in this loop\"", tc.name, wg, e.Loop, e.Message)
 			}
 			var precise []string
 			for _, n := range r.Notices {

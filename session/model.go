@@ -208,7 +208,8 @@ type Session struct {
 	// Groups are the error groups in the order their first record arrived.
 	Groups  []*ErrorGroup `json:"errors"`
 	Notices []Notice      `json:"notices,omitempty"`
-	// Dropped counts records the layer's buffers had no room for.
+	// Dropped counts the failed accesses whose records the layer's buffers had
+	// no room for (a folded record that did not fit counts its failures).
 	Dropped uint64 `json:"dropped_records,omitempty"`
 	// LostRecords counts the error records the layer could not deliver
 	// (its Lost messages); LostGroups break them down per check, shader

@@ -69,20 +69,54 @@ func (sh *shader) foldLoops() int {
 	if len(reports) == 0 {
 		return 0
 	}
-	var terminating map[uint32]bool
+	fl := &loopFolder{sh: sh, reports: reports}
 	n := 0
 	for _, f := range sh.m.Functions {
 		if !callsAny(f, reports) {
 			continue
 		}
-		if terminating == nil {
-			terminating = terminatingFunctions(sh.m)
-		}
 		for _, l := range outermostLoops(sh.m, f) {
-			n += sh.foldLoop(f, l, reports, terminating)
+			n += fl.foldLoop(f, l)
 		}
+		fl.done()
 	}
 	return n
+}
+
+// loopFolder is foldLoops' state: what it found of the module, and the
+// folder of the function it is in (made for the first loop with a report).
+type loopFolder struct {
+	sh          *shader
+	reports     map[uint32]bool
+	terminating map[uint32]bool // terminatingFunctions, once a loop has a report
+	blockOf     []uint32        // scratch for folders, by id
+	fd          *folder
+}
+
+// folder returns the folder of f, made on first use.
+func (fl *loopFolder) folder(f *spirv.Function) *folder {
+	if fl.fd == nil {
+		if fl.blockOf == nil {
+			fl.blockOf = make([]uint32, fl.sh.m.Header.Bound)
+		}
+		fl.fd = newFolder(fl.sh, f, fl.blockOf)
+	}
+	return fl.fd
+}
+
+// done clears what the function's folder left in the scratch.
+func (fl *loopFolder) done() {
+	if fl.fd == nil {
+		return
+	}
+	for _, b := range fl.fd.f.Blocks {
+		for _, in := range b.Insts {
+			if id := in.ResultID(); int(id) < len(fl.blockOf) {
+				fl.blockOf[id] = 0
+			}
+		}
+	}
+	fl.fd = nil
 }
 
 // callsAny reports whether f calls one of fns.
@@ -193,8 +227,8 @@ func blockTargets(m *spirv.Module, b *spirv.Block) []uint32 {
 // sites folded. A loop whose merge block is another loop's header, or
 // that demotes the invocation or calls a function that may end it, is
 // left as it is: its sites report in place, one record per failure.
-func (sh *shader) foldLoop(f *spirv.Function, l *loopRegion, reports, terminating map[uint32]bool) int {
-	m := sh.m
+func (fl *loopFolder) foldLoop(f *spirv.Function, l *loopRegion) int {
+	sh, m := fl.sh, fl.sh.m
 	merge := f.Block(l.merge)
 	if merge == nil || isLoopHeader(merge) {
 		return 0
@@ -202,16 +236,20 @@ func (sh *shader) foldLoop(f *spirv.Function, l *loopRegion, reports, terminatin
 	var sites []*foldedSite
 	bySite := map[uint32]*foldedSite{}
 	var exits []*spirv.Block
+	var calls []*spirv.Instruction // of other functions
 	for _, b := range f.Blocks {
 		if !l.blocks[b.ID()] || len(b.Insts) == 0 {
 			continue
 		}
 		for _, in := range b.Insts {
 			op := in.Opcode()
-			if op == spirv.OpDemoteToHelperInvocation || op == spirv.OpFunctionCall && terminating[in.Words[3]] {
+			if op == spirv.OpDemoteToHelperInvocation {
 				return 0
 			}
-			if op != spirv.OpFunctionCall || !reports[in.Words[3]] || len(in.Words) < 7 {
+			if op == spirv.OpFunctionCall && !fl.reports[in.Words[3]] {
+				calls = append(calls, in)
+			}
+			if op != spirv.OpFunctionCall || !fl.reports[in.Words[3]] || len(in.Words) < 7 {
 				continue
 			}
 			id, ok := constUint32(m, in.Words[5])
@@ -232,7 +270,18 @@ func (sh *shader) foldLoop(f *spirv.Function, l *loopRegion, reports, terminatin
 			exits = append(exits, b)
 		}
 	}
-	fd := newFolder(sh, f)
+	if len(sites) == 0 {
+		return 0
+	}
+	if len(calls) > 0 && fl.terminating == nil {
+		fl.terminating = terminatingFunctions(m)
+	}
+	for _, c := range calls {
+		if fl.terminating[c.Words[3]] {
+			return 0
+		}
+	}
+	fd := fl.folder(f)
 	kept := sites[:0]
 	for _, s := range sites {
 		if fd.classify(s) {
@@ -269,20 +318,24 @@ func isLoopHeader(b *spirv.Block) bool {
 
 // folder folds the sites of one function's loops.
 type folder struct {
-	sh    *shader
-	m     *spirv.Module
-	f     *spirv.Function
-	defs  map[uint32]uint32 // result id → the block defining it
-	entry uint32
-	preds map[uint32][]uint32
+	sh *shader
+	m  *spirv.Module
+	f  *spirv.Function
+	// blockOf is the block defining each id of the function (0: none, a
+	// constant, a global or a parameter), for the ids that existed when
+	// the folder was made.
+	blockOf []uint32
+	entry   uint32
+	preds   map[uint32][]uint32
 }
 
-func newFolder(sh *shader, f *spirv.Function) *folder {
-	fd := &folder{sh: sh, m: sh.m, f: f, defs: map[uint32]uint32{}, entry: f.Blocks[0].ID(), preds: map[uint32][]uint32{}}
+// newFolder makes the folder of f, blockOf (all 0) its scratch.
+func newFolder(sh *shader, f *spirv.Function, blockOf []uint32) *folder {
+	fd := &folder{sh: sh, m: sh.m, f: f, blockOf: blockOf, entry: f.Blocks[0].ID(), preds: map[uint32][]uint32{}}
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
-			if id := in.ResultID(); id != 0 {
-				fd.defs[id] = b.ID()
+			if id := in.ResultID(); int(id) < len(blockOf) {
+				blockOf[id] = b.ID()
 			}
 		}
 		for _, s := range blockTargets(sh.m, b) {
@@ -292,11 +345,19 @@ func newFolder(sh *shader, f *spirv.Function) *folder {
 	return fd
 }
 
+// defined returns the block defining id (0: none).
+func (fd *folder) defined(id uint32) uint32 {
+	if int(id) < len(fd.blockOf) {
+		return fd.blockOf[id]
+	}
+	return ^uint32(0) // made since: inside the function, somewhere
+}
+
 // dominatesAll reports whether id is defined outside the function's
 // blocks (a constant, a global, a parameter) or in its entry block.
 func (fd *folder) dominatesAll(id uint32) bool {
-	b, ok := fd.defs[id]
-	return !ok || b == fd.entry
+	b := fd.defined(id)
+	return b == 0 || b == fd.entry
 }
 
 // treeOperands are the operand words of an invariant tree's instruction
@@ -332,8 +393,7 @@ func (fd *folder) invariant(id uint32, depth int) bool {
 	switch in.Opcode() {
 	case spirv.OpLoad:
 		v := fd.m.Def(in.Words[3])
-		_, local := fd.defs[in.Words[3]]
-		return len(in.Words) == 4 && !local && v != nil && v.Opcode() == spirv.OpVariable &&
+		return len(in.Words) == 4 && fd.defined(in.Words[3]) == 0 && v != nil && v.Opcode() == spirv.OpVariable &&
 			spirv.StorageClass(v.Words[3]) == spirv.StorageClassInput
 	case spirv.OpCompositeExtract, spirv.OpBitcast, spirv.OpCompositeInsert, spirv.OpCompositeConstruct:
 		for _, i := range treeOperands(in) {
@@ -451,8 +511,14 @@ func (fd *folder) variables(sites []*foldedSite) {
 // in the select form the branch to the report goes too, elsewhere the
 // update takes the call's place.
 func (fd *folder) rewrite(s *foldedSite, c *spirv.Instruction) {
-	b := fd.f.Block(fd.defs[c.ResultID()])
-	if b == nil || fd.selectForm(s, c, b) {
+	b := fd.f.Block(fd.defined(c.ResultID()))
+	if b == nil {
+		return
+	}
+	if id := c.ResultID(); int(id) < len(fd.blockOf) {
+		fd.blockOf[id] = 0 // the call goes
+	}
+	if fd.selectForm(s, c, b) {
 		return
 	}
 	ci := indexOf(b.Insts, c)
@@ -502,8 +568,8 @@ func (fd *folder) selectForm(s *foldedSite, c *spirv.Instruction, b *spirv.Block
 	for _, in := range b.Insts[:n-1] {
 		if in != c {
 			e.insts = append(e.insts, in)
-			if id := in.ResultID(); id != 0 {
-				fd.defs[id] = p.ID()
+			if id := in.ResultID(); int(id) < len(fd.blockOf) {
+				fd.blockOf[id] = p.ID()
 			}
 		}
 	}
@@ -639,14 +705,20 @@ func isUvec4(m *spirv.Module, in *spirv.Instruction) bool {
 // removed): each such flush's branch is known not to be taken.
 func pruneIdleFlushes(m *spirv.Module, bound uint32) {
 	var pos []int32
-	zero := m.ConstantUint32(0)
+	var zero uint32
 	for _, f := range m.Functions {
 		if len(f.Blocks) == 0 {
 			continue
 		}
-		idle := map[uint32]bool{} // the instrumentation's initialised Function variables
+		idle := map[uint32]bool{} // the instrumentation's Function variables initialised to 0
 		for _, in := range f.Blocks[0].Insts {
-			if in.Opcode() == spirv.OpVariable && in.ResultID() >= bound && len(in.Words) == 5 {
+			if in.Opcode() != spirv.OpVariable || in.ResultID() < bound || len(in.Words) != 5 {
+				continue
+			}
+			if zero == 0 {
+				zero = m.ConstantUint32(0)
+			}
+			if in.Words[4] == zero {
 				idle[in.ResultID()] = true
 			}
 		}

@@ -223,7 +223,7 @@ func TestHotLoopBadIndex(t *testing.T) {
 			if want := BadIndexRecords(wg); int64(e.Count)+r.Dropped != want || wg == 1 && want != 256 {
 				t.Errorf("%s, %d workgroups: %d failures + %d dropped, want %d", tc.name, wg, e.Count, r.Dropped, want)
 			}
-			if e.Loop != BadIndexPerInvocation || !strings.Contains(e.Message, "The invocation failed 4 times in this loop; the values are its first failure's.") {
+			if e.Loop != BadIndexPerInvocation || !strings.Contains(e.Message, "The invocation failed 4 times in this loop; the values are its last failure's.") {
 				t.Errorf("%s, %d workgroups: loop count %d, message %q; want 4, \"failed 4 times in this loop\"", tc.name, wg, e.Loop, e.Message)
 			}
 			var precise []string

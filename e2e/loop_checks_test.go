@@ -10,7 +10,7 @@ import (
 // TestLoopFailuresFolded runs loopapp's cases through the launcher on
 // lavapipe (docs/decisions/loop-failures-folded.md): each of the four
 // invocations reports a check that fails in a loop once after the loop,
-// with the first failure's values and its count; the group counts every
+// with the last failure's values and its count; the group counts every
 // failed access (the invocations' counts added) and says how many times
 // its first record's invocation failed in the loop; the failed reads were
 // skipped each time (the results). A check outside any loop reports one
@@ -28,22 +28,24 @@ func TestLoopFailuresFolded(t *testing.T) {
 		kase, check, result string
 		precise             string // the precise variant's notice ("": the fast variant runs)
 		count, loop         int
-		index               uint32   // descriptor_index_oob: the first failing index
-		offsets             []uint32 // buffer_oob: the first failing offset of each invocation
+		index               uint32   // descriptor_index_oob: the last failing index
+		offsets             []uint32 // buffer_oob: the last failing offset of each invocation
 	}{
-		// Iterations 5..9 of 10 read data[2..6]: 5 per invocation, index 2
-		// first; the other five read data[0].v[g] = 100 + g.
-		{kase: "flat", check: "descriptor_index_oob", result: "r=500,505,510,515", count: 20, loop: 5, index: 2},
-		// Iterations 5..9 read past data[1]'s 80 bytes, from word 20 + g:
-		// the first five read 200 + 4i + g.
+		// Iterations 5..9 of 10 read data[2..6]: 5 per invocation, index 6
+		// last; the other five read data[0].v[g] = 100 + g.
+		{kase: "flat", check: "descriptor_index_oob", result: "r=500,505,510,515", count: 20, loop: 5, index: 6},
+		// Iterations 5..9 read past data[1]'s 80 bytes, words 20 + g to
+		// 36 + g (the last at byte 144 + 4g): the first five read
+		// 200 + 4i + g.
 		{kase: "buffer", check: "buffer_oob", result: "r=1040,1045,1050,1055", count: 20, loop: 5, precise: floor80,
-			offsets: []uint32{80, 84, 88, 92}},
+			offsets: []uint32{144, 148, 152, 156}},
 		// The inner loop's sites report after the outer loop: (1, 2),
-		// (1, 3), (2, 2), (2, 3) fail, index 8 first; 8 reads happen.
-		{kase: "nested", check: "descriptor_index_oob", result: "r=800,808,816,824", count: 16, loop: 4, index: 8},
+		// (1, 3), (2, 2), (2, 3) fail, index 2 + 2·4 + 3 = 13 last; 8
+		// reads happen.
+		{kase: "nested", check: "descriptor_index_oob", result: "r=800,808,816,824", count: 16, loop: 4, index: 13},
 		// Iterations 3..6 fail, then the loop returns: reported before the
-		// return, index 3 first; 3 reads happen.
-		{kase: "return", check: "descriptor_index_oob", result: "r=300,303,306,309", count: 16, loop: 4, index: 3},
+		// return, index 6 last; 3 reads happen.
+		{kase: "return", check: "descriptor_index_oob", result: "r=300,303,306,309", count: 16, loop: 4, index: 6},
 		// No loop: one record per invocation, no loop count.
 		{kase: "outside", check: "descriptor_index_oob", result: "r=0,0,0,0", count: 4, loop: 0, index: 7, precise: index7},
 	}
@@ -62,7 +64,7 @@ func TestLoopFailuresFolded(t *testing.T) {
 			if got := invocationsX(e.Samples); !slices.Equal(got, []float64{0, 1, 2, 3}) {
 				t.Errorf("invocations %v, want [0 1 2 3]", got)
 			}
-			sentence := fmt.Sprintf("The invocation failed %d times in this loop; the values are its first failure's.", tt.loop)
+			sentence := fmt.Sprintf("The invocation failed %d times in this loop; the values are its last failure's.", tt.loop)
 			if has := strings.Contains(e.Message, sentence); has != (tt.loop > 1) {
 				t.Errorf("message %q: says %q %v, want %v", e.Message, sentence, has, tt.loop > 1)
 			}

@@ -89,7 +89,7 @@ type Site struct {
 	// behaviour asked for, or skip where the pass has no clamp for it.
 	OnError OnError
 	// Loop says the site is inside a loop and reports once after it: one
-	// record per invocation and run of the loop, with the first failure's
+	// record per invocation and run of the loop, with the last failure's
 	// values and the count of failures (docs/decisions/loop-failures-folded.md).
 	Loop bool
 }

@@ -64,7 +64,7 @@ const (
 // puts them back together into a Record.
 //
 // A site inside a loop reports once after the loop (folded, Site.Loop):
-// the record holds the values of the invocation's first failure there and,
+// the record holds the values of the invocation's last failure there and,
 // in word 15, how many accesses failed (docs/decisions/loop-failures-folded.md).
 // Every other record leaves word 15 0, as the layer zeroes the records
 // after each submission.
@@ -148,7 +148,7 @@ type Record struct {
 	Code        CheckCode
 	Params      [RecordParams]uint32
 	// Count is how many failed accesses the record stands for: 1, or a
-	// folded record's count (its values are the first failure's).
+	// folded record's count (its values are the last failure's).
 	Count uint32
 }
 

@@ -286,7 +286,7 @@ func formatRecord(msg wire.Errors, g group) string {
 		}
 	}
 	if r.Loop > 1 {
-		fmt.Fprintf(&b, ", %d times in this loop (the first failure shown)", r.Loop)
+		fmt.Fprintf(&b, ", %d times in this loop (the last failure shown)", r.Loop)
 	}
 	if r.Count > 1 {
 		fmt.Fprintf(&b, ", %d times", r.Count)

@@ -604,7 +604,7 @@ func TestCollectorNamesFollowModuleHandleReuse(t *testing.T) {
 // invocation's failures in one run of the loop (wire.Record.Count, Loop),
 // add their counts to the group; the group keeps its first record's loop
 // count, and its message and summary say how many times that invocation
-// failed and whose values they show (docs/decisions/loop-failures-folded.md).
+// failed and whose values they show (its last failure's) (docs/decisions/loop-failures-folded.md).
 func TestCollectorFoldedRecords(t *testing.T) {
 	c := newTestCollector()
 	feedPreamble(t, c)
@@ -620,7 +620,7 @@ func TestCollectorFoldedRecords(t *testing.T) {
 	if g.Count != 5+3+1 || g.Loop != 5 || len(g.Samples) != 3 {
 		t.Fatalf("group: count %d, loop %d, %d samples; want 9, 5, 3", g.Count, g.Loop, len(g.Samples))
 	}
-	const sentence = " The invocation failed 5 times in this loop; the values are its first failure's. VUID-vkCmdDispatch-None-10068."
+	const sentence = " The invocation failed 5 times in this loop; the values are its last failure's. VUID-vkCmdDispatch-None-10068."
 	if !strings.Contains(g.Message(), sentence) {
 		t.Errorf("message:\n%s\nwant it to hold %q", g.Message(), sentence)
 	}

@@ -208,9 +208,9 @@ func (g *ErrorGroup) Summary() string {
 }
 
 // loopSentence says how many times a folded record's invocation failed in
-// its loop, and whose values the group shows.
+// its loop, and whose values the group shows (its last failure's).
 func (g *ErrorGroup) loopSentence() string {
-	return fmt.Sprintf("The invocation failed %d times in this loop; the values are its first failure's.", g.Loop)
+	return fmt.Sprintf("The invocation failed %d times in this loop; the values are its last failure's.", g.Loop)
 }
 
 // what is the check's own sentence: described again from the record, or,

@@ -124,7 +124,7 @@ type ErrorGroup struct {
 	// Loop is, where the group's first record is folded (its site is
 	// inside a loop and reports once after it) and its invocation failed
 	// more than once in that run of the loop, how many times: the values
-	// shown are the first failure's. 0 otherwise
+	// shown are the last failure's. 0 otherwise
 	// (docs/decisions/loop-failures-folded.md).
 	Loop    int      `json:"loop,omitempty"`
 	Stage   string   `json:"stage"`

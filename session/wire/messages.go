@@ -196,7 +196,7 @@ type Record struct {
 	// Loop is, when the record is folded (its site is inside a loop and
 	// reported once after it, docs/decisions/loop-failures-folded.md) and
 	// failed more than once there, how many times its invocation failed in
-	// that run of the loop; its values are the first failure's. 0 otherwise.
+	// that run of the loop; its values are the last failure's. 0 otherwise.
 	Loop int `json:"loop,omitempty"`
 }
 

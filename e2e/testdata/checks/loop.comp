@@ -1,7 +1,7 @@
 #version 450
 // loopapp's compute shader: four invocations each run the loop pc.kase
 // names; a failed check inside a loop is reported once after the loop, with
-// the first failure's values and how many times it failed
+// the last failure's values and how many times it failed
 // (docs/decisions/loop-failures-folded.md). data[0] holds 100 + n, data[1]
 // 200 + n (bound 80 bytes: words 0..19); a skipped read yields 0, so
 // result.r[g] says which reads happened.

@@ -180,6 +180,8 @@ func (sh *shader) variants() (precise, fast []uint32) {
 	pure := pureFunctions(sh.m, sh.bound)
 	prune(sh.m, sh.precise.id, true)
 	prune(fm, sh.precise.id, false)
+	pruneIdleFlushes(sh.m, sh.bound)
+	pruneIdleFlushes(fm, sh.bound)
 	sc := &deadScratch{}
 	removeDeadAddedWith(sh.m, sh.bound, pure, sc)
 	removeDeadAddedWith(fm, sh.bound, pure, sc)

@@ -36,6 +36,12 @@ type Options struct {
 	// PrintfAt is the printf coordinate filter: a call writes a line only
 	// in the invocations it keeps (the zero filter: every invocation).
 	PrintfAt PrintfAt
+	// FastLater lets Instrument return before the fast variant
+	// (Result.Precise) is built: the caller calls Result.Precise.Wait
+	// before it reads the fast words, and a failure to build them is
+	// Precise.Err rather than Instrument's error. The layer waits at
+	// pipeline creation, where the fast words are first needed.
+	FastLater bool
 }
 
 // Result is an instrumented module and what happened to it.

@@ -1,7 +1,9 @@
 package gpuav
 
 import (
+	"fmt"
 	"slices"
+	"sync/atomic"
 
 	"github.com/gpuav-dbg/gpuav-dbg/spirv"
 )
@@ -55,6 +57,10 @@ type Fact struct {
 
 // PreciseSwitch is a module's fast variant: its words (Result.Words is
 // the precise one), and the facts the layer must find true to run it.
+// The fast variant is built on a goroutine of its own while the precise
+// one is built (docs/decisions/variants-in-parallel.md): Instrument
+// waits for it, unless Options.FastLater says the caller will (Wait)
+// before it reads FastWords, FastReadsLayerSet or Err.
 type PreciseSwitch struct {
 	FastWords []uint32
 	Facts     []Fact
@@ -62,6 +68,36 @@ type PreciseSwitch struct {
 	// descriptor set (ReadsSet): false when the facts decide every check,
 	// so that the layer binds nothing before its actions.
 	FastReadsLayerSet bool
+	// Err says why the fast variant could not be built (FastWords is
+	// then empty and only the precise variant runs); nil when it was.
+	Err error
+	// claimed is set by whichever of the goroutine and the first Wait
+	// starts build; only that one runs it, and it writes the fields
+	// above, then closes built.
+	claimed atomic.Bool
+	build   func()
+	built   chan struct{}
+}
+
+// Wait returns once the fast variant is built (or failed: Err): its
+// fields may be read from then on, by any goroutine. When its goroutine
+// has not started yet (no free processor: a loaded machine), Wait builds
+// it itself rather than wait for one; it never waits on a lock.
+func (p *PreciseSwitch) Wait() {
+	if p.built == nil {
+		return
+	}
+	p.run()
+	<-p.built
+}
+
+// run builds the fast variant unless another goroutine has claimed it.
+func (p *PreciseSwitch) run() {
+	if !p.claimed.CompareAndSwap(false, true) {
+		return
+	}
+	p.build()
+	p.build = nil // the forked module it holds
 }
 
 // preciseState is the switch of one shader: the spec constant's id, made
@@ -172,20 +208,42 @@ func termArray(terms []FactTerm) (out [MaxFactTerms]FactTerm) {
 // switch's value makes dead removed (prune), so that a driver compiles
 // neither the dead checks nor their failure paths, whether or not it
 // folds specialization constants before translating. The switch's spec
-// constant is gone from both.
-func (sh *shader) variants() (precise, fast []uint32) {
-	// prune and removeDeadAdded replace instructions, never edit them:
-	// the variants may share them.
+// constant is gone from both. The fast variant is built on its own
+// goroutine (buildFast) while the caller builds the precise one: the two
+// modules share instructions, and prune, removeDeadAdded and
+// removeUncalledAdded replace or drop instructions in their own module's
+// slices, never edit one in place; pure, computed before either starts,
+// is only read.
+func (sh *shader) variants() (precise []uint32, fast *PreciseSwitch) {
 	fm := sh.m.Fork()
 	pure := pureFunctions(sh.m, sh.bound)
+	fast = &PreciseSwitch{Facts: sh.precise.facts, built: make(chan struct{})}
+	id, bound, set := sh.precise.id, sh.bound, sh.opt.DescriptorSet
+	fast.build = func() { fast.buildFast(fm, id, bound, pure, set) }
+	go fast.run()
 	prune(sh.m, sh.precise.id, true)
-	prune(fm, sh.precise.id, false)
-	sc := &deadScratch{}
-	removeDeadAddedWith(sh.m, sh.bound, pure, sc)
-	removeDeadAddedWith(fm, sh.bound, pure, sc)
+	removeDeadAdded(sh.m, sh.bound, pure)
 	removeUncalledAdded(sh.m, sh.bound)
-	removeUncalledAdded(fm, sh.bound)
-	return sh.m.Encode(), fm.Encode()
+	return sh.m.Encode(), fast
+}
+
+// buildFast folds the switch of fm (a fork of the instrumented module) to
+// false, removes what that makes dead, and sets p's words; a panic becomes
+// p.Err (the layer then runs the precise variant). It closes p.built.
+// Only the goroutine that claimed the build runs it (run).
+func (p *PreciseSwitch) buildFast(fm *spirv.Module, id, bound uint32, pure map[uint32]bool, set uint32) {
+	defer close(p.built)
+	defer func() {
+		if r := recover(); r != nil {
+			p.FastWords, p.FastReadsLayerSet = nil, false
+			p.Err = fmt.Errorf("fast variant: internal error: %v", r)
+		}
+	}()
+	prune(fm, id, false)
+	removeDeadAdded(fm, bound, pure)
+	removeUncalledAdded(fm, bound)
+	p.FastWords = fm.Encode()
+	p.FastReadsLayerSet = ReadsSet(p.FastWords, set)
 }
 
 // prune folds the switch (id) to value and removes what that makes dead:

@@ -302,7 +302,7 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 	start := time.Now()
 	res, err := instrumentSafe(orig, gpuav.Options{ShaderID: s.id, DescriptorSet: uint32(slot), Checks: checks, Robust: robust,
 		SizedElementChecks: sized, Int64: int64, OnError: failed, RobustOnly: silent, Printf: pf,
-		PrintfAt: at})
+		PrintfAt: at, FastLater: true})
 	s.micros = time.Since(start).Microseconds()
 	for _, n := range res.Notes {
 		logf(levelInfo, "shader %d: %s", s.id, n)
@@ -501,6 +501,9 @@ func goModuleFacts(dev, module C.uint64_t, facts **C.gpuavdbg_fact, n *C.uint32_
 	var s *shader
 	withLock(func() { s = state.modules[moduleKey{uint64(dev), uint64(module)}] })
 	if s == nil || !s.fastVariant() {
+		if s != nil {
+			logFastFailed(s)
+		}
 		return 0
 	}
 	fs := s.precise.Facts
@@ -522,6 +525,25 @@ func goModuleFacts(dev, module C.uint64_t, facts **C.gpuavdbg_fact, n *C.uint32_
 	copy(unsafe.Slice((*uint32)(unsafe.Pointer(w)), len(s.precise.FastWords)), s.precise.FastWords)
 	*facts, *n, *words, *nwords = p, C.uint32_t(len(fs)), w, C.size_t(len(s.precise.FastWords))
 	return 1
+}
+
+// logFastFailed logs, once per shader, that its fast variant could not be
+// built (gpuav.PreciseSwitch.Err): its pipelines run the precise variant,
+// every check as without the fast one.
+func logFastFailed(s *shader) {
+	if s.precise == nil {
+		return
+	}
+	s.precise.Wait()
+	err := s.precise.Err
+	if err == nil {
+		return
+	}
+	first := false
+	withLock(func() { first, s.fastFailLogged = !s.fastFailLogged, true })
+	if first {
+		logf(levelWarning, "shader %d: %v: its pipelines run its precise variant (every check, without facts)", s.id, err)
+	}
 }
 
 // goPipelineCreated sends the Pipeline message and returns 1 when any of

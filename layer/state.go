@@ -45,15 +45,25 @@ type shader struct {
 	// precise is its precise switch and facts (gpuav.PreciseSwitch), nil
 	// when it has none.
 	precise *gpuav.PreciseSwitch
+	// fastFailLogged: building the fast variant failed and that was
+	// logged (logFastFailed).
+	fastFailLogged bool
 	// readsSet: the instrumented words use the layer's set
 	// (gpuav.Result.ReadsLayerSet).
 	readsSet bool
 }
 
 // fastVariant says whether the module has a fast variant the layer
-// creates pipelines with (goModuleFacts).
+// creates pipelines with (goModuleFacts). It waits for the fast variant to
+// be built (gpuav.Options.FastLater), which takes no lock of the layer's:
+// callers need not hold state.mu, and should not (the wait would hold up
+// every other thread's calls).
 func (s *shader) fastVariant() bool {
-	return s.instrumented && s.precise != nil && len(s.precise.Facts) > 0 && len(s.precise.FastWords) > 0
+	if !s.instrumented || s.precise == nil || len(s.precise.Facts) == 0 {
+		return false
+	}
+	s.precise.Wait()
+	return len(s.precise.FastWords) > 0
 }
 
 // readsLayerSet says whether the words the driver has for the module use

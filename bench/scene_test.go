@@ -234,9 +234,10 @@ func TestHotLoopBadIndex(t *testing.T) {
 		}
 	}
 	// The references of the fast variant's shape count the same failures
-	// with their own checks, and skip the same reads.
-	bin = buildScene(t, "hotloop_guard.comp", "hotloop_select.comp")
-	for _, v := range []string{"guard", "select"} {
+	// with their own checks, and skip the same reads (fold: one record per
+	// invocation, claiming a slot per failing iteration).
+	bin = buildScene(t, "hotloop_guard.comp", "hotloop_select.comp", "hotloop_fold.comp")
+	for _, v := range []string{"guard", "select", "fold"} {
 		args := []string{"--scene", "hotloop", "--variant", v, "--workgroups", "4", "--warmup", "0", "--iters", "1"}
 		if o, stderr := runTestScene(t, h, bin, ConfigNone, args...); validRun(o, stderr, ConfigNone, 1) != nil || o.HandErrors != 0 {
 			t.Errorf("%s, clean: %v, hand errors %d", v, validRun(o, stderr, ConfigNone, 1), o.HandErrors)

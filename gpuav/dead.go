@@ -237,18 +237,29 @@ func functionPure(m *spirv.Module, f *spirv.Function, pure map[uint32]bool, glsl
 // equals the id). Names and decorations of the ids defined in a removed
 // function go with it.
 func removeUncalledAdded(m *spirv.Module, bound uint32) {
-	byID := make(map[uint32]*spirv.Function, len(m.Functions))
+	// Indexed by id (dense below the module's bound): a map lookup per
+	// word of the module was a tenth of the instrumentation's time.
+	idBound := m.Header.Bound
+	for _, f := range m.Functions {
+		idBound = max(idBound, f.ID()+1)
+	}
+	byID := make([]*spirv.Function, idBound)
 	for _, f := range m.Functions {
 		byID[f.ID()] = f
 	}
-	reached := map[uint32]bool{}
-	var work []uint32
+	reached := make([]bool, idBound)
+	nReached := 0
+	var work []*spirv.Function
+	reach := func(id uint32) {
+		if id < idBound && byID[id] != nil && !reached[id] {
+			reached[id] = true
+			nReached++
+			work = append(work, byID[id])
+		}
+	}
 	mention := func(in *spirv.Instruction) {
 		for _, w := range in.Words[1:] {
-			if byID[w] != nil && !reached[w] {
-				reached[w] = true
-				work = append(work, w)
-			}
+			reach(w)
 		}
 	}
 	for s, insts := range m.Sections {
@@ -259,13 +270,12 @@ func removeUncalledAdded(m *spirv.Module, bound uint32) {
 		}
 	}
 	for _, f := range m.Functions {
-		if id := f.ID(); id < bound && !reached[id] {
-			reached[id] = true
-			work = append(work, id)
+		if id := f.ID(); id < bound {
+			reach(id)
 		}
 	}
 	for len(work) > 0 {
-		f := byID[work[len(work)-1]]
+		f := work[len(work)-1]
 		work = work[:len(work)-1]
 		for _, in := range f.Before {
 			mention(in)
@@ -276,23 +286,28 @@ func removeUncalledAdded(m *spirv.Module, bound uint32) {
 			}
 		}
 	}
-	if len(reached) == len(m.Functions) {
+	if nReached == len(m.Functions) {
 		return
 	}
 	// The ids defined in the functions that go: their names go too.
-	defined := map[uint32]bool{}
+	defined := make([]bool, idBound)
+	define := func(id uint32) {
+		if id < idBound {
+			defined[id] = true
+		}
+	}
 	m.Functions = slices.DeleteFunc(m.Functions, func(f *spirv.Function) bool {
 		if reached[f.ID()] {
 			return false
 		}
 		for _, in := range f.Head {
-			defined[in.ResultID()] = true
+			define(in.ResultID())
 		}
 		for _, b := range f.Blocks {
-			defined[b.ID()] = true
+			define(b.ID())
 			for _, in := range b.Insts {
 				if r := in.ResultID(); r != 0 {
-					defined[r] = true
+					define(r)
 				}
 			}
 		}
@@ -300,7 +315,7 @@ func removeUncalledAdded(m *spirv.Module, bound uint32) {
 	})
 	for _, s := range []spirv.Section{spirv.SectionDebug, spirv.SectionAnnotation} {
 		m.Sections[s] = slices.DeleteFunc(m.Sections[s], func(in *spirv.Instruction) bool {
-			return len(in.Words) >= 2 && defined[in.Words[1]] && in.Opcode() != spirv.OpDecorationGroup
+			return len(in.Words) >= 2 && in.Words[1] < idBound && defined[in.Words[1]] && in.Opcode() != spirv.OpDecorationGroup
 		})
 	}
 	m.InvalidateIndex()

@@ -3,9 +3,11 @@
 # scene's memory and masked variants with no layer, under the layer with
 # every check on, and under the layer with one check off at a time
 # (descriptor_index_oob off: no per-iteration test, what is left is the
-# layer's fixed cost; buffer_oob off: the output store's check gone), plus
+# layer's fixed cost; buffer_oob off: the output store's check gone; the
+# layer with on_error execute: the failed read neither clamped nor zeroed), plus
 # the hand-written select and guard references with no layer, and select
-# with its failure buffer in a second descriptor set (select_set1). REPS
+# with its failure buffer in a second descriptor set (select_set1), and
+# select with its failures reported once after the loop (fold). REPS
 # alternating repetitions (default 3) of ITERS iterations (default 20) at
 # WORKGROUPS (default 65536); per configuration the median of the runs'
 # median iterations and its ratio to no layer. BENCH_STATS=1 first prints
@@ -23,9 +25,11 @@ configs=(
   "ref-select|select|"
   "ref-guard|guard|"
   "ref-select_set1|select_set1|"
+  "ref-fold|fold|"
   "layer|memory|$L"
   "layer-noindex|memory|$L VK_LAYER_GPUAV_DBG_CHECK_DESCRIPTOR_INDEX_OOB=0"
   "layer-nobuffer|memory|$L VK_LAYER_GPUAV_DBG_CHECK_BUFFER_OOB=0"
+  "layer-execute|memory|$L VK_LAYER_GPUAV_DBG_ON_ERROR=execute"
   "masked-none|masked|"
   "masked-layer|masked|$L"
 )

@@ -25,10 +25,11 @@
  *              iterations of two reads through a descriptor array of 2 storage
  *              buffers of 4 KB (shaders/hotloop_*.comp say how each variant
  *              gets its descriptor index; naive, hoisted, flag, masked_flag,
- *              masked_hoisted, guard, select and select_set1 (select with
- *              its failure buffer in a second set) are hand-checked
+ *              masked_hoisted, guard, select, select_set1 (select with
+ *              its failure buffer in a second set) and fold (select with
+ *              its failures reported once after the loop) are hand-checked
  *              references, run with no layer, printing "bench: hand-errors
- *              N"; guard and the selects take --bad-index, not --oob).
+ *              N"; guard, the selects and fold take --bad-index, not --oob).
  *   pipeline   every pipeline of <spv>/corpus/corpus.txt (≥ 50 shaders):
  *              vkCreateShaderModule + vkCreate*Pipelines, no pipeline cache;
  *              specialization constant 0 changes every iteration so no driver
@@ -850,9 +851,9 @@ static void scene_hotloop(struct ctx *c, const struct options *o)
 {
     /* masked and memory, then the hand-checked references of each */
     static const char *variants[] = { "masked", "memory", "naive", "hoisted", "flag", "masked_flag", "masked_hoisted",
-                                      "guard", "select", "select_set1" };
+                                      "guard", "select", "select_set1", "fold" };
     int v = -1;
-    for (int i = 0; i < 10; i++)
+    for (int i = 0; i < 11; i++)
         if (!strcmp(o->variant, variants[i]))
             v = i;
     if (v < 0)

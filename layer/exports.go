@@ -379,6 +379,9 @@ func completeShaderLocked(id uint32, handle uint64, object, instrumented bool, w
 	if !s.instrumented && s.warning != "" {
 		noteLocked(levelInfo, fmt.Sprintf("shader %d (%s 0x%x): %s", s.id, what, handle, s.warning))
 	}
+	if !connectedLocked() {
+		return // the module's words need no copy as bytes
+	}
 	sendLocked(wire.KindShader, wire.Shader{
 		ID:               s.id,
 		Module:           s.module,

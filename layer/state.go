@@ -214,11 +214,18 @@ func disconnectLocked(submits uint64) {
 // sendLocked sends a message to the launcher and reports whether it could
 // (false: no launcher, or the socket died). Callers hold state.mu.
 func sendLocked(k wire.Kind, msg any) bool {
-	if state.client == nil || !state.client.Alive() {
+	if !connectedLocked() {
 		return false
 	}
 	state.client.Send(k, msg)
 	return true
+}
+
+// connectedLocked says whether messages reach the launcher (sendLocked
+// sends them), so that a message costly to build is built only then.
+// Callers hold state.mu.
+func connectedLocked() bool {
+	return state.client != nil && state.client.Alive()
 }
 
 // logLocked sends a log line to the launcher and the app's debug-utils
@@ -234,7 +241,7 @@ func logLocked(level int, text string) {
 // get the line, the launcher does not, so that its notices give each cause
 // once. Callers hold state.mu.
 func noteLocked(level int, text string) {
-	localLogLocked(level, text, state.client != nil && state.client.Alive())
+	localLogLocked(level, text, connectedLocked())
 }
 
 // localLogLocked gives a log line to the app's messengers or, when it has

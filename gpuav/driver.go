@@ -303,11 +303,8 @@ func instrument(words []uint32, opt Options) (res Result, err error) {
 	} else {
 		res.Words, res.Precise = sh.variants()
 	}
-	res.ReadsLayerSet = ReadsSet(res.Words, opt.DescriptorSet)
-	if p := res.Precise; p != nil && !opt.FastLater {
-		if p.Wait(); p.Err != nil {
-			return Result{Words: words}, fmt.Errorf("instrument shader %d: %w", opt.ShaderID, p.Err)
-		}
+	if res.Words != nil {
+		res.ReadsLayerSet = ReadsSet(res.Words, opt.DescriptorSet)
 	}
 	res.Instrumented = len(sh.sites) > 0 || len(sh.printf) > 0
 	res.ChecksAdded = len(sh.sites)

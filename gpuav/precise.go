@@ -3,7 +3,7 @@ package gpuav
 import (
 	"fmt"
 	"slices"
-	"sync/atomic"
+	"sync"
 
 	"github.com/gpuav-dbg/gpuav-dbg/spirv"
 )
@@ -57,10 +57,8 @@ type Fact struct {
 
 // PreciseSwitch is a module's fast variant: its words (Result.Words is
 // the precise one), and the facts the layer must find true to run it.
-// The fast variant is built on a goroutine of its own while the precise
-// one is built (docs/decisions/variants-in-parallel.md): Instrument
-// waits for it, unless Options.FastLater says the caller will (Wait)
-// before it reads FastWords, FastReadsLayerSet or Err.
+// With Options.PreciseLater the precise words are built on first need
+// (PreciseWords).
 type PreciseSwitch struct {
 	FastWords []uint32
 	Facts     []Fact
@@ -68,36 +66,57 @@ type PreciseSwitch struct {
 	// descriptor set (ReadsSet): false when the facts decide every check,
 	// so that the layer binds nothing before its actions.
 	FastReadsLayerSet bool
-	// Err says why the fast variant could not be built (FastWords is
-	// then empty and only the precise variant runs); nil when it was.
-	Err error
-	// claimed is set by whichever of the goroutine and the first Wait
-	// starts build; only that one runs it, and it writes the fields
-	// above, then closes built.
-	claimed atomic.Bool
-	build   func()
-	built   chan struct{}
+	// later builds the precise words on first need (Options.PreciseLater).
+	later *laterPrecise
 }
 
-// Wait returns once the fast variant is built (or failed: Err): its
-// fields may be read from then on, by any goroutine. When its goroutine
-// has not started yet (no free processor: a loaded machine), Wait builds
-// it itself rather than wait for one; it never waits on a lock.
-func (p *PreciseSwitch) Wait() {
-	if p.built == nil {
-		return
-	}
-	p.run()
-	<-p.built
+// laterPrecise is a precise variant built on first need: the instrumented
+// module's encoding (the switch not folded) until then.
+type laterPrecise struct {
+	once           sync.Once
+	module         []uint32
+	id, bound, set uint32
+	words          []uint32
+	readsSet       bool
+	err            error
 }
 
-// run builds the fast variant unless another goroutine has claimed it.
-func (p *PreciseSwitch) run() {
-	if !p.claimed.CompareAndSwap(false, true) {
+// PreciseWords returns the precise variant's words and whether they use
+// the layer's descriptor set (ReadsSet), built on the first call (by any
+// goroutine; the others wait for it) when Instrument ran with
+// Options.PreciseLater; without it, nil (Result.Words holds them). An
+// error means the words could not be built: the module must then run
+// uninstrumented.
+func (p *PreciseSwitch) PreciseWords() (words []uint32, readsSet bool, err error) {
+	l := p.later
+	if l == nil {
+		return nil, false, nil
+	}
+	l.once.Do(l.build)
+	return l.words, l.readsSet, l.err
+}
+
+// build parses the kept module, folds its switch to true and removes
+// what that makes dead, as variants does for the precise variant.
+func (l *laterPrecise) build() {
+	defer func() {
+		if r := recover(); r != nil {
+			l.words, l.readsSet = nil, false
+			l.err = fmt.Errorf("precise variant: internal error: %v", r)
+		}
+		l.module = nil
+	}()
+	m, err := spirv.Parse(l.module)
+	if err != nil {
+		l.err = fmt.Errorf("precise variant: %w", err)
 		return
 	}
-	p.build()
-	p.build = nil // the forked module it holds
+	pure := pureFunctions(m, l.bound)
+	prune(m, l.id, true)
+	removeDeadAdded(m, l.bound, pure)
+	removeUncalledAdded(m, l.bound)
+	l.words = m.Encode()
+	l.readsSet = ReadsSet(l.words, l.set)
 }
 
 // preciseState is the switch of one shader: the spec constant's id, made
@@ -208,42 +227,39 @@ func termArray(terms []FactTerm) (out [MaxFactTerms]FactTerm) {
 // switch's value makes dead removed (prune), so that a driver compiles
 // neither the dead checks nor their failure paths, whether or not it
 // folds specialization constants before translating. The switch's spec
-// constant is gone from both. The fast variant is built on its own
-// goroutine (buildFast) while the caller builds the precise one: the two
-// modules share instructions, and prune, removeDeadAdded and
-// removeUncalledAdded replace or drop instructions in their own module's
-// slices, never edit one in place; pure, computed before either starts,
-// is only read.
+// constant is gone from both. With Options.PreciseLater only the fast
+// variant is built now (precise is nil; fastNow).
 func (sh *shader) variants() (precise []uint32, fast *PreciseSwitch) {
+	if sh.opt.PreciseLater {
+		return nil, sh.fastNow()
+	}
+	// prune and removeDeadAdded replace instructions, never edit them:
+	// the variants may share them.
 	fm := sh.m.Fork()
 	pure := pureFunctions(sh.m, sh.bound)
-	fast = &PreciseSwitch{Facts: sh.precise.facts, built: make(chan struct{})}
-	id, bound, set := sh.precise.id, sh.bound, sh.opt.DescriptorSet
-	fast.build = func() { fast.buildFast(fm, id, bound, pure, set) }
-	go fast.run()
 	prune(sh.m, sh.precise.id, true)
+	prune(fm, sh.precise.id, false)
 	removeDeadAdded(sh.m, sh.bound, pure)
+	removeDeadAdded(fm, sh.bound, pure)
 	removeUncalledAdded(sh.m, sh.bound)
-	return sh.m.Encode(), fast
+	removeUncalledAdded(fm, sh.bound)
+	fastWords := fm.Encode()
+	return sh.m.Encode(), &PreciseSwitch{FastWords: fastWords, Facts: sh.precise.facts,
+		FastReadsLayerSet: ReadsSet(fastWords, sh.opt.DescriptorSet)}
 }
 
-// buildFast folds the switch of fm (a fork of the instrumented module) to
-// false, removes what that makes dead, and sets p's words; a panic becomes
-// p.Err (the layer then runs the precise variant). It closes p.built.
-// Only the goroutine that claimed the build runs it (run).
-func (p *PreciseSwitch) buildFast(fm *spirv.Module, id, bound uint32, pure map[uint32]bool, set uint32) {
-	defer close(p.built)
-	defer func() {
-		if r := recover(); r != nil {
-			p.FastWords, p.FastReadsLayerSet = nil, false
-			p.Err = fmt.Errorf("fast variant: internal error: %v", r)
-		}
-	}()
-	prune(fm, id, false)
-	removeDeadAdded(fm, bound, pure)
-	removeUncalledAdded(fm, bound)
-	p.FastWords = fm.Encode()
-	p.FastReadsLayerSet = ReadsSet(p.FastWords, set)
+// fastNow builds the fast variant from the module itself, after keeping
+// its encoding for the precise variant's build on first need
+// (Options.PreciseLater, laterPrecise).
+func (sh *shader) fastNow() *PreciseSwitch {
+	later := &laterPrecise{module: sh.m.Encode(), id: sh.precise.id, bound: sh.bound, set: sh.opt.DescriptorSet}
+	pure := pureFunctions(sh.m, sh.bound)
+	prune(sh.m, sh.precise.id, false)
+	removeDeadAdded(sh.m, sh.bound, pure)
+	removeUncalledAdded(sh.m, sh.bound)
+	fast := sh.m.Encode()
+	return &PreciseSwitch{FastWords: fast, Facts: sh.precise.facts,
+		FastReadsLayerSet: ReadsSet(fast, sh.opt.DescriptorSet), later: later}
 }
 
 // prune folds the switch (id) to value and removes what that makes dead:

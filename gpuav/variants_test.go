@@ -1,107 +1,100 @@
 package gpuav
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"testing"
+
+	"github.com/gpuav-dbg/gpuav-dbg/internal/shadertest"
 )
 
-// TestFastLater: with Options.FastLater, Instrument returns before the
-// fast variant is built, and Wait (from several goroutines at once) gives
-// the fast words, facts and ReadsSet that Instrument without it gives;
-// the precise words are the same.
-func TestFastLater(t *testing.T) {
-	tests := []struct {
-		shader   string
-		fastSet  bool // FastReadsLayerSet
-		minFacts int
-	}{
-		{shader: "no_check_left.comp", fastSet: false, minFacts: 1},
-		{shader: "same_index_memory.comp", fastSet: true, minFacts: 1},
-		{shader: "printf_hotloop.comp", fastSet: true, minFacts: 1},
+// TestPreciseLater: with Options.PreciseLater, Instrument returns no
+// precise words for a module with a fast variant, and PreciseWords (from
+// several goroutines at once) builds exactly the words and ReadsSet that
+// Instrument without it returns; the fast variant and facts are the same.
+// Over the pipeline corpus (the layer's options there) and test shaders.
+func TestPreciseLater(t *testing.T) {
+	type module struct {
+		name  string
+		words []uint32
 	}
-	for _, tt := range tests {
-		t.Run(tt.shader, func(t *testing.T) {
-			w := compile(t, tt.shader, "vulkan1.1")
-			opt := Options{ShaderID: 3, DescriptorSet: 7, Printf: true}
-			now, err := Instrument(w, opt)
-			if err != nil || now.Precise == nil {
-				t.Fatalf("Instrument: %v (fast variant: %v)", err, now.Precise != nil)
-			}
-			opt.FastLater = true
-			later, err := Instrument(w, opt)
-			if err != nil || later.Precise == nil {
-				t.Fatalf("Instrument with FastLater: %v (fast variant: %v)", err, later.Precise != nil)
-			}
-			if !slices.Equal(later.Words, now.Words) {
-				t.Error("the precise words differ with FastLater")
-			}
-			var wg sync.WaitGroup
-			for range 4 {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					later.Precise.Wait()
-				}()
-			}
-			later.Precise.Wait()
-			wg.Wait()
-			p := later.Precise
-			if p.Err != nil || !slices.Equal(p.FastWords, now.Precise.FastWords) || len(p.FastWords) == 0 {
-				t.Errorf("fast words with FastLater: %d words, err %v; want the %d words without it",
-					len(p.FastWords), p.Err, len(now.Precise.FastWords))
-			}
-			if p.FastReadsLayerSet != tt.fastSet || now.Precise.FastReadsLayerSet != tt.fastSet {
-				t.Errorf("FastReadsLayerSet %v (without FastLater %v), want %v", p.FastReadsLayerSet,
-					now.Precise.FastReadsLayerSet, tt.fastSet)
-			}
-			if !slices.Equal(p.Facts, now.Precise.Facts) || len(p.Facts) < tt.minFacts {
-				t.Errorf("facts %+v, want %+v", p.Facts, now.Precise.Facts)
-			}
-		})
+	var mods []module
+	for _, name := range []string{"no_check_left.comp", "same_index_memory.comp", "printf_hotloop.comp"} {
+		mods = append(mods, module{name, compile(t, name, "vulkan1.1")})
 	}
-}
-
-// TestWaitBuildsOnce: the fast variant's build runs exactly once, by its
-// goroutine or by the first Wait that finds it not started, however many
-// goroutines wait; every Wait returns after it.
-func TestWaitBuildsOnce(t *testing.T) {
-	for round := range 200 {
-		var runs atomic.Int32
-		p := &PreciseSwitch{built: make(chan struct{})}
-		p.build = func() {
-			runs.Add(1)
-			p.FastWords = []uint32{uint32(round)}
-			close(p.built)
+	dir := filepath.Join("..", "bench", "corpus")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		switch filepath.Ext(e.Name()) {
+		case ".comp", ".vert", ".frag":
+			mods = append(mods, module{e.Name(), shadertest.Compile(t, dir, e.Name(), "-g", "--target-env", "vulkan1.1")})
 		}
-		go p.run()
+	}
+	deferred := 0
+	for i, m := range mods {
+		opt := Options{ShaderID: uint32(i + 1), DescriptorSet: 7, SizedElementChecks: true, Int64: true, Printf: true}
+		now, err := Instrument(m.words, opt)
+		if err != nil {
+			t.Fatalf("%s: %v", m.name, err)
+		}
+		opt.PreciseLater = true
+		later, err := Instrument(m.words, opt)
+		if err != nil {
+			t.Fatalf("%s: PreciseLater: %v", m.name, err)
+		}
+		if (now.Precise == nil) != (later.Precise == nil) {
+			t.Fatalf("%s: fast variant %v, with PreciseLater %v", m.name, now.Precise != nil, later.Precise != nil)
+		}
+		if now.Precise == nil {
+			if !slices.Equal(later.Words, now.Words) || later.ReadsLayerSet != now.ReadsLayerSet {
+				t.Errorf("%s: no fast variant, and the words differ with PreciseLater", m.name)
+			}
+			continue
+		}
+		deferred++
+		if later.Words != nil || later.ReadsLayerSet {
+			t.Errorf("%s: PreciseLater returned %d precise words (ReadsLayerSet %v), want none", m.name,
+				len(later.Words), later.ReadsLayerSet)
+		}
+		p, q := later.Precise, now.Precise
+		if !slices.Equal(p.FastWords, q.FastWords) || p.FastReadsLayerSet != q.FastReadsLayerSet ||
+			!slices.Equal(p.Facts, q.Facts) {
+			t.Errorf("%s: the fast variant or its facts differ with PreciseLater", m.name)
+		}
+		if w, _, _ := q.PreciseWords(); w != nil {
+			t.Errorf("%s: PreciseWords without PreciseLater returned %d words, want nil", m.name, len(w))
+		}
 		var wg sync.WaitGroup
 		for range 3 {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				p.Wait()
-				if len(p.FastWords) != 1 || p.FastWords[0] != uint32(round) {
-					t.Errorf("round %d: Wait returned before the build (words %v)", round, p.FastWords)
+				w, reads, err := p.PreciseWords()
+				if err != nil || !slices.Equal(w, now.Words) || reads != now.ReadsLayerSet {
+					t.Errorf("%s: PreciseWords: %d words (ReadsSet %v, err %v), want the %d words (%v) of Instrument",
+						m.name, len(w), reads, err, len(now.Words), now.ReadsLayerSet)
 				}
 			}()
 		}
 		wg.Wait()
-		if n := runs.Load(); n != 1 {
-			t.Fatalf("round %d: the build ran %d times, want 1", round, n)
-		}
+	}
+	if deferred < 20 {
+		t.Errorf("%d of %d modules have a fast variant, want at least 20", deferred, len(mods))
 	}
 }
 
-// TestFastVariantPanic: a panic while building the fast variant becomes
-// Err, with no fast words; Wait returns.
-func TestFastVariantPanic(t *testing.T) {
-	p := &PreciseSwitch{built: make(chan struct{})}
-	p.build = func() { p.buildFast(nil, 1, 1, nil, 7) } // a nil module: prune panics
-	p.Wait()
-	if p.Err == nil || len(p.FastWords) != 0 || p.FastReadsLayerSet {
-		t.Errorf("Err %v, %d fast words, FastReadsLayerSet %v; want an error and no words", p.Err,
-			len(p.FastWords), p.FastReadsLayerSet)
+// TestPreciseLaterError: a kept module that does not parse gives an
+// error and no words, on every call.
+func TestPreciseLaterError(t *testing.T) {
+	p := &PreciseSwitch{later: &laterPrecise{module: []uint32{0x07230203, 0x10000}, id: 1, bound: 1, set: 7}}
+	for range 2 {
+		if w, reads, err := p.PreciseWords(); err == nil || w != nil || reads {
+			t.Errorf("PreciseWords: %d words, ReadsSet %v, err %v; want an error", len(w), reads, err)
+		}
 	}
 }

@@ -45,25 +45,19 @@ type shader struct {
 	// precise is its precise switch and facts (gpuav.PreciseSwitch), nil
 	// when it has none.
 	precise *gpuav.PreciseSwitch
-	// fastFailLogged: building the fast variant failed and that was
-	// logged (logFastFailed).
-	fastFailLogged bool
+	// deferred: the driver's module holds the original words and the
+	// precise ones are built on first need (goPreciseSPIRV);
+	// preciseFailed: building them failed, and that was logged.
+	deferred, preciseFailed bool
 	// readsSet: the instrumented words use the layer's set
 	// (gpuav.Result.ReadsLayerSet).
 	readsSet bool
 }
 
 // fastVariant says whether the module has a fast variant the layer
-// creates pipelines with (goModuleFacts). It waits for the fast variant to
-// be built (gpuav.Options.FastLater), which takes no lock of the layer's:
-// callers need not hold state.mu, and should not (the wait would hold up
-// every other thread's calls).
+// creates pipelines with (goModuleFacts).
 func (s *shader) fastVariant() bool {
-	if !s.instrumented || s.precise == nil || len(s.precise.Facts) == 0 {
-		return false
-	}
-	s.precise.Wait()
-	return len(s.precise.FastWords) > 0
+	return s.instrumented && s.precise != nil && len(s.precise.Facts) > 0 && len(s.precise.FastWords) > 0
 }
 
 // readsLayerSet says whether the words the driver has for the module use
@@ -76,6 +70,10 @@ func (s *shader) readsLayerSet(fast bool) bool {
 		return false
 	case fast && s.fastVariant():
 		return s.precise.FastReadsLayerSet
+	case s.deferred:
+		// Built here if no pipeline needed them yet (no lock taken).
+		_, reads, err := s.precise.PreciseWords()
+		return reads || err != nil
 	}
 	return s.readsSet
 }

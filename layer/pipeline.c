@@ -478,6 +478,16 @@ static const VkPipelineShaderStageCreateInfo *prepare_stages(device_data *dd, sc
     return padded ? inline_stages(dd, sc, stages, n) : substitute(dd, sc, stages, n);
 }
 
+/* has_shader_groups says whether a graphics pipeline's pNext chain has
+ * shader groups of their own stages (VK_NV_device_generated_commands). */
+static int has_shader_groups(const void *pNext)
+{
+    for (const VkBaseInStructure *s = pNext; s; s = s->pNext)
+        if (s->sType == VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_SHADER_GROUPS_CREATE_INFO_NV)
+            return 1;
+    return 0;
+}
+
 static const VkPipelineLibraryCreateInfoKHR *find_libraries(const void *pNext)
 {
     for (const VkBaseInStructure *s = pNext; s; s = s->pNext)
@@ -700,6 +710,12 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateGraphicsPipelines(VkDevice device
         if (padded(dd, ci[i].layout) && (!copy || copy[i].pStages == ci[i].pStages))
             fast_graphics(dd, &sc, ci, n, i, &copy, &vars[i]);
     PRECISE_STAGE_ARRAYS(dd, &sc, ci, n, copy);
+    for (uint32_t i = 0; dd->set_layout && i < n; i++)
+        if (padded(dd, ci[i].layout) && has_shader_groups(ci[i].pNext))
+            gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED,
+                          "a graphics pipeline's shader groups (VK_NV_device_generated_commands) run the original "
+                          "code of their modules that have a fast variant, unchecked: the layer substitutes "
+                          "instrumented modules in its stages only");
     VkResult r = dd->disp.CreateGraphicsPipelines(device, gpuavdbg_cache_for(dd, cache, any_padded), n,
                                                   copy ? copy : ci, alloc, pipes);
     for (uint32_t i = 0; i < n; i++) {

@@ -195,13 +195,17 @@ static int padded(device_data *dd, VkPipelineLayout layout)
 
 /* ---- pipelines ---------------------------------------------------------------- */
 
-/* uninstrumented returns a module made from the original SPIR-V of module
- * when module is instrumented, else VK_NULL_HANDLE (keep module). */
-static VkShaderModule uninstrumented(device_data *dd, VkShaderModule module)
+/* module_from_go returns a module of the words Go keeps for module: its
+ * original words when it is instrumented (goOriginalSPIRV), or with
+ * precise its precise variant's when it is deferred (goPreciseSPIRV);
+ * VK_NULL_HANDLE when there are none (keep module) or the driver refuses
+ * them (reported). */
+static VkShaderModule module_from_go(device_data *dd, VkShaderModule module, int precise)
 {
     uint32_t *words = NULL;
     size_t n = 0;
-    if (!module || !goOriginalSPIRV(GPUAVDBG_H(dd->device), GPUAVDBG_H(module), &words, &n))
+    uint64_t dev = GPUAVDBG_H(dd->device), h = GPUAVDBG_H(module);
+    if (!module || (precise ? goPreciseSPIRV(dev, h, &words, &n) : goOriginalSPIRV(dev, h, &words, &n)) != 1)
         return VK_NULL_HANDLE;
     VkShaderModuleCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
@@ -211,14 +215,24 @@ static VkShaderModule uninstrumented(device_data *dd, VkShaderModule module)
     VkShaderModule m = VK_NULL_HANDLE;
     VkResult r = dd->disp.CreateShaderModule(dd->device, &ci, NULL, &m);
     free(words);
-    if (r != VK_SUCCESS) {
+    if (r == VK_SUCCESS)
+        return m;
+    if (precise)
+        gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED,
+                      "shader module 0x%llx: the driver rejected its instrumented words (%d): the pipeline runs its "
+                      "original code, unchecked",
+                      (unsigned long long)h, (int)r);
+    else
         gpuavdbg_logf(GPUAVDBG_LOG_ERROR,
                       "cannot create an uninstrumented copy of shader module 0x%llx (%d): the pipeline runs "
                       "instrumented code without the layer's descriptor set",
-                      (unsigned long long)GPUAVDBG_H(module), (int)r);
-        return VK_NULL_HANDLE;
-    }
-    return m;
+                      (unsigned long long)h, (int)r);
+    return VK_NULL_HANDLE;
+}
+
+VkShaderModule gpuavdbg_precise_module(device_data *dd, VkShaderModule module)
+{
+    return module_from_go(dd, module, 1);
 }
 
 /* scratch holds what one vkCreate*Pipelines call made: uninstrumented
@@ -280,82 +294,56 @@ static void scratch_free(device_data *dd, scratch *sc)
     free(sc->app);
 }
 
-/* substitute returns a copy of stages in which every instrumented module
- * is replaced by an uninstrumented one, or NULL when none is instrumented
- * (or when out of memory, which it reports). */
-static const VkPipelineShaderStageCreateInfo *substitute(device_data *dd, scratch *sc,
-                                                         const VkPipelineShaderStageCreateInfo *stages, uint32_t n)
-{
-    VkPipelineShaderStageCreateInfo *copy = NULL;
-    for (uint32_t s = 0; s < n; s++) {
-        VkShaderModule m = uninstrumented(dd, stages[s].module);
-        if (!m)
-            continue;
-        if (!copy)
-            copy = scratch_copy(sc, stages, n, sizeof *stages);
-        if (!copy || !push((void **)&sc->modules, &sc->nmodules, &sc->cap_modules, sizeof m, &m)) {
-            dd->disp.DestroyShaderModule(dd->device, m, NULL);
-            gpuavdbg_logf(GPUAVDBG_LOG_ERROR, "out of memory substituting uninstrumented shaders");
-            continue;
-        }
-        copy[s].module = m;
-    }
-    return copy;
-}
-
-VkShaderModule gpuavdbg_precise_module(device_data *dd, VkShaderModule module)
-{
-    uint32_t *words = NULL;
-    size_t n = 0;
-    if (!module || goPreciseSPIRV(GPUAVDBG_H(dd->device), GPUAVDBG_H(module), &words, &n) != 1)
-        return VK_NULL_HANDLE;
-    VkShaderModuleCreateInfo ci = {
-        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-        .codeSize = n * 4,
-        .pCode = words,
-    };
-    VkShaderModule m = VK_NULL_HANDLE;
-    VkResult r = dd->disp.CreateShaderModule(dd->device, &ci, NULL, &m);
-    free(words);
-    if (r != VK_SUCCESS) {
-        gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED,
-                      "shader module 0x%llx: the driver rejected its instrumented words (%d): the pipeline runs its "
-                      "original code, unchecked",
-                      (unsigned long long)GPUAVDBG_H(module), (int)r);
-        return VK_NULL_HANDLE;
-    }
-    return m;
-}
-
-/* precise_stages returns a copy of stages in which every deferred module
- * (gpuavdbg_precise_module) is replaced by a module of its precise words,
- * destroyed after the call and remembered as the module it replaced
- * (app_stages), or NULL when no stage's module is deferred. */
-static const VkPipelineShaderStageCreateInfo *precise_stages(device_data *dd, scratch *sc,
+/* replace_stages returns a copy of stages in which every module Go keeps
+ * other words for (module_from_go: the original words of an instrumented
+ * module, or with precise the precise words of a deferred one) is
+ * replaced by a module of them, destroyed after the call; NULL when there
+ * is none (or when out of memory, which it reports). A precise module is
+ * remembered as the module it replaced (app_stages). */
+static const VkPipelineShaderStageCreateInfo *replace_stages(device_data *dd, scratch *sc,
                                                              const VkPipelineShaderStageCreateInfo *stages,
-                                                             uint32_t n)
+                                                             uint32_t n, int precise)
 {
     VkPipelineShaderStageCreateInfo *copy = NULL;
     for (uint32_t s = 0; s < n; s++) {
-        VkShaderModule m = gpuavdbg_precise_module(dd, stages[s].module);
+        VkShaderModule m = module_from_go(dd, stages[s].module, precise);
         if (!m)
             continue;
         if (!copy)
             copy = scratch_copy(sc, stages, n, sizeof *stages);
         if (!copy || !push((void **)&sc->modules, &sc->nmodules, &sc->cap_modules, sizeof m, &m)) {
             dd->disp.DestroyShaderModule(dd->device, m, NULL);
-            gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED, "out of memory substituting instrumented shaders: a pipeline "
-                                                  "stage runs its original code, unchecked");
+            gpuavdbg_logf(precise ? GPUAVDBG_LOG_UNCHECKED : GPUAVDBG_LOG_ERROR,
+                          precise ? "out of memory substituting instrumented shaders: a pipeline stage runs its "
+                                    "original code, unchecked"
+                                  : "out of memory substituting uninstrumented shaders");
             continue;
         }
         /* The pair is only for remembering: without it the pipeline is
          * reported with the module the layer made. */
-        if (push((void **)&sc->pre, &sc->npre, &sc->cap_pre, sizeof m, &m) &&
+        if (precise && push((void **)&sc->pre, &sc->npre, &sc->cap_pre, sizeof m, &m) &&
             !push((void **)&sc->app, &sc->napp, &sc->cap_app, sizeof stages[s].module, &stages[s].module))
             sc->npre--;
         copy[s].module = m;
     }
     return copy;
+}
+
+/* substitute: every instrumented module replaced by an uninstrumented one
+ * (replace_stages). */
+static const VkPipelineShaderStageCreateInfo *substitute(device_data *dd, scratch *sc,
+                                                         const VkPipelineShaderStageCreateInfo *stages, uint32_t n)
+{
+    return replace_stages(dd, sc, stages, n, 0);
+}
+
+/* precise_stages: every deferred module replaced by a module of its
+ * precise words (replace_stages). */
+static const VkPipelineShaderStageCreateInfo *precise_stages(device_data *dd, scratch *sc,
+                                                             const VkPipelineShaderStageCreateInfo *stages,
+                                                             uint32_t n)
+{
+    return replace_stages(dd, sc, stages, n, 1);
 }
 
 /* app_stages returns stages as the pipeline is remembered: each module

@@ -1,0 +1,1 @@
+../../scenes/shaders/hotloop_checked.glsl

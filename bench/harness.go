@@ -403,6 +403,7 @@ type report struct {
 		Check   string `json:"check"`
 		Message string `json:"message"`
 		Count   int    `json:"count"`
+		Loop    int    `json:"loop"`
 	} `json:"errors"`
 	Dropped int64 `json:"dropped_records"`
 	Notices []struct {
@@ -482,11 +483,17 @@ func (h *Harness) Check(s SceneSpec) ([]string, error) {
 	return notes, nil
 }
 
-// BadIndexRecords is how many records the index-from-memory hot loop
-// with --bad-index must give over n workgroups of 64: one per invocation
+// BadIndexRecords is how many failures the index-from-memory hot loop
+// with --bad-index must report over n workgroups of 64: one per invocation
 // and iteration whose index word ((w + i) & 1023) is 2, every 64th. Its
 // two reads of bufs[k] share one guard, and the buffers are bound whole,
-// so nothing else fails.
+// so nothing else fails. The guard is in the loop: each invocation writes
+// one record for its BadIndexPerInvocation failures, which counts them
+// (docs/decisions/loop-failures-folded.md).
+// BadIndexPerInvocation is how many of an invocation's 256 iterations
+// read index 2 (every 64th).
+const BadIndexPerInvocation = 4
+
 func BadIndexRecords(workgroups uint32) int64 {
 	var n int64
 	for w := uint32(0); w < workgroups; w++ {
@@ -502,9 +509,10 @@ func BadIndexRecords(workgroups uint32) int64 {
 // checkBadIndex runs the index-from-memory hot loop with only its
 // descriptor indices out of bounds (--bad-index, buffers bound whole, so
 // the layer's fast variant runs) under our layer with every check on: one
-// descriptor_index_oob group whose records, reported and dropped, are
-// exactly the failing iterations, and the app's results exact with those
-// iterations' reads skipped (it exits 0 only then).
+// descriptor_index_oob group whose count, with the failures dropped, is
+// exactly the failing iterations (each invocation's four in one folded
+// record: the group's loop count 4), and the app's results exact with
+// those iterations' reads skipped (it exits 0 only then).
 func (h *Harness) checkBadIndex(argv []string) (string, error) {
 	r, err := h.launch(append(argv, "--bad-index"), true)
 	if err != nil {
@@ -521,15 +529,19 @@ func (h *Harness) checkBadIndex(argv []string) (string, error) {
 		n += int64(e.Count)
 	}
 	want := BadIndexRecords(wg)
-	if r.App.ExitCode != 0 || len(r.Errors) != 1 || r.Errors[0].Check != "descriptor_index_oob" || n+r.Dropped != want {
+	if r.App.ExitCode != 0 || len(r.Errors) != 1 || r.Errors[0].Check != "descriptor_index_oob" || n+r.Dropped != want ||
+		r.Errors[0].Loop != BadIndexPerInvocation {
 		groups := map[string]int{}
+		loop := 0
 		for _, e := range r.Errors {
 			groups[e.Check]++
+			loop = max(loop, e.Loop)
 		}
-		return "", fmt.Errorf("check hotloop-memory --bad-index under gpuav-dbg: exit %d, groups %s, %d records + %d dropped; want exit 0, one descriptor_index_oob group, %d records",
-			r.App.ExitCode, countList(groups), n, r.Dropped, want)
+		return "", fmt.Errorf("check hotloop-memory --bad-index under gpuav-dbg: exit %d, groups %s, %d failures + %d dropped, loop count %d; want exit 0, one descriptor_index_oob group, %d failures, loop count %d",
+			r.App.ExitCode, countList(groups), n, r.Dropped, loop, want, BadIndexPerInvocation)
 	}
-	return fmt.Sprintf("hotloop-memory --bad-index: gpuav-dbg (every check on) 1 descriptor_index_oob group, %d records + %d dropped = every failing iteration once, results exact", n, r.Dropped), nil
+	return fmt.Sprintf("hotloop-memory --bad-index: gpuav-dbg (every check on) 1 descriptor_index_oob group, %d failures + %d dropped = every failing iteration once (%d per invocation, one record each), results exact",
+		n, r.Dropped, BadIndexPerInvocation), nil
 }
 
 // checkOOB runs the scene's negative control under our layer and the

@@ -62,6 +62,7 @@ var (
 	texelApp = newCheckApp("texelapp", "texel.comp", "texel.vert", "texel.frag", "buf_plain.vert", "buf_plain.frag")
 	dbufApp  = newCheckApp("dbufapp", "dbuf.comp")
 	clampApp = newCheckApp("clampapp", "clamp.comp")
+	loopApp  = newCheckApp("loopapp", "loop.comp")
 	// bdaApp's compute shader as SPIR-V 1.3, without Int64.
 	bda13App = newCheckAppTarget("bdaapp", "vulkan1.1", "bda.comp")
 )
@@ -119,6 +120,7 @@ type checkReport struct {
 		VUID       string                 `json:"vuid"`
 		Message    string                 `json:"message"`
 		Count      int                    `json:"count"`
+		Loop       int                    `json:"loop"`
 		Stage      string                 `json:"stage"`
 		Coords     map[string][]float64   `json:"coords"`
 		Samples    []map[string][]float64 `json:"samples"`

@@ -35,12 +35,13 @@ func removeDeadAdded(m *spirv.Module, bound uint32, pure map[uint32]bool) {
 	deadScratchPool.Put(sc)
 }
 
-// deadScratchPool holds removeDeadAdded's working memory between calls:
-// the two variants of a module, built at once on two goroutines, each take
-// their own (a pool keeps nothing across two collections).
+// deadScratchPool holds removeDeadAdded's working memory between calls
+// (between the modules the layer instruments; a pool keeps nothing across
+// two collections).
 var deadScratchPool = sync.Pool{New: func() any { return &deadScratch{} }}
 
-// deadScratch is removeDeadAdded's working memory (take clears it).
+// deadScratch is removeDeadAdded's working memory, which the two variants
+// of a module may share (take clears it).
 type deadScratch struct {
 	uses []int32
 	defs []*spirv.Instruction

@@ -288,6 +288,7 @@ func instrument(words []uint32, opt Options) (res Result, err error) {
 	// a check because of them (float_index.go).
 	clamped := boundFloatIndices(m)
 	sh.run(passesFor(opt))
+	sh.foldLoops()
 	printfChanged := sh.runPrintf()
 	res.Warnings = append(res.Warnings, sh.warnings...)
 	res.Notes = sh.notes

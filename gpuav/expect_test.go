@@ -35,7 +35,9 @@ import (
 // per guard: the check ids the guard reports, joined with '+'
 // (descriptor_index_oob+descriptor_uninitialized), "reuse" for a guard that
 // reuses an earlier one's result and reports nothing, "unchecked" for a
-// site left unchecked with a warning; item*N stands for N of them. "none"
+// site left unchecked with a warning; a guard's item ends in "@loop" when
+// its site is inside a loop and reports once after it (Site.Loop,
+// docs/decisions/loop-failures-folded.md); item*N stands for N of them. "none"
 // says the line gets nothing. A guard or warning on a line without EXPECT
 // fails the test, as does an EXPECT without its guard. The harness finds
 // the lines through the module's OpLine debug info.
@@ -116,7 +118,7 @@ func parseExpect(text string) ([]string, error) {
 			w = base
 		}
 		if w != "reuse" && w != "unchecked" {
-			for _, id := range strings.Split(w, "+") {
+			for _, id := range strings.Split(strings.TrimSuffix(w, "@loop"), "+") {
 				if CheckByID(id) == nil {
 					return nil, fmt.Errorf("EXPECT: unknown check %q", id)
 				}
@@ -193,6 +195,9 @@ func gotByLine(t *testing.T, orig []uint32, res Result) map[int][]string {
 		item := "reuse"
 		if len(s.Checks) > 0 {
 			item = strings.Join(s.Checks, "+")
+		}
+		if s.Loop {
+			item += "@loop"
 		}
 		l := lineOf(s.Instruction)
 		got[l] = append(got[l], item)

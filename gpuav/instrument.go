@@ -94,6 +94,10 @@ type Site struct {
 	// OnError is what the site's guard makes a failed access do: the
 	// behaviour asked for, or skip where the pass has no clamp for it.
 	OnError OnError
+	// Loop says the site is inside a loop and reports once after it: one
+	// record per invocation and run of the loop, with the last failure's
+	// values and the count of failures (docs/decisions/loop-failures-folded.md).
+	Loop bool
 }
 
 // Instrument adds the enabled checks to a module. On any error the caller

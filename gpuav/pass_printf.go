@@ -109,7 +109,7 @@ func (p *printfPass) replace(in *spirv.Instruction) []*spirv.Instruction {
 	p.sites = append(p.sites, site)
 	begin := sh.lib.function("gpuav_printf_begin")
 	u := m.TypeUint32()
-	stage := sh.stage.emit(e)
+	stage := sh.stage.emitModel(e)
 	// A line the filter does not keep has 0 words: gpuav_printf_begin
 	// writes nothing for it.
 	size := m.ConstantUint32(uint32(PrintfLineHeaderWords + words))

@@ -113,6 +113,7 @@ func (l *laterPrecise) build() {
 	}
 	pure := pureFunctions(m, l.bound)
 	prune(m, l.id, true)
+	pruneIdleFlushes(m, l.bound)
 	removeDeadAdded(m, l.bound, pure)
 	removeUncalledAdded(m, l.bound)
 	l.words = m.Encode()
@@ -239,8 +240,11 @@ func (sh *shader) variants() (precise []uint32, fast *PreciseSwitch) {
 	pure := pureFunctions(sh.m, sh.bound)
 	prune(sh.m, sh.precise.id, true)
 	prune(fm, sh.precise.id, false)
-	removeDeadAdded(sh.m, sh.bound, pure)
-	removeDeadAdded(fm, sh.bound, pure)
+	pruneIdleFlushes(sh.m, sh.bound)
+	pruneIdleFlushes(fm, sh.bound)
+	sc := &deadScratch{}
+	removeDeadAddedWith(sh.m, sh.bound, pure, sc)
+	removeDeadAddedWith(fm, sh.bound, pure, sc)
 	removeUncalledAdded(sh.m, sh.bound)
 	removeUncalledAdded(fm, sh.bound)
 	fastWords := fm.Encode()
@@ -255,6 +259,7 @@ func (sh *shader) fastNow() *PreciseSwitch {
 	later := &laterPrecise{module: sh.m.Encode(), id: sh.precise.id, bound: sh.bound, set: sh.opt.DescriptorSet}
 	pure := pureFunctions(sh.m, sh.bound)
 	prune(sh.m, sh.precise.id, false)
+	pruneIdleFlushes(sh.m, sh.bound)
 	removeDeadAdded(sh.m, sh.bound, pure)
 	removeUncalledAdded(sh.m, sh.bound)
 	fast := sh.m.Encode()

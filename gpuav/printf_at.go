@@ -184,7 +184,7 @@ func (f PrintfAt) stageTests(model uint32) (tests []wordTest, possible bool) {
 }
 
 // emitKeep emits the filter's test of a line's stage words (stage, the
-// uvec4 of stageInfo.emit: the model, then the three words) for a shader
+// uvec4 of stageInfo.emitModel: the model, then the three words) for a shader
 // of execution model model: the id of a bool, true when the line is kept;
 // 0 when every line is kept; and whether any line can be.
 func (f PrintfAt) emitKeep(e *emitter, model uint32, stage uint32) (keep uint32, possible bool) {

@@ -6,14 +6,17 @@ import "slices"
 // It travels in the wire protocol's hello so a decoder can refuse records it
 // does not understand. Version 2: a record carries a site id and the
 // dynamic values only; the static ones are in the module's site table.
-const RecordFormatVersion = 2
+// Version 3: a folded record (a site in a loop, reported once after it)
+// carries its count of failures in word 15, and header word 1 counts the
+// failures beyond one of the folded records that did not fit.
+const RecordFormatVersion = 3
 
 // The output buffer is one storage buffer per command buffer, bound at
 // binding OutputBinding of the layer's descriptor set:
 //
 //	struct GpuavOutput {
 //	    uint written;   // records claimed by atomicAdd, may exceed the capacity
-//	    uint reserved0;
+//	    uint folded_dropped; // failures beyond one of folded records that did not fit
 //	    uint reserved1;
 //	    uint reserved2;
 //	    uint data[];    // records, RecordWords words each
@@ -22,7 +25,9 @@ const RecordFormatVersion = 2
 // A check that fails claims a record with one atomicAdd on written; a
 // claim past the capacity, all the records but the last, writes the last
 // record, a sink Decode never reads. The records that did not fit are
-// written minus the capacity, exactly (up to 2^32 claims per submission).
+// written minus the capacity, exactly (up to 2^32 claims per submission);
+// a folded record that did not fit adds the failures it stood for beyond
+// one to folded_dropped, so the failures lost are exact too.
 //
 // The action buffer is a uniform buffer at binding ActionBinding: before
 // every draw, dispatch or trace-rays command the layer binds a set whose
@@ -35,8 +40,9 @@ const (
 
 	// OutputHeaderWords is the number of words before data[].
 	OutputHeaderWords = 4
-	// OutputWrittenWord indexes the header.
-	OutputWrittenWord = 0
+	// OutputWrittenWord and OutputFoldedDroppedWord index the header.
+	OutputWrittenWord       = 0
+	OutputFoldedDroppedWord = 1
 )
 
 // A record is RecordWords words, four uvec4s; a site writes the third and
@@ -51,10 +57,17 @@ const (
 //	| 7     | action index inside the command buffer                     |
 //	| 8-11  | dynamic values 2-5                                          |
 //	| 12-14 | dynamic values 6-8                                          |
+//	| 15    | a folded record's count of failures (0: one failure)        |
 //
 // The site's SiteRecord says which check parameter each dynamic value is,
 // and holds the static ones (set, binding, access size, flags...): Decode
 // puts them back together into a Record.
+//
+// A site inside a loop reports once after the loop (folded, Site.Loop):
+// the record holds the values of the invocation's last failure there and,
+// in word 15, how many accesses failed (docs/decisions/loop-failures-folded.md).
+// Every other record leaves word 15 0, as the layer zeroes the records
+// after each submission.
 //
 // Stage-specific words, as in the Khronos design (floats stored as bits):
 //
@@ -74,6 +87,7 @@ const (
 	RecordSiteWord     = 1
 	RecordStage0Word   = 4
 	RecordActionWord   = 7
+	RecordCountWord    = 15
 	// RecordParams is the number of check parameters of a Record.
 	RecordParams = 8
 	// RecordDynamic is the number of dynamic values a record holds.
@@ -133,13 +147,17 @@ type Record struct {
 	ActionIndex uint32
 	Code        CheckCode
 	Params      [RecordParams]uint32
+	// Count is how many failed accesses the record stands for: 1, or a
+	// folded record's count (its values are the last failure's).
+	Count uint32
 }
 
 // Output is what Decode found in one output buffer.
 type Output struct {
 	Records []Record
-	// Dropped counts records the shaders could not write because the
-	// buffer was full.
+	// Dropped counts the failed accesses whose records the shaders could
+	// not write because the buffer was full: one per record, and a
+	// folded record's failures beyond one.
 	Dropped uint32
 	// Malformed counts records whose shader or site the decoder did not
 	// know (or whose site table says another check), which it skipped.
@@ -165,6 +183,9 @@ func Decode(buf []uint32, table SiteTable) Output {
 	if written > capacity {
 		out.Dropped = written - capacity
 		written = capacity
+	}
+	if extra := buf[OutputFoldedDroppedWord]; out.Dropped > 0 {
+		out.Dropped += min(extra, ^uint32(0)-out.Dropped)
 	}
 	for i := 0; i < int(written); i++ {
 		r := data[i*RecordWords : (i+1)*RecordWords]
@@ -206,6 +227,7 @@ func decodeRecord(r []uint32, table SiteTable) (Record, bool) {
 		dyn[i] = r[w]
 	}
 	copy(rec.StageWords[:], r[RecordStage0Word:RecordStage0Word+3])
+	rec.Count = max(r[RecordCountWord], 1)
 	rec.Params = site.Record.expand(dyn)
 	return rec, true
 }

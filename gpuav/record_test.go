@@ -25,7 +25,9 @@ func record(shader, site uint32, code CheckCode, stage [3]uint32, action uint32,
 // site, or whose code is not one of its site's checks, is malformed; an
 // unwritten record (shader 0) is skipped; the last record, the sink, is
 // never read; what did not fit is written minus the capacity (every record
-// but the sink).
+// but the sink) plus the failures beyond one of the folded records that
+// did not fit (header word 1); a folded record's count is word 15, any
+// other record's 1.
 func TestDecode(t *testing.T) {
 	buffer := bufferRecord(bufferAccess{set: 1, binding: 2, size: 16, flags: BufferWrite}, true)
 	sites := []Site{
@@ -46,8 +48,10 @@ func TestDecode(t *testing.T) {
 		record(7, 9, CodeDescriptorIndexOOB, st, 0, 1, 1), // unknown site
 		record(7, 0, CodeBufferOOB, st, 0, 1, 1),          // not its site's check
 		record(7, 3, CodeDescriptorIndexOOB, st, 0, 1, 1), // a site that reports nothing
+		record(7, 0, CodeDescriptorIndexOOB, st, 1, 5, 4), // folded: 5 failures from index 5
 	}
-	buf := []uint32{uint32(len(recs)) + 3, 0, 0, 0}
+	recs[len(recs)-1][RecordCountWord] = 5
+	buf := []uint32{uint32(len(recs)) + 3, 6, 0, 0}
 	for _, r := range recs {
 		buf = append(buf, r...)
 	}
@@ -55,23 +59,25 @@ func TestDecode(t *testing.T) {
 	buf = append(buf, record(7, 0, CodeDescriptorIndexOOB, st, 9, 99, 99)...)
 	want := []Record{
 		{ShaderID: 7, Instruction: 40, Stage: 4, StageWords: st, ActionIndex: 2, Code: CodeDescriptorIndexOOB,
-			Params: [RecordParams]uint32{0, 3, 9, 4}},
+			Params: [RecordParams]uint32{0, 3, 9, 4}, Count: 1},
 		{ShaderID: 7, Instruction: 41, Stage: 4, StageWords: st, ActionIndex: 3, Code: CodeBufferOOB,
-			Params: [RecordParams]uint32{1, 2, 1, 256, 16, 64, BufferWrite | 8<<BufferFlagBits, 60}},
+			Params: [RecordParams]uint32{1, 2, 1, 256, 16, 64, BufferWrite | 8<<BufferFlagBits, 60}, Count: 1},
 		{ShaderID: 7, Instruction: 41, Stage: 4, StageWords: st, ActionIndex: 3, Code: CodeDescriptorUninitialized,
-			Params: [RecordParams]uint32{1, 2, 1, 8, 16, 0, BufferWrite, uint32(CodeDescriptorUninitialized)}},
+			Params: [RecordParams]uint32{1, 2, 1, 8, 16, 0, BufferWrite, uint32(CodeDescriptorUninitialized)}, Count: 1},
 		{ShaderID: 7, Instruction: 42, Stage: 4, StageWords: st, Code: CodeRayQueryNegativeTmin,
-			Params: [RecordParams]uint32{10, 11, 12, 13, 14, 15, 16}},
+			Params: [RecordParams]uint32{10, 11, 12, 13, 14, 15, 16}, Count: 1},
+		{ShaderID: 7, Instruction: 40, Stage: 4, StageWords: st, ActionIndex: 1, Code: CodeDescriptorIndexOOB,
+			Params: [RecordParams]uint32{0, 3, 5, 4}, Count: 5},
 	}
 	out := Decode(buf, table)
 	if !reflect.DeepEqual(out.Records, want) {
 		t.Errorf("records\n%+v\nwant\n%+v", out.Records, want)
 	}
-	if out.Malformed != 4 || out.Dropped != 3 {
-		t.Errorf("malformed %d, dropped %d; want 4, 3", out.Malformed, out.Dropped)
+	if out.Malformed != 4 || out.Dropped != 3+6 {
+		t.Errorf("malformed %d, dropped %d; want 4, 9", out.Malformed, out.Dropped)
 	}
-	if d := Decode(buf[:len(buf)-RecordWords], table); d.Dropped != 4 || len(d.Records) != 4 {
-		t.Errorf("a buffer one record shorter: dropped %d, %d records; want 4, 4", d.Dropped, len(d.Records))
+	if d := Decode(buf[:len(buf)-RecordWords], table); d.Dropped != 4+6 || len(d.Records) != 4 {
+		t.Errorf("a buffer one record shorter: dropped %d, %d records; want 10, 4", d.Dropped, len(d.Records))
 	}
 	if d := Decode(buf[:3], table); len(d.Records) != 0 || d.Dropped != 0 {
 		t.Errorf("a short buffer: %+v", d)

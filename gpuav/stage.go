@@ -70,9 +70,22 @@ func (s *stageInfo) load(e *emitter, b spirv.BuiltIn, typ func() uint32, n int) 
 	return out
 }
 
-// emit emits the code that builds the record's stage words (execution
-// model, then three stage-specific words) as a uvec4 and returns its id.
+// emit emits the code that builds a record's stage argument as a uvec4
+// and returns its id: 0 (the slot of a folded record's count, which
+// gpuav_write_record writes to word 15; docs/decisions/loop-failures-folded.md),
+// then the three stage-specific words.
 func (s *stageInfo) emit(e *emitter) uint32 {
+	return s.emitWith(e, s.m.ConstantUint32(0))
+}
+
+// emitModel is emit with the execution model first, as a printf line's
+// header carries it.
+func (s *stageInfo) emitModel(e *emitter) uint32 {
+	return s.emitWith(e, s.m.ConstantUint32(uint32(s.model)))
+}
+
+// emitWith is emit with first as the uvec4's first component.
+func (s *stageInfo) emitWith(e *emitter, first uint32) uint32 {
 	m := s.m
 	u := m.TypeUint32()
 	i32 := func() uint32 { return m.TypeInt(32, true) }
@@ -101,5 +114,5 @@ func (s *stageInfo) emit(e *emitter) uint32 {
 	for len(w) < 3 {
 		w = append(w, m.ConstantUint32(0))
 	}
-	return e.op(spirv.OpCompositeConstruct, m.TypeVector(u, 4), m.ConstantUint32(uint32(s.model)), w[0], w[1], w[2])
+	return e.op(spirv.OpCompositeConstruct, m.TypeVector(u, 4), first, w[0], w[1], w[2])
 }

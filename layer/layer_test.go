@@ -504,6 +504,34 @@ func withShaderSites(tb testing.TB, id uint32, sites map[uint32][4]uint32) {
 	tb.Cleanup(func() { withLock(func() { delete(state.shaders, id) }) })
 }
 
+// TestBuildErrorsFolded: folded records (a check inside a loop, one
+// record per invocation with its count in word 15) add their counts to
+// their group, which keeps its first record's count as its loop count; a
+// folded record that did not fit adds its failures beyond one to header
+// word 1, so Dropped counts every failed access not reported.
+func TestBuildErrorsFolded(t *testing.T) {
+	withShaders(t, map[uint32][4]uint32{1: {70, 5, 0, 0}})
+	buf := make([]uint32, gpuav.OutputHeaderWords)
+	for i, n := range []uint32{5, 3, 0} { // invocations 0 and 0 again (a second run of the loop), and 1 unfolded
+		r := record(1, 0, [3]uint32{uint32(i / 2), 0, 0}, 0, gpuav.CodeDescriptorIndexOOB, 2, 2)
+		r[gpuav.RecordCountWord] = n
+		buf = append(buf, r...)
+	}
+	buf[gpuav.OutputWrittenWord] = 3 + 2                    // two folded records did not fit,
+	buf[gpuav.OutputFoldedDroppedWord] = 4 + 6              // of 5 and 7 failures
+	buf = append(buf, make([]uint32, gpuav.RecordWords)...) // the sink
+	msg, malformed, ok := BuildErrors(1, 0x9, SubmittedCB{Handle: 0xc0, Words: buf, Actions: []Action{{Index: 0, Command: "vkCmdDispatch"}}})
+	if !ok || malformed != 0 || len(msg.Records) != 2 || msg.Dropped != 12 {
+		t.Fatalf("ok %v malformed %d, %d records, dropped %d; want 2 records, 12 dropped", ok, malformed, len(msg.Records), msg.Dropped)
+	}
+	if r := msg.Records[0]; r.Count != 8 || r.Loop != 5 || r.StageWords != [3]uint32{0, 0, 0} {
+		t.Errorf("invocation 0: count %d, loop %d, %v; want 8, 5", r.Count, r.Loop, r.StageWords)
+	}
+	if r := msg.Records[1]; r.Count != 1 || r.Loop != 0 || r.StageWords != [3]uint32{1, 0, 0} {
+		t.Errorf("invocation 1: count %d, loop %d, %v; want 1, 0", r.Count, r.Loop, r.StageWords)
+	}
+}
+
 func TestBuildErrors(t *testing.T) {
 	withShaders(t, map[uint32][4]uint32{1: {70, 5, 0, 0}, 2: {9, 4, 0, 1}})
 	buf := make([]uint32, gpuav.OutputHeaderWords)

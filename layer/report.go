@@ -100,19 +100,20 @@ func (b *Builder) Build(submit, queue uint64, cb SubmittedCB) (msg wire.Errors, 
 	params := b.params
 records:
 	for _, r := range out.Records {
+		count := int(max(r.Count, 1)) // the layer's own records have none
 		k := groupKey{uint32(r.Code), r.ShaderID, r.Instruction, r.ActionIndex, r.Params}
 		i, seen := first[k]
 		if seen {
 			last, n := i, 0
 			for j := i; j >= 0; j = next[j] {
 				if msg.Records[j].StageWords == r.StageWords {
-					msg.Records[j].Count++
+					msg.Records[j].Count += count
 					continue records
 				}
 				last, n = j, n+1
 			}
 			if n == samplesPerGroup {
-				msg.Records[last].Count++
+				msg.Records[last].Count += count
 				continue
 			}
 			next[last] = int32(len(msg.Records))
@@ -130,7 +131,10 @@ records:
 			StageWords:  r.StageWords,
 			ActionIndex: r.ActionIndex,
 			Params:      params[start:len(params):len(params)],
-			Count:       1,
+			Count:       count,
+		}
+		if count > 1 {
+			rec.Loop = count
 		}
 		if int(r.ActionIndex) < len(cb.Actions) {
 			a := &cb.Actions[r.ActionIndex]
@@ -280,6 +284,9 @@ func formatRecord(msg wire.Errors, g group) string {
 			}
 			fmt.Fprintf(&b, " %s", coordText(r.Stage, w))
 		}
+	}
+	if r.Loop > 1 {
+		fmt.Fprintf(&b, ", %d times in this loop (the last failure shown)", r.Loop)
 	}
 	if r.Count > 1 {
 		fmt.Fprintf(&b, ", %d times", r.Count)

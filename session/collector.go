@@ -636,6 +636,7 @@ func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, coord
 		Check:      check,
 		VUID:       c.intern.str(d.VUID(r.Action)),
 		Stage:      gpuav.StageName(r.Stage),
+		Loop:       r.Loop,
 		Coords:     coords,
 		LastCoords: coords,
 		Where: Where{

@@ -2,6 +2,7 @@ package session
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
@@ -596,5 +597,37 @@ func TestCollectorNamesFollowModuleHandleReuse(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCollectorFoldedRecords: records of a check inside a loop, each one
+// invocation's failures in one run of the loop (wire.Record.Count, Loop),
+// add their counts to the group; the group keeps its first record's loop
+// count, and its message and summary say how many times that invocation
+// failed and whose values they show (its last failure's) (docs/decisions/loop-failures-folded.md).
+func TestCollectorFoldedRecords(t *testing.T) {
+	c := newTestCollector()
+	feedPreamble(t, c)
+	first, second := computeRecord(0), computeRecord(1)
+	first.Count, first.Loop = 5, 5
+	second.Count, second.Loop = 3, 3
+	record(t, c, wire.KindErrors, &wire.Errors{Submit: 1, CommandBuffer: 0x55, Records: []wire.Record{first, second, computeRecord(2)}})
+	s := c.Snapshot()
+	if len(s.Groups) != 1 {
+		t.Fatalf("%d groups, want 1", len(s.Groups))
+	}
+	g := s.Groups[0]
+	if g.Count != 5+3+1 || g.Loop != 5 || len(g.Samples) != 3 {
+		t.Fatalf("group: count %d, loop %d, %d samples; want 9, 5, 3", g.Count, g.Loop, len(g.Samples))
+	}
+	const sentence = " The invocation failed 5 times in this loop; the values are its last failure's. VUID-vkCmdDispatch-None-10068."
+	if !strings.Contains(g.Message(), sentence) {
+		t.Errorf("message:\n%s\nwant it to hold %q", g.Message(), sentence)
+	}
+	if got, want := g.Summary(), `descriptor_index_oob ×9 compute oob_compute.comp:9 (set 0, binding 0) index 3 of array length 2 (5 times in this loop) — vkCmdDispatch #0 cmd 0x55 ("compute-cmd")`; got != want {
+		t.Errorf("summary:\n got %s\nwant %s", got, want)
+	}
+	if b, err := json.Marshal(g); err != nil || !strings.Contains(string(b), `"count":9,"loop":5,`) {
+		t.Errorf("JSON %s (%v): want \"count\":9,\"loop\":5", b, err)
 	}
 }

@@ -85,6 +85,9 @@ func (g *ErrorGroup) Message() string {
 	if o := g.Outcome.Sentence(g.Check); o != "" {
 		fmt.Fprintf(&b, " %s", o)
 	}
+	if g.Loop > 1 {
+		fmt.Fprintf(&b, " %s", g.loopSentence())
+	}
 	if g.VUID != "" {
 		fmt.Fprintf(&b, " %s.", g.VUID)
 	}
@@ -197,8 +200,17 @@ func (g *ErrorGroup) Summary() string {
 	} else if what := g.what(); what != "" {
 		fmt.Fprintf(&b, " %s", what)
 	}
+	if g.Loop > 1 {
+		fmt.Fprintf(&b, " (%d times in this loop)", g.Loop)
+	}
 	writeAction(&b, g.Action, g.ActionIndex, g.CommandBuffer)
 	return b.String()
+}
+
+// loopSentence says how many times a folded record's invocation failed in
+// its loop, and whose values the group shows (its last failure's).
+func (g *ErrorGroup) loopSentence() string {
+	return fmt.Sprintf("The invocation failed %d times in this loop; the values are its last failure's.", g.Loop)
 }
 
 // what is the check's own sentence: described again from the record, or,

@@ -117,11 +117,19 @@ type ErrorGroup struct {
 	// MessageText is the message as a JSON report carries it, kept when
 	// a report is read back. A session the collector builds leaves it
 	// empty: Message builds the message from the group when asked.
-	MessageText string   `json:"message"`
-	Count       int      `json:"count"`
-	Stage       string   `json:"stage"`
-	Coords      Coords   `json:"coords"`
-	Samples     []Coords `json:"samples,omitempty"`
+	MessageText string `json:"message"`
+	// Count is how many accesses failed: every failing iteration of a
+	// loop counts (a folded record counts its failures).
+	Count int `json:"count"`
+	// Loop is, where the group's first record is folded (its site is
+	// inside a loop and reports once after it) and its invocation failed
+	// more than once in that run of the loop, how many times: the values
+	// shown are the last failure's. 0 otherwise
+	// (docs/decisions/loop-failures-folded.md).
+	Loop    int      `json:"loop,omitempty"`
+	Stage   string   `json:"stage"`
+	Coords  Coords   `json:"coords"`
+	Samples []Coords `json:"samples,omitempty"`
 	// LastCoords are the coordinates of the group's latest record.
 	LastCoords Coords      `json:"last_coords,omitzero"`
 	Descriptor *Descriptor `json:"descriptor,omitempty"`
@@ -200,7 +208,8 @@ type Session struct {
 	// Groups are the error groups in the order their first record arrived.
 	Groups  []*ErrorGroup `json:"errors"`
 	Notices []Notice      `json:"notices,omitempty"`
-	// Dropped counts records the layer's buffers had no room for.
+	// Dropped counts the failed accesses whose records the layer's buffers had
+	// no room for (a folded record that did not fit counts its failures).
 	Dropped uint64 `json:"dropped_records,omitempty"`
 	// LostRecords counts the error records the layer could not deliver
 	// (its Lost messages); LostGroups break them down per check, shader

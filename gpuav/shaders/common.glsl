@@ -10,7 +10,7 @@
 // pays per check (docs/decisions/cheap-checks.md).
 layout(set = 0, binding = GPUAV_OUTPUT_BINDING, std430) buffer GpuavOutput {
     uint written;
-    uint reserved0;
+    uint folded_dropped; // failures beyond one of folded records that did not fit
     uint reserved1;
     uint reserved2;
     uvec4 data[];
@@ -28,12 +28,17 @@ layout(set = 0, binding = GPUAV_ACTION_BINDING, std140) uniform GpuavAction {
 // never reads, so the write has no branch (a branch there cost as much to
 // compile as the rest of the check, docs/decisions/cheap-checks.md), and
 // the layer counts the records that did not fit from written. stage is
-// (execution model, stage word 0, 1, 2); the model is in the site table. n
-// is a constant at each call, so the driver drops the stores of values a
-// check does not have.
+// (count, stage word 0, 1, 2): count is 0 but in a folded record (the
+// failures of a loop, written once after it,
+// docs/decisions/loop-failures-folded.md), which writes it to word 15 and,
+// when it did not fit, adds its failures beyond one to folded_dropped; at
+// every other call it is the constant 0 and the driver drops both. n is a
+// constant at each call, so the driver drops the stores of values a check
+// does not have.
 void gpuav_write_record(uint shader_id, uint site_code, uvec4 stage, uint n, uvec2 a, uvec4 b, uvec3 c) {
     uint slot = atomicAdd(gpuav_output.written, 1u);
-    uint v = min(slot, uint(gpuav_output.data.length()) / 4u - 1u) * 4u;
+    uint last = uint(gpuav_output.data.length()) / 4u - 1u;
+    uint v = min(slot, last) * 4u;
     // Parameters are read whole (no swizzles or indexing): the generator
     // turns them into by-value parameters and allows only plain loads.
     uvec4 st = stage;
@@ -41,7 +46,12 @@ void gpuav_write_record(uint shader_id, uint site_code, uvec4 stage, uint n, uve
     uvec4 y = b;
     uvec3 z = c;
     if (n > 6u) {
-        gpuav_output.data[v + 3u] = uvec4(z, 0u);
+        gpuav_output.data[v + 3u] = uvec4(z, st.x);
+    } else if (st.x != 0u) {
+        gpuav_output.data[v + 3u].w = st.x;
+    }
+    if (st.x > 1u && slot >= last) {
+        atomicAdd(gpuav_output.folded_dropped, st.x - 1u);
     }
     if (n > 2u) {
         gpuav_output.data[v + 2u] = y;

@@ -189,7 +189,15 @@ type Record struct {
 	Pipeline    uint64    `json:"pipeline"`
 	Labels      []string  `json:"labels,omitempty"`
 	Params      []uint32  `json:"params"`
-	Count       int       `json:"count"`
+	// Count is how many failed accesses the record stands for: the
+	// records the layer grouped into it, a folded one counting its
+	// failures.
+	Count int `json:"count"`
+	// Loop is, when the record is folded (its site is inside a loop and
+	// reported once after it, docs/decisions/loop-failures-folded.md) and
+	// failed more than once there, how many times its invocation failed in
+	// that run of the loop; its values are the last failure's. 0 otherwise.
+	Loop int `json:"loop,omitempty"`
 }
 
 // Log is a line from the layer: an info, a warning or an error.

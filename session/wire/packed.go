@@ -17,15 +17,17 @@ const KindErrorsPacked Kind = 80
 // PackedVersion is the first byte of a KindErrorsPacked payload, the
 // version AppendPackedErrors writes. A reader also reads version 1 (files
 // written before the primary command buffer was carried: Primary and
-// PrimaryAction decode as 0) and 2 (before FirstSubmit: 0), and refuses
-// any other.
-const PackedVersion = 3
+// PrimaryAction decode as 0), 2 (before FirstSubmit: 0) and 3 (before a
+// record's Loop: 0), and refuses any other.
+const PackedVersion = 4
 
 // packedVersion1 is the first packed format, without the header's primary
-// and primary action; packedVersion2 has them but no first submit.
+// and primary action; packedVersion2 has them but no first submit;
+// packedVersion3 has no record's loop count.
 const (
 	packedVersion1 = 1
 	packedVersion2 = 2
+	packedVersion3 = 3
 )
 
 // ErrPacked: a KindErrorsPacked payload does not decode.
@@ -57,11 +59,17 @@ var packedCodec = binaryCodec{
 //	         (string index), code, shader id, instruction, stage, stage
 //	         words 0-2, action index, action (string index), pipeline,
 //	         label path (index + 1, 0 = none), number of params, params,
-//	         count (zigzag)
+//	         count (zigzag), loop (version 4)
 //
 // Strings (check ids, action names, labels) and label paths are stored once
 // per message.
 func AppendPackedErrors(b []byte, e *Errors) []byte {
+	return appendPacked(b, e, PackedVersion)
+}
+
+// appendPacked is AppendPackedErrors in a given version from 3 on (the
+// tests write version 3 to read it back).
+func appendPacked(b []byte, e *Errors, version byte) []byte {
 	var p packer
 	// Strings first, so that records can refer to them; the second look-up
 	// below finds them again (the packer's last answer, mostly).
@@ -71,7 +79,7 @@ func AppendPackedErrors(b []byte, e *Errors) []byte {
 		p.str(r.Action)
 		p.path(r.Labels)
 	}
-	b = append(b, PackedVersion)
+	b = append(b, version)
 	b = binary.AppendUvarint(b, e.Submit)
 	b = binary.AppendUvarint(b, e.Queue)
 	b = binary.AppendUvarint(b, e.CommandBuffer)
@@ -111,6 +119,9 @@ func AppendPackedErrors(b []byte, e *Errors) []byte {
 			b = binary.AppendUvarint(b, uint64(v))
 		}
 		b = binary.AppendVarint(b, int64(r.Count))
+		if version > packedVersion3 {
+			b = binary.AppendUvarint(b, uint64(r.Loop))
+		}
 	}
 	return b
 }
@@ -264,7 +275,7 @@ func (d *PackedDecoder) decode(p []byte) error {
 	if len(p) == 0 {
 		return fmt.Errorf("decode errors_packed: %w: empty", ErrPacked)
 	}
-	if p[0] != PackedVersion && p[0] != packedVersion1 && p[0] != packedVersion2 {
+	if p[0] < packedVersion1 || p[0] > PackedVersion {
 		return fmt.Errorf("decode errors_packed: %w: version %d, this reader reads %d to %d", ErrPacked, p[0],
 			packedVersion1, PackedVersion)
 	}
@@ -279,7 +290,7 @@ func (d *PackedDecoder) decode(p []byte) error {
 		e.Primary = r.uvarint("primary")
 		e.PrimaryAction = r.u32("primary action")
 	}
-	if p[0] >= PackedVersion {
+	if p[0] >= packedVersion3 {
 		e.FirstSubmit = r.uvarint("first submit")
 	}
 	table := make([]string, r.count("string count", 1))
@@ -317,7 +328,7 @@ func (d *PackedDecoder) decode(p []byte) error {
 	if r.err != nil {
 		return fmt.Errorf("decode errors_packed: %w", r.err)
 	}
-	d.records(r, n, str, paths)
+	d.records(r, n, str, paths, p[0] > packedVersion3)
 	if r.err == nil && r.off != len(r.b) {
 		r.fail(fmt.Sprintf("%d bytes after the last record", len(r.b)-r.off))
 	}
@@ -328,9 +339,10 @@ func (d *PackedDecoder) decode(p []byte) error {
 }
 
 // records decodes the n records of a payload into d.e.Records, sharing
-// one params array; str reads a string index, paths are the label paths.
-// It stops at the first error, which r keeps.
-func (d *PackedDecoder) records(r *packedReader, n int, str func(what string) string, paths [][]string) {
+// one params array; str reads a string index, paths are the label paths,
+// loop says the records end with their loop count (version 4). It stops at
+// the first error, which r keeps.
+func (d *PackedDecoder) records(r *packedReader, n int, str func(what string) string, paths [][]string, loop bool) {
 	e := &d.e
 	params := d.params[:0]
 	if cap(e.Records) < n {
@@ -381,5 +393,8 @@ func (d *PackedDecoder) records(r *packedReader, n int, str func(what string) st
 		}
 		r.off += k
 		rec.Count = int(v)
+		if loop {
+			rec.Loop = int(r.u32("loop"))
+		}
 	}
 }

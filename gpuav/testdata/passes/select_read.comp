@@ -15,8 +15,8 @@ void main() {
     uint g = gl_GlobalInvocationID.x;
     uint acc = 0u;
     for (uint i = 0u; i < 4u; i++) {
-        uint k = idx.k[i & 255u]; // EXPECT buffer_oob
-        acc += bufs[k].v[g & 1023u] + bufs[k].v[i]; // EXPECT descriptor_index_oob reuse buffer_oob*2
+        uint k = idx.k[i & 255u]; // EXPECT buffer_oob@loop
+        acc += bufs[k].v[g & 1023u] + bufs[k].v[i]; // EXPECT descriptor_index_oob@loop reuse buffer_oob@loop*2
     }
     o[g & 1023u] = acc; // EXPECT buffer_oob
 }

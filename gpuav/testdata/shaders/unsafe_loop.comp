@@ -11,6 +11,6 @@ void main() {
         if (uint(n) == pc.j) {
             break;
         }
-        bufs[n].v[0] += 1u; // EXPECT descriptor_index_oob reuse
+        bufs[n].v[0] += 1u; // EXPECT descriptor_index_oob@loop reuse
     }
 }

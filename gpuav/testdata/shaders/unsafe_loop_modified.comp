@@ -9,6 +9,6 @@ layout(push_constant) uniform PC { uint i; uint j; int s; int t; } pc;
 void main() {
     for (int n = 0; n < 4; n++) {
         n += int(pc.j);
-        bufs[n].v[0] += 1u; // EXPECT descriptor_index_oob reuse
+        bufs[n].v[0] += 1u; // EXPECT descriptor_index_oob@loop reuse
     }
 }

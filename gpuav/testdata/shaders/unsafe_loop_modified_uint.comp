@@ -8,6 +8,6 @@ layout(push_constant) uniform PC { uint i; uint j; int s; int t; } pc;
 void main() {
     for (uint n = 0u; n < 4u; n++) {
         n += pc.j;
-        bufs[n].v[0] += 1u; // EXPECT descriptor_index_oob reuse
+        bufs[n].v[0] += 1u; // EXPECT descriptor_index_oob@loop reuse
     }
 }

@@ -11,6 +11,6 @@ void main() {
         if (pc.j == 1u) {
             n += pc.i;
         }
-        bufs[n].v[0] += 1u; // EXPECT descriptor_index_oob reuse
+        bufs[n].v[0] += 1u; // EXPECT descriptor_index_oob@loop reuse
     }
 }

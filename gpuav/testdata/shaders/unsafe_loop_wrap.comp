@@ -9,6 +9,6 @@ layout(push_constant) uniform PC { uint i; uint j; int s; int t; } pc;
 
 void main() {
     for (int n = 0; n < 0x7fffffff; n += 2) {
-        cbufs[uint(n) >> 30u].v[0] += 1u; // EXPECT descriptor_index_oob reuse
+        cbufs[uint(n) >> 30u].v[0] += 1u; // EXPECT descriptor_index_oob@loop reuse
     }
 }

@@ -2,6 +2,7 @@ package gpuav
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/gpuav-dbg/gpuav-dbg/spirv"
 )
@@ -28,11 +29,19 @@ import (
 // own instructions (ids below bound) are never touched. pure is
 // pureFunctions(m), which both variants of a module share.
 func removeDeadAdded(m *spirv.Module, bound uint32, pure map[uint32]bool) {
-	removeDeadAddedWith(m, bound, pure, &deadScratch{})
+	sc := deadScratchPool.Get().(*deadScratch)
+	removeDeadAddedWith(m, bound, pure, sc)
+	clear(sc.defs) // the module's instructions: not kept alive by the pool
+	deadScratchPool.Put(sc)
 }
 
+// deadScratchPool holds removeDeadAdded's working memory between calls
+// (between the modules the layer instruments; a pool keeps nothing across
+// two collections).
+var deadScratchPool = sync.Pool{New: func() any { return &deadScratch{} }}
+
 // deadScratch is removeDeadAdded's working memory, which the two variants
-// of a module share (the second call finds it cleared).
+// of a module may share (take clears it).
 type deadScratch struct {
 	uses []int32
 	defs []*spirv.Instruction

@@ -358,12 +358,11 @@ func instrument(words []uint32, opt Options) (res Result, err error) {
 		removeDeadAdded(m, sh.bound, pureFunctions(m, sh.bound))
 		res.Words = m.Encode()
 	} else {
-		precise, fast := sh.variants()
-		res.Words = precise
-		res.Precise = &PreciseSwitch{FastWords: fast, Facts: sh.precise.facts,
-			FastReadsLayerSet: ReadsSet(fast, opt.DescriptorSet)}
+		res.Words, res.Precise = sh.variants()
 	}
-	res.ReadsLayerSet = ReadsSet(res.Words, opt.DescriptorSet)
+	if res.Words != nil {
+		res.ReadsLayerSet = ReadsSet(res.Words, opt.DescriptorSet)
+	}
 	res.Instrumented = len(sh.sites) > 0 || len(sh.printf) > 0
 	res.ChecksAdded = len(sh.sites)
 	res.Sites = sh.sites

@@ -36,12 +36,18 @@ type Options struct {
 	// PrintfAt is the printf coordinate filter: a call writes a line only
 	// in the invocations it keeps (the zero filter: every invocation).
 	PrintfAt PrintfAt
+	// PreciseLater defers the precise variant of a module that has a
+	// fast one (Result.Precise): Result.Words and ReadsLayerSet are then
+	// unset, and Result.Precise.PreciseWords builds them on first need
+	// (the layer creates the fast variant's pipelines without them).
+	PreciseLater bool
 }
 
 // Result is an instrumented module and what happened to it.
 type Result struct {
 	// Words is the module to give the driver: the instrumented module, or
-	// the original words when nothing was added.
+	// the original words when nothing was added; nil with
+	// Options.PreciseLater when Precise is set (Precise.PreciseWords).
 	Words []uint32
 	// Instrumented says whether any check or printf call was added: the
 	// module then uses the layer's descriptor set.

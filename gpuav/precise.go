@@ -1,7 +1,9 @@
 package gpuav
 
 import (
+	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/gpuav-dbg/gpuav-dbg/spirv"
 )
@@ -55,6 +57,8 @@ type Fact struct {
 
 // PreciseSwitch is a module's fast variant: its words (Result.Words is
 // the precise one), and the facts the layer must find true to run it.
+// With Options.PreciseLater the precise words are built on first need
+// (PreciseWords).
 type PreciseSwitch struct {
 	FastWords []uint32
 	Facts     []Fact
@@ -62,6 +66,58 @@ type PreciseSwitch struct {
 	// descriptor set (ReadsSet): false when the facts decide every check,
 	// so that the layer binds nothing before its actions.
 	FastReadsLayerSet bool
+	// later builds the precise words on first need (Options.PreciseLater).
+	later *laterPrecise
+}
+
+// laterPrecise is a precise variant built on first need: the instrumented
+// module's encoding (the switch not folded) until then.
+type laterPrecise struct {
+	once           sync.Once
+	module         []uint32
+	id, bound, set uint32
+	words          []uint32
+	readsSet       bool
+	err            error
+}
+
+// PreciseWords returns the precise variant's words and whether they use
+// the layer's descriptor set (ReadsSet), built on the first call (by any
+// goroutine; the others wait for it) when Instrument ran with
+// Options.PreciseLater; without it, nil (Result.Words holds them). An
+// error means the words could not be built: the module must then run
+// uninstrumented.
+func (p *PreciseSwitch) PreciseWords() (words []uint32, readsSet bool, err error) {
+	l := p.later
+	if l == nil {
+		return nil, false, nil
+	}
+	l.once.Do(l.build)
+	return l.words, l.readsSet, l.err
+}
+
+// build parses the kept module, folds its switch to true and removes
+// what that makes dead, as variants does for the precise variant.
+func (l *laterPrecise) build() {
+	defer func() {
+		if r := recover(); r != nil {
+			l.words, l.readsSet = nil, false
+			l.err = fmt.Errorf("precise variant: internal error: %v", r)
+		}
+		l.module = nil
+	}()
+	m, err := spirv.Parse(l.module)
+	if err != nil {
+		l.err = fmt.Errorf("precise variant: %w", err)
+		return
+	}
+	pure := pureFunctions(m, l.bound)
+	prune(m, l.id, true)
+	pruneIdleFlushes(m, l.bound)
+	removeDeadAdded(m, l.bound, pure)
+	removeUncalledAdded(m, l.bound)
+	l.words = m.Encode()
+	l.readsSet = ReadsSet(l.words, l.set)
 }
 
 // preciseState is the switch of one shader: the spec constant's id, made
@@ -172,8 +228,12 @@ func termArray(terms []FactTerm) (out [MaxFactTerms]FactTerm) {
 // switch's value makes dead removed (prune), so that a driver compiles
 // neither the dead checks nor their failure paths, whether or not it
 // folds specialization constants before translating. The switch's spec
-// constant is gone from both.
-func (sh *shader) variants() (precise, fast []uint32) {
+// constant is gone from both. With Options.PreciseLater only the fast
+// variant is built now (precise is nil; fastNow).
+func (sh *shader) variants() (precise []uint32, fast *PreciseSwitch) {
+	if sh.opt.PreciseLater {
+		return nil, sh.fastNow()
+	}
 	// prune and removeDeadAdded replace instructions, never edit them:
 	// the variants may share them.
 	fm := sh.m.Fork()
@@ -187,7 +247,24 @@ func (sh *shader) variants() (precise, fast []uint32) {
 	removeDeadAddedWith(fm, sh.bound, pure, sc)
 	removeUncalledAdded(sh.m, sh.bound)
 	removeUncalledAdded(fm, sh.bound)
-	return sh.m.Encode(), fm.Encode()
+	fastWords := fm.Encode()
+	return sh.m.Encode(), &PreciseSwitch{FastWords: fastWords, Facts: sh.precise.facts,
+		FastReadsLayerSet: ReadsSet(fastWords, sh.opt.DescriptorSet)}
+}
+
+// fastNow builds the fast variant from the module itself, after keeping
+// its encoding for the precise variant's build on first need
+// (Options.PreciseLater, laterPrecise).
+func (sh *shader) fastNow() *PreciseSwitch {
+	later := &laterPrecise{module: sh.m.Encode(), id: sh.precise.id, bound: sh.bound, set: sh.opt.DescriptorSet}
+	pure := pureFunctions(sh.m, sh.bound)
+	prune(sh.m, sh.precise.id, false)
+	pruneIdleFlushes(sh.m, sh.bound)
+	removeDeadAdded(sh.m, sh.bound, pure)
+	removeUncalledAdded(sh.m, sh.bound)
+	fast := sh.m.Encode()
+	return &PreciseSwitch{FastWords: fast, Facts: sh.precise.facts,
+		FastReadsLayerSet: ReadsSet(fast, sh.opt.DescriptorSet), later: later}
 }
 
 // prune folds the switch (id) to value and removes what that makes dead:

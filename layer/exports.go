@@ -241,13 +241,19 @@ func instrumentSafe(words []uint32, opt gpuav.Options) (res gpuav.Result, err er
 // *out receives C-malloc'd instrumented words (the caller frees them) or
 // NULL when the original must be used. On any failure the original is
 // used and the shader's message carries the reason (DESIGN decision 3).
+// With later (a shader module), a module with a fast variant is
+// instrumented without its precise variant: *out is NULL and *deferred 1,
+// the driver's module holds the original words, and every pipeline made
+// with a padded layout gets a module of the precise words
+// (goPreciseSPIRV) or of the fast ones (goModuleFacts) instead
+// (docs/decisions/precise-variant-on-first-need.md).
 //
 //export goInstrumentShader
 func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.uint32_t, nwords C.size_t,
-	out **C.uint32_t, outWords *C.size_t) (id C.uint32_t) {
+	later C.int, out **C.uint32_t, outWords *C.size_t, deferred *C.int) (id C.uint32_t) {
 	defer recovered("goInstrumentShader")
 	defer flushOutbox()
-	*out, *outWords = nil, 0
+	*out, *outWords, *deferred = nil, 0, 0
 	orig := append([]uint32(nil), unsafe.Slice((*uint32)(unsafe.Pointer(code)), int(nwords))...)
 
 	var (
@@ -302,7 +308,7 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 	start := time.Now()
 	res, err := instrumentSafe(orig, gpuav.Options{ShaderID: s.id, DescriptorSet: uint32(slot), Checks: checks, Robust: robust,
 		SizedElementChecks: sized, Int64: int64, OnError: failed, RobustOnly: silent, Printf: pf,
-		PrintfAt: at})
+		PrintfAt: at, PreciseLater: later != 0})
 	s.micros = time.Since(start).Microseconds()
 	for _, n := range res.Notes {
 		logf(levelInfo, "shader %d: %s", s.id, n)
@@ -311,6 +317,8 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 	case err != nil:
 		s.warning = fmt.Sprintf("left uninstrumented: %v", err)
 		return id
+	case res.Words == nil && res.Precise != nil:
+		// The precise variant on first need (later).
 	case len(res.Words) == 0 || !res.Instrumented && &res.Words[0] == &orig[0]:
 		// Unchanged (a module whose printf calls were only removed is
 		// changed, not instrumented).
@@ -320,6 +328,11 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 	s.warning = strings.Join(res.Warnings, "; ")
 	s.printf = res.Printf
 	s.sites, s.stage, s.precise, s.readsSet = res.Sites, res.Stage, res.Precise, res.ReadsLayerSet
+	if res.Words == nil && res.Precise != nil {
+		s.deferred = true
+		*deferred = 1
+		return id
+	}
 	p := (*C.uint32_t)(C.malloc(C.size_t(len(res.Words)) * 4))
 	if p == nil {
 		s.warning = "left uninstrumented: out of memory"
@@ -378,6 +391,9 @@ func completeShaderLocked(id uint32, handle uint64, object, instrumented bool, w
 	}
 	if !s.instrumented && s.warning != "" {
 		noteLocked(levelInfo, fmt.Sprintf("shader %d (%s 0x%x): %s", s.id, what, handle, s.warning))
+	}
+	if !connectedLocked() {
+		return // the module's words need no copy as bytes
 	}
 	sendLocked(wire.KindShader, wire.Shader{
 		ID:               s.id,
@@ -439,14 +455,20 @@ func wordsToBytes(w []uint32) []byte {
 }
 
 // goShaderDestroyed forgets a module handle; the shader's SPIR-V stays
-// with its id (seed 000: a pipeline outlives its modules).
+// with its id (seed 000: a pipeline outlives its modules). held says the
+// layer keeps the driver's module alive for a pipeline's precise variant
+// (variants.c): the handle then stays known, for goPreciseSPIRV (the
+// driver cannot reuse it before the layer destroys it; a module created
+// later with it replaces the entry).
 //
 //export goShaderDestroyed
-func goShaderDestroyed(dev, module C.uint64_t) {
+func goShaderDestroyed(dev, module C.uint64_t, held C.int) {
 	defer recovered("goShaderDestroyed")
 	state.mu.Lock()
 	defer state.mu.Unlock()
-	delete(state.modules, moduleKey{uint64(dev), uint64(module)})
+	if held == 0 {
+		delete(state.modules, moduleKey{uint64(dev), uint64(module)})
+	}
 }
 
 // goOriginalSPIRV returns 1 and C-malloc'd copies of the original words of
@@ -458,8 +480,8 @@ func goOriginalSPIRV(dev, module C.uint64_t, out **C.uint32_t, outWords *C.size_
 	*out, *outWords = nil, 0
 	var s *shader
 	withLock(func() { s = state.modules[moduleKey{uint64(dev), uint64(module)}] })
-	if s == nil || !s.instrumented || len(s.spirv) == 0 {
-		return 0
+	if s == nil || !s.instrumented || s.deferred || len(s.spirv) == 0 {
+		return 0 // a deferred module's driver module holds the original words
 	}
 	p := (*C.uint32_t)(C.malloc(C.size_t(len(s.spirv)) * 4))
 	if p == nil {
@@ -521,6 +543,41 @@ func goModuleFacts(dev, module C.uint64_t, facts **C.gpuavdbg_fact, n *C.uint32_
 	}
 	copy(unsafe.Slice((*uint32)(unsafe.Pointer(w)), len(s.precise.FastWords)), s.precise.FastWords)
 	*facts, *n, *words, *nwords = p, C.uint32_t(len(fs)), w, C.size_t(len(s.precise.FastWords))
+	return 1
+}
+
+// goPreciseSPIRV returns 1 and C-malloc'd words of the precise variant of
+// a deferred module (goInstrumentShader's later), built on the first call;
+// 0 for any other module (the driver's module holds the words it runs),
+// and -1, with the reason logged once, when they could not be built: the
+// stage then runs the original words, unchecked.
+//
+//export goPreciseSPIRV
+func goPreciseSPIRV(dev, module C.uint64_t, out **C.uint32_t, outWords *C.size_t) (ok C.int) {
+	ok = -1
+	defer recovered("goPreciseSPIRV")
+	*out, *outWords = nil, 0
+	var s *shader
+	withLock(func() { s = state.modules[moduleKey{uint64(dev), uint64(module)}] })
+	if s == nil || !s.deferred || !s.instrumented {
+		return 0
+	}
+	words, _, err := s.precise.PreciseWords()
+	if err != nil {
+		first := false
+		withLock(func() { first, s.preciseFailed = !s.preciseFailed, true })
+		if first {
+			logUnchecked(fmt.Sprintf("shader %d (module 0x%x): %v: its pipelines run its original code, unchecked",
+				s.id, s.module, err))
+		}
+		return -1
+	}
+	p := (*C.uint32_t)(C.malloc(C.size_t(len(words)) * 4))
+	if p == nil {
+		return -1
+	}
+	copy(unsafe.Slice((*uint32)(unsafe.Pointer(p)), len(words)), words)
+	*out, *outWords = p, C.size_t(len(words))
 	return 1
 }
 

@@ -733,6 +733,13 @@ gpuavdbg_variant *gpuavdbg_variant_graphics(device_data *dd, const VkGraphicsPip
                                             VkShaderModule *fast);
 void gpuavdbg_variant_created(gpuavdbg_variant *v, VkPipeline p);
 void gpuavdbg_variant_free(device_data *dd, gpuavdbg_variant *v);
+/* gpuavdbg_precise_module: a module of the precise variant's words of a
+ * deferred module (one whose driver module holds the original words, Go
+ * building the precise ones on first need), which the caller destroys;
+ * VK_NULL_HANDLE for any other module (it holds what it runs), or when it
+ * cannot be made (reported: the stage runs the original, unchecked). */
+VkShaderModule gpuavdbg_precise_module(device_data *dd, VkShaderModule module);
+
 /* gpuavdbg_variant_defer_destroy: 1 when a variant holds the module,
  * layout or render pass h (the layer destroys it when the last one lets
  * go). */

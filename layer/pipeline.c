@@ -1,6 +1,11 @@
 /*
  * pipeline.c: shader modules, pipeline layouts and pipelines (seed 000).
- * Shader modules are instrumented by Go at creation. Pipeline layouts get
+ * Shader modules are instrumented by Go at creation; a module with a fast
+ * variant is deferred: the driver's module holds its original words, and
+ * each pipeline with a padded layout gets a module of the fast variant's
+ * words (variants.c) or of the precise variant's, which Go builds on
+ * first need (precise_stages; docs/decisions/precise-variant-on-first-need.md).
+ * Pipeline layouts get
  * the layer's descriptor set at the slot, padded with empty set layouts;
  * a layout that already uses the slot is left alone, and pipelines made
  * with it get uninstrumented copies of their modules, made here from the
@@ -33,14 +38,21 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateShaderModule(VkDevice device, con
 
     uint32_t *words = NULL;
     size_t nwords = 0;
+    int deferred = 0;
     /* Go copies the original, instruments it and returns C-malloc'd words,
-     * or NULL to pass the original through. */
+     * or NULL to pass the original through; deferred: a module with a fast
+     * variant, whose pipelines get the precise or the fast variant's words
+     * in a module of their own (precise_stages, variants.c), the driver's
+     * module holding the original. */
     uint32_t id = goInstrumentShader(GPUAVDBG_H(device), gpuavdbg_instrumenting(dd), dd->slot, (uint32_t *)ci->pCode,
-                                     ci->codeSize / 4, &words, &nwords);
+                                     ci->codeSize / 4, 1, &words, &nwords, &deferred);
     VkResult r;
     int instrumented = 0;
     char *note = NULL;
-    if (words && nwords > 0) {
+    if (deferred) {
+        r = dd->disp.CreateShaderModule(device, ci, alloc, pModule);
+        instrumented = r == VK_SUCCESS;
+    } else if (words && nwords > 0) {
         VkShaderModuleCreateInfo c = *ci;
         c.pCode = words;
         c.codeSize = nwords * 4;
@@ -67,10 +79,11 @@ static VKAPI_ATTR void VKAPI_CALL gl_DestroyShaderModule(VkDevice device, VkShad
     if (!dd)
         return;
     /* A pipeline that may still make its precise variant keeps it. */
-    if (!gpuavdbg_variant_defer_destroy(dd, GPUAVDBG_H(module), alloc))
+    int held = gpuavdbg_variant_defer_destroy(dd, GPUAVDBG_H(module), alloc);
+    if (!held)
         dd->disp.DestroyShaderModule(device, module, alloc);
     if (module)
-        goShaderDestroyed(GPUAVDBG_H(device), GPUAVDBG_H(module));
+        goShaderDestroyed(GPUAVDBG_H(device), GPUAVDBG_H(module), held);
 }
 
 /* ---- pipeline layouts -------------------------------------------------------- */
@@ -182,13 +195,17 @@ static int padded(device_data *dd, VkPipelineLayout layout)
 
 /* ---- pipelines ---------------------------------------------------------------- */
 
-/* uninstrumented returns a module made from the original SPIR-V of module
- * when module is instrumented, else VK_NULL_HANDLE (keep module). */
-static VkShaderModule uninstrumented(device_data *dd, VkShaderModule module)
+/* module_from_go returns a module of the words Go keeps for module: its
+ * original words when it is instrumented (goOriginalSPIRV), or with
+ * precise its precise variant's when it is deferred (goPreciseSPIRV);
+ * VK_NULL_HANDLE when there are none (keep module) or the driver refuses
+ * them (reported). */
+static VkShaderModule module_from_go(device_data *dd, VkShaderModule module, int precise)
 {
     uint32_t *words = NULL;
     size_t n = 0;
-    if (!module || !goOriginalSPIRV(GPUAVDBG_H(dd->device), GPUAVDBG_H(module), &words, &n))
+    uint64_t dev = GPUAVDBG_H(dd->device), h = GPUAVDBG_H(module);
+    if (!module || (precise ? goPreciseSPIRV(dev, h, &words, &n) : goOriginalSPIRV(dev, h, &words, &n)) != 1)
         return VK_NULL_HANDLE;
     VkShaderModuleCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
@@ -198,14 +215,24 @@ static VkShaderModule uninstrumented(device_data *dd, VkShaderModule module)
     VkShaderModule m = VK_NULL_HANDLE;
     VkResult r = dd->disp.CreateShaderModule(dd->device, &ci, NULL, &m);
     free(words);
-    if (r != VK_SUCCESS) {
+    if (r == VK_SUCCESS)
+        return m;
+    if (precise)
+        gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED,
+                      "shader module 0x%llx: the driver rejected its instrumented words (%d): the pipeline runs its "
+                      "original code, unchecked",
+                      (unsigned long long)h, (int)r);
+    else
         gpuavdbg_logf(GPUAVDBG_LOG_ERROR,
                       "cannot create an uninstrumented copy of shader module 0x%llx (%d): the pipeline runs "
                       "instrumented code without the layer's descriptor set",
-                      (unsigned long long)GPUAVDBG_H(module), (int)r);
-        return VK_NULL_HANDLE;
-    }
-    return m;
+                      (unsigned long long)h, (int)r);
+    return VK_NULL_HANDLE;
+}
+
+VkShaderModule gpuavdbg_precise_module(device_data *dd, VkShaderModule module)
+{
+    return module_from_go(dd, module, 1);
 }
 
 /* scratch holds what one vkCreate*Pipelines call made: uninstrumented
@@ -216,6 +243,9 @@ typedef struct scratch {
     /* inline: modules made for stages given inline, known to Go */
     VkShaderModule *inl;
     uint32_t ninl, cap_inl;
+    /* pre[k]: a module of the precise words of app[k] (also in modules) */
+    VkShaderModule *pre, *app;
+    uint32_t npre, cap_pre, napp, cap_app;
     void **blocks;
     uint32_t nblocks, cap_blocks;
 } scratch;
@@ -260,29 +290,78 @@ static void scratch_free(device_data *dd, scratch *sc)
         free(sc->blocks[i]);
     free(sc->modules);
     free(sc->blocks);
+    free(sc->pre);
+    free(sc->app);
 }
 
-/* substitute returns a copy of stages in which every instrumented module
- * is replaced by an uninstrumented one, or NULL when none is instrumented
- * (or when out of memory, which it reports). */
-static const VkPipelineShaderStageCreateInfo *substitute(device_data *dd, scratch *sc,
-                                                         const VkPipelineShaderStageCreateInfo *stages, uint32_t n)
+/* replace_stages returns a copy of stages in which every module Go keeps
+ * other words for (module_from_go: the original words of an instrumented
+ * module, or with precise the precise words of a deferred one) is
+ * replaced by a module of them, destroyed after the call; NULL when there
+ * is none (or when out of memory, which it reports). A precise module is
+ * remembered as the module it replaced (app_stages). */
+static const VkPipelineShaderStageCreateInfo *replace_stages(device_data *dd, scratch *sc,
+                                                             const VkPipelineShaderStageCreateInfo *stages,
+                                                             uint32_t n, int precise)
 {
     VkPipelineShaderStageCreateInfo *copy = NULL;
     for (uint32_t s = 0; s < n; s++) {
-        VkShaderModule m = uninstrumented(dd, stages[s].module);
+        VkShaderModule m = module_from_go(dd, stages[s].module, precise);
         if (!m)
             continue;
         if (!copy)
             copy = scratch_copy(sc, stages, n, sizeof *stages);
         if (!copy || !push((void **)&sc->modules, &sc->nmodules, &sc->cap_modules, sizeof m, &m)) {
             dd->disp.DestroyShaderModule(dd->device, m, NULL);
-            gpuavdbg_logf(GPUAVDBG_LOG_ERROR, "out of memory substituting uninstrumented shaders");
+            gpuavdbg_logf(precise ? GPUAVDBG_LOG_UNCHECKED : GPUAVDBG_LOG_ERROR,
+                          precise ? "out of memory substituting instrumented shaders: a pipeline stage runs its "
+                                    "original code, unchecked"
+                                  : "out of memory substituting uninstrumented shaders");
             continue;
         }
+        /* The pair is only for remembering: without it the pipeline is
+         * reported with the module the layer made. */
+        if (precise && push((void **)&sc->pre, &sc->npre, &sc->cap_pre, sizeof m, &m) &&
+            !push((void **)&sc->app, &sc->napp, &sc->cap_app, sizeof stages[s].module, &stages[s].module))
+            sc->npre--;
         copy[s].module = m;
     }
     return copy;
+}
+
+/* substitute: every instrumented module replaced by an uninstrumented one
+ * (replace_stages). */
+static const VkPipelineShaderStageCreateInfo *substitute(device_data *dd, scratch *sc,
+                                                         const VkPipelineShaderStageCreateInfo *stages, uint32_t n)
+{
+    return replace_stages(dd, sc, stages, n, 0);
+}
+
+/* precise_stages: every deferred module replaced by a module of its
+ * precise words (replace_stages). */
+static const VkPipelineShaderStageCreateInfo *precise_stages(device_data *dd, scratch *sc,
+                                                             const VkPipelineShaderStageCreateInfo *stages,
+                                                             uint32_t n)
+{
+    return replace_stages(dd, sc, stages, n, 1);
+}
+
+/* app_stages returns stages as the pipeline is remembered: each module
+ * precise_stages made replaced by the module it stands for (in a scratch
+ * copy; stages itself when there is none). */
+static const VkPipelineShaderStageCreateInfo *app_stages(scratch *sc, const VkPipelineShaderStageCreateInfo *stages,
+                                                         uint32_t n)
+{
+    VkPipelineShaderStageCreateInfo *copy = NULL;
+    for (uint32_t s = 0; s < n && sc->npre; s++)
+        for (uint32_t k = 0; k < sc->npre; k++) {
+            if (stages[s].module != sc->pre[k])
+                continue;
+            if (!copy && !(copy = scratch_copy(sc, stages, n, sizeof *stages)))
+                return stages;
+            copy[s].module = sc->app[k];
+        }
+    return copy ? copy : stages;
 }
 
 size_t gpuavdbg_stage_pnext_size(VkStructureType t)
@@ -387,6 +466,16 @@ static const VkPipelineShaderStageCreateInfo *prepare_stages(device_data *dd, sc
     return padded ? inline_stages(dd, sc, stages, n) : substitute(dd, sc, stages, n);
 }
 
+/* has_shader_groups says whether a graphics pipeline's pNext chain has
+ * shader groups of their own stages (VK_NV_device_generated_commands). */
+static int has_shader_groups(const void *pNext)
+{
+    for (const VkBaseInStructure *s = pNext; s; s = s->pNext)
+        if (s->sType == VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_SHADER_GROUPS_CREATE_INFO_NV)
+            return 1;
+    return 0;
+}
+
 static const VkPipelineLibraryCreateInfoKHR *find_libraries(const void *pNext)
 {
     for (const VkBaseInStructure *s = pNext; s; s = s->pNext)
@@ -477,6 +566,21 @@ static void remember(device_data *dd, VkPipeline p, VkPipelineLayout layout, VkP
             (copy)[i_].pStages = st_;                                                                       \
     }
 
+/* PRECISE_STAGE_ARRAYS gives the stages of the create infos with a padded
+ * layout (graphics, ray tracing KHR) that still hold a deferred module the
+ * precise variant's words (precise_stages), in copy. */
+#define PRECISE_STAGE_ARRAYS(dd, sc, ci, n, copy)                                                              \
+    for (uint32_t i_ = 0; (dd)->set_layout && i_ < (n); i_++) {                                             \
+        if (!padded((dd), (ci)[i_].layout))                                                                 \
+            continue;                                                                                       \
+        const VkPipelineShaderStageCreateInfo *st_ = precise_stages(                                        \
+            (dd), (sc), (copy) ? (copy)[i_].pStages : (ci)[i_].pStages, (ci)[i_].stageCount);               \
+        if (st_ && !(copy))                                                                                 \
+            (copy) = scratch_copy((sc), (ci), (n), sizeof *(ci));                                           \
+        if (st_ && (copy))                                                                                  \
+            (copy)[i_].pStages = st_;                                                                       \
+    }
+
 /* fast_variant: when compute pipeline i's facts can be decided on the CPU
  * (variants.c), *var gets its variants and pipeline i is created as the
  * fast one (a module of the fast variant's words, in a scratch copy of ci;
@@ -521,12 +625,18 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateComputePipelines(VkDevice device,
             copy[i].stage = *st;
         if (pad && !st && vars)
             fast_variant(dd, &sc, ci, n, i, &copy, &vars[i]);
+        const VkPipelineShaderStageCreateInfo *pre =
+            pad && !(vars && vars[i]) ? precise_stages(dd, &sc, copy ? &copy[i].stage : &ci[i].stage, 1) : NULL;
+        if (pre && !copy)
+            copy = scratch_copy(&sc, ci, n, sizeof *ci);
+        if (pre && copy)
+            copy[i].stage = *pre;
     }
     VkResult r = dd->disp.CreateComputePipelines(device, gpuavdbg_cache_for(dd, cache, any_padded), n,
                                                  copy ? copy : ci, alloc, pipes);
     for (uint32_t i = 0; i < n; i++) {
         gpuavdbg_variant *v = vars ? vars[i] : NULL;
-        VkPipelineShaderStageCreateInfo st = *remembered(dd, copy, ci, i, stage);
+        VkPipelineShaderStageCreateInfo st = *app_stages(&sc, remembered(dd, copy, ci, i, stage), 1);
         if (v) /* reported with the app's module, not the fast variant's */
             st.module = ci[i].stage.module;
         if (pipes[i])
@@ -587,12 +697,20 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateGraphicsPipelines(VkDevice device
     for (uint32_t i = 0; vars && i < n; i++)
         if (padded(dd, ci[i].layout) && (!copy || copy[i].pStages == ci[i].pStages))
             fast_graphics(dd, &sc, ci, n, i, &copy, &vars[i]);
+    PRECISE_STAGE_ARRAYS(dd, &sc, ci, n, copy);
+    for (uint32_t i = 0; dd->set_layout && i < n; i++)
+        if (padded(dd, ci[i].layout) && has_shader_groups(ci[i].pNext))
+            gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED,
+                          "a graphics pipeline's shader groups (VK_NV_device_generated_commands) run the original "
+                          "code of their modules that have a fast variant, unchecked: the layer substitutes "
+                          "instrumented modules in its stages only");
     VkResult r = dd->disp.CreateGraphicsPipelines(device, gpuavdbg_cache_for(dd, cache, any_padded), n,
                                                   copy ? copy : ci, alloc, pipes);
     for (uint32_t i = 0; i < n; i++) {
         gpuavdbg_variant *v = vars ? vars[i] : NULL;
         /* reported with the app's modules, not the fast variant's */
-        const VkPipelineShaderStageCreateInfo *st = v ? ci[i].pStages : *remembered(dd, copy, ci, i, pStages);
+        const VkPipelineShaderStageCreateInfo *st =
+            v ? ci[i].pStages : app_stages(&sc, *remembered(dd, copy, ci, i, pStages), ci[i].stageCount);
         if (pipes[i])
             remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_GRAPHICS, st, ci[i].stageCount,
                      find_libraries(ci[i].pNext), ci[i].flags, &ci[i], v);
@@ -621,6 +739,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateRayTracingPipelinesKHR(VkDevice d
     scratch sc = {0};
     int any_padded = 0;
     PREPARE_STAGE_ARRAYS(dd, &sc, ci, n, copy, any_padded);
+    PRECISE_STAGE_ARRAYS(dd, &sc, ci, n, copy);
     VkResult r = dd->disp.CreateRayTracingPipelinesKHR(device, VK_NULL_HANDLE, gpuavdbg_cache_for(dd, cache, any_padded),
                                                        n, copy ? copy : ci, alloc, pipes);
     if (deferred && r == VK_SUCCESS)
@@ -628,8 +747,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateRayTracingPipelinesKHR(VkDevice d
     for (uint32_t i = 0; i < n; i++)
         if (pipes[i])
             remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR,
-                     *remembered(dd, copy, ci, i, pStages), ci[i].stageCount, ci[i].pLibraryInfo, ci[i].flags, NULL,
-                     NULL);
+                     app_stages(&sc, *remembered(dd, copy, ci, i, pStages), ci[i].stageCount), ci[i].stageCount,
+                     ci[i].pLibraryInfo, ci[i].flags, NULL, NULL);
     scratch_free(dd, &sc);
     return r;
 }

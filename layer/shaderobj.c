@@ -382,8 +382,9 @@ static VkResult create_shaders(device_data *dd, VkDevice device, uint32_t n, con
             }
         }
         size_t nw = 0;
+        int deferred = 0; /* never for shader objects (later 0) */
         ids[i] = goInstrumentShader(GPUAVDBG_H(device), enabled, dd->slot, (uint32_t *)ci[i].pCode,
-                                    ci[i].codeSize / 4, &words[i], &nw);
+                                    ci[i].codeSize / 4, 0, &words[i], &nw, &deferred);
         if (!words[i] || nw == 0)
             continue;
         kind[i] = SO_INSTRUMENTED;

@@ -45,6 +45,10 @@ type shader struct {
 	// precise is its precise switch and facts (gpuav.PreciseSwitch), nil
 	// when it has none.
 	precise *gpuav.PreciseSwitch
+	// deferred: the driver's module holds the original words and the
+	// precise ones are built on first need (goPreciseSPIRV);
+	// preciseFailed: building them failed, and that was logged.
+	deferred, preciseFailed bool
 	// readsSet: the instrumented words use the layer's set
 	// (gpuav.Result.ReadsLayerSet).
 	readsSet bool
@@ -66,6 +70,10 @@ func (s *shader) readsLayerSet(fast bool) bool {
 		return false
 	case fast && s.fastVariant():
 		return s.precise.FastReadsLayerSet
+	case s.deferred:
+		// Built here if no pipeline needed them yet (no lock taken).
+		_, reads, err := s.precise.PreciseWords()
+		return reads || err != nil
 	}
 	return s.readsSet
 }
@@ -204,11 +212,18 @@ func disconnectLocked(submits uint64) {
 // sendLocked sends a message to the launcher and reports whether it could
 // (false: no launcher, or the socket died). Callers hold state.mu.
 func sendLocked(k wire.Kind, msg any) bool {
-	if state.client == nil || !state.client.Alive() {
+	if !connectedLocked() {
 		return false
 	}
 	state.client.Send(k, msg)
 	return true
+}
+
+// connectedLocked says whether messages reach the launcher (sendLocked
+// sends them), so that a message costly to build is built only then.
+// Callers hold state.mu.
+func connectedLocked() bool {
+	return state.client != nil && state.client.Alive()
 }
 
 // logLocked sends a log line to the launcher and the app's debug-utils
@@ -224,7 +239,7 @@ func logLocked(level int, text string) {
 // get the line, the launcher does not, so that its notices give each cause
 // once. Callers hold state.mu.
 func noteLocked(level int, text string) {
-	localLogLocked(level, text, state.client != nil && state.client.Alive())
+	localLogLocked(level, text, connectedLocked())
 }
 
 // localLogLocked gives a log line to the app's messengers or, when it has

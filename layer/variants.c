@@ -3,8 +3,9 @@
  * (docs/decisions/precise-variant.md).
  *
  * An instrumented module with binding facts has two variants (gpuav's
- * precise switch): the precise one, which the app's VkShaderModule holds
- * (every check as before), and the fast one, whose facts are taken for
+ * precise switch): the precise one (every check as before), whose words Go
+ * builds on first need (the app's VkShaderModule holds the original words:
+ * gpuavdbg_precise_module), and the fast one, whose facts are taken for
  * granted (no lookups, no precise checks behind them). A compute pipeline
  * whose create info the layer can copy is created with the fast one (a
  * module the layer makes for the call), and the layer keeps a deep copy
@@ -12,8 +13,9 @@
  * or the sets bound since the last evaluation changed, the facts are
  * tested against the bound sets (descriptors.c, the floors the submit
  * writes; each command buffer remembers the results per variant and set
- * while nothing they read changes); when one fails the precise variant (the app's create info and
- * module) is bound down the chain, made on first need.
+ * while nothing they read changes); when one fails the precise variant (the app's create info, its
+ * deferred modules replaced by modules of their precise words) is bound down the chain, made on
+ * first need.
  * The app's shader module and pipeline layout are kept alive (their
  * destruction deferred) while a pipeline may still need them.
  */
@@ -742,6 +744,39 @@ void gpuavdbg_variant_teardown(device_data *dd)
     pthread_mutex_unlock(&g_vlock);
 }
 
+/* create_precise creates v's precise variant from its copied create info,
+ * each deferred module (gpuavdbg_precise_module) replaced by a module of
+ * its precise words for the call. */
+static VkResult create_precise(device_data *dd, gpuavdbg_variant *v, VkPipeline *p)
+{
+    uint32_t n;
+    const VkPipelineShaderStageCreateInfo *st = stages(v, &n);
+    VkPipelineShaderStageCreateInfo *copy = malloc(n * sizeof *copy);
+    VkShaderModule *mods = calloc(n, sizeof *mods);
+    VkResult r = VK_ERROR_OUT_OF_HOST_MEMORY;
+    if (copy && mods) {
+        memcpy(copy, st, n * sizeof *copy);
+        for (uint32_t i = 0; i < n; i++)
+            if ((mods[i] = gpuavdbg_precise_module(dd, st[i].module)))
+                copy[i].module = mods[i];
+        if (v->graphics) {
+            VkGraphicsPipelineCreateInfo g = v->gci;
+            g.pStages = copy;
+            r = dd->disp.CreateGraphicsPipelines(dd->device, VK_NULL_HANDLE, 1, &g, NULL, p);
+        } else {
+            VkComputePipelineCreateInfo c = v->ci;
+            c.stage = copy[0];
+            r = dd->disp.CreateComputePipelines(dd->device, VK_NULL_HANDLE, 1, &c, NULL, p);
+        }
+        for (uint32_t i = 0; i < n; i++)
+            if (mods[i])
+                dd->disp.DestroyShaderModule(dd->device, mods[i], NULL);
+    }
+    free(copy);
+    free(mods);
+    return r;
+}
+
 /* precise returns the precise variant, made on first need, or
  * VK_NULL_HANDLE when it cannot be made (reported once). f is the fact
  * that failed, floor its binding's floor and need what the fact needed
@@ -753,8 +788,7 @@ static VkPipeline precise(device_data *dd, gpuavdbg_variant *v, const gpuavdbg_f
     int make = !p && !v->failed;
     VkResult r = VK_SUCCESS;
     if (make) {
-        r = v->graphics ? dd->disp.CreateGraphicsPipelines(dd->device, VK_NULL_HANDLE, 1, &v->gci, NULL, &p)
-                        : dd->disp.CreateComputePipelines(dd->device, VK_NULL_HANDLE, 1, &v->ci, NULL, &p);
+        r = create_precise(dd, v, &p);
         if (r == VK_SUCCESS)
             v->precise = p;
         else

@@ -2,7 +2,6 @@ package gpuav
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/gpuav-dbg/gpuav-dbg/spirv"
 )
@@ -87,6 +86,27 @@ type function struct {
 	notPrecise uint32
 	// cont marks the merge blocks this pass split off in this function.
 	cont map[uint32]bool
+	// loops says whether the function has an OpLoopMerge (hasLoops):
+	// 0 not known yet, 1 none, 2 some.
+	loops uint8
+}
+
+// hasLoops reports whether the function has a loop header. Guards add no
+// loop, so the answer holds for the whole pass: in a function without one,
+// no site needs its block searched for a loop merge (inLoopHeader), which
+// for a long block of many sites cost a scan of its rest at each.
+func (fn *function) hasLoops() bool {
+	if fn.loops == 0 {
+		fn.loops = 1
+		for _, b := range fn.f.Blocks {
+			for _, in := range b.Insts {
+				if in.Opcode() == spirv.OpLoopMerge {
+					fn.loops = 2
+				}
+			}
+		}
+	}
+	return fn.loops == 2
 }
 
 // spliceEntry inserts the hoisted instructions into the entry block after
@@ -108,9 +128,16 @@ func (fn *function) spliceEntry() {
 }
 
 // walk runs one pass over every block of every function: at each site it
-// builds the guard, inserts the new blocks after the site's block and goes
-// on with the last of them (the rest of the block). It records the sites
-// in the shader's table and returns how many it guarded.
+// builds the guard, puts the new blocks after the site's block and goes on
+// with the last of them (the rest of the block). It records the sites in
+// the shader's table and returns how many it guarded.
+//
+// While a function is walked its new blocks are appended to its list, and
+// put in place after the walk (each after the block it was split from,
+// in the order made): inserting them at once shifted every block after
+// them, at each site, which made a function of many sites quadratic.
+// Whatever reads the list meanwhile (the value bounds' control flow,
+// Function.Block) sees every block, the entry block first.
 func walk[S any](sh *shader, p sitePass[S]) int {
 	if p.skip() {
 		return 0
@@ -119,38 +146,64 @@ func walk[S any](sh *shader, p sitePass[S]) int {
 	for _, f := range sh.m.Functions {
 		fn := &function{f: f, entry: emitter{m: sh.m}, cont: map[uint32]bool{}}
 		p.beginFunction(fn)
-		for bi := 0; bi < len(f.Blocks); bi++ {
-			b := f.Blocks[bi]
-			p.beginBlock(fn, fn.cont[b.ID()])
-			for j := 0; j < len(b.Insts); j++ {
-				s, ok := p.match(fn, b, j)
-				if !ok {
-					continue
+		orig := len(f.Blocks)
+		var added [][]*spirv.Block // by original block: the blocks split off it, in order
+		for bi := 0; bi < orig; bi++ {
+			for b := f.Blocks[bi]; b != nil; {
+				k, split := walkBlock(sh, p, fn, b)
+				n += k
+				b = nil
+				if len(split) > 0 {
+					if added == nil {
+						added = make([][]*spirv.Block, orig)
+					}
+					added[bi] = append(added[bi], split...)
+					f.Blocks = append(f.Blocks, split...)
+					b = split[len(split)-1] // the rest of the block
 				}
-				in := b.Insts[j]
-				if sh.nextSite() >= 1<<RecordSiteBits {
-					sh.warnf("instruction %d: more than %d checked sites in one module: left unchecked", in.OrigIndex, 1<<RecordSiteBits)
-					continue
-				}
-				g, ok := p.guard(fn, b, j, s)
-				if !ok {
-					continue
-				}
-				sh.addSite(in, g)
-				n++
-				if len(g.blocks) == 0 {
-					continue
-				}
-				last := g.blocks[len(g.blocks)-1]
-				fn.cont[last.ID()] = true
-				f.Blocks = slices.Insert(f.Blocks, bi+1, g.blocks...)
-				bi += len(g.blocks) - 1
-				break
 			}
+		}
+		if added != nil {
+			blocks := make([]*spirv.Block, 0, len(f.Blocks))
+			for bi, b := range f.Blocks[:orig] {
+				blocks = append(append(blocks, b), added[bi]...)
+			}
+			f.Blocks = blocks
 		}
 		fn.spliceEntry()
 	}
 	return n
+}
+
+// walkBlock walks block b up to its first site whose guard split it, and
+// returns the number of sites guarded and the split's new blocks (none
+// when it reached the block's end).
+func walkBlock[S any](sh *shader, p sitePass[S], fn *function, b *spirv.Block) (int, []*spirv.Block) {
+	n := 0
+	p.beginBlock(fn, fn.cont[b.ID()])
+	for j := 0; j < len(b.Insts); j++ {
+		s, ok := p.match(fn, b, j)
+		if !ok {
+			continue
+		}
+		in := b.Insts[j]
+		if sh.nextSite() >= 1<<RecordSiteBits {
+			sh.warnf("instruction %d: more than %d checked sites in one module: left unchecked", in.OrigIndex, 1<<RecordSiteBits)
+			continue
+		}
+		g, ok := p.guard(fn, b, j, s)
+		if !ok {
+			continue
+		}
+		sh.addSite(in, g)
+		n++
+		if len(g.blocks) == 0 {
+			continue
+		}
+		fn.cont[g.blocks[len(g.blocks)-1].ID()] = true
+		return n, g.blocks
+	}
+	return n, nil
 }
 
 // shader is the state the passes share while instrumenting one module:
@@ -220,7 +273,7 @@ func (sh *shader) addSite(in *spirv.Instruction, g guarded) {
 	if onError == "" {
 		onError = OnErrorSkip
 	}
-	sh.sites = append(sh.sites, Site{ID: len(sh.sites), Instruction: in.OrigIndex, Checks: g.checks, Record: g.record,
+	sh.sites = append(sh.sites, Site{ID: len(sh.sites), Instruction: int(in.OrigIndex), Checks: g.checks, Record: g.record,
 		OnError: onError})
 }
 
@@ -237,7 +290,10 @@ func (sh *shader) onError() OnError {
 // instruction comes after the site at j): a split would move the
 // OpLoopMerge away from the header, so the site is left unchecked, with a
 // warning naming what (e.g. "buffer access").
-func (sh *shader) inLoopHeader(b *spirv.Block, j int, what string) bool {
+func (sh *shader) inLoopHeader(fn *function, b *spirv.Block, j int, what string) bool {
+	if !fn.hasLoops() {
+		return false
+	}
 	for _, x := range b.Insts[j+1:] {
 		if x.Opcode() == spirv.OpLoopMerge {
 			sh.warnf("instruction %d: %s in a loop header block: left unchecked", b.Insts[j].OrigIndex, what)

@@ -74,9 +74,9 @@ type floatRanges struct {
 	memo  map[uint32]*interval // nil entry: no range
 	busy  map[uint32]bool
 	depth int
-	glsl  uint32                  // the GLSL.std.450 import's id, 0 if none
-	fn    *spirv.Function         // the current function
-	pos   map[uint32]*spirv.Block // result id → its block, in the current function (blockOf)
+	glsl  uint32          // the GLSL.std.450 import's id, 0 if none
+	fn    *spirv.Function // the current function
+	pos   *positions      // result id → its block's index, in the current function (blockOf)
 	// escaped: the current function's variables whose pointer escapes,
 	// found the first time a load asks.
 	escaped map[uint32]bool
@@ -127,17 +127,14 @@ func (fr *floatRanges) index(f *spirv.Function) {
 // block or change their ids, so clamps added before that do not matter.
 func (fr *floatRanges) blockOf(r uint32) (*spirv.Block, bool) {
 	if fr.pos == nil {
-		fr.pos = map[uint32]*spirv.Block{}
-		for _, b := range fr.fn.Blocks {
-			for _, in := range b.Insts {
-				if r := in.ResultID(); r != 0 {
-					fr.pos[r] = b
-				}
-			}
-		}
+		p := newPositions(fr.fn.Blocks)
+		fr.pos = &p
 	}
-	b, ok := fr.pos[r]
-	return b, ok
+	at, ok := fr.pos.of(r)
+	if !ok {
+		return nil, false
+	}
+	return fr.fn.Blocks[at.blk], true
 }
 
 // clamp returns the clamp of the conversion in when its operand's range

@@ -1,10 +1,6 @@
 package gpuav
 
-import (
-	"slices"
-
-	"github.com/gpuav-dbg/gpuav-dbg/spirv"
-)
+import "github.com/gpuav-dbg/gpuav-dbg/spirv"
 
 // This file holds the guard the checking passes share: an access is split
 // out of its block into
@@ -34,7 +30,7 @@ import (
 // check emits, then the clones of then, then the access's result.
 type guardedAccess struct {
 	// pre is the head block's instructions before the check (usually
-	// b.Insts[:j]).
+	// b.Insts[:j]); the head block gets a copy of them.
 	pre []*spirv.Instruction
 	// check emits the check into head and returns the boolean id that is
 	// true when the access may go ahead, or false to leave the access
@@ -123,7 +119,7 @@ func (g guardedAccess) split(m *spirv.Module, f *spirv.Function, b *spirv.Block,
 		return nil, false
 	}
 
-	then := &emitter{m: m}
+	then := newEmitter(m, 4)
 	accessID := g.cloneAccess(m, then, nil)
 	in := g.access
 	then.void(spirv.OpBranch, mID)
@@ -146,7 +142,7 @@ func (g guardedAccess) split(m *spirv.Module, f *spirv.Function, b *spirv.Block,
 // result). It returns the check's result, or false (b unchanged) when
 // g.check does.
 func (g guardedAccess) head(m *spirv.Module, b *spirv.Block, mID, tID, fID, cond uint32) (uint32, bool) {
-	head := &emitter{m: m, insts: slices.Clip(g.pre)}
+	head := emitterAfter(m, g.pre, 16)
 	ok, checked := g.check(head)
 	if !checked {
 		return 0, false
@@ -165,7 +161,7 @@ func (g guardedAccess) head(m *spirv.Module, b *spirv.Block, mID, tID, fID, cond
 // the access's result takes there (0 when the access has none) and the
 // block that value comes from.
 func (g guardedAccess) fail(m *spirv.Module, fID, mID uint32) ([]*spirv.Block, uint32, uint32) {
-	fail := &emitter{m: m}
+	fail := newEmitter(m, 16)
 	mode := g.failOnError()
 	var can uint32
 	if mode == OnErrorClamp && g.clamp.can != nil {
@@ -191,10 +187,10 @@ func (g guardedAccess) fail(m *spirv.Module, fID, mID uint32) ([]*spirv.Block, u
 		cID, fmID := m.NewID(), m.NewID()
 		fail.void(spirv.OpSelectionMerge, fmID, uint32(spirv.SelectionControlNone))
 		fail.void(spirv.OpBranchConditional, can, cID, fmID)
-		c := &emitter{m: m}
+		c := newEmitter(m, 8)
 		res := g.cloneAccess(m, c, g.clamp.operands(c))
 		c.void(spirv.OpBranch, fmID)
-		fm := &emitter{m: m}
+		fm := newEmitter(m, 2)
 		if hasResult {
 			res = fm.op(spirv.OpPhi, g.access.ResultType(), res, cID, g.null(), fID)
 		}
@@ -249,19 +245,19 @@ func (g guardedAccess) splitFact(m *spirv.Module, f *spirv.Function, b *spirv.Bl
 	rest := b.Insts[j:]
 	post := rest[1:]
 	aID, sID, tID, fID, m1ID, m0ID := m.NewID(), m.NewID(), m.NewID(), m.NewID(), m.NewID(), m.NewID()
-	s := &emitter{m: m}
+	s := newEmitter(m, 16)
 	ok, checked := g.check(s)
 	if !checked {
 		return nil, false
 	}
-	head := &emitter{m: m, insts: slices.Clip(g.pre)}
+	head := emitterAfter(m, g.pre, 2)
 	head.void(spirv.OpSelectionMerge, m0ID, uint32(spirv.SelectionControlNone))
 	head.void(spirv.OpBranchConditional, g.fact, aID, sID)
 	b.Insts = head.insts
 	s.void(spirv.OpSelectionMerge, m1ID, uint32(spirv.SelectionControlNone))
 	s.void(spirv.OpBranchConditional, ok, tID, fID)
 
-	a := &emitter{m: m}
+	a := newEmitter(m, 4)
 	aRes := g.cloneAccess(m, a, nil)
 	a.void(spirv.OpBranch, m0ID)
 	guarded, phi := g.guardedSide(m, tID, fID, m1ID, m0ID)
@@ -288,11 +284,11 @@ func (g guardedAccess) splitFact(m *spirv.Module, f *spirv.Function, b *spirv.Bl
 // blocks from T to M and M's phi of the access's result (0 when the access
 // has none).
 func (g guardedAccess) guardedSide(m *spirv.Module, tID, fID, mID, next uint32) ([]*spirv.Block, uint32) {
-	t := &emitter{m: m}
+	t := newEmitter(m, 4)
 	tRes := g.cloneAccess(m, t, nil)
 	t.void(spirv.OpBranch, mID)
 	failBlocks, failRes, failFrom := g.fail(m, fID, mID)
-	mm := &emitter{m: m}
+	mm := newEmitter(m, 2)
 	var phi uint32
 	if in := g.access; in.ResultID() != 0 {
 		phi = mm.op(spirv.OpPhi, in.ResultType(), tRes, tID, failRes, failFrom)
@@ -306,7 +302,7 @@ func (g guardedAccess) guardedSide(m *spirv.Module, tID, fID, mID, next uint32) 
 // block the guard split at j) with phi in front. It takes the free slot
 // before merge in orig's array where there is one: the access's own (the
 // access was cloned), or the last of the head's (the head block holds a
-// copy of g.pre, made when splitFact appended to its clipped slice), so
+// copy of g.pre, made by emitterAfter), so
 // that a block with many guarded accesses is not copied once per access.
 func prependToRest(orig []*spirv.Instruction, j int, merge []*spirv.Instruction, phi *spirv.Instruction) []*spirv.Instruction {
 	if at := len(orig) - len(merge) - 1; at >= 0 && (at == j || at == j-1) {

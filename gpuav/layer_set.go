@@ -55,11 +55,13 @@ func ReadsSet(words []uint32, set uint32) bool {
 			if op == spirv.OpFunctionCall && n >= 4 {
 				cur.calls = append(cur.calls, in[3])
 			}
-			for _, w := range in[1:] {
-				if cur.uses {
-					break
+			if !cur.uses {
+				for _, w := range in[1:] {
+					if w < bound && inSet[w] {
+						cur.uses = true
+						break
+					}
 				}
-				cur.uses = w < bound && inSet[w]
 			}
 		}
 	}

@@ -12,6 +12,11 @@ type layoutSizes struct {
 	m       *spirv.Module
 	members map[uint32]map[uint32]memberLayout // struct → member → layout
 	strides map[uint32]uint32                  // array type → ArrayStride
+	// blocks holds the Block (1) and BufferBlock (2) decorations of the
+	// ids below bound, the module's bound when the analysis was made: no
+	// pass decorates an id it did not make, so they hold while it lives.
+	blocks map[uint32]uint8
+	bound  uint32
 }
 
 type memberLayout struct {
@@ -27,11 +32,20 @@ type matrixLayout struct {
 }
 
 func newLayoutSizes(m *spirv.Module) *layoutSizes {
-	s := &layoutSizes{m: m, members: map[uint32]map[uint32]memberLayout{}, strides: map[uint32]uint32{}}
+	s := &layoutSizes{m: m, members: map[uint32]map[uint32]memberLayout{}, strides: map[uint32]uint32{},
+		blocks: map[uint32]uint8{}, bound: m.Header.Bound}
 	for _, in := range m.Sections[spirv.SectionAnnotation] {
-		switch in.Opcode() {
-		case spirv.OpDecorate:
-			if len(in.Words) > 3 && spirv.Decoration(in.Words[2]) == spirv.DecorationArrayStride {
+		switch op := in.Opcode(); op {
+		case spirv.OpDecorate, spirv.OpDecorateId, spirv.OpDecorateString:
+			if len(in.Words) > 2 {
+				switch spirv.Decoration(in.Words[2]) {
+				case spirv.DecorationBlock:
+					s.blocks[in.Words[1]] |= 1
+				case spirv.DecorationBufferBlock:
+					s.blocks[in.Words[1]] |= 2
+				}
+			}
+			if op == spirv.OpDecorate && len(in.Words) > 3 && spirv.Decoration(in.Words[2]) == spirv.DecorationArrayStride {
 				s.strides[in.Words[1]] = in.Words[3]
 			}
 		case spirv.OpMemberDecorate:
@@ -59,6 +73,19 @@ func newLayoutSizes(m *spirv.Module) *layoutSizes {
 		}
 	}
 	return s
+}
+
+// blockDecorations reports whether type t is decorated Block and whether
+// BufferBlock (spirv.Module.Decoration's answers, from the analysis's
+// index for the ids it knows).
+func (s *layoutSizes) blockDecorations(t uint32) (block, bufferBlock bool) {
+	if t >= s.bound {
+		_, block = s.m.Decoration(t, spirv.DecorationBlock)
+		_, bufferBlock = s.m.Decoration(t, spirv.DecorationBufferBlock)
+		return block, bufferBlock
+	}
+	b := s.blocks[t]
+	return b&1 != 0, b&2 != 0
 }
 
 // accessSize is the number of bytes an access through ptr (whose pointee

@@ -57,7 +57,7 @@ func (l *linker) link() error {
 		return err
 	}
 	m := l.m
-	imp, err := m.ImportFunctions(lib, l.order...)
+	imp, err := m.ImportFrom(lib, l.order...)
 	if err != nil {
 		return fmt.Errorf("link %v: %w", l.order, err)
 	}
@@ -91,14 +91,18 @@ func (l *linker) link() error {
 	return nil
 }
 
-// checkLibrary parses the check-function library once. The linker only
-// reads it, and its definition index is built here, so instrumentations on
-// several threads can share it.
-var checkLibrary = sync.OnceValues(func() (*spirv.Module, error) {
+// checkLibrary parses the check-function library once and reads it for
+// importing (spirv.NewLibrary: its functions' ids found once, not in every
+// module that links them). The linker only reads it, and its definition
+// index is built here, so instrumentations on several threads can share it.
+var checkLibrary = sync.OnceValues(func() (*spirv.Library, error) {
 	lib, err := spirv.Parse(append([]uint32(nil), libraryWords...))
 	if err != nil {
 		return nil, fmt.Errorf("parse check library: %w", err)
 	}
 	lib.Def(0) // build the index now: later lookups only read it
-	return lib, nil
+	for _, in := range lib.Sections[spirv.SectionExtInstImport] {
+		lib.ExtInstSet(in.Words[1]) // likewise the sets its OpExtInsts name
+	}
+	return spirv.NewLibrary(lib), nil
 })

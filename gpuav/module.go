@@ -2,6 +2,7 @@ package gpuav
 
 import (
 	"math"
+	"slices"
 
 	"github.com/gpuav-dbg/gpuav-dbg/spirv"
 )
@@ -14,6 +15,19 @@ import (
 type emitter struct {
 	m     *spirv.Module
 	insts []*spirv.Instruction
+}
+
+// newEmitter returns an emitter with room for n instructions (a guard's
+// blocks are built one instruction at a time: growing their lists from
+// nothing was a tenth of the bytes instrumentation allocates).
+func newEmitter(m *spirv.Module, n int) *emitter {
+	return &emitter{m: m, insts: make([]*spirv.Instruction, 0, n)}
+}
+
+// emitterAfter returns an emitter whose block starts with a copy of pre,
+// with room for n more instructions.
+func emitterAfter(m *spirv.Module, pre []*spirv.Instruction, n int) *emitter {
+	return &emitter{m: m, insts: append(make([]*spirv.Instruction, 0, len(pre)+n), pre...)}
 }
 
 // op appends an instruction with a result and returns the result's id.
@@ -218,6 +232,40 @@ func useCounts(m *spirv.Module, f *spirv.Function) useCount {
 		}
 	}
 	return uses
+}
+
+// idBits is a set of ids (a function's variables) as bits over the range
+// they span: the walks that ask of every id word of a function whether it
+// is one of them answer without hashing.
+type idBits struct {
+	lo   uint32
+	bits []uint64
+}
+
+// newIDBits returns the set of ids, empty when there are none.
+func newIDBits(ids []uint32) idBits {
+	if len(ids) == 0 {
+		return idBits{}
+	}
+	lo, hi := slices.Min(ids), slices.Max(ids)
+	s := idBits{lo: lo, bits: make([]uint64, (uint64(hi-lo)+64)/64)}
+	for _, id := range ids {
+		s.bits[(id-lo)/64] |= 1 << ((id - lo) % 64)
+	}
+	return s
+}
+
+// has reports whether id is in the set.
+func (s idBits) has(id uint32) bool {
+	i := uint64(id) - uint64(s.lo)
+	return id >= s.lo && i/64 < uint64(len(s.bits)) && s.bits[i/64]&(1<<(i%64)) != 0
+}
+
+// remove takes id out of the set.
+func (s *idBits) remove(id uint32) {
+	if s.has(id) {
+		s.bits[(id-s.lo)/64] &^= 1 << ((id - s.lo) % 64)
+	}
 }
 
 // useCount holds the use counts of ids, by id (useCounts): a slice of the

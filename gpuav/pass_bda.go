@@ -102,7 +102,7 @@ func (p *bdaChecker) address(in *spirv.Instruction) func(e *emitter) uint32 {
 func (p *bdaChecker) guard(fn *function, b *spirv.Block, j int, s bdaAccess) (guarded, bool) {
 	sh, m := p.sh, p.sh.m
 	in := b.Insts[j]
-	if sh.inLoopHeader(b, j, "buffer device address access") {
+	if sh.inLoopHeader(fn, b, j, "buffer device address access") {
 		return guarded{}, false
 	}
 	addr := p.address(in)

@@ -207,8 +207,7 @@ func bufferAccessOf(m *spirv.Module, s *layoutSizes, ptr uint32) (bufferAccess, 
 			}
 		}
 	}
-	_, block := m.Decoration(t, spirv.DecorationBlock)
-	_, bufferBlock := m.Decoration(t, spirv.DecorationBufferBlock)
+	block, bufferBlock := s.blockDecorations(t)
 	switch {
 	case sc == spirv.StorageClassUniform && block:
 		acc.flags |= BufferUniform
@@ -253,7 +252,7 @@ func bufferAccessOf(m *spirv.Module, s *layoutSizes, ptr uint32) (bufferAccess, 
 func (p *bufferChecker) guard(fn *function, b *spirv.Block, j int, acc bufferAccess) (guarded, bool) {
 	sh, m := p.sh, p.sh.m
 	in := b.Insts[j]
-	if sh.inLoopHeader(b, j, "buffer access") {
+	if sh.inLoopHeader(fn, b, j, "buffer access") {
 		return guarded{}, false
 	}
 	if rt := m.Def(in.ResultType()); in.ResultID() != 0 && rt != nil && rt.Opcode() == spirv.OpTypePointer {
@@ -267,7 +266,7 @@ func (p *bufferChecker) guard(fn *function, b *spirv.Block, j int, acc bufferAcc
 	var ids bufferGuardIDs
 	end, bounded := p.bounded(fn, b, acc)
 	g := guardedAccess{
-		pre: append([]*spirv.Instruction(nil), b.Insts[:j]...),
+		pre: b.Insts[:j],
 		check: func(head *emitter) (uint32, bool) {
 			var ok bool
 			ids.idx, ids.off, ok = p.offset(head, in, acc, v2, fns[2], bounded)
@@ -285,7 +284,9 @@ func (p *bufferChecker) guard(fn *function, b *spirv.Block, j int, acc bufferAcc
 		silent:  sh.opt.RobustOnly,
 	}
 	var bc *bufferClamp
-	g.clamp, bc = bufferClampSpec(m, acc, checks, fns[1], &ids)
+	if g.onError == OnErrorClamp { // only a clamping guard reads it (failOnError)
+		g.clamp, bc = bufferClampSpec(m, acc, checks, fns[1], &ids)
+	}
 	clamps := g.failOnError() == OnErrorClamp
 	g.report = func(fail *emitter) {
 		stage := sh.stage.emit(fail)

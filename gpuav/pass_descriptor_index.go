@@ -449,7 +449,7 @@ func (p *descriptorChecker) actionFact(fn *function, s site, fact uint32) uint32
 // branch tests that earlier guard's result and F reports nothing.
 func (p *descriptorChecker) guard(fn *function, b *spirv.Block, j int, s site) (guarded, bool) {
 	sh, m := p.sh, p.sh.m
-	idxType, ok := p.guardable(b, j, s)
+	idxType, ok := p.guardable(fn, b, j, s)
 	if !ok {
 		return guarded{}, false
 	}
@@ -510,17 +510,19 @@ func (p *descriptorChecker) guard(fn *function, b *spirv.Block, j int, s site) (
 		onError: sh.onError(),
 		silent:  sh.opt.RobustOnly,
 	}
-	g.clamp = p.clamp(fn, s, idxType, &clampCode, func(fail *emitter) (uint32, uint32) {
-		if s.prior == 0 {
-			return idx, length
-		}
-		// A guard that reuses an earlier one's result computed neither.
-		i, n := flatIndex(fail, s, idxType, u), s.lengthOperand(fail)
-		if s.state != 0 {
-			_, _, n = p.check(fn, fail, s, i, n)
-		}
-		return i, n
-	})
+	if g.onError == OnErrorClamp { // only a clamping guard reads it (failOnError)
+		g.clamp = p.clamp(fn, s, idxType, &clampCode, func(fail *emitter) (uint32, uint32) {
+			if s.prior == 0 {
+				return idx, length
+			}
+			// A guard that reuses an earlier one's result computed neither.
+			i, n := flatIndex(fail, s, idxType, u), s.lengthOperand(fail)
+			if s.state != 0 {
+				_, _, n = p.check(fn, fail, s, i, n)
+			}
+			return i, n
+		})
+	}
 	totalClones = 1
 	if fact != 0 {
 		totalClones++
@@ -651,9 +653,9 @@ func uMin(e *emitter, a, b uint32) uint32 {
 // guardable returns the index's type, or warns and returns false when the
 // site cannot be guarded: in a loop header, an index that is not a 32-bit
 // integer, an access that yields a pointer.
-func (p *descriptorChecker) guardable(b *spirv.Block, j int, s site) (*spirv.Instruction, bool) {
+func (p *descriptorChecker) guardable(fn *function, b *spirv.Block, j int, s site) (*spirv.Instruction, bool) {
 	sh, m := p.sh, p.sh.m
-	if sh.inLoopHeader(b, j, "access") {
+	if sh.inLoopHeader(fn, b, j, "access") {
 		return nil, false
 	}
 	idxType := int32Type(m, s.indexID)

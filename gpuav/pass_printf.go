@@ -105,7 +105,7 @@ func (p *printfPass) replace(in *spirv.Instruction) []*spirv.Instruction {
 			words += piece.n
 		}
 	}
-	site := PrintfSite{ID: len(p.sites), Instruction: in.OrigIndex, Words: words}
+	site := PrintfSite{ID: len(p.sites), Instruction: int(in.OrigIndex), Words: words}
 	p.sites = append(p.sites, site)
 	begin := sh.lib.function("gpuav_printf_begin")
 	u := m.TypeUint32()

@@ -117,7 +117,7 @@ func rayQueryCode(flags uint32, o []float32, tmin float32, d []float32, tmax flo
 func (p *rayQueryChecker) guard(fn *function, b *spirv.Block, j int, _ struct{}) (guarded, bool) {
 	sh, m := p.sh, p.sh.m
 	in := b.Insts[j]
-	if sh.inLoopHeader(b, j, "ray query initialize") {
+	if sh.inLoopHeader(fn, b, j, "ray query initialize") {
 		return guarded{}, false
 	}
 	f32 := m.TypeFloat(32)

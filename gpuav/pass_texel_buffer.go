@@ -1,6 +1,8 @@
 package gpuav
 
 import (
+	"slices"
+
 	"github.com/gpuav-dbg/gpuav-dbg/spirv"
 )
 
@@ -61,9 +63,35 @@ var texelBufferPass = &passSpec{
 
 // texelChecker is the texel_buffer_oob pass over one shader.
 type texelChecker struct {
-	noHooks
 	sh *shader
 }
+
+// skip: a module that declares no texel buffer type (an OpTypeImage of
+// Dim Buffer) has no site, and most have none: the walk is not made.
+// Types are declared before the functions (the layout's rule; one out of
+// place, in the wrong section or between functions, is still found here).
+func (p *texelChecker) skip() bool {
+	m := p.sh.m
+	for _, s := range m.Sections {
+		if slices.ContainsFunc(s, isTexelBufferType) {
+			return false
+		}
+	}
+	for _, f := range m.Functions {
+		if slices.ContainsFunc(f.Before, isTexelBufferType) {
+			return false
+		}
+	}
+	return !slices.ContainsFunc(m.Trailing, isTexelBufferType)
+}
+
+// isTexelBufferType reports whether in declares an image type of Dim Buffer.
+func isTexelBufferType(in *spirv.Instruction) bool {
+	return in.Opcode() == spirv.OpTypeImage && len(in.Words) >= 9 && spirv.Dim(in.Words[3]) == spirv.DimBuffer
+}
+
+func (p *texelChecker) beginFunction(*function)    {}
+func (p *texelChecker) beginBlock(*function, bool) {}
 
 func (p *texelChecker) match(fn *function, b *spirv.Block, j int) (texelAccess, bool) {
 	return texelAccessOf(p.sh, b.Insts[j])
@@ -163,7 +191,7 @@ func texelAccessOf(sh *shader, in *spirv.Instruction) (texelAccess, bool) {
 func (p *texelChecker) guard(fn *function, b *spirv.Block, j int, acc texelAccess) (guarded, bool) {
 	sh, m := p.sh, p.sh.m
 	in := b.Insts[j]
-	if sh.inLoopHeader(b, j, "texel buffer access") {
+	if sh.inLoopHeader(fn, b, j, "texel buffer access") {
 		return guarded{}, false
 	}
 	ct := int32Type(m, acc.coord)

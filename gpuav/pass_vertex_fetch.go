@@ -119,7 +119,7 @@ func inputLocations(m *spirv.Module, t *spirv.Instruction) uint32 {
 func (p *vertexFetchChecker) guard(fn *function, b *spirv.Block, j int, s vertexLoad) (guarded, bool) {
 	sh, m := p.sh, p.sh.m
 	in := b.Insts[j]
-	if sh.inLoopHeader(b, j, "vertex input load") {
+	if sh.inLoopHeader(fn, b, j, "vertex input load") {
 		return guarded{}, false
 	}
 	fns := sh.lib.functions("gpuav_vertex_table", "gpuav_vertex_fetch_check", "gpuav_report_vertex_fetch")

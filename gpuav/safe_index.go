@@ -532,7 +532,7 @@ func (a *safeIndex) phi(d *spirv.Instruction, w uint32) (uint64, bool) {
 // instruction at: the unsigned one, or the signed one when it is lower or
 // alone (signed then says it holds only for a non-negative x).
 func (a *safeIndex) guardAt(x, at uint32) (limit uint64, signed, ok bool) {
-	p, ok := a.cur.pos[at]
+	p, ok := a.cur.pos.of(at)
 	if !ok {
 		return 0, false, false
 	}
@@ -586,7 +586,7 @@ func (a *safeIndex) initialized(v *varFacts, load uint32) bool {
 	if v.init != 0 {
 		return true
 	}
-	p, ok := a.cur.pos[load]
+	p, ok := a.cur.pos.of(load)
 	return ok && a.cur.storedBefore(v, p)
 }
 
@@ -878,7 +878,7 @@ type funcFacts struct {
 	preds  [][]int                    // predecessors by index
 	succs  [][]int                    // successors by index
 	idom   []int                      // immediate dominator; entry: itself; unreachable: -1
-	pos    map[uint32]instPos         // result id → where it is defined
+	pos    positions                  // result id → where it is defined
 	vars   map[uint32]*varFacts       // OpVariable Function of integer type
 	loops  [][2]int                   // (header, merge) of each structured loop
 }
@@ -889,6 +889,67 @@ type blockFacts struct {
 }
 
 type instPos struct{ blk, i int }
+
+// positions maps the result ids of one function's blocks to where they
+// are defined: a slice over the range of the ids (a function's ids are
+// mostly one run, and a map of every instruction was the analysis's
+// largest allocation), or a map when they are spread too far.
+type positions struct {
+	lo   uint32
+	at   []packedPos // by id - lo
+	many map[uint32]instPos
+}
+
+// packedPos is an instPos with its block counted from 1 (0: no result).
+type packedPos struct{ blk, i int32 }
+
+// newPositions indexes the results of blocks.
+func newPositions(blocks []*spirv.Block) positions {
+	lo, hi, n := uint32(math.MaxUint32), uint32(0), 0
+	for _, b := range blocks {
+		for _, in := range b.Insts {
+			if r := in.ResultID(); r != 0 {
+				lo, hi, n = min(lo, r), max(hi, r), n+1
+			}
+		}
+	}
+	var p positions
+	switch {
+	case n == 0:
+		return p
+	case int(hi-lo) < 2*n+256 && len(blocks) < math.MaxInt32:
+		p.lo, p.at = lo, make([]packedPos, hi-lo+1)
+	default:
+		p.many = make(map[uint32]instPos, n)
+	}
+	for i, b := range blocks {
+		for j, in := range b.Insts {
+			r := in.ResultID()
+			switch {
+			case r == 0:
+			case p.many != nil:
+				p.many[r] = instPos{i, j}
+			default:
+				p.at[r-lo] = packedPos{int32(i + 1), int32(j)}
+			}
+		}
+	}
+	return p
+}
+
+// of returns where id is defined, and whether it is a result of the
+// function's blocks.
+func (p *positions) of(id uint32) (instPos, bool) {
+	if p.many != nil {
+		x, ok := p.many[id]
+		return x, ok
+	}
+	if id < p.lo || uint64(id-p.lo) >= uint64(len(p.at)) || p.at[id-p.lo].blk == 0 {
+		return instPos{}, false
+	}
+	x := p.at[id-p.lo]
+	return instPos{int(x.blk) - 1, int(x.i)}, true
+}
 
 type varFacts struct {
 	init     uint32
@@ -944,11 +1005,7 @@ func (a *safeIndex) buildFacts(fn *spirv.Function) *funcFacts {
 	f := &funcFacts{label: make(map[uint32]int, n), term: make(map[*spirv.Instruction]int, n),
 		blocks: make([]blockFacts, n), preds: make([][]int, n), idom: make([]int, n),
 		vars: map[uint32]*varFacts{}}
-	insts := 0
-	for _, b := range fn.Blocks {
-		insts += len(b.Insts)
-	}
-	f.pos = make(map[uint32]instPos, insts)
+	f.pos = newPositions(fn.Blocks)
 	for i, b := range fn.Blocks {
 		f.label[b.ID()] = i
 		if k := len(b.Insts); k > 0 {
@@ -958,10 +1015,7 @@ func (a *safeIndex) buildFacts(fn *spirv.Function) *funcFacts {
 	succs := make([][]int, n)
 	for i, b := range fn.Blocks {
 		f.blocks[i] = blockFacts{trueT: -1, falseT: -1}
-		for j, in := range b.Insts {
-			if r := in.ResultID(); r != 0 {
-				f.pos[r] = instPos{i, j}
-			}
+		for _, in := range b.Insts {
 			if in.Opcode() == spirv.OpVariable && len(in.Words) >= 4 && spirv.StorageClass(in.Words[3]) == spirv.StorageClassFunction {
 				if ptr := m.Def(in.Words[1]); ptr != nil && ptr.Opcode() == spirv.OpTypePointer && len(ptr.Words) > 3 && a.typeWidth(ptr.Words[3]) > 0 &&
 					m.Def(ptr.Words[3]).Opcode() == spirv.OpTypeInt {
@@ -1132,8 +1186,8 @@ func (a *safeIndex) sameLoad(l0, x uint32, h, t int) bool {
 		return false
 	}
 	v := f.vars[d0.Words[3]]
-	p0, ok0 := f.pos[l0]
-	px, okx := f.pos[x]
+	p0, ok0 := f.pos.of(l0)
+	px, okx := f.pos.of(x)
 	if v == nil || v.escaped || !ok0 || !okx || p0.blk != h || px.blk == h || !f.dominates(t, px.blk) || !a.initialized(v, l0) {
 		return false
 	}
@@ -1243,6 +1297,11 @@ func (a *safeIndex) scanVars(fn *spirv.Function, f *funcFacts) {
 	if len(f.vars) == 0 {
 		return
 	}
+	ids := make([]uint32, 0, len(f.vars))
+	for id := range f.vars {
+		ids = append(ids, id)
+	}
+	vars := newIDBits(ids) // asked of every id word: bits before the map
 	for bi, b := range fn.Blocks {
 		for j, in := range b.Insts {
 			op := in.Opcode()
@@ -1253,10 +1312,10 @@ func (a *safeIndex) scanVars(fn *spirv.Function, f *funcFacts) {
 				continue
 			}
 			_ = spirv.ForEachID(in.Words, a.m, func(k int) {
-				v := f.vars[in.Words[k]]
-				if v == nil {
+				if !vars.has(in.Words[k]) {
 					return
 				}
+				v := f.vars[in.Words[k]]
 				switch {
 				case op == spirv.OpLoad && k == 3:
 				case op == spirv.OpStore && k == 1 && len(in.Words) > 2:

@@ -1,7 +1,6 @@
 package gpuav
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -26,13 +25,63 @@ import (
 // code hold the same value (unoptimized code reads `k` again for every
 // `bufs[k]`).
 type sameValues struct {
-	m     *spirv.Module
-	keys  map[uint32]string // id → key, memoized
-	first map[string]uint32 // key → the first id seen with it
+	m *spirv.Module
+	// keys holds each id's value number (0: not computed yet), by id.
+	keys []uint32
+	// numbers interns the shapes of values: equal shapes, one number.
+	numbers map[valueShape]uint32
+	// first holds, by value number, the first id seen with it (canon).
+	first []uint32
 }
 
+// valueShape is one step of a value's description, whose operands are ids,
+// literals or value numbers of other shapes: a list (a constant's words,
+// an operation's operands, an access chain's indices) is a chain of shapes,
+// each naming the one before. Two ids compute the same value when their
+// shapes are the same, so each shape gets a number (sameValues.number) and
+// ids are compared by number.
+type valueShape struct {
+	kind    shapeKind
+	a, b, c uint32
+}
+
+// shapeKind says what a valueShape describes.
+type shapeKind uint8
+
+const (
+	shapeSelf     shapeKind = iota + 1 // a: the id, equal only to itself
+	shapeLocal                         // a: the local variable, b: the walk's epoch (setLocal)
+	shapeConst                         // a: the constant's type
+	shapeWord                          // a: the list so far, b: a literal word
+	shapeLoad                          // a: the result type, b: the pointer's number
+	shapePure                          // a: the opcode, b: the result type
+	shapeOperand                       // a: the list so far, b: an operand's number
+	shapeExtract                       // a: the result type, b: the composite's number
+	shapeVariable                      // a: the variable, in memory no invocation changes
+	shapeIndex                         // a: the pointer so far, b: an index's number
+)
+
 func newSameValues(m *spirv.Module) *sameValues {
-	return &sameValues{m: m, keys: map[uint32]string{}, first: map[string]uint32{}}
+	return &sameValues{m: m, keys: make([]uint32, m.Header.Bound), numbers: map[valueShape]uint32{}, first: []uint32{0}}
+}
+
+// number returns the value number of a shape, numbering it the first time.
+func (v *sameValues) number(s valueShape) uint32 {
+	if n, ok := v.numbers[s]; ok {
+		return n
+	}
+	n := uint32(len(v.first))
+	v.numbers[s] = n
+	v.first = append(v.first, 0)
+	return n
+}
+
+// setKey memoizes id's value number.
+func (v *sameValues) setKey(id, n uint32) {
+	if int(id) >= len(v.keys) {
+		v.keys = append(v.keys, make([]uint32, int(id)+1-len(v.keys))...)
+	}
+	v.keys[id] = n
 }
 
 // setLocal gives the load id the key of what it read: local variable v as
@@ -40,13 +89,13 @@ func newSameValues(m *spirv.Module) *sameValues {
 // a new epoch at each store to v and each new block). It must come before
 // any key that uses id is computed.
 func (v *sameValues) setLocal(id, variable uint32, epoch int) {
-	v.keys[id] = fmt.Sprintf("F%d@%d", variable, epoch)
+	v.setKey(id, v.number(valueShape{kind: shapeLocal, a: variable, b: uint32(epoch)}))
 }
 
 // canon returns the first id seen that computes the same value as id.
 func (v *sameValues) canon(id uint32) uint32 {
 	k := v.key(id, 0)
-	if f, ok := v.first[k]; ok {
+	if f := v.first[k]; f != 0 {
 		return f
 	}
 	v.first[k] = id
@@ -62,75 +111,79 @@ var pureOps = map[spirv.Opcode]bool{
 	spirv.OpBitcast: true, spirv.OpUConvert: true, spirv.OpSConvert: true, spirv.OpCopyObject: true,
 }
 
-func (v *sameValues) key(id uint32, depth int) string {
-	if k, ok := v.keys[id]; ok {
-		return k
+// key returns id's value number, computed once (at whatever depth it is
+// first asked for).
+func (v *sameValues) key(id uint32, depth int) uint32 {
+	if int(id) < len(v.keys) && v.keys[id] != 0 {
+		return v.keys[id]
 	}
 	k := v.compute(id, depth)
-	v.keys[id] = k
+	v.setKey(id, k)
 	return k
 }
 
-func (v *sameValues) compute(id uint32, depth int) string {
-	self := fmt.Sprintf("#%d", id)
+func (v *sameValues) compute(id uint32, depth int) uint32 {
 	d := v.m.Def(id)
 	if d == nil || depth > 16 {
-		return self
+		return v.number(valueShape{kind: shapeSelf, a: id})
 	}
 	op := d.Opcode()
 	switch {
 	case op == spirv.OpConstant:
-		return fmt.Sprintf("k%v", d.Words[1:2:2]) + fmt.Sprint(d.Words[3:])
+		n := v.number(valueShape{kind: shapeConst, a: d.Words[1]})
+		for _, w := range d.Words[3:] {
+			n = v.number(valueShape{kind: shapeWord, a: n, b: w})
+		}
+		return n
 	case op == spirv.OpLoad && len(d.Words) == 4: // no memory operands (Volatile...)
-		if p := v.pointer(d.Words[3], depth+1); p != "" {
-			return fmt.Sprintf("L%d(%s)", d.Words[1], p)
+		if p := v.pointer(d.Words[3], depth+1); p != 0 {
+			return v.number(valueShape{kind: shapeLoad, a: d.Words[1], b: p})
 		}
 	case pureOps[op] && len(d.Words) >= 4:
-		var b strings.Builder
-		fmt.Fprintf(&b, "%d:%d(", op, d.Words[1])
+		n := v.number(valueShape{kind: shapePure, a: uint32(op), b: d.Words[1]})
 		for _, o := range d.Words[3:] {
-			b.WriteString(v.key(o, depth+1))
-			b.WriteByte(',')
+			n = v.number(valueShape{kind: shapeOperand, a: n, b: v.key(o, depth+1)})
 		}
-		return b.String() + ")"
+		return n
 	case op == spirv.OpCompositeExtract && len(d.Words) >= 5:
-		return fmt.Sprintf("x%d(%s)%v", d.Words[1], v.key(d.Words[3], depth+1), d.Words[4:])
+		n := v.number(valueShape{kind: shapeExtract, a: d.Words[1], b: v.key(d.Words[3], depth+1)})
+		for _, w := range d.Words[4:] {
+			n = v.number(valueShape{kind: shapeWord, a: n, b: w})
+		}
+		return n
 	}
-	return self
+	return v.number(valueShape{kind: shapeSelf, a: id})
 }
 
-// pointer keys a pointer into memory no invocation can change while it
-// runs, or returns "".
-func (v *sameValues) pointer(id uint32, depth int) string {
+// pointer numbers a pointer into memory no invocation can change while it
+// runs, or returns 0. An access chain of an access chain has the number of
+// the one chain with both chains' indices.
+func (v *sameValues) pointer(id uint32, depth int) uint32 {
 	d := v.m.Def(id)
 	if d == nil || depth > 16 {
-		return ""
+		return 0
 	}
 	switch d.Opcode() {
 	case spirv.OpVariable:
 		switch spirv.StorageClass(d.Words[3]) {
 		case spirv.StorageClassPushConstant, spirv.StorageClassInput:
-			return fmt.Sprintf("v%d", id)
+			return v.number(valueShape{kind: shapeVariable, a: id})
 		case spirv.StorageClassUniform:
 			if !v.bufferBlock(d.Words[1]) {
-				return fmt.Sprintf("v%d", id)
+				return v.number(valueShape{kind: shapeVariable, a: id})
 			}
 		}
 	case spirv.OpAccessChain, spirv.OpInBoundsAccessChain:
-		base := v.pointer(d.Words[3], depth+1)
-		if base == "" {
-			return ""
+		n := v.pointer(d.Words[3], depth+1)
+		if n == 0 {
+			return 0
 		}
-		var b strings.Builder
-		b.WriteString(base)
 		for _, o := range d.Words[4:] {
-			b.WriteByte('[')
-			b.WriteString(v.key(o, depth+1))
-			b.WriteByte(']')
+			n = v.number(valueShape{kind: shapeIndex, a: n, b: v.key(o, depth+1)})
 		}
-		return b.String()
+		return n
 	}
-	return ""
+	return 0
 }
 
 // bufferBlock reports whether the Uniform pointer type ptr points (through
@@ -169,24 +222,28 @@ func (v *sameValues) bufferBlock(ptr uint32) bool {
 // the original code, no store between. The guards a pass inserts store to
 // no variable of the shader's.
 type localLoads struct {
-	vars  map[uint32]bool // the function's variables numbered
-	last  map[uint32]int  // variable → epoch of its last store in the block
-	epoch int             // grows at each store and each new block
-	start int             // the current block's epoch
+	vars  idBits         // the function's variables numbered
+	last  map[uint32]int // variable → epoch of its last store in the block
+	epoch int            // grows at each store and each new block
+	start int            // the current block's epoch
 }
 
 // begin finds the function's variables that only loads and stores use.
 // Non-semantic instructions (debug info) do not count as uses.
 func (l *localLoads) begin(m *spirv.Module, f *spirv.Function) {
-	l.vars = map[uint32]bool{}
+	l.vars = idBits{}
 	l.last = map[uint32]int{}
 	if len(f.Blocks) == 0 {
 		return
 	}
+	var vars []uint32
 	for _, in := range f.Blocks[0].Insts {
 		if in.Opcode() == spirv.OpVariable && len(in.Words) > 3 && spirv.StorageClass(in.Words[3]) == spirv.StorageClassFunction {
-			l.vars[in.Words[2]] = true
+			vars = append(vars, in.Words[2])
 		}
+	}
+	if l.vars = newIDBits(vars); len(vars) == 0 {
+		return // nothing to number: no use to look for
 	}
 	// The NonSemantic.* imports, named once rather than per instruction.
 	var nonSemantic []uint32
@@ -210,13 +267,13 @@ func (l *localLoads) begin(m *spirv.Module, f *spirv.Function) {
 			}
 			_ = spirv.ForEachID(in.Words, m, func(k int) {
 				id := in.Words[k]
-				if !l.vars[id] {
+				if !l.vars.has(id) {
 					return
 				}
 				plainLoad := op == spirv.OpLoad && k == 3 && len(in.Words) == 4
 				plainStore := op == spirv.OpStore && k == 1 && len(in.Words) == 3
 				if !plainLoad && !plainStore {
-					delete(l.vars, id)
+					l.vars.remove(id)
 				}
 			})
 		}
@@ -234,12 +291,12 @@ func (l *localLoads) newBlock() {
 func (l *localLoads) see(v *sameValues, in *spirv.Instruction) {
 	switch in.Opcode() {
 	case spirv.OpStore:
-		if len(in.Words) > 1 && l.vars[in.Words[1]] {
+		if len(in.Words) > 1 && l.vars.has(in.Words[1]) {
 			l.epoch++
 			l.last[in.Words[1]] = l.epoch
 		}
 	case spirv.OpLoad:
-		if len(in.Words) == 4 && l.vars[in.Words[3]] {
+		if len(in.Words) == 4 && l.vars.has(in.Words[3]) {
 			e, ok := l.last[in.Words[3]]
 			if !ok {
 				e = l.start

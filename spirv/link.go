@@ -22,7 +22,10 @@ func (m *Module) LiteralWidth(id uint32) int {
 // ExtInstSet implements OperandContext: the grammar of the extended
 // instruction set imported as id.
 func (m *Module) ExtInstSet(id uint32) *ExtInstSet {
-	return LookupExtInstSet(m.ExtInstSetName(id))
+	if s := m.importedSet(id); s != nil {
+		return s.set
+	}
+	return nil
 }
 
 // Imported is what ImportFunctions brought into a module.
@@ -45,6 +48,101 @@ func (m *Module) FunctionName(f *Function) string {
 	return n
 }
 
+// Library is a module read once for importing its functions into others
+// (ImportFrom): its functions by name and id, the ids in each of their
+// instructions, and the names and decorations of each id. A Library only
+// reads its module, which must not change after NewLibrary; several
+// goroutines may import from one.
+type Library struct {
+	m      *Module
+	byName map[string]*Function
+	byID   map[uint32]*Function
+	plans  map[*Function]*funcPlan
+	global []bool // by id: defined by an OpExtInstImport or a global
+	// names holds each id's OpName and OpMemberName, decorations the
+	// decorations an imported global takes, decorated the ids Decorations
+	// names, each in section order.
+	names       map[uint32][]*Instruction
+	decorations map[uint32][]*Instruction
+	decorated   map[uint32]bool
+}
+
+// funcPlan is a library function's instructions with the word indices of
+// their ids (ForEachID's, in its order), OpLine and OpNoLine left out.
+type funcPlan struct {
+	head   []plannedInst
+	blocks []plannedBlock
+	end    plannedInst
+}
+
+type plannedBlock struct {
+	label plannedInst
+	insts []plannedInst
+}
+
+type plannedInst struct {
+	in  *Instruction
+	ids []uint16
+	err error // ForEachID's
+}
+
+// NewLibrary reads lib for importing from it.
+func NewLibrary(lib *Module) *Library {
+	l := &Library{m: lib, byName: map[string]*Function{}, byID: map[uint32]*Function{}, plans: map[*Function]*funcPlan{},
+		global: make([]bool, lib.Header.Bound), names: map[uint32][]*Instruction{},
+		decorations: map[uint32][]*Instruction{}, decorated: map[uint32]bool{}}
+	for _, s := range []Section{SectionExtInstImport, SectionGlobal} {
+		for _, in := range lib.Sections[s] {
+			if r := in.ResultID(); r != 0 && int(r) < len(l.global) {
+				l.global[r] = true
+			}
+		}
+	}
+	for _, in := range lib.Sections[SectionDebug] {
+		if (in.Opcode() == OpName || in.Opcode() == OpMemberName) && len(in.Words) > 1 {
+			l.names[in.Words[1]] = append(l.names[in.Words[1]], in)
+		}
+	}
+	for _, in := range lib.Sections[SectionAnnotation] {
+		switch in.Opcode() {
+		case OpDecorate, OpDecorateId, OpDecorateString, OpMemberDecorate, OpMemberDecorateString:
+			if in.Opcode() != OpMemberDecorate && in.Opcode() != OpMemberDecorateString && len(in.Words) > 2 {
+				l.decorated[in.Words[1]] = true
+			}
+			if !(in.Opcode() == OpDecorate && Decoration(in.Words[2]) == DecorationLinkageAttributes) {
+				l.decorations[in.Words[1]] = append(l.decorations[in.Words[1]], in)
+			}
+		}
+	}
+	plan := func(in *Instruction) plannedInst {
+		p := plannedInst{in: in}
+		p.err = ForEachID(in.Words, lib, func(i int) { p.ids = append(p.ids, uint16(i)) })
+		return p
+	}
+	for _, f := range lib.Functions {
+		l.byName[lib.FunctionName(f)] = f
+		if _, dup := l.byID[f.ID()]; !dup {
+			l.byID[f.ID()] = f
+		}
+		fp := &funcPlan{end: plan(f.End)}
+		for _, in := range f.Head {
+			fp.head = append(fp.head, plan(in))
+		}
+		for _, b := range f.Blocks {
+			pb := plannedBlock{label: plan(b.Label)}
+			for _, in := range b.Insts {
+				if in.Opcode() == OpLine || in.Opcode() == OpNoLine {
+					continue // lines of the library's source mean nothing here
+				}
+				pb.insts = append(pb.insts, plan(in))
+			}
+			fp.blocks = append(fp.blocks, pb)
+		}
+		l.plans[f] = fp
+	}
+	return l
+}
+
 // ImportFunctions links functions of lib into m: the named functions, the
 // functions they call, and the types, constants, global variables,
 // decorations, names, capabilities and extensions they use. Unique types
@@ -52,24 +150,19 @@ func (m *Module) FunctionName(f *Function) string {
 // with m's own; aggregates and variables are copied. Every id is renamed
 // past m's bound. The Linkage capability is not carried over.
 func (m *Module) ImportFunctions(lib *Module, names ...string) (*Imported, error) {
+	return m.ImportFrom(NewLibrary(lib), names...)
+}
+
+// ImportFrom is ImportFunctions from a library read once.
+func (m *Module) ImportFrom(l *Library, names ...string) (*Imported, error) {
+	lib := l.m
 	res := &Imported{Functions: map[string]uint32{}}
-	byName := map[string]*Function{}
-	for _, f := range lib.Functions {
-		byName[lib.FunctionName(f)] = f
-	}
-	im := &importer{m: m, lib: lib, remap: make(idMap, lib.Header.Bound), res: res, global: make([]bool, lib.Header.Bound)}
-	for _, s := range []Section{SectionExtInstImport, SectionGlobal} {
-		for _, in := range lib.Sections[s] {
-			if r := in.ResultID(); r != 0 && int(r) < len(im.global) {
-				im.global[r] = true
-			}
-		}
-	}
+	im := &importer{m: m, lib: l, remap: make(idMap, lib.Header.Bound), res: res}
 	// The call tree, breadth first.
 	var queue []*Function
 	seen := map[uint32]bool{}
 	for _, n := range names {
-		f := byName[n]
+		f := l.byName[n]
 		if f == nil {
 			return nil, fmt.Errorf("import: library has no function %q", n)
 		}
@@ -82,7 +175,7 @@ func (m *Module) ImportFunctions(lib *Module, names ...string) (*Imported, error
 		for _, b := range queue[i].Blocks {
 			for _, in := range b.Insts {
 				if in.Opcode() == OpFunctionCall && len(in.Words) > 3 {
-					callee := lib.Function(in.Words[3])
+					callee := l.byID[in.Words[3]]
 					if callee == nil {
 						return nil, fmt.Errorf("import: call to undefined function %%%d", in.Words[3])
 					}
@@ -119,17 +212,17 @@ func (m *Module) ImportFunctions(lib *Module, names ...string) (*Imported, error
 		return nil, im.err
 	}
 	for _, n := range names {
-		res.Functions[n], _ = im.remap.get(byName[n].ID())
+		res.Functions[n], _ = im.remap.get(l.byName[n].ID())
 	}
 	return res, nil
 }
 
 type importer struct {
-	m, lib *Module
-	remap  idMap
-	global []bool // by library id: defined by an OpExtInstImport or a global
-	res    *Imported
-	err    error
+	m     *Module
+	lib   *Library
+	remap idMap
+	res   *Imported
+	err   error
 }
 
 // id maps a library id to m, importing globals on first use.
@@ -137,7 +230,7 @@ func (im *importer) id(old uint32) uint32 {
 	if n, ok := im.remap.get(old); ok {
 		return n
 	}
-	if int(old) < len(im.global) && im.global[old] {
+	if int(old) < len(im.lib.global) && im.lib.global[old] {
 		return im.importGlobal(old)
 	}
 	n := im.m.NewID()
@@ -148,14 +241,27 @@ func (im *importer) id(old uint32) uint32 {
 // rewrite clones an instruction of lib with every id mapped.
 func (im *importer) rewrite(in *Instruction) *Instruction {
 	c := in.cloneAdded()
-	if err := ForEachID(in.Words, im.lib, func(i int) { c.Words[i] = im.id(in.Words[i]) }); err != nil && im.err == nil {
+	if err := ForEachID(in.Words, im.lib.m, func(i int) { c.Words[i] = im.id(in.Words[i]) }); err != nil && im.err == nil {
 		im.err = fmt.Errorf("import: instruction %v: %w", in.Opcode(), err)
 	}
 	return c
 }
 
+// rewritePlanned is rewrite with the ids found by NewLibrary.
+func (im *importer) rewritePlanned(p plannedInst) *Instruction {
+	c := p.in.cloneAdded()
+	for _, i := range p.ids {
+		c.Words[i] = im.id(p.in.Words[i])
+	}
+	if p.err != nil && im.err == nil {
+		im.err = fmt.Errorf("import: instruction %v: %w", p.in.Opcode(), p.err)
+	}
+	return c
+}
+
 func (im *importer) importGlobal(old uint32) uint32 {
-	def := im.lib.Def(old)
+	lib := im.lib.m
+	def := lib.Def(old)
 	if def.Opcode() == OpExtInstImport {
 		s, _ := DecodeString(def.Words[2:])
 		n := im.m.ExtInstImport(s)
@@ -166,7 +272,7 @@ func (im *importer) importGlobal(old uint32) uint32 {
 	// compared with m's own types and constants.
 	c := &Instruction{Words: append([]uint32(nil), def.Words...), OrigIndex: -1, OrigOffset: -1}
 	resultAt := -1
-	if err := ForEachID(def.Words, im.lib, func(i int) {
+	if err := ForEachID(def.Words, lib, func(i int) {
 		if def.Words[i] == old && resultAt < 0 && i <= 2 && def.ResultID() == old {
 			resultAt = i
 			return
@@ -175,7 +281,7 @@ func (im *importer) importGlobal(old uint32) uint32 {
 	}); err != nil && im.err == nil {
 		im.err = fmt.Errorf("import: global %%%d: %w", old, err)
 	}
-	if _, ok := typeKey(c); ok && len(im.lib.Decorations(old)) == 0 {
+	if _, ok := typeKey(c); ok && !im.lib.decorated[old] {
 		info, _ := LookupOp(c.Opcode())
 		var ops []uint32
 		if info.HasType {
@@ -200,40 +306,31 @@ func (im *importer) importGlobal(old uint32) uint32 {
 	if c.Opcode() == OpVariable {
 		im.res.Variables = append(im.res.Variables, n)
 	}
-	for _, in := range im.lib.Sections[SectionAnnotation] {
-		switch in.Opcode() {
-		case OpDecorate, OpDecorateId, OpDecorateString, OpMemberDecorate, OpMemberDecorateString:
-			if in.Words[1] == old && !(in.Opcode() == OpDecorate && Decoration(in.Words[2]) == DecorationLinkageAttributes) {
-				im.m.AddAnnotation(im.rewrite(in))
-			}
-		}
+	for _, in := range im.lib.decorations[old] {
+		im.m.AddAnnotation(im.rewrite(in))
 	}
-	for _, in := range im.lib.Sections[SectionDebug] {
-		if (in.Opcode() == OpName || in.Opcode() == OpMemberName) && in.Words[1] == old {
-			im.m.AddDebug(im.rewrite(in))
-		}
+	for _, in := range im.lib.names[old] {
+		im.m.AddDebug(im.rewrite(in))
 	}
 	return n
 }
 
 func (im *importer) function(f *Function) (*Function, error) {
-	nf := &Function{}
-	for _, in := range f.Head {
-		nf.Head = append(nf.Head, im.rewrite(in))
+	p := im.lib.plans[f]
+	nf := &Function{Head: make([]*Instruction, 0, len(p.head)), Blocks: make([]*Block, 0, len(p.blocks))}
+	for _, in := range p.head {
+		nf.Head = append(nf.Head, im.rewritePlanned(in))
 	}
-	for _, b := range f.Blocks {
-		nb := &Block{Label: im.rewrite(b.Label)}
-		for _, in := range b.Insts {
-			if in.Opcode() == OpLine || in.Opcode() == OpNoLine {
-				continue // lines of the library's source mean nothing here
-			}
-			nb.Insts = append(nb.Insts, im.rewrite(in))
+	for _, pb := range p.blocks {
+		nb := &Block{Label: im.rewritePlanned(pb.label), Insts: make([]*Instruction, 0, len(pb.insts))}
+		for _, in := range pb.insts {
+			nb.Insts = append(nb.Insts, im.rewritePlanned(in))
 		}
 		nf.Blocks = append(nf.Blocks, nb)
 	}
-	nf.End = im.rewrite(f.End)
-	for _, in := range im.lib.Sections[SectionDebug] {
-		if in.Opcode() == OpName && in.Words[1] == f.ID() {
+	nf.End = im.rewritePlanned(p.end)
+	for _, in := range im.lib.names[f.ID()] {
+		if in.Opcode() == OpName {
 			im.m.AddDebug(im.rewrite(in))
 		}
 	}

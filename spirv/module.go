@@ -47,6 +47,16 @@ type Module struct {
 	// defsStale says instructions were added that defs may lack
 	// (MarkIndexStale): the next lookup that misses rebuilds it.
 	defsStale bool
+	// sets remembers the extended instruction sets asked for by id
+	// (ExtInstSetName, ExtInstSet: asked at every OpExtInst).
+	sets []importedSet
+}
+
+// importedSet is an OpExtInstImport's id, name and grammar.
+type importedSet struct {
+	id   uint32
+	name string
+	set  *ExtInstSet
 }
 
 // Function is an OpFunction ... OpFunctionEnd.
@@ -141,6 +151,14 @@ func Parse(words []uint32) (*Module, error) {
 	// (clipped, so that appending to it copies), not a list grown one
 	// instruction at a time.
 	start := 0
+	// The blocks are made from one array (one allocation, not one per block).
+	labels := 0
+	for _, in := range insts {
+		if in.Opcode() == OpLabel {
+			labels++
+		}
+	}
+	pool := make([]Block, labels)
 	endBlock := func(i int) {
 		if blk != nil && i > start {
 			blk.Insts = insts[start:i:i]
@@ -157,7 +175,8 @@ func Parse(words []uint32) (*Module, error) {
 				fn, blk = nil, nil
 			case OpLabel:
 				endBlock(i)
-				blk = &Block{Label: in}
+				blk, pool = &pool[0], pool[1:]
+				blk.Label = in
 				start = i + 1
 				fn.Blocks = append(fn.Blocks, blk)
 			case OpFunction:
@@ -259,10 +278,11 @@ func (m *Module) Walk(fn func(*Instruction)) {
 func (m *Module) Encode() []uint32 {
 	n := HeaderWords
 	m.Walk(func(in *Instruction) { n += len(in.Words) })
-	w := make([]uint32, 0, n)
+	w := make([]uint32, n)
 	h := m.Header
-	w = append(w, h.Magic, h.Version, h.Generator, h.Bound, h.Schema)
-	m.Walk(func(in *Instruction) { w = append(w, in.Words...) })
+	copy(w, []uint32{h.Magic, h.Version, h.Generator, h.Bound, h.Schema})
+	at := HeaderWords
+	m.Walk(func(in *Instruction) { at += copy(w[at:], in.Words) })
 	return w
 }
 
@@ -310,8 +330,14 @@ func (m *Module) Def(id uint32) *Instruction {
 // buildDefs indexes every definition of the module, by id: ids are dense
 // below the bound, so a slice, not a map.
 func (m *Module) buildDefs() {
-	// Room for the ids instrumentation adds.
-	m.defs = make([]*Instruction, m.Header.Bound, m.Header.Bound+m.Header.Bound/2+16)
+	if n := int(m.Header.Bound); cap(m.defs) >= n {
+		// A rebuild (MarkIndexStale) reuses the index's array.
+		m.defs = m.defs[:n]
+		clear(m.defs)
+	} else {
+		// Room for the ids instrumentation adds.
+		m.defs = make([]*Instruction, n, n+n/2+16)
+	}
 	m.defsStale = false
 	m.Walk(m.setDef)
 }
@@ -348,6 +374,7 @@ func (m *Module) noteDef(in *Instruction) {
 // make (a pass that rewrites instructions in place).
 func (m *Module) InvalidateIndex() {
 	m.defs = nil
+	m.sets = nil
 	m.defsStale = false
 	m.types = nil
 }
@@ -454,12 +481,27 @@ func (m *Module) ExtInstImport(name string) uint32 {
 // ExtInstSetName returns the name of the extended instruction set imported
 // as id, or "".
 func (m *Module) ExtInstSetName(id uint32) string {
+	if s := m.importedSet(id); s != nil {
+		return s.name
+	}
+	return ""
+}
+
+// importedSet returns the extended instruction set imported as id, or
+// nil. An import is read once: its id never names anything else.
+func (m *Module) importedSet(id uint32) *importedSet {
+	for i := range m.sets {
+		if m.sets[i].id == id {
+			return &m.sets[i]
+		}
+	}
 	in := m.Def(id)
 	if in == nil || in.Opcode() != OpExtInstImport {
-		return ""
+		return nil
 	}
-	s, _ := DecodeString(in.Words[2:])
-	return s
+	name, _ := DecodeString(in.Words[2:])
+	m.sets = append(m.sets, importedSet{id: id, name: name, set: LookupExtInstSet(name)})
+	return &m.sets[len(m.sets)-1]
 }
 
 // Name returns the OpName of id, or "".
@@ -635,7 +677,8 @@ func (x *typeIndex) add(k typeKeyT, id uint32) {
 // constants the first operand is the result type.
 func (m *Module) findOrAdd(op Opcode, hasType bool, operands ...uint32) uint32 {
 	if m.types == nil {
-		m.types = &typeIndex{short: map[shortKey]uint32{}, long: map[string]uint32{}, constU32: map[uint32]uint32{}}
+		n := len(m.Sections[SectionGlobal])
+		m.types = &typeIndex{short: make(map[shortKey]uint32, n), long: map[string]uint32{}, constU32: map[uint32]uint32{}}
 		for _, in := range m.Sections[SectionGlobal] {
 			if k, ok := typeKey(in); ok {
 				m.types.add(k, in.ResultID())
@@ -758,9 +801,18 @@ func (m *Module) Fork() *Module {
 		g := &fns[i]
 		*g = Function{Before: slices.Clone(f.Before), Head: slices.Clone(f.Head), End: f.End,
 			Blocks: make([]*Block, len(f.Blocks))}
+		// The blocks' lists share one array, each clipped to its own run:
+		// a list that grows gets an array of its own.
+		n := 0
+		for _, b := range f.Blocks {
+			n += len(b.Insts)
+		}
+		insts := make([]*Instruction, 0, n)
 		blocks := make([]Block, len(f.Blocks))
 		for j, b := range f.Blocks {
-			blocks[j] = Block{Label: b.Label, Insts: slices.Clone(b.Insts)}
+			at := len(insts)
+			insts = append(insts, b.Insts...)
+			blocks[j] = Block{Label: b.Label, Insts: insts[at:len(insts):len(insts)]}
 			g.Blocks[j] = &blocks[j]
 		}
 		out.Functions[i] = g

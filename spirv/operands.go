@@ -3,6 +3,7 @@ package spirv
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 )
 
 // Operand is one operand of an instruction: its kind and the words it
@@ -84,6 +85,10 @@ func ForEachID(words []uint32, ctx OperandContext, fn func(wordIndex int)) error
 		for i := 1; i < len(words); i++ {
 			fn(i)
 		}
+		return nil
+	}
+	if l := fixedLayout(words, ctx); l != nil {
+		l.each(len(words), fn)
 		return nil
 	}
 	var buf [32]Operand
@@ -452,4 +457,162 @@ func allIDs(words []uint32) bool {
 		return (n-int(s.min))%2 == 0
 	}
 	return true
+}
+
+// idLayout says where the ids are in an instruction whose operands are
+// each one word at a fixed place (ids, literal integers, enumerants that
+// take no parameters), but for the last, which may repeat or be left out:
+// what ForEachID reports without walking the grammar (OpLine,
+// OpCompositeExtract, OpVectorShuffle, OpSelectionMerge, OpVariable,
+// OpConstant, and the extended instructions of the known sets).
+type idLayout struct {
+	ok bool
+	// ids marks the words before min that are ids (bit i: word i).
+	ids uint64
+	// min is the number of words up to the tail (the opcode's included).
+	min int
+	// tail is what may follow min: QuantOne nothing, QuantOptional one
+	// word, QuantVariadic any number; tailID says they are ids.
+	tail   Quantifier
+	tailID bool
+}
+
+// fits reports whether an instruction of n words has the layout's shape,
+// so that the grammar walk would find its operands at the layout's places
+// and no error.
+func (l *idLayout) fits(n int) bool {
+	switch {
+	case !l.ok || n < l.min:
+		return false
+	case l.tail == QuantOne:
+		return n == l.min
+	case l.tail == QuantOptional:
+		return n <= l.min+1
+	}
+	return true
+}
+
+// each calls fn with the index of every id word of an n-word instruction
+// that fits the layout, in order.
+func (l *idLayout) each(n int, fn func(int)) {
+	for m := l.ids; m != 0; m &= m - 1 {
+		fn(bits.TrailingZeros64(m))
+	}
+	if l.tailID {
+		for i := l.min; i < n; i++ {
+			fn(i)
+		}
+	}
+}
+
+// oneWord reports whether every operand of kind k is one word that is
+// never followed by parameters.
+func oneWord(k OperandKind) bool {
+	switch k {
+	case KindLiteralString, KindLiteralContextDependentNumber, KindLiteralSpecConstantOpInteger, KindLiteralExtInstInteger:
+		return false
+	}
+	info := LookupKind(k)
+	switch info.Category {
+	case CategoryID, CategoryLiteral:
+		return true
+	case CategoryValueEnum, CategoryBitEnum:
+		return !info.HasParams
+	}
+	return false
+}
+
+// layoutOf is the idLayout of an operand list that starts at word pos,
+// the words before it being ids where ids says; not ok when the list has
+// operands of several words, with parameters, or repeated or left out
+// before its last.
+func layoutOf(ops []OperandInfo, pos int, ids uint64) idLayout {
+	for k, o := range ops {
+		last := k == len(ops)-1
+		switch {
+		case pos >= 64:
+			return idLayout{}
+		case o.Quant == QuantOne && oneWord(o.Kind):
+			if o.Kind.IsID() {
+				ids |= 1 << pos
+			}
+			pos++
+		case last && o.Quant == QuantOne && o.Kind == KindLiteralContextDependentNumber:
+			// OpConstant's value: one word or more, the rest.
+			return idLayout{ok: true, ids: ids, min: pos + 1, tail: QuantVariadic}
+		case last && o.Quant != QuantOne && oneWord(o.Kind):
+			return idLayout{ok: true, ids: ids, min: pos, tail: o.Quant, tailID: o.Kind.IsID()}
+		default:
+			return idLayout{}
+		}
+	}
+	return idLayout{ok: true, ids: ids, min: pos, tail: QuantOne}
+}
+
+// opLayouts holds each opcode's idLayout; extLayouts those of the
+// extended instructions of each known set, by instruction number, after
+// OpExtInst's own words (result type, result, set: ids; the number).
+var (
+	opLayouts  [maxOpcode + 1]idLayout
+	extLayouts = map[*ExtInstSet][]idLayout{}
+)
+
+func init() {
+	for i := range opInfos {
+		info := &opInfos[i]
+		if info.Opcode == OpExtInst {
+			continue // the set's instruction says (extLayouts)
+		}
+		pos, ids := 1, uint64(0)
+		if info.HasType {
+			ids |= 1 << pos
+			pos++
+		}
+		if info.HasResult {
+			ids |= 1 << pos
+			pos++
+		}
+		opLayouts[info.Opcode] = layoutOf(info.Operands, pos, ids)
+	}
+	const extIDs = 1<<1 | 1<<2 | 1<<3
+	for _, set := range ExtInstSets {
+		ls := make([]idLayout, len(set.Insts))
+		for n := range set.Insts {
+			if set.Insts[n].Name == "" || set.NonSemantic {
+				// A non-semantic instruction's words after its operands
+				// are ids too (the walker's idTail): left to the walk.
+				continue
+			}
+			ls[n] = layoutOf(set.Insts[n].Operands, 5, extIDs)
+		}
+		extLayouts[set] = ls
+	}
+}
+
+// fixedLayout returns the layout of an instruction that fits one, or nil:
+// ForEachID then needs no grammar walk.
+func fixedLayout(words []uint32, ctx OperandContext) *idLayout {
+	if len(words) == 0 {
+		return nil
+	}
+	op := words[0] & 0xffff
+	n := len(words)
+	if op > maxOpcode || int(words[0]>>16) != n {
+		return nil
+	}
+	l := &opLayouts[op]
+	if Opcode(op) == OpExtInst {
+		if ctx == nil || n < 5 {
+			return nil
+		}
+		ls := extLayouts[ctx.ExtInstSet(words[3])]
+		if uint64(words[4]) >= uint64(len(ls)) {
+			return nil
+		}
+		l = &ls[words[4]]
+	}
+	if !l.fits(n) {
+		return nil
+	}
+	return l
 }

@@ -248,12 +248,37 @@ func walkedIDs(words []uint32, ctx OperandContext) ([]int, error) {
 	return ids, err
 }
 
-// TestForEachIDShortcut: for every opcode, at every word count from one
-// word to five past its fixed operands, and with a word count that does
-// not match, ForEachID reports the ids and the error the grammar walk
-// finds (the shortcut for id-only operands changes nothing).
-func TestForEachIDShortcut(t *testing.T) {
-	shortcuts := 0
+// TestForEachIDShortcuts: for every opcode, and every instruction of every
+// known extended instruction set, at every word count from one word to
+// five past its fixed operands and with a word count that does not match,
+// with and without an operand context, ForEachID reports the ids and the
+// error the grammar walk finds (its shortcuts, for id-only operands and for
+// operands at fixed places, change nothing), and the shortcuts cover the
+// instructions they were made for.
+func TestForEachIDShortcuts(t *testing.T) {
+	sets := map[uint32]*ExtInstSet{}
+	for i, set := range ExtInstSets {
+		sets[uint32(200+i)] = set
+	}
+	ctxs := []OperandContext{nil, testCtx{sets: sets}}
+	allIDShortcuts, layouts := 0, map[Opcode]int{}
+	check := func(name string, words []uint32) {
+		t.Helper()
+		for _, ctx := range ctxs {
+			want, wantErr := walkedIDs(words, ctx)
+			var got []int
+			err := ForEachID(words, ctx, func(i int) { got = append(got, i) })
+			if !reflect.DeepEqual(got, want) || (err == nil) != (wantErr == nil) {
+				t.Fatalf("%s, words %v, context %v: ids %v err %v, the walk finds %v err %v", name, words, ctx, got, err, want, wantErr)
+			}
+			switch {
+			case allIDs(words):
+				allIDShortcuts++
+			case fixedLayout(words, ctx) != nil:
+				layouts[Opcode(words[0]&0xffff)]++
+			}
+		}
+	}
 	for _, info := range Opcodes() {
 		for n := 1; n <= 12; n++ {
 			for _, count := range []int{n, n + 1} {
@@ -262,21 +287,26 @@ func TestForEachIDShortcut(t *testing.T) {
 					words[i] = uint32(100 + i)
 				}
 				words[0] = uint32(count)<<16 | uint32(info.Opcode)
-				want, wantErr := walkedIDs(words, nil)
-				var got []int
-				err := ForEachID(words, nil, func(i int) { got = append(got, i) })
-				if !reflect.DeepEqual(got, want) || (err == nil) != (wantErr == nil) {
-					t.Fatalf("%s, %d words (count %d): ids %v err %v, the walk finds %v err %v",
-						info.Name, n, count, got, err, want, wantErr)
+				check(info.Name, words)
+				if info.Opcode != OpExtInst || n <= 4 {
+					continue
 				}
-				if allIDs(words) {
-					shortcuts++
+				for setID, set := range sets {
+					for num := range set.Insts {
+						words[3], words[4] = setID, uint32(num)
+						check(set.Name+" "+set.Insts[num].Name, words)
+					}
 				}
 			}
 		}
 	}
-	if shortcuts < 500 {
-		t.Errorf("the shortcut took %d instructions: it no longer covers the value instructions", shortcuts)
+	if allIDShortcuts < 1000 {
+		t.Errorf("the id-only shortcut took %d instructions: it no longer covers the value instructions", allIDShortcuts)
+	}
+	for _, op := range []Opcode{OpLine, OpCompositeExtract, OpVectorShuffle, OpSelectionMerge, OpVariable, OpConstant, OpExtInst, OpTypePointer} {
+		if layouts[op] == 0 {
+			t.Errorf("%v never takes the layout shortcut", op)
+		}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"math/bits"
 )
 
@@ -33,11 +34,14 @@ type Instruction struct {
 	Words []uint32
 	// OrigIndex is the instruction's index in the module it was parsed from
 	// (0 for the first instruction after the header), or -1 for an
-	// instruction added later.
-	OrigIndex int
+	// instruction added later. Both are 32-bit (ParseInstructions refuses
+	// a module of 2^31 words or more): instrumentation makes hundreds of
+	// thousands of instructions per pipeline, and the collector's work
+	// follows their bytes.
+	OrigIndex int32
 	// OrigOffset is the word offset of the instruction in the module it was
 	// parsed from (5 for the first instruction), or -1 when added later.
-	OrigOffset int
+	OrigOffset int32
 }
 
 // NewInstruction builds an added instruction (no original position) from an
@@ -203,6 +207,9 @@ func ParseInstructions(w []uint32) (Header, []*Instruction, error) {
 	if err != nil {
 		return h, nil, err
 	}
+	if len(w) > math.MaxInt32 {
+		return h, nil, fmt.Errorf("%w: %d words is past the 2^31 this package reads", ErrNotSPIRV, len(w))
+	}
 	// Counted first, so that both arrays are made once at their size
 	// (the count stops at a bad word count, which the loop reports).
 	count := 0
@@ -223,7 +230,7 @@ func ParseInstructions(w []uint32) (Header, []*Instruction, error) {
 		if off+n > len(w) {
 			return h, nil, fmt.Errorf("%w: instruction %d at word %d has word count %d, past the end of the module (%d words)", ErrNotSPIRV, len(insts), off, n, len(w))
 		}
-		backing = append(backing, Instruction{Words: w[off : off+n : off+n], OrigIndex: len(insts), OrigOffset: off})
+		backing = append(backing, Instruction{Words: w[off : off+n : off+n], OrigIndex: int32(len(insts)), OrigOffset: int32(off)})
 		insts = append(insts, &backing[len(backing)-1])
 		off += n
 	}

@@ -203,27 +203,12 @@ func outermostLoops(m *spirv.Module, f *spirv.Function) []*loopRegion {
 	return out
 }
 
-// blockTargets are the blocks b's terminator branches to (an OpSwitch's
-// literals are one or two words, as wide as its selector).
+// blockTargets are the blocks b's terminator branches to.
 func blockTargets(m *spirv.Module, b *spirv.Block) []uint32 {
 	if len(b.Insts) == 0 {
 		return nil
 	}
-	t := b.Insts[len(b.Insts)-1]
-	if t.Opcode() != spirv.OpSwitch {
-		return successors(t)
-	}
-	step := 2
-	if sel := m.Def(t.Words[1]); sel != nil {
-		if typ := m.Def(sel.ResultType()); typ != nil && typ.Opcode() == spirv.OpTypeInt && typ.Words[2] > 32 {
-			step = 3
-		}
-	}
-	out := []uint32{t.Words[2]}
-	for i := 3 + step - 1; i < len(t.Words); i += step {
-		out = append(out, t.Words[i])
-	}
-	return out
+	return successors(m, b.Insts[len(b.Insts)-1])
 }
 
 // foldLoop folds the report calls of loop l and returns the number of
@@ -267,9 +252,9 @@ func (fl *loopFolder) foldLoop(f *spirv.Function, l *loopRegion) int {
 			}
 			s.calls = append(s.calls, in)
 		}
-		switch b.Insts[len(b.Insts)-1].Opcode() {
-		case spirv.OpReturn, spirv.OpReturnValue, spirv.OpKill, spirv.OpTerminateInvocation, spirv.OpTerminateRayKHR,
-			spirv.OpIgnoreIntersectionKHR, spirv.OpEmitMeshTasksEXT:
+		// A terminator that leaves the loop other than through its merge
+		// (a demote is no terminator, so endsInvocation names only these).
+		if t := b.Insts[len(b.Insts)-1].Opcode(); t == spirv.OpReturn || t == spirv.OpReturnValue || endsInvocation(t) {
 			exits = append(exits, b)
 		}
 	}
@@ -753,7 +738,7 @@ func pruneIdleFlushes(m *spirv.Module, bound uint32) {
 			pos = make([]int32, m.Header.Bound)
 		}
 		foldBranches(f, known)
-		removeUnreachable(f, pos)
+		removeUnreachable(m, f, pos)
 	}
 	m.InvalidateIndex()
 }

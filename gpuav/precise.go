@@ -294,7 +294,7 @@ func prune(m *spirv.Module, id uint32, value bool) {
 	pos := make([]int32, m.Header.Bound)
 	for _, f := range m.Functions {
 		foldBranches(f, known)
-		removeUnreachable(f, pos)
+		removeUnreachable(m, f, pos)
 	}
 	m.InvalidateIndex()
 }
@@ -341,16 +341,23 @@ func foldBranches(f *spirv.Function, known map[uint32]bool) {
 	}
 }
 
-// successors are the blocks a terminator branches to.
-func successors(t *spirv.Instruction) []uint32 {
+// successors are the blocks a terminator branches to. An OpSwitch's
+// literals are as wide as its selector: one word, or two for a 64-bit one.
+func successors(m *spirv.Module, t *spirv.Instruction) []uint32 {
 	switch t.Opcode() {
 	case spirv.OpBranch:
 		return t.Words[1:2]
 	case spirv.OpBranchConditional:
 		return t.Words[2:4]
 	case spirv.OpSwitch:
+		step := 2
+		if sel := m.Def(t.Words[1]); sel != nil {
+			if typ := m.Def(sel.ResultType()); typ != nil && typ.Opcode() == spirv.OpTypeInt && typ.Words[2] > 32 {
+				step = 3
+			}
+		}
 		out := []uint32{t.Words[2]}
-		for i := 4; i < len(t.Words); i += 2 {
+		for i := 2 + step; i < len(t.Words); i += step {
 			out = append(out, t.Words[i])
 		}
 		return out
@@ -362,7 +369,7 @@ func successors(t *spirv.Instruction) []uint32 {
 // its entry and no reached block names as a merge or continue target, and
 // drops the phi operands of predecessors that no longer branch there. pos
 // is scratch space of the module's id bound, all 0, and left so.
-func removeUnreachable(f *spirv.Function, pos []int32) {
+func removeUnreachable(m *spirv.Module, f *spirv.Function, pos []int32) {
 	if len(f.Blocks) == 0 {
 		return
 	}
@@ -391,7 +398,7 @@ func removeUnreachable(f *spirv.Function, pos []int32) {
 		}
 		keep[i] = true
 		b := blocks[i]
-		for _, s := range successors(b.Insts[len(b.Insts)-1]) {
+		for _, s := range successors(m, b.Insts[len(b.Insts)-1]) {
 			work = append(work, at(s))
 		}
 		for _, in := range b.Insts {
@@ -407,7 +414,7 @@ func removeUnreachable(f *spirv.Function, pos []int32) {
 	// to the phi's block.
 	from := func(pred, to uint32) bool {
 		i := at(pred)
-		return i >= 0 && keep[i] && slices.Contains(successors(blocks[i].Insts[len(blocks[i].Insts)-1]), to)
+		return i >= 0 && keep[i] && slices.Contains(successors(m, blocks[i].Insts[len(blocks[i].Insts)-1]), to)
 	}
 	kept := make([]*spirv.Block, 0, len(blocks))
 	for i, b := range blocks {

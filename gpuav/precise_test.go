@@ -194,3 +194,55 @@ func recordWrites(t *testing.T, words []uint32) int {
 	}
 	return strings.Count(string(dis), "OpAtomicIAdd")
 }
+
+// switch64Module switches on a 64-bit selector: each case literal is two
+// words, so a label is every third word after the default.
+const switch64Module = `OpCapability Shader
+OpCapability Int64
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%ulong = OpTypeInt 64 0
+%sel = OpConstant %ulong 4294967296
+%u10 = OpConstant %uint 10
+%u20 = OpConstant %uint 20
+%u30 = OpConstant %uint 30
+%main = OpFunction %void None %fn
+%entry = OpLabel
+OpSelectionMerge %merge None
+OpSwitch %sel %default 1 %one 4294967296 %big
+%one = OpLabel
+OpBranch %merge
+%big = OpLabel
+OpBranch %merge
+%default = OpLabel
+OpBranch %merge
+%merge = OpLabel
+%r = OpPhi %uint %u10 %one %u20 %big %u30 %default
+OpReturn
+OpFunctionEnd
+`
+
+// TestRemoveUnreachableSwitch64 keeps every case of a switch on a 64-bit
+// selector, and the phi operands of each: read as 32-bit literals, the
+// words of a case's literal were taken for its label and the label for a
+// literal, and the case %one was removed.
+func TestRemoveUnreachableSwitch64(t *testing.T) {
+	m := assembleModule(t, switch64Module)
+	f := m.Functions[0]
+	removeUnreachable(m, f, make([]int32, m.Header.Bound))
+	if len(f.Blocks) != 5 {
+		t.Errorf("%d blocks kept, want all 5", len(f.Blocks))
+	}
+	phi := f.Blocks[len(f.Blocks)-1].Insts[0]
+	if phi.Opcode() != spirv.OpPhi || len(phi.Words) != 9 {
+		t.Errorf("the merge's phi has %d words, want 9 (three predecessors): %v", len(phi.Words), phi.Words)
+	}
+	if got := successors(m, f.Blocks[0].Insts[len(f.Blocks[0].Insts)-1]); len(got) != 3 ||
+		got[1] != f.Blocks[1].ID() || got[2] != f.Blocks[2].ID() || got[0] != f.Blocks[3].ID() {
+		t.Errorf("successors %v, want default %d and cases %d, %d", got, f.Blocks[3].ID(), f.Blocks[1].ID(), f.Blocks[2].ID())
+	}
+}

@@ -78,26 +78,7 @@ OpFunctionEnd
 // %v (written through an access chain) or %p (passed to a call), and no
 // load across a store or into the next block.
 func TestLocalLoads(t *testing.T) {
-	dir := t.TempDir()
-	src, bin := filepath.Join(dir, "m.spvasm"), filepath.Join(dir, "m.spv")
-	if err := os.WriteFile(src, []byte(localLoadsModule), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command("spirv-as", "--preserve-numeric-ids", src, "-o", bin).CombinedOutput(); err != nil {
-		t.Fatalf("spirv-as: %v\n%s", err, out)
-	}
-	b, err := os.ReadFile(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	words, err := spirv.WordsFromBytes(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := spirv.Parse(words)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := assembleModule(t, localLoadsModule)
 	var main *spirv.Function
 	for _, f := range m.Functions {
 		if m.FunctionName(f) == "main" {
@@ -136,4 +117,30 @@ func TestLocalLoads(t *testing.T) {
 			t.Errorf("%s and %s one value: %v, want %v", tc.a, tc.b, got, tc.same)
 		}
 	}
+}
+
+// assembleModule assembles SPIR-V assembly text with spirv-as and parses it.
+func assembleModule(t *testing.T, text string) *spirv.Module {
+	t.Helper()
+	dir := t.TempDir()
+	src, bin := filepath.Join(dir, "m.spvasm"), filepath.Join(dir, "m.spv")
+	if err := os.WriteFile(src, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("spirv-as", "--preserve-numeric-ids", src, "-o", bin).CombinedOutput(); err != nil {
+		t.Fatalf("spirv-as: %v\n%s", err, out)
+	}
+	b, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	words, err := spirv.WordsFromBytes(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := spirv.Parse(words)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }

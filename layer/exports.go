@@ -457,9 +457,9 @@ func wordsToBytes(w []uint32) []byte {
 // goShaderDestroyed forgets a module handle; the shader's SPIR-V stays
 // with its id (seed 000: a pipeline outlives its modules). held says the
 // layer keeps the driver's module alive for a pipeline's precise variant
-// (variants.c): the handle then stays known, for goPreciseSPIRV (the
-// driver cannot reuse it before the layer destroys it; a module created
-// later with it replaces the entry).
+// (variants.c): the handle then stays known, for goPreciseSPIRV, until
+// the layer destroys that module (destroy_now calls this again without
+// held); the driver cannot reuse the handle before.
 //
 //export goShaderDestroyed
 func goShaderDestroyed(dev, module C.uint64_t, held C.int) {
@@ -574,6 +574,8 @@ func goPreciseSPIRV(dev, module C.uint64_t, out **C.uint32_t, outWords *C.size_t
 	}
 	p := (*C.uint32_t)(C.malloc(C.size_t(len(words)) * 4))
 	if p == nil {
+		logUnchecked(fmt.Sprintf("shader %d (module 0x%x): out of memory for its precise variant: a pipeline runs its original code, unchecked",
+			s.id, s.module))
 		return -1
 	}
 	copy(unsafe.Slice((*uint32)(unsafe.Pointer(p)), len(words)), words)

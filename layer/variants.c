@@ -62,13 +62,17 @@ typedef struct held {
     VkAllocationCallbacks alloc;
 } held;
 
-/* destroy_now destroys a held object down the chain. */
+/* destroy_now destroys a held object down the chain. A module is
+ * forgotten by Go first (it stayed known for its precise words,
+ * goShaderDestroyed's held), before the driver may give its handle to a
+ * new module. */
 static void destroy_now(device_data *dd, uint64_t h, const held *x)
 {
     const VkAllocationCallbacks *a = x->has_alloc ? &x->alloc : NULL;
-    if (x->kind == HELD_MODULE)
+    if (x->kind == HELD_MODULE) {
+        goShaderDestroyed(GPUAVDBG_H(dd->device), h, 0);
         dd->disp.DestroyShaderModule(dd->device, (VkShaderModule)(uintptr_t)h, a);
-    else if (x->kind == HELD_LAYOUT)
+    } else if (x->kind == HELD_LAYOUT)
         dd->disp.DestroyPipelineLayout(dd->device, (VkPipelineLayout)(uintptr_t)h, a);
     else
         dd->disp.DestroyRenderPass(dd->device, (VkRenderPass)(uintptr_t)h, a);

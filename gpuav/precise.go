@@ -350,12 +350,7 @@ func successors(m *spirv.Module, t *spirv.Instruction) []uint32 {
 	case spirv.OpBranchConditional:
 		return t.Words[2:4]
 	case spirv.OpSwitch:
-		step := 2
-		if sel := m.Def(t.Words[1]); sel != nil {
-			if typ := m.Def(sel.ResultType()); typ != nil && typ.Opcode() == spirv.OpTypeInt && typ.Words[2] > 32 {
-				step = 3
-			}
-		}
+		step := 1 + m.LiteralWidth(t.Words[1])
 		out := []uint32{t.Words[2]}
 		for i := 2 + step; i < len(t.Words); i += step {
 			out = append(out, t.Words[i])

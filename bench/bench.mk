@@ -1,4 +1,4 @@
-# Benchmark scenes (issue #7). Included by the top-level Makefile.
+# Benchmark scenes (docs/BENCHMARKS.md). Included by the top-level Makefile.
 #
 #   make bench-apps   bin/bench/scene, its shaders in bin/bench/spv/ and the
 #                     pipeline corpus in bin/bench/spv/corpus/, the harness

@@ -1,4 +1,4 @@
-// Command bench is the benchmark harness of gpuav-dbg (issue #7). It runs
+// Command bench is the benchmark harness of gpuav-dbg (docs/BENCHMARKS.md). It runs
 // each scene of bin/bench/scene with no layer, with our layer (its
 // defaults: every check) and with the Khronos validation layer with
 // only GPU-AV on (and a second Khronos version with -khronos2-layer-path),

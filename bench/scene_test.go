@@ -333,7 +333,7 @@ func TestHotLoopScene(t *testing.T) {
 }
 
 // TestHotLoopPrintfFastVariant: the masked hot loop with a debugPrintfEXT
-// its loop never reaches (as bench/measure/printf.sh builds it) is created
+// its loop never reaches (as the printf measurements built it) is created
 // with its fast variant like the shader without printf: with every buffer
 // whole nothing is reported and no precise variant is made, and with
 // --oob (2 KB of the 4 KB its reads are bounded by) the layer makes the

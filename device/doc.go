@@ -3,7 +3,8 @@
 // layer), and for every physical device its properties, limits, driver and
 // the features the checks depend on. It is written with
 // github.com/goki/vulkan plus a little C for the pNext chains goki cannot
-// build, and runs in a Go process that is not the app (DESIGN decision 2):
+// build, and runs in a Go process that is not the app
+// (docs/decisions/two-go-runtimes.md):
 // `gpuav-dbg doctor --probe`, which the doctor and the launcher start as a
 // child process (RunChild) so that a crash of the driver cannot take them
 // down.

@@ -54,7 +54,7 @@ type LayerFile struct {
 
 // CheckLayerFiles checks the manifest file and the library it names without
 // loading the library (a Go layer must not be loaded into a Go process,
-// DESIGN decision 2): the manifest parses and names wantName, the library
+// docs/decisions/two-go-runtimes.md): the manifest parses and names wantName, the library
 // exists, is an ELF shared object of this machine's architecture and
 // exports vkNegotiateLoaderLayerInterfaceVersion.
 func CheckLayerFiles(manifest, wantName string) LayerFile {

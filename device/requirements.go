@@ -9,7 +9,7 @@ import (
 )
 
 // MaxSlot is the highest descriptor-set slot the layer uses: its set goes at
-// min(maxBoundDescriptorSets, MaxSlot+1) - 1 (DESIGN decision 4).
+// min(maxBoundDescriptorSets, MaxSlot+1) - 1 (docs/decisions/reserve-slot.md).
 const MaxSlot = 32
 
 // Support says whether one check can run on one device.

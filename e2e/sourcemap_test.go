@@ -17,7 +17,8 @@ import (
 	"github.com/gpuav-dbg/gpuav-dbg/spirv"
 )
 
-// The six source-map cases of issue #3, end to end: a C app (the layer
+// The six source-map cases (docs/decisions/source-without-text.md,
+// line-directive-arithmetic.md, source-text-from-disk.md), end to end: a C app (the layer
 // tests' vkapp, which runs the compute shader file it is given with an
 // out-of-bounds descriptor index) under `gpuav-dbg run --headless --json`
 // on lavapipe, and the report's `source` checked field by field.

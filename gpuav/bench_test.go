@@ -79,7 +79,7 @@ func corpusModules(b *testing.B) [][]uint32 {
 
 // BenchmarkInstrumentCorpus instruments the pipeline scene's 55 modules
 // once per iteration, with every check on and the options the layer gives
-// on lavapipe in bench/exp/pipeline.sh (sized element checks, Int64,
+// on lavapipe (sized element checks, Int64,
 // printf): the layer's own share of pipeline creation.
 func BenchmarkInstrumentCorpus(b *testing.B) {
 	mods := corpusModules(b)

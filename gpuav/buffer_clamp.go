@@ -11,8 +11,8 @@ import (
 // index at 0), or when the site does not clamp.
 const BufferNoClamp = 0xFFFFFFFF
 
-// bufferClamp clamps a failed buffer access (seed 003, "SPIR-V robust
-// resource access"): each dynamic index of its access chains, outermost
+// bufferClamp clamps a failed buffer access (docs/decisions/buffer-oob-clamp.md,
+// robust resource access): each dynamic index of its access chains, outermost
 // first, to its composite's last element and to what is left of the bound
 // range, so that the whole access lands inside the range:
 //

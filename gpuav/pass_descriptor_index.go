@@ -216,7 +216,7 @@ type site struct {
 }
 
 // imageOperand returns the word index of the image operand of an image
-// instruction the check covers (seed 000's list), or 0.
+// instruction the check covers, or 0.
 func imageOperand(op spirv.Opcode) int {
 	switch op {
 	case spirv.OpImageSampleImplicitLod, spirv.OpImageSampleExplicitLod,
@@ -587,7 +587,8 @@ func (p *descriptorChecker) prepare(fn *function, b *spirv.Block, s site) (repor
 	return report, removed
 }
 
-// clamp says how a failed access of site s is clamped (seed 003): each
+// clamp says how a failed access of site s is clamped
+// (docs/decisions/on-error-behaviours.md): each
 // index of the access chain to its array's last element, a runtime
 // array's through the count the descriptor state gives. Where the state
 // checks the element, the clamped element is checked too: an unwritten

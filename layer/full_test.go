@@ -15,7 +15,7 @@ import (
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
 
-// The tests of this file cover issue 5's second half: the queue and the
+// The tests of this file cover the queue and the
 // primary in the report, pipeline caches, inline (maintenance5) shader
 // code, and allocation failure. They run testdata/multi.c (see its
 // header for the modes).

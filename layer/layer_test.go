@@ -688,7 +688,7 @@ func TestReserveSlot(t *testing.T) {
 			r := runApp(t, true, tc.env, fixture.app, append([]string{"--shader", fixture.shader, "--conflict"}, tc.args...)...)
 			d := checkHello(t, r, true)
 			// The layer's set stays at the device's last slot; the app sees
-			// one set fewer (seed 000, DESIGN decision 4).
+			// one set fewer (docs/decisions/reserve-slot.md).
 			if got := appMaxSets(t, r); got != int(d.MaxBoundDescriptorSets)-1 {
 				t.Errorf("the app sees maxBoundDescriptorSets %d, want %d", got, d.MaxBoundDescriptorSets-1)
 			}

@@ -1,6 +1,6 @@
 // Command layer is the gpuav-dbg Vulkan layer, VK_LAYER_GPUAVDBG_validation:
 // a Go c-shared library (libVkLayer_gpuav_dbg.so) with thin C for what the
-// loader and the hot paths need (DESIGN decision 1).
+// loader and the hot paths need (docs/decisions/layer-in-go-with-c.md).
 //
 // The C files own the loader interface (negotiation, vkGet*ProcAddr, chain
 // walking, dispatch tables), the per-command recording and the descriptor

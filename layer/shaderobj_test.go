@@ -13,7 +13,7 @@ import (
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
 
-// The tests of this file cover VK_EXT_shader_object (issue 5): compute
+// The tests of this file cover VK_EXT_shader_object: compute
 // shader objects made from SPIR-V are instrumented and the layer's set is
 // bound before their dispatches; set-layout conflicts, every check off and
 // binary code leave them alone. They run testdata/multi.c's shaderobj

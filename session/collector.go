@@ -26,7 +26,7 @@ const (
 	MaxOutputLines = 100000
 )
 
-// groupKey identifies an error group (DESIGN decision 5) within its
+// groupKey identifies an error group (docs/decisions/all-errors.md) within its
 // command buffer (Collector.groups). Its fields leave no padding, so that
 // the map hashes and compares it as one block of memory.
 type groupKey struct {

@@ -21,7 +21,7 @@ import (
 // launcher received, plus the launcher's own frames (wire.KindAppStarted,
 // KindAppOutput, KindAppExited, KindNotice, KindTime, KindSourceFile).
 // Error records are packed (wire.KindErrorsPacked). It is written as
-// messages arrive, append only (DESIGN decision 8), so a crash loses
+// messages arrive, append only (docs/decisions/session-files.md), so a crash loses
 // nothing already received.
 //
 // Since version 3 each frame has a 16-byte header with checksums, so that

@@ -65,7 +65,7 @@ func (s *Source) Caret() string {
 	return b.String()
 }
 
-// Message is the group's full message (DESIGN "Messages"): what went
+// Message is the group's full message (docs/REPORT.md, "message"): what went
 // wrong with numbers, the VUID, where (command buffer, action, labels,
 // pipeline, shader, instruction), who (stage, coordinates, count, samples)
 // and the source line with a caret. It is built from the group each time

@@ -33,7 +33,8 @@ configs=(
   "masked-none|masked|"
   "masked-layer|masked|$L"
 )
-# EXPS: experiment layers of bench/exp (bench/exp/build.sh NAME), each on
+# EXPS: experiment layers built into bin/exp/NAME (an experiment is a patch
+# built into a directory of its own: docs/decisions/experiments-out-of-the-product.md), each on
 # the memory variant with every check on.
 for e in ${EXPS:-}; do
   configs+=("exp-$e|memory|${L/$PWD\/bin/$PWD/bin/exp/$e}")

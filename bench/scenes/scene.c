@@ -1,5 +1,5 @@
 /*
- * scene: the benchmark scenes of gpuav-dbg (issue #7), one Vulkan app with a
+ * scene: the benchmark scenes of gpuav-dbg (docs/BENCHMARKS.md), one Vulkan app with a
  * --scene flag. Each scene does a fixed amount of work per iteration, runs
  * --warmup iterations, then --iters timed ones, and prints one line per
  * iteration:
@@ -39,7 +39,7 @@
  *   --spv DIR   compiled shaders (default: <dir of this binary>/spv)
  *   --layer-set pipeline scene: the pipeline layout gets a set 1 with the
  *               layer's bindings, so modules instrumented offline for set 1
- *               (bench/internal/instr) compile with no layer (bench/exp)
+ *               (bench/internal/instr) compile with no layer
  *   --oob       make the descriptor index out of bounds (negative control; run it
  *               only under a GPU-AV layer: it is undefined behaviour otherwise)
  *   --bad-index hotloop memory variants: only the descriptor indices read

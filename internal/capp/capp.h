@@ -2,7 +2,7 @@
  * capp: the Vulkan bootstrap of the project's C apps (the demo, the
  * benchmark apps, the layer's and the end-to-end suite's test apps). They
  * are C because the layer is a Go runtime inside the app, and a process
- * holds one Go runtime (DESIGN decision 2).
+ * holds one Go runtime (docs/decisions/two-go-runtimes.md).
  *
  * Build an app as `cc -Iinternal/capp APP.c internal/capp/capp.c -lvulkan`
  * (internal/cbuild does it for the Go tests; examples.mk and bench.mk for

@@ -1,6 +1,6 @@
 // Package referee runs the Khronos validation layer's core checks below
 // our layer in the tests, as the referee of the layer's own Vulkan calls
-// (DESIGN decision 3): every app the test suites run under our layer also
+// (docs/decisions/never-take-the-app-down.md): every app the test suites run under our layer also
 // runs with VK_LAYER_KHRONOS_validation under it (GPU-AV off), its messages
 // go to a log file of the run, and a test fails on any message that is not
 // one the app itself causes (Known, each with its reason).

@@ -1,6 +1,6 @@
 // Command instr instruments SPIR-V modules as the layer does with every
 // check on (sized-array element checks included) and writes them out, for
-// the experiments of bench/exp (built with their overlays, it shows what an
+// experiments built with overlays of the product's files (it shows what an
 // experiment gives the driver):
 //
 //	go run ./bench/internal/instr [-fast] -o OUTDIR IN.spv...

@@ -1,7 +1,7 @@
 #version 450
 // The hot-loop scene's masked shader (bench/scenes/shaders/hotloop_masked.comp)
-// with a debugPrintfEXT its loop never reaches, as bench/measure/printf.sh
-// builds it (TestPreciseSwitch): the module gets a fast variant like the
+// with a debugPrintfEXT its loop never reaches, as the printf measurements
+// built it (TestPreciseSwitch): the module gets a fast variant like the
 // shader without printf, its loop free of checks, the printf's line write
 // left behind the shader's own branch.
 #extension GL_EXT_debug_printf : require

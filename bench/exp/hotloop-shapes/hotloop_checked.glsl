@@ -1,1 +1,0 @@
-../../scenes/shaders/hotloop_checked.glsl

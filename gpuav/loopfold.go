@@ -697,6 +697,7 @@ func isUvec4(m *spirv.Module, in *spirv.Instruction) bool {
 // removed): each such flush's branch is known not to be taken.
 func pruneIdleFlushes(m *spirv.Module, bound uint32) {
 	var pos []int32
+	removed := false
 	var zero uint32
 	for _, f := range m.Functions {
 		if len(f.Blocks) == 0 {
@@ -738,7 +739,10 @@ func pruneIdleFlushes(m *spirv.Module, bound uint32) {
 			pos = make([]int32, m.Header.Bound)
 		}
 		foldBranches(f, known)
-		removeUnreachable(m, f, pos)
+		removed = removeUnreachable(m, f, pos) || removed
+	}
+	if removed {
+		dropAnnotationsOfUndefined(m)
 	}
 	m.InvalidateIndex()
 }

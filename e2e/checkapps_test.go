@@ -56,7 +56,7 @@ var (
 	rqApp   = newCheckApp("rqapp", "rq.comp", "rq.rgen")
 	bdaApp  = newCheckApp("bdaapp", "bda.comp", "bda.vert", "bda.frag", "bda_plain.vert", "bda_plain.frag")
 	descApp = newCheckApp("descapp", "desc.comp", "desc.vert", "desc.frag", "desc_plain.vert", "desc_plain.frag", "desc_sized.comp", "desc_sized.vert", "desc_sized.frag",
-		"desc_spec.comp", "desc_spec.vert", "desc_spec.frag", "desc_instance.vert", "desc_loop.comp",
+		"desc_spec.comp", "desc_spec.vert", "desc_spec.frag", "desc_instance.vert", "desc_nonuniform.vert", "desc_loop.comp",
 		"desc_small.comp", "desc_small.vert", "desc_small.frag")
 	bufApp   = newCheckApp("bufapp", "buf.comp", "buf.vert", "buf.frag", "buf_plain.vert", "buf_plain.frag")
 	texelApp = newCheckApp("texelapp", "texel.comp", "texel.vert", "texel.frag", "buf_plain.vert", "buf_plain.frag")

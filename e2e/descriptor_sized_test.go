@@ -204,3 +204,38 @@ func TestDescriptorInstanceIndex(t *testing.T) {
 		t.Errorf("the skipped load must add 0 (value=303); app printed:\n%s", out)
 	}
 }
+
+// TestDescriptorNonUniformInstance: the draw that hung an app on NVIDIA
+// (once on an H100, once on an H200, under this layer and under the
+// Khronos layer 1.4.309; never without a layer): vkCmdDraw of one point
+// and 5 instances in a render pass, whose vertex shader reads
+// data[nonuniformEXT(idx)] of a sized array of 3, idx the pushed 3 for
+// instance 3 and 0 for the others. Under every on_error the app finishes
+// with the one error exact: skip adds 0 for instance 3 (value=400), clamp
+// reads element 2 (value=502), execute lets the read happen (its value is
+// undefined and not checked). scripts/hardware/soak.sh repeats it.
+func TestDescriptorNonUniformInstance(t *testing.T) {
+	for _, c := range []struct{ onError, value string }{
+		{"skip", "value=400\n"},
+		{"clamp", "value=502\n"},
+		{"execute", ""},
+	} {
+		t.Run(c.onError, func(t *testing.T) {
+			code, r, out := descApp.run(t, nil, []string{"--on-error", c.onError}, "--stage", "vertex", "--case", "instance_nonuniform")
+			if code != 1 || len(r.Errors) != 1 {
+				t.Fatalf("exit %d, %d error groups; want 1 and 1\n%s", code, len(r.Errors), out)
+			}
+			e := r.Errors[0]
+			want := map[string][]float64{"instance_index": {3}, "vertex_index": {0}}
+			if d := e.Descriptor; e.Check != "descriptor_index_oob" || d == nil || d.Set != 0 || d.Binding != 1 || d.Index != 3 ||
+				d.ArrayLength != 3 || e.Count != 1 || e.Action != "vkCmdDraw" || e.ActionIndex != 0 ||
+				fmt.Sprint(e.Coords) != fmt.Sprint(want) || e.Source.File != "desc_nonuniform.vert" || e.Source.Line != 12 {
+				t.Errorf("group: %s %+v count %d action %s #%d coords %v source %+v; want set 0 binding 1 index 3 of 3 at instance 3, vkCmdDraw #0, desc_nonuniform.vert:12",
+					e.Check, d, e.Count, e.Action, e.ActionIndex, e.Coords, e.Source)
+			}
+			if c.value != "" && !strings.Contains(out, c.value) {
+				t.Errorf("want %q; app printed:\n%s", strings.TrimSpace(c.value), out)
+			}
+		})
+	}
+}

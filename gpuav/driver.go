@@ -182,6 +182,9 @@ func walkBlock[S any](sh *shader, p sitePass[S], fn *function, b *spirv.Block) (
 	n := 0
 	p.beginBlock(fn, fn.cont[b.ID()])
 	for j := 0; j < len(b.Insts); j++ {
+		if sh.executed[b.Insts[j]] {
+			continue
+		}
 		s, ok := p.match(fn, b, j)
 		if !ok {
 			continue
@@ -224,6 +227,12 @@ type shader struct {
 	// fast variant already decides (the select form of a read,
 	// select_read.go): the buffer_oob pass leaves them alone.
 	decided map[*spirv.Instruction]bool
+	// executed are the clones of accesses that go ahead as written on the
+	// failed side of an execute guard (guardedAccess.fail): their failure
+	// is reported, and no later pass checks them again (a bad descriptor
+	// index would otherwise be reported a second time by the buffer check
+	// of the element it does not have).
+	executed map[*spirv.Instruction]bool
 	// bound is the module's id bound before instrumentation: ids at or
 	// above it are the instrumentation's (removeDeadAdded).
 	bound uint32
@@ -255,7 +264,7 @@ func newShader(m *spirv.Module, opt Options) (*shader, string) {
 			}
 		}
 	}
-	return &shader{m: m, opt: opt, stage: newStageInfo(m, eps[0].Model), lib: newLinker(m, opt.DescriptorSet),
+	return &shader{m: m, opt: opt, executed: map[*spirv.Instruction]bool{}, stage: newStageInfo(m, eps[0].Model), lib: newLinker(m, opt.DescriptorSet),
 		an: &analyses{m: m}}, ""
 }
 

@@ -67,6 +67,9 @@ type guardedAccess struct {
 	clamp *clampSpec
 	// silent: F writes no record (the robust-only mode).
 	silent bool
+	// executed receives the clone F makes under OnErrorExecute
+	// (shader.executed), so that no later pass guards it again.
+	executed map[*spirv.Instruction]bool
 	// sel, when not nil, gives a read a second form for the fast
 	// variant (splitSelect); the guard stays for the precise one.
 	sel *selectRead
@@ -176,6 +179,9 @@ func (g guardedAccess) fail(m *spirv.Module, fID, mID uint32) ([]*spirv.Block, u
 	switch mode {
 	case OnErrorExecute:
 		res := g.cloneAccess(m, fail, nil)
+		if g.executed != nil {
+			g.executed[fail.insts[len(fail.insts)-1]] = true
+		}
 		fail.void(spirv.OpBranch, mID)
 		return []*spirv.Block{{Label: label(fID), Insts: fail.insts}}, res, fID
 	case OnErrorClamp:

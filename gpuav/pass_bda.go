@@ -118,7 +118,8 @@ func (p *bdaChecker) guard(fn *function, b *spirv.Block, j int, s bdaAccess) (gu
 	u := m.TypeUint32()
 	var a, sizeID uint32
 	g := guardedAccess{
-		pre: append([]*spirv.Instruction(nil), b.Insts[:j]...),
+		executed: sh.executed,
+		pre:      append([]*spirv.Instruction(nil), b.Insts[:j]...),
 		check: func(head *emitter) (uint32, bool) {
 			a = addr(head)
 			sizeID = m.ConstantUint32(s.size)

@@ -266,7 +266,8 @@ func (p *bufferChecker) guard(fn *function, b *spirv.Block, j int, acc bufferAcc
 	var ids bufferGuardIDs
 	end, bounded := p.bounded(fn, b, acc)
 	g := guardedAccess{
-		pre: b.Insts[:j],
+		executed: sh.executed,
+		pre:      b.Insts[:j],
 		check: func(head *emitter) (uint32, bool) {
 			var ok bool
 			ids.idx, ids.off, ok = p.offset(head, in, acc, v2, fns[2], bounded)

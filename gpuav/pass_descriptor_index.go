@@ -463,9 +463,10 @@ func (p *descriptorChecker) guard(fn *function, b *spirv.Block, j int, s site) (
 	clones, totalClones := 0, 0
 	var passed uint32
 	g := guardedAccess{
-		fact:   fact,
-		passed: &passed,
-		pre:    append([]*spirv.Instruction(nil), b.Insts[:j]...),
+		executed: sh.executed,
+		fact:     fact,
+		passed:   &passed,
+		pre:      append([]*spirv.Instruction(nil), b.Insts[:j]...),
 		check: func(head *emitter) (uint32, bool) {
 			if s.prior != 0 {
 				okID = s.prior

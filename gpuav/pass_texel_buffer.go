@@ -230,7 +230,8 @@ func (p *texelChecker) guard(fn *function, b *spirv.Block, j int, acc texelAcces
 	var idx, coord, set, binding, r uint32
 	moved := false
 	g := guardedAccess{
-		pre: pre,
+		executed: sh.executed,
+		pre:      pre,
 		check: func(head *emitter) (uint32, bool) {
 			idx = m.ConstantUint32(0)
 			if acc.descIndex != 0 {

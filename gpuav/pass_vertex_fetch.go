@@ -129,7 +129,8 @@ func (p *vertexFetchChecker) guard(fn *function, b *spirv.Block, j int, s vertex
 	}
 	var stage, loc uint32
 	g := guardedAccess{
-		pre: append([]*spirv.Instruction(nil), b.Insts[:j]...),
+		executed: sh.executed,
+		pre:      append([]*spirv.Instruction(nil), b.Insts[:j]...),
 		check: func(head *emitter) (uint32, bool) {
 			stage = sh.stage.emit(head)
 			loc = head.op(spirv.OpFunctionCall, u, fns[1], p.table, m.ConstantUint32(s.loc), m.ConstantUint32(s.n), stage)

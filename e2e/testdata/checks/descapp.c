@@ -45,6 +45,13 @@
  *                   data[gl_InstanceIndex].v[0] to result (desc_instance.vert):
  *                   instance 3 is out of bounds; the others add 100+101+102
  *                   (value=303 when the bad load is skipped)
+ *   instance_nonuniform (--stage vertex) the draw that hung on NVIDIA: a
+ *                   layout count of 3, 0..2 written; vkCmdDraw of 1 vertex
+ *                   and 5 instances whose vertex shader adds
+ *                   data[nonuniformEXT(idx)].v[0] to result, idx the pushed
+ *                   index (3) for instance 3 and 0 for the others
+ *                   (desc_nonuniform.vert): value=400 when the bad load is
+ *                   skipped, 502 when it is clamped to element 2
  *   loop_clean, loop_uninitialized, loop_destroyed: the sized cases
  *                   (--stage compute) with desc_loop.comp, which reads
  *                   data[index] in a loop whose counter is the index
@@ -78,7 +85,8 @@ typedef struct {
     int sized; /* 1: the shaders declare data[8] (desc_sized.*); 2: data[N], N specialized to
                   layout_count (desc_spec.*); 3: desc_instance.vert, an indexed draw of 4 instances;
                   4: desc_loop.comp, data[8] read in a loop;
-                  5: data[2] (desc_small.*) */
+                  5: data[2] (desc_small.*);
+                  6: desc_nonuniform.vert, vkCmdDraw of 5 instances */
 } test_case;
 
 static const test_case cases[] = {
@@ -99,6 +107,7 @@ static const test_case cases[] = {
     {"sized_destroyed", 8, 0, 4, UINT32_MAX, 3, 3, 1, 1, 0, 1},
     {"sized_variable", 8, 4, 4, UINT32_MAX, UINT32_MAX, 5, 1, 1, 0, 1},
     {"instance_oob", 3, 0, 3, UINT32_MAX, UINT32_MAX, 0, 1, 1, 0, 3},
+    {"instance_nonuniform", 3, 0, 3, UINT32_MAX, UINT32_MAX, 3, 1, 1, 0, 6},
     {"spec_oob", 4, 0, 4, UINT32_MAX, UINT32_MAX, 5, 1, 1, 0, 2},
     {"spec_clean", 4, 0, 4, UINT32_MAX, UINT32_MAX, 3, 1, 1, 0, 2},
     {"loop_clean", 8, 0, 4, UINT32_MAX, UINT32_MAX, 1, 1, 1, 0, 4},
@@ -254,11 +263,12 @@ int main(int argc, char **argv)
     VkSpecializationMapEntry spec_entry = {.constantID = 0, .offset = 0, .size = sizeof(uint32_t)};
     VkSpecializationInfo spec = {.mapEntryCount = 1, .pMapEntries = &spec_entry, .dataSize = sizeof(uint32_t),
                                  .pData = &tc->layout_count};
-    if ((tc->sized == 3 && stage != CA_VERTEX) || (tc->sized == 4 && stage != CA_COMPUTE)) {
-        fprintf(stderr, "descapp: %s needs --stage %s\n", tc->name, tc->sized == 3 ? "vertex" : "compute");
+    if (((tc->sized == 3 || tc->sized == 6) && stage != CA_VERTEX) || (tc->sized == 4 && stage != CA_COMPUTE)) {
+        fprintf(stderr, "descapp: %s needs --stage %s\n", tc->name, tc->sized == 4 ? "compute" : "vertex");
         return 2;
     }
-    static const char *const prefixes[] = {"desc", "desc_sized", "desc_spec", "desc_instance", "desc_loop", "desc_small"};
+    static const char *const prefixes[] = {"desc", "desc_sized", "desc_spec", "desc_instance", "desc_loop", "desc_small",
+                                             "desc_nonuniform"};
     const char *prefix = prefixes[tc->sized];
     VkPipeline pipe = ca_stage_pipeline_spec(stage, dir, prefix, "desc_plain", layout, &t, tc->sized == 2 ? &spec : NULL);
 
@@ -288,7 +298,9 @@ int main(int argc, char **argv)
             else if (tc->sized == 3) {
                 vkCmdBindIndexBuffer(cmd, indices.buf, 0, VK_INDEX_TYPE_UINT16);
                 vkCmdDrawIndexed(cmd, 1, 4, 0, 0, 0);
-            } else
+            } else if (tc->sized == 6)
+                vkCmdDraw(cmd, 1, 5, 0, 0);
+            else
                 vkCmdDraw(cmd, 1, 1, 0, 0);
         }
         if (stage != CA_COMPUTE)

@@ -102,9 +102,10 @@ func Assess(d *Device, checks []string) []Support {
 		default:
 			s.Available = true
 			var notes []string
-			// The stores note is about instrumented shaders: the command
-			// checks run on the CPU and in the layer's compute pre-pass.
-			if baseNote != "" && !cmdCheck(id) {
+			// The stores note is about instrumented shaders: a check with
+			// no part in them (a command check run on the CPU or in the
+			// layer's compute pre-pass only) loses nothing without stores.
+			if baseNote != "" && inShaders(id) {
 				notes = append(notes, baseNote)
 			}
 			var robust []string
@@ -123,10 +124,11 @@ func Assess(d *Device, checks []string) []Support {
 	return out
 }
 
-// cmdCheck reports whether id is a command check (gpuav.Check.Command).
-func cmdCheck(id string) bool {
+// inShaders reports whether id runs in instrumented shaders
+// (gpuav.Check.InShaders); a check this build does not know is assumed to.
+func inShaders(id string) bool {
 	c := gpuav.CheckByID(id)
-	return c != nil && c.Command
+	return c == nil || c.InShaders()
 }
 
 // coreHas reports whether ext is core in d's Vulkan version (then its

@@ -40,6 +40,12 @@ type Check struct {
 	pass *passSpec
 }
 
+// InShaders reports whether the check runs in instrumented shaders (it has
+// a pass), wholly or, for a command check, in part (vertex_fetch_oob): the
+// stages whose shaders cannot be instrumented on a device are then
+// unchecked for it.
+func (c *Check) InShaders() bool { return c.pass != nil }
+
 // RecordCode is a check code with the name the check functions give it
 // (the GLSL macro GPUAV_CODE_<GLSL>, defined by genlib).
 type RecordCode struct {

@@ -11,7 +11,9 @@ import (
 // writeSARIF writes the SARIF log to path, or to standard output for "-";
 // relative source paths are relative to the current directory.
 func (c *cli) writeSARIF(path string, s *session.Session) error {
-	opt := session.SARIFOptions{ToolVersion: version, Mode: c.reportMode}
+	opt := session.SARIFOptions{ToolVersion: version, Mode: c.reportMode, Warn: func(w string) {
+		fmt.Fprintf(c.stderr, "gpuav-dbg: SARIF: %s\n", sanitize.Text(w))
+	}}
 	if path == "-" {
 		return session.WriteSARIFWith(c.stdout, s, opt)
 	}

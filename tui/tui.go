@@ -511,15 +511,25 @@ func (m *Model) footer() string {
 	return status.RenderKeys(m.c.Styles, m.footerKeys(), m.c.Width)
 }
 
-// emptyText is the body while there are no errors: waiting, or none found.
+// emptyText is the body while there are no errors: waiting; none found
+// (green only when everything was checked); nothing or not everything
+// checked, with the causes; or an app that failed to start. The notices
+// are in the log screen (o), counted here.
 func (m *Model) emptyText() string {
 	st := m.c.Styles
 	a := m.s.App
+	verdict, causes := m.s.Verdict()
 	head := st.Bold.Render("waiting for errors…")
 	switch {
-	case a.State == session.AppFailed:
+	case status.Live(a):
+		causes = nil
+	case verdict == session.VerdictFailed:
 		head = st.Error.Render("the app failed to start")
-	case !status.Live(a):
+	case verdict == session.VerdictNone:
+		head = st.Error.Render("not checked: nothing was validated")
+	case verdict == session.VerdictPartly:
+		head = st.Warning.Render("no validation errors in what was checked — not everything was checked")
+	default:
 		head = st.OK.Render("no validation errors")
 	}
 	app := "app " + status.StateText(a)
@@ -530,21 +540,46 @@ func (m *Model) emptyText() string {
 		app += fmt.Sprintf(" (pid %d)", a.PID)
 	}
 	lines := []string{head, "", st.Muted.Render(app)}
-	// The last few notices explain an empty list (the layer never loaded,
-	// shaders left uninstrumented).
-	ns := m.s.Notices
-	if len(ns) > 3 {
-		ns = ns[len(ns)-3:]
+	width := max(m.c.Width-4, 20)
+	style := st.Warning
+	if verdict == session.VerdictNone {
+		style = st.Error
 	}
-	for _, n := range ns {
-		style := st.Muted
-		switch n.Level {
-		case "warning":
-			style = st.Warning
-		case "error":
+	for _, u := range causes {
+		for _, l := range strings.Split(ansi.Wrap(common.Clean(u.String()), width, " "), "\n") {
+			lines = append(lines, style.Render(l))
+		}
+	}
+	// The last few warnings explain an empty list (the layer never
+	// loaded: how to find out why); information (caches, latency) stays
+	// in the log.
+	var warned []session.Notice
+	for _, n := range m.s.Notices {
+		if n.Level == "warning" || n.Level == "error" {
+			warned = append(warned, n)
+		}
+	}
+	if len(warned) > 3 {
+		warned = warned[len(warned)-3:]
+	}
+	if len(warned) > 0 {
+		lines = append(lines, "")
+	}
+	for _, n := range warned {
+		style := st.Warning
+		if n.Level == "error" {
 			style = st.Error
 		}
-		lines = append(lines, style.Render(common.Clean(n.Text)))
+		for _, l := range strings.Split(ansi.Wrap(common.Clean(n.Text), width, " "), "\n") {
+			lines = append(lines, style.Render(l))
+		}
+	}
+	if n := len(m.s.Notices); n > 0 {
+		word := "notices"
+		if n == 1 {
+			word = "notice"
+		}
+		lines = append(lines, "", st.Muted.Render(fmt.Sprintf("%d %s: o shows them", n, word)))
 	}
 	return strings.Join(lines, "\n")
 }

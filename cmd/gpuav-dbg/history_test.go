@@ -74,3 +74,21 @@ func TestListAndSARIF(t *testing.T) {
 		t.Fatalf("stderr %q", tc.err.String())
 	}
 }
+
+// TestListNotChecked: a run whose app never loaded the layer says "not
+// checked" at its end and in open --list, never "no validation errors".
+func TestListNotChecked(t *testing.T) {
+	tc := newTestCLI(t)
+	t.Setenv(envFakeApp, "nolayer")
+	self, _ := os.Executable()
+	tc.run(t, exitUnchecked, "run", "--headless", self)
+	if !strings.Contains(tc.err.String(), "gpuav-dbg: not checked; app exited 0; session saved to ") ||
+		strings.Contains(tc.err.String(), "no validation errors") {
+		t.Fatalf("stderr:\n%s", tc.err.String())
+	}
+	tc.out.Reset()
+	tc.run(t, exitOK, "open", "--list")
+	if l := strings.TrimSpace(tc.out.String()); !strings.Contains(l, "  not checked; app exited 0  ") || strings.Contains(l, "no validation errors") {
+		t.Fatalf("open --list: %q", l)
+	}
+}

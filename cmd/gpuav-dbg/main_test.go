@@ -33,6 +33,12 @@ func TestMain(m *testing.M) {
 
 // fakeApp speaks the wire protocol like the layer would, then exits.
 func fakeApp(mode string) int {
+	switch mode { // an app that never loads the layer
+	case "nolayer":
+		return 0
+	case "nolayer-fail":
+		return 5
+	}
 	cl, err := wire.Dial(os.Getenv("VK_LAYER_GPUAV_DBG_SOCKET"))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fake app:", err)

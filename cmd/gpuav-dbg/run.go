@@ -272,13 +272,23 @@ func countText(s *session.Session) string {
 		records += g.Count
 	}
 	var b strings.Builder
-	switch len(s.Groups) {
-	case 0:
+	// Never "no validation errors" for a run that checked nothing, or
+	// not everything.
+	verdict, _ := s.Verdict()
+	switch {
+	case len(s.Groups) == 0 && verdict == session.VerdictNone:
+		b.WriteString("not checked")
+	case len(s.Groups) == 0 && verdict == session.VerdictPartly:
+		b.WriteString("no validation errors in what was checked")
+	case len(s.Groups) == 0:
 		b.WriteString("no validation errors")
-	case 1:
+	case len(s.Groups) == 1:
 		fmt.Fprintf(&b, "1 error group (%d records)", records)
 	default:
 		fmt.Fprintf(&b, "%d error groups (%d records)", len(s.Groups), records)
+	}
+	if len(s.Groups) > 0 && verdict == session.VerdictPartly {
+		b.WriteString(", not everything checked")
 	}
 	if s.Dropped > 0 {
 		fmt.Fprintf(&b, ", %d records dropped", s.Dropped)

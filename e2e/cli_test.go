@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -51,5 +52,23 @@ func TestCtrlCIsStoppedByYou(t *testing.T) {
 	}
 	if strings.Contains(stderr.String(), "crashed") || strings.Contains(stderr.String(), "killed by") {
 		t.Errorf("a stopped app reads as crashed:\n%s", stderr.String())
+	}
+}
+
+// TestCLIHonesty: `--json --` is refused (no report written to a file
+// named "--"), and `run -- false` (no layer, the app fails) says the exit
+// status it exits with.
+func TestCLIHonesty(t *testing.T) {
+	dir := t.TempDir()
+	code, out := gpuavDbgIn(t, dir, nil, "run", "--headless", "--json", "--", "/bin/true")
+	if code != 2 || !strings.Contains(out, `--json wants a file name, not "--"`) {
+		t.Fatalf("--json --: exit %d\n%s", code, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "--")); err == nil {
+		t.Fatal("a report named -- was written")
+	}
+	code, out = gpuavDbgIn(t, dir, nil, "run", "--headless", "--session", filepath.Join(dir, "s.gvs"), "--", "false")
+	if code != 3 || !strings.Contains(out, "not everything was checked (exit 3: the app failed):") || strings.Contains(out, "exit 4") {
+		t.Fatalf("run -- false: exit %d\n%s", code, out)
 	}
 }

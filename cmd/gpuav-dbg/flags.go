@@ -211,7 +211,27 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runFlags, []s
 		}
 		return nil, nil, err
 	}
+	if err := fileFlags(map[string]string{"json": f.jsonOut, "sarif": f.sarifOut, "session": f.sessionPath}); err != nil {
+		return nil, nil, err
+	}
 	return f, fs.Args(), nil
+}
+
+// fileFlags refuses a file flag whose value looks like a flag: "--json --"
+// took "--" for the file name (and "--json --headless" would take
+// "--headless"). "-" (standard output) is the one value of that shape a
+// flag may have, where it has a meaning; a file whose name starts with "-"
+// is given as ./-name.
+func fileFlags(values map[string]string) error {
+	for _, name := range []string{"json", "sarif", "session"} {
+		v := values[name]
+		if v == "-" && name != "session" || !strings.HasPrefix(v, "-") {
+			continue
+		}
+		return fmt.Errorf("--%s wants a file name, not %q: give --%s FILE (%s./%s for a file of that name)",
+			name, v, name, map[bool]string{true: "- for standard output, ", false: ""}[name != "session"], strings.TrimLeft(v, "-"))
+	}
+	return nil
 }
 
 // openFlags are the flags of open.
@@ -257,6 +277,9 @@ func parseOpenFlags(args []string, stderr io.Writer) (*openFlags, []string, erro
 			if errors.Is(err, flag.ErrHelp) {
 				printUsage(stderr)
 			}
+			return nil, nil, err
+		}
+		if err := fileFlags(map[string]string{"json": f.jsonOut, "sarif": f.sarifOut}); err != nil {
 			return nil, nil, err
 		}
 		args = fs.Args()

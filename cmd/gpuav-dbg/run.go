@@ -199,7 +199,7 @@ func (c *cli) report(s *session.Session, jsonOut, sarifOut string, allowUnchecke
 			status = exitLauncher
 		}
 	}
-	printUnchecked(c.stderr, s, allowUnchecked)
+	printUnchecked(c.stderr, s, status, allowUnchecked)
 	return status
 }
 
@@ -238,15 +238,29 @@ func exitStatus(s *session.Session, allowUnchecked bool) int {
 	return exitOK
 }
 
-// printUnchecked says what the run left unchecked, one line per cause.
-func printUnchecked(w io.Writer, s *session.Session, allowed bool) {
+// printUnchecked says what the run left unchecked, one line per cause,
+// and what that did to the exit status (status, the one the process
+// exits with).
+func printUnchecked(w io.Writer, s *session.Session, status int, allowed bool) {
 	u := s.UncheckedAll()
 	if len(u) == 0 {
 		return
 	}
-	how := fmt.Sprintf("exit %d; --allow-unchecked accepts it", exitUnchecked)
-	if allowed {
-		how = "accepted by --allow-unchecked"
+	var how string
+	switch status {
+	case exitUnchecked:
+		how = fmt.Sprintf("exit %d; --allow-unchecked accepts it", exitUnchecked)
+	case exitErrors:
+		how = fmt.Sprintf("exit %d: validation errors found", exitErrors)
+	case exitApp:
+		how = fmt.Sprintf("exit %d: the app failed", exitApp)
+	case exitLauncher:
+		how = fmt.Sprintf("exit %d: a report could not be written", exitLauncher)
+	default:
+		how = fmt.Sprintf("exit %d", status)
+		if allowed {
+			how += ": accepted by --allow-unchecked"
+		}
 	}
 	fmt.Fprintf(w, "gpuav-dbg: not everything was checked (%s):\n", how)
 	for _, x := range u {

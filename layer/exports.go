@@ -403,6 +403,7 @@ func completeShaderLocked(id uint32, handle uint64, object, instrumented bool, w
 		Instrumented:     s.instrumented,
 		Warning:          s.warning,
 		InstrumentMicros: s.micros,
+		Sites:            siteCounts(s),
 	})
 }
 
@@ -444,6 +445,22 @@ func goShaderUnchecked(dev C.uint64_t, code *C.uint8_t, n, codeSize C.size_t, mo
 	}
 	noteLocked(levelWarning, fmt.Sprintf("shader %d (module 0x%x): %s", s.id, uint64(module), reason))
 	sendLocked(wire.KindShader, wire.Shader{ID: s.id, Module: s.module, SPIRV: b, Warning: reason})
+}
+
+// siteCounts counts an instrumented shader's guarded accesses per check
+// (the coverage of a run: wire.Shader.Sites); nil when it is not
+// instrumented.
+func siteCounts(s *shader) map[string]int {
+	if !s.instrumented {
+		return nil
+	}
+	out := map[string]int{}
+	for _, site := range s.sites {
+		for _, c := range site.Checks {
+			out[c]++
+		}
+	}
+	return out
 }
 
 func wordsToBytes(w []uint32) []byte {

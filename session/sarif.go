@@ -231,6 +231,7 @@ func encodeSARIF(w io.Writer, s *Session, opt SARIFOptions) error {
 	if u := s.UncheckedAll(); len(u) > 0 {
 		props["unchecked"] = u
 	}
+	props["coverage"] = s.Coverage()
 	run.Properties = props
 	log := sarifLog{Schema: SARIFSchema, Version: "2.1.0", Runs: []sarifRun{run}}
 	return encodeJSON(w, &log)

@@ -574,6 +574,19 @@ func (m *Model) emptyText() string {
 			lines = append(lines, style.Render(l))
 		}
 	}
+	// What the run looked at, as one block (centred as a whole).
+	if !status.Live(a) && verdict != session.VerdictFailed && (a.LayerLoaded || len(m.s.Shaders) > 0) {
+		block := m.s.Coverage().Lines()
+		w := 0
+		for i, l := range block {
+			block[i] = common.Clean(l)
+			w = max(w, ansi.StringWidth(block[i]))
+		}
+		lines = append(lines, "")
+		for _, l := range block {
+			lines = append(lines, st.Muted.Render(l+strings.Repeat(" ", max(w-ansi.StringWidth(l), 0))))
+		}
+	}
 	if n := len(m.s.Notices); n > 0 {
 		word := "notices"
 		if n == 1 {

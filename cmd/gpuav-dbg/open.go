@@ -66,6 +66,7 @@ func (c *cli) openCmd(args []string) int {
 	if headless {
 		printGroups(c.stderr, s)
 		printPrintf(c.stderr, s, f.printfAt.f)
+		printCoverage(c.stderr, s)
 	}
 	status := c.report(s, f.jsonOut, f.sarifOut, f.allowUnchecked)
 	if headless {

@@ -174,6 +174,7 @@ func (c *cli) finishRun(r *launcher.Run, f *runFlags, uiErr error) int {
 	if f.headless {
 		printGroups(c.stderr, snap)
 		printPrintf(c.stderr, snap, f.printfAt.f)
+		printCoverage(c.stderr, snap)
 	}
 	status := c.report(snap, f.jsonOut, f.sarifOut, f.allowUnchecked)
 	if err := r.Close(); err != nil {
@@ -265,6 +266,14 @@ func printUnchecked(w io.Writer, s *session.Session, status int, allowed bool) {
 	fmt.Fprintf(w, "gpuav-dbg: not everything was checked (%s):\n", how)
 	for _, x := range u {
 		fmt.Fprintf(w, "gpuav-dbg:   %s\n", sanitize.Text(x.String()))
+	}
+}
+
+// printCoverage prints what the run looked at (session.Coverage), one
+// line each, the app's strings in them escaped.
+func printCoverage(w io.Writer, s *session.Session) {
+	for _, l := range s.Coverage().Lines() {
+		fmt.Fprintf(w, "gpuav-dbg: %s\n", sanitize.Text(l))
 	}
 }
 

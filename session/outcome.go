@@ -35,8 +35,9 @@ func outcomeOf(s Settings, code gpuav.CheckCode, p [gpuav.RecordParams]uint32) *
 	return out
 }
 
-// Sentence says what the access did, for a message; "" for a plain skip
-// (the default, which every check's help describes).
+// Sentence says what the access did, for a message: clamped, executed,
+// skipped where a clamp had no meaning, or skipped (the default); "" when
+// the outcome is unknown.
 func (o *Outcome) Sentence(check string) string {
 	switch {
 	case o == nil:
@@ -54,6 +55,8 @@ func (o *Outcome) Sentence(check string) string {
 		return "The access was executed as written."
 	case o.Reason != "":
 		return fmt.Sprintf("The access was skipped: %s.", o.Reason)
+	case o.Access == gpuav.AccessSkipped:
+		return "The access was skipped (a load read zero, a store or atomic did nothing)."
 	}
 	return ""
 }

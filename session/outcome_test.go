@@ -23,7 +23,7 @@ func TestOutcome(t *testing.T) {
 		sentence string
 	}{
 		{"skip", Settings{OnError: "skip"}, gpuav.CodeDescriptorIndexOOB, p(0, 1, 5, 4),
-			`{"access":"skipped"}`, ""},
+			`{"access":"skipped"}`, "The access was skipped (a load read zero, a store or atomic did nothing)."},
 		{"execute", Settings{OnError: "execute"}, gpuav.CodeBDAOOB, p(),
 			`{"access":"executed"}`, "The access was executed as written."},
 		{"clamp index", Settings{OnError: "clamp"}, gpuav.CodeDescriptorIndexOOB, p(0, 1, 5, 4),

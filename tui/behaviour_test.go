@@ -152,10 +152,34 @@ func TestEdit(t *testing.T) {
 	if _, c := m.Update(keyMsg("e")); c != nil || !strings.Contains(plain(m), "e: oob_compute.comp is not in") {
 		t.Fatalf("e outside the directories:\n%s", plain(m))
 	}
+	// No $EDITOR: nano (vi is not on this $PATH), else nothing.
 	env["EDITOR"] = ""
+	bin := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bin, "nano"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin)
 	m = newModelWith(fixture.Session(), 80, 24, Options{SourceDirs: []string{dir}, Getenv: func(k string) string { return env[k] }})
+	if cmd, err := m.editCommand(); err != nil || strings.Join(cmd.Args, " ") != "nano +9 "+real {
+		t.Fatalf("e without $EDITOR: %v, %v", cmd, err)
+	}
+	t.Setenv("PATH", t.TempDir())
 	if press(m, "e"); !strings.Contains(plain(m), "e: no editor: set $EDITOR") {
 		t.Fatalf("e without an editor:\n%s", plain(m))
+	}
+	// No error selected: nothing to open, and no advice about -g.
+	m = newModelWith(fixture.Empty(session.AppExited), 80, 24, Options{SourceDirs: []string{dir}, Getenv: func(k string) string { return env[k] }})
+	if press(m, "e"); !strings.Contains(plain(m), "e: no error is selected") || strings.Contains(plain(m), "-g") {
+		t.Fatalf("e with no error:\n%s", plain(m))
+	}
+	// A command check has no shader source: no advice about -g either.
+	g := fixture.Compute()
+	g.Shader, g.Source, g.Check = session.ShaderRef{}, nil, "index_buffer_oob"
+	s := fixture.Empty(session.AppExited)
+	s.Groups = []*session.ErrorGroup{g}
+	m = newModelWith(s, 80, 24, Options{SourceDirs: []string{dir}, Getenv: func(k string) string { return env[k] }})
+	if press(m, "e"); !strings.Contains(plain(m), "e: index_buffer_oob is checked by the layer: no source file") {
+		t.Fatalf("e on a command check:\n%s", plain(m))
 	}
 }
 

@@ -206,7 +206,12 @@ func (m *Model) edit() tea.Cmd {
 // module names as it is), at its line.
 func (m *Model) editCommand() (*exec.Cmd, error) {
 	g := m.group()
-	if g == nil || g.Source == nil || g.Source.File == "" {
+	switch {
+	case g == nil:
+		return nil, errors.New("no error is selected")
+	case g.Shader.ID == 0 && (g.Source == nil || g.Source.File == ""):
+		return nil, fmt.Errorf("%s is checked by the layer: no source file", g.Check)
+	case g.Source == nil || g.Source.File == "":
 		return nil, errors.New("the selected error has no source file (compile the shader with -g)")
 	}
 	p, err := editor.Find(g.Source.File, m.opts.SourceDirs)

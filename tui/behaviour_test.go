@@ -112,11 +112,11 @@ func TestLogSidewaysAndWrap(t *testing.T) {
 func TestHelpScrolls(t *testing.T) {
 	m := newModel(fixture.Session(), 80, 24)
 	press(m, "?")
-	if !strings.Contains(plain(m), "27 more ↓") {
+	if !strings.Contains(plain(m), "33 more ↓") {
 		t.Fatalf("no more marker:\n%s", plain(m))
 	}
 	press(m, "j", "j")
-	if !strings.Contains(plain(m), "2 more ↑") || !strings.Contains(plain(m), "25 more ↓") || m.Selected() != 0 {
+	if !strings.Contains(plain(m), "2 more ↑") || !strings.Contains(plain(m), "31 more ↓") || m.Selected() != 0 {
 		t.Fatalf("jj:\n%s", plain(m))
 	}
 	m.Update(tea.MouseWheelMsg{X: 40, Y: 10, Button: tea.MouseWheelDown})
@@ -341,5 +341,48 @@ func TestFilterWithReusedModuleHandle(t *testing.T) {
 	}
 	if g := m.Session().Groups[m.Selected()]; g.Stage != "fragment" {
 		t.Fatalf("/frag selects the %s group", g.Stage)
+	}
+}
+
+// TestMute: m mutes the selected error's check, M its VUID, for this
+// session: the tree hides them, the status bar counts them (never
+// silently gone), u shows them all again; Options.Mute (--mute) starts
+// with some muted.
+func TestMute(t *testing.T) {
+	m := newModel(fixture.Session(), 100, 24)
+	press(m, "M") // the compute group's VUID
+	if n := m.Tree().Total(); n != 1 || !strings.Contains(plain(m), "muted VUID-vkCmdDispatch-None-10068: 1 group hidden (u unmutes)") {
+		t.Fatalf("M: %d groups\n%s", n, plain(m))
+	}
+	press(m, "j") // the flash goes; the count stays
+	if !strings.Contains(plain(m), "1 of 2 groups · 64 of 68 records · 1 muted (u)") {
+		t.Fatalf("status after M:\n%s", plain(m))
+	}
+	press(m, "m") // the fragment group's check: descriptor_index_oob, both
+	if n := m.Tree().Total(); n != 0 || !strings.Contains(plain(m), "muted descriptor_index_oob: 2 groups hidden") {
+		t.Fatalf("m: %d groups\n%s", n, plain(m))
+	}
+	press(m, "j")
+	if !strings.Contains(plain(m), "0 of 2 groups · 0 of 68 records · 2 muted (u)") {
+		t.Fatalf("status after m:\n%s", plain(m))
+	}
+	fixture.Golden(t, view(m))
+	press(m, "u")
+	if n := m.Tree().Total(); n != 2 || !strings.Contains(plain(m), "nothing muted") {
+		t.Fatalf("u: %d groups\n%s", n, plain(m))
+	}
+	press(m, "j")
+	if strings.Contains(plain(m), "muted") || !strings.Contains(plain(m), "2 groups · 68 records") {
+		t.Fatalf("after u:\n%s", plain(m))
+	}
+
+	// Muted from the start (--mute), with the filter too.
+	m = newModelWith(fixture.Session(), 100, 24, Options{Mute: []string{"VUID-vkCmdDraw-None-10068"}})
+	if n := m.Tree().Total(); n != 1 || !strings.Contains(plain(m), "1 of 2 groups · 4 of 68 records · 1 muted (u)") {
+		t.Fatalf("Options.Mute: %d groups\n%s", n, plain(m))
+	}
+	press(m, "/", "f", "r", "a", "g", "enter")
+	if n := m.Tree().Total(); n != 0 {
+		t.Fatalf("filter frag with the fragment group muted: %d groups", n)
 	}
 }

@@ -31,6 +31,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -132,6 +133,9 @@ type Options struct {
 	// PrintfAt is the printf screen's coordinate filter at first
 	// (--printf-at).
 	PrintfAt session.PrintfFilter
+	// Mute lists check ids and VUIDs whose groups start muted (--mute,
+	// GPUAV_DBG_MUTE): hidden from the tree, counted in the status bar.
+	Mute []string
 }
 
 // Validate checks the options: the theme must be known.
@@ -228,7 +232,10 @@ type Model struct {
 	filtering bool            // the filter prompt has the keyboard
 	prompt    textinput.Model // the filter prompt
 	filter    string          // the filter in force
-	flash     string          // a one-time message for the status bar
+	// muted are the checks and VUIDs whose groups the tree hides (m, M,
+	// Options.Mute); the status bar counts them.
+	muted []string
+	flash string // a one-time message for the status bar
 	// placing says a placeMsg is on its way.
 	placing bool
 	// confirm, when set, is the question the user must answer first.
@@ -274,7 +281,11 @@ func New(src Source, opts Options) *Model {
 		prompt:    newPrompt(c.Styles),
 	}
 	m.screens = m.screenTable()
+	m.muted = slices.Clone(opts.Mute)
 	m.refresh(0)
+	if len(m.muted) > 0 {
+		m.applyFilter("")
+	}
 	m.settings.Reset(opts.Checks, m.s.Settings, availability(m.s))
 	m.setFocus(PaneList)
 	return m

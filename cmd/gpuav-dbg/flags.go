@@ -43,6 +43,34 @@ type runFlags struct {
 	printfBuffer uint
 	// reportMode is --report-mode: the JSON and SARIF files' mode.
 	reportMode modeFlag
+	// mute is --mute: check ids and VUIDs whose groups the UI hides and
+	// the headless output counts without listing.
+	mute muteFlag
+}
+
+// muteFlag collects --mute ID|VUID, repeated or comma-separated: a check
+// id, or a VUID (VUID-..., UNASSIGNED-...), as the Khronos layer's
+// message_id_filter takes them.
+type muteFlag []string
+
+// String prints the list comma-separated.
+func (f *muteFlag) String() string { return strings.Join(*f, ",") }
+
+// Set adds the comma-separated ids of one flag.
+func (f *muteFlag) Set(s string) error {
+	for _, id := range strings.Split(s, ",") {
+		id = strings.TrimSpace(id)
+		switch {
+		case id == "":
+		case slices.Contains(gpuav.AllChecks, id), strings.HasPrefix(id, "VUID-"), strings.HasPrefix(id, "UNASSIGNED-"):
+			if !slices.Contains(*f, id) {
+				*f = append(*f, id)
+			}
+		default:
+			return fmt.Errorf("%q is neither a check (%s) nor a VUID (VUID-..., UNASSIGNED-...)", id, joinIDs(gpuav.AllChecks))
+		}
+	}
+	return nil
 }
 
 // modeFlag is a file mode in octal ("0644"); it starts as the session
@@ -205,6 +233,7 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runFlags, []s
 	fs.UintVar(&f.printfBuffer, "printf-buffer", 0, "")
 	f.reportMode = modeFlag(session.ReportMode)
 	fs.Var(&f.reportMode, "report-mode", "")
+	fs.Var(&f.mute, "mute", "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			printUsage(stderr)
@@ -253,6 +282,8 @@ type openFlags struct {
 	printfAt printfFilterFlag
 	// reportMode is --report-mode (see runFlags).
 	reportMode modeFlag
+	// mute is --mute (see runFlags).
+	mute muteFlag
 }
 
 // parseOpenFlags parses open's flags, before or after FILE.
@@ -271,6 +302,7 @@ func parseOpenFlags(args []string, stderr io.Writer) (*openFlags, []string, erro
 	fs.Var(&f.printfAt, "printf-at", "")
 	f.reportMode = modeFlag(session.ReportMode)
 	fs.Var(&f.reportMode, "report-mode", "")
+	fs.Var(&f.mute, "mute", "")
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {

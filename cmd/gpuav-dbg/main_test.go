@@ -664,3 +664,30 @@ func TestExitTextIsExitStatus(t *testing.T) {
 		})
 	}
 }
+
+// TestMute: --mute (and GPUAV_DBG_MUTE) hides a check's or a VUID's
+// groups from the headless list and counts them instead; the exit status
+// and the reports keep them; an unknown id is refused.
+func TestMute(t *testing.T) {
+	tc := newTestCLI(t)
+	gvs := filepath.Join(tc.dir, "s.gvs")
+	if got := tc.fakeRun(t, "errors", "--session", gvs, "--mute", "descriptor_index_oob"); got != exitErrors {
+		t.Fatalf("exit %d\n%s", got, tc.err.String())
+	}
+	if s := tc.err.String(); !strings.Contains(s, "gpuav-dbg: 1 error group (4 records) muted (descriptor_index_oob): not listed; the reports and the exit status count them\n") ||
+		strings.Contains(s, "gpuav-dbg: descriptor_index_oob ×4") {
+		t.Fatalf("stderr:\n%s", s)
+	}
+	t.Setenv(EnvMute, "VUID-vkCmdDispatch-None-10068")
+	tc.err.Reset()
+	tc.run(t, exitErrors, "open", "--headless", gvs)
+	if s := tc.err.String(); !strings.Contains(s, "muted (VUID-vkCmdDispatch-None-10068)") {
+		t.Fatalf("open with %s:\n%s", EnvMute, s)
+	}
+	t.Setenv(EnvMute, "")
+	tc.err.Reset()
+	tc.run(t, exitLauncher, "open", "--headless", "--mute", "nosuch", gvs)
+	if !strings.Contains(tc.err.String(), `"nosuch" is neither a check`) {
+		t.Fatalf("bad --mute: %s", tc.err.String())
+	}
+}

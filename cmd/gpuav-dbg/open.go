@@ -35,6 +35,9 @@ func (c *cli) openCmd(args []string) int {
 		return c.fail("open: --theme: %v", err)
 	}
 	c.reportMode = os.FileMode(f.reportMode)
+	if c.mute, err = c.muted(f.mute); err != nil {
+		return c.fail("open: %v", err)
+	}
 	var dirs []string
 	for _, d := range f.sourcePath {
 		if abs, err := filepath.Abs(d); err == nil {
@@ -64,7 +67,7 @@ func (c *cli) openCmd(args []string) int {
 		return exitOK
 	}
 	if headless {
-		printGroups(c.stderr, s)
+		printGroups(c.stderr, s, c.mute)
 		printPrintf(c.stderr, s, f.printfAt.f)
 		printCoverage(c.stderr, s)
 	}

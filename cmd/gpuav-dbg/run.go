@@ -16,6 +16,7 @@ import (
 	"github.com/gpuav-dbg/gpuav-dbg/internal/sanitize"
 	"github.com/gpuav-dbg/gpuav-dbg/launcher"
 	"github.com/gpuav-dbg/gpuav-dbg/session"
+	"github.com/gpuav-dbg/gpuav-dbg/tui"
 )
 
 // runCmd is `run` and `demo`: flags, the app and the layer, then launch.
@@ -62,6 +63,9 @@ func (c *cli) runCmd(name string, args []string) int {
 	}
 	c.sourcePath = f.sourcePath
 	c.printfAt = f.printfAt.f
+	if c.mute, err = c.muted(f.mute); err != nil {
+		return c.fail("%s: %v", name, err)
+	}
 	c.reportMode = os.FileMode(f.reportMode)
 	set, err := f.settings()
 	if err != nil {
@@ -172,7 +176,7 @@ func (c *cli) finishRun(r *launcher.Run, f *runFlags, uiErr error) int {
 		fmt.Fprintf(c.stderr, "gpuav-dbg: ui: %v\n", uiErr)
 	}
 	if f.headless {
-		printGroups(c.stderr, snap)
+		printGroups(c.stderr, snap, c.mute)
 		printPrintf(c.stderr, snap, f.printfAt.f)
 		printCoverage(c.stderr, snap)
 	}
@@ -278,12 +282,42 @@ func printCoverage(w io.Writer, s *session.Session) {
 }
 
 // printGroups prints one line per error group, the app's strings in it
-// escaped (a file name or a debug name cannot drive the terminal).
-func printGroups(w io.Writer, s *session.Session) {
+// escaped (a file name or a debug name cannot drive the terminal); the
+// groups muted are counted in one line instead.
+func printGroups(w io.Writer, s *session.Session, mute []string) {
+	muted, records := 0, 0
 	for _, g := range s.Groups {
+		if tui.Muted(g, mute) {
+			muted++
+			records += g.Count
+			continue
+		}
 		fmt.Fprintf(w, "gpuav-dbg: %s\n", sanitize.Text(g.Summary()))
 	}
+	if muted > 0 {
+		fmt.Fprintf(w, "gpuav-dbg: %d error %s (%d records) muted (%s): not listed; the reports and the exit status count them\n",
+			muted, map[bool]string{true: "group", false: "groups"}[muted == 1], records, sanitize.Text(strings.Join(mute, ", ")))
+	}
 }
+
+// muted is the mute list: GPUAV_DBG_MUTE's, then the flags'.
+func (c *cli) muted(flags muteFlag) ([]string, error) {
+	var m muteFlag
+	if c.getenv != nil {
+		if err := m.Set(c.getenv(EnvMute)); err != nil {
+			return nil, fmt.Errorf("%s: %v", EnvMute, err)
+		}
+	}
+	for _, id := range flags {
+		if err := m.Set(id); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+// EnvMute lists checks and VUIDs to mute, comma-separated.
+const EnvMute = "GPUAV_DBG_MUTE"
 
 // countLine summarises the run: "2 error groups (16 records)", the app's
 // end, and what was lost on the way; the app's strings in it escaped.

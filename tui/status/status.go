@@ -75,16 +75,23 @@ type Counts struct {
 	ShownGroups, ShownRecords int
 	// PrintfLines are the shaders' printf lines (the p screen).
 	PrintfLines int
+	// Muted and MutedRecords are the groups muted (m, M) and their
+	// records: hidden from the tree, counted here.
+	Muted, MutedRecords int
 }
 
 // Text is "2 groups · 68 records", or "1 of 2 groups · 4 of 68 records"
-// under a filter, then " · 24 printf lines" when shaders printed.
+// under a filter or with groups muted, then " · 24 printf lines" when
+// shaders printed and " · 1 muted (u)" when groups are muted.
 func (c Counts) Text() string {
 	printf := ""
 	if c.PrintfLines > 0 {
 		printf = " · " + plural(c.PrintfLines, "printf line", "printf lines")
 	}
-	if !c.Filtered {
+	if c.Muted > 0 {
+		printf += fmt.Sprintf(" · %d muted (u)", c.Muted)
+	}
+	if !c.Filtered && c.Muted == 0 {
 		return plural(c.Groups, "group", "groups") + " · " + plural(c.Records, "record", "records") + printf
 	}
 	of := func(n, total int, one, many string) string {

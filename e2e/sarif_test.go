@@ -166,8 +166,13 @@ func TestHistoryList(t *testing.T) {
 		}
 	}
 	code, out := gpuavDbg(t, env, "open", "--list", "demo")
-	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if code != 0 || len(lines) != 2 {
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		if strings.HasSuffix(l, ".gvs") {
+			lines = append(lines, l)
+		}
+	}
+	if code != 0 || len(lines) != 2 || !strings.Contains(out, "gpuav-dbg: 2 runs, ") {
 		t.Fatalf("open --list: exit %d\n%s", code, out)
 	}
 	for _, l := range lines {

@@ -268,7 +268,9 @@ type openFlags struct {
 	jsonOut  string
 	sarifOut string
 	// list: list the saved runs (of the app named by the argument, if any).
-	list     bool
+	list bool
+	// prune: delete the saved runs past the retention caps.
+	prune    bool
 	headless bool
 	theme    string
 	noColor  bool
@@ -294,6 +296,7 @@ func parseOpenFlags(args []string, stderr io.Writer) (*openFlags, []string, erro
 	fs.StringVar(&f.jsonOut, "json", "", "")
 	fs.StringVar(&f.sarifOut, "sarif", "", "")
 	fs.BoolVar(&f.list, "list", false, "")
+	fs.BoolVar(&f.prune, "prune", false, "")
 	fs.Var(&f.sourcePath, "source-path", "")
 	fs.BoolVar(&f.headless, "headless", false, "")
 	fs.StringVar(&f.theme, "theme", "auto", "")

@@ -95,7 +95,8 @@ Usage:
   gpuav-dbg open FILE [--json OUT] [--sarif OUT] [--headless] [--source-path DIRS]
                    [--allow-unchecked] [--report-mode MODE] [--printf-at WHERE] [--mute ID|VUID]
                                              show a saved session (.gvs) or JSON report
-  gpuav-dbg open --list [APP]                list the saved runs (of APP), oldest first
+  gpuav-dbg open --list [APP]                list the saved runs (of APP), oldest first, with sizes
+  gpuav-dbg open --prune                     delete the saved runs past the caps (oldest first)
   gpuav-dbg instrument [--checks none|all|ID,...] [--printf on|off] -o OUT.spv IN.spv
                                              instrument a module offline (none: re-encode)
   gpuav-dbg doctor [--json]                  will it work here: loader, layer, devices, which
@@ -153,6 +154,11 @@ Environment:
                         explicit layer directories)
   GPUAV_DBG_SOURCE_PATH colon-separated directories searched after --source-path
   GPUAV_DBG_MUTE        comma-separated checks and VUIDs to mute, before --mute
+  GPUAV_DBG_KEEP_SIZE   the saved runs' size cap (default 1GiB; 0: none) and
+  GPUAV_DBG_KEEP_AGE    age cap (default 30d; 0: none): a run saved by default
+                        prunes the oldest past them first, as open --prune does;
+                        only session files (.gvs) and the app output files the
+                        launcher wrote beside them are deleted
 
 Exit status of run, demo and open --headless:
   0  no validation error, the app exited 0, everything was checked

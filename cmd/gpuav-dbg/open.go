@@ -25,8 +25,17 @@ func (c *cli) openCmd(args []string) int {
 		}
 		return c.fail("open: %v", err)
 	}
+	if f.list && f.prune {
+		return c.fail("open: --list and --prune are two commands: give one")
+	}
 	if f.list {
 		return c.listRuns(pos)
+	}
+	if f.prune {
+		if len(pos) > 0 {
+			return c.fail("open --prune takes no argument (it prunes every app's runs), got %q", pos[0])
+		}
+		return c.pruneRuns()
 	}
 	if len(pos) != 1 {
 		return c.fail("open: want one session file, got %d arguments", len(pos))

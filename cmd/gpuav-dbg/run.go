@@ -80,6 +80,12 @@ func (c *cli) runCmd(name string, args []string) int {
 		if o.SessionPath, err = session.DefaultPath(app, o.Started); err != nil {
 			return c.fail("%s: %v (use --session FILE)", name, err)
 		}
+		// The saved runs stay within their caps: the oldest go first
+		// (a run saved elsewhere, --session, is the user's to keep).
+		if _, err := session.RetentionFrom(c.getenv); err != nil {
+			return c.fail("%s: %v", name, err)
+		}
+		c.prune(&session.History{Dir: filepath.Dir(o.SessionPath)}, o.Started)
 	}
 	o.Dir, o.SourcePath = c.sourceSearch()
 	if f.headless {

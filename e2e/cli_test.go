@@ -44,7 +44,8 @@ func TestCtrlCIsStoppedByYou(t *testing.T) {
 	}
 	for _, want := range []string{
 		"gpuav-dbg:   you stopped the app before it finished\n",
-		"gpuav-dbg: no validation errors in what was checked; app stopped by you (SIGINT); session saved to ",
+		"gpuav-dbg: checked: nothing (the layer was not loaded)\n",
+		"gpuav-dbg: not checked; app stopped by you (SIGINT); session saved to ",
 	} {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())

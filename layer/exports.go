@@ -682,7 +682,8 @@ func dbStateWarning(dev C.uint64_t) string {
 		return ""
 	}
 	var off []string
-	for _, id := range []string{gpuav.CheckDescriptorIndexOOB, gpuav.CheckDescriptorUninit, gpuav.CheckDescriptorDestroyed} {
+	for _, id := range []string{gpuav.CheckDescriptorIndexOOB, gpuav.CheckDescriptorUninit, gpuav.CheckDescriptorDestroyed,
+		gpuav.CheckBufferOOB, gpuav.CheckTexelBufferOOB} {
 		if d.settings.Checks[id] {
 			off = append(off, id)
 		}
@@ -690,9 +691,9 @@ func dbStateWarning(dev C.uint64_t) string {
 	if len(off) == 0 {
 		return ""
 	}
-	return "it uses descriptor buffers, which the layer does not read: runtime descriptor arrays and unwritten " +
-		"or destroyed descriptors are not checked there (" + strings.Join(off, ", ") + "); sized arrays are " +
-		"checked against their declared length"
+	return "it uses descriptor buffers, which the layer does not read: runtime descriptor arrays, unwritten " +
+		"or destroyed descriptors, and buffer and texel-buffer ranges are not checked there (" + strings.Join(off, ", ") +
+		"); sized arrays are checked against their declared length"
 }
 
 // goPipelineDestroyed forgets a pipeline library.

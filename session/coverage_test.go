@@ -133,3 +133,26 @@ func TestCoverageOlderLayer(t *testing.T) {
 		t.Fatalf("lines:\n%s", l)
 	}
 }
+
+// TestPartlyCheckedPipelineIsUnchecked: a pipeline instrumented with
+// checks left out (its warning: descriptor buffers the layer does not
+// read) is in the unchecked list, so the run is never clean.
+func TestPartlyCheckedPipelineIsUnchecked(t *testing.T) {
+	c := newTestCollector()
+	feedPreamble(t, c)
+	w := "it uses descriptor buffers, which the layer does not read: ... (buffer_oob)"
+	record(t, c, wire.KindPipeline, &wire.Pipeline{Handle: 0x90, BindPoint: "compute", Instrumented: true, Warning: w,
+		Stages: []wire.PipelineRef{{Stage: "compute", ShaderID: 1}}})
+	record(t, c, wire.KindAppExited, &wire.AppExited{State: "exited", Time: t0})
+	s := c.Snapshot()
+	u := s.UncheckedAll()
+	if len(u) != 1 || u[0] != (Unchecked{Kind: UncheckedPipeline, Reason: w, Count: 1}) {
+		t.Fatalf("unchecked %+v", u)
+	}
+	if v, _ := s.Verdict(); v != VerdictPartly {
+		t.Fatalf("verdict %v", v)
+	}
+	if cv := s.Coverage(); cv.Pipelines.Instrumented != 2 || len(cv.Pipelines.Partly) != 1 {
+		t.Fatalf("coverage %+v", cv.Pipelines)
+	}
+}

@@ -20,6 +20,13 @@ type Outcome struct {
 	Reason string `json:"reason,omitempty"`
 }
 
+// commandCheck reports whether check is one of the layer's command
+// checks (gpuav.Check.Command).
+func commandCheck(check string) bool {
+	c := gpuav.CheckByID(check)
+	return c != nil && c.Command
+}
+
 // outcomeOf is the outcome of a shader's failed access under settings s.
 func outcomeOf(s Settings, code gpuav.CheckCode, p [gpuav.RecordParams]uint32) *Outcome {
 	v := gpuav.OnError(s.OnError)
@@ -55,7 +62,8 @@ func (o *Outcome) Sentence(check string) string {
 		return "The access was executed as written."
 	case o.Reason != "":
 		return fmt.Sprintf("The access was skipped: %s.", o.Reason)
-	case o.Access == gpuav.AccessSkipped:
+	case o.Access == gpuav.AccessSkipped && !commandCheck(check):
+		// The command checks' own sentence says what the layer did.
 		return "The access was skipped (a load read zero, a store or atomic did nothing)."
 	}
 	return ""

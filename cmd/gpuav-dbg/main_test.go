@@ -600,8 +600,9 @@ func TestListReruns(t *testing.T) {
 	}
 	tc.out.Reset()
 	tc.run(t, exitOK, "open", "--list")
-	want := "2025-01-01 10:00:00  fake  1 error group (4 records); app exited 0  " + first + "\n" +
-		"2025-01-01 10:00:00  fake (re-run 2)  1 error group (4 records); app exited 0  " + rerun + "\n"
+	size := session.FormatBytes(int64(len(data)))
+	want := "2025-01-01 10:00:00  fake  1 error group (4 records); app exited 0  " + size + "  " + first + "\n" +
+		"2025-01-01 10:00:00  fake (re-run 2)  1 error group (4 records); app exited 0  " + size + "  " + rerun + "\n"
 	if tc.out.String() != want {
 		t.Fatalf("open --list:\n%s\nwant\n%s", tc.out.String(), want)
 	}

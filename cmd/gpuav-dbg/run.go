@@ -282,6 +282,10 @@ func printUnchecked(w io.Writer, s *session.Session, status int, allowed bool) {
 // printCoverage prints what the run looked at (session.Coverage), one
 // line each, the app's strings in them escaped.
 func printCoverage(w io.Writer, s *session.Session) {
+	if !s.App.LayerLoaded && len(s.Shaders) == 0 && s.CoverageReport == nil {
+		fmt.Fprintf(w, "gpuav-dbg: checked: nothing (the layer was not loaded)\n")
+		return
+	}
 	for _, l := range s.Coverage().Lines() {
 		fmt.Fprintf(w, "gpuav-dbg: %s\n", sanitize.Text(l))
 	}

@@ -185,6 +185,10 @@ type checkReport struct {
 		Level string `json:"level"`
 		Text  string `json:"text"`
 	} `json:"notices"`
+	Unchecked []struct {
+		Kind   string `json:"kind"`
+		Reason string `json:"reason"`
+	} `json:"unchecked"`
 }
 
 // run runs the app under `gpuav-dbg run --headless --json` with extra

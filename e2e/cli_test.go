@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -43,7 +44,8 @@ func TestCtrlCIsStoppedByYou(t *testing.T) {
 	}
 	for _, want := range []string{
 		"gpuav-dbg:   you stopped the app before it finished\n",
-		"gpuav-dbg: no validation errors; app stopped by you (SIGINT); session saved to ",
+		"gpuav-dbg: checked: nothing (the layer was not loaded)\n",
+		"gpuav-dbg: not checked; app stopped by you (SIGINT); session saved to ",
 	} {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
@@ -51,5 +53,23 @@ func TestCtrlCIsStoppedByYou(t *testing.T) {
 	}
 	if strings.Contains(stderr.String(), "crashed") || strings.Contains(stderr.String(), "killed by") {
 		t.Errorf("a stopped app reads as crashed:\n%s", stderr.String())
+	}
+}
+
+// TestCLIHonesty: `--json --` is refused (no report written to a file
+// named "--"), and `run -- false` (no layer, the app fails) says the exit
+// status it exits with.
+func TestCLIHonesty(t *testing.T) {
+	dir := t.TempDir()
+	code, out := gpuavDbgIn(t, dir, nil, "run", "--headless", "--json", "--", "/bin/true")
+	if code != 2 || !strings.Contains(out, `--json wants a file name, not "--"`) {
+		t.Fatalf("--json --: exit %d\n%s", code, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "--")); err == nil {
+		t.Fatal("a report named -- was written")
+	}
+	code, out = gpuavDbgIn(t, dir, nil, "run", "--headless", "--session", filepath.Join(dir, "s.gvs"), "--", "false")
+	if code != 3 || !strings.Contains(out, "not everything was checked (exit 3: the app failed):") || strings.Contains(out, "exit 4") {
+		t.Fatalf("run -- false: exit %d\n%s", code, out)
 	}
 }

@@ -341,7 +341,8 @@ func TestTUIInTmux(t *testing.T) {
 
 // TestTUIRerunInTmux re-runs the demo from the TUI's settings with
 // descriptor_index_oob off: run 2 has no errors, and the compare view says
-// both of run 1's groups are fixed.
+// both of run 1's groups are no longer checked (not fixed: run 2 turned
+// their check off).
 func TestTUIRerunInTmux(t *testing.T) {
 	sess := filepath.Join(t.TempDir(), "s.gvs")
 	tm := startTmux(t, 140, 40, nil, "demo", "--theme", "dark", "--session", sess)
@@ -362,7 +363,10 @@ func TestTUIRerunInTmux(t *testing.T) {
 		t.Errorf("run 2 counts:\n%s", screen)
 	}
 	tmux("send-keys", "c")
-	waitFor("run 1 → run 2: 0 new, 2 fixed, 0 changed, 0 same")
+	screen = waitFor("run 1 → run 2: 0 new, 0 fixed, 2 no longer checked, 0 changed, 0 same")
+	if !strings.Contains(screen, "(check descriptor_index_oob was off)") {
+		t.Errorf("compare view:\n%s", screen)
+	}
 	tmux("send-keys", "q")
 	// Run 2's session is saved next to run 1's.
 	deadline := time.Now().Add(10 * time.Second)

@@ -215,3 +215,27 @@ func TestTUIRerunStopsRunningApp(t *testing.T) {
 	}
 	tm.keys("q")
 }
+
+// TestTUINotCheckedAtBinTrue: an app that never loads the layer
+// (/bin/true) leaves the TUI saying "not checked" and why, never a green
+// "no validation errors" or the settings as if they ran.
+func TestTUINotCheckedAtBinTrue(t *testing.T) {
+	tm := startTmux(t, 80, 24, nil, "run", "--theme", "dark", "--session", filepath.Join(t.TempDir(), "s.gvs"), "--", "/bin/true")
+	s := tm.waitFor("not checked: nothing was validated")
+	for _, want := range []string{"/bin/true exited 0", "the layer was not loaded by the app, so nothing was checked", "NOT CHECKED"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("screen lacks %q:\n%s", want, s)
+		}
+	}
+	for _, bad := range []string{"checks 10/10", "checks 9/9"} {
+		if strings.Contains(s, bad) {
+			t.Errorf("screen shows %q:\n%s", bad, s)
+		}
+	}
+	for _, l := range strings.Split(s, "\n") {
+		if strings.TrimSpace(l) == "no validation errors" {
+			t.Errorf("screen says no validation errors:\n%s", s)
+		}
+	}
+	tm.keys("q")
+}

@@ -404,6 +404,7 @@ func completeShaderLocked(id uint32, handle uint64, object, instrumented bool, w
 		Instrumented:     s.instrumented,
 		Warning:          s.warning,
 		InstrumentMicros: s.micros,
+		Sites:            siteCounts(s),
 	})
 }
 
@@ -445,6 +446,22 @@ func goShaderUnchecked(dev C.uint64_t, code *C.uint8_t, n, codeSize C.size_t, mo
 	}
 	noteLocked(levelWarning, fmt.Sprintf("shader %d (module 0x%x): %s", s.id, uint64(module), reason))
 	sendLocked(wire.KindShader, wire.Shader{ID: s.id, Module: s.module, SPIRV: b, Warning: reason})
+}
+
+// siteCounts counts an instrumented shader's guarded accesses per check
+// (the coverage of a run: wire.Shader.Sites); nil when it is not
+// instrumented.
+func siteCounts(s *shader) map[string]int {
+	if !s.instrumented {
+		return nil
+	}
+	out := map[string]int{}
+	for _, site := range s.sites {
+		for _, c := range site.Checks {
+			out[c]++
+		}
+	}
+	return out
 }
 
 func wordsToBytes(w []uint32) []byte {
@@ -666,7 +683,8 @@ func dbStateWarning(dev C.uint64_t) string {
 		return ""
 	}
 	var off []string
-	for _, id := range []string{gpuav.CheckDescriptorIndexOOB, gpuav.CheckDescriptorUninit, gpuav.CheckDescriptorDestroyed} {
+	for _, id := range []string{gpuav.CheckDescriptorIndexOOB, gpuav.CheckDescriptorUninit, gpuav.CheckDescriptorDestroyed,
+		gpuav.CheckBufferOOB, gpuav.CheckTexelBufferOOB} {
 		if d.settings.Checks[id] {
 			off = append(off, id)
 		}
@@ -674,9 +692,9 @@ func dbStateWarning(dev C.uint64_t) string {
 	if len(off) == 0 {
 		return ""
 	}
-	return "it uses descriptor buffers, which the layer does not read: runtime descriptor arrays and unwritten " +
-		"or destroyed descriptors are not checked there (" + strings.Join(off, ", ") + "); sized arrays are " +
-		"checked against their declared length"
+	return "it uses descriptor buffers, which the layer does not read: runtime descriptor arrays, unwritten " +
+		"or destroyed descriptors, and buffer and texel-buffer ranges are not checked there (" + strings.Join(off, ", ") +
+		"); sized arrays are checked against their declared length"
 }
 
 // goPipelineDestroyed forgets a pipeline library.

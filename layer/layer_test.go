@@ -652,6 +652,10 @@ func TestLayerReportsDeviceShadersPipelines(t *testing.T) {
 		t.Errorf("shader: id %d module %#x, %d bytes of SPIR-V (want the original %d)", s.ID, s.Module, len(s.SPIRV),
 			len(fixture.spirv))
 	}
+	// The coverage: the accesses each check guards (outs[pc.idx]).
+	if !s.Instrumented || s.Sites["descriptor_index_oob"] < 1 || s.Sites["bda_oob"] != 0 {
+		t.Errorf("shader: instrumented %v, sites %v", s.Instrumented, s.Sites)
+	}
 	p := one[wire.Pipeline](t, r)
 	if p.BindPoint != "compute" || len(p.Stages) != 1 || p.Stages[0].ShaderID != s.ID || p.Stages[0].Module != s.Module ||
 		p.Stages[0].Stage != "compute" || p.Stages[0].Entry != "main" || p.Instrumented != s.Instrumented || p.Warning != "" {

@@ -344,6 +344,11 @@ func (c *Collector) apply(msg any) {
 		c.addShader(m)
 	case *wire.Pipeline:
 		c.pipelines[m.Handle] = m
+		cp := createdPipeline{instrumented: m.Instrumented, warning: m.Warning}
+		for _, st := range m.Stages {
+			cp.shaders = append(cp.shaders, st.ShaderID)
+		}
+		s.createdPipelines = append(s.createdPipelines, cp)
 		c.addPipeline(m)
 		c.noticePipeline(m)
 	case *wire.Name:
@@ -490,7 +495,7 @@ func (c *Collector) addShader(m *wire.Shader) {
 		words[i] = binary.LittleEndian.Uint32(m.SPIRV[4*i:])
 	}
 	c.s.Shaders[m.ID] = &Shader{ID: m.ID, Module: m.Module, Object: m.Object, SPIRV: words, Instrumented: m.Instrumented,
-		Warning: m.Warning}
+		Warning: m.Warning, Sites: m.Sites}
 	if h := shaderHandle(m.Module, m.Object); h != 0 {
 		c.newest[h] = m.ID // a new shader: unnamed until the app names it
 	}
@@ -817,5 +822,6 @@ func (s *Session) cloneWithout() *Session {
 	out.Output = slices.Clip(s.Output)
 	out.Shaders = maps.Clone(s.Shaders)
 	out.Sources = maps.Clone(s.Sources)
+	out.createdPipelines = slices.Clip(s.createdPipelines)
 	return &out
 }

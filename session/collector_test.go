@@ -120,7 +120,7 @@ func feedPreamble(t *testing.T, c *Collector) {
 }
 
 const wantMessage = `descriptor_index_oob: (set = 0, binding = 0) Index of 3 used to index descriptor array of length 2.` +
-	` VUID-vkCmdDispatch-None-10068. Command buffer 0x55 ("compute-cmd"), action #0 vkCmdDispatch, submit 1,` +
+	` The access was skipped (a load read zero, a store or atomic did nothing). VUID-vkCmdDispatch-None-10068. Command buffer 0x55 ("compute-cmd"), action #0 vkCmdDispatch, submit 1,` +
 	` pipeline 0x77 ("oob-compute-pipeline"), shader 1 (module 0xabc), instruction 79.` +
 	` Stage compute, global_invocation_id (0,0,0); 4 invocations. Samples: (0,0,0) (1,0,0) (2,0,0) (3,0,0).` +
 	" oob_compute.comp:9:5:\n    outs[pc.idx].v[i] = i * 3u;\n    ^"

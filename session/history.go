@@ -178,6 +178,10 @@ const (
 	DiffFixed
 	// DiffChanged: both have it, with another count or descriptor index.
 	DiffChanged
+	// DiffUnchecked: only the older run has the group, and the newer run
+	// could not have found it (GroupDiff.Reason: its check off, the layer
+	// not loaded, the app crashed...): not fixed, no longer checked.
+	DiffUnchecked
 )
 
 // String names the kind: same, new, fixed, changed.
@@ -191,6 +195,8 @@ func (k DiffKind) String() string {
 		return "fixed"
 	case DiffChanged:
 		return "changed"
+	case DiffUnchecked:
+		return "no longer checked"
 	}
 	return fmt.Sprintf("DiffKind(%d)", int(k))
 }
@@ -203,6 +209,9 @@ type GroupDiff struct {
 	// Old and New are the groups in the older and newer run (Old is nil
 	// for a new group, New for a fixed one).
 	Old, New *ErrorGroup
+	// Reason says why the newer run could not find the group
+	// (DiffUnchecked).
+	Reason string
 }
 
 // CountDelta is the newer count minus the older.
@@ -219,12 +228,17 @@ func (d GroupDiff) CountDelta() int {
 
 // DiffSummary counts the diffs by kind.
 type DiffSummary struct {
-	New, Fixed, Changed, Same int
+	New, Fixed, Changed, Same, Unchecked int
 }
 
-// String is "2 new, 1 fixed, 0 changed, 3 same".
+// String is "2 new, 1 fixed, 0 changed, 3 same", with ", 2 no longer
+// checked" after "fixed" when there are any.
 func (s DiffSummary) String() string {
-	return fmt.Sprintf("%d new, %d fixed, %d changed, %d same", s.New, s.Fixed, s.Changed, s.Same)
+	unchecked := ""
+	if s.Unchecked > 0 {
+		unchecked = fmt.Sprintf(", %d no longer checked", s.Unchecked)
+	}
+	return fmt.Sprintf("%d new, %d fixed%s, %d changed, %d same", s.New, s.Fixed, unchecked, s.Changed, s.Same)
 }
 
 // Summarize counts diffs by kind.
@@ -238,6 +252,8 @@ func Summarize(diffs []GroupDiff) DiffSummary {
 			s.Fixed++
 		case DiffChanged:
 			s.Changed++
+		case DiffUnchecked:
+			s.Unchecked++
 		default:
 			s.Same++
 		}
@@ -259,7 +275,9 @@ func CompareKey(g *ErrorGroup) string {
 // Compare matches the groups of an older and a newer run by CompareKey
 // (groups with the same key pair up in arrival order) and says what is new,
 // fixed, changed (count or descriptor index) or the same: the newer run's
-// groups in its order, then the fixed ones in the older run's order.
+// groups in its order, then the fixed ones in the older run's order. A
+// group only the older run has is fixed only when the newer run could
+// have found it (Session.NotCheckedFor); else it is no longer checked.
 func Compare(old, cur *Session) []GroupDiff {
 	byKey := map[string][]*ErrorGroup{}
 	if old != nil {
@@ -288,7 +306,13 @@ func Compare(old, cur *Session) []GroupDiff {
 	if old != nil {
 		for _, g := range old.Groups {
 			if !matched[g] {
-				diffs = append(diffs, GroupDiff{Kind: DiffFixed, Key: CompareKey(g), Old: g})
+				d := GroupDiff{Kind: DiffFixed, Key: CompareKey(g), Old: g}
+				if cur != nil {
+					if why := cur.NotCheckedFor(g.Check); why != "" {
+						d.Kind, d.Reason = DiffUnchecked, why
+					}
+				}
+				diffs = append(diffs, d)
 			}
 		}
 	}

@@ -177,3 +177,49 @@ func TestOpenPair(t *testing.T) {
 		t.Fatal("missing file opened")
 	}
 }
+
+// TestCompareNoLongerChecked: a group the newer run lacks is fixed only
+// when the newer run could have found it; else it is no longer checked,
+// with the reason.
+func TestCompareNoLongerChecked(t *testing.T) {
+	g := &ErrorGroup{Check: "descriptor_index_oob", Count: 4, Where: Where{Action: "vkCmdDraw", Shader: ShaderRef{ID: 1},
+		Source: &Source{File: "a.frag", Line: 9}}}
+	oldS := &Session{Groups: []*ErrorGroup{g}}
+	on := Settings{Checks: map[string]bool{"descriptor_index_oob": true}}
+	exited := App{State: AppExited, LayerLoaded: true}
+	for _, c := range []struct {
+		name   string
+		cur    Session
+		kind   DiffKind
+		reason string
+	}{
+		{"fixed", Session{App: exited, Settings: on}, DiffFixed, ""},
+		{"fixed, app failed", Session{App: App{State: AppExited, ExitCode: 1, LayerLoaded: true}, Settings: on}, DiffFixed, ""},
+		{"check off", Session{App: exited, Settings: Settings{Checks: map[string]bool{"descriptor_index_oob": false, "buffer_oob": true}}},
+			DiffUnchecked, "check descriptor_index_oob was off"},
+		{"layer not loaded", Session{App: App{State: AppExited}, Settings: on}, DiffUnchecked, "the layer was not loaded"},
+		{"crashed", Session{App: App{State: AppCrashed, Signal: "SIGSEGV", LayerLoaded: true}, Settings: on}, DiffUnchecked,
+			"the app crashed (SIGSEGV) before it finished"},
+		{"stopped", Session{App: App{State: AppStopped, LayerLoaded: true}, Settings: on}, DiffUnchecked, "you stopped the app before it finished"},
+		{"end unknown", Session{App: App{State: AppUnknown, LayerLoaded: true}, Settings: on}, DiffUnchecked, "the app's end was not recorded"},
+		{"failed to start", Session{App: App{State: AppFailed}, Settings: on}, DiffUnchecked, "the app failed to start"},
+		{"robust only", Session{App: exited, Settings: Settings{Checks: on.Checks, Robust: true}}, DiffUnchecked,
+			"the robust-only mode reports nothing"},
+		{"no device", Session{App: exited, Settings: on, Unchecked: []Unchecked{{Kind: UncheckedDevice, Reason: "instrumentation disabled on llvmpipe: every check is off"}}},
+			DiffUnchecked, "instrumentation disabled on llvmpipe: every check is off"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			diffs := Compare(oldS, &c.cur)
+			if len(diffs) != 1 || diffs[0].Kind != c.kind || diffs[0].Reason != c.reason || diffs[0].Old != g {
+				t.Fatalf("diffs %+v, want %v %q", diffs, c.kind, c.reason)
+			}
+			want := "0 new, 1 fixed, 0 changed, 0 same"
+			if c.kind == DiffUnchecked {
+				want = "0 new, 0 fixed, 1 no longer checked, 0 changed, 0 same"
+			}
+			if got := Summarize(diffs).String(); got != want {
+				t.Fatalf("summary %q, want %q", got, want)
+			}
+		})
+	}
+}

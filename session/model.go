@@ -180,6 +180,9 @@ type Shader struct {
 	SPIRV        []uint32
 	Instrumented bool
 	Warning      string
+	// Sites counts the accesses each check guards in the shader (the
+	// layer's wire.Shader.Sites; nil from layers that did not send them).
+	Sites map[string]int
 }
 
 // Notice is a message from the layer or the launcher that is not an error
@@ -241,6 +244,13 @@ type Session struct {
 	Printf        []*PrintfGroup `json:"printf,omitempty"`
 	PrintfLost    uint64         `json:"printf_lines_lost,omitempty"`
 	PrintfNotKept uint64         `json:"printf_lines_not_kept,omitempty"`
+	// CoverageReport is the coverage a JSON report carries: the report
+	// writer fills it from Coverage(), and a report read back gives it
+	// to Coverage(). A session the collector builds leaves it nil.
+	CoverageReport *Coverage `json:"coverage,omitempty"`
+	// createdPipelines are the Pipeline messages in arrival order, for
+	// the coverage (Pipelines is by handle, which a driver may reuse).
+	createdPipelines []createdPipeline
 
 	Shaders map[uint32]*Shader `json:"-"`
 	// Sources holds the lines of each shader source file the errors point

@@ -121,6 +121,9 @@ func (c *Collector) noticePipeline(m *wire.Pipeline) {
 	}
 	w, what := m.Warning, "pipeline "+c.handle(m.Handle).String()
 	if m.Instrumented {
+		// Instrumented with checks left out (descriptor buffers the layer
+		// does not read): partly unchecked, so the run is not clean.
+		c.uncheck(UncheckedPipeline, w)
 		c.noticeCause("warning", "pipeline: "+w, what, func(n int, list string) string {
 			if n == 1 {
 				return fmt.Sprintf("%s: %s", list, w)

@@ -20,6 +20,13 @@ type Outcome struct {
 	Reason string `json:"reason,omitempty"`
 }
 
+// commandCheck reports whether check is one of the layer's command
+// checks (gpuav.Check.Command).
+func commandCheck(check string) bool {
+	c := gpuav.CheckByID(check)
+	return c != nil && c.Command
+}
+
 // outcomeOf is the outcome of a shader's failed access under settings s.
 func outcomeOf(s Settings, code gpuav.CheckCode, p [gpuav.RecordParams]uint32) *Outcome {
 	v := gpuav.OnError(s.OnError)
@@ -35,8 +42,9 @@ func outcomeOf(s Settings, code gpuav.CheckCode, p [gpuav.RecordParams]uint32) *
 	return out
 }
 
-// Sentence says what the access did, for a message; "" for a plain skip
-// (the default, which every check's help describes).
+// Sentence says what the access did, for a message: clamped, executed,
+// skipped where a clamp had no meaning, or skipped (the default); "" when
+// the outcome is unknown.
 func (o *Outcome) Sentence(check string) string {
 	switch {
 	case o == nil:
@@ -54,6 +62,9 @@ func (o *Outcome) Sentence(check string) string {
 		return "The access was executed as written."
 	case o.Reason != "":
 		return fmt.Sprintf("The access was skipped: %s.", o.Reason)
+	case o.Access == gpuav.AccessSkipped && !commandCheck(check):
+		// The command checks' own sentence says what the layer did.
+		return "The access was skipped (a load read zero, a store or atomic did nothing)."
 	}
 	return ""
 }

@@ -23,6 +23,9 @@ func TestOutcome(t *testing.T) {
 		sentence string
 	}{
 		{"skip", Settings{OnError: "skip"}, gpuav.CodeDescriptorIndexOOB, p(0, 1, 5, 4),
+			`{"access":"skipped"}`, "The access was skipped (a load read zero, a store or atomic did nothing)."},
+		// A command check's description says what the layer did.
+		{"skip, command check", Settings{OnError: "skip"}, gpuav.CodeVertexFetchOOB, p(),
 			`{"access":"skipped"}`, ""},
 		{"execute", Settings{OnError: "execute"}, gpuav.CodeBDAOOB, p(),
 			`{"access":"executed"}`, "The access was executed as written."},

@@ -36,6 +36,8 @@ func encodeReport(w io.Writer, s *Session) error {
 	}
 	r.Printf = reportPrintf(s.Printf)
 	r.Unchecked = s.UncheckedAll()
+	cv := s.Coverage()
+	r.CoverageReport = &cv
 	if r.Settings.Checks == nil {
 		r.Settings.Checks = map[string]bool{}
 	}

@@ -14,7 +14,8 @@ import (
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 )
 
-// SARIF 2.1.0 export: one rule per check, one result per error group,
+// SARIF 2.1.0 export: one rule per check, one result per check and source
+// location (sarif_results.go),
 // located at the shader source file and line so that code-scanning tools
 // annotate the shader. See docs/REPORT.md.
 
@@ -36,6 +37,9 @@ type SARIFOptions struct {
 	ToolVersion string
 	// Mode is the file's mode (0: ReportMode).
 	Mode os.FileMode
+	// Warn, when set, is told each warning the log's run carries as a
+	// notification (a source file not found in the repository).
+	Warn func(string)
 }
 
 // sarif* are the parts of the SARIF log gpuav-dbg writes.
@@ -168,18 +172,27 @@ func encodeSARIF(w io.Writer, s *Session, opt SARIFOptions) error {
 			return i
 		}
 		rules[check] = len(run.Tool.Driver.Rules)
-		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, newRule(check))
+		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, newRule(check, s.Settings))
 		return rules[check]
 	}
 	for _, id := range gpuav.AllChecks {
 		rule(id)
 	}
-	for _, g := range s.Groups {
-		ri := rule(g.Check)
-		if g.VUID != "" && !slices.Contains(vuids[g.Check], g.VUID) {
-			vuids[g.Check] = append(vuids[g.Check], g.VUID)
+	repo := newRepoFiles(root)
+	for _, b := range sarifBuckets(s.Groups) {
+		ri := rule(b.check)
+		for _, g := range b.groups {
+			if g.VUID != "" && !slices.Contains(vuids[b.check], g.VUID) {
+				vuids[b.check] = append(vuids[b.check], g.VUID)
+			}
 		}
-		run.Results = append(run.Results, sarifResultOf(g, ri, root))
+		run.Results = append(run.Results, sarifResultOf(s, b, ri, root, repo))
+	}
+	uniqueFingerprints(run.Results)
+	if n := unplaced(run.Results); n > 0 {
+		repo.warnings = append(repo.warnings, fmt.Sprintf("%d %s no source file (shaders without debug information: compile them "+
+			"with glslangValidator -g or dxc -Zi): code scanning lists %s without a place in the repository", n,
+			plural(n, "result has", "results have"), plural(n, "it", "them")))
 	}
 	for check, v := range vuids {
 		r := &run.Tool.Driver.Rules[rules[check]]
@@ -188,7 +201,17 @@ func encodeSARIF(w io.Writer, s *Session, opt SARIFOptions) error {
 			r.HelpURI = vuidURI(v[0])
 		}
 	}
-	run.Invocations = []sarifInvocation{invocationOf(s)}
+	inv := invocationOf(s)
+	for _, n := range repo.notes {
+		inv.Notifications = append(inv.Notifications, sarifNotification{Level: "note", Message: sarifText{n}})
+	}
+	for _, w := range repo.warnings {
+		inv.Notifications = append(inv.Notifications, sarifNotification{Level: "warning", Message: sarifText{w}})
+		if opt.Warn != nil {
+			opt.Warn(w)
+		}
+	}
+	run.Invocations = []sarifInvocation{inv}
 	props := map[string]any{"submits": s.Submits}
 	if s.Device.Name != "" {
 		props["device"] = s.Device
@@ -208,9 +231,21 @@ func encodeSARIF(w io.Writer, s *Session, opt SARIFOptions) error {
 	if u := s.UncheckedAll(); len(u) > 0 {
 		props["unchecked"] = u
 	}
+	props["coverage"] = s.Coverage()
 	run.Properties = props
 	log := sarifLog{Schema: SARIFSchema, Version: "2.1.0", Runs: []sarifRun{run}}
 	return encodeJSON(w, &log)
+}
+
+// unplaced counts the results with no physical location.
+func unplaced(results []sarifResult) int {
+	n := 0
+	for _, r := range results {
+		if r.Locations[0].PhysicalLocation == nil {
+			n++
+		}
+	}
+	return n
 }
 
 // WriteSARIFFile writes the SARIF log to path ("-" is standard output).
@@ -226,12 +261,13 @@ func WriteSARIFFile(path string, s *Session, opt SARIFOptions) error {
 }
 
 // newRule is the rule of a check: its title and help from the check
-// registry, or a generic text for a check this build does not know.
-func newRule(check string) sarifRule {
+// registry, said the way the run's on_error makes true (ruleHelp), or a
+// generic text for a check this build does not know.
+func newRule(check string, set Settings) sarifRule {
 	short := "GPU-assisted validation error " + check
 	help := "A check of gpuav-dbg failed in a shader; see the result's message."
 	if c := gpuav.CheckByID(check); c != nil {
-		short, help = c.Title, c.Help
+		short, help = c.Title, ruleHelp(c, set)
 	}
 	return sarifRule{ID: check, Name: camelName(check), ShortDescription: sarifText{short},
 		FullDescription: sarifText{help}, Help: sarifText{help},
@@ -260,93 +296,6 @@ func camelName(id string) string {
 // vuidURI links a VUID in the Vulkan specification.
 func vuidURI(vuid string) string {
 	return "https://registry.khronos.org/vulkan/specs/latest/html/vkspec.html#" + vuid
-}
-
-// sarifResultOf is one group's result.
-func sarifResultOf(g *ErrorGroup, ruleIndex int, root string) sarifResult {
-	res := sarifResult{RuleID: g.Check, RuleIndex: ruleIndex, Level: groupLevel(g),
-		Message: sarifText{g.Message()}, OccurrenceCount: max(g.Count, 1)}
-	if res.Message.Text == "" {
-		res.Message.Text = g.Check
-	}
-	logical := sarifLogical{Name: shaderName(g), FullyQualifiedName: fmt.Sprintf("%s/instruction %d", shaderName(g), g.Instruction), Kind: "module"}
-	if g.Shader.ID == 0 { // a layer record: the command is where it is
-		logical = sarifLogical{Name: g.Action, FullyQualifiedName: g.Action + "/" + g.where(), Kind: "function"}
-	}
-	loc := sarifLocation{LogicalLocations: []sarifLogical{logical}}
-	where := g.where()
-	if src := g.Source; src != nil && src.File != "" {
-		file := src.File
-		if src.Path != "" {
-			file = src.Path
-		}
-		pl := &sarifPhysical{ArtifactLocation: artifactLocation(file, root)}
-		if src.Line > 0 {
-			pl.Region = &sarifRegion{StartLine: src.Line, StartColumn: max(src.Column, 0)}
-			if src.Text != "" {
-				pl.Region.Snippet = &sarifText{src.Text}
-			}
-			where = fmt.Sprintf("%s:%d", filepath.ToSlash(src.File), src.Line)
-		}
-		loc.PhysicalLocation = pl
-	} else if src != nil && src.Note != "" {
-		loc.Message = &sarifText{"source unknown: " + src.Note}
-	}
-	res.Locations = []sarifLocation{loc}
-	res.PartialFingerprints = map[string]string{
-		"gpuavDbgGroup/v1": fmt.Sprintf("%s|%s|%s#%d", g.Check, where, g.Action, g.ActionIndex),
-	}
-	props := map[string]any{
-		"count":          g.Count,
-		"stage":          g.Stage,
-		"coords":         g.Coords,
-		"command_buffer": g.CommandBuffer,
-		"submit":         g.Submit,
-		"action":         g.Action,
-		"action_index":   g.ActionIndex,
-		"pipeline":       g.Pipeline,
-		"shader":         g.Shader,
-		"instruction":    g.Instruction,
-	}
-	if g.VUID != "" {
-		props["vuid"] = g.VUID
-	}
-	if !g.LastCoords.IsZero() {
-		props["last_coords"] = g.LastCoords
-	}
-	if g.LastSubmit > 0 {
-		props["last_submit"] = g.LastSubmit
-	}
-	if len(g.Samples) > 0 {
-		props["samples"] = g.Samples
-	}
-	if g.Descriptor != nil {
-		props["descriptor"] = g.Descriptor
-	}
-	if g.Ray != nil {
-		props["ray"] = g.Ray
-	}
-	if g.BDA != nil {
-		props["bda"] = g.BDA
-	}
-	if g.Buffer != nil {
-		props["buffer"] = g.Buffer
-	}
-	if g.Texel != nil {
-		props["texel"] = g.Texel
-	}
-	if len(g.Labels) > 0 {
-		props["labels"] = g.Labels
-	}
-	if g.Queue.Handle != "" {
-		props["queue"] = g.Queue
-	}
-	if g.PrimaryActionIndex != nil {
-		props["primary_command_buffer"] = g.PrimaryCommandBuffer
-		props["primary_action_index"] = *g.PrimaryActionIndex
-	}
-	res.Properties = props
-	return res
 }
 
 // groupLevel is a group's SARIF level: every check is a violation of a

@@ -2,12 +2,16 @@ package session
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 	"github.com/gpuav-dbg/gpuav-dbg/internal/golden"
 	"github.com/gpuav-dbg/gpuav-dbg/internal/sariftest"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
@@ -260,6 +264,270 @@ func TestSARIFResolvesSourceFiles(t *testing.T) {
 			al := log.Runs[0].Results[0].Locations[0].PhysicalLocation.ArtifactLocation
 			if al.URI != c.uri || al.URIBaseID != SourceRootID || log.Runs[0].OriginalURIBaseIDs[SourceRootID].URI != "file://"+repo+"/" {
 				t.Fatalf("artifact %+v, base %+v; want %s", al, log.Runs[0].OriginalURIBaseIDs, c.uri)
+			}
+		})
+	}
+}
+
+// sarifOf writes a session's SARIF log with the source root root, checks
+// it against the schema and code scanning's rules, and reads it back.
+func sarifOf(t *testing.T, s *Session, root string) (sarifLog, []byte) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := WriteSARIFWith(&buf, s, SARIFOptions{SourceRoot: root}); err != nil {
+		t.Fatal(err)
+	}
+	sariftest.Check(t, buf.Bytes())
+	sariftest.CheckCodeScanning(t, buf.Bytes())
+	var log sarifLog
+	if err := json.Unmarshal(buf.Bytes(), &log); err != nil {
+		t.Fatal(err)
+	}
+	return log, buf.Bytes()
+}
+
+// TestSARIFOneResultPerPlace: the records of one check at one source line
+// in many actions, command buffers and submits are one result with their
+// count and a few sample actions; its fingerprint is the same in another
+// run whose handles, action numbers and submits differ.
+func TestSARIFOneResultPerPlace(t *testing.T) {
+	for _, c := range []struct {
+		name              string
+		cmdBufs           []uint64
+		first, actions    uint32
+		wantCount, wantCB int
+		wantMore          string
+	}{
+		{"100 actions of one command buffer", []uint64{0x55}, 0, 100, 100, 1, " and 95 more."},
+		{"3 actions of two command buffers", []uint64{0x1234, 0x5678}, 7, 3, 6, 2, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			col := newTestCollector()
+			feedPreamble(t, col)
+			for i, cb := range c.cmdBufs {
+				var recs []wire.Record
+				for a := c.first; a < c.first+c.actions; a++ {
+					r := computeRecord(a)
+					r.ActionIndex = a
+					recs = append(recs, r)
+				}
+				record(t, col, wire.KindErrors, &wire.Errors{Submit: uint64(i + 3), CommandBuffer: cb, Records: recs})
+			}
+			s := col.Snapshot()
+			if len(s.Groups) != c.wantCount {
+				t.Fatalf("%d groups", len(s.Groups))
+			}
+			log, _ := sarifOf(t, s, "/src/project")
+			res := log.Runs[0].Results
+			if len(res) != 1 {
+				t.Fatalf("%d results, want 1", len(res))
+			}
+			r := res[0]
+			want := fmt.Sprintf("%d failed accesses in %d actions", c.wantCount, c.wantCount)
+			if c.wantCB > 1 {
+				want += fmt.Sprintf(" of %d command buffers", c.wantCB)
+			}
+			if r.OccurrenceCount != c.wantCount || r.Properties["count"] != float64(c.wantCount) ||
+				r.Properties["actions"] != float64(c.wantCount) || !strings.Contains(r.Message.Text, want) ||
+				!strings.Contains(r.Message.Text, c.wantMore) || !strings.Contains(r.Message.Text, "vkCmdDispatch #"+fmt.Sprint(c.first)+" of command buffer") {
+				t.Fatalf("result %d %v\n%s", r.OccurrenceCount, r.Properties, r.Message.Text)
+			}
+			if samples, _ := r.Properties["sample_actions"].([]any); len(samples) != min(c.wantCount, sarifSampleActions) {
+				t.Fatalf("%d sample actions", len(samples))
+			}
+			// The fingerprint: the check, the file and the line's text, the
+			// pipeline's name; nothing of this run's.
+			sum := sha256.Sum256([]byte("descriptor_index_oob|error|oob_compute.comp|" + strings.TrimSpace(fakeFile[8]) + "|oob-compute-pipeline"))
+			if fp := r.PartialFingerprints[FingerprintKey]; fp != hex.EncodeToString(sum[:16]) {
+				t.Fatalf("fingerprint %q", fp)
+			}
+		})
+	}
+}
+
+// TestSARIFSplitsByPlaceAndPipeline: other lines, other checks and other
+// pipeline names are other results; two results of the same words get
+// different fingerprints.
+func TestSARIFSplitsByPlaceAndPipeline(t *testing.T) {
+	col := newTestCollector()
+	feedPreamble(t, col)
+	record(t, col, wire.KindName, &wire.Name{Handle: 0x78, ObjectType: "pipeline", Name: "other"})
+	a, b, other, nosrc := computeRecord(0), computeRecord(1), computeRecord(2), computeRecord(3)
+	b.ActionIndex = 1
+	other.Pipeline, other.ActionIndex = 0x78, 2
+	nosrc.Instruction = 81 // no debug information
+	record(t, col, wire.KindErrors, &wire.Errors{Submit: 1, CommandBuffer: 0x55, Records: []wire.Record{a, b, other, nosrc}})
+	log, data := sarifOf(t, col.Snapshot(), "/src/project")
+	res := log.Runs[0].Results
+	if len(res) != 3 {
+		t.Log(string(data))
+		t.Fatalf("%d results, want 3", len(res))
+	}
+	seen := map[string]bool{}
+	for i, want := range []int{2, 1, 1} {
+		if res[i].OccurrenceCount != want {
+			t.Errorf("result %d: count %d, want %d", i, res[i].OccurrenceCount, want)
+		}
+		fp := res[i].PartialFingerprints[FingerprintKey]
+		if seen[fp] {
+			t.Errorf("result %d: fingerprint %s twice", i, fp)
+		}
+		seen[fp] = true
+	}
+	if res[2].Locations[0].PhysicalLocation != nil || res[2].Locations[0].LogicalLocations[0].FullyQualifiedName != "shader 1 (module 0xabc)/instruction 81" {
+		t.Fatalf("no-source result: %+v", res[2].Locations)
+	}
+	results := []sarifResult{{PartialFingerprints: map[string]string{FingerprintKey: "x"}}, {PartialFingerprints: map[string]string{FingerprintKey: "x"}}}
+	uniqueFingerprints(results)
+	if results[0].PartialFingerprints[FingerprintKey] == results[1].PartialFingerprints[FingerprintKey] {
+		t.Fatal("two results of the same words share a fingerprint")
+	}
+}
+
+// TestSARIFRuleTextFollowsOnError: with on_error clamp or execute no rule
+// says an access was skipped (a command check under clamp still skips its
+// draws); with skip the registry's help stands.
+func TestSARIFRuleTextFollowsOnError(t *testing.T) {
+	for _, c := range []struct {
+		set  Settings
+		want string
+	}{
+		{Settings{OnError: "skip"}, ""},
+		{Settings{OnError: "clamp"}, "This run had on_error clamp"},
+		{Settings{OnError: "execute"}, "This run had on_error execute"},
+		{Settings{OnError: "skip", Robust: true}, "This run was robust-only"},
+	} {
+		for _, ch := range gpuav.Checks {
+			got := ruleHelp(&ch, c.set)
+			switch {
+			case c.want == "":
+				if got != ch.Help {
+					t.Errorf("%s %+v: %q", ch.ID, c.set, got)
+				}
+				continue
+			case ch.Command && (c.set.OnError == "clamp" || c.set.Robust):
+				if got != ch.Help {
+					t.Errorf("%s %+v: %q", ch.ID, c.set, got)
+				}
+				continue
+			}
+			lower := strings.ToLower(got)
+			if strings.Contains(lower, "skipped it") || strings.Contains(lower, "skipped the access") || strings.Contains(lower, "skips") ||
+				strings.Contains(lower, "yields zero") || strings.Contains(lower, " .") || !strings.HasSuffix(got, ".") {
+				t.Errorf("%s %+v: %q", ch.ID, c.set, got)
+			}
+			if !strings.Contains(got, c.want) && !(ch.Command && c.set.Robust) {
+				t.Errorf("%s %+v: %q lacks %q", ch.ID, c.set, got, c.want)
+			}
+		}
+	}
+	// In a log: the rule of a clamp run.
+	col := newTestCollector()
+	for _, p := range preamble() {
+		if h, ok := p.m.(*wire.Hello); ok {
+			h.Settings.OnError = "clamp"
+		}
+		record(t, col, p.k, p.m)
+	}
+	log, _ := sarifOf(t, col.Snapshot(), "/")
+	if h := log.Runs[0].Tool.Driver.Rules[0].Help.Text; strings.Contains(h, "skipped") || !strings.Contains(h, "on_error clamp") {
+		t.Fatalf("rule help %q", h)
+	}
+}
+
+// TestSARIFFindsSourcesInRepo: a file the session did not find on disk is
+// looked for in the repository by its name and the module's text at the
+// line; where none or several match, the result keeps the bare name and
+// the run carries a warning.
+func TestSARIFFindsSourcesInRepo(t *testing.T) {
+	// write writes the module's text with line 1 and 9 replaced ("" keeps
+	// them).
+	write := func(t *testing.T, path string, lines2 [2]string) {
+		t.Helper()
+		lines := append([]string(nil), fakeFile...)
+		if lines2[0] != "" {
+			lines[0] = lines2[0]
+		}
+		if lines2[1] != "" {
+			lines[8] = lines2[1]
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	same, edited := [2]string{}, [2]string{"", "    outs[0].v[i] = 0u;"}
+	for _, c := range []struct {
+		name  string
+		files map[string][2]string // path in the repo -> lines 1 and 9
+		uri   string
+		warn  string
+		note  string
+	}{
+		{"the one with the text", map[string][2]string{"shaders/oob_compute.comp": same, "old/oob_compute.comp": edited},
+			"shaders/oob_compute.comp", "", ""},
+		{"the whole text decides", map[string][2]string{"a/oob_compute.comp": {"#version 460", ""}, "b/oob_compute.comp": same},
+			"b/oob_compute.comp", "", ""},
+		{"the line where the text differs", map[string][2]string{"a/oob_compute.comp": {"#version 460", ""}, "b/oob_compute.comp": edited},
+			"a/oob_compute.comp", "", ""},
+		{"hidden directories left out", map[string][2]string{"shaders/oob_compute.comp": same, ".cache/oob_compute.comp": same},
+			"shaders/oob_compute.comp", "", ""},
+		{"copies", map[string][2]string{"b/oob_compute.comp": same, "a/oob_compute.comp": same},
+			"a/oob_compute.comp", "", "source file oob_compute.comp: 2 copies of it in the repository"},
+		{"not there", map[string][2]string{"shaders/other.comp": same}, "oob_compute.comp",
+			"source file oob_compute.comp is not in the repository", ""},
+		{"edited since", map[string][2]string{"shaders/oob_compute.comp": edited}, "oob_compute.comp",
+			"no file of that name in the repository", ""},
+		{"two alike at the line", map[string][2]string{"a/oob_compute.comp": {"#version 460", ""}, "b/oob_compute.comp": {"#version 450 core", ""}},
+			"oob_compute.comp", "2 files in the repository", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			repo := t.TempDir()
+			if err := os.Mkdir(filepath.Join(repo, ".git"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			for p, l := range c.files {
+				write(t, filepath.Join(repo, p), l)
+			}
+			col := newTestCollector()
+			feedPreamble(t, col)
+			record(t, col, wire.KindErrors, &wire.Errors{Submit: 1, CommandBuffer: 0x55, Records: []wire.Record{computeRecord(0)}})
+			var warned []string
+			var buf bytes.Buffer
+			if err := WriteSARIFWith(&buf, col.Snapshot(), SARIFOptions{SourceRoot: repo, Warn: func(w string) { warned = append(warned, w) }}); err != nil {
+				t.Fatal(err)
+			}
+			sariftest.Check(t, buf.Bytes())
+			sariftest.CheckCodeScanning(t, buf.Bytes())
+			var log sarifLog
+			if err := json.Unmarshal(buf.Bytes(), &log); err != nil {
+				t.Fatal(err)
+			}
+			al := log.Runs[0].Results[0].Locations[0].PhysicalLocation.ArtifactLocation
+			if al.URI != c.uri || al.URIBaseID != SourceRootID {
+				t.Fatalf("artifact %+v, want %s", al, c.uri)
+			}
+			var notes []string
+			note := ""
+			for _, n := range log.Runs[0].Invocations[0].Notifications {
+				switch {
+				case n.Level == "warning":
+					notes = append(notes, n.Message.Text)
+				case strings.HasPrefix(n.Message.Text, "source file"):
+					note = n.Message.Text
+				}
+			}
+			if !strings.HasPrefix(note, c.note) || (c.note == "") != (note == "") {
+				t.Fatalf("note %q, want %q", note, c.note)
+			}
+			switch {
+			case c.warn == "" && (len(warned) != 0 || len(notes) != 0):
+				t.Fatalf("warnings %q %q", warned, notes)
+			case c.warn != "" && (len(warned) != 1 || len(notes) != 1 || !strings.Contains(warned[0], c.warn) || notes[0] != warned[0] ||
+				!strings.Contains(warned[0], "--source-path")):
+				t.Fatalf("warnings %q %q, want %q", warned, notes, c.warn)
 			}
 		})
 	}

@@ -120,3 +120,95 @@ func anyOn(checks map[string]bool) bool {
 	}
 	return false
 }
+
+// Verdict says at a glance how much of a run was checked.
+type Verdict int
+
+// The verdicts.
+const (
+	// VerdictChecked: every check that was on ran on everything the app
+	// did (UncheckedAll is empty), or the app has not ended yet.
+	VerdictChecked Verdict = iota
+	// VerdictPartly: some of the run went unchecked (UncheckedAll says
+	// what); what was checked found what the groups say.
+	VerdictPartly
+	// VerdictNone: nothing was checked (the layer never loaded, every
+	// check off, the robust-only mode, no device instrumented): an empty
+	// list of errors means nothing.
+	VerdictNone
+	// VerdictFailed: the app failed to start: there was nothing to check.
+	VerdictFailed
+)
+
+// String names the verdict: "checked", "partly checked", "not checked",
+// "app failed to start".
+func (v Verdict) String() string {
+	switch v {
+	case VerdictPartly:
+		return "partly checked"
+	case VerdictNone:
+		return "not checked"
+	case VerdictFailed:
+		return "app failed to start"
+	}
+	return "checked"
+}
+
+// nothingChecked lists the kinds of Unchecked that leave nothing checked.
+var nothingChecked = []string{UncheckedLayer, UncheckedSettings, UncheckedRobust, UncheckedDevice}
+
+// Verdict is the run's verdict and its causes (UncheckedAll). A run that
+// is still going is VerdictChecked until something says otherwise.
+func (s *Session) Verdict() (Verdict, []Unchecked) {
+	if s.App.State == AppFailed {
+		return VerdictFailed, nil
+	}
+	u := s.UncheckedAll()
+	if len(u) == 0 {
+		return VerdictChecked, nil
+	}
+	for _, x := range u {
+		if slices.Contains(nothingChecked, x.Kind) {
+			return VerdictNone, u
+		}
+	}
+	return VerdictPartly, u
+}
+
+// NotCheckedFor says why this run could not have found an error of check
+// (its absence proves nothing): the layer not loaded, the check off, the
+// robust-only mode, the device, or an app that did not run to its end;
+// "" when the run ran the check to the end.
+func (s *Session) NotCheckedFor(check string) string {
+	ended := s.App.State == AppExited || s.App.State == AppCrashed || s.App.State == AppStopped
+	switch {
+	case s.App.State == AppFailed:
+		return "the app failed to start"
+	case ended && !s.App.LayerLoaded:
+		return "the layer was not loaded"
+	case s.Settings.Checks != nil && !s.Settings.Checks[check]:
+		return "check " + check + " was off"
+	case s.Settings.Robust:
+		return "the robust-only mode reports nothing"
+	}
+	for _, u := range s.Unchecked {
+		if u.Kind == UncheckedDevice {
+			return u.Reason
+		}
+	}
+	if sup, ok := s.Capabilities.Check(check); ok && !sup.Available && !sup.NotNeeded {
+		return fmt.Sprintf("check %s cannot run on %s", check, s.Capabilities.Device)
+	}
+	switch s.App.State {
+	case AppCrashed:
+		if s.App.Signal != "" {
+			return "the app crashed (" + s.App.Signal + ") before it finished"
+		}
+		return "the app crashed before it finished"
+	case AppStopped:
+		return "you stopped the app before it finished"
+	case AppUnknown:
+		return "the app's end was not recorded"
+	}
+	return ""
+}

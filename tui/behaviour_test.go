@@ -112,11 +112,11 @@ func TestLogSidewaysAndWrap(t *testing.T) {
 func TestHelpScrolls(t *testing.T) {
 	m := newModel(fixture.Session(), 80, 24)
 	press(m, "?")
-	if !strings.Contains(plain(m), "27 more ↓") {
+	if !strings.Contains(plain(m), "33 more ↓") {
 		t.Fatalf("no more marker:\n%s", plain(m))
 	}
 	press(m, "j", "j")
-	if !strings.Contains(plain(m), "2 more ↑") || !strings.Contains(plain(m), "25 more ↓") || m.Selected() != 0 {
+	if !strings.Contains(plain(m), "2 more ↑") || !strings.Contains(plain(m), "31 more ↓") || m.Selected() != 0 {
 		t.Fatalf("jj:\n%s", plain(m))
 	}
 	m.Update(tea.MouseWheelMsg{X: 40, Y: 10, Button: tea.MouseWheelDown})
@@ -152,10 +152,34 @@ func TestEdit(t *testing.T) {
 	if _, c := m.Update(keyMsg("e")); c != nil || !strings.Contains(plain(m), "e: oob_compute.comp is not in") {
 		t.Fatalf("e outside the directories:\n%s", plain(m))
 	}
+	// No $EDITOR: nano (vi is not on this $PATH), else nothing.
 	env["EDITOR"] = ""
+	bin := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bin, "nano"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin)
 	m = newModelWith(fixture.Session(), 80, 24, Options{SourceDirs: []string{dir}, Getenv: func(k string) string { return env[k] }})
+	if cmd, err := m.editCommand(); err != nil || strings.Join(cmd.Args, " ") != "nano +9 "+real {
+		t.Fatalf("e without $EDITOR: %v, %v", cmd, err)
+	}
+	t.Setenv("PATH", t.TempDir())
 	if press(m, "e"); !strings.Contains(plain(m), "e: no editor: set $EDITOR") {
 		t.Fatalf("e without an editor:\n%s", plain(m))
+	}
+	// No error selected: nothing to open, and no advice about -g.
+	m = newModelWith(fixture.Empty(session.AppExited), 80, 24, Options{SourceDirs: []string{dir}, Getenv: func(k string) string { return env[k] }})
+	if press(m, "e"); !strings.Contains(plain(m), "e: no error is selected") || strings.Contains(plain(m), "-g") {
+		t.Fatalf("e with no error:\n%s", plain(m))
+	}
+	// A command check has no shader source: no advice about -g either.
+	g := fixture.Compute()
+	g.Shader, g.Source, g.Check = session.ShaderRef{}, nil, "index_buffer_oob"
+	s := fixture.Empty(session.AppExited)
+	s.Groups = []*session.ErrorGroup{g}
+	m = newModelWith(s, 80, 24, Options{SourceDirs: []string{dir}, Getenv: func(k string) string { return env[k] }})
+	if press(m, "e"); !strings.Contains(plain(m), "e: index_buffer_oob is checked by the layer: no source file") {
+		t.Fatalf("e on a command check:\n%s", plain(m))
 	}
 }
 
@@ -317,5 +341,48 @@ func TestFilterWithReusedModuleHandle(t *testing.T) {
 	}
 	if g := m.Session().Groups[m.Selected()]; g.Stage != "fragment" {
 		t.Fatalf("/frag selects the %s group", g.Stage)
+	}
+}
+
+// TestMute: m mutes the selected error's check, M its VUID, for this
+// session: the tree hides them, the status bar counts them (never
+// silently gone), u shows them all again; Options.Mute (--mute) starts
+// with some muted.
+func TestMute(t *testing.T) {
+	m := newModel(fixture.Session(), 100, 24)
+	press(m, "M") // the compute group's VUID
+	if n := m.Tree().Total(); n != 1 || !strings.Contains(plain(m), "muted VUID-vkCmdDispatch-None-10068: 1 group hidden (u unmutes)") {
+		t.Fatalf("M: %d groups\n%s", n, plain(m))
+	}
+	press(m, "j") // the flash goes; the count stays
+	if !strings.Contains(plain(m), "1 of 2 groups · 64 of 68 records · 1 muted (u)") {
+		t.Fatalf("status after M:\n%s", plain(m))
+	}
+	press(m, "m") // the fragment group's check: descriptor_index_oob, both
+	if n := m.Tree().Total(); n != 0 || !strings.Contains(plain(m), "muted descriptor_index_oob: 2 groups hidden") {
+		t.Fatalf("m: %d groups\n%s", n, plain(m))
+	}
+	press(m, "j")
+	if !strings.Contains(plain(m), "0 of 2 groups · 0 of 68 records · 2 muted (u)") {
+		t.Fatalf("status after m:\n%s", plain(m))
+	}
+	fixture.Golden(t, view(m))
+	press(m, "u")
+	if n := m.Tree().Total(); n != 2 || !strings.Contains(plain(m), "nothing muted") {
+		t.Fatalf("u: %d groups\n%s", n, plain(m))
+	}
+	press(m, "j")
+	if strings.Contains(plain(m), "muted") || !strings.Contains(plain(m), "2 groups · 68 records") {
+		t.Fatalf("after u:\n%s", plain(m))
+	}
+
+	// Muted from the start (--mute), with the filter too.
+	m = newModelWith(fixture.Session(), 100, 24, Options{Mute: []string{"VUID-vkCmdDraw-None-10068"}})
+	if n := m.Tree().Total(); n != 1 || !strings.Contains(plain(m), "1 of 2 groups · 4 of 68 records · 1 muted (u)") {
+		t.Fatalf("Options.Mute: %d groups\n%s", n, plain(m))
+	}
+	press(m, "/", "f", "r", "a", "g", "enter")
+	if n := m.Tree().Total(); n != 0 {
+		t.Fatalf("filter frag with the fragment group muted: %d groups", n)
 	}
 }

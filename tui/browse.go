@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os/exec"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -168,6 +169,34 @@ func (m *Model) mainKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.SPIRV):
 		m.spirv = !m.spirv
 		m.source.SetDoc(m.docFor(m.group()), true)
+	case key.Matches(msg, k.SortCount):
+		m.tree.SortByCount(!m.tree.ByCount())
+		m.sync(false)
+	case key.Matches(msg, k.CollapseAll):
+		m.tree.CollapseAll(true)
+		m.sync(false)
+	case key.Matches(msg, k.ExpandAll):
+		m.tree.CollapseAll(false)
+		m.sync(false)
+	case key.Matches(msg, k.Mute):
+		if g := m.group(); g != nil {
+			m.mute(g.Check)
+		}
+	case key.Matches(msg, k.MuteVUID):
+		switch g := m.group(); {
+		case g == nil:
+		case g.VUID == "":
+			m.flash = "this error has no VUID: m mutes its check"
+		default:
+			m.mute(g.VUID)
+		}
+	case key.Matches(msg, k.Unmute):
+		if len(m.muted) > 0 {
+			m.muted = nil
+			m.applyFilter(m.filter)
+			m.sync(false)
+			m.flash = "nothing muted"
+		}
 	case key.Matches(msg, k.Edit):
 		return m.edit()
 	case key.Matches(msg, k.Copy):
@@ -206,7 +235,12 @@ func (m *Model) edit() tea.Cmd {
 // module names as it is), at its line.
 func (m *Model) editCommand() (*exec.Cmd, error) {
 	g := m.group()
-	if g == nil || g.Source == nil || g.Source.File == "" {
+	switch {
+	case g == nil:
+		return nil, errors.New("no error is selected")
+	case g.Shader.ID == 0 && (g.Source == nil || g.Source.File == ""):
+		return nil, fmt.Errorf("%s is checked by the layer: no source file", g.Check)
+	case g.Source == nil || g.Source.File == "":
 		return nil, errors.New("the selected error has no source file (compile the shader with -g)")
 	}
 	p, err := editor.Find(g.Source.File, m.opts.SourceDirs)
@@ -335,24 +369,65 @@ func lowerASCII(b byte) byte {
 	return b
 }
 
-// applyFilter puts filter q in force ("" for none).
+// applyFilter puts filter q in force ("" for none), with the mutes.
 func (m *Model) applyFilter(q string) {
 	m.filter = q
-	if q == "" {
+	if q == "" && len(m.muted) == 0 {
 		m.tree.SetFilter(nil, "")
 	} else {
 		// The session's groups of the moment: later snapshots add groups
 		// that the tree asks about too.
-		m.tree.SetFilter(func(i int) bool { return Match(m.s.Groups[i], q) }, q)
+		muted := m.muted
+		m.tree.SetFilter(func(i int) bool {
+			g := m.s.Groups[i]
+			return !Muted(g, muted) && (q == "" || Match(g, q))
+		}, q)
 	}
 	m.setCounts()
 }
 
+// Muted reports whether g is muted: its check or its VUID is in muted.
+func Muted(g *session.ErrorGroup, muted []string) bool {
+	for _, x := range muted {
+		if g.Check == x || g.VUID != "" && g.VUID == x {
+			return true
+		}
+	}
+	return false
+}
+
+// mute hides the groups of a check or a VUID for this session, and says
+// how many.
+func (m *Model) mute(what string) {
+	if !slices.Contains(m.muted, what) {
+		m.muted = append(slices.Clone(m.muted), what)
+	}
+	m.applyFilter(m.filter)
+	m.sync(false)
+	n := 0
+	for _, g := range m.s.Groups {
+		if Muted(g, []string{what}) {
+			n++
+		}
+	}
+	m.flash = fmt.Sprintf("muted %s: %d %s hidden (u unmutes)", common.Clean(what), n, plural(n, "group", "groups"))
+}
+
 // setCounts gives the status bar the counts of the run and, under a
-// filter, of the groups it keeps.
+// filter, of the groups it keeps, and the groups muted.
 func (m *Model) setCounts() {
+	muted, mutedRecords := 0, 0
+	if len(m.muted) > 0 {
+		for _, g := range m.s.Groups {
+			if Muted(g, m.muted) {
+				muted++
+				mutedRecords += g.Count
+			}
+		}
+	}
 	m.status.SetCounts(status.Counts{Groups: len(m.s.Groups), Records: m.records, Filtered: m.filter != "",
-		ShownGroups: m.tree.Total(), ShownRecords: m.tree.Records(), PrintfLines: m.s.PrintfLines()})
+		ShownGroups: m.tree.Total(), ShownRecords: m.tree.Records(), PrintfLines: m.s.PrintfLines(),
+		Muted: muted, MutedRecords: mutedRecords})
 }
 
 // jumpInShader selects the d-th next (±1) error group of the selected
@@ -399,4 +474,11 @@ func (m *Model) jumpInShader(d int) {
 	next := same[((at+d)%len(same)+len(same))%len(same)]
 	m.tree.SelectGroup(next)
 	m.sync(false)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -31,6 +31,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -132,6 +133,9 @@ type Options struct {
 	// PrintfAt is the printf screen's coordinate filter at first
 	// (--printf-at).
 	PrintfAt session.PrintfFilter
+	// Mute lists check ids and VUIDs whose groups start muted (--mute,
+	// GPUAV_DBG_MUTE): hidden from the tree, counted in the status bar.
+	Mute []string
 }
 
 // Validate checks the options: the theme must be known.
@@ -228,7 +232,10 @@ type Model struct {
 	filtering bool            // the filter prompt has the keyboard
 	prompt    textinput.Model // the filter prompt
 	filter    string          // the filter in force
-	flash     string          // a one-time message for the status bar
+	// muted are the checks and VUIDs whose groups the tree hides (m, M,
+	// Options.Mute); the status bar counts them.
+	muted []string
+	flash string // a one-time message for the status bar
 	// placing says a placeMsg is on its way.
 	placing bool
 	// confirm, when set, is the question the user must answer first.
@@ -274,7 +281,11 @@ func New(src Source, opts Options) *Model {
 		prompt:    newPrompt(c.Styles),
 	}
 	m.screens = m.screenTable()
+	m.muted = slices.Clone(opts.Mute)
 	m.refresh(0)
+	if len(m.muted) > 0 {
+		m.applyFilter("")
+	}
 	m.settings.Reset(opts.Checks, m.s.Settings, availability(m.s))
 	m.setFocus(PaneList)
 	return m
@@ -511,15 +522,25 @@ func (m *Model) footer() string {
 	return status.RenderKeys(m.c.Styles, m.footerKeys(), m.c.Width)
 }
 
-// emptyText is the body while there are no errors: waiting, or none found.
+// emptyText is the body while there are no errors: waiting; none found
+// (green only when everything was checked); nothing or not everything
+// checked, with the causes; or an app that failed to start. The notices
+// are in the log screen (o), counted here.
 func (m *Model) emptyText() string {
 	st := m.c.Styles
 	a := m.s.App
+	verdict, causes := m.s.Verdict()
 	head := st.Bold.Render("waiting for errors…")
 	switch {
-	case a.State == session.AppFailed:
+	case status.Live(a):
+		causes = nil
+	case verdict == session.VerdictFailed:
 		head = st.Error.Render("the app failed to start")
-	case !status.Live(a):
+	case verdict == session.VerdictNone:
+		head = st.Error.Render("not checked: nothing was validated")
+	case verdict == session.VerdictPartly:
+		head = st.Warning.Render("no validation errors in what was checked — not everything was checked")
+	default:
 		head = st.OK.Render("no validation errors")
 	}
 	app := "app " + status.StateText(a)
@@ -530,21 +551,59 @@ func (m *Model) emptyText() string {
 		app += fmt.Sprintf(" (pid %d)", a.PID)
 	}
 	lines := []string{head, "", st.Muted.Render(app)}
-	// The last few notices explain an empty list (the layer never loaded,
-	// shaders left uninstrumented).
-	ns := m.s.Notices
-	if len(ns) > 3 {
-		ns = ns[len(ns)-3:]
+	width := max(m.c.Width-4, 20)
+	style := st.Warning
+	if verdict == session.VerdictNone {
+		style = st.Error
 	}
-	for _, n := range ns {
-		style := st.Muted
-		switch n.Level {
-		case "warning":
-			style = st.Warning
-		case "error":
+	for _, u := range causes {
+		for _, l := range strings.Split(ansi.Wrap(common.Clean(u.String()), width, " "), "\n") {
+			lines = append(lines, style.Render(l))
+		}
+	}
+	// The last few warnings explain an empty list (the layer never
+	// loaded: how to find out why); information (caches, latency) stays
+	// in the log.
+	var warned []session.Notice
+	for _, n := range m.s.Notices {
+		if n.Level == "warning" || n.Level == "error" {
+			warned = append(warned, n)
+		}
+	}
+	if len(warned) > 3 {
+		warned = warned[len(warned)-3:]
+	}
+	if len(warned) > 0 {
+		lines = append(lines, "")
+	}
+	for _, n := range warned {
+		style := st.Warning
+		if n.Level == "error" {
 			style = st.Error
 		}
-		lines = append(lines, style.Render(common.Clean(n.Text)))
+		for _, l := range strings.Split(ansi.Wrap(common.Clean(n.Text), width, " "), "\n") {
+			lines = append(lines, style.Render(l))
+		}
+	}
+	// What the run looked at, as one block (centred as a whole).
+	if !status.Live(a) && verdict != session.VerdictFailed && (a.LayerLoaded || len(m.s.Shaders) > 0) {
+		block := m.s.Coverage().Lines()
+		w := 0
+		for i, l := range block {
+			block[i] = common.Clean(l)
+			w = max(w, ansi.StringWidth(block[i]))
+		}
+		lines = append(lines, "")
+		for _, l := range block {
+			lines = append(lines, st.Muted.Render(l+strings.Repeat(" ", max(w-ansi.StringWidth(l), 0))))
+		}
+	}
+	if n := len(m.s.Notices); n > 0 {
+		word := "notices"
+		if n == 1 {
+			word = "notice"
+		}
+		lines = append(lines, "", st.Muted.Render(fmt.Sprintf("%d %s: o shows them", n, word)))
 	}
 	return strings.Join(lines, "\n")
 }

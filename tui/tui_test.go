@@ -131,7 +131,8 @@ func TestViewCrashedWithNotices(t *testing.T) {
 	out := view(newModel(s, 80, 20))
 	checkSize(t, out, 80, 20)
 	plain := ansi.Strip(out)
-	for _, want := range []string{"no validation errors", "./oob crashed (SIGSEGV)", "the layer never loaded"} {
+	for _, want := range []string{"not checked: nothing was validated", "./oob crashed (SIGSEGV)", "NOT CHECKED",
+		"the layer was not loaded by the app, so nothing was checked", "the layer never loaded", "1 notice: o shows them"} {
 		if !strings.Contains(plain, want) {
 			t.Errorf("crashed view lacks %q:\n%s", want, plain)
 		}
@@ -399,4 +400,54 @@ func TestColourSwitch(t *testing.T) {
 		t.Fatal("dark theme: no mark background in the output")
 	}
 	checkSize(t, raw, 120, 30)
+}
+
+// TestViewNotChecked: a run that checked nothing (the layer never loaded,
+// every check off) never shows a green "no validation errors": it says
+// "not checked" and why, and so does one that checked part of it; the
+// internal notices stay in the log (o).
+func TestViewNotChecked(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		change func(s *session.Session)
+		want   []string
+	}{
+		{"layer not loaded", func(s *session.Session) {
+			s.App.LayerLoaded = false
+			s.Notices = []session.Notice{{Level: "warning", Text: "the app never loaded the gpuav-dbg layer (run with VK_LOADER_DEBUG=layer to see why)"},
+				{Level: "info", Text: "pipeline shadow cache: 3 hits"}}
+		}, []string{"not checked: nothing was validated", "the layer was not loaded by the app, so nothing was checked",
+			"the app never loaded the gpuav-dbg layer", "2 notices: o shows them", "NOT CHECKED"}},
+		{"every check off", func(s *session.Session) {
+			s.Settings.Checks = map[string]bool{"descriptor_index_oob": false, "buffer_oob": false}
+		}, []string{"not checked: nothing was validated", "every check is off", "NOT CHECKED"}},
+		{"partly", func(s *session.Session) {
+			s.Unchecked = []session.Unchecked{{Kind: session.UncheckedShader, Reason: "module has no entry point: left uninstrumented", Count: 2}}
+		}, []string{"no validation errors in what was checked", "2 shaders: module has no entry point: left uninstrumented",
+			"partly checked"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := fixture.Empty(session.AppExited)
+			tc.change(s)
+			out := view(newModel(s, 80, 20))
+			checkSize(t, out, 80, 20)
+			plain := ansi.Strip(out)
+			for _, w := range tc.want {
+				if !strings.Contains(plain, w) {
+					t.Errorf("lacks %q:\n%s", w, plain)
+				}
+			}
+			for _, l := range strings.Split(plain, "\n") {
+				if strings.TrimSpace(l) == "no validation errors" {
+					t.Errorf("a plain \"no validation errors\":\n%s", plain)
+				}
+			}
+			for _, bad := range []string{"checks 2/2", "shadow cache"} {
+				if strings.Contains(plain, bad) && !(bad == "checks 2/2" && tc.name == "partly") {
+					t.Errorf("shows %q:\n%s", bad, plain)
+				}
+			}
+			fixture.Golden(t, out)
+		})
+	}
 }

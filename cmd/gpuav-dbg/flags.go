@@ -43,6 +43,34 @@ type runFlags struct {
 	printfBuffer uint
 	// reportMode is --report-mode: the JSON and SARIF files' mode.
 	reportMode modeFlag
+	// mute is --mute: check ids and VUIDs whose groups the UI hides and
+	// the headless output counts without listing.
+	mute muteFlag
+}
+
+// muteFlag collects --mute ID|VUID, repeated or comma-separated: a check
+// id, or a VUID (VUID-..., UNASSIGNED-...), as the Khronos layer's
+// message_id_filter takes them.
+type muteFlag []string
+
+// String prints the list comma-separated.
+func (f *muteFlag) String() string { return strings.Join(*f, ",") }
+
+// Set adds the comma-separated ids of one flag.
+func (f *muteFlag) Set(s string) error {
+	for _, id := range strings.Split(s, ",") {
+		id = strings.TrimSpace(id)
+		switch {
+		case id == "":
+		case slices.Contains(gpuav.AllChecks, id), strings.HasPrefix(id, "VUID-"), strings.HasPrefix(id, "UNASSIGNED-"):
+			if !slices.Contains(*f, id) {
+				*f = append(*f, id)
+			}
+		default:
+			return fmt.Errorf("%q is neither a check (%s) nor a VUID (VUID-..., UNASSIGNED-...)", id, joinIDs(gpuav.AllChecks))
+		}
+	}
+	return nil
 }
 
 // modeFlag is a file mode in octal ("0644"); it starts as the session
@@ -205,13 +233,34 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runFlags, []s
 	fs.UintVar(&f.printfBuffer, "printf-buffer", 0, "")
 	f.reportMode = modeFlag(session.ReportMode)
 	fs.Var(&f.reportMode, "report-mode", "")
+	fs.Var(&f.mute, "mute", "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			printUsage(stderr)
 		}
 		return nil, nil, err
 	}
+	if err := fileFlags(map[string]string{"json": f.jsonOut, "sarif": f.sarifOut, "session": f.sessionPath}); err != nil {
+		return nil, nil, err
+	}
 	return f, fs.Args(), nil
+}
+
+// fileFlags refuses a file flag whose value looks like a flag: "--json --"
+// took "--" for the file name (and "--json --headless" would take
+// "--headless"). "-" (standard output) is the one value of that shape a
+// flag may have, where it has a meaning; a file whose name starts with "-"
+// is given as ./-name.
+func fileFlags(values map[string]string) error {
+	for _, name := range []string{"json", "sarif", "session"} {
+		v := values[name]
+		if v == "-" && name != "session" || !strings.HasPrefix(v, "-") {
+			continue
+		}
+		return fmt.Errorf("--%s wants a file name, not %q: give --%s FILE (%s./%s for a file of that name)",
+			name, v, name, map[bool]string{true: "- for standard output, ", false: ""}[name != "session"], strings.TrimLeft(v, "-"))
+	}
+	return nil
 }
 
 // openFlags are the flags of open.
@@ -219,7 +268,9 @@ type openFlags struct {
 	jsonOut  string
 	sarifOut string
 	// list: list the saved runs (of the app named by the argument, if any).
-	list     bool
+	list bool
+	// prune: delete the saved runs past the retention caps.
+	prune    bool
 	headless bool
 	theme    string
 	noColor  bool
@@ -233,6 +284,8 @@ type openFlags struct {
 	printfAt printfFilterFlag
 	// reportMode is --report-mode (see runFlags).
 	reportMode modeFlag
+	// mute is --mute (see runFlags).
+	mute muteFlag
 }
 
 // parseOpenFlags parses open's flags, before or after FILE.
@@ -243,6 +296,7 @@ func parseOpenFlags(args []string, stderr io.Writer) (*openFlags, []string, erro
 	fs.StringVar(&f.jsonOut, "json", "", "")
 	fs.StringVar(&f.sarifOut, "sarif", "", "")
 	fs.BoolVar(&f.list, "list", false, "")
+	fs.BoolVar(&f.prune, "prune", false, "")
 	fs.Var(&f.sourcePath, "source-path", "")
 	fs.BoolVar(&f.headless, "headless", false, "")
 	fs.StringVar(&f.theme, "theme", "auto", "")
@@ -251,12 +305,16 @@ func parseOpenFlags(args []string, stderr io.Writer) (*openFlags, []string, erro
 	fs.Var(&f.printfAt, "printf-at", "")
 	f.reportMode = modeFlag(session.ReportMode)
 	fs.Var(&f.reportMode, "report-mode", "")
+	fs.Var(&f.mute, "mute", "")
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
 				printUsage(stderr)
 			}
+			return nil, nil, err
+		}
+		if err := fileFlags(map[string]string{"json": f.jsonOut, "sarif": f.sarifOut}); err != nil {
 			return nil, nil, err
 		}
 		args = fs.Args()

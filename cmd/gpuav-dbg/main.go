@@ -68,6 +68,8 @@ type cli struct {
 	printfAt session.PrintfFilter
 	// reportMode is --report-mode: the mode of the report files.
 	reportMode os.FileMode
+	// mute is --mute and GPUAV_DBG_MUTE: the checks and VUIDs muted.
+	mute []string
 }
 
 func main() {
@@ -91,9 +93,10 @@ Usage:
   gpuav-dbg run [flags] [--] APP [ARGS...]   run APP under the layer (no APP: the demo)
   gpuav-dbg demo [flags]                     run the built-in demo app
   gpuav-dbg open FILE [--json OUT] [--sarif OUT] [--headless] [--source-path DIRS]
-                   [--allow-unchecked] [--report-mode MODE] [--printf-at WHERE]
+                   [--allow-unchecked] [--report-mode MODE] [--printf-at WHERE] [--mute ID|VUID]
                                              show a saved session (.gvs) or JSON report
-  gpuav-dbg open --list [APP]                list the saved runs (of APP), oldest first
+  gpuav-dbg open --list [APP]                list the saved runs (of APP), oldest first, with sizes
+  gpuav-dbg open --prune                     delete the saved runs past the caps (oldest first)
   gpuav-dbg instrument [--checks none|all|ID,...] [--printf on|off] -o OUT.spv IN.spv
                                              instrument a module offline (none: re-encode)
   gpuav-dbg doctor [--json]                  will it work here: loader, layer, devices, which
@@ -137,6 +140,11 @@ Flags of run and demo:
                       that calls it); off removes the calls, with a notice
   --printf-buffer N   bytes of each command buffer's printf buffer (default
                       65536); lines that do not fit are counted as lost
+  --mute ID|VUID      hide the error groups of a check or a VUID (repeatable,
+                      comma-separated; also GPUAV_DBG_MUTE): the UI counts
+                      them in its status bar, the headless output counts them
+                      without listing; the reports and the exit status keep
+                      them (as the Khronos layer's message_id_filter)
 
 Checks (--check ID=on|off; * on by default):
 %s
@@ -145,6 +153,12 @@ Environment:
                         then PREFIX/share/vulkan/explicit_layer.d, then the loader's
                         explicit layer directories)
   GPUAV_DBG_SOURCE_PATH colon-separated directories searched after --source-path
+  GPUAV_DBG_MUTE        comma-separated checks and VUIDs to mute, before --mute
+  GPUAV_DBG_KEEP_SIZE   the saved runs' size cap (default 1GiB; 0: none) and
+  GPUAV_DBG_KEEP_AGE    age cap (default 30d; 0: none): a run saved by default
+                        prunes the oldest past them first, as open --prune does;
+                        only session files (.gvs) and the app output files the
+                        launcher wrote beside them are deleted
 
 Exit status of run, demo and open --headless:
   0  no validation error, the app exited 0, everything was checked

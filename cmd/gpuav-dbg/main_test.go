@@ -7,6 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -33,6 +36,12 @@ func TestMain(m *testing.M) {
 
 // fakeApp speaks the wire protocol like the layer would, then exits.
 func fakeApp(mode string) int {
+	switch mode { // an app that never loads the layer
+	case "nolayer":
+		return 0
+	case "nolayer-fail":
+		return 5
+	}
 	cl, err := wire.Dial(os.Getenv("VK_LAYER_GPUAV_DBG_SOCKET"))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fake app:", err)
@@ -46,7 +55,7 @@ func fakeApp(mode string) int {
 	switch mode {
 	case "unchecked":
 		cl.Send(wire.KindShader, &wire.Shader{ID: 1, Module: 0xab, SPIRV: []byte{3, 2, 0x23, 7}, Warning: "module has no entry point: left uninstrumented"})
-	case "dropped":
+	case "dropped", "errors-dropped":
 		cl.Send(wire.KindErrors, &wire.Errors{Submit: 1, CommandBuffer: 0x55, Dropped: 9})
 	}
 	if mode == "printf" {
@@ -55,7 +64,7 @@ func fakeApp(mode string) int {
 			return 97
 		}
 	}
-	if mode == "errors" {
+	if mode == "errors" || mode == "errors-dropped" {
 		var recs []wire.Record
 		for x := uint32(0); x < 4; x++ {
 			recs = append(recs, wire.Record{Check: "descriptor_index_oob", Code: 1, ShaderID: 1, Instruction: 79, Stage: 5,
@@ -591,9 +600,95 @@ func TestListReruns(t *testing.T) {
 	}
 	tc.out.Reset()
 	tc.run(t, exitOK, "open", "--list")
-	want := "2025-01-01 10:00:00  fake  1 error group (4 records); app exited 0  " + first + "\n" +
-		"2025-01-01 10:00:00  fake (re-run 2)  1 error group (4 records); app exited 0  " + rerun + "\n"
+	size := session.FormatBytes(int64(len(data)))
+	want := "2025-01-01 10:00:00  fake  1 error group (4 records); app exited 0  " + size + "  " + first + "\n" +
+		"2025-01-01 10:00:00  fake (re-run 2)  1 error group (4 records); app exited 0  " + size + "  " + rerun + "\n"
 	if tc.out.String() != want {
 		t.Fatalf("open --list:\n%s\nwant\n%s", tc.out.String(), want)
+	}
+}
+
+// TestFileFlagsAreNotFlags: "--" (or any flag) after --json, --sarif or
+// --session is refused, never taken for a file name; "-" stays standard
+// output for the reports.
+func TestFileFlagsAreNotFlags(t *testing.T) {
+	tc := newTestCLI(t)
+	t.Chdir(tc.dir)
+	for _, c := range []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"run", "--headless", "--json", "--", "/bin/true"}, `--json wants a file name, not "--": give --json FILE (- for standard output, ./ for a file of that name)`},
+		{[]string{"run", "--sarif", "--", "/bin/true"}, `--sarif wants a file name, not "--"`},
+		{[]string{"run", "--session", "--", "/bin/true"}, `--session wants a file name, not "--": give --session FILE (./ for a file of that name)`},
+		{[]string{"run", "--session", "-", "/bin/true"}, `--session wants a file name, not "-"`},
+		{[]string{"demo", "--json", "--headless"}, `--json wants a file name, not "--headless": give --json FILE (- for standard output, ./headless for a file of that name)`},
+		{[]string{"open", "s.gvs", "--json", "--"}, `--json wants a file name, not "--"`},
+		{[]string{"open", "--sarif", "--", "s.gvs"}, `--sarif wants a file name, not "--"`},
+	} {
+		tc.err.Reset()
+		if got := tc.main(c.args); got != exitLauncher || !strings.Contains(tc.err.String(), c.err) {
+			t.Errorf("%q: exit %d, stderr %q; want %d and %q", c.args, got, tc.err.String(), exitLauncher, c.err)
+		}
+	}
+	if entries, _ := os.ReadDir(tc.dir); slices.ContainsFunc(entries, func(e os.DirEntry) bool { return strings.HasPrefix(e.Name(), "-") }) {
+		t.Fatalf("a file named like a flag was written: %v", entries)
+	}
+}
+
+// TestExitTextIsExitStatus: what the run prints about its exit status is
+// the status it exits with.
+func TestExitTextIsExitStatus(t *testing.T) {
+	for _, c := range []struct {
+		mode string
+		args []string
+		want int
+		says string
+	}{
+		{"nolayer", nil, exitUnchecked, "not everything was checked (exit 4; --allow-unchecked accepts it):"},
+		{"nolayer", []string{"--allow-unchecked"}, exitOK, "not everything was checked (exit 0: accepted by --allow-unchecked):"},
+		{"nolayer-fail", nil, exitApp, "not everything was checked (exit 3: the app failed):"},
+		{"nolayer-fail", []string{"--allow-unchecked"}, exitApp, "not everything was checked (exit 3: the app failed):"},
+		{"errors-dropped", nil, exitErrors, "not everything was checked (exit 1: validation errors found):"},
+	} {
+		t.Run(c.mode+strings.Join(c.args, ""), func(t *testing.T) {
+			tc := newTestCLI(t)
+			got := tc.fakeRun(t, c.mode, append([]string{"--session", filepath.Join(tc.dir, "s.gvs")}, c.args...)...)
+			if got != c.want || !strings.Contains(tc.err.String(), c.says) {
+				t.Fatalf("exit %d, want %d and %q:\n%s", got, c.want, c.says, tc.err.String())
+			}
+			for _, m := range regexp.MustCompile(`\bexit (\d+)`).FindAllStringSubmatch(tc.err.String(), -1) {
+				if m[1] != strconv.Itoa(c.want) {
+					t.Errorf("says %q, exits %d:\n%s", m[0], c.want, tc.err.String())
+				}
+			}
+		})
+	}
+}
+
+// TestMute: --mute (and GPUAV_DBG_MUTE) hides a check's or a VUID's
+// groups from the headless list and counts them instead; the exit status
+// and the reports keep them; an unknown id is refused.
+func TestMute(t *testing.T) {
+	tc := newTestCLI(t)
+	gvs := filepath.Join(tc.dir, "s.gvs")
+	if got := tc.fakeRun(t, "errors", "--session", gvs, "--mute", "descriptor_index_oob"); got != exitErrors {
+		t.Fatalf("exit %d\n%s", got, tc.err.String())
+	}
+	if s := tc.err.String(); !strings.Contains(s, "gpuav-dbg: 1 error group (4 records) muted (descriptor_index_oob): not listed; the reports and the exit status count them\n") ||
+		strings.Contains(s, "gpuav-dbg: descriptor_index_oob ×4") {
+		t.Fatalf("stderr:\n%s", s)
+	}
+	t.Setenv(EnvMute, "VUID-vkCmdDispatch-None-10068")
+	tc.err.Reset()
+	tc.run(t, exitErrors, "open", "--headless", gvs)
+	if s := tc.err.String(); !strings.Contains(s, "muted (VUID-vkCmdDispatch-None-10068)") {
+		t.Fatalf("open with %s:\n%s", EnvMute, s)
+	}
+	t.Setenv(EnvMute, "")
+	tc.err.Reset()
+	tc.run(t, exitLauncher, "open", "--headless", "--mute", "nosuch", gvs)
+	if !strings.Contains(tc.err.String(), `"nosuch" is neither a check`) {
+		t.Fatalf("bad --mute: %s", tc.err.String())
 	}
 }

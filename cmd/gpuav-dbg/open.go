@@ -25,8 +25,17 @@ func (c *cli) openCmd(args []string) int {
 		}
 		return c.fail("open: %v", err)
 	}
+	if f.list && f.prune {
+		return c.fail("open: --list and --prune are two commands: give one")
+	}
 	if f.list {
 		return c.listRuns(pos)
+	}
+	if f.prune {
+		if len(pos) > 0 {
+			return c.fail("open --prune takes no argument (it prunes every app's runs), got %q", pos[0])
+		}
+		return c.pruneRuns()
 	}
 	if len(pos) != 1 {
 		return c.fail("open: want one session file, got %d arguments", len(pos))
@@ -35,6 +44,9 @@ func (c *cli) openCmd(args []string) int {
 		return c.fail("open: --theme: %v", err)
 	}
 	c.reportMode = os.FileMode(f.reportMode)
+	if c.mute, err = c.muted(f.mute); err != nil {
+		return c.fail("open: %v", err)
+	}
 	var dirs []string
 	for _, d := range f.sourcePath {
 		if abs, err := filepath.Abs(d); err == nil {
@@ -64,8 +76,9 @@ func (c *cli) openCmd(args []string) int {
 		return exitOK
 	}
 	if headless {
-		printGroups(c.stderr, s)
+		printGroups(c.stderr, s, c.mute)
 		printPrintf(c.stderr, s, f.printfAt.f)
+		printCoverage(c.stderr, s)
 	}
 	status := c.report(s, f.jsonOut, f.sarifOut, f.allowUnchecked)
 	if headless {

@@ -16,6 +16,7 @@ import (
 	"github.com/gpuav-dbg/gpuav-dbg/internal/sanitize"
 	"github.com/gpuav-dbg/gpuav-dbg/launcher"
 	"github.com/gpuav-dbg/gpuav-dbg/session"
+	"github.com/gpuav-dbg/gpuav-dbg/tui"
 )
 
 // runCmd is `run` and `demo`: flags, the app and the layer, then launch.
@@ -62,6 +63,9 @@ func (c *cli) runCmd(name string, args []string) int {
 	}
 	c.sourcePath = f.sourcePath
 	c.printfAt = f.printfAt.f
+	if c.mute, err = c.muted(f.mute); err != nil {
+		return c.fail("%s: %v", name, err)
+	}
 	c.reportMode = os.FileMode(f.reportMode)
 	set, err := f.settings()
 	if err != nil {
@@ -76,6 +80,12 @@ func (c *cli) runCmd(name string, args []string) int {
 		if o.SessionPath, err = session.DefaultPath(app, o.Started); err != nil {
 			return c.fail("%s: %v (use --session FILE)", name, err)
 		}
+		// The saved runs stay within their caps: the oldest go first
+		// (a run saved elsewhere, --session, is the user's to keep).
+		if _, err := session.RetentionFrom(c.getenv); err != nil {
+			return c.fail("%s: %v", name, err)
+		}
+		c.prune(&session.History{Dir: filepath.Dir(o.SessionPath)}, o.Started)
 	}
 	o.Dir, o.SourcePath = c.sourceSearch()
 	if f.headless {
@@ -172,8 +182,9 @@ func (c *cli) finishRun(r *launcher.Run, f *runFlags, uiErr error) int {
 		fmt.Fprintf(c.stderr, "gpuav-dbg: ui: %v\n", uiErr)
 	}
 	if f.headless {
-		printGroups(c.stderr, snap)
+		printGroups(c.stderr, snap, c.mute)
 		printPrintf(c.stderr, snap, f.printfAt.f)
+		printCoverage(c.stderr, snap)
 	}
 	status := c.report(snap, f.jsonOut, f.sarifOut, f.allowUnchecked)
 	if err := r.Close(); err != nil {
@@ -199,7 +210,7 @@ func (c *cli) report(s *session.Session, jsonOut, sarifOut string, allowUnchecke
 			status = exitLauncher
 		}
 	}
-	printUnchecked(c.stderr, s, allowUnchecked)
+	printUnchecked(c.stderr, s, status, allowUnchecked)
 	return status
 }
 
@@ -238,15 +249,29 @@ func exitStatus(s *session.Session, allowUnchecked bool) int {
 	return exitOK
 }
 
-// printUnchecked says what the run left unchecked, one line per cause.
-func printUnchecked(w io.Writer, s *session.Session, allowed bool) {
+// printUnchecked says what the run left unchecked, one line per cause,
+// and what that did to the exit status (status, the one the process
+// exits with).
+func printUnchecked(w io.Writer, s *session.Session, status int, allowed bool) {
 	u := s.UncheckedAll()
 	if len(u) == 0 {
 		return
 	}
-	how := fmt.Sprintf("exit %d; --allow-unchecked accepts it", exitUnchecked)
-	if allowed {
-		how = "accepted by --allow-unchecked"
+	var how string
+	switch status {
+	case exitUnchecked:
+		how = fmt.Sprintf("exit %d; --allow-unchecked accepts it", exitUnchecked)
+	case exitErrors:
+		how = fmt.Sprintf("exit %d: validation errors found", exitErrors)
+	case exitApp:
+		how = fmt.Sprintf("exit %d: the app failed", exitApp)
+	case exitLauncher:
+		how = fmt.Sprintf("exit %d: a report could not be written", exitLauncher)
+	default:
+		how = fmt.Sprintf("exit %d", status)
+		if allowed {
+			how += ": accepted by --allow-unchecked"
+		}
 	}
 	fmt.Fprintf(w, "gpuav-dbg: not everything was checked (%s):\n", how)
 	for _, x := range u {
@@ -254,13 +279,55 @@ func printUnchecked(w io.Writer, s *session.Session, allowed bool) {
 	}
 }
 
-// printGroups prints one line per error group, the app's strings in it
-// escaped (a file name or a debug name cannot drive the terminal).
-func printGroups(w io.Writer, s *session.Session) {
-	for _, g := range s.Groups {
-		fmt.Fprintf(w, "gpuav-dbg: %s\n", sanitize.Text(g.Summary()))
+// printCoverage prints what the run looked at (session.Coverage), one
+// line each, the app's strings in them escaped.
+func printCoverage(w io.Writer, s *session.Session) {
+	if !s.App.LayerLoaded && len(s.Shaders) == 0 && s.CoverageReport == nil {
+		fmt.Fprintf(w, "gpuav-dbg: checked: nothing (the layer was not loaded)\n")
+		return
+	}
+	for _, l := range s.Coverage().Lines() {
+		fmt.Fprintf(w, "gpuav-dbg: %s\n", sanitize.Text(l))
 	}
 }
+
+// printGroups prints one line per error group, the app's strings in it
+// escaped (a file name or a debug name cannot drive the terminal); the
+// groups muted are counted in one line instead.
+func printGroups(w io.Writer, s *session.Session, mute []string) {
+	muted, records := 0, 0
+	for _, g := range s.Groups {
+		if tui.Muted(g, mute) {
+			muted++
+			records += g.Count
+			continue
+		}
+		fmt.Fprintf(w, "gpuav-dbg: %s\n", sanitize.Text(g.Summary()))
+	}
+	if muted > 0 {
+		fmt.Fprintf(w, "gpuav-dbg: %d error %s (%d records) muted (%s): not listed; the reports and the exit status count them\n",
+			muted, map[bool]string{true: "group", false: "groups"}[muted == 1], records, sanitize.Text(strings.Join(mute, ", ")))
+	}
+}
+
+// muted is the mute list: GPUAV_DBG_MUTE's, then the flags'.
+func (c *cli) muted(flags muteFlag) ([]string, error) {
+	var m muteFlag
+	if c.getenv != nil {
+		if err := m.Set(c.getenv(EnvMute)); err != nil {
+			return nil, fmt.Errorf("%s: %v", EnvMute, err)
+		}
+	}
+	for _, id := range flags {
+		if err := m.Set(id); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+// EnvMute lists checks and VUIDs to mute, comma-separated.
+const EnvMute = "GPUAV_DBG_MUTE"
 
 // countLine summarises the run: "2 error groups (16 records)", the app's
 // end, and what was lost on the way; the app's strings in it escaped.
@@ -272,13 +339,23 @@ func countText(s *session.Session) string {
 		records += g.Count
 	}
 	var b strings.Builder
-	switch len(s.Groups) {
-	case 0:
+	// Never "no validation errors" for a run that checked nothing, or
+	// not everything.
+	verdict, _ := s.Verdict()
+	switch {
+	case len(s.Groups) == 0 && verdict == session.VerdictNone:
+		b.WriteString("not checked")
+	case len(s.Groups) == 0 && verdict == session.VerdictPartly:
+		b.WriteString("no validation errors in what was checked")
+	case len(s.Groups) == 0:
 		b.WriteString("no validation errors")
-	case 1:
+	case len(s.Groups) == 1:
 		fmt.Fprintf(&b, "1 error group (%d records)", records)
 	default:
 		fmt.Fprintf(&b, "%d error groups (%d records)", len(s.Groups), records)
+	}
+	if len(s.Groups) > 0 && verdict == session.VerdictPartly {
+		b.WriteString(", not everything checked")
 	}
 	if s.Dropped > 0 {
 		fmt.Fprintf(&b, ", %d records dropped", s.Dropped)

@@ -13,7 +13,7 @@ import (
 // --source-path, GPUAV_DBG_SOURCE_PATH).
 func (c *cli) uiOptions(theme string, noColor bool) tui.Options {
 	return tui.Options{Theme: theme, NoColor: noColor, SourceDirs: session.SourceDirs(c.sourceSearch()), Getenv: c.getenv,
-		PrintfAt: c.printfAt}
+		PrintfAt: c.printfAt, Mute: c.mute}
 }
 
 // liveSource is a tui.Source over a running app: snapshots on demand, one

@@ -126,6 +126,11 @@ type Shader struct {
 	Warning string `json:"warning,omitempty"`
 	// InstrumentMicros is how long instrumentation took.
 	InstrumentMicros int64 `json:"instrument_us,omitempty"`
+	// Sites counts, per check id, the accesses the instrumentation
+	// guards for that check (a site that reports two checks counts for
+	// each); nil from layers before it, and for modules left
+	// uninstrumented.
+	Sites map[string]int `json:"sites,omitempty"`
 }
 
 // Pipeline is sent when a pipeline is created.

@@ -1,7 +1,9 @@
 // Package compare is the compare view: the error groups of two runs side by
 // side, matched by check, shader source location (or shader and
 // instruction without debug info) and action, with their counts and what
-// changed — new in the later run, fixed (gone), changed count, or the same.
+// changed — new in the later run, fixed (gone), no longer checked (gone
+// from a run that could not have found it: the check off, the layer not
+// loaded, the app crashed), changed count, or the same.
 package compare
 
 import (
@@ -29,7 +31,13 @@ const (
 	StatusFixed   Status = "fixed"
 	StatusChanged Status = "changed"
 	StatusSame    Status = "same"
+	// StatusUnchecked: gone from run B, which could not have found it
+	// (Row.Reason says why): not fixed.
+	StatusUnchecked Status = "unchecked"
 )
+
+// statusWidth is the status column's width.
+const statusWidth = len(StatusUnchecked)
 
 // Row is one matched group.
 type Row struct {
@@ -37,8 +45,10 @@ type Row struct {
 	Check, Location, Action string
 	// A and B are the record counts in the two runs (0 when absent).
 	A, B int
-	// Status is how it changed.
+	// Status is how it changed; Reason, for StatusUnchecked, why run B
+	// could not have found it.
 	Status Status
+	Reason string
 	// GroupA and GroupB are the first matching group's index in each
 	// run's groups, -1 when the run has none.
 	GroupA, GroupB int
@@ -89,6 +99,8 @@ func Compare(a, b *session.Session) []Row {
 		switch {
 		case r.A == 0:
 			r.Status = StatusNew
+		case r.B == 0 && b != nil && b.NotCheckedFor(r.Check) != "":
+			r.Status, r.Reason = StatusUnchecked, b.NotCheckedFor(r.Check)
 		case r.B == 0:
 			r.Status = StatusFixed
 		case r.A != r.B:
@@ -143,12 +155,16 @@ func RunText(r Run, checks []string) string {
 // column names.
 func header(st *common.Styles, rows []Row, a, b Run, checks []string, cw int) []string {
 	t := Totals(rows)
+	unchecked := ""
+	if n := t[StatusUnchecked]; n > 0 {
+		unchecked = fmt.Sprintf(", %d no longer checked", n)
+	}
 	lines := []string{
-		st.Bold.Render(fmt.Sprintf("%s → %s: %d new, %d fixed, %d changed, %d same",
-			a.Name, b.Name, t[StatusNew], t[StatusFixed], t[StatusChanged], t[StatusSame])),
+		st.Bold.Render(fmt.Sprintf("%s → %s: %d new, %d fixed%s, %d changed, %d same",
+			a.Name, b.Name, t[StatusNew], t[StatusFixed], unchecked, t[StatusChanged], t[StatusSame])),
 		st.Muted.Render(RunText(a, checks)),
 		st.Muted.Render(RunText(b, checks)),
-		st.Header.Render(fmt.Sprintf("  %*s %*s %-*s %s", cw, a.Name, cw, b.Name, len(StatusChanged), "status", "check · location · action")),
+		st.Header.Render(fmt.Sprintf("  %*s %*s %-*s %s", cw, a.Name, cw, b.Name, statusWidth, "status", "check · location · action")),
 	}
 	if len(rows) == 0 {
 		lines = append(lines, st.Muted.Render("no errors in either run"))
@@ -182,9 +198,12 @@ func renderRow(st *common.Styles, r Row, cw int, selected bool, width int) strin
 		return fmt.Sprintf("%*s", cw, "×"+strconv.Itoa(n))
 	}
 	desc := r.Check + " · " + r.Location + " · " + r.Action
+	if r.Reason != "" {
+		desc += " (" + common.Clean(r.Reason) + ")"
+	}
 	if selected {
 		return st.Selected.Render(common.Fit(tree.Cursor+" "+num(r.A)+" "+num(r.B)+" "+
-			common.Fit(string(r.Status), len(StatusChanged))+" "+desc, width))
+			common.Fit(string(r.Status), statusWidth)+" "+desc, width))
 	}
 	var ss lipgloss.Style
 	switch r.Status {
@@ -192,13 +211,13 @@ func renderRow(st *common.Styles, r Row, cw int, selected bool, width int) strin
 		ss = st.Error
 	case StatusFixed:
 		ss = st.OK
-	case StatusChanged:
+	case StatusChanged, StatusUnchecked:
 		ss = st.Warning
 	default:
 		ss = st.Muted
 	}
 	return "  " + st.Count.Render(num(r.A)) + " " + st.Count.Render(num(r.B)) + " " +
-		ss.Render(common.Fit(string(r.Status), len(StatusChanged))) + " " + desc
+		ss.Render(common.Fit(string(r.Status), statusWidth)) + " " + desc
 }
 
 // OpenMsg asks the root to show a compared group in the main screen: group

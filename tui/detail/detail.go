@@ -159,6 +159,9 @@ func Fields(g *session.ErrorGroup, spirvLine int) []Field {
 	if s := g.Source; s != nil {
 		add("Note", s.Note)
 	}
+	if g.Loop > 1 {
+		add("Loop", fmt.Sprintf("its invocation failed %d times in this loop; the values are the last failure's", g.Loop))
+	}
 	add("Count", strconv.Itoa(g.Count))
 	samples := make([]string, len(g.Samples))
 	for i, s := range g.Samples {
@@ -168,18 +171,21 @@ func Fields(g *session.ErrorGroup, spirvLine int) []Field {
 	return f
 }
 
-// Lines renders g as lines of at most width cells: the message, wrapped, a
-// blank line, then the fields with wrapped values indented under their label.
+// Lines renders g as lines of at most width cells: its verdict in one
+// line (what went wrong and what the access did; wrapped when narrow), a
+// blank line, then the fields with wrapped values indented under their
+// label. The fields hold the rest of the message: no paragraph repeats
+// them.
 func Lines(st *common.Styles, g *session.ErrorGroup, spirvLine, width int) []string {
 	if g == nil || width <= 0 {
 		return nil
 	}
 	var out []string
-	msg := common.Clean(g.Message())
-	if msg == "" {
-		msg = g.Check
+	verdict := common.Clean(g.Verdict())
+	if verdict == "" {
+		verdict = g.Check
 	}
-	for _, l := range common.Lines(ansi.Wrap(msg, width, "")) {
+	for _, l := range common.Lines(ansi.Wrap(verdict, width, "")) {
 		out = append(out, st.Bold.Render(l))
 	}
 	out = append(out, "")

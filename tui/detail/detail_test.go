@@ -51,7 +51,7 @@ func TestFormat(t *testing.T) {
 func TestFieldsCoverTheMessageContract(t *testing.T) {
 	text := ansi.Strip(strings.Join(Lines(fixture.Styles(), fixture.Compute(), 0, 200), "\n"))
 	for _, want := range []string{
-		"Descriptor index 3 is out of bounds",
+		"index 3 of an array of 2 descriptors",
 		"Check       descriptor_index_oob",
 		"VUID        VUID-vkCmdDispatch-None-10068",
 		"Stage       compute  global_invocation_id (0, 0, 0)",
@@ -135,5 +135,33 @@ func TestInstructionText(t *testing.T) {
 	text := ansi.Strip(strings.Join(Lines(fixture.Styles(), fixture.Compute(), 71, 200), "\n"))
 	if !strings.Contains(text, "Instruction 57 (index in the module; line 71 of the SPIR-V view, d)") {
 		t.Errorf("detail:\n%s", text)
+	}
+}
+
+// TestLinesLeadWithVerdict: the pane starts with one line — what went
+// wrong, what the access did — then the fields; the message (several
+// lines, with the source and a caret) is not repeated above them.
+func TestLinesLeadWithVerdict(t *testing.T) {
+	g := fixture.Compute()
+	g.MessageText = "descriptor_index_oob: (set = 0, binding = 0) Index of 3 used to index descriptor array of length 2. " +
+		"Command buffer 0x55, action #0 vkCmdDispatch. oob_compute.comp:9:5:\n    outs[pc.idx].v[i] = i * 3u;\n    ^"
+	g.Outcome = &session.Outcome{Access: "skipped"}
+	lines := Lines(fixture.Styles(), g, 0, 100)
+	text := ansi.Strip(strings.Join(lines, "\n"))
+	if first := ansi.Strip(lines[0]); first != "index 3 of an array of 2 descriptors — skipped (a load reads 0, a store is dropped)" {
+		t.Fatalf("first line %q", first)
+	}
+	if ansi.Strip(lines[1]) != "" || !strings.HasPrefix(ansi.Strip(lines[2]), "Check ") {
+		t.Fatalf("no fields right after the verdict:\n%s", text)
+	}
+	for _, bad := range []string{"␊", "Command buffer 0x55", "Index of 3 used"} {
+		if strings.Contains(text, bad) {
+			t.Errorf("the pane holds %q:\n%s", bad, text)
+		}
+	}
+	g.Loop = 5
+	if text := ansi.Strip(strings.Join(Lines(fixture.Styles(), g, 0, 200), "\n")); !strings.Contains(text,
+		"Loop        its invocation failed 5 times in this loop; the values are the last failure's") {
+		t.Errorf("no loop field:\n%s", text)
 	}
 }

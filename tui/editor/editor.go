@@ -72,13 +72,28 @@ func inside(path, dir string) (string, bool) {
 	return real, true
 }
 
-// Editor is the user's editor command: $VISUAL, else $EDITOR; "" when
-// neither is set.
+// Fallbacks are the editors tried, in order, when neither $VISUAL nor
+// $EDITOR is set (as git and crontab fall back to vi).
+var Fallbacks = []string{"vi", "nano"}
+
+// lookPath finds a fallback editor; tests replace it.
+var lookPath = exec.LookPath
+
+// Editor is the user's editor command: $VISUAL, else $EDITOR, else the
+// first of Fallbacks on $PATH; "" when there is none.
 func Editor(getenv func(string) string) string {
 	if v := strings.TrimSpace(getenv("VISUAL")); v != "" {
 		return v
 	}
-	return strings.TrimSpace(getenv("EDITOR"))
+	if v := strings.TrimSpace(getenv("EDITOR")); v != "" {
+		return v
+	}
+	for _, e := range Fallbacks {
+		if _, err := lookPath(e); err == nil {
+			return e
+		}
+	}
+	return ""
 }
 
 // Command is the command that opens path at line in editor (a command line
@@ -89,7 +104,7 @@ func Editor(getenv func(string) string) string {
 func Command(editor, path string, line int) (*exec.Cmd, error) {
 	f := strings.Fields(editor)
 	if len(f) == 0 {
-		return nil, errors.New("no editor: set $EDITOR (or $VISUAL)")
+		return nil, errors.New("no editor: set $EDITOR (or $VISUAL); neither vi nor nano is installed")
 	}
 	args := f[1:]
 	switch filepath.Base(f[0]) {

@@ -2,7 +2,9 @@ package editor
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -101,5 +103,33 @@ func TestCommand(t *testing.T) {
 	env["VISUAL"] = "vim"
 	if got := Editor(func(k string) string { return env[k] }); got != "vim" {
 		t.Errorf("Editor with VISUAL = %q", got)
+	}
+}
+
+// TestEditorFallback: with neither $VISUAL nor $EDITOR, vi, else nano, as
+// found on $PATH; none is "" (and Command says what to set).
+func TestEditorFallback(t *testing.T) {
+	defer func(f func(string) (string, error)) { lookPath = f }(lookPath)
+	none := func(string) string { return "" }
+	for _, tc := range []struct {
+		installed []string
+		want      string
+	}{
+		{[]string{"vi", "nano"}, "vi"},
+		{[]string{"nano"}, "nano"},
+		{nil, ""},
+	} {
+		lookPath = func(name string) (string, error) {
+			if slices.Contains(tc.installed, name) {
+				return "/usr/bin/" + name, nil
+			}
+			return "", exec.ErrNotFound
+		}
+		if got := Editor(none); got != tc.want {
+			t.Errorf("installed %v: Editor = %q, want %q", tc.installed, got, tc.want)
+		}
+	}
+	if _, err := Command(Editor(none), "/p/a.comp", 1); err == nil || !strings.Contains(err.Error(), "neither vi nor nano is installed") {
+		t.Errorf("no editor at all: %v", err)
 	}
 }

@@ -55,6 +55,13 @@ type KeyMap struct {
 	Filter, NextMatch, PrevMatch key.Binding
 	// Grouping cycles the tree's grouping; Group1..Group4 pick one.
 	Grouping, Group1, Group2, Group3, Group4 key.Binding
+	// SortCount switches the tree between arrival order and most records
+	// first; CollapseAll and ExpandAll fold the whole tree.
+	SortCount, CollapseAll, ExpandAll key.Binding
+	// Mute hides the selected error's check, MuteVUID its VUID, for this
+	// session (counted in the status bar, never gone); Unmute shows them
+	// all again.
+	Mute, MuteVUID, Unmute key.Binding
 	// NextInShader and PrevInShader select the next / previous error in the
 	// same shader, in source order.
 	NextInShader, PrevInShader key.Binding
@@ -110,6 +117,12 @@ func Default() *KeyMap {
 		Group2:       b("2", "by pipeline", "2"),
 		Group3:       b("3", "by source line", "3"),
 		Group4:       b("4", "by check", "4"),
+		SortCount:    b("#", "tree: sort by count / by arrival", "#"),
+		CollapseAll:  b("-", "tree: collapse all", "-"),
+		ExpandAll:    b("+", "tree: expand all", "+", "="),
+		Mute:         b("m", "mute the error's check (this session)", "m"),
+		MuteVUID:     b("M", "mute the error's VUID (this session)", "M"),
+		Unmute:       b("u", "unmute everything", "u"),
 		NextInShader: b("]", "next error in the shader", "]"),
 		PrevInShader: b("[", "previous error in the shader", "["),
 		SPIRV:        b("d", "source / SPIR-V disassembly", "d"),
@@ -138,6 +151,7 @@ func (k *KeyMap) Groups() []Group {
 		{"Panes and screens", []key.Binding{k.NextPane, k.PrevPane, k.Left, k.Right, k.Open, k.Toggle, k.Back,
 			k.Log, k.Settings, k.Compare, k.Printf, k.Help, k.Quit}},
 		{"Errors", []key.Binding{k.Filter, k.NextMatch, k.PrevMatch, k.Grouping, k.Group1, k.Group2, k.Group3, k.Group4,
+			k.SortCount, k.CollapseAll, k.ExpandAll, k.Mute, k.MuteVUID, k.Unmute,
 			k.NextInShader, k.PrevInShader, k.SPIRV, k.Edit, k.Copy}},
 		{"Runs", []key.Binding{k.Rerun, k.Yes, k.No, k.PrevRun, k.NextRun}},
 	}

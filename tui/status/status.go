@@ -75,16 +75,23 @@ type Counts struct {
 	ShownGroups, ShownRecords int
 	// PrintfLines are the shaders' printf lines (the p screen).
 	PrintfLines int
+	// Muted and MutedRecords are the groups muted (m, M) and their
+	// records: hidden from the tree, counted here.
+	Muted, MutedRecords int
 }
 
 // Text is "2 groups · 68 records", or "1 of 2 groups · 4 of 68 records"
-// under a filter, then " · 24 printf lines" when shaders printed.
+// under a filter or with groups muted, then " · 24 printf lines" when
+// shaders printed and " · 1 muted (u)" when groups are muted.
 func (c Counts) Text() string {
 	printf := ""
 	if c.PrintfLines > 0 {
 		printf = " · " + plural(c.PrintfLines, "printf line", "printf lines")
 	}
-	if !c.Filtered {
+	if c.Muted > 0 {
+		printf += fmt.Sprintf(" · %d muted (u)", c.Muted)
+	}
+	if !c.Filtered && c.Muted == 0 {
 		return plural(c.Groups, "group", "groups") + " · " + plural(c.Records, "record", "records") + printf
 	}
 	of := func(n, total int, one, many string) string {
@@ -109,11 +116,18 @@ func Render(st *common.Styles, s *session.Session, frame, run string, counts Cou
 	}
 	th := st.Theme
 	state := StateText(s.App)
+	verdict, _ := s.Verdict()
+	if Live(s.App) {
+		verdict = session.VerdictChecked // nothing is known yet
+	}
 	stateSeg := common.Seg{Text: state, Fg: th.StatusOK, Bold: true}
 	switch {
 	case Live(s.App):
 		stateSeg = common.Seg{Text: frame + " " + state, Bold: true}
+	case s.App.State == session.AppExited && s.App.ExitCode == 0 && verdict == session.VerdictChecked:
 	case s.App.State == session.AppExited && s.App.ExitCode == 0:
+		// The app did well, the run did not check it all: no green.
+		stateSeg = common.Seg{Text: state, Bold: true}
 	default:
 		stateSeg = common.Seg{Text: state, Fg: th.StatusError, Bold: true}
 	}
@@ -125,6 +139,14 @@ func Render(st *common.Styles, s *session.Session, frame, run string, counts Cou
 	fields := []field{{stateSeg, 0}}
 	if run != "" {
 		fields = append(fields, field{common.Seg{Text: run, Bold: true}, 0})
+	}
+	// Never shed: an empty list that checked nothing, or not everything,
+	// says so.
+	switch verdict {
+	case session.VerdictNone:
+		fields = append(fields, field{common.Seg{Text: VerdictNoneText, Fg: th.StatusError, Bold: true}, 0})
+	case session.VerdictPartly:
+		fields = append(fields, field{common.Seg{Text: VerdictPartlyText, Fg: th.StatusWarning, Bold: true}, 0})
 	}
 	fields = append(fields, field{common.Seg{Text: counts.Text()}, 0})
 	if s.Dropped > 0 {
@@ -150,7 +172,8 @@ func Render(st *common.Styles, s *session.Session, frame, run string, counts Cou
 			fields = append(fields, field{common.Seg{Text: plural(n, "notice", "notices") + " (o)", Fg: th.StatusWarning}, 2})
 		}
 	}
-	if c := ChecksText(s.Settings); c != "" {
+	// What was asked for is not what ran when nothing was checked.
+	if c := ChecksText(s.Settings); c != "" && verdict != session.VerdictNone {
 		fields = append(fields, field{common.Seg{Text: c}, 3})
 		// The default goes first for room; clamp, execute and robust
 		// change what the app computes, so they stay longer.
@@ -207,6 +230,12 @@ func RenderKeys(st *common.Styles, bindings []key.Binding, width int) string {
 	}
 	return common.Bar(segs, th.StatusFg, th.StatusBg, width)
 }
+
+// The status bar's verdicts: nothing, or not everything, was checked.
+const (
+	VerdictNoneText   = "NOT CHECKED"
+	VerdictPartlyText = "partly checked"
+)
 
 // KeySeparator separates the footer's keys.
 const KeySeparator = "  "

@@ -183,3 +183,48 @@ func TestRenderKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderVerdict: a run that checked nothing never shows its settings
+// as if they ran (checks 2/2) nor a green exit; one that checked part of
+// it says so; both stay at any width. The app's state is green only when
+// everything was checked.
+func TestRenderVerdict(t *testing.T) {
+	on := session.Settings{Checks: map[string]bool{"descriptor_index_oob": true, "buffer_oob": true}}
+	for _, tc := range []struct {
+		name   string
+		s      *session.Session
+		want   string
+		checks bool
+		green  bool
+	}{
+		{"checked", &session.Session{App: session.App{State: session.AppExited, LayerLoaded: true}, Settings: on}, "", true, true},
+		{"layer not loaded", &session.Session{App: session.App{State: session.AppExited}, Settings: on}, VerdictNoneText, false, false},
+		{"every check off", &session.Session{App: session.App{State: session.AppExited, LayerLoaded: true},
+			Settings: session.Settings{Checks: map[string]bool{"descriptor_index_oob": false}}}, VerdictNoneText, false, false},
+		{"a shader left out", &session.Session{App: session.App{State: session.AppExited, LayerLoaded: true}, Settings: on,
+			Unchecked: []session.Unchecked{{Kind: session.UncheckedShader, Reason: "left uninstrumented", Count: 1}}}, VerdictPartlyText, true, false},
+		{"still running", &session.Session{App: session.App{State: session.AppRunning}, Settings: on}, "", true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, w := range []int{120, 60} {
+				plain := render(tc.s, w)
+				if tc.want != "" && !strings.Contains(plain, tc.want) || tc.want == "" && (strings.Contains(plain, VerdictNoneText) ||
+					strings.Contains(plain, VerdictPartlyText)) {
+					t.Errorf("width %d: %q, want %q", w, plain, tc.want)
+				}
+				if w == 120 && strings.Contains(plain, "checks 2/2") != tc.checks {
+					t.Errorf("%q: checks shown %v, want %v", plain, !tc.checks, tc.checks)
+				}
+			}
+			th, _ := themes.Get(themes.Dark)
+			st := common.NewStyles(th)
+			bar := Render(st, tc.s, "⠋", "", countsOf(tc.s), 120)
+			green := strings.Contains(bar, ansi.Style{}.ForegroundColor(th.StatusOK).String()[2:len(ansi.Style{}.ForegroundColor(th.StatusOK).String())-1])
+			if green != tc.green {
+				t.Errorf("green %v, want %v: %q", green, tc.green, bar)
+			}
+		})
+	}
+	s := &session.Session{App: session.App{State: session.AppExited}, Settings: on}
+	fixture.Golden(t, render(s, 80))
+}

@@ -14,6 +14,7 @@ package tree
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -129,14 +130,16 @@ func digits(n int) int {
 // Flatten lists the rows that show: every node whose ancestors are all
 // expanded (a node is expanded unless collapsed, when not nil, says so).
 func Flatten(roots []*Node, collapsed func(*Node) bool) []*Node {
-	return flattenInto(nil, roots, collapsed)
+	return flattenInto(nil, roots, collapsed, false)
 }
 
-// flattenInto is Flatten appending to out (a slice to reuse).
-func flattenInto(out []*Node, roots []*Node, collapsed func(*Node) bool) []*Node {
+// flattenInto is Flatten appending to out (a slice to reuse); byCount
+// lists each node's children by their records, most first (ties in
+// arrival order).
+func flattenInto(out []*Node, roots []*Node, collapsed func(*Node) bool, byCount bool) []*Node {
 	var walk func(ns []*Node)
 	walk = func(ns []*Node) {
-		for _, n := range ns {
+		for _, n := range ordered(ns, byCount) {
 			out = append(out, n)
 			if !n.Leaf() && (collapsed == nil || !collapsed(n)) {
 				walk(n.Children)
@@ -145,6 +148,17 @@ func flattenInto(out []*Node, roots []*Node, collapsed func(*Node) bool) []*Node
 	}
 	walk(roots)
 	return out
+}
+
+// ordered is ns in arrival order, or by records (most first, ties in
+// arrival order) in a copy.
+func ordered(ns []*Node, byCount bool) []*Node {
+	if !byCount || len(ns) < 2 {
+		return ns
+	}
+	s := slices.Clone(ns)
+	slices.SortStableFunc(s, func(a, b *Node) int { return b.Records - a.Records })
+	return s
 }
 
 // Indent is the indentation per level.
@@ -259,6 +273,8 @@ type Model struct {
 	stale    bool
 	listed   time.Time
 	listCost time.Duration
+	// byCount lists siblings by their records, most first.
+	byCount bool
 }
 
 // ListEvery is how often, at most, the rows are listed again while a large
@@ -394,7 +410,7 @@ func (m *Model) update(change func() bool) {
 	start := time.Now()
 	m.stale = false
 	m.close()
-	m.rows = flattenInto(m.rows[:0], m.roots, m.isCollapsed)
+	m.rows = flattenInto(m.rows[:0], m.roots, m.isCollapsed, m.byCount)
 	m.listed, m.listCost = time.Now(), time.Since(start)
 	if hadSel {
 		if n := m.b.nodeFor(was); n != nil {
@@ -477,7 +493,7 @@ func (m *Model) SelectGroup(i int) bool {
 		}
 	}
 	if changed {
-		m.rows = Flatten(m.roots, m.isCollapsed)
+		m.relist()
 	}
 	for r, n := range m.rows {
 		if n == leaf {
@@ -495,7 +511,7 @@ func (m *Model) NextLeaf(d int) bool {
 	var leaves []*Node
 	var walk func(ns []*Node)
 	walk = func(ns []*Node) {
-		for _, n := range ns {
+		for _, n := range ordered(ns, m.byCount) {
 			if n.Leaf() {
 				leaves = append(leaves, n)
 			} else {
@@ -545,8 +561,56 @@ func (m *Model) SetCollapsed(c bool) {
 		return
 	}
 	m.setCollapsed(n, c)
-	m.rows = Flatten(m.roots, m.isCollapsed)
+	m.relist()
+}
+
+// relist lists the rows again after a change of what shows, the
+// selection kept on its node (or its nearest shown ancestor).
+func (m *Model) relist() {
+	var was *Node
+	if m.sel < len(m.rows) {
+		was = m.rows[m.sel]
+	}
+	m.rows = flattenInto(m.rows[:0], m.roots, m.isCollapsed, m.byCount)
+	for n := was; n != nil; n = n.Parent {
+		if i := slices.Index(m.rows, n); i >= 0 {
+			m.sel = i
+			break
+		}
+	}
+	m.sel = max(0, min(m.sel, len(m.rows)-1))
 	m.follow()
+}
+
+// SortByCount lists siblings by their records, most first (on), or in
+// arrival order (off); the selection stays on its node.
+func (m *Model) SortByCount(on bool) {
+	if m.byCount == on {
+		return
+	}
+	m.byCount = on
+	m.relist()
+}
+
+// ByCount reports whether siblings are listed by their records.
+func (m *Model) ByCount() bool { return m.byCount }
+
+// CollapseAll collapses every top-level node (on) — the tree shows one row
+// each — or expands every node (off); the selection goes to the row its
+// node now shows under.
+func (m *Model) CollapseAll(on bool) {
+	refs := map[nodeRef]bool{}
+	clear(m.closed)
+	if on {
+		for _, n := range m.roots {
+			if !n.Leaf() {
+				refs[nodeRef{n.Depth, n.First}] = true
+				m.closed[n] = true
+			}
+		}
+	}
+	m.collapsed[m.by] = refs
+	m.relist()
 }
 
 // setCollapsed collapses or expands inner node n (the rows are not listed
@@ -655,6 +719,12 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 			m.Left()
 		case key.Matches(msg, k.Right):
 			m.SetCollapsed(false)
+		case key.Matches(msg, k.SortCount):
+			m.SortByCount(!m.byCount)
+		case key.Matches(msg, k.CollapseAll):
+			m.CollapseAll(true)
+		case key.Matches(msg, k.ExpandAll):
+			m.CollapseAll(false)
 		}
 	}
 	return nil
@@ -691,7 +761,12 @@ func (m *Model) FullHelp() [][]key.Binding {
 	if n := m.SelectedNode(); n != nil && !n.Leaf() {
 		act = append(act, common.WithHelp(k.Open, "expand/collapse"))
 	}
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, append(act, m.fold()...)}
+	sortHelp := "sort by count"
+	if m.byCount {
+		sortHelp = "sort by arrival"
+	}
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, append(act, m.fold()...),
+		{common.WithHelp(k.SortCount, sortHelp), k.CollapseAll, k.ExpandAll}}
 }
 
 // Total returns the number of groups in the tree (after the filter).
@@ -706,6 +781,9 @@ func (m *Model) Title() string {
 		g = "group"
 	}
 	t := fmt.Sprintf("Errors by %s (%d %s", m.by, m.total, g)
+	if m.byCount {
+		t += ", by count"
+	}
 	if m.Pending() {
 		t += fmt.Sprintf(", %d%% read", 100*m.b.done/len(m.groups))
 	}
@@ -721,6 +799,14 @@ func (m *Model) Title() string {
 func (m *Model) View() string {
 	if len(m.rows) == 0 && m.query != "" {
 		return RenderNoMatch(m.c.Styles, m.query, m.width, m.height)
+	}
+	if len(m.rows) == 0 && len(m.groups) > 0 && !m.Pending() {
+		// Only mutes hide groups without a query.
+		lines := []string{}
+		for _, l := range common.Lines(ansi.Wrap(fmt.Sprintf("all %d error groups are muted: u shows them", len(m.groups)), m.width, "")) {
+			lines = append(lines, m.c.Styles.Warning.Render(l))
+		}
+		return common.Block(lines, m.width, m.height)
 	}
 	return Render(m.c.Styles, m.rows, m.isCollapsed, m.sel, m.offset, m.focused, m.width, m.height)
 }

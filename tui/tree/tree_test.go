@@ -338,3 +338,58 @@ func TestSteps(t *testing.T) {
 		t.Fatalf("placed: %d groups, %d records, %q", m.Total(), m.Records(), m.Title())
 	}
 }
+
+// TestSortAndFold: # lists siblings by their records, most first, and
+// back; - collapses every top-level node, + expands everything; the
+// selection stays on its node, or on the row it folded into.
+func TestSortAndFold(t *testing.T) {
+	m := New(fixture.Common())
+	m.SetSize(60, 20)
+	m.SetFocused(true)
+	m.SetGroups(groups())
+	m.SetGrouping(ByCheck)
+	top := func() []string {
+		var out []string
+		for _, n := range m.Rows() {
+			if n.Depth == 0 {
+				out = append(out, fmt.Sprintf("%s ×%d", n.Label, n.Records))
+			}
+		}
+		return out
+	}
+	arrival := top()
+	if strings.Join(arrival, ", ") != "descriptor_index_oob ×68, buffer_oob ×7" {
+		t.Fatalf("arrival order %q", arrival)
+	}
+	m.Update(press("4")) // not the tree's: nothing changes
+	fixture.Golden(t, fixture.ASCII(m.View()))
+	sel := m.SelectedNode()
+	m.Update(press("#"))
+	if !m.ByCount() || m.SelectedNode() != sel || !strings.Contains(m.Title(), ", by count") {
+		t.Fatalf("# sorted %v, selection %v → %v, title %q", m.ByCount(), sel.Label, m.SelectedNode().Label, m.Title())
+	}
+	// Under descriptor_index_oob, the fragment group (×64) before the
+	// compute one (×4).
+	var leaves []int
+	for _, n := range m.Rows() {
+		if n.Leaf() {
+			leaves = append(leaves, n.Records)
+		}
+	}
+	if fmt.Sprint(leaves) != "[64 4 7]" || m.Rows()[1].Label != "oob_fragment.frag:9" {
+		t.Fatalf("by count: leaves %v", leaves)
+	}
+	m.Update(press("#"))
+	if m.ByCount() {
+		t.Fatal("# did not switch back")
+	}
+
+	m.Update(press("-"))
+	if len(m.Rows()) != 2 || m.SelectedNode().Depth != 0 || m.SelectedNode().Label != "descriptor_index_oob" {
+		t.Fatalf("- : %d rows, selection %q", len(m.Rows()), m.SelectedNode().Label)
+	}
+	m.Update(press("+"))
+	if len(m.Rows()) != 8 {
+		t.Fatalf("+ : %d rows", len(m.Rows()))
+	}
+}

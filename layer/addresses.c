@@ -239,19 +239,19 @@ static VkDeviceAddress get_address(VkDevice device, const VkBufferDeviceAddressI
     return addr;
 }
 
-static VKAPI_ATTR VkDeviceAddress VKAPI_CALL gl_GetBufferDeviceAddress(VkDevice device,
+static VKAPI_ATTR VkDeviceAddress VKAPI_CALL icpt_GetBufferDeviceAddress(VkDevice device,
                                                                       const VkBufferDeviceAddressInfo *info)
 {
     return get_address(device, info, 0);
 }
 
-static VKAPI_ATTR VkDeviceAddress VKAPI_CALL gl_GetBufferDeviceAddressKHR(VkDevice device,
+static VKAPI_ATTR VkDeviceAddress VKAPI_CALL icpt_GetBufferDeviceAddressKHR(VkDevice device,
                                                                          const VkBufferDeviceAddressInfo *info)
 {
     return get_address(device, info, 1);
 }
 
-static VKAPI_ATTR VkDeviceAddress VKAPI_CALL gl_GetBufferDeviceAddressEXT(VkDevice device,
+static VKAPI_ATTR VkDeviceAddress VKAPI_CALL icpt_GetBufferDeviceAddressEXT(VkDevice device,
                                                                          const VkBufferDeviceAddressInfo *info)
 {
     return get_address(device, info, 2);
@@ -260,11 +260,11 @@ static VKAPI_ATTR VkDeviceAddress VKAPI_CALL gl_GetBufferDeviceAddressEXT(VkDevi
 PFN_vkVoidFunction gpuavdbg_addresses_intercept(const char *name)
 {
     if (strcmp(name, "vkGetBufferDeviceAddress") == 0)
-        return (PFN_vkVoidFunction)gl_GetBufferDeviceAddress;
+        return (PFN_vkVoidFunction)icpt_GetBufferDeviceAddress;
     if (strcmp(name, "vkGetBufferDeviceAddressKHR") == 0)
-        return (PFN_vkVoidFunction)gl_GetBufferDeviceAddressKHR;
+        return (PFN_vkVoidFunction)icpt_GetBufferDeviceAddressKHR;
     if (strcmp(name, "vkGetBufferDeviceAddressEXT") == 0)
-        return (PFN_vkVoidFunction)gl_GetBufferDeviceAddressEXT;
+        return (PFN_vkVoidFunction)icpt_GetBufferDeviceAddressEXT;
     return NULL;
 }
 

@@ -20,7 +20,7 @@ typedef struct shadow {
     uint32_t used; /* vkCreate*Pipelines calls that used it */
 } shadow;
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_CreatePipelineCache(VkDevice device, const VkPipelineCacheCreateInfo *ci,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreatePipelineCache(VkDevice device, const VkPipelineCacheCreateInfo *ci,
                                                             const VkAllocationCallbacks *alloc,
                                                             VkPipelineCache *pCache)
 {
@@ -79,7 +79,7 @@ VkPipelineCache gpuavdbg_cache_for(device_data *dd, VkPipelineCache cache, int i
     return shadow_of(dd, cache, 1); /* VK_NULL_HANDLE when it has none */
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_DestroyPipelineCache(VkDevice device, VkPipelineCache cache,
+static VKAPI_ATTR void VKAPI_CALL icpt_DestroyPipelineCache(VkDevice device, VkPipelineCache cache,
                                                          const VkAllocationCallbacks *alloc)
 {
     device_data *dd = gpuavdbg_device_get(device);
@@ -102,7 +102,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_DestroyPipelineCache(VkDevice device, VkPip
     dd->disp.DestroyPipelineCache(device, cache, alloc);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_MergePipelineCaches(VkDevice device, VkPipelineCache dst, uint32_t n,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_MergePipelineCaches(VkDevice device, VkPipelineCache dst, uint32_t n,
                                                             const VkPipelineCache *srcs)
 {
     device_data *dd = gpuavdbg_device_get(device);
@@ -148,7 +148,7 @@ PFN_vkVoidFunction gpuavdbg_cache_intercept(const char *name)
 {
 #define I(fn)                              \
     if (strcmp(name, "vk" #fn) == 0)       \
-        return (PFN_vkVoidFunction)gl_##fn;
+        return (PFN_vkVoidFunction)icpt_##fn;
     I(CreatePipelineCache)
     I(DestroyPipelineCache)
     I(MergePipelineCaches)

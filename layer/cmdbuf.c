@@ -209,7 +209,7 @@ void gpuavdbg_before_action(cb_state *cs, gpuavdbg_cmd cmd, VkPipelineBindPoint 
 
 /* ---- allocation and lifetime -------------------------------------------- */
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_AllocateCommandBuffers(VkDevice device,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_AllocateCommandBuffers(VkDevice device,
                                                                const VkCommandBufferAllocateInfo *ai,
                                                                VkCommandBuffer *cbs)
 {
@@ -260,7 +260,7 @@ static void forget(device_data *dd, VkCommandBuffer cb)
         cb_free(cs);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_FreeCommandBuffers(VkDevice device, VkCommandPool pool, uint32_t n,
+static VKAPI_ATTR void VKAPI_CALL icpt_FreeCommandBuffers(VkDevice device, VkCommandPool pool, uint32_t n,
                                                        const VkCommandBuffer *cbs)
 {
     device_data *dd = gpuavdbg_device_get(device);
@@ -320,7 +320,7 @@ void gpuavdbg_cb_forget_device(device_data *dd)
     each_in_pool(dd, VK_NULL_HANDLE, 1);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_DestroyCommandPool(VkDevice device, VkCommandPool pool,
+static VKAPI_ATTR void VKAPI_CALL icpt_DestroyCommandPool(VkDevice device, VkCommandPool pool,
                                                        const VkAllocationCallbacks *alloc)
 {
     device_data *dd = gpuavdbg_device_get(device);
@@ -331,7 +331,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_DestroyCommandPool(VkDevice device, VkComma
     dd->disp.DestroyCommandPool(device, pool, alloc);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_ResetCommandPool(VkDevice device, VkCommandPool pool,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_ResetCommandPool(VkDevice device, VkCommandPool pool,
                                                          VkCommandPoolResetFlags flags)
 {
     device_data *dd = gpuavdbg_device_get(device);
@@ -350,7 +350,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_ResetCommandPool(VkDevice device, VkCom
     if (!dd)                                                             \
         return
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_BeginCommandBuffer(VkCommandBuffer cb, const VkCommandBufferBeginInfo *bi)
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_BeginCommandBuffer(VkCommandBuffer cb, const VkCommandBufferBeginInfo *bi)
 {
     cb_state *cs = gpuavdbg_cb_get(cb);
     device_data *dd = cs ? cs->dd : gpuavdbg_device_get(cb);
@@ -392,7 +392,7 @@ static int test_binds(void)
     return v;
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_EndCommandBuffer(VkCommandBuffer cb)
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_EndCommandBuffer(VkCommandBuffer cb)
 {
     cb_state *cs = gpuavdbg_cb_get(cb);
     device_data *dd = cs ? cs->dd : gpuavdbg_device_get(cb);
@@ -416,7 +416,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_EndCommandBuffer(VkCommandBuffer cb)
     return dd->disp.EndCommandBuffer(cb);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_ResetCommandBuffer(VkCommandBuffer cb, VkCommandBufferResetFlags flags)
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_ResetCommandBuffer(VkCommandBuffer cb, VkCommandBufferResetFlags flags)
 {
     cb_state *cs = gpuavdbg_cb_get(cb);
     device_data *dd = cs ? cs->dd : gpuavdbg_device_get(cb);
@@ -429,7 +429,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_ResetCommandBuffer(VkCommandBuffer cb, 
     return dd->disp.ResetCommandBuffer(cb, flags);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdBindPipeline(VkCommandBuffer cb, VkPipelineBindPoint bp, VkPipeline pipeline)
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdBindPipeline(VkCommandBuffer cb, VkPipelineBindPoint bp, VkPipeline pipeline)
 {
     CMD_PROLOGUE(cb);
     int bi = bind_point_index(bp);
@@ -497,7 +497,7 @@ static void app_bound(cb_state *cs, int bi, VkPipelineLayout layout, uint32_t fi
         cs->app_layout[bi][first + i] = layout;
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdBindDescriptorSets(VkCommandBuffer cb, VkPipelineBindPoint bp,
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdBindDescriptorSets(VkCommandBuffer cb, VkPipelineBindPoint bp,
                                                           VkPipelineLayout layout, uint32_t first, uint32_t n,
                                                           const VkDescriptorSet *sets, uint32_t ndyn,
                                                           const uint32_t *dyn)
@@ -520,7 +520,7 @@ static void push_writes(cb_state *cs, VkPipelineBindPoint bp, VkPipelineLayout l
     gpuavdbg_desc_cb_push_writes(cs, bi, layout, set, n, writes);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdPushDescriptorSetKHR(VkCommandBuffer cb, VkPipelineBindPoint bp,
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdPushDescriptorSetKHR(VkCommandBuffer cb, VkPipelineBindPoint bp,
                                                             VkPipelineLayout layout, uint32_t set, uint32_t n,
                                                             const VkWriteDescriptorSet *writes)
 {
@@ -529,7 +529,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdPushDescriptorSetKHR(VkCommandBuffer cb,
     dd->disp.CmdPushDescriptorSetKHR(cb, bp, layout, set, n, writes);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdPushDescriptorSetWithTemplateKHR(VkCommandBuffer cb,
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdPushDescriptorSetWithTemplateKHR(VkCommandBuffer cb,
                                                                         VkDescriptorUpdateTemplate tmpl,
                                                                         VkPipelineLayout layout, uint32_t set,
                                                                         const void *data)
@@ -541,7 +541,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdPushDescriptorSetWithTemplateKHR(VkComma
 }
 
 /* Vulkan 1.4 core names of the push-descriptor commands. */
-static VKAPI_ATTR void VKAPI_CALL gl_CmdPushDescriptorSet(VkCommandBuffer cb, VkPipelineBindPoint bp,
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdPushDescriptorSet(VkCommandBuffer cb, VkPipelineBindPoint bp,
                                                          VkPipelineLayout layout, uint32_t set, uint32_t n,
                                                          const VkWriteDescriptorSet *writes)
 {
@@ -550,7 +550,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdPushDescriptorSet(VkCommandBuffer cb, Vk
     dd->disp.CmdPushDescriptorSet(cb, bp, layout, set, n, writes);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdPushDescriptorSetWithTemplate(VkCommandBuffer cb,
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdPushDescriptorSetWithTemplate(VkCommandBuffer cb,
                                                                      VkDescriptorUpdateTemplate tmpl,
                                                                      VkPipelineLayout layout, uint32_t set,
                                                                      const void *data)
@@ -593,12 +593,12 @@ static void bind_sets2(VkCommandBuffer cb, const VkBindDescriptorSetsInfoKHR *in
     next(cb, info);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdBindDescriptorSets2(VkCommandBuffer cb, const VkBindDescriptorSetsInfoKHR *info)
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdBindDescriptorSets2(VkCommandBuffer cb, const VkBindDescriptorSetsInfoKHR *info)
 {
     bind_sets2(cb, info, 0);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdBindDescriptorSets2KHR(VkCommandBuffer cb,
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdBindDescriptorSets2KHR(VkCommandBuffer cb,
                                                               const VkBindDescriptorSetsInfoKHR *info)
 {
     bind_sets2(cb, info, 1);
@@ -622,7 +622,7 @@ static void pushed(cb_state *cs, uint32_t offset, uint32_t size, const void *val
     cs->pc_gen++;
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdPushConstants(VkCommandBuffer cb, VkPipelineLayout layout,
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdPushConstants(VkCommandBuffer cb, VkPipelineLayout layout,
                                                       VkShaderStageFlags stages, uint32_t offset, uint32_t size,
                                                       const void *values)
 {
@@ -639,12 +639,12 @@ static void push_constants2(VkCommandBuffer cb, const VkPushConstantsInfoKHR *in
     (khr ? dd->disp.CmdPushConstants2KHR : dd->disp.CmdPushConstants2)(cb, info);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdPushConstants2(VkCommandBuffer cb, const VkPushConstantsInfoKHR *info)
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdPushConstants2(VkCommandBuffer cb, const VkPushConstantsInfoKHR *info)
 {
     push_constants2(cb, info, 0);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdPushConstants2KHR(VkCommandBuffer cb, const VkPushConstantsInfoKHR *info)
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdPushConstants2KHR(VkCommandBuffer cb, const VkPushConstantsInfoKHR *info)
 {
     push_constants2(cb, info, 1);
 }
@@ -663,12 +663,12 @@ static void push_set2(VkCommandBuffer cb, const VkPushDescriptorSetInfoKHR *info
     next(cb, info);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdPushDescriptorSet2(VkCommandBuffer cb, const VkPushDescriptorSetInfoKHR *info)
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdPushDescriptorSet2(VkCommandBuffer cb, const VkPushDescriptorSetInfoKHR *info)
 {
     push_set2(cb, info, 0);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdPushDescriptorSet2KHR(VkCommandBuffer cb, const VkPushDescriptorSetInfoKHR *info)
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdPushDescriptorSet2KHR(VkCommandBuffer cb, const VkPushDescriptorSetInfoKHR *info)
 {
     push_set2(cb, info, 1);
 }
@@ -684,19 +684,19 @@ static void push_template2(VkCommandBuffer cb, const VkPushDescriptorSetWithTemp
     next(cb, info);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdPushDescriptorSetWithTemplate2(VkCommandBuffer cb,
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdPushDescriptorSetWithTemplate2(VkCommandBuffer cb,
                                                                       const VkPushDescriptorSetWithTemplateInfoKHR *info)
 {
     push_template2(cb, info, 0);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdPushDescriptorSetWithTemplate2KHR(
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdPushDescriptorSetWithTemplate2KHR(
     VkCommandBuffer cb, const VkPushDescriptorSetWithTemplateInfoKHR *info)
 {
     push_template2(cb, info, 1);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdBindDescriptorBuffersEXT(VkCommandBuffer cb, uint32_t n,
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdBindDescriptorBuffersEXT(VkCommandBuffer cb, uint32_t n,
                                                                 const VkDescriptorBufferBindingInfoEXT *infos)
 {
     CMD_PROLOGUE(cb);
@@ -704,7 +704,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdBindDescriptorBuffersEXT(VkCommandBuffer
     dd->disp.CmdBindDescriptorBuffersEXT(cb, n, infos);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdSetDescriptorBufferOffsetsEXT(VkCommandBuffer cb, VkPipelineBindPoint bp,
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdSetDescriptorBufferOffsetsEXT(VkCommandBuffer cb, VkPipelineBindPoint bp,
                                                                      VkPipelineLayout layout, uint32_t first,
                                                                      uint32_t n, const uint32_t *indices,
                                                                      const VkDeviceSize *offsets)
@@ -714,7 +714,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdSetDescriptorBufferOffsetsEXT(VkCommandB
     dd->disp.CmdSetDescriptorBufferOffsetsEXT(cb, bp, layout, first, n, indices, offsets);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdExecuteCommands(VkCommandBuffer cb, uint32_t n, const VkCommandBuffer *cbs)
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdExecuteCommands(VkCommandBuffer cb, uint32_t n, const VkCommandBuffer *cbs)
 {
     CMD_PROLOGUE(cb);
     disturbed(cs, -1); /* the primary's bindings are undefined after it */
@@ -749,7 +749,7 @@ const char *gpuavdbg_cmd_name(uint32_t cmd)
 /* ACTION defines the intercept of an action command: record it, bind the
  * layer's set when needed, call down. PARAMS and ARGS are parenthesized. */
 #define ACTION(fn, cmd, bp, PARAMS, ARGS)                    \
-    static VKAPI_ATTR void VKAPI_CALL gl_##fn PARAMS        \
+    static VKAPI_ATTR void VKAPI_CALL icpt_##fn PARAMS        \
     {                                                        \
         CMD_PROLOGUE(cb);                                    \
         gpuavdbg_before_action(cs, GPUAVDBG_CMD_##cmd, bp);  \
@@ -802,14 +802,14 @@ static void before_dispatch(cb_state *cs, gpuavdbg_cmd cmd, uint32_t bx, uint32_
     cs->act = (gpuavdbg_action_params){0};
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdDispatch(VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z)
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdDispatch(VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z)
 {
     CMD_PROLOGUE(cb);
     before_dispatch(cs, GPUAVDBG_CMD_DISPATCH, 0, 0, 0, x, y, z);
     dd->disp.CmdDispatch(cb, x, y, z);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdDispatchBase(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz,
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdDispatchBase(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz,
                                                      uint32_t x, uint32_t y, uint32_t z)
 {
     CMD_PROLOGUE(cb);
@@ -817,7 +817,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdDispatchBase(VkCommandBuffer cb, uint32_
     dd->disp.CmdDispatchBase(cb, bx, by, bz, x, y, z);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdDispatchBaseKHR(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz,
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdDispatchBaseKHR(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz,
                                                         uint32_t x, uint32_t y, uint32_t z)
 {
     CMD_PROLOGUE(cb);
@@ -845,7 +845,7 @@ ACTION(CmdTraceRaysNV, TRACE_RAYS_NV, RT,
 
 /* ---- debug labels ------------------------------------------------------------ */
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdBeginDebugUtilsLabelEXT(VkCommandBuffer cb, const VkDebugUtilsLabelEXT *label)
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdBeginDebugUtilsLabelEXT(VkCommandBuffer cb, const VkDebugUtilsLabelEXT *label)
 {
     CMD_PROLOGUE(cb);
     if (cs && label) {
@@ -861,7 +861,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdBeginDebugUtilsLabelEXT(VkCommandBuffer 
         dd->disp.CmdBeginDebugUtilsLabelEXT(cb, label);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdEndDebugUtilsLabelEXT(VkCommandBuffer cb)
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdEndDebugUtilsLabelEXT(VkCommandBuffer cb)
 {
     CMD_PROLOGUE(cb);
     /* A label may end in another command buffer than it began in. */
@@ -879,7 +879,7 @@ PFN_vkVoidFunction gpuavdbg_cmdbuf_intercept(const char *name)
 {
 #define I(fn)                              \
     if (strcmp(name, "vk" #fn) == 0)       \
-        return (PFN_vkVoidFunction)gl_##fn;
+        return (PFN_vkVoidFunction)icpt_##fn;
     I(AllocateCommandBuffers)
     I(FreeCommandBuffers)
     I(DestroyCommandPool)

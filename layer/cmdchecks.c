@@ -339,7 +339,7 @@ static void bind_index(cb_state *cs, VkBuffer buffer, VkDeviceSize offset, VkDev
         c->ib = VK_NULL_HANDLE;
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdBindIndexBuffer(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset,
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdBindIndexBuffer(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset,
                                                        VkIndexType type)
 {
     cb_state *cs = gpuavdbg_cb_get(cb);
@@ -351,7 +351,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdBindIndexBuffer(VkCommandBuffer cb, VkBu
 }
 
 #define BIND_INDEX2(fn)                                                                                           \
-    static VKAPI_ATTR void VKAPI_CALL gl_##fn(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset,          \
+    static VKAPI_ATTR void VKAPI_CALL icpt_##fn(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset,          \
                                              VkDeviceSize size, VkIndexType type)                               \
     {                                                                                                             \
         cb_state *cs = gpuavdbg_cb_get(cb);                                                                       \
@@ -383,7 +383,7 @@ static void bind_vertex(cb_state *cs, uint32_t first, uint32_t n, const VkBuffer
     }
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdBindVertexBuffers(VkCommandBuffer cb, uint32_t first, uint32_t n,
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdBindVertexBuffers(VkCommandBuffer cb, uint32_t first, uint32_t n,
                                                          const VkBuffer *bufs, const VkDeviceSize *offsets)
 {
     cb_state *cs = gpuavdbg_cb_get(cb);
@@ -395,7 +395,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdBindVertexBuffers(VkCommandBuffer cb, ui
 }
 
 #define BIND_VERTEX2(fn)                                                                                          \
-    static VKAPI_ATTR void VKAPI_CALL gl_##fn(VkCommandBuffer cb, uint32_t first, uint32_t n, const VkBuffer *bufs, \
+    static VKAPI_ATTR void VKAPI_CALL icpt_##fn(VkCommandBuffer cb, uint32_t first, uint32_t n, const VkBuffer *bufs, \
                                              const VkDeviceSize *offsets, const VkDeviceSize *sizes,            \
                                              const VkDeviceSize *strides)                                       \
     {                                                                                                             \
@@ -410,7 +410,7 @@ BIND_VERTEX2(CmdBindVertexBuffers2)
 BIND_VERTEX2(CmdBindVertexBuffers2EXT)
 #undef BIND_VERTEX2
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdSetVertexInputEXT(VkCommandBuffer cb, uint32_t nb,
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdSetVertexInputEXT(VkCommandBuffer cb, uint32_t nb,
                                                          const VkVertexInputBindingDescription2EXT *bs, uint32_t na,
                                                          const VkVertexInputAttributeDescription2EXT *as)
 {
@@ -681,7 +681,7 @@ uint32_t gpuavdbg_cc_write_vertex(cb_state *cs, uint32_t *words, uint32_t cap, u
     if (!dd)                                                             \
         return
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdDraw(VkCommandBuffer cb, uint32_t vertexCount, uint32_t instanceCount,
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdDraw(VkCommandBuffer cb, uint32_t vertexCount, uint32_t instanceCount,
                                             uint32_t firstVertex, uint32_t firstInstance)
 {
     CMD_PROLOGUE(cb);
@@ -693,7 +693,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdDraw(VkCommandBuffer cb, uint32_t vertex
     dd->disp.CmdDraw(cb, vertexCount, instanceCount, firstVertex, firstInstance);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdDrawIndexed(VkCommandBuffer cb, uint32_t indexCount, uint32_t instanceCount,
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdDrawIndexed(VkCommandBuffer cb, uint32_t indexCount, uint32_t instanceCount,
                                                    uint32_t firstIndex, int32_t vertexOffset, uint32_t firstInstance)
 {
     CMD_PROLOGUE(cb);
@@ -708,7 +708,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdDrawIndexed(VkCommandBuffer cb, uint32_t
         dd->disp.CmdDrawIndexed(cb, indexCount, instanceCount, firstIndex, vertexOffset, firstInstance);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdDrawMultiEXT(VkCommandBuffer cb, uint32_t n, const VkMultiDrawInfoEXT *info,
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdDrawMultiEXT(VkCommandBuffer cb, uint32_t n, const VkMultiDrawInfoEXT *info,
                                                     uint32_t instanceCount, uint32_t firstInstance, uint32_t stride)
 {
     CMD_PROLOGUE(cb);
@@ -733,7 +733,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdDrawMultiEXT(VkCommandBuffer cb, uint32_
     free(kept);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdDrawMultiIndexedEXT(VkCommandBuffer cb, uint32_t n,
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdDrawMultiIndexedEXT(VkCommandBuffer cb, uint32_t n,
                                                            const VkMultiDrawIndexedInfoEXT *info,
                                                            uint32_t instanceCount, uint32_t firstInstance,
                                                            uint32_t stride, const int32_t *vertexOffset)
@@ -862,7 +862,7 @@ static void indirect_draw_prepare(cb_state *cs, uint32_t action, const indirect_
  * the pre-pass. COUNT is 1 for the count forms (CB, CO: the count buffer
  * and offset). PARAMS and ARGS are parenthesized. */
 #define INDIRECT(fn, cmd_id, kind, size, COUNT, N, CB, CO, PARAMS, ARGS)                                          \
-    static VKAPI_ATTR void VKAPI_CALL gl_##fn PARAMS                                                              \
+    static VKAPI_ATTR void VKAPI_CALL icpt_##fn PARAMS                                                              \
     {                                                                                                              \
         CMD_PROLOGUE(cb);                                                                                          \
         uint32_t action = cs ? cs->nactions : 0;                                                                   \
@@ -918,7 +918,7 @@ static uint32_t indirect_single(cb_state *cs, uint32_t action, uint32_t kind, Vk
     return safe(dd) ? src : 0;
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdDispatchIndirect(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset)
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdDispatchIndirect(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset)
 {
     CMD_PROLOGUE(cb);
     uint32_t action = cs ? cs->nactions : 0;
@@ -970,7 +970,7 @@ static VkDeviceAddress trace_rays_src(cb_state *cs, uint32_t action, uint32_t ki
     return src && base ? base + (VkDeviceAddress)src * 4 : addr;
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdTraceRaysIndirectKHR(VkCommandBuffer cb,
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdTraceRaysIndirectKHR(VkCommandBuffer cb,
                                                             const VkStridedDeviceAddressRegionKHR *raygen,
                                                             const VkStridedDeviceAddressRegionKHR *miss,
                                                             const VkStridedDeviceAddressRegionKHR *hit,
@@ -984,7 +984,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdTraceRaysIndirectKHR(VkCommandBuffer cb,
     dd->disp.CmdTraceRaysIndirectKHR(cb, raygen, miss, hit, callable, addr);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdTraceRaysIndirect2KHR(VkCommandBuffer cb, VkDeviceAddress addr)
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdTraceRaysIndirect2KHR(VkCommandBuffer cb, VkDeviceAddress addr)
 {
     CMD_PROLOGUE(cb);
     if (cs)
@@ -1003,7 +1003,7 @@ static void render_pass_ended(cb_state *cs)
 }
 
 #define END_PASS(fn, PARAMS, ARGS)                                       \
-    static VKAPI_ATTR void VKAPI_CALL gl_##fn PARAMS                    \
+    static VKAPI_ATTR void VKAPI_CALL icpt_##fn PARAMS                    \
     {                                                                    \
         CMD_PROLOGUE(cb);                                                \
         dd->disp.fn ARGS;                                                \
@@ -1019,7 +1019,7 @@ END_PASS(CmdEndRenderingKHR, (VkCommandBuffer cb), (cb))
 /* A dynamic render pass begun with VK_RENDERING_SUSPENDING_BIT goes on in
  * a later one: no command of the layer may come between. */
 #define BEGIN_RENDERING(fn)                                                                               \
-    static VKAPI_ATTR void VKAPI_CALL gl_##fn(VkCommandBuffer cb, const VkRenderingInfo *info)           \
+    static VKAPI_ATTR void VKAPI_CALL icpt_##fn(VkCommandBuffer cb, const VkRenderingInfo *info)           \
     {                                                                                                     \
         CMD_PROLOGUE(cb);                                                                                 \
         if (cs && cs->cc)                                                                                 \
@@ -1055,7 +1055,7 @@ PFN_vkVoidFunction gpuavdbg_cmdchecks_intercept(const char *name)
 {
 #define I(fn)                              \
     if (strcmp(name, "vk" #fn) == 0)       \
-        return (PFN_vkVoidFunction)gl_##fn;
+        return (PFN_vkVoidFunction)icpt_##fn;
     I(CmdBindIndexBuffer)
     I(CmdBindIndexBuffer2KHR)
     I(CmdBindIndexBuffer2)

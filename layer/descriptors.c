@@ -485,7 +485,7 @@ static void apply_template(dset *s, const dtemplate *t, const void *data)
 
 /* ---- intercepts ------------------------------------------------------------ */
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateDescriptorSetLayout(VkDevice device,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateDescriptorSetLayout(VkDevice device,
                                                                    const VkDescriptorSetLayoutCreateInfo *ci,
                                                                    const VkAllocationCallbacks *alloc,
                                                                    VkDescriptorSetLayout *out)
@@ -550,7 +550,7 @@ uint32_t gpuavdbg_desc_layout_kind(VkDescriptorSetLayout layout)
     return kind;
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_DestroyDescriptorSetLayout(VkDevice device, VkDescriptorSetLayout layout,
+static VKAPI_ATTR void VKAPI_CALL icpt_DestroyDescriptorSetLayout(VkDevice device, VkDescriptorSetLayout layout,
                                                                 const VkAllocationCallbacks *alloc)
 {
     device_data *dd = gpuavdbg_device_get(device);
@@ -562,7 +562,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_DestroyDescriptorSetLayout(VkDevice device,
     dd->disp.DestroyDescriptorSetLayout(device, layout, alloc);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_AllocateDescriptorSets(VkDevice device,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_AllocateDescriptorSets(VkDevice device,
                                                                 const VkDescriptorSetAllocateInfo *ai,
                                                                 VkDescriptorSet *sets)
 {
@@ -595,7 +595,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_AllocateDescriptorSets(VkDevice device,
     return r;
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_FreeDescriptorSets(VkDevice device, VkDescriptorPool pool, uint32_t n,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_FreeDescriptorSets(VkDevice device, VkDescriptorPool pool, uint32_t n,
                                                             const VkDescriptorSet *sets)
 {
     device_data *dd = gpuavdbg_device_get(device);
@@ -624,7 +624,7 @@ static void forget_pool(uint64_t pool)
     }
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_ResetDescriptorPool(VkDevice device, VkDescriptorPool pool,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_ResetDescriptorPool(VkDevice device, VkDescriptorPool pool,
                                                              VkDescriptorPoolResetFlags flags)
 {
     device_data *dd = gpuavdbg_device_get(device);
@@ -636,7 +636,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_ResetDescriptorPool(VkDevice device, Vk
     return dd->disp.ResetDescriptorPool(device, pool, flags);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_DestroyDescriptorPool(VkDevice device, VkDescriptorPool pool,
+static VKAPI_ATTR void VKAPI_CALL icpt_DestroyDescriptorPool(VkDevice device, VkDescriptorPool pool,
                                                            const VkAllocationCallbacks *alloc)
 {
     device_data *dd = gpuavdbg_device_get(device);
@@ -650,7 +650,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_DestroyDescriptorPool(VkDevice device, VkDe
     dd->disp.DestroyDescriptorPool(device, pool, alloc);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_UpdateDescriptorSets(VkDevice device, uint32_t nw,
+static VKAPI_ATTR void VKAPI_CALL icpt_UpdateDescriptorSets(VkDevice device, uint32_t nw,
                                                           const VkWriteDescriptorSet *w, uint32_t nc,
                                                           const VkCopyDescriptorSet *c)
 {
@@ -728,7 +728,7 @@ static void update_with_template(VkDescriptorSet set, VkDescriptorUpdateTemplate
 }
 
 #define TEMPLATE_FUNCS(sfx)                                                                                        \
-    static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateDescriptorUpdateTemplate##sfx(                                 \
+    static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateDescriptorUpdateTemplate##sfx(                                 \
         VkDevice device, const VkDescriptorUpdateTemplateCreateInfo *ci, const VkAllocationCallbacks *alloc,     \
         VkDescriptorUpdateTemplate *out)                                                                          \
     {                                                                                                             \
@@ -737,7 +737,7 @@ static void update_with_template(VkDescriptorSet set, VkDescriptorUpdateTemplate
             return VK_ERROR_INITIALIZATION_FAILED;                                                                \
         return create_template(dd, dd->disp.CreateDescriptorUpdateTemplate##sfx, device, ci, alloc, out);         \
     }                                                                                                             \
-    static VKAPI_ATTR void VKAPI_CALL gl_DestroyDescriptorUpdateTemplate##sfx(                                    \
+    static VKAPI_ATTR void VKAPI_CALL icpt_DestroyDescriptorUpdateTemplate##sfx(                                    \
         VkDevice device, VkDescriptorUpdateTemplate tmpl, const VkAllocationCallbacks *alloc)                     \
     {                                                                                                             \
         device_data *dd = gpuavdbg_device_get(device);                                                            \
@@ -746,7 +746,7 @@ static void update_with_template(VkDescriptorSet set, VkDescriptorUpdateTemplate
         destroy_template(tmpl);                                                                                   \
         dd->disp.DestroyDescriptorUpdateTemplate##sfx(device, tmpl, alloc);                                       \
     }                                                                                                             \
-    static VKAPI_ATTR void VKAPI_CALL gl_UpdateDescriptorSetWithTemplate##sfx(                                    \
+    static VKAPI_ATTR void VKAPI_CALL icpt_UpdateDescriptorSetWithTemplate##sfx(                                    \
         VkDevice device, VkDescriptorSet set, VkDescriptorUpdateTemplate tmpl, const void *data)                  \
     {                                                                                                             \
         device_data *dd = gpuavdbg_device_get(device);                                                            \
@@ -760,7 +760,7 @@ TEMPLATE_FUNCS(KHR)
 
 /* Resource creation and destruction: ids and liveness. */
 #define RESOURCE_FUNCS(Type, CI, extra)                                                                           \
-    static VKAPI_ATTR VkResult VKAPI_CALL gl_Create##Type(VkDevice device, const CI *ci,                          \
+    static VKAPI_ATTR VkResult VKAPI_CALL icpt_Create##Type(VkDevice device, const CI *ci,                          \
                                                           const VkAllocationCallbacks *alloc, Vk##Type *out)      \
     {                                                                                                             \
         device_data *dd = gpuavdbg_device_get(device);                                                            \
@@ -776,7 +776,7 @@ TEMPLATE_FUNCS(KHR)
         }                                                                                                         \
         return r;                                                                                                 \
     }                                                                                                             \
-    static VKAPI_ATTR void VKAPI_CALL gl_Destroy##Type(VkDevice device, Vk##Type h,                               \
+    static VKAPI_ATTR void VKAPI_CALL icpt_Destroy##Type(VkDevice device, Vk##Type h,                               \
                                                        const VkAllocationCallbacks *alloc)                        \
     {                                                                                                             \
         device_data *dd = gpuavdbg_device_get(device);                                                            \
@@ -885,7 +885,7 @@ VkDeviceSize gpuavdbg_buffer_info(VkBuffer b, int *copyable)
 /* vkCreateBuffer also tells the address tracking. An indirect buffer gets
  * VK_BUFFER_USAGE_TRANSFER_SRC_BIT, on a copy of the create info, so that
  * the command checks' pre-pass can copy its commands (prepass.c). */
-static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateBufferHooked(VkDevice device, const VkBufferCreateInfo *ci,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateBufferHooked(VkDevice device, const VkBufferCreateInfo *ci,
                                                             const VkAllocationCallbacks *alloc, VkBuffer *out)
 {
     VkBufferCreateInfo patched;
@@ -894,7 +894,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateBufferHooked(VkDevice device, con
         patched.usage |= VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
         ci = &patched;
     }
-    VkResult r = gl_CreateBuffer(device, ci, alloc, out);
+    VkResult r = icpt_CreateBuffer(device, ci, alloc, out);
     if (r == VK_SUCCESS) {
         device_data *dd = gpuavdbg_device_get(device);
         if (dd)
@@ -1483,27 +1483,27 @@ PFN_vkVoidFunction gpuavdbg_descriptors_intercept(const char *name)
         const char *name;
         PFN_vkVoidFunction fn;
     } t[] = {
-        F(CreateDescriptorSetLayout, gl_CreateDescriptorSetLayout),
-        F(DestroyDescriptorSetLayout, gl_DestroyDescriptorSetLayout),
-        F(AllocateDescriptorSets, gl_AllocateDescriptorSets),
-        F(FreeDescriptorSets, gl_FreeDescriptorSets),
-        F(ResetDescriptorPool, gl_ResetDescriptorPool),
-        F(DestroyDescriptorPool, gl_DestroyDescriptorPool),
-        F(UpdateDescriptorSets, gl_UpdateDescriptorSets),
-        F(CreateDescriptorUpdateTemplate, gl_CreateDescriptorUpdateTemplate),
-        F(CreateDescriptorUpdateTemplateKHR, gl_CreateDescriptorUpdateTemplateKHR),
-        F(DestroyDescriptorUpdateTemplate, gl_DestroyDescriptorUpdateTemplate),
-        F(DestroyDescriptorUpdateTemplateKHR, gl_DestroyDescriptorUpdateTemplateKHR),
-        F(UpdateDescriptorSetWithTemplate, gl_UpdateDescriptorSetWithTemplate),
-        F(UpdateDescriptorSetWithTemplateKHR, gl_UpdateDescriptorSetWithTemplateKHR),
-        F(CreateBuffer, gl_CreateBufferHooked),
-        F(DestroyBuffer, gl_DestroyBuffer),
-        F(CreateImageView, gl_CreateImageView),
-        F(DestroyImageView, gl_DestroyImageView),
-        F(CreateBufferView, gl_CreateBufferView),
-        F(DestroyBufferView, gl_DestroyBufferView),
-        F(CreateSampler, gl_CreateSampler),
-        F(DestroySampler, gl_DestroySampler),
+        F(CreateDescriptorSetLayout, icpt_CreateDescriptorSetLayout),
+        F(DestroyDescriptorSetLayout, icpt_DestroyDescriptorSetLayout),
+        F(AllocateDescriptorSets, icpt_AllocateDescriptorSets),
+        F(FreeDescriptorSets, icpt_FreeDescriptorSets),
+        F(ResetDescriptorPool, icpt_ResetDescriptorPool),
+        F(DestroyDescriptorPool, icpt_DestroyDescriptorPool),
+        F(UpdateDescriptorSets, icpt_UpdateDescriptorSets),
+        F(CreateDescriptorUpdateTemplate, icpt_CreateDescriptorUpdateTemplate),
+        F(CreateDescriptorUpdateTemplateKHR, icpt_CreateDescriptorUpdateTemplateKHR),
+        F(DestroyDescriptorUpdateTemplate, icpt_DestroyDescriptorUpdateTemplate),
+        F(DestroyDescriptorUpdateTemplateKHR, icpt_DestroyDescriptorUpdateTemplateKHR),
+        F(UpdateDescriptorSetWithTemplate, icpt_UpdateDescriptorSetWithTemplate),
+        F(UpdateDescriptorSetWithTemplateKHR, icpt_UpdateDescriptorSetWithTemplateKHR),
+        F(CreateBuffer, icpt_CreateBufferHooked),
+        F(DestroyBuffer, icpt_DestroyBuffer),
+        F(CreateImageView, icpt_CreateImageView),
+        F(DestroyImageView, icpt_DestroyImageView),
+        F(CreateBufferView, icpt_CreateBufferView),
+        F(DestroyBufferView, icpt_DestroyBufferView),
+        F(CreateSampler, icpt_CreateSampler),
+        F(DestroySampler, icpt_DestroySampler),
     };
 #undef F
     for (size_t i = 0; i < sizeof t / sizeof *t; i++)

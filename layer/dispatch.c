@@ -169,7 +169,7 @@ static void register_process_exit(void)
     atexit(process_exit);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateInstance(const VkInstanceCreateInfo *ci,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateInstance(const VkInstanceCreateInfo *ci,
                                                         const VkAllocationCallbacks *alloc,
                                                         VkInstance *pInstance)
 {
@@ -224,7 +224,7 @@ oom:;
     return VK_ERROR_OUT_OF_HOST_MEMORY;
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_DestroyInstance(VkInstance instance, const VkAllocationCallbacks *alloc)
+static VKAPI_ATTR void VKAPI_CALL icpt_DestroyInstance(VkInstance instance, const VkAllocationCallbacks *alloc)
 {
     if (!instance)
         return;
@@ -258,7 +258,7 @@ static void remember_physical(instance_data *id, uint32_t n, const VkPhysicalDev
     pthread_rwlock_unlock(&g_lock);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_EnumeratePhysicalDevices(VkInstance instance, uint32_t *pCount,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_EnumeratePhysicalDevices(VkInstance instance, uint32_t *pCount,
                                                                   VkPhysicalDevice *pDevices)
 {
     instance_data *id = gpuavdbg_instance_get(instance);
@@ -282,7 +282,7 @@ static VkResult enumerate_groups(instance_data *id, PFN_vkEnumeratePhysicalDevic
     return r;
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_EnumeratePhysicalDeviceGroups(VkInstance instance, uint32_t *pCount,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_EnumeratePhysicalDeviceGroups(VkInstance instance, uint32_t *pCount,
                                                                        VkPhysicalDeviceGroupProperties *pProps)
 {
     instance_data *id = gpuavdbg_instance_get(instance);
@@ -291,7 +291,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_EnumeratePhysicalDeviceGroups(VkInstanc
     return enumerate_groups(id, id->disp.EnumeratePhysicalDeviceGroups, instance, pCount, pProps);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_EnumeratePhysicalDeviceGroupsKHR(VkInstance instance, uint32_t *pCount,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_EnumeratePhysicalDeviceGroupsKHR(VkInstance instance, uint32_t *pCount,
                                                                           VkPhysicalDeviceGroupProperties *pProps)
 {
     instance_data *id = gpuavdbg_instance_get(instance);
@@ -307,7 +307,7 @@ static void reserve(instance_data *id, VkPhysicalDeviceLimits *limits)
         limits->maxBoundDescriptorSets--;
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_GetPhysicalDeviceProperties(VkPhysicalDevice pd, VkPhysicalDeviceProperties *p)
+static VKAPI_ATTR void VKAPI_CALL icpt_GetPhysicalDeviceProperties(VkPhysicalDevice pd, VkPhysicalDeviceProperties *p)
 {
     instance_data *id = gpuavdbg_instance_for_physical(pd);
     if (!id || !id->disp.GetPhysicalDeviceProperties)
@@ -316,7 +316,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_GetPhysicalDeviceProperties(VkPhysicalDevic
     reserve(id, &p->limits);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_GetPhysicalDeviceProperties2(VkPhysicalDevice pd, VkPhysicalDeviceProperties2 *p)
+static VKAPI_ATTR void VKAPI_CALL icpt_GetPhysicalDeviceProperties2(VkPhysicalDevice pd, VkPhysicalDeviceProperties2 *p)
 {
     instance_data *id = gpuavdbg_instance_for_physical(pd);
     if (!id || !id->disp.GetPhysicalDeviceProperties2)
@@ -325,7 +325,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_GetPhysicalDeviceProperties2(VkPhysicalDevi
     reserve(id, &p->properties.limits);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_GetPhysicalDeviceProperties2KHR(VkPhysicalDevice pd,
+static VKAPI_ATTR void VKAPI_CALL icpt_GetPhysicalDeviceProperties2KHR(VkPhysicalDevice pd,
                                                                     VkPhysicalDeviceProperties2 *p)
 {
     instance_data *id = gpuavdbg_instance_for_physical(pd);
@@ -346,7 +346,7 @@ const VkDeviceCreateInfo *gpuavdbg_patch_extensions(instance_data *inst, VkPhysi
                                                     const char **missing);
 void gpuavdbg_device_extensions_enabled(device_data *dd, const VkDeviceCreateInfo *ci);
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateDevice(VkPhysicalDevice pd, const VkDeviceCreateInfo *ci,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateDevice(VkPhysicalDevice pd, const VkDeviceCreateInfo *ci,
                                                       const VkAllocationCallbacks *alloc, VkDevice *pDevice)
 {
     instance_data *inst = gpuavdbg_instance_for_physical(pd);
@@ -436,7 +436,7 @@ oom:;
     return VK_ERROR_OUT_OF_HOST_MEMORY;
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_DestroyDevice(VkDevice device, const VkAllocationCallbacks *alloc)
+static VKAPI_ATTR void VKAPI_CALL icpt_DestroyDevice(VkDevice device, const VkAllocationCallbacks *alloc)
 {
     if (!device)
         return;
@@ -460,7 +460,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_DestroyDevice(VkDevice device, const VkAllo
 
 /* ---- debug names ------------------------------------------------------------ */
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_SetDebugUtilsObjectNameEXT(VkDevice device,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_SetDebugUtilsObjectNameEXT(VkDevice device,
                                                                    const VkDebugUtilsObjectNameInfoEXT *info)
 {
     device_data *dd = gpuavdbg_device_get(device);
@@ -473,7 +473,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_SetDebugUtilsObjectNameEXT(VkDevice dev
     return r;
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_DebugMarkerSetObjectNameEXT(VkDevice device,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_DebugMarkerSetObjectNameEXT(VkDevice device,
                                                                     const VkDebugMarkerObjectNameInfoEXT *info)
 {
     device_data *dd = gpuavdbg_device_get(device);
@@ -489,15 +489,15 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_DebugMarkerSetObjectNameEXT(VkDevice de
 
 /* ---- proc addr ------------------------------------------------------------ */
 
-static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL gl_GetDeviceProcAddr(VkDevice device, const char *name);
-static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL gl_GetInstanceProcAddr(VkInstance instance, const char *name);
+static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL icpt_GetDeviceProcAddr(VkDevice device, const char *name);
+static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL icpt_GetInstanceProcAddr(VkInstance instance, const char *name);
 
 typedef struct intercept {
     const char *name;
     PFN_vkVoidFunction fn;
 } intercept;
 
-#define I(name) {"vk" #name, (PFN_vkVoidFunction)gl_##name}
+#define I(name) {"vk" #name, (PFN_vkVoidFunction)icpt_##name}
 static const intercept instance_intercepts[] = {
     I(GetInstanceProcAddr),
     I(CreateInstance),
@@ -550,12 +550,12 @@ PFN_vkVoidFunction gpuavdbg_device_intercept(const char *name)
     return f;
 }
 
-static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL gl_GetDeviceProcAddr(VkDevice device, const char *name)
+static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL icpt_GetDeviceProcAddr(VkDevice device, const char *name)
 {
     if (!name)
         return NULL;
     if (strcmp(name, "vkGetDeviceProcAddr") == 0)
-        return (PFN_vkVoidFunction)gl_GetDeviceProcAddr;
+        return (PFN_vkVoidFunction)icpt_GetDeviceProcAddr;
     if (!device)
         return NULL;
     device_data *dd = gpuavdbg_device_get(device);
@@ -569,7 +569,7 @@ static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL gl_GetDeviceProcAddr(VkDevice de
     return ours ? ours : next;
 }
 
-static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL gl_GetInstanceProcAddr(VkInstance instance, const char *name)
+static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL icpt_GetInstanceProcAddr(VkInstance instance, const char *name)
 {
     if (!name)
         return NULL;
@@ -584,7 +584,7 @@ static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL gl_GetInstanceProcAddr(VkInstanc
     if (!instance)
         return NULL; /* other global commands go through the loader */
     if (strcmp(name, "vkGetDeviceProcAddr") == 0)
-        return (PFN_vkVoidFunction)gl_GetDeviceProcAddr;
+        return (PFN_vkVoidFunction)icpt_GetDeviceProcAddr;
     instance_data *id = gpuavdbg_instance_get(instance);
     if (!id)
         return NULL;
@@ -606,8 +606,8 @@ vkNegotiateLoaderLayerInterfaceVersion(VkNegotiateLayerInterface *p)
         return VK_ERROR_INITIALIZATION_FAILED;
     if (p->loaderLayerInterfaceVersion > 2)
         p->loaderLayerInterfaceVersion = 2;
-    p->pfnGetInstanceProcAddr = gl_GetInstanceProcAddr;
-    p->pfnGetDeviceProcAddr = gl_GetDeviceProcAddr;
+    p->pfnGetInstanceProcAddr = icpt_GetInstanceProcAddr;
+    p->pfnGetDeviceProcAddr = icpt_GetDeviceProcAddr;
     p->pfnGetPhysicalDeviceProcAddr = NULL;
     return VK_SUCCESS;
 }

@@ -128,7 +128,7 @@ void gpuavdbg_emit(uint32_t severity, uint32_t type, const char *id_name, int32_
 
 /* ---- intercepts --------------------------------------------------------------- */
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateDebugUtilsMessengerEXT(VkInstance instance,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateDebugUtilsMessengerEXT(VkInstance instance,
                                                                      const VkDebugUtilsMessengerCreateInfoEXT *ci,
                                                                      const VkAllocationCallbacks *alloc,
                                                                      VkDebugUtilsMessengerEXT *out)
@@ -142,7 +142,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateDebugUtilsMessengerEXT(VkInstance
     return r;
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_DestroyDebugUtilsMessengerEXT(VkInstance instance,
+static VKAPI_ATTR void VKAPI_CALL icpt_DestroyDebugUtilsMessengerEXT(VkInstance instance,
                                                                   VkDebugUtilsMessengerEXT messenger,
                                                                   const VkAllocationCallbacks *alloc)
 {
@@ -157,8 +157,8 @@ static VKAPI_ATTR void VKAPI_CALL gl_DestroyDebugUtilsMessengerEXT(VkInstance in
 PFN_vkVoidFunction gpuavdbg_messenger_intercept(const char *name)
 {
     if (strcmp(name, "vkCreateDebugUtilsMessengerEXT") == 0)
-        return (PFN_vkVoidFunction)gl_CreateDebugUtilsMessengerEXT;
+        return (PFN_vkVoidFunction)icpt_CreateDebugUtilsMessengerEXT;
     if (strcmp(name, "vkDestroyDebugUtilsMessengerEXT") == 0)
-        return (PFN_vkVoidFunction)gl_DestroyDebugUtilsMessengerEXT;
+        return (PFN_vkVoidFunction)icpt_DestroyDebugUtilsMessengerEXT;
     return NULL;
 }

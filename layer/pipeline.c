@@ -20,7 +20,7 @@
 
 /* ---- shader modules ---------------------------------------------------------- */
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateShaderModule(VkDevice device, const VkShaderModuleCreateInfo *ci,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateShaderModule(VkDevice device, const VkShaderModuleCreateInfo *ci,
                                                            const VkAllocationCallbacks *alloc,
                                                            VkShaderModule *pModule)
 {
@@ -72,7 +72,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateShaderModule(VkDevice device, con
     return r;
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_DestroyShaderModule(VkDevice device, VkShaderModule module,
+static VKAPI_ATTR void VKAPI_CALL icpt_DestroyShaderModule(VkDevice device, VkShaderModule module,
                                                         const VkAllocationCallbacks *alloc)
 {
     device_data *dd = gpuavdbg_device_get(device);
@@ -88,7 +88,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_DestroyShaderModule(VkDevice device, VkShad
 
 /* ---- pipeline layouts -------------------------------------------------------- */
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_CreatePipelineLayout(VkDevice device, const VkPipelineLayoutCreateInfo *ci,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreatePipelineLayout(VkDevice device, const VkPipelineLayoutCreateInfo *ci,
                                                              const VkAllocationCallbacks *alloc,
                                                              VkPipelineLayout *pLayout)
 {
@@ -161,7 +161,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreatePipelineLayout(VkDevice device, c
     return r;
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_DestroyPipelineLayout(VkDevice device, VkPipelineLayout layout,
+static VKAPI_ATTR void VKAPI_CALL icpt_DestroyPipelineLayout(VkDevice device, VkPipelineLayout layout,
                                                           const VkAllocationCallbacks *alloc)
 {
     device_data *dd = gpuavdbg_device_get(device);
@@ -284,7 +284,7 @@ static void scratch_free(device_data *dd, scratch *sc)
     for (uint32_t i = 0; i < sc->nmodules; i++)
         dd->disp.DestroyShaderModule(dd->device, sc->modules[i], NULL);
     for (uint32_t i = 0; i < sc->ninl; i++)
-        gl_DestroyShaderModule(dd->device, sc->inl[i], NULL);
+        icpt_DestroyShaderModule(dd->device, sc->inl[i], NULL);
     free(sc->inl);
     for (uint32_t i = 0; i < sc->nblocks; i++)
         free(sc->blocks[i]);
@@ -419,10 +419,10 @@ static int inline_module(device_data *dd, scratch *sc, VkPipelineShaderStageCrea
     VkShaderModuleCreateInfo mci = *(const VkShaderModuleCreateInfo *)smci;
     mci.pNext = NULL;
     VkShaderModule m = VK_NULL_HANDLE;
-    if (gl_CreateShaderModule(dd->device, &mci, NULL, &m) != VK_SUCCESS || !m)
+    if (icpt_CreateShaderModule(dd->device, &mci, NULL, &m) != VK_SUCCESS || !m)
         return 0; /* the driver reports the bad code when the pipeline is made */
     if (!push((void **)&sc->inl, &sc->ninl, &sc->cap_inl, sizeof m, &m)) {
-        gl_DestroyShaderModule(dd->device, m, NULL);
+        icpt_DestroyShaderModule(dd->device, m, NULL);
         return 0;
     }
     if (tail)
@@ -603,7 +603,7 @@ static void fast_variant(device_data *dd, scratch *sc, const VkComputePipelineCr
     *var = v;
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateComputePipelines(VkDevice device, VkPipelineCache cache, uint32_t n,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateComputePipelines(VkDevice device, VkPipelineCache cache, uint32_t n,
                                                                const VkComputePipelineCreateInfo *ci,
                                                                const VkAllocationCallbacks *alloc,
                                                                VkPipeline *pipes)
@@ -681,7 +681,7 @@ static void fast_graphics(device_data *dd, scratch *sc, const VkGraphicsPipeline
     *var = v;
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateGraphicsPipelines(VkDevice device, VkPipelineCache cache, uint32_t n,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateGraphicsPipelines(VkDevice device, VkPipelineCache cache, uint32_t n,
                                                                 const VkGraphicsPipelineCreateInfo *ci,
                                                                 const VkAllocationCallbacks *alloc,
                                                                 VkPipeline *pipes)
@@ -726,7 +726,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateGraphicsPipelines(VkDevice device
  * its set before vkCmdTraceRays*). The layer must see the pipeline handles
  * to remember them, so a deferred creation runs at once and returns
  * VK_OPERATION_NOT_DEFERRED_KHR, which the spec allows. */
-static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateRayTracingPipelinesKHR(VkDevice device, VkDeferredOperationKHR deferred,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateRayTracingPipelinesKHR(VkDevice device, VkDeferredOperationKHR deferred,
                                                                      VkPipelineCache cache, uint32_t n,
                                                                      const VkRayTracingPipelineCreateInfoKHR *ci,
                                                                      const VkAllocationCallbacks *alloc,
@@ -753,7 +753,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateRayTracingPipelinesKHR(VkDevice d
     return r;
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateRayTracingPipelinesNV(VkDevice device, VkPipelineCache cache,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateRayTracingPipelinesNV(VkDevice device, VkPipelineCache cache,
                                                                     uint32_t n,
                                                                     const VkRayTracingPipelineCreateInfoNV *ci,
                                                                     const VkAllocationCallbacks *alloc,
@@ -781,7 +781,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateRayTracingPipelinesNV(VkDevice de
     return r;
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_DestroyPipeline(VkDevice device, VkPipeline pipeline,
+static VKAPI_ATTR void VKAPI_CALL icpt_DestroyPipeline(VkDevice device, VkPipeline pipeline,
                                                     const VkAllocationCallbacks *alloc)
 {
     device_data *dd = gpuavdbg_device_get(device);
@@ -807,7 +807,7 @@ PFN_vkVoidFunction gpuavdbg_pipeline_intercept(const char *name)
 {
 #define I(fn)                              \
     if (strcmp(name, "vk" #fn) == 0)       \
-        return (PFN_vkVoidFunction)gl_##fn;
+        return (PFN_vkVoidFunction)icpt_##fn;
     I(CreateShaderModule)
     I(DestroyShaderModule)
     I(CreatePipelineLayout)

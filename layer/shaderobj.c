@@ -286,7 +286,7 @@ static VkResult create_shaders(device_data *dd, VkDevice device, uint32_t n, con
 
 /* vkCreateShadersEXT: shaders from binary data the layer handed out in this
  * run are made from their SPIR-V (and instrumented); then create_shaders. */
-static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateShadersEXT(VkDevice device, uint32_t n,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateShadersEXT(VkDevice device, uint32_t n,
                                                          const VkShaderCreateInfoEXT *ci,
                                                          const VkAllocationCallbacks *alloc, VkShaderEXT *shaders)
 {
@@ -474,7 +474,7 @@ static VkResult create_shaders(device_data *dd, VkDevice device, uint32_t n, con
     return r;
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_DestroyShaderEXT(VkDevice device, VkShaderEXT shader,
+static VKAPI_ATTR void VKAPI_CALL icpt_DestroyShaderEXT(VkDevice device, VkShaderEXT shader,
                                                      const VkAllocationCallbacks *alloc)
 {
     device_data *dd = gpuavdbg_device_get(device);
@@ -520,7 +520,7 @@ static VkShaderEXT twin_of(device_data *dd, so_info *info, int *failed)
  * app's code (docs/decisions/shader-object-binaries.md). Where the twin
  * cannot be made, the instrumented shader's binary goes out, with a
  * warning (once). */
-static VKAPI_ATTR VkResult VKAPI_CALL gl_GetShaderBinaryDataEXT(VkDevice device, VkShaderEXT shader, size_t *size,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_GetShaderBinaryDataEXT(VkDevice device, VkShaderEXT shader, size_t *size,
                                                                void *data)
 {
     device_data *dd = gpuavdbg_device_get(device);
@@ -575,7 +575,7 @@ static int stage_slot(VkShaderStageFlagBits stage, int *bi)
  * pipeline (the last bind of either wins). The bind point's layout is the
  * layer's layout of its first instrumented stage (all of them have the
  * layer's set at the slot), so that before_action binds the set. */
-static VKAPI_ATTR void VKAPI_CALL gl_CmdBindShadersEXT(VkCommandBuffer cb, uint32_t n,
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdBindShadersEXT(VkCommandBuffer cb, uint32_t n,
                                                       const VkShaderStageFlagBits *stages,
                                                       const VkShaderEXT *shaders)
 {
@@ -626,7 +626,7 @@ PFN_vkVoidFunction gpuavdbg_shaderobj_intercept(const char *name)
 {
 #define I(fn)                              \
     if (strcmp(name, "vk" #fn) == 0)       \
-        return (PFN_vkVoidFunction)gl_##fn;
+        return (PFN_vkVoidFunction)icpt_##fn;
     I(CreateShadersEXT)
     I(DestroyShaderEXT)
     I(GetShaderBinaryDataEXT)

@@ -523,7 +523,7 @@ static VkResult call2(const void *p, VkFence fence)
     return c->fn(c->queue, c->n, c->si, fence);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_QueueSubmit(VkQueue queue, uint32_t n, const VkSubmitInfo *si, VkFence fence)
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_QueueSubmit(VkQueue queue, uint32_t n, const VkSubmitInfo *si, VkFence fence)
 {
     device_data *dd = gpuavdbg_device_get(queue);
     if (!dd)
@@ -549,7 +549,7 @@ static VkResult submit2(device_data *dd, PFN_vkQueueSubmit2 fn, VkQueue queue, u
     return submit_common(dd, queue, fence, e, oom, call2, &c);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_QueueSubmit2(VkQueue queue, uint32_t n, const VkSubmitInfo2 *si,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_QueueSubmit2(VkQueue queue, uint32_t n, const VkSubmitInfo2 *si,
                                                      VkFence fence)
 {
     device_data *dd = gpuavdbg_device_get(queue);
@@ -558,7 +558,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_QueueSubmit2(VkQueue queue, uint32_t n,
     return submit2(dd, dd->disp.QueueSubmit2, queue, n, si, fence);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_QueueSubmit2KHR(VkQueue queue, uint32_t n, const VkSubmitInfo2 *si,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_QueueSubmit2KHR(VkQueue queue, uint32_t n, const VkSubmitInfo2 *si,
                                                         VkFence fence)
 {
     device_data *dd = gpuavdbg_device_get(queue);
@@ -592,7 +592,7 @@ static void flush_app_fences(device_data *dd, uint32_t n, const VkFence *fences)
     pthread_mutex_unlock(&dd->pending_lock);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_WaitForFences(VkDevice device, uint32_t n, const VkFence *fences,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_WaitForFences(VkDevice device, uint32_t n, const VkFence *fences,
                                                       VkBool32 all, uint64_t timeout)
 {
     device_data *dd = gpuavdbg_device_get(device);
@@ -607,7 +607,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_WaitForFences(VkDevice device, uint32_t
     return r;
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_GetFenceStatus(VkDevice device, VkFence fence)
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_GetFenceStatus(VkDevice device, VkFence fence)
 {
     device_data *dd = gpuavdbg_device_get(device);
     if (!dd)
@@ -620,7 +620,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_GetFenceStatus(VkDevice device, VkFence
     return r;
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_QueueWaitIdle(VkQueue queue)
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_QueueWaitIdle(VkQueue queue)
 {
     device_data *dd = gpuavdbg_device_get(queue);
     if (!dd)
@@ -631,7 +631,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_QueueWaitIdle(VkQueue queue)
     return r;
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_DeviceWaitIdle(VkDevice device)
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_DeviceWaitIdle(VkDevice device)
 {
     device_data *dd = gpuavdbg_device_get(device);
     if (!dd)
@@ -643,7 +643,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_DeviceWaitIdle(VkDevice device)
 }
 
 #define SEM_WAIT(fn)                                                                                          \
-    static VKAPI_ATTR VkResult VKAPI_CALL gl_##fn(VkDevice device, const VkSemaphoreWaitInfo *wi, uint64_t t) \
+    static VKAPI_ATTR VkResult VKAPI_CALL icpt_##fn(VkDevice device, const VkSemaphoreWaitInfo *wi, uint64_t t) \
     {                                                                                                         \
         device_data *dd = gpuavdbg_device_get(device);                                                       \
         if (!dd)                                                                                              \
@@ -658,7 +658,7 @@ SEM_WAIT(WaitSemaphoresKHR)
 #undef SEM_WAIT
 
 #define SEM_VALUE(fn)                                                                                     \
-    static VKAPI_ATTR VkResult VKAPI_CALL gl_##fn(VkDevice device, VkSemaphore sem, uint64_t *value)     \
+    static VKAPI_ATTR VkResult VKAPI_CALL icpt_##fn(VkDevice device, VkSemaphore sem, uint64_t *value)     \
     {                                                                                                     \
         device_data *dd = gpuavdbg_device_get(device);                                                   \
         if (!dd)                                                                                          \
@@ -672,7 +672,7 @@ SEM_VALUE(GetSemaphoreCounterValue)
 SEM_VALUE(GetSemaphoreCounterValueKHR)
 #undef SEM_VALUE
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_QueuePresentKHR(VkQueue queue, const VkPresentInfoKHR *pi)
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_QueuePresentKHR(VkQueue queue, const VkPresentInfoKHR *pi)
 {
     device_data *dd = gpuavdbg_device_get(queue);
     if (!dd)
@@ -685,7 +685,7 @@ PFN_vkVoidFunction gpuavdbg_submit_intercept(const char *name)
 {
 #define I(fn)                              \
     if (strcmp(name, "vk" #fn) == 0)       \
-        return (PFN_vkVoidFunction)gl_##fn;
+        return (PFN_vkVoidFunction)icpt_##fn;
     I(QueueSubmit)
     I(QueueSubmit2)
     I(QueueSubmit2KHR)

@@ -427,7 +427,7 @@ static void rp_created(device_data *dd, VkRenderPass rp, rp_info *info)
     pthread_mutex_unlock(&g_vlock);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateRenderPass(VkDevice device, const VkRenderPassCreateInfo *ci,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateRenderPass(VkDevice device, const VkRenderPassCreateInfo *ci,
                                                          const VkAllocationCallbacks *alloc, VkRenderPass *rp)
 {
     device_data *dd = gpuavdbg_device_get(device);
@@ -449,7 +449,7 @@ static VkResult create_render_pass2(PFN_vkCreateRenderPass2 fn, device_data *dd,
     return r;
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateRenderPass2(VkDevice device, const VkRenderPassCreateInfo2 *ci,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateRenderPass2(VkDevice device, const VkRenderPassCreateInfo2 *ci,
                                                           const VkAllocationCallbacks *alloc, VkRenderPass *rp)
 {
     device_data *dd = gpuavdbg_device_get(device);
@@ -457,7 +457,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateRenderPass2(VkDevice device, cons
               : VK_ERROR_INITIALIZATION_FAILED;
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateRenderPass2KHR(VkDevice device, const VkRenderPassCreateInfo2 *ci,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateRenderPass2KHR(VkDevice device, const VkRenderPassCreateInfo2 *ci,
                                                              const VkAllocationCallbacks *alloc, VkRenderPass *rp)
 {
     device_data *dd = gpuavdbg_device_get(device);
@@ -465,7 +465,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateRenderPass2KHR(VkDevice device, c
               : VK_ERROR_INITIALIZATION_FAILED;
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_DestroyRenderPass(VkDevice device, VkRenderPass rp,
+static VKAPI_ATTR void VKAPI_CALL icpt_DestroyRenderPass(VkDevice device, VkRenderPass rp,
                                                       const VkAllocationCallbacks *alloc)
 {
     device_data *dd = gpuavdbg_device_get(device);
@@ -484,7 +484,7 @@ PFN_vkVoidFunction gpuavdbg_variant_intercept(const char *name)
 {
 #define I(fn)                              \
     if (strcmp(name, "vk" #fn) == 0)       \
-        return (PFN_vkVoidFunction)gl_##fn;
+        return (PFN_vkVoidFunction)icpt_##fn;
     I(CreateRenderPass)
     I(CreateRenderPass2)
     I(CreateRenderPass2KHR)

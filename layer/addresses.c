@@ -14,7 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layer.h"
+#include "ground.h"
+#include "addresses.h"
 
 /* VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT, and the maintenance5 usage
  * structure that replaces VkBufferCreateInfo::usage when present. */
@@ -257,15 +258,15 @@ static VKAPI_ATTR VkDeviceAddress VKAPI_CALL icpt_GetBufferDeviceAddressEXT(VkDe
     return get_address(device, info, 2);
 }
 
+static const gpuavdbg_intercept intercepts[] = {
+    GPUAVDBG_ICPT(GetBufferDeviceAddress),
+    GPUAVDBG_ICPT(GetBufferDeviceAddressKHR),
+    GPUAVDBG_ICPT(GetBufferDeviceAddressEXT),
+};
+
 PFN_vkVoidFunction gpuavdbg_addresses_intercept(const char *name)
 {
-    if (strcmp(name, "vkGetBufferDeviceAddress") == 0)
-        return (PFN_vkVoidFunction)icpt_GetBufferDeviceAddress;
-    if (strcmp(name, "vkGetBufferDeviceAddressKHR") == 0)
-        return (PFN_vkVoidFunction)icpt_GetBufferDeviceAddressKHR;
-    if (strcmp(name, "vkGetBufferDeviceAddressEXT") == 0)
-        return (PFN_vkVoidFunction)icpt_GetBufferDeviceAddressEXT;
-    return NULL;
+    return gpuavdbg_intercept_find(intercepts, GPUAVDBG_NELEM(intercepts), name);
 }
 
 /* gpuavdbg_addr_lookup finds the buffer whose address range (of those

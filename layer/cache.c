@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layer.h"
+#include "ground.h"
+#include "cache.h"
 
 /* shadow is the value of device_data.caches. */
 typedef struct shadow {
@@ -144,14 +145,13 @@ void gpuavdbg_caches_teardown(device_data *dd)
     pthread_mutex_unlock(&dd->lock);
 }
 
+static const gpuavdbg_intercept intercepts[] = {
+    GPUAVDBG_ICPT(CreatePipelineCache),
+    GPUAVDBG_ICPT(DestroyPipelineCache),
+    GPUAVDBG_ICPT(MergePipelineCaches),
+};
+
 PFN_vkVoidFunction gpuavdbg_cache_intercept(const char *name)
 {
-#define I(fn)                              \
-    if (strcmp(name, "vk" #fn) == 0)       \
-        return (PFN_vkVoidFunction)icpt_##fn;
-    I(CreatePipelineCache)
-    I(DestroyPipelineCache)
-    I(MergePipelineCaches)
-#undef I
-    return NULL;
+    return gpuavdbg_intercept_find(intercepts, GPUAVDBG_NELEM(intercepts), name);
 }

@@ -22,7 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layer.h"
+#include "ground.h"
+#include "addresses.h"
+#include "descriptors.h"
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -759,9 +761,9 @@ TEMPLATE_FUNCS()
 TEMPLATE_FUNCS(KHR)
 
 /* Resource creation and destruction: ids and liveness. */
-#define RESOURCE_FUNCS(Type, CI, extra)                                                                           \
-    static VKAPI_ATTR VkResult VKAPI_CALL icpt_Create##Type(VkDevice device, const CI *ci,                          \
-                                                          const VkAllocationCallbacks *alloc, Vk##Type *out)      \
+#define RESOURCE_FUNCS(Type, CI, extra, CREATE)                                                                   \
+    static VKAPI_ATTR VkResult VKAPI_CALL CREATE(VkDevice device, const CI *ci,                                     \
+                                                 const VkAllocationCallbacks *alloc, Vk##Type *out)               \
     {                                                                                                             \
         device_data *dd = gpuavdbg_device_get(device);                                                            \
         if (!dd)                                                                                                  \
@@ -850,26 +852,12 @@ static void view_created(VkBufferView v, const VkBufferViewCreateInfo *ci)
         free(vi);
 }
 
-RESOURCE_FUNCS(Buffer, VkBufferCreateInfo, buffer_created(dd, *out, ci))
-RESOURCE_FUNCS(ImageView, VkImageViewCreateInfo, (void)0)
-RESOURCE_FUNCS(BufferView, VkBufferViewCreateInfo, view_created(*out, ci))
-RESOURCE_FUNCS(Sampler, VkSamplerCreateInfo, (void)0)
+RESOURCE_FUNCS(Buffer, VkBufferCreateInfo, buffer_created(dd, *out, ci), create_buffer)
+RESOURCE_FUNCS(ImageView, VkImageViewCreateInfo, (void)0, icpt_CreateImageView)
+RESOURCE_FUNCS(BufferView, VkBufferViewCreateInfo, view_created(*out, ci), icpt_CreateBufferView)
+RESOURCE_FUNCS(Sampler, VkSamplerCreateInfo, (void)0, icpt_CreateSampler)
 
-__attribute__((weak)) void gpuavdbg_addr_buffer_created(device_data *dd, VkBuffer buffer,
-                                                        const VkBufferCreateInfo *ci)
-{
-    (void)dd;
-    (void)buffer;
-    (void)ci;
-}
-
-__attribute__((weak)) void gpuavdbg_addr_buffer_destroyed(device_data *dd, VkBuffer buffer)
-{
-    (void)dd;
-    (void)buffer;
-}
-
-/* gpuavdbg_buffer_size returns a live buffer's size, or 0 when unknown;
+/* gpuavdbg_buffer_info returns a live buffer's size, or 0 when unknown;
  * *copyable says whether the layer may copy from it. */
 VkDeviceSize gpuavdbg_buffer_info(VkBuffer b, int *copyable)
 {
@@ -885,8 +873,8 @@ VkDeviceSize gpuavdbg_buffer_info(VkBuffer b, int *copyable)
 /* vkCreateBuffer also tells the address tracking. An indirect buffer gets
  * VK_BUFFER_USAGE_TRANSFER_SRC_BIT, on a copy of the create info, so that
  * the command checks' pre-pass can copy its commands (prepass.c). */
-static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateBufferHooked(VkDevice device, const VkBufferCreateInfo *ci,
-                                                            const VkAllocationCallbacks *alloc, VkBuffer *out)
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateBuffer(VkDevice device, const VkBufferCreateInfo *ci,
+                                                        const VkAllocationCallbacks *alloc, VkBuffer *out)
 {
     VkBufferCreateInfo patched;
     if (ci && (ci->usage & VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT) && !(ci->usage & VK_BUFFER_USAGE_TRANSFER_SRC_BIT)) {
@@ -894,7 +882,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateBufferHooked(VkDevice device, c
         patched.usage |= VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
         ci = &patched;
     }
-    VkResult r = icpt_CreateBuffer(device, ci, alloc, out);
+    VkResult r = create_buffer(device, ci, alloc, out);
     if (r == VK_SUCCESS) {
         device_data *dd = gpuavdbg_device_get(device);
         if (dd)
@@ -1017,7 +1005,7 @@ void gpuavdbg_desc_cb_bind(cb_state *cs, int bi, uint32_t first, uint32_t n, con
         d->ncur[bi] = first + n < MAX_SETS ? first + n : MAX_SETS;
 }
 
-void gpuavdbg_desc_cb_push(cb_state *cs, int bi, uint32_t set)
+static void cb_push(cb_state *cs, int bi, uint32_t set)
 {
     if (!cs || set >= MAX_SETS)
         return;
@@ -1042,7 +1030,7 @@ static void push_set(cb_state *cs, int bi, VkPipelineLayout pl, uint32_t set,
                      void (*fill)(dset *, const void *, const void *), const void *a, const void *b)
 {
     if (!cs || bi < 0 || bi >= (int)GPUAVDBG_BIND_POINTS || set >= MAX_SETS) {
-        gpuavdbg_desc_cb_push(cs, bi, set);
+        cb_push(cs, bi, set);
         return;
     }
     desc_cb *d = get_dcb(cs);
@@ -1059,7 +1047,7 @@ static void push_set(cb_state *cs, int bi, VkPipelineLayout pl, uint32_t set,
     }
     pthread_mutex_unlock(&g_lock);
     if (!s) {
-        gpuavdbg_desc_cb_push(cs, bi, set);
+        cb_push(cs, bi, set);
         return;
     }
     d->cur[bi][set] = (slot_ref){.push = s};
@@ -1096,7 +1084,7 @@ void gpuavdbg_desc_cb_push_template(cb_state *cs, VkDescriptorUpdateTemplate tmp
     int bi = t && t->push ? t->bi : -1;
     pthread_mutex_unlock(&g_lock);
     if (bi < 0) {
-        gpuavdbg_desc_cb_push(cs, -1, set);
+        cb_push(cs, -1, set);
         return;
     }
     /* The template stays valid while the command is recorded (the app may
@@ -1410,7 +1398,8 @@ int gpuavdbg_desc_facts_hold(cb_state *cs, int bi, uint64_t variant, const gpuav
     return 1;
 }
 
-uint32_t gpuavdbg_desc_write_state(device_data *dd, cb_state *cs, uint32_t *words, uint32_t cap)
+uint32_t gpuavdbg_desc_write_state(device_data *dd, cb_state *cs, uint32_t *words, uint32_t cap, uint32_t *vtable_at,
+                                   uint32_t *count_at)
 {
     (void)dd;
     desc_cb *d = cs->desc;
@@ -1423,6 +1412,8 @@ uint32_t gpuavdbg_desc_write_state(device_data *dd, cb_state *cs, uint32_t *word
     uint32_t vtable = reserve(&wr, count); /* vertex_fetch_oob's, cmdchecks.c */
     for (uint32_t a = 0; a < count; a++)
         put(&wr, vtable + a, 0);
+    *vtable_at = vtable;
+    *count_at = count;
     if (!d || count == 0)
         goto done;
     /* Offsets per snapshot (bound-sets entries), written on first use. */
@@ -1468,46 +1459,36 @@ uint32_t gpuavdbg_desc_write_state(device_data *dd, cb_state *cs, uint32_t *word
     hmap_free(&blocks);
     free(snap_off);
 done:
-    wr.n = gpuavdbg_cc_write_vertex(cs, words, cap, wr.n, vtable, count);
-    if (wr.n <= cap)
-        put(&wr, GPUAVDBG_INPUT_VALID_WORD, 1);
     return wr.n;
 }
 
 /* ---- intercept table ------------------------------------------------------ */
 
+static const gpuavdbg_intercept intercepts[] = {
+    GPUAVDBG_ICPT(CreateDescriptorSetLayout),
+    GPUAVDBG_ICPT(DestroyDescriptorSetLayout),
+    GPUAVDBG_ICPT(AllocateDescriptorSets),
+    GPUAVDBG_ICPT(FreeDescriptorSets),
+    GPUAVDBG_ICPT(ResetDescriptorPool),
+    GPUAVDBG_ICPT(DestroyDescriptorPool),
+    GPUAVDBG_ICPT(UpdateDescriptorSets),
+    GPUAVDBG_ICPT(CreateDescriptorUpdateTemplate),
+    GPUAVDBG_ICPT(CreateDescriptorUpdateTemplateKHR),
+    GPUAVDBG_ICPT(DestroyDescriptorUpdateTemplate),
+    GPUAVDBG_ICPT(DestroyDescriptorUpdateTemplateKHR),
+    GPUAVDBG_ICPT(UpdateDescriptorSetWithTemplate),
+    GPUAVDBG_ICPT(UpdateDescriptorSetWithTemplateKHR),
+    GPUAVDBG_ICPT(CreateBuffer),
+    GPUAVDBG_ICPT(DestroyBuffer),
+    GPUAVDBG_ICPT(CreateImageView),
+    GPUAVDBG_ICPT(DestroyImageView),
+    GPUAVDBG_ICPT(CreateBufferView),
+    GPUAVDBG_ICPT(DestroyBufferView),
+    GPUAVDBG_ICPT(CreateSampler),
+    GPUAVDBG_ICPT(DestroySampler),
+};
+
 PFN_vkVoidFunction gpuavdbg_descriptors_intercept(const char *name)
 {
-#define F(n, fn) {"vk" #n, (PFN_vkVoidFunction)fn}
-    static const struct {
-        const char *name;
-        PFN_vkVoidFunction fn;
-    } t[] = {
-        F(CreateDescriptorSetLayout, icpt_CreateDescriptorSetLayout),
-        F(DestroyDescriptorSetLayout, icpt_DestroyDescriptorSetLayout),
-        F(AllocateDescriptorSets, icpt_AllocateDescriptorSets),
-        F(FreeDescriptorSets, icpt_FreeDescriptorSets),
-        F(ResetDescriptorPool, icpt_ResetDescriptorPool),
-        F(DestroyDescriptorPool, icpt_DestroyDescriptorPool),
-        F(UpdateDescriptorSets, icpt_UpdateDescriptorSets),
-        F(CreateDescriptorUpdateTemplate, icpt_CreateDescriptorUpdateTemplate),
-        F(CreateDescriptorUpdateTemplateKHR, icpt_CreateDescriptorUpdateTemplateKHR),
-        F(DestroyDescriptorUpdateTemplate, icpt_DestroyDescriptorUpdateTemplate),
-        F(DestroyDescriptorUpdateTemplateKHR, icpt_DestroyDescriptorUpdateTemplateKHR),
-        F(UpdateDescriptorSetWithTemplate, icpt_UpdateDescriptorSetWithTemplate),
-        F(UpdateDescriptorSetWithTemplateKHR, icpt_UpdateDescriptorSetWithTemplateKHR),
-        F(CreateBuffer, icpt_CreateBufferHooked),
-        F(DestroyBuffer, icpt_DestroyBuffer),
-        F(CreateImageView, icpt_CreateImageView),
-        F(DestroyImageView, icpt_DestroyImageView),
-        F(CreateBufferView, icpt_CreateBufferView),
-        F(DestroyBufferView, icpt_DestroyBufferView),
-        F(CreateSampler, icpt_CreateSampler),
-        F(DestroySampler, icpt_DestroySampler),
-    };
-#undef F
-    for (size_t i = 0; i < sizeof t / sizeof *t; i++)
-        if (strcmp(name, t[i].name) == 0)
-            return t[i].fn;
-    return NULL;
+    return gpuavdbg_intercept_find(intercepts, GPUAVDBG_NELEM(intercepts), name);
 }

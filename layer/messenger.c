@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layer.h"
+#include "ground.h"
+#include "messenger.h"
 
 typedef struct messenger {
     struct messenger *next;
@@ -154,11 +155,12 @@ static VKAPI_ATTR void VKAPI_CALL icpt_DestroyDebugUtilsMessengerEXT(VkInstance 
     id->disp.DestroyDebugUtilsMessengerEXT(instance, messenger, alloc);
 }
 
+static const gpuavdbg_intercept intercepts[] = {
+    GPUAVDBG_ICPT(CreateDebugUtilsMessengerEXT),
+    GPUAVDBG_ICPT(DestroyDebugUtilsMessengerEXT),
+};
+
 PFN_vkVoidFunction gpuavdbg_messenger_intercept(const char *name)
 {
-    if (strcmp(name, "vkCreateDebugUtilsMessengerEXT") == 0)
-        return (PFN_vkVoidFunction)icpt_CreateDebugUtilsMessengerEXT;
-    if (strcmp(name, "vkDestroyDebugUtilsMessengerEXT") == 0)
-        return (PFN_vkVoidFunction)icpt_DestroyDebugUtilsMessengerEXT;
-    return NULL;
+    return gpuavdbg_intercept_find(intercepts, GPUAVDBG_NELEM(intercepts), name);
 }

@@ -15,7 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layer.h"
+#include "ground.h"
+#include "cache.h"
+#include "cmdchecks.h"
+#include "descriptors.h"
+#include "modules.h"
+#include "pipeline.h"
+#include "prepass.h"
+#include "variants.h"
 #include "_cgo_export.h"
 
 /* ---- shader modules ---------------------------------------------------------- */
@@ -195,46 +202,6 @@ static int padded(device_data *dd, VkPipelineLayout layout)
 
 /* ---- pipelines ---------------------------------------------------------------- */
 
-/* module_from_go returns a module of the words Go keeps for module: its
- * original words when it is instrumented (goOriginalSPIRV), or with
- * precise its precise variant's when it is deferred (goPreciseSPIRV);
- * VK_NULL_HANDLE when there are none (keep module) or the driver refuses
- * them (reported). */
-static VkShaderModule module_from_go(device_data *dd, VkShaderModule module, int precise)
-{
-    uint32_t *words = NULL;
-    size_t n = 0;
-    uint64_t dev = GPUAVDBG_H(dd->device), h = GPUAVDBG_H(module);
-    if (!module || (precise ? goPreciseSPIRV(dev, h, &words, &n) : goOriginalSPIRV(dev, h, &words, &n)) != 1)
-        return VK_NULL_HANDLE;
-    VkShaderModuleCreateInfo ci = {
-        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-        .codeSize = n * 4,
-        .pCode = words,
-    };
-    VkShaderModule m = VK_NULL_HANDLE;
-    VkResult r = dd->disp.CreateShaderModule(dd->device, &ci, NULL, &m);
-    free(words);
-    if (r == VK_SUCCESS)
-        return m;
-    if (precise)
-        gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED,
-                      "shader module 0x%llx: the driver rejected its instrumented words (%d): the pipeline runs its "
-                      "original code, unchecked",
-                      (unsigned long long)h, (int)r);
-    else
-        gpuavdbg_logf(GPUAVDBG_LOG_ERROR,
-                      "cannot create an uninstrumented copy of shader module 0x%llx (%d): the pipeline runs "
-                      "instrumented code without the layer's descriptor set",
-                      (unsigned long long)h, (int)r);
-    return VK_NULL_HANDLE;
-}
-
-VkShaderModule gpuavdbg_precise_module(device_data *dd, VkShaderModule module)
-{
-    return module_from_go(dd, module, 1);
-}
-
 /* scratch holds what one vkCreate*Pipelines call made: uninstrumented
  * modules to destroy and copied create infos to free afterwards. */
 typedef struct scratch {
@@ -306,7 +273,7 @@ static const VkPipelineShaderStageCreateInfo *replace_stages(device_data *dd, sc
 {
     VkPipelineShaderStageCreateInfo *copy = NULL;
     for (uint32_t s = 0; s < n; s++) {
-        VkShaderModule m = module_from_go(dd, stages[s].module, precise);
+        VkShaderModule m = gpuavdbg_module_from_go(dd, stages[s].module, precise);
         if (!m)
             continue;
         if (!copy)
@@ -362,22 +329,6 @@ static const VkPipelineShaderStageCreateInfo *app_stages(scratch *sc, const VkPi
             copy[s].module = sc->app[k];
         }
     return copy ? copy : stages;
-}
-
-size_t gpuavdbg_stage_pnext_size(VkStructureType t)
-{
-    switch (t) {
-    case VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO:
-        return sizeof(VkPipelineShaderStageRequiredSubgroupSizeCreateInfo);
-    case VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT:
-        return sizeof(VkDebugUtilsObjectNameInfoEXT);
-    case VK_STRUCTURE_TYPE_PIPELINE_ROBUSTNESS_CREATE_INFO_EXT:
-        return sizeof(VkPipelineRobustnessCreateInfoEXT);
-    case VK_STRUCTURE_TYPE_SHADER_MODULE_VALIDATION_CACHE_CREATE_INFO_EXT:
-        return sizeof(VkShaderModuleValidationCacheCreateInfoEXT);
-    default:
-        return 0;
-    }
 }
 
 /* inline_module makes, for a stage given inline (module VK_NULL_HANDLE
@@ -803,20 +754,38 @@ static VKAPI_ATTR void VKAPI_CALL icpt_DestroyPipeline(VkDevice device, VkPipeli
     dd->disp.DestroyPipeline(device, pipeline, alloc);
 }
 
+/* ---- teardown ---------------------------------------------------------------- */
+
+void gpuavdbg_pipelines_teardown(device_data *dd)
+{
+    pthread_mutex_lock(&dd->lock);
+    for (size_t i = 0; i < dd->pipelines.cap; i++)
+        if (dd->pipelines.slots[i].key) {
+            pipeline_info *pi = dd->pipelines.slots[i].val;
+            gpuavdbg_cc_pipeline_freed(pi);
+            if (pi)
+                gpuavdbg_variant_free(dd, pi->var);
+            free(pi);
+        }
+    hmap_free(&dd->pipelines);
+    gpuavdbg_variant_teardown(dd);
+    hmap_free(&dd->layouts);
+    pthread_mutex_unlock(&dd->lock);
+}
+
+static const gpuavdbg_intercept intercepts[] = {
+    GPUAVDBG_ICPT(CreateShaderModule),
+    GPUAVDBG_ICPT(DestroyShaderModule),
+    GPUAVDBG_ICPT(CreatePipelineLayout),
+    GPUAVDBG_ICPT(DestroyPipelineLayout),
+    GPUAVDBG_ICPT(CreateComputePipelines),
+    GPUAVDBG_ICPT(CreateGraphicsPipelines),
+    GPUAVDBG_ICPT(CreateRayTracingPipelinesKHR),
+    GPUAVDBG_ICPT(CreateRayTracingPipelinesNV),
+    GPUAVDBG_ICPT(DestroyPipeline),
+};
+
 PFN_vkVoidFunction gpuavdbg_pipeline_intercept(const char *name)
 {
-#define I(fn)                              \
-    if (strcmp(name, "vk" #fn) == 0)       \
-        return (PFN_vkVoidFunction)icpt_##fn;
-    I(CreateShaderModule)
-    I(DestroyShaderModule)
-    I(CreatePipelineLayout)
-    I(DestroyPipelineLayout)
-    I(CreateComputePipelines)
-    I(CreateGraphicsPipelines)
-    I(CreateRayTracingPipelinesKHR)
-    I(CreateRayTracingPipelinesNV)
-    I(DestroyPipeline)
-#undef I
-    return NULL;
+    return gpuavdbg_intercept_find(intercepts, GPUAVDBG_NELEM(intercepts), name);
 }

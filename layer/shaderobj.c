@@ -6,14 +6,17 @@
  * reaches the slot leaves the shader uninstrumented, with a warning. Each
  * instrumented shader gets a layer-owned VkPipelineLayout made from its
  * padded list and its push-constant ranges (one per distinct list and
- * ranges, cached until the device goes): vkCmdBindShadersEXT makes it the
- * bind point's layout, so that the layer's set is bound before the next
- * action as for an instrumented pipeline. Binary shaders pass through.
+ * ranges, cached until the device goes): vkCmdBindShadersEXT (cmdbuf.c,
+ * through gpuavdbg_shaderobj_layout) makes it the bind point's layout, so
+ * that the layer's set is bound before the next action as for an
+ * instrumented pipeline. Binary shaders pass through.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "layer.h"
+#include "ground.h"
+#include "descriptors.h"
+#include "shaderobj.h"
 #include "_cgo_export.h"
 
 /* The app's create info of an instrumented shader object, deep-copied, so
@@ -553,84 +556,27 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_GetShaderBinaryDataEXT(VkDevice devic
     return r;
 }
 
-/* stage_slot maps a shader stage to its bind point index (graphics 0,
- * compute 1, as in cmdbuf.c) and its slot in bound_pipeline.shaders. */
-static int stage_slot(VkShaderStageFlagBits stage, int *bi)
+VkPipelineLayout gpuavdbg_shaderobj_layout(device_data *dd, const VkShaderEXT *shaders)
 {
-    *bi = 0;
-    switch (stage) {
-    case VK_SHADER_STAGE_VERTEX_BIT: return 0;
-    case VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT: return 1;
-    case VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT: return 2;
-    case VK_SHADER_STAGE_GEOMETRY_BIT: return 3;
-    case VK_SHADER_STAGE_FRAGMENT_BIT: return 4;
-    case VK_SHADER_STAGE_TASK_BIT_EXT: return 5;
-    case VK_SHADER_STAGE_MESH_BIT_EXT: return 6;
-    case VK_SHADER_STAGE_COMPUTE_BIT: *bi = 1; return 0;
-    default: return -1;
+    VkPipelineLayout layout = VK_NULL_HANDLE;
+    pthread_mutex_lock(&dd->lock);
+    const shaderobj_dev *so = dd->shaderobj;
+    for (int si = 0; so && si < GPUAVDBG_SO_STAGES && !layout; si++) {
+        const so_info *info = shaders[si] ? hmap_get(&so->shaders, GPUAVDBG_H(shaders[si])) : NULL;
+        if (info && info->instrumented && info->layout)
+            layout = info->layout;
     }
+    pthread_mutex_unlock(&dd->lock);
+    return layout;
 }
 
-/* vkCmdBindShadersEXT: the shaders bound at a bind point replace its
- * pipeline (the last bind of either wins). The bind point's layout is the
- * layer's layout of its first instrumented stage (all of them have the
- * layer's set at the slot), so that before_action binds the set. */
-static VKAPI_ATTR void VKAPI_CALL icpt_CmdBindShadersEXT(VkCommandBuffer cb, uint32_t n,
-                                                      const VkShaderStageFlagBits *stages,
-                                                      const VkShaderEXT *shaders)
-{
-    cb_state *cs = gpuavdbg_cb_get(cb);
-    device_data *dd = cs ? cs->dd : gpuavdbg_device_get(cb);
-    if (!dd || !dd->disp.CmdBindShadersEXT)
-        return;
-    if (cs && stages) {
-        int touched[2] = {0, 0};
-        for (uint32_t i = 0; i < n; i++) {
-            int bi;
-            int si = stage_slot(stages[i], &bi);
-            if (si < 0)
-                continue;
-            bound_pipeline *b = &cs->bound[bi];
-            if (b->pipeline) { /* a pipeline was bound since: its stages replaced these */
-                memset(b->shaders, 0, sizeof b->shaders);
-                b->pipeline = 0;
-                b->var = NULL;
-                b->fact_sets = 0;
-            }
-            b->shaders[si] = shaders ? shaders[i] : VK_NULL_HANDLE;
-            touched[bi] = 1;
-        }
-        pthread_mutex_lock(&dd->lock);
-        const shaderobj_dev *so = dd->shaderobj;
-        for (int bi = 0; bi < 2; bi++) {
-            if (!touched[bi])
-                continue;
-            bound_pipeline *b = &cs->bound[bi];
-            b->layout = VK_NULL_HANDLE;
-            b->instrumented = 0;
-            b->push = 0;
-            for (int si = 0; so && si < GPUAVDBG_SO_STAGES && !b->instrumented; si++) {
-                const so_info *info = b->shaders[si] ? hmap_get(&so->shaders, GPUAVDBG_H(b->shaders[si])) : NULL;
-                if (info && info->instrumented && info->layout) {
-                    b->layout = info->layout;
-                    b->instrumented = 1;
-                }
-            }
-        }
-        pthread_mutex_unlock(&dd->lock);
-    }
-    dd->disp.CmdBindShadersEXT(cb, n, stages, shaders);
-}
+static const gpuavdbg_intercept intercepts[] = {
+    GPUAVDBG_ICPT(CreateShadersEXT),
+    GPUAVDBG_ICPT(DestroyShaderEXT),
+    GPUAVDBG_ICPT(GetShaderBinaryDataEXT),
+};
 
 PFN_vkVoidFunction gpuavdbg_shaderobj_intercept(const char *name)
 {
-#define I(fn)                              \
-    if (strcmp(name, "vk" #fn) == 0)       \
-        return (PFN_vkVoidFunction)icpt_##fn;
-    I(CreateShadersEXT)
-    I(DestroyShaderEXT)
-    I(GetShaderBinaryDataEXT)
-    I(CmdBindShadersEXT)
-#undef I
-    return NULL;
+    return gpuavdbg_intercept_find(intercepts, GPUAVDBG_NELEM(intercepts), name);
 }

@@ -25,7 +25,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "layer.h"
+#include "ground.h"
+#include "addresses.h"
+#include "cmdchecks.h"
+#include "descriptors.h"
+#include "resources.h"
+#include "submit.h"
 #include "_cgo_export.h"
 
 static uint64_t g_submits;
@@ -345,6 +350,41 @@ void gpuavdbg_pending_teardown(device_data *dd)
 
 /* ---- submission ------------------------------------------------------------- */
 
+/* write_inputs writes the input buffers of a command buffer no earlier
+ * submission is still using, before calling down: the descriptor state
+ * (binding 2, descriptors.c) with vertex_fetch_oob's vertex tables after
+ * it (cmdchecks.c), and the address table (binding 3, addresses.c). The
+ * pre-pass buffer is written while recording. A writer that needs more
+ * words than the buffer has gets it marked absent for this submit (its
+ * checks report nothing) and a bigger one at the next
+ * vkBeginCommandBuffer. */
+static void write_inputs(device_data *dd, cb_state *cs)
+{
+    out_unit *u = cs->unit;
+    if (!u || u == dd->sink)
+        return;
+    for (int i = 0; i < GPUAVDBG_INPUT_CMD; i++) {
+        uint32_t cap;
+        uint32_t *w = gpuavdbg_unit_input(u, i, &cap);
+        if (!w || cap < GPUAVDBG_INPUT_HEADER_WORDS)
+            continue;
+        uint32_t need;
+        if (i == GPUAVDBG_INPUT_DESC) {
+            uint32_t vtable, count;
+            need = gpuavdbg_desc_write_state(dd, cs, w, cap, &vtable, &count);
+            need = gpuavdbg_cc_write_vertex(cs, w, cap, need, vtable, count);
+            if (need <= cap)
+                w[GPUAVDBG_INPUT_VALID_WORD] = 1;
+        } else {
+            need = gpuavdbg_addr_write_table(dd, cs, w, cap);
+        }
+        if (need > cap) {
+            w[GPUAVDBG_INPUT_VALID_WORD] = 0;
+            u->in_need[i] = need;
+        }
+    }
+}
+
 /* add_cb lists cb, when it has instrumented actions, and the secondaries
  * it executes (depth bounds nesting, VK_EXT_nested_command_buffer). */
 static void add_cb(pending_submit *e, int *oom, VkCommandBuffer cb, uint64_t primary, uint32_t primary_action,
@@ -400,7 +440,7 @@ static void prepare(device_data *dd, pending_submit *e)
                     old->cbs[j].cs = NULL;
         } else {
             gpuavdbg_unit_zero(cs->unit);
-            gpuavdbg_unit_write_inputs(dd, cs); /* bindings 2 and 3 */
+            write_inputs(dd, cs); /* bindings 2 and 3 */
         }
         cs->pending = e;
     }

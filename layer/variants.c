@@ -22,7 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layer.h"
+#include "ground.h"
+#include "descriptors.h"
+#include "modules.h"
+#include "variants.h"
 #include "_cgo_export.h"
 
 /* g_vlock guards every device's held map and the count of precise
@@ -480,17 +483,16 @@ static VKAPI_ATTR void VKAPI_CALL icpt_DestroyRenderPass(VkDevice device, VkRend
         dd->disp.DestroyRenderPass(device, rp, alloc);
 }
 
+static const gpuavdbg_intercept intercepts[] = {
+    GPUAVDBG_ICPT(CreateRenderPass),
+    GPUAVDBG_ICPT(CreateRenderPass2),
+    GPUAVDBG_ICPT(CreateRenderPass2KHR),
+    GPUAVDBG_ICPT(DestroyRenderPass),
+};
+
 PFN_vkVoidFunction gpuavdbg_variant_intercept(const char *name)
 {
-#define I(fn)                              \
-    if (strcmp(name, "vk" #fn) == 0)       \
-        return (PFN_vkVoidFunction)icpt_##fn;
-    I(CreateRenderPass)
-    I(CreateRenderPass2)
-    I(CreateRenderPass2KHR)
-    I(DestroyRenderPass)
-#undef I
-    return NULL;
+    return gpuavdbg_intercept_find(intercepts, GPUAVDBG_NELEM(intercepts), name);
 }
 
 /* subpass_uses says what ci's subpass renders to; 0 when the layer does

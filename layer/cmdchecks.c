@@ -694,15 +694,15 @@ uint32_t gpuavdbg_cc_write_vertex(cb_state *cs, uint32_t *words, uint32_t cap, u
 
 /* ---- draws: hooks of the command-buffer owner ------------------------------------- */
 
-int gpuavdbg_cc_draw(cb_state *cs, uint32_t action, uint32_t vertexCount, uint32_t instanceCount,
-                     uint32_t firstVertex, uint32_t firstInstance)
+int gpuavdbg_cc_draw_checked(cb_state *cs, uint32_t action, uint32_t vertexCount, uint32_t instanceCount,
+                             uint32_t firstVertex, uint32_t firstInstance)
 {
     draw_range r = {firstVertex, vertexCount, firstInstance, instanceCount, 1};
     return check_vertex(cs, action, 0, &r);
 }
 
-int gpuavdbg_cc_draw_indexed(cb_state *cs, uint32_t action, uint32_t indexCount, uint32_t instanceCount,
-                             uint32_t firstIndex, uint32_t firstInstance)
+int gpuavdbg_cc_draw_indexed_checked(cb_state *cs, uint32_t action, uint32_t indexCount, uint32_t instanceCount,
+                                     uint32_t firstIndex, uint32_t firstInstance)
 {
     draw_range r = {0, 0, firstInstance, instanceCount, 0};
     int skip = check_index(cs, action, 0, firstIndex, indexCount);

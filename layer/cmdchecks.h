@@ -39,11 +39,25 @@ void gpuavdbg_cc_bind_vertex(cb_state *cs, uint32_t first, uint32_t n, const VkB
 void gpuavdbg_cc_set_vertex_input(cb_state *cs, uint32_t nb, const VkVertexInputBindingDescription2EXT *bs,
                                   uint32_t na, const VkVertexInputAttributeDescription2EXT *as);
 
-/* Direct draws of action `action` (recorded already): 1 to skip. */
-int gpuavdbg_cc_draw(cb_state *cs, uint32_t action, uint32_t vertexCount, uint32_t instanceCount,
-                     uint32_t firstVertex, uint32_t firstInstance);
-int gpuavdbg_cc_draw_indexed(cb_state *cs, uint32_t action, uint32_t indexCount, uint32_t instanceCount,
-                             uint32_t firstIndex, uint32_t firstInstance);
+/* Direct draws of action `action` (recorded already): 1 to skip. A
+ * recording in which the command checks have nothing (cs->cc: no index or
+ * vertex buffer bound, no record) has nothing to check: the inline test
+ * spares the draw a call. */
+int gpuavdbg_cc_draw_checked(cb_state *cs, uint32_t action, uint32_t vertexCount, uint32_t instanceCount,
+                             uint32_t firstVertex, uint32_t firstInstance);
+int gpuavdbg_cc_draw_indexed_checked(cb_state *cs, uint32_t action, uint32_t indexCount, uint32_t instanceCount,
+                                     uint32_t firstIndex, uint32_t firstInstance);
+static inline int gpuavdbg_cc_draw(cb_state *cs, uint32_t action, uint32_t vertexCount, uint32_t instanceCount,
+                                   uint32_t firstVertex, uint32_t firstInstance)
+{
+    return cs->cc && gpuavdbg_cc_draw_checked(cs, action, vertexCount, instanceCount, firstVertex, firstInstance);
+}
+static inline int gpuavdbg_cc_draw_indexed(cb_state *cs, uint32_t action, uint32_t indexCount,
+                                           uint32_t instanceCount, uint32_t firstIndex, uint32_t firstInstance)
+{
+    return cs->cc &&
+           gpuavdbg_cc_draw_indexed_checked(cs, action, indexCount, instanceCount, firstIndex, firstInstance);
+}
 /* Multi draws: NULL to call down as given, else the draws to keep
  * (malloc'd, tightly packed, *nkept of them; none: nothing goes down),
  * which the caller frees. The indexed form returns 1 when the whole

@@ -51,9 +51,10 @@ enum { GPUAVDBG_INPUT_DESC = 0, GPUAVDBG_INPUT_ADDR = 1, GPUAVDBG_INPUT_CMD = 2,
  * variant). */
 #define GPUAVDBG_ACTION_FACTS 16
 
-/* What the CPU knows of an action for the action facts: a direct
- * dispatch's largest WorkgroupID (base + count - 1; empty: a count is 0,
- * nothing runs). known is 0 for any other action. */
+
+/* What the CPU knows of an action for the action facts (facts.h): a
+ * direct dispatch's largest WorkgroupID (base + count - 1; empty: a count
+ * is 0, nothing runs). known is 0 for any other action. */
 typedef struct gpuavdbg_action_params {
     int known, empty;
     uint64_t wg_max[3];

@@ -24,6 +24,7 @@
 
 #include "ground.h"
 #include "descriptors.h"
+#include "facts.h"
 #include "modules.h"
 #include "variants.h"
 #include "_cgo_export.h"
@@ -847,37 +848,8 @@ int gpuavdbg_variant_has_action_facts(const gpuavdbg_variant *v)
     return v && v->nact;
 }
 
-/* act_end is action fact f's bound at the action's parameters ap, or
- * UINT64_MAX when a parameter is not known or the bound reaches
- * GPUAVDBG_ACTION_LIMIT (the shader's 32-bit arithmetic may have wrapped
- * there; docs/decisions/action-facts.md). */
-static uint64_t act_end(const gpuavdbg_fact *f, const cb_state *cs)
-{
-    uint64_t end = f->bound;
-    for (uint32_t k = 0; k < GPUAVDBG_FACT_TERMS; k++) {
-        uint64_t c = f->terms[k].coef, v;
-        uint32_t p = f->terms[k].param, w = p - GPUAVDBG_PARAM_PC;
-        if (!c)
-            continue;
-        if (p - GPUAVDBG_PARAM_WG_X <= 2 && cs->act.known)
-            v = cs->act.wg_max[p - GPUAVDBG_PARAM_WG_X];
-        else if (p >= GPUAVDBG_PARAM_PC && w < GPUAVDBG_PC_WORDS && (cs->pc_known >> w & 1))
-            v = cs->pc[w];
-        else
-            return UINT64_MAX; /* not known at this action */
-        if (c >= GPUAVDBG_ACTION_LIMIT || v >= GPUAVDBG_ACTION_LIMIT)
-            return UINT64_MAX;
-        end += c * v; /* each below 2^31: no overflow */
-        if (end >= GPUAVDBG_ACTION_LIMIT)
-            return UINT64_MAX;
-    }
-    return end;
-}
-
-/* act_test tests v's action facts at the action's parameters (against
- * the floors of their bindings found when the sets were tested, or an
- * index fact's length - 1), unless the same grid and pushes were tested
- * last. */
+/* act_test tests v's action facts at the action's parameters
+ * (facts.c), unless the same grid and pushes were tested last. */
 static void act_test(bound_pipeline *b, const gpuavdbg_variant *v, const cb_state *cs)
 {
     const gpuavdbg_action_params *ap = &cs->act;
@@ -886,17 +858,8 @@ static void act_test(bound_pipeline *b, const gpuavdbg_variant *v, const cb_stat
     b->act_valid = 1;
     b->act_params = *ap;
     b->act_pc_gen = cs->pc_gen;
-    b->act_failed = -1;
-    if (ap->known && ap->empty)
-        return; /* no invocation runs */
-    for (uint32_t k = 0; k < v->nact; k++) {
-        uint64_t end = act_end(&v->facts[v->act[k]], cs);
-        if (end > b->act_floor[k]) {
-            b->act_failed = (int)k;
-            b->act_need = end;
-            return;
-        }
-    }
+    b->act_failed =
+        gpuavdbg_action_facts_fail(v->facts, v->act, v->nact, b->act_floor, ap, cs->pc, cs->pc_known, &b->act_need);
 }
 
 void gpuavdbg_variant_choose(cb_state *cs, VkPipelineBindPoint bp, int bi)

@@ -1,10 +1,10 @@
 // Command layer is the gpuav-dbg Vulkan layer, VK_LAYER_GPUAVDBG_validation:
 // a Go c-shared library (libVkLayer_gpuav_dbg.so) with thin C for what the
-// loader and the hot paths need (DESIGN decision 1).
+// loader and the hot paths need (docs/decisions/layer-in-go-with-c.md).
 //
 // The C files own the loader interface (negotiation, vkGet*ProcAddr, chain
 // walking, dispatch tables), the per-command recording and the descriptor
-// set binds; see layer.h. The Go files do the heavy, rare work behind a
+// set binds; docs/layer-map.md draws its floors. The Go files do the heavy, rare work behind a
 // handful of exported functions (exports.go): settings, the launcher
 // connection, shader instrumentation (package gpuav), and the decoding,
 // attribution and grouping of error records after each submit.

@@ -1,5 +1,6 @@
 /*
- * pipeline.c: shader modules, pipeline layouts and pipelines (seed 000).
+ * pipeline.c: shader modules, pipeline layouts and pipelines
+ * (docs/decisions/reserve-slot.md, docs/decisions/layout-conflicts.md).
  * Shader modules are instrumented by Go at creation; a module with a fast
  * variant is deferred: the driver's module holds its original words, and
  * each pipeline with a padded layout gets a module of the fast variant's
@@ -66,7 +67,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateShaderModule(VkDevice device, c
         r = dd->disp.CreateShaderModule(device, &c, alloc, pModule);
         instrumented = r == VK_SUCCESS;
         if (r != VK_SUCCESS && r != VK_ERROR_DEVICE_LOST) {
-            /* Decision 3: the app gets its module, uninstrumented. */
+            /* The app gets its module, uninstrumented
+             * (docs/decisions/never-take-the-app-down.md). */
             note = "the driver rejected the instrumented module; the original runs uninstrumented";
             r = dd->disp.CreateShaderModule(device, ci, alloc, pModule);
         }
@@ -106,7 +108,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreatePipelineLayout(VkDevice device,
         return dd->disp.CreatePipelineLayout(device, ci, alloc, pLayout);
 
     /* A layout of descriptor-buffer set layouts takes only such layouts:
-     * the layer's set is then pushed (device.c). */
+     * the layer's set is then pushed (resources.c). */
     int db = 0, push = 0;
     for (uint32_t i = 0; i < ci->setLayoutCount; i++) {
         uint32_t kind = gpuavdbg_desc_layout_kind(ci->pSetLayouts[i]);

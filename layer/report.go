@@ -43,7 +43,7 @@ type SubmittedCB struct {
 }
 
 // groupKey identifies identical records: same check, shader, instruction,
-// action and parameters (DESIGN decision 5).
+// action and parameters (docs/decisions/all-errors.md).
 type groupKey struct {
 	code, shader, instruction, action uint32
 	params                            [gpuav.RecordParams]uint32

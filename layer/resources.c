@@ -498,7 +498,8 @@ fail:;
                       "Shaders created from now on are not instrumented, and command buffers begun from now on "
                       "report no errors (the layer's set stays bound, so instrumented shaders are safe)",
                       what, (int)r);
-    /* Seed 000: after an allocation failure, instrument nothing more. */
+    /* After an allocation failure, instrument nothing more
+     * (docs/decisions/allocation-failure-sink-buffer.md). */
     __atomic_store_n(&dd->instrumenting, 0, __ATOMIC_RELAXED);
     if (dd->sink)
         __atomic_store_n(&dd->alloc_failed, 1, __ATOMIC_RELEASE);

@@ -12,7 +12,7 @@ import (
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
 
-// Environment variables the layer reads (DESIGN decision 6). The launcher
+// Environment variables the layer reads (docs/decisions/settings.md). The launcher
 // sets them; a user running an app by hand may too. They are listed in the
 // manifest, VkLayer_gpuav_dbg.json.
 const (

@@ -412,8 +412,9 @@ static VkResult create_shaders(device_data *dd, VkDevice device, uint32_t n, con
     VkResult r = dd->disp.CreateShadersEXT(device, n, any_instr ? copy : ci, alloc, shaders);
     const char *note = "";
     if (r < 0 && r != VK_ERROR_DEVICE_LOST && any_instr) {
-        /* Decision 3: the app gets its shaders, uninstrumented. Shaders
-         * that were made are destroyed first (the spec leaves them valid). */
+        /* The app gets its shaders, uninstrumented
+         * (docs/decisions/never-take-the-app-down.md). Shaders that were
+         * made are destroyed first (the spec leaves them valid). */
         for (uint32_t i = 0; i < n; i++)
             if (shaders[i]) {
                 dd->disp.DestroyShaderEXT(device, shaders[i], alloc);

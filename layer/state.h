@@ -95,7 +95,7 @@ typedef struct out_unit {
     uint32_t in_cap[GPUAVDBG_INPUTS];
     uint32_t in_need[GPUAVDBG_INPUTS];
     /* the printf buffer (binding 5): the output buffer's words from
-     * printf_offset bytes on, printf_words of them (printf.c) */
+     * printf_offset bytes on, printf_words of them (printf.go decodes it) */
     uint32_t *printf;
     VkDeviceSize printf_offset;
     uint32_t printf_words;
@@ -133,7 +133,7 @@ typedef struct device_data {
     /* The action buffer's bytes per action slot; each slot has a set of
      * its own (docs/decisions/action-index-from-a-set-per-action.md). */
     uint32_t action_stride;
-    /* printf.c: the printf buffer's words per unit, header included */
+    /* the printf buffer's words per unit, header included (resources.c) */
     uint32_t printf_words;
     VkPhysicalDeviceMemoryProperties mem_props;
 
@@ -192,7 +192,7 @@ typedef struct bound_pipeline {
      * (pipeline_info's, valid while the pipeline is bound). */
     const struct cc_vi *vi;
     int has_task;
-    int push; /* a descriptor-buffer layout: the layer pushes its set (device.c) */
+    int push; /* a descriptor-buffer layout: the layer pushes its set (resources.c) */
     /* variants.c: the pipeline's variants (pipeline_info's, valid while it
      * is bound), the pipeline bound down the chain, the set indices bound
      * since its facts were last tested (bit i: set i; every bit when the
@@ -262,7 +262,7 @@ typedef struct cb_state {
     /* descriptors.c: the app's bound sets per bind point and per action. */
     struct desc_cb *desc;
     /* The action being recorded's parameters, set by a direct dispatch
-     * around gpuavdbg_before_action (cmdbuf.c), else known 0. */
+     * around before_action (cmdbuf.c), else known 0. */
     gpuavdbg_action_params act;
     /* The push-constant words pushed since the command buffer began
      * (cmdbuf.c; bit i of pc_known: word i), and a count of the pushes,

@@ -180,25 +180,23 @@ static void device_limits(device_data *dd, cc_dev *c, const VkDeviceCreateInfo *
     w[GPUAVDBG_PREPASS_LIMIT_FEATURES] = c->first_instance ? GPUAVDBG_PREPASS_FEATURE_FIRST_INSTANCE : 0;
 }
 
-void gpuavdbg_cc_device_created(device_data *dd, const VkDeviceCreateInfo *ci)
+uint32_t gpuavdbg_cc_device_created(device_data *dd, const VkDeviceCreateInfo *ci, uint32_t *limits)
 {
     cc_dev *c = calloc(1, sizeof *c);
     if (!c) {
         gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED, "out of memory: index_buffer_oob, vertex_fetch_oob and indirect_command are off");
-        return;
+        return 0;
     }
     c->checks = goCommandChecks(GPUAVDBG_H(dd->inst->instance));
     c->robust = (int)dd->robust;
     app_features(c, ci);
-    uint32_t limits[GPUAVDBG_PREPASS_LIMIT_WORDS] = {0};
     device_limits(dd, c, ci, limits);
     dd->cc = c;
-    gpuavdbg_prepass_device_created(dd, limits, (c->checks & (GPUAVDBG_CC_INDIRECT | GPUAVDBG_CC_INDEX)) != 0);
+    return c->checks;
 }
 
 void gpuavdbg_cc_device_destroyed(device_data *dd)
 {
-    gpuavdbg_prepass_device_destroyed(dd);
     free(dd->cc);
     dd->cc = NULL;
 }

@@ -21,9 +21,10 @@ enum {
 };
 
 /* The device owner's hooks (device.c): the checks a device runs
- * (goCommandChecks), the features and limits they depend on, and the
- * pre-pass's limits block; freeing them. */
-void gpuavdbg_cc_device_created(device_data *dd, const VkDeviceCreateInfo *ci);
+ * (goCommandChecks: returned, 0 when out of memory), the features and
+ * limits they depend on, and the pre-pass's limits block
+ * (GPUAVDBG_PREPASS_LIMIT_WORDS words into limits); freeing them. */
+uint32_t gpuavdbg_cc_device_created(device_data *dd, const VkDeviceCreateInfo *ci, uint32_t *limits);
 void gpuavdbg_cc_device_destroyed(device_data *dd);
 /* pipeline.c: a graphics pipeline's vertex input state and task stage
  * (pi->vi, pi->has_task), and freeing them. */

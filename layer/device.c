@@ -402,9 +402,12 @@ void gpuavdbg_device_fini(device_data *dd)
 
 void gpuavdbg_device_created(device_data *dd, const VkDeviceCreateInfo *ci)
 {
-    /* The command checks' settings, features and limits; then the layer's
-     * resources, the slot, the Device message. Never fails the device. */
-    gpuavdbg_cc_device_created(dd, ci);
+    /* The command checks' settings, features and limits, the pre-pass's
+     * limits; then the layer's resources, the slot, the Device message.
+     * Never fails the device. */
+    uint32_t limits[GPUAVDBG_PREPASS_LIMIT_WORDS] = {0};
+    uint32_t checks = gpuavdbg_cc_device_created(dd, ci, limits);
+    gpuavdbg_prepass_device_created(dd, limits, (checks & (GPUAVDBG_CC_INDIRECT | GPUAVDBG_CC_INDEX)) != 0);
     setup(dd);
 }
 
@@ -416,6 +419,7 @@ void gpuavdbg_device_destroy(device_data *dd, VkDevice device, const VkAllocatio
     teardown(dd);
     gpuavdbg_addr_teardown(dd);
     gpuavdbg_cc_device_destroyed(dd);
+    gpuavdbg_prepass_device_destroyed(dd);
     if (dd->disp.DestroyDevice)
         dd->disp.DestroyDevice(device, alloc);
     goDeviceDestroyed(GPUAVDBG_H(device));

@@ -9,10 +9,10 @@
 #include "state.h"
 #include "prepass_pack.h"
 
-/* A device's pre-pass: made by the command checks' device hook with the
- * limits block (GPUAVDBG_PREPASS_LIMIT_WORDS words) and whether its checks
- * use it, its pipeline set up and torn down by the device owner (device.c)
- * once the layer's set layouts exist, freed by the command checks. */
+/* A device's pre-pass, all by the device owner (device.c): made with the
+ * limits block the command checks computed (GPUAVDBG_PREPASS_LIMIT_WORDS
+ * words) and whether their checks use it, its pipeline set up once the
+ * layer's set layouts exist, torn down (also when set-up fails), freed. */
 void gpuavdbg_prepass_device_created(device_data *dd, const uint32_t *limits, int wanted);
 void gpuavdbg_prepass_setup(device_data *dd);
 void gpuavdbg_prepass_teardown(device_data *dd);

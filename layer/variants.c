@@ -849,7 +849,7 @@ int gpuavdbg_variant_has_action_facts(const gpuavdbg_variant *v)
 }
 
 /* act_test tests v's action facts at the action's parameters
- * (facts.c), unless the same grid and pushes were tested last. */
+ * (facts.h), unless the same grid and pushes were tested last. */
 static void act_test(bound_pipeline *b, const gpuavdbg_variant *v, const cb_state *cs)
 {
     const gpuavdbg_action_params *ap = &cs->act;

@@ -1,9 +1,9 @@
 /*
  * ctest.c: the C half's own unit test, with no Vulkan device and no Go:
  * the ground floor's handle map (hmap.c), the action facts tested on the
- * CPU (facts.c) and the pre-pass job packing (prepass_pack.c), each a
- * table of cases with exact values. layer/ctest_test.go compiles it with
- * those three files alone and runs it; with CTEST_WRONG=1 in the
+ * CPU (facts.h, inline) and the pre-pass job packing (prepass_pack.c),
+ * each a table of cases with exact values. layer/ctest_test.go compiles it
+ * with those files alone and runs it; with CTEST_WRONG=1 in the
  * environment every expected value is off by one, so that each table must
  * report failures (the test's proof that it can fail).
  *

@@ -14,7 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layer.h"
+#include "ground.h"
+#include "addresses.h"
 
 /* VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT, and the maintenance5 usage
  * structure that replaces VkBufferCreateInfo::usage when present. */
@@ -239,33 +240,33 @@ static VkDeviceAddress get_address(VkDevice device, const VkBufferDeviceAddressI
     return addr;
 }
 
-static VKAPI_ATTR VkDeviceAddress VKAPI_CALL gl_GetBufferDeviceAddress(VkDevice device,
+static VKAPI_ATTR VkDeviceAddress VKAPI_CALL icpt_GetBufferDeviceAddress(VkDevice device,
                                                                       const VkBufferDeviceAddressInfo *info)
 {
     return get_address(device, info, 0);
 }
 
-static VKAPI_ATTR VkDeviceAddress VKAPI_CALL gl_GetBufferDeviceAddressKHR(VkDevice device,
+static VKAPI_ATTR VkDeviceAddress VKAPI_CALL icpt_GetBufferDeviceAddressKHR(VkDevice device,
                                                                          const VkBufferDeviceAddressInfo *info)
 {
     return get_address(device, info, 1);
 }
 
-static VKAPI_ATTR VkDeviceAddress VKAPI_CALL gl_GetBufferDeviceAddressEXT(VkDevice device,
+static VKAPI_ATTR VkDeviceAddress VKAPI_CALL icpt_GetBufferDeviceAddressEXT(VkDevice device,
                                                                          const VkBufferDeviceAddressInfo *info)
 {
     return get_address(device, info, 2);
 }
 
+static const gpuavdbg_intercept intercepts[] = {
+    GPUAVDBG_ICPT(GetBufferDeviceAddress),
+    GPUAVDBG_ICPT(GetBufferDeviceAddressKHR),
+    GPUAVDBG_ICPT(GetBufferDeviceAddressEXT),
+};
+
 PFN_vkVoidFunction gpuavdbg_addresses_intercept(const char *name)
 {
-    if (strcmp(name, "vkGetBufferDeviceAddress") == 0)
-        return (PFN_vkVoidFunction)gl_GetBufferDeviceAddress;
-    if (strcmp(name, "vkGetBufferDeviceAddressKHR") == 0)
-        return (PFN_vkVoidFunction)gl_GetBufferDeviceAddressKHR;
-    if (strcmp(name, "vkGetBufferDeviceAddressEXT") == 0)
-        return (PFN_vkVoidFunction)gl_GetBufferDeviceAddressEXT;
-    return NULL;
+    return gpuavdbg_intercept_find(intercepts, GPUAVDBG_NELEM(intercepts), name);
 }
 
 /* gpuavdbg_addr_lookup finds the buffer whose address range (of those

@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layer.h"
+#include "ground.h"
+#include "cache.h"
 
 /* shadow is the value of device_data.caches. */
 typedef struct shadow {
@@ -20,7 +21,7 @@ typedef struct shadow {
     uint32_t used; /* vkCreate*Pipelines calls that used it */
 } shadow;
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_CreatePipelineCache(VkDevice device, const VkPipelineCacheCreateInfo *ci,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreatePipelineCache(VkDevice device, const VkPipelineCacheCreateInfo *ci,
                                                             const VkAllocationCallbacks *alloc,
                                                             VkPipelineCache *pCache)
 {
@@ -79,7 +80,7 @@ VkPipelineCache gpuavdbg_cache_for(device_data *dd, VkPipelineCache cache, int i
     return shadow_of(dd, cache, 1); /* VK_NULL_HANDLE when it has none */
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_DestroyPipelineCache(VkDevice device, VkPipelineCache cache,
+static VKAPI_ATTR void VKAPI_CALL icpt_DestroyPipelineCache(VkDevice device, VkPipelineCache cache,
                                                          const VkAllocationCallbacks *alloc)
 {
     device_data *dd = gpuavdbg_device_get(device);
@@ -102,7 +103,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_DestroyPipelineCache(VkDevice device, VkPip
     dd->disp.DestroyPipelineCache(device, cache, alloc);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_MergePipelineCaches(VkDevice device, VkPipelineCache dst, uint32_t n,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_MergePipelineCaches(VkDevice device, VkPipelineCache dst, uint32_t n,
                                                             const VkPipelineCache *srcs)
 {
     device_data *dd = gpuavdbg_device_get(device);
@@ -144,14 +145,13 @@ void gpuavdbg_caches_teardown(device_data *dd)
     pthread_mutex_unlock(&dd->lock);
 }
 
+static const gpuavdbg_intercept intercepts[] = {
+    GPUAVDBG_ICPT(CreatePipelineCache),
+    GPUAVDBG_ICPT(DestroyPipelineCache),
+    GPUAVDBG_ICPT(MergePipelineCaches),
+};
+
 PFN_vkVoidFunction gpuavdbg_cache_intercept(const char *name)
 {
-#define I(fn)                              \
-    if (strcmp(name, "vk" #fn) == 0)       \
-        return (PFN_vkVoidFunction)gl_##fn;
-    I(CreatePipelineCache)
-    I(DestroyPipelineCache)
-    I(MergePipelineCaches)
-#undef I
-    return NULL;
+    return gpuavdbg_intercept_find(intercepts, GPUAVDBG_NELEM(intercepts), name);
 }

@@ -1,10 +1,16 @@
 /*
- * cmdbuf.c: per-command-buffer recording, the hot path. The layer tracks
- * the pipeline bound at each bind point and, before every draw or dispatch
+ * cmdbuf.c: the command-buffer owner, and the hot path. It owns the life
+ * of command buffers (allocate, begin, end, reset, free, pools) and every
+ * vkCmd* command the layer intercepts: one intercept per command, which
+ * calls the rooms that need the command through their hooks
+ * (descriptors.h, cmdchecks.h, prepass.h, variants.h, shaderobj.h) and
+ * which no room calls back (docs/layer-map.md). The layer tracks the
+ * pipeline bound at each bind point and, before every draw or dispatch
  * whose pipeline is instrumented, binds its descriptor set for that action
- * (the set whose action buffer slot holds the action's index); it appends the action
- * (index, command, pipeline, debug-label path) to a growable array that the
- * submit hands to Go. No call into Go happens here (DESIGN decision 1).
+ * (the set whose action buffer slot holds the action's index); it appends
+ * the action (index, command, pipeline, debug-label path) to a growable
+ * array that the submit hands to Go. No call into Go happens here
+ * (docs/decisions/layer-in-go-with-c.md).
  *
  * Command buffer state is touched by the recording thread only (Vulkan
  * requires external synchronization of a command buffer), and by the
@@ -13,44 +19,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layer.h"
-#include "_cgo_export.h"
-
-static pthread_rwlock_t g_cb_lock = PTHREAD_RWLOCK_INITIALIZER;
-static hmap g_cbs; /* VkCommandBuffer -> cb_state* */
-/* Bumped on every change of g_cbs; invalidates the per-thread caches. */
-static uint64_t g_cb_gen;
-
-/* The calling thread's last command buffer, for the lookup every command
- * makes. Initial-exec TLS: an offset from the thread pointer, not a call
- * of __tls_get_addr per command. The library's TLS is static already (the
- * Go runtime's is initial-exec: the STATIC_TLS flag), so this asks the
- * loader for nothing more. */
-#define TLS_IE __thread __attribute__((tls_model("initial-exec")))
-static TLS_IE VkCommandBuffer tl_cb;
-static TLS_IE cb_state *tl_cs;
-static TLS_IE uint64_t tl_gen = UINT64_MAX;
-
-/* cb_lookup is gpuavdbg_cb_get's miss: the map under its lock. Out of
- * line, so that the hit saves no registers. */
-static __attribute__((noinline)) cb_state *cb_lookup(VkCommandBuffer cb, uint64_t gen)
-{
-    pthread_rwlock_rdlock(&g_cb_lock);
-    cb_state *cs = hmap_get(&g_cbs, GPUAVDBG_H(cb));
-    pthread_rwlock_unlock(&g_cb_lock);
-    tl_cb = cb;
-    tl_cs = cs;
-    tl_gen = gen;
-    return cs;
-}
-
-cb_state *gpuavdbg_cb_get(VkCommandBuffer cb)
-{
-    uint64_t gen = __atomic_load_n(&g_cb_gen, __ATOMIC_ACQUIRE);
-    if (tl_cb == cb && tl_gen == gen)
-        return tl_cs;
-    return cb_lookup(cb, gen);
-}
+#include "ground.h"
+#include "cmdbuf.h"
+#include "cmdchecks.h"
+#include "descriptors.h"
+#include "prepass.h"
+#include "resources.h"
+#include "shaderobj.h"
+#include "submit.h"
+#include "variants.h"
 
 /* ---- state ------------------------------------------------------------------ */
 
@@ -69,6 +46,7 @@ static void cb_reset(cb_state *cs)
     cs->path_dirty = 1;
     cs->nexecuted = 0;
     gpuavdbg_cc_reset(cs);
+    gpuavdbg_prepass_reset(cs);
     memset(cs->bound, 0, sizeof cs->bound);
     memset(cs->set_layout, 0, sizeof cs->set_layout);
     memset(cs->app_layout, 0, sizeof cs->app_layout);
@@ -83,6 +61,7 @@ static void cb_free(cb_state *cs)
     gpuavdbg_unit_release(cs->dd, cs->unit);
     gpuavdbg_desc_cb_free(cs);
     gpuavdbg_cc_free(cs);
+    gpuavdbg_prepass_free(cs);
     free(cs->actions);
     free(cs->stack);
     free(cs->paths);
@@ -168,7 +147,7 @@ static void bind_layer_set(cb_state *cs, const bound_pipeline *b, VkPipelineBind
     }
 }
 
-/* gpuavdbg_before_action records an action and, when the variant of its
+/* before_action records an action and, when the variant of its
  * pipeline bound down the chain uses the layer's descriptor set, binds the
  * set of its action slot and snapshots the sets it sees. A variant that
  * uses nothing of the set (a fast variant whose facts decide every check:
@@ -176,7 +155,7 @@ static void bind_layer_set(cb_state *cs, const bound_pipeline *b, VkPipelineBind
  * so its action binds nothing; it still takes its action index, so that
  * the records of the next action that does bind name their action
  * exactly. */
-void gpuavdbg_before_action(cb_state *cs, gpuavdbg_cmd cmd, VkPipelineBindPoint bp)
+static void before_action(cb_state *cs, gpuavdbg_cmd cmd, VkPipelineBindPoint bp)
 {
     if (!cs)
         return;
@@ -209,7 +188,7 @@ void gpuavdbg_before_action(cb_state *cs, gpuavdbg_cmd cmd, VkPipelineBindPoint 
 
 /* ---- allocation and lifetime -------------------------------------------- */
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_AllocateCommandBuffers(VkDevice device,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_AllocateCommandBuffers(VkDevice device,
                                                                const VkCommandBufferAllocateInfo *ai,
                                                                VkCommandBuffer *cbs)
 {
@@ -220,7 +199,6 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_AllocateCommandBuffers(VkDevice device,
     if (r != VK_SUCCESS)
         return r;
     int lost = 0;
-    pthread_rwlock_wrlock(&g_cb_lock);
     for (uint32_t i = 0; i < ai->commandBufferCount; i++) {
         cb_state *cs = calloc(1, sizeof *cs);
         if (!cs) {
@@ -233,8 +211,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_AllocateCommandBuffers(VkDevice device,
         cs->secondary = ai->level == VK_COMMAND_BUFFER_LEVEL_SECONDARY;
         cs->cur_path = GPUAVDBG_NO_LABEL;
         cs->path_dirty = 1;
-        cb_state *old = hmap_get(&g_cbs, GPUAVDBG_H(cbs[i]));
-        if (!hmap_put(&g_cbs, GPUAVDBG_H(cbs[i]), cs)) {
+        cb_state *old;
+        if (!gpuavdbg_cb_put(cbs[i], cs, &old)) {
             free(cs);
             lost++;
             continue;
@@ -242,8 +220,6 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_AllocateCommandBuffers(VkDevice device,
         if (old) /* a handle the app never freed (e.g. its pool was reset away) */
             cb_free(old);
     }
-    __atomic_add_fetch(&g_cb_gen, 1, __ATOMIC_RELEASE);
-    pthread_rwlock_unlock(&g_cb_lock);
     if (lost)
         gpuavdbg_logf(GPUAVDBG_LOG_WARNING, "out of memory: %d command buffers are not validated", lost);
     return r;
@@ -252,15 +228,12 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_AllocateCommandBuffers(VkDevice device,
 static void forget(device_data *dd, VkCommandBuffer cb)
 {
     gpuavdbg_pending_flush_cb(dd, gpuavdbg_cb_get(cb));
-    pthread_rwlock_wrlock(&g_cb_lock);
-    cb_state *cs = hmap_del(&g_cbs, GPUAVDBG_H(cb));
-    __atomic_add_fetch(&g_cb_gen, 1, __ATOMIC_RELEASE);
-    pthread_rwlock_unlock(&g_cb_lock);
+    cb_state *cs = gpuavdbg_cb_del(cb);
     if (cs)
         cb_free(cs);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_FreeCommandBuffers(VkDevice device, VkCommandPool pool, uint32_t n,
+static VKAPI_ATTR void VKAPI_CALL icpt_FreeCommandBuffers(VkDevice device, VkCommandPool pool, uint32_t n,
                                                        const VkCommandBuffer *cbs)
 {
     device_data *dd = gpuavdbg_device_get(device);
@@ -279,15 +252,7 @@ static void flush_pool(device_data *dd, VkCommandPool pool)
 {
     gpuavdbg_pending_flush_pool(dd, pool);
     cb_state **list = NULL;
-    size_t n = 0;
-    pthread_rwlock_rdlock(&g_cb_lock);
-    list = malloc((g_cbs.len + 1) * sizeof *list);
-    for (size_t i = 0; list && i < g_cbs.cap; i++) {
-        cb_state *cs = g_cbs.slots[i].val;
-        if (g_cbs.slots[i].key && cs->dd == dd && (!pool || cs->pool == pool))
-            list[n++] = cs;
-    }
-    pthread_rwlock_unlock(&g_cb_lock);
+    size_t n = gpuavdbg_cb_list(dd, pool, &list);
     for (size_t i = 0; i < n; i++)
         gpuavdbg_pending_flush_cb(dd, list[i]);
     free(list);
@@ -298,21 +263,7 @@ static void flush_pool(device_data *dd, VkCommandPool pool)
 static void each_in_pool(device_data *dd, VkCommandPool pool, int del)
 {
     flush_pool(dd, pool);
-    pthread_rwlock_wrlock(&g_cb_lock);
-    for (size_t i = 0; i < g_cbs.cap; i++) {
-        cb_state *cs = g_cbs.slots[i].val;
-        if (!g_cbs.slots[i].key || cs->dd != dd || (pool && cs->pool != pool))
-            continue;
-        if (!del) {
-            cb_reset(cs);
-            continue;
-        }
-        hmap_del(&g_cbs, g_cbs.slots[i].key);
-        cb_free(cs);
-        i--; /* backward-shift deletion may have moved an entry into slot i */
-    }
-    __atomic_add_fetch(&g_cb_gen, 1, __ATOMIC_RELEASE);
-    pthread_rwlock_unlock(&g_cb_lock);
+    gpuavdbg_cb_each(dd, pool, del, del ? cb_free : cb_reset);
 }
 
 void gpuavdbg_cb_forget_device(device_data *dd)
@@ -320,7 +271,7 @@ void gpuavdbg_cb_forget_device(device_data *dd)
     each_in_pool(dd, VK_NULL_HANDLE, 1);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_DestroyCommandPool(VkDevice device, VkCommandPool pool,
+static VKAPI_ATTR void VKAPI_CALL icpt_DestroyCommandPool(VkDevice device, VkCommandPool pool,
                                                        const VkAllocationCallbacks *alloc)
 {
     device_data *dd = gpuavdbg_device_get(device);
@@ -331,7 +282,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_DestroyCommandPool(VkDevice device, VkComma
     dd->disp.DestroyCommandPool(device, pool, alloc);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_ResetCommandPool(VkDevice device, VkCommandPool pool,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_ResetCommandPool(VkDevice device, VkCommandPool pool,
                                                          VkCommandPoolResetFlags flags)
 {
     device_data *dd = gpuavdbg_device_get(device);
@@ -350,7 +301,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_ResetCommandPool(VkDevice device, VkCom
     if (!dd)                                                             \
         return
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_BeginCommandBuffer(VkCommandBuffer cb, const VkCommandBufferBeginInfo *bi)
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_BeginCommandBuffer(VkCommandBuffer cb, const VkCommandBufferBeginInfo *bi)
 {
     cb_state *cs = gpuavdbg_cb_get(cb);
     device_data *dd = cs ? cs->dd : gpuavdbg_device_get(cb);
@@ -392,13 +343,13 @@ static int test_binds(void)
     return v;
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_EndCommandBuffer(VkCommandBuffer cb)
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_EndCommandBuffer(VkCommandBuffer cb)
 {
     cb_state *cs = gpuavdbg_cb_get(cb);
     device_data *dd = cs ? cs->dd : gpuavdbg_device_get(cb);
     if (!dd)
         return VK_ERROR_INITIALIZATION_FAILED;
-    int prepass = cs && gpuavdbg_cc_end(cs); /* the pre-pass wrote records */
+    int prepass = cs && gpuavdbg_prepass_end(cs); /* the pre-pass wrote records */
     if (cs && test_binds())
         gpuavdbg_logf(GPUAVDBG_LOG_INFO, "test: command buffer 0x%llx: %u actions, %u used the layer's set, %u binds of it",
                       (unsigned long long)GPUAVDBG_H(cb), cs->nactions, cs->ninstrumented, cs->nbinds);
@@ -416,7 +367,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_EndCommandBuffer(VkCommandBuffer cb)
     return dd->disp.EndCommandBuffer(cb);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_ResetCommandBuffer(VkCommandBuffer cb, VkCommandBufferResetFlags flags)
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_ResetCommandBuffer(VkCommandBuffer cb, VkCommandBufferResetFlags flags)
 {
     cb_state *cs = gpuavdbg_cb_get(cb);
     device_data *dd = cs ? cs->dd : gpuavdbg_device_get(cb);
@@ -429,7 +380,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_ResetCommandBuffer(VkCommandBuffer cb, 
     return dd->disp.ResetCommandBuffer(cb, flags);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdBindPipeline(VkCommandBuffer cb, VkPipelineBindPoint bp, VkPipeline pipeline)
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdBindPipeline(VkCommandBuffer cb, VkPipelineBindPoint bp, VkPipeline pipeline)
 {
     CMD_PROLOGUE(cb);
     int bi = bind_point_index(bp);
@@ -452,6 +403,67 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdBindPipeline(VkCommandBuffer cb, VkPipel
         b->facts_dirty = GPUAVDBG_ALL_SETS;
     }
     dd->disp.CmdBindPipeline(cb, bp, pipeline);
+}
+
+/* ---- shader objects --------------------------------------------------------------- */
+
+/* stage_slot maps a shader stage to its bind point index (graphics 0,
+ * compute 1) and its slot in bound_pipeline.shaders. */
+static int stage_slot(VkShaderStageFlagBits stage, int *bi)
+{
+    *bi = 0;
+    switch (stage) {
+    case VK_SHADER_STAGE_VERTEX_BIT: return 0;
+    case VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT: return 1;
+    case VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT: return 2;
+    case VK_SHADER_STAGE_GEOMETRY_BIT: return 3;
+    case VK_SHADER_STAGE_FRAGMENT_BIT: return 4;
+    case VK_SHADER_STAGE_TASK_BIT_EXT: return 5;
+    case VK_SHADER_STAGE_MESH_BIT_EXT: return 6;
+    case VK_SHADER_STAGE_COMPUTE_BIT: *bi = 1; return 0;
+    default: return -1;
+    }
+}
+
+/* vkCmdBindShadersEXT: the shaders bound at a bind point replace its
+ * pipeline (the last bind of either wins). The bind point's layout is the
+ * layer's layout of its first instrumented stage (all of them have the
+ * layer's set at the slot: shaderobj.c), so that before_action binds the
+ * set. */
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdBindShadersEXT(VkCommandBuffer cb, uint32_t n,
+                                                         const VkShaderStageFlagBits *stages,
+                                                         const VkShaderEXT *shaders)
+{
+    CMD_PROLOGUE(cb);
+    if (!dd->disp.CmdBindShadersEXT)
+        return;
+    if (cs && stages) {
+        int touched[2] = {0, 0};
+        for (uint32_t i = 0; i < n; i++) {
+            int bi;
+            int si = stage_slot(stages[i], &bi);
+            if (si < 0)
+                continue;
+            bound_pipeline *b = &cs->bound[bi];
+            if (b->pipeline) { /* a pipeline was bound since: its stages replaced these */
+                memset(b->shaders, 0, sizeof b->shaders);
+                b->pipeline = 0;
+                b->var = NULL;
+                b->fact_sets = 0;
+            }
+            b->shaders[si] = shaders ? shaders[i] : VK_NULL_HANDLE;
+            touched[bi] = 1;
+        }
+        for (int bi = 0; bi < 2; bi++) {
+            if (!touched[bi])
+                continue;
+            bound_pipeline *b = &cs->bound[bi];
+            b->push = 0;
+            b->layout = gpuavdbg_shaderobj_layout(dd, b->shaders);
+            b->instrumented = b->layout != VK_NULL_HANDLE;
+        }
+    }
+    dd->disp.CmdBindShadersEXT(cb, n, stages, shaders);
 }
 
 /* ---- descriptor binds of the app ------------------------------------------------ */
@@ -497,7 +509,7 @@ static void app_bound(cb_state *cs, int bi, VkPipelineLayout layout, uint32_t fi
         cs->app_layout[bi][first + i] = layout;
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdBindDescriptorSets(VkCommandBuffer cb, VkPipelineBindPoint bp,
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdBindDescriptorSets(VkCommandBuffer cb, VkPipelineBindPoint bp,
                                                           VkPipelineLayout layout, uint32_t first, uint32_t n,
                                                           const VkDescriptorSet *sets, uint32_t ndyn,
                                                           const uint32_t *dyn)
@@ -520,7 +532,7 @@ static void push_writes(cb_state *cs, VkPipelineBindPoint bp, VkPipelineLayout l
     gpuavdbg_desc_cb_push_writes(cs, bi, layout, set, n, writes);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdPushDescriptorSetKHR(VkCommandBuffer cb, VkPipelineBindPoint bp,
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdPushDescriptorSetKHR(VkCommandBuffer cb, VkPipelineBindPoint bp,
                                                             VkPipelineLayout layout, uint32_t set, uint32_t n,
                                                             const VkWriteDescriptorSet *writes)
 {
@@ -529,7 +541,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdPushDescriptorSetKHR(VkCommandBuffer cb,
     dd->disp.CmdPushDescriptorSetKHR(cb, bp, layout, set, n, writes);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdPushDescriptorSetWithTemplateKHR(VkCommandBuffer cb,
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdPushDescriptorSetWithTemplateKHR(VkCommandBuffer cb,
                                                                         VkDescriptorUpdateTemplate tmpl,
                                                                         VkPipelineLayout layout, uint32_t set,
                                                                         const void *data)
@@ -541,7 +553,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdPushDescriptorSetWithTemplateKHR(VkComma
 }
 
 /* Vulkan 1.4 core names of the push-descriptor commands. */
-static VKAPI_ATTR void VKAPI_CALL gl_CmdPushDescriptorSet(VkCommandBuffer cb, VkPipelineBindPoint bp,
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdPushDescriptorSet(VkCommandBuffer cb, VkPipelineBindPoint bp,
                                                          VkPipelineLayout layout, uint32_t set, uint32_t n,
                                                          const VkWriteDescriptorSet *writes)
 {
@@ -550,7 +562,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdPushDescriptorSet(VkCommandBuffer cb, Vk
     dd->disp.CmdPushDescriptorSet(cb, bp, layout, set, n, writes);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdPushDescriptorSetWithTemplate(VkCommandBuffer cb,
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdPushDescriptorSetWithTemplate(VkCommandBuffer cb,
                                                                      VkDescriptorUpdateTemplate tmpl,
                                                                      VkPipelineLayout layout, uint32_t set,
                                                                      const void *data)
@@ -593,12 +605,12 @@ static void bind_sets2(VkCommandBuffer cb, const VkBindDescriptorSetsInfoKHR *in
     next(cb, info);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdBindDescriptorSets2(VkCommandBuffer cb, const VkBindDescriptorSetsInfoKHR *info)
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdBindDescriptorSets2(VkCommandBuffer cb, const VkBindDescriptorSetsInfoKHR *info)
 {
     bind_sets2(cb, info, 0);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdBindDescriptorSets2KHR(VkCommandBuffer cb,
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdBindDescriptorSets2KHR(VkCommandBuffer cb,
                                                               const VkBindDescriptorSetsInfoKHR *info)
 {
     bind_sets2(cb, info, 1);
@@ -622,7 +634,7 @@ static void pushed(cb_state *cs, uint32_t offset, uint32_t size, const void *val
     cs->pc_gen++;
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdPushConstants(VkCommandBuffer cb, VkPipelineLayout layout,
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdPushConstants(VkCommandBuffer cb, VkPipelineLayout layout,
                                                       VkShaderStageFlags stages, uint32_t offset, uint32_t size,
                                                       const void *values)
 {
@@ -639,12 +651,12 @@ static void push_constants2(VkCommandBuffer cb, const VkPushConstantsInfoKHR *in
     (khr ? dd->disp.CmdPushConstants2KHR : dd->disp.CmdPushConstants2)(cb, info);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdPushConstants2(VkCommandBuffer cb, const VkPushConstantsInfoKHR *info)
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdPushConstants2(VkCommandBuffer cb, const VkPushConstantsInfoKHR *info)
 {
     push_constants2(cb, info, 0);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdPushConstants2KHR(VkCommandBuffer cb, const VkPushConstantsInfoKHR *info)
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdPushConstants2KHR(VkCommandBuffer cb, const VkPushConstantsInfoKHR *info)
 {
     push_constants2(cb, info, 1);
 }
@@ -663,12 +675,12 @@ static void push_set2(VkCommandBuffer cb, const VkPushDescriptorSetInfoKHR *info
     next(cb, info);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdPushDescriptorSet2(VkCommandBuffer cb, const VkPushDescriptorSetInfoKHR *info)
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdPushDescriptorSet2(VkCommandBuffer cb, const VkPushDescriptorSetInfoKHR *info)
 {
     push_set2(cb, info, 0);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdPushDescriptorSet2KHR(VkCommandBuffer cb, const VkPushDescriptorSetInfoKHR *info)
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdPushDescriptorSet2KHR(VkCommandBuffer cb, const VkPushDescriptorSetInfoKHR *info)
 {
     push_set2(cb, info, 1);
 }
@@ -684,19 +696,19 @@ static void push_template2(VkCommandBuffer cb, const VkPushDescriptorSetWithTemp
     next(cb, info);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdPushDescriptorSetWithTemplate2(VkCommandBuffer cb,
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdPushDescriptorSetWithTemplate2(VkCommandBuffer cb,
                                                                       const VkPushDescriptorSetWithTemplateInfoKHR *info)
 {
     push_template2(cb, info, 0);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdPushDescriptorSetWithTemplate2KHR(
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdPushDescriptorSetWithTemplate2KHR(
     VkCommandBuffer cb, const VkPushDescriptorSetWithTemplateInfoKHR *info)
 {
     push_template2(cb, info, 1);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdBindDescriptorBuffersEXT(VkCommandBuffer cb, uint32_t n,
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdBindDescriptorBuffersEXT(VkCommandBuffer cb, uint32_t n,
                                                                 const VkDescriptorBufferBindingInfoEXT *infos)
 {
     CMD_PROLOGUE(cb);
@@ -704,7 +716,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdBindDescriptorBuffersEXT(VkCommandBuffer
     dd->disp.CmdBindDescriptorBuffersEXT(cb, n, infos);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdSetDescriptorBufferOffsetsEXT(VkCommandBuffer cb, VkPipelineBindPoint bp,
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdSetDescriptorBufferOffsetsEXT(VkCommandBuffer cb, VkPipelineBindPoint bp,
                                                                      VkPipelineLayout layout, uint32_t first,
                                                                      uint32_t n, const uint32_t *indices,
                                                                      const VkDeviceSize *offsets)
@@ -714,7 +726,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdSetDescriptorBufferOffsetsEXT(VkCommandB
     dd->disp.CmdSetDescriptorBufferOffsetsEXT(cb, bp, layout, first, n, indices, offsets);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdExecuteCommands(VkCommandBuffer cb, uint32_t n, const VkCommandBuffer *cbs)
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdExecuteCommands(VkCommandBuffer cb, uint32_t n, const VkCommandBuffer *cbs)
 {
     CMD_PROLOGUE(cb);
     disturbed(cs, -1); /* the primary's bindings are undefined after it */
@@ -746,28 +758,124 @@ const char *gpuavdbg_cmd_name(uint32_t cmd)
     return cmd < GPUAVDBG_CMD_COUNT ? names[cmd] : NULL;
 }
 
-/* ACTION defines the intercept of an action command: record it, bind the
- * layer's set when needed, call down. PARAMS and ARGS are parenthesized. */
+#define GFX VK_PIPELINE_BIND_POINT_GRAPHICS
+#define CMP VK_PIPELINE_BIND_POINT_COMPUTE
+#define RT VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR
+
+/* ACTION defines the intercept of an action command no room checks:
+ * record it, bind the layer's set when needed, call down. PARAMS and ARGS
+ * are parenthesized. */
 #define ACTION(fn, cmd, bp, PARAMS, ARGS)                    \
-    static VKAPI_ATTR void VKAPI_CALL gl_##fn PARAMS        \
+    static VKAPI_ATTR void VKAPI_CALL icpt_##fn PARAMS      \
     {                                                        \
         CMD_PROLOGUE(cb);                                    \
-        gpuavdbg_before_action(cs, GPUAVDBG_CMD_##cmd, bp);  \
+        before_action(cs, GPUAVDBG_CMD_##cmd, bp);           \
         dd->disp.fn ARGS;                                    \
     }
 
-#define GFX VK_PIPELINE_BIND_POINT_GRAPHICS
-#define CMP VK_PIPELINE_BIND_POINT_COMPUTE
+/* ---- draws ---------------------------------------------------------------------- */
 
-/* The draws, dispatches and trace rays whose parameters the command checks
- * look at are intercepted in cmdchecks.c. */
-#define COUNT_PARAMS                                                                                       \
+/* The direct draws: the command checks (cmdchecks.h) look at their
+ * parameters once the action is recorded, and may skip them. */
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdDraw(VkCommandBuffer cb, uint32_t vertexCount, uint32_t instanceCount,
+                                               uint32_t firstVertex, uint32_t firstInstance)
+{
+    CMD_PROLOGUE(cb);
+    uint32_t action = cs ? cs->nactions : 0;
+    before_action(cs, GPUAVDBG_CMD_DRAW, GFX);
+    if (cs && gpuavdbg_cc_draw(cs, action, vertexCount, instanceCount, firstVertex, firstInstance))
+        return;
+    dd->disp.CmdDraw(cb, vertexCount, instanceCount, firstVertex, firstInstance);
+}
+
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdDrawIndexed(VkCommandBuffer cb, uint32_t indexCount, uint32_t instanceCount,
+                                                      uint32_t firstIndex, int32_t vertexOffset, uint32_t firstInstance)
+{
+    CMD_PROLOGUE(cb);
+    uint32_t action = cs ? cs->nactions : 0;
+    before_action(cs, GPUAVDBG_CMD_DRAW_INDEXED, GFX);
+    if (cs && gpuavdbg_cc_draw_indexed(cs, action, indexCount, instanceCount, firstIndex, firstInstance))
+        return;
+    dd->disp.CmdDrawIndexed(cb, indexCount, instanceCount, firstIndex, vertexOffset, firstInstance);
+}
+
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdDrawMultiEXT(VkCommandBuffer cb, uint32_t n, const VkMultiDrawInfoEXT *info,
+                                                       uint32_t instanceCount, uint32_t firstInstance, uint32_t stride)
+{
+    CMD_PROLOGUE(cb);
+    uint32_t action = cs ? cs->nactions : 0;
+    before_action(cs, GPUAVDBG_CMD_DRAW_MULTI, GFX);
+    uint32_t nkept = 0;
+    VkMultiDrawInfoEXT *kept =
+        cs ? gpuavdbg_cc_draw_multi(cs, action, n, info, instanceCount, firstInstance, stride, &nkept) : NULL;
+    if (!kept)
+        dd->disp.CmdDrawMultiEXT(cb, n, info, instanceCount, firstInstance, stride);
+    else if (nkept > 0)
+        dd->disp.CmdDrawMultiEXT(cb, nkept, kept, instanceCount, firstInstance, sizeof *kept);
+    free(kept);
+}
+
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdDrawMultiIndexedEXT(VkCommandBuffer cb, uint32_t n,
+                                                              const VkMultiDrawIndexedInfoEXT *info,
+                                                              uint32_t instanceCount, uint32_t firstInstance,
+                                                              uint32_t stride, const int32_t *vertexOffset)
+{
+    CMD_PROLOGUE(cb);
+    uint32_t action = cs ? cs->nactions : 0;
+    before_action(cs, GPUAVDBG_CMD_DRAW_MULTI_INDEXED, GFX);
+    VkMultiDrawIndexedInfoEXT *kept = NULL;
+    uint32_t nkept = 0;
+    if (cs && gpuavdbg_cc_draw_multi_indexed(cs, action, n, info, instanceCount, firstInstance, stride, &kept, &nkept))
+        return;
+    if (!kept)
+        dd->disp.CmdDrawMultiIndexedEXT(cb, n, info, instanceCount, firstInstance, stride, vertexOffset);
+    else if (nkept > 0)
+        dd->disp.CmdDrawMultiIndexedEXT(cb, nkept, kept, instanceCount, firstInstance, sizeof *kept, vertexOffset);
+    free(kept);
+}
+
+/* INDIRECT defines an indirect draw's intercept: the command checks may
+ * clamp its count (N, a parameter: drawCount or maxDrawCount) and hand its
+ * commands to the pre-pass. CB, CO: the count buffer and offset
+ * (VK_NULL_HANDLE, 0 for the forms without). PARAMS and ARGS are
+ * parenthesized. */
+#define INDIRECT(fn, cmd_id, N, CB, CO, PARAMS, ARGS)                                                         \
+    static VKAPI_ATTR void VKAPI_CALL icpt_##fn PARAMS                                                        \
+    {                                                                                                         \
+        CMD_PROLOGUE(cb);                                                                                     \
+        uint32_t action = cs ? cs->nactions : 0;                                                              \
+        before_action(cs, GPUAVDBG_CMD_##cmd_id, GFX);                                                        \
+        if (cs)                                                                                               \
+            gpuavdbg_cc_draw_indirect(cs, action, GPUAVDBG_CMD_##cmd_id, buffer, offset, &N, stride, CB, CO); \
+        dd->disp.fn ARGS;                                                                                     \
+    }
+#define DRAW_PARAMS (VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset, uint32_t drawCount, uint32_t stride)
+#define DRAW_ARGS (cb, buffer, offset, drawCount, stride)
+#define DRAW(fn, cmd_id) INDIRECT(fn, cmd_id, drawCount, VK_NULL_HANDLE, 0, DRAW_PARAMS, DRAW_ARGS)
+DRAW(CmdDrawIndirect, DRAW_INDIRECT)
+DRAW(CmdDrawIndexedIndirect, DRAW_INDEXED_INDIRECT)
+DRAW(CmdDrawMeshTasksIndirectEXT, DRAW_MESH_TASKS_INDIRECT)
+#define COUNT_PARAMS                                                                                           \
     (VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset, VkBuffer countBuffer, VkDeviceSize countOffset, \
      uint32_t maxDrawCount, uint32_t stride)
 #define COUNT_ARGS (cb, buffer, offset, countBuffer, countOffset, maxDrawCount, stride)
+#define COUNT(fn, cmd_id) INDIRECT(fn, cmd_id, maxDrawCount, countBuffer, countOffset, COUNT_PARAMS, COUNT_ARGS)
+COUNT(CmdDrawIndirectCount, DRAW_INDIRECT_COUNT)
+COUNT(CmdDrawIndirectCountKHR, DRAW_INDIRECT_COUNT)
+COUNT(CmdDrawIndirectCountAMD, DRAW_INDIRECT_COUNT)
+COUNT(CmdDrawIndexedIndirectCount, DRAW_INDEXED_INDIRECT_COUNT)
+COUNT(CmdDrawIndexedIndirectCountKHR, DRAW_INDEXED_INDIRECT_COUNT)
+COUNT(CmdDrawIndexedIndirectCountAMD, DRAW_INDEXED_INDIRECT_COUNT)
+COUNT(CmdDrawMeshTasksIndirectCountEXT, DRAW_MESH_TASKS_INDIRECT_COUNT)
+/* The draws no room checks. */
 ACTION(CmdDrawMeshTasksIndirectCountNV, DRAW_MESH_TASKS_INDIRECT_COUNT_NV, GFX, COUNT_PARAMS, COUNT_ARGS)
+#undef COUNT
 #undef COUNT_PARAMS
 #undef COUNT_ARGS
+#undef DRAW
+#undef DRAW_PARAMS
+#undef DRAW_ARGS
+#undef INDIRECT
 
 ACTION(CmdDrawIndirectByteCountEXT, DRAW_INDIRECT_BYTE_COUNT, GFX,
        (VkCommandBuffer cb, uint32_t instanceCount, uint32_t firstInstance, VkBuffer counterBuffer,
@@ -785,6 +893,8 @@ ACTION(CmdDrawClusterHUAWEI, DRAW_CLUSTER, GFX, (VkCommandBuffer cb, uint32_t x,
 ACTION(CmdDrawClusterIndirectHUAWEI, DRAW_CLUSTER_INDIRECT, GFX,
        (VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset), (cb, buffer, offset))
 
+/* ---- dispatches ------------------------------------------------------------------ */
+
 /* before_dispatch records a direct dispatch, whose grid the action facts
  * read (variants.c): its largest WorkgroupID, base + count - 1. */
 static void before_dispatch(cb_state *cs, gpuavdbg_cmd cmd, uint32_t bx, uint32_t by, uint32_t bz, uint32_t x,
@@ -798,34 +908,47 @@ static void before_dispatch(cb_state *cs, gpuavdbg_cmd cmd, uint32_t bx, uint32_
         cs->act.wg_max[1] = (uint64_t)by + y - 1;
         cs->act.wg_max[2] = (uint64_t)bz + z - 1;
     }
-    gpuavdbg_before_action(cs, cmd, VK_PIPELINE_BIND_POINT_COMPUTE);
+    before_action(cs, cmd, CMP);
     cs->act = (gpuavdbg_action_params){0};
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdDispatch(VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z)
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdDispatch(VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z)
 {
     CMD_PROLOGUE(cb);
     before_dispatch(cs, GPUAVDBG_CMD_DISPATCH, 0, 0, 0, x, y, z);
     dd->disp.CmdDispatch(cb, x, y, z);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdDispatchBase(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz,
-                                                     uint32_t x, uint32_t y, uint32_t z)
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdDispatchBase(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz,
+                                                       uint32_t x, uint32_t y, uint32_t z)
 {
     CMD_PROLOGUE(cb);
     before_dispatch(cs, GPUAVDBG_CMD_DISPATCH_BASE, bx, by, bz, x, y, z);
     dd->disp.CmdDispatchBase(cb, bx, by, bz, x, y, z);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdDispatchBaseKHR(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz,
-                                                        uint32_t x, uint32_t y, uint32_t z)
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdDispatchBaseKHR(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz,
+                                                          uint32_t x, uint32_t y, uint32_t z)
 {
     CMD_PROLOGUE(cb);
     before_dispatch(cs, GPUAVDBG_CMD_DISPATCH_BASE, bx, by, bz, x, y, z);
     dd->disp.CmdDispatchBaseKHR(cb, bx, by, bz, x, y, z);
 }
 
-#define RT VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR
+/* vkCmdDispatchIndirect: the command checks (their pre-pass) go before the
+ * action, whose bind of the layer's set at the compute bind point they
+ * would otherwise undo; the action is recorded even when it is skipped. */
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdDispatchIndirect(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset)
+{
+    CMD_PROLOGUE(cb);
+    int skip = cs && gpuavdbg_cc_dispatch_indirect(cs, cs->nactions, &buffer, &offset);
+    before_action(cs, GPUAVDBG_CMD_DISPATCH_INDIRECT, CMP);
+    if (!skip)
+        dd->disp.CmdDispatchIndirect(cb, buffer, offset);
+}
+
+/* ---- trace rays ------------------------------------------------------------------- */
+
 ACTION(CmdTraceRaysKHR, TRACE_RAYS, RT,
        (VkCommandBuffer cb, const VkStridedDeviceAddressRegionKHR *raygen, const VkStridedDeviceAddressRegionKHR *miss,
         const VkStridedDeviceAddressRegionKHR *hit, const VkStridedDeviceAddressRegionKHR *callable, uint32_t w,
@@ -838,14 +961,126 @@ ACTION(CmdTraceRaysNV, TRACE_RAYS_NV, RT,
        (cb, raygenBuf, raygenOff, missBuf, missOff, missStride, hitBuf, hitOff, hitStride, callBuf, callOff,
         callStride, w, h, d))
 
+/* The indirect trace rays: the command checks read the command at its
+ * device address before the action (their pre-pass goes first). */
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdTraceRaysIndirectKHR(VkCommandBuffer cb,
+                                                               const VkStridedDeviceAddressRegionKHR *raygen,
+                                                               const VkStridedDeviceAddressRegionKHR *miss,
+                                                               const VkStridedDeviceAddressRegionKHR *hit,
+                                                               const VkStridedDeviceAddressRegionKHR *callable,
+                                                               VkDeviceAddress addr)
+{
+    CMD_PROLOGUE(cb);
+    if (cs)
+        addr = gpuavdbg_cc_trace_rays_indirect(cs, cs->nactions, GPUAVDBG_CMD_TRACE_RAYS_INDIRECT, addr);
+    before_action(cs, GPUAVDBG_CMD_TRACE_RAYS_INDIRECT, RT);
+    dd->disp.CmdTraceRaysIndirectKHR(cb, raygen, miss, hit, callable, addr);
+}
+
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdTraceRaysIndirect2KHR(VkCommandBuffer cb, VkDeviceAddress addr)
+{
+    CMD_PROLOGUE(cb);
+    if (cs)
+        addr = gpuavdbg_cc_trace_rays_indirect(cs, cs->nactions, GPUAVDBG_CMD_TRACE_RAYS_INDIRECT2, addr);
+    before_action(cs, GPUAVDBG_CMD_TRACE_RAYS_INDIRECT2, RT);
+    dd->disp.CmdTraceRaysIndirect2KHR(cb, addr);
+}
+
 #undef GFX
 #undef CMP
 #undef RT
 #undef ACTION
 
+/* ---- index and vertex buffers (the command checks) --------------------------------- */
+
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdBindIndexBuffer(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset,
+                                                          VkIndexType type)
+{
+    CMD_PROLOGUE(cb);
+    if (cs)
+        gpuavdbg_cc_bind_index(cs, buffer, offset, VK_WHOLE_SIZE, type);
+    dd->disp.CmdBindIndexBuffer(cb, buffer, offset, type);
+}
+
+#define BIND_INDEX2(fn)                                                                                  \
+    static VKAPI_ATTR void VKAPI_CALL icpt_##fn(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset, \
+                                                VkDeviceSize size, VkIndexType type)                     \
+    {                                                                                                    \
+        CMD_PROLOGUE(cb);                                                                                \
+        if (cs)                                                                                          \
+            gpuavdbg_cc_bind_index(cs, buffer, offset, size, type);                                      \
+        dd->disp.fn(cb, buffer, offset, size, type);                                                     \
+    }
+BIND_INDEX2(CmdBindIndexBuffer2KHR)
+BIND_INDEX2(CmdBindIndexBuffer2)
+#undef BIND_INDEX2
+
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdBindVertexBuffers(VkCommandBuffer cb, uint32_t first, uint32_t n,
+                                                            const VkBuffer *bufs, const VkDeviceSize *offsets)
+{
+    CMD_PROLOGUE(cb);
+    if (cs)
+        gpuavdbg_cc_bind_vertex(cs, first, n, bufs, offsets, NULL, NULL);
+    dd->disp.CmdBindVertexBuffers(cb, first, n, bufs, offsets);
+}
+
+#define BIND_VERTEX2(fn)                                                                                             \
+    static VKAPI_ATTR void VKAPI_CALL icpt_##fn(VkCommandBuffer cb, uint32_t first, uint32_t n, const VkBuffer *bufs, \
+                                                const VkDeviceSize *offsets, const VkDeviceSize *sizes,               \
+                                                const VkDeviceSize *strides)                                          \
+    {                                                                                                                \
+        CMD_PROLOGUE(cb);                                                                                            \
+        if (cs)                                                                                                      \
+            gpuavdbg_cc_bind_vertex(cs, first, n, bufs, offsets, sizes, strides);                                    \
+        dd->disp.fn(cb, first, n, bufs, offsets, sizes, strides);                                                    \
+    }
+BIND_VERTEX2(CmdBindVertexBuffers2)
+BIND_VERTEX2(CmdBindVertexBuffers2EXT)
+#undef BIND_VERTEX2
+
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdSetVertexInputEXT(VkCommandBuffer cb, uint32_t nb,
+                                                            const VkVertexInputBindingDescription2EXT *bs,
+                                                            uint32_t na,
+                                                            const VkVertexInputAttributeDescription2EXT *as)
+{
+    CMD_PROLOGUE(cb);
+    if (cs)
+        gpuavdbg_cc_set_vertex_input(cs, nb, bs, na, as);
+    dd->disp.CmdSetVertexInputEXT(cb, nb, bs, na, as);
+}
+
+/* ---- render passes (the pre-pass of the draws in them) ------------------------------ */
+
+#define END_PASS(fn, PARAMS, ARGS)                          \
+    static VKAPI_ATTR void VKAPI_CALL icpt_##fn PARAMS     \
+    {                                                       \
+        CMD_PROLOGUE(cb);                                   \
+        dd->disp.fn ARGS;                                   \
+        if (cs)                                             \
+            gpuavdbg_prepass_render_pass_ended(cs);         \
+    }
+END_PASS(CmdEndRenderPass, (VkCommandBuffer cb), (cb))
+END_PASS(CmdEndRenderPass2, (VkCommandBuffer cb, const VkSubpassEndInfo *info), (cb, info))
+END_PASS(CmdEndRenderPass2KHR, (VkCommandBuffer cb, const VkSubpassEndInfo *info), (cb, info))
+END_PASS(CmdEndRendering, (VkCommandBuffer cb), (cb))
+END_PASS(CmdEndRenderingKHR, (VkCommandBuffer cb), (cb))
+#undef END_PASS
+
+#define BEGIN_RENDERING(fn)                                                                     \
+    static VKAPI_ATTR void VKAPI_CALL icpt_##fn(VkCommandBuffer cb, const VkRenderingInfo *info) \
+    {                                                                                           \
+        CMD_PROLOGUE(cb);                                                                       \
+        if (cs)                                                                                 \
+            gpuavdbg_prepass_begin_rendering(cs, info);                                         \
+        dd->disp.fn(cb, info);                                                                  \
+    }
+BEGIN_RENDERING(CmdBeginRendering)
+BEGIN_RENDERING(CmdBeginRenderingKHR)
+#undef BEGIN_RENDERING
+
 /* ---- debug labels ------------------------------------------------------------ */
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdBeginDebugUtilsLabelEXT(VkCommandBuffer cb, const VkDebugUtilsLabelEXT *label)
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdBeginDebugUtilsLabelEXT(VkCommandBuffer cb, const VkDebugUtilsLabelEXT *label)
 {
     CMD_PROLOGUE(cb);
     if (cs && label) {
@@ -861,7 +1096,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdBeginDebugUtilsLabelEXT(VkCommandBuffer 
         dd->disp.CmdBeginDebugUtilsLabelEXT(cb, label);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdEndDebugUtilsLabelEXT(VkCommandBuffer cb)
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdEndDebugUtilsLabelEXT(VkCommandBuffer cb)
 {
     CMD_PROLOGUE(cb);
     /* A label may end in another command buffer than it began in. */
@@ -875,50 +1110,81 @@ static VKAPI_ATTR void VKAPI_CALL gl_CmdEndDebugUtilsLabelEXT(VkCommandBuffer cb
 
 /* ---- intercepts --------------------------------------------------------------- */
 
+static const gpuavdbg_intercept intercepts[] = {
+    GPUAVDBG_ICPT(AllocateCommandBuffers),
+    GPUAVDBG_ICPT(FreeCommandBuffers),
+    GPUAVDBG_ICPT(DestroyCommandPool),
+    GPUAVDBG_ICPT(ResetCommandPool),
+    GPUAVDBG_ICPT(BeginCommandBuffer),
+    GPUAVDBG_ICPT(EndCommandBuffer),
+    GPUAVDBG_ICPT(ResetCommandBuffer),
+    GPUAVDBG_ICPT(CmdBindPipeline),
+    GPUAVDBG_ICPT(CmdBindShadersEXT),
+    GPUAVDBG_ICPT(CmdExecuteCommands),
+    GPUAVDBG_ICPT(CmdBindDescriptorSets),
+    GPUAVDBG_ICPT(CmdPushDescriptorSetKHR),
+    GPUAVDBG_ICPT(CmdPushDescriptorSetWithTemplateKHR),
+    GPUAVDBG_ICPT(CmdPushDescriptorSet),
+    GPUAVDBG_ICPT(CmdPushDescriptorSetWithTemplate),
+    GPUAVDBG_ICPT(CmdPushDescriptorSet2),
+    GPUAVDBG_ICPT(CmdPushDescriptorSet2KHR),
+    GPUAVDBG_ICPT(CmdPushDescriptorSetWithTemplate2),
+    GPUAVDBG_ICPT(CmdPushDescriptorSetWithTemplate2KHR),
+    GPUAVDBG_ICPT(CmdBindDescriptorSets2),
+    GPUAVDBG_ICPT(CmdBindDescriptorSets2KHR),
+    GPUAVDBG_ICPT(CmdPushConstants),
+    GPUAVDBG_ICPT(CmdPushConstants2),
+    GPUAVDBG_ICPT(CmdPushConstants2KHR),
+    GPUAVDBG_ICPT(CmdBindDescriptorBuffersEXT),
+    GPUAVDBG_ICPT(CmdSetDescriptorBufferOffsetsEXT),
+    GPUAVDBG_ICPT(CmdDraw),
+    GPUAVDBG_ICPT(CmdDrawIndexed),
+    GPUAVDBG_ICPT(CmdDrawMultiEXT),
+    GPUAVDBG_ICPT(CmdDrawMultiIndexedEXT),
+    GPUAVDBG_ICPT(CmdDrawIndirect),
+    GPUAVDBG_ICPT(CmdDrawIndexedIndirect),
+    GPUAVDBG_ICPT(CmdDrawIndirectCount),
+    GPUAVDBG_ICPT(CmdDrawIndirectCountKHR),
+    GPUAVDBG_ICPT(CmdDrawIndirectCountAMD),
+    GPUAVDBG_ICPT(CmdDrawIndexedIndirectCount),
+    GPUAVDBG_ICPT(CmdDrawIndexedIndirectCountKHR),
+    GPUAVDBG_ICPT(CmdDrawIndexedIndirectCountAMD),
+    GPUAVDBG_ICPT(CmdDrawIndirectByteCountEXT),
+    GPUAVDBG_ICPT(CmdDrawMeshTasksEXT),
+    GPUAVDBG_ICPT(CmdDrawMeshTasksIndirectEXT),
+    GPUAVDBG_ICPT(CmdDrawMeshTasksIndirectCountEXT),
+    GPUAVDBG_ICPT(CmdDrawMeshTasksNV),
+    GPUAVDBG_ICPT(CmdDrawMeshTasksIndirectNV),
+    GPUAVDBG_ICPT(CmdDrawMeshTasksIndirectCountNV),
+    GPUAVDBG_ICPT(CmdDrawClusterHUAWEI),
+    GPUAVDBG_ICPT(CmdDrawClusterIndirectHUAWEI),
+    GPUAVDBG_ICPT(CmdDispatch),
+    GPUAVDBG_ICPT(CmdDispatchBase),
+    GPUAVDBG_ICPT(CmdDispatchBaseKHR),
+    GPUAVDBG_ICPT(CmdDispatchIndirect),
+    GPUAVDBG_ICPT(CmdTraceRaysKHR),
+    GPUAVDBG_ICPT(CmdTraceRaysNV),
+    GPUAVDBG_ICPT(CmdTraceRaysIndirectKHR),
+    GPUAVDBG_ICPT(CmdTraceRaysIndirect2KHR),
+    GPUAVDBG_ICPT(CmdBindIndexBuffer),
+    GPUAVDBG_ICPT(CmdBindIndexBuffer2KHR),
+    GPUAVDBG_ICPT(CmdBindIndexBuffer2),
+    GPUAVDBG_ICPT(CmdBindVertexBuffers),
+    GPUAVDBG_ICPT(CmdBindVertexBuffers2),
+    GPUAVDBG_ICPT(CmdBindVertexBuffers2EXT),
+    GPUAVDBG_ICPT(CmdSetVertexInputEXT),
+    GPUAVDBG_ICPT(CmdBeginRendering),
+    GPUAVDBG_ICPT(CmdBeginRenderingKHR),
+    GPUAVDBG_ICPT(CmdEndRendering),
+    GPUAVDBG_ICPT(CmdEndRenderingKHR),
+    GPUAVDBG_ICPT(CmdEndRenderPass),
+    GPUAVDBG_ICPT(CmdEndRenderPass2),
+    GPUAVDBG_ICPT(CmdEndRenderPass2KHR),
+    GPUAVDBG_ICPT(CmdBeginDebugUtilsLabelEXT),
+    GPUAVDBG_ICPT(CmdEndDebugUtilsLabelEXT),
+};
+
 PFN_vkVoidFunction gpuavdbg_cmdbuf_intercept(const char *name)
 {
-#define I(fn)                              \
-    if (strcmp(name, "vk" #fn) == 0)       \
-        return (PFN_vkVoidFunction)gl_##fn;
-    I(AllocateCommandBuffers)
-    I(FreeCommandBuffers)
-    I(DestroyCommandPool)
-    I(ResetCommandPool)
-    I(BeginCommandBuffer)
-    I(EndCommandBuffer)
-    I(ResetCommandBuffer)
-    I(CmdBindPipeline)
-    I(CmdExecuteCommands)
-    I(CmdBindDescriptorSets)
-    I(CmdPushDescriptorSetKHR)
-    I(CmdPushDescriptorSetWithTemplateKHR)
-    I(CmdPushDescriptorSet)
-    I(CmdPushDescriptorSetWithTemplate)
-    I(CmdPushDescriptorSet2)
-    I(CmdPushDescriptorSet2KHR)
-    I(CmdPushDescriptorSetWithTemplate2)
-    I(CmdPushDescriptorSetWithTemplate2KHR)
-    I(CmdBindDescriptorSets2)
-    I(CmdBindDescriptorSets2KHR)
-    I(CmdPushConstants)
-    I(CmdPushConstants2)
-    I(CmdPushConstants2KHR)
-    I(CmdBindDescriptorBuffersEXT)
-    I(CmdSetDescriptorBufferOffsetsEXT)
-    I(CmdDrawIndirectByteCountEXT)
-    I(CmdDrawMeshTasksEXT)
-    I(CmdDrawMeshTasksNV)
-    I(CmdDrawMeshTasksIndirectNV)
-    I(CmdDrawMeshTasksIndirectCountNV)
-    I(CmdDrawClusterHUAWEI)
-    I(CmdDrawClusterIndirectHUAWEI)
-    I(CmdDispatch)
-    I(CmdDispatchBase)
-    I(CmdDispatchBaseKHR)
-    I(CmdTraceRaysKHR)
-    I(CmdTraceRaysNV)
-    I(CmdBeginDebugUtilsLabelEXT)
-    I(CmdEndDebugUtilsLabelEXT)
-#undef I
-    return NULL;
+    return gpuavdbg_intercept_find(intercepts, GPUAVDBG_NELEM(intercepts), name);
 }

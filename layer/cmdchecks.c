@@ -11,13 +11,98 @@
  * only the GPU knows (the contents of indirect buffers) goes to the
  * pre-pass (prepass.c) as a job.
  *
- * Like cmdbuf.c, nothing here calls into Go per command.
+ * The command-buffer owner (cmdbuf.c) intercepts the commands and calls
+ * the hooks below (cmdchecks.h); nothing here calls into Go per command.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "ground.h"
+#include "addresses.h"
 #include "cmdchecks.h"
+#include "descriptors.h"
+#include "prepass.h"
 #include "_cgo_export.h"
+
+/* Vertex bindings and attributes the layer follows (maxVertexInputBindings
+ * is at least 16; 32 on the devices tested). */
+#define GPUAVDBG_CC_VB 32u
+
+/* A vertex binding (instance: VK_VERTEX_INPUT_RATE_INSTANCE) and a vertex
+ * attribute (size: its format's bytes, 0 when the layer does not know). */
+typedef struct cc_binding {
+    uint32_t binding, stride, instance, divisor;
+} cc_binding;
+typedef struct cc_attr {
+    uint32_t location, binding, size, offset;
+} cc_attr;
+
+/* A vertex input state: a pipeline's, or vkCmdSetVertexInputEXT's. */
+typedef struct cc_vi {
+    uint32_t nbind, nattr;
+    cc_binding bind[GPUAVDBG_CC_VB];
+    cc_attr attr[GPUAVDBG_CC_VB];
+    int dynamic_input;  /* VK_DYNAMIC_STATE_VERTEX_INPUT_EXT: use the command buffer's */
+    int dynamic_stride; /* VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE: strides from vkCmdBindVertexBuffers2 */
+} cc_vi;
+
+typedef struct cc_dev {
+    uint32_t checks;    /* GPUAVDBG_CC_* */
+    int first_instance; /* the app enabled drawIndirectFirstInstance */
+    int robust2;        /* robustBufferAccess2: index reads past the end are defined */
+    int robust;         /* robustBufferAccess(2): vertex fetches past the end are defined */
+    uint32_t max_draw_indirect;
+    uint32_t told;      /* notices given once per device (CC_TOLD_*) */
+} cc_dev;
+
+/* Notices a device gives once. */
+enum {
+    CC_TOLD_ADDRESS = 8,
+    CC_TOLD_VERTEX_LIBRARY = 32,
+    CC_TOLD_VERTEX_DIVISOR = 512,
+    CC_TOLD_VERTEX_SLOTS = 1024,
+};
+
+/* A vertex buffer bound: end is offset + the bound size; stride is
+ * vkCmdBindVertexBuffers2's (has_stride). */
+typedef struct cc_vb {
+    VkBuffer buf;
+    VkDeviceSize offset, end, stride;
+    int has_stride;
+} cc_vb;
+
+typedef struct cc_cb {
+    /* the index buffer bound: end is offset + the bound size */
+    VkBuffer ib;
+    VkDeviceSize ib_offset, ib_end;
+    uint32_t ib_size; /* bytes per index */
+    /* the vertex buffers bound */
+    cc_vb vb[GPUAVDBG_CC_VB];
+    cc_vi *dyn_vi; /* vkCmdSetVertexInputEXT's, or NULL */
+    /* records made on the CPU, GPUAVDBG_LAYER_RECORD_WORDS words each */
+    uint32_t *rec;
+    uint32_t nrec, cap_rec, dropped;
+    /* vertex_fetch_oob in the vertex shader: the vertex tables of this
+     * recording one after the other (gpuav/inputs.go: N, then N location
+     * entries), vlast the word offset + 1 of the last one (a draw with the
+     * same state shares it), and per action the offset + 1 of its table
+     * (0: none), written into the descriptor state at submit. */
+    uint32_t *vt;
+    uint32_t nvt, cap_vt, vlast;
+    uint32_t *vact;
+    uint32_t nvact, cap_vact;
+    /* The last buffer looked up (cc_buffer): a recording's
+     * indirect draws mostly read one buffer. */
+    VkBuffer last_buf;
+    VkDeviceSize last_size;
+    int last_copyable;
+} cc_cb;
+
+/* saturate32 is v, or UINT32_MAX when it does not fit. */
+static inline uint32_t saturate32(uint64_t v)
+{
+    return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+}
 
 /* ---- device ------------------------------------------------------------------ */
 
@@ -43,12 +128,6 @@ static void app_features(cc_dev *c, const VkDeviceCreateInfo *ci)
         case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT:
             c->robust2 |= ((const VkPhysicalDeviceRobustness2FeaturesEXT *)p)->robustBufferAccess2;
             break;
-        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES:
-            c->bda |= ((const VkPhysicalDeviceVulkan12Features *)p)->bufferDeviceAddress;
-            break;
-        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES:
-            c->bda |= ((const VkPhysicalDeviceBufferDeviceAddressFeatures *)p)->bufferDeviceAddress;
-            break;
         default: break;
         }
     }
@@ -56,7 +135,7 @@ static void app_features(cc_dev *c, const VkDeviceCreateInfo *ci)
 
 /* device_limits fills the pre-pass limits block; mesh and ray tracing
  * properties are asked for only when the app enabled their extensions. */
-static void device_limits(device_data *dd, cc_dev *c, const VkDeviceCreateInfo *ci)
+static void device_limits(device_data *dd, cc_dev *c, const VkDeviceCreateInfo *ci, uint32_t *w)
 {
     VkPhysicalDeviceMeshShaderPropertiesEXT mesh = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MESH_SHADER_PROPERTIES_EXT};
     VkPhysicalDeviceRayTracingPipelinePropertiesKHR rt = {
@@ -81,7 +160,6 @@ static void device_limits(device_data *dd, cc_dev *c, const VkDeviceCreateInfo *
     else if (dd->inst->disp.GetPhysicalDeviceProperties)
         dd->inst->disp.GetPhysicalDeviceProperties(dd->physical, &p2.properties);
     const VkPhysicalDeviceLimits *l = &p2.properties.limits;
-    uint32_t *w = c->limits;
     for (int i = 0; i < 3; i++) {
         w[GPUAVDBG_PREPASS_LIMIT_COMPUTE_COUNT + i] = l->maxComputeWorkGroupCount[i];
         w[GPUAVDBG_PREPASS_LIMIT_TASK_COUNT + i] = mesh.maxTaskWorkGroupCount[i];
@@ -102,18 +180,19 @@ static void device_limits(device_data *dd, cc_dev *c, const VkDeviceCreateInfo *
     w[GPUAVDBG_PREPASS_LIMIT_FEATURES] = c->first_instance ? GPUAVDBG_PREPASS_FEATURE_FIRST_INSTANCE : 0;
 }
 
-void gpuavdbg_cc_device_created(device_data *dd, const VkDeviceCreateInfo *ci)
+uint32_t gpuavdbg_cc_device_created(device_data *dd, const VkDeviceCreateInfo *ci, uint32_t *limits)
 {
     cc_dev *c = calloc(1, sizeof *c);
     if (!c) {
         gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED, "out of memory: index_buffer_oob, vertex_fetch_oob and indirect_command are off");
-        return;
+        return 0;
     }
     c->checks = goCommandChecks(GPUAVDBG_H(dd->inst->instance));
     c->robust = (int)dd->robust;
     app_features(c, ci);
-    device_limits(dd, c, ci);
+    device_limits(dd, c, ci, limits);
     dd->cc = c;
+    return c->checks;
 }
 
 void gpuavdbg_cc_device_destroyed(device_data *dd)
@@ -215,16 +294,18 @@ void gpuavdbg_cc_pipeline_freed(pipeline_info *pi)
 
 /* ---- per command buffer -------------------------------------------------------- */
 
-cc_cb *gpuavdbg_cc_get(cb_state *cs)
+static cc_cb *cc_get(cb_state *cs)
 {
     if (!cs->cc)
         cs->cc = calloc(1, sizeof *cs->cc);
     return cs->cc;
 }
 
-VkDeviceSize gpuavdbg_cc_buffer(cb_state *cs, VkBuffer b, int *copyable)
+/* cc_buffer is gpuavdbg_buffer_info for the command checks of a recording,
+ * with the last answer kept. */
+static VkDeviceSize cc_buffer(cb_state *cs, VkBuffer b, int *copyable)
 {
-    cc_cb *c = gpuavdbg_cc_get(cs);
+    cc_cb *c = cc_get(cs);
     if (!c)
         return gpuavdbg_buffer_info(b, copyable);
     if (c->last_buf != b || !b) {
@@ -243,14 +324,10 @@ void gpuavdbg_cc_reset(cb_state *cs)
         return;
     free(c->dyn_vi);
     uint32_t *rec = c->rec, cap = c->cap_rec;
-    cc_copy *copies = c->copies;
-    uint32_t cap_copies = c->cap_copies;
     uint32_t *vt = c->vt, *vact = c->vact, cap_vt = c->cap_vt, cap_vact = c->cap_vact;
     memset(c, 0, sizeof *c);
     c->rec = rec;
     c->cap_rec = cap;
-    c->copies = copies;
-    c->cap_copies = cap_copies;
     c->vt = vt;
     c->cap_vt = cap_vt;
     c->vact = vact;
@@ -263,7 +340,6 @@ void gpuavdbg_cc_free(cb_state *cs)
         return;
     free(cs->cc->dyn_vi);
     free(cs->cc->rec);
-    free(cs->cc->copies);
     free(cs->cc->vt);
     free(cs->cc->vact);
     free(cs->cc);
@@ -273,10 +349,11 @@ void gpuavdbg_cc_free(cb_state *cs)
 /* Records one recording keeps on the CPU; more count as dropped. */
 #define CC_MAX_RECORDS 4096u
 
-void gpuavdbg_cc_record(cb_state *cs, uint32_t action, uint32_t code, uint32_t stage, uint32_t w0, uint32_t w1,
-                        uint32_t w2, const uint32_t p[7])
+/* cc_record appends a layer record made on the CPU. */
+static void cc_record(cb_state *cs, uint32_t action, uint32_t code, uint32_t stage, uint32_t w0, uint32_t w1,
+                      uint32_t w2, const uint32_t p[7])
 {
-    cc_cb *c = gpuavdbg_cc_get(cs);
+    cc_cb *c = cc_get(cs);
     if (!c)
         return;
     if (c->nrec == c->cap_rec) {
@@ -301,7 +378,7 @@ void gpuavdbg_cc_record(cb_state *cs, uint32_t action, uint32_t code, uint32_t s
 
 int gpuavdbg_cc_has_records(const cb_state *cs)
 {
-    return cs->cc && (cs->cc->nrec > 0 || cs->cc->dropped > 0 || cs->cc->ran);
+    return (cs->cc && (cs->cc->nrec > 0 || cs->cc->dropped > 0)) || gpuavdbg_prepass_ran(cs);
 }
 
 const uint32_t *gpuavdbg_cc_records(const cb_state *cs, uint32_t *nwords, uint32_t *dropped)
@@ -323,11 +400,11 @@ static uint32_t index_size(VkIndexType t)
     return 0;
 }
 
-static void bind_index(cb_state *cs, VkBuffer buffer, VkDeviceSize offset, VkDeviceSize size, VkIndexType type)
+void gpuavdbg_cc_bind_index(cb_state *cs, VkBuffer buffer, VkDeviceSize offset, VkDeviceSize size, VkIndexType type)
 {
-    if (!cs || !(checks_of(cs->dd) & (GPUAVDBG_CC_INDEX | GPUAVDBG_CC_INDIRECT)))
+    if (!(checks_of(cs->dd) & (GPUAVDBG_CC_INDEX | GPUAVDBG_CC_INDIRECT)))
         return;
-    cc_cb *c = gpuavdbg_cc_get(cs);
+    cc_cb *c = cc_get(cs);
     if (!c)
         return;
     VkDeviceSize whole = buffer ? gpuavdbg_buffer_info(buffer, NULL) : 0;
@@ -339,38 +416,12 @@ static void bind_index(cb_state *cs, VkBuffer buffer, VkDeviceSize offset, VkDev
         c->ib = VK_NULL_HANDLE;
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdBindIndexBuffer(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset,
-                                                       VkIndexType type)
+void gpuavdbg_cc_bind_vertex(cb_state *cs, uint32_t first, uint32_t n, const VkBuffer *bufs,
+                             const VkDeviceSize *offsets, const VkDeviceSize *sizes, const VkDeviceSize *strides)
 {
-    cb_state *cs = gpuavdbg_cb_get(cb);
-    device_data *dd = cs ? cs->dd : gpuavdbg_device_get(cb);
-    if (!dd)
+    if (!(checks_of(cs->dd) & GPUAVDBG_CC_VERTEX))
         return;
-    bind_index(cs, buffer, offset, VK_WHOLE_SIZE, type);
-    dd->disp.CmdBindIndexBuffer(cb, buffer, offset, type);
-}
-
-#define BIND_INDEX2(fn)                                                                                           \
-    static VKAPI_ATTR void VKAPI_CALL gl_##fn(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset,          \
-                                             VkDeviceSize size, VkIndexType type)                               \
-    {                                                                                                             \
-        cb_state *cs = gpuavdbg_cb_get(cb);                                                                       \
-        device_data *dd = cs ? cs->dd : gpuavdbg_device_get(cb);                                                  \
-        if (!dd)                                                                                                  \
-            return;                                                                                               \
-        bind_index(cs, buffer, offset, size, type);                                                               \
-        dd->disp.fn(cb, buffer, offset, size, type);                                                              \
-    }
-BIND_INDEX2(CmdBindIndexBuffer2KHR)
-BIND_INDEX2(CmdBindIndexBuffer2)
-#undef BIND_INDEX2
-
-static void bind_vertex(cb_state *cs, uint32_t first, uint32_t n, const VkBuffer *bufs, const VkDeviceSize *offsets,
-                        const VkDeviceSize *sizes, const VkDeviceSize *strides)
-{
-    if (!cs || !(checks_of(cs->dd) & GPUAVDBG_CC_VERTEX))
-        return;
-    cc_cb *c = gpuavdbg_cc_get(cs);
+    cc_cb *c = cc_get(cs);
     for (uint32_t i = 0; c && i < n && first + i < GPUAVDBG_CC_VB; i++) {
         cc_vb *v = &c->vb[first + i];
         VkDeviceSize whole = bufs[i] ? gpuavdbg_buffer_info(bufs[i], NULL) : 0;
@@ -383,54 +434,20 @@ static void bind_vertex(cb_state *cs, uint32_t first, uint32_t n, const VkBuffer
     }
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdBindVertexBuffers(VkCommandBuffer cb, uint32_t first, uint32_t n,
-                                                         const VkBuffer *bufs, const VkDeviceSize *offsets)
+void gpuavdbg_cc_set_vertex_input(cb_state *cs, uint32_t nb, const VkVertexInputBindingDescription2EXT *bs,
+                                  uint32_t na, const VkVertexInputAttributeDescription2EXT *as)
 {
-    cb_state *cs = gpuavdbg_cb_get(cb);
-    device_data *dd = cs ? cs->dd : gpuavdbg_device_get(cb);
-    if (!dd)
-        return;
-    bind_vertex(cs, first, n, bufs, offsets, NULL, NULL);
-    dd->disp.CmdBindVertexBuffers(cb, first, n, bufs, offsets);
-}
-
-#define BIND_VERTEX2(fn)                                                                                          \
-    static VKAPI_ATTR void VKAPI_CALL gl_##fn(VkCommandBuffer cb, uint32_t first, uint32_t n, const VkBuffer *bufs, \
-                                             const VkDeviceSize *offsets, const VkDeviceSize *sizes,            \
-                                             const VkDeviceSize *strides)                                       \
-    {                                                                                                             \
-        cb_state *cs = gpuavdbg_cb_get(cb);                                                                       \
-        device_data *dd = cs ? cs->dd : gpuavdbg_device_get(cb);                                                  \
-        if (!dd)                                                                                                  \
-            return;                                                                                               \
-        bind_vertex(cs, first, n, bufs, offsets, sizes, strides);                                                 \
-        dd->disp.fn(cb, first, n, bufs, offsets, sizes, strides);                                                 \
-    }
-BIND_VERTEX2(CmdBindVertexBuffers2)
-BIND_VERTEX2(CmdBindVertexBuffers2EXT)
-#undef BIND_VERTEX2
-
-static VKAPI_ATTR void VKAPI_CALL gl_CmdSetVertexInputEXT(VkCommandBuffer cb, uint32_t nb,
-                                                         const VkVertexInputBindingDescription2EXT *bs, uint32_t na,
-                                                         const VkVertexInputAttributeDescription2EXT *as)
-{
-    cb_state *cs = gpuavdbg_cb_get(cb);
-    device_data *dd = cs ? cs->dd : gpuavdbg_device_get(cb);
-    if (!dd)
-        return;
-    cc_cb *c = cs && (checks_of(dd) & GPUAVDBG_CC_VERTEX) ? gpuavdbg_cc_get(cs) : NULL;
+    cc_cb *c = (checks_of(cs->dd) & GPUAVDBG_CC_VERTEX) ? cc_get(cs) : NULL;
     cc_vi *vi = c ? (c->dyn_vi ? c->dyn_vi : calloc(1, sizeof *vi)) : NULL;
-    if (vi) {
-        memset(vi, 0, sizeof *vi);
-        for (uint32_t i = 0; i < nb && vi->nbind < GPUAVDBG_CC_VB; i++)
-            vi->bind[vi->nbind++] = (cc_binding){bs[i].binding, bs[i].stride,
-                                                           bs[i].inputRate == VK_VERTEX_INPUT_RATE_INSTANCE, bs[i].divisor};
-        for (uint32_t i = 0; i < na && vi->nattr < GPUAVDBG_CC_VB; i++)
-            vi->attr[vi->nattr++] = (cc_attr){as[i].location, as[i].binding, format_size(as[i].format),
-                                                           as[i].offset};
-        c->dyn_vi = vi;
-    }
-    dd->disp.CmdSetVertexInputEXT(cb, nb, bs, na, as);
+    if (!vi)
+        return;
+    memset(vi, 0, sizeof *vi);
+    for (uint32_t i = 0; i < nb && vi->nbind < GPUAVDBG_CC_VB; i++)
+        vi->bind[vi->nbind++] =
+            (cc_binding){bs[i].binding, bs[i].stride, bs[i].inputRate == VK_VERTEX_INPUT_RATE_INSTANCE, bs[i].divisor};
+    for (uint32_t i = 0; i < na && vi->nattr < GPUAVDBG_CC_VB; i++)
+        vi->attr[vi->nattr++] = (cc_attr){as[i].location, as[i].binding, format_size(as[i].format), as[i].offset};
+    c->dyn_vi = vi;
 }
 
 /* ---- the checks on the CPU --------------------------------------------------------- */
@@ -456,7 +473,7 @@ static int check_index(cb_state *cs, uint32_t action, uint32_t draw, uint32_t fi
     uint32_t flags = (skip ? GPUAVDBG_INDEX_SKIPPED : 0) | (robust ? GPUAVDBG_INDEX_ROBUST : 0);
     uint32_t p[7] = {first, count, c->ib_size, saturate32(c->ib_offset), saturate32(c->ib_end), flags,
                      saturate32(avail)};
-    gpuavdbg_cc_record(cs, action, GPUAVDBG_CODE_INDEX_BUFFER_OOB, GPUAVDBG_MODEL_COMMAND, draw, 0, 0, p);
+    cc_record(cs, action, GPUAVDBG_CODE_INDEX_BUFFER_OOB, GPUAVDBG_MODEL_COMMAND, draw, 0, 0, p);
     return skip;
 }
 
@@ -520,7 +537,7 @@ static int check_attribute(cb_state *cs, uint32_t action, uint32_t draw, const d
     uint32_t vertex = b->instance ? r->first_vertex : saturate32(idx);
     uint32_t instance = b->instance ? saturate32(r->first_instance + (idx - lo) * (b->divisor ? b->divisor : 1))
                                     : r->first_instance;
-    gpuavdbg_cc_record(cs, action, GPUAVDBG_CODE_VERTEX_FETCH_OOB, 0 /* vertex */, vertex, instance, draw, p);
+    cc_record(cs, action, GPUAVDBG_CODE_VERTEX_FETCH_OOB, 0 /* vertex */, vertex, instance, draw, p);
     return skip;
 }
 
@@ -673,97 +690,68 @@ uint32_t gpuavdbg_cc_write_vertex(cb_state *cs, uint32_t *words, uint32_t cap, u
     return end > UINT32_MAX ? UINT32_MAX : (uint32_t)end;
 }
 
-/* ---- draws ---------------------------------------------------------------------- */
+/* ---- draws: hooks of the command-buffer owner ------------------------------------- */
 
-#define CMD_PROLOGUE(cb)                                                 \
-    cb_state *cs = gpuavdbg_cb_get(cb);                                  \
-    device_data *dd = cs ? cs->dd : gpuavdbg_device_get(cb);             \
-    if (!dd)                                                             \
-        return
-
-static VKAPI_ATTR void VKAPI_CALL gl_CmdDraw(VkCommandBuffer cb, uint32_t vertexCount, uint32_t instanceCount,
-                                            uint32_t firstVertex, uint32_t firstInstance)
+int gpuavdbg_cc_draw_checked(cb_state *cs, uint32_t action, uint32_t vertexCount, uint32_t instanceCount,
+                             uint32_t firstVertex, uint32_t firstInstance)
 {
-    CMD_PROLOGUE(cb);
-    uint32_t action = cs ? cs->nactions : 0;
-    gpuavdbg_before_action(cs, GPUAVDBG_CMD_DRAW, VK_PIPELINE_BIND_POINT_GRAPHICS);
     draw_range r = {firstVertex, vertexCount, firstInstance, instanceCount, 1};
-    if (cs && check_vertex(cs, action, 0, &r))
-        return;
-    dd->disp.CmdDraw(cb, vertexCount, instanceCount, firstVertex, firstInstance);
+    return check_vertex(cs, action, 0, &r);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdDrawIndexed(VkCommandBuffer cb, uint32_t indexCount, uint32_t instanceCount,
-                                                   uint32_t firstIndex, int32_t vertexOffset, uint32_t firstInstance)
+int gpuavdbg_cc_draw_indexed_checked(cb_state *cs, uint32_t action, uint32_t indexCount, uint32_t instanceCount,
+                                     uint32_t firstIndex, uint32_t firstInstance)
 {
-    CMD_PROLOGUE(cb);
-    uint32_t action = cs ? cs->nactions : 0;
-    gpuavdbg_before_action(cs, GPUAVDBG_CMD_DRAW_INDEXED, VK_PIPELINE_BIND_POINT_GRAPHICS);
     draw_range r = {0, 0, firstInstance, instanceCount, 0};
-    int skip = cs && check_index(cs, action, 0, firstIndex, indexCount);
-    skip |= cs && check_vertex(cs, action, 0, &r);
-    if (cs && !skip)
-        vertex_table(cs, action, 1);
+    int skip = check_index(cs, action, 0, firstIndex, indexCount);
+    skip |= check_vertex(cs, action, 0, &r);
     if (!skip)
-        dd->disp.CmdDrawIndexed(cb, indexCount, instanceCount, firstIndex, vertexOffset, firstInstance);
+        vertex_table(cs, action, 1);
+    return skip;
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdDrawMultiEXT(VkCommandBuffer cb, uint32_t n, const VkMultiDrawInfoEXT *info,
-                                                    uint32_t instanceCount, uint32_t firstInstance, uint32_t stride)
+VkMultiDrawInfoEXT *gpuavdbg_cc_draw_multi(cb_state *cs, uint32_t action, uint32_t n, const VkMultiDrawInfoEXT *info,
+                                           uint32_t instanceCount, uint32_t firstInstance, uint32_t stride,
+                                           uint32_t *nkept)
 {
-    CMD_PROLOGUE(cb);
-    uint32_t action = cs ? cs->nactions : 0;
-    gpuavdbg_before_action(cs, GPUAVDBG_CMD_DRAW_MULTI, VK_PIPELINE_BIND_POINT_GRAPHICS);
     VkMultiDrawInfoEXT *kept = NULL;
-    uint32_t nkept = 0;
-    for (uint32_t i = 0; cs && info && i < n; i++) {
+    *nkept = 0;
+    for (uint32_t i = 0; info && i < n; i++) {
         const VkMultiDrawInfoEXT *d = (const VkMultiDrawInfoEXT *)((const char *)info + (size_t)i * stride);
         draw_range r = {d->firstVertex, d->vertexCount, firstInstance, instanceCount, 1};
         int skip = check_vertex(cs, action, i, &r);
         if (skip && !kept && (kept = malloc((size_t)n * sizeof *kept)) != NULL)
             for (uint32_t k = 0; k < i; k++)
-                kept[nkept++] = *(const VkMultiDrawInfoEXT *)((const char *)info + (size_t)k * stride);
+                kept[(*nkept)++] = *(const VkMultiDrawInfoEXT *)((const char *)info + (size_t)k * stride);
         if (kept && !skip)
-            kept[nkept++] = *d;
+            kept[(*nkept)++] = *d;
     }
-    if (!kept)
-        dd->disp.CmdDrawMultiEXT(cb, n, info, instanceCount, firstInstance, stride);
-    else if (nkept > 0)
-        dd->disp.CmdDrawMultiEXT(cb, nkept, kept, instanceCount, firstInstance, sizeof *kept);
-    free(kept);
+    return kept;
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdDrawMultiIndexedEXT(VkCommandBuffer cb, uint32_t n,
-                                                           const VkMultiDrawIndexedInfoEXT *info,
-                                                           uint32_t instanceCount, uint32_t firstInstance,
-                                                           uint32_t stride, const int32_t *vertexOffset)
+int gpuavdbg_cc_draw_multi_indexed(cb_state *cs, uint32_t action, uint32_t n, const VkMultiDrawIndexedInfoEXT *info,
+                                   uint32_t instanceCount, uint32_t firstInstance, uint32_t stride,
+                                   VkMultiDrawIndexedInfoEXT **kept_out, uint32_t *nkept)
 {
-    CMD_PROLOGUE(cb);
-    uint32_t action = cs ? cs->nactions : 0;
-    gpuavdbg_before_action(cs, GPUAVDBG_CMD_DRAW_MULTI_INDEXED, VK_PIPELINE_BIND_POINT_GRAPHICS);
     VkMultiDrawIndexedInfoEXT *kept = NULL;
-    uint32_t nkept = 0;
+    *nkept = 0;
+    *kept_out = NULL;
     draw_range r = {0, 0, firstInstance, instanceCount, 0};
-    int instances_bad = cs && check_vertex(cs, action, 0, &r);
-    if (cs && !instances_bad)
-        vertex_table(cs, action, 1);
-    for (uint32_t i = 0; cs && info && i < n && !instances_bad; i++) {
+    if (check_vertex(cs, action, 0, &r))
+        return 1; /* the instances fetch past a vertex buffer */
+    vertex_table(cs, action, 1);
+    for (uint32_t i = 0; info && i < n; i++) {
         const VkMultiDrawIndexedInfoEXT *d =
             (const VkMultiDrawIndexedInfoEXT *)((const char *)info + (size_t)i * stride);
         int skip = check_index(cs, action, i, d->firstIndex, d->indexCount);
         if (skip && !kept && (kept = malloc((size_t)n * sizeof *kept)) != NULL)
             for (uint32_t k = 0; k < i; k++)
-                kept[nkept++] = *(const VkMultiDrawIndexedInfoEXT *)((const char *)info + (size_t)k * stride);
+                kept[(*nkept)++] = *(const VkMultiDrawIndexedInfoEXT *)((const char *)info + (size_t)k * stride);
         if (kept && !skip)
-            kept[nkept++] = *d;
+            kept[(*nkept)++] = *d;
     }
-    if (instances_bad)
-        ;
-    else if (!kept)
-        dd->disp.CmdDrawMultiIndexedEXT(cb, n, info, instanceCount, firstInstance, stride, vertexOffset);
-    else if (nkept > 0)
-        dd->disp.CmdDrawMultiIndexedEXT(cb, nkept, kept, instanceCount, firstInstance, sizeof *kept, vertexOffset);
-    free(kept);
+    *kept_out = kept;
+    return 0;
 }
 
 /* ---- indirect commands ------------------------------------------------------------ */
@@ -787,13 +775,23 @@ static uint32_t overrun(cb_state *cs, uint32_t action, uint32_t which, uint32_t 
     int skip = safe(cs->dd);
     uint32_t p[7] = {count, stride, saturate32(offset), cmd_size, saturate32(size),
                      which | ((skip ? GPUAVDBG_INDIRECT_SKIPPED : 0) << 8), saturate32(fits)};
-    gpuavdbg_cc_record(cs, action, GPUAVDBG_CODE_INDIRECT_BUFFER_OVERRUN, GPUAVDBG_MODEL_COMMAND, 0, 0, 0, p);
+    cc_record(cs, action, GPUAVDBG_CODE_INDIRECT_BUFFER_OVERRUN, GPUAVDBG_MODEL_COMMAND, 0, 0, 0, p);
     return skip ? (uint32_t)fits : count;
+}
+
+/* add_job hands a job to the pre-pass, with whether the layer may copy
+ * its buffers; it returns the word of its commands' checked copy, or 0. */
+static uint32_t add_job(cb_state *cs, const pp_job *j)
+{
+    int copyable = 0, count_copyable = 1;
+    cc_buffer(cs, j->buf, &copyable);
+    if (j->count_buf)
+        gpuavdbg_buffer_info(j->count_buf, &count_copyable);
+    return gpuavdbg_prepass_add(cs, j, copyable && count_copyable);
 }
 
 /* An indirect draw: its form and the checks that look at its commands. */
 typedef struct indirect_draw {
-    gpuavdbg_cmd cmd;
     uint32_t kind;     /* GPUAVDBG_PREPASS_KIND_* */
     uint32_t cmd_size; /* the command structure's size */
     int count_form;
@@ -813,7 +811,7 @@ static void indirect_draw_prepare(cb_state *cs, uint32_t action, const indirect_
         vertex_table(cs, action, 0);
     if (!(checks & GPUAVDBG_CC_INDIRECT) && !(indexed && (checks & GPUAVDBG_CC_INDEX)))
         return;
-    VkDeviceSize size = gpuavdbg_cc_buffer(cs, buffer, NULL);
+    VkDeviceSize size = cc_buffer(cs, buffer, NULL);
     if (!size)
         return;
     uint32_t eff_stride = *n > 1 || f->count_form ? stride : f->cmd_size;
@@ -831,8 +829,8 @@ static void indirect_draw_prepare(cb_state *cs, uint32_t action, const indirect_
         nothing = 1;
     if (copied == 0 || nothing)
         return;
-    cc_cb *c = gpuavdbg_cc_get(cs);
-    cc_job j = {
+    cc_cb *c = cc_get(cs);
+    pp_job j = {
         .action = action,
         .kind = f->kind | (f->count_form ? GPUAVDBG_PREPASS_FLAG_COUNT : 0) | (safe(dd) ? GPUAVDBG_PREPASS_FLAG_SAFE : 0) |
                 ((checks & GPUAVDBG_CC_INDIRECT) ? GPUAVDBG_PREPASS_FLAG_INDIRECT : 0),
@@ -854,51 +852,24 @@ static void indirect_draw_prepare(cb_state *cs, uint32_t action, const indirect_
     } else if (indexed) {
         j.indices = UINT32_MAX; /* no index buffer the layer knows */
     }
-    gpuavdbg_prepass_add(cs, &j);
+    add_job(cs, &j);
 }
 
-/* INDIRECT defines an indirect draw's intercept: its count (N, a
- * parameter: drawCount or maxDrawCount) may be clamped, its commands go to
- * the pre-pass. COUNT is 1 for the count forms (CB, CO: the count buffer
- * and offset). PARAMS and ARGS are parenthesized. */
-#define INDIRECT(fn, cmd_id, kind, size, COUNT, N, CB, CO, PARAMS, ARGS)                                          \
-    static VKAPI_ATTR void VKAPI_CALL gl_##fn PARAMS                                                              \
-    {                                                                                                              \
-        CMD_PROLOGUE(cb);                                                                                          \
-        uint32_t action = cs ? cs->nactions : 0;                                                                   \
-        gpuavdbg_before_action(cs, GPUAVDBG_CMD_##cmd_id, VK_PIPELINE_BIND_POINT_GRAPHICS);                        \
-        static const indirect_draw f = {GPUAVDBG_CMD_##cmd_id, kind, size, COUNT};                                  \
-        if (cs)                                                                                                    \
-            indirect_draw_prepare(cs, action, &f, buffer, offset, &N, stride, CB, CO);                             \
-        dd->disp.fn ARGS;                                                                                          \
+void gpuavdbg_cc_draw_indirect(cb_state *cs, uint32_t action, gpuavdbg_cmd cmd, VkBuffer buffer, VkDeviceSize offset,
+                               uint32_t *n, uint32_t stride, VkBuffer count_buf, VkDeviceSize count_offset)
+{
+    indirect_draw f;
+    switch (cmd) {
+    case GPUAVDBG_CMD_DRAW_INDIRECT: f = (indirect_draw){GPUAVDBG_PREPASS_KIND_DRAW, 16, 0}; break;
+    case GPUAVDBG_CMD_DRAW_INDEXED_INDIRECT: f = (indirect_draw){GPUAVDBG_PREPASS_KIND_DRAW_INDEXED, 20, 0}; break;
+    case GPUAVDBG_CMD_DRAW_MESH_TASKS_INDIRECT: f = (indirect_draw){GPUAVDBG_PREPASS_KIND_MESH, 12, 0}; break;
+    case GPUAVDBG_CMD_DRAW_INDIRECT_COUNT: f = (indirect_draw){GPUAVDBG_PREPASS_KIND_DRAW, 16, 1}; break;
+    case GPUAVDBG_CMD_DRAW_INDEXED_INDIRECT_COUNT: f = (indirect_draw){GPUAVDBG_PREPASS_KIND_DRAW_INDEXED, 20, 1}; break;
+    case GPUAVDBG_CMD_DRAW_MESH_TASKS_INDIRECT_COUNT: f = (indirect_draw){GPUAVDBG_PREPASS_KIND_MESH, 12, 1}; break;
+    default: return;
     }
-#define DRAW_PARAMS (VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset, uint32_t drawCount, uint32_t stride)
-#define DRAW_ARGS (cb, buffer, offset, drawCount, stride)
-#define DRAW(fn, cmd_id, kind, size) \
-    INDIRECT(fn, cmd_id, kind, size, 0, drawCount, VK_NULL_HANDLE, 0, DRAW_PARAMS, DRAW_ARGS)
-DRAW(CmdDrawIndirect, DRAW_INDIRECT, GPUAVDBG_PREPASS_KIND_DRAW, 16)
-DRAW(CmdDrawIndexedIndirect, DRAW_INDEXED_INDIRECT, GPUAVDBG_PREPASS_KIND_DRAW_INDEXED, 20)
-DRAW(CmdDrawMeshTasksIndirectEXT, DRAW_MESH_TASKS_INDIRECT, GPUAVDBG_PREPASS_KIND_MESH, 12)
-#define COUNT_PARAMS                                                                                           \
-    (VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset, VkBuffer countBuffer, VkDeviceSize countOffset, \
-     uint32_t maxDrawCount, uint32_t stride)
-#define COUNT_ARGS (cb, buffer, offset, countBuffer, countOffset, maxDrawCount, stride)
-#define COUNT(fn, cmd_id, kind, size) \
-    INDIRECT(fn, cmd_id, kind, size, 1, maxDrawCount, countBuffer, countOffset, COUNT_PARAMS, COUNT_ARGS)
-COUNT(CmdDrawIndirectCount, DRAW_INDIRECT_COUNT, GPUAVDBG_PREPASS_KIND_DRAW, 16)
-COUNT(CmdDrawIndirectCountKHR, DRAW_INDIRECT_COUNT, GPUAVDBG_PREPASS_KIND_DRAW, 16)
-COUNT(CmdDrawIndirectCountAMD, DRAW_INDIRECT_COUNT, GPUAVDBG_PREPASS_KIND_DRAW, 16)
-COUNT(CmdDrawIndexedIndirectCount, DRAW_INDEXED_INDIRECT_COUNT, GPUAVDBG_PREPASS_KIND_DRAW_INDEXED, 20)
-COUNT(CmdDrawIndexedIndirectCountKHR, DRAW_INDEXED_INDIRECT_COUNT, GPUAVDBG_PREPASS_KIND_DRAW_INDEXED, 20)
-COUNT(CmdDrawIndexedIndirectCountAMD, DRAW_INDEXED_INDIRECT_COUNT, GPUAVDBG_PREPASS_KIND_DRAW_INDEXED, 20)
-COUNT(CmdDrawMeshTasksIndirectCountEXT, DRAW_MESH_TASKS_INDIRECT_COUNT, GPUAVDBG_PREPASS_KIND_MESH, 12)
-#undef COUNT
-#undef COUNT_PARAMS
-#undef COUNT_ARGS
-#undef DRAW
-#undef DRAW_PARAMS
-#undef DRAW_ARGS
-#undef INDIRECT
+    indirect_draw_prepare(cs, action, &f, buffer, offset, n, stride, count_buf, count_offset);
+}
 
 /* indirect_single adds the pre-pass job of a dispatch or trace rays
  * command (cmd_size bytes at offset of buffer) and runs it; it returns the
@@ -908,40 +879,35 @@ static uint32_t indirect_single(cb_state *cs, uint32_t action, uint32_t kind, Vk
                                 uint32_t cmd_size)
 {
     device_data *dd = cs->dd;
-    VkDeviceSize size = gpuavdbg_cc_buffer(cs, buffer, NULL);
-    cc_job j = {.action = action,
+    VkDeviceSize size = cc_buffer(cs, buffer, NULL);
+    pp_job j = {.action = action,
                 .kind = kind | GPUAVDBG_PREPASS_FLAG_INDIRECT | (safe(dd) ? GPUAVDBG_PREPASS_FLAG_SAFE : 0), .buf = buffer,
                 .offset = offset, .size = size, .n = 1, .stride = cmd_size, .cmd_size = cmd_size, .fit = 1};
-    uint32_t src = gpuavdbg_prepass_add(cs, &j);
+    uint32_t src = add_job(cs, &j);
     if (!src || !gpuavdbg_prepass_run(cs))
         return 0; /* not checked (said once): the action reads the app's buffer */
     return safe(dd) ? src : 0;
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdDispatchIndirect(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset)
+int gpuavdbg_cc_dispatch_indirect(cb_state *cs, uint32_t action, VkBuffer *buffer, VkDeviceSize *offset)
 {
-    CMD_PROLOGUE(cb);
-    uint32_t action = cs ? cs->nactions : 0;
+    device_data *dd = cs->dd;
     uint32_t src = 0;
-    if (cs && (checks_of(dd) & GPUAVDBG_CC_INDIRECT)) {
-        VkDeviceSize size = gpuavdbg_cc_buffer(cs, buffer, NULL);
-        if (size && offset + 12 > size) {
-            overrun(cs, action, GPUAVDBG_OVERRUN_OFFSET, 1, 12, offset, 12, size, 0);
-            if (safe(dd)) {
-                gpuavdbg_before_action(cs, GPUAVDBG_CMD_DISPATCH_INDIRECT, VK_PIPELINE_BIND_POINT_COMPUTE);
-                return;
-            }
+    if (checks_of(dd) & GPUAVDBG_CC_INDIRECT) {
+        VkDeviceSize size = cc_buffer(cs, *buffer, NULL);
+        if (size && *offset + 12 > size) {
+            overrun(cs, action, GPUAVDBG_OVERRUN_OFFSET, 1, 12, *offset, 12, size, 0);
+            if (safe(dd))
+                return 1;
         } else if (size) {
-            src = indirect_single(cs, action, GPUAVDBG_PREPASS_KIND_DISPATCH, buffer, offset, 12);
+            src = indirect_single(cs, action, GPUAVDBG_PREPASS_KIND_DISPATCH, *buffer, *offset, 12);
         }
     }
-    /* The pre-pass goes before the action: its binds at the compute bind
-     * point are undone by then. */
-    gpuavdbg_before_action(cs, GPUAVDBG_CMD_DISPATCH_INDIRECT, VK_PIPELINE_BIND_POINT_COMPUTE);
-    if (src)
-        dd->disp.CmdDispatchIndirect(cb, gpuavdbg_prepass_buffer(cs, NULL), (VkDeviceSize)src * 4);
-    else
-        dd->disp.CmdDispatchIndirect(cb, buffer, offset);
+    if (src) {
+        *buffer = gpuavdbg_prepass_buffer(cs, NULL);
+        *offset = (VkDeviceSize)src * 4;
+    }
+    return 0;
 }
 
 /* trace_rays_src checks the trace rays command at a device address (the
@@ -970,123 +936,11 @@ static VkDeviceAddress trace_rays_src(cb_state *cs, uint32_t action, uint32_t ki
     return src && base ? base + (VkDeviceAddress)src * 4 : addr;
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_CmdTraceRaysIndirectKHR(VkCommandBuffer cb,
-                                                            const VkStridedDeviceAddressRegionKHR *raygen,
-                                                            const VkStridedDeviceAddressRegionKHR *miss,
-                                                            const VkStridedDeviceAddressRegionKHR *hit,
-                                                            const VkStridedDeviceAddressRegionKHR *callable,
-                                                            VkDeviceAddress addr)
+VkDeviceAddress gpuavdbg_cc_trace_rays_indirect(cb_state *cs, uint32_t action, gpuavdbg_cmd cmd,
+                                                VkDeviceAddress addr)
 {
-    CMD_PROLOGUE(cb);
-    if (cs)
-        addr = trace_rays_src(cs, cs->nactions, GPUAVDBG_PREPASS_KIND_TRACE_RAYS, addr, 12);
-    gpuavdbg_before_action(cs, GPUAVDBG_CMD_TRACE_RAYS_INDIRECT, VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR);
-    dd->disp.CmdTraceRaysIndirectKHR(cb, raygen, miss, hit, callable, addr);
-}
-
-static VKAPI_ATTR void VKAPI_CALL gl_CmdTraceRaysIndirect2KHR(VkCommandBuffer cb, VkDeviceAddress addr)
-{
-    CMD_PROLOGUE(cb);
-    if (cs)
-        addr = trace_rays_src(cs, cs->nactions, GPUAVDBG_PREPASS_KIND_TRACE_RAYS2, addr,
+    if (cmd == GPUAVDBG_CMD_TRACE_RAYS_INDIRECT2)
+        return trace_rays_src(cs, action, GPUAVDBG_PREPASS_KIND_TRACE_RAYS2, addr,
                               (uint32_t)sizeof(VkTraceRaysIndirectCommand2KHR));
-    gpuavdbg_before_action(cs, GPUAVDBG_CMD_TRACE_RAYS_INDIRECT2, VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR);
-    dd->disp.CmdTraceRaysIndirect2KHR(cb, addr);
-}
-
-/* ---- render pass ends: the pre-pass of the draws in it ------------------------------------ */
-
-static void render_pass_ended(cb_state *cs)
-{
-    if (cs && cs->cc && !cs->cc->suspended && cs->cc->first_pending < cs->cc->njobs)
-        gpuavdbg_prepass_run(cs);
-}
-
-#define END_PASS(fn, PARAMS, ARGS)                                       \
-    static VKAPI_ATTR void VKAPI_CALL gl_##fn PARAMS                    \
-    {                                                                    \
-        CMD_PROLOGUE(cb);                                                \
-        dd->disp.fn ARGS;                                                \
-        render_pass_ended(cs);                                           \
-    }
-END_PASS(CmdEndRenderPass, (VkCommandBuffer cb), (cb))
-END_PASS(CmdEndRenderPass2, (VkCommandBuffer cb, const VkSubpassEndInfo *info), (cb, info))
-END_PASS(CmdEndRenderPass2KHR, (VkCommandBuffer cb, const VkSubpassEndInfo *info), (cb, info))
-END_PASS(CmdEndRendering, (VkCommandBuffer cb), (cb))
-END_PASS(CmdEndRenderingKHR, (VkCommandBuffer cb), (cb))
-#undef END_PASS
-
-/* A dynamic render pass begun with VK_RENDERING_SUSPENDING_BIT goes on in
- * a later one: no command of the layer may come between. */
-#define BEGIN_RENDERING(fn)                                                                               \
-    static VKAPI_ATTR void VKAPI_CALL gl_##fn(VkCommandBuffer cb, const VkRenderingInfo *info)           \
-    {                                                                                                     \
-        CMD_PROLOGUE(cb);                                                                                 \
-        if (cs && cs->cc)                                                                                 \
-            cs->cc->suspended = info && (info->flags & VK_RENDERING_SUSPENDING_BIT);                      \
-        else if (cs && info && (info->flags & VK_RENDERING_SUSPENDING_BIT) && gpuavdbg_cc_get(cs))        \
-            cs->cc->suspended = 1;                                                                        \
-        dd->disp.fn(cb, info);                                                                            \
-    }
-BEGIN_RENDERING(CmdBeginRendering)
-BEGIN_RENDERING(CmdBeginRenderingKHR)
-#undef BEGIN_RENDERING
-
-int gpuavdbg_cc_end(cb_state *cs)
-{
-    cc_cb *c = cs->cc;
-    if (!c)
-        return 0;
-    uint32_t left = c->njobs - c->first_pending;
-    if (left > 0 && !(__atomic_fetch_or(&cs->dd->cc->told, CC_TOLD_SECONDARY, __ATOMIC_RELAXED) & CC_TOLD_SECONDARY))
-        gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED,
-                      "indirect_command: %u indirect draws of command buffer 0x%llx are not checked: they are inside a "
-                      "render pass that does not end in it (a secondary command buffer, or a suspended render pass); "
-                      "the layer's pre-pass runs after the render pass ends (said once per device)",
-                      left, (unsigned long long)GPUAVDBG_H(cs->cb));
-    c->first_pending = c->njobs;
-    c->ncopies = 0;
-    return c->ran;
-}
-
-/* ---- intercepts --------------------------------------------------------------------- */
-
-PFN_vkVoidFunction gpuavdbg_cmdchecks_intercept(const char *name)
-{
-#define I(fn)                              \
-    if (strcmp(name, "vk" #fn) == 0)       \
-        return (PFN_vkVoidFunction)gl_##fn;
-    I(CmdBindIndexBuffer)
-    I(CmdBindIndexBuffer2KHR)
-    I(CmdBindIndexBuffer2)
-    I(CmdBindVertexBuffers)
-    I(CmdBindVertexBuffers2)
-    I(CmdBindVertexBuffers2EXT)
-    I(CmdSetVertexInputEXT)
-    I(CmdDraw)
-    I(CmdDrawIndexed)
-    I(CmdDrawMultiEXT)
-    I(CmdDrawMultiIndexedEXT)
-    I(CmdDrawIndirect)
-    I(CmdDrawIndexedIndirect)
-    I(CmdDrawMeshTasksIndirectEXT)
-    I(CmdDrawIndirectCount)
-    I(CmdDrawIndirectCountKHR)
-    I(CmdDrawIndirectCountAMD)
-    I(CmdDrawIndexedIndirectCount)
-    I(CmdDrawIndexedIndirectCountKHR)
-    I(CmdDrawIndexedIndirectCountAMD)
-    I(CmdDrawMeshTasksIndirectCountEXT)
-    I(CmdDispatchIndirect)
-    I(CmdTraceRaysIndirectKHR)
-    I(CmdTraceRaysIndirect2KHR)
-    I(CmdEndRenderPass)
-    I(CmdEndRenderPass2)
-    I(CmdEndRenderPass2KHR)
-    I(CmdBeginRendering)
-    I(CmdBeginRenderingKHR)
-    I(CmdEndRendering)
-    I(CmdEndRenderingKHR)
-#undef I
-    return NULL;
+    return trace_rays_src(cs, action, GPUAVDBG_PREPASS_KIND_TRACE_RAYS, addr, 12);
 }

@@ -1,14 +1,18 @@
 /*
- * cmdchecks.h: the state the command checks share between cmdchecks.c
- * (index and vertex buffer tracking, the checks on the CPU, layer records)
- * and prepass.c (the compute pre-pass over indirect buffers).
+ * cmdchecks.h: the command checks on the CPU (cmdchecks.c;
+ * docs/decisions/command-checks.md): index_buffer_oob, vertex_fetch_oob
+ * and the CPU half of indirect_command. The command-buffer owner
+ * (cmdbuf.c) intercepts the commands and calls these hooks; a hook that
+ * returns 1 says the command must be skipped (a failed check, on_error not
+ * execute). The GPU half of indirect_command is the pre-pass (prepass.h).
  */
 #ifndef GPUAVDBG_CMDCHECKS_H
 #define GPUAVDBG_CMDCHECKS_H
 
-#include "layer.h"
+#include "state.h"
 
-/* The command checks a device runs (goCommandChecks) and the safe mode. */
+/* The command checks a device runs (goCommandChecks, which
+ * exports.go computes from the settings) and the safe mode. */
 enum {
     GPUAVDBG_CC_INDEX = 1,    /* index_buffer_oob */
     GPUAVDBG_CC_VERTEX = 2,   /* vertex_fetch_oob */
@@ -16,162 +20,85 @@ enum {
     GPUAVDBG_CC_SAFE = 8,     /* a failed check skips (safe mode) */
 };
 
-/* Vertex bindings and attributes the layer follows (maxVertexInputBindings
- * is at least 16; 32 on the devices tested). */
-#define GPUAVDBG_CC_VB 32u
+/* The device owner's hooks (device.c): the checks a device runs
+ * (goCommandChecks: returned, 0 when out of memory), the features and
+ * limits they depend on, and the pre-pass's limits block
+ * (GPUAVDBG_PREPASS_LIMIT_WORDS words into limits); freeing them. */
+uint32_t gpuavdbg_cc_device_created(device_data *dd, const VkDeviceCreateInfo *ci, uint32_t *limits);
+void gpuavdbg_cc_device_destroyed(device_data *dd);
+/* pipeline.c: a graphics pipeline's vertex input state and task stage
+ * (pi->vi, pi->has_task), and freeing them. */
+void gpuavdbg_cc_pipeline_created(device_data *dd, pipeline_info *pi, const VkGraphicsPipelineCreateInfo *ci);
+void gpuavdbg_cc_pipeline_freed(pipeline_info *pi);
 
-/* A vertex binding (instance: VK_VERTEX_INPUT_RATE_INSTANCE) and a vertex
- * attribute (size: its format's bytes, 0 when the layer does not know). */
-typedef struct cc_binding {
-    uint32_t binding, stride, instance, divisor;
-} cc_binding;
-typedef struct cc_attr {
-    uint32_t location, binding, size, offset;
-} cc_attr;
+/* ---- hooks of the command-buffer owner (cmdbuf.c); cs is never NULL ---- */
 
-/* A vertex input state: a pipeline's, or vkCmdSetVertexInputEXT's. */
-typedef struct cc_vi {
-    uint32_t nbind, nattr;
-    cc_binding bind[GPUAVDBG_CC_VB];
-    cc_attr attr[GPUAVDBG_CC_VB];
-    int dynamic_input;  /* VK_DYNAMIC_STATE_VERTEX_INPUT_EXT: use the command buffer's */
-    int dynamic_stride; /* VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE: strides from vkCmdBindVertexBuffers2 */
-} cc_vi;
+/* The app's index and vertex buffer binds and dynamic vertex input. */
+void gpuavdbg_cc_bind_index(cb_state *cs, VkBuffer buffer, VkDeviceSize offset, VkDeviceSize size, VkIndexType type);
+void gpuavdbg_cc_bind_vertex(cb_state *cs, uint32_t first, uint32_t n, const VkBuffer *bufs,
+                             const VkDeviceSize *offsets, const VkDeviceSize *sizes, const VkDeviceSize *strides);
+void gpuavdbg_cc_set_vertex_input(cb_state *cs, uint32_t nb, const VkVertexInputBindingDescription2EXT *bs,
+                                  uint32_t na, const VkVertexInputAttributeDescription2EXT *as);
 
-typedef struct cc_dev {
-    uint32_t checks;    /* GPUAVDBG_CC_* */
-    int first_instance; /* the app enabled drawIndirectFirstInstance */
-    int robust2;        /* robustBufferAccess2: index reads past the end are defined */
-    int robust;         /* robustBufferAccess(2): vertex fetches past the end are defined */
-    int bda;            /* the app enabled bufferDeviceAddress */
-    uint32_t max_draw_indirect;
-    uint32_t limits[GPUAVDBG_PREPASS_LIMIT_WORDS]; /* the pre-pass buffer's limits block */
-    /* prepass.c, guarded by dd->lock */
-    VkShaderModule module;
-    VkPipelineLayout own_layout; /* sets below the slot empty, the layer's at the slot */
-    hmap pipes;                  /* VkPipelineLayout -> VkPipeline */
-    VkPipeline *retired;         /* pipelines of destroyed layouts, destroyed with the device */
-    uint32_t nretired, cap_retired;
-    int failed;                  /* the pre-pass could not be set up: said once, when needed */
-    char failure[96];            /* why */
-    uint32_t told;               /* notices given once per device (CC_TOLD_*) */
-} cc_dev;
-
-/* Notices a device gives once. */
-enum {
-    CC_TOLD_FULL = 1,
-    CC_TOLD_LAYOUT = 2,
-    CC_TOLD_SECONDARY = 4,
-    CC_TOLD_ADDRESS = 8,
-    CC_TOLD_COPY = 16,
-    CC_TOLD_VERTEX_LIBRARY = 32,
-    CC_TOLD_FAILED = 128,
-    CC_TOLD_DESCRIPTOR_BUFFER = 256,
-    CC_TOLD_VERTEX_DIVISOR = 512,
-    CC_TOLD_VERTEX_SLOTS = 1024,
-};
-
-/* One copy of the app's bytes into the pre-pass buffer, recorded when the
- * pre-pass runs. */
-typedef struct cc_copy {
-    VkBuffer src;
-    VkDeviceSize offset, size;
-    uint32_t dst_word;
-} cc_copy;
-
-/* A vertex buffer bound: end is offset + the bound size; stride is
- * vkCmdBindVertexBuffers2's (has_stride). */
-typedef struct cc_vb {
-    VkBuffer buf;
-    VkDeviceSize offset, end, stride;
-    int has_stride;
-} cc_vb;
-
-typedef struct cc_cb {
-    /* the index buffer bound: end is offset + the bound size */
-    VkBuffer ib;
-    VkDeviceSize ib_offset, ib_end;
-    uint32_t ib_size; /* bytes per index */
-    /* the vertex buffers bound */
-    cc_vb vb[GPUAVDBG_CC_VB];
-    cc_vi *dyn_vi; /* vkCmdSetVertexInputEXT's, or NULL */
-    /* records made on the CPU, GPUAVDBG_LAYER_RECORD_WORDS words each */
-    uint32_t *rec;
-    uint32_t nrec, cap_rec, dropped;
-    /* prepass.c: jobs of this recording, the first not run yet, the
-     * lowest data word used (data grows down from the buffer's end), the
-     * copies of the jobs not run yet */
-    uint32_t njobs, first_pending, data_low;
-    cc_copy *copies;
-    uint32_t ncopies, cap_copies;
-    /* The last copy window of an indirect draw (prepass.c): copy win_copy
-     * (valid while it is pending) of [win_off, win_end) of win_buf, to
-     * word win_dst; later draws that read inside it share it. */
-    VkBuffer win_buf;
-    VkDeviceSize win_off, win_end;
-    uint32_t win_copy, win_dst;
-    int limits_written;
-    int ran;       /* the pre-pass ran in this recording */
-    int suspended; /* inside a suspended dynamic render pass: no pre-pass now */
-    uint32_t unchecked; /* commands not checked: the pre-pass buffer was full */
-    /* vertex_fetch_oob in the vertex shader: the vertex tables of this
-     * recording one after the other (gpuav/inputs.go: N, then N location
-     * entries), vlast the word offset + 1 of the last one (a draw with the
-     * same state shares it), and per action the offset + 1 of its table
-     * (0: none), written into the descriptor state at submit. */
-    uint32_t *vt;
-    uint32_t nvt, cap_vt, vlast;
-    uint32_t *vact;
-    uint32_t nvact, cap_vact;
-    /* The last buffer looked up (gpuavdbg_cc_buffer): a recording's
-     * indirect draws mostly read one buffer. */
-    VkBuffer last_buf;
-    VkDeviceSize last_size;
-    int last_copyable;
-} cc_cb;
-
-cc_cb *gpuavdbg_cc_get(cb_state *cs);
-
-/* gpuavdbg_cc_buffer is gpuavdbg_buffer_info for the command checks of a
- * recording, with the last answer kept. */
-VkDeviceSize gpuavdbg_cc_buffer(cb_state *cs, VkBuffer b, int *copyable);
-
-/* gpuavdbg_cc_record appends a layer record made on the CPU. */
-void gpuavdbg_cc_record(cb_state *cs, uint32_t action, uint32_t code, uint32_t stage, uint32_t w0, uint32_t w1,
-                        uint32_t w2, const uint32_t p[7]);
-
-/* A pre-pass job as cmdchecks.c describes it. */
-typedef struct cc_job {
-    uint32_t action, kind; /* kind: GPUAVDBG_PREPASS_KIND_* | GPUAVDBG_PREPASS_FLAG_* */
-    VkBuffer buf;
-    VkDeviceSize offset, size; /* the app's buffer and its size */
-    uint32_t n, stride, cmd_size;
-    VkBuffer count_buf;
-    VkDeviceSize count_offset;
-    uint32_t max_draw, fit;
-    uint32_t indices, index_size; /* indexed draws: the bound index buffer */
-    VkDeviceSize index_offset, index_end;
-} cc_job;
-
-/* gpuavdbg_prepass_add adds a job and its copies; it returns the word
- * offset of the copied command in the pre-pass buffer, or 0 when the job
- * could not be added (the pre-pass buffer is full, the buffer cannot be
- * copied from, no pre-pass on this device: each said once). */
-uint32_t gpuavdbg_prepass_add(cb_state *cs, const cc_job *job);
-/* gpuavdbg_prepass_run records the pre-pass of the jobs not run yet
- * (outside a render pass): copies, the dispatch, barriers, and the app's
- * compute state back. It returns 0 when it could not (those jobs are not
- * checked, said once: their copies were not made, so an action must read
- * the app's buffer). */
-int gpuavdbg_prepass_run(cb_state *cs);
-/* gpuavdbg_prepass_buffer returns the unit's pre-pass buffer and its
- * device address (0 without one). */
-VkBuffer gpuavdbg_prepass_buffer(cb_state *cs, VkDeviceAddress *address);
-
-/* saturate32 is v, or UINT32_MAX when it does not fit. */
-static inline uint32_t saturate32(uint64_t v)
+/* Direct draws of action `action` (recorded already): 1 to skip. A
+ * recording in which the command checks have nothing (cs->cc: no index or
+ * vertex buffer bound, no record) has nothing to check: the inline test
+ * spares the draw a call. */
+int gpuavdbg_cc_draw_checked(cb_state *cs, uint32_t action, uint32_t vertexCount, uint32_t instanceCount,
+                             uint32_t firstVertex, uint32_t firstInstance);
+int gpuavdbg_cc_draw_indexed_checked(cb_state *cs, uint32_t action, uint32_t indexCount, uint32_t instanceCount,
+                                     uint32_t firstIndex, uint32_t firstInstance);
+static inline int gpuavdbg_cc_draw(cb_state *cs, uint32_t action, uint32_t vertexCount, uint32_t instanceCount,
+                                   uint32_t firstVertex, uint32_t firstInstance)
 {
-    return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+    return cs->cc && gpuavdbg_cc_draw_checked(cs, action, vertexCount, instanceCount, firstVertex, firstInstance);
 }
+static inline int gpuavdbg_cc_draw_indexed(cb_state *cs, uint32_t action, uint32_t indexCount,
+                                           uint32_t instanceCount, uint32_t firstIndex, uint32_t firstInstance)
+{
+    return cs->cc &&
+           gpuavdbg_cc_draw_indexed_checked(cs, action, indexCount, instanceCount, firstIndex, firstInstance);
+}
+/* Multi draws: NULL to call down as given, else the draws to keep
+ * (malloc'd, tightly packed, *nkept of them; none: nothing goes down),
+ * which the caller frees. The indexed form returns 1 when the whole
+ * command is skipped (its instances fetch past a vertex buffer). */
+VkMultiDrawInfoEXT *gpuavdbg_cc_draw_multi(cb_state *cs, uint32_t action, uint32_t n, const VkMultiDrawInfoEXT *info,
+                                           uint32_t instanceCount, uint32_t firstInstance, uint32_t stride,
+                                           uint32_t *nkept);
+int gpuavdbg_cc_draw_multi_indexed(cb_state *cs, uint32_t action, uint32_t n, const VkMultiDrawIndexedInfoEXT *info,
+                                   uint32_t instanceCount, uint32_t firstInstance, uint32_t stride,
+                                   VkMultiDrawIndexedInfoEXT **kept, uint32_t *nkept);
+/* An indirect draw of command cmd (vkCmdDraw(Indexed)Indirect(Count),
+ * vkCmdDrawMeshTasksIndirect(Count)EXT): its counts checked on the CPU,
+ * *n (drawCount or maxDrawCount) clamped unless on_error is execute, its
+ * commands handed to the pre-pass. count_buf is VK_NULL_HANDLE for the
+ * forms without a count buffer. */
+void gpuavdbg_cc_draw_indirect(cb_state *cs, uint32_t action, gpuavdbg_cmd cmd, VkBuffer buffer, VkDeviceSize offset,
+                               uint32_t *n, uint32_t stride, VkBuffer count_buf, VkDeviceSize count_offset);
+/* vkCmdDispatchIndirect, before its action is recorded (the pre-pass
+ * runs first): 1 to skip; else *buffer and *offset are what to call down
+ * with (the layer's checked copy, or the app's). */
+int gpuavdbg_cc_dispatch_indirect(cb_state *cs, uint32_t action, VkBuffer *buffer, VkDeviceSize *offset);
+/* vkCmdTraceRaysIndirectKHR / Indirect2KHR (cmd), before its action is
+ * recorded: the device address to call down with. */
+VkDeviceAddress gpuavdbg_cc_trace_rays_indirect(cb_state *cs, uint32_t action, gpuavdbg_cmd cmd,
+                                                VkDeviceAddress addr);
+/* The command buffer's reset and free. */
+void gpuavdbg_cc_reset(cb_state *cs);
+void gpuavdbg_cc_free(cb_state *cs);
+
+/* ---- submit (submit.c) --------------------------------------------------- */
+
+/* gpuavdbg_cc_has_records: the command buffer needs reading at submit
+ * (CPU records, or the pre-pass ran). gpuavdbg_cc_records returns the CPU
+ * records (n words) and the records the layer could not keep. */
+int gpuavdbg_cc_has_records(const cb_state *cs);
+const uint32_t *gpuavdbg_cc_records(const cb_state *cs, uint32_t *nwords, uint32_t *dropped);
+/* gpuavdbg_cc_write_vertex writes vertex_fetch_oob's per-action vertex
+ * table offsets (count words at table) and the tables from words[at], in
+ * the descriptor state; it returns the words used (may exceed cap). */
+uint32_t gpuavdbg_cc_write_vertex(cb_state *cs, uint32_t *words, uint32_t cap, uint32_t at, uint32_t table,
+                                  uint32_t count);
 
 #endif

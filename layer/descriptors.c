@@ -22,7 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layer.h"
+#include "ground.h"
+#include "addresses.h"
+#include "descriptors.h"
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -485,7 +487,7 @@ static void apply_template(dset *s, const dtemplate *t, const void *data)
 
 /* ---- intercepts ------------------------------------------------------------ */
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateDescriptorSetLayout(VkDevice device,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateDescriptorSetLayout(VkDevice device,
                                                                    const VkDescriptorSetLayoutCreateInfo *ci,
                                                                    const VkAllocationCallbacks *alloc,
                                                                    VkDescriptorSetLayout *out)
@@ -550,7 +552,7 @@ uint32_t gpuavdbg_desc_layout_kind(VkDescriptorSetLayout layout)
     return kind;
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_DestroyDescriptorSetLayout(VkDevice device, VkDescriptorSetLayout layout,
+static VKAPI_ATTR void VKAPI_CALL icpt_DestroyDescriptorSetLayout(VkDevice device, VkDescriptorSetLayout layout,
                                                                 const VkAllocationCallbacks *alloc)
 {
     device_data *dd = gpuavdbg_device_get(device);
@@ -562,7 +564,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_DestroyDescriptorSetLayout(VkDevice device,
     dd->disp.DestroyDescriptorSetLayout(device, layout, alloc);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_AllocateDescriptorSets(VkDevice device,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_AllocateDescriptorSets(VkDevice device,
                                                                 const VkDescriptorSetAllocateInfo *ai,
                                                                 VkDescriptorSet *sets)
 {
@@ -595,7 +597,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_AllocateDescriptorSets(VkDevice device,
     return r;
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_FreeDescriptorSets(VkDevice device, VkDescriptorPool pool, uint32_t n,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_FreeDescriptorSets(VkDevice device, VkDescriptorPool pool, uint32_t n,
                                                             const VkDescriptorSet *sets)
 {
     device_data *dd = gpuavdbg_device_get(device);
@@ -624,7 +626,7 @@ static void forget_pool(uint64_t pool)
     }
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_ResetDescriptorPool(VkDevice device, VkDescriptorPool pool,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_ResetDescriptorPool(VkDevice device, VkDescriptorPool pool,
                                                              VkDescriptorPoolResetFlags flags)
 {
     device_data *dd = gpuavdbg_device_get(device);
@@ -636,7 +638,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_ResetDescriptorPool(VkDevice device, Vk
     return dd->disp.ResetDescriptorPool(device, pool, flags);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_DestroyDescriptorPool(VkDevice device, VkDescriptorPool pool,
+static VKAPI_ATTR void VKAPI_CALL icpt_DestroyDescriptorPool(VkDevice device, VkDescriptorPool pool,
                                                            const VkAllocationCallbacks *alloc)
 {
     device_data *dd = gpuavdbg_device_get(device);
@@ -650,7 +652,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_DestroyDescriptorPool(VkDevice device, VkDe
     dd->disp.DestroyDescriptorPool(device, pool, alloc);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_UpdateDescriptorSets(VkDevice device, uint32_t nw,
+static VKAPI_ATTR void VKAPI_CALL icpt_UpdateDescriptorSets(VkDevice device, uint32_t nw,
                                                           const VkWriteDescriptorSet *w, uint32_t nc,
                                                           const VkCopyDescriptorSet *c)
 {
@@ -728,7 +730,7 @@ static void update_with_template(VkDescriptorSet set, VkDescriptorUpdateTemplate
 }
 
 #define TEMPLATE_FUNCS(sfx)                                                                                        \
-    static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateDescriptorUpdateTemplate##sfx(                                 \
+    static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateDescriptorUpdateTemplate##sfx(                                 \
         VkDevice device, const VkDescriptorUpdateTemplateCreateInfo *ci, const VkAllocationCallbacks *alloc,     \
         VkDescriptorUpdateTemplate *out)                                                                          \
     {                                                                                                             \
@@ -737,7 +739,7 @@ static void update_with_template(VkDescriptorSet set, VkDescriptorUpdateTemplate
             return VK_ERROR_INITIALIZATION_FAILED;                                                                \
         return create_template(dd, dd->disp.CreateDescriptorUpdateTemplate##sfx, device, ci, alloc, out);         \
     }                                                                                                             \
-    static VKAPI_ATTR void VKAPI_CALL gl_DestroyDescriptorUpdateTemplate##sfx(                                    \
+    static VKAPI_ATTR void VKAPI_CALL icpt_DestroyDescriptorUpdateTemplate##sfx(                                    \
         VkDevice device, VkDescriptorUpdateTemplate tmpl, const VkAllocationCallbacks *alloc)                     \
     {                                                                                                             \
         device_data *dd = gpuavdbg_device_get(device);                                                            \
@@ -746,7 +748,7 @@ static void update_with_template(VkDescriptorSet set, VkDescriptorUpdateTemplate
         destroy_template(tmpl);                                                                                   \
         dd->disp.DestroyDescriptorUpdateTemplate##sfx(device, tmpl, alloc);                                       \
     }                                                                                                             \
-    static VKAPI_ATTR void VKAPI_CALL gl_UpdateDescriptorSetWithTemplate##sfx(                                    \
+    static VKAPI_ATTR void VKAPI_CALL icpt_UpdateDescriptorSetWithTemplate##sfx(                                    \
         VkDevice device, VkDescriptorSet set, VkDescriptorUpdateTemplate tmpl, const void *data)                  \
     {                                                                                                             \
         device_data *dd = gpuavdbg_device_get(device);                                                            \
@@ -759,9 +761,9 @@ TEMPLATE_FUNCS()
 TEMPLATE_FUNCS(KHR)
 
 /* Resource creation and destruction: ids and liveness. */
-#define RESOURCE_FUNCS(Type, CI, extra)                                                                           \
-    static VKAPI_ATTR VkResult VKAPI_CALL gl_Create##Type(VkDevice device, const CI *ci,                          \
-                                                          const VkAllocationCallbacks *alloc, Vk##Type *out)      \
+#define RESOURCE_FUNCS(Type, CI, extra, CREATE)                                                                   \
+    static VKAPI_ATTR VkResult VKAPI_CALL CREATE(VkDevice device, const CI *ci,                                     \
+                                                 const VkAllocationCallbacks *alloc, Vk##Type *out)               \
     {                                                                                                             \
         device_data *dd = gpuavdbg_device_get(device);                                                            \
         if (!dd)                                                                                                  \
@@ -776,7 +778,7 @@ TEMPLATE_FUNCS(KHR)
         }                                                                                                         \
         return r;                                                                                                 \
     }                                                                                                             \
-    static VKAPI_ATTR void VKAPI_CALL gl_Destroy##Type(VkDevice device, Vk##Type h,                               \
+    static VKAPI_ATTR void VKAPI_CALL icpt_Destroy##Type(VkDevice device, Vk##Type h,                               \
                                                        const VkAllocationCallbacks *alloc)                        \
     {                                                                                                             \
         device_data *dd = gpuavdbg_device_get(device);                                                            \
@@ -850,26 +852,12 @@ static void view_created(VkBufferView v, const VkBufferViewCreateInfo *ci)
         free(vi);
 }
 
-RESOURCE_FUNCS(Buffer, VkBufferCreateInfo, buffer_created(dd, *out, ci))
-RESOURCE_FUNCS(ImageView, VkImageViewCreateInfo, (void)0)
-RESOURCE_FUNCS(BufferView, VkBufferViewCreateInfo, view_created(*out, ci))
-RESOURCE_FUNCS(Sampler, VkSamplerCreateInfo, (void)0)
+RESOURCE_FUNCS(Buffer, VkBufferCreateInfo, buffer_created(dd, *out, ci), create_buffer)
+RESOURCE_FUNCS(ImageView, VkImageViewCreateInfo, (void)0, icpt_CreateImageView)
+RESOURCE_FUNCS(BufferView, VkBufferViewCreateInfo, view_created(*out, ci), icpt_CreateBufferView)
+RESOURCE_FUNCS(Sampler, VkSamplerCreateInfo, (void)0, icpt_CreateSampler)
 
-__attribute__((weak)) void gpuavdbg_addr_buffer_created(device_data *dd, VkBuffer buffer,
-                                                        const VkBufferCreateInfo *ci)
-{
-    (void)dd;
-    (void)buffer;
-    (void)ci;
-}
-
-__attribute__((weak)) void gpuavdbg_addr_buffer_destroyed(device_data *dd, VkBuffer buffer)
-{
-    (void)dd;
-    (void)buffer;
-}
-
-/* gpuavdbg_buffer_size returns a live buffer's size, or 0 when unknown;
+/* gpuavdbg_buffer_info returns a live buffer's size, or 0 when unknown;
  * *copyable says whether the layer may copy from it. */
 VkDeviceSize gpuavdbg_buffer_info(VkBuffer b, int *copyable)
 {
@@ -885,8 +873,8 @@ VkDeviceSize gpuavdbg_buffer_info(VkBuffer b, int *copyable)
 /* vkCreateBuffer also tells the address tracking. An indirect buffer gets
  * VK_BUFFER_USAGE_TRANSFER_SRC_BIT, on a copy of the create info, so that
  * the command checks' pre-pass can copy its commands (prepass.c). */
-static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateBufferHooked(VkDevice device, const VkBufferCreateInfo *ci,
-                                                            const VkAllocationCallbacks *alloc, VkBuffer *out)
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateBuffer(VkDevice device, const VkBufferCreateInfo *ci,
+                                                        const VkAllocationCallbacks *alloc, VkBuffer *out)
 {
     VkBufferCreateInfo patched;
     if (ci && (ci->usage & VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT) && !(ci->usage & VK_BUFFER_USAGE_TRANSFER_SRC_BIT)) {
@@ -894,7 +882,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateBufferHooked(VkDevice device, con
         patched.usage |= VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
         ci = &patched;
     }
-    VkResult r = gl_CreateBuffer(device, ci, alloc, out);
+    VkResult r = create_buffer(device, ci, alloc, out);
     if (r == VK_SUCCESS) {
         device_data *dd = gpuavdbg_device_get(device);
         if (dd)
@@ -1017,7 +1005,7 @@ void gpuavdbg_desc_cb_bind(cb_state *cs, int bi, uint32_t first, uint32_t n, con
         d->ncur[bi] = first + n < MAX_SETS ? first + n : MAX_SETS;
 }
 
-void gpuavdbg_desc_cb_push(cb_state *cs, int bi, uint32_t set)
+static void cb_push(cb_state *cs, int bi, uint32_t set)
 {
     if (!cs || set >= MAX_SETS)
         return;
@@ -1042,7 +1030,7 @@ static void push_set(cb_state *cs, int bi, VkPipelineLayout pl, uint32_t set,
                      void (*fill)(dset *, const void *, const void *), const void *a, const void *b)
 {
     if (!cs || bi < 0 || bi >= (int)GPUAVDBG_BIND_POINTS || set >= MAX_SETS) {
-        gpuavdbg_desc_cb_push(cs, bi, set);
+        cb_push(cs, bi, set);
         return;
     }
     desc_cb *d = get_dcb(cs);
@@ -1059,7 +1047,7 @@ static void push_set(cb_state *cs, int bi, VkPipelineLayout pl, uint32_t set,
     }
     pthread_mutex_unlock(&g_lock);
     if (!s) {
-        gpuavdbg_desc_cb_push(cs, bi, set);
+        cb_push(cs, bi, set);
         return;
     }
     d->cur[bi][set] = (slot_ref){.push = s};
@@ -1096,7 +1084,7 @@ void gpuavdbg_desc_cb_push_template(cb_state *cs, VkDescriptorUpdateTemplate tmp
     int bi = t && t->push ? t->bi : -1;
     pthread_mutex_unlock(&g_lock);
     if (bi < 0) {
-        gpuavdbg_desc_cb_push(cs, -1, set);
+        cb_push(cs, -1, set);
         return;
     }
     /* The template stays valid while the command is recorded (the app may
@@ -1410,7 +1398,8 @@ int gpuavdbg_desc_facts_hold(cb_state *cs, int bi, uint64_t variant, const gpuav
     return 1;
 }
 
-uint32_t gpuavdbg_desc_write_state(device_data *dd, cb_state *cs, uint32_t *words, uint32_t cap)
+uint32_t gpuavdbg_desc_write_state(device_data *dd, cb_state *cs, uint32_t *words, uint32_t cap, uint32_t *vtable_at,
+                                   uint32_t *count_at)
 {
     (void)dd;
     desc_cb *d = cs->desc;
@@ -1423,6 +1412,8 @@ uint32_t gpuavdbg_desc_write_state(device_data *dd, cb_state *cs, uint32_t *word
     uint32_t vtable = reserve(&wr, count); /* vertex_fetch_oob's, cmdchecks.c */
     for (uint32_t a = 0; a < count; a++)
         put(&wr, vtable + a, 0);
+    *vtable_at = vtable;
+    *count_at = count;
     if (!d || count == 0)
         goto done;
     /* Offsets per snapshot (bound-sets entries), written on first use. */
@@ -1468,46 +1459,36 @@ uint32_t gpuavdbg_desc_write_state(device_data *dd, cb_state *cs, uint32_t *word
     hmap_free(&blocks);
     free(snap_off);
 done:
-    wr.n = gpuavdbg_cc_write_vertex(cs, words, cap, wr.n, vtable, count);
-    if (wr.n <= cap)
-        put(&wr, GPUAVDBG_INPUT_VALID_WORD, 1);
     return wr.n;
 }
 
 /* ---- intercept table ------------------------------------------------------ */
 
+static const gpuavdbg_intercept intercepts[] = {
+    GPUAVDBG_ICPT(CreateDescriptorSetLayout),
+    GPUAVDBG_ICPT(DestroyDescriptorSetLayout),
+    GPUAVDBG_ICPT(AllocateDescriptorSets),
+    GPUAVDBG_ICPT(FreeDescriptorSets),
+    GPUAVDBG_ICPT(ResetDescriptorPool),
+    GPUAVDBG_ICPT(DestroyDescriptorPool),
+    GPUAVDBG_ICPT(UpdateDescriptorSets),
+    GPUAVDBG_ICPT(CreateDescriptorUpdateTemplate),
+    GPUAVDBG_ICPT(CreateDescriptorUpdateTemplateKHR),
+    GPUAVDBG_ICPT(DestroyDescriptorUpdateTemplate),
+    GPUAVDBG_ICPT(DestroyDescriptorUpdateTemplateKHR),
+    GPUAVDBG_ICPT(UpdateDescriptorSetWithTemplate),
+    GPUAVDBG_ICPT(UpdateDescriptorSetWithTemplateKHR),
+    GPUAVDBG_ICPT(CreateBuffer),
+    GPUAVDBG_ICPT(DestroyBuffer),
+    GPUAVDBG_ICPT(CreateImageView),
+    GPUAVDBG_ICPT(DestroyImageView),
+    GPUAVDBG_ICPT(CreateBufferView),
+    GPUAVDBG_ICPT(DestroyBufferView),
+    GPUAVDBG_ICPT(CreateSampler),
+    GPUAVDBG_ICPT(DestroySampler),
+};
+
 PFN_vkVoidFunction gpuavdbg_descriptors_intercept(const char *name)
 {
-#define F(n, fn) {"vk" #n, (PFN_vkVoidFunction)fn}
-    static const struct {
-        const char *name;
-        PFN_vkVoidFunction fn;
-    } t[] = {
-        F(CreateDescriptorSetLayout, gl_CreateDescriptorSetLayout),
-        F(DestroyDescriptorSetLayout, gl_DestroyDescriptorSetLayout),
-        F(AllocateDescriptorSets, gl_AllocateDescriptorSets),
-        F(FreeDescriptorSets, gl_FreeDescriptorSets),
-        F(ResetDescriptorPool, gl_ResetDescriptorPool),
-        F(DestroyDescriptorPool, gl_DestroyDescriptorPool),
-        F(UpdateDescriptorSets, gl_UpdateDescriptorSets),
-        F(CreateDescriptorUpdateTemplate, gl_CreateDescriptorUpdateTemplate),
-        F(CreateDescriptorUpdateTemplateKHR, gl_CreateDescriptorUpdateTemplateKHR),
-        F(DestroyDescriptorUpdateTemplate, gl_DestroyDescriptorUpdateTemplate),
-        F(DestroyDescriptorUpdateTemplateKHR, gl_DestroyDescriptorUpdateTemplateKHR),
-        F(UpdateDescriptorSetWithTemplate, gl_UpdateDescriptorSetWithTemplate),
-        F(UpdateDescriptorSetWithTemplateKHR, gl_UpdateDescriptorSetWithTemplateKHR),
-        F(CreateBuffer, gl_CreateBufferHooked),
-        F(DestroyBuffer, gl_DestroyBuffer),
-        F(CreateImageView, gl_CreateImageView),
-        F(DestroyImageView, gl_DestroyImageView),
-        F(CreateBufferView, gl_CreateBufferView),
-        F(DestroyBufferView, gl_DestroyBufferView),
-        F(CreateSampler, gl_CreateSampler),
-        F(DestroySampler, gl_DestroySampler),
-    };
-#undef F
-    for (size_t i = 0; i < sizeof t / sizeof *t; i++)
-        if (strcmp(name, t[i].name) == 0)
-            return t[i].fn;
-    return NULL;
+    return gpuavdbg_intercept_find(intercepts, GPUAVDBG_NELEM(intercepts), name);
 }

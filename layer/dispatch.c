@@ -1,65 +1,31 @@
 /*
- * dispatch.c: the layer's face to the Vulkan loader. Interface negotiation
- * (version 2), vkGetInstanceProcAddr / vkGetDeviceProcAddr, the instance and
- * device chain walks in vkCreateInstance / vkCreateDevice, the per-instance
- * and per-device dispatch tables keyed by the loader's dispatch pointer, the
- * physical device -> instance map, the reserve-slot limit and debug names.
+ * dispatch.c: the loader face, the top floor of the C half. Interface
+ * negotiation (version 2), vkGetInstanceProcAddr / vkGetDeviceProcAddr
+ * (each room's intercept table asked in turn), the instance and device
+ * chain walks in vkCreateInstance / vkCreateDevice, loading the dispatch
+ * tables and registering instances, physical devices and devices with the
+ * ground floor (ground.c), the reserve-slot limit and debug names. What a
+ * device gets made and destroyed is the device owner's (device.c).
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "layer.h"
+#include <vulkan/vk_layer.h>
+
+#include "ground.h"
+#include "addresses.h"
+#include "cache.h"
+#include "cmdbuf.h"
+#include "descriptors.h"
+#include "device.h"
+#include "messenger.h"
+#include "pipeline.h"
+#include "shaderobj.h"
+#include "submit.h"
+#include "variants.h"
 #include "_cgo_export.h"
-
-/* g_lock guards the three maps below. Instances and devices are created
- * and destroyed rarely; lookups take the read lock. */
-static pthread_rwlock_t g_lock = PTHREAD_RWLOCK_INITIALIZER;
-static hmap g_instances; /* dispatch key -> instance_data* */
-static hmap g_devices;   /* dispatch key -> device_data* */
-static hmap g_physical;  /* VkPhysicalDevice -> instance_data* */
-
-static void *dispatch_key(const void *dispatchable)
-{
-    return *(void *const *)dispatchable;
-}
-
-void gpuavdbg_logf(int level, const char *fmt, ...)
-{
-    char buf[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    goLog(level, buf);
-}
-
-instance_data *gpuavdbg_instance_get(const void *dispatchable)
-{
-    pthread_rwlock_rdlock(&g_lock);
-    instance_data *id = hmap_get(&g_instances, GPUAVDBG_H(dispatch_key(dispatchable)));
-    pthread_rwlock_unlock(&g_lock);
-    return id;
-}
-
-device_data *gpuavdbg_device_get(const void *dispatchable)
-{
-    pthread_rwlock_rdlock(&g_lock);
-    device_data *dd = hmap_get(&g_devices, GPUAVDBG_H(dispatch_key(dispatchable)));
-    pthread_rwlock_unlock(&g_lock);
-    return dd;
-}
-
-instance_data *gpuavdbg_instance_for_physical(VkPhysicalDevice pd)
-{
-    pthread_rwlock_rdlock(&g_lock);
-    instance_data *id = hmap_get(&g_physical, GPUAVDBG_H(pd));
-    if (!id) /* the loader gives physical devices the instance's key */
-        id = hmap_get(&g_instances, GPUAVDBG_H(dispatch_key(pd)));
-    pthread_rwlock_unlock(&g_lock);
-    return id;
-}
 
 /* ---- instance ------------------------------------------------------------ */
 
@@ -169,7 +135,7 @@ static void register_process_exit(void)
     atexit(process_exit);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateInstance(const VkInstanceCreateInfo *ci,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateInstance(const VkInstanceCreateInfo *ci,
                                                         const VkAllocationCallbacks *alloc,
                                                         VkInstance *pInstance)
 {
@@ -193,7 +159,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateInstance(const VkInstanceCreateIn
     instance_data *id = calloc(1, sizeof *id);
     if (!id)
         goto oom;
-    id->key = dispatch_key(*pInstance);
+    id->key = gpuavdbg_dispatch_key(*pInstance);
     id->instance = *pInstance;
     id->api_version = ci->pApplicationInfo ? ci->pApplicationInfo->apiVersion : 0;
     id->disp.GetInstanceProcAddr = gipa;
@@ -208,10 +174,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateInstance(const VkInstanceCreateIn
     free(w.settings);
     pthread_once(&g_exit_once, register_process_exit);
 
-    pthread_rwlock_wrlock(&g_lock);
-    int ok = hmap_put(&g_instances, GPUAVDBG_H(id->key), id);
-    pthread_rwlock_unlock(&g_lock);
-    if (ok)
+    if (gpuavdbg_instance_put(id))
         return VK_SUCCESS;
 oom:;
     PFN_vkDestroyInstance destroy = (PFN_vkDestroyInstance)gipa(*pInstance, "vkDestroyInstance");
@@ -224,22 +187,12 @@ oom:;
     return VK_ERROR_OUT_OF_HOST_MEMORY;
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_DestroyInstance(VkInstance instance, const VkAllocationCallbacks *alloc)
+static VKAPI_ATTR void VKAPI_CALL icpt_DestroyInstance(VkInstance instance, const VkAllocationCallbacks *alloc)
 {
     if (!instance)
         return;
-    pthread_rwlock_wrlock(&g_lock);
-    instance_data *id = hmap_del(&g_instances, GPUAVDBG_H(dispatch_key(instance)));
-    if (id) {
-        for (size_t i = 0; i < g_physical.cap; i++) {
-            if (g_physical.slots[i].key && g_physical.slots[i].val == id) {
-                hmap_del(&g_physical, g_physical.slots[i].key);
-                i--; /* backward shift may have moved an entry into slot i */
-            }
-        }
-    }
-    int last = g_instances.len == 0;
-    pthread_rwlock_unlock(&g_lock);
+    int last;
+    instance_data *id = gpuavdbg_instance_del(instance, &last);
     if (!id)
         return;
     /* The bye's last lines still reach the instance's own messengers. */
@@ -250,15 +203,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_DestroyInstance(VkInstance instance, const 
     free(id);
 }
 
-static void remember_physical(instance_data *id, uint32_t n, const VkPhysicalDevice *pds)
-{
-    pthread_rwlock_wrlock(&g_lock);
-    for (uint32_t i = 0; i < n; i++)
-        hmap_put(&g_physical, GPUAVDBG_H(pds[i]), id);
-    pthread_rwlock_unlock(&g_lock);
-}
-
-static VKAPI_ATTR VkResult VKAPI_CALL gl_EnumeratePhysicalDevices(VkInstance instance, uint32_t *pCount,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_EnumeratePhysicalDevices(VkInstance instance, uint32_t *pCount,
                                                                   VkPhysicalDevice *pDevices)
 {
     instance_data *id = gpuavdbg_instance_get(instance);
@@ -266,7 +211,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_EnumeratePhysicalDevices(VkInstance ins
         return VK_ERROR_INITIALIZATION_FAILED;
     VkResult r = id->disp.EnumeratePhysicalDevices(instance, pCount, pDevices);
     if ((r == VK_SUCCESS || r == VK_INCOMPLETE) && pDevices)
-        remember_physical(id, *pCount, pDevices);
+        gpuavdbg_physical_put(id, *pCount, pDevices);
     return r;
 }
 
@@ -278,11 +223,11 @@ static VkResult enumerate_groups(instance_data *id, PFN_vkEnumeratePhysicalDevic
     VkResult r = fn(instance, pCount, pProps);
     if ((r == VK_SUCCESS || r == VK_INCOMPLETE) && pProps)
         for (uint32_t i = 0; i < *pCount; i++)
-            remember_physical(id, pProps[i].physicalDeviceCount, pProps[i].physicalDevices);
+            gpuavdbg_physical_put(id, pProps[i].physicalDeviceCount, pProps[i].physicalDevices);
     return r;
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_EnumeratePhysicalDeviceGroups(VkInstance instance, uint32_t *pCount,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_EnumeratePhysicalDeviceGroups(VkInstance instance, uint32_t *pCount,
                                                                        VkPhysicalDeviceGroupProperties *pProps)
 {
     instance_data *id = gpuavdbg_instance_get(instance);
@@ -291,7 +236,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_EnumeratePhysicalDeviceGroups(VkInstanc
     return enumerate_groups(id, id->disp.EnumeratePhysicalDeviceGroups, instance, pCount, pProps);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_EnumeratePhysicalDeviceGroupsKHR(VkInstance instance, uint32_t *pCount,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_EnumeratePhysicalDeviceGroupsKHR(VkInstance instance, uint32_t *pCount,
                                                                           VkPhysicalDeviceGroupProperties *pProps)
 {
     instance_data *id = gpuavdbg_instance_get(instance);
@@ -300,14 +245,15 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_EnumeratePhysicalDeviceGroupsKHR(VkInst
     return enumerate_groups(id, id->disp.EnumeratePhysicalDeviceGroupsKHR, instance, pCount, pProps);
 }
 
-/* With reserve-slot on, the app sees one descriptor set fewer (seed 000). */
+/* With reserve-slot on, the app sees one descriptor set fewer
+ * (docs/decisions/reserve-slot.md). */
 static void reserve(instance_data *id, VkPhysicalDeviceLimits *limits)
 {
     if (id->reserve_slot && limits->maxBoundDescriptorSets > 1)
         limits->maxBoundDescriptorSets--;
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_GetPhysicalDeviceProperties(VkPhysicalDevice pd, VkPhysicalDeviceProperties *p)
+static VKAPI_ATTR void VKAPI_CALL icpt_GetPhysicalDeviceProperties(VkPhysicalDevice pd, VkPhysicalDeviceProperties *p)
 {
     instance_data *id = gpuavdbg_instance_for_physical(pd);
     if (!id || !id->disp.GetPhysicalDeviceProperties)
@@ -316,7 +262,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_GetPhysicalDeviceProperties(VkPhysicalDevic
     reserve(id, &p->limits);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_GetPhysicalDeviceProperties2(VkPhysicalDevice pd, VkPhysicalDeviceProperties2 *p)
+static VKAPI_ATTR void VKAPI_CALL icpt_GetPhysicalDeviceProperties2(VkPhysicalDevice pd, VkPhysicalDeviceProperties2 *p)
 {
     instance_data *id = gpuavdbg_instance_for_physical(pd);
     if (!id || !id->disp.GetPhysicalDeviceProperties2)
@@ -325,7 +271,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_GetPhysicalDeviceProperties2(VkPhysicalDevi
     reserve(id, &p->properties.limits);
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_GetPhysicalDeviceProperties2KHR(VkPhysicalDevice pd,
+static VKAPI_ATTR void VKAPI_CALL icpt_GetPhysicalDeviceProperties2KHR(VkPhysicalDevice pd,
                                                                     VkPhysicalDeviceProperties2 *p)
 {
     instance_data *id = gpuavdbg_instance_for_physical(pd);
@@ -337,16 +283,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_GetPhysicalDeviceProperties2KHR(VkPhysicalD
 
 /* ---- device -------------------------------------------------------------- */
 
-/* device.c: enable the features and extensions instrumented shaders need
- * on a copy of the create info. */
-const VkDeviceCreateInfo *gpuavdbg_patch_features(instance_data *inst, VkPhysicalDevice pd,
-                                                  const VkDeviceCreateInfo *ci, void **scratch, uint32_t *int64);
-const VkDeviceCreateInfo *gpuavdbg_patch_extensions(instance_data *inst, VkPhysicalDevice pd,
-                                                    const VkDeviceCreateInfo *ci, void **scratch,
-                                                    const char **missing);
-void gpuavdbg_device_extensions_enabled(device_data *dd, const VkDeviceCreateInfo *ci);
-
-static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateDevice(VkPhysicalDevice pd, const VkDeviceCreateInfo *ci,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateDevice(VkPhysicalDevice pd, const VkDeviceCreateInfo *ci,
                                                       const VkAllocationCallbacks *alloc, VkDevice *pDevice)
 {
     instance_data *inst = gpuavdbg_instance_for_physical(pd);
@@ -390,11 +327,10 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateDevice(VkPhysicalDevice pd, const
     device_data *dd = calloc(1, sizeof *dd);
     if (!dd)
         goto oom;
-    dd->key = dispatch_key(*pDevice);
+    dd->key = gpuavdbg_dispatch_key(*pDevice);
     dd->device = *pDevice;
     dd->physical = pd;
     dd->inst = inst;
-    dd->robust = gpuavdbg_robust_buffer_access(ci); /* the app's features, not the patched copy */
     dd->int64 = int64;
     gpuavdbg_device_extensions_enabled(dd, used);
     free(scratch);
@@ -403,23 +339,16 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateDevice(VkPhysicalDevice pd, const
     if (missing)
         snprintf(dd->reason, sizeof dd->reason, "instrumented shaders need %s, which the device cannot enable",
                  missing);
-    pthread_mutex_init(&dd->lock, NULL);
-    gpuavdbg_pending_init(dd);
+    gpuavdbg_device_init(dd, ci);
 #define LOAD(name) dd->disp.name = (PFN_vk##name)gdpa(*pDevice, "vk" #name);
     GPUAVDBG_DEVICE_FUNCS(LOAD)
 #undef LOAD
     if (!dd->disp.GetDeviceProcAddr)
         dd->disp.GetDeviceProcAddr = gdpa;
 
-    pthread_rwlock_wrlock(&g_lock);
-    int ok = hmap_put(&g_devices, GPUAVDBG_H(dd->key), dd);
-    pthread_rwlock_unlock(&g_lock);
-    if (!ok)
+    if (!gpuavdbg_device_put(dd))
         goto oom;
-    /* The command checks' settings, features and limits; then layer
-     * resources, slot, Device message; never fails the device. */
-    gpuavdbg_cc_device_created(dd, ci);
-    gpuavdbg_device_setup(dd);
+    gpuavdbg_device_created(dd, ci); /* never fails the device */
     return VK_SUCCESS;
 oom:;
     free(scratch);
@@ -427,40 +356,25 @@ oom:;
     PFN_vkDestroyDevice destroy = (PFN_vkDestroyDevice)gdpa(*pDevice, "vkDestroyDevice");
     if (destroy)
         destroy(*pDevice, alloc);
-    if (dd) {
-        pthread_mutex_destroy(&dd->lock);
-        gpuavdbg_pending_teardown(dd);
-    }
+    if (dd)
+        gpuavdbg_device_fini(dd);
     free(dd);
     *pDevice = VK_NULL_HANDLE;
     return VK_ERROR_OUT_OF_HOST_MEMORY;
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_DestroyDevice(VkDevice device, const VkAllocationCallbacks *alloc)
+static VKAPI_ATTR void VKAPI_CALL icpt_DestroyDevice(VkDevice device, const VkAllocationCallbacks *alloc)
 {
     if (!device)
         return;
-    pthread_rwlock_wrlock(&g_lock);
-    device_data *dd = hmap_del(&g_devices, GPUAVDBG_H(dispatch_key(device)));
-    pthread_rwlock_unlock(&g_lock);
-    if (!dd)
-        return;
-    gpuavdbg_pending_teardown(dd); /* reads what is left; the device is idle */
-    gpuavdbg_cb_forget_device(dd);
-    gpuavdbg_shaderobj_teardown(dd);
-    gpuavdbg_device_teardown(dd);
-    gpuavdbg_addr_teardown(dd);
-    gpuavdbg_cc_device_destroyed(dd);
-    if (dd->disp.DestroyDevice)
-        dd->disp.DestroyDevice(device, alloc);
-    goDeviceDestroyed(GPUAVDBG_H(device));
-    pthread_mutex_destroy(&dd->lock);
-    free(dd);
+    device_data *dd = gpuavdbg_device_del(device);
+    if (dd)
+        gpuavdbg_device_destroy(dd, device, alloc);
 }
 
 /* ---- debug names ------------------------------------------------------------ */
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_SetDebugUtilsObjectNameEXT(VkDevice device,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_SetDebugUtilsObjectNameEXT(VkDevice device,
                                                                    const VkDebugUtilsObjectNameInfoEXT *info)
 {
     device_data *dd = gpuavdbg_device_get(device);
@@ -473,7 +387,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_SetDebugUtilsObjectNameEXT(VkDevice dev
     return r;
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_DebugMarkerSetObjectNameEXT(VkDevice device,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_DebugMarkerSetObjectNameEXT(VkDevice device,
                                                                     const VkDebugMarkerObjectNameInfoEXT *info)
 {
     device_data *dd = gpuavdbg_device_get(device);
@@ -489,48 +403,33 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_DebugMarkerSetObjectNameEXT(VkDevice de
 
 /* ---- proc addr ------------------------------------------------------------ */
 
-static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL gl_GetDeviceProcAddr(VkDevice device, const char *name);
-static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL gl_GetInstanceProcAddr(VkInstance instance, const char *name);
+static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL icpt_GetDeviceProcAddr(VkDevice device, const char *name);
+static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL icpt_GetInstanceProcAddr(VkInstance instance, const char *name);
 
-typedef struct intercept {
-    const char *name;
-    PFN_vkVoidFunction fn;
-} intercept;
-
-#define I(name) {"vk" #name, (PFN_vkVoidFunction)gl_##name}
-static const intercept instance_intercepts[] = {
-    I(GetInstanceProcAddr),
-    I(CreateInstance),
-    I(DestroyInstance),
-    I(EnumeratePhysicalDevices),
-    I(EnumeratePhysicalDeviceGroups),
-    I(EnumeratePhysicalDeviceGroupsKHR),
-    I(GetPhysicalDeviceProperties),
-    I(GetPhysicalDeviceProperties2),
-    I(GetPhysicalDeviceProperties2KHR),
-    I(CreateDevice),
+static const gpuavdbg_intercept instance_intercepts[] = {
+    GPUAVDBG_ICPT(GetInstanceProcAddr),
+    GPUAVDBG_ICPT(CreateInstance),
+    GPUAVDBG_ICPT(DestroyInstance),
+    GPUAVDBG_ICPT(EnumeratePhysicalDevices),
+    GPUAVDBG_ICPT(EnumeratePhysicalDeviceGroups),
+    GPUAVDBG_ICPT(EnumeratePhysicalDeviceGroupsKHR),
+    GPUAVDBG_ICPT(GetPhysicalDeviceProperties),
+    GPUAVDBG_ICPT(GetPhysicalDeviceProperties2),
+    GPUAVDBG_ICPT(GetPhysicalDeviceProperties2KHR),
+    GPUAVDBG_ICPT(CreateDevice),
 };
-static const intercept device_intercepts[] = {
-    I(GetDeviceProcAddr),
-    I(DestroyDevice),
-    I(SetDebugUtilsObjectNameEXT),
-    I(DebugMarkerSetObjectNameEXT),
+static const gpuavdbg_intercept device_intercepts[] = {
+    GPUAVDBG_ICPT(GetDeviceProcAddr),
+    GPUAVDBG_ICPT(DestroyDevice),
+    GPUAVDBG_ICPT(SetDebugUtilsObjectNameEXT),
+    GPUAVDBG_ICPT(DebugMarkerSetObjectNameEXT),
 };
-#undef I
 
-static PFN_vkVoidFunction find(const intercept *t, size_t n, const char *name)
+/* device_intercept returns the layer's function for a device-level
+ * command: the face's own, or the one of the room that owns it. */
+static PFN_vkVoidFunction device_intercept(const char *name)
 {
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(t[i].name, name) == 0)
-            return t[i].fn;
-    return NULL;
-}
-
-PFN_vkVoidFunction gpuavdbg_device_intercept(const char *name)
-{
-    PFN_vkVoidFunction f = find(device_intercepts, sizeof device_intercepts / sizeof *device_intercepts, name);
-    if (!f)
-        f = gpuavdbg_cmdchecks_intercept(name);
+    PFN_vkVoidFunction f = gpuavdbg_intercept_find(device_intercepts, GPUAVDBG_NELEM(device_intercepts), name);
     if (!f)
         f = gpuavdbg_cmdbuf_intercept(name);
     if (!f)
@@ -550,12 +449,12 @@ PFN_vkVoidFunction gpuavdbg_device_intercept(const char *name)
     return f;
 }
 
-static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL gl_GetDeviceProcAddr(VkDevice device, const char *name)
+static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL icpt_GetDeviceProcAddr(VkDevice device, const char *name)
 {
     if (!name)
         return NULL;
     if (strcmp(name, "vkGetDeviceProcAddr") == 0)
-        return (PFN_vkVoidFunction)gl_GetDeviceProcAddr;
+        return (PFN_vkVoidFunction)icpt_GetDeviceProcAddr;
     if (!device)
         return NULL;
     device_data *dd = gpuavdbg_device_get(device);
@@ -565,16 +464,15 @@ static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL gl_GetDeviceProcAddr(VkDevice de
     PFN_vkVoidFunction next = dd->disp.GetDeviceProcAddr(device, name);
     if (!next)
         return NULL;
-    PFN_vkVoidFunction ours = gpuavdbg_device_intercept(name);
+    PFN_vkVoidFunction ours = device_intercept(name);
     return ours ? ours : next;
 }
 
-static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL gl_GetInstanceProcAddr(VkInstance instance, const char *name)
+static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL icpt_GetInstanceProcAddr(VkInstance instance, const char *name)
 {
     if (!name)
         return NULL;
-    PFN_vkVoidFunction ours =
-        find(instance_intercepts, sizeof instance_intercepts / sizeof *instance_intercepts, name);
+    PFN_vkVoidFunction ours = gpuavdbg_intercept_find(instance_intercepts, GPUAVDBG_NELEM(instance_intercepts), name);
     /* vkCreateInstance and vkGetInstanceProcAddr are ours whatever the
      * instance: when this layer is first in the chain, the loader asks for
      * vkCreateInstance with its own, not yet created, instance handle (an
@@ -584,7 +482,7 @@ static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL gl_GetInstanceProcAddr(VkInstanc
     if (!instance)
         return NULL; /* other global commands go through the loader */
     if (strcmp(name, "vkGetDeviceProcAddr") == 0)
-        return (PFN_vkVoidFunction)gl_GetDeviceProcAddr;
+        return (PFN_vkVoidFunction)icpt_GetDeviceProcAddr;
     instance_data *id = gpuavdbg_instance_get(instance);
     if (!id)
         return NULL;
@@ -594,7 +492,7 @@ static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL gl_GetInstanceProcAddr(VkInstanc
     if (!ours)
         ours = gpuavdbg_messenger_intercept(name);
     if (!ours)
-        ours = gpuavdbg_device_intercept(name);
+        ours = device_intercept(name);
     return ours ? ours : next;
 }
 
@@ -606,8 +504,8 @@ vkNegotiateLoaderLayerInterfaceVersion(VkNegotiateLayerInterface *p)
         return VK_ERROR_INITIALIZATION_FAILED;
     if (p->loaderLayerInterfaceVersion > 2)
         p->loaderLayerInterfaceVersion = 2;
-    p->pfnGetInstanceProcAddr = gl_GetInstanceProcAddr;
-    p->pfnGetDeviceProcAddr = gl_GetDeviceProcAddr;
+    p->pfnGetInstanceProcAddr = icpt_GetInstanceProcAddr;
+    p->pfnGetDeviceProcAddr = icpt_GetDeviceProcAddr;
     p->pfnGetPhysicalDeviceProcAddr = NULL;
     return VK_SUCCESS;
 }

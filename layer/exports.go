@@ -240,8 +240,7 @@ func instrumentSafe(words []uint32, opt gpuav.Options) (res gpuav.Result, err er
 // when enabled, instruments it for descriptor set slot. It returns the id;
 // *out receives C-malloc'd instrumented words (the caller frees them) or
 // NULL when the original must be used. On any failure the original is
-// used and the shader's message carries the reason
-// (docs/decisions/never-take-the-app-down.md).
+// used and the shader's message carries the reason (docs/decisions/never-take-the-app-down.md).
 // With later (a shader module), a module with a fast variant is
 // instrumented without its precise variant: *out is NULL and *deferred 1,
 // the driver's module holds the original words, and every pipeline made
@@ -473,7 +472,7 @@ func wordsToBytes(w []uint32) []byte {
 }
 
 // goShaderDestroyed forgets a module handle; the shader's SPIR-V stays
-// with its id (a pipeline outlives its modules). held says the
+// with its id (Vulkan lets a pipeline outlive its modules). held says the
 // layer keeps the driver's module alive for a pipeline's precise variant
 // (variants.c): the handle then stays known, for goPreciseSPIRV, until
 // the layer destroys that module (destroy_now calls this again without

@@ -6,7 +6,7 @@
  */
 #include <stdlib.h>
 
-#include "layer.h"
+#include "hmap.h"
 
 static size_t hmap_hash(uint64_t k)
 {

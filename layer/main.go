@@ -4,7 +4,7 @@
 //
 // The C files own the loader interface (negotiation, vkGet*ProcAddr, chain
 // walking, dispatch tables), the per-command recording and the descriptor
-// set binds; see layer.h. The Go files do the heavy, rare work behind a
+// set binds; docs/layer-map.md draws its floors. The Go files do the heavy, rare work behind a
 // handful of exported functions (exports.go): settings, the launcher
 // connection, shader instrumentation (package gpuav), and the decoding,
 // attribution and grouping of error records after each submit.

@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layer.h"
+#include "ground.h"
+#include "messenger.h"
 
 typedef struct messenger {
     struct messenger *next;
@@ -128,7 +129,7 @@ void gpuavdbg_emit(uint32_t severity, uint32_t type, const char *id_name, int32_
 
 /* ---- intercepts --------------------------------------------------------------- */
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateDebugUtilsMessengerEXT(VkInstance instance,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateDebugUtilsMessengerEXT(VkInstance instance,
                                                                      const VkDebugUtilsMessengerCreateInfoEXT *ci,
                                                                      const VkAllocationCallbacks *alloc,
                                                                      VkDebugUtilsMessengerEXT *out)
@@ -142,7 +143,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateDebugUtilsMessengerEXT(VkInstance
     return r;
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_DestroyDebugUtilsMessengerEXT(VkInstance instance,
+static VKAPI_ATTR void VKAPI_CALL icpt_DestroyDebugUtilsMessengerEXT(VkInstance instance,
                                                                   VkDebugUtilsMessengerEXT messenger,
                                                                   const VkAllocationCallbacks *alloc)
 {
@@ -154,11 +155,12 @@ static VKAPI_ATTR void VKAPI_CALL gl_DestroyDebugUtilsMessengerEXT(VkInstance in
     id->disp.DestroyDebugUtilsMessengerEXT(instance, messenger, alloc);
 }
 
+static const gpuavdbg_intercept intercepts[] = {
+    GPUAVDBG_ICPT(CreateDebugUtilsMessengerEXT),
+    GPUAVDBG_ICPT(DestroyDebugUtilsMessengerEXT),
+};
+
 PFN_vkVoidFunction gpuavdbg_messenger_intercept(const char *name)
 {
-    if (strcmp(name, "vkCreateDebugUtilsMessengerEXT") == 0)
-        return (PFN_vkVoidFunction)gl_CreateDebugUtilsMessengerEXT;
-    if (strcmp(name, "vkDestroyDebugUtilsMessengerEXT") == 0)
-        return (PFN_vkVoidFunction)gl_DestroyDebugUtilsMessengerEXT;
-    return NULL;
+    return gpuavdbg_intercept_find(intercepts, GPUAVDBG_NELEM(intercepts), name);
 }

@@ -1,5 +1,6 @@
 /*
- * pipeline.c: shader modules, pipeline layouts and pipelines (seed 000).
+ * pipeline.c: shader modules, pipeline layouts and pipelines
+ * (docs/decisions/reserve-slot.md, docs/decisions/layout-conflicts.md).
  * Shader modules are instrumented by Go at creation; a module with a fast
  * variant is deferred: the driver's module holds its original words, and
  * each pipeline with a padded layout gets a module of the fast variant's
@@ -15,12 +16,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layer.h"
+#include "ground.h"
+#include "cache.h"
+#include "cmdchecks.h"
+#include "descriptors.h"
+#include "modules.h"
+#include "pipeline.h"
+#include "prepass.h"
+#include "variants.h"
 #include "_cgo_export.h"
 
 /* ---- shader modules ---------------------------------------------------------- */
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateShaderModule(VkDevice device, const VkShaderModuleCreateInfo *ci,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateShaderModule(VkDevice device, const VkShaderModuleCreateInfo *ci,
                                                            const VkAllocationCallbacks *alloc,
                                                            VkShaderModule *pModule)
 {
@@ -59,7 +67,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateShaderModule(VkDevice device, con
         r = dd->disp.CreateShaderModule(device, &c, alloc, pModule);
         instrumented = r == VK_SUCCESS;
         if (r != VK_SUCCESS && r != VK_ERROR_DEVICE_LOST) {
-            /* Decision 3: the app gets its module, uninstrumented. */
+            /* The app gets its module, uninstrumented
+             * (docs/decisions/never-take-the-app-down.md). */
             note = "the driver rejected the instrumented module; the original runs uninstrumented";
             r = dd->disp.CreateShaderModule(device, ci, alloc, pModule);
         }
@@ -72,7 +81,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateShaderModule(VkDevice device, con
     return r;
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_DestroyShaderModule(VkDevice device, VkShaderModule module,
+static VKAPI_ATTR void VKAPI_CALL icpt_DestroyShaderModule(VkDevice device, VkShaderModule module,
                                                         const VkAllocationCallbacks *alloc)
 {
     device_data *dd = gpuavdbg_device_get(device);
@@ -88,7 +97,7 @@ static VKAPI_ATTR void VKAPI_CALL gl_DestroyShaderModule(VkDevice device, VkShad
 
 /* ---- pipeline layouts -------------------------------------------------------- */
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_CreatePipelineLayout(VkDevice device, const VkPipelineLayoutCreateInfo *ci,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreatePipelineLayout(VkDevice device, const VkPipelineLayoutCreateInfo *ci,
                                                              const VkAllocationCallbacks *alloc,
                                                              VkPipelineLayout *pLayout)
 {
@@ -99,7 +108,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreatePipelineLayout(VkDevice device, c
         return dd->disp.CreatePipelineLayout(device, ci, alloc, pLayout);
 
     /* A layout of descriptor-buffer set layouts takes only such layouts:
-     * the layer's set is then pushed (device.c). */
+     * the layer's set is then pushed (resources.c). */
     int db = 0, push = 0;
     for (uint32_t i = 0; i < ci->setLayoutCount; i++) {
         uint32_t kind = gpuavdbg_desc_layout_kind(ci->pSetLayouts[i]);
@@ -161,7 +170,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreatePipelineLayout(VkDevice device, c
     return r;
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_DestroyPipelineLayout(VkDevice device, VkPipelineLayout layout,
+static VKAPI_ATTR void VKAPI_CALL icpt_DestroyPipelineLayout(VkDevice device, VkPipelineLayout layout,
                                                           const VkAllocationCallbacks *alloc)
 {
     device_data *dd = gpuavdbg_device_get(device);
@@ -194,46 +203,6 @@ static int padded(device_data *dd, VkPipelineLayout layout)
 }
 
 /* ---- pipelines ---------------------------------------------------------------- */
-
-/* module_from_go returns a module of the words Go keeps for module: its
- * original words when it is instrumented (goOriginalSPIRV), or with
- * precise its precise variant's when it is deferred (goPreciseSPIRV);
- * VK_NULL_HANDLE when there are none (keep module) or the driver refuses
- * them (reported). */
-static VkShaderModule module_from_go(device_data *dd, VkShaderModule module, int precise)
-{
-    uint32_t *words = NULL;
-    size_t n = 0;
-    uint64_t dev = GPUAVDBG_H(dd->device), h = GPUAVDBG_H(module);
-    if (!module || (precise ? goPreciseSPIRV(dev, h, &words, &n) : goOriginalSPIRV(dev, h, &words, &n)) != 1)
-        return VK_NULL_HANDLE;
-    VkShaderModuleCreateInfo ci = {
-        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-        .codeSize = n * 4,
-        .pCode = words,
-    };
-    VkShaderModule m = VK_NULL_HANDLE;
-    VkResult r = dd->disp.CreateShaderModule(dd->device, &ci, NULL, &m);
-    free(words);
-    if (r == VK_SUCCESS)
-        return m;
-    if (precise)
-        gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED,
-                      "shader module 0x%llx: the driver rejected its instrumented words (%d): the pipeline runs its "
-                      "original code, unchecked",
-                      (unsigned long long)h, (int)r);
-    else
-        gpuavdbg_logf(GPUAVDBG_LOG_ERROR,
-                      "cannot create an uninstrumented copy of shader module 0x%llx (%d): the pipeline runs "
-                      "instrumented code without the layer's descriptor set",
-                      (unsigned long long)h, (int)r);
-    return VK_NULL_HANDLE;
-}
-
-VkShaderModule gpuavdbg_precise_module(device_data *dd, VkShaderModule module)
-{
-    return module_from_go(dd, module, 1);
-}
 
 /* scratch holds what one vkCreate*Pipelines call made: uninstrumented
  * modules to destroy and copied create infos to free afterwards. */
@@ -284,7 +253,7 @@ static void scratch_free(device_data *dd, scratch *sc)
     for (uint32_t i = 0; i < sc->nmodules; i++)
         dd->disp.DestroyShaderModule(dd->device, sc->modules[i], NULL);
     for (uint32_t i = 0; i < sc->ninl; i++)
-        gl_DestroyShaderModule(dd->device, sc->inl[i], NULL);
+        icpt_DestroyShaderModule(dd->device, sc->inl[i], NULL);
     free(sc->inl);
     for (uint32_t i = 0; i < sc->nblocks; i++)
         free(sc->blocks[i]);
@@ -306,7 +275,7 @@ static const VkPipelineShaderStageCreateInfo *replace_stages(device_data *dd, sc
 {
     VkPipelineShaderStageCreateInfo *copy = NULL;
     for (uint32_t s = 0; s < n; s++) {
-        VkShaderModule m = module_from_go(dd, stages[s].module, precise);
+        VkShaderModule m = gpuavdbg_module_from_go(dd, stages[s].module, precise);
         if (!m)
             continue;
         if (!copy)
@@ -364,22 +333,6 @@ static const VkPipelineShaderStageCreateInfo *app_stages(scratch *sc, const VkPi
     return copy ? copy : stages;
 }
 
-size_t gpuavdbg_stage_pnext_size(VkStructureType t)
-{
-    switch (t) {
-    case VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO:
-        return sizeof(VkPipelineShaderStageRequiredSubgroupSizeCreateInfo);
-    case VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT:
-        return sizeof(VkDebugUtilsObjectNameInfoEXT);
-    case VK_STRUCTURE_TYPE_PIPELINE_ROBUSTNESS_CREATE_INFO_EXT:
-        return sizeof(VkPipelineRobustnessCreateInfoEXT);
-    case VK_STRUCTURE_TYPE_SHADER_MODULE_VALIDATION_CACHE_CREATE_INFO_EXT:
-        return sizeof(VkShaderModuleValidationCacheCreateInfoEXT);
-    default:
-        return 0;
-    }
-}
-
 /* inline_module makes, for a stage given inline (module VK_NULL_HANDLE
  * and a VkShaderModuleCreateInfo in pNext: maintenance5, graphics pipeline
  * libraries), a shader module through vkCreateShaderModule's own path
@@ -419,10 +372,10 @@ static int inline_module(device_data *dd, scratch *sc, VkPipelineShaderStageCrea
     VkShaderModuleCreateInfo mci = *(const VkShaderModuleCreateInfo *)smci;
     mci.pNext = NULL;
     VkShaderModule m = VK_NULL_HANDLE;
-    if (gl_CreateShaderModule(dd->device, &mci, NULL, &m) != VK_SUCCESS || !m)
+    if (icpt_CreateShaderModule(dd->device, &mci, NULL, &m) != VK_SUCCESS || !m)
         return 0; /* the driver reports the bad code when the pipeline is made */
     if (!push((void **)&sc->inl, &sc->ninl, &sc->cap_inl, sizeof m, &m)) {
-        gl_DestroyShaderModule(dd->device, m, NULL);
+        icpt_DestroyShaderModule(dd->device, m, NULL);
         return 0;
     }
     if (tail)
@@ -603,7 +556,7 @@ static void fast_variant(device_data *dd, scratch *sc, const VkComputePipelineCr
     *var = v;
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateComputePipelines(VkDevice device, VkPipelineCache cache, uint32_t n,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateComputePipelines(VkDevice device, VkPipelineCache cache, uint32_t n,
                                                                const VkComputePipelineCreateInfo *ci,
                                                                const VkAllocationCallbacks *alloc,
                                                                VkPipeline *pipes)
@@ -681,7 +634,7 @@ static void fast_graphics(device_data *dd, scratch *sc, const VkGraphicsPipeline
     *var = v;
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateGraphicsPipelines(VkDevice device, VkPipelineCache cache, uint32_t n,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateGraphicsPipelines(VkDevice device, VkPipelineCache cache, uint32_t n,
                                                                 const VkGraphicsPipelineCreateInfo *ci,
                                                                 const VkAllocationCallbacks *alloc,
                                                                 VkPipeline *pipes)
@@ -726,7 +679,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateGraphicsPipelines(VkDevice device
  * its set before vkCmdTraceRays*). The layer must see the pipeline handles
  * to remember them, so a deferred creation runs at once and returns
  * VK_OPERATION_NOT_DEFERRED_KHR, which the spec allows. */
-static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateRayTracingPipelinesKHR(VkDevice device, VkDeferredOperationKHR deferred,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateRayTracingPipelinesKHR(VkDevice device, VkDeferredOperationKHR deferred,
                                                                      VkPipelineCache cache, uint32_t n,
                                                                      const VkRayTracingPipelineCreateInfoKHR *ci,
                                                                      const VkAllocationCallbacks *alloc,
@@ -753,7 +706,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateRayTracingPipelinesKHR(VkDevice d
     return r;
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateRayTracingPipelinesNV(VkDevice device, VkPipelineCache cache,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateRayTracingPipelinesNV(VkDevice device, VkPipelineCache cache,
                                                                     uint32_t n,
                                                                     const VkRayTracingPipelineCreateInfoNV *ci,
                                                                     const VkAllocationCallbacks *alloc,
@@ -781,7 +734,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateRayTracingPipelinesNV(VkDevice de
     return r;
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_DestroyPipeline(VkDevice device, VkPipeline pipeline,
+static VKAPI_ATTR void VKAPI_CALL icpt_DestroyPipeline(VkDevice device, VkPipeline pipeline,
                                                     const VkAllocationCallbacks *alloc)
 {
     device_data *dd = gpuavdbg_device_get(device);
@@ -803,20 +756,38 @@ static VKAPI_ATTR void VKAPI_CALL gl_DestroyPipeline(VkDevice device, VkPipeline
     dd->disp.DestroyPipeline(device, pipeline, alloc);
 }
 
+/* ---- teardown ---------------------------------------------------------------- */
+
+void gpuavdbg_pipelines_teardown(device_data *dd)
+{
+    pthread_mutex_lock(&dd->lock);
+    for (size_t i = 0; i < dd->pipelines.cap; i++)
+        if (dd->pipelines.slots[i].key) {
+            pipeline_info *pi = dd->pipelines.slots[i].val;
+            gpuavdbg_cc_pipeline_freed(pi);
+            if (pi)
+                gpuavdbg_variant_free(dd, pi->var);
+            free(pi);
+        }
+    hmap_free(&dd->pipelines);
+    gpuavdbg_variant_teardown(dd);
+    hmap_free(&dd->layouts);
+    pthread_mutex_unlock(&dd->lock);
+}
+
+static const gpuavdbg_intercept intercepts[] = {
+    GPUAVDBG_ICPT(CreateShaderModule),
+    GPUAVDBG_ICPT(DestroyShaderModule),
+    GPUAVDBG_ICPT(CreatePipelineLayout),
+    GPUAVDBG_ICPT(DestroyPipelineLayout),
+    GPUAVDBG_ICPT(CreateComputePipelines),
+    GPUAVDBG_ICPT(CreateGraphicsPipelines),
+    GPUAVDBG_ICPT(CreateRayTracingPipelinesKHR),
+    GPUAVDBG_ICPT(CreateRayTracingPipelinesNV),
+    GPUAVDBG_ICPT(DestroyPipeline),
+};
+
 PFN_vkVoidFunction gpuavdbg_pipeline_intercept(const char *name)
 {
-#define I(fn)                              \
-    if (strcmp(name, "vk" #fn) == 0)       \
-        return (PFN_vkVoidFunction)gl_##fn;
-    I(CreateShaderModule)
-    I(DestroyShaderModule)
-    I(CreatePipelineLayout)
-    I(DestroyPipelineLayout)
-    I(CreateComputePipelines)
-    I(CreateGraphicsPipelines)
-    I(CreateRayTracingPipelinesKHR)
-    I(CreateRayTracingPipelinesNV)
-    I(DestroyPipeline)
-#undef I
-    return NULL;
+    return gpuavdbg_intercept_find(intercepts, GPUAVDBG_NELEM(intercepts), name);
 }

@@ -23,12 +23,63 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmdchecks.h"
+#include "ground.h"
+#include "prepass.h"
+#include "prepass_pack.h"
+#include "resources.h"
 #include "prepass_spv_gen.h"
 
-VkBufferUsageFlags gpuavdbg_prepass_usage(const device_data *dd)
+/* Notices a device gives once. */
+enum {
+    TOLD_FULL = 1,
+    TOLD_LAYOUT = 2,
+    TOLD_SECONDARY = 4,
+    TOLD_COPY = 16,
+    TOLD_FAILED = 128,
+    TOLD_DESCRIPTOR_BUFFER = 256,
+};
+
+/* The pre-pass of a device (dd->pp): the limits block the command checks
+ * computed, and its pipelines, guarded by dd->lock. */
+typedef struct pp_dev {
+    int wanted; /* the command checks on the device use it */
+    uint32_t limits[GPUAVDBG_PREPASS_LIMIT_WORDS];
+    VkShaderModule module;
+    VkPipelineLayout own_layout; /* sets below the slot empty, the layer's at the slot */
+    hmap pipes;                  /* VkPipelineLayout -> VkPipeline */
+    VkPipeline *retired;         /* pipelines of destroyed layouts, destroyed with the device */
+    uint32_t nretired, cap_retired;
+    int failed;       /* the pre-pass could not be set up: said once, when needed */
+    char failure[96]; /* why */
+    uint32_t told;    /* notices given once per device (TOLD_*) */
+} pp_dev;
+
+/* The pre-pass of a recording (cs->pp, made on first use): the packed
+ * jobs, the first not run yet, whether it ran, and whether the recording
+ * is inside a suspended dynamic render pass (no pre-pass now). */
+typedef struct pp_cb {
+    pp_pack pack;
+    uint32_t first_pending;
+    int ran;
+    int suspended;
+} pp_cb;
+
+/* ---- device ------------------------------------------------------------------ */
+
+void gpuavdbg_prepass_device_created(device_data *dd, const uint32_t *limits, int wanted)
 {
-    return dd->cc && dd->cc->bda ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT : 0;
+    pp_dev *p = calloc(1, sizeof *p);
+    if (!p)
+        return;
+    memcpy(p->limits, limits, sizeof p->limits);
+    p->wanted = wanted;
+    dd->pp = p;
+}
+
+void gpuavdbg_prepass_device_destroyed(device_data *dd)
+{
+    free(dd->pp);
+    dd->pp = NULL;
 }
 
 /* ---- set-up ---------------------------------------------------------------------- */
@@ -61,8 +112,8 @@ static VkResult make_module(device_data *dd, VkShaderModule *m)
 
 void gpuavdbg_prepass_setup(device_data *dd)
 {
-    cc_dev *c = dd->cc;
-    if (!c || !(c->checks & (GPUAVDBG_CC_INDIRECT | GPUAVDBG_CC_INDEX)))
+    pp_dev *c = dd->pp;
+    if (!c || !c->wanted)
         return;
     const char *what = "vkCreateShaderModule";
     VkResult r = VK_ERROR_INITIALIZATION_FAILED;
@@ -96,7 +147,7 @@ fail:
 
 void gpuavdbg_prepass_teardown(device_data *dd)
 {
-    cc_dev *c = dd->cc;
+    pp_dev *c = dd->pp;
     if (!c)
         return;
     for (size_t i = 0; i < c->pipes.cap; i++)
@@ -120,7 +171,7 @@ void gpuavdbg_prepass_teardown(device_data *dd)
  * pending command buffer: it is destroyed with the device. */
 void gpuavdbg_prepass_layout_destroyed(device_data *dd, VkPipelineLayout layout)
 {
-    cc_dev *c = dd->cc;
+    pp_dev *c = dd->pp;
     if (!c || !layout)
         return;
     pthread_mutex_lock(&dd->lock);
@@ -142,7 +193,7 @@ void gpuavdbg_prepass_layout_destroyed(device_data *dd, VkPipelineLayout layout)
  * first use, or VK_NULL_HANDLE. */
 static VkPipeline pipeline_for(device_data *dd, VkPipelineLayout layout)
 {
-    cc_dev *c = dd->cc;
+    pp_dev *c = dd->pp;
     pthread_mutex_lock(&dd->lock);
     VkPipeline p = (VkPipeline)hmap_get(&c->pipes, GPUAVDBG_H(layout));
     if (!p) {
@@ -170,117 +221,53 @@ static VkPipeline pipeline_for(device_data *dd, VkPipelineLayout layout)
 
 /* ---- jobs -------------------------------------------------------------------------- */
 
-void gpuavdbg_prepass_zero(out_unit *u)
+/* pp_get returns the pre-pass state of a recording, made on first use. */
+static pp_cb *pp_get(cb_state *cs)
 {
-    uint32_t cap;
-    uint32_t *w = gpuavdbg_unit_input(u, GPUAVDBG_INPUT_CMD, &cap);
-    if (!w || cap < GPUAVDBG_PREPASS_JOB_WORD)
-        return;
-    uint32_t written = w[GPUAVDBG_PREPASS_HEADER_WORD];
-    if (written > GPUAVDBG_PREPASS_RECORDS * GPUAVDBG_LAYER_RECORD_WORDS)
-        written = GPUAVDBG_PREPASS_RECORDS * GPUAVDBG_LAYER_RECORD_WORDS;
-    memset(w + GPUAVDBG_PREPASS_RECORD_WORD, 0, (size_t)written * 4);
-    memset(w + GPUAVDBG_PREPASS_HEADER_WORD, 0, GPUAVDBG_PREPASS_HEADER_WORDS * 4);
-}
-
-static int add_copy(cc_cb *c, VkBuffer src, VkDeviceSize offset, VkDeviceSize size, uint32_t dst_word)
-{
-    if (c->ncopies == c->cap_copies) {
-        uint32_t ncap = c->cap_copies ? c->cap_copies * 2 : 16;
-        cc_copy *g = realloc(c->copies, ncap * sizeof *g);
-        if (!g)
-            return 0;
-        c->copies = g;
-        c->cap_copies = ncap;
-    }
-    c->copies[c->ncopies++] = (cc_copy){src, offset, size, dst_word};
-    return 1;
+    if (!cs->pp)
+        cs->pp = calloc(1, sizeof *cs->pp);
+    return cs->pp;
 }
 
 /* tell logs a notice once per device. */
 static void tell(device_data *dd, uint32_t which, const char *text)
 {
-    if (!(__atomic_fetch_or(&dd->cc->told, which, __ATOMIC_RELAXED) & which))
+    if (!(__atomic_fetch_or(&dd->pp->told, which, __ATOMIC_RELAXED) & which))
         gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED, "%s (said once per device)", text);
 }
 
 /* full notes a job that did not fit: the buffer grows at the next
  * vkBeginCommandBuffer to need words. */
-static void full(cb_state *cs, cc_cb *c, uint64_t need)
+static void full(cb_state *cs, uint64_t need)
 {
-    c->unchecked++;
     out_unit *u = cs->unit;
     uint64_t want = need + need / 2;
     if (want > UINT32_MAX / 4)
         want = UINT32_MAX / 4;
     if (want > u->in_need[GPUAVDBG_INPUT_CMD])
         u->in_need[GPUAVDBG_INPUT_CMD] = (uint32_t)want;
-    tell(cs->dd, CC_TOLD_FULL,
+    tell(cs->dd, TOLD_FULL,
          "indirect_command: the pre-pass buffer of a command buffer is full: the indirect commands past it are not "
          "checked in this recording; it grows at the next vkBeginCommandBuffer");
 }
 
-/* The largest copy window (bytes): windows double while the draws walk
- * one buffer, up to this. */
-#define WINDOW_MAX (64u * 1024u)
-
-/* draw_job: an indirect draw without a count buffer, whose commands may
- * share a copy window. */
-static int draw_job(const cc_job *job)
-{
-    uint32_t kind = job->kind & 0xFFu;
-    return !job->count_buf && (kind == GPUAVDBG_PREPASS_KIND_DRAW || kind == GPUAVDBG_PREPASS_KIND_DRAW_INDEXED);
-}
-
-/* window_src returns the word where the commands of job already are, in
- * the pending copy window of the last draw, or 0 when they are not. */
-static uint32_t window_src(const cc_cb *c, const cc_job *job, uint64_t span)
-{
-    if (!draw_job(job) || c->win_copy >= c->ncopies || c->copies[c->win_copy].src != job->buf ||
-        c->copies[c->win_copy].dst_word != c->win_dst || job->buf != c->win_buf ||
-        job->offset < c->win_off || job->offset + span > c->win_end || (job->offset - c->win_off) % 4)
-        return 0;
-    return c->win_dst + (uint32_t)((job->offset - c->win_off) / 4);
-}
-
-/* window_bytes is how much of the app's buffer to copy for a job: its
- * commands, or, for a draw that reads on from the last window of the same
- * buffer (an app walking its indirect buffer), a window twice as large
- * (up to WINDOW_MAX and the buffer's end), so that the draws after it
- * share one copy region instead of one each. */
-static uint64_t window_bytes(const cc_cb *c, const cc_job *job, uint64_t span)
-{
-    if (!draw_job(job) || job->buf != c->win_buf || job->offset < c->win_off || job->offset > job->size)
-        return span;
-    uint64_t want = 2 * (c->win_end - c->win_off);
-    if (want > WINDOW_MAX)
-        want = WINDOW_MAX;
-    if (want > job->size - job->offset)
-        want = job->size - job->offset;
-    return want > span ? want : span;
-}
-
-uint32_t gpuavdbg_prepass_add(cb_state *cs, const cc_job *job)
+uint32_t gpuavdbg_prepass_add(cb_state *cs, const pp_job *job, int copyable)
 {
     device_data *dd = cs->dd;
-    cc_cb *c = gpuavdbg_cc_get(cs);
+    pp_cb *c = pp_get(cs);
     out_unit *u = cs->unit;
-    if (!c || !dd->cc || !u || u == dd->sink)
+    if (!c || !dd->pp || !u || u == dd->sink)
         return 0; /* no unit: instrumentation is off on the device, which says so */
-    if (dd->cc->failed || !dd->cc->module) {
-        if (!(__atomic_fetch_or(&dd->cc->told, CC_TOLD_FAILED, __ATOMIC_RELAXED) & CC_TOLD_FAILED))
+    if (dd->pp->failed || !dd->pp->module) {
+        if (!(__atomic_fetch_or(&dd->pp->told, TOLD_FAILED, __ATOMIC_RELAXED) & TOLD_FAILED))
             gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED,
                           "indirect_command and the indirect draws of index_buffer_oob are not checked on this device: "
                           "the layer's pre-pass could not be set up (%s)",
-                          dd->cc->failure[0] ? dd->cc->failure : "no pre-pass pipeline");
+                          dd->pp->failure[0] ? dd->pp->failure : "no pre-pass pipeline");
         return 0;
     }
-    int copyable = 0, count_copyable = 1;
-    gpuavdbg_cc_buffer(cs, job->buf, &copyable);
-    if (job->count_buf)
-        gpuavdbg_buffer_info(job->count_buf, &count_copyable);
-    if (!copyable || !count_copyable) {
-        tell(dd, CC_TOLD_COPY,
+    if (!copyable) {
+        tell(dd, TOLD_COPY,
              "indirect_command: an indirect or count buffer was created without VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT "
              "in VkBufferCreateInfo::usage (or with VkBufferUsageFlags2CreateInfoKHR): the layer cannot copy it, its "
              "commands are not checked");
@@ -290,60 +277,12 @@ uint32_t gpuavdbg_prepass_add(cb_state *cs, const cc_job *job)
     uint32_t *w = gpuavdbg_unit_input(u, GPUAVDBG_INPUT_CMD, &cap);
     if (!w)
         return 0;
-    if (!c->limits_written) {
-        memcpy(w, dd->cc->limits, sizeof dd->cc->limits);
-        c->data_low = cap;
-        c->limits_written = 1;
-    }
-    uint64_t span = (uint64_t)(job->n - 1) * job->stride + job->cmd_size;
-    uint64_t jw = GPUAVDBG_PREPASS_JOB_WORD + (uint64_t)c->njobs * GPUAVDBG_PREPASS_JOB_WORDS;
-    uint32_t src = window_src(c, job, span), count_src = 0;
-    if (src && jw + GPUAVDBG_PREPASS_JOB_WORDS > c->data_low) {
-        full(cs, c, jw + GPUAVDBG_PREPASS_JOB_WORDS + (cap - c->data_low));
-        return 0;
-    }
-    if (!src) {
-        uint64_t bytes = window_bytes(c, job, span);
-        if (jw + GPUAVDBG_PREPASS_JOB_WORDS + (bytes + 3) / 4 > c->data_low)
-            bytes = span; /* no room for the window: just this job's commands */
-        uint64_t dwords = (bytes + 3) / 4 + (job->count_buf ? 1 : 0);
-        if (jw + GPUAVDBG_PREPASS_JOB_WORDS + dwords > c->data_low) {
-            full(cs, c, jw + GPUAVDBG_PREPASS_JOB_WORDS + dwords + (cap - c->data_low));
-            return 0;
-        }
-        c->data_low -= (uint32_t)dwords;
-        src = c->data_low;
-        count_src = src + (uint32_t)((bytes + 3) / 4);
-        if (!add_copy(c, job->buf, job->offset, bytes, src) ||
-            (job->count_buf && !add_copy(c, job->count_buf, job->count_offset, 4, count_src)))
-            return 0;
-        if (draw_job(job)) {
-            c->win_buf = job->buf;
-            c->win_off = job->offset;
-            c->win_end = job->offset + bytes;
-            c->win_copy = c->ncopies - 1;
-            c->win_dst = src;
-        }
-    }
-    uint32_t *j = w + jw;
-    memset(j, 0, GPUAVDBG_PREPASS_JOB_WORDS * 4);
-    j[GPUAVDBG_PREPASS_JOB_ACTION] = job->action;
-    j[GPUAVDBG_PREPASS_JOB_KIND] = job->kind;
-    j[GPUAVDBG_PREPASS_JOB_SRC] = src;
-    j[GPUAVDBG_PREPASS_JOB_COUNT] = job->n;
-    j[GPUAVDBG_PREPASS_JOB_STRIDE] = job->stride / 4;
-    j[GPUAVDBG_PREPASS_JOB_COUNT_SRC] = job->count_buf ? count_src : 0;
-    j[GPUAVDBG_PREPASS_JOB_MAX_DRAW] = job->max_draw;
-    j[GPUAVDBG_PREPASS_JOB_FIT] = job->fit;
-    j[GPUAVDBG_PREPASS_JOB_BUF_SIZE] = saturate32(job->size);
-    j[GPUAVDBG_PREPASS_JOB_OFFSET] = saturate32(job->offset);
-    j[GPUAVDBG_PREPASS_JOB_STRIDE_BYTES] = job->stride;
-    j[GPUAVDBG_PREPASS_JOB_INDICES] = job->indices;
-    j[GPUAVDBG_PREPASS_JOB_IDX_SIZE] = job->index_size;
-    j[GPUAVDBG_PREPASS_JOB_IDX_OFFSET] = saturate32(job->index_offset);
-    j[GPUAVDBG_PREPASS_JOB_IDX_END] = saturate32(job->index_end);
-    c->njobs++;
-    return src;
+    uint32_t src = 0;
+    uint64_t need = 0;
+    int r = gpuavdbg_pack_job(&c->pack, w, cap, dd->pp->limits, job, &src, &need);
+    if (r == GPUAVDBG_PACK_FULL)
+        full(cs, need);
+    return r == GPUAVDBG_PACK_OK ? src : 0;
 }
 
 /* ---- running ------------------------------------------------------------------------ */
@@ -364,7 +303,7 @@ static VkPipelineLayout compute_layout(cb_state *cs, int *state)
         l = cs->bound[1].layout;
     *state = GPUAVDBG_LAYOUT_PADDED;
     if (!l)
-        return dd->cc->own_layout;
+        return dd->pp->own_layout;
     pthread_mutex_lock(&dd->lock);
     *state = (int)(uintptr_t)hmap_get(&dd->layouts, GPUAVDBG_H(l));
     pthread_mutex_unlock(&dd->lock);
@@ -396,7 +335,7 @@ static void restore(cb_state *cs)
 
 /* copy_all records the pending copies into dst: one vkCmdCopyBuffer per
  * run of copies from the same buffer. */
-static void copy_all(device_data *dd, VkCommandBuffer cb, cc_cb *c, VkBuffer dst)
+static void copy_all(device_data *dd, VkCommandBuffer cb, pp_pack *c, VkBuffer dst)
 {
     VkBufferCopy small[64];
     for (uint32_t i = 0; i < c->ncopies;) {
@@ -421,32 +360,31 @@ static void copy_all(device_data *dd, VkCommandBuffer cb, cc_cb *c, VkBuffer dst
 int gpuavdbg_prepass_run(cb_state *cs)
 {
     device_data *dd = cs->dd;
-    cc_cb *c = cs->cc;
-    if (!c || c->first_pending >= c->njobs)
+    pp_cb *c = cs->pp;
+    if (!c || c->first_pending >= c->pack.njobs)
         return 1;
-    uint32_t first = c->first_pending, n = c->njobs - first;
-    c->first_pending = c->njobs;
+    uint32_t first = c->first_pending, n = c->pack.njobs - first;
+    c->first_pending = c->pack.njobs;
     int state;
     VkPipelineLayout layout = compute_layout(cs, &state);
     VkPipeline pipe = layout ? pipeline_for(dd, layout) : VK_NULL_HANDLE;
     if (!pipe) {
         if (state == GPUAVDBG_LAYOUT_PADDED_PUSH)
-            tell(dd, CC_TOLD_DESCRIPTOR_BUFFER,
+            tell(dd, TOLD_DESCRIPTOR_BUFFER,
                  "indirect_command: commands not checked: the app's compute state uses descriptor buffers, which the "
                  "pre-pass (a pipeline with descriptor sets) would disturb");
         else if (!layout)
-            tell(dd, CC_TOLD_LAYOUT,
+            tell(dd, TOLD_LAYOUT,
                  "indirect_command: commands not checked: the app's compute state uses a pipeline layout without the "
                  "layer's set (its slot is taken, or shader objects), which the pre-pass would disturb");
-        c->unchecked += n;
-        c->ncopies = 0;
+        c->pack.ncopies = 0;
         return 0;
     }
     VkCommandBuffer cb = cs->cb;
     out_unit *u = cs->unit;
     barrier(dd, cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
             VK_ACCESS_TRANSFER_READ_BIT);
-    copy_all(dd, cb, c, u->in_buffer[GPUAVDBG_INPUT_CMD]);
+    copy_all(dd, cb, &c->pack, u->in_buffer[GPUAVDBG_INPUT_CMD]);
     barrier(dd, cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
             VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
     uint32_t slot = cs->nactions < GPUAVDBG_ACTION_SLOTS - 1 ? cs->nactions : GPUAVDBG_ACTION_SLOTS - 1;
@@ -477,10 +415,71 @@ VkBuffer gpuavdbg_prepass_buffer(cb_state *cs, VkDeviceAddress *address)
         *address = 0;
         PFN_vkGetBufferDeviceAddress get =
             dd->disp.GetBufferDeviceAddress ? dd->disp.GetBufferDeviceAddress : dd->disp.GetBufferDeviceAddressKHR;
-        if (b && get && gpuavdbg_prepass_usage(dd)) {
+        if (b && get && gpuavdbg_prepass_buffer_usage(dd)) {
             VkBufferDeviceAddressInfo ai = {.sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, .buffer = b};
             *address = get(dd->device, &ai);
         }
     }
     return b;
+}
+
+/* ---- render passes and the recording's end ------------------------------------ */
+
+void gpuavdbg_prepass_begin_rendering(cb_state *cs, const VkRenderingInfo *info)
+{
+    /* A dynamic render pass begun with VK_RENDERING_SUSPENDING_BIT goes on
+     * in a later one: no command of the layer may come between. */
+    int suspending = info && (info->flags & VK_RENDERING_SUSPENDING_BIT);
+    if (cs->pp)
+        cs->pp->suspended = suspending;
+    else if (suspending && pp_get(cs))
+        cs->pp->suspended = 1;
+}
+
+void gpuavdbg_prepass_render_pass_ended(cb_state *cs)
+{
+    if (cs->pp && !cs->pp->suspended && cs->pp->first_pending < cs->pp->pack.njobs)
+        gpuavdbg_prepass_run(cs);
+}
+
+int gpuavdbg_prepass_end(cb_state *cs)
+{
+    pp_cb *c = cs->pp;
+    if (!c)
+        return 0;
+    uint32_t left = c->pack.njobs - c->first_pending;
+    if (left > 0 && !(__atomic_fetch_or(&cs->dd->pp->told, TOLD_SECONDARY, __ATOMIC_RELAXED) & TOLD_SECONDARY))
+        gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED,
+                      "indirect_command: %u indirect draws of command buffer 0x%llx are not checked: they are inside a "
+                      "render pass that does not end in it (a secondary command buffer, or a suspended render pass); "
+                      "the layer's pre-pass runs after the render pass ends (said once per device)",
+                      left, (unsigned long long)GPUAVDBG_H(cs->cb));
+    c->first_pending = c->pack.njobs;
+    c->pack.ncopies = 0;
+    return c->ran;
+}
+
+int gpuavdbg_prepass_ran(const cb_state *cs)
+{
+    return cs->pp && cs->pp->ran;
+}
+
+void gpuavdbg_prepass_reset(cb_state *cs)
+{
+    pp_cb *c = cs->pp;
+    if (!c)
+        return;
+    gpuavdbg_pack_reset(&c->pack);
+    c->first_pending = 0;
+    c->ran = 0;
+    c->suspended = 0;
+}
+
+void gpuavdbg_prepass_free(cb_state *cs)
+{
+    if (!cs->pp)
+        return;
+    free(cs->pp->pack.copies);
+    free(cs->pp);
+    cs->pp = NULL;
 }

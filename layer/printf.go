@@ -65,7 +65,7 @@ func printfAt(value, origin string) (string, string) {
 }
 
 // goPrintfBufferBytes is the printf buffer size for the instance's devices
-// (device.c: gpuavdbg_printf_words); a small one when printf is off.
+// (resources.c: printf_words); a small one when printf is off.
 //
 //export goPrintfBufferBytes
 func goPrintfBufferBytes(instance C.uint64_t) C.uint32_t {

@@ -9,7 +9,7 @@ import (
 
 // EnvCPUProfile names a file: when set, the layer writes a Go CPU profile
 // (pprof) of the app's run to it, from the first vkCreateInstance to the
-// last vkDestroyInstance. For benchmarks: `go tool pprof FILE`.
+// last vkDestroyInstance. For benchmarks (docs/BENCHMARKS.md): `go tool pprof FILE`.
 const EnvCPUProfile = "VK_LAYER_GPUAV_DBG_CPUPROFILE"
 
 var profile struct {

@@ -6,14 +6,17 @@
  * reaches the slot leaves the shader uninstrumented, with a warning. Each
  * instrumented shader gets a layer-owned VkPipelineLayout made from its
  * padded list and its push-constant ranges (one per distinct list and
- * ranges, cached until the device goes): vkCmdBindShadersEXT makes it the
- * bind point's layout, so that the layer's set is bound before the next
- * action as for an instrumented pipeline. Binary shaders pass through.
+ * ranges, cached until the device goes): vkCmdBindShadersEXT (cmdbuf.c,
+ * through gpuavdbg_shaderobj_layout) makes it the bind point's layout, so
+ * that the layer's set is bound before the next action as for an
+ * instrumented pipeline. Binary shaders pass through.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "layer.h"
+#include "ground.h"
+#include "descriptors.h"
+#include "shaderobj.h"
 #include "_cgo_export.h"
 
 /* The app's create info of an instrumented shader object, deep-copied, so
@@ -286,7 +289,7 @@ static VkResult create_shaders(device_data *dd, VkDevice device, uint32_t n, con
 
 /* vkCreateShadersEXT: shaders from binary data the layer handed out in this
  * run are made from their SPIR-V (and instrumented); then create_shaders. */
-static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateShadersEXT(VkDevice device, uint32_t n,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateShadersEXT(VkDevice device, uint32_t n,
                                                          const VkShaderCreateInfoEXT *ci,
                                                          const VkAllocationCallbacks *alloc, VkShaderEXT *shaders)
 {
@@ -409,8 +412,9 @@ static VkResult create_shaders(device_data *dd, VkDevice device, uint32_t n, con
     VkResult r = dd->disp.CreateShadersEXT(device, n, any_instr ? copy : ci, alloc, shaders);
     const char *note = "";
     if (r < 0 && r != VK_ERROR_DEVICE_LOST && any_instr) {
-        /* Decision 3: the app gets its shaders, uninstrumented. Shaders
-         * that were made are destroyed first (the spec leaves them valid). */
+        /* The app gets its shaders, uninstrumented
+         * (docs/decisions/never-take-the-app-down.md). Shaders that were
+         * made are destroyed first (the spec leaves them valid). */
         for (uint32_t i = 0; i < n; i++)
             if (shaders[i]) {
                 dd->disp.DestroyShaderEXT(device, shaders[i], alloc);
@@ -474,7 +478,7 @@ static VkResult create_shaders(device_data *dd, VkDevice device, uint32_t n, con
     return r;
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_DestroyShaderEXT(VkDevice device, VkShaderEXT shader,
+static VKAPI_ATTR void VKAPI_CALL icpt_DestroyShaderEXT(VkDevice device, VkShaderEXT shader,
                                                      const VkAllocationCallbacks *alloc)
 {
     device_data *dd = gpuavdbg_device_get(device);
@@ -520,7 +524,7 @@ static VkShaderEXT twin_of(device_data *dd, so_info *info, int *failed)
  * app's code (docs/decisions/shader-object-binaries.md). Where the twin
  * cannot be made, the instrumented shader's binary goes out, with a
  * warning (once). */
-static VKAPI_ATTR VkResult VKAPI_CALL gl_GetShaderBinaryDataEXT(VkDevice device, VkShaderEXT shader, size_t *size,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_GetShaderBinaryDataEXT(VkDevice device, VkShaderEXT shader, size_t *size,
                                                                void *data)
 {
     device_data *dd = gpuavdbg_device_get(device);
@@ -553,84 +557,27 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_GetShaderBinaryDataEXT(VkDevice device,
     return r;
 }
 
-/* stage_slot maps a shader stage to its bind point index (graphics 0,
- * compute 1, as in cmdbuf.c) and its slot in bound_pipeline.shaders. */
-static int stage_slot(VkShaderStageFlagBits stage, int *bi)
+VkPipelineLayout gpuavdbg_shaderobj_layout(device_data *dd, const VkShaderEXT *shaders)
 {
-    *bi = 0;
-    switch (stage) {
-    case VK_SHADER_STAGE_VERTEX_BIT: return 0;
-    case VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT: return 1;
-    case VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT: return 2;
-    case VK_SHADER_STAGE_GEOMETRY_BIT: return 3;
-    case VK_SHADER_STAGE_FRAGMENT_BIT: return 4;
-    case VK_SHADER_STAGE_TASK_BIT_EXT: return 5;
-    case VK_SHADER_STAGE_MESH_BIT_EXT: return 6;
-    case VK_SHADER_STAGE_COMPUTE_BIT: *bi = 1; return 0;
-    default: return -1;
+    VkPipelineLayout layout = VK_NULL_HANDLE;
+    pthread_mutex_lock(&dd->lock);
+    const shaderobj_dev *so = dd->shaderobj;
+    for (int si = 0; so && si < GPUAVDBG_SO_STAGES && !layout; si++) {
+        const so_info *info = shaders[si] ? hmap_get(&so->shaders, GPUAVDBG_H(shaders[si])) : NULL;
+        if (info && info->instrumented && info->layout)
+            layout = info->layout;
     }
+    pthread_mutex_unlock(&dd->lock);
+    return layout;
 }
 
-/* vkCmdBindShadersEXT: the shaders bound at a bind point replace its
- * pipeline (the last bind of either wins). The bind point's layout is the
- * layer's layout of its first instrumented stage (all of them have the
- * layer's set at the slot), so that before_action binds the set. */
-static VKAPI_ATTR void VKAPI_CALL gl_CmdBindShadersEXT(VkCommandBuffer cb, uint32_t n,
-                                                      const VkShaderStageFlagBits *stages,
-                                                      const VkShaderEXT *shaders)
-{
-    cb_state *cs = gpuavdbg_cb_get(cb);
-    device_data *dd = cs ? cs->dd : gpuavdbg_device_get(cb);
-    if (!dd || !dd->disp.CmdBindShadersEXT)
-        return;
-    if (cs && stages) {
-        int touched[2] = {0, 0};
-        for (uint32_t i = 0; i < n; i++) {
-            int bi;
-            int si = stage_slot(stages[i], &bi);
-            if (si < 0)
-                continue;
-            bound_pipeline *b = &cs->bound[bi];
-            if (b->pipeline) { /* a pipeline was bound since: its stages replaced these */
-                memset(b->shaders, 0, sizeof b->shaders);
-                b->pipeline = 0;
-                b->var = NULL;
-                b->fact_sets = 0;
-            }
-            b->shaders[si] = shaders ? shaders[i] : VK_NULL_HANDLE;
-            touched[bi] = 1;
-        }
-        pthread_mutex_lock(&dd->lock);
-        const shaderobj_dev *so = dd->shaderobj;
-        for (int bi = 0; bi < 2; bi++) {
-            if (!touched[bi])
-                continue;
-            bound_pipeline *b = &cs->bound[bi];
-            b->layout = VK_NULL_HANDLE;
-            b->instrumented = 0;
-            b->push = 0;
-            for (int si = 0; so && si < GPUAVDBG_SO_STAGES && !b->instrumented; si++) {
-                const so_info *info = b->shaders[si] ? hmap_get(&so->shaders, GPUAVDBG_H(b->shaders[si])) : NULL;
-                if (info && info->instrumented && info->layout) {
-                    b->layout = info->layout;
-                    b->instrumented = 1;
-                }
-            }
-        }
-        pthread_mutex_unlock(&dd->lock);
-    }
-    dd->disp.CmdBindShadersEXT(cb, n, stages, shaders);
-}
+static const gpuavdbg_intercept intercepts[] = {
+    GPUAVDBG_ICPT(CreateShadersEXT),
+    GPUAVDBG_ICPT(DestroyShaderEXT),
+    GPUAVDBG_ICPT(GetShaderBinaryDataEXT),
+};
 
 PFN_vkVoidFunction gpuavdbg_shaderobj_intercept(const char *name)
 {
-#define I(fn)                              \
-    if (strcmp(name, "vk" #fn) == 0)       \
-        return (PFN_vkVoidFunction)gl_##fn;
-    I(CreateShadersEXT)
-    I(DestroyShaderEXT)
-    I(GetShaderBinaryDataEXT)
-    I(CmdBindShadersEXT)
-#undef I
-    return NULL;
+    return gpuavdbg_intercept_find(intercepts, GPUAVDBG_NELEM(intercepts), name);
 }

@@ -25,7 +25,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "layer.h"
+#include "ground.h"
+#include "addresses.h"
+#include "cmdchecks.h"
+#include "descriptors.h"
+#include "resources.h"
+#include "submit.h"
 #include "_cgo_export.h"
 
 static uint64_t g_submits;
@@ -345,6 +350,41 @@ void gpuavdbg_pending_teardown(device_data *dd)
 
 /* ---- submission ------------------------------------------------------------- */
 
+/* write_inputs writes the input buffers of a command buffer no earlier
+ * submission is still using, before calling down: the descriptor state
+ * (binding 2, descriptors.c) with vertex_fetch_oob's vertex tables after
+ * it (cmdchecks.c), and the address table (binding 3, addresses.c). The
+ * pre-pass buffer is written while recording. A writer that needs more
+ * words than the buffer has gets it marked absent for this submit (its
+ * checks report nothing) and a bigger one at the next
+ * vkBeginCommandBuffer. */
+static void write_inputs(device_data *dd, cb_state *cs)
+{
+    out_unit *u = cs->unit;
+    if (!u || u == dd->sink)
+        return;
+    for (int i = 0; i < GPUAVDBG_INPUT_CMD; i++) {
+        uint32_t cap;
+        uint32_t *w = gpuavdbg_unit_input(u, i, &cap);
+        if (!w || cap < GPUAVDBG_INPUT_HEADER_WORDS)
+            continue;
+        uint32_t need;
+        if (i == GPUAVDBG_INPUT_DESC) {
+            uint32_t vtable, count;
+            need = gpuavdbg_desc_write_state(dd, cs, w, cap, &vtable, &count);
+            need = gpuavdbg_cc_write_vertex(cs, w, cap, need, vtable, count);
+            if (need <= cap)
+                w[GPUAVDBG_INPUT_VALID_WORD] = 1;
+        } else {
+            need = gpuavdbg_addr_write_table(dd, cs, w, cap);
+        }
+        if (need > cap) {
+            w[GPUAVDBG_INPUT_VALID_WORD] = 0;
+            u->in_need[i] = need;
+        }
+    }
+}
+
 /* add_cb lists cb, when it has instrumented actions, and the secondaries
  * it executes (depth bounds nesting, VK_EXT_nested_command_buffer). */
 static void add_cb(pending_submit *e, int *oom, VkCommandBuffer cb, uint64_t primary, uint32_t primary_action,
@@ -400,7 +440,7 @@ static void prepare(device_data *dd, pending_submit *e)
                     old->cbs[j].cs = NULL;
         } else {
             gpuavdbg_unit_zero(cs->unit);
-            gpuavdbg_unit_write_inputs(dd, cs); /* bindings 2 and 3 */
+            write_inputs(dd, cs); /* bindings 2 and 3 */
         }
         cs->pending = e;
     }
@@ -523,7 +563,7 @@ static VkResult call2(const void *p, VkFence fence)
     return c->fn(c->queue, c->n, c->si, fence);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_QueueSubmit(VkQueue queue, uint32_t n, const VkSubmitInfo *si, VkFence fence)
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_QueueSubmit(VkQueue queue, uint32_t n, const VkSubmitInfo *si, VkFence fence)
 {
     device_data *dd = gpuavdbg_device_get(queue);
     if (!dd)
@@ -549,7 +589,7 @@ static VkResult submit2(device_data *dd, PFN_vkQueueSubmit2 fn, VkQueue queue, u
     return submit_common(dd, queue, fence, e, oom, call2, &c);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_QueueSubmit2(VkQueue queue, uint32_t n, const VkSubmitInfo2 *si,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_QueueSubmit2(VkQueue queue, uint32_t n, const VkSubmitInfo2 *si,
                                                      VkFence fence)
 {
     device_data *dd = gpuavdbg_device_get(queue);
@@ -558,7 +598,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_QueueSubmit2(VkQueue queue, uint32_t n,
     return submit2(dd, dd->disp.QueueSubmit2, queue, n, si, fence);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_QueueSubmit2KHR(VkQueue queue, uint32_t n, const VkSubmitInfo2 *si,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_QueueSubmit2KHR(VkQueue queue, uint32_t n, const VkSubmitInfo2 *si,
                                                         VkFence fence)
 {
     device_data *dd = gpuavdbg_device_get(queue);
@@ -592,7 +632,7 @@ static void flush_app_fences(device_data *dd, uint32_t n, const VkFence *fences)
     pthread_mutex_unlock(&dd->pending_lock);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_WaitForFences(VkDevice device, uint32_t n, const VkFence *fences,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_WaitForFences(VkDevice device, uint32_t n, const VkFence *fences,
                                                       VkBool32 all, uint64_t timeout)
 {
     device_data *dd = gpuavdbg_device_get(device);
@@ -607,7 +647,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_WaitForFences(VkDevice device, uint32_t
     return r;
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_GetFenceStatus(VkDevice device, VkFence fence)
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_GetFenceStatus(VkDevice device, VkFence fence)
 {
     device_data *dd = gpuavdbg_device_get(device);
     if (!dd)
@@ -620,7 +660,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_GetFenceStatus(VkDevice device, VkFence
     return r;
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_QueueWaitIdle(VkQueue queue)
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_QueueWaitIdle(VkQueue queue)
 {
     device_data *dd = gpuavdbg_device_get(queue);
     if (!dd)
@@ -631,7 +671,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_QueueWaitIdle(VkQueue queue)
     return r;
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_DeviceWaitIdle(VkDevice device)
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_DeviceWaitIdle(VkDevice device)
 {
     device_data *dd = gpuavdbg_device_get(device);
     if (!dd)
@@ -643,7 +683,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_DeviceWaitIdle(VkDevice device)
 }
 
 #define SEM_WAIT(fn)                                                                                          \
-    static VKAPI_ATTR VkResult VKAPI_CALL gl_##fn(VkDevice device, const VkSemaphoreWaitInfo *wi, uint64_t t) \
+    static VKAPI_ATTR VkResult VKAPI_CALL icpt_##fn(VkDevice device, const VkSemaphoreWaitInfo *wi, uint64_t t) \
     {                                                                                                         \
         device_data *dd = gpuavdbg_device_get(device);                                                       \
         if (!dd)                                                                                              \
@@ -658,7 +698,7 @@ SEM_WAIT(WaitSemaphoresKHR)
 #undef SEM_WAIT
 
 #define SEM_VALUE(fn)                                                                                     \
-    static VKAPI_ATTR VkResult VKAPI_CALL gl_##fn(VkDevice device, VkSemaphore sem, uint64_t *value)     \
+    static VKAPI_ATTR VkResult VKAPI_CALL icpt_##fn(VkDevice device, VkSemaphore sem, uint64_t *value)     \
     {                                                                                                     \
         device_data *dd = gpuavdbg_device_get(device);                                                   \
         if (!dd)                                                                                          \
@@ -672,7 +712,7 @@ SEM_VALUE(GetSemaphoreCounterValue)
 SEM_VALUE(GetSemaphoreCounterValueKHR)
 #undef SEM_VALUE
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_QueuePresentKHR(VkQueue queue, const VkPresentInfoKHR *pi)
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_QueuePresentKHR(VkQueue queue, const VkPresentInfoKHR *pi)
 {
     device_data *dd = gpuavdbg_device_get(queue);
     if (!dd)
@@ -685,7 +725,7 @@ PFN_vkVoidFunction gpuavdbg_submit_intercept(const char *name)
 {
 #define I(fn)                              \
     if (strcmp(name, "vk" #fn) == 0)       \
-        return (PFN_vkVoidFunction)gl_##fn;
+        return (PFN_vkVoidFunction)icpt_##fn;
     I(QueueSubmit)
     I(QueueSubmit2)
     I(QueueSubmit2KHR)

@@ -22,7 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layer.h"
+#include "ground.h"
+#include "descriptors.h"
+#include "facts.h"
+#include "modules.h"
+#include "variants.h"
 #include "_cgo_export.h"
 
 /* g_vlock guards every device's held map and the count of precise
@@ -427,7 +431,7 @@ static void rp_created(device_data *dd, VkRenderPass rp, rp_info *info)
     pthread_mutex_unlock(&g_vlock);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateRenderPass(VkDevice device, const VkRenderPassCreateInfo *ci,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateRenderPass(VkDevice device, const VkRenderPassCreateInfo *ci,
                                                          const VkAllocationCallbacks *alloc, VkRenderPass *rp)
 {
     device_data *dd = gpuavdbg_device_get(device);
@@ -449,7 +453,7 @@ static VkResult create_render_pass2(PFN_vkCreateRenderPass2 fn, device_data *dd,
     return r;
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateRenderPass2(VkDevice device, const VkRenderPassCreateInfo2 *ci,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateRenderPass2(VkDevice device, const VkRenderPassCreateInfo2 *ci,
                                                           const VkAllocationCallbacks *alloc, VkRenderPass *rp)
 {
     device_data *dd = gpuavdbg_device_get(device);
@@ -457,7 +461,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateRenderPass2(VkDevice device, cons
               : VK_ERROR_INITIALIZATION_FAILED;
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateRenderPass2KHR(VkDevice device, const VkRenderPassCreateInfo2 *ci,
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateRenderPass2KHR(VkDevice device, const VkRenderPassCreateInfo2 *ci,
                                                              const VkAllocationCallbacks *alloc, VkRenderPass *rp)
 {
     device_data *dd = gpuavdbg_device_get(device);
@@ -465,7 +469,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL gl_CreateRenderPass2KHR(VkDevice device, c
               : VK_ERROR_INITIALIZATION_FAILED;
 }
 
-static VKAPI_ATTR void VKAPI_CALL gl_DestroyRenderPass(VkDevice device, VkRenderPass rp,
+static VKAPI_ATTR void VKAPI_CALL icpt_DestroyRenderPass(VkDevice device, VkRenderPass rp,
                                                       const VkAllocationCallbacks *alloc)
 {
     device_data *dd = gpuavdbg_device_get(device);
@@ -480,17 +484,16 @@ static VKAPI_ATTR void VKAPI_CALL gl_DestroyRenderPass(VkDevice device, VkRender
         dd->disp.DestroyRenderPass(device, rp, alloc);
 }
 
+static const gpuavdbg_intercept intercepts[] = {
+    GPUAVDBG_ICPT(CreateRenderPass),
+    GPUAVDBG_ICPT(CreateRenderPass2),
+    GPUAVDBG_ICPT(CreateRenderPass2KHR),
+    GPUAVDBG_ICPT(DestroyRenderPass),
+};
+
 PFN_vkVoidFunction gpuavdbg_variant_intercept(const char *name)
 {
-#define I(fn)                              \
-    if (strcmp(name, "vk" #fn) == 0)       \
-        return (PFN_vkVoidFunction)gl_##fn;
-    I(CreateRenderPass)
-    I(CreateRenderPass2)
-    I(CreateRenderPass2KHR)
-    I(DestroyRenderPass)
-#undef I
-    return NULL;
+    return gpuavdbg_intercept_find(intercepts, GPUAVDBG_NELEM(intercepts), name);
 }
 
 /* subpass_uses says what ci's subpass renders to; 0 when the layer does
@@ -845,37 +848,8 @@ int gpuavdbg_variant_has_action_facts(const gpuavdbg_variant *v)
     return v && v->nact;
 }
 
-/* act_end is action fact f's bound at the action's parameters ap, or
- * UINT64_MAX when a parameter is not known or the bound reaches
- * GPUAVDBG_ACTION_LIMIT (the shader's 32-bit arithmetic may have wrapped
- * there; docs/decisions/action-facts.md). */
-static uint64_t act_end(const gpuavdbg_fact *f, const cb_state *cs)
-{
-    uint64_t end = f->bound;
-    for (uint32_t k = 0; k < GPUAVDBG_FACT_TERMS; k++) {
-        uint64_t c = f->terms[k].coef, v;
-        uint32_t p = f->terms[k].param, w = p - GPUAVDBG_PARAM_PC;
-        if (!c)
-            continue;
-        if (p - GPUAVDBG_PARAM_WG_X <= 2 && cs->act.known)
-            v = cs->act.wg_max[p - GPUAVDBG_PARAM_WG_X];
-        else if (p >= GPUAVDBG_PARAM_PC && w < GPUAVDBG_PC_WORDS && (cs->pc_known >> w & 1))
-            v = cs->pc[w];
-        else
-            return UINT64_MAX; /* not known at this action */
-        if (c >= GPUAVDBG_ACTION_LIMIT || v >= GPUAVDBG_ACTION_LIMIT)
-            return UINT64_MAX;
-        end += c * v; /* each below 2^31: no overflow */
-        if (end >= GPUAVDBG_ACTION_LIMIT)
-            return UINT64_MAX;
-    }
-    return end;
-}
-
-/* act_test tests v's action facts at the action's parameters (against
- * the floors of their bindings found when the sets were tested, or an
- * index fact's length - 1), unless the same grid and pushes were tested
- * last. */
+/* act_test tests v's action facts at the action's parameters
+ * (facts.h), unless the same grid and pushes were tested last. */
 static void act_test(bound_pipeline *b, const gpuavdbg_variant *v, const cb_state *cs)
 {
     const gpuavdbg_action_params *ap = &cs->act;
@@ -884,17 +858,8 @@ static void act_test(bound_pipeline *b, const gpuavdbg_variant *v, const cb_stat
     b->act_valid = 1;
     b->act_params = *ap;
     b->act_pc_gen = cs->pc_gen;
-    b->act_failed = -1;
-    if (ap->known && ap->empty)
-        return; /* no invocation runs */
-    for (uint32_t k = 0; k < v->nact; k++) {
-        uint64_t end = act_end(&v->facts[v->act[k]], cs);
-        if (end > b->act_floor[k]) {
-            b->act_failed = (int)k;
-            b->act_need = end;
-            return;
-        }
-    }
+    b->act_failed =
+        gpuavdbg_action_facts_fail(v->facts, v->act, v->nact, b->act_floor, ap, cs->pc, cs->pc_known, &b->act_need);
 }
 
 void gpuavdbg_variant_choose(cb_state *cs, VkPipelineBindPoint bp, int bi)

@@ -1,0 +1,23 @@
+/*
+ * submit.h: queue submission and reading the records back (submit.c).
+ */
+#ifndef GPUAVDBG_SUBMIT_H
+#define GPUAVDBG_SUBMIT_H
+
+#include "state.h"
+
+PFN_vkVoidFunction gpuavdbg_submit_intercept(const char *name);
+/* gpuavdbg_submit_count: the submits so far (the bye). */
+uint64_t gpuavdbg_submit_count(void);
+/* gpuavdbg_pending_init / _teardown set up and free a device's pending
+ * list and fence pool; teardown reads what is left first. */
+void gpuavdbg_pending_init(device_data *dd);
+void gpuavdbg_pending_teardown(device_data *dd);
+/* gpuavdbg_pending_flush_cb reads the records of the submission cs is
+ * pending in (waiting for it), so that cs can be reset, re-recorded or
+ * freed; gpuavdbg_pending_flush_pool does it for the submissions holding a
+ * command buffer of pool. */
+void gpuavdbg_pending_flush_cb(device_data *dd, cb_state *cs);
+void gpuavdbg_pending_flush_pool(device_data *dd, VkCommandPool pool);
+
+#endif

@@ -1,0 +1,1 @@
+void other_fn(void);

@@ -1,0 +1,1 @@
+void owner_intercepts(void);

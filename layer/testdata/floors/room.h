@@ -1,0 +1,2 @@
+void room_hook(const char *s);
+void room_fn(void);

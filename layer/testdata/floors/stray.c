@@ -1,0 +1,1 @@
+/* stray.c: a file the floor table does not place. */

@@ -63,6 +63,7 @@ var (
 	dbufApp  = newCheckApp("dbufapp", "dbuf.comp")
 	clampApp = newCheckApp("clampapp", "clamp.comp")
 	loopApp  = newCheckApp("loopapp", "loop.comp")
+	sanApp   = newCheckApp("sanapp", "san.comp", "san.frag", "buf_plain.vert")
 	// bdaApp's compute shader as SPIR-V 1.3, without Int64.
 	bda13App = newCheckAppTarget("bdaapp", "vulkan1.1", "bda.comp")
 )
@@ -157,6 +158,22 @@ type checkReport struct {
 			Kind    string `json:"kind"`
 			Robust  bool   `json:"robust"`
 		} `json:"buffer"`
+		Sanitizer *struct {
+			Op         string `json:"op"`
+			Type       string `json:"type"`
+			Components int    `json:"components"`
+			Lane       *int   `json:"lane"`
+			Operands   []struct {
+				Name  string          `json:"name"`
+				Value json.RawMessage `json:"value"`
+				NaN   bool            `json:"nan"`
+			} `json:"operands"`
+		} `json:"sanitizer"`
+		Outcome *struct {
+			Access    string  `json:"access"`
+			ClampedTo *uint32 `json:"clamped_to"`
+			Reason    string  `json:"reason"`
+		} `json:"outcome"`
 		Texel *struct {
 			Texel  int64  `json:"texel"`
 			Count  uint32 `json:"texel_count"`

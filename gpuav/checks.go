@@ -78,6 +78,13 @@ const (
 	CheckTexelBufferOOB      = "texel_buffer_oob"
 	CheckBDAOOB              = "bda_oob"
 	CheckRayQuery            = "ray_query"
+	// The shader sanitizer, one check per family of the Khronos layer's
+	// SPIRV-Sanitizer-* ids (docs/decisions/shader-sanitizer.md).
+	CheckSanitizerDivide = "sanitizer_divide"
+	CheckSanitizerPow    = "sanitizer_pow"
+	CheckSanitizerAtan2  = "sanitizer_atan2"
+	CheckSanitizerMinMax = "sanitizer_minmax"
+	CheckSanitizerGather = "sanitizer_gather"
 )
 
 // Check codes (word 8 of a record) and their parameters (words 9..).
@@ -117,6 +124,16 @@ const (
 	CodeRayQuerySkipTrianglesAndAABBs CheckCode = 13 // VUID-...-06889
 	CodeRayQueryTriangleFlags         CheckCode = 14 // VUID-...-06890
 	CodeRayQueryOpaqueFlags           CheckCode = 15 // VUID-...-06891
+	// Shader sanitizer codes (32-47; pass_sanitizer.go's table): p0..p5
+	// the operands' bits, p6 the lane and NaN operands, p7 the operation
+	// and its type.
+	CodeSanitizerDivideByZero      CheckCode = 32 // integer division, modulo or remainder by 0
+	CodeSanitizerDivideOverflow    CheckCode = 33 // a signed one of the minimum value by -1
+	CodeSanitizerFloatDivideByZero CheckCode = 34 // OpFMod, OpFRem by 0
+	CodeSanitizerPow               CheckCode = 35 // pow(x, y), x < 0, or x == 0 and y <= 0
+	CodeSanitizerAtan2             CheckCode = 36 // atan(0, 0)
+	CodeSanitizerMinMaxNaN         CheckCode = 37 // FMin, FMax, FClamp with a NaN operand
+	CodeSanitizerImageGather       CheckCode = 38 // p0 the component, outside 0..3
 )
 
 // Device features and extensions the requirements name.
@@ -226,6 +243,73 @@ var Checks = append([]Check{
 		describe: describeRayQuery,
 		pass:     rayQueryPass,
 		noClamp:  "a ray's values are not an index",
+	},
+	{
+		ID: CheckSanitizerDivide,
+		Codes: []RecordCode{
+			{CodeSanitizerDivideByZero, "SANITIZER_DIVIDE_ZERO"},
+			{CodeSanitizerDivideOverflow, "SANITIZER_DIVIDE_OVERFLOW"},
+			{CodeSanitizerFloatDivideByZero, "SANITIZER_FDIVIDE_ZERO"},
+		},
+		Default: true,
+		Title:   "Division by zero",
+		Help: "A shader divided an integer by zero (/ or %: OpUDiv, OpSDiv, OpUMod, OpSMod, OpSRem), divided the minimum signed value by -1 " +
+			"(an overflow), or took a float mod() by zero (OpFMod, OpFRem); the behaviour or the result is undefined. gpuav-dbg reported " +
+			"the operands and the lane, and the failing lanes yield 0. Divisors the analyses prove non-zero (a constant, x | 1, " +
+			"max(x, 1u), clamp(x, 1, n)) are not checked.",
+		describe: describeSanitizer,
+		pass:     sanitizerPass,
+	},
+	{
+		// Opt-in: clean real shaders take pow of negative bases the
+		// drivers fold (pow(r.x, 2.0)) or that rounding makes
+		// (pow(1.0 - cosTheta, 5.0)); docs/decisions/shader-sanitizer.md.
+		ID:      CheckSanitizerPow,
+		Codes:   []RecordCode{{CodeSanitizerPow, "SANITIZER_POW"}},
+		Default: false,
+		Title:   "pow() with an undefined result",
+		Help: "A shader called pow(x, y) with x < 0, or with x == 0 and y <= 0 (GLSL.std.450 Pow): the result is undefined. " +
+			"gpuav-dbg reported x, y and the lane, and the failing lanes yield 0. Use pow(abs(x), y) or check the base. " +
+			"Off by default: clean shaders often take pow of a negative base the driver folds (pow(x, 2.0)) or that rounding makes.",
+		describe: describeSanitizer,
+		pass:     sanitizerPass,
+		noClamp:  "pow's operands have no range to clamp into",
+	},
+	{
+		ID:      CheckSanitizerAtan2,
+		Codes:   []RecordCode{{CodeSanitizerAtan2, "SANITIZER_ATAN2"}},
+		Default: true,
+		Title:   "atan(y, x) with both zero",
+		Help: "A shader called atan(y, x) with y == 0 and x == 0 (GLSL.std.450 Atan2): the result is undefined. " +
+			"gpuav-dbg reported the lane, and the failing lanes yield 0.",
+		describe: describeSanitizer,
+		pass:     sanitizerPass,
+		noClamp:  "atan's operands have no range to clamp into",
+	},
+	{
+		// Opt-in: no analysis proves a float from memory is not NaN,
+		// so every min, max and clamp of real shaders keeps its check;
+		// docs/decisions/shader-sanitizer.md.
+		ID:      CheckSanitizerMinMax,
+		Codes:   []RecordCode{{CodeSanitizerMinMaxNaN, "SANITIZER_MINMAX"}},
+		Default: false,
+		Title:   "min, max or clamp with a NaN operand",
+		Help: "A shader called min, max or clamp on floats (GLSL.std.450 FMin, FMax, FClamp) with a NaN operand: which operand wins is " +
+			"undefined. gpuav-dbg reported the operands and which is NaN, and computed NMin, NMax or NClamp instead (the other operand wins). " +
+			"Off by default: every min, max and clamp of a real shader keeps this check, and NaNs reach them in clean rendering.",
+		describe: describeSanitizer,
+		pass:     sanitizerPass,
+		noClamp:  "a NaN has no range to clamp into",
+	},
+	{
+		ID:      CheckSanitizerGather,
+		Codes:   []RecordCode{{CodeSanitizerImageGather, "SANITIZER_GATHER"}},
+		Default: true,
+		Title:   "Image gather component out of range",
+		Help: "A shader gathered (OpImageGather, OpImageSparseGather) with a component other than 0, 1, 2 or 3: the result is undefined. " +
+			"gpuav-dbg reported the component, and the gather read component 0 instead (3 under on_error clamp).",
+		describe: describeSanitizer,
+		pass:     sanitizerPass,
 	},
 }, commandChecks...)
 

@@ -48,6 +48,10 @@ func (o *Outcome) Sentence(check string) string {
 			unit = "texel"
 		case gpuav.CheckBufferOOB:
 			unit = "byte offset"
+		case gpuav.CheckSanitizerDivide:
+			unit = "divisor"
+		case gpuav.CheckSanitizerGather:
+			unit = "component"
 		}
 		return fmt.Sprintf("The access was clamped to %s %d.", unit, *o.ClampedTo)
 	case o.Access == gpuav.AccessExecuted:

@@ -64,6 +64,7 @@ var (
 	clampApp = newCheckApp("clampapp", "clamp.comp")
 	loopApp  = newCheckApp("loopapp", "loop.comp")
 	sanApp   = newCheckApp("sanapp", "san.comp", "san.frag", "buf_plain.vert")
+	meshApp  = newCheckApp("meshapp", "mesh.mesh", "stage_plain.frag")
 	// bdaApp's compute shader as SPIR-V 1.3, without Int64.
 	bda13App = newCheckAppTarget("bdaapp", "vulkan1.1", "bda.comp")
 )
@@ -169,6 +170,12 @@ type checkReport struct {
 				NaN   bool            `json:"nan"`
 			} `json:"operands"`
 		} `json:"sanitizer"`
+		Mesh *struct {
+			VertexCount    uint32 `json:"vertex_count"`
+			PrimitiveCount uint32 `json:"primitive_count"`
+			MaxVertices    uint32 `json:"max_vertices"`
+			MaxPrimitives  uint32 `json:"max_primitives"`
+		} `json:"mesh"`
 		Outcome *struct {
 			Access    string  `json:"access"`
 			ClampedTo *uint32 `json:"clamped_to"`

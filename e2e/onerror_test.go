@@ -21,6 +21,7 @@ import (
 //	clampapp value = what the access read; c3, s1by, s3by: words of the
 //	         atomic's and the struct store's buffers
 //	sanapp   u, i, f: the operation's result in each invocation
+//	meshapp  pixel: the 1x1 target (white where the triangle was drawn)
 
 // onErrorCase is one app run under one behaviour.
 type onErrorCase struct {
@@ -214,6 +215,15 @@ var onErrorCases = []onErrorCase{
 		[]string{"f=1 1 1 1"}, nil, "clamped", 3, ""},
 	{"san/gather/execute", sanApp, []string{"--case", "gather"}, nil, "execute", "sanitizer_gather",
 		[]string{"f=0.4 0.4 0.4 0.4"}, nil, "executed", -1, ""},
+	// mesh_outputs: 6 vertices and 2 primitives of 3 and 1. Skipped and
+	// clamped alike, the counts are clamped to the maxima and the triangle
+	// is drawn; executed, lavapipe draws it too (its own bound).
+	{"mesh/both/skip", meshApp, []string{"--case", "both"}, nil, "skip", "mesh_outputs",
+		[]string{"pixel=255,255,255,255"}, nil, "clamped", -1, ""},
+	{"mesh/both/clamp", meshApp, []string{"--case", "both"}, nil, "clamp", "mesh_outputs",
+		[]string{"pixel=255,255,255,255"}, nil, "clamped", -1, ""},
+	{"mesh/both/execute", meshApp, []string{"--case", "both"}, nil, "execute", "mesh_outputs",
+		nil, nil, "executed", -1, ""},
 }
 
 // onErrorReport is the part of the report these tests read.
@@ -245,6 +255,9 @@ func TestOnError(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.app == rqApp && !driverHas(t, "rayQuery") {
 				t.Skip("the device has no rayQuery (vulkaninfo)")
+			}
+			if tc.app == meshApp && !driverHas(t, "meshShader") {
+				t.Skip("the device has no meshShader (vulkaninfo)")
 			}
 			var r onErrorReport
 			flags := append([]string{"--on-error", tc.onError}, tc.flags...)
@@ -280,6 +293,9 @@ func TestRobustOnly(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.app == rqApp && !driverHas(t, "rayQuery") {
 				t.Skip("the device has no rayQuery (vulkaninfo)")
+			}
+			if tc.app == meshApp && !driverHas(t, "meshShader") {
+				t.Skip("the device has no meshShader (vulkaninfo)")
 			}
 			var r onErrorReport
 			code, out := tc.app.runInto(t, &r, nil, append([]string{"--robust"}, tc.flags...), tc.args...)

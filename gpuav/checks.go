@@ -85,6 +85,7 @@ const (
 	CheckSanitizerAtan2  = "sanitizer_atan2"
 	CheckSanitizerMinMax = "sanitizer_minmax"
 	CheckSanitizerGather = "sanitizer_gather"
+	CheckMeshOutputs     = "mesh_outputs"
 )
 
 // Check codes (word 8 of a record) and their parameters (words 9..).
@@ -134,6 +135,11 @@ const (
 	CodeSanitizerAtan2             CheckCode = 36 // atan(0, 0)
 	CodeSanitizerMinMaxNaN         CheckCode = 37 // FMin, FMax, FClamp with a NaN operand
 	CodeSanitizerImageGather       CheckCode = 38 // p0 the component, outside 0..3
+	// Mesh outputs codes (48-55): p0 the vertex count, p1 the primitive
+	// count of OpSetMeshOutputsEXT, p2 OutputVertices, p3
+	// OutputPrimitivesEXT; the vertex code when its count is over.
+	CodeMeshVertices   CheckCode = 48 // VUID-RuntimeSpirv-MeshEXT-07332
+	CodeMeshPrimitives CheckCode = 49 // VUID-RuntimeSpirv-MeshEXT-07333
 )
 
 // Device features and extensions the requirements name.
@@ -310,6 +316,18 @@ var Checks = append([]Check{
 			"gpuav-dbg reported the component, and the gather read component 0 instead (3 under on_error clamp).",
 		describe: describeSanitizer,
 		pass:     sanitizerPass,
+	},
+	{
+		ID:      CheckMeshOutputs,
+		Codes:   []RecordCode{{CodeMeshVertices, "MESH_VERTICES"}, {CodeMeshPrimitives, "MESH_PRIMITIVES"}},
+		Default: true,
+		Title:   "Mesh shader output counts over their maxima",
+		Help: "A mesh shader called SetMeshOutputsEXT with a vertex count above its max_vertices (OutputVertices) or a primitive count " +
+			"above its max_primitives (OutputPrimitivesEXT). gpuav-dbg reported the counts and the maxima, and clamped the counts to the maxima.",
+		Device: DeviceRequirement{Features: []string{"meshShader"}, Extension: "VK_EXT_mesh_shader",
+			GatedBy: []string{"meshShader"}},
+		describe: describeMeshOutputs,
+		pass:     meshOutputsPass,
 	},
 }, commandChecks...)
 

@@ -32,6 +32,8 @@ type Description struct {
 	Texel *TexelValues
 	// Sanitizer holds the operands of a failed sanitizer check.
 	Sanitizer *SanitizerValues
+	// Mesh holds the counts of a failed mesh_outputs check.
+	Mesh *MeshValues
 	// IndexBuffer, Vertex and Indirect hold the values of the command
 	// checks (cmdchecks.go).
 	IndexBuffer *IndexValues
@@ -215,6 +217,36 @@ func rayFlagsString(f uint32) string {
 		names = append(names, fmt.Sprintf("%#x", rest))
 	}
 	return fmt.Sprintf("%#x (%s)", f, strings.Join(names, "|"))
+}
+
+// MeshValues are OpSetMeshOutputsEXT's counts and the mesh shader's
+// declared maxima.
+type MeshValues struct {
+	VertexCount, PrimitiveCount uint32
+	MaxVertices, MaxPrimitives  uint32
+}
+
+// describeMeshOutputs fills in a mesh_outputs error, worded like the
+// Khronos layer's, with both counts and both maxima.
+func describeMeshOutputs(d *Description, code CheckCode, p [RecordParams]uint32) {
+	v := &MeshValues{VertexCount: p[0], PrimitiveCount: p[1], MaxVertices: p[2], MaxPrimitives: p[3]}
+	d.Mesh = v
+	var over []string
+	if v.VertexCount > v.MaxVertices {
+		over = append(over, fmt.Sprintf("the Vertex Count (%d) is greater than OutputVertices (max_vertices = %d)", v.VertexCount, v.MaxVertices))
+	}
+	if v.PrimitiveCount > v.MaxPrimitives {
+		over = append(over, fmt.Sprintf("the Primitive Count (%d) is greater than OutputPrimitivesEXT (max_primitives = %d)",
+			v.PrimitiveCount, v.MaxPrimitives))
+	}
+	d.FullVUID = "VUID-RuntimeSpirv-MeshEXT-07332"
+	if code == CodeMeshPrimitives {
+		d.FullVUID = "VUID-RuntimeSpirv-MeshEXT-07333"
+	}
+	if len(over) == 0 { // a record the shader could not have written
+		over = []string{fmt.Sprintf("the counts (%d, %d) are over the maxima (%d, %d)", v.VertexCount, v.PrimitiveCount, v.MaxVertices, v.MaxPrimitives)}
+	}
+	d.Message = fmt.Sprintf("OpSetMeshOutputsEXT: %s.", strings.Join(over, ", and "))
 }
 
 // describeBDA fills in a bda_oob error, worded like the Khronos layer's

@@ -128,6 +128,9 @@ func FailedAccess(v OnError, code CheckCode, p [RecordParams]uint32) Outcome {
 	case OnErrorExecute:
 		return Outcome{Access: AccessExecuted}
 	case OnErrorSkip:
+		if code == CodeMeshVertices || code == CodeMeshPrimitives {
+			return Outcome{Access: AccessClamped} // to the maxima: p2, p3
+		}
 		return Outcome{Access: AccessSkipped}
 	}
 	noMeaning := func(why string) Outcome {
@@ -158,6 +161,8 @@ func FailedAccess(v OnError, code CheckCode, p [RecordParams]uint32) Outcome {
 		return noMeaning("a float divisor has no range to clamp into")
 	case CodeSanitizerImageGather:
 		return clamped(3)
+	case CodeMeshVertices, CodeMeshPrimitives:
+		return Outcome{Access: AccessClamped} // to the maxima: p2, p3
 	case CodeTexelBufferOOB:
 		switch {
 		case p[4] == 0:

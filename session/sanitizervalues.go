@@ -53,3 +53,21 @@ func sanitizerOf(v *gpuav.SanitizerValues) *Sanitizer {
 	}
 	return s
 }
+
+// Mesh is a mesh_outputs error: OpSetMeshOutputsEXT's counts and the
+// mesh shader's declared maxima (max_vertices, max_primitives).
+type Mesh struct {
+	VertexCount    uint32 `json:"vertex_count"`
+	PrimitiveCount uint32 `json:"primitive_count"`
+	MaxVertices    uint32 `json:"max_vertices"`
+	MaxPrimitives  uint32 `json:"max_primitives"`
+}
+
+// meshOf converts the decoder's mesh values, or returns nil.
+func meshOf(v *gpuav.MeshValues) *Mesh {
+	if v == nil {
+		return nil
+	}
+	return &Mesh{VertexCount: v.VertexCount, PrimitiveCount: v.PrimitiveCount, MaxVertices: v.MaxVertices,
+		MaxPrimitives: v.MaxPrimitives}
+}

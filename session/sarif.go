@@ -338,6 +338,9 @@ func sarifResultOf(g *ErrorGroup, ruleIndex int, root string) sarifResult {
 	if g.Sanitizer != nil {
 		props["sanitizer"] = g.Sanitizer
 	}
+	if g.Mesh != nil {
+		props["mesh"] = g.Mesh
+	}
 	if len(g.Labels) > 0 {
 		props["labels"] = g.Labels
 	}

@@ -141,11 +141,12 @@ type checkReport struct {
 			CullMask  uint32              `json:"cull_mask"`
 		} `json:"ray"`
 		BDA *struct {
-			Address string `json:"address"`
-			Size    uint32 `json:"size"`
-			Write   bool   `json:"write"`
-			Atomic  bool   `json:"atomic"`
-			Nearest *struct {
+			Address   string `json:"address"`
+			Size      uint32 `json:"size"`
+			Alignment uint32 `json:"alignment"`
+			Write     bool   `json:"write"`
+			Atomic    bool   `json:"atomic"`
+			Nearest   *struct {
 				Address string `json:"address"`
 				Size    uint64 `json:"size"`
 			} `json:"nearest"`

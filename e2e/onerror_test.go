@@ -215,6 +215,15 @@ var onErrorCases = []onErrorCase{
 		[]string{"f=1 1 1 1"}, nil, "clamped", 3, ""},
 	{"san/gather/execute", sanApp, []string{"--case", "gather"}, nil, "execute", "sanitizer_gather",
 		[]string{"f=0.4 0.4 0.4 0.4"}, nil, "executed", -1, ""},
+	// bda_alignment: a read at data + 14 with an alignment of 4. Skipped,
+	// it yields 0; clamp has no aligned place to go to; executed, lavapipe
+	// reads bytes 14..17 (0, 0, 104, 0: 0x680000).
+	{"bda/misaligned/skip", bdaApp, []string{"--case", "misaligned"}, nil, "skip", "bda_alignment",
+		[]string{"value=1"}, nil, "skipped", -1, ""},
+	{"bda/misaligned/clamp", bdaApp, []string{"--case", "misaligned"}, nil, "clamp", "bda_alignment",
+		[]string{"value=1"}, nil, "skipped", -1, "clamp has no meaning"},
+	{"bda/misaligned/execute", bdaApp, []string{"--case", "misaligned"}, nil, "execute", "bda_alignment",
+		[]string{"value=6815745"}, nil, "executed", -1, ""},
 	// mesh_outputs: 6 vertices and 2 primitives of 3 and 1. Skipped and
 	// clamped alike, the counts are clamped to the maxima and the triangle
 	// is drawn; executed, lavapipe draws it too (its own bound).

@@ -86,6 +86,7 @@ const (
 	CheckSanitizerMinMax = "sanitizer_minmax"
 	CheckSanitizerGather = "sanitizer_gather"
 	CheckMeshOutputs     = "mesh_outputs"
+	CheckBDAAlignment    = "bda_alignment"
 )
 
 // Check codes (word 8 of a record) and their parameters (words 9..).
@@ -140,6 +141,11 @@ const (
 	// OutputPrimitivesEXT; the vertex code when its count is over.
 	CodeMeshVertices   CheckCode = 48 // VUID-RuntimeSpirv-MeshEXT-07332
 	CodeMeshPrimitives CheckCode = 49 // VUID-RuntimeSpirv-MeshEXT-07333
+	// CodeBDAAlignment (56-63): p0/p1 address low/high, p2 access size, p3
+	// flags (BDA* bits), p4 the Aligned operand the address is not a
+	// multiple of (VUID-RuntimeSpirv-PhysicalStorageBuffer64-06315); the
+	// bda pass's site record, shared with CodeBDAOOB.
+	CodeBDAAlignment CheckCode = 56
 )
 
 // Device features and extensions the requirements name.
@@ -328,6 +334,21 @@ var Checks = append([]Check{
 			GatedBy: []string{"meshShader"}},
 		describe: describeMeshOutputs,
 		pass:     meshOutputsPass,
+	},
+	{
+		// The bda pass checks both (docs/decisions/bda-alignment-check.md).
+		ID:      CheckBDAAlignment,
+		Codes:   []RecordCode{{CodeBDAAlignment, "BDA_ALIGNMENT"}},
+		Default: true,
+		Title:   "Buffer device address access misaligned",
+		Help: "A shader loaded or stored through a buffer device address that is not a multiple of the access's Aligned operand " +
+			"(buffer_reference_align, or the type's alignment). gpuav-dbg reported the address and the alignment, and skipped the access " +
+			"(a load yields zero).",
+		Device: DeviceRequirement{Features: []string{"bufferDeviceAddress", "shaderInt64"},
+			Extension: "VK_KHR_buffer_device_address", GatedBy: []string{"bufferDeviceAddress"}},
+		describe: describeBDA,
+		pass:     bdaPass,
+		noClamp:  "a misaligned address has no aligned place to go to",
 	},
 }, commandChecks...)
 

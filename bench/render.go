@@ -65,6 +65,7 @@ var sceneTitles = map[string]string{
 	"draw":           "draw-heavy",
 	"hotloop-masked": "hot loop, masked index",
 	"hotloop-memory": "hot loop, index from memory",
+	"hotloop-math":   "hot loop, divisor and floats from memory",
 	"pipeline":       "pipeline creation",
 }
 

@@ -49,16 +49,22 @@ func SlotOf(maxBoundSets uint32) Slot {
 	return s
 }
 
-// base returns why no check can run on d ("" when they can) and the note on
-// stages left unchecked.
-func base(d *Device) (reason, note string) {
+// base returns why no check can run on d ("" when they can).
+func base(d *Device) string {
 	if major, minor := Minor(d.APIVersionRaw); major == 1 && minor < 1 {
-		return fmt.Sprintf("the device supports Vulkan %s; the layer needs 1.1", d.APIVersion), ""
+		return fmt.Sprintf("the device supports Vulkan %s; the layer needs 1.1", d.APIVersion)
 	}
 	if SlotOf(d.Limits.MaxBoundDescriptorSets).Slot < 0 {
-		return fmt.Sprintf("maxBoundDescriptorSets is %d: no descriptor-set slot left for the layer", d.Limits.MaxBoundDescriptorSets), ""
+		return fmt.Sprintf("maxBoundDescriptorSets is %d: no descriptor-set slot left for the layer", d.Limits.MaxBoundDescriptorSets)
 	}
-	frag, vert := d.Features["fragmentStoresAndAtomics"], d.Features["vertexPipelineStoresAndAtomics"]
+	return ""
+}
+
+// storesNote is the note on the stages whose shaders the layer cannot
+// instrument on d (it writes records from them), for a check whose shader
+// part runs in every stage or, vertexOnly, in vertex shaders only.
+func storesNote(d *Device, vertexOnly bool) (note string) {
+	frag, vert := d.Features["fragmentStoresAndAtomics"] || vertexOnly, d.Features["vertexPipelineStoresAndAtomics"]
 	switch {
 	case !frag && !vert:
 		note = "fragment, vertex, tessellation and geometry shaders are not checked (no fragmentStoresAndAtomics, no vertexPipelineStoresAndAtomics)"
@@ -67,13 +73,13 @@ func base(d *Device) (reason, note string) {
 	case !vert:
 		note = "vertex, tessellation and geometry shaders are not checked (no vertexPipelineStoresAndAtomics)"
 	}
-	return "", note
+	return note
 }
 
 // Assess says, for each check id, whether it can run on d, from the
 // check's device requirement in the registry (gpuav.Checks).
 func Assess(d *Device, checks []string) []Support {
-	baseReason, baseNote := base(d)
+	baseReason := base(d)
 	out := make([]Support, 0, len(checks))
 	for _, id := range checks {
 		s := Support{Check: id}
@@ -105,8 +111,8 @@ func Assess(d *Device, checks []string) []Support {
 			// The stores note is about instrumented shaders: a check with
 			// no part in them (a command check run on the CPU or in the
 			// layer's compute pre-pass only) loses nothing without stores.
-			if baseNote != "" && inShaders(id) {
-				notes = append(notes, baseNote)
+			if n := storesNote(d, req.VertexOnly); n != "" && inShaders(id) {
+				notes = append(notes, n)
 			}
 			var robust []string
 			for _, f := range req.WarnWith {

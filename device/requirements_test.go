@@ -65,6 +65,8 @@ func TestAssess(t *testing.T) {
 		{"ray query", dev(3, 8, []string{ExtRayQuery}, with("rayQuery")...), gpuav.CheckRayQuery, Support{Available: true}},
 		{"vertex fetch, no vertex stores: its shader half is unchecked", dev(3, 8, nil, "fragmentStoresAndAtomics"), gpuav.CheckVertexFetchOOB,
 			Support{Available: true, Note: "vertex, tessellation and geometry shaders are not checked (no vertexPipelineStoresAndAtomics)"}},
+		{"vertex fetch, no fragment stores: nothing unchecked", dev(3, 8, nil, "vertexPipelineStoresAndAtomics"), gpuav.CheckVertexFetchOOB,
+			Support{Available: true}},
 		{"index buffers, no stores: CPU only", dev(3, 8, nil), gpuav.CheckIndexBufferOOB, Support{Available: true}},
 		{"a future check needs the base only", dev(1, 4, nil, stores...), "future_check", Support{Available: true}},
 		{"a future check on 1.0", dev(0, 4, nil, stores...), "future_check",

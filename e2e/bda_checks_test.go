@@ -161,3 +161,59 @@ func TestBDACheckSPIRV13(t *testing.T) {
 	}
 	bda13App.runClean(t, nil, "value=104", "clean read must see v[3] = 103", "--stage", "compute", "--case", "clean")
 }
+
+// TestBDAAlignment: a read and a write through a buffer reference whose
+// address is 2 bytes past a multiple of its alignment (4), inside the
+// buffer, in a compute, a vertex and a fragment shader on lavapipe: one
+// bda_alignment error each with the exact address, size, alignment, VUID
+// and source line; the access is skipped (the read yields 0: value=1; the
+// write leaves data's word 3 at 103). The same read through an aligned
+// address (data + 4) reports nothing and reads word 4 (104 + 1).
+func TestBDAAlignment(t *testing.T) {
+	stages := []struct {
+		stage, action, file string
+		coords              map[string][]float64
+	}{
+		{"compute", "vkCmdDispatch", "bda.comp", map[string][]float64{"global_invocation_id": {0, 0, 0}}},
+		{"vertex", "vkCmdDraw", "bda.vert", map[string][]float64{"vertex_index": {0}, "instance_index": {0}}},
+		{"fragment", "vkCmdDraw", "bda.frag", map[string][]float64{"frag_coord": {0.5, 0.5}}},
+	}
+	for _, st := range stages {
+		for _, kase := range []string{"misaligned", "write_misaligned"} {
+			t.Run(st.stage+"/"+kase, func(t *testing.T) {
+				code, r, out := bdaApp.run(t, nil, nil, "--stage", st.stage, "--case", kase)
+				requireOneGroup(t, code, r, out)
+				data, _ := appAddrs(t, out)
+				write, verb, at := false, "read", expectAt(t, st.file, "bda_alignment", "read")
+				if kase == "write_misaligned" {
+					write, verb, at = true, "written", expectAt(t, st.file, "bda_alignment", "write")
+					requireLines(t, out, []string{"d3=103"})
+				} else {
+					requireLines(t, out, []string{"value=1"})
+				}
+				e := r.Errors[0]
+				addr := data + 14
+				msg := fmt.Sprintf("bda_alignment: Misaligned access: 4 bytes %s at buffer device address 0x%x, which is not a multiple of the access's Aligned operand 4 (2 bytes past one).",
+					verb, addr)
+				if e.Check != "bda_alignment" || e.VUID != "VUID-RuntimeSpirv-PhysicalStorageBuffer64-06315" || e.Count != 1 ||
+					e.Stage != st.stage || e.Action != st.action || e.CommandBuffer.Name != "bda-cmd" || e.Pipeline.Name != "bda-pipeline" ||
+					!strings.HasPrefix(e.Message, msg) {
+					t.Errorf("group: %s %s count %d stage %s action %s %s/%s\nmessage %q\nwant    %q",
+						e.Check, e.VUID, e.Count, e.Stage, e.Action, e.CommandBuffer.Name, e.Pipeline.Name, e.Message, msg)
+				}
+				if b := e.BDA; b == nil || b.Address != fmt.Sprintf("0x%x", addr) || b.Size != 4 || b.Alignment != 4 || b.Write != write {
+					t.Errorf("bda %+v, want address 0x%x size 4 alignment 4 write %v", e.BDA, addr, write)
+				}
+				if fmt.Sprint(e.Coords) != fmt.Sprint(st.coords) {
+					t.Errorf("coords %v, want %v", e.Coords, st.coords)
+				}
+				if e.Source.File != st.file || e.Source.Line != at.line || e.Source.Text != at.text {
+					t.Errorf("source %+v, want %s:%d %q", e.Source, st.file, at.line, at.text)
+				}
+			})
+		}
+		t.Run(st.stage+"/aligned", func(t *testing.T) {
+			bdaApp.runClean(t, nil, "value=105", "an aligned address reads word 4", "--stage", st.stage, "--case", "aligned")
+		})
+	}
+}

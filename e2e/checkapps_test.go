@@ -63,6 +63,8 @@ var (
 	dbufApp  = newCheckApp("dbufapp", "dbuf.comp")
 	clampApp = newCheckApp("clampapp", "clamp.comp")
 	loopApp  = newCheckApp("loopapp", "loop.comp")
+	sanApp   = newCheckApp("sanapp", "san.comp", "san.frag", "buf_plain.vert")
+	meshApp  = newCheckApp("meshapp", "mesh.mesh", "stage_plain.frag")
 	// bdaApp's compute shader as SPIR-V 1.3, without Int64.
 	bda13App = newCheckAppTarget("bdaapp", "vulkan1.1", "bda.comp")
 )
@@ -139,11 +141,12 @@ type checkReport struct {
 			CullMask  uint32              `json:"cull_mask"`
 		} `json:"ray"`
 		BDA *struct {
-			Address string `json:"address"`
-			Size    uint32 `json:"size"`
-			Write   bool   `json:"write"`
-			Atomic  bool   `json:"atomic"`
-			Nearest *struct {
+			Address   string `json:"address"`
+			Size      uint32 `json:"size"`
+			Alignment uint32 `json:"alignment"`
+			Write     bool   `json:"write"`
+			Atomic    bool   `json:"atomic"`
+			Nearest   *struct {
 				Address string `json:"address"`
 				Size    uint64 `json:"size"`
 			} `json:"nearest"`
@@ -157,6 +160,28 @@ type checkReport struct {
 			Kind    string `json:"kind"`
 			Robust  bool   `json:"robust"`
 		} `json:"buffer"`
+		Sanitizer *struct {
+			Op         string `json:"op"`
+			Type       string `json:"type"`
+			Components int    `json:"components"`
+			Lane       *int   `json:"lane"`
+			Operands   []struct {
+				Name  string          `json:"name"`
+				Value json.RawMessage `json:"value"`
+				NaN   bool            `json:"nan"`
+			} `json:"operands"`
+		} `json:"sanitizer"`
+		Mesh *struct {
+			VertexCount    uint32 `json:"vertex_count"`
+			PrimitiveCount uint32 `json:"primitive_count"`
+			MaxVertices    uint32 `json:"max_vertices"`
+			MaxPrimitives  uint32 `json:"max_primitives"`
+		} `json:"mesh"`
+		Outcome *struct {
+			Access    string  `json:"access"`
+			ClampedTo *uint32 `json:"clamped_to"`
+			Reason    string  `json:"reason"`
+		} `json:"outcome"`
 		Texel *struct {
 			Texel  int64  `json:"texel"`
 			Count  uint32 `json:"texel_count"`

@@ -20,6 +20,8 @@ import (
 //	rqapp    hit = 1 where the query committed the triangle
 //	clampapp value = what the access read; c3, s1by, s3by: words of the
 //	         atomic's and the struct store's buffers
+//	sanapp   u, i, f: the operation's result in each invocation
+//	meshapp  pixel: the 1x1 target (white where the triangle was drawn)
 
 // onErrorCase is one app run under one behaviour.
 type onErrorCase struct {
@@ -188,6 +190,49 @@ var onErrorCases = []onErrorCase{
 		[]string{"hit=0 0 0 0"}, nil, "skipped", -1, "clamp has no meaning"},
 	{"rq/negative_tmin/execute", rqApp, []string{"--ray", "0", "0", "0", "0", "0", "1", "-1", "10"}, nil, "execute", "ray_query",
 		[]string{"hit=1 1 1 1"}, nil, "executed", -1, ""},
+
+	// sanitizer_divide: 100u / 0. Skipped, the division yields 0; clamped,
+	// the divisor is 1; executed, whatever the driver makes of it (lavapipe
+	// gives all ones without the layer, and 0 once its compiler sees the
+	// division on a path where the divisor is 0: undefined either way).
+	{"san/udiv/skip", sanApp, []string{"--case", "udiv"}, nil, "skip", "sanitizer_divide",
+		[]string{"u=0 0 0 0"}, nil, "skipped", -1, ""},
+	{"san/udiv/clamp", sanApp, []string{"--case", "udiv"}, nil, "clamp", "sanitizer_divide",
+		[]string{"u=100 100 100 100"}, nil, "clamped", 1, ""},
+	{"san/udiv/execute", sanApp, []string{"--case", "udiv"}, nil, "execute", "sanitizer_divide",
+		nil, nil, "executed", -1, ""},
+	// mod(5.5, 0.0): a float divisor has nothing to clamp to: skipped (0).
+	{"san/fmod/clamp", sanApp, []string{"--case", "fmod"}, nil, "clamp", "sanitizer_divide",
+		[]string{"f=0 0 0 0"}, nil, "skipped", -1, "clamp has no meaning"},
+	// min(NaN, 1.0): NMin (1) under skip and clamp.
+	{"san/min_nan/clamp", sanApp, []string{"--case", "min_nan"}, []string{"--check", "sanitizer_minmax=on"}, "clamp", "sanitizer_minmax",
+		[]string{"f=1 1 1 1"}, nil, "skipped", -1, "clamp has no meaning"},
+	// A gather of component 5 of (0.2, 0.4, 0.6, 1.0): skipped, component
+	// 0; clamped, component 3; executed, lavapipe reads component 1.
+	{"san/gather/skip", sanApp, []string{"--case", "gather"}, nil, "skip", "sanitizer_gather",
+		[]string{"f=0.2 0.2 0.2 0.2"}, nil, "skipped", -1, ""},
+	{"san/gather/clamp", sanApp, []string{"--case", "gather"}, nil, "clamp", "sanitizer_gather",
+		[]string{"f=1 1 1 1"}, nil, "clamped", 3, ""},
+	{"san/gather/execute", sanApp, []string{"--case", "gather"}, nil, "execute", "sanitizer_gather",
+		[]string{"f=0.4 0.4 0.4 0.4"}, nil, "executed", -1, ""},
+	// bda_alignment: a read at data + 14 with an alignment of 4. Skipped,
+	// it yields 0; clamp has no aligned place to go to; executed, lavapipe
+	// reads bytes 14..17 (0, 0, 104, 0: 0x680000).
+	{"bda/misaligned/skip", bdaApp, []string{"--case", "misaligned"}, nil, "skip", "bda_alignment",
+		[]string{"value=1"}, nil, "skipped", -1, ""},
+	{"bda/misaligned/clamp", bdaApp, []string{"--case", "misaligned"}, nil, "clamp", "bda_alignment",
+		[]string{"value=1"}, nil, "skipped", -1, "clamp has no meaning"},
+	{"bda/misaligned/execute", bdaApp, []string{"--case", "misaligned"}, nil, "execute", "bda_alignment",
+		[]string{"value=6815745"}, nil, "executed", -1, ""},
+	// mesh_outputs: 6 vertices and 2 primitives of 3 and 1. Skipped and
+	// clamped alike, the counts are clamped to the maxima and the triangle
+	// is drawn; executed, lavapipe draws it too (its own bound).
+	{"mesh/both/skip", meshApp, []string{"--case", "both"}, nil, "skip", "mesh_outputs",
+		[]string{"pixel=255,255,255,255"}, nil, "clamped", -1, ""},
+	{"mesh/both/clamp", meshApp, []string{"--case", "both"}, nil, "clamp", "mesh_outputs",
+		[]string{"pixel=255,255,255,255"}, nil, "clamped", -1, ""},
+	{"mesh/both/execute", meshApp, []string{"--case", "both"}, nil, "execute", "mesh_outputs",
+		nil, nil, "executed", -1, ""},
 }
 
 // onErrorReport is the part of the report these tests read.
@@ -219,6 +264,9 @@ func TestOnError(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.app == rqApp && !driverHas(t, "rayQuery") {
 				t.Skip("the device has no rayQuery (vulkaninfo)")
+			}
+			if tc.app == meshApp && !driverHas(t, "meshShader") {
+				t.Skip("the device has no meshShader (vulkaninfo)")
 			}
 			var r onErrorReport
 			flags := append([]string{"--on-error", tc.onError}, tc.flags...)
@@ -254,6 +302,9 @@ func TestRobustOnly(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.app == rqApp && !driverHas(t, "rayQuery") {
 				t.Skip("the device has no rayQuery (vulkaninfo)")
+			}
+			if tc.app == meshApp && !driverHas(t, "meshShader") {
+				t.Skip("the device has no meshShader (vulkaninfo)")
 			}
 			var r onErrorReport
 			code, out := tc.app.runInto(t, &r, nil, append([]string{"--robust"}, tc.flags...), tc.args...)

@@ -34,10 +34,59 @@ type Check struct {
 	// noClamp, when set, says why on_error clamp has no meaning for any
 	// of the check's accesses (they are skipped, FailedAccess says why).
 	noClamp string
+	// skipWords are the words of Help true only where failed accesses
+	// are skipped (on_error skip, the default): HelpUnder leaves them out
+	// of a run that clamped or executed them.
+	skipWords []string
+	// clampUnit names what a clamp of the check's failed accesses moves
+	// into range ("" : "index"), for "The access was clamped to ...".
+	clampUnit string
+	// skipped says what a failed access did under skip, for its message
+	// ("" : a memory access's: a load read zero, a store or atomic did
+	// nothing).
+	skipped string
 	// describe fills in the check-specific part of a record's description.
 	describe func(d *Description, code CheckCode, p [RecordParams]uint32)
 	// pass adds the check to shaders; checks may share one.
 	pass *passSpec
+}
+
+// HelpUnder is Help as a run with on_error v makes it true: under clamp
+// or execute without the words that say a failed access was skipped. A
+// command check keeps them under clamp, where its commands are still
+// made harmless (a clamp has no meaning for them).
+func (c *Check) HelpUnder(v OnError) string {
+	v = OnErrorOrDefault(v)
+	if v == OnErrorSkip || c.Command && v == OnErrorClamp {
+		return c.Help
+	}
+	help := c.Help
+	for _, w := range c.skipWords {
+		help = strings.Replace(help, w, "", 1)
+	}
+	return help
+}
+
+// ClampUnit names what a clamp of the check's failed accesses moves into
+// range: an index, a texel, a byte offset, a divisor, a component.
+func (c *Check) ClampUnit() string {
+	if c.clampUnit == "" {
+		return "index"
+	}
+	return c.clampUnit
+}
+
+// SkipSentence says what a failed access of the check did under on_error
+// skip, as a message sentence; "" for a command check, whose own
+// description says what the layer did to the command.
+func (c *Check) SkipSentence() string {
+	switch {
+	case c.Command:
+		return ""
+	case c.skipped != "":
+		return c.skipped
+	}
+	return "The access was skipped (a load read zero, a store or atomic did nothing)."
 }
 
 // InShaders reports whether the check runs in instrumented shaders (it has
@@ -72,6 +121,9 @@ type DeviceRequirement struct {
 	// check is not needed rather than missing, and does not make the device
 	// unready.
 	GatedBy []string
+	// VertexOnly says the check's shader part runs in vertex shaders only
+	// (vertex_fetch_oob): fragmentStoresAndAtomics does not matter to it.
+	VertexOnly bool
 }
 
 // Check ids: the stable names of the checks a user switches on and off, as
@@ -84,6 +136,15 @@ const (
 	CheckTexelBufferOOB      = "texel_buffer_oob"
 	CheckBDAOOB              = "bda_oob"
 	CheckRayQuery            = "ray_query"
+	// The shader sanitizer, one check per family of the Khronos layer's
+	// SPIRV-Sanitizer-* ids (docs/decisions/shader-sanitizer.md).
+	CheckSanitizerDivide = "sanitizer_divide"
+	CheckSanitizerPow    = "sanitizer_pow"
+	CheckSanitizerAtan2  = "sanitizer_atan2"
+	CheckSanitizerMinMax = "sanitizer_minmax"
+	CheckSanitizerGather = "sanitizer_gather"
+	CheckMeshOutputs     = "mesh_outputs"
+	CheckBDAAlignment    = "bda_alignment"
 )
 
 // Check codes (word 8 of a record) and their parameters (words 9..).
@@ -123,6 +184,26 @@ const (
 	CodeRayQuerySkipTrianglesAndAABBs CheckCode = 13 // VUID-...-06889
 	CodeRayQueryTriangleFlags         CheckCode = 14 // VUID-...-06890
 	CodeRayQueryOpaqueFlags           CheckCode = 15 // VUID-...-06891
+	// Shader sanitizer codes (32-47; pass_sanitizer.go's table): p0..p5
+	// the operands' bits, p6 the lane and NaN operands, p7 the operation
+	// and its type.
+	CodeSanitizerDivideByZero      CheckCode = 32 // integer division, modulo or remainder by 0
+	CodeSanitizerDivideOverflow    CheckCode = 33 // a signed one of the minimum value by -1
+	CodeSanitizerFloatDivideByZero CheckCode = 34 // OpFMod, OpFRem by 0
+	CodeSanitizerPow               CheckCode = 35 // pow(x, y), x < 0, or x == 0 and y <= 0
+	CodeSanitizerAtan2             CheckCode = 36 // atan(0, 0)
+	CodeSanitizerMinMaxNaN         CheckCode = 37 // FMin, FMax, FClamp with a NaN operand
+	CodeSanitizerImageGather       CheckCode = 38 // p0 the component, outside 0..3
+	// Mesh outputs codes (48-55): p0 the vertex count, p1 the primitive
+	// count of OpSetMeshOutputsEXT, p2 OutputVertices, p3
+	// OutputPrimitivesEXT; the vertex code when its count is over.
+	CodeMeshVertices   CheckCode = 48 // VUID-RuntimeSpirv-MeshEXT-07332
+	CodeMeshPrimitives CheckCode = 49 // VUID-RuntimeSpirv-MeshEXT-07333
+	// CodeBDAAlignment (56-63): p0/p1 address low/high, p2 access size, p3
+	// flags (BDA* bits), p4 the Aligned operand the address is not a
+	// multiple of (VUID-RuntimeSpirv-PhysicalStorageBuffer64-06315); the
+	// bda pass's site record, shared with CodeBDAOOB.
+	CodeBDAAlignment CheckCode = 56
 )
 
 // Device features and extensions the requirements name.
@@ -143,8 +224,9 @@ var Checks = append([]Check{
 		Help: "A shader indexed a descriptor array (an array of buffers, images or samplers) with an index at or past the array's length, " +
 			"as bound in the descriptor set layout (or the variable count of the set). The access is undefined behaviour; gpuav-dbg skipped it " +
 			"(a load yields zero). Clamp or check the index, or make the array larger.",
-		describe: describeDescriptorIndex,
-		pass:     descriptorIndexPass,
+		skipWords: []string{"; gpuav-dbg skipped it (a load yields zero)"},
+		describe:  describeDescriptorIndex,
+		pass:      descriptorIndexPass,
 	},
 	{
 		// Unwritten and destroyed descriptors can only be legal (and so
@@ -181,9 +263,11 @@ var Checks = append([]Check{
 		Help: "A shader read or wrote a storage or uniform buffer past the range bound to its descriptor (its offset and range, " +
 			"VK_WHOLE_SIZE and dynamic offsets resolved). gpuav-dbg skipped the access (a load yields zero). Bind a larger range or " +
 			"keep the access inside it. Under robustBufferAccess the access is defined and reported as a warning.",
-		Device:   robustWarnings,
-		describe: describeBuffer,
-		pass:     bufferOOBPass,
+		skipWords: []string{" gpuav-dbg skipped the access (a load yields zero)."},
+		clampUnit: "byte offset",
+		Device:    robustWarnings,
+		describe:  describeBuffer,
+		pass:      bufferOOBPass,
 	},
 	{
 		ID:      CheckTexelBufferOOB,
@@ -193,9 +277,11 @@ var Checks = append([]Check{
 		Help: "A shader read or wrote a uniform or storage texel buffer (fetch, load, store or atomic) at a texel past the end of the " +
 			"buffer view bound to its descriptor. gpuav-dbg skipped the access (a load yields zero). Under robustBufferAccess the access " +
 			"is defined and reported as a warning.",
-		Device:   robustWarnings,
-		describe: describeTexel,
-		pass:     texelBufferPass,
+		skipWords: []string{" gpuav-dbg skipped the access (a load yields zero)."},
+		clampUnit: "texel",
+		Device:    robustWarnings,
+		describe:  describeTexel,
+		pass:      texelBufferPass,
 	},
 	{
 		// The address check compares 64-bit addresses in the shader.
@@ -205,6 +291,7 @@ var Checks = append([]Check{
 		Title:   "Buffer device address out of bounds",
 		Help: "A shader dereferenced a buffer device address outside every live buffer whose address the app obtained. " +
 			"gpuav-dbg skipped the access (a load yields zero).",
+		skipWords: []string{" gpuav-dbg skipped the access (a load yields zero)."},
 		Device: DeviceRequirement{Features: []string{"bufferDeviceAddress", "shaderInt64"},
 			Extension: "VK_KHR_buffer_device_address", GatedBy: []string{"bufferDeviceAddress"}},
 		describe: describeBDA,
@@ -232,6 +319,115 @@ var Checks = append([]Check{
 		describe: describeRayQuery,
 		pass:     rayQueryPass,
 		noClamp:  "a ray's values are not an index",
+	},
+	{
+		ID: CheckSanitizerDivide,
+		Codes: []RecordCode{
+			{CodeSanitizerDivideByZero, "SANITIZER_DIVIDE_ZERO"},
+			{CodeSanitizerDivideOverflow, "SANITIZER_DIVIDE_OVERFLOW"},
+			{CodeSanitizerFloatDivideByZero, "SANITIZER_FDIVIDE_ZERO"},
+		},
+		Default: true,
+		Title:   "Division by zero",
+		Help: "A shader divided an integer by zero (/ or %: OpUDiv, OpSDiv, OpUMod, OpSMod, OpSRem), divided the minimum signed value by -1 " +
+			"(an overflow), or took a float mod() by zero (OpFMod, OpFRem); the behaviour or the result is undefined. gpuav-dbg reported " +
+			"the operands and the lane, and the failing lanes yield 0. Divisors the analyses prove non-zero (a constant, x | 1, " +
+			"max(x, 1u), clamp(x, 1, n)) are not checked.",
+		skipWords: []string{", and the failing lanes yield 0"},
+		clampUnit: "divisor",
+		skipped:   "The failing lanes yielded 0.",
+		describe:  describeSanitizer,
+		pass:      sanitizerPass,
+	},
+	{
+		// Opt-in: clean real shaders take pow of negative bases the
+		// drivers fold (pow(r.x, 2.0)) or that rounding makes
+		// (pow(1.0 - cosTheta, 5.0)); docs/decisions/shader-sanitizer.md.
+		ID:      CheckSanitizerPow,
+		Codes:   []RecordCode{{CodeSanitizerPow, "SANITIZER_POW"}},
+		Default: false,
+		Title:   "pow() with an undefined result",
+		Help: "A shader called pow(x, y) with x < 0, or with x == 0 and y <= 0 (GLSL.std.450 Pow): the result is undefined. " +
+			"gpuav-dbg reported x, y and the lane, and the failing lanes yield 0. Use pow(abs(x), y) or check the base. " +
+			"Off by default: clean shaders often take pow of a negative base the driver folds (pow(x, 2.0)) or that rounding makes.",
+		skipWords: []string{", and the failing lanes yield 0"},
+		skipped:   "The failing lanes yielded 0.",
+		describe:  describeSanitizer,
+		pass:      sanitizerPass,
+		noClamp:   "pow's operands have no range to clamp into",
+	},
+	{
+		ID:      CheckSanitizerAtan2,
+		Codes:   []RecordCode{{CodeSanitizerAtan2, "SANITIZER_ATAN2"}},
+		Default: true,
+		Title:   "atan(y, x) with both zero",
+		Help: "A shader called atan(y, x) with y == 0 and x == 0 (GLSL.std.450 Atan2): the result is undefined. " +
+			"gpuav-dbg reported the lane, and the failing lanes yield 0.",
+		skipWords: []string{", and the failing lanes yield 0"},
+		skipped:   "The failing lanes yielded 0.",
+		describe:  describeSanitizer,
+		pass:      sanitizerPass,
+		noClamp:   "atan's operands have no range to clamp into",
+	},
+	{
+		// Opt-in: no analysis proves a float from memory is not NaN,
+		// so every min, max and clamp of real shaders keeps its check;
+		// docs/decisions/shader-sanitizer.md.
+		ID:      CheckSanitizerMinMax,
+		Codes:   []RecordCode{{CodeSanitizerMinMaxNaN, "SANITIZER_MINMAX"}},
+		Default: false,
+		Title:   "min, max or clamp with a NaN operand",
+		Help: "A shader called min, max or clamp on floats (GLSL.std.450 FMin, FMax, FClamp) with a NaN operand: which operand wins is " +
+			"undefined. gpuav-dbg reported the operands and which is NaN, and computed NMin, NMax or NClamp instead (the other operand wins). " +
+			"Off by default: every min, max and clamp of a real shader keeps this check, and NaNs reach them in clean rendering.",
+		skipWords: []string{", and computed NMin, NMax or NClamp instead (the other operand wins)"},
+		skipped:   "NMin, NMax or NClamp was computed instead: the operand that is not NaN won.",
+		describe:  describeSanitizer,
+		pass:      sanitizerPass,
+		noClamp:   "a NaN has no range to clamp into",
+	},
+	{
+		ID:      CheckSanitizerGather,
+		Codes:   []RecordCode{{CodeSanitizerImageGather, "SANITIZER_GATHER"}},
+		Default: true,
+		Title:   "Image gather component out of range",
+		Help: "A shader gathered (OpImageGather, OpImageSparseGather) with a component other than 0, 1, 2 or 3: the result is undefined. " +
+			"gpuav-dbg reported the component, and the gather read component 0 instead (3 under on_error clamp).",
+		skipWords: []string{", and the gather read component 0 instead (3 under on_error clamp)"},
+		clampUnit: "component",
+		skipped:   "The gather read component 0 instead.",
+		describe:  describeSanitizer,
+		pass:      sanitizerPass,
+	},
+	{
+		ID:      CheckMeshOutputs,
+		Codes:   []RecordCode{{CodeMeshVertices, "MESH_VERTICES"}, {CodeMeshPrimitives, "MESH_PRIMITIVES"}},
+		Default: true,
+		Title:   "Mesh shader output counts over their maxima",
+		Help: "A mesh shader called SetMeshOutputsEXT with a vertex count above its max_vertices (OutputVertices) or a primitive count " +
+			"above its max_primitives (OutputPrimitivesEXT). gpuav-dbg reported the counts and the maxima, and clamped the counts to the maxima.",
+		skipWords: []string{", and clamped the counts to the maxima"},
+		skipped:   "The counts were clamped to the maxima.",
+		Device: DeviceRequirement{Features: []string{"meshShader"}, Extension: "VK_EXT_mesh_shader",
+			GatedBy: []string{"meshShader"}},
+		describe: describeMeshOutputs,
+		pass:     meshOutputsPass,
+	},
+	{
+		// The bda pass checks both (docs/decisions/bda-alignment-check.md).
+		ID:      CheckBDAAlignment,
+		Codes:   []RecordCode{{CodeBDAAlignment, "BDA_ALIGNMENT"}},
+		Default: true,
+		Title:   "Buffer device address access misaligned",
+		Help: "A shader loaded or stored through a buffer device address that is not a multiple of the access's Aligned operand " +
+			"(buffer_reference_align, or the type's alignment). gpuav-dbg reported the address and the alignment, and skipped the access " +
+			"(a load yields zero).",
+		skipWords: []string{", and skipped the access (a load yields zero)"},
+		Device: DeviceRequirement{Features: []string{"bufferDeviceAddress", "shaderInt64"},
+			Extension: "VK_KHR_buffer_device_address", GatedBy: []string{"bufferDeviceAddress"}},
+		describe: describeBDA,
+		pass:     bdaPass,
+		noClamp:  "a misaligned address has no aligned place to go to",
 	},
 }, commandChecks...)
 

@@ -178,7 +178,8 @@ var commandChecks = []Check{
 		Title:   "Index buffer read out of bounds",
 		Help: "An indexed draw's firstIndex + indexCount runs past the end of the bound index buffer (vkCmdDrawIndexed, vkCmdDrawMultiIndexedEXT " +
 			"on the CPU; the commands of vkCmdDrawIndexedIndirect(Count) in the layer's pre-pass). gpuav-dbg skips a draw it finds on the CPU.",
-		describe: describeIndexBuffer,
+		skipWords: []string{" gpuav-dbg skips a draw it finds on the CPU."},
+		describe:  describeIndexBuffer,
 	},
 	{
 		ID:      CheckVertexFetchOOB,
@@ -190,7 +191,9 @@ var commandChecks = []Check{
 			"stride, plus the attribute's offset and size, is past the bound range. Checked on the CPU where the indices are parameters " +
 			"(vkCmdDraw, vkCmdDrawMultiEXT, and the instances of indexed draws: gpuav-dbg skips the draw), in the vertex shader for indexed " +
 			"and indirect draws (the attribute reads zeros).",
-		describe: describeVertexFetch,
+		skipWords: []string{": gpuav-dbg skips the draw", " (the attribute reads zeros)"},
+		Device:    DeviceRequirement{VertexOnly: true},
+		describe:  describeVertexFetch,
 		// Where the vertex indices are in GPU memory the vertex shader
 		// checks its inputs: a pass as well as the layer's work.
 		pass:    vertexFetchPass,
@@ -205,7 +208,8 @@ var commandChecks = []Check{
 		Help: "The parameters of an indirect draw, dispatch or trace rays, read on the GPU before the command runs: firstInstance without " +
 			"drawIndirectFirstInstance, group counts and ray dimensions above the device's limits, a count buffer above maxDrawIndirectCount, " +
 			"commands past the end of the indirect buffer. gpuav-dbg zeroes a bad dispatch or trace rays and clamps draw counts to the buffer.",
-		describe: describeIndirect,
+		skipWords: []string{" gpuav-dbg zeroes a bad dispatch or trace rays and clamps draw counts to the buffer."},
+		describe:  describeIndirect,
 	},
 }
 

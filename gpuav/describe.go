@@ -30,6 +30,10 @@ type Description struct {
 	Buffer *BufferValues
 	// Texel holds the access of a failed texel_buffer_oob check.
 	Texel *TexelValues
+	// Sanitizer holds the operands of a failed sanitizer check.
+	Sanitizer *SanitizerValues
+	// Mesh holds the counts of a failed mesh_outputs check.
+	Mesh *MeshValues
 	// IndexBuffer, Vertex and Indirect hold the values of the command
 	// checks (cmdchecks.go).
 	IndexBuffer *IndexValues
@@ -89,9 +93,12 @@ const TexelVUID = "UNASSIGNED-Descriptor Texel Buffer texel out of bounds"
 type BDAValues struct {
 	Address uint64
 	Size    uint32 // bytes accessed
-	Write   bool   // a store, or an atomic that writes
-	Atomic  bool
-	Struct  bool // a whole-struct load or store
+	// Alignment is, for a bda_alignment error, the access's Aligned
+	// operand, which Address is not a multiple of (0 otherwise).
+	Alignment uint32
+	Write     bool // a store, or an atomic that writes
+	Atomic    bool
+	Struct    bool // a whole-struct load or store
 	// Nearest is the buffer with the highest address at or below Address
 	// (the lowest buffer when none is below); nil when the app obtained
 	// no address at all.
@@ -215,16 +222,50 @@ func rayFlagsString(f uint32) string {
 	return fmt.Sprintf("%#x (%s)", f, strings.Join(names, "|"))
 }
 
+// MeshValues are OpSetMeshOutputsEXT's counts and the mesh shader's
+// declared maxima.
+type MeshValues struct {
+	VertexCount, PrimitiveCount uint32
+	MaxVertices, MaxPrimitives  uint32
+}
+
+// describeMeshOutputs fills in a mesh_outputs error, worded like the
+// Khronos layer's, with both counts and both maxima.
+func describeMeshOutputs(d *Description, code CheckCode, p [RecordParams]uint32) {
+	v := &MeshValues{VertexCount: p[0], PrimitiveCount: p[1], MaxVertices: p[2], MaxPrimitives: p[3]}
+	d.Mesh = v
+	var over []string
+	if v.VertexCount > v.MaxVertices {
+		over = append(over, fmt.Sprintf("the Vertex Count (%d) is greater than OutputVertices (max_vertices = %d)", v.VertexCount, v.MaxVertices))
+	}
+	if v.PrimitiveCount > v.MaxPrimitives {
+		over = append(over, fmt.Sprintf("the Primitive Count (%d) is greater than OutputPrimitivesEXT (max_primitives = %d)",
+			v.PrimitiveCount, v.MaxPrimitives))
+	}
+	d.FullVUID = "VUID-RuntimeSpirv-MeshEXT-07332"
+	if code == CodeMeshPrimitives {
+		d.FullVUID = "VUID-RuntimeSpirv-MeshEXT-07333"
+	}
+	if len(over) == 0 { // a record the shader could not have written
+		over = []string{fmt.Sprintf("the counts (%d, %d) are over the maxima (%d, %d)", v.VertexCount, v.PrimitiveCount, v.MaxVertices, v.MaxPrimitives)}
+	}
+	d.Message = fmt.Sprintf("OpSetMeshOutputsEXT: %s.", strings.Join(over, ", and "))
+}
+
 // describeBDA fills in a bda_oob error, worded like the Khronos layer's
 // (VUID-RuntimeSpirv-PhysicalStorageBuffer64-11819 in its 1.4 releases;
 // 1.3.239 had no VUID for it), with the nearest buffer added.
-func describeBDA(d *Description, _ CheckCode, p [RecordParams]uint32) {
+func describeBDA(d *Description, code CheckCode, p [RecordParams]uint32) {
 	v := &BDAValues{
 		Address: uint64(p[0]) | uint64(p[1])<<32,
 		Size:    p[2],
 		Write:   p[3]&BDAWrite != 0,
 		Atomic:  p[3]&BDAAtomic != 0,
 		Struct:  p[3]&BDAStruct != 0,
+	}
+	if code == CodeBDAAlignment {
+		describeBDAAlignment(d, v, p[4])
+		return
 	}
 	if p[3]&BDANearest != 0 {
 		v.Nearest = &BDABuffer{Address: uint64(p[4]) | uint64(p[5])<<32, Size: uint64(p[6])}
@@ -248,6 +289,29 @@ func describeBDA(d *Description, _ CheckCode, p [RecordParams]uint32) {
 		msg += " The access is a whole-struct load or store, though the source may use only some members."
 	}
 	d.Message = msg
+}
+
+// describeBDAAlignment fills in a bda_alignment error: the address, the
+// Aligned operand and how far past a multiple of it the address is
+// (VUID-RuntimeSpirv-PhysicalStorageBuffer64-06315, as the Khronos layer
+// 1.4.363 reports it).
+func describeBDAAlignment(d *Description, v *BDAValues, align uint32) {
+	v.Alignment = align
+	d.BDA = v
+	d.FullVUID = "VUID-RuntimeSpirv-PhysicalStorageBuffer64-06315"
+	verb := "read"
+	if v.Write {
+		verb = "written"
+	}
+	past := uint64(0)
+	if align != 0 {
+		past = v.Address % uint64(align)
+	}
+	d.Message = fmt.Sprintf("Misaligned access: %d bytes %s at buffer device address 0x%x, which is not a multiple of the access's Aligned operand %d (%d bytes past one).",
+		v.Size, verb, v.Address, align, past)
+	if v.Struct {
+		d.Message += " The access is a whole-struct load or store."
+	}
 }
 
 // describeBuffer fills in a buffer_oob error, worded like the Khronos

@@ -101,8 +101,9 @@ type Outcome struct {
 	// Access is "skipped", "clamped" or "executed".
 	Access string
 	// Clamped says ClampedTo holds the index (descriptor_index_oob), texel
-	// coordinate (texel_buffer_oob) or byte offset (buffer_oob) the access
-	// went to.
+	// coordinate (texel_buffer_oob), byte offset (buffer_oob), divisor
+	// (sanitizer_divide: the failing lanes') or gather component
+	// (sanitizer_gather) the access went to.
 	Clamped   bool
 	ClampedTo uint32
 	// Reason says why a clamp fell back to a skip.
@@ -127,6 +128,9 @@ func FailedAccess(v OnError, code CheckCode, p [RecordParams]uint32) Outcome {
 	case OnErrorExecute:
 		return Outcome{Access: AccessExecuted}
 	case OnErrorSkip:
+		if code == CodeMeshVertices || code == CodeMeshPrimitives {
+			return Outcome{Access: AccessClamped} // to the maxima: p2, p3
+		}
 		return Outcome{Access: AccessSkipped}
 	}
 	noMeaning := func(why string) Outcome {
@@ -151,6 +155,14 @@ func FailedAccess(v OnError, code CheckCode, p [RecordParams]uint32) Outcome {
 			return noMeaning(fmt.Sprintf("the %d-byte bound range holds no place for the %d-byte access", p[5], p[4]))
 		}
 		return clamped(p[7])
+	case CodeSanitizerDivideByZero, CodeSanitizerDivideOverflow:
+		return clamped(1) // the failing lanes' divisor
+	case CodeSanitizerFloatDivideByZero:
+		return noMeaning("a float divisor has no range to clamp into")
+	case CodeSanitizerImageGather:
+		return clamped(3)
+	case CodeMeshVertices, CodeMeshPrimitives:
+		return Outcome{Access: AccessClamped} // to the maxima: p2, p3
 	case CodeTexelBufferOOB:
 		switch {
 		case p[4] == 0:

@@ -6,7 +6,12 @@ import (
 
 // bdaPass guards every OpLoad, OpStore and atomic through a pointer in the
 // PhysicalStorageBuffer storage class, in modules whose addressing model is
-// PhysicalStorageBuffer64 (others have no such pointers):
+// PhysicalStorageBuffer64 (others have no such pointers), for bda_oob and,
+// where a load or store has an Aligned operand above 1, bda_alignment (its
+// address a multiple of it: %ok is then also (%a.x & (align - 1)) == 0,
+// and the report is gpuav_report_bda_access, which writes the
+// out-of-bounds record when the address is out of bounds, else the
+// alignment one):
 //
 //	B: ... %a = the pointer as uvec2 (OpConvertPtrToU + OpBitcast, or
 //	       OpBitcast of the pointer on SPIR-V 1.5+)
@@ -33,9 +38,12 @@ type bdaChecker struct {
 }
 
 // bdaAccess is an access through a PhysicalStorageBuffer pointer: its size
-// and BDA* flags.
+// and BDA* flags; oob says bda_oob checks it, align (a power of two > 1,
+// or 0) is the Aligned operand bda_alignment checks its address against.
 type bdaAccess struct {
 	size, flags uint32
+	oob         bool
+	align       uint32
 }
 
 func (p *bdaChecker) skip() bool { return !physicalAddressing(p.sh.m) }
@@ -51,12 +59,45 @@ func (p *bdaChecker) match(fn *function, b *spirv.Block, j int) (bdaAccess, bool
 	if ptrType == nil || spirv.StorageClass(ptrType.Words[2]) != spirv.StorageClassPhysicalStorageBuffer {
 		return bdaAccess{}, false
 	}
+	acc := bdaAccess{oob: p.sh.opt.enabled(CheckBDAOOB)}
+	if p.sh.opt.enabled(CheckBDAAlignment) {
+		acc.align = alignedOperand(in)
+	}
+	if !acc.oob && acc.align == 0 {
+		return bdaAccess{}, false
+	}
 	size, ok := p.sh.an.layoutSizes().accessSize(in.Words[k], ptrType.Words[3])
 	if !ok {
 		p.sh.warnf("instruction %d: the size of the type behind a PhysicalStorageBuffer pointer is unknown: left unchecked", in.OrigIndex)
 		return bdaAccess{}, false
 	}
-	return bdaAccess{size: size, flags: bdaFlags(in.Opcode(), m.Def(ptrType.Words[3]))}, true
+	acc.size, acc.flags = size, bdaFlags(in.Opcode(), m.Def(ptrType.Words[3]))
+	return acc, true
+}
+
+// alignedOperand returns the Aligned memory operand of an OpLoad or
+// OpStore when it is a power of two above 1 (an alignment of 1 holds for
+// every address; others spirv-val rejects), else 0. Atomics have none:
+// their natural alignment is the device's to enforce.
+func alignedOperand(in *spirv.Instruction) uint32 {
+	k := 0
+	switch in.Opcode() {
+	case spirv.OpLoad:
+		k = 4
+	case spirv.OpStore:
+		k = 3
+	default:
+		return 0
+	}
+	if len(in.Words) <= k+1 || in.Words[k]&uint32(spirv.MemoryAccessAligned) == 0 {
+		return 0
+	}
+	// Aligned's literal comes first: Volatile, the only lower bit, has none.
+	a := in.Words[k+1]
+	if a <= 1 || a&(a-1) != 0 {
+		return 0
+	}
+	return a
 }
 
 // bdaFlags says what kind of access an instruction is (BDA* bits).
@@ -109,29 +150,75 @@ func (p *bdaChecker) guard(fn *function, b *spirv.Block, j int, s bdaAccess) (gu
 	if addr == nil {
 		return guarded{}, false
 	}
-	fns := sh.lib.functions("gpuav_bda_check", "gpuav_report_bda")
-	check, report := fns[0], fns[1]
+	// The functions first, in this order: a bda_oob-only module's
+	// instrumentation is what it was before bda_alignment.
+	var check, report uint32
+	switch {
+	case s.align == 0:
+		fns := sh.lib.functions("gpuav_bda_check", "gpuav_report_bda")
+		check, report = fns[0], fns[1]
+	case sh.opt.RobustOnly: // no report: nothing calls it
+		if s.oob {
+			check = sh.lib.function("gpuav_bda_check")
+		}
+	case s.oob:
+		fns := sh.lib.functions("gpuav_bda_check", "gpuav_report_bda_access")
+		check, report = fns[0], fns[1]
+	default:
+		report = sh.lib.function("gpuav_report_bda_access")
+	}
 	var null uint32
 	if in.ResultID() != 0 {
 		null = nullValue(m, in.ResultType())
 	}
 	u := m.TypeUint32()
-	var a, sizeID uint32
+	var a, sizeID, code uint32
+	checks := []string{CheckBDAOOB}
+	switch {
+	case s.align != 0 && s.oob:
+		checks = []string{CheckBDAOOB, CheckBDAAlignment}
+	case s.align != 0:
+		checks = []string{CheckBDAAlignment}
+	}
 	g := guardedAccess{
 		executed: sh.executed,
 		pre:      append([]*spirv.Instruction(nil), b.Insts[:j]...),
 		check: func(head *emitter) (uint32, bool) {
 			a = addr(head)
 			sizeID = m.ConstantUint32(s.size)
-			code := head.op(spirv.OpFunctionCall, u, check, a, sizeID)
-			return head.op(spirv.OpIEqual, m.TypeBool(), code, m.ConstantUint32(0)), true
+			var ok uint32
+			if s.oob {
+				code = head.op(spirv.OpFunctionCall, u, check, a, sizeID)
+				ok = head.op(spirv.OpIEqual, m.TypeBool(), code, m.ConstantUint32(0))
+			}
+			if s.align != 0 {
+				lo := head.op(spirv.OpCompositeExtract, u, a, 0)
+				low := head.op(spirv.OpBitwiseAnd, u, lo, m.ConstantUint32(s.align-1))
+				aligned := head.op(spirv.OpIEqual, m.TypeBool(), low, m.ConstantUint32(0))
+				if ok == 0 {
+					ok = aligned
+				} else {
+					ok = head.op(spirv.OpLogicalAnd, m.TypeBool(), ok, aligned)
+				}
+			}
+			return ok, true
 		},
 		access: in,
 		report: func(fail *emitter) {
 			stage := sh.stage.emit(fail)
+			if s.align == 0 {
+				fail.op(spirv.OpFunctionCall, m.TypeVoid(), report,
+					m.ConstantUint32(sh.opt.ShaderID), m.ConstantUint32(sh.nextSite()), stage,
+					a, sizeID, m.ConstantUint32(s.flags))
+				return
+			}
+			oobCode := m.ConstantUint32(0)
+			if s.oob {
+				oobCode = code
+			}
 			fail.op(spirv.OpFunctionCall, m.TypeVoid(), report,
 				m.ConstantUint32(sh.opt.ShaderID), m.ConstantUint32(sh.nextSite()), stage,
-				a, sizeID, m.ConstantUint32(s.flags))
+				a, sizeID, m.ConstantUint32(s.flags), m.ConstantUint32(s.align), oobCode)
 		},
 		null:    func() uint32 { return null },
 		onError: sh.onError(), // an address outside every buffer has nothing to clamp to
@@ -141,5 +228,5 @@ func (p *bdaChecker) guard(fn *function, b *spirv.Block, j int, s bdaAccess) (gu
 	// Records: the size (p2) static, the rest dynamic (the flags gain the
 	// nearest-buffer bit in the shader).
 	record := dynamicRecord([RecordParams]uint32{2: s.size}, 0, 1, -1, 2, 3, 4, 5)
-	return guarded{blocks: blocks, checks: []string{CheckBDAOOB}, record: record, onError: g.failOnError()}, ok
+	return guarded{blocks: blocks, checks: checks, record: record, onError: g.failOnError()}, ok
 }

@@ -39,8 +39,10 @@ func (f fakeFile) IsDir() bool        { return f.dir }
 func (f fakeFile) Sys() any           { return nil }
 
 // TestDefaultsAreEveryCheck: with nothing set, the layer runs every check
-// of the registry, the element checks on sized arrays and plain bindings
-// included; VK_LAYER_GPUAV_DBG_CHECK_<ID>=0 still turns one off, and
+// of the registry but the opt-in ones (its Default: the sanitizer's pow and
+// min/max, docs/decisions/shader-sanitizer.md), the element checks on sized
+// arrays and plain bindings included; VK_LAYER_GPUAV_DBG_CHECK_<ID>=0 still
+// turns one off (=1 an opt-in one on), and
 // VK_LAYER_GPUAV_DBG_SIZED_ELEMENT_CHECKS=0 gives the runtime-arrays-only
 // element checks back.
 func TestDefaultsAreEveryCheck(t *testing.T) {
@@ -49,9 +51,17 @@ func TestDefaultsAreEveryCheck(t *testing.T) {
 		t.Errorf("warnings: %v", warnings)
 	}
 	for _, c := range gpuav.Checks {
-		if !s.Checks[c.ID] {
-			t.Errorf("%s is off by default", c.ID)
+		if s.Checks[c.ID] != c.Default {
+			t.Errorf("%s is %v by default, the registry says %v", c.ID, s.Checks[c.ID], c.Default)
 		}
+	}
+	if on, _ := LoadSettings(func(k string) string {
+		if k == CheckEnv(gpuav.CheckSanitizerPow) {
+			return "1"
+		}
+		return ""
+	}); !on.Checks[gpuav.CheckSanitizerPow] {
+		t.Errorf("sanitizer_pow=1: off")
 	}
 	if len(s.Checks) != len(gpuav.Checks) || !s.SizedElementChecks {
 		t.Errorf("defaults: %d checks, sized element checks %v; want %d, true", len(s.Checks), s.SizedElementChecks, len(gpuav.Checks))

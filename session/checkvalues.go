@@ -77,6 +77,9 @@ type BDA struct {
 	Write   bool   `json:"write"`
 	Atomic  bool   `json:"atomic,omitempty"`
 	Struct  bool   `json:"struct,omitempty"`
+	// Alignment is, for a bda_alignment error, the access's Aligned
+	// operand, which Address is not a multiple of.
+	Alignment uint32 `json:"alignment,omitempty"`
 	// Nearest is the buffer with the highest address at or below Address
 	// (the lowest one when none is below); omitted when the app obtained
 	// no address.
@@ -112,7 +115,8 @@ func bdaOf(v *gpuav.BDAValues) *BDA {
 	if v == nil {
 		return nil
 	}
-	b := &BDA{Address: fmt.Sprintf("0x%x", v.Address), Size: v.Size, Write: v.Write, Atomic: v.Atomic, Struct: v.Struct}
+	b := &BDA{Address: fmt.Sprintf("0x%x", v.Address), Size: v.Size, Write: v.Write, Atomic: v.Atomic, Struct: v.Struct,
+		Alignment: v.Alignment}
 	if n := v.Nearest; n != nil {
 		b.Nearest = &BDABuffer{Address: fmt.Sprintf("0x%x", n.Address), Size: n.Size}
 	}

@@ -664,6 +664,8 @@ func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, coord
 	g.BDA = bdaOf(d.BDA)
 	g.Buffer = bufferOf(d.Buffer)
 	g.Texel = texelOf(d.Texel)
+	g.Sanitizer = sanitizerOf(d.Sanitizer)
+	g.Mesh = meshOf(d.Mesh)
 	g.IndexBuffer = indexBufferOf(d.IndexBuffer)
 	g.Vertex = vertexFetchOf(d.Vertex)
 	g.Indirect = indirectOf(d.Indirect)

@@ -141,6 +141,10 @@ type ErrorGroup struct {
 	Buffer *Buffer `json:"buffer,omitempty"`
 	// Texel holds the access of a texel_buffer_oob error.
 	Texel *Texel `json:"texel,omitempty"`
+	// Sanitizer holds the operation of a shader sanitizer error.
+	Sanitizer *Sanitizer `json:"sanitizer,omitempty"`
+	// Mesh holds the counts of a mesh_outputs error.
+	Mesh *Mesh `json:"mesh,omitempty"`
 	// IndexBuffer, Vertex and Indirect hold the values of the command
 	// checks (index_buffer_oob, vertex_fetch_oob, indirect_command), whose
 	// groups have no shader (Shader.ID 0) and no source.

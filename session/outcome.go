@@ -20,13 +20,6 @@ type Outcome struct {
 	Reason string `json:"reason,omitempty"`
 }
 
-// commandCheck reports whether check is one of the layer's command
-// checks (gpuav.Check.Command).
-func commandCheck(check string) bool {
-	c := gpuav.CheckByID(check)
-	return c != nil && c.Command
-}
-
 // outcomeOf is the outcome of a shader's failed access under settings s.
 func outcomeOf(s Settings, code gpuav.CheckCode, p [gpuav.RecordParams]uint32) *Outcome {
 	v := gpuav.OnError(s.OnError)
@@ -51,19 +44,21 @@ func (o *Outcome) Sentence(check string) string {
 		return ""
 	case o.ClampedTo != nil:
 		unit := "index"
-		switch check {
-		case gpuav.CheckTexelBufferOOB:
-			unit = "texel"
-		case gpuav.CheckBufferOOB:
-			unit = "byte offset"
+		if c := gpuav.CheckByID(check); c != nil {
+			unit = c.ClampUnit()
 		}
 		return fmt.Sprintf("The access was clamped to %s %d.", unit, *o.ClampedTo)
 	case o.Access == gpuav.AccessExecuted:
 		return "The access was executed as written."
 	case o.Reason != "":
 		return fmt.Sprintf("The access was skipped: %s.", o.Reason)
-	case o.Access == gpuav.AccessSkipped && !commandCheck(check):
-		// The command checks' own sentence says what the layer did.
+	case o.Access == gpuav.AccessSkipped, o.Access == gpuav.AccessClamped:
+		// A skip (or, for mesh_outputs, what skip does: a clamp to the
+		// maxima), as the check says it; the command checks' own
+		// description says what the layer did.
+		if c := gpuav.CheckByID(check); c != nil {
+			return c.SkipSentence()
+		}
 		return "The access was skipped (a load read zero, a store or atomic did nothing)."
 	}
 	return ""

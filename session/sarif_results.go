@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -340,17 +339,6 @@ func uniqueFingerprints(results []sarifResult) {
 	}
 }
 
-// skipClauses are the help texts' words about a skipped access, which a
-// run with on_error clamp or execute must not say of a shader's access.
-var skipClauses = []*regexp.Regexp{
-	regexp.MustCompile(`;? ?gpuav-dbg skipped it \(a load yields zero\)`),
-	regexp.MustCompile(` ?gpuav-dbg skipped the access \(a load yields zero\)\.`),
-	regexp.MustCompile(`: gpuav-dbg skips the draw`),
-	regexp.MustCompile(` \(the attribute reads zeros\)`),
-	regexp.MustCompile(` ?gpuav-dbg skips a draw it finds on the CPU\.`),
-	regexp.MustCompile(` ?gpuav-dbg zeroes a bad dispatch or trace rays and clamps draw counts to the buffer\.`),
-}
-
 // ruleHelp is a check's help said the way the run's on_error makes true:
 // with skip (the default) as the registry says it; with clamp or
 // execute, the registry's words about a skipped access replaced by what
@@ -364,14 +352,7 @@ func ruleHelp(c *gpuav.Check, set Settings) string {
 	if v == gpuav.OnErrorSkip || c.Command && v == gpuav.OnErrorClamp {
 		return c.Help
 	}
-	help := c.Help
-	for _, re := range skipClauses {
-		help = re.ReplaceAllString(help, "")
-	}
-	help = strings.TrimSpace(strings.ReplaceAll(help, " .", "."))
-	if !strings.HasSuffix(help, ".") {
-		help += "."
-	}
+	help := c.HelpUnder(v)
 	switch {
 	case v == gpuav.OnErrorExecute && c.Command:
 		help += " This run had on_error execute: gpuav-dbg let the command run as recorded."

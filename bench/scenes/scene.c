@@ -30,6 +30,11 @@
  *              its failures reported once after the loop) are hand-checked
  *              references, run with no layer, printing "bench: hand-errors
  *              N"; guard, the selects and fold take --bad-index, not --oob).
+ *              math is the shader sanitizer's: each iteration divides by a
+ *              divisor from idx (1..7) and takes pow, min and max of a
+ *              float from bufs[1] (1..8); its --oob makes every 64th
+ *              divisor 0 (undefined behaviour: run it only under a GPU-AV
+ *              layer).
  *   pipeline   every pipeline of <spv>/corpus/corpus.txt (≥ 50 shaders):
  *              vkCreateShaderModule + vkCreate*Pipelines, no pipeline cache;
  *              specialization constant 0 changes every iteration so no driver
@@ -835,6 +840,27 @@ static uint32_t hot_index(uint32_t j, int bad, int only1)
 /* hot_want is what invocation g of workgroup w writes (uint arithmetic wraps
  * as in the shader; bufs[k].v[j] = k * 1000 + j); with bad indices, an
  * iteration whose index is out of bounds has its reads skipped (zero). */
+/* hot_divisor is idx.k[j] of the math variant; bad (--oob) makes every
+ * 64th 0. */
+static uint32_t hot_divisor(uint32_t j, int bad)
+{
+    return bad && j % 64 == 63 ? 0 : j % 7 + 1;
+}
+
+/* hot_math_want is what invocation g of workgroup w of the math variant
+ * writes: the divisions and remainders of x = bufs[0].v[...] (= its index)
+ * by the divisors, plus the largest pow(a, 2.0) of a = bufs[1] (1..8): 64. */
+static uint32_t hot_math_want(uint32_t g, uint32_t w, int bad)
+{
+    uint32_t acc = 0;
+    for (uint32_t i = 0; i < HOT_ITERS; i++) {
+        uint32_t d = hot_divisor((w + i) & 1023, bad), x = (g * 7 + i) & 1023;
+        if (d)
+            acc += x / d + x % d;
+    }
+    return acc + 64;
+}
+
 static uint32_t hot_want(uint32_t g, uint32_t w, int masked, int bad, int only1)
 {
     uint32_t acc = 0;
@@ -851,15 +877,16 @@ static void scene_hotloop(struct ctx *c, const struct options *o)
 {
     /* masked and memory, then the hand-checked references of each */
     static const char *variants[] = { "masked", "memory", "naive", "hoisted", "flag", "masked_flag", "masked_hoisted",
-                                      "guard", "select", "select_set1", "fold" };
+                                      "guard", "select", "select_set1", "fold", "math" };
     int v = -1;
-    for (int i = 0; i < 11; i++)
+    for (int i = 0; i < 12; i++)
         if (!strcmp(o->variant, variants[i]))
             v = i;
     if (v < 0)
         bad_usage("unknown --variant", o->variant);
     int masked = !strncmp(o->variant, "masked", 6);
-    if (v >= 7 && o->oob)
+    int math = v == 11;
+    if (v >= 7 && !math && o->oob)
         bad_usage("--oob is undefined behaviour for this variant (it assumes every buffer bound whole): use --bad-index",
                   o->variant);
     int bad = o->oob || (o->bad_index && !masked);
@@ -875,7 +902,10 @@ static void scene_hotloop(struct ctx *c, const struct options *o)
             ((uint32_t *)bufs[k].map)[j] = k * 1000 + j;
     }
     for (uint32_t j = 0; j < HOT_WORDS; j++)
-        ((uint32_t *)idx.map)[j] = hot_index(j, bad, o->unwritten);
+        ((uint32_t *)idx.map)[j] = math ? hot_divisor(j, bad) : hot_index(j, bad, o->unwritten);
+    if (math) /* bufs[1]: floats 1..8 */
+        for (uint32_t j = 0; j < HOT_WORDS; j++)
+            ((float *)bufs[1].map)[j] = (float)((j & 7) + 1);
     capp_buffer out = capp_buffer_create(&c->vk, (VkDeviceSize)n * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
     capp_buffer err = capp_buffer_create(&c->vk, 16 + 64 * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
     VkDescriptorSetLayoutBinding b[4] = {
@@ -896,7 +926,7 @@ static void scene_hotloop(struct ctx *c, const struct options *o)
                                       &(VkPushConstantRange){ VK_SHADER_STAGE_COMPUTE_BIT, 0, 4 });
     }
     /* --oob binds only the first 2 KB of each buffer of the array. */
-    VkDeviceSize range = o->oob ? HOT_WORDS * 2 : VK_WHOLE_SIZE;
+    VkDeviceSize range = o->oob && !math ? HOT_WORDS * 2 : VK_WHOLE_SIZE;
     VkDescriptorBufferInfo bi[5] = {
         { bufs[0].buf, 0, range }, { bufs[1].buf, 0, range }, { out.buf, 0, VK_WHOLE_SIZE },
         { idx.buf, 0, VK_WHOLE_SIZE }, { err.buf, 0, VK_WHOLE_SIZE },
@@ -925,18 +955,18 @@ static void scene_hotloop(struct ctx *c, const struct options *o)
         submit_and_wait(c);
         report_iter(it, o->warmup, capp_now_ns() - t0);
     }
-    if (v >= 2)
+    if (v >= 2 && !math)
         printf("bench: hand-errors %u\n", *(const uint32_t *)err.map);
     if (!o->oob) {
         const uint32_t *got = out.map;
         for (uint32_t g = 0; g < n; g += n / 61 + 1) {
-            uint32_t want = hot_want(g, g / LOCAL, masked, bad, o->unwritten);
+            uint32_t want = math ? hot_math_want(g, g / LOCAL, bad) : hot_want(g, g / LOCAL, masked, bad, o->unwritten);
             if (got[g] != want) {
                 fprintf(stderr, "scene: invocation %u = %u, want %u\n", g, got[g], want);
                 exit(1);
             }
         }
-        for (uint32_t k = 0; k < 2; k++)
+        for (uint32_t k = 0; k < (math ? 1 : 2); k++)
             for (uint32_t j = 0; j < HOT_WORDS; j++)
                 if (((const uint32_t *)bufs[k].map)[j] != k * 1000 + j) {
                     fprintf(stderr, "scene: bufs[%u].v[%u] = %u, want %u\n", k, j, ((const uint32_t *)bufs[k].map)[j],

@@ -102,3 +102,19 @@ void gpuav_report_bda(uint shader_id, uint site, uvec4 stage, uvec2 addr, uint s
     gpuav_write_record(shader_id, gpuav_site_code(site, GPUAV_CODE_BDA_OOB), stage, 6u, a, uvec4(f, p4, p5, p6),
                        uvec3(0u));
 }
+
+// gpuav_report_bda_access is the report of an access both bda_oob (oob:
+// gpuav_bda_check's code, 0 when it passed or was not made) and
+// bda_alignment check: the out-of-bounds record when the address is out of
+// bounds, else the alignment record: p0/p1 the address, p2 the access size
+// (in the site table), p3 the flags, p4 the Aligned operand.
+void gpuav_report_bda_access(uint shader_id, uint site, uvec4 stage, uvec2 addr, uint size, uint flags, uint align,
+                             uint oob) {
+    uvec2 a = addr;
+    if (oob != 0u) {
+        gpuav_report_bda(shader_id, site, stage, a, size, flags);
+    } else {
+        gpuav_write_record(shader_id, gpuav_site_code(site, GPUAV_CODE_BDA_ALIGNMENT), stage, 6u, a,
+                           uvec4(flags, align, 0u, 0u), uvec3(0u));
+    }
+}

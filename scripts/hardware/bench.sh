@@ -14,7 +14,7 @@
 #   go run ./bench -render DIR/bench-timed.json,DIR/bench-pipeline.json,DIR/bench-pipeline-khronos.json \
 #     -section nvidia -write docs/BENCHMARKS.md
 #
-#   PART=timed       (default) the hot loop (masked, memory), dispatch, draw,
+#   PART=timed       (default) the hot loop (masked, memory, math), dispatch, draw,
 #                    draw_indirect and shader scenes, every configuration, 3 repetitions
 #   PART=pipeline    the pipeline scene, no layer and gpuav-dbg, 2
 #                    repetitions of one iteration
@@ -48,13 +48,13 @@ else
   echo "bench.sh: NOTICE: no second Khronos layer (.gl/vvl14/): its configuration is left out"
 fi
 case $part in
-timed) args=(-scenes hotloop-masked,hotloop-memory,dispatch,draw,draw_indirect,shader -reps 3 "${k2[@]}") ;;
+timed) args=(-scenes hotloop-masked,hotloop-memory,hotloop-math,dispatch,draw,draw_indirect,shader -reps 3 "${k2[@]}") ;;
 pipeline) args=(-scenes pipeline -configs gpuav-dbg -reps 2 -warmup 0 -iters 1) ;;
 pipeline-khronos)
   configs=khronos
   [ ${#k2[@]} -gt 0 ] && configs=khronos,khronos2
   args=(-scenes pipeline -configs "$configs" "${k2[@]}" -reps 1 -warmup 0 -iters 1 -skip-checks) ;;
-robust) args=(-scenes hotloop-masked,hotloop-memory,dispatch,draw,draw_indirect,shader
+robust) args=(-scenes hotloop-masked,hotloop-memory,hotloop-math,dispatch,draw,draw_indirect,shader
   -configs gpuav-dbg,gpuav-dbg-robust,driver-robust -reps 3) ;;
 pipeline-robust) args=(-scenes pipeline -configs gpuav-dbg-robust,driver-robust -reps 2 -warmup 0 -iters 1) ;;
 custom) args=(-scenes "${SCENES:-dispatch,shader,draw,draw_indirect,pipeline}" -reps "${REPS:-3}" ${BENCH_FLAGS:-}) ;;

@@ -7,13 +7,17 @@
  * image (bda.vert, or bda.frag: one fragment at (0.5, 0.5)).
  *
  *   bdaapp --shaders DIR [--case read_past_end|write_past_end|use_after_destroy|
- *          write_after_destroy|clean]
+ *          write_after_destroy|misaligned|write_misaligned|aligned|clean]
  *          [--stage compute|vertex|fragment]
  *
  * read_past_end reads v[16] (bytes 64..67, just past the end);
  * write_past_end writes v[16]; use_after_destroy destroys "data" (its
  * memory stays allocated) after taking its address, then reads v[3];
- * write_after_destroy likewise writes v[3] = 7; clean reads v[3]. It
+ * write_after_destroy likewise writes v[3] = 7; misaligned reads v[3]
+ * through the address of "data" plus 2 (bytes 14..17, inside the buffer,
+ * but not a multiple of the reference's alignment, 4); write_misaligned
+ * writes v[3] = 7 there; aligned reads v[3] through data plus 4 (word 4,
+ * 104); clean reads v[3]. It
  * prints "data=0x... size=64 result=0x... rsize=16" before the submit and
  * "value=N" (result[0]) and "d3=N" (data's word 3 in memory) after. Every VkResult is
  * checked; a failure prints "bdaapp: <call> failed: <n>" and exits 1.
@@ -31,6 +35,7 @@ int main(int argc, char **argv)
         return 2;
     uint32_t index, write = 0;
     int destroy = 0;
+    uint32_t shift = 0; /* bytes added to data's address */
     if (!strcmp(kase, "read_past_end"))
         index = 16;
     else if (!strcmp(kase, "write_past_end"))
@@ -39,6 +44,12 @@ int main(int argc, char **argv)
         index = 3, destroy = 1;
     else if (!strcmp(kase, "write_after_destroy"))
         index = 3, destroy = 1, write = 1;
+    else if (!strcmp(kase, "misaligned"))
+        index = 3, shift = 2;
+    else if (!strcmp(kase, "write_misaligned"))
+        index = 3, shift = 2, write = 1;
+    else if (!strcmp(kase, "aligned"))
+        index = 3, shift = 4;
     else if (!strcmp(kase, "clean"))
         index = 3;
     else {
@@ -75,7 +86,7 @@ int main(int argc, char **argv)
     struct {
         uint64_t data, result;
         uint32_t index, write;
-    } pc = {data.addr, result.addr, index, write};
+    } pc = {data.addr + shift, result.addr, index, write};
     ca_record_one(cmd, stage, &t, pipe, layout, VK_NULL_HANDLE, 0, NULL, &pc, sizeof pc);
     printf("data=0x%llx size=64 result=0x%llx rsize=16\n", (unsigned long long)data.addr,
            (unsigned long long)result.addr);

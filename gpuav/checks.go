@@ -34,6 +34,13 @@ type Check struct {
 	// noClamp, when set, says why on_error clamp has no meaning for any
 	// of the check's accesses (they are skipped, FailedAccess says why).
 	noClamp string
+	// executes, when set, says why a failed access of the check always
+	// happens, whatever on_error says (FailedAccess reports it executed).
+	executes string
+	// otherSite is 1 + the parameter that holds another access's
+	// Site.RaceTag, which Decode replaces with that site's instruction (0:
+	// none).
+	otherSite int
 	// describe fills in the check-specific part of a record's description.
 	describe func(d *Description, code CheckCode, p [RecordParams]uint32)
 	// pass adds the check to shaders; checks may share one.
@@ -78,6 +85,8 @@ const (
 	CheckTexelBufferOOB      = "texel_buffer_oob"
 	CheckBDAOOB              = "bda_oob"
 	CheckRayQuery            = "ray_query"
+	CheckSharedMemoryRace    = "shared_memory_race"
+	CheckBarrierDivergence   = "barrier_divergence"
 )
 
 // Check codes (word 8 of a record) and their parameters (words 9..).
@@ -117,7 +126,24 @@ const (
 	CodeRayQuerySkipTrianglesAndAABBs CheckCode = 13 // VUID-...-06889
 	CodeRayQueryTriangleFlags         CheckCode = 14 // VUID-...-06890
 	CodeRayQueryOpaqueFlags           CheckCode = 15 // VUID-...-06891
+
+	// Shared-memory hazards (shared_memory_race), one code per kind, in the
+	// order the two accesses ran: p0 the Workgroup variable's result id
+	// (static), p1 the scalar slot in the variable (its scalars numbered
+	// in declaration order: members, elements, components), p2 the other
+	// access's instruction (the site's RaceTag in the record, replaced by
+	// Decode; NoInstruction when not known), p3 the local invocation
+	// indices (this access's | the other's << 16), p4 the workgroup size
+	// x | y << 16, p5 bit 0 this access is atomic, bit 1 the other is.
+	// The record's coordinates and instruction are the later access's.
+	CodeSharedRaceRAW CheckCode = 128 // a read of what another invocation wrote
+	CodeSharedRaceWAR CheckCode = 129 // a write of what another invocation read
+	CodeSharedRaceWAW CheckCode = 130 // a write of what another invocation wrote
 )
+
+// NoInstruction stands for an instruction a record names but its module's
+// site table does not have (the other access of a hazard past the 510th).
+const NoInstruction = ^uint32(0)
 
 // Device features and extensions the requirements name.
 var (
@@ -226,6 +252,24 @@ var Checks = append([]Check{
 		describe: describeRayQuery,
 		pass:     rayQueryPass,
 		noClamp:  "a ray's values are not an index",
+	},
+	{
+		// docs/decisions/shared-memory-race.md
+		ID: CheckSharedMemoryRace,
+		Codes: []RecordCode{
+			{CodeSharedRaceRAW, "SHARED_RACE_RAW"},
+			{CodeSharedRaceWAR, "SHARED_RACE_WAR"},
+			{CodeSharedRaceWAW, "SHARED_RACE_WAW"},
+		},
+		Default: true,
+		Title:   "Shared memory data race",
+		Help: "Two invocations of one workgroup accessed the same shared (Workgroup) variable element with no barrier() between them, " +
+			"at least one of them writing and not both atomically (read-after-write, write-after-read or write-after-write, both source " +
+			"lines shown). The result depends on the GPU and the run. Put a barrier() between the two accesses, or make both atomic.",
+		describe:  describeSharedRace,
+		pass:      sharedRacePass,
+		executes:  "a hazard is between two accesses that both happen; neither is skipped",
+		otherSite: 1 + 2,
 	},
 }, commandChecks...)
 

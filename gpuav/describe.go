@@ -30,6 +30,8 @@ type Description struct {
 	Buffer *BufferValues
 	// Texel holds the access of a failed texel_buffer_oob check.
 	Texel *TexelValues
+	// Race holds the two accesses of a shared_memory_race hazard.
+	Race *RaceValues
 	// IndexBuffer, Vertex and Indirect hold the values of the command
 	// checks (cmdchecks.go).
 	IndexBuffer *IndexValues

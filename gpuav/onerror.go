@@ -123,6 +123,9 @@ const (
 // entry's noClamp) or where the element the clamp went to failed its own
 // check (p7 of the record), and the reason says which.
 func FailedAccess(v OnError, code CheckCode, p [RecordParams]uint32) Outcome {
+	if c := checkOfCode(code); c != nil && c.executes != "" {
+		return Outcome{Access: AccessExecuted}
+	}
 	switch OnErrorOrDefault(v) {
 	case OnErrorExecute:
 		return Outcome{Access: AccessExecuted}

@@ -685,6 +685,13 @@ func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, coord
 	}
 	g.Shader, st.module = c.shaderRef(r.ShaderID)
 	g.Source = c.sourceOf(r.ShaderID, r.Instruction)
+	if d.Race != nil {
+		var words []uint32
+		if sh, ok := c.s.Shaders[r.ShaderID]; ok {
+			words = sh.SPIRV
+		}
+		g.Race = raceOf(d.Race, words, r.StageWords, func(in uint32) *Source { return c.sourceOf(r.ShaderID, in) })
+	}
 	return st
 }
 

@@ -141,6 +141,8 @@ type ErrorGroup struct {
 	Buffer *Buffer `json:"buffer,omitempty"`
 	// Texel holds the access of a texel_buffer_oob error.
 	Texel *Texel `json:"texel,omitempty"`
+	// Race holds the two accesses of a shared_memory_race hazard.
+	Race *Race `json:"race,omitempty"`
 	// IndexBuffer, Vertex and Indirect hold the values of the command
 	// checks (index_buffer_oob, vertex_fetch_oob, indirect_command), whose
 	// groups have no shader (Shader.ID 0) and no source.

@@ -100,11 +100,13 @@ type (
 		Level               string            `json:"level"`
 		Message             sarifText         `json:"message"`
 		Locations           []sarifLocation   `json:"locations"`
+		RelatedLocations    []sarifLocation   `json:"relatedLocations,omitempty"`
 		PartialFingerprints map[string]string `json:"partialFingerprints"`
 		OccurrenceCount     int               `json:"occurrenceCount"`
 		Properties          map[string]any    `json:"properties"`
 	}
 	sarifLocation struct {
+		ID               int            `json:"id,omitempty"`
 		PhysicalLocation *sarifPhysical `json:"physicalLocation,omitempty"`
 		LogicalLocations []sarifLogical `json:"logicalLocations,omitempty"`
 		Message          *sarifText     `json:"message,omitempty"`
@@ -293,6 +295,23 @@ func sarifResultOf(g *ErrorGroup, ruleIndex int, root string) sarifResult {
 		loc.Message = &sarifText{"source unknown: " + src.Note}
 	}
 	res.Locations = []sarifLocation{loc}
+	if r := g.Race; r != nil && r.OtherSource != nil && r.OtherSource.File != "" {
+		// The hazard's earlier access: its line as a related location.
+		src := r.OtherSource
+		file := src.File
+		if src.Path != "" {
+			file = src.Path
+		}
+		pl := &sarifPhysical{ArtifactLocation: artifactLocation(file, root)}
+		if src.Line > 0 {
+			pl.Region = &sarifRegion{StartLine: src.Line, StartColumn: max(src.Column, 0)}
+			if src.Text != "" {
+				pl.Region.Snippet = &sarifText{src.Text}
+			}
+		}
+		res.RelatedLocations = []sarifLocation{{ID: 1, PhysicalLocation: pl,
+			Message: &sarifText{fmt.Sprintf("the other access of the %s hazard, by local invocation %s", r.Kind, fmtIDs(r.OtherLocalID))}}}
+	}
 	res.PartialFingerprints = map[string]string{
 		"gpuavDbgGroup/v1": fmt.Sprintf("%s|%s|%s#%d", g.Check, where, g.Action, g.ActionIndex),
 	}
@@ -334,6 +353,9 @@ func sarifResultOf(g *ErrorGroup, ruleIndex int, root string) sarifResult {
 	}
 	if g.Texel != nil {
 		props["texel"] = g.Texel
+	}
+	if g.Race != nil {
+		props["race"] = g.Race
 	}
 	if len(g.Labels) > 0 {
 		props["labels"] = g.Labels

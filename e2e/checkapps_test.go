@@ -63,6 +63,7 @@ var (
 	dbufApp  = newCheckApp("dbufapp", "dbuf.comp")
 	clampApp = newCheckApp("clampapp", "clamp.comp")
 	loopApp  = newCheckApp("loopapp", "loop.comp")
+	raceApp  = newCheckApp("raceapp", "race.comp")
 	// bdaApp's compute shader as SPIR-V 1.3, without Int64.
 	bda13App = newCheckAppTarget("bdaapp", "vulkan1.1", "bda.comp")
 )
@@ -165,6 +166,24 @@ type checkReport struct {
 			Kind   string `json:"kind"`
 			Robust bool   `json:"robust"`
 		} `json:"texel"`
+		Race *struct {
+			Kind          string    `json:"kind"`
+			Variable      string    `json:"variable"`
+			Element       string    `json:"element"`
+			Slot          uint32    `json:"slot"`
+			ByteOffset    *uint32   `json:"byte_offset"`
+			LocalID       [3]uint32 `json:"local_id"`
+			OtherLocalID  [3]uint32 `json:"other_local_id"`
+			OtherGlobalID [3]uint32 `json:"other_global_id"`
+			OtherSource   *struct {
+				File string `json:"file"`
+				Line int    `json:"line"`
+				Text string `json:"text"`
+			} `json:"other_source"`
+		} `json:"race"`
+		Outcome *struct {
+			Access string `json:"access"`
+		} `json:"outcome"`
 		Action        string `json:"action"`
 		ActionIndex   int    `json:"action_index"`
 		Submit        int    `json:"submit"`

@@ -333,6 +333,9 @@ func runSharedRace(sh *shader) int {
 	default:
 		return 0
 	}
+	if sh.opt.RobustOnly {
+		return 0 // it reports nothing, and has nothing to clamp
+	}
 	m := sh.m
 	layout, why := newSharedLayout(m)
 	if layout != nil && layout.slots == 0 {

@@ -32,7 +32,7 @@ void main() {
     if (pc.kase == 0u) {
         // raw: 1 writes cells[5], then 2 reads it
         if (l == 1u) {
-            cells[5] = 7u;
+            cells[5] = 7u; // raw: first
         }
         if (l == 2u) {
             v = cells[5]; // EXPECT shared_memory_race raw
@@ -40,7 +40,7 @@ void main() {
     } else if (pc.kase == 1u) {
         // war: 2 reads cells[6], then 1 writes it
         if (l == 2u) {
-            v = cells[6];
+            v = cells[6]; // war: first
         }
         if (l == 1u) {
             cells[6] = 9u; // EXPECT shared_memory_race war
@@ -48,7 +48,7 @@ void main() {
     } else if (pc.kase == 2u) {
         // waw: 1 writes cells[7], then 2 does
         if (l == 1u) {
-            cells[7] = 1u;
+            cells[7] = 1u; // waw: first
         }
         if (l == 2u) {
             cells[7] = 2u; // EXPECT shared_memory_race waw
@@ -59,7 +59,7 @@ void main() {
     } else if (pc.kase == 4u) {
         // struct: 1 writes pairs[3].b, then 2 reads it
         if (l == 1u) {
-            pairs[3].b = 5u;
+            pairs[3].b = 5u; // struct: first
         }
         if (l == 2u) {
             v = pairs[3].b; // EXPECT shared_memory_race struct
@@ -67,7 +67,7 @@ void main() {
     } else if (pc.kase == 5u) {
         // call: 2 reads cells[9], then 1 writes it in put
         if (l == 2u) {
-            v = cells[9];
+            v = cells[9]; // call: first
         }
         if (l == 1u) {
             put(9u, 3u);

@@ -181,6 +181,14 @@ type checkReport struct {
 				Text string `json:"text"`
 			} `json:"other_source"`
 		} `json:"race"`
+		Barrier *struct {
+			Scope          string     `json:"scope"`
+			Arrived        uint32     `json:"arrived"`
+			Expected       uint32     `json:"expected"`
+			MissingLocalID *[3]uint32 `json:"missing_local_id"`
+			Before         uint32     `json:"barriers_before"`
+			Skipped        bool       `json:"skipped"`
+		} `json:"barrier"`
 		Outcome *struct {
 			Access string `json:"access"`
 		} `json:"outcome"`

@@ -128,3 +128,99 @@ func TestSharedMemoryRaceClean(t *testing.T) {
 		})
 	}
 }
+
+// subgroupSize reads raceapp's "subgroup=N" line.
+func subgroupSize(t *testing.T, out string) uint32 {
+	t.Helper()
+	for _, l := range strings.Split(out, "\n") {
+		if v, ok := strings.CutPrefix(l, "subgroup="); ok {
+			n, err := strconv.Atoi(v)
+			if err == nil && n > 0 && 64%n == 0 {
+				return uint32(n)
+			}
+		}
+	}
+	t.Fatalf("raceapp printed no subgroup size dividing 64:\n%s", out)
+	return 0
+}
+
+// TestBarrierDivergence runs raceapp's cases where part of each workgroup
+// returns before a barrier() (docs/decisions/barrier-divergence.md):
+//
+//   - exit: the second half (whole subgroups) returns; the barrier
+//     completes with the first half, which the first invocation to arrive
+//     reports after it: 32 of 64, local invocation 32 the lowest that
+//     returned, once per workgroup;
+//   - partial: the odd invocations (half of every subgroup) return; the
+//     even ones see their subgroup incomplete before the barrier and, under
+//     on_error skip, skip it (so it cannot hang): the lowest lane of each
+//     subgroup reports half of the subgroup arrived, its lane 1 missing.
+//     Under execute they wait at it, and it completes with 32 of 64.
+//
+// Each app finishes with the results it computes without the layer.
+func TestBarrierDivergence(t *testing.T) {
+	t.Run("exit", func(t *testing.T) {
+		runRaceBare(t, "exit", "r=2,3,4,100,2")
+		code, r, out := raceApp.run(t, nil, nil, "--case", "exit")
+		if !strings.Contains(out, "r=2,3,4,100,2\n") {
+			t.Errorf("app printed no r=2,3,4,100,2:\n%s", out)
+		}
+		requireOneGroup(t, code, r, out)
+		e := r.Errors[0]
+		want := expectAt(t, "race.comp", "barrier_divergence", "exit")
+		b := e.Barrier
+		if e.Check != "barrier_divergence" || e.Source.Line != want.line || e.Count != 2 || b == nil || b.Scope != "workgroup" ||
+			b.Arrived != 32 || b.Expected != 64 || b.MissingLocalID == nil || *b.MissingLocalID != [3]uint32{32, 0, 0} ||
+			b.Before != 1 || b.Skipped || e.Outcome == nil || e.Outcome.Access != "executed" {
+			t.Errorf("group %s race.comp:%d count %d barrier %+v outcome %+v; want barrier_divergence race.comp:%d count 2, "+
+				"workgroup 32 of 64, missing (32,0,0), 1 before, executed\n%s", e.Check, e.Source.Line, e.Count, b, e.Outcome, want.line, out)
+		}
+		if !strings.Contains(e.Message, "completed with 32 of the workgroup's 64 invocations; local invocation (32, 0, 0)") {
+			t.Errorf("message %q", e.Message)
+		}
+	})
+	t.Run("partial", func(t *testing.T) {
+		runRaceBare(t, "partial", "r=2,200,4,200,2")
+		code, r, out := raceApp.run(t, nil, nil, "--case", "partial")
+		if !strings.Contains(out, "r=2,200,4,200,2\n") {
+			t.Errorf("app printed no r=2,200,4,200,2:\n%s", out)
+		}
+		sg := subgroupSize(t, out)
+		requireOneGroup(t, code, r, out)
+		e := r.Errors[0]
+		want := expectAt(t, "race.comp", "barrier_divergence", "partial")
+		b := e.Barrier
+		// One report per subgroup of each of the two workgroups, by its
+		// lane 0 (invocation base): lane 1 (base + 1) is missing.
+		if e.Source.Line != want.line || e.Count != int(2*64/sg) || b == nil || b.Scope != "subgroup" ||
+			b.Arrived != sg/2 || b.Expected != sg || b.MissingLocalID == nil ||
+			b.MissingLocalID[0] != uint32(e.Coords["global_invocation_id"][0])%64+1 || !b.Skipped ||
+			e.Outcome == nil || e.Outcome.Access != "skipped" {
+			t.Errorf("group race.comp:%d count %d barrier %+v (missing %v) at %v outcome %+v; want race.comp:%d count %d, subgroup %d of %d, "+
+				"the reporter's index + 1 missing, skipped\n%s", e.Source.Line, e.Count, b, b.MissingLocalID, e.Coords, e.Outcome,
+				want.line, 2*64/sg, sg/2, sg, out)
+		}
+	})
+	t.Run("partial-execute", func(t *testing.T) {
+		code, r, out := raceApp.run(t, nil, []string{"--on-error", "execute"}, "--case", "partial")
+		if !strings.Contains(out, "r=2,200,4,200,2\n") || code != 1 || len(r.Errors) != 2 {
+			t.Fatalf("exit %d, %d groups; want 1, 2 and r=2,200,4,200,2\n%s", code, len(r.Errors), out)
+		}
+		scopes := map[string]int{}
+		for _, e := range r.Errors {
+			if b := e.Barrier; b != nil {
+				scopes[b.Scope]++
+				if b.Scope == "workgroup" && (b.Arrived != 32 || b.Expected != 64 || b.MissingLocalID == nil ||
+					*b.MissingLocalID != [3]uint32{1, 0, 0} || e.Count != 2) {
+					t.Errorf("workgroup group count %d barrier %+v, want 32 of 64, (1,0,0) missing, count 2", e.Count, b)
+				}
+				if b.Scope == "subgroup" && (b.Skipped || e.Outcome == nil || e.Outcome.Access != "executed") {
+					t.Errorf("subgroup group %+v outcome %+v, want executed", b, e.Outcome)
+				}
+			}
+		}
+		if scopes["subgroup"] != 1 || scopes["workgroup"] != 1 {
+			t.Errorf("scopes %v, want one subgroup and one workgroup group", scopes)
+		}
+	})
+}

@@ -139,6 +139,17 @@ const (
 	CodeSharedRaceRAW CheckCode = 128 // a read of what another invocation wrote
 	CodeSharedRaceWAR CheckCode = 129 // a write of what another invocation read
 	CodeSharedRaceWAW CheckCode = 130 // a write of what another invocation wrote
+
+	// Barriers not every invocation reaches (barrier_divergence): p0 the
+	// invocations that arrived, p1 those expected, p2 the local index of
+	// one that did not (the lowest; 0xFFFFFFFF when not known), p3 the
+	// workgroup barriers the invocation passed before this one, p4 the
+	// workgroup size x | y << 16, p5 1 when the arrivals skipped it.
+	// CodeBarrierSubgroup is seen before the barrier, in a subgroup (p0,
+	// p1 count its invocations); CodeBarrierWorkgroup after it (p0, p1
+	// count the workgroup's).
+	CodeBarrierSubgroup  CheckCode = 136
+	CodeBarrierWorkgroup CheckCode = 137
 )
 
 // NoInstruction stands for an instruction a record names but its module's
@@ -270,6 +281,22 @@ var Checks = append([]Check{
 		pass:      sharedRacePass,
 		executes:  "a hazard is between two accesses that both happen; neither is skipped",
 		otherSite: 1 + 2,
+	},
+	{
+		// docs/decisions/barrier-divergence.md
+		ID: CheckBarrierDivergence,
+		Codes: []RecordCode{
+			{CodeBarrierSubgroup, "BARRIER_SUBGROUP"},
+			{CodeBarrierWorkgroup, "BARRIER_WORKGROUP"},
+		},
+		Default: true,
+		Title:   "Barrier not reached by the whole workgroup",
+		Help: "A barrier() (OpControlBarrier of Workgroup scope) was reached by some invocations of a workgroup but not all: it is in " +
+			"control flow that differs between them, or some invocations returned before it. That is undefined behaviour and can hang the " +
+			"GPU. Where the invocations that arrived can see it (part of a subgroup is missing), gpuav-dbg skipped the barrier for them.",
+		describe: describeBarrier,
+		pass:     barrierPass,
+		noClamp:  "a barrier has no operand to clamp",
 	},
 }, commandChecks...)
 

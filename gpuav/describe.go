@@ -32,6 +32,8 @@ type Description struct {
 	Texel *TexelValues
 	// Race holds the two accesses of a shared_memory_race hazard.
 	Race *RaceValues
+	// Barrier holds a barrier_divergence report's arrivals.
+	Barrier *BarrierValues
 	// IndexBuffer, Vertex and Indirect hold the values of the command
 	// checks (cmdchecks.go).
 	IndexBuffer *IndexValues

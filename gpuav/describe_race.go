@@ -193,3 +193,66 @@ func memberName(m *spirv.Module, typ, member uint32) string {
 	}
 	return ""
 }
+
+// BarrierValues describe a barrier_divergence report: a workgroup barrier
+// that not every invocation reached.
+type BarrierValues struct {
+	// Workgroup says the arrivals were counted over the workgroup, after
+	// the barrier ran; else over one subgroup, before it.
+	Workgroup bool
+	// Arrived of Expected invocations reached the barrier.
+	Arrived, Expected uint32
+	// Missing is the local index of the lowest invocation that did not
+	// (NoInstruction: not known; for Workgroup, one that returned before
+	// the barrier).
+	Missing uint32
+	// Before is the workgroup barriers the invocations passed before
+	// this one.
+	Before uint32
+	// WorkgroupSize is the workgroup's x and y size (for the local ids).
+	WorkgroupSize [2]uint32
+	// Skipped says the arrivals did not wait at the barrier (on_error skip).
+	Skipped bool
+}
+
+// LocalID returns a local invocation index as gl_LocalInvocationID.
+func (b *BarrierValues) LocalID(index uint32) [3]uint32 {
+	r := RaceValues{WorkgroupSize: b.WorkgroupSize}
+	return r.LocalID(index)
+}
+
+// BarrierVUID is the id barrier_divergence reports carry: the SPIR-V
+// specification's rule (OpControlBarrier: every invocation of the
+// execution scope executes the same dynamic instance) has no VUID.
+const BarrierVUID = "UNASSIGNED-Barrier in divergent control flow"
+
+// describeBarrier fills in a barrier_divergence report.
+func describeBarrier(d *Description, code CheckCode, p [RecordParams]uint32) {
+	b := &BarrierValues{Workgroup: code == CodeBarrierWorkgroup, Arrived: p[0], Expected: p[1], Missing: p[2], Before: p[3],
+		WorkgroupSize: [2]uint32{p[4] & 0xffff, p[4] >> 16}, Skipped: p[5] == 1}
+	d.Barrier = b
+	d.FullVUID = BarrierVUID
+	id := func(i uint32) string {
+		l := b.LocalID(i)
+		return fmt.Sprintf("(%d, %d, %d)", l[0], l[1], l[2])
+	}
+	nth := fmt.Sprintf("the workgroup's barrier number %d", b.Before+1)
+	if b.Workgroup {
+		d.Message = fmt.Sprintf("A barrier() (%s) completed with %d of the workgroup's %d invocations", nth, b.Arrived, b.Expected)
+		if b.Missing != NoInstruction {
+			d.Message += fmt.Sprintf("; local invocation %s and others returned before reaching it.", id(b.Missing))
+		} else {
+			d.Message += "; the others were in other control flow."
+		}
+		return
+	}
+	d.Message = fmt.Sprintf("A barrier() (%s) was reached by %d of the %d invocations of a subgroup (the rest returned or took other control flow)",
+		nth, b.Arrived, b.Expected)
+	if b.Missing != NoInstruction {
+		d.Message += fmt.Sprintf("; local invocation %s did not arrive", id(b.Missing))
+	}
+	d.Message += "."
+	if b.Skipped {
+		d.Message += " The invocations that arrived skipped the barrier, so that it cannot hang."
+	}
+}

@@ -265,3 +265,40 @@ func raceOf(v *gpuav.RaceValues, spirv []uint32, global [3]uint32, source func(u
 func (r *Race) name() gpuav.SharedElementName {
 	return gpuav.SharedElementName{Variable: r.Variable, Element: r.Element, Offset: r.ByteOffset}
 }
+
+// Barrier is a barrier_divergence report: a workgroup barrier that not
+// every invocation of the workgroup reached.
+type Barrier struct {
+	// Scope is "subgroup" (seen before the barrier: some invocations of
+	// the arriving invocations' subgroup are not there) or "workgroup"
+	// (seen after it: fewer than the workgroup arrived).
+	Scope string `json:"scope"`
+	// Arrived of Expected invocations (of the subgroup or the workgroup)
+	// reached the barrier.
+	Arrived  uint32 `json:"arrived"`
+	Expected uint32 `json:"expected"`
+	// MissingLocalID is the lowest invocation that did not (for the
+	// workgroup, the lowest that returned before the barrier); absent when
+	// not known.
+	MissingLocalID *[3]uint32 `json:"missing_local_id,omitempty"`
+	// Before is the workgroup barriers passed before this one.
+	Before uint32 `json:"barriers_before"`
+	// Skipped says the arriving invocations skipped the barrier.
+	Skipped bool `json:"skipped,omitempty"`
+}
+
+// barrierOf converts the decoder's barrier values, or returns nil.
+func barrierOf(v *gpuav.BarrierValues) *Barrier {
+	if v == nil {
+		return nil
+	}
+	b := &Barrier{Scope: "subgroup", Arrived: v.Arrived, Expected: v.Expected, Before: v.Before, Skipped: v.Skipped}
+	if v.Workgroup {
+		b.Scope = "workgroup"
+	}
+	if v.Missing != gpuav.NoInstruction {
+		id := v.LocalID(v.Missing)
+		b.MissingLocalID = &id
+	}
+	return b
+}

@@ -659,6 +659,7 @@ func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, coord
 	g.BDA = bdaOf(d.BDA)
 	g.Buffer = bufferOf(d.Buffer)
 	g.Texel = texelOf(d.Texel)
+	g.Barrier = barrierOf(d.Barrier)
 	g.IndexBuffer = indexBufferOf(d.IndexBuffer)
 	g.Vertex = vertexFetchOf(d.Vertex)
 	g.Indirect = indirectOf(d.Indirect)

@@ -143,6 +143,8 @@ type ErrorGroup struct {
 	Texel *Texel `json:"texel,omitempty"`
 	// Race holds the two accesses of a shared_memory_race hazard.
 	Race *Race `json:"race,omitempty"`
+	// Barrier holds the arrivals of a barrier_divergence report.
+	Barrier *Barrier `json:"barrier,omitempty"`
 	// IndexBuffer, Vertex and Indirect hold the values of the command
 	// checks (index_buffer_oob, vertex_fetch_oob, indirect_command), whose
 	// groups have no shader (Shader.ID 0) and no source.

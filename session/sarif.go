@@ -357,6 +357,9 @@ func sarifResultOf(g *ErrorGroup, ruleIndex int, root string) sarifResult {
 	if g.Race != nil {
 		props["race"] = g.Race
 	}
+	if g.Barrier != nil {
+		props["barrier"] = g.Barrier
+	}
 	if len(g.Labels) > 0 {
 		props["labels"] = g.Labels
 	}

@@ -132,6 +132,16 @@ func Fields(g *session.ErrorGroup, spirvLine int) []Field {
 			add("Other line", "not known (past the module's 510th checked access)")
 		}
 	}
+	if b := g.Barrier; b != nil {
+		arr := fmt.Sprintf("%d of %d invocations of the %s", b.Arrived, b.Expected, b.Scope)
+		if m := b.MissingLocalID; m != nil {
+			arr += fmt.Sprintf("; missing local (%d,%d,%d)", m[0], m[1], m[2])
+		}
+		if b.Skipped {
+			arr += "; skipped"
+		}
+		add("Arrived", arr)
+	}
 	add("Command buf", FormatHandle(g.CommandBuffer))
 	if g.PrimaryActionIndex != nil {
 		add("Primary", fmt.Sprintf("%s, after %d of its actions", FormatHandle(g.PrimaryCommandBuffer), *g.PrimaryActionIndex))

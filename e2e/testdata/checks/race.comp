@@ -5,7 +5,8 @@
 // have two invocations (local 1 and 2) touch one shared scalar with no
 // barrier between them, in program order, so that the kind is the same on
 // every GPU; the clean cases synchronize with barrier(), atomics or
-// nothing shared. result.r[g] is what invocation g computed.
+// nothing shared; the last two return from part of the workgroup before a
+// barrier. result.r[g] is what invocation g computed.
 layout(local_size_x = 64) in;
 layout(set = 0, binding = 0, std430) buffer Result { uint r[]; } result;
 layout(push_constant) uniform PC { uint kase; } pc;
@@ -108,6 +109,24 @@ void main() {
         }
         barrier();
         v = cells[11];
+    } else if (pc.kase == 11u) {
+        // exit: the second half of the workgroup (whole subgroups on every
+        // GPU of 32 lanes or fewer) returns before the barrier
+        if (l >= 32u) {
+            result.r[g] = 100u;
+            return;
+        }
+        barrier(); // EXPECT barrier_divergence exit
+        v = cells[l + 1u] + 1u;
+    } else if (pc.kase == 12u) {
+        // partial: the odd invocations (half of every subgroup) return
+        // before the barrier
+        if ((l & 1u) == 1u) {
+            result.r[g] = 200u;
+            return;
+        }
+        barrier(); // EXPECT barrier_divergence partial
+        v = cells[l] + 2u;
     }
     result.r[g] = v;
 }

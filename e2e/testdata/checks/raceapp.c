@@ -3,10 +3,11 @@
  * workgroups of race.comp (64 invocations each) runs the case named
  * (push constant kase):
  *
- *   raceapp --shaders DIR [--case raw|war|waw|same|struct|call|reduce|atomics|prefix|subgroup|barrier]
+ *   raceapp --shaders DIR [--case raw|war|waw|same|struct|call|reduce|atomics|prefix|subgroup|barrier|exit|partial]
  *
- * After the submit it prints "r=A,B,C,D,E" (result.r[0], [1], [2], [63] and
- * [64]: what invocations 0, 1, 2, 63 and 64 computed). Every VkResult is
+ * It prints "subgroup=N", the device's subgroup size, and after the submit
+ * "r=A,B,C,D,E" (result.r[0], [1], [2], [63] and [64]: what invocations 0,
+ * 1, 2, 63 and 64 computed). Every VkResult is
  * checked; a failure prints "raceapp: <call> failed: <n>" and exits 1.
  * Names: the command buffer is "race-cmd", the pipeline "race-pipeline".
  */
@@ -14,7 +15,7 @@
 #include "checkapp.h"
 
 static const char *const cases[] = {"raw",    "war",     "waw",    "same",     "struct", "call",
-                                    "reduce", "atomics", "prefix", "subgroup", "barrier"};
+                                    "reduce", "atomics", "prefix", "subgroup", "barrier", "exit", "partial"};
 
 int main(int argc, char **argv)
 {
@@ -35,6 +36,10 @@ int main(int argc, char **argv)
     capp_create_instance(&ca, NULL);
     ca_create_stage_device(VK_FALSE, NULL, NULL, 0);
 
+    VkPhysicalDeviceSubgroupProperties sp = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+    VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &sp};
+    vkGetPhysicalDeviceProperties2(ca.pd, &p2);
+    printf("subgroup=%u\n", sp.subgroupSize);
     capp_buffer result = capp_buffer_create(&ca, 512, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
     memset(result.map, 0xff, 512);
     VkDescriptorSetLayoutBinding lb = {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL};

@@ -168,6 +168,13 @@ func SharedElement(words []uint32, varID, slot uint32) (SharedElementName, bool)
 				return SharedElementName{}, false
 			}
 			i := left / s
+			n := d.Words[3]
+			if d.Opcode() == spirv.OpTypeArray {
+				n, _ = constUint32(m, d.Words[3])
+			}
+			if i >= n {
+				return SharedElementName{}, false
+			}
 			left -= i * s
 			offset += i * b
 			if d.Opcode() == spirv.OpTypeVector && i < 4 {

@@ -54,6 +54,13 @@ uint gpuav_bar_lsb(uvec4 m) {
     return 0xFFFFFFFFu;
 }
 
+// gpuav_bar_popcount counts a ballot's bits.
+uint gpuav_bar_popcount(uvec4 m) {
+    uvec4 v = m;
+    ivec4 n = bitCount(v);
+    return uint(n.x + n.y + n.z + n.w);
+}
+
 // gpuav_bar_arrive runs before a workgroup barrier with the ballot of the
 // invocations of the subgroup that are here and the invocation's lane.
 // When some of the subgroup's invocations at the start are not here, the
@@ -71,10 +78,8 @@ bool gpuav_bar_arrive(uint shader_id, uint site, uvec4 stage, uvec4 here, uint l
         if (lane == gpuav_bar_lsb(h)) {
             uint m = gpuav_bar_lsb(missing);
             uint who = gpuav_bar_base == 0xFFFFFFFFu ? 0xFFFFFFFFu : gpuav_bar_base + m;
-            ivec4 nh = bitCount(h);
-            ivec4 ne = bitCount(e);
             gpuav_write_record(shader_id, gpuav_site_code(site, GPUAV_CODE_BARRIER_SUBGROUP), stage, 6u,
-                               uvec2(uint(nh.x + nh.y + nh.z + nh.w), uint(ne.x + ne.y + ne.z + ne.w)),
+                               uvec2(gpuav_bar_popcount(h), gpuav_bar_popcount(e)),
                                uvec4(who, k, wgxy, skip), uvec3(0u));
         }
         if (skip != 0u) {
@@ -82,8 +87,14 @@ bool gpuav_bar_arrive(uint shader_id, uint site, uvec4 stage, uvec4 here, uint l
             return false;
         }
     }
-    gpuav_bar_first = atomicAdd(gpuav_bar_arrived[k % 3u], 1u) == 0u;
-    atomicStore(gpuav_bar_arrived[(k + 1u) % 3u], 0u, gl_ScopeWorkgroup, 0, 0);
+    // One atomic per subgroup: the lowest lane here counts the lanes here
+    // (every invocation, one each, without a ballot).
+    uint n = gpuav_bar_popcount(h);
+    gpuav_bar_first = false;
+    if (n == 0u || lane == gpuav_bar_lsb(h)) {
+        gpuav_bar_first = atomicAdd(gpuav_bar_arrived[k % 3u], max(n, 1u)) == 0u;
+        atomicStore(gpuav_bar_arrived[(k + 1u) % 3u], 0u, gl_ScopeWorkgroup, 0, 0);
+    }
     return true;
 }
 

@@ -79,7 +79,7 @@ func parseFlags(args []string) (options, error) {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.StringVar(&o.preset, "preset", "lavapipe", "sizes: lavapipe (a CPU Vulkan on few cores) or gpu (the issue's sizes)")
 	fs.IntVar(&o.reps, "reps", 3, "repetitions; each runs every configuration once per scene")
-	fs.StringVar(&o.scenes, "scenes", "dispatch,shader,draw,draw_indirect,hotloop-masked,hotloop-memory,hotloop-math,pipeline", "comma-separated scenes to run")
+	fs.StringVar(&o.scenes, "scenes", "dispatch,shader,draw,draw_indirect,hotloop-masked,hotloop-memory,hotloop-math,reduce,pipeline", "comma-separated scenes to run")
 	fs.StringVar(&o.binDir, "bin", "bin", "directory of gpuav-dbg, the layer and bench/scene")
 	fs.StringVar(&o.khronosPath, "khronos-layer-path", "", "directory of VkLayer_khronos_validation.json (empty: the loader's search path)")
 	fs.StringVar(&o.khronosManifest, "khronos-manifest", "/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json",

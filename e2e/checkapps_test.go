@@ -65,6 +65,7 @@ var (
 	loopApp  = newCheckApp("loopapp", "loop.comp")
 	sanApp   = newCheckApp("sanapp", "san.comp", "san.frag", "buf_plain.vert")
 	meshApp  = newCheckApp("meshapp", "mesh.mesh", "stage_plain.frag")
+	raceApp  = newCheckApp("raceapp", "race.comp")
 	// bdaApp's compute shader as SPIR-V 1.3, without Int64.
 	bda13App = newCheckAppTarget("bdaapp", "vulkan1.1", "bda.comp")
 )
@@ -190,6 +191,29 @@ type checkReport struct {
 			Kind   string `json:"kind"`
 			Robust bool   `json:"robust"`
 		} `json:"texel"`
+		Race *struct {
+			Kind          string    `json:"kind"`
+			Variable      string    `json:"variable"`
+			Element       string    `json:"element"`
+			Slot          uint32    `json:"slot"`
+			ByteOffset    *uint32   `json:"byte_offset"`
+			LocalID       [3]uint32 `json:"local_id"`
+			OtherLocalID  [3]uint32 `json:"other_local_id"`
+			OtherGlobalID [3]uint32 `json:"other_global_id"`
+			OtherSource   *struct {
+				File string `json:"file"`
+				Line int    `json:"line"`
+				Text string `json:"text"`
+			} `json:"other_source"`
+		} `json:"race"`
+		Barrier *struct {
+			Scope          string     `json:"scope"`
+			Arrived        uint32     `json:"arrived"`
+			Expected       uint32     `json:"expected"`
+			MissingLocalID *[3]uint32 `json:"missing_local_id"`
+			Before         uint32     `json:"barriers_before"`
+			Skipped        bool       `json:"skipped"`
+		} `json:"barrier"`
 		Action        string `json:"action"`
 		ActionIndex   int    `json:"action_index"`
 		Submit        int    `json:"submit"`

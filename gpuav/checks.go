@@ -45,6 +45,13 @@ type Check struct {
 	// ("" : a memory access's: a load read zero, a store or atomic did
 	// nothing).
 	skipped string
+	// executes, when set, says why a failed access of the check always
+	// happens, whatever on_error says (FailedAccess reports it executed).
+	executes string
+	// otherSite is 1 + the parameter that holds another access's
+	// Site.RaceTag, which Decode replaces with that site's instruction (0:
+	// none).
+	otherSite int
 	// describe fills in the check-specific part of a record's description.
 	describe func(d *Description, code CheckCode, p [RecordParams]uint32)
 	// pass adds the check to shaders; checks may share one.
@@ -138,13 +145,15 @@ const (
 	CheckRayQuery            = "ray_query"
 	// The shader sanitizer, one check per family of the Khronos layer's
 	// SPIRV-Sanitizer-* ids (docs/decisions/shader-sanitizer.md).
-	CheckSanitizerDivide = "sanitizer_divide"
-	CheckSanitizerPow    = "sanitizer_pow"
-	CheckSanitizerAtan2  = "sanitizer_atan2"
-	CheckSanitizerMinMax = "sanitizer_minmax"
-	CheckSanitizerGather = "sanitizer_gather"
-	CheckMeshOutputs     = "mesh_outputs"
-	CheckBDAAlignment    = "bda_alignment"
+	CheckSanitizerDivide   = "sanitizer_divide"
+	CheckSanitizerPow      = "sanitizer_pow"
+	CheckSanitizerAtan2    = "sanitizer_atan2"
+	CheckSanitizerMinMax   = "sanitizer_minmax"
+	CheckSanitizerGather   = "sanitizer_gather"
+	CheckMeshOutputs       = "mesh_outputs"
+	CheckBDAAlignment      = "bda_alignment"
+	CheckSharedMemoryRace  = "shared_memory_race"
+	CheckBarrierDivergence = "barrier_divergence"
 )
 
 // Check codes (word 8 of a record) and their parameters (words 9..).
@@ -204,7 +213,35 @@ const (
 	// multiple of (VUID-RuntimeSpirv-PhysicalStorageBuffer64-06315); the
 	// bda pass's site record, shared with CodeBDAOOB.
 	CodeBDAAlignment CheckCode = 56
+
+	// Shared-memory hazards (shared_memory_race), one code per kind, in the
+	// order the two accesses ran: p0 the Workgroup variable's result id
+	// (static), p1 the scalar slot in the variable (its scalars numbered
+	// in declaration order: members, elements, components), p2 the other
+	// access's instruction (the site's RaceTag in the record, replaced by
+	// Decode; NoInstruction when not known), p3 the local invocation
+	// indices (this access's | the other's << 16), p4 the workgroup size
+	// x | y << 16, p5 bit 0 this access is atomic, bit 1 the other is.
+	// The record's coordinates and instruction are the later access's.
+	CodeSharedRaceRAW CheckCode = 128 // a read of what another invocation wrote
+	CodeSharedRaceWAR CheckCode = 129 // a write of what another invocation read
+	CodeSharedRaceWAW CheckCode = 130 // a write of what another invocation wrote
+
+	// Barriers not every invocation reaches (barrier_divergence): p0 the
+	// invocations that arrived, p1 those expected, p2 the local index of
+	// one that did not (the lowest; 0xFFFFFFFF when not known), p3 the
+	// workgroup barriers the invocation passed before this one, p4 the
+	// workgroup size x | y << 16, p5 1 when the arrivals skipped it.
+	// CodeBarrierSubgroup is seen before the barrier, in a subgroup (p0,
+	// p1 count its invocations); CodeBarrierWorkgroup after it (p0, p1
+	// count the workgroup's).
+	CodeBarrierSubgroup  CheckCode = 136
+	CodeBarrierWorkgroup CheckCode = 137
 )
+
+// NoInstruction stands for an instruction a record names but its module's
+// site table does not have (the other access of a hazard past the 510th).
+const NoInstruction = ^uint32(0)
 
 // Device features and extensions the requirements name.
 var (
@@ -428,6 +465,42 @@ var Checks = append([]Check{
 		describe: describeBDA,
 		pass:     bdaPass,
 		noClamp:  "a misaligned address has no aligned place to go to",
+	},
+	{
+		// docs/decisions/shared-memory-race.md
+		ID: CheckSharedMemoryRace,
+		Codes: []RecordCode{
+			{CodeSharedRaceRAW, "SHARED_RACE_RAW"},
+			{CodeSharedRaceWAR, "SHARED_RACE_WAR"},
+			{CodeSharedRaceWAW, "SHARED_RACE_WAW"},
+		},
+		Default: true,
+		Title:   "Shared memory data race",
+		Help: "Two invocations of one workgroup accessed the same shared (Workgroup) variable element with no barrier() between them, " +
+			"at least one of them writing and not both atomically (read-after-write, write-after-read or write-after-write, both source " +
+			"lines shown). The result depends on the GPU and the run. Put a barrier() between the two accesses, or make both atomic.",
+		describe:  describeSharedRace,
+		pass:      sharedRacePass,
+		executes:  "a hazard is between two accesses that both happen; neither is skipped",
+		otherSite: 1 + 2,
+	},
+	{
+		// docs/decisions/barrier-divergence.md
+		ID: CheckBarrierDivergence,
+		Codes: []RecordCode{
+			{CodeBarrierSubgroup, "BARRIER_SUBGROUP"},
+			{CodeBarrierWorkgroup, "BARRIER_WORKGROUP"},
+		},
+		Default: true,
+		Title:   "Barrier not reached by the whole workgroup",
+		Help: "A barrier() (OpControlBarrier of Workgroup scope) was reached by some invocations of a workgroup but not all: it is in " +
+			"control flow that differs between them, or some invocations returned before it. That is undefined behaviour and can hang the " +
+			"GPU. Where the invocations that arrived can see it (part of a subgroup is missing), gpuav-dbg skipped the barrier for them.",
+		skipWords: []string{" Where the invocations that arrived can see it (part of a subgroup is missing), gpuav-dbg skipped the barrier for them."},
+		skipped:   "The invocations that arrived skipped the barrier.",
+		describe:  describeBarrier,
+		pass:      barrierPass,
+		noClamp:   "a barrier has no operand to clamp",
 	},
 }, commandChecks...)
 

@@ -72,6 +72,9 @@ func TestInstrumentCorpus(t *testing.T) {
 		if needs14 && (env == "vulkan1.0" || env == "vulkan1.1") {
 			env = "vulkan1.2"
 		}
+		if strings.Contains(string(text), "GL_KHR_shader_subgroup") && env == "vulkan1.0" {
+			env = "vulkan1.1" // subgroup operations need SPIR-V 1.3
+		}
 		debug := []string{"-g", "-gVS"}[i%2]
 		if env == "vulkan1.0" && debug == "-gVS" {
 			debug = "-g" // NonSemantic debug info needs SPV_KHR_non_semantic_info (Vulkan 1.1+ here)

@@ -34,6 +34,10 @@ type Description struct {
 	Sanitizer *SanitizerValues
 	// Mesh holds the counts of a failed mesh_outputs check.
 	Mesh *MeshValues
+	// Race holds the two accesses of a shared_memory_race hazard.
+	Race *RaceValues
+	// Barrier holds a barrier_divergence report's arrivals.
+	Barrier *BarrierValues
 	// IndexBuffer, Vertex and Indirect hold the values of the command
 	// checks (cmdchecks.go).
 	IndexBuffer *IndexValues

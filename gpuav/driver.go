@@ -65,6 +65,9 @@ type guarded struct {
 	record SiteRecord
 	// onError is what the guard makes a failed access do ("": skip).
 	onError OnError
+	// raceTag is the access's number in shared_memory_race's shadow tags
+	// (Site.RaceTag).
+	raceTag uint16
 }
 
 // noHooks gives a pass the hooks it does not need.
@@ -236,6 +239,9 @@ type shader struct {
 	// bound is the module's id bound before instrumentation: ids at or
 	// above it are the instrumentation's (removeDeadAdded).
 	bound uint32
+	// raceShadowWords is the length of shared_memory_race's shadow array,
+	// set after linking (patchRaceShadow); 0 without one.
+	raceShadowWords uint32
 }
 
 // newShader checks that the module is something the passes understand and
@@ -283,7 +289,7 @@ func (sh *shader) addSite(in *spirv.Instruction, g guarded) {
 		onError = OnErrorSkip
 	}
 	sh.sites = append(sh.sites, Site{ID: len(sh.sites), Instruction: int(in.OrigIndex), Checks: g.checks, Record: g.record,
-		OnError: onError})
+		OnError: onError, RaceTag: g.raceTag})
 }
 
 // onError is what the guards make a failed access do: the robust-only
@@ -361,6 +367,9 @@ func instrument(words []uint32, opt Options) (res Result, err error) {
 		return res, nil
 	}
 	if err := sh.lib.link(); err != nil {
+		return Result{Words: words}, fmt.Errorf("instrument shader %d: %w", opt.ShaderID, err)
+	}
+	if err := sh.patchRaceShadow(); err != nil {
 		return Result{Words: words}, fmt.Errorf("instrument shader %d: %w", opt.ShaderID, err)
 	}
 	if sh.precise.id == 0 {

@@ -41,6 +41,10 @@ type Options struct {
 	// unset, and Result.Precise.PreciseWords builds them on first need
 	// (the layer creates the fast variant's pipelines without them).
 	PreciseLater bool
+	// MaxSharedMemory is the device's maxComputeSharedMemorySize (0:
+	// DefaultMaxSharedMemory, which every device has): shared_memory_race
+	// leaves a shader unchecked whose shared memory and shadow exceed it.
+	MaxSharedMemory uint32
 }
 
 // Result is an instrumented module and what happened to it.
@@ -94,6 +98,11 @@ type Site struct {
 	// OnError is what the site's guard makes a failed access do: the
 	// behaviour asked for, or skip where the pass has no clamp for it.
 	OnError OnError
+	// RaceTag is the access's number in shared_memory_race's shadow tags
+	// (1..510; 0 for other sites and accesses past the 510th): a hazard
+	// record names the other access by it, and Decode turns it into that
+	// access's instruction.
+	RaceTag uint16
 	// Loop says the site is inside a loop and reports once after it: one
 	// record per invocation and run of the loop, with the last failure's
 	// values and the count of failures (docs/decisions/loop-failures-folded.md).

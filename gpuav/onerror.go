@@ -124,6 +124,18 @@ const (
 // entry's noClamp) or where the element the clamp went to failed its own
 // check (p7 of the record), and the reason says which.
 func FailedAccess(v OnError, code CheckCode, p [RecordParams]uint32) Outcome {
+	if c := checkOfCode(code); c != nil && c.executes != "" {
+		return Outcome{Access: AccessExecuted}
+	}
+	switch code {
+	case CodeBarrierWorkgroup: // seen after the barrier ran
+		return Outcome{Access: AccessExecuted}
+	case CodeBarrierSubgroup: // the record says whether the arrivals skipped it
+		if p[5] == 0 {
+			return Outcome{Access: AccessExecuted}
+		}
+		return Outcome{Access: AccessSkipped}
+	}
 	switch OnErrorOrDefault(v) {
 	case OnErrorExecute:
 		return Outcome{Access: AccessExecuted}

@@ -229,5 +229,22 @@ func decodeRecord(r []uint32, table SiteTable) (Record, bool) {
 	copy(rec.StageWords[:], r[RecordStage0Word:RecordStage0Word+3])
 	rec.Count = max(r[RecordCountWord], 1)
 	rec.Params = site.Record.expand(dyn)
+	if c := checkOfCode(rec.Code); c != nil && c.otherSite > 0 {
+		rec.Params[c.otherSite-1] = tagInstruction(sites, rec.Params[c.otherSite-1])
+	}
 	return rec, true
+}
+
+// tagInstruction returns the instruction of the site with RaceTag tag, or
+// NoInstruction.
+func tagInstruction(sites []Site, tag uint32) uint32 {
+	if tag == 0 || tag >= raceTagUnknown {
+		return NoInstruction
+	}
+	for i := range sites {
+		if uint32(sites[i].RaceTag) == tag {
+			return uint32(sites[i].Instruction)
+		}
+	}
+	return NoInstruction
 }

@@ -203,3 +203,106 @@ const (
 
 // IsWarning reports whether a group is a warning rather than an error.
 func (g *ErrorGroup) IsWarning() bool { return g.Level == LevelWarning }
+
+// Race is the two accesses of a shared_memory_race hazard: two
+// invocations of one workgroup touched one scalar of a shared variable
+// with no barrier between them, at least one writing. The group's
+// coordinates and source are the later access's; Other* the earlier one's.
+type Race struct {
+	// Kind is "read-after-write", "write-after-read" or "write-after-write".
+	Kind string `json:"kind"`
+	// Variable is the shared variable's name; Element the scalar
+	// ("pairs[3].b"); Slot its number in the variable (scalars in
+	// declaration order); ByteOffset its offset with the scalars laid out
+	// without padding.
+	Variable   string  `json:"variable"`
+	Element    string  `json:"element"`
+	Slot       uint32  `json:"slot"`
+	ByteOffset *uint32 `json:"byte_offset,omitempty"`
+	// LocalID and OtherLocalID are the two invocations'
+	// gl_LocalInvocationID; OtherGlobalID the earlier one's
+	// gl_GlobalInvocationID (the group's coordinates are the later one's).
+	LocalID       [3]uint32 `json:"local_id"`
+	OtherLocalID  [3]uint32 `json:"other_local_id"`
+	OtherGlobalID [3]uint32 `json:"other_global_id"`
+	Atomic        bool      `json:"atomic,omitempty"`
+	OtherAtomic   bool      `json:"other_atomic,omitempty"`
+	// OtherInstruction is the earlier access's instruction (absent when
+	// not known: past the 510th checked access of its module), and
+	// OtherSource its source line.
+	OtherInstruction *uint32 `json:"other_instruction,omitempty"`
+	OtherSource      *Source `json:"other_source,omitempty"`
+}
+
+// raceOf converts the decoder's hazard values, with the variable and
+// element named from the shader's module (spirv nil: by id and slot),
+// the earlier invocation's global id derived from the later one's
+// (global, its stage words) and the earlier access's source (source).
+func raceOf(v *gpuav.RaceValues, spirv []uint32, global [3]uint32, source func(uint32) *Source) *Race {
+	if v == nil {
+		return nil
+	}
+	r := &Race{Kind: v.Kind, Variable: fmt.Sprintf("%%%d", v.Variable), Element: fmt.Sprintf("%%%d slot %d", v.Variable, v.Slot),
+		Slot: v.Slot, LocalID: v.LocalID(v.LocalIndex), OtherLocalID: v.LocalID(v.OtherLocalIndex),
+		Atomic: v.Atomic, OtherAtomic: v.OtherAtomic}
+	if spirv != nil {
+		if n, ok := gpuav.SharedElement(spirv, v.Variable, v.Slot); ok {
+			r.Variable, r.Element, r.ByteOffset = n.Variable, n.Element, n.Offset
+		}
+	}
+	for i := range r.OtherGlobalID {
+		r.OtherGlobalID[i] = global[i] - r.LocalID[i] + r.OtherLocalID[i]
+	}
+	if v.OtherInstruction != gpuav.NoInstruction {
+		in := v.OtherInstruction
+		r.OtherInstruction = &in
+		if src := source(in); src != nil {
+			o := *src // the group's own source has the context lines
+			o.Context, o.ContextLine = nil, 0
+			r.OtherSource = &o
+		}
+	}
+	return r
+}
+
+// name is the element name the description takes.
+func (r *Race) name() gpuav.SharedElementName {
+	return gpuav.SharedElementName{Variable: r.Variable, Element: r.Element, Offset: r.ByteOffset}
+}
+
+// Barrier is a barrier_divergence report: a workgroup barrier that not
+// every invocation of the workgroup reached.
+type Barrier struct {
+	// Scope is "subgroup" (seen before the barrier: some invocations of
+	// the arriving invocations' subgroup are not there) or "workgroup"
+	// (seen after it: fewer than the workgroup arrived).
+	Scope string `json:"scope"`
+	// Arrived of Expected invocations (of the subgroup or the workgroup)
+	// reached the barrier.
+	Arrived  uint32 `json:"arrived"`
+	Expected uint32 `json:"expected"`
+	// MissingLocalID is the lowest invocation that did not (for the
+	// workgroup, the lowest that returned before the barrier); absent when
+	// not known.
+	MissingLocalID *[3]uint32 `json:"missing_local_id,omitempty"`
+	// Before is the workgroup barriers passed before this one.
+	Before uint32 `json:"barriers_before"`
+	// Skipped says the arriving invocations skipped the barrier.
+	Skipped bool `json:"skipped,omitempty"`
+}
+
+// barrierOf converts the decoder's barrier values, or returns nil.
+func barrierOf(v *gpuav.BarrierValues) *Barrier {
+	if v == nil {
+		return nil
+	}
+	b := &Barrier{Scope: "subgroup", Arrived: v.Arrived, Expected: v.Expected, Before: v.Before, Skipped: v.Skipped}
+	if v.Workgroup {
+		b.Scope = "workgroup"
+	}
+	if v.Missing != gpuav.NoInstruction {
+		id := v.LocalID(v.Missing)
+		b.MissingLocalID = &id
+	}
+	return b
+}

@@ -666,6 +666,7 @@ func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, coord
 	g.Texel = texelOf(d.Texel)
 	g.Sanitizer = sanitizerOf(d.Sanitizer)
 	g.Mesh = meshOf(d.Mesh)
+	g.Barrier = barrierOf(d.Barrier)
 	g.IndexBuffer = indexBufferOf(d.IndexBuffer)
 	g.Vertex = vertexFetchOf(d.Vertex)
 	g.Indirect = indirectOf(d.Indirect)
@@ -692,6 +693,13 @@ func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, coord
 	}
 	g.Shader, st.module = c.shaderRef(r.ShaderID)
 	g.Source = c.sourceOf(r.ShaderID, r.Instruction)
+	if d.Race != nil {
+		var words []uint32
+		if sh, ok := c.s.Shaders[r.ShaderID]; ok {
+			words = sh.SPIRV
+		}
+		g.Race = raceOf(d.Race, words, r.StageWords, func(in uint32) *Source { return c.sourceOf(r.ShaderID, in) })
+	}
 	return st
 }
 

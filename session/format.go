@@ -76,7 +76,7 @@ func (g *ErrorGroup) Message() string {
 	if g.MessageText != "" || !g.described {
 		return g.MessageText
 	}
-	what := gpuav.Describe(g.code, g.params).Message
+	what := g.description().Message
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s", g.Check, strings.TrimSpace(what))
 	if !strings.HasSuffix(b.String(), ".") {
@@ -174,8 +174,38 @@ func (g *ErrorGroup) Message() string {
 			}
 		}
 	}
+	if o := g.otherAccess(); o != "" {
+		b.WriteString("\n")
+		b.WriteString(o)
+	}
 	return b.String()
 }
+
+// description describes the group's first record, with a hazard's
+// variable and element named from its module.
+func (g *ErrorGroup) description() gpuav.Description {
+	if g.Race != nil {
+		return gpuav.DescribeShared(g.code, g.params, g.Race.name())
+	}
+	return gpuav.Describe(g.code, g.params)
+}
+
+// otherAccess is the sentence that shows a hazard's earlier access: its
+// location and source line; "" when the group has none.
+func (g *ErrorGroup) otherAccess() string {
+	r := g.Race
+	if r == nil || r.OtherSource == nil || r.OtherSource.Location() == "" {
+		return ""
+	}
+	s := fmt.Sprintf("The other access, by invocation %s: %s:", fmtIDs(r.OtherLocalID), r.OtherSource.Location())
+	if r.OtherSource.Text != "" {
+		s += "\n" + r.OtherSource.Text
+	}
+	return s
+}
+
+// fmtIDs writes an id triple as "(x, y, z)".
+func fmtIDs(v [3]uint32) string { return fmt.Sprintf("(%d, %d, %d)", v[0], v[1], v[2]) }
 
 // Summary is the group in one line, as the headless launcher prints it:
 //
@@ -203,6 +233,9 @@ func (g *ErrorGroup) Summary() string {
 	if g.Loop > 1 {
 		fmt.Fprintf(&b, " (%d times in this loop)", g.Loop)
 	}
+	if r := g.Race; r != nil && r.OtherSource != nil && r.OtherSource.Location() != "" {
+		fmt.Fprintf(&b, " (other access %s)", r.OtherSource.Location())
+	}
 	writeAction(&b, g.Action, g.ActionIndex, g.CommandBuffer)
 	return b.String()
 }
@@ -218,7 +251,7 @@ func (g *ErrorGroup) loopSentence() string {
 // " and the VUID or the command buffer.
 func (g *ErrorGroup) what() string {
 	if g.described {
-		return strings.TrimSuffix(strings.TrimSpace(gpuav.Describe(g.code, g.params).Message), ".")
+		return strings.TrimSuffix(strings.TrimSpace(g.description().Message), ".")
 	}
 	s := strings.TrimPrefix(g.MessageText, g.Check+": ")
 	if i := strings.Index(s, " VUID-"); i >= 0 {

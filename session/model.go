@@ -145,6 +145,10 @@ type ErrorGroup struct {
 	Sanitizer *Sanitizer `json:"sanitizer,omitempty"`
 	// Mesh holds the counts of a mesh_outputs error.
 	Mesh *Mesh `json:"mesh,omitempty"`
+	// Race holds the two accesses of a shared_memory_race hazard.
+	Race *Race `json:"race,omitempty"`
+	// Barrier holds the arrivals of a barrier_divergence report.
+	Barrier *Barrier `json:"barrier,omitempty"`
 	// IndexBuffer, Vertex and Indirect hold the values of the command
 	// checks (index_buffer_oob, vertex_fetch_oob, indirect_command), whose
 	// groups have no shader (Shader.ID 0) and no source.

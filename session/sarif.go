@@ -104,11 +104,13 @@ type (
 		Level               string            `json:"level"`
 		Message             sarifText         `json:"message"`
 		Locations           []sarifLocation   `json:"locations"`
+		RelatedLocations    []sarifLocation   `json:"relatedLocations,omitempty"`
 		PartialFingerprints map[string]string `json:"partialFingerprints"`
 		OccurrenceCount     int               `json:"occurrenceCount"`
 		Properties          map[string]any    `json:"properties"`
 	}
 	sarifLocation struct {
+		ID               int            `json:"id,omitempty"`
 		PhysicalLocation *sarifPhysical `json:"physicalLocation,omitempty"`
 		LogicalLocations []sarifLogical `json:"logicalLocations,omitempty"`
 		Message          *sarifText     `json:"message,omitempty"`

@@ -167,6 +167,26 @@ func sarifResultOf(s *Session, b *sarifBucket, ruleIndex int, root string, repo 
 	}
 	fp = append(fp, g.Pipeline.Name)
 	res.Locations = []sarifLocation{loc}
+	if r := g.Race; r != nil && r.OtherSource != nil && r.OtherSource.File != "" {
+		// The hazard's earlier access: its line as a related location.
+		src := r.OtherSource
+		file := src.Path
+		if file == "" {
+			file = repo.find(src.File, src.Line, src.Text, s.Sources[SourceKey{g.Shader.ID, src.File}])
+		}
+		if file == "" {
+			file = src.File
+		}
+		pl := &sarifPhysical{ArtifactLocation: artifactLocation(file, root)}
+		if src.Line > 0 {
+			pl.Region = &sarifRegion{StartLine: src.Line, StartColumn: max(src.Column, 0)}
+			if src.Text != "" {
+				pl.Region.Snippet = &sarifText{src.Text}
+			}
+		}
+		res.RelatedLocations = []sarifLocation{{ID: 1, PhysicalLocation: pl,
+			Message: &sarifText{fmt.Sprintf("the other access of the %s hazard, by local invocation %s", r.Kind, fmtIDs(r.OtherLocalID))}}}
+	}
 	res.PartialFingerprints = map[string]string{FingerprintKey: strings.Join(fp, "|")}
 	acts, pipelines, cmdBufs := b.actions()
 	res.Message = sarifText{resultMessage(s, b, acts, pipelines, cmdBufs)}
@@ -221,6 +241,18 @@ func sarifResultOf(s *Session, b *sarifBucket, ruleIndex int, root string, repo 
 	}
 	if g.Texel != nil {
 		props["texel"] = g.Texel
+	}
+	if g.Sanitizer != nil {
+		props["sanitizer"] = g.Sanitizer
+	}
+	if g.Mesh != nil {
+		props["mesh"] = g.Mesh
+	}
+	if g.Race != nil {
+		props["race"] = g.Race
+	}
+	if g.Barrier != nil {
+		props["barrier"] = g.Barrier
 	}
 	if g.Outcome != nil {
 		props["outcome"] = g.Outcome

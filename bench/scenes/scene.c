@@ -35,6 +35,12 @@
  *              float from bufs[1] (1..8); its --oob makes every 64th
  *              divisor 0 (undefined behaviour: run it only under a GPU-AV
  *              layer).
+ *   reduce     --workgroups 65536: one dispatch of workgroups x 256
+ *              invocations, each workgroup summing its 256 floats with a
+ *              shared-memory tree reduction (barrier() between the 8 steps;
+ *              shaders/reduce.comp): the shared_memory_race and
+ *              barrier_divergence checks' cost; --oob drops the steps'
+ *              barriers (shared-memory hazards, the negative control).
  *   pipeline   every pipeline of <spv>/corpus/corpus.txt (≥ 50 shaders):
  *              vkCreateShaderModule + vkCreate*Pipelines, no pipeline cache;
  *              specialization constant 0 changes every iteration so no driver
@@ -105,7 +111,7 @@ struct options {
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: scene --scene dispatch|shader|draw|draw_indirect|hotloop|pipeline [--warmup N] [--iters N]\n"
+    fprintf(f, "usage: scene --scene dispatch|shader|draw|draw_indirect|hotloop|reduce|pipeline [--warmup N] [--iters N]\n"
                "             [--dispatches N] [--invocations N] [--loops N] [--draws N] [--sets N]\n"
                "             [--variant masked|memory|naive|hoisted|flag|masked_flag|masked_hoisted|guard|select]\n"
                "             [--workgroups N] [--spv DIR] [--oob] [--bad-index] [--unwritten]\n"
@@ -987,6 +993,68 @@ static void scene_hotloop(struct ctx *c, const struct options *o)
     capp_buffer_destroy(&c->vk, &err);
 }
 
+/* ---- shared-memory reduction -------------------------------------------------------------- */
+
+#define REDUCE_LOCAL 256
+
+static void scene_reduce(struct ctx *c, const struct options *o)
+{
+    uint32_t n = o->workgroups * REDUCE_LOCAL;
+    printf("bench: size workgroups=%u invocations=%u\n", o->workgroups, n);
+    create_desc_pool(c, 1);
+    capp_buffer in = capp_buffer_create(&c->vk, (VkDeviceSize)n * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    capp_buffer out = capp_buffer_create(&c->vk, (VkDeviceSize)o->workgroups * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    float *f = in.map;
+    for (uint32_t g = 0; g < n; g++)
+        f[g] = (float)(g % 7);
+    VkDescriptorSetLayoutBinding b[2] = {
+        { 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
+        { 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
+    };
+    VkDescriptorSetLayout dsl = capp_set_layout(&c->vk, b, 2);
+    VkPipelineLayout layout = make_layout(c, dsl, VK_SHADER_STAGE_COMPUTE_BIT, 4);
+    VkDescriptorSet set = alloc_set(c, dsl);
+    VkDescriptorBufferInfo bi[2] = { { in.buf, 0, VK_WHOLE_SIZE }, { out.buf, 0, VK_WHOLE_SIZE } };
+    VkWriteDescriptorSet w[2];
+    for (uint32_t i = 0; i < 2; i++)
+        w[i] = (VkWriteDescriptorSet){ .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .dstBinding = i,
+                                       .descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                       .pBufferInfo = &bi[i] };
+    vkUpdateDescriptorSets(c->vk.dev, 2, w, 0, NULL);
+    VkPipeline pipe = compute_pipeline(c, o->spv, "reduce.comp", layout);
+    for (uint32_t it = 0; it < o->warmup + o->iters; it++) {
+        memset(out.map, 0, out.size);
+        uint64_t t0 = capp_now_ns();
+        begin_compute(c, pipe, layout, set);
+        uint32_t racy = o->oob;
+        vkCmdPushConstants(c->cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof racy, &racy);
+        vkCmdDispatch(c->cmd, o->workgroups, 1, 1);
+        submit_and_wait(c);
+        report_iter(it, o->warmup, capp_now_ns() - t0);
+    }
+    /* Every workgroup's sum, exact (integers below 2^24); --oob's racy
+     * steps may sum anything. */
+    const float *got = out.map;
+    if (o->oob)
+        goto done;
+    for (uint32_t wg = 0; wg < o->workgroups; wg++) {
+        uint32_t want = 0;
+        for (uint32_t l = 0; l < REDUCE_LOCAL; l++)
+            want += (wg * REDUCE_LOCAL + l) % 7;
+        if (got[wg] != (float)want) {
+            fprintf(stderr, "scene: workgroup %u = %g, want %u\n", wg, got[wg], want);
+            exit(1);
+        }
+    }
+    printf("bench: check ok\n");
+done:
+    vkDestroyPipeline(c->vk.dev, pipe, NULL);
+    vkDestroyPipelineLayout(c->vk.dev, layout, NULL);
+    vkDestroyDescriptorSetLayout(c->vk.dev, dsl, NULL);
+    capp_buffer_destroy(&c->vk, &in);
+    capp_buffer_destroy(&c->vk, &out);
+}
+
 /* ---- pipeline creation ------------------------------------------------------------------ */
 
 #define MAX_ENTRIES 256
@@ -1129,6 +1197,8 @@ int main(int argc, char **argv)
         run = scene_draw, o.indirect = 1;
     else if (!strcmp(o.scene, "hotloop"))
         run = scene_hotloop;
+    else if (!strcmp(o.scene, "reduce"))
+        run = scene_reduce;
     else if (!strcmp(o.scene, "pipeline"))
         run = scene_pipeline;
     else

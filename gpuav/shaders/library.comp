@@ -1,5 +1,7 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
+// atomicLoad and atomicStore of the shadow words (shared_race.glsl).
+#extension GL_KHR_memory_scope_semantics : require
 // The check-function library: every check's GLSL, compiled as one module by
 // `go generate ./gpuav`. main is a stub the generator removes; glslang 12
 // (Debian bookworm) has no --no-link, so --keep-uncalled keeps the functions.

@@ -122,6 +122,26 @@ func Fields(g *session.ErrorGroup, spirvLine int) []Field {
 		add("Access", fmt.Sprintf("%s of texel %d of a %s texel buffer", te.Access(), te.Texel, te.Kind))
 		add("View size", fmt.Sprintf("%d texels", te.Count))
 	}
+	if r := g.Race; r != nil {
+		id := func(v [3]uint32) string { return fmt.Sprintf("(%d,%d,%d)", v[0], v[1], v[2]) }
+		add("Hazard", fmt.Sprintf("%s on %s", r.Kind, r.Element))
+		add("Invocations", fmt.Sprintf("local %s (this line) after local %s, global %s", id(r.LocalID), id(r.OtherLocalID), id(r.OtherGlobalID)))
+		if o := r.OtherSource; o != nil && o.Location() != "" {
+			add("Other line", strings.TrimSpace(fmt.Sprintf("%s  %s", o.Location(), strings.TrimSpace(o.Text))))
+		} else if r.OtherInstruction == nil {
+			add("Other line", "not known (past the module's 510th checked access)")
+		}
+	}
+	if b := g.Barrier; b != nil {
+		arr := fmt.Sprintf("%d of %d invocations of the %s", b.Arrived, b.Expected, b.Scope)
+		if m := b.MissingLocalID; m != nil {
+			arr += fmt.Sprintf("; missing local (%d,%d,%d)", m[0], m[1], m[2])
+		}
+		if b.Skipped {
+			arr += "; skipped"
+		}
+		add("Arrived", arr)
+	}
 	add("Command buf", FormatHandle(g.CommandBuffer))
 	if g.PrimaryActionIndex != nil {
 		add("Primary", fmt.Sprintf("%s, after %d of its actions", FormatHandle(g.PrimaryCommandBuffer), *g.PrimaryActionIndex))

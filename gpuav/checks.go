@@ -78,6 +78,7 @@ const (
 	CheckTexelBufferOOB      = "texel_buffer_oob"
 	CheckBDAOOB              = "bda_oob"
 	CheckRayQuery            = "ray_query"
+	CheckLoopBudget          = "loop_budget"
 )
 
 // Check codes (word 8 of a record) and their parameters (words 9..).
@@ -117,6 +118,10 @@ const (
 	CodeRayQuerySkipTrianglesAndAABBs CheckCode = 13 // VUID-...-06889
 	CodeRayQueryTriangleFlags         CheckCode = 14 // VUID-...-06890
 	CodeRayQueryOpaqueFlags           CheckCode = 15 // VUID-...-06891
+	// CodeLoopBudget (120-127 are loop_budget's): p0 the iterations the
+	// invocation completed in this entry of the loop, p1 the budget, p2
+	// flags (LoopLeft).
+	CodeLoopBudget CheckCode = 120
 )
 
 // Device features and extensions the requirements name.
@@ -226,6 +231,20 @@ var Checks = append([]Check{
 		describe: describeRayQuery,
 		pass:     rayQueryPass,
 		noClamp:  "a ray's values are not an index",
+	},
+	{
+		// On by default: a loop the analyses prove within the budget gets
+		// nothing (pass_loop_budget.go, docs/decisions/loop-budget.md).
+		ID:      CheckLoopBudget,
+		Codes:   []RecordCode{{CodeLoopBudget, "LOOP_BUDGET"}},
+		Default: true,
+		Title:   "Runaway loop",
+		Help: "An invocation ran a loop for more iterations in one entry than the loop budget (loop_budget_iterations, default 16777216): " +
+			"the loop's bound came from data, or its exit is never reached, and the GPU would hang or be reset. gpuav-dbg reported it once per " +
+			"invocation and loop and left the loop (with on_error=execute it kept looping). Loops whose trip count the analyses prove within the budget are not counted.",
+		describe: describeLoopBudget,
+		pass:     loopBudgetPass,
+		noClamp:  "a loop's iterations are not an index",
 	},
 }, commandChecks...)
 

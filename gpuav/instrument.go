@@ -41,6 +41,10 @@ type Options struct {
 	// unset, and Result.Precise.PreciseWords builds them on first need
 	// (the layer creates the fast variant's pipelines without them).
 	PreciseLater bool
+	// LoopBudget is loop_budget's budget: the iterations an invocation
+	// may run in one entry of a loop whose trip count is not proven
+	// (0: DefaultLoopBudget).
+	LoopBudget uint32
 }
 
 // Result is an instrumented module and what happened to it.

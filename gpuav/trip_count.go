@@ -191,6 +191,7 @@ const (
 	relLE        // v <= C
 	relGT        // v > C
 	relGE        // v >= C
+	relNE        // v != C (only a shrinking counter, C 0)
 )
 
 // relation reads a comparison l OP r as l's relation to r where it is
@@ -205,6 +206,11 @@ func relation(op spirv.Opcode, taken bool) (rel int, signed, ok bool) {
 		rel = relGT
 	case spirv.OpUGreaterThanEqual, spirv.OpSGreaterThanEqual:
 		rel = relGE
+	case spirv.OpINotEqual, spirv.OpIEqual:
+		if (op == spirv.OpINotEqual) != taken {
+			return 0, false, false // stays where v == C: no bound of a counter
+		}
+		return relNE, false, true
 	default:
 		return 0, false, false
 	}
@@ -219,17 +225,32 @@ func relation(op spirv.Opcode, taken bool) (rel int, signed, ok bool) {
 }
 
 // mirror turns C REL v into v REL' C.
-func mirror(rel int) int { return [...]int{relGT, relGE, relLT, relLE}[rel] }
+func mirror(rel int) int { return [...]int{relGT, relGE, relLT, relLE, relNE}[rel] }
 
 // progression is what counter found of a compared value: from one run of
-// the exit test to the next it moves by step (modulo 2^w), and at the
-// first run it is one of starts plus offset (modulo 2^w).
+// the exit test to the next it is updated once (add: plus step, modulo
+// 2^w; shrink: shifted right by step bits or divided by 2^step at least;
+// grow: multiplied by step), and at the first run it is one of starts
+// (nil: unknown) plus offset (add), or one update past one of them (post,
+// shrink and grow).
 type progression struct {
 	w      uint32
+	kind   int
 	step   int64
 	offset int64
-	starts []uint32 // nil: unknown (any value)
+	post   bool
+	// arith: a shrink is an arithmetic shift (whose negative values never
+	// reach 0: only a signed test that stays for positive values bounds it)
+	arith  bool
+	starts []uint32
 }
+
+// Kinds of counter update.
+const (
+	progAdd = iota
+	progShrink
+	progGrow
+)
 
 // counter reports whether v, compared in block x, is a counter of the
 // loop lp (see the top of the file).
@@ -261,7 +282,7 @@ func (a *safeIndex) counter(lp *loopInfo, v uint32, x int) (progression, bool) {
 			if !ok {
 				continue
 			}
-			if p, ok := a.counterValue(lp, base, x); ok && p.w == w {
+			if p, ok := a.counterValue(lp, base, x); ok && p.w == w && p.kind == progAdd {
 				off := signedValue(c, w)
 				if d.Opcode() == spirv.OpISub {
 					off = -off
@@ -301,11 +322,11 @@ func (a *safeIndex) counterValue(lp *loopInfo, v uint32, x int) (progression, bo
 				p.starts = append(p.starts, val)
 				continue
 			}
-			step, ok := a.stepOf(val, func(id uint32) bool { return id == v }, w)
-			if !ok || (p.step != 0 && step != p.step) {
+			u, ok := a.updateOf(val, func(id uint32) bool { return id == v }, w)
+			if !ok || (p.step != 0 && (u.kind != p.kind || u.step != p.step || u.arith != p.arith)) {
 				return progression{}, false
 			}
-			p.step = step
+			p.kind, p.step, p.arith = u.kind, u.step, u.arith
 		}
 		return p, p.step != 0 && len(p.starts) > 0
 	case spirv.OpLoad:
@@ -349,7 +370,7 @@ func (a *safeIndex) variableCounter(lp *loopInfo, ld *spirv.Instruction, pos ins
 		}
 	}
 	// The stored value is a load of the variable in the loop plus a step.
-	step, ok := a.stepOf(store.value, func(id uint32) bool {
+	u, ok := a.updateOf(store.value, func(id uint32) bool {
 		d := a.m.Def(id)
 		lp2, ok := f.pos.of(id)
 		return ok && d != nil && d.Opcode() == spirv.OpLoad && len(d.Words) >= 4 && d.Words[3] == vid && lp.body[lp2.blk]
@@ -357,7 +378,7 @@ func (a *safeIndex) variableCounter(lp *loopInfo, ld *spirv.Instruction, pos ins
 	if !ok {
 		return progression{}, false
 	}
-	p.step = step
+	p.kind, p.step, p.arith = u.kind, u.step, u.arith
 	if v.init != 0 {
 		p.starts = append(p.starts, v.init)
 	} else if !f.storedBefore(v, instPos{lp.header, 0}) {
@@ -370,34 +391,65 @@ func (a *safeIndex) variableCounter(lp *loopInfo, ld *spirv.Instruction, pos ins
 	// dominator chain of the back edges (the load's block dominates x's).
 	after := pos.blk == store.at.blk && pos.i > store.at.i ||
 		pos.blk != store.at.blk && f.dominates(store.at.blk, pos.blk)
-	if after {
-		p.offset = step
+	if after && p.kind == progAdd {
+		p.offset = p.step
 	}
+	p.post = after
 	return p, true
 }
 
-// stepOf reports whether val is base + C, base - C or C + base for an
-// id isBase accepts and a constant C, and returns the signed step.
-func (a *safeIndex) stepOf(val uint32, isBase func(uint32) bool, w uint32) (int64, bool) {
+// updateOf reports whether val is one update of a counter: base + C,
+// C + base, base - C (add), base >> C, base / C (shrink), base << C,
+// base * C, C * base (grow), for an id isBase accepts and a constant C,
+// and returns the update with its step.
+func (a *safeIndex) updateOf(val uint32, isBase func(uint32) bool, w uint32) (progression, bool) {
 	d := a.m.Def(val)
 	if d == nil || len(d.Words) != 5 || a.width(val) != w {
-		return 0, false
+		return progression{}, false
+	}
+	x, y := d.Words[3], d.Words[4]
+	konst := func(id uint32) (uint64, bool) {
+		c, ok := a.constValue(id)
+		return c & maxOf(w), ok
 	}
 	switch d.Opcode() {
 	case spirv.OpIAdd:
-		for k := 3; k <= 4; k++ {
-			if c, ok := a.constValue(d.Words[k]); ok && isBase(d.Words[7-k]) {
+		for _, k := range [][2]uint32{{y, x}, {x, y}} {
+			if c, ok := konst(k[0]); ok && isBase(k[1]) {
 				s := signedValue(c, w)
-				return s, s != 0
+				return progression{kind: progAdd, step: s}, s != 0
 			}
 		}
 	case spirv.OpISub:
-		if c, ok := a.constValue(d.Words[4]); ok && isBase(d.Words[3]) {
+		if c, ok := konst(y); ok && isBase(x) {
 			s := -signedValue(c, w)
-			return s, s != 0
+			return progression{kind: progAdd, step: s}, s != 0
+		}
+	case spirv.OpShiftRightLogical, spirv.OpShiftRightArithmetic:
+		if c, ok := konst(y); ok && isBase(x) && c >= 1 && c < uint64(w) {
+			return progression{kind: progShrink, step: int64(c), arith: d.Opcode() == spirv.OpShiftRightArithmetic}, true
+		}
+	case spirv.OpUDiv:
+		if c, ok := konst(y); ok && isBase(x) && c >= 2 {
+			k := int64(0)
+			for c >= 2 {
+				c >>= 1
+				k++
+			}
+			return progression{kind: progShrink, step: k}, true
+		}
+	case spirv.OpShiftLeftLogical:
+		if c, ok := konst(y); ok && isBase(x) && c >= 1 && c < uint64(w) {
+			return progression{kind: progGrow, step: 1 << c}, true
+		}
+	case spirv.OpIMul:
+		for _, k := range [][2]uint32{{y, x}, {x, y}} {
+			if c, ok := konst(k[0]); ok && isBase(k[1]) && c >= 2 && c <= signedMax(w) {
+				return progression{kind: progGrow, step: int64(c)}, true
+			}
 		}
 	}
-	return 0, false
+	return progression{}, false
 }
 
 // signedValue reads the low w bits of c as a signed number.
@@ -476,16 +528,30 @@ func (a *safeIndex) progressionEntries(p progression, rel int, signed bool, c ui
 		stay.lo = cr.lo + 1
 	case relGE:
 		stay.lo = cr.lo
+	case relNE:
+		if cr.lo != 0 || cr.hi != 0 {
+			return 0, false
+		}
+		stay.lo = 1 // unsigned: v != 0 is v >= 1
+	}
+	if stay.lo > stay.hi {
+		return 1, true // the first test leaves
+	}
+	switch p.kind {
+	case progShrink:
+		// Every staying value is at least 1 and positive, and each update
+		// at least halves it (an arithmetic shift only keeps a positive
+		// value positive: its test must be signed): at most
+		// ceil(w / step) updates reach 0.
+		if stay.lo < 1 || p.arith && !signed {
+			return 0, false
+		}
+		return uint64((int64(p.w)+p.step-1)/p.step) + 2, true
+	case progGrow:
+		return a.growEntries(p, stay, full, signed, x)
 	}
 	// The first test's value: a start plus the offset, without wrapping.
-	first := intRange{full.hi, full.lo}
-	if p.starts == nil {
-		first = full
-	}
-	for _, s := range p.starts {
-		r := a.valueRange(s, x, p.w, signed)
-		first.lo, first.hi = min(first.lo, r.lo), max(first.hi, r.hi)
-	}
+	first := a.firstRange(p, full, signed, x)
 	first.lo, first.hi = first.lo+p.offset, first.hi+p.offset
 	if first.lo < full.lo || first.hi > full.hi {
 		first = full
@@ -506,11 +572,46 @@ func (a *safeIndex) progressionEntries(p progression, rel int, signed bool, c ui
 		return 0, false // moving away from the bound
 	}
 	if span < 0 {
-		return 1, true // the first test leaves
+		return 1, true
 	}
 	step := p.step
 	if step < 0 {
 		step = -step
 	}
 	return uint64(span/step) + 2, true
+}
+
+// firstRange is the range of the values a counter enters the loop with
+// (full when unknown).
+func (a *safeIndex) firstRange(p progression, full intRange, signed bool, x int) intRange {
+	if p.starts == nil {
+		return full
+	}
+	first := intRange{full.hi, full.lo}
+	for _, s := range p.starts {
+		r := a.valueRange(s, x, p.w, signed)
+		first.lo, first.hi = min(first.lo, r.lo), max(first.hi, r.hi)
+	}
+	return first
+}
+
+// growEntries bounds a counter multiplied by p.step at each update while
+// it stays at most stay.hi: it starts at 1 or more (else 0 stays 0), and
+// stay.hi times the factor does not wrap.
+func (a *safeIndex) growEntries(p progression, stay, full intRange, signed bool, x int) (uint64, bool) {
+	first := a.firstRange(p, full, signed, x)
+	if p.post {
+		if first.hi > full.hi/p.step {
+			return 0, false // the first update may wrap
+		}
+		first.lo *= p.step
+	}
+	if first.lo < 1 || stay.hi > full.hi/p.step {
+		return 0, false
+	}
+	n := uint64(0)
+	for v := max(first.lo, stay.lo); v <= stay.hi; v *= p.step {
+		n++
+	}
+	return n + 1, true
 }

@@ -62,5 +62,17 @@ void main() {
     for (uint i = 0u; i < 0xFFFFFFFFu; i++) { // EXPECT loop_budget
         acc += data.v[i & 63u];
     }
+    for (uint s = data.n; s > 0u; s >>= 1) { // EXPECT none
+        acc += data.v[s & 63u];
+    }
+    for (int s = data.sn; s > 0; s /= 3) { // EXPECT loop_budget
+        acc += data.v[s & 63];
+    }
+    for (uint s = 1u; s < 4096u; s <<= 2) { // EXPECT none
+        acc += data.v[s & 63u];
+    }
+    for (uint s = 0u; s < 4096u; s *= 2u) { // EXPECT loop_budget
+        acc += data.v[s & 63u];
+    }
     data.v[0] = acc + j;
 }

@@ -66,3 +66,20 @@ func TestLoopEntries(t *testing.T) {
 		})
 	}
 }
+
+// TestParseLoopBudget: the budget setting's forms and bounds.
+func TestParseLoopBudget(t *testing.T) {
+	for in, want := range map[string]uint32{"1000": 1000, " 2^24 ": 1 << 24, "0x100": 256, "1": 1, "2^31": 1 << 31, "2147483648": 1 << 31} {
+		if got, err := ParseLoopBudget(in); err != nil || got != want {
+			t.Errorf("%q: %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "0", "-1", "2^32", "2147483649", "lots", "2^", "2^-1"} {
+		if got, err := ParseLoopBudget(in); err == nil {
+			t.Errorf("%q: %d, want an error", in, got)
+		}
+	}
+	if b := (Options{}).loopBudget(); b != DefaultLoopBudget || DefaultLoopBudget != 16777216 {
+		t.Errorf("default budget %d", b)
+	}
+}

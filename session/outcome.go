@@ -36,10 +36,11 @@ func outcomeOf(s Settings, code gpuav.CheckCode, p [gpuav.RecordParams]uint32) *
 }
 
 // Sentence says what the access did, for a message; "" for a plain skip
-// (the default, which every check's help describes).
+// (the default, which every check's help describes) and for loop_budget,
+// whose message says whether the loop was left.
 func (o *Outcome) Sentence(check string) string {
 	switch {
-	case o == nil:
+	case o == nil || check == gpuav.CheckLoopBudget:
 		return ""
 	case o.ClampedTo != nil:
 		unit := "index"

@@ -335,6 +335,9 @@ func sarifResultOf(g *ErrorGroup, ruleIndex int, root string) sarifResult {
 	if g.Texel != nil {
 		props["texel"] = g.Texel
 	}
+	if g.LoopBudget != nil {
+		props["loop_budget"] = g.LoopBudget
+	}
 	if len(g.Labels) > 0 {
 		props["labels"] = g.Labels
 	}

@@ -43,6 +43,29 @@ type runFlags struct {
 	printfBuffer uint
 	// reportMode is --report-mode: the JSON and SARIF files' mode.
 	reportMode modeFlag
+	// loopBudget is --loop-budget (0: the layer's default).
+	loopBudget loopBudgetFlag
+}
+
+// loopBudgetFlag is --loop-budget N (or 2^N).
+type loopBudgetFlag uint32
+
+// String prints the budget, "" when not given.
+func (f *loopBudgetFlag) String() string {
+	if *f == 0 {
+		return ""
+	}
+	return strconv.FormatUint(uint64(*f), 10)
+}
+
+// Set reads a budget (gpuav.ParseLoopBudget).
+func (f *loopBudgetFlag) Set(s string) error {
+	v, err := gpuav.ParseLoopBudget(s)
+	if err != nil {
+		return err
+	}
+	*f = loopBudgetFlag(v)
+	return nil
 }
 
 // modeFlag is a file mode in octal ("0644"); it starts as the session
@@ -113,7 +136,8 @@ func (f *runFlags) settings() (session.Settings, error) {
 	if err != nil {
 		return session.Settings{}, err
 	}
-	return session.Settings{Checks: f.settingsChecks(), ReserveSlot: f.reserveSlot, OnError: string(onError), Robust: f.robust}, nil
+	return session.Settings{Checks: f.settingsChecks(), ReserveSlot: f.reserveSlot, OnError: string(onError), Robust: f.robust,
+		LoopBudget: uint32(f.loopBudget)}, nil
 }
 
 // checkFlag collects --check ID=on|off.
@@ -203,6 +227,7 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runFlags, []s
 	f.printf = true
 	fs.Var(&f.printf, "printf", "")
 	fs.UintVar(&f.printfBuffer, "printf-buffer", 0, "")
+	fs.Var(&f.loopBudget, "loop-budget", "")
 	f.reportMode = modeFlag(session.ReportMode)
 	fs.Var(&f.reportMode, "report-mode", "")
 	if err := fs.Parse(args); err != nil {

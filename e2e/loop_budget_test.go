@@ -15,7 +15,7 @@ import (
 // docs/decisions/loop-budget.md); buf_plain's shaders are the other stage
 // of its graphics pipelines.
 var budgetApp = newCheckApp("budgetapp", "budget.comp", "budget_proven.comp", "budget.vert", "budget.frag",
-	"buf_plain.vert", "buf_plain.frag")
+	"budget.task", "buf_plain.vert", "buf_plain.frag", "stage_plain.mesh")
 
 // budgetReport is the part of the report the loop_budget tests read.
 type budgetReport struct {
@@ -190,4 +190,63 @@ func TestLoopBudgetProven(t *testing.T) {
 	}
 	budgetApp.runClean(t, nil, "r=34078720,34078720,34078720,34078720", "2^20 iterations summing v[(i + g) & 63]",
 		"--case", "proven")
+}
+
+// TestTaskIndexFromMemory: a task shader reads a storage buffer at an
+// index read from memory, past the buffer (issue 30: the Khronos layer
+// loses such a report to a device lost, its issue #12806). On lavapipe
+// the read is reported, with its invocation and line, and skipped, and
+// the app finishes: 64 (one element past the end) and 0xFFFFFFFF (an
+// offset past 2^32 bytes). The other invocations read v[10], v[20] and
+// v[30].
+func TestTaskIndexFromMemory(t *testing.T) {
+	tests := []struct {
+		n               string
+		offset, highest uint64
+	}{
+		{"64", 16 + 64*4, 16 + 64*4 + 3},
+		{"0xFFFFFFFF", 0xFFFFFFFF, 0xFFFFFFFF + 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.n, func(t *testing.T) {
+			var r struct {
+				Errors []struct {
+					budgetGroup
+					Buffer *struct {
+						Offset  uint64 `json:"offset"`
+						Size    uint32 `json:"size"`
+						Range   uint32 `json:"range"`
+						Highest uint64 `json:"highest_byte"`
+						Write   bool   `json:"write"`
+					} `json:"buffer"`
+				} `json:"errors"`
+			}
+			code, out := budgetApp.runInto(t, &r, nil, nil, "--case", "oob", "--stage", "task", "--n", tt.n)
+			if strings.Contains(out, "unsupported task\n") {
+				if driverHas(t, "taskShader") {
+					t.Fatalf("budgetapp says the device lacks task shaders, but vulkaninfo reports taskShader = true")
+				}
+				t.Skip("the driver has no task shaders")
+			}
+			if !strings.Contains(out, "r=12,22,1,32\n") {
+				t.Errorf("the bad read must be skipped and yield 0 (r=12,22,1,32); app printed:\n%s", out)
+			}
+			if code != 1 || len(r.Errors) != 1 {
+				t.Fatalf("exit %d, %d error groups; want 1, 1\n%s", code, len(r.Errors), out)
+			}
+			e := r.Errors[0]
+			want := expectAt(t, "budget.task", "buffer_oob")
+			if e.Check != "buffer_oob" || e.VUID != "VUID-vkCmdDrawMeshTasksEXT-storageBuffers-06936" || e.Count != 1 || e.Stage != "task" ||
+				e.Action != "vkCmdDrawMeshTasksEXT" || !want.matches(e.Source.File, e.Source.Line, e.Source.Text) ||
+				fmt.Sprint(e.Coords) != fmt.Sprint(map[string][]float64{"global_invocation_id": {2, 0, 0}}) ||
+				e.CommandBuffer.Name != "budget-cmd" || e.Pipeline.Name != "budget-pipeline" {
+				t.Errorf("group %s %s count %d stage %s %s %s:%d coords %v %s/%s; want buffer_oob, the mesh-task VUID, 1 task invocation (2,0,0), vkCmdDrawMeshTasksEXT, %s:%d, budget-cmd/budget-pipeline",
+					e.Check, e.VUID, e.Count, e.Stage, e.Action, e.Source.File, e.Source.Line, e.Coords, e.CommandBuffer.Name, e.Pipeline.Name,
+					want.file, want.line)
+			}
+			if b := e.Buffer; b == nil || b.Offset != tt.offset || b.Highest != tt.highest || b.Size != 4 || b.Range != 272 || b.Write {
+				t.Errorf("buffer %+v, want a 4-byte read at %d (highest %d) of 272 bytes", b, tt.offset, tt.highest)
+			}
+		})
+	}
 }

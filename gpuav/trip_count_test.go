@@ -83,3 +83,25 @@ func TestParseLoopBudget(t *testing.T) {
 		t.Errorf("default budget %d", b)
 	}
 }
+
+// TestDescribeLoopBudget: the record's iterations, budget and flag, in
+// the values and the message; a clamp is a skip (noClamp).
+func TestDescribeLoopBudget(t *testing.T) {
+	for _, tt := range []struct {
+		flags uint32
+		msg   string
+	}{
+		{LoopLeft, "Loop ran 1000 iterations in one invocation (budget 1000); the invocation left the loop."},
+		{0, "Loop ran 1000 iterations in one invocation (budget 1000); the invocation kept looping (on_error=execute)."},
+	} {
+		d := Describe(CodeLoopBudget, [RecordParams]uint32{1000, 1000, tt.flags})
+		if d.Check != CheckLoopBudget || d.Message != tt.msg || d.VUID("vkCmdDispatch") != "" || d.LoopBudget == nil ||
+			*d.LoopBudget != (LoopBudgetValues{Iterations: 1000, Budget: 1000, Left: tt.flags == LoopLeft}) {
+			t.Errorf("flags %d: %+v %+v", tt.flags, d, d.LoopBudget)
+		}
+	}
+	o := FailedAccess(OnErrorClamp, CodeLoopBudget, [RecordParams]uint32{1000, 1000, LoopLeft})
+	if o.Access != AccessSkipped || o.Reason != "clamp has no meaning here (a loop's iterations are not an index)" {
+		t.Errorf("clamp: %+v", o)
+	}
+}

@@ -94,6 +94,7 @@ func TestDemoCoverage(t *testing.T) {
 		"bda_alignment":            {"on", false, 0, 0, 0},
 		"shared_memory_race":       {"on", false, 0, 0, 0},
 		"barrier_divergence":       {"on", false, 0, 0, 0},
+		"loop_budget":              {"on", false, 0, 0, 0},
 		"index_buffer_oob":         {"on", true, 0, 0, 0},
 		"vertex_fetch_oob":         {"on", true, 0, 0, 0},
 		"indirect_command":         {"on", true, 0, 0, 0},

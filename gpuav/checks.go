@@ -41,6 +41,10 @@ type Check struct {
 	// clampUnit names what a clamp of the check's failed accesses moves
 	// into range ("" : "index"), for "The access was clamped to ...".
 	clampUnit string
+	// outcomeInMessage says the check's own description says what the
+	// failed operation did (loop_budget: whether the loop was left), so no
+	// outcome sentence is added to its message.
+	outcomeInMessage bool
 	// skipped says what a failed access did under skip, for its message
 	// ("" : a memory access's: a load read zero, a store or atomic did
 	// nothing).
@@ -95,6 +99,10 @@ func (c *Check) SkipSentence() string {
 	}
 	return "The access was skipped (a load read zero, a store or atomic did nothing)."
 }
+
+// OutcomeInMessage reports whether the check's description already says
+// what its failed operation did, so that no outcome sentence is added.
+func (c *Check) OutcomeInMessage() bool { return c.outcomeInMessage }
 
 // InShaders reports whether the check runs in instrumented shaders (it has
 // a pass), wholly or, for a command check, in part (vertex_fetch_oob): the
@@ -154,6 +162,7 @@ const (
 	CheckBDAAlignment      = "bda_alignment"
 	CheckSharedMemoryRace  = "shared_memory_race"
 	CheckBarrierDivergence = "barrier_divergence"
+	CheckLoopBudget        = "loop_budget"
 )
 
 // Check codes (word 8 of a record) and their parameters (words 9..).
@@ -237,6 +246,10 @@ const (
 	// count the workgroup's).
 	CodeBarrierSubgroup  CheckCode = 136
 	CodeBarrierWorkgroup CheckCode = 137
+	// CodeLoopBudget (120-127 are loop_budget's): p0 the iterations the
+	// invocation completed in this entry of the loop, p1 the budget, p2
+	// flags (LoopLeft).
+	CodeLoopBudget CheckCode = 120
 )
 
 // NoInstruction stands for an instruction a record names but its module's
@@ -501,6 +514,22 @@ var Checks = append([]Check{
 		describe:  describeBarrier,
 		pass:      barrierPass,
 		noClamp:   "a barrier has no operand to clamp",
+	},
+	{
+		// On by default: a loop the analyses prove within the budget gets
+		// nothing (pass_loop_budget.go, docs/decisions/loop-budget.md).
+		ID:      CheckLoopBudget,
+		Codes:   []RecordCode{{CodeLoopBudget, "LOOP_BUDGET"}},
+		Default: true,
+		Title:   "Runaway loop",
+		Help: "An invocation ran a loop for more iterations in one entry than the loop budget (loop_budget_iterations, default 16777216): " +
+			"the loop's bound came from data, or its exit is never reached, and the GPU would hang or be reset. gpuav-dbg reported it once per " +
+			"invocation and loop and left the loop (with on_error=execute it kept looping). Loops whose trip count the analyses prove within the budget are not counted.",
+		skipWords:        []string{" and left the loop (with on_error=execute it kept looping)"},
+		outcomeInMessage: true,
+		describe:         describeLoopBudget,
+		pass:             loopBudgetPass,
+		noClamp:          "a loop's iterations are not an index",
 	},
 }, commandChecks...)
 

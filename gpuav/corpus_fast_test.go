@@ -15,16 +15,19 @@ import (
 // of each kind per shader family. What is left is what the layer's fast
 // pipelines still compile; no compute shader keeps a buffer check, since
 // its one unbounded store (v[g], g from gl_GlobalInvocationID) is decided
-// at each dispatch (docs/decisions/action-facts.md).
+// at each dispatch (docs/decisions/action-facts.md). No loop of the corpus
+// gets loop_budget's counter: each is proven (a constant bound, or the
+// shared family's halving s >>= 1), so its loops pay nothing
+// (docs/decisions/loop-budget.md).
 func TestCorpusFastChecks(t *testing.T) {
 	// Per family (the file name without its number) or file: buffer
-	// checks and descriptor index checks left in one shader's fast
-	// variant. fs03 and fs07 read at an offset from gl_FragCoord, which
+	// checks, descriptor index checks and loop counters left in one
+	// shader's fast variant. fs03 and fs07 read at an offset from gl_FragCoord, which
 	// no fact bounds; the bindless shaders' push-constant indices are
 	// decided at each action.
-	want := map[string][2]int{
-		"bindless": {0, 0}, "loop": {0, 0}, "matrix": {0, 0}, "shared": {0, 0}, "unrolled": {0, 0},
-		"vs": {0, 0}, "fs": {0, 0}, "fs03": {1, 0}, "fs07": {1, 0},
+	want := map[string][3]int{
+		"bindless": {0, 0, 0}, "loop": {0, 0, 0}, "matrix": {0, 0, 0}, "shared": {0, 0, 0}, "unrolled": {0, 0, 0},
+		"vs": {0, 0, 0}, "fs": {0, 0, 0}, "fs03": {1, 0, 0}, "fs07": {1, 0, 0},
 	}
 	dir := filepath.Join("..", "bench", "corpus")
 	entries, err := os.ReadDir(dir)
@@ -52,8 +55,9 @@ func TestCorpusFastChecks(t *testing.T) {
 				fast = res.Precise.FastWords
 			}
 			dis := disassemble(t, fast)
-			got := [2]int{strings.Count(dis, "OpFunctionCall %void %gpuav_report_buffer_check"),
-				strings.Count(dis, "OpFunctionCall %void %gpuav_report_descriptor_index")}
+			got := [3]int{strings.Count(dis, "OpFunctionCall %void %gpuav_report_buffer_check"),
+				strings.Count(dis, "OpFunctionCall %void %gpuav_report_descriptor_index"),
+				strings.Count(dis, "OpFunctionCall %void %gpuav_report_loop_budget")}
 			w2, ok := want[strings.TrimSuffix(name, ext)]
 			if !ok {
 				w2, ok = want[family]
@@ -62,7 +66,8 @@ func TestCorpusFastChecks(t *testing.T) {
 				t.Fatalf("family %q has no expectation", family)
 			}
 			if got != w2 {
-				t.Errorf("fast variant: %d buffer checks, %d descriptor index checks; want %d, %d", got[0], got[1], w2[0], w2[1])
+				t.Errorf("fast variant: %d buffer checks, %d descriptor index checks, %d loop counters; want %d, %d, %d",
+					got[0], got[1], got[2], w2[0], w2[1], w2[2])
 			}
 		})
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -23,7 +24,9 @@ var glslStages = []string{".vert", ".tesc", ".tese", ".geom", ".frag", ".comp", 
 // module's own target environment. The GLSL is compiled for Vulkan 1.0 to
 // 1.3 in turn (1.2 at least where ray tracing, ray queries or mesh shaders
 // need SPIR-V 1.4), with -g and -gVS in turn; each module is instrumented
-// with skip, clamp and the robust-only mode (failedAccess).
+// with skip, clamp and the robust-only mode (failedAccess). Every check is
+// on, loop_budget included: the loops it counts must be found under each
+// behaviour, or the test fails.
 func TestInstrumentCorpus(t *testing.T) {
 	root, err := filepath.Abs("..")
 	if err != nil {
@@ -59,6 +62,14 @@ func TestInstrumentCorpus(t *testing.T) {
 	if len(sources) < 10 || len(modules) < 3 {
 		t.Fatalf("corpus too small: %d sources, %d modules", len(sources), len(modules))
 	}
+	counted := map[string]int{} // loop_budget sites by behaviour
+	defer func() {
+		for _, b := range []string{"skip", "clamp", "execute", "robust-only"} {
+			if counted[b] == 0 && !t.Failed() {
+				t.Errorf("no loop counted by loop_budget under %s in the corpus: %v", b, counted)
+			}
+		}
+	}()
 	envs := []string{"vulkan1.0", "vulkan1.1", "vulkan1.2", "vulkan1.3"}
 	for i, src := range sources {
 		rel, _ := filepath.Rel(root, src)
@@ -88,7 +99,7 @@ func TestInstrumentCorpus(t *testing.T) {
 		t.Run(rel+"/"+env+debug, func(t *testing.T) {
 			w := shadertest.Compile(t, filepath.Dir(src), filepath.Base(src), debug, "--target-env", env)
 			for _, opt := range failedAccess(i) {
-				instrumentAndValidate(t, w, env, opt)
+				counted[behaviour(opt)] += instrumentAndValidate(t, w, env, opt)
 			}
 		})
 	}
@@ -110,7 +121,7 @@ func TestInstrumentCorpus(t *testing.T) {
 				t.Fatalf("SPIR-V version %d.%d", major, minor)
 			}
 			for _, opt := range failedAccess(i) {
-				instrumentAndValidate(t, w, env, opt)
+				counted[behaviour(opt)] += instrumentAndValidate(t, w, env, opt)
 			}
 		})
 	}
@@ -127,10 +138,19 @@ func failedAccess(i int) []Options {
 	return opts
 }
 
+// behaviour names opt's failed-access behaviour.
+func behaviour(opt Options) string {
+	if opt.RobustOnly {
+		return "robust-only"
+	}
+	return string(OnErrorOrDefault(opt.OnError))
+}
+
 // instrumentAndValidate instruments with every check and the failed-access
 // behaviour of opt and runs spirv-val on the module (the precise variant)
 // and on its fast variant; a module left alone must come back unchanged.
-func instrumentAndValidate(t *testing.T, w []uint32, env string, opt Options) {
+// It returns the number of loops loop_budget counted.
+func instrumentAndValidate(t *testing.T, w []uint32, env string, opt Options) int {
 	t.Helper()
 	opt.ShaderID, opt.DescriptorSet, opt.Printf = 9, 7, true
 	t.Logf("on_error %q, robust-only %v", opt.OnError, opt.RobustOnly)
@@ -141,17 +161,24 @@ func instrumentAndValidate(t *testing.T, w []uint32, env string, opt Options) {
 	for _, warn := range res.Warnings {
 		t.Logf("warning: %s", warn)
 	}
+	loops := 0
+	for _, s := range res.Sites {
+		if slices.Contains(s.Checks, CheckLoopBudget) {
+			loops++
+		}
+	}
 	if !res.Instrumented {
 		if len(res.Words) != len(w) {
 			t.Fatalf("not instrumented but changed")
 		}
-		return
+		return loops
 	}
 	validate(t, res.Words, env)
 	if res.Precise == nil {
-		return
+		return loops
 	}
 	validate(t, res.Precise.FastWords, env)
+	return loops
 }
 
 // specConstRE finds the names of GLSL specialization constants.

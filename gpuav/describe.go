@@ -43,6 +43,8 @@ type Description struct {
 	IndexBuffer *IndexValues
 	Vertex      *VertexValues
 	Indirect    *IndirectValues
+	// LoopBudget holds the values of a loop that ran past the budget.
+	LoopBudget *LoopBudgetValues
 	// vuid, when set, gives the VUID by action command (it wins over
 	// FullVUID and VUIDSuffix).
 	vuid func(action string) string

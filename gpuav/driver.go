@@ -24,6 +24,9 @@ type passSpec struct {
 	after []string
 	// preserves lists the analyses the pass's edits leave valid.
 	preserves analysis
+	// last says the pass runs after every other (loop_budget, which
+	// splits the loop headers the other passes leave alone).
+	last bool
 	// run walks the shader with a fresh pass and returns the number of
 	// sites it guarded. It is always run(sh) { return walk(sh, newX(sh)) }:
 	// walk needs the pass's site type, which a spec cannot hold.
@@ -405,7 +408,8 @@ func passesFor(opt Options) []*passSpec {
 }
 
 // orderPasses sorts passes so that each runs after those it names in
-// after (when they run at all), keeping the given order otherwise.
+// after (when they run at all) and those marked last after the others,
+// keeping the given order otherwise.
 func orderPasses(specs []*passSpec) []*passSpec {
 	out := make([]*passSpec, 0, len(specs))
 	placed := map[string]bool{}
@@ -416,7 +420,7 @@ func orderPasses(specs []*passSpec) []*passSpec {
 	for len(out) < len(specs) {
 		progress := false
 		for _, p := range specs {
-			if placed[p.name] || !afterPlaced(p, placed, present) {
+			if placed[p.name] || !afterPlaced(p, placed, present) || p.last && len(out) < len(specs)-lastCount(specs) {
 				continue
 			}
 			out = append(out, p)
@@ -429,6 +433,17 @@ func orderPasses(specs []*passSpec) []*passSpec {
 		}
 	}
 	return out
+}
+
+// lastCount counts the passes that run last.
+func lastCount(specs []*passSpec) int {
+	n := 0
+	for _, p := range specs {
+		if p.last {
+			n++
+		}
+	}
+	return n
 }
 
 // afterPlaced reports whether every pass p must follow is placed or absent.

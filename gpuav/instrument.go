@@ -45,6 +45,10 @@ type Options struct {
 	// DefaultMaxSharedMemory, which every device has): shared_memory_race
 	// leaves a shader unchecked whose shared memory and shadow exceed it.
 	MaxSharedMemory uint32
+	// LoopBudget is loop_budget's budget: the iterations an invocation
+	// may run in one entry of a loop whose trip count is not proven
+	// (0: DefaultLoopBudget).
+	LoopBudget uint32
 }
 
 // Result is an instrumented module and what happened to it.

@@ -65,7 +65,9 @@ type foldedArg struct {
 func (sh *shader) foldLoops() int {
 	reports := map[uint32]bool{}
 	for name, id := range sh.lib.ids {
-		if strings.HasPrefix(name, "gpuav_report_") {
+		// loop_budget's report must be written where it is: the loop it
+		// is about may never end.
+		if strings.HasPrefix(name, "gpuav_report_") && name != "gpuav_report_loop_budget" {
 			reports[id] = true
 		}
 	}

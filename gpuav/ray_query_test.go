@@ -189,8 +189,10 @@ func TestRayQueryCheckOff(t *testing.T) {
 	checks := map[string]bool{}
 	for _, id := range AllChecks {
 		// The shader's buffer store is buffer_oob's and, through a plain
-		// binding, the descriptor state checks'.
-		checks[id] = id != CheckRayQuery && id != CheckBufferOOB && id != CheckDescriptorUninit && id != CheckDescriptorDestroyed
+		// binding, the descriptor state checks'; its Proceed loop is
+		// loop_budget's.
+		checks[id] = id != CheckRayQuery && id != CheckBufferOOB && id != CheckDescriptorUninit && id != CheckDescriptorDestroyed &&
+			id != CheckLoopBudget
 	}
 	res, err := Instrument(w, Options{ShaderID: 1, DescriptorSet: 7, Checks: checks})
 	if err != nil || res.Instrumented || res.ChecksAdded != 0 || len(res.Words) != len(w) {

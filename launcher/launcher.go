@@ -160,6 +160,9 @@ func Env(parent []string, layerDir, socket string, set session.Settings) []strin
 		e.put(envPrintfBufferBytes, strconv.FormatUint(uint64(set.PrintfBufferBytes), 10))
 	}
 	e.put(envPrintfAt, set.PrintfAt)
+	if set.LoopBudget != 0 {
+		e.put(gpuav.EnvLoopBudget, strconv.FormatUint(uint64(set.LoopBudget), 10))
+	}
 	return e.list()
 }
 

@@ -49,7 +49,8 @@ func TestEnv(t *testing.T) {
 				"VK_LAYER_GPUAV_DBG_CHECK_DESCRIPTOR_INDEX_OOB": "1", "VK_LAYER_GPUAV_DBG_CHECK_DESCRIPTOR_UNINITIALIZED": "0",
 				"VK_LAYER_GPUAV_DBG_CHECK_DESCRIPTOR_DESTROYED": "0", "VK_LAYER_GPUAV_DBG_CHECK_BUFFER_OOB": "0",
 				"VK_LAYER_GPUAV_DBG_CHECK_TEXEL_BUFFER_OOB": "0", "VK_LAYER_GPUAV_DBG_CHECK_BDA_OOB": "0",
-				"VK_LAYER_GPUAV_DBG_CHECK_RAY_QUERY": "0", "VK_LAYER_GPUAV_DBG_CHECK_INDEX_BUFFER_OOB": "0",
+				"VK_LAYER_GPUAV_DBG_CHECK_RAY_QUERY": "0", "VK_LAYER_GPUAV_DBG_CHECK_LOOP_BUDGET": "0",
+				"VK_LAYER_GPUAV_DBG_CHECK_INDEX_BUFFER_OOB": "0",
 				"VK_LAYER_GPUAV_DBG_CHECK_VERTEX_FETCH_OOB": "0", "VK_LAYER_GPUAV_DBG_CHECK_INDIRECT_COMMAND": "0", "VK_LAYER_GPUAV_DBG_PRINTF": "1",
 				"VK_LAYER_GPUAV_DBG_CHECK_SANITIZER_DIVIDE": "0", "VK_LAYER_GPUAV_DBG_CHECK_SANITIZER_POW": "0",
 				"VK_LAYER_GPUAV_DBG_CHECK_SANITIZER_ATAN2": "0", "VK_LAYER_GPUAV_DBG_CHECK_SANITIZER_MINMAX": "0",
@@ -63,12 +64,12 @@ func TestEnv(t *testing.T) {
 			}
 		})
 	}
-	set := session.Settings{Checks: map[string]bool{}, PrintfOff: true, PrintfBufferBytes: 4096, PrintfAt: "pixel=1,2"}
+	set := session.Settings{Checks: map[string]bool{}, PrintfOff: true, PrintfBufferBytes: 4096, PrintfAt: "pixel=1,2", LoopBudget: 1000}
 	env := Env([]string{"VK_LAYER_GPUAV_DBG_PRINTF_AT=vertex=3"}, "/layer", "/s.sock", set)
 	for _, kv := range []string{"VK_LAYER_GPUAV_DBG_PRINTF=0", "VK_LAYER_GPUAV_DBG_PRINTF_BUFFER_BYTES=4096",
-		"VK_LAYER_GPUAV_DBG_PRINTF_AT=pixel=1,2"} {
+		"VK_LAYER_GPUAV_DBG_PRINTF_AT=pixel=1,2", "VK_LAYER_GPUAV_DBG_LOOP_BUDGET_ITERATIONS=1000"} {
 		if !slices.Contains(env, kv) {
-			t.Errorf("printf off, 4096 bytes: no %s in %v", kv, env)
+			t.Errorf("printf off, 4096 bytes, loop budget 1000: no %s in %v", kv, env)
 		}
 	}
 }

@@ -267,6 +267,7 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 		silent bool
 		pf     bool
 		at     gpuav.PrintfAt
+		budget uint32
 	)
 	withLock(func() {
 		state.nextShaderID++
@@ -280,6 +281,7 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 		sized = set.SizedElementChecks
 		failed, silent = gpuav.OnError(set.OnError), set.Robust
 		pf = !set.PrintfOff
+		budget = set.LoopBudget
 		// Checked when the settings were read: a filter that does not
 		// parse is "" there.
 		at, _ = gpuav.ParsePrintfAt(set.PrintfAt)
@@ -308,7 +310,7 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 	start := time.Now()
 	res, err := instrumentSafe(orig, gpuav.Options{ShaderID: s.id, DescriptorSet: uint32(slot), Checks: checks, Robust: robust,
 		SizedElementChecks: sized, Int64: int64, OnError: failed, RobustOnly: silent, Printf: pf,
-		PrintfAt: at, PreciseLater: later != 0})
+		PrintfAt: at, PreciseLater: later != 0, LoopBudget: budget})
 	s.micros = time.Since(start).Microseconds()
 	for _, n := range res.Notes {
 		logf(levelInfo, "shader %d: %s", s.id, n)

@@ -116,7 +116,24 @@ func loadSettings(lookup func(env string) (value, origin string)) (Settings, []s
 	if s.PrintfAt, pw = printfAt(lookup(EnvPrintfAt)); pw != "" {
 		w = append(w, pw)
 	}
+	if s.LoopBudget, pw = loopBudgetSetting(lookup(gpuav.EnvLoopBudget)); pw != "" {
+		w = append(w, pw)
+	}
 	return s, append(warnings, w...)
+}
+
+// loopBudgetSetting reads the loop budget setting (value, from origin):
+// the default when empty, the default with a warning when it does not
+// parse or is out of range.
+func loopBudgetSetting(value, origin string) (uint32, string) {
+	if strings.TrimSpace(value) == "" {
+		return gpuav.DefaultLoopBudget, ""
+	}
+	n, err := gpuav.ParseLoopBudget(value)
+	if err != nil {
+		return gpuav.DefaultLoopBudget, fmt.Sprintf("%s: %v; keeping %d", origin, err, gpuav.DefaultLoopBudget)
+	}
+	return n, ""
 }
 
 // The safe-mode setting of earlier versions, a switch without an effect:
@@ -177,7 +194,8 @@ var settingsPrefixes = []string{"gpuavdbg_validation.", "gpuavdbg."}
 func settingKeys() map[string]string {
 	m := map[string]string{"reserve_slot": EnvReserveSlot, gpuav.SettingOnError: EnvOnError, gpuav.SettingRobust: EnvRobust,
 		"socket": EnvSocket, "warn_robust": EnvWarnRobust, "sized_element_checks": EnvSizedElementChecks,
-		"printf": EnvPrintf, "printf_buffer_bytes": EnvPrintfBufferBytes, "printf_at": EnvPrintfAt}
+		"printf": EnvPrintf, "printf_buffer_bytes": EnvPrintfBufferBytes, "printf_at": EnvPrintfAt,
+		gpuav.SettingLoopBudget: gpuav.EnvLoopBudget}
 	for _, id := range gpuav.AllChecks {
 		m[gpuav.CheckSettingKey(id)] = CheckEnv(id)
 	}

@@ -151,3 +151,32 @@ func FuzzParseSettingsFile(f *testing.F) {
 		}
 	})
 }
+
+// TestLoopBudgetSetting: the loop budget comes from the environment or a
+// settings file (loop_budget_iterations), 2^24 when unset; a value that
+// does not parse keeps the default with a warning.
+func TestLoopBudgetSetting(t *testing.T) {
+	env := func(v string) func(string) string {
+		return func(k string) string {
+			if k == gpuav.EnvLoopBudget {
+				return v
+			}
+			return ""
+		}
+	}
+	for in, want := range map[string]uint32{"": 1 << 24, "1000": 1000, "2^10": 1024} {
+		s, w := LoadSettings(env(in))
+		if s.LoopBudget != want || len(w) != 0 {
+			t.Errorf("%q: %d %v, want %d and no warning", in, s.LoopBudget, w, want)
+		}
+	}
+	s, w := LoadSettings(env("0"))
+	if s.LoopBudget != 1<<24 || len(w) != 1 || !strings.Contains(w[0], "VK_LAYER_GPUAV_DBG_LOOP_BUDGET_ITERATIONS") {
+		t.Errorf("0: %d %v, want the default and one warning", s.LoopBudget, w)
+	}
+	file, fw := ParseSettingsFile("f", []byte("gpuavdbg.loop_budget_iterations = 4096\n"))
+	s, w = ResolveSettings(func(string) string { return "" }, file, AppSettings{})
+	if len(fw) != 0 || len(w) != 0 || s.LoopBudget != 4096 {
+		t.Errorf("settings file: %d %v %v, want 4096", s.LoopBudget, fw, w)
+	}
+}

@@ -68,6 +68,26 @@ func rayOf(r *gpuav.RayValues) *Ray {
 		Flags: r.Flags, CullMask: r.CullMask}
 }
 
+// LoopBudget is a loop_budget error: a loop an invocation ran for more
+// iterations in one entry than the budget.
+type LoopBudget struct {
+	// Iterations the invocation completed in that entry of the loop when
+	// it reported (the budget, unless the limit was lowered since).
+	Iterations uint32 `json:"iterations"`
+	Budget     uint32 `json:"budget"`
+	// Left says the invocation left the loop (every on_error but
+	// execute, under which it kept looping).
+	Left bool `json:"left"`
+}
+
+// loopBudgetOf converts the decoder's loop values, or returns nil.
+func loopBudgetOf(v *gpuav.LoopBudgetValues) *LoopBudget {
+	if v == nil {
+		return nil
+	}
+	return &LoopBudget{Iterations: v.Iterations, Budget: v.Budget, Left: v.Left}
+}
+
 // BDA is the access of a bda_oob error: an access through a buffer device
 // address outside every buffer whose address the app obtained. Addresses
 // are hex strings ("0x7f3eebc7a040"): JSON numbers lose 64-bit precision.

@@ -155,6 +155,9 @@ type ErrorGroup struct {
 	IndexBuffer *IndexBuffer `json:"index_buffer,omitempty"`
 	Vertex      *VertexFetch `json:"vertex,omitempty"`
 	Indirect    *Indirect    `json:"indirect,omitempty"`
+	// LoopBudget holds the iterations and the budget of a loop_budget
+	// error.
+	LoopBudget *LoopBudget `json:"loop_budget,omitempty"`
 	// Outcome is what the failed access did (a shader's check; nil for
 	// the layer's own checks and in reports from before it was recorded).
 	Outcome *Outcome `json:"outcome,omitempty"`

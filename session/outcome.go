@@ -39,8 +39,9 @@ func outcomeOf(s Settings, code gpuav.CheckCode, p [gpuav.RecordParams]uint32) *
 // skipped where a clamp had no meaning, or skipped (the default); "" when
 // the outcome is unknown.
 func (o *Outcome) Sentence(check string) string {
+	c := gpuav.CheckByID(check)
 	switch {
-	case o == nil:
+	case o == nil, c != nil && c.OutcomeInMessage():
 		return ""
 	case o.ClampedTo != nil:
 		unit := "index"

@@ -254,6 +254,9 @@ func sarifResultOf(s *Session, b *sarifBucket, ruleIndex int, root string, repo 
 	if g.Barrier != nil {
 		props["barrier"] = g.Barrier
 	}
+	if g.LoopBudget != nil {
+		props["loop_budget"] = g.LoopBudget
+	}
 	if g.Outcome != nil {
 		props["outcome"] = g.Outcome
 	}

@@ -46,6 +46,8 @@ type runFlags struct {
 	// mute is --mute: check ids and VUIDs whose groups the UI hides and
 	// the headless output counts without listing.
 	mute muteFlag
+	// loopBudget is --loop-budget (0: the layer's default).
+	loopBudget loopBudgetFlag
 }
 
 // muteFlag collects --mute ID|VUID, repeated or comma-separated: a check
@@ -70,6 +72,27 @@ func (f *muteFlag) Set(s string) error {
 			return fmt.Errorf("%q is neither a check (%s) nor a VUID (VUID-..., UNASSIGNED-...)", id, joinIDs(gpuav.AllChecks))
 		}
 	}
+	return nil
+}
+
+// loopBudgetFlag is --loop-budget N (or 2^N).
+type loopBudgetFlag uint32
+
+// String prints the budget, "" when not given.
+func (f *loopBudgetFlag) String() string {
+	if *f == 0 {
+		return ""
+	}
+	return strconv.FormatUint(uint64(*f), 10)
+}
+
+// Set reads a budget (gpuav.ParseLoopBudget).
+func (f *loopBudgetFlag) Set(s string) error {
+	v, err := gpuav.ParseLoopBudget(s)
+	if err != nil {
+		return err
+	}
+	*f = loopBudgetFlag(v)
 	return nil
 }
 
@@ -141,7 +164,8 @@ func (f *runFlags) settings() (session.Settings, error) {
 	if err != nil {
 		return session.Settings{}, err
 	}
-	return session.Settings{Checks: f.settingsChecks(), ReserveSlot: f.reserveSlot, OnError: string(onError), Robust: f.robust}, nil
+	return session.Settings{Checks: f.settingsChecks(), ReserveSlot: f.reserveSlot, OnError: string(onError), Robust: f.robust,
+		LoopBudget: uint32(f.loopBudget)}, nil
 }
 
 // checkFlag collects --check ID=on|off.
@@ -231,6 +255,7 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runFlags, []s
 	f.printf = true
 	fs.Var(&f.printf, "printf", "")
 	fs.UintVar(&f.printfBuffer, "printf-buffer", 0, "")
+	fs.Var(&f.loopBudget, "loop-budget", "")
 	f.reportMode = modeFlag(session.ReportMode)
 	fs.Var(&f.reportMode, "report-mode", "")
 	fs.Var(&f.mute, "mute", "")

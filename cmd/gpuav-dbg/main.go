@@ -127,6 +127,9 @@ Flags of run and demo:
                       as written
   --robust            robust only: every enabled check clamps, nothing is reported
                       (exit 4 unless --allow-unchecked: nothing was validated)
+  --loop-budget N     iterations one invocation may run in one entry of a loop
+                      whose trip count is not proven before loop_budget reports
+                      it and leaves the loop (default 16777216, also 2^24)
   --theme NAME        UI theme: auto, dark, light, high-contrast
   --no-color          UI without colours
   --source-path DIRS  directories (repeatable, colon-separated) searched for shader

@@ -323,6 +323,38 @@ func TestRunOnError(t *testing.T) {
 	}
 }
 
+// TestRunLoopBudget: --loop-budget reaches the app's environment and the
+// session's settings; without it the variable is left to the layer's
+// default (and the parent's environment).
+func TestRunLoopBudget(t *testing.T) {
+	for _, c := range []struct {
+		flags []string
+		env   string
+		want  uint32
+	}{
+		{nil, "", 0},
+		{[]string{"--loop-budget", "1000"}, "1000", 1000},
+		{[]string{"--loop-budget=2^20"}, "1048576", 1 << 20},
+	} {
+		t.Run(strings.Join(c.flags, " "), func(t *testing.T) {
+			tc := newTestCLI(t)
+			gvs := filepath.Join(tc.dir, "s.gvs")
+			args := append([]string{"run", "--headless", "--session", gvs, "--allow-unchecked"}, c.flags...)
+			tc.run(t, exitOK, append(args, "/bin/sh", "-c", `echo "[$VK_LAYER_GPUAV_DBG_LOOP_BUDGET_ITERATIONS]"`)...)
+			if want := "[" + c.env + "]\n"; tc.out.String() != want {
+				t.Errorf("app saw %q, want %q", tc.out.String(), want)
+			}
+			s, err := session.Open(gvs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Settings.LoopBudget != c.want {
+				t.Errorf("session settings %+v, want loop budget %d", s.Settings, c.want)
+			}
+		})
+	}
+}
+
 func TestRunWithFakeLayer(t *testing.T) {
 	tc := newTestCLI(t)
 	t.Setenv(envFakeApp, "errors")
@@ -447,6 +479,8 @@ func TestArguments(t *testing.T) {
 			`invalid value "sideways" for flag -on-error: "sideways" is not a failed-access behaviour (use skip|clamp|execute)`},
 		{[]string{"run", "--robust", "--on-error", "execute", "/bin/true"}, exitLauncher,
 			"run: --robust clamps every failed access: --on-error execute contradicts it"},
+		{[]string{"run", "--loop-budget", "0", "/bin/true"}, exitLauncher,
+			`invalid value "0" for flag -loop-budget: "0" is not a loop budget (iterations from 1 to 2147483648, e.g. 16777216 or 2^24)`},
 		{[]string{"frobnicate"}, exitLauncher, `unknown command "frobnicate"`},
 		{[]string{}, exitLauncher, "Usage:"},
 		{[]string{"demo"}, exitLauncher, filepath.Join(tc.dir, "bin", "demo") + ": no such file (build the demo with make)"},

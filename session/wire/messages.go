@@ -82,6 +82,11 @@ type Settings struct {
 	// PrintfAt is the printf coordinate filter the layer applies before
 	// lines are written (gpuav.PrintfAt's text; "" keeps every line).
 	PrintfAt string `json:"printf_at,omitempty"`
+	// LoopBudget is loop_budget's budget, the iterations an invocation
+	// may run in one entry of an unproven loop (gpuav.DefaultLoopBudget
+	// when the launcher asks for none); 0 in a hello from a layer that has
+	// none.
+	LoopBudget uint32 `json:"loop_budget_iterations,omitempty"`
 }
 
 // Hello is the first message: who is talking.

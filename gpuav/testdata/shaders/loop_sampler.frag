@@ -9,7 +9,7 @@ layout(location = 0) out vec4 color;
 
 void main() {
     vec4 acc = vec4(0.0);
-    for (uint i = 0u; i < n; i++) {
+    for (uint i = 0u; i < n; i++) { // EXPECT loop_budget
         acc += textureLod(tex[nonuniformEXT(i)], vec2(0.5), 0.0); // EXPECT descriptor_index_oob+descriptor_uninitialized+descriptor_destroyed@loop
     }
     color = acc + texture(sampler2D(imgs[n], smp), vec2(0.25)); // EXPECT descriptor_index_oob+descriptor_uninitialized+descriptor_destroyed

@@ -1,12 +1,14 @@
 package gpuav
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gpuav-dbg/gpuav-dbg/internal/shadertest"
 	"github.com/gpuav-dbg/gpuav-dbg/spirv"
@@ -92,11 +94,62 @@ func FuzzInstrument(f *testing.F) {
 		if err != nil {
 			return
 		}
-		res, err := Instrument(w, Options{ShaderID: 3, DescriptorSet: 7})
+		res, err := instrumentWithinBudget(t, w)
 		if err != nil && !slices.Equal(res.Words, w) {
 			t.Fatalf("error %v but the module was changed", err)
 		}
 	})
+}
+
+// FuzzInstrumentAbsurdIDs changes one id word of a module (the at'th, of
+// those the grammar finds) to an id at or past the module's bound (the
+// bound plus past): the module comes back untouched with an id bound
+// error, within the budget of time and memory of every input.
+func FuzzInstrumentAbsurdIDs(f *testing.F) {
+	for i, s := range []string{"oob_compute.comp", "oob_fragment.frag", "loop_sampler.frag", "ray_query.comp", "element_checks.frag"} {
+		f.Add(spirv.BytesFromWords(compile(f, s, "vulkan1.2")), uint16(17*i), []uint32{0, 1, 0x10000000, 0xFFFFFFF0, 1 << 20}[i])
+	}
+	f.Fuzz(func(t *testing.T, b []byte, at uint16, past uint32) {
+		w, err := spirv.WordsFromBytes(b)
+		if err != nil {
+			return
+		}
+		m, err := spirv.Parse(slices.Clone(w))
+		if err != nil {
+			return
+		}
+		var ids []int
+		off := spirv.HeaderWords
+		m.Walk(func(in *spirv.Instruction) {
+			_ = spirv.ForEachID(in.Words, m, func(i int) { ids = append(ids, off+i) })
+			off += len(in.Words)
+		})
+		if len(ids) == 0 {
+			return
+		}
+		id := m.Header.Bound + past
+		if id < m.Header.Bound {
+			id = 0xFFFFFFFF
+		}
+		w[ids[int(at)%len(ids)]] = id
+		res, err := instrumentWithinBudget(t, w)
+		if !errors.Is(err, spirv.ErrIDBound) || res.Instrumented || !slices.Equal(res.Words, w) {
+			t.Fatalf("id %#x at word %d: instrumented %v, error %v; want the module untouched and an id bound error", id, ids[int(at)%len(ids)], res.Instrumented, err)
+		}
+	})
+}
+
+// instrumentWithinBudget instruments w and fails t when that took more
+// than 5 s or allocated more than 256 MiB: an id bound of SPIR-V's
+// largest (4,194,303) costs tens of MiB of tables, and nothing costs more
+// with the input's ids (a table grown to an id near 2^32 was 16 GiB).
+func instrumentWithinBudget(t *testing.T, w []uint32) (Result, error) {
+	t.Helper()
+	res, err, took, alloc := instrumentMeasured(w)
+	if took > 5*time.Second || alloc > 256<<20 {
+		t.Fatalf("instrumenting a %d-word module took %v and allocated %d bytes, past the budget of 5 s and 256 MiB", len(w), took, alloc)
+	}
+	return res, err
 }
 
 // compileFlags builds a GLSL file from testdata/shaders with the given

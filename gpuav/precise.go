@@ -116,6 +116,7 @@ func (l *laterPrecise) build() {
 	pruneIdleFlushes(m, l.bound)
 	removeDeadAdded(m, l.bound, pure)
 	removeUncalledAdded(m, l.bound)
+	dropDanglingNames(m)
 	l.words = m.Encode()
 	l.readsSet = ReadsSet(l.words, l.set)
 }
@@ -247,6 +248,8 @@ func (sh *shader) variants() (precise []uint32, fast *PreciseSwitch) {
 	removeDeadAddedWith(fm, sh.bound, pure, sc)
 	removeUncalledAdded(sh.m, sh.bound)
 	removeUncalledAdded(fm, sh.bound)
+	dropDanglingNames(sh.m)
+	dropDanglingNames(fm)
 	fastWords := fm.Encode()
 	return sh.m.Encode(), &PreciseSwitch{FastWords: fastWords, Facts: sh.precise.facts,
 		FastReadsLayerSet: ReadsSet(fastWords, sh.opt.DescriptorSet)}
@@ -262,6 +265,7 @@ func (sh *shader) fastNow() *PreciseSwitch {
 	pruneIdleFlushes(sh.m, sh.bound)
 	removeDeadAdded(sh.m, sh.bound, pure)
 	removeUncalledAdded(sh.m, sh.bound)
+	dropDanglingNames(sh.m)
 	fast := sh.m.Encode()
 	return &PreciseSwitch{FastWords: fast, Facts: sh.precise.facts,
 		FastReadsLayerSet: ReadsSet(fast, sh.opt.DescriptorSet), later: later}

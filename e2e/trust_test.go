@@ -505,6 +505,58 @@ func TestHostileModuleNames(t *testing.T) {
 	}
 }
 
+// TestSecretsInWorkingDirectory: a module whose stripped debug info names
+// .git/config, .env or .ssh/id_rsa in the app's working directory (a CI
+// checkout's token among their lines) puts none of their lines into the
+// JSON, the SARIF or the terminal; a notice says the file was not read and
+// how to allow it.
+func TestSecretsInWorkingDirectory(t *testing.T) {
+	app, _ := trustApp(t)
+	const token = "AUTHORIZATION: basic c2VjcmV0LXRva2VuLTQyNDI="
+	cwd := t.TempDir()
+	for _, name := range []string{".git/config", ".env", ".ssh/id_rsa", "deploy.conf"} {
+		p := filepath.Join(cwd, name)
+		os.MkdirAll(filepath.Dir(p), 0o700)
+		if err := os.WriteFile(p, []byte(strings.Repeat("extraheader = "+token+"\n", 20)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct{ file, notice string }{
+		{".git/config", "source file .git/config not read: hidden"},
+		{".env", "source file .env not read: hidden"},
+		{".ssh/id_rsa", "source file .ssh/id_rsa not read: hidden"},
+		{"deploy.conf", "source file deploy.conf not read: not a shader source by its extension"},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			spv := hostileModule(t, c.file)
+			dir := t.TempDir()
+			report, sarif := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.sarif")
+			cmd := exec.Command(bin("gpuav-dbg"), "run", "--headless", "--json", report, "--sarif", sarif,
+				"--session", filepath.Join(dir, "s.gvs"), "--", app, "--spv", spv)
+			cmd.Dir = cwd
+			out, _ := cmd.CombinedOutput()
+			rep, err := os.ReadFile(report)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			sar, _ := os.ReadFile(sarif)
+			gvs, _ := os.ReadFile(filepath.Join(dir, "s.gvs"))
+			for what, b := range map[string][]byte{"JSON": rep, "SARIF": sar, "session": gvs, "terminal": out} {
+				if bytes.Contains(b, []byte("c2VjcmV0LXRva2VuLTQyNDI")) {
+					t.Errorf("the %s holds the token", what)
+				}
+			}
+			var r trustReport
+			if err := json.Unmarshal(rep, &r); err != nil {
+				t.Fatal(err)
+			}
+			if !r.notice(c.notice) {
+				t.Errorf("no notice %q: %+v", c.notice, r.Notices)
+			}
+		})
+	}
+}
+
 // TestBadModulesInSession: a module that is not SPIR-V words (codeSize
 // not a multiple of 4) or whose id bound is past SPIR-V's limit is passed
 // to the driver untouched, and the session has it with the reason (exit

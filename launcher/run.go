@@ -61,6 +61,9 @@ type Options struct {
 	// search path, recorded so that the session finds source files.
 	Dir        string
 	SourcePath []string
+	// SourceExt are the file name extensions the user added to those
+	// read as shader sources (--source-ext, GPUAV_DBG_SOURCE_EXT).
+	SourceExt []string
 	// Capabilities is the device probe's answer, recorded in the session
 	// (nil: none).
 	Capabilities *wire.Capabilities
@@ -135,7 +138,7 @@ func Start(o Options) (*Run, error) {
 
 	absApp, _ := filepath.Abs(o.App)
 	started := &wire.AppStarted{Path: absApp, Args: slices.Clone(o.Args), Time: o.Started, Settings: o.Settings,
-		Session: o.SessionPath, Dir: o.Dir, SourcePath: o.SourcePath, Stdout: r.out.stdout.path, Stderr: r.out.stderr.path}
+		Session: o.SessionPath, Dir: o.Dir, SourcePath: o.SourcePath, SourceExt: o.SourceExt, Stdout: r.out.stdout.path, Stderr: r.out.stderr.path}
 	if started.Args == nil {
 		started.Args = []string{}
 	}

@@ -124,6 +124,9 @@ type Collector struct {
 	// extraDirs are searched after the session's own directories (open
 	// --source-path).
 	extraDirs []string
+	// sourceExt are the extensions the user added to the shader sources'
+	// (the run's --source-ext, open's).
+	sourceExt []string
 	// newMap builds a shader's source map; tests replace it.
 	newMap func(words []uint32) sourceMapper
 	// groups finds a group by its command buffer, then the rest of its

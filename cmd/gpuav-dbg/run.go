@@ -78,6 +78,7 @@ func (c *cli) runCmd(name string, args []string) int {
 		}
 	}
 	o.Dir, o.SourcePath = c.sourceSearch()
+	o.SourceExt = c.sourceExt(f.sourceExt)
 	if f.headless {
 		// The app's output passes through; to stderr when stdout carries
 		// a report.

@@ -39,6 +39,9 @@ type AppStarted struct {
 	// search path: where source files the modules do not carry are read.
 	Dir        string   `json:"dir,omitempty"`
 	SourcePath []string `json:"source_path,omitempty"`
+	// SourceExt are the file name extensions the user added to those
+	// read as shader sources (--source-ext, GPUAV_DBG_SOURCE_EXT).
+	SourceExt []string `json:"source_ext,omitempty"`
 	// Stdout and Stderr are the files the app writes its output to (the
 	// launcher follows them into the session; they outlive a launcher
 	// that dies).

@@ -247,3 +247,72 @@ func TestAppOutputGoesToFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestAppOutputNeverTouchesUserFiles: files already at the output files'
+// names (the user's own "2> s.stderr", a link another user planted to the
+// user's file, a FIFO) are neither truncated, followed nor removed: the
+// app's output goes to the next free names, which the launcher creates
+// 0600 as new files and removes after the run.
+func TestAppOutputNeverTouchesUserFiles(t *testing.T) {
+	dir := t.TempDir()
+	sessionPath := filepath.Join(dir, "s.gvs")
+	victim := filepath.Join(dir, "victim")
+	kept := map[string]string{filepath.Join(dir, "s.stdout"): "the user's stdout\n", victim: "the user's file\n",
+		filepath.Join(dir, "s.2.stdout"): "an earlier run's\n"}
+	for p, text := range kept {
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(victim, filepath.Join(dir, "s.stderr")); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "s.2.stderr"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	app := filepath.Join(dir, "app.sh")
+	if err := os.WriteFile(app, []byte("#!/bin/sh\necho out\necho err >&2\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Start(Options{App: app, Shown: "app.sh", LayerDir: dir, SessionPath: sessionPath, Started: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-r.Exited()
+	stdout, stderr := r.OutputFiles()
+	if want := [2]string{filepath.Join(dir, "s.3.stdout"), filepath.Join(dir, "s.3.stderr")}; [2]string{stdout, stderr} != want {
+		t.Errorf("output files %q %q, want %q", stdout, stderr, want)
+	}
+	for _, p := range []string{stdout, stderr} {
+		if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s: %v %v", p, fi, err)
+		}
+	}
+	var got []string
+	for _, l := range r.Collector.Snapshot().Output {
+		got = append(got, l.Stream+": "+l.Text)
+	}
+	slices.Sort(got)
+	if want := []string{"stderr: err", "stdout: out"}; !slices.Equal(got, want) {
+		t.Errorf("output %q, want %q", got, want)
+	}
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for p, text := range kept {
+		if b, err := os.ReadFile(p); err != nil || string(b) != text {
+			t.Errorf("%s: %q %v, want %q untouched", p, b, err, text)
+		}
+	}
+	if l, err := os.Readlink(filepath.Join(dir, "s.stderr")); err != nil || l != victim {
+		t.Errorf("the link: %q %v", l, err)
+	}
+	if fi, err := os.Lstat(filepath.Join(dir, "s.2.stderr")); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("the FIFO: %v %v", fi, err)
+	}
+	for _, p := range []string{stdout, stderr} {
+		if _, err := os.Lstat(p); !os.IsNotExist(err) {
+			t.Errorf("%s left after Close: %v", p, err)
+		}
+	}
+}

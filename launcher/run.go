@@ -200,6 +200,10 @@ func (r *Run) Exited() <-chan struct{} { return r.exited }
 // SessionPath is the run's session file.
 func (r *Run) SessionPath() string { return r.opts.SessionPath }
 
+// OutputFiles are the files the app's standard output and error go to
+// (OutputPaths, or the next free names when those were taken).
+func (r *Run) OutputFiles() (stdout, stderr string) { return r.out.paths() }
+
 // Running reports whether the app has not exited yet.
 func (r *Run) Running() bool {
 	select {

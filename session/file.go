@@ -133,14 +133,20 @@ func bare(err error) error {
 	return err
 }
 
-// CreateFile creates (or truncates) a session file at path, private to the
-// user (mode 0600, parent directories 0700), and writes its header. Hand
-// the file to Collector.SetFile; close it when the run is over.
+// CreateFile creates a session file at path, private to the user (mode
+// 0600 whatever the umask, parent directories 0700), and writes its
+// header. A file already there is replaced only when it is the user's own
+// regular file; a symbolic link, another user's file or anything else is
+// refused (CreatePrivate). Hand the file to Collector.SetFile; close it
+// when the run is over.
 func CreateFile(path string) (*os.File, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("create session %s: %w", path, bare(err))
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	f, err := CreatePrivate(path, 0o600, ReplaceOwn)
+	if errors.Is(err, ErrRefusedPath) {
+		return nil, fmt.Errorf("create session: %w", err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("create session %s: %w", path, bare(err))
 	}

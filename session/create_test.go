@@ -129,4 +129,3 @@ func write(t *testing.T, p, text string, mode os.FileMode) {
 		t.Fatal(err)
 	}
 }
-

@@ -255,6 +255,41 @@ func TestLoadedLauncherLosesNothing(t *testing.T) {
 	}
 }
 
+// TestDrainBurstWithNames: a burst of 64,000 records whose command
+// buffers are named anew every frame (16,000 names), sent while the
+// launcher is stopped and read after the app exited: the launcher drains
+// every connection to its end before it writes the report, and every
+// record reaches it (60,760 of 64,000 did, with no notice, when the
+// report was written a second after the app's exit while each name walked
+// the timeline and every group).
+func TestDrainBurstWithNames(t *testing.T) {
+	app, spv := trustApp(t)
+	const threads, submits = 8, 2000
+	done := filepath.Join(t.TempDir(), "done")
+	l := launch(t, nil, app, "--spv", spv, "--threads", strconv.Itoa(threads), "--submits", strconv.Itoa(submits),
+		"--rename", "1", "--done", done)
+	l.waitLine(t, "create_pipeline=0")
+	if err := l.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	waitFile(t, done, 3*time.Minute)
+	time.Sleep(500 * time.Millisecond) // the app is in its exit, waiting to flush
+	if err := l.cmd.Process.Signal(syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	code, r := l.finish(t)
+	made := 4 * threads * submits
+	if code != 1 || r.records() != made || len(r.Errors) != threads || r.LostRecords != 0 || r.LostMessages != 0 || r.StreamsCut != 0 {
+		t.Fatalf("exit %d, %d records in %d groups (lost %d records, %d messages, %d streams cut); want exit 1, %d records in %d groups\n%s",
+			code, r.records(), len(r.Errors), r.LostRecords, r.LostMessages, r.StreamsCut, made, threads, l.stderr.String())
+	}
+	for _, g := range r.Errors {
+		if !strings.HasSuffix(g.CommandBuffer.Name, fmt.Sprintf(" frame %d", submits-1)) {
+			t.Errorf("command buffer named %q, want its last name", g.CommandBuffer.Name)
+		}
+	}
+}
+
 // TestLoadLongRun is the long load test (not in the default run; it takes
 // minutes): 8 threads × 10,000 submits at full speed while the launcher
 // runs 20 ms of every 100 ms (SIGSTOP/SIGCONT). Records made must equal

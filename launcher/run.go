@@ -20,9 +20,14 @@ import (
 
 // Timing of the end of a run.
 const (
-	// LayerGrace is how long a run waits, once the app has exited, for the
-	// layer's connections to say bye or close.
+	// LayerGrace is how long a run waits, once the app has exited, for a
+	// layer's connection that makes no progress to say bye or close.
 	LayerGrace = time.Second
+	// DrainLimit is the longest a run reads the layer's connections after
+	// the app exited while they still make progress (a launcher that was
+	// stopped or slow has a backlog to read); then they are cut, and
+	// counted.
+	DrainLimit = 2 * time.Minute
 	// KillGrace is how long an app gets between SIGTERM and SIGKILL when
 	// the run is stopped.
 	KillGrace = 2 * time.Second
@@ -173,7 +178,10 @@ func (r *Run) wait() {
 		}
 	}
 	_ = r.Collector.Record(wire.KindAppExited, exitMsg(r.cmd.ProcessState, r.userStop.Load()))
-	r.srv.Drain(LayerGrace)
+	// Every connection is read to its end (or cut, and counted) before
+	// Exited: the report is written from the whole stream.
+	r.srv.Drain(LayerGrace, DrainLimit)
+	_ = r.srv.Close()
 	if !r.Collector.Snapshot().App.LayerLoaded {
 		r.Collector.Notice("warning", r.NotLoaded)
 	}

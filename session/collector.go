@@ -141,6 +141,12 @@ type Collector struct {
 	// epoch counts Errors messages (groupState.epoch).
 	epoch uint64
 	names map[uint64]string
+	// groupsOf indexes the groups by the handles they name (a command
+	// buffer, pipeline, module or shader object, queue, primary), and
+	// unnamed the submits whose timeline nodes name a handle that had no
+	// debug name then: a debug name touches only those (setName).
+	groupsOf map[uint64][]*groupState
+	unnamed  map[uint64][]uint64
 	// shaderNames are the shaders' debug names by shader id, and newest
 	// the id of the latest shader made with a module or shader object
 	// handle: a driver may give a new module the handle of a destroyed
@@ -190,6 +196,9 @@ func NewCollector() *Collector {
 		newMap: func(words []uint32) sourceMapper { return sourcemap.New(words) },
 		groups: map[uint64]map[groupKey]*groupState{},
 		names:  map[uint64]string{},
+
+		groupsOf: map[uint64][]*groupState{},
+		unnamed:  map[uint64][]uint64{},
 
 		shaderNames: map[uint32]string{},
 		newest:      map[uint64]uint32{},
@@ -527,17 +536,24 @@ func namesShader(objectType string) bool {
 // groups that refer to the handle; a shader's name goes only to the newest
 // shader made with the handle.
 func (c *Collector) setName(h uint64, objectType, name string) {
+	old, had := c.names[h]
 	c.names[h] = name
 	shader, named := c.newest[h]
 	named = named && namesShader(objectType)
+	oldShader, hadShader := "", false
 	if named {
+		oldShader, hadShader = c.shaderNames[shader]
 		c.shaderNames[shader] = name
 	} else {
 		shader = 0 // no shader's id
 	}
+	if had && old == name && (!named || (hadShader && oldShader == name)) {
+		return // the same name again (an engine naming its objects every frame)
+	}
 	c.renameModel(h, name)
 	c.renamePrintf(h, shader, name)
-	for _, st := range c.order {
+	// Only the groups that name h (an index, not a walk over every group).
+	for _, st := range c.groupsOf[h] {
 		module := st.module == h && st.g.Shader.ID == shader && shader != 0
 		st.changed = st.changed || h == st.cmdBuf || h == st.pipeline || module || h == st.queue || h == st.primary
 		if st.cmdBuf == h {
@@ -555,6 +571,19 @@ func (c *Collector) setName(h uint64, objectType, name string) {
 		if st.primary == h {
 			st.g.PrimaryCommandBuffer.Name = name
 		}
+	}
+}
+
+// indexGroup notes the handles a new group names (groupsOf), so that a
+// debug name given later finds the groups it renames without a walk over
+// all of them.
+func (c *Collector) indexGroup(st *groupState) {
+	hs := [...]uint64{st.cmdBuf, st.pipeline, st.module, st.queue, st.primary}
+	for i, h := range hs {
+		if h == 0 || slices.Contains(hs[:i], h) {
+			continue
+		}
+		c.groupsOf[h] = append(c.groupsOf[h], st)
 	}
 }
 
@@ -597,6 +626,7 @@ func (c *Collector) addErrors(e *wire.Errors) {
 		st, ok := groups[key]
 		if !ok {
 			st = c.newGroup(e, r, check, coords)
+			c.indexGroup(st)
 			groups[key] = st
 			c.order = append(c.order, st)
 			s.Groups = append(s.Groups, st.g)

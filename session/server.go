@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -40,6 +41,11 @@ type Server struct {
 	change    chan struct{} // closed and replaced on every state change
 	acceptEnd chan struct{} // closed when the accept loop returns
 	wg        sync.WaitGroup
+	// frames counts the frames the connections applied: Drain's measure
+	// of progress.
+	frames    atomic.Uint64
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // Listen creates a private directory (mode 0700) under base — or, when base
@@ -246,6 +252,7 @@ func (s *Server) serve(id int, conn *net.UnixConn) {
 			return
 		}
 		first = false
+		s.frames.Add(1)
 		off += int64(wire.HeaderSize + len(payload))
 		if k == wire.KindBye {
 			bye = true
@@ -254,18 +261,26 @@ func (s *Server) serve(id int, conn *net.UnixConn) {
 	}
 }
 
+// drainPoll is how often Drain looks at the connections' progress.
+const drainPoll = 20 * time.Millisecond
+
 // Drain is called once the app has exited: it accepts the connections the
 // app made but the server had not yet accepted, stops accepting, and waits
-// up to grace for every connection to say bye or end. It reports whether
-// all did.
-func (s *Server) Drain(grace time.Duration) bool {
-	deadline := time.Now().Add(grace)
+// for every connection to say bye or end — as long as the connections
+// still pending make progress (a frame applied within idle), and at most
+// limit in all. It reports whether all ended; Close then cuts the others
+// (counted in Session.StreamsCut). A launcher that was stopped or slowed
+// while the app ran reads the whole backlog here, however long it takes,
+// before the report is written.
+func (s *Server) Drain(idle, limit time.Duration) bool {
+	start := time.Now()
 	// Connections already queued are accepted at once; then Accept times out.
-	_ = s.ln.SetDeadline(time.Now().Add(min(grace, 50*time.Millisecond)))
+	_ = s.ln.SetDeadline(time.Now().Add(min(idle, 50*time.Millisecond)))
 	<-s.acceptEnd
 	s.mu.Lock()
 	s.stopped = true
 	s.mu.Unlock()
+	last, lastAt := s.frames.Load(), time.Now()
 	for {
 		s.mu.Lock()
 		pending := 0
@@ -279,20 +294,29 @@ func (s *Server) Drain(grace time.Duration) bool {
 		if pending == 0 {
 			return true
 		}
-		wait := time.Until(deadline)
-		if wait <= 0 {
+		now := time.Now()
+		if n := s.frames.Load(); n != last {
+			last, lastAt = n, now
+		}
+		if now.Sub(lastAt) >= idle || now.Sub(start) >= limit {
 			return false
 		}
 		select {
 		case <-ch:
-		case <-time.After(wait):
+		case <-time.After(drainPoll):
 		}
 	}
 }
 
-// Close stops accepting, closes every connection, waits for their readers
-// and removes the private directory.
+// Close stops accepting, closes every connection (one that had not ended
+// is a stream cut), waits for their readers and removes the private
+// directory. Later calls return the first's result.
 func (s *Server) Close() error {
+	s.closeOnce.Do(func() { s.closeErr = s.close() })
+	return s.closeErr
+}
+
+func (s *Server) close() error {
 	s.mu.Lock()
 	s.stopped = true
 	for conn := range s.conns {

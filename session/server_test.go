@@ -117,7 +117,7 @@ func TestServerSeveralConnections(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if !srv.Drain(2 * time.Second) {
+	if !srv.Drain(2*time.Second, time.Minute) {
 		t.Fatal("connections did not finish")
 	}
 	s := c.Snapshot()
@@ -235,7 +235,7 @@ func TestServerDrainTimesOut(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 	start := time.Now()
-	if srv.Drain(300 * time.Millisecond) {
+	if srv.Drain(300*time.Millisecond, time.Minute) {
 		t.Fatal("Drain says done with a silent open connection")
 	}
 	if d := time.Since(start); d < 250*time.Millisecond || d > 2*time.Second {
@@ -251,7 +251,7 @@ func TestServerDrainAcceptsQueued(t *testing.T) {
 		frame(t, wire.KindErrors, &wire.Errors{CommandBuffer: 1, Records: []wire.Record{computeRecord(0)}}),
 		frame(t, wire.KindBye, &wire.Bye{Submits: 1}))
 	conn.Close()
-	if !srv.Drain(time.Second) {
+	if !srv.Drain(time.Second, time.Minute) {
 		t.Fatal("not drained")
 	}
 	if s := c.Snapshot(); len(s.Groups) != 1 || s.Submits != 1 {
@@ -265,5 +265,46 @@ func TestServerDrainAcceptsQueued(t *testing.T) {
 		if srv.Connections() != 1 {
 			t.Fatalf("%d connections after Drain", srv.Connections())
 		}
+	}
+}
+
+// TestServerDrainWhileProgress: a connection that still delivers frames
+// after the app exited is read to its end however long that takes past
+// the idle time (a launcher that was stopped has a backlog), and one that
+// makes no progress is cut after idle; Close counts it as a stream cut
+// before it returns, so that a report written after it says so.
+func TestServerDrainWhileProgress(t *testing.T) {
+	srv, c := startServer(t)
+	slow := rawConn(t, srv, frame(t, wire.KindHello, hello(1)))
+	defer slow.Close()
+	silent := rawConn(t, srv, frame(t, wire.KindHello, hello(2)))
+	defer silent.Close()
+	deadline := time.Now().Add(2 * time.Second)
+	for srv.Connections() < 2 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	const frames, every = 12, 60 * time.Millisecond
+	go func() {
+		for i := 0; i < frames; i++ {
+			time.Sleep(every)
+			slow.Write(frame(t, wire.KindErrors, &wire.Errors{Submit: uint64(i + 1), CommandBuffer: 1, Records: []wire.Record{computeRecord(0)}}))
+		}
+		slow.Write(frame(t, wire.KindBye, &wire.Bye{Submits: frames}))
+	}()
+	start := time.Now()
+	// The silent connection keeps Drain from finishing; the slow one's
+	// progress keeps it reading for 720 ms, past the idle time of 250 ms.
+	if srv.Drain(250*time.Millisecond, time.Minute) {
+		t.Fatal("Drain says done with a silent open connection")
+	}
+	if d := time.Since(start); d < frames*every {
+		t.Errorf("Drain returned after %v, before the slow connection's %v of frames", d, frames*every)
+	}
+	if err := srv.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s := c.Snapshot()
+	if s.Groups[0].Count != frames || s.StreamsCut != 1 {
+		t.Fatalf("%d records, %d streams cut; want %d and 1", s.Groups[0].Count, s.StreamsCut, frames)
 	}
 }

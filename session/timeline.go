@@ -1,6 +1,7 @@
 package session
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
@@ -17,12 +18,25 @@ type timelineBuilder struct {
 	// merged: the command buffer already had records in this submit; its
 	// node is being extended (a copy, so snapshots keep theirs).
 	merged bool
+	// unnamed are the handles the node names that have no debug name yet
+	// (Collector.unnamed).
+	unnamed []uint64
+}
+
+// noteUnnamed remembers a handle of the node that has no debug name yet.
+func (b *timelineBuilder) noteUnnamed(h uint64) {
+	if h != 0 && b.c.names[h] == "" && !slices.Contains(b.unnamed, h) {
+		b.unnamed = append(b.unnamed, h)
+	}
 }
 
 // newTimelineBuilder starts the node of e's command buffer in e's submit.
 func newTimelineBuilder(c *Collector, e *wire.Errors) *timelineBuilder {
 	b := &timelineBuilder{c: c, e: e, actions: map[uint32]int{}}
 	b.node = CommandBufferNode{CommandBuffer: c.handle(e.CommandBuffer), Dropped: e.Dropped}
+	b.noteUnnamed(e.CommandBuffer)
+	b.noteUnnamed(e.Queue)
+	b.noteUnnamed(e.Primary)
 	if e.Queue != 0 {
 		b.node.Queue = c.handle(e.Queue)
 	}
@@ -59,6 +73,7 @@ func (b *timelineBuilder) add(r *wire.Record, st *groupState, count int, first b
 			ai = len(b.node.Actions)
 			b.actions[r.ActionIndex] = ai
 			a := ActionNode{Index: r.ActionIndex, Action: r.Action, Pipeline: b.c.handle(r.Pipeline)}
+			b.noteUnnamed(r.Pipeline)
 			if len(r.Labels) > 0 {
 				a.Labels = b.c.intern.labels(r.Labels)
 			}
@@ -85,6 +100,11 @@ func (b *timelineBuilder) finish() {
 		return
 	}
 	sn := b.c.submitNode(b.e.Submit, true)
+	for _, h := range b.unnamed {
+		if l := b.c.unnamed[h]; len(l) == 0 || l[len(l)-1] != b.e.Submit {
+			b.c.unnamed[h] = append(l, b.e.Submit)
+		}
+	}
 	if !b.merged {
 		sn.CommandBuffers = append(sn.CommandBuffers, b.node)
 		return
@@ -131,7 +151,12 @@ func (c *Collector) addPipeline(m *wire.Pipeline) {
 }
 
 // renameModel gives a debug name to a handle in the pipelines and the
-// timeline. What snapshots may hold is replaced, never changed in place.
+// timeline. The timeline keeps the names objects had at each submit: a
+// name fills the nodes that named the handle while it had none (found in
+// Collector.unnamed, each renamed once), and leaves those of an earlier
+// name (an engine naming its command buffers per frame renames nothing
+// there: a walk over every submit per name was quadratic). What snapshots
+// may hold is replaced, never changed in place.
 func (c *Collector) renameModel(h uint64, name string) {
 	hex := hexHandle(h)
 	if p, ok := c.s.Pipelines[hex]; ok {
@@ -139,13 +164,22 @@ func (c *Collector) renameModel(h uint64, name string) {
 		cp.Handle.Name = name
 		c.s.Pipelines[hex] = &cp
 	}
-	for i := range c.s.Timeline {
-		sn := &c.s.Timeline[i]
+	submits := c.unnamed[h]
+	if name == "" || len(submits) == 0 {
+		return
+	}
+	delete(c.unnamed, h)
+	for _, submit := range submits {
+		sn := c.timelineNode(submit)
+		if sn == nil {
+			continue
+		}
 		var cbs []CommandBufferNode
 		for j, cb := range sn.CommandBuffers {
-			hit := cb.CommandBuffer.Handle == hex || cb.Queue.Handle == hex || cb.PrimaryCommandBuffer.Handle == hex
+			unnamed := func(x Handle) bool { return x.Handle == hex && x.Name == "" }
+			hit := unnamed(cb.CommandBuffer) || unnamed(cb.Queue) || unnamed(cb.PrimaryCommandBuffer)
 			for _, a := range cb.Actions {
-				hit = hit || a.Pipeline.Handle == hex
+				hit = hit || unnamed(a.Pipeline)
 			}
 			if !hit {
 				continue
@@ -153,18 +187,14 @@ func (c *Collector) renameModel(h uint64, name string) {
 			if cbs == nil {
 				cbs = slices.Clone(sn.CommandBuffers)
 			}
-			if cb.CommandBuffer.Handle == hex {
-				cbs[j].CommandBuffer.Name = name
-			}
-			if cb.Queue.Handle == hex {
-				cbs[j].Queue.Name = name
-			}
-			if cb.PrimaryCommandBuffer.Handle == hex {
-				cbs[j].PrimaryCommandBuffer.Name = name
+			for _, x := range []*Handle{&cbs[j].CommandBuffer, &cbs[j].Queue, &cbs[j].PrimaryCommandBuffer} {
+				if unnamed(*x) {
+					x.Name = name
+				}
 			}
 			acts := slices.Clone(cb.Actions)
 			for k := range acts {
-				if acts[k].Pipeline.Handle == hex {
+				if unnamed(acts[k].Pipeline) {
 					acts[k].Pipeline.Name = name
 				}
 			}
@@ -174,4 +204,15 @@ func (c *Collector) renameModel(h uint64, name string) {
 			sn.CommandBuffers = cbs
 		}
 	}
+}
+
+// timelineNode finds the timeline node of a submit (the timeline is in
+// submit order), or nil.
+func (c *Collector) timelineNode(submit uint64) *SubmitNode {
+	tl := c.s.Timeline
+	i, ok := slices.BinarySearchFunc(tl, submit, func(n SubmitNode, s uint64) int { return cmp.Compare(n.Submit, s) })
+	if !ok {
+		return nil
+	}
+	return &tl[i]
 }

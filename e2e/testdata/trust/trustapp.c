@@ -12,7 +12,9 @@
  *            buffer ("thread-I", idx 2 + I), re-recorded and submitted N
  *            times with its own fence (the queue under a lock): 4*T*N
  *            records, printed as "made=R"; --done FILE is created once
- *            every submit returned
+ *            every submit returned; --rename 1 names each command buffer
+ *            anew before each submit ("thread-I frame S", as engines name
+ *            their objects per frame)
  *   crash    --submits N then, after the last fence wait, --how segv|abort
  *   print    one submit, then --lines N lines on stdout, --interval-ms M
  *            apart; --done FILE is created just before a normal exit
@@ -41,6 +43,7 @@ static VkDescriptorSet set;
 static VkPipelineLayout layout;
 static VkPipeline pipeline;
 static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
+static int rename_each;
 
 /* setup makes the instance, the device, two storage buffers in set 0 and
  * the pipeline layout (set 0, a 4-byte push constant). */
@@ -105,6 +108,11 @@ static void *work(void *p)
     VkFence f = capp_fence(&vk);
     uint32_t idx = 2 + w->index;
     for (uint32_t s = 0; s < w->submits; s++) {
+        if (rename_each) {
+            char fn[48];
+            snprintf(fn, sizeof fn, "thread-%u frame %u", w->index, s);
+            capp_name(&vk, VK_OBJECT_TYPE_COMMAND_BUFFER, capp_handle(cb), fn);
+        }
         capp_begin(cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
         vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
         vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
@@ -185,6 +193,8 @@ int main(int argc, char **argv)
             cbname = unescape(argv[i + 1]);
         else if (!strcmp(k, "--size-delta"))
             delta = atol(v);
+        else if (!strcmp(k, "--rename"))
+            rename_each = atoi(v);
         else {
             fprintf(stderr, "trustapp: unknown argument %s\n", k);
             return 2;

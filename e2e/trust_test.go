@@ -290,6 +290,52 @@ func TestDrainBurstWithNames(t *testing.T) {
 	}
 }
 
+// TestStalledLauncherLostCounted: the launcher stopped for longer than
+// the layer's close timeout (10 s) while the app exits: the layer gives up
+// and leaves the exact count of what it could not deliver for the
+// launcher, and the JSON says it (lost_records), so that records reported
+// plus records lost equal records made (the count was only on the app's
+// stderr: the report had 1,112 of 128,000 records and no lost count).
+func TestStalledLauncherLostCounted(t *testing.T) {
+	app, spv := trustApp(t)
+	runtime := t.TempDir()
+	t.Setenv("XDG_RUNTIME_DIR", runtime)
+	const threads, submits = 8, 2000
+	done := filepath.Join(t.TempDir(), "done")
+	l := launch(t, nil, app, "--spv", spv, "--threads", strconv.Itoa(threads), "--submits", strconv.Itoa(submits), "--done", done)
+	l.waitLine(t, "create_pipeline=0")
+	if err := l.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	waitFile(t, done, 3*time.Minute)
+	// The layer's close gives up after 10 s without progress and leaves
+	// its counts in the launcher's socket directory.
+	deadline := time.Now().Add(40 * time.Second)
+	for {
+		if m, _ := filepath.Glob(filepath.Join(runtime, "gpuav-dbg-*", "lost-*.json")); len(m) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			l.cmd.Process.Signal(syscall.SIGCONT)
+			t.Fatal("the layer left no count of what it lost")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond)
+	if err := l.cmd.Process.Signal(syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	code, r := l.finish(t)
+	made := 4 * threads * submits
+	if r.LostRecords == 0 || uint64(r.records())+r.LostRecords != uint64(made) || code != 1 {
+		t.Fatalf("exit %d, %d records reported + %d lost = %d, want %d made and exit 1\n%s",
+			code, r.records(), r.LostRecords, uint64(r.records())+r.LostRecords, made, l.stderr.String())
+	}
+	if !r.notice("the layer could not deliver") {
+		t.Errorf("no notice of the lost records: %+v", r.Notices)
+	}
+}
+
 // TestLoadLongRun is the long load test (not in the default run; it takes
 // minutes): 8 threads × 10,000 submits at full speed while the launcher
 // runs 20 ms of every 100 ms (SIGSTOP/SIGCONT). Records made must equal

@@ -164,6 +164,9 @@ type Collector struct {
 	// add to Session.Dropped.
 	droppedNoticed bool
 	outputLost     int
+	// printfUndelivered counts the printf lines the layer could not
+	// deliver (wire.Lost.PrintfLines).
+	printfUndelivered uint64
 	// lastTime is the time of the frames being applied: the clock, to the
 	// millisecond, when live; the last wire.Time frame when replaying.
 	lastTime time.Time

@@ -2,6 +2,7 @@ package session
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -308,6 +309,46 @@ func (s *Server) Drain(idle, limit time.Duration) bool {
 	}
 }
 
+// maxLostFile is the largest lost-counts file read (a Lost message of
+// wire.ClientMaxLostGroups groups is about 400 KiB).
+const maxLostFile = 4 << 20
+
+// readLostFiles records the counts that the layer's clients whose socket
+// failed (a launcher that read nothing for wire.ClientCloseTimeout) left
+// in the directory at their close (wire.LostFilePattern), once their
+// connections are over: the report then says exactly what it misses.
+func (s *Server) readLostFiles() {
+	paths, _ := filepath.Glob(filepath.Join(s.dir, wire.LostFilePattern))
+	for _, p := range paths {
+		if err := s.readLostFile(p); err != nil {
+			s.c.Notice("error", fmt.Sprintf("the layer's count of what it could not deliver: %v", err))
+		}
+	}
+}
+
+func (s *Server) readLostFile(p string) error {
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || fi.Size() > maxLostFile {
+		return fmt.Errorf("%s: not a regular file of at most %d bytes", p, maxLostFile)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxLostFile))
+	if err != nil {
+		return err
+	}
+	var l wire.Lost
+	if err := json.Unmarshal(b, &l); err != nil {
+		return fmt.Errorf("%s: %v", p, err)
+	}
+	if err := s.c.Record(wire.KindLost, &l); err != nil {
+		return fmt.Errorf("%s: %v", p, err)
+	}
+	return nil
+}
+
 // Close stops accepting, closes every connection (one that had not ended
 // is a stream cut), waits for their readers and removes the private
 // directory. Later calls return the first's result.
@@ -326,6 +367,7 @@ func (s *Server) close() error {
 	err := s.ln.Close()
 	<-s.acceptEnd
 	s.wg.Wait()
+	s.readLostFiles()
 	if rerr := os.RemoveAll(s.dir); rerr != nil && err == nil {
 		err = rerr
 	}

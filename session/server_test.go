@@ -308,3 +308,38 @@ func TestServerDrainWhileProgress(t *testing.T) {
 		t.Fatalf("%d records, %d streams cut; want %d and 1", s.Groups[0].Count, s.StreamsCut, frames)
 	}
 }
+
+// TestServerReadsLostFiles: the counts a layer's client left in the
+// socket's directory when the launcher read nothing for its close timeout
+// reach the session (and so the JSON) when the server closes, before the
+// directory goes; a file that does not decode is said, not trusted.
+func TestServerReadsLostFiles(t *testing.T) {
+	srv, c := startServer(t)
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(srv.Dir(), name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("lost-1.json", `{"records":126888,"groups":[{"code":1,"check":"descriptor_index_oob","shader_id":1,"instruction":40,"count":126888}],"printf_lines":1184768}`)
+	write("lost-2.json", `{"records":12,"messages":{"shader":1}}`)
+	write("lost-3.json", `{"records":-1}`)
+	if err := srv.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s := c.Snapshot()
+	if s.LostRecords != 126900 || s.LostMessages != 1 || s.PrintfLost != 1184768 || len(s.LostGroups) != 1 || s.LostGroups[0].Count != 126888 {
+		t.Errorf("lost %d records, %d messages, %d printf lines, groups %+v", s.LostRecords, s.LostMessages, s.PrintfLost, s.LostGroups)
+	}
+	bad := 0
+	for _, n := range s.Notices {
+		if strings.Contains(n.Text, "lost-3.json") {
+			bad++
+		}
+	}
+	if bad != 1 {
+		t.Errorf("notices %+v, want one of lost-3.json", s.Notices)
+	}
+	if _, err := os.Stat(srv.Dir()); !os.IsNotExist(err) {
+		t.Errorf("the directory is left: %v", err)
+	}
+}

@@ -56,6 +56,14 @@ func (c *Collector) applyLost(m *wire.Lost) {
 	for _, n := range m.Messages {
 		s.LostMessages += n
 	}
+	if m.PrintfLines > 0 {
+		s.PrintfLost += m.PrintfLines
+		c.printfUndelivered += m.PrintfLines
+		c.noticeCause("warning", "printf lines not delivered", "", func(int, string) string {
+			return fmt.Sprintf("printf: the layer could not deliver %d lines; printf_lines_lost counts them with those the printf buffer had no room for (%d in all)",
+				c.printfUndelivered, s.PrintfLost)
+		})
+	}
 	if m.Records > 0 {
 		c.noticeCause("error", "lost records", "", func(int, string) string {
 			return fmt.Sprintf("the layer could not deliver %d error %s: %s", s.LostRecords,

@@ -118,6 +118,17 @@ func New(k Kind) any {
 	return info.new()
 }
 
+// KindByName returns the kind a name names ("hello"), and false for an
+// unknown name.
+func KindByName(name string) (Kind, bool) {
+	for _, info := range messageTypes {
+		if info.name == name {
+			return info.kind, true
+		}
+	}
+	return 0, false
+}
+
 // Known reports whether k is a kind this version understands.
 func (k Kind) Known() bool {
 	_, ok := kinds[k]

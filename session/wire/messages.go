@@ -228,8 +228,13 @@ type Lost struct {
 	// is unattributed).
 	Records uint64      `json:"records,omitempty"`
 	Groups  []LostGroup `json:"groups,omitempty"`
-	// Messages counts other messages by kind name ("shader": 2).
+	// Messages counts other messages by kind name ("shader": 2), but for
+	// printf messages, whose lines are counted in PrintfLines.
 	Messages map[string]uint64 `json:"messages,omitempty"`
+	// PrintfLines is every printf line lost on the way (the lines of the
+	// printf messages that could not be delivered, and the lines those
+	// messages counted as lost in the printf buffer).
+	PrintfLines uint64 `json:"printf_lines,omitempty"`
 }
 
 // LostGroup is the count of lost records of one check at one instruction

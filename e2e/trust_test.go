@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -47,6 +48,11 @@ func buildTrustApp(dir string) error {
 	cmd.Dir = src
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("glslangValidator oob.comp: %w\n%s", err, out)
+	}
+	cmd = exec.Command("glslangValidator", "-g", "--target-env", "vulkan1.2", "-o", filepath.Join(dir, "oob_child.spv"), "oob_child.comp")
+	cmd.Dir = src
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("glslangValidator oob_child.comp: %w\n%s", err, out)
 	}
 	return cbuild.App(filepath.Join(dir, "trustapp"), filepath.Join(src, "trustapp.c"))
 }
@@ -333,6 +339,62 @@ func TestStalledLauncherLostCounted(t *testing.T) {
 	}
 	if !r.notice("the layer could not deliver") {
 		t.Errorf("no notice of the lost records: %+v", r.Notices)
+	}
+}
+
+// TestChildProcessShaders: an app that fork-execs a child which uses
+// Vulkan too: both layers number their shaders from 1, and each process's
+// records point at its own shader (the child's error was shown at the
+// parent's oob.comp:10 instead of its own oob_child.comp:14); each group
+// names its process.
+func TestChildProcessShaders(t *testing.T) {
+	app, spv := trustApp(t)
+	dir := t.TempDir()
+	report := filepath.Join(dir, "r.json")
+	cmd := exec.Command(bin("gpuav-dbg"), "run", "--headless", "--json", report, "--session", filepath.Join(dir, "s.gvs"),
+		"--", app, "--spv", spv, "--mode", "fork", "--child-spv", filepath.Join(filepath.Dir(spv), "oob_child.spv"))
+	out, _ := cmd.CombinedOutput()
+	b, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var r struct {
+		App struct {
+			PID int `json:"pid"`
+		} `json:"app"`
+		Errors []struct {
+			Count  int `json:"count"`
+			Source struct {
+				File string `json:"file"`
+				Line int    `json:"line"`
+			} `json:"source"`
+			Shader struct {
+				ID  uint32 `json:"id"`
+				PID int    `json:"pid"`
+			} `json:"shader"`
+			CommandBuffer struct {
+				Name string `json:"name"`
+			} `json:"command_buffer"`
+		} `json:"errors"`
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	pids := map[string]int{}
+	for _, g := range r.Errors {
+		got = append(got, fmt.Sprintf("%s: %d at %s:%d", g.CommandBuffer.Name, g.Count, g.Source.File, g.Source.Line))
+		pids[g.CommandBuffer.Name] = g.Shader.PID
+	}
+	slices.Sort(got)
+	if want := []string{"child: 4 at oob_child.comp:14", "parent: 4 at oob.comp:10"}; !slices.Equal(got, want) {
+		t.Fatalf("groups %q, want %q\n%s", got, want, out)
+	}
+	if pids["parent"] != r.App.PID || pids["child"] == 0 || pids["child"] == pids["parent"] {
+		t.Errorf("processes: parent %d (app %d), child %d", pids["parent"], r.App.PID, pids["child"])
+	}
+	if len(r.Errors) == 2 && r.Errors[0].Shader.ID == r.Errors[1].Shader.ID {
+		t.Errorf("both groups have shader %d", r.Errors[0].Shader.ID)
 	}
 }
 

@@ -167,6 +167,10 @@ type Collector struct {
 	// printfUndelivered counts the printf lines the layer could not
 	// deliver (wire.Lost.PrintfLines).
 	printfUndelivered uint64
+	// maxShaderID and idsGiven are the session shader ids given to the
+	// connections' shaders so far (process.go).
+	maxShaderID uint32
+	idsGiven    map[uint32]bool
 	// lastTime is the time of the frames being applied: the clock, to the
 	// millisecond, when live; the last wire.Time frame when replaying.
 	lastTime time.Time
@@ -201,6 +205,7 @@ func NewCollector() *Collector {
 		names:  map[uint64]string{},
 
 		groupsOf: map[uint64][]*groupState{},
+		idsGiven: map[uint32]bool{},
 		unnamed:  map[uint64][]uint64{},
 
 		shaderNames: map[uint32]string{},
@@ -252,13 +257,13 @@ func (c *Collector) RecordFrame(k wire.Kind, payload []byte) error {
 		}
 		dec = c.packed
 	}
-	return c.recordFrame(k, payload, dec)
+	return c.recordFrame(k, payload, dec, nil)
 }
 
 // recordFrame is RecordFrame with the decoder of the caller's packed
 // messages (nil: a new one each time). The groups keep nothing of a
 // message's records, so one goroutine's messages can share a decoder.
-func (c *Collector) recordFrame(k wire.Kind, payload []byte, dec *wire.PackedDecoder) error {
+func (c *Collector) recordFrame(k wire.Kind, payload []byte, dec *wire.PackedDecoder, conn *Connection) error {
 	var msg any
 	var err error
 	if dec != nil && k == wire.KindErrorsPacked {
@@ -284,6 +289,7 @@ func (c *Collector) recordFrame(k wire.Kind, payload []byte, dec *wire.PackedDec
 			}
 		}
 	}
+	translated := c.translate(conn, msg)
 	c.apply(msg)
 	// Source files read while applying it go first, so that a replay
 	// has them when it applies the message.
@@ -293,9 +299,14 @@ func (c *Collector) recordFrame(k wire.Kind, payload []byte, dec *wire.PackedDec
 		}
 	}
 	c.sourceFiles = c.sourceFiles[:0]
-	if e, ok := msg.(*wire.Errors); ok && k == wire.KindErrors && c.file != nil && c.fileErr == nil {
+	if e, ok := msg.(*wire.Errors); ok && (k == wire.KindErrors || translated) && c.file != nil && c.fileErr == nil {
 		// Session files keep records packed (see wire.KindErrorsPacked).
 		c.writeFrame(wire.KindErrorsPacked, wire.AppendPackedErrors(nil, e))
+	} else if translated && c.file != nil && c.fileErr == nil {
+		// The session file holds the session's shader ids (process.go).
+		if frame, err := wire.Encode(k, msg); err == nil {
+			c.writeFrame(k, frame[wire.HeaderSize:])
+		}
 	} else {
 		c.writeFrame(k, payload)
 	}
@@ -505,7 +516,8 @@ func (c *Collector) addShader(m *wire.Shader) {
 		words[i] = binary.LittleEndian.Uint32(m.SPIRV[4*i:])
 	}
 	c.s.Shaders[m.ID] = &Shader{ID: m.ID, Module: m.Module, Object: m.Object, SPIRV: words, Instrumented: m.Instrumented,
-		Warning: m.Warning}
+		Warning: m.Warning, PID: m.PID}
+	c.maxShaderID = max(c.maxShaderID, m.ID)
 	if h := shaderHandle(m.Module, m.Object); h != 0 {
 		c.newest[h] = m.ID // a new shader: unnamed until the app names it
 	}
@@ -732,6 +744,9 @@ func (c *Collector) shaderRef(id uint32) (ShaderRef, uint64) {
 	switch {
 	case !ok:
 		return ref, 0
+	}
+	ref.PID = sh.PID
+	switch {
 	case sh.Object != 0:
 		ref.Object, ref.Name = c.intern.hex(sh.Object), c.shaderNames[id]
 		return ref, sh.Object

@@ -170,6 +170,9 @@ type ShaderRef struct {
 	// which has no module (Module "") and runs without a pipeline.
 	Object string `json:"shader_object,omitempty"`
 	Name   string `json:"name"`
+	// PID is the process that made the shader (a child process that uses
+	// Vulkan has shaders of its own); 0 when unknown.
+	PID int `json:"pid,omitempty"`
 }
 
 // Shader is a shader module the app created, with its original SPIR-V.
@@ -180,6 +183,7 @@ type Shader struct {
 	SPIRV        []uint32
 	Instrumented bool
 	Warning      string
+	PID          int // the process that made it (0: unknown)
 }
 
 // Notice is a message from the layer or the launcher that is not an error

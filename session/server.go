@@ -219,6 +219,7 @@ func (s *Server) serve(id int, conn *net.UnixConn) {
 	first, bye := true, false
 	defer func() { s.c.ConnectionEnded(bye) }()
 	var dec wire.PackedDecoder // this connection's packed records
+	process := NewConnection() // its process and shader ids
 	for {
 		k, payload, err := wire.ReadFrame(r)
 		if err != nil {
@@ -243,7 +244,7 @@ func (s *Server) serve(id int, conn *net.UnixConn) {
 			s.c.Notice("error", fmt.Sprintf("connection %d: first frame is %v, want hello; connection closed", id, k))
 			return
 		}
-		err = s.c.recordFrame(k, payload, &dec)
+		err = s.c.recordFrame(k, payload, &dec, process)
 		switch {
 		case errors.Is(err, ErrInvalid):
 			// The framing is intact: reject this frame, keep the rest.

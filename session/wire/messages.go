@@ -126,6 +126,10 @@ type Shader struct {
 	Warning string `json:"warning,omitempty"`
 	// InstrumentMicros is how long instrumentation took.
 	InstrumentMicros int64 `json:"instrument_us,omitempty"`
+	// PID is the process that made the shader: set by the launcher from
+	// its connection's hello (the layer leaves it 0), written to the
+	// session file with the id the session gave the shader.
+	PID int `json:"pid,omitempty"`
 }
 
 // Pipeline is sent when a pipeline is created.

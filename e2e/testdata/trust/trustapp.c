@@ -20,6 +20,9 @@
  *            apart; --done FILE is created just before a normal exit
  *   names    one submit of a command buffer named --name S (C escapes
  *            \e, \a and \xHH are read), pipeline named the same
+ *   fork     one submit of a command buffer named "parent", then a child
+ *            process (fork and exec of this app) runs --mode names with
+ *            --child-spv FILE and the name "child"; prints child=STATUS
  *   bad      vkCreateShaderModule of FILE with codeSize --size-delta D
  *            bytes off its size (D may be negative), then a pipeline and
  *            one submit when creation succeeds
@@ -31,7 +34,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "capp.h"
 
@@ -167,7 +172,7 @@ static char *unescape(char *s)
 
 int main(int argc, char **argv)
 {
-    const char *spv = NULL, *mode = "load", *how = "segv", *done = NULL;
+    const char *spv = NULL, *mode = "load", *how = "segv", *done = NULL, *child_spv = NULL;
     char *cbname = NULL;
     uint32_t threads = 8, submits = 1, lines = 0, interval = 0;
     long delta = 0;
@@ -195,6 +200,8 @@ int main(int argc, char **argv)
             delta = atol(v);
         else if (!strcmp(k, "--rename"))
             rename_each = atoi(v);
+        else if (!strcmp(k, "--child-spv"))
+            child_spv = v;
         else {
             fprintf(stderr, "trustapp: unknown argument %s\n", k);
             return 2;
@@ -240,6 +247,21 @@ int main(int argc, char **argv)
             nanosleep(&ts, NULL);
         }
         touch(done);
+    } else if (!strcmp(mode, "fork")) {
+        worker w = {0, 1, "parent"};
+        work(&w);
+        vkDeviceWaitIdle(vk.dev);
+        pid_t pid = fork();
+        if (pid < 0)
+            capp_die("fork failed");
+        if (pid == 0) {
+            execl(argv[0], argv[0], "--spv", child_spv ? child_spv : spv, "--mode", "names", "--name", "child",
+                  (char *)NULL);
+            _exit(127);
+        }
+        int status = 0;
+        waitpid(pid, &status, 0);
+        printf("child=%d\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
     } else if (!strcmp(mode, "names") || !strcmp(mode, "bad")) {
         worker w = {0, 1, cbname};
         work(&w);

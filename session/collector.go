@@ -167,6 +167,14 @@ type Collector struct {
 	// printfUndelivered counts the printf lines the layer could not
 	// deliver (wire.Lost.PrintfLines).
 	printfUndelivered uint64
+	// tlNodes, tlSubmits, tlSubmitGen and tlUnsorted index the timeline
+	// (timeline.go); snapGen counts snapshots, so that what a snapshot may
+	// hold is copied before it changes, and only then.
+	tlNodes     map[tlKey]*tlNode
+	tlSubmits   map[uint64]int
+	tlSubmitGen map[uint64]uint64
+	tlUnsorted  bool
+	snapGen     uint64
 	// maxShaderID and idsGiven are the session shader ids given to the
 	// connections' shaders so far (process.go).
 	maxShaderID uint32
@@ -206,7 +214,11 @@ func NewCollector() *Collector {
 
 		groupsOf: map[uint64][]*groupState{},
 		idsGiven: map[uint32]bool{},
-		unnamed:  map[uint64][]uint64{},
+
+		tlNodes:     map[tlKey]*tlNode{},
+		tlSubmits:   map[uint64]int{},
+		tlSubmitGen: map[uint64]uint64{},
+		unnamed:     map[uint64][]uint64{},
 
 		shaderNames: map[uint32]string{},
 		newest:      map[uint64]uint32{},
@@ -418,6 +430,8 @@ func (c *Collector) apply(msg any) {
 		c.applyCapabilities(m)
 	case *wire.SourceFile:
 		c.recordSource(m)
+	case *wire.StreamCut:
+		c.applyStreamCut()
 	case *wire.Notice:
 		level := m.Level
 		if level == "" {
@@ -825,6 +839,8 @@ func (c *Collector) lookup(sh *Shader, instruction int) (loc sourcemap.Location,
 func (c *Collector) Snapshot() *Session {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.sortTimeline()
+	c.snapGen++
 	out := c.s.cloneWithout()
 	out.Groups = make([]*ErrorGroup, len(c.order))
 	for i, st := range c.order {
@@ -842,6 +858,7 @@ func (c *Collector) Snapshot() *Session {
 func (c *Collector) finish() *Session {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.sortTimeline()
 	s := c.s
 	c.s = nil
 	return s

@@ -217,7 +217,7 @@ func (s *Server) serve(id int, conn *net.UnixConn) {
 	r := bufio.NewReaderSize(conn, 64<<10)
 	var off int64
 	first, bye := true, false
-	defer func() { s.c.ConnectionEnded(bye) }()
+	defer func() { s.c.ConnectionEnded(id, bye) }()
 	var dec wire.PackedDecoder // this connection's packed records
 	process := NewConnection() // its process and shader ids
 	for {

@@ -1,9 +1,11 @@
 package session
 
 import (
+	"bytes"
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -341,5 +343,41 @@ func TestServerReadsLostFiles(t *testing.T) {
 	}
 	if _, err := os.Stat(srv.Dir()); !os.IsNotExist(err) {
 		t.Errorf("the directory is left: %v", err)
+	}
+}
+
+// TestStreamCutPersisted: a connection that ended without its bye is in
+// the session file, so that open says what the live run said: streams_cut,
+// the notice and the unchecked entry (exit 4), not a clean session.
+func TestStreamCutPersisted(t *testing.T) {
+	srv, c := startServer(t)
+	var file bytes.Buffer
+	file.WriteString(FileHeader)
+	c.SetFile(&file)
+	conn := rawConn(t, srv, frame(t, wire.KindHello, hello(1)),
+		frame(t, wire.KindErrors, &wire.Errors{Submit: 1, CommandBuffer: 1, Records: []wire.Record{computeRecord(0)}}))
+	conn.Close() // no bye: the app crashed
+	if srv.Drain(time.Second, time.Minute) != true {
+		t.Fatal("not drained")
+	}
+	if err := srv.Close(); err != nil {
+		t.Fatal(err)
+	}
+	live := c.Snapshot()
+	opened, err := Parse(file.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, s := range map[string]*Session{"live": live, "opened": opened} {
+		var unchecked []string
+		for _, u := range s.UncheckedAll() {
+			if u.Kind == UncheckedRecords {
+				unchecked = append(unchecked, u.Reason)
+			}
+		}
+		want := []string{"1 connection of the layer ended without its last message: records it had not sent yet are missing"}
+		if s.StreamsCut != 1 || !slices.Equal(unchecked, want) {
+			t.Errorf("%s: %d streams cut, unchecked %q; want 1 and %q", name, s.StreamsCut, unchecked, want)
+		}
 	}
 }

@@ -19,7 +19,18 @@ const (
 	// KindSourceFile is a source file the launcher read from disk
 	// (SourceFile).
 	KindSourceFile Kind = 70
+	// KindStreamCut is a connection of the layer that ended without its
+	// bye (StreamCut).
+	KindStreamCut Kind = 71
 )
+
+// StreamCut records that a connection of the layer ended without its last
+// message (the app crashed or was killed, or the launcher cut a connection
+// that made no progress after the app exited): records it had not sent are
+// missing. Connection is the server's number of the connection (from 1).
+type StreamCut struct {
+	Connection int `json:"connection"`
+}
 
 // LauncherOnly reports whether k is a kind only the launcher writes
 // (KindErrorsPacked, numbered among them, travels on the socket too).

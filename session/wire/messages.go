@@ -56,6 +56,7 @@ var messageTypes = []kindInfo{
 	message[Time](KindTime, "time"),
 	message[Capabilities](KindCapabilities, "capabilities"),
 	message[SourceFile](KindSourceFile, "source_file"),
+	message[StreamCut](KindStreamCut, "stream_cut"),
 
 	message[Errors](KindErrorsPacked, "errors_packed").with(packedCodec),
 }

@@ -316,3 +316,31 @@ func TestAppOutputNeverTouchesUserFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestStopKillsWhatIgnoresSIGTERM: the app behind a wrapper script ignores
+// SIGTERM; the wrapper exits at once: Stop still ends the app, with
+// SIGKILL to the group after the grace period (the wrapper's exit ended
+// the wait, and SIGKILL was never sent).
+func TestStopKillsWhatIgnoresSIGTERM(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	r := startScript(t, "#!/bin/sh\nsh -c 'trap \"\" TERM; echo $$ > \"$0\"; while :; do sleep 0.05; done' \"$1\" &\nwait\n", pidFile)
+	var pid int
+	for deadline := time.Now().Add(10 * time.Second); pid == 0; time.Sleep(10 * time.Millisecond) {
+		b, _ := os.ReadFile(pidFile)
+		pid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+		if time.Now().After(deadline) {
+			t.Fatal("the script never started its child")
+		}
+	}
+	start := time.Now()
+	r.Stop()
+	for deadline := time.Now().Add(KillGrace + 5*time.Second); alive(pid); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("the app %d that ignores SIGTERM runs on after Stop", pid)
+		}
+	}
+	if d := time.Since(start); d > KillGrace+3*time.Second {
+		t.Errorf("Stop took %v", d)
+	}
+}

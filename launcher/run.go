@@ -1,6 +1,7 @@
 package launcher
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -230,13 +233,74 @@ func (r *Run) Stop() {
 		return
 	}
 	r.markStopped()
+	pgid := r.cmd.Process.Pid
 	_ = r.signalGroup(syscall.SIGTERM)
+	deadline := time.Now().Add(KillGrace)
 	select {
 	case <-r.exited:
 	case <-time.After(KillGrace):
-		_ = r.signalGroup(syscall.SIGKILL)
-		<-r.exited
 	}
+	// The app's exit is not the group's: behind a wrapper script that
+	// exits at SIGTERM, what ignores it runs on. The group gets the rest
+	// of the grace period, then SIGKILL.
+	for r.groupRemains(pgid) && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if r.groupRemains(pgid) {
+		r.killGroup(pgid)
+	}
+	<-r.exited
+}
+
+// groupRemains reports whether the app's process group still has a
+// process: the app itself while it has not been waited for, else another
+// member (groupMembers).
+func (r *Run) groupRemains(pgid int) bool {
+	return !r.reaped.Load() || len(groupMembers(pgid)) > 0
+}
+
+// killGroup sends SIGKILL to the app's process group: to the group while
+// the app has not been waited for; after, only when the group still has
+// members other than its leader, whose pid then cannot have been given to
+// another process (the kernel keeps a pid in use while a group has it).
+func (r *Run) killGroup(pgid int) {
+	if !r.reaped.Load() {
+		_ = r.signalGroup(syscall.SIGKILL)
+		return
+	}
+	if len(groupMembers(pgid)) > 0 {
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	}
+}
+
+// groupMembers lists the processes of process group pgid other than its
+// leader (/proc/PID/stat's fifth field).
+func groupMembers(pgid int) []int {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var out []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == pgid {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp ...: comm may hold spaces and ')'.
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(b[i+1:]))
+		if len(f) > 2 && f[2] == strconv.Itoa(pgid) && f[0] != "Z" {
+			out = append(out, pid)
+		}
+	}
+	return out
 }
 
 // signalGroup sends s to the app's process group while the app has not

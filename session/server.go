@@ -9,6 +9,8 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -59,9 +61,16 @@ func Listen(base string, c *Collector) (*Server, error) {
 			base = os.TempDir()
 		}
 	}
+	removeStaleDirs(base)
 	dir, err := PrivateDir(base)
 	if err != nil {
 		return nil, err
+	}
+	// Who owns the directory: a later launcher removes it when this one
+	// died without its Close (removeStaleDirs).
+	if err := os.WriteFile(filepath.Join(dir, pidFileName), []byte(strconv.Itoa(os.Getpid())), 0o600); err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("create socket directory: %w", err)
 	}
 	path := filepath.Join(dir, SocketName)
 	if len(path) > maxSocketPath {
@@ -78,6 +87,53 @@ func Listen(base string, c *Collector) (*Server, error) {
 		change: make(chan struct{}), acceptEnd: make(chan struct{})}
 	go s.accept()
 	return s, nil
+}
+
+// pidFileName is the file of a socket directory that holds the pid of
+// the launcher that made it.
+const pidFileName = "launcher.pid"
+
+// removeStaleDirs removes the socket directories under base that a
+// launcher killed before its Close left behind: the user's own 0700
+// "gpuav-dbg-*" directories whose launcher.pid names no live process. Only
+// the files a launcher and its layers put there go (the socket, the pid
+// file, lost counts), then the directory if that emptied it; a directory
+// without a pid file, or whose pid is alive (or was given to another
+// process since), is left.
+func removeStaleDirs(base string) {
+	dirs, _ := filepath.Glob(filepath.Join(base, "gpuav-dbg-*"))
+	for _, dir := range dirs {
+		if checkPrivate(dir) != nil {
+			continue
+		}
+		b, err := readSmall(filepath.Join(dir, pidFileName), 32)
+		if err != nil {
+			continue
+		}
+		pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+		if err != nil || pid <= 0 || pid == os.Getpid() || !errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) {
+			continue
+		}
+		lost, _ := filepath.Glob(filepath.Join(dir, wire.LostFilePattern))
+		for _, p := range append(lost, filepath.Join(dir, SocketName), filepath.Join(dir, pidFileName)) {
+			os.Remove(p)
+		}
+		os.Remove(dir) // only when empty
+	}
+}
+
+// readSmall reads a regular file of at most max bytes, not through a
+// link.
+func readSmall(path string, max int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || fi.Size() > max {
+		return nil, fmt.Errorf("%s: not a small regular file", path)
+	}
+	return io.ReadAll(io.LimitReader(f, max))
 }
 
 // PrivateDir creates a fresh directory under base that only the user can

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -379,5 +380,51 @@ func TestStreamCutPersisted(t *testing.T) {
 		if s.StreamsCut != 1 || !slices.Equal(unchecked, want) {
 			t.Errorf("%s: %d streams cut, unchecked %q; want 1 and %q", name, s.StreamsCut, unchecked, want)
 		}
+	}
+}
+
+// TestStaleSocketDirsRemoved: the socket directories a killed launcher
+// left behind are removed by the next one (only the files launchers and
+// layers put there, then the directory when that emptied it); a live
+// launcher's, one without a pid file and one with a file of the user's
+// stay.
+func TestStaleSocketDirsRemoved(t *testing.T) {
+	base := t.TempDir()
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	deadPID := strconv.Itoa(dead.Process.Pid)
+	mk := func(name string, files map[string]string) string {
+		dir := filepath.Join(base, name)
+		if err := os.Mkdir(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		for f, text := range files {
+			if err := os.WriteFile(filepath.Join(dir, f), []byte(text), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return dir
+	}
+	stale := mk("gpuav-dbg-stale", map[string]string{"launcher.pid": deadPID, "layer.sock": "", "lost-1.json": "{}"})
+	live := mk("gpuav-dbg-live", map[string]string{"launcher.pid": strconv.Itoa(os.Getppid()), "layer.sock": ""})
+	old := mk("gpuav-dbg-old", map[string]string{"layer.sock": ""})
+	mixed := mk("gpuav-dbg-mixed", map[string]string{"launcher.pid": deadPID, "layer.sock": "", "notes.txt": "mine"})
+	other := mk("other-stale", map[string]string{"launcher.pid": deadPID})
+	srv, err := Listen(base, newTestCollector())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	exists := func(p string) bool { _, err := os.Lstat(p); return err == nil }
+	for p, want := range map[string]bool{stale: false, live: true, old: true, mixed: true, other: true,
+		filepath.Join(mixed, "notes.txt"): true, filepath.Join(mixed, "layer.sock"): false} {
+		if exists(p) != want {
+			t.Errorf("%s exists %v, want %v", p, exists(p), want)
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(srv.Dir(), "launcher.pid")); err != nil || string(b) != strconv.Itoa(os.Getpid()) {
+		t.Errorf("pid file %q %v", b, err)
 	}
 }

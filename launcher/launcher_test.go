@@ -344,3 +344,39 @@ func TestStopKillsWhatIgnoresSIGTERM(t *testing.T) {
 		t.Errorf("Stop took %v", d)
 	}
 }
+
+// TestAppOutputCompact: the app's output is kept in the session file in
+// blocks of lines, not a frame per line (300 MB of output made a 758 MB
+// session): 150,000 short lines take little more than their bytes, and
+// the session, live and opened, has the first MaxOutputLines of them
+// exactly.
+func TestAppOutputCompact(t *testing.T) {
+	r := startScript(t, "#!/bin/sh\nseq 1 150000 | sed 's/^/line /'\nprintf 'no newline at the end'\n")
+	<-r.Exited()
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	out := 0
+	for i := 1; i <= 150000; i++ {
+		out += len("line \n") + len(strconv.Itoa(i))
+	}
+	out += len("no newline at the end")
+	fi, err := os.Stat(r.SessionPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d bytes of output, a session file of %d", out, fi.Size())
+	if fi.Size() > int64(out)*11/10+64<<10 {
+		t.Errorf("a session file of %d bytes for %d bytes of output", fi.Size(), out)
+	}
+	opened, err := session.Open(r.SessionPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, s := range map[string]*session.Session{"live": r.Collector.Snapshot(), "opened": opened} {
+		o := s.Output
+		if len(o) != session.MaxOutputLines || o[0].Text != "line 1" || o[len(o)-1].Text != "line 100000" || o[0].Stream != "stdout" {
+			t.Errorf("%s: %d lines, first %+v, last %+v", name, len(o), o[0], o[len(o)-1])
+		}
+	}
+}

@@ -217,9 +217,12 @@ type lineWriter struct {
 	pass   io.Writer
 	mu     sync.Mutex
 	buf    []byte
+	// block is the lines of one Write, joined by "\n"; lines counts them.
+	block []byte
+	lines int
 }
 
-// Write records every complete line of p.
+// Write records every complete line of p, all in one frame (a block).
 func (w *lineWriter) Write(p []byte) (int, error) {
 	if w.pass != nil {
 		_, _ = w.pass.Write(p)
@@ -231,15 +234,16 @@ func (w *lineWriter) Write(p []byte) (int, error) {
 		i := bytes.IndexByte(w.buf, '\n')
 		if i < 0 {
 			if len(w.buf) >= maxLine {
-				w.emit(w.buf[:maxLine])
+				w.add(w.buf[:maxLine])
 				w.buf = w.buf[maxLine:]
 				continue
 			}
 			break
 		}
-		w.emit(w.buf[:i])
+		w.add(w.buf[:i])
 		w.buf = w.buf[i+1:]
 	}
+	w.emit()
 	return len(p), nil
 }
 
@@ -248,12 +252,29 @@ func (w *lineWriter) Flush() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if len(w.buf) > 0 {
-		w.emit(w.buf)
+		w.add(w.buf)
 		w.buf = nil
 	}
+	w.emit()
 }
 
-func (w *lineWriter) emit(line []byte) {
-	text := strings.TrimSuffix(string(line), "\r")
-	_ = w.col.Record(wire.KindAppOutput, &wire.AppOutput{Stream: w.stream, Text: text})
+// add adds a line (without its line end) to the block being made.
+func (w *lineWriter) add(line []byte) {
+	if w.lines > 0 {
+		w.block = append(w.block, '\n')
+	}
+	w.block = append(w.block, bytes.TrimSuffix(line, []byte{'\r'})...)
+	w.lines++
+}
+
+// emit records the block's lines in one frame.
+func (w *lineWriter) emit() {
+	if w.lines == 0 {
+		return
+	}
+	_ = w.col.Record(wire.KindAppOutputBlock, &wire.AppOutputBlock{Stream: w.stream, Text: string(w.block)})
+	w.block, w.lines = w.block[:0], 0
+	if cap(w.block) > 1<<20 {
+		w.block = nil
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -412,13 +413,21 @@ func (c *Collector) apply(msg any) {
 	case *wire.AppStarted:
 		c.applyAppStarted(m)
 	case *wire.AppOutput:
-		if len(s.Output) < MaxOutputLines {
-			s.Output = append(s.Output, OutputLine{Stream: m.Stream, Text: m.Text})
-		} else {
-			if c.outputLost == 0 {
-				c.addNotice("warning", fmt.Sprintf("the app printed more than %d lines; later lines are not kept in memory", MaxOutputLines))
+		c.addOutput(m.Stream, m.Text)
+	case *wire.AppOutputBlock:
+		for text := m.Text; ; {
+			line, rest, more := strings.Cut(text, "\n")
+			if len(s.Output) >= MaxOutputLines {
+				// Past the cap only the count: no line is made.
+				c.addOutput(m.Stream, "")
+				c.outputLost += strings.Count(text, "\n")
+				break
 			}
-			c.outputLost++
+			c.addOutput(m.Stream, line)
+			if !more {
+				break
+			}
+			text = rest
 		}
 	case *wire.AppExited:
 		s.App.ExitCode, s.App.Signal = m.Code, m.Signal
@@ -441,6 +450,21 @@ func (c *Collector) apply(msg any) {
 	default:
 		c.unused(msg)
 	}
+}
+
+// addOutput keeps a line the app printed, while the session holds fewer
+// than MaxOutputLines (they are all in the session file). Called with c.mu
+// held.
+func (c *Collector) addOutput(stream, text string) {
+	s := c.s
+	if len(s.Output) < MaxOutputLines {
+		s.Output = append(s.Output, OutputLine{Stream: stream, Text: text})
+		return
+	}
+	if c.outputLost == 0 {
+		c.addNotice("warning", fmt.Sprintf("the app printed more than %d lines; later lines are not kept in memory", MaxOutputLines))
+	}
+	c.outputLost++
 }
 
 // applyHello applies the layer's hello: the app is running with the layer

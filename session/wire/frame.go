@@ -95,6 +95,14 @@ func indexKinds(list []kindInfo) (map[Kind]*kindInfo, map[reflect.Type]Kind) {
 			ts[info.typ] = info.kind
 		}
 	}
+	// A type only a binary kind has is that kind's (AppOutputBlock).
+	for i := range list {
+		if info := &list[i]; info.codec != nil {
+			if _, ok := ts[info.typ]; !ok {
+				ts[info.typ] = info.kind
+			}
+		}
+	}
 	return ks, ts
 }
 

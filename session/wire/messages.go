@@ -57,6 +57,7 @@ var messageTypes = []kindInfo{
 	message[Capabilities](KindCapabilities, "capabilities"),
 	message[SourceFile](KindSourceFile, "source_file"),
 	message[StreamCut](KindStreamCut, "stream_cut"),
+	message[AppOutputBlock](KindAppOutputBlock, "app_output_block").with(outputBlockCodec),
 
 	message[Errors](KindErrorsPacked, "errors_packed").with(packedCodec),
 }

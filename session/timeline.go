@@ -34,7 +34,9 @@ type tlKey struct{ submit, cmdBuf uint64 }
 // submit's CommandBuffers, its actions by action index, their groups by
 // (place in Actions, group), and the snapshot generation in which its
 // Actions were last copied (Collector.snapGen: equal, no snapshot holds
-// them and they change in place).
+// them and they change in place). The maps are kept only for a node that
+// was extended once (most nodes are one message's: their maps go with the
+// message), and made again from the node when it is extended first.
 type tlNode struct {
 	pos     int
 	actions map[uint32]int32
@@ -59,6 +61,15 @@ func newTimelineBuilder(c *Collector, e *wire.Errors) *timelineBuilder {
 		b.merged, b.ix = true, ix
 		b.node = c.submitNode(e.Submit, false).CommandBuffers[ix.pos]
 		b.node.Dropped += e.Dropped
+		if ix.actions == nil {
+			ix.actions, ix.groups = map[uint32]int32{}, map[[2]int32]int32{}
+			for ai, a := range b.node.Actions {
+				ix.actions[a.Index] = int32(ai)
+				for gi, g := range a.Groups {
+					ix.groups[[2]int32{int32(ai), int32(g.Group)}] = int32(gi)
+				}
+			}
+		}
 		if ix.gen != c.snapGen {
 			// A snapshot holds these: extend a copy.
 			acts := make([]ActionNode, len(b.node.Actions))
@@ -71,7 +82,9 @@ func newTimelineBuilder(c *Collector, e *wire.Errors) *timelineBuilder {
 		}
 		return b
 	}
-	b.ix = &tlNode{actions: map[uint32]int32{}, groups: map[[2]int32]int32{}, gen: c.snapGen}
+	// A new node's groups need no index: a group's first record in the
+	// message is its first in the node.
+	b.ix = &tlNode{actions: map[uint32]int32{}, gen: c.snapGen}
 	b.node = CommandBufferNode{CommandBuffer: c.handle(e.CommandBuffer), Dropped: e.Dropped}
 	if e.Queue != 0 {
 		b.node.Queue = c.handle(e.Queue)
@@ -101,11 +114,13 @@ func (b *timelineBuilder) add(r *wire.Record, st *groupState, count int, first b
 		}
 		a := &b.node.Actions[ai]
 		gk := [2]int32{ai, st.index}
-		gi, ok := b.ix.groups[gk]
+		gi, ok := b.ix.groups[gk] // nil for a new node: not there
 		if !ok {
 			gi = int32(len(a.Groups))
 			a.Groups = append(a.Groups, GroupCount{Group: int(st.index)})
-			b.ix.groups[gk] = gi
+			if b.merged {
+				b.ix.groups[gk] = gi
+			}
 		}
 		st.tlAction, st.tlGroup = ai, gi
 	}
@@ -130,6 +145,7 @@ func (b *timelineBuilder) finish() {
 		// before).
 		b.ix.pos = len(sn.CommandBuffers)
 		sn.CommandBuffers = append(sn.CommandBuffers, b.node)
+		b.ix.actions, b.ix.groups = nil, nil // made again if it is extended
 		c.tlNodes[b.key] = b.ix
 		return
 	}

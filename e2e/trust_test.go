@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -47,6 +48,11 @@ func buildTrustApp(dir string) error {
 	cmd.Dir = src
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("glslangValidator oob.comp: %w\n%s", err, out)
+	}
+	cmd = exec.Command("glslangValidator", "-g", "--target-env", "vulkan1.2", "-o", filepath.Join(dir, "oob_child.spv"), "oob_child.comp")
+	cmd.Dir = src
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("glslangValidator oob_child.comp: %w\n%s", err, out)
 	}
 	return cbuild.App(filepath.Join(dir, "trustapp"), filepath.Join(src, "trustapp.c"))
 }
@@ -252,6 +258,143 @@ func TestLoadedLauncherLosesNothing(t *testing.T) {
 				t.Errorf("no notice of coalesced records with a stopped launcher: %+v", r.Notices)
 			}
 		})
+	}
+}
+
+// TestDrainBurstWithNames: a burst of 64,000 records whose command
+// buffers are named anew every frame (16,000 names), sent while the
+// launcher is stopped and read after the app exited: the launcher drains
+// every connection to its end before it writes the report, and every
+// record reaches it (60,760 of 64,000 did, with no notice, when the
+// report was written a second after the app's exit while each name walked
+// the timeline and every group).
+func TestDrainBurstWithNames(t *testing.T) {
+	app, spv := trustApp(t)
+	const threads, submits = 8, 2000
+	done := filepath.Join(t.TempDir(), "done")
+	l := launch(t, nil, app, "--spv", spv, "--threads", strconv.Itoa(threads), "--submits", strconv.Itoa(submits),
+		"--rename", "1", "--done", done)
+	l.waitLine(t, "create_pipeline=0")
+	if err := l.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	waitFile(t, done, 3*time.Minute)
+	time.Sleep(500 * time.Millisecond) // the app is in its exit, waiting to flush
+	if err := l.cmd.Process.Signal(syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	code, r := l.finish(t)
+	made := 4 * threads * submits
+	if code != 1 || r.records() != made || len(r.Errors) != threads || r.LostRecords != 0 || r.LostMessages != 0 || r.StreamsCut != 0 {
+		t.Fatalf("exit %d, %d records in %d groups (lost %d records, %d messages, %d streams cut); want exit 1, %d records in %d groups\n%s",
+			code, r.records(), len(r.Errors), r.LostRecords, r.LostMessages, r.StreamsCut, made, threads, l.stderr.String())
+	}
+	for _, g := range r.Errors {
+		if !strings.HasSuffix(g.CommandBuffer.Name, fmt.Sprintf(" frame %d", submits-1)) {
+			t.Errorf("command buffer named %q, want its last name", g.CommandBuffer.Name)
+		}
+	}
+}
+
+// TestStalledLauncherLostCounted: the launcher stopped for longer than
+// the layer's close timeout (10 s) while the app exits: the layer gives up
+// and leaves the exact count of what it could not deliver for the
+// launcher, and the JSON says it (lost_records), so that records reported
+// plus records lost equal records made (the count was only on the app's
+// stderr: the report had 1,112 of 128,000 records and no lost count).
+func TestStalledLauncherLostCounted(t *testing.T) {
+	app, spv := trustApp(t)
+	runtime := t.TempDir()
+	t.Setenv("XDG_RUNTIME_DIR", runtime)
+	const threads, submits = 8, 2000
+	done := filepath.Join(t.TempDir(), "done")
+	l := launch(t, nil, app, "--spv", spv, "--threads", strconv.Itoa(threads), "--submits", strconv.Itoa(submits), "--done", done)
+	l.waitLine(t, "create_pipeline=0")
+	if err := l.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	waitFile(t, done, 3*time.Minute)
+	// The layer's close gives up after 10 s without progress and leaves
+	// its counts in the launcher's socket directory.
+	deadline := time.Now().Add(40 * time.Second)
+	for {
+		if m, _ := filepath.Glob(filepath.Join(runtime, "gpuav-dbg-*", "lost-*.json")); len(m) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			l.cmd.Process.Signal(syscall.SIGCONT)
+			t.Fatal("the layer left no count of what it lost")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond)
+	if err := l.cmd.Process.Signal(syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	code, r := l.finish(t)
+	made := 4 * threads * submits
+	if r.LostRecords == 0 || uint64(r.records())+r.LostRecords != uint64(made) || code != 1 {
+		t.Fatalf("exit %d, %d records reported + %d lost = %d, want %d made and exit 1\n%s",
+			code, r.records(), r.LostRecords, uint64(r.records())+r.LostRecords, made, l.stderr.String())
+	}
+	if !r.notice("the layer could not deliver") {
+		t.Errorf("no notice of the lost records: %+v", r.Notices)
+	}
+}
+
+// TestChildProcessShaders: an app that fork-execs a child which uses
+// Vulkan too: both layers number their shaders from 1, and each process's
+// records point at its own shader (the child's error was shown at the
+// parent's oob.comp:10 instead of its own oob_child.comp:14); each group
+// names its process.
+func TestChildProcessShaders(t *testing.T) {
+	app, spv := trustApp(t)
+	dir := t.TempDir()
+	report := filepath.Join(dir, "r.json")
+	cmd := exec.Command(bin("gpuav-dbg"), "run", "--headless", "--json", report, "--session", filepath.Join(dir, "s.gvs"),
+		"--", app, "--spv", spv, "--mode", "fork", "--child-spv", filepath.Join(filepath.Dir(spv), "oob_child.spv"))
+	out, _ := cmd.CombinedOutput()
+	b, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var r struct {
+		App struct {
+			PID int `json:"pid"`
+		} `json:"app"`
+		Errors []struct {
+			Count  int `json:"count"`
+			Source struct {
+				File string `json:"file"`
+				Line int    `json:"line"`
+			} `json:"source"`
+			Shader struct {
+				ID  uint32 `json:"id"`
+				PID int    `json:"pid"`
+			} `json:"shader"`
+			CommandBuffer struct {
+				Name string `json:"name"`
+			} `json:"command_buffer"`
+		} `json:"errors"`
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	pids := map[string]int{}
+	for _, g := range r.Errors {
+		got = append(got, fmt.Sprintf("%s: %d at %s:%d", g.CommandBuffer.Name, g.Count, g.Source.File, g.Source.Line))
+		pids[g.CommandBuffer.Name] = g.Shader.PID
+	}
+	slices.Sort(got)
+	if want := []string{"child: 4 at oob_child.comp:14", "parent: 4 at oob.comp:10"}; !slices.Equal(got, want) {
+		t.Fatalf("groups %q, want %q\n%s", got, want, out)
+	}
+	if pids["parent"] != r.App.PID || pids["child"] == 0 || pids["child"] == pids["parent"] {
+		t.Errorf("processes: parent %d (app %d), child %d", pids["parent"], r.App.PID, pids["child"])
+	}
+	if len(r.Errors) == 2 && r.Errors[0].Shader.ID == r.Errors[1].Shader.ID {
+		t.Errorf("both groups have shader %d", r.Errors[0].Shader.ID)
 	}
 }
 
@@ -500,6 +643,58 @@ func TestHostileModuleNames(t *testing.T) {
 			}
 			if !strings.Contains(string(out), `\x1b[2J`) && !strings.Contains(string(out), `\u009b`) {
 				t.Errorf("nothing shown escaped:\n%s", out)
+			}
+		})
+	}
+}
+
+// TestSecretsInWorkingDirectory: a module whose stripped debug info names
+// .git/config, .env or .ssh/id_rsa in the app's working directory (a CI
+// checkout's token among their lines) puts none of their lines into the
+// JSON, the SARIF or the terminal; a notice says the file was not read and
+// how to allow it.
+func TestSecretsInWorkingDirectory(t *testing.T) {
+	app, _ := trustApp(t)
+	const token = "AUTHORIZATION: basic c2VjcmV0LXRva2VuLTQyNDI="
+	cwd := t.TempDir()
+	for _, name := range []string{".git/config", ".env", ".ssh/id_rsa", "deploy.conf"} {
+		p := filepath.Join(cwd, name)
+		os.MkdirAll(filepath.Dir(p), 0o700)
+		if err := os.WriteFile(p, []byte(strings.Repeat("extraheader = "+token+"\n", 20)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct{ file, notice string }{
+		{".git/config", "source file .git/config not read: hidden"},
+		{".env", "source file .env not read: hidden"},
+		{".ssh/id_rsa", "source file .ssh/id_rsa not read: hidden"},
+		{"deploy.conf", "source file deploy.conf not read: not a shader source by its extension"},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			spv := hostileModule(t, c.file)
+			dir := t.TempDir()
+			report, sarif := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.sarif")
+			cmd := exec.Command(bin("gpuav-dbg"), "run", "--headless", "--json", report, "--sarif", sarif,
+				"--session", filepath.Join(dir, "s.gvs"), "--", app, "--spv", spv)
+			cmd.Dir = cwd
+			out, _ := cmd.CombinedOutput()
+			rep, err := os.ReadFile(report)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			sar, _ := os.ReadFile(sarif)
+			gvs, _ := os.ReadFile(filepath.Join(dir, "s.gvs"))
+			for what, b := range map[string][]byte{"JSON": rep, "SARIF": sar, "session": gvs, "terminal": out} {
+				if bytes.Contains(b, []byte("c2VjcmV0LXRva2VuLTQyNDI")) {
+					t.Errorf("the %s holds the token", what)
+				}
+			}
+			var r trustReport
+			if err := json.Unmarshal(rep, &r); err != nil {
+				t.Fatal(err)
+			}
+			if !r.notice(c.notice) {
+				t.Errorf("no notice %q: %+v", c.notice, r.Notices)
 			}
 		})
 	}

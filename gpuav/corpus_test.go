@@ -1,7 +1,6 @@
 package gpuav
 
 import (
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -114,12 +113,7 @@ func TestInstrumentCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			major, minor := spirv.Header{Version: w[1]}.VersionMajorMinor()
-			env := map[string]string{"1.0": "vulkan1.0", "1.1": "vulkan1.1", "1.2": "vulkan1.1", "1.3": "vulkan1.1",
-				"1.4": "vulkan1.2", "1.5": "vulkan1.2", "1.6": "vulkan1.3"}[fmt.Sprintf("%d.%d", major, minor)]
-			if env == "" {
-				t.Fatalf("SPIR-V version %d.%d", major, minor)
-			}
+			env := targetEnv(t, w)
 			for _, opt := range failedAccess(i) {
 				counted[behaviour(opt)] += instrumentAndValidate(t, w, env, opt)
 			}

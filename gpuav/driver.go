@@ -377,6 +377,7 @@ func instrument(words []uint32, opt Options) (res Result, err error) {
 	}
 	if sh.precise.id == 0 {
 		removeDeadAdded(m, sh.bound, pureFunctions(m, sh.bound))
+		dropDanglingNames(m)
 		res.Words = m.Encode()
 	} else {
 		res.Words, res.Precise = sh.variants()

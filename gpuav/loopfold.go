@@ -699,7 +699,6 @@ func isUvec4(m *spirv.Module, in *spirv.Instruction) bool {
 // removed): each such flush's branch is known not to be taken.
 func pruneIdleFlushes(m *spirv.Module, bound uint32) {
 	var pos []int32
-	removed := false
 	var zero uint32
 	for _, f := range m.Functions {
 		if len(f.Blocks) == 0 {
@@ -741,10 +740,7 @@ func pruneIdleFlushes(m *spirv.Module, bound uint32) {
 			pos = make([]int32, m.Header.Bound)
 		}
 		foldBranches(f, known)
-		removed = removeUnreachable(m, f, pos) || removed
-	}
-	if removed {
-		dropAnnotationsOfUndefined(m)
+		removeUnreachable(m, f, pos)
 	}
 	m.InvalidateIndex()
 }

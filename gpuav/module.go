@@ -190,9 +190,17 @@ func setAndBinding(m *spirv.Module, variable uint32) (set, binding uint32) {
 }
 
 // copyDecorations gives to's result the decorations of from's (NonUniform,
-// RelaxedPrecision...); with move, from's decorations are retargeted
-// instead, because from no longer exists.
+// RelaxedPrecision...); with move, from's decorations and debug names
+// (OpName: Slang names its OpImage and OpSampledImage results) are
+// retargeted instead, because from no longer exists.
 func copyDecorations(m *spirv.Module, from, to uint32, move bool) {
+	if move {
+		for _, in := range m.Sections[spirv.SectionDebug] {
+			if in.Opcode() == spirv.OpName && len(in.Words) > 2 && in.Words[1] == from {
+				in.Words[1] = to
+			}
+		}
+	}
 	for _, d := range m.Decorations(from) {
 		if move {
 			d.Words[1] = to
@@ -364,6 +372,34 @@ func retargetBlockPhis(blk *spirv.Block, from, to uint32) {
 		case spirv.OpLine, spirv.OpNoLine:
 		default:
 			return
+		}
+	}
+}
+
+// dropDanglingNames removes the debug names and decorations (OpName,
+// OpDecorate, OpDecorateId, OpDecorateString) of ids that nothing in m
+// defines any more: an instruction a pass removed, or a block a variant's
+// pruning made unreachable, takes its names with it, which spirv-val
+// requires (Slang names the OpImage results the descriptor pass moves
+// under its guards). Run before a module is encoded for the driver.
+func dropDanglingNames(m *spirv.Module) {
+	bound := m.Header.Bound
+	defined := make([]bool, bound)
+	m.Walk(func(in *spirv.Instruction) {
+		if r := in.ResultID(); r != 0 && r < bound {
+			defined[r] = true
+		}
+	})
+	dangling := func(in *spirv.Instruction) bool {
+		switch in.Opcode() {
+		case spirv.OpName, spirv.OpDecorate, spirv.OpDecorateId, spirv.OpDecorateString:
+			return len(in.Words) > 1 && (in.Words[1] >= bound || !defined[in.Words[1]])
+		}
+		return false
+	}
+	for _, s := range []spirv.Section{spirv.SectionDebug, spirv.SectionAnnotation} {
+		if slices.ContainsFunc(m.Sections[s], dangling) {
+			m.Sections[s] = slices.DeleteFunc(slices.Clone(m.Sections[s]), dangling)
 		}
 	}
 }

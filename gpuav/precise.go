@@ -116,6 +116,7 @@ func (l *laterPrecise) build() {
 	pruneIdleFlushes(m, l.bound)
 	removeDeadAdded(m, l.bound, pure)
 	removeUncalledAdded(m, l.bound)
+	dropDanglingNames(m)
 	l.words = m.Encode()
 	l.readsSet = ReadsSet(l.words, l.set)
 }
@@ -247,6 +248,8 @@ func (sh *shader) variants() (precise []uint32, fast *PreciseSwitch) {
 	removeDeadAddedWith(fm, sh.bound, pure, sc)
 	removeUncalledAdded(sh.m, sh.bound)
 	removeUncalledAdded(fm, sh.bound)
+	dropDanglingNames(sh.m)
+	dropDanglingNames(fm)
 	fastWords := fm.Encode()
 	return sh.m.Encode(), &PreciseSwitch{FastWords: fastWords, Facts: sh.precise.facts,
 		FastReadsLayerSet: ReadsSet(fastWords, sh.opt.DescriptorSet)}
@@ -262,6 +265,7 @@ func (sh *shader) fastNow() *PreciseSwitch {
 	pruneIdleFlushes(sh.m, sh.bound)
 	removeDeadAdded(sh.m, sh.bound, pure)
 	removeUncalledAdded(sh.m, sh.bound)
+	dropDanglingNames(sh.m)
 	fast := sh.m.Encode()
 	return &PreciseSwitch{FastWords: fast, Facts: sh.precise.facts,
 		FastReadsLayerSet: ReadsSet(fast, sh.opt.DescriptorSet), later: later}
@@ -292,42 +296,11 @@ func prune(m *spirv.Module, id uint32, value bool) {
 		return in.Opcode() == spirv.OpDecorate && len(in.Words) >= 3 && in.Words[1] == id
 	})
 	pos := make([]int32, m.Header.Bound)
-	removed := false
 	for _, f := range m.Functions {
 		foldBranches(f, known)
-		removed = removeUnreachable(m, f, pos) || removed
-	}
-	if removed {
-		dropAnnotationsOfUndefined(m)
+		removeUnreachable(m, f, pos)
 	}
 	m.InvalidateIndex()
-}
-
-// dropAnnotationsOfUndefined removes the names and decorations (OpName,
-// OpMemberName, OpDecorate, OpDecorateId, OpDecorateString,
-// OpMemberDecorate, OpMemberDecorateString) whose target id no instruction
-// of m defines any more: a block removed as unreachable takes its
-// instructions with it, and a decoration of an id that no longer exists
-// makes the module invalid (spirv-val: "forward referenced IDs have not
-// been defined"), which a driver may not survive.
-func dropAnnotationsOfUndefined(m *spirv.Module) {
-	defined := make([]bool, m.Header.Bound)
-	m.Walk(func(in *spirv.Instruction) {
-		if r := in.ResultID(); r != 0 && r < uint32(len(defined)) {
-			defined[r] = true
-		}
-	})
-	undefined := func(in *spirv.Instruction) bool {
-		switch in.Opcode() {
-		case spirv.OpName, spirv.OpMemberName, spirv.OpDecorate, spirv.OpDecorateId, spirv.OpDecorateString,
-			spirv.OpMemberDecorate, spirv.OpMemberDecorateString:
-			return len(in.Words) >= 2 && (in.Words[1] >= uint32(len(defined)) || !defined[in.Words[1]])
-		}
-		return false
-	}
-	for _, sec := range []spirv.Section{spirv.SectionDebug, spirv.SectionAnnotation} {
-		m.Sections[sec] = slices.DeleteFunc(m.Sections[sec], undefined)
-	}
 }
 
 // foldBranches folds OpLogicalNot and OpSelect of known conditions and
@@ -394,13 +367,12 @@ func successors(m *spirv.Module, t *spirv.Instruction) []uint32 {
 // removeUnreachable removes the blocks of f that no branch reaches from
 // its entry and no reached block names as a merge or continue target, and
 // drops the phi operands of predecessors that no longer branch there. pos
-// is scratch space of the module's id bound, all 0, and left so. It
-// reports whether it removed a block; the names and decorations of what
-// the removed blocks defined are the caller's to drop
-// (dropAnnotationsOfUndefined), once for all the functions it prunes.
-func removeUnreachable(m *spirv.Module, f *spirv.Function, pos []int32) bool {
+// is scratch space of the module's id bound, all 0, and left so. The
+// names and decorations of what the removed blocks defined go before the
+// module is encoded (dropDanglingNames).
+func removeUnreachable(m *spirv.Module, f *spirv.Function, pos []int32) {
 	if len(f.Blocks) == 0 {
-		return false
+		return
 	}
 	blocks := f.Blocks
 	for i, b := range blocks {
@@ -452,10 +424,8 @@ func removeUnreachable(m *spirv.Module, f *spirv.Function, pos []int32) bool {
 			dropPhiOperands(b, from)
 		}
 	}
-	removed := len(kept) < len(blocks)
 	f.Blocks = kept
 	f.InvalidateBlocks()
-	return removed
 }
 
 // dropPhiOperands drops the operands of b's phis whose predecessor p does

@@ -76,8 +76,14 @@ func (v *sameValues) number(s valueShape) uint32 {
 	return n
 }
 
-// setKey memoizes id's value number.
+// setKey memoizes id's value number. The table grows with the ids the
+// passes add, never past the module's bound: an id beyond it (in words of
+// an instruction the grammar could not read, which Parse cannot check) is
+// defined nowhere and is not memoized, rather than growing the table to it.
 func (v *sameValues) setKey(id, n uint32) {
+	if id >= v.m.Header.Bound {
+		return
+	}
 	if int(id) >= len(v.keys) {
 		v.keys = append(v.keys, make([]uint32, int(id)+1-len(v.keys))...)
 	}

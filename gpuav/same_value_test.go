@@ -4,6 +4,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/gpuav-dbg/gpuav-dbg/spirv"
@@ -143,4 +145,30 @@ func assembleModule(t *testing.T, text string) *spirv.Module {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// TestSameValuesIDPastBound: an operand word the grammar cannot read as an
+// id (an OpIAdd with an extra word, which Parse's id check does not see)
+// holding an id far past the bound numbers as itself without growing the
+// table of keys to it (it grew 4 bytes per id unit: 16 GiB here).
+func TestSameValuesIDPastBound(t *testing.T) {
+	for _, extra := range []uint32{5, 0x10000000, 0xFFFFFFF0} {
+		m := assembleModule(t, localLoadsModule)
+		var add *spirv.Instruction
+		m.Walk(func(in *spirv.Instruction) {
+			if in.Opcode() == spirv.OpIAdd && add == nil {
+				add = in
+			}
+		})
+		add.Words = append(slices.Clone(add.Words), extra)
+		add.Words[0] = uint32(len(add.Words))<<16 | uint32(spirv.OpIAdd)
+		v := newSameValues(m)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		k := v.key(add.ResultID(), 0)
+		runtime.ReadMemStats(&after)
+		if k == 0 || len(v.keys) > int(m.Header.Bound) || after.TotalAlloc-before.TotalAlloc > 1<<16 {
+			t.Errorf("extra operand %#x: key %d, %d keys for a bound of %d, %d bytes allocated", extra, k, len(v.keys), m.Header.Bound, after.TotalAlloc-before.TotalAlloc)
+		}
+	}
 }

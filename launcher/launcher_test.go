@@ -253,3 +253,136 @@ func TestAppOutputGoesToFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestAppOutputNeverTouchesUserFiles: files already at the output files'
+// names (the user's own "2> s.stderr", a link another user planted to the
+// user's file, a FIFO) are neither truncated, followed nor removed: the
+// app's output goes to the next free names, which the launcher creates
+// 0600 as new files and removes after the run.
+func TestAppOutputNeverTouchesUserFiles(t *testing.T) {
+	dir := t.TempDir()
+	sessionPath := filepath.Join(dir, "s.gvs")
+	victim := filepath.Join(dir, "victim")
+	kept := map[string]string{filepath.Join(dir, "s.stdout"): "the user's stdout\n", victim: "the user's file\n",
+		filepath.Join(dir, "s.2.stdout"): "an earlier run's\n"}
+	for p, text := range kept {
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(victim, filepath.Join(dir, "s.stderr")); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "s.2.stderr"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	app := filepath.Join(dir, "app.sh")
+	if err := os.WriteFile(app, []byte("#!/bin/sh\necho out\necho err >&2\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Start(Options{App: app, Shown: "app.sh", LayerDir: dir, SessionPath: sessionPath, Started: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-r.Exited()
+	stdout, stderr := r.OutputFiles()
+	if want := [2]string{filepath.Join(dir, "s.3.stdout"), filepath.Join(dir, "s.3.stderr")}; [2]string{stdout, stderr} != want {
+		t.Errorf("output files %q %q, want %q", stdout, stderr, want)
+	}
+	for _, p := range []string{stdout, stderr} {
+		if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s: %v %v", p, fi, err)
+		}
+	}
+	var got []string
+	for _, l := range r.Collector.Snapshot().Output {
+		got = append(got, l.Stream+": "+l.Text)
+	}
+	slices.Sort(got)
+	if want := []string{"stderr: err", "stdout: out"}; !slices.Equal(got, want) {
+		t.Errorf("output %q, want %q", got, want)
+	}
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for p, text := range kept {
+		if b, err := os.ReadFile(p); err != nil || string(b) != text {
+			t.Errorf("%s: %q %v, want %q untouched", p, b, err, text)
+		}
+	}
+	if l, err := os.Readlink(filepath.Join(dir, "s.stderr")); err != nil || l != victim {
+		t.Errorf("the link: %q %v", l, err)
+	}
+	if fi, err := os.Lstat(filepath.Join(dir, "s.2.stderr")); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("the FIFO: %v %v", fi, err)
+	}
+	for _, p := range []string{stdout, stderr} {
+		if _, err := os.Lstat(p); !os.IsNotExist(err) {
+			t.Errorf("%s left after Close: %v", p, err)
+		}
+	}
+}
+
+// TestStopKillsWhatIgnoresSIGTERM: the app behind a wrapper script ignores
+// SIGTERM; the wrapper exits at once: Stop still ends the app, with
+// SIGKILL to the group after the grace period (the wrapper's exit ended
+// the wait, and SIGKILL was never sent).
+func TestStopKillsWhatIgnoresSIGTERM(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	r := startScript(t, "#!/bin/sh\nsh -c 'trap \"\" TERM; echo $$ > \"$0\"; while :; do sleep 0.05; done' \"$1\" &\nwait\n", pidFile)
+	var pid int
+	for deadline := time.Now().Add(10 * time.Second); pid == 0; time.Sleep(10 * time.Millisecond) {
+		b, _ := os.ReadFile(pidFile)
+		pid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+		if time.Now().After(deadline) {
+			t.Fatal("the script never started its child")
+		}
+	}
+	start := time.Now()
+	r.Stop()
+	for deadline := time.Now().Add(KillGrace + 5*time.Second); alive(pid); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("the app %d that ignores SIGTERM runs on after Stop", pid)
+		}
+	}
+	if d := time.Since(start); d > KillGrace+3*time.Second {
+		t.Errorf("Stop took %v", d)
+	}
+}
+
+// TestAppOutputCompact: the app's output is kept in the session file in
+// blocks of lines, not a frame per line (300 MB of output made a 758 MB
+// session): 150,000 short lines take little more than their bytes, and
+// the session, live and opened, has the first MaxOutputLines of them
+// exactly.
+func TestAppOutputCompact(t *testing.T) {
+	r := startScript(t, "#!/bin/sh\nseq 1 150000 | sed 's/^/line /'\nprintf 'no newline at the end'\n")
+	<-r.Exited()
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	out := 0
+	for i := 1; i <= 150000; i++ {
+		out += len("line \n") + len(strconv.Itoa(i))
+	}
+	out += len("no newline at the end")
+	fi, err := os.Stat(r.SessionPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d bytes of output, a session file of %d", out, fi.Size())
+	if fi.Size() > int64(out)*11/10+64<<10 {
+		t.Errorf("a session file of %d bytes for %d bytes of output", fi.Size(), out)
+	}
+	opened, err := session.Open(r.SessionPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, s := range map[string]*session.Session{"live": r.Collector.Snapshot(), "opened": opened} {
+		o := s.Output
+		if len(o) != session.MaxOutputLines || o[0].Text != "line 1" || o[len(o)-1].Text != "line 100000" || o[0].Stream != "stdout" {
+			t.Errorf("%s: %d lines, first %+v, last %+v", name, len(o), o[0], o[len(o)-1])
+		}
+	}
+}

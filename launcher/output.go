@@ -18,11 +18,25 @@ import (
 
 // OutputPaths are the files the app's standard output and error go to,
 // next to the session file: "<session without .gvs>.stdout" and
-// ".stderr".
+// ".stderr" when no file has those names; else the first free of
+// "<stem>.2.stdout", "<stem>.3.stdout"... (outputPath): the launcher
+// creates them as new files only, and never touches one it did not
+// create (Run.OutputFiles says which it made).
 func OutputPaths(sessionPath string) (stdout, stderr string) {
-	stem := strings.TrimSuffix(sessionPath, session.FileExt)
-	return stem + ".stdout", stem + ".stderr"
+	return outputPath(sessionPath, "stdout", 1), outputPath(sessionPath, "stderr", 1)
 }
+
+// outputPath is the n-th name tried for a stream's output file.
+func outputPath(sessionPath, stream string, n int) string {
+	stem := strings.TrimSuffix(sessionPath, session.FileExt)
+	if n == 1 {
+		return stem + "." + stream
+	}
+	return fmt.Sprintf("%s.%d.%s", stem, n, stream)
+}
+
+// maxOutputNames is how many names are tried for an output file.
+const maxOutputNames = 100
 
 // appOutput is where the app's standard output and error go: files the
 // app writes itself (mode 0600, next to the session file), so that it
@@ -48,29 +62,59 @@ type followed struct {
 // sessionPath; pass, when set, receive the bytes as they come.
 func newAppOutput(sessionPath string, col *session.Collector, passOut, passErr io.Writer) (*appOutput, error) {
 	o := &appOutput{stop: make(chan struct{})}
-	outPath, errPath := OutputPaths(sessionPath)
 	var err error
-	if o.stdout, err = openFollowed(outPath, &lineWriter{col: col, stream: "stdout", pass: passOut}); err != nil {
+	if o.stdout, err = openFollowed(sessionPath, &lineWriter{col: col, stream: "stdout", pass: passOut}); err != nil {
 		return nil, err
 	}
-	if o.stderr, err = openFollowed(errPath, &lineWriter{col: col, stream: "stderr", pass: passErr}); err != nil {
-		o.stdout.close()
+	if o.stderr, err = openFollowed(sessionPath, &lineWriter{col: col, stream: "stderr", pass: passErr}); err != nil {
+		o.stdout.remove()
 		return nil, err
 	}
 	return o, nil
 }
 
-func openFollowed(path string, lines *lineWriter) (*followed, error) {
-	w, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_APPEND, 0o600)
+// openFollowed creates a stream's output file next to the session, as a
+// new file (mode 0600, O_EXCL, O_NOFOLLOW): a name already taken (the
+// user's own "2> a.stderr", a file or link another user planted, a run
+// before whose launcher was killed) is left alone and the next name tried.
+func openFollowed(sessionPath string, lines *lineWriter) (*followed, error) {
+	var w *os.File
+	var path string
+	var err error
+	for n := 1; n <= maxOutputNames; n++ {
+		path = outputPath(sessionPath, lines.stream, n)
+		w, err = session.CreatePrivate(path, 0o600, session.NewOnly)
+		if !errors.Is(err, session.ErrRefusedPath) {
+			break
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("create the app's output file: %w", err)
 	}
-	r, err := os.Open(path)
+	// The app appends: a child it leaves behind writes after it.
+	if _, _, errno := syscall.Syscall(syscall.SYS_FCNTL, w.Fd(), syscall.F_SETFL, syscall.O_WRONLY|syscall.O_APPEND); errno != 0 {
+		w.Close()
+		os.Remove(path)
+		return nil, fmt.Errorf("create the app's output file %s: %w", path, errno)
+	}
+	r, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	if err == nil && !sameFile(w, r) {
+		r.Close()
+		err = fmt.Errorf("%s changed after it was created", path)
+	}
 	if err != nil {
 		w.Close()
+		os.Remove(path)
 		return nil, fmt.Errorf("open the app's output file: %w", err)
 	}
 	return &followed{path: path, w: w, r: r, lines: lines, done: make(chan struct{})}, nil
+}
+
+// sameFile reports whether two open files are the same file.
+func sameFile(a, b *os.File) bool {
+	fa, err1 := a.Stat()
+	fb, err2 := b.Stat()
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
 }
 
 // files are the app's standard output and error.
@@ -97,13 +141,21 @@ func (o *appOutput) finish() {
 // remove closes and removes the files.
 func (o *appOutput) remove() {
 	o.finish()
-	for _, f := range []*followed{o.stdout, o.stderr} {
-		f.close()
-		os.Remove(f.path)
-	}
+	o.stdout.remove()
+	o.stderr.remove()
 }
 
-func (f *followed) close() {
+// paths are the output files' paths.
+func (o *appOutput) paths() (stdout, stderr string) { return o.stdout.path, o.stderr.path }
+
+// remove closes the file and removes it when its name is still the file
+// the launcher created (nothing else ever is removed).
+func (f *followed) remove() {
+	if fi, err := os.Lstat(f.path); err == nil {
+		if own, err := f.r.Stat(); err == nil && os.SameFile(fi, own) {
+			os.Remove(f.path)
+		}
+	}
 	f.w.Close()
 	f.r.Close()
 }
@@ -165,9 +217,12 @@ type lineWriter struct {
 	pass   io.Writer
 	mu     sync.Mutex
 	buf    []byte
+	// block is the lines of one Write, joined by "\n"; lines counts them.
+	block []byte
+	lines int
 }
 
-// Write records every complete line of p.
+// Write records every complete line of p, all in one frame (a block).
 func (w *lineWriter) Write(p []byte) (int, error) {
 	if w.pass != nil {
 		_, _ = w.pass.Write(p)
@@ -179,15 +234,16 @@ func (w *lineWriter) Write(p []byte) (int, error) {
 		i := bytes.IndexByte(w.buf, '\n')
 		if i < 0 {
 			if len(w.buf) >= maxLine {
-				w.emit(w.buf[:maxLine])
+				w.add(w.buf[:maxLine])
 				w.buf = w.buf[maxLine:]
 				continue
 			}
 			break
 		}
-		w.emit(w.buf[:i])
+		w.add(w.buf[:i])
 		w.buf = w.buf[i+1:]
 	}
+	w.emit()
 	return len(p), nil
 }
 
@@ -196,12 +252,29 @@ func (w *lineWriter) Flush() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if len(w.buf) > 0 {
-		w.emit(w.buf)
+		w.add(w.buf)
 		w.buf = nil
 	}
+	w.emit()
 }
 
-func (w *lineWriter) emit(line []byte) {
-	text := strings.TrimSuffix(string(line), "\r")
-	_ = w.col.Record(wire.KindAppOutput, &wire.AppOutput{Stream: w.stream, Text: text})
+// add adds a line (without its line end) to the block being made.
+func (w *lineWriter) add(line []byte) {
+	if w.lines > 0 {
+		w.block = append(w.block, '\n')
+	}
+	w.block = append(w.block, bytes.TrimSuffix(line, []byte{'\r'})...)
+	w.lines++
+}
+
+// emit records the block's lines in one frame.
+func (w *lineWriter) emit() {
+	if w.lines == 0 {
+		return
+	}
+	_ = w.col.Record(wire.KindAppOutputBlock, &wire.AppOutputBlock{Stream: w.stream, Text: string(w.block)})
+	w.block, w.lines = w.block[:0], 0
+	if cap(w.block) > 1<<20 {
+		w.block = nil
+	}
 }

@@ -1,6 +1,7 @@
 package launcher
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -20,9 +23,14 @@ import (
 
 // Timing of the end of a run.
 const (
-	// LayerGrace is how long a run waits, once the app has exited, for the
-	// layer's connections to say bye or close.
+	// LayerGrace is how long a run waits, once the app has exited, for a
+	// layer's connection that makes no progress to say bye or close.
 	LayerGrace = time.Second
+	// DrainLimit is the longest a run reads the layer's connections after
+	// the app exited while they still make progress (a launcher that was
+	// stopped or slow has a backlog to read); then they are cut, and
+	// counted.
+	DrainLimit = 2 * time.Minute
 	// KillGrace is how long an app gets between SIGTERM and SIGKILL when
 	// the run is stopped.
 	KillGrace = 2 * time.Second
@@ -61,6 +69,9 @@ type Options struct {
 	// search path, recorded so that the session finds source files.
 	Dir        string
 	SourcePath []string
+	// SourceExt are the file name extensions the user added to those
+	// read as shader sources (--source-ext, GPUAV_DBG_SOURCE_EXT).
+	SourceExt []string
 	// Capabilities is the device probe's answer, recorded in the session
 	// (nil: none).
 	Capabilities *wire.Capabilities
@@ -135,7 +146,7 @@ func Start(o Options) (*Run, error) {
 
 	absApp, _ := filepath.Abs(o.App)
 	started := &wire.AppStarted{Path: absApp, Args: slices.Clone(o.Args), Time: o.Started, Settings: o.Settings,
-		Session: o.SessionPath, Dir: o.Dir, SourcePath: o.SourcePath, Stdout: r.out.stdout.path, Stderr: r.out.stderr.path}
+		Session: o.SessionPath, Dir: o.Dir, SourcePath: o.SourcePath, SourceExt: o.SourceExt, Stdout: r.out.stdout.path, Stderr: r.out.stderr.path}
 	if started.Args == nil {
 		started.Args = []string{}
 	}
@@ -170,7 +181,10 @@ func (r *Run) wait() {
 		}
 	}
 	_ = r.Collector.Record(wire.KindAppExited, exitMsg(r.cmd.ProcessState, r.userStop.Load()))
-	r.srv.Drain(LayerGrace)
+	// Every connection is read to its end (or cut, and counted) before
+	// Exited: the report is written from the whole stream.
+	r.srv.Drain(LayerGrace, DrainLimit)
+	_ = r.srv.Close()
 	if !r.Collector.Snapshot().App.LayerLoaded {
 		r.Collector.Notice("warning", r.NotLoaded)
 	}
@@ -197,6 +211,10 @@ func (r *Run) Exited() <-chan struct{} { return r.exited }
 // SessionPath is the run's session file.
 func (r *Run) SessionPath() string { return r.opts.SessionPath }
 
+// OutputFiles are the files the app's standard output and error go to
+// (OutputPaths, or the next free names when those were taken).
+func (r *Run) OutputFiles() (stdout, stderr string) { return r.out.paths() }
+
 // Running reports whether the app has not exited yet.
 func (r *Run) Running() bool {
 	select {
@@ -215,13 +233,74 @@ func (r *Run) Stop() {
 		return
 	}
 	r.markStopped()
+	pgid := r.cmd.Process.Pid
 	_ = r.signalGroup(syscall.SIGTERM)
+	deadline := time.Now().Add(KillGrace)
 	select {
 	case <-r.exited:
 	case <-time.After(KillGrace):
-		_ = r.signalGroup(syscall.SIGKILL)
-		<-r.exited
 	}
+	// The app's exit is not the group's: behind a wrapper script that
+	// exits at SIGTERM, what ignores it runs on. The group gets the rest
+	// of the grace period, then SIGKILL.
+	for r.groupRemains(pgid) && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if r.groupRemains(pgid) {
+		r.killGroup(pgid)
+	}
+	<-r.exited
+}
+
+// groupRemains reports whether the app's process group still has a
+// process: the app itself while it has not been waited for, else another
+// member (groupMembers).
+func (r *Run) groupRemains(pgid int) bool {
+	return !r.reaped.Load() || len(groupMembers(pgid)) > 0
+}
+
+// killGroup sends SIGKILL to the app's process group: to the group while
+// the app has not been waited for; after, only when the group still has
+// members other than its leader, whose pid then cannot have been given to
+// another process (the kernel keeps a pid in use while a group has it).
+func (r *Run) killGroup(pgid int) {
+	if !r.reaped.Load() {
+		_ = r.signalGroup(syscall.SIGKILL)
+		return
+	}
+	if len(groupMembers(pgid)) > 0 {
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	}
+}
+
+// groupMembers lists the processes of process group pgid other than its
+// leader (/proc/PID/stat's fifth field).
+func groupMembers(pgid int) []int {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var out []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == pgid {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp ...: comm may hold spaces and ')'.
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(b[i+1:]))
+		if len(f) > 2 && f[2] == strconv.Itoa(pgid) && f[0] != "Z" {
+			out = append(out, pid)
+		}
+	}
+	return out
 }
 
 // signalGroup sends s to the app's process group while the app has not

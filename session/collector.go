@@ -6,6 +6,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -124,6 +125,9 @@ type Collector struct {
 	// extraDirs are searched after the session's own directories (open
 	// --source-path).
 	extraDirs []string
+	// sourceExt are the extensions the user added to the shader sources'
+	// (the run's --source-ext, open's).
+	sourceExt []string
 	// newMap builds a shader's source map; tests replace it.
 	newMap func(words []uint32) sourceMapper
 	// groups finds a group by its command buffer, then the rest of its
@@ -138,6 +142,12 @@ type Collector struct {
 	// epoch counts Errors messages (groupState.epoch).
 	epoch uint64
 	names map[uint64]string
+	// groupsOf indexes the groups by the handles they name (a command
+	// buffer, pipeline, module or shader object, queue, primary), and
+	// unnamed the submits whose timeline nodes name a handle that had no
+	// debug name then: a debug name touches only those (setName).
+	groupsOf map[uint64][]*groupState
+	unnamed  map[uint64][]uint64
 	// shaderNames are the shaders' debug names by shader id, and newest
 	// the id of the latest shader made with a module or shader object
 	// handle: a driver may give a new module the handle of a destroyed
@@ -155,6 +165,21 @@ type Collector struct {
 	// add to Session.Dropped.
 	droppedNoticed bool
 	outputLost     int
+	// printfUndelivered counts the printf lines the layer could not
+	// deliver (wire.Lost.PrintfLines).
+	printfUndelivered uint64
+	// tlNodes, tlSubmits, tlSubmitGen and tlUnsorted index the timeline
+	// (timeline.go); snapGen counts snapshots, so that what a snapshot may
+	// hold is copied before it changes, and only then.
+	tlNodes     map[tlKey]*tlNode
+	tlSubmits   map[uint64]int
+	tlSubmitGen map[uint64]uint64
+	tlUnsorted  bool
+	snapGen     uint64
+	// maxShaderID and idsGiven are the session shader ids given to the
+	// connections' shaders so far (process.go).
+	maxShaderID uint32
+	idsGiven    map[uint32]bool
 	// lastTime is the time of the frames being applied: the clock, to the
 	// millisecond, when live; the last wire.Time frame when replaying.
 	lastTime time.Time
@@ -187,6 +212,14 @@ func NewCollector() *Collector {
 		newMap: func(words []uint32) sourceMapper { return sourcemap.New(words) },
 		groups: map[uint64]map[groupKey]*groupState{},
 		names:  map[uint64]string{},
+
+		groupsOf: map[uint64][]*groupState{},
+		idsGiven: map[uint32]bool{},
+
+		tlNodes:     map[tlKey]*tlNode{},
+		tlSubmits:   map[uint64]int{},
+		tlSubmitGen: map[uint64]uint64{},
+		unnamed:     map[uint64][]uint64{},
 
 		shaderNames: map[uint32]string{},
 		newest:      map[uint64]uint32{},
@@ -237,13 +270,13 @@ func (c *Collector) RecordFrame(k wire.Kind, payload []byte) error {
 		}
 		dec = c.packed
 	}
-	return c.recordFrame(k, payload, dec)
+	return c.recordFrame(k, payload, dec, nil)
 }
 
 // recordFrame is RecordFrame with the decoder of the caller's packed
 // messages (nil: a new one each time). The groups keep nothing of a
 // message's records, so one goroutine's messages can share a decoder.
-func (c *Collector) recordFrame(k wire.Kind, payload []byte, dec *wire.PackedDecoder) error {
+func (c *Collector) recordFrame(k wire.Kind, payload []byte, dec *wire.PackedDecoder, conn *Connection) error {
 	var msg any
 	var err error
 	if dec != nil && k == wire.KindErrorsPacked {
@@ -269,6 +302,7 @@ func (c *Collector) recordFrame(k wire.Kind, payload []byte, dec *wire.PackedDec
 			}
 		}
 	}
+	translated := c.translate(conn, msg)
 	c.apply(msg)
 	// Source files read while applying it go first, so that a replay
 	// has them when it applies the message.
@@ -278,9 +312,14 @@ func (c *Collector) recordFrame(k wire.Kind, payload []byte, dec *wire.PackedDec
 		}
 	}
 	c.sourceFiles = c.sourceFiles[:0]
-	if e, ok := msg.(*wire.Errors); ok && k == wire.KindErrors && c.file != nil && c.fileErr == nil {
+	if e, ok := msg.(*wire.Errors); ok && (k == wire.KindErrors || translated) && c.file != nil && c.fileErr == nil {
 		// Session files keep records packed (see wire.KindErrorsPacked).
 		c.writeFrame(wire.KindErrorsPacked, wire.AppendPackedErrors(nil, e))
+	} else if translated && c.file != nil && c.fileErr == nil {
+		// The session file holds the session's shader ids (process.go).
+		if frame, err := wire.Encode(k, msg); err == nil {
+			c.writeFrame(k, frame[wire.HeaderSize:])
+		}
 	} else {
 		c.writeFrame(k, payload)
 	}
@@ -379,13 +418,21 @@ func (c *Collector) apply(msg any) {
 	case *wire.AppStarted:
 		c.applyAppStarted(m)
 	case *wire.AppOutput:
-		if len(s.Output) < MaxOutputLines {
-			s.Output = append(s.Output, OutputLine{Stream: m.Stream, Text: m.Text})
-		} else {
-			if c.outputLost == 0 {
-				c.addNotice("warning", fmt.Sprintf("the app printed more than %d lines; later lines are not kept in memory", MaxOutputLines))
+		c.addOutput(m.Stream, m.Text)
+	case *wire.AppOutputBlock:
+		for text := m.Text; ; {
+			line, rest, more := strings.Cut(text, "\n")
+			if len(s.Output) >= MaxOutputLines {
+				// Past the cap only the count: no line is made.
+				c.addOutput(m.Stream, "")
+				c.outputLost += strings.Count(text, "\n")
+				break
 			}
-			c.outputLost++
+			c.addOutput(m.Stream, line)
+			if !more {
+				break
+			}
+			text = rest
 		}
 	case *wire.AppExited:
 		s.App.ExitCode, s.App.Signal = m.Code, m.Signal
@@ -397,6 +444,8 @@ func (c *Collector) apply(msg any) {
 		c.applyCapabilities(m)
 	case *wire.SourceFile:
 		c.recordSource(m)
+	case *wire.StreamCut:
+		c.applyStreamCut()
 	case *wire.Notice:
 		level := m.Level
 		if level == "" {
@@ -406,6 +455,21 @@ func (c *Collector) apply(msg any) {
 	default:
 		c.unused(msg)
 	}
+}
+
+// addOutput keeps a line the app printed, while the session holds fewer
+// than MaxOutputLines (they are all in the session file). Called with c.mu
+// held.
+func (c *Collector) addOutput(stream, text string) {
+	s := c.s
+	if len(s.Output) < MaxOutputLines {
+		s.Output = append(s.Output, OutputLine{Stream: stream, Text: text})
+		return
+	}
+	if c.outputLost == 0 {
+		c.addNotice("warning", fmt.Sprintf("the app printed more than %d lines; later lines are not kept in memory", MaxOutputLines))
+	}
+	c.outputLost++
 }
 
 // applyHello applies the layer's hello: the app is running with the layer
@@ -495,7 +559,8 @@ func (c *Collector) addShader(m *wire.Shader) {
 		words[i] = binary.LittleEndian.Uint32(m.SPIRV[4*i:])
 	}
 	c.s.Shaders[m.ID] = &Shader{ID: m.ID, Module: m.Module, Object: m.Object, SPIRV: words, Instrumented: m.Instrumented,
-		Warning: m.Warning, Sites: m.Sites}
+		Warning: m.Warning, Sites: m.Sites, PID: m.PID}
+	c.maxShaderID = max(c.maxShaderID, m.ID)
 	if h := shaderHandle(m.Module, m.Object); h != 0 {
 		c.newest[h] = m.ID // a new shader: unnamed until the app names it
 	}
@@ -529,17 +594,24 @@ func namesShader(objectType string) bool {
 // groups that refer to the handle; a shader's name goes only to the newest
 // shader made with the handle.
 func (c *Collector) setName(h uint64, objectType, name string) {
+	old, had := c.names[h]
 	c.names[h] = name
 	shader, named := c.newest[h]
 	named = named && namesShader(objectType)
+	oldShader, hadShader := "", false
 	if named {
+		oldShader, hadShader = c.shaderNames[shader]
 		c.shaderNames[shader] = name
 	} else {
 		shader = 0 // no shader's id
 	}
+	if had && old == name && (!named || (hadShader && oldShader == name)) {
+		return // the same name again (an engine naming its objects every frame)
+	}
 	c.renameModel(h, name)
 	c.renamePrintf(h, shader, name)
-	for _, st := range c.order {
+	// Only the groups that name h (an index, not a walk over every group).
+	for _, st := range c.groupsOf[h] {
 		module := st.module == h && st.g.Shader.ID == shader && shader != 0
 		st.changed = st.changed || h == st.cmdBuf || h == st.pipeline || module || h == st.queue || h == st.primary
 		if st.cmdBuf == h {
@@ -557,6 +629,19 @@ func (c *Collector) setName(h uint64, objectType, name string) {
 		if st.primary == h {
 			st.g.PrimaryCommandBuffer.Name = name
 		}
+	}
+}
+
+// indexGroup notes the handles a new group names (groupsOf), so that a
+// debug name given later finds the groups it renames without a walk over
+// all of them.
+func (c *Collector) indexGroup(st *groupState) {
+	hs := [...]uint64{st.cmdBuf, st.pipeline, st.module, st.queue, st.primary}
+	for i, h := range hs {
+		if h == 0 || slices.Contains(hs[:i], h) {
+			continue
+		}
+		c.groupsOf[h] = append(c.groupsOf[h], st)
 	}
 }
 
@@ -599,6 +684,7 @@ func (c *Collector) addErrors(e *wire.Errors) {
 		st, ok := groups[key]
 		if !ok {
 			st = c.newGroup(e, r, check, coords)
+			c.indexGroup(st)
 			groups[key] = st
 			c.order = append(c.order, st)
 			s.Groups = append(s.Groups, st.g)
@@ -712,6 +798,9 @@ func (c *Collector) shaderRef(id uint32) (ShaderRef, uint64) {
 	switch {
 	case !ok:
 		return ref, 0
+	}
+	ref.PID = sh.PID
+	switch {
 	case sh.Object != 0:
 		ref.Object, ref.Name = c.intern.hex(sh.Object), c.shaderNames[id]
 		return ref, sh.Object
@@ -790,6 +879,8 @@ func (c *Collector) lookup(sh *Shader, instruction int) (loc sourcemap.Location,
 func (c *Collector) Snapshot() *Session {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.sortTimeline()
+	c.snapGen++
 	out := c.s.cloneWithout()
 	out.Groups = make([]*ErrorGroup, len(c.order))
 	for i, st := range c.order {
@@ -807,6 +898,7 @@ func (c *Collector) Snapshot() *Session {
 func (c *Collector) finish() *Session {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.sortTimeline()
 	s := c.s
 	c.s = nil
 	return s

@@ -112,7 +112,7 @@ func record(t testing.TB, c *Collector, k wire.Kind, m any) {
 	}
 }
 
-func feedPreamble(t *testing.T, c *Collector) {
+func feedPreamble(t testing.TB, c *Collector) {
 	t.Helper()
 	for _, p := range preamble() {
 		record(t, c, p.k, p.m)

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
@@ -78,41 +79,60 @@ func WriteFileFrame(w io.Writer, k wire.Kind, msg any) error {
 	return nil
 }
 
-// readFileFrame reads the frame at data[off:] of a file whose header is
-// header: its kind, its payload (in place) and where the next frame
-// starts. A frame cut short is an error wrapping wire.ErrTruncated; in a
-// version 3 file, a header or payload that does not match its checksum
-// wraps ErrChecksum.
-func readFileFrame(data []byte, off int, header string) (wire.Kind, []byte, int, error) {
+// frameReader reads the frames of a session file from a stream, one at a
+// time into one buffer (a payload is valid until the next frame is read):
+// opening a file costs memory for its largest frame and the session, not
+// the file (a 758 MB session needed 1.56 GB, read whole).
+type frameReader struct {
+	r      *bufio.Reader
+	header string
+	off    int64 // where the next frame starts
+	buf    []byte
+}
+
+// next reads the next frame: its kind and payload. At the clean end of the
+// file it returns io.EOF. A frame cut short is an error wrapping
+// wire.ErrTruncated; in a version 3 file, a header or payload that does
+// not match its checksum wraps ErrChecksum. The header is checked before
+// its length is trusted: no room is made for a payload a damaged header
+// claims.
+func (fr *frameReader) next() (wire.Kind, []byte, error) {
 	size := wire.HeaderSize
-	if header == FileHeader {
+	if fr.header == FileHeader {
 		size = FileFrameHeader
 	}
-	if len(data)-off < size {
-		return 0, nil, 0, fmt.Errorf("%w: header cut after %d of %d bytes", wire.ErrTruncated, len(data)-off, size)
+	var h [FileFrameHeader]byte
+	got, err := io.ReadFull(fr.r, h[:size])
+	switch {
+	case got == 0 && err == io.EOF:
+		return 0, nil, io.EOF
+	case err != nil:
+		return 0, nil, fmt.Errorf("%w: header cut after %d of %d bytes", wire.ErrTruncated, got, size)
 	}
-	h := data[off : off+size]
-	if header == FileHeader {
+	if fr.header == FileHeader {
 		if h[0] != wire.Magic[0] || h[1] != wire.Magic[1] {
-			return 0, nil, 0, fmt.Errorf("%w: % x", wire.ErrBadMagic, h[:2])
+			return 0, nil, fmt.Errorf("%w: % x", wire.ErrBadMagic, h[:2])
 		}
 		if got, want := crc32.Checksum(h[:12], castagnoli), binary.LittleEndian.Uint32(h[12:]); got != want {
-			return 0, nil, 0, fmt.Errorf("frame header: %w", ErrChecksum)
+			return 0, nil, fmt.Errorf("frame header: %w", ErrChecksum)
 		}
 	}
 	k, n, err := wire.ParseHeader([wire.HeaderSize]byte(h[:wire.HeaderSize]))
 	if err != nil {
-		return k, nil, 0, err
+		return k, nil, err
 	}
-	body := data[off+size:]
-	if len(body) < n {
-		return k, nil, 0, fmt.Errorf("%w: %v payload cut after %d of %d bytes", wire.ErrTruncated, k, len(body), n)
+	if cap(fr.buf) < n {
+		fr.buf = make([]byte, n)
 	}
-	payload := body[:n:n]
-	if header == FileHeader && crc32.Checksum(payload, castagnoli) != binary.LittleEndian.Uint32(h[8:12]) {
-		return k, nil, 0, fmt.Errorf("%v payload: %w", k, ErrChecksum)
+	payload := fr.buf[:n:n]
+	if got, err := io.ReadFull(fr.r, payload); err != nil {
+		return k, nil, fmt.Errorf("%w: %v payload cut after %d of %d bytes", wire.ErrTruncated, k, got, n)
 	}
-	return k, payload, off + size + n, nil
+	if fr.header == FileHeader && crc32.Checksum(payload, castagnoli) != binary.LittleEndian.Uint32(h[8:12]) {
+		return k, nil, fmt.Errorf("%v payload: %w", k, ErrChecksum)
+	}
+	fr.off += int64(size + n)
+	return k, payload, nil
 }
 
 // fileMagic is the header's version-independent part.
@@ -133,14 +153,20 @@ func bare(err error) error {
 	return err
 }
 
-// CreateFile creates (or truncates) a session file at path, private to the
-// user (mode 0600, parent directories 0700), and writes its header. Hand
-// the file to Collector.SetFile; close it when the run is over.
+// CreateFile creates a session file at path, private to the user (mode
+// 0600 whatever the umask, parent directories 0700), and writes its
+// header. A file already there is replaced only when it is the user's own
+// regular file; a symbolic link, another user's file or anything else is
+// refused (CreatePrivate). Hand the file to Collector.SetFile; close it
+// when the run is over.
 func CreateFile(path string) (*os.File, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("create session %s: %w", path, bare(err))
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	f, err := CreatePrivate(path, 0o600, ReplaceOwn)
+	if errors.Is(err, ErrRefusedPath) {
+		return nil, fmt.Errorf("create session: %w", err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("create session %s: %w", path, bare(err))
 	}
@@ -221,13 +247,15 @@ var ErrNotSession = errors.New("not a gpuav-dbg session file or JSON report")
 // which byte and why it stopped. Any other error comes with a nil session.
 func Open(path string) (*Session, error) { return openFile(path, nil) }
 
-// openFile is Open with a hook to set the replay collector up.
+// openFile is Open with a hook to set the replay collector up. The file
+// is streamed, frame by frame.
 func openFile(path string, setup func(*Collector)) (*Session, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("open session %s: %w", path, bare(err))
 	}
-	s, err := parseWith(data, setup)
+	defer f.Close()
+	s, err := parseStream(f, setup)
 	if err != nil {
 		var te *TruncatedError
 		if errors.As(err, &te) {
@@ -244,50 +272,71 @@ func Parse(data []byte) (*Session, error) { return parseWith(data, nil) }
 
 // parseWith is Parse with a hook to adjust the replay collector (tests).
 func parseWith(data []byte, setup func(*Collector)) (*Session, error) {
-	if trimmed := bytes.TrimLeft(data, " \t\r\n"); len(trimmed) > 0 && trimmed[0] == '{' {
-		return parseReport(trimmed)
+	return parseStream(bytes.NewReader(data), setup)
+}
+
+// parseStream reads a session file, or a JSON report (which is read
+// whole), from r.
+func parseStream(r io.Reader, setup func(*Collector)) (*Session, error) {
+	br := bufio.NewReaderSize(r, 256<<10)
+	start, _ := br.Peek(len(FileHeader))
+	if trimmed := bytes.TrimLeft(start, " \t\r\n"); len(trimmed) > 0 && trimmed[0] == '{' || len(start) > 0 && len(trimmed) == 0 {
+		data, err := io.ReadAll(br)
+		if err != nil {
+			return nil, err
+		}
+		if trimmed := bytes.TrimLeft(data, " \t\r\n"); len(trimmed) > 0 && trimmed[0] == '{' {
+			return parseReport(trimmed)
+		}
+		return nil, ErrNotSession
 	}
-	if len(data) < len(FileHeader) {
+	if len(start) < len(FileHeader) {
 		for _, h := range fileHeaders {
-			if bytes.HasPrefix([]byte(h), data) {
+			if bytes.HasPrefix([]byte(h), start) {
 				return NewCollector().Snapshot(), &TruncatedError{Offset: 0, Err: errors.New("header cut short")}
 			}
 		}
 	}
-	if !bytes.HasPrefix(data, []byte(fileMagic)) {
+	if !bytes.HasPrefix(start, []byte(fileMagic)) {
 		return nil, ErrNotSession
 	}
 	header := ""
 	for _, h := range fileHeaders {
-		if bytes.HasPrefix(data, []byte(h)) {
+		if bytes.HasPrefix(start, []byte(h)) {
 			header = h
 		}
 	}
 	if header == "" {
-		line, _, _ := bytes.Cut(data, []byte("\n"))
+		line, _, _ := bytes.Cut(start, []byte("\n"))
 		if len(line) > 40 {
 			line = line[:40]
 		}
 		return nil, fmt.Errorf("unsupported session file version %q (this gpuav-dbg reads %q)", line, FileHeader[:len(FileHeader)-1])
+	}
+	if _, err := br.Discard(len(header)); err != nil {
+		return nil, err
 	}
 	c := NewCollector()
 	c.replay = true
 	if setup != nil {
 		setup(c)
 	}
-	// Frames are read in place: no copy of the payloads, which the
-	// decoders do not keep.
-	off := len(header)
-	for off < len(data) {
-		k, payload, next, err := readFileFrame(data, off, header)
+	// Each payload is read into the reader's one buffer: the decoders
+	// keep nothing of it.
+	fr := &frameReader{r: br, header: header, off: int64(len(header))}
+	for {
+		at := fr.off
+		k, payload, err := fr.next()
+		if err == io.EOF {
+			break
+		}
 		if err == nil {
 			err = c.RecordFrame(k, payload)
 		}
 		if err != nil {
 			c.finishReplay()
-			return c.finish(), &TruncatedError{Offset: int64(off), Err: err}
+			return c.finish(), &TruncatedError{Offset: at, Err: err}
 		}
-		off = next
 	}
 	c.finishReplay()
 	return c.finish(), nil

@@ -1,9 +1,11 @@
 package session
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -377,15 +379,18 @@ type fileFrame struct {
 func fileFrames(t *testing.T, data []byte) []fileFrame {
 	t.Helper()
 	var out []fileFrame
-	for off := len(FileHeader); off < len(data); {
-		k, p, next, err := readFileFrame(data, off, FileHeader)
+	fr := &frameReader{r: bufio.NewReader(bytes.NewReader(data[len(FileHeader):])), header: FileHeader, off: int64(len(FileHeader))}
+	for {
+		off := int(fr.off)
+		k, p, err := fr.next()
+		if err == io.EOF {
+			return out
+		}
 		if err != nil {
 			t.Fatalf("frame at %d: %v", off, err)
 		}
-		out = append(out, fileFrame{off, next, k, p})
-		off = next
+		out = append(out, fileFrame{off, int(fr.off), k, bytes.Clone(p)})
 	}
-	return out
 }
 
 // frameAt returns the start of the frame holding byte i.
@@ -404,9 +409,16 @@ func frameAt(t *testing.T, data []byte, i int) int {
 // change, and checksums made for it: a well-framed bad payload.
 func reframe(t *testing.T, data []byte, off int, change func([]byte)) []byte {
 	t.Helper()
-	k, p, next, err := readFileFrame(data, off, FileHeader)
-	if err != nil {
-		t.Fatal(err)
+	var k wire.Kind
+	var p []byte
+	next := -1
+	for _, f := range fileFrames(t, data) {
+		if f.off == off {
+			k, p, next = f.k, f.payload, f.next
+		}
+	}
+	if next < 0 {
+		t.Fatalf("no frame at %d", off)
 	}
 	p = bytes.Clone(p)
 	change(p)

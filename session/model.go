@@ -181,6 +181,9 @@ type ShaderRef struct {
 	// which has no module (Module "") and runs without a pipeline.
 	Object string `json:"shader_object,omitempty"`
 	Name   string `json:"name"`
+	// PID is the process that made the shader (a child process that uses
+	// Vulkan has shaders of its own); 0 when unknown.
+	PID int `json:"pid,omitempty"`
 }
 
 // Shader is a shader module the app created, with its original SPIR-V.
@@ -194,6 +197,7 @@ type Shader struct {
 	// Sites counts the accesses each check guards in the shader (the
 	// layer's wire.Shader.Sites; nil from layers that did not send them).
 	Sites map[string]int
+	PID   int // the process that made it (0: unknown)
 }
 
 // Notice is a message from the layer or the launcher that is not an error

@@ -110,6 +110,8 @@ type printfState struct {
 type printfCollector struct {
 	groups map[printfKey]*printfState
 	order  []*printfState
+	// of indexes the groups by the handles they name (renamePrintf).
+	of map[uint64][]*printfState
 	// formats are each shader's call sites' parsed formats by
 	// instruction; a shader whose sites could not be read maps to nil.
 	formats map[uint32]map[uint32]*printf.Format
@@ -147,6 +149,15 @@ func (c *Collector) addPrintf(m *wire.Printf) {
 			st = c.newPrintfGroup(m, site)
 			p.groups[key] = st
 			p.order = append(p.order, st)
+			hs := [...]uint64{st.cmdBuf, st.pipeline, st.module, st.queue, st.primary}
+			for i, h := range hs {
+				if h != 0 && !slices.Contains(hs[:i], h) {
+					if p.of == nil {
+						p.of = map[uint64][]*printfState{}
+					}
+					p.of[h] = append(p.of[h], st)
+				}
+			}
 			s.Printf = append(s.Printf, st.g)
 		}
 		c.addPrintfLines(st, m.Submit, site)
@@ -286,7 +297,7 @@ func (c *Collector) printfFormat(shader, instruction uint32) *printf.Format {
 // renamePrintf gives a debug name to the printf groups that name h; the
 // shader name only to those of shader id shader (0: none).
 func (c *Collector) renamePrintf(h uint64, shader uint32, name string) {
-	for _, st := range c.printf.order {
+	for _, st := range c.printf.of[h] {
 		g := st.g
 		for _, f := range [...]struct {
 			h    uint64

@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -59,15 +60,16 @@ func encodeJSON(w io.Writer, v any) error {
 }
 
 // writeFile creates path with mode (exactly: whatever the umask, and a
-// file that was there gets it too) and writes it with write, saying what
-// failed once: "write <what> PATH: reason".
+// file of the user's that was there gets it too; anything else there is
+// refused: CreatePrivate) and writes it with write, saying what failed
+// once: "write <what> PATH: reason".
 func writeFile(what, path string, mode os.FileMode, write func(io.Writer) error) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, mode)
+	f, err := CreatePrivate(path, mode, ReplaceOwn)
+	if errors.Is(err, ErrRefusedPath) {
+		return fmt.Errorf("write %s: %w", what, err)
+	}
 	if err == nil {
-		err = f.Chmod(mode)
-		if err == nil {
-			err = write(f)
-		}
+		err = write(f)
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}

@@ -1,6 +1,8 @@
 package session
 
 import (
+	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -230,8 +232,9 @@ func appOutputFiles(path string) []string {
 	if header == "" {
 		return nil
 	}
-	for off := len(header); off < len(data); {
-		k, payload, next, err := readFileFrame(data, off, header)
+	fr := &frameReader{r: bufio.NewReader(bytes.NewReader(data[len(header):])), header: header, off: int64(len(header))}
+	for {
+		k, payload, err := fr.next()
 		if err != nil {
 			return nil
 		}
@@ -248,9 +251,7 @@ func appOutputFiles(path string) []string {
 			}
 			return nil
 		}
-		off = next
 	}
-	return nil
 }
 
 // Pruned is a run Prune deleted, and why.

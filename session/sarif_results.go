@@ -540,7 +540,7 @@ func (r *repoFiles) search(name string, line int, text string, lines []string) (
 func copies(paths []string) bool {
 	var first []byte
 	for i, p := range paths {
-		data, err := readSmall(p)
+		data, err := readRepoFile(p)
 		if err != nil {
 			return false
 		}
@@ -553,8 +553,8 @@ func copies(paths []string) bool {
 	return true
 }
 
-// readSmall reads a regular file of at most repoReadLimit bytes.
-func readSmall(path string) ([]byte, error) {
+// readRepoFile reads a regular file of at most repoReadLimit bytes.
+func readRepoFile(path string) ([]byte, error) {
 	fi, err := os.Lstat(path)
 	if err != nil {
 		return nil, err
@@ -567,7 +567,7 @@ func readSmall(path string) ([]byte, error) {
 
 // readLines reads a file's lines (a final newline ends the last line).
 func readLines(path string) ([]string, bool) {
-	data, err := readSmall(path)
+	data, err := readRepoFile(path)
 	if err != nil {
 		return nil, false
 	}

@@ -2,13 +2,17 @@ package session
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -40,6 +44,11 @@ type Server struct {
 	change    chan struct{} // closed and replaced on every state change
 	acceptEnd chan struct{} // closed when the accept loop returns
 	wg        sync.WaitGroup
+	// frames counts the frames the connections applied: Drain's measure
+	// of progress.
+	frames    atomic.Uint64
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // Listen creates a private directory (mode 0700) under base — or, when base
@@ -52,9 +61,16 @@ func Listen(base string, c *Collector) (*Server, error) {
 			base = os.TempDir()
 		}
 	}
+	removeStaleDirs(base)
 	dir, err := PrivateDir(base)
 	if err != nil {
 		return nil, err
+	}
+	// Who owns the directory: a later launcher removes it when this one
+	// died without its Close (removeStaleDirs).
+	if err := os.WriteFile(filepath.Join(dir, pidFileName), []byte(strconv.Itoa(os.Getpid())), 0o600); err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("create socket directory: %w", err)
 	}
 	path := filepath.Join(dir, SocketName)
 	if len(path) > maxSocketPath {
@@ -71,6 +87,53 @@ func Listen(base string, c *Collector) (*Server, error) {
 		change: make(chan struct{}), acceptEnd: make(chan struct{})}
 	go s.accept()
 	return s, nil
+}
+
+// pidFileName is the file of a socket directory that holds the pid of
+// the launcher that made it.
+const pidFileName = "launcher.pid"
+
+// removeStaleDirs removes the socket directories under base that a
+// launcher killed before its Close left behind: the user's own 0700
+// "gpuav-dbg-*" directories whose launcher.pid names no live process. Only
+// the files a launcher and its layers put there go (the socket, the pid
+// file, lost counts), then the directory if that emptied it; a directory
+// without a pid file, or whose pid is alive (or was given to another
+// process since), is left.
+func removeStaleDirs(base string) {
+	dirs, _ := filepath.Glob(filepath.Join(base, "gpuav-dbg-*"))
+	for _, dir := range dirs {
+		if checkPrivate(dir) != nil {
+			continue
+		}
+		b, err := readSmall(filepath.Join(dir, pidFileName), 32)
+		if err != nil {
+			continue
+		}
+		pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+		if err != nil || pid <= 0 || pid == os.Getpid() || !errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) {
+			continue
+		}
+		lost, _ := filepath.Glob(filepath.Join(dir, wire.LostFilePattern))
+		for _, p := range append(lost, filepath.Join(dir, SocketName), filepath.Join(dir, pidFileName)) {
+			os.Remove(p)
+		}
+		os.Remove(dir) // only when empty
+	}
+}
+
+// readSmall reads a regular file of at most max bytes, not through a
+// link.
+func readSmall(path string, max int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || fi.Size() > max {
+		return nil, fmt.Errorf("%s: not a small regular file", path)
+	}
+	return io.ReadAll(io.LimitReader(f, max))
 }
 
 // PrivateDir creates a fresh directory under base that only the user can
@@ -210,8 +273,9 @@ func (s *Server) serve(id int, conn *net.UnixConn) {
 	r := bufio.NewReaderSize(conn, 64<<10)
 	var off int64
 	first, bye := true, false
-	defer func() { s.c.ConnectionEnded(bye) }()
+	defer func() { s.c.ConnectionEnded(id, bye) }()
 	var dec wire.PackedDecoder // this connection's packed records
+	process := NewConnection() // its process and shader ids
 	for {
 		k, payload, err := wire.ReadFrame(r)
 		if err != nil {
@@ -236,7 +300,7 @@ func (s *Server) serve(id int, conn *net.UnixConn) {
 			s.c.Notice("error", fmt.Sprintf("connection %d: first frame is %v, want hello; connection closed", id, k))
 			return
 		}
-		err = s.c.recordFrame(k, payload, &dec)
+		err = s.c.recordFrame(k, payload, &dec, process)
 		switch {
 		case errors.Is(err, ErrInvalid):
 			// The framing is intact: reject this frame, keep the rest.
@@ -246,6 +310,7 @@ func (s *Server) serve(id int, conn *net.UnixConn) {
 			return
 		}
 		first = false
+		s.frames.Add(1)
 		off += int64(wire.HeaderSize + len(payload))
 		if k == wire.KindBye {
 			bye = true
@@ -254,18 +319,26 @@ func (s *Server) serve(id int, conn *net.UnixConn) {
 	}
 }
 
+// drainPoll is how often Drain looks at the connections' progress.
+const drainPoll = 20 * time.Millisecond
+
 // Drain is called once the app has exited: it accepts the connections the
 // app made but the server had not yet accepted, stops accepting, and waits
-// up to grace for every connection to say bye or end. It reports whether
-// all did.
-func (s *Server) Drain(grace time.Duration) bool {
-	deadline := time.Now().Add(grace)
+// for every connection to say bye or end — as long as the connections
+// still pending make progress (a frame applied within idle), and at most
+// limit in all. It reports whether all ended; Close then cuts the others
+// (counted in Session.StreamsCut). A launcher that was stopped or slowed
+// while the app ran reads the whole backlog here, however long it takes,
+// before the report is written.
+func (s *Server) Drain(idle, limit time.Duration) bool {
+	start := time.Now()
 	// Connections already queued are accepted at once; then Accept times out.
-	_ = s.ln.SetDeadline(time.Now().Add(min(grace, 50*time.Millisecond)))
+	_ = s.ln.SetDeadline(time.Now().Add(min(idle, 50*time.Millisecond)))
 	<-s.acceptEnd
 	s.mu.Lock()
 	s.stopped = true
 	s.mu.Unlock()
+	last, lastAt := s.frames.Load(), time.Now()
 	for {
 		s.mu.Lock()
 		pending := 0
@@ -279,20 +352,69 @@ func (s *Server) Drain(grace time.Duration) bool {
 		if pending == 0 {
 			return true
 		}
-		wait := time.Until(deadline)
-		if wait <= 0 {
+		now := time.Now()
+		if n := s.frames.Load(); n != last {
+			last, lastAt = n, now
+		}
+		if now.Sub(lastAt) >= idle || now.Sub(start) >= limit {
 			return false
 		}
 		select {
 		case <-ch:
-		case <-time.After(wait):
+		case <-time.After(drainPoll):
 		}
 	}
 }
 
-// Close stops accepting, closes every connection, waits for their readers
-// and removes the private directory.
+// maxLostFile is the largest lost-counts file read (a Lost message of
+// wire.ClientMaxLostGroups groups is about 400 KiB).
+const maxLostFile = 4 << 20
+
+// readLostFiles records the counts that the layer's clients whose socket
+// failed (a launcher that read nothing for wire.ClientCloseTimeout) left
+// in the directory at their close (wire.LostFilePattern), once their
+// connections are over: the report then says exactly what it misses.
+func (s *Server) readLostFiles() {
+	paths, _ := filepath.Glob(filepath.Join(s.dir, wire.LostFilePattern))
+	for _, p := range paths {
+		if err := s.readLostFile(p); err != nil {
+			s.c.Notice("error", fmt.Sprintf("the layer's count of what it could not deliver: %v", err))
+		}
+	}
+}
+
+func (s *Server) readLostFile(p string) error {
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || fi.Size() > maxLostFile {
+		return fmt.Errorf("%s: not a regular file of at most %d bytes", p, maxLostFile)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxLostFile))
+	if err != nil {
+		return err
+	}
+	var l wire.Lost
+	if err := json.Unmarshal(b, &l); err != nil {
+		return fmt.Errorf("%s: %v", p, err)
+	}
+	if err := s.c.Record(wire.KindLost, &l); err != nil {
+		return fmt.Errorf("%s: %v", p, err)
+	}
+	return nil
+}
+
+// Close stops accepting, closes every connection (one that had not ended
+// is a stream cut), waits for their readers and removes the private
+// directory. Later calls return the first's result.
 func (s *Server) Close() error {
+	s.closeOnce.Do(func() { s.closeErr = s.close() })
+	return s.closeErr
+}
+
+func (s *Server) close() error {
 	s.mu.Lock()
 	s.stopped = true
 	for conn := range s.conns {
@@ -302,6 +424,7 @@ func (s *Server) Close() error {
 	err := s.ln.Close()
 	<-s.acceptEnd
 	s.wg.Wait()
+	s.readLostFiles()
 	if rerr := os.RemoveAll(s.dir); rerr != nil && err == nil {
 		err = rerr
 	}

@@ -1,9 +1,12 @@
 package session
 
 import (
+	"bytes"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -117,7 +120,7 @@ func TestServerSeveralConnections(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if !srv.Drain(2 * time.Second) {
+	if !srv.Drain(2*time.Second, time.Minute) {
 		t.Fatal("connections did not finish")
 	}
 	s := c.Snapshot()
@@ -235,7 +238,7 @@ func TestServerDrainTimesOut(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 	start := time.Now()
-	if srv.Drain(300 * time.Millisecond) {
+	if srv.Drain(300*time.Millisecond, time.Minute) {
 		t.Fatal("Drain says done with a silent open connection")
 	}
 	if d := time.Since(start); d < 250*time.Millisecond || d > 2*time.Second {
@@ -251,7 +254,7 @@ func TestServerDrainAcceptsQueued(t *testing.T) {
 		frame(t, wire.KindErrors, &wire.Errors{CommandBuffer: 1, Records: []wire.Record{computeRecord(0)}}),
 		frame(t, wire.KindBye, &wire.Bye{Submits: 1}))
 	conn.Close()
-	if !srv.Drain(time.Second) {
+	if !srv.Drain(time.Second, time.Minute) {
 		t.Fatal("not drained")
 	}
 	if s := c.Snapshot(); len(s.Groups) != 1 || s.Submits != 1 {
@@ -265,5 +268,163 @@ func TestServerDrainAcceptsQueued(t *testing.T) {
 		if srv.Connections() != 1 {
 			t.Fatalf("%d connections after Drain", srv.Connections())
 		}
+	}
+}
+
+// TestServerDrainWhileProgress: a connection that still delivers frames
+// after the app exited is read to its end however long that takes past
+// the idle time (a launcher that was stopped has a backlog), and one that
+// makes no progress is cut after idle; Close counts it as a stream cut
+// before it returns, so that a report written after it says so.
+func TestServerDrainWhileProgress(t *testing.T) {
+	srv, c := startServer(t)
+	slow := rawConn(t, srv, frame(t, wire.KindHello, hello(1)))
+	defer slow.Close()
+	silent := rawConn(t, srv, frame(t, wire.KindHello, hello(2)))
+	defer silent.Close()
+	deadline := time.Now().Add(2 * time.Second)
+	for srv.Connections() < 2 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	const frames, every = 12, 60 * time.Millisecond
+	go func() {
+		for i := 0; i < frames; i++ {
+			time.Sleep(every)
+			slow.Write(frame(t, wire.KindErrors, &wire.Errors{Submit: uint64(i + 1), CommandBuffer: 1, Records: []wire.Record{computeRecord(0)}}))
+		}
+		slow.Write(frame(t, wire.KindBye, &wire.Bye{Submits: frames}))
+	}()
+	start := time.Now()
+	// The silent connection keeps Drain from finishing; the slow one's
+	// progress keeps it reading for 720 ms, past the idle time of 250 ms.
+	if srv.Drain(250*time.Millisecond, time.Minute) {
+		t.Fatal("Drain says done with a silent open connection")
+	}
+	if d := time.Since(start); d < frames*every {
+		t.Errorf("Drain returned after %v, before the slow connection's %v of frames", d, frames*every)
+	}
+	if err := srv.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s := c.Snapshot()
+	if s.Groups[0].Count != frames || s.StreamsCut != 1 {
+		t.Fatalf("%d records, %d streams cut; want %d and 1", s.Groups[0].Count, s.StreamsCut, frames)
+	}
+}
+
+// TestServerReadsLostFiles: the counts a layer's client left in the
+// socket's directory when the launcher read nothing for its close timeout
+// reach the session (and so the JSON) when the server closes, before the
+// directory goes; a file that does not decode is said, not trusted.
+func TestServerReadsLostFiles(t *testing.T) {
+	srv, c := startServer(t)
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(srv.Dir(), name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("lost-1.json", `{"records":126888,"groups":[{"code":1,"check":"descriptor_index_oob","shader_id":1,"instruction":40,"count":126888}],"printf_lines":1184768}`)
+	write("lost-2.json", `{"records":12,"messages":{"shader":1}}`)
+	write("lost-3.json", `{"records":-1}`)
+	if err := srv.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s := c.Snapshot()
+	if s.LostRecords != 126900 || s.LostMessages != 1 || s.PrintfLost != 1184768 || len(s.LostGroups) != 1 || s.LostGroups[0].Count != 126888 {
+		t.Errorf("lost %d records, %d messages, %d printf lines, groups %+v", s.LostRecords, s.LostMessages, s.PrintfLost, s.LostGroups)
+	}
+	bad := 0
+	for _, n := range s.Notices {
+		if strings.Contains(n.Text, "lost-3.json") {
+			bad++
+		}
+	}
+	if bad != 1 {
+		t.Errorf("notices %+v, want one of lost-3.json", s.Notices)
+	}
+	if _, err := os.Stat(srv.Dir()); !os.IsNotExist(err) {
+		t.Errorf("the directory is left: %v", err)
+	}
+}
+
+// TestStreamCutPersisted: a connection that ended without its bye is in
+// the session file, so that open says what the live run said: streams_cut,
+// the notice and the unchecked entry (exit 4), not a clean session.
+func TestStreamCutPersisted(t *testing.T) {
+	srv, c := startServer(t)
+	var file bytes.Buffer
+	file.WriteString(FileHeader)
+	c.SetFile(&file)
+	conn := rawConn(t, srv, frame(t, wire.KindHello, hello(1)),
+		frame(t, wire.KindErrors, &wire.Errors{Submit: 1, CommandBuffer: 1, Records: []wire.Record{computeRecord(0)}}))
+	conn.Close() // no bye: the app crashed
+	if srv.Drain(time.Second, time.Minute) != true {
+		t.Fatal("not drained")
+	}
+	if err := srv.Close(); err != nil {
+		t.Fatal(err)
+	}
+	live := c.Snapshot()
+	opened, err := Parse(file.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, s := range map[string]*Session{"live": live, "opened": opened} {
+		var unchecked []string
+		for _, u := range s.UncheckedAll() {
+			if u.Kind == UncheckedRecords {
+				unchecked = append(unchecked, u.Reason)
+			}
+		}
+		want := []string{"1 connection of the layer ended without its last message: records it had not sent yet are missing"}
+		if s.StreamsCut != 1 || !slices.Equal(unchecked, want) {
+			t.Errorf("%s: %d streams cut, unchecked %q; want 1 and %q", name, s.StreamsCut, unchecked, want)
+		}
+	}
+}
+
+// TestStaleSocketDirsRemoved: the socket directories a killed launcher
+// left behind are removed by the next one (only the files launchers and
+// layers put there, then the directory when that emptied it); a live
+// launcher's, one without a pid file and one with a file of the user's
+// stay.
+func TestStaleSocketDirsRemoved(t *testing.T) {
+	base := t.TempDir()
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	deadPID := strconv.Itoa(dead.Process.Pid)
+	mk := func(name string, files map[string]string) string {
+		dir := filepath.Join(base, name)
+		if err := os.Mkdir(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		for f, text := range files {
+			if err := os.WriteFile(filepath.Join(dir, f), []byte(text), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return dir
+	}
+	stale := mk("gpuav-dbg-stale", map[string]string{"launcher.pid": deadPID, "layer.sock": "", "lost-1.json": "{}"})
+	live := mk("gpuav-dbg-live", map[string]string{"launcher.pid": strconv.Itoa(os.Getppid()), "layer.sock": ""})
+	old := mk("gpuav-dbg-old", map[string]string{"layer.sock": ""})
+	mixed := mk("gpuav-dbg-mixed", map[string]string{"launcher.pid": deadPID, "layer.sock": "", "notes.txt": "mine"})
+	other := mk("other-stale", map[string]string{"launcher.pid": deadPID})
+	srv, err := Listen(base, newTestCollector())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	exists := func(p string) bool { _, err := os.Lstat(p); return err == nil }
+	for p, want := range map[string]bool{stale: false, live: true, old: true, mixed: true, other: true,
+		filepath.Join(mixed, "notes.txt"): true, filepath.Join(mixed, "layer.sock"): false} {
+		if exists(p) != want {
+			t.Errorf("%s exists %v, want %v", p, exists(p), want)
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(srv.Dir(), "launcher.pid")); err != nil || string(b) != strconv.Itoa(os.Getpid()) {
+		t.Errorf("pid file %q %v", b, err)
 	}
 }

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -35,7 +36,11 @@ func SourceDirs(dir string, path []string) []string {
 // setSourceDirs takes the search path from the app-started message, live
 // and when a session file is replayed. Called with c.mu held.
 func (c *Collector) setSourceDirs(m *wire.AppStarted) {
+	c.sourceExt = append(c.sourceExt, m.SourceExt...)
 	if m.Dir == "" && len(m.SourcePath) == 0 {
+		if c.disk != nil {
+			c.disk.AllowExtensions(m.SourceExt...)
+		}
 		return
 	}
 	c.setDisk(append(SourceDirs(m.Dir, m.SourcePath), c.extraDirs...))
@@ -50,6 +55,8 @@ func (c *Collector) setSourceDirs(m *wire.AppStarted) {
 func (c *Collector) setDisk(dirs []string) {
 	c.disk = sourcemap.NewDisk(dirs...)
 	c.disk.Hint = SourcePathHint
+	c.disk.AllowExtensions(c.sourceExt...)
+	c.disk.OnRefuse = c.noticeRefusedSource
 	if !c.replay {
 		c.disk.OnRead = func(name, path string, lines []string) {
 			c.sourceFiles = append(c.sourceFiles, &wire.SourceFile{Name: name, Path: path, Lines: lines})
@@ -71,17 +78,46 @@ func (c *Collector) recordSource(m *wire.SourceFile) {
 	c.disk.Record(m.Name, m.Path, lines)
 }
 
+// noticeRefusedSource says that a source file a module names exists but
+// was not read: one notice per reason, naming the first few files. Called
+// with c.mu held (the disk is asked while a message is applied).
+func (c *Collector) noticeRefusedSource(name, path, why string) {
+	var rest string
+	switch why {
+	case sourcemap.RefusedHidden:
+		rest = "hidden (a name below the source directories starts with a dot: .git/, .env, .ssh/...); name its directory with --source-path to read it"
+	default:
+		rest = "not a shader source by its extension; add the extension with --source-ext or " + EnvSourceExt
+	}
+	c.noticeCause("warning", "source refused: "+why, name, func(n int, list string) string {
+		if n == 1 {
+			return fmt.Sprintf("source file %s not read: %s", list, rest)
+		}
+		return fmt.Sprintf("%d source files not read (%s): %s", n, list, rest)
+	})
+}
+
+// EnvSourceExt is a colon-separated list of file name extensions read as
+// shader sources, besides sourcemap.SourceExtensions (--source-ext adds
+// to it too).
+const EnvSourceExt = "GPUAV_DBG_SOURCE_EXT"
+
 // OpenOptions adjust how a session file is read back.
 type OpenOptions struct {
 	// SourcePath is searched, after the directories the run recorded, for
 	// shader source files the modules name but do not carry (open
 	// --source-path): the sources may have moved since the run.
 	SourcePath []string
+	// SourceExt are file name extensions read as shader sources besides
+	// those the run recorded and sourcemap.SourceExtensions (open
+	// --source-ext).
+	SourceExt []string
 }
 
 // OpenWith is Open with options.
 func OpenWith(path string, o OpenOptions) (*Session, error) {
 	return openFile(path, func(c *Collector) {
+		c.sourceExt = append(c.sourceExt, o.SourceExt...)
 		if len(o.SourcePath) > 0 {
 			c.extraDirs = o.SourcePath
 			c.setDisk(o.SourcePath)

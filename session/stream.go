@@ -56,6 +56,14 @@ func (c *Collector) applyLost(m *wire.Lost) {
 	for _, n := range m.Messages {
 		s.LostMessages += n
 	}
+	if m.PrintfLines > 0 {
+		s.PrintfLost += m.PrintfLines
+		c.printfUndelivered += m.PrintfLines
+		c.noticeCause("warning", "printf lines not delivered", "", func(int, string) string {
+			return fmt.Sprintf("printf: the layer could not deliver %d lines; printf_lines_lost counts them with those the printf buffer had no room for (%d in all)",
+				c.printfUndelivered, s.PrintfLost)
+		})
+	}
 	if m.Records > 0 {
 		c.noticeCause("error", "lost records", "", func(int, string) string {
 			return fmt.Sprintf("the layer could not deliver %d error %s: %s", s.LostRecords,
@@ -118,18 +126,22 @@ func (c *Collector) noteCoalesced(e *wire.Errors) {
 // ConnectionEnded records that a layer connection ended; bye says whether
 // it had sent its bye. A connection that ended without one may have had
 // records still on their way: the session says so.
-func (c *Collector) ConnectionEnded(bye bool) {
+func (c *Collector) ConnectionEnded(connection int, bye bool) {
 	if bye {
 		return
 	}
-	c.mu.Lock()
+	// A frame of its own, so that open says what the live run said.
+	_ = c.Record(wire.KindStreamCut, &wire.StreamCut{Connection: connection})
+}
+
+// applyStreamCut counts a connection that ended without its bye. Called
+// with c.mu held.
+func (c *Collector) applyStreamCut() {
 	c.s.StreamsCut++
 	c.noticeCause("warning", "stream cut", "", func(n int, _ string) string {
 		return fmt.Sprintf("%d %s of the layer ended without its last message (the app crashed or was killed?): "+
 			"records it had not sent yet are missing", n, plural(n, "connection", "connections"))
 	})
-	c.mu.Unlock()
-	c.changed()
 }
 
 // finishReplay ends the replay of a session file: an app still starting

@@ -1,27 +1,90 @@
 package session
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
 
 // timelineBuilder adds one Errors message (one command buffer of one
-// submit) to Session.Timeline.
+// submit) to Session.Timeline. Its work is the message's records: the
+// node it extends is found through an index (tlNode), and its slices are
+// copied only when a snapshot may hold them, so that any number of
+// messages for one submit and command buffer (a crafted session file has
+// 40,000) cost linear time.
 type timelineBuilder struct {
 	c    *Collector
 	e    *wire.Errors
+	key  tlKey
+	ix   *tlNode
 	node CommandBufferNode
-	// actions maps an action index to its place in node.Actions.
-	actions map[uint32]int
 	// merged: the command buffer already had records in this submit; its
-	// node is being extended (a copy, so snapshots keep theirs).
+	// node is being extended.
 	merged bool
+	// unnamed are the handles the node names that have no debug name yet
+	// (Collector.unnamed).
+	unnamed []uint64
+}
+
+// tlKey is a command buffer's node in a submit.
+type tlKey struct{ submit, cmdBuf uint64 }
+
+// tlNode indexes a command buffer's node of a submit: its place in the
+// submit's CommandBuffers, its actions by action index, their groups by
+// (place in Actions, group), and the snapshot generation in which its
+// Actions were last copied (Collector.snapGen: equal, no snapshot holds
+// them and they change in place). The maps are kept only for a node that
+// was extended once (most nodes are one message's: their maps go with the
+// message), and made again from the node when it is extended first.
+type tlNode struct {
+	pos     int
+	actions map[uint32]int32
+	groups  map[[2]int32]int32
+	gen     uint64
+}
+
+// noteUnnamed remembers a handle of the node that has no debug name yet.
+func (b *timelineBuilder) noteUnnamed(h uint64) {
+	if h != 0 && b.c.names[h] == "" && !slices.Contains(b.unnamed, h) {
+		b.unnamed = append(b.unnamed, h)
+	}
 }
 
 // newTimelineBuilder starts the node of e's command buffer in e's submit.
 func newTimelineBuilder(c *Collector, e *wire.Errors) *timelineBuilder {
-	b := &timelineBuilder{c: c, e: e, actions: map[uint32]int{}}
+	b := &timelineBuilder{c: c, e: e, key: tlKey{e.Submit, e.CommandBuffer}}
+	b.noteUnnamed(e.CommandBuffer)
+	b.noteUnnamed(e.Queue)
+	b.noteUnnamed(e.Primary)
+	if ix := c.tlNodes[b.key]; ix != nil {
+		b.merged, b.ix = true, ix
+		b.node = c.submitNode(e.Submit, false).CommandBuffers[ix.pos]
+		b.node.Dropped += e.Dropped
+		if ix.actions == nil {
+			ix.actions, ix.groups = map[uint32]int32{}, map[[2]int32]int32{}
+			for ai, a := range b.node.Actions {
+				ix.actions[a.Index] = int32(ai)
+				for gi, g := range a.Groups {
+					ix.groups[[2]int32{int32(ai), int32(g.Group)}] = int32(gi)
+				}
+			}
+		}
+		if ix.gen != c.snapGen {
+			// A snapshot holds these: extend a copy.
+			acts := make([]ActionNode, len(b.node.Actions))
+			for i, a := range b.node.Actions {
+				a.Groups = slices.Clone(a.Groups)
+				acts[i] = a
+			}
+			b.node.Actions = acts
+			ix.gen = c.snapGen
+		}
+		return b
+	}
+	// A new node's groups need no index: a group's first record in the
+	// message is its first in the node.
+	b.ix = &tlNode{actions: map[uint32]int32{}, gen: c.snapGen}
 	b.node = CommandBufferNode{CommandBuffer: c.handle(e.CommandBuffer), Dropped: e.Dropped}
 	if e.Queue != 0 {
 		b.node.Queue = c.handle(e.Queue)
@@ -31,22 +94,6 @@ func newTimelineBuilder(c *Collector, e *wire.Errors) *timelineBuilder {
 		pa := e.PrimaryAction
 		b.node.PrimaryActionIndex = &pa
 	}
-	if sn := c.submitNode(e.Submit, false); sn != nil {
-		h := c.intern.hex(e.CommandBuffer)
-		for _, cb := range sn.CommandBuffers {
-			if cb.CommandBuffer.Handle != h {
-				continue
-			}
-			b.merged = true
-			b.node.Dropped += cb.Dropped
-			b.node.Actions = make([]ActionNode, len(cb.Actions))
-			for i, a := range cb.Actions {
-				a.Groups = slices.Clone(a.Groups)
-				b.node.Actions[i] = a
-				b.actions[a.Index] = i
-			}
-		}
-	}
 	return b
 }
 
@@ -54,26 +101,28 @@ func newTimelineBuilder(c *Collector, e *wire.Errors) *timelineBuilder {
 // record in this message.
 func (b *timelineBuilder) add(r *wire.Record, st *groupState, count int, first bool) {
 	if first {
-		ai, ok := b.actions[r.ActionIndex]
+		ai, ok := b.ix.actions[r.ActionIndex]
 		if !ok {
-			ai = len(b.node.Actions)
-			b.actions[r.ActionIndex] = ai
+			ai = int32(len(b.node.Actions))
+			b.ix.actions[r.ActionIndex] = ai
 			a := ActionNode{Index: r.ActionIndex, Action: r.Action, Pipeline: b.c.handle(r.Pipeline)}
+			b.noteUnnamed(r.Pipeline)
 			if len(r.Labels) > 0 {
 				a.Labels = b.c.intern.labels(r.Labels)
 			}
 			b.node.Actions = append(b.node.Actions, a)
 		}
 		a := &b.node.Actions[ai]
-		gi := -1
-		if b.merged {
-			gi = slices.IndexFunc(a.Groups, func(g GroupCount) bool { return g.Group == int(st.index) })
-		}
-		if gi < 0 {
-			gi = len(a.Groups)
+		gk := [2]int32{ai, st.index}
+		gi, ok := b.ix.groups[gk] // nil for a new node: not there
+		if !ok {
+			gi = int32(len(a.Groups))
 			a.Groups = append(a.Groups, GroupCount{Group: int(st.index)})
+			if b.merged {
+				b.ix.groups[gk] = gi
+			}
 		}
-		st.tlAction, st.tlGroup = int32(ai), int32(gi)
+		st.tlAction, st.tlGroup = ai, gi
 	}
 	b.node.Actions[st.tlAction].Groups[st.tlGroup].Count += count
 }
@@ -84,37 +133,64 @@ func (b *timelineBuilder) finish() {
 	if len(b.node.Actions) == 0 && b.node.Dropped == 0 {
 		return
 	}
-	sn := b.c.submitNode(b.e.Submit, true)
-	if !b.merged {
-		sn.CommandBuffers = append(sn.CommandBuffers, b.node)
-		return
-	}
-	cbs := slices.Clone(sn.CommandBuffers)
-	for i := range cbs {
-		if cbs[i].CommandBuffer.Handle == b.node.CommandBuffer.Handle {
-			cbs[i] = b.node
+	c := b.c
+	sn := c.submitNode(b.e.Submit, true)
+	for _, h := range b.unnamed {
+		if l := c.unnamed[h]; len(l) == 0 || l[len(l)-1] != b.e.Submit {
+			c.unnamed[h] = append(l, b.e.Submit)
 		}
 	}
-	sn.CommandBuffers = cbs
+	if !b.merged {
+		// Appending never changes what a snapshot holds (its length ends
+		// before).
+		b.ix.pos = len(sn.CommandBuffers)
+		sn.CommandBuffers = append(sn.CommandBuffers, b.node)
+		b.ix.actions, b.ix.groups = nil, nil // made again if it is extended
+		c.tlNodes[b.key] = b.ix
+		return
+	}
+	if g, ok := c.tlSubmitGen[b.e.Submit]; !ok || g != c.snapGen {
+		sn.CommandBuffers = slices.Clone(sn.CommandBuffers)
+		c.tlSubmitGen[b.e.Submit] = c.snapGen
+	}
+	sn.CommandBuffers[b.ix.pos] = b.node
 }
 
-// submitNode finds the timeline node of a submit, making it (in submit
-// order) when create is set. Messages come in submit order, so the search
-// starts from the end.
+// submitNode finds the timeline node of a submit (an index by submit),
+// making it when create is set. A new submit's node is appended: the
+// timeline is put in submit order again when it is read (sortTimeline),
+// not by an insert per message (a file whose submits come in reverse
+// order made that quadratic).
 func (c *Collector) submitNode(submit uint64, create bool) *SubmitNode {
-	tl := c.s.Timeline
-	i := len(tl)
-	for i > 0 && tl[i-1].Submit > submit {
-		i--
-	}
-	if i > 0 && tl[i-1].Submit == submit {
-		return &tl[i-1]
+	if i, ok := c.tlSubmits[submit]; ok {
+		return &c.s.Timeline[i]
 	}
 	if !create {
 		return nil
 	}
-	c.s.Timeline = slices.Insert(tl, i, SubmitNode{Submit: submit})
-	return &c.s.Timeline[i]
+	tl := c.s.Timeline
+	if n := len(tl); n > 0 && tl[n-1].Submit > submit {
+		c.tlUnsorted = true
+	}
+	c.tlSubmits[submit] = len(tl)
+	c.s.Timeline = append(tl, SubmitNode{Submit: submit})
+	return &c.s.Timeline[len(tl)]
+}
+
+// sortTimeline puts the timeline in submit order when a submit came out
+// of order since it was last sorted. Called with c.mu held, before the
+// timeline is read (Snapshot, finish).
+func (c *Collector) sortTimeline() {
+	if !c.tlUnsorted {
+		return
+	}
+	c.tlUnsorted = false
+	tl := slices.Clone(c.s.Timeline) // a snapshot may hold the old order
+	slices.SortFunc(tl, func(a, b SubmitNode) int { return cmp.Compare(a.Submit, b.Submit) })
+	for i := range tl {
+		c.tlSubmits[tl[i].Submit] = i
+	}
+	c.s.Timeline = tl
 }
 
 // addPipeline adds a pipeline to the model.
@@ -131,7 +207,12 @@ func (c *Collector) addPipeline(m *wire.Pipeline) {
 }
 
 // renameModel gives a debug name to a handle in the pipelines and the
-// timeline. What snapshots may hold is replaced, never changed in place.
+// timeline. The timeline keeps the names objects had at each submit: a
+// name fills the nodes that named the handle while it had none (found in
+// Collector.unnamed, each renamed once), and leaves those of an earlier
+// name (an engine naming its command buffers per frame renames nothing
+// there: a walk over every submit per name was quadratic). What snapshots
+// may hold is replaced, never changed in place.
 func (c *Collector) renameModel(h uint64, name string) {
 	hex := hexHandle(h)
 	if p, ok := c.s.Pipelines[hex]; ok {
@@ -139,13 +220,22 @@ func (c *Collector) renameModel(h uint64, name string) {
 		cp.Handle.Name = name
 		c.s.Pipelines[hex] = &cp
 	}
-	for i := range c.s.Timeline {
-		sn := &c.s.Timeline[i]
+	submits := c.unnamed[h]
+	if name == "" || len(submits) == 0 {
+		return
+	}
+	delete(c.unnamed, h)
+	for _, submit := range submits {
+		sn := c.submitNode(submit, false)
+		if sn == nil {
+			continue
+		}
 		var cbs []CommandBufferNode
 		for j, cb := range sn.CommandBuffers {
-			hit := cb.CommandBuffer.Handle == hex || cb.Queue.Handle == hex || cb.PrimaryCommandBuffer.Handle == hex
+			unnamed := func(x Handle) bool { return x.Handle == hex && x.Name == "" }
+			hit := unnamed(cb.CommandBuffer) || unnamed(cb.Queue) || unnamed(cb.PrimaryCommandBuffer)
 			for _, a := range cb.Actions {
-				hit = hit || a.Pipeline.Handle == hex
+				hit = hit || unnamed(a.Pipeline)
 			}
 			if !hit {
 				continue
@@ -153,18 +243,14 @@ func (c *Collector) renameModel(h uint64, name string) {
 			if cbs == nil {
 				cbs = slices.Clone(sn.CommandBuffers)
 			}
-			if cb.CommandBuffer.Handle == hex {
-				cbs[j].CommandBuffer.Name = name
-			}
-			if cb.Queue.Handle == hex {
-				cbs[j].Queue.Name = name
-			}
-			if cb.PrimaryCommandBuffer.Handle == hex {
-				cbs[j].PrimaryCommandBuffer.Name = name
+			for _, x := range []*Handle{&cbs[j].CommandBuffer, &cbs[j].Queue, &cbs[j].PrimaryCommandBuffer} {
+				if unnamed(*x) {
+					x.Name = name
+				}
 			}
 			acts := slices.Clone(cb.Actions)
 			for k := range acts {
-				if acts[k].Pipeline.Handle == hex {
+				if unnamed(acts[k].Pipeline) {
 					acts[k].Pipeline.Name = name
 				}
 			}

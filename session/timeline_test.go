@@ -1,6 +1,7 @@
 package session
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -68,5 +69,57 @@ func TestTimelineAndPipelines(t *testing.T) {
 	}
 	if before.Pipelines["0x77"].Handle.Name != "oob-compute-pipeline" {
 		t.Fatalf("pipeline name in an earlier snapshot: %+v", before.Pipelines["0x77"])
+	}
+}
+
+// TestTimelineNamesPerFrame: a command buffer named anew every frame (as
+// engines do): each submit's node keeps the name the command buffer had
+// then, a name given after a node was made with none fills it, and the
+// group has the latest name. Each name costs the nodes and groups that
+// name its handle, not a walk over the whole timeline and every group
+// (BenchmarkNamesPerFrame).
+func TestTimelineNamesPerFrame(t *testing.T) {
+	c := newTestCollector()
+	feedPreamble(t, c)
+	name := func(n string) {
+		record(t, c, wire.KindName, &wire.Name{Handle: 0x99, ObjectType: "command_buffer", Name: n})
+	}
+	errs := func(submit uint64) {
+		record(t, c, wire.KindErrors, &wire.Errors{Submit: submit, CommandBuffer: 0x99, Records: []wire.Record{computeRecord(0)}})
+	}
+	errs(1) // no name yet
+	name("frame 1")
+	name("frame 2")
+	errs(2)
+	name("frame 2") // the same name again
+	name("frame 3")
+	errs(3)
+	errs(4)
+	name("frame 5")
+	s := c.Snapshot()
+	var got []string
+	for _, sn := range s.Timeline {
+		got = append(got, fmt.Sprintf("%d %s", sn.Submit, sn.CommandBuffers[0].CommandBuffer.Name))
+	}
+	if want := []string{"1 frame 1", "2 frame 2", "3 frame 3", "4 frame 3"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("timeline names %q, want %q", got, want)
+	}
+	if len(s.Groups) != 1 || s.Groups[0].CommandBuffer.Name != "frame 5" || s.Groups[0].Count != 4 {
+		t.Errorf("groups %+v", s.Groups)
+	}
+}
+
+// BenchmarkNamesPerFrame: 2,000 frames of 8 command buffers, each named
+// anew before its submit of one record (the e2e burst's shape).
+func BenchmarkNamesPerFrame(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		c := newTestCollector()
+		feedPreamble(b, c)
+		for f := uint64(1); f <= 2000; f++ {
+			for cb := uint64(0); cb < 8; cb++ {
+				record(b, c, wire.KindName, &wire.Name{Handle: 0x1000 + cb, ObjectType: "command_buffer", Name: fmt.Sprintf("thread-%d frame %d", cb, f)})
+				record(b, c, wire.KindErrors, &wire.Errors{Submit: f*8 + cb, CommandBuffer: 0x1000 + cb, Records: []wire.Record{computeRecord(0)}})
+			}
+		}
 	}
 }

@@ -116,3 +116,98 @@ func TestDiskRecord(t *testing.T) {
 		}
 	}
 }
+
+// TestDiskSecrets: inside the source directories, a file is read only when
+// its extension is a shader source's (SourceExtensions, or one the user
+// added) and no component of its path below the directory starts with a
+// dot, unless the user named that hidden directory itself; each refused
+// name is told once (OnRefuse), with why.
+func TestDiskSecrets(t *testing.T) {
+	a := t.TempDir()
+	for name, text := range map[string]string{
+		".git/config":          "[http]\n\textraheader = AUTHORIZATION: basic c2VjcmV0\n",
+		".env":                 "TOKEN=hunter2\n",
+		".ssh/id_rsa":          "-----BEGIN OPENSSH PRIVATE KEY-----\n",
+		".ssh/key.glsl":        "secret in a shader's clothes\n",
+		".shaders/y.comp":      "hidden shader\n",
+		"sub/.hide/z.frag":     "hidden below\n",
+		"notes.conf":           "not a shader\n",
+		"README":               "no extension\n",
+		"UPPER.COMP":           "upper\n",
+		"inc/common.glsl":      "common\n",
+		"lib/util.slang":       "slang\n",
+		"cfg/app.json":         "{}\n",
+		"link.comp.target.txt": "linked\n",
+	} {
+		p := filepath.Join(a, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.Symlink(filepath.Join(a, ".env"), filepath.Join(a, "env.comp"))
+	os.Symlink(filepath.Join(a, "link.comp.target.txt"), filepath.Join(a, "link.comp"))
+	hidden := func(p string) string {
+		return filepath.Join(a, p) + ": a hidden path (a name that starts with a dot) below the source directories; not read (name its directory with --source-path to read it)"
+	}
+	ext := func(p, what string) string {
+		return filepath.Join(a, p) + ": " + what + " is not a shader source's; not read (add it with --source-ext or GPUAV_DBG_SOURCE_EXT)"
+	}
+	for _, c := range []struct {
+		name, file string
+		dirs       []string
+		exts       []string
+		lines      string
+		err, why   string
+	}{
+		{"git config", ".git/config", []string{a}, nil, "", hidden(".git/config"), RefusedHidden},
+		{".env", ".env", []string{a}, nil, "", hidden(".env"), RefusedHidden},
+		{"ssh key", ".ssh/id_rsa", []string{a}, nil, "", hidden(".ssh/id_rsa"), RefusedHidden},
+		{"ssh key by absolute name", filepath.Join(a, ".ssh/id_rsa"), []string{a}, nil, "", hidden(".ssh/id_rsa"), RefusedHidden},
+		{"shader extension in a hidden directory", ".ssh/key.glsl", []string{a}, nil, "", hidden(".ssh/key.glsl"), RefusedHidden},
+		{"symlink to .env", "env.comp", []string{a}, nil, "", hidden("env.comp"), RefusedHidden},
+		{"hidden below", "sub/.hide/z.frag", []string{a}, nil, "", hidden("sub/.hide/z.frag"), RefusedHidden},
+		{"hidden directory not named", ".shaders/y.comp", []string{a}, nil, "", hidden(".shaders/y.comp"), RefusedHidden},
+		{"hidden directory named", ".shaders/y.comp", []string{a, filepath.Join(a, ".shaders")}, nil, "hidden shader", "", ""},
+		{"by base name in the named hidden directory", "y.comp", []string{a, filepath.Join(a, ".shaders")}, nil, "hidden shader", "", ""},
+		{"other extension", "notes.conf", []string{a}, nil, "", ext("notes.conf", "extension .conf"), RefusedExtension},
+		{"json", "cfg/app.json", []string{a}, nil, "", ext("cfg/app.json", "extension .json"), RefusedExtension},
+		{"no extension", "README", []string{a}, nil, "", ext("README", "no extension"), RefusedExtension},
+		{"symlink to another extension", "link.comp", []string{a}, nil, "", ext("link.comp", "extension .txt"), RefusedExtension},
+		{"extension added", "notes.conf", []string{a}, []string{"conf"}, "not a shader", "", ""},
+		{"extension added with its dot, any case", "notes.conf", []string{a}, []string{".CONF"}, "not a shader", "", ""},
+		{"upper case", "UPPER.COMP", []string{a}, nil, "upper", "", ""},
+		{"include", "inc/common.glsl", []string{a}, nil, "common", "", ""},
+		{"slang", "lib/util.slang", []string{a}, nil, "slang", "", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d := NewDisk(c.dirs...)
+			d.AllowExtensions(c.exts...)
+			var refused []string
+			d.OnRefuse = func(name, path, why string) { refused = append(refused, name+" "+path+" "+why) }
+			_, lines, err := d.Find(c.file)
+			d.Find(c.file)
+			if got := strings.Join(lines, "\n"); got != c.lines {
+				t.Errorf("lines %q, want %q", got, c.lines)
+			}
+			got := ""
+			if err != nil {
+				got = err.Error()
+			}
+			if got != c.err {
+				t.Errorf("error %q, want %q", got, c.err)
+			}
+			var want []string
+			if c.why != "" {
+				p := c.file
+				if !filepath.IsAbs(p) {
+					p = filepath.Join(a, p)
+				}
+				want = []string{c.file + " " + p + " " + c.why}
+			}
+			if strings.Join(refused, "\n") != strings.Join(want, "\n") {
+				t.Errorf("refused %q, want %q", refused, want)
+			}
+		})
+	}
+}

@@ -21,13 +21,39 @@ const MaxSourceFile = 4 << 20
 // (/proc/self/environ) or hang (/dev).
 var forbiddenRoots = []string{"/proc", "/sys", "/dev"}
 
+// SourceExtensions are the file name extensions a Disk reads by default:
+// those of GLSL, HLSL, Slang, WGSL, Metal and OpenCL sources and of the
+// headers they include. A file of any other extension (or of none) is not
+// read unless the user adds its extension (Disk.AllowExtensions: --source-ext,
+// GPUAV_DBG_SOURCE_EXT): a module names whatever file the app's author (or
+// an attacker) wrote into it, and a working directory holds more than
+// shaders (.git/config, .env, id_rsa...).
+var SourceExtensions = []string{
+	".glsl", ".vert", ".frag", ".comp", ".geom", ".tesc", ".tese", ".mesh", ".task",
+	".rgen", ".rint", ".rahit", ".rchit", ".rmiss", ".rcall",
+	".vs", ".fs", ".gs", ".cs", ".vsh", ".fsh", ".glslh", ".glsli",
+	".hlsl", ".hlsli", ".fx", ".fxh", ".slang", ".slangh", ".wgsl", ".metal", ".cl",
+	".h", ".hpp", ".inc",
+}
+
+// Why a file that exists was not read (Disk.OnRefuse).
+const (
+	// RefusedHidden: the file's path below its source directory has a
+	// component that starts with a dot (.git/, .env, .ssh/...).
+	RefusedHidden = "hidden"
+	// RefusedExtension: the file's extension is not a shader source's.
+	RefusedExtension = "extension"
+)
+
 // Disk finds the source files a module names but does not carry (compiled
 // with -g and the text stripped, or only OpLine), in a list of directories.
 // A module is untrusted: the file names it gives are only read inside those
 // directories, after resolving symlinks and "..", never under /proc, /sys
-// or /dev, and only when they are regular text files of at most
-// MaxSourceFile bytes. Each file is read once and kept. It is safe for
-// concurrent use.
+// or /dev, never where the path below the directory has a component that
+// starts with a dot (a directory the user names may itself be one), only
+// with a shader source's extension (SourceExtensions, AllowExtensions),
+// and only when they are regular text files of at most MaxSourceFile
+// bytes. Each file is read once and kept. It is safe for concurrent use.
 type Disk struct {
 	// Hint, when set, ends the note of a file that was not found (for
 	// example how to add a directory to the search path).
@@ -35,9 +61,14 @@ type Disk struct {
 	// OnRead, when set, is called with each file read from disk (not
 	// one given by Record), once.
 	OnRead func(name, path string, lines []string)
+	// OnRefuse, when set, is called once for each file name whose file
+	// exists inside the source directories but was not read because it is
+	// hidden or not a shader source (why: RefusedHidden, RefusedExtension).
+	OnRefuse func(name, path, why string)
 
 	dirs  []string
 	roots []string // the directories' real paths: what may be read
+	exts  map[string]bool
 	mu    sync.Mutex
 	files map[string]diskFile
 }
@@ -48,12 +79,23 @@ type diskFile struct {
 	err   error
 	// how says where the text comes from ("read from PATH").
 	how string
+	// refused and why: a file that exists was not read (OnRefuse).
+	refused, why string
 }
+
+// refusal is the error of a file that exists but is hidden or not a
+// shader source.
+type refusal struct {
+	path, why, text string
+}
+
+func (r *refusal) Error() string { return r.text }
 
 // NewDisk returns a Disk that looks in dirs, in order; empty entries are
 // dropped, and so are directories under /proc, /sys or /dev.
 func NewDisk(dirs ...string) *Disk {
-	d := &Disk{files: map[string]diskFile{}}
+	d := &Disk{files: map[string]diskFile{}, exts: map[string]bool{}}
+	d.AllowExtensions(SourceExtensions...)
 	for _, dir := range dirs {
 		if dir == "" {
 			continue
@@ -95,6 +137,45 @@ func (d *Disk) within(real string) bool {
 		}
 	}
 	return false
+}
+
+// AllowExtensions adds file name extensions ("comp" or ".comp", any case)
+// to those the Disk reads. Call it before the first Find.
+func (d *Disk) AllowExtensions(exts ...string) {
+	for _, e := range exts {
+		e = strings.ToLower(strings.TrimSpace(e))
+		if e == "" || e == "." {
+			continue
+		}
+		if !strings.HasPrefix(e, ".") {
+			e = "." + e
+		}
+		d.exts[e] = true
+	}
+}
+
+// hidden reports whether a real path inside a source directory has a
+// component below that directory that starts with a dot. Each directory
+// it lies in is asked: a path hidden below one may not be below another
+// (a --source-path that names a dot-directory itself).
+func (d *Disk) hidden(real string) bool {
+	for _, root := range d.roots {
+		rel, err := filepath.Rel(root, real)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+			continue
+		}
+		dot := false
+		for _, c := range strings.Split(rel, "/") {
+			if strings.HasPrefix(c, ".") {
+				dot = true
+				break
+			}
+		}
+		if !dot {
+			return false
+		}
+	}
+	return true
 }
 
 // Dirs returns the directories a Disk looks in.
@@ -147,6 +228,9 @@ func (d *Disk) FindNote(name string) (path string, lines []string, how string, e
 	if !ok && f.err == nil && d.OnRead != nil {
 		d.OnRead(name, f.path, f.lines)
 	}
+	if !ok && f.refused != "" && d.OnRefuse != nil {
+		d.OnRefuse(name, f.refused, f.why)
+	}
 	return f.path, f.lines, f.how, f.err
 }
 
@@ -175,17 +259,25 @@ func (d *Disk) find(name string) diskFile {
 		return diskFile{err: errors.New("a file name with a NUL byte")}
 	}
 	var problems []string
+	var refused *refusal
 	for _, p := range d.candidates(name) {
 		lines, err := d.readLines(p)
 		if err == nil {
 			return diskFile{path: p, lines: lines, how: "read from " + p + " (the module carries none)"}
+		}
+		if r := (*refusal)(nil); errors.As(err, &r) && refused == nil {
+			refused = r
 		}
 		if !errors.Is(err, os.ErrNotExist) {
 			problems = append(problems, err.Error())
 		}
 	}
 	if len(problems) > 0 {
-		return diskFile{err: errors.New(strings.Join(problems, "; "))}
+		f := diskFile{err: errors.New(strings.Join(problems, "; "))}
+		if refused != nil {
+			f.refused, f.why = refused.path, refused.why
+		}
+		return f
 	}
 	if len(d.dirs) == 0 {
 		return diskFile{err: errors.New("no search path")}
@@ -204,6 +296,18 @@ func (d *Disk) readLines(path string) ([]string, error) {
 	}
 	if forbidden(real) || !d.within(real) {
 		return nil, fmt.Errorf("%s: outside the source directories (%s); not read", path, strings.Join(d.dirs, ", "))
+	}
+	if d.hidden(real) {
+		return nil, &refusal{path: path, why: RefusedHidden,
+			text: fmt.Sprintf("%s: a hidden path (a name that starts with a dot) below the source directories; not read (name its directory with --source-path to read it)", path)}
+	}
+	if ext := strings.ToLower(filepath.Ext(real)); !d.exts[ext] {
+		what := "no extension"
+		if ext != "" {
+			what = "extension " + ext
+		}
+		return nil, &refusal{path: path, why: RefusedExtension,
+			text: fmt.Sprintf("%s: %s is not a shader source's; not read (add it with --source-ext or GPUAV_DBG_SOURCE_EXT)", path, what)}
 	}
 	// O_NOFOLLOW: the last element cannot have become a link since;
 	// O_NONBLOCK: a FIFO put there cannot hang the open.

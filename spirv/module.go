@@ -213,6 +213,9 @@ func Parse(words []uint32) (*Module, error) {
 	if err := checkIDs(h, insts); err != nil {
 		return nil, err
 	}
+	if err := m.checkOperandIDs(insts); err != nil {
+		return nil, err
+	}
 	return m, nil
 }
 
@@ -238,6 +241,92 @@ func checkIDs(h Header, insts []*Instruction) error {
 		}
 	}
 	return nil
+}
+
+// checkOperandIDs refuses a module that uses an id at or past its bound
+// (every id the grammar finds in an instruction: result types, operands,
+// the ids among enumerant parameters and extended instructions' operands):
+// the analyses index tables by id, made as large as the bound, so an id
+// past it would be an index past them, or a table grown to it (4 bytes per
+// id unit: gigabytes for an id near 2^32).
+func (m *Module) checkOperandIDs(insts []*Instruction) error {
+	bound := m.Header.Bound
+	var cur *Instruction
+	bad := -1
+	check := func(i int) {
+		if bad < 0 && cur.Words[i] >= bound {
+			bad = i
+		}
+	}
+	ctx := parseContext{m: m}
+	for _, in := range insts {
+		cur = in
+		switch in.Opcode() {
+		case OpName, OpMemberName, OpDecorate, OpMemberDecorate, OpDecorateString, OpMemberDecorateString:
+			// The debug and annotation sections' bulk: one id, then
+			// literals (a decoration that takes ids is an OpDecorateId).
+			if len(in.Words) > 1 {
+				check(1)
+			}
+		case OpExtInst:
+			// Debug info's bulk: every operand of a non-semantic
+			// instruction is an id (as ForEachID finds).
+			if len(in.Words) >= 5 {
+				if set := ctx.ExtInstSet(in.Words[3]); set != nil && set.NonSemantic {
+					for i := 1; i < len(in.Words); i++ {
+						if i != 4 {
+							check(i)
+						}
+					}
+					break
+				}
+			}
+			_ = ForEachID(in.Words, &ctx, check)
+		case OpString, OpSourceContinued, OpSourceExtension, OpModuleProcessed, OpLine, OpNoLine:
+			// No id but a result (checkIDs); OpLine's file is checked
+			// below as any id (ForEachID's fixed layout).
+			if in.Opcode() == OpLine {
+				_ = ForEachID(in.Words, nil, check)
+			}
+		default:
+			_ = ForEachID(in.Words, &ctx, check)
+		}
+		if bad >= 0 {
+			return fmt.Errorf("parse: instruction %d (%v) uses %%%d, at or past the module's %w %d", in.OrigIndex, in.Opcode(),
+				in.Words[bad], ErrIDBound, bound)
+		}
+	}
+	return nil
+}
+
+// parseContext is the OperandContext of Parse's id check: the extended
+// instruction sets from the imports' section, without the index of every
+// definition (built only for an OpSwitch's selector, or an import out of
+// its section).
+type parseContext struct {
+	m    *Module
+	sets []importedSet // the imports' section, read on first need
+	read bool
+}
+
+func (c *parseContext) LiteralWidth(id uint32) int { return c.m.LiteralWidth(id) }
+
+func (c *parseContext) ExtInstSet(id uint32) *ExtInstSet {
+	if !c.read {
+		c.read = true
+		for _, in := range c.m.Sections[SectionExtInstImport] {
+			if in.Opcode() == OpExtInstImport && len(in.Words) > 2 {
+				name, _ := DecodeString(in.Words[2:])
+				c.sets = append(c.sets, importedSet{id: in.Words[1], name: name, set: LookupExtInstSet(name)})
+			}
+		}
+	}
+	for i := range c.sets {
+		if c.sets[i].id == id {
+			return c.sets[i].set
+		}
+	}
+	return c.m.ExtInstSet(id)
 }
 
 // Instructions returns every instruction in module order.

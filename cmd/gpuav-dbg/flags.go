@@ -33,6 +33,9 @@ type runFlags struct {
 	// sourcePath is --source-path, repeated or colon-separated: where to
 	// read source files the shaders name but do not carry.
 	sourcePath pathListFlag
+	// sourceExt is --source-ext: file name extensions read as shader
+	// sources besides sourcemap.SourceExtensions.
+	sourceExt pathListFlag
 	// allowUnchecked: a run that did not check everything exits 0.
 	allowUnchecked bool
 	// printfAt is --printf-at: the printf lines the headless output and
@@ -250,6 +253,7 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runFlags, []s
 	fs.StringVar(&f.theme, "theme", "auto", "")
 	fs.BoolVar(&f.noColor, "no-color", false, "")
 	fs.Var(&f.sourcePath, "source-path", "")
+	fs.Var(&f.sourceExt, "source-ext", "")
 	fs.BoolVar(&f.allowUnchecked, "allow-unchecked", false, "")
 	fs.Var(&f.printfAt, "printf-at", "")
 	f.printf = true
@@ -302,6 +306,8 @@ type openFlags struct {
 	// sourcePath is --source-path: where to look for shader sources that
 	// moved since the run (after the directories the session recorded).
 	sourcePath pathListFlag
+	// sourceExt is --source-ext (see runFlags).
+	sourceExt pathListFlag
 	// allowUnchecked: a headless open of a session that did not check
 	// everything exits 0.
 	allowUnchecked bool
@@ -323,6 +329,7 @@ func parseOpenFlags(args []string, stderr io.Writer) (*openFlags, []string, erro
 	fs.BoolVar(&f.list, "list", false, "")
 	fs.BoolVar(&f.prune, "prune", false, "")
 	fs.Var(&f.sourcePath, "source-path", "")
+	fs.Var(&f.sourceExt, "source-ext", "")
 	fs.BoolVar(&f.headless, "headless", false, "")
 	fs.StringVar(&f.theme, "theme", "auto", "")
 	fs.BoolVar(&f.noColor, "no-color", false, "")

@@ -7,7 +7,7 @@
 //
 //	gpuav-dbg run [--headless] [--json OUT.json] [--sarif OUT.sarif] [--session FILE] [--check ID=on|off ...] [--reserve-slot] [--on-error skip|clamp|execute] [--robust] [--allow-unchecked] [--] APP [ARGS...]
 //	gpuav-dbg demo [same flags]
-//	gpuav-dbg open FILE [--json OUT.json] [--sarif OUT.sarif] [--headless] [--source-path DIRS] [--allow-unchecked]
+//	gpuav-dbg open FILE [--json OUT.json] [--sarif OUT.sarif] [--headless] [--source-path DIRS] [--source-ext EXTS] [--allow-unchecked]
 //	gpuav-dbg open --list [APP]
 //	gpuav-dbg instrument [--checks none|all|ID,...] -o OUT.spv IN.spv
 //	gpuav-dbg doctor [--json]
@@ -135,7 +135,10 @@ Flags of run and demo:
   --source-path DIRS  directories (repeatable, colon-separated) searched for shader
                       source files a module names but does not carry, after the
                       working directory; no file outside them (after symlinks
-                      and ..) is read, nor any under /proc, /sys or /dev
+                      and ..) is read, nor any under /proc, /sys or /dev, nor
+                      any hidden path below them (.git/, .env) unless named here
+  --source-ext EXTS   file name extensions (repeatable, colon-separated) read as
+                      shader sources besides GLSL's, HLSL's, Slang's and headers'
   --printf-at WHERE   print and show the printf lines of these invocations only
                       (repeatable; the other invocations write none):
                       %s
@@ -162,6 +165,7 @@ Environment:
                         prunes the oldest past them first, as open --prune does;
                         only session files (.gvs) and the app output files the
                         launcher wrote beside them are deleted
+  GPUAV_DBG_SOURCE_EXT  colon-separated extensions read as sources, as --source-ext
 
 Exit status of run, demo and open --headless:
   0  no validation error, the app exited 0, everything was checked

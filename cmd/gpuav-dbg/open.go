@@ -54,7 +54,7 @@ func (c *cli) openCmd(args []string) int {
 		}
 		dirs = append(dirs, d)
 	}
-	s, err := session.OpenWith(pos[0], session.OpenOptions{SourcePath: dirs})
+	s, err := session.OpenWith(pos[0], session.OpenOptions{SourcePath: dirs, SourceExt: c.sourceExt(f.sourceExt)})
 	if err != nil {
 		var te *session.TruncatedError
 		if !errors.As(err, &te) {

@@ -88,6 +88,7 @@ func (c *cli) runCmd(name string, args []string) int {
 		c.prune(&session.History{Dir: filepath.Dir(o.SessionPath)}, o.Started)
 	}
 	o.Dir, o.SourcePath = c.sourceSearch()
+	o.SourceExt = c.sourceExt(f.sourceExt)
 	if f.headless {
 		// The app's output passes through; to stderr when stdout carries
 		// a report.
@@ -107,7 +108,9 @@ func isDir(path string) bool {
 
 // fail prints one error line and returns the launcher's exit status.
 func (c *cli) fail(format string, args ...any) int {
-	fmt.Fprintf(c.stderr, "gpuav-dbg: "+format+"\n", args...)
+	// One line, every control escaped: the arguments hold paths and
+	// names the user or the app gave (an app path with escapes).
+	fmt.Fprintf(c.stderr, "gpuav-dbg: %s\n", sanitize.Text(fmt.Sprintf(format, args...)))
 	return exitLauncher
 }
 
@@ -176,7 +179,7 @@ func forwardSignals(done <-chan struct{}, sigs <-chan os.Signal, r *launcher.Run
 func (c *cli) finishRun(r *launcher.Run, f *runFlags, uiErr error) int {
 	snap := r.Collector.Snapshot()
 	if !snap.App.LayerLoaded {
-		fmt.Fprintf(c.stderr, "gpuav-dbg: %s\n", r.NotLoaded)
+		fmt.Fprintf(c.stderr, "gpuav-dbg: %s\n", sanitize.Text(r.NotLoaded))
 	}
 	if uiErr != nil {
 		fmt.Fprintf(c.stderr, "gpuav-dbg: ui: %v\n", uiErr)

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/gpuav-dbg/gpuav-dbg/launcher"
+	"github.com/gpuav-dbg/gpuav-dbg/session"
 )
 
 // sourceSearch returns the app's working directory (the launcher's) and
@@ -32,4 +33,18 @@ func (c *cli) sourceSearch() (string, []string) {
 		}
 	}
 	return dir, dirs
+}
+
+// sourceExt returns the extensions the user added to the shader sources':
+// --source-ext's, then GPUAV_DBG_SOURCE_EXT's.
+func (c *cli) sourceExt(flag []string) []string {
+	out := append([]string(nil), flag...)
+	if c.getenv != nil {
+		for _, e := range filepath.SplitList(c.getenv(session.EnvSourceExt)) {
+			if e != "" {
+				out = append(out, e)
+			}
+		}
+	}
+	return out
 }

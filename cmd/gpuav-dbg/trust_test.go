@@ -144,3 +144,28 @@ func TestLostRecordsReported(t *testing.T) {
 		}
 	}
 }
+
+// TestAppPathEscaped: an app path with terminal controls reaches the
+// terminal escaped in the launcher's own lines (the layer never loaded;
+// the app could not be started), as every other string does.
+func TestAppPathEscaped(t *testing.T) {
+	tc := newTestCLI(t)
+	evil := filepath.Join(tc.dir, "app\x1b]52;c;aGk=\a\x1b[2J")
+	if err := os.Symlink("/bin/true", evil); err != nil {
+		t.Fatal(err)
+	}
+	tc.run(t, exitUnchecked, "run", "--headless", "--session", filepath.Join(tc.dir, "s.gvs"), evil)
+	missing := filepath.Join(tc.dir, "gone\x1b[31m")
+	tc.run(t, exitLauncher, "run", "--headless", "--session", filepath.Join(tc.dir, "s2.gvs"), missing)
+	stderr := tc.err.String()
+	for _, bad := range []string{"\x1b", "\a"} {
+		if strings.Contains(stderr, bad) {
+			t.Fatalf("stderr holds %q:\n%q", bad, stderr)
+		}
+	}
+	for _, want := range []string{`app\x1b]52;c;aGk=\x07\x1b[2J (is it a Vulkan app?`, `gone\x1b[31m`} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+}

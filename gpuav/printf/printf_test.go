@@ -254,6 +254,8 @@ func FuzzSprint(f *testing.F) {
 		}
 		f.Add(tc.format, b)
 	}
+	// A piece wider than 4,095 bytes: the reference is whole (cprintf).
+	f.Add("%5000d|%-4100x", []byte{7, 0, 0, 0, 0xff, 0, 0, 0})
 	f.Fuzz(func(t *testing.T, format string, raw []byte) {
 		words := make([]uint32, len(raw)/4)
 		for k := range words {

@@ -31,28 +31,23 @@ const (
 	Float             // a float's bits, promoted to double
 )
 
-// Sprintf is snprintf(buf, 4096, format, arg) for the argument's low bits
-// as the Arg says.
+// Sprintf is snprintf(format, arg) for the argument's low bits as the Arg
+// says, whole however long (a first call into 4096 bytes, a second into
+// the length it asked for).
 func Sprintf(format string, arg Arg, bits uint64) string {
 	f := C.CString(format)
 	defer C.free(unsafe.Pointer(f))
-	var buf [4096]C.char
-	p, n := &buf[0], C.size_t(len(buf))
-	var r C.int
-	switch arg {
-	case None:
-		r = C.fmt_none(p, n, f)
-	case Uint32:
-		r = C.fmt_uint(p, n, f, C.uint32_t(bits))
-	case Uint64:
-		r = C.fmt_ulong(p, n, f, C.uint64_t(bits))
-	case Float:
-		r = C.fmt_double(p, n, f, C.double(math.Float32frombits(uint32(bits))))
-	}
-	if r < 0 {
-		return "<snprintf failed>"
-	}
-	return C.GoString(p)
+	return call(func(p *C.char, n C.size_t) C.int {
+		switch arg {
+		case None:
+			return C.fmt_none(p, n, f)
+		case Uint32:
+			return C.fmt_uint(p, n, f, C.uint32_t(bits))
+		case Uint64:
+			return C.fmt_ulong(p, n, f, C.uint64_t(bits))
+		}
+		return C.fmt_double(p, n, f, C.double(math.Float32frombits(uint32(bits))))
+	})
 }
 
 // Double is snprintf of a double, for the float conversions over all of
@@ -60,7 +55,21 @@ func Sprintf(format string, arg Arg, bits uint64) string {
 func Double(format string, v float64) string {
 	f := C.CString(format)
 	defer C.free(unsafe.Pointer(f))
-	var buf [4096]C.char
-	C.fmt_double(&buf[0], C.size_t(len(buf)), f, C.double(v))
-	return C.GoString(&buf[0])
+	return call(func(p *C.char, n C.size_t) C.int { return C.fmt_double(p, n, f, C.double(v)) })
+}
+
+// call runs an snprintf into 4096 bytes, and again into as many as it
+// needed when that was more (the reference was cut at 4,095 bytes, so a
+// wide field made FuzzSprint report a difference that was not there).
+func call(sn func(p *C.char, n C.size_t) C.int) string {
+	buf := make([]C.char, 4096)
+	r := sn(&buf[0], C.size_t(len(buf)))
+	if r < 0 {
+		return "<snprintf failed>"
+	}
+	if int(r) >= len(buf) {
+		buf = make([]C.char, int(r)+1)
+		sn(&buf[0], C.size_t(len(buf)))
+	}
+	return C.GoStringN(&buf[0], r)
 }

@@ -2,9 +2,12 @@ package wire
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -56,7 +59,11 @@ var closeTimeout = ClientCloseTimeout
 //
 // A Client is safe for concurrent use.
 type Client struct {
-	conn     *net.UnixConn
+	conn *net.UnixConn
+	// dir is the socket's directory (the launcher's private one): when
+	// the socket failed, Close leaves what could not be delivered there,
+	// in a file the launcher reads after the app exited (LostFilePattern).
+	dir      string
 	raw      syscall.RawConn
 	kick     chan struct{} // wakes the writer
 	progress chan struct{} // the writer wrote, or gave up
@@ -88,7 +95,18 @@ type frameMark struct {
 	end     uint64
 	kind    Kind
 	records uint64
+	// lines are a printf frame's lines (and those it counts as lost); lost
+	// is a Lost frame's counts, which go back to the counts when the
+	// frame is not delivered.
+	lines uint64
+	lost  *Lost
 }
+
+// LostFilePattern names the files a Client whose socket failed leaves in
+// the socket's directory at Close (os.CreateTemp's pattern): the JSON of a
+// Lost message with everything it could not deliver, which the launcher
+// reads once the app has exited.
+const LostFilePattern = "lost-*.json"
 
 // Dial connects to the launcher's socket at path.
 func Dial(path string) (*Client, error) {
@@ -101,7 +119,11 @@ func Dial(path string) (*Client, error) {
 		}
 		return nil, fmt.Errorf("dial launcher socket %s: %w", path, err)
 	}
-	return newClient(conn.(*net.UnixConn))
+	c, err := newClient(conn.(*net.UnixConn))
+	if c != nil {
+		c.dir = filepath.Dir(path)
+	}
+	return c, err
 }
 
 // newClient starts a Client over an open connection.
@@ -135,21 +157,23 @@ func (c *Client) Send(k Kind, msg any) {
 		}
 	}
 	frame, err := Encode(k, msg)
+	lines := printfLines(msg)
 	c.mu.Lock()
 	switch {
 	case err != nil:
 		if c.err == nil {
 			c.err = err
 		}
-		c.lost.message(k)
+		c.lost.messageOf(k, lines)
 	case c.closed || c.dead || c.bufferedLocked()+len(frame) > ClientMaxBuffer:
-		c.lost.message(k)
+		c.lost.messageOf(k, lines)
 	default:
 		if k == KindBye {
 			c.flushBacklogLocked()
 			c.appendLostLocked()
 		}
 		c.appendLocked(k, frame, 0)
+		c.marks[len(c.marks)-1].lines = lines
 	}
 	buf := c.takeLocked()
 	c.mu.Unlock()
@@ -186,6 +210,26 @@ func (c *Client) SendErrors(e *Errors) {
 	buf := c.takeLocked()
 	c.mu.Unlock()
 	c.writeTaken(buf)
+}
+
+// printfLines is the number of lines a Printf message stands for: those it
+// carries and those it counts as lost in the printf buffer (0 for another
+// message).
+func printfLines(msg any) uint64 {
+	var p *Printf
+	switch m := msg.(type) {
+	case *Printf:
+		p = m
+	case Printf:
+		p = &m
+	default:
+		return 0
+	}
+	n := p.Lost
+	for i := range p.Sites {
+		n += uint64(p.Sites[i].Count())
+	}
+	return n
 }
 
 // recordsOf is the number of records an Errors message stands for.
@@ -236,9 +280,11 @@ func (c *Client) appendLostLocked() {
 	if c.dead || !c.lost.pending() {
 		return
 	}
-	frame, err := Encode(KindLost, c.lost.take())
+	l := c.lost.take()
+	frame, err := Encode(KindLost, l)
 	if err == nil {
 		c.appendLocked(KindLost, frame, 0)
+		c.marks[len(c.marks)-1].lost = l
 	}
 }
 
@@ -304,10 +350,13 @@ func (c *Client) failLocked(err error) {
 		c.err = err
 	}
 	for _, m := range c.marks[c.marksHead:] {
-		if m.records > 0 {
+		switch {
+		case m.records > 0:
 			c.lost.unattributed(m.records)
-		} else {
-			c.lost.message(m.kind)
+		case m.lost != nil:
+			c.lost.restore(m.lost) // its counts are still to deliver
+		default:
+			c.lost.messageOf(m.kind, m.lines)
 		}
 	}
 	for _, e := range c.backlog.messages() {
@@ -468,9 +517,21 @@ wait:
 	c.mu.Lock()
 	c.finished = true
 	failed, err := c.dead, c.err
+	var undelivered *Lost
+	if failed && c.lost.pending() {
+		undelivered = c.lost.take()
+	}
 	c.mu.Unlock()
 	if lost := c.Lost(); failed {
-		return fmt.Errorf("close launcher socket: %v; lost in all: %s", err, lost.Summary())
+		where := ""
+		if undelivered != nil && c.dir != "" {
+			if p, werr := writeLostFile(c.dir, undelivered); werr == nil {
+				where = "; the counts are in " + p + " for gpuav-dbg"
+			} else {
+				where = "; " + werr.Error()
+			}
+		}
+		return fmt.Errorf("close launcher socket: %v; lost in all: %s%s", err, lost.Summary(), where)
 	}
 	if cerr != nil {
 		return fmt.Errorf("close launcher socket: %w", cerr)
@@ -478,16 +539,42 @@ wait:
 	return nil
 }
 
-// lostCounts is what a Client lost: counts not yet sent in a Lost message
-// (records, groups, messages) and totals.
-type lostCounts struct {
-	records  uint64
-	groups   map[lostKey]uint64
-	order    []lostKey
-	messages map[Kind]uint64
+// writeLostFile leaves l in a new file of dir (mode 0600, O_EXCL), for the
+// launcher to read once the app has exited: a launcher that read nothing
+// for ClientCloseTimeout (stopped, or on a starved core) still learns the
+// exact count of what its report misses.
+func writeLostFile(dir string, l *Lost) (string, error) {
+	b, err := json.Marshal(l)
+	if err != nil {
+		return "", err
+	}
+	f, err := os.CreateTemp(dir, LostFilePattern)
+	if err != nil {
+		return "", fmt.Errorf("leave the lost counts for gpuav-dbg: %w", err)
+	}
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", fmt.Errorf("leave the lost counts for gpuav-dbg: %w", err)
+	}
+	return f.Name(), nil
+}
 
-	totalRecords  uint64
-	totalMessages map[Kind]uint64
+// lostCounts is what a Client lost: counts not yet sent in a Lost message
+// (records, groups, messages, printf lines) and totals.
+type lostCounts struct {
+	records     uint64
+	groups      map[lostKey]uint64
+	order       []lostKey
+	messages    map[Kind]uint64
+	printfLines uint64
+
+	totalRecords     uint64
+	totalMessages    map[Kind]uint64
+	totalPrintfLines uint64
 }
 
 type lostKey struct {
@@ -531,23 +618,59 @@ func (l *lostCounts) message(k Kind) {
 	l.totalMessages[k]++
 }
 
+// messageOf counts a lost message of kind k: a printf message as its
+// lines, any other as one message.
+func (l *lostCounts) messageOf(k Kind, lines uint64) {
+	if k == KindPrintf {
+		l.printfLines += lines
+		l.totalPrintfLines += lines
+		return
+	}
+	l.message(k)
+}
+
+// restore puts back the counts of a Lost message that was not delivered:
+// they are pending again (the totals already hold them).
+func (l *lostCounts) restore(m *Lost) {
+	l.records += m.Records
+	l.printfLines += m.PrintfLines
+	for _, g := range m.Groups {
+		k := lostKey{g.Code, g.ShaderID, g.Instruction, g.Check}
+		if l.groups == nil {
+			l.groups = map[lostKey]uint64{}
+		}
+		if _, ok := l.groups[k]; !ok {
+			l.order = append(l.order, k)
+		}
+		l.groups[k] += g.Count
+	}
+	for name, n := range m.Messages {
+		if k, ok := KindByName(name); ok {
+			if l.messages == nil {
+				l.messages = map[Kind]uint64{}
+			}
+			l.messages[k] += n
+		}
+	}
+}
+
 // pending reports whether anything was lost since the last take.
-func (l *lostCounts) pending() bool { return l.records > 0 || len(l.messages) > 0 }
+func (l *lostCounts) pending() bool { return l.records > 0 || len(l.messages) > 0 || l.printfLines > 0 }
 
 // take returns the Lost message of the counts since the last take.
 func (l *lostCounts) take() *Lost {
-	m := &Lost{Records: l.records, Messages: kindCounts(l.messages)}
+	m := &Lost{Records: l.records, Messages: kindCounts(l.messages), PrintfLines: l.printfLines}
 	for _, k := range l.order {
 		m.Groups = append(m.Groups, LostGroup{Code: k.code, Check: k.check, ShaderID: k.shader, Instruction: k.instruction,
 			Count: l.groups[k]})
 	}
-	l.records, l.groups, l.order, l.messages = 0, nil, nil, nil
+	l.records, l.groups, l.order, l.messages, l.printfLines = 0, nil, nil, nil, 0
 	return m
 }
 
 // totals returns the counts since the client started.
 func (l *lostCounts) totals() Lost {
-	return Lost{Records: l.totalRecords, Messages: kindCounts(l.totalMessages)}
+	return Lost{Records: l.totalRecords, Messages: kindCounts(l.totalMessages), PrintfLines: l.totalPrintfLines}
 }
 
 func kindCounts(m map[Kind]uint64) map[string]uint64 {
@@ -566,6 +689,9 @@ func (l Lost) Summary() string {
 	var parts []string
 	if l.Records > 0 {
 		parts = append(parts, fmt.Sprintf("%d error %s", l.Records, pluralWord(l.Records, "record", "records")))
+	}
+	if l.PrintfLines > 0 {
+		parts = append(parts, fmt.Sprintf("%d printf %s", l.PrintfLines, pluralWord(l.PrintfLines, "line", "lines")))
 	}
 	kinds := make([]string, 0, len(l.Messages))
 	for k := range l.Messages {

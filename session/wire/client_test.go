@@ -2,8 +2,10 @@ package wire
 
 import (
 	"bufio"
+	"encoding/json"
 	"io"
 	"net"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -49,6 +51,7 @@ type received struct {
 	groups   map[string]int    // records per "shader/instruction/action"
 	samples  map[string]int    // distinct stage words per group key
 	lost     Lost              // the Lost messages, added up
+	lines    uint64            // printf lines delivered
 	kinds    map[Kind]int      // frames per kind
 	err      error             // how the stream ended (nil: EOF)
 	bad      []string          // what did not decode
@@ -98,7 +101,12 @@ func readAll(r io.Reader) received {
 					got.samples[key]++
 				}
 			}
+		case *Printf:
+			for i := range m.Sites {
+				got.lines += uint64(m.Sites[i].Count())
+			}
 		case *Lost:
+			got.lost.PrintfLines += m.PrintfLines
 			got.lost.Records += m.Records
 			got.lost.Groups = append(got.lost.Groups, m.Groups...)
 			for k, n := range m.Messages {
@@ -395,5 +403,78 @@ func TestClientBadMessageCounted(t *testing.T) {
 	}
 	if !c.Alive() {
 		t.Fatal("an unencodable message killed the client")
+	}
+}
+
+// printfMsg is a printf message of n lines of one argument.
+func printfMsg(submit uint64, n int) *Printf {
+	site := PrintfSite{ActionIndex: 0, Action: "vkCmdDispatch", Pipeline: 0x30, ShaderID: 1, Instruction: 7, Stage: 5, Args: 1}
+	for i := 0; i < n; i++ {
+		site.AppendLine([3]uint32{uint32(i), 0, 0}, []uint32{uint32(i)})
+	}
+	return &Printf{Submit: submit, Queue: 0x10, CommandBuffer: 0x20, Sites: []PrintfSite{site}}
+}
+
+// TestClientLostFileAfterStall: a launcher that reads nothing for the
+// close timeout (stopped for more than 10 s) still learns exactly what
+// its stream misses: Close leaves the counts it could not deliver in a
+// file of the socket's directory, and records delivered + records counted
+// lost in the stream + records in the file = records made; printf lines
+// are counted as lines (a lost printf message was one "message", whatever
+// its lines), and the Lost frames that were cut count again.
+func TestClientLostFileAfterStall(t *testing.T) {
+	old := closeTimeout
+	closeTimeout = 300 * time.Millisecond
+	defer func() { closeTimeout = old }()
+	ln, path := listen(t)
+	c, err := Dial(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	made, lines := 0, 0
+	for s := 1; c.Coalesced() == 0 || s < 200; s++ {
+		c.SendErrors(errorsMsg(uint64(s), 1, 8))
+		made += 8
+		c.Send(KindPrintf, printfMsg(uint64(s), 50))
+		lines += 50
+	}
+	err = c.Close()
+	if err == nil || !strings.Contains(err.Error(), "the counts are in "+filepath.Dir(path)+"/lost-") {
+		t.Fatalf("Close = %v, want a timeout naming the file of the counts", err)
+	}
+	got := readAll(conn)
+	files, _ := filepath.Glob(filepath.Join(filepath.Dir(path), LostFilePattern))
+	if len(files) != 1 {
+		t.Fatalf("lost files %q", files)
+	}
+	b, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var left Lost
+	if err := json.Unmarshal(b, &left); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(files[0]); fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v", fi.Mode())
+	}
+	if n := uint64(got.records) + got.lost.Records + left.Records; n != uint64(made) || left.Records == 0 {
+		t.Errorf("records: %d delivered + %d counted lost in the stream + %d in the file = %d, want %d made",
+			got.records, got.lost.Records, left.Records, n, made)
+	}
+	if n := got.lines + got.lost.PrintfLines + left.PrintfLines; n != uint64(lines) || left.PrintfLines == 0 {
+		t.Errorf("printf lines: %d delivered + %d counted lost in the stream + %d in the file = %d, want %d made",
+			got.lines, got.lost.PrintfLines, left.PrintfLines, n, lines)
+	}
+	if left.Messages["printf"] != 0 || got.lost.Messages["printf"] != 0 {
+		t.Errorf("printf messages counted as messages: %v %v", left.Messages, got.lost.Messages)
+	}
+	if total := c.Lost(); total.Records != got.lost.Records+left.Records || total.PrintfLines != got.lost.PrintfLines+left.PrintfLines {
+		t.Errorf("the client's totals %+v, want the stream's and the file's", total)
 	}
 }

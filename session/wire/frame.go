@@ -95,6 +95,14 @@ func indexKinds(list []kindInfo) (map[Kind]*kindInfo, map[reflect.Type]Kind) {
 			ts[info.typ] = info.kind
 		}
 	}
+	// A type only a binary kind has is that kind's (AppOutputBlock).
+	for i := range list {
+		if info := &list[i]; info.codec != nil {
+			if _, ok := ts[info.typ]; !ok {
+				ts[info.typ] = info.kind
+			}
+		}
+	}
 	return ks, ts
 }
 
@@ -116,6 +124,17 @@ func New(k Kind) any {
 		return nil
 	}
 	return info.new()
+}
+
+// KindByName returns the kind a name names ("hello"), and false for an
+// unknown name.
+func KindByName(name string) (Kind, bool) {
+	for _, info := range messageTypes {
+		if info.name == name {
+			return info.kind, true
+		}
+	}
+	return 0, false
 }
 
 // Known reports whether k is a kind this version understands.
@@ -261,6 +280,33 @@ func ReadFrame(r io.Reader) (Kind, []byte, error) {
 	return k, payload, nil
 }
 
+// minJSONObject is the fewest payload bytes per JSON object Decode takes
+// (a record is over 100 bytes, a pipeline stage over 50; "{}" nested in a
+// larger message is the smallest object of a real one).
+const minJSONObject = 16
+
+// ErrTooDense: a JSON payload holds more objects than its size allows.
+var ErrTooDense = errors.New("payload too dense")
+
+// jsonObjects counts the objects of a JSON text: its '{' outside strings
+// (an app's output line of braces is text, not objects).
+func jsonObjects(b []byte) int {
+	n, inString, escaped := 0, false, false
+	for _, c := range b {
+		switch {
+		case escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case c == '"':
+			inString = !inString
+		case !inString && c == '{':
+			n++
+		}
+	}
+	return n
+}
+
 // Decode parses a payload of kind k into a pointer to its message struct
 // (*Hello, *Errors...). Unknown JSON fields are ignored; malformed JSON, an
 // unknown kind or a hello of a protocol version this reader does not read
@@ -272,6 +318,12 @@ func Decode(k Kind, payload []byte) (any, error) {
 	}
 	if info.codec != nil {
 		return info.codec.decode(payload)
+	}
+	// Each JSON object decodes into a struct of up to ~140 bytes: a
+	// payload dense with objects ({} after {}) would cost tens of times its
+	// size before anything checks it. No message has objects that small.
+	if n := jsonObjects(payload); n > len(payload)/minJSONObject+2 {
+		return nil, fmt.Errorf("decode %v: %d objects in %d bytes: %w", k, n, len(payload), ErrTooDense)
 	}
 	msg := info.new()
 	if err := json.Unmarshal(payload, msg); err != nil {

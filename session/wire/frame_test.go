@@ -37,12 +37,14 @@ func samples() map[Kind]any {
 			Args: 1, Lines: []byte{1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 0xff, 0xff, 0xff, 0xff}}}},
 		KindLost: &Lost{Records: 12, Groups: []LostGroup{{Code: 1, Check: "descriptor_index_oob", ShaderID: 2, Instruction: 79, Count: 10}},
 			Messages: map[string]uint64{"shader": 1}},
-		KindAppStarted: &AppStarted{Path: "/bin/demo", Args: []string{"a"}, PID: 7, Time: t0, Settings: Settings{ReserveSlot: true}, Session: "/s.gvs"},
-		KindAppOutput:  &AppOutput{Stream: "stderr", Text: "oops"},
-		KindAppExited:  &AppExited{Code: 139, Signal: "SIGSEGV", State: "crashed", Time: t0},
-		KindNotice:     &Notice{Level: "error", Text: "n", Time: t0},
-		KindTime:       &Time{Time: t0},
-		KindSourceFile: &SourceFile{Name: "a.comp", Path: "/src/a.comp", Lines: []string{"void main()", "{}"}},
+		KindAppStarted:     &AppStarted{Path: "/bin/demo", Args: []string{"a"}, PID: 7, Time: t0, Settings: Settings{ReserveSlot: true}, Session: "/s.gvs"},
+		KindAppOutput:      &AppOutput{Stream: "stderr", Text: "oops"},
+		KindAppExited:      &AppExited{Code: 139, Signal: "SIGSEGV", State: "crashed", Time: t0},
+		KindNotice:         &Notice{Level: "error", Text: "n", Time: t0},
+		KindTime:           &Time{Time: t0},
+		KindSourceFile:     &SourceFile{Name: "a.comp", Path: "/src/a.comp", Lines: []string{"void main()", "{}"}},
+		KindStreamCut:      &StreamCut{Connection: 2},
+		KindAppOutputBlock: &AppOutputBlock{Stream: "stderr", Text: "one\n\nthree \xff\x00 bytes"},
 		KindCapabilities: &Capabilities{Devices: []DeviceCapabilities{{Device: "llvmpipe", Driver: "llvmpipe 0.0.1", APIVersion: "1.4.305",
 			VendorID: 0x10005, MaxBoundDescriptorSets: 8, DescriptorSlot: 7,
 			Checks: map[string]CheckSupport{"descriptor_index_oob": {Available: true, Note: "n"}, "ray_query": {Reason: "r"}}}}, Error: "e"},
@@ -293,4 +295,26 @@ func FuzzReadFrame(f *testing.F) {
 			_, _ = Decode(k, payload)
 		}
 	})
+}
+
+// TestDecodeDenseJSON: a JSON payload dense with objects is refused
+// before it is decoded; braces inside strings (an app's output, a label)
+// are text and count for nothing.
+func TestDecodeDenseJSON(t *testing.T) {
+	for _, c := range []struct {
+		k       Kind
+		payload string
+		dense   bool
+	}{
+		{KindErrors, `{"records":[` + strings.Repeat(`{},`, 1000) + `{}]}`, true},
+		{KindErrors, `{"records":[` + strings.Repeat(`{"count":1,"action":"vkCmdDispatch"},`, 100) + `{}]}`, false},
+		{KindAppOutput, `{"stream":"stdout","text":"` + strings.Repeat("{", 10000) + `"}`, false},
+		{KindAppOutput, `{"stream":"stdout","text":"\"` + strings.Repeat("{", 1000) + `\\"}`, false},
+		{KindLog, `{"level":"info","text":"{{{\"}}}"}`, false},
+	} {
+		_, err := Decode(c.k, []byte(c.payload))
+		if got := errors.Is(err, ErrTooDense); got != c.dense {
+			t.Errorf("%v %.40q: error %v, want dense %v", c.k, c.payload, err, c.dense)
+		}
+	}
 }

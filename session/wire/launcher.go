@@ -2,6 +2,7 @@ package wire
 
 import (
 	"encoding/json"
+	"fmt"
 	"time"
 )
 
@@ -19,7 +20,62 @@ const (
 	// KindSourceFile is a source file the launcher read from disk
 	// (SourceFile).
 	KindSourceFile Kind = 70
+	// KindStreamCut is a connection of the layer that ended without its
+	// bye (StreamCut).
+	KindStreamCut Kind = 71
+	// KindAppOutputBlock is lines the app printed, several in one frame
+	// (AppOutputBlock, binary: outputBlockCodec).
+	KindAppOutputBlock Kind = 72
 )
+
+// AppOutputBlock is lines the app printed on one stream, in one frame:
+// Text holds them joined by "\n" (no line end after the last), byte for
+// byte as the app wrote them. A frame per line (AppOutput, which older
+// sessions hold) cost some 40 bytes a line: 300 MB of output made a
+// 758 MB session.
+type AppOutputBlock struct {
+	Stream string // stdout or stderr
+	Text   string
+}
+
+// outputBlockCodec encodes an AppOutputBlock as a byte for its stream (0
+// stdout, 1 stderr) and the text.
+var outputBlockCodec = binaryCodec{
+	decode: func(p []byte) (any, error) {
+		if len(p) == 0 || p[0] > 1 {
+			return nil, fmt.Errorf("decode app_output_block: %w: no stream byte", ErrMismatch)
+		}
+		return &AppOutputBlock{Stream: [2]string{"stdout", "stderr"}[p[0]], Text: string(p[1:])}, nil
+	},
+	encode: func(msg any) ([]byte, error) {
+		m, ok := msg.(*AppOutputBlock)
+		if !ok {
+			if v, isValue := msg.(AppOutputBlock); isValue {
+				m, ok = &v, true
+			}
+		}
+		if !ok {
+			return nil, fmt.Errorf("got a %T: %w", msg, ErrMismatch)
+		}
+		var s byte
+		switch m.Stream {
+		case "stdout":
+		case "stderr":
+			s = 1
+		default:
+			return nil, fmt.Errorf("app output block of stream %q: %w", m.Stream, ErrMismatch)
+		}
+		return append([]byte{s}, m.Text...), nil
+	},
+}
+
+// StreamCut records that a connection of the layer ended without its last
+// message (the app crashed or was killed, or the launcher cut a connection
+// that made no progress after the app exited): records it had not sent are
+// missing. Connection is the server's number of the connection (from 1).
+type StreamCut struct {
+	Connection int `json:"connection"`
+}
 
 // LauncherOnly reports whether k is a kind only the launcher writes
 // (KindErrorsPacked, numbered among them, travels on the socket too).
@@ -39,6 +95,9 @@ type AppStarted struct {
 	// search path: where source files the modules do not carry are read.
 	Dir        string   `json:"dir,omitempty"`
 	SourcePath []string `json:"source_path,omitempty"`
+	// SourceExt are the file name extensions the user added to those
+	// read as shader sources (--source-ext, GPUAV_DBG_SOURCE_EXT).
+	SourceExt []string `json:"source_ext,omitempty"`
 	// Stdout and Stderr are the files the app writes its output to (the
 	// launcher follows them into the session; they outlive a launcher
 	// that dies).

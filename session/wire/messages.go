@@ -56,6 +56,8 @@ var messageTypes = []kindInfo{
 	message[Time](KindTime, "time"),
 	message[Capabilities](KindCapabilities, "capabilities"),
 	message[SourceFile](KindSourceFile, "source_file"),
+	message[StreamCut](KindStreamCut, "stream_cut"),
+	message[AppOutputBlock](KindAppOutputBlock, "app_output_block").with(outputBlockCodec),
 
 	message[Errors](KindErrorsPacked, "errors_packed").with(packedCodec),
 }
@@ -136,6 +138,10 @@ type Shader struct {
 	// each); nil from layers before it, and for modules left
 	// uninstrumented.
 	Sites map[string]int `json:"sites,omitempty"`
+	// PID is the process that made the shader: set by the launcher from
+	// its connection's hello (the layer leaves it 0), written to the
+	// session file with the id the session gave the shader.
+	PID int `json:"pid,omitempty"`
 }
 
 // Pipeline is sent when a pipeline is created.
@@ -238,8 +244,13 @@ type Lost struct {
 	// is unattributed).
 	Records uint64      `json:"records,omitempty"`
 	Groups  []LostGroup `json:"groups,omitempty"`
-	// Messages counts other messages by kind name ("shader": 2).
+	// Messages counts other messages by kind name ("shader": 2), but for
+	// printf messages, whose lines are counted in PrintfLines.
 	Messages map[string]uint64 `json:"messages,omitempty"`
+	// PrintfLines is every printf line lost on the way (the lines of the
+	// printf messages that could not be delivered, and the lines those
+	// messages counted as lost in the printf buffer).
+	PrintfLines uint64 `json:"printf_lines,omitempty"`
 }
 
 // LostGroup is the count of lost records of one check at one instruction

@@ -244,6 +244,37 @@ func (r *packedReader) count(what string, min int) int {
 	return int(v)
 }
 
+// Bounds of a packed payload, checked before anything is allocated for
+// it, so that what a crafted payload that passes every other check costs
+// is bounded by its size with a small factor (a 60 MB frame of empty
+// strings and label paths allocated 1.49 GB): far above what the layer
+// sends (a message holds one command buffer's records of a submit, or up
+// to ClientMaxGroups coalesced entries of 8 samples each).
+const (
+	// MaxPackedStrings bounds the strings of a message (check ids, action
+	// names, labels).
+	MaxPackedStrings = 1 << 16
+	// MaxPackedPaths bounds its label paths, MaxLabelDepth each path's
+	// depth, and MaxPackedLabels the labels of all its paths.
+	MaxPackedPaths  = 1 << 16
+	MaxLabelDepth   = 256
+	MaxPackedLabels = 1 << 20
+	// MaxPackedRecords bounds its records, MaxRecordParams each record's
+	// parameters.
+	MaxPackedRecords = 1 << 21
+	MaxRecordParams  = 16
+)
+
+// bounded is count with an upper bound: a count past max fails.
+func (r *packedReader) bounded(what string, min, max int) int {
+	n := r.count(what, min)
+	if r.err == nil && n > max {
+		r.fail(fmt.Sprintf("%s %d (max %d)", what, n, max))
+		return 0
+	}
+	return n
+}
+
 // DecodePackedErrors decodes a KindErrorsPacked payload. Records share
 // their strings, label paths and one params array, so a message of n
 // records costs a handful of allocations, not n.
@@ -293,7 +324,7 @@ func (d *PackedDecoder) decode(p []byte) error {
 	if p[0] >= packedVersion3 {
 		e.FirstSubmit = r.uvarint("first submit")
 	}
-	table := make([]string, r.count("string count", 1))
+	table := make([]string, r.bounded("string count", 1, MaxPackedStrings))
 	for i := range table {
 		n := r.count("string length", 1)
 		if r.err != nil {
@@ -312,9 +343,13 @@ func (d *PackedDecoder) decode(p []byte) error {
 		}
 		return table[i]
 	}
-	paths := make([][]string, r.count("label path count", 1))
+	paths := make([][]string, r.bounded("label path count", 1, MaxPackedPaths))
+	labels := 0
 	for i := range paths {
-		n := r.count("label path length", 1)
+		n := r.bounded("label path length", 1, MaxLabelDepth)
+		if labels += n; r.err == nil && labels > MaxPackedLabels {
+			r.fail(fmt.Sprintf("%d labels in the label paths (max %d)", labels, MaxPackedLabels))
+		}
 		if r.err != nil {
 			break
 		}
@@ -324,7 +359,7 @@ func (d *PackedDecoder) decode(p []byte) error {
 		}
 	}
 	// A record takes at least 15 bytes.
-	n := r.count("record count", 15)
+	n := r.bounded("record count", 15, MaxPackedRecords)
 	if r.err != nil {
 		return fmt.Errorf("decode errors_packed: %w", r.err)
 	}
@@ -370,12 +405,12 @@ func (d *PackedDecoder) records(r *packedReader, n int, str func(what string) st
 				rec.Labels = paths[pi-1]
 			}
 		}
-		np := r.count("params", 1)
+		np := r.bounded("params", 1, MaxRecordParams)
 		if r.err != nil {
 			return
 		}
 		if cap(params)-len(params) < np {
-			params = make([]uint32, 0, max(np, min(np*(n-i), len(r.b)-r.off)))
+			params = make([]uint32, 0, max(np, min(np*(n-i), (len(r.b)-r.off)/4)))
 			d.params = params
 		}
 		start := len(params)

@@ -12,12 +12,17 @@
  *            buffer ("thread-I", idx 2 + I), re-recorded and submitted N
  *            times with its own fence (the queue under a lock): 4*T*N
  *            records, printed as "made=R"; --done FILE is created once
- *            every submit returned
+ *            every submit returned; --rename 1 names each command buffer
+ *            anew before each submit ("thread-I frame S", as engines name
+ *            their objects per frame)
  *   crash    --submits N then, after the last fence wait, --how segv|abort
  *   print    one submit, then --lines N lines on stdout, --interval-ms M
  *            apart; --done FILE is created just before a normal exit
  *   names    one submit of a command buffer named --name S (C escapes
  *            \e, \a and \xHH are read), pipeline named the same
+ *   fork     one submit of a command buffer named "parent", then a child
+ *            process (fork and exec of this app) runs --mode names with
+ *            --child-spv FILE and the name "child"; prints child=STATUS
  *   bad      vkCreateShaderModule of FILE with codeSize --size-delta D
  *            bytes off its size (D may be negative), then a pipeline and
  *            one submit when creation succeeds
@@ -29,7 +34,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "capp.h"
 
@@ -41,6 +48,7 @@ static VkDescriptorSet set;
 static VkPipelineLayout layout;
 static VkPipeline pipeline;
 static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
+static int rename_each;
 
 /* setup makes the instance, the device, two storage buffers in set 0 and
  * the pipeline layout (set 0, a 4-byte push constant). */
@@ -105,6 +113,11 @@ static void *work(void *p)
     VkFence f = capp_fence(&vk);
     uint32_t idx = 2 + w->index;
     for (uint32_t s = 0; s < w->submits; s++) {
+        if (rename_each) {
+            char fn[48];
+            snprintf(fn, sizeof fn, "thread-%u frame %u", w->index, s);
+            capp_name(&vk, VK_OBJECT_TYPE_COMMAND_BUFFER, capp_handle(cb), fn);
+        }
         capp_begin(cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
         vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
         vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
@@ -159,7 +172,7 @@ static char *unescape(char *s)
 
 int main(int argc, char **argv)
 {
-    const char *spv = NULL, *mode = "load", *how = "segv", *done = NULL;
+    const char *spv = NULL, *mode = "load", *how = "segv", *done = NULL, *child_spv = NULL;
     char *cbname = NULL;
     uint32_t threads = 8, submits = 1, lines = 0, interval = 0;
     long delta = 0;
@@ -185,6 +198,10 @@ int main(int argc, char **argv)
             cbname = unescape(argv[i + 1]);
         else if (!strcmp(k, "--size-delta"))
             delta = atol(v);
+        else if (!strcmp(k, "--rename"))
+            rename_each = atoi(v);
+        else if (!strcmp(k, "--child-spv"))
+            child_spv = v;
         else {
             fprintf(stderr, "trustapp: unknown argument %s\n", k);
             return 2;
@@ -230,6 +247,21 @@ int main(int argc, char **argv)
             nanosleep(&ts, NULL);
         }
         touch(done);
+    } else if (!strcmp(mode, "fork")) {
+        worker w = {0, 1, "parent"};
+        work(&w);
+        vkDeviceWaitIdle(vk.dev);
+        pid_t pid = fork();
+        if (pid < 0)
+            capp_die("fork failed");
+        if (pid == 0) {
+            execl(argv[0], argv[0], "--spv", child_spv ? child_spv : spv, "--mode", "names", "--name", "child",
+                  (char *)NULL);
+            _exit(127);
+        }
+        int status = 0;
+        waitpid(pid, &status, 0);
+        printf("child=%d\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
     } else if (!strcmp(mode, "names") || !strcmp(mode, "bad")) {
         worker w = {0, 1, cbname};
         work(&w);

@@ -31,6 +31,10 @@ const (
 	cmdCount                    = C.GPUAVDBG_CMD_COUNT
 )
 
+// connectionFd tells the C half the launcher connection's socket (-1:
+// none), which a forked child closes without Go (ground.c).
+func connectionFd(fd int) { C.gpuavdbg_set_connection_fd(C.int(fd)) }
+
 // commandName names a recorded gpuavdbg_cmd (vkCmdDispatch...).
 func commandName(c uint32) string {
 	if n := C.gpuavdbg_cmd_name(C.uint32_t(c)); n != nil {

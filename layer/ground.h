@@ -9,8 +9,18 @@
 
 #include "state.h"
 
-/* gpuavdbg_logf sends a line to the launcher's log (goLog). */
+/* gpuavdbg_logf sends a line to the launcher's log (goLog); in a forked
+ * child, warnings and errors go to stderr. */
 void gpuavdbg_logf(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- forked children --------------------------------------------------------- */
+
+/* gpuavdbg_fork_watch (once, at the first instance) registers the fork
+ * handler and remembers the process; gpuavdbg_forked says whether this
+ * process is a child forked from it (without exec), where no Go call may
+ * happen (docs/decisions/forked-children.md). */
+void gpuavdbg_fork_watch(void);
+int gpuavdbg_forked(void);
 
 /* ---- instances and devices, by the loader's dispatch pointer ------------ */
 

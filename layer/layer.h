@@ -145,5 +145,8 @@ int gpuavdbg_messenger_count(void);
 void gpuavdbg_emit(uint32_t severity, uint32_t type, const char *id_name, int32_t id, const char *text,
                    uint32_t nobj, const uint64_t *objects, const uint32_t *object_types, char **names);
 void gpuavdbg_latency(uint64_t *n, uint64_t *sum_ns, uint64_t *max_ns);
+/* The launcher connection's socket (-1: none), which a forked child closes
+ * without Go (ground.c). */
+void gpuavdbg_set_connection_fd(int fd);
 
 #endif

@@ -159,6 +159,7 @@ func connectLocked(s Settings) {
 			fmt.Fprintf(os.Stderr, "gpuav-dbg: %v; reporting to stderr\n", err)
 		} else {
 			state.client = c
+			connectionFd(c.Fd())
 		}
 	}
 	if state.helloSent {
@@ -197,6 +198,7 @@ func cmdline() []string {
 // state.mu.
 func disconnectLocked(submits uint64) {
 	if state.client != nil {
+		connectionFd(-1)
 		// The client sends what it coalesced and its lost counts before
 		// the bye; if the socket failed, the app's stderr says what the
 		// launcher never got.

@@ -72,6 +72,7 @@ typedef struct instance_data {
     instance_dispatch disp;
     int reserve_slot;     /* report maxBoundDescriptorSets - 1 */
     uint32_t api_version; /* the app's VkApplicationInfo.apiVersion (0: 1.0) */
+    int inert;            /* created in a forked child: every call goes down the chain (dispatch.c) */
 } instance_data;
 
 typedef struct out_unit {
@@ -122,6 +123,7 @@ typedef struct device_data {
     VkPhysicalDevice physical;
     instance_data *inst;
     device_dispatch disp;
+    int inert; /* of an inert instance: every call goes down the chain (dispatch.c) */
 
     int instrumenting;
     char reason[256];

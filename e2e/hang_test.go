@@ -136,3 +136,31 @@ func TestForkedChildExits(t *testing.T) {
 		})
 	}
 }
+
+// TestUnwaitedSubmitIsRead: an app submits without a fence and exits half
+// a second later, never waiting. The layer reads the submit at the exit
+// (a bounded wait): its 4 records are reported (they were lost: "no
+// validation errors", exit 0). A submit still running when the wait ends
+// (a dispatch of about 8 s after the out-of-bounds one) is an unchecked
+// entry with its count, exit 4: never a silent pass.
+func TestUnwaitedSubmitIsRead(t *testing.T) {
+	app, dir := hangApp(t)
+	t.Run("finished", func(t *testing.T) {
+		var r hangReport
+		code, out := runLauncher(t, &r, nil, nil, app, "--dir", dir, "--mode", "nofence", "--sleep-ms", "500")
+		if g := r.groups(); code != 1 || !slices.Equal(g, []string{"nofence: 4"}) || len(r.Unchecked) != 0 {
+			t.Fatalf("exit %d, groups %q, unchecked %+v; want exit 1, nofence: 4, nothing unchecked\n%s", code, g, r.Unchecked, out)
+		}
+	})
+	t.Run("running", func(t *testing.T) {
+		var r hangReport
+		code, out := runLauncher(t, &r, nil, nil, app, "--dir", dir, "--mode", "nofence", "--oob", "0",
+			"--spin-seconds", "8", "--sleep-ms", "100")
+		want := "1 submit had not finished when the app exited (the layer waited 1.5 s for it): its records were not read"
+		if code != 4 || len(r.Errors) != 0 || len(r.Unchecked) != 1 || r.Unchecked[0].Kind != "records" ||
+			r.Unchecked[0].Reason != want {
+			t.Fatalf("exit %d, %d groups, unchecked %+v; want exit 4, no group, unchecked records: %q\n%s",
+				code, len(r.Errors), r.Unchecked, want, out)
+		}
+	})
+}

@@ -126,13 +126,30 @@ static app_wishes read_app_wishes(const VkInstanceCreateInfo *ci)
  * nodelete), so the handler stays valid. */
 static pthread_once_t g_exit_once = PTHREAD_ONCE_INIT;
 
+typedef struct exit_drain {
+    uint64_t deadline;
+    uint32_t unread;
+} exit_drain;
+
+static void drain_device(device_data *dd, void *ctx)
+{
+    exit_drain *x = ctx;
+    if (!dd->inert)
+        x->unread += gpuavdbg_pending_drain(dd, x->deadline);
+}
+
 static void process_exit(void)
 {
     /* A forked child runs its parent's atexit handlers: no Go there, and
      * its copy of the connection is closed already (ground.c). */
     if (gpuavdbg_forked())
         return;
-    goProcessExit(gpuavdbg_submit_count());
+    /* The submits the app never waited for: read what finishes within
+     * GPUAVDBG_DRAIN_NS in all, say what did not
+     * (docs/decisions/unwaited-submits.md). */
+    exit_drain x = {gpuavdbg_now_ns() + GPUAVDBG_DRAIN_NS, 0};
+    gpuavdbg_device_each(drain_device, &x);
+    goProcessExit(gpuavdbg_submit_count(), x.unread, (uint32_t)(GPUAVDBG_DRAIN_NS / 1000000u));
 }
 
 static void register_process_exit(void)

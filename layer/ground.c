@@ -159,6 +159,15 @@ int gpuavdbg_device_put(device_data *dd)
     return ok;
 }
 
+void gpuavdbg_device_each(void (*fn)(device_data *dd, void *ctx), void *ctx)
+{
+    pthread_rwlock_rdlock(&g_lock);
+    for (size_t i = 0; i < g_devices.cap; i++)
+        if (g_devices.slots[i].key)
+            fn(g_devices.slots[i].val, ctx);
+    pthread_rwlock_unlock(&g_lock);
+}
+
 device_data *gpuavdbg_device_del(VkDevice device)
 {
     pthread_rwlock_wrlock(&g_lock);

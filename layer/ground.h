@@ -42,6 +42,9 @@ instance_data *gpuavdbg_instance_del(VkInstance instance, int *last);
 void gpuavdbg_physical_put(instance_data *id, uint32_t n, const VkPhysicalDevice *pds);
 int gpuavdbg_device_put(device_data *dd);
 device_data *gpuavdbg_device_del(VkDevice device);
+/* gpuavdbg_device_each calls fn on every device, the map read-locked
+ * (no device is destroyed meanwhile). */
+void gpuavdbg_device_each(void (*fn)(device_data *dd, void *ctx), void *ctx);
 
 /* ---- command buffers ------------------------------------------------------ */
 

@@ -283,6 +283,24 @@ func logUnchecked(text string) {
 	localLogLocked(levelWarning, text, sent)
 }
 
+// logUncheckedKind is logUnchecked for something other than commands:
+// kind is a wire.Log Kind (wire.LogUncheckedRecords), count how many.
+func logUncheckedKind(kind string, count int, text string) {
+	defer flushOutbox()
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	sent := sendLocked(wire.KindLog, wire.Log{Level: levelName(levelWarning), Text: text, Unchecked: true, Kind: kind, Count: count})
+	localLogLocked(levelWarning, text, sent)
+}
+
+// plural is "s" unless n is 1.
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
 func logf(level int, format string, args ...any) {
 	defer flushOutbox()
 	state.mu.Lock()

@@ -49,7 +49,7 @@ void gpuavdbg_latency(uint64_t *n, uint64_t *sum_ns, uint64_t *max_ns)
     *max_ns = __atomic_load_n(&g_lat_max, __ATOMIC_RELAXED);
 }
 
-static uint64_t now_ns(void)
+uint64_t gpuavdbg_now_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -148,7 +148,7 @@ static void unlink_entry(device_data *dd, pending_submit *e)
  * them to Go, and frees the entry. Called without dd->pending_lock. */
 static void process(device_data *dd, pending_submit *e, int signalled)
 {
-    uint64_t lat = now_ns() - e->t_submit;
+    uint64_t lat = gpuavdbg_now_ns() - e->t_submit;
     gpuavdbg_submit_cb small[16];
     gpuavdbg_submit_cb *out = e->n <= 16 ? small : malloc(e->n * sizeof *out);
     uint32_t n = 0;
@@ -257,9 +257,9 @@ static void flush_entry(device_data *dd, pending_submit *e)
     pthread_mutex_unlock(&dd->pending_lock);
     VkResult r = dd->disp.WaitForFences(dd->device, 1, &e->fence, VK_TRUE, FLUSH_TIMEOUT_NS);
     if (r != VK_SUCCESS)
-        gpuavdbg_logf(GPUAVDBG_LOG_WARNING,
+        gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED,
                       "submit %llu did not finish within %llu s of the app reusing its command buffer (%d): its "
-                      "records are dropped",
+                      "records were not read",
                       (unsigned long long)e->submit, FLUSH_TIMEOUT_NS / 1000000000ull, (int)r);
     process(dd, e, r == VK_SUCCESS);
     pthread_mutex_lock(&dd->pending_lock);
@@ -321,10 +321,41 @@ void gpuavdbg_pending_flush_pool(device_data *dd, VkCommandPool pool)
     flush_matching(dd, pool);
 }
 
+uint32_t gpuavdbg_pending_drain(device_data *dd, uint64_t deadline_ns)
+{
+    uint32_t unread = 0;
+    if (!dd->disp.WaitForFences || !dd->disp.GetFenceStatus)
+        return 0;
+    pthread_mutex_lock(&dd->pending_lock);
+    for (;;) {
+        /* Oldest first: a queue's submissions finish in order. Those another
+         * thread is reading or submitting are out of the list: theirs. */
+        pending_submit *e = dd->pending_head;
+        while (e && e->state != PENDING_QUEUED)
+            e = e->next;
+        if (!e)
+            break;
+        unlink_entry(dd, e);
+        e->state = PENDING_TAKEN;
+        pthread_mutex_unlock(&dd->pending_lock);
+        uint64_t now = gpuavdbg_now_ns();
+        VkResult r = dd->disp.WaitForFences(dd->device, 1, &e->fence, VK_TRUE, deadline_ns > now ? deadline_ns - now : 0);
+        if (r != VK_SUCCESS)
+            unread++;
+        process(dd, e, r == VK_SUCCESS);
+        pthread_mutex_lock(&dd->pending_lock);
+    }
+    pthread_mutex_unlock(&dd->pending_lock);
+    return unread;
+}
+
 void gpuavdbg_pending_teardown(device_data *dd)
 {
-    if (dd->disp.WaitForFences && dd->disp.GetFenceStatus)
-        flush_matching(dd, VK_NULL_HANDLE);
+    if (dd->disp.WaitForFences && dd->disp.GetFenceStatus) {
+        uint32_t unread = gpuavdbg_pending_drain(dd, gpuavdbg_now_ns() + GPUAVDBG_DRAIN_NS);
+        if (unread && !gpuavdbg_forked())
+            goSubmitsUnread(unread, (uint32_t)(GPUAVDBG_DRAIN_NS / 1000000u));
+    }
     pthread_mutex_lock(&dd->pending_lock);
     /* Entries with no command buffer left (all taken over) may remain. */
     for (pending_submit *e = dd->pending_head, *next; e; e = next) {
@@ -503,7 +534,7 @@ static VkResult submit_common(device_data *dd, VkQueue queue, VkFence app_fence,
     pthread_mutex_lock(&dd->pending_lock);
     e->fence = fence_get(dd);
     pthread_mutex_unlock(&dd->pending_lock);
-    e->t_submit = now_ns();
+    e->t_submit = gpuavdbg_now_ns();
     e->submit = __atomic_add_fetch(&g_submits, 1, __ATOMIC_RELAXED);
     VkResult r = call(ctx, app_fence || !e->fence ? app_fence : e->fence);
     if (r == VK_SUCCESS && app_fence && e->fence) {

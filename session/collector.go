@@ -363,7 +363,9 @@ func (c *Collector) apply(msg any) {
 		c.applyLost(m)
 	case *wire.Log:
 		c.addNotice(m.Level, m.Text)
-		if m.Unchecked {
+		if m.Unchecked && m.Kind == wire.LogUncheckedRecords {
+			c.uncheckN(UncheckedRecords, m.Text, max(m.Count, 1))
+		} else if m.Unchecked {
 			c.uncheck(UncheckedCommand, m.Text)
 		}
 	case *wire.Bye:

@@ -53,6 +53,9 @@ func validate(msg any) error {
 		err = validateErrors(m)
 	case *wire.Log:
 		err = validateLevel(m.Level, m.Text)
+		if err == nil && (m.Kind != "" && m.Kind != wire.LogUncheckedRecords || m.Count < 0 || m.Count > MaxRecordCount) {
+			err = fmt.Errorf("log kind %q count %d", m.Kind, m.Count)
+		}
 	case *wire.Notice:
 		err = validateLevel(m.Level, m.Text)
 	case *wire.Bye:

@@ -19,8 +19,10 @@
  *            "forked: done" and _exit(0)); the parent waits at most 20 s for it (then kills
  *            it) and prints "child=STATUS ms=MS"; then one waited submit
  *            of "after"
- *   nofence  one submit of "nofence" with no fence, --sleep-ms M, then
- *            exit(0): no wait, no vkDestroy*
+ *   nofence  one submit of "nofence" with no fence (unless --oob 0), then,
+ *            with --spin-seconds S, one submit of "spin" (oob, idx 2: 4
+ *            records, then a spin of about S seconds) with no fence; --sleep-ms M (500), then exit(0): no
+ *            wait, no vkDestroy*
  *   hang     one command buffer "hang-cb" with three dispatches, each in a
  *            label: "setup" (oob, idx 2: 4 records), "spin" (spin.spv for
  *            about --seconds S, 8 by default, measured first on a small
@@ -214,10 +216,10 @@ static int fork_mode(const char *self, const char *child)
     return 0;
 }
 
-static int hang_mode(double seconds)
+/* spin_groups measures the spin on 8 workgroups and returns the
+ * workgroup count that makes it last about seconds. */
+static uint32_t spin_groups(VkPipeline spin, double seconds)
 {
-    VkPipeline oob = pipeline_in_dir("oob.spv"), spin = pipeline_in_dir("spin.spv");
-    /* Measure the spin on 8 workgroups, then size it. */
     VkCommandBuffer cal = capp_command_buffer(&vk, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "calibrate");
     capp_begin(cal, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
     record_dispatch(cal, spin, 0, 8, NULL);
@@ -230,7 +232,13 @@ static int hang_mode(double seconds)
     if (groups > 1u << 20)
         groups = 1u << 20;
     printf("spin_groups=%u\n", groups);
+    return groups;
+}
 
+static int hang_mode(double seconds)
+{
+    VkPipeline oob = pipeline_in_dir("oob.spv"), spin = pipeline_in_dir("spin.spv");
+    uint32_t groups = spin_groups(spin, seconds);
     VkCommandBuffer cb = capp_command_buffer(&vk, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "hang-cb");
     capp_begin(cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
     record_dispatch(cb, oob, 2, 1, "setup");
@@ -266,7 +274,8 @@ int main(int argc, char **argv)
 {
     const char *mode = "oob", *name = "oob", *child = "exit", *spv = NULL;
     unsigned sleep = 500, submits = 4;
-    double seconds = 8;
+    double seconds = 8, spin_seconds = 0;
+    int oob = 1;
     for (int i = 1; i + 1 < argc; i += 2) {
         const char *k = argv[i], *v = argv[i + 1];
         if (!strcmp(k, "--dir"))
@@ -283,6 +292,10 @@ int main(int argc, char **argv)
             sleep = (unsigned)atoi(v);
         else if (!strcmp(k, "--seconds"))
             seconds = atof(v);
+        else if (!strcmp(k, "--spin-seconds"))
+            spin_seconds = atof(v);
+        else if (!strcmp(k, "--oob"))
+            oob = atoi(v);
         else if (!strcmp(k, "--submits"))
             submits = (unsigned)atoi(v);
         else {
@@ -297,7 +310,19 @@ int main(int argc, char **argv)
     } else if (!strcmp(mode, "fork")) {
         fork_mode(argv[0], child);
     } else if (!strcmp(mode, "nofence")) {
-        CHECK(submit_oob(pipeline_in_dir("oob.spv"), "nofence", VK_NULL_HANDLE));
+        VkPipeline spin = spin_seconds > 0 ? pipeline_in_dir("spin.spv") : VK_NULL_HANDLE;
+        uint32_t groups = spin ? spin_groups(spin, spin_seconds) : 0;
+        if (oob)
+            CHECK(submit_oob(pipeline_in_dir("oob.spv"), "nofence", VK_NULL_HANDLE));
+        if (spin) {
+            VkCommandBuffer cb = capp_command_buffer(&vk, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "spin");
+            capp_begin(cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+            record_dispatch(cb, pipeline_in_dir("oob.spv"), 2, 1, NULL); /* 4 records */
+            record_dispatch(cb, spin, 0, groups, NULL);
+            CHECK(vkEndCommandBuffer(cb));
+            VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cb};
+            CHECK(vkQueueSubmit(vk.queue, 1, &si, VK_NULL_HANDLE));
+        }
         sleep_ms(sleep);
         printf("hangapp: exit without waiting\n");
         exit(0);

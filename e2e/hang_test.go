@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -40,8 +41,23 @@ func buildHangApp(dir string) error {
 			return fmt.Errorf("glslangValidator %s.comp: %w\n%s", s, err, out)
 		}
 	}
-	return cbuild.App(filepath.Join(dir, "hangapp"), filepath.Join(src, "hangapp.c"))
+	if err := cbuild.App(filepath.Join(dir, "hangapp"), filepath.Join(src, "hangapp.c")); err != nil {
+		return err
+	}
+	// The test layer that loses the device, with its manifest.
+	args := append(append([]string{}, cbuild.Flags...), "-shared", "-fPIC", "-fvisibility=hidden", "-o",
+		filepath.Join(dir, "libVkLayer_gpuavdbg_test_lost.so"), filepath.Join(src, "lostlayer.c"))
+	if out, err := exec.Command("cc", args...).CombinedOutput(); err != nil {
+		return fmt.Errorf("build lostlayer.c: %w\n%s", err, out)
+	}
+	return os.WriteFile(filepath.Join(dir, "VkLayer_gpuavdbg_test_lost.json"), []byte(`{"file_format_version": "1.1.0",
+ "layer": {"name": "`+lostLayer+`", "type": "GLOBAL", "library_path": "./libVkLayer_gpuavdbg_test_lost.so",
+ "api_version": "1.4.0", "implementation_version": "1", "description": "gpuav-dbg test: a lost device"}}
+`), 0o644)
 }
+
+// lostLayer is the test layer that loses the device (testdata/hang/lostlayer.c).
+const lostLayer = "VK_LAYER_GPUAVDBG_test_lost"
 
 // hangApp returns the app's path and its directory (the --dir argument).
 func hangApp(t *testing.T) (app, dir string) {
@@ -163,4 +179,127 @@ func TestUnwaitedSubmitIsRead(t *testing.T) {
 				code, len(r.Errors), r.Unchecked, want, out)
 		}
 	})
+}
+
+// hangJSON is the report's hangs (docs/REPORT.md).
+type hangJSON struct {
+	Hangs []struct {
+		Reason          string  `json:"reason"`
+		Call            string  `json:"call"`
+		WatchdogSeconds float64 `json:"watchdog_seconds"`
+		Submits         []struct {
+			Submit         uint64 `json:"submit"`
+			CommandBuffers []struct {
+				CommandBuffer struct {
+					Name string `json:"name"`
+				} `json:"command_buffer"`
+				Actions     uint32 `json:"actions"`
+				Markers     bool   `json:"markers"`
+				Completed   uint32 `json:"completed"`
+				RunningFrom uint32 `json:"running_from"`
+				RunningTo   uint32 `json:"running_to"`
+				Summary     string `json:"summary"`
+				Records     int    `json:"records"`
+				Shown       []struct {
+					Index   uint32   `json:"index"`
+					State   string   `json:"state"`
+					Command string   `json:"command"`
+					Labels  []string `json:"labels"`
+					Shaders []struct {
+						ID uint32 `json:"id"`
+					} `json:"shaders"`
+				} `json:"shown"`
+			} `json:"command_buffers"`
+		} `json:"submits"`
+	} `json:"hangs"`
+}
+
+// hangLines is each hang's command buffers as "NAME: SUMMARY, records N"
+// and the actions it names as "STATE #I COMMAND LABELS".
+func (h *hangJSON) lines() []string {
+	var out []string
+	for _, g := range h.Hangs {
+		out = append(out, fmt.Sprintf("%s %s %g", g.Reason, g.Call, g.WatchdogSeconds))
+		for _, s := range g.Submits {
+			for _, c := range s.CommandBuffers {
+				out = append(out, fmt.Sprintf("%s: %s, records %d", c.CommandBuffer.Name, c.Summary, c.Records))
+				for _, a := range c.Shown {
+					out = append(out, fmt.Sprintf("%s #%d %s %s shaders %d", a.State, a.Index, a.Command,
+						strings.Join(a.Labels, ">"), len(a.Shaders)))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// TestWatchdogHang: a command buffer of three dispatches, the second a
+// bounded loop of about 8 s, with a 2 s watchdog: the hang group names
+// the submit and the command buffer, the running action (its label
+// "spin"), the action before it completed ("setup", whose 4 records
+// reached memory and are reported) and the one after not started
+// ("after"); the app then finishes (the loop is bounded), the records of
+// "after" come when it does, exactly once each, and the run exits 5. The
+// session file holds the hang: open shows it too.
+func TestWatchdogHang(t *testing.T) {
+	app, dir := hangApp(t)
+	var r struct {
+		hangReport
+		hangJSON
+	}
+	code, out := runLauncher(t, &r, nil, []string{"--watchdog", "2"}, app, "--dir", dir, "--mode", "hang", "--seconds", "8")
+	want := []string{
+		"watchdog  2",
+		"hang-cb: actions 0 completed, 1 running, 2 not started, records 4",
+		"completed #0 vkCmdDispatch setup shaders 1",
+		"running #1 vkCmdDispatch spin shaders 1",
+		"not_started #2 vkCmdDispatch after shaders 1",
+	}
+	if got := r.lines(); code != 5 || !slices.Equal(got, want) {
+		t.Fatalf("exit %d, hangs\n%s\nwant exit 5 and\n%s\n%s", code, strings.Join(got, "\n"), strings.Join(want, "\n"), out)
+	}
+	var actions []int
+	for _, e := range r.Errors {
+		if e.CommandBuffer.Name != "hang-cb" || e.Count != 4 {
+			t.Errorf("group %s: %d at action %d; want hang-cb: 4", e.CommandBuffer.Name, e.Count, e.ActionIndex)
+		}
+		actions = append(actions, e.ActionIndex)
+	}
+	if slices.Sort(actions); !slices.Equal(actions, []int{0, 2}) || r.StreamsCut != 0 || !strings.Contains(out, "wait=0") ||
+		!strings.Contains(out, "hangapp: done") || r.App.ExitCode != 0 {
+		t.Errorf("groups at actions %v, %d streams cut, app exit %d; want actions 0 and 2, none cut, the app done\n%s",
+			actions, r.StreamsCut, r.App.ExitCode, out)
+	}
+	if !strings.Contains(out, "gpuav-dbg: GPU hang (no progress for the watchdog's 2 s)") ||
+		!strings.Contains(out, `command buffer`) {
+		t.Errorf("the headless output does not show the hang\n%s", out)
+	}
+}
+
+// TestDeviceLost: a test layer below ours returns VK_ERROR_DEVICE_LOST
+// from the app's second fence wait (after the work ran): the tool reports
+// a device lost, the call, the submit whose wait failed with the last
+// breadcrumbs its command buffer wrote (its one action completed) and the
+// 4 records that reached memory, and the run exits 5.
+func TestDeviceLost(t *testing.T) {
+	app, dir := hangApp(t)
+	var r struct {
+		hangReport
+		hangJSON
+	}
+	env := []string{"VK_ADD_LAYER_PATH=" + dir, "VK_INSTANCE_LAYERS=VK_LAYER_GPUAVDBG_validation:" + lostLayer,
+		"GPUAVDBG_TEST_LOST_WAIT=3"} // the layer's own wait of the first submit counts
+	code, out := runLauncher(t, &r, env, nil, app, "--dir", dir, "--mode", "lost", "--submits", "4")
+	want := []string{
+		"device_lost vkWaitForFences 10",
+		"lost-1: actions 0 completed, records 4",
+		"completed #0 vkCmdDispatch  shaders 1",
+	}
+	if got := r.lines(); code != 5 || !slices.Equal(got, want) || !slices.Equal(r.groups(), []string{"lost-0: 4", "lost-1: 4"}) {
+		t.Fatalf("exit %d, groups %q, hangs\n%s\nwant exit 5, lost-0: 4 and lost-1: 4, and\n%s\n%s", code, r.groups(),
+			strings.Join(got, "\n"), strings.Join(want, "\n"), out)
+	}
+	if !strings.Contains(out, "submit=0 wait=-4") {
+		t.Errorf("the app's wait did not fail\n%s", out)
+	}
 }

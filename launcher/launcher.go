@@ -40,6 +40,8 @@ const (
 	// envPrintf and envPrintfBufferBytes: layer/settings.go.
 	envPrintf            = "VK_LAYER_GPUAV_DBG_PRINTF"
 	envPrintfBufferBytes = "VK_LAYER_GPUAV_DBG_PRINTF_BUFFER_BYTES"
+	// envWatchdogSeconds: layer/settings.go.
+	envWatchdogSeconds = "VK_LAYER_GPUAV_DBG_WATCHDOG_SECONDS"
 	envPrintfAt          = "VK_LAYER_GPUAV_DBG_PRINTF_AT"
 )
 
@@ -160,6 +162,11 @@ func Env(parent []string, layerDir, socket string, set session.Settings) []strin
 		e.put(envPrintfBufferBytes, strconv.FormatUint(uint64(set.PrintfBufferBytes), 10))
 	}
 	e.put(envPrintfAt, set.PrintfAt)
+	if set.WatchdogOff {
+		e.put(envWatchdogSeconds, "0")
+	} else if set.WatchdogSeconds != 0 {
+		e.put(envWatchdogSeconds, strconv.FormatUint(uint64(set.WatchdogSeconds), 10))
+	}
 	return e.list()
 }
 

@@ -19,6 +19,7 @@
 #include "cache.h"
 #include "cmdbuf.h"
 #include "cmdchecks.h"
+#include "crumbs.h"
 #include "device.h"
 #include "pipeline.h"
 #include "prepass.h"
@@ -406,6 +407,7 @@ void gpuavdbg_device_created(device_data *dd, const VkDeviceCreateInfo *ci)
      * limits; then the layer's resources, the slot, the Device message.
      * Never fails the device. */
     uint32_t limits[GPUAVDBG_PREPASS_LIMIT_WORDS] = {0};
+    gpuavdbg_crumbs_device_created(dd, goWatchdogNs(GPUAVDBG_H(dd->inst->instance)));
     uint32_t checks = gpuavdbg_cc_device_created(dd, ci, limits);
     gpuavdbg_prepass_device_created(dd, limits, (checks & (GPUAVDBG_CC_INDIRECT | GPUAVDBG_CC_INDEX)) != 0);
     setup(dd);
@@ -415,6 +417,7 @@ void gpuavdbg_device_destroy(device_data *dd, VkDevice device, const VkAllocatio
 {
     gpuavdbg_pending_teardown(dd); /* reads what is left; the device is idle */
     gpuavdbg_cb_forget_device(dd);
+    gpuavdbg_crumbs_teardown(dd); /* after the command buffers gave their slots back */
     gpuavdbg_shaderobj_teardown(dd);
     teardown(dd);
     gpuavdbg_addr_teardown(dd);

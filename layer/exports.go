@@ -751,6 +751,7 @@ func goSubmitDone(queue, submit C.uint64_t, cbs *C.gpuavdbg_submit_cb, n C.uint3
 			Primary:       uint64(c.primary),
 			PrimaryAction: uint32(c.primary_action),
 			LayerDropped:  uint32(c.layer_dropped),
+			MinAction:     uint32(c.min_action),
 		}
 		if c.layer_words != nil {
 			cb.LayerWords = unsafe.Slice((*uint32)(unsafe.Pointer(c.layer_words)), int(c.nlayer_words))

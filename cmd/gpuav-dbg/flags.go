@@ -41,6 +41,8 @@ type runFlags struct {
 	// printf is --printf on|off; printfBuffer --printf-buffer BYTES.
 	printf       onOffFlag
 	printfBuffer uint
+	// watchdog is --watchdog SECONDS (0: off).
+	watchdog uint
 	// reportMode is --report-mode: the JSON and SARIF files' mode.
 	reportMode modeFlag
 	// mute is --mute: check ids and VUIDs whose groups the UI hides and
@@ -231,6 +233,7 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runFlags, []s
 	f.printf = true
 	fs.Var(&f.printf, "printf", "")
 	fs.UintVar(&f.printfBuffer, "printf-buffer", 0, "")
+	fs.UintVar(&f.watchdog, "watchdog", 10, "")
 	f.reportMode = modeFlag(session.ReportMode)
 	fs.Var(&f.reportMode, "report-mode", "")
 	fs.Var(&f.mute, "mute", "")

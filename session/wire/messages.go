@@ -47,6 +47,7 @@ var messageTypes = []kindInfo{
 	message[Bye](KindBye, "bye"),
 	message[Label](KindLabel, "label"),
 	message[Printf](KindPrintf, "printf"),
+	message[Hang](KindHang, "hang"),
 	message[Lost](KindLost, "lost"),
 
 	message[AppStarted](KindAppStarted, "app_started"),
@@ -82,6 +83,11 @@ type Settings struct {
 	// PrintfAt is the printf coordinate filter the layer applies before
 	// lines are written (gpuav.PrintfAt's text; "" keeps every line).
 	PrintfAt string `json:"printf_at,omitempty"`
+	// WatchdogSeconds is how long a submission may stay unfinished before
+	// the layer reports a hang; WatchdogOff: no watchdog and no
+	// breadcrumbs (both absent in a hello from a layer that has none).
+	WatchdogSeconds uint32 `json:"watchdog_seconds,omitempty"`
+	WatchdogOff     bool   `json:"watchdog_off,omitempty"`
 }
 
 // Hello is the first message: who is talking.

@@ -42,7 +42,7 @@ const (
 	envPrintfBufferBytes = "VK_LAYER_GPUAV_DBG_PRINTF_BUFFER_BYTES"
 	// envWatchdogSeconds: layer/settings.go.
 	envWatchdogSeconds = "VK_LAYER_GPUAV_DBG_WATCHDOG_SECONDS"
-	envPrintfAt          = "VK_LAYER_GPUAV_DBG_PRINTF_AT"
+	envPrintfAt        = "VK_LAYER_GPUAV_DBG_PRINTF_AT"
 )
 
 // ResolveApp finds the app the way a shell would: a name with a slash is a

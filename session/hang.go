@@ -163,3 +163,27 @@ func (h Hang) Lines() []string {
 
 // Text is Lines joined.
 func (h Hang) Text() string { return strings.Join(h.Lines(), "\n") }
+
+// Short is the hang in a few words for a status bar: "GPU HANG: #1
+// vkCmdDispatch spin running" (the first running action, when the
+// breadcrumbs name one), or "DEVICE LOST".
+func (h Hang) Short() string {
+	t := "GPU HANG"
+	if h.Reason == wire.HangDeviceLost {
+		t = "DEVICE LOST"
+	}
+	for _, s := range h.Submits {
+		for _, c := range s.CommandBuffers {
+			for _, a := range c.Shown {
+				if a.State == wire.ActionRunning {
+					t += fmt.Sprintf(": #%d %s", a.Index, a.Command)
+					if len(a.Labels) > 0 {
+						t += " " + strings.Join(a.Labels, " > ")
+					}
+					return t + " running"
+				}
+			}
+		}
+	}
+	return t
+}

@@ -170,8 +170,8 @@ static void process(device_data *dd, pending_submit *e, int signalled)
     uint32_t n = 0;
     for (uint32_t i = 0; signalled && out && i < e->n; i++) {
         const cb_state *cs = e->cbs[i].cs;
-        if (!cs || !cs->unit)
-            continue;
+        if (!cs || !cs->unit || cs->unit == dd->sink)
+            continue; /* listed for its breadcrumbs only: no records of its own */
         const uint32_t *w = cs->unit->words;
         uint32_t nlayer = 0, layer_dropped = 0, pcap = 0;
         const uint32_t *layer = gpuavdbg_cc_records(cs, &nlayer, &layer_dropped);

@@ -142,10 +142,20 @@ void gpuavdbg_crumbs_begin(cb_state *cs, const VkCommandBufferBeginInfo *bi)
     k->npasses = 0;
 }
 
+/* fill writes a marker word from the GPU: with VK_AMD_buffer_marker, word
+ * 0 once the commands before it reached the top of the pipe and word 1
+ * once they completed; else a vkCmdFillBuffer, which the queue runs in
+ * order on lavapipe but a GPU may run alongside the action before it. */
 static void fill(cb_state *cs, uint32_t word, uint32_t value)
 {
     crumb_cb *k = cs->crumb;
-    cs->dd->disp.CmdFillBuffer(cs->cb, k->buf, k->off + word * 4, 4, value);
+    const device_data *dd = cs->dd;
+    if (dd->buffer_marker && dd->disp.CmdWriteBufferMarkerAMD)
+        dd->disp.CmdWriteBufferMarkerAMD(cs->cb,
+                                         word ? VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT : VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+                                         k->buf, k->off + word * 4, value);
+    else
+        dd->disp.CmdFillBuffer(cs->cb, k->buf, k->off + word * 4, 4, value);
     k->used = 1;
 }
 

@@ -117,6 +117,7 @@
     X(CmdBeginRenderPass2)                \
     X(CmdBeginRenderPass2KHR)             \
     X(CmdFillBuffer)                      \
+    X(CmdWriteBufferMarkerAMD)            \
     X(CmdEndRenderPass)                   \
     X(CmdEndRenderPass2)                  \
     X(CmdEndRenderPass2KHR)               \

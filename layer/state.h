@@ -146,6 +146,7 @@ typedef struct device_data {
      * the padding for such pipeline layouts, or why there are none. */
     int descriptor_buffer;
     int push_descriptors; /* VK_KHR_push_descriptor is enabled */
+    int buffer_marker;    /* VK_AMD_buffer_marker is enabled (crumbs.c) */
     VkDescriptorSetLayout set_layout_db, empty_layout_db;
     char db_reason[160];
     VkBuffer action_buffer;

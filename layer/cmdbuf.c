@@ -22,6 +22,7 @@
 #include "ground.h"
 #include "cmdbuf.h"
 #include "cmdchecks.h"
+#include "crumbs.h"
 #include "descriptors.h"
 #include "prepass.h"
 #include "resources.h"
@@ -62,6 +63,7 @@ static void cb_free(cb_state *cs)
     gpuavdbg_desc_cb_free(cs);
     gpuavdbg_cc_free(cs);
     gpuavdbg_prepass_free(cs);
+    gpuavdbg_crumbs_free(cs);
     free(cs->actions);
     free(cs->stack);
     free(cs->paths);
@@ -184,6 +186,15 @@ static void before_action(cb_state *cs, gpuavdbg_cmd cmd, VkPipelineBindPoint bp
      * attribution of later records suffers. */
     if (grow((void **)&cs->actions, &cs->cap_actions, cs->nactions, sizeof *cs->actions))
         cs->actions[cs->nactions++] = a;
+    gpuavdbg_crumbs_before(cs, idx); /* the breadcrumb before it (crumbs.h) */
+}
+
+/* after_action writes the breadcrumb after action (its index), once the
+ * action is called down or skipped. */
+static inline void after_action(cb_state *cs, uint32_t action)
+{
+    if (cs)
+        gpuavdbg_crumbs_after(cs, action);
 }
 
 /* ---- allocation and lifetime -------------------------------------------- */
@@ -323,6 +334,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_BeginCommandBuffer(VkCommandBuffer cb
         if (!cs->unit && dd->set_layout)
             cs->unit = gpuavdbg_unit_acquire(dd);
         gpuavdbg_unit_inputs_grow(dd, cs->unit); /* input buffers a submit found too small */
+        gpuavdbg_crumbs_begin(cs, bi);
     }
     return dd->disp.BeginCommandBuffer(cb, bi);
 }
@@ -769,8 +781,10 @@ const char *gpuavdbg_cmd_name(uint32_t cmd)
     static VKAPI_ATTR void VKAPI_CALL icpt_##fn PARAMS      \
     {                                                        \
         CMD_PROLOGUE(cb);                                    \
+        uint32_t action = cs ? cs->nactions : 0;             \
         before_action(cs, GPUAVDBG_CMD_##cmd, bp);           \
         dd->disp.fn ARGS;                                    \
+        after_action(cs, action);                            \
     }
 
 /* ---- draws ---------------------------------------------------------------------- */
@@ -783,9 +797,9 @@ static VKAPI_ATTR void VKAPI_CALL icpt_CmdDraw(VkCommandBuffer cb, uint32_t vert
     CMD_PROLOGUE(cb);
     uint32_t action = cs ? cs->nactions : 0;
     before_action(cs, GPUAVDBG_CMD_DRAW, GFX);
-    if (cs && gpuavdbg_cc_draw(cs, action, vertexCount, instanceCount, firstVertex, firstInstance))
-        return;
-    dd->disp.CmdDraw(cb, vertexCount, instanceCount, firstVertex, firstInstance);
+    if (!(cs && gpuavdbg_cc_draw(cs, action, vertexCount, instanceCount, firstVertex, firstInstance)))
+        dd->disp.CmdDraw(cb, vertexCount, instanceCount, firstVertex, firstInstance);
+    after_action(cs, action);
 }
 
 static VKAPI_ATTR void VKAPI_CALL icpt_CmdDrawIndexed(VkCommandBuffer cb, uint32_t indexCount, uint32_t instanceCount,
@@ -794,9 +808,9 @@ static VKAPI_ATTR void VKAPI_CALL icpt_CmdDrawIndexed(VkCommandBuffer cb, uint32
     CMD_PROLOGUE(cb);
     uint32_t action = cs ? cs->nactions : 0;
     before_action(cs, GPUAVDBG_CMD_DRAW_INDEXED, GFX);
-    if (cs && gpuavdbg_cc_draw_indexed(cs, action, indexCount, instanceCount, firstIndex, firstInstance))
-        return;
-    dd->disp.CmdDrawIndexed(cb, indexCount, instanceCount, firstIndex, vertexOffset, firstInstance);
+    if (!(cs && gpuavdbg_cc_draw_indexed(cs, action, indexCount, instanceCount, firstIndex, firstInstance)))
+        dd->disp.CmdDrawIndexed(cb, indexCount, instanceCount, firstIndex, vertexOffset, firstInstance);
+    after_action(cs, action);
 }
 
 static VKAPI_ATTR void VKAPI_CALL icpt_CmdDrawMultiEXT(VkCommandBuffer cb, uint32_t n, const VkMultiDrawInfoEXT *info,
@@ -813,6 +827,7 @@ static VKAPI_ATTR void VKAPI_CALL icpt_CmdDrawMultiEXT(VkCommandBuffer cb, uint3
     else if (nkept > 0)
         dd->disp.CmdDrawMultiEXT(cb, nkept, kept, instanceCount, firstInstance, sizeof *kept);
     free(kept);
+    after_action(cs, action);
 }
 
 static VKAPI_ATTR void VKAPI_CALL icpt_CmdDrawMultiIndexedEXT(VkCommandBuffer cb, uint32_t n,
@@ -825,13 +840,16 @@ static VKAPI_ATTR void VKAPI_CALL icpt_CmdDrawMultiIndexedEXT(VkCommandBuffer cb
     before_action(cs, GPUAVDBG_CMD_DRAW_MULTI_INDEXED, GFX);
     VkMultiDrawIndexedInfoEXT *kept = NULL;
     uint32_t nkept = 0;
-    if (cs && gpuavdbg_cc_draw_multi_indexed(cs, action, n, info, instanceCount, firstInstance, stride, &kept, &nkept))
+    if (cs && gpuavdbg_cc_draw_multi_indexed(cs, action, n, info, instanceCount, firstInstance, stride, &kept, &nkept)) {
+        after_action(cs, action);
         return;
+    }
     if (!kept)
         dd->disp.CmdDrawMultiIndexedEXT(cb, n, info, instanceCount, firstInstance, stride, vertexOffset);
     else if (nkept > 0)
         dd->disp.CmdDrawMultiIndexedEXT(cb, nkept, kept, instanceCount, firstInstance, sizeof *kept, vertexOffset);
     free(kept);
+    after_action(cs, action);
 }
 
 /* INDIRECT defines an indirect draw's intercept: the command checks may
@@ -848,6 +866,7 @@ static VKAPI_ATTR void VKAPI_CALL icpt_CmdDrawMultiIndexedEXT(VkCommandBuffer cb
         if (cs)                                                                                               \
             gpuavdbg_cc_draw_indirect(cs, action, GPUAVDBG_CMD_##cmd_id, buffer, offset, &N, stride, CB, CO); \
         dd->disp.fn ARGS;                                                                                     \
+        after_action(cs, action);                                                                             \
     }
 #define DRAW_PARAMS (VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset, uint32_t drawCount, uint32_t stride)
 #define DRAW_ARGS (cb, buffer, offset, drawCount, stride)
@@ -915,24 +934,30 @@ static void before_dispatch(cb_state *cs, gpuavdbg_cmd cmd, uint32_t bx, uint32_
 static VKAPI_ATTR void VKAPI_CALL icpt_CmdDispatch(VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z)
 {
     CMD_PROLOGUE(cb);
+    uint32_t action = cs ? cs->nactions : 0;
     before_dispatch(cs, GPUAVDBG_CMD_DISPATCH, 0, 0, 0, x, y, z);
     dd->disp.CmdDispatch(cb, x, y, z);
+    after_action(cs, action);
 }
 
 static VKAPI_ATTR void VKAPI_CALL icpt_CmdDispatchBase(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz,
                                                        uint32_t x, uint32_t y, uint32_t z)
 {
     CMD_PROLOGUE(cb);
+    uint32_t action = cs ? cs->nactions : 0;
     before_dispatch(cs, GPUAVDBG_CMD_DISPATCH_BASE, bx, by, bz, x, y, z);
     dd->disp.CmdDispatchBase(cb, bx, by, bz, x, y, z);
+    after_action(cs, action);
 }
 
 static VKAPI_ATTR void VKAPI_CALL icpt_CmdDispatchBaseKHR(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz,
                                                           uint32_t x, uint32_t y, uint32_t z)
 {
     CMD_PROLOGUE(cb);
+    uint32_t action = cs ? cs->nactions : 0;
     before_dispatch(cs, GPUAVDBG_CMD_DISPATCH_BASE, bx, by, bz, x, y, z);
     dd->disp.CmdDispatchBaseKHR(cb, bx, by, bz, x, y, z);
+    after_action(cs, action);
 }
 
 /* vkCmdDispatchIndirect: the command checks (their pre-pass) go before the
@@ -941,10 +966,12 @@ static VKAPI_ATTR void VKAPI_CALL icpt_CmdDispatchBaseKHR(VkCommandBuffer cb, ui
 static VKAPI_ATTR void VKAPI_CALL icpt_CmdDispatchIndirect(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset)
 {
     CMD_PROLOGUE(cb);
-    int skip = cs && gpuavdbg_cc_dispatch_indirect(cs, cs->nactions, &buffer, &offset);
+    uint32_t action = cs ? cs->nactions : 0;
+    int skip = cs && gpuavdbg_cc_dispatch_indirect(cs, action, &buffer, &offset);
     before_action(cs, GPUAVDBG_CMD_DISPATCH_INDIRECT, CMP);
     if (!skip)
         dd->disp.CmdDispatchIndirect(cb, buffer, offset);
+    after_action(cs, action);
 }
 
 /* ---- trace rays ------------------------------------------------------------------- */
@@ -971,19 +998,23 @@ static VKAPI_ATTR void VKAPI_CALL icpt_CmdTraceRaysIndirectKHR(VkCommandBuffer c
                                                                VkDeviceAddress addr)
 {
     CMD_PROLOGUE(cb);
+    uint32_t action = cs ? cs->nactions : 0;
     if (cs)
-        addr = gpuavdbg_cc_trace_rays_indirect(cs, cs->nactions, GPUAVDBG_CMD_TRACE_RAYS_INDIRECT, addr);
+        addr = gpuavdbg_cc_trace_rays_indirect(cs, action, GPUAVDBG_CMD_TRACE_RAYS_INDIRECT, addr);
     before_action(cs, GPUAVDBG_CMD_TRACE_RAYS_INDIRECT, RT);
     dd->disp.CmdTraceRaysIndirectKHR(cb, raygen, miss, hit, callable, addr);
+    after_action(cs, action);
 }
 
 static VKAPI_ATTR void VKAPI_CALL icpt_CmdTraceRaysIndirect2KHR(VkCommandBuffer cb, VkDeviceAddress addr)
 {
     CMD_PROLOGUE(cb);
+    uint32_t action = cs ? cs->nactions : 0;
     if (cs)
-        addr = gpuavdbg_cc_trace_rays_indirect(cs, cs->nactions, GPUAVDBG_CMD_TRACE_RAYS_INDIRECT2, addr);
+        addr = gpuavdbg_cc_trace_rays_indirect(cs, action, GPUAVDBG_CMD_TRACE_RAYS_INDIRECT2, addr);
     before_action(cs, GPUAVDBG_CMD_TRACE_RAYS_INDIRECT2, RT);
     dd->disp.CmdTraceRaysIndirect2KHR(cb, addr);
+    after_action(cs, action);
 }
 
 #undef GFX
@@ -1056,8 +1087,10 @@ static VKAPI_ATTR void VKAPI_CALL icpt_CmdSetVertexInputEXT(VkCommandBuffer cb, 
     {                                                       \
         CMD_PROLOGUE(cb);                                   \
         dd->disp.fn ARGS;                                   \
-        if (cs)                                             \
+        if (cs) {                                           \
             gpuavdbg_prepass_render_pass_ended(cs);         \
+            gpuavdbg_crumbs_pass_end(cs);                   \
+        }                                                   \
     }
 END_PASS(CmdEndRenderPass, (VkCommandBuffer cb), (cb))
 END_PASS(CmdEndRenderPass2, (VkCommandBuffer cb, const VkSubpassEndInfo *info), (cb, info))
@@ -1070,13 +1103,32 @@ END_PASS(CmdEndRenderingKHR, (VkCommandBuffer cb), (cb))
     static VKAPI_ATTR void VKAPI_CALL icpt_##fn(VkCommandBuffer cb, const VkRenderingInfo *info) \
     {                                                                                           \
         CMD_PROLOGUE(cb);                                                                       \
-        if (cs)                                                                                 \
+        if (cs) {                                                                               \
             gpuavdbg_prepass_begin_rendering(cs, info);                                         \
+            gpuavdbg_crumbs_pass_begin(cs);                                                     \
+        }                                                                                       \
         dd->disp.fn(cb, info);                                                                  \
     }
 BEGIN_RENDERING(CmdBeginRendering)
 BEGIN_RENDERING(CmdBeginRenderingKHR)
 #undef BEGIN_RENDERING
+
+/* vkCmdBeginRenderPass*: the breadcrumb of the pass (crumbs.h). */
+#define BEGIN_PASS(fn, PARAMS, ARGS)                        \
+    static VKAPI_ATTR void VKAPI_CALL icpt_##fn PARAMS     \
+    {                                                       \
+        CMD_PROLOGUE(cb);                                   \
+        if (cs)                                             \
+            gpuavdbg_crumbs_pass_begin(cs);                 \
+        dd->disp.fn ARGS;                                   \
+    }
+BEGIN_PASS(CmdBeginRenderPass, (VkCommandBuffer cb, const VkRenderPassBeginInfo *info, VkSubpassContents c),
+           (cb, info, c))
+BEGIN_PASS(CmdBeginRenderPass2,
+           (VkCommandBuffer cb, const VkRenderPassBeginInfo *info, const VkSubpassBeginInfo *sb), (cb, info, sb))
+BEGIN_PASS(CmdBeginRenderPass2KHR,
+           (VkCommandBuffer cb, const VkRenderPassBeginInfo *info, const VkSubpassBeginInfo *sb), (cb, info, sb))
+#undef BEGIN_PASS
 
 /* ---- debug labels ------------------------------------------------------------ */
 
@@ -1173,6 +1225,9 @@ static const gpuavdbg_intercept intercepts[] = {
     GPUAVDBG_ICPT(CmdBindVertexBuffers2),
     GPUAVDBG_ICPT(CmdBindVertexBuffers2EXT),
     GPUAVDBG_ICPT(CmdSetVertexInputEXT),
+    GPUAVDBG_ICPT(CmdBeginRenderPass),
+    GPUAVDBG_ICPT(CmdBeginRenderPass2),
+    GPUAVDBG_ICPT(CmdBeginRenderPass2KHR),
     GPUAVDBG_ICPT(CmdBeginRendering),
     GPUAVDBG_ICPT(CmdBeginRenderingKHR),
     GPUAVDBG_ICPT(CmdEndRendering),

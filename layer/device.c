@@ -19,6 +19,7 @@
 #include "cache.h"
 #include "cmdbuf.h"
 #include "cmdchecks.h"
+#include "crumbs.h"
 #include "device.h"
 #include "pipeline.h"
 #include "prepass.h"
@@ -214,14 +215,17 @@ static int has_name(const VkDeviceCreateInfo *ci, const char *name)
  *     must then leave shaders uninstrumented;
  *   - VK_KHR_push_descriptor where the app enables VK_EXT_descriptor_buffer
  *     (the layer pushes its set for descriptor-buffer pipelines), when the
- *     device has it. */
+ *     device has it;
+ *   - VK_AMD_buffer_marker when the device has it and the watchdog is on
+ *     (the breadcrumbs, crumbs.c). */
 const VkDeviceCreateInfo *gpuavdbg_patch_extensions(instance_data *inst, VkPhysicalDevice pd,
                                                     const VkDeviceCreateInfo *ci, void **scratch,
                                                     const char **missing)
 {
     static const char sbsc[] = VK_KHR_STORAGE_BUFFER_STORAGE_CLASS_EXTENSION_NAME;
     static const char push[] = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
-    const char *add[2];
+    static const char marker[] = VK_AMD_BUFFER_MARKER_EXTENSION_NAME;
+    const char *add[3];
     uint32_t nadd = 0;
     *scratch = NULL;
     *missing = NULL;
@@ -240,6 +244,10 @@ const VkDeviceCreateInfo *gpuavdbg_patch_extensions(instance_data *inst, VkPhysi
     if (has_name(ci, VK_EXT_DESCRIPTOR_BUFFER_EXTENSION_NAME) && !has_name(ci, push) &&
         has_extension(inst, pd, push))
         add[nadd++] = push;
+    /* The breadcrumbs' markers at the top and bottom of the pipe, where the
+     * device has them and the watchdog is on (crumbs.c). */
+    if (!has_name(ci, marker) && has_extension(inst, pd, marker) && goWatchdogNs(GPUAVDBG_H(inst->instance)) != 0)
+        add[nadd++] = marker;
     if (nadd == 0)
         return ci;
     size_t n = ci->enabledExtensionCount + nadd;
@@ -267,6 +275,7 @@ void gpuavdbg_device_extensions_enabled(device_data *dd, const VkDeviceCreateInf
 {
     dd->descriptor_buffer = has_name(ci, VK_EXT_DESCRIPTOR_BUFFER_EXTENSION_NAME);
     dd->push_descriptors = has_name(ci, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+    dd->buffer_marker = has_name(ci, VK_AMD_BUFFER_MARKER_EXTENSION_NAME);
 }
 
 /* has_extension reports whether the physical device offers
@@ -406,6 +415,7 @@ void gpuavdbg_device_created(device_data *dd, const VkDeviceCreateInfo *ci)
      * limits; then the layer's resources, the slot, the Device message.
      * Never fails the device. */
     uint32_t limits[GPUAVDBG_PREPASS_LIMIT_WORDS] = {0};
+    gpuavdbg_crumbs_device_created(dd, goWatchdogNs(GPUAVDBG_H(dd->inst->instance)));
     uint32_t checks = gpuavdbg_cc_device_created(dd, ci, limits);
     gpuavdbg_prepass_device_created(dd, limits, (checks & (GPUAVDBG_CC_INDIRECT | GPUAVDBG_CC_INDEX)) != 0);
     setup(dd);
@@ -415,6 +425,7 @@ void gpuavdbg_device_destroy(device_data *dd, VkDevice device, const VkAllocatio
 {
     gpuavdbg_pending_teardown(dd); /* reads what is left; the device is idle */
     gpuavdbg_cb_forget_device(dd);
+    gpuavdbg_crumbs_teardown(dd); /* after the command buffers gave their slots back */
     gpuavdbg_shaderobj_teardown(dd);
     teardown(dd);
     gpuavdbg_addr_teardown(dd);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <vulkan/vk_layer.h>
 
@@ -125,14 +126,75 @@ static app_wishes read_app_wishes(const VkInstanceCreateInfo *ci)
  * nodelete), so the handler stays valid. */
 static pthread_once_t g_exit_once = PTHREAD_ONCE_INIT;
 
+typedef struct exit_drain {
+    uint64_t deadline;
+    uint32_t unread;
+} exit_drain;
+
+static void drain_device(device_data *dd, void *ctx)
+{
+    exit_drain *x = ctx;
+    if (!dd->inert)
+        x->unread += gpuavdbg_pending_drain(dd, x->deadline);
+}
+
 static void process_exit(void)
 {
-    goProcessExit(gpuavdbg_submit_count());
+    /* A forked child runs its parent's atexit handlers: no Go there, and
+     * its copy of the connection is closed already (ground.c). */
+    if (gpuavdbg_forked())
+        return;
+    /* The submits the app never waited for: read what finishes within
+     * GPUAVDBG_DRAIN_NS in all, say what did not
+     * (docs/decisions/unwaited-submits.md). */
+    exit_drain x = {gpuavdbg_now_ns() + GPUAVDBG_DRAIN_NS, 0};
+    gpuavdbg_device_each(drain_device, &x);
+    goProcessExit(gpuavdbg_submit_count(), x.unread, (uint32_t)(GPUAVDBG_DRAIN_NS / 1000000u));
 }
 
 static void register_process_exit(void)
 {
+    gpuavdbg_fork_watch();
     atexit(process_exit);
+}
+
+/* ---- inert instances: a forked child's own ---------------------------------- */
+
+/* An instance a forked child creates (without exec) cannot be validated:
+ * the layer's Go half cannot run there. It is inert: registered so that
+ * the loader's calls find their way down, every command the next layer's
+ * own, and the child told once on stderr. */
+static VkResult create_inert_instance(const VkInstanceCreateInfo *ci, const VkAllocationCallbacks *alloc,
+                                      VkInstance *pInstance, PFN_vkGetInstanceProcAddr gipa, PFN_vkCreateInstance create)
+{
+    VkResult r = create(ci, alloc, pInstance);
+    if (r != VK_SUCCESS)
+        return r;
+    instance_data *id = calloc(1, sizeof *id);
+    if (id) {
+        id->key = gpuavdbg_dispatch_key(*pInstance);
+        id->instance = *pInstance;
+        id->inert = 1;
+        id->disp.GetInstanceProcAddr = gipa;
+#define LOAD(name) id->disp.name = (PFN_vk##name)gipa(*pInstance, "vk" #name);
+        GPUAVDBG_INSTANCE_FUNCS(LOAD)
+#undef LOAD
+    }
+    if (!id || !gpuavdbg_instance_put(id)) {
+        PFN_vkDestroyInstance destroy = (PFN_vkDestroyInstance)gipa(*pInstance, "vkDestroyInstance");
+        if (destroy)
+            destroy(*pInstance, alloc);
+        free(id);
+        *pInstance = VK_NULL_HANDLE;
+        return VK_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    static int told;
+    if (!__atomic_exchange_n(&told, 1, __ATOMIC_RELAXED))
+        fprintf(stderr,
+                "gpuav-dbg: process %d was forked without exec: its Vulkan calls are not validated (exec the "
+                "child to validate it)\n",
+                (int)getpid());
+    return VK_SUCCESS;
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateInstance(const VkInstanceCreateInfo *ci,
@@ -151,6 +213,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateInstance(const VkInstanceCreate
         return VK_ERROR_INITIALIZATION_FAILED;
     /* The next layer reads the next link. */
     link->u.pLayerInfo = link->u.pLayerInfo->pNext;
+    if (gpuavdbg_forked())
+        return create_inert_instance(ci, alloc, pInstance, gipa, create);
 
     VkResult r = create(ci, alloc, pInstance);
     if (r != VK_SUCCESS)
@@ -195,6 +259,15 @@ static VKAPI_ATTR void VKAPI_CALL icpt_DestroyInstance(VkInstance instance, cons
     instance_data *id = gpuavdbg_instance_del(instance, &last);
     if (!id)
         return;
+    if (id->inert || gpuavdbg_forked()) {
+        /* No Go in a forked child: the parent's instance (which the child
+         * should not use) or the child's own inert one goes down as it is. */
+        if (id->disp.DestroyInstance)
+            id->disp.DestroyInstance(instance, alloc);
+        if (id->inert)
+            free(id);
+        return;
+    }
     /* The bye's last lines still reach the instance's own messengers. */
     goInstanceDestroyed(GPUAVDBG_H(instance), gpuavdbg_submit_count(), last);
     gpuavdbg_messengers_forget_instance(id->key);
@@ -283,6 +356,36 @@ static VKAPI_ATTR void VKAPI_CALL icpt_GetPhysicalDeviceProperties2KHR(VkPhysica
 
 /* ---- device -------------------------------------------------------------- */
 
+/* create_inert_device creates a device of an inert instance: registered
+ * for vkGetDeviceProcAddr and vkDestroyDevice, nothing else the layer's. */
+static VkResult create_inert_device(instance_data *inst, VkPhysicalDevice pd, const VkDeviceCreateInfo *ci,
+                                    const VkAllocationCallbacks *alloc, VkDevice *pDevice, PFN_vkGetDeviceProcAddr gdpa,
+                                    PFN_vkCreateDevice create)
+{
+    VkResult r = create(pd, ci, alloc, pDevice);
+    if (r != VK_SUCCESS)
+        return r;
+    device_data *dd = calloc(1, sizeof *dd);
+    if (dd) {
+        dd->key = gpuavdbg_dispatch_key(*pDevice);
+        dd->device = *pDevice;
+        dd->physical = pd;
+        dd->inst = inst;
+        dd->inert = 1;
+        dd->disp.GetDeviceProcAddr = gdpa;
+        dd->disp.DestroyDevice = (PFN_vkDestroyDevice)gdpa(*pDevice, "vkDestroyDevice");
+    }
+    if (!dd || !gpuavdbg_device_put(dd)) {
+        PFN_vkDestroyDevice destroy = (PFN_vkDestroyDevice)gdpa(*pDevice, "vkDestroyDevice");
+        if (destroy)
+            destroy(*pDevice, alloc);
+        free(dd);
+        *pDevice = VK_NULL_HANDLE;
+        return VK_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    return VK_SUCCESS;
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateDevice(VkPhysicalDevice pd, const VkDeviceCreateInfo *ci,
                                                       const VkAllocationCallbacks *alloc, VkDevice *pDevice)
 {
@@ -299,6 +402,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateDevice(VkPhysicalDevice pd, con
     if (!create)
         return VK_ERROR_INITIALIZATION_FAILED;
     link->u.pLayerInfo = link->u.pLayerInfo->pNext;
+    if (inst->inert)
+        return create_inert_device(inst, pd, ci, alloc, pDevice, gdpa, create);
 
     void *scratch = NULL, *scratch_ext = NULL;
     uint32_t int64 = 0;
@@ -368,8 +473,18 @@ static VKAPI_ATTR void VKAPI_CALL icpt_DestroyDevice(VkDevice device, const VkAl
     if (!device)
         return;
     device_data *dd = gpuavdbg_device_del(device);
-    if (dd)
-        gpuavdbg_device_destroy(dd, device, alloc);
+    if (!dd)
+        return;
+    if (dd->inert || gpuavdbg_forked()) {
+        /* No Go in a forked child: its own inert device, or its parent's
+         * (which it should not use), goes down as it is. */
+        if (dd->disp.DestroyDevice)
+            dd->disp.DestroyDevice(device, alloc);
+        if (dd->inert)
+            free(dd);
+        return;
+    }
+    gpuavdbg_device_destroy(dd, device, alloc);
 }
 
 /* ---- debug names ------------------------------------------------------------ */
@@ -464,6 +579,8 @@ static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL icpt_GetDeviceProcAddr(VkDevice 
     PFN_vkVoidFunction next = dd->disp.GetDeviceProcAddr(device, name);
     if (!next)
         return NULL;
+    if (dd->inert)
+        return strcmp(name, "vkDestroyDevice") == 0 ? (PFN_vkVoidFunction)icpt_DestroyDevice : next;
     PFN_vkVoidFunction ours = device_intercept(name);
     return ours ? ours : next;
 }
@@ -489,6 +606,15 @@ static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL icpt_GetInstanceProcAddr(VkInsta
     PFN_vkVoidFunction next = id->disp.GetInstanceProcAddr(instance, name);
     if (!next)
         return NULL;
+    if (id->inert) {
+        /* Only what keeps the chain walkable: the child's devices, and
+         * forgetting the instance. */
+        if (strcmp(name, "vkCreateDevice") == 0 || strcmp(name, "vkDestroyInstance") == 0)
+            return ours;
+        if (strcmp(name, "vkDestroyDevice") == 0)
+            return (PFN_vkVoidFunction)icpt_DestroyDevice;
+        return next;
+    }
     if (!ours)
         ours = gpuavdbg_messenger_intercept(name);
     if (!ours)

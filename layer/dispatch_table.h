@@ -113,6 +113,11 @@
     X(CmdBindVertexBuffers2)              \
     X(CmdBindVertexBuffers2EXT)           \
     X(CmdSetVertexInputEXT)               \
+    X(CmdBeginRenderPass)                 \
+    X(CmdBeginRenderPass2)                \
+    X(CmdBeginRenderPass2KHR)             \
+    X(CmdFillBuffer)                      \
+    X(CmdWriteBufferMarkerAMD)            \
     X(CmdEndRenderPass)                   \
     X(CmdEndRenderPass2)                  \
     X(CmdEndRenderPass2KHR)               \

@@ -31,6 +31,10 @@ const (
 	cmdCount                    = C.GPUAVDBG_CMD_COUNT
 )
 
+// connectionFd tells the C half the launcher connection's socket (-1:
+// none), which a forked child closes without Go (ground.c).
+func connectionFd(fd int) { C.gpuavdbg_set_connection_fd(C.int(fd)) }
+
 // commandName names a recorded gpuavdbg_cmd (vkCmdDispatch...).
 func commandName(c uint32) string {
 	if n := C.gpuavdbg_cmd_name(C.uint32_t(c)); n != nil {
@@ -132,9 +136,15 @@ func goInstanceDestroyed(instance C.uint64_t, submits C.uint64_t, last C.int) {
 // records the layer has read, and the bye, to the launcher. The send queue
 // is flushed with the client's close timeout.
 //
+// unread is the number of submits whose records the layer could not read
+// (still running after waitMs): an unchecked entry says so.
+//
 //export goProcessExit
-func goProcessExit(submits C.uint64_t) {
+func goProcessExit(submits C.uint64_t, unread, waitMs C.uint32_t) {
 	defer recovered("goProcessExit")
+	if unread > 0 {
+		logUncheckedKind(wire.LogUncheckedRecords, int(unread), unreadText(int(unread), "exited", float64(waitMs)/1000))
+	}
 	flushOutbox()
 	state.mu.Lock()
 	defer state.mu.Unlock()
@@ -743,6 +753,7 @@ func goSubmitDone(queue, submit C.uint64_t, cbs *C.gpuavdbg_submit_cb, n C.uint3
 			Primary:       uint64(c.primary),
 			PrimaryAction: uint32(c.primary_action),
 			LayerDropped:  uint32(c.layer_dropped),
+			MinAction:     uint32(c.min_action),
 		}
 		if c.layer_words != nil {
 			cb.LayerWords = unsafe.Slice((*uint32)(unsafe.Pointer(c.layer_words)), int(c.nlayer_words))
@@ -777,6 +788,26 @@ func goSubmitDone(queue, submit C.uint64_t, cbs *C.gpuavdbg_submit_cb, n C.uint3
 			}
 		})
 	}
+}
+
+// unreadText says that n submits had not finished when the app did what
+// (exited, destroyed its device) and the layer waited seconds.
+func unreadText(n int, what string, seconds float64) string {
+	them, their := "them", "their"
+	if n == 1 {
+		them, their = "it", "its"
+	}
+	return fmt.Sprintf("%d submit%s had not finished when the app %s (the layer waited %.1f s for %s): %s records were not read",
+		n, plural(n), what, seconds, them, their)
+}
+
+// goSubmitsUnread says that n submits had not finished when the app
+// destroyed its device (the layer waited waitMs): an unchecked entry.
+//
+//export goSubmitsUnread
+func goSubmitsUnread(n, waitMs C.uint32_t) {
+	defer recovered("goSubmitsUnread")
+	logUncheckedKind(wire.LogUncheckedRecords, int(n), unreadText(int(n), "destroyed its device", float64(waitMs)/1000))
 }
 
 // goLog sends a line from the C half.

@@ -26,7 +26,7 @@ var layerFloors = map[string]int{
 	// 2, the state rooms.
 	"descriptors.h": 2, "descriptors.c": 2, "prepass.h": 2, "prepass.c": 2,
 	// 3, the rooms that decide per action.
-	"variants.h": 3, "variants.c": 3, "cmdchecks.h": 3, "cmdchecks.c": 3,
+	"variants.h": 3, "variants.c": 3, "cmdchecks.h": 3, "cmdchecks.c": 3, "crumbs.h": 3, "crumbs.c": 3,
 	// 4, the rooms of objects and submits.
 	"pipeline.h": 4, "pipeline.c": 4, "shaderobj.h": 4, "shaderobj.c": 4, "submit.h": 4, "submit.c": 4,
 	// 5, the command-buffer owner: every vkCmd* command.

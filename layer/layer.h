@@ -81,7 +81,40 @@ typedef struct gpuavdbg_submit_cb {
     uint32_t nprepass_words;
     const uint32_t *printf_words; /* the printf buffer (binding 5), header included */
     uint32_t nprintf_words;
+    /* Records of actions below min_action were reported with a hang
+     * (goHang) already: skipped. */
+    uint32_t min_action;
 } gpuavdbg_submit_cb;
+
+/* A hang (goHang): the watchdog saw a submission not finish in time, or a
+ * call returned VK_ERROR_DEVICE_LOST. Per unfinished submission, per
+ * command buffer: its actions and, from its breadcrumbs (crumbs.h), the
+ * actions completed ([0, completed)) and running ([run_from, run_to));
+ * markers 0 when it has none (nothing is known). words: a copy of its
+ * output buffer (records of completed actions are reported), or NULL. */
+enum { GPUAVDBG_HANG_WATCHDOG = 0, GPUAVDBG_HANG_DEVICE_LOST = 1 };
+typedef struct gpuavdbg_hang_cb {
+    uint64_t handle;
+    uint32_t secondary;
+    uint64_t primary;
+    uint32_t primary_action;
+    uint32_t nactions;
+    const gpuavdbg_action *actions;
+    char *const *labels;
+    uint32_t nlabels;
+    uint32_t markers;
+    uint32_t completed, run_from, run_to;
+    uint32_t begun, ended; /* the marker words as read */
+    const uint32_t *words;
+    uint32_t nwords;
+} gpuavdbg_hang_cb;
+typedef struct gpuavdbg_hang_submit {
+    uint64_t queue, submit;
+    uint64_t pending_ns; /* since it was submitted */
+    uint32_t finished;   /* its fence had signalled (a lost device) */
+    uint32_t ncbs;
+    const gpuavdbg_hang_cb *cbs;
+} gpuavdbg_hang_submit;
 
 /* One stage of a created pipeline, for goPipelineCreated. */
 typedef struct gpuavdbg_stage {
@@ -145,5 +178,8 @@ int gpuavdbg_messenger_count(void);
 void gpuavdbg_emit(uint32_t severity, uint32_t type, const char *id_name, int32_t id, const char *text,
                    uint32_t nobj, const uint64_t *objects, const uint32_t *object_types, char **names);
 void gpuavdbg_latency(uint64_t *n, uint64_t *sum_ns, uint64_t *max_ns);
+/* The launcher connection's socket (-1: none), which a forked child closes
+ * without Go (ground.c). */
+void gpuavdbg_set_connection_fd(int fd);
 
 #endif

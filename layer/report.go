@@ -40,6 +40,10 @@ type SubmittedCB struct {
 	PrepassWords []uint32
 	// PrintfWords is its printf buffer, header included (printf.go).
 	PrintfWords []uint32
+	// MinAction and MaxAction (0: none) keep the GPU records of actions in
+	// [MinAction, MaxAction): a hang reports those of the completed
+	// actions (hang.go), the submission's read the rest.
+	MinAction, MaxAction uint32
 }
 
 // groupKey identifies identical records: same check, shader, instruction,
@@ -81,6 +85,15 @@ func BuildErrors(submit, queue uint64, cb SubmittedCB) (msg wire.Errors, malform
 // records are valid until the next Build.
 func (b *Builder) Build(submit, queue uint64, cb SubmittedCB) (msg wire.Errors, malformed int, ok bool) {
 	out := gpuav.Decode(cb.Words, siteTable())
+	if cb.MinAction > 0 || cb.MaxAction > 0 {
+		kept := out.Records[:0]
+		for _, r := range out.Records {
+			if r.ActionIndex >= cb.MinAction && (cb.MaxAction == 0 || r.ActionIndex < cb.MaxAction) {
+				kept = append(kept, r)
+			}
+		}
+		out.Records = kept
+	}
 	pre := gpuav.DecodeLayerOutput(cb.PrepassWords)
 	out.Records = append(append(out.Records, gpuav.DecodeLayerRecords(cb.LayerWords)...), pre.Records...)
 	out.Dropped += pre.Dropped + cb.LayerDropped

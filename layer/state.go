@@ -159,6 +159,7 @@ func connectLocked(s Settings) {
 			fmt.Fprintf(os.Stderr, "gpuav-dbg: %v; reporting to stderr\n", err)
 		} else {
 			state.client = c
+			connectionFd(c.Fd())
 		}
 	}
 	if state.helloSent {
@@ -197,6 +198,7 @@ func cmdline() []string {
 // state.mu.
 func disconnectLocked(submits uint64) {
 	if state.client != nil {
+		connectionFd(-1)
 		// The client sends what it coalesced and its lost counts before
 		// the bye; if the socket failed, the app's stderr says what the
 		// launcher never got.
@@ -279,6 +281,24 @@ func logUnchecked(text string) {
 	defer state.mu.Unlock()
 	sent := sendLocked(wire.KindLog, wire.Log{Level: levelName(levelWarning), Text: text, Unchecked: true})
 	localLogLocked(levelWarning, text, sent)
+}
+
+// logUncheckedKind is logUnchecked for something other than commands:
+// kind is a wire.Log Kind (wire.LogUncheckedRecords), count how many.
+func logUncheckedKind(kind string, count int, text string) {
+	defer flushOutbox()
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	sent := sendLocked(wire.KindLog, wire.Log{Level: levelName(levelWarning), Text: text, Unchecked: true, Kind: kind, Count: count})
+	localLogLocked(levelWarning, text, sent)
+}
+
+// plural is "s" unless n is 1.
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 func logf(level int, format string, args ...any) {

@@ -72,6 +72,7 @@ typedef struct instance_data {
     instance_dispatch disp;
     int reserve_slot;     /* report maxBoundDescriptorSets - 1 */
     uint32_t api_version; /* the app's VkApplicationInfo.apiVersion (0: 1.0) */
+    int inert;            /* created in a forked child: every call goes down the chain (dispatch.c) */
 } instance_data;
 
 typedef struct out_unit {
@@ -122,6 +123,7 @@ typedef struct device_data {
     VkPhysicalDevice physical;
     instance_data *inst;
     device_dispatch disp;
+    int inert; /* of an inert instance: every call goes down the chain (dispatch.c) */
 
     int instrumenting;
     char reason[256];
@@ -144,12 +146,14 @@ typedef struct device_data {
      * the padding for such pipeline layouts, or why there are none. */
     int descriptor_buffer;
     int push_descriptors; /* VK_KHR_push_descriptor is enabled */
+    int buffer_marker;    /* VK_AMD_buffer_marker is enabled (crumbs.c) */
     VkDescriptorSetLayout set_layout_db, empty_layout_db;
     char db_reason[160];
     VkBuffer action_buffer;
     VkDeviceMemory action_memory;
 
     struct cc_dev *cc; /* cmdchecks.c: its settings, features and limits */
+    struct crumb_dev *crumbs; /* crumbs.c: the marker buffers, when the watchdog is on */
     struct pp_dev *pp; /* prepass.c: the limits block, the pre-pass pipelines */
 
     pthread_mutex_t lock; /* guards everything below */
@@ -180,6 +184,14 @@ typedef struct device_data {
     uint32_t nfree_fences, cap_free_fences;
     VkFence *stuck_fences; /* never signalled in time; destroyed with the device */
     uint32_t nstuck_fences, cap_stuck_fences;
+    /* submit.c: the watchdog thread (started with the first pending
+     * submission when the watchdog is on), told to stop by watchdog_stop
+     * under pending_lock; lost: a call returned VK_ERROR_DEVICE_LOST and
+     * it was reported. */
+    pthread_t watchdog;
+    int watchdog_running, watchdog_stop;
+    pthread_cond_t watchdog_cond;
+    int lost;
 } device_data;
 
 /* ---- per-command-buffer state (cmdbuf.c) --------------------------------- */
@@ -274,6 +286,8 @@ typedef struct cb_state {
      * tables; prepass.c: the pre-pass jobs (both made on first use). */
     struct cc_cb *cc;
     struct pp_cb *pp;
+    /* crumbs.c: its breadcrumbs' marker slot and render passes, or NULL. */
+    struct crumb_cb *crumb;
 
     /* submit.c, guarded by dd->pending_lock: the unread submission whose
      * records this command buffer's output buffer holds, or NULL. */

@@ -400,9 +400,13 @@ func (c *Collector) apply(msg any) {
 		c.addPrintf(m)
 	case *wire.Lost:
 		c.applyLost(m)
+	case *wire.Hang:
+		c.applyHang(m)
 	case *wire.Log:
 		c.addNotice(m.Level, m.Text)
-		if m.Unchecked {
+		if m.Unchecked && m.Kind == wire.LogUncheckedRecords {
+			c.uncheckN(UncheckedRecords, m.Text, max(m.Count, 1))
+		} else if m.Unchecked {
 			c.uncheck(UncheckedCommand, m.Text)
 		}
 	case *wire.Bye:
@@ -920,6 +924,7 @@ func (s *Session) cloneWithout() *Session {
 	out.Printf = clonePrintf(s.Printf)
 	out.Notices = slices.Clone(s.Notices)
 	out.Unchecked = slices.Clone(s.Unchecked)
+	out.Hangs = slices.Clip(s.Hangs)
 	out.Pipelines = maps.Clone(s.Pipelines)
 	out.Timeline = slices.Clone(s.Timeline)
 	out.Output = slices.Clip(s.Output)

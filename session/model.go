@@ -239,6 +239,9 @@ type Session struct {
 	// StreamsCut counts the layer's connections that ended without their
 	// bye: records on their way then are missing, uncounted.
 	StreamsCut int `json:"streams_cut,omitempty"`
+	// Hangs are the hang groups: a submission the layer's watchdog saw not
+	// finish in time, or a lost device (hang.go).
+	Hangs []Hang `json:"hangs,omitempty"`
 	// Unchecked lists what the layer left unchecked, one entry per cause:
 	// a device without instrumentation, shaders and pipelines that run
 	// unchecked. UncheckedAll adds what the rest of the session says.

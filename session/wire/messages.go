@@ -47,6 +47,7 @@ var messageTypes = []kindInfo{
 	message[Bye](KindBye, "bye"),
 	message[Label](KindLabel, "label"),
 	message[Printf](KindPrintf, "printf"),
+	message[Hang](KindHang, "hang"),
 	message[Lost](KindLost, "lost"),
 
 	message[AppStarted](KindAppStarted, "app_started"),
@@ -89,6 +90,11 @@ type Settings struct {
 	// when the launcher asks for none); 0 in a hello from a layer that has
 	// none.
 	LoopBudget uint32 `json:"loop_budget_iterations,omitempty"`
+	// WatchdogSeconds is how long a submission may stay unfinished before
+	// the layer reports a hang; WatchdogOff: no watchdog and no
+	// breadcrumbs (both absent in a hello from a layer that has none).
+	WatchdogSeconds uint32 `json:"watchdog_seconds,omitempty"`
+	WatchdogOff     bool   `json:"watchdog_off,omitempty"`
 }
 
 // Hello is the first message: who is talking.
@@ -219,12 +225,20 @@ type Record struct {
 // Log is a line from the layer: an info, a warning or an error.
 // Unchecked marks a warning that says what the layer left unchecked
 // besides shaders and pipelines (the command checks' commands): the
-// session counts it as unchecked, so a run exits 4.
+// session counts it as unchecked, so a run exits 4. Kind says what it
+// left unchecked: "" for commands, LogUncheckedRecords for records it
+// could not read (submits that had not finished when the app exited or
+// destroyed its device), Count how many (0: one).
 type Log struct {
 	Level     string `json:"level"` // info, warning, error
 	Text      string `json:"text"`
 	Unchecked bool   `json:"unchecked,omitempty"`
+	Kind      string `json:"kind,omitempty"`
+	Count     int    `json:"count,omitempty"`
 }
+
+// LogUncheckedRecords is Log.Kind for records the layer could not read.
+const LogUncheckedRecords = "records"
 
 // Bye is the last message, sent when the instance is destroyed.
 type Bye struct {

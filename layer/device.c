@@ -19,7 +19,9 @@
 #include "cache.h"
 #include "cmdbuf.h"
 #include "cmdchecks.h"
+#include "descriptors.h"
 #include "device.h"
+#include "memory.h"
 #include "pipeline.h"
 #include "prepass.h"
 #include "resources.h"
@@ -407,6 +409,8 @@ void gpuavdbg_device_created(device_data *dd, const VkDeviceCreateInfo *ci)
      * Never fails the device. */
     uint32_t limits[GPUAVDBG_PREPASS_LIMIT_WORDS] = {0};
     uint32_t checks = gpuavdbg_cc_device_created(dd, ci, limits);
+    gpuavdbg_desc_device_created(dd, ci);
+    gpuavdbg_mem_device_created(dd);
     gpuavdbg_prepass_device_created(dd, limits, (checks & (GPUAVDBG_CC_INDIRECT | GPUAVDBG_CC_INDEX)) != 0);
     setup(dd);
 }
@@ -418,6 +422,8 @@ void gpuavdbg_device_destroy(device_data *dd, VkDevice device, const VkAllocatio
     gpuavdbg_shaderobj_teardown(dd);
     teardown(dd);
     gpuavdbg_addr_teardown(dd);
+    gpuavdbg_mem_teardown(dd);
+    gpuavdbg_desc_teardown(dd);
     gpuavdbg_cc_device_destroyed(dd);
     gpuavdbg_prepass_device_destroyed(dd);
     if (dd->disp.DestroyDevice)

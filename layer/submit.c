@@ -500,6 +500,7 @@ static VkResult submit_common(device_data *dd, VkQueue queue, VkFence app_fence,
     e->queue = queue;
     e->app_fence = app_fence;
     prepare(dd, e);
+    gpuavdbg_desc_tell(); /* what the descriptor state left unchecked, outside the lock */
     pthread_mutex_lock(&dd->pending_lock);
     e->fence = fence_get(dd);
     pthread_mutex_unlock(&dd->pending_lock);

@@ -113,6 +113,8 @@ func TestDescriptorBuffer(t *testing.T) {
 // buffer is written by vkCmdUpdateBuffer, its memory never mapped (not
 // host-visible where the device has such memory): the layer cannot read
 // it, so it is in the unchecked list with the reason, exit 4, never 0.
+// ubo_two_sets: index 2 in two dispatches whose set 1 lies at two offsets of
+// the buffer, the second with a range of 32: one group, action 1.
 func TestDescriptorBufferUniform(t *testing.T) {
 	t.Run("ubo_oob", func(t *testing.T) {
 		code, r, out := dbufApp.run(t, nil, nil, "--case", "ubo_oob")
@@ -145,6 +147,21 @@ func TestDescriptorBufferUniform(t *testing.T) {
 		}
 		if c := e.Coords["global_invocation_id"]; len(c) != 3 || c[0] != 0 || c[1] != 0 || c[2] != 0 {
 			t.Errorf("coords %v, want global_invocation_id (0,0,0)", e.Coords)
+		}
+	})
+	t.Run("ubo_two_sets", func(t *testing.T) {
+		// The same pipeline and binding through two copies of set 1:
+		// only the action whose set binds a range of 32 reads past it.
+		code, r, out := dbufApp.run(t, nil, nil, "--case", "ubo_two_sets")
+		if code != 1 || len(r.Errors) != 1 || len(r.Unchecked) != 0 || !strings.Contains(out, "value=1000\n") {
+			t.Fatalf("exit %d, %d groups, unchecked %+v; want 1, 1, none and value=1000\n%s", code, len(r.Errors), r.Unchecked, out)
+		}
+		e := r.Errors[0]
+		if d, b := e.Descriptor, e.Buffer; e.Check != "buffer_oob" || e.Count != 64 || e.ActionIndex != 1 ||
+			e.Action != "vkCmdDispatch" || d == nil || b == nil || d.Set != 1 || d.Binding != 1 ||
+			b.Offset != 32 || b.Size != 4 || b.Range != 32 || b.Highest != 35 {
+			t.Errorf("group: %s count %d action %s #%d descriptor %+v buffer %+v; want action #1, a 4-byte read at 32 of 32",
+				e.Check, e.Count, e.Action, e.ActionIndex, d, b)
 		}
 	})
 	t.Run("ubo_clean", func(t *testing.T) {

@@ -28,6 +28,9 @@
  *   ubo_clean    index 1: value=1011
  *   ubo_oob      index 4, 64 bytes past the 64-byte range: the layer skips
  *                the load, value=1000
+ *   ubo_two_sets index 2 in two dispatches: set 1 at 256*k, then at a second
+ *                copy of set 1 whose Params descriptor has a range of 32:
+ *                the second read (offset 32) is past it, value=1000
  *   ubo_staged   index 4, the descriptor buffer written by vkCmdUpdateBuffer
  *                (its memory non-host-visible where the device has such a
  *                type, and never mapped; it prints staged_memory=device-only
@@ -87,7 +90,8 @@ int main(int argc, char **argv)
     else if (!strcmp(kase, "two_actions"))
         indices[1] = 6;
     else if (strcmp(kase, "clean") && strcmp(kase, "indirect") && strcmp(kase, "garbage") &&
-             strcmp(kase, "ubo_clean") && strcmp(kase, "ubo_oob") && strcmp(kase, "ubo_staged")) {
+             strcmp(kase, "ubo_clean") && strcmp(kase, "ubo_oob") && strcmp(kase, "ubo_staged") &&
+             strcmp(kase, "ubo_two_sets")) {
         fprintf(stderr, APP ": unknown case %s\n", kase);
         return 2;
     }
@@ -263,7 +267,8 @@ static uint64_t now_ns(void)
 static int ubo_case(const char *dir, const char *kase)
 {
     int staged = !strcmp(kase, "ubo_staged");
-    uint32_t index = strcmp(kase, "ubo_clean") ? 4 : 1;
+    int two = !strcmp(kase, "ubo_two_sets");
+    uint32_t index = two ? 2 : strcmp(kase, "ubo_clean") ? 4 : 1;
     PROC(vkGetDescriptorSetLayoutSizeEXT);
     PROC(vkGetDescriptorSetLayoutBindingOffsetEXT);
     PROC(vkGetDescriptorEXT);
@@ -311,7 +316,8 @@ static int ubo_case(const char *dir, const char *kase)
     VkDeviceSize align = dbp.descriptorBufferOffsetAlignment ? dbp.descriptorBufferOffsetAlignment : 1;
     VkDeviceSize step = align > 256 ? align : 256;
     VkDeviceSize set1 = (size0 + step - 1) / step * step;
-    VkDeviceSize dbsize = (set1 + size1 + 3) / 4 * 4;
+    VkDeviceSize set1b = set1 + (size1 + step - 1) / step * step; /* ubo_two_sets' second set 1 */
+    VkDeviceSize dbsize = ((two ? set1b : set1) + size1 + 3) / 4 * 4;
     unsigned char *bytes = calloc(1, (size_t)dbsize);
     VkDescriptorAddressInfoEXT ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_ADDRESS_INFO_EXT,
                                      .address = result.addr, .range = result.size};
@@ -326,6 +332,11 @@ static int ubo_case(const char *dir, const char *kase)
     gi = (VkDescriptorGetInfoEXT){.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_GET_INFO_EXT,
                                   .type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, .data.pUniformBuffer = &ai};
     pvkGetDescriptorEXT(ca.dev, &gi, dbp.uniformBufferDescriptorSize, bytes + set1 + off11);
+    if (two) {
+        memcpy(bytes + set1b, bytes + set1, (size_t)size1);
+        ai.range = 32;
+        pvkGetDescriptorEXT(ca.dev, &gi, dbp.uniformBufferDescriptorSize, bytes + set1b + off11);
+    }
 
     capp_buffer db;
     if (staged) {
@@ -369,6 +380,16 @@ static int ubo_case(const char *dir, const char *kase)
         uint32_t pc[2] = {index, loops};
         vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 8, pc);
         vkCmdDispatch(cmd, groups, 1, 1);
+        if (two) {
+            VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                                  .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
+                                  .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
+            vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1,
+                                 &mb, 0, NULL, 0, NULL);
+            pvkCmdSetDescriptorBufferOffsetsEXT(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 1, 1, buffer_index,
+                                                &set1b);
+            vkCmdDispatch(cmd, groups, 1, 1);
+        }
         CHECK(vkEndCommandBuffer(cmd));
         ca_submit_wait(cmd);
         if (f > 0)

@@ -163,6 +163,10 @@ typedef struct delem {
      * (texel buffers) as it is: a descriptor of a descriptor buffer, made
      * from an address */
     uint32_t direct;
+    /* a descriptor-buffer element whose bytes the layer does not know: the
+     * checks report nothing for it (written, unknown range), and no fact
+     * holds on its binding (a fast variant may read every element) */
+    uint32_t unknown;
 } delem;
 
 typedef struct dset {
@@ -1481,7 +1485,7 @@ static void db_build(device_data *dd, db_read *r)
                 *e = *known;
                 continue;
             }
-            *e = (delem){.id = RES_UNKNOWN, .direct = 1, .range = UINT32_MAX};
+            *e = (delem){.id = RES_UNKNOWN, .direct = 1, .range = UINT32_MAX, .unknown = 1};
             if (db->type != VK_DESCRIPTOR_TYPE_MUTABLE_EXT) /* as in sets: not tracked */
                 r->unknown++;
         }
@@ -1802,7 +1806,7 @@ static int fact_holds(const dset *s, const gpuavdbg_fact *f, const uint32_t *dyn
     for (uint32_t i = 0; i < db->count && floor; i++) {
         uint32_t extra;
         uint32_t st = elem_value(s, db, i, dyn, ndyn, &extra);
-        floor = floor_step(floor, db->type, st, extra);
+        floor = s->e[db->first + i].unknown ? 0 : floor_step(floor, db->type, st, extra);
     }
     *floor_out = floor_word(db->type, floor);
     return *floor_out >= f->bound;

@@ -23,7 +23,9 @@ import (
 // command is not checked (a warning says so; exit 4) and the dispatch runs
 // as recorded. garbage: data[3]'s descriptor holds bytes that no
 // vkGetDescriptorEXT returned: the one descriptor is in the unchecked list
-// (exit 4).
+// (exit 4). destroyed: data[2]'s buffer is destroyed after its descriptor
+// was written, and index 2 reads through it: descriptor_destroyed, the load
+// skipped.
 func TestDescriptorBuffer(t *testing.T) {
 	for _, c := range []struct {
 		kase          string
@@ -35,6 +37,7 @@ func TestDescriptorBuffer(t *testing.T) {
 		{"clean", -1, 0, "value=102\n"},
 		{"indirect", -1, 0, "value=102\n"},
 		{"garbage", -1, 0, "value=102\n"},
+		{"destroyed", 2, 0, "value=1\n"},
 	} {
 		t.Run(c.kase, func(t *testing.T) {
 			code, r, out := dbufApp.run(t, nil, nil, "--case", c.kase)
@@ -90,11 +93,15 @@ func TestDescriptorBuffer(t *testing.T) {
 				t.Fatalf("exit %d, %d error groups; want 1 and 1\n%s", code, len(r.Errors), out)
 			}
 			e := r.Errors[0]
-			if d := e.Descriptor; e.Check != "descriptor_index_oob" || d == nil || d.Set != 0 || d.Binding != 1 ||
+			check := "descriptor_index_oob"
+			if c.kase == "destroyed" {
+				check = "descriptor_destroyed"
+			}
+			if d := e.Descriptor; e.Check != check || d == nil || d.Set != 0 || d.Binding != 1 ||
 				d.Index != uint32(c.index) || d.ArrayLength != 4 || e.ActionIndex != c.action || e.Action != "vkCmdDispatch" ||
 				e.CommandBuffer.Name != "dbuf-cmd" || e.Pipeline.Name != "dbuf-pipeline" || e.Source.Line != 9 {
-				t.Errorf("group: %s %+v action %s #%d cb %q pipeline %q line %d; want index %d of 4, action #%d, line 9",
-					e.Check, d, e.Action, e.ActionIndex, e.CommandBuffer.Name, e.Pipeline.Name, e.Source.Line, c.index, c.action)
+				t.Errorf("group: %s %+v action %s #%d cb %q pipeline %q line %d; want %s, index %d of 4, action #%d, line 9",
+					e.Check, d, e.Action, e.ActionIndex, e.CommandBuffer.Name, e.Pipeline.Name, e.Source.Line, check, c.index, c.action)
 			}
 		})
 	}
@@ -115,6 +122,9 @@ func TestDescriptorBuffer(t *testing.T) {
 // it, so it is in the unchecked list with the reason, exit 4, never 0.
 // ubo_two_sets: index 2 in two dispatches whose set 1 lies at two offsets of
 // the buffer, the second with a range of 32: one group, action 1.
+// ubo_rewrite: the descriptor is written again, with a range of 16, after
+// the command buffer was recorded with a fast variant whose facts held on
+// the range of 64: the set is in the unchecked list at that submit, exit 4.
 func TestDescriptorBufferUniform(t *testing.T) {
 	t.Run("ubo_oob", func(t *testing.T) {
 		code, r, out := dbufApp.run(t, nil, nil, "--case", "ubo_oob")
@@ -174,6 +184,20 @@ func TestDescriptorBufferUniform(t *testing.T) {
 			if strings.Contains(n.Text, "precise variant was created") {
 				t.Errorf("the clean run made a precise variant (its facts failed on the descriptor buffer): %s", n.Text)
 			}
+		}
+	})
+	t.Run("ubo_rewrite", func(t *testing.T) {
+		// Facts held on the recorded descriptor (a range of 64), so the
+		// fast variant runs; the submit sees a range of 16: not checked
+		// at that submit, and said so.
+		code, r, out := dbufApp.run(t, nil, nil, "--case", "ubo_rewrite")
+		const want = "changed between the recording of command buffer 0x"
+		if code != 4 || len(r.Errors) != 0 || len(r.Unchecked) != 1 ||
+			!strings.HasPrefix(r.Unchecked[0].Reason, "descriptor buffer 0x") ||
+			!strings.Contains(r.Unchecked[0].Reason, want) ||
+			!strings.HasSuffix(r.Unchecked[0].Reason, "(write descriptors before recording the commands that use them)") {
+			t.Fatalf("exit %d, %d groups, unchecked %+v; want 4, none and the set %s...\n%s",
+				code, len(r.Errors), r.Unchecked, want, out)
 		}
 	})
 	t.Run("ubo_staged", func(t *testing.T) {

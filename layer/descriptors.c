@@ -1186,6 +1186,10 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateBuffer(VkDevice device, const V
 /* Why a descriptor-buffer set was not read, besides memory.c's reasons. */
 #define DB_NO_BUFFER 100 /* no buffer whose address the app took holds it */
 #define DB_NO_LAYOUT 101 /* its layout is unknown or the layer cannot read it */
+/* The most bytes of one set read per read (a bindless set of a million
+ * descriptors is 256 MiB on lavapipe): the descriptors past them read as
+ * unknown. */
+#define DB_READ_MAX (64ull << 20)
 
 /* A snapshot of the sets bound at one bind point. */
 typedef struct snap {
@@ -1250,7 +1254,8 @@ typedef struct desc_cb {
     VkDeviceAddress dbuf[DB_BUFFERS];
     uint32_t ndbuf;
     hmap lrefs;
-    hmap reads; /* db_key -> db_read* */
+    hmap reads;     /* db_key -> db_read* */
+    uint32_t nheld; /* reads a fast variant's facts held on */
 } desc_cb;
 
 static int grow_arr(void **arr, uint32_t *cap, uint32_t need, size_t elem)
@@ -1423,6 +1428,45 @@ static uint64_t db_key(const dlayout *l, VkDeviceAddress addr, uint32_t embedded
     return k ? k : 1;
 }
 
+/* db_bytes reads the bytes of the set r names (none for embedded
+ * samplers) into a new *bytes of *n bytes, sets r->buffer and r->hash, and
+ * returns GPUAVDBG_MEM_OK or why it could not. Called without g_lock. */
+static int db_bytes(device_data *dd, db_read *r, unsigned char **bytes, VkDeviceSize *n)
+{
+    const dlayout *l = r->l;
+    *bytes = NULL;
+    *n = 0;
+    if (!l || !l->db_ok)
+        return DB_NO_LAYOUT;
+    if (r->embedded)
+        return GPUAVDBG_MEM_OK;
+    VkBuffer buf = VK_NULL_HANDLE;
+    uint64_t off = 0;
+    if (!r->addr || !gpuavdbg_addr_lookup(dd, r->addr, 1, &buf, &off))
+        return DB_NO_BUFFER;
+    r->buffer = buf;
+    /* A set may end past its buffer (a variable-count binding sized to
+     * fewer descriptors), or past DB_READ_MAX: what lies past either reads
+     * as unknown. */
+    VkDeviceSize size = gpuavdbg_buffer_info(buf, NULL);
+    VkDeviceSize m = l->size < DB_READ_MAX ? l->size : DB_READ_MAX;
+    if (size && off + m > size)
+        m = size > off ? size - off : 0;
+    if (m && !(*bytes = malloc(m)))
+        return GPUAVDBG_MEM_MAP_FAILED;
+    int why = m ? gpuavdbg_mem_read(dd, buf, off, *bytes, m) : GPUAVDBG_MEM_OK;
+    if (why != GPUAVDBG_MEM_OK) {
+        free(*bytes);
+        *bytes = NULL;
+        return why;
+    }
+    uint64_t key, check;
+    hash_bytes(0, *bytes, m, &key, &check);
+    r->hash = key ^ check;
+    *n = m;
+    return GPUAVDBG_MEM_OK;
+}
+
 /* db_build reads the set r names from its descriptor buffer and looks up
  * each descriptor's bytes: r->s the set they describe, r->unknown the
  * descriptors whose bytes no vkGetDescriptorEXT returned (read as written
@@ -1431,39 +1475,11 @@ static uint64_t db_key(const dlayout *l, VkDeviceAddress addr, uint32_t embedded
 static void db_build(device_data *dd, db_read *r)
 {
     const dlayout *l = r->l;
-    r->why = DB_NO_LAYOUT;
-    if (!l || !l->db_ok)
-        return;
     unsigned char *bytes = NULL;
     VkDeviceSize n = 0;
-    if (!r->embedded) {
-        VkBuffer buf = VK_NULL_HANDLE;
-        uint64_t off = 0;
-        if (!r->addr || !gpuavdbg_addr_lookup(dd, r->addr, 1, &buf, &off)) {
-            r->why = DB_NO_BUFFER;
-            return;
-        }
-        r->buffer = buf;
-        /* A set may end past its buffer (a variable-count binding sized
-         * to fewer descriptors): what lies past it reads as unknown. */
-        VkDeviceSize size = gpuavdbg_buffer_info(buf, NULL);
-        n = l->size;
-        if (size && off + n > size)
-            n = size > off ? size - off : 0;
-        if (n && !(bytes = malloc(n))) {
-            r->why = GPUAVDBG_MEM_MAP_FAILED;
-            return;
-        }
-        int why = n ? gpuavdbg_mem_read(dd, buf, off, bytes, n) : GPUAVDBG_MEM_OK;
-        if (why != GPUAVDBG_MEM_OK) {
-            free(bytes);
-            r->why = why;
-            return;
-        }
-        uint64_t key, check;
-        hash_bytes(0, bytes, n, &key, &check);
-        r->hash = key ^ check;
-    }
+    r->why = db_bytes(dd, r, &bytes, &n);
+    if (r->why != GPUAVDBG_MEM_OK)
+        return;
     pthread_mutex_lock(&g_lock);
     dset *s = new_set(l, 0, UINT32_MAX);
     for (uint32_t b = 0; s && b < s->nbind; b++) {
@@ -1654,6 +1670,7 @@ void gpuavdbg_desc_cb_reset(cb_state *cs)
         free_set(d->pushed[i]);
     d->npushed = 0;
     d->ndbuf = 0;
+    d->nheld = 0;
     db_reads_free(&d->reads);
     db_unref_all(d);
 }
@@ -1908,8 +1925,10 @@ int gpuavdbg_desc_facts_hold(cb_state *cs, int bi, uint64_t variant, const gpuav
         db_read *x = r && r->dbset ? db_read_get(cs->dd, &d->reads, r) : NULL;
         if (!m || !m->set) {
             uint32_t fl = 0, k = test_run(d, r, x ? x->s : NULL, facts, i, j, &fl);
-            if (x && k == UINT32_MAX)
+            if (x && k == UINT32_MAX && !x->held) {
                 x->held = 1;
+                d->nheld++;
+            }
             if (m) {
                 *m = (fact_memo){.set = r->set, .variant = variant, .first = i, .failed = k, .floor = fl};
                 d->nmemo++;
@@ -1999,12 +2018,11 @@ static int first_time(uint32_t kind, uint64_t subject)
 #define DB_UNCHECKED "buffer_oob, texel_buffer_oob, descriptor_uninitialized, descriptor_destroyed and runtime arrays' lengths"
 
 /* db_tell logs, as unchecked, what the descriptor-buffer sets a submit read
- * leave unchecked: sets not read (and why), descriptors of unknown bytes,
- * and sets that changed since facts held on them at recording; queued for
- * gpuavdbg_desc_tell. Called without g_lock, after the state is written. */
-static void db_tell(cb_state *cs, const hmap *reads)
+ * leave unchecked: sets not read (and why) and descriptors of unknown
+ * bytes; queued for gpuavdbg_desc_tell. Called without g_lock, after the
+ * state is written. */
+static void db_tell(const hmap *reads)
 {
-    const desc_cb *d = cs->desc;
     for (size_t i = 0; i < reads->cap; i++) {
         for (const db_read *x = reads->slots[i].key ? reads->slots[i].val : NULL; x; x = x->next) {
             unsigned long long buf = (unsigned long long)GPUAVDBG_H(x->buffer), at = (unsigned long long)x->addr;
@@ -2027,13 +2045,31 @@ static void db_tell(cb_state *cs, const hmap *reads)
                      "vkGetDescriptorEXT of the app returned (never written, or written by the GPU, which the layer "
                      "does not follow): accesses through them are not checked (" DB_UNCHECKED ")",
                      buf, at, x->unknown);
-            const db_read *y = d ? db_read_find(&d->reads, x) : NULL;
-            if (y && y->held && (y->why != x->why || y->hash != x->hash) && first_time(201, buf))
+        }
+    }
+}
+
+void gpuavdbg_desc_cb_submitted(cb_state *cs)
+{
+    desc_cb *d = cs ? cs->desc : NULL;
+    if (!d || !d->nheld)
+        return;
+    for (size_t i = 0; i < d->reads.cap; i++) {
+        for (const db_read *x = d->reads.slots[i].key ? d->reads.slots[i].val : NULL; x; x = x->next) {
+            if (!x->held || x->embedded)
+                continue;
+            db_read now = {.l = x->l, .addr = x->addr};
+            unsigned char *bytes = NULL;
+            VkDeviceSize n = 0;
+            int why = db_bytes(cs->dd, &now, &bytes, &n);
+            free(bytes);
+            if ((why != x->why || now.hash != x->hash) && first_time(201, GPUAVDBG_H(x->buffer)))
                 tell("descriptor buffer 0x%llx: the set at address 0x%llx changed between the recording of "
                      "command buffer 0x%llx and its submit, and the shader variants chosen at recording took "
                      "its recorded descriptors for granted: their bounded accesses are not checked at this "
                      "submit (write descriptors before recording the commands that use them)",
-                     buf, at, (unsigned long long)GPUAVDBG_H(cs->cb));
+                     (unsigned long long)GPUAVDBG_H(x->buffer), (unsigned long long)x->addr,
+                     (unsigned long long)GPUAVDBG_H(cs->cb));
         }
     }
 }
@@ -2108,7 +2144,7 @@ uint32_t gpuavdbg_desc_write_state(device_data *dd, cb_state *cs, uint32_t *word
     pthread_mutex_unlock(&g_lock);
     hmap_free(&blocks);
     free(snap_off);
-    db_tell(cs, &reads);
+    db_tell(&reads);
     db_reads_free(&reads);
 done:
     return wr.n;

@@ -74,6 +74,11 @@ uint32_t gpuavdbg_desc_write_state(device_data *dd, cb_state *cs, uint32_t *word
  * read by gpuavdbg_desc_write_state left unchecked (each cause once per
  * buffer); the submit calls it outside its lock. */
 void gpuavdbg_desc_tell(void);
+/* gpuavdbg_desc_cb_submitted reads again, at each submit of cs (listed or
+ * not: a command buffer whose fast variants bind nothing is not), the
+ * descriptor-buffer sets its fast variants' facts held on at recording, and
+ * tells (gpuavdbg_desc_tell) when one changed. */
+void gpuavdbg_desc_cb_submitted(cb_state *cs);
 
 /* The device owner's (device.c): the descriptor-buffer properties, where
  * the app enabled VK_EXT_descriptor_buffer. */

@@ -393,6 +393,7 @@ static void add_cb(pending_submit *e, int *oom, VkCommandBuffer cb, uint64_t pri
     cb_state *cs = gpuavdbg_cb_get(cb);
     if (!cs || depth > 8)
         return;
+    gpuavdbg_desc_cb_submitted(cs); /* descriptor buffers changed since recording */
     int listed = !cs->unit || cs->unit == cs->dd->sink || (cs->ninstrumented == 0 && !gpuavdbg_cc_has_records(cs));
     for (uint32_t i = 0; i < e->n && !listed; i++)
         listed = e->cbs[i].cs == cs;
@@ -485,6 +486,7 @@ static VkResult submit_common(device_data *dd, VkQueue queue, VkFence app_fence,
                               call_down call, const void *ctx)
 {
     poll(dd);
+    gpuavdbg_desc_tell(); /* what add_cb found unchecked */
     if (oom)
         gpuavdbg_logf(GPUAVDBG_LOG_WARNING, "out of memory listing a submit's command buffers: some are not read");
     if (!e || e->n == 0) {

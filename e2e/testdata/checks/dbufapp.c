@@ -14,6 +14,8 @@
  *   oob          index 5 (of 4): the layer skips the load, value=1
  *   two_actions  two dispatches, index 1 then 6: the second is bad
  *   indirect     index 1 through vkCmdDispatchIndirect {1, 1, 1}: value=102
+ *   destroyed    index 2, data[2]'s buffer destroyed (its memory kept) after
+ *                its descriptor was written: the layer skips the load, value=1
  *   garbage      index 1, but data[3]'s descriptor holds bytes no
  *                vkGetDescriptorEXT returned (0xAB): value=102
  *
@@ -31,6 +33,10 @@
  *   ubo_two_sets index 2 in two dispatches: set 1 at 256*k, then at a second
  *                copy of set 1 whose Params descriptor has a range of 32:
  *                the second read (offset 32) is past it, value=1000
+ *   ubo_rewrite  index 1, but after recording and before the submit the app
+ *                writes Params' descriptor again with a range of 16 (the
+ *                read at 16 is then past it): value=1011 or 1000 (the
+ *                driver's own bounds check)
  *   ubo_staged   index 4, the descriptor buffer written by vkCmdUpdateBuffer
  *                (its memory non-host-visible where the device has such a
  *                type, and never mapped; it prints staged_memory=device-only
@@ -87,11 +93,13 @@ int main(int argc, char **argv)
     int ubo = !strncmp(kase, "ubo_", 4);
     if (!strcmp(kase, "oob"))
         indices[0] = 5;
+    else if (!strcmp(kase, "destroyed"))
+        indices[0] = 2;
     else if (!strcmp(kase, "two_actions"))
         indices[1] = 6;
-    else if (strcmp(kase, "clean") && strcmp(kase, "indirect") && strcmp(kase, "garbage") &&
+    else if (strcmp(kase, "clean") && strcmp(kase, "indirect") && strcmp(kase, "garbage") && strcmp(kase, "destroyed") &&
              strcmp(kase, "ubo_clean") && strcmp(kase, "ubo_oob") && strcmp(kase, "ubo_staged") &&
-             strcmp(kase, "ubo_two_sets")) {
+             strcmp(kase, "ubo_two_sets") && strcmp(kase, "ubo_rewrite")) {
         fprintf(stderr, APP ": unknown case %s\n", kase);
         return 2;
     }
@@ -168,6 +176,10 @@ int main(int argc, char **argv)
     }
     if (!strcmp(kase, "garbage"))
         memset((char *)db.map + off1 + (NDATA - 1) * dsize, 0xAB, dsize);
+    if (!strcmp(kase, "destroyed")) {
+        vkDestroyBuffer(ca.dev, data[2].buf, NULL);
+        data[2].buf = VK_NULL_HANDLE; /* capp_buffer_destroy frees only its memory */
+    }
 
     VkPipelineLayout layout = ca_pipeline_layout(dsl, VK_SHADER_STAGE_COMPUTE_BIT, 4);
     VkPipeline pipe = capp_compute_pipeline(&ca, layout, ca_module(dir, "dbuf.comp.spv"),
@@ -268,7 +280,8 @@ static int ubo_case(const char *dir, const char *kase)
 {
     int staged = !strcmp(kase, "ubo_staged");
     int two = !strcmp(kase, "ubo_two_sets");
-    uint32_t index = two ? 2 : strcmp(kase, "ubo_clean") ? 4 : 1;
+    int rewrite = !strcmp(kase, "ubo_rewrite");
+    uint32_t index = two ? 2 : strcmp(kase, "ubo_clean") && !rewrite ? 4 : 1;
     PROC(vkGetDescriptorSetLayoutSizeEXT);
     PROC(vkGetDescriptorSetLayoutBindingOffsetEXT);
     PROC(vkGetDescriptorEXT);
@@ -391,6 +404,10 @@ static int ubo_case(const char *dir, const char *kase)
             vkCmdDispatch(cmd, groups, 1, 1);
         }
         CHECK(vkEndCommandBuffer(cmd));
+        if (rewrite) {
+            ai.range = 16;
+            pvkGetDescriptorEXT(ca.dev, &gi, dbp.uniformBufferDescriptorSize, (char *)db.map + set1 + off11);
+        }
         ca_submit_wait(cmd);
         if (f > 0)
             total += now_ns() - t0;

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -111,55 +112,115 @@ func TestDescriptorBuffer(t *testing.T) {
 // sample with a uniform read moved 64 bytes past its bound range, in
 // dbufapp's ubo cases: a uniform buffer of 128 bytes bound with a range of
 // 64 in a descriptor buffer (set 1 binding 1, the set 256 bytes into the
-// buffer), read at params.v[4] by each of 64 invocations of one
-// vkCmdDispatch. ubo_oob: one buffer_oob group with the offset 64, size 4,
-// range 64, the set and binding and the action, the load skipped
-// (value=1000), exit 1. ubo_clean (index 1): exit 0, nothing unchecked, and
-// the pipeline's fast variant runs (no precise variant is made: its facts
-// hold on the descriptor buffer's ranges). ubo_staged: the descriptor
-// buffer is written by vkCmdUpdateBuffer, its memory never mapped (not
-// host-visible where the device has such memory): the layer cannot read
-// it, so it is in the unchecked list with the reason, exit 4, never 0.
-// ubo_two_sets: index 2 in two dispatches whose set 1 lies at two offsets of
-// the buffer, the second with a range of 32: one group, action 1.
-// ubo_rewrite: the descriptor is written again, with a range of 16, after
-// the command buffer was recorded with a fast variant whose facts held on
-// the range of 64: the set is in the unchecked list at that submit, exit 4.
+// buffer), read at params.v[4], in a compute shader (64 invocations of one
+// vkCmdDispatch) and in a vertex shader (one point of one vkCmdDraw, where
+// the sample reads its uniforms). ubo_oob: one buffer_oob group with the
+// offset 64, size 4, range 64, the set, binding and action, the load
+// skipped (value=1000), exit 1. ubo_clean (index 1): exit 0, nothing
+// unchecked, and the pipeline's fast variant runs (no precise variant is
+// made: its facts hold on the descriptor buffer's ranges). ubo_rewrite: the
+// descriptor is written again, with a range of 16, after the command buffer
+// was recorded with a fast variant whose facts held on the range of 64: the
+// set is in the unchecked list at that submit, exit 4. ubo_staged: the
+// descriptor buffer is written by vkCmdUpdateBuffer, its memory never
+// mapped (not host-visible where the device has such memory): the layer
+// cannot read it, so it is in the unchecked list with the reason, exit 4,
+// never 0. ubo_two_sets: index 2 in two dispatches whose set 1 lies at two
+// offsets of the buffer, the second with a range of 32: one group, action 1.
 func TestDescriptorBufferUniform(t *testing.T) {
-	t.Run("ubo_oob", func(t *testing.T) {
-		code, r, out := dbufApp.run(t, nil, nil, "--case", "ubo_oob")
-		if code != 1 || len(r.Errors) != 1 || len(r.Unchecked) != 0 {
-			t.Fatalf("exit %d, %d groups, unchecked %+v; want 1, 1 and none\n%s", code, len(r.Errors), r.Unchecked, out)
+	stages := []struct {
+		stage, action, file, coordKey string
+		count                         int
+		coord                         []float64
+	}{
+		{"compute", "vkCmdDispatch", "dbuf_ubo.comp", "global_invocation_id", 64, []float64{0, 0, 0}},
+		{"vertex", "vkCmdDraw", "dbuf_ubo.vert", "vertex_index", 1, []float64{0}},
+	}
+	for _, st := range stages {
+		run := func(t *testing.T, kase string) (int, checkReport, string) {
+			t.Helper()
+			return dbufApp.run(t, nil, nil, "--case", kase, "--stage", st.stage)
 		}
-		if !strings.Contains(out, "value=1000\n") {
-			t.Errorf("the load must be skipped (value=1000); app printed:\n%s", out)
-		}
-		e := r.Errors[0]
-		if e.Check != "buffer_oob" || e.Level != "error" || e.VUID != "VUID-vkCmdDispatch-uniformBuffers-06935" ||
-			e.Count != 64 || e.Stage != "compute" || e.Action != "vkCmdDispatch" || e.ActionIndex != 0 ||
-			e.CommandBuffer.Name != "dbuf-cmd" || e.Pipeline.Name != "dbuf-pipeline" {
-			t.Errorf("group: check %q level %q vuid %q count %d stage %q action %s #%d cb %q pipeline %q",
-				e.Check, e.Level, e.VUID, e.Count, e.Stage, e.Action, e.ActionIndex, e.CommandBuffer.Name, e.Pipeline.Name)
-		}
-		d, b := e.Descriptor, e.Buffer
-		if d == nil || b == nil || d.Set != 1 || d.Binding != 1 || d.Index != 0 || d.ArrayLength != 1 ||
-			b.Offset != 64 || b.Size != 4 || b.Range != 64 || b.Highest != 67 || b.Write || b.Kind != "uniform" || b.Robust {
-			t.Errorf("descriptor %+v buffer %+v; want set 1 binding 1, a 4-byte read at 64 of a range of 64", d, b)
-		}
-		const msg = "(set = 1, binding = 1) Descriptor index 0 access out of bounds. Descriptor size is 64 and highest byte " +
-			"accessed was 67 (4-byte read at offset 64 of a uniform buffer)."
-		if !strings.Contains(e.Message, msg) {
-			t.Errorf("message %q, want it to contain %q", e.Message, msg)
-		}
-		at := expectAt(t, "dbuf_ubo.comp", "buffer_oob", "params")
-		if !at.matches(e.Source.File, e.Source.Line, e.Source.Text) {
-			t.Errorf("source %+v, want %s:%d %q", e.Source, at.file, at.line, at.text)
-		}
-		if c := e.Coords["global_invocation_id"]; len(c) != 3 || c[0] != 0 || c[1] != 0 || c[2] != 0 {
-			t.Errorf("coords %v, want global_invocation_id (0,0,0)", e.Coords)
-		}
-	})
-	t.Run("ubo_two_sets", func(t *testing.T) {
+		t.Run(st.stage+"/ubo_oob", func(t *testing.T) {
+			code, r, out := run(t, "ubo_oob")
+			if code != 1 || len(r.Errors) != 1 || len(r.Unchecked) != 0 {
+				t.Fatalf("exit %d, %d groups, unchecked %+v; want 1, 1 and none\n%s", code, len(r.Errors), r.Unchecked, out)
+			}
+			if !strings.Contains(out, "value=1000\n") {
+				t.Errorf("the load must be skipped (value=1000); app printed:\n%s", out)
+			}
+			e := r.Errors[0]
+			if e.Check != "buffer_oob" || e.Level != "error" || e.VUID != "VUID-"+st.action+"-uniformBuffers-06935" ||
+				e.Count != st.count || e.Stage != st.stage || e.Action != st.action || e.ActionIndex != 0 ||
+				e.CommandBuffer.Name != "dbuf-cmd" || e.Pipeline.Name != "dbuf-pipeline" {
+				t.Errorf("group: check %q level %q vuid %q count %d stage %q action %s #%d cb %q pipeline %q",
+					e.Check, e.Level, e.VUID, e.Count, e.Stage, e.Action, e.ActionIndex, e.CommandBuffer.Name, e.Pipeline.Name)
+			}
+			d, b := e.Descriptor, e.Buffer
+			if d == nil || b == nil || d.Set != 1 || d.Binding != 1 || d.Index != 0 || d.ArrayLength != 1 ||
+				b.Offset != 64 || b.Size != 4 || b.Range != 64 || b.Highest != 67 || b.Write || b.Kind != "uniform" || b.Robust {
+				t.Errorf("descriptor %+v buffer %+v; want set 1 binding 1, a 4-byte read at 64 of a range of 64", d, b)
+			}
+			const msg = "(set = 1, binding = 1) Descriptor index 0 access out of bounds. Descriptor size is 64 and highest byte " +
+				"accessed was 67 (4-byte read at offset 64 of a uniform buffer)."
+			if !strings.Contains(e.Message, msg) {
+				t.Errorf("message %q, want it to contain %q", e.Message, msg)
+			}
+			at := expectAt(t, st.file, "buffer_oob", "params")
+			if !at.matches(e.Source.File, e.Source.Line, e.Source.Text) {
+				t.Errorf("source %+v, want %s:%d %q", e.Source, at.file, at.line, at.text)
+			}
+			if c := e.Coords[st.coordKey]; !slices.Equal(c, st.coord) {
+				t.Errorf("coords %v, want %s %v", e.Coords, st.coordKey, st.coord)
+			}
+		})
+		t.Run(st.stage+"/ubo_clean", func(t *testing.T) {
+			code, r, out := run(t, "ubo_clean")
+			if code != 0 || len(r.Errors) != 0 || len(r.Unchecked) != 0 || !strings.Contains(out, "value=1011\n") {
+				t.Fatalf("exit %d, %d groups, unchecked %+v; want 0, none, none and value=1011\n%s",
+					code, len(r.Errors), r.Unchecked, out)
+			}
+			for _, n := range r.Notices {
+				if strings.Contains(n.Text, "precise variant was created") {
+					t.Errorf("the clean run made a precise variant (its facts failed on the descriptor buffer): %s", n.Text)
+				}
+			}
+		})
+		t.Run(st.stage+"/ubo_rewrite", func(t *testing.T) {
+			// Facts held on the recorded descriptor (a range of 64), so the
+			// fast variant runs; the submit sees a range of 16: not checked
+			// at that submit, and said so.
+			code, r, out := run(t, "ubo_rewrite")
+			const want = "changed between the recording of command buffer 0x"
+			if code != 4 || len(r.Errors) != 0 || len(r.Unchecked) != 1 ||
+				!strings.HasPrefix(r.Unchecked[0].Reason, "descriptor buffer 0x") ||
+				!strings.Contains(r.Unchecked[0].Reason, want) ||
+				!strings.HasSuffix(r.Unchecked[0].Reason, "(write descriptors before recording the commands that use them)") {
+				t.Fatalf("exit %d, %d groups, unchecked %+v; want 4, none and the set %s...\n%s",
+					code, len(r.Errors), r.Unchecked, want, out)
+			}
+		})
+		t.Run(st.stage+"/ubo_staged", func(t *testing.T) {
+			code, r, out := run(t, "ubo_staged")
+			why := "the app never mapped its memory (it wrote nothing there from the CPU)"
+			switch {
+			case strings.Contains(out, "staged_memory=device-only\n"):
+				why = "its memory is not host-visible"
+			case !strings.Contains(out, "staged_memory=host-visible\n"):
+				t.Fatalf("the app did not say which memory it took:\n%s", out)
+			}
+			want := ": the layer cannot read it (" + why + "): the descriptors of its sets are not checked (buffer_oob, " +
+				"texel_buffer_oob, descriptor_uninitialized, descriptor_destroyed and runtime arrays' lengths)"
+			if code != 4 || len(r.Errors) != 0 || len(r.Unchecked) != 1 {
+				t.Fatalf("exit %d, %d groups, unchecked %+v; want 4 (not everything checked), none and one\n%s",
+					code, len(r.Errors), r.Unchecked, out)
+			}
+			if u := r.Unchecked[0]; !strings.HasPrefix(u.Reason, "descriptor buffer 0x") || !strings.HasSuffix(u.Reason, want) {
+				t.Errorf("unchecked %+v, want descriptor buffer 0x...%s", u, want)
+			}
+		})
+	}
+	t.Run("compute/ubo_two_sets", func(t *testing.T) {
 		// The same pipeline and binding through two copies of set 1:
 		// only the action whose set binds a range of 32 reads past it.
 		code, r, out := dbufApp.run(t, nil, nil, "--case", "ubo_two_sets")
@@ -172,51 +233,6 @@ func TestDescriptorBufferUniform(t *testing.T) {
 			b.Offset != 32 || b.Size != 4 || b.Range != 32 || b.Highest != 35 {
 			t.Errorf("group: %s count %d action %s #%d descriptor %+v buffer %+v; want action #1, a 4-byte read at 32 of 32",
 				e.Check, e.Count, e.Action, e.ActionIndex, d, b)
-		}
-	})
-	t.Run("ubo_clean", func(t *testing.T) {
-		code, r, out := dbufApp.run(t, nil, nil, "--case", "ubo_clean")
-		if code != 0 || len(r.Errors) != 0 || len(r.Unchecked) != 0 || !strings.Contains(out, "value=1011\n") {
-			t.Fatalf("exit %d, %d groups, unchecked %+v; want 0, none, none and value=1011\n%s",
-				code, len(r.Errors), r.Unchecked, out)
-		}
-		for _, n := range r.Notices {
-			if strings.Contains(n.Text, "precise variant was created") {
-				t.Errorf("the clean run made a precise variant (its facts failed on the descriptor buffer): %s", n.Text)
-			}
-		}
-	})
-	t.Run("ubo_rewrite", func(t *testing.T) {
-		// Facts held on the recorded descriptor (a range of 64), so the
-		// fast variant runs; the submit sees a range of 16: not checked
-		// at that submit, and said so.
-		code, r, out := dbufApp.run(t, nil, nil, "--case", "ubo_rewrite")
-		const want = "changed between the recording of command buffer 0x"
-		if code != 4 || len(r.Errors) != 0 || len(r.Unchecked) != 1 ||
-			!strings.HasPrefix(r.Unchecked[0].Reason, "descriptor buffer 0x") ||
-			!strings.Contains(r.Unchecked[0].Reason, want) ||
-			!strings.HasSuffix(r.Unchecked[0].Reason, "(write descriptors before recording the commands that use them)") {
-			t.Fatalf("exit %d, %d groups, unchecked %+v; want 4, none and the set %s...\n%s",
-				code, len(r.Errors), r.Unchecked, want, out)
-		}
-	})
-	t.Run("ubo_staged", func(t *testing.T) {
-		code, r, out := dbufApp.run(t, nil, nil, "--case", "ubo_staged")
-		why := "the app never mapped its memory (it wrote nothing there from the CPU)"
-		switch {
-		case strings.Contains(out, "staged_memory=device-only\n"):
-			why = "its memory is not host-visible"
-		case !strings.Contains(out, "staged_memory=host-visible\n"):
-			t.Fatalf("the app did not say which memory it took:\n%s", out)
-		}
-		want := ": the layer cannot read it (" + why + "): the descriptors of its sets are not checked (buffer_oob, " +
-			"texel_buffer_oob, descriptor_uninitialized, descriptor_destroyed and runtime arrays' lengths)"
-		if code != 4 || len(r.Errors) != 0 || len(r.Unchecked) != 1 {
-			t.Fatalf("exit %d, %d groups, unchecked %+v; want 4 (not everything checked), none and one\n%s",
-				code, len(r.Errors), r.Unchecked, out)
-		}
-		if u := r.Unchecked[0]; !strings.HasPrefix(u.Reason, "descriptor buffer 0x") || !strings.HasSuffix(u.Reason, want) {
-			t.Errorf("unchecked %+v, want descriptor buffer 0x...%s", u, want)
 		}
 	})
 }

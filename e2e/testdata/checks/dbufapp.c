@@ -44,6 +44,10 @@
  *                runs (value=1014, or 1000 where the driver's own bounds
  *                check reads 0, as lavapipe's does)
  *
+ * With --stage vertex the ubo cases (but ubo_two_sets) read in a vertex
+ * shader instead (dbuf_ubo.vert, one point drawn with vkCmdDraw into a 1x1
+ * target: action 0 is the draw).
+ *
  * With --frames N (ubo_clean) the command buffer is recorded, submitted and
  * waited for N times after a first warm-up frame, and it prints
  * "frame_ns=T", the mean time of one frame.
@@ -62,7 +66,7 @@
 
 static uint32_t frames, loops, groups = 1;
 
-static int ubo_case(const char *dir, const char *kase);
+static int ubo_case(const char *dir, const char *kase, int stage);
 
 /* bench_args takes --frames, --loops and --groups out of argv. */
 static int bench_args(int *argc, char **argv)
@@ -124,7 +128,7 @@ int main(int argc, char **argv)
     const char *exts[] = {VK_EXT_DESCRIPTOR_BUFFER_EXTENSION_NAME};
     ca_create_stage_device(VK_FALSE, &f12, exts, 1);
     if (ubo)
-        return ubo_case(dir, kase);
+        return ubo_case(dir, kase, stage);
     PROC(vkGetDescriptorSetLayoutSizeEXT);
     PROC(vkGetDescriptorSetLayoutBindingOffsetEXT);
     PROC(vkGetDescriptorEXT);
@@ -276,8 +280,11 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static int ubo_case(const char *dir, const char *kase)
+static int ubo_case(const char *dir, const char *kase, int stage)
 {
+    int gfx = stage == CA_VERTEX;
+    VkPipelineBindPoint bp = gfx ? VK_PIPELINE_BIND_POINT_GRAPHICS : VK_PIPELINE_BIND_POINT_COMPUTE;
+    VkShaderStageFlags stages = gfx ? VK_SHADER_STAGE_VERTEX_BIT : VK_SHADER_STAGE_COMPUTE_BIT;
     int staged = !strcmp(kase, "ubo_staged");
     int two = !strcmp(kase, "ubo_two_sets");
     int rewrite = !strcmp(kase, "ubo_rewrite");
@@ -303,12 +310,12 @@ static int ubo_case(const char *dir, const char *kase)
     }
 
     VkDescriptorSetLayoutBinding b0 = {.binding = 0, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                       .descriptorCount = 1, .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT};
+                                       .descriptorCount = 1, .stageFlags = stages};
     VkDescriptorSetLayoutBinding b1[2] = {
         {.binding = 0, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = 1,
-         .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT},
+         .stageFlags = stages},
         {.binding = 1, .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, .descriptorCount = 1,
-         .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT},
+         .stageFlags = stages},
     };
     VkDescriptorSetLayout dsl[2];
     VkDescriptorSetLayoutCreateInfo dslci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
@@ -359,10 +366,25 @@ static int ubo_case(const char *dir, const char *kase)
         memcpy(db.map, bytes, (size_t)dbsize);
     }
 
-    VkPushConstantRange pcr = {.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT, .size = 8};
+    VkPushConstantRange pcr = {.stageFlags = stages, .size = 8};
     VkPipelineLayout layout = capp_pipeline_layout(&ca, 2, dsl, &pcr);
-    VkPipeline pipe = capp_compute_pipeline(&ca, layout, ca_module(dir, "dbuf_ubo.comp.spv"),
-                                            VK_PIPELINE_CREATE_DESCRIPTOR_BUFFER_BIT_EXT, NULL);
+    capp_image t = {0};
+    VkPipeline pipe;
+    if (gfx) {
+        /* One point, as Sascha Willems' sample reads its uniforms in the
+         * vertex shader. */
+        t = capp_image_create(&ca, 1, 1, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
+        VkPipelineShaderStageCreateInfo ss[2] = {
+            capp_stage(VK_SHADER_STAGE_VERTEX_BIT, ca_module(dir, "dbuf_ubo.vert.spv"), NULL),
+            capp_stage(VK_SHADER_STAGE_FRAGMENT_BIT, ca_module(dir, "buf_plain.frag.spv"), NULL)};
+        pipe = capp_graphics_pipeline(&ca, &(capp_graphics_info){.stages = ss, .nstages = 2, .layout = layout,
+                                                                  .format = t.format, .width = 1, .height = 1,
+                                                                  .topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST,
+                                                                  .flags = VK_PIPELINE_CREATE_DESCRIPTOR_BUFFER_BIT_EXT});
+    } else {
+        pipe = capp_compute_pipeline(&ca, layout, ca_module(dir, "dbuf_ubo.comp.spv"),
+                                     VK_PIPELINE_CREATE_DESCRIPTOR_BUFFER_BIT_EXT, NULL);
+    }
     VkCommandBuffer cmd;
     VkCommandPool pool = ca_command_buffers(VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT, 1, &cmd);
     ca_name_cmd_pipeline(cmd, "dbuf-cmd", pipe, "dbuf-pipeline");
@@ -382,18 +404,25 @@ static int ubo_case(const char *dir, const char *kase)
             vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1, &mb,
                                  0, NULL, 0, NULL);
         }
-        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+        if (gfx)
+            capp_begin_rendering(cmd, &t, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
+        vkCmdBindPipeline(cmd, bp, pipe);
         VkDescriptorBufferBindingInfoEXT bi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_BUFFER_BINDING_INFO_EXT,
                                                .address = db.addr,
                                                .usage = VK_BUFFER_USAGE_RESOURCE_DESCRIPTOR_BUFFER_BIT_EXT};
         pvkCmdBindDescriptorBuffersEXT(cmd, 1, &bi);
         uint32_t buffer_index[2] = {0, 0};
         VkDeviceSize offsets[2] = {0, set1};
-        pvkCmdSetDescriptorBufferOffsetsEXT(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 2, buffer_index, offsets);
+        pvkCmdSetDescriptorBufferOffsetsEXT(cmd, bp, layout, 0, 2, buffer_index, offsets);
         uint32_t pc[2] = {index, loops};
-        vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 8, pc);
-        vkCmdDispatch(cmd, groups, 1, 1);
-        if (two) {
+        vkCmdPushConstants(cmd, layout, stages, 0, 8, pc);
+        if (gfx) {
+            vkCmdDraw(cmd, 1, 1, 0, 0);
+            vkCmdEndRendering(cmd);
+        } else {
+            vkCmdDispatch(cmd, groups, 1, 1);
+        }
+        if (two && !gfx) {
             VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
                                   .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
                                   .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
@@ -417,7 +446,7 @@ static int ubo_case(const char *dir, const char *kase)
         printf("frame_ns=%llu\n", (unsigned long long)(total / frames));
     fflush(stdout);
 
-    ca_teardown(pipe, layout, pool, VK_NULL_HANDLE, dsl[0], NULL);
+    ca_teardown(pipe, layout, pool, VK_NULL_HANDLE, dsl[0], gfx ? &t : NULL);
     vkDestroyDescriptorSetLayout(ca.dev, dsl[1], NULL);
     capp_buffer_destroy(&ca, &db);
     capp_buffer_destroy(&ca, &params);

@@ -236,3 +236,40 @@ func TestDescriptorBufferUniform(t *testing.T) {
 		}
 	})
 }
+
+// TestDescriptorBufferTexel: a uniform texel buffer (R32_SFLOAT, a 64-byte
+// buffer bound with a range of 16 bytes: 4 texels) in a descriptor buffer,
+// fetched at texel 4 (texel_oob) or 1 (texel_clean): texel_buffer_oob with
+// the texel, the count the layer derived from the descriptor's range and
+// format, set 1 binding 0 and the action, the fetch skipped (value=1000),
+// exit 1; the clean twin exits 0 with nothing unchecked (value=1011).
+func TestDescriptorBufferTexel(t *testing.T) {
+	t.Run("texel_oob", func(t *testing.T) {
+		code, r, out := dbufApp.run(t, nil, nil, "--case", "texel_oob")
+		if code != 1 || len(r.Errors) != 1 || len(r.Unchecked) != 0 || !strings.Contains(out, "value=1000\n") {
+			t.Fatalf("exit %d, %d groups, unchecked %+v; want 1, 1, none and value=1000\n%s", code, len(r.Errors), r.Unchecked, out)
+		}
+		e := r.Errors[0]
+		d, x := e.Descriptor, e.Texel
+		if e.Check != "texel_buffer_oob" || e.Level != "error" || e.Count != 1 || e.Action != "vkCmdDispatch" ||
+			e.ActionIndex != 0 || d == nil || x == nil || d.Set != 1 || d.Binding != 0 || d.Index != 0 ||
+			x.Texel != 4 || x.Count != 4 || x.Write || x.Kind != "uniform" {
+			t.Errorf("group: %s level %s count %d action %s #%d descriptor %+v texel %+v; want texel 4 of 4 at set 1 binding 0",
+				e.Check, e.Level, e.Count, e.Action, e.ActionIndex, d, x)
+		}
+		const msg = "(set = 1, binding = 0) Descriptor index 0 access out of bounds. Descriptor size is 4 texels and " +
+			"highest texel accessed was 4 (read of a uniform texel buffer)."
+		if !strings.Contains(e.Message, msg) {
+			t.Errorf("message %q, want it to contain %q", e.Message, msg)
+		}
+		if at := expectAt(t, "dbuf_texel.comp", "texel_buffer_oob", "fetch"); !at.matches(e.Source.File, e.Source.Line, e.Source.Text) {
+			t.Errorf("source %+v, want %s:%d %q", e.Source, at.file, at.line, at.text)
+		}
+	})
+	t.Run("texel_clean", func(t *testing.T) {
+		code, r, out := dbufApp.run(t, nil, nil, "--case", "texel_clean")
+		if code != 0 || len(r.Errors) != 0 || len(r.Unchecked) != 0 || !strings.Contains(out, "value=1011\n") {
+			t.Fatalf("exit %d, %d groups, unchecked %+v; want 0, none, none and value=1011\n%s", code, len(r.Errors), r.Unchecked, out)
+		}
+	})
+}

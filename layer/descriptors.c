@@ -1729,7 +1729,11 @@ static uint32_t elem_value(const dset *s, const dbinding *db, uint32_t i, const 
         res_state(e->id2) == GPUAVDBG_DESC_DESTROYED)
         st = GPUAVDBG_DESC_DESTROYED;
     *extra = 0;
-    if (is_buffer(db->type) && e->buffer) {
+    if (e->direct && (is_buffer(db->type) || is_texel(db->type))) {
+        /* A descriptor-buffer descriptor: its range or texel count as
+         * vkGetDescriptorEXT was given it (UINT32_MAX: unknown). */
+        *extra = e->range > UINT32_MAX ? UINT32_MAX : (uint32_t)e->range;
+    } else if (is_buffer(db->type) && e->buffer) {
         const buf_info *bi = hmap_get(&g_bufs, e->buffer);
         uint64_t off = e->offset;
         if (is_dynamic(db->type) && db->dyn + i < ndyn)

@@ -44,6 +44,13 @@
  *                runs (value=1014, or 1000 where the driver's own bounds
  *                check reads 0, as lavapipe's does)
  *
+ * The texel cases run dbuf_texel.comp: set 1 binding 0 a uniform texel
+ * buffer (R32_SFLOAT, texels 10, 11, ... of a 64-byte buffer) bound with a
+ * range of 16 bytes (4 texels); result.v[0] = texelFetch(utb, index) + 1000:
+ *
+ *   texel_clean  index 1: value=1011
+ *   texel_oob    index 4 (of 4 texels): the layer skips the fetch, value=1000
+ *
  * With --stage vertex the ubo cases (but ubo_two_sets) read in a vertex
  * shader instead (dbuf_ubo.vert, one point drawn with vkCmdDraw into a 1x1
  * target: action 0 is the draw).
@@ -67,6 +74,7 @@
 static uint32_t frames, loops, groups = 1;
 
 static int ubo_case(const char *dir, const char *kase, int stage);
+static int texel_case(const char *dir, const char *kase);
 
 /* bench_args takes --frames, --loops and --groups out of argv. */
 static int bench_args(int *argc, char **argv)
@@ -94,7 +102,7 @@ int main(int argc, char **argv)
     if (bench_args(&argc, argv) || ca_args(argc, argv, &dir, &kase, &stage))
         return 2;
     uint32_t indices[2] = {1, UINT32_MAX};
-    int ubo = !strncmp(kase, "ubo_", 4);
+    int ubo = !strncmp(kase, "ubo_", 4), texel = !strncmp(kase, "texel_", 6);
     if (!strcmp(kase, "oob"))
         indices[0] = 5;
     else if (!strcmp(kase, "destroyed"))
@@ -103,7 +111,8 @@ int main(int argc, char **argv)
         indices[1] = 6;
     else if (strcmp(kase, "clean") && strcmp(kase, "indirect") && strcmp(kase, "garbage") && strcmp(kase, "destroyed") &&
              strcmp(kase, "ubo_clean") && strcmp(kase, "ubo_oob") && strcmp(kase, "ubo_staged") &&
-             strcmp(kase, "ubo_two_sets") && strcmp(kase, "ubo_rewrite")) {
+             strcmp(kase, "ubo_two_sets") && strcmp(kase, "ubo_rewrite") && strcmp(kase, "texel_clean") &&
+             strcmp(kase, "texel_oob")) {
         fprintf(stderr, APP ": unknown case %s\n", kase);
         return 2;
     }
@@ -129,6 +138,8 @@ int main(int argc, char **argv)
     ca_create_stage_device(VK_FALSE, &f12, exts, 1);
     if (ubo)
         return ubo_case(dir, kase, stage);
+    if (texel)
+        return texel_case(dir, kase);
     PROC(vkGetDescriptorSetLayoutSizeEXT);
     PROC(vkGetDescriptorSetLayoutBindingOffsetEXT);
     PROC(vkGetDescriptorEXT);
@@ -453,6 +464,90 @@ static int ubo_case(const char *dir, const char *kase, int stage)
     capp_buffer_destroy(&ca, &other);
     capp_buffer_destroy(&ca, &result);
     free(bytes);
+    capp_destroy(&ca);
+    return 0;
+}
+
+/* ---- the texel-buffer cases --------------------------------------------------------- */
+
+static int texel_case(const char *dir, const char *kase)
+{
+    int32_t fetch = strcmp(kase, "texel_oob") ? 1 : 4;
+    PROC(vkGetDescriptorSetLayoutSizeEXT);
+    PROC(vkGetDescriptorSetLayoutBindingOffsetEXT);
+    PROC(vkGetDescriptorEXT);
+    PROC(vkCmdBindDescriptorBuffersEXT);
+    PROC(vkCmdSetDescriptorBufferOffsetsEXT);
+    VkPhysicalDeviceDescriptorBufferPropertiesEXT dbp = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DESCRIPTOR_BUFFER_PROPERTIES_EXT};
+    VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &dbp};
+    vkGetPhysicalDeviceProperties2(ca.pd, &p2);
+
+    VkBufferUsageFlags sda = VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+    capp_buffer result = capp_buffer_create(&ca, 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | sda);
+    capp_buffer texels = capp_buffer_create(&ca, 64, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT | sda);
+    for (uint32_t i = 0; i < 16; i++)
+        ((float *)texels.map)[i] = 10.0f + (float)i;
+
+    VkDescriptorSetLayoutBinding b0 = {.binding = 0, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                       .descriptorCount = 1, .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT};
+    VkDescriptorSetLayoutBinding b1 = {.binding = 0, .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER,
+                                       .descriptorCount = 1, .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT};
+    VkDescriptorSetLayout dsl[2];
+    VkDescriptorSetLayoutCreateInfo dslci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+                                             .flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_DESCRIPTOR_BUFFER_BIT_EXT,
+                                             .bindingCount = 1, .pBindings = &b0};
+    CHECK(vkCreateDescriptorSetLayout(ca.dev, &dslci, NULL, &dsl[0]));
+    dslci.pBindings = &b1;
+    CHECK(vkCreateDescriptorSetLayout(ca.dev, &dslci, NULL, &dsl[1]));
+    VkDeviceSize size0, size1, off0, off1;
+    pvkGetDescriptorSetLayoutSizeEXT(ca.dev, dsl[0], &size0);
+    pvkGetDescriptorSetLayoutSizeEXT(ca.dev, dsl[1], &size1);
+    pvkGetDescriptorSetLayoutBindingOffsetEXT(ca.dev, dsl[0], 0, &off0);
+    pvkGetDescriptorSetLayoutBindingOffsetEXT(ca.dev, dsl[1], 0, &off1);
+    VkDeviceSize align = dbp.descriptorBufferOffsetAlignment ? dbp.descriptorBufferOffsetAlignment : 1;
+    VkDeviceSize step = align > 256 ? align : 256;
+    VkDeviceSize set1 = (size0 + step - 1) / step * step;
+    capp_buffer db = capp_buffer_create(&ca, set1 + size1, VK_BUFFER_USAGE_RESOURCE_DESCRIPTOR_BUFFER_BIT_EXT | sda);
+    VkDescriptorAddressInfoEXT ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_ADDRESS_INFO_EXT,
+                                     .address = result.addr, .range = 16};
+    VkDescriptorGetInfoEXT gi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_GET_INFO_EXT,
+                                 .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .data.pStorageBuffer = &ai};
+    pvkGetDescriptorEXT(ca.dev, &gi, dbp.storageBufferDescriptorSize, (char *)db.map + off0);
+    ai = (VkDescriptorAddressInfoEXT){.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_ADDRESS_INFO_EXT,
+                                      .address = texels.addr, .range = 16, .format = VK_FORMAT_R32_SFLOAT};
+    gi = (VkDescriptorGetInfoEXT){.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_GET_INFO_EXT,
+                                  .type = VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, .data.pUniformTexelBuffer = &ai};
+    pvkGetDescriptorEXT(ca.dev, &gi, dbp.uniformTexelBufferDescriptorSize, (char *)db.map + set1 + off1);
+
+    VkPushConstantRange pcr = {.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT, .size = 4};
+    VkPipelineLayout layout = capp_pipeline_layout(&ca, 2, dsl, &pcr);
+    VkPipeline pipe = capp_compute_pipeline(&ca, layout, ca_module(dir, "dbuf_texel.comp.spv"),
+                                            VK_PIPELINE_CREATE_DESCRIPTOR_BUFFER_BIT_EXT, NULL);
+    VkCommandBuffer cmd;
+    VkCommandPool pool = ca_command_buffers(0, 1, &cmd);
+    ca_name_cmd_pipeline(cmd, "dbuf-cmd", pipe, "dbuf-pipeline");
+    capp_begin(cmd, 0);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+    VkDescriptorBufferBindingInfoEXT bi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_BUFFER_BINDING_INFO_EXT,
+                                           .address = db.addr,
+                                           .usage = VK_BUFFER_USAGE_RESOURCE_DESCRIPTOR_BUFFER_BIT_EXT};
+    pvkCmdBindDescriptorBuffersEXT(cmd, 1, &bi);
+    uint32_t buffer_index[2] = {0, 0};
+    VkDeviceSize offsets[2] = {0, set1};
+    pvkCmdSetDescriptorBufferOffsetsEXT(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 2, buffer_index, offsets);
+    vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &fetch);
+    vkCmdDispatch(cmd, 1, 1, 1);
+    CHECK(vkEndCommandBuffer(cmd));
+    ca_submit_wait(cmd);
+    printf("value=%u\n", ((uint32_t *)result.map)[0]);
+    fflush(stdout);
+
+    ca_teardown(pipe, layout, pool, VK_NULL_HANDLE, dsl[0], NULL);
+    vkDestroyDescriptorSetLayout(ca.dev, dsl[1], NULL);
+    capp_buffer_destroy(&ca, &db);
+    capp_buffer_destroy(&ca, &texels);
+    capp_buffer_destroy(&ca, &result);
     capp_destroy(&ca);
     return 0;
 }

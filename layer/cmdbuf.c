@@ -720,11 +720,14 @@ static VKAPI_ATTR void VKAPI_CALL icpt_CmdPushDescriptorSetWithTemplate2KHR(
     push_template2(cb, info, 1);
 }
 
+/* Descriptor buffers: the layer reads the sets from them
+ * (docs/decisions/descriptor-buffers.md). */
 static VKAPI_ATTR void VKAPI_CALL icpt_CmdBindDescriptorBuffersEXT(VkCommandBuffer cb, uint32_t n,
                                                                 const VkDescriptorBufferBindingInfoEXT *infos)
 {
     CMD_PROLOGUE(cb);
     disturbed(cs, -1);
+    gpuavdbg_desc_cb_bind_buffers(cs, n, infos);
     dd->disp.CmdBindDescriptorBuffersEXT(cb, n, infos);
 }
 
@@ -735,7 +738,43 @@ static VKAPI_ATTR void VKAPI_CALL icpt_CmdSetDescriptorBufferOffsetsEXT(VkComman
 {
     CMD_PROLOGUE(cb);
     disturbed(cs, -1);
+    gpuavdbg_desc_cb_set_offsets(cs, bind_point_index(bp), layout, first, n, indices, offsets);
     dd->disp.CmdSetDescriptorBufferOffsetsEXT(cb, bp, layout, first, n, indices, offsets);
+}
+
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdSetDescriptorBufferOffsets2EXT(VkCommandBuffer cb,
+                                                                      const VkSetDescriptorBufferOffsetsInfoEXT *info)
+{
+    CMD_PROLOGUE(cb);
+    disturbed(cs, -1);
+    if (info)
+        for (int bi = 0; bi < (int)GPUAVDBG_BIND_POINTS; bi++)
+            if (stages_bind_point(info->stageFlags, bi))
+                gpuavdbg_desc_cb_set_offsets(cs, bi, info->layout, info->firstSet, info->setCount,
+                                             info->pBufferIndices, info->pOffsets);
+    dd->disp.CmdSetDescriptorBufferOffsets2EXT(cb, info);
+}
+
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdBindDescriptorBufferEmbeddedSamplersEXT(VkCommandBuffer cb,
+                                                                               VkPipelineBindPoint bp,
+                                                                               VkPipelineLayout layout, uint32_t set)
+{
+    CMD_PROLOGUE(cb);
+    disturbed(cs, -1);
+    gpuavdbg_desc_cb_embedded_samplers(cs, bind_point_index(bp), layout, set);
+    dd->disp.CmdBindDescriptorBufferEmbeddedSamplersEXT(cb, bp, layout, set);
+}
+
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdBindDescriptorBufferEmbeddedSamplers2EXT(
+    VkCommandBuffer cb, const VkBindDescriptorBufferEmbeddedSamplersInfoEXT *info)
+{
+    CMD_PROLOGUE(cb);
+    disturbed(cs, -1);
+    if (info)
+        for (int bi = 0; bi < (int)GPUAVDBG_BIND_POINTS; bi++)
+            if (stages_bind_point(info->stageFlags, bi))
+                gpuavdbg_desc_cb_embedded_samplers(cs, bi, info->layout, info->set);
+    dd->disp.CmdBindDescriptorBufferEmbeddedSamplers2EXT(cb, info);
 }
 
 static VKAPI_ATTR void VKAPI_CALL icpt_CmdExecuteCommands(VkCommandBuffer cb, uint32_t n, const VkCommandBuffer *cbs)
@@ -1189,6 +1228,9 @@ static const gpuavdbg_intercept intercepts[] = {
     GPUAVDBG_ICPT(CmdPushConstants2KHR),
     GPUAVDBG_ICPT(CmdBindDescriptorBuffersEXT),
     GPUAVDBG_ICPT(CmdSetDescriptorBufferOffsetsEXT),
+    GPUAVDBG_ICPT(CmdSetDescriptorBufferOffsets2EXT),
+    GPUAVDBG_ICPT(CmdBindDescriptorBufferEmbeddedSamplersEXT),
+    GPUAVDBG_ICPT(CmdBindDescriptorBufferEmbeddedSamplers2EXT),
     GPUAVDBG_ICPT(CmdDraw),
     GPUAVDBG_ICPT(CmdDrawIndexed),
     GPUAVDBG_ICPT(CmdDrawMultiEXT),

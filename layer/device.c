@@ -20,7 +20,9 @@
 #include "cmdbuf.h"
 #include "cmdchecks.h"
 #include "crumbs.h"
+#include "descriptors.h"
 #include "device.h"
+#include "memory.h"
 #include "pipeline.h"
 #include "prepass.h"
 #include "resources.h"
@@ -417,6 +419,8 @@ void gpuavdbg_device_created(device_data *dd, const VkDeviceCreateInfo *ci)
     uint32_t limits[GPUAVDBG_PREPASS_LIMIT_WORDS] = {0};
     gpuavdbg_crumbs_device_created(dd, goWatchdogNs(GPUAVDBG_H(dd->inst->instance)));
     uint32_t checks = gpuavdbg_cc_device_created(dd, ci, limits);
+    gpuavdbg_desc_device_created(dd, ci);
+    gpuavdbg_mem_device_created(dd);
     gpuavdbg_prepass_device_created(dd, limits, (checks & (GPUAVDBG_CC_INDIRECT | GPUAVDBG_CC_INDEX)) != 0);
     setup(dd);
 }
@@ -429,6 +433,8 @@ void gpuavdbg_device_destroy(device_data *dd, VkDevice device, const VkAllocatio
     gpuavdbg_shaderobj_teardown(dd);
     teardown(dd);
     gpuavdbg_addr_teardown(dd);
+    gpuavdbg_mem_teardown(dd);
+    gpuavdbg_desc_teardown(dd);
     gpuavdbg_cc_device_destroyed(dd);
     gpuavdbg_prepass_device_destroyed(dd);
     if (dd->disp.DestroyDevice)

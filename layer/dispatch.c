@@ -21,6 +21,7 @@
 #include "cmdbuf.h"
 #include "descriptors.h"
 #include "device.h"
+#include "memory.h"
 #include "messenger.h"
 #include "pipeline.h"
 #include "shaderobj.h"
@@ -559,6 +560,8 @@ static PFN_vkVoidFunction device_intercept(const char *name)
         f = gpuavdbg_shaderobj_intercept(name);
     if (!f)
         f = gpuavdbg_addresses_intercept(name);
+    if (!f)
+        f = gpuavdbg_memory_intercept(name);
     if (!f)
         f = gpuavdbg_variant_intercept(name);
     return f;

@@ -656,9 +656,11 @@ func goPipelineCreated(dev, pipeline, layout C.uint64_t, bindPoint C.uint32_t, s
 	if d := state.devices[uint64(dev)]; d != nil {
 		slot = d.slot
 	}
+	// A descriptor-buffer pipeline (layoutPaddedPush) is checked like any
+	// other: the layer reads its sets from the app's descriptor buffers, and
+	// what it cannot read is told at submit, as unchecked
+	// (docs/decisions/descriptor-buffers.md).
 	switch {
-	case msg.Instrumented && layoutState == layoutPaddedPush:
-		msg.Warning = dbStateWarning(dev)
 	case !anyInstr || msg.Instrumented:
 	case layoutState == layoutDBUnsupported:
 		msg.Warning = fmt.Sprintf("pipeline layout 0x%x uses descriptor buffers, which the layer cannot serve there "+
@@ -681,31 +683,6 @@ func goPipelineCreated(dev, pipeline, layout C.uint64_t, bindPoint C.uint32_t, s
 		wants = 1
 	}
 	return wants
-}
-
-// dbStateWarning says what a descriptor-buffer pipeline of dev is not
-// checked for: the layer reads no descriptor buffers, so the checks that
-// read the descriptor state (runtime-array lengths, unwritten and
-// destroyed descriptors) know nothing there ("" when all of them are off).
-// Called with state.mu held.
-func dbStateWarning(dev C.uint64_t) string {
-	d := state.devices[uint64(dev)]
-	if d == nil {
-		return ""
-	}
-	var off []string
-	for _, id := range []string{gpuav.CheckDescriptorIndexOOB, gpuav.CheckDescriptorUninit, gpuav.CheckDescriptorDestroyed,
-		gpuav.CheckBufferOOB, gpuav.CheckTexelBufferOOB} {
-		if d.settings.Checks[id] {
-			off = append(off, id)
-		}
-	}
-	if len(off) == 0 {
-		return ""
-	}
-	return "it uses descriptor buffers, which the layer does not read: runtime descriptor arrays, unwritten " +
-		"or destroyed descriptors, and buffer and texel-buffer ranges are not checked there (" + strings.Join(off, ", ") +
-		"); sized arrays are checked against their declared length"
 }
 
 // goPipelineDestroyed forgets a pipeline library.

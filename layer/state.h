@@ -149,6 +149,11 @@ typedef struct device_data {
     int buffer_marker;    /* VK_AMD_buffer_marker is enabled (crumbs.c) */
     VkDescriptorSetLayout set_layout_db, empty_layout_db;
     char db_reason[160];
+    /* Descriptor buffers the layer reads (docs/decisions/descriptor-buffers.md):
+     * descriptors.c's descriptor-buffer properties, memory.c's memory and
+     * buffer binds; made where the app enabled descriptor buffers. */
+    struct desc_dev *desc;
+    struct mem_dev *mem;
     VkBuffer action_buffer;
     VkDeviceMemory action_memory;
 

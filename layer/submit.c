@@ -682,6 +682,7 @@ static void add_cb(pending_submit *e, int *oom, VkCommandBuffer cb, uint64_t pri
     cb_state *cs = gpuavdbg_cb_get(cb);
     if (!cs || depth > 8)
         return;
+    gpuavdbg_desc_cb_submitted(cs); /* descriptor buffers changed since recording */
     /* Listed: it has records to read, or breadcrumbs for the watchdog. */
     int wanted = (cs->unit && cs->unit != cs->dd->sink && (cs->ninstrumented > 0 || gpuavdbg_cc_has_records(cs))) ||
                  gpuavdbg_crumbs_used(cs);
@@ -781,6 +782,7 @@ static VkResult submit_common(device_data *dd, VkQueue queue, VkFence app_fence,
                               call_down call, const void *ctx)
 {
     poll(dd);
+    gpuavdbg_desc_tell(); /* what add_cb found unchecked */
     if (oom)
         gpuavdbg_logf(GPUAVDBG_LOG_WARNING, "out of memory listing a submit's command buffers: some are not read");
     if (!e || e->n == 0) {
@@ -798,6 +800,7 @@ static VkResult submit_common(device_data *dd, VkQueue queue, VkFence app_fence,
     e->queue = queue;
     e->app_fence = app_fence;
     prepare(dd, e);
+    gpuavdbg_desc_tell(); /* what the descriptor state left unchecked, outside the lock */
     pthread_mutex_lock(&dd->pending_lock);
     e->fence = fence_get(dd);
     pthread_mutex_unlock(&dd->pending_lock);

@@ -164,6 +164,7 @@ static void before_action(cb_state *cs, gpuavdbg_cmd cmd, VkPipelineBindPoint bp
     uint32_t idx = cs->nactions;
     gpuavdbg_action a = {
         .pipeline = b ? b->pipeline : 0,
+        .pipeline_serial = b ? b->serial : 0,
         .index = idx,
         .command = (uint32_t)cmd,
         .label = current_label(cs),
@@ -188,6 +189,9 @@ static void before_action(cb_state *cs, gpuavdbg_cmd cmd, VkPipelineBindPoint bp
 
 /* ---- allocation and lifetime -------------------------------------------- */
 
+/* The last command-buffer serial given (cb_state.serial): 0 is none. */
+static uint64_t g_cb_serial;
+
 static VKAPI_ATTR VkResult VKAPI_CALL icpt_AllocateCommandBuffers(VkDevice device,
                                                                const VkCommandBufferAllocateInfo *ai,
                                                                VkCommandBuffer *cbs)
@@ -206,6 +210,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_AllocateCommandBuffers(VkDevice devic
             continue;
         }
         cs->cb = cbs[i];
+        cs->serial = __atomic_add_fetch(&g_cb_serial, 1, __ATOMIC_RELAXED);
         cs->dd = dd;
         cs->pool = ai->commandPool;
         cs->secondary = ai->level == VK_COMMAND_BUFFER_LEVEL_SECONDARY;
@@ -389,6 +394,7 @@ static VKAPI_ATTR void VKAPI_CALL icpt_CmdBindPipeline(VkCommandBuffer cb, VkPip
         b->pipeline = GPUAVDBG_H(pipeline);
         pthread_mutex_lock(&dd->lock);
         const pipeline_info *pi = hmap_get(&dd->pipelines, GPUAVDBG_H(pipeline));
+        b->serial = pi ? pi->serial : 0;
         b->layout = pi ? pi->layout : VK_NULL_HANDLE;
         b->instrumented = pi ? pi->instrumented : 0;
         b->reads_set = pi ? pi->reads_set : 1;
@@ -448,6 +454,7 @@ static VKAPI_ATTR void VKAPI_CALL icpt_CmdBindShadersEXT(VkCommandBuffer cb, uin
             if (b->pipeline) { /* a pipeline was bound since: its stages replaced these */
                 memset(b->shaders, 0, sizeof b->shaders);
                 b->pipeline = 0;
+                b->serial = 0;
                 b->var = NULL;
                 b->fact_sets = 0;
             }

@@ -374,6 +374,23 @@ static VKAPI_ATTR void VKAPI_CALL icpt_DestroyDevice(VkDevice device, const VkAl
 
 /* ---- debug names ------------------------------------------------------------ */
 
+/* object_serial is the serial of the live pipeline or command buffer a
+ * name is given to (0 for other objects: Go knows its shaders'), so that
+ * the name stays with that object when the driver gives its handle to a
+ * later one (docs/decisions/attribution-by-identity.md). */
+static uint64_t object_serial(device_data *dd, uint32_t type, uint64_t handle)
+{
+    if (!dd || !handle)
+        return 0;
+    if (type == VK_OBJECT_TYPE_PIPELINE)
+        return gpuavdbg_pipeline_serial(dd, handle);
+    if (type == VK_OBJECT_TYPE_COMMAND_BUFFER) {
+        const cb_state *cs = gpuavdbg_cb_get((VkCommandBuffer)(uintptr_t)handle);
+        return cs ? cs->serial : 0;
+    }
+    return 0;
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL icpt_SetDebugUtilsObjectNameEXT(VkDevice device,
                                                                    const VkDebugUtilsObjectNameInfoEXT *info)
 {
@@ -383,6 +400,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_SetDebugUtilsObjectNameEXT(VkDevice d
         r = dd->disp.SetDebugUtilsObjectNameEXT(device, info);
     if (r == VK_SUCCESS && info)
         goSetObjectName(GPUAVDBG_H(device), (uint32_t)info->objectType, info->objectHandle,
+                        object_serial(dd, (uint32_t)info->objectType, info->objectHandle),
                         (char *)(info->pObjectName ? info->pObjectName : ""));
     return r;
 }
@@ -397,6 +415,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_DebugMarkerSetObjectNameEXT(VkDevice 
     /* VkDebugReportObjectTypeEXT matches VkObjectType for the core types. */
     if (r == VK_SUCCESS && info)
         goSetObjectName(GPUAVDBG_H(device), (uint32_t)info->objectType, info->object,
+                        object_serial(dd, (uint32_t)info->objectType, info->object),
                         (char *)(info->pObjectName ? info->pObjectName : ""));
     return r;
 }

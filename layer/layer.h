@@ -52,6 +52,7 @@ typedef enum gpuavdbg_cmd { GPUAVDBG_CMD_NONE = 0, GPUAVDBG_CMDS(GPUAVDBG_CMD_EN
 /* One action (draw/dispatch) of a command buffer, in recording order. */
 typedef struct gpuavdbg_action {
     uint64_t pipeline; /* bound pipeline of the action's bind point, or 0 */
+    uint64_t pipeline_serial; /* its serial (goPipelineCreated: never reused), or 0 */
     uint32_t index;    /* position among the command buffer's actions */
     uint32_t command;  /* gpuavdbg_cmd */
     uint32_t label;    /* index into the command buffer's label paths, or GPUAVDBG_NO_LABEL */
@@ -62,6 +63,7 @@ typedef struct gpuavdbg_action {
  * valid only during the call. */
 typedef struct gpuavdbg_submit_cb {
     uint64_t handle;
+    uint64_t serial; /* the command buffer's serial (never reused; its handle may be) */
     const uint32_t *words; /* the whole output buffer, header included */
     uint32_t nwords;
     uint32_t nactions;
@@ -70,6 +72,7 @@ typedef struct gpuavdbg_submit_cb {
     uint32_t nlabels;
     uint32_t secondary;      /* 1 for a secondary command buffer */
     uint64_t primary;        /* for a secondary: the primary that executed it */
+    uint64_t primary_serial; /* ... and that primary's serial */
     uint32_t primary_action; /* its vkCmdExecuteCommands: index among the primary's actions */
     /* The command checks' layer records (gpuav/layerrecord.go): those made
      * on the CPU (whole records, no header) and the records the layer could

@@ -123,12 +123,12 @@ func queueRecordLocked(msg wire.Errors, r wire.Record, line string) {
 			idName = line[i+1 : i+1+j]
 		}
 	}
-	objs := []object{{msg.CommandBuffer, C.VK_OBJECT_TYPE_COMMAND_BUFFER, state.names[msg.CommandBuffer]}}
+	objs := []object{{msg.CommandBuffer, C.VK_OBJECT_TYPE_COMMAND_BUFFER, nameFor(msg.CommandBuffer, msg.CommandBufferSerial)}}
 	if msg.Primary != 0 {
-		objs = append(objs, object{msg.Primary, C.VK_OBJECT_TYPE_COMMAND_BUFFER, state.names[msg.Primary]})
+		objs = append(objs, object{msg.Primary, C.VK_OBJECT_TYPE_COMMAND_BUFFER, nameFor(msg.Primary, msg.PrimarySerial)})
 	}
 	if r.Pipeline != 0 {
-		objs = append(objs, object{r.Pipeline, C.VK_OBJECT_TYPE_PIPELINE, state.names[r.Pipeline]})
+		objs = append(objs, object{r.Pipeline, C.VK_OBJECT_TYPE_PIPELINE, nameFor(r.Pipeline, r.PipelineSerial)})
 	}
 	if msg.Queue != 0 {
 		objs = append(objs, object{msg.Queue, C.VK_OBJECT_TYPE_QUEUE, state.names[msg.Queue]})

@@ -29,6 +29,7 @@ var (
 		comp, vert, frag string
 		push             string // push_runtime.comp: a runtime array (mode push)
 		base             string // base_compute.comp: oob_compute's code in other bytes (--base-comp)
+		reuse            string // reuse_compute.comp: mode reuse's shader (--reuse-comp)
 		err              error
 	}
 )
@@ -56,6 +57,7 @@ func setupMulti(t testing.TB) {
 		multiFix.app = filepath.Join(fixture.dir, "multi")
 		multiFix.push = filepath.Join(fixture.dir, "push_runtime.spv")
 		multiFix.base = filepath.Join(fixture.dir, "base_compute.spv")
+		multiFix.reuse = filepath.Join(fixture.dir, "reuse_compute.spv")
 		if os.Getenv(EnvPrebuilt) != "" {
 			return
 		}
@@ -72,6 +74,7 @@ func setupMulti(t testing.TB) {
 			{"testdata/shaders/oob_store.frag", multiFix.frag, "vulkan1.2"},
 			{"testdata/shaders/push_runtime.comp", multiFix.push, "vulkan1.2"},
 			{"testdata/shaders/base_compute.comp", multiFix.base, "vulkan1.1"},
+			{"testdata/shaders/reuse_compute.comp", multiFix.reuse, "vulkan1.1"},
 			// TestPrintfPipelineKinds' shaders.
 			{"testdata/shaders/printf_compute.comp", filepath.Join(fixture.dir, "printf_compute.spv"), "vulkan1.1"},
 			{"testdata/shaders/printf_fullscreen.vert", filepath.Join(fixture.dir, "printf_fullscreen.vert.spv"), "vulkan1.2"},

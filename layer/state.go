@@ -110,12 +110,19 @@ var state = struct {
 	helloSent bool
 
 	nextShaderID uint32
-	shaders      map[uint32]*shader    // by shader id; kept after module destruction
-	modules      map[moduleKey]*shader // live modules
-	devices      map[uint64]*device
-	instances    map[uint64]Settings   // by VkInstance: the process's with the app's own
-	libraries    map[moduleKey]library // pipeline libraries by (device, pipeline)
-	names        map[uint64]string     // debug-utils names, for stderr reports
+	// nextPipelineSerial is the last pipeline serial given
+	// (goPipelineCreated): never reused, unlike a pipeline's handle.
+	nextPipelineSerial uint64
+	shaders            map[uint32]*shader    // by shader id; kept after module destruction
+	modules            map[moduleKey]*shader // live modules
+	devices            map[uint64]*device
+	instances          map[uint64]Settings   // by VkInstance: the process's with the app's own
+	libraries          map[moduleKey]library // pipeline libraries by (device, pipeline)
+	names              map[uint64]string     // debug-utils names, for stderr reports
+	// nameSerials are the serials of the pipelines and command buffers
+	// named (nameFor: a record of another object with the handle gets
+	// no name, never the wrong one).
+	nameSerials map[uint64]uint64
 
 	stderrErrors int
 	stderrLogs   int
@@ -130,6 +137,7 @@ var state = struct {
 	instances:     map[uint64]Settings{},
 	libraries:     map[moduleKey]library{},
 	names:         map[uint64]string{},
+	nameSerials:   map[uint64]uint64{},
 }
 
 // Log levels, as goLog receives them from C.

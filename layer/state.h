@@ -105,6 +105,7 @@ typedef struct out_unit {
 
 /* What the layer knows about a pipeline (device_data.pipelines). */
 typedef struct pipeline_info {
+    uint64_t serial; /* goPipelineCreated's: never reused, unlike the handle */
     VkPipelineLayout layout;
     VkPipelineBindPoint bind_point;
     int instrumented; /* bind the layer's set before its actions */
@@ -186,6 +187,7 @@ typedef struct device_data {
 
 typedef struct bound_pipeline {
     uint64_t pipeline; /* 0 when shader objects are bound (shaderobj.c) */
+    uint64_t serial;   /* the pipeline's serial (pipeline_info's), 0 with none */
     VkPipelineLayout layout;
     int instrumented;
     /* cmdchecks.c: the pipeline's vertex input state and task stage
@@ -228,6 +230,10 @@ typedef struct bound_pipeline {
 
 typedef struct cb_state {
     VkCommandBuffer cb;
+    /* A serial of its own, given at allocation and never reused: a driver
+     * may give a command buffer allocated later the handle of a freed one
+     * (docs/decisions/attribution-by-identity.md). */
+    uint64_t serial;
     device_data *dd;
     VkCommandPool pool;
     int secondary;

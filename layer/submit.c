@@ -65,6 +65,7 @@ static uint64_t now_ns(void)
 typedef struct pending_cb {
     cb_state *cs;     /* NULL once a later submission took it over */
     uint64_t primary; /* for a secondary: the primary that executed it */
+    uint64_t primary_serial;
     uint32_t primary_action;
 } pending_cb;
 
@@ -167,6 +168,7 @@ static void process(device_data *dd, pending_submit *e, int signalled)
             continue; /* no record claimed, none of the layer's, no printf line written or lost */
         out[n++] = (gpuavdbg_submit_cb){
             .handle = GPUAVDBG_H(cs->cb),
+            .serial = cs->serial,
             .words = w,
             .nwords = GPUAVDBG_OUTPUT_WORDS,
             .nactions = cs->nactions,
@@ -175,6 +177,7 @@ static void process(device_data *dd, pending_submit *e, int signalled)
             .nlabels = cs->npaths,
             .secondary = (uint32_t)cs->secondary,
             .primary = e->cbs[i].primary,
+            .primary_serial = e->cbs[i].primary_serial,
             .primary_action = e->cbs[i].primary_action,
             .layer_words = layer,
             .nlayer_words = nlayer,
@@ -387,8 +390,8 @@ static void write_inputs(device_data *dd, cb_state *cs)
 
 /* add_cb lists cb, when it has instrumented actions, and the secondaries
  * it executes (depth bounds nesting, VK_EXT_nested_command_buffer). */
-static void add_cb(pending_submit *e, int *oom, VkCommandBuffer cb, uint64_t primary, uint32_t primary_action,
-                   int depth)
+static void add_cb(pending_submit *e, int *oom, VkCommandBuffer cb, uint64_t primary, uint64_t primary_serial,
+                   uint32_t primary_action, int depth)
 {
     cb_state *cs = gpuavdbg_cb_get(cb);
     if (!cs || depth > 8)
@@ -407,10 +410,13 @@ static void add_cb(pending_submit *e, int *oom, VkCommandBuffer cb, uint64_t pri
             e->cbs = g;
             e->cap = ncap;
         }
-        e->cbs[e->n++] = (pending_cb){.cs = cs, .primary = depth > 0 ? primary : 0, .primary_action = primary_action};
+        e->cbs[e->n++] = (pending_cb){.cs = cs,
+                                      .primary = depth > 0 ? primary : 0,
+                                      .primary_serial = depth > 0 ? primary_serial : 0,
+                                      .primary_action = primary_action};
     }
     for (uint32_t i = 0; i < cs->nexecuted; i++)
-        add_cb(e, oom, cs->executed[i], depth == 0 ? GPUAVDBG_H(cb) : primary,
+        add_cb(e, oom, cs->executed[i], depth == 0 ? GPUAVDBG_H(cb) : primary, depth == 0 ? cs->serial : primary_serial,
                depth == 0 && cs->executed_at ? cs->executed_at[i] : primary_action, depth + 1);
 }
 
@@ -572,7 +578,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_QueueSubmit(VkQueue queue, uint32_t n
     int oom = !e;
     for (uint32_t i = 0; e && i < n; i++)
         for (uint32_t j = 0; j < si[i].commandBufferCount; j++)
-            add_cb(e, &oom, si[i].pCommandBuffers[j], 0, 0, 0);
+            add_cb(e, &oom, si[i].pCommandBuffers[j], 0, 0, 0, 0);
     ctx1 c = {dd->disp.QueueSubmit, queue, n, si};
     return submit_common(dd, queue, fence, e, oom, call1, &c);
 }
@@ -584,7 +590,7 @@ static VkResult submit2(device_data *dd, PFN_vkQueueSubmit2 fn, VkQueue queue, u
     int oom = !e;
     for (uint32_t i = 0; e && i < n; i++)
         for (uint32_t j = 0; j < si[i].commandBufferInfoCount; j++)
-            add_cb(e, &oom, si[i].pCommandBufferInfos[j].commandBuffer, 0, 0, 0);
+            add_cb(e, &oom, si[i].pCommandBufferInfos[j].commandBuffer, 0, 0, 0, 0);
     ctx2 c = {fn, queue, n, si};
     return submit_common(dd, queue, fence, e, oom, call2, &c);
 }

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
@@ -22,19 +23,20 @@ type timelineBuilder struct {
 // newTimelineBuilder starts the node of e's command buffer in e's submit.
 func newTimelineBuilder(c *Collector, e *wire.Errors) *timelineBuilder {
 	b := &timelineBuilder{c: c, e: e, actions: map[uint32]int{}}
-	b.node = CommandBufferNode{CommandBuffer: c.handle(e.CommandBuffer), Dropped: e.Dropped}
+	b.node = CommandBufferNode{CommandBuffer: c.objHandle(objCommandBuffer, objRef{e.CommandBuffer, e.CommandBufferSerial}),
+		Dropped: e.Dropped}
 	if e.Queue != 0 {
 		b.node.Queue = c.handle(e.Queue)
 	}
 	if e.Primary != 0 {
-		b.node.PrimaryCommandBuffer = c.handle(e.Primary)
+		b.node.PrimaryCommandBuffer = c.objHandle(objCommandBuffer, objRef{e.Primary, e.PrimarySerial})
 		pa := e.PrimaryAction
 		b.node.PrimaryActionIndex = &pa
 	}
 	if sn := c.submitNode(e.Submit, false); sn != nil {
 		h := c.intern.hex(e.CommandBuffer)
 		for _, cb := range sn.CommandBuffers {
-			if cb.CommandBuffer.Handle != h {
+			if cb.CommandBuffer.Handle != h || cb.CommandBuffer.Serial != e.CommandBufferSerial {
 				continue
 			}
 			b.merged = true
@@ -58,7 +60,8 @@ func (b *timelineBuilder) add(r *wire.Record, st *groupState, count int, first b
 		if !ok {
 			ai = len(b.node.Actions)
 			b.actions[r.ActionIndex] = ai
-			a := ActionNode{Index: r.ActionIndex, Action: r.Action, Pipeline: b.c.handle(r.Pipeline)}
+			a := ActionNode{Index: r.ActionIndex, Action: r.Action,
+				Pipeline: b.c.objHandle(objPipeline, objRef{r.Pipeline, r.PipelineSerial})}
 			if len(r.Labels) > 0 {
 				a.Labels = b.c.intern.labels(r.Labels)
 			}
@@ -91,7 +94,7 @@ func (b *timelineBuilder) finish() {
 	}
 	cbs := slices.Clone(sn.CommandBuffers)
 	for i := range cbs {
-		if cbs[i].CommandBuffer.Handle == b.node.CommandBuffer.Handle {
+		if cbs[i].CommandBuffer.Handle == b.node.CommandBuffer.Handle && cbs[i].CommandBuffer.Serial == b.node.CommandBuffer.Serial {
 			cbs[i] = b.node
 		}
 	}
@@ -117,35 +120,50 @@ func (c *Collector) submitNode(submit uint64, create bool) *SubmitNode {
 	return &c.s.Timeline[i]
 }
 
-// addPipeline adds a pipeline to the model.
+// addPipeline adds a pipeline to the model, by its handle; a pipeline the
+// driver gave the handle of an earlier one is by "handle#serial".
 func (c *Collector) addPipeline(m *wire.Pipeline) {
-	p := &Pipeline{Handle: c.handle(m.Handle), Layout: hexHandle(m.Layout), BindPoint: m.BindPoint,
-		Stages: make([]PipelineStage, len(m.Stages)), Instrumented: m.Instrumented, Warning: m.Warning}
+	p := &Pipeline{Handle: Handle{Handle: c.intern.hex(m.Handle), Serial: m.Serial}, Layout: hexHandle(m.Layout),
+		BindPoint: m.BindPoint, Stages: make([]PipelineStage, len(m.Stages)), Instrumented: m.Instrumented, Warning: m.Warning}
+	if m.Serial == 0 {
+		p.Handle.Name = c.names[m.Handle] // an older layer: names by handle
+	}
 	for i, st := range m.Stages {
 		p.Stages[i] = PipelineStage{Stage: st.Stage, ShaderID: st.ShaderID, Module: hexHandle(st.Module), Entry: st.Entry}
 	}
 	if c.s.Pipelines == nil {
 		c.s.Pipelines = map[string]*Pipeline{}
 	}
-	c.s.Pipelines[p.Handle.Handle] = p
+	key := p.Handle.Handle
+	if old, ok := c.s.Pipelines[key]; ok && old.Handle.Serial != m.Serial && m.Serial != 0 {
+		key = fmt.Sprintf("%s#%d", key, m.Serial)
+	}
+	c.s.Pipelines[key] = p
 }
 
 // renameModel gives a debug name to a handle in the pipelines and the
-// timeline. What snapshots may hold is replaced, never changed in place.
-func (c *Collector) renameModel(h uint64, name string) {
+// timeline: to the pipeline or command buffer of serial where it is not 0
+// (objRef.named). What snapshots may hold is replaced, never changed in
+// place.
+func (c *Collector) renameModel(h uint64, name string, serial uint64) {
 	hex := hexHandle(h)
-	if p, ok := c.s.Pipelines[hex]; ok {
-		cp := *p
-		cp.Handle.Name = name
-		c.s.Pipelines[hex] = &cp
+	named := func(x Handle) bool {
+		return x.Handle == hex && (serial == 0 || x.Serial == 0 || x.Serial == serial)
+	}
+	for _, k := range [...]string{hex, fmt.Sprintf("%s#%d", hex, serial)} {
+		if p, ok := c.s.Pipelines[k]; ok && named(p.Handle) {
+			cp := *p
+			cp.Handle.Name = name
+			c.s.Pipelines[k] = &cp
+		}
 	}
 	for i := range c.s.Timeline {
 		sn := &c.s.Timeline[i]
 		var cbs []CommandBufferNode
 		for j, cb := range sn.CommandBuffers {
-			hit := cb.CommandBuffer.Handle == hex || cb.Queue.Handle == hex || cb.PrimaryCommandBuffer.Handle == hex
+			hit := named(cb.CommandBuffer) || cb.Queue.Handle == hex || named(cb.PrimaryCommandBuffer)
 			for _, a := range cb.Actions {
-				hit = hit || a.Pipeline.Handle == hex
+				hit = hit || named(a.Pipeline)
 			}
 			if !hit {
 				continue
@@ -153,18 +171,18 @@ func (c *Collector) renameModel(h uint64, name string) {
 			if cbs == nil {
 				cbs = slices.Clone(sn.CommandBuffers)
 			}
-			if cb.CommandBuffer.Handle == hex {
+			if named(cb.CommandBuffer) {
 				cbs[j].CommandBuffer.Name = name
 			}
 			if cb.Queue.Handle == hex {
 				cbs[j].Queue.Name = name
 			}
-			if cb.PrimaryCommandBuffer.Handle == hex {
+			if named(cb.PrimaryCommandBuffer) {
 				cbs[j].PrimaryCommandBuffer.Name = name
 			}
 			acts := slices.Clone(cb.Actions)
 			for k := range acts {
-				if acts[k].Pipeline.Handle == hex {
+				if named(acts[k].Pipeline) {
 					acts[k].Pipeline.Name = name
 				}
 			}

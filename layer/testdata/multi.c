@@ -63,6 +63,14 @@
  *                 family): "cmd-a" (idx 3) submitted to queue-a, "cmd-b"
  *                 (idx 4) to queue-b, each with its own fence; with fewer
  *                 than 2 usable queues prints "unsupported queues", exits 0
+ *   reuse         rounds, each: a compute pipeline "pipe-R" (of --reuse-comp,
+ *                 default --comp) and a command buffer "cmd-R" made, one
+ *                 dispatch with idx 2 + R in "compute" submitted and waited
+ *                 for, then the command buffer freed and the pipeline
+ *                 destroyed, so that the driver may give a later round's the
+ *                 same handles; prints "round R: pipeline=0x... cb=0x...";
+ *                 stops after the first round from R=2 on whose pipeline has an
+ *                 earlier round's handle, or after 32
  *   inline        VK_KHR_maintenance5: the compute pipeline is created with
  *                 no module, its code in a VkShaderModuleCreateInfo chained
  *                 after a VkDebugUtilsObjectNameInfoEXT ("inline-comp") in
@@ -120,6 +128,7 @@ const char capp_app_name[] = "multi";
 
 static const char *g_comp, *g_vert, *g_frag;
 static const char *g_base_comp; /* --base-comp: the SPIR-V of "base-compute" (default --comp) */
+static const char *g_reuse_comp; /* --reuse-comp: mode reuse's compute shader (default --comp) */
 static const char *g_cache_in, *g_cache_out;
 static int g_maint5; /* enable VK_KHR_maintenance5 (mode inline) */
 static int g_shaderobj; /* enable VK_EXT_shader_object (modes shaderobj*) */
@@ -393,6 +402,54 @@ static void mode_resubmit(ctx *c, uint32_t submits, int no_fence)
         capp_submit_wait(&c->vk, 1, &cb, f, NULL);
     if (f)
         vkDestroyFence(c->vk.dev, f, NULL);
+    vkDestroyCommandPool(c->vk.dev, pool, NULL);
+}
+
+#define REUSE_ROUNDS 32
+
+/* mode_reuse: see the header. Each round's pipeline and command buffer
+ * are gone before the next round makes its own. Where a freed object goes
+ * is the allocator's choice (and the layers' allocations between move
+ * it): the app stops after the first round, from the third on, whose
+ * pipeline has the handle of an earlier round's, or after REUSE_ROUNDS. */
+static void mode_reuse(ctx *c)
+{
+    VkCommandPool pool = make_pool(c);
+    VkFence f = capp_fence(&c->vk);
+    uint64_t seen[REUSE_ROUNDS];
+    int reused = 0;
+    for (uint32_t r = 0; r < REUSE_ROUNDS && !reused; r++) {
+        char name[16];
+        VkShaderModule module = capp_shader_file(&c->vk, g_reuse_comp ? g_reuse_comp : g_comp);
+        VkPipeline p = capp_compute_pipeline(&c->vk, c->layout, module, 0, NULL);
+        vkDestroyShaderModule(c->vk.dev, module, NULL);
+        snprintf(name, sizeof name, "pipe-%u", r);
+        capp_name(&c->vk, VK_OBJECT_TYPE_PIPELINE, capp_handle(p), name);
+        snprintf(name, sizeof name, "cmd-%u", r);
+        VkCommandBuffer cb = make_cb(c, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, name);
+        printf("round %u: pipeline=0x%llx cb=0x%llx\n", r, (unsigned long long)capp_handle(p),
+               (unsigned long long)capp_handle(cb));
+        for (uint32_t i = 0; i < r; i++)
+            reused |= r >= 2 && seen[i] == capp_handle(p);
+        seen[r] = capp_handle(p);
+        uint32_t idx = 2 + r;
+        capp_begin(cb, 0);
+        capp_label(&c->vk, cb, "compute");
+        vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, p);
+        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set, 0, NULL);
+        vkCmdPushConstants(cb, c->layout, PC_STAGES, 0, 4, &idx);
+        vkCmdDispatch(cb, 1, 1, 1);
+        capp_unlabel(&c->vk, cb);
+        CHECK(vkEndCommandBuffer(cb));
+        capp_submit_wait(&c->vk, 1, &cb, f, NULL);
+        vkFreeCommandBuffers(c->vk.dev, pool, 1, &cb);
+        vkDestroyPipeline(c->vk.dev, p, NULL);
+        /* lavapipe frees a pipeline that ran at its queue's next submit. */
+        CHECK(vkQueueSubmit(c->vk.queue, 0, NULL, f));
+        CHECK(vkWaitForFences(c->vk.dev, 1, &f, VK_TRUE, UINT64_MAX));
+        CHECK(vkResetFences(c->vk.dev, 1, &f));
+    }
+    vkDestroyFence(c->vk.dev, f, NULL);
     vkDestroyCommandPool(c->vk.dev, pool, NULL);
 }
 
@@ -1416,6 +1473,8 @@ int main(int argc, char **argv)
             g_comp = argv[++i];
         else if (!strcmp(argv[i], "--base-comp") && i + 1 < argc)
             g_base_comp = argv[++i];
+        else if (!strcmp(argv[i], "--reuse-comp") && i + 1 < argc)
+            g_reuse_comp = argv[++i];
         else if (!strcmp(argv[i], "--vert") && i + 1 < argc)
             g_vert = argv[++i];
         else if (!strcmp(argv[i], "--frag") && i + 1 < argc)
@@ -1498,6 +1557,8 @@ int main(int argc, char **argv)
         mode_queues(&c);
     else if (!strcmp(mode, "secondary"))
         mode_secondary(&c);
+    else if (!strcmp(mode, "reuse"))
+        mode_reuse(&c);
     else if (!strcmp(mode, "cache"))
         mode_cache(&c);
     else if (!strcmp(mode, "inline")) {

@@ -36,6 +36,7 @@ static void cb_reset(cb_state *cs)
     cs->nactions = 0;
     cs->ninstrumented = 0;
     cs->nbinds = 0;
+    cs->nchecked = cs->nprecise = 0;
     for (uint32_t i = 0; i < cs->nstack; i++)
         free(cs->stack[i]);
     cs->nstack = 0;
@@ -173,6 +174,10 @@ static void before_action(cb_state *cs, gpuavdbg_cmd cmd, VkPipelineBindPoint bp
     if (b && b->instrumented && cs->unit) {
         if ((b->facts_dirty & b->fact_sets) || b->has_act) /* the fast or the precise variant (variants.c) */
             gpuavdbg_variant_choose(cs, bp, bi);
+        if (cs->unit != cs->dd->sink) { /* the sink's records are never read */
+            cs->nchecked++;
+            cs->nprecise += b->pipeline && b->down != b->pipeline;
+        }
         /* Shader objects (pipeline 0) and precise variants always use it. */
         if (b->reads_set || !b->pipeline || b->down != b->pipeline) {
             bind_layer_set(cs, b, bp, bi, idx);

@@ -141,6 +141,14 @@ func goProcessExit(submits C.uint64_t) {
 	disconnectLocked(uint64(submits))
 }
 
+// submitCounts are the process's coverage counts (submit.c), for the bye.
+func submitCounts() *wire.SubmitCounts {
+	var cv C.gpuavdbg_coverage
+	C.gpuavdbg_coverage_counts(&cv)
+	return &wire.SubmitCounts{CommandBuffers: uint64(cv.command_buffers), Actions: uint64(cv.actions),
+		Instrumented: uint64(cv.instrumented), Precise: uint64(cv.precise)}
+}
+
 // latencyLine says how long records took from vkQueueSubmit to being read.
 func latencyLine(n, sum, maxNs uint64) string {
 	return fmt.Sprintf("submit-to-records latency over %d instrumented submits: mean %d us, max %d us",

@@ -142,11 +142,22 @@ enum { GPUAVDBG_LOG_INFO = 0, GPUAVDBG_LOG_WARNING = 1, GPUAVDBG_LOG_ERROR = 2, 
 
 /* The C helpers Go calls: an action command's Vulkan name, or NULL
  * (cmdbuf.c); the app's messengers (messenger.c); the submit-to-records
- * latency: submissions read, total and maximum ns (submit.c). */
+ * latency: submissions read, total and maximum ns, and the coverage
+ * counts (submit.c). */
 const char *gpuavdbg_cmd_name(uint32_t cmd);
 int gpuavdbg_messenger_count(void);
 void gpuavdbg_emit(uint32_t severity, uint32_t type, const char *id_name, int32_t id, const char *text,
                    uint32_t nobj, const uint64_t *objects, const uint32_t *object_types, char **names);
 void gpuavdbg_latency(uint64_t *n, uint64_t *sum_ns, uint64_t *max_ns);
+
+/* What the process's submits held, counted at each successful submit
+ * (submit.c): the command buffers submitted (a secondary once per primary
+ * that executed it), their actions, those whose pipeline (or shader
+ * objects) ran instrumented, and of those the actions of a pipeline with
+ * a fast variant that ran its precise one. */
+typedef struct gpuavdbg_coverage {
+    uint64_t command_buffers, actions, instrumented, precise;
+} gpuavdbg_coverage;
+void gpuavdbg_coverage_counts(gpuavdbg_coverage *out);
 
 #endif

@@ -776,7 +776,7 @@ func checkOOB(t *testing.T, r result, submits int) {
 			want := wire.Record{
 				Check: gpuav.CheckDescriptorIndexOOB, Code: uint32(gpuav.CodeDescriptorIndexOOB), ShaderID: s.ID,
 				Instruction: rec.Instruction, Stage: gpuav.ModelGLCompute, StageWords: rec.StageWords, ActionIndex: 0,
-				Action: "vkCmdDispatch", Pipeline: p.Handle, Labels: []string{"compute-pass"},
+				Action: "vkCmdDispatch", Pipeline: p.Handle, PipelineSerial: p.Serial, Labels: []string{"compute-pass"},
 				Params: []uint32{0, 0, 3, 2, 0, 0, 0, 0}, Count: 1,
 			}
 			got, _ := json.Marshal(rec)

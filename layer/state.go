@@ -208,7 +208,7 @@ func disconnectLocked(submits uint64) {
 		// The client sends what it coalesced and its lost counts before
 		// the bye; if the socket failed, the app's stderr says what the
 		// launcher never got.
-		state.client.Send(wire.KindBye, wire.Bye{Submits: submits})
+		state.client.Send(wire.KindBye, wire.Bye{Submits: submits, Counts: submitCounts()})
 		if err := state.client.Close(); err != nil {
 			fmt.Fprintf(os.Stderr, "gpuav-dbg: %v\n", err)
 		}

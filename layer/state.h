@@ -253,6 +253,10 @@ typedef struct cb_state {
     uint32_t nactions, cap_actions;
     uint32_t ninstrumented; /* actions whose variant uses the layer's set */
     uint32_t nbinds;        /* binds (or pushes) of the layer's set */
+    /* The coverage (submit.c counts them at each submit): actions whose
+     * pipeline (or shader objects) ran instrumented, and of those the
+     * actions of a pipeline with a fast variant that ran its precise one. */
+    uint32_t nchecked, nprecise;
 
     char **stack; /* open debug-utils labels */
     uint32_t nstack, cap_stack;

@@ -42,6 +42,46 @@ uint64_t gpuavdbg_submit_count(void)
 
 static uint64_t g_lat_n, g_lat_sum, g_lat_max;
 
+/* The coverage counts (gpuavdbg_coverage_counts). */
+static uint64_t g_cov_cbs, g_cov_actions, g_cov_instrumented, g_cov_precise;
+
+void gpuavdbg_coverage_counts(gpuavdbg_coverage *out)
+{
+    out->command_buffers = __atomic_load_n(&g_cov_cbs, __ATOMIC_RELAXED);
+    out->actions = __atomic_load_n(&g_cov_actions, __ATOMIC_RELAXED);
+    out->instrumented = __atomic_load_n(&g_cov_instrumented, __ATOMIC_RELAXED);
+    out->precise = __atomic_load_n(&g_cov_precise, __ATOMIC_RELAXED);
+}
+
+/* count_cb adds a submitted command buffer and the secondaries it executes
+ * (depth bounds nesting) to a submit's coverage counts, before the submit:
+ * none of them may change while it is being submitted. */
+static void count_cb(gpuavdbg_coverage *cv, VkCommandBuffer cb, int depth)
+{
+    const cb_state *cs = gpuavdbg_cb_get(cb);
+    if (depth > 8)
+        return;
+    cv->command_buffers++;
+    if (!cs)
+        return;
+    cv->actions += cs->nactions;
+    cv->instrumented += cs->nchecked;
+    cv->precise += cs->nprecise;
+    for (uint32_t i = 0; i < cs->nexecuted; i++)
+        count_cb(cv, cs->executed[i], depth + 1);
+}
+
+/* count_submitted adds a successful submit's counts to the process's. */
+static void count_submitted(VkResult r, const gpuavdbg_coverage *cv)
+{
+    if (r != VK_SUCCESS)
+        return;
+    __atomic_add_fetch(&g_cov_cbs, cv->command_buffers, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&g_cov_actions, cv->actions, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&g_cov_instrumented, cv->instrumented, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&g_cov_precise, cv->precise, __ATOMIC_RELAXED);
+}
+
 void gpuavdbg_latency(uint64_t *n, uint64_t *sum_ns, uint64_t *max_ns)
 {
     *n = __atomic_load_n(&g_lat_n, __ATOMIC_RELAXED);
@@ -579,8 +619,14 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_QueueSubmit(VkQueue queue, uint32_t n
     for (uint32_t i = 0; e && i < n; i++)
         for (uint32_t j = 0; j < si[i].commandBufferCount; j++)
             add_cb(e, &oom, si[i].pCommandBuffers[j], 0, 0, 0, 0);
+    gpuavdbg_coverage cv = {0};
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t j = 0; j < si[i].commandBufferCount; j++)
+            count_cb(&cv, si[i].pCommandBuffers[j], 0);
     ctx1 c = {dd->disp.QueueSubmit, queue, n, si};
-    return submit_common(dd, queue, fence, e, oom, call1, &c);
+    VkResult r = submit_common(dd, queue, fence, e, oom, call1, &c);
+    count_submitted(r, &cv);
+    return r;
 }
 
 static VkResult submit2(device_data *dd, PFN_vkQueueSubmit2 fn, VkQueue queue, uint32_t n, const VkSubmitInfo2 *si,
@@ -591,8 +637,14 @@ static VkResult submit2(device_data *dd, PFN_vkQueueSubmit2 fn, VkQueue queue, u
     for (uint32_t i = 0; e && i < n; i++)
         for (uint32_t j = 0; j < si[i].commandBufferInfoCount; j++)
             add_cb(e, &oom, si[i].pCommandBufferInfos[j].commandBuffer, 0, 0, 0, 0);
+    gpuavdbg_coverage cv = {0};
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t j = 0; j < si[i].commandBufferInfoCount; j++)
+            count_cb(&cv, si[i].pCommandBufferInfos[j].commandBuffer, 0);
     ctx2 c = {fn, queue, n, si};
-    return submit_common(dd, queue, fence, e, oom, call2, &c);
+    VkResult r = submit_common(dd, queue, fence, e, oom, call2, &c);
+    count_submitted(r, &cv);
+    return r;
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL icpt_QueueSubmit2(VkQueue queue, uint32_t n, const VkSubmitInfo2 *si,

@@ -380,6 +380,10 @@ func (c *Collector) apply(msg any) {
 		}
 	case *wire.Bye:
 		s.Submits = max(s.Submits, m.Submits)
+		if m.Counts != nil && (s.Counts == nil || m.Counts.CommandBuffers >= s.Counts.CommandBuffers) {
+			counts := *m.Counts
+			s.Counts = &counts
+		}
 		if m.Lost > 0 {
 			s.LostMessages += m.Lost
 			c.addNotice("warning", fmt.Sprintf("the layer lost %d messages on the way to gpuav-dbg (its socket queue was full or failed): errors may be missing", m.Lost))

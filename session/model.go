@@ -235,6 +235,11 @@ type Session struct {
 	// unchecked. UncheckedAll adds what the rest of the session says.
 	Unchecked []Unchecked `json:"unchecked,omitempty"`
 	Submits   uint64      `json:"submits"`
+	// Counts are what the submits held, from the layer's bye (the
+	// largest of its connections': each counts the whole process); nil
+	// when no bye counted them (an older layer, or an app that ended
+	// without one). Coverage reports them.
+	Counts *wire.SubmitCounts `json:"-"`
 	// Capabilities is the launcher's device probe: which checks the app's
 	// device can run (nil when the session has no probe).
 	Capabilities *Capabilities `json:"capabilities,omitempty"`

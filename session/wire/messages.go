@@ -234,9 +234,26 @@ type Log struct {
 // Bye is the last message, sent when the instance is destroyed.
 type Bye struct {
 	Submits uint64 `json:"submits"`
+	// Counts are what the process's submits held so far (nil from layers
+	// before them). Like Submits, they count the whole process: a later
+	// connection's bye has the earlier ones' too.
+	Counts *SubmitCounts `json:"counts,omitempty"`
 	// Lost counted the messages a layer of protocol 1 could not send;
 	// layers now send Lost messages instead (read from older files).
 	Lost uint64 `json:"lost,omitempty"`
+}
+
+// SubmitCounts are what the submits of a process held: the command
+// buffers submitted (a secondary once per primary that executed it),
+// their actions (draws, dispatches, trace rays), the actions whose
+// pipeline (or shader objects) ran instrumented, and of those the actions
+// of a pipeline with a fast variant that ran its precise variant
+// (docs/decisions/precise-variant.md).
+type SubmitCounts struct {
+	CommandBuffers uint64 `json:"command_buffers"`
+	Actions        uint64 `json:"actions"`
+	Instrumented   uint64 `json:"instrumented"`
+	Precise        uint64 `json:"precise"`
 }
 
 // Lost counts what the layer could not deliver since its previous Lost

@@ -98,6 +98,10 @@
  *   shaderobj-clean     the same with idx 0, 1, 0
  *   shaderobj-bad  one vkCreateShadersEXT of the compute shader with codeSize 2 bytes short
  *                 (not SPIR-V words); prints shaderobj_bad=VkResult
+ *   shaderobj-foreign  --binary-out FILE: writes the compute shader object's
+ *                 binary data (run it without the layer); --binary-in FILE:
+ *                 a shader object from that binary, prints binary_create=R,
+ *                 runs it in "cmd-binary" with idx 1, 0 (binary_values=...)
  *   shaderobj-conflict  the shader made with min(maxBoundDescriptorSets, 33) set layouts (the set the
  *                 layer needs on lavapipe), idx 3, 1, 3
  *   shaderobj-render  (graphics, needs --vert/--frag) in "frame"
@@ -129,6 +133,7 @@ const char capp_app_name[] = "multi";
 static const char *g_comp, *g_vert, *g_frag;
 static const char *g_base_comp; /* --base-comp: the SPIR-V of "base-compute" (default --comp) */
 static const char *g_reuse_comp; /* --reuse-comp: mode reuse's compute shader (default --comp) */
+static const char *g_binary_in, *g_binary_out; /* mode shaderobj-foreign */
 static const char *g_cache_in, *g_cache_out;
 static int g_maint5; /* enable VK_KHR_maintenance5 (mode inline) */
 static int g_shaderobj; /* enable VK_EXT_shader_object (modes shaderobj*) */
@@ -1180,6 +1185,46 @@ static void mode_shaderobj(ctx *c, uint32_t nsets, const uint32_t idx[3])
     vkDestroyCommandPool(c->vk.dev, pool, NULL);
 }
 
+/* mode_shaderobj_foreign: with --binary-out FILE (a run without the
+ * layer), the compute shader object made from SPIR-V and its binary data
+ * written to FILE; with --binary-in FILE, a shader object created from
+ * that binary (one the layer never handed out: the driver's code, which
+ * it cannot instrument), prints binary_create=R and, when made, runs it
+ * with idx 1 and 0 in "cmd-binary" (both in bounds: the shader is
+ * unchecked). */
+static void mode_shaderobj_foreign(ctx *c)
+{
+    so_fns f = so_load(c);
+    if (g_binary_out) {
+        VkShaderEXT s = so_spirv(c, &f, g_comp, VK_SHADER_STAGE_COMPUTE_BIT, 0, 1, "oob-shader");
+        size_t size = 0;
+        CHECK(f.binary(c->vk.dev, s, &size, NULL));
+        void *data = malloc(size ? size : 1);
+        if (!data)
+            capp_die("out of memory");
+        CHECK(f.binary(c->vk.dev, s, &size, data));
+        FILE *out = fopen(g_binary_out, "wb");
+        if (!out || fwrite(data, 1, size, out) != size || fclose(out) != 0)
+            capp_die("cannot write --binary-out");
+        free(data);
+        f.destroy(c->vk.dev, s, NULL);
+        return;
+    }
+    FILE *in = g_binary_in ? fopen(g_binary_in, "rb") : NULL;
+    if (!in)
+        capp_die("mode shaderobj-foreign wants --binary-in or --binary-out");
+    static unsigned char data[1 << 22];
+    size_t size = fread(data, 1, sizeof data, in);
+    fclose(in);
+    VkShaderEXT b = VK_NULL_HANDLE;
+    VkResult r = so_create(c, &f, VK_SHADER_STAGE_COMPUTE_BIT, 0, VK_SHADER_CODE_TYPE_BINARY_EXT, data, size, 1, &b);
+    printf("binary_create=%d\n", (int)r);
+    if (b) {
+        so_binary_dispatch(c, &f, b, 0);
+        f.destroy(c->vk.dev, b, NULL);
+    }
+}
+
 /* ---- graphics modes ----------------------------------------------------------- */
 
 /* gfx is what the graphics modes draw with: a 4x4 target, a render pass
@@ -1475,6 +1520,10 @@ int main(int argc, char **argv)
             g_base_comp = argv[++i];
         else if (!strcmp(argv[i], "--reuse-comp") && i + 1 < argc)
             g_reuse_comp = argv[++i];
+        else if (!strcmp(argv[i], "--binary-in") && i + 1 < argc)
+            g_binary_in = argv[++i];
+        else if (!strcmp(argv[i], "--binary-out") && i + 1 < argc)
+            g_binary_out = argv[++i];
         else if (!strcmp(argv[i], "--vert") && i + 1 < argc)
             g_vert = argv[++i];
         else if (!strcmp(argv[i], "--frag") && i + 1 < argc)
@@ -1573,6 +1622,8 @@ int main(int argc, char **argv)
         mode_shaderobj_render(&c);
     else if (!strcmp(mode, "shaderobj-bad"))
         mode_shaderobj_bad(&c);
+    else if (!strcmp(mode, "shaderobj-foreign"))
+        mode_shaderobj_foreign(&c);
     else if (!strcmp(mode, "shaderobj-conflict")) {
         /* As many set layouts as reach the layer's set: min(max, 33). */
         VkPhysicalDeviceProperties props;

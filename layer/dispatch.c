@@ -135,6 +135,44 @@ static void register_process_exit(void)
     atexit(process_exit);
 }
 
+static int has_instance_extension(const VkInstanceCreateInfo *ci, const char *name)
+{
+    for (uint32_t i = 0; i < ci->enabledExtensionCount; i++)
+        if (!strcmp(ci->ppEnabledExtensionNames[i], name))
+            return 1;
+    return 0;
+}
+
+/* with_device_group_creation returns the create info to call down with:
+ * for a Vulkan 1.0 app (apiVersion 1.0, or none) that did not enable
+ * VK_KHR_device_group_creation, a copy (in *scratch, which the caller
+ * frees) with it added, so that its devices can have VK_KHR_device_group
+ * and vkCmdDispatchBase, which the pre-pass of indirect_command needs
+ * (device.c adds the device extension); else ci. The app sees nothing of
+ * it: the loader answers its calls by its own list. */
+static const VkInstanceCreateInfo *with_device_group_creation(const VkInstanceCreateInfo *ci, void **scratch)
+{
+    *scratch = NULL;
+    uint32_t v = ci->pApplicationInfo ? ci->pApplicationInfo->apiVersion : 0;
+    if ((v && (VK_API_VERSION_MAJOR(v) > 1 || VK_API_VERSION_MINOR(v) > 0)) ||
+        has_instance_extension(ci, VK_KHR_DEVICE_GROUP_CREATION_EXTENSION_NAME))
+        return ci;
+    size_t n = ci->enabledExtensionCount + 1;
+    unsigned char *mem = calloc(1, sizeof(VkInstanceCreateInfo) + n * sizeof(char *));
+    if (!mem)
+        return ci;
+    *scratch = mem;
+    VkInstanceCreateInfo *out = (VkInstanceCreateInfo *)mem;
+    *out = *ci;
+    const char **names = (const char **)(mem + sizeof *out);
+    for (uint32_t i = 0; i < ci->enabledExtensionCount; i++)
+        names[i] = ci->ppEnabledExtensionNames[i];
+    names[n - 1] = VK_KHR_DEVICE_GROUP_CREATION_EXTENSION_NAME;
+    out->enabledExtensionCount = (uint32_t)n;
+    out->ppEnabledExtensionNames = names;
+    return out;
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateInstance(const VkInstanceCreateInfo *ci,
                                                         const VkAllocationCallbacks *alloc,
                                                         VkInstance *pInstance)
@@ -150,9 +188,20 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateInstance(const VkInstanceCreate
     if (!create)
         return VK_ERROR_INITIALIZATION_FAILED;
     /* The next layer reads the next link. */
-    link->u.pLayerInfo = link->u.pLayerInfo->pNext;
+    VkLayerInstanceLink *next = link->u.pLayerInfo->pNext;
+    link->u.pLayerInfo = next;
 
-    VkResult r = create(ci, alloc, pInstance);
+    void *scratch = NULL;
+    const VkInstanceCreateInfo *patched = with_device_group_creation(ci, &scratch);
+    VkResult r = create(patched, alloc, pInstance);
+    if (r == VK_ERROR_EXTENSION_NOT_PRESENT && patched != ci) {
+        /* The loader refused it: the app's own list, as it gave it. */
+        link->u.pLayerInfo = next;
+        r = create(ci, alloc, pInstance);
+        patched = ci;
+    }
+    int device_group_creation = has_instance_extension(patched, VK_KHR_DEVICE_GROUP_CREATION_EXTENSION_NAME);
+    free(scratch);
     if (r != VK_SUCCESS)
         return r;
 
@@ -162,6 +211,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateInstance(const VkInstanceCreate
     id->key = gpuavdbg_dispatch_key(*pInstance);
     id->instance = *pInstance;
     id->api_version = ci->pApplicationInfo ? ci->pApplicationInfo->apiVersion : 0;
+    id->device_group_creation = device_group_creation;
     id->disp.GetInstanceProcAddr = gipa;
 #define LOAD(name) id->disp.name = (PFN_vk##name)gipa(*pInstance, "vk" #name);
     GPUAVDBG_INSTANCE_FUNCS(LOAD)

@@ -72,6 +72,9 @@ typedef struct instance_data {
     instance_dispatch disp;
     int reserve_slot;     /* report maxBoundDescriptorSets - 1 */
     uint32_t api_version; /* the app's VkApplicationInfo.apiVersion (0: 1.0) */
+    /* VK_KHR_device_group_creation is enabled (by the app, or by the
+     * layer for a Vulkan 1.0 app: VK_KHR_device_group needs it). */
+    int device_group_creation;
 } instance_data;
 
 typedef struct out_unit {
@@ -145,6 +148,9 @@ typedef struct device_data {
      * the padding for such pipeline layouts, or why there are none. */
     int descriptor_buffer;
     int push_descriptors; /* VK_KHR_push_descriptor is enabled */
+    /* Why the device has no vkCmdDispatchBase (a Vulkan 1.0 device without
+     * VK_KHR_device_group), for the pre-pass's reason; "" otherwise. */
+    char dispatch_base_why[240];
     VkDescriptorSetLayout set_layout_db, empty_layout_db;
     char db_reason[160];
     VkBuffer action_buffer;

@@ -396,7 +396,9 @@ static void setup(device_data *dd)
     if (!dd->instrumenting) {
         teardown(dd);
         dd->instrumenting = 0;
-        gpuavdbg_logf(GPUAVDBG_LOG_ERROR, "device %s: instrumentation is off: %s", props.deviceName, dd->reason);
+        /* Every check off is the user's setting: a warning, not an error. */
+        gpuavdbg_logf(strcmp(dd->reason, "every check is off") ? GPUAVDBG_LOG_ERROR : GPUAVDBG_LOG_WARNING,
+                      "device %s: instrumentation is off: %s", props.deviceName, dd->reason);
     }
     gpuavdbg_device_info info = {
         .handle = GPUAVDBG_H(dd->device),

@@ -222,6 +222,9 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateInstance(const VkInstanceCreate
     id->reserve_slot =
         goInstanceCreated(GPUAVDBG_H(*pInstance), w.reserve_slot, w.disable_shaders, w.settings) != 0;
     free(w.settings);
+    /* The messengers of the create info hear no more until
+     * vkDestroyInstance: the app's structures may be gone. */
+    gpuavdbg_messengers_in_call(id->key, 0);
     pthread_once(&g_exit_once, register_process_exit);
 
     if (gpuavdbg_instance_put(id))
@@ -245,7 +248,9 @@ static VKAPI_ATTR void VKAPI_CALL icpt_DestroyInstance(VkInstance instance, cons
     instance_data *id = gpuavdbg_instance_del(instance, &last);
     if (!id)
         return;
-    /* The bye's last lines still reach the instance's own messengers. */
+    /* The bye's last lines still reach the instance's own messengers, and
+     * those of its create info (valid again during vkDestroyInstance). */
+    gpuavdbg_messengers_in_call(id->key, 1);
     goInstanceDestroyed(GPUAVDBG_H(instance), gpuavdbg_submit_count(), last);
     gpuavdbg_messengers_forget_instance(id->key);
     if (id->disp.DestroyInstance)

@@ -142,15 +142,15 @@ func queueRecordLocked(msg wire.Errors, r wire.Record, line string) {
 		text: vvlText("Validation Error", idName, objs, text), objects: objs})
 }
 
-// queueLogLocked queues a log line for the messengers. Callers hold
+// queueLogLocked queues a log line for the messengers, at INFO or WARNING
+// severity: ERROR is for the app's validation errors only, and an app
+// that stops on them must not stop over the layer's own state (every check
+// off, records that did not fit, a shader left out). Callers hold
 // state.mu.
 func queueLogLocked(level int, text string) {
 	sev, kind := uint32(sevInfo), "Validation Information"
-	switch level {
-	case levelWarning:
+	if level == levelWarning || level == levelError {
 		sev, kind = sevWarning, "Validation Warning"
-	case levelError:
-		sev, kind = sevError, "Validation Error"
 	}
 	idName := "GPUAV-DBG-layer"
 	queueLocked(outMsg{severity: sev, typ: typeGeneral | typeValidation, idName: idName,

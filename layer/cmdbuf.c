@@ -37,6 +37,7 @@ static void cb_reset(cb_state *cs)
     cs->nactions = 0;
     cs->ninstrumented = 0;
     cs->nbinds = 0;
+    cs->nchecked = cs->nprecise = 0;
     for (uint32_t i = 0; i < cs->nstack; i++)
         free(cs->stack[i]);
     cs->nstack = 0;
@@ -166,6 +167,7 @@ static void before_action(cb_state *cs, gpuavdbg_cmd cmd, VkPipelineBindPoint bp
     uint32_t idx = cs->nactions;
     gpuavdbg_action a = {
         .pipeline = b ? b->pipeline : 0,
+        .pipeline_serial = b ? b->serial : 0,
         .index = idx,
         .command = (uint32_t)cmd,
         .label = current_label(cs),
@@ -174,6 +176,10 @@ static void before_action(cb_state *cs, gpuavdbg_cmd cmd, VkPipelineBindPoint bp
     if (b && b->instrumented && cs->unit) {
         if ((b->facts_dirty & b->fact_sets) || b->has_act) /* the fast or the precise variant (variants.c) */
             gpuavdbg_variant_choose(cs, bp, bi);
+        if (cs->unit != cs->dd->sink) { /* the sink's records are never read */
+            cs->nchecked++;
+            cs->nprecise += b->pipeline && b->down != b->pipeline;
+        }
         /* Shader objects (pipeline 0) and precise variants always use it. */
         if (b->reads_set || !b->pipeline || b->down != b->pipeline) {
             bind_layer_set(cs, b, bp, bi, idx);
@@ -199,6 +205,9 @@ static inline void after_action(cb_state *cs, uint32_t action)
 
 /* ---- allocation and lifetime -------------------------------------------- */
 
+/* The last command-buffer serial given (cb_state.serial): 0 is none. */
+static uint64_t g_cb_serial;
+
 static VKAPI_ATTR VkResult VKAPI_CALL icpt_AllocateCommandBuffers(VkDevice device,
                                                                const VkCommandBufferAllocateInfo *ai,
                                                                VkCommandBuffer *cbs)
@@ -217,6 +226,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_AllocateCommandBuffers(VkDevice devic
             continue;
         }
         cs->cb = cbs[i];
+        cs->serial = __atomic_add_fetch(&g_cb_serial, 1, __ATOMIC_RELAXED);
         cs->dd = dd;
         cs->pool = ai->commandPool;
         cs->secondary = ai->level == VK_COMMAND_BUFFER_LEVEL_SECONDARY;
@@ -401,6 +411,7 @@ static VKAPI_ATTR void VKAPI_CALL icpt_CmdBindPipeline(VkCommandBuffer cb, VkPip
         b->pipeline = GPUAVDBG_H(pipeline);
         pthread_mutex_lock(&dd->lock);
         const pipeline_info *pi = hmap_get(&dd->pipelines, GPUAVDBG_H(pipeline));
+        b->serial = pi ? pi->serial : 0;
         b->layout = pi ? pi->layout : VK_NULL_HANDLE;
         b->instrumented = pi ? pi->instrumented : 0;
         b->reads_set = pi ? pi->reads_set : 1;
@@ -460,6 +471,7 @@ static VKAPI_ATTR void VKAPI_CALL icpt_CmdBindShadersEXT(VkCommandBuffer cb, uin
             if (b->pipeline) { /* a pipeline was bound since: its stages replaced these */
                 memset(b->shaders, 0, sizeof b->shaders);
                 b->pipeline = 0;
+                b->serial = 0;
                 b->var = NULL;
                 b->fact_sets = 0;
             }

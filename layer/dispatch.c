@@ -198,6 +198,44 @@ static VkResult create_inert_instance(const VkInstanceCreateInfo *ci, const VkAl
     return VK_SUCCESS;
 }
 
+static int has_instance_extension(const VkInstanceCreateInfo *ci, const char *name)
+{
+    for (uint32_t i = 0; i < ci->enabledExtensionCount; i++)
+        if (!strcmp(ci->ppEnabledExtensionNames[i], name))
+            return 1;
+    return 0;
+}
+
+/* with_device_group_creation returns the create info to call down with:
+ * for a Vulkan 1.0 app (apiVersion 1.0, or none) that did not enable
+ * VK_KHR_device_group_creation, a copy (in *scratch, which the caller
+ * frees) with it added, so that its devices can have VK_KHR_device_group
+ * and vkCmdDispatchBase, which the pre-pass of indirect_command needs
+ * (device.c adds the device extension); else ci. The app sees nothing of
+ * it: the loader answers its calls by its own list. */
+static const VkInstanceCreateInfo *with_device_group_creation(const VkInstanceCreateInfo *ci, void **scratch)
+{
+    *scratch = NULL;
+    uint32_t v = ci->pApplicationInfo ? ci->pApplicationInfo->apiVersion : 0;
+    if ((v && (VK_API_VERSION_MAJOR(v) > 1 || VK_API_VERSION_MINOR(v) > 0)) ||
+        has_instance_extension(ci, VK_KHR_DEVICE_GROUP_CREATION_EXTENSION_NAME))
+        return ci;
+    size_t n = ci->enabledExtensionCount + 1;
+    unsigned char *mem = calloc(1, sizeof(VkInstanceCreateInfo) + n * sizeof(char *));
+    if (!mem)
+        return ci;
+    *scratch = mem;
+    VkInstanceCreateInfo *out = (VkInstanceCreateInfo *)mem;
+    *out = *ci;
+    const char **names = (const char **)(mem + sizeof *out);
+    for (uint32_t i = 0; i < ci->enabledExtensionCount; i++)
+        names[i] = ci->ppEnabledExtensionNames[i];
+    names[n - 1] = VK_KHR_DEVICE_GROUP_CREATION_EXTENSION_NAME;
+    out->enabledExtensionCount = (uint32_t)n;
+    out->ppEnabledExtensionNames = names;
+    return out;
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateInstance(const VkInstanceCreateInfo *ci,
                                                         const VkAllocationCallbacks *alloc,
                                                         VkInstance *pInstance)
@@ -213,11 +251,22 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateInstance(const VkInstanceCreate
     if (!create)
         return VK_ERROR_INITIALIZATION_FAILED;
     /* The next layer reads the next link. */
-    link->u.pLayerInfo = link->u.pLayerInfo->pNext;
+    VkLayerInstanceLink *next = link->u.pLayerInfo->pNext;
+    link->u.pLayerInfo = next;
     if (gpuavdbg_forked())
         return create_inert_instance(ci, alloc, pInstance, gipa, create);
 
-    VkResult r = create(ci, alloc, pInstance);
+    void *scratch = NULL;
+    const VkInstanceCreateInfo *patched = with_device_group_creation(ci, &scratch);
+    VkResult r = create(patched, alloc, pInstance);
+    if (r == VK_ERROR_EXTENSION_NOT_PRESENT && patched != ci) {
+        /* The loader refused it: the app's own list, as it gave it. */
+        link->u.pLayerInfo = next;
+        r = create(ci, alloc, pInstance);
+        patched = ci;
+    }
+    int device_group_creation = has_instance_extension(patched, VK_KHR_DEVICE_GROUP_CREATION_EXTENSION_NAME);
+    free(scratch);
     if (r != VK_SUCCESS)
         return r;
 
@@ -227,6 +276,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateInstance(const VkInstanceCreate
     id->key = gpuavdbg_dispatch_key(*pInstance);
     id->instance = *pInstance;
     id->api_version = ci->pApplicationInfo ? ci->pApplicationInfo->apiVersion : 0;
+    id->device_group_creation = device_group_creation;
     id->disp.GetInstanceProcAddr = gipa;
 #define LOAD(name) id->disp.name = (PFN_vk##name)gipa(*pInstance, "vk" #name);
     GPUAVDBG_INSTANCE_FUNCS(LOAD)
@@ -237,6 +287,9 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateInstance(const VkInstanceCreate
     id->reserve_slot =
         goInstanceCreated(GPUAVDBG_H(*pInstance), w.reserve_slot, w.disable_shaders, w.settings) != 0;
     free(w.settings);
+    /* The messengers of the create info hear no more until
+     * vkDestroyInstance: the app's structures may be gone. */
+    gpuavdbg_messengers_in_call(id->key, 0);
     pthread_once(&g_exit_once, register_process_exit);
 
     if (gpuavdbg_instance_put(id))
@@ -269,7 +322,9 @@ static VKAPI_ATTR void VKAPI_CALL icpt_DestroyInstance(VkInstance instance, cons
             free(id);
         return;
     }
-    /* The bye's last lines still reach the instance's own messengers. */
+    /* The bye's last lines still reach the instance's own messengers, and
+     * those of its create info (valid again during vkDestroyInstance). */
+    gpuavdbg_messengers_in_call(id->key, 1);
     goInstanceDestroyed(GPUAVDBG_H(instance), gpuavdbg_submit_count(), last);
     gpuavdbg_messengers_forget_instance(id->key);
     if (id->disp.DestroyInstance)
@@ -490,6 +545,23 @@ static VKAPI_ATTR void VKAPI_CALL icpt_DestroyDevice(VkDevice device, const VkAl
 
 /* ---- debug names ------------------------------------------------------------ */
 
+/* object_serial is the serial of the live pipeline or command buffer a
+ * name is given to (0 for other objects: Go knows its shaders'), so that
+ * the name stays with that object when the driver gives its handle to a
+ * later one (docs/decisions/attribution-by-identity.md). */
+static uint64_t object_serial(device_data *dd, uint32_t type, uint64_t handle)
+{
+    if (!dd || !handle)
+        return 0;
+    if (type == VK_OBJECT_TYPE_PIPELINE)
+        return gpuavdbg_pipeline_serial(dd, handle);
+    if (type == VK_OBJECT_TYPE_COMMAND_BUFFER) {
+        const cb_state *cs = gpuavdbg_cb_get((VkCommandBuffer)(uintptr_t)handle);
+        return cs ? cs->serial : 0;
+    }
+    return 0;
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL icpt_SetDebugUtilsObjectNameEXT(VkDevice device,
                                                                    const VkDebugUtilsObjectNameInfoEXT *info)
 {
@@ -499,6 +571,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_SetDebugUtilsObjectNameEXT(VkDevice d
         r = dd->disp.SetDebugUtilsObjectNameEXT(device, info);
     if (r == VK_SUCCESS && info)
         goSetObjectName(GPUAVDBG_H(device), (uint32_t)info->objectType, info->objectHandle,
+                        object_serial(dd, (uint32_t)info->objectType, info->objectHandle),
                         (char *)(info->pObjectName ? info->pObjectName : ""));
     return r;
 }
@@ -513,6 +586,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_DebugMarkerSetObjectNameEXT(VkDevice 
     /* VkDebugReportObjectTypeEXT matches VkObjectType for the core types. */
     if (r == VK_SUCCESS && info)
         goSetObjectName(GPUAVDBG_H(device), (uint32_t)info->objectType, info->object,
+                        object_serial(dd, (uint32_t)info->objectType, info->object),
                         (char *)(info->pObjectName ? info->pObjectName : ""));
     return r;
 }

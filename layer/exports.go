@@ -151,6 +151,14 @@ func goProcessExit(submits C.uint64_t, unread, waitMs C.uint32_t) {
 	disconnectLocked(uint64(submits))
 }
 
+// submitCounts are the process's coverage counts (submit.c), for the bye.
+func submitCounts() *wire.SubmitCounts {
+	var cv C.gpuavdbg_coverage
+	C.gpuavdbg_coverage_counts(&cv)
+	return &wire.SubmitCounts{CommandBuffers: uint64(cv.command_buffers), Actions: uint64(cv.actions),
+		Instrumented: uint64(cv.instrumented), Precise: uint64(cv.precise)}
+}
+
 // latencyLine says how long records took from vkQueueSubmit to being read.
 func latencyLine(n, sum, maxNs uint64) string {
 	return fmt.Sprintf("submit-to-records latency over %d instrumented submits: mean %d us, max %d us",
@@ -612,9 +620,11 @@ func goPreciseSPIRV(dev, module C.uint64_t, out **C.uint32_t, outWords *C.size_t
 	return 1
 }
 
-// goPipelineCreated sends the Pipeline message and returns 1 when any of
-// the pipeline's modules is instrumented (its actions need the layer's
-// descriptor set bound, if its layout has it). *readsSet says whether the
+// goPipelineCreated gives the pipeline its serial (*serial: never reused,
+// unlike its handle; the layer's records of its actions carry it), sends
+// the Pipeline message and returns 1 when any of the pipeline's modules is
+// instrumented (its actions need the layer's descriptor set bound, if its
+// layout has it). *readsSet says whether the
 // pipeline as created uses the layer's set: with fast, created with the
 // fast variants of its modules that have one
 // (docs/decisions/no-bind-for-check-free-variants.md); a module Go does not
@@ -622,14 +632,18 @@ func goPreciseSPIRV(dev, module C.uint64_t, out **C.uint32_t, outWords *C.size_t
 //
 //export goPipelineCreated
 func goPipelineCreated(dev, pipeline, layout C.uint64_t, bindPoint C.uint32_t, stages *C.gpuavdbg_stage, n C.uint32_t,
-	layoutState C.int, libraries *C.uint64_t, nlib C.uint32_t, isLibrary C.int, fast C.int, readsSet *C.int) (wants C.int) {
-	*readsSet = 1
+	layoutState C.int, libraries *C.uint64_t, nlib C.uint32_t, isLibrary C.int, fast C.int, readsSet *C.int,
+	serial *C.uint64_t) (wants C.int) {
+	*readsSet, *serial = 1, 0
 	defer recovered("goPipelineCreated")
 	defer flushOutbox()
 	st := unsafe.Slice(stages, int(n))
 	msg := wire.Pipeline{Handle: uint64(pipeline), Layout: uint64(layout), BindPoint: bindPointName(uint32(bindPoint))}
 	state.mu.Lock()
 	defer state.mu.Unlock()
+	state.nextPipelineSerial++
+	msg.Serial = state.nextPipelineSerial
+	*serial = C.uint64_t(msg.Serial)
 	anyInstr, reads := false, nlib > 0
 	for _, s := range st {
 		ref := wire.PipelineRef{Stage: stageName(uint32(s.stage)), Module: uint64(s.module), Entry: C.GoString(s.entry)}
@@ -693,10 +707,12 @@ func goPipelineDestroyed(dev, pipeline C.uint64_t) {
 	withLock(func() { delete(state.libraries, moduleKey{uint64(dev), uint64(pipeline)}) })
 }
 
-// goSetObjectName sends a debug-utils (or debug-marker) object name.
+// goSetObjectName sends a debug-utils (or debug-marker) object name;
+// serial is the serial of the live pipeline or command buffer named (0 for
+// other objects), which the name belongs to.
 //
 //export goSetObjectName
-func goSetObjectName(dev C.uint64_t, objectType C.uint32_t, handle C.uint64_t, name *C.char) {
+func goSetObjectName(dev C.uint64_t, objectType C.uint32_t, handle, serial C.uint64_t, name *C.char) {
 	defer recovered("goSetObjectName")
 	defer flushOutbox()
 	n := C.GoString(name)
@@ -704,10 +720,13 @@ func goSetObjectName(dev C.uint64_t, objectType C.uint32_t, handle C.uint64_t, n
 	defer state.mu.Unlock()
 	if n == "" {
 		delete(state.names, uint64(handle))
+		delete(state.nameSerials, uint64(handle))
 	} else {
 		state.names[uint64(handle)] = n
+		state.nameSerials[uint64(handle)] = uint64(serial)
 	}
-	sendLocked(wire.KindName, wire.Name{Handle: uint64(handle), ObjectType: objectTypeName(uint32(objectType)), Name: n})
+	sendLocked(wire.KindName, wire.Name{Handle: uint64(handle), ObjectType: objectTypeName(uint32(objectType)), Name: n,
+		Serial: uint64(serial)})
 }
 
 // goSubmitDone reads the output buffers of a finished submit (only those
@@ -725,6 +744,8 @@ func goSubmitDone(queue, submit C.uint64_t, cbs *C.gpuavdbg_submit_cb, n C.uint3
 	for _, c := range unsafe.Slice(cbs, int(n)) {
 		cb := SubmittedCB{
 			Handle:        uint64(c.handle),
+			Serial:        uint64(c.serial),
+			PrimarySerial: uint64(c.primary_serial),
 			Words:         unsafe.Slice((*uint32)(unsafe.Pointer(c.words)), int(c.nwords)),
 			PrintfWords:   unsafe.Slice((*uint32)(unsafe.Pointer(c.printf_words)), int(c.nprintf_words)),
 			Primary:       uint64(c.primary),
@@ -741,7 +762,8 @@ func goSubmitDone(queue, submit C.uint64_t, cbs *C.gpuavdbg_submit_cb, n C.uint3
 		labels := unsafe.Slice(c.labels, int(c.nlabels))
 		paths := make([][]string, len(labels))
 		for _, a := range unsafe.Slice(c.actions, int(c.nactions)) {
-			act := Action{Index: uint32(a.index), Command: commandName(uint32(a.command)), Pipeline: uint64(a.pipeline)}
+			act := Action{Index: uint32(a.index), Command: commandName(uint32(a.command)), Pipeline: uint64(a.pipeline),
+				PipelineSerial: uint64(a.pipeline_serial)}
 			if l := int(a.label); a.label != C.GPUAVDBG_NO_LABEL && l < len(labels) {
 				if paths[l] == nil {
 					paths[l] = strings.Split(C.GoString(labels[l]), "\x1f")

@@ -52,6 +52,7 @@ typedef enum gpuavdbg_cmd { GPUAVDBG_CMD_NONE = 0, GPUAVDBG_CMDS(GPUAVDBG_CMD_EN
 /* One action (draw/dispatch) of a command buffer, in recording order. */
 typedef struct gpuavdbg_action {
     uint64_t pipeline; /* bound pipeline of the action's bind point, or 0 */
+    uint64_t pipeline_serial; /* its serial (goPipelineCreated: never reused), or 0 */
     uint32_t index;    /* position among the command buffer's actions */
     uint32_t command;  /* gpuavdbg_cmd */
     uint32_t label;    /* index into the command buffer's label paths, or GPUAVDBG_NO_LABEL */
@@ -62,6 +63,7 @@ typedef struct gpuavdbg_action {
  * valid only during the call. */
 typedef struct gpuavdbg_submit_cb {
     uint64_t handle;
+    uint64_t serial; /* the command buffer's serial (never reused; its handle may be) */
     const uint32_t *words; /* the whole output buffer, header included */
     uint32_t nwords;
     uint32_t nactions;
@@ -70,6 +72,7 @@ typedef struct gpuavdbg_submit_cb {
     uint32_t nlabels;
     uint32_t secondary;      /* 1 for a secondary command buffer */
     uint64_t primary;        /* for a secondary: the primary that executed it */
+    uint64_t primary_serial; /* ... and that primary's serial */
     uint32_t primary_action; /* its vkCmdExecuteCommands: index among the primary's actions */
     /* The command checks' layer records (gpuav/layerrecord.go): those made
      * on the CPU (whole records, no header) and the records the layer could
@@ -172,7 +175,8 @@ enum { GPUAVDBG_LOG_INFO = 0, GPUAVDBG_LOG_WARNING = 1, GPUAVDBG_LOG_ERROR = 2, 
 
 /* The C helpers Go calls: an action command's Vulkan name, or NULL
  * (cmdbuf.c); the app's messengers (messenger.c); the submit-to-records
- * latency: submissions read, total and maximum ns (submit.c). */
+ * latency: submissions read, total and maximum ns, and the coverage
+ * counts (submit.c). */
 const char *gpuavdbg_cmd_name(uint32_t cmd);
 int gpuavdbg_messenger_count(void);
 void gpuavdbg_emit(uint32_t severity, uint32_t type, const char *id_name, int32_t id, const char *text,
@@ -181,5 +185,15 @@ void gpuavdbg_latency(uint64_t *n, uint64_t *sum_ns, uint64_t *max_ns);
 /* The launcher connection's socket (-1: none), which a forked child closes
  * without Go (ground.c). */
 void gpuavdbg_set_connection_fd(int fd);
+
+/* What the process's submits held, counted at each successful submit
+ * (submit.c): the command buffers submitted (a secondary once per primary
+ * that executed it), their actions, those whose pipeline (or shader
+ * objects) ran instrumented, and of those the actions of a pipeline with
+ * a fast variant that ran its precise one. */
+typedef struct gpuavdbg_coverage {
+    uint64_t command_buffers, actions, instrumented, precise;
+} gpuavdbg_coverage;
+void gpuavdbg_coverage_counts(gpuavdbg_coverage *out);
 
 #endif

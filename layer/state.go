@@ -110,12 +110,19 @@ var state = struct {
 	helloSent bool
 
 	nextShaderID uint32
-	shaders      map[uint32]*shader    // by shader id; kept after module destruction
-	modules      map[moduleKey]*shader // live modules
-	devices      map[uint64]*device
-	instances    map[uint64]Settings   // by VkInstance: the process's with the app's own
-	libraries    map[moduleKey]library // pipeline libraries by (device, pipeline)
-	names        map[uint64]string     // debug-utils names, for stderr reports
+	// nextPipelineSerial is the last pipeline serial given
+	// (goPipelineCreated): never reused, unlike a pipeline's handle.
+	nextPipelineSerial uint64
+	shaders            map[uint32]*shader    // by shader id; kept after module destruction
+	modules            map[moduleKey]*shader // live modules
+	devices            map[uint64]*device
+	instances          map[uint64]Settings   // by VkInstance: the process's with the app's own
+	libraries          map[moduleKey]library // pipeline libraries by (device, pipeline)
+	names              map[uint64]string     // debug-utils names, for stderr reports
+	// nameSerials are the serials of the pipelines and command buffers
+	// named (nameFor: a record of another object with the handle gets
+	// no name, never the wrong one).
+	nameSerials map[uint64]uint64
 
 	stderrErrors int
 	stderrLogs   int
@@ -130,6 +137,7 @@ var state = struct {
 	instances:     map[uint64]Settings{},
 	libraries:     map[moduleKey]library{},
 	names:         map[uint64]string{},
+	nameSerials:   map[uint64]uint64{},
 }
 
 // Log levels, as goLog receives them from C.
@@ -202,7 +210,7 @@ func disconnectLocked(submits uint64) {
 		// The client sends what it coalesced and its lost counts before
 		// the bye; if the socket failed, the app's stderr says what the
 		// launcher never got.
-		state.client.Send(wire.KindBye, wire.Bye{Submits: submits})
+		state.client.Send(wire.KindBye, wire.Bye{Submits: submits, Counts: submitCounts()})
 		if err := state.client.Close(); err != nil {
 			fmt.Fprintf(os.Stderr, "gpuav-dbg: %v\n", err)
 		}

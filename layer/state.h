@@ -73,6 +73,9 @@ typedef struct instance_data {
     int reserve_slot;     /* report maxBoundDescriptorSets - 1 */
     uint32_t api_version; /* the app's VkApplicationInfo.apiVersion (0: 1.0) */
     int inert;            /* created in a forked child: every call goes down the chain (dispatch.c) */
+    /* VK_KHR_device_group_creation is enabled (by the app, or by the
+     * layer for a Vulkan 1.0 app: VK_KHR_device_group needs it). */
+    int device_group_creation;
 } instance_data;
 
 typedef struct out_unit {
@@ -106,6 +109,7 @@ typedef struct out_unit {
 
 /* What the layer knows about a pipeline (device_data.pipelines). */
 typedef struct pipeline_info {
+    uint64_t serial; /* goPipelineCreated's: never reused, unlike the handle */
     VkPipelineLayout layout;
     VkPipelineBindPoint bind_point;
     int instrumented; /* bind the layer's set before its actions */
@@ -147,6 +151,9 @@ typedef struct device_data {
     int descriptor_buffer;
     int push_descriptors; /* VK_KHR_push_descriptor is enabled */
     int buffer_marker;    /* VK_AMD_buffer_marker is enabled (crumbs.c) */
+    /* Why the device has no vkCmdDispatchBase (a Vulkan 1.0 device without
+     * VK_KHR_device_group), for the pre-pass's reason; "" otherwise. */
+    char dispatch_base_why[240];
     VkDescriptorSetLayout set_layout_db, empty_layout_db;
     char db_reason[160];
     /* Descriptor buffers the layer reads (docs/decisions/descriptor-buffers.md):
@@ -203,6 +210,7 @@ typedef struct device_data {
 
 typedef struct bound_pipeline {
     uint64_t pipeline; /* 0 when shader objects are bound (shaderobj.c) */
+    uint64_t serial;   /* the pipeline's serial (pipeline_info's), 0 with none */
     VkPipelineLayout layout;
     int instrumented;
     /* cmdchecks.c: the pipeline's vertex input state and task stage
@@ -245,6 +253,10 @@ typedef struct bound_pipeline {
 
 typedef struct cb_state {
     VkCommandBuffer cb;
+    /* A serial of its own, given at allocation and never reused: a driver
+     * may give a command buffer allocated later the handle of a freed one
+     * (docs/decisions/attribution-by-identity.md). */
+    uint64_t serial;
     device_data *dd;
     VkCommandPool pool;
     int secondary;
@@ -264,6 +276,10 @@ typedef struct cb_state {
     uint32_t nactions, cap_actions;
     uint32_t ninstrumented; /* actions whose variant uses the layer's set */
     uint32_t nbinds;        /* binds (or pushes) of the layer's set */
+    /* The coverage (submit.c counts them at each submit): actions whose
+     * pipeline (or shader objects) ran instrumented, and of those the
+     * actions of a pipeline with a fast variant that ran its precise one. */
+    uint32_t nchecked, nprecise;
 
     char **stack; /* open debug-utils labels */
     uint32_t nstack, cap_stack;

@@ -43,6 +43,46 @@ uint64_t gpuavdbg_submit_count(void)
 
 static uint64_t g_lat_n, g_lat_sum, g_lat_max;
 
+/* The coverage counts (gpuavdbg_coverage_counts). */
+static uint64_t g_cov_cbs, g_cov_actions, g_cov_instrumented, g_cov_precise;
+
+void gpuavdbg_coverage_counts(gpuavdbg_coverage *out)
+{
+    out->command_buffers = __atomic_load_n(&g_cov_cbs, __ATOMIC_RELAXED);
+    out->actions = __atomic_load_n(&g_cov_actions, __ATOMIC_RELAXED);
+    out->instrumented = __atomic_load_n(&g_cov_instrumented, __ATOMIC_RELAXED);
+    out->precise = __atomic_load_n(&g_cov_precise, __ATOMIC_RELAXED);
+}
+
+/* count_cb adds a submitted command buffer and the secondaries it executes
+ * (depth bounds nesting) to a submit's coverage counts, before the submit:
+ * none of them may change while it is being submitted. */
+static void count_cb(gpuavdbg_coverage *cv, VkCommandBuffer cb, int depth)
+{
+    const cb_state *cs = gpuavdbg_cb_get(cb);
+    if (depth > 8)
+        return;
+    cv->command_buffers++;
+    if (!cs)
+        return;
+    cv->actions += cs->nactions;
+    cv->instrumented += cs->nchecked;
+    cv->precise += cs->nprecise;
+    for (uint32_t i = 0; i < cs->nexecuted; i++)
+        count_cb(cv, cs->executed[i], depth + 1);
+}
+
+/* count_submitted adds a successful submit's counts to the process's. */
+static void count_submitted(VkResult r, const gpuavdbg_coverage *cv)
+{
+    if (r != VK_SUCCESS)
+        return;
+    __atomic_add_fetch(&g_cov_cbs, cv->command_buffers, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&g_cov_actions, cv->actions, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&g_cov_instrumented, cv->instrumented, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&g_cov_precise, cv->precise, __ATOMIC_RELAXED);
+}
+
 void gpuavdbg_latency(uint64_t *n, uint64_t *sum_ns, uint64_t *max_ns)
 {
     *n = __atomic_load_n(&g_lat_n, __ATOMIC_RELAXED);
@@ -66,6 +106,7 @@ uint64_t gpuavdbg_now_ns(void)
 typedef struct pending_cb {
     cb_state *cs;     /* NULL once a later submission took it over */
     uint64_t primary; /* for a secondary: the primary that executed it */
+    uint64_t primary_serial;
     uint32_t primary_action;
     uint32_t reported_below; /* records of actions below it went with a hang report */
 } pending_cb;
@@ -183,6 +224,7 @@ static void process(device_data *dd, pending_submit *e, int signalled)
             continue; /* no record claimed, none of the layer's, no printf line written or lost */
         out[n++] = (gpuavdbg_submit_cb){
             .handle = GPUAVDBG_H(cs->cb),
+            .serial = cs->serial,
             .words = w,
             .nwords = GPUAVDBG_OUTPUT_WORDS,
             .nactions = cs->nactions,
@@ -191,6 +233,7 @@ static void process(device_data *dd, pending_submit *e, int signalled)
             .nlabels = cs->npaths,
             .secondary = (uint32_t)cs->secondary,
             .primary = e->cbs[i].primary,
+            .primary_serial = e->cbs[i].primary_serial,
             .primary_action = e->cbs[i].primary_action,
             .layer_words = layer,
             .nlayer_words = nlayer,
@@ -676,8 +719,8 @@ static void write_inputs(device_data *dd, cb_state *cs)
 
 /* add_cb lists cb, when it has instrumented actions, and the secondaries
  * it executes (depth bounds nesting, VK_EXT_nested_command_buffer). */
-static void add_cb(pending_submit *e, int *oom, VkCommandBuffer cb, uint64_t primary, uint32_t primary_action,
-                   int depth)
+static void add_cb(pending_submit *e, int *oom, VkCommandBuffer cb, uint64_t primary, uint64_t primary_serial,
+                   uint32_t primary_action, int depth)
 {
     cb_state *cs = gpuavdbg_cb_get(cb);
     if (!cs || depth > 8)
@@ -700,10 +743,13 @@ static void add_cb(pending_submit *e, int *oom, VkCommandBuffer cb, uint64_t pri
             e->cbs = g;
             e->cap = ncap;
         }
-        e->cbs[e->n++] = (pending_cb){.cs = cs, .primary = depth > 0 ? primary : 0, .primary_action = primary_action};
+        e->cbs[e->n++] = (pending_cb){.cs = cs,
+                                      .primary = depth > 0 ? primary : 0,
+                                      .primary_serial = depth > 0 ? primary_serial : 0,
+                                      .primary_action = primary_action};
     }
     for (uint32_t i = 0; i < cs->nexecuted; i++)
-        add_cb(e, oom, cs->executed[i], depth == 0 ? GPUAVDBG_H(cb) : primary,
+        add_cb(e, oom, cs->executed[i], depth == 0 ? GPUAVDBG_H(cb) : primary, depth == 0 ? cs->serial : primary_serial,
                depth == 0 && cs->executed_at ? cs->executed_at[i] : primary_action, depth + 1);
 }
 
@@ -875,9 +921,15 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_QueueSubmit(VkQueue queue, uint32_t n
     int oom = !e;
     for (uint32_t i = 0; e && i < n; i++)
         for (uint32_t j = 0; j < si[i].commandBufferCount; j++)
-            add_cb(e, &oom, si[i].pCommandBuffers[j], 0, 0, 0);
+            add_cb(e, &oom, si[i].pCommandBuffers[j], 0, 0, 0, 0);
+    gpuavdbg_coverage cv = {0};
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t j = 0; j < si[i].commandBufferCount; j++)
+            count_cb(&cv, si[i].pCommandBuffers[j], 0);
     ctx1 c = {dd->disp.QueueSubmit, queue, n, si};
-    return submit_common(dd, queue, fence, e, oom, call1, &c);
+    VkResult r = submit_common(dd, queue, fence, e, oom, call1, &c);
+    count_submitted(r, &cv);
+    return r;
 }
 
 static VkResult submit2(device_data *dd, PFN_vkQueueSubmit2 fn, VkQueue queue, uint32_t n, const VkSubmitInfo2 *si,
@@ -887,9 +939,15 @@ static VkResult submit2(device_data *dd, PFN_vkQueueSubmit2 fn, VkQueue queue, u
     int oom = !e;
     for (uint32_t i = 0; e && i < n; i++)
         for (uint32_t j = 0; j < si[i].commandBufferInfoCount; j++)
-            add_cb(e, &oom, si[i].pCommandBufferInfos[j].commandBuffer, 0, 0, 0);
+            add_cb(e, &oom, si[i].pCommandBufferInfos[j].commandBuffer, 0, 0, 0, 0);
+    gpuavdbg_coverage cv = {0};
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t j = 0; j < si[i].commandBufferInfoCount; j++)
+            count_cb(&cv, si[i].pCommandBufferInfos[j].commandBuffer, 0);
     ctx2 c = {fn, queue, n, si};
-    return submit_common(dd, queue, fence, e, oom, call2, &c);
+    VkResult r = submit_common(dd, queue, fence, e, oom, call2, &c);
+    count_submitted(r, &cv);
+    return r;
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL icpt_QueueSubmit2(VkQueue queue, uint32_t n, const VkSubmitInfo2 *si,

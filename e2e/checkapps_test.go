@@ -65,6 +65,7 @@ var (
 	loopApp  = newCheckApp("loopapp", "loop.comp")
 	sanApp   = newCheckApp("sanapp", "san.comp", "san.frag", "buf_plain.vert")
 	meshApp  = newCheckApp("meshapp", "mesh.mesh", "stage_plain.frag")
+	traceApp = newCheckApp("traceapp", "trace.rgen", "trace.rchit", "trace.rmiss", "trace.rint")
 	raceApp  = newCheckApp("raceapp", "race.comp")
 	// bdaApp's compute shader as SPIR-V 1.3, without Int64.
 	bda13App = newCheckAppTarget("bdaapp", "vulkan1.1", "bda.comp")

@@ -91,6 +91,7 @@ func TestDemoCoverage(t *testing.T) {
 		"texel_buffer_oob":         {"on", false, 0, 0, 0},
 		"bda_oob":                  {"on", false, 0, 0, 0},
 		"ray_query":                {"on", false, 0, 0, 0},
+		"trace_ray":                {"on", false, 0, 0, 0},
 		"sanitizer_divide":         {"on", false, 0, 0, 0},
 		"sanitizer_pow":            {"off", false, 0, 0, 0},
 		"sanitizer_atan2":          {"on", false, 0, 0, 0},

@@ -819,6 +819,8 @@ func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, coord
 		g.Descriptor = &Descriptor{Set: d.Set, Binding: d.Binding, Index: d.Index, ArrayLength: d.Length}
 	}
 	g.Ray = rayOf(d.Ray)
+	g.SBT = sbtOf(d.SBT)
+	g.Intersection = intersectionOf(d.HitKind)
 	g.BDA = bdaOf(d.BDA)
 	g.Buffer = bufferOf(d.Buffer)
 	g.Texel = texelOf(d.Texel)

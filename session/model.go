@@ -139,8 +139,14 @@ type ErrorGroup struct {
 	// LastCoords are the coordinates of the group's latest record.
 	LastCoords Coords      `json:"last_coords,omitzero"`
 	Descriptor *Descriptor `json:"descriptor,omitempty"`
-	// Ray holds the ray query operands of a ray_query error.
+	// Ray holds the ray operands of a ray_query or trace_ray error.
 	Ray *Ray `json:"ray,omitempty"`
+	// SBT holds the shader binding table operands of a trace_ray error
+	// on OpTraceRayKHR.
+	SBT *SBT `json:"sbt,omitempty"`
+	// Intersection holds the operands of a trace_ray error on
+	// OpReportIntersectionKHR (its hit kind).
+	Intersection *Intersection `json:"intersection,omitempty"`
 	// BDA holds the access of a bda_oob error.
 	BDA *BDA `json:"bda,omitempty"`
 	// Buffer holds the access of a buffer_oob error.

@@ -234,6 +234,12 @@ func sarifResultOf(s *Session, b *sarifBucket, ruleIndex int, root string, repo 
 	if g.Ray != nil {
 		props["ray"] = g.Ray
 	}
+	if g.SBT != nil {
+		props["sbt"] = g.SBT
+	}
+	if g.Intersection != nil {
+		props["intersection"] = g.Intersection
+	}
 	if g.BDA != nil {
 		props["bda"] = g.BDA
 	}

@@ -744,7 +744,7 @@ static VKAPI_ATTR void VKAPI_CALL icpt_DestroyPipeline(VkDevice device, VkPipeli
         pthread_mutex_lock(&dd->lock);
         pipeline_info *pi = hmap_del(&dd->pipelines, GPUAVDBG_H(pipeline));
         pthread_mutex_unlock(&dd->lock);
-        if (pi && pi->library)
+        if (pi) /* its stages' shaders (records' code ids), the library it is */
             goPipelineDestroyed(GPUAVDBG_H(device), GPUAVDBG_H(pipeline));
         gpuavdbg_cc_pipeline_freed(pi);
         dd->disp.DestroyPipeline(device, pipeline, alloc);

@@ -336,8 +336,22 @@ func instrumentModule(dev uint64, enabled bool, slot uint32, orig []uint32, late
 	// The records carry the module's code id, not its creation order: the
 	// same module with the same settings gives the same words (codeid.go).
 	key := opt.Key(orig)
-	withLock(func() { opt.ShaderID = assignCodeLocked(s, key) })
-	res, err := instrumentSafe(orig, opt)
+	var (
+		res gpuav.Result
+		err error
+		hit bool
+	)
+	withLock(func() {
+		opt.ShaderID = assignCodeLocked(s, key)
+		// A module of the same key instrumented before, in this process
+		// or kept beside a pipeline cache (shadowcache.go).
+		res, hit = resultOfLocked(key, opt.ShaderID)
+	})
+	if !hit {
+		if res, err = instrumentSafe(orig, opt); err == nil {
+			withLock(func() { keepResultLocked(key, opt.ShaderID, res) })
+		}
+	}
 	s.micros = time.Since(start).Microseconds()
 	for _, n := range res.Notes {
 		logf(levelInfo, "shader %d: %s", s.id, n)

@@ -54,6 +54,12 @@ const (
 	// EnvSocket is the launcher's unix socket; unset, the layer reports
 	// to stderr.
 	EnvSocket = "VK_LAYER_GPUAV_DBG_SOCKET"
+	// EnvCacheDir (read from the environment only, shadowcache.go) is
+	// where the layer keeps its shadow caches and instrumentation results
+	// beside the app's pipeline-cache data (default
+	// $XDG_CACHE_HOME/gpuav-dbg, else ~/.cache/gpuav-dbg); "off" keeps
+	// nothing (docs/decisions/kept-shadow-caches.md).
+	EnvCacheDir = "VK_LAYER_GPUAV_DBG_CACHE_DIR"
 )
 
 // Settings are what the layer runs with: the settings its hello reports

@@ -121,7 +121,7 @@ func (b *Builder) Build(submit, queue uint64, cb SubmittedCB) (msg wire.Errors, 
 records:
 	for _, r := range out.Records {
 		count := int(max(r.Count, 1)) // the layer's own records have none
-		var pipeline uint64 // its serial
+		var pipeline uint64           // its serial
 		if int(r.ActionIndex) < len(cb.Actions) {
 			pipeline = cb.Actions[r.ActionIndex].PipelineSerial
 		}

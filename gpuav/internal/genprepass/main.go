@@ -55,7 +55,9 @@ func compile(src string, consts []gpuav.Constant) ([]uint32, error) {
 	}
 	defer os.RemoveAll(tmp)
 	out := filepath.Join(tmp, "prepass.spv")
-	args := []string{"-V", "--target-env", "vulkan1.1", "-o", out}
+	// SPIR-V 1.0 (vulkan1.0): the pre-pass runs on a Vulkan 1.0 app's
+	// device too, where a module of a later version is invalid.
+	args := []string{"-V", "--target-env", "vulkan1.0", "-o", out}
 	for _, c := range consts {
 		args = append(args, fmt.Sprintf("-DGPUAV_%s=%du", c.Name, c.Value))
 	}
@@ -63,7 +65,7 @@ func compile(src string, consts []gpuav.Constant) ([]uint32, error) {
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("glslangValidator %s: %w\n%s", src, err, msg)
 	}
-	if msg, err := exec.Command("spirv-val", "--target-env", "vulkan1.1", out).CombinedOutput(); err != nil {
+	if msg, err := exec.Command("spirv-val", "--target-env", "vulkan1.0", out).CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("spirv-val %s: %w\n%s", src, err, msg)
 	}
 	b, err := os.ReadFile(out)

@@ -43,10 +43,11 @@ uint32_t *gpuavdbg_unit_input(out_unit *u, int which, uint32_t *cap_words);
 void gpuavdbg_unit_inputs_grow(device_data *dd, out_unit *u);
 
 /* The usage the pre-pass buffer (GPUAVDBG_INPUT_CMD) gets for trace rays:
- * a device address, when the app enabled bufferDeviceAddress. */
+ * a device address, when the app enabled bufferDeviceAddress; and as the
+ * source of the depth copies depth_copy_range checked (depthcopy.c). */
 static inline VkBufferUsageFlags gpuavdbg_prepass_buffer_usage(const device_data *dd)
 {
-    return dd->bda ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT : 0;
+    return VK_BUFFER_USAGE_TRANSFER_SRC_BIT | (dd->bda ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT : 0);
 }
 
 #endif

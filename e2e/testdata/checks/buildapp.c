@@ -297,8 +297,15 @@ int main(int argc, char **argv)
     if (ca_args(argc, argv, &dir, &kase, &stage))
         return 2;
     capp_create_instance(&ca, NULL);
+    /* rayQuery: vkGetAccelerationStructureBuildSizesKHR needs it (or
+     * rayTracingPipeline). */
+    VkPhysicalDeviceRayQueryFeaturesKHR rqf = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_QUERY_FEATURES_KHR,
+        .rayQuery = VK_TRUE,
+    };
     VkPhysicalDeviceAccelerationStructureFeaturesKHR asf = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ACCELERATION_STRUCTURE_FEATURES_KHR,
+        .pNext = &rqf,
         .accelerationStructure = VK_TRUE,
     };
     VkPhysicalDeviceVulkan13Features f13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES, .pNext = &asf,
@@ -309,14 +316,14 @@ int main(int argc, char **argv)
         .bufferDeviceAddress = VK_TRUE,
     };
     VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f12};
-    const char *exts[] = {VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME, VK_KHR_DEFERRED_HOST_OPERATIONS_EXTENSION_NAME};
-    ca_create_device(VK_QUEUE_COMPUTE_BIT | VK_QUEUE_GRAPHICS_BIT, &f2, exts, 2);
+    const char *exts[] = {VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME, VK_KHR_DEFERRED_HOST_OPERATIONS_EXTENSION_NAME,
+                          VK_KHR_RAY_QUERY_EXTENSION_NAME};
+    ca_create_device(VK_QUEUE_COMPUTE_BIT | VK_QUEUE_GRAPHICS_BIT, &f2, exts, 3);
     VkCommandPool pool = ca_command_buffers(0, 2, cbs);
     if (!strncmp(kase, "depth", 5)) {
         depth_case(kase);
     } else {
         sc = ca_make_scene(cbs[0], 0, 1, 0xff);
-        CHECK(vkResetCommandBuffer(cbs[0], 0));
         if (!strcmp(kase, "aabb") || !strcmp(kase, "transform") || !strcmp(kase, "index"))
             blas_case(kase);
         else

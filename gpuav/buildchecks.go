@@ -157,9 +157,12 @@ var buildCopyChecks = []Check{
 			"finite, AABBs have min <= max, triangle indices stay within maxVertex. gpuav-dbg builds from a copy of the instances in " +
 			"which a bad one is inactive.",
 		skipWords: []string{" gpuav-dbg builds from a copy of the instances in which a bad one is inactive."},
-		Device:    DeviceRequirement{GatedBy: []string{"accelerationStructure"}},
-		describe:  describeAccel,
-		noClamp:   "a reference or a geometry value has no clamped form that means what the app meant",
+		// No build can happen on a device without accelerationStructure:
+		// not needed there, rather than missing.
+		Device: DeviceRequirement{Features: []string{"accelerationStructure"}, Extension: "VK_KHR_acceleration_structure",
+			GatedBy: []string{"accelerationStructure"}},
+		describe: describeAccel,
+		noClamp:  "a reference or a geometry value has no clamped form that means what the app meant",
 	},
 	{
 		ID:      CheckDepthCopy,

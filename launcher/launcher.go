@@ -40,7 +40,9 @@ const (
 	// envPrintf and envPrintfBufferBytes: layer/settings.go.
 	envPrintf            = "VK_LAYER_GPUAV_DBG_PRINTF"
 	envPrintfBufferBytes = "VK_LAYER_GPUAV_DBG_PRINTF_BUFFER_BYTES"
-	envPrintfAt          = "VK_LAYER_GPUAV_DBG_PRINTF_AT"
+	// envWatchdogSeconds: layer/settings.go.
+	envWatchdogSeconds = "VK_LAYER_GPUAV_DBG_WATCHDOG_SECONDS"
+	envPrintfAt        = "VK_LAYER_GPUAV_DBG_PRINTF_AT"
 )
 
 // ResolveApp finds the app the way a shell would: a name with a slash is a
@@ -162,6 +164,11 @@ func Env(parent []string, layerDir, socket string, set session.Settings) []strin
 	e.put(envPrintfAt, set.PrintfAt)
 	if set.LoopBudget != 0 {
 		e.put(gpuav.EnvLoopBudget, strconv.FormatUint(uint64(set.LoopBudget), 10))
+	}
+	if set.WatchdogOff {
+		e.put(envWatchdogSeconds, "0")
+	} else if set.WatchdogSeconds != 0 {
+		e.put(envWatchdogSeconds, strconv.FormatUint(uint64(set.WatchdogSeconds), 10))
 	}
 	return e.list()
 }

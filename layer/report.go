@@ -19,15 +19,21 @@ type Action struct {
 	Index    uint32
 	Command  string // vkCmdDispatch...
 	Pipeline uint64
-	Labels   []string
+	// PipelineSerial is the pipeline's serial (goPipelineCreated), 0
+	// with none.
+	PipelineSerial uint64
+	Labels         []string
 }
 
 // SubmittedCB is one command buffer of a finished submit: its output
 // buffer's words and its actions.
 type SubmittedCB struct {
-	Handle  uint64
-	Words   []uint32
-	Actions []Action
+	Handle uint64
+	// Serial is the command buffer's, PrimarySerial its primary's
+	// (never reused, unlike handles).
+	Serial, PrimarySerial uint64
+	Words                 []uint32
+	Actions               []Action
 	// Primary and PrimaryAction: for a secondary, the primary that ran it
 	// and where (see wire.Errors).
 	Primary       uint64
@@ -40,6 +46,10 @@ type SubmittedCB struct {
 	PrepassWords []uint32
 	// PrintfWords is its printf buffer, header included (printf.go).
 	PrintfWords []uint32
+	// MinAction and MaxAction (0: none) keep the GPU records of actions in
+	// [MinAction, MaxAction): a hang reports those of the completed
+	// actions (hang.go), the submission's read the rest.
+	MinAction, MaxAction uint32
 }
 
 // groupKey identifies identical records: same check, shader, instruction,
@@ -81,11 +91,20 @@ func BuildErrors(submit, queue uint64, cb SubmittedCB) (msg wire.Errors, malform
 // records are valid until the next Build.
 func (b *Builder) Build(submit, queue uint64, cb SubmittedCB) (msg wire.Errors, malformed int, ok bool) {
 	out := gpuav.Decode(cb.Words, siteTable())
+	if cb.MinAction > 0 || cb.MaxAction > 0 {
+		kept := out.Records[:0]
+		for _, r := range out.Records {
+			if r.ActionIndex >= cb.MinAction && (cb.MaxAction == 0 || r.ActionIndex < cb.MaxAction) {
+				kept = append(kept, r)
+			}
+		}
+		out.Records = kept
+	}
 	pre := gpuav.DecodeLayerOutput(cb.PrepassWords)
 	out.Records = append(append(out.Records, gpuav.DecodeLayerRecords(cb.LayerWords)...), pre.Records...)
 	out.Dropped += pre.Dropped + cb.LayerDropped
-	msg = wire.Errors{Submit: submit, Queue: queue, CommandBuffer: cb.Handle, Dropped: out.Dropped,
-		Primary: cb.Primary, PrimaryAction: cb.PrimaryAction}
+	msg = wire.Errors{Submit: submit, Queue: queue, CommandBuffer: cb.Handle, CommandBufferSerial: cb.Serial,
+		Dropped: out.Dropped, Primary: cb.Primary, PrimarySerial: cb.PrimarySerial, PrimaryAction: cb.PrimaryAction}
 	// first maps a group to its first record in msg.Records; next chains
 	// a group's records (its samples), -1 ending the chain.
 	if b.first == nil {
@@ -138,7 +157,7 @@ records:
 		}
 		if int(r.ActionIndex) < len(cb.Actions) {
 			a := &cb.Actions[r.ActionIndex]
-			rec.Action, rec.Pipeline, rec.Labels = a.Command, a.Pipeline, a.Labels
+			rec.Action, rec.Pipeline, rec.PipelineSerial, rec.Labels = a.Command, a.Pipeline, a.PipelineSerial, a.Labels
 		}
 		next = append(next, -1)
 		msg.Records = append(msg.Records, rec)
@@ -253,7 +272,8 @@ func formatRecord(msg wire.Errors, g group) string {
 		fmt.Fprintf(&b, " %s", v)
 	}
 	fmt.Fprintf(&b, ": %s", d.Message)
-	fmt.Fprintf(&b, " Command buffer 0x%x%s, submit %d, action %d", msg.CommandBuffer, nameSuffix(msg.CommandBuffer),
+	fmt.Fprintf(&b, " Command buffer 0x%x%s, submit %d, action %d", msg.CommandBuffer,
+		serialNameSuffix(msg.CommandBuffer, msg.CommandBufferSerial),
 		msg.Submit, r.ActionIndex)
 	if r.Action != "" {
 		fmt.Fprintf(&b, " (%s)", r.Action)
@@ -262,7 +282,7 @@ func formatRecord(msg wire.Errors, g group) string {
 		fmt.Fprintf(&b, " in %q", strings.Join(r.Labels, " > "))
 	}
 	if r.Pipeline != 0 {
-		fmt.Fprintf(&b, ", pipeline 0x%x%s", r.Pipeline, nameSuffix(r.Pipeline))
+		fmt.Fprintf(&b, ", pipeline 0x%x%s", r.Pipeline, serialNameSuffix(r.Pipeline, r.PipelineSerial))
 	}
 	if r.ShaderID == 0 {
 		b.WriteString(", checked by the layer")
@@ -334,6 +354,25 @@ func sourceText(sh *shader, instruction uint32) string {
 		return fmt.Sprintf("\nShader validation error occurred at %s (the module carries no text for it)", where)
 	}
 	return fmt.Sprintf("\nShader validation error occurred at %s\n%d: %s", where, loc.Line, loc.Text)
+}
+
+// nameFor is the debug name of a pipeline or command buffer of a serial
+// (0: unknown): a name given to another object with the same handle is not
+// its name. Callers hold state.mu.
+func nameFor(h, serial uint64) string {
+	if named := state.nameSerials[h]; serial != 0 && named != 0 && named != serial {
+		return ""
+	}
+	return state.names[h]
+}
+
+// serialNameSuffix is nameSuffix for a pipeline or command buffer of a
+// serial (nameFor).
+func serialNameSuffix(h, serial uint64) string {
+	if n := nameFor(h, serial); n != "" {
+		return fmt.Sprintf(" (%q)", n)
+	}
+	return ""
 }
 
 func nameSuffix(h uint64) string {

@@ -46,6 +46,11 @@ const (
 	// EnvPrintfAt is the printf coordinate filter (gpuav.PrintfAt), applied
 	// on the GPU: "pixel=120,45", "invocation=3,0,0 vertex=5"...
 	EnvPrintfAt = "VK_LAYER_GPUAV_DBG_PRINTF_AT"
+	// EnvWatchdogSeconds (default DefaultWatchdogSeconds): a submission
+	// unfinished this long is reported as a hang, with the breadcrumbs the
+	// GPU wrote before and after each action (layer/hang.go); 0 turns the
+	// watchdog and the breadcrumbs off.
+	EnvWatchdogSeconds = "VK_LAYER_GPUAV_DBG_WATCHDOG_SECONDS"
 	// EnvSocket is the launcher's unix socket; unset, the layer reports
 	// to stderr.
 	EnvSocket = "VK_LAYER_GPUAV_DBG_SOCKET"
@@ -119,6 +124,10 @@ func loadSettings(lookup func(env string) (value, origin string)) (Settings, []s
 	if s.LoopBudget, pw = loopBudgetSetting(lookup(gpuav.EnvLoopBudget)); pw != "" {
 		w = append(w, pw)
 	}
+	if s.WatchdogSeconds, pw = watchdogSeconds(lookup(EnvWatchdogSeconds)); pw != "" {
+		w = append(w, pw)
+	}
+	s.WatchdogOff = s.WatchdogSeconds == 0
 	return s, append(warnings, w...)
 }
 
@@ -195,7 +204,8 @@ func settingKeys() map[string]string {
 	m := map[string]string{"reserve_slot": EnvReserveSlot, gpuav.SettingOnError: EnvOnError, gpuav.SettingRobust: EnvRobust,
 		"socket": EnvSocket, "warn_robust": EnvWarnRobust, "sized_element_checks": EnvSizedElementChecks,
 		"printf": EnvPrintf, "printf_buffer_bytes": EnvPrintfBufferBytes, "printf_at": EnvPrintfAt,
-		gpuav.SettingLoopBudget: gpuav.EnvLoopBudget}
+		gpuav.SettingLoopBudget: gpuav.EnvLoopBudget,
+		"watchdog_seconds":      EnvWatchdogSeconds}
 	for _, id := range gpuav.AllChecks {
 		m[gpuav.CheckSettingKey(id)] = CheckEnv(id)
 	}

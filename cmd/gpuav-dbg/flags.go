@@ -44,6 +44,8 @@ type runFlags struct {
 	// printf is --printf on|off; printfBuffer --printf-buffer BYTES.
 	printf       onOffFlag
 	printfBuffer uint
+	// watchdog is --watchdog SECONDS (0: off).
+	watchdog uint
 	// reportMode is --report-mode: the JSON and SARIF files' mode.
 	reportMode modeFlag
 	// mute is --mute: check ids and VUIDs whose groups the UI hides and
@@ -260,6 +262,7 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runFlags, []s
 	fs.Var(&f.printf, "printf", "")
 	fs.UintVar(&f.printfBuffer, "printf-buffer", 0, "")
 	fs.Var(&f.loopBudget, "loop-budget", "")
+	fs.UintVar(&f.watchdog, "watchdog", 10, "")
 	f.reportMode = modeFlag(session.ReportMode)
 	fs.Var(&f.reportMode, "report-mode", "")
 	fs.Var(&f.mute, "mute", "")

@@ -46,6 +46,9 @@ const (
 	// exitUnchecked: no validation error, but not everything was checked
 	// (session.Session.UncheckedAll says what); --allow-unchecked makes it 0.
 	exitUnchecked = 4
+	// exitHang: the GPU hung (the layer's watchdog) or the device was lost:
+	// session.Session.Hangs says where.
+	exitHang = 5
 )
 
 // version is set at link time (-ldflags "-X main.version=...").
@@ -146,6 +149,9 @@ Flags of run and demo:
                       that calls it); off removes the calls, with a notice
   --printf-buffer N   bytes of each command buffer's printf buffer (default
                       65536); lines that do not fit are counted as lost
+  --watchdog SECONDS  a submission unfinished this long is a GPU hang: reported
+                      with the actions completed, running and not started
+                      (default 10; 0: no watchdog and no breadcrumbs)
   --mute ID|VUID      hide the error groups of a check or a VUID (repeatable,
                       comma-separated; also GPUAV_DBG_MUTE): the UI counts
                       them in its status bar, the headless output counts them

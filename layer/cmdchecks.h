@@ -18,6 +18,8 @@ enum {
     GPUAVDBG_CC_VERTEX = 2,   /* vertex_fetch_oob */
     GPUAVDBG_CC_INDIRECT = 4, /* indirect_command */
     GPUAVDBG_CC_SAFE = 8,     /* a failed check skips (safe mode) */
+    GPUAVDBG_CC_ACCEL = 16,   /* acceleration_structure_build (accel.c) */
+    GPUAVDBG_CC_DEPTH = 32,   /* depth_copy_range (depthcopy.c) */
 };
 
 /* The device owner's hooks (device.c): the checks a device runs

@@ -381,6 +381,8 @@ const (
 	ccVertex   = 2
 	ccIndirect = 4
 	ccSafe     = 8
+	ccAccel    = 16
+	ccDepth    = 32
 )
 
 // commandChecks returns the command checks that are on, and whether a
@@ -390,7 +392,7 @@ const (
 func (s Settings) commandChecks() uint32 {
 	var bits uint32
 	for id, bit := range map[string]uint32{gpuav.CheckIndexBufferOOB: ccIndex, gpuav.CheckVertexFetchOOB: ccVertex,
-		gpuav.CheckIndirectCommand: ccIndirect} {
+		gpuav.CheckIndirectCommand: ccIndirect, gpuav.CheckAccelBuild: ccAccel, gpuav.CheckDepthCopy: ccDepth} {
 		if s.Checks[id] {
 			bits |= bit
 		}

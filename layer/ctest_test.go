@@ -11,9 +11,9 @@ import (
 )
 
 // ctestFiles are the files the C half's unit test links: its tables
-// (ctest/ctest.c) and the pure rooms it tests (facts.h is inline), with
-// nothing else of the layer (no Vulkan call, no Go export:
-// docs/layer-map.md).
+// (ctest/ctest.c) and the pure rooms it tests (facts.h and crumbs_read.h
+// are inline), with nothing else of the layer (no Vulkan call, no Go
+// export: docs/layer-map.md).
 var ctestFiles = []string{"ctest/ctest.c", "hmap.c", "prepass_pack.c"}
 
 // buildCTest compiles the C unit test with the C apps' compiler flags.
@@ -29,8 +29,9 @@ func buildCTest(t *testing.T) string {
 	return bin
 }
 
-// TestCHalfUnits runs the C unit test of the handle map, the action facts
-// and the pre-pass job packing: every table passes.
+// TestCHalfUnits runs the C unit test of the handle map, the action facts,
+// the pre-pass job packing and the breadcrumbs' reading: every table
+// passes.
 func TestCHalfUnits(t *testing.T) {
 	bin := buildCTest(t)
 	cmd := exec.Command(bin)
@@ -39,7 +40,7 @@ func TestCHalfUnits(t *testing.T) {
 	if err != nil {
 		t.Fatalf("ctest: %v\n%s", err, out)
 	}
-	for _, table := range []string{"hmap", "facts", "prepass_pack"} {
+	for _, table := range []string{"hmap", "facts", "prepass_pack", "crumbs"} {
 		if !strings.Contains(string(out), "table "+table+": 0 failed\n") {
 			t.Errorf("table %s did not run clean:\n%s", table, out)
 		}
@@ -59,7 +60,7 @@ func TestCHalfUnitsCanFail(t *testing.T) {
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
 		t.Fatalf("ctest with wrong expectations: %v, want exit status 1\n%s", err, out)
 	}
-	for _, table := range []string{"hmap", "facts", "prepass_pack"} {
+	for _, table := range []string{"hmap", "facts", "prepass_pack", "crumbs"} {
 		if strings.Contains(string(out), "table "+table+": 0 failed\n") {
 			t.Errorf("table %s passed with wrong expectations:\n%s", table, out)
 		}

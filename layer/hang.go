@@ -9,6 +9,7 @@ import "C"
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -48,6 +49,39 @@ func watchdogSeconds(value, origin string) (uint32, string) {
 	return uint32(n), ""
 }
 
+// breadcrumbsSetting reads the breadcrumbs setting (value, from origin):
+// auto when empty, auto with a warning when it is none of
+// wire.Breadcrumbs.
+func breadcrumbsSetting(value, origin string) (string, string) {
+	v := strings.ToLower(strings.TrimSpace(value))
+	switch {
+	case v == "":
+		return wire.BreadcrumbsAuto, ""
+	case slices.Contains(wire.Breadcrumbs, v):
+		return v, ""
+	}
+	return wire.BreadcrumbsAuto, fmt.Sprintf("%s=%q is not %s; keeping %s", origin, strings.TrimSpace(value),
+		strings.Join(wire.Breadcrumbs, ", "), wire.BreadcrumbsAuto)
+}
+
+// goBreadcrumbs is the breadcrumbs' granularity the instance's devices
+// are asked for: GPUAVDBG_CRUMBS_AUTO, _ACTIONS or _PASSES (crumbs_read.h
+// resolves auto per device).
+//
+//export goBreadcrumbs
+func goBreadcrumbs(instance C.uint64_t) C.uint32_t {
+	defer recovered("goBreadcrumbs")
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	switch instanceSettingsOf(uint64(instance)).Breadcrumbs {
+	case wire.BreadcrumbsActions:
+		return C.GPUAVDBG_CRUMBS_ACTIONS
+	case wire.BreadcrumbsPasses:
+		return C.GPUAVDBG_CRUMBS_PASSES
+	}
+	return C.GPUAVDBG_CRUMBS_AUTO
+}
+
 // goWatchdogNs is the watchdog's limit for the instance's devices, in ns
 // (0: off, and no breadcrumbs).
 //
@@ -70,15 +104,23 @@ const hangActionsShown = 16
 
 // goHang reports a hang: reason GPUAVDBG_HANG_WATCHDOG (a submission
 // unfinished for limitNs) or GPUAVDBG_HANG_DEVICE_LOST (call returned
-// VK_ERROR_DEVICE_LOST). Records of completed actions in the copies of
+// VK_ERROR_DEVICE_LOST); granularity is the device's breadcrumbs'
+// (GPUAVDBG_CRUMBS_ACTIONS or _PASSES, 0 without breadcrumbs). Records of completed actions in the copies of
 // the output buffers are sent as errors first; the pointers are valid
 // during the call only.
 //
 //export goHang
-func goHang(reason C.int, call *C.char, limitNs C.uint64_t, subs *C.gpuavdbg_hang_submit, n C.uint32_t) {
+func goHang(reason C.int, call *C.char, limitNs C.uint64_t, granularity C.uint32_t, subs *C.gpuavdbg_hang_submit,
+	n C.uint32_t) {
 	defer recovered("goHang")
 	defer flushOutbox()
 	h := wire.Hang{Reason: wire.HangWatchdog, WatchdogSeconds: float64(limitNs) / 1e9}
+	switch granularity {
+	case C.GPUAVDBG_CRUMBS_ACTIONS:
+		h.Granularity = wire.BreadcrumbsActions
+	case C.GPUAVDBG_CRUMBS_PASSES:
+		h.Granularity = wire.BreadcrumbsPasses
+	}
 	if reason == C.GPUAVDBG_HANG_DEVICE_LOST {
 		h.Reason, h.Call = wire.HangDeviceLost, C.GoString(call)
 	}
@@ -91,7 +133,7 @@ func goHang(reason C.int, call *C.char, limitNs C.uint64_t, subs *C.gpuavdbg_han
 			hc := wire.HangCB{Handle: uint64(c.handle), Secondary: c.secondary != 0, Primary: uint64(c.primary),
 				PrimaryAction: uint32(c.primary_action), Actions: uint32(len(actions)), Markers: c.markers != 0,
 				Completed: uint32(c.completed), RunningFrom: uint32(c.run_from), RunningTo: uint32(c.run_to),
-				Begun: uint32(c.begun), Ended: uint32(c.ended)}
+				Region: c.region != 0, Begun: uint32(c.begun), Ended: uint32(c.ended)}
 			hc.Shown = shownActions(actions, hc)
 			if c.words != nil && c.completed > 0 {
 				cb := SubmittedCB{Handle: uint64(c.handle), Words: unsafe.Slice((*uint32)(unsafe.Pointer(c.words)), int(c.nwords)),
@@ -177,12 +219,22 @@ func hangText(h wire.Hang) string {
 	if len(h.Submits) == 0 {
 		b.WriteString("; no submission of the layer's was unfinished")
 	}
+	region := false
+	for _, s := range h.Submits {
+		for _, c := range s.CommandBuffers {
+			region = region || c.Region
+		}
+	}
+	if note := wire.HangGranularityNote(h.Granularity, region); note != "" {
+		b.WriteString("\n  " + note)
+	}
 	for _, s := range h.Submits {
 		fmt.Fprintf(&b, "\n  submit %d (queue 0x%x, pending %.1f s)", s.Submit, s.Queue, s.PendingSeconds)
 		for _, c := range s.CommandBuffers {
 			fmt.Fprintf(&b, "\n    command buffer 0x%x%s: %s", c.Handle, nameSuffix(c.Handle), wire.HangCBSummary(c))
 			for _, a := range c.Shown {
-				fmt.Fprintf(&b, "\n      %s action %d %s", a.State, a.Index, a.Command)
+				fmt.Fprintf(&b, "\n      %s action %d %s", wire.HangStateText(c.Region && c.RunningTo > c.RunningFrom+1, a.State),
+					a.Index, a.Command)
 				if len(a.Labels) > 0 {
 					fmt.Fprintf(&b, " in %q", strings.Join(a.Labels, " > "))
 				}

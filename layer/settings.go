@@ -51,6 +51,10 @@ const (
 	// GPU wrote before and after each action (layer/hang.go); 0 turns the
 	// watchdog and the breadcrumbs off.
 	EnvWatchdogSeconds = "VK_LAYER_GPUAV_DBG_WATCHDOG_SECONDS"
+	// EnvBreadcrumbs (default wire.BreadcrumbsAuto): the breadcrumbs'
+	// granularity, actions, passes or auto (actions on a CPU device and
+	// with VK_AMD_buffer_marker, passes elsewhere: layer/hang.go).
+	EnvBreadcrumbs = "VK_LAYER_GPUAV_DBG_BREADCRUMBS"
 	// EnvSocket is the launcher's unix socket; unset, the layer reports
 	// to stderr.
 	EnvSocket = "VK_LAYER_GPUAV_DBG_SOCKET"
@@ -134,6 +138,9 @@ func loadSettings(lookup func(env string) (value, origin string)) (Settings, []s
 		w = append(w, pw)
 	}
 	s.WatchdogOff = s.WatchdogSeconds == 0
+	if s.Breadcrumbs, pw = breadcrumbsSetting(lookup(EnvBreadcrumbs)); pw != "" {
+		w = append(w, pw)
+	}
 	return s, append(warnings, w...)
 }
 
@@ -211,7 +218,8 @@ func settingKeys() map[string]string {
 		"socket": EnvSocket, "warn_robust": EnvWarnRobust, "sized_element_checks": EnvSizedElementChecks,
 		"printf": EnvPrintf, "printf_buffer_bytes": EnvPrintfBufferBytes, "printf_at": EnvPrintfAt,
 		gpuav.SettingLoopBudget: gpuav.EnvLoopBudget,
-		"watchdog_seconds":      EnvWatchdogSeconds}
+		"watchdog_seconds":      EnvWatchdogSeconds,
+		"breadcrumbs":           EnvBreadcrumbs}
 	for _, id := range gpuav.AllChecks {
 		m[gpuav.CheckSettingKey(id)] = CheckEnv(id)
 	}

@@ -1,8 +1,9 @@
 /*
  * ctest.c: the C half's own unit test, with no Vulkan device and no Go:
  * the ground floor's handle map (hmap.c), the action facts tested on the
- * CPU (facts.h, inline) and the pre-pass job packing (prepass_pack.c),
- * each a table of cases with exact values. layer/ctest_test.go compiles it
+ * CPU (facts.h, inline), the pre-pass job packing (prepass_pack.c) and
+ * reading the breadcrumbs (crumbs_read.h, inline), each a table of cases
+ * with exact values. layer/ctest_test.go compiles it
  * with those files alone and runs it; with CTEST_WRONG=1 in the
  * environment every expected value is off by one, so that each table must
  * report failures (the test's proof that it can fail).
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "crumbs_read.h"
 #include "facts.h"
 #include "hmap.h"
 #include "prepass_pack.h"
@@ -343,6 +345,91 @@ static void test_pack(void)
     end_table(t);
 }
 
+/* ---- breadcrumbs ------------------------------------------------------------------- */
+
+#define PASS GPUAVDBG_CRUMB_PASS
+#define OPEN GPUAVDBG_CRUMB_OPEN
+
+typedef struct crumbs_case {
+    const char *what;
+    uint32_t begun, ended, n;
+    crumb_region regions[4];
+    uint32_t nregions;
+    uint32_t completed, from, to, region;
+} crumbs_case;
+
+static const crumbs_case crumbs_cases[] = {
+    /* Action granularity: a mark before and after each action outside
+     * render passes. */
+    {"actions: nothing begun", 0, 0, 3, {{0}}, 0, 0, 0, 0, 0},
+    {"actions: #1 running", 2, 1, 3, {{0}}, 0, 1, 1, 2, 0},
+    {"actions: #1 and #2 begun, #0 completed", 3, 1, 3, {{0}}, 0, 1, 1, 3, 0},
+    {"actions: every action completed", 3, 3, 3, {{0}}, 0, 3, 3, 3, 0},
+    {"actions: words past the actions", 10, 7, 3, {{0}}, 0, 3, 3, 3, 0},
+    {"actions: a render pass of #2-#4 running", 3 | PASS, 2, 7, {{2, 5}}, 1, 2, 2, 5, 1},
+    {"actions: a render pass of one draw", 3 | PASS, 2, 7, {{2, 3}}, 1, 2, 2, 3, 1},
+    {"actions: after an empty pass at #2, the next at #2 is running", 3 | PASS, 2, 7, {{2, 2}, {2, 6}}, 2, 2, 2, 6, 1},
+    /* Pass granularity: regions at the begin, around each pass, at the
+     * end. */
+    {"passes: one region of 1000 dispatches", 1 | PASS, 0, 1000, {{0, 1000}}, 1, 0, 0, 1000, 1},
+    {"passes: the region still open", 1 | PASS, 0, 4, {{0, OPEN}}, 1, 0, 0, 4, 1},
+    {"passes: the region before a pass", 1 | PASS, 0, 1000, {{0, 3}, {3, 999}, {999, 1000}}, 3, 0, 0, 3, 1},
+    {"passes: the pass after #0-#2 (#3-#998)", 4 | PASS, 3, 1000, {{0, 3}, {3, 999}, {999, 1000}}, 3, 3, 3, 999, 1},
+    {"passes: the region after the pass", 1000 | PASS, 999, 1000, {{0, 3}, {3, 999}, {999, 1000}}, 3, 999, 999, 1000,
+     1},
+    {"passes: the command buffer's end marked", 1000 | PASS, 1000, 1000, {{0, 3}, {3, 999}, {999, 1000}}, 3, 1000,
+     1000, 1000, 0},
+    {"passes: an empty region at the begin, then a pass of #0-#4", 1 | PASS, 0, 5, {{0, 0}, {0, 5}, {5, 5}}, 3, 0, 0, 5,
+     1},
+    {"passes: the empty region after the last pass", 6 | PASS, 5, 5, {{0, 0}, {0, 5}, {5, 5}}, 3, 5, 5, 5, 0},
+    /* Words no recording wrote. */
+    {"word 0 is the bit alone", PASS, 1, 3, {{0}}, 0, 1, 1, 1, 0},
+    {"a region past the actions", 50 | PASS, 0, 3, {{0}}, 0, 0, 3, 3, 0},
+    {"a region's end past the actions", 1 | PASS, 0, 3, {{0, 9}}, 1, 0, 0, 3, 1},
+};
+
+typedef struct granularity_case {
+    const char *what;
+    uint32_t setting;
+    int cpu, marker;
+    uint32_t want;
+} granularity_case;
+
+static const granularity_case granularity_cases[] = {
+    {"auto on a CPU device", GPUAVDBG_CRUMBS_AUTO, 1, 0, GPUAVDBG_CRUMBS_ACTIONS},
+    {"auto with VK_AMD_buffer_marker", GPUAVDBG_CRUMBS_AUTO, 0, 1, GPUAVDBG_CRUMBS_ACTIONS},
+    {"auto on a GPU", GPUAVDBG_CRUMBS_AUTO, 0, 0, GPUAVDBG_CRUMBS_PASSES},
+    {"actions on a GPU", GPUAVDBG_CRUMBS_ACTIONS, 0, 0, GPUAVDBG_CRUMBS_ACTIONS},
+    {"passes on a CPU device", GPUAVDBG_CRUMBS_PASSES, 1, 0, GPUAVDBG_CRUMBS_PASSES},
+    {"passes with VK_AMD_buffer_marker", GPUAVDBG_CRUMBS_PASSES, 0, 1, GPUAVDBG_CRUMBS_PASSES},
+    {"an unknown setting is auto", 7, 0, 0, GPUAVDBG_CRUMBS_PASSES},
+};
+
+static void test_crumbs(void)
+{
+    const char *t = "crumbs";
+    for (size_t i = 0; i < sizeof crumbs_cases / sizeof *crumbs_cases; i++) {
+        const crumbs_case *c = &crumbs_cases[i];
+        uint32_t completed = 99, from = 99, to = 99;
+        int region = 99;
+        gpuavdbg_crumbs_read(c->begun, c->ended, c->n, c->regions, c->nregions, &completed, &from, &to, &region);
+        char what[160];
+        snprintf(what, sizeof what, "%s: completed", c->what);
+        expect(t, what, completed, c->completed);
+        snprintf(what, sizeof what, "%s: running from", c->what);
+        expect(t, what, from, c->from);
+        snprintf(what, sizeof what, "%s: running to", c->what);
+        expect(t, what, to, c->to);
+        snprintf(what, sizeof what, "%s: region", c->what);
+        expect(t, what, (uint64_t)region, c->region);
+    }
+    for (size_t i = 0; i < sizeof granularity_cases / sizeof *granularity_cases; i++) {
+        const granularity_case *c = &granularity_cases[i];
+        expect(t, c->what, gpuavdbg_crumbs_granularity(c->setting, c->cpu, c->marker), c->want);
+    }
+    end_table(t);
+}
+
 int main(void)
 {
     const char *e = getenv("CTEST_WRONG");
@@ -350,6 +437,7 @@ int main(void)
     test_hmap();
     test_facts();
     test_pack();
+    test_crumbs();
     printf("ctest: %u checks, %u failed\n", g_checks, g_failed);
     return g_failed ? 1 : 0;
 }

@@ -1,6 +1,9 @@
 package wire
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // KindHang carries a hang group (Hang): the layer's watchdog saw a
 // submission not finish in time, or a call returned VK_ERROR_DEVICE_LOST.
@@ -14,6 +17,27 @@ const (
 	HangDeviceLost = "device_lost"
 )
 
+// The breadcrumbs' granularity: the setting (wire.Settings.Breadcrumbs,
+// --breadcrumbs, the layer's breadcrumbs key) asks for one of the three;
+// a device's breadcrumbs (Hang.Granularity) mark actions or passes
+// (docs/decisions/watchdog-and-breadcrumbs.md).
+const (
+	// BreadcrumbsAuto: actions on a CPU device (lavapipe) and where
+	// VK_AMD_buffer_marker writes the markers, passes elsewhere.
+	BreadcrumbsAuto = "auto"
+	// BreadcrumbsActions: a marker before and after each action outside a
+	// render pass, each render pass marked as a whole.
+	BreadcrumbsActions = "actions"
+	// BreadcrumbsPasses: markers at the command buffer's begin and end
+	// and around each render pass: the actions between two of them are
+	// one region, and so is each pass.
+	BreadcrumbsPasses = "passes"
+)
+
+// Breadcrumbs are the values of the breadcrumbs setting, the default
+// first.
+var Breadcrumbs = []string{BreadcrumbsAuto, BreadcrumbsActions, BreadcrumbsPasses}
+
 // Action states in a hang.
 const (
 	ActionCompleted  = "completed"
@@ -23,13 +47,17 @@ const (
 
 // Hang is a hang group: why (the watchdog, after WatchdogSeconds, or a
 // lost device, Call being the call that returned VK_ERROR_DEVICE_LOST),
-// and every submission of the layer's that had not finished, per command
-// buffer what its breadcrumbs say. The records of the completed actions
-// that reached memory come before it as Errors of the same submit.
+// the granularity of the device's breadcrumbs (BreadcrumbsActions or
+// BreadcrumbsPasses; "" from a layer without the setting, which marked
+// actions), and every submission of the layer's that had not finished,
+// per command buffer what its breadcrumbs say. The records of the
+// completed actions that reached memory come before it as Errors of the
+// same submit.
 type Hang struct {
 	Reason          string       `json:"reason"`
 	Call            string       `json:"call,omitempty"`
 	WatchdogSeconds float64      `json:"watchdog_seconds,omitempty"`
+	Granularity     string       `json:"granularity,omitempty"`
 	Submits         []HangSubmit `json:"submits"`
 }
 
@@ -47,10 +75,13 @@ type HangSubmit struct {
 // HangCB is one command buffer of an unfinished submission: its actions
 // [0, Completed) completed, [RunningFrom, RunningTo) running, the rest not
 // started, from the markers the GPU wrote (Begun and Ended, the words as
-// read); Markers false when it had none (nothing is known of it). Shown
-// names the last completed action, the running ones and the first not
-// started; Records counts the records of completed actions that reached
-// memory (sent as errors).
+// read); Markers false when it had none (nothing is known of it). Region:
+// the running actions are a region's, whose breadcrumbs do not tell its
+// actions apart (a render pass, or with BreadcrumbsPasses the actions
+// between passes): one or more of them is running, the others had not
+// started or had completed. Shown names the last completed action, the
+// running ones and the first not started; Records counts the records of
+// completed actions that reached memory (sent as errors).
 type HangCB struct {
 	Handle        uint64       `json:"handle"`
 	Secondary     bool         `json:"secondary,omitempty"`
@@ -61,6 +92,7 @@ type HangCB struct {
 	Completed     uint32       `json:"completed"`
 	RunningFrom   uint32       `json:"running_from"`
 	RunningTo     uint32       `json:"running_to"`
+	Region        bool         `json:"region,omitempty"`
 	Begun         uint32       `json:"begun"`
 	Ended         uint32       `json:"ended"`
 	Shown         []HangAction `json:"shown,omitempty"`
@@ -77,7 +109,9 @@ type HangAction struct {
 }
 
 // HangCBSummary says what a hung command buffer's markers say in a line:
-// "actions 0-1 completed, 2 running, 3-4 not started".
+// "actions 0-1 completed, 2 running, 3-4 not started", or for a region
+// "actions 0-2 completed, one or more of actions 3-998 running (one
+// region, not marked per action), 999 not started".
 func HangCBSummary(c HangCB) string {
 	if !c.Markers {
 		return fmt.Sprintf("%d actions, no breadcrumbs (unknown)", c.Actions)
@@ -92,7 +126,10 @@ func HangCBSummary(c HangCB) string {
 	if c.Completed > 0 {
 		parts = append(parts, "actions "+span(0, c.Completed)+" completed")
 	}
-	if c.RunningTo > c.RunningFrom {
+	switch {
+	case c.Region && c.RunningTo > c.RunningFrom+1:
+		parts = append(parts, "one or more of actions "+span(c.RunningFrom, c.RunningTo)+" running (one region, not marked per action)")
+	case c.RunningTo > c.RunningFrom:
 		parts = append(parts, span(c.RunningFrom, c.RunningTo)+" running")
 	}
 	if next := max(c.RunningTo, c.Completed); next < c.Actions {
@@ -106,4 +143,33 @@ func HangCBSummary(c HangCB) string {
 		s += ", " + p
 	}
 	return s
+}
+
+// HangGranularityNote says, for a hang's lines, how exact its "running"
+// is: with pass granularity, that the breadcrumbs mark regions and how to
+// have each action marked; with action granularity and a render pass
+// running (region), that a pass is marked as a whole; else "".
+func HangGranularityNote(granularity string, region bool) string {
+	switch {
+	case granularity == BreadcrumbsPasses:
+		return "breadcrumbs per region, not per action (each render pass, and the actions between passes: the " +
+			"default on a GPU without VK_AMD_buffer_marker, where a marker between two dispatches serializes them): " +
+			"a region's actions not completed read as running, and one or more of them is; --breadcrumbs actions " +
+			"(VK_LAYER_GPUAV_DBG_BREADCRUMBS=actions) marks each action, at a few microseconds per action on such a GPU"
+	case region:
+		return "a render pass is marked as a whole: its actions not completed read as running, and one or more of " +
+			"them is"
+	}
+	return ""
+}
+
+// HangStateText is an action's state in a hang's lines: "completed",
+// "running", "not started", or "in region" for an action of a running
+// region of several actions (region), which may have completed, be
+// running or not have started.
+func HangStateText(region bool, state string) string {
+	if region && state == ActionRunning {
+		return "in region"
+	}
+	return strings.ReplaceAll(state, "_", " ")
 }

@@ -95,6 +95,11 @@ type Settings struct {
 	// breadcrumbs (both absent in a hello from a layer that has none).
 	WatchdogSeconds uint32 `json:"watchdog_seconds,omitempty"`
 	WatchdogOff     bool   `json:"watchdog_off,omitempty"`
+	// Breadcrumbs is the breadcrumbs' granularity asked for
+	// (BreadcrumbsAuto, BreadcrumbsActions, BreadcrumbsPasses; absent in
+	// a hello from a layer that has no such setting); each hang says
+	// what its device's breadcrumbs marked (Hang.Granularity).
+	Breadcrumbs string `json:"breadcrumbs,omitempty"`
 }
 
 // Hello is the first message: who is talking.

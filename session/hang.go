@@ -11,15 +11,19 @@ import (
 
 // Hang is a hang group: the layer's watchdog saw a submission not finish
 // in time (Reason "watchdog", after WatchdogSeconds), or a call returned
-// VK_ERROR_DEVICE_LOST (Reason "device_lost", Call). Submits are every
-// submission of the layer's that had not finished, per command buffer the
-// actions its breadcrumbs say completed, running and not started; the
-// records of the completed actions that reached memory are error groups of
-// their own (Records counts them here).
+// VK_ERROR_DEVICE_LOST (Reason "device_lost", Call). Granularity is what
+// the device's breadcrumbs marked: "actions" or "passes" (regions: each
+// render pass, and the actions between passes); "" from a layer without
+// the setting (it marked actions). Submits are every submission of the
+// layer's that had not finished, per command buffer the actions its
+// breadcrumbs say completed, running and not started; the records of the
+// completed actions that reached memory are error groups of their own
+// (Records counts them here).
 type Hang struct {
 	Reason          string       `json:"reason"`
 	Call            string       `json:"call,omitempty"`
 	WatchdogSeconds float64      `json:"watchdog_seconds,omitempty"`
+	Granularity     string       `json:"granularity,omitempty"`
 	Submits         []HangSubmit `json:"submits"`
 	Time            time.Time    `json:"time"`
 }
@@ -36,8 +40,10 @@ type HangSubmit struct {
 // HangCommandBuffer is one command buffer of an unfinished submission:
 // actions [0, Completed) completed, [RunningFrom, RunningTo) running, the
 // rest of Actions not started (Markers false: it had no breadcrumbs, and
-// nothing is known); Summary says it in a line; Shown names the last
-// completed action, the running ones and the first not started.
+// nothing is known); Region: the running actions are a region's, not told
+// apart by its breadcrumbs (one or more of them is running); Summary says
+// it in a line; Shown names the last completed action, the running ones
+// and the first not started.
 type HangCommandBuffer struct {
 	CommandBuffer Handle       `json:"command_buffer"`
 	Primary       *Handle      `json:"primary,omitempty"`
@@ -47,6 +53,7 @@ type HangCommandBuffer struct {
 	Completed     uint32       `json:"completed"`
 	RunningFrom   uint32       `json:"running_from"`
 	RunningTo     uint32       `json:"running_to"`
+	Region        bool         `json:"region,omitempty"`
 	Summary       string       `json:"summary"`
 	Shown         []HangAction `json:"shown,omitempty"`
 	Records       int          `json:"records,omitempty"`
@@ -66,13 +73,14 @@ type HangAction struct {
 // applyHang records a hang group and says it in a notice. Called with
 // c.mu held.
 func (c *Collector) applyHang(m *wire.Hang) {
-	h := Hang{Reason: m.Reason, Call: m.Call, WatchdogSeconds: m.WatchdogSeconds, Time: c.now()}
+	h := Hang{Reason: m.Reason, Call: m.Call, WatchdogSeconds: m.WatchdogSeconds, Granularity: m.Granularity,
+		Time: c.now()}
 	for _, s := range m.Submits {
 		hs := HangSubmit{Queue: c.handle(s.Queue), Submit: s.Submit, PendingSeconds: s.PendingSeconds, Finished: s.Finished}
 		for _, cb := range s.CommandBuffers {
 			hc := HangCommandBuffer{CommandBuffer: c.handle(cb.Handle), PrimaryAction: cb.PrimaryAction, Actions: cb.Actions,
 				Markers: cb.Markers, Completed: cb.Completed, RunningFrom: cb.RunningFrom, RunningTo: cb.RunningTo,
-				Summary: wire.HangCBSummary(cb), Records: cb.Records}
+				Region: cb.Region, Summary: wire.HangCBSummary(cb), Records: cb.Records}
 			if cb.Secondary {
 				p := c.handle(cb.Primary)
 				hc.Primary = &p
@@ -121,10 +129,15 @@ func (h Hang) Title() string {
 	return fmt.Sprintf("GPU hang (no progress for the watchdog's %g s)", h.WatchdogSeconds)
 }
 
-// Lines are the hang's lines: its title, then per unfinished submission
-// and command buffer what its breadcrumbs say and the actions it names.
+// Lines are the hang's lines: its title, how exact its breadcrumbs are
+// when they mark regions (wire.HangGranularityNote), then per unfinished
+// submission and command buffer what its breadcrumbs say and the actions
+// it names.
 func (h Hang) Lines() []string {
 	out := []string{h.Title()}
+	if note := wire.HangGranularityNote(h.Granularity, h.region()); note != "" {
+		out = append(out, "  "+note)
+	}
 	if len(h.Submits) == 0 {
 		out = append(out, "  no submission of the layer's was unfinished")
 	}
@@ -137,7 +150,8 @@ func (h Hang) Lines() []string {
 		for _, c := range s.CommandBuffers {
 			out = append(out, fmt.Sprintf("    command buffer %s: %s", c.CommandBuffer, c.Summary))
 			for _, a := range c.Shown {
-				line := fmt.Sprintf("      %-11s #%d %s", strings.ReplaceAll(a.State, "_", " "), a.Index, a.Command)
+				line := fmt.Sprintf("      %-11s #%d %s", wire.HangStateText(c.Region && c.RunningTo > c.RunningFrom+1, a.State),
+					a.Index, a.Command)
 				if len(a.Labels) > 0 {
 					line += fmt.Sprintf(" in %q", strings.Join(a.Labels, " > "))
 				}
@@ -164,9 +178,23 @@ func (h Hang) Lines() []string {
 // Text is Lines joined.
 func (h Hang) Text() string { return strings.Join(h.Lines(), "\n") }
 
+// region says whether a command buffer's running actions are a region's.
+func (h Hang) region() bool {
+	for _, s := range h.Submits {
+		for _, c := range s.CommandBuffers {
+			if c.Region {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Short is the hang in a few words for a status bar: "GPU HANG: #1
 // vkCmdDispatch spin running" (the first running action, when the
-// breadcrumbs name one), or "DEVICE LOST".
+// breadcrumbs name one), "GPU HANG: region #3-#998 running" (the first
+// running region of several actions: one or more of them is running), or
+// "DEVICE LOST".
 func (h Hang) Short() string {
 	t := "GPU HANG"
 	if h.Reason == wire.HangDeviceLost {
@@ -174,6 +202,9 @@ func (h Hang) Short() string {
 	}
 	for _, s := range h.Submits {
 		for _, c := range s.CommandBuffers {
+			if c.Region && c.RunningTo > c.RunningFrom+1 {
+				return t + fmt.Sprintf(": region #%d-#%d running", c.RunningFrom, c.RunningTo-1)
+			}
 			for _, a := range c.Shown {
 				if a.State == wire.ActionRunning {
 					t += fmt.Sprintf(": #%d %s", a.Index, a.Command)

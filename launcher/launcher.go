@@ -40,8 +40,9 @@ const (
 	// envPrintf and envPrintfBufferBytes: layer/settings.go.
 	envPrintf            = "VK_LAYER_GPUAV_DBG_PRINTF"
 	envPrintfBufferBytes = "VK_LAYER_GPUAV_DBG_PRINTF_BUFFER_BYTES"
-	// envWatchdogSeconds: layer/settings.go.
+	// envWatchdogSeconds and envBreadcrumbs: layer/settings.go.
 	envWatchdogSeconds = "VK_LAYER_GPUAV_DBG_WATCHDOG_SECONDS"
+	envBreadcrumbs     = "VK_LAYER_GPUAV_DBG_BREADCRUMBS"
 	envPrintfAt        = "VK_LAYER_GPUAV_DBG_PRINTF_AT"
 )
 
@@ -169,6 +170,9 @@ func Env(parent []string, layerDir, socket string, set session.Settings) []strin
 		e.put(envWatchdogSeconds, "0")
 	} else if set.WatchdogSeconds != 0 {
 		e.put(envWatchdogSeconds, strconv.FormatUint(uint64(set.WatchdogSeconds), 10))
+	}
+	if set.Breadcrumbs != "" {
+		e.put(envBreadcrumbs, set.Breadcrumbs)
 	}
 	return e.list()
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 	"github.com/gpuav-dbg/gpuav-dbg/session"
+	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
 
 // runFlags are the flags of run and demo.
@@ -46,6 +47,8 @@ type runFlags struct {
 	printfBuffer uint
 	// watchdog is --watchdog SECONDS (0: off).
 	watchdog uint
+	// breadcrumbs is --breadcrumbs actions|passes|auto.
+	breadcrumbs breadcrumbsFlag
 	// reportMode is --report-mode: the JSON and SARIF files' mode.
 	reportMode modeFlag
 	// mute is --mute: check ids and VUIDs whose groups the UI hides and
@@ -98,6 +101,22 @@ func (f *loopBudgetFlag) Set(s string) error {
 		return err
 	}
 	*f = loopBudgetFlag(v)
+	return nil
+}
+
+// breadcrumbsFlag is --breadcrumbs: one of wire.Breadcrumbs.
+type breadcrumbsFlag string
+
+// String prints the value.
+func (f *breadcrumbsFlag) String() string { return string(*f) }
+
+// Set reads actions, passes or auto.
+func (f *breadcrumbsFlag) Set(s string) error {
+	v := strings.ToLower(strings.TrimSpace(s))
+	if !slices.Contains(wire.Breadcrumbs, v) {
+		return fmt.Errorf("want %s, got %q", strings.Join(wire.Breadcrumbs, ", "), s)
+	}
+	*f = breadcrumbsFlag(v)
 	return nil
 }
 
@@ -263,6 +282,8 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runFlags, []s
 	fs.UintVar(&f.printfBuffer, "printf-buffer", 0, "")
 	fs.Var(&f.loopBudget, "loop-budget", "")
 	fs.UintVar(&f.watchdog, "watchdog", 10, "")
+	f.breadcrumbs = breadcrumbsFlag(wire.BreadcrumbsAuto)
+	fs.Var(&f.breadcrumbs, "breadcrumbs", "")
 	f.reportMode = modeFlag(session.ReportMode)
 	fs.Var(&f.reportMode, "report-mode", "")
 	fs.Var(&f.mute, "mute", "")

@@ -153,6 +153,14 @@ Flags of run and demo:
   --watchdog SECONDS  a submission unfinished this long is a GPU hang: reported
                       with the actions completed, running and not started
                       (default 10; 0: no watchdog and no breadcrumbs)
+  --breadcrumbs auto|actions|passes
+                      what the breadcrumbs mark: each action (two GPU writes
+                      per action outside render passes: exact, but on a GPU
+                      each serializes the work, ~3 us per action on an
+                      H200), or passes (each render pass and the actions
+                      between passes: a hang names its region); auto
+                      (default): actions on a CPU device and with
+                      VK_AMD_buffer_marker, passes on other GPUs
   --mute ID|VUID      hide the error groups of a check or a VUID (repeatable,
                       comma-separated; also GPUAV_DBG_MUTE): the UI counts
                       them in its status bar, the headless output counts them

@@ -76,6 +76,7 @@ func (c *cli) runCmd(name string, args []string) int {
 	set.PrintfOff, set.PrintfBufferBytes = !bool(f.printf), uint32(min(f.printfBuffer, 1<<31))
 	set.PrintfAt = f.printfAt.f.String()
 	set.WatchdogSeconds, set.WatchdogOff = uint32(min(f.watchdog, 3600)), f.watchdog == 0
+	set.Breadcrumbs = string(f.breadcrumbs)
 	// The device probe (a child process: docs/BENCHMARKS.md, the
 	// launcher's start) runs beside the app, not before it: its warnings
 	// come once it answers, and the session records its answer.

@@ -187,6 +187,7 @@ type hangJSON struct {
 		Reason          string  `json:"reason"`
 		Call            string  `json:"call"`
 		WatchdogSeconds float64 `json:"watchdog_seconds"`
+		Granularity     string  `json:"granularity"`
 		Submits         []struct {
 			Submit         uint64 `json:"submit"`
 			CommandBuffers []struct {
@@ -198,6 +199,7 @@ type hangJSON struct {
 				Completed   uint32 `json:"completed"`
 				RunningFrom uint32 `json:"running_from"`
 				RunningTo   uint32 `json:"running_to"`
+				Region      bool   `json:"region"`
 				Summary     string `json:"summary"`
 				Records     int    `json:"records"`
 				Shown       []struct {
@@ -214,15 +216,21 @@ type hangJSON struct {
 	} `json:"hangs"`
 }
 
-// hangLines is each hang's command buffers as "NAME: SUMMARY, records N"
-// and the actions it names as "STATE #I COMMAND LABELS".
+// hangLines is each hang as "REASON CALL WATCHDOG GRANULARITY", its
+// command buffers as "NAME: SUMMARY, records N" (", region" when the
+// running actions are a region's) and the actions it names as "STATE #I
+// COMMAND LABELS".
 func (h *hangJSON) lines() []string {
 	var out []string
 	for _, g := range h.Hangs {
-		out = append(out, fmt.Sprintf("%s %s %g", g.Reason, g.Call, g.WatchdogSeconds))
+		out = append(out, fmt.Sprintf("%s %s %g %s", g.Reason, g.Call, g.WatchdogSeconds, g.Granularity))
 		for _, s := range g.Submits {
 			for _, c := range s.CommandBuffers {
-				out = append(out, fmt.Sprintf("%s: %s, records %d", c.CommandBuffer.Name, c.Summary, c.Records))
+				region := ""
+				if c.Region {
+					region = ", region"
+				}
+				out = append(out, fmt.Sprintf("%s: %s, records %d%s", c.CommandBuffer.Name, c.Summary, c.Records, region))
 				for _, a := range c.Shown {
 					out = append(out, fmt.Sprintf("%s #%d %s %s shaders %d", a.State, a.Index, a.Command,
 						strings.Join(a.Labels, ">"), len(a.Shaders)))
@@ -240,39 +248,75 @@ func (h *hangJSON) lines() []string {
 // reached memory and are reported) and the one after not started
 // ("after"); the app then finishes (the loop is bounded), the records of
 // "after" come when it does, exactly once each, and the run exits 5. The
-// session file holds the hang: open shows it too.
+// session file holds the hang: open shows it too. On lavapipe (a CPU
+// device) the breadcrumbs' default (auto) marks actions. With
+// --breadcrumbs passes the three dispatches are one region: the hang names
+// it, one or more of actions 0-2 running, says so and how to have each
+// action marked, and the records of both come when the submission is read.
 func TestWatchdogHang(t *testing.T) {
 	app, dir := hangApp(t)
-	var r struct {
-		hangReport
-		hangJSON
-	}
-	code, out := runLauncher(t, &r, nil, []string{"--watchdog", "2"}, app, "--dir", dir, "--mode", "hang", "--seconds", "8")
-	want := []string{
-		"watchdog  2",
-		"hang-cb: actions 0 completed, 1 running, 2 not started, records 4",
-		"completed #0 vkCmdDispatch setup shaders 1",
-		"running #1 vkCmdDispatch spin shaders 1",
-		"not_started #2 vkCmdDispatch after shaders 1",
-	}
-	if got := r.lines(); code != 5 || !slices.Equal(got, want) {
-		t.Fatalf("exit %d, hangs\n%s\nwant exit 5 and\n%s\n%s", code, strings.Join(got, "\n"), strings.Join(want, "\n"), out)
-	}
-	var actions []int
-	for _, e := range r.Errors {
-		if e.CommandBuffer.Name != "hang-cb" || e.Count != 4 {
-			t.Errorf("group %s: %d at action %d; want hang-cb: 4", e.CommandBuffer.Name, e.Count, e.ActionIndex)
-		}
-		actions = append(actions, e.ActionIndex)
-	}
-	if slices.Sort(actions); !slices.Equal(actions, []int{0, 2}) || r.StreamsCut != 0 || !strings.Contains(out, "wait=0") ||
-		!strings.Contains(out, "hangapp: done") || r.App.ExitCode != 0 {
-		t.Errorf("groups at actions %v, %d streams cut, app exit %d; want actions 0 and 2, none cut, the app done\n%s",
-			actions, r.StreamsCut, r.App.ExitCode, out)
-	}
-	if !strings.Contains(out, "gpuav-dbg: GPU hang (no progress for the watchdog's 2 s)") ||
-		!strings.Contains(out, `command buffer`) {
-		t.Errorf("the headless output does not show the hang\n%s", out)
+	for _, c := range []struct {
+		name    string
+		flags   []string
+		want    []string
+		wantOut []string
+	}{
+		{"auto", nil, []string{
+			"watchdog  2 actions",
+			"hang-cb: actions 0 completed, 1 running, 2 not started, records 4",
+			"completed #0 vkCmdDispatch setup shaders 1",
+			"running #1 vkCmdDispatch spin shaders 1",
+			"not_started #2 vkCmdDispatch after shaders 1",
+		}, []string{
+			"gpuav-dbg: GPU hang (no progress for the watchdog's 2 s)\n",
+			`command buffer 0x`,
+			`"hang-cb"): actions 0 completed, 1 running, 2 not started` + "\n",
+		}},
+		{"passes", []string{"--breadcrumbs", "passes"}, []string{
+			"watchdog  2 passes",
+			"hang-cb: one or more of actions 0-2 running (one region, not marked per action), records 0, region",
+			"running #0 vkCmdDispatch setup shaders 1",
+			"running #1 vkCmdDispatch spin shaders 1",
+			"running #2 vkCmdDispatch after shaders 1",
+		}, []string{
+			"gpuav-dbg: GPU hang (no progress for the watchdog's 2 s)\n",
+			"gpuav-dbg:   breadcrumbs per region, not per action (each render pass, and the actions between passes: " +
+				"the default on a GPU without VK_AMD_buffer_marker, where a marker between two dispatches serializes " +
+				"them): a region's actions not completed read as running, and one or more of them is; --breadcrumbs " +
+				"actions (VK_LAYER_GPUAV_DBG_BREADCRUMBS=actions) marks each action, at a few microseconds per action " +
+				"on such a GPU\n",
+			`"hang-cb"): one or more of actions 0-2 running (one region, not marked per action)` + "\n",
+			`gpuav-dbg:       in region   #1 vkCmdDispatch in "spin" pipeline `,
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var r struct {
+				hangReport
+				hangJSON
+			}
+			flags := append([]string{"--watchdog", "2"}, c.flags...)
+			code, out := runLauncher(t, &r, nil, flags, app, "--dir", dir, "--mode", "hang", "--seconds", "8")
+			if got := r.lines(); code != 5 || !slices.Equal(got, c.want) {
+				t.Fatalf("exit %d, hangs\n%s\nwant exit 5 and\n%s\n%s", code, strings.Join(got, "\n"), strings.Join(c.want, "\n"), out)
+			}
+			var actions []int
+			for _, e := range r.Errors {
+				if e.CommandBuffer.Name != "hang-cb" || e.Count != 4 {
+					t.Errorf("group %s: %d at action %d; want hang-cb: 4", e.CommandBuffer.Name, e.Count, e.ActionIndex)
+				}
+				actions = append(actions, e.ActionIndex)
+			}
+			if slices.Sort(actions); !slices.Equal(actions, []int{0, 2}) || r.StreamsCut != 0 || !strings.Contains(out, "wait=0") ||
+				!strings.Contains(out, "hangapp: done") || r.App.ExitCode != 0 {
+				t.Errorf("groups at actions %v, %d streams cut, app exit %d; want actions 0 and 2, none cut, the app done\n%s",
+					actions, r.StreamsCut, r.App.ExitCode, out)
+			}
+			for _, w := range c.wantOut {
+				if !strings.Contains(out, w) {
+					t.Errorf("the headless output does not show the hang: no %q\n%s", w, out)
+				}
+			}
+		})
 	}
 }
 
@@ -291,7 +335,7 @@ func TestDeviceLost(t *testing.T) {
 		"GPUAVDBG_TEST_LOST_WAIT=3"} // the layer's own wait of the first submit counts
 	code, out := runLauncher(t, &r, env, nil, app, "--dir", dir, "--mode", "lost", "--submits", "4")
 	want := []string{
-		"device_lost vkWaitForFences 10",
+		"device_lost vkWaitForFences 10 actions",
 		"lost-1: actions 0 completed, records 4",
 		"completed #0 vkCmdDispatch  shaders 1",
 	}

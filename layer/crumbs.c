@@ -13,8 +13,9 @@
  * render passes form regions, marked as passes are: word 0 before a
  * region's first action, word 1 at its end (the next render pass, or the
  * command buffer's end). Nothing is written between a suspended render
- * pass and its resumption. The host reads the slot while the GPU is stuck
- * (docs/decisions/watchdog-and-breadcrumbs.md).
+ * pass and its resumption. Where the marks go, and what the words say, is
+ * crumbs_marks.c's (pure); this file writes them and reads the slot while
+ * the GPU is stuck (docs/decisions/watchdog-and-breadcrumbs.md).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -123,51 +124,24 @@ static uint32_t slot_get(device_data *dd, crumb_dev *c)
     return base;
 }
 
-/* fill writes a marker word from the GPU: with VK_AMD_buffer_marker, word
- * 0 once the commands before it reached the top of the pipe and word 1
- * once they completed; else a vkCmdFillBuffer, which the queue runs in
+/* fill writes the marks m planned from the GPU: with VK_AMD_buffer_marker,
+ * word 0 once the commands before it reached the top of the pipe and word
+ * 1 once they completed; else a vkCmdFillBuffer, which the queue runs in
  * order on lavapipe but a GPU may run alongside the action before it. */
-static void fill(cb_state *cs, uint32_t word, uint32_t value)
+static void fill(cb_state *cs, crumb_marks m)
 {
     crumb_cb *k = cs->crumb;
     const device_data *dd = cs->dd;
-    if (dd->buffer_marker && dd->disp.CmdWriteBufferMarkerAMD)
-        dd->disp.CmdWriteBufferMarkerAMD(cs->cb,
-                                         word ? VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT : VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
-                                         k->buf, k->off + word * 4, value);
-    else
-        dd->disp.CmdFillBuffer(cs->cb, k->buf, k->off + word * 4, 4, value);
-    k->used = 1;
-}
-
-/* region_begin starts a region at action first (a render pass, or with
- * pass granularity the actions outside passes from there): word 0 = its
- * first action + 1 with GPUAVDBG_CRUMB_PASS. Without memory for it no
- * marker: its actions read as the markers before say. */
-static void region_begin(cb_state *cs, crumb_cb *k, uint32_t first)
-{
-    if (k->nregions == k->cap_regions) {
-        uint32_t ncap = k->cap_regions ? k->cap_regions * 2 : 8;
-        crumb_region *g = realloc(k->regions, ncap * sizeof *g);
-        if (!g)
-            return;
-        k->regions = g;
-        k->cap_regions = ncap;
+    for (uint32_t i = 0; i < m.n; i++) {
+        uint32_t word = m.word[i];
+        if (dd->buffer_marker && dd->disp.CmdWriteBufferMarkerAMD)
+            dd->disp.CmdWriteBufferMarkerAMD(cs->cb,
+                                             word ? VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT
+                                                  : VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+                                             k->buf, k->off + word * 4, m.value[i]);
+        else
+            dd->disp.CmdFillBuffer(cs->cb, k->buf, k->off + word * 4, 4, m.value[i]);
     }
-    k->regions[k->nregions++] = (crumb_region){first, GPUAVDBG_CRUMB_OPEN};
-    fill(cs, 0, (first + 1) | GPUAVDBG_CRUMB_PASS);
-}
-
-/* region_end ends the open region, if any, at the action count, and
- * writes word 1 = the actions so far when one was open or always (a
- * render pass's end). */
-static void region_end(cb_state *cs, crumb_cb *k, int always)
-{
-    int open = k->nregions > 0 && k->regions[k->nregions - 1].end == GPUAVDBG_CRUMB_OPEN;
-    if (open)
-        k->regions[k->nregions - 1].end = cs->nactions;
-    if (open || always)
-        fill(cs, 1, cs->nactions);
 }
 
 void gpuavdbg_crumbs_begin(cb_state *cs, const VkCommandBufferBeginInfo *bi)
@@ -196,76 +170,32 @@ void gpuavdbg_crumbs_begin(cb_state *cs, const VkCommandBufferBeginInfo *bi)
         cs->crumb = k;
     }
     /* A secondary that continues a render pass runs inside its primary's:
-     * the primary's pass markers cover it. Else the next action outside a
-     * render pass is marked: each one (actions), or the first of a region
-     * (passes: the region starts there, so a command buffer whose actions
-     * are all in render passes gets no mark outside them, and nothing
-     * comes before a render pass it resumes). */
-    k->granularity = c->granularity;
-    k->in_pass = cs->secondary && bi && (bi->flags & VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT);
-    k->hook = !k->in_pass;
-    k->suspending = 0;
-    k->unmarked = 0;
-    k->used = 0;
-    k->nregions = 0;
+     * the primary's pass markers cover it. */
+    gpuavdbg_crumbs_rec_begin(&k->rec, c->granularity,
+                              cs->secondary && bi && (bi->flags & VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT));
 }
 
 void gpuavdbg_crumbs_mark(cb_state *cs, uint32_t action, int after)
 {
-    crumb_cb *k = cs->crumb;
-    if (k->granularity == GPUAVDBG_CRUMBS_PASSES) {
-        /* The first action of a region: it starts here. */
-        if (!after)
-            region_begin(cs, k, action);
-        k->hook = 0;
-        return;
-    }
-    fill(cs, after ? 1 : 0, action + 1);
+    fill(cs, gpuavdbg_crumbs_rec_action(&cs->crumb->rec, action, after));
 }
 
 void gpuavdbg_crumbs_pass_begin(cb_state *cs, VkRenderingFlags flags)
 {
-    crumb_cb *k = cs->crumb;
-    if (!k || k->in_pass)
-        return;
-    k->in_pass = 1;
-    k->hook = 0;
-    k->suspending = (flags & VK_RENDERING_SUSPENDING_BIT) != 0;
-    if (flags & VK_RENDERING_RESUMING_BIT) {
-        /* No command may come between a suspended render pass and its
-         * resumption: the pass goes on in the region still open (suspended
-         * in this command buffer), or began in an earlier one, and this
-         * one has no marker until after it (unmarked: unknown until
-         * then). */
-        int open = k->nregions > 0 && k->regions[k->nregions - 1].end == GPUAVDBG_CRUMB_OPEN;
-        if (!open && !k->used)
-            k->unmarked = 1;
-        return;
-    }
-    if (k->granularity == GPUAVDBG_CRUMBS_PASSES)
-        region_end(cs, k, 0); /* the actions before the pass */
-    region_begin(cs, k, cs->nactions);
+    if (cs->crumb)
+        fill(cs, gpuavdbg_crumbs_rec_pass_begin(&cs->crumb->rec, cs->nactions, flags));
 }
 
 void gpuavdbg_crumbs_pass_end(cb_state *cs)
 {
-    crumb_cb *k = cs->crumb;
-    if (!k || !k->in_pass || (cs->secondary && k->nregions == 0 && !k->unmarked))
-        return; /* no pass of ours (a secondary inside its primary's) */
-    k->in_pass = 0;
-    k->hook = 1; /* the next action outside a pass: its marks, or a region's */
-    if (k->suspending)
-        return; /* it goes on in a later render pass: nothing between */
-    region_end(cs, k, 1);
+    if (cs->crumb)
+        fill(cs, gpuavdbg_crumbs_rec_pass_end(&cs->crumb->rec, cs->nactions, cs->secondary));
 }
 
 void gpuavdbg_crumbs_end(cb_state *cs)
 {
-    crumb_cb *k = cs->crumb;
-    /* The last region's end, when one is open and is not a render pass
-     * that goes on in a later command buffer (suspended). */
-    if (k && !k->in_pass && !k->suspending && k->granularity == GPUAVDBG_CRUMBS_PASSES)
-        region_end(cs, k, 0);
+    if (cs->crumb)
+        fill(cs, gpuavdbg_crumbs_rec_end(&cs->crumb->rec, cs->nactions));
 }
 
 void gpuavdbg_crumbs_free(cb_state *cs)
@@ -280,7 +210,7 @@ void gpuavdbg_crumbs_free(cb_state *cs)
             c->free_slots[c->nfree++] = k->slot;
         pthread_mutex_unlock(&c->lock);
     }
-    free(k->regions);
+    gpuavdbg_crumbs_rec_free(&k->rec);
     free(k);
     cs->crumb = NULL;
 }
@@ -301,13 +231,12 @@ int gpuavdbg_crumbs_state(const cb_state *cs, uint32_t *completed, uint32_t *run
     *completed = *run_from = *run_to = 0;
     *begun = *ended = 0;
     *region = 0;
-    if (!k || !k->used)
+    if (!k)
         return 0;
     uint32_t b = k->words[0], e = k->words[1];
-    if (k->unmarked && b == 0 && e == 0)
-        return 0; /* inside a render pass resumed from an earlier command buffer, or before it: unknown */
+    if (!gpuavdbg_crumbs_read(&k->rec, b, e, cs->nactions, completed, run_from, run_to, region))
+        return 0;
     *begun = b;
     *ended = e;
-    gpuavdbg_crumbs_read(b, e, cs->nactions, k->regions, k->nregions, completed, run_from, run_to, region);
     return 1;
 }

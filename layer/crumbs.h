@@ -9,28 +9,18 @@
 #ifndef GPUAVDBG_CRUMBS_H
 #define GPUAVDBG_CRUMBS_H
 
-#include "crumbs_read.h"
+#include "crumbs_marks.h"
 #include "state.h"
 
-/* A command buffer's breadcrumbs: its marker slot (crumbs_read.h says
- * what its two words hold), whether the recording is inside a render pass
- * (and whether that one suspends), whether the next action outside a
- * render pass calls gpuavdbg_crumbs_mark (hook: every action with action
- * granularity, the first of a region with pass granularity; one load on
- * the action's path), and the regions recorded: the render passes, and
- * with pass granularity the actions between them. */
+/* A command buffer's breadcrumbs: its marker slot (crumbs_marks.h says
+ * what its two words hold) and its recording's marks (rec: where they go,
+ * the regions). */
 typedef struct crumb_cb {
     VkBuffer buf;
     VkDeviceSize off;
     volatile uint32_t *words;
     uint32_t slot;
-    uint32_t granularity; /* the device's, at vkBeginCommandBuffer */
-    int in_pass, suspending;
-    int hook;
-    int unmarked; /* it began inside a render pass resumed from an earlier command buffer */
-    int used;     /* a marker was recorded since the command buffer began */
-    crumb_region *regions;
-    uint32_t nregions, cap_regions;
+    crumb_rec rec;
 } crumb_cb;
 
 /* The device's table (device.c): watchdog_ns 0 turns breadcrumbs and the
@@ -57,12 +47,12 @@ void gpuavdbg_crumbs_begin(cb_state *cs, const VkCommandBufferBeginInfo *bi);
 void gpuavdbg_crumbs_mark(cb_state *cs, uint32_t action, int after);
 static inline void gpuavdbg_crumbs_before(cb_state *cs, uint32_t action)
 {
-    if (cs->crumb && cs->crumb->hook)
+    if (cs->crumb && cs->crumb->rec.hook)
         gpuavdbg_crumbs_mark(cs, action, 0);
 }
 static inline void gpuavdbg_crumbs_after(cb_state *cs, uint32_t action)
 {
-    if (cs->crumb && cs->crumb->hook)
+    if (cs->crumb && cs->crumb->rec.hook)
         gpuavdbg_crumbs_mark(cs, action, 1);
 }
 void gpuavdbg_crumbs_pass_begin(cb_state *cs, VkRenderingFlags flags);
@@ -73,11 +63,11 @@ void gpuavdbg_crumbs_free(cb_state *cs);
 /* For submit.c: whether cs recorded markers; clearing its slot before a
  * submit; and, from the markers, the actions completed ([0, *completed))
  * and running ([*run_from, *run_to)), *region 1 when those are a region's
- * (crumbs_read.h); it returns 0 when cs has no markers, or none yet
+ * (crumbs_marks.h); it returns 0 when cs has no markers, or none yet
  * written inside a render pass it resumed (unknown). */
 static inline int gpuavdbg_crumbs_used(const cb_state *cs)
 {
-    return cs->crumb && cs->crumb->used;
+    return cs->crumb && cs->crumb->rec.used;
 }
 void gpuavdbg_crumbs_zero(cb_state *cs);
 int gpuavdbg_crumbs_state(const cb_state *cs, uint32_t *completed, uint32_t *run_from, uint32_t *run_to, int *region,

@@ -11,10 +11,10 @@ import (
 )
 
 // ctestFiles are the files the C half's unit test links: its tables
-// (ctest/ctest.c) and the pure rooms it tests (facts.h and crumbs_read.h
-// are inline), with nothing else of the layer (no Vulkan call, no Go
-// export: docs/layer-map.md).
-var ctestFiles = []string{"ctest/ctest.c", "hmap.c", "prepass_pack.c"}
+// (ctest/ctest.c) and the pure rooms it tests (facts.h is inline), with
+// nothing else of the layer (no Vulkan call, no Go export:
+// docs/layer-map.md).
+var ctestFiles = []string{"ctest/ctest.c", "hmap.c", "prepass_pack.c", "crumbs_marks.c"}
 
 // buildCTest compiles the C unit test with the C apps' compiler flags.
 func buildCTest(t *testing.T) string {
@@ -30,8 +30,8 @@ func buildCTest(t *testing.T) string {
 }
 
 // TestCHalfUnits runs the C unit test of the handle map, the action facts,
-// the pre-pass job packing and the breadcrumbs' reading: every table
-// passes.
+// the pre-pass job packing and the breadcrumbs' marks and reading: every
+// table passes.
 func TestCHalfUnits(t *testing.T) {
 	bin := buildCTest(t)
 	cmd := exec.Command(bin)

@@ -65,7 +65,7 @@ func breadcrumbsSetting(value, origin string) (string, string) {
 }
 
 // goBreadcrumbs is the breadcrumbs' granularity the instance's devices
-// are asked for: GPUAVDBG_CRUMBS_AUTO, _ACTIONS or _PASSES (crumbs_read.h
+// are asked for: GPUAVDBG_CRUMBS_AUTO, _ACTIONS or _PASSES (crumbs_marks.h
 // resolves auto per device).
 //
 //export goBreadcrumbs

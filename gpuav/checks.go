@@ -576,15 +576,3 @@ func (c CheckCode) CheckID() string {
 	}
 	return fmt.Sprintf("unknown_check_%d", uint32(c))
 }
-
-// EnvCheckPrefix + the check id in upper case is the environment variable
-// that switches a check in the layer, e.g.
-// VK_LAYER_GPUAV_DBG_CHECK_DESCRIPTOR_INDEX_OOB=0.
-const EnvCheckPrefix = "VK_LAYER_GPUAV_DBG_CHECK_"
-
-// CheckEnv returns the environment variable that switches check id.
-func CheckEnv(id string) string { return EnvCheckPrefix + strings.ToUpper(id) }
-
-// CheckSettingKey returns the layer setting that switches check id in the
-// manifest, a settings file or VkLayerSettingsCreateInfoEXT: check_<id>.
-func CheckSettingKey(id string) string { return "check_" + id }

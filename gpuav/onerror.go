@@ -46,25 +46,6 @@ var OnErrors = []OnErrorBehaviour{
 // DefaultOnError is the behaviour when nothing says otherwise.
 const DefaultOnError = OnErrorSkip
 
-// Settings of the failed-access behaviour: environment variables and
-// their keys in the manifest, a settings file and
-// VkLayerSettingsCreateInfoEXT.
-const (
-	// EnvOnError: skip (default), clamp or execute.
-	EnvOnError = "VK_LAYER_GPUAV_DBG_ON_ERROR"
-	// SettingOnError is EnvOnError's key.
-	SettingOnError = "on_error"
-	// EnvRobust (default 0): robust-only mode: every enabled check clamps
-	// and nothing is reported.
-	EnvRobust = "VK_LAYER_GPUAV_DBG_ROBUST"
-	// SettingRobust is EnvRobust's key.
-	SettingRobust = "robust"
-)
-
-// RobustHelp says in one sentence what the robust-only mode does
-// (manifest, CLI usage, settings pane).
-const RobustHelp = "Robust only: every enabled check clamps its access into range and nothing is reported (to run untrusted or known-buggy shaders safely)."
-
 // ParseOnError reads a behaviour by its name (case and surrounding spaces
 // ignored); the error lists the valid names.
 func ParseOnError(s string) (OnError, error) {

@@ -16,6 +16,7 @@ import (
 	"unsafe"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/options"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
 
@@ -72,7 +73,6 @@ func goInstanceCreated(instance C.uint64_t, reserveFromFeatures, disableShaders 
 	appSettings *C.char) (reserve C.int) {
 	defer recovered("goInstanceCreated")
 	defer flushOutbox()
-	startProfile()
 	var app AppSettings
 	var appWarnings []string
 	if appSettings != nil {
@@ -81,6 +81,7 @@ func goInstanceCreated(instance C.uint64_t, reserveFromFeatures, disableShaders 
 	app.DisableShaders = disableShaders != 0
 	state.mu.Lock()
 	defer state.mu.Unlock()
+	startProfile(settingsLocked().CPUProfile)
 	s, w := instanceSettingsLocked(app)
 	if reserveFromFeatures != 0 {
 		s.ReserveSlot = true
@@ -94,6 +95,16 @@ func goInstanceCreated(instance C.uint64_t, reserveFromFeatures, disableShaders 
 		logLocked(levelWarning, x)
 	}
 	return reserve
+}
+
+// handTestHooks gives the C half the test hooks' values (options.TestHooks),
+// read with the process's settings before any device exists.
+func handTestHooks(t options.TestHooks) {
+	binds := 0
+	if t.Binds {
+		binds = 1
+	}
+	C.gpuavdbg_set_test_hooks(C.uint64_t(t.FailAlloc), C.int64_t(t.MaxDrawIndirectCount), C.int(binds))
 }
 
 // instanceSettingsOf returns the settings of an instance (the process's

@@ -139,8 +139,10 @@ enum { GPUAVDBG_LOG_INFO = 0, GPUAVDBG_LOG_WARNING = 1, GPUAVDBG_LOG_ERROR = 2, 
 
 /* The C helpers Go calls: an action command's Vulkan name, or NULL
  * (cmdbuf.c); the app's messengers (messenger.c); the submit-to-records
- * latency: submissions read, total and maximum ns (submit.c). */
+ * latency: submissions read, total and maximum ns (submit.c); the test
+ * hooks' values, once the settings are read (ground.c, ground.h). */
 const char *gpuavdbg_cmd_name(uint32_t cmd);
+void gpuavdbg_set_test_hooks(uint64_t fail_alloc, int64_t max_draw_indirect, int binds);
 int gpuavdbg_messenger_count(void);
 void gpuavdbg_emit(uint32_t severity, uint32_t type, const char *id_name, int32_t id, const char *text,
                    uint32_t nobj, const uint64_t *objects, const uint32_t *object_types, char **names);

@@ -22,6 +22,7 @@ import (
 	"github.com/gpuav-dbg/gpuav-dbg/internal/cbuild"
 	"github.com/gpuav-dbg/gpuav-dbg/internal/layermanifest"
 	"github.com/gpuav-dbg/gpuav-dbg/internal/referee"
+	"github.com/gpuav-dbg/gpuav-dbg/options"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
 
@@ -375,7 +376,7 @@ func TestManifest(t *testing.T) {
 			t.Errorf("manifest default of %s is %v, the layer's %v", CheckEnv(id), d, defaults.Checks[id])
 		}
 	}
-	for env, def := range map[string]any{EnvReserveSlot: false, EnvOnError: "skip", EnvRobust: false, EnvWarnRobust: true, EnvSocket: ""} {
+	for env, def := range map[string]any{options.ReserveSlot.Env: false, options.OnError.Env: "skip", options.Robust.Env: false, options.WarnRobust.Env: true, options.Socket.Env: ""} {
 		if d, ok := envs[env]; !ok || d != def {
 			t.Errorf("manifest setting %s: default %v (listed %v), want %v", env, d, ok, def)
 		}
@@ -445,7 +446,7 @@ func TestLoadOnError(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.onError+"/"+tt.robust+"/"+tt.safeMode, func(t *testing.T) {
-			env := map[string]string{EnvOnError: tt.onError, EnvRobust: tt.robust, "VK_LAYER_GPUAV_DBG_SAFE_MODE": tt.safeMode}
+			env := map[string]string{options.OnError.Env: tt.onError, options.Robust.Env: tt.robust, "VK_LAYER_GPUAV_DBG_SAFE_MODE": tt.safeMode}
 			s, w := LoadSettings(func(k string) string { return env[k] })
 			if s.OnError != tt.want || s.Robust != tt.wantRobust || s.Wire().OnError != tt.want || s.Wire().Robust != tt.wantRobust {
 				t.Errorf("on_error %q robust %v, want %q %v", s.OnError, s.Robust, tt.want, tt.wantRobust)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 	"github.com/gpuav-dbg/gpuav-dbg/internal/cbuild"
+	"github.com/gpuav-dbg/gpuav-dbg/options"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
 
@@ -544,7 +545,7 @@ func TestAppSettings(t *testing.T) {
 // layer does not read is one warning naming it; the others still apply.
 func TestAppSettingsWarnings(t *testing.T) {
 	got, w := ParseAppSettings("check_descriptor_index_oob=0\nreserve_slot=1\nno_such=1\nrobust!type 5 is not a boolean\nsocket=/x\nsafe_mode=1\n")
-	if got[CheckEnv(gpuav.CheckDescriptorIndexOOB)].value != "0" || got[EnvReserveSlot].value != "1" || len(got) != 2 {
+	if got[CheckEnv(gpuav.CheckDescriptorIndexOOB)].value != "0" || got[options.ReserveSlot.Env].value != "1" || len(got) != 2 {
 		t.Errorf("settings %v", got)
 	}
 	want := []string{
@@ -559,10 +560,10 @@ func TestAppSettingsWarnings(t *testing.T) {
 	}
 	// Precedence: environment > app > file; the app's disable sits at the
 	// app's level.
-	file := map[string]fileSetting{EnvReserveSlot: {"1", "file"}, CheckEnv(gpuav.CheckBufferOOB): {"1", "file"}}
+	file := map[string]fileSetting{options.ReserveSlot.Env: {"1", "file"}, CheckEnv(gpuav.CheckBufferOOB): {"1", "file"}}
 	env := map[string]string{CheckEnv(gpuav.CheckBDAOOB): "1"}
 	s, _ := ResolveSettings(func(k string) string { return env[k] }, file, AppSettings{
-		Values:         map[string]fileSetting{EnvReserveSlot: {"0", "app"}, CheckEnv(gpuav.CheckTexelBufferOOB): {"1", "app"}},
+		Values:         map[string]fileSetting{options.ReserveSlot.Env: {"0", "app"}, CheckEnv(gpuav.CheckTexelBufferOOB): {"1", "app"}},
 		DisableShaders: true,
 	})
 	if s.ReserveSlot || s.Checks[gpuav.CheckBufferOOB] || !s.Checks[gpuav.CheckTexelBufferOOB] || !s.Checks[gpuav.CheckBDAOOB] ||

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gpuav-dbg/gpuav-dbg/internal/sanitize"
 	"github.com/gpuav-dbg/gpuav-dbg/launcher"
+	"github.com/gpuav-dbg/gpuav-dbg/options"
 	"github.com/gpuav-dbg/gpuav-dbg/session"
 	"github.com/gpuav-dbg/gpuav-dbg/tui"
 )
@@ -71,8 +72,6 @@ func (c *cli) runCmd(name string, args []string) int {
 	if err != nil {
 		return c.fail("%s: %v", name, err)
 	}
-	set.PrintfOff, set.PrintfBufferBytes = !bool(f.printf), uint32(min(f.printfBuffer, 1<<31))
-	set.PrintfAt = f.printfAt.f.String()
 	c.warnUnavailable(c.capabilities(), set.Checks)
 	o := launcher.Options{App: app, Shown: rest[0], Args: rest[1:], LayerDir: layer.Dir, Settings: set,
 		SessionPath: f.sessionPath, Started: time.Now(), Capabilities: c.capabilities()}
@@ -317,8 +316,8 @@ func printGroups(w io.Writer, s *session.Session, mute []string) {
 func (c *cli) muted(flags muteFlag) ([]string, error) {
 	var m muteFlag
 	if c.getenv != nil {
-		if err := m.Set(c.getenv(EnvMute)); err != nil {
-			return nil, fmt.Errorf("%s: %v", EnvMute, err)
+		if err := m.Set(c.getenv(options.Mute.Env)); err != nil {
+			return nil, fmt.Errorf("%s: %v", options.Mute.Env, err)
 		}
 	}
 	for _, id := range flags {
@@ -328,9 +327,6 @@ func (c *cli) muted(flags muteFlag) ([]string, error) {
 	}
 	return m, nil
 }
-
-// EnvMute lists checks and VUIDs to mute, comma-separated.
-const EnvMute = "GPUAV_DBG_MUTE"
 
 // countLine summarises the run: "2 error groups (16 records)", the app's
 // end, and what was lost on the way; the app's strings in it escaped.

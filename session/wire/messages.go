@@ -89,6 +89,11 @@ type Settings struct {
 	// when the launcher asks for none); 0 in a hello from a layer that has
 	// none.
 	LoopBudget uint32 `json:"loop_budget_iterations,omitempty"`
+	// Options are the values of the options table's rows that have no
+	// field of their own (package options), by key, as text: a row added
+	// to the table travels from the flags to the layer and back in the
+	// hello with no further field.
+	Options map[string]string `json:"options,omitempty"`
 }
 
 // Hello is the first message: who is talking.

@@ -105,6 +105,30 @@ const (
 // entry's noClamp) or where the element the clamp went to failed its own
 // check (p7 of the record), and the reason says which.
 func FailedAccess(v OnError, code CheckCode, p [RecordParams]uint32) Outcome {
+	return failedAccessOf(v, code, p)
+}
+
+// FailedAccessUnder is FailedAccess under a run's settings: its on_error,
+// and clamp in the robust-only mode.
+func FailedAccessUnder(onError string, robust bool, code CheckCode, p [RecordParams]uint32) Outcome {
+	v := OnError(onError)
+	if robust {
+		v = OnErrorClamp
+	}
+	return failedAccessOf(v, code, p)
+}
+
+// Sentence says what the access did, for check's message
+// (OutcomeSentence).
+func (o Outcome) Sentence(check string) string {
+	var to *uint32
+	if o.Clamped {
+		to = &o.ClampedTo
+	}
+	return OutcomeSentence(check, o.Access, to, o.Reason)
+}
+
+func failedAccessOf(v OnError, code CheckCode, p [RecordParams]uint32) Outcome {
 	if c := checkOfCode(code); c != nil && c.executes != "" {
 		return Outcome{Access: AccessExecuted}
 	}

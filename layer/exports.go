@@ -298,13 +298,16 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 		at, _ = gpuav.ParsePrintfAt(set.PrintfAt)
 		robust = d != nil && d.robust
 		int64 = d != nil && d.int64
-		if robust && !set.WarnRobust && (checks[gpuav.CheckBufferOOB] || checks[gpuav.CheckTexelBufferOOB]) {
+		if robust && !set.WarnRobust {
 			// Defined behaviour the user chose not to hear about: do not
-			// instrument it at all (robustBufferAccess covers texel
-			// buffers too).
+			// instrument it at all (the registry's robustness-warned
+			// checks: robustBufferAccess covers texel buffers too).
 			checks = maps.Clone(checks)
-			checks[gpuav.CheckBufferOOB] = false
-			checks[gpuav.CheckTexelBufferOOB] = false
+			for i := range gpuav.Checks {
+				if c := &gpuav.Checks[i]; c.WarnedUnderRobustness() {
+					checks[c.ID] = false
+				}
+			}
 		}
 	})
 	id = C.uint32_t(s.id)
@@ -695,10 +698,9 @@ func dbStateWarning(dev C.uint64_t) string {
 		return ""
 	}
 	var off []string
-	for _, id := range []string{gpuav.CheckDescriptorIndexOOB, gpuav.CheckDescriptorUninit, gpuav.CheckDescriptorDestroyed,
-		gpuav.CheckBufferOOB, gpuav.CheckTexelBufferOOB} {
-		if d.settings.Checks[id] {
-			off = append(off, id)
+	for i := range gpuav.Checks {
+		if c := &gpuav.Checks[i]; c.ReadsDescriptorState() && d.settings.Checks[c.ID] {
+			off = append(off, c.ID)
 		}
 	}
 	if len(off) == 0 {

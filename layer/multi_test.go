@@ -404,8 +404,8 @@ func TestDebugUtilsMessengers(t *testing.T) {
 					"Validation Error: [ VUID-vkCmdDispatch-None-10068 ] Object 0: handle = 0x"
 				if !strings.HasPrefix(line, prefix) || !strings.Contains(line, "name = oob-compute, type = VK_OBJECT_TYPE_PIPELINE;") ||
 					!strings.Contains(line, "name = main-queue, type = VK_OBJECT_TYPE_QUEUE;") ||
-					!strings.Contains(line, "Index of 3 used to index descriptor array of length 2.") ||
-					!strings.HasSuffix(line, "4 times") {
+					!strings.Contains(line, "| descriptor_index_oob: (set = 0, binding = 0) Index of 3 used to index descriptor array of length 2. ") ||
+					!strings.Contains(line, "; 4 invocations. Samples: (0,0,0) (1,0,0) (2,0,0) (3,0,0). ") {
 					t.Errorf("callback line:\n%s", line)
 				}
 				got[who]++

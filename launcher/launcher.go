@@ -23,7 +23,7 @@ import (
 // Names the layer and the loader know.
 const (
 	// LayerName is the layer's name in its manifest.
-	LayerName = "VK_LAYER_GPUAVDBG_validation"
+	LayerName = options.LayerName
 	// ManifestName is the layer's manifest file.
 	ManifestName = "VkLayer_gpuav_dbg.json"
 )

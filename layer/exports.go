@@ -16,6 +16,7 @@ import (
 	"unsafe"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/layer/internal/abi"
 	"github.com/gpuav-dbg/gpuav-dbg/options"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
@@ -40,12 +41,12 @@ func commandName(c uint32) string {
 	return fmt.Sprintf("command(%d)", c)
 }
 
-// Pipeline layout states (layer.h).
+// Pipeline layout states (abi, shared_gen.h).
 const (
-	layoutPadded        = C.GPUAVDBG_LAYOUT_PADDED
-	layoutConflict      = C.GPUAVDBG_LAYOUT_CONFLICT
-	layoutDBUnsupported = C.GPUAVDBG_LAYOUT_DB_UNSUPPORTED
-	layoutPaddedPush    = C.GPUAVDBG_LAYOUT_PADDED_PUSH
+	layoutPadded        = abi.LayoutPadded
+	layoutConflict      = abi.LayoutConflict
+	layoutDBUnsupported = abi.LayoutDBUnsupported
+	layoutPaddedPush    = abi.LayoutPaddedPush
 )
 
 // recovered logs a panic caught at the boundary; defer it first.
@@ -525,25 +526,6 @@ func goOriginalSPIRV(dev, module C.uint64_t, out **C.uint32_t, outWords *C.size_
 	return 1
 }
 
-// layer.h's fact layout, kind and limits are gpuav's: a difference does
-// not compile (an array of negative length).
-var (
-	_ [C.GPUAVDBG_FACT_TERMS - gpuav.MaxFactTerms]struct{}
-	_ [gpuav.MaxFactTerms - C.GPUAVDBG_FACT_TERMS]struct{}
-	_ [C.GPUAVDBG_FACT_BUFFER_ACTION - gpuav.FactBufferAction]struct{}
-	_ [gpuav.FactBufferAction - C.GPUAVDBG_FACT_BUFFER_ACTION]struct{}
-	_ [C.GPUAVDBG_PARAM_WG_X - gpuav.ParamWorkgroupX]struct{}
-	_ [gpuav.ParamWorkgroupX - C.GPUAVDBG_PARAM_WG_X]struct{}
-	_ [C.GPUAVDBG_ACTION_LIMIT - gpuav.ActionLimit]struct{}
-	_ [gpuav.ActionLimit - C.GPUAVDBG_ACTION_LIMIT]struct{}
-	_ [C.GPUAVDBG_FACT_INDEX_ACTION - gpuav.FactIndexAction]struct{}
-	_ [gpuav.FactIndexAction - C.GPUAVDBG_FACT_INDEX_ACTION]struct{}
-	_ [C.GPUAVDBG_PARAM_PC - gpuav.ParamPushConstant]struct{}
-	_ [gpuav.ParamPushConstant - C.GPUAVDBG_PARAM_PC]struct{}
-	_ [C.GPUAVDBG_PC_WORDS - gpuav.PushConstantWords]struct{}
-	_ [gpuav.PushConstantWords - C.GPUAVDBG_PC_WORDS]struct{}
-)
-
 // goModuleFacts returns 1 when an instrumented module has a fast variant
 // (docs/decisions/precise-variant.md), with C-malloc'd copies of its words
 // and of the facts it takes for granted; 0 for any other module.
@@ -769,7 +751,7 @@ func goSubmitDone(queue, submit C.uint64_t, cbs *C.gpuavdbg_submit_cb, n C.uint3
 			act := Action{Index: uint32(a.index), Command: commandName(uint32(a.command)), Pipeline: uint64(a.pipeline)}
 			if l := int(a.label); a.label != C.GPUAVDBG_NO_LABEL && l < len(labels) {
 				if paths[l] == nil {
-					paths[l] = strings.Split(C.GoString(labels[l]), "\x1f")
+					paths[l] = strings.Split(C.GoString(labels[l]), string(rune(abi.LabelSep)))
 				}
 				act.Labels = paths[l]
 			}
@@ -797,7 +779,7 @@ func goSubmitDone(queue, submit C.uint64_t, cbs *C.gpuavdbg_submit_cb, n C.uint3
 //export goLog
 func goLog(level C.int, text *C.char) {
 	defer recovered("goLog")
-	if level == C.GPUAVDBG_LOG_UNCHECKED {
+	if level == abi.LogUnchecked {
 		logUnchecked(C.GoString(text))
 		return
 	}

@@ -57,7 +57,7 @@ static VkResult make_buffer(device_data *dd, VkDeviceSize size, VkBufferUsageFla
         .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
     };
     if (!tl_input_alloc && test_fail_alloc()) {
-        *what = "vkAllocateMemory (made to fail by VK_LAYER_GPUAV_DBG_TEST_FAIL_ALLOC)";
+        *what = "vkAllocateMemory (made to fail by " GPUAVDBG_ENV_TEST_FAIL_ALLOC ")";
         *buf = VK_NULL_HANDLE;
         *mem = VK_NULL_HANDLE;
         return VK_ERROR_OUT_OF_DEVICE_MEMORY;

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/layer/internal/abi"
 	"github.com/gpuav-dbg/gpuav-dbg/options"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
@@ -82,7 +83,7 @@ const (
 	SettingsFileName = "vk_layer_settings.txt"
 )
 
-var settingsPrefixes = []string{"gpuavdbg_validation.", "gpuavdbg."}
+var settingsPrefixes = []string{strings.ToLower(strings.TrimPrefix(options.LayerName, "VK_LAYER_")) + ".", "gpuavdbg."}
 
 // fileSetting is one value of the settings file, with where it is.
 type fileSetting struct{ value, origin string }
@@ -240,12 +241,12 @@ func (s Settings) InstrumentationWanted() bool {
 	return false
 }
 
-// Command check bits for the C half (layer/cmdchecks.h GPUAVDBG_CC_*).
+// Command check bits for the C half (abi, shared_gen.h GPUAVDBG_CC_*).
 const (
-	ccIndex    = 1
-	ccVertex   = 2
-	ccIndirect = 4
-	ccSafe     = 8
+	ccIndex    = abi.CCIndex
+	ccVertex   = abi.CCVertex
+	ccIndirect = abi.CCIndirect
+	ccSafe     = abi.CCSafe
 )
 
 // commandChecks returns the command checks that are on, and whether a

@@ -95,6 +95,11 @@ const (
 	Launcher
 )
 
+// LayerName is the layer's name: its manifest's, the loader's
+// VK_INSTANCE_LAYERS, the pLayerName of the app's VkLayerSettingsCreateInfoEXT;
+// lower case without "VK_LAYER_", the prefix of its settings-file keys.
+const LayerName = "VK_LAYER_GPUAVDBG_validation"
+
 // Environment variable prefixes: the variable of a row is its prefix and
 // its key in upper case.
 const (

@@ -24,6 +24,7 @@ const (
 	ExtAccelerationStructure = "VK_KHR_acceleration_structure"
 	ExtMeshShader            = "VK_EXT_mesh_shader"
 	ExtRobustness2           = "VK_EXT_robustness2"
+	ExtRayTracingPipeline    = "VK_KHR_ray_tracing_pipeline"
 )
 
 // loaderNames are the Vulkan loader's file names, tried in order: the
@@ -182,7 +183,7 @@ func probeDevice(gipa unsafe.Pointer, inst vk.Instance, pd vk.PhysicalDevice, in
 		ExtDriverProperties: C.GD_EXT_DRIVER_PROPERTIES, ExtDescriptorIndexing: C.GD_EXT_DESCRIPTOR_INDEXING,
 		ExtBufferDeviceAddress: C.GD_EXT_BUFFER_DEVICE_ADDRESS, ExtRayQuery: C.GD_EXT_RAY_QUERY,
 		ExtAccelerationStructure: C.GD_EXT_ACCELERATION_STRUCTURE, ExtMeshShader: C.GD_EXT_MESH_SHADER,
-		ExtRobustness2: C.GD_EXT_ROBUSTNESS2,
+		ExtRobustness2: C.GD_EXT_ROBUSTNESS2, ExtRayTracingPipeline: C.GD_EXT_RAY_TRACING_PIPELINE,
 	} {
 		if d.HasExtension(ext) {
 			bits |= bit
@@ -257,6 +258,7 @@ func features(i *C.gd_info) map[string]bool {
 		"robustBufferAccess2":   b(i.rob2.robustBufferAccess2),
 		"robustImageAccess2":    b(i.rob2.robustImageAccess2),
 		"nullDescriptor":        b(i.rob2.nullDescriptor),
+		"rayTracingPipeline":    b(i.rt.rayTracingPipeline),
 	}
 	if i.have_v12 == 0 && i.have_di != 0 {
 		// Before 1.2 there is no aggregate flag: the extension's

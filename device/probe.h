@@ -17,6 +17,7 @@ enum {
 	GD_EXT_ACCELERATION_STRUCTURE = 1u << 4,
 	GD_EXT_MESH_SHADER = 1u << 5,
 	GD_EXT_ROBUSTNESS2 = 1u << 6,
+	GD_EXT_RAY_TRACING_PIPELINE = 1u << 7,
 };
 
 // gd_info is everything the probe reads of one physical device. The have_
@@ -36,7 +37,9 @@ typedef struct {
 	VkPhysicalDeviceAccelerationStructureFeaturesKHR as;
 	VkPhysicalDeviceMeshShaderFeaturesEXT mesh;
 	VkPhysicalDeviceRobustness2FeaturesEXT rob2;
-	int have_features2, have_driver, have_v11, have_v12, have_v13, have_di, have_bda, have_rq, have_as, have_mesh, have_rob2;
+	VkPhysicalDeviceRayTracingPipelineFeaturesKHR rt;
+	int have_features2, have_driver, have_v11, have_v12, have_v13, have_di, have_bda, have_rq, have_as, have_mesh, have_rob2,
+	    have_rt;
 } gd_info;
 
 // gd_load opens the Vulkan loader lib and returns its

@@ -62,7 +62,7 @@ func TestProbeMatchesVulkaninfo(t *testing.T) {
 		if compared != len(FeatureNames) {
 			t.Errorf("compared %d of %d features", compared, len(FeatureNames))
 		}
-		for _, e := range []string{ExtRayQuery, ExtRobustness2, ExtMeshShader} {
+		for _, e := range []string{ExtRayQuery, ExtRobustness2, ExtMeshShader, ExtRayTracingPipeline} {
 			if !d.HasExtension(e) {
 				t.Errorf("device %d lacks %s", i, e)
 			}

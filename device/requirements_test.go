@@ -63,6 +63,9 @@ func TestAssess(t *testing.T) {
 		{"ray query, extension but feature off", dev(3, 8, []string{ExtRayQuery}, stores...), gpuav.CheckRayQuery,
 			Support{NotNeeded: true, Reason: "the device does not support rayQuery; no shader can use it here, so nothing goes unchecked"}},
 		{"ray query", dev(3, 8, []string{ExtRayQuery}, with("rayQuery")...), gpuav.CheckRayQuery, Support{Available: true}},
+		{"trace ray without the extension", dev(3, 8, nil, stores...), gpuav.CheckTraceRay,
+			Support{NotNeeded: true, Reason: "the device does not support rayTracingPipeline (no VK_KHR_ray_tracing_pipeline); no shader can use it here, so nothing goes unchecked"}},
+		{"trace ray", dev(3, 8, []string{ExtRayTracingPipeline}, with("rayTracingPipeline")...), gpuav.CheckTraceRay, Support{Available: true}},
 		{"vertex fetch, no vertex stores: its shader half is unchecked", dev(3, 8, nil, "fragmentStoresAndAtomics"), gpuav.CheckVertexFetchOOB,
 			Support{Available: true, Note: "vertex, tessellation and geometry shaders are not checked (no vertexPipelineStoresAndAtomics)"}},
 		{"vertex fetch, no fragment stores: nothing unchecked", dev(3, 8, nil, "vertexPipelineStoresAndAtomics"), gpuav.CheckVertexFetchOOB,
@@ -92,7 +95,7 @@ func TestRequirementsKnownToProbe(t *testing.T) {
 	}
 	exts := map[string]bool{"": true}
 	for _, e := range []string{ExtDriverProperties, ExtDescriptorIndexing, ExtBufferDeviceAddress, ExtRayQuery,
-		ExtAccelerationStructure, ExtMeshShader, ExtRobustness2} {
+		ExtAccelerationStructure, ExtMeshShader, ExtRobustness2, ExtRayTracingPipeline} {
 		exts[e] = true
 	}
 	for _, c := range gpuav.Checks {

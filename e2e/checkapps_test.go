@@ -60,11 +60,12 @@ var (
 		"desc_small.comp", "desc_small.vert", "desc_small.frag")
 	bufApp   = newCheckApp("bufapp", "buf.comp", "buf.vert", "buf.frag", "buf_plain.vert", "buf_plain.frag")
 	texelApp = newCheckApp("texelapp", "texel.comp", "texel.vert", "texel.frag", "buf_plain.vert", "buf_plain.frag")
-	dbufApp  = newCheckApp("dbufapp", "dbuf.comp")
+	dbufApp  = newCheckApp("dbufapp", "dbuf.comp", "dbuf_ubo.comp", "dbuf_ubo.vert", "buf_plain.frag", "dbuf_texel.comp")
 	clampApp = newCheckApp("clampapp", "clamp.comp")
 	loopApp  = newCheckApp("loopapp", "loop.comp")
 	sanApp   = newCheckApp("sanapp", "san.comp", "san.frag", "buf_plain.vert")
 	meshApp  = newCheckApp("meshapp", "mesh.mesh", "stage_plain.frag")
+	traceApp = newCheckApp("traceapp", "trace.rgen", "trace.rchit", "trace.rmiss", "trace.rint")
 	raceApp  = newCheckApp("raceapp", "race.comp")
 	// bdaApp's compute shader as SPIR-V 1.3, without Int64.
 	bda13App = newCheckAppTarget("bdaapp", "vulkan1.1", "bda.comp")

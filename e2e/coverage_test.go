@@ -11,10 +11,12 @@ import (
 
 // coverageJSON is the report's coverage as the test reads it.
 type coverageJSON struct {
-	Submits        uint64  `json:"submits"`
-	CommandBuffers *uint64 `json:"command_buffers"`
-	Actions        *uint64 `json:"actions"`
-	Shaders        struct {
+	Submits             uint64  `json:"submits"`
+	CommandBuffers      *uint64 `json:"command_buffers"`
+	Actions             *uint64 `json:"actions"`
+	ActionsInstrumented *uint64 `json:"actions_instrumented"`
+	ActionsPrecise      *uint64 `json:"actions_precise"`
+	Shaders             struct {
 		Seen           int   `json:"seen"`
 		Instrumented   int   `json:"instrumented"`
 		NothingToCheck int   `json:"nothing_to_check"`
@@ -37,11 +39,14 @@ type coverageJSON struct {
 	ChecksCounted bool `json:"checks_counted"`
 }
 
-// TestDemoCoverage: the demo's coverage, exact: 2 submits; 3 shaders (the
-// compute and fragment shaders instrumented, the vertex shader with
-// nothing to check), 2 pipelines, both instrumented; and for each check
-// the accesses, shaders and pipelines it was built into — in the JSON
-// report, the headless output and SARIF's run properties.
+// TestDemoCoverage: the demo's coverage, exact: 2 submits of 2 command
+// buffers with 2 actions (the dispatch and the draw), both instrumented
+// and both running their pipeline's precise variant (the index the fast
+// variant takes for granted, from the push constant, is out of range);
+// 3 shaders (the compute and fragment shaders instrumented, the vertex
+// shader with nothing to check), 2 pipelines, both instrumented; and for
+// each check the accesses, shaders and pipelines it was built into — in
+// the JSON report, the headless output and SARIF's run properties.
 func TestDemoCoverage(t *testing.T) {
 	dir := t.TempDir()
 	rep, sarif := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.sarif")
@@ -61,7 +66,8 @@ func TestDemoCoverage(t *testing.T) {
 		t.Fatal(err)
 	}
 	cv := r.Coverage
-	if cv.Submits != 2 || cv.CommandBuffers != nil || cv.Actions != nil || !cv.ChecksCounted ||
+	if cv.Submits != 2 || !isU64(cv.CommandBuffers, 2) || !isU64(cv.Actions, 2) || !isU64(cv.ActionsInstrumented, 2) ||
+		!isU64(cv.ActionsPrecise, 2) || !cv.ChecksCounted ||
 		cv.Shaders.Seen != 3 || cv.Shaders.Instrumented != 2 || cv.Shaders.NothingToCheck != 1 || len(cv.Shaders.LeftOut) != 0 ||
 		cv.Pipelines.Seen != 2 || cv.Pipelines.Instrumented != 2 || cv.Pipelines.NothingToCheck != 0 || len(cv.Pipelines.LeftOut) != 0 {
 		t.Fatalf("coverage %+v", cv)
@@ -85,6 +91,7 @@ func TestDemoCoverage(t *testing.T) {
 		"texel_buffer_oob":         {"on", false, 0, 0, 0},
 		"bda_oob":                  {"on", false, 0, 0, 0},
 		"ray_query":                {"on", false, 0, 0, 0},
+		"trace_ray":                {"on", false, 0, 0, 0},
 		"sanitizer_divide":         {"on", false, 0, 0, 0},
 		"sanitizer_pow":            {"off", false, 0, 0, 0},
 		"sanitizer_atan2":          {"on", false, 0, 0, 0},
@@ -110,7 +117,8 @@ func TestDemoCoverage(t *testing.T) {
 		t.Fatalf("checks\n%v\nwant\n%v", got, want)
 	}
 	for _, l := range []string{
-		"gpuav-dbg: checked: 2 submits · 3 shaders: 2 instrumented, 1 with nothing to check · 2 pipelines: 2 instrumented\n",
+		"gpuav-dbg: checked: 2 submits · 2 command buffers · 2 actions: 2 instrumented (2 precise) · 3 shaders: 2 instrumented, " +
+			"1 with nothing to check · 2 pipelines: 2 instrumented\n",
 		"gpuav-dbg:   descriptor_index_oob: 4 accesses in 2 shaders, 2 pipelines\n",
 		"gpuav-dbg:   buffer_oob: 2 accesses in 1 shader, 1 pipeline\n",
 		"gpuav-dbg:   index_buffer_oob: by the layer on its commands\n",
@@ -134,3 +142,6 @@ func TestDemoCoverage(t *testing.T) {
 		t.Fatalf("SARIF coverage %v: %+v", err, log.Runs[0].Properties.Coverage)
 	}
 }
+
+// isU64 says whether p points at want.
+func isU64(p *uint64, want uint64) bool { return p != nil && *p == want }

@@ -78,6 +78,15 @@ func prebuild(out string) int {
 		fmt.Fprintf(os.Stderr, "e2e: prebuild: %v\n", err)
 		return 1
 	}
+	hang := filepath.Join(out, "hangapp")
+	if err := os.MkdirAll(hang, 0o755); err != nil {
+		fmt.Fprintf(os.Stderr, "e2e: prebuild hangapp: %v\n", err)
+		return 1
+	}
+	if err := buildHangApp(hang); err != nil {
+		fmt.Fprintf(os.Stderr, "e2e: prebuild: %v\n", err)
+		return 1
+	}
 	return 0
 }
 

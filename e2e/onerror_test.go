@@ -22,6 +22,8 @@ import (
 //	         atomic's and the struct store's buffers
 //	sanapp   u, i, f: the operation's result in each invocation
 //	meshapp  pixel: the 1x1 target (white where the triangle was drawn)
+//	traceapp payload: each launch's ray payload (7: the trace was not made,
+//	         2: a miss, 1000 + the hit kind: a hit on the box)
 
 // onErrorCase is one app run under one behaviour.
 type onErrorCase struct {
@@ -233,6 +235,23 @@ var onErrorCases = []onErrorCase{
 		[]string{"pixel=255,255,255,255"}, nil, "clamped", -1, ""},
 	{"mesh/both/execute", meshApp, []string{"--case", "both"}, nil, "execute", "mesh_outputs",
 		nil, nil, "executed", -1, ""},
+	// trace_ray: a ray with RayTmin > RayTmax is not made under skip and
+	// clamp (a ray's values have nothing to clamp to); executed, the driver
+	// decides what it hits. A hit kind of 200 is not reported under skip
+	// and clamp (the ray misses the box); executed, the hit has it. (The
+	// SBT operands' clamp: TestTraceRaySBTOnError, they are warnings.)
+	{"trace/tmin_gt_tmax/skip", traceApp, []string{"--ray", "0", "0", "0", "0", "0", "1", "6", "4.5"}, nil, "skip", "trace_ray",
+		[]string{"payload=7 7 7 7"}, nil, "skipped", -1, ""},
+	{"trace/tmin_gt_tmax/clamp", traceApp, []string{"--ray", "0", "0", "0", "0", "0", "1", "6", "4.5"}, nil, "clamp", "trace_ray",
+		[]string{"payload=7 7 7 7"}, nil, "skipped", -1, "a ray's values and flags are not an index"},
+	{"trace/tmin_gt_tmax/execute", traceApp, []string{"--ray", "0", "0", "0", "0", "0", "1", "6", "4.5"}, nil, "execute", "trace_ray",
+		nil, nil, "executed", -1, ""},
+	{"trace/hit_kind/skip", traceApp, []string{"--stage", "rint", "--hit-kind", "200"}, nil, "skip", "trace_ray",
+		[]string{"payload=2 2 2 2"}, nil, "skipped", -1, ""},
+	{"trace/hit_kind/clamp", traceApp, []string{"--stage", "rint", "--hit-kind", "200"}, nil, "clamp", "trace_ray",
+		[]string{"payload=2 2 2 2"}, nil, "skipped", -1, "a hit kind is a name, not an index"},
+	{"trace/hit_kind/execute", traceApp, []string{"--stage", "rint", "--hit-kind", "200"}, nil, "execute", "trace_ray",
+		nil, nil, "executed", -1, ""},
 }
 
 // onErrorReport is the part of the report these tests read.
@@ -267,6 +286,9 @@ func TestOnError(t *testing.T) {
 			}
 			if tc.app == meshApp && !driverHas(t, "meshShader") {
 				t.Skip("the device has no meshShader (vulkaninfo)")
+			}
+			if tc.app == traceApp {
+				requireTraceRay(t)
 			}
 			var r onErrorReport
 			flags := append([]string{"--on-error", tc.onError}, tc.flags...)
@@ -305,6 +327,9 @@ func TestRobustOnly(t *testing.T) {
 			}
 			if tc.app == meshApp && !driverHas(t, "meshShader") {
 				t.Skip("the device has no meshShader (vulkaninfo)")
+			}
+			if tc.app == traceApp {
+				requireTraceRay(t)
 			}
 			var r onErrorReport
 			code, out := tc.app.runInto(t, &r, nil, append([]string{"--robust"}, tc.flags...), tc.args...)

@@ -167,6 +167,7 @@ const (
 	CheckTexelBufferOOB      = "texel_buffer_oob"
 	CheckBDAOOB              = "bda_oob"
 	CheckRayQuery            = "ray_query"
+	CheckTraceRay            = "trace_ray"
 	// The shader sanitizer, one check per family of the Khronos layer's
 	// SPIRV-Sanitizer-* ids (docs/decisions/shader-sanitizer.md).
 	CheckSanitizerDivide   = "sanitizer_divide"
@@ -238,6 +239,36 @@ const (
 	// multiple of (VUID-RuntimeSpirv-PhysicalStorageBuffer64-06315); the
 	// bda pass's site record, shared with CodeBDAOOB.
 	CodeBDAAlignment CheckCode = 56
+	// trace_ray (64-111): each code is 64 + the Khronos layer's
+	// kErrorSubCode_* of the same rule (layers/gpuav/shaders/
+	// gpuav_error_codes.h), so the two can be compared line by line;
+	// 106-108 are gpuav-dbg's own. A shader reports only the first rule
+	// broken, in the Khronos layer's order: the Rayflags rules, origin,
+	// direction, NaN t, negative t, RayTmin > RayTmax, then the SBT
+	// operands. OpTraceRayKHR records: p0 RayTmin bits, p1 RayTmax bits,
+	// p2..p4 RayDirection's bits for CodeTraceRayDirection, the SBT
+	// Offset, SBT Stride and Miss Index as written for the SBT codes, and
+	// RayOrigin's bits otherwise; p5 Rayflags, p6 CullMask, p7 the SBT
+	// operands as the instruction uses them (TraceRaySBT* bits) and what
+	// the failed call did (TraceRayMade, TraceRayMasked).
+	CodeTraceRayTriangleFlags       CheckCode = 81 // VUID-RuntimeSpirv-OpTraceRayKHR-06892 (TrianglesFlags, 17)
+	CodeTraceRayOpaqueFlags         CheckCode = 82 // -06893 (OpaqueFlags, 18)
+	CodeTraceRaySkipBoth            CheckCode = 83 // -06552 (BothSkip, 19)
+	CodeTraceRayOrigin              CheckCode = 84 // -06355 (OriginNaNOrInf, 20)
+	CodeTraceRayDirection           CheckCode = 85 // -06355 (DirectionNaNOrInf, 21)
+	CodeTraceRayTNegative           CheckCode = 86 // -06356 (TNegative, 22)
+	CodeTraceRayTminGreaterThanTmax CheckCode = 87 // -06357 (TMaxLessThanTMin, 23)
+	CodeTraceRayTNaN                CheckCode = 88 // -06358 (RayParametersNans, 24)
+	// CodeHitKind: OpReportIntersectionKHR's Hit Kind above 127
+	// (VUID-RuntimeSpirv-OpReportIntersectionKHR-06998;
+	// ReportIntersection_HitKindOutOfRange, 41): p0 the Hit Kind, p1 Hit
+	// (its t) bits, p2 TraceRayMade when the intersection was reported.
+	CodeHitKind CheckCode = 105
+	// The SBT operands past the bits OpTraceRayKHR uses (the SPIR-V
+	// specification ignores the others: warnings, gpuav-dbg's own ids).
+	CodeTraceRaySBTOffset CheckCode = 106 // more than 4 bits
+	CodeTraceRaySBTStride CheckCode = 107 // more than 4 bits
+	CodeTraceRayMissIndex CheckCode = 108 // more than 16 bits
 
 	// Shared-memory hazards (shared_memory_race), one code per kind, in the
 	// order the two accesses ran: p0 the Workgroup variable's result id
@@ -390,6 +421,39 @@ var Checks = append([]Check{
 		describe: describeRayQuery,
 		pass:     rayQueryPass,
 		noClamp:  "a ray's values are not an index",
+	},
+	{
+		// docs/decisions/trace-ray-check.md
+		ID: CheckTraceRay,
+		Codes: []RecordCode{
+			{CodeTraceRayTriangleFlags, "TRACE_RAY_TRI_FLAGS"},
+			{CodeTraceRayOpaqueFlags, "TRACE_RAY_OPAQUE_FLAGS"},
+			{CodeTraceRaySkipBoth, "TRACE_RAY_SKIP_BOTH"},
+			{CodeTraceRayOrigin, "TRACE_RAY_ORIGIN"},
+			{CodeTraceRayDirection, "TRACE_RAY_DIRECTION"},
+			{CodeTraceRayTNegative, "TRACE_RAY_T_NEGATIVE"},
+			{CodeTraceRayTminGreaterThanTmax, "TRACE_RAY_TMIN_GT_TMAX"},
+			{CodeTraceRayTNaN, "TRACE_RAY_T_NAN"},
+			{CodeHitKind, "HIT_KIND"},
+			{CodeTraceRaySBTOffset, "TRACE_RAY_SBT_OFFSET"},
+			{CodeTraceRaySBTStride, "TRACE_RAY_SBT_STRIDE"},
+			{CodeTraceRayMissIndex, "TRACE_RAY_MISS_INDEX"},
+		},
+		Default: true,
+		Title:   "Invalid ray tracing call",
+		Help: "A ray-tracing shader called traceRayEXT (OpTraceRayKHR) with an invalid ray (a negative or NaN t_min or t_max, " +
+			"t_min greater than t_max, a non-finite origin or direction) or ray flags that contradict each other, or with an SBT offset " +
+			"or stride past 4 bits or a miss index past 16 bits (warnings: the driver ignores the other bits); or an intersection " +
+			"shader called reportIntersectionEXT with a hit kind above 127 (128-255 are reserved). gpuav-dbg reported every operand " +
+			"and did not make the call: the ray payload keeps its value, the intersection is not reported (under on_error clamp, " +
+			"SBT operands past their bits are masked to them and the trace is made).",
+		skipWords: []string{" and did not make the call: the ray payload keeps its value, the intersection is not reported (under on_error clamp, " +
+			"SBT operands past their bits are masked to them and the trace is made)"},
+		outcomeInMessage: true,
+		Device: DeviceRequirement{Features: []string{"rayTracingPipeline"}, Extension: "VK_KHR_ray_tracing_pipeline",
+			GatedBy: []string{"rayTracingPipeline"}},
+		describe: describeTraceRay,
+		pass:     traceRayPass,
 	},
 	{
 		ID: CheckSanitizerDivide,

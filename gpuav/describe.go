@@ -22,8 +22,13 @@ type Description struct {
 	HasDescriptor bool
 	Set, Binding  uint32
 	Index, Length uint32
-	// Ray holds the operands of a failed OpRayQueryInitializeKHR.
+	// Ray holds the operands of a failed OpRayQueryInitializeKHR or
+	// OpTraceRayKHR.
 	Ray *RayValues
+	// SBT holds a failed OpTraceRayKHR's shader binding table operands.
+	SBT *SBTValues
+	// HitKind holds the operands of a failed OpReportIntersectionKHR.
+	HitKind *HitKindValues
 	// BDA holds the access of a failed buffer-device-address check.
 	BDA *BDAValues
 	// Buffer holds the access of a failed buffer_oob check.
@@ -117,12 +122,13 @@ type BDABuffer struct {
 	Address, Size uint64
 }
 
-// RayValues are the operands of an OpRayQueryInitializeKHR as the shader
-// passed them (NaN and infinities included).
+// RayValues are the operands of an OpRayQueryInitializeKHR or
+// OpTraceRayKHR as the shader passed them (NaN and infinities included).
 type RayValues struct {
 	Tmin, Tmax float32
 	// Origin is set unless the error is about the direction; Direction is
-	// set only then (a record has room for one vector).
+	// set only then (a record has room for one vector). A trace_ray error
+	// about the SBT operands has neither (its ray is valid).
 	Origin, Direction *[3]float32
 	Flags, CullMask   uint32
 }

@@ -180,6 +180,15 @@ func failedAccessOf(v OnError, code CheckCode, p [RecordParams]uint32) Outcome {
 		return clamped(3)
 	case CodeMeshVertices, CodeMeshPrimitives:
 		return Outcome{Access: AccessClamped} // to the maxima: p2, p3
+	case CodeTraceRaySBTOffset, CodeTraceRaySBTStride:
+		return clamped(p[code-CodeTraceRaySBTOffset+2] & 0xf) // the trace was made with it
+	case CodeTraceRayMissIndex:
+		return clamped(p[4] & 0xffff)
+	case CodeHitKind:
+		return noMeaning("a hit kind is a name, not an index")
+	case CodeTraceRayTriangleFlags, CodeTraceRayOpaqueFlags, CodeTraceRaySkipBoth, CodeTraceRayOrigin, CodeTraceRayDirection,
+		CodeTraceRayTNegative, CodeTraceRayTminGreaterThanTmax, CodeTraceRayTNaN:
+		return noMeaning("a ray's values and flags are not an index: the trace was not made")
 	case CodeTexelBufferOOB:
 		switch {
 		case p[4] == 0:

@@ -22,6 +22,7 @@
 #include "ground.h"
 #include "cmdbuf.h"
 #include "cmdchecks.h"
+#include "crumbs.h"
 #include "descriptors.h"
 #include "prepass.h"
 #include "resources.h"
@@ -36,6 +37,7 @@ static void cb_reset(cb_state *cs)
     cs->nactions = 0;
     cs->ninstrumented = 0;
     cs->nbinds = 0;
+    cs->nchecked = cs->nprecise = 0;
     for (uint32_t i = 0; i < cs->nstack; i++)
         free(cs->stack[i]);
     cs->nstack = 0;
@@ -62,6 +64,7 @@ static void cb_free(cb_state *cs)
     gpuavdbg_desc_cb_free(cs);
     gpuavdbg_cc_free(cs);
     gpuavdbg_prepass_free(cs);
+    gpuavdbg_crumbs_free(cs);
     free(cs->actions);
     free(cs->stack);
     free(cs->paths);
@@ -164,6 +167,7 @@ static void before_action(cb_state *cs, gpuavdbg_cmd cmd, VkPipelineBindPoint bp
     uint32_t idx = cs->nactions;
     gpuavdbg_action a = {
         .pipeline = b ? b->pipeline : 0,
+        .pipeline_serial = b ? b->serial : 0,
         .index = idx,
         .command = (uint32_t)cmd,
         .label = current_label(cs),
@@ -172,6 +176,10 @@ static void before_action(cb_state *cs, gpuavdbg_cmd cmd, VkPipelineBindPoint bp
     if (b && b->instrumented && cs->unit) {
         if ((b->facts_dirty & b->fact_sets) || b->has_act) /* the fast or the precise variant (variants.c) */
             gpuavdbg_variant_choose(cs, bp, bi);
+        if (cs->unit != cs->dd->sink) { /* the sink's records are never read */
+            cs->nchecked++;
+            cs->nprecise += b->pipeline && b->down != b->pipeline;
+        }
         /* Shader objects (pipeline 0) and precise variants always use it. */
         if (b->reads_set || !b->pipeline || b->down != b->pipeline) {
             bind_layer_set(cs, b, bp, bi, idx);
@@ -184,9 +192,21 @@ static void before_action(cb_state *cs, gpuavdbg_cmd cmd, VkPipelineBindPoint bp
      * attribution of later records suffers. */
     if (grow((void **)&cs->actions, &cs->cap_actions, cs->nactions, sizeof *cs->actions))
         cs->actions[cs->nactions++] = a;
+    gpuavdbg_crumbs_before(cs, idx); /* the breadcrumb before it (crumbs.h) */
+}
+
+/* after_action writes the breadcrumb after action (its index), once the
+ * action is called down or skipped. */
+static inline void after_action(cb_state *cs, uint32_t action)
+{
+    if (cs)
+        gpuavdbg_crumbs_after(cs, action);
 }
 
 /* ---- allocation and lifetime -------------------------------------------- */
+
+/* The last command-buffer serial given (cb_state.serial): 0 is none. */
+static uint64_t g_cb_serial;
 
 static VKAPI_ATTR VkResult VKAPI_CALL icpt_AllocateCommandBuffers(VkDevice device,
                                                                const VkCommandBufferAllocateInfo *ai,
@@ -206,6 +226,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_AllocateCommandBuffers(VkDevice devic
             continue;
         }
         cs->cb = cbs[i];
+        cs->serial = __atomic_add_fetch(&g_cb_serial, 1, __ATOMIC_RELAXED);
         cs->dd = dd;
         cs->pool = ai->commandPool;
         cs->secondary = ai->level == VK_COMMAND_BUFFER_LEVEL_SECONDARY;
@@ -323,6 +344,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_BeginCommandBuffer(VkCommandBuffer cb
         if (!cs->unit && dd->set_layout)
             cs->unit = gpuavdbg_unit_acquire(dd);
         gpuavdbg_unit_inputs_grow(dd, cs->unit); /* input buffers a submit found too small */
+        gpuavdbg_crumbs_begin(cs, bi);
     }
     return dd->disp.BeginCommandBuffer(cb, bi);
 }
@@ -373,6 +395,7 @@ static VKAPI_ATTR void VKAPI_CALL icpt_CmdBindPipeline(VkCommandBuffer cb, VkPip
         b->pipeline = GPUAVDBG_H(pipeline);
         pthread_mutex_lock(&dd->lock);
         const pipeline_info *pi = hmap_get(&dd->pipelines, GPUAVDBG_H(pipeline));
+        b->serial = pi ? pi->serial : 0;
         b->layout = pi ? pi->layout : VK_NULL_HANDLE;
         b->instrumented = pi ? pi->instrumented : 0;
         b->reads_set = pi ? pi->reads_set : 1;
@@ -432,6 +455,7 @@ static VKAPI_ATTR void VKAPI_CALL icpt_CmdBindShadersEXT(VkCommandBuffer cb, uin
             if (b->pipeline) { /* a pipeline was bound since: its stages replaced these */
                 memset(b->shaders, 0, sizeof b->shaders);
                 b->pipeline = 0;
+                b->serial = 0;
                 b->var = NULL;
                 b->fact_sets = 0;
             }
@@ -692,11 +716,14 @@ static VKAPI_ATTR void VKAPI_CALL icpt_CmdPushDescriptorSetWithTemplate2KHR(
     push_template2(cb, info, 1);
 }
 
+/* Descriptor buffers: the layer reads the sets from them
+ * (docs/decisions/descriptor-buffers.md). */
 static VKAPI_ATTR void VKAPI_CALL icpt_CmdBindDescriptorBuffersEXT(VkCommandBuffer cb, uint32_t n,
                                                                 const VkDescriptorBufferBindingInfoEXT *infos)
 {
     CMD_PROLOGUE(cb);
     disturbed(cs, -1);
+    gpuavdbg_desc_cb_bind_buffers(cs, n, infos);
     dd->disp.CmdBindDescriptorBuffersEXT(cb, n, infos);
 }
 
@@ -707,7 +734,43 @@ static VKAPI_ATTR void VKAPI_CALL icpt_CmdSetDescriptorBufferOffsetsEXT(VkComman
 {
     CMD_PROLOGUE(cb);
     disturbed(cs, -1);
+    gpuavdbg_desc_cb_set_offsets(cs, bind_point_index(bp), layout, first, n, indices, offsets);
     dd->disp.CmdSetDescriptorBufferOffsetsEXT(cb, bp, layout, first, n, indices, offsets);
+}
+
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdSetDescriptorBufferOffsets2EXT(VkCommandBuffer cb,
+                                                                      const VkSetDescriptorBufferOffsetsInfoEXT *info)
+{
+    CMD_PROLOGUE(cb);
+    disturbed(cs, -1);
+    if (info)
+        for (int bi = 0; bi < (int)GPUAVDBG_BIND_POINTS; bi++)
+            if (stages_bind_point(info->stageFlags, bi))
+                gpuavdbg_desc_cb_set_offsets(cs, bi, info->layout, info->firstSet, info->setCount,
+                                             info->pBufferIndices, info->pOffsets);
+    dd->disp.CmdSetDescriptorBufferOffsets2EXT(cb, info);
+}
+
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdBindDescriptorBufferEmbeddedSamplersEXT(VkCommandBuffer cb,
+                                                                               VkPipelineBindPoint bp,
+                                                                               VkPipelineLayout layout, uint32_t set)
+{
+    CMD_PROLOGUE(cb);
+    disturbed(cs, -1);
+    gpuavdbg_desc_cb_embedded_samplers(cs, bind_point_index(bp), layout, set);
+    dd->disp.CmdBindDescriptorBufferEmbeddedSamplersEXT(cb, bp, layout, set);
+}
+
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdBindDescriptorBufferEmbeddedSamplers2EXT(
+    VkCommandBuffer cb, const VkBindDescriptorBufferEmbeddedSamplersInfoEXT *info)
+{
+    CMD_PROLOGUE(cb);
+    disturbed(cs, -1);
+    if (info)
+        for (int bi = 0; bi < (int)GPUAVDBG_BIND_POINTS; bi++)
+            if (stages_bind_point(info->stageFlags, bi))
+                gpuavdbg_desc_cb_embedded_samplers(cs, bi, info->layout, info->set);
+    dd->disp.CmdBindDescriptorBufferEmbeddedSamplers2EXT(cb, info);
 }
 
 static VKAPI_ATTR void VKAPI_CALL icpt_CmdExecuteCommands(VkCommandBuffer cb, uint32_t n, const VkCommandBuffer *cbs)
@@ -753,8 +816,10 @@ const char *gpuavdbg_cmd_name(uint32_t cmd)
     static VKAPI_ATTR void VKAPI_CALL icpt_##fn PARAMS      \
     {                                                        \
         CMD_PROLOGUE(cb);                                    \
+        uint32_t action = cs ? cs->nactions : 0;             \
         before_action(cs, GPUAVDBG_CMD_##cmd, bp);           \
         dd->disp.fn ARGS;                                    \
+        after_action(cs, action);                            \
     }
 
 /* ---- draws ---------------------------------------------------------------------- */
@@ -767,9 +832,9 @@ static VKAPI_ATTR void VKAPI_CALL icpt_CmdDraw(VkCommandBuffer cb, uint32_t vert
     CMD_PROLOGUE(cb);
     uint32_t action = cs ? cs->nactions : 0;
     before_action(cs, GPUAVDBG_CMD_DRAW, GFX);
-    if (cs && gpuavdbg_cc_draw(cs, action, vertexCount, instanceCount, firstVertex, firstInstance))
-        return;
-    dd->disp.CmdDraw(cb, vertexCount, instanceCount, firstVertex, firstInstance);
+    if (!(cs && gpuavdbg_cc_draw(cs, action, vertexCount, instanceCount, firstVertex, firstInstance)))
+        dd->disp.CmdDraw(cb, vertexCount, instanceCount, firstVertex, firstInstance);
+    after_action(cs, action);
 }
 
 static VKAPI_ATTR void VKAPI_CALL icpt_CmdDrawIndexed(VkCommandBuffer cb, uint32_t indexCount, uint32_t instanceCount,
@@ -778,9 +843,9 @@ static VKAPI_ATTR void VKAPI_CALL icpt_CmdDrawIndexed(VkCommandBuffer cb, uint32
     CMD_PROLOGUE(cb);
     uint32_t action = cs ? cs->nactions : 0;
     before_action(cs, GPUAVDBG_CMD_DRAW_INDEXED, GFX);
-    if (cs && gpuavdbg_cc_draw_indexed(cs, action, indexCount, instanceCount, firstIndex, firstInstance))
-        return;
-    dd->disp.CmdDrawIndexed(cb, indexCount, instanceCount, firstIndex, vertexOffset, firstInstance);
+    if (!(cs && gpuavdbg_cc_draw_indexed(cs, action, indexCount, instanceCount, firstIndex, firstInstance)))
+        dd->disp.CmdDrawIndexed(cb, indexCount, instanceCount, firstIndex, vertexOffset, firstInstance);
+    after_action(cs, action);
 }
 
 static VKAPI_ATTR void VKAPI_CALL icpt_CmdDrawMultiEXT(VkCommandBuffer cb, uint32_t n, const VkMultiDrawInfoEXT *info,
@@ -797,6 +862,7 @@ static VKAPI_ATTR void VKAPI_CALL icpt_CmdDrawMultiEXT(VkCommandBuffer cb, uint3
     else if (nkept > 0)
         dd->disp.CmdDrawMultiEXT(cb, nkept, kept, instanceCount, firstInstance, sizeof *kept);
     free(kept);
+    after_action(cs, action);
 }
 
 static VKAPI_ATTR void VKAPI_CALL icpt_CmdDrawMultiIndexedEXT(VkCommandBuffer cb, uint32_t n,
@@ -809,13 +875,16 @@ static VKAPI_ATTR void VKAPI_CALL icpt_CmdDrawMultiIndexedEXT(VkCommandBuffer cb
     before_action(cs, GPUAVDBG_CMD_DRAW_MULTI_INDEXED, GFX);
     VkMultiDrawIndexedInfoEXT *kept = NULL;
     uint32_t nkept = 0;
-    if (cs && gpuavdbg_cc_draw_multi_indexed(cs, action, n, info, instanceCount, firstInstance, stride, &kept, &nkept))
+    if (cs && gpuavdbg_cc_draw_multi_indexed(cs, action, n, info, instanceCount, firstInstance, stride, &kept, &nkept)) {
+        after_action(cs, action);
         return;
+    }
     if (!kept)
         dd->disp.CmdDrawMultiIndexedEXT(cb, n, info, instanceCount, firstInstance, stride, vertexOffset);
     else if (nkept > 0)
         dd->disp.CmdDrawMultiIndexedEXT(cb, nkept, kept, instanceCount, firstInstance, sizeof *kept, vertexOffset);
     free(kept);
+    after_action(cs, action);
 }
 
 /* INDIRECT defines an indirect draw's intercept: the command checks may
@@ -832,6 +901,7 @@ static VKAPI_ATTR void VKAPI_CALL icpt_CmdDrawMultiIndexedEXT(VkCommandBuffer cb
         if (cs)                                                                                               \
             gpuavdbg_cc_draw_indirect(cs, action, GPUAVDBG_CMD_##cmd_id, buffer, offset, &N, stride, CB, CO); \
         dd->disp.fn ARGS;                                                                                     \
+        after_action(cs, action);                                                                             \
     }
 #define DRAW_PARAMS (VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset, uint32_t drawCount, uint32_t stride)
 #define DRAW_ARGS (cb, buffer, offset, drawCount, stride)
@@ -899,24 +969,30 @@ static void before_dispatch(cb_state *cs, gpuavdbg_cmd cmd, uint32_t bx, uint32_
 static VKAPI_ATTR void VKAPI_CALL icpt_CmdDispatch(VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z)
 {
     CMD_PROLOGUE(cb);
+    uint32_t action = cs ? cs->nactions : 0;
     before_dispatch(cs, GPUAVDBG_CMD_DISPATCH, 0, 0, 0, x, y, z);
     dd->disp.CmdDispatch(cb, x, y, z);
+    after_action(cs, action);
 }
 
 static VKAPI_ATTR void VKAPI_CALL icpt_CmdDispatchBase(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz,
                                                        uint32_t x, uint32_t y, uint32_t z)
 {
     CMD_PROLOGUE(cb);
+    uint32_t action = cs ? cs->nactions : 0;
     before_dispatch(cs, GPUAVDBG_CMD_DISPATCH_BASE, bx, by, bz, x, y, z);
     dd->disp.CmdDispatchBase(cb, bx, by, bz, x, y, z);
+    after_action(cs, action);
 }
 
 static VKAPI_ATTR void VKAPI_CALL icpt_CmdDispatchBaseKHR(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz,
                                                           uint32_t x, uint32_t y, uint32_t z)
 {
     CMD_PROLOGUE(cb);
+    uint32_t action = cs ? cs->nactions : 0;
     before_dispatch(cs, GPUAVDBG_CMD_DISPATCH_BASE, bx, by, bz, x, y, z);
     dd->disp.CmdDispatchBaseKHR(cb, bx, by, bz, x, y, z);
+    after_action(cs, action);
 }
 
 /* vkCmdDispatchIndirect: the command checks (their pre-pass) go before the
@@ -925,10 +1001,12 @@ static VKAPI_ATTR void VKAPI_CALL icpt_CmdDispatchBaseKHR(VkCommandBuffer cb, ui
 static VKAPI_ATTR void VKAPI_CALL icpt_CmdDispatchIndirect(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset)
 {
     CMD_PROLOGUE(cb);
-    int skip = cs && gpuavdbg_cc_dispatch_indirect(cs, cs->nactions, &buffer, &offset);
+    uint32_t action = cs ? cs->nactions : 0;
+    int skip = cs && gpuavdbg_cc_dispatch_indirect(cs, action, &buffer, &offset);
     before_action(cs, GPUAVDBG_CMD_DISPATCH_INDIRECT, CMP);
     if (!skip)
         dd->disp.CmdDispatchIndirect(cb, buffer, offset);
+    after_action(cs, action);
 }
 
 /* ---- trace rays ------------------------------------------------------------------- */
@@ -955,19 +1033,23 @@ static VKAPI_ATTR void VKAPI_CALL icpt_CmdTraceRaysIndirectKHR(VkCommandBuffer c
                                                                VkDeviceAddress addr)
 {
     CMD_PROLOGUE(cb);
+    uint32_t action = cs ? cs->nactions : 0;
     if (cs)
-        addr = gpuavdbg_cc_trace_rays_indirect(cs, cs->nactions, GPUAVDBG_CMD_TRACE_RAYS_INDIRECT, addr);
+        addr = gpuavdbg_cc_trace_rays_indirect(cs, action, GPUAVDBG_CMD_TRACE_RAYS_INDIRECT, addr);
     before_action(cs, GPUAVDBG_CMD_TRACE_RAYS_INDIRECT, RT);
     dd->disp.CmdTraceRaysIndirectKHR(cb, raygen, miss, hit, callable, addr);
+    after_action(cs, action);
 }
 
 static VKAPI_ATTR void VKAPI_CALL icpt_CmdTraceRaysIndirect2KHR(VkCommandBuffer cb, VkDeviceAddress addr)
 {
     CMD_PROLOGUE(cb);
+    uint32_t action = cs ? cs->nactions : 0;
     if (cs)
-        addr = gpuavdbg_cc_trace_rays_indirect(cs, cs->nactions, GPUAVDBG_CMD_TRACE_RAYS_INDIRECT2, addr);
+        addr = gpuavdbg_cc_trace_rays_indirect(cs, action, GPUAVDBG_CMD_TRACE_RAYS_INDIRECT2, addr);
     before_action(cs, GPUAVDBG_CMD_TRACE_RAYS_INDIRECT2, RT);
     dd->disp.CmdTraceRaysIndirect2KHR(cb, addr);
+    after_action(cs, action);
 }
 
 #undef GFX
@@ -1040,8 +1122,10 @@ static VKAPI_ATTR void VKAPI_CALL icpt_CmdSetVertexInputEXT(VkCommandBuffer cb, 
     {                                                       \
         CMD_PROLOGUE(cb);                                   \
         dd->disp.fn ARGS;                                   \
-        if (cs)                                             \
+        if (cs) {                                           \
             gpuavdbg_prepass_render_pass_ended(cs);         \
+            gpuavdbg_crumbs_pass_end(cs);                   \
+        }                                                   \
     }
 END_PASS(CmdEndRenderPass, (VkCommandBuffer cb), (cb))
 END_PASS(CmdEndRenderPass2, (VkCommandBuffer cb, const VkSubpassEndInfo *info), (cb, info))
@@ -1054,13 +1138,32 @@ END_PASS(CmdEndRenderingKHR, (VkCommandBuffer cb), (cb))
     static VKAPI_ATTR void VKAPI_CALL icpt_##fn(VkCommandBuffer cb, const VkRenderingInfo *info) \
     {                                                                                           \
         CMD_PROLOGUE(cb);                                                                       \
-        if (cs)                                                                                 \
+        if (cs) {                                                                               \
             gpuavdbg_prepass_begin_rendering(cs, info);                                         \
+            gpuavdbg_crumbs_pass_begin(cs);                                                     \
+        }                                                                                       \
         dd->disp.fn(cb, info);                                                                  \
     }
 BEGIN_RENDERING(CmdBeginRendering)
 BEGIN_RENDERING(CmdBeginRenderingKHR)
 #undef BEGIN_RENDERING
+
+/* vkCmdBeginRenderPass*: the breadcrumb of the pass (crumbs.h). */
+#define BEGIN_PASS(fn, PARAMS, ARGS)                        \
+    static VKAPI_ATTR void VKAPI_CALL icpt_##fn PARAMS     \
+    {                                                       \
+        CMD_PROLOGUE(cb);                                   \
+        if (cs)                                             \
+            gpuavdbg_crumbs_pass_begin(cs);                 \
+        dd->disp.fn ARGS;                                   \
+    }
+BEGIN_PASS(CmdBeginRenderPass, (VkCommandBuffer cb, const VkRenderPassBeginInfo *info, VkSubpassContents c),
+           (cb, info, c))
+BEGIN_PASS(CmdBeginRenderPass2,
+           (VkCommandBuffer cb, const VkRenderPassBeginInfo *info, const VkSubpassBeginInfo *sb), (cb, info, sb))
+BEGIN_PASS(CmdBeginRenderPass2KHR,
+           (VkCommandBuffer cb, const VkRenderPassBeginInfo *info, const VkSubpassBeginInfo *sb), (cb, info, sb))
+#undef BEGIN_PASS
 
 /* ---- debug labels ------------------------------------------------------------ */
 
@@ -1121,6 +1224,9 @@ static const gpuavdbg_intercept intercepts[] = {
     GPUAVDBG_ICPT(CmdPushConstants2KHR),
     GPUAVDBG_ICPT(CmdBindDescriptorBuffersEXT),
     GPUAVDBG_ICPT(CmdSetDescriptorBufferOffsetsEXT),
+    GPUAVDBG_ICPT(CmdSetDescriptorBufferOffsets2EXT),
+    GPUAVDBG_ICPT(CmdBindDescriptorBufferEmbeddedSamplersEXT),
+    GPUAVDBG_ICPT(CmdBindDescriptorBufferEmbeddedSamplers2EXT),
     GPUAVDBG_ICPT(CmdDraw),
     GPUAVDBG_ICPT(CmdDrawIndexed),
     GPUAVDBG_ICPT(CmdDrawMultiEXT),
@@ -1157,6 +1263,9 @@ static const gpuavdbg_intercept intercepts[] = {
     GPUAVDBG_ICPT(CmdBindVertexBuffers2),
     GPUAVDBG_ICPT(CmdBindVertexBuffers2EXT),
     GPUAVDBG_ICPT(CmdSetVertexInputEXT),
+    GPUAVDBG_ICPT(CmdBeginRenderPass),
+    GPUAVDBG_ICPT(CmdBeginRenderPass2),
+    GPUAVDBG_ICPT(CmdBeginRenderPass2KHR),
     GPUAVDBG_ICPT(CmdBeginRendering),
     GPUAVDBG_ICPT(CmdBeginRenderingKHR),
     GPUAVDBG_ICPT(CmdEndRendering),

@@ -18,13 +18,25 @@
  * form) are tracked per command buffer: each push makes a set of the push
  * layout of that set index (pipeline layouts keep copies of their push set
  * layouts) owned by the command buffer until it is recorded again.
+ *
+ * Descriptor buffers (VK_EXT_descriptor_buffer,
+ * docs/decisions/descriptor-buffers.md): every vkGetDescriptorEXT is
+ * remembered by the bytes it returned (a hash of type and bytes -> what the
+ * descriptor refers to); per command buffer, the descriptor buffers bound
+ * and each set's (layout, address) from vkCmdSetDescriptorBufferOffsetsEXT.
+ * The set's bytes are read from the buffer's memory (memory.c) when facts
+ * are tested at recording and again at submit, and each descriptor's bytes
+ * are looked up: the set is then described like an allocated one.
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ground.h"
 #include "addresses.h"
 #include "descriptors.h"
+#include "memory.h"
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -40,6 +52,8 @@ static void changed(void)
 {
     __atomic_add_fetch(&g_gen, 1, __ATOMIC_RELEASE);
 }
+
+static uint32_t texel_size(VkFormat f);
 
 /* ---- resources ----------------------------------------------------------- */
 
@@ -128,6 +142,15 @@ typedef struct dlayout {
     uint32_t ndyn;
     int push; /* VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR */
     int db;   /* VK_DESCRIPTOR_SET_LAYOUT_CREATE_DESCRIPTOR_BUFFER_BIT_EXT */
+    /* Descriptor-buffer layouts the layer can read (db_ok): per binding its
+     * byte offset in the set (vkGetDescriptorSetLayoutBindingOffsetEXT) and
+     * one descriptor's size (0: not read, inline uniform blocks); the
+     * set's size (vkGetDescriptorSetLayoutSizeEXT). */
+    int db_ok;
+    VkDeviceSize *boff;
+    uint32_t *bsize;
+    VkDeviceSize size;
+    uint32_t refs; /* copies: the pipeline layouts and command buffers holding one */
 } dlayout;
 
 /* One element of a set: the resource ids (image view and sampler for a
@@ -136,6 +159,14 @@ typedef struct delem {
     uint32_t id, id2;
     uint64_t buffer; /* buffers: the VkBuffer, to resolve VK_WHOLE_SIZE and dynamic offsets */
     VkDeviceSize offset, range;
+    /* range is the bound range in bytes (buffers) or the texel count
+     * (texel buffers) as it is: a descriptor of a descriptor buffer, made
+     * from an address */
+    uint32_t direct;
+    /* a descriptor-buffer element whose bytes the layer does not know: the
+     * checks report nothing for it (written, unknown range), and no fact
+     * holds on its binding (a fast variant may read every element) */
+    uint32_t unknown;
 } delem;
 
 typedef struct dset {
@@ -169,8 +200,42 @@ static void free_layout(dlayout *l)
 {
     if (l) {
         free(l->b);
+        free(l->boff);
+        free(l->bsize);
         free(l);
     }
+}
+
+/* copy_layout returns a copy of l holding one reference, or NULL. */
+static dlayout *copy_layout(const dlayout *l)
+{
+    uint32_t n = l->nbind ? l->nbind : 1;
+    dlayout *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    *c = *l;
+    c->b = malloc(n * sizeof *c->b);
+    c->boff = l->boff ? malloc(n * sizeof *c->boff) : NULL;
+    c->bsize = l->bsize ? malloc(n * sizeof *c->bsize) : NULL;
+    if (!c->b || (l->boff && !c->boff) || (l->bsize && !c->bsize)) {
+        c->db_ok = 0;
+        free_layout(c);
+        return NULL;
+    }
+    memcpy(c->b, l->b, l->nbind * sizeof *c->b);
+    if (l->boff)
+        memcpy(c->boff, l->boff, l->nbind * sizeof *c->boff);
+    if (l->bsize)
+        memcpy(c->bsize, l->bsize, l->nbind * sizeof *c->bsize);
+    c->refs = 1;
+    return c;
+}
+
+/* unref_layout drops a reference to a copy. Called with g_lock held. */
+static void unref_layout(dlayout *l)
+{
+    if (l && --l->refs == 0)
+        free_layout(l);
 }
 
 static void free_set(dset *s)
@@ -345,14 +410,16 @@ static void apply_copy(const VkCopyDescriptorSet *c)
     }
 }
 
-/* ---- pipeline layouts (push descriptors) ----------------------------------- */
+/* ---- pipeline layouts (push descriptors, descriptor buffers) ------------------ */
 
-/* A pipeline layout's push set layouts, copied (the app may destroy a set
- * layout while its pipeline layouts live): push[i] is NULL where set i is
- * not a push-descriptor layout. */
+/* A pipeline layout's push and descriptor-buffer set layouts, copied (the
+ * app may destroy a set layout while its pipeline layouts live, and a
+ * pipeline layout while a command buffer that set offsets with it is
+ * pending: a command buffer holds references to the copies it uses):
+ * sets[i] is NULL where set i is neither. */
 typedef struct dplayout {
     uint32_t n;
-    dlayout **push;
+    dlayout **sets;
 } dplayout;
 static hmap g_playouts; /* VkPipelineLayout -> dplayout* */
 
@@ -361,8 +428,8 @@ static void free_playout(dplayout *p)
     if (!p)
         return;
     for (uint32_t i = 0; i < p->n; i++)
-        free_layout(p->push[i]);
-    free(p->push);
+        unref_layout(p->sets[i]);
+    free(p->sets);
     free(p);
 }
 
@@ -373,8 +440,8 @@ void gpuavdbg_desc_pipeline_layout_created(VkPipelineLayout pl, const VkPipeline
     dplayout *p = calloc(1, sizeof *p);
     if (!p)
         return;
-    p->push = calloc(ci->setLayoutCount ? ci->setLayoutCount : 1, sizeof *p->push);
-    if (!p->push) {
+    p->sets = calloc(ci->setLayoutCount ? ci->setLayoutCount : 1, sizeof *p->sets);
+    if (!p->sets) {
         free(p);
         return;
     }
@@ -383,21 +450,10 @@ void gpuavdbg_desc_pipeline_layout_created(VkPipelineLayout pl, const VkPipeline
     pthread_mutex_lock(&g_lock);
     for (uint32_t i = 0; i < ci->setLayoutCount; i++) {
         const dlayout *l = hmap_get(&g_layouts, GPUAVDBG_H(ci->pSetLayouts[i]));
-        if (!l || !l->push)
+        if (!l || (!l->push && !l->db))
             continue;
-        dlayout *c = malloc(sizeof *c);
-        if (c)
-            c->b = malloc((l->nbind ? l->nbind : 1) * sizeof *c->b);
-        if (!c || !c->b) {
-            free_layout(c);
-            continue;
-        }
-        c->nbind = l->nbind;
-        c->ndyn = l->ndyn;
-        c->push = 1;
-        memcpy(c->b, l->b, l->nbind * sizeof *c->b);
-        p->push[i] = c;
-        any = 1;
+        p->sets[i] = copy_layout(l);
+        any |= p->sets[i] != NULL;
     }
     free_playout(hmap_del(&g_playouts, GPUAVDBG_H(pl)));
     if (!any || !hmap_put(&g_playouts, GPUAVDBG_H(pl), p))
@@ -414,12 +470,20 @@ void gpuavdbg_desc_pipeline_layout_destroyed(VkPipelineLayout pl)
     pthread_mutex_unlock(&g_lock);
 }
 
+/* playout_set returns the copy of set index `set` of pipeline layout pl,
+ * or NULL. Called with g_lock held. */
+static dlayout *playout_set(VkPipelineLayout pl, uint32_t set)
+{
+    const dplayout *p = hmap_get(&g_playouts, GPUAVDBG_H(pl));
+    return p && set < p->n ? p->sets[set] : NULL;
+}
+
 /* push_layout returns the push set layout of set index `set` of pipeline
  * layout pl, or NULL. Called with g_lock held. */
 static const dlayout *push_layout(VkPipelineLayout pl, uint32_t set)
 {
-    const dplayout *p = hmap_get(&g_playouts, GPUAVDBG_H(pl));
-    return p && set < p->n ? p->push[set] : NULL;
+    const dlayout *l = playout_set(pl, set);
+    return l && l->push ? l : NULL;
 }
 
 /* ---- update templates ------------------------------------------------------ */
@@ -485,6 +549,225 @@ static void apply_template(dset *s, const dtemplate *t, const void *data)
     }
 }
 
+/* ---- descriptor buffers: the device's sizes, the bytes of each descriptor ---- */
+
+/* The device's descriptor-buffer properties (made where the app enabled
+ * VK_EXT_descriptor_buffer; read-only afterwards). */
+typedef struct desc_dev {
+    VkPhysicalDeviceDescriptorBufferPropertiesEXT p;
+    int robust; /* robustBufferAccess: buffer descriptors have their robust sizes */
+} desc_dev;
+
+void gpuavdbg_desc_device_created(device_data *dd, const VkDeviceCreateInfo *ci)
+{
+    if (!dd->descriptor_buffer || dd->desc)
+        return;
+    PFN_vkGetPhysicalDeviceProperties2 props2 = dd->inst->disp.GetPhysicalDeviceProperties2
+                                                    ? dd->inst->disp.GetPhysicalDeviceProperties2
+                                                    : dd->inst->disp.GetPhysicalDeviceProperties2KHR;
+    desc_dev *x = calloc(1, sizeof *x);
+    if (!x || !props2) {
+        free(x);
+        return; /* descriptor-buffer sets read as unknown: unchecked, with the reason */
+    }
+    x->p.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DESCRIPTOR_BUFFER_PROPERTIES_EXT;
+    VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &x->p};
+    props2(dd->physical, &p2);
+    if (ci && ci->pEnabledFeatures && ci->pEnabledFeatures->robustBufferAccess)
+        x->robust = 1;
+    for (const VkBaseInStructure *p = ci ? ci->pNext : NULL; p; p = p->pNext)
+        if (p->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2 &&
+            ((const VkPhysicalDeviceFeatures2 *)p)->features.robustBufferAccess)
+            x->robust = 1;
+    dd->desc = x;
+}
+
+void gpuavdbg_desc_teardown(device_data *dd)
+{
+    free(dd->desc);
+    dd->desc = NULL;
+}
+
+/* db_size is the size of one descriptor of a type in a descriptor buffer,
+ * 0 for a type the layer does not read there. */
+static uint32_t db_size(const desc_dev *x, uint32_t type)
+{
+    const VkPhysicalDeviceDescriptorBufferPropertiesEXT *p = &x->p;
+    switch (type) {
+    case VK_DESCRIPTOR_TYPE_SAMPLER: return (uint32_t)p->samplerDescriptorSize;
+    case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER:
+        /* Without a single array, a binding holds its images then its
+         * samplers: not read. */
+        return p->combinedImageSamplerDescriptorSingleArray ? (uint32_t)p->combinedImageSamplerDescriptorSize : 0;
+    case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE: return (uint32_t)p->sampledImageDescriptorSize;
+    case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE: return (uint32_t)p->storageImageDescriptorSize;
+    case VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT: return (uint32_t)p->inputAttachmentDescriptorSize;
+    case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
+        return (uint32_t)(x->robust ? p->robustUniformTexelBufferDescriptorSize : p->uniformTexelBufferDescriptorSize);
+    case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER:
+        return (uint32_t)(x->robust ? p->robustStorageTexelBufferDescriptorSize : p->storageTexelBufferDescriptorSize);
+    case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER:
+        return (uint32_t)(x->robust ? p->robustUniformBufferDescriptorSize : p->uniformBufferDescriptorSize);
+    case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
+        return (uint32_t)(x->robust ? p->robustStorageBufferDescriptorSize : p->storageBufferDescriptorSize);
+    case VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR: return (uint32_t)p->accelerationStructureDescriptorSize;
+    default: return 0;
+    }
+}
+
+/* db_layout_offsets asks the driver where each binding of a
+ * descriptor-buffer layout lies in a set, and how big the set is; without
+ * the device's sizes or the driver's functions the layout stays unread
+ * (db_ok 0: its sets read as unknown). */
+static void db_layout_offsets(device_data *dd, VkDescriptorSetLayout layout, dlayout *l)
+{
+    if (!dd->desc || !dd->disp.GetDescriptorSetLayoutBindingOffsetEXT || !dd->disp.GetDescriptorSetLayoutSizeEXT)
+        return;
+    uint32_t n = l->nbind ? l->nbind : 1;
+    l->boff = calloc(n, sizeof *l->boff);
+    l->bsize = calloc(n, sizeof *l->bsize);
+    if (!l->boff || !l->bsize)
+        return;
+    dd->disp.GetDescriptorSetLayoutSizeEXT(dd->device, layout, &l->size);
+    for (uint32_t b = 0; b < l->nbind; b++) {
+        if (l->b[b].type == GPUAVDBG_DESC_TYPE_UNUSED)
+            continue;
+        dd->disp.GetDescriptorSetLayoutBindingOffsetEXT(dd->device, layout, b, &l->boff[b]);
+        l->bsize[b] = db_size(dd->desc, l->b[b].type);
+    }
+    l->db_ok = 1;
+}
+
+/* What the app's vkGetDescriptorEXT calls returned: the bytes' hash (two
+ * independent 64-bit hashes of the type and the bytes: the map's key and
+ * a check) -> what the descriptor refers to. Entries are never removed (a
+ * descriptor of a destroyed resource reads as destroyed); past
+ * DBYTES_MAX entries new ones are not kept, and their bytes read as
+ * unknown. */
+typedef struct dbytes {
+    uint64_t check;
+    uint32_t type;
+    delem e;
+    struct dbytes *next; /* same key, another check */
+} dbytes;
+static hmap g_dbytes;
+static uint32_t g_ndbytes;
+#define DBYTES_MAX (1u << 20)
+
+static void hash_bytes(uint32_t type, const unsigned char *p, size_t n, uint64_t *key, uint64_t *check)
+{
+    uint64_t a = 0xcbf29ce484222325ull ^ type, b = 0x9E3779B97F4A7C15ull * (type + 1);
+    for (size_t i = 0; i < n; i++) {
+        a = (a ^ p[i]) * 0x100000001b3ull;
+        b = (b + p[i] + 1) * 0xff51afd7ed558ccdull;
+        b ^= b >> 29;
+    }
+    a ^= (uint64_t)n * 0xc4ceb9fe1a85ec53ull;
+    *key = a ? a : 1;
+    *check = b ^ n;
+}
+
+/* dbytes_find returns what the descriptor of type with these bytes refers
+ * to, or NULL. Called with g_lock held. */
+static const delem *dbytes_find(uint32_t type, const unsigned char *p, size_t n)
+{
+    uint64_t key, check;
+    hash_bytes(type, p, n, &key, &check);
+    for (const dbytes *d = hmap_get(&g_dbytes, key); d; d = d->next)
+        if (d->check == check && d->type == type)
+            return &d->e;
+    return NULL;
+}
+
+/* address_range describes a buffer descriptor made from an address: the
+ * buffer that holds it (of those whose address the app took) and the
+ * offset in it, else the range as it is. Called without g_lock. */
+static void address_elem(device_data *dd, delem *e, const VkDescriptorAddressInfoEXT *ai, int texel)
+{
+    memset(e, 0, sizeof *e);
+    if (!ai || !ai->address) {
+        /* A null descriptor (nullDescriptor): reads return zero, writes
+         * are dropped; nothing to check. */
+        e->id = RES_UNKNOWN;
+        e->direct = 1;
+        e->range = UINT32_MAX;
+        return;
+    }
+    VkBuffer buf = VK_NULL_HANDLE;
+    uint64_t off = 0;
+    int found = gpuavdbg_addr_lookup(dd, ai->address, 1, &buf, &off);
+    pthread_mutex_lock(&g_lock);
+    e->id = found ? res_id(GPUAVDBG_H(buf)) : RES_UNKNOWN;
+    if (!texel && found) {
+        e->buffer = GPUAVDBG_H(buf);
+        e->offset = off;
+        e->range = ai->range;
+    } else {
+        e->direct = 1;
+        uint32_t ts = texel ? texel_size(ai->format) : 1;
+        e->range = ts ? ai->range / ts : UINT32_MAX;
+    }
+    pthread_mutex_unlock(&g_lock);
+}
+
+static VKAPI_ATTR void VKAPI_CALL icpt_GetDescriptorEXT(VkDevice device, const VkDescriptorGetInfoEXT *gi, size_t size,
+                                                      void *out)
+{
+    device_data *dd = gpuavdbg_device_get(device);
+    if (!dd)
+        return;
+    dd->disp.GetDescriptorEXT(device, gi, size, out);
+    if (!gi || !out || !size)
+        return;
+    delem e;
+    memset(&e, 0, sizeof e);
+    uint32_t type = (uint32_t)gi->type;
+    const VkDescriptorImageInfo *ii = NULL;
+    switch (gi->type) {
+    case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER: address_elem(dd, &e, gi->data.pUniformBuffer, 0); break;
+    case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER: address_elem(dd, &e, gi->data.pStorageBuffer, 0); break;
+    case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER: address_elem(dd, &e, gi->data.pUniformTexelBuffer, 1); break;
+    case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER: address_elem(dd, &e, gi->data.pStorageTexelBuffer, 1); break;
+    case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER: ii = gi->data.pCombinedImageSampler; break;
+    case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE: ii = gi->data.pSampledImage; break;
+    case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE: ii = gi->data.pStorageImage; break;
+    case VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT: ii = gi->data.pInputAttachmentImage; break;
+    case VK_DESCRIPTOR_TYPE_SAMPLER:
+    case VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR: break;
+    default: return; /* a type the layer does not read in a descriptor buffer */
+    }
+    uint64_t key, check;
+    hash_bytes(type, out, size, &key, &check);
+    pthread_mutex_lock(&g_lock);
+    if (gi->type == VK_DESCRIPTOR_TYPE_SAMPLER)
+        e.id = gi->data.pSampler ? res_id(GPUAVDBG_H(*gi->data.pSampler)) : RES_UNKNOWN;
+    else if (gi->type == VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR)
+        e.id = RES_UNKNOWN; /* an address: written */
+    else if (!is_buffer(type) && !is_texel(type)) {
+        if (ii)
+            set_image(&e, type, ii);
+        else
+            e.id = RES_UNKNOWN; /* a null descriptor */
+        if (type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER && ii && !ii->imageView)
+            e.id = RES_UNKNOWN;
+    }
+    dbytes *d = NULL;
+    for (d = hmap_get(&g_dbytes, key); d && !(d->check == check && d->type == type);)
+        d = d->next;
+    if (d) {
+        d->e = e; /* the same bytes: the latest call's resources */
+    } else if (g_ndbytes < DBYTES_MAX && (d = malloc(sizeof *d))) {
+        *d = (dbytes){.check = check, .type = type, .e = e, .next = hmap_get(&g_dbytes, key)};
+        if (hmap_put(&g_dbytes, key, d))
+            g_ndbytes++;
+        else
+            free(d);
+    }
+    /* No changed(): the facts remembered under g_gen are those of
+     * descriptor sets, which the map does not describe. */
+    pthread_mutex_unlock(&g_lock);
+}
+
 /* ---- intercepts ------------------------------------------------------------ */
 
 static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateDescriptorSetLayout(VkDevice device,
@@ -527,6 +810,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateDescriptorSetLayout(VkDevice de
         if (b->descriptorType == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK)
             d->count = 1;
     }
+    if (l->db)
+        db_layout_offsets(dd, *out, l);
     pthread_mutex_lock(&g_lock);
     free_layout(hmap_get(&g_layouts, GPUAVDBG_H(*out)));
     if (!hmap_put(&g_layouts, GPUAVDBG_H(*out), l))
@@ -817,8 +1102,10 @@ static uint32_t texel_size(VkFormat f)
 
 static void destroy_hook(device_data *dd, uint64_t h, const char *type)
 {
-    if (strcmp(type, "Buffer") == 0)
+    if (strcmp(type, "Buffer") == 0) {
         gpuavdbg_addr_buffer_destroyed(dd, (VkBuffer)(uintptr_t)h);
+        gpuavdbg_mem_buffer_destroyed(dd, (VkBuffer)(uintptr_t)h);
+    }
 }
 
 static void buffer_created(device_data *dd, VkBuffer b, const VkBufferCreateInfo *ci)
@@ -894,6 +1181,16 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateBuffer(VkDevice device, const V
 /* ---- per command buffer -------------------------------------------------- */
 
 #define MAX_SETS 32u
+/* Descriptor buffers a command buffer may bind at once (maxDescriptorBufferBindings
+ * is 8 on lavapipe, 32 on the NVIDIA driver); past these, sets read as unknown. */
+#define DB_BUFFERS 32u
+/* Why a descriptor-buffer set was not read, besides memory.c's reasons. */
+#define DB_NO_BUFFER 100 /* no buffer whose address the app took holds it */
+#define DB_NO_LAYOUT 101 /* its layout is unknown or the layer cannot read it */
+/* The most bytes of one set read per read (a bindless set of a million
+ * descriptors is 256 MiB on lavapipe): the descriptors past them read as
+ * unknown. */
+#define DB_READ_MAX (64ull << 20)
 
 /* A snapshot of the sets bound at one bind point. */
 typedef struct snap {
@@ -907,7 +1204,31 @@ typedef struct slot_ref {
     uint64_t set;
     uint32_t dyn, ndyn;
     const struct dset *push; /* a pushed set (owned by the desc_cb), else NULL */
+    /* A set in a descriptor buffer: its layout (a copy the desc_cb holds a
+     * reference to) and address (0: its buffer index was not bound), or
+     * embedded immutable samplers (vkCmdBindDescriptorBufferEmbeddedSamplersEXT). */
+    uint32_t dbset; /* a descriptor-buffer set (db NULL: its layout is unknown) */
+    dlayout *db;
+    VkDeviceAddress addr;
+    uint32_t embedded;
 } slot_ref;
+
+/* A set read from a descriptor buffer: its (layout, address), the set it
+ * describes (NULL: not read, why says why), the hash of its bytes, the
+ * count of descriptors whose bytes the layer does not know, and whether a
+ * fast variant's facts held on it at recording. */
+typedef struct db_read {
+    const dlayout *l;
+    VkDeviceAddress addr;
+    uint32_t embedded;
+    dset *s;
+    int why; /* GPUAVDBG_MEM_*, or DB_NO_BUFFER, DB_NO_LAYOUT */
+    VkBuffer buffer;
+    uint64_t hash;
+    uint32_t unknown;
+    int held;
+    struct db_read *next; /* same key */
+} db_read;
 
 typedef struct desc_cb {
     slot_ref cur[GPUAVDBG_BIND_POINTS][MAX_SETS];
@@ -928,6 +1249,14 @@ typedef struct desc_cb {
     struct fact_memo *memo; /* FACT_MEMO entries, made on the first facts tested */
     uint32_t nmemo;         /* entries used */
     uint64_t memo_gen;      /* the g_gen they were found under */
+    /* Descriptor buffers: the addresses bound (vkCmdBindDescriptorBuffersEXT),
+     * the layout copies the slots refer to (dlayout* -> 1, one reference
+     * each), and the sets read while recording, for the facts. */
+    VkDeviceAddress dbuf[DB_BUFFERS];
+    uint32_t ndbuf;
+    hmap lrefs;
+    hmap reads;     /* db_key -> db_read* */
+    uint32_t nheld; /* reads a fast variant's facts held on */
 } desc_cb;
 
 static int grow_arr(void **arr, uint32_t *cap, uint32_t need, size_t elem)
@@ -1092,6 +1421,217 @@ void gpuavdbg_desc_cb_push_template(cb_state *cs, VkDescriptorUpdateTemplate tmp
     push_set(cs, bi, pl, set, fill_template, t, data);
 }
 
+/* ---- descriptor buffers per command buffer -------------------------------- */
+
+static uint64_t db_key(const dlayout *l, VkDeviceAddress addr, uint32_t embedded)
+{
+    uint64_t k = (addr * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)(uintptr_t)l * 0xD6E8FEB86659FD93ull) ^ embedded;
+    return k ? k : 1;
+}
+
+/* db_bytes reads the bytes of the set r names (none for embedded
+ * samplers) into a new *bytes of *n bytes, sets r->buffer and r->hash, and
+ * returns GPUAVDBG_MEM_OK or why it could not. Called without g_lock. */
+static int db_bytes(device_data *dd, db_read *r, unsigned char **bytes, VkDeviceSize *n)
+{
+    const dlayout *l = r->l;
+    *bytes = NULL;
+    *n = 0;
+    if (!l || !l->db_ok)
+        return DB_NO_LAYOUT;
+    if (r->embedded)
+        return GPUAVDBG_MEM_OK;
+    VkBuffer buf = VK_NULL_HANDLE;
+    uint64_t off = 0;
+    if (!r->addr || !gpuavdbg_addr_lookup(dd, r->addr, 1, &buf, &off))
+        return DB_NO_BUFFER;
+    r->buffer = buf;
+    /* A set may end past its buffer (a variable-count binding sized to
+     * fewer descriptors), or past DB_READ_MAX: what lies past either reads
+     * as unknown. */
+    VkDeviceSize size = gpuavdbg_buffer_info(buf, NULL);
+    VkDeviceSize m = l->size < DB_READ_MAX ? l->size : DB_READ_MAX;
+    if (size && off + m > size)
+        m = size > off ? size - off : 0;
+    if (m && !(*bytes = malloc(m)))
+        return GPUAVDBG_MEM_MAP_FAILED;
+    int why = m ? gpuavdbg_mem_read(dd, buf, off, *bytes, m) : GPUAVDBG_MEM_OK;
+    if (why != GPUAVDBG_MEM_OK) {
+        free(*bytes);
+        *bytes = NULL;
+        return why;
+    }
+    uint64_t key, check;
+    hash_bytes(0, *bytes, m, &key, &check);
+    r->hash = key ^ check;
+    *n = m;
+    return GPUAVDBG_MEM_OK;
+}
+
+/* db_build reads the set r names from its descriptor buffer and looks up
+ * each descriptor's bytes: r->s the set they describe, r->unknown the
+ * descriptors whose bytes no vkGetDescriptorEXT returned (read as written
+ * and unknown: nothing reported), or r->why when the set could not be read.
+ * Called without g_lock (it reads memory under memory.c's lock). */
+static void db_build(device_data *dd, db_read *r)
+{
+    const dlayout *l = r->l;
+    unsigned char *bytes = NULL;
+    VkDeviceSize n = 0;
+    r->why = db_bytes(dd, r, &bytes, &n);
+    if (r->why != GPUAVDBG_MEM_OK)
+        return;
+    pthread_mutex_lock(&g_lock);
+    dset *s = new_set(l, 0, UINT32_MAX);
+    for (uint32_t b = 0; s && b < s->nbind; b++) {
+        const dbinding *db = &s->b[b];
+        if (db->type == GPUAVDBG_DESC_TYPE_UNUSED || db->type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK)
+            continue; /* an inline uniform block is bytes, written */
+        for (uint32_t i = 0; i < db->count; i++) {
+            delem *e = &s->e[db->first + i];
+            uint32_t sz = l->bsize[b];
+            uint64_t at = l->boff[b] + (uint64_t)i * sz;
+            const delem *known = NULL;
+            if (r->embedded) {
+                e->id = RES_UNKNOWN; /* immutable samplers: written */
+                continue;
+            }
+            if (sz && at + sz <= n)
+                known = dbytes_find(db->type, bytes + at, sz);
+            if (known) {
+                *e = *known;
+                continue;
+            }
+            *e = (delem){.id = RES_UNKNOWN, .direct = 1, .range = UINT32_MAX, .unknown = 1};
+            if (db->type != VK_DESCRIPTOR_TYPE_MUTABLE_EXT) /* as in sets: not tracked */
+                r->unknown++;
+        }
+    }
+    pthread_mutex_unlock(&g_lock);
+    free(bytes);
+    r->s = s;
+    r->why = s ? GPUAVDBG_MEM_OK : GPUAVDBG_MEM_MAP_FAILED;
+}
+
+/* db_read_get returns the set slot r refers to, read once per cache (the
+ * command buffer's while recording, a submit's), or NULL when out of
+ * memory. Called without g_lock. */
+static db_read *db_read_get(device_data *dd, hmap *cache, const slot_ref *r)
+{
+    uint64_t k = db_key(r->db, r->addr, r->embedded);
+    for (db_read *x = hmap_get(cache, k); x; x = x->next)
+        if (x->l == r->db && x->addr == r->addr && x->embedded == r->embedded)
+            return x;
+    db_read *x = calloc(1, sizeof *x);
+    if (!x)
+        return NULL;
+    x->l = r->db;
+    x->addr = r->addr;
+    x->embedded = r->embedded;
+    db_build(dd, x);
+    x->next = hmap_get(cache, k);
+    if (!hmap_put(cache, k, x)) {
+        free_set(x->s);
+        free(x);
+        return NULL;
+    }
+    return x;
+}
+
+/* db_read_find returns the read of (l, addr, embedded) in cache, or NULL. */
+static const db_read *db_read_find(const hmap *cache, const db_read *y)
+{
+    for (const db_read *x = hmap_get(cache, db_key(y->l, y->addr, y->embedded)); x; x = x->next)
+        if (x->l == y->l && x->addr == y->addr && x->embedded == y->embedded)
+            return x;
+    return NULL;
+}
+
+static void db_reads_free(hmap *cache)
+{
+    for (size_t i = 0; i < cache->cap; i++) {
+        db_read *x = cache->slots[i].key ? cache->slots[i].val : NULL;
+        while (x) {
+            db_read *next = x->next;
+            free_set(x->s);
+            free(x);
+            x = next;
+        }
+    }
+    hmap_free(cache);
+}
+
+/* db_unref_all drops the command buffer's references to layout copies. */
+static void db_unref_all(desc_cb *d)
+{
+    if (!d->lrefs.len) {
+        hmap_free(&d->lrefs);
+        return;
+    }
+    pthread_mutex_lock(&g_lock);
+    for (size_t i = 0; i < d->lrefs.cap; i++)
+        if (d->lrefs.slots[i].key)
+            unref_layout((dlayout *)(uintptr_t)d->lrefs.slots[i].key);
+    pthread_mutex_unlock(&g_lock);
+    hmap_free(&d->lrefs);
+}
+
+void gpuavdbg_desc_cb_bind_buffers(cb_state *cs, uint32_t n, const VkDescriptorBufferBindingInfoEXT *infos)
+{
+    desc_cb *d = cs ? get_dcb(cs) : NULL;
+    if (!d || !infos)
+        return;
+    /* The offsets set with buffer indices below n are no longer valid, and
+     * the buffers past n are unbound (the app sets offsets again). */
+    d->ndbuf = n < DB_BUFFERS ? n : DB_BUFFERS;
+    for (uint32_t i = 0; i < d->ndbuf; i++)
+        d->dbuf[i] = infos[i].address;
+}
+
+/* db_set makes set index `set` of bind point bi the descriptor-buffer set
+ * of pipeline layout pl at addr (or its embedded samplers). */
+static void db_set(cb_state *cs, int bi, VkPipelineLayout pl, uint32_t set, VkDeviceAddress addr, uint32_t embedded)
+{
+    if (!cs || bi < 0 || bi >= (int)GPUAVDBG_BIND_POINTS || set >= MAX_SETS)
+        return;
+    desc_cb *d = get_dcb(cs);
+    if (!d)
+        return;
+    pthread_mutex_lock(&g_lock);
+    dlayout *l = playout_set(pl, set);
+    if (l && !l->db)
+        l = NULL;
+    if (l && !hmap_get(&d->lrefs, GPUAVDBG_H(l))) {
+        if (hmap_put(&d->lrefs, GPUAVDBG_H(l), (void *)1))
+            l->refs++;
+        else
+            l = NULL;
+    }
+    pthread_mutex_unlock(&g_lock);
+    d->cur[bi][set] = (slot_ref){.dbset = 1, .db = l, .addr = addr, .embedded = embedded};
+    if (set + 1 > d->ncur[bi])
+        d->ncur[bi] = set + 1;
+    d->dirty[bi] = 1;
+    cs->bound[bi].facts_dirty |= GPUAVDBG_SET_BIT(set);
+}
+
+void gpuavdbg_desc_cb_set_offsets(cb_state *cs, int bi, VkPipelineLayout pl, uint32_t first, uint32_t n,
+                                  const uint32_t *indices, const VkDeviceSize *offsets)
+{
+    desc_cb *d = cs ? get_dcb(cs) : NULL;
+    if (!d || !indices || !offsets)
+        return;
+    for (uint32_t i = 0; i < n; i++) {
+        VkDeviceAddress addr = indices[i] < d->ndbuf ? d->dbuf[indices[i]] + offsets[i] : 0;
+        db_set(cs, bi, pl, first + i, addr, 0);
+    }
+}
+
+void gpuavdbg_desc_cb_embedded_samplers(cb_state *cs, int bi, VkPipelineLayout pl, uint32_t set)
+{
+    db_set(cs, bi, pl, set, 0, 1);
+}
+
 void gpuavdbg_desc_cb_action(cb_state *cs, int bi, uint32_t action)
 {
     if (!cs || bi < 0 || bi >= (int)GPUAVDBG_BIND_POINTS)
@@ -1130,6 +1670,10 @@ void gpuavdbg_desc_cb_reset(cb_state *cs)
     for (uint32_t i = 0; i < d->npushed; i++)
         free_set(d->pushed[i]);
     d->npushed = 0;
+    d->ndbuf = 0;
+    d->nheld = 0;
+    db_reads_free(&d->reads);
+    db_unref_all(d);
 }
 
 void gpuavdbg_desc_cb_free(cb_state *cs)
@@ -1145,6 +1689,8 @@ void gpuavdbg_desc_cb_free(cb_state *cs)
         free_set(d->pushed[i]);
     free(d->pushed);
     free(d->memo);
+    db_reads_free(&d->reads);
+    db_unref_all(d);
     free(d);
     cs->desc = NULL;
 }
@@ -1183,7 +1729,11 @@ static uint32_t elem_value(const dset *s, const dbinding *db, uint32_t i, const 
         res_state(e->id2) == GPUAVDBG_DESC_DESTROYED)
         st = GPUAVDBG_DESC_DESTROYED;
     *extra = 0;
-    if (is_buffer(db->type) && e->buffer) {
+    if (e->direct && (is_buffer(db->type) || is_texel(db->type))) {
+        /* A descriptor-buffer descriptor: its range or texel count as
+         * vkGetDescriptorEXT was given it (UINT32_MAX: unknown). */
+        *extra = e->range > UINT32_MAX ? UINT32_MAX : (uint32_t)e->range;
+    } else if (is_buffer(db->type) && e->buffer) {
         const buf_info *bi = hmap_get(&g_bufs, e->buffer);
         uint64_t off = e->offset;
         if (is_dynamic(db->type) && db->dyn + i < ndyn)
@@ -1278,7 +1828,7 @@ static int fact_holds(const dset *s, const gpuavdbg_fact *f, const uint32_t *dyn
     for (uint32_t i = 0; i < db->count && floor; i++) {
         uint32_t extra;
         uint32_t st = elem_value(s, db, i, dyn, ndyn, &extra);
-        floor = floor_step(floor, db->type, st, extra);
+        floor = s->e[db->first + i].unknown ? 0 : floor_step(floor, db->type, st, extra);
     }
     *floor_out = floor_word(db->type, floor);
     return *floor_out >= f->bound;
@@ -1333,12 +1883,12 @@ static fact_memo *memo_for(desc_cb *d, uint64_t gen, uint64_t variant, uint32_t 
 /* test_run tests facts [i, j), all of one set index, against the set r
  * refers to; it returns the first that fails (UINT32_MAX: none) with its
  * binding's floor in *floor. */
-static uint32_t test_run(const desc_cb *d, const slot_ref *r, const gpuavdbg_fact *facts, uint32_t i, uint32_t j,
-                         uint32_t *floor)
+static uint32_t test_run(const desc_cb *d, const slot_ref *r, const dset *dbs, const gpuavdbg_fact *facts, uint32_t i,
+                         uint32_t j, uint32_t *floor)
 {
     uint32_t failed = UINT32_MAX;
     pthread_mutex_lock(&g_lock);
-    const dset *s = !r ? NULL : r->push ? r->push : hmap_get(&g_sets, r->set);
+    const dset *s = !r ? NULL : r->dbset ? dbs : r->push ? r->push : hmap_get(&g_sets, r->set);
     for (uint32_t k = i; k < j && failed == UINT32_MAX; k++)
         if (!fact_holds(s, &facts[k], r && r->ndyn ? d->dyn + r->dyn : NULL, r ? r->ndyn : 0, floor))
             failed = k;
@@ -1374,8 +1924,16 @@ int gpuavdbg_desc_facts_hold(cb_state *cs, int bi, uint64_t variant, const gpuav
         }
         const slot_ref *r = facts[i].set < d->ncur[bi] ? &d->cur[bi][facts[i].set] : NULL;
         fact_memo *m = memo_for(d, gen, variant, i, r);
+        /* A descriptor-buffer set: read from its memory now (once per
+         * recording); the submit reads it again, and says when what the
+         * facts took for granted changed. */
+        db_read *x = r && r->dbset ? db_read_get(cs->dd, &d->reads, r) : NULL;
         if (!m || !m->set) {
-            uint32_t fl = 0, k = test_run(d, r, facts, i, j, &fl);
+            uint32_t fl = 0, k = test_run(d, r, x ? x->s : NULL, facts, i, j, &fl);
+            if (x && k == UINT32_MAX && !x->held) {
+                x->held = 1;
+                d->nheld++;
+            }
             if (m) {
                 *m = (fact_memo){.set = r->set, .variant = variant, .first = i, .failed = k, .floor = fl};
                 d->nmemo++;
@@ -1398,6 +1956,129 @@ int gpuavdbg_desc_facts_hold(cb_state *cs, int bi, uint64_t variant, const gpuav
     return 1;
 }
 
+/* ---- what went unchecked in descriptor buffers ------------------------------ */
+
+/* Each cause is told once per descriptor buffer (or address): g_told holds
+ * the keys told, under g_told_lock. The state is written with the submit's
+ * lock held (submit.c), so what is to be told waits in g_tell until the
+ * submit calls gpuavdbg_desc_tell, outside its lock. */
+static pthread_mutex_t g_told_lock = PTHREAD_MUTEX_INITIALIZER;
+static hmap g_told;
+typedef struct tell_line {
+    struct tell_line *next;
+    char text[];
+} tell_line;
+static tell_line *g_tell, **g_tell_tail = &g_tell;
+static int g_ntell;
+
+static void tell(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void tell(const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    size_t n = strlen(buf) + 1;
+    tell_line *t = malloc(sizeof *t + n);
+    if (!t)
+        return;
+    t->next = NULL;
+    memcpy(t->text, buf, n);
+    pthread_mutex_lock(&g_told_lock);
+    *g_tell_tail = t;
+    g_tell_tail = &t->next;
+    __atomic_store_n(&g_ntell, 1, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&g_told_lock);
+}
+
+void gpuavdbg_desc_tell(void)
+{
+    if (!__atomic_load_n(&g_ntell, __ATOMIC_ACQUIRE))
+        return;
+    pthread_mutex_lock(&g_told_lock);
+    tell_line *t = g_tell;
+    g_tell = NULL;
+    g_tell_tail = &g_tell;
+    __atomic_store_n(&g_ntell, 0, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&g_told_lock);
+    while (t) {
+        tell_line *next = t->next;
+        gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED, "%s", t->text);
+        free(t);
+        t = next;
+    }
+}
+
+static int first_time(uint32_t kind, uint64_t subject)
+{
+    uint64_t k = (subject * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)kind << 56) ^ kind;
+    k = k ? k : 1;
+    pthread_mutex_lock(&g_told_lock);
+    int first = !hmap_get(&g_told, k) && hmap_put(&g_told, k, (void *)1);
+    pthread_mutex_unlock(&g_told_lock);
+    return first;
+}
+
+#define DB_UNCHECKED "buffer_oob, texel_buffer_oob, descriptor_uninitialized, descriptor_destroyed and runtime arrays' lengths"
+
+/* db_tell logs, as unchecked, what the descriptor-buffer sets a submit read
+ * leave unchecked: sets not read (and why) and descriptors of unknown
+ * bytes; queued for gpuavdbg_desc_tell. Called without g_lock, after the
+ * state is written. */
+static void db_tell(const hmap *reads)
+{
+    for (size_t i = 0; i < reads->cap; i++) {
+        for (const db_read *x = reads->slots[i].key ? reads->slots[i].val : NULL; x; x = x->next) {
+            unsigned long long buf = (unsigned long long)GPUAVDBG_H(x->buffer), at = (unsigned long long)x->addr;
+            if (x->why == DB_NO_LAYOUT && first_time(DB_NO_LAYOUT, x->l ? GPUAVDBG_H(x->l) : at))
+                tell("a descriptor-buffer set (at address 0x%llx) has a set layout the layer cannot read "
+                     "(unknown, or without the device's descriptor sizes): its descriptors are not checked "
+                     "(" DB_UNCHECKED ")",
+                     at);
+            else if (x->why == DB_NO_BUFFER && first_time(DB_NO_BUFFER, at))
+                tell("a descriptor-buffer set at address 0x%llx lies in no buffer whose address the app took "
+                     "(vkGetBufferDeviceAddress) or bound: its descriptors are not checked (" DB_UNCHECKED ")",
+                     at);
+            else if (x->why != GPUAVDBG_MEM_OK && x->why != DB_NO_LAYOUT && x->why != DB_NO_BUFFER &&
+                     first_time((uint32_t)x->why, buf))
+                tell("descriptor buffer 0x%llx: the layer cannot read it (%s): the descriptors of its sets are "
+                     "not checked (" DB_UNCHECKED ")",
+                     buf, gpuavdbg_mem_why(x->why));
+            if (x->why == GPUAVDBG_MEM_OK && x->unknown && first_time(200, buf))
+                tell("descriptor buffer 0x%llx, set at address 0x%llx: %u of its descriptors hold bytes that no "
+                     "vkGetDescriptorEXT of the app returned (never written, or written by the GPU, which the layer "
+                     "does not follow): accesses through them are not checked (" DB_UNCHECKED ")",
+                     buf, at, x->unknown);
+        }
+    }
+}
+
+void gpuavdbg_desc_cb_submitted(cb_state *cs)
+{
+    desc_cb *d = cs ? cs->desc : NULL;
+    if (!d || !d->nheld)
+        return;
+    for (size_t i = 0; i < d->reads.cap; i++) {
+        for (const db_read *x = d->reads.slots[i].key ? d->reads.slots[i].val : NULL; x; x = x->next) {
+            if (!x->held || x->embedded)
+                continue;
+            db_read now = {.l = x->l, .addr = x->addr};
+            unsigned char *bytes = NULL;
+            VkDeviceSize n = 0;
+            int why = db_bytes(cs->dd, &now, &bytes, &n);
+            free(bytes);
+            if ((why != x->why || now.hash != x->hash) && first_time(201, GPUAVDBG_H(x->buffer)))
+                tell("descriptor buffer 0x%llx: the set at address 0x%llx changed between the recording of "
+                     "command buffer 0x%llx and its submit, and the shader variants chosen at recording took "
+                     "its recorded descriptors for granted: their bounded accesses are not checked at this "
+                     "submit (write descriptors before recording the commands that use them)",
+                     (unsigned long long)GPUAVDBG_H(x->buffer), (unsigned long long)x->addr,
+                     (unsigned long long)GPUAVDBG_H(cs->cb));
+        }
+    }
+}
+
 uint32_t gpuavdbg_desc_write_state(device_data *dd, cb_state *cs, uint32_t *words, uint32_t cap, uint32_t *vtable_at,
                                    uint32_t *count_at)
 {
@@ -1418,11 +2099,16 @@ uint32_t gpuavdbg_desc_write_state(device_data *dd, cb_state *cs, uint32_t *word
         goto done;
     /* Offsets per snapshot (bound-sets entries), written on first use. */
     uint32_t *snap_off = calloc(d->nsnaps + 1, sizeof *snap_off);
-    hmap blocks = {0}; /* VkDescriptorSet (no dynamic offsets) -> block offset */
+    hmap blocks = {0}; /* VkDescriptorSet (no dynamic offsets), or db_read* -> block offset */
+    hmap reads = {0};  /* the descriptor-buffer sets, read now */
     if (!snap_off) {
         wr.n = UINT32_MAX;
         goto done;
     }
+    /* Descriptor-buffer sets are read from memory first, without g_lock. */
+    for (uint32_t k = 0; k < d->nslots; k++)
+        if (d->slots[k].dbset)
+            db_read_get(dd, &reads, &d->slots[k]);
     pthread_mutex_lock(&g_lock);
     for (uint32_t a = 0; a < count; a++) {
         uint32_t sn = d->act[a];
@@ -1440,14 +2126,19 @@ uint32_t gpuavdbg_desc_write_state(device_data *dd, cb_state *cs, uint32_t *word
             put(&wr, e, s->nsets);
             for (uint32_t k = 0; k < s->nsets; k++) {
                 const slot_ref *r = &d->slots[s->first + k];
-                const dset *set = r->push ? r->push : r->set ? hmap_get(&g_sets, r->set) : NULL;
-                uint32_t blk = 0;
-                if (set && !r->push && r->ndyn == 0)
-                    blk = (uint32_t)(uintptr_t)hmap_get(&blocks, r->set);
+                const db_read *x = r->dbset ? db_read_find(&reads, &(db_read){.l = r->db, .addr = r->addr,
+                                                                               .embedded = r->embedded})
+                                            : NULL;
+                const dset *set = r->dbset ? (x ? x->s : NULL)
+                                  : r->push ? r->push
+                                  : r->set  ? hmap_get(&g_sets, r->set)
+                                            : NULL;
+                uint64_t key = x ? GPUAVDBG_H(x) : !r->push && r->ndyn == 0 ? r->set : 0;
+                uint32_t blk = set && key ? (uint32_t)(uintptr_t)hmap_get(&blocks, key) : 0;
                 if (set && !blk) {
                     blk = write_set(&wr, set, d->dyn + r->dyn, r->ndyn);
-                    if (!r->push && r->ndyn == 0)
-                        hmap_put(&blocks, r->set, (void *)(uintptr_t)blk);
+                    if (key)
+                        hmap_put(&blocks, key, (void *)(uintptr_t)blk);
                 }
                 put(&wr, e + 1 + k, blk);
             }
@@ -1458,6 +2149,8 @@ uint32_t gpuavdbg_desc_write_state(device_data *dd, cb_state *cs, uint32_t *word
     pthread_mutex_unlock(&g_lock);
     hmap_free(&blocks);
     free(snap_off);
+    db_tell(&reads);
+    db_reads_free(&reads);
 done:
     return wr.n;
 }
@@ -1486,6 +2179,7 @@ static const gpuavdbg_intercept intercepts[] = {
     GPUAVDBG_ICPT(DestroyBufferView),
     GPUAVDBG_ICPT(CreateSampler),
     GPUAVDBG_ICPT(DestroySampler),
+    GPUAVDBG_ICPT(GetDescriptorEXT),
 };
 
 PFN_vkVoidFunction gpuavdbg_descriptors_intercept(const char *name)

@@ -2,7 +2,9 @@
  * descriptors.h: the app's descriptor state for the descriptor checks
  * (descriptors.c): set layouts, pools, sets, updates, the liveness and
  * sizes of buffers, views and samplers (it owns vkCreateBuffer and
- * vkDestroyBuffer), and per command buffer the sets bound at each action.
+ * vkDestroyBuffer), the descriptors vkGetDescriptorEXT returned, and per
+ * command buffer the sets bound at each action (descriptor sets, pushed
+ * sets, sets in descriptor buffers).
  */
 #ifndef GPUAVDBG_DESCRIPTORS_H
 #define GPUAVDBG_DESCRIPTORS_H
@@ -35,6 +37,15 @@ void gpuavdbg_desc_cb_push_writes(cb_state *cs, int bi, VkPipelineLayout pl, uin
                                   const VkWriteDescriptorSet *w);
 void gpuavdbg_desc_cb_push_template(cb_state *cs, VkDescriptorUpdateTemplate tmpl, VkPipelineLayout pl,
                                     uint32_t set, const void *data);
+/* Descriptor buffers (docs/decisions/descriptor-buffers.md): the buffers
+ * bound (vkCmdBindDescriptorBuffersEXT), the sets' offsets in them at bind
+ * point bi with pipeline layout pl (vkCmdSetDescriptorBufferOffsetsEXT and
+ * its info form), a set of embedded immutable samplers
+ * (vkCmdBindDescriptorBufferEmbeddedSamplersEXT). */
+void gpuavdbg_desc_cb_bind_buffers(cb_state *cs, uint32_t n, const VkDescriptorBufferBindingInfoEXT *infos);
+void gpuavdbg_desc_cb_set_offsets(cb_state *cs, int bi, VkPipelineLayout pl, uint32_t first, uint32_t n,
+                                  const uint32_t *indices, const VkDeviceSize *offsets);
+void gpuavdbg_desc_cb_embedded_samplers(cb_state *cs, int bi, VkPipelineLayout pl, uint32_t set);
 void gpuavdbg_desc_cb_action(cb_state *cs, int bi, uint32_t action);
 void gpuavdbg_desc_cb_reset(cb_state *cs);
 void gpuavdbg_desc_cb_free(cb_state *cs);
@@ -59,5 +70,19 @@ int gpuavdbg_desc_facts_hold(cb_state *cs, int bi, uint64_t variant, const gpuav
  * *count), which the command checks fill after it (submit.c). */
 uint32_t gpuavdbg_desc_write_state(device_data *dd, cb_state *cs, uint32_t *words, uint32_t cap, uint32_t *vtable,
                                    uint32_t *count);
+/* gpuavdbg_desc_tell logs, as unchecked, what the descriptor-buffer sets
+ * read by gpuavdbg_desc_write_state left unchecked (each cause once per
+ * buffer); the submit calls it outside its lock. */
+void gpuavdbg_desc_tell(void);
+/* gpuavdbg_desc_cb_submitted reads again, at each submit of cs (listed or
+ * not: a command buffer whose fast variants bind nothing is not), the
+ * descriptor-buffer sets its fast variants' facts held on at recording, and
+ * tells (gpuavdbg_desc_tell) when one changed. */
+void gpuavdbg_desc_cb_submitted(cb_state *cs);
+
+/* The device owner's (device.c): the descriptor-buffer properties, where
+ * the app enabled VK_EXT_descriptor_buffer. */
+void gpuavdbg_desc_device_created(device_data *dd, const VkDeviceCreateInfo *ci);
+void gpuavdbg_desc_teardown(device_data *dd);
 
 #endif

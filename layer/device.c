@@ -19,7 +19,10 @@
 #include "cache.h"
 #include "cmdbuf.h"
 #include "cmdchecks.h"
+#include "crumbs.h"
+#include "descriptors.h"
 #include "device.h"
+#include "memory.h"
 #include "pipeline.h"
 #include "prepass.h"
 #include "resources.h"
@@ -196,6 +199,20 @@ const VkDeviceCreateInfo *gpuavdbg_patch_features(instance_data *inst, VkPhysica
 
 static int has_extension(instance_data *inst, VkPhysicalDevice pd, const char *name);
 
+/* device_is_vulkan10 says whether a device of inst on pd is a Vulkan 1.0
+ * device: the app asked for 1.0 (or no version), or the device has no
+ * more. */
+static int device_is_vulkan10(instance_data *inst, VkPhysicalDevice pd)
+{
+    VkPhysicalDeviceProperties props;
+    memset(&props, 0, sizeof props);
+    if (inst->disp.GetPhysicalDeviceProperties)
+        inst->disp.GetPhysicalDeviceProperties(pd, &props);
+    uint32_t app = inst->api_version ? inst->api_version : VK_API_VERSION_1_0;
+    uint32_t version = app < props.apiVersion ? app : props.apiVersion;
+    return VK_API_VERSION_MAJOR(version) == 1 && VK_API_VERSION_MINOR(version) == 0;
+}
+
 static int has_name(const VkDeviceCreateInfo *ci, const char *name)
 {
     for (uint32_t i = 0; i < ci->enabledExtensionCount; i++)
@@ -212,34 +229,44 @@ static int has_name(const VkDeviceCreateInfo *ci, const char *name)
  *     (the check functions use the StorageBuffer storage class, core from
  *     Vulkan 1.1); *missing names it when the device lacks it: the caller
  *     must then leave shaders uninstrumented;
+ *   - VK_KHR_device_group on such a device, when the device offers it and
+ *     the instance has VK_KHR_device_group_creation (vkCmdDispatchBase);
  *   - VK_KHR_push_descriptor where the app enables VK_EXT_descriptor_buffer
  *     (the layer pushes its set for descriptor-buffer pipelines), when the
- *     device has it. */
+ *     device has it;
+ *   - VK_AMD_buffer_marker when the device has it and the watchdog is on
+ *     (the breadcrumbs, crumbs.c). */
 const VkDeviceCreateInfo *gpuavdbg_patch_extensions(instance_data *inst, VkPhysicalDevice pd,
                                                     const VkDeviceCreateInfo *ci, void **scratch,
                                                     const char **missing)
 {
     static const char sbsc[] = VK_KHR_STORAGE_BUFFER_STORAGE_CLASS_EXTENSION_NAME;
     static const char push[] = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
-    const char *add[2];
+    static const char marker[] = VK_AMD_BUFFER_MARKER_EXTENSION_NAME;
+    static const char group[] = VK_KHR_DEVICE_GROUP_EXTENSION_NAME;
+    const char *add[4];
     uint32_t nadd = 0;
     *scratch = NULL;
     *missing = NULL;
-    VkPhysicalDeviceProperties props;
-    memset(&props, 0, sizeof props);
-    if (inst->disp.GetPhysicalDeviceProperties)
-        inst->disp.GetPhysicalDeviceProperties(pd, &props);
-    uint32_t app = inst->api_version ? inst->api_version : VK_API_VERSION_1_0;
-    uint32_t version = app < props.apiVersion ? app : props.apiVersion;
-    if (VK_API_VERSION_MAJOR(version) == 1 && VK_API_VERSION_MINOR(version) == 0 && !has_name(ci, sbsc)) {
+    int v10 = device_is_vulkan10(inst, pd);
+    if (v10 && !has_name(ci, sbsc)) {
         if (has_extension(inst, pd, sbsc))
             add[nadd++] = sbsc;
         else
             *missing = sbsc;
     }
+    /* vkCmdDispatchBase, which the pre-pass of indirect_command needs, is
+     * Vulkan 1.1 or VK_KHR_device_group (which needs the instance's
+     * VK_KHR_device_group_creation: dispatch.c enables it for a 1.0 app). */
+    if (v10 && inst->device_group_creation && !has_name(ci, group) && has_extension(inst, pd, group))
+        add[nadd++] = group;
     if (has_name(ci, VK_EXT_DESCRIPTOR_BUFFER_EXTENSION_NAME) && !has_name(ci, push) &&
         has_extension(inst, pd, push))
         add[nadd++] = push;
+    /* The breadcrumbs' markers at the top and bottom of the pipe, where the
+     * device has them and the watchdog is on (crumbs.c). */
+    if (!has_name(ci, marker) && has_extension(inst, pd, marker) && goWatchdogNs(GPUAVDBG_H(inst->instance)) != 0)
+        add[nadd++] = marker;
     if (nadd == 0)
         return ci;
     size_t n = ci->enabledExtensionCount + nadd;
@@ -262,11 +289,25 @@ const VkDeviceCreateInfo *gpuavdbg_patch_extensions(instance_data *inst, VkPhysi
 }
 
 /* gpuavdbg_device_extensions_enabled records on dd which of the
- * extensions the layer cares about the device was created with. */
+ * extensions the layer cares about the device was created with, and why a
+ * Vulkan 1.0 device has no vkCmdDispatchBase. */
 void gpuavdbg_device_extensions_enabled(device_data *dd, const VkDeviceCreateInfo *ci)
 {
     dd->descriptor_buffer = has_name(ci, VK_EXT_DESCRIPTOR_BUFFER_EXTENSION_NAME);
     dd->push_descriptors = has_name(ci, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+    dd->buffer_marker = has_name(ci, VK_AMD_BUFFER_MARKER_EXTENSION_NAME);
+    dd->dispatch_base_why[0] = '\0';
+    if (!device_is_vulkan10(dd->inst, dd->physical) || has_name(ci, VK_KHR_DEVICE_GROUP_EXTENSION_NAME))
+        return;
+    const char *why = "the device was created without the extensions the layer adds";
+    if (!has_extension(dd->inst, dd->physical, VK_KHR_DEVICE_GROUP_EXTENSION_NAME))
+        why = "the device does not offer VK_KHR_device_group";
+    else if (!dd->inst->device_group_creation)
+        why = "the instance has no VK_KHR_device_group_creation, which VK_KHR_device_group needs (the loader refused it)";
+    snprintf(dd->dispatch_base_why, sizeof dd->dispatch_base_why,
+             "vkCmdDispatchBase is Vulkan 1.1, the app's device is Vulkan 1.0, and VK_KHR_device_group could not be "
+             "enabled: %s",
+             why);
 }
 
 /* has_extension reports whether the physical device offers
@@ -366,7 +407,9 @@ static void setup(device_data *dd)
     if (!dd->instrumenting) {
         teardown(dd);
         dd->instrumenting = 0;
-        gpuavdbg_logf(GPUAVDBG_LOG_ERROR, "device %s: instrumentation is off: %s", props.deviceName, dd->reason);
+        /* Every check off is the user's setting: a warning, not an error. */
+        gpuavdbg_logf(strcmp(dd->reason, "every check is off") ? GPUAVDBG_LOG_ERROR : GPUAVDBG_LOG_WARNING,
+                      "device %s: instrumentation is off: %s", props.deviceName, dd->reason);
     }
     gpuavdbg_device_info info = {
         .handle = GPUAVDBG_H(dd->device),
@@ -406,7 +449,10 @@ void gpuavdbg_device_created(device_data *dd, const VkDeviceCreateInfo *ci)
      * limits; then the layer's resources, the slot, the Device message.
      * Never fails the device. */
     uint32_t limits[GPUAVDBG_PREPASS_LIMIT_WORDS] = {0};
+    gpuavdbg_crumbs_device_created(dd, goWatchdogNs(GPUAVDBG_H(dd->inst->instance)));
     uint32_t checks = gpuavdbg_cc_device_created(dd, ci, limits);
+    gpuavdbg_desc_device_created(dd, ci);
+    gpuavdbg_mem_device_created(dd);
     gpuavdbg_prepass_device_created(dd, limits, (checks & (GPUAVDBG_CC_INDIRECT | GPUAVDBG_CC_INDEX)) != 0);
     setup(dd);
 }
@@ -415,9 +461,12 @@ void gpuavdbg_device_destroy(device_data *dd, VkDevice device, const VkAllocatio
 {
     gpuavdbg_pending_teardown(dd); /* reads what is left; the device is idle */
     gpuavdbg_cb_forget_device(dd);
+    gpuavdbg_crumbs_teardown(dd); /* after the command buffers gave their slots back */
     gpuavdbg_shaderobj_teardown(dd);
     teardown(dd);
     gpuavdbg_addr_teardown(dd);
+    gpuavdbg_mem_teardown(dd);
+    gpuavdbg_desc_teardown(dd);
     gpuavdbg_cc_device_destroyed(dd);
     gpuavdbg_prepass_device_destroyed(dd);
     if (dd->disp.DestroyDevice)

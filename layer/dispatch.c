@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <vulkan/vk_layer.h>
 
@@ -20,6 +21,7 @@
 #include "cmdbuf.h"
 #include "descriptors.h"
 #include "device.h"
+#include "memory.h"
 #include "messenger.h"
 #include "pipeline.h"
 #include "shaderobj.h"
@@ -125,14 +127,113 @@ static app_wishes read_app_wishes(const VkInstanceCreateInfo *ci)
  * nodelete), so the handler stays valid. */
 static pthread_once_t g_exit_once = PTHREAD_ONCE_INIT;
 
+typedef struct exit_drain {
+    uint64_t deadline;
+    uint32_t unread;
+} exit_drain;
+
+static void drain_device(device_data *dd, void *ctx)
+{
+    exit_drain *x = ctx;
+    if (!dd->inert)
+        x->unread += gpuavdbg_pending_drain(dd, x->deadline);
+}
+
 static void process_exit(void)
 {
-    goProcessExit(gpuavdbg_submit_count());
+    /* A forked child runs its parent's atexit handlers: no Go there, and
+     * its copy of the connection is closed already (ground.c). */
+    if (gpuavdbg_forked())
+        return;
+    /* The submits the app never waited for: read what finishes within
+     * GPUAVDBG_DRAIN_NS in all, say what did not
+     * (docs/decisions/unwaited-submits.md). */
+    exit_drain x = {gpuavdbg_now_ns() + GPUAVDBG_DRAIN_NS, 0};
+    gpuavdbg_device_each(drain_device, &x);
+    goProcessExit(gpuavdbg_submit_count(), x.unread, (uint32_t)(GPUAVDBG_DRAIN_NS / 1000000u));
 }
 
 static void register_process_exit(void)
 {
+    gpuavdbg_fork_watch();
     atexit(process_exit);
+}
+
+/* ---- inert instances: a forked child's own ---------------------------------- */
+
+/* An instance a forked child creates (without exec) cannot be validated:
+ * the layer's Go half cannot run there. It is inert: registered so that
+ * the loader's calls find their way down, every command the next layer's
+ * own, and the child told once on stderr. */
+static VkResult create_inert_instance(const VkInstanceCreateInfo *ci, const VkAllocationCallbacks *alloc,
+                                      VkInstance *pInstance, PFN_vkGetInstanceProcAddr gipa, PFN_vkCreateInstance create)
+{
+    VkResult r = create(ci, alloc, pInstance);
+    if (r != VK_SUCCESS)
+        return r;
+    instance_data *id = calloc(1, sizeof *id);
+    if (id) {
+        id->key = gpuavdbg_dispatch_key(*pInstance);
+        id->instance = *pInstance;
+        id->inert = 1;
+        id->disp.GetInstanceProcAddr = gipa;
+#define LOAD(name) id->disp.name = (PFN_vk##name)gipa(*pInstance, "vk" #name);
+        GPUAVDBG_INSTANCE_FUNCS(LOAD)
+#undef LOAD
+    }
+    if (!id || !gpuavdbg_instance_put(id)) {
+        PFN_vkDestroyInstance destroy = (PFN_vkDestroyInstance)gipa(*pInstance, "vkDestroyInstance");
+        if (destroy)
+            destroy(*pInstance, alloc);
+        free(id);
+        *pInstance = VK_NULL_HANDLE;
+        return VK_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    static int told;
+    if (!__atomic_exchange_n(&told, 1, __ATOMIC_RELAXED))
+        fprintf(stderr,
+                "gpuav-dbg: process %d was forked without exec: its Vulkan calls are not validated (exec the "
+                "child to validate it)\n",
+                (int)getpid());
+    return VK_SUCCESS;
+}
+
+static int has_instance_extension(const VkInstanceCreateInfo *ci, const char *name)
+{
+    for (uint32_t i = 0; i < ci->enabledExtensionCount; i++)
+        if (!strcmp(ci->ppEnabledExtensionNames[i], name))
+            return 1;
+    return 0;
+}
+
+/* with_device_group_creation returns the create info to call down with:
+ * for a Vulkan 1.0 app (apiVersion 1.0, or none) that did not enable
+ * VK_KHR_device_group_creation, a copy (in *scratch, which the caller
+ * frees) with it added, so that its devices can have VK_KHR_device_group
+ * and vkCmdDispatchBase, which the pre-pass of indirect_command needs
+ * (device.c adds the device extension); else ci. The app sees nothing of
+ * it: the loader answers its calls by its own list. */
+static const VkInstanceCreateInfo *with_device_group_creation(const VkInstanceCreateInfo *ci, void **scratch)
+{
+    *scratch = NULL;
+    uint32_t v = ci->pApplicationInfo ? ci->pApplicationInfo->apiVersion : 0;
+    if ((v && (VK_API_VERSION_MAJOR(v) > 1 || VK_API_VERSION_MINOR(v) > 0)) ||
+        has_instance_extension(ci, VK_KHR_DEVICE_GROUP_CREATION_EXTENSION_NAME))
+        return ci;
+    size_t n = ci->enabledExtensionCount + 1;
+    unsigned char *mem = calloc(1, sizeof(VkInstanceCreateInfo) + n * sizeof(char *));
+    if (!mem)
+        return ci;
+    *scratch = mem;
+    VkInstanceCreateInfo *out = (VkInstanceCreateInfo *)mem;
+    *out = *ci;
+    const char **names = (const char **)(mem + sizeof *out);
+    for (uint32_t i = 0; i < ci->enabledExtensionCount; i++)
+        names[i] = ci->ppEnabledExtensionNames[i];
+    names[n - 1] = VK_KHR_DEVICE_GROUP_CREATION_EXTENSION_NAME;
+    out->enabledExtensionCount = (uint32_t)n;
+    out->ppEnabledExtensionNames = names;
+    return out;
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateInstance(const VkInstanceCreateInfo *ci,
@@ -150,9 +251,22 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateInstance(const VkInstanceCreate
     if (!create)
         return VK_ERROR_INITIALIZATION_FAILED;
     /* The next layer reads the next link. */
-    link->u.pLayerInfo = link->u.pLayerInfo->pNext;
+    VkLayerInstanceLink *next = link->u.pLayerInfo->pNext;
+    link->u.pLayerInfo = next;
+    if (gpuavdbg_forked())
+        return create_inert_instance(ci, alloc, pInstance, gipa, create);
 
-    VkResult r = create(ci, alloc, pInstance);
+    void *scratch = NULL;
+    const VkInstanceCreateInfo *patched = with_device_group_creation(ci, &scratch);
+    VkResult r = create(patched, alloc, pInstance);
+    if (r == VK_ERROR_EXTENSION_NOT_PRESENT && patched != ci) {
+        /* The loader refused it: the app's own list, as it gave it. */
+        link->u.pLayerInfo = next;
+        r = create(ci, alloc, pInstance);
+        patched = ci;
+    }
+    int device_group_creation = has_instance_extension(patched, VK_KHR_DEVICE_GROUP_CREATION_EXTENSION_NAME);
+    free(scratch);
     if (r != VK_SUCCESS)
         return r;
 
@@ -162,6 +276,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateInstance(const VkInstanceCreate
     id->key = gpuavdbg_dispatch_key(*pInstance);
     id->instance = *pInstance;
     id->api_version = ci->pApplicationInfo ? ci->pApplicationInfo->apiVersion : 0;
+    id->device_group_creation = device_group_creation;
     id->disp.GetInstanceProcAddr = gipa;
 #define LOAD(name) id->disp.name = (PFN_vk##name)gipa(*pInstance, "vk" #name);
     GPUAVDBG_INSTANCE_FUNCS(LOAD)
@@ -172,6 +287,9 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateInstance(const VkInstanceCreate
     id->reserve_slot =
         goInstanceCreated(GPUAVDBG_H(*pInstance), w.reserve_slot, w.disable_shaders, w.settings) != 0;
     free(w.settings);
+    /* The messengers of the create info hear no more until
+     * vkDestroyInstance: the app's structures may be gone. */
+    gpuavdbg_messengers_in_call(id->key, 0);
     pthread_once(&g_exit_once, register_process_exit);
 
     if (gpuavdbg_instance_put(id))
@@ -195,7 +313,18 @@ static VKAPI_ATTR void VKAPI_CALL icpt_DestroyInstance(VkInstance instance, cons
     instance_data *id = gpuavdbg_instance_del(instance, &last);
     if (!id)
         return;
-    /* The bye's last lines still reach the instance's own messengers. */
+    if (id->inert || gpuavdbg_forked()) {
+        /* No Go in a forked child: the parent's instance (which the child
+         * should not use) or the child's own inert one goes down as it is. */
+        if (id->disp.DestroyInstance)
+            id->disp.DestroyInstance(instance, alloc);
+        if (id->inert)
+            free(id);
+        return;
+    }
+    /* The bye's last lines still reach the instance's own messengers, and
+     * those of its create info (valid again during vkDestroyInstance). */
+    gpuavdbg_messengers_in_call(id->key, 1);
     goInstanceDestroyed(GPUAVDBG_H(instance), gpuavdbg_submit_count(), last);
     gpuavdbg_messengers_forget_instance(id->key);
     if (id->disp.DestroyInstance)
@@ -283,6 +412,36 @@ static VKAPI_ATTR void VKAPI_CALL icpt_GetPhysicalDeviceProperties2KHR(VkPhysica
 
 /* ---- device -------------------------------------------------------------- */
 
+/* create_inert_device creates a device of an inert instance: registered
+ * for vkGetDeviceProcAddr and vkDestroyDevice, nothing else the layer's. */
+static VkResult create_inert_device(instance_data *inst, VkPhysicalDevice pd, const VkDeviceCreateInfo *ci,
+                                    const VkAllocationCallbacks *alloc, VkDevice *pDevice, PFN_vkGetDeviceProcAddr gdpa,
+                                    PFN_vkCreateDevice create)
+{
+    VkResult r = create(pd, ci, alloc, pDevice);
+    if (r != VK_SUCCESS)
+        return r;
+    device_data *dd = calloc(1, sizeof *dd);
+    if (dd) {
+        dd->key = gpuavdbg_dispatch_key(*pDevice);
+        dd->device = *pDevice;
+        dd->physical = pd;
+        dd->inst = inst;
+        dd->inert = 1;
+        dd->disp.GetDeviceProcAddr = gdpa;
+        dd->disp.DestroyDevice = (PFN_vkDestroyDevice)gdpa(*pDevice, "vkDestroyDevice");
+    }
+    if (!dd || !gpuavdbg_device_put(dd)) {
+        PFN_vkDestroyDevice destroy = (PFN_vkDestroyDevice)gdpa(*pDevice, "vkDestroyDevice");
+        if (destroy)
+            destroy(*pDevice, alloc);
+        free(dd);
+        *pDevice = VK_NULL_HANDLE;
+        return VK_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    return VK_SUCCESS;
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateDevice(VkPhysicalDevice pd, const VkDeviceCreateInfo *ci,
                                                       const VkAllocationCallbacks *alloc, VkDevice *pDevice)
 {
@@ -299,6 +458,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateDevice(VkPhysicalDevice pd, con
     if (!create)
         return VK_ERROR_INITIALIZATION_FAILED;
     link->u.pLayerInfo = link->u.pLayerInfo->pNext;
+    if (inst->inert)
+        return create_inert_device(inst, pd, ci, alloc, pDevice, gdpa, create);
 
     void *scratch = NULL, *scratch_ext = NULL;
     uint32_t int64 = 0;
@@ -368,11 +529,38 @@ static VKAPI_ATTR void VKAPI_CALL icpt_DestroyDevice(VkDevice device, const VkAl
     if (!device)
         return;
     device_data *dd = gpuavdbg_device_del(device);
-    if (dd)
-        gpuavdbg_device_destroy(dd, device, alloc);
+    if (!dd)
+        return;
+    if (dd->inert || gpuavdbg_forked()) {
+        /* No Go in a forked child: its own inert device, or its parent's
+         * (which it should not use), goes down as it is. */
+        if (dd->disp.DestroyDevice)
+            dd->disp.DestroyDevice(device, alloc);
+        if (dd->inert)
+            free(dd);
+        return;
+    }
+    gpuavdbg_device_destroy(dd, device, alloc);
 }
 
 /* ---- debug names ------------------------------------------------------------ */
+
+/* object_serial is the serial of the live pipeline or command buffer a
+ * name is given to (0 for other objects: Go knows its shaders'), so that
+ * the name stays with that object when the driver gives its handle to a
+ * later one (docs/decisions/attribution-by-identity.md). */
+static uint64_t object_serial(device_data *dd, uint32_t type, uint64_t handle)
+{
+    if (!dd || !handle)
+        return 0;
+    if (type == VK_OBJECT_TYPE_PIPELINE)
+        return gpuavdbg_pipeline_serial(dd, handle);
+    if (type == VK_OBJECT_TYPE_COMMAND_BUFFER) {
+        const cb_state *cs = gpuavdbg_cb_get((VkCommandBuffer)(uintptr_t)handle);
+        return cs ? cs->serial : 0;
+    }
+    return 0;
+}
 
 static VKAPI_ATTR VkResult VKAPI_CALL icpt_SetDebugUtilsObjectNameEXT(VkDevice device,
                                                                    const VkDebugUtilsObjectNameInfoEXT *info)
@@ -383,6 +571,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_SetDebugUtilsObjectNameEXT(VkDevice d
         r = dd->disp.SetDebugUtilsObjectNameEXT(device, info);
     if (r == VK_SUCCESS && info)
         goSetObjectName(GPUAVDBG_H(device), (uint32_t)info->objectType, info->objectHandle,
+                        object_serial(dd, (uint32_t)info->objectType, info->objectHandle),
                         (char *)(info->pObjectName ? info->pObjectName : ""));
     return r;
 }
@@ -397,6 +586,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_DebugMarkerSetObjectNameEXT(VkDevice 
     /* VkDebugReportObjectTypeEXT matches VkObjectType for the core types. */
     if (r == VK_SUCCESS && info)
         goSetObjectName(GPUAVDBG_H(device), (uint32_t)info->objectType, info->object,
+                        object_serial(dd, (uint32_t)info->objectType, info->object),
                         (char *)(info->pObjectName ? info->pObjectName : ""));
     return r;
 }
@@ -445,6 +635,8 @@ static PFN_vkVoidFunction device_intercept(const char *name)
     if (!f)
         f = gpuavdbg_addresses_intercept(name);
     if (!f)
+        f = gpuavdbg_memory_intercept(name);
+    if (!f)
         f = gpuavdbg_variant_intercept(name);
     return f;
 }
@@ -464,6 +656,8 @@ static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL icpt_GetDeviceProcAddr(VkDevice 
     PFN_vkVoidFunction next = dd->disp.GetDeviceProcAddr(device, name);
     if (!next)
         return NULL;
+    if (dd->inert)
+        return strcmp(name, "vkDestroyDevice") == 0 ? (PFN_vkVoidFunction)icpt_DestroyDevice : next;
     PFN_vkVoidFunction ours = device_intercept(name);
     return ours ? ours : next;
 }
@@ -489,6 +683,15 @@ static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL icpt_GetInstanceProcAddr(VkInsta
     PFN_vkVoidFunction next = id->disp.GetInstanceProcAddr(instance, name);
     if (!next)
         return NULL;
+    if (id->inert) {
+        /* Only what keeps the chain walkable: the child's devices, and
+         * forgetting the instance. */
+        if (strcmp(name, "vkCreateDevice") == 0 || strcmp(name, "vkDestroyInstance") == 0)
+            return ours;
+        if (strcmp(name, "vkDestroyDevice") == 0)
+            return (PFN_vkVoidFunction)icpt_DestroyDevice;
+        return next;
+    }
     if (!ours)
         ours = gpuavdbg_messenger_intercept(name);
     if (!ours)

@@ -59,6 +59,15 @@
     X(BindBufferMemory)                   \
     X(MapMemory)                          \
     X(UnmapMemory)                        \
+    X(MapMemory2)                         \
+    X(MapMemory2KHR)                      \
+    X(UnmapMemory2)                       \
+    X(UnmapMemory2KHR)                    \
+    X(BindBufferMemory2)                  \
+    X(BindBufferMemory2KHR)               \
+    X(GetDescriptorEXT)                   \
+    X(GetDescriptorSetLayoutSizeEXT)      \
+    X(GetDescriptorSetLayoutBindingOffsetEXT) \
     X(CreateDescriptorSetLayout)          \
     X(DestroyDescriptorSetLayout)         \
     X(CreateDescriptorPool)               \
@@ -103,6 +112,9 @@
     X(CmdPushConstants2KHR)               \
     X(CmdBindDescriptorBuffersEXT)        \
     X(CmdSetDescriptorBufferOffsetsEXT)   \
+    X(CmdSetDescriptorBufferOffsets2EXT)  \
+    X(CmdBindDescriptorBufferEmbeddedSamplersEXT) \
+    X(CmdBindDescriptorBufferEmbeddedSamplers2EXT) \
     X(CmdPipelineBarrier)                 \
     X(CmdExecuteCommands)                 \
     X(CmdCopyBuffer)                      \
@@ -113,6 +125,11 @@
     X(CmdBindVertexBuffers2)              \
     X(CmdBindVertexBuffers2EXT)           \
     X(CmdSetVertexInputEXT)               \
+    X(CmdBeginRenderPass)                 \
+    X(CmdBeginRenderPass2)                \
+    X(CmdBeginRenderPass2KHR)             \
+    X(CmdFillBuffer)                      \
+    X(CmdWriteBufferMarkerAMD)            \
     X(CmdEndRenderPass)                   \
     X(CmdEndRenderPass2)                  \
     X(CmdEndRenderPass2KHR)               \

@@ -33,6 +33,10 @@ const (
 	cmdCount                    = C.GPUAVDBG_CMD_COUNT
 )
 
+// connectionFd tells the C half the launcher connection's socket (-1:
+// none), which a forked child closes without Go (ground.c).
+func connectionFd(fd int) { C.gpuavdbg_set_connection_fd(C.int(fd)) }
+
 // commandName names a recorded gpuavdbg_cmd (vkCmdDispatch...).
 func commandName(c uint32) string {
 	if n := C.gpuavdbg_cmd_name(C.uint32_t(c)); n != nil {
@@ -144,13 +148,27 @@ func goInstanceDestroyed(instance C.uint64_t, submits C.uint64_t, last C.int) {
 // records the layer has read, and the bye, to the launcher. The send queue
 // is flushed with the client's close timeout.
 //
+// unread is the number of submits whose records the layer could not read
+// (still running after waitMs): an unchecked entry says so.
+//
 //export goProcessExit
-func goProcessExit(submits C.uint64_t) {
+func goProcessExit(submits C.uint64_t, unread, waitMs C.uint32_t) {
 	defer recovered("goProcessExit")
+	if unread > 0 {
+		logUncheckedKind(wire.LogUncheckedRecords, int(unread), unreadText(int(unread), "exited", float64(waitMs)/1000))
+	}
 	flushOutbox()
 	state.mu.Lock()
 	defer state.mu.Unlock()
 	disconnectLocked(uint64(submits))
+}
+
+// submitCounts are the process's coverage counts (submit.c), for the bye.
+func submitCounts() *wire.SubmitCounts {
+	var cv C.gpuavdbg_coverage
+	C.gpuavdbg_coverage_counts(&cv)
+	return &wire.SubmitCounts{CommandBuffers: uint64(cv.command_buffers), Actions: uint64(cv.actions),
+		Instrumented: uint64(cv.instrumented), Precise: uint64(cv.precise)}
 }
 
 // latencyLine says how long records took from vkQueueSubmit to being read.
@@ -598,9 +616,11 @@ func goPreciseSPIRV(dev, module C.uint64_t, out **C.uint32_t, outWords *C.size_t
 	return 1
 }
 
-// goPipelineCreated sends the Pipeline message and returns 1 when any of
-// the pipeline's modules is instrumented (its actions need the layer's
-// descriptor set bound, if its layout has it). *readsSet says whether the
+// goPipelineCreated gives the pipeline its serial (*serial: never reused,
+// unlike its handle; the layer's records of its actions carry it), sends
+// the Pipeline message and returns 1 when any of the pipeline's modules is
+// instrumented (its actions need the layer's descriptor set bound, if its
+// layout has it). *readsSet says whether the
 // pipeline as created uses the layer's set: with fast, created with the
 // fast variants of its modules that have one
 // (docs/decisions/no-bind-for-check-free-variants.md); a module Go does not
@@ -608,14 +628,18 @@ func goPreciseSPIRV(dev, module C.uint64_t, out **C.uint32_t, outWords *C.size_t
 //
 //export goPipelineCreated
 func goPipelineCreated(dev, pipeline, layout C.uint64_t, bindPoint C.uint32_t, stages *C.gpuavdbg_stage, n C.uint32_t,
-	layoutState C.int, libraries *C.uint64_t, nlib C.uint32_t, isLibrary C.int, fast C.int, readsSet *C.int) (wants C.int) {
-	*readsSet = 1
+	layoutState C.int, libraries *C.uint64_t, nlib C.uint32_t, isLibrary C.int, fast C.int, readsSet *C.int,
+	serial *C.uint64_t) (wants C.int) {
+	*readsSet, *serial = 1, 0
 	defer recovered("goPipelineCreated")
 	defer flushOutbox()
 	st := unsafe.Slice(stages, int(n))
 	msg := wire.Pipeline{Handle: uint64(pipeline), Layout: uint64(layout), BindPoint: bindPointName(uint32(bindPoint))}
 	state.mu.Lock()
 	defer state.mu.Unlock()
+	state.nextPipelineSerial++
+	msg.Serial = state.nextPipelineSerial
+	*serial = C.uint64_t(msg.Serial)
 	anyInstr, reads := false, nlib > 0
 	for _, s := range st {
 		ref := wire.PipelineRef{Stage: stageName(uint32(s.stage)), Module: uint64(s.module), Entry: C.GoString(s.entry)}
@@ -642,9 +666,11 @@ func goPipelineCreated(dev, pipeline, layout C.uint64_t, bindPoint C.uint32_t, s
 	if d := state.devices[uint64(dev)]; d != nil {
 		slot = d.slot
 	}
+	// A descriptor-buffer pipeline (layoutPaddedPush) is checked like any
+	// other: the layer reads its sets from the app's descriptor buffers, and
+	// what it cannot read is told at submit, as unchecked
+	// (docs/decisions/descriptor-buffers.md).
 	switch {
-	case msg.Instrumented && layoutState == layoutPaddedPush:
-		msg.Warning = dbStateWarning(dev)
 	case !anyInstr || msg.Instrumented:
 	case layoutState == layoutDBUnsupported:
 		msg.Warning = fmt.Sprintf("pipeline layout 0x%x uses descriptor buffers, which the layer cannot serve there "+
@@ -669,30 +695,6 @@ func goPipelineCreated(dev, pipeline, layout C.uint64_t, bindPoint C.uint32_t, s
 	return wants
 }
 
-// dbStateWarning says what a descriptor-buffer pipeline of dev is not
-// checked for: the layer reads no descriptor buffers, so the checks that
-// read the descriptor state (runtime-array lengths, unwritten and
-// destroyed descriptors) know nothing there ("" when all of them are off).
-// Called with state.mu held.
-func dbStateWarning(dev C.uint64_t) string {
-	d := state.devices[uint64(dev)]
-	if d == nil {
-		return ""
-	}
-	var off []string
-	for i := range gpuav.Checks {
-		if c := &gpuav.Checks[i]; c.ReadsDescriptorState() && d.settings.Checks[c.ID] {
-			off = append(off, c.ID)
-		}
-	}
-	if len(off) == 0 {
-		return ""
-	}
-	return "it uses descriptor buffers, which the layer does not read: runtime descriptor arrays, unwritten " +
-		"or destroyed descriptors, and buffer and texel-buffer ranges are not checked there (" + strings.Join(off, ", ") +
-		"); sized arrays are checked against their declared length"
-}
-
 // goPipelineDestroyed forgets a pipeline library.
 //
 //export goPipelineDestroyed
@@ -701,10 +703,12 @@ func goPipelineDestroyed(dev, pipeline C.uint64_t) {
 	withLock(func() { delete(state.libraries, moduleKey{uint64(dev), uint64(pipeline)}) })
 }
 
-// goSetObjectName sends a debug-utils (or debug-marker) object name.
+// goSetObjectName sends a debug-utils (or debug-marker) object name;
+// serial is the serial of the live pipeline or command buffer named (0 for
+// other objects), which the name belongs to.
 //
 //export goSetObjectName
-func goSetObjectName(dev C.uint64_t, objectType C.uint32_t, handle C.uint64_t, name *C.char) {
+func goSetObjectName(dev C.uint64_t, objectType C.uint32_t, handle, serial C.uint64_t, name *C.char) {
 	defer recovered("goSetObjectName")
 	defer flushOutbox()
 	n := C.GoString(name)
@@ -712,10 +716,13 @@ func goSetObjectName(dev C.uint64_t, objectType C.uint32_t, handle C.uint64_t, n
 	defer state.mu.Unlock()
 	if n == "" {
 		delete(state.names, uint64(handle))
+		delete(state.nameSerials, uint64(handle))
 	} else {
 		state.names[uint64(handle)] = n
+		state.nameSerials[uint64(handle)] = uint64(serial)
 	}
-	sendLocked(wire.KindName, wire.Name{Handle: uint64(handle), ObjectType: objectTypeName(uint32(objectType)), Name: n})
+	sendLocked(wire.KindName, wire.Name{Handle: uint64(handle), ObjectType: objectTypeName(uint32(objectType)), Name: n,
+		Serial: uint64(serial)})
 }
 
 // goSubmitDone reads the output buffers of a finished submit (only those
@@ -733,11 +740,14 @@ func goSubmitDone(queue, submit C.uint64_t, cbs *C.gpuavdbg_submit_cb, n C.uint3
 	for _, c := range unsafe.Slice(cbs, int(n)) {
 		cb := SubmittedCB{
 			Handle:        uint64(c.handle),
+			Serial:        uint64(c.serial),
+			PrimarySerial: uint64(c.primary_serial),
 			Words:         unsafe.Slice((*uint32)(unsafe.Pointer(c.words)), int(c.nwords)),
 			PrintfWords:   unsafe.Slice((*uint32)(unsafe.Pointer(c.printf_words)), int(c.nprintf_words)),
 			Primary:       uint64(c.primary),
 			PrimaryAction: uint32(c.primary_action),
 			LayerDropped:  uint32(c.layer_dropped),
+			MinAction:     uint32(c.min_action),
 		}
 		if c.layer_words != nil {
 			cb.LayerWords = unsafe.Slice((*uint32)(unsafe.Pointer(c.layer_words)), int(c.nlayer_words))
@@ -748,7 +758,8 @@ func goSubmitDone(queue, submit C.uint64_t, cbs *C.gpuavdbg_submit_cb, n C.uint3
 		labels := unsafe.Slice(c.labels, int(c.nlabels))
 		paths := make([][]string, len(labels))
 		for _, a := range unsafe.Slice(c.actions, int(c.nactions)) {
-			act := Action{Index: uint32(a.index), Command: commandName(uint32(a.command)), Pipeline: uint64(a.pipeline)}
+			act := Action{Index: uint32(a.index), Command: commandName(uint32(a.command)), Pipeline: uint64(a.pipeline),
+				PipelineSerial: uint64(a.pipeline_serial)}
 			if l := int(a.label); a.label != C.GPUAVDBG_NO_LABEL && l < len(labels) {
 				if paths[l] == nil {
 					paths[l] = strings.Split(C.GoString(labels[l]), string(rune(abi.LabelSep)))
@@ -772,6 +783,26 @@ func goSubmitDone(queue, submit C.uint64_t, cbs *C.gpuavdbg_submit_cb, n C.uint3
 			}
 		})
 	}
+}
+
+// unreadText says that n submits had not finished when the app did what
+// (exited, destroyed its device) and the layer waited seconds.
+func unreadText(n int, what string, seconds float64) string {
+	them, their := "them", "their"
+	if n == 1 {
+		them, their = "it", "its"
+	}
+	return fmt.Sprintf("%d submit%s had not finished when the app %s (the layer waited %.1f s for %s): %s records were not read",
+		n, plural(n), what, seconds, them, their)
+}
+
+// goSubmitsUnread says that n submits had not finished when the app
+// destroyed its device (the layer waited waitMs): an unchecked entry.
+//
+//export goSubmitsUnread
+func goSubmitsUnread(n, waitMs C.uint32_t) {
+	defer recovered("goSubmitsUnread")
+	logUncheckedKind(wire.LogUncheckedRecords, int(n), unreadText(int(n), "destroyed its device", float64(waitMs)/1000))
 }
 
 // goLog sends a line from the C half.

@@ -21,12 +21,12 @@ var layerFloors = map[string]int{
 	"hmap.h": 0, "hmap.c": 0, "ground.h": 0, "ground.c": 0,
 	// 1, rooms that stand on the ground alone.
 	"facts.h": 1, "prepass_pack.h": 1, "prepass_pack.c": 1,
-	"resources.h": 1, "resources.c": 1, "addresses.h": 1, "addresses.c": 1,
+	"resources.h": 1, "resources.c": 1, "addresses.h": 1, "addresses.c": 1, "memory.h": 1, "memory.c": 1,
 	"cache.h": 1, "cache.c": 1, "messenger.h": 1, "messenger.c": 1, "modules.h": 1, "modules.c": 1,
 	// 2, the state rooms.
 	"descriptors.h": 2, "descriptors.c": 2, "prepass.h": 2, "prepass.c": 2,
 	// 3, the rooms that decide per action.
-	"variants.h": 3, "variants.c": 3, "cmdchecks.h": 3, "cmdchecks.c": 3,
+	"variants.h": 3, "variants.c": 3, "cmdchecks.h": 3, "cmdchecks.c": 3, "crumbs.h": 3, "crumbs.c": 3,
 	// 4, the rooms of objects and submits.
 	"pipeline.h": 4, "pipeline.c": 4, "shaderobj.h": 4, "shaderobj.c": 4, "submit.h": 4, "submit.c": 4,
 	// 5, the command-buffer owner: every vkCmd* command.

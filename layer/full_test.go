@@ -76,6 +76,10 @@ func TestSecondaryReport(t *testing.T) {
 	}
 	e := doc.Errors[0]
 	hex := func(h uint64) string { return fmt.Sprintf("0x%x", h) }
+	serials := map[string]uint64{} // the command buffers' serials, from their names
+	for _, m := range all[wire.Name](r) {
+		serials[m.Name] = m.Serial
+	}
 	want := []struct {
 		what      string
 		got, want any
@@ -83,9 +87,10 @@ func TestSecondaryReport(t *testing.T) {
 		{"check", e.Check, gpuav.CheckDescriptorIndexOOB},
 		{"count", e.Count, 4},
 		{"action_index", e.ActionIndex, uint32(0)},
-		{"command_buffer", e.CommandBuffer, session.Handle{Handle: hex(n["cmd-secondary"]), Name: "cmd-secondary"}},
+		{"command_buffer", e.CommandBuffer, session.Handle{Handle: hex(n["cmd-secondary"]), Name: "cmd-secondary",
+			Serial: serials["cmd-secondary"]}},
 		{"queue", e.Queue, session.Handle{Handle: hex(n["main-queue"]), Name: "main-queue"}},
-		{"primary_command_buffer", e.Primary, session.Handle{Handle: hex(n["cmd-0"]), Name: "cmd-0"}},
+		{"primary_command_buffer", e.Primary, session.Handle{Handle: hex(n["cmd-0"]), Name: "cmd-0", Serial: serials["cmd-0"]}},
 		{"primary_action_index", string(e.PrimaryAction), "1"},
 	}
 	for _, w := range want {

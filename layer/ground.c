@@ -11,9 +11,54 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ground.h"
 #include "_cgo_export.h"
+
+/* ---- forked children ---------------------------------------------------------- */
+
+/* A child forked from the app has only the forking thread: the Go
+ * runtime's threads, and any lock they held, stayed in the parent. No Go
+ * call may happen in it (docs/decisions/forked-children.md): the fork
+ * handler marks the process and closes the child's copy of the launcher
+ * connection, so that nothing it does reaches the parent's stream. */
+static int g_forked;
+static int g_conn_fd = -1;
+static pid_t g_pid;
+static pthread_once_t g_fork_once = PTHREAD_ONCE_INIT;
+
+static void atfork_child(void)
+{
+    __atomic_store_n(&g_forked, 1, __ATOMIC_RELAXED);
+    int fd = __atomic_exchange_n(&g_conn_fd, -1, __ATOMIC_RELAXED);
+    if (fd >= 0)
+        close(fd); /* the child's copy only: the parent's stays open */
+}
+
+static void fork_watch(void)
+{
+    g_pid = getpid();
+    pthread_atfork(NULL, NULL, atfork_child);
+}
+
+void gpuavdbg_fork_watch(void)
+{
+    pthread_once(&g_fork_once, fork_watch);
+}
+
+int gpuavdbg_forked(void)
+{
+    if (__atomic_load_n(&g_forked, __ATOMIC_RELAXED))
+        return 1;
+    /* A child made without fork()'s handlers (a raw clone) is caught by its pid. */
+    return g_pid != 0 && getpid() != g_pid;
+}
+
+void gpuavdbg_set_connection_fd(int fd)
+{
+    __atomic_store_n(&g_conn_fd, fd, __ATOMIC_RELAXED);
+}
 
 void gpuavdbg_logf(int level, const char *fmt, ...)
 {
@@ -22,6 +67,11 @@ void gpuavdbg_logf(int level, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
+    if (gpuavdbg_forked()) {
+        if (level != GPUAVDBG_LOG_INFO)
+            fprintf(stderr, "gpuav-dbg: %s\n", buf);
+        return;
+    }
     goLog(level, buf);
 }
 
@@ -116,6 +166,15 @@ int gpuavdbg_device_put(device_data *dd)
     int ok = hmap_put(&g_devices, GPUAVDBG_H(dd->key), dd);
     pthread_rwlock_unlock(&g_lock);
     return ok;
+}
+
+void gpuavdbg_device_each(void (*fn)(device_data *dd, void *ctx), void *ctx)
+{
+    pthread_rwlock_rdlock(&g_lock);
+    for (size_t i = 0; i < g_devices.cap; i++)
+        if (g_devices.slots[i].key)
+            fn(g_devices.slots[i].val, ctx);
+    pthread_rwlock_unlock(&g_lock);
 }
 
 device_data *gpuavdbg_device_del(VkDevice device)

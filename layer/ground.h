@@ -9,7 +9,8 @@
 
 #include "state.h"
 
-/* gpuavdbg_logf sends a line to the launcher's log (goLog). */
+/* gpuavdbg_logf sends a line to the launcher's log (goLog); in a forked
+ * child, warnings and errors go to stderr. */
 void gpuavdbg_logf(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The test hooks (the options table's test-only rows, options.TestHooks):
@@ -24,6 +25,15 @@ typedef struct gpuavdbg_test_hooks {
     int binds;
 } gpuavdbg_test_hooks;
 extern gpuavdbg_test_hooks gpuavdbg_tests;
+
+/* ---- forked children --------------------------------------------------------- */
+
+/* gpuavdbg_fork_watch (once, at the first instance) registers the fork
+ * handler and remembers the process; gpuavdbg_forked says whether this
+ * process is a child forked from it (without exec), where no Go call may
+ * happen (docs/decisions/forked-children.md). */
+void gpuavdbg_fork_watch(void);
+int gpuavdbg_forked(void);
 
 /* ---- instances and devices, by the loader's dispatch pointer ------------ */
 
@@ -45,6 +55,9 @@ instance_data *gpuavdbg_instance_del(VkInstance instance, int *last);
 void gpuavdbg_physical_put(instance_data *id, uint32_t n, const VkPhysicalDevice *pds);
 int gpuavdbg_device_put(device_data *dd);
 device_data *gpuavdbg_device_del(VkDevice device);
+/* gpuavdbg_device_each calls fn on every device, the map read-locked
+ * (no device is destroyed meanwhile). */
+void gpuavdbg_device_each(void (*fn)(device_data *dd, void *ctx), void *ctx);
 
 /* ---- command buffers ------------------------------------------------------ */
 

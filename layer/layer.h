@@ -58,6 +58,7 @@ typedef enum gpuavdbg_cmd { GPUAVDBG_CMD_NONE = 0, GPUAVDBG_CMDS(GPUAVDBG_CMD_EN
 /* One action (draw/dispatch) of a command buffer, in recording order. */
 typedef struct gpuavdbg_action {
     uint64_t pipeline; /* bound pipeline of the action's bind point, or 0 */
+    uint64_t pipeline_serial; /* its serial (goPipelineCreated: never reused), or 0 */
     uint32_t index;    /* position among the command buffer's actions */
     uint32_t command;  /* gpuavdbg_cmd */
     uint32_t label;    /* index into the command buffer's label paths, or GPUAVDBG_NO_LABEL */
@@ -68,6 +69,7 @@ typedef struct gpuavdbg_action {
  * valid only during the call. */
 typedef struct gpuavdbg_submit_cb {
     uint64_t handle;
+    uint64_t serial; /* the command buffer's serial (never reused; its handle may be) */
     const uint32_t *words; /* the whole output buffer, header included */
     uint32_t nwords;
     uint32_t nactions;
@@ -76,6 +78,7 @@ typedef struct gpuavdbg_submit_cb {
     uint32_t nlabels;
     uint32_t secondary;      /* 1 for a secondary command buffer */
     uint64_t primary;        /* for a secondary: the primary that executed it */
+    uint64_t primary_serial; /* ... and that primary's serial */
     uint32_t primary_action; /* its vkCmdExecuteCommands: index among the primary's actions */
     /* The command checks' layer records (gpuav/layerrecord.go): those made
      * on the CPU (whole records, no header) and the records the layer could
@@ -87,7 +90,40 @@ typedef struct gpuavdbg_submit_cb {
     uint32_t nprepass_words;
     const uint32_t *printf_words; /* the printf buffer (binding 5), header included */
     uint32_t nprintf_words;
+    /* Records of actions below min_action were reported with a hang
+     * (goHang) already: skipped. */
+    uint32_t min_action;
 } gpuavdbg_submit_cb;
+
+/* A hang (goHang): the watchdog saw a submission not finish in time, or a
+ * call returned VK_ERROR_DEVICE_LOST. Per unfinished submission, per
+ * command buffer: its actions and, from its breadcrumbs (crumbs.h), the
+ * actions completed ([0, completed)) and running ([run_from, run_to));
+ * markers 0 when it has none (nothing is known). words: a copy of its
+ * output buffer (records of completed actions are reported), or NULL. */
+enum { GPUAVDBG_HANG_WATCHDOG = 0, GPUAVDBG_HANG_DEVICE_LOST = 1 };
+typedef struct gpuavdbg_hang_cb {
+    uint64_t handle;
+    uint32_t secondary;
+    uint64_t primary;
+    uint32_t primary_action;
+    uint32_t nactions;
+    const gpuavdbg_action *actions;
+    char *const *labels;
+    uint32_t nlabels;
+    uint32_t markers;
+    uint32_t completed, run_from, run_to;
+    uint32_t begun, ended; /* the marker words as read */
+    const uint32_t *words;
+    uint32_t nwords;
+} gpuavdbg_hang_cb;
+typedef struct gpuavdbg_hang_submit {
+    uint64_t queue, submit;
+    uint64_t pending_ns; /* since it was submitted */
+    uint32_t finished;   /* its fence had signalled (a lost device) */
+    uint32_t ncbs;
+    const gpuavdbg_hang_cb *cbs;
+} gpuavdbg_hang_submit;
 
 /* One stage of a created pipeline, for goPipelineCreated. */
 typedef struct gpuavdbg_stage {
@@ -136,13 +172,27 @@ typedef struct gpuavdbg_device_info {
 
 /* The C helpers Go calls: an action command's Vulkan name, or NULL
  * (cmdbuf.c); the app's messengers (messenger.c); the submit-to-records
- * latency: submissions read, total and maximum ns (submit.c); the test
- * hooks' values, once the settings are read (ground.c, ground.h). */
+ * latency: submissions read, total and maximum ns, and the coverage
+ * counts (submit.c); the test hooks' values, once the settings are read
+ * (ground.c, ground.h). */
 const char *gpuavdbg_cmd_name(uint32_t cmd);
 void gpuavdbg_set_test_hooks(uint64_t fail_alloc, int64_t max_draw_indirect, int binds);
 int gpuavdbg_messenger_count(void);
 void gpuavdbg_emit(uint32_t severity, uint32_t type, const char *id_name, int32_t id, const char *text,
                    uint32_t nobj, const uint64_t *objects, const uint32_t *object_types, char **names);
 void gpuavdbg_latency(uint64_t *n, uint64_t *sum_ns, uint64_t *max_ns);
+/* The launcher connection's socket (-1: none), which a forked child closes
+ * without Go (ground.c). */
+void gpuavdbg_set_connection_fd(int fd);
+
+/* What the process's submits held, counted at each successful submit
+ * (submit.c): the command buffers submitted (a secondary once per primary
+ * that executed it), their actions, those whose pipeline (or shader
+ * objects) ran instrumented, and of those the actions of a pipeline with
+ * a fast variant that ran its precise one. */
+typedef struct gpuavdbg_coverage {
+    uint64_t command_buffers, actions, instrumented, precise;
+} gpuavdbg_coverage;
+void gpuavdbg_coverage_counts(gpuavdbg_coverage *out);
 
 #endif

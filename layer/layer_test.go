@@ -777,7 +777,7 @@ func checkOOB(t *testing.T, r result, submits int) {
 			want := wire.Record{
 				Check: gpuav.CheckDescriptorIndexOOB, Code: uint32(gpuav.CodeDescriptorIndexOOB), ShaderID: s.ID,
 				Instruction: rec.Instruction, Stage: gpuav.ModelGLCompute, StageWords: rec.StageWords, ActionIndex: 0,
-				Action: "vkCmdDispatch", Pipeline: p.Handle, Labels: []string{"compute-pass"},
+				Action: "vkCmdDispatch", Pipeline: p.Handle, PipelineSerial: p.Serial, Labels: []string{"compute-pass"},
 				Params: []uint32{0, 0, 3, 2, 0, 0, 0, 0}, Count: 1,
 			}
 			got, _ := json.Marshal(rec)
@@ -1009,6 +1009,46 @@ func totalCount(recs []wire.Record) int {
 // for it before), and the out-of-bounds index is still caught.
 func TestVulkan10App(t *testing.T) {
 	setup(t)
+	spv := vulkan10Shader(t)
+	r := runApp(t, true, nil, fixture.app, "--vulkan10", "--shader", spv, "--index", "3")
+	checkHello(t, r, false)
+	if s := one[wire.Shader](t, r); !s.Instrumented || s.Warning != "" {
+		t.Errorf("shader: instrumented %v, warning %q; want instrumented, no warning", s.Instrumented, s.Warning)
+	}
+	checkOOB(t, r, 1)
+}
+
+// TestVulkan10Indirect: a Vulkan 1.0 app's vkCmdDispatchIndirect of
+// {1, maxComputeWorkGroupCount[1] + 1, 1} groups is caught by
+// indirect_command. The pre-pass that reads the indirect buffer
+// dispatches with vkCmdDispatchBase, Vulkan 1.1: for a 1.0 app the layer
+// enables VK_KHR_device_group_creation on the instance and
+// VK_KHR_device_group on the device (on its copies of the create infos),
+// where it used to drop the check with "the driver lacks vkCmdDispatchBase"
+// (the driver has it). The referee below ours sees valid create infos.
+func TestVulkan10Indirect(t *testing.T) {
+	setup(t)
+	spv := vulkan10Shader(t)
+	r := runApp(t, true, nil, fixture.app, "--vulkan10", "--shader", spv, "--indirect-groups")
+	for _, l := range all[wire.Log](r) {
+		if l.Unchecked || strings.Contains(l.Text, "vkCmdDispatchBase") {
+			t.Errorf("log %q: the check was dropped", l.Text)
+		}
+	}
+	errs := all[wire.Errors](r)
+	if len(errs) != 1 || len(errs[0].Records) != 1 {
+		t.Fatalf("errors %s, want one indirect_command record", dump(r.msgs))
+	}
+	rec := errs[0].Records[0]
+	if rec.Check != gpuav.CheckIndirectCommand || rec.Action != "vkCmdDispatchIndirect" || rec.ActionIndex != 0 ||
+		rec.ShaderID != 0 || rec.Count != 1 {
+		t.Errorf("record %+v, want indirect_command of action 0 (vkCmdDispatchIndirect)", rec)
+	}
+}
+
+// vulkan10Shader is oob_compute.comp compiled for Vulkan 1.0.
+func vulkan10Shader(t *testing.T) string {
+	t.Helper()
 	spv := filepath.Join(fixture.dir, "oob_compute10.spv") // scripts/hardware/build.sh layer-tests
 	if os.Getenv(EnvPrebuilt) == "" {
 		spv = filepath.Join(t.TempDir(), "oob_compute10.spv")
@@ -1018,10 +1058,5 @@ func TestVulkan10App(t *testing.T) {
 			t.Fatalf("compile shader: %v\n%s", err, out)
 		}
 	}
-	r := runApp(t, true, nil, fixture.app, "--vulkan10", "--shader", spv, "--index", "3")
-	checkHello(t, r, false)
-	if s := one[wire.Shader](t, r); !s.Instrumented || s.Warning != "" {
-		t.Errorf("shader: instrumented %v, warning %q; want instrumented, no warning", s.Instrumented, s.Warning)
-	}
-	checkOOB(t, r, 1)
+	return spv
 }

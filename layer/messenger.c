@@ -2,8 +2,10 @@
  * messenger.c: the app's VK_EXT_debug_utils messengers. The layer records
  * every messenger the app creates (vkCreateDebugUtilsMessengerEXT, and the
  * VkDebugUtilsMessengerCreateInfoEXT structures in vkCreateInstance's pNext,
- * which live as long as the instance) and calls their callbacks with its
- * messages, VVL style, so the layer is useful without the launcher. Go
+ * which hear only what happens during vkCreateInstance and
+ * vkDestroyInstance) and calls their callbacks with its messages, VVL
+ * style, so the layer is useful without the launcher
+ * (docs/decisions/debug-utils-messengers.md). Go
  * formats the messages and calls gpuavdbg_emit without holding its lock: a
  * callback may call back into Vulkan.
  */
@@ -17,6 +19,7 @@ typedef struct messenger {
     struct messenger *next;
     const void *instance_key; /* the instance's dispatch key */
     VkDebugUtilsMessengerEXT handle; /* 0: from vkCreateInstance's pNext */
+    int active; /* 0: a pNext messenger outside vkCreateInstance/vkDestroyInstance */
     VkDebugUtilsMessageSeverityFlagsEXT severity;
     VkDebugUtilsMessageTypeFlagsEXT types;
     PFN_vkDebugUtilsMessengerCallbackEXT callback;
@@ -25,7 +28,7 @@ typedef struct messenger {
 
 static pthread_mutex_t g_msg_lock = PTHREAD_MUTEX_INITIALIZER;
 static messenger *g_messengers;
-static int g_nmessengers;
+static int g_nmessengers; /* the active ones */
 
 static void add(const void *key, VkDebugUtilsMessengerEXT handle, const VkDebugUtilsMessengerCreateInfoEXT *ci)
 {
@@ -36,7 +39,7 @@ static void add(const void *key, VkDebugUtilsMessengerEXT handle, const VkDebugU
         gpuavdbg_logf(GPUAVDBG_LOG_WARNING, "out of memory: a debug-utils messenger gets no messages from the layer");
         return;
     }
-    *m = (messenger){.instance_key = key, .handle = handle, .severity = ci->messageSeverity,
+    *m = (messenger){.instance_key = key, .handle = handle, .active = 1, .severity = ci->messageSeverity,
                      .types = ci->messageType, .callback = ci->pfnUserCallback, .user = ci->pUserData};
     pthread_mutex_lock(&g_msg_lock);
     m->next = g_messengers;
@@ -54,7 +57,7 @@ static void remove_matching(const void *key, VkDebugUtilsMessengerEXT handle, in
         messenger *m = *pp;
         if (m->instance_key == key && (all || m->handle == handle)) {
             *pp = m->next;
-            g_nmessengers--;
+            g_nmessengers -= m->active;
             free(m);
         } else {
             pp = &m->next;
@@ -68,6 +71,17 @@ void gpuavdbg_messengers_from_create_info(const void *instance_key, const VkInst
     for (const VkBaseInStructure *s = ci->pNext; s; s = s->pNext)
         if (s->sType == VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT)
             add(instance_key, VK_NULL_HANDLE, (const VkDebugUtilsMessengerCreateInfoEXT *)s);
+}
+
+void gpuavdbg_messengers_in_call(const void *instance_key, int in_call)
+{
+    pthread_mutex_lock(&g_msg_lock);
+    for (messenger *m = g_messengers; m; m = m->next)
+        if (m->instance_key == instance_key && !m->handle && m->active != !!in_call) {
+            m->active = !!in_call;
+            g_nmessengers += in_call ? 1 : -1;
+        }
+    pthread_mutex_unlock(&g_msg_lock);
 }
 
 void gpuavdbg_messengers_forget_instance(const void *instance_key)
@@ -116,7 +130,7 @@ void gpuavdbg_emit(uint32_t severity, uint32_t type, const char *id_name, int32_
     int n = 0;
     pthread_mutex_lock(&g_msg_lock);
     for (messenger *m = g_messengers; m && n < 32; m = m->next)
-        if ((m->severity & severity) && (m->types & type)) {
+        if (m->active && (m->severity & severity) && (m->types & type)) {
             calls[n].fn = m->callback;
             calls[n].user = m->user;
             n++;

@@ -123,12 +123,12 @@ func queueRecordLocked(msg wire.Errors, r wire.Record, m gpuav.ErrorMessage) {
 	if strings.HasPrefix(m.VUID, "VUID-") {
 		idName = m.VUID
 	}
-	objs := []object{{msg.CommandBuffer, C.VK_OBJECT_TYPE_COMMAND_BUFFER, state.names[msg.CommandBuffer]}}
+	objs := []object{{msg.CommandBuffer, C.VK_OBJECT_TYPE_COMMAND_BUFFER, nameFor(msg.CommandBuffer, msg.CommandBufferSerial)}}
 	if msg.Primary != 0 {
-		objs = append(objs, object{msg.Primary, C.VK_OBJECT_TYPE_COMMAND_BUFFER, state.names[msg.Primary]})
+		objs = append(objs, object{msg.Primary, C.VK_OBJECT_TYPE_COMMAND_BUFFER, nameFor(msg.Primary, msg.PrimarySerial)})
 	}
 	if r.Pipeline != 0 {
-		objs = append(objs, object{r.Pipeline, C.VK_OBJECT_TYPE_PIPELINE, state.names[r.Pipeline]})
+		objs = append(objs, object{r.Pipeline, C.VK_OBJECT_TYPE_PIPELINE, nameFor(r.Pipeline, r.PipelineSerial)})
 	}
 	if msg.Queue != 0 {
 		objs = append(objs, object{msg.Queue, C.VK_OBJECT_TYPE_QUEUE, state.names[msg.Queue]})
@@ -142,15 +142,15 @@ func queueRecordLocked(msg wire.Errors, r wire.Record, m gpuav.ErrorMessage) {
 		text: vvlText("Validation Error", idName, objs, text), objects: objs})
 }
 
-// queueLogLocked queues a log line for the messengers. Callers hold
+// queueLogLocked queues a log line for the messengers, at INFO or WARNING
+// severity: ERROR is for the app's validation errors only, and an app
+// that stops on them must not stop over the layer's own state (every check
+// off, records that did not fit, a shader left out). Callers hold
 // state.mu.
 func queueLogLocked(level int, text string) {
 	sev, kind := uint32(sevInfo), "Validation Information"
-	switch level {
-	case levelWarning:
+	if level == levelWarning || level == levelError {
 		sev, kind = sevWarning, "Validation Warning"
-	case levelError:
-		sev, kind = sevError, "Validation Error"
 	}
 	idName := "GPUAV-DBG-layer"
 	queueLocked(outMsg{severity: sev, typ: typeGeneral | typeValidation, idName: idName,

@@ -8,9 +8,15 @@
 #include "state.h"
 
 PFN_vkVoidFunction gpuavdbg_messenger_intercept(const char *name);
-/* The messengers chained to vkCreateInstance, and forgetting them with
- * their instance (the loader face's vkCreateInstance, vkDestroyInstance). */
+/* The messengers chained to vkCreateInstance (they hear the layer only
+ * during vkCreateInstance and vkDestroyInstance, as the spec has it: from
+ * gpuavdbg_messengers_from_create_info until gpuavdbg_messengers_in_call(key,
+ * 0) at the end of vkCreateInstance, and again from
+ * gpuavdbg_messengers_in_call(key, 1) in vkDestroyInstance), and
+ * forgetting them with their instance (the loader face's vkCreateInstance,
+ * vkDestroyInstance). */
 void gpuavdbg_messengers_from_create_info(const void *instance_key, const VkInstanceCreateInfo *ci);
+void gpuavdbg_messengers_in_call(const void *instance_key, int in_call);
 void gpuavdbg_messengers_forget_instance(const void *instance_key);
 
 #endif

@@ -30,6 +30,7 @@ var (
 		comp, vert, frag string
 		push             string // push_runtime.comp: a runtime array (mode push)
 		base             string // base_compute.comp: oob_compute's code in other bytes (--base-comp)
+		reuse            string // reuse_compute.comp: mode reuse's shader (--reuse-comp)
 		err              error
 	}
 )
@@ -57,6 +58,7 @@ func setupMulti(t testing.TB) {
 		multiFix.app = filepath.Join(fixture.dir, "multi")
 		multiFix.push = filepath.Join(fixture.dir, "push_runtime.spv")
 		multiFix.base = filepath.Join(fixture.dir, "base_compute.spv")
+		multiFix.reuse = filepath.Join(fixture.dir, "reuse_compute.spv")
 		if os.Getenv(EnvPrebuilt) != "" {
 			return
 		}
@@ -73,6 +75,7 @@ func setupMulti(t testing.TB) {
 			{"testdata/shaders/oob_store.frag", multiFix.frag, "vulkan1.2"},
 			{"testdata/shaders/push_runtime.comp", multiFix.push, "vulkan1.2"},
 			{"testdata/shaders/base_compute.comp", multiFix.base, "vulkan1.1"},
+			{"testdata/shaders/reuse_compute.comp", multiFix.reuse, "vulkan1.1"},
 			// TestPrintfPipelineKinds' shaders.
 			{"testdata/shaders/printf_compute.comp", filepath.Join(fixture.dir, "printf_compute.spv"), "vulkan1.1"},
 			{"testdata/shaders/printf_fullscreen.vert", filepath.Join(fixture.dir, "printf_fullscreen.vert.spv"), "vulkan1.2"},
@@ -387,10 +390,13 @@ func TestCleanRun(t *testing.T) {
 	}
 }
 
+// TestDebugUtilsMessengers: messenger A comes from vkCreateInstance's
+// pNext: it hears only what happens during vkCreateInstance and
+// vkDestroyInstance (the spec; its structure may be gone after), so none
+// of the errors; B, created with vkCreateDebugUtilsMessengerEXT, hears the
+// first submit's error and is destroyed before the second. With no
+// messenger left and no launcher, the second error goes to stderr.
 func TestDebugUtilsMessengers(t *testing.T) {
-	// Messenger A comes from vkCreateInstance's pNext and hears of both
-	// submits; B, created with vkCreateDebugUtilsMessengerEXT, is destroyed
-	// after the first.
 	for _, listen := range []bool{false, true} {
 		t.Run(fmt.Sprintf("launcher=%v", listen), func(t *testing.T) {
 			r := runMulti(t, listen, nil, "messenger")
@@ -410,17 +416,77 @@ func TestDebugUtilsMessengers(t *testing.T) {
 				}
 				got[who]++
 			}
-			if got["A"] != 2 || got["B"] != 1 || len(got) != 2 {
-				t.Errorf("callbacks: %v, want A twice and B once\n%s", got, r.stdout)
+			if got["A"] != 0 || got["B"] != 1 || len(got) != 1 {
+				t.Errorf("callbacks: %v, want B once (A only during vkCreateInstance and vkDestroyInstance)\n%s", got, r.stdout)
 			}
-			if strings.Contains(r.stderr, "gpuav-dbg") {
-				t.Errorf("with a messenger, the layer printed to stderr:\n%s", r.stderr)
+			errs := strings.Count(r.stderr, "gpuav-dbg: ERROR descriptor_index_oob")
+			if listen && errs != 0 || !listen && errs != 1 {
+				t.Errorf("%d errors on stderr, want %d (the second submit's, with no messenger and no launcher):\n%s", errs,
+					map[bool]int{false: 1, true: 0}[listen], r.stderr)
 			}
 			if listen && len(all[wire.Errors](r)) != 2 {
 				t.Errorf("the launcher got %d Errors messages, want 2", len(all[wire.Errors](r)))
 			}
 		})
 	}
+}
+
+// TestMessengerDeliveriesAsKhronos: the same app under the Khronos layer's
+// GPU-assisted validation and under ours, without the launcher: each
+// messenger receives the out-of-bounds error as many times from ours as
+// from the Khronos layer (which calls a messenger of vkCreateInstance's
+// pNext only during vkCreateInstance and vkDestroyInstance).
+func TestMessengerDeliveriesAsKhronos(t *testing.T) {
+	setupMulti(t)
+	if _, err := os.Stat("/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json"); err != nil {
+		t.Fatalf("the Khronos validation layer is not installed (scripts/install-deps): %v", err)
+	}
+	count := func(out string) map[string]int {
+		got := map[string]int{}
+		for _, line := range strings.Split(out, "\n") {
+			if strings.HasPrefix(line, "callback ") && strings.Contains(line, " severity=0x1000 ") &&
+				strings.Contains(line, "Index of 3 used to index descriptor array of length 2") {
+				got[line[len("callback "):len("callback ")+1]]++
+			}
+		}
+		return got
+	}
+	cmd := exec.Command(multiFix.app, "--mode", "messenger", "--comp", multiFix.comp)
+	cmd.Env = append(cleanEnv(), "XDG_RUNTIME_DIR="+t.TempDir(), "VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation",
+		"VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_GPU_ASSISTED_EXT")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("multi under the Khronos layer: %v\n%s", err, out)
+	}
+	theirs := count(string(out))
+	if theirs["B"] == 0 {
+		t.Fatalf("the Khronos layer delivered no error to messenger B: the reference must catch it\n%s", out)
+	}
+	ours := count(runMulti(t, false, nil, "messenger").stdout)
+	if !maps.Equal(ours, theirs) {
+		t.Errorf("deliveries per messenger: ours %v, the Khronos layer's %v\n%s", ours, theirs, out)
+	}
+}
+
+// TestLayerStatusNotErrors: the layer's own lines (a device with every
+// check off, records that did not fit, a shader left out) reach the app's
+// messengers at WARNING severity at most: ERROR is the app's validation
+// errors', and an app that stops on those must not stop over a setting.
+func TestLayerStatusNotErrors(t *testing.T) {
+	withLock(func() {
+		saved := state.outbox
+		defer func() { state.outbox = saved }()
+		state.outbox = nil
+		for _, level := range []int{levelInfo, levelWarning, levelError} {
+			queueLogLocked(level, "device llvmpipe: instrumentation is off: every check is off")
+		}
+		want := []uint32{sevInfo, sevWarning, sevWarning}
+		for i, m := range state.outbox {
+			if m.severity != want[i] || strings.HasPrefix(m.text, "Validation Error") {
+				t.Errorf("level %d: severity 0x%x, text %q; want 0x%x, not an error", i, m.severity, m.text, want[i])
+			}
+		}
+	})
 }
 
 // TestCreateDestroyLoop: 100 instance+device create/destroy cycles under

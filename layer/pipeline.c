@@ -386,7 +386,7 @@ static int inline_module(device_data *dd, scratch *sc, VkPipelineShaderStageCrea
     for (const VkBaseInStructure *p = stage->pNext; p; p = p->pNext) {
         const VkDebugUtilsObjectNameInfoEXT *ni = (const void *)p;
         if (p->sType == VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT && ni->pObjectName)
-            goSetObjectName(GPUAVDBG_H(dd->device), VK_OBJECT_TYPE_SHADER_MODULE, GPUAVDBG_H(m),
+            goSetObjectName(GPUAVDBG_H(dd->device), VK_OBJECT_TYPE_SHADER_MODULE, GPUAVDBG_H(m), 0,
                             (char *)ni->pObjectName);
     }
     return 1;
@@ -462,9 +462,10 @@ static void remember(device_data *dd, VkPipeline p, VkPipelineLayout layout, VkP
         st[i].entry = stages[i].pName ? stages[i].pName : "";
     }
     int state = layout_state(dd, layout), reads_set = 1;
+    uint64_t serial = 0;
     int wants = goPipelineCreated(GPUAVDBG_H(dd->device), GPUAVDBG_H(p), GPUAVDBG_H(layout), (uint32_t)bp, st,
                                   nstages, state, libraries ? (uint64_t *)libs->pLibraries : NULL,
-                                  libraries ? libs->libraryCount : 0, is_library, var != NULL, &reads_set);
+                                  libraries ? libs->libraryCount : 0, is_library, var != NULL, &reads_set, &serial);
     if (st != small)
         free(st);
     pipeline_info *pi = malloc(sizeof *pi);
@@ -472,6 +473,7 @@ static void remember(device_data *dd, VkPipeline p, VkPipelineLayout layout, VkP
         gpuavdbg_variant_free(dd, var);
         return;
     }
+    pi->serial = serial;
     pi->var = var;
     if (var)
         gpuavdbg_variant_created(var, p);
@@ -754,6 +756,15 @@ static VKAPI_ATTR void VKAPI_CALL icpt_DestroyPipeline(VkDevice device, VkPipeli
         return;
     }
     dd->disp.DestroyPipeline(device, pipeline, alloc);
+}
+
+uint64_t gpuavdbg_pipeline_serial(device_data *dd, uint64_t pipeline)
+{
+    pthread_mutex_lock(&dd->lock);
+    const pipeline_info *pi = hmap_get(&dd->pipelines, pipeline);
+    uint64_t serial = pi ? pi->serial : 0;
+    pthread_mutex_unlock(&dd->lock);
+    return serial;
 }
 
 /* ---- teardown ---------------------------------------------------------------- */

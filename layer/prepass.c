@@ -50,7 +50,7 @@ typedef struct pp_dev {
     VkPipeline *retired;         /* pipelines of destroyed layouts, destroyed with the device */
     uint32_t nretired, cap_retired;
     int failed;       /* the pre-pass could not be set up: said once, when needed */
-    char failure[96]; /* why */
+    char failure[256]; /* why */
     uint32_t told;    /* notices given once per device (TOLD_*) */
 } pp_dev;
 
@@ -117,9 +117,14 @@ void gpuavdbg_prepass_setup(device_data *dd)
         return;
     const char *what = "vkCreateShaderModule";
     VkResult r = VK_ERROR_INITIALIZATION_FAILED;
-    if (!dd->disp.CreateComputePipelines || !dd->disp.CmdCopyBuffer ||
-        (!dd->disp.CmdDispatchBase && !dd->disp.CmdDispatchBaseKHR)) {
-        what = "the driver lacks vkCmdDispatchBase";
+    if (!dd->disp.CmdDispatchBase && !dd->disp.CmdDispatchBaseKHR) {
+        what = dd->dispatch_base_why[0] ? dd->dispatch_base_why : "the driver lacks vkCmdDispatchBase";
+        r = VK_SUCCESS;
+        goto fail;
+    }
+    if (!dd->disp.CreateComputePipelines || !dd->disp.CmdCopyBuffer) {
+        what = "the driver lacks vkCreateComputePipelines or vkCmdCopyBuffer";
+        r = VK_SUCCESS;
         goto fail;
     }
     r = make_module(dd, &c->module);
@@ -142,7 +147,10 @@ fail:
     /* Said when a command needs the pre-pass (tell_failed): an app that
      * records no indirect command loses nothing. */
     c->failed = 1;
-    snprintf(c->failure, sizeof c->failure, "%s: %d", what, (int)r);
+    if (r == VK_SUCCESS) /* a function the device lacks: what says which */
+        snprintf(c->failure, sizeof c->failure, "%s", what);
+    else
+        snprintf(c->failure, sizeof c->failure, "%s: %d", what, (int)r);
 }
 
 void gpuavdbg_prepass_teardown(device_data *dd)

@@ -50,8 +50,8 @@ type printfKey struct{ shader, site, action uint32 }
 func BuildPrintf(submit, queue uint64, cb SubmittedCB, sites func(shader uint32) []gpuav.PrintfSite) (
 	msgs []wire.Printf, bad int) {
 	index := map[printfKey]int{}
-	msg := wire.Printf{Submit: submit, Queue: queue, CommandBuffer: cb.Handle, Primary: cb.Primary,
-		PrimaryAction: cb.PrimaryAction}
+	msg := wire.Printf{Submit: submit, Queue: queue, CommandBuffer: cb.Handle, CommandBufferSerial: cb.Serial,
+		Primary: cb.Primary, PrimarySerial: cb.PrimarySerial, PrimaryAction: cb.PrimaryAction}
 	n, bytes := 0, 0
 	// last is the site of the line before: most lines are of the same
 	// call as the line before them.
@@ -69,8 +69,8 @@ func BuildPrintf(submit, queue uint64, cb SubmittedCB, sites func(shader uint32)
 		lineBytes := 4 * (3 + len(l.Args))
 		if n == printfLinesPerMessage || bytes+lineBytes > printfBytesPerMessage {
 			msgs = append(msgs, msg)
-			msg = wire.Printf{Submit: submit, Queue: queue, CommandBuffer: cb.Handle, Primary: cb.Primary,
-				PrimaryAction: cb.PrimaryAction}
+			msg = wire.Printf{Submit: submit, Queue: queue, CommandBuffer: cb.Handle, CommandBufferSerial: cb.Serial,
+				Primary: cb.Primary, PrimarySerial: cb.PrimarySerial, PrimaryAction: cb.PrimaryAction}
 			clear(index)
 			n, bytes, lastAt = 0, 0, -1
 		}
@@ -86,7 +86,7 @@ func BuildPrintf(submit, queue uint64, cb SubmittedCB, sites func(shader uint32)
 				Instruction: uint32(ss[l.Site].Instruction), Stage: l.Stage, Args: uint32(len(l.Args))}
 			if int(l.ActionIndex) < len(cb.Actions) {
 				a := &cb.Actions[l.ActionIndex]
-				s.Action, s.Pipeline, s.Labels = a.Command, a.Pipeline, a.Labels
+				s.Action, s.Pipeline, s.PipelineSerial, s.Labels = a.Command, a.Pipeline, a.PipelineSerial, a.Labels
 			}
 			msg.Sites = append(msg.Sites, s)
 		}

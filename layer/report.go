@@ -17,15 +17,21 @@ type Action struct {
 	Index    uint32
 	Command  string // vkCmdDispatch...
 	Pipeline uint64
-	Labels   []string
+	// PipelineSerial is the pipeline's serial (goPipelineCreated), 0
+	// with none.
+	PipelineSerial uint64
+	Labels         []string
 }
 
 // SubmittedCB is one command buffer of a finished submit: its output
 // buffer's words and its actions.
 type SubmittedCB struct {
-	Handle  uint64
-	Words   []uint32
-	Actions []Action
+	Handle uint64
+	// Serial is the command buffer's, PrimarySerial its primary's
+	// (never reused, unlike handles).
+	Serial, PrimarySerial uint64
+	Words                 []uint32
+	Actions               []Action
 	// Primary and PrimaryAction: for a secondary, the primary that ran it
 	// and where (see wire.Errors).
 	Primary       uint64
@@ -38,6 +44,10 @@ type SubmittedCB struct {
 	PrepassWords []uint32
 	// PrintfWords is its printf buffer, header included (printf.go).
 	PrintfWords []uint32
+	// MinAction and MaxAction (0: none) keep the GPU records of actions in
+	// [MinAction, MaxAction): a hang reports those of the completed
+	// actions (hang.go), the submission's read the rest.
+	MinAction, MaxAction uint32
 }
 
 // groupKey identifies identical records: same check, shader, instruction,
@@ -79,11 +89,20 @@ func BuildErrors(submit, queue uint64, cb SubmittedCB) (msg wire.Errors, malform
 // records are valid until the next Build.
 func (b *Builder) Build(submit, queue uint64, cb SubmittedCB) (msg wire.Errors, malformed int, ok bool) {
 	out := gpuav.Decode(cb.Words, siteTable())
+	if cb.MinAction > 0 || cb.MaxAction > 0 {
+		kept := out.Records[:0]
+		for _, r := range out.Records {
+			if r.ActionIndex >= cb.MinAction && (cb.MaxAction == 0 || r.ActionIndex < cb.MaxAction) {
+				kept = append(kept, r)
+			}
+		}
+		out.Records = kept
+	}
 	pre := gpuav.DecodeLayerOutput(cb.PrepassWords)
 	out.Records = append(append(out.Records, gpuav.DecodeLayerRecords(cb.LayerWords)...), pre.Records...)
 	out.Dropped += pre.Dropped + cb.LayerDropped
-	msg = wire.Errors{Submit: submit, Queue: queue, CommandBuffer: cb.Handle, Dropped: out.Dropped,
-		Primary: cb.Primary, PrimaryAction: cb.PrimaryAction}
+	msg = wire.Errors{Submit: submit, Queue: queue, CommandBuffer: cb.Handle, CommandBufferSerial: cb.Serial,
+		Dropped: out.Dropped, Primary: cb.Primary, PrimarySerial: cb.PrimarySerial, PrimaryAction: cb.PrimaryAction}
 	// first maps a group to its first record in msg.Records; next chains
 	// a group's records (its samples), -1 ending the chain.
 	if b.first == nil {
@@ -136,7 +155,7 @@ records:
 		}
 		if int(r.ActionIndex) < len(cb.Actions) {
 			a := &cb.Actions[r.ActionIndex]
-			rec.Action, rec.Pipeline, rec.Labels = a.Command, a.Pipeline, a.Labels
+			rec.Action, rec.Pipeline, rec.PipelineSerial, rec.Labels = a.Command, a.Pipeline, a.PipelineSerial, a.Labels
 		}
 		next = append(next, -1)
 		msg.Records = append(msg.Records, rec)
@@ -248,13 +267,13 @@ func recordMessage(msg wire.Errors, g group) gpuav.ErrorMessage {
 	code := gpuav.CheckCode(r.Code)
 	d := gpuav.Describe(code, p)
 	m := gpuav.ErrorMessage{Check: r.Check, What: d.Message, Loop: r.Loop, VUID: d.VUID(r.Action),
-		CommandBuffer: handleText(msg.CommandBuffer), ActionIndex: r.ActionIndex, Action: r.Action, Labels: r.Labels,
+		CommandBuffer: handleText(msg.CommandBuffer, msg.CommandBufferSerial), ActionIndex: r.ActionIndex, Action: r.Action, Labels: r.Labels,
 		Submit: msg.Submit, Shader: r.ShaderID, Instruction: r.Instruction, Stage: gpuav.StageName(r.Stage), Count: r.Count}
 	if msg.Primary != 0 {
-		m.Primary, m.PrimaryAction = handleText(msg.Primary), msg.PrimaryAction
+		m.Primary, m.PrimaryAction = handleText(msg.Primary, msg.PrimarySerial), msg.PrimaryAction
 	}
 	if r.Pipeline != 0 {
-		m.Pipeline = handleText(r.Pipeline)
+		m.Pipeline = handleText(r.Pipeline, r.PipelineSerial)
 	}
 	m.Coords, _ = gpuav.StageCoordText(r.Stage, g.samples[0])
 	if len(g.samples) > 1 {
@@ -286,8 +305,12 @@ func recordMessage(msg wire.Errors, g group) gpuav.ErrorMessage {
 	return m
 }
 
-// handleText prints a handle with its debug name: `0x55 ("compute-cmd")`.
-func handleText(h uint64) string { return fmt.Sprintf("0x%x%s", h, nameSuffix(h)) }
+// handleText prints a pipeline's or command buffer's handle with its
+// debug name: `0x55 ("compute-cmd")`; serial is the object's (nameFor: a
+// name given to another object with the handle is not shown).
+func handleText(h, serial uint64) string {
+	return fmt.Sprintf("0x%x%s", h, serialNameSuffix(h, serial))
+}
 
 // sourceOf says where in the source an instruction of the shader is, from
 // the module's own debug information: the file, line, column and line of
@@ -300,6 +323,25 @@ func sourceOf(sh *shader, instruction uint32) *gpuav.MessageSource {
 	loc := sh.srcmap.Lookup(int(instruction))
 	return &gpuav.MessageSource{File: loc.File, Line: loc.Line, Column: loc.Column, Text: loc.Text,
 		SPIRV: loc.Language == sourcemap.LanguageSPIRV, Note: loc.Note}
+}
+
+// nameFor is the debug name of a pipeline or command buffer of a serial
+// (0: unknown): a name given to another object with the same handle is not
+// its name. Callers hold state.mu.
+func nameFor(h, serial uint64) string {
+	if named := state.nameSerials[h]; serial != 0 && named != 0 && named != serial {
+		return ""
+	}
+	return state.names[h]
+}
+
+// serialNameSuffix is nameSuffix for a pipeline or command buffer of a
+// serial (nameFor).
+func serialNameSuffix(h, serial uint64) string {
+	if n := nameFor(h, serial); n != "" {
+		return fmt.Sprintf(" (%q)", n)
+	}
+	return ""
 }
 
 func nameSuffix(h uint64) string {

@@ -115,6 +115,14 @@ fail:
     return r;
 }
 
+VkResult gpuavdbg_host_buffer(device_data *dd, VkDeviceSize size, VkBufferUsageFlags usage, VkBuffer *buf,
+                              VkDeviceMemory *mem, void **map, const char **what)
+{
+    tl_input_alloc = 1; /* not one of the allocations the test hook fails */
+    VkResult r = make_buffer(dd, size, usage, buf, mem, map, what);
+    tl_input_alloc = 0;
+    return r;
+}
 
 /* ---- output units ------------------------------------------------------ */
 

@@ -42,6 +42,11 @@ void gpuavdbg_unit_push(const device_data *dd, const out_unit *u, VkCommandBuffe
 uint32_t *gpuavdbg_unit_input(out_unit *u, int which, uint32_t *cap_words);
 void gpuavdbg_unit_inputs_grow(device_data *dd, out_unit *u);
 
+/* gpuavdbg_host_buffer makes a host-visible, host-coherent buffer of size
+ * bytes, bound and mapped at *map; on failure *what names the call. */
+VkResult gpuavdbg_host_buffer(device_data *dd, VkDeviceSize size, VkBufferUsageFlags usage, VkBuffer *buf,
+                              VkDeviceMemory *mem, void **map, const char **what);
+
 /* The usage the pre-pass buffer (GPUAVDBG_INPUT_CMD) gets for trace rays:
  * a device address, when the app enabled bufferDeviceAddress. */
 static inline VkBufferUsageFlags gpuavdbg_prepass_buffer_usage(const device_data *dd)

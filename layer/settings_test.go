@@ -182,6 +182,43 @@ func TestLoopBudgetSetting(t *testing.T) {
 	}
 }
 
+// TestWatchdogSetting: the watchdog's row read as main's reader read it:
+// 10 s by default, 0 off (no watchdog, no breadcrumbs: goWatchdogNs 0),
+// above 3600 moved to 3600 with a warning, a value that is no number of
+// seconds refused with a warning; the settings file by its key.
+func TestWatchdogSetting(t *testing.T) {
+	env := func(v string) func(string) string {
+		return func(k string) string {
+			if k == options.WatchdogSeconds.Env {
+				return v
+			}
+			return ""
+		}
+	}
+	type want struct {
+		seconds  uint32
+		off      bool
+		warnings int
+	}
+	for in, w := range map[string]want{"": {10, false, 0}, "2": {2, false, 0}, " 0 ": {0, true, 0},
+		"5000": {3600, false, 1}, "2s": {10, false, 1}, "-1": {10, false, 1}} {
+		s, warnings := LoadSettings(env(in))
+		if s.WatchdogSeconds != w.seconds || s.WatchdogOff != w.off || len(warnings) != w.warnings {
+			t.Errorf("%q: %d s, off %v, warnings %q; want %+v", in, s.WatchdogSeconds, s.WatchdogOff, warnings, w)
+		}
+		for _, m := range warnings {
+			if !strings.Contains(m, options.WatchdogSeconds.Env) {
+				t.Errorf("%q: warning %q does not name the variable", in, m)
+			}
+		}
+	}
+	file, fw := ParseSettingsFile("f", []byte("gpuavdbg.watchdog_seconds = 0\n"))
+	s, w := ResolveSettings(func(string) string { return "" }, file, AppSettings{})
+	if len(fw) != 0 || len(w) != 0 || !s.WatchdogOff || s.Wire().WatchdogOff != true {
+		t.Errorf("settings file: %+v %v %v, want off", s.Wire(), fw, w)
+	}
+}
+
 // TestReaderReadsTheTable: a row added to the options table is read by
 // the layer like every other: from the environment, the settings file and
 // the app's VkLayerSettingsCreateInfoEXT by its key, its default when

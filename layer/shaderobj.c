@@ -107,7 +107,6 @@ typedef struct shaderobj_dev {
     hmap binaries; /* FNV-1a hash of the bytes (never 0) -> so_binary* */
     so_layout **layouts;
     uint32_t nlayouts, cap_layouts;
-    int binary_warned;      /* binary code: warned once */
     int binary_data_warned; /* vkGetShaderBinaryDataEXT of an instrumented shader: warned once */
 } shaderobj_dev;
 
@@ -336,13 +335,11 @@ static VkResult create_shaders(device_data *dd, VkDevice device, uint32_t n, con
         return dd->disp.CreateShadersEXT(device, n, ci, alloc, shaders);
     }
     memcpy(copy, ci, n * sizeof *copy);
-    int binary = 0, any_instr = 0;
+    int any_instr = 0;
     const int instrumenting = gpuavdbg_instrumenting(dd) && dd->set_layout;
     for (uint32_t i = 0; i < n; i++) {
-        if (ci[i].codeType == VK_SHADER_CODE_TYPE_BINARY_EXT) {
-            binary = 1;
-            continue;
-        }
+        if (ci[i].codeType == VK_SHADER_CODE_TYPE_BINARY_EXT)
+            continue; /* goShaderObjectBinary, once the driver made it */
         if (ci[i].codeType != VK_SHADER_CODE_TYPE_SPIRV_EXT || !ci[i].pCode || ci[i].codeSize == 0 ||
             ci[i].codeSize % 4 != 0 || ((uintptr_t)ci[i].pCode & 3) != 0)
             continue; /* the driver reports it */
@@ -438,6 +435,10 @@ static VkResult create_shaders(device_data *dd, VkDevice device, uint32_t n, con
             /* Not SPIR-V words: in the session with the reason, as a module. */
             goShaderUnchecked(GPUAVDBG_H(device), (uint8_t *)ci[i].pCode, ci[i].pCode ? ci[i].codeSize : 0,
                               ci[i].codeSize, GPUAVDBG_H(s), (int32_t)(s ? VK_SUCCESS : r));
+        else if (ci[i].codeType == VK_SHADER_CODE_TYPE_BINARY_EXT && s)
+            /* The driver's code, which the layer cannot instrument: in the
+             * session as a shader left unchecked, with the reason. */
+            goShaderObjectBinary(GPUAVDBG_H(device), GPUAVDBG_H(s), (uint32_t)ci[i].stage);
         free(words[i]);
         if (!s)
             continue;
@@ -456,17 +457,7 @@ static VkResult create_shaders(device_data *dd, VkDevice device, uint32_t n, con
             so_free_info(dd, old);
         else
             so_free_info(dd, info);
-        int warn = binary && so && !so->binary_warned;
-        if (warn)
-            so->binary_warned = 1;
         pthread_mutex_unlock(&dd->lock);
-        if (warn) {
-            binary = 0;
-            gpuavdbg_logf(GPUAVDBG_LOG_WARNING,
-                          "shader objects created from binary code (VK_SHADER_CODE_TYPE_BINARY_EXT) run as the app "
-                          "gave them, uninstrumented: the layer cannot instrument driver binaries (create them from "
-                          "SPIR-V to have them checked)");
-        }
     }
     free(copy);
     free(sets);

@@ -5,6 +5,12 @@ package main
 */
 import "C"
 
+import (
+	"fmt"
+
+	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
+)
+
 // This file is the Go side of shaderobj.c (VK_EXT_shader_object).
 
 // goShaderObjectCreated completes a shader after vkCreateShadersEXT, as
@@ -20,4 +26,29 @@ func goShaderObjectCreated(dev C.uint64_t, id C.uint32_t, object C.uint64_t, ins
 	state.mu.Lock()
 	defer state.mu.Unlock()
 	completeShaderLocked(uint32(id), uint64(object), true, instrumented != 0, C.GoString(why), C.GoString(note))
+}
+
+// binaryReason is why a shader object made from binary code runs
+// unchecked.
+const binaryReason = "created from binary code (VK_SHADER_CODE_TYPE_BINARY_EXT) the layer did not hand out: " +
+	"the driver's code, which the layer cannot instrument, runs as the app gave it (create the shader from SPIR-V " +
+	"to have it checked)"
+
+// goShaderObjectBinary records a shader object the app made from binary
+// code the layer did not hand out (vkGetShaderBinaryDataEXT's of this run
+// are made from their SPIR-V instead): it gets a shader id and goes to the
+// session as a shader left unchecked, with the reason (the run exits 4).
+//
+//export goShaderObjectBinary
+func goShaderObjectBinary(dev, object C.uint64_t, stage C.uint32_t) {
+	defer recovered("goShaderObjectBinary")
+	defer flushOutbox()
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	state.nextShaderID++
+	s := &shader{id: state.nextShaderID, device: uint64(dev), object: uint64(object), warning: binaryReason}
+	state.shaders[s.id] = s
+	noteLocked(levelWarning, fmt.Sprintf("shader %d (%s shader object 0x%x): %s", s.id, stageName(uint32(stage)),
+		s.object, s.warning))
+	sendLocked(wire.KindShader, wire.Shader{ID: s.id, Object: s.object, Warning: s.warning})
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -366,5 +368,49 @@ func TestShaderObjectNotSPIRVWords(t *testing.T) {
 	if s.Instrumented || !strings.HasPrefix(s.Warning, want) || len(s.SPIRV) != int(st.Size()-2) {
 		t.Errorf("shader: instrumented %v, warning %q, %d bytes; want %q, %d bytes\n%s",
 			s.Instrumented, s.Warning, len(s.SPIRV), want, st.Size()-2, r.stdout)
+	}
+}
+
+// TestShaderObjectForeignBinary: a shader object created from binary code
+// the layer never handed out (written by a run without the layer) runs as
+// the app gave it, unchecked: it is in the session as a shader left
+// unchecked with the reason (the report's unchecked list, exit 4), not a
+// warning among the logs.
+func TestShaderObjectForeignBinary(t *testing.T) {
+	setupMulti(t)
+	bin := filepath.Join(t.TempDir(), "shader.bin")
+	runPlain(t, "--mode", "shaderobj-foreign", "--binary-out", bin)
+	r := runMulti(t, true, nil, "shaderobj-foreign", "--binary-in", bin)
+	if !strings.Contains(r.stdout, "binary_create=0\n") || !strings.Contains(r.stdout, "binary_values=0 3 6 9\n") {
+		t.Fatalf("the shader from the binary did not run:\n%s", r.stdout)
+	}
+	// The app's compute pipeline made shader 1; the shader object is 2.
+	shaders := all[wire.Shader](r)
+	if len(shaders) != 2 {
+		t.Fatalf("%d shaders, want the pipeline's and the shader object's: %s", len(shaders), dump(r.msgs))
+	}
+	if s := shaders[1]; s.Instrumented || s.Object == 0 || s.Module != 0 || s.Warning != binaryReason {
+		t.Errorf("shader: %+v; want shader object, uninstrumented, warning %q", s, binaryReason)
+	}
+	if c := logsContaining(r, "warning", "binary"); c != 0 {
+		t.Errorf("%d warnings about binary code, want none (the shader says it): %s", c, dump(r.msgs))
+	}
+	var doc struct {
+		Unchecked []session.Unchecked `json:"unchecked"`
+	}
+	rep := reportOf(t, r)
+	if err := json.Unmarshal(rep, &doc); err != nil {
+		t.Fatal(err)
+	}
+	// (The launcher's entries, such as the app's end, are not the layer's.)
+	var shadersLeft []session.Unchecked
+	for _, u := range doc.Unchecked {
+		if u.Kind != session.UncheckedEnd {
+			shadersLeft = append(shadersLeft, u)
+		}
+	}
+	want := []session.Unchecked{{Kind: session.UncheckedShader, Reason: binaryReason, Count: 1}}
+	if !reflect.DeepEqual(shadersLeft, want) {
+		t.Errorf("unchecked %+v, want %+v", doc.Unchecked, want)
 	}
 }

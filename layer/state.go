@@ -111,12 +111,19 @@ var state = struct {
 	helloSent bool
 
 	nextShaderID uint32
-	shaders      map[uint32]*shader    // by shader id; kept after module destruction
-	modules      map[moduleKey]*shader // live modules
-	devices      map[uint64]*device
-	instances    map[uint64]Settings   // by VkInstance: the process's with the app's own
-	libraries    map[moduleKey]library // pipeline libraries by (device, pipeline)
-	names        map[uint64]string     // debug-utils names, for stderr reports
+	// nextPipelineSerial is the last pipeline serial given
+	// (goPipelineCreated): never reused, unlike a pipeline's handle.
+	nextPipelineSerial uint64
+	shaders            map[uint32]*shader    // by shader id; kept after module destruction
+	modules            map[moduleKey]*shader // live modules
+	devices            map[uint64]*device
+	instances          map[uint64]Settings   // by VkInstance: the process's with the app's own
+	libraries          map[moduleKey]library // pipeline libraries by (device, pipeline)
+	names              map[uint64]string     // debug-utils names, for stderr reports
+	// nameSerials are the serials of the pipelines and command buffers
+	// named (nameFor: a record of another object with the handle gets
+	// no name, never the wrong one).
+	nameSerials map[uint64]uint64
 
 	stderrErrors int
 	stderrLogs   int
@@ -131,6 +138,7 @@ var state = struct {
 	instances:     map[uint64]Settings{},
 	libraries:     map[moduleKey]library{},
 	names:         map[uint64]string{},
+	nameSerials:   map[uint64]uint64{},
 }
 
 // Log levels, as goLog receives them from C (abi, shared_gen.h).
@@ -160,6 +168,7 @@ func connectLocked(s Settings) {
 			fmt.Fprintf(os.Stderr, "gpuav-dbg: %v; reporting to stderr\n", err)
 		} else {
 			state.client = c
+			connectionFd(c.Fd())
 		}
 	}
 	if state.helloSent {
@@ -198,10 +207,11 @@ func cmdline() []string {
 // state.mu.
 func disconnectLocked(submits uint64) {
 	if state.client != nil {
+		connectionFd(-1)
 		// The client sends what it coalesced and its lost counts before
 		// the bye; if the socket failed, the app's stderr says what the
 		// launcher never got.
-		state.client.Send(wire.KindBye, wire.Bye{Submits: submits})
+		state.client.Send(wire.KindBye, wire.Bye{Submits: submits, Counts: submitCounts()})
 		if err := state.client.Close(); err != nil {
 			fmt.Fprintf(os.Stderr, "gpuav-dbg: %v\n", err)
 		}
@@ -280,6 +290,24 @@ func logUnchecked(text string) {
 	defer state.mu.Unlock()
 	sent := sendLocked(wire.KindLog, wire.Log{Level: levelName(levelWarning), Text: text, Unchecked: true})
 	localLogLocked(levelWarning, text, sent)
+}
+
+// logUncheckedKind is logUnchecked for something other than commands:
+// kind is a wire.Log Kind (wire.LogUncheckedRecords), count how many.
+func logUncheckedKind(kind string, count int, text string) {
+	defer flushOutbox()
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	sent := sendLocked(wire.KindLog, wire.Log{Level: levelName(levelWarning), Text: text, Unchecked: true, Kind: kind, Count: count})
+	localLogLocked(levelWarning, text, sent)
+}
+
+// plural is "s" unless n is 1.
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 func logf(level int, format string, args ...any) {

@@ -67,6 +67,10 @@ typedef struct instance_data {
     instance_dispatch disp;
     int reserve_slot;     /* report maxBoundDescriptorSets - 1 */
     uint32_t api_version; /* the app's VkApplicationInfo.apiVersion (0: 1.0) */
+    int inert;            /* created in a forked child: every call goes down the chain (dispatch.c) */
+    /* VK_KHR_device_group_creation is enabled (by the app, or by the
+     * layer for a Vulkan 1.0 app: VK_KHR_device_group needs it). */
+    int device_group_creation;
 } instance_data;
 
 typedef struct out_unit {
@@ -100,6 +104,7 @@ typedef struct out_unit {
 
 /* What the layer knows about a pipeline (device_data.pipelines). */
 typedef struct pipeline_info {
+    uint64_t serial; /* goPipelineCreated's: never reused, unlike the handle */
     VkPipelineLayout layout;
     VkPipelineBindPoint bind_point;
     int instrumented; /* bind the layer's set before its actions */
@@ -117,6 +122,7 @@ typedef struct device_data {
     VkPhysicalDevice physical;
     instance_data *inst;
     device_dispatch disp;
+    int inert; /* of an inert instance: every call goes down the chain (dispatch.c) */
 
     int instrumenting;
     char reason[256];
@@ -139,12 +145,22 @@ typedef struct device_data {
      * the padding for such pipeline layouts, or why there are none. */
     int descriptor_buffer;
     int push_descriptors; /* VK_KHR_push_descriptor is enabled */
+    int buffer_marker;    /* VK_AMD_buffer_marker is enabled (crumbs.c) */
+    /* Why the device has no vkCmdDispatchBase (a Vulkan 1.0 device without
+     * VK_KHR_device_group), for the pre-pass's reason; "" otherwise. */
+    char dispatch_base_why[240];
     VkDescriptorSetLayout set_layout_db, empty_layout_db;
     char db_reason[160];
+    /* Descriptor buffers the layer reads (docs/decisions/descriptor-buffers.md):
+     * descriptors.c's descriptor-buffer properties, memory.c's memory and
+     * buffer binds; made where the app enabled descriptor buffers. */
+    struct desc_dev *desc;
+    struct mem_dev *mem;
     VkBuffer action_buffer;
     VkDeviceMemory action_memory;
 
     struct cc_dev *cc; /* cmdchecks.c: its settings, features and limits */
+    struct crumb_dev *crumbs; /* crumbs.c: the marker buffers, when the watchdog is on */
     struct pp_dev *pp; /* prepass.c: the limits block, the pre-pass pipelines */
 
     pthread_mutex_t lock; /* guards everything below */
@@ -175,12 +191,21 @@ typedef struct device_data {
     uint32_t nfree_fences, cap_free_fences;
     VkFence *stuck_fences; /* never signalled in time; destroyed with the device */
     uint32_t nstuck_fences, cap_stuck_fences;
+    /* submit.c: the watchdog thread (started with the first pending
+     * submission when the watchdog is on), told to stop by watchdog_stop
+     * under pending_lock; lost: a call returned VK_ERROR_DEVICE_LOST and
+     * it was reported. */
+    pthread_t watchdog;
+    int watchdog_running, watchdog_stop;
+    pthread_cond_t watchdog_cond;
+    int lost;
 } device_data;
 
 /* ---- per-command-buffer state (cmdbuf.c) --------------------------------- */
 
 typedef struct bound_pipeline {
     uint64_t pipeline; /* 0 when shader objects are bound (shaderobj.c) */
+    uint64_t serial;   /* the pipeline's serial (pipeline_info's), 0 with none */
     VkPipelineLayout layout;
     int instrumented;
     /* cmdchecks.c: the pipeline's vertex input state and task stage
@@ -223,6 +248,10 @@ typedef struct bound_pipeline {
 
 typedef struct cb_state {
     VkCommandBuffer cb;
+    /* A serial of its own, given at allocation and never reused: a driver
+     * may give a command buffer allocated later the handle of a freed one
+     * (docs/decisions/attribution-by-identity.md). */
+    uint64_t serial;
     device_data *dd;
     VkCommandPool pool;
     int secondary;
@@ -242,6 +271,10 @@ typedef struct cb_state {
     uint32_t nactions, cap_actions;
     uint32_t ninstrumented; /* actions whose variant uses the layer's set */
     uint32_t nbinds;        /* binds (or pushes) of the layer's set */
+    /* The coverage (submit.c counts them at each submit): actions whose
+     * pipeline (or shader objects) ran instrumented, and of those the
+     * actions of a pipeline with a fast variant that ran its precise one. */
+    uint32_t nchecked, nprecise;
 
     char **stack; /* open debug-utils labels */
     uint32_t nstack, cap_stack;
@@ -269,6 +302,8 @@ typedef struct cb_state {
      * tables; prepass.c: the pre-pass jobs (both made on first use). */
     struct cc_cb *cc;
     struct pp_cb *pp;
+    /* crumbs.c: its breadcrumbs' marker slot and render passes, or NULL. */
+    struct crumb_cb *crumb;
 
     /* submit.c, guarded by dd->pending_lock: the unread submission whose
      * records this command buffer's output buffer holds, or NULL. */

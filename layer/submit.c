@@ -28,6 +28,7 @@
 #include "ground.h"
 #include "addresses.h"
 #include "cmdchecks.h"
+#include "crumbs.h"
 #include "descriptors.h"
 #include "resources.h"
 #include "submit.h"
@@ -42,6 +43,46 @@ uint64_t gpuavdbg_submit_count(void)
 
 static uint64_t g_lat_n, g_lat_sum, g_lat_max;
 
+/* The coverage counts (gpuavdbg_coverage_counts). */
+static uint64_t g_cov_cbs, g_cov_actions, g_cov_instrumented, g_cov_precise;
+
+void gpuavdbg_coverage_counts(gpuavdbg_coverage *out)
+{
+    out->command_buffers = __atomic_load_n(&g_cov_cbs, __ATOMIC_RELAXED);
+    out->actions = __atomic_load_n(&g_cov_actions, __ATOMIC_RELAXED);
+    out->instrumented = __atomic_load_n(&g_cov_instrumented, __ATOMIC_RELAXED);
+    out->precise = __atomic_load_n(&g_cov_precise, __ATOMIC_RELAXED);
+}
+
+/* count_cb adds a submitted command buffer and the secondaries it executes
+ * (depth bounds nesting) to a submit's coverage counts, before the submit:
+ * none of them may change while it is being submitted. */
+static void count_cb(gpuavdbg_coverage *cv, VkCommandBuffer cb, int depth)
+{
+    const cb_state *cs = gpuavdbg_cb_get(cb);
+    if (depth > 8)
+        return;
+    cv->command_buffers++;
+    if (!cs)
+        return;
+    cv->actions += cs->nactions;
+    cv->instrumented += cs->nchecked;
+    cv->precise += cs->nprecise;
+    for (uint32_t i = 0; i < cs->nexecuted; i++)
+        count_cb(cv, cs->executed[i], depth + 1);
+}
+
+/* count_submitted adds a successful submit's counts to the process's. */
+static void count_submitted(VkResult r, const gpuavdbg_coverage *cv)
+{
+    if (r != VK_SUCCESS)
+        return;
+    __atomic_add_fetch(&g_cov_cbs, cv->command_buffers, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&g_cov_actions, cv->actions, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&g_cov_instrumented, cv->instrumented, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&g_cov_precise, cv->precise, __ATOMIC_RELAXED);
+}
+
 void gpuavdbg_latency(uint64_t *n, uint64_t *sum_ns, uint64_t *max_ns)
 {
     *n = __atomic_load_n(&g_lat_n, __ATOMIC_RELAXED);
@@ -49,7 +90,7 @@ void gpuavdbg_latency(uint64_t *n, uint64_t *sum_ns, uint64_t *max_ns)
     *max_ns = __atomic_load_n(&g_lat_max, __ATOMIC_RELAXED);
 }
 
-static uint64_t now_ns(void)
+uint64_t gpuavdbg_now_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -65,7 +106,9 @@ static uint64_t now_ns(void)
 typedef struct pending_cb {
     cb_state *cs;     /* NULL once a later submission took it over */
     uint64_t primary; /* for a secondary: the primary that executed it */
+    uint64_t primary_serial;
     uint32_t primary_action;
+    uint32_t reported_below; /* records of actions below it went with a hang report */
 } pending_cb;
 
 enum { PENDING_QUEUED = 0, PENDING_TAKEN = 1, PENDING_SUBMITTING = 2 };
@@ -78,10 +121,19 @@ typedef struct pending_submit {
     VkFence fence;
     VkFence app_fence; /* the app's fence of the same submit, or 0 */
     uint64_t t_submit;
+    /* The watchdog's: since when it is the oldest unfinished submission
+     * of its queue (0: not yet seen so), and whether a hang report named
+     * it. */
+    uint64_t t_front;
+    int hang_reported;
     int state;
     uint32_t n, cap;
     pending_cb *cbs;
 } pending_submit;
+
+static void watchdog_start(device_data *dd, pending_submit *e);
+static void watchdog_stop(device_data *dd);
+static void device_lost(device_data *dd, const char *call);
 
 /* ---- fences --------------------------------------------------------------- */
 
@@ -126,6 +178,11 @@ void gpuavdbg_pending_init(device_data *dd)
 {
     pthread_mutex_init(&dd->pending_lock, NULL);
     pthread_cond_init(&dd->pending_cond, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&dd->watchdog_cond, &ca);
+    pthread_condattr_destroy(&ca);
 }
 
 static void unlink_entry(device_data *dd, pending_submit *e)
@@ -148,14 +205,14 @@ static void unlink_entry(device_data *dd, pending_submit *e)
  * them to Go, and frees the entry. Called without dd->pending_lock. */
 static void process(device_data *dd, pending_submit *e, int signalled)
 {
-    uint64_t lat = now_ns() - e->t_submit;
+    uint64_t lat = gpuavdbg_now_ns() - e->t_submit;
     gpuavdbg_submit_cb small[16];
     gpuavdbg_submit_cb *out = e->n <= 16 ? small : malloc(e->n * sizeof *out);
     uint32_t n = 0;
     for (uint32_t i = 0; signalled && out && i < e->n; i++) {
         const cb_state *cs = e->cbs[i].cs;
-        if (!cs || !cs->unit)
-            continue;
+        if (!cs || !cs->unit || cs->unit == dd->sink)
+            continue; /* listed for its breadcrumbs only: no records of its own */
         const uint32_t *w = cs->unit->words;
         uint32_t nlayer = 0, layer_dropped = 0, pcap = 0;
         const uint32_t *layer = gpuavdbg_cc_records(cs, &nlayer, &layer_dropped);
@@ -167,6 +224,7 @@ static void process(device_data *dd, pending_submit *e, int signalled)
             continue; /* no record claimed, none of the layer's, no printf line written or lost */
         out[n++] = (gpuavdbg_submit_cb){
             .handle = GPUAVDBG_H(cs->cb),
+            .serial = cs->serial,
             .words = w,
             .nwords = GPUAVDBG_OUTPUT_WORDS,
             .nactions = cs->nactions,
@@ -175,6 +233,7 @@ static void process(device_data *dd, pending_submit *e, int signalled)
             .nlabels = cs->npaths,
             .secondary = (uint32_t)cs->secondary,
             .primary = e->cbs[i].primary,
+            .primary_serial = e->cbs[i].primary_serial,
             .primary_action = e->cbs[i].primary_action,
             .layer_words = layer,
             .nlayer_words = nlayer,
@@ -184,6 +243,7 @@ static void process(device_data *dd, pending_submit *e, int signalled)
                                       : 0,
             .printf_words = pf,
             .nprintf_words = cs->unit->printf_words,
+            .min_action = e->cbs[i].reported_below,
         };
     }
     if (n > 0)
@@ -256,10 +316,10 @@ static void flush_entry(device_data *dd, pending_submit *e)
     e->state = PENDING_TAKEN;
     pthread_mutex_unlock(&dd->pending_lock);
     VkResult r = dd->disp.WaitForFences(dd->device, 1, &e->fence, VK_TRUE, FLUSH_TIMEOUT_NS);
-    if (r != VK_SUCCESS)
-        gpuavdbg_logf(GPUAVDBG_LOG_WARNING,
+    if (r != VK_SUCCESS && !e->hang_reported) /* else the hang group said it */
+        gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED,
                       "submit %llu did not finish within %llu s of the app reusing its command buffer (%d): its "
-                      "records are dropped",
+                      "records were not read",
                       (unsigned long long)e->submit, FLUSH_TIMEOUT_NS / 1000000000ull, (int)r);
     process(dd, e, r == VK_SUCCESS);
     pthread_mutex_lock(&dd->pending_lock);
@@ -280,7 +340,7 @@ static void wait_free(device_data *dd, cb_state *cs)
 
 void gpuavdbg_pending_flush_cb(device_data *dd, cb_state *cs)
 {
-    if (!cs || !cs->unit)
+    if (!cs || (!cs->unit && !cs->crumb))
         return;
     /* No lock-free shortcut: an entry being read or submitted is not in the
      * list, only in cs->pending. */
@@ -321,10 +381,42 @@ void gpuavdbg_pending_flush_pool(device_data *dd, VkCommandPool pool)
     flush_matching(dd, pool);
 }
 
+uint32_t gpuavdbg_pending_drain(device_data *dd, uint64_t deadline_ns)
+{
+    uint32_t unread = 0;
+    if (!dd->disp.WaitForFences || !dd->disp.GetFenceStatus)
+        return 0;
+    pthread_mutex_lock(&dd->pending_lock);
+    for (;;) {
+        /* Oldest first: a queue's submissions finish in order. Those another
+         * thread is reading or submitting are out of the list: theirs. */
+        pending_submit *e = dd->pending_head;
+        while (e && e->state != PENDING_QUEUED)
+            e = e->next;
+        if (!e)
+            break;
+        unlink_entry(dd, e);
+        e->state = PENDING_TAKEN;
+        pthread_mutex_unlock(&dd->pending_lock);
+        uint64_t now = gpuavdbg_now_ns();
+        VkResult r = dd->disp.WaitForFences(dd->device, 1, &e->fence, VK_TRUE, deadline_ns > now ? deadline_ns - now : 0);
+        if (r != VK_SUCCESS && !e->hang_reported) /* else the hang group said it */
+            unread++;
+        process(dd, e, r == VK_SUCCESS);
+        pthread_mutex_lock(&dd->pending_lock);
+    }
+    pthread_mutex_unlock(&dd->pending_lock);
+    return unread;
+}
+
 void gpuavdbg_pending_teardown(device_data *dd)
 {
-    if (dd->disp.WaitForFences && dd->disp.GetFenceStatus)
-        flush_matching(dd, VK_NULL_HANDLE);
+    watchdog_stop(dd);
+    if (dd->disp.WaitForFences && dd->disp.GetFenceStatus) {
+        uint32_t unread = gpuavdbg_pending_drain(dd, gpuavdbg_now_ns() + GPUAVDBG_DRAIN_NS);
+        if (unread && !gpuavdbg_forked())
+            goSubmitsUnread(unread, (uint32_t)(GPUAVDBG_DRAIN_NS / 1000000u));
+    }
     pthread_mutex_lock(&dd->pending_lock);
     /* Entries with no command buffer left (all taken over) may remain. */
     for (pending_submit *e = dd->pending_head, *next; e; e = next) {
@@ -345,7 +437,247 @@ void gpuavdbg_pending_teardown(device_data *dd)
     dd->nfree_fences = dd->cap_free_fences = dd->nstuck_fences = dd->cap_stuck_fences = 0;
     pthread_mutex_unlock(&dd->pending_lock);
     pthread_cond_destroy(&dd->pending_cond);
+    pthread_cond_destroy(&dd->watchdog_cond);
     pthread_mutex_destroy(&dd->pending_lock);
+}
+
+/* ---- the watchdog, and a lost device ------------------------------------------ */
+
+/* A hang is reported once per submission: the watchdog's (a submission
+ * that has been the oldest unfinished of its queue for watchdog_seconds),
+ * or the first VK_ERROR_DEVICE_LOST a call returns. The report names every
+ * unfinished submission, and per command buffer what its breadcrumbs say
+ * (crumbs.h), with a copy of what Go needs: one call into Go
+ * (docs/decisions/watchdog-and-breadcrumbs.md). */
+
+typedef struct hang_copy {
+    gpuavdbg_hang_submit *subs;
+    uint32_t n;
+} hang_copy;
+
+static void hang_free(hang_copy *h)
+{
+    for (uint32_t i = 0; i < h->n; i++) {
+        gpuavdbg_hang_submit *s = &h->subs[i];
+        for (uint32_t j = 0; j < s->ncbs; j++) {
+            const gpuavdbg_hang_cb *c = &s->cbs[j];
+            for (uint32_t l = 0; l < c->nlabels; l++)
+                free(c->labels[l]);
+            free((void *)c->labels);
+            free((void *)c->actions);
+            free((void *)c->words);
+        }
+        free((void *)s->cbs);
+    }
+    free(h->subs);
+    h->subs = NULL;
+    h->n = 0;
+}
+
+/* hang_cb copies what Go needs of a pending command buffer, and marks the
+ * records of its completed actions reported; with dd->pending_lock. */
+static void hang_cb(device_data *dd, pending_cb *p, gpuavdbg_hang_cb *c)
+{
+    const cb_state *cs = p->cs;
+    *c = (gpuavdbg_hang_cb){.handle = GPUAVDBG_H(cs->cb),
+                            .secondary = (uint32_t)cs->secondary,
+                            .primary = p->primary,
+                            .primary_action = p->primary_action};
+    c->markers = (uint32_t)gpuavdbg_crumbs_state(cs, &c->completed, &c->run_from, &c->run_to, &c->begun, &c->ended);
+    gpuavdbg_action *a = cs->nactions ? malloc(cs->nactions * sizeof *a) : NULL;
+    if (a) {
+        memcpy(a, cs->actions, cs->nactions * sizeof *a);
+        c->actions = a;
+        c->nactions = cs->nactions;
+    }
+    char **l = cs->npaths ? calloc(cs->npaths, sizeof *l) : NULL;
+    if (l) {
+        for (uint32_t i = 0; i < cs->npaths; i++)
+            l[i] = strdup(cs->paths[i] ? cs->paths[i] : "");
+        c->labels = l;
+        c->nlabels = cs->npaths;
+    }
+    if (c->markers && c->completed > 0 && cs->unit && cs->unit != dd->sink) {
+        /* The records the completed actions wrote are whole: they are
+         * reported with the hang, and skipped when the submission is
+         * read (process). */
+        uint32_t claimed = cs->unit->words[0];
+        if (claimed > GPUAVDBG_RECORDS)
+            claimed = GPUAVDBG_RECORDS;
+        uint32_t nw = GPUAVDBG_HEADER_WORDS + claimed * GPUAVDBG_RECORD_WORDS;
+        uint32_t *w = malloc(GPUAVDBG_OUTPUT_WORDS * sizeof *w);
+        if (w) {
+            memcpy(w, cs->unit->words, nw * sizeof *w);
+            memset(w + nw, 0, (GPUAVDBG_OUTPUT_WORDS - nw) * sizeof *w);
+            c->words = w;
+            c->nwords = GPUAVDBG_OUTPUT_WORDS;
+            p->reported_below = c->completed;
+        }
+    }
+}
+
+/* hang_collect copies every queued submission not reported yet (lost:
+ * every one, finished or not; else those whose fence has not signalled)
+ * and marks them reported; with dd->pending_lock. */
+static void hang_collect(device_data *dd, int lost, hang_copy *h)
+{
+    uint32_t n = 0;
+    for (pending_submit *e = dd->pending_head; e; e = e->next)
+        n++;
+    h->subs = n ? calloc(n, sizeof *h->subs) : NULL;
+    h->n = 0;
+    uint64_t now = gpuavdbg_now_ns();
+    for (pending_submit *e = dd->pending_head; e && h->subs; e = e->next) {
+        if (e->state != PENDING_QUEUED || e->hang_reported)
+            continue;
+        int finished = dd->disp.GetFenceStatus(dd->device, e->fence) == VK_SUCCESS;
+        if (finished && !lost)
+            continue;
+        e->hang_reported = 1;
+        gpuavdbg_hang_submit *s = &h->subs[h->n++];
+        *s = (gpuavdbg_hang_submit){.queue = GPUAVDBG_H(e->queue),
+                                    .submit = e->submit,
+                                    .pending_ns = now - e->t_submit,
+                                    .finished = (uint32_t)finished};
+        gpuavdbg_hang_cb *cbs = calloc(e->n ? e->n : 1, sizeof *cbs);
+        if (!cbs)
+            continue;
+        s->cbs = cbs;
+        for (uint32_t i = 0; i < e->n; i++)
+            if (e->cbs[i].cs)
+                hang_cb(dd, &e->cbs[i], &cbs[s->ncbs++]);
+    }
+}
+
+/* hang_report collects and hands the hang to Go; with dd->pending_lock,
+ * which it releases around the call (Go may call the app's messengers). */
+static void hang_report(device_data *dd, int reason, const char *call)
+{
+    hang_copy h = {0};
+    hang_collect(dd, reason == GPUAVDBG_HANG_DEVICE_LOST, &h);
+    if (reason == GPUAVDBG_HANG_WATCHDOG && h.n == 0)
+        return;
+    pthread_mutex_unlock(&dd->pending_lock);
+    if (!gpuavdbg_forked())
+        goHang(reason, (char *)(call ? call : ""), gpuavdbg_crumbs_watchdog_ns(dd), h.subs, h.n);
+    hang_free(&h);
+    pthread_mutex_lock(&dd->pending_lock);
+}
+
+/* device_lost reports the device lost once: call returned
+ * VK_ERROR_DEVICE_LOST. */
+static void device_lost(device_data *dd, const char *call)
+{
+    pthread_mutex_lock(&dd->pending_lock);
+    if (!dd->lost) {
+        dd->lost = 1;
+        hang_report(dd, GPUAVDBG_HANG_DEVICE_LOST, call);
+    }
+    pthread_mutex_unlock(&dd->pending_lock);
+}
+
+#define LOST(dd, r, call)                           \
+    do {                                            \
+        if ((r) == VK_ERROR_DEVICE_LOST)            \
+            device_lost(dd, call);                  \
+    } while (0)
+
+/* watchdog_check runs once per tick, with dd->pending_lock: the oldest
+ * unfinished submission of each queue gets its clock started, and past
+ * the limit the hang is reported. */
+static void watchdog_check(device_data *dd, uint64_t limit)
+{
+    VkQueue fronts[16];
+    uint32_t nfronts = 0;
+    uint64_t now = gpuavdbg_now_ns();
+    int fire = 0;
+    for (pending_submit *e = dd->pending_head; e; e = e->next) {
+        if (e->state != PENDING_QUEUED)
+            continue;
+        VkResult st = dd->disp.GetFenceStatus(dd->device, e->fence);
+        if (st == VK_ERROR_DEVICE_LOST) {
+            if (!dd->lost) {
+                dd->lost = 1;
+                hang_report(dd, GPUAVDBG_HANG_DEVICE_LOST, "vkGetFenceStatus");
+            }
+            return;
+        }
+        if (st == VK_SUCCESS)
+            continue;
+        int front = 1;
+        for (uint32_t i = 0; i < nfronts && front; i++)
+            front = fronts[i] != e->queue;
+        if (!front) {
+            e->t_front = 0; /* waiting behind an older one of its queue */
+            continue;
+        }
+        if (nfronts < 16)
+            fronts[nfronts++] = e->queue;
+        if (!e->t_front)
+            e->t_front = now;
+        if (!e->hang_reported && now - e->t_front >= limit)
+            fire = 1;
+    }
+    if (fire)
+        hang_report(dd, GPUAVDBG_HANG_WATCHDOG, NULL);
+}
+
+static void *watchdog_main(void *p)
+{
+    device_data *dd = p;
+    uint64_t limit = gpuavdbg_crumbs_watchdog_ns(dd);
+    uint64_t tick = limit / 10;
+    if (tick < 20000000ull)
+        tick = 20000000ull;
+    if (tick > 250000000ull)
+        tick = 250000000ull;
+    pthread_mutex_lock(&dd->pending_lock);
+    while (!dd->watchdog_stop) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        uint64_t t = (uint64_t)ts.tv_nsec + tick;
+        ts.tv_sec += (time_t)(t / 1000000000ull);
+        ts.tv_nsec = (long)(t % 1000000000ull);
+        pthread_cond_timedwait(&dd->watchdog_cond, &dd->pending_lock, &ts);
+        if (!dd->watchdog_stop && !dd->lost && dd->pending_head)
+            watchdog_check(dd, limit);
+    }
+    pthread_mutex_unlock(&dd->pending_lock);
+    return NULL;
+}
+
+/* watchdog_start starts the device's watchdog with its first pending
+ * submission, and starts e's clock when no older submission of its queue
+ * is pending; with dd->pending_lock. */
+static void watchdog_start(device_data *dd, pending_submit *e)
+{
+    uint64_t limit = gpuavdbg_crumbs_watchdog_ns(dd);
+    if (!limit || gpuavdbg_forked())
+        return;
+    int older = 0;
+    for (pending_submit *o = dd->pending_head; o && !older; o = o->next)
+        older = o->queue == e->queue;
+    if (!older)
+        e->t_front = e->t_submit;
+    if (dd->watchdog_running)
+        return;
+    dd->watchdog_stop = 0;
+    if (pthread_create(&dd->watchdog, NULL, watchdog_main, dd) == 0)
+        dd->watchdog_running = 1;
+    else
+        gpuavdbg_logf(GPUAVDBG_LOG_WARNING, "the watchdog's thread could not be started: hangs are not reported");
+}
+
+static void watchdog_stop(device_data *dd)
+{
+    pthread_mutex_lock(&dd->pending_lock);
+    int running = dd->watchdog_running;
+    dd->watchdog_stop = 1;
+    dd->watchdog_running = 0;
+    pthread_cond_broadcast(&dd->watchdog_cond);
+    pthread_mutex_unlock(&dd->pending_lock);
+    if (running)
+        pthread_join(dd->watchdog, NULL);
 }
 
 /* ---- submission ------------------------------------------------------------- */
@@ -387,13 +719,17 @@ static void write_inputs(device_data *dd, cb_state *cs)
 
 /* add_cb lists cb, when it has instrumented actions, and the secondaries
  * it executes (depth bounds nesting, VK_EXT_nested_command_buffer). */
-static void add_cb(pending_submit *e, int *oom, VkCommandBuffer cb, uint64_t primary, uint32_t primary_action,
-                   int depth)
+static void add_cb(pending_submit *e, int *oom, VkCommandBuffer cb, uint64_t primary, uint64_t primary_serial,
+                   uint32_t primary_action, int depth)
 {
     cb_state *cs = gpuavdbg_cb_get(cb);
     if (!cs || depth > 8)
         return;
-    int listed = !cs->unit || cs->unit == cs->dd->sink || (cs->ninstrumented == 0 && !gpuavdbg_cc_has_records(cs));
+    gpuavdbg_desc_cb_submitted(cs); /* descriptor buffers changed since recording */
+    /* Listed: it has records to read, or breadcrumbs for the watchdog. */
+    int wanted = (cs->unit && cs->unit != cs->dd->sink && (cs->ninstrumented > 0 || gpuavdbg_cc_has_records(cs))) ||
+                 gpuavdbg_crumbs_used(cs);
+    int listed = !wanted;
     for (uint32_t i = 0; i < e->n && !listed; i++)
         listed = e->cbs[i].cs == cs;
     if (!listed) {
@@ -407,10 +743,13 @@ static void add_cb(pending_submit *e, int *oom, VkCommandBuffer cb, uint64_t pri
             e->cbs = g;
             e->cap = ncap;
         }
-        e->cbs[e->n++] = (pending_cb){.cs = cs, .primary = depth > 0 ? primary : 0, .primary_action = primary_action};
+        e->cbs[e->n++] = (pending_cb){.cs = cs,
+                                      .primary = depth > 0 ? primary : 0,
+                                      .primary_serial = depth > 0 ? primary_serial : 0,
+                                      .primary_action = primary_action};
     }
     for (uint32_t i = 0; i < cs->nexecuted; i++)
-        add_cb(e, oom, cs->executed[i], depth == 0 ? GPUAVDBG_H(cb) : primary,
+        add_cb(e, oom, cs->executed[i], depth == 0 ? GPUAVDBG_H(cb) : primary, depth == 0 ? cs->serial : primary_serial,
                depth == 0 && cs->executed_at ? cs->executed_at[i] : primary_action, depth + 1);
 }
 
@@ -439,8 +778,11 @@ static void prepare(device_data *dd, pending_submit *e)
                 if (old->cbs[j].cs == cs)
                     old->cbs[j].cs = NULL;
         } else {
-            gpuavdbg_unit_zero(cs->unit);
-            write_inputs(dd, cs); /* bindings 2 and 3 */
+            if (cs->unit && cs->unit != dd->sink) {
+                gpuavdbg_unit_zero(cs->unit);
+                write_inputs(dd, cs); /* bindings 2 and 3 */
+            }
+            gpuavdbg_crumbs_zero(cs);
         }
         cs->pending = e;
     }
@@ -452,6 +794,7 @@ static void commit(device_data *dd, pending_submit *e)
 {
     pthread_mutex_lock(&dd->pending_lock);
     e->state = PENDING_QUEUED;
+    watchdog_start(dd, e);
     if (dd->pending_tail)
         dd->pending_tail->next = e;
     else
@@ -485,11 +828,14 @@ static VkResult submit_common(device_data *dd, VkQueue queue, VkFence app_fence,
                               call_down call, const void *ctx)
 {
     poll(dd);
+    gpuavdbg_desc_tell(); /* what add_cb found unchecked */
     if (oom)
         gpuavdbg_logf(GPUAVDBG_LOG_WARNING, "out of memory listing a submit's command buffers: some are not read");
     if (!e || e->n == 0) {
         VkResult r = call(ctx, app_fence);
         __atomic_add_fetch(&g_submits, 1, __ATOMIC_RELAXED);
+        if (r == VK_ERROR_DEVICE_LOST)
+            device_lost(dd, "vkQueueSubmit");
         if (e) {
             free(e->cbs);
             free(e);
@@ -500,12 +846,15 @@ static VkResult submit_common(device_data *dd, VkQueue queue, VkFence app_fence,
     e->queue = queue;
     e->app_fence = app_fence;
     prepare(dd, e);
+    gpuavdbg_desc_tell(); /* what the descriptor state left unchecked, outside the lock */
     pthread_mutex_lock(&dd->pending_lock);
     e->fence = fence_get(dd);
     pthread_mutex_unlock(&dd->pending_lock);
-    e->t_submit = now_ns();
+    e->t_submit = gpuavdbg_now_ns();
     e->submit = __atomic_add_fetch(&g_submits, 1, __ATOMIC_RELAXED);
     VkResult r = call(ctx, app_fence || !e->fence ? app_fence : e->fence);
+    if (r == VK_ERROR_DEVICE_LOST)
+        device_lost(dd, "vkQueueSubmit");
     if (r == VK_SUCCESS && app_fence && e->fence) {
         VkResult fr = dd->disp.QueueSubmit(queue, 0, NULL, e->fence);
         if (fr != VK_SUCCESS) {
@@ -572,9 +921,15 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_QueueSubmit(VkQueue queue, uint32_t n
     int oom = !e;
     for (uint32_t i = 0; e && i < n; i++)
         for (uint32_t j = 0; j < si[i].commandBufferCount; j++)
-            add_cb(e, &oom, si[i].pCommandBuffers[j], 0, 0, 0);
+            add_cb(e, &oom, si[i].pCommandBuffers[j], 0, 0, 0, 0);
+    gpuavdbg_coverage cv = {0};
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t j = 0; j < si[i].commandBufferCount; j++)
+            count_cb(&cv, si[i].pCommandBuffers[j], 0);
     ctx1 c = {dd->disp.QueueSubmit, queue, n, si};
-    return submit_common(dd, queue, fence, e, oom, call1, &c);
+    VkResult r = submit_common(dd, queue, fence, e, oom, call1, &c);
+    count_submitted(r, &cv);
+    return r;
 }
 
 static VkResult submit2(device_data *dd, PFN_vkQueueSubmit2 fn, VkQueue queue, uint32_t n, const VkSubmitInfo2 *si,
@@ -584,9 +939,15 @@ static VkResult submit2(device_data *dd, PFN_vkQueueSubmit2 fn, VkQueue queue, u
     int oom = !e;
     for (uint32_t i = 0; e && i < n; i++)
         for (uint32_t j = 0; j < si[i].commandBufferInfoCount; j++)
-            add_cb(e, &oom, si[i].pCommandBufferInfos[j].commandBuffer, 0, 0, 0);
+            add_cb(e, &oom, si[i].pCommandBufferInfos[j].commandBuffer, 0, 0, 0, 0);
+    gpuavdbg_coverage cv = {0};
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t j = 0; j < si[i].commandBufferInfoCount; j++)
+            count_cb(&cv, si[i].pCommandBufferInfos[j].commandBuffer, 0);
     ctx2 c = {fn, queue, n, si};
-    return submit_common(dd, queue, fence, e, oom, call2, &c);
+    VkResult r = submit_common(dd, queue, fence, e, oom, call2, &c);
+    count_submitted(r, &cv);
+    return r;
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL icpt_QueueSubmit2(VkQueue queue, uint32_t n, const VkSubmitInfo2 *si,
@@ -644,6 +1005,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_WaitForFences(VkDevice device, uint32
             flush_app_fences(dd, n, fences);
         poll(dd);
     }
+    LOST(dd, r, "vkWaitForFences");
     return r;
 }
 
@@ -657,6 +1019,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_GetFenceStatus(VkDevice device, VkFen
         flush_app_fences(dd, 1, &fence);
         poll(dd);
     }
+    LOST(dd, r, "vkGetFenceStatus");
     return r;
 }
 
@@ -668,6 +1031,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_QueueWaitIdle(VkQueue queue)
     VkResult r = dd->disp.QueueWaitIdle(queue);
     if (r == VK_SUCCESS)
         poll(dd);
+    LOST(dd, r, "vkQueueWaitIdle");
     return r;
 }
 
@@ -679,6 +1043,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_DeviceWaitIdle(VkDevice device)
     VkResult r = dd->disp.DeviceWaitIdle(device);
     if (r == VK_SUCCESS)
         poll(dd);
+    LOST(dd, r, "vkDeviceWaitIdle");
     return r;
 }
 
@@ -691,6 +1056,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_DeviceWaitIdle(VkDevice device)
         VkResult r = dd->disp.fn(device, wi, t);                                                              \
         if (r == VK_SUCCESS)                                                                                  \
             poll(dd);                                                                                         \
+        LOST(dd, r, "vk" #fn);                                                                                \
         return r;                                                                                             \
     }
 SEM_WAIT(WaitSemaphores)
@@ -706,6 +1072,7 @@ SEM_WAIT(WaitSemaphoresKHR)
         VkResult r = dd->disp.fn(device, sem, value);                                                     \
         if (r == VK_SUCCESS)                                                                              \
             poll(dd);                                                                                     \
+        LOST(dd, r, "vk" #fn);                                                                            \
         return r;                                                                                         \
     }
 SEM_VALUE(GetSemaphoreCounterValue)
@@ -718,7 +1085,9 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_QueuePresentKHR(VkQueue queue, const 
     if (!dd)
         return VK_ERROR_INITIALIZATION_FAILED;
     poll(dd);
-    return dd->disp.QueuePresentKHR(queue, pi);
+    VkResult r = dd->disp.QueuePresentKHR(queue, pi);
+    LOST(dd, r, "vkQueuePresentKHR");
+    return r;
 }
 
 PFN_vkVoidFunction gpuavdbg_submit_intercept(const char *name)

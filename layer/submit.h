@@ -19,5 +19,14 @@ void gpuavdbg_pending_teardown(device_data *dd);
  * command buffer of pool. */
 void gpuavdbg_pending_flush_cb(device_data *dd, cb_state *cs);
 void gpuavdbg_pending_flush_pool(device_data *dd, VkCommandPool pool);
+/* gpuavdbg_pending_drain reads every queued submission of dd whose
+ * fence signals before deadline_ns (gpuavdbg_now_ns's clock), oldest
+ * first, and returns how many it could not read (their records are
+ * dropped): at process exit and at vkDestroyDevice, the app's last
+ * submits it never waited for (docs/decisions/unwaited-submits.md). */
+#define GPUAVDBG_DRAIN_NS (1500ull * 1000000ull)
+uint32_t gpuavdbg_pending_drain(device_data *dd, uint64_t deadline_ns);
+/* gpuavdbg_now_ns: CLOCK_MONOTONIC in ns. */
+uint64_t gpuavdbg_now_ns(void);
 
 #endif

@@ -1,6 +1,6 @@
 /*
  * vk14.h: the declarations of VK_EXT_layer_settings, VK_KHR_maintenance6
- * (descriptor commands taking info structures) and the Vulkan 1.4 core
+ * (descriptor commands taking info structures), VK_KHR_map_memory and the Vulkan 1.4 core
  * push-descriptor commands the layer intercepts, for Vulkan headers that
  * lack them (Debian's are 1.3.239). Values as in the Vulkan registry
  * (extensions 497 and 546). With newer headers their own declarations are
@@ -104,6 +104,62 @@ typedef void(VKAPI_PTR *PFN_vkCmdPushConstants2KHR)(VkCommandBuffer, const VkPus
 typedef void(VKAPI_PTR *PFN_vkCmdPushDescriptorSet2KHR)(VkCommandBuffer, const VkPushDescriptorSetInfoKHR *);
 typedef void(VKAPI_PTR *PFN_vkCmdPushDescriptorSetWithTemplate2KHR)(VkCommandBuffer,
                                                                     const VkPushDescriptorSetWithTemplateInfoKHR *);
+
+/* With VK_EXT_descriptor_buffer: the info forms of setting descriptor
+ * buffer offsets and binding embedded samplers. */
+#define VK_STRUCTURE_TYPE_SET_DESCRIPTOR_BUFFER_OFFSETS_INFO_EXT ((VkStructureType)1000545007)
+#define VK_STRUCTURE_TYPE_BIND_DESCRIPTOR_BUFFER_EMBEDDED_SAMPLERS_INFO_EXT ((VkStructureType)1000545008)
+
+typedef struct VkSetDescriptorBufferOffsetsInfoEXT {
+    VkStructureType sType;
+    const void *pNext;
+    VkShaderStageFlags stageFlags;
+    VkPipelineLayout layout;
+    uint32_t firstSet;
+    uint32_t setCount;
+    const uint32_t *pBufferIndices;
+    const VkDeviceSize *pOffsets;
+} VkSetDescriptorBufferOffsetsInfoEXT;
+
+typedef struct VkBindDescriptorBufferEmbeddedSamplersInfoEXT {
+    VkStructureType sType;
+    const void *pNext;
+    VkShaderStageFlags stageFlags;
+    VkPipelineLayout layout;
+    uint32_t set;
+} VkBindDescriptorBufferEmbeddedSamplersInfoEXT;
+
+typedef void(VKAPI_PTR *PFN_vkCmdSetDescriptorBufferOffsets2EXT)(VkCommandBuffer,
+                                                                const VkSetDescriptorBufferOffsetsInfoEXT *);
+typedef void(VKAPI_PTR *PFN_vkCmdBindDescriptorBufferEmbeddedSamplers2EXT)(
+    VkCommandBuffer, const VkBindDescriptorBufferEmbeddedSamplersInfoEXT *);
+#endif
+
+#ifndef VK_KHR_map_memory
+/* VK_KHR_map_memory (extension 272; core in 1.4 as vkMapMemory2). */
+#define VK_KHR_map_memory 1
+#define VK_STRUCTURE_TYPE_MEMORY_MAP_INFO_KHR ((VkStructureType)1000271000)
+#define VK_STRUCTURE_TYPE_MEMORY_UNMAP_INFO_KHR ((VkStructureType)1000271001)
+typedef VkFlags VkMemoryUnmapFlagsKHR;
+
+typedef struct VkMemoryMapInfoKHR {
+    VkStructureType sType;
+    const void *pNext;
+    VkMemoryMapFlags flags;
+    VkDeviceMemory memory;
+    VkDeviceSize offset;
+    VkDeviceSize size;
+} VkMemoryMapInfoKHR;
+
+typedef struct VkMemoryUnmapInfoKHR {
+    VkStructureType sType;
+    const void *pNext;
+    VkMemoryUnmapFlagsKHR flags;
+    VkDeviceMemory memory;
+} VkMemoryUnmapInfoKHR;
+
+typedef VkResult(VKAPI_PTR *PFN_vkMapMemory2KHR)(VkDevice, const VkMemoryMapInfoKHR *, void **);
+typedef VkResult(VKAPI_PTR *PFN_vkUnmapMemory2KHR)(VkDevice, const VkMemoryUnmapInfoKHR *);
 #endif
 
 #ifndef VK_VERSION_1_4
@@ -118,6 +174,9 @@ typedef void(VKAPI_PTR *PFN_vkCmdPushConstants2)(VkCommandBuffer, const VkPushCo
 typedef void(VKAPI_PTR *PFN_vkCmdPushDescriptorSet2)(VkCommandBuffer, const VkPushDescriptorSetInfoKHR *);
 typedef void(VKAPI_PTR *PFN_vkCmdPushDescriptorSetWithTemplate2)(VkCommandBuffer,
                                                                 const VkPushDescriptorSetWithTemplateInfoKHR *);
+/* vkMapMemory2 and vkUnmapMemory2 (1.4 core, VK_KHR_map_memory). */
+typedef VkResult(VKAPI_PTR *PFN_vkMapMemory2)(VkDevice, const VkMemoryMapInfoKHR *, void **);
+typedef VkResult(VKAPI_PTR *PFN_vkUnmapMemory2)(VkDevice, const VkMemoryUnmapInfoKHR *);
 /* vkCmdBindIndexBuffer2 (1.4 core, maintenance5): an explicit size. */
 typedef void(VKAPI_PTR *PFN_vkCmdBindIndexBuffer2)(VkCommandBuffer, VkBuffer, VkDeviceSize, VkDeviceSize, VkIndexType);
 #endif

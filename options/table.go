@@ -108,6 +108,30 @@ var (
 		get: func(v *Values) (string, bool) { return v.PrintfAt, true },
 		set: func(v *Values, s string) { v.PrintfAt = s },
 	}
+	WatchdogSeconds = &Option{
+		Key: "watchdog_seconds", Env: "VK_LAYER_GPUAV_DBG_WATCHDOG_SECONDS", Flag: "watchdog", FlagArg: "SECONDS",
+		Kind: Uint, Default: strconv.Itoa(DefaultWatchdogSeconds),
+		Title: "Watchdog",
+		Help: "Seconds a submission may stay unfinished before the layer reports a GPU hang, with the actions completed, " +
+			"running and not started from breadcrumbs the GPU writes around each action (at most 3600). 0 turns the " +
+			"watchdog and the breadcrumbs off.",
+		Usage: "a submission unfinished this long is a GPU hang: reported with the actions completed, running and not " +
+			"started (default 10, at most 3600; 0: no watchdog and no breadcrumbs)",
+		Where: Manifest | README | Hello | Passed,
+		Parse: parseWatchdogSeconds,
+		// Off is its own field (wire.Settings.WatchdogOff): a hello without
+		// either is from a layer without a watchdog.
+		get: func(v *Values) (string, bool) {
+			if v.WatchdogOff {
+				return "0", true
+			}
+			return uintText(v.WatchdogSeconds)
+		},
+		set: func(v *Values, s string) {
+			n := atou(s)
+			v.WatchdogSeconds, v.WatchdogOff = uint32(min(n, MaxWatchdogSeconds)), n == 0
+		},
+	}
 	SizedElementChecks = &Option{
 		Key: "sized_element_checks", Env: "VK_LAYER_GPUAV_DBG_SIZED_ELEMENT_CHECKS", Kind: Bool, Default: "1",
 		Title: "Element checks on sized arrays",
@@ -225,7 +249,8 @@ var (
 // those), in the order users see them. Add a row here
 // (docs/ARCHITECTURE.md, "An option").
 var Table = []*Option{
-	ReserveSlot, OnError, Robust, LoopBudget, Printf, PrintfBufferBytes, PrintfAt, SizedElementChecks, WarnRobust,
+	ReserveSlot, OnError, Robust, LoopBudget, Printf, PrintfBufferBytes, PrintfAt, WatchdogSeconds, SizedElementChecks,
+	WarnRobust,
 	Socket, CPUProfile, TestFailAlloc, TestMaxDrawIndirectCount, TestBinds,
 	LayerPath, SourcePath, SourceExt, Mute, KeepSize, KeepAge,
 }
@@ -297,6 +322,25 @@ func parsePrintfBufferBytes(s string) (string, error) {
 		return strconv.Itoa(gpuav.MinPrintfBufferBytes), &Adjusted{fmt.Sprintf("%d is below %d bytes", n, gpuav.MinPrintfBufferBytes)}
 	case n > gpuav.MaxPrintfBufferBytes:
 		return strconv.Itoa(gpuav.MaxPrintfBufferBytes), &Adjusted{fmt.Sprintf("%d is above %d bytes", n, gpuav.MaxPrintfBufferBytes)}
+	}
+	return strconv.FormatUint(n, 10), nil
+}
+
+// The watchdog's bounds, in seconds (layer/hang.go).
+const (
+	DefaultWatchdogSeconds = 10
+	MaxWatchdogSeconds     = 3600
+)
+
+// parseWatchdogSeconds reads the watchdog's limit: a number of seconds,
+// moved to MaxWatchdogSeconds when above it; 0 turns it off.
+func parseWatchdogSeconds(s string) (string, error) {
+	n, err := strconv.ParseUint(s, 10, 64)
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("%q is not a number of seconds", s)
+	case n > MaxWatchdogSeconds:
+		return strconv.Itoa(MaxWatchdogSeconds), &Adjusted{fmt.Sprintf("%d is above %d seconds", n, MaxWatchdogSeconds)}
 	}
 	return strconv.FormatUint(n, 10), nil
 }

@@ -10,8 +10,9 @@ import (
 )
 
 // Ray is the operands of a failed OpRayQueryInitializeKHR (the ray_query
-// check). A record has room for one vector: Origin, or Direction when the
-// error is about the direction.
+// check) or OpTraceRayKHR (trace_ray). A record has room for one vector:
+// Origin, or Direction when the error is about the direction (neither for
+// a trace_ray error about its SBT operands, whose ray is valid).
 type Ray struct {
 	Tmin      Float32     `json:"tmin"`
 	Tmax      Float32     `json:"tmax"`
@@ -66,6 +67,39 @@ func rayOf(r *gpuav.RayValues) *Ray {
 	}
 	return &Ray{Tmin: Float32(r.Tmin), Tmax: Float32(r.Tmax), Origin: vec(r.Origin), Direction: vec(r.Direction),
 		Flags: r.Flags, CullMask: r.CullMask}
+}
+
+// SBT is the shader binding table operands of a failed OpTraceRayKHR (the
+// trace_ray check), as the shader passed them: omitted from an error about
+// the ray when one of them has more bits than the instruction uses (4, 4
+// and 16; an SBT error of its own once the ray is valid).
+type SBT struct {
+	Offset    uint32 `json:"offset"`
+	Stride    uint32 `json:"stride"`
+	MissIndex uint32 `json:"miss_index"`
+}
+
+// sbtOf converts the decoder's SBT values, or returns nil.
+func sbtOf(v *gpuav.SBTValues) *SBT {
+	if v == nil {
+		return nil
+	}
+	return &SBT{Offset: v.Offset, Stride: v.Stride, MissIndex: v.MissIndex}
+}
+
+// Intersection is the operands of a failed OpReportIntersectionKHR (the
+// trace_ray check): its Hit Kind, above 127, and Hit, the intersection's t.
+type Intersection struct {
+	HitKind uint32  `json:"hit_kind"`
+	Hit     Float32 `json:"hit"`
+}
+
+// intersectionOf converts the decoder's hit kind values, or returns nil.
+func intersectionOf(v *gpuav.HitKindValues) *Intersection {
+	if v == nil {
+		return nil
+	}
+	return &Intersection{HitKind: v.HitKind, Hit: Float32(v.Hit)}
 }
 
 // LoopBudget is a loop_budget error: a loop an invocation ran for more

@@ -65,12 +65,13 @@ func checkSlot(code uint32) uint32 {
 // records or debug names arrive.
 type groupState struct {
 	g        *ErrorGroup
-	cmdBuf   uint64
-	pipeline uint64
+	cmdBuf   objRef
+	pipeline objRef
 	module   uint64
 	// queue and primary are the handles of g.Queue and
 	// g.PrimaryCommandBuffer (0: none).
-	queue, primary uint64
+	queue   uint64
+	primary objRef
 	// epoch is the Errors message that last touched the group; tlAction
 	// and tlGroup are where that message's timeline counts it.
 	epoch             uint64
@@ -130,10 +131,11 @@ type Collector struct {
 	sourceExt []string
 	// newMap builds a shader's source map; tests replace it.
 	newMap func(words []uint32) sourceMapper
-	// groups finds a group by its command buffer, then the rest of its
-	// key: an Errors message is one command buffer's, so the look-ups of
-	// its records stay in one small map.
-	groups map[uint64]map[groupKey]*groupState
+	// groups finds a group by its command buffer (handle and serial: a
+	// command buffer allocated in place of a freed one is another), then
+	// the rest of its key: an Errors message is one command buffer's, so
+	// the look-ups of its records stay in one small map.
+	groups map[objRef]map[groupKey]*groupState
 	order  []*groupState
 	// groupSlab and stateSlab are the room for the next groups
 	// (allocGroup).
@@ -141,7 +143,14 @@ type Collector struct {
 	stateSlab []groupState
 	// epoch counts Errors messages (groupState.epoch).
 	epoch uint64
-	names map[uint64]string
+	// names are the debug names by handle (the latest given), and
+	// nameSerial the serial of the object each was given to (0: not a
+	// pipeline or command buffer, or a layer that sent none);
+	// serialNames the names of pipelines and command buffers by serial
+	// (nameOf).
+	names       map[uint64]string
+	nameSerial  map[uint64]uint64
+	serialNames map[serialKey]string
 	// groupsOf indexes the groups by the handles they name (a command
 	// buffer, pipeline, module or shader object, queue, primary), and
 	// unnamed the submits whose timeline nodes name a handle that had no
@@ -210,11 +219,13 @@ func NewCollector() *Collector {
 		},
 		maps:   map[uint32]sourceMapper{},
 		newMap: func(words []uint32) sourceMapper { return sourcemap.New(words) },
-		groups: map[uint64]map[groupKey]*groupState{},
+		groups: map[objRef]map[groupKey]*groupState{},
 		names:  map[uint64]string{},
 
-		groupsOf: map[uint64][]*groupState{},
-		idsGiven: map[uint32]bool{},
+		nameSerial:  map[uint64]uint64{},
+		serialNames: map[serialKey]string{},
+		groupsOf:    map[uint64][]*groupState{},
+		idsGiven:    map[uint32]bool{},
 
 		tlNodes:     map[tlKey]*tlNode{},
 		tlSubmits:   map[uint64]int{},
@@ -391,7 +402,7 @@ func (c *Collector) apply(msg any) {
 		c.addPipeline(m)
 		c.noticePipeline(m)
 	case *wire.Name:
-		c.setName(m.Handle, m.ObjectType, m.Name)
+		c.setName(m.Handle, m.ObjectType, m.Name, m.Serial)
 	case *wire.Label:
 		// Records carry their label path; nothing to keep.
 	case *wire.Errors:
@@ -400,13 +411,21 @@ func (c *Collector) apply(msg any) {
 		c.addPrintf(m)
 	case *wire.Lost:
 		c.applyLost(m)
+	case *wire.Hang:
+		c.applyHang(m)
 	case *wire.Log:
 		c.addNotice(m.Level, m.Text)
-		if m.Unchecked {
+		if m.Unchecked && m.Kind == wire.LogUncheckedRecords {
+			c.uncheckN(UncheckedRecords, m.Text, max(m.Count, 1))
+		} else if m.Unchecked {
 			c.uncheck(UncheckedCommand, m.Text)
 		}
 	case *wire.Bye:
 		s.Submits = max(s.Submits, m.Submits)
+		if m.Counts != nil && (s.Counts == nil || m.Counts.CommandBuffers >= s.Counts.CommandBuffers) {
+			counts := *m.Counts
+			s.Counts = &counts
+		}
 		if m.Lost > 0 {
 			s.LostMessages += m.Lost
 			c.addNotice("warning", fmt.Sprintf("the layer lost %d messages on the way to gpuav-dbg (its socket queue was full or failed): errors may be missing", m.Lost))
@@ -575,6 +594,51 @@ func (c *Collector) handle(h uint64) Handle {
 	return Handle{Handle: c.intern.hex(h), Name: c.names[h]}
 }
 
+// objRef is a pipeline or command buffer as a record names it: its handle
+// and the layer's serial for it (0 from layers that send none).
+type objRef struct{ h, serial uint64 }
+
+// serialKey names a pipeline or command buffer by its serial: the object
+// type (wire.Name's) and the serial (pipelines and command buffers are
+// numbered apart).
+type serialKey struct {
+	kind   string
+	serial uint64
+}
+
+// Object types of the names the collector keeps by serial.
+const (
+	objPipeline      = "pipeline"
+	objCommandBuffer = "command_buffer"
+)
+
+// nameOf is the debug name of the pipeline or command buffer r of kind:
+// the name given to its serial; without one, the handle's name unless that
+// was given to another object with the handle.
+func (c *Collector) nameOf(kind string, r objRef) string {
+	if r.serial != 0 {
+		if n, ok := c.serialNames[serialKey{kind, r.serial}]; ok {
+			return n
+		}
+		if c.nameSerial[r.h] != 0 {
+			return ""
+		}
+	}
+	return c.names[r.h]
+}
+
+// objHandle formats a pipeline or command buffer with its serial and the
+// debug name it has (nameOf).
+func (c *Collector) objHandle(kind string, r objRef) Handle {
+	return Handle{Handle: c.intern.hex(r.h), Name: c.nameOf(kind, r), Serial: r.serial}
+}
+
+// named says whether a name given to handle h with serial (0: any object
+// with the handle) names r.
+func (r objRef) named(h, serial uint64) bool {
+	return r.h == h && (serial == 0 || r.serial == 0 || r.serial == serial)
+}
+
 // shaderHandle is the handle a shader's debug name is given to: its shader
 // object, else its module.
 func shaderHandle(module, object uint64) uint64 {
@@ -591,11 +655,17 @@ func namesShader(objectType string) bool {
 }
 
 // setName records a debug name of an object of objectType and renames the
-// groups that refer to the handle; a shader's name goes only to the newest
-// shader made with the handle.
-func (c *Collector) setName(h uint64, objectType, name string) {
+// groups that refer to it: a pipeline or command buffer of serial (0: any
+// with the handle, from layers that send none); a shader's name goes only
+// to the newest shader made with the handle.
+func (c *Collector) setName(h uint64, objectType, name string, serial uint64) {
 	old, had := c.names[h]
+	oldSerial := c.nameSerial[h]
 	c.names[h] = name
+	c.nameSerial[h] = serial
+	if serial != 0 {
+		c.serialNames[serialKey{objectType, serial}] = name
+	}
 	shader, named := c.newest[h]
 	named = named && namesShader(objectType)
 	oldShader, hadShader := "", false
@@ -605,19 +675,20 @@ func (c *Collector) setName(h uint64, objectType, name string) {
 	} else {
 		shader = 0 // no shader's id
 	}
-	if had && old == name && (!named || (hadShader && oldShader == name)) {
+	if had && old == name && oldSerial == serial && (!named || (hadShader && oldShader == name)) {
 		return // the same name again (an engine naming its objects every frame)
 	}
-	c.renameModel(h, name)
-	c.renamePrintf(h, shader, name)
+	c.renameModel(h, name, serial)
+	c.renamePrintf(h, shader, name, serial)
 	// Only the groups that name h (an index, not a walk over every group).
 	for _, st := range c.groupsOf[h] {
 		module := st.module == h && st.g.Shader.ID == shader && shader != 0
-		st.changed = st.changed || h == st.cmdBuf || h == st.pipeline || module || h == st.queue || h == st.primary
-		if st.cmdBuf == h {
+		cb, pipeline, primary := st.cmdBuf.named(h, serial), st.pipeline.named(h, serial), st.primary.named(h, serial)
+		st.changed = st.changed || cb || pipeline || module || h == st.queue || primary
+		if cb {
 			st.g.CommandBuffer.Name = name
 		}
-		if st.pipeline == h {
+		if pipeline {
 			st.g.Pipeline.Name = name
 		}
 		if module && (st.g.Shader.Module != "" || st.g.Shader.Object != "") {
@@ -626,7 +697,7 @@ func (c *Collector) setName(h uint64, objectType, name string) {
 		if st.queue == h {
 			st.g.Queue.Name = name
 		}
-		if st.primary == h {
+		if primary {
 			st.g.PrimaryCommandBuffer.Name = name
 		}
 	}
@@ -636,7 +707,7 @@ func (c *Collector) setName(h uint64, objectType, name string) {
 // debug name given later finds the groups it renames without a walk over
 // all of them.
 func (c *Collector) indexGroup(st *groupState) {
-	hs := [...]uint64{st.cmdBuf, st.pipeline, st.module, st.queue, st.primary}
+	hs := [...]uint64{st.cmdBuf.h, st.pipeline.h, st.module, st.queue, st.primary.h}
 	for i, h := range hs {
 		if h == 0 || slices.Contains(hs[:i], h) {
 			continue
@@ -662,10 +733,11 @@ func (c *Collector) addErrors(e *wire.Errors) {
 	c.noteCoalesced(e)
 	c.epoch++
 	tl := newTimelineBuilder(c, e)
-	groups := c.groups[e.CommandBuffer]
+	cb := objRef{e.CommandBuffer, e.CommandBufferSerial}
+	groups := c.groups[cb]
 	if groups == nil {
 		groups = map[groupKey]*groupState{}
-		c.groups[e.CommandBuffer] = groups
+		c.groups[cb] = groups
 	}
 	for i := range e.Records {
 		r := &e.Records[i]
@@ -731,11 +803,11 @@ func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, coord
 		Coords:     coords,
 		LastCoords: coords,
 		Where: Where{
-			CommandBuffer: c.handle(e.CommandBuffer),
+			CommandBuffer: c.objHandle(objCommandBuffer, objRef{e.CommandBuffer, e.CommandBufferSerial}),
 			Submit:        firstSubmit(e),
 			ActionIndex:   r.ActionIndex,
 			Action:        c.intern.str(r.Action),
-			Pipeline:      c.handle(r.Pipeline),
+			Pipeline:      c.objHandle(objPipeline, objRef{r.Pipeline, r.PipelineSerial}),
 			Instruction:   r.Instruction,
 		},
 	}
@@ -747,6 +819,8 @@ func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, coord
 		g.Descriptor = &Descriptor{Set: d.Set, Binding: d.Binding, Index: d.Index, ArrayLength: d.Length}
 	}
 	g.Ray = rayOf(d.Ray)
+	g.SBT = sbtOf(d.SBT)
+	g.Intersection = intersectionOf(d.HitKind)
 	g.BDA = bdaOf(d.BDA)
 	g.Buffer = bufferOf(d.Buffer)
 	g.Texel = texelOf(d.Texel)
@@ -765,7 +839,8 @@ func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, coord
 		g.Level = LevelWarning
 	}
 	g.Samples = []Coords{coords}
-	st.cmdBuf, st.pipeline, st.index = e.CommandBuffer, r.Pipeline, int32(len(c.s.Groups))
+	st.cmdBuf, st.pipeline = objRef{e.CommandBuffer, e.CommandBufferSerial}, objRef{r.Pipeline, r.PipelineSerial}
+	st.index = int32(len(c.s.Groups))
 	// The queue and the primary are the first submit's: they are not part
 	// of the group key (docs/decisions/queue-and-primary-not-in-group-key.md).
 	if e.Queue != 0 {
@@ -773,8 +848,8 @@ func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, coord
 		g.Queue = c.handle(e.Queue)
 	}
 	if e.Primary != 0 {
-		st.primary = e.Primary
-		g.PrimaryCommandBuffer = c.handle(e.Primary)
+		st.primary = objRef{e.Primary, e.PrimarySerial}
+		g.PrimaryCommandBuffer = c.objHandle(objCommandBuffer, st.primary)
 		pa := e.PrimaryAction
 		g.PrimaryActionIndex = &pa
 	}
@@ -920,6 +995,7 @@ func (s *Session) cloneWithout() *Session {
 	out.Printf = clonePrintf(s.Printf)
 	out.Notices = slices.Clone(s.Notices)
 	out.Unchecked = slices.Clone(s.Unchecked)
+	out.Hangs = slices.Clip(s.Hangs)
 	out.Pipelines = maps.Clone(s.Pipelines)
 	out.Timeline = slices.Clone(s.Timeline)
 	out.Output = slices.Clip(s.Output)

@@ -18,11 +18,17 @@ import (
 type Coverage struct {
 	// Submits are the queue submissions the layer saw.
 	Submits uint64 `json:"submits"`
-	// CommandBuffers and Actions are the command buffers submitted and
-	// the actions (draws, dispatches, trace rays) they recorded; nil: the
-	// layer does not count them yet (they need its C half).
-	CommandBuffers *uint64 `json:"command_buffers"`
-	Actions        *uint64 `json:"actions"`
+	// CommandBuffers and Actions are the command buffers submitted (a
+	// secondary once per primary that executed it) and the actions
+	// (draws, dispatches, trace rays) they recorded; ActionsInstrumented
+	// those whose pipeline (or shader objects) ran instrumented, and
+	// ActionsPrecise those of them whose pipeline has a fast variant but
+	// ran its precise one. nil: not counted (a layer before the counts, or
+	// an app that ended without the layer's last message).
+	CommandBuffers      *uint64 `json:"command_buffers"`
+	Actions             *uint64 `json:"actions"`
+	ActionsInstrumented *uint64 `json:"actions_instrumented"`
+	ActionsPrecise      *uint64 `json:"actions_precise"`
 	// Shaders and Pipelines are what the app created.
 	Shaders   CoverageCount `json:"shaders"`
 	Pipelines CoverageCount `json:"pipelines"`
@@ -122,6 +128,10 @@ func (s *Session) Coverage() Coverage {
 		return *s.CoverageReport
 	}
 	cv := Coverage{Submits: s.Submits}
+	if n := s.Counts; n != nil {
+		cbs, acts, instr, precise := n.CommandBuffers, n.Actions, n.Instrumented, n.Precise
+		cv.CommandBuffers, cv.Actions, cv.ActionsInstrumented, cv.ActionsPrecise = &cbs, &acts, &instr, &precise
+	}
 	ids := make([]uint32, 0, len(s.Shaders))
 	for id := range s.Shaders {
 		ids = append(ids, id)
@@ -228,10 +238,16 @@ func (cv Coverage) Summary() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d %s", cv.Submits, plural(int(cv.Submits), "submit", "submits"))
 	if cv.CommandBuffers != nil {
-		fmt.Fprintf(&b, " · %d command buffers", *cv.CommandBuffers)
+		fmt.Fprintf(&b, " · %d %s", *cv.CommandBuffers, plural(int(*cv.CommandBuffers), "command buffer", "command buffers"))
 	}
 	if cv.Actions != nil {
-		fmt.Fprintf(&b, " · %d actions", *cv.Actions)
+		fmt.Fprintf(&b, " · %d %s", *cv.Actions, plural(int(*cv.Actions), "action", "actions"))
+		if cv.ActionsInstrumented != nil && *cv.Actions > 0 {
+			fmt.Fprintf(&b, ": %d instrumented", *cv.ActionsInstrumented)
+			if cv.ActionsPrecise != nil && *cv.ActionsPrecise > 0 {
+				fmt.Fprintf(&b, " (%d precise)", *cv.ActionsPrecise)
+			}
+		}
 	}
 	count := func(what string, c CoverageCount) {
 		fmt.Fprintf(&b, " · %d %s", c.Seen, what)

@@ -91,7 +91,7 @@ func TestCoverage(t *testing.T) {
 		"\n  buffer_oob: 2 accesses in 1 shader, 1 pipeline\n",
 		"\n  ray_query: on, but cannot run: no rayQuery\n",
 		"\n  index_buffer_oob: by the layer on its commands\n",
-		"\n  off: descriptor_uninitialized, descriptor_destroyed, texel_buffer_oob,\n       bda_oob, sanitizer_divide, sanitizer_pow, sanitizer_atan2,\n       sanitizer_minmax, sanitizer_gather, mesh_outputs, bda_alignment,\n       shared_memory_race, barrier_divergence, loop_budget,\n       vertex_fetch_oob, indirect_command",
+		"\n  off: descriptor_uninitialized, descriptor_destroyed, texel_buffer_oob,\n       bda_oob, trace_ray, sanitizer_divide, sanitizer_pow,\n       sanitizer_atan2, sanitizer_minmax, sanitizer_gather, mesh_outputs,\n       bda_alignment, shared_memory_race, barrier_divergence,\n       loop_budget, vertex_fetch_oob, indirect_command",
 	} {
 		if !strings.Contains(lines, w) {
 			t.Errorf("lines lack %q:\n%s", w, lines)
@@ -154,5 +154,30 @@ func TestPartlyCheckedPipelineIsUnchecked(t *testing.T) {
 	}
 	if cv := s.Coverage(); cv.Pipelines.Instrumented != 2 || len(cv.Pipelines.Partly) != 1 {
 		t.Fatalf("coverage %+v", cv.Pipelines)
+	}
+}
+
+// TestCoverageCounts: the command buffers and actions come from the
+// layer's bye (the largest of its connections': each counts the whole
+// process), into the coverage and its summary; without a bye that counts
+// them they are nil, and the summary leaves them out.
+func TestCoverageCounts(t *testing.T) {
+	c := newTestCollector()
+	if cv := c.Snapshot().Coverage(); cv.CommandBuffers != nil || cv.Actions != nil || cv.ActionsInstrumented != nil ||
+		cv.ActionsPrecise != nil {
+		t.Fatalf("counts without a bye: %+v", cv)
+	}
+	record(t, c, wire.KindBye, &wire.Bye{Submits: 2, Counts: &wire.SubmitCounts{CommandBuffers: 2, Actions: 5, Instrumented: 4, Precise: 1}})
+	record(t, c, wire.KindBye, &wire.Bye{Submits: 3, Counts: &wire.SubmitCounts{CommandBuffers: 4, Actions: 10, Instrumented: 7, Precise: 2}})
+	record(t, c, wire.KindBye, &wire.Bye{Submits: 1}) // an older layer's connection: no counts
+	cv := c.Snapshot().Coverage()
+	got := []*uint64{cv.CommandBuffers, cv.Actions, cv.ActionsInstrumented, cv.ActionsPrecise}
+	for i, want := range []uint64{4, 10, 7, 2} {
+		if got[i] == nil || *got[i] != want {
+			t.Fatalf("counts %v, want 4 10 7 2", got)
+		}
+	}
+	if s, want := cv.Summary(), "3 submits · 4 command buffers · 10 actions: 7 instrumented (2 precise) · 0 shaders · 0 pipelines"; s != want {
+		t.Errorf("summary %q, want %q", s, want)
 	}
 }

@@ -81,7 +81,9 @@ func TestOpenCraftedLinear(t *testing.T) {
 // submit 1, command buffer 0x55, then body.
 func packedPayload(body func(b []byte) []byte) []byte {
 	b := []byte{wire.PackedVersion}
-	for range 7 { // submit, queue, command buffer, dropped, primary, primary action, first submit
+	// submit, queue, command buffer, dropped, primary, primary action, first
+	// submit, command buffer serial, primary serial
+	for range 9 {
 		b = binary.AppendUvarint(b, 1)
 	}
 	return body(b)
@@ -90,15 +92,15 @@ func packedPayload(body func(b []byte) []byte) []byte {
 // TestOpenCraftedFrameMemory: a frame that passes its CRC but claims
 // tens of millions of strings, label paths or labels, or millions of
 // records, costs memory bounded by its size with a small factor (12: a
-// record takes 15 bytes of a payload and 136 of memory): the
+// record takes 16 bytes of a payload and 136 of memory): the
 // counts are bounded before anything is made for them (a 60 MB frame
 // allocated 1.49 GB), and the frame is refused at its byte when past them.
 func TestOpenCraftedFrameMemory(t *testing.T) {
 	record := func(b []byte) []byte {
 		// check 0, code 1, shader 1, instruction 9, stage 5, 3 stage
 		// words, action 0, action string 1, pipeline 1, no labels, no
-		// params, count 1 (zigzag 2), loop 0: 15 bytes.
-		return append(b, 0, 1, 1, 9, 5, 0, 0, 0, 0, 1, 1, 0, 0, 2, 0)
+		// params, count 1 (zigzag 2), loop 0, pipeline serial 1: 16 bytes.
+		return append(b, 0, 1, 1, 9, 5, 0, 0, 0, 0, 1, 1, 0, 0, 2, 0, 1)
 	}
 	oneString := func(b []byte) []byte {
 		return append(append(binary.AppendUvarint(binary.AppendUvarint(b, 2), 20), "descriptor_index_oob"...), append([]byte{13}, "vkCmdDispatch"...)...)

@@ -57,10 +57,16 @@ type Device struct {
 // the launcher asks for is what the layer's hello says it runs with).
 type Settings = wire.Settings
 
-// Handle is a Vulkan handle with its debug-utils name, if any.
+// Handle is a Vulkan handle with its debug-utils name, if any. Serial,
+// for a pipeline or a command buffer, is the layer's number for the object
+// (never reused; a driver may give a later object the handle of a
+// destroyed one): the name is that object's
+// (docs/decisions/attribution-by-identity.md). 0 for other objects and in
+// sessions from layers before it.
 type Handle struct {
 	Handle string `json:"handle"` // "0x..." hex
 	Name   string `json:"name"`
+	Serial uint64 `json:"serial,omitempty"`
 }
 
 // Source is where an error's instruction comes from in the shader source.
@@ -133,8 +139,14 @@ type ErrorGroup struct {
 	// LastCoords are the coordinates of the group's latest record.
 	LastCoords Coords      `json:"last_coords,omitzero"`
 	Descriptor *Descriptor `json:"descriptor,omitempty"`
-	// Ray holds the ray query operands of a ray_query error.
+	// Ray holds the ray operands of a ray_query or trace_ray error.
 	Ray *Ray `json:"ray,omitempty"`
+	// SBT holds the shader binding table operands of a trace_ray error
+	// on OpTraceRayKHR.
+	SBT *SBT `json:"sbt,omitempty"`
+	// Intersection holds the operands of a trace_ray error on
+	// OpReportIntersectionKHR (its hit kind).
+	Intersection *Intersection `json:"intersection,omitempty"`
 	// BDA holds the access of a bda_oob error.
 	BDA *BDA `json:"bda,omitempty"`
 	// Buffer holds the access of a buffer_oob error.
@@ -239,15 +251,24 @@ type Session struct {
 	// StreamsCut counts the layer's connections that ended without their
 	// bye: records on their way then are missing, uncounted.
 	StreamsCut int `json:"streams_cut,omitempty"`
+	// Hangs are the hang groups: a submission the layer's watchdog saw not
+	// finish in time, or a lost device (hang.go).
+	Hangs []Hang `json:"hangs,omitempty"`
 	// Unchecked lists what the layer left unchecked, one entry per cause:
 	// a device without instrumentation, shaders and pipelines that run
 	// unchecked. UncheckedAll adds what the rest of the session says.
 	Unchecked []Unchecked `json:"unchecked,omitempty"`
 	Submits   uint64      `json:"submits"`
+	// Counts are what the submits held, from the layer's bye (the
+	// largest of its connections': each counts the whole process); nil
+	// when no bye counted them (an older layer, or an app that ended
+	// without one). Coverage reports them.
+	Counts *wire.SubmitCounts `json:"-"`
 	// Capabilities is the launcher's device probe: which checks the app's
 	// device can run (nil when the session has no probe).
 	Capabilities *Capabilities `json:"capabilities,omitempty"`
-	// Pipelines are the pipelines the app created, by handle ("0x77").
+	// Pipelines are the pipelines the app created, by handle ("0x77"); a
+	// pipeline given the handle of an earlier one is "0x77#<serial>".
 	Pipelines map[string]*Pipeline `json:"pipelines,omitempty"`
 	// Timeline is the errors in submit order: submit → command buffer →
 	// action → groups with that submit's record counts.

@@ -54,14 +54,17 @@ func plural(n int, one, many string) string {
 
 // uncheck counts one subject of an unchecked cause in Session.Unchecked.
 // Called with c.mu held.
-func (c *Collector) uncheck(kind, reason string) {
+func (c *Collector) uncheck(kind, reason string) { c.uncheckN(kind, reason, 1) }
+
+// uncheckN is uncheck for n of what the reason covers.
+func (c *Collector) uncheckN(kind, reason string, n int) {
 	key := kind + "\x00" + reason
 	if i, ok := c.uncheckedIndex[key]; ok {
-		c.s.Unchecked[i].Count++
+		c.s.Unchecked[i].Count += n
 		return
 	}
 	c.uncheckedIndex[key] = len(c.s.Unchecked)
-	c.s.Unchecked = append(c.s.Unchecked, Unchecked{Kind: kind, Reason: reason, Count: 1})
+	c.s.Unchecked = append(c.s.Unchecked, Unchecked{Kind: kind, Reason: reason, Count: n})
 }
 
 // applyDevice records the app's device and says when the layer cannot

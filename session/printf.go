@@ -89,10 +89,10 @@ type PrintfLine struct {
 // printfKey identifies a printf group: the call site in one action of one
 // command buffer (the pipeline is the action's).
 type printfKey struct {
-	cmdBuf      uint64
-	action      uint32
-	shader      uint32
-	instruction uint32
+	cmdBuf, cbSerial uint64
+	action           uint32
+	shader           uint32
+	instruction      uint32
 }
 
 // printfState is a group and what the collector needs to add lines and
@@ -103,7 +103,8 @@ type printfState struct {
 	// values indexes g.Values by text.
 	values map[string]int
 	// handles the group names, for debug names that come later.
-	cmdBuf, pipeline, module, queue, primary uint64
+	module, queue             uint64
+	cmdBuf, pipeline, primary objRef
 }
 
 // printfCollector is the collector's printf part (used under its lock).
@@ -143,13 +144,14 @@ func (c *Collector) addPrintf(m *wire.Printf) {
 	}
 	for i := range m.Sites {
 		site := &m.Sites[i] // whole lines: validate checked them
-		key := printfKey{cmdBuf: m.CommandBuffer, action: site.ActionIndex, shader: site.ShaderID, instruction: site.Instruction}
+		key := printfKey{cmdBuf: m.CommandBuffer, cbSerial: m.CommandBufferSerial, action: site.ActionIndex, shader: site.ShaderID,
+			instruction: site.Instruction}
 		st, ok := p.groups[key]
 		if !ok {
 			st = c.newPrintfGroup(m, site)
 			p.groups[key] = st
 			p.order = append(p.order, st)
-			hs := [...]uint64{st.cmdBuf, st.pipeline, st.module, st.queue, st.primary}
+			hs := [...]uint64{st.cmdBuf.h, st.pipeline.h, st.module, st.queue, st.primary.h}
 			for i, h := range hs {
 				if h != 0 && !slices.Contains(hs[:i], h) {
 					if p.of == nil {
@@ -238,11 +240,11 @@ func (c *Collector) newPrintfGroup(m *wire.Printf, site *wire.PrintfSite) *print
 	g := &PrintfGroup{
 		Stage: gpuav.StageName(site.Stage),
 		Where: Where{
-			CommandBuffer: c.handle(m.CommandBuffer),
+			CommandBuffer: c.objHandle(objCommandBuffer, objRef{m.CommandBuffer, m.CommandBufferSerial}),
 			Submit:        m.Submit,
 			ActionIndex:   site.ActionIndex,
 			Action:        c.intern.str(site.Action),
-			Pipeline:      c.handle(site.Pipeline),
+			Pipeline:      c.objHandle(objPipeline, objRef{site.Pipeline, site.PipelineSerial}),
 			Instruction:   site.Instruction,
 		},
 		Values: []PrintfValue{},
@@ -251,12 +253,14 @@ func (c *Collector) newPrintfGroup(m *wire.Printf, site *wire.PrintfSite) *print
 	if len(site.Labels) > 0 {
 		g.Labels = c.intern.labels(site.Labels)
 	}
-	st := &printfState{g: g, values: map[string]int{}, cmdBuf: m.CommandBuffer, pipeline: site.Pipeline}
+	st := &printfState{g: g, values: map[string]int{}, cmdBuf: objRef{m.CommandBuffer, m.CommandBufferSerial},
+		pipeline: objRef{site.Pipeline, site.PipelineSerial}}
 	if m.Queue != 0 {
 		st.queue, g.Queue = m.Queue, c.handle(m.Queue)
 	}
 	if m.Primary != 0 {
-		st.primary, g.PrimaryCommandBuffer = m.Primary, c.handle(m.Primary)
+		st.primary = objRef{m.Primary, m.PrimarySerial}
+		g.PrimaryCommandBuffer = c.objHandle(objCommandBuffer, st.primary)
 		pa := m.PrimaryAction
 		g.PrimaryActionIndex = &pa
 	}
@@ -294,16 +298,18 @@ func (c *Collector) printfFormat(shader, instruction uint32) *printf.Format {
 	return sites[instruction]
 }
 
-// renamePrintf gives a debug name to the printf groups that name h; the
-// shader name only to those of shader id shader (0: none).
-func (c *Collector) renamePrintf(h uint64, shader uint32, name string) {
+// renamePrintf gives a debug name to the printf groups that name h (a
+// pipeline or command buffer of serial, objRef.named); the shader name
+// only to those of shader id shader (0: none).
+func (c *Collector) renamePrintf(h uint64, shader uint32, name string, serial uint64) {
 	for _, st := range c.printf.of[h] {
 		g := st.g
 		for _, f := range [...]struct {
-			h    uint64
+			r    objRef
 			name *Handle
-		}{{st.cmdBuf, &g.CommandBuffer}, {st.pipeline, &g.Pipeline}, {st.queue, &g.Queue}, {st.primary, &g.PrimaryCommandBuffer}} {
-			if f.h == h {
+		}{{st.cmdBuf, &g.CommandBuffer}, {st.pipeline, &g.Pipeline}, {objRef{h: st.queue}, &g.Queue},
+			{st.primary, &g.PrimaryCommandBuffer}} {
+			if f.r.named(h, serial) {
 				f.name.Name = name
 			}
 		}

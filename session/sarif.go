@@ -230,6 +230,10 @@ func encodeSARIF(w io.Writer, s *Session, opt SARIFOptions) error {
 	if s.LostMessages > 0 {
 		props["lost_messages"] = s.LostMessages
 	}
+	if len(s.Hangs) > 0 {
+		// Each is an error notification of the invocation too (its notice).
+		props["hangs"] = s.Hangs
+	}
 	if u := s.UncheckedAll(); len(u) > 0 {
 		props["unchecked"] = u
 	}

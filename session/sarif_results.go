@@ -103,19 +103,20 @@ type sarifAction struct {
 // groups, and the distinct pipelines and command buffers.
 func (b *sarifBucket) actions() (acts []sarifAction, pipelines []Handle, cmdBufs int) {
 	type key struct {
-		cb    string
-		index uint32
+		cb     string
+		serial uint64 // a command buffer given a freed one's handle is another
+		index  uint32
 	}
 	seen := map[key]int{}
-	cbs := map[string]bool{}
+	cbs := map[key]bool{}
 	for _, g := range b.groups {
-		k := key{g.CommandBuffer.Handle, g.ActionIndex}
+		k := key{g.CommandBuffer.Handle, g.CommandBuffer.Serial, g.ActionIndex}
 		if i, ok := seen[k]; ok {
 			acts[i].Count += g.Count
 			continue
 		}
 		seen[k] = len(acts)
-		cbs[g.CommandBuffer.Handle] = true
+		cbs[key{cb: k.cb, serial: k.serial}] = true
 		acts = append(acts, sarifAction{CommandBuffer: g.CommandBuffer, Submit: g.Submit, Action: g.Action,
 			ActionIndex: g.ActionIndex, Pipeline: g.Pipeline, Count: g.Count})
 		if g.Pipeline.Handle != "" && g.Pipeline.Handle != "0x0" && !slices.Contains(pipelines, g.Pipeline) {
@@ -232,6 +233,12 @@ func sarifResultOf(s *Session, b *sarifBucket, ruleIndex int, root string, repo 
 	}
 	if g.Ray != nil {
 		props["ray"] = g.Ray
+	}
+	if g.SBT != nil {
+		props["sbt"] = g.SBT
+	}
+	if g.Intersection != nil {
+		props["intersection"] = g.Intersection
 	}
 	if g.BDA != nil {
 		props["bda"] = g.BDA

@@ -2,6 +2,7 @@ package session
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
@@ -27,8 +28,9 @@ type timelineBuilder struct {
 	unnamed []uint64
 }
 
-// tlKey is a command buffer's node in a submit.
-type tlKey struct{ submit, cmdBuf uint64 }
+// tlKey is a command buffer's node in a submit: its handle and serial (a
+// command buffer allocated in place of a freed one is another node).
+type tlKey struct{ submit, cmdBuf, serial uint64 }
 
 // tlNode indexes a command buffer's node of a submit: its place in the
 // submit's CommandBuffers, its actions by action index, their groups by
@@ -53,7 +55,7 @@ func (b *timelineBuilder) noteUnnamed(h uint64) {
 
 // newTimelineBuilder starts the node of e's command buffer in e's submit.
 func newTimelineBuilder(c *Collector, e *wire.Errors) *timelineBuilder {
-	b := &timelineBuilder{c: c, e: e, key: tlKey{e.Submit, e.CommandBuffer}}
+	b := &timelineBuilder{c: c, e: e, key: tlKey{e.Submit, e.CommandBuffer, e.CommandBufferSerial}}
 	b.noteUnnamed(e.CommandBuffer)
 	b.noteUnnamed(e.Queue)
 	b.noteUnnamed(e.Primary)
@@ -85,12 +87,13 @@ func newTimelineBuilder(c *Collector, e *wire.Errors) *timelineBuilder {
 	// A new node's groups need no index: a group's first record in the
 	// message is its first in the node.
 	b.ix = &tlNode{actions: map[uint32]int32{}, gen: c.snapGen}
-	b.node = CommandBufferNode{CommandBuffer: c.handle(e.CommandBuffer), Dropped: e.Dropped}
+	b.node = CommandBufferNode{CommandBuffer: c.objHandle(objCommandBuffer, objRef{e.CommandBuffer, e.CommandBufferSerial}),
+		Dropped: e.Dropped}
 	if e.Queue != 0 {
 		b.node.Queue = c.handle(e.Queue)
 	}
 	if e.Primary != 0 {
-		b.node.PrimaryCommandBuffer = c.handle(e.Primary)
+		b.node.PrimaryCommandBuffer = c.objHandle(objCommandBuffer, objRef{e.Primary, e.PrimarySerial})
 		pa := e.PrimaryAction
 		b.node.PrimaryActionIndex = &pa
 	}
@@ -105,7 +108,8 @@ func (b *timelineBuilder) add(r *wire.Record, st *groupState, count int, first b
 		if !ok {
 			ai = int32(len(b.node.Actions))
 			b.ix.actions[r.ActionIndex] = ai
-			a := ActionNode{Index: r.ActionIndex, Action: r.Action, Pipeline: b.c.handle(r.Pipeline)}
+			a := ActionNode{Index: r.ActionIndex, Action: r.Action,
+				Pipeline: b.c.objHandle(objPipeline, objRef{r.Pipeline, r.PipelineSerial})}
 			b.noteUnnamed(r.Pipeline)
 			if len(r.Labels) > 0 {
 				a.Labels = b.c.intern.labels(r.Labels)
@@ -193,17 +197,25 @@ func (c *Collector) sortTimeline() {
 	c.s.Timeline = tl
 }
 
-// addPipeline adds a pipeline to the model.
+// addPipeline adds a pipeline to the model, by its handle; a pipeline the
+// driver gave the handle of an earlier one is by "handle#serial".
 func (c *Collector) addPipeline(m *wire.Pipeline) {
-	p := &Pipeline{Handle: c.handle(m.Handle), Layout: hexHandle(m.Layout), BindPoint: m.BindPoint,
-		Stages: make([]PipelineStage, len(m.Stages)), Instrumented: m.Instrumented, Warning: m.Warning}
+	p := &Pipeline{Handle: Handle{Handle: c.intern.hex(m.Handle), Serial: m.Serial}, Layout: hexHandle(m.Layout),
+		BindPoint: m.BindPoint, Stages: make([]PipelineStage, len(m.Stages)), Instrumented: m.Instrumented, Warning: m.Warning}
+	if m.Serial == 0 {
+		p.Handle.Name = c.names[m.Handle] // an older layer: names by handle
+	}
 	for i, st := range m.Stages {
 		p.Stages[i] = PipelineStage{Stage: st.Stage, ShaderID: st.ShaderID, Module: hexHandle(st.Module), Entry: st.Entry}
 	}
 	if c.s.Pipelines == nil {
 		c.s.Pipelines = map[string]*Pipeline{}
 	}
-	c.s.Pipelines[p.Handle.Handle] = p
+	key := p.Handle.Handle
+	if old, ok := c.s.Pipelines[key]; ok && old.Handle.Serial != m.Serial && m.Serial != 0 {
+		key = fmt.Sprintf("%s#%d", key, m.Serial)
+	}
+	c.s.Pipelines[key] = p
 }
 
 // renameModel gives a debug name to a handle in the pipelines and the
@@ -211,31 +223,45 @@ func (c *Collector) addPipeline(m *wire.Pipeline) {
 // name fills the nodes that named the handle while it had none (found in
 // Collector.unnamed, each renamed once), and leaves those of an earlier
 // name (an engine naming its command buffers per frame renames nothing
-// there: a walk over every submit per name was quadratic). What snapshots
-// may hold is replaced, never changed in place.
-func (c *Collector) renameModel(h uint64, name string) {
+// there: a walk over every submit per name was quadratic); a pipeline or
+// command buffer only where it has serial, when serial is not 0
+// (objRef.named). What snapshots may hold is replaced, never changed in
+// place.
+func (c *Collector) renameModel(h uint64, name string, serial uint64) {
 	hex := hexHandle(h)
-	if p, ok := c.s.Pipelines[hex]; ok {
-		cp := *p
-		cp.Handle.Name = name
-		c.s.Pipelines[hex] = &cp
+	named := func(x Handle) bool {
+		return x.Handle == hex && (serial == 0 || x.Serial == 0 || x.Serial == serial)
+	}
+	for _, k := range [...]string{hex, fmt.Sprintf("%s#%d", hex, serial)} {
+		if p, ok := c.s.Pipelines[k]; ok && named(p.Handle) {
+			cp := *p
+			cp.Handle.Name = name
+			c.s.Pipelines[k] = &cp
+		}
 	}
 	submits := c.unnamed[h]
 	if name == "" || len(submits) == 0 {
 		return
 	}
 	delete(c.unnamed, h)
+	// A name for one serial leaves the nodes of another object that had
+	// the handle (freed, and its handle reused) waiting for theirs.
+	var left []uint64
 	for _, submit := range submits {
 		sn := c.submitNode(submit, false)
 		if sn == nil {
 			continue
 		}
 		var cbs []CommandBufferNode
+		waiting := false
 		for j, cb := range sn.CommandBuffers {
-			unnamed := func(x Handle) bool { return x.Handle == hex && x.Name == "" }
+			unnamed := func(x Handle) bool { return named(x) && x.Name == "" }
+			other := func(x Handle) bool { return x.Handle == hex && x.Name == "" && !named(x) }
 			hit := unnamed(cb.CommandBuffer) || unnamed(cb.Queue) || unnamed(cb.PrimaryCommandBuffer)
+			waiting = waiting || other(cb.CommandBuffer) || other(cb.PrimaryCommandBuffer)
 			for _, a := range cb.Actions {
 				hit = hit || unnamed(a.Pipeline)
+				waiting = waiting || other(a.Pipeline)
 			}
 			if !hit {
 				continue
@@ -259,5 +285,11 @@ func (c *Collector) renameModel(h uint64, name string) {
 		if cbs != nil {
 			sn.CommandBuffers = cbs
 		}
+		if waiting {
+			left = append(left, submit)
+		}
+	}
+	if len(left) > 0 {
+		c.unnamed[h] = left
 	}
 }

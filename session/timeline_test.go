@@ -34,9 +34,9 @@ func TestTimelineAndPipelines(t *testing.T) {
 	want := []SubmitNode{
 		{Submit: 1, CommandBuffers: []CommandBufferNode{
 			{CommandBuffer: compute, Actions: []ActionNode{{Index: 0, Action: "vkCmdDispatch", Pipeline: pipe77, Groups: []GroupCount{{0, 3}}}}},
-			{CommandBuffer: Handle{"0x66", "draw-cmd"}, Dropped: 9, Actions: []ActionNode{
-				{Index: 3, Action: "vkCmdDraw", Labels: []string{"frame"}, Pipeline: Handle{"0x88", "draw-pipe"}, Groups: []GroupCount{{1, 4}}},
-				{Index: 5, Action: "vkCmdDraw", Labels: []string{"frame"}, Pipeline: Handle{"0x88", "draw-pipe"}, Groups: []GroupCount{{2, 2}}},
+			{CommandBuffer: Handle{Handle: "0x66", Name: "draw-cmd"}, Dropped: 9, Actions: []ActionNode{
+				{Index: 3, Action: "vkCmdDraw", Labels: []string{"frame"}, Pipeline: Handle{Handle: "0x88", Name: "draw-pipe"}, Groups: []GroupCount{{1, 4}}},
+				{Index: 5, Action: "vkCmdDraw", Labels: []string{"frame"}, Pipeline: Handle{Handle: "0x88", Name: "draw-pipe"}, Groups: []GroupCount{{2, 2}}},
 			}},
 		}},
 		{Submit: 2, CommandBuffers: []CommandBufferNode{

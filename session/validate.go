@@ -51,8 +51,13 @@ func validate(msg any) error {
 		err = validateLabel(m)
 	case *wire.Errors:
 		err = validateErrors(m)
+	case *wire.Hang:
+		err = validateHang(m)
 	case *wire.Log:
 		err = validateLevel(m.Level, m.Text)
+		if err == nil && (m.Kind != "" && m.Kind != wire.LogUncheckedRecords || m.Count < 0 || m.Count > MaxRecordCount) {
+			err = fmt.Errorf("log kind %q count %d", m.Kind, m.Count)
+		}
 	case *wire.Notice:
 		err = validateLevel(m.Level, m.Text)
 	case *wire.Bye:
@@ -230,6 +235,60 @@ func validatePrintf(m *wire.Printf) error {
 		}
 		if err := validateAttribution(s.Stage, s.Action, s.Labels); err != nil {
 			return fmt.Errorf("site %d: %v", i, err)
+		}
+	}
+	return nil
+}
+
+// Bounds of a hang group.
+const (
+	maxHangSubmits = 1024
+	maxHangCBs     = 4096
+	maxHangShown   = 64
+)
+
+// validateHang bounds a hang group: its reason, its counts, the actions it
+// names and their strings.
+func validateHang(m *wire.Hang) error {
+	if m.Reason != wire.HangWatchdog && m.Reason != wire.HangDeviceLost {
+		return fmt.Errorf("hang reason %q", m.Reason)
+	}
+	if err := checkString("hang call", m.Call); err != nil {
+		return err
+	}
+	if len(m.Submits) > maxHangSubmits {
+		return fmt.Errorf("hang of %d submits (max %d)", len(m.Submits), maxHangSubmits)
+	}
+	ncbs := 0
+	for _, s := range m.Submits {
+		if s.Submit > MaxSubmit {
+			return fmt.Errorf("hang submit %d (max %d)", s.Submit, uint64(MaxSubmit))
+		}
+		ncbs += len(s.CommandBuffers)
+		if ncbs > maxHangCBs {
+			return fmt.Errorf("hang of more than %d command buffers", maxHangCBs)
+		}
+		for _, c := range s.CommandBuffers {
+			if c.Completed > c.Actions || c.RunningFrom > c.RunningTo || c.RunningTo > c.Actions || len(c.Shown) > maxHangShown ||
+				c.Records < 0 || c.Records > MaxRecordCount {
+				return fmt.Errorf("hang command buffer 0x%x: %d actions, %d completed, running %d-%d, %d shown, %d records",
+					c.Handle, c.Actions, c.Completed, c.RunningFrom, c.RunningTo, len(c.Shown), c.Records)
+			}
+			for _, a := range c.Shown {
+				switch a.State {
+				case wire.ActionCompleted, wire.ActionRunning, wire.ActionNotStarted:
+				default:
+					return fmt.Errorf("hang action state %q", a.State)
+				}
+				if err := checkString("hang action", a.Command); err != nil {
+					return err
+				}
+				for _, l := range a.Labels {
+					if err := checkString("hang label", l); err != nil {
+						return err
+					}
+				}
+			}
 		}
 	}
 	return nil

@@ -140,7 +140,7 @@ func TestDoctorLavapipe(t *testing.T) {
 		}
 		for _, f := range []string{"fragmentStoresAndAtomics", "vertexPipelineStoresAndAtomics", "runtimeDescriptorArray",
 			"descriptorBindingPartiallyBound", "bufferDeviceAddress", "shaderInt64", "rayQuery", "robustBufferAccess",
-			"robustBufferAccess2", "meshShader", "nullDescriptor"} {
+			"robustBufferAccess2", "meshShader", "nullDescriptor", "rayTracingPipeline"} {
 			if want, ok := g.Bool(f); !ok || d.Features[f] != want {
 				t.Errorf("device %d feature %s: doctor %v, vulkaninfo %v (printed %v)", i, f, d.Features[f], want, ok)
 			}

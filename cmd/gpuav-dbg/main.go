@@ -46,6 +46,9 @@ const (
 	// exitUnchecked: no validation error, but not everything was checked
 	// (session.Session.UncheckedAll says what); --allow-unchecked makes it 0.
 	exitUnchecked = 4
+	// exitHang: the GPU hung (the layer's watchdog) or the device was lost:
+	// session.Session.Hangs says where.
+	exitHang = 5
 )
 
 // version is set at link time (-ldflags "-X main.version=...").

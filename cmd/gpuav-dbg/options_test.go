@@ -56,7 +56,7 @@ func TestOptionFlags(t *testing.T) {
 	}{
 		{nil, func(s *options.Values) bool {
 			return !s.ReserveSlot && s.OnError == "skip" && !s.Robust && !s.PrintfOff && s.PrintfBufferBytes == 0 &&
-				s.LoopBudget == 0 && s.PrintfAt == "" && s.Options == nil
+				s.LoopBudget == 0 && s.PrintfAt == "" && s.WatchdogSeconds == 0 && !s.WatchdogOff && s.Options == nil
 		}},
 		{[]string{"--robust"}, func(s *options.Values) bool { return s.Robust && s.OnError == "clamp" }},
 		{[]string{"--on-error", "execute"}, func(s *options.Values) bool { return s.OnError == "execute" }},
@@ -65,6 +65,9 @@ func TestOptionFlags(t *testing.T) {
 		}},
 		{[]string{"--printf-buffer", "99999999999"}, func(s *options.Values) bool { return s.PrintfBufferBytes == 1<<31 }},
 		{[]string{"--loop-budget", "2^10"}, func(s *options.Values) bool { return s.LoopBudget == 1024 }},
+		{[]string{"--watchdog", "2"}, func(s *options.Values) bool { return s.WatchdogSeconds == 2 && !s.WatchdogOff }},
+		{[]string{"--watchdog", "0"}, func(s *options.Values) bool { return s.WatchdogSeconds == 0 && s.WatchdogOff }},
+		{[]string{"--watchdog", "99999"}, func(s *options.Values) bool { return s.WatchdogSeconds == 3600 }},
 		{[]string{"--printf-at", "pixel=1,2", "--printf-at", "vertex=3"}, func(s *options.Values) bool {
 			return s.PrintfAt == "pixel=1,2 vertex=3"
 		}},
@@ -78,7 +81,8 @@ func TestOptionFlags(t *testing.T) {
 			t.Errorf("%q: %+v %v", tc.args, set, err)
 		}
 	}
-	for _, args := range [][]string{{"--printf", "maybe"}, {"--loop-budget", "0"}, {"--on-error", "sideways"}} {
+	for _, args := range [][]string{{"--printf", "maybe"}, {"--loop-budget", "0"}, {"--on-error", "sideways"},
+		{"--watchdog", "2s"}} {
 		if _, _, err := parseRunFlags("run", append(args, "app"), io.Discard); err == nil {
 			t.Errorf("%q accepted", args)
 		}

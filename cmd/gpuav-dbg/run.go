@@ -184,6 +184,7 @@ func (c *cli) finishRun(r *launcher.Run, f *runFlags, uiErr error) int {
 		fmt.Fprintf(c.stderr, "gpuav-dbg: ui: %v\n", uiErr)
 	}
 	if f.headless {
+		printHangs(c.stderr, snap)
 		printGroups(c.stderr, snap, c.mute)
 		printPrintf(c.stderr, snap, f.printfAt.f)
 		printCoverage(c.stderr, snap)
@@ -229,10 +230,13 @@ func (c *cli) finishReruns(rr *launcher.Reruns) {
 	}
 }
 
-// exitStatus is a run's exit status from its session: validation errors
-// first, then an app that failed, then a run that did not check
-// everything (unless allowed).
+// exitStatus is a run's exit status from its session: a hang first, then
+// validation errors, then an app that failed, then a run that did not
+// check everything (unless allowed).
 func exitStatus(s *session.Session, allowUnchecked bool) int {
+	if len(s.Hangs) > 0 {
+		return exitHang
+	}
 	errors := 0
 	for _, g := range s.Groups {
 		if !g.IsWarning() { // warnings (robustBufferAccess) do not fail a run
@@ -296,6 +300,15 @@ func printCoverage(w io.Writer, s *session.Session) {
 // printGroups prints one line per error group, the app's strings in it
 // escaped (a file name or a debug name cannot drive the terminal); the
 // groups muted are counted in one line instead.
+// printHangs prints each hang group: where the GPU was when it hung.
+func printHangs(w io.Writer, s *session.Session) {
+	for _, h := range s.Hangs {
+		for _, l := range h.Lines() {
+			fmt.Fprintf(w, "gpuav-dbg: %s\n", sanitize.Text(l))
+		}
+	}
+}
+
 func printGroups(w io.Writer, s *session.Session, mute []string) {
 	muted, records := 0, 0
 	for _, g := range s.Groups {
@@ -358,6 +371,9 @@ func countText(s *session.Session) string {
 	}
 	if s.Dropped > 0 {
 		fmt.Fprintf(&b, ", %d records dropped", s.Dropped)
+	}
+	for _, h := range s.Hangs {
+		fmt.Fprintf(&b, ", %s", h.Title())
 	}
 	if s.LostRecords > 0 {
 		fmt.Fprintf(&b, ", %d records lost on the way", s.LostRecords)

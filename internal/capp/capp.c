@@ -662,6 +662,7 @@ VkPipeline capp_graphics_pipeline(const capp *c, const capp_graphics_info *info)
     VkGraphicsPipelineCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
         .pNext = info->render_pass ? NULL : &rci,
+        .flags = info->flags,
         .stageCount = info->nstages,
         .pStages = info->stages,
         .pVertexInputState = info->mesh ? NULL : &fx.vi,

@@ -291,6 +291,7 @@ typedef struct capp_graphics_info {
     uint32_t patch_points; /* > 0: tessellation, patches of this many points */
     int mesh;              /* task/mesh shaders: no vertex input or assembly */
     int additive;          /* blend ONE + ONE instead of writing */
+    VkPipelineCreateFlags flags;
 } capp_graphics_info;
 
 VkPipeline capp_graphics_pipeline(const capp *c, const capp_graphics_info *info);

@@ -28,6 +28,10 @@ var KnownMessages = []Known{
 	{App: "cmdapp", Args: "--case draw_indexed_oob", ID: "VUID-vkCmdDrawIndexed-robustBufferAccess2-07825",
 		Reason: "the case draws 6 indices from a 3-index buffer on purpose; our layer drops the draw, but with " +
 			"index_buffer_oob off (e2e TestCommandChecksSettings) it lets the draw through as the app recorded it"},
+	{App: "hangapp", Args: "--mode lost", ID: "VUID-vkDestroyFence-fence-01120",
+		Reason: "e2e TestDeviceLost's test layer sits between ours and the referee and answers the lost device's " +
+			"fence waits itself (VK_ERROR_DEVICE_LOST), so the referee never sees a fence waited for and calls " +
+			"it in use when the app, or the layer at vkDestroyDevice, destroys it"},
 	{App: "*", ID: "VUID-VkDeviceCreateInfo-pNext-pNext", Text: "unknown VkStructureType (1000470000)",
 		Reason: strings.Replace(tooNew, "%s", "1000470000, VkPhysicalDeviceMaintenance5FeaturesKHR", 1)},
 	{App: "*", ID: "VUID-VkDeviceCreateInfo-pNext-pNext", Text: "unknown VkStructureType (1000482000)",

@@ -63,6 +63,14 @@
  *                 family): "cmd-a" (idx 3) submitted to queue-a, "cmd-b"
  *                 (idx 4) to queue-b, each with its own fence; with fewer
  *                 than 2 usable queues prints "unsupported queues", exits 0
+ *   reuse         rounds, each: a compute pipeline "pipe-R" (of --reuse-comp,
+ *                 default --comp) and a command buffer "cmd-R" made, one
+ *                 dispatch with idx 2 + R in "compute" submitted and waited
+ *                 for, then the command buffer freed and the pipeline
+ *                 destroyed, so that the driver may give a later round's the
+ *                 same handles; prints "round R: pipeline=0x... cb=0x...";
+ *                 stops after the first round from R=2 on whose pipeline has an
+ *                 earlier round's handle, or after 32
  *   inline        VK_KHR_maintenance5: the compute pipeline is created with
  *                 no module, its code in a VkShaderModuleCreateInfo chained
  *                 after a VkDebugUtilsObjectNameInfoEXT ("inline-comp") in
@@ -90,6 +98,10 @@
  *   shaderobj-clean     the same with idx 0, 1, 0
  *   shaderobj-bad  one vkCreateShadersEXT of the compute shader with codeSize 2 bytes short
  *                 (not SPIR-V words); prints shaderobj_bad=VkResult
+ *   shaderobj-foreign  --binary-out FILE: writes the compute shader object's
+ *                 binary data (run it without the layer); --binary-in FILE:
+ *                 a shader object from that binary, prints binary_create=R,
+ *                 runs it in "cmd-binary" with idx 1, 0 (binary_values=...)
  *   shaderobj-conflict  the shader made with min(maxBoundDescriptorSets, 33) set layouts (the set the
  *                 layer needs on lavapipe), idx 3, 1, 3
  *   shaderobj-render  (graphics, needs --vert/--frag) in "frame"
@@ -120,6 +132,8 @@ const char capp_app_name[] = "multi";
 
 static const char *g_comp, *g_vert, *g_frag;
 static const char *g_base_comp; /* --base-comp: the SPIR-V of "base-compute" (default --comp) */
+static const char *g_reuse_comp; /* --reuse-comp: mode reuse's compute shader (default --comp) */
+static const char *g_binary_in, *g_binary_out; /* mode shaderobj-foreign */
 static const char *g_cache_in, *g_cache_out;
 static int g_maint5; /* enable VK_KHR_maintenance5 (mode inline) */
 static int g_shaderobj; /* enable VK_EXT_shader_object (modes shaderobj*) */
@@ -393,6 +407,54 @@ static void mode_resubmit(ctx *c, uint32_t submits, int no_fence)
         capp_submit_wait(&c->vk, 1, &cb, f, NULL);
     if (f)
         vkDestroyFence(c->vk.dev, f, NULL);
+    vkDestroyCommandPool(c->vk.dev, pool, NULL);
+}
+
+#define REUSE_ROUNDS 32
+
+/* mode_reuse: see the header. Each round's pipeline and command buffer
+ * are gone before the next round makes its own. Where a freed object goes
+ * is the allocator's choice (and the layers' allocations between move
+ * it): the app stops after the first round, from the third on, whose
+ * pipeline has the handle of an earlier round's, or after REUSE_ROUNDS. */
+static void mode_reuse(ctx *c)
+{
+    VkCommandPool pool = make_pool(c);
+    VkFence f = capp_fence(&c->vk);
+    uint64_t seen[REUSE_ROUNDS];
+    int reused = 0;
+    for (uint32_t r = 0; r < REUSE_ROUNDS && !reused; r++) {
+        char name[16];
+        VkShaderModule module = capp_shader_file(&c->vk, g_reuse_comp ? g_reuse_comp : g_comp);
+        VkPipeline p = capp_compute_pipeline(&c->vk, c->layout, module, 0, NULL);
+        vkDestroyShaderModule(c->vk.dev, module, NULL);
+        snprintf(name, sizeof name, "pipe-%u", r);
+        capp_name(&c->vk, VK_OBJECT_TYPE_PIPELINE, capp_handle(p), name);
+        snprintf(name, sizeof name, "cmd-%u", r);
+        VkCommandBuffer cb = make_cb(c, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, name);
+        printf("round %u: pipeline=0x%llx cb=0x%llx\n", r, (unsigned long long)capp_handle(p),
+               (unsigned long long)capp_handle(cb));
+        for (uint32_t i = 0; i < r; i++)
+            reused |= r >= 2 && seen[i] == capp_handle(p);
+        seen[r] = capp_handle(p);
+        uint32_t idx = 2 + r;
+        capp_begin(cb, 0);
+        capp_label(&c->vk, cb, "compute");
+        vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, p);
+        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set, 0, NULL);
+        vkCmdPushConstants(cb, c->layout, PC_STAGES, 0, 4, &idx);
+        vkCmdDispatch(cb, 1, 1, 1);
+        capp_unlabel(&c->vk, cb);
+        CHECK(vkEndCommandBuffer(cb));
+        capp_submit_wait(&c->vk, 1, &cb, f, NULL);
+        vkFreeCommandBuffers(c->vk.dev, pool, 1, &cb);
+        vkDestroyPipeline(c->vk.dev, p, NULL);
+        /* lavapipe frees a pipeline that ran at its queue's next submit. */
+        CHECK(vkQueueSubmit(c->vk.queue, 0, NULL, f));
+        CHECK(vkWaitForFences(c->vk.dev, 1, &f, VK_TRUE, UINT64_MAX));
+        CHECK(vkResetFences(c->vk.dev, 1, &f));
+    }
+    vkDestroyFence(c->vk.dev, f, NULL);
     vkDestroyCommandPool(c->vk.dev, pool, NULL);
 }
 
@@ -1123,6 +1185,46 @@ static void mode_shaderobj(ctx *c, uint32_t nsets, const uint32_t idx[3])
     vkDestroyCommandPool(c->vk.dev, pool, NULL);
 }
 
+/* mode_shaderobj_foreign: with --binary-out FILE (a run without the
+ * layer), the compute shader object made from SPIR-V and its binary data
+ * written to FILE; with --binary-in FILE, a shader object created from
+ * that binary (one the layer never handed out: the driver's code, which
+ * it cannot instrument), prints binary_create=R and, when made, runs it
+ * with idx 1 and 0 in "cmd-binary" (both in bounds: the shader is
+ * unchecked). */
+static void mode_shaderobj_foreign(ctx *c)
+{
+    so_fns f = so_load(c);
+    if (g_binary_out) {
+        VkShaderEXT s = so_spirv(c, &f, g_comp, VK_SHADER_STAGE_COMPUTE_BIT, 0, 1, "oob-shader");
+        size_t size = 0;
+        CHECK(f.binary(c->vk.dev, s, &size, NULL));
+        void *data = malloc(size ? size : 1);
+        if (!data)
+            capp_die("out of memory");
+        CHECK(f.binary(c->vk.dev, s, &size, data));
+        FILE *out = fopen(g_binary_out, "wb");
+        if (!out || fwrite(data, 1, size, out) != size || fclose(out) != 0)
+            capp_die("cannot write --binary-out");
+        free(data);
+        f.destroy(c->vk.dev, s, NULL);
+        return;
+    }
+    FILE *in = g_binary_in ? fopen(g_binary_in, "rb") : NULL;
+    if (!in)
+        capp_die("mode shaderobj-foreign wants --binary-in or --binary-out");
+    static unsigned char data[1 << 22];
+    size_t size = fread(data, 1, sizeof data, in);
+    fclose(in);
+    VkShaderEXT b = VK_NULL_HANDLE;
+    VkResult r = so_create(c, &f, VK_SHADER_STAGE_COMPUTE_BIT, 0, VK_SHADER_CODE_TYPE_BINARY_EXT, data, size, 1, &b);
+    printf("binary_create=%d\n", (int)r);
+    if (b) {
+        so_binary_dispatch(c, &f, b, 0);
+        f.destroy(c->vk.dev, b, NULL);
+    }
+}
+
 /* ---- graphics modes ----------------------------------------------------------- */
 
 /* gfx is what the graphics modes draw with: a 4x4 target, a render pass
@@ -1416,6 +1518,12 @@ int main(int argc, char **argv)
             g_comp = argv[++i];
         else if (!strcmp(argv[i], "--base-comp") && i + 1 < argc)
             g_base_comp = argv[++i];
+        else if (!strcmp(argv[i], "--reuse-comp") && i + 1 < argc)
+            g_reuse_comp = argv[++i];
+        else if (!strcmp(argv[i], "--binary-in") && i + 1 < argc)
+            g_binary_in = argv[++i];
+        else if (!strcmp(argv[i], "--binary-out") && i + 1 < argc)
+            g_binary_out = argv[++i];
         else if (!strcmp(argv[i], "--vert") && i + 1 < argc)
             g_vert = argv[++i];
         else if (!strcmp(argv[i], "--frag") && i + 1 < argc)
@@ -1498,6 +1606,8 @@ int main(int argc, char **argv)
         mode_queues(&c);
     else if (!strcmp(mode, "secondary"))
         mode_secondary(&c);
+    else if (!strcmp(mode, "reuse"))
+        mode_reuse(&c);
     else if (!strcmp(mode, "cache"))
         mode_cache(&c);
     else if (!strcmp(mode, "inline")) {
@@ -1512,6 +1622,8 @@ int main(int argc, char **argv)
         mode_shaderobj_render(&c);
     else if (!strcmp(mode, "shaderobj-bad"))
         mode_shaderobj_bad(&c);
+    else if (!strcmp(mode, "shaderobj-foreign"))
+        mode_shaderobj_foreign(&c);
     else if (!strcmp(mode, "shaderobj-conflict")) {
         /* As many set layouts as reach the layer's set: min(max, 33). */
         VkPhysicalDeviceProperties props;

@@ -6,7 +6,7 @@
  * out of bounds.
  *
  *   vkapp --shader FILE [--index N] [--submits N] [--secondary] [--submit2]
- *         [--conflict] [--reserve-features] [--vulkan10]
+ *         [--conflict] [--reserve-features] [--vulkan10] [--indirect-groups]
  *
  *   --index N           descriptor index (default 1: in bounds)
  *   --submits N         submit the same command buffer N times (default 1)
@@ -18,6 +18,9 @@
  *   --vulkan10          a Vulkan 1.0 app: instance apiVersion 1.0, no
  *                       Vulkan 1.1+ calls or structures (give it a module
  *                       compiled for vulkan1.0)
+ *   --indirect-groups   dispatch with vkCmdDispatchIndirect of
+ *                       {1, maxComputeWorkGroupCount[1] + 1, 1} groups (an
+ *                       indirect_command error: the layer skips it)
  *
  * It prints "maxBoundDescriptorSets=N" and, for an in-bounds index, the
  * values the shader wrote ("values=0 3 6 9"). Names: the command buffer is
@@ -38,7 +41,7 @@ int main(int argc, char **argv)
 {
     const char *shader = NULL;
     uint32_t idx = 1, submits = 1;
-    int secondary = 0, submit2 = 0, conflict = 0, reserve_features = 0, exit_early = 0, vulkan10 = 0;
+    int secondary = 0, submit2 = 0, conflict = 0, reserve_features = 0, exit_early = 0, vulkan10 = 0, indirect = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--shader") && i + 1 < argc)
             shader = argv[++i];
@@ -56,6 +59,8 @@ int main(int argc, char **argv)
             reserve_features = 1;
         else if (!strcmp(argv[i], "--vulkan10"))
             vulkan10 = 1;
+        else if (!strcmp(argv[i], "--indirect-groups"))
+            indirect = 1;
         else if (!strcmp(argv[i], "--exit-early"))
             exit_early = 1; /* exit after the results, destroying nothing */
         else {
@@ -154,7 +159,15 @@ int main(int argc, char **argv)
     vkCmdBindPipeline(rec, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
     vkCmdBindDescriptorSets(rec, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
     vkCmdPushConstants(rec, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &idx);
-    vkCmdDispatch(rec, 1, 1, 1);
+    capp_buffer groups = {0};
+    if (indirect) {
+        groups = capp_buffer_create(&c, 16, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
+        uint32_t *g = groups.map;
+        g[0] = 1, g[1] = c.props.limits.maxComputeWorkGroupCount[1] + 1, g[2] = 1;
+        vkCmdDispatchIndirect(rec, groups.buf, 0);
+    } else {
+        vkCmdDispatch(rec, 1, 1, 1);
+    }
     capp_unlabel(&c, rec);
     if (secondary) {
         CHECK(vkEndCommandBuffer(sec));
@@ -208,6 +221,8 @@ int main(int argc, char **argv)
     vkDestroyDescriptorSetLayout(dev, empty, NULL);
     for (int i = 0; i < 2; i++)
         capp_buffer_destroy(&c, &bufs[i]);
+    if (groups.buf)
+        capp_buffer_destroy(&c, &groups);
     capp_destroy(&c);
     printf("vkapp: done\n");
     return 0;

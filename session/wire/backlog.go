@@ -30,10 +30,10 @@ const backlogSamples = 8
 type overflow struct{ n, first, last uint64 }
 
 // attribution is where an Errors message's records ran: its command
-// buffer, queue and, for a secondary, the primary.
+// buffer (handle and serial), queue and, for a secondary, the primary.
 type attribution struct {
-	cmdBuf, queue, primary uint64
-	primaryAction          uint32
+	cmdBuf, cmdBufSerial, queue, primary, primarySerial uint64
+	primaryAction                                       uint32
 }
 
 // backlogKey is a record without its stage words, submit and count.
@@ -41,7 +41,7 @@ type backlogKey struct {
 	at                                       attribution
 	check, action, labels, params            string
 	code, shader, instruction, stage, actIdx uint32
-	pipeline                                 uint64
+	pipeline, pipelineSerial                 uint64
 }
 
 type backlogEntry struct {
@@ -54,7 +54,8 @@ type backlogEntry struct {
 }
 
 func attributionOf(e *Errors) attribution {
-	return attribution{cmdBuf: e.CommandBuffer, queue: e.Queue, primary: e.Primary, primaryAction: e.PrimaryAction}
+	return attribution{cmdBuf: e.CommandBuffer, cmdBufSerial: e.CommandBufferSerial, queue: e.Queue, primary: e.Primary,
+		primarySerial: e.PrimarySerial, primaryAction: e.PrimaryAction}
 }
 
 func keyOf(at attribution, r *Record) backlogKey {
@@ -64,7 +65,7 @@ func keyOf(at attribution, r *Record) backlogKey {
 	}
 	return backlogKey{at: at, check: r.Check, action: r.Action, labels: strings.Join(r.Labels, "\x1f"),
 		params: string(params), code: r.Code, shader: r.ShaderID, instruction: r.Instruction, stage: r.Stage,
-		actIdx: r.ActionIndex, pipeline: r.Pipeline}
+		actIdx: r.ActionIndex, pipeline: r.Pipeline, pipelineSerial: r.PipelineSerial}
 }
 
 // empty reports whether the backlog holds nothing.
@@ -149,7 +150,8 @@ func (b *backlog) messages() []*Errors {
 			return m
 		}
 		m := &Errors{Submit: first, FirstSubmit: first, Queue: at.queue, CommandBuffer: at.cmdBuf,
-			Primary: at.primary, PrimaryAction: at.primaryAction}
+			CommandBufferSerial: at.cmdBufSerial, Primary: at.primary, PrimarySerial: at.primarySerial,
+			PrimaryAction: at.primaryAction}
 		byKey[k] = m
 		out = append(out, m)
 		return m
@@ -177,7 +179,8 @@ func (b *backlog) messages() []*Errors {
 		if m == nil {
 			// No record kept: a message of the overflow alone.
 			m = &Errors{Submit: o.last, FirstSubmit: o.first, Queue: at.queue, CommandBuffer: at.cmdBuf,
-				Primary: at.primary, PrimaryAction: at.primaryAction}
+				CommandBufferSerial: at.cmdBufSerial, Primary: at.primary, PrimarySerial: at.primarySerial,
+				PrimaryAction: at.primaryAction}
 			out = append(out, m)
 		}
 		m.Dropped = uint32(min(uint64(m.Dropped)+o.n, 1<<32-1))

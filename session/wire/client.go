@@ -140,6 +140,16 @@ func newClient(conn *net.UnixConn) (*Client, error) {
 	return c, nil
 }
 
+// Fd returns the socket's descriptor, or -1: the layer's fork handler
+// closes a forked child's copy of it without Go.
+func (c *Client) Fd() int {
+	fd := -1
+	if c.raw.Control(func(f uintptr) { fd = int(f) }) != nil {
+		return -1
+	}
+	return fd
+}
+
 // Send queues msg as a frame of kind k and writes what the socket takes
 // without waiting. Errors messages (KindErrors or KindErrorsPacked) go
 // through SendErrors. A bye is preceded by everything coalesced and the

@@ -478,3 +478,32 @@ func TestClientLostFileAfterStall(t *testing.T) {
 		t.Errorf("the client's totals %+v, want the stream's and the file's", total)
 	}
 }
+
+// TestBacklogKeepsSerials: records coalesced while the launcher is behind
+// keep their command buffer's, primary's and pipeline's serials, and two
+// command buffers that share a handle (one freed, one allocated in its
+// place) stay apart.
+func TestBacklogKeepsSerials(t *testing.T) {
+	var b backlog
+	rec := Record{Check: "descriptor_index_oob", Code: 1, ShaderID: 2, Instruction: 3, Action: "vkCmdDispatch",
+		Pipeline: 0x77, PipelineSerial: 5, Params: []uint32{0, 0, 3, 2}, Count: 1}
+	for s, serial := range []uint64{7, 7, 8} {
+		b.add(&Errors{Submit: uint64(s + 1), CommandBuffer: 0x55, CommandBufferSerial: serial, Primary: 0x44, PrimarySerial: 3,
+			Records: []Record{rec}}, 16, func(*Record) { t.Fatal("lost") })
+	}
+	msgs := b.messages()
+	if len(msgs) != 2 {
+		t.Fatalf("%d messages, want one per command buffer serial: %+v", len(msgs), msgs)
+	}
+	for i, want := range []struct {
+		serial uint64
+		count  int
+	}{{7, 2}, {8, 1}} {
+		m := msgs[i]
+		if m.CommandBufferSerial != want.serial || m.PrimarySerial != 3 || len(m.Records) != 1 ||
+			m.Records[0].PipelineSerial != 5 || m.Records[0].Count != want.count {
+			t.Errorf("message %d: %+v, want command buffer serial %d, primary serial 3, pipeline serial 5, count %d",
+				i, m, want.serial, want.count)
+		}
+	}
+}

@@ -29,7 +29,11 @@ func samples() map[Kind]any {
 		KindErrorsPacked: &Errors{Submit: 3, Queue: 4, CommandBuffer: 0x55, Dropped: 2, Records: []Record{{
 			Check: "descriptor_index_oob", Code: 1, ShaderID: 1, Instruction: 79, Stage: 5, StageWords: [3]uint32{1, 2, 3},
 			ActionIndex: 0, Action: "vkCmdDispatch", Pipeline: 9, Labels: []string{"a", "b"}, Params: []uint32{0, 0, 3, 2}, Count: 4}}},
-		KindLog:   &Log{Level: "warning", Text: "hi"},
+		KindHang: &Hang{Reason: HangWatchdog, WatchdogSeconds: 2, Submits: []HangSubmit{{Queue: 4, Submit: 3, PendingSeconds: 2.5,
+			CommandBuffers: []HangCB{{Handle: 0x55, Actions: 3, Markers: true, Completed: 1, RunningFrom: 1, RunningTo: 2,
+				Begun: 2, Ended: 1, Records: 4, Shown: []HangAction{{Index: 1, Command: "vkCmdDispatch", Pipeline: 9,
+					Labels: []string{"spin"}, State: ActionRunning}}}}}}},
+		KindLog:   &Log{Level: "warning", Text: "hi", Unchecked: true, Kind: LogUncheckedRecords, Count: 2},
 		KindBye:   &Bye{Submits: 5},
 		KindLabel: &Label{CommandBuffer: 0x55, Op: "begin", Name: "frame"},
 		KindPrintf: &Printf{Submit: 3, Queue: 4, CommandBuffer: 0x55, Primary: 0x56, PrimaryAction: 2, Lost: 7, Sites: []PrintfSite{{

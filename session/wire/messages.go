@@ -47,6 +47,7 @@ var messageTypes = []kindInfo{
 	message[Bye](KindBye, "bye"),
 	message[Label](KindLabel, "label"),
 	message[Printf](KindPrintf, "printf"),
+	message[Hang](KindHang, "hang"),
 	message[Lost](KindLost, "lost"),
 
 	message[AppStarted](KindAppStarted, "app_started"),
@@ -89,6 +90,11 @@ type Settings struct {
 	// when the launcher asks for none); 0 in a hello from a layer that has
 	// none.
 	LoopBudget uint32 `json:"loop_budget_iterations,omitempty"`
+	// WatchdogSeconds is how long a submission may stay unfinished before
+	// the layer reports a hang; WatchdogOff: no watchdog and no
+	// breadcrumbs (both absent in a hello from a layer that has none).
+	WatchdogSeconds uint32 `json:"watchdog_seconds,omitempty"`
+	WatchdogOff     bool   `json:"watchdog_off,omitempty"`
 	// Options are the values of the options table's rows that have no
 	// field of their own (package options), by key, as text: a row added
 	// to the table travels from the flags to the layer and back in the
@@ -151,7 +157,11 @@ type Shader struct {
 
 // Pipeline is sent when a pipeline is created.
 type Pipeline struct {
-	Handle    uint64        `json:"handle"`
+	Handle uint64 `json:"handle"`
+	// Serial is the layer's number for this pipeline, never reused: a
+	// driver may give a later pipeline the handle of a destroyed one.
+	// Records and names carry it (0 from layers before it).
+	Serial    uint64        `json:"serial,omitempty"`
 	Layout    uint64        `json:"layout"`
 	BindPoint string        `json:"bind_point"` // graphics, compute, ray_tracing
 	Stages    []PipelineRef `json:"stages"`
@@ -174,15 +184,23 @@ type Name struct {
 	Handle     uint64 `json:"handle"`
 	ObjectType string `json:"object_type"`
 	Name       string `json:"name"`
+	// Serial is the serial of the live pipeline (Pipeline.Serial) or
+	// command buffer (Errors.CommandBufferSerial) the name was given to;
+	// 0 for other objects, and from layers before it.
+	Serial uint64 `json:"serial,omitempty"`
 }
 
 // Errors carries the decoded records of one command buffer of one submit,
 // identical records grouped with a count.
 type Errors struct {
-	Submit        uint64   `json:"submit"`
-	Queue         uint64   `json:"queue"`
-	CommandBuffer uint64   `json:"command_buffer"`
-	Records       []Record `json:"records"`
+	Submit        uint64 `json:"submit"`
+	Queue         uint64 `json:"queue"`
+	CommandBuffer uint64 `json:"command_buffer"`
+	// CommandBufferSerial is the layer's number for the command buffer,
+	// given at allocation and never reused (its handle may be); 0 from
+	// layers before it.
+	CommandBufferSerial uint64   `json:"command_buffer_serial,omitempty"`
+	Records             []Record `json:"records"`
 	// Dropped counts records the buffer had no room for.
 	Dropped uint32 `json:"dropped,omitempty"`
 	// FirstSubmit, when not 0, says that the records were coalesced by the
@@ -194,6 +212,7 @@ type Errors struct {
 	// (vkCmdExecuteCommands), and PrimaryAction the number of actions the
 	// primary had recorded before that vkCmdExecuteCommands.
 	Primary       uint64 `json:"primary,omitempty"`
+	PrimarySerial uint64 `json:"primary_serial,omitempty"`
 	PrimaryAction uint32 `json:"primary_action,omitempty"`
 }
 
@@ -208,8 +227,11 @@ type Record struct {
 	ActionIndex uint32    `json:"action_index"`
 	Action      string    `json:"action"` // vkCmdDispatch, vkCmdDraw...
 	Pipeline    uint64    `json:"pipeline"`
-	Labels      []string  `json:"labels,omitempty"`
-	Params      []uint32  `json:"params"`
+	// PipelineSerial is the pipeline's serial (Pipeline.Serial) as the
+	// action was recorded with, 0 without one.
+	PipelineSerial uint64   `json:"pipeline_serial,omitempty"`
+	Labels         []string `json:"labels,omitempty"`
+	Params         []uint32 `json:"params"`
 	// Count is how many failed accesses the record stands for: the
 	// records the layer grouped into it, a folded one counting its
 	// failures.
@@ -224,19 +246,44 @@ type Record struct {
 // Log is a line from the layer: an info, a warning or an error.
 // Unchecked marks a warning that says what the layer left unchecked
 // besides shaders and pipelines (the command checks' commands): the
-// session counts it as unchecked, so a run exits 4.
+// session counts it as unchecked, so a run exits 4. Kind says what it
+// left unchecked: "" for commands, LogUncheckedRecords for records it
+// could not read (submits that had not finished when the app exited or
+// destroyed its device), Count how many (0: one).
 type Log struct {
 	Level     string `json:"level"` // info, warning, error
 	Text      string `json:"text"`
 	Unchecked bool   `json:"unchecked,omitempty"`
+	Kind      string `json:"kind,omitempty"`
+	Count     int    `json:"count,omitempty"`
 }
+
+// LogUncheckedRecords is Log.Kind for records the layer could not read.
+const LogUncheckedRecords = "records"
 
 // Bye is the last message, sent when the instance is destroyed.
 type Bye struct {
 	Submits uint64 `json:"submits"`
+	// Counts are what the process's submits held so far (nil from layers
+	// before them). Like Submits, they count the whole process: a later
+	// connection's bye has the earlier ones' too.
+	Counts *SubmitCounts `json:"counts,omitempty"`
 	// Lost counted the messages a layer of protocol 1 could not send;
 	// layers now send Lost messages instead (read from older files).
 	Lost uint64 `json:"lost,omitempty"`
+}
+
+// SubmitCounts are what the submits of a process held: the command
+// buffers submitted (a secondary once per primary that executed it),
+// their actions (draws, dispatches, trace rays), the actions whose
+// pipeline (or shader objects) ran instrumented, and of those the actions
+// of a pipeline with a fast variant that ran its precise variant
+// (docs/decisions/precise-variant.md).
+type SubmitCounts struct {
+	CommandBuffers uint64 `json:"command_buffers"`
+	Actions        uint64 `json:"actions"`
+	Instrumented   uint64 `json:"instrumented"`
+	Precise        uint64 `json:"precise"`
 }
 
 // Lost counts what the layer could not deliver since its previous Lost

@@ -17,17 +17,19 @@ const KindErrorsPacked Kind = 80
 // PackedVersion is the first byte of a KindErrorsPacked payload, the
 // version AppendPackedErrors writes. A reader also reads version 1 (files
 // written before the primary command buffer was carried: Primary and
-// PrimaryAction decode as 0), 2 (before FirstSubmit: 0) and 3 (before a
-// record's Loop: 0), and refuses any other.
-const PackedVersion = 4
+// PrimaryAction decode as 0), 2 (before FirstSubmit: 0), 3 (before a
+// record's Loop: 0) and 4 (before the serials: CommandBufferSerial,
+// PrimarySerial and a record's PipelineSerial 0), and refuses any other.
+const PackedVersion = 5
 
 // packedVersion1 is the first packed format, without the header's primary
 // and primary action; packedVersion2 has them but no first submit;
-// packedVersion3 has no record's loop count.
+// packedVersion3 has no record's loop count; packedVersion4 no serials.
 const (
 	packedVersion1 = 1
 	packedVersion2 = 2
 	packedVersion3 = 3
+	packedVersion4 = 4
 )
 
 // ErrPacked: a KindErrorsPacked payload does not decode.
@@ -51,15 +53,16 @@ var packedCodec = binaryCodec{
 //
 //	u8       PackedVersion
 //	uvarint  submit, queue, command buffer, dropped, primary, primary
-//	         action, first submit (version 1 stops after dropped,
-//	         version 2 after primary action)
+//	         action, first submit, command buffer serial, primary serial
+//	         (version 1 stops after dropped, version 2 after primary
+//	         action, versions 3 and 4 after first submit)
 //	uvarint  number of strings, then each: uvarint length, bytes
 //	uvarint  number of label paths, then each: uvarint n, n string indices
 //	uvarint  number of records, then each record as uvarints: check
 //	         (string index), code, shader id, instruction, stage, stage
 //	         words 0-2, action index, action (string index), pipeline,
 //	         label path (index + 1, 0 = none), number of params, params,
-//	         count (zigzag), loop (version 4)
+//	         count (zigzag), loop (version 4), pipeline serial (version 5)
 //
 // Strings (check ids, action names, labels) and label paths are stored once
 // per message.
@@ -87,6 +90,10 @@ func appendPacked(b []byte, e *Errors, version byte) []byte {
 	b = binary.AppendUvarint(b, e.Primary)
 	b = binary.AppendUvarint(b, uint64(e.PrimaryAction))
 	b = binary.AppendUvarint(b, e.FirstSubmit)
+	if version > packedVersion4 {
+		b = binary.AppendUvarint(b, e.CommandBufferSerial)
+		b = binary.AppendUvarint(b, e.PrimarySerial)
+	}
 	b = binary.AppendUvarint(b, uint64(len(p.table)))
 	for _, s := range p.table {
 		b = binary.AppendUvarint(b, uint64(len(s)))
@@ -121,6 +128,9 @@ func appendPacked(b []byte, e *Errors, version byte) []byte {
 		b = binary.AppendVarint(b, int64(r.Count))
 		if version > packedVersion3 {
 			b = binary.AppendUvarint(b, uint64(r.Loop))
+		}
+		if version > packedVersion4 {
+			b = binary.AppendUvarint(b, r.PipelineSerial)
 		}
 	}
 	return b
@@ -324,6 +334,10 @@ func (d *PackedDecoder) decode(p []byte) error {
 	if p[0] >= packedVersion3 {
 		e.FirstSubmit = r.uvarint("first submit")
 	}
+	if p[0] > packedVersion4 {
+		e.CommandBufferSerial = r.uvarint("command buffer serial")
+		e.PrimarySerial = r.uvarint("primary serial")
+	}
 	table := make([]string, r.bounded("string count", 1, MaxPackedStrings))
 	for i := range table {
 		n := r.count("string length", 1)
@@ -363,7 +377,7 @@ func (d *PackedDecoder) decode(p []byte) error {
 	if r.err != nil {
 		return fmt.Errorf("decode errors_packed: %w", r.err)
 	}
-	d.records(r, n, str, paths, p[0] > packedVersion3)
+	d.records(r, n, str, paths, p[0] > packedVersion3, p[0] > packedVersion4)
 	if r.err == nil && r.off != len(r.b) {
 		r.fail(fmt.Sprintf("%d bytes after the last record", len(r.b)-r.off))
 	}
@@ -375,9 +389,10 @@ func (d *PackedDecoder) decode(p []byte) error {
 
 // records decodes the n records of a payload into d.e.Records, sharing
 // one params array; str reads a string index, paths are the label paths,
-// loop says the records end with their loop count (version 4). It stops at
-// the first error, which r keeps.
-func (d *PackedDecoder) records(r *packedReader, n int, str func(what string) string, paths [][]string, loop bool) {
+// loop says the records end with their loop count (version 4), serial
+// with their pipeline serial after it (version 5). It stops at the first
+// error, which r keeps.
+func (d *PackedDecoder) records(r *packedReader, n int, str func(what string) string, paths [][]string, loop, serial bool) {
 	e := &d.e
 	params := d.params[:0]
 	if cap(e.Records) < n {
@@ -430,6 +445,9 @@ func (d *PackedDecoder) records(r *packedReader, n int, str func(what string) st
 		rec.Count = int(v)
 		if loop {
 			rec.Loop = int(r.u32("loop"))
+		}
+		if serial {
+			rec.PipelineSerial = r.uvarint("pipeline serial")
 		}
 	}
 }

@@ -9,15 +9,16 @@ import (
 )
 
 func packedSample() *Errors {
-	return &Errors{Submit: 7, Queue: 0x1234, CommandBuffer: 0xdeadbeefcafe, Dropped: 3, Primary: 0xabcdef01, PrimaryAction: 300, FirstSubmit: 5, Records: []Record{
-		{Check: "descriptor_index_oob", Code: 1, ShaderID: 2, Instruction: 79, Stage: 5, StageWords: [3]uint32{1, 2, 3},
-			ActionIndex: 4, Action: "vkCmdDispatch", Pipeline: 0x77, Params: []uint32{0, 1, 3, 2, 0, 0, 0}, Count: 1},
-		{Check: "descriptor_index_oob", Code: 1, ShaderID: 2, Instruction: 40, Stage: 4, StageWords: [3]uint32{0x3f000000, 0x3fc00000, 0},
-			ActionIndex: 5, Action: "vkCmdDraw", Pipeline: 0x88, Labels: []string{"frame 0", "main pass"}, Params: []uint32{0, 1, 7, 4}, Count: 12, Loop: 9},
-		{Check: "", Code: 0xffffffff, ShaderID: 0xffffffff, Instruction: 0, Stage: 5364, StageWords: [3]uint32{0xffffffff, 0, 0},
-			ActionIndex: 0, Action: "", Labels: []string{"main pass"}, Params: []uint32{}, Count: -5},
-		{Check: "bda_oob", Action: "vkCmdDraw", Labels: []string{"frame 0", "main pass"}, Params: []uint32{9}},
-	}}
+	return &Errors{Submit: 7, Queue: 0x1234, CommandBuffer: 0xdeadbeefcafe, Dropped: 3, Primary: 0xabcdef01, PrimaryAction: 300, FirstSubmit: 5,
+		CommandBufferSerial: 12, PrimarySerial: 300, Records: []Record{
+			{Check: "descriptor_index_oob", Code: 1, ShaderID: 2, Instruction: 79, Stage: 5, StageWords: [3]uint32{1, 2, 3},
+				ActionIndex: 4, Action: "vkCmdDispatch", Pipeline: 0x77, PipelineSerial: 4, Params: []uint32{0, 1, 3, 2, 0, 0, 0}, Count: 1},
+			{Check: "descriptor_index_oob", Code: 1, ShaderID: 2, Instruction: 40, Stage: 4, StageWords: [3]uint32{0x3f000000, 0x3fc00000, 0},
+				ActionIndex: 5, Action: "vkCmdDraw", Pipeline: 0x88, Labels: []string{"frame 0", "main pass"}, Params: []uint32{0, 1, 7, 4}, Count: 12, Loop: 9},
+			{Check: "", Code: 0xffffffff, ShaderID: 0xffffffff, Instruction: 0, Stage: 5364, StageWords: [3]uint32{0xffffffff, 0, 0},
+				ActionIndex: 0, Action: "", Labels: []string{"main pass"}, Params: []uint32{}, Count: -5},
+			{Check: "bda_oob", Action: "vkCmdDraw", Labels: []string{"frame 0", "main pass"}, Params: []uint32{9}},
+		}}
 }
 
 func TestPackedRoundTrip(t *testing.T) {
@@ -44,7 +45,7 @@ func TestPackedRoundTrip(t *testing.T) {
 	if &got.Records[1].Labels[0] != &got.Records[3].Labels[0] {
 		t.Errorf("label paths are not shared")
 	}
-	if len(payload) >= 200 {
+	if len(payload) >= 210 {
 		t.Errorf("packed payload of 4 records is %d bytes", len(payload))
 	}
 	// A value encodes like a pointer; another message type is refused.
@@ -62,12 +63,14 @@ func TestPackedRoundTrip(t *testing.T) {
 }
 
 // TestPackedOlderVersions: payloads of the first format (no primary in
-// the header), the second (no first submit) and the third (no record's
-// loop count), as session files written before hold them, still read.
+// the header), the second (no first submit), the third (no record's loop
+// count) and the fourth (no serials), as session files written before
+// hold them, still read.
 func TestPackedOlderVersions(t *testing.T) {
-	if v4 := AppendPackedErrors(nil, packedSample()); v4[0] != 4 {
-		t.Fatalf("writes version %d, want 4", v4[0])
+	if v5 := AppendPackedErrors(nil, packedSample()); v5[0] != 5 {
+		t.Fatalf("writes version %d, want 5", v5[0])
 	}
+	v4 := appendPacked(nil, packedSample(), 4)
 	v3 := appendPacked(nil, packedSample(), 3)
 	// Version 3's header: version, submit 7, queue 0x1234 (2 bytes), the
 	// command buffer (7 bytes), dropped 3, primary 0xabcdef01 (5 bytes),
@@ -83,6 +86,7 @@ func TestPackedOlderVersions(t *testing.T) {
 		payload []byte
 		clear   func(*Errors)
 	}{
+		{"version 4", v4, func(e *Errors) { e.Records[1].Loop = 9 }},
 		{"version 3", v3, func(*Errors) {}},
 		{"version 2", v2, func(e *Errors) { e.FirstSubmit = 0 }},
 		{"version 1", v1, func(e *Errors) { e.FirstSubmit, e.Primary, e.PrimaryAction = 0, 0, 0 }},
@@ -93,6 +97,10 @@ func TestPackedOlderVersions(t *testing.T) {
 		}
 		want := packedSample()
 		want.Records[1].Loop = 0
+		want.CommandBufferSerial, want.PrimarySerial = 0, 0
+		for i := range want.Records {
+			want.Records[i].PipelineSerial = 0
+		}
 		c.clear(want)
 		want.Records[2].Params = []uint32{}
 		if !reflect.DeepEqual(got, want) {
@@ -118,8 +126,8 @@ func TestPackedBad(t *testing.T) {
 		want string
 	}{
 		{"empty", nil, "empty"},
-		{"version", append([]byte{9}, good[1:]...), "version 9, this reader reads 1 to 4"},
-		{"cut", good[:len(good)-1], "loop at byte"},
+		{"version", append([]byte{9}, good[1:]...), "version 9, this reader reads 1 to 5"},
+		{"cut", good[:len(good)-1], "pipeline serial at byte"},
 		{"trailing", append(bytes.Clone(good), 0), "1 bytes after the last record"},
 		{"huge count", []byte{1, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0x0f}, "larger than the payload"},
 		{"string index", []byte{1, 0, 0, 0, 0, 0, 0, 1, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, "check string 5 of 0"},

@@ -19,11 +19,14 @@ type Printf struct {
 	Submit        uint64 `json:"submit"`
 	Queue         uint64 `json:"queue"`
 	CommandBuffer uint64 `json:"command_buffer"`
-	// Primary and PrimaryAction are as in Errors: a secondary command
+	// CommandBufferSerial, Primary, PrimarySerial and PrimaryAction are
+	// as in Errors: the command buffer's serial, a secondary command
 	// buffer's primary and its actions before vkCmdExecuteCommands.
-	Primary       uint64       `json:"primary,omitempty"`
-	PrimaryAction uint32       `json:"primary_action,omitempty"`
-	Sites         []PrintfSite `json:"sites"`
+	CommandBufferSerial uint64       `json:"command_buffer_serial,omitempty"`
+	Primary             uint64       `json:"primary,omitempty"`
+	PrimarySerial       uint64       `json:"primary_serial,omitempty"`
+	PrimaryAction       uint32       `json:"primary_action,omitempty"`
+	Sites               []PrintfSite `json:"sites"`
 	// Lost counts the lines the printf buffer had no room for.
 	Lost uint64 `json:"lost,omitempty"`
 }
@@ -31,13 +34,15 @@ type Printf struct {
 // PrintfSite is the lines one call site (a DebugPrintf instruction of the
 // original module) printed in one action.
 type PrintfSite struct {
-	ActionIndex uint32   `json:"action_index"`
-	Action      string   `json:"action"`
-	Pipeline    uint64   `json:"pipeline"`
-	Labels      []string `json:"labels,omitempty"`
-	ShaderID    uint32   `json:"shader_id"`
-	Instruction uint32   `json:"instruction"`
-	Stage       uint32   `json:"stage"` // SPIR-V ExecutionModel
+	ActionIndex uint32 `json:"action_index"`
+	Action      string `json:"action"`
+	Pipeline    uint64 `json:"pipeline"`
+	// PipelineSerial is as in Record.
+	PipelineSerial uint64   `json:"pipeline_serial,omitempty"`
+	Labels         []string `json:"labels,omitempty"`
+	ShaderID       uint32   `json:"shader_id"`
+	Instruction    uint32   `json:"instruction"`
+	Stage          uint32   `json:"stage"` // SPIR-V ExecutionModel
 	// Args is the number of argument words of each line.
 	Args uint32 `json:"args"`
 	// Lines holds the lines, each its three stage words then Args

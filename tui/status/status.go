@@ -152,6 +152,11 @@ func Render(st *common.Styles, s *session.Session, frame, run string, counts Cou
 	if s.Dropped > 0 {
 		fields = append(fields, field{common.Seg{Text: fmt.Sprintf("%d records dropped", s.Dropped), Fg: th.StatusWarning}, 1})
 	}
+	for _, h := range s.Hangs {
+		// Never shed: where the GPU was when it hung (the notices, o,
+		// have the whole group).
+		fields = append(fields, field{common.Seg{Text: h.Short(), Fg: th.StatusError, Bold: true}, 0})
+	}
 	if s.LostRecords > 0 {
 		// Never shed for room: a count lower than the truth says so.
 		fields = append(fields, field{common.Seg{Text: fmt.Sprintf("%d records lost", s.LostRecords), Fg: th.StatusWarning}, 0})

@@ -96,6 +96,7 @@ var (
 	cbLevel = level{
 		hash: func(h *maphash.Hash, g *session.ErrorGroup) {
 			writeStrings(h, g.CommandBuffer.Handle, g.CommandBuffer.Name)
+			writeUint(h, g.CommandBuffer.Serial)
 		},
 		same:  func(a, b *session.ErrorGroup) bool { return a.CommandBuffer == b.CommandBuffer },
 		label: func(g *session.ErrorGroup) string { return "cmdbuf " + handleText(g.CommandBuffer) },
@@ -112,7 +113,10 @@ var (
 		label: ActionText,
 	}
 	pipelineLevel = level{
-		hash:  func(h *maphash.Hash, g *session.ErrorGroup) { writeStrings(h, g.Pipeline.Handle, g.Pipeline.Name) },
+		hash: func(h *maphash.Hash, g *session.ErrorGroup) {
+			writeStrings(h, g.Pipeline.Handle, g.Pipeline.Name)
+			writeUint(h, g.Pipeline.Serial)
+		},
 		same:  func(a, b *session.ErrorGroup) bool { return a.Pipeline == b.Pipeline },
 		label: func(g *session.ErrorGroup) string { return "pipeline " + handleText(g.Pipeline) },
 	}

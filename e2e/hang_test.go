@@ -1,0 +1,305 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gpuav-dbg/gpuav-dbg/internal/cbuild"
+)
+
+// The tests of this file hold the layer to "never hang, never lose" with
+// testdata/hang/hangapp.c: a forked child that exits, a submit the app
+// never waited for, a GPU that hangs or is lost.
+
+// hangBuild is the built hangapp and its shaders, once per test binary.
+var hangBuild = sync.OnceValues(func() (string, error) {
+	if p := os.Getenv(envPrebuilt); p != "" {
+		return filepath.Join(p, "hangapp"), nil
+	}
+	dir, err := os.MkdirTemp("", "gpuav-hangapp")
+	if err != nil {
+		return "", err
+	}
+	return dir, buildHangApp(dir)
+})
+
+// buildHangApp builds hangapp and its shaders into dir.
+func buildHangApp(dir string) error {
+	src := filepath.Join(root, "e2e", "testdata", "hang")
+	for _, s := range []string{"oob", "oob_child", "spin"} {
+		cmd := exec.Command("glslangValidator", "-g", "--target-env", "vulkan1.2", "-o", filepath.Join(dir, s+".spv"), s+".comp")
+		cmd.Dir = src
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("glslangValidator %s.comp: %w\n%s", s, err, out)
+		}
+	}
+	if err := cbuild.App(filepath.Join(dir, "hangapp"), filepath.Join(src, "hangapp.c")); err != nil {
+		return err
+	}
+	// The test layer that loses the device, with its manifest.
+	args := append(append([]string{}, cbuild.Flags...), "-shared", "-fPIC", "-fvisibility=hidden", "-o",
+		filepath.Join(dir, "libVkLayer_gpuavdbg_test_lost.so"), filepath.Join(src, "lostlayer.c"))
+	if out, err := exec.Command("cc", args...).CombinedOutput(); err != nil {
+		return fmt.Errorf("build lostlayer.c: %w\n%s", err, out)
+	}
+	return os.WriteFile(filepath.Join(dir, "VkLayer_gpuavdbg_test_lost.json"), []byte(`{"file_format_version": "1.1.0",
+ "layer": {"name": "`+lostLayer+`", "type": "GLOBAL", "library_path": "./libVkLayer_gpuavdbg_test_lost.so",
+ "api_version": "1.4.0", "implementation_version": "1", "description": "gpuav-dbg test: a lost device"}}
+`), 0o644)
+}
+
+// lostLayer is the test layer that loses the device (testdata/hang/lostlayer.c).
+const lostLayer = "VK_LAYER_GPUAVDBG_test_lost"
+
+// hangApp returns the app's path and its directory (the --dir argument).
+func hangApp(t *testing.T) (app, dir string) {
+	t.Helper()
+	dir, err := hangBuild()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(dir, "hangapp"), dir
+}
+
+// hangReport is the part of the JSON report these tests read.
+type hangReport struct {
+	trustReport
+	Errors []struct {
+		Check         string `json:"check"`
+		Count         int    `json:"count"`
+		ActionIndex   int    `json:"action_index"`
+		CommandBuffer struct {
+			Name string `json:"name"`
+		} `json:"command_buffer"`
+		Source struct {
+			File string `json:"file"`
+			Line int    `json:"line"`
+		} `json:"source"`
+	} `json:"errors"`
+}
+
+// groups lists the report's groups as "NAME: COUNT" (sorted).
+func (r *hangReport) groups() []string {
+	var g []string
+	for _, e := range r.Errors {
+		g = append(g, fmt.Sprintf("%s: %d", e.CommandBuffer.Name, e.Count))
+	}
+	slices.Sort(g)
+	return g
+}
+
+var childLine = regexp.MustCompile(`(?m)^child=(-?\d+|hung) ms=(\d+)$`)
+
+// TestForkedChildExits: an app forks while the layer's connection is open
+// and the child exits: by exit() (which runs the parent's atexit handlers,
+// the layer's among them), by _exit(), by exec of a Vulkan app (a new
+// process: its own layer and connection), or after making an instance and
+// a device of its own (fork without exec: the layer cannot run its Go half
+// there, so the child's Vulkan goes unvalidated, and it says so). The
+// child ends in well under a second (under the layer's exit handler it
+// parked forever in the Go runtime, and the parent waiting on it too), the
+// parent's records before and after the fork are there, and the parent's
+// connection ends with its own bye (no stream cut: the child wrote nothing
+// into it).
+func TestForkedChildExits(t *testing.T) {
+	app, dir := hangApp(t)
+	for _, c := range []struct {
+		child  string
+		status string
+		groups []string
+	}{
+		{"exit", "1", []string{"after: 4", "parent: 4"}},
+		{"_exit", "1", []string{"after: 4", "parent: 4"}},
+		{"exec", "0", []string{"after: 4", "child: 4", "parent: 4"}},
+		{"vulkan", "0", []string{"after: 4", "parent: 4"}},
+	} {
+		t.Run(c.child, func(t *testing.T) {
+			var r hangReport
+			code, out := runLauncher(t, &r, nil, nil, app, "--dir", dir, "--mode", "fork", "--child", c.child)
+			m := childLine.FindStringSubmatch(out)
+			if m == nil {
+				t.Fatalf("no child= line\n%s", out)
+			}
+			ms, _ := strconv.Atoi(m[2])
+			if m[1] != c.status || ms >= 1000 {
+				t.Errorf("child exited %s after %d ms; want %s in well under a second\n%s", m[1], ms, c.status, out)
+			}
+			if g := r.groups(); code != 1 || !slices.Equal(g, c.groups) || r.StreamsCut != 0 || len(r.Unchecked) != 0 {
+				t.Errorf("exit %d, groups %q, %d streams cut, unchecked %+v; want exit 1, groups %q, none cut or unchecked\n%s",
+					code, g, r.StreamsCut, r.Unchecked, c.groups, out)
+			}
+			if c.child == "exec" {
+				for _, e := range r.Errors {
+					if e.CommandBuffer.Name == "child" && e.ActionIndex != 0 {
+						t.Errorf("the child's group is at action %d", e.ActionIndex)
+					}
+				}
+			}
+			if c.child == "vulkan" {
+				if !regexp.MustCompile(`forked: done`).MatchString(out) ||
+					!regexp.MustCompile(`process \d+ was forked without exec: its Vulkan calls are not validated`).MatchString(out) {
+					t.Errorf("the forked child's own Vulkan did not run, or was not said to be unvalidated\n%s", out)
+				}
+			}
+		})
+	}
+}
+
+// TestUnwaitedSubmitIsRead: an app submits without a fence and exits half
+// a second later, never waiting. The layer reads the submit at the exit
+// (a bounded wait): its 4 records are reported (they were lost: "no
+// validation errors", exit 0). A submit still running when the wait ends
+// (a dispatch of about 8 s after the out-of-bounds one) is an unchecked
+// entry with its count, exit 4: never a silent pass.
+func TestUnwaitedSubmitIsRead(t *testing.T) {
+	app, dir := hangApp(t)
+	t.Run("finished", func(t *testing.T) {
+		var r hangReport
+		code, out := runLauncher(t, &r, nil, nil, app, "--dir", dir, "--mode", "nofence", "--sleep-ms", "500")
+		if g := r.groups(); code != 1 || !slices.Equal(g, []string{"nofence: 4"}) || len(r.Unchecked) != 0 {
+			t.Fatalf("exit %d, groups %q, unchecked %+v; want exit 1, nofence: 4, nothing unchecked\n%s", code, g, r.Unchecked, out)
+		}
+	})
+	t.Run("running", func(t *testing.T) {
+		var r hangReport
+		code, out := runLauncher(t, &r, nil, nil, app, "--dir", dir, "--mode", "nofence", "--oob", "0",
+			"--spin-seconds", "8", "--sleep-ms", "100")
+		want := "1 submit had not finished when the app exited (the layer waited 1.5 s for it): its records were not read"
+		if code != 4 || len(r.Errors) != 0 || len(r.Unchecked) != 1 || r.Unchecked[0].Kind != "records" ||
+			r.Unchecked[0].Reason != want {
+			t.Fatalf("exit %d, %d groups, unchecked %+v; want exit 4, no group, unchecked records: %q\n%s",
+				code, len(r.Errors), r.Unchecked, want, out)
+		}
+	})
+}
+
+// hangJSON is the report's hangs (docs/REPORT.md).
+type hangJSON struct {
+	Hangs []struct {
+		Reason          string  `json:"reason"`
+		Call            string  `json:"call"`
+		WatchdogSeconds float64 `json:"watchdog_seconds"`
+		Submits         []struct {
+			Submit         uint64 `json:"submit"`
+			CommandBuffers []struct {
+				CommandBuffer struct {
+					Name string `json:"name"`
+				} `json:"command_buffer"`
+				Actions     uint32 `json:"actions"`
+				Markers     bool   `json:"markers"`
+				Completed   uint32 `json:"completed"`
+				RunningFrom uint32 `json:"running_from"`
+				RunningTo   uint32 `json:"running_to"`
+				Summary     string `json:"summary"`
+				Records     int    `json:"records"`
+				Shown       []struct {
+					Index   uint32   `json:"index"`
+					State   string   `json:"state"`
+					Command string   `json:"command"`
+					Labels  []string `json:"labels"`
+					Shaders []struct {
+						ID uint32 `json:"id"`
+					} `json:"shaders"`
+				} `json:"shown"`
+			} `json:"command_buffers"`
+		} `json:"submits"`
+	} `json:"hangs"`
+}
+
+// hangLines is each hang's command buffers as "NAME: SUMMARY, records N"
+// and the actions it names as "STATE #I COMMAND LABELS".
+func (h *hangJSON) lines() []string {
+	var out []string
+	for _, g := range h.Hangs {
+		out = append(out, fmt.Sprintf("%s %s %g", g.Reason, g.Call, g.WatchdogSeconds))
+		for _, s := range g.Submits {
+			for _, c := range s.CommandBuffers {
+				out = append(out, fmt.Sprintf("%s: %s, records %d", c.CommandBuffer.Name, c.Summary, c.Records))
+				for _, a := range c.Shown {
+					out = append(out, fmt.Sprintf("%s #%d %s %s shaders %d", a.State, a.Index, a.Command,
+						strings.Join(a.Labels, ">"), len(a.Shaders)))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// TestWatchdogHang: a command buffer of three dispatches, the second a
+// bounded loop of about 8 s, with a 2 s watchdog: the hang group names
+// the submit and the command buffer, the running action (its label
+// "spin"), the action before it completed ("setup", whose 4 records
+// reached memory and are reported) and the one after not started
+// ("after"); the app then finishes (the loop is bounded), the records of
+// "after" come when it does, exactly once each, and the run exits 5. The
+// session file holds the hang: open shows it too.
+func TestWatchdogHang(t *testing.T) {
+	app, dir := hangApp(t)
+	var r struct {
+		hangReport
+		hangJSON
+	}
+	code, out := runLauncher(t, &r, nil, []string{"--watchdog", "2"}, app, "--dir", dir, "--mode", "hang", "--seconds", "8")
+	want := []string{
+		"watchdog  2",
+		"hang-cb: actions 0 completed, 1 running, 2 not started, records 4",
+		"completed #0 vkCmdDispatch setup shaders 1",
+		"running #1 vkCmdDispatch spin shaders 1",
+		"not_started #2 vkCmdDispatch after shaders 1",
+	}
+	if got := r.lines(); code != 5 || !slices.Equal(got, want) {
+		t.Fatalf("exit %d, hangs\n%s\nwant exit 5 and\n%s\n%s", code, strings.Join(got, "\n"), strings.Join(want, "\n"), out)
+	}
+	var actions []int
+	for _, e := range r.Errors {
+		if e.CommandBuffer.Name != "hang-cb" || e.Count != 4 {
+			t.Errorf("group %s: %d at action %d; want hang-cb: 4", e.CommandBuffer.Name, e.Count, e.ActionIndex)
+		}
+		actions = append(actions, e.ActionIndex)
+	}
+	if slices.Sort(actions); !slices.Equal(actions, []int{0, 2}) || r.StreamsCut != 0 || !strings.Contains(out, "wait=0") ||
+		!strings.Contains(out, "hangapp: done") || r.App.ExitCode != 0 {
+		t.Errorf("groups at actions %v, %d streams cut, app exit %d; want actions 0 and 2, none cut, the app done\n%s",
+			actions, r.StreamsCut, r.App.ExitCode, out)
+	}
+	if !strings.Contains(out, "gpuav-dbg: GPU hang (no progress for the watchdog's 2 s)") ||
+		!strings.Contains(out, `command buffer`) {
+		t.Errorf("the headless output does not show the hang\n%s", out)
+	}
+}
+
+// TestDeviceLost: a test layer below ours returns VK_ERROR_DEVICE_LOST
+// from the app's second fence wait (after the work ran): the tool reports
+// a device lost, the call, the submit whose wait failed with the last
+// breadcrumbs its command buffer wrote (its one action completed) and the
+// 4 records that reached memory, and the run exits 5.
+func TestDeviceLost(t *testing.T) {
+	app, dir := hangApp(t)
+	var r struct {
+		hangReport
+		hangJSON
+	}
+	env := []string{"VK_ADD_LAYER_PATH=" + dir, "VK_INSTANCE_LAYERS=VK_LAYER_GPUAVDBG_validation:" + lostLayer,
+		"GPUAVDBG_TEST_LOST_WAIT=3"} // the layer's own wait of the first submit counts
+	code, out := runLauncher(t, &r, env, nil, app, "--dir", dir, "--mode", "lost", "--submits", "4")
+	want := []string{
+		"device_lost vkWaitForFences 10",
+		"lost-1: actions 0 completed, records 4",
+		"completed #0 vkCmdDispatch  shaders 1",
+	}
+	if got := r.lines(); code != 5 || !slices.Equal(got, want) || !slices.Equal(r.groups(), []string{"lost-0: 4", "lost-1: 4"}) {
+		t.Fatalf("exit %d, groups %q, hangs\n%s\nwant exit 5, lost-0: 4 and lost-1: 4, and\n%s\n%s", code, r.groups(),
+			strings.Join(got, "\n"), strings.Join(want, "\n"), out)
+	}
+	if !strings.Contains(out, "submit=0 wait=-4") {
+		t.Errorf("the app's wait did not fail\n%s", out)
+	}
+}

@@ -1,0 +1,170 @@
+package main
+
+/*
+#include <stdlib.h>
+#include "layer.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"unsafe"
+
+	"github.com/gpuav-dbg/gpuav-dbg/internal/sanitize"
+	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
+)
+
+// The watchdog and the breadcrumbs (docs/decisions/watchdog-and-breadcrumbs.md):
+// the C half writes markers from the GPU before and after each action,
+// watches its pending submissions, and on a hang or a lost device hands
+// the markers here once (goHang); this file turns them into a wire.Hang.
+
+// goWatchdogNs is the watchdog's limit for the instance's devices, in ns
+// (0: off, and no breadcrumbs): the options table's watchdog_seconds
+// (options.WatchdogSeconds), as the settings reader read it.
+//
+//export goWatchdogNs
+func goWatchdogNs(instance C.uint64_t) C.uint64_t {
+	defer recovered("goWatchdogNs")
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	s := instanceSettingsOf(uint64(instance))
+	if s.WatchdogOff {
+		return 0
+	}
+	return C.uint64_t(uint64(s.WatchdogSeconds) * 1e9)
+}
+
+// hangActionsShown bounds the actions a hang names per command buffer:
+// the last completed, the running ones (up to this many), the first not
+// started.
+const hangActionsShown = 16
+
+// goHang reports a hang: reason GPUAVDBG_HANG_WATCHDOG (a submission
+// unfinished for limitNs) or GPUAVDBG_HANG_DEVICE_LOST (call returned
+// VK_ERROR_DEVICE_LOST). Records of completed actions in the copies of
+// the output buffers are sent as errors first; the pointers are valid
+// during the call only.
+//
+//export goHang
+func goHang(reason C.int, call *C.char, limitNs C.uint64_t, subs *C.gpuavdbg_hang_submit, n C.uint32_t) {
+	defer recovered("goHang")
+	defer flushOutbox()
+	h := wire.Hang{Reason: wire.HangWatchdog, WatchdogSeconds: float64(limitNs) / 1e9}
+	if reason == C.GPUAVDBG_HANG_DEVICE_LOST {
+		h.Reason, h.Call = wire.HangDeviceLost, C.GoString(call)
+	}
+	var errs []wire.Errors
+	for _, s := range unsafe.Slice(subs, int(n)) {
+		hs := wire.HangSubmit{Queue: uint64(s.queue), Submit: uint64(s.submit),
+			PendingSeconds: float64(s.pending_ns) / 1e9, Finished: s.finished != 0}
+		for _, c := range unsafe.Slice(s.cbs, int(s.ncbs)) {
+			actions := hangActions(c)
+			hc := wire.HangCB{Handle: uint64(c.handle), Secondary: c.secondary != 0, Primary: uint64(c.primary),
+				PrimaryAction: uint32(c.primary_action), Actions: uint32(len(actions)), Markers: c.markers != 0,
+				Completed: uint32(c.completed), RunningFrom: uint32(c.run_from), RunningTo: uint32(c.run_to),
+				Begun: uint32(c.begun), Ended: uint32(c.ended)}
+			hc.Shown = shownActions(actions, hc)
+			if c.words != nil && c.completed > 0 {
+				cb := SubmittedCB{Handle: uint64(c.handle), Words: unsafe.Slice((*uint32)(unsafe.Pointer(c.words)), int(c.nwords)),
+					Actions: actions, Primary: uint64(c.primary), PrimaryAction: uint32(c.primary_action),
+					MaxAction: uint32(c.completed)}
+				if msg, _, ok := BuildErrors(uint64(s.submit), uint64(s.queue), cb); ok {
+					msg.Dropped = 0 // said when the submission is read
+					for _, r := range msg.Records {
+						hc.Records += r.Count
+					}
+					errs = append(errs, msg)
+				}
+			}
+			hs.CommandBuffers = append(hs.CommandBuffers, hc)
+		}
+		h.Submits = append(h.Submits, hs)
+	}
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	for _, e := range errs {
+		if len(e.Records) > 0 {
+			reportLocked(e)
+		}
+	}
+	sent := sendLocked(wire.KindHang, h)
+	text := hangText(h)
+	localLogLocked(levelError, text, sent)
+	if !sent && !haveMessengers() {
+		fmt.Fprintf(os.Stderr, "gpuav-dbg: %s\n", sanitize.Block(text))
+	}
+}
+
+// hangActions reads a hung command buffer's actions.
+func hangActions(c C.gpuavdbg_hang_cb) []Action {
+	labels := unsafe.Slice(c.labels, int(c.nlabels))
+	paths := make([][]string, len(labels))
+	var out []Action
+	for _, a := range unsafe.Slice(c.actions, int(c.nactions)) {
+		act := Action{Index: uint32(a.index), Command: commandName(uint32(a.command)), Pipeline: uint64(a.pipeline)}
+		if l := int(a.label); a.label != C.GPUAVDBG_NO_LABEL && l < len(labels) {
+			if paths[l] == nil {
+				paths[l] = strings.Split(C.GoString(labels[l]), "\x1f")
+			}
+			act.Labels = paths[l]
+		}
+		out = append(out, act)
+	}
+	return out
+}
+
+// shownActions picks the actions a hang names: the last completed, the
+// running ones (at most hangActionsShown), the first not started.
+func shownActions(actions []Action, c wire.HangCB) []wire.HangAction {
+	var out []wire.HangAction
+	add := func(i uint32, st string) {
+		if int(i) < len(actions) {
+			a := actions[i]
+			out = append(out, wire.HangAction{Index: a.Index, Command: a.Command, Pipeline: a.Pipeline, Labels: a.Labels, State: st})
+		}
+	}
+	if !c.Markers {
+		return nil
+	}
+	if c.Completed > 0 {
+		add(c.Completed-1, wire.ActionCompleted)
+	}
+	for i := c.RunningFrom; i < c.RunningTo && i < c.RunningFrom+hangActionsShown; i++ {
+		add(i, wire.ActionRunning)
+	}
+	add(max(c.RunningTo, c.Completed), wire.ActionNotStarted)
+	return out
+}
+
+// hangText is the hang in one message for stderr and the app's
+// messengers.
+func hangText(h wire.Hang) string {
+	var b strings.Builder
+	if h.Reason == wire.HangDeviceLost {
+		fmt.Fprintf(&b, "device lost (%s returned VK_ERROR_DEVICE_LOST)", h.Call)
+	} else {
+		fmt.Fprintf(&b, "GPU hang: a submission did not finish within the watchdog's %g s", h.WatchdogSeconds)
+	}
+	if len(h.Submits) == 0 {
+		b.WriteString("; no submission of the layer's was unfinished")
+	}
+	for _, s := range h.Submits {
+		fmt.Fprintf(&b, "\n  submit %d (queue 0x%x, pending %.1f s)", s.Submit, s.Queue, s.PendingSeconds)
+		for _, c := range s.CommandBuffers {
+			fmt.Fprintf(&b, "\n    command buffer 0x%x%s: %s", c.Handle, nameSuffix(c.Handle), wire.HangCBSummary(c))
+			for _, a := range c.Shown {
+				fmt.Fprintf(&b, "\n      %s action %d %s", a.State, a.Index, a.Command)
+				if len(a.Labels) > 0 {
+					fmt.Fprintf(&b, " in %q", strings.Join(a.Labels, " > "))
+				}
+				if a.Pipeline != 0 {
+					fmt.Fprintf(&b, ", pipeline 0x%x%s", a.Pipeline, nameSuffix(a.Pipeline))
+				}
+			}
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,109 @@
+package wire
+
+import "fmt"
+
+// KindHang carries a hang group (Hang): the layer's watchdog saw a
+// submission not finish in time, or a call returned VK_ERROR_DEVICE_LOST.
+// 30: the layer's kinds after 10 and 20 are being taken by other messages
+// as this one is added.
+const KindHang Kind = 30
+
+// Hang reasons.
+const (
+	HangWatchdog   = "watchdog"
+	HangDeviceLost = "device_lost"
+)
+
+// Action states in a hang.
+const (
+	ActionCompleted  = "completed"
+	ActionRunning    = "running"
+	ActionNotStarted = "not_started"
+)
+
+// Hang is a hang group: why (the watchdog, after WatchdogSeconds, or a
+// lost device, Call being the call that returned VK_ERROR_DEVICE_LOST),
+// and every submission of the layer's that had not finished, per command
+// buffer what its breadcrumbs say. The records of the completed actions
+// that reached memory come before it as Errors of the same submit.
+type Hang struct {
+	Reason          string       `json:"reason"`
+	Call            string       `json:"call,omitempty"`
+	WatchdogSeconds float64      `json:"watchdog_seconds,omitempty"`
+	Submits         []HangSubmit `json:"submits"`
+}
+
+// HangSubmit is one unfinished submission: its queue and submit number,
+// how long it had been pending, and (for a lost device) whether its fence
+// had signalled all the same.
+type HangSubmit struct {
+	Queue          uint64   `json:"queue"`
+	Submit         uint64   `json:"submit"`
+	PendingSeconds float64  `json:"pending_seconds"`
+	Finished       bool     `json:"finished,omitempty"`
+	CommandBuffers []HangCB `json:"command_buffers"`
+}
+
+// HangCB is one command buffer of an unfinished submission: its actions
+// [0, Completed) completed, [RunningFrom, RunningTo) running, the rest not
+// started, from the markers the GPU wrote (Begun and Ended, the words as
+// read); Markers false when it had none (nothing is known of it). Shown
+// names the last completed action, the running ones and the first not
+// started; Records counts the records of completed actions that reached
+// memory (sent as errors).
+type HangCB struct {
+	Handle        uint64       `json:"handle"`
+	Secondary     bool         `json:"secondary,omitempty"`
+	Primary       uint64       `json:"primary,omitempty"`
+	PrimaryAction uint32       `json:"primary_action,omitempty"`
+	Actions       uint32       `json:"actions"`
+	Markers       bool         `json:"markers"`
+	Completed     uint32       `json:"completed"`
+	RunningFrom   uint32       `json:"running_from"`
+	RunningTo     uint32       `json:"running_to"`
+	Begun         uint32       `json:"begun"`
+	Ended         uint32       `json:"ended"`
+	Shown         []HangAction `json:"shown,omitempty"`
+	Records       int          `json:"records,omitempty"`
+}
+
+// HangAction is one action named in a hang, with its state.
+type HangAction struct {
+	Index    uint32   `json:"index"`
+	Command  string   `json:"command"`
+	Pipeline uint64   `json:"pipeline,omitempty"`
+	Labels   []string `json:"labels,omitempty"`
+	State    string   `json:"state"`
+}
+
+// HangCBSummary says what a hung command buffer's markers say in a line:
+// "actions 0-1 completed, 2 running, 3-4 not started".
+func HangCBSummary(c HangCB) string {
+	if !c.Markers {
+		return fmt.Sprintf("%d actions, no breadcrumbs (unknown)", c.Actions)
+	}
+	span := func(a, b uint32) string { // [a, b)
+		if b == a+1 {
+			return fmt.Sprintf("%d", a)
+		}
+		return fmt.Sprintf("%d-%d", a, b-1)
+	}
+	var parts []string
+	if c.Completed > 0 {
+		parts = append(parts, "actions "+span(0, c.Completed)+" completed")
+	}
+	if c.RunningTo > c.RunningFrom {
+		parts = append(parts, span(c.RunningFrom, c.RunningTo)+" running")
+	}
+	if next := max(c.RunningTo, c.Completed); next < c.Actions {
+		parts = append(parts, span(next, c.Actions)+" not started")
+	}
+	if len(parts) == 0 {
+		return "no actions"
+	}
+	s := parts[0]
+	for _, p := range parts[1:] {
+		s += ", " + p
+	}
+	return s
+}

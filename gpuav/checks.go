@@ -52,10 +52,6 @@ type Check struct {
 	// executes, when set, says why a failed access of the check always
 	// happens, whatever on_error says (FailedAccess reports it executed).
 	executes string
-	// descriptorState says the check reads the layer's descriptor state
-	// (array lengths, written and destroyed elements, bound ranges), which
-	// the layer does not keep for descriptor buffers.
-	descriptorState bool
 	// otherSite is 1 + the parameter that holds another access's
 	// Site.RaceTag, which Decode replaces with that site's instruction (0:
 	// none).
@@ -107,12 +103,6 @@ func (c *Check) SkipSentence() string {
 // OutcomeInMessage reports whether the check's description already says
 // what its failed operation did, so that no outcome sentence is added.
 func (c *Check) OutcomeInMessage() bool { return c.outcomeInMessage }
-
-// ReadsDescriptorState reports whether the check reads the layer's
-// descriptor state (runtime-array lengths, unwritten and destroyed
-// descriptors, bound buffer and texel-buffer ranges): a pipeline whose
-// descriptors are in descriptor buffers is not checked for it.
-func (c *Check) ReadsDescriptorState() bool { return c.descriptorState }
 
 // WarnedUnderRobustness reports whether what the check finds is defined
 // behaviour when the app enables one of its Device.WarnWith features
@@ -321,10 +311,9 @@ var Checks = append([]Check{
 		Help: "A shader indexed a descriptor array (an array of buffers, images or samplers) with an index at or past the array's length, " +
 			"as bound in the descriptor set layout (or the variable count of the set). The access is undefined behaviour; gpuav-dbg skipped it " +
 			"(a load yields zero). Clamp or check the index, or make the array larger.",
-		skipWords:       []string{"; gpuav-dbg skipped it (a load yields zero)"},
-		descriptorState: true,
-		describe:        describeDescriptorIndex,
-		pass:            descriptorIndexPass,
+		skipWords: []string{"; gpuav-dbg skipped it (a load yields zero)"},
+		describe:  describeDescriptorIndex,
+		pass:      descriptorIndexPass,
 	},
 	{
 		// Unwritten and destroyed descriptors can only be legal (and so
@@ -336,10 +325,9 @@ var Checks = append([]Check{
 		Title:   "Descriptor not written",
 		Help: "A shader used a descriptor that was never written (partially bound descriptor arrays must only be used where written). " +
 			"Runtime (bindless) arrays, sized arrays and plain bindings are checked; VK_LAYER_GPUAV_DBG_SIZED_ELEMENT_CHECKS=0 limits it to runtime arrays.",
-		Device:          descriptorIndexing,
-		descriptorState: true,
-		describe:        describeDescriptorState,
-		pass:            descriptorIndexPass,
+		Device:   descriptorIndexing,
+		describe: describeDescriptorState,
+		pass:     descriptorIndexPass,
 	},
 	{
 		ID:      CheckDescriptorDestroyed,
@@ -348,10 +336,9 @@ var Checks = append([]Check{
 		Title:   "Descriptor uses a destroyed resource",
 		Help: "A shader used a descriptor whose buffer, image view or sampler was destroyed after the descriptor was written. " +
 			"Runtime (bindless) arrays, sized arrays and plain bindings are checked; VK_LAYER_GPUAV_DBG_SIZED_ELEMENT_CHECKS=0 limits it to runtime arrays.",
-		Device:          descriptorIndexing,
-		descriptorState: true,
-		describe:        describeDescriptorState,
-		pass:            descriptorIndexPass,
+		Device:   descriptorIndexing,
+		describe: describeDescriptorState,
+		pass:     descriptorIndexPass,
 	},
 	{
 		// On by default since its checks were made cheap
@@ -363,12 +350,11 @@ var Checks = append([]Check{
 		Help: "A shader read or wrote a storage or uniform buffer past the range bound to its descriptor (its offset and range, " +
 			"VK_WHOLE_SIZE and dynamic offsets resolved). gpuav-dbg skipped the access (a load yields zero). Bind a larger range or " +
 			"keep the access inside it. Under robustBufferAccess the access is defined and reported as a warning.",
-		skipWords:       []string{" gpuav-dbg skipped the access (a load yields zero)."},
-		clampUnit:       "byte offset",
-		Device:          robustWarnings,
-		descriptorState: true,
-		describe:        describeBuffer,
-		pass:            bufferOOBPass,
+		skipWords: []string{" gpuav-dbg skipped the access (a load yields zero)."},
+		clampUnit: "byte offset",
+		Device:    robustWarnings,
+		describe:  describeBuffer,
+		pass:      bufferOOBPass,
 	},
 	{
 		ID:      CheckTexelBufferOOB,
@@ -378,12 +364,11 @@ var Checks = append([]Check{
 		Help: "A shader read or wrote a uniform or storage texel buffer (fetch, load, store or atomic) at a texel past the end of the " +
 			"buffer view bound to its descriptor. gpuav-dbg skipped the access (a load yields zero). Under robustBufferAccess the access " +
 			"is defined and reported as a warning.",
-		skipWords:       []string{" gpuav-dbg skipped the access (a load yields zero)."},
-		clampUnit:       "texel",
-		Device:          robustWarnings,
-		descriptorState: true,
-		describe:        describeTexel,
-		pass:            texelBufferPass,
+		skipWords: []string{" gpuav-dbg skipped the access (a load yields zero)."},
+		clampUnit: "texel",
+		Device:    robustWarnings,
+		describe:  describeTexel,
+		pass:      texelBufferPass,
 	},
 	{
 		// The address check compares 64-bit addresses in the shader.

@@ -144,7 +144,11 @@ var Presets = map[string]Preset{
 		{Name: "draw_indirect", Args: []string{"--draws", "10000", "--sets", "64"}, Warmup: 3, Iters: 20, Target: 1.15},
 	}, append(hotloop("65536", 3, 20),
 		SceneSpec{Name: "reduce", Args: []string{"--workgroups", "65536"}, Warmup: 3, Iters: 20, Target: 1.5},
-		SceneSpec{Name: "pipeline", Args: nil, Warmup: 1, Iters: 2, Target: 1.5})...),
+		SceneSpec{Name: "pipeline", Args: nil, Warmup: 1, Iters: 2, Target: 1.5},
+		// The corpus created from 8 threads at once (no layer with the
+		// same threads).
+		SceneSpec{Name: "pipeline-threads", App: "pipeline", Args: []string{"--threads", "8"}, Warmup: 1, Iters: 2,
+			Target: 1.2})...),
 	"lavapipe": append([]SceneSpec{
 		{Name: "dispatch", Args: []string{"--dispatches", "1000"}, Warmup: 2, Iters: 8, Target: 1.10},
 		{Name: "shader", Args: []string{"--invocations", "131072", "--loops", "256"}, Warmup: 1, Iters: 6, Target: 1.5},
@@ -152,20 +156,25 @@ var Presets = map[string]Preset{
 		{Name: "draw_indirect", Args: []string{"--draws", "10000", "--sets", "64"}, Warmup: 1, Iters: 6, Target: 1.15},
 	}, append(hotloop("2048", 1, 6),
 		SceneSpec{Name: "reduce", Args: []string{"--workgroups", "2048"}, Warmup: 1, Iters: 6, Target: 1.5},
-		SceneSpec{Name: "pipeline", Args: nil, Warmup: 1, Iters: 2, Target: 1.5})...),
+		SceneSpec{Name: "pipeline", Args: nil, Warmup: 1, Iters: 2, Target: 1.5},
+		// The corpus created from 8 threads at once (no layer with the
+		// same threads).
+		SceneSpec{Name: "pipeline-threads", App: "pipeline", Args: []string{"--threads", "8"}, Warmup: 1, Iters: 2,
+			Target: 1.2})...),
 }
 
 // checkArgs are the small sizes of the correctness runs.
 var checkArgs = map[string][]string{
-	"dispatch":       {"--dispatches", "64"},
-	"shader":         {"--invocations", "4096", "--loops", "16"},
-	"draw":           {"--draws", "256", "--sets", "8"},
-	"draw_indirect":  {"--draws", "256", "--sets", "8"},
-	"hotloop-masked": {"--variant", "masked", "--workgroups", "16"},
-	"hotloop-memory": {"--variant", "memory", "--workgroups", "16"},
-	"hotloop-math":   {"--variant", "math", "--workgroups", "16"},
-	"reduce":         {"--workgroups", "16"},
-	"pipeline":       nil,
+	"dispatch":         {"--dispatches", "64"},
+	"shader":           {"--invocations", "4096", "--loops", "16"},
+	"draw":             {"--draws", "256", "--sets", "8"},
+	"draw_indirect":    {"--draws", "256", "--sets", "8"},
+	"hotloop-masked":   {"--variant", "masked", "--workgroups", "16"},
+	"hotloop-memory":   {"--variant", "memory", "--workgroups", "16"},
+	"hotloop-math":     {"--variant", "math", "--workgroups", "16"},
+	"reduce":           {"--workgroups", "16"},
+	"pipeline":         nil,
+	"pipeline-threads": {"--threads", "8"},
 }
 
 // Results is everything one harness run measured; -json writes it and
@@ -471,7 +480,7 @@ func (h *Harness) Check(s SceneSpec) ([]string, error) {
 		return nil, fmt.Errorf("check %s: clean run under gpuav-dbg: exit %d, %d error groups (want 0, 0)", s.Name, r.App.ExitCode, len(r.Errors))
 	}
 	notes := []string{fmt.Sprintf("%s: clean run under `gpuav-dbg run --headless --json`: 0 errors", s.Name)}
-	if s.Name == "pipeline" {
+	if s.app() == "pipeline" {
 		return notes, nil
 	}
 	oob := append(argv, "--oob")

@@ -95,6 +95,9 @@ func ParseOutput(r io.Reader) (Output, error) {
 			o.HandErrors = v
 		case "done":
 			o.Done = true
+		case "threads", "cache", "cpu":
+			// The pipeline scene's --threads, --cache and CPU time per
+			// iteration: said, not read.
 		default:
 			return o, bad(fmt.Errorf("unknown key %q", key))
 		}

@@ -48,7 +48,14 @@ func TestMain(m *testing.M) {
 		dir, _ := os.MkdirTemp("", "xdg")
 		os.Setenv("XDG_RUNTIME_DIR", dir)
 	}
-	os.Exit(m.Run())
+	// The layer keeps shadow caches beside the apps' pipeline-cache data
+	// (docs/decisions/kept-shadow-caches.md): in a directory of the run's,
+	// not the user's cache.
+	cache, _ := os.MkdirTemp("", "gpuav-dbg-cache")
+	os.Setenv("XDG_CACHE_HOME", cache)
+	code := m.Run()
+	os.RemoveAll(cache)
+	os.Exit(code)
 }
 
 // prebuild builds every check app into out/NAME/ and vkapp into out/vkapp,

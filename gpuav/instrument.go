@@ -2,7 +2,10 @@ package gpuav
 
 // Options tell Instrument what to add.
 type Options struct {
-	// ShaderID is written into every record the module produces.
+	// ShaderID is written into every record the module produces. The
+	// layer gives the module's code id (Options.Key's ID), not its
+	// creation order, so that the words depend only on the module and the
+	// options (docs/decisions/deterministic-instrumentation.md).
 	ShaderID uint32
 	// DescriptorSet is the set index the layer binds its descriptor set at.
 	DescriptorSet uint32

@@ -73,7 +73,9 @@ type PreciseSwitch struct {
 // laterPrecise is a precise variant built on first need: the instrumented
 // module's encoding (the switch not folded) until then.
 type laterPrecise struct {
-	once           sync.Once
+	// mu guards the build (done) and what it replaces (module by words).
+	mu             sync.Mutex
+	done           bool
 	module         []uint32
 	id, bound, set uint32
 	words          []uint32
@@ -92,7 +94,12 @@ func (p *PreciseSwitch) PreciseWords() (words []uint32, readsSet bool, err error
 	if l == nil {
 		return nil, false, nil
 	}
-	l.once.Do(l.build)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.done {
+		l.build()
+		l.done = true
+	}
 	return l.words, l.readsSet, l.err
 }
 

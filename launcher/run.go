@@ -2,6 +2,7 @@ package launcher
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -75,6 +76,13 @@ type Options struct {
 	// Capabilities is the device probe's answer, recorded in the session
 	// (nil: none).
 	Capabilities *wire.Capabilities
+	// CapabilitiesFunc, when Capabilities is nil, gives them: called once
+	// the app has started, on a goroutine of its own (the device probe
+	// then runs beside the app instead of before it), and recorded before
+	// the app's end is. Its context is cancelled when the app exits
+	// without having loaded the layer (nothing to probe for: /bin/true).
+	// It may be called for each run of these options.
+	CapabilitiesFunc func(context.Context) *wire.Capabilities
 }
 
 // Run is one run of the app under the layer: its session file, collector,
@@ -94,6 +102,11 @@ type Run struct {
 	// exited is closed once the app exited and the layer's connections
 	// finished (or the grace time passed).
 	exited chan struct{}
+	// capsDone is closed once the capabilities are recorded (or there are
+	// none).
+	capsDone chan struct{}
+	// cancelCaps cancels CapabilitiesFunc's context (nil: none).
+	cancelCaps context.CancelFunc
 	// userStop: the user asked the app to stop (Ctrl-C, a signal to the
 	// launcher, quitting the UI, Stop); stopAsked is closed then.
 	userStop  atomic.Bool
@@ -160,8 +173,22 @@ func Start(o Options) (*Run, error) {
 	}
 	started.PID = r.cmd.Process.Pid
 	_ = col.Record(wire.KindAppStarted, started)
-	if o.Capabilities != nil {
+	r.capsDone = make(chan struct{})
+	switch {
+	case o.Capabilities != nil:
 		_ = col.Record(wire.KindCapabilities, o.Capabilities)
+		close(r.capsDone)
+	case o.CapabilitiesFunc != nil:
+		ctx, cancel := context.WithCancel(context.Background())
+		r.cancelCaps = cancel
+		go func() {
+			defer close(r.capsDone)
+			if c := o.CapabilitiesFunc(ctx); c != nil && ctx.Err() == nil {
+				_ = col.Record(wire.KindCapabilities, c)
+			}
+		}()
+	default:
+		close(r.capsDone)
 	}
 	go r.wait()
 	return r, nil
@@ -172,6 +199,10 @@ func Start(o Options) (*Run, error) {
 // UI shows the final state.
 func (r *Run) wait() {
 	_ = r.cmd.Wait()
+	if r.cancelCaps != nil && !r.Collector.Snapshot().App.LayerLoaded {
+		r.cancelCaps() // not a Vulkan app: no probe to wait for
+	}
+	<-r.capsDone // the capabilities before the app's end
 	r.reaped.Store(true)
 	r.out.finish()
 	if interrupted(r.cmd.ProcessState) && !r.userStop.Load() {

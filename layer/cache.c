@@ -8,12 +8,17 @@
  * vkGetPipelineCacheData (not intercepted) returns the app cache's own
  * data. vkMergePipelineCaches merges the app caches and their shadows
  * alike. When the shadow cannot be made, those pipelines use no cache.
+ * Across processes: when the app reads its cache's data, Go keeps the
+ * shadow's data (and the instrumentation results) in a file named by the
+ * app data's digest; a cache created from the same data later starts its
+ * shadow with the kept data (layer/shadowcache.go).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "ground.h"
 #include "cache.h"
+#include "_cgo_export.h"
 
 /* shadow is the value of device_data.caches. */
 typedef struct shadow {
@@ -32,14 +37,27 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreatePipelineCache(VkDevice device, 
     if (r != VK_SUCCESS || !dd->set_layout)
         return r;
     /* The app's initial data holds pipelines built from its own shaders
-     * and layouts: nothing the layer builds can hit it, so the shadow
-     * starts empty. */
+     * and layouts: nothing the layer builds can hit it. The shadow starts
+     * with what an earlier run kept beside the same data, else empty. */
     VkPipelineCacheCreateInfo sci = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO,
         .flags = ci->flags & VK_PIPELINE_CACHE_CREATE_EXTERNALLY_SYNCHRONIZED_BIT,
     };
+    void *kept = NULL;
+    size_t nkept = 0;
+    if (ci->initialDataSize > 0 && ci->pInitialData &&
+        goShadowCacheLoad(GPUAVDBG_H(device), (void *)ci->pInitialData, ci->initialDataSize, &kept, &nkept)) {
+        sci.initialDataSize = nkept;
+        sci.pInitialData = kept;
+    }
     shadow *sh = calloc(1, sizeof *sh);
     VkResult sr = sh ? dd->disp.CreatePipelineCache(device, &sci, NULL, &sh->cache) : VK_ERROR_OUT_OF_HOST_MEMORY;
+    if (sr != VK_SUCCESS && kept && sh) { /* data the driver refuses: an empty shadow */
+        sci.initialDataSize = 0;
+        sci.pInitialData = NULL;
+        sr = dd->disp.CreatePipelineCache(device, &sci, NULL, &sh->cache);
+    }
+    free(kept);
     if (sr != VK_SUCCESS) {
         free(sh);
         gpuavdbg_logf(GPUAVDBG_LOG_WARNING,
@@ -103,6 +121,28 @@ static VKAPI_ATTR void VKAPI_CALL icpt_DestroyPipelineCache(VkDevice device, VkP
     dd->disp.DestroyPipelineCache(device, cache, alloc);
 }
 
+/* vkGetPipelineCacheData returns the app cache's own data; once the app
+ * has read it whole, its shadow's data is kept beside it (Go). */
+static VKAPI_ATTR VkResult VKAPI_CALL icpt_GetPipelineCacheData(VkDevice device, VkPipelineCache cache, size_t *size,
+                                                             void *data)
+{
+    device_data *dd = gpuavdbg_device_get(device);
+    if (!dd)
+        return VK_ERROR_INITIALIZATION_FAILED;
+    VkResult r = dd->disp.GetPipelineCacheData(device, cache, size, data);
+    if (r != VK_SUCCESS || !data || *size == 0)
+        return r;
+    VkPipelineCache s = shadow_of(dd, cache, 0);
+    size_t n = 0;
+    void *sd = NULL;
+    if (s && dd->disp.GetPipelineCacheData(device, s, &n, NULL) == VK_SUCCESS && n > 0 && (sd = malloc(n)) != NULL &&
+        dd->disp.GetPipelineCacheData(device, s, &n, sd) != VK_SUCCESS)
+        n = 0;
+    goShadowCacheSave(GPUAVDBG_H(device), data, *size, sd, n);
+    free(sd);
+    return r;
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL icpt_MergePipelineCaches(VkDevice device, VkPipelineCache dst, uint32_t n,
                                                             const VkPipelineCache *srcs)
 {
@@ -148,6 +188,7 @@ void gpuavdbg_caches_teardown(device_data *dd)
 static const gpuavdbg_intercept intercepts[] = {
     GPUAVDBG_ICPT(CreatePipelineCache),
     GPUAVDBG_ICPT(DestroyPipelineCache),
+    GPUAVDBG_ICPT(GetPipelineCacheData),
     GPUAVDBG_ICPT(MergePipelineCaches),
 };
 

@@ -86,6 +86,7 @@
     X(CreateGraphicsPipelines)            \
     X(DestroyPipeline)                    \
     X(CreatePipelineCache)                \
+    X(GetPipelineCacheData)               \
     X(DestroyPipelineCache)               \
     X(MergePipelineCaches)                \
     X(AllocateCommandBuffers)             \

@@ -251,6 +251,7 @@ func goDeviceDestroyed(dev C.uint64_t) {
 	}
 	for id, s := range state.shaders {
 		if s.device == d {
+			forgetCodeLocked(s)
 			delete(state.shaders, id)
 		}
 	}
@@ -285,9 +286,31 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 	defer flushOutbox()
 	*out, *outWords, *deferred = nil, 0, 0
 	orig := append([]uint32(nil), unsafe.Slice((*uint32)(unsafe.Pointer(code)), int(nwords))...)
+	s, words, def := instrumentModule(uint64(dev), enabled != 0, uint32(slot), orig, later != 0)
+	id = C.uint32_t(s.id)
+	if def {
+		*deferred = 1
+		return id
+	}
+	if words == nil {
+		return id
+	}
+	p := (*C.uint32_t)(C.malloc(C.size_t(len(words)) * 4))
+	if p == nil {
+		withLock(func() { s.warning = "left uninstrumented: out of memory" })
+		return id
+	}
+	copy(unsafe.Slice((*uint32)(unsafe.Pointer(p)), len(words)), words)
+	*out, *outWords = p, C.size_t(len(words))
+	return id
+}
 
+// instrumentModule is goInstrumentShader's work on Go memory: the new
+// shader (in state.shaders when it returns), the instrumented words for
+// the driver (nil: the original), and whether the module is deferred.
+func instrumentModule(dev uint64, enabled bool, slot uint32, orig []uint32, later bool) (s *shader, words []uint32,
+	deferred bool) {
 	var (
-		s      *shader
 		checks map[string]bool
 		d      *device
 		robust bool
@@ -301,8 +324,8 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 	)
 	withLock(func() {
 		state.nextShaderID++
-		s = &shader{id: state.nextShaderID, device: uint64(dev), spirv: orig}
-		d = state.devices[uint64(dev)]
+		s = &shader{id: state.nextShaderID, device: dev, spirv: orig}
+		d = state.devices[dev]
 		set := settingsLocked()
 		if d != nil {
 			set = d.settings
@@ -329,53 +352,66 @@ func goInstrumentShader(dev C.uint64_t, enabled C.int, slot C.uint32_t, code *C.
 			}
 		}
 	})
-	id = C.uint32_t(s.id)
 	// s is filled in before other goroutines can see it.
 	defer withLock(func() { state.shaders[s.id] = s })
 
-	if enabled == 0 {
+	if !enabled {
 		s.warning = "instrumentation is off for this device"
 		if d != nil && d.reason != "" {
 			s.warning += ": " + d.reason
 		}
-		return id
+		return s, nil, false
 	}
 	start := time.Now()
-	res, err := instrumentSafe(orig, gpuav.Options{ShaderID: s.id, DescriptorSet: uint32(slot), Checks: checks, Robust: robust,
+	opt := gpuav.Options{DescriptorSet: slot, Checks: checks, Robust: robust,
 		SizedElementChecks: sized, Int64: int64, OnError: failed, RobustOnly: silent, Printf: pf,
-		PrintfAt: at, PreciseLater: later != 0, LoopBudget: budget})
+		PrintfAt: at, PreciseLater: later, LoopBudget: budget}
+	// The records carry the module's code id, not its creation order: the
+	// same module with the same settings gives the same words (codeid.go).
+	key := opt.Key(orig)
+	var (
+		res gpuav.Result
+		err error
+		hit bool
+	)
+	withLock(func() {
+		opt.ShaderID = assignCodeLocked(s, key)
+		// A module of the same key instrumented before, in this process
+		// or kept beside a pipeline cache (shadowcache.go).
+		res, hit = resultOfLocked(key, opt.ShaderID)
+	})
+	if !hit {
+		if res, err = instrumentSafe(orig, opt); err == nil {
+			withLock(func() { keepResultLocked(key, opt.ShaderID, res) })
+		}
+	}
 	s.micros = time.Since(start).Microseconds()
 	for _, n := range res.Notes {
 		logf(levelInfo, "shader %d: %s", s.id, n)
 	}
 	switch {
 	case err != nil:
-		s.warning = fmt.Sprintf("left uninstrumented: %v", err)
-		return id
+		// gpuav names the module by the id it was given, its code id.
+		why := strings.Replace(err.Error(), fmt.Sprintf("instrument shader %d:", opt.ShaderID),
+			fmt.Sprintf("instrument shader %d:", s.id), 1)
+		s.warning = "left uninstrumented: " + why
+		return s, nil, false
 	case res.Words == nil && res.Precise != nil:
 		// The precise variant on first need (later).
 	case len(res.Words) == 0 || !res.Instrumented && &res.Words[0] == &orig[0]:
 		// Unchanged (a module whose printf calls were only removed is
 		// changed, not instrumented).
 		s.warning = strings.Join(res.Warnings, "; ")
-		return id
+		return s, nil, false
 	}
 	s.warning = strings.Join(res.Warnings, "; ")
 	s.printf = res.Printf
 	s.sites, s.stage, s.precise, s.readsSet = res.Sites, res.Stage, res.Precise, res.ReadsLayerSet
 	if res.Words == nil && res.Precise != nil {
 		s.deferred = true
-		*deferred = 1
-		return id
+		return s, nil, true
 	}
-	p := (*C.uint32_t)(C.malloc(C.size_t(len(res.Words)) * 4))
-	if p == nil {
-		s.warning = "left uninstrumented: out of memory"
-		return id
-	}
-	copy(unsafe.Slice((*uint32)(unsafe.Pointer(p)), len(res.Words)), res.Words)
-	*out, *outWords = p, C.size_t(len(res.Words))
-	return id
+	return s, res.Words, false
 }
 
 // goShaderCreated completes a shader after vkCreateShaderModule: module is
@@ -404,6 +440,7 @@ func completeShaderLocked(id uint32, handle uint64, object, instrumented bool, w
 		return
 	}
 	if handle == 0 {
+		forgetCodeLocked(s)
 		delete(state.shaders, s.id)
 		return
 	}
@@ -689,18 +726,23 @@ func goPipelineCreated(dev, pipeline, layout C.uint64_t, bindPoint C.uint32_t, s
 	if isLibrary != 0 {
 		state.libraries[moduleKey{uint64(dev), uint64(pipeline)}] = library{stages: msg.Stages, instrumented: msg.Instrumented}
 	}
+	rememberPipelineShadersLocked(msg.Serial, msg.Stages)
 	if anyInstr {
 		wants = 1
 	}
 	return wants
 }
 
-// goPipelineDestroyed forgets a pipeline library.
+// goPipelineDestroyed forgets a pipeline: its stages' shaders, and the
+// library it is.
 //
 //export goPipelineDestroyed
-func goPipelineDestroyed(dev, pipeline C.uint64_t) {
+func goPipelineDestroyed(dev, pipeline, serial C.uint64_t) {
 	defer recovered("goPipelineDestroyed")
-	withLock(func() { delete(state.libraries, moduleKey{uint64(dev), uint64(pipeline)}) })
+	withLock(func() {
+		delete(state.libraries, moduleKey{uint64(dev), uint64(pipeline)})
+		delete(pipelineShaders, uint64(serial))
+	})
 }
 
 // goSetObjectName sends a debug-utils (or debug-marker) object name;

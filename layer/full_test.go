@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/options"
 	"github.com/gpuav-dbg/gpuav-dbg/session"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
@@ -179,6 +180,47 @@ func TestPipelineCache(t *testing.T) {
 			t.Fatalf("cache data: %d bytes, %v; want %d", len(data), err, c)
 		}
 		runPlain(t, "--mode", "cache", "--cache-in", layerOut)
+	}
+}
+
+// TestPipelineCacheKept: the app's cache data read under the layer has the
+// layer's shadow cache and instrumentation results kept beside it (a file
+// named by the data's digest in VK_LAYER_GPUAV_DBG_CACHE_DIR); a second
+// run whose cache is made from that data starts its shadow with them, and
+// its module, instrumented from the kept result, reports the exact error.
+// The app's data is the same as without the layer. With the directory
+// "off", nothing is kept.
+func TestPipelineCacheKept(t *testing.T) {
+	dir := t.TempDir()
+	keep := filepath.Join(dir, "kept")
+	first, second := filepath.Join(dir, "first.bin"), filepath.Join(dir, "second.bin")
+	env := []string{options.CacheDir.Env + "=" + keep}
+	r := runMulti(t, true, env, "cache", "--cache-out", first)
+	_, c, _ := cacheSizes(t, r.stdout)
+	files, _ := filepath.Glob(filepath.Join(keep, "*.shadow"))
+	if len(files) != 1 {
+		t.Fatalf("%d files kept in %s, want 1", len(files), keep)
+	}
+	r = runMulti(t, true, env, "cache", "--cache-in", first, "--cache-out", second)
+	checkDispatch(t, one[wire.Errors](t, r), names(r), "cmd-0", 1, 0, 6, 1)
+	found := false
+	for _, l := range all[wire.Log](r) {
+		if l.Level == "info" && strings.Contains(l.Text, "pipeline cache: the layer's shadow cache starts with ") &&
+			strings.Contains(l.Text, " instrumented modules kept from an earlier run") &&
+			!strings.Contains(l.Text, " and 0 instrumented modules") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no kept shadow cache log line: %s", dump(r.msgs))
+	}
+	if _, c2, _ := cacheSizes(t, r.stdout); c2 != c {
+		t.Errorf("the app's cache: %d bytes in the second run, %d in the first", c2, c)
+	}
+	off := filepath.Join(dir, "off")
+	runMulti(t, true, []string{options.CacheDir.Env + "=off", "XDG_CACHE_HOME=" + off}, "cache", "--cache-out", first)
+	if files, _ := filepath.Glob(filepath.Join(off, "*", "*.shadow")); len(files) != 0 {
+		t.Errorf("cache directory off: %v kept", files)
 	}
 }
 

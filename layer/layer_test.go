@@ -175,7 +175,10 @@ func cleanEnv() []string {
 func runApp(t *testing.T, listen bool, extraEnv []string, prog string, args ...string) result {
 	t.Helper()
 	xdg := t.TempDir()
-	env := append(cleanEnv(), "VK_ADD_LAYER_PATH="+fixture.dir, "VK_INSTANCE_LAYERS="+layerName, "XDG_RUNTIME_DIR="+xdg)
+	// XDG_CACHE_HOME: the layer keeps what it keeps beside pipeline
+	// caches there (shadowcache.go), not in the user's.
+	env := append(cleanEnv(), "VK_ADD_LAYER_PATH="+fixture.dir, "VK_INSTANCE_LAYERS="+layerName, "XDG_RUNTIME_DIR="+xdg,
+		"XDG_CACHE_HOME="+filepath.Join(xdg, "cache"))
 	var res result
 	done := make(chan []any, 1)
 	closeListener := func() {}
@@ -501,8 +504,18 @@ func withShaderSites(tb testing.TB, id uint32, sites map[uint32][4]uint32) {
 		table[site] = gpuav.Site{ID: int(site), Instruction: int(s[0]), Checks: []string{gpuav.CheckDescriptorIndexOOB}, Record: rec}
 		stage = s[1]
 	}
-	withLock(func() { state.shaders[id] = &shader{id: id, stage: stage, sites: table} })
-	tb.Cleanup(func() { withLock(func() { delete(state.shaders, id) }) })
+	// Its code id is its id.
+	s := &shader{id: id, stage: stage, sites: table, instrumented: true, code: id}
+	withLock(func() {
+		state.shaders[id] = s
+		codes[id] = &codeEntry{shaders: []*shader{s}}
+	})
+	tb.Cleanup(func() {
+		withLock(func() {
+			delete(state.shaders, id)
+			delete(codes, id)
+		})
+	})
 }
 
 // TestBuildErrorsFolded: folded records (a check inside a loop, one

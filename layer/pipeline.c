@@ -746,8 +746,8 @@ static VKAPI_ATTR void VKAPI_CALL icpt_DestroyPipeline(VkDevice device, VkPipeli
         pthread_mutex_lock(&dd->lock);
         pipeline_info *pi = hmap_del(&dd->pipelines, GPUAVDBG_H(pipeline));
         pthread_mutex_unlock(&dd->lock);
-        if (pi && pi->library)
-            goPipelineDestroyed(GPUAVDBG_H(device), GPUAVDBG_H(pipeline));
+        if (pi) /* its stages' shaders (records' code ids), the library it is */
+            goPipelineDestroyed(GPUAVDBG_H(device), GPUAVDBG_H(pipeline), pi->serial);
         gpuavdbg_cc_pipeline_freed(pi);
         dd->disp.DestroyPipeline(device, pipeline, alloc);
         if (pi) /* after the pipeline: it may hold the same module and layout */

@@ -122,12 +122,20 @@ func reportPrintf(submit, queue uint64, cb SubmittedCB) {
 	// for the layer's own messages.
 	var lines []outMsg
 	withLock(func() {
-		msgs, bad := BuildPrintf(submit, queue, cb, func(id uint32) []gpuav.PrintfSite {
-			if sh := state.shaders[id]; sh != nil {
+		msgs, bad := BuildPrintf(submit, queue, cb, func(code uint32) []gpuav.PrintfSite {
+			if sh := shaderOfCodeLocked(code, 0); sh != nil {
 				return sh.printf
 			}
 			return nil
 		})
+		// The lines' code ids name their shaders (codeid.go).
+		for _, m := range msgs {
+			for i := range m.Sites {
+				if sh := shaderOfCodeLocked(m.Sites[i].ShaderID, m.Sites[i].Pipeline); sh != nil {
+					m.Sites[i].ShaderID = sh.id
+				}
+			}
+		}
 		if bad > 0 {
 			logLocked(levelWarning, fmt.Sprintf("command buffer 0x%x, submit %d: %d printf words or lines could not be read "+
 				"(no such call site, or a length that is not the call's): not shown", cb.Handle, submit, bad))

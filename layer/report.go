@@ -115,9 +115,16 @@ func (b *Builder) Build(submit, queue uint64, cb SubmittedCB) (msg wire.Errors, 
 		b.params = make([]uint32, 0, need) // params never move once handed out
 	}
 	params := b.params
+	var ids codeResolver
 records:
 	for _, r := range out.Records {
 		count := int(max(r.Count, 1)) // the layer's own records have none
+		var pipeline uint64           // its serial
+		if int(r.ActionIndex) < len(cb.Actions) {
+			pipeline = cb.Actions[r.ActionIndex].PipelineSerial
+		}
+		// The record's code id names the shader (codeid.go).
+		r.ShaderID = ids.id(r.ShaderID, pipeline)
 		k := groupKey{uint32(r.Code), r.ShaderID, r.Instruction, r.ActionIndex, r.Params}
 		i, seen := first[k]
 		if seen {
@@ -164,9 +171,10 @@ records:
 	return msg, out.Malformed, len(msg.Records) > 0 || msg.Dropped > 0
 }
 
-// siteTable returns the site tables of the shaders the layer instrumented,
-// for gpuav.Decode: each shader's is read once under the lock (a shader's
-// table never changes once the shader is known).
+// siteTable returns the site tables of the shaders the layer instrumented
+// by code id, for gpuav.Decode: each is read once under the lock (a
+// shader's table never changes once the shader is known, and the modules
+// of one code id have the same).
 func siteTable() gpuav.SiteTable {
 	type entry struct {
 		sites []gpuav.Site
@@ -178,7 +186,7 @@ func siteTable() gpuav.SiteTable {
 		e, found := seen[id]
 		if !found {
 			withLock(func() {
-				if s := state.shaders[id]; s != nil {
+				if s := shaderOfCodeLocked(id, 0); s != nil {
 					e = entry{s.sites, s.stage, true}
 				}
 			})

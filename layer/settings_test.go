@@ -219,6 +219,21 @@ func TestWatchdogSetting(t *testing.T) {
 	}
 }
 
+// TestCacheDirSetting: the kept caches' directory is read from the
+// environment only (a settings file's cache_dir is an unknown setting),
+// and it is not in the hello.
+func TestCacheDirSetting(t *testing.T) {
+	s, w := LoadSettings(func(k string) string { return map[string]string{options.CacheDir.Env: " /tmp/kept "}[k] })
+	if s.CacheDir != "/tmp/kept" || len(w) != 0 || s.Wire().Options != nil {
+		t.Errorf("environment: %q %q %+v", s.CacheDir, w, s.Wire())
+	}
+	file, fw := ParseSettingsFile("f", []byte("gpuavdbg.cache_dir = /tmp/other\n"))
+	s, w = ResolveSettings(func(string) string { return "" }, file, AppSettings{})
+	if s.CacheDir != "" || len(fw)+len(w) != 1 || !strings.Contains(strings.Join(append(fw, w...), ""), `unknown setting "cache_dir"`) {
+		t.Errorf("settings file: %q, warnings %q %q; want none and one unknown setting", s.CacheDir, fw, w)
+	}
+}
+
 // TestReaderReadsTheTable: a row added to the options table is read by
 // the layer like every other: from the environment, the settings file and
 // the app's VkLayerSettingsCreateInfoEXT by its key, its default when

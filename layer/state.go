@@ -25,7 +25,11 @@ const (
 
 // shader is a module the app created, with its original SPIR-V.
 type shader struct {
-	id           uint32
+	id uint32
+	// code is the id its instrumented words write into records: derived
+	// from its words and options, shared by modules of the same code key
+	// (codeid.go); 0 when it was not instrumented.
+	code         uint32
 	device       uint64
 	module       uint64 // 0 until the module exists
 	object       uint64 // the VkShaderEXT of a shader object (module stays 0)

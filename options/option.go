@@ -212,6 +212,9 @@ type Values struct {
 	Socket string
 	// CPUProfile is the file of the layer's Go CPU profile ("": none).
 	CPUProfile string
+	// CacheDir is where the layer keeps its shadow caches ("": the
+	// default directory; "off": none).
+	CacheDir string
 	// Test are the test hooks.
 	Test TestHooks
 }

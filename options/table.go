@@ -170,6 +170,17 @@ var (
 		get:     func(v *Values) (string, bool) { return v.CPUProfile, v.CPUProfile != "" },
 		set:     func(v *Values, s string) { v.CPUProfile = s },
 	}
+	CacheDir = &Option{
+		Key: "cache_dir", Env: "VK_LAYER_GPUAV_DBG_CACHE_DIR", Kind: String,
+		Title: "Kept caches",
+		Help: "Directory where the layer keeps its pipeline shadow caches and instrumentation results beside the app's " +
+			"pipeline-cache data, so that a warm app's pipelines are not instrumented again (default " +
+			"$XDG_CACHE_HOME/gpuav-dbg, else ~/.cache/gpuav-dbg); off keeps nothing.",
+		Where:   README,
+		EnvOnly: true,
+		get:     func(v *Values) (string, bool) { return v.CacheDir, v.CacheDir != "" },
+		set:     func(v *Values, s string) { v.CacheDir = s },
+	}
 	TestFailAlloc = &Option{
 		Key: "test_fail_alloc", Env: "VK_LAYER_GPUAV_DBG_TEST_FAIL_ALLOC", Kind: Uint, TestOnly: true, EnvOnly: true,
 		Help: "the Nth buffer allocation of the layer in the process fails (allocation failure cannot be had on demand " +
@@ -251,7 +262,7 @@ var (
 var Table = []*Option{
 	ReserveSlot, OnError, Robust, LoopBudget, Printf, PrintfBufferBytes, PrintfAt, WatchdogSeconds, SizedElementChecks,
 	WarnRobust,
-	Socket, CPUProfile, TestFailAlloc, TestMaxDrawIndirectCount, TestBinds,
+	Socket, CPUProfile, CacheDir, TestFailAlloc, TestMaxDrawIndirectCount, TestBinds,
 	LayerPath, SourcePath, SourceExt, Mute, KeepSize, KeepAge,
 }
 

@@ -44,7 +44,17 @@
  *   pipeline   every pipeline of <spv>/corpus/corpus.txt (≥ 50 shaders):
  *              vkCreateShaderModule + vkCreate*Pipelines, no pipeline cache;
  *              specialization constant 0 changes every iteration so no driver
- *              cache can return an earlier result.
+ *              cache can return an earlier result. --threads N spreads the
+ *              corpus over N threads (entry i on thread i mod N), all
+ *              starting together; an iteration is the time until the last
+ *              is done. --cache FILE creates every pipeline with one
+ *              VkPipelineCache, made from FILE's data when FILE exists and
+ *              written to FILE (vkGetPipelineCacheData) at the end: the
+ *              second run of the same command is the warm-cache run
+ *              (iteration k has the same specialization constant in every
+ *              run, so only a cache from an earlier process can hit).
+ *              Each iteration also prints "bench: cpu iter|warmup I NS", the
+ *              process's CPU time over it.
  *
  * Other flags:
  *   --spv DIR   compiled shaders (default: <dir of this binary>/spv)
@@ -82,7 +92,9 @@
  * Every failure prints "scene: ..." and exits 1; bad flags exit 2.
  */
 
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,6 +119,8 @@ struct options {
     int bad_index; /* hotloop: --bad-index */
     int unwritten; /* hotloop: --unwritten */
     int indirect; /* draw_indirect: the draws are vkCmdDrawIndexedIndirect */
+    uint32_t threads; /* pipeline: --threads */
+    const char *cache; /* pipeline: --cache */
 };
 
 static void usage(FILE *f)
@@ -115,7 +129,7 @@ static void usage(FILE *f)
                "             [--dispatches N] [--invocations N] [--loops N] [--draws N] [--sets N]\n"
                "             [--variant masked|memory|naive|hoisted|flag|masked_flag|masked_hoisted|guard|select]\n"
                "             [--workgroups N] [--spv DIR] [--oob] [--bad-index] [--unwritten]\n"
-               "             [--layer-set]\n");
+               "             [--layer-set] [--threads N] [--cache FILE]\n");
 }
 
 static void bad_usage(const char *why, const char *arg)
@@ -155,7 +169,7 @@ static struct options parse_options(int argc, char **argv)
 {
     struct options o = {
         .warmup = 2, .iters = 10, .dispatches = 1000, .invocations = 1u << 20, .loops = 1024,
-        .draws = 10000, .sets = 64, .workgroups = 65536, .variant = "masked",
+        .draws = 10000, .sets = 64, .workgroups = 65536, .variant = "masked", .threads = 1,
     };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -196,6 +210,14 @@ static struct options parse_options(int argc, char **argv)
             o.unwritten = 1;
         } else if (!strcmp(a, "--layer-set")) {
             o.layer_set = 1;
+        } else if (!strcmp(a, "--threads")) {
+            o.threads = parse_u32(a, v, 1), i++;
+            if (o.threads > 64)
+                bad_usage("--threads is at most 64", NULL);
+        } else if (!strcmp(a, "--cache")) {
+            if (!v)
+                bad_usage("missing value for", a);
+            o.cache = v, i++;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
             exit(0);
@@ -1096,6 +1118,110 @@ static uint32_t load_corpus(const char *spv, struct entry *e)
     return n;
 }
 
+/* pipeline_job is one thread's share of an iteration of the pipeline
+ * scene: entries first, first + step, ... */
+struct pipeline_job {
+    struct ctx *c;
+    const struct entry *e;
+    uint32_t n, first, step;
+    VkPipelineLayout layout;
+    VkRenderPass rp;
+    VkPipelineCache cache;
+    const VkSpecializationInfo *spec;
+    VkShaderModule *mods;
+    VkPipeline *pipes;
+    int phases; /* print the per-pipeline phase lines */
+    pthread_barrier_t *start;
+};
+
+static void *pipeline_job_run(void *arg)
+{
+    struct pipeline_job *j = arg;
+    struct ctx *c = j->c;
+    if (j->start)
+        pthread_barrier_wait(j->start);
+    for (uint32_t i = j->first; i < j->n; i += j->step) {
+        const struct entry *e = &j->e[i];
+        uint64_t m0 = capp_now_ns();
+        j->mods[2 * i] = make_module(c, e->a);
+        if (e->graphics)
+            j->mods[2 * i + 1] = make_module(c, e->b);
+        uint64_t m1 = capp_now_ns();
+        if (e->graphics) {
+            VkPipelineShaderStageCreateInfo stages[2] = {
+                capp_stage(VK_SHADER_STAGE_VERTEX_BIT, j->mods[2 * i], j->spec),
+                capp_stage(VK_SHADER_STAGE_FRAGMENT_BIT, j->mods[2 * i + 1], j->spec),
+            };
+            j->pipes[i] = capp_graphics_pipeline(&c->vk, &(capp_graphics_info){
+                .stages = stages, .nstages = 2, .layout = j->layout, .render_pass = j->rp, .width = TARGET,
+                .height = TARGET, .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, .additive = 1,
+                .cache = j->cache,
+            });
+        } else {
+            VkComputePipelineCreateInfo ci = {
+                .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+                .stage = capp_stage(VK_SHADER_STAGE_COMPUTE_BIT, j->mods[2 * i], j->spec),
+                .layout = j->layout,
+                .basePipelineIndex = -1,
+            };
+            CHECK(vkCreateComputePipelines(c->vk.dev, j->cache, 1, &ci, NULL, &j->pipes[i]));
+        }
+        if (j->phases)
+            printf("phase: pipeline %u %s modules %llu pipeline %llu\n", i, e->name, (unsigned long long)(m1 - m0),
+                   (unsigned long long)(capp_now_ns() - m1));
+    }
+    return NULL;
+}
+
+/* cpu_ns is the process's CPU time, every thread's. */
+static uint64_t cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* load_cache makes the --cache pipeline cache, from path's data when it
+ * exists. */
+static VkPipelineCache load_cache(const struct ctx *c, const char *path)
+{
+    void *data = NULL;
+    size_t size = 0;
+    FILE *f = fopen(path, "rb");
+    if (f) {
+        if (fseek(f, 0, SEEK_END) == 0) {
+            long n = ftell(f);
+            if (n > 0 && fseek(f, 0, SEEK_SET) == 0 && (data = malloc((size_t)n)) != NULL &&
+                fread(data, 1, (size_t)n, f) == (size_t)n)
+                size = (size_t)n;
+        }
+        fclose(f);
+    }
+    VkPipelineCacheCreateInfo ci = { .sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO,
+                                     .initialDataSize = size, .pInitialData = size ? data : NULL };
+    VkPipelineCache cache;
+    CHECK(vkCreatePipelineCache(c->vk.dev, &ci, NULL, &cache));
+    printf("bench: cache loaded %zu bytes\n", size);
+    free(data);
+    return cache;
+}
+
+/* save_cache writes the cache's data to path. */
+static void save_cache(const struct ctx *c, VkPipelineCache cache, const char *path)
+{
+    size_t size = 0;
+    CHECK(vkGetPipelineCacheData(c->vk.dev, cache, &size, NULL));
+    void *data = malloc(size ? size : 1);
+    if (!data)
+        capp_die("out of memory");
+    CHECK(vkGetPipelineCacheData(c->vk.dev, cache, &size, data));
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0)
+        capp_die("cannot write the pipeline cache: %s", path);
+    printf("bench: cache saved %zu bytes\n", size);
+    free(data);
+}
+
 static void scene_pipeline(struct ctx *c, const struct options *o)
 {
     struct entry *e = calloc(MAX_ENTRIES, sizeof *e);
@@ -1136,34 +1262,57 @@ static void scene_pipeline(struct ctx *c, const struct options *o)
     VkPipeline *pipes = calloc(n, sizeof *pipes);
     if (!mods || !pipes)
         capp_die("out of memory");
+    VkPipelineCache cache = o->cache ? load_cache(c, o->cache) : VK_NULL_HANDLE;
+    uint32_t nt = o->threads;
+    if (nt > 1)
+        printf("bench: threads %u\n", nt);
 
     for (uint32_t it = 0; it < o->warmup + o->iters; it++) {
         uint32_t seed = it + 1;
         VkSpecializationMapEntry me = { 0, 0, 4 };
         VkSpecializationInfo spec = { 1, &me, 4, &seed };
-        uint64_t t0 = capp_now_ns();
-        for (uint32_t i = 0; i < n; i++) {
-            uint64_t m0 = capp_now_ns();
-            mods[2 * i] = make_module(c, e[i].a);
-            if (e[i].graphics)
-                mods[2 * i + 1] = make_module(c, e[i].b);
-            uint64_t m1 = capp_now_ns();
-            if (e[i].graphics)
-                pipes[i] = make_graphics(c, mods[2 * i], mods[2 * i + 1], layout, rp, TARGET, &spec);
-            else
-                pipes[i] = capp_compute_pipeline(&c->vk, layout, mods[2 * i], 0, &spec);
-            if (it + 1 == o->warmup + o->iters && phases())
-                printf("phase: pipeline %u %s modules %llu pipeline %llu\n", i, e[i].name,
-                       (unsigned long long)(m1 - m0), (unsigned long long)(capp_now_ns() - m1));
+        int ph = it + 1 == o->warmup + o->iters && phases();
+        struct pipeline_job jobs[64];
+        for (uint32_t t = 0; t < nt; t++)
+            jobs[t] = (struct pipeline_job){ c, e, n, t, nt, layout, rp, cache, &spec, mods, pipes, ph, NULL };
+        uint64_t t0, t1, c0 = cpu_ns();
+        if (nt == 1) {
+            t0 = capp_now_ns();
+            pipeline_job_run(&jobs[0]);
+            t1 = capp_now_ns();
+        } else {
+            /* The threads start together: the clock starts when the last
+             * one is ready. */
+            pthread_barrier_t start;
+            pthread_barrier_init(&start, NULL, nt + 1);
+            pthread_t th[64];
+            for (uint32_t t = 0; t < nt; t++) {
+                jobs[t].start = &start;
+                if (pthread_create(&th[t], NULL, pipeline_job_run, &jobs[t]) != 0)
+                    capp_die("cannot start a thread");
+            }
+            pthread_barrier_wait(&start);
+            t0 = capp_now_ns();
+            for (uint32_t t = 0; t < nt; t++)
+                pthread_join(th[t], NULL);
+            t1 = capp_now_ns();
+            pthread_barrier_destroy(&start);
         }
-        uint64_t t1 = capp_now_ns();
         for (uint32_t i = 0; i < n; i++) {
             vkDestroyPipeline(c->vk.dev, pipes[i], NULL);
             vkDestroyShaderModule(c->vk.dev, mods[2 * i], NULL);
             if (e[i].graphics)
                 vkDestroyShaderModule(c->vk.dev, mods[2 * i + 1], NULL);
         }
+        /* The process's CPU time over the iteration: on a CPU driver, the
+         * work itself, whatever else the machine runs. */
+        printf("bench: cpu %s %u %llu\n", it < o->warmup ? "warmup" : "iter", it < o->warmup ? it : it - o->warmup,
+               (unsigned long long)(cpu_ns() - c0));
         report_iter(it, o->warmup, t1 - t0);
+    }
+    if (cache) {
+        save_cache(c, cache, o->cache);
+        vkDestroyPipelineCache(c->vk.dev, cache, NULL);
     }
     printf("bench: check ok\n");
     vkDestroyRenderPass(c->vk.dev, rp, NULL);

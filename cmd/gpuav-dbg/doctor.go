@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gpuav-dbg/gpuav-dbg/device"
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
@@ -105,7 +106,7 @@ func (c *cli) doctorCmd(args []string) int {
 	}
 	exeDir, _ := c.exeDir()
 	layer, layerErr := launcher.FindLayer(c.getenv, exeDir)
-	rep, probeErr := c.probe(layer.Dir)
+	rep, probeErr := c.probe(context.Background(), layer.Dir)
 	r := buildDoctor(rep, probeErr, c.layerStatus(layer, layerErr), defaultChecks(), c.getenv)
 	if jsonOut {
 		enc := json.NewEncoder(c.stdout)
@@ -140,12 +141,12 @@ func (c *cli) probeChild() int {
 // `doctor --probe`), so that a driver that crashes or hangs cannot take the
 // launcher down. layerDir, when set, is added to the loader's layer path so
 // that the report says whether the loader lists our layer.
-func (c *cli) probe(layerDir string) (*device.Report, error) {
+func (c *cli) probe(ctx context.Context, layerDir string) (*device.Report, error) {
 	exe, err := c.executable()
 	if err != nil {
 		return nil, fmt.Errorf("device probe: %w", err)
 	}
-	return device.RunChild(context.Background(), exe, device.ChildEnv(os.Environ(), layerDir), device.ChildTimeout)
+	return device.RunChild(ctx, exe, device.ChildEnv(os.Environ(), layerDir), device.ChildTimeout)
 }
 
 // layerStatus checks our layer's files (the loader's listing is filled in
@@ -422,9 +423,17 @@ func capabilitiesOf(rep *device.Report, probeErr error) *wire.Capabilities {
 
 // capabilities probes the devices once per process (a re-run reuses the
 // answer) and returns the session's capabilities frame.
-func (c *cli) capabilities() *wire.Capabilities {
+// capsMu guards cli.caps: run asks for them on a goroutine, beside the app.
+var capsMu sync.Mutex
+
+func (c *cli) capabilities(ctx context.Context) *wire.Capabilities {
+	capsMu.Lock()
+	defer capsMu.Unlock()
 	if c.caps == nil {
-		rep, err := c.probe("")
+		rep, err := c.probe(ctx, "")
+		if ctx.Err() != nil {
+			return nil // asked again by the next run
+		}
 		c.caps = capabilitiesOf(rep, err)
 	}
 	return c.caps

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -94,6 +95,23 @@ func (c *cli) pruneRuns() int {
 	fmt.Fprintf(c.stderr, "gpuav-dbg: %d %s kept, %s, in %s\n", len(saved), map[bool]string{true: "run", false: "runs"}[len(saved) == 1],
 		session.FormatBytes(total), sanitize.Text(h.Dir))
 	return exitOK
+}
+
+// pruneBeside runs prune on a goroutine, its lines held back; the function
+// it returns waits for it and prints them.
+func (c *cli) pruneBeside(h *session.History, now time.Time, keep ...string) func() {
+	var out bytes.Buffer
+	cc := *c
+	cc.stderr = &out
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		cc.prune(h, now, keep...)
+	}()
+	return func() {
+		<-done
+		_, _ = c.stderr.Write(out.Bytes())
+	}
 }
 
 // prune deletes the runs of h past the retention caps, but for keep, and

@@ -63,7 +63,8 @@ type cli struct {
 	// isTerminal reports whether the UI can run (stdout and stdin are
 	// terminals).
 	isTerminal func() bool
-	// caps is the device probe's answer, once asked (doctor.go).
+	// caps is the device probe's answer, once asked (doctor.go), under
+	// capsMu: run asks on a goroutine, beside the app.
 	caps *wire.Capabilities
 	// sourcePath is run's --source-path (sources.go).
 	sourcePath []string

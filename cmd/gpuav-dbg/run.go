@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/gpuav-dbg/gpuav-dbg/launcher"
 	"github.com/gpuav-dbg/gpuav-dbg/options"
 	"github.com/gpuav-dbg/gpuav-dbg/session"
+	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 	"github.com/gpuav-dbg/gpuav-dbg/tui"
 )
 
@@ -72,19 +74,35 @@ func (c *cli) runCmd(name string, args []string) int {
 	if err != nil {
 		return c.fail("%s: %v", name, err)
 	}
-	c.warnUnavailable(c.capabilities(), set.Checks)
+	// The device probe (a child process: docs/BENCHMARKS.md, the
+	// launcher's start) runs beside the app, not before it: its warnings
+	// come once it answers, and the session records its answer.
+	var warnOnce sync.Once
+	warned := func(ctx context.Context) *wire.Capabilities {
+		caps := c.capabilities(ctx)
+		if caps != nil {
+			warnOnce.Do(func() { c.warnUnavailable(caps, set.Checks) })
+		}
+		return caps
+	}
 	o := launcher.Options{App: app, Shown: rest[0], Args: rest[1:], LayerDir: layer.Dir, Settings: set,
-		SessionPath: f.sessionPath, Started: time.Now(), Capabilities: c.capabilities()}
+		SessionPath: f.sessionPath, Started: time.Now(), CapabilitiesFunc: warned}
+	var pruned func()
 	if o.SessionPath == "" {
 		if o.SessionPath, err = session.DefaultPath(app, o.Started); err != nil {
 			return c.fail("%s: %v (use --session FILE)", name, err)
 		}
 		// The saved runs stay within their caps: the oldest go first
-		// (a run saved elsewhere, --session, is the user's to keep).
+		// (a run saved elsewhere, --session, is the user's to keep). It
+		// reads every saved run, so it runs beside the app, keeping this
+		// run's file, and says what it pruned when the run is over.
 		if _, err := session.RetentionFrom(c.getenv); err != nil {
 			return c.fail("%s: %v", name, err)
 		}
-		c.prune(&session.History{Dir: filepath.Dir(o.SessionPath)}, o.Started)
+		pruned = c.pruneBeside(&session.History{Dir: filepath.Dir(o.SessionPath)}, o.Started, o.SessionPath)
+	}
+	if pruned != nil {
+		defer pruned()
 	}
 	o.Dir, o.SourcePath = c.sourceSearch()
 	o.SourceExt = c.sourceExt(f.sourceExt)

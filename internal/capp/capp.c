@@ -677,7 +677,7 @@ VkPipeline capp_graphics_pipeline(const capp *c, const capp_graphics_info *info)
         .basePipelineIndex = -1,
     };
     VkPipeline p;
-    CHECK(vkCreateGraphicsPipelines(c->dev, VK_NULL_HANDLE, 1, &ci, NULL, &p));
+    CHECK(vkCreateGraphicsPipelines(c->dev, info->cache, 1, &ci, NULL, &p));
     return p;
 }
 

@@ -292,6 +292,7 @@ typedef struct capp_graphics_info {
     int mesh;              /* task/mesh shaders: no vertex input or assembly */
     int additive;          /* blend ONE + ONE instead of writing */
     VkPipelineCreateFlags flags;
+    VkPipelineCache cache; /* the pipeline cache to create it with (VK_NULL_HANDLE: none) */
 } capp_graphics_info;
 
 VkPipeline capp_graphics_pipeline(const capp *c, const capp_graphics_info *info);

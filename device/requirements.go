@@ -103,7 +103,11 @@ func Assess(d *Device, checks []string) []Support {
 			}
 			if slices.ContainsFunc(req.GatedBy, func(f string) bool { return !d.Features[f] }) {
 				s.NotNeeded = true
-				s.Reason += "; no shader can use it here, so nothing goes unchecked"
+				what := "no shader"
+				if !inShaders(id) {
+					what = "no command" // a command check (acceleration_structure_build)
+				}
+				s.Reason += "; " + what + " can use it here, so nothing goes unchecked"
 			}
 		default:
 			s.Available = true

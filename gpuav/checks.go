@@ -302,7 +302,7 @@ var (
 
 // Checks is the check registry, in the order users see the checks: the
 // shader checks, then the command checks (cmdchecks.go).
-var Checks = append([]Check{
+var Checks = append(append([]Check{
 	{
 		ID:      CheckDescriptorIndexOOB,
 		Codes:   []RecordCode{{CodeDescriptorIndexOOB, "DESCRIPTOR_INDEX_OOB"}},
@@ -601,7 +601,7 @@ var Checks = append([]Check{
 		pass:             loopBudgetPass,
 		noClamp:          "a loop's iterations are not an index",
 	},
-}, commandChecks...)
+}, commandChecks...), buildCopyChecks...)
 
 // AllChecks lists every check id in registry order.
 var AllChecks = checkIDs(func(*Check) bool { return true })

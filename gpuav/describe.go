@@ -48,6 +48,10 @@ type Description struct {
 	IndexBuffer *IndexValues
 	Vertex      *VertexValues
 	Indirect    *IndirectValues
+	// Accel and Depth hold the values of acceleration_structure_build and
+	// depth_copy_range (buildchecks.go).
+	Accel *AccelValues
+	Depth *DepthValues
 	// LoopBudget holds the values of a loop that ran past the budget.
 	LoopBudget *LoopBudgetValues
 	// vuid, when set, gives the VUID by action command (it wins over
@@ -472,6 +476,10 @@ func StageName(model uint32) string {
 		return "callable"
 	case ModelCommand:
 		return "command"
+	case ModelBuild:
+		return "build"
+	case ModelCopy:
+		return "copy"
 	}
 	return fmt.Sprintf("stage_%d", model)
 }
@@ -511,6 +519,13 @@ func EachStageCoord(model uint32, w [3]uint32, add func(key string, n int, v [3]
 		add("launch_id", 3, [3]float64{u(w[0]), u(w[1]), u(w[2])})
 	case ModelCommand:
 		add("draw_index", 1, [3]float64{u(w[0])})
+	case ModelBuild:
+		add("build_info", 1, [3]float64{u(w[0])})
+		add("geometry", 1, [3]float64{u(w[1])})
+		add("primitive", 1, [3]float64{u(w[2])})
+	case ModelCopy:
+		add("region", 1, [3]float64{u(w[0])})
+		add("texel", 3, [3]float64{u(w[1] & 0xffff), u(w[1] >> 16), u(w[2])})
 	default:
 		add("words", 3, [3]float64{u(w[0]), u(w[1]), u(w[2])})
 	}

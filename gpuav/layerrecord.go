@@ -104,6 +104,12 @@ func LayerSite(code CheckCode, p [RecordParams]uint32) uint32 {
 		sub = p[0]
 	case CodeIndirectBufferOverrun:
 		sub = p[5] & 0xff
+	case CodeAccelReference:
+		sub = p[2] & 0xff
+	case CodeAccelAABB:
+		sub = p[0]
+	case CodeDepthCopyRange:
+		sub = p[6]
 	}
 	return uint32(code)<<16 | sub&0xffff
 }

@@ -103,6 +103,93 @@ const (
 	// PrepassFlagIndirect: indirect_command is on (else the job is there
 	// for index_buffer_oob alone).
 	PrepassFlagIndirect = 1 << 11
+
+	// PrepassKindDepth: a buffer-to-image copy region into a depth aspect
+	// (depth_copy_range, indirect.comp); its bytes copied at word 2.
+	PrepassKindDepth = 7
+	// Acceleration-structure build jobs (acceleration_structure_build), run
+	// by the pre-pass's second shader (accel.comp), which reads the app's
+	// memory through device addresses: a geometry's instances, AABBs, its
+	// triangles' transform, its indices.
+	PrepassKindInstances = 8
+	PrepassKindAABBs     = 9
+	PrepassKindTransform = 10
+	PrepassKindIndices   = 11
+	// PrepassFlagPointers: the instances are an array of pointers.
+	PrepassFlagPointers = 1 << 12
+	// PrepassFlagUpdate: the build is an update.
+	PrepassFlagUpdate = 1 << 13
+)
+
+// A depth copy job's words (after action, kind and source):
+//
+//	| word | meaning                                                        |
+//	|------|----------------------------------------------------------------|
+//	| 3..5 | the region's width, height and depth (or layer count)          |
+//	| 6, 7 | the buffer's row length (texels) and image height (rows)       |
+//	| 8    | the region's index                                             |
+//	| 9..11| its imageOffset x, y and z (or baseArrayLayer)                 |
+//	| 12   | the image's VkFormat, 13 bufferOffset, 14 DepthLayer/DepthCopy2 |
+const (
+	PrepassDepthWidth     = 3
+	PrepassDepthHeight    = 4
+	PrepassDepthDepth     = 5
+	PrepassDepthRowLength = 6
+	PrepassDepthRows      = 7
+	PrepassDepthRegion    = 8
+	PrepassDepthX         = 9
+	PrepassDepthY         = 10
+	PrepassDepthZ         = 11
+	PrepassDepthFormat    = 12
+	PrepassDepthOffset    = 13
+	PrepassDepthFlags     = 14
+)
+
+// A build job's words (after action and kind):
+//
+//	| word  | meaning                                                       |
+//	|-------|---------------------------------------------------------------|
+//	| 2     | the word of the live acceleration structure table (instances) |
+//	| 3     | the geometry's primitives (instances, AABBs, triangles)       |
+//	| 4, 5  | the app's data address, low and high (offsets applied)        |
+//	| 6, 7  | the layer's copy of the instances (on_error skip), or 0       |
+//	| 8, 9  | the info and geometry index                                   |
+//	| 10    | the AABB stride in bytes; the VkIndexType of indices          |
+//	| 11,12 | the address of the acceleration structure the info builds      |
+//	| 13,14 | the command's built addresses: word and count (instances);     |
+//	|       | firstVertex and maxVertex (indices)                            |
+//
+// The live table: its entry count, 1 when the layer wrote it at submit
+// (0: it did not fit, references are not looked up), two unused words, then
+// four words per acceleration structure the app created, sorted by
+// address: address low, high, PrepassAS* flags, unused.
+const (
+	PrepassBuildTable     = 2
+	PrepassBuildCount     = 3
+	PrepassBuildAddr      = 4
+	PrepassBuildCopy      = 6
+	PrepassBuildInfo      = 8
+	PrepassBuildGeometry  = 9
+	PrepassBuildStride    = 10
+	PrepassBuildDst       = 11
+	PrepassBuildDstList   = 13
+	PrepassBuildDstCount  = 14
+	PrepassBuildFirstVert = 13
+	PrepassBuildMaxVertex = 14
+
+	PrepassTableHeaderWords = 4
+	PrepassTableEntryWords  = 4
+
+	PrepassASBottom       = 1 // a bottom-level acceleration structure
+	PrepassASTop          = 2 // a top-level one
+	PrepassASGeneric      = 3 // VK_ACCELERATION_STRUCTURE_TYPE_GENERIC_KHR: not checked for its level
+	PrepassASDestroyed    = 16
+	PrepassASBufferGone   = 32
+	PrepassASTypeMask     = 3
+	PrepassBuildLocalSize = 64
+	// PrepassBuildGroupsMax bounds the workgroups per build job (the y of
+	// the dispatch): 64 × 256 invocations share a geometry's primitives.
+	PrepassBuildGroupsMax = 256
 )
 
 // PrepassConstants lists the constants above (and the command check
@@ -176,4 +263,66 @@ var PrepassConstants = []Constant{
 	{"OVERRUN_OFFSET", OverrunOffset},
 	{"INDIRECT_SKIPPED", IndirectSkipped},
 	{"PREPASS_HEADER_WORDS", PrepassHeaderWords},
+	{"PREPASS_KIND_DEPTH", PrepassKindDepth},
+	{"PREPASS_KIND_INSTANCES", PrepassKindInstances},
+	{"PREPASS_KIND_AABBS", PrepassKindAABBs},
+	{"PREPASS_KIND_TRANSFORM", PrepassKindTransform},
+	{"PREPASS_KIND_INDICES", PrepassKindIndices},
+	{"PREPASS_FLAG_POINTERS", PrepassFlagPointers},
+	{"PREPASS_FLAG_UPDATE", PrepassFlagUpdate},
+	{"PREPASS_DEPTH_WIDTH", PrepassDepthWidth},
+	{"PREPASS_DEPTH_HEIGHT", PrepassDepthHeight},
+	{"PREPASS_DEPTH_DEPTH", PrepassDepthDepth},
+	{"PREPASS_DEPTH_ROW_LENGTH", PrepassDepthRowLength},
+	{"PREPASS_DEPTH_ROWS", PrepassDepthRows},
+	{"PREPASS_DEPTH_REGION", PrepassDepthRegion},
+	{"PREPASS_DEPTH_X", PrepassDepthX},
+	{"PREPASS_DEPTH_Y", PrepassDepthY},
+	{"PREPASS_DEPTH_Z", PrepassDepthZ},
+	{"PREPASS_DEPTH_FORMAT", PrepassDepthFormat},
+	{"PREPASS_DEPTH_OFFSET", PrepassDepthOffset},
+	{"PREPASS_DEPTH_FLAGS", PrepassDepthFlags},
+	{"PREPASS_BUILD_TABLE", PrepassBuildTable},
+	{"PREPASS_BUILD_COUNT", PrepassBuildCount},
+	{"PREPASS_BUILD_ADDR", PrepassBuildAddr},
+	{"PREPASS_BUILD_COPY", PrepassBuildCopy},
+	{"PREPASS_BUILD_INFO", PrepassBuildInfo},
+	{"PREPASS_BUILD_GEOMETRY", PrepassBuildGeometry},
+	{"PREPASS_BUILD_STRIDE", PrepassBuildStride},
+	{"PREPASS_BUILD_DST", PrepassBuildDst},
+	{"PREPASS_BUILD_DST_LIST", PrepassBuildDstList},
+	{"PREPASS_BUILD_DST_COUNT", PrepassBuildDstCount},
+	{"PREPASS_BUILD_FIRST_VERTEX", PrepassBuildFirstVert},
+	{"PREPASS_BUILD_MAX_VERTEX", PrepassBuildMaxVertex},
+	{"PREPASS_TABLE_HEADER_WORDS", PrepassTableHeaderWords},
+	{"PREPASS_TABLE_ENTRY_WORDS", PrepassTableEntryWords},
+	{"PREPASS_AS_BOTTOM", PrepassASBottom},
+	{"PREPASS_AS_TOP", PrepassASTop},
+	{"PREPASS_AS_GENERIC", PrepassASGeneric},
+	{"PREPASS_AS_DESTROYED", PrepassASDestroyed},
+	{"PREPASS_AS_BUFFER_GONE", PrepassASBufferGone},
+	{"PREPASS_AS_TYPE_MASK", PrepassASTypeMask},
+	{"PREPASS_BUILD_LOCAL_SIZE", PrepassBuildLocalSize},
+	{"PREPASS_BUILD_GROUPS_MAX", PrepassBuildGroupsMax},
+	{"CODE_ACCEL_REFERENCE", uint32(CodeAccelReference)},
+	{"CODE_ACCEL_INSTANCE_TRANSFORM", uint32(CodeAccelInstanceTransform)},
+	{"CODE_ACCEL_AABB", uint32(CodeAccelAABB)},
+	{"CODE_ACCEL_TRANSFORM", uint32(CodeAccelTransform)},
+	{"CODE_ACCEL_INDEX", uint32(CodeAccelIndex)},
+	{"CODE_DEPTH_COPY_RANGE", uint32(CodeDepthCopyRange)},
+	{"MODEL_BUILD", ModelBuild},
+	{"MODEL_COPY", ModelCopy},
+	{"REF_UNKNOWN", RefUnknown},
+	{"REF_DESTROYED", RefDestroyed},
+	{"REF_NOT_BOTTOM", RefNotBottom},
+	{"REF_SELF", RefSelf},
+	{"REF_OTHER_DST", RefOtherDst},
+	{"REF_MISALIGNED", RefMisaligned},
+	{"REF_BUFFER_GONE", RefBufferGone},
+	{"ACCEL_SKIPPED", AccelSkipped},
+	{"ACCEL_POINTERS", AccelPointers},
+	{"ACCEL_UPDATE", AccelUpdate},
+	{"DEPTH_CLAMPED", DepthClamped},
+	{"DEPTH_LAYER", DepthLayer},
+	{"DEPTH_COPY2", DepthCopy2},
 }

@@ -199,10 +199,15 @@ func Start(o Options) (*Run, error) {
 // UI shows the final state.
 func (r *Run) wait() {
 	_ = r.cmd.Wait()
-	if r.cancelCaps != nil && !r.Collector.Snapshot().App.LayerLoaded {
-		r.cancelCaps() // not a Vulkan app: no probe to wait for
+	// The probe's answer before the app's end when the layer loaded; when
+	// it seems not to have, the connections the app made are accepted
+	// first (Drain), and the probe is cancelled only if there were none:
+	// not a Vulkan app, no probe to wait for.
+	loaded := func() bool { return r.Collector.Snapshot().App.LayerLoaded || r.srv.Connections() > 0 }
+	capsLater := r.cancelCaps != nil && !loaded()
+	if !capsLater {
+		<-r.capsDone
 	}
-	<-r.capsDone // the capabilities before the app's end
 	r.reaped.Store(true)
 	r.out.finish()
 	if interrupted(r.cmd.ProcessState) && !r.userStop.Load() {
@@ -216,6 +221,12 @@ func (r *Run) wait() {
 	// Exited: the report is written from the whole stream.
 	r.srv.Drain(LayerGrace, DrainLimit)
 	_ = r.srv.Close()
+	if capsLater {
+		if !loaded() {
+			r.cancelCaps()
+		}
+		<-r.capsDone
+	}
 	if !r.Collector.Snapshot().App.LayerLoaded {
 		r.Collector.Notice("warning", r.NotLoaded)
 	}

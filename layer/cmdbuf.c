@@ -20,9 +20,11 @@
 #include <string.h>
 
 #include "ground.h"
+#include "accel.h"
 #include "cmdbuf.h"
 #include "cmdchecks.h"
 #include "crumbs.h"
+#include "depthcopy.h"
 #include "descriptors.h"
 #include "prepass.h"
 #include "resources.h"
@@ -49,6 +51,7 @@ static void cb_reset(cb_state *cs)
     cs->nexecuted = 0;
     gpuavdbg_cc_reset(cs);
     gpuavdbg_prepass_reset(cs);
+    gpuavdbg_accel_reset(cs);
     memset(cs->bound, 0, sizeof cs->bound);
     memset(cs->set_layout, 0, sizeof cs->set_layout);
     memset(cs->app_layout, 0, sizeof cs->app_layout);
@@ -64,6 +67,7 @@ static void cb_free(cb_state *cs)
     gpuavdbg_desc_cb_free(cs);
     gpuavdbg_cc_free(cs);
     gpuavdbg_prepass_free(cs);
+    gpuavdbg_accel_free(cs);
     gpuavdbg_crumbs_free(cs);
     free(cs->actions);
     free(cs->stack);
@@ -1057,6 +1061,111 @@ static VKAPI_ATTR void VKAPI_CALL icpt_CmdTraceRaysIndirect2KHR(VkCommandBuffer 
 #undef RT
 #undef ACTION
 
+/* ---- acceleration-structure builds and buffer-to-image copies ------------------------ */
+
+/* The builds and copies are actions of no bind point: recorded so that
+ * the records of their checks (accel.c, depthcopy.c: run in the pre-pass
+ * before them) name them, their labels and their index. */
+#define NO_BIND_POINT VK_PIPELINE_BIND_POINT_MAX_ENUM
+
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdBuildAccelerationStructuresKHR(
+    VkCommandBuffer cb, uint32_t n, const VkAccelerationStructureBuildGeometryInfoKHR *infos,
+    const VkAccelerationStructureBuildRangeInfoKHR *const *ranges)
+{
+    CMD_PROLOGUE(cb);
+    uint32_t action = cs ? cs->nactions : 0;
+    accel_patch p;
+    int patched = cs && gpuavdbg_accel_build(cs, action, n, infos, ranges, &p);
+    before_action(cs, GPUAVDBG_CMD_BUILD_AS, NO_BIND_POINT);
+    if (patched) {
+        dd->disp.CmdBuildAccelerationStructuresKHR(cb, n, p.infos, p.pranges);
+        gpuavdbg_accel_patch_free(&p);
+    } else {
+        dd->disp.CmdBuildAccelerationStructuresKHR(cb, n, infos, ranges);
+    }
+    after_action(cs, action);
+}
+
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdBuildAccelerationStructuresIndirectKHR(
+    VkCommandBuffer cb, uint32_t n, const VkAccelerationStructureBuildGeometryInfoKHR *infos,
+    const VkDeviceAddress *addrs, const uint32_t *strides, const uint32_t *const *max_counts)
+{
+    CMD_PROLOGUE(cb);
+    uint32_t action = cs ? cs->nactions : 0;
+    if (cs)
+        gpuavdbg_accel_build_indirect(cs);
+    before_action(cs, GPUAVDBG_CMD_BUILD_AS_INDIRECT, NO_BIND_POINT);
+    dd->disp.CmdBuildAccelerationStructuresIndirectKHR(cb, n, infos, addrs, strides, max_counts);
+    after_action(cs, action);
+}
+
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdCopyBufferToImage(VkCommandBuffer cb, VkBuffer src, VkImage dst,
+                                                            VkImageLayout layout, uint32_t n,
+                                                            const VkBufferImageCopy *regions)
+{
+    CMD_PROLOGUE(cb);
+    uint32_t action = cs ? cs->nactions : 0;
+    depth_split s;
+    int split = cs && gpuavdbg_depth_copy(cs, action, src, dst, n, regions, NULL, &s);
+    before_action(cs, GPUAVDBG_CMD_COPY_BUFFER_TO_IMAGE, NO_BIND_POINT);
+    if (!split) {
+        dd->disp.CmdCopyBufferToImage(cb, src, dst, layout, n, regions);
+    } else {
+        if (s.napp)
+            dd->disp.CmdCopyBufferToImage(cb, src, dst, layout, s.napp, s.app1);
+        if (s.nlayer)
+            dd->disp.CmdCopyBufferToImage(cb, s.buffer, dst, layout, s.nlayer, s.layer1);
+        gpuavdbg_depth_split_free(&s);
+    }
+    after_action(cs, action);
+}
+
+/* copy2 is vkCmdCopyBufferToImage2 and its KHR alias (down). */
+static void copy2(cb_state *cs, VkCommandBuffer cb, const VkCopyBufferToImageInfo2 *info,
+                  gpuavdbg_cmd cmd, PFN_vkCmdCopyBufferToImage2 down)
+{
+    uint32_t action = cs ? cs->nactions : 0;
+    depth_split s;
+    int split = cs && info &&
+                gpuavdbg_depth_copy(cs, action, info->srcBuffer, info->dstImage, info->regionCount, NULL,
+                                    info->pRegions, &s);
+    before_action(cs, cmd, NO_BIND_POINT);
+    if (!split) {
+        down(cb, info);
+        after_action(cs, action);
+        return;
+    }
+    VkCopyBufferToImageInfo2 part = *info;
+    if (s.napp) {
+        part.regionCount = s.napp;
+        part.pRegions = s.app2;
+        down(cb, &part);
+    }
+    if (s.nlayer) {
+        part.srcBuffer = s.buffer;
+        part.regionCount = s.nlayer;
+        part.pRegions = s.layer2;
+        down(cb, &part);
+    }
+    gpuavdbg_depth_split_free(&s);
+    after_action(cs, action);
+}
+
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdCopyBufferToImage2(VkCommandBuffer cb, const VkCopyBufferToImageInfo2 *info)
+{
+    CMD_PROLOGUE(cb);
+    copy2(cs, cb, info, GPUAVDBG_CMD_COPY_BUFFER_TO_IMAGE2, dd->disp.CmdCopyBufferToImage2);
+}
+
+static VKAPI_ATTR void VKAPI_CALL icpt_CmdCopyBufferToImage2KHR(VkCommandBuffer cb,
+                                                                const VkCopyBufferToImageInfo2 *info)
+{
+    CMD_PROLOGUE(cb);
+    copy2(cs, cb, info, GPUAVDBG_CMD_COPY_BUFFER_TO_IMAGE2_KHR, dd->disp.CmdCopyBufferToImage2KHR);
+}
+
+#undef NO_BIND_POINT
+
 /* ---- index and vertex buffers (the command checks) --------------------------------- */
 
 static VKAPI_ATTR void VKAPI_CALL icpt_CmdBindIndexBuffer(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset,
@@ -1256,6 +1365,11 @@ static const gpuavdbg_intercept intercepts[] = {
     GPUAVDBG_ICPT(CmdTraceRaysNV),
     GPUAVDBG_ICPT(CmdTraceRaysIndirectKHR),
     GPUAVDBG_ICPT(CmdTraceRaysIndirect2KHR),
+    GPUAVDBG_ICPT(CmdBuildAccelerationStructuresKHR),
+    GPUAVDBG_ICPT(CmdBuildAccelerationStructuresIndirectKHR),
+    GPUAVDBG_ICPT(CmdCopyBufferToImage),
+    GPUAVDBG_ICPT(CmdCopyBufferToImage2),
+    GPUAVDBG_ICPT(CmdCopyBufferToImage2KHR),
     GPUAVDBG_ICPT(CmdBindIndexBuffer),
     GPUAVDBG_ICPT(CmdBindIndexBuffer2KHR),
     GPUAVDBG_ICPT(CmdBindIndexBuffer2),

@@ -15,11 +15,13 @@
 #include <vulkan/vk_layer.h>
 
 #include "ground.h"
+#include "accel.h"
 #include "addresses.h"
 #include "cache.h"
 #include "cmdbuf.h"
 #include "cmdchecks.h"
 #include "crumbs.h"
+#include "depthcopy.h"
 #include "descriptors.h"
 #include "device.h"
 #include "memory.h"
@@ -453,7 +455,12 @@ void gpuavdbg_device_created(device_data *dd, const VkDeviceCreateInfo *ci)
     uint32_t checks = gpuavdbg_cc_device_created(dd, ci, limits);
     gpuavdbg_desc_device_created(dd, ci);
     gpuavdbg_mem_device_created(dd);
-    gpuavdbg_prepass_device_created(dd, limits, (checks & (GPUAVDBG_CC_INDIRECT | GPUAVDBG_CC_INDEX)) != 0);
+    int want = (checks & (GPUAVDBG_CC_INDIRECT | GPUAVDBG_CC_INDEX)) ? GPUAVDBG_PREPASS_WANT_INDIRECT : 0;
+    want |= gpuavdbg_accel_device_created(dd, ci, checks);
+    want |= gpuavdbg_depth_device_created(dd, ci, checks);
+    if (want & GPUAVDBG_PREPASS_WANT_ACCEL)
+        want |= GPUAVDBG_PREPASS_WANT_INDIRECT; /* the module every pre-pass has */
+    gpuavdbg_prepass_device_created(dd, limits, want);
     setup(dd);
 }
 
@@ -469,6 +476,8 @@ void gpuavdbg_device_destroy(device_data *dd, VkDevice device, const VkAllocatio
     gpuavdbg_desc_teardown(dd);
     gpuavdbg_cc_device_destroyed(dd);
     gpuavdbg_prepass_device_destroyed(dd);
+    gpuavdbg_accel_device_destroyed(dd);
+    gpuavdbg_depth_device_destroyed(dd);
     if (dd->disp.DestroyDevice)
         dd->disp.DestroyDevice(device, alloc);
     goDeviceDestroyed(GPUAVDBG_H(device));

@@ -16,9 +16,11 @@
 #include <vulkan/vk_layer.h>
 
 #include "ground.h"
+#include "accel.h"
 #include "addresses.h"
 #include "cache.h"
 #include "cmdbuf.h"
+#include "depthcopy.h"
 #include "descriptors.h"
 #include "device.h"
 #include "memory.h"
@@ -638,6 +640,10 @@ static PFN_vkVoidFunction device_intercept(const char *name)
         f = gpuavdbg_memory_intercept(name);
     if (!f)
         f = gpuavdbg_variant_intercept(name);
+    if (!f)
+        f = gpuavdbg_accel_intercept(name);
+    if (!f)
+        f = gpuavdbg_depth_intercept(name);
     return f;
 }
 

@@ -119,6 +119,16 @@
     X(CmdPipelineBarrier)                 \
     X(CmdExecuteCommands)                 \
     X(CmdCopyBuffer)                      \
+    X(CmdCopyBufferToImage)               \
+    X(CmdCopyBufferToImage2)              \
+    X(CmdCopyBufferToImage2KHR)           \
+    X(CmdBuildAccelerationStructuresKHR)  \
+    X(CmdBuildAccelerationStructuresIndirectKHR) \
+    X(CreateAccelerationStructureKHR)     \
+    X(DestroyAccelerationStructureKHR)    \
+    X(GetAccelerationStructureDeviceAddressKHR) \
+    X(CreateImage)                        \
+    X(DestroyImage)                       \
     X(CmdBindIndexBuffer)                 \
     X(CmdBindIndexBuffer2KHR)             \
     X(CmdBindIndexBuffer2)                \

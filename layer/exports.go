@@ -192,7 +192,7 @@ func goInstrumentationWanted(instance C.uint64_t) C.int {
 }
 
 // goCommandChecks returns the command checks an instance's devices run
-// (GPUAVDBG_CC_* bits of layer/cmdchecks.h), with whether a failed one
+// (GPUAVDBG_CC_* bits of shared_gen.h, layer/internal/abi), with whether a failed one
 // skips its command (on_error other than execute).
 //
 //export goCommandChecks

@@ -17,7 +17,7 @@ import (
 var layerFloors = map[string]int{
 	// 0, the ground: lookups, logging, the types everyone reads.
 	"layer.h": 0, "state.h": 0, "dispatch_table.h": 0, "vk14.h": 0, "vk_shader_object.h": 0,
-	"inputs_gen.h": 0, "prepass_gen.h": 0, "prepass_spv_gen.h": 0, "shared_gen.h": 0,
+	"inputs_gen.h": 0, "prepass_gen.h": 0, "prepass_spv_gen.h": 0, "prepass_accel_spv_gen.h": 0, "shared_gen.h": 0,
 	"hmap.h": 0, "hmap.c": 0, "ground.h": 0, "ground.c": 0,
 	// 1, rooms that stand on the ground alone.
 	"facts.h": 1, "prepass_pack.h": 1, "prepass_pack.c": 1,
@@ -27,6 +27,7 @@ var layerFloors = map[string]int{
 	"descriptors.h": 2, "descriptors.c": 2, "prepass.h": 2, "prepass.c": 2,
 	// 3, the rooms that decide per action.
 	"variants.h": 3, "variants.c": 3, "cmdchecks.h": 3, "cmdchecks.c": 3, "crumbs.h": 3, "crumbs.c": 3,
+	"accel.h": 3, "accel.c": 3, "depthcopy.h": 3, "depthcopy.c": 3,
 	// 4, the rooms of objects and submits.
 	"pipeline.h": 4, "pipeline.c": 4, "shaderobj.h": 4, "shaderobj.c": 4, "submit.h": 4, "submit.c": 4,
 	// 5, the command-buffer owner: every vkCmd* command.

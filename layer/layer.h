@@ -47,7 +47,12 @@
     X(TRACE_RAYS, "vkCmdTraceRaysKHR")                                       \
     X(TRACE_RAYS_INDIRECT, "vkCmdTraceRaysIndirectKHR")                      \
     X(TRACE_RAYS_INDIRECT2, "vkCmdTraceRaysIndirect2KHR")                    \
-    X(TRACE_RAYS_NV, "vkCmdTraceRaysNV")
+    X(TRACE_RAYS_NV, "vkCmdTraceRaysNV")                                     \
+    X(BUILD_AS, "vkCmdBuildAccelerationStructuresKHR")                       \
+    X(BUILD_AS_INDIRECT, "vkCmdBuildAccelerationStructuresIndirectKHR")      \
+    X(COPY_BUFFER_TO_IMAGE, "vkCmdCopyBufferToImage")                        \
+    X(COPY_BUFFER_TO_IMAGE2, "vkCmdCopyBufferToImage2")                      \
+    X(COPY_BUFFER_TO_IMAGE2_KHR, "vkCmdCopyBufferToImage2KHR")
 
 #define GPUAVDBG_CMD_ENUM(id, name) GPUAVDBG_CMD_##id,
 typedef enum gpuavdbg_cmd { GPUAVDBG_CMD_NONE = 0, GPUAVDBG_CMDS(GPUAVDBG_CMD_ENUM) GPUAVDBG_CMD_COUNT } gpuavdbg_cmd;

@@ -15,7 +15,7 @@
 package main
 
 //go:generate go run ./internal/genshared -o .
-//go:generate go run ../gpuav/internal/genprepass -src ../gpuav/prepass/indirect.comp -o .
+//go:generate go run ../gpuav/internal/genprepass -src ../gpuav/prepass/indirect.comp -accel ../gpuav/prepass/accel.comp -o .
 //go:generate go run ./internal/genmanifest -manifest VkLayer_gpuav_dbg.json
 
 /*

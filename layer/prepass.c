@@ -28,6 +28,7 @@
 #include "prepass_pack.h"
 #include "resources.h"
 #include "prepass_spv_gen.h"
+#include "prepass_accel_spv_gen.h"
 
 /* Notices a device gives once. */
 enum {
@@ -42,11 +43,13 @@ enum {
 /* The pre-pass of a device (dd->pp): the limits block the command checks
  * computed, and its pipelines, guarded by dd->lock. */
 typedef struct pp_dev {
-    int wanted; /* the command checks on the device use it */
+    int wanted; /* GPUAVDBG_PREPASS_WANT_*: which of its shaders the checks on the device use */
     uint32_t limits[GPUAVDBG_PREPASS_LIMIT_WORDS];
-    VkShaderModule module;
+    VkShaderModule module;       /* indirect.comp */
+    VkShaderModule accel_module; /* accel.comp, made only when wanted */
     VkPipelineLayout own_layout; /* sets below the slot empty, the layer's at the slot */
     hmap pipes;                  /* VkPipelineLayout -> VkPipeline */
+    hmap accel_pipes;            /* VkPipelineLayout -> VkPipeline of accel.comp */
     VkPipeline *retired;         /* pipelines of destroyed layouts, destroyed with the device */
     uint32_t nretired, cap_retired;
     int failed;       /* the pre-pass could not be set up: said once, when needed */
@@ -84,15 +87,15 @@ void gpuavdbg_prepass_device_destroyed(device_data *dd)
 
 /* ---- set-up ---------------------------------------------------------------------- */
 
-/* make_module creates the pre-pass module with its descriptor set number
- * changed to the layer's slot. */
-static VkResult make_module(device_data *dd, VkShaderModule *m)
+/* make_module creates a pre-pass module (spv, nwords words) with its
+ * descriptor set number changed to the layer's slot. */
+static VkResult make_module(device_data *dd, const uint32_t *spv, uint32_t nwords, VkShaderModule *m)
 {
-    uint32_t *words = malloc(sizeof gpuavdbg_prepass_spv);
+    uint32_t *words = malloc((size_t)nwords * 4);
     if (!words)
         return VK_ERROR_OUT_OF_HOST_MEMORY;
-    memcpy(words, gpuavdbg_prepass_spv, sizeof gpuavdbg_prepass_spv);
-    for (uint32_t i = 5; i < GPUAVDBG_PREPASS_SPV_WORDS;) {
+    memcpy(words, spv, (size_t)nwords * 4);
+    for (uint32_t i = 5; i < nwords;) {
         uint32_t n = words[i] >> 16, op = words[i] & 0xFFFF;
         if (n == 0)
             break;
@@ -102,7 +105,7 @@ static VkResult make_module(device_data *dd, VkShaderModule *m)
     }
     VkShaderModuleCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-        .codeSize = sizeof gpuavdbg_prepass_spv,
+        .codeSize = (size_t)nwords * 4,
         .pCode = words,
     };
     VkResult r = dd->disp.CreateShaderModule(dd->device, &ci, NULL, m);
@@ -127,9 +130,17 @@ void gpuavdbg_prepass_setup(device_data *dd)
         r = VK_SUCCESS;
         goto fail;
     }
-    r = make_module(dd, &c->module);
+    r = make_module(dd, gpuavdbg_prepass_spv, GPUAVDBG_PREPASS_SPV_WORDS, &c->module);
     if (r != VK_SUCCESS)
         goto fail;
+    /* The builds' shader reads the app's memory through device addresses:
+     * only where the app enabled them (accel.c asks for it then). */
+    if ((c->wanted & GPUAVDBG_PREPASS_WANT_ACCEL) &&
+        make_module(dd, gpuavdbg_prepass_accel_spv, GPUAVDBG_PREPASS_ACCEL_SPV_WORDS, &c->accel_module) != VK_SUCCESS) {
+        c->accel_module = VK_NULL_HANDLE;
+        gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED,
+                      "acceleration_structure_build: the layer's pre-pass over builds could not be made: builds are not checked");
+    }
     VkDescriptorSetLayout sets[GPUAVDBG_MAX_SLOT + 1];
     for (uint32_t i = 0; i < dd->slot; i++)
         sets[i] = dd->empty_layout;
@@ -162,6 +173,10 @@ void gpuavdbg_prepass_teardown(device_data *dd)
         if (c->pipes.slots[i].key)
             dd->disp.DestroyPipeline(dd->device, (VkPipeline)c->pipes.slots[i].val, NULL);
     hmap_free(&c->pipes);
+    for (size_t i = 0; i < c->accel_pipes.cap; i++)
+        if (c->accel_pipes.slots[i].key)
+            dd->disp.DestroyPipeline(dd->device, (VkPipeline)c->accel_pipes.slots[i].val, NULL);
+    hmap_free(&c->accel_pipes);
     for (uint32_t i = 0; i < c->nretired; i++)
         dd->disp.DestroyPipeline(dd->device, c->retired[i], NULL);
     free(c->retired);
@@ -171,8 +186,11 @@ void gpuavdbg_prepass_teardown(device_data *dd)
         dd->disp.DestroyPipelineLayout(dd->device, c->own_layout, NULL);
     if (c->module)
         dd->disp.DestroyShaderModule(dd->device, c->module, NULL);
+    if (c->accel_module)
+        dd->disp.DestroyShaderModule(dd->device, c->accel_module, NULL);
     c->own_layout = VK_NULL_HANDLE;
     c->module = VK_NULL_HANDLE;
+    c->accel_module = VK_NULL_HANDLE;
 }
 
 /* A pipeline made with a layout the app destroys may still be used by a
@@ -183,34 +201,37 @@ void gpuavdbg_prepass_layout_destroyed(device_data *dd, VkPipelineLayout layout)
     if (!c || !layout)
         return;
     pthread_mutex_lock(&dd->lock);
-    VkPipeline p = (VkPipeline)hmap_del(&c->pipes, GPUAVDBG_H(layout));
-    if (p && c->nretired == c->cap_retired) {
-        uint32_t ncap = c->cap_retired ? c->cap_retired * 2 : 8;
-        VkPipeline *g = realloc(c->retired, ncap * sizeof *g);
-        if (g) {
-            c->retired = g;
-            c->cap_retired = ncap;
+    for (int k = 0; k < 2; k++) {
+        VkPipeline p = (VkPipeline)hmap_del(k ? &c->accel_pipes : &c->pipes, GPUAVDBG_H(layout));
+        if (p && c->nretired == c->cap_retired) {
+            uint32_t ncap = c->cap_retired ? c->cap_retired * 2 : 8;
+            VkPipeline *g = realloc(c->retired, ncap * sizeof *g);
+            if (g) {
+                c->retired = g;
+                c->cap_retired = ncap;
+            }
         }
+        if (p && c->nretired < c->cap_retired)
+            c->retired[c->nretired++] = p;
     }
-    if (p && c->nretired < c->cap_retired)
-        c->retired[c->nretired++] = p;
     pthread_mutex_unlock(&dd->lock);
 }
 
-/* pipeline_for returns the pre-pass pipeline for layout, making it on
- * first use, or VK_NULL_HANDLE. */
-static VkPipeline pipeline_for(device_data *dd, VkPipelineLayout layout)
+/* pipeline_for returns the pre-pass pipeline (accel: of the builds'
+ * shader) for layout, making it on first use, or VK_NULL_HANDLE. */
+static VkPipeline pipeline_for(device_data *dd, VkPipelineLayout layout, int accel)
 {
     pp_dev *c = dd->pp;
+    hmap *pipes = accel ? &c->accel_pipes : &c->pipes;
     pthread_mutex_lock(&dd->lock);
-    VkPipeline p = (VkPipeline)hmap_get(&c->pipes, GPUAVDBG_H(layout));
+    VkPipeline p = (VkPipeline)hmap_get(pipes, GPUAVDBG_H(layout));
     if (!p) {
         VkComputePipelineCreateInfo ci = {
             .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
             .flags = VK_PIPELINE_CREATE_DISPATCH_BASE_BIT,
             .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
                       .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-                      .module = c->module,
+                      .module = accel ? c->accel_module : c->module,
                       .pName = "main"},
             .layout = layout,
         };
@@ -218,7 +239,7 @@ static VkPipeline pipeline_for(device_data *dd, VkPipelineLayout layout)
         if (r != VK_SUCCESS) {
             p = VK_NULL_HANDLE;
             gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED, "indirect_command: the pre-pass pipeline could not be made (%d)", (int)r);
-        } else if (!hmap_put(&c->pipes, GPUAVDBG_H(layout), p)) {
+        } else if (!hmap_put(pipes, GPUAVDBG_H(layout), p)) {
             dd->disp.DestroyPipeline(dd->device, p, NULL);
             p = VK_NULL_HANDLE;
         }
@@ -365,7 +386,10 @@ static void copy_all(device_data *dd, VkCommandBuffer cb, pp_pack *c, VkBuffer d
     c->ncopies = 0;
 }
 
-int gpuavdbg_prepass_run(cb_state *cs)
+/* run records the pre-pass of the jobs not run yet: with accel, the
+ * builds' shader over build jobs (ygroups workgroups per job), else the
+ * indirect shader. */
+static int run(cb_state *cs, int accel, uint32_t ygroups, const char *check)
 {
     device_data *dd = cs->dd;
     pp_cb *c = cs->pp;
@@ -375,44 +399,145 @@ int gpuavdbg_prepass_run(cb_state *cs)
     c->first_pending = c->pack.njobs;
     int state;
     VkPipelineLayout layout = compute_layout(cs, &state);
-    VkPipeline pipe = layout ? pipeline_for(dd, layout) : VK_NULL_HANDLE;
+    VkPipeline pipe = layout && (!accel || dd->pp->accel_module) ? pipeline_for(dd, layout, accel) : VK_NULL_HANDLE;
     if (!pipe) {
-        if (state == GPUAVDBG_LAYOUT_PADDED_PUSH)
-            tell(dd, TOLD_DESCRIPTOR_BUFFER,
-                 "indirect_command: commands not checked: the app's compute state uses descriptor buffers, which the "
-                 "pre-pass (a pipeline with descriptor sets) would disturb");
-        else if (!layout)
-            tell(dd, TOLD_LAYOUT,
-                 "indirect_command: commands not checked: the app's compute state uses a pipeline layout without the "
-                 "layer's set (its slot is taken, or shader objects), which the pre-pass would disturb");
+        char text[320];
+        if (state == GPUAVDBG_LAYOUT_PADDED_PUSH) {
+            snprintf(text, sizeof text,
+                     "%s: commands not checked: the app's compute state uses descriptor buffers, which the pre-pass (a "
+                     "pipeline with descriptor sets) would disturb",
+                     check);
+            tell(dd, TOLD_DESCRIPTOR_BUFFER, text);
+        } else if (!layout) {
+            snprintf(text, sizeof text,
+                     "%s: commands not checked: the app's compute state uses a pipeline layout without the layer's set (its "
+                     "slot is taken, or shader objects), which the pre-pass would disturb",
+                     check);
+            tell(dd, TOLD_LAYOUT, text);
+        }
         c->pack.ncopies = 0;
         return 0;
     }
     VkCommandBuffer cb = cs->cb;
     out_unit *u = cs->unit;
-    barrier(dd, cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
-            VK_ACCESS_TRANSFER_READ_BIT);
-    copy_all(dd, cb, &c->pack, u->in_buffer[GPUAVDBG_INPUT_CMD]);
-    barrier(dd, cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-            VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    if (accel) {
+        /* The app's writes of what the builds read (its own barrier named
+         * the build stage, not the layer's compute shader). */
+        barrier(dd, cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT,
+                VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    } else {
+        barrier(dd, cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                VK_ACCESS_TRANSFER_READ_BIT);
+        copy_all(dd, cb, &c->pack, u->in_buffer[GPUAVDBG_INPUT_CMD]);
+        barrier(dd, cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    }
     uint32_t slot = cs->nactions < GPUAVDBG_ACTION_SLOTS - 1 ? cs->nactions : GPUAVDBG_ACTION_SLOTS - 1;
     VkDescriptorSet set = gpuavdbg_unit_action_set(dd, u, slot);
     dd->disp.CmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
     dd->disp.CmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, dd->slot, 1, &set, 0, NULL);
     cs->set_layout[1] = layout;
     cs->set_slot[1] = slot;
+    uint32_t y = accel ? (ygroups ? ygroups : 1) : 1;
     if (dd->disp.CmdDispatchBase)
-        dd->disp.CmdDispatchBase(cb, first, 0, 0, n, 1, 1);
+        dd->disp.CmdDispatchBase(cb, first, 0, 0, n, y, 1);
     else
-        dd->disp.CmdDispatchBaseKHR(cb, first, 0, 0, n, 1, 1);
-    /* The checked copies are read as indirect commands; the app's later
-     * writes to its buffers wait for the copies that read them. */
-    barrier(dd, cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-            VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
-            VK_ACCESS_INDIRECT_COMMAND_READ_BIT);
+        dd->disp.CmdDispatchBaseKHR(cb, first, 0, 0, n, y, 1);
+    if (accel) {
+        /* The builds read the layer's copy of the instances. */
+        barrier(dd, cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                VK_PIPELINE_STAGE_ACCELERATION_STRUCTURE_BUILD_BIT_KHR,
+                VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_ACCELERATION_STRUCTURE_READ_BIT_KHR);
+    } else {
+        /* The checked copies are read as indirect commands or copied from;
+         * the app's later writes to its buffers wait for the copies that
+         * read them. */
+        barrier(dd, cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                VK_ACCESS_SHADER_WRITE_BIT,
+                VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+                VK_ACCESS_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT);
+    }
     restore(cs);
     c->ran = 1;
     return 1;
+}
+
+int gpuavdbg_prepass_run(cb_state *cs)
+{
+    return run(cs, 0, 1, "indirect_command");
+}
+
+int gpuavdbg_prepass_run_copies(cb_state *cs)
+{
+    return run(cs, 0, 1, "depth_copy_range");
+}
+
+int gpuavdbg_prepass_run_builds(cb_state *cs, uint32_t ygroups)
+{
+    return run(cs, 1, ygroups, "acceleration_structure_build");
+}
+
+int gpuavdbg_prepass_pending(const cb_state *cs)
+{
+    return cs->pp && cs->pp->first_pending < cs->pp->pack.njobs;
+}
+
+int gpuavdbg_prepass_builds(const device_data *dd)
+{
+    return dd->pp && dd->pp->accel_module && !dd->pp->failed;
+}
+
+/* add_common checks that the pre-pass can take a job, and returns its
+ * state and the pre-pass buffer's words, or NULL. */
+static pp_cb *add_common(cb_state *cs, uint32_t **w, uint32_t *cap)
+{
+    device_data *dd = cs->dd;
+    pp_cb *c = pp_get(cs);
+    out_unit *u = cs->unit;
+    if (!c || !dd->pp || !u || u == dd->sink)
+        return NULL;
+    if (dd->pp->failed || !dd->pp->module) {
+        if (!(__atomic_fetch_or(&dd->pp->told, TOLD_FAILED, __ATOMIC_RELAXED) & TOLD_FAILED))
+            gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED,
+                          "the command checks' pre-pass could not be set up on this device (%s): indirect_command, "
+                          "acceleration_structure_build and depth_copy_range are not checked",
+                          dd->pp->failure[0] ? dd->pp->failure : "no pre-pass pipeline");
+        return NULL;
+    }
+    *w = gpuavdbg_unit_input(u, GPUAVDBG_INPUT_CMD, cap);
+    return *w ? c : NULL;
+}
+
+int gpuavdbg_prepass_add_raw(cb_state *cs, const pp_job *job, uint32_t *src)
+{
+    uint32_t *w, cap;
+    pp_cb *c = add_common(cs, &w, &cap);
+    if (!c)
+        return 0;
+    uint64_t need = 0;
+    int r = gpuavdbg_pack_job(&c->pack, w, cap, cs->dd->pp->limits, job, src, &need);
+    if (r == GPUAVDBG_PACK_FULL)
+        full(cs, need);
+    return r == GPUAVDBG_PACK_OK;
+}
+
+uint32_t *gpuavdbg_prepass_data(cb_state *cs, uint32_t n, uint32_t *word)
+{
+    uint32_t *w, cap;
+    pp_cb *c = add_common(cs, &w, &cap);
+    if (!c)
+        return NULL;
+    uint64_t need = 0;
+    int r = gpuavdbg_pack_data(&c->pack, w, cap, cs->dd->pp->limits, n, word, &need);
+    if (r == GPUAVDBG_PACK_FULL)
+        full(cs, need);
+    return r == GPUAVDBG_PACK_OK ? w + *word : NULL;
+}
+
+uint32_t *gpuavdbg_prepass_words(cb_state *cs, uint32_t *cap)
+{
+    *cap = 0;
+    return cs->unit && cs->unit != cs->dd->sink ? gpuavdbg_unit_input(cs->unit, GPUAVDBG_INPUT_CMD, cap) : NULL;
 }
 
 VkBuffer gpuavdbg_prepass_buffer(cb_state *cs, VkDeviceAddress *address)
@@ -423,7 +548,7 @@ VkBuffer gpuavdbg_prepass_buffer(cb_state *cs, VkDeviceAddress *address)
         *address = 0;
         PFN_vkGetBufferDeviceAddress get =
             dd->disp.GetBufferDeviceAddress ? dd->disp.GetBufferDeviceAddress : dd->disp.GetBufferDeviceAddressKHR;
-        if (b && get && gpuavdbg_prepass_buffer_usage(dd)) {
+        if (b && get && dd->bda) {
             VkBufferDeviceAddressInfo ai = {.sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, .buffer = b};
             *address = get(dd->device, &ai);
         }

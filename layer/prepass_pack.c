@@ -64,16 +64,51 @@ static uint64_t window_bytes(const pp_pack *c, const pp_job *job, uint64_t span)
     return want > span ? want : span;
 }
 
-int gpuavdbg_pack_job(pp_pack *c, uint32_t *w, uint32_t cap, const uint32_t *limits, const pp_job *job,
-                      uint32_t *src_out, uint64_t *need)
+/* start writes the limits block at a recording's first job or data. */
+static void start(pp_pack *c, uint32_t *w, uint32_t cap, const uint32_t *limits)
 {
     if (!c->started) {
         memcpy(w, limits, GPUAVDBG_PREPASS_LIMIT_WORDS * 4);
         c->data_low = cap;
         c->started = 1;
     }
+}
+
+int gpuavdbg_pack_data(pp_pack *c, uint32_t *w, uint32_t cap, const uint32_t *limits, uint32_t n, uint32_t *word,
+                       uint64_t *need)
+{
+    start(c, w, cap, limits);
+    uint64_t jw = GPUAVDBG_PREPASS_JOB_WORD + (uint64_t)c->njobs * GPUAVDBG_PREPASS_JOB_WORDS;
+    if (jw + n > c->data_low) {
+        *need = jw + n + (cap - c->data_low);
+        return GPUAVDBG_PACK_FULL;
+    }
+    c->data_low -= n;
+    *word = c->data_low;
+    return GPUAVDBG_PACK_OK;
+}
+
+int gpuavdbg_pack_job(pp_pack *c, uint32_t *w, uint32_t cap, const uint32_t *limits, const pp_job *job,
+                      uint32_t *src_out, uint64_t *need)
+{
+    start(c, w, cap, limits);
     uint64_t span = (uint64_t)(job->n - 1) * job->stride + job->cmd_size;
     uint64_t jw = GPUAVDBG_PREPASS_JOB_WORD + (uint64_t)c->njobs * GPUAVDBG_PREPASS_JOB_WORDS;
+    if (!job->buf) { /* nothing to copy: the job's own words */
+        if (jw + GPUAVDBG_PREPASS_JOB_WORDS > c->data_low) {
+            *need = jw + GPUAVDBG_PREPASS_JOB_WORDS + (cap - c->data_low);
+            return GPUAVDBG_PACK_FULL;
+        }
+        uint32_t *j = w + jw;
+        memset(j, 0, GPUAVDBG_PREPASS_JOB_WORDS * 4);
+        if (job->raw)
+            memcpy(j, job->raw, GPUAVDBG_PREPASS_JOB_WORDS * 4);
+        j[GPUAVDBG_PREPASS_JOB_ACTION] = job->action;
+        j[GPUAVDBG_PREPASS_JOB_KIND] = job->kind;
+        c->njobs++;
+        *src_out = 0;
+        return GPUAVDBG_PACK_OK;
+    }
     uint32_t src = window_src(c, job, span), count_src = 0;
     if (src && jw + GPUAVDBG_PREPASS_JOB_WORDS > c->data_low) {
         *need = jw + GPUAVDBG_PREPASS_JOB_WORDS + (cap - c->data_low);
@@ -104,6 +139,15 @@ int gpuavdbg_pack_job(pp_pack *c, uint32_t *w, uint32_t cap, const uint32_t *lim
     }
     uint32_t *j = w + jw;
     memset(j, 0, GPUAVDBG_PREPASS_JOB_WORDS * 4);
+    if (job->raw) {
+        memcpy(j, job->raw, GPUAVDBG_PREPASS_JOB_WORDS * 4);
+        j[GPUAVDBG_PREPASS_JOB_ACTION] = job->action;
+        j[GPUAVDBG_PREPASS_JOB_KIND] = job->kind;
+        j[GPUAVDBG_PREPASS_JOB_SRC] = src;
+        c->njobs++;
+        *src_out = src;
+        return GPUAVDBG_PACK_OK;
+    }
     j[GPUAVDBG_PREPASS_JOB_ACTION] = job->action;
     j[GPUAVDBG_PREPASS_JOB_KIND] = job->kind;
     j[GPUAVDBG_PREPASS_JOB_SRC] = src;

@@ -28,6 +28,12 @@ typedef struct pp_job {
     uint32_t max_draw, fit;
     uint32_t indices, index_size; /* indexed draws: the bound index buffer */
     VkDeviceSize index_offset, index_end;
+    /* raw, when set: the job's GPUAVDBG_PREPASS_JOB_WORDS words as written
+     * (depth copies and builds, whose words are their own: gpuav/prepass.go),
+     * the action, the kind and, when a copy is made, the source word put in.
+     * A job with no buf copies nothing (builds read the app's memory through
+     * device addresses). */
+    const uint32_t *raw;
 } pp_job;
 
 /* One copy of the app's bytes into the pre-pass buffer, recorded when the
@@ -66,6 +72,13 @@ enum { GPUAVDBG_PACK_OK = 0, GPUAVDBG_PACK_FULL = 1, GPUAVDBG_PACK_NOMEM = 2 };
  * need; GPUAVDBG_PACK_NOMEM when a copy cannot be noted. */
 int gpuavdbg_pack_job(pp_pack *p, uint32_t *w, uint32_t cap, const uint32_t *limits, const pp_job *job,
                       uint32_t *src, uint64_t *need);
+
+/* gpuavdbg_pack_data reserves n words of the data region (no copy lands
+ * in them: the layer writes them, at recording or at submit) and returns
+ * GPUAVDBG_PACK_OK with *word their first word, or GPUAVDBG_PACK_FULL with
+ * *need the words the buffer would need. */
+int gpuavdbg_pack_data(pp_pack *p, uint32_t *w, uint32_t cap, const uint32_t *limits, uint32_t n, uint32_t *word,
+                       uint64_t *need);
 
 /* gpuavdbg_pack_reset forgets a recording's jobs, keeping the copies'
  * array. */

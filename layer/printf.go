@@ -131,7 +131,7 @@ func reportPrintf(submit, queue uint64, cb SubmittedCB) {
 		// The lines' code ids name their shaders (codeid.go).
 		for _, m := range msgs {
 			for i := range m.Sites {
-				if sh := shaderOfCodeLocked(m.Sites[i].ShaderID, m.Sites[i].Pipeline); sh != nil {
+				if sh := shaderOfCodeLocked(m.Sites[i].ShaderID, m.Sites[i].PipelineSerial); sh != nil {
 					m.Sites[i].ShaderID = sh.id
 				}
 			}

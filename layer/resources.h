@@ -48,10 +48,11 @@ VkResult gpuavdbg_host_buffer(device_data *dd, VkDeviceSize size, VkBufferUsageF
                               VkDeviceMemory *mem, void **map, const char **what);
 
 /* The usage the pre-pass buffer (GPUAVDBG_INPUT_CMD) gets for trace rays:
- * a device address, when the app enabled bufferDeviceAddress. */
+ * a device address, when the app enabled bufferDeviceAddress; and as the
+ * source of the depth copies depth_copy_range checked (depthcopy.c). */
 static inline VkBufferUsageFlags gpuavdbg_prepass_buffer_usage(const device_data *dd)
 {
-    return dd->bda ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT : 0;
+    return VK_BUFFER_USAGE_TRANSFER_SRC_BIT | (dd->bda ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT : 0);
 }
 
 #endif

@@ -247,6 +247,8 @@ const (
 	ccVertex   = abi.CCVertex
 	ccIndirect = abi.CCIndirect
 	ccSafe     = abi.CCSafe
+	ccAccel    = abi.CCAccel
+	ccDepth    = abi.CCDepth
 )
 
 // commandChecks returns the command checks that are on, and whether a
@@ -256,7 +258,7 @@ const (
 func (s Settings) commandChecks() uint32 {
 	var bits uint32
 	for id, bit := range map[string]uint32{gpuav.CheckIndexBufferOOB: ccIndex, gpuav.CheckVertexFetchOOB: ccVertex,
-		gpuav.CheckIndirectCommand: ccIndirect} {
+		gpuav.CheckIndirectCommand: ccIndirect, gpuav.CheckAccelBuild: ccAccel, gpuav.CheckDepthCopy: ccDepth} {
 		if s.Checks[id] {
 			bits |= bit
 		}

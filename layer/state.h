@@ -162,6 +162,8 @@ typedef struct device_data {
     struct cc_dev *cc; /* cmdchecks.c: its settings, features and limits */
     struct crumb_dev *crumbs; /* crumbs.c: the marker buffers, when the watchdog is on */
     struct pp_dev *pp; /* prepass.c: the limits block, the pre-pass pipelines */
+    struct accel_dev *accel; /* accel.c: the acceleration structures (its own lock), or NULL */
+    struct depth_dev *depth; /* depthcopy.c: the D32 images (its own lock), or NULL */
 
     pthread_mutex_t lock; /* guards everything below */
     hmap layouts;         /* VkPipelineLayout -> (void*)(uintptr_t)GPUAVDBG_LAYOUT_* */
@@ -302,6 +304,9 @@ typedef struct cb_state {
      * tables; prepass.c: the pre-pass jobs (both made on first use). */
     struct cc_cb *cc;
     struct pp_cb *pp;
+    /* accel.c: the recording's live table and copies of instances (made
+     * on first use). */
+    struct accel_cb *accel;
     /* crumbs.c: its breadcrumbs' marker slot and render passes, or NULL. */
     struct crumb_cb *crumb;
 

@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "ground.h"
+#include "accel.h"
 #include "addresses.h"
 #include "cmdchecks.h"
 #include "crumbs.h"
@@ -715,6 +716,7 @@ static void write_inputs(device_data *dd, cb_state *cs)
             u->in_need[i] = need;
         }
     }
+    gpuavdbg_accel_write_table(dd, cs); /* the builds' table, in the pre-pass buffer */
 }
 
 /* add_cb lists cb, when it has instrumented actions, and the secondaries

@@ -830,6 +830,8 @@ func (c *Collector) newGroup(e *wire.Errors, r *wire.Record, check string, coord
 	g.IndexBuffer = indexBufferOf(d.IndexBuffer)
 	g.Vertex = vertexFetchOf(d.Vertex)
 	g.Indirect = indirectOf(d.Indirect)
+	g.Accel = accelOf(d.Accel, r.StageWords)
+	g.DepthCopy = depthCopyOf(d.Depth, r.StageWords)
 	g.LoopBudget = loopBudgetOf(d.LoopBudget)
 	if r.ShaderID != 0 {
 		g.Outcome = outcomeOf(c.s.Settings, gpuav.CheckCode(r.Code), params)

@@ -167,6 +167,10 @@ type ErrorGroup struct {
 	IndexBuffer *IndexBuffer `json:"index_buffer,omitempty"`
 	Vertex      *VertexFetch `json:"vertex,omitempty"`
 	Indirect    *Indirect    `json:"indirect,omitempty"`
+	// Accel and DepthCopy hold the values of acceleration_structure_build
+	// and depth_copy_range (buildvalues.go).
+	Accel     *AccelBuild `json:"acceleration_structure_build,omitempty"`
+	DepthCopy *DepthCopy  `json:"depth_copy,omitempty"`
 	// LoopBudget holds the iterations and the budget of a loop_budget
 	// error.
 	LoopBudget *LoopBudget `json:"loop_budget,omitempty"`

@@ -64,6 +64,10 @@ func (g *ErrorGroup) verdictOutcome() string {
 		return skippedCommand(g.Vertex.Skipped, "skipped, the attribute read 0")
 	case g.Indirect != nil:
 		return skippedCommand(g.Indirect.Skipped, "made harmless before it ran")
+	case g.Accel != nil:
+		return skippedCommand(g.Accel.Skipped, "built with the instance inactive")
+	case g.DepthCopy != nil:
+		return skippedCommand(g.DepthCopy.Clamped, "copied with the values clamped into [0, 1]")
 	}
 	o := g.Outcome
 	if o == nil {

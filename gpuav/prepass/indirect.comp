@@ -159,10 +159,87 @@ uint counted(uint j, uint n)
     return min(n, count);
 }
 
+// The first texel of a depth copy region outside [0, 1], and how many are.
+shared uint depth_first, depth_outside;
+
+// depth checks a buffer-to-image copy region into a depth aspect: its
+// texels, copied at word src, must be in [0, 1]. One record per region: its
+// first texel outside, with the count. With GPUAV_PREPASS_FLAG_SAFE every
+// texel outside is then clamped into [0, 1] in the copy (NaN to 0), which
+// the copy command reads.
+void depth(uint j, uint src)
+{
+    uint w = pp.w[j + GPUAV_PREPASS_DEPTH_WIDTH], h = pp.w[j + GPUAV_PREPASS_DEPTH_HEIGHT];
+    uint d = pp.w[j + GPUAV_PREPASS_DEPTH_DEPTH];
+    uint row = pp.w[j + GPUAV_PREPASS_DEPTH_ROW_LENGTH], rows = pp.w[j + GPUAV_PREPASS_DEPTH_ROWS];
+    bool safe = (pp.w[j + GPUAV_PREPASS_JOB_KIND] & GPUAV_PREPASS_FLAG_SAFE) != 0u;
+    if (gl_LocalInvocationID.x == 0u) {
+        depth_first = 0xFFFFFFFFu;
+        depth_outside = 0u;
+    }
+    barrier();
+    uint n = w * h * d;
+    for (uint i = gl_LocalInvocationID.x; i < n; i += GPUAV_PREPASS_LOCAL_SIZE) {
+        uint x = i % w, y = (i / w) % h, z = i / (w * h);
+        float v = uintBitsToFloat(pp.w[src + (z * rows + y) * row + x]);
+        if (!(v >= 0.0 && v <= 1.0)) {
+            atomicAdd(depth_outside, 1u);
+            atomicMin(depth_first, i);
+        }
+    }
+    memoryBarrierShared();
+    barrier();
+    uint outside = depth_outside;
+    if (outside == 0u)
+        return; // uniform: every invocation read the same count
+    if (gl_LocalInvocationID.x == 0u) {
+        uint i = depth_first;
+        uint x = i % w, y = (i / w) % h, z = i / (w * h);
+        uint slot = atomicAdd(pp.w[GPUAV_PREPASS_HEADER_WORD], GPUAV_LAYER_RECORD_WORDS);
+        if (slot + GPUAV_LAYER_RECORD_WORDS > GPUAV_PREPASS_RECORDS * GPUAV_LAYER_RECORD_WORDS) {
+            atomicAdd(pp.w[GPUAV_PREPASS_HEADER_WORD + 1u], 1u);
+        } else {
+            uint o = GPUAV_PREPASS_RECORD_WORD + slot;
+            uint region = pp.w[j + GPUAV_PREPASS_DEPTH_REGION];
+            pp.w[o + GPUAV_LAYER_ACTION_WORD] = pp.w[j + GPUAV_PREPASS_JOB_ACTION];
+            pp.w[o + GPUAV_LAYER_STAGE_WORD] = GPUAV_MODEL_COPY;
+            pp.w[o + GPUAV_LAYER_STAGE0_WORD] = region;
+            pp.w[o + GPUAV_LAYER_STAGE0_WORD + 1u] =
+                ((pp.w[j + GPUAV_PREPASS_DEPTH_X] + x) & 0xFFFFu) | ((pp.w[j + GPUAV_PREPASS_DEPTH_Y] + y) << 16);
+            pp.w[o + GPUAV_LAYER_STAGE0_WORD + 2u] = pp.w[j + GPUAV_PREPASS_DEPTH_Z] + z;
+            uint q = o + GPUAV_LAYER_PARAM0_WORD;
+            pp.w[q] = pp.w[src + (z * rows + y) * row + x];
+            pp.w[q + 1u] = outside;
+            pp.w[q + 2u] = n;
+            pp.w[q + 3u] = pp.w[j + GPUAV_PREPASS_DEPTH_FLAGS] | (safe ? GPUAV_DEPTH_CLAMPED : 0u);
+            pp.w[q + 4u] = pp.w[j + GPUAV_PREPASS_DEPTH_FORMAT];
+            pp.w[q + 5u] = pp.w[j + GPUAV_PREPASS_DEPTH_OFFSET];
+            pp.w[q + 6u] = region;
+            // The code last: the decoder skips records whose code is still 0.
+            pp.w[o + GPUAV_LAYER_CODE_WORD] = GPUAV_CODE_DEPTH_COPY_RANGE;
+        }
+    }
+    memoryBarrierBuffer();
+    barrier();
+    if (!safe)
+        return;
+    for (uint i = gl_LocalInvocationID.x; i < n; i += GPUAV_PREPASS_LOCAL_SIZE) {
+        uint x = i % w, y = (i / w) % h, z = i / (w * h);
+        uint at = src + (z * rows + y) * row + x;
+        float v = uintBitsToFloat(pp.w[at]);
+        if (!(v >= 0.0 && v <= 1.0))
+            pp.w[at] = floatBitsToUint(v > 1.0 ? 1.0 : 0.0);
+    }
+}
+
 void main()
 {
     uint j = GPUAV_PREPASS_JOB_WORD + gl_WorkGroupID.x * GPUAV_PREPASS_JOB_WORDS;
     uint kind = pp.w[j + GPUAV_PREPASS_JOB_KIND] & 0xFFu;
+    if (kind == GPUAV_PREPASS_KIND_DEPTH) {
+        depth(j, pp.w[j + GPUAV_PREPASS_JOB_SRC]);
+        return;
+    }
     uint src = pp.w[j + GPUAV_PREPASS_JOB_SRC];
     uint n = counted(j, pp.w[j + GPUAV_PREPASS_JOB_COUNT]);
     uint stride = pp.w[j + GPUAV_PREPASS_JOB_STRIDE];

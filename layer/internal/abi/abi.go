@@ -32,10 +32,12 @@ const (
 // Command-check bits (goCommandChecks): the command checks that are on,
 // and whether a failed one makes its command harmless.
 const (
-	CCIndex    = 1 // index_buffer_oob
-	CCVertex   = 2 // vertex_fetch_oob
-	CCIndirect = 4 // indirect_command
-	CCSafe     = 8 // a failed check skips (every on_error but execute)
+	CCIndex    = 1  // index_buffer_oob
+	CCVertex   = 2  // vertex_fetch_oob
+	CCIndirect = 4  // indirect_command
+	CCSafe     = 8  // a failed check skips (every on_error but execute)
+	CCAccel    = 16 // acceleration_structure_build (accel.c)
+	CCDepth    = 32 // depth_copy_range (depthcopy.c)
 )
 
 // LabelSep separates the labels of one label path (gpuavdbg_submit_cb's
@@ -58,6 +60,7 @@ func Constants() []Constant {
 		n("LAYOUT_UNKNOWN", LayoutUnknown), n("LAYOUT_PADDED", LayoutPadded), n("LAYOUT_CONFLICT", LayoutConflict),
 		n("LAYOUT_DB_UNSUPPORTED", LayoutDBUnsupported), n("LAYOUT_PADDED_PUSH", LayoutPaddedPush),
 		u("CC_INDEX", CCIndex), u("CC_VERTEX", CCVertex), u("CC_INDIRECT", CCIndirect), u("CC_SAFE", CCSafe),
+		u("CC_ACCEL", CCAccel), u("CC_DEPTH", CCDepth),
 		{"LABEL_SEP", fmt.Sprintf(`'\x%02x'`, LabelSep)},
 	}
 }

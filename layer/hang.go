@@ -9,11 +9,12 @@ import "C"
 import (
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 	"unsafe"
 
+	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 	"github.com/gpuav-dbg/gpuav-dbg/internal/sanitize"
+	"github.com/gpuav-dbg/gpuav-dbg/layer/internal/abi"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
 
@@ -22,34 +23,9 @@ import (
 // watches its pending submissions, and on a hang or a lost device hands
 // the markers here once (goHang); this file turns them into a wire.Hang.
 
-// Watchdog bounds, in seconds.
-const (
-	DefaultWatchdogSeconds = 10
-	MaxWatchdogSeconds     = 3600
-)
-
-// watchdogSeconds reads the watchdog setting (value, from origin): the
-// default when empty, with a warning when it is not a number of seconds;
-// 0 turns it off.
-func watchdogSeconds(value, origin string) (uint32, string) {
-	v := strings.TrimSpace(value)
-	if v == "" {
-		return DefaultWatchdogSeconds, ""
-	}
-	n, err := strconv.ParseUint(v, 10, 32)
-	switch {
-	case err != nil:
-		return DefaultWatchdogSeconds, fmt.Sprintf("%s=%q is not a number of seconds; keeping %d", origin, v,
-			DefaultWatchdogSeconds)
-	case n > MaxWatchdogSeconds:
-		return MaxWatchdogSeconds, fmt.Sprintf("%s=%d is above %d seconds; using %d", origin, n, MaxWatchdogSeconds,
-			MaxWatchdogSeconds)
-	}
-	return uint32(n), ""
-}
-
 // goWatchdogNs is the watchdog's limit for the instance's devices, in ns
-// (0: off, and no breadcrumbs).
+// (0: off, and no breadcrumbs): the options table's watchdog_seconds
+// (options.WatchdogSeconds), as the settings reader read it.
 //
 //export goWatchdogNs
 func goWatchdogNs(instance C.uint64_t) C.uint64_t {
@@ -130,10 +106,11 @@ func hangActions(c C.gpuavdbg_hang_cb) []Action {
 	paths := make([][]string, len(labels))
 	var out []Action
 	for _, a := range unsafe.Slice(c.actions, int(c.nactions)) {
-		act := Action{Index: uint32(a.index), Command: commandName(uint32(a.command)), Pipeline: uint64(a.pipeline)}
+		act := Action{Index: uint32(a.index), Command: commandName(uint32(a.command)), Pipeline: uint64(a.pipeline),
+			PipelineSerial: uint64(a.pipeline_serial)}
 		if l := int(a.label); a.label != C.GPUAVDBG_NO_LABEL && l < len(labels) {
 			if paths[l] == nil {
-				paths[l] = strings.Split(C.GoString(labels[l]), "\x1f")
+				paths[l] = strings.Split(C.GoString(labels[l]), string(rune(abi.LabelSep)))
 			}
 			act.Labels = paths[l]
 		}
@@ -166,31 +143,26 @@ func shownActions(actions []Action, c wire.HangCB) []wire.HangAction {
 }
 
 // hangText is the hang in one message for stderr and the app's
-// messengers.
+// messengers: the session's words (gpuav.HangMessage), with the debug
+// names the layer knows. Callers hold state.mu.
 func hangText(h wire.Hang) string {
-	var b strings.Builder
-	if h.Reason == wire.HangDeviceLost {
-		fmt.Fprintf(&b, "device lost (%s returned VK_ERROR_DEVICE_LOST)", h.Call)
-	} else {
-		fmt.Fprintf(&b, "GPU hang: a submission did not finish within the watchdog's %g s", h.WatchdogSeconds)
-	}
-	if len(h.Submits) == 0 {
-		b.WriteString("; no submission of the layer's was unfinished")
-	}
+	m := gpuav.HangMessage{DeviceLost: h.Reason == wire.HangDeviceLost, Call: h.Call, WatchdogSeconds: h.WatchdogSeconds}
 	for _, s := range h.Submits {
-		fmt.Fprintf(&b, "\n  submit %d (queue 0x%x, pending %.1f s)", s.Submit, s.Queue, s.PendingSeconds)
+		ms := gpuav.HangMessageSubmit{Submit: s.Submit, Queue: fmt.Sprintf("0x%x", s.Queue), PendingSeconds: s.PendingSeconds,
+			Finished: s.Finished}
 		for _, c := range s.CommandBuffers {
-			fmt.Fprintf(&b, "\n    command buffer 0x%x%s: %s", c.Handle, nameSuffix(c.Handle), wire.HangCBSummary(c))
+			mc := gpuav.HangMessageCB{CommandBuffer: handleText(c.Handle, 0), Summary: wire.HangCBSummary(c),
+				Records: c.Records}
 			for _, a := range c.Shown {
-				fmt.Fprintf(&b, "\n      %s action %d %s", a.State, a.Index, a.Command)
-				if len(a.Labels) > 0 {
-					fmt.Fprintf(&b, " in %q", strings.Join(a.Labels, " > "))
-				}
+				ma := gpuav.HangMessageAction{State: a.State, Index: a.Index, Command: a.Command, Labels: a.Labels}
 				if a.Pipeline != 0 {
-					fmt.Fprintf(&b, ", pipeline 0x%x%s", a.Pipeline, nameSuffix(a.Pipeline))
+					ma.Pipeline = handleText(a.Pipeline, 0)
 				}
+				mc.Actions = append(mc.Actions, ma)
 			}
+			ms.CommandBuffers = append(ms.CommandBuffers, mc)
 		}
+		m.Submits = append(m.Submits, ms)
 	}
-	return b.String()
+	return strings.Join(m.Lines(), "\n")
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 	"github.com/gpuav-dbg/gpuav-dbg/internal/cbuild"
+	"github.com/gpuav-dbg/gpuav-dbg/options"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
 
@@ -409,8 +410,8 @@ func TestDebugUtilsMessengers(t *testing.T) {
 					"Validation Error: [ VUID-vkCmdDispatch-None-10068 ] Object 0: handle = 0x"
 				if !strings.HasPrefix(line, prefix) || !strings.Contains(line, "name = oob-compute, type = VK_OBJECT_TYPE_PIPELINE;") ||
 					!strings.Contains(line, "name = main-queue, type = VK_OBJECT_TYPE_QUEUE;") ||
-					!strings.Contains(line, "Index of 3 used to index descriptor array of length 2.") ||
-					!strings.HasSuffix(line, "4 times") {
+					!strings.Contains(line, "| descriptor_index_oob: (set = 0, binding = 0) Index of 3 used to index descriptor array of length 2. ") ||
+					!strings.Contains(line, "; 4 invocations. Samples: (0,0,0) (1,0,0) (2,0,0) (3,0,0). ") {
 					t.Errorf("callback line:\n%s", line)
 				}
 				got[who]++
@@ -610,7 +611,7 @@ func TestAppSettings(t *testing.T) {
 // layer does not read is one warning naming it; the others still apply.
 func TestAppSettingsWarnings(t *testing.T) {
 	got, w := ParseAppSettings("check_descriptor_index_oob=0\nreserve_slot=1\nno_such=1\nrobust!type 5 is not a boolean\nsocket=/x\nsafe_mode=1\n")
-	if got[CheckEnv(gpuav.CheckDescriptorIndexOOB)].value != "0" || got[EnvReserveSlot].value != "1" || len(got) != 2 {
+	if got[CheckEnv(gpuav.CheckDescriptorIndexOOB)].value != "0" || got[options.ReserveSlot.Env].value != "1" || len(got) != 2 {
 		t.Errorf("settings %v", got)
 	}
 	want := []string{
@@ -625,10 +626,10 @@ func TestAppSettingsWarnings(t *testing.T) {
 	}
 	// Precedence: environment > app > file; the app's disable sits at the
 	// app's level.
-	file := map[string]fileSetting{EnvReserveSlot: {"1", "file"}, CheckEnv(gpuav.CheckBufferOOB): {"1", "file"}}
+	file := map[string]fileSetting{options.ReserveSlot.Env: {"1", "file"}, CheckEnv(gpuav.CheckBufferOOB): {"1", "file"}}
 	env := map[string]string{CheckEnv(gpuav.CheckBDAOOB): "1"}
 	s, _ := ResolveSettings(func(k string) string { return env[k] }, file, AppSettings{
-		Values:         map[string]fileSetting{EnvReserveSlot: {"0", "app"}, CheckEnv(gpuav.CheckTexelBufferOOB): {"1", "app"}},
+		Values:         map[string]fileSetting{options.ReserveSlot.Env: {"0", "app"}, CheckEnv(gpuav.CheckTexelBufferOOB): {"1", "app"}},
 		DisableShaders: true,
 	})
 	if s.ReserveSlot || s.Checks[gpuav.CheckBufferOOB] || !s.Checks[gpuav.CheckTexelBufferOOB] || !s.Checks[gpuav.CheckBDAOOB] ||

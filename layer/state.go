@@ -8,6 +8,7 @@ import (
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 	"github.com/gpuav-dbg/gpuav-dbg/internal/sanitize"
+	"github.com/gpuav-dbg/gpuav-dbg/layer/internal/abi"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 	"github.com/gpuav-dbg/gpuav-dbg/sourcemap"
 )
@@ -144,11 +145,11 @@ var state = struct {
 	nameSerials:   map[uint64]uint64{},
 }
 
-// Log levels, as goLog receives them from C.
+// Log levels, as goLog receives them from C (abi, shared_gen.h).
 const (
-	levelInfo    = 0
-	levelWarning = 1
-	levelError   = 2
+	levelInfo    = abi.LogInfo
+	levelWarning = abi.LogWarning
+	levelError   = abi.LogError
 )
 
 func levelName(l int) string {

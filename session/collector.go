@@ -562,7 +562,7 @@ func (c *Collector) unused(msg any) {
 // session recorded before on_error existed reads skip, its only behaviour
 // then.
 func settingsFrom(w wire.Settings) Settings {
-	w.Checks = maps.Clone(w.Checks)
+	w.Checks, w.Options = maps.Clone(w.Checks), maps.Clone(w.Options)
 	w.OnError = string(gpuav.OnErrorOrDefault(gpuav.OnError(w.OnError)))
 	return w
 }

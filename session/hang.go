@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
 
@@ -112,53 +113,39 @@ func (h Hang) Summary() string {
 	return b.String()
 }
 
-// Title is the hang in a few words: "GPU hang (watchdog 2 s)" or "device
-// lost (vkWaitForFences)".
-func (h Hang) Title() string {
-	if h.Reason == wire.HangDeviceLost {
-		return fmt.Sprintf("device lost (%s returned VK_ERROR_DEVICE_LOST)", h.Call)
-	}
-	return fmt.Sprintf("GPU hang (no progress for the watchdog's %g s)", h.WatchdogSeconds)
-}
+// Title is the hang in a few words: "GPU hang (no progress for the
+// watchdog's 2 s)" or "device lost (vkWaitForFences returned
+// VK_ERROR_DEVICE_LOST)" (gpuav.HangMessage, the layer's words too).
+func (h Hang) Title() string { return h.message().Title() }
 
 // Lines are the hang's lines: its title, then per unfinished submission
-// and command buffer what its breadcrumbs say and the actions it names.
-func (h Hang) Lines() []string {
-	out := []string{h.Title()}
-	if len(h.Submits) == 0 {
-		out = append(out, "  no submission of the layer's was unfinished")
-	}
+// and command buffer what its breadcrumbs say and the actions it names
+// (gpuav.HangMessage's Lines).
+func (h Hang) Lines() []string { return h.message().Lines() }
+
+// message is the hang in the one renderer's terms.
+func (h Hang) message() gpuav.HangMessage {
+	m := gpuav.HangMessage{DeviceLost: h.Reason == wire.HangDeviceLost, Call: h.Call, WatchdogSeconds: h.WatchdogSeconds}
 	for _, s := range h.Submits {
-		fin := ""
-		if s.Finished {
-			fin = ", its fence signalled"
-		}
-		out = append(out, fmt.Sprintf("  submit %d on queue %s, pending %.1f s%s", s.Submit, s.Queue.Handle, s.PendingSeconds, fin))
+		ms := gpuav.HangMessageSubmit{Submit: s.Submit, Queue: s.Queue.Handle, PendingSeconds: s.PendingSeconds,
+			Finished: s.Finished}
 		for _, c := range s.CommandBuffers {
-			out = append(out, fmt.Sprintf("    command buffer %s: %s", c.CommandBuffer, c.Summary))
+			mc := gpuav.HangMessageCB{CommandBuffer: c.CommandBuffer.String(), Summary: c.Summary, Records: c.Records}
 			for _, a := range c.Shown {
-				line := fmt.Sprintf("      %-11s #%d %s", strings.ReplaceAll(a.State, "_", " "), a.Index, a.Command)
-				if len(a.Labels) > 0 {
-					line += fmt.Sprintf(" in %q", strings.Join(a.Labels, " > "))
-				}
+				ma := gpuav.HangMessageAction{State: a.State, Index: a.Index, Command: a.Command, Labels: a.Labels}
 				if a.Pipeline != nil {
-					line += " pipeline " + a.Pipeline.String()
+					ma.Pipeline = a.Pipeline.String()
 				}
 				for _, sh := range a.Shaders {
-					if sh.Name != "" {
-						line += fmt.Sprintf(" (shader %d %q)", sh.ID, sh.Name)
-					} else {
-						line += fmt.Sprintf(" (shader %d)", sh.ID)
-					}
+					ma.Shaders = append(ma.Shaders, gpuav.HangMessageShader{ID: sh.ID, Name: sh.Name})
 				}
-				out = append(out, line)
+				mc.Actions = append(mc.Actions, ma)
 			}
-			if c.Records > 0 {
-				out = append(out, fmt.Sprintf("      %d records of its completed actions reached memory (in the errors)", c.Records))
-			}
+			ms.CommandBuffers = append(ms.CommandBuffers, mc)
 		}
+		m.Submits = append(m.Submits, ms)
 	}
-	return out
+	return m
 }
 
 // Text is Lines joined.

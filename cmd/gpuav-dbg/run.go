@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 	"io"
 	"os"
 	"os/signal"
@@ -17,7 +16,9 @@ import (
 
 	"github.com/gpuav-dbg/gpuav-dbg/internal/sanitize"
 	"github.com/gpuav-dbg/gpuav-dbg/launcher"
+	"github.com/gpuav-dbg/gpuav-dbg/options"
 	"github.com/gpuav-dbg/gpuav-dbg/session"
+	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 	"github.com/gpuav-dbg/gpuav-dbg/tui"
 )
 
@@ -73,9 +74,6 @@ func (c *cli) runCmd(name string, args []string) int {
 	if err != nil {
 		return c.fail("%s: %v", name, err)
 	}
-	set.PrintfOff, set.PrintfBufferBytes = !bool(f.printf), uint32(min(f.printfBuffer, 1<<31))
-	set.PrintfAt = f.printfAt.f.String()
-	set.WatchdogSeconds, set.WatchdogOff = uint32(min(f.watchdog, 3600)), f.watchdog == 0
 	// The device probe (a child process: docs/BENCHMARKS.md, the
 	// launcher's start) runs beside the app, not before it: its warnings
 	// come once it answers, and the session records its answer.
@@ -349,8 +347,8 @@ func printGroups(w io.Writer, s *session.Session, mute []string) {
 func (c *cli) muted(flags muteFlag) ([]string, error) {
 	var m muteFlag
 	if c.getenv != nil {
-		if err := m.Set(c.getenv(EnvMute)); err != nil {
-			return nil, fmt.Errorf("%s: %v", EnvMute, err)
+		if err := m.Set(c.getenv(options.Mute.Env)); err != nil {
+			return nil, fmt.Errorf("%s: %v", options.Mute.Env, err)
 		}
 	}
 	for _, id := range flags {
@@ -360,9 +358,6 @@ func (c *cli) muted(flags muteFlag) ([]string, error) {
 	}
 	return m, nil
 }
-
-// EnvMute lists checks and VUIDs to mute, comma-separated.
-const EnvMute = "GPUAV_DBG_MUTE"
 
 // countLine summarises the run: "2 error groups (16 records)", the app's
 // end, and what was lost on the way; the app's strings in it escaped.

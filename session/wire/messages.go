@@ -95,6 +95,11 @@ type Settings struct {
 	// breadcrumbs (both absent in a hello from a layer that has none).
 	WatchdogSeconds uint32 `json:"watchdog_seconds,omitempty"`
 	WatchdogOff     bool   `json:"watchdog_off,omitempty"`
+	// Options are the values of the options table's rows that have no
+	// field of their own (package options), by key, as text: a row added
+	// to the table travels from the flags to the layer and back in the
+	// hello with no further field.
+	Options map[string]string `json:"options,omitempty"`
 }
 
 // Hello is the first message: who is talking.

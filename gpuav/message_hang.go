@@ -1,0 +1,111 @@
+package gpuav
+
+import (
+	"fmt"
+	"strings"
+)
+
+// HangMessage is what the message of a hang group says, in neutral terms,
+// as ErrorMessage is for an error group: the session (the headless output,
+// the notice, the TUI's status) and the layer (stderr, the app's
+// debug-utils messengers) each fill it in from what they know, and Lines
+// writes the one message both show.
+type HangMessage struct {
+	// DeviceLost: Call returned VK_ERROR_DEVICE_LOST; otherwise the
+	// watchdog saw no progress for WatchdogSeconds.
+	DeviceLost      bool
+	Call            string
+	WatchdogSeconds float64
+	Submits         []HangMessageSubmit
+}
+
+// HangMessageSubmit is one unfinished submission of a hang.
+type HangMessageSubmit struct {
+	Submit uint64
+	// Queue is the queue's handle ("0x...").
+	Queue          string
+	PendingSeconds float64
+	// Finished: its fence had signalled (a lost device).
+	Finished       bool
+	CommandBuffers []HangMessageCB
+}
+
+// HangMessageCB is one command buffer of an unfinished submission.
+type HangMessageCB struct {
+	// CommandBuffer is its handle and name: `0x55 ("hang-cb")`.
+	CommandBuffer string
+	// Summary says what its breadcrumbs say in a line (wire.HangCBSummary).
+	Summary string
+	Actions []HangMessageAction
+	// Records counts the records of its completed actions that reached
+	// memory (0: none, or unknown).
+	Records int
+}
+
+// HangMessageAction is one action a hang names.
+type HangMessageAction struct {
+	// State is completed, running or not_started.
+	State   string
+	Index   uint32
+	Command string
+	Labels  []string
+	// Pipeline is its pipeline's handle and name ("" : none).
+	Pipeline string
+	Shaders  []HangMessageShader
+}
+
+// HangMessageShader is a shader of a named action's pipeline.
+type HangMessageShader struct {
+	ID   uint32
+	Name string
+}
+
+// Title is the hang in a few words: "GPU hang (no progress for the
+// watchdog's 2 s)" or "device lost (vkWaitForFences returned
+// VK_ERROR_DEVICE_LOST)".
+func (h HangMessage) Title() string {
+	if h.DeviceLost {
+		return fmt.Sprintf("device lost (%s returned VK_ERROR_DEVICE_LOST)", h.Call)
+	}
+	return fmt.Sprintf("GPU hang (no progress for the watchdog's %g s)", h.WatchdogSeconds)
+}
+
+// Lines are the hang's lines: its title, then per unfinished submission
+// and command buffer what its breadcrumbs say and the actions it names.
+func (h HangMessage) Lines() []string {
+	out := []string{h.Title()}
+	if len(h.Submits) == 0 {
+		out = append(out, "  no submission of the layer's was unfinished")
+	}
+	for _, s := range h.Submits {
+		fin := ""
+		if s.Finished {
+			fin = ", its fence signalled"
+		}
+		out = append(out, fmt.Sprintf("  submit %d on queue %s, pending %.1f s%s", s.Submit, s.Queue, s.PendingSeconds, fin))
+		for _, c := range s.CommandBuffers {
+			out = append(out, fmt.Sprintf("    command buffer %s: %s", c.CommandBuffer, c.Summary))
+			for _, a := range c.Actions {
+				line := fmt.Sprintf("      %-11s #%d %s", strings.ReplaceAll(a.State, "_", " "), a.Index, a.Command)
+				if len(a.Labels) > 0 {
+					line += fmt.Sprintf(" in %q", strings.Join(a.Labels, " > "))
+				}
+				if a.Pipeline != "" {
+					line += " pipeline " + a.Pipeline
+				}
+				for _, sh := range a.Shaders {
+					if sh.Name != "" {
+						line += fmt.Sprintf(" (shader %d %q)", sh.ID, sh.Name)
+					} else {
+						line += fmt.Sprintf(" (shader %d)", sh.ID)
+					}
+				}
+				out = append(out, line)
+			}
+			if c.Records > 0 {
+				out = append(out, fmt.Sprintf("      %d records of its completed actions reached memory (in the errors)", c.Records))
+			}
+		}
+	}
+	return out
+}

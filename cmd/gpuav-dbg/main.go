@@ -21,7 +21,8 @@
 // error; 4 no validation error, but not everything was checked (the layer
 // never loaded, every check off, a check the device cannot run, shaders or
 // pipelines left unchecked, records lost, the app stopped by you), unless
-// --allow-unchecked.
+// --allow-unchecked; 5 the GPU hung (a submission unfinished past the
+// watchdog that never finished) or the device was lost, before all others.
 package main
 
 import (
@@ -46,8 +47,10 @@ const (
 	// exitUnchecked: no validation error, but not everything was checked
 	// (session.Session.UncheckedAll says what); --allow-unchecked makes it 0.
 	exitUnchecked = 4
-	// exitHang: the GPU hung (the layer's watchdog) or the device was lost:
-	// session.Session.Hangs says where.
+	// exitHang: the GPU hung (the layer's watchdog, and the submission
+	// never finished) or the device was lost: session.Session.Hangs says
+	// where. A hang that finished after all is a slow submission, a
+	// warning (session.Session.Hung).
 	exitHang = 5
 )
 
@@ -152,7 +155,8 @@ Flags of run and demo:
                       65536); lines that do not fit are counted as lost
   --watchdog SECONDS  a submission unfinished this long is a GPU hang: reported
                       with the actions completed, running and not started
-                      (default 10; 0: no watchdog and no breadcrumbs)
+                      (default 10; 0: no watchdog and no breadcrumbs); one
+                      that finishes later becomes a warning (slow, not hung)
   --mute ID|VUID      hide the error groups of a check or a VUID (repeatable,
                       comma-separated; also GPUAV_DBG_MUTE): the UI counts
                       them in its status bar, the headless output counts them
@@ -183,6 +187,9 @@ Exit status of run, demo and open --headless:
      loaded, every check off, --robust, shaders or pipelines left unchecked, records
      lost, the app stopped by you, its end not recorded); --allow-unchecked
      makes it 0
+  5  the GPU hung (a submission past --watchdog that never finished) or the
+     device was lost; before all others (one that finished later is a
+     warning: slow, not hung)
 `
 
 // printUsage writes the help text.

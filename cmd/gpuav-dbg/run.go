@@ -250,11 +250,12 @@ func (c *cli) finishReruns(rr *launcher.Reruns) {
 	}
 }
 
-// exitStatus is a run's exit status from its session: a hang first, then
-// validation errors, then an app that failed, then a run that did not
-// check everything (unless allowed).
+// exitStatus is a run's exit status from its session: a hang that never
+// finished (or a lost device) first, then validation errors, then an app
+// that failed, then a run that did not check everything (unless allowed).
+// A slow submission (a hang that finished) is a warning.
 func exitStatus(s *session.Session, allowUnchecked bool) int {
-	if len(s.Hangs) > 0 {
+	if s.Hung() {
 		return exitHang
 	}
 	errors := 0

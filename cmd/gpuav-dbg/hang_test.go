@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -56,5 +57,32 @@ func TestExitSlowHang(t *testing.T) {
 	s.Hangs = append(s.Hangs, session.Hang{Reason: "watchdog", WatchdogSeconds: 1})
 	if got := exitStatus(s, true); got != exitHang {
 		t.Errorf("slow and hung: exit %d, want %d", got, exitHang)
+	}
+}
+
+// TestOpenSlowHang: open --headless prints a session's hangs as run does,
+// a slow submission's as slow, and does not exit 5 for it.
+func TestOpenSlowHang(t *testing.T) {
+	tc := newTestCLI(t)
+	s := &session.Session{Version: session.Version, App: session.App{State: session.AppExited, LayerLoaded: true},
+		Settings: session.Settings{Checks: map[string]bool{"descriptor_index_oob": true}},
+		Groups:   []*session.ErrorGroup{},
+		Hangs: []session.Hang{{Reason: "watchdog", WatchdogSeconds: 1, Finished: true, Seconds: 3.5,
+			Submits: []session.HangSubmit{{Queue: session.Handle{Handle: "0x10"}, Submit: 2, PendingSeconds: 1.1, Finished: true,
+				Seconds: 3.5}}}}}
+	path := filepath.Join(tc.dir, "r.json")
+	if err := session.WriteReportFile(path, s); err != nil {
+		t.Fatal(err)
+	}
+	if got := tc.main([]string{"open", "--headless", path}); got == exitHang {
+		t.Errorf("exit %d\n%s", got, tc.err.String())
+	}
+	for _, want := range []string{
+		"gpuav-dbg: slow: submission 2 on queue 0x10 made no progress for 1 s, then finished after 3.5 s\n",
+		"gpuav-dbg:   submit 2 on queue 0x10, pending 1.1 s, finished after 3.5 s\n",
+	} {
+		if !strings.Contains(tc.err.String(), want) {
+			t.Errorf("open --headless lacks %q\n%s", want, tc.err.String())
+		}
 	}
 }

@@ -318,10 +318,8 @@ func printCoverage(w io.Writer, s *session.Session) {
 	}
 }
 
-// printGroups prints one line per error group, the app's strings in it
-// escaped (a file name or a debug name cannot drive the terminal); the
-// groups muted are counted in one line instead.
-// printHangs prints each hang group: where the GPU was when it hung.
+// printHangs prints each hang group: where the GPU was when it hung (for a
+// slow submission, when it was reported), its first line saying which.
 func printHangs(w io.Writer, s *session.Session) {
 	for _, h := range s.Hangs {
 		for _, l := range h.Lines() {
@@ -330,6 +328,9 @@ func printHangs(w io.Writer, s *session.Session) {
 	}
 }
 
+// printGroups prints one line per error group, the app's strings in it
+// escaped (a file name or a debug name cannot drive the terminal); the
+// groups muted are counted in one line instead.
 func printGroups(w io.Writer, s *session.Session, mute []string) {
 	muted, records := 0, 0
 	for _, g := range s.Groups {

@@ -289,7 +289,7 @@ func TestWatchdogHang(t *testing.T) {
 	}
 }
 
-// TestWatchdogSlow: the same command buffer with a loop of about 6 s: the
+// TestWatchdogSlow: the same command buffer with a loop of about 8 s: the
 // hang is reported past the 2 s watchdog (hangCBLines), and when the
 // submission finishes the hang says so: finished, with its time from the
 // submit (past the watchdog's limit, and past what it had been pending
@@ -304,7 +304,7 @@ func TestWatchdogSlow(t *testing.T) {
 		hangReport
 		hangJSON
 	}
-	code, out := runLauncher(t, &r, nil, []string{"--watchdog", "2"}, app, "--dir", dir, "--mode", "hang", "--seconds", "6",
+	code, out := runLauncher(t, &r, nil, []string{"--watchdog", "2"}, app, "--dir", dir, "--mode", "hang", "--seconds", "8",
 		"--messenger", "1")
 	if got := r.lines(); code != 1 || !slices.Equal(got, hangCBLines) {
 		t.Fatalf("exit %d, hangs\n%s\nwant exit 1 and\n%s\n%s", code, strings.Join(got, "\n"), strings.Join(hangCBLines, "\n"), out)

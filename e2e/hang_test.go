@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/gpuav-dbg/gpuav-dbg/internal/cbuild"
@@ -187,8 +188,16 @@ type hangJSON struct {
 		Reason          string  `json:"reason"`
 		Call            string  `json:"call"`
 		WatchdogSeconds float64 `json:"watchdog_seconds"`
+		Finished        bool    `json:"finished"`
+		Seconds         float64 `json:"seconds"`
 		Submits         []struct {
-			Submit         uint64 `json:"submit"`
+			Queue struct {
+				Handle string `json:"handle"`
+			} `json:"queue"`
+			Submit         uint64  `json:"submit"`
+			PendingSeconds float64 `json:"pending_seconds"`
+			Finished       bool    `json:"finished"`
+			Seconds        float64 `json:"seconds"`
 			CommandBuffers []struct {
 				CommandBuffer struct {
 					Name string `json:"name"`
@@ -233,30 +242,77 @@ func (h *hangJSON) lines() []string {
 	return out
 }
 
+// hangCBLines is what the hang of hangapp's mode hang says under a 2 s
+// watchdog: the running action (its label "spin"), the action before it
+// completed ("setup", whose 4 records reached memory and are reported)
+// and the one after not started ("after").
+var hangCBLines = []string{
+	"watchdog  2",
+	"hang-cb: actions 0 completed, 1 running, 2 not started, records 4",
+	"completed #0 vkCmdDispatch setup shaders 1",
+	"running #1 vkCmdDispatch spin shaders 1",
+	"not_started #2 vkCmdDispatch after shaders 1",
+}
+
 // TestWatchdogHang: a command buffer of three dispatches, the second a
-// bounded loop of about 8 s, with a 2 s watchdog: the hang group names
-// the submit and the command buffer, the running action (its label
-// "spin"), the action before it completed ("setup", whose 4 records
-// reached memory and are reported) and the one after not started
-// ("after"); the app then finishes (the loop is bounded), the records of
-// "after" come when it does, exactly once each, and the run exits 5. The
-// session file holds the hang: open shows it too.
+// bounded loop of about 60 s, with a 2 s watchdog: the hang group
+// (hangCBLines) is reported while the loop runs (the app's messenger
+// prints it: the app is left running), and the user stops the app then
+// (SIGTERM to the launcher, which passes it on). The submission never
+// finished: the hang stays a hang, not finished, and the run exits 5;
+// the records of "setup" are there once, "after" never ran.
 func TestWatchdogHang(t *testing.T) {
 	app, dir := hangApp(t)
 	var r struct {
 		hangReport
 		hangJSON
 	}
-	code, out := runLauncher(t, &r, nil, []string{"--watchdog", "2"}, app, "--dir", dir, "--mode", "hang", "--seconds", "8")
-	want := []string{
-		"watchdog  2",
-		"hang-cb: actions 0 completed, 1 running, 2 not started, records 4",
-		"completed #0 vkCmdDispatch setup shaders 1",
-		"running #1 vkCmdDispatch spin shaders 1",
-		"not_started #2 vkCmdDispatch after shaders 1",
+	var stopped sync.Once
+	code, out := runLauncherWatch(t, &r, nil, []string{"--watchdog", "2"}, func(line string, launcher *os.Process) {
+		if strings.Contains(line, "GPU hang (no progress for the watchdog's 2 s)") {
+			stopped.Do(func() { _ = launcher.Signal(syscall.SIGTERM) })
+		}
+	}, app, "--dir", dir, "--mode", "hang", "--seconds", "60", "--messenger", "1")
+	if got := r.lines(); code != 5 || !slices.Equal(got, hangCBLines) {
+		t.Fatalf("exit %d, hangs\n%s\nwant exit 5 and\n%s\n%s", code, strings.Join(got, "\n"), strings.Join(hangCBLines, "\n"), out)
 	}
-	if got := r.lines(); code != 5 || !slices.Equal(got, want) {
-		t.Fatalf("exit %d, hangs\n%s\nwant exit 5 and\n%s\n%s", code, strings.Join(got, "\n"), strings.Join(want, "\n"), out)
+	if h := r.Hangs[0]; h.Finished || h.Seconds != 0 || h.Submits[0].Finished || h.Submits[0].PendingSeconds < 2 {
+		t.Errorf("hang finished %v after %g s, submit finished %v, pending %g s; want unfinished, pending 2 s or more",
+			h.Finished, h.Seconds, h.Submits[0].Finished, h.Submits[0].PendingSeconds)
+	}
+	if g := r.groups(); !slices.Equal(g, []string{"hang-cb: 4"}) || r.Errors[0].ActionIndex != 0 || r.App.State != "stopped" ||
+		strings.Contains(out, "hangapp: done") {
+		t.Errorf("groups %q, app %+v; want hang-cb: 4 at action 0, the app stopped before it was done\n%s", g, r.App, out)
+	}
+	if !strings.Contains(out, "gpuav-dbg: GPU hang (no progress for the watchdog's 2 s)") || strings.Contains(out, "slow:") {
+		t.Errorf("the headless output does not show the hang, or calls it slow\n%s", out)
+	}
+}
+
+// TestWatchdogSlow: the same command buffer with a loop of about 8 s: the
+// hang is reported past the 2 s watchdog (hangCBLines), and when the
+// submission finishes the hang says so: finished, with its time from the
+// submit (past the watchdog's limit, and past what it had been pending
+// when reported), a warning ("slow: ... then finished after X s") in the
+// headless output and in the app's messenger, never "GPU hang" in the
+// summary. The records come exactly once each ("setup" with the hang,
+// "after" when the submission is read), and the run exits 1 (those
+// records), not 5.
+func TestWatchdogSlow(t *testing.T) {
+	app, dir := hangApp(t)
+	var r struct {
+		hangReport
+		hangJSON
+	}
+	code, out := runLauncher(t, &r, nil, []string{"--watchdog", "2"}, app, "--dir", dir, "--mode", "hang", "--seconds", "8",
+		"--messenger", "1")
+	if got := r.lines(); code != 1 || !slices.Equal(got, hangCBLines) {
+		t.Fatalf("exit %d, hangs\n%s\nwant exit 1 and\n%s\n%s", code, strings.Join(got, "\n"), strings.Join(hangCBLines, "\n"), out)
+	}
+	h, s := r.Hangs[0], r.Hangs[0].Submits[0]
+	if !h.Finished || !s.Finished || h.Seconds != s.Seconds || s.Seconds < 2 || s.Seconds < s.PendingSeconds {
+		t.Errorf("hang finished %v after %g s, submit finished %v after %g s (pending %g s when reported); want finished, "+
+			"2 s or more, past the pending time", h.Finished, h.Seconds, s.Finished, s.Seconds, s.PendingSeconds)
 	}
 	var actions []int
 	for _, e := range r.Errors {
@@ -270,9 +326,13 @@ func TestWatchdogHang(t *testing.T) {
 		t.Errorf("groups at actions %v, %d streams cut, app exit %d; want actions 0 and 2, none cut, the app done\n%s",
 			actions, r.StreamsCut, r.App.ExitCode, out)
 	}
-	if !strings.Contains(out, "gpuav-dbg: GPU hang (no progress for the watchdog's 2 s)") ||
-		!strings.Contains(out, `command buffer`) {
-		t.Errorf("the headless output does not show the hang\n%s", out)
+	slow := fmt.Sprintf("slow: submission %d on queue %s made no progress for 2 s, then finished after %.1f s", s.Submit,
+		s.Queue.Handle, s.Seconds)
+	// The app's messenger heard "GPU hang" when the watchdog reported it,
+	// then "slow"; the launcher's lines say only "slow".
+	if !strings.Contains(out, "gpuav-dbg: "+slow+"\n") || strings.Contains(out, "gpuav-dbg: GPU hang (") ||
+		!regexp.MustCompile(`\[vk warning\] GPUAV-DBG-layer: .*\| slow: submission \d+ on queue 0x[0-9a-f]+ made no progress for 2 s, then finished after \d+\.\d s`).MatchString(out) {
+		t.Errorf("the headless output or the app's messenger does not say %q, or says GPU hang\n%s", slow, out)
 	}
 }
 

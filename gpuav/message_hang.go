@@ -16,7 +16,11 @@ type HangMessage struct {
 	DeviceLost      bool
 	Call            string
 	WatchdogSeconds float64
-	Submits         []HangMessageSubmit
+	// Slow: every submission the watchdog named finished after all, the
+	// last Seconds after its submit (a warning, not a hang).
+	Slow    bool
+	Seconds float64
+	Submits []HangMessageSubmit
 }
 
 // HangMessageSubmit is one unfinished submission of a hang.
@@ -25,8 +29,10 @@ type HangMessageSubmit struct {
 	// Queue is the queue's handle ("0x...").
 	Queue          string
 	PendingSeconds float64
-	// Finished: its fence had signalled (a lost device).
+	// Finished: its fence had signalled (a lost device), or it finished
+	// Seconds after its submit (a watchdog's).
 	Finished       bool
+	Seconds        float64
 	CommandBuffers []HangMessageCB
 }
 
@@ -61,13 +67,29 @@ type HangMessageShader struct {
 }
 
 // Title is the hang in a few words: "GPU hang (no progress for the
-// watchdog's 2 s)" or "device lost (vkWaitForFences returned
-// VK_ERROR_DEVICE_LOST)".
+// watchdog's 2 s)", "device lost (vkWaitForFences returned
+// VK_ERROR_DEVICE_LOST)", or, once it finished, "slow: submission 3 on
+// queue 0x10 made no progress for 2 s, then finished after 11.2 s".
 func (h HangMessage) Title() string {
-	if h.DeviceLost {
+	switch {
+	case h.DeviceLost:
 		return fmt.Sprintf("device lost (%s returned VK_ERROR_DEVICE_LOST)", h.Call)
+	case h.Slow && len(h.Submits) == 1:
+		s := h.Submits[0]
+		return SlowSubmitText(s.Submit, s.Queue, h.WatchdogSeconds, s.Seconds)
+	case h.Slow:
+		return fmt.Sprintf("slow: %d submissions made no progress for %g s, then finished, the last after %.1f s",
+			len(h.Submits), h.WatchdogSeconds, h.Seconds)
 	}
 	return fmt.Sprintf("GPU hang (no progress for the watchdog's %g s)", h.WatchdogSeconds)
+}
+
+// SlowSubmitText says that a submission the watchdog named finished after
+// all: the session's title of a slow hang and the layer's message when it
+// finishes. queue is its handle ("0x...").
+func SlowSubmitText(submit uint64, queue string, watchdogSeconds, seconds float64) string {
+	return fmt.Sprintf("slow: submission %d on queue %s made no progress for %g s, then finished after %.1f s",
+		submit, queue, watchdogSeconds, seconds)
 }
 
 // Lines are the hang's lines: its title, then per unfinished submission
@@ -79,8 +101,11 @@ func (h HangMessage) Lines() []string {
 	}
 	for _, s := range h.Submits {
 		fin := ""
-		if s.Finished {
+		switch {
+		case s.Finished && h.DeviceLost:
 			fin = ", its fence signalled"
+		case s.Finished:
+			fin = fmt.Sprintf(", finished after %.1f s", s.Seconds)
 		}
 		out = append(out, fmt.Sprintf("  submit %d on queue %s, pending %.1f s%s", s.Submit, s.Queue, s.PendingSeconds, fin))
 		for _, c := range s.CommandBuffers {

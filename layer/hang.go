@@ -98,6 +98,75 @@ func goHang(reason C.int, call *C.char, limitNs C.uint64_t, subs *C.gpuavdbg_han
 	if !sent && !haveMessengers() {
 		fmt.Fprintf(os.Stderr, "gpuav-dbg: %s\n", sanitize.Block(text))
 	}
+	if h.Reason != wire.HangWatchdog {
+		return
+	}
+	for _, s := range h.Submits {
+		if f := state.hung.reported(s.Submit, h.WatchdogSeconds); f != nil {
+			hangFinishedLocked(*f, h.WatchdogSeconds)
+		}
+	}
+}
+
+// goHangFinished says that a submission a watchdog's hang named finished
+// after all, ns after its submit: once, from the watchdog's poll or from
+// reading the submission, whichever saw it first; never after a lost
+// device. Sent after the hang, whatever order the two calls come in.
+//
+//export goHangFinished
+func goHangFinished(queue, submit, ns C.uint64_t) {
+	defer recovered("goHangFinished")
+	defer flushOutbox()
+	f := wire.HangFinished{Queue: uint64(queue), Submit: uint64(submit), Seconds: float64(ns) / 1e9}
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	if watchdog, now := state.hung.finished(f); now {
+		hangFinishedLocked(f, watchdog)
+	}
+}
+
+// hungSubmits are the submissions a watchdog's hang named, by submit
+// number, until their finish is sent. The C half marks a submission
+// reported before it calls goHang, outside its lock: its finish may come
+// here first, and waits for the hang.
+type hungSubmits map[uint64]*hungSubmit
+
+type hungSubmit struct {
+	reported        bool
+	watchdogSeconds float64
+	finished        *wire.HangFinished
+}
+
+// reported records that the hang naming submit was sent, and returns its
+// finish when that came first (to be sent now), else nil.
+func (m hungSubmits) reported(submit uint64, watchdogSeconds float64) *wire.HangFinished {
+	if hs := m[submit]; hs != nil && hs.finished != nil {
+		delete(m, submit)
+		return hs.finished
+	}
+	m[submit] = &hungSubmit{reported: true, watchdogSeconds: watchdogSeconds}
+	return nil
+}
+
+// finished records f, and says whether to send it now (its hang was sent,
+// after watchdogSeconds); else it waits for the hang.
+func (m hungSubmits) finished(f wire.HangFinished) (watchdogSeconds float64, now bool) {
+	hs := m[f.Submit]
+	if hs == nil || !hs.reported {
+		m[f.Submit] = &hungSubmit{finished: &f}
+		return 0, false
+	}
+	delete(m, f.Submit)
+	return hs.watchdogSeconds, true
+}
+
+// hangFinishedLocked sends that a hung submission finished, and says it
+// where the hang was said (the app's messengers, or stderr when no
+// launcher listens).
+func hangFinishedLocked(f wire.HangFinished, watchdogSeconds float64) {
+	sent := sendLocked(wire.KindHangFinished, f)
+	text := gpuav.SlowSubmitText(f.Submit, fmt.Sprintf("0x%x", f.Queue), watchdogSeconds, f.Seconds)
+	localLogLocked(levelWarning, text, sent)
 }
 
 // hangActions reads a hung command buffer's actions.

@@ -134,7 +134,12 @@ var state = struct {
 
 	outbox        []outMsg       // for the app's debug-utils messengers (messenger.go)
 	messengerDups map[string]int // messages per error group sent to messengers
+
+	// hung are the submissions a watchdog's hang named, until they are
+	// said to have finished (hang.go).
+	hung hungSubmits
 }{
+	hung:          hungSubmits{},
 	messengerDups: map[string]int{},
 	shaders:       map[uint32]*shader{},
 	modules:       map[moduleKey]*shader{},

@@ -113,10 +113,11 @@ var (
 		Kind: Uint, Default: strconv.Itoa(DefaultWatchdogSeconds),
 		Title: "Watchdog",
 		Help: "Seconds a submission may stay unfinished before the layer reports a GPU hang, with the actions completed, " +
-			"running and not started from breadcrumbs the GPU writes around each action (at most 3600). 0 turns the " +
-			"watchdog and the breadcrumbs off.",
+			"running and not started from breadcrumbs the GPU writes around each action (at most 3600); a submission " +
+			"that finishes later turns its hang into a warning (slow, not hung). 0 turns the watchdog and the breadcrumbs off.",
 		Usage: "a submission unfinished this long is a GPU hang: reported with the actions completed, running and not " +
-			"started (default 10, at most 3600; 0: no watchdog and no breadcrumbs)",
+			"started (default 10, at most 3600; 0: no watchdog and no breadcrumbs); one that finishes later becomes a " +
+			"warning (slow, not hung)",
 		Where: Manifest | README | Hello | Passed,
 		Parse: parseWatchdogSeconds,
 		// Off is its own field (wire.Settings.WatchdogOff): a hello without

@@ -248,11 +248,12 @@ func (c *cli) finishReruns(rr *launcher.Reruns) {
 	}
 }
 
-// exitStatus is a run's exit status from its session: a hang first, then
-// validation errors, then an app that failed, then a run that did not
-// check everything (unless allowed).
+// exitStatus is a run's exit status from its session: a hang that never
+// finished (or a lost device) first, then validation errors, then an app
+// that failed, then a run that did not check everything (unless allowed).
+// A slow submission (a hang that finished) is a warning.
 func exitStatus(s *session.Session, allowUnchecked bool) int {
-	if len(s.Hangs) > 0 {
+	if s.Hung() {
 		return exitHang
 	}
 	errors := 0
@@ -315,10 +316,8 @@ func printCoverage(w io.Writer, s *session.Session) {
 	}
 }
 
-// printGroups prints one line per error group, the app's strings in it
-// escaped (a file name or a debug name cannot drive the terminal); the
-// groups muted are counted in one line instead.
-// printHangs prints each hang group: where the GPU was when it hung.
+// printHangs prints each hang group: where the GPU was when it hung (for a
+// slow submission, when it was reported), its first line saying which.
 func printHangs(w io.Writer, s *session.Session) {
 	for _, h := range s.Hangs {
 		for _, l := range h.Lines() {
@@ -327,6 +326,9 @@ func printHangs(w io.Writer, s *session.Session) {
 	}
 }
 
+// printGroups prints one line per error group, the app's strings in it
+// escaped (a file name or a debug name cannot drive the terminal); the
+// groups muted are counted in one line instead.
 func printGroups(w io.Writer, s *session.Session, mute []string) {
 	muted, records := 0, 0
 	for _, g := range s.Groups {

@@ -8,6 +8,10 @@ import "fmt"
 // as this one is added.
 const KindHang Kind = 30
 
+// KindHangFinished says that a submission a watchdog's hang named finished
+// after all (HangFinished): it was slow, not hung.
+const KindHangFinished Kind = 31
+
 // Hang reasons.
 const (
 	HangWatchdog   = "watchdog"
@@ -42,6 +46,19 @@ type HangSubmit struct {
 	PendingSeconds float64  `json:"pending_seconds"`
 	Finished       bool     `json:"finished,omitempty"`
 	CommandBuffers []HangCB `json:"command_buffers"`
+}
+
+// HangFinished is sent when a submission a watchdog's hang named
+// (Queue, Submit) finishes after all, once: Seconds is its time from its
+// submit to when the layer saw its fence signalled (the watchdog's next
+// poll, or reading it, whichever came first). A hang all of whose
+// submissions finished was a slow submission, not a hang
+// (docs/decisions/watchdog-and-breadcrumbs.md). Never sent after a lost
+// device.
+type HangFinished struct {
+	Queue   uint64  `json:"queue"`
+	Submit  uint64  `json:"submit"`
+	Seconds float64 `json:"seconds"`
 }
 
 // HangCB is one command buffer of an unfinished submission: its actions

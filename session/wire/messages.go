@@ -48,6 +48,7 @@ var messageTypes = []kindInfo{
 	message[Label](KindLabel, "label"),
 	message[Printf](KindPrintf, "printf"),
 	message[Hang](KindHang, "hang"),
+	message[HangFinished](KindHangFinished, "hang_finished"),
 	message[Lost](KindLost, "lost"),
 
 	message[AppStarted](KindAppStarted, "app_started"),

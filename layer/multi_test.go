@@ -14,6 +14,7 @@ import (
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 	"github.com/gpuav-dbg/gpuav-dbg/internal/cbuild"
+	"github.com/gpuav-dbg/gpuav-dbg/internal/referee"
 	"github.com/gpuav-dbg/gpuav-dbg/options"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
@@ -438,7 +439,13 @@ func TestDebugUtilsMessengers(t *testing.T) {
 // pNext only during vkCreateInstance and vkDestroyInstance).
 func TestMessengerDeliveriesAsKhronos(t *testing.T) {
 	setupMulti(t)
-	if _, err := os.Stat("/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json"); err != nil {
+	// The installed Khronos layer, or the one in KHRONOS_LAYER_PATH (the
+	// hardware machines': scripts/hardware/env.sh).
+	khronosDir, khronosEnv := "/usr/share/vulkan/explicit_layer.d", []string(nil)
+	if dir := os.Getenv(referee.EnvLayerPath); dir != "" {
+		khronosDir, khronosEnv = dir, []string{"VK_ADD_LAYER_PATH=" + dir}
+	}
+	if _, err := os.Stat(filepath.Join(khronosDir, "VkLayer_khronos_validation.json")); err != nil {
 		t.Fatalf("the Khronos validation layer is not installed (scripts/install-deps): %v", err)
 	}
 	count := func(out string) map[string]int {
@@ -452,7 +459,7 @@ func TestMessengerDeliveriesAsKhronos(t *testing.T) {
 		return got
 	}
 	cmd := exec.Command(multiFix.app, "--mode", "messenger", "--comp", multiFix.comp)
-	cmd.Env = append(cleanEnv(), "XDG_RUNTIME_DIR="+t.TempDir(), "VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation",
+	cmd.Env = append(append(cleanEnv(), khronosEnv...), "XDG_RUNTIME_DIR="+t.TempDir(), "VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation",
 		"VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_GPU_ASSISTED_EXT")
 	out, err := cmd.CombinedOutput()
 	if err != nil {

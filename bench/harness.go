@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	layeroptions "github.com/gpuav-dbg/gpuav-dbg/options"
 )
 
 // Configurations, in the order a repetition starts with (each repetition
@@ -351,7 +352,7 @@ func (h *Harness) env(config string) []string {
 var everyCheckEnv = func() []string {
 	env := []string{"VK_LAYER_GPUAV_DBG_SIZED_ELEMENT_CHECKS=1"}
 	for _, id := range gpuav.AllChecks {
-		env = append(env, gpuav.CheckEnv(id)+"=1")
+		env = append(env, layeroptions.CheckEnv(id)+"=1")
 	}
 	return env
 }()

@@ -10,7 +10,7 @@ import (
 
 // MaxSlot is the highest descriptor-set slot the layer uses: its set goes at
 // min(maxBoundDescriptorSets, MaxSlot+1) - 1 (docs/decisions/reserve-slot.md).
-const MaxSlot = 32
+const MaxSlot = gpuav.MaxSlot
 
 // Support says whether one check can run on one device.
 type Support struct {

@@ -265,6 +265,16 @@ func (a *checkApp) runInto(t *testing.T, r any, env, flags []string, args ...str
 // returns the exit code and the launcher's and app's output.
 func runLauncher(t *testing.T, r any, env, flags []string, app string, args ...string) (int, string) {
 	t.Helper()
+	return runLauncherWatch(t, r, env, flags, nil, app, args...)
+}
+
+// runLauncherWatch is runLauncher with watch called on each line of the
+// run's output as it comes (the launcher's and the app's, from the
+// goroutine that copies them), with the launcher's process: to act while
+// the app runs (signal the launcher, as a user stops the app).
+func runLauncherWatch(t *testing.T, r any, env, flags []string, watch func(line string, launcher *os.Process), app string,
+	args ...string) (int, string) {
+	t.Helper()
 	out := filepath.Join(t.TempDir(), "out.json")
 	full := append([]string{"run", "--headless", "--json", out, "--session", filepath.Join(t.TempDir(), "s.gvs")}, flags...)
 	full = append(append(full, "--", app), args...)
@@ -276,8 +286,11 @@ func runLauncher(t *testing.T, r any, env, flags []string, app string, args ...s
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	var judge func()
 	cmd.Env, judge = refereeEnv(t, env, app, args)
-	var output bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &output, &output
+	output := &lineWatcher{}
+	if watch != nil {
+		output.watch = func(line string) { watch(line, cmd.Process) }
+	}
+	cmd.Stdout, cmd.Stderr = output, output
 	err := cmd.Run()
 	if ctx.Err() != nil {
 		t.Fatalf("hung: %s %s did not finish within %v under gpuav-dbg (%s sets the bound)\n%s",
@@ -299,6 +312,41 @@ func runLauncher(t *testing.T, r any, env, flags []string, app string, args ...s
 		t.Fatalf("parse report: %v\n%s", err, b)
 	}
 	return code, output.String()
+}
+
+// lineWatcher keeps what is written to it and calls watch (when set) on
+// each whole line as it arrives.
+type lineWatcher struct {
+	mu      sync.Mutex
+	buf     bytes.Buffer
+	partial []byte
+	watch   func(line string)
+}
+
+func (w *lineWatcher) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf.Write(p)
+	if w.watch == nil {
+		return len(p), nil
+	}
+	w.partial = append(w.partial, p...)
+	for {
+		i := bytes.IndexByte(w.partial, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		line := string(w.partial[:i])
+		w.partial = w.partial[i+1:]
+		w.watch(line)
+	}
+}
+
+// String is everything written so far.
+func (w *lineWatcher) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
 }
 
 // envAppTimeout bounds each run of an app under the launcher (a Go

@@ -411,7 +411,7 @@ func TestCommandChecksSettings(t *testing.T) {
 		// The layer alone, reporting to stderr.
 		t.Run(tt.check+"/execute", func(t *testing.T) {
 			s := runCmdDirect(t, tt.kase, "VK_INSTANCE_LAYERS=VK_LAYER_GPUAVDBG_validation", "VK_LAYER_GPUAV_DBG_ON_ERROR=execute")
-			if n := strings.Count(s, "gpuav-dbg: ERROR "+tt.check+" "); n != 1 || strings.Count(s, "gpuav-dbg: ERROR") != 1 ||
+			if n := strings.Count(s, "gpuav-dbg: ERROR "+tt.check+": "); n != 1 || strings.Count(s, "gpuav-dbg: ERROR") != 1 ||
 				!strings.Contains(s, tt.output) {
 				t.Fatalf("%d %s errors, want 1 and %q:\n%s", n, tt.check, tt.output, s)
 			}

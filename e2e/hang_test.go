@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/gpuav-dbg/gpuav-dbg/internal/cbuild"
@@ -188,8 +189,16 @@ type hangJSON struct {
 		Call            string  `json:"call"`
 		WatchdogSeconds float64 `json:"watchdog_seconds"`
 		Granularity     string  `json:"granularity"`
+		Finished        bool    `json:"finished"`
+		Seconds         float64 `json:"seconds"`
 		Submits         []struct {
-			Submit         uint64 `json:"submit"`
+			Queue struct {
+				Handle string `json:"handle"`
+			} `json:"queue"`
+			Submit         uint64  `json:"submit"`
+			PendingSeconds float64 `json:"pending_seconds"`
+			Finished       bool    `json:"finished"`
+			Seconds        float64 `json:"seconds"`
 			CommandBuffers []struct {
 				CommandBuffer struct {
 					Name string `json:"name"`
@@ -241,33 +250,40 @@ func (h *hangJSON) lines() []string {
 	return out
 }
 
+// hangCBLines is what the hang of hangapp's mode hang says under a 2 s
+// watchdog: the running action (its label "spin"), the action before it
+// completed ("setup", whose 4 records reached memory and are reported)
+// and the one after not started ("after").
+var hangCBLines = []string{
+	"watchdog  2 actions",
+	"hang-cb: actions 0 completed, 1 running, 2 not started, records 4",
+	"completed #0 vkCmdDispatch setup shaders 1",
+	"running #1 vkCmdDispatch spin shaders 1",
+	"not_started #2 vkCmdDispatch after shaders 1",
+}
+
 // TestWatchdogHang: a command buffer of three dispatches, the second a
-// bounded loop of about 8 s, with a 2 s watchdog: the hang group names
-// the submit and the command buffer, the running action (its label
-// "spin"), the action before it completed ("setup", whose 4 records
-// reached memory and are reported) and the one after not started
-// ("after"); the app then finishes (the loop is bounded), the records of
-// "after" come when it does, exactly once each, and the run exits 5. The
-// session file holds the hang: open shows it too. On lavapipe (a CPU
-// device) the breadcrumbs' default (auto) marks actions. With
-// --breadcrumbs passes the three dispatches are one region: the hang names
-// it, one or more of actions 0-2 running, says so and how to have each
-// action marked, and the records of both come when the submission is read.
+// bounded loop of about 60 s, with a 2 s watchdog: the hang group is
+// reported while the loop runs (the app's messenger prints it: the app is
+// left running), and the user stops the app then (SIGTERM to the
+// launcher, which passes it on). The submission never finished: the hang
+// stays a hang, not finished, and the run exits 5. On lavapipe (a CPU
+// device) the breadcrumbs' default (auto) marks actions: hangCBLines, the
+// records of "setup" there once, "after" never ran. With --breadcrumbs
+// passes the three dispatches are one region: the hang names it, one or
+// more of actions 0-2 running, says so and how to have each action marked
+// (the same lines from the layer's messenger and the launcher's output),
+// and no action is known to have completed, so no record is read.
 func TestWatchdogHang(t *testing.T) {
 	app, dir := hangApp(t)
 	for _, c := range []struct {
 		name    string
 		flags   []string
 		want    []string
+		groups  []string
 		wantOut []string
 	}{
-		{"auto", nil, []string{
-			"watchdog  2 actions",
-			"hang-cb: actions 0 completed, 1 running, 2 not started, records 4",
-			"completed #0 vkCmdDispatch setup shaders 1",
-			"running #1 vkCmdDispatch spin shaders 1",
-			"not_started #2 vkCmdDispatch after shaders 1",
-		}, []string{
+		{"auto", nil, hangCBLines, []string{"hang-cb: 4"}, []string{
 			"gpuav-dbg: GPU hang (no progress for the watchdog's 2 s)\n",
 			`command buffer 0x`,
 			`"hang-cb"): actions 0 completed, 1 running, 2 not started` + "\n",
@@ -278,15 +294,14 @@ func TestWatchdogHang(t *testing.T) {
 			"running #0 vkCmdDispatch setup shaders 1",
 			"running #1 vkCmdDispatch spin shaders 1",
 			"running #2 vkCmdDispatch after shaders 1",
-		}, []string{
+		}, nil, []string{
 			"gpuav-dbg: GPU hang (no progress for the watchdog's 2 s)\n",
-			"gpuav-dbg:   breadcrumbs per region, not per action (each render pass, and the actions between passes: " +
-				"the default on a GPU without VK_AMD_buffer_marker, where a marker between two dispatches serializes " +
-				"them): a region's actions not completed read as running, and one or more of them is; --breadcrumbs " +
-				"actions (VK_LAYER_GPUAV_DBG_BREADCRUMBS=actions) marks each action, at a few microseconds per action " +
-				"on such a GPU\n",
+			"gpuav-dbg:   " + hangPassesNote + "\n",
 			`"hang-cb"): one or more of actions 0-2 running (one region, not marked per action)` + "\n",
 			`gpuav-dbg:       in region   #1 vkCmdDispatch in "spin" pipeline `,
+			// The layer's words to the app's messenger are the same.
+			hangPassesNote,
+			`      in region   #1 vkCmdDispatch in "spin" pipeline `,
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -294,22 +309,26 @@ func TestWatchdogHang(t *testing.T) {
 				hangReport
 				hangJSON
 			}
+			var stopped sync.Once
 			flags := append([]string{"--watchdog", "2"}, c.flags...)
-			code, out := runLauncher(t, &r, nil, flags, app, "--dir", dir, "--mode", "hang", "--seconds", "8")
+			code, out := runLauncherWatch(t, &r, nil, flags, func(line string, launcher *os.Process) {
+				if strings.Contains(line, "GPU hang (no progress for the watchdog's 2 s)") {
+					stopped.Do(func() { _ = launcher.Signal(syscall.SIGTERM) })
+				}
+			}, app, "--dir", dir, "--mode", "hang", "--seconds", "60", "--messenger", "1")
 			if got := r.lines(); code != 5 || !slices.Equal(got, c.want) {
 				t.Fatalf("exit %d, hangs\n%s\nwant exit 5 and\n%s\n%s", code, strings.Join(got, "\n"), strings.Join(c.want, "\n"), out)
 			}
-			var actions []int
-			for _, e := range r.Errors {
-				if e.CommandBuffer.Name != "hang-cb" || e.Count != 4 {
-					t.Errorf("group %s: %d at action %d; want hang-cb: 4", e.CommandBuffer.Name, e.Count, e.ActionIndex)
-				}
-				actions = append(actions, e.ActionIndex)
+			if h := r.Hangs[0]; h.Finished || h.Seconds != 0 || h.Submits[0].Finished || h.Submits[0].PendingSeconds < 2 {
+				t.Errorf("hang finished %v after %g s, submit finished %v, pending %g s; want unfinished, pending 2 s or more",
+					h.Finished, h.Seconds, h.Submits[0].Finished, h.Submits[0].PendingSeconds)
 			}
-			if slices.Sort(actions); !slices.Equal(actions, []int{0, 2}) || r.StreamsCut != 0 || !strings.Contains(out, "wait=0") ||
-				!strings.Contains(out, "hangapp: done") || r.App.ExitCode != 0 {
-				t.Errorf("groups at actions %v, %d streams cut, app exit %d; want actions 0 and 2, none cut, the app done\n%s",
-					actions, r.StreamsCut, r.App.ExitCode, out)
+			if g := r.groups(); !slices.Equal(g, c.groups) || (len(g) > 0 && r.Errors[0].ActionIndex != 0) ||
+				r.App.State != "stopped" || strings.Contains(out, "hangapp: done") {
+				t.Errorf("groups %q, app %+v; want %q (at action 0), the app stopped before it was done\n%s", g, r.App, c.groups, out)
+			}
+			if strings.Contains(out, "slow:") {
+				t.Errorf("the headless output calls the hang slow\n%s", out)
 			}
 			for _, w := range c.wantOut {
 				if !strings.Contains(out, w) {
@@ -317,6 +336,60 @@ func TestWatchdogHang(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// hangPassesNote is the note of a hang whose breadcrumbs mark passes.
+const hangPassesNote = "breadcrumbs per region, not per action (each render pass, and the actions between passes: " +
+	"the default on a GPU without VK_AMD_buffer_marker, where a marker between two dispatches serializes " +
+	"them): a region's actions not completed read as running, and one or more of them is; --breadcrumbs " +
+	"actions (VK_LAYER_GPUAV_DBG_BREADCRUMBS=actions) marks each action, at a few microseconds per action " +
+	"on such a GPU"
+
+// TestWatchdogSlow: the same command buffer with a loop of about 8 s: the
+// hang is reported past the 2 s watchdog (hangCBLines), and when the
+// submission finishes the hang says so: finished, with its time from the
+// submit (past the watchdog's limit, and past what it had been pending
+// when reported), a warning ("slow: ... then finished after X s") in the
+// headless output and in the app's messenger, never "GPU hang" in the
+// summary. The records come exactly once each ("setup" with the hang,
+// "after" when the submission is read), and the run exits 1 (those
+// records), not 5.
+func TestWatchdogSlow(t *testing.T) {
+	app, dir := hangApp(t)
+	var r struct {
+		hangReport
+		hangJSON
+	}
+	code, out := runLauncher(t, &r, nil, []string{"--watchdog", "2"}, app, "--dir", dir, "--mode", "hang", "--seconds", "8",
+		"--messenger", "1")
+	if got := r.lines(); code != 1 || !slices.Equal(got, hangCBLines) {
+		t.Fatalf("exit %d, hangs\n%s\nwant exit 1 and\n%s\n%s", code, strings.Join(got, "\n"), strings.Join(hangCBLines, "\n"), out)
+	}
+	h, s := r.Hangs[0], r.Hangs[0].Submits[0]
+	if !h.Finished || !s.Finished || h.Seconds != s.Seconds || s.Seconds < 2 || s.Seconds < s.PendingSeconds {
+		t.Errorf("hang finished %v after %g s, submit finished %v after %g s (pending %g s when reported); want finished, "+
+			"2 s or more, past the pending time", h.Finished, h.Seconds, s.Finished, s.Seconds, s.PendingSeconds)
+	}
+	var actions []int
+	for _, e := range r.Errors {
+		if e.CommandBuffer.Name != "hang-cb" || e.Count != 4 {
+			t.Errorf("group %s: %d at action %d; want hang-cb: 4", e.CommandBuffer.Name, e.Count, e.ActionIndex)
+		}
+		actions = append(actions, e.ActionIndex)
+	}
+	if slices.Sort(actions); !slices.Equal(actions, []int{0, 2}) || r.StreamsCut != 0 || !strings.Contains(out, "wait=0") ||
+		!strings.Contains(out, "hangapp: done") || r.App.ExitCode != 0 {
+		t.Errorf("groups at actions %v, %d streams cut, app exit %d; want actions 0 and 2, none cut, the app done\n%s",
+			actions, r.StreamsCut, r.App.ExitCode, out)
+	}
+	slow := fmt.Sprintf("slow: submission %d on queue %s made no progress for 2 s, then finished after %.1f s", s.Submit,
+		s.Queue.Handle, s.Seconds)
+	// The app's messenger heard "GPU hang" when the watchdog reported it,
+	// then "slow"; the launcher's lines say only "slow".
+	if !strings.Contains(out, "gpuav-dbg: "+slow+"\n") || strings.Contains(out, "gpuav-dbg: GPU hang (") ||
+		!regexp.MustCompile(`\[vk warning\] GPUAV-DBG-layer: .*\| slow: submission \d+ on queue 0x[0-9a-f]+ made no progress for 2 s, then finished after \d+\.\d s`).MatchString(out) {
+		t.Errorf("the headless output or the app's messenger does not say %q, or says GPU hang\n%s", slow, out)
 	}
 }
 

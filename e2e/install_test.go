@@ -82,10 +82,12 @@ func TestLayerOnItsOwn(t *testing.T) {
 	}
 	for _, want := range []string{
 		"Validation Error: [ VUID-vkCmdDispatch-None-10068 ] Object 0: handle = 0x",
-		"| descriptor_index_oob VUID-vkCmdDispatch-None-10068: (set = 0, binding = 0) Index of 3 used to index descriptor array of length 2.",
-		", 4 times\nShader validation error occurred at oob_compute.comp:9\n9:     outs[pc.idx].v[i] = i * 3u;\n",
-		"stage compute global_invocation_id=[",
-		", 64 times\nShader validation error occurred at oob_fragment.frag:9\n",
+		"| descriptor_index_oob: (set = 0, binding = 0) Index of 3 used to index descriptor array of length 2. " +
+			"The access was skipped (a load read zero, a store or atomic did nothing). VUID-vkCmdDispatch-None-10068. Command buffer 0x",
+		"; 4 invocations. Samples: (0,0,0) (1,0,0) (2,0,0) (3,0,0). oob_compute.comp:9:\n    outs[pc.idx].v[i] = i * 3u;\n",
+		"Stage compute, global_invocation_id (",
+		"; 64 invocations.",
+		"oob_fragment.frag:9:\n",
 	} {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())

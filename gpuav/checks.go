@@ -104,6 +104,12 @@ func (c *Check) SkipSentence() string {
 // what its failed operation did, so that no outcome sentence is added.
 func (c *Check) OutcomeInMessage() bool { return c.outcomeInMessage }
 
+// WarnedUnderRobustness reports whether what the check finds is defined
+// behaviour when the app enables one of its Device.WarnWith features
+// (robustBufferAccess): it is reported as a warning there, or, with
+// warn_robust off, not instrumented at all.
+func (c *Check) WarnedUnderRobustness() bool { return len(c.Device.WarnWith) > 0 }
+
 // InShaders reports whether the check runs in instrumented shaders (it has
 // a pass), wholly or, for a command check, in part (vertex_fetch_oob): the
 // stages whose shaders cannot be instrumented on a device are then
@@ -640,15 +646,3 @@ func (c CheckCode) CheckID() string {
 	}
 	return fmt.Sprintf("unknown_check_%d", uint32(c))
 }
-
-// EnvCheckPrefix + the check id in upper case is the environment variable
-// that switches a check in the layer, e.g.
-// VK_LAYER_GPUAV_DBG_CHECK_DESCRIPTOR_INDEX_OOB=0.
-const EnvCheckPrefix = "VK_LAYER_GPUAV_DBG_CHECK_"
-
-// CheckEnv returns the environment variable that switches check id.
-func CheckEnv(id string) string { return EnvCheckPrefix + strings.ToUpper(id) }
-
-// CheckSettingKey returns the layer setting that switches check id in the
-// manifest, a settings file or VkLayerSettingsCreateInfoEXT: check_<id>.
-func CheckSettingKey(id string) string { return "check_" + id }

@@ -110,10 +110,7 @@ func DescElemWords(vkType uint32) uint32 {
 // InputConstants lists the constants above by the names the generated C
 // header (layer/inputs_gen.h, GPUAVDBG_ prefix) and the GLSL (-D, GPUAV_
 // prefix) use.
-var InputConstants = []struct {
-	Name  string
-	Value uint32
-}{
+var InputConstants = []Constant{
 	{"DESC_STATE_BINDING", DescStateBinding},
 	{"ADDRESS_BINDING", AddressBinding},
 	{"INPUT_VALID_WORD", InputValidWord},

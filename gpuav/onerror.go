@@ -46,25 +46,6 @@ var OnErrors = []OnErrorBehaviour{
 // DefaultOnError is the behaviour when nothing says otherwise.
 const DefaultOnError = OnErrorSkip
 
-// Settings of the failed-access behaviour: environment variables and
-// their keys in the manifest, a settings file and
-// VkLayerSettingsCreateInfoEXT.
-const (
-	// EnvOnError: skip (default), clamp or execute.
-	EnvOnError = "VK_LAYER_GPUAV_DBG_ON_ERROR"
-	// SettingOnError is EnvOnError's key.
-	SettingOnError = "on_error"
-	// EnvRobust (default 0): robust-only mode: every enabled check clamps
-	// and nothing is reported.
-	EnvRobust = "VK_LAYER_GPUAV_DBG_ROBUST"
-	// SettingRobust is EnvRobust's key.
-	SettingRobust = "robust"
-)
-
-// RobustHelp says in one sentence what the robust-only mode does
-// (manifest, CLI usage, settings pane).
-const RobustHelp = "Robust only: every enabled check clamps its access into range and nothing is reported (to run untrusted or known-buggy shaders safely)."
-
 // ParseOnError reads a behaviour by its name (case and surrounding spaces
 // ignored); the error lists the valid names.
 func ParseOnError(s string) (OnError, error) {
@@ -124,6 +105,30 @@ const (
 // entry's noClamp) or where the element the clamp went to failed its own
 // check (p7 of the record), and the reason says which.
 func FailedAccess(v OnError, code CheckCode, p [RecordParams]uint32) Outcome {
+	return failedAccessOf(v, code, p)
+}
+
+// FailedAccessUnder is FailedAccess under a run's settings: its on_error,
+// and clamp in the robust-only mode.
+func FailedAccessUnder(onError string, robust bool, code CheckCode, p [RecordParams]uint32) Outcome {
+	v := OnError(onError)
+	if robust {
+		v = OnErrorClamp
+	}
+	return failedAccessOf(v, code, p)
+}
+
+// Sentence says what the access did, for check's message
+// (OutcomeSentence).
+func (o Outcome) Sentence(check string) string {
+	var to *uint32
+	if o.Clamped {
+		to = &o.ClampedTo
+	}
+	return OutcomeSentence(check, o.Access, to, o.Reason)
+}
+
+func failedAccessOf(v OnError, code CheckCode, p [RecordParams]uint32) Outcome {
 	if c := checkOfCode(code); c != nil && c.executes != "" {
 		return Outcome{Access: AccessExecuted}
 	}

@@ -50,12 +50,9 @@ var loopBudgetPass = &passSpec{
 	run:       func(sh *shader) int { return walk(sh, &loopBudget{sh: sh, budget: sh.opt.loopBudget()}) },
 }
 
-// Loop budget settings: the environment variable and its key in the
-// manifest, a settings file and VkLayerSettingsCreateInfoEXT, the default
-// and the range.
+// The loop budget's default and range (the setting is the options
+// table's loop_budget_iterations).
 const (
-	EnvLoopBudget     = "VK_LAYER_GPUAV_DBG_LOOP_BUDGET_ITERATIONS"
-	SettingLoopBudget = "loop_budget_iterations"
 	// DefaultLoopBudget is 2^24 iterations of one loop entry by one
 	// invocation: past any loop a real shader runs per invocation (a
 	// 4096² image walked by one invocation is 2^24 texels), and still a

@@ -38,6 +38,14 @@ const (
 	PrintfNoRoom = 0xFFFFFFFF
 )
 
+// The printf buffer's size per command buffer: the setting's default and
+// bounds, in bytes (options.PrintfBufferBytes).
+const (
+	DefaultPrintfBufferBytes = 64 << 10
+	MinPrintfBufferBytes     = 1 << 10
+	MaxPrintfBufferBytes     = 1 << 30
+)
+
 // PrintfLine is one decoded line, in the raw terms of the shader: the
 // session formats it with its call's format string.
 type PrintfLine struct {

@@ -13,38 +13,25 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 
-	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/options"
 	"github.com/gpuav-dbg/gpuav-dbg/session"
 )
 
 // Names the layer and the loader know.
 const (
 	// LayerName is the layer's name in its manifest.
-	LayerName = "VK_LAYER_GPUAVDBG_validation"
+	LayerName = options.LayerName
 	// ManifestName is the layer's manifest file.
 	ManifestName = "VkLayer_gpuav_dbg.json"
-	// EnvLayerPath overrides the directory holding the manifest.
-	EnvLayerPath = "GPUAV_DBG_LAYER_PATH"
-	// EnvSourcePath is a colon-separated list of directories searched,
-	// after --source-path's, for shader source files a module names but
-	// does not carry.
-	EnvSourcePath = "GPUAV_DBG_SOURCE_PATH"
-
-	// The layer's settings (layer/settings.go reads them).
-	envSocket      = "VK_LAYER_GPUAV_DBG_SOCKET"
-	envReserveSlot = "VK_LAYER_GPUAV_DBG_RESERVE_SLOT"
-	// envPrintf and envPrintfBufferBytes: layer/settings.go.
-	envPrintf            = "VK_LAYER_GPUAV_DBG_PRINTF"
-	envPrintfBufferBytes = "VK_LAYER_GPUAV_DBG_PRINTF_BUFFER_BYTES"
-	// envWatchdogSeconds and envBreadcrumbs: layer/settings.go.
-	envWatchdogSeconds = "VK_LAYER_GPUAV_DBG_WATCHDOG_SECONDS"
-	envBreadcrumbs     = "VK_LAYER_GPUAV_DBG_BREADCRUMBS"
-	envPrintfAt        = "VK_LAYER_GPUAV_DBG_PRINTF_AT"
 )
+
+// The launcher's own environment variables are rows of the options table:
+// options.LayerPath overrides the directory holding the manifest,
+// options.SourcePath lists directories searched, after --source-path's,
+// for shader source files a module names but does not carry.
 
 // ResolveApp finds the app the way a shell would: a name with a slash is a
 // path, a bare name is looked up in $PATH. It says in one line what is
@@ -96,8 +83,8 @@ type Place struct {
 // ($XDG_DATA_HOME, $XDG_DATA_DIRS, /etc). exeDir is gpuav-dbg's own
 // directory ("" when unknown).
 func LayerPlaces(getenv func(string) string, exeDir string) []Place {
-	if d := getenv(EnvLayerPath); d != "" {
-		return []Place{{d, "$" + EnvLayerPath}}
+	if d := getenv(options.LayerPath.Env); d != "" {
+		return []Place{{d, "$" + options.LayerPath.Env}}
 	}
 	const sub = "vulkan/explicit_layer.d"
 	var out []Place
@@ -142,37 +129,23 @@ func FindLayer(getenv func(string) string, exeDir string) (Place, error) {
 		looked = append(looked, fmt.Sprintf("%s (%s)", manifest, p.How))
 	}
 	return Place{}, fmt.Errorf("layer manifest not found: looked for %s; build it with make, install it with make install, or set %s",
-		strings.Join(looked, ", "), EnvLayerPath)
+		strings.Join(looked, ", "), options.LayerPath.Env)
 }
 
 // Env is the app's environment: the parent's plus the loader variables
-// that add the layer in layerDir, the socket and the settings.
+// that add the layer in layerDir, and every option the launcher passes
+// (options.Passed: the socket, the checks, the settings of set). An
+// option set leaves unset is left to the layer's default (and to the
+// parent's environment).
 func Env(parent []string, layerDir, socket string, set session.Settings) []string {
 	e := newEnv(parent)
 	e.prepend("VK_ADD_LAYER_PATH", layerDir)
 	e.appendList("VK_INSTANCE_LAYERS", LayerName)
-	e.put(envSocket, socket)
-	for _, id := range gpuav.AllChecks {
-		e.put(gpuav.CheckEnv(id), bool01(set.Checks[id]))
-	}
-	e.put(envReserveSlot, bool01(set.ReserveSlot))
-	e.put(gpuav.EnvOnError, string(gpuav.OnErrorOrDefault(gpuav.OnError(set.OnError))))
-	e.put(gpuav.EnvRobust, bool01(set.Robust))
-	e.put(envPrintf, bool01(!set.PrintfOff))
-	if set.PrintfBufferBytes != 0 {
-		e.put(envPrintfBufferBytes, strconv.FormatUint(uint64(set.PrintfBufferBytes), 10))
-	}
-	e.put(envPrintfAt, set.PrintfAt)
-	if set.LoopBudget != 0 {
-		e.put(gpuav.EnvLoopBudget, strconv.FormatUint(uint64(set.LoopBudget), 10))
-	}
-	if set.WatchdogOff {
-		e.put(envWatchdogSeconds, "0")
-	} else if set.WatchdogSeconds != 0 {
-		e.put(envWatchdogSeconds, strconv.FormatUint(uint64(set.WatchdogSeconds), 10))
-	}
-	if set.Breadcrumbs != "" {
-		e.put(envBreadcrumbs, set.Breadcrumbs)
+	v := options.Values{Settings: set, Socket: socket}
+	for _, o := range options.With(options.Passed) {
+		if o.IsSet(&v) {
+			e.put(o.Env, o.Text(&v))
+		}
 	}
 	return e.list()
 }
@@ -229,11 +202,4 @@ func (e *env) list() []string {
 		out = append(out, k+"="+e.set[k])
 	}
 	return out
-}
-
-func bool01(b bool) string {
-	if b {
-		return "1"
-	}
-	return "0"
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpuav-dbg/gpuav-dbg/options"
 	"github.com/gpuav-dbg/gpuav-dbg/session"
 )
 
@@ -157,7 +158,7 @@ func TestFindLayer(t *testing.T) {
 			t.Errorf("with %s: %+v, %v; want %+v", c.put, got, err, c.want)
 		}
 	}
-	env[EnvLayerPath] = filepath.Join(root, "elsewhere")
+	env[options.LayerPath.Env] = filepath.Join(root, "elsewhere")
 	if _, err := FindLayer(getenv, exeDir); err == nil || !strings.Contains(err.Error(), "($GPUAV_DBG_LAYER_PATH)") {
 		t.Fatalf("override: %v", err)
 	}
@@ -387,6 +388,29 @@ func TestAppOutputCompact(t *testing.T) {
 		o := s.Output
 		if len(o) != session.MaxOutputLines || o[0].Text != "line 1" || o[len(o)-1].Text != "line 100000" || o[0].Stream != "stdout" {
 			t.Errorf("%s: %d lines, first %+v, last %+v", name, len(o), o[0], o[len(o)-1])
+		}
+	}
+}
+
+// TestEnvReadsTheTable: a row added to the options table that the
+// launcher passes reaches the app's environment from the run's settings
+// (a row with no field of its own: Settings.Options), and is left out when
+// the run leaves it unset.
+func TestEnvReadsTheTable(t *testing.T) {
+	defer options.WithExtra(&options.Option{Key: "test_row", Env: "VK_LAYER_GPUAV_DBG_TEST_ROW", Kind: options.Uint, Default: "7",
+		Help: "a row of the test", Where: options.Hello | options.Passed})()
+	set := session.Settings{Options: map[string]string{"test_row": "12"}}
+	if env := Env(nil, "/layer", "/s.sock", set); !slices.Contains(env, "VK_LAYER_GPUAV_DBG_TEST_ROW=12") {
+		t.Errorf("the test row is not in the environment: %q", env)
+	}
+	env := Env([]string{"VK_LAYER_GPUAV_DBG_TEST_ROW=3"}, "/layer", "/s.sock", session.Settings{})
+	if !slices.Contains(env, "VK_LAYER_GPUAV_DBG_TEST_ROW=3") {
+		t.Errorf("unset, the parent's value is not kept: %q", env)
+	}
+	for _, o := range options.With(options.Passed) {
+		if !slices.ContainsFunc(Env(nil, "/l", "/s", session.Settings{Checks: map[string]bool{}, Options: map[string]string{"test_row": "1"}}),
+			func(kv string) bool { return strings.HasPrefix(kv, o.Env+"=") }) && o.IsSet(&options.Values{}) {
+			t.Errorf("%s is not passed", o.Env)
 		}
 	}
 }

@@ -353,22 +353,6 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_BeginCommandBuffer(VkCommandBuffer cb
     return dd->disp.BeginCommandBuffer(cb, bi);
 }
 
-/* test_binds says whether VK_LAYER_GPUAV_DBG_TEST_BINDS is set (a test
- * hook: the layer's binds are not visible to the app): each command
- * buffer's end then logs how many of its actions used the layer's set and
- * how many binds of it that took. */
-static int test_binds(void)
-{
-    static int on = -1;
-    int v = __atomic_load_n(&on, __ATOMIC_RELAXED);
-    if (v < 0) {
-        const char *e = getenv("VK_LAYER_GPUAV_DBG_TEST_BINDS");
-        v = e && *e && strcmp(e, "0") != 0;
-        __atomic_store_n(&on, v, __ATOMIC_RELAXED);
-    }
-    return v;
-}
-
 static VKAPI_ATTR VkResult VKAPI_CALL icpt_EndCommandBuffer(VkCommandBuffer cb)
 {
     cb_state *cs = gpuavdbg_cb_get(cb);
@@ -378,7 +362,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_EndCommandBuffer(VkCommandBuffer cb)
     int prepass = cs && gpuavdbg_prepass_end(cs); /* the pre-pass wrote records */
     if (cs)
         gpuavdbg_crumbs_end(cs); /* the last breadcrumb (crumbs.h) */
-    if (cs && test_binds())
+    if (cs && gpuavdbg_tests.binds) /* a test hook: the layer's binds are not visible to the app */
         gpuavdbg_logf(GPUAVDBG_LOG_INFO, "test: command buffer 0x%llx: %u actions, %u used the layer's set, %u binds of it",
                       (unsigned long long)GPUAVDBG_H(cb), cs->nactions, cs->ninstrumented, cs->nbinds);
     if (cs && cs->unit && !cs->secondary && (cs->ninstrumented > 0 || cs->nexecuted > 0 || prepass)) {

@@ -173,9 +173,8 @@ static void device_limits(device_data *dd, cc_dev *c, const VkDeviceCreateInfo *
     c->max_draw_indirect = l->maxDrawIndirectCount;
     /* A test hook: lavapipe's and NVIDIA's limit is 2^32-1, which no count
      * can exceed. */
-    const char *e = getenv("VK_LAYER_GPUAV_DBG_TEST_MAX_DRAW_INDIRECT_COUNT");
-    if (e && *e)
-        c->max_draw_indirect = (uint32_t)strtoul(e, NULL, 10);
+    if (gpuavdbg_tests.max_draw_indirect >= 0)
+        c->max_draw_indirect = (uint32_t)gpuavdbg_tests.max_draw_indirect;
     w[GPUAVDBG_PREPASS_LIMIT_DRAW_COUNT] = c->max_draw_indirect;
     w[GPUAVDBG_PREPASS_LIMIT_FEATURES] = c->first_instance ? GPUAVDBG_PREPASS_FEATURE_FIRST_INSTANCE : 0;
 }

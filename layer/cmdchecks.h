@@ -12,15 +12,8 @@
 #include "state.h"
 
 /* The command checks a device runs (goCommandChecks, which
- * exports.go computes from the settings) and the safe mode. */
-enum {
-    GPUAVDBG_CC_INDEX = 1,    /* index_buffer_oob */
-    GPUAVDBG_CC_VERTEX = 2,   /* vertex_fetch_oob */
-    GPUAVDBG_CC_INDIRECT = 4, /* indirect_command */
-    GPUAVDBG_CC_SAFE = 8,     /* a failed check skips (safe mode) */
-    GPUAVDBG_CC_ACCEL = 16,   /* acceleration_structure_build (accel.c) */
-    GPUAVDBG_CC_DEPTH = 32,   /* depth_copy_range (depthcopy.c) */
-};
+ * exports.go computes from the settings) and the safe mode: the
+ * GPUAVDBG_CC_* bits of shared_gen.h (layer/internal/abi). */
 
 /* The device owner's hooks (device.c): the checks a device runs
  * (goCommandChecks: returned, 0 when out of memory), the features and

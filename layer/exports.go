@@ -16,6 +16,8 @@ import (
 	"unsafe"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/layer/internal/abi"
+	"github.com/gpuav-dbg/gpuav-dbg/options"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
 
@@ -43,12 +45,12 @@ func commandName(c uint32) string {
 	return fmt.Sprintf("command(%d)", c)
 }
 
-// Pipeline layout states (layer.h).
+// Pipeline layout states (abi, shared_gen.h).
 const (
-	layoutPadded        = C.GPUAVDBG_LAYOUT_PADDED
-	layoutConflict      = C.GPUAVDBG_LAYOUT_CONFLICT
-	layoutDBUnsupported = C.GPUAVDBG_LAYOUT_DB_UNSUPPORTED
-	layoutPaddedPush    = C.GPUAVDBG_LAYOUT_PADDED_PUSH
+	layoutPadded        = abi.LayoutPadded
+	layoutConflict      = abi.LayoutConflict
+	layoutDBUnsupported = abi.LayoutDBUnsupported
+	layoutPaddedPush    = abi.LayoutPaddedPush
 )
 
 // recovered logs a panic caught at the boundary; defer it first.
@@ -76,7 +78,6 @@ func goInstanceCreated(instance C.uint64_t, reserveFromFeatures, disableShaders 
 	appSettings *C.char) (reserve C.int) {
 	defer recovered("goInstanceCreated")
 	defer flushOutbox()
-	startProfile()
 	var app AppSettings
 	var appWarnings []string
 	if appSettings != nil {
@@ -85,6 +86,7 @@ func goInstanceCreated(instance C.uint64_t, reserveFromFeatures, disableShaders 
 	app.DisableShaders = disableShaders != 0
 	state.mu.Lock()
 	defer state.mu.Unlock()
+	startProfile(settingsLocked().CPUProfile)
 	s, w := instanceSettingsLocked(app)
 	if reserveFromFeatures != 0 {
 		s.ReserveSlot = true
@@ -98,6 +100,16 @@ func goInstanceCreated(instance C.uint64_t, reserveFromFeatures, disableShaders 
 		logLocked(levelWarning, x)
 	}
 	return reserve
+}
+
+// handTestHooks gives the C half the test hooks' values (options.TestHooks),
+// read with the process's settings before any device exists.
+func handTestHooks(t options.TestHooks) {
+	binds := 0
+	if t.Binds {
+		binds = 1
+	}
+	C.gpuavdbg_set_test_hooks(C.uint64_t(t.FailAlloc), C.int64_t(t.MaxDrawIndirectCount), C.int(binds))
 }
 
 // instanceSettingsOf returns the settings of an instance (the process's
@@ -180,7 +192,7 @@ func goInstrumentationWanted(instance C.uint64_t) C.int {
 }
 
 // goCommandChecks returns the command checks an instance's devices run
-// (GPUAVDBG_CC_* bits of layer/cmdchecks.h), with whether a failed one
+// (GPUAVDBG_CC_* bits of shared_gen.h, layer/internal/abi), with whether a failed one
 // skips its command (on_error other than execute).
 //
 //export goCommandChecks
@@ -328,13 +340,16 @@ func instrumentModule(dev uint64, enabled bool, slot uint32, orig []uint32, late
 		at, _ = gpuav.ParsePrintfAt(set.PrintfAt)
 		robust = d != nil && d.robust
 		int64 = d != nil && d.int64
-		if robust && !set.WarnRobust && (checks[gpuav.CheckBufferOOB] || checks[gpuav.CheckTexelBufferOOB]) {
+		if robust && !set.WarnRobust {
 			// Defined behaviour the user chose not to hear about: do not
-			// instrument it at all (robustBufferAccess covers texel
-			// buffers too).
+			// instrument it at all (the registry's robustness-warned
+			// checks: robustBufferAccess covers texel buffers too).
 			checks = maps.Clone(checks)
-			checks[gpuav.CheckBufferOOB] = false
-			checks[gpuav.CheckTexelBufferOOB] = false
+			for i := range gpuav.Checks {
+				if c := &gpuav.Checks[i]; c.WarnedUnderRobustness() {
+					checks[c.ID] = false
+				}
+			}
 		}
 	})
 	// s is filled in before other goroutines can see it.
@@ -566,25 +581,6 @@ func goOriginalSPIRV(dev, module C.uint64_t, out **C.uint32_t, outWords *C.size_
 	return 1
 }
 
-// layer.h's fact layout, kind and limits are gpuav's: a difference does
-// not compile (an array of negative length).
-var (
-	_ [C.GPUAVDBG_FACT_TERMS - gpuav.MaxFactTerms]struct{}
-	_ [gpuav.MaxFactTerms - C.GPUAVDBG_FACT_TERMS]struct{}
-	_ [C.GPUAVDBG_FACT_BUFFER_ACTION - gpuav.FactBufferAction]struct{}
-	_ [gpuav.FactBufferAction - C.GPUAVDBG_FACT_BUFFER_ACTION]struct{}
-	_ [C.GPUAVDBG_PARAM_WG_X - gpuav.ParamWorkgroupX]struct{}
-	_ [gpuav.ParamWorkgroupX - C.GPUAVDBG_PARAM_WG_X]struct{}
-	_ [C.GPUAVDBG_ACTION_LIMIT - gpuav.ActionLimit]struct{}
-	_ [gpuav.ActionLimit - C.GPUAVDBG_ACTION_LIMIT]struct{}
-	_ [C.GPUAVDBG_FACT_INDEX_ACTION - gpuav.FactIndexAction]struct{}
-	_ [gpuav.FactIndexAction - C.GPUAVDBG_FACT_INDEX_ACTION]struct{}
-	_ [C.GPUAVDBG_PARAM_PC - gpuav.ParamPushConstant]struct{}
-	_ [gpuav.ParamPushConstant - C.GPUAVDBG_PARAM_PC]struct{}
-	_ [C.GPUAVDBG_PC_WORDS - gpuav.PushConstantWords]struct{}
-	_ [gpuav.PushConstantWords - C.GPUAVDBG_PC_WORDS]struct{}
-)
-
 // goModuleFacts returns 1 when an instrumented module has a fast variant
 // (docs/decisions/precise-variant.md), with C-malloc'd copies of its words
 // and of the facts it takes for granted; 0 for any other module.
@@ -808,7 +804,7 @@ func goSubmitDone(queue, submit C.uint64_t, cbs *C.gpuavdbg_submit_cb, n C.uint3
 				PipelineSerial: uint64(a.pipeline_serial)}
 			if l := int(a.label); a.label != C.GPUAVDBG_NO_LABEL && l < len(labels) {
 				if paths[l] == nil {
-					paths[l] = strings.Split(C.GoString(labels[l]), "\x1f")
+					paths[l] = strings.Split(C.GoString(labels[l]), string(rune(abi.LabelSep)))
 				}
 				act.Labels = paths[l]
 			}
@@ -856,7 +852,7 @@ func goSubmitsUnread(n, waitMs C.uint32_t) {
 //export goLog
 func goLog(level C.int, text *C.char) {
 	defer recovered("goLog")
-	if level == C.GPUAVDBG_LOG_UNCHECKED {
+	if level == abi.LogUnchecked {
 		logUnchecked(C.GoString(text))
 		return
 	}

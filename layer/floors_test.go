@@ -17,7 +17,7 @@ import (
 var layerFloors = map[string]int{
 	// 0, the ground: lookups, logging, the types everyone reads.
 	"layer.h": 0, "state.h": 0, "dispatch_table.h": 0, "vk14.h": 0, "vk_shader_object.h": 0,
-	"inputs_gen.h": 0, "prepass_gen.h": 0, "prepass_spv_gen.h": 0, "prepass_accel_spv_gen.h": 0,
+	"inputs_gen.h": 0, "prepass_gen.h": 0, "prepass_spv_gen.h": 0, "prepass_accel_spv_gen.h": 0, "shared_gen.h": 0,
 	"hmap.h": 0, "hmap.c": 0, "ground.h": 0, "ground.c": 0,
 	// 1, rooms that stand on the ground alone.
 	"facts.h": 1, "crumbs_marks.h": 1, "crumbs_marks.c": 1, "prepass_pack.h": 1, "prepass_pack.c": 1,

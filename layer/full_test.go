@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/options"
 	"github.com/gpuav-dbg/gpuav-dbg/session"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
@@ -193,7 +194,7 @@ func TestPipelineCacheKept(t *testing.T) {
 	dir := t.TempDir()
 	keep := filepath.Join(dir, "kept")
 	first, second := filepath.Join(dir, "first.bin"), filepath.Join(dir, "second.bin")
-	env := []string{EnvCacheDir + "=" + keep}
+	env := []string{options.CacheDir.Env + "=" + keep}
 	r := runMulti(t, true, env, "cache", "--cache-out", first)
 	_, c, _ := cacheSizes(t, r.stdout)
 	files, _ := filepath.Glob(filepath.Join(keep, "*.shadow"))
@@ -217,7 +218,7 @@ func TestPipelineCacheKept(t *testing.T) {
 		t.Errorf("the app's cache: %d bytes in the second run, %d in the first", c2, c)
 	}
 	off := filepath.Join(dir, "off")
-	runMulti(t, true, []string{EnvCacheDir + "=off", "XDG_CACHE_HOME=" + off}, "cache", "--cache-out", first)
+	runMulti(t, true, []string{options.CacheDir.Env + "=off", "XDG_CACHE_HOME=" + off}, "cache", "--cache-out", first)
 	if files, _ := filepath.Glob(filepath.Join(off, "*", "*.shadow")); len(files) != 0 {
 		t.Errorf("cache directory off: %v kept", files)
 	}

@@ -75,6 +75,15 @@ void gpuavdbg_logf(int level, const char *fmt, ...)
     goLog(level, buf);
 }
 
+gpuavdbg_test_hooks gpuavdbg_tests = {.max_draw_indirect = -1};
+
+void gpuavdbg_set_test_hooks(uint64_t fail_alloc, int64_t max_draw_indirect, int binds)
+{
+    gpuavdbg_tests.fail_alloc = fail_alloc;
+    gpuavdbg_tests.max_draw_indirect = max_draw_indirect;
+    gpuavdbg_tests.binds = binds;
+}
+
 PFN_vkVoidFunction gpuavdbg_intercept_find(const gpuavdbg_intercept *t, size_t n, const char *name)
 {
     for (size_t i = 0; i < n; i++)

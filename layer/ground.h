@@ -13,6 +13,19 @@
  * child, warnings and errors go to stderr. */
 void gpuavdbg_logf(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The test hooks (the options table's test-only rows, options.TestHooks):
+ * Go hands them over once it has read the settings, at the first
+ * vkCreateInstance (gpuavdbg_set_test_hooks, layer.h). fail_alloc: the Nth
+ * buffer allocation of the layer fails (0: none); max_draw_indirect
+ * replaces the device's maxDrawIndirectCount (-1: it does not); binds: each
+ * command buffer's end logs the layer's binds. */
+typedef struct gpuavdbg_test_hooks {
+    uint64_t fail_alloc;
+    int64_t max_draw_indirect;
+    int binds;
+} gpuavdbg_test_hooks;
+extern gpuavdbg_test_hooks gpuavdbg_tests;
+
 /* ---- forked children --------------------------------------------------------- */
 
 /* gpuavdbg_fork_watch (once, at the first instance) registers the fork

@@ -9,12 +9,12 @@ import "C"
 import (
 	"fmt"
 	"os"
-	"slices"
-	"strconv"
 	"strings"
 	"unsafe"
 
+	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 	"github.com/gpuav-dbg/gpuav-dbg/internal/sanitize"
+	"github.com/gpuav-dbg/gpuav-dbg/layer/internal/abi"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
 
@@ -23,50 +23,11 @@ import (
 // watches its pending submissions, and on a hang or a lost device hands
 // the markers here once (goHang); this file turns them into a wire.Hang.
 
-// Watchdog bounds, in seconds.
-const (
-	DefaultWatchdogSeconds = 10
-	MaxWatchdogSeconds     = 3600
-)
-
-// watchdogSeconds reads the watchdog setting (value, from origin): the
-// default when empty, with a warning when it is not a number of seconds;
-// 0 turns it off.
-func watchdogSeconds(value, origin string) (uint32, string) {
-	v := strings.TrimSpace(value)
-	if v == "" {
-		return DefaultWatchdogSeconds, ""
-	}
-	n, err := strconv.ParseUint(v, 10, 32)
-	switch {
-	case err != nil:
-		return DefaultWatchdogSeconds, fmt.Sprintf("%s=%q is not a number of seconds; keeping %d", origin, v,
-			DefaultWatchdogSeconds)
-	case n > MaxWatchdogSeconds:
-		return MaxWatchdogSeconds, fmt.Sprintf("%s=%d is above %d seconds; using %d", origin, n, MaxWatchdogSeconds,
-			MaxWatchdogSeconds)
-	}
-	return uint32(n), ""
-}
-
-// breadcrumbsSetting reads the breadcrumbs setting (value, from origin):
-// auto when empty, auto with a warning when it is none of
-// wire.Breadcrumbs.
-func breadcrumbsSetting(value, origin string) (string, string) {
-	v := strings.ToLower(strings.TrimSpace(value))
-	switch {
-	case v == "":
-		return wire.BreadcrumbsAuto, ""
-	case slices.Contains(wire.Breadcrumbs, v):
-		return v, ""
-	}
-	return wire.BreadcrumbsAuto, fmt.Sprintf("%s=%q is not %s; keeping %s", origin, strings.TrimSpace(value),
-		strings.Join(wire.Breadcrumbs, ", "), wire.BreadcrumbsAuto)
-}
-
 // goBreadcrumbs is the breadcrumbs' granularity the instance's devices
-// are asked for: GPUAVDBG_CRUMBS_AUTO, _ACTIONS or _PASSES (crumbs_marks.h
-// resolves auto per device).
+// are asked for: abi.CrumbsAuto, CrumbsActions or CrumbsPasses
+// (GPUAVDBG_CRUMBS_*; crumbs_marks.h resolves auto per device), from the
+// options table's breadcrumbs (options.Breadcrumbs), as the settings
+// reader read it.
 //
 //export goBreadcrumbs
 func goBreadcrumbs(instance C.uint64_t) C.uint32_t {
@@ -75,15 +36,16 @@ func goBreadcrumbs(instance C.uint64_t) C.uint32_t {
 	defer state.mu.Unlock()
 	switch instanceSettingsOf(uint64(instance)).Breadcrumbs {
 	case wire.BreadcrumbsActions:
-		return C.GPUAVDBG_CRUMBS_ACTIONS
+		return abi.CrumbsActions
 	case wire.BreadcrumbsPasses:
-		return C.GPUAVDBG_CRUMBS_PASSES
+		return abi.CrumbsPasses
 	}
-	return C.GPUAVDBG_CRUMBS_AUTO
+	return abi.CrumbsAuto
 }
 
 // goWatchdogNs is the watchdog's limit for the instance's devices, in ns
-// (0: off, and no breadcrumbs).
+// (0: off, and no breadcrumbs): the options table's watchdog_seconds
+// (options.WatchdogSeconds), as the settings reader read it.
 //
 //export goWatchdogNs
 func goWatchdogNs(instance C.uint64_t) C.uint64_t {
@@ -105,9 +67,9 @@ const hangActionsShown = 16
 // goHang reports a hang: reason GPUAVDBG_HANG_WATCHDOG (a submission
 // unfinished for limitNs) or GPUAVDBG_HANG_DEVICE_LOST (call returned
 // VK_ERROR_DEVICE_LOST); granularity is the device's breadcrumbs'
-// (GPUAVDBG_CRUMBS_ACTIONS or _PASSES, 0 without breadcrumbs). Records of completed actions in the copies of
-// the output buffers are sent as errors first; the pointers are valid
-// during the call only.
+// (abi.CrumbsActions or CrumbsPasses, 0 without breadcrumbs). Records of
+// completed actions in the copies of the output buffers are sent as
+// errors first; the pointers are valid during the call only.
 //
 //export goHang
 func goHang(reason C.int, call *C.char, limitNs C.uint64_t, granularity C.uint32_t, subs *C.gpuavdbg_hang_submit,
@@ -116,9 +78,9 @@ func goHang(reason C.int, call *C.char, limitNs C.uint64_t, granularity C.uint32
 	defer flushOutbox()
 	h := wire.Hang{Reason: wire.HangWatchdog, WatchdogSeconds: float64(limitNs) / 1e9}
 	switch granularity {
-	case C.GPUAVDBG_CRUMBS_ACTIONS:
+	case abi.CrumbsActions:
 		h.Granularity = wire.BreadcrumbsActions
-	case C.GPUAVDBG_CRUMBS_PASSES:
+	case abi.CrumbsPasses:
 		h.Granularity = wire.BreadcrumbsPasses
 	}
 	if reason == C.GPUAVDBG_HANG_DEVICE_LOST {
@@ -164,6 +126,75 @@ func goHang(reason C.int, call *C.char, limitNs C.uint64_t, granularity C.uint32
 	if !sent && !haveMessengers() {
 		fmt.Fprintf(os.Stderr, "gpuav-dbg: %s\n", sanitize.Block(text))
 	}
+	if h.Reason != wire.HangWatchdog {
+		return
+	}
+	for _, s := range h.Submits {
+		if f := state.hung.reported(s.Submit, h.WatchdogSeconds); f != nil {
+			hangFinishedLocked(*f, h.WatchdogSeconds)
+		}
+	}
+}
+
+// goHangFinished says that a submission a watchdog's hang named finished
+// after all, ns after its submit: once, from the watchdog's poll or from
+// reading the submission, whichever saw it first; never after a lost
+// device. Sent after the hang, whatever order the two calls come in.
+//
+//export goHangFinished
+func goHangFinished(queue, submit, ns C.uint64_t) {
+	defer recovered("goHangFinished")
+	defer flushOutbox()
+	f := wire.HangFinished{Queue: uint64(queue), Submit: uint64(submit), Seconds: float64(ns) / 1e9}
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	if watchdog, now := state.hung.finished(f); now {
+		hangFinishedLocked(f, watchdog)
+	}
+}
+
+// hungSubmits are the submissions a watchdog's hang named, by submit
+// number, until their finish is sent. The C half marks a submission
+// reported before it calls goHang, outside its lock: its finish may come
+// here first, and waits for the hang.
+type hungSubmits map[uint64]*hungSubmit
+
+type hungSubmit struct {
+	reported        bool
+	watchdogSeconds float64
+	finished        *wire.HangFinished
+}
+
+// reported records that the hang naming submit was sent, and returns its
+// finish when that came first (to be sent now), else nil.
+func (m hungSubmits) reported(submit uint64, watchdogSeconds float64) *wire.HangFinished {
+	if hs := m[submit]; hs != nil && hs.finished != nil {
+		delete(m, submit)
+		return hs.finished
+	}
+	m[submit] = &hungSubmit{reported: true, watchdogSeconds: watchdogSeconds}
+	return nil
+}
+
+// finished records f, and says whether to send it now (its hang was sent,
+// after watchdogSeconds); else it waits for the hang.
+func (m hungSubmits) finished(f wire.HangFinished) (watchdogSeconds float64, now bool) {
+	hs := m[f.Submit]
+	if hs == nil || !hs.reported {
+		m[f.Submit] = &hungSubmit{finished: &f}
+		return 0, false
+	}
+	delete(m, f.Submit)
+	return hs.watchdogSeconds, true
+}
+
+// hangFinishedLocked sends that a hung submission finished, and says it
+// where the hang was said (the app's messengers, or stderr when no
+// launcher listens).
+func hangFinishedLocked(f wire.HangFinished, watchdogSeconds float64) {
+	sent := sendLocked(wire.KindHangFinished, f)
+	text := gpuav.SlowSubmitText(f.Submit, fmt.Sprintf("0x%x", f.Queue), watchdogSeconds, f.Seconds)
+	localLogLocked(levelWarning, text, sent)
 }
 
 // hangActions reads a hung command buffer's actions.
@@ -172,10 +203,11 @@ func hangActions(c C.gpuavdbg_hang_cb) []Action {
 	paths := make([][]string, len(labels))
 	var out []Action
 	for _, a := range unsafe.Slice(c.actions, int(c.nactions)) {
-		act := Action{Index: uint32(a.index), Command: commandName(uint32(a.command)), Pipeline: uint64(a.pipeline)}
+		act := Action{Index: uint32(a.index), Command: commandName(uint32(a.command)), Pipeline: uint64(a.pipeline),
+			PipelineSerial: uint64(a.pipeline_serial)}
 		if l := int(a.label); a.label != C.GPUAVDBG_NO_LABEL && l < len(labels) {
 			if paths[l] == nil {
-				paths[l] = strings.Split(C.GoString(labels[l]), "\x1f")
+				paths[l] = strings.Split(C.GoString(labels[l]), string(rune(abi.LabelSep)))
 			}
 			act.Labels = paths[l]
 		}
@@ -208,41 +240,27 @@ func shownActions(actions []Action, c wire.HangCB) []wire.HangAction {
 }
 
 // hangText is the hang in one message for stderr and the app's
-// messengers.
+// messengers: the session's words (gpuav.HangMessage), with the debug
+// names the layer knows. Callers hold state.mu.
 func hangText(h wire.Hang) string {
-	var b strings.Builder
-	if h.Reason == wire.HangDeviceLost {
-		fmt.Fprintf(&b, "device lost (%s returned VK_ERROR_DEVICE_LOST)", h.Call)
-	} else {
-		fmt.Fprintf(&b, "GPU hang: a submission did not finish within the watchdog's %g s", h.WatchdogSeconds)
-	}
-	if len(h.Submits) == 0 {
-		b.WriteString("; no submission of the layer's was unfinished")
-	}
-	region := false
+	m := gpuav.HangMessage{DeviceLost: h.Reason == wire.HangDeviceLost, Call: h.Call, WatchdogSeconds: h.WatchdogSeconds,
+		Granularity: h.Granularity}
 	for _, s := range h.Submits {
+		ms := gpuav.HangMessageSubmit{Submit: s.Submit, Queue: fmt.Sprintf("0x%x", s.Queue), PendingSeconds: s.PendingSeconds,
+			Finished: s.Finished}
 		for _, c := range s.CommandBuffers {
-			region = region || c.Region
-		}
-	}
-	if note := wire.HangGranularityNote(h.Granularity, region); note != "" {
-		b.WriteString("\n  " + note)
-	}
-	for _, s := range h.Submits {
-		fmt.Fprintf(&b, "\n  submit %d (queue 0x%x, pending %.1f s)", s.Submit, s.Queue, s.PendingSeconds)
-		for _, c := range s.CommandBuffers {
-			fmt.Fprintf(&b, "\n    command buffer 0x%x%s: %s", c.Handle, nameSuffix(c.Handle), wire.HangCBSummary(c))
+			mc := gpuav.HangMessageCB{CommandBuffer: handleText(c.Handle, 0), Summary: wire.HangCBSummary(c),
+				Records: c.Records, Region: c.Region, Running: c.RunningTo - min(c.RunningFrom, c.RunningTo)}
 			for _, a := range c.Shown {
-				fmt.Fprintf(&b, "\n      %s action %d %s", wire.HangStateText(c.Region && c.RunningTo > c.RunningFrom+1, a.State),
-					a.Index, a.Command)
-				if len(a.Labels) > 0 {
-					fmt.Fprintf(&b, " in %q", strings.Join(a.Labels, " > "))
-				}
+				ma := gpuav.HangMessageAction{State: a.State, Index: a.Index, Command: a.Command, Labels: a.Labels}
 				if a.Pipeline != 0 {
-					fmt.Fprintf(&b, ", pipeline 0x%x%s", a.Pipeline, nameSuffix(a.Pipeline))
+					ma.Pipeline = handleText(a.Pipeline, 0)
 				}
+				mc.Actions = append(mc.Actions, ma)
 			}
+			ms.CommandBuffers = append(ms.CommandBuffers, mc)
 		}
+		m.Submits = append(m.Submits, ms)
 	}
-	return b.String()
+	return strings.Join(m.Lines(), "\n")
 }

@@ -14,6 +14,13 @@
 
 #include <vulkan/vulkan.h>
 
+/* The constants both halves read, generated from their Go definitions
+ * (go generate ./layer: gpuav/shared.go, layer/internal/abi, the options
+ * table): the record and action buffers, the facts, the log levels, the
+ * layout states, the command-check bits, the label separator, the
+ * layer's name and variables. */
+#include "shared_gen.h"
+
 /* The action commands the layer records: enum id and the Vulkan name
  * records are reported under (KHR/AMD aliases report the core name). */
 #define GPUAVDBG_CMDS(X)                                                     \
@@ -51,8 +58,7 @@
 typedef enum gpuavdbg_cmd { GPUAVDBG_CMD_NONE = 0, GPUAVDBG_CMDS(GPUAVDBG_CMD_ENUM) GPUAVDBG_CMD_COUNT } gpuavdbg_cmd;
 #undef GPUAVDBG_CMD_ENUM
 
-#define GPUAVDBG_NO_LABEL UINT32_MAX
-#define GPUAVDBG_LABEL_SEP '\x1f' /* between the labels of one label path */
+#define GPUAVDBG_NO_LABEL UINT32_MAX /* GPUAVDBG_LABEL_SEP is between the labels of one label path */
 
 /* One action (draw/dispatch) of a command buffer, in recording order. */
 typedef struct gpuavdbg_action {
@@ -93,12 +99,6 @@ typedef struct gpuavdbg_submit_cb {
      * (goHang) already: skipped. */
     uint32_t min_action;
 } gpuavdbg_submit_cb;
-
-/* The breadcrumbs' granularity (goBreadcrumbs, crumbs.h; wire.Breadcrumbs*):
- * the setting asks for auto, actions or passes; a device marks actions
- * (two marks per action outside render passes, the passes inside) or
- * passes (regions: the actions between render passes, and each pass). */
-enum { GPUAVDBG_CRUMBS_AUTO = 0, GPUAVDBG_CRUMBS_ACTIONS = 1, GPUAVDBG_CRUMBS_PASSES = 2 };
 
 /* A hang (goHang): the watchdog saw a submission not finish in time, or a
  * call returned VK_ERROR_DEVICE_LOST. Per unfinished submission, per
@@ -142,14 +142,12 @@ typedef struct gpuavdbg_stage {
 } gpuavdbg_stage;
 
 /* One fact a module's fast variant takes for granted (goModuleFacts,
- * gpuav.Fact); facts.h says how the CPU tests them. */
-#define GPUAVDBG_FACT_BUFFER_ACTION 2u     /* gpuav.FactBufferAction */
-#define GPUAVDBG_FACT_INDEX_ACTION 3u      /* gpuav.FactIndexAction: the bound below length; no set read */
-#define GPUAVDBG_FACT_TERMS 4              /* gpuav.MaxFactTerms */
-#define GPUAVDBG_PARAM_WG_X 0u             /* gpuav.ParamWorkgroupX, Y and Z follow */
-#define GPUAVDBG_PARAM_PC 16u              /* gpuav.ParamPushConstant: + the word's index */
-#define GPUAVDBG_PC_WORDS 64u              /* gpuav.PushConstantWords */
-#define GPUAVDBG_ACTION_LIMIT (1ull << 31) /* gpuav.ActionLimit */
+ * gpuav.Fact); facts.h says how the CPU tests them. Its kinds
+ * (GPUAVDBG_FACT_BUFFER_ACTION, GPUAVDBG_FACT_INDEX_ACTION: the bound below
+ * length, no set read), terms (GPUAVDBG_FACT_TERMS), parameters
+ * (GPUAVDBG_PARAM_WG_X, Y and Z following; GPUAVDBG_PARAM_PC + a word's
+ * index, below GPUAVDBG_PC_WORDS) and GPUAVDBG_ACTION_LIMIT are gpuav's
+ * (shared_gen.h). */
 typedef struct gpuavdbg_fact_term {
     uint32_t param, coef;
 } gpuavdbg_fact_term;
@@ -172,18 +170,11 @@ typedef struct gpuavdbg_device_info {
     uint64_t instance;  /* its VkInstance: the settings it runs with */
 } gpuavdbg_device_info;
 
-/* Pipeline layout states (layoutState of goPipelineCreated). */
-enum {
-    GPUAVDBG_LAYOUT_UNKNOWN = 0,        /* not created through this layer */
-    GPUAVDBG_LAYOUT_PADDED = 1,         /* has the layer's set at the slot */
-    GPUAVDBG_LAYOUT_CONFLICT = 2,       /* the app uses the slot (or padding failed) */
-    GPUAVDBG_LAYOUT_DB_UNSUPPORTED = 3, /* descriptor buffers the layer cannot serve there */
-    GPUAVDBG_LAYOUT_PADDED_PUSH = 4,    /* descriptor buffers: the layer's set is pushed */
-};
-
-/* Log levels for goLog. GPUAVDBG_LOG_UNCHECKED: a warning that says what
- * the layer left unchecked (the launcher counts it: the run exits 4). */
-enum { GPUAVDBG_LOG_INFO = 0, GPUAVDBG_LOG_WARNING = 1, GPUAVDBG_LOG_ERROR = 2, GPUAVDBG_LOG_UNCHECKED = 3 };
+/* Pipeline layout states (layoutState of goPipelineCreated,
+ * GPUAVDBG_LAYOUT_*) and log levels for goLog (GPUAVDBG_LOG_*;
+ * GPUAVDBG_LOG_UNCHECKED: a warning that says what the layer left
+ * unchecked, which the launcher counts: the run exits 4) are the
+ * boundary's own (layer/internal/abi, shared_gen.h). */
 
 /* VK_OBJECT_TYPE_SHADER_EXT as a plain integer (vk_shader_object.h). */
 #define GPUAVDBG_OBJECT_TYPE_SHADER_EXT 1000482000
@@ -191,8 +182,10 @@ enum { GPUAVDBG_LOG_INFO = 0, GPUAVDBG_LOG_WARNING = 1, GPUAVDBG_LOG_ERROR = 2, 
 /* The C helpers Go calls: an action command's Vulkan name, or NULL
  * (cmdbuf.c); the app's messengers (messenger.c); the submit-to-records
  * latency: submissions read, total and maximum ns, and the coverage
- * counts (submit.c). */
+ * counts (submit.c); the test hooks' values, once the settings are read
+ * (ground.c, ground.h). */
 const char *gpuavdbg_cmd_name(uint32_t cmd);
+void gpuavdbg_set_test_hooks(uint64_t fail_alloc, int64_t max_draw_indirect, int binds);
 int gpuavdbg_messenger_count(void);
 void gpuavdbg_emit(uint32_t severity, uint32_t type, const char *id_name, int32_t id, const char *text,
                    uint32_t nobj, const uint64_t *objects, const uint32_t *object_types, char **names);

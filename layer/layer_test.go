@@ -22,6 +22,7 @@ import (
 	"github.com/gpuav-dbg/gpuav-dbg/internal/cbuild"
 	"github.com/gpuav-dbg/gpuav-dbg/internal/layermanifest"
 	"github.com/gpuav-dbg/gpuav-dbg/internal/referee"
+	"github.com/gpuav-dbg/gpuav-dbg/options"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
 
@@ -378,7 +379,7 @@ func TestManifest(t *testing.T) {
 			t.Errorf("manifest default of %s is %v, the layer's %v", CheckEnv(id), d, defaults.Checks[id])
 		}
 	}
-	for env, def := range map[string]any{EnvReserveSlot: false, EnvOnError: "skip", EnvRobust: false, EnvWarnRobust: true, EnvSocket: ""} {
+	for env, def := range map[string]any{options.ReserveSlot.Env: false, options.OnError.Env: "skip", options.Robust.Env: false, options.WarnRobust.Env: true, options.Socket.Env: ""} {
 		if d, ok := envs[env]; !ok || d != def {
 			t.Errorf("manifest setting %s: default %v (listed %v), want %v", env, d, ok, def)
 		}
@@ -448,7 +449,7 @@ func TestLoadOnError(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.onError+"/"+tt.robust+"/"+tt.safeMode, func(t *testing.T) {
-			env := map[string]string{EnvOnError: tt.onError, EnvRobust: tt.robust, "VK_LAYER_GPUAV_DBG_SAFE_MODE": tt.safeMode}
+			env := map[string]string{options.OnError.Env: tt.onError, options.Robust.Env: tt.robust, "VK_LAYER_GPUAV_DBG_SAFE_MODE": tt.safeMode}
 			s, w := LoadSettings(func(k string) string { return env[k] })
 			if s.OnError != tt.want || s.Robust != tt.wantRobust || s.Wire().OnError != tt.want || s.Wire().Robust != tt.wantRobust {
 				t.Errorf("on_error %q robust %v, want %q %v", s.OnError, s.Robust, tt.want, tt.wantRobust)
@@ -891,22 +892,21 @@ func TestStderrWithoutLauncher(t *testing.T) {
 		}
 		t.Fatalf("no error on stderr:\n%s", r.stderr)
 	}
-	// One group per submit: its line (the invocations it samples, the
-	// count), then the source location and line, as the Khronos layer
-	// prints them.
+	// One group per submit: its message, the session's words (the
+	// invocations it samples, the count, the source location), then the
+	// source line.
 	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
-	want := `gpuav-dbg: ERROR descriptor_index_oob VUID-vkCmdDispatch-None-10068: (set = 0, binding = 0) Index of 3 used to index descriptor array of length 2.`
-	samples := ", stage compute global_invocation_id=[0 0 0], also global_invocation_id=[1 0 0]; global_invocation_id=[2 0 0]; " +
-		"global_invocation_id=[3 0 0], 4 times"
-	if len(lines) != 6 {
-		t.Fatalf("stderr has %d lines, want 6 (two groups of three):\n%s", len(lines), r.stderr)
+	want := "gpuav-dbg: ERROR descriptor_index_oob: (set = 0, binding = 0) Index of 3 used to index descriptor array of length 2. " +
+		"The access was skipped (a load read zero, a store or atomic did nothing). VUID-vkCmdDispatch-None-10068. Command buffer 0x"
+	samples := ". Stage compute, global_invocation_id (0,0,0); 4 invocations. Samples: (0,0,0) (1,0,0) (2,0,0) (3,0,0). oob_compute.comp:9:"
+	if len(lines) != 4 {
+		t.Fatalf("stderr has %d lines, want 4 (two groups of two):\n%s", len(lines), r.stderr)
 	}
-	for i := 0; i < 6; i += 3 {
-		if !strings.HasPrefix(lines[i], want) || !strings.Contains(lines[i], `("compute-cmd")`) ||
-			!strings.Contains(lines[i], "vkCmdDispatch") || !strings.Contains(lines[i], `"compute-pass"`) ||
-			!strings.HasSuffix(lines[i], samples) || lines[i+1] != "Shader validation error occurred at oob_compute.comp:9" ||
-			lines[i+2] != "9:     outs[pc.idx].v[i] = i * 3u;" {
-			t.Errorf("stderr group %d:\n%s", i/3, strings.Join(lines[i:i+3], "\n"))
+	for i := 0; i < 4; i += 2 {
+		if !strings.HasPrefix(lines[i], want) || !strings.Contains(lines[i], `("compute-cmd"), action #0 vkCmdDispatch in "compute-pass", submit `) ||
+			!strings.Contains(lines[i], `("oob-pipeline"), shader 1 (module 0x`) ||
+			!strings.HasSuffix(lines[i], samples) || lines[i+1] != "    outs[pc.idx].v[i] = i * 3u;" {
+			t.Errorf("stderr group %d:\n%s", i/2, strings.Join(lines[i:i+2], "\n"))
 		}
 	}
 }

@@ -14,7 +14,7 @@
 // is exported (exports.map).
 package main
 
-//go:generate go run ../gpuav/internal/geninputs -o inputs_gen.h
+//go:generate go run ./internal/genshared -o .
 //go:generate go run ../gpuav/internal/genprepass -src ../gpuav/prepass/indirect.comp -accel ../gpuav/prepass/accel.comp -o .
 //go:generate go run ./internal/genmanifest -manifest VkLayer_gpuav_dbg.json
 

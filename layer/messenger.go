@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 	"github.com/gpuav-dbg/gpuav-dbg/internal/sanitize"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
@@ -108,9 +109,10 @@ func vkObjectTypeName(t uint32) string {
 	return fmt.Sprintf("VK_OBJECT_TYPE_%d", t)
 }
 
-// queueRecordLocked queues one error group of msg for the messengers.
+// queueRecordLocked queues one error group of msg, its message m, for the
+// messengers: under its VUID's name (VUID-...), else GPUAV-DBG-<check>.
 // Callers hold state.mu.
-func queueRecordLocked(msg wire.Errors, r wire.Record, line string) {
+func queueRecordLocked(msg wire.Errors, r wire.Record, m gpuav.ErrorMessage) {
 	key := fmt.Sprintf("%s/%d/%d", r.Check, r.ShaderID, r.Instruction)
 	state.messengerDups[key]++
 	n := state.messengerDups[key]
@@ -118,10 +120,8 @@ func queueRecordLocked(msg wire.Errors, r wire.Record, line string) {
 		return
 	}
 	idName := "GPUAV-DBG-" + r.Check
-	if i := strings.Index(line, " VUID-"); i >= 0 {
-		if j := strings.Index(line[i+1:], ":"); j >= 0 {
-			idName = line[i+1 : i+1+j]
-		}
+	if strings.HasPrefix(m.VUID, "VUID-") {
+		idName = m.VUID
 	}
 	objs := []object{{msg.CommandBuffer, C.VK_OBJECT_TYPE_COMMAND_BUFFER, nameFor(msg.CommandBuffer, msg.CommandBufferSerial)}}
 	if msg.Primary != 0 {
@@ -133,7 +133,7 @@ func queueRecordLocked(msg wire.Errors, r wire.Record, line string) {
 	if msg.Queue != 0 {
 		objs = append(objs, object{msg.Queue, C.VK_OBJECT_TYPE_QUEUE, state.names[msg.Queue]})
 	}
-	text := strings.TrimPrefix(line, "gpuav-dbg: ERROR ")
+	text := m.Text()
 	if n == duplicateLimit+1 {
 		text = fmt.Sprintf("further messages of %s in shader %d, instruction %d are suppressed (limit %d)",
 			r.Check, r.ShaderID, r.Instruction, duplicateLimit)

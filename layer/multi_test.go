@@ -14,6 +14,8 @@ import (
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 	"github.com/gpuav-dbg/gpuav-dbg/internal/cbuild"
+	"github.com/gpuav-dbg/gpuav-dbg/internal/referee"
+	"github.com/gpuav-dbg/gpuav-dbg/options"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
 
@@ -409,8 +411,8 @@ func TestDebugUtilsMessengers(t *testing.T) {
 					"Validation Error: [ VUID-vkCmdDispatch-None-10068 ] Object 0: handle = 0x"
 				if !strings.HasPrefix(line, prefix) || !strings.Contains(line, "name = oob-compute, type = VK_OBJECT_TYPE_PIPELINE;") ||
 					!strings.Contains(line, "name = main-queue, type = VK_OBJECT_TYPE_QUEUE;") ||
-					!strings.Contains(line, "Index of 3 used to index descriptor array of length 2.") ||
-					!strings.HasSuffix(line, "4 times") {
+					!strings.Contains(line, "| descriptor_index_oob: (set = 0, binding = 0) Index of 3 used to index descriptor array of length 2. ") ||
+					!strings.Contains(line, "; 4 invocations. Samples: (0,0,0) (1,0,0) (2,0,0) (3,0,0). ") {
 					t.Errorf("callback line:\n%s", line)
 				}
 				got[who]++
@@ -437,7 +439,13 @@ func TestDebugUtilsMessengers(t *testing.T) {
 // pNext only during vkCreateInstance and vkDestroyInstance).
 func TestMessengerDeliveriesAsKhronos(t *testing.T) {
 	setupMulti(t)
-	if _, err := os.Stat("/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json"); err != nil {
+	// The installed Khronos layer, or the one in KHRONOS_LAYER_PATH (the
+	// hardware machines': scripts/hardware/env.sh).
+	khronosDir, khronosEnv := "/usr/share/vulkan/explicit_layer.d", []string(nil)
+	if dir := os.Getenv(referee.EnvLayerPath); dir != "" {
+		khronosDir, khronosEnv = dir, []string{"VK_ADD_LAYER_PATH=" + dir}
+	}
+	if _, err := os.Stat(filepath.Join(khronosDir, "VkLayer_khronos_validation.json")); err != nil {
 		t.Fatalf("the Khronos validation layer is not installed (scripts/install-deps): %v", err)
 	}
 	count := func(out string) map[string]int {
@@ -451,7 +459,7 @@ func TestMessengerDeliveriesAsKhronos(t *testing.T) {
 		return got
 	}
 	cmd := exec.Command(multiFix.app, "--mode", "messenger", "--comp", multiFix.comp)
-	cmd.Env = append(cleanEnv(), "XDG_RUNTIME_DIR="+t.TempDir(), "VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation",
+	cmd.Env = append(append(cleanEnv(), khronosEnv...), "XDG_RUNTIME_DIR="+t.TempDir(), "VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation",
 		"VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_GPU_ASSISTED_EXT")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -522,12 +530,31 @@ func TestCreateDestroyLoop(t *testing.T) {
 	if e := all[wire.Errors](r); len(e) != loops {
 		t.Errorf("%d Errors messages, want %d", len(e), loops)
 	}
-	rss := map[string]int{}
-	for _, line := range strings.Split(r.stdout, "\n") {
-		if k, v, ok := strings.Cut(line, "="); ok && (strings.HasPrefix(k, "rss_kb_") ||
-			strings.HasPrefix(k, "fds_") || strings.HasPrefix(k, "threads_")) {
-			rss[k], _ = strconv.Atoi(v)
+	figures := func(out string) map[string]int {
+		m := map[string]int{}
+		for _, line := range strings.Split(out, "\n") {
+			if k, v, ok := strings.Cut(line, "="); ok && (strings.HasPrefix(k, "rss_kb_") ||
+				strings.HasPrefix(k, "fds_") || strings.HasPrefix(k, "threads_")) {
+				m[k], _ = strconv.Atoi(v)
+			}
 		}
+		return m
+	}
+	rss := figures(r.stdout)
+	// A driver that reloads itself per instance grows by itself (NVIDIA
+	// 580: about 1 MiB a loop from loop 14 on, layer or not): what counts
+	// is the layer's growth beyond the driver's own over the same loops.
+	driverGrowth := 0
+	if loops < 100 {
+		plain := exec.Command(multiFix.app, "--comp", multiFix.comp, "--mode", "loop", "--loops", strconv.Itoa(loops))
+		plain.Env = append(cleanEnv(), "XDG_RUNTIME_DIR="+t.TempDir())
+		out, err := plain.Output()
+		p := figures(string(out))
+		if err != nil || p["rss_kb_mid"] == 0 || p["rss_kb_last"] == 0 {
+			t.Fatalf("without the layer, %d loops: %v\n%s", loops, err, out)
+		}
+		driverGrowth = max(p["rss_kb_last"]-p["rss_kb_mid"], 0)
+		t.Logf("without the layer RSS grew %d KiB over the last %d loops", driverGrowth, loops/2)
 	}
 	// Nothing per instance or device may stay open: a file descriptor
 	// kept per loop (a launcher socket, a driver file) would exhaust the
@@ -545,9 +572,9 @@ func TestCreateDestroyLoop(t *testing.T) {
 	}
 	// The Go heap settles in the first half; in the second, a leak of one
 	// output buffer (256 KiB) per device would add 12 MiB.
-	if grow := rss["rss_kb_last"] - rss["rss_kb_mid"]; grow > 4096 {
-		t.Errorf("RSS grew %d KiB over the last %d create/destroy loops (first %d, mid %d, last %d KiB)",
-			grow, loops/2, rss["rss_kb_first"], rss["rss_kb_mid"], rss["rss_kb_last"])
+	if grow := rss["rss_kb_last"] - rss["rss_kb_mid"]; grow-driverGrowth > 4096 {
+		t.Errorf("RSS grew %d KiB over the last %d create/destroy loops (first %d, mid %d, last %d KiB; the driver alone %d KiB)",
+			grow, loops/2, rss["rss_kb_first"], rss["rss_kb_mid"], rss["rss_kb_last"], driverGrowth)
 	}
 	t.Logf("RSS after loop 10: %d KiB, %d: %d KiB, %d: %d KiB", rss["rss_kb_first"], loops/2, rss["rss_kb_mid"], loops,
 		rss["rss_kb_last"])
@@ -610,7 +637,7 @@ func TestAppSettings(t *testing.T) {
 // layer does not read is one warning naming it; the others still apply.
 func TestAppSettingsWarnings(t *testing.T) {
 	got, w := ParseAppSettings("check_descriptor_index_oob=0\nreserve_slot=1\nno_such=1\nrobust!type 5 is not a boolean\nsocket=/x\nsafe_mode=1\n")
-	if got[CheckEnv(gpuav.CheckDescriptorIndexOOB)].value != "0" || got[EnvReserveSlot].value != "1" || len(got) != 2 {
+	if got[CheckEnv(gpuav.CheckDescriptorIndexOOB)].value != "0" || got[options.ReserveSlot.Env].value != "1" || len(got) != 2 {
 		t.Errorf("settings %v", got)
 	}
 	want := []string{
@@ -625,10 +652,10 @@ func TestAppSettingsWarnings(t *testing.T) {
 	}
 	// Precedence: environment > app > file; the app's disable sits at the
 	// app's level.
-	file := map[string]fileSetting{EnvReserveSlot: {"1", "file"}, CheckEnv(gpuav.CheckBufferOOB): {"1", "file"}}
+	file := map[string]fileSetting{options.ReserveSlot.Env: {"1", "file"}, CheckEnv(gpuav.CheckBufferOOB): {"1", "file"}}
 	env := map[string]string{CheckEnv(gpuav.CheckBDAOOB): "1"}
 	s, _ := ResolveSettings(func(k string) string { return env[k] }, file, AppSettings{
-		Values:         map[string]fileSetting{EnvReserveSlot: {"0", "app"}, CheckEnv(gpuav.CheckTexelBufferOOB): {"1", "app"}},
+		Values:         map[string]fileSetting{options.ReserveSlot.Env: {"0", "app"}, CheckEnv(gpuav.CheckTexelBufferOOB): {"1", "app"}},
 		DisableShaders: true,
 	})
 	if s.ReserveSlot || s.Checks[gpuav.CheckBufferOOB] || !s.Checks[gpuav.CheckTexelBufferOOB] || !s.Checks[gpuav.CheckBDAOOB] ||

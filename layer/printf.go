@@ -6,20 +6,12 @@ import "C"
 import (
 	"fmt"
 	"os"
-	"strconv"
-	"strings"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav/printf"
 	"github.com/gpuav-dbg/gpuav-dbg/internal/sanitize"
+	"github.com/gpuav-dbg/gpuav-dbg/options"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
-)
-
-// The printf buffer's size: the setting's default and bounds (bytes).
-const (
-	DefaultPrintfBufferBytes = 64 << 10
-	MinPrintfBufferBytes     = 1 << 10
-	MaxPrintfBufferBytes     = 1 << 30
 )
 
 // printfLinesPerMessage and printfBytesPerMessage bound one Printf
@@ -29,40 +21,6 @@ const (
 	printfLinesPerMessage = 1 << 16
 	printfBytesPerMessage = 16 << 20
 )
-
-// printfBufferBytes reads the printf buffer size setting (value, from
-// origin): the default when empty, the default with a warning when it is
-// not a number, clamped to the bounds with a warning.
-func printfBufferBytes(value, origin string) (uint32, string) {
-	v := strings.TrimSpace(value)
-	if v == "" {
-		return DefaultPrintfBufferBytes, ""
-	}
-	n, err := strconv.ParseUint(v, 0, 64)
-	switch {
-	case err != nil:
-		return DefaultPrintfBufferBytes, fmt.Sprintf("%s=%q is not a number of bytes; keeping %d", origin, v,
-			DefaultPrintfBufferBytes)
-	case n < MinPrintfBufferBytes:
-		return MinPrintfBufferBytes, fmt.Sprintf("%s=%d is below %d bytes; using %d", origin, n, MinPrintfBufferBytes,
-			MinPrintfBufferBytes)
-	case n > MaxPrintfBufferBytes:
-		return MaxPrintfBufferBytes, fmt.Sprintf("%s=%d is above %d bytes; using %d", origin, n, MaxPrintfBufferBytes,
-			MaxPrintfBufferBytes)
-	}
-	return uint32(n), ""
-}
-
-// printfAt reads the printf coordinate filter setting (value, from
-// origin) into its canonical text: "" with a warning when it does not
-// parse (every line is then printed).
-func printfAt(value, origin string) (string, string) {
-	at, err := gpuav.ParsePrintfAt(value)
-	if err != nil {
-		return "", fmt.Sprintf("%s: %v; printing every invocation's lines", origin, err)
-	}
-	return at.String(), ""
-}
 
 // goPrintfBufferBytes is the printf buffer size for the instance's devices
 // (resources.c: printf_words); a small one when printf is off.
@@ -230,7 +188,7 @@ func printfMessageLocked(dev uint64, text string) outMsg {
 // submit did not fit.
 func printfLostText(m wire.Printf) string {
 	return fmt.Sprintf("command buffer 0x%x, submit %d: %d printf lines did not fit in the printf buffer (%s)",
-		m.CommandBuffer, m.Submit, m.Lost, EnvPrintfBufferBytes)
+		m.CommandBuffer, m.Submit, m.Lost, options.PrintfBufferBytes.Env)
 }
 
 // eachPrintfLineLocked calls f with each line of a message, formatted with

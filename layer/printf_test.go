@@ -6,7 +6,18 @@ import (
 	"testing"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/options"
 )
+
+// oneSetting reads the settings with one option given as value, from "X".
+func oneSetting(o *options.Option, value string) (Settings, []string) {
+	return loadSettings(func(env string) (string, string) {
+		if env == o.Env {
+			return value, "X"
+		}
+		return "", env
+	})
+}
 
 // TestPrintfBufferBytes: the setting's values, bounds and warnings.
 func TestPrintfBufferBytes(t *testing.T) {
@@ -15,16 +26,17 @@ func TestPrintfBufferBytes(t *testing.T) {
 		want uint32
 		warn string
 	}{
-		{"", DefaultPrintfBufferBytes, ""},
+		{"", gpuav.DefaultPrintfBufferBytes, ""},
 		{"4096", 4096, ""},
 		{"0x10000", 65536, ""},
 		{" 2048 ", 2048, ""},
-		{"12", MinPrintfBufferBytes, "is below 1024 bytes"},
-		{"4294967296", MaxPrintfBufferBytes, "is above"},
-		{"big", DefaultPrintfBufferBytes, "is not a number"},
+		{"12", gpuav.MinPrintfBufferBytes, "X=12 is below 1024 bytes; using 1024"},
+		{"4294967296", gpuav.MaxPrintfBufferBytes, "is above"},
+		{"big", gpuav.DefaultPrintfBufferBytes, "is not a number"},
 	}
 	for _, tc := range tests {
-		got, warn := printfBufferBytes(tc.in, "X")
+		s, w := oneSetting(options.PrintfBufferBytes, tc.in)
+		got, warn := s.PrintfBufferBytes, strings.Join(w, "\n")
 		if got != tc.want || (tc.warn == "") != (warn == "") || !strings.Contains(warn, tc.warn) {
 			t.Errorf("%q: %d %q, want %d %q", tc.in, got, warn, tc.want, tc.warn)
 		}
@@ -42,19 +54,20 @@ func TestPrintfAtSetting(t *testing.T) {
 		{"texel=1", "", `unknown name "texel"`},
 	}
 	for _, tc := range tests {
-		got, warn := printfAt(tc.in, "X")
+		s, w := oneSetting(options.PrintfAt, tc.in)
+		got, warn := s.PrintfAt, strings.Join(w, "\n")
 		if got != tc.want || (tc.warn == "") != (warn == "") || !strings.Contains(warn, tc.warn) {
 			t.Errorf("%q: %q %q, want %q %q", tc.in, got, warn, tc.want, tc.warn)
 		}
 	}
 	s, w := LoadSettings(func(k string) string {
-		if k == EnvPrintfAt {
+		if k == options.PrintfAt.Env {
 			return "pixel=4,5"
 		}
 		return ""
 	})
 	if s.PrintfAt != "pixel=4,5" || len(w) != 0 {
-		t.Errorf("%s=pixel=4,5: settings %q, warnings %q", EnvPrintfAt, s.PrintfAt, w)
+		t.Errorf("%s=pixel=4,5: settings %q, warnings %q", options.PrintfAt.Env, s.PrintfAt, w)
 	}
 }
 

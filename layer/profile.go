@@ -5,12 +5,9 @@ import (
 	"os"
 	"runtime/pprof"
 	"sync"
-)
 
-// EnvCPUProfile names a file: when set, the layer writes a Go CPU profile
-// (pprof) of the app's run to it, from the first vkCreateInstance to the
-// last vkDestroyInstance. For benchmarks (docs/BENCHMARKS.md): `go tool pprof FILE`.
-const EnvCPUProfile = "VK_LAYER_GPUAV_DBG_CPUPROFILE"
+	"github.com/gpuav-dbg/gpuav-dbg/options"
+)
 
 var profile struct {
 	once sync.Once
@@ -18,21 +15,23 @@ var profile struct {
 	f    *os.File
 }
 
-// startProfile starts CPU profiling once per process when EnvCPUProfile
-// is set; a failure is printed to stderr and otherwise ignored.
-func startProfile() {
+// startProfile starts CPU profiling once per process when the cpuprofile
+// option (options.CPUProfile) names a file: the layer writes a Go CPU
+// profile (pprof) of the app's run to it, from the first vkCreateInstance
+// to the last vkDestroyInstance (for benchmarks, docs/BENCHMARKS.md: `go
+// tool pprof FILE`). A failure is printed to stderr and otherwise ignored.
+func startProfile(path string) {
 	profile.once.Do(func() {
-		path := os.Getenv(EnvCPUProfile)
 		if path == "" {
 			return
 		}
 		f, err := os.Create(path)
 		if err != nil {
-			fmt.Fprintf(os.Stderr, "gpuav-dbg: %s: %v\n", EnvCPUProfile, err)
+			fmt.Fprintf(os.Stderr, "gpuav-dbg: %s: %v\n", options.CPUProfile.Env, err)
 			return
 		}
 		if err := pprof.StartCPUProfile(f); err != nil {
-			fmt.Fprintf(os.Stderr, "gpuav-dbg: %s: %v\n", EnvCPUProfile, err)
+			fmt.Fprintf(os.Stderr, "gpuav-dbg: %s: %v\n", options.CPUProfile.Env, err)
 			f.Close()
 			return
 		}

@@ -2,10 +2,8 @@ package main
 
 import (
 	"fmt"
-	"maps"
 	"os"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
@@ -206,7 +204,7 @@ func reportLocked(msg wire.Errors) {
 	sent := sendLocked(wire.KindErrors, msg)
 	if haveMessengers() {
 		for _, g := range mergeSamples(msg.Records) {
-			queueRecordLocked(msg, g.Record, formatRecord(msg, g))
+			queueRecordLocked(msg, g.Record, recordMessage(msg, g))
 		}
 		if msg.Dropped > 0 {
 			queueLogLocked(levelError, fmt.Sprintf("command buffer 0x%x, submit %d: %d records did not fit in the output buffer",
@@ -225,7 +223,7 @@ func reportLocked(msg wire.Errors) {
 			}
 			continue
 		}
-		fmt.Fprintln(os.Stderr, sanitize.Block(formatRecord(msg, g)))
+		fmt.Fprintln(os.Stderr, sanitize.Block("gpuav-dbg: ERROR "+recordMessage(msg, g).Text()))
 	}
 	if msg.Dropped > 0 && state.stderrErrors <= maxStderrErrors {
 		fmt.Fprintf(os.Stderr, "gpuav-dbg: ERROR command buffer 0x%x, submit %d: %d records did not fit in the output buffer\n",
@@ -264,104 +262,75 @@ func mergeSamples(recs []wire.Record) []group {
 	return out
 }
 
-// formatRecord writes one error group the way the Khronos layer does: a
-// line with the check, its VUID and message, the command buffer, action,
-// pipeline, shader and instruction, the stage and the coordinates of the
-// invocations it samples, and the count; then where in the source the
-// instruction is, and the source line.
-func formatRecord(msg wire.Errors, g group) string {
+// recordMessage is one error group's message (gpuav.ErrorMessage: the
+// session's words) from what the layer knows: the record, its command
+// buffer, action, pipeline and shader with their debug names, what the
+// failed access did under its device's settings, and the source line from
+// the module's own debug information (the layer reads no file). Callers
+// hold state.mu.
+func recordMessage(msg wire.Errors, g group) gpuav.ErrorMessage {
 	r := g.Record
 	var p [gpuav.RecordParams]uint32
 	copy(p[:], r.Params)
-	d := gpuav.Describe(gpuav.CheckCode(r.Code), p)
-	var b strings.Builder
-	fmt.Fprintf(&b, "gpuav-dbg: ERROR %s", r.Check)
-	if v := d.VUID(r.Action); v != "" {
-		fmt.Fprintf(&b, " %s", v)
-	}
-	fmt.Fprintf(&b, ": %s", d.Message)
-	fmt.Fprintf(&b, " Command buffer 0x%x%s, submit %d, action %d", msg.CommandBuffer,
-		serialNameSuffix(msg.CommandBuffer, msg.CommandBufferSerial),
-		msg.Submit, r.ActionIndex)
-	if r.Action != "" {
-		fmt.Fprintf(&b, " (%s)", r.Action)
-	}
-	if len(r.Labels) > 0 {
-		fmt.Fprintf(&b, " in %q", strings.Join(r.Labels, " > "))
+	code := gpuav.CheckCode(r.Code)
+	d := gpuav.Describe(code, p)
+	m := gpuav.ErrorMessage{Check: r.Check, What: d.Message, Loop: r.Loop, VUID: d.VUID(r.Action),
+		CommandBuffer: handleText(msg.CommandBuffer, msg.CommandBufferSerial), ActionIndex: r.ActionIndex, Action: r.Action, Labels: r.Labels,
+		Submit: msg.Submit, Shader: r.ShaderID, Instruction: r.Instruction, Stage: gpuav.StageName(r.Stage), Count: r.Count}
+	if msg.Primary != 0 {
+		m.Primary, m.PrimaryAction = handleText(msg.Primary, msg.PrimarySerial), msg.PrimaryAction
 	}
 	if r.Pipeline != 0 {
-		fmt.Fprintf(&b, ", pipeline 0x%x%s", r.Pipeline, serialNameSuffix(r.Pipeline, r.PipelineSerial))
+		m.Pipeline = handleText(r.Pipeline, r.PipelineSerial)
 	}
-	if r.ShaderID == 0 {
-		b.WriteString(", checked by the layer")
-	} else {
-		fmt.Fprintf(&b, ", shader %d", r.ShaderID)
-	}
-	sh := state.shaders[r.ShaderID]
-	if sh != nil && sh.module != 0 {
-		fmt.Fprintf(&b, " (module 0x%x%s)", sh.module, nameSuffix(sh.module))
-	} else if sh != nil && sh.object != 0 {
-		fmt.Fprintf(&b, " (shader object 0x%x%s)", sh.object, nameSuffix(sh.object))
-	}
-	fmt.Fprintf(&b, ", instruction %d, stage %s %s", r.Instruction, gpuav.StageName(r.Stage), coordText(r.Stage, g.samples[0]))
+	m.Coords, _ = gpuav.StageCoordText(r.Stage, g.samples[0])
 	if len(g.samples) > 1 {
-		b.WriteString(", also")
-		for i, w := range g.samples[1:] {
-			if i > 0 {
-				b.WriteByte(';')
-			}
-			fmt.Fprintf(&b, " %s", coordText(r.Stage, w))
+		for _, w := range g.samples {
+			_, v := gpuav.StageCoordText(r.Stage, w)
+			m.Samples = append(m.Samples, v)
 		}
 	}
-	if r.Loop > 1 {
-		fmt.Fprintf(&b, ", %d times in this loop (the last failure shown)", r.Loop)
+	if r.ShaderID == 0 {
+		return m // a layer record: the layer checked the command, no shader
 	}
-	if r.Count > 1 {
-		fmt.Fprintf(&b, ", %d times", r.Count)
+	sh := state.shaders[r.ShaderID]
+	set := settingsLocked()
+	if sh != nil && state.devices[sh.device] != nil {
+		set = state.devices[sh.device].settings
 	}
-	b.WriteString(sourceText(sh, r.Instruction))
-	return b.String()
+	m.Outcome = gpuav.FailedAccessUnder(set.OnError, set.Robust, code, p).Sentence(r.Check)
+	switch {
+	case sh == nil:
+		m.Source = &gpuav.MessageSource{Note: fmt.Sprintf("shader %d is not known to the layer", r.ShaderID)}
+	case sh.module != 0:
+		m.Module, m.ShaderName = fmt.Sprintf("0x%x", sh.module), state.names[sh.module]
+	case sh.object != 0:
+		m.Object, m.ShaderName = fmt.Sprintf("0x%x", sh.object), state.names[sh.object]
+	}
+	if sh != nil {
+		m.Source = sourceOf(sh, r.Instruction)
+	}
+	return m
 }
 
-// coordText prints an invocation's stage coordinates: "global_invocation_id=[0 0 0]".
-func coordText(stage uint32, words [3]uint32) string {
-	coords := gpuav.StageCoords(stage, words)
-	parts := make([]string, 0, len(coords))
-	for _, k := range slices.Sorted(maps.Keys(coords)) {
-		parts = append(parts, fmt.Sprintf("%s=%v", k, coords[k]))
-	}
-	return strings.Join(parts, " ")
+// handleText prints a pipeline's or command buffer's handle with its
+// debug name: `0x55 ("compute-cmd")`; serial is the object's (nameFor: a
+// name given to another object with the handle is not shown).
+func handleText(h, serial uint64) string {
+	return fmt.Sprintf("0x%x%s", h, serialNameSuffix(h, serial))
 }
 
-// sourceText says where in the source an instruction of the shader is and
-// shows the line, as the Khronos layer does, from the module's own debug
-// information (the layer reads no file):
-//
-//	Shader validation error occurred at oob_compute.comp:9
-//	9:     outs[pc.idx].v[i] = i * 3u;
-//
-// A module without line information says so and how to get it. The map is
+// sourceOf says where in the source an instruction of the shader is, from
+// the module's own debug information: the file, line, column and line of
+// text, or the SPIR-V instruction and why there is no line. The map is
 // built once per shader, on its first error.
-func sourceText(sh *shader, instruction uint32) string {
-	if sh == nil {
-		return ""
-	}
+func sourceOf(sh *shader, instruction uint32) *gpuav.MessageSource {
 	if sh.srcmap == nil {
 		sh.srcmap = sourcemap.New(sh.spirv)
 	}
 	loc := sh.srcmap.Lookup(int(instruction))
-	if loc.File == "" || loc.Line <= 0 {
-		return fmt.Sprintf("\nShader validation error occurred at instruction %d; the module has no line information for it "+
-			"(compile the shader with -g or -gVS to see the source line)", instruction)
-	}
-	where := fmt.Sprintf("%s:%d", loc.File, loc.Line)
-	if loc.Column > 0 {
-		where += fmt.Sprintf(":%d", loc.Column)
-	}
-	if loc.Text == "" || loc.Language == sourcemap.LanguageSPIRV {
-		return fmt.Sprintf("\nShader validation error occurred at %s (the module carries no text for it)", where)
-	}
-	return fmt.Sprintf("\nShader validation error occurred at %s\n%d: %s", where, loc.Line, loc.Text)
+	return &gpuav.MessageSource{File: loc.File, Line: loc.Line, Column: loc.Column, Text: loc.Text,
+		SPIRV: loc.Language == sourcemap.LanguageSPIRV, Note: loc.Note}
 }
 
 // nameFor is the debug name of a pipeline or command buffer of a serial

@@ -28,15 +28,12 @@ static int find_memory_type(device_data *dd, uint32_t type_bits, VkMemoryPropert
 }
 
 /* test_fail_alloc says whether this buffer allocation of the layer must
- * fail: the Nth of the process when VK_LAYER_GPUAV_DBG_TEST_FAIL_ALLOC=N
- * (a test hook: allocation failure cannot be had on demand otherwise). */
+ * fail: the Nth of the process when the test hook test_fail_alloc is N
+ * (allocation failure cannot be had on demand otherwise). */
 static int test_fail_alloc(void)
 {
     static uint64_t count;
-    const char *e = getenv("VK_LAYER_GPUAV_DBG_TEST_FAIL_ALLOC");
-    if (!e || !*e)
-        return 0;
-    uint64_t nth = strtoull(e, NULL, 10);
+    uint64_t nth = gpuavdbg_tests.fail_alloc;
     return nth > 0 && __atomic_add_fetch(&count, 1, __ATOMIC_RELAXED) == nth;
 }
 
@@ -60,7 +57,7 @@ static VkResult make_buffer(device_data *dd, VkDeviceSize size, VkBufferUsageFla
         .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
     };
     if (!tl_input_alloc && test_fail_alloc()) {
-        *what = "vkAllocateMemory (made to fail by VK_LAYER_GPUAV_DBG_TEST_FAIL_ALLOC)";
+        *what = "vkAllocateMemory (made to fail by " GPUAVDBG_ENV_TEST_FAIL_ALLOC ")";
         *buf = VK_NULL_HANDLE;
         *mem = VK_NULL_HANDLE;
         return VK_ERROR_OUT_OF_DEVICE_MEMORY;

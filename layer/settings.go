@@ -9,78 +9,27 @@ import (
 	"strings"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/layer/internal/abi"
+	"github.com/gpuav-dbg/gpuav-dbg/options"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
 
-// Environment variables the layer reads (docs/decisions/settings.md). The launcher
-// sets them; a user running an app by hand may too. They are listed in the
-// manifest, VkLayer_gpuav_dbg.json.
-const (
-	// EnvCheckPrefix + the check id in upper case turns one check on or
-	// off, e.g. VK_LAYER_GPUAV_DBG_CHECK_DESCRIPTOR_INDEX_OOB=0.
-	EnvCheckPrefix = gpuav.EnvCheckPrefix
-	// EnvReserveSlot=1 makes the app see maxBoundDescriptorSets - 1, as
-	// VK_VALIDATION_FEATURE_ENABLE_GPU_ASSISTED_RESERVE_BINDING_SLOT_EXT does.
-	EnvReserveSlot = "VK_LAYER_GPUAV_DBG_RESERVE_SLOT"
-	// EnvOnError (default skip): what a failed access does: skip, clamp
-	// or execute (gpuav.OnErrors).
-	EnvOnError = gpuav.EnvOnError
-	// EnvRobust (default 0): robust-only mode: clamp, report nothing.
-	EnvRobust = gpuav.EnvRobust
-	// EnvWarnRobust (default 1): on a device created with
-	// robustBufferAccess(2), buffer_oob and texel_buffer_oob report their
-	// findings as warnings; 0 leaves those devices' buffer and texel buffer
-	// accesses unchecked.
-	EnvWarnRobust = "VK_LAYER_GPUAV_DBG_WARN_ROBUST"
-	// EnvSizedElementChecks (default 1): descriptor_uninitialized and
-	// descriptor_destroyed also on sized arrays and plain bindings; 0 keeps
-	// them to runtime arrays (what they did before the checks were made
-	// cheap, docs/decisions/cheap-checks.md).
-	EnvSizedElementChecks = "VK_LAYER_GPUAV_DBG_SIZED_ELEMENT_CHECKS"
-	// EnvPrintf (default 1): instrument debugPrintfEXT calls; 0 removes
-	// them (layer/printf.go).
-	EnvPrintf = "VK_LAYER_GPUAV_DBG_PRINTF"
-	// EnvPrintfBufferBytes is the size of each command buffer's printf
-	// buffer (default DefaultPrintfBufferBytes).
-	EnvPrintfBufferBytes = "VK_LAYER_GPUAV_DBG_PRINTF_BUFFER_BYTES"
-	// EnvPrintfAt is the printf coordinate filter (gpuav.PrintfAt), applied
-	// on the GPU: "pixel=120,45", "invocation=3,0,0 vertex=5"...
-	EnvPrintfAt = "VK_LAYER_GPUAV_DBG_PRINTF_AT"
-	// EnvWatchdogSeconds (default DefaultWatchdogSeconds): a submission
-	// unfinished this long is reported as a hang, with the breadcrumbs the
-	// GPU wrote before and after each action (layer/hang.go); 0 turns the
-	// watchdog and the breadcrumbs off.
-	EnvWatchdogSeconds = "VK_LAYER_GPUAV_DBG_WATCHDOG_SECONDS"
-	// EnvBreadcrumbs (default wire.BreadcrumbsAuto): the breadcrumbs'
-	// granularity, actions, passes or auto (actions on a CPU device and
-	// with VK_AMD_buffer_marker, passes elsewhere: layer/hang.go).
-	EnvBreadcrumbs = "VK_LAYER_GPUAV_DBG_BREADCRUMBS"
-	// EnvSocket is the launcher's unix socket; unset, the layer reports
-	// to stderr.
-	EnvSocket = "VK_LAYER_GPUAV_DBG_SOCKET"
-	// EnvCacheDir (read from the environment only, shadowcache.go) is
-	// where the layer keeps its shadow caches and instrumentation results
-	// beside the app's pipeline-cache data (default
-	// $XDG_CACHE_HOME/gpuav-dbg, else ~/.cache/gpuav-dbg); "off" keeps
-	// nothing (docs/decisions/kept-shadow-caches.md).
-	EnvCacheDir = "VK_LAYER_GPUAV_DBG_CACHE_DIR"
-)
+// The layer reads every layer row of the options table (package options:
+// their environment variables, keys and defaults; docs/decisions/settings.md),
+// from the environment, the app's VkLayerSettingsCreateInfoEXT and the
+// settings file. The launcher sets them; a user running an app by hand may
+// too. The manifest, VkLayer_gpuav_dbg.json, lists them.
 
-// Settings are what the layer runs with: the settings its hello reports
-// (every check id of gpuav.AllChecks on or off, the reserve slot, what a
-// failed access does, robust-only) and those that only the layer reads.
+// Settings are what the layer runs with: the values of every layer option
+// (the hello carries options.Values.Settings: every check id of
+// gpuav.AllChecks on or off, the reserve slot, what a failed access does,
+// robust-only...).
 type Settings struct {
-	wire.Settings
-	// WarnRobust: buffer_oob runs, as warnings, on robust devices.
-	WarnRobust bool
-	// SizedElementChecks: uninitialized/destroyed on sized arrays and
-	// plain bindings too (gpuav.Options.SizedElementChecks).
-	SizedElementChecks bool
-	Socket             string
+	options.Values
 }
 
 // CheckEnv returns the environment variable that switches check id.
-func CheckEnv(id string) string { return gpuav.CheckEnv(id) }
+func CheckEnv(id string) string { return options.CheckEnv(id) }
 
 // LoadSettings reads the settings through getenv. Each check has its
 // registry default (gpuav.Checks). Values it cannot parse keep the default
@@ -89,113 +38,37 @@ func LoadSettings(getenv func(string) string) (Settings, []string) {
 	return loadSettings(func(env string) (string, string) { return getenv(env), env })
 }
 
-// loadSettings reads every setting through lookup, which returns a
+// loadSettings reads every layer option through lookup, which returns a
 // setting's value (by its environment variable's name) and where it came
-// from, for warnings.
+// from, for warnings; then the rules between them: the robust-only mode
+// always clamps, and a retired setting is named.
 func loadSettings(lookup func(env string) (value, origin string)) (Settings, []string) {
-	sock, _ := lookup(EnvSocket)
-	s := Settings{Settings: wire.Settings{Checks: map[string]bool{}}, Socket: sock}
-	var warnings []string
-	flag := func(name string, def bool) bool {
-		raw, origin := lookup(name)
-		v := strings.TrimSpace(raw)
-		if v == "" {
-			return def
+	v, given, warnings := options.Read(options.Of(options.Layer), lookup)
+	s := Settings{Values: v}
+	if s.Robust && gpuav.OnError(s.OnError) != gpuav.OnErrorClamp {
+		// Another value asked for with it is ignored, with a warning.
+		if origin, ok := given[options.OnError.Key]; ok {
+			warnings = append(warnings, fmt.Sprintf("%s=%s is ignored: the robust-only mode (%s) clamps", origin, s.OnError,
+				options.Robust.Env))
 		}
-		switch strings.ToLower(v) {
-		case "1", "true", "on", "yes":
-			return true
-		case "0", "false", "off", "no":
-			return false
+		s.OnError = string(gpuav.OnErrorClamp)
+	}
+	for _, g := range options.Gone {
+		if old, _ := lookup(g.Env); old != "" {
+			warnings = append(warnings, fmt.Sprintf("%s is gone (it never changed anything): %s", g.Env, g.Instead))
 		}
-		warnings = append(warnings, fmt.Sprintf("%s=%q is not a boolean (use 1 or 0); keeping %v", origin, v, def))
-		return def
 	}
-	for _, id := range gpuav.AllChecks {
-		s.Checks[id] = flag(CheckEnv(id), slices.Contains(gpuav.DefaultChecks, id))
-	}
-	s.ReserveSlot = flag(EnvReserveSlot, false)
-	s.WarnRobust = flag(EnvWarnRobust, true)
-	s.SizedElementChecks = flag(EnvSizedElementChecks, true)
-	s.Robust = flag(EnvRobust, false)
-	onError, w := onErrorSetting(lookup, s.Robust)
-	s.OnError = string(onError)
-	if old, _ := lookup(envSafeModeGone); old != "" {
-		w = append(w, fmt.Sprintf("%s is gone (it never changed anything): %s", envSafeModeGone, onErrorHint))
-	}
-	s.PrintfOff = !flag(EnvPrintf, true)
-	var pw string
-	if s.PrintfBufferBytes, pw = printfBufferBytes(lookup(EnvPrintfBufferBytes)); pw != "" {
-		w = append(w, pw)
-	}
-	if s.PrintfAt, pw = printfAt(lookup(EnvPrintfAt)); pw != "" {
-		w = append(w, pw)
-	}
-	if s.LoopBudget, pw = loopBudgetSetting(lookup(gpuav.EnvLoopBudget)); pw != "" {
-		w = append(w, pw)
-	}
-	if s.WatchdogSeconds, pw = watchdogSeconds(lookup(EnvWatchdogSeconds)); pw != "" {
-		w = append(w, pw)
-	}
-	s.WatchdogOff = s.WatchdogSeconds == 0
-	if s.Breadcrumbs, pw = breadcrumbsSetting(lookup(EnvBreadcrumbs)); pw != "" {
-		w = append(w, pw)
-	}
-	return s, append(warnings, w...)
+	return s, warnings
 }
-
-// loopBudgetSetting reads the loop budget setting (value, from origin):
-// the default when empty, the default with a warning when it does not
-// parse or is out of range.
-func loopBudgetSetting(value, origin string) (uint32, string) {
-	if strings.TrimSpace(value) == "" {
-		return gpuav.DefaultLoopBudget, ""
-	}
-	n, err := gpuav.ParseLoopBudget(value)
-	if err != nil {
-		return gpuav.DefaultLoopBudget, fmt.Sprintf("%s: %v; keeping %d", origin, err, gpuav.DefaultLoopBudget)
-	}
-	return n, ""
-}
-
-// The safe-mode setting of earlier versions, a switch without an effect:
-// a user who still sets it is told what replaced it.
-const (
-	envSafeModeGone = "VK_LAYER_GPUAV_DBG_SAFE_MODE"
-	keySafeModeGone = "safe_mode"
-	onErrorHint     = EnvOnError + "=skip|clamp|execute (key on_error) says what a failed access does"
-)
 
 // unknownSetting is the warning for a key the layer does not know.
 func unknownSetting(where, key string) string {
-	if key == keySafeModeGone {
-		return fmt.Sprintf("%s: setting %q is gone (it never changed anything): ignored; %s", where, key, onErrorHint)
+	for _, g := range options.Gone {
+		if key == g.Key {
+			return fmt.Sprintf("%s: setting %q is gone (it never changed anything): ignored; %s", where, key, g.Instead)
+		}
 	}
 	return fmt.Sprintf("%s: unknown setting %q: ignored", where, key)
-}
-
-// onErrorSetting reads EnvOnError through lookup: a value it cannot parse
-// keeps the default, with a warning. The robust-only mode always clamps;
-// another value asked for with it is ignored, with a warning.
-func onErrorSetting(lookup func(env string) (value, origin string), robust bool) (gpuav.OnError, []string) {
-	raw, origin := lookup(EnvOnError)
-	v := gpuav.DefaultOnError
-	var warnings []string
-	if strings.TrimSpace(raw) != "" {
-		parsed, err := gpuav.ParseOnError(raw)
-		if err != nil {
-			warnings = append(warnings, fmt.Sprintf("%s: %v; keeping %s", origin, err, v))
-		} else {
-			v = parsed
-		}
-	}
-	if robust && v != gpuav.OnErrorClamp {
-		if strings.TrimSpace(raw) != "" {
-			warnings = append(warnings, fmt.Sprintf("%s=%s is ignored: the robust-only mode (%s) clamps", origin, v, EnvRobust))
-		}
-		v = gpuav.OnErrorClamp
-	}
-	return v, warnings
 }
 
 // Settings file (the Khronos vk_layer_settings.txt format): lines
@@ -210,21 +83,7 @@ const (
 	SettingsFileName = "vk_layer_settings.txt"
 )
 
-var settingsPrefixes = []string{"gpuavdbg_validation.", "gpuavdbg."}
-
-// settingKeys maps a settings-file key to its environment variable.
-func settingKeys() map[string]string {
-	m := map[string]string{"reserve_slot": EnvReserveSlot, gpuav.SettingOnError: EnvOnError, gpuav.SettingRobust: EnvRobust,
-		"socket": EnvSocket, "warn_robust": EnvWarnRobust, "sized_element_checks": EnvSizedElementChecks,
-		"printf": EnvPrintf, "printf_buffer_bytes": EnvPrintfBufferBytes, "printf_at": EnvPrintfAt,
-		gpuav.SettingLoopBudget: gpuav.EnvLoopBudget,
-		"watchdog_seconds":      EnvWatchdogSeconds,
-		"breadcrumbs":           EnvBreadcrumbs}
-	for _, id := range gpuav.AllChecks {
-		m[gpuav.CheckSettingKey(id)] = CheckEnv(id)
-	}
-	return m
-}
+var settingsPrefixes = []string{strings.ToLower(strings.TrimPrefix(options.LayerName, "VK_LAYER_")) + ".", "gpuavdbg."}
 
 // fileSetting is one value of the settings file, with where it is.
 type fileSetting struct{ value, origin string }
@@ -232,7 +91,7 @@ type fileSetting struct{ value, origin string }
 // ParseSettingsFile parses a settings file's text (named name in
 // warnings) into values by environment variable name.
 func ParseSettingsFile(name string, text []byte) (map[string]fileSetting, []string) {
-	keys := settingKeys()
+	keys := options.FileKeys(false)
 	out := map[string]fileSetting{}
 	var warnings []string
 	for i, line := range strings.Split(string(text), "\n") {
@@ -346,11 +205,10 @@ const AppSettingsOrigin = "VkLayerSettingsCreateInfoEXT"
 // passes them: one "key=value" line per VkLayerSettingEXT (values already
 // text), or "key!reason" for one the C half could not convert. Keys are
 // the settings file's (check_<id>, reserve_slot, on_error, robust,
-// warn_robust...);
+// warn_robust...: options.FileKeys);
 // the socket is the launcher's and cannot be set by the app.
 func ParseAppSettings(text string) (map[string]fileSetting, []string) {
-	keys := settingKeys()
-	delete(keys, "socket")
+	keys := options.FileKeys(true)
 	out := map[string]fileSetting{}
 	var warnings []string
 	for _, line := range strings.Split(text, "\n") {
@@ -383,14 +241,14 @@ func (s Settings) InstrumentationWanted() bool {
 	return false
 }
 
-// Command check bits for the C half (layer/cmdchecks.h GPUAVDBG_CC_*).
+// Command check bits for the C half (abi, shared_gen.h GPUAVDBG_CC_*).
 const (
-	ccIndex    = 1
-	ccVertex   = 2
-	ccIndirect = 4
-	ccSafe     = 8
-	ccAccel    = 16
-	ccDepth    = 32
+	ccIndex    = abi.CCIndex
+	ccVertex   = abi.CCVertex
+	ccIndirect = abi.CCIndirect
+	ccSafe     = abi.CCSafe
+	ccAccel    = abi.CCAccel
+	ccDepth    = abi.CCDepth
 )
 
 // commandChecks returns the command checks that are on, and whether a
@@ -414,7 +272,7 @@ func (s Settings) commandChecks() uint32 {
 // Wire returns the settings as the hello carries them.
 func (s Settings) Wire() wire.Settings {
 	w := s.Settings
-	w.Checks = maps.Clone(s.Checks)
+	w.Checks, w.Options = maps.Clone(s.Checks), maps.Clone(s.Options)
 	return w
 }
 
@@ -437,6 +295,7 @@ func settingsLocked() Settings {
 		processSettings.s, w = ResolveSettings(os.Getenv, processSettings.file, AppSettings{})
 		processSettings.warnings = append(processSettings.warnings, w...)
 		processSettings.loaded = true
+		handTestHooks(processSettings.s.Test)
 	}
 	return processSettings.s
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 	"github.com/gpuav-dbg/gpuav-dbg/internal/golden"
+	"github.com/gpuav-dbg/gpuav-dbg/options"
 )
 
 // formatSettings writes settings and warnings in a stable text form.
@@ -68,7 +69,7 @@ func TestDefaultsAreEveryCheck(t *testing.T) {
 	}
 	off, _ := LoadSettings(func(k string) string {
 		switch k {
-		case CheckEnv(gpuav.CheckBufferOOB), EnvSizedElementChecks:
+		case CheckEnv(gpuav.CheckBufferOOB), options.SizedElementChecks.Env:
 			return "0"
 		}
 		return ""
@@ -141,7 +142,7 @@ func FuzzParseSettingsFile(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text []byte) {
 		m, _ := ParseSettingsFile("f", text)
 		keys := map[string]bool{}
-		for _, env := range settingKeys() {
+		for _, env := range options.FileKeys(false) {
 			keys[env] = true
 		}
 		for env := range m {
@@ -158,7 +159,7 @@ func FuzzParseSettingsFile(f *testing.F) {
 func TestLoopBudgetSetting(t *testing.T) {
 	env := func(v string) func(string) string {
 		return func(k string) string {
-			if k == gpuav.EnvLoopBudget {
+			if k == options.LoopBudget.Env {
 				return v
 			}
 			return ""
@@ -181,13 +182,114 @@ func TestLoopBudgetSetting(t *testing.T) {
 	}
 }
 
-// TestBreadcrumbsSetting: the breadcrumbs' granularity comes from the
-// environment or a settings file (breadcrumbs), auto when unset; a value
-// none of auto, actions, passes keeps auto with a warning.
+// TestWatchdogSetting: the watchdog's row read as main's reader read it:
+// 10 s by default, 0 off (no watchdog, no breadcrumbs: goWatchdogNs 0),
+// above 3600 moved to 3600 with a warning, a value that is no number of
+// seconds refused with a warning; the settings file by its key.
+func TestWatchdogSetting(t *testing.T) {
+	env := func(v string) func(string) string {
+		return func(k string) string {
+			if k == options.WatchdogSeconds.Env {
+				return v
+			}
+			return ""
+		}
+	}
+	type want struct {
+		seconds  uint32
+		off      bool
+		warnings int
+	}
+	for in, w := range map[string]want{"": {10, false, 0}, "2": {2, false, 0}, " 0 ": {0, true, 0},
+		"5000": {3600, false, 1}, "2s": {10, false, 1}, "-1": {10, false, 1}} {
+		s, warnings := LoadSettings(env(in))
+		if s.WatchdogSeconds != w.seconds || s.WatchdogOff != w.off || len(warnings) != w.warnings {
+			t.Errorf("%q: %d s, off %v, warnings %q; want %+v", in, s.WatchdogSeconds, s.WatchdogOff, warnings, w)
+		}
+		for _, m := range warnings {
+			if !strings.Contains(m, options.WatchdogSeconds.Env) {
+				t.Errorf("%q: warning %q does not name the variable", in, m)
+			}
+		}
+	}
+	file, fw := ParseSettingsFile("f", []byte("gpuavdbg.watchdog_seconds = 0\n"))
+	s, w := ResolveSettings(func(string) string { return "" }, file, AppSettings{})
+	if len(fw) != 0 || len(w) != 0 || !s.WatchdogOff || s.Wire().WatchdogOff != true {
+		t.Errorf("settings file: %+v %v %v, want off", s.Wire(), fw, w)
+	}
+}
+
+// TestCacheDirSetting: the kept caches' directory is read from the
+// environment only (a settings file's cache_dir is an unknown setting),
+// and it is not in the hello.
+func TestCacheDirSetting(t *testing.T) {
+	s, w := LoadSettings(func(k string) string { return map[string]string{options.CacheDir.Env: " /tmp/kept "}[k] })
+	if s.CacheDir != "/tmp/kept" || len(w) != 0 || s.Wire().Options != nil {
+		t.Errorf("environment: %q %q %+v", s.CacheDir, w, s.Wire())
+	}
+	file, fw := ParseSettingsFile("f", []byte("gpuavdbg.cache_dir = /tmp/other\n"))
+	s, w = ResolveSettings(func(string) string { return "" }, file, AppSettings{})
+	if s.CacheDir != "" || len(fw)+len(w) != 1 || !strings.Contains(strings.Join(append(fw, w...), ""), `unknown setting "cache_dir"`) {
+		t.Errorf("settings file: %q, warnings %q %q; want none and one unknown setting", s.CacheDir, fw, w)
+	}
+}
+
+// TestReaderReadsTheTable: a row added to the options table is read by
+// the layer like every other: from the environment, the settings file and
+// the app's VkLayerSettingsCreateInfoEXT by its key, its default when
+// none sets it, a warning for a value it cannot read; the hello carries it.
+func TestReaderReadsTheTable(t *testing.T) {
+	row := &options.Option{Key: "test_row", Env: "VK_LAYER_GPUAV_DBG_TEST_ROW", Kind: options.Uint, Default: "7",
+		Help: "a row of the test", Where: options.Manifest | options.Hello}
+	defer options.WithExtra(row)()
+	noEnv := func(string) string { return "" }
+	if s, w := LoadSettings(noEnv); row.Text(&s.Values) != "7" || len(w) != 0 {
+		t.Errorf("default: %q %q", row.Text(&s.Values), w)
+	}
+	if s, _ := LoadSettings(func(k string) string { return map[string]string{row.Env: "12"}[k] }); s.Wire().Options["test_row"] != "12" {
+		t.Errorf("environment: %+v", s.Wire())
+	}
+	file, fw := ParseSettingsFile("f", []byte("gpuavdbg.test_row = 13\n"))
+	s, w := ResolveSettings(noEnv, file, AppSettings{})
+	if row.Text(&s.Values) != "13" || len(fw)+len(w) != 0 {
+		t.Errorf("settings file: %q %q %q", row.Text(&s.Values), fw, w)
+	}
+	app, aw := ParseAppSettings("test_row=14\n")
+	s, w = ResolveSettings(noEnv, file, AppSettings{Values: app})
+	if row.Text(&s.Values) != "14" || len(aw)+len(w) != 0 {
+		t.Errorf("app: %q %q %q", row.Text(&s.Values), aw, w)
+	}
+	s, w = LoadSettings(func(k string) string { return map[string]string{row.Env: "lots"}[k] })
+	if row.Text(&s.Values) != "7" || len(w) != 1 || !strings.Contains(w[0], "VK_LAYER_GPUAV_DBG_TEST_ROW") {
+		t.Errorf("a bad value: %q %q", row.Text(&s.Values), w)
+	}
+}
+
+// TestTestHooksThroughTheReader: the C half's test hooks are rows of the
+// table, read with the other settings (from the environment only).
+func TestTestHooksThroughTheReader(t *testing.T) {
+	env := map[string]string{options.TestFailAlloc.Env: "4", options.TestMaxDrawIndirectCount.Env: "1", options.TestBinds.Env: "1"}
+	s, w := LoadSettings(func(k string) string { return env[k] })
+	if s.Test != (options.TestHooks{FailAlloc: 4, MaxDrawIndirectCount: 1, Binds: true}) || len(w) != 0 {
+		t.Errorf("test hooks %+v, warnings %q", s.Test, w)
+	}
+	if s, _ := LoadSettings(func(string) string { return "" }); s.Test != (options.TestHooks{MaxDrawIndirectCount: -1}) {
+		t.Errorf("no test hook: %+v", s.Test)
+	}
+	file, w := ParseSettingsFile("f", []byte("gpuavdbg.test_fail_alloc = 1\n"))
+	if len(file) != 0 || len(w) != 1 {
+		t.Errorf("a test hook in the settings file: %v %q, want it unknown", file, w)
+	}
+}
+
+// TestBreadcrumbsSetting: the breadcrumbs' granularity (the options
+// table's breadcrumbs row) comes from the environment or a settings file,
+// auto when unset, in the hello; a value none of auto, actions, passes
+// keeps auto with a warning.
 func TestBreadcrumbsSetting(t *testing.T) {
 	env := func(v string) func(string) string {
 		return func(k string) string {
-			if k == EnvBreadcrumbs {
+			if k == options.Breadcrumbs.Env {
 				return v
 			}
 			return ""
@@ -200,7 +302,7 @@ func TestBreadcrumbsSetting(t *testing.T) {
 		}
 	}
 	s, w := LoadSettings(env("draws"))
-	if want := `VK_LAYER_GPUAV_DBG_BREADCRUMBS="draws" is not auto, actions, passes; keeping auto`; s.Breadcrumbs != "auto" ||
+	if want := `VK_LAYER_GPUAV_DBG_BREADCRUMBS: "draws" is not one of auto|actions|passes; keeping auto`; s.Breadcrumbs != "auto" ||
 		len(w) != 1 || w[0] != want {
 		t.Errorf("draws: %q %q, want auto and %q", s.Breadcrumbs, w, want)
 	}

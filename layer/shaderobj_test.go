@@ -180,13 +180,13 @@ func TestShaderObjectStderr(t *testing.T) {
 	r := runMulti(t, false, nil, "shaderobj")
 	var line string
 	for _, l := range strings.Split(r.stderr, "\n") {
-		if strings.Contains(l, "action 0 (vkCmdDispatch)") {
+		if strings.Contains(l, "action #0 vkCmdDispatch") {
 			line = l
 		}
 	}
 	if !strings.Contains(line, "Index of 3 used to index descriptor array of length 2") ||
-		!strings.Contains(line, `(shader object 0x`) || !strings.Contains(line, `("oob-shader")), instruction`) ||
-		strings.Contains(line, "pipeline") || !strings.Contains(line, ", 4 times") {
+		!strings.Contains(line, `(shader object 0x`) || !strings.Contains(line, `"oob-shader"), instruction`) ||
+		strings.Contains(line, "pipeline") || !strings.Contains(line, "; 4 invocations.") {
 		t.Errorf("stderr line of action 0: %q\nstderr:\n%s", line, r.stderr)
 	}
 }

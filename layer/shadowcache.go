@@ -98,8 +98,12 @@ type keptEntry struct {
 	Result gpuav.KeptResult
 }
 
+// cacheDirOnce is the directory of the kept caches: the cache_dir option
+// (options.CacheDir, read from the environment only), else the user's
+// cache directory; "" keeps nothing.
 var cacheDirOnce = sync.OnceValue(func() string {
-	d := strings.TrimSpace(os.Getenv(EnvCacheDir))
+	var d string
+	withLock(func() { d = strings.TrimSpace(settingsLocked().CacheDir) })
 	switch {
 	case strings.EqualFold(d, "off") || d == "0":
 		return ""

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 	"github.com/gpuav-dbg/gpuav-dbg/internal/sanitize"
+	"github.com/gpuav-dbg/gpuav-dbg/layer/internal/abi"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 	"github.com/gpuav-dbg/gpuav-dbg/sourcemap"
 )
@@ -133,7 +134,12 @@ var state = struct {
 
 	outbox        []outMsg       // for the app's debug-utils messengers (messenger.go)
 	messengerDups map[string]int // messages per error group sent to messengers
+
+	// hung are the submissions a watchdog's hang named, until they are
+	// said to have finished (hang.go).
+	hung hungSubmits
 }{
+	hung:          hungSubmits{},
 	messengerDups: map[string]int{},
 	shaders:       map[uint32]*shader{},
 	modules:       map[moduleKey]*shader{},
@@ -144,11 +150,11 @@ var state = struct {
 	nameSerials:   map[uint64]uint64{},
 }
 
-// Log levels, as goLog receives them from C.
+// Log levels, as goLog receives them from C (abi, shared_gen.h).
 const (
-	levelInfo    = 0
-	levelWarning = 1
-	levelError   = 2
+	levelInfo    = abi.LogInfo
+	levelWarning = abi.LogWarning
+	levelError   = abi.LogError
 )
 
 func levelName(l int) string {

@@ -18,22 +18,18 @@
 #include "hmap.h"
 #include "layer.h"
 
-#define GPUAVDBG_LAYER_NAME "VK_LAYER_GPUAVDBG_validation"
+/* ---- constants of the output buffer -------------------------------------- */
 
-/* ---- constants shared with gpuav/record.go ------------------------------ */
-
-/* gpuav.OutputHeaderWords, gpuav.RecordWords. */
-#define GPUAVDBG_HEADER_WORDS 4u
-#define GPUAVDBG_RECORD_WORDS 16u
+/* GPUAVDBG_HEADER_WORDS, GPUAVDBG_RECORD_WORDS (gpuav.OutputHeaderWords,
+ * gpuav.RecordWords), the bindings GPUAVDBG_OUTPUT_BINDING and
+ * GPUAVDBG_ACTION_BINDING, GPUAVDBG_MAX_SLOT and GPUAVDBG_LAYER_NAME are
+ * generated (shared_gen.h, through layer.h). */
 /* Records one command buffer's output buffer holds. */
 #define GPUAVDBG_RECORDS 4096u
 #define GPUAVDBG_DATA_WORDS (GPUAVDBG_RECORD_WORDS * GPUAVDBG_RECORDS)
 #define GPUAVDBG_OUTPUT_WORDS (GPUAVDBG_HEADER_WORDS + GPUAVDBG_DATA_WORDS)
 /* Slots of the action buffer: actions from ACTION_SLOTS-1 on share the last. */
 #define GPUAVDBG_ACTION_SLOTS 4096u
-/* gpuav.OutputBinding, gpuav.ActionBinding. */
-#define GPUAVDBG_OUTPUT_BINDING 0u
-#define GPUAVDBG_ACTION_BINDING 1u
 /* Input buffers (bindings 2 and 3): gpuav/inputs.go, generated. */
 #include "inputs_gen.h"
 /* Which input buffer of a unit: descriptor state (binding 2), address table
@@ -43,9 +39,8 @@ enum { GPUAVDBG_INPUT_DESC = 0, GPUAVDBG_INPUT_ADDR = 1, GPUAVDBG_INPUT_CMD = 2,
 /* Layer records and the pre-pass buffer's layout: gpuav/layerrecord.go and
  * gpuav/prepass.go, generated. */
 #include "prepass_gen.h"
-/* The highest set index the layer ever uses is 32
- * (docs/decisions/reserve-slot.md). */
-#define GPUAVDBG_MAX_SLOT 32u
+/* The highest set index the layer ever uses is GPUAVDBG_MAX_SLOT, 32
+ * (gpuav.MaxSlot, docs/decisions/reserve-slot.md). */
 
 /* The most action facts a pipeline may have (more: it runs its precise
  * variant). */

@@ -127,6 +127,7 @@ typedef struct pending_submit {
      * it. */
     uint64_t t_front;
     int hang_reported;
+    int finish_told; /* a reported one's finish was told (goHangFinished) */
     int state;
     uint32_t n, cap;
     pending_cb *cbs;
@@ -249,6 +250,16 @@ static void process(device_data *dd, pending_submit *e, int signalled)
     }
     if (n > 0)
         goSubmitDone(GPUAVDBG_H(e->queue), e->submit, out, n);
+    if (signalled && e->hang_reported && !e->finish_told) {
+        /* A hang named it, and it finished: slow, not hung (unless the
+         * device was lost since). The watchdog's poll had not seen it. */
+        e->finish_told = 1;
+        pthread_mutex_lock(&dd->pending_lock);
+        int lost = dd->lost;
+        pthread_mutex_unlock(&dd->pending_lock);
+        if (!lost && !gpuavdbg_forked())
+            goHangFinished(GPUAVDBG_H(e->queue), e->submit, lat);
+    }
     if (out && out != small)
         free(out);
     if (!out)
@@ -587,13 +598,20 @@ static void device_lost(device_data *dd, const char *call)
             device_lost(dd, call);                  \
     } while (0)
 
+/* A submission a hang named that finished, for goHangFinished. */
+typedef struct hang_done {
+    uint64_t queue, submit, ns;
+} hang_done;
+
 /* watchdog_check runs once per tick, with dd->pending_lock: the oldest
- * unfinished submission of each queue gets its clock started, and past
- * the limit the hang is reported. */
+ * unfinished submission of each queue gets its clock started, past the
+ * limit the hang is reported, and a submission a hang named that has
+ * finished since is told to Go (slow, not hung) with the lock released. */
 static void watchdog_check(device_data *dd, uint64_t limit)
 {
     VkQueue fronts[16];
-    uint32_t nfronts = 0;
+    uint32_t nfronts = 0, ndone = 0;
+    hang_done done[16];
     uint64_t now = gpuavdbg_now_ns();
     int fire = 0;
     for (pending_submit *e = dd->pending_head; e; e = e->next) {
@@ -607,8 +625,13 @@ static void watchdog_check(device_data *dd, uint64_t limit)
             }
             return;
         }
-        if (st == VK_SUCCESS)
+        if (st == VK_SUCCESS) {
+            if (e->hang_reported && !e->finish_told && ndone < 16) { /* more: the next tick */
+                e->finish_told = 1;
+                done[ndone++] = (hang_done){GPUAVDBG_H(e->queue), e->submit, now - e->t_submit};
+            }
             continue;
+        }
         int front = 1;
         for (uint32_t i = 0; i < nfronts && front; i++)
             front = fronts[i] != e->queue;
@@ -625,6 +648,12 @@ static void watchdog_check(device_data *dd, uint64_t limit)
     }
     if (fire)
         hang_report(dd, GPUAVDBG_HANG_WATCHDOG, NULL);
+    if (ndone > 0) {
+        pthread_mutex_unlock(&dd->pending_lock);
+        for (uint32_t i = 0; i < ndone; i++)
+            goHangFinished(done[i].queue, done[i].submit, done[i].ns);
+        pthread_mutex_lock(&dd->pending_lock);
+    }
 }
 
 static void *watchdog_main(void *p)

@@ -168,6 +168,9 @@ type Collector struct {
 	// causes are the notices that count the subjects of one cause
 	// (notices.go).
 	causes map[string]*causeNotice
+	// hangNotices are the places in Session.Notices of each hang's notice
+	// (hang.go).
+	hangNotices []int
 	// uncheckedIndex finds a cause's entry in Session.Unchecked.
 	uncheckedIndex map[string]int
 	// droppedNoticed: the first overflow gets a notice, later ones only
@@ -413,6 +416,8 @@ func (c *Collector) apply(msg any) {
 		c.applyLost(m)
 	case *wire.Hang:
 		c.applyHang(m)
+	case *wire.HangFinished:
+		c.applyHangFinished(m)
 	case *wire.Log:
 		c.addNotice(m.Level, m.Text)
 		if m.Unchecked && m.Kind == wire.LogUncheckedRecords {
@@ -562,7 +567,7 @@ func (c *Collector) unused(msg any) {
 // session recorded before on_error existed reads skip, its only behaviour
 // then.
 func settingsFrom(w wire.Settings) Settings {
-	w.Checks = maps.Clone(w.Checks)
+	w.Checks, w.Options = maps.Clone(w.Checks), maps.Clone(w.Options)
 	w.OnError = string(gpuav.OnErrorOrDefault(gpuav.OnError(w.OnError)))
 	return w
 }

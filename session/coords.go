@@ -98,11 +98,8 @@ func (c Coords) wide() map[string][]float64 {
 }
 
 // coordKeyOrder is every key a stage gives, in the order coordinate keys
-// are printed in; others follow alphabetically.
-var coordKeyOrder = []string{
-	"global_invocation_id", "launch_id", "frag_coord", "vertex_index", "instance_index",
-	"primitive_id", "invocation_id", "tess_coord", "words",
-}
+// are printed in (messages'); others follow alphabetically.
+var coordKeyOrder = gpuav.CoordKeyOrder
 
 // compareKeys orders coordinate keys for printing.
 func compareKeys(a, b string) int {
@@ -299,27 +296,9 @@ func (c *Coords) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// appendNumbers appends coordinate values, several in parentheses:
-// integers without a fraction, others as short as they round-trip.
-func appendNumbers(b []byte, v []float64) []byte {
-	if len(v) != 1 {
-		b = append(b, '(')
-	}
-	for i, x := range v {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		if x >= 0 && x < 1e6 && x == math.Trunc(x) && !math.Signbit(x) {
-			b = strconv.AppendUint(b, uint64(x), 10) // as 'g' prints it, faster
-			continue
-		}
-		b = strconv.AppendFloat(b, x, 'g', -1, 64)
-	}
-	if len(v) != 1 {
-		b = append(b, ')')
-	}
-	return b
-}
+// appendNumbers appends coordinate values as messages print them
+// (gpuav.AppendCoordValues).
+func appendNumbers(b []byte, v []float64) []byte { return gpuav.AppendCoordValues(b, v) }
 
 // appendKeys appends "key values" for each key, separated by ", "
 // (without names, the values only).

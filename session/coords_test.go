@@ -111,3 +111,23 @@ func TestCoordsValuesExact(t *testing.T) {
 		t.Errorf("a NaN frag_coord reads %v", nan.Map())
 	}
 }
+
+// TestCoordsTextAsMessages: a record's coordinates print in the session
+// as gpuav.StageCoordText prints them for the layer's messages, named and
+// as a sample, for every stage (NaN and fractions included).
+func TestCoordsTextAsMessages(t *testing.T) {
+	f := func(x float32) uint32 { return math.Float32bits(x) }
+	models := []uint32{gpuav.ModelVertex, gpuav.ModelTessellationControl, gpuav.ModelTessellationEvaluation, gpuav.ModelGeometry,
+		gpuav.ModelFragment, gpuav.ModelGLCompute, gpuav.ModelTaskNV, gpuav.ModelMeshNV, gpuav.ModelRayGeneration,
+		gpuav.ModelIntersection, gpuav.ModelAnyHit, gpuav.ModelClosestHit, gpuav.ModelMiss, gpuav.ModelCallable,
+		gpuav.ModelTaskEXT, gpuav.ModelMeshEXT, 77}
+	for _, m := range models {
+		for _, w := range [][3]uint32{{0, 0, 0}, {3, 7, 1 << 31}, {f(120.5), f(45.5), f(0.25)}, {f(float32(math.NaN())), f(-1), 2e6}} {
+			c := stageCoords(m, w)
+			named, values := gpuav.StageCoordText(m, w)
+			if c.String() != named || c.Values() != values && !c.IsZero() {
+				t.Errorf("model %d, words %v: session %q %q, messages %q %q", m, w, c.String(), c.Values(), named, values)
+			}
+		}
+	}
+}

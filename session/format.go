@@ -25,44 +25,20 @@ func hexHandle(h uint64) string { return fmt.Sprintf("0x%x", h) }
 
 // Location prints "file:line:col", "file:line" when the column is unknown,
 // or "" when there is no file.
-func (s *Source) Location() string {
-	if s == nil || s.File == "" {
-		return ""
-	}
-	if s.Line <= 0 {
-		return s.File
-	}
-	if s.Column <= 0 {
-		return fmt.Sprintf("%s:%d", s.File, s.Line)
-	}
-	return fmt.Sprintf("%s:%d:%d", s.File, s.Line, s.Column)
-}
+func (s *Source) Location() string { return s.message().Location() }
 
 // Caret returns a line with a '^' under the source column (1-based), tabs
 // in the source kept so that the caret lines up; "" when the column is
 // unknown or the text is a SPIR-V instruction.
-func (s *Source) Caret() string {
-	if s == nil || s.Column <= 0 || s.Language == sourcemap.LanguageSPIRV {
-		return ""
+func (s *Source) Caret() string { return s.message().Caret() }
+
+// message is the source as a message shows it (nil for nil).
+func (s *Source) message() *gpuav.MessageSource {
+	if s == nil {
+		return nil
 	}
-	var b strings.Builder
-	col := 1
-	for _, r := range s.Text {
-		if col >= s.Column {
-			break
-		}
-		if r == '\t' {
-			b.WriteByte('\t')
-		} else {
-			b.WriteByte(' ')
-		}
-		col++
-	}
-	for ; col < s.Column; col++ {
-		b.WriteByte(' ')
-	}
-	b.WriteByte('^')
-	return b.String()
+	return &gpuav.MessageSource{File: s.File, Line: s.Line, Column: s.Column, Text: s.Text,
+		SPIRV: s.Language == sourcemap.LanguageSPIRV, Note: s.Note}
 }
 
 // Message is the group's full message (docs/REPORT.md, "message"): what went
@@ -76,109 +52,25 @@ func (g *ErrorGroup) Message() string {
 	if g.MessageText != "" || !g.described {
 		return g.MessageText
 	}
-	what := g.description().Message
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s", g.Check, strings.TrimSpace(what))
-	if !strings.HasSuffix(b.String(), ".") {
-		b.WriteByte('.')
-	}
-	if o := g.Outcome.Sentence(g.Check); o != "" {
-		fmt.Fprintf(&b, " %s", o)
-	}
-	if g.Loop > 1 {
-		fmt.Fprintf(&b, " %s", g.loopSentence())
-	}
-	if g.VUID != "" {
-		fmt.Fprintf(&b, " %s.", g.VUID)
-	}
-	fmt.Fprintf(&b, " Command buffer %s, action #%d", g.CommandBuffer, g.ActionIndex)
-	if g.Action != "" {
-		fmt.Fprintf(&b, " %s", g.Action)
-	}
-	if len(g.Labels) > 0 {
-		fmt.Fprintf(&b, " in %q", strings.Join(g.Labels, " > "))
-	}
+	m := gpuav.ErrorMessage{Check: g.Check, What: g.description().Message, Outcome: g.Outcome.Sentence(g.Check), Loop: g.Loop,
+		VUID: g.VUID, CommandBuffer: g.CommandBuffer.String(), ActionIndex: g.ActionIndex, Action: g.Action, Labels: g.Labels,
+		Submit: g.Submit, Shader: g.Shader.ID, Module: g.Shader.Module, Object: g.Shader.Object, ShaderName: g.Shader.Name,
+		Instruction: g.Instruction, Stage: g.Stage, Count: g.Count, Source: g.Source.message(), Other: g.otherAccess()}
 	if g.PrimaryCommandBuffer.Handle != "" && g.PrimaryActionIndex != nil {
-		fmt.Fprintf(&b, ", executed by primary %s after %d of its actions", g.PrimaryCommandBuffer, *g.PrimaryActionIndex)
-	}
-	if g.Submit > 0 {
-		fmt.Fprintf(&b, ", submit %d", g.Submit)
+		m.Primary, m.PrimaryAction = g.PrimaryCommandBuffer.String(), *g.PrimaryActionIndex
 	}
 	if g.Pipeline.Handle != "" && g.Pipeline.Handle != "0x0" {
-		fmt.Fprintf(&b, ", pipeline %s", g.Pipeline)
+		m.Pipeline = g.Pipeline.String()
 	}
-	layer := g.Shader.ID == 0 // a layer record: the layer checked the command itself
-	if layer {
-		b.WriteString(", checked by the layer (no shader).")
-	} else {
-		fmt.Fprintf(&b, ", shader %d", g.Shader.ID)
-	}
-	switch {
-	case layer:
-	case g.Shader.Module != "" && g.Shader.Name != "":
-		fmt.Fprintf(&b, " (module %s %q)", g.Shader.Module, g.Shader.Name)
-	case g.Shader.Module != "":
-		fmt.Fprintf(&b, " (module %s)", g.Shader.Module)
-	case g.Shader.Object != "" && g.Shader.Name != "":
-		fmt.Fprintf(&b, " (shader object %s %q)", g.Shader.Object, g.Shader.Name)
-	case g.Shader.Object != "":
-		fmt.Fprintf(&b, " (shader object %s)", g.Shader.Object)
-	}
-	if !layer {
-		fmt.Fprintf(&b, ", instruction %d.", g.Instruction)
-	}
-	fmt.Fprintf(&b, " Stage %s", g.Stage)
 	if !g.Coords.IsZero() {
-		fmt.Fprintf(&b, ", %s", g.Coords)
-	}
-	switch {
-	case layer && g.Count == 1:
-		b.WriteString("; once.")
-	case layer:
-		fmt.Fprintf(&b, "; %d times.", g.Count)
-	case g.Count == 1:
-		b.WriteString("; 1 invocation.")
-	default:
-		fmt.Fprintf(&b, "; %d invocations.", g.Count)
+		m.Coords = g.Coords.String()
 	}
 	if len(g.Samples) > 1 {
-		b.WriteString(" Samples:")
 		for _, s := range g.Samples {
-			b.WriteByte(' ')
-			b.WriteString(s.Values())
-		}
-		b.WriteByte('.')
-	}
-	if src := g.Source; src != nil {
-		if loc := src.Location(); loc != "" {
-			fmt.Fprintf(&b, " %s:", loc)
-			if src.Text != "" {
-				b.WriteString("\n")
-				b.WriteString(src.Text)
-				if c := src.Caret(); c != "" {
-					b.WriteString("\n")
-					b.WriteString(c)
-				}
-			}
-			if src.Note != "" {
-				fmt.Fprintf(&b, "\n(%s)", src.Note)
-			}
-		} else {
-			if src.Note != "" {
-				fmt.Fprintf(&b, " Source unknown: %s.", src.Note)
-			}
-			if src.Text != "" {
-				// No debug info: the disassembled instruction stands in.
-				b.WriteString("\n")
-				b.WriteString(src.Text)
-			}
+			m.Samples = append(m.Samples, s.Values())
 		}
 	}
-	if o := g.otherAccess(); o != "" {
-		b.WriteString("\n")
-		b.WriteString(o)
-	}
-	return b.String()
+	return m.Text()
 }
 
 // description describes the group's first record, with a hazard's
@@ -238,12 +130,6 @@ func (g *ErrorGroup) Summary() string {
 	}
 	writeAction(&b, g.Action, g.ActionIndex, g.CommandBuffer)
 	return b.String()
-}
-
-// loopSentence says how many times a folded record's invocation failed in
-// its loop, and whose values the group shows (its last failure's).
-func (g *ErrorGroup) loopSentence() string {
-	return fmt.Sprintf("The invocation failed %d times in this loop; the values are its last failure's.", g.Loop)
 }
 
 // what is the check's own sentence: described again from the record, or,

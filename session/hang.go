@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
 
@@ -19,6 +20,10 @@ import (
 // breadcrumbs say completed, running and not started; the records of the
 // completed actions that reached memory are error groups of their own
 // (Records counts them here).
+//
+// Finished: every submission the watchdog named finished after all
+// (wire.HangFinished), the longest after Seconds from its submit: the
+// work was slow, not hung (Slow), a warning that does not fail the run.
 type Hang struct {
 	Reason          string       `json:"reason"`
 	Call            string       `json:"call,omitempty"`
@@ -26,16 +31,36 @@ type Hang struct {
 	Granularity     string       `json:"granularity,omitempty"`
 	Submits         []HangSubmit `json:"submits"`
 	Time            time.Time    `json:"time"`
+	Finished        bool         `json:"finished,omitempty"`
+	Seconds         float64      `json:"seconds,omitempty"`
 }
 
-// HangSubmit is one unfinished submission.
+// HangSubmit is one unfinished submission. Finished: for a lost device,
+// its fence had signalled all the same; for the watchdog, it finished
+// after the hang was reported, Seconds after its submit.
 type HangSubmit struct {
 	Queue          Handle              `json:"queue"`
 	Submit         uint64              `json:"submit"`
 	PendingSeconds float64             `json:"pending_seconds"`
 	Finished       bool                `json:"finished,omitempty"`
+	Seconds        float64             `json:"seconds,omitempty"`
 	CommandBuffers []HangCommandBuffer `json:"command_buffers"`
 }
+
+// Hung says whether a hang of the session never finished (or was a lost
+// device): what fails a run (exit 5). A slow submission does not.
+func (s *Session) Hung() bool {
+	for _, h := range s.Hangs {
+		if !h.Slow() {
+			return true
+		}
+	}
+	return false
+}
+
+// Slow says that the hang was a slow submission, not a hang: the
+// watchdog's, and every submission it named finished after all.
+func (h Hang) Slow() bool { return h.Reason == wire.HangWatchdog && h.Finished }
 
 // HangCommandBuffer is one command buffer of an unfinished submission:
 // actions [0, Completed) completed, [RunningFrom, RunningTo) running, the
@@ -104,98 +129,127 @@ func (c *Collector) applyHang(m *wire.Hang) {
 		h.Submits = append(h.Submits, hs)
 	}
 	c.s.Hangs = append(c.s.Hangs, h)
+	c.hangNotices = append(c.hangNotices, len(c.s.Notices))
 	c.addNotice("error", h.Summary())
 }
 
+// applyHangFinished marks the submission a watchdog's hang named
+// finished; once all of the hang's have, the hang is a slow submission,
+// and its notice says so as a warning. Called with c.mu held.
+func (c *Collector) applyHangFinished(m *wire.HangFinished) {
+	q := hexHandle(m.Queue)
+	for i := len(c.s.Hangs) - 1; i >= 0; i-- {
+		if c.s.Hangs[i].Reason != wire.HangWatchdog {
+			continue
+		}
+		for j, s := range c.s.Hangs[i].Submits {
+			if s.Submit != m.Submit || s.Queue.Handle != q {
+				continue
+			}
+			if s.Finished {
+				return // said already
+			}
+			// Snapshots share the hangs and their submissions: copied
+			// before they change.
+			hangs := slices.Clone(c.s.Hangs)
+			h := &hangs[i]
+			h.Submits = slices.Clone(h.Submits)
+			h.Submits[j].Finished, h.Submits[j].Seconds = true, m.Seconds
+			h.Finished, h.Seconds = true, 0
+			for _, s := range h.Submits {
+				h.Finished = h.Finished && s.Finished
+				h.Seconds = max(h.Seconds, s.Seconds)
+			}
+			if !h.Finished {
+				h.Seconds = 0
+			}
+			c.s.Hangs = hangs
+			// Snapshots copied the notices: changing this one in place is
+			// safe.
+			if n := c.hangNotices[i]; n < len(c.s.Notices) {
+				c.s.Notices[n].Text = h.Summary()
+				if h.Slow() {
+					c.s.Notices[n].Level = "warning"
+				}
+			}
+			return
+		}
+	}
+	c.addNotice("warning", fmt.Sprintf("submit %d on queue %s finished after %.1f s, but no hang named it", m.Submit, q, m.Seconds))
+}
+
 // Summary is the hang in one line: its title and, per unfinished command
-// buffer, what its breadcrumbs say.
+// buffer, what its breadcrumbs said when it was reported.
 func (h Hang) Summary() string {
 	var b strings.Builder
 	b.WriteString(h.Title())
+	at := ""
+	if h.Slow() {
+		at = "when reported, " // the breadcrumbs are the report's
+	}
 	for _, s := range h.Submits {
 		for _, c := range s.CommandBuffers {
-			fmt.Fprintf(&b, "; submit %d, command buffer %s: %s", s.Submit, c.CommandBuffer, c.Summary)
+			fmt.Fprintf(&b, "; %ssubmit %d, command buffer %s: %s", at, s.Submit, c.CommandBuffer, c.Summary)
 		}
 	}
 	return b.String()
 }
 
-// Title is the hang in a few words: "GPU hang (watchdog 2 s)" or "device
-// lost (vkWaitForFences)".
-func (h Hang) Title() string {
-	if h.Reason == wire.HangDeviceLost {
-		return fmt.Sprintf("device lost (%s returned VK_ERROR_DEVICE_LOST)", h.Call)
-	}
-	return fmt.Sprintf("GPU hang (no progress for the watchdog's %g s)", h.WatchdogSeconds)
-}
+// Title is the hang in a few words: "GPU hang (no progress for the
+// watchdog's 2 s)", "device lost (vkWaitForFences returned
+// VK_ERROR_DEVICE_LOST)", or, once it finished, "slow: submission 3 on
+// queue 0x10 made no progress for 2 s, then finished after 11.2 s"
+// (gpuav.HangMessage, the layer's words too).
+func (h Hang) Title() string { return h.message().Title() }
 
 // Lines are the hang's lines: its title, how exact its breadcrumbs are
-// when they mark regions (wire.HangGranularityNote), then per unfinished
-// submission and command buffer what its breadcrumbs say and the actions
-// it names.
-func (h Hang) Lines() []string {
-	out := []string{h.Title()}
-	if note := wire.HangGranularityNote(h.Granularity, h.region()); note != "" {
-		out = append(out, "  "+note)
-	}
-	if len(h.Submits) == 0 {
-		out = append(out, "  no submission of the layer's was unfinished")
-	}
+// when they mark regions, then per unfinished submission and command
+// buffer what its breadcrumbs say and the actions it names
+// (gpuav.HangMessage's Lines).
+func (h Hang) Lines() []string { return h.message().Lines() }
+
+// message is the hang in the one renderer's terms.
+func (h Hang) message() gpuav.HangMessage {
+	m := gpuav.HangMessage{DeviceLost: h.Reason == wire.HangDeviceLost, Call: h.Call, WatchdogSeconds: h.WatchdogSeconds,
+		Slow: h.Slow(), Seconds: h.Seconds, Granularity: h.Granularity}
 	for _, s := range h.Submits {
-		fin := ""
-		if s.Finished {
-			fin = ", its fence signalled"
-		}
-		out = append(out, fmt.Sprintf("  submit %d on queue %s, pending %.1f s%s", s.Submit, s.Queue.Handle, s.PendingSeconds, fin))
+		ms := gpuav.HangMessageSubmit{Submit: s.Submit, Queue: s.Queue.Handle, PendingSeconds: s.PendingSeconds,
+			Finished: s.Finished, Seconds: s.Seconds}
 		for _, c := range s.CommandBuffers {
-			out = append(out, fmt.Sprintf("    command buffer %s: %s", c.CommandBuffer, c.Summary))
+			mc := gpuav.HangMessageCB{CommandBuffer: c.CommandBuffer.String(), Summary: c.Summary, Records: c.Records,
+				Region: c.Region, Running: c.RunningTo - min(c.RunningFrom, c.RunningTo)}
 			for _, a := range c.Shown {
-				line := fmt.Sprintf("      %-11s #%d %s", wire.HangStateText(c.Region && c.RunningTo > c.RunningFrom+1, a.State),
-					a.Index, a.Command)
-				if len(a.Labels) > 0 {
-					line += fmt.Sprintf(" in %q", strings.Join(a.Labels, " > "))
-				}
+				ma := gpuav.HangMessageAction{State: a.State, Index: a.Index, Command: a.Command, Labels: a.Labels}
 				if a.Pipeline != nil {
-					line += " pipeline " + a.Pipeline.String()
+					ma.Pipeline = a.Pipeline.String()
 				}
 				for _, sh := range a.Shaders {
-					if sh.Name != "" {
-						line += fmt.Sprintf(" (shader %d %q)", sh.ID, sh.Name)
-					} else {
-						line += fmt.Sprintf(" (shader %d)", sh.ID)
-					}
+					ma.Shaders = append(ma.Shaders, gpuav.HangMessageShader{ID: sh.ID, Name: sh.Name})
 				}
-				out = append(out, line)
+				mc.Actions = append(mc.Actions, ma)
 			}
-			if c.Records > 0 {
-				out = append(out, fmt.Sprintf("      %d records of its completed actions reached memory (in the errors)", c.Records))
-			}
+			ms.CommandBuffers = append(ms.CommandBuffers, mc)
 		}
+		m.Submits = append(m.Submits, ms)
 	}
-	return out
+	return m
 }
 
 // Text is Lines joined.
 func (h Hang) Text() string { return strings.Join(h.Lines(), "\n") }
 
-// region says whether a command buffer's running actions are a region's.
-func (h Hang) region() bool {
-	for _, s := range h.Submits {
-		for _, c := range s.CommandBuffers {
-			if c.Region {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // Short is the hang in a few words for a status bar: "GPU HANG: #1
 // vkCmdDispatch spin running" (the first running action, when the
 // breadcrumbs name one), "GPU HANG: region #3-#998 running" (the first
-// running region of several actions: one or more of them is running), or
-// "DEVICE LOST".
+// running region of several actions: one or more of them is running),
+// "DEVICE LOST", or for a slow submission "slow submit 3: 11.2 s".
 func (h Hang) Short() string {
+	if h.Slow() {
+		if len(h.Submits) == 1 {
+			return fmt.Sprintf("slow submit %d: %.1f s", h.Submits[0].Submit, h.Seconds)
+		}
+		return fmt.Sprintf("%d slow submits: %.1f s", len(h.Submits), h.Seconds)
+	}
 	t := "GPU HANG"
 	if h.Reason == wire.HangDeviceLost {
 		t = "DEVICE LOST"

@@ -1,6 +1,10 @@
 package session
 
 import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -136,5 +140,201 @@ func TestValidateHang(t *testing.T) {
 		if validate(h) == nil {
 			t.Errorf("%s: accepted", name)
 		}
+	}
+}
+
+// TestCollectorHangFinished: a watchdog's hang whose submission finishes
+// after all becomes a slow submission: the hang marked finished with its
+// time, its notice a warning that says "slow", its lines and status-bar
+// text no "GPU hang", and the session no longer hung (exit 5 is for hangs
+// that never finished). A snapshot taken before keeps the hang as it was.
+// A lost device stays hung whatever its submissions did, and a finish no
+// hang named is a notice.
+func TestCollectorHangFinished(t *testing.T) {
+	c := newTestCollector()
+	if err := c.Record(wire.KindHang, hangMessage()); err != nil {
+		t.Fatal(err)
+	}
+	before := c.Snapshot()
+	if !before.Hung() || before.Hangs[0].Slow() {
+		t.Fatalf("an unfinished hang: hung %v, slow %v", before.Hung(), before.Hangs[0].Slow())
+	}
+	// Another queue's submission of the same number is another one.
+	if err := c.Record(wire.KindHangFinished, &wire.HangFinished{Queue: 0x11, Submit: 7, Seconds: 3}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Record(wire.KindHangFinished, &wire.HangFinished{Queue: 0x10, Submit: 7, Seconds: 11.25}); err != nil {
+		t.Fatal(err)
+	}
+	s := c.Snapshot()
+	h := s.Hangs[0]
+	if s.Hung() || !h.Slow() || !h.Finished || h.Seconds != 11.25 || !h.Submits[0].Finished || h.Submits[0].Seconds != 11.25 {
+		t.Fatalf("after the finish: hung %v, hang %+v", s.Hung(), h)
+	}
+	title := "slow: submission 7 on queue 0x10 made no progress for 2 s, then finished after 11.2 s"
+	want := []string{
+		title,
+		"  submit 7 on queue 0x10, pending 2.5 s, finished after 11.2 s",
+		"    command buffer 0xc0: actions 0-1 completed, 2 running, 3-4 not started",
+		`      completed   #1 vkCmdDispatch in "setup" pipeline 0x99`,
+		`      running     #2 vkCmdDispatch in "frame > spin" pipeline 0x99`,
+		"      not started #3 vkCmdDispatch",
+		"      4 records of its completed actions reached memory (in the errors)",
+	}
+	if got := h.Lines(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("lines\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if got := h.Short(); got != "slow submit 7: 11.2 s" {
+		t.Errorf("Short %q", got)
+	}
+	var notices []string
+	for _, n := range s.Notices {
+		notices = append(notices, n.Level+": "+n.Text)
+	}
+	wantNotices := []string{
+		"warning: " + title + "; when reported, submit 7, command buffer 0xc0: actions 0-1 completed, 2 running, 3-4 not started",
+		"warning: submit 7 on queue 0x11 finished after 3.0 s, but no hang named it",
+	}
+	if !slices.Equal(notices, wantNotices) {
+		t.Errorf("notices\n%s\nwant\n%s", strings.Join(notices, "\n"), strings.Join(wantNotices, "\n"))
+	}
+	// The snapshot before is untouched.
+	if b := before.Hangs[0]; b.Finished || b.Submits[0].Finished || before.Notices[0].Level != "error" ||
+		!strings.HasPrefix(b.Title(), "GPU hang") {
+		t.Errorf("the earlier snapshot changed: %+v, notice %+v", b, before.Notices[0])
+	}
+	// Told twice: once is enough.
+	if err := c.Record(wire.KindHangFinished, &wire.HangFinished{Queue: 0x10, Submit: 7, Seconds: 12}); err != nil {
+		t.Fatal(err)
+	}
+	if s := c.Snapshot(); s.Hangs[0].Seconds != 11.25 || len(s.Notices) != 2 {
+		t.Errorf("a second finish: seconds %g, %d notices", s.Hangs[0].Seconds, len(s.Notices))
+	}
+
+	// A hang of two submissions is a hang until both finished.
+	c = newTestCollector()
+	m := hangMessage()
+	m.Submits = append(m.Submits, wire.HangSubmit{Queue: 0x10, Submit: 8, PendingSeconds: 0.5})
+	if err := c.Record(wire.KindHang, m); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Record(wire.KindHangFinished, &wire.HangFinished{Queue: 0x10, Submit: 7, Seconds: 4}); err != nil {
+		t.Fatal(err)
+	}
+	if s := c.Snapshot(); !s.Hung() || s.Notices[0].Level != "error" || !strings.HasPrefix(s.Hangs[0].Title(), "GPU hang") {
+		t.Errorf("one of two finished: hung %v, notice %+v", s.Hung(), s.Notices[0])
+	}
+	if err := c.Record(wire.KindHangFinished, &wire.HangFinished{Queue: 0x10, Submit: 8, Seconds: 5.5}); err != nil {
+		t.Fatal(err)
+	}
+	s = c.Snapshot()
+	if want := "slow: 2 submissions made no progress for 2 s, then finished, the last after 5.5 s"; s.Hung() ||
+		s.Hangs[0].Title() != want || s.Notices[0].Level != "warning" {
+		t.Errorf("both finished: hung %v, title %q, notice %+v", s.Hung(), s.Hangs[0].Title(), s.Notices[0])
+	}
+
+	// A lost device is never slow.
+	c = newTestCollector()
+	m = hangMessage()
+	m.Reason, m.Call = wire.HangDeviceLost, "vkWaitForFences"
+	if err := c.Record(wire.KindHang, m); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Record(wire.KindHangFinished, &wire.HangFinished{Queue: 0x10, Submit: 7, Seconds: 4}); err != nil {
+		t.Fatal(err)
+	}
+	if s := c.Snapshot(); !s.Hung() || s.Hangs[0].Slow() || s.Hangs[0].Submits[0].Finished {
+		t.Errorf("lost device: hung %v, hang %+v", s.Hung(), s.Hangs[0])
+	}
+}
+
+// TestValidateHangFinished: a finish of an impossible submit or time is
+// rejected.
+func TestValidateHangFinished(t *testing.T) {
+	if err := validate(&wire.HangFinished{Queue: 1, Submit: 7, Seconds: 11}); err != nil {
+		t.Fatalf("valid: %v", err)
+	}
+	for _, m := range []*wire.HangFinished{
+		{Submit: MaxSubmit + 1, Seconds: 1},
+		{Submit: 1, Seconds: -1},
+		{Submit: 1, Seconds: math.NaN()},
+		{Submit: 1, Seconds: math.Inf(1)},
+	} {
+		if validate(m) == nil {
+			t.Errorf("%+v accepted", m)
+		}
+	}
+}
+
+// TestReportsSlowHang: the JSON report marks a slow submission's hang
+// finished with its time, and SARIF has its notice as a warning
+// notification (no error one), the hang in the run's properties.
+func TestReportsSlowHang(t *testing.T) {
+	c := newTestCollector()
+	if err := c.Record(wire.KindHang, hangMessage()); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Record(wire.KindHangFinished, &wire.HangFinished{Queue: 0x10, Submit: 7, Seconds: 11.25}); err != nil {
+		t.Fatal(err)
+	}
+	s := c.Snapshot()
+	var rep bytes.Buffer
+	if err := WriteReport(&rep, s); err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		Hangs []struct {
+			Reason   string  `json:"reason"`
+			Finished bool    `json:"finished"`
+			Seconds  float64 `json:"seconds"`
+			Submits  []struct {
+				Submit   uint64  `json:"submit"`
+				Finished bool    `json:"finished"`
+				Seconds  float64 `json:"seconds"`
+			} `json:"submits"`
+		} `json:"hangs"`
+	}
+	if err := json.Unmarshal(rep.Bytes(), &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Hangs) != 1 || !r.Hangs[0].Finished || r.Hangs[0].Seconds != 11.25 || len(r.Hangs[0].Submits) != 1 ||
+		!r.Hangs[0].Submits[0].Finished || r.Hangs[0].Submits[0].Seconds != 11.25 {
+		t.Errorf("report hangs %+v", r.Hangs)
+	}
+	var sarif bytes.Buffer
+	if err := WriteSARIF(&sarif, s); err != nil {
+		t.Fatal(err)
+	}
+	var log struct {
+		Runs []struct {
+			Invocations []struct {
+				Notifications []struct {
+					Level   string `json:"level"`
+					Message struct {
+						Text string `json:"text"`
+					} `json:"message"`
+				} `json:"toolExecutionNotifications"`
+			} `json:"invocations"`
+			Properties struct {
+				Hangs []struct {
+					Finished bool `json:"finished"`
+				} `json:"hangs"`
+			} `json:"properties"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(sarif.Bytes(), &log); err != nil {
+		t.Fatal(err)
+	}
+	slow := 0
+	for _, n := range log.Runs[0].Invocations[0].Notifications {
+		if n.Level == "error" {
+			t.Errorf("error notification %q", n.Message.Text)
+		}
+		if n.Level == "warning" && strings.HasPrefix(n.Message.Text, "slow: submission 7 on queue 0x10 made no progress for 2 s") {
+			slow++
+		}
+	}
+	if p := log.Runs[0].Properties.Hangs; slow != 1 || len(p) != 1 || !p[0].Finished {
+		t.Errorf("%d slow warnings, properties' hangs %+v", slow, p)
 	}
 }

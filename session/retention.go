@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gpuav-dbg/gpuav-dbg/options"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
 
@@ -28,15 +29,9 @@ type Retention struct {
 // DefaultRetention keeps 1 GiB, and 30 days, of sessions.
 var DefaultRetention = Retention{MaxBytes: 1 << 30, MaxAge: 30 * 24 * time.Hour}
 
-// The retention settings (environment variables of gpuav-dbg).
-const (
-	// EnvKeepSize caps the sessions directory's size: "1GiB" (default),
-	// "500MB", "0" for no cap.
-	EnvKeepSize = "GPUAV_DBG_KEEP_SIZE"
-	// EnvKeepAge caps the sessions' age: "30d" (default), "12h", "0"
-	// for no cap.
-	EnvKeepAge = "GPUAV_DBG_KEEP_AGE"
-)
+// The retention settings are the options table's keep_size ("1GiB", the
+// default, "500MB", "0" for no cap) and keep_age ("30d", the default, "12h",
+// "0" for no cap): environment variables of gpuav-dbg.
 
 // String is "1 GiB or 30 days".
 func (r Retention) String() string {
@@ -58,21 +53,21 @@ func formatAge(d time.Duration) string {
 	return d.String()
 }
 
-// RetentionFrom reads the caps from the environment (EnvKeepSize,
-// EnvKeepAge), the defaults where unset.
+// RetentionFrom reads the caps from the environment (options.KeepSize,
+// options.KeepAge), the defaults where unset.
 func RetentionFrom(getenv func(string) string) (Retention, error) {
 	r := DefaultRetention
-	if v := strings.TrimSpace(getenv(EnvKeepSize)); v != "" {
+	if v := strings.TrimSpace(getenv(options.KeepSize.Env)); v != "" {
 		n, err := ParseBytes(v)
 		if err != nil {
-			return r, fmt.Errorf("%s: %w", EnvKeepSize, err)
+			return r, fmt.Errorf("%s: %w", options.KeepSize.Env, err)
 		}
 		r.MaxBytes = n
 	}
-	if v := strings.TrimSpace(getenv(EnvKeepAge)); v != "" {
+	if v := strings.TrimSpace(getenv(options.KeepAge.Env)); v != "" {
 		d, err := ParseAge(v)
 		if err != nil {
-			return r, fmt.Errorf("%s: %w", EnvKeepAge, err)
+			return r, fmt.Errorf("%s: %w", options.KeepAge.Env, err)
 		}
 		r.MaxAge = d
 	}

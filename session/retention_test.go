@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpuav-dbg/gpuav-dbg/options"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
 
@@ -65,7 +66,7 @@ func TestParseRetention(t *testing.T) {
 		{"lots", "", Retention{}, "GPUAV_DBG_KEEP_SIZE: \"lots\" is not a size"},
 		{"", "-1d", Retention{}, "GPUAV_DBG_KEEP_AGE: \"-1d\" is not an age"},
 	} {
-		env := map[string]string{EnvKeepSize: c.size, EnvKeepAge: c.age}
+		env := map[string]string{options.KeepSize.Env: c.size, options.KeepAge.Env: c.age}
 		got, err := RetentionFrom(func(k string) string { return env[k] })
 		switch {
 		case c.err != "" && (err == nil || !strings.HasPrefix(err.Error(), c.err)):

@@ -5,13 +5,14 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gpuav-dbg/gpuav-dbg/options"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 	"github.com/gpuav-dbg/gpuav-dbg/sourcemap"
 )
 
 // SourcePathHint ends the note of a source file that is not in the search
 // path: how the user adds a directory.
-const SourcePathHint = "add its directory with --source-path DIR or GPUAV_DBG_SOURCE_PATH"
+var SourcePathHint = "add its directory with --source-path DIR or " + options.SourcePath.Env
 
 // SourceDirs is the search path for source files a module names but does
 // not carry: the app's working directory, then the user's directories
@@ -87,7 +88,7 @@ func (c *Collector) noticeRefusedSource(name, path, why string) {
 	case sourcemap.RefusedHidden:
 		rest = "hidden (a name below the source directories starts with a dot: .git/, .env, .ssh/...); name its directory with --source-path to read it"
 	default:
-		rest = "not a shader source by its extension; add the extension with --source-ext or " + EnvSourceExt
+		rest = "not a shader source by its extension; add the extension with --source-ext or " + options.SourceExt.Env
 	}
 	c.noticeCause("warning", "source refused: "+why, name, func(n int, list string) string {
 		if n == 1 {
@@ -96,11 +97,6 @@ func (c *Collector) noticeRefusedSource(name, path, why string) {
 		return fmt.Sprintf("%d source files not read (%s): %s", n, list, rest)
 	})
 }
-
-// EnvSourceExt is a colon-separated list of file name extensions read as
-// shader sources, besides sourcemap.SourceExtensions (--source-ext adds
-// to it too).
-const EnvSourceExt = "GPUAV_DBG_SOURCE_EXT"
 
 // OpenOptions adjust how a session file is read back.
 type OpenOptions struct {

@@ -54,6 +54,10 @@ func validate(msg any) error {
 		err = validateErrors(m)
 	case *wire.Hang:
 		err = validateHang(m)
+	case *wire.HangFinished:
+		if m.Submit > MaxSubmit || !(m.Seconds >= 0 && m.Seconds <= maxHangFinishedSeconds) {
+			err = fmt.Errorf("hang finished: submit %d after %g s", m.Submit, m.Seconds)
+		}
 	case *wire.Log:
 		err = validateLevel(m.Level, m.Text)
 		if err == nil && (m.Kind != "" && m.Kind != wire.LogUncheckedRecords || m.Count < 0 || m.Count > MaxRecordCount) {
@@ -250,6 +254,8 @@ const (
 	maxHangSubmits = 1024
 	maxHangCBs     = 4096
 	maxHangShown   = 64
+	// maxHangFinishedSeconds bounds a slow submission's time (a year).
+	maxHangFinishedSeconds = 366 * 24 * 3600
 )
 
 // validateHang bounds a hang group: its reason, its counts, the actions it

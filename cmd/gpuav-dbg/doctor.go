@@ -14,6 +14,7 @@ import (
 	"github.com/gpuav-dbg/gpuav-dbg/device"
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 	"github.com/gpuav-dbg/gpuav-dbg/launcher"
+	"github.com/gpuav-dbg/gpuav-dbg/options"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
 
@@ -181,10 +182,12 @@ func defaultChecks() []string {
 const (
 	fixLoader = "install the Vulkan loader (Debian/Ubuntu: apt install libvulkan1; Fedora: dnf install vulkan-loader), " +
 		"or add the directory of libvulkan.so.1 to LD_LIBRARY_PATH"
-	fixLayer = "build the layer with make (bin/" + launcher.ManifestName + "), install it with make install, or set " +
-		launcher.EnvLayerPath + " to the directory holding " + launcher.ManifestName
 	fixProbe = "run VK_LOADER_DEBUG=driver vulkaninfo --summary to see which driver fails, and leave it out with VK_DRIVER_FILES"
 )
+
+// fixLayer is the fix line for a layer that is missing or broken.
+var fixLayer = "build the layer with make (bin/" + launcher.ManifestName + "), install it with make install, or set " +
+	options.LayerPath.Env + " to the directory holding " + launcher.ManifestName
 
 // fixDriver is the fix line for a loader that finds no driver or device.
 func fixDriver(getenv func(string) string) string {

@@ -14,6 +14,7 @@ import (
 	"github.com/gpuav-dbg/gpuav-dbg/internal/golden"
 	"github.com/gpuav-dbg/gpuav-dbg/internal/vulkaninfo"
 	"github.com/gpuav-dbg/gpuav-dbg/launcher"
+	"github.com/gpuav-dbg/gpuav-dbg/options"
 	"github.com/gpuav-dbg/gpuav-dbg/session"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
@@ -65,7 +66,7 @@ func doctorCLI(t *testing.T, layerDir string) *testCLI {
 	t.Helper()
 	tc := newTestCLI(t)
 	tc.executable = os.Executable
-	t.Setenv(launcher.EnvLayerPath, layerDir)
+	t.Setenv(options.LayerPath.Env, layerDir)
 	return tc
 }
 
@@ -195,7 +196,7 @@ func TestDoctorLayerMissing(t *testing.T) {
 	if err := json.Unmarshal(tc.out.Bytes(), &r); err != nil {
 		t.Fatal(err)
 	}
-	want := "gpuav-dbg layer missing: no " + filepath.Join(empty, launcher.ManifestName) + " ($" + launcher.EnvLayerPath + ")"
+	want := "gpuav-dbg layer missing: no " + filepath.Join(empty, launcher.ManifestName) + " ($" + options.LayerPath.Env + ")"
 	if r.Layer.Found || r.Layer.Loads || len(r.Problems) != 1 || r.Problems[0].Text != want || r.Problems[0].Fix != fixLayer ||
 		len(r.Devices) == 0 || !r.Devices[0].RunsDefaults {
 		t.Fatalf("report:\n%s", tc.out.String())

@@ -12,8 +12,8 @@ import (
 	"strings"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/options"
 	"github.com/gpuav-dbg/gpuav-dbg/session"
-	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
 
 // runFlags are the flags of run and demo.
@@ -23,12 +23,10 @@ type runFlags struct {
 	sarifOut    string
 	sessionPath string
 	checks      checkFlag
-	reserveSlot bool
-	// onError is --on-error ("" when not given: the default, or clamp
-	// with --robust).
-	onError onErrorFlag
-	// robust is --robust: clamp, report nothing.
-	robust  bool
+	// opts are the flags of the options table's rows (--reserve-slot,
+	// --on-error, --robust, --loop-budget, --printf, --printf-buffer...)
+	// but those read here: their values once given.
+	opts    optionFlags
 	theme   string
 	noColor bool
 	// sourcePath is --source-path, repeated or colon-separated: where to
@@ -40,22 +38,20 @@ type runFlags struct {
 	// allowUnchecked: a run that did not check everything exits 0.
 	allowUnchecked bool
 	// printfAt is --printf-at: the printf lines the headless output and
-	// the UI show.
+	// the UI show (and the layer's printf_at).
 	printfAt printfFilterFlag
-	// printf is --printf on|off; printfBuffer --printf-buffer BYTES.
-	printf       onOffFlag
-	printfBuffer uint
-	// watchdog is --watchdog SECONDS (0: off).
-	watchdog uint
-	// breadcrumbs is --breadcrumbs actions|passes|auto.
-	breadcrumbs breadcrumbsFlag
 	// reportMode is --report-mode: the JSON and SARIF files' mode.
 	reportMode modeFlag
 	// mute is --mute: check ids and VUIDs whose groups the UI hides and
 	// the headless output counts without listing.
 	mute muteFlag
-	// loopBudget is --loop-budget (0: the layer's default).
-	loopBudget loopBudgetFlag
+}
+
+// custom are the flags of rows of the options table that the command
+// reads itself, by key.
+func (f *runFlags) custom() map[string]flag.Value {
+	return map[string]flag.Value{options.PrintfAt.Key: &f.printfAt, options.Mute.Key: &f.mute,
+		options.SourcePath.Key: &f.sourcePath, options.SourceExt.Key: &f.sourceExt}
 }
 
 // muteFlag collects --mute ID|VUID, repeated or comma-separated: a check
@@ -80,43 +76,6 @@ func (f *muteFlag) Set(s string) error {
 			return fmt.Errorf("%q is neither a check (%s) nor a VUID (VUID-..., UNASSIGNED-...)", id, joinIDs(gpuav.AllChecks))
 		}
 	}
-	return nil
-}
-
-// loopBudgetFlag is --loop-budget N (or 2^N).
-type loopBudgetFlag uint32
-
-// String prints the budget, "" when not given.
-func (f *loopBudgetFlag) String() string {
-	if *f == 0 {
-		return ""
-	}
-	return strconv.FormatUint(uint64(*f), 10)
-}
-
-// Set reads a budget (gpuav.ParseLoopBudget).
-func (f *loopBudgetFlag) Set(s string) error {
-	v, err := gpuav.ParseLoopBudget(s)
-	if err != nil {
-		return err
-	}
-	*f = loopBudgetFlag(v)
-	return nil
-}
-
-// breadcrumbsFlag is --breadcrumbs: one of wire.Breadcrumbs.
-type breadcrumbsFlag string
-
-// String prints the value.
-func (f *breadcrumbsFlag) String() string { return string(*f) }
-
-// Set reads actions, passes or auto.
-func (f *breadcrumbsFlag) Set(s string) error {
-	v := strings.ToLower(strings.TrimSpace(s))
-	if !slices.Contains(wire.Breadcrumbs, v) {
-		return fmt.Errorf("want %s, got %q", strings.Join(wire.Breadcrumbs, ", "), s)
-	}
-	*f = breadcrumbsFlag(v)
 	return nil
 }
 
@@ -153,27 +112,12 @@ func (f *pathListFlag) Set(s string) error {
 	return nil
 }
 
-// onErrorFlag is --on-error skip|clamp|execute.
-type onErrorFlag gpuav.OnError
-
-// String prints the behaviour.
-func (f *onErrorFlag) String() string { return string(*f) }
-
-// Set reads one behaviour.
-func (f *onErrorFlag) Set(s string) error {
-	v, err := gpuav.ParseOnError(s)
-	if err != nil {
-		return err
-	}
-	*f = onErrorFlag(v)
-	return nil
-}
-
 // settingsOnError returns what a failed access does: --on-error, clamp
 // under --robust (which another --on-error contradicts), else the default.
 func (f *runFlags) settingsOnError() (gpuav.OnError, error) {
-	v := gpuav.OnError(f.onError)
-	if f.robust {
+	text, _ := f.opts.text(options.OnError)
+	v := gpuav.OnError(text)
+	if robust, _ := f.opts.text(options.Robust); robust == "1" {
 		if v != "" && v != gpuav.OnErrorClamp {
 			return "", fmt.Errorf("--robust clamps every failed access: --on-error %s contradicts it", v)
 		}
@@ -182,14 +126,18 @@ func (f *runFlags) settingsOnError() (gpuav.OnError, error) {
 	return gpuav.OnErrorOrDefault(v), nil
 }
 
-// settings returns the run's settings from the flags.
+// settings returns the run's settings from the flags: the checks, and
+// every option a flag gave (the others are left to the layer's defaults).
 func (f *runFlags) settings() (session.Settings, error) {
 	onError, err := f.settingsOnError()
 	if err != nil {
 		return session.Settings{}, err
 	}
-	return session.Settings{Checks: f.settingsChecks(), ReserveSlot: f.reserveSlot, OnError: string(onError), Robust: f.robust,
-		LoopBudget: uint32(f.loopBudget)}, nil
+	v := options.Values{Settings: session.Settings{Checks: f.settingsChecks()}}
+	f.opts.apply(&v)
+	options.OnError.Set(&v, string(onError))
+	options.PrintfAt.Set(&v, f.printfAt.f.String())
+	return v.Settings, nil
 }
 
 // checkFlag collects --check ID=on|off.
@@ -260,7 +208,7 @@ func (f *runFlags) settingsChecks() map[string]bool {
 // parseRunFlags parses run's flags; it stops at the first non-flag
 // argument (the app) or after "--".
 func parseRunFlags(name string, args []string, stderr io.Writer) (*runFlags, []string, error) {
-	f := &runFlags{checks: checkFlag{}}
+	f := &runFlags{checks: checkFlag{}, opts: optionFlags{}}
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.BoolVar(&f.headless, "headless", false, "")
@@ -268,25 +216,12 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runFlags, []s
 	fs.StringVar(&f.sarifOut, "sarif", "", "")
 	fs.StringVar(&f.sessionPath, "session", "", "")
 	fs.Var(f.checks, "check", "")
-	fs.BoolVar(&f.reserveSlot, "reserve-slot", false, "")
-	fs.Var(&f.onError, "on-error", "")
-	fs.BoolVar(&f.robust, "robust", false, "")
 	fs.StringVar(&f.theme, "theme", "auto", "")
 	fs.BoolVar(&f.noColor, "no-color", false, "")
-	fs.Var(&f.sourcePath, "source-path", "")
-	fs.Var(&f.sourceExt, "source-ext", "")
 	fs.BoolVar(&f.allowUnchecked, "allow-unchecked", false, "")
-	fs.Var(&f.printfAt, "printf-at", "")
-	f.printf = true
-	fs.Var(&f.printf, "printf", "")
-	fs.UintVar(&f.printfBuffer, "printf-buffer", 0, "")
-	fs.Var(&f.loopBudget, "loop-budget", "")
-	fs.UintVar(&f.watchdog, "watchdog", 10, "")
-	f.breadcrumbs = breadcrumbsFlag(wire.BreadcrumbsAuto)
-	fs.Var(&f.breadcrumbs, "breadcrumbs", "")
 	f.reportMode = modeFlag(session.ReportMode)
 	fs.Var(&f.reportMode, "report-mode", "")
-	fs.Var(&f.mute, "mute", "")
+	f.opts.register(fs, f.custom())
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			printUsage(stderr)
@@ -352,16 +287,16 @@ func parseOpenFlags(args []string, stderr io.Writer) (*openFlags, []string, erro
 	fs.StringVar(&f.sarifOut, "sarif", "", "")
 	fs.BoolVar(&f.list, "list", false, "")
 	fs.BoolVar(&f.prune, "prune", false, "")
-	fs.Var(&f.sourcePath, "source-path", "")
-	fs.Var(&f.sourceExt, "source-ext", "")
+	fs.Var(&f.sourcePath, options.SourcePath.Flag, "")
+	fs.Var(&f.sourceExt, options.SourceExt.Flag, "")
 	fs.BoolVar(&f.headless, "headless", false, "")
 	fs.StringVar(&f.theme, "theme", "auto", "")
 	fs.BoolVar(&f.noColor, "no-color", false, "")
 	fs.BoolVar(&f.allowUnchecked, "allow-unchecked", false, "")
-	fs.Var(&f.printfAt, "printf-at", "")
+	fs.Var(&f.printfAt, options.PrintfAt.Flag, "")
 	f.reportMode = modeFlag(session.ReportMode)
 	fs.Var(&f.reportMode, "report-mode", "")
-	fs.Var(&f.mute, "mute", "")
+	fs.Var(&f.mute, options.Mute.Flag, "")
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gpuav-dbg/gpuav-dbg/session"
+	"github.com/gpuav-dbg/gpuav-dbg/options"
 )
 
 // TestListAndSARIF: two runs saved by default form the app's history;
@@ -123,7 +123,7 @@ func TestPruneAndSizes(t *testing.T) {
 	}
 
 	// A third run with a cap of 1 byte: the two before it go first.
-	t.Setenv(session.EnvKeepSize, "1")
+	t.Setenv(options.KeepSize.Env, "1")
 	tc.err.Reset()
 	tc.run(t, exitErrors, "run", "--headless", self)
 	if n := strings.Count(tc.err.String(), "gpuav-dbg: pruned "+filepath.Base(self)); n != 2 ||
@@ -140,8 +140,8 @@ func TestPruneAndSizes(t *testing.T) {
 	if entries, _ := os.ReadDir(sessions); len(entries) != 1 || entries[0].Name() != "notes.txt" {
 		t.Fatalf("left in %s: %v", sessions, entries)
 	}
-	t.Setenv(session.EnvKeepSize, "")
-	t.Setenv(session.EnvKeepAge, "soon")
+	t.Setenv(options.KeepSize.Env, "")
+	t.Setenv(options.KeepAge.Env, "soon")
 	tc.err.Reset()
 	tc.run(t, exitLauncher, "run", "--headless", self)
 	if !strings.Contains(tc.err.String(), `GPUAV_DBG_KEEP_AGE: "soon" is not an age`) {

@@ -122,66 +122,13 @@ Flags of run and demo:
   --session FILE      write the session to FILE (default:
                       $XDG_STATE_HOME/gpuav-dbg/sessions/<app>-<time>.gvs)
   --check ID=on|off   turn a check on or off (repeatable; ID "all" for every check)
-  --reserve-slot      report maxBoundDescriptorSets - 1 to the app
-  --on-error skip|clamp|execute
-                      what an access whose check failed does, reported either way:
-                      skip (default): it does not happen (loads read zero);
-                      clamp: its index, offset or texel is clamped into range
-                      (skipped where a clamp has no meaning); execute: it happens
-                      as written
-  --robust            robust only: every enabled check clamps, nothing is reported
-                      (exit 4 unless --allow-unchecked: nothing was validated)
-  --loop-budget N     iterations one invocation may run in one entry of a loop
-                      whose trip count is not proven before loop_budget reports
-                      it and leaves the loop (default 16777216, also 2^24)
   --theme NAME        UI theme: auto, dark, light, high-contrast
   --no-color          UI without colours
-  --source-path DIRS  directories (repeatable, colon-separated) searched for shader
-                      source files a module names but does not carry, after the
-                      working directory; no file outside them (after symlinks
-                      and ..) is read, nor any under /proc, /sys or /dev, nor
-                      any hidden path below them (.git/, .env) unless named here
-  --source-ext EXTS   file name extensions (repeatable, colon-separated) read as
-                      shader sources besides GLSL's, HLSL's, Slang's and headers'
-  --printf-at WHERE   print and show the printf lines of these invocations only
-                      (repeatable; the other invocations write none):
-                      %s
-  --printf on|off     print debugPrintfEXT lines (default on, for every module
-                      that calls it); off removes the calls, with a notice
-  --printf-buffer N   bytes of each command buffer's printf buffer (default
-                      65536); lines that do not fit are counted as lost
-  --watchdog SECONDS  a submission unfinished this long is a GPU hang: reported
-                      with the actions completed, running and not started
-                      (default 10; 0: no watchdog and no breadcrumbs)
-  --breadcrumbs auto|actions|passes
-                      what the breadcrumbs mark: each action (two GPU writes
-                      per action outside render passes: exact, but on a GPU
-                      each serializes the work, ~3 us per action on an
-                      H200), or passes (each render pass and the actions
-                      between passes: a hang names its region); auto
-                      (default): actions on a CPU device and with
-                      VK_AMD_buffer_marker, passes on other GPUs
-  --mute ID|VUID      hide the error groups of a check or a VUID (repeatable,
-                      comma-separated; also GPUAV_DBG_MUTE): the UI counts
-                      them in its status bar, the headless output counts them
-                      without listing; the reports and the exit status keep
-                      them (as the Khronos layer's message_id_filter)
-
+%s
 Checks (--check ID=on|off; * on by default):
 %s
-Environment:
-  GPUAV_DBG_LAYER_PATH  directory of VkLayer_gpuav_dbg.json (default: next to gpuav-dbg,
-                        then PREFIX/share/vulkan/explicit_layer.d, then the loader's
-                        explicit layer directories)
-  GPUAV_DBG_SOURCE_PATH colon-separated directories searched after --source-path
-  GPUAV_DBG_MUTE        comma-separated checks and VUIDs to mute, before --mute
-  GPUAV_DBG_KEEP_SIZE   the saved runs' size cap (default 1GiB; 0: none) and
-  GPUAV_DBG_KEEP_AGE    age cap (default 30d; 0: none): a run saved by default
-                        prunes the oldest past them first, as open --prune does;
-                        only session files (.gvs) and the app output files the
-                        launcher wrote beside them are deleted
-  GPUAV_DBG_SOURCE_EXT  colon-separated extensions read as sources, as --source-ext
-
+Environment of gpuav-dbg (the layer's settings: README.md's table):
+%s
 Exit status of run, demo and open --headless:
   0  no validation error, the app exited 0, everything was checked
   1  validation errors found
@@ -203,7 +150,7 @@ func printUsage(w io.Writer) {
 		}
 		fmt.Fprintf(&checks, "  %-24s %s %s\n", c.ID, def, c.Title)
 	}
-	fmt.Fprintf(w, usage, session.PrintfFilterNames, checks.String())
+	fmt.Fprintf(w, usage, optionUsage(), checks.String(), envUsage())
 }
 
 // main runs one command line and returns the exit status.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 	"github.com/gpuav-dbg/gpuav-dbg/launcher"
+	"github.com/gpuav-dbg/gpuav-dbg/options"
 	"github.com/gpuav-dbg/gpuav-dbg/session"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
@@ -110,7 +111,7 @@ func newTestCLI(t *testing.T) *testCLI {
 	}
 	t.Setenv("XDG_RUNTIME_DIR", rt)
 	t.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
-	t.Setenv(launcher.EnvLayerPath, layer)
+	t.Setenv(options.LayerPath.Env, layer)
 	tc := &testCLI{dir: dir}
 	tc.cli = cli{
 		stdin: strings.NewReader(""), stdout: &tc.out, stderr: &tc.err,
@@ -186,14 +187,14 @@ func TestRunNotExecutable(t *testing.T) {
 func TestRunLayerMissing(t *testing.T) {
 	tc := newTestCLI(t)
 	empty := t.TempDir()
-	t.Setenv(launcher.EnvLayerPath, empty)
+	t.Setenv(options.LayerPath.Env, empty)
 	tc.run(t, exitLauncher, "run", "--headless", "/bin/true")
 	want := "gpuav-dbg: layer manifest not found: looked for " + filepath.Join(empty, launcher.ManifestName) + " ($GPUAV_DBG_LAYER_PATH); build it with make, install it with make install, or set GPUAV_DBG_LAYER_PATH\n"
 	if got := tc.err.String(); got != want {
 		t.Fatalf("stderr %q\nwant   %q", got, want)
 	}
 	// Without the override, it looks next to the executable.
-	t.Setenv(launcher.EnvLayerPath, "")
+	t.Setenv(options.LayerPath.Env, "")
 	tc.err.Reset()
 	tc.run(t, exitLauncher, "run", "--headless", "/bin/true")
 	if !strings.Contains(tc.err.String(), filepath.Join(tc.dir, "bin", launcher.ManifestName)+" (next to gpuav-dbg)") {
@@ -255,7 +256,7 @@ func TestRunEnvironment(t *testing.T) {
 	script := `echo "$VK_ADD_LAYER_PATH|$VK_INSTANCE_LAYERS|$VK_LAYER_GPUAV_DBG_CHECK_DESCRIPTOR_INDEX_OOB|$VK_LAYER_GPUAV_DBG_CHECK_BDA_OOB|$VK_LAYER_GPUAV_DBG_CHECK_BUFFER_OOB|$VK_LAYER_GPUAV_DBG_RESERVE_SLOT"; test -S "$VK_LAYER_GPUAV_DBG_SOCKET" && echo socket ok; echo to-stderr >&2; printf 'no newline'`
 	tc.run(t, exitOK, "run", "--headless", "--session", gvs, "--check", "descriptor_index_oob=off", "--check", "buffer_oob=on",
 		"--reserve-slot", "--allow-unchecked", "/bin/sh", "-c", script)
-	layer := os.Getenv(launcher.EnvLayerPath)
+	layer := os.Getenv(options.LayerPath.Env)
 	want := layer + ":/pre|VK_LAYER_X:VK_LAYER_GPUAVDBG_validation|0|1|1|1\nsocket ok\nno newline"
 	if got := tc.out.String(); got != want {
 		t.Fatalf("app stdout %q\nwant %q", got, want)
@@ -355,15 +356,16 @@ func TestRunLoopBudget(t *testing.T) {
 	}
 }
 
-// TestRunBreadcrumbs: --breadcrumbs reaches the app's environment and the
-// session's settings (auto when not given); a value none of auto,
-// actions, passes is refused.
+// TestRunBreadcrumbs: --breadcrumbs (the options table's breadcrumbs row)
+// reaches the app's environment and the session's settings (not passed
+// when not given: the layer's default, auto, and its hello say it); a
+// value none of auto, actions, passes is refused.
 func TestRunBreadcrumbs(t *testing.T) {
 	for _, c := range []struct {
 		flags []string
 		want  string
 	}{
-		{nil, "auto"},
+		{nil, ""},
 		{[]string{"--breadcrumbs", "passes"}, "passes"},
 		{[]string{"--breadcrumbs=Actions"}, "actions"},
 	} {
@@ -386,7 +388,7 @@ func TestRunBreadcrumbs(t *testing.T) {
 	}
 	tc := newTestCLI(t)
 	tc.run(t, exitLauncher, "run", "--headless", "--breadcrumbs", "draws", "/bin/true")
-	if want := `want auto, actions, passes, got "draws"`; !strings.Contains(tc.err.String(), want) {
+	if want := `"draws" is not one of auto|actions|passes`; !strings.Contains(tc.err.String(), want) {
 		t.Errorf("stderr %q, want %q in it", tc.err.String(), want)
 	}
 }
@@ -749,13 +751,13 @@ func TestMute(t *testing.T) {
 		strings.Contains(s, "gpuav-dbg: descriptor_index_oob ×4") {
 		t.Fatalf("stderr:\n%s", s)
 	}
-	t.Setenv(EnvMute, "VUID-vkCmdDispatch-None-10068")
+	t.Setenv(options.Mute.Env, "VUID-vkCmdDispatch-None-10068")
 	tc.err.Reset()
 	tc.run(t, exitErrors, "open", "--headless", gvs)
 	if s := tc.err.String(); !strings.Contains(s, "muted (VUID-vkCmdDispatch-None-10068)") {
-		t.Fatalf("open with %s:\n%s", EnvMute, s)
+		t.Fatalf("open with %s:\n%s", options.Mute.Env, s)
 	}
-	t.Setenv(EnvMute, "")
+	t.Setenv(options.Mute.Env, "")
 	tc.err.Reset()
 	tc.run(t, exitLauncher, "open", "--headless", "--mute", "nosuch", gvs)
 	if !strings.Contains(tc.err.String(), `"nosuch" is neither a check`) {

@@ -76,6 +76,7 @@ func (c *cli) openCmd(args []string) int {
 		return exitOK
 	}
 	if headless {
+		printHangs(c.stderr, s)
 		printGroups(c.stderr, s, c.mute)
 		printPrintf(c.stderr, s, f.printfAt.f)
 		printCoverage(c.stderr, s)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 	"io"
 	"os"
 	"os/signal"
@@ -17,7 +16,9 @@ import (
 
 	"github.com/gpuav-dbg/gpuav-dbg/internal/sanitize"
 	"github.com/gpuav-dbg/gpuav-dbg/launcher"
+	"github.com/gpuav-dbg/gpuav-dbg/options"
 	"github.com/gpuav-dbg/gpuav-dbg/session"
+	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 	"github.com/gpuav-dbg/gpuav-dbg/tui"
 )
 
@@ -73,10 +74,6 @@ func (c *cli) runCmd(name string, args []string) int {
 	if err != nil {
 		return c.fail("%s: %v", name, err)
 	}
-	set.PrintfOff, set.PrintfBufferBytes = !bool(f.printf), uint32(min(f.printfBuffer, 1<<31))
-	set.PrintfAt = f.printfAt.f.String()
-	set.WatchdogSeconds, set.WatchdogOff = uint32(min(f.watchdog, 3600)), f.watchdog == 0
-	set.Breadcrumbs = string(f.breadcrumbs)
 	// The device probe (a child process: docs/BENCHMARKS.md, the
 	// launcher's start) runs beside the app, not before it: its warnings
 	// come once it answers, and the session records its answer.
@@ -251,11 +248,12 @@ func (c *cli) finishReruns(rr *launcher.Reruns) {
 	}
 }
 
-// exitStatus is a run's exit status from its session: a hang first, then
-// validation errors, then an app that failed, then a run that did not
-// check everything (unless allowed).
+// exitStatus is a run's exit status from its session: a hang that never
+// finished (or a lost device) first, then validation errors, then an app
+// that failed, then a run that did not check everything (unless allowed).
+// A slow submission (a hang that finished) is a warning.
 func exitStatus(s *session.Session, allowUnchecked bool) int {
-	if len(s.Hangs) > 0 {
+	if s.Hung() {
 		return exitHang
 	}
 	errors := 0
@@ -318,10 +316,8 @@ func printCoverage(w io.Writer, s *session.Session) {
 	}
 }
 
-// printGroups prints one line per error group, the app's strings in it
-// escaped (a file name or a debug name cannot drive the terminal); the
-// groups muted are counted in one line instead.
-// printHangs prints each hang group: where the GPU was when it hung.
+// printHangs prints each hang group: where the GPU was when it hung (for a
+// slow submission, when it was reported), its first line saying which.
 func printHangs(w io.Writer, s *session.Session) {
 	for _, h := range s.Hangs {
 		for _, l := range h.Lines() {
@@ -330,6 +326,9 @@ func printHangs(w io.Writer, s *session.Session) {
 	}
 }
 
+// printGroups prints one line per error group, the app's strings in it
+// escaped (a file name or a debug name cannot drive the terminal); the
+// groups muted are counted in one line instead.
 func printGroups(w io.Writer, s *session.Session, mute []string) {
 	muted, records := 0, 0
 	for _, g := range s.Groups {
@@ -350,8 +349,8 @@ func printGroups(w io.Writer, s *session.Session, mute []string) {
 func (c *cli) muted(flags muteFlag) ([]string, error) {
 	var m muteFlag
 	if c.getenv != nil {
-		if err := m.Set(c.getenv(EnvMute)); err != nil {
-			return nil, fmt.Errorf("%s: %v", EnvMute, err)
+		if err := m.Set(c.getenv(options.Mute.Env)); err != nil {
+			return nil, fmt.Errorf("%s: %v", options.Mute.Env, err)
 		}
 	}
 	for _, id := range flags {
@@ -361,9 +360,6 @@ func (c *cli) muted(flags muteFlag) ([]string, error) {
 	}
 	return m, nil
 }
-
-// EnvMute lists checks and VUIDs to mute, comma-separated.
-const EnvMute = "GPUAV_DBG_MUTE"
 
 // countLine summarises the run: "2 error groups (16 records)", the app's
 // end, and what was lost on the way; the app's strings in it escaped.

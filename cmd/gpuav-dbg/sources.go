@@ -4,8 +4,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/gpuav-dbg/gpuav-dbg/launcher"
-	"github.com/gpuav-dbg/gpuav-dbg/session"
+	"github.com/gpuav-dbg/gpuav-dbg/options"
 )
 
 // sourceSearch returns the app's working directory (the launcher's) and
@@ -28,7 +27,7 @@ func (c *cli) sourceSearch() (string, []string) {
 		add(d)
 	}
 	if c.getenv != nil {
-		for _, d := range filepath.SplitList(c.getenv(launcher.EnvSourcePath)) {
+		for _, d := range filepath.SplitList(c.getenv(options.SourcePath.Env)) {
 			add(d)
 		}
 	}
@@ -40,7 +39,7 @@ func (c *cli) sourceSearch() (string, []string) {
 func (c *cli) sourceExt(flag []string) []string {
 	out := append([]string(nil), flag...)
 	if c.getenv != nil {
-		for _, e := range filepath.SplitList(c.getenv(session.EnvSourceExt)) {
+		for _, e := range filepath.SplitList(c.getenv(options.SourceExt.Env)) {
 			if e != "" {
 				out = append(out, e)
 			}

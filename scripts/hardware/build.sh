@@ -41,12 +41,17 @@ layer_tests() {
   spv layer/testdata/shaders/oob_store.frag oob_store.frag.spv vulkan1.2
   spv layer/testdata/shaders/push_runtime.comp push_runtime.spv vulkan1.2
   spv layer/testdata/shaders/base_compute.comp base_compute.spv vulkan1.1
+  spv layer/testdata/shaders/reuse_compute.comp reuse_compute.spv vulkan1.1
   spv layer/testdata/shaders/printf_compute.comp printf_compute.spv vulkan1.1
   spv layer/testdata/shaders/printf_fullscreen.vert printf_fullscreen.vert.spv vulkan1.2
   spv layer/testdata/shaders/printf_store.frag printf_store.frag.spv vulkan1.2
   # oob_compute.comp without debug info: the same code in other bytes
   glslangValidator --target-env vulkan1.1 -o "$out/multi_compute_nodebug.spv" \
     examples/demo/shaders/oob_compute.comp >/dev/null
+  # The C half's unit test (layer/ctest_test.go): no C compiler there.
+  # Its files are ctestFiles' there.
+  ( cd layer && cc -O2 -Wall -Wextra -Werror -std=c11 -DVK_NO_PROTOTYPES -I . -o "../$out/ctest" \
+      $(sed -n 's/^var ctestFiles = \[\]string{\(.*\)}$/\1/p' ctest_test.go | tr -d '",') )
   go test -c -o "$out/layer.test" ./layer
 }
 

@@ -33,9 +33,10 @@ func samples() map[Kind]any {
 			CommandBuffers: []HangCB{{Handle: 0x55, Actions: 3, Markers: true, Completed: 1, RunningFrom: 1, RunningTo: 2,
 				Begun: 2, Ended: 1, Records: 4, Shown: []HangAction{{Index: 1, Command: "vkCmdDispatch", Pipeline: 9,
 					Labels: []string{"spin"}, State: ActionRunning}}}}}}},
-		KindLog:   &Log{Level: "warning", Text: "hi", Unchecked: true, Kind: LogUncheckedRecords, Count: 2},
-		KindBye:   &Bye{Submits: 5},
-		KindLabel: &Label{CommandBuffer: 0x55, Op: "begin", Name: "frame"},
+		KindHangFinished: &HangFinished{Queue: 4, Submit: 3, Seconds: 11.25},
+		KindLog:          &Log{Level: "warning", Text: "hi", Unchecked: true, Kind: LogUncheckedRecords, Count: 2},
+		KindBye:          &Bye{Submits: 5},
+		KindLabel:        &Label{CommandBuffer: 0x55, Op: "begin", Name: "frame"},
 		KindPrintf: &Printf{Submit: 3, Queue: 4, CommandBuffer: 0x55, Primary: 0x56, PrimaryAction: 2, Lost: 7, Sites: []PrintfSite{{
 			ActionIndex: 1, Action: "vkCmdDispatch", Pipeline: 9, Labels: []string{"a"}, ShaderID: 1, Instruction: 40, Stage: 5,
 			Args: 1, Lines: []byte{1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 0xff, 0xff, 0xff, 0xff}}}},

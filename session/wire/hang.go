@@ -1,15 +1,16 @@
 package wire
 
-import (
-	"fmt"
-	"strings"
-)
+import "fmt"
 
 // KindHang carries a hang group (Hang): the layer's watchdog saw a
 // submission not finish in time, or a call returned VK_ERROR_DEVICE_LOST.
 // 30: the layer's kinds after 10 and 20 are being taken by other messages
 // as this one is added.
 const KindHang Kind = 30
+
+// KindHangFinished says that a submission a watchdog's hang named finished
+// after all (HangFinished): it was slow, not hung.
+const KindHangFinished Kind = 31
 
 // Hang reasons.
 const (
@@ -70,6 +71,19 @@ type HangSubmit struct {
 	PendingSeconds float64  `json:"pending_seconds"`
 	Finished       bool     `json:"finished,omitempty"`
 	CommandBuffers []HangCB `json:"command_buffers"`
+}
+
+// HangFinished is sent when a submission a watchdog's hang named
+// (Queue, Submit) finishes after all, once: Seconds is its time from its
+// submit to when the layer saw its fence signalled (the watchdog's next
+// poll, or reading it, whichever came first). A hang all of whose
+// submissions finished was a slow submission, not a hang
+// (docs/decisions/watchdog-and-breadcrumbs.md). Never sent after a lost
+// device.
+type HangFinished struct {
+	Queue   uint64  `json:"queue"`
+	Submit  uint64  `json:"submit"`
+	Seconds float64 `json:"seconds"`
 }
 
 // HangCB is one command buffer of an unfinished submission: its actions
@@ -143,33 +157,4 @@ func HangCBSummary(c HangCB) string {
 		s += ", " + p
 	}
 	return s
-}
-
-// HangGranularityNote says, for a hang's lines, how exact its "running"
-// is: with pass granularity, that the breadcrumbs mark regions and how to
-// have each action marked; with action granularity and a render pass
-// running (region), that a pass is marked as a whole; else "".
-func HangGranularityNote(granularity string, region bool) string {
-	switch {
-	case granularity == BreadcrumbsPasses:
-		return "breadcrumbs per region, not per action (each render pass, and the actions between passes: the " +
-			"default on a GPU without VK_AMD_buffer_marker, where a marker between two dispatches serializes them): " +
-			"a region's actions not completed read as running, and one or more of them is; --breadcrumbs actions " +
-			"(VK_LAYER_GPUAV_DBG_BREADCRUMBS=actions) marks each action, at a few microseconds per action on such a GPU"
-	case region:
-		return "a render pass is marked as a whole: its actions not completed read as running, and one or more of " +
-			"them is"
-	}
-	return ""
-}
-
-// HangStateText is an action's state in a hang's lines: "completed",
-// "running", "not started", or "in region" for an action of a running
-// region of several actions (region), which may have completed, be
-// running or not have started.
-func HangStateText(region bool, state string) string {
-	if region && state == ActionRunning {
-		return "in region"
-	}
-	return strings.ReplaceAll(state, "_", " ")
 }

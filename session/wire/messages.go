@@ -48,6 +48,7 @@ var messageTypes = []kindInfo{
 	message[Label](KindLabel, "label"),
 	message[Printf](KindPrintf, "printf"),
 	message[Hang](KindHang, "hang"),
+	message[HangFinished](KindHangFinished, "hang_finished"),
 	message[Lost](KindLost, "lost"),
 
 	message[AppStarted](KindAppStarted, "app_started"),
@@ -100,6 +101,11 @@ type Settings struct {
 	// a hello from a layer that has no such setting); each hang says
 	// what its device's breadcrumbs marked (Hang.Granularity).
 	Breadcrumbs string `json:"breadcrumbs,omitempty"`
+	// Options are the values of the options table's rows that have no
+	// field of their own (package options), by key, as text: a row added
+	// to the table travels from the flags to the layer and back in the
+	// hello with no further field.
+	Options map[string]string `json:"options,omitempty"`
 }
 
 // Hello is the first message: who is talking.

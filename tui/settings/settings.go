@@ -1,10 +1,11 @@
 // Package settings is the settings pane: every check (in gpuav.AllChecks
-// order, with its title from the check registry), the reserve-slot option,
-// what a failed access does (skip, clamp, execute: space or enter moves to
-// the next) and the robust-only mode and printf (with the printf buffer size),
-// for the next run (r). Checks are
-// switched with space or enter; those the device cannot run are shown
-// unavailable with the reason, and cannot be switched on.
+// order, with its title from the check registry), then the options the
+// options table shows here (options.Pane: the reserve-slot option, what a
+// failed access does (skip, clamp, execute: space or enter moves to the
+// next), the robust-only mode and printf, with the printf buffer size),
+// for the next run (r). Checks are switched with space or enter; those the
+// device cannot run are shown unavailable with the reason, and cannot be
+// switched on. What the pane does not show is kept from the run.
 package settings
 
 import (
@@ -17,21 +18,22 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/options"
 	"github.com/gpuav-dbg/gpuav-dbg/session"
 	"github.com/gpuav-dbg/gpuav-dbg/tui/common"
 )
 
-// Option ids of the non-check settings.
-const (
-	ReserveSlot = "reserve_slot"
-	OnError     = gpuav.SettingOnError
-	Robust      = gpuav.SettingRobust
-	Printf      = "printf"
+// Option ids of the non-check rows the pane knows by name: their keys in
+// the options table.
+var (
+	OnError = options.OnError.Key
+	Robust  = options.Robust.Key
+	Printf  = options.Printf.Key
 )
 
 // Item is one row: a check or an option.
 type Item struct {
-	// ID is the check id, or ReserveSlot / OnError / Robust.
+	// ID is the check id, or the option's key (options.Pane rows).
 	ID string
 	// Check is true for checks.
 	Check bool
@@ -51,14 +53,8 @@ type Item struct {
 // Availability says whether the device can run a check and, if not, why.
 type Availability func(id string) (ok bool, reason string)
 
-// descriptions of the options.
-var descriptions = map[string]string{
-	ReserveSlot: "report maxBoundDescriptorSets − 1 so our set never conflicts",
-	Robust:      "robust only: clamp every failed access, report nothing",
-}
-
-// Items lists the settings: checks in the order given, then the options,
-// with their values from s.
+// Items lists the settings: checks in the order given, then the options
+// the table shows on the pane, with their values from s.
 func Items(checks []string, s session.Settings, avail Availability) []Item {
 	items := make([]Item, 0, len(checks)+2)
 	for _, id := range checks {
@@ -73,37 +69,56 @@ func Items(checks []string, s session.Settings, avail Availability) []Item {
 		}
 		items = append(items, it)
 	}
-	var choices []string
-	for _, b := range gpuav.OnErrors {
-		choices = append(choices, string(b.Value))
+	v := options.Values{Settings: s}
+	for _, o := range options.With(options.Pane) {
+		it := Item{ID: o.Key}
+		switch o.Kind {
+		case options.Enum:
+			for _, c := range o.Values {
+				it.Choices = append(it.Choices, c.Key)
+			}
+			it.Value = o.Text(&v)
+		default: // a Bool (TestTableRules)
+			it.On = o.Bool(&v)
+		}
+		if o == options.Printf {
+			it.Bytes = s.PrintfBufferBytes
+		}
+		items = append(items, it)
 	}
-	onError := string(gpuav.OnErrorOrDefault(gpuav.OnError(s.OnError)))
-	return append(items, Item{ID: ReserveSlot, On: s.ReserveSlot},
-		Item{ID: OnError, Choices: choices, Value: onError}, Item{ID: Robust, On: s.Robust},
-		Item{ID: Printf, On: !s.PrintfOff, Bytes: s.PrintfBufferBytes})
+	return items
 }
 
-// Settings turns items back into settings.
-func Settings(items []Item) session.Settings {
-	s := session.Settings{Checks: map[string]bool{}}
+// Settings turns items back into settings: base's, with the items' values.
+func Settings(base session.Settings, items []Item) session.Settings {
+	v := options.Values{Settings: base}
+	v.Checks, v.Options = maps.Clone(base.Checks), maps.Clone(base.Options)
+	if v.Checks == nil {
+		v.Checks = map[string]bool{}
+	}
 	for _, it := range items {
+		o := options.ByKey(it.ID)
 		switch {
 		case it.Check:
-			s.Checks[it.ID] = it.On
-		case it.ID == ReserveSlot:
-			s.ReserveSlot = it.On
-		case it.ID == OnError:
-			s.OnError = it.Value
-		case it.ID == Robust:
-			s.Robust = it.On
-		case it.ID == Printf:
-			s.PrintfOff, s.PrintfBufferBytes = !it.On, it.Bytes
+			v.Checks[it.ID] = it.On
+		case o == nil:
+		case it.Choices != nil:
+			o.Set(&v, it.Value)
+		default:
+			o.Set(&v, bool01(it.On))
 		}
 	}
-	if s.Robust {
-		s.OnError = string(gpuav.OnErrorClamp)
+	if v.Robust {
+		v.OnError = string(gpuav.OnErrorClamp)
 	}
-	return s
+	return v.Settings
+}
+
+func bool01(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
 }
 
 // choiceText draws a choice row's values, the picked one in brackets:
@@ -171,9 +186,11 @@ func Render(st *common.Styles, items []Item, selected int, changed, rerun bool, 
 			cur = "› "
 		}
 		row := cur + box + " " + common.Fit(it.ID, idW) + "  "
-		note, ns := descriptions[it.ID], st.Muted
+		note, ns := "", st.Muted
 		if c := gpuav.CheckByID(it.ID); it.Check && c != nil {
 			note = c.Title
+		} else if o := options.ByKey(it.ID); o != nil {
+			note = o.Pane
 		}
 		if it.Choices != nil {
 			row = cur + "    " + common.Fit(it.ID, idW) + "  " + choiceText(it, robustOn(items)) + "  "
@@ -230,19 +247,29 @@ func (m *Model) Reset(checks []string, s session.Settings, avail Availability) {
 // Items returns the rows.
 func (m *Model) Items() []Item { return m.items }
 
-// Settings returns the settings for the next run.
-func (m *Model) Settings() session.Settings { return Settings(m.items) }
+// Settings returns the settings for the next run: the run's, with the
+// pane's.
+func (m *Model) Settings() session.Settings { return Settings(m.base, m.items) }
 
 // Changed reports whether the settings differ from the run's.
 func (m *Model) Changed() bool {
 	s := m.Settings()
-	base := Settings(Items(nil, m.base, nil))
+	base := Settings(m.base, Items(nil, m.base, nil))
 	for _, it := range m.items {
 		if it.Check {
 			base.Checks[it.ID] = m.base.Checks[it.ID] && it.Unavailable == ""
 		}
 	}
-	return s.ReserveSlot != base.ReserveSlot || s.OnError != base.OnError || s.Robust != base.Robust || s.PrintfOff != base.PrintfOff || !maps.Equal(s.Checks, base.Checks)
+	if !maps.Equal(s.Checks, base.Checks) {
+		return true
+	}
+	vs, vb := options.Values{Settings: s}, options.Values{Settings: base}
+	for _, o := range options.With(options.Pane) {
+		if o.Text(&vs) != o.Text(&vb) {
+			return true
+		}
+	}
+	return false
 }
 
 // Selected returns the selected row.

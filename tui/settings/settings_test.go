@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/gpuav-dbg/gpuav-dbg/options"
 	"github.com/gpuav-dbg/gpuav-dbg/tui/internal/fixture"
 )
 
@@ -115,5 +116,32 @@ func TestPrintfRow(t *testing.T) {
 	m.Toggle()
 	if got := m.Settings(); !got.PrintfOff || got.PrintfBufferBytes != 4096 || !m.Changed() {
 		t.Fatalf("after switching printf: %+v, changed %v", got, m.Changed())
+	}
+}
+
+// TestPaneReadsTheTable: a row added to the options table for the pane is
+// one of its rows, with the row's note; switching it reaches the next
+// run's settings and counts as a change, and what the pane does not show
+// (the loop budget) is kept from the run.
+func TestPaneReadsTheTable(t *testing.T) {
+	defer options.WithExtra(&options.Option{Key: "test_row", Env: "VK_LAYER_GPUAV_DBG_TEST_ROW", Kind: options.Bool, Default: "0",
+		Help: "a row of the test", Pane: "the test row's note", Where: options.Pane | options.Hello | options.Passed})()
+	s := fixture.Settings()
+	s.LoopBudget = 4096
+	m := New(fixture.Common(), true)
+	m.Reset(fixture.Checks, s, nil)
+	m.SetSize(100, 20)
+	last := len(m.Items()) - 1
+	if it := m.Items()[last]; it.ID != "test_row" || it.On || !strings.Contains(fixture.ASCII(m.View()), "test_row") ||
+		!strings.Contains(fixture.ASCII(m.View()), "the test row's note") {
+		t.Fatalf("rows %+v\n%s", m.Items(), fixture.ASCII(m.View()))
+	}
+	if m.Changed() {
+		t.Fatal("changed before any switch")
+	}
+	m.sel = last
+	m.Toggle()
+	if got := m.Settings(); got.Options["test_row"] != "1" || got.LoopBudget != 4096 || !m.Changed() {
+		t.Errorf("after switching: %+v, changed %v", got, m.Changed())
 	}
 }

@@ -45,3 +45,19 @@ func TestRenderHang(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderSlowHang: a hang whose submission finished after all is a
+// slow submission on the bar, never "GPU HANG".
+func TestRenderSlowHang(t *testing.T) {
+	s := fixture.Session()
+	s.Hangs = []session.Hang{{Reason: "watchdog", WatchdogSeconds: 2, Finished: true, Seconds: 11.25,
+		Submits: []session.HangSubmit{{Submit: 3, Finished: true, Seconds: 11.25,
+			CommandBuffers: []session.HangCommandBuffer{{Actions: 3, Markers: true, Completed: 1, RunningFrom: 1, RunningTo: 2,
+				Shown: []session.HangAction{{Index: 1, State: "running", Command: "vkCmdDispatch", Labels: []string{"spin"}}}}}}}}}
+	if got := render(s, 160); !strings.Contains(got, "slow submit 3: 11.2 s") || strings.Contains(got, "HANG") {
+		t.Errorf("%q, want \"slow submit 3: 11.2 s\" in it and no HANG", got)
+	}
+	if got := render(s, 60); strings.Contains(got, "HANG") {
+		t.Errorf("width 60: %q", got)
+	}
+}

@@ -153,6 +153,12 @@ func Render(st *common.Styles, s *session.Session, frame, run string, counts Cou
 		fields = append(fields, field{common.Seg{Text: fmt.Sprintf("%d records dropped", s.Dropped), Fg: th.StatusWarning}, 1})
 	}
 	for _, h := range s.Hangs {
+		if h.Slow() {
+			// A submission that finished after the watchdog's limit: a
+			// warning, shed before the counts.
+			fields = append(fields, field{common.Seg{Text: h.Short(), Fg: th.StatusWarning}, 1})
+			continue
+		}
 		// Never shed: where the GPU was when it hung (the notices, o,
 		// have the whole group).
 		fields = append(fields, field{common.Seg{Text: h.Short(), Fg: th.StatusError, Bold: true}, 0})

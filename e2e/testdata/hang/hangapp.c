@@ -32,6 +32,10 @@
  *   lost     --submits N waited submits of "lost-N" (oob, idx 2), each
  *            printing "submit=RESULT wait=RESULT"; stops at the first
  *            error
+ *
+ * --messenger 1: a debug-utils messenger for warnings and errors, which
+ * prints each message to stderr as it comes ("[vk error] ID: TEXT", the
+ * layer's hang among them): what a test watches for while the app runs.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <signal.h>
@@ -59,10 +63,16 @@ static uint32_t npipelines;
 static VkFence fences[4];
 static uint32_t nfences;
 static const char *dir = ".";
+static int messenger;
 
 static void setup(void)
 {
-    capp_create_instance(&vk, &(capp_instance_info){.app_name = "hangapp", .api_version = VK_API_VERSION_1_2});
+    capp_instance_info ii = {.app_name = "hangapp", .api_version = VK_API_VERSION_1_2};
+    if (messenger) {
+        ii.messenger = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+        ii.messenger_types = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
+    }
+    capp_create_instance(&vk, &ii);
     capp_create_device(&vk, &(capp_device_info){.queue_flags = VK_QUEUE_COMPUTE_BIT});
     VkDescriptorSetLayoutBinding b = {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2, VK_SHADER_STAGE_COMPUTE_BIT, NULL};
     set = capp_single_set(&vk, &b, 1, &dsl, &dpool);
@@ -148,8 +158,7 @@ static void finish(void)
     vkDestroyDescriptorSetLayout(vk.dev, dsl, NULL);
     for (int i = 0; i < 2; i++)
         capp_buffer_destroy(&vk, &bufs[i]);
-    vkDestroyDevice(vk.dev, NULL);
-    vkDestroyInstance(vk.instance, NULL);
+    capp_destroy(&vk); /* the device, the messenger, the instance */
 }
 
 static void sleep_ms(unsigned ms)
@@ -298,6 +307,8 @@ int main(int argc, char **argv)
             oob = atoi(v);
         else if (!strcmp(k, "--submits"))
             submits = (unsigned)atoi(v);
+        else if (!strcmp(k, "--messenger"))
+            messenger = atoi(v);
         else {
             fprintf(stderr, "hangapp: unknown argument %s\n", k);
             return 2;

@@ -1,9 +1,10 @@
 // Command genmanifest writes the settings of the layer's manifest
-// (layer/VkLayer_gpuav_dbg.json) that gpuav defines: one BOOL setting
-// check_<id> per check of the registry (gpuav.Checks), with the check's
-// title, help and default, then on_error (an ENUM of gpuav.OnErrors) and
-// robust. The manifest's other fields and settings are kept as they are. It runs from `go generate ./layer`; its test fails when
-// the committed manifest is stale.
+// (layer/VkLayer_gpuav_dbg.json): every row of the options table shown
+// there (options.Manifest), in its order: one BOOL setting check_<id> per
+// check of the registry (gpuav.Checks), with the check's title, help and
+// default, then the table's own (on_error an ENUM of gpuav.OnErrors...).
+// The manifest's other fields are kept as they are. It runs from `go
+// generate ./layer`; its test fails when the committed manifest is stale.
 package main
 
 import (
@@ -13,10 +14,9 @@ import (
 	"fmt"
 	"log"
 	"os"
-	"strings"
 
-	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 	"github.com/gpuav-dbg/gpuav-dbg/internal/layermanifest"
+	"github.com/gpuav-dbg/gpuav-dbg/options"
 )
 
 func main() {
@@ -35,8 +35,8 @@ func main() {
 	}
 }
 
-// generate returns the manifest old with its generated settings replaced
-// by gpuav's, first: the checks in registry order, on_error, robust.
+// generate returns the manifest old with its settings replaced by the
+// options table's.
 func generate(old []byte) ([]byte, error) {
 	var m layermanifest.Manifest
 	dec := json.NewDecoder(bytes.NewReader(old)) // a field Manifest does not know is an error, never dropped
@@ -44,13 +44,7 @@ func generate(old []byte) ([]byte, error) {
 	if err := dec.Decode(&m); err != nil {
 		return nil, fmt.Errorf("read manifest: %w", err)
 	}
-	settings := generated()
-	for _, s := range m.Layer.Features.Settings {
-		if !isGenerated(s.Key) {
-			settings = append(settings, s)
-		}
-	}
-	m.Layer.Features.Settings = settings
+	m.Layer.Features.Settings = generated()
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -61,26 +55,19 @@ func generate(old []byte) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// generated returns the settings gpuav defines.
+// generated returns the settings of the options table's Manifest rows.
 func generated() []layermanifest.Setting {
 	var out []layermanifest.Setting
-	for _, c := range gpuav.Checks {
-		out = append(out, layermanifest.Setting{Key: gpuav.CheckSettingKey(c.ID), Env: gpuav.CheckEnv(c.ID),
-			Label: c.Title, Description: c.Help, Type: "BOOL", Default: c.Default})
+	for _, o := range options.With(options.Manifest) {
+		st := layermanifest.Setting{Key: o.Key, Env: o.Env, Label: o.Title, Description: o.Help, Type: o.ManifestType(),
+			Default: o.ManifestDefault()}
+		for _, v := range o.Values {
+			st.Flags = append(st.Flags, layermanifest.Flag{Key: v.Key, Label: v.Title, Description: v.Help})
+		}
+		if o.Where&options.Hidden != 0 {
+			st.View = "HIDDEN"
+		}
+		out = append(out, st)
 	}
-	var flags []layermanifest.Flag
-	for _, b := range gpuav.OnErrors {
-		flags = append(flags, layermanifest.Flag{Key: string(b.Value), Label: b.Title, Description: b.Help})
-	}
-	return append(out,
-		layermanifest.Setting{Key: gpuav.SettingOnError, Env: gpuav.EnvOnError, Label: "On a failed check",
-			Description: "What an access whose check failed does; it is reported whichever is chosen.",
-			Type:        "ENUM", Default: string(gpuav.DefaultOnError), Flags: flags},
-		layermanifest.Setting{Key: gpuav.SettingRobust, Env: gpuav.EnvRobust, Label: "Robust only",
-			Description: gpuav.RobustHelp, Type: "BOOL", Default: false})
-}
-
-// isGenerated says whether the setting key is one generated writes.
-func isGenerated(key string) bool {
-	return strings.HasPrefix(key, gpuav.CheckSettingKey("")) || key == gpuav.SettingOnError || key == gpuav.SettingRobust
+	return out
 }

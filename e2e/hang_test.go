@@ -188,6 +188,7 @@ type hangJSON struct {
 		Reason          string  `json:"reason"`
 		Call            string  `json:"call"`
 		WatchdogSeconds float64 `json:"watchdog_seconds"`
+		Granularity     string  `json:"granularity"`
 		Finished        bool    `json:"finished"`
 		Seconds         float64 `json:"seconds"`
 		Submits         []struct {
@@ -207,6 +208,7 @@ type hangJSON struct {
 				Completed   uint32 `json:"completed"`
 				RunningFrom uint32 `json:"running_from"`
 				RunningTo   uint32 `json:"running_to"`
+				Region      bool   `json:"region"`
 				Summary     string `json:"summary"`
 				Records     int    `json:"records"`
 				Shown       []struct {
@@ -223,15 +225,21 @@ type hangJSON struct {
 	} `json:"hangs"`
 }
 
-// hangLines is each hang's command buffers as "NAME: SUMMARY, records N"
-// and the actions it names as "STATE #I COMMAND LABELS".
+// hangLines is each hang as "REASON CALL WATCHDOG GRANULARITY", its
+// command buffers as "NAME: SUMMARY, records N" (", region" when the
+// running actions are a region's) and the actions it names as "STATE #I
+// COMMAND LABELS".
 func (h *hangJSON) lines() []string {
 	var out []string
 	for _, g := range h.Hangs {
-		out = append(out, fmt.Sprintf("%s %s %g", g.Reason, g.Call, g.WatchdogSeconds))
+		out = append(out, fmt.Sprintf("%s %s %g %s", g.Reason, g.Call, g.WatchdogSeconds, g.Granularity))
 		for _, s := range g.Submits {
 			for _, c := range s.CommandBuffers {
-				out = append(out, fmt.Sprintf("%s: %s, records %d", c.CommandBuffer.Name, c.Summary, c.Records))
+				region := ""
+				if c.Region {
+					region = ", region"
+				}
+				out = append(out, fmt.Sprintf("%s: %s, records %d%s", c.CommandBuffer.Name, c.Summary, c.Records, region))
 				for _, a := range c.Shown {
 					out = append(out, fmt.Sprintf("%s #%d %s %s shaders %d", a.State, a.Index, a.Command,
 						strings.Join(a.Labels, ">"), len(a.Shaders)))
@@ -247,7 +255,7 @@ func (h *hangJSON) lines() []string {
 // completed ("setup", whose 4 records reached memory and are reported)
 // and the one after not started ("after").
 var hangCBLines = []string{
-	"watchdog  2",
+	"watchdog  2 actions",
 	"hang-cb: actions 0 completed, 1 running, 2 not started, records 4",
 	"completed #0 vkCmdDispatch setup shaders 1",
 	"running #1 vkCmdDispatch spin shaders 1",
@@ -255,39 +263,88 @@ var hangCBLines = []string{
 }
 
 // TestWatchdogHang: a command buffer of three dispatches, the second a
-// bounded loop of about 60 s, with a 2 s watchdog: the hang group
-// (hangCBLines) is reported while the loop runs (the app's messenger
-// prints it: the app is left running), and the user stops the app then
-// (SIGTERM to the launcher, which passes it on). The submission never
-// finished: the hang stays a hang, not finished, and the run exits 5;
-// the records of "setup" are there once, "after" never ran.
+// bounded loop of about 60 s, with a 2 s watchdog: the hang group is
+// reported while the loop runs (the app's messenger prints it: the app is
+// left running), and the user stops the app then (SIGTERM to the
+// launcher, which passes it on). The submission never finished: the hang
+// stays a hang, not finished, and the run exits 5. On lavapipe (a CPU
+// device) the breadcrumbs' default (auto) marks actions: hangCBLines, the
+// records of "setup" there once, "after" never ran. With --breadcrumbs
+// passes the three dispatches are one region: the hang names it, one or
+// more of actions 0-2 running, says so and how to have each action marked
+// (the same lines from the layer's messenger and the launcher's output),
+// and no action is known to have completed, so no record is read.
 func TestWatchdogHang(t *testing.T) {
 	app, dir := hangApp(t)
-	var r struct {
-		hangReport
-		hangJSON
-	}
-	var stopped sync.Once
-	code, out := runLauncherWatch(t, &r, nil, []string{"--watchdog", "2"}, func(line string, launcher *os.Process) {
-		if strings.Contains(line, "GPU hang (no progress for the watchdog's 2 s)") {
-			stopped.Do(func() { _ = launcher.Signal(syscall.SIGTERM) })
-		}
-	}, app, "--dir", dir, "--mode", "hang", "--seconds", "60", "--messenger", "1")
-	if got := r.lines(); code != 5 || !slices.Equal(got, hangCBLines) {
-		t.Fatalf("exit %d, hangs\n%s\nwant exit 5 and\n%s\n%s", code, strings.Join(got, "\n"), strings.Join(hangCBLines, "\n"), out)
-	}
-	if h := r.Hangs[0]; h.Finished || h.Seconds != 0 || h.Submits[0].Finished || h.Submits[0].PendingSeconds < 2 {
-		t.Errorf("hang finished %v after %g s, submit finished %v, pending %g s; want unfinished, pending 2 s or more",
-			h.Finished, h.Seconds, h.Submits[0].Finished, h.Submits[0].PendingSeconds)
-	}
-	if g := r.groups(); !slices.Equal(g, []string{"hang-cb: 4"}) || r.Errors[0].ActionIndex != 0 || r.App.State != "stopped" ||
-		strings.Contains(out, "hangapp: done") {
-		t.Errorf("groups %q, app %+v; want hang-cb: 4 at action 0, the app stopped before it was done\n%s", g, r.App, out)
-	}
-	if !strings.Contains(out, "gpuav-dbg: GPU hang (no progress for the watchdog's 2 s)") || strings.Contains(out, "slow:") {
-		t.Errorf("the headless output does not show the hang, or calls it slow\n%s", out)
+	for _, c := range []struct {
+		name    string
+		flags   []string
+		want    []string
+		groups  []string
+		wantOut []string
+	}{
+		{"auto", nil, hangCBLines, []string{"hang-cb: 4"}, []string{
+			"gpuav-dbg: GPU hang (no progress for the watchdog's 2 s)\n",
+			`command buffer 0x`,
+			`"hang-cb"): actions 0 completed, 1 running, 2 not started` + "\n",
+		}},
+		{"passes", []string{"--breadcrumbs", "passes"}, []string{
+			"watchdog  2 passes",
+			"hang-cb: one or more of actions 0-2 running (one region, not marked per action), records 0, region",
+			"running #0 vkCmdDispatch setup shaders 1",
+			"running #1 vkCmdDispatch spin shaders 1",
+			"running #2 vkCmdDispatch after shaders 1",
+		}, nil, []string{
+			"gpuav-dbg: GPU hang (no progress for the watchdog's 2 s)\n",
+			"gpuav-dbg:   " + hangPassesNote + "\n",
+			`"hang-cb"): one or more of actions 0-2 running (one region, not marked per action)` + "\n",
+			`gpuav-dbg:       in region   #1 vkCmdDispatch in "spin" pipeline `,
+			// The layer's words to the app's messenger are the same.
+			hangPassesNote,
+			`      in region   #1 vkCmdDispatch in "spin" pipeline `,
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var r struct {
+				hangReport
+				hangJSON
+			}
+			var stopped sync.Once
+			flags := append([]string{"--watchdog", "2"}, c.flags...)
+			code, out := runLauncherWatch(t, &r, nil, flags, func(line string, launcher *os.Process) {
+				if strings.Contains(line, "GPU hang (no progress for the watchdog's 2 s)") {
+					stopped.Do(func() { _ = launcher.Signal(syscall.SIGTERM) })
+				}
+			}, app, "--dir", dir, "--mode", "hang", "--seconds", "60", "--messenger", "1")
+			if got := r.lines(); code != 5 || !slices.Equal(got, c.want) {
+				t.Fatalf("exit %d, hangs\n%s\nwant exit 5 and\n%s\n%s", code, strings.Join(got, "\n"), strings.Join(c.want, "\n"), out)
+			}
+			if h := r.Hangs[0]; h.Finished || h.Seconds != 0 || h.Submits[0].Finished || h.Submits[0].PendingSeconds < 2 {
+				t.Errorf("hang finished %v after %g s, submit finished %v, pending %g s; want unfinished, pending 2 s or more",
+					h.Finished, h.Seconds, h.Submits[0].Finished, h.Submits[0].PendingSeconds)
+			}
+			if g := r.groups(); !slices.Equal(g, c.groups) || (len(g) > 0 && r.Errors[0].ActionIndex != 0) ||
+				r.App.State != "stopped" || strings.Contains(out, "hangapp: done") {
+				t.Errorf("groups %q, app %+v; want %q (at action 0), the app stopped before it was done\n%s", g, r.App, c.groups, out)
+			}
+			if strings.Contains(out, "slow:") {
+				t.Errorf("the headless output calls the hang slow\n%s", out)
+			}
+			for _, w := range c.wantOut {
+				if !strings.Contains(out, w) {
+					t.Errorf("the headless output does not show the hang: no %q\n%s", w, out)
+				}
+			}
+		})
 	}
 }
+
+// hangPassesNote is the note of a hang whose breadcrumbs mark passes.
+const hangPassesNote = "breadcrumbs per region, not per action (each render pass, and the actions between passes: " +
+	"the default on a GPU without VK_AMD_buffer_marker, where a marker between two dispatches serializes " +
+	"them): a region's actions not completed read as running, and one or more of them is; --breadcrumbs " +
+	"actions (VK_LAYER_GPUAV_DBG_BREADCRUMBS=actions) marks each action, at a few microseconds per action " +
+	"on such a GPU"
 
 // TestWatchdogSlow: the same command buffer with a loop of about 8 s: the
 // hang is reported past the 2 s watchdog (hangCBLines), and when the
@@ -351,7 +408,7 @@ func TestDeviceLost(t *testing.T) {
 		"GPUAVDBG_TEST_LOST_WAIT=3"} // the layer's own wait of the first submit counts
 	code, out := runLauncher(t, &r, env, nil, app, "--dir", dir, "--mode", "lost", "--submits", "4")
 	want := []string{
-		"device_lost vkWaitForFences 10",
+		"device_lost vkWaitForFences 10 actions",
 		"lost-1: actions 0 completed, records 4",
 		"completed #0 vkCmdDispatch  shaders 1",
 	}

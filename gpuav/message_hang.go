@@ -20,8 +20,21 @@ type HangMessage struct {
 	// last Seconds after its submit (a warning, not a hang).
 	Slow    bool
 	Seconds float64
-	Submits []HangMessageSubmit
+	// Granularity is what the device's breadcrumbs marked: "actions" or
+	// "passes" (regions: each render pass, and the actions between passes;
+	// wire.BreadcrumbsActions, wire.BreadcrumbsPasses); "" from a layer
+	// without the setting (it marked actions).
+	Granularity string
+	Submits     []HangMessageSubmit
 }
+
+// The breadcrumbs' granularity that marks regions, and the running state
+// of an action (wire.BreadcrumbsPasses, wire.ActionRunning: the session
+// and the layer fill HangMessage in with wire's words).
+const (
+	hangGranularityPasses = "passes"
+	hangStateRunning      = "running"
+)
 
 // HangMessageSubmit is one unfinished submission of a hang.
 type HangMessageSubmit struct {
@@ -42,6 +55,14 @@ type HangMessageCB struct {
 	CommandBuffer string
 	// Summary says what its breadcrumbs say in a line (wire.HangCBSummary).
 	Summary string
+	// Region: its running actions are a region's, whose breadcrumbs do not
+	// tell its actions apart (a render pass, or with passes granularity the
+	// actions between passes); Running counts them (wire.HangCB's
+	// RunningTo - RunningFrom). A running action of a region of several
+	// reads "in region": it may have completed, be running or not have
+	// started.
+	Region  bool
+	Running uint32
 	Actions []HangMessageAction
 	// Records counts the records of its completed actions that reached
 	// memory (0: none, or unknown).
@@ -92,10 +113,14 @@ func SlowSubmitText(submit uint64, queue string, watchdogSeconds, seconds float6
 		submit, queue, watchdogSeconds, seconds)
 }
 
-// Lines are the hang's lines: its title, then per unfinished submission
+// Lines are the hang's lines: its title, how exact its breadcrumbs are
+// when they mark regions (GranularityNote), then per unfinished submission
 // and command buffer what its breadcrumbs say and the actions it names.
 func (h HangMessage) Lines() []string {
 	out := []string{h.Title()}
+	if note := h.GranularityNote(); note != "" {
+		out = append(out, "  "+note)
+	}
 	if len(h.Submits) == 0 {
 		out = append(out, "  no submission of the layer's was unfinished")
 	}
@@ -111,7 +136,7 @@ func (h HangMessage) Lines() []string {
 		for _, c := range s.CommandBuffers {
 			out = append(out, fmt.Sprintf("    command buffer %s: %s", c.CommandBuffer, c.Summary))
 			for _, a := range c.Actions {
-				line := fmt.Sprintf("      %-11s #%d %s", strings.ReplaceAll(a.State, "_", " "), a.Index, a.Command)
+				line := fmt.Sprintf("      %-11s #%d %s", c.StateText(a.State), a.Index, a.Command)
 				if len(a.Labels) > 0 {
 					line += fmt.Sprintf(" in %q", strings.Join(a.Labels, " > "))
 				}
@@ -133,4 +158,39 @@ func (h HangMessage) Lines() []string {
 		}
 	}
 	return out
+}
+
+// GranularityNote says how exact the hang's "running" is: with passes
+// granularity, that the breadcrumbs mark regions and how to have each
+// action marked; with actions granularity and a render pass running (a
+// command buffer's Region), that a pass is marked as a whole; else "".
+func (h HangMessage) GranularityNote() string {
+	region := false
+	for _, s := range h.Submits {
+		for _, c := range s.CommandBuffers {
+			region = region || c.Region
+		}
+	}
+	switch {
+	case h.Granularity == hangGranularityPasses:
+		return "breadcrumbs per region, not per action (each render pass, and the actions between passes: the " +
+			"default on a GPU without VK_AMD_buffer_marker, where a marker between two dispatches serializes them): " +
+			"a region's actions not completed read as running, and one or more of them is; --breadcrumbs actions " +
+			"(VK_LAYER_GPUAV_DBG_BREADCRUMBS=actions) marks each action, at a few microseconds per action on such a GPU"
+	case region:
+		return "a render pass is marked as a whole: its actions not completed read as running, and one or more of " +
+			"them is"
+	}
+	return ""
+}
+
+// StateText is an action's state in the command buffer's lines:
+// "completed", "running", "not started", or "in region" for a running
+// action of a running region of several actions, which may have
+// completed, be running or not have started.
+func (c HangMessageCB) StateText(state string) string {
+	if c.Region && c.Running > 1 && state == hangStateRunning {
+		return "in region"
+	}
+	return strings.ReplaceAll(state, "_", " ")
 }

@@ -67,12 +67,14 @@ func TestEnv(t *testing.T) {
 			}
 		})
 	}
-	set := session.Settings{Checks: map[string]bool{}, PrintfOff: true, PrintfBufferBytes: 4096, PrintfAt: "pixel=1,2", LoopBudget: 1000}
+	set := session.Settings{Checks: map[string]bool{}, PrintfOff: true, PrintfBufferBytes: 4096, PrintfAt: "pixel=1,2", LoopBudget: 1000,
+		Breadcrumbs: "passes"}
 	env := Env([]string{"VK_LAYER_GPUAV_DBG_PRINTF_AT=vertex=3"}, "/layer", "/s.sock", set)
 	for _, kv := range []string{"VK_LAYER_GPUAV_DBG_PRINTF=0", "VK_LAYER_GPUAV_DBG_PRINTF_BUFFER_BYTES=4096",
-		"VK_LAYER_GPUAV_DBG_PRINTF_AT=pixel=1,2", "VK_LAYER_GPUAV_DBG_LOOP_BUDGET_ITERATIONS=1000"} {
+		"VK_LAYER_GPUAV_DBG_PRINTF_AT=pixel=1,2", "VK_LAYER_GPUAV_DBG_LOOP_BUDGET_ITERATIONS=1000",
+		"VK_LAYER_GPUAV_DBG_BREADCRUMBS=passes"} {
 		if !slices.Contains(env, kv) {
-			t.Errorf("printf off, 4096 bytes, loop budget 1000: no %s in %v", kv, env)
+			t.Errorf("printf off, 4096 bytes, loop budget 1000, breadcrumbs passes: no %s in %v", kv, env)
 		}
 	}
 }

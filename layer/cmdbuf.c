@@ -360,6 +360,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_EndCommandBuffer(VkCommandBuffer cb)
     if (!dd)
         return VK_ERROR_INITIALIZATION_FAILED;
     int prepass = cs && gpuavdbg_prepass_end(cs); /* the pre-pass wrote records */
+    if (cs)
+        gpuavdbg_crumbs_end(cs); /* the last breadcrumb (crumbs.h) */
     if (cs && gpuavdbg_tests.binds) /* a test hook: the layer's binds are not visible to the app */
         gpuavdbg_logf(GPUAVDBG_LOG_INFO, "test: command buffer 0x%llx: %u actions, %u used the layer's set, %u binds of it",
                       (unsigned long long)GPUAVDBG_H(cb), cs->nactions, cs->ninstrumented, cs->nbinds);
@@ -1249,7 +1251,7 @@ END_PASS(CmdEndRenderingKHR, (VkCommandBuffer cb), (cb))
         CMD_PROLOGUE(cb);                                                                       \
         if (cs) {                                                                               \
             gpuavdbg_prepass_begin_rendering(cs, info);                                         \
-            gpuavdbg_crumbs_pass_begin(cs);                                                     \
+            gpuavdbg_crumbs_pass_begin(cs, info ? info->flags : 0);                             \
         }                                                                                       \
         dd->disp.fn(cb, info);                                                                  \
     }
@@ -1263,7 +1265,7 @@ BEGIN_RENDERING(CmdBeginRenderingKHR)
     {                                                       \
         CMD_PROLOGUE(cb);                                   \
         if (cs)                                             \
-            gpuavdbg_crumbs_pass_begin(cs);                 \
+            gpuavdbg_crumbs_pass_begin(cs, 0);              \
         dd->disp.fn ARGS;                                   \
     }
 BEGIN_PASS(CmdBeginRenderPass, (VkCommandBuffer cb, const VkRenderPassBeginInfo *info, VkSubpassContents c),

@@ -1,14 +1,21 @@
 /*
  * crumbs.c: breadcrumbs (crumbs.h). Each command buffer of a device with the
  * watchdog on gets a marker slot of 16 bytes in one of the device's
- * host-visible, coherent marker buffers. Before an action the GPU writes
- * the action's index + 1 into the slot's first word, after it into the
- * second (vkCmdFillBuffer, a transfer the queue runs in order with the
- * action on lavapipe). Inside a render pass vkCmdFillBuffer is not
- * allowed: the pass is marked instead, its first action before it begins
- * and the actions completed after it ends, so a hang inside names the
- * pass's actions as running. The host reads the slot while the GPU is
- * stuck (docs/decisions/watchdog-and-breadcrumbs.md).
+ * host-visible, coherent marker buffers. With action granularity, before
+ * an action the GPU writes the action's index + 1 into the slot's first
+ * word, after it into the second (vkCmdFillBuffer, a transfer the queue
+ * runs in order with the action on lavapipe). Inside a render pass
+ * vkCmdFillBuffer is not allowed: the pass is marked instead, its first
+ * action before it begins and the actions completed after it ends, so a
+ * hang inside names the pass's actions as running. With pass granularity
+ * (the default on a GPU without VK_AMD_buffer_marker, where a fill between
+ * two dispatches serializes them) no action is marked: the actions outside
+ * render passes form regions, marked as passes are: word 0 before a
+ * region's first action, word 1 at its end (the next render pass, or the
+ * command buffer's end). Nothing is written between a suspended render
+ * pass and its resumption. Where the marks go, and what the words say, is
+ * crumbs_marks.c's (pure); this file writes them and reads the slot while
+ * the GPU is stuck (docs/decisions/watchdog-and-breadcrumbs.md).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +36,7 @@ typedef struct crumb_chunk {
 typedef struct crumb_dev {
     pthread_mutex_t lock; /* guards the chunks and the free list */
     uint64_t watchdog_ns;
+    uint32_t granularity; /* GPUAVDBG_CRUMBS_ACTIONS or _PASSES */
     crumb_chunk *chunks;
     uint32_t nchunks;
     uint32_t *free_slots;
@@ -36,7 +44,7 @@ typedef struct crumb_dev {
     int failed; /* a marker buffer could not be made: no more slots */
 } crumb_dev;
 
-void gpuavdbg_crumbs_device_created(device_data *dd, uint64_t watchdog_ns)
+void gpuavdbg_crumbs_device_created(device_data *dd, uint64_t watchdog_ns, uint32_t setting, int cpu_device)
 {
     if (!watchdog_ns || !dd->disp.CmdFillBuffer)
         return;
@@ -47,12 +55,18 @@ void gpuavdbg_crumbs_device_created(device_data *dd, uint64_t watchdog_ns)
     }
     pthread_mutex_init(&c->lock, NULL);
     c->watchdog_ns = watchdog_ns;
+    c->granularity = gpuavdbg_crumbs_granularity(setting, cpu_device, dd->buffer_marker && dd->disp.CmdWriteBufferMarkerAMD);
     dd->crumbs = c;
 }
 
 uint64_t gpuavdbg_crumbs_watchdog_ns(const device_data *dd)
 {
     return dd->crumbs ? dd->crumbs->watchdog_ns : 0;
+}
+
+uint32_t gpuavdbg_crumbs_granularity_of(const device_data *dd)
+{
+    return dd->crumbs ? dd->crumbs->granularity : 0;
 }
 
 void gpuavdbg_crumbs_teardown(device_data *dd)
@@ -110,6 +124,26 @@ static uint32_t slot_get(device_data *dd, crumb_dev *c)
     return base;
 }
 
+/* fill writes the marks m planned from the GPU: with VK_AMD_buffer_marker,
+ * word 0 once the commands before it reached the top of the pipe and word
+ * 1 once they completed; else a vkCmdFillBuffer, which the queue runs in
+ * order on lavapipe but a GPU may run alongside the action before it. */
+static void fill(cb_state *cs, crumb_marks m)
+{
+    crumb_cb *k = cs->crumb;
+    const device_data *dd = cs->dd;
+    for (uint32_t i = 0; i < m.n; i++) {
+        uint32_t word = m.word[i];
+        if (dd->buffer_marker && dd->disp.CmdWriteBufferMarkerAMD)
+            dd->disp.CmdWriteBufferMarkerAMD(cs->cb,
+                                             word ? VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT
+                                                  : VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+                                             k->buf, k->off + word * 4, m.value[i]);
+        else
+            dd->disp.CmdFillBuffer(cs->cb, k->buf, k->off + word * 4, 4, m.value[i]);
+    }
+}
+
 void gpuavdbg_crumbs_begin(cb_state *cs, const VkCommandBufferBeginInfo *bi)
 {
     device_data *dd = cs->dd;
@@ -137,61 +171,31 @@ void gpuavdbg_crumbs_begin(cb_state *cs, const VkCommandBufferBeginInfo *bi)
     }
     /* A secondary that continues a render pass runs inside its primary's:
      * the primary's pass markers cover it. */
-    k->in_pass = cs->secondary && bi && (bi->flags & VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT);
-    k->used = 0;
-    k->npasses = 0;
-}
-
-/* fill writes a marker word from the GPU: with VK_AMD_buffer_marker, word
- * 0 once the commands before it reached the top of the pipe and word 1
- * once they completed; else a vkCmdFillBuffer, which the queue runs in
- * order on lavapipe but a GPU may run alongside the action before it. */
-static void fill(cb_state *cs, uint32_t word, uint32_t value)
-{
-    crumb_cb *k = cs->crumb;
-    const device_data *dd = cs->dd;
-    if (dd->buffer_marker && dd->disp.CmdWriteBufferMarkerAMD)
-        dd->disp.CmdWriteBufferMarkerAMD(cs->cb,
-                                         word ? VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT : VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
-                                         k->buf, k->off + word * 4, value);
-    else
-        dd->disp.CmdFillBuffer(cs->cb, k->buf, k->off + word * 4, 4, value);
-    k->used = 1;
+    gpuavdbg_crumbs_rec_begin(&k->rec, c->granularity,
+                              cs->secondary && bi && (bi->flags & VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT));
 }
 
 void gpuavdbg_crumbs_mark(cb_state *cs, uint32_t action, int after)
 {
-    fill(cs, after ? 1 : 0, action + 1);
+    fill(cs, gpuavdbg_crumbs_rec_action(&cs->crumb->rec, action, after));
 }
 
-void gpuavdbg_crumbs_pass_begin(cb_state *cs)
+void gpuavdbg_crumbs_pass_begin(cb_state *cs, VkRenderingFlags flags)
 {
-    crumb_cb *k = cs->crumb;
-    if (!k || k->in_pass)
-        return;
-    uint32_t first = cs->nactions;
-    if (k->npasses == k->cap_passes) {
-        uint32_t ncap = k->cap_passes ? k->cap_passes * 2 : 8;
-        crumb_pass *g = realloc(k->passes, ncap * sizeof *g);
-        if (!g)
-            return; /* no marker: the pass's actions show as not started */
-        k->passes = g;
-        k->cap_passes = ncap;
-    }
-    k->passes[k->npasses++] = (crumb_pass){first, UINT32_MAX};
-    fill(cs, 0, (first + 1) | GPUAVDBG_CRUMB_PASS);
-    k->in_pass = 1;
+    if (cs->crumb)
+        fill(cs, gpuavdbg_crumbs_rec_pass_begin(&cs->crumb->rec, cs->nactions, flags));
 }
 
 void gpuavdbg_crumbs_pass_end(cb_state *cs)
 {
-    crumb_cb *k = cs->crumb;
-    if (!k || !k->in_pass || (cs->secondary && k->npasses == 0))
-        return; /* no pass of ours (a secondary inside its primary's) */
-    k->in_pass = 0;
-    if (k->npasses > 0 && k->passes[k->npasses - 1].end == UINT32_MAX)
-        k->passes[k->npasses - 1].end = cs->nactions;
-    fill(cs, 1, cs->nactions);
+    if (cs->crumb)
+        fill(cs, gpuavdbg_crumbs_rec_pass_end(&cs->crumb->rec, cs->nactions, cs->secondary));
+}
+
+void gpuavdbg_crumbs_end(cb_state *cs)
+{
+    if (cs->crumb)
+        fill(cs, gpuavdbg_crumbs_rec_end(&cs->crumb->rec, cs->nactions));
 }
 
 void gpuavdbg_crumbs_free(cb_state *cs)
@@ -206,7 +210,7 @@ void gpuavdbg_crumbs_free(cb_state *cs)
             c->free_slots[c->nfree++] = k->slot;
         pthread_mutex_unlock(&c->lock);
     }
-    free(k->passes);
+    gpuavdbg_crumbs_rec_free(&k->rec);
     free(k);
     cs->crumb = NULL;
 }
@@ -220,38 +224,19 @@ void gpuavdbg_crumbs_zero(cb_state *cs)
     }
 }
 
-int gpuavdbg_crumbs_state(const cb_state *cs, uint32_t *completed, uint32_t *run_from, uint32_t *run_to,
+int gpuavdbg_crumbs_state(const cb_state *cs, uint32_t *completed, uint32_t *run_from, uint32_t *run_to, int *region,
                           uint32_t *begun, uint32_t *ended)
 {
     const crumb_cb *k = cs->crumb;
-    uint32_t n = cs->nactions;
     *completed = *run_from = *run_to = 0;
     *begun = *ended = 0;
-    if (!k || !k->used)
+    *region = 0;
+    if (!k)
         return 0;
     uint32_t b = k->words[0], e = k->words[1];
+    if (!gpuavdbg_crumbs_read(&k->rec, b, e, cs->nactions, completed, run_from, run_to, region))
+        return 0;
     *begun = b;
     *ended = e;
-    uint32_t done = e < n ? e : n;
-    uint32_t from = done, to = done;
-    if (b & GPUAVDBG_CRUMB_PASS) {
-        /* Inside a render pass that began at action first: its actions
-         * not yet marked complete are running. */
-        uint32_t first = (b & ~GPUAVDBG_CRUMB_PASS) - 1, end = n;
-        for (uint32_t i = 0; i < k->npasses; i++)
-            if (k->passes[i].first == first) {
-                end = k->passes[i].end == UINT32_MAX ? n : k->passes[i].end;
-                break;
-            }
-        from = first > done ? first : done;
-        to = end > from ? end : from;
-    } else if (b > done) {
-        /* Action b - 1 has begun and not completed: it and any before it
-         * not completed are running (the queue may overlap them). */
-        to = b < n ? b : n;
-    }
-    *completed = done;
-    *run_from = from;
-    *run_to = to;
     return 1;
 }

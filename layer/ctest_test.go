@@ -14,7 +14,7 @@ import (
 // (ctest/ctest.c) and the pure rooms it tests (facts.h is inline), with
 // nothing else of the layer (no Vulkan call, no Go export:
 // docs/layer-map.md).
-var ctestFiles = []string{"ctest/ctest.c", "hmap.c", "prepass_pack.c"}
+var ctestFiles = []string{"ctest/ctest.c", "hmap.c", "prepass_pack.c", "crumbs_marks.c"}
 
 // buildCTest compiles the C unit test with the C apps' compiler flags.
 func buildCTest(t *testing.T) string {
@@ -34,8 +34,9 @@ func buildCTest(t *testing.T) string {
 	return bin
 }
 
-// TestCHalfUnits runs the C unit test of the handle map, the action facts
-// and the pre-pass job packing: every table passes.
+// TestCHalfUnits runs the C unit test of the handle map, the action facts,
+// the pre-pass job packing and the breadcrumbs' marks and reading: every
+// table passes.
 func TestCHalfUnits(t *testing.T) {
 	bin := buildCTest(t)
 	cmd := exec.Command(bin)
@@ -44,7 +45,7 @@ func TestCHalfUnits(t *testing.T) {
 	if err != nil {
 		t.Fatalf("ctest: %v\n%s", err, out)
 	}
-	for _, table := range []string{"hmap", "facts", "prepass_pack"} {
+	for _, table := range []string{"hmap", "facts", "prepass_pack", "crumbs"} {
 		if !strings.Contains(string(out), "table "+table+": 0 failed\n") {
 			t.Errorf("table %s did not run clean:\n%s", table, out)
 		}
@@ -64,7 +65,7 @@ func TestCHalfUnitsCanFail(t *testing.T) {
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
 		t.Fatalf("ctest with wrong expectations: %v, want exit status 1\n%s", err, out)
 	}
-	for _, table := range []string{"hmap", "facts", "prepass_pack"} {
+	for _, table := range []string{"hmap", "facts", "prepass_pack", "crumbs"} {
 		if strings.Contains(string(out), "table "+table+": 0 failed\n") {
 			t.Errorf("table %s passed with wrong expectations:\n%s", table, out)
 		}

@@ -451,7 +451,13 @@ void gpuavdbg_device_created(device_data *dd, const VkDeviceCreateInfo *ci)
      * limits; then the layer's resources, the slot, the Device message.
      * Never fails the device. */
     uint32_t limits[GPUAVDBG_PREPASS_LIMIT_WORDS] = {0};
-    gpuavdbg_crumbs_device_created(dd, goWatchdogNs(GPUAVDBG_H(dd->inst->instance)));
+    VkPhysicalDeviceProperties props;
+    memset(&props, 0, sizeof props);
+    if (dd->inst->disp.GetPhysicalDeviceProperties)
+        dd->inst->disp.GetPhysicalDeviceProperties(dd->physical, &props);
+    uint64_t instance = GPUAVDBG_H(dd->inst->instance);
+    gpuavdbg_crumbs_device_created(dd, goWatchdogNs(instance), goBreadcrumbs(instance),
+                                   props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU);
     uint32_t checks = gpuavdbg_cc_device_created(dd, ci, limits);
     gpuavdbg_desc_device_created(dd, ci);
     gpuavdbg_mem_device_created(dd);

@@ -20,7 +20,7 @@ var layerFloors = map[string]int{
 	"inputs_gen.h": 0, "prepass_gen.h": 0, "prepass_spv_gen.h": 0, "prepass_accel_spv_gen.h": 0, "shared_gen.h": 0,
 	"hmap.h": 0, "hmap.c": 0, "ground.h": 0, "ground.c": 0,
 	// 1, rooms that stand on the ground alone.
-	"facts.h": 1, "prepass_pack.h": 1, "prepass_pack.c": 1,
+	"facts.h": 1, "crumbs_marks.h": 1, "crumbs_marks.c": 1, "prepass_pack.h": 1, "prepass_pack.c": 1,
 	"resources.h": 1, "resources.c": 1, "addresses.h": 1, "addresses.c": 1, "memory.h": 1, "memory.c": 1,
 	"cache.h": 1, "cache.c": 1, "messenger.h": 1, "messenger.c": 1, "modules.h": 1, "modules.c": 1,
 	// 2, the state rooms.

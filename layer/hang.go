@@ -23,6 +23,26 @@ import (
 // watches its pending submissions, and on a hang or a lost device hands
 // the markers here once (goHang); this file turns them into a wire.Hang.
 
+// goBreadcrumbs is the breadcrumbs' granularity the instance's devices
+// are asked for: abi.CrumbsAuto, CrumbsActions or CrumbsPasses
+// (GPUAVDBG_CRUMBS_*; crumbs_marks.h resolves auto per device), from the
+// options table's breadcrumbs (options.Breadcrumbs), as the settings
+// reader read it.
+//
+//export goBreadcrumbs
+func goBreadcrumbs(instance C.uint64_t) C.uint32_t {
+	defer recovered("goBreadcrumbs")
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	switch instanceSettingsOf(uint64(instance)).Breadcrumbs {
+	case wire.BreadcrumbsActions:
+		return abi.CrumbsActions
+	case wire.BreadcrumbsPasses:
+		return abi.CrumbsPasses
+	}
+	return abi.CrumbsAuto
+}
+
 // goWatchdogNs is the watchdog's limit for the instance's devices, in ns
 // (0: off, and no breadcrumbs): the options table's watchdog_seconds
 // (options.WatchdogSeconds), as the settings reader read it.
@@ -46,15 +66,23 @@ const hangActionsShown = 16
 
 // goHang reports a hang: reason GPUAVDBG_HANG_WATCHDOG (a submission
 // unfinished for limitNs) or GPUAVDBG_HANG_DEVICE_LOST (call returned
-// VK_ERROR_DEVICE_LOST). Records of completed actions in the copies of
-// the output buffers are sent as errors first; the pointers are valid
-// during the call only.
+// VK_ERROR_DEVICE_LOST); granularity is the device's breadcrumbs'
+// (abi.CrumbsActions or CrumbsPasses, 0 without breadcrumbs). Records of
+// completed actions in the copies of the output buffers are sent as
+// errors first; the pointers are valid during the call only.
 //
 //export goHang
-func goHang(reason C.int, call *C.char, limitNs C.uint64_t, subs *C.gpuavdbg_hang_submit, n C.uint32_t) {
+func goHang(reason C.int, call *C.char, limitNs C.uint64_t, granularity C.uint32_t, subs *C.gpuavdbg_hang_submit,
+	n C.uint32_t) {
 	defer recovered("goHang")
 	defer flushOutbox()
 	h := wire.Hang{Reason: wire.HangWatchdog, WatchdogSeconds: float64(limitNs) / 1e9}
+	switch granularity {
+	case abi.CrumbsActions:
+		h.Granularity = wire.BreadcrumbsActions
+	case abi.CrumbsPasses:
+		h.Granularity = wire.BreadcrumbsPasses
+	}
 	if reason == C.GPUAVDBG_HANG_DEVICE_LOST {
 		h.Reason, h.Call = wire.HangDeviceLost, C.GoString(call)
 	}
@@ -67,7 +95,7 @@ func goHang(reason C.int, call *C.char, limitNs C.uint64_t, subs *C.gpuavdbg_han
 			hc := wire.HangCB{Handle: uint64(c.handle), Secondary: c.secondary != 0, Primary: uint64(c.primary),
 				PrimaryAction: uint32(c.primary_action), Actions: uint32(len(actions)), Markers: c.markers != 0,
 				Completed: uint32(c.completed), RunningFrom: uint32(c.run_from), RunningTo: uint32(c.run_to),
-				Begun: uint32(c.begun), Ended: uint32(c.ended)}
+				Region: c.region != 0, Begun: uint32(c.begun), Ended: uint32(c.ended)}
 			hc.Shown = shownActions(actions, hc)
 			if c.words != nil && c.completed > 0 {
 				cb := SubmittedCB{Handle: uint64(c.handle), Words: unsafe.Slice((*uint32)(unsafe.Pointer(c.words)), int(c.nwords)),
@@ -215,13 +243,14 @@ func shownActions(actions []Action, c wire.HangCB) []wire.HangAction {
 // messengers: the session's words (gpuav.HangMessage), with the debug
 // names the layer knows. Callers hold state.mu.
 func hangText(h wire.Hang) string {
-	m := gpuav.HangMessage{DeviceLost: h.Reason == wire.HangDeviceLost, Call: h.Call, WatchdogSeconds: h.WatchdogSeconds}
+	m := gpuav.HangMessage{DeviceLost: h.Reason == wire.HangDeviceLost, Call: h.Call, WatchdogSeconds: h.WatchdogSeconds,
+		Granularity: h.Granularity}
 	for _, s := range h.Submits {
 		ms := gpuav.HangMessageSubmit{Submit: s.Submit, Queue: fmt.Sprintf("0x%x", s.Queue), PendingSeconds: s.PendingSeconds,
 			Finished: s.Finished}
 		for _, c := range s.CommandBuffers {
 			mc := gpuav.HangMessageCB{CommandBuffer: handleText(c.Handle, 0), Summary: wire.HangCBSummary(c),
-				Records: c.Records}
+				Records: c.Records, Region: c.Region, Running: c.RunningTo - min(c.RunningFrom, c.RunningTo)}
 			for _, a := range c.Shown {
 				ma := gpuav.HangMessageAction{State: a.State, Index: a.Index, Command: a.Command, Labels: a.Labels}
 				if a.Pipeline != 0 {

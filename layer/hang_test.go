@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/gpuav-dbg/gpuav-dbg/session"
@@ -9,7 +10,9 @@ import (
 
 // TestHangTextAsSession: the layer's message of a hang (stderr, the app's
 // messengers) says what the session's does (the headless output), word
-// for word, names included: one renderer, gpuav.HangMessage.
+// for word, names included: one renderer, gpuav.HangMessage; regions too
+// (breadcrumbs per pass: the note, "in region"; a render pass running
+// under breadcrumbs per action).
 func TestHangTextAsSession(t *testing.T) {
 	for _, h := range []wire.Hang{
 		{Reason: wire.HangWatchdog, WatchdogSeconds: 2, Submits: []wire.HangSubmit{{
@@ -26,6 +29,24 @@ func TestHangTextAsSession(t *testing.T) {
 			CommandBuffers: []wire.HangCB{{Handle: 0xc0, Actions: 1, Markers: true, Completed: 1, Shown: []wire.HangAction{
 				{Index: 0, Command: "vkCmdDispatch", State: wire.ActionCompleted}}}}}}},
 		{Reason: wire.HangWatchdog, WatchdogSeconds: 0.5},
+		{Reason: wire.HangWatchdog, WatchdogSeconds: 2, Granularity: wire.BreadcrumbsPasses, Submits: []wire.HangSubmit{{
+			Queue: 0x10, Submit: 8, PendingSeconds: 2.1,
+			CommandBuffers: []wire.HangCB{{Handle: 0xc0, Actions: 999, Markers: true, Completed: 3, RunningFrom: 3, RunningTo: 998,
+				Region: true, Begun: 2, Ended: 1, Shown: []wire.HangAction{
+					{Index: 2, Command: "vkCmdDispatch", State: wire.ActionCompleted},
+					{Index: 3, Command: "vkCmdDispatch", Pipeline: 0x99, State: wire.ActionRunning},
+					{Index: 4, Command: "vkCmdDispatch", State: wire.ActionRunning},
+					{Index: 998, Command: "vkCmdDraw", State: wire.ActionNotStarted},
+				}}},
+		}}},
+		{Reason: wire.HangWatchdog, WatchdogSeconds: 2, Granularity: wire.BreadcrumbsActions, Submits: []wire.HangSubmit{{
+			Queue: 0x10, Submit: 9, PendingSeconds: 2.1,
+			CommandBuffers: []wire.HangCB{{Handle: 0xc0, Actions: 4, Markers: true, Completed: 1, RunningFrom: 1, RunningTo: 3,
+				Region: true, Begun: 2, Ended: 1, Shown: []wire.HangAction{
+					{Index: 1, Command: "vkCmdDraw", State: wire.ActionRunning},
+					{Index: 2, Command: "vkCmdDraw", State: wire.ActionRunning},
+				}}},
+		}}},
 	} {
 		c := session.NewCollector()
 		for _, n := range []wire.Name{{Handle: 0xc0, ObjectType: "command_buffer", Name: "hang-cb"},
@@ -44,7 +65,13 @@ func TestHangTextAsSession(t *testing.T) {
 			delete(state.names, 0xc0)
 			delete(state.names, 0x99)
 		})
-		if want := c.Snapshot().Hangs[0].Text(); got != want {
+		want := c.Snapshot().Hangs[0].Text()
+		if h.Granularity != "" && (!strings.Contains(want, "in region   #") ||
+			!strings.Contains(want, map[string]string{wire.BreadcrumbsPasses: "breadcrumbs per region",
+				wire.BreadcrumbsActions: "a render pass is marked as a whole"}[h.Granularity])) {
+			t.Errorf("the region's words are not in the session's message\n%s", want)
+		}
+		if got != want {
 			t.Errorf("the layer's hang message\n%s\nthe session's\n%s", got, want)
 		}
 	}

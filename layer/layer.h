@@ -104,8 +104,11 @@ typedef struct gpuavdbg_submit_cb {
  * call returned VK_ERROR_DEVICE_LOST. Per unfinished submission, per
  * command buffer: its actions and, from its breadcrumbs (crumbs.h), the
  * actions completed ([0, completed)) and running ([run_from, run_to));
- * markers 0 when it has none (nothing is known). words: a copy of its
- * output buffer (records of completed actions are reported), or NULL. */
+ * region 1 when those are a region's whose breadcrumbs do not tell its
+ * actions apart (a render pass, or with GPUAVDBG_CRUMBS_PASSES the actions
+ * between passes); markers 0 when it has none (nothing is known). words: a
+ * copy of its output buffer (records of completed actions are reported),
+ * or NULL. */
 enum { GPUAVDBG_HANG_WATCHDOG = 0, GPUAVDBG_HANG_DEVICE_LOST = 1 };
 typedef struct gpuavdbg_hang_cb {
     uint64_t handle;
@@ -118,6 +121,7 @@ typedef struct gpuavdbg_hang_cb {
     uint32_t nlabels;
     uint32_t markers;
     uint32_t completed, run_from, run_to;
+    uint32_t region;
     uint32_t begun, ended; /* the marker words as read */
     const uint32_t *words;
     uint32_t nwords;

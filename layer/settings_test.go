@@ -281,3 +281,34 @@ func TestTestHooksThroughTheReader(t *testing.T) {
 		t.Errorf("a test hook in the settings file: %v %q, want it unknown", file, w)
 	}
 }
+
+// TestBreadcrumbsSetting: the breadcrumbs' granularity (the options
+// table's breadcrumbs row) comes from the environment or a settings file,
+// auto when unset, in the hello; a value none of auto, actions, passes
+// keeps auto with a warning.
+func TestBreadcrumbsSetting(t *testing.T) {
+	env := func(v string) func(string) string {
+		return func(k string) string {
+			if k == options.Breadcrumbs.Env {
+				return v
+			}
+			return ""
+		}
+	}
+	for in, want := range map[string]string{"": "auto", "auto": "auto", "actions": "actions", " Passes ": "passes"} {
+		s, w := LoadSettings(env(in))
+		if s.Breadcrumbs != want || s.Wire().Breadcrumbs != want || len(w) != 0 {
+			t.Errorf("%q: %q %v, want %q and no warning", in, s.Breadcrumbs, w, want)
+		}
+	}
+	s, w := LoadSettings(env("draws"))
+	if want := `VK_LAYER_GPUAV_DBG_BREADCRUMBS: "draws" is not one of auto|actions|passes; keeping auto`; s.Breadcrumbs != "auto" ||
+		len(w) != 1 || w[0] != want {
+		t.Errorf("draws: %q %q, want auto and %q", s.Breadcrumbs, w, want)
+	}
+	file, fw := ParseSettingsFile("f", []byte("gpuavdbg.breadcrumbs = passes\n"))
+	s, w = ResolveSettings(func(string) string { return "" }, file, AppSettings{})
+	if len(fw) != 0 || len(w) != 0 || s.Breadcrumbs != "passes" {
+		t.Errorf("settings file: %q %v %v, want passes", s.Breadcrumbs, fw, w)
+	}
+}

@@ -495,7 +495,10 @@ static void hang_cb(device_data *dd, pending_cb *p, gpuavdbg_hang_cb *c)
                             .secondary = (uint32_t)cs->secondary,
                             .primary = p->primary,
                             .primary_action = p->primary_action};
-    c->markers = (uint32_t)gpuavdbg_crumbs_state(cs, &c->completed, &c->run_from, &c->run_to, &c->begun, &c->ended);
+    int region = 0;
+    c->markers =
+        (uint32_t)gpuavdbg_crumbs_state(cs, &c->completed, &c->run_from, &c->run_to, &region, &c->begun, &c->ended);
+    c->region = (uint32_t)region;
     gpuavdbg_action *a = cs->nactions ? malloc(cs->nactions * sizeof *a) : NULL;
     if (a) {
         memcpy(a, cs->actions, cs->nactions * sizeof *a);
@@ -571,7 +574,8 @@ static void hang_report(device_data *dd, int reason, const char *call)
         return;
     pthread_mutex_unlock(&dd->pending_lock);
     if (!gpuavdbg_forked())
-        goHang(reason, (char *)(call ? call : ""), gpuavdbg_crumbs_watchdog_ns(dd), h.subs, h.n);
+        goHang(reason, (char *)(call ? call : ""), gpuavdbg_crumbs_watchdog_ns(dd), gpuavdbg_crumbs_granularity_of(dd),
+               h.subs, h.n);
     hang_free(&h);
     pthread_mutex_lock(&dd->pending_lock);
 }

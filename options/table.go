@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
 
 // The rows, by name, for the code that reads one value.
@@ -113,8 +114,8 @@ var (
 		Kind: Uint, Default: strconv.Itoa(DefaultWatchdogSeconds),
 		Title: "Watchdog",
 		Help: "Seconds a submission may stay unfinished before the layer reports a GPU hang, with the actions completed, " +
-			"running and not started from breadcrumbs the GPU writes around each action (at most 3600); a submission " +
-			"that finishes later turns its hang into a warning (slow, not hung). 0 turns the watchdog and the breadcrumbs off.",
+			"running and not started from breadcrumbs the GPU writes around each action or each region of actions " +
+			"(breadcrumbs; at most 3600); a submission that finishes later turns its hang into a warning (slow, not hung). 0 turns the watchdog and the breadcrumbs off.",
 		Usage: "a submission unfinished this long is a GPU hang: reported with the actions completed, running and not " +
 			"started (default 10, at most 3600; 0: no watchdog and no breadcrumbs); one that finishes later becomes a " +
 			"warning (slow, not hung)",
@@ -132,6 +133,24 @@ var (
 			n := atou(s)
 			v.WatchdogSeconds, v.WatchdogOff = uint32(min(n, MaxWatchdogSeconds)), n == 0
 		},
+	}
+	Breadcrumbs = &Option{
+		Key: "breadcrumbs", Env: "VK_LAYER_GPUAV_DBG_BREADCRUMBS", Flag: "breadcrumbs", FlagArg: "auto|actions|passes",
+		Kind: Enum, Default: wire.BreadcrumbsAuto, Values: breadcrumbsValues,
+		Title: "Breadcrumbs",
+		Help: "What the watchdog's breadcrumbs mark: each action, or each region of actions (each render pass, and the " +
+			"actions between passes). A GPU write between two dispatches serializes them on a GPU (about 3 us per " +
+			"action on an H200), so auto marks actions only on a CPU device and where VK_AMD_buffer_marker writes the " +
+			"markers.",
+		Usage: "what the breadcrumbs mark: each action (two GPU writes per action outside render passes: exact, but on " +
+			"a GPU each serializes the work, ~3 us per action on an H200), or passes (each render pass and the actions " +
+			"between passes: a hang names its region); auto (default): actions on a CPU device and with " +
+			"VK_AMD_buffer_marker, passes on other GPUs",
+		Where: Manifest | README | Hello | Passed,
+		// Its own field (wire.Settings.Breadcrumbs): "" in a hello from a
+		// layer without the setting, and not passed when no flag gave it.
+		get: func(v *Values) (string, bool) { return v.Breadcrumbs, v.Breadcrumbs != "" },
+		set: func(v *Values, s string) { v.Breadcrumbs = s },
 	}
 	SizedElementChecks = &Option{
 		Key: "sized_element_checks", Env: "VK_LAYER_GPUAV_DBG_SIZED_ELEMENT_CHECKS", Kind: Bool, Default: "1",
@@ -261,7 +280,8 @@ var (
 // those), in the order users see them. Add a row here
 // (docs/ARCHITECTURE.md, "An option").
 var Table = []*Option{
-	ReserveSlot, OnError, Robust, LoopBudget, Printf, PrintfBufferBytes, PrintfAt, WatchdogSeconds, SizedElementChecks,
+	ReserveSlot, OnError, Robust, LoopBudget, Printf, PrintfBufferBytes, PrintfAt, WatchdogSeconds, Breadcrumbs,
+	SizedElementChecks,
 	WarnRobust,
 	Socket, CPUProfile, CacheDir, TestFailAlloc, TestMaxDrawIndirectCount, TestBinds,
 	LayerPath, SourcePath, SourceExt, Mute, KeepSize, KeepAge,
@@ -336,6 +356,20 @@ func parsePrintfBufferBytes(s string) (string, error) {
 		return strconv.Itoa(gpuav.MaxPrintfBufferBytes), &Adjusted{fmt.Sprintf("%d is above %d bytes", n, gpuav.MaxPrintfBufferBytes)}
 	}
 	return strconv.FormatUint(n, 10), nil
+}
+
+// breadcrumbsValues are the breadcrumbs' values (wire.Breadcrumbs), the
+// default first.
+var breadcrumbsValues = []Value{
+	{Key: wire.BreadcrumbsAuto, Title: "Auto",
+		Help: "actions on a CPU device (lavapipe) and where VK_AMD_buffer_marker is used; passes elsewhere."},
+	{Key: wire.BreadcrumbsActions, Title: "Each action",
+		Help: "A marker before and after each action outside render passes (a render pass is marked as a whole): a " +
+			"hang names its running action. On a GPU without VK_AMD_buffer_marker each marker serializes the work " +
+			"around it."},
+	{Key: wire.BreadcrumbsPasses, Title: "Each pass",
+		Help: "Markers at the command buffer's begin and end and around each render pass: a hang names the region " +
+			"running (a render pass, or the actions between passes), a few markers per command buffer."},
 }
 
 // The watchdog's bounds, in seconds (layer/hang.go).

@@ -12,11 +12,14 @@ import (
 
 // Hang is a hang group: the layer's watchdog saw a submission not finish
 // in time (Reason "watchdog", after WatchdogSeconds), or a call returned
-// VK_ERROR_DEVICE_LOST (Reason "device_lost", Call). Submits are every
-// submission of the layer's that had not finished, per command buffer the
-// actions its breadcrumbs say completed, running and not started; the
-// records of the completed actions that reached memory are error groups of
-// their own (Records counts them here).
+// VK_ERROR_DEVICE_LOST (Reason "device_lost", Call). Granularity is what
+// the device's breadcrumbs marked: "actions" or "passes" (regions: each
+// render pass, and the actions between passes); "" from a layer without
+// the setting (it marked actions). Submits are every submission of the
+// layer's that had not finished, per command buffer the actions its
+// breadcrumbs say completed, running and not started; the records of the
+// completed actions that reached memory are error groups of their own
+// (Records counts them here).
 //
 // Finished: every submission the watchdog named finished after all
 // (wire.HangFinished), the longest after Seconds from its submit: the
@@ -25,6 +28,7 @@ type Hang struct {
 	Reason          string       `json:"reason"`
 	Call            string       `json:"call,omitempty"`
 	WatchdogSeconds float64      `json:"watchdog_seconds,omitempty"`
+	Granularity     string       `json:"granularity,omitempty"`
 	Submits         []HangSubmit `json:"submits"`
 	Time            time.Time    `json:"time"`
 	Finished        bool         `json:"finished,omitempty"`
@@ -61,8 +65,10 @@ func (h Hang) Slow() bool { return h.Reason == wire.HangWatchdog && h.Finished }
 // HangCommandBuffer is one command buffer of an unfinished submission:
 // actions [0, Completed) completed, [RunningFrom, RunningTo) running, the
 // rest of Actions not started (Markers false: it had no breadcrumbs, and
-// nothing is known); Summary says it in a line; Shown names the last
-// completed action, the running ones and the first not started.
+// nothing is known); Region: the running actions are a region's, not told
+// apart by its breadcrumbs (one or more of them is running); Summary says
+// it in a line; Shown names the last completed action, the running ones
+// and the first not started.
 type HangCommandBuffer struct {
 	CommandBuffer Handle       `json:"command_buffer"`
 	Primary       *Handle      `json:"primary,omitempty"`
@@ -72,6 +78,7 @@ type HangCommandBuffer struct {
 	Completed     uint32       `json:"completed"`
 	RunningFrom   uint32       `json:"running_from"`
 	RunningTo     uint32       `json:"running_to"`
+	Region        bool         `json:"region,omitempty"`
 	Summary       string       `json:"summary"`
 	Shown         []HangAction `json:"shown,omitempty"`
 	Records       int          `json:"records,omitempty"`
@@ -91,13 +98,14 @@ type HangAction struct {
 // applyHang records a hang group and says it in a notice. Called with
 // c.mu held.
 func (c *Collector) applyHang(m *wire.Hang) {
-	h := Hang{Reason: m.Reason, Call: m.Call, WatchdogSeconds: m.WatchdogSeconds, Time: c.now()}
+	h := Hang{Reason: m.Reason, Call: m.Call, WatchdogSeconds: m.WatchdogSeconds, Granularity: m.Granularity,
+		Time: c.now()}
 	for _, s := range m.Submits {
 		hs := HangSubmit{Queue: c.handle(s.Queue), Submit: s.Submit, PendingSeconds: s.PendingSeconds, Finished: s.Finished}
 		for _, cb := range s.CommandBuffers {
 			hc := HangCommandBuffer{CommandBuffer: c.handle(cb.Handle), PrimaryAction: cb.PrimaryAction, Actions: cb.Actions,
 				Markers: cb.Markers, Completed: cb.Completed, RunningFrom: cb.RunningFrom, RunningTo: cb.RunningTo,
-				Summary: wire.HangCBSummary(cb), Records: cb.Records}
+				Region: cb.Region, Summary: wire.HangCBSummary(cb), Records: cb.Records}
 			if cb.Secondary {
 				p := c.handle(cb.Primary)
 				hc.Primary = &p
@@ -194,20 +202,22 @@ func (h Hang) Summary() string {
 // (gpuav.HangMessage, the layer's words too).
 func (h Hang) Title() string { return h.message().Title() }
 
-// Lines are the hang's lines: its title, then per unfinished submission
-// and command buffer what its breadcrumbs say and the actions it names
+// Lines are the hang's lines: its title, how exact its breadcrumbs are
+// when they mark regions, then per unfinished submission and command
+// buffer what its breadcrumbs say and the actions it names
 // (gpuav.HangMessage's Lines).
 func (h Hang) Lines() []string { return h.message().Lines() }
 
 // message is the hang in the one renderer's terms.
 func (h Hang) message() gpuav.HangMessage {
 	m := gpuav.HangMessage{DeviceLost: h.Reason == wire.HangDeviceLost, Call: h.Call, WatchdogSeconds: h.WatchdogSeconds,
-		Slow: h.Slow(), Seconds: h.Seconds}
+		Slow: h.Slow(), Seconds: h.Seconds, Granularity: h.Granularity}
 	for _, s := range h.Submits {
 		ms := gpuav.HangMessageSubmit{Submit: s.Submit, Queue: s.Queue.Handle, PendingSeconds: s.PendingSeconds,
 			Finished: s.Finished, Seconds: s.Seconds}
 		for _, c := range s.CommandBuffers {
-			mc := gpuav.HangMessageCB{CommandBuffer: c.CommandBuffer.String(), Summary: c.Summary, Records: c.Records}
+			mc := gpuav.HangMessageCB{CommandBuffer: c.CommandBuffer.String(), Summary: c.Summary, Records: c.Records,
+				Region: c.Region, Running: c.RunningTo - min(c.RunningFrom, c.RunningTo)}
 			for _, a := range c.Shown {
 				ma := gpuav.HangMessageAction{State: a.State, Index: a.Index, Command: a.Command, Labels: a.Labels}
 				if a.Pipeline != nil {
@@ -230,8 +240,9 @@ func (h Hang) Text() string { return strings.Join(h.Lines(), "\n") }
 
 // Short is the hang in a few words for a status bar: "GPU HANG: #1
 // vkCmdDispatch spin running" (the first running action, when the
-// breadcrumbs name one), "DEVICE LOST", or for a slow submission "slow
-// submit 3: 11.2 s".
+// breadcrumbs name one), "GPU HANG: region #3-#998 running" (the first
+// running region of several actions: one or more of them is running),
+// "DEVICE LOST", or for a slow submission "slow submit 3: 11.2 s".
 func (h Hang) Short() string {
 	if h.Slow() {
 		if len(h.Submits) == 1 {
@@ -245,6 +256,9 @@ func (h Hang) Short() string {
 	}
 	for _, s := range h.Submits {
 		for _, c := range s.CommandBuffers {
+			if c.Region && c.RunningTo > c.RunningFrom+1 {
+				return t + fmt.Sprintf(": region #%d-#%d running", c.RunningFrom, c.RunningTo-1)
+			}
 			for _, a := range c.Shown {
 				if a.State == wire.ActionRunning {
 					t += fmt.Sprintf(": #%d %s", a.Index, a.Command)

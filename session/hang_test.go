@@ -66,6 +66,59 @@ func TestCollectorHang(t *testing.T) {
 	}
 }
 
+// TestCollectorHangRegion: with pass granularity a hang names the region
+// running, not one action: its summary says one or more of its actions is
+// running, its lines say how exact the breadcrumbs are and how to have
+// each action marked, and Short names the region's range; an action
+// granularity's render pass says it is marked as a whole.
+func TestCollectorHangRegion(t *testing.T) {
+	c := newTestCollector()
+	m := &wire.Hang{Reason: wire.HangWatchdog, WatchdogSeconds: 2, Granularity: wire.BreadcrumbsPasses,
+		Submits: []wire.HangSubmit{{Queue: 0x10, Submit: 7, PendingSeconds: 2.5, CommandBuffers: []wire.HangCB{{
+			Handle: 0xc0, Actions: 1000, Markers: true, Completed: 3, RunningFrom: 3, RunningTo: 999, Region: true,
+			Begun: 4 | 0x80000000, Ended: 3, Shown: []wire.HangAction{
+				{Index: 2, Command: "vkCmdDispatch", State: wire.ActionCompleted},
+				{Index: 3, Command: "vkCmdDispatch", State: wire.ActionRunning},
+				{Index: 999, Command: "vkCmdDispatch", State: wire.ActionNotStarted},
+			}}}}}}
+	if err := c.Record(wire.KindHang, m); err != nil {
+		t.Fatal(err)
+	}
+	h := c.Snapshot().Hangs[0]
+	want := []string{
+		"GPU hang (no progress for the watchdog's 2 s)",
+		"  breadcrumbs per region, not per action (each render pass, and the actions between passes: the default on a " +
+			"GPU without VK_AMD_buffer_marker, where a marker between two dispatches serializes them): a region's " +
+			"actions not completed read as running, and one or more of them is; --breadcrumbs actions " +
+			"(VK_LAYER_GPUAV_DBG_BREADCRUMBS=actions) marks each action, at a few microseconds per action on such a GPU",
+		"  submit 7 on queue 0x10, pending 2.5 s",
+		"    command buffer 0xc0: actions 0-2 completed, one or more of actions 3-998 running (one region, not marked " +
+			"per action), 999 not started",
+		"      completed   #2 vkCmdDispatch",
+		"      in region   #3 vkCmdDispatch",
+		"      not started #999 vkCmdDispatch",
+	}
+	if got := h.Lines(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("lines\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if h.Granularity != "passes" || !h.Submits[0].CommandBuffers[0].Region {
+		t.Errorf("granularity %q, region %v", h.Granularity, h.Submits[0].CommandBuffers[0].Region)
+	}
+	if got, want := h.Short(), "GPU HANG: region #3-#998 running"; got != want {
+		t.Errorf("Short %q, want %q", got, want)
+	}
+	h.Granularity = wire.BreadcrumbsActions
+	if got, want := h.Lines()[1], "  a render pass is marked as a whole: its actions not completed read as running, and "+
+		"one or more of them is"; got != want {
+		t.Errorf("actions' pass: line %q, want %q", got, want)
+	}
+	// A region of one action is that action.
+	one := wire.HangCB{Actions: 3, Markers: true, Completed: 1, RunningFrom: 1, RunningTo: 2, Region: true}
+	if got, want := wire.HangCBSummary(one), "actions 0 completed, 1 running, 2 not started"; got != want {
+		t.Errorf("a region of one: %q, want %q", got, want)
+	}
+}
+
 // TestValidateHang: a hang whose numbers do not add up, or whose reason
 // or state is unknown, is rejected.
 func TestValidateHang(t *testing.T) {
@@ -80,6 +133,7 @@ func TestValidateHang(t *testing.T) {
 		"state":     func(h *wire.Hang) { h.Submits[0].CommandBuffers[0].Shown[0].State = "asleep" },
 		"records":   func(h *wire.Hang) { h.Submits[0].CommandBuffers[0].Records = -1 },
 		"submit":    func(h *wire.Hang) { h.Submits[0].Submit = MaxSubmit + 1 },
+		"grain":     func(h *wire.Hang) { h.Granularity = "draws" },
 	} {
 		h := hangMessage()
 		edit(h)

@@ -3,6 +3,7 @@ package session
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
@@ -108,9 +109,13 @@ func validateHello(m *wire.Hello) error {
 	return checkString("app path", m.App)
 }
 
-// validateSettings refuses a failed-access behaviour gpuav does not know
-// ("" is a session recorded before the setting).
+// validateSettings refuses a failed-access behaviour gpuav does not know,
+// and a breadcrumbs granularity none of wire.Breadcrumbs ("" is a session
+// recorded before the setting).
 func validateSettings(s wire.Settings) error {
+	if s.Breadcrumbs != "" && !slices.Contains(wire.Breadcrumbs, s.Breadcrumbs) {
+		return fmt.Errorf("breadcrumbs %q", s.Breadcrumbs)
+	}
 	if s.OnError == "" {
 		return nil
 	}
@@ -261,6 +266,9 @@ func validateHang(m *wire.Hang) error {
 	}
 	if err := checkString("hang call", m.Call); err != nil {
 		return err
+	}
+	if m.Granularity != "" && m.Granularity != wire.BreadcrumbsActions && m.Granularity != wire.BreadcrumbsPasses {
+		return fmt.Errorf("hang granularity %q", m.Granularity)
 	}
 	if len(m.Submits) > maxHangSubmits {
 		return fmt.Errorf("hang of %d submits (max %d)", len(m.Submits), maxHangSubmits)

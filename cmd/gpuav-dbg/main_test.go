@@ -356,6 +356,43 @@ func TestRunLoopBudget(t *testing.T) {
 	}
 }
 
+// TestRunBreadcrumbs: --breadcrumbs (the options table's breadcrumbs row)
+// reaches the app's environment and the session's settings (not passed
+// when not given: the layer's default, auto, and its hello say it); a
+// value none of auto, actions, passes is refused.
+func TestRunBreadcrumbs(t *testing.T) {
+	for _, c := range []struct {
+		flags []string
+		want  string
+	}{
+		{nil, ""},
+		{[]string{"--breadcrumbs", "passes"}, "passes"},
+		{[]string{"--breadcrumbs=Actions"}, "actions"},
+	} {
+		t.Run(strings.Join(c.flags, " "), func(t *testing.T) {
+			tc := newTestCLI(t)
+			gvs := filepath.Join(tc.dir, "s.gvs")
+			args := append([]string{"run", "--headless", "--session", gvs, "--allow-unchecked"}, c.flags...)
+			tc.run(t, exitOK, append(args, "/bin/sh", "-c", `echo "[$VK_LAYER_GPUAV_DBG_BREADCRUMBS]"`)...)
+			if want := "[" + c.want + "]\n"; tc.out.String() != want {
+				t.Errorf("app saw %q, want %q", tc.out.String(), want)
+			}
+			s, err := session.Open(gvs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Settings.Breadcrumbs != c.want {
+				t.Errorf("session settings %+v, want breadcrumbs %s", s.Settings, c.want)
+			}
+		})
+	}
+	tc := newTestCLI(t)
+	tc.run(t, exitLauncher, "run", "--headless", "--breadcrumbs", "draws", "/bin/true")
+	if want := `"draws" is not one of auto|actions|passes`; !strings.Contains(tc.err.String(), want) {
+		t.Errorf("stderr %q, want %q in it", tc.err.String(), want)
+	}
+}
+
 func TestRunWithFakeLayer(t *testing.T) {
 	tc := newTestCLI(t)
 	t.Setenv(envFakeApp, "errors")

@@ -1,8 +1,9 @@
 /*
  * ctest.c: the C half's own unit test, with no Vulkan device and no Go:
  * the ground floor's handle map (hmap.c), the action facts tested on the
- * CPU (facts.h, inline) and the pre-pass job packing (prepass_pack.c),
- * each a table of cases with exact values. layer/ctest_test.go compiles it
+ * CPU (facts.h, inline), the pre-pass job packing (prepass_pack.c) and
+ * the breadcrumbs' marks and their reading (crumbs_marks.c), each a table
+ * of cases with exact values. layer/ctest_test.go compiles it
  * with those files alone and runs it; with CTEST_WRONG=1 in the
  * environment every expected value is off by one, so that each table must
  * report failures (the test's proof that it can fail).
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "crumbs_marks.h"
 #include "facts.h"
 #include "hmap.h"
 #include "prepass_pack.h"
@@ -343,6 +345,222 @@ static void test_pack(void)
     end_table(t);
 }
 
+/* ---- breadcrumbs ------------------------------------------------------------------- */
+
+#define PASS GPUAVDBG_CRUMB_PASS
+
+/* Recordings: events in order, and the marks they plan ((word, value):
+ * W0, W1). An action is its marks before and after, while the hook asks
+ * (as crumbs.h's inline test does). */
+enum { EV_BEGIN, EV_BEGIN_CONTINUE, EV_ACTION, EV_PASS, EV_PASS_SUSPEND, EV_PASS_RESUME, EV_PASS_RESUME_SUSPEND,
+       EV_PASS_END, EV_END };
+#define W0(v) (((uint64_t)0 << 32) | (uint32_t)(v))
+#define W1(v) (((uint64_t)1 << 32) | (uint32_t)(v))
+
+typedef struct crumb_ev {
+    int op;
+    uint32_t n; /* EV_ACTION: the action; the others: the actions so far */
+} crumb_ev;
+
+typedef struct marks_case {
+    const char *what;
+    uint32_t granularity;
+    int secondary;
+    crumb_ev ev[12];
+    uint32_t nev;
+    uint64_t marks[12];
+    uint32_t nmarks;
+} marks_case;
+
+#define A GPUAVDBG_CRUMBS_ACTIONS
+#define P GPUAVDBG_CRUMBS_PASSES
+
+static const marks_case marks_cases[] = {
+    {"actions: two dispatches, a pass of two draws, a dispatch", A, 0,
+     {{EV_BEGIN, 0}, {EV_ACTION, 0}, {EV_ACTION, 1}, {EV_PASS, 2}, {EV_PASS_END, 4}, {EV_ACTION, 4}, {EV_END, 5}}, 7,
+     {W0(1), W1(1), W0(2), W1(2), W0(3 | PASS), W1(4), W0(5), W1(5)}, 8},
+    {"passes: the same: a region, the pass, a region", P, 0,
+     {{EV_BEGIN, 0}, {EV_ACTION, 0}, {EV_ACTION, 1}, {EV_PASS, 2}, {EV_PASS_END, 4}, {EV_ACTION, 4}, {EV_END, 5}}, 7,
+     {W0(1 | PASS), W1(2), W0(3 | PASS), W1(4), W0(5 | PASS), W1(5)}, 6},
+    {"passes: 1000 dispatches are one region, two marks", P, 0,
+     {{EV_BEGIN, 0}, {EV_ACTION, 0}, {EV_ACTION, 1}, {EV_ACTION, 998}, {EV_ACTION, 999}, {EV_END, 1000}}, 6,
+     {W0(1 | PASS), W1(1000)}, 2},
+    {"passes: only render passes: no mark outside them", P, 0,
+     {{EV_BEGIN, 0}, {EV_PASS, 0}, {EV_PASS_END, 3}, {EV_PASS, 3}, {EV_PASS_END, 5}, {EV_END, 5}}, 6,
+     {W0(1 | PASS), W1(3), W0(4 | PASS), W1(5)}, 4},
+    {"passes: no action at all: no mark", P, 0, {{EV_BEGIN, 0}, {EV_END, 0}}, 2, {0}, 0},
+    {"passes: a secondary that continues a render pass: no mark", P, 1,
+     {{EV_BEGIN_CONTINUE, 0}, {EV_ACTION, 0}, {EV_PASS_END, 1}, {EV_END, 1}}, 4, {0}, 0},
+    {"actions: a secondary that continues a render pass: no mark", A, 1,
+     {{EV_BEGIN_CONTINUE, 0}, {EV_ACTION, 0}, {EV_END, 1}}, 3, {0}, 0},
+    {"passes: a pass suspended at the end: nothing after its begin", P, 0,
+     {{EV_BEGIN, 0}, {EV_ACTION, 0}, {EV_PASS_SUSPEND, 1}, {EV_PASS_END, 2}, {EV_END, 2}}, 5,
+     {W0(1 | PASS), W1(1), W0(2 | PASS)}, 3},
+    {"actions: a pass suspended at the end: nothing after its begin", A, 0,
+     {{EV_BEGIN, 0}, {EV_ACTION, 0}, {EV_PASS_SUSPEND, 1}, {EV_PASS_END, 2}, {EV_END, 2}}, 5,
+     {W0(1), W1(1), W0(2 | PASS)}, 3},
+    {"passes: a pass resumed at the begin: nothing before its end", P, 0,
+     {{EV_BEGIN, 0}, {EV_PASS_RESUME, 0}, {EV_PASS_END, 1}, {EV_ACTION, 1}, {EV_END, 2}}, 5,
+     {W1(1), W0(2 | PASS), W1(2)}, 3},
+    {"actions: a pass resumed at the begin: nothing before its end", A, 0,
+     {{EV_BEGIN, 0}, {EV_PASS_RESUME, 0}, {EV_PASS_END, 1}, {EV_ACTION, 1}, {EV_END, 2}}, 5,
+     {W1(1), W0(2), W1(2)}, 3},
+    {"passes: resumed and suspended again: no mark", P, 0,
+     {{EV_BEGIN, 0}, {EV_PASS_RESUME_SUSPEND, 0}, {EV_PASS_END, 2}, {EV_END, 2}}, 4, {0}, 0},
+    {"passes: suspended and resumed in one command buffer: one pass", P, 0,
+     {{EV_BEGIN, 0}, {EV_PASS_SUSPEND, 0}, {EV_PASS_END, 1}, {EV_PASS_RESUME, 1}, {EV_PASS_END, 2}, {EV_END, 2}}, 6,
+     {W0(1 | PASS), W1(2)}, 2},
+};
+
+/* Reading the words of a recording of n actions: its events (as above),
+ * then the words the GPU wrote. */
+typedef struct read_case {
+    const char *what;
+    uint32_t granularity;
+    crumb_ev ev[12];
+    uint32_t nev, n;
+    uint32_t begun, ended;
+    uint32_t known, completed, from, to, region;
+} read_case;
+
+/* Three dispatches (one marked), a pass of #3-#998, a dispatch: 1000
+ * actions. */
+#define RP_1000 {{EV_BEGIN, 0}, {EV_ACTION, 0}, {EV_PASS, 3}, {EV_PASS_END, 999}, {EV_ACTION, 999}, {EV_END, 1000}}, 6, 1000
+#define THREE {{EV_BEGIN, 0}, {EV_ACTION, 0}}, 2, 3
+
+static const read_case read_cases[] = {
+    {"actions: nothing written", A, THREE, 0, 0, 1, 0, 0, 0, 0},
+    {"actions: #1 running", A, THREE, 2, 1, 1, 1, 1, 2, 0},
+    {"actions: #1 and #2 begun, #0 completed", A, THREE, 3, 1, 1, 1, 1, 3, 0},
+    {"actions: every action completed", A, THREE, 3, 3, 1, 3, 3, 3, 0},
+    {"actions: words past the actions", A, THREE, 10, 7, 1, 3, 3, 3, 0},
+    {"actions: the pass of #3-#998 running", A, RP_1000, 4 | PASS, 3, 1, 3, 3, 999, 1},
+    {"actions: an empty pass at #3, then one of #3-#998", A,
+     {{EV_BEGIN, 0}, {EV_PASS, 3}, {EV_PASS_END, 3}, {EV_PASS, 3}, {EV_PASS_END, 999}, {EV_END, 1000}}, 6, 1000,
+     4 | PASS, 3, 1, 3, 3, 999, 1},
+    {"passes: one of #0-#2 running", P, RP_1000, 1 | PASS, 0, 1, 0, 0, 3, 1},
+    {"passes: one of the pass's #3-#998 running", P, RP_1000, 4 | PASS, 3, 1, 3, 3, 999, 1},
+    {"passes: the last region, of #999", P, RP_1000, 1000 | PASS, 999, 1, 999, 999, 1000, 1},
+    {"passes: every action completed", P, RP_1000, 1000 | PASS, 1000, 1, 1000, 1000, 1000, 0},
+    {"passes: the region still open (no end recorded)", P, THREE, 1 | PASS, 0, 1, 0, 0, 3, 1},
+    {"passes: no mark planned: unknown", P, {{EV_BEGIN, 0}, {EV_END, 0}}, 2, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"passes: inside a resumed pass, nothing written: unknown", P,
+     {{EV_BEGIN, 0}, {EV_PASS_RESUME, 0}, {EV_PASS_END, 2}, {EV_ACTION, 2}, {EV_END, 3}}, 5, 3, 0, 0, 0, 0, 0, 0, 0},
+    {"passes: after the resumed pass", P,
+     {{EV_BEGIN, 0}, {EV_PASS_RESUME, 0}, {EV_PASS_END, 2}, {EV_ACTION, 2}, {EV_END, 3}}, 5, 3, 3 | PASS, 2, 1, 2, 2,
+     3, 1},
+    {"word 0 is the bit alone", A, THREE, PASS, 1, 1, 1, 1, 1, 0},
+    {"a region past the actions", P, THREE, 50 | PASS, 0, 1, 0, 3, 3, 0},
+};
+
+typedef struct granularity_case {
+    const char *what;
+    uint32_t setting;
+    int cpu, marker;
+    uint32_t want;
+} granularity_case;
+
+static const granularity_case granularity_cases[] = {
+    {"auto on a CPU device", GPUAVDBG_CRUMBS_AUTO, 1, 0, A},
+    {"auto with VK_AMD_buffer_marker", GPUAVDBG_CRUMBS_AUTO, 0, 1, A},
+    {"auto on a GPU", GPUAVDBG_CRUMBS_AUTO, 0, 0, P},
+    {"actions on a GPU", A, 0, 0, A},
+    {"passes on a CPU device", P, 1, 0, P},
+    {"passes with VK_AMD_buffer_marker", P, 0, 1, P},
+    {"an unknown setting is auto", 7, 0, 0, P},
+};
+
+/* record plays the events into k, the marks planned into out (at most
+ * max; *n counts them all). */
+static void record(crumb_rec *k, uint32_t granularity, int secondary, const crumb_ev *ev, uint32_t nev, uint64_t *out,
+                   uint32_t max, uint32_t *n)
+{
+    *n = 0;
+    for (uint32_t i = 0; i < nev; i++) {
+        crumb_marks m[2] = {{0}, {0}};
+        switch (ev[i].op) {
+        case EV_BEGIN:
+        case EV_BEGIN_CONTINUE:
+            gpuavdbg_crumbs_rec_begin(k, granularity, ev[i].op == EV_BEGIN_CONTINUE);
+            break;
+        case EV_ACTION:
+            if (k->hook)
+                m[0] = gpuavdbg_crumbs_rec_action(k, ev[i].n, 0);
+            if (k->hook)
+                m[1] = gpuavdbg_crumbs_rec_action(k, ev[i].n, 1);
+            break;
+        case EV_PASS:
+            m[0] = gpuavdbg_crumbs_rec_pass_begin(k, ev[i].n, 0);
+            break;
+        case EV_PASS_SUSPEND:
+            m[0] = gpuavdbg_crumbs_rec_pass_begin(k, ev[i].n, VK_RENDERING_SUSPENDING_BIT);
+            break;
+        case EV_PASS_RESUME:
+            m[0] = gpuavdbg_crumbs_rec_pass_begin(k, ev[i].n, VK_RENDERING_RESUMING_BIT);
+            break;
+        case EV_PASS_RESUME_SUSPEND:
+            m[0] = gpuavdbg_crumbs_rec_pass_begin(k, ev[i].n, VK_RENDERING_RESUMING_BIT | VK_RENDERING_SUSPENDING_BIT);
+            break;
+        case EV_PASS_END:
+            m[0] = gpuavdbg_crumbs_rec_pass_end(k, ev[i].n, secondary);
+            break;
+        case EV_END:
+            m[0] = gpuavdbg_crumbs_rec_end(k, ev[i].n);
+            break;
+        }
+        for (int j = 0; j < 2; j++)
+            for (uint32_t w = 0; w < m[j].n; w++, (*n)++)
+                if (*n < max)
+                    out[*n] = ((uint64_t)m[j].word[w] << 32) | m[j].value[w];
+    }
+}
+
+static void test_crumbs(void)
+{
+    const char *t = "crumbs";
+    char what[200];
+    for (size_t i = 0; i < sizeof marks_cases / sizeof *marks_cases; i++) {
+        const marks_case *c = &marks_cases[i];
+        crumb_rec k = {0};
+        uint64_t got[16] = {0};
+        uint32_t n = 0;
+        record(&k, c->granularity, c->secondary, c->ev, c->nev, got, 16, &n);
+        snprintf(what, sizeof what, "%s: marks", c->what);
+        expect(t, what, n, c->nmarks);
+        for (uint32_t j = 0; j < c->nmarks && j < 16; j++) {
+            snprintf(what, sizeof what, "%s: mark %u (word << 32 | value)", c->what, j);
+            expect(t, what, got[j], c->marks[j]);
+        }
+        gpuavdbg_crumbs_rec_free(&k);
+    }
+    for (size_t i = 0; i < sizeof read_cases / sizeof *read_cases; i++) {
+        const read_case *c = &read_cases[i];
+        crumb_rec k = {0};
+        uint64_t marks[16];
+        uint32_t nmarks;
+        record(&k, c->granularity, 0, c->ev, c->nev, marks, 16, &nmarks);
+        uint32_t completed = 99, from = 99, to = 99;
+        int region = 99;
+        int known = gpuavdbg_crumbs_read(&k, c->begun, c->ended, c->n, &completed, &from, &to, &region);
+        snprintf(what, sizeof what, "%s: known", c->what);
+        expect(t, what, (uint64_t)known, c->known);
+        snprintf(what, sizeof what, "%s: completed", c->what);
+        expect(t, what, completed, c->completed);
+        snprintf(what, sizeof what, "%s: running from", c->what);
+        expect(t, what, from, c->from);
+        snprintf(what, sizeof what, "%s: running to", c->what);
+        expect(t, what, to, c->to);
+        snprintf(what, sizeof what, "%s: region", c->what);
+        expect(t, what, (uint64_t)region, c->region);
+        gpuavdbg_crumbs_rec_free(&k);
+    }
+    for (size_t i = 0; i < sizeof granularity_cases / sizeof *granularity_cases; i++) {
+        const granularity_case *c = &granularity_cases[i];
+        expect(t, c->what, gpuavdbg_crumbs_granularity(c->setting, c->cpu, c->marker), c->want);
+    }
+    end_table(t);
+}
+
 int main(void)
 {
     const char *e = getenv("CTEST_WRONG");
@@ -350,6 +568,7 @@ int main(void)
     test_hmap();
     test_facts();
     test_pack();
+    test_crumbs();
     printf("ctest: %u checks, %u failed\n", g_checks, g_failed);
     return g_failed ? 1 : 0;
 }

@@ -81,6 +81,10 @@
  *                 DrawIndirectCount, DrawIndexedIndirectCount with idx 2..7
  *                 (actions 0..5); in "frame" > "renderpass"
  *                 (vkCmdBeginRenderPass): vkCmdDraw with idx 8 (action 6)
+ *   suspend       a dynamic render pass suspended in "cmd-a" and resumed in
+ *                 "cmd-b", one submit of both: cmd-a draws idx 2 (action
+ *                 0); cmd-b draws idx 3 (action 0) in the resumed pass,
+ *                 then dispatches idx 4 (action 1) after it
  *   gpl           VK_EXT_graphics_pipeline_library: vertex-input,
  *                 pre-rasterization (--vert, module "gpl-vert"),
  *                 fragment-shader (--frag, module "gpl-frag") and
@@ -1353,6 +1357,52 @@ static void mode_render(ctx *c)
     gfx_free(c, &g);
 }
 
+/* mode_suspend: one dynamic render pass in two command buffers
+ * (VK_RENDERING_SUSPENDING_BIT, RESUMING_BIT), with nothing between its
+ * suspension and its resumption: the layer may put nothing there either. */
+static void mode_suspend(ctx *c)
+{
+    gfx g;
+    gfx_init(c, &g);
+    VkCommandPool pool = make_pool(c);
+    VkCommandBuffer cbs[2] = {make_cb(c, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "cmd-a"),
+                              make_cb(c, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "cmd-b")};
+    capp_begin(cbs[0], 0);
+    capp_begin_rendering2(cbs[0], &g.target, VK_IMAGE_LAYOUT_GENERAL, VK_RENDERING_SUSPENDING_BIT);
+    vkCmdBindPipeline(cbs[0], VK_PIPELINE_BIND_POINT_GRAPHICS, g.dyn);
+    vkCmdBindDescriptorSets(cbs[0], VK_PIPELINE_BIND_POINT_GRAPHICS, c->layout, 0, 1, &c->set, 0, NULL);
+    push(c, cbs[0], 2);
+    vkCmdDraw(cbs[0], 3, 1, 0, 0);
+    vkCmdEndRendering(cbs[0]);
+    CHECK(vkEndCommandBuffer(cbs[0]));
+    /* The same render pass instance, resumed: no barrier before it. */
+    capp_begin(cbs[1], 0);
+    VkRenderingAttachmentInfo att = {.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+                                     .imageView = g.target.view,
+                                     .imageLayout = VK_IMAGE_LAYOUT_GENERAL,
+                                     .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                     .storeOp = VK_ATTACHMENT_STORE_OP_STORE};
+    VkRenderingInfo ri = {.sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
+                          .flags = VK_RENDERING_RESUMING_BIT,
+                          .renderArea = {{0, 0}, {g.target.width, g.target.height}},
+                          .layerCount = 1,
+                          .colorAttachmentCount = 1,
+                          .pColorAttachments = &att};
+    vkCmdBeginRendering(cbs[1], &ri);
+    vkCmdBindPipeline(cbs[1], VK_PIPELINE_BIND_POINT_GRAPHICS, g.dyn);
+    vkCmdBindDescriptorSets(cbs[1], VK_PIPELINE_BIND_POINT_GRAPHICS, c->layout, 0, 1, &c->set, 0, NULL);
+    push(c, cbs[1], 3);
+    vkCmdDraw(cbs[1], 3, 1, 0, 0);
+    vkCmdEndRendering(cbs[1]);
+    dispatch(c, cbs[1], 4);
+    CHECK(vkEndCommandBuffer(cbs[1]));
+    VkFence f = capp_fence(&c->vk);
+    capp_submit_wait(&c->vk, 2, cbs, f, NULL);
+    vkDestroyFence(c->vk.dev, f, NULL);
+    vkDestroyCommandPool(c->vk.dev, pool, NULL);
+    gfx_free(c, &g);
+}
+
 #define DEV_FN(fn) PFN_vk##fn fn = (PFN_vk##fn)vkGetDeviceProcAddr(c->vk.dev, "vk" #fn)
 
 /* mode_shaderobj_render: cmd-0, in "frame" (vkCmdBeginRendering), draws
@@ -1547,7 +1597,8 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    int graphics = mode && (!strcmp(mode, "render") || !strcmp(mode, "shaderobj-render") || !strcmp(mode, "gpl"));
+    int graphics = mode && (!strcmp(mode, "render") || !strcmp(mode, "suspend") || !strcmp(mode, "shaderobj-render") ||
+                            !strcmp(mode, "gpl"));
     if (!mode || !g_comp || (graphics && (!g_vert || !g_frag))) {
         fprintf(stderr, "multi: --mode and --comp (and --vert/--frag for graphics) are required\n");
         return 2;
@@ -1653,6 +1704,8 @@ int main(int argc, char **argv)
         mode_messenger(&c);
     else if (!strcmp(mode, "render"))
         mode_render(&c);
+    else if (!strcmp(mode, "suspend"))
+        mode_suspend(&c);
     else {
         fprintf(stderr, "multi: unknown mode %s\n", mode);
         return 2;

@@ -18,6 +18,27 @@ const (
 	HangDeviceLost = "device_lost"
 )
 
+// The breadcrumbs' granularity: the setting (wire.Settings.Breadcrumbs,
+// --breadcrumbs, the layer's breadcrumbs key) asks for one of the three;
+// a device's breadcrumbs (Hang.Granularity) mark actions or passes
+// (docs/decisions/watchdog-and-breadcrumbs.md).
+const (
+	// BreadcrumbsAuto: actions on a CPU device (lavapipe) and where
+	// VK_AMD_buffer_marker writes the markers, passes elsewhere.
+	BreadcrumbsAuto = "auto"
+	// BreadcrumbsActions: a marker before and after each action outside a
+	// render pass, each render pass marked as a whole.
+	BreadcrumbsActions = "actions"
+	// BreadcrumbsPasses: markers at the command buffer's begin and end
+	// and around each render pass: the actions between two of them are
+	// one region, and so is each pass.
+	BreadcrumbsPasses = "passes"
+)
+
+// Breadcrumbs are the values of the breadcrumbs setting, the default
+// first.
+var Breadcrumbs = []string{BreadcrumbsAuto, BreadcrumbsActions, BreadcrumbsPasses}
+
 // Action states in a hang.
 const (
 	ActionCompleted  = "completed"
@@ -27,13 +48,17 @@ const (
 
 // Hang is a hang group: why (the watchdog, after WatchdogSeconds, or a
 // lost device, Call being the call that returned VK_ERROR_DEVICE_LOST),
-// and every submission of the layer's that had not finished, per command
-// buffer what its breadcrumbs say. The records of the completed actions
-// that reached memory come before it as Errors of the same submit.
+// the granularity of the device's breadcrumbs (BreadcrumbsActions or
+// BreadcrumbsPasses; "" from a layer without the setting, which marked
+// actions), and every submission of the layer's that had not finished,
+// per command buffer what its breadcrumbs say. The records of the
+// completed actions that reached memory come before it as Errors of the
+// same submit.
 type Hang struct {
 	Reason          string       `json:"reason"`
 	Call            string       `json:"call,omitempty"`
 	WatchdogSeconds float64      `json:"watchdog_seconds,omitempty"`
+	Granularity     string       `json:"granularity,omitempty"`
 	Submits         []HangSubmit `json:"submits"`
 }
 
@@ -64,10 +89,13 @@ type HangFinished struct {
 // HangCB is one command buffer of an unfinished submission: its actions
 // [0, Completed) completed, [RunningFrom, RunningTo) running, the rest not
 // started, from the markers the GPU wrote (Begun and Ended, the words as
-// read); Markers false when it had none (nothing is known of it). Shown
-// names the last completed action, the running ones and the first not
-// started; Records counts the records of completed actions that reached
-// memory (sent as errors).
+// read); Markers false when it had none (nothing is known of it). Region:
+// the running actions are a region's, whose breadcrumbs do not tell its
+// actions apart (a render pass, or with BreadcrumbsPasses the actions
+// between passes): one or more of them is running, the others had not
+// started or had completed. Shown names the last completed action, the
+// running ones and the first not started; Records counts the records of
+// completed actions that reached memory (sent as errors).
 type HangCB struct {
 	Handle        uint64       `json:"handle"`
 	Secondary     bool         `json:"secondary,omitempty"`
@@ -78,6 +106,7 @@ type HangCB struct {
 	Completed     uint32       `json:"completed"`
 	RunningFrom   uint32       `json:"running_from"`
 	RunningTo     uint32       `json:"running_to"`
+	Region        bool         `json:"region,omitempty"`
 	Begun         uint32       `json:"begun"`
 	Ended         uint32       `json:"ended"`
 	Shown         []HangAction `json:"shown,omitempty"`
@@ -94,7 +123,9 @@ type HangAction struct {
 }
 
 // HangCBSummary says what a hung command buffer's markers say in a line:
-// "actions 0-1 completed, 2 running, 3-4 not started".
+// "actions 0-1 completed, 2 running, 3-4 not started", or for a region
+// "actions 0-2 completed, one or more of actions 3-998 running (one
+// region, not marked per action), 999 not started".
 func HangCBSummary(c HangCB) string {
 	if !c.Markers {
 		return fmt.Sprintf("%d actions, no breadcrumbs (unknown)", c.Actions)
@@ -109,7 +140,10 @@ func HangCBSummary(c HangCB) string {
 	if c.Completed > 0 {
 		parts = append(parts, "actions "+span(0, c.Completed)+" completed")
 	}
-	if c.RunningTo > c.RunningFrom {
+	switch {
+	case c.Region && c.RunningTo > c.RunningFrom+1:
+		parts = append(parts, "one or more of actions "+span(c.RunningFrom, c.RunningTo)+" running (one region, not marked per action)")
+	case c.RunningTo > c.RunningFrom:
 		parts = append(parts, span(c.RunningFrom, c.RunningTo)+" running")
 	}
 	if next := max(c.RunningTo, c.Completed); next < c.Actions {

@@ -96,6 +96,11 @@ type Settings struct {
 	// breadcrumbs (both absent in a hello from a layer that has none).
 	WatchdogSeconds uint32 `json:"watchdog_seconds,omitempty"`
 	WatchdogOff     bool   `json:"watchdog_off,omitempty"`
+	// Breadcrumbs is the breadcrumbs' granularity asked for
+	// (BreadcrumbsAuto, BreadcrumbsActions, BreadcrumbsPasses; absent in
+	// a hello from a layer that has no such setting); each hang says
+	// what its device's breadcrumbs marked (Hang.Granularity).
+	Breadcrumbs string `json:"breadcrumbs,omitempty"`
 	// Options are the values of the options table's rows that have no
 	// field of their own (package options), by key, as text: a row added
 	// to the table travels from the flags to the layer and back in the

@@ -35,6 +35,15 @@ func TestRenderHang(t *testing.T) {
 			t.Errorf("width %d: %q, want %q in it", w, got, want)
 		}
 	}
+	// Breadcrumbs per pass: the region running, not one of its actions.
+	s.Hangs[0].Granularity = "passes"
+	s.Hangs[0].Submits[0].CommandBuffers[0] = session.HangCommandBuffer{Actions: 3, Markers: true, RunningTo: 3, Region: true,
+		Shown: []session.HangAction{{Index: 0, State: "running", Command: "vkCmdDispatch", Labels: []string{"setup"}}}}
+	for w, want := range map[int]string{60: "GPU HANG: region #0-#2", 120: "GPU HANG: region #0-#2 running"} {
+		if got := render(s, w); !strings.Contains(got, want) {
+			t.Errorf("passes, width %d: %q, want %q in it", w, got, want)
+		}
+	}
 }
 
 // TestRenderSlowHang: a hang whose submission finished after all is a

@@ -40,6 +40,17 @@ const (
 	CCDepth    = 32 // depth_copy_range (depthcopy.c)
 )
 
+// The breadcrumbs' granularity (goBreadcrumbs, goHang, crumbs_marks.h):
+// the setting asks for auto, actions or passes (wire.Breadcrumbs*); a
+// device marks actions (two marks per action outside render passes, each
+// pass as a whole) or passes (regions: the actions between render passes,
+// and each pass).
+const (
+	CrumbsAuto    = 0
+	CrumbsActions = 1
+	CrumbsPasses  = 2
+)
+
 // LabelSep separates the labels of one label path (gpuavdbg_submit_cb's
 // labels).
 const LabelSep = '\x1f'
@@ -61,6 +72,7 @@ func Constants() []Constant {
 		n("LAYOUT_DB_UNSUPPORTED", LayoutDBUnsupported), n("LAYOUT_PADDED_PUSH", LayoutPaddedPush),
 		u("CC_INDEX", CCIndex), u("CC_VERTEX", CCVertex), u("CC_INDIRECT", CCIndirect), u("CC_SAFE", CCSafe),
 		u("CC_ACCEL", CCAccel), u("CC_DEPTH", CCDepth),
+		n("CRUMBS_AUTO", CrumbsAuto), n("CRUMBS_ACTIONS", CrumbsActions), n("CRUMBS_PASSES", CrumbsPasses),
 		{"LABEL_SEP", fmt.Sprintf(`'\x%02x'`, LabelSep)},
 	}
 }

@@ -8,8 +8,8 @@
  * vkCmdFillBuffer is not allowed: the pass is marked instead, its first
  * action before it begins and the actions completed after it ends, so a
  * hang inside names the pass's actions as running. With pass granularity
- * (the default on a GPU without VK_AMD_buffer_marker, where a fill between
- * two dispatches serializes them) no action is marked: the actions outside
+ * (the default on a GPU, where a mark between two dispatches serializes
+ * them) no action is marked: the actions outside
  * render passes form regions, marked as passes are: word 0 before a
  * region's first action, word 1 at its end (the next render pass, or the
  * command buffer's end). Nothing is written between a suspended render
@@ -55,7 +55,7 @@ void gpuavdbg_crumbs_device_created(device_data *dd, uint64_t watchdog_ns, uint3
     }
     pthread_mutex_init(&c->lock, NULL);
     c->watchdog_ns = watchdog_ns;
-    c->granularity = gpuavdbg_crumbs_granularity(setting, cpu_device, dd->buffer_marker && dd->disp.CmdWriteBufferMarkerAMD);
+    c->granularity = gpuavdbg_crumbs_granularity(setting, cpu_device);
     dd->crumbs = c;
 }
 

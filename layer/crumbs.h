@@ -25,8 +25,8 @@ typedef struct crumb_cb {
 
 /* The device's table (device.c): watchdog_ns 0 turns breadcrumbs and the
  * watchdog off; setting is the breadcrumbs setting (GPUAVDBG_CRUMBS_*),
- * resolved against the device: a CPU device (cpu_device) and
- * VK_AMD_buffer_marker mark actions unless asked otherwise
+ * resolved against the device: a CPU device (cpu_device) marks actions
+ * unless asked otherwise
  * (gpuavdbg_crumbs_granularity). The granularity is the device's
  * (GPUAVDBG_CRUMBS_ACTIONS or _PASSES; 0 without breadcrumbs). */
 void gpuavdbg_crumbs_device_created(device_data *dd, uint64_t watchdog_ns, uint32_t setting, int cpu_device);

@@ -51,16 +51,16 @@ typedef struct crumb_marks {
 
 /* gpuavdbg_crumbs_granularity is a device's granularity
  * (GPUAVDBG_CRUMBS_ACTIONS or _PASSES) for the setting (GPUAVDBG_CRUMBS_*):
- * actions or passes as asked; auto marks actions where a mark costs
- * little (a CPU device, which runs a queue's commands one after the other,
- * or VK_AMD_buffer_marker's pipelined markers) and passes elsewhere (a
- * fill between two dispatches serializes them on a GPU: ~2.9 us each on
- * an H200). */
-static inline uint32_t gpuavdbg_crumbs_granularity(uint32_t setting, int cpu_device, int buffer_marker)
+ * actions or passes as asked; auto marks actions on a CPU device, which
+ * runs a queue's commands one after the other (a mark costs ~45 ns), and
+ * passes elsewhere: on an H200 a mark between two dispatches serializes
+ * them, a fill and VK_AMD_buffer_marker's marker alike (~3 us each, 3.2x
+ * on the dispatch scene). */
+static inline uint32_t gpuavdbg_crumbs_granularity(uint32_t setting, int cpu_device)
 {
     if (setting == GPUAVDBG_CRUMBS_ACTIONS || setting == GPUAVDBG_CRUMBS_PASSES)
         return setting;
-    return cpu_device || buffer_marker ? GPUAVDBG_CRUMBS_ACTIONS : GPUAVDBG_CRUMBS_PASSES;
+    return cpu_device ? GPUAVDBG_CRUMBS_ACTIONS : GPUAVDBG_CRUMBS_PASSES;
 }
 
 /* The recording's events, each returning the marks to write there:

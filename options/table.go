@@ -140,12 +140,11 @@ var (
 		Title: "Breadcrumbs",
 		Help: "What the watchdog's breadcrumbs mark: each action, or each region of actions (each render pass, and the " +
 			"actions between passes). A GPU write between two dispatches serializes them on a GPU (about 3 us per " +
-			"action on an H200), so auto marks actions only on a CPU device and where VK_AMD_buffer_marker writes the " +
-			"markers.",
+			"action on an H200, a fill and VK_AMD_buffer_marker's marker alike), so auto marks actions only on a CPU " +
+			"device.",
 		Usage: "what the breadcrumbs mark: each action (two GPU writes per action outside render passes: exact, but on " +
 			"a GPU each serializes the work, ~3 us per action on an H200), or passes (each render pass and the actions " +
-			"between passes: a hang names its region); auto (default): actions on a CPU device and with " +
-			"VK_AMD_buffer_marker, passes on other GPUs",
+			"between passes: a hang names its region); auto (default): actions on a CPU device, passes on a GPU",
 		Where: Manifest | README | Hello | Passed,
 		// Its own field (wire.Settings.Breadcrumbs): "" in a hello from a
 		// layer without the setting, and not passed when no flag gave it.
@@ -362,7 +361,7 @@ func parsePrintfBufferBytes(s string) (string, error) {
 // default first.
 var breadcrumbsValues = []Value{
 	{Key: wire.BreadcrumbsAuto, Title: "Auto",
-		Help: "actions on a CPU device (lavapipe) and where VK_AMD_buffer_marker is used; passes elsewhere."},
+		Help: "actions on a CPU device (lavapipe); passes on a GPU."},
 	{Key: wire.BreadcrumbsActions, Title: "Each action",
 		Help: "A marker before and after each action outside render passes (a render pass is marked as a whole): a " +
 			"hang names its running action. On a GPU without VK_AMD_buffer_marker each marker serializes the work " +

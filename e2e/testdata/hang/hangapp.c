@@ -225,23 +225,30 @@ static int fork_mode(const char *self, const char *child)
     return 0;
 }
 
-/* spin_groups measures the spin on 8 workgroups and returns the
- * workgroup count that makes it last about seconds. */
+/* spin_groups returns the workgroup count that makes the spin last about
+ * seconds: it doubles the count from 8 until one dispatch lasts 0.2 s (a
+ * GPU runs hundreds of workgroups at once, lavapipe a few: time grows
+ * with the count only once the device is full), at most 2^20 groups and
+ * so at most 18 dispatches, then scales the count to seconds. */
 static uint32_t spin_groups(VkPipeline spin, double seconds)
 {
-    VkCommandBuffer cal = capp_command_buffer(&vk, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "calibrate");
-    capp_begin(cal, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
-    record_dispatch(cal, spin, 0, 8, NULL);
-    uint64_t t0 = capp_now_ns();
-    capp_end_and_run(&vk, cal);
-    double per = (double)(capp_now_ns() - t0) / 8e9;
-    uint32_t groups = (uint32_t)(seconds / (per > 1e-6 ? per : 1e-6));
-    if (groups < 8)
-        groups = 8;
-    if (groups > 1u << 20)
-        groups = 1u << 20;
-    printf("spin_groups=%u\n", groups);
-    return groups;
+    uint32_t g = 8;
+    double t;
+    for (;;) {
+        VkCommandBuffer cal = capp_command_buffer(&vk, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "calibrate");
+        capp_begin(cal, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+        record_dispatch(cal, spin, 0, g, NULL);
+        uint64_t t0 = capp_now_ns();
+        capp_end_and_run(&vk, cal);
+        t = (double)(capp_now_ns() - t0) / 1e9;
+        if (t >= 0.2 || g >= 1u << 20)
+            break;
+        g *= 2;
+    }
+    double groups = (double)g * seconds / (t > 1e-6 ? t : 1e-6);
+    uint32_t n = groups < 8 ? 8 : groups > (double)(1u << 20) ? 1u << 20 : (uint32_t)groups;
+    printf("spin_groups=%u\n", n);
+    return n;
 }
 
 static int hang_mode(double seconds)

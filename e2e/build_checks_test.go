@@ -259,12 +259,14 @@ func TestBuildChecksOff(t *testing.T) {
 	}
 }
 
-// requireBuilds skips where the device has no acceleration structures
-// (vulkaninfo: the NVIDIA H200): buildapp's device needs them, for the
-// depth copies' cases too.
+// requireBuilds skips where the device lacks what buildapp's device
+// enables (vulkaninfo: the NVIDIA H200 has no ray queries), for the depth
+// copies' cases too.
 func requireBuilds(t *testing.T) {
 	t.Helper()
-	if !driverHas(t, "accelerationStructure") {
-		t.Skip("the device has no accelerationStructure (vulkaninfo): buildapp cannot create its device")
+	for _, f := range []string{"accelerationStructure", "rayQuery"} {
+		if !driverHas(t, f) {
+			t.Skipf("the device has no %s (vulkaninfo): buildapp cannot create its device", f)
+		}
 	}
 }

@@ -203,8 +203,8 @@ func TestLoopBudgetProven(t *testing.T) {
 }
 
 // TestTaskIndexFromMemory: a task shader reads a storage buffer at an
-// index read from memory, past the buffer (issue 30: the Khronos layer
-// loses such a report to a device lost, its issue #12806). On lavapipe
+// index read from memory, past the buffer (a read the Khronos layer is
+// known to lose to a device lost). On lavapipe
 // the read is reported, with its invocation and line, and skipped, and
 // the app finishes: 64 (one element past the end) and 0xFFFFFFFF (an
 // offset past 2^32 bytes). The other invocations read v[10], v[20] and

@@ -1,6 +1,6 @@
 /*
  * vkapp: the layer tests' Vulkan app (C: never a second Go runtime in the
- * app, DESIGN decision 2). It runs examples/demo/shaders/oob_compute.comp,
+ * app, docs/decisions/two-go-runtimes.md). It runs examples/demo/shaders/oob_compute.comp,
  * whose SPIR-V it reads from a file, with one workgroup of 4 invocations
  * that write through outs[idx], an array of 2 storage buffers: idx >= 2 is
  * out of bounds.

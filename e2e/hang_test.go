@@ -269,6 +269,16 @@ func (h *hangJSON) lines() []string {
 	return out
 }
 
+// perActionCrumbs is the flag that marks each action where the default
+// does not (a GPU: the breadcrumbs' auto marks actions on a CPU device
+// only), so that hangCBLines holds on every device.
+func perActionCrumbs(t *testing.T) []string {
+	if driverIsLavapipe(t) {
+		return nil
+	}
+	return []string{"--breadcrumbs", "actions"}
+}
+
 // hangCBLines is what the hang of hangapp's mode hang says under a 2 s
 // watchdog: the running action (its label "spin"), the action before it
 // completed ("setup", whose 4 records reached memory and are reported)
@@ -330,6 +340,9 @@ func TestWatchdogHang(t *testing.T) {
 			}
 			var stopped sync.Once
 			flags := append([]string{"--watchdog", "2"}, c.flags...)
+			if c.flags == nil {
+				flags = append(flags, perActionCrumbs(t)...)
+			}
 			code, out := runLauncherWatch(t, &r, nil, flags, func(line string, launcher *os.Process) {
 				if strings.Contains(line, "GPU hang (no progress for the watchdog's 2 s)") {
 					stopped.Do(func() { _ = launcher.Signal(syscall.SIGTERM) })
@@ -380,7 +393,7 @@ func TestWatchdogSlow(t *testing.T) {
 		hangReport
 		hangJSON
 	}
-	code, out := runLauncher(t, &r, nil, []string{"--watchdog", "2"}, app, "--dir", dir, "--mode", "hang", "--seconds", "8",
+	code, out := runLauncher(t, &r, nil, append([]string{"--watchdog", "2"}, perActionCrumbs(t)...), app, "--dir", dir, "--mode", "hang", "--seconds", "8",
 		"--messenger", "1")
 	if got := r.lines(); code != 1 || !slices.Equal(got, hangCBLines) {
 		t.Fatalf("exit %d, hangs\n%s\nwant exit 1 and\n%s\n%s", code, strings.Join(got, "\n"), strings.Join(hangCBLines, "\n"), out)

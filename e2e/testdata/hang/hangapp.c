@@ -228,10 +228,15 @@ static int fork_mode(const char *self, const char *child)
 /* spin_groups returns the workgroup count that makes the spin last about
  * seconds: it doubles the count from 8 until one dispatch lasts 0.2 s (a
  * GPU runs hundreds of workgroups at once, lavapipe a few: time grows
- * with the count only once the device is full), at most 2^20 groups and
- * so at most 18 dispatches, then scales the count to seconds. */
+ * with the count only once the device is full: on the H200 2^20 groups
+ * last under 0.2 s), at most the device's maxComputeWorkGroupCount[0]
+ * and 2^28 groups, so at most 26 dispatches, then scales the count to
+ * seconds. */
 static uint32_t spin_groups(VkPipeline spin, double seconds)
 {
+    uint32_t max = vk.props.limits.maxComputeWorkGroupCount[0];
+    if (max > 1u << 28)
+        max = 1u << 28;
     uint32_t g = 8;
     double t;
     for (;;) {
@@ -241,12 +246,12 @@ static uint32_t spin_groups(VkPipeline spin, double seconds)
         uint64_t t0 = capp_now_ns();
         capp_end_and_run(&vk, cal);
         t = (double)(capp_now_ns() - t0) / 1e9;
-        if (t >= 0.2 || g >= 1u << 20)
+        if (t >= 0.2 || g >= max / 2)
             break;
         g *= 2;
     }
     double groups = (double)g * seconds / (t > 1e-6 ? t : 1e-6);
-    uint32_t n = groups < 8 ? 8 : groups > (double)(1u << 20) ? 1u << 20 : (uint32_t)groups;
+    uint32_t n = groups < 8 ? 8 : groups > (double)max ? max : (uint32_t)groups;
     printf("spin_groups=%u\n", n);
     return n;
 }

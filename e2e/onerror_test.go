@@ -307,6 +307,11 @@ func TestOnError(t *testing.T) {
 			if robustDriver && tc.robustDriver != nil {
 				want = tc.robustDriver
 			}
+			if tc.onError == "execute" && !driverIsLavapipe(t) {
+				// What an access made as written yields is the device's
+				// (undefined): the cases' values are lavapipe's.
+				want = nil
+			}
 			requireLines(t, out, want)
 		})
 	}

@@ -373,7 +373,7 @@ func TestWatchdogHang(t *testing.T) {
 
 // hangPassesNote is the note of a hang whose breadcrumbs mark passes.
 const hangPassesNote = "breadcrumbs per region, not per action (each render pass, and the actions between passes: " +
-	"the default on a GPU without VK_AMD_buffer_marker, where a marker between two dispatches serializes " +
+	"the default on a GPU, where a marker between two dispatches serializes " +
 	"them): a region's actions not completed read as running, and one or more of them is; --breadcrumbs " +
 	"actions (VK_LAYER_GPUAV_DBG_BREADCRUMBS=actions) marks each action, at a few microseconds per action " +
 	"on such a GPU"

@@ -32,8 +32,8 @@ type HangMessage struct {
 // of an action (wire.BreadcrumbsPasses, wire.ActionRunning: the session
 // and the layer fill HangMessage in with wire's words).
 const (
-	hangGranularityPasses = "passes"
-	hangStateRunning      = "running"
+	HangGranularityPasses = "passes"
+	HangStateRunning      = "running"
 )
 
 // HangMessageSubmit is one unfinished submission of a hang.
@@ -172,9 +172,9 @@ func (h HangMessage) GranularityNote() string {
 		}
 	}
 	switch {
-	case h.Granularity == hangGranularityPasses:
+	case h.Granularity == HangGranularityPasses:
 		return "breadcrumbs per region, not per action (each render pass, and the actions between passes: the " +
-			"default on a GPU without VK_AMD_buffer_marker, where a marker between two dispatches serializes them): " +
+			"default on a GPU, where a marker between two dispatches serializes them): " +
 			"a region's actions not completed read as running, and one or more of them is; --breadcrumbs actions " +
 			"(VK_LAYER_GPUAV_DBG_BREADCRUMBS=actions) marks each action, at a few microseconds per action on such a GPU"
 	case region:
@@ -189,7 +189,7 @@ func (h HangMessage) GranularityNote() string {
 // action of a running region of several actions, which may have
 // completed, be running or not have started.
 func (c HangMessageCB) StateText(state string) string {
-	if c.Region && c.Running > 1 && state == hangStateRunning {
+	if c.Region && c.Running > 1 && state == HangStateRunning {
 		return "in region"
 	}
 	return strings.ReplaceAll(state, "_", " ")

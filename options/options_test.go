@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
 
@@ -204,5 +205,22 @@ func TestNamesOnce(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestHangWordsAsWire: the hang renderer (package gpuav, which imports
+// neither wire nor options) writes wire's words for the breadcrumbs'
+// granularity and an action's state, and its note names the breadcrumbs
+// option's variable and values.
+func TestHangWordsAsWire(t *testing.T) {
+	if gpuav.HangGranularityPasses != wire.BreadcrumbsPasses || gpuav.HangStateRunning != wire.ActionRunning {
+		t.Errorf("gpuav's %q and %q, wire's %q and %q", gpuav.HangGranularityPasses, gpuav.HangStateRunning,
+			wire.BreadcrumbsPasses, wire.ActionRunning)
+	}
+	note := gpuav.HangMessage{Granularity: wire.BreadcrumbsPasses}.GranularityNote()
+	for _, w := range []string{Breadcrumbs.Env + "=" + wire.BreadcrumbsActions, "--" + Breadcrumbs.Flag + " " + wire.BreadcrumbsActions} {
+		if !strings.Contains(note, w) {
+			t.Errorf("the note does not name %q: %s", w, note)
+		}
 	}
 }

@@ -48,6 +48,13 @@ func TestMain(m *testing.M) {
 		dir, _ := os.MkdirTemp("", "xdg")
 		os.Setenv("XDG_RUNTIME_DIR", dir)
 	}
+	// The watchdog is these tests' subject only where a test sets it
+	// (--watchdog): elsewhere a lavapipe submission slowed past the
+	// default 10 s by a loaded machine (CI's 2 cores) would add a slow
+	// hang's messages to exact expectations.
+	if os.Getenv("VK_LAYER_GPUAV_DBG_WATCHDOG_SECONDS") == "" {
+		os.Setenv("VK_LAYER_GPUAV_DBG_WATCHDOG_SECONDS", "120")
+	}
 	// The layer keeps shadow caches beside the apps' pipeline-cache data
 	// (docs/decisions/kept-shadow-caches.md): in a directory of the run's,
 	// not the user's cache.

@@ -438,7 +438,7 @@ func TestDeviceLost(t *testing.T) {
 	}
 	env := []string{"VK_ADD_LAYER_PATH=" + dir, "VK_INSTANCE_LAYERS=VK_LAYER_GPUAVDBG_validation:" + lostLayer,
 		"GPUAVDBG_TEST_LOST_WAIT=3"} // the layer's own wait of the first submit counts
-	code, out := runLauncher(t, &r, env, nil, app, "--dir", dir, "--mode", "lost", "--submits", "4")
+	code, out := runLauncher(t, &r, env, []string{"--watchdog", "10"}, app, "--dir", dir, "--mode", "lost", "--submits", "4")
 	// The breadcrumbs mark actions on lavapipe, regions on a GPU: one
 	// action outside any render pass reads the same either way.
 	granularity := "passes"

@@ -177,8 +177,11 @@ func runApp(t *testing.T, listen bool, extraEnv []string, prog string, args ...s
 	xdg := t.TempDir()
 	// XDG_CACHE_HOME: the layer keeps what it keeps beside pipeline
 	// caches there (shadowcache.go), not in the user's.
+	// The watchdog at 120 s unless a test sets it: a lavapipe submission
+	// slowed past the default 10 s by a loaded machine would add a slow
+	// hang's messages to exact expectations.
 	env := append(cleanEnv(), "VK_ADD_LAYER_PATH="+fixture.dir, "VK_INSTANCE_LAYERS="+layerName, "XDG_RUNTIME_DIR="+xdg,
-		"XDG_CACHE_HOME="+filepath.Join(xdg, "cache"))
+		"XDG_CACHE_HOME="+filepath.Join(xdg, "cache"), options.WatchdogSeconds.Env+"=120")
 	var res result
 	done := make(chan []any, 1)
 	closeListener := func() {}

@@ -33,8 +33,8 @@ func recordLines(r result) []string {
 	return out
 }
 
-// TestBreadcrumbsPasses: with breadcrumbs per pass (the default on a GPU
-// without VK_AMD_buffer_marker; VK_LAYER_GPUAV_DBG_BREADCRUMBS=passes here)
+// TestBreadcrumbsPasses: with breadcrumbs per pass (the default on a GPU;
+// VK_LAYER_GPUAV_DBG_BREADCRUMBS=passes here)
 // the layer's marks move from each action to the ends of each region: a
 // recording of render passes (dynamic and of a render pass object) and
 // dispatches, of a secondary, and of a dynamic render pass suspended in one

@@ -364,8 +364,8 @@ var breadcrumbsValues = []Value{
 		Help: "actions on a CPU device (lavapipe); passes on a GPU."},
 	{Key: wire.BreadcrumbsActions, Title: "Each action",
 		Help: "A marker before and after each action outside render passes (a render pass is marked as a whole): a " +
-			"hang names its running action. On a GPU without VK_AMD_buffer_marker each marker serializes the work " +
-			"around it."},
+			"hang names its running action. On a GPU each marker serializes the work around it (a fill and " +
+			"VK_AMD_buffer_marker's marker alike, on an H200)."},
 	{Key: wire.BreadcrumbsPasses, Title: "Each pass",
 		Help: "Markers at the command buffer's begin and end and around each render pass: a hang names the region " +
 			"running (a render pass, or the actions between passes), a few markers per command buffer."},

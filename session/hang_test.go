@@ -88,7 +88,7 @@ func TestCollectorHangRegion(t *testing.T) {
 	want := []string{
 		"GPU hang (no progress for the watchdog's 2 s)",
 		"  breadcrumbs per region, not per action (each render pass, and the actions between passes: the default on a " +
-			"GPU without VK_AMD_buffer_marker, where a marker between two dispatches serializes them): a region's " +
+			"GPU, where a marker between two dispatches serializes them): a region's " +
 			"actions not completed read as running, and one or more of them is; --breadcrumbs actions " +
 			"(VK_LAYER_GPUAV_DBG_BREADCRUMBS=actions) marks each action, at a few microseconds per action on such a GPU",
 		"  submit 7 on queue 0x10, pending 2.5 s",

@@ -215,21 +215,9 @@ type checkReport struct {
 			Before         uint32     `json:"barriers_before"`
 			Skipped        bool       `json:"skipped"`
 		} `json:"barrier"`
-		Action        string `json:"action"`
-		ActionIndex   int    `json:"action_index"`
-		Submit        int    `json:"submit"`
-		LastSubmit    int    `json:"last_submit"`
-		CommandBuffer struct {
-			Name string `json:"name"`
-		} `json:"command_buffer"`
-		Pipeline struct {
-			Name string `json:"name"`
-		} `json:"pipeline"`
-		Source struct {
-			File string `json:"file"`
-			Line int    `json:"line"`
-			Text string `json:"text"`
-		} `json:"source"`
+		errorWhere
+		Submit     int `json:"submit"`
+		LastSubmit int `json:"last_submit"`
 	} `json:"errors"`
 	Notices []struct {
 		Level string `json:"level"`
@@ -436,4 +424,23 @@ func (a *checkApp) runKhronos(t *testing.T, args ...string) string {
 		t.Fatalf("%s under Khronos GPU-AV: %v\n%s", a.name, err, out)
 	}
 	return string(out)
+}
+
+// errorWhere is where a report's error group happened, as the JSON report
+// says it (docs/REPORT.md): its action, command buffer, pipeline and
+// source line; the tests' error structs embed it.
+type errorWhere struct {
+	Action        string `json:"action"`
+	ActionIndex   int    `json:"action_index"`
+	CommandBuffer struct {
+		Name string `json:"name"`
+	} `json:"command_buffer"`
+	Pipeline struct {
+		Name string `json:"name"`
+	} `json:"pipeline"`
+	Source struct {
+		File string `json:"file"`
+		Line int    `json:"line"`
+		Text string `json:"text"`
+	} `json:"source"`
 }

@@ -43,19 +43,7 @@ type budgetGroup struct {
 		Access string `json:"access"`
 		Reason string `json:"reason"`
 	} `json:"outcome"`
-	Action        string `json:"action"`
-	ActionIndex   int    `json:"action_index"`
-	CommandBuffer struct {
-		Name string `json:"name"`
-	} `json:"command_buffer"`
-	Pipeline struct {
-		Name string `json:"name"`
-	} `json:"pipeline"`
-	Source struct {
-		File string `json:"file"`
-		Line int    `json:"line"`
-		Text string `json:"text"`
-	} `json:"source"`
+	errorWhere
 }
 
 // TestLoopBudget runs budgetapp's runaway loops on lavapipe: each loop

@@ -39,19 +39,7 @@ type traceReport struct {
 			Access    string  `json:"access"`
 			ClampedTo *uint32 `json:"clamped_to"`
 		} `json:"outcome"`
-		Action        string `json:"action"`
-		ActionIndex   int    `json:"action_index"`
-		CommandBuffer struct {
-			Name string `json:"name"`
-		} `json:"command_buffer"`
-		Pipeline struct {
-			Name string `json:"name"`
-		} `json:"pipeline"`
-		Source struct {
-			File string `json:"file"`
-			Line int    `json:"line"`
-			Text string `json:"text"`
-		} `json:"source"`
+		errorWhere
 	} `json:"errors"`
 }
 

@@ -316,12 +316,7 @@ func (p *sanitizerChecker) guard(fn *function, b *spirv.Block, j int, s sanSite)
 	label := func(id uint32) *spirv.Instruction { return spirv.NewInstruction(spirv.OpLabel, id) }
 	blocks := []*spirv.Block{{Label: label(tID), Insts: then.insts}, {Label: label(fID), Insts: fail.insts},
 		{Label: label(mID), Insts: rest}}
-	kind := uint32(num.width)<<SanitizerWidthShift | num.n<<SanitizerComponentsShift | s.op
-	if num.float {
-		kind |= SanitizerFloat
-	}
-	record := dynamicRecord([RecordParams]uint32{7: kind}, 0, 1, 2, 3, 4, 5, 6, -1)
-	return guarded{blocks: blocks, checks: []string{s.check}, record: record, onError: behaved}, true
+	return guarded{blocks: blocks, checks: []string{s.check}, record: sanRecord(s), onError: behaved}, true
 }
 
 // guardDivide guards a division without moving it into a branch: a
@@ -367,11 +362,7 @@ func (p *sanitizerChecker) guardDivide(fn *function, b *spirv.Block, j int, s sa
 		head.insts = append(head.insts, c,
 			spirv.NewInstruction(spirv.OpSelect, num.typ, in.ResultID(), badv, m.ConstantNull(num.typ), q))
 	}
-	kind := uint32(num.width)<<SanitizerWidthShift | num.n<<SanitizerComponentsShift | s.op
-	if num.float {
-		kind |= SanitizerFloat
-	}
-	record := dynamicRecord([RecordParams]uint32{7: kind}, 0, 1, 2, 3, 4, 5, 6, -1)
+	record := sanRecord(s)
 	if sh.opt.RobustOnly { // nothing to report: no branch
 		b.Insts = append(head.insts, post...)
 		return guarded{checks: []string{s.check}, record: record, onError: behaved}, true
@@ -387,6 +378,16 @@ func (p *sanitizerChecker) guardDivide(fn *function, b *spirv.Block, j int, s sa
 	label := func(id uint32) *spirv.Instruction { return spirv.NewInstruction(spirv.OpLabel, id) }
 	blocks := []*spirv.Block{{Label: label(fID), Insts: fail.insts}, {Label: label(mID), Insts: post}}
 	return guarded{blocks: blocks, checks: []string{s.check}, record: record, onError: behaved}, true
+}
+
+// sanRecord is the static part of a guarded operation's records: p7 the
+// operation and its operand type, p0-p6 written by the report.
+func sanRecord(s sanSite) SiteRecord {
+	kind := uint32(s.num.width)<<SanitizerWidthShift | s.num.n<<SanitizerComponentsShift | s.op
+	if s.num.float {
+		kind |= SanitizerFloat
+	}
+	return dynamicRecord([RecordParams]uint32{7: kind}, 0, 1, 2, 3, 4, 5, 6, -1)
 }
 
 // test emits the lanes' test of s into head: a bool (a bool vector for a

@@ -293,9 +293,19 @@ int main(int argc, char **argv)
                 push_tmpl(cmd, tmpl, layout, 0, infos);
             else
                 vkCmdBindDescriptorSets(cmd, bp, layout, 0, 1, &sets[s], 0, NULL);
-            if (stage == CA_COMPUTE)
+            if (stage == CA_COMPUTE) {
+                if (s > 0) {
+                    /* Every action writes result[0]: the last one's value must
+                     * be the one printed (a GPU runs dispatches with no barrier
+                     * between them in any order: the H200 did). */
+                    VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                                          .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
+                                          .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
+                    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0,
+                                         1, &mb, 0, NULL, 0, NULL);
+                }
                 vkCmdDispatch(cmd, 1, 1, 1);
-            else if (tc->sized == 3) {
+            } else if (tc->sized == 3) {
                 vkCmdBindIndexBuffer(cmd, indices.buf, 0, VK_INDEX_TYPE_UINT16);
                 vkCmdDrawIndexed(cmd, 1, 4, 0, 0, 0);
             } else if (tc->sized == 6)

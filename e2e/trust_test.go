@@ -375,6 +375,9 @@ func TestChildProcessShaders(t *testing.T) {
 			CommandBuffer struct {
 				Name string `json:"name"`
 			} `json:"command_buffer"`
+			Pipeline struct {
+				Name string `json:"name"`
+			} `json:"pipeline"`
 		} `json:"errors"`
 	}
 	if err := json.Unmarshal(b, &r); err != nil {
@@ -383,11 +386,14 @@ func TestChildProcessShaders(t *testing.T) {
 	var got []string
 	pids := map[string]int{}
 	for _, g := range r.Errors {
-		got = append(got, fmt.Sprintf("%s: %d at %s:%d", g.CommandBuffer.Name, g.Count, g.Source.File, g.Source.Line))
+		got = append(got, fmt.Sprintf("%s: %d at %s:%d in %q", g.CommandBuffer.Name, g.Count, g.Source.File, g.Source.Line,
+			g.Pipeline.Name))
 		pids[g.CommandBuffer.Name] = g.Shader.PID
 	}
 	slices.Sort(got)
-	if want := []string{"child: 4 at oob_child.comp:14", "parent: 4 at oob.comp:10"}; !slices.Equal(got, want) {
+	// The parent's pipeline has no name, the child's is "child": both
+	// are each process's first pipeline, with the same serial in each.
+	if want := []string{`child: 4 at oob_child.comp:14 in "child"`, `parent: 4 at oob.comp:10 in ""`}; !slices.Equal(got, want) {
 		t.Fatalf("groups %q, want %q\n%s", got, want, out)
 	}
 	if pids["parent"] != r.App.PID || pids["child"] == 0 || pids["child"] == pids["parent"] {

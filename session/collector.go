@@ -192,6 +192,10 @@ type Collector struct {
 	// connections' shaders so far (process.go).
 	maxShaderID uint32
 	idsGiven    map[uint32]bool
+	// maxSerial and serialsGiven are the same for the serials of
+	// pipelines and command buffers (sessionSerial), by kind.
+	maxSerial    map[string]uint64
+	serialsGiven map[serialKey]bool
 	// lastTime is the time of the frames being applied: the clock, to the
 	// millisecond, when live; the last wire.Time frame when replaying.
 	lastTime time.Time
@@ -225,10 +229,12 @@ func NewCollector() *Collector {
 		groups: map[objRef]map[groupKey]*groupState{},
 		names:  map[uint64]string{},
 
-		nameSerial:  map[uint64]uint64{},
-		serialNames: map[serialKey]string{},
-		groupsOf:    map[uint64][]*groupState{},
-		idsGiven:    map[uint32]bool{},
+		nameSerial:   map[uint64]uint64{},
+		serialNames:  map[serialKey]string{},
+		groupsOf:     map[uint64][]*groupState{},
+		idsGiven:     map[uint32]bool{},
+		maxSerial:    map[string]uint64{},
+		serialsGiven: map[serialKey]bool{},
 
 		tlNodes:     map[tlKey]*tlNode{},
 		tlSubmits:   map[uint64]int{},

@@ -11,15 +11,43 @@ import "github.com/gpuav-dbg/gpuav-dbg/session/wire"
 // free, the next free one when another connection has it) and translates
 // every shader id the connection sends (pipelines, records, printf sites,
 // lost counts) before applying it, so that a child's records point at its
-// own shaders. The session file holds the translated messages (and each
-// shader's process), so that open needs no connection to read them.
+// own shaders. The serials of pipelines and command buffers restart at 1
+// in every process too, and are translated the same way, so that a name
+// the child gives its pipeline 1 never names the parent's. The session
+// file holds the translated messages (and each shader's process), so that
+// open needs no connection to read them.
 type Connection struct {
-	pid int
-	ids map[uint32]uint32
+	pid     int
+	ids     map[uint32]uint32
+	serials map[serialKey]uint64
 }
 
 // NewConnection returns the state of a new connection (Server.serve).
-func NewConnection() *Connection { return &Connection{ids: map[uint32]uint32{}} }
+func NewConnection() *Connection {
+	return &Connection{ids: map[uint32]uint32{}, serials: map[serialKey]uint64{}}
+}
+
+// sessionSerial is the session's serial for the connection's serial of a
+// pipeline or command buffer (kind: objPipeline, objCommandBuffer), given
+// on its first sight: the layer's own when no connection has it, else the
+// next free one. Called with c.mu held.
+func (c *Collector) sessionSerial(conn *Connection, kind string, serial uint64) uint64 {
+	if serial == 0 {
+		return 0
+	}
+	k := serialKey{kind, serial}
+	if s, ok := conn.serials[k]; ok {
+		return s
+	}
+	s := serial
+	if c.serialsGiven[k] {
+		s = c.maxSerial[kind] + 1
+	}
+	c.maxSerial[kind] = max(c.maxSerial[kind], s)
+	c.serialsGiven[serialKey{kind, s}] = true
+	conn.serials[k] = s
+	return s
+}
 
 // sessionShaderID is the session's id for the connection's shader id,
 // given on its first sight. Called with c.mu held.
@@ -64,6 +92,11 @@ func (c *Collector) translate(conn *Connection, msg any) bool {
 			*id, changed = s, true
 		}
 	}
+	serial := func(kind string, v *uint64) {
+		if s := c.sessionSerial(conn, kind, *v); s != *v {
+			*v, changed = s, true
+		}
+	}
 	switch m := msg.(type) {
 	case *wire.Hello:
 		conn.pid = m.PID
@@ -73,16 +106,27 @@ func (c *Collector) translate(conn *Connection, msg any) bool {
 		changed = s != m.ID || m.PID != conn.pid
 		m.ID, m.PID = s, conn.pid
 	case *wire.Pipeline:
+		serial(objPipeline, &m.Serial)
 		for i := range m.Stages {
 			tr(&m.Stages[i].ShaderID)
 		}
+	case *wire.Name:
+		if m.ObjectType == objPipeline || m.ObjectType == objCommandBuffer {
+			serial(m.ObjectType, &m.Serial)
+		}
 	case *wire.Errors:
+		serial(objCommandBuffer, &m.CommandBufferSerial)
+		serial(objCommandBuffer, &m.PrimarySerial)
 		for i := range m.Records {
 			tr(&m.Records[i].ShaderID)
+			serial(objPipeline, &m.Records[i].PipelineSerial)
 		}
 	case *wire.Printf:
+		serial(objCommandBuffer, &m.CommandBufferSerial)
+		serial(objCommandBuffer, &m.PrimarySerial)
 		for i := range m.Sites {
 			tr(&m.Sites[i].ShaderID)
+			serial(objPipeline, &m.Sites[i].PipelineSerial)
 		}
 	case *wire.Lost:
 		for i := range m.Groups {

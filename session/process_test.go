@@ -77,3 +77,64 @@ func TestConnectionsShaderIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestConnectionsSerials: a parent and its child both number their
+// pipelines and command buffers from 1. The child names its pipeline 1 and
+// command buffer 1 before the parent's first error: the parent's group
+// keeps its own (unnamed) pipeline and its command buffer's name, the
+// child's group has the child's names, and each keeps a serial of its own.
+func TestConnectionsSerials(t *testing.T) {
+	words := shadertest.Compile(t, "../examples/demo/shaders", "oob_compute.comp", "-g", "--target-env", "vulkan1.1")
+	var file bytes.Buffer
+	file.WriteString(FileHeader)
+	c := NewCollector()
+	c.SetFile(&file)
+	parent, child := NewConnection(), NewConnection()
+	send := func(conn *Connection, k wire.Kind, m any) {
+		t.Helper()
+		frame, err := wire.Encode(k, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.recordFrame(k, frame[wire.HeaderSize:], nil, conn); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := computeRecord(0)
+	r.Instruction = uint32(shadertest.LastOp(t, words, spirv.OpStore))
+	errs := func(cmd, pipeline uint64) *wire.Errors {
+		rec := r
+		rec.Pipeline, rec.PipelineSerial = pipeline, 1
+		return &wire.Errors{Submit: 1, CommandBuffer: cmd, CommandBufferSerial: 1, Records: []wire.Record{rec}}
+	}
+	for _, p := range []struct {
+		conn *Connection
+		pid  int
+	}{{parent, 100}, {child, 200}} {
+		send(p.conn, wire.KindHello, &wire.Hello{Protocol: wire.ProtocolVersion, PID: p.pid})
+		send(p.conn, wire.KindShader, &wire.Shader{ID: 1, Module: 0xabc, SPIRV: spirv.BytesFromWords(words), Instrumented: true})
+		send(p.conn, wire.KindPipeline, &wire.Pipeline{Handle: uint64(p.pid), Serial: 1, BindPoint: "compute", Instrumented: true,
+			Stages: []wire.PipelineRef{{Stage: "compute", ShaderID: 1, Module: 0xabc, Entry: "main"}}})
+	}
+	send(parent, wire.KindName, &wire.Name{Handle: 0x55, ObjectType: "command_buffer", Name: "parent-cb", Serial: 1})
+	send(child, wire.KindName, &wire.Name{Handle: 200, ObjectType: "pipeline", Name: "child-pipe", Serial: 1})
+	send(child, wire.KindName, &wire.Name{Handle: 0x66, ObjectType: "command_buffer", Name: "child-cb", Serial: 1})
+	send(parent, wire.KindErrors, errs(0x55, 100))
+	send(child, wire.KindErrors, errs(0x66, 200))
+	live := c.Snapshot()
+	opened, err := Parse(file.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, s := range map[string]*Session{"live": live, "opened": opened} {
+		var got []string
+		for _, g := range s.Groups {
+			got = append(got, fmt.Sprintf("cb %q serial %d, pipeline %q serial %d", g.CommandBuffer.Name, g.CommandBuffer.Serial,
+				g.Pipeline.Name, g.Pipeline.Serial))
+		}
+		want := []string{`cb "parent-cb" serial 1, pipeline "" serial 1`, `cb "child-cb" serial 2, pipeline "child-pipe" serial 2`}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s: groups\n%q, want\n%q", name, got, want)
+		}
+	}
+}

@@ -123,9 +123,25 @@ func viaC(fm *Format, words []uint32) string {
 	for _, p := range fm.pieces {
 		var bits uint64
 		bits, words, _ = p.class.take(words)
-		b.WriteString(cprintf.Sprintf(p.c, cArg(&p), bits))
+		b.WriteString(cprintf.Sprintf(withoutLocaleDigits(p.c), cArg(&p), bits))
 	}
 	return b.String()
+}
+
+// withoutLocaleDigits drops glibc's I flag (the locale's digits) from a
+// piece's flags: in the C locale it changes nothing, which is what Sprint
+// does with it, but glibc 2.39 (Ubuntu 24.04, the NVIDIA machine) prints
+// "%If" of 0x30303030 as ".", where 2.36 prints "0.000000".
+func withoutLocaleDigits(c string) string {
+	i := strings.IndexByte(c, '%')
+	if i < 0 {
+		return c
+	}
+	j := i + 1
+	for j < len(c) && strings.IndexByte("-+ #0'I", c[j]) >= 0 {
+		j++
+	}
+	return c[:i+1] + strings.ReplaceAll(c[i+1:j], "I", "") + c[j:]
 }
 
 // cArg is the C argument the layer's call puts in the register the piece's

@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
@@ -142,4 +143,59 @@ func (c *Collector) noticePipeline(m *wire.Pipeline) {
 		}
 		return fmt.Sprintf("%d pipelines run their original, unchecked shaders: %s (%s)", n, w, list)
 	})
+}
+
+// scopeOut counts a pipeline the scope left out (a wire.Log of kind
+// wire.LogUncheckedPipeline): in the coverage as left out for the Log's
+// reason, in the unchecked list with its handle and name (named when its
+// name comes later), in one notice per reason. Called with c.mu held.
+func (c *Collector) scopeOut(m *wire.Log) {
+	for i := len(c.s.createdPipelines) - 1; i >= 0; i-- {
+		if cp := &c.s.createdPipelines[i]; cp.serial == m.Pipeline && m.Pipeline != 0 {
+			cp.instrumented, cp.warning = false, m.Text
+			break
+		}
+	}
+	subject := m.Subject
+	if name := c.serialNames[serialKey{"pipeline", m.Pipeline}]; name != "" && m.Pipeline != 0 && !strings.Contains(subject, `"`) {
+		subject += fmt.Sprintf(" %q", name)
+	}
+	c.uncheck(UncheckedPipeline, m.Text)
+	i := c.uncheckedIndex[UncheckedPipeline+"\x00"+m.Text]
+	if u := &c.s.Unchecked[i]; subject != "" && len(u.Subjects) < maxSubjects {
+		// A copy: snapshots share the old slice.
+		u.Subjects = append(slices.Clip(u.Subjects), subject)
+		if m.Pipeline != 0 {
+			c.scopeSubjects[m.Pipeline] = scopeSubject{unchecked: i, index: len(u.Subjects) - 1, handle: m.Subject}
+		}
+	}
+	c.noticeCause("warning", "pipeline scope: "+m.Text, subject, func(n int, list string) string {
+		if n == 1 {
+			return fmt.Sprintf("%s is not checked: %s", list, m.Text)
+		}
+		return fmt.Sprintf("%d pipelines are not checked: %s (%s)", n, m.Text, list)
+	})
+}
+
+// scopeSubject is where a pipeline left out of the scope is named in
+// Session.Unchecked, to add its name when it comes.
+type scopeSubject struct {
+	unchecked, index int
+	handle           string
+}
+
+// scopeNamed names a pipeline left out of the scope in the unchecked
+// list. Called with c.mu held.
+func (c *Collector) scopeNamed(serial uint64, name string) {
+	ss, ok := c.scopeSubjects[serial]
+	if !ok || ss.unchecked >= len(c.s.Unchecked) || ss.index >= len(c.s.Unchecked[ss.unchecked].Subjects) {
+		return
+	}
+	u := &c.s.Unchecked[ss.unchecked]
+	subs := slices.Clone(u.Subjects)
+	subs[ss.index] = ss.handle
+	if name != "" {
+		subs[ss.index] += fmt.Sprintf(" %q", name)
+	}
+	u.Subjects = subs
 }

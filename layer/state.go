@@ -30,11 +30,11 @@ type shader struct {
 	// code is the id its instrumented words write into records: derived
 	// from its words and options, shared by modules of the same code key
 	// (codeid.go); 0 when it was not instrumented.
-	code         uint32
-	device       uint64
-	module       uint64 // 0 until the module exists
-	object       uint64 // the VkShaderEXT of a shader object (module stays 0)
-	spirv        []uint32
+	code   uint32
+	device uint64
+	module uint64 // 0 until the module exists
+	object uint64 // the VkShaderEXT of a shader object (module stays 0)
+	spirv  []uint32
 	// spirvName is its code's name in a scope (options.SPIRVName), made
 	// on first need.
 	spirvName    string

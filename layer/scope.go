@@ -126,13 +126,15 @@ func scopeOutLocked(serial uint64, ps *pipeScope, instrumented bool) {
 	if instrumented {
 		why += " (decided after its creation: it ran instrumented, its errors are not reported)"
 	}
+	// The session adds the pipeline's name, which may come later.
 	subject := fmt.Sprintf("pipeline 0x%x", ps.handle)
-	if n := state.names[ps.handle]; n != "" && state.nameSerials[ps.handle] == serial {
-		subject += fmt.Sprintf(" %q", n)
-	}
 	sent := sendLocked(wire.KindLog, wire.Log{Level: levelName(levelWarning), Text: why, Unchecked: true,
 		Kind: wire.LogUncheckedPipeline, Pipeline: serial, Subject: subject})
-	localLogLocked(levelWarning, subject+": "+why, sent)
+	local := subject
+	if n := state.names[ps.handle]; n != "" && state.nameSerials[ps.handle] == serial {
+		local += fmt.Sprintf(" %q", n)
+	}
+	localLogLocked(levelWarning, local+": "+why, sent)
 }
 
 // scopeNamedLocked decides a pending pipeline by its first name.

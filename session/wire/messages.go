@@ -264,7 +264,7 @@ type Log struct {
 	Count     int    `json:"count,omitempty"`
 	// Pipeline is, for LogUncheckedPipeline, the serial of the pipeline
 	// (Pipeline.Serial) left out, and Subject the pipeline as the notice
-	// names it (its handle and debug name).
+	// names it (its handle; the session adds its debug name).
 	Pipeline uint64 `json:"pipeline,omitempty"`
 	Subject  string `json:"subject,omitempty"`
 }

@@ -156,7 +156,9 @@ var (
 		Title: "Instrument only",
 		Help: "Instrument only the pipelines one of whose debug names matches one of these comma-separated patterns: the " +
 			"pipeline's name or its shader modules' (globs over the whole name: * ? [..]; re:EXPR a regular expression; " +
-			"spirv:HASH a module's code). The others run as the app made them, each counted in the run's unchecked list.",
+			"spirv:HASH a module's code; pipeline: or module: before a pattern matches only that kind of name). A pipeline " +
+			"left out by its modules' names runs as the app made it; one left out by its own name (given after its " +
+			"creation) runs instrumented and its errors are not reported. Each is counted in the run's unchecked list.",
 		Usage: "instrument only the pipelines whose debug name or shader module's debug name matches one of these " +
 			"comma-separated globs (* ? [..]; re:EXPR a regular expression; spirv:HASH a module's code); the others " +
 			"run uninstrumented and are counted unchecked (exit 4)",

@@ -67,6 +67,7 @@ var (
 	meshApp  = newCheckApp("meshapp", "mesh.mesh", "stage_plain.frag")
 	traceApp = newCheckApp("traceapp", "trace.rgen", "trace.rchit", "trace.rmiss", "trace.rint")
 	raceApp  = newCheckApp("raceapp", "race.comp")
+	scopeApp = newCheckApp("scopeapp", "scope_blur.comp", "scope_tone.comp")
 	// bdaApp's compute shader as SPIR-V 1.3, without Int64.
 	bda13App = newCheckAppTarget("bdaapp", "vulkan1.1", "bda.comp")
 )

@@ -140,6 +140,7 @@ func goInstanceDestroyed(instance C.uint64_t, submits C.uint64_t, last C.int) {
 	if n > 0 {
 		logLocked(levelInfo, latencyLine(uint64(n), uint64(sum), uint64(maxNs)))
 	}
+	scopeSettleAllLocked()
 	disconnectLocked(uint64(submits))
 }
 
@@ -160,6 +161,7 @@ func goProcessExit(submits C.uint64_t, unread, waitMs C.uint32_t) {
 	flushOutbox()
 	state.mu.Lock()
 	defer state.mu.Unlock()
+	scopeSettleAllLocked()
 	disconnectLocked(uint64(submits))
 }
 
@@ -665,8 +667,8 @@ func goPreciseSPIRV(dev, module C.uint64_t, out **C.uint32_t, outWords *C.size_t
 //
 //export goPipelineCreated
 func goPipelineCreated(dev, pipeline, layout C.uint64_t, bindPoint C.uint32_t, stages *C.gpuavdbg_stage, n C.uint32_t,
-	layoutState C.int, libraries *C.uint64_t, nlib C.uint32_t, isLibrary C.int, fast C.int, readsSet *C.int,
-	serial *C.uint64_t) (wants C.int) {
+	layoutState C.int, libraries *C.uint64_t, nlib C.uint32_t, isLibrary C.int, fast C.int, scopedOut C.int,
+	readsSet *C.int, serial *C.uint64_t) (wants C.int) {
 	*readsSet, *serial = 1, 0
 	defer recovered("goPipelineCreated")
 	defer flushOutbox()
@@ -698,7 +700,7 @@ func goPipelineCreated(dev, pipeline, layout C.uint64_t, bindPoint C.uint32_t, s
 			anyInstr = anyInstr || l.instrumented
 		}
 	}
-	msg.Instrumented = anyInstr && (layoutState == layoutPadded || layoutState == layoutPaddedPush)
+	msg.Instrumented = anyInstr && (layoutState == layoutPadded || layoutState == layoutPaddedPush) && scopedOut == 0
 	slot := uint32(0)
 	if d := state.devices[uint64(dev)]; d != nil {
 		slot = d.slot
@@ -708,7 +710,7 @@ func goPipelineCreated(dev, pipeline, layout C.uint64_t, bindPoint C.uint32_t, s
 	// what it cannot read is told at submit, as unchecked
 	// (docs/decisions/descriptor-buffers.md).
 	switch {
-	case !anyInstr || msg.Instrumented:
+	case !anyInstr || msg.Instrumented || scopedOut != 0:
 	case layoutState == layoutDBUnsupported:
 		msg.Warning = fmt.Sprintf("pipeline layout 0x%x uses descriptor buffers, which the layer cannot serve there "+
 			"(its error notice says why): the pipeline runs uninstrumented copies of its shaders", uint64(layout))
@@ -727,6 +729,16 @@ func goPipelineCreated(dev, pipeline, layout C.uint64_t, bindPoint C.uint32_t, s
 		state.libraries[moduleKey{uint64(dev), uint64(pipeline)}] = library{stages: msg.Stages, instrumented: msg.Instrumented}
 	}
 	rememberPipelineShadersLocked(msg.Serial, msg.Stages)
+	if msg.Warning == "" {
+		mods := make([]uint64, 0, len(msg.Stages))
+		for _, st := range msg.Stages {
+			mods = append(mods, st.Module)
+		}
+		scopePipelineLocked(uint64(dev), msg.Handle, msg.Serial, mods, scopedOut != 0, msg.Instrumented)
+	}
+	if scopedOut != 0 {
+		return 0
+	}
 	if anyInstr {
 		wants = 1
 	}
@@ -742,6 +754,7 @@ func goPipelineDestroyed(dev, pipeline, serial C.uint64_t) {
 	withLock(func() {
 		delete(state.libraries, moduleKey{uint64(dev), uint64(pipeline)})
 		delete(pipelineShaders, uint64(serial))
+		scopeSettleLocked(uint64(serial))
 	})
 }
 
@@ -765,6 +778,9 @@ func goSetObjectName(dev C.uint64_t, objectType C.uint32_t, handle, serial C.uin
 	}
 	sendLocked(wire.KindName, wire.Name{Handle: uint64(handle), ObjectType: objectTypeName(uint32(objectType)), Name: n,
 		Serial: uint64(serial)})
+	if objectType == C.VK_OBJECT_TYPE_PIPELINE && serial != 0 && n != "" {
+		scopeNamedLocked(uint64(dev), uint64(serial), n)
+	}
 }
 
 // goSubmitDone reads the output buffers of a finished submit (only those
@@ -821,6 +837,9 @@ func goSubmitDone(queue, submit C.uint64_t, cbs *C.gpuavdbg_submit_cb, n C.uint3
 					cb.Handle, uint64(submit), malformed))
 			}
 			if ok {
+				scopeFilter(&msg)
+			}
+			if ok && (len(msg.Records) > 0 || msg.Dropped > 0) {
 				reportLocked(msg)
 			}
 		})

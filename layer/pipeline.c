@@ -204,6 +204,56 @@ static int padded(device_data *dd, VkPipelineLayout layout)
 
 /* ---- pipelines ---------------------------------------------------------------- */
 
+/* scope_outs returns, for n create infos with a padded layout, which the
+ * scope leaves out for good at creation (goPipelineScope: by their
+ * modules' names; docs/decisions/scope-by-name.md): those are created as
+ * with an unpadded layout, from their modules' original words. NULL when
+ * none is (or out of memory: all are instrumented). */
+#define SCOPE_OUTS(dd, ci, n, stages_of, nstages_of, linked)                                               \
+    ({                                                                                                      \
+        uint8_t *outs_ = NULL;                                                                              \
+        for (uint32_t i_ = 0; (dd)->set_layout && i_ < (n); i_++) {                                         \
+            if ((ci)[i_].layout && !linked((ci)[i_]) && padded((dd), (ci)[i_].layout) &&                    \
+                scope_out((dd), stages_of((ci)[i_]), nstages_of((ci)[i_])) && (outs_ || (outs_ = calloc((n), 1)))) \
+                outs_[i_] = 1;                                                                              \
+        }                                                                                                   \
+        outs_;                                                                                              \
+    })
+
+/* scope_out asks Go whether a pipeline of these stages is out of the
+ * scope for good. */
+static int scope_out(device_data *dd, const VkPipelineShaderStageCreateInfo *stages, uint32_t n)
+{
+    uint64_t small[8], *mods = n <= 8 ? small : malloc(n * sizeof *mods);
+    if (!mods)
+        return 0;
+    uint32_t k = 0;
+    for (uint32_t s = 0; s < n; s++)
+        if (stages[s].module)
+            mods[k++] = GPUAVDBG_H(stages[s].module);
+    int out = goPipelineScope(GPUAVDBG_H(dd->device), mods, k);
+    if (mods != small)
+        free(mods);
+    return out;
+}
+
+/* pad_of: pipeline i's layout is padded and the scope keeps it. */
+static int pad_of(device_data *dd, VkPipelineLayout layout, const uint8_t *outs, uint32_t i)
+{
+    return !(outs && outs[i]) && padded(dd, layout);
+}
+
+/* The stages of a create info, and whether it links libraries (a linked
+ * pipeline runs their code: the scope decides it after creation, in
+ * goPipelineCreated). */
+#define COMPUTE_STAGES(c) (&(c).stage)
+#define COMPUTE_NSTAGES(c) 1u
+#define COMPUTE_LINKED(c) 0
+#define STAGES(c) ((c).pStages)
+#define NSTAGES(c) ((c).stageCount)
+#define GFX_LINKED(c) (find_libraries((c).pNext) != NULL)
+#define RT_LINKED(c) ((c).pLibraryInfo && (c).pLibraryInfo->libraryCount)
+
 /* scratch holds what one vkCreate*Pipelines call made: uninstrumented
  * modules to destroy and copied create infos to free afterwards. */
 typedef struct scratch {
@@ -446,7 +496,7 @@ static const VkPipelineLibraryCreateInfoKHR *find_libraries(const void *pNext)
 static void remember(device_data *dd, VkPipeline p, VkPipelineLayout layout, VkPipelineBindPoint bp,
                      const VkPipelineShaderStageCreateInfo *stages, uint32_t nstages,
                      const VkPipelineLibraryCreateInfoKHR *libs, VkPipelineCreateFlags flags,
-                     const VkGraphicsPipelineCreateInfo *gfx, gpuavdbg_variant *var)
+                     const VkGraphicsPipelineCreateInfo *gfx, gpuavdbg_variant *var, int scoped_out)
 {
     int libraries = libs && libs->libraryCount > 0;
     int is_library = (flags & VK_PIPELINE_CREATE_LIBRARY_BIT_KHR) != 0;
@@ -465,7 +515,8 @@ static void remember(device_data *dd, VkPipeline p, VkPipelineLayout layout, VkP
     uint64_t serial = 0;
     int wants = goPipelineCreated(GPUAVDBG_H(dd->device), GPUAVDBG_H(p), GPUAVDBG_H(layout), (uint32_t)bp, st,
                                   nstages, state, libraries ? (uint64_t *)libs->pLibraries : NULL,
-                                  libraries ? libs->libraryCount : 0, is_library, var != NULL, &reads_set, &serial);
+                                  libraries ? libs->libraryCount : 0, is_library, var != NULL, scoped_out, &reads_set,
+                                  &serial);
     if (st != small)
         free(st);
     pipeline_info *pi = malloc(sizeof *pi);
@@ -479,7 +530,8 @@ static void remember(device_data *dd, VkPipeline p, VkPipelineLayout layout, VkP
         gpuavdbg_variant_created(var, p);
     pi->layout = layout;
     pi->bind_point = bp;
-    pi->instrumented = (state == GPUAVDBG_LAYOUT_PADDED || state == GPUAVDBG_LAYOUT_PADDED_PUSH) && (wants || libraries);
+    pi->instrumented = (state == GPUAVDBG_LAYOUT_PADDED || state == GPUAVDBG_LAYOUT_PADDED_PUSH) && (wants || libraries) &&
+                       !scoped_out;
     pi->reads_set = reads_set;
     pi->push = state == GPUAVDBG_LAYOUT_PADDED_PUSH;
     pi->library = is_library;
@@ -502,16 +554,16 @@ static void remember(device_data *dd, VkPipeline p, VkPipelineLayout layout, VkP
  * is reported with: the copy's for a padded layout (inline stages show the
  * modules the layer made for them), else the app's (substituted
  * uninstrumented copies are reported as the app's modules). */
-#define remembered(dd, copy, ci, i, field)                                                              \
-    ((copy) && padded((dd), (ci)[i].layout) ? &(copy)[i].field : &(ci)[i].field)
+#define remembered(dd, copy, ci, i, field, outs)                                                        \
+    ((copy) && pad_of((dd), (ci)[i].layout, (outs), (i)) ? &(copy)[i].field : &(ci)[i].field)
 
 /* PREPARE_STAGE_ARRAYS prepares the pStages of n create infos of any type
  * that has layout, pStages and stageCount (graphics, ray tracing KHR):
  * copy becomes a scratch copy of ci holding the prepared stages once one
  * pipeline needs them, and any_padded says whether some layout is padded. */
-#define PREPARE_STAGE_ARRAYS(dd, sc, ci, n, copy, any_padded)                                               \
+#define PREPARE_STAGE_ARRAYS(dd, sc, ci, n, copy, any_padded, outs)                                         \
     for (uint32_t i_ = 0; (dd)->set_layout && i_ < (n); i_++) {                                             \
-        int padded_ = padded((dd), (ci)[i_].layout);                                                        \
+        int padded_ = pad_of((dd), (ci)[i_].layout, (outs), i_);                                            \
         (any_padded) |= padded_;                                                                            \
         const VkPipelineShaderStageCreateInfo *st_ =                                                        \
             prepare_stages((dd), (sc), padded_, (ci)[i_].pStages, (ci)[i_].stageCount);                     \
@@ -524,9 +576,9 @@ static void remember(device_data *dd, VkPipeline p, VkPipelineLayout layout, VkP
 /* PRECISE_STAGE_ARRAYS gives the stages of the create infos with a padded
  * layout (graphics, ray tracing KHR) that still hold a deferred module the
  * precise variant's words (precise_stages), in copy. */
-#define PRECISE_STAGE_ARRAYS(dd, sc, ci, n, copy)                                                              \
+#define PRECISE_STAGE_ARRAYS(dd, sc, ci, n, copy, outs)                                                        \
     for (uint32_t i_ = 0; (dd)->set_layout && i_ < (n); i_++) {                                             \
-        if (!padded((dd), (ci)[i_].layout))                                                                 \
+        if (!pad_of((dd), (ci)[i_].layout, (outs), i_))                                                     \
             continue;                                                                                       \
         const VkPipelineShaderStageCreateInfo *st_ = precise_stages(                                        \
             (dd), (sc), (copy) ? (copy)[i_].pStages : (ci)[i_].pStages, (ci)[i_].stageCount);               \
@@ -570,8 +622,9 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateComputePipelines(VkDevice devic
     scratch sc = {0};
     int any_padded = 0;
     gpuavdbg_variant **vars = dd->set_layout && n ? calloc(n, sizeof *vars) : NULL;
+    uint8_t *outs = SCOPE_OUTS(dd, ci, n, COMPUTE_STAGES, COMPUTE_NSTAGES, COMPUTE_LINKED);
     for (uint32_t i = 0; dd->set_layout && i < n; i++) {
-        int pad = padded(dd, ci[i].layout);
+        int pad = pad_of(dd, ci[i].layout, outs, i);
         any_padded |= pad;
         const VkPipelineShaderStageCreateInfo *st = prepare_stages(dd, &sc, pad, &ci[i].stage, 1);
         if (st && !copy)
@@ -591,15 +644,17 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateComputePipelines(VkDevice devic
                                                  copy ? copy : ci, alloc, pipes);
     for (uint32_t i = 0; i < n; i++) {
         gpuavdbg_variant *v = vars ? vars[i] : NULL;
-        VkPipelineShaderStageCreateInfo st = *app_stages(&sc, remembered(dd, copy, ci, i, stage), 1);
+        VkPipelineShaderStageCreateInfo st = *app_stages(&sc, remembered(dd, copy, ci, i, stage, outs), 1);
         if (v) /* reported with the app's module, not the fast variant's */
             st.module = ci[i].stage.module;
         if (pipes[i])
-            remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_COMPUTE, &st, 1, NULL, ci[i].flags, NULL, v);
+            remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_COMPUTE, &st, 1, NULL, ci[i].flags, NULL, v,
+                     outs && outs[i]);
         else
             gpuavdbg_variant_free(dd, v);
     }
     free(vars);
+    free(outs);
     scratch_free(dd, &sc);
     return r;
 }
@@ -647,14 +702,15 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateGraphicsPipelines(VkDevice devi
     VkGraphicsPipelineCreateInfo *copy = NULL;
     scratch sc = {0};
     int any_padded = 0;
-    PREPARE_STAGE_ARRAYS(dd, &sc, ci, n, copy, any_padded);
+    uint8_t *outs = SCOPE_OUTS(dd, ci, n, STAGES, NSTAGES, GFX_LINKED);
+    PREPARE_STAGE_ARRAYS(dd, &sc, ci, n, copy, any_padded, outs);
     gpuavdbg_variant **vars = dd->set_layout && n ? calloc(n, sizeof *vars) : NULL;
     for (uint32_t i = 0; vars && i < n; i++)
-        if (padded(dd, ci[i].layout) && (!copy || copy[i].pStages == ci[i].pStages))
+        if (pad_of(dd, ci[i].layout, outs, i) && (!copy || copy[i].pStages == ci[i].pStages))
             fast_graphics(dd, &sc, ci, n, i, &copy, &vars[i]);
-    PRECISE_STAGE_ARRAYS(dd, &sc, ci, n, copy);
+    PRECISE_STAGE_ARRAYS(dd, &sc, ci, n, copy, outs);
     for (uint32_t i = 0; dd->set_layout && i < n; i++)
-        if (padded(dd, ci[i].layout) && has_shader_groups(ci[i].pNext))
+        if (pad_of(dd, ci[i].layout, outs, i) && has_shader_groups(ci[i].pNext))
             gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED,
                           "a graphics pipeline's shader groups (VK_NV_device_generated_commands) run the original "
                           "code of their modules that have a fast variant, unchecked: the layer substitutes "
@@ -665,14 +721,15 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateGraphicsPipelines(VkDevice devi
         gpuavdbg_variant *v = vars ? vars[i] : NULL;
         /* reported with the app's modules, not the fast variant's */
         const VkPipelineShaderStageCreateInfo *st =
-            v ? ci[i].pStages : app_stages(&sc, *remembered(dd, copy, ci, i, pStages), ci[i].stageCount);
+            v ? ci[i].pStages : app_stages(&sc, *remembered(dd, copy, ci, i, pStages, outs), ci[i].stageCount);
         if (pipes[i])
             remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_GRAPHICS, st, ci[i].stageCount,
-                     find_libraries(ci[i].pNext), ci[i].flags, &ci[i], v);
+                     find_libraries(ci[i].pNext), ci[i].flags, &ci[i], v, outs && outs[i]);
         else
             gpuavdbg_variant_free(dd, v);
     }
     free(vars);
+    free(outs);
     scratch_free(dd, &sc);
     return r;
 }
@@ -693,8 +750,9 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateRayTracingPipelinesKHR(VkDevice
     VkRayTracingPipelineCreateInfoKHR *copy = NULL;
     scratch sc = {0};
     int any_padded = 0;
-    PREPARE_STAGE_ARRAYS(dd, &sc, ci, n, copy, any_padded);
-    PRECISE_STAGE_ARRAYS(dd, &sc, ci, n, copy);
+    uint8_t *outs = SCOPE_OUTS(dd, ci, n, STAGES, NSTAGES, RT_LINKED);
+    PREPARE_STAGE_ARRAYS(dd, &sc, ci, n, copy, any_padded, outs);
+    PRECISE_STAGE_ARRAYS(dd, &sc, ci, n, copy, outs);
     VkResult r = dd->disp.CreateRayTracingPipelinesKHR(device, VK_NULL_HANDLE, gpuavdbg_cache_for(dd, cache, any_padded),
                                                        n, copy ? copy : ci, alloc, pipes);
     if (deferred && r == VK_SUCCESS)
@@ -702,8 +760,9 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateRayTracingPipelinesKHR(VkDevice
     for (uint32_t i = 0; i < n; i++)
         if (pipes[i])
             remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR,
-                     app_stages(&sc, *remembered(dd, copy, ci, i, pStages), ci[i].stageCount), ci[i].stageCount,
-                     ci[i].pLibraryInfo, ci[i].flags, NULL, NULL);
+                     app_stages(&sc, *remembered(dd, copy, ci, i, pStages, outs), ci[i].stageCount), ci[i].stageCount,
+                     ci[i].pLibraryInfo, ci[i].flags, NULL, NULL, outs && outs[i]);
+    free(outs);
     scratch_free(dd, &sc);
     return r;
 }
@@ -732,7 +791,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateRayTracingPipelinesNV(VkDevice 
     for (uint32_t i = 0; i < n; i++)
         if (pipes[i])
             remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR, ci[i].pStages,
-                     ci[i].stageCount, NULL, 0, NULL, NULL);
+                     ci[i].stageCount, NULL, 0, NULL, NULL, 0);
     return r;
 }
 

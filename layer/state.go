@@ -9,6 +9,7 @@ import (
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 	"github.com/gpuav-dbg/gpuav-dbg/internal/sanitize"
 	"github.com/gpuav-dbg/gpuav-dbg/layer/internal/abi"
+	"github.com/gpuav-dbg/gpuav-dbg/options"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 	"github.com/gpuav-dbg/gpuav-dbg/sourcemap"
 )
@@ -29,11 +30,14 @@ type shader struct {
 	// code is the id its instrumented words write into records: derived
 	// from its words and options, shared by modules of the same code key
 	// (codeid.go); 0 when it was not instrumented.
-	code         uint32
-	device       uint64
-	module       uint64 // 0 until the module exists
-	object       uint64 // the VkShaderEXT of a shader object (module stays 0)
-	spirv        []uint32
+	code   uint32
+	device uint64
+	module uint64 // 0 until the module exists
+	object uint64 // the VkShaderEXT of a shader object (module stays 0)
+	spirv  []uint32
+	// spirvName is its code's name in a scope (options.SPIRVName), made
+	// on first need.
+	spirvName    string
 	instrumented bool
 	warning      string
 	micros       int64
@@ -103,8 +107,10 @@ type device struct {
 	// int64: shaderInt64 is enabled (by the app or the layer), so the
 	// instrumentation may add the Int64 capability.
 	int64 bool
-	// settings are its instance's.
+	// settings are its instance's, scope their scope (parsed on first
+	// need).
 	settings Settings
+	scope    *options.PipelineScope
 }
 
 // state is the layer's Go state; mu guards all of it. Nothing here is

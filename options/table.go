@@ -151,6 +151,34 @@ var (
 		get: func(v *Values) (string, bool) { return v.Breadcrumbs, v.Breadcrumbs != "" },
 		set: func(v *Values, s string) { v.Breadcrumbs = s },
 	}
+	ScopeInclude = &Option{
+		Key: "scope_include", Env: "VK_LAYER_GPUAV_DBG_SCOPE_INCLUDE", Flag: "scope", FlagArg: "PATTERNS", Kind: String,
+		Title: "Instrument only",
+		Help: "Instrument only the pipelines one of whose debug names matches one of these comma-separated patterns: the " +
+			"pipeline's name or its shader modules' (globs over the whole name: * ? [..]; re:EXPR a regular expression; " +
+			"spirv:HASH a module's code; pipeline: or module: before a pattern matches only that kind of name). A pipeline " +
+			"left out by its modules' names runs as the app made it; one left out by its own name (given after its " +
+			"creation) runs instrumented and its errors are not reported. Each is counted in the run's unchecked list.",
+		Usage: "instrument only the pipelines whose debug name or shader module's debug name matches one of these " +
+			"comma-separated globs (* ? [..]; re:EXPR a regular expression; spirv:HASH a module's code); the others " +
+			"run uninstrumented and are counted unchecked (exit 4)",
+		Refused: "instrumenting every pipeline",
+		Where:   Manifest | README | Hello | Passed,
+		Parse:   parseScope,
+	}
+	ScopeExclude = &Option{
+		Key: "scope_exclude", Env: "VK_LAYER_GPUAV_DBG_SCOPE_EXCLUDE", Flag: "scope-exclude", FlagArg: "PATTERNS",
+		Kind:  String,
+		Title: "Do not instrument",
+		Help: "Leave uninstrumented the pipelines one of whose debug names (the pipeline's, its shader modules') matches " +
+			"one of these comma-separated patterns (as scope_include's), even when scope_include matches; each is " +
+			"counted in the run's unchecked list.",
+		Usage: "leave uninstrumented the pipelines whose debug name or shader module's debug name matches one of these " +
+			"comma-separated patterns (as --scope's; wins over --scope); each is counted unchecked (exit 4)",
+		Refused: "excluding none",
+		Where:   Manifest | README | Hello | Passed,
+		Parse:   parseScope,
+	}
 	SizedElementChecks = &Option{
 		Key: "sized_element_checks", Env: "VK_LAYER_GPUAV_DBG_SIZED_ELEMENT_CHECKS", Kind: Bool, Default: "1",
 		Title: "Element checks on sized arrays",
@@ -280,6 +308,7 @@ var (
 // (docs/ARCHITECTURE.md, "An option").
 var Table = []*Option{
 	ReserveSlot, OnError, Robust, LoopBudget, Printf, PrintfBufferBytes, PrintfAt, WatchdogSeconds, Breadcrumbs,
+	ScopeInclude, ScopeExclude,
 	SizedElementChecks,
 	WarnRobust,
 	Socket, CPUProfile, CacheDir, TestFailAlloc, TestMaxDrawIndirectCount, TestBinds,

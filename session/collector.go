@@ -173,6 +173,9 @@ type Collector struct {
 	hangNotices []int
 	// uncheckedIndex finds a cause's entry in Session.Unchecked.
 	uncheckedIndex map[string]int
+	// scopeSubjects are the pipelines the scope left out that the
+	// unchecked list names, by serial.
+	scopeSubjects map[uint64]scopeSubject
 	// droppedNoticed: the first overflow gets a notice, later ones only
 	// add to Session.Dropped.
 	droppedNoticed bool
@@ -247,6 +250,7 @@ func NewCollector() *Collector {
 		causes:      map[string]*causeNotice{},
 
 		uncheckedIndex: map[string]int{},
+		scopeSubjects:  map[uint64]scopeSubject{},
 	}
 }
 
@@ -403,7 +407,7 @@ func (c *Collector) apply(msg any) {
 		c.addShader(m)
 	case *wire.Pipeline:
 		c.pipelines[m.Handle] = m
-		cp := createdPipeline{instrumented: m.Instrumented, warning: m.Warning}
+		cp := createdPipeline{serial: m.Serial, instrumented: m.Instrumented, warning: m.Warning}
 		for _, st := range m.Stages {
 			cp.shaders = append(cp.shaders, st.ShaderID)
 		}
@@ -425,6 +429,10 @@ func (c *Collector) apply(msg any) {
 	case *wire.HangFinished:
 		c.applyHangFinished(m)
 	case *wire.Log:
+		if m.Unchecked && m.Kind == wire.LogUncheckedPipeline {
+			c.scopeOut(m)
+			break
+		}
 		c.addNotice(m.Level, m.Text)
 		if m.Unchecked && m.Kind == wire.LogUncheckedRecords {
 			c.uncheckN(UncheckedRecords, m.Text, max(m.Count, 1))
@@ -676,6 +684,9 @@ func (c *Collector) setName(h uint64, objectType, name string, serial uint64) {
 	c.nameSerial[h] = serial
 	if serial != 0 {
 		c.serialNames[serialKey{objectType, serial}] = name
+		if objectType == "pipeline" {
+			c.scopeNamed(serial, name)
+		}
 	}
 	shader, named := c.newest[h]
 	named = named && namesShader(objectType)

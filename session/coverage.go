@@ -89,6 +89,7 @@ const (
 // createdPipeline is one Pipeline message, kept for the coverage (the
 // pipelines map is by handle, which the driver may reuse).
 type createdPipeline struct {
+	serial       uint64
 	instrumented bool
 	warning      string
 	shaders      []uint32

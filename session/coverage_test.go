@@ -146,7 +146,7 @@ func TestPartlyCheckedPipelineIsUnchecked(t *testing.T) {
 	record(t, c, wire.KindAppExited, &wire.AppExited{State: "exited", Time: t0})
 	s := c.Snapshot()
 	u := s.UncheckedAll()
-	if len(u) != 1 || u[0] != (Unchecked{Kind: UncheckedPipeline, Reason: w, Count: 1}) {
+	if len(u) != 1 || !reflect.DeepEqual(u[0], Unchecked{Kind: UncheckedPipeline, Reason: w, Count: 1}) {
 		t.Fatalf("unchecked %+v", u)
 	}
 	if v, _ := s.Verdict(); v != VerdictPartly {

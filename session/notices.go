@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
@@ -17,6 +18,7 @@ type causeNotice struct {
 	index    int
 	n        int
 	subjects []string
+	text     func(n int, subjects string) string
 }
 
 // noticeCause adds a notice for one subject of a cause (a shader left
@@ -36,12 +38,18 @@ func (c *Collector) noticeCause(level, cause, subject string, text func(n int, s
 	if subject != "" && len(cn.subjects) < maxNoticeSubjects {
 		cn.subjects = append(cn.subjects, subject)
 	}
+	cn.text = text
+	c.renderCause(cn)
+}
+
+// renderCause writes a cause's notice. Called with c.mu held.
+func (c *Collector) renderCause(cn *causeNotice) {
 	list := strings.Join(cn.subjects, ", ")
 	if more := cn.n - len(cn.subjects); more > 0 && len(cn.subjects) > 0 {
 		list += fmt.Sprintf(" and %d more", more)
 	}
 	// Snapshots copied the notices: changing this one in place is safe.
-	c.s.Notices[cn.index].Text = text(cn.n, list)
+	c.s.Notices[cn.index].Text = cn.text(cn.n, list)
 }
 
 // plural picks the singular or the plural form for n.
@@ -142,4 +150,82 @@ func (c *Collector) noticePipeline(m *wire.Pipeline) {
 		}
 		return fmt.Sprintf("%d pipelines run their original, unchecked shaders: %s (%s)", n, w, list)
 	})
+}
+
+// scopeOut counts a pipeline the scope left out (a wire.Log of kind
+// wire.LogUncheckedPipeline): in the coverage as left out for the Log's
+// reason, in the unchecked list with its handle and name (named when its
+// name comes later), in one notice per reason. Called with c.mu held.
+func (c *Collector) scopeOut(m *wire.Log) {
+	for i := len(c.s.createdPipelines) - 1; i >= 0; i-- {
+		if cp := &c.s.createdPipelines[i]; cp.serial == m.Pipeline && m.Pipeline != 0 {
+			cp.instrumented, cp.warning = false, m.Text
+			break
+		}
+	}
+	subject := m.Subject
+	if name := c.serialNames[serialKey{"pipeline", m.Pipeline}]; name != "" && m.Pipeline != 0 {
+		subject += fmt.Sprintf(" %q", name)
+	}
+	c.uncheck(UncheckedPipeline, m.Text)
+	if m.Pipeline != 0 {
+		c.scopeSubjects[m.Pipeline] = scopeSubject{index: -1}
+	}
+	i := c.uncheckedIndex[UncheckedPipeline+"\x00"+m.Text]
+	if u := &c.s.Unchecked[i]; subject != "" && len(u.Subjects) < maxSubjects {
+		// A copy: snapshots share the old slice.
+		u.Subjects = append(slices.Clip(u.Subjects), subject)
+		if m.Pipeline != 0 {
+			c.scopeSubjects[m.Pipeline] = scopeSubject{unchecked: i, index: len(u.Subjects) - 1}
+		}
+	}
+	if m.Pipeline != 0 {
+		ss := c.scopeSubjects[m.Pipeline]
+		ss.cause, ss.handle, ss.subject = "pipeline scope: "+m.Text, m.Subject, subject
+		c.scopeSubjects[m.Pipeline] = ss
+	}
+	c.noticeCause("warning", "pipeline scope: "+m.Text, subject, func(n int, list string) string {
+		if n == 1 {
+			return fmt.Sprintf("%s is not checked: %s", list, m.Text)
+		}
+		return fmt.Sprintf("%d pipelines are not checked: %s (%s)", n, m.Text, list)
+	})
+}
+
+// scopeSubject is where a pipeline left out of the scope is named in
+// Session.Unchecked, to add its name when it comes.
+type scopeSubject struct {
+	// unchecked and index place it in Session.Unchecked (index -1: not
+	// named there).
+	unchecked, index int
+	// cause is its notice's cause, handle its subject without a name,
+	// subject as the notice names it now.
+	cause, handle, subject string
+}
+
+// scopeNamed names a pipeline left out of the scope in the unchecked
+// list. Called with c.mu held.
+func (c *Collector) scopeNamed(serial uint64, name string) {
+	ss, ok := c.scopeSubjects[serial]
+	if !ok {
+		return
+	}
+	named := ss.handle
+	if name != "" {
+		named += fmt.Sprintf(" %q", name)
+	}
+	if ss.unchecked < len(c.s.Unchecked) && ss.index >= 0 && ss.index < len(c.s.Unchecked[ss.unchecked].Subjects) {
+		u := &c.s.Unchecked[ss.unchecked]
+		subs := slices.Clone(u.Subjects)
+		subs[ss.index] = named
+		u.Subjects = subs
+	}
+	if cn := c.causes[ss.cause]; cn != nil {
+		if i := slices.Index(cn.subjects, ss.subject); i >= 0 {
+			cn.subjects[i] = named
+			c.renderCause(cn)
+		}
+	}
+	ss.subject = named
+	c.scopeSubjects[serial] = ss
 }

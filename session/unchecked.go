@@ -3,6 +3,7 @@ package session
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // What an Unchecked entry is about.
@@ -42,14 +43,27 @@ type Unchecked struct {
 	Kind   string `json:"kind"`
 	Reason string `json:"reason"`
 	Count  int    `json:"count,omitempty"`
+	// Subjects name the pipelines a scope left out (their handle and
+	// debug name; the first maxSubjects).
+	Subjects []string `json:"subjects,omitempty"`
 }
+
+// maxSubjects is how many subjects an Unchecked entry names.
+const maxSubjects = 16
 
 // String is one line: "2 shaders: module has no entry point: left
 // uninstrumented".
 func (u Unchecked) String() string {
 	switch {
 	case u.Kind == UncheckedShader || u.Kind == UncheckedPipeline:
-		return fmt.Sprintf("%d %s: %s", u.Count, plural(u.Count, u.Kind, u.Kind+"s"), u.Reason)
+		s := fmt.Sprintf("%d %s: %s", u.Count, plural(u.Count, u.Kind, u.Kind+"s"), u.Reason)
+		if len(u.Subjects) > 0 {
+			s += ": " + strings.Join(u.Subjects, ", ")
+			if more := u.Count - len(u.Subjects); more > 0 {
+				s += fmt.Sprintf(" and %d more", more)
+			}
+		}
+		return s
 	}
 	return u.Reason
 }
@@ -65,7 +79,7 @@ func (s *Session) UncheckedAll() []Unchecked {
 	var out []Unchecked
 	add := func(kind, reason string, count int) {
 		u := Unchecked{Kind: kind, Reason: reason, Count: count}
-		if !slices.Contains(out, u) {
+		if !slices.ContainsFunc(out, func(x Unchecked) bool { return x.Kind == kind && x.Reason == reason && x.Count == count }) {
 			out = append(out, u)
 		}
 	}
@@ -88,6 +102,7 @@ func (s *Session) UncheckedAll() []Unchecked {
 	}
 	for _, u := range s.Unchecked {
 		add(u.Kind, u.Reason, u.Count)
+		out[len(out)-1].Subjects = u.Subjects
 	}
 	if s.Dropped > 0 {
 		add(UncheckedRecords, fmt.Sprintf("%d error records did not fit in the layer's buffers (counts are lower bounds)", s.Dropped), int(s.Dropped))

@@ -60,8 +60,12 @@ func validate(msg any) error {
 		}
 	case *wire.Log:
 		err = validateLevel(m.Level, m.Text)
-		if err == nil && (m.Kind != "" && m.Kind != wire.LogUncheckedRecords || m.Count < 0 || m.Count > MaxRecordCount) {
+		if err == nil && (m.Kind != "" && m.Kind != wire.LogUncheckedRecords && m.Kind != wire.LogUncheckedPipeline ||
+			m.Count < 0 || m.Count > MaxRecordCount) {
 			err = fmt.Errorf("log kind %q count %d", m.Kind, m.Count)
+		}
+		if err == nil {
+			err = checkString("log subject", m.Subject)
 		}
 	case *wire.Notice:
 		err = validateLevel(m.Level, m.Text)

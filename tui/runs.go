@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/gpuav-dbg/gpuav-dbg/options"
 	"github.com/gpuav-dbg/gpuav-dbg/session"
 	"github.com/gpuav-dbg/gpuav-dbg/tui/common"
 	"github.com/gpuav-dbg/gpuav-dbg/tui/compare"
@@ -237,10 +238,36 @@ func (m *Model) rerun() tea.Cmd {
 		m.flash = "re-run is not available for a saved session"
 		return nil
 	}
+	return m.rerunWith(m.settings.Settings())
+}
+
+// rerunErrors is rerun instrumenting only the pipelines that reported
+// errors in the run shown: the settings pane's settings with their scope
+// (session.ErrorScope; docs/decisions/scope-by-name.md).
+func (m *Model) rerunErrors() tea.Cmd {
+	if m.opts.Rerun == nil {
+		m.flash = "re-run is not available for a saved session"
+		return nil
+	}
+	include, unnamed := m.s.ErrorScope()
+	if include == "" {
+		m.flash = "no pipeline reported errors in this run: nothing to scope a re-run to"
+		return nil
+	}
+	cmd := m.rerunWith(session.WithScope(m.settings.Settings(), include))
+	if unnamed > 0 && m.confirm == nil {
+		m.flash = fmt.Sprintf("scope %s: %d error %s no pipeline name or shader to scope by", include, unnamed,
+			plural(unnamed, "group has", "groups have"))
+	}
+	return cmd
+}
+
+// rerunWith runs the app again with set.
+func (m *Model) rerunWith(set session.Settings) tea.Cmd {
 	if m.rerunning != "" {
 		return nil
 	}
-	rr, set := m.opts.Rerun, m.settings.Settings()
+	rr := m.opts.Rerun
 	if !rr.Running() {
 		m.rerunning = "re-running the app…"
 		return func() tea.Msg {
@@ -254,7 +281,7 @@ func (m *Model) rerun() tea.Cmd {
 	}
 	m.confirm = &confirmation{
 		title: "Re-run",
-		text:  []string{what + ".", "Stop it (SIGTERM, then SIGKILL) and run it again with the settings?"},
+		text:  []string{what + ".", "Stop it (SIGTERM, then SIGKILL) and run it again with " + scopeWords(set) + "?"},
 		yes: func() tea.Cmd {
 			m.rerunning = "stopping the app, then re-running it…"
 			return func() tea.Msg {
@@ -290,4 +317,14 @@ func (m *Model) rerunDone(msg rerunMsg) tea.Cmd {
 	cmd := m.refresh(m.cur)
 	m.settings.Reset(m.opts.Checks, m.s.Settings, availability(m.s))
 	return tea.Batch(cmd, m.listen(m.cur))
+}
+
+// scopeWords is what the re-run question calls its settings: "the
+// settings", and the scope they instrument when they have one.
+func scopeWords(set session.Settings) string {
+	v := options.Values{Settings: set}
+	if inc := options.ScopeInclude.Text(&v); inc != "" {
+		return "the settings, instrumenting only " + common.Clean(inc)
+	}
+	return "the settings"
 }

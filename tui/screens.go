@@ -56,7 +56,8 @@ func (m *Model) screenTable() []screenEntry {
 				if m.opts.Rerun == nil {
 					return back(m)
 				}
-				return append([]key.Binding{short(m.c.Keys.Rerun, "re-run")}, back(m)...)
+				return append([]key.Binding{short(m.c.Keys.Rerun, "re-run"), short(m.c.Keys.RerunErrors, "re-run the erring pipelines")},
+					back(m)...)
 			}},
 		{id: ScreenCompare, toggle: func(k *keys.KeyMap) key.Binding { return k.Compare },
 			panes: []common.Component{m.compare}, layout: full,

@@ -445,6 +445,8 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.showHelp = true
 	case key.Matches(msg, k.Rerun):
 		return m.rerun()
+	case key.Matches(msg, k.RerunErrors):
+		return m.rerunErrors()
 	case key.Matches(msg, k.PrevRun):
 		m.switchRun(m.cur - 1)
 	case key.Matches(msg, k.NextRun):

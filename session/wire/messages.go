@@ -262,10 +262,22 @@ type Log struct {
 	Unchecked bool   `json:"unchecked,omitempty"`
 	Kind      string `json:"kind,omitempty"`
 	Count     int    `json:"count,omitempty"`
+	// Pipeline is, for LogUncheckedPipeline, the serial of the pipeline
+	// (Pipeline.Serial) left out, and Subject the pipeline as the notice
+	// names it (its handle; the session adds its debug name).
+	Pipeline uint64 `json:"pipeline,omitempty"`
+	Subject  string `json:"subject,omitempty"`
 }
 
-// LogUncheckedRecords is Log.Kind for records the layer could not read.
-const LogUncheckedRecords = "records"
+// Log kinds of unchecked things other than commands.
+const (
+	// LogUncheckedRecords: records the layer could not read.
+	LogUncheckedRecords = "records"
+	// LogUncheckedPipeline: a pipeline the scope (scope_include,
+	// scope_exclude) left out; Text is the cause, the same for every
+	// pipeline it left out.
+	LogUncheckedPipeline = "pipeline"
+)
 
 // Bye is the last message, sent when the instance is destroyed.
 type Bye struct {

@@ -73,8 +73,10 @@ type KeyMap struct {
 	Edit, Copy key.Binding
 
 	// Rerun runs the app again with the settings (asking first, and
-	// stopping it, while it still runs); Yes and No answer that question.
-	Rerun, Yes, No key.Binding
+	// stopping it, while it still runs); RerunErrors does so instrumenting
+	// only the pipelines that reported errors in this run (the scope); Yes
+	// and No answer that question.
+	Rerun, RerunErrors, Yes, No key.Binding
 	// PrevRun and NextRun switch between the runs of the history.
 	PrevRun, NextRun key.Binding
 }
@@ -129,11 +131,12 @@ func Default() *KeyMap {
 		Edit:         b("e", "open the source in $EDITOR", "e"),
 		Copy:         b("y", "copy the error's summary", "y"),
 
-		Rerun:   b("r", "re-run the app with the settings", "r"),
-		Yes:     b("y/enter", "yes: stop the app and re-run", "y", "enter"),
-		No:      b("n/esc", "no: keep it running", "n", "esc"),
-		PrevRun: b("<", "previous run", "<"),
-		NextRun: b(">", "next run", ">"),
+		Rerun:       b("r", "re-run the app with the settings", "r"),
+		RerunErrors: b("R", "re-run the erring pipelines only", "R"),
+		Yes:         b("y/enter", "yes: stop the app and re-run", "y", "enter"),
+		No:          b("n/esc", "no: keep it running", "n", "esc"),
+		PrevRun:     b("<", "previous run", "<"),
+		NextRun:     b(">", "next run", ">"),
 	}
 }
 
@@ -153,7 +156,7 @@ func (k *KeyMap) Groups() []Group {
 		{"Errors", []key.Binding{k.Filter, k.NextMatch, k.PrevMatch, k.Grouping, k.Group1, k.Group2, k.Group3, k.Group4,
 			k.SortCount, k.CollapseAll, k.ExpandAll, k.Mute, k.MuteVUID, k.Unmute,
 			k.NextInShader, k.PrevInShader, k.SPIRV, k.Edit, k.Copy}},
-		{"Runs", []key.Binding{k.Rerun, k.Yes, k.No, k.PrevRun, k.NextRun}},
+		{"Runs", []key.Binding{k.Rerun, k.RerunErrors, k.Yes, k.No, k.PrevRun, k.NextRun}},
 	}
 }
 

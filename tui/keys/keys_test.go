@@ -37,6 +37,7 @@ func TestBindings(t *testing.T) {
 		{tea.KeyPressMsg{Code: 'n', ShiftedCode: 'N', Text: "N", Mod: tea.ModShift}, k.PrevMatch, "previous error"},
 		{tea.KeyPressMsg{Code: ']', Text: "]"}, k.NextInShader, "next error in the shader"},
 		{tea.KeyPressMsg{Code: 'r', Text: "r"}, k.Rerun, "re-run the app with the settings"},
+		{tea.KeyPressMsg{Code: 'R', Text: "R"}, k.RerunErrors, "re-run the erring pipelines only"},
 		{tea.KeyPressMsg{Code: '>', Text: ">"}, k.NextRun, "next run"},
 		{tea.KeyPressMsg{Code: tea.KeyLeft}, k.ScrollLeft, "scroll left (source, log)"},
 		{tea.KeyPressMsg{Code: tea.KeyLeft}, k.Left, "pane left; tree: collapse, parent"},
@@ -70,8 +71,8 @@ func TestHelpListsEveryBinding(t *testing.T) {
 	}
 	// Every field of the key map is in the full help, once.
 	v := reflect.ValueOf(*k)
-	if n != v.NumField() || n != 46 {
-		t.Errorf("full help lists %d bindings, the key map has %d fields (want 46)", n, v.NumField())
+	if n != v.NumField() || n != 47 {
+		t.Errorf("full help lists %d bindings, the key map has %d fields (want 47)", n, v.NumField())
 	}
 	seen := map[string]bool{}
 	for _, b := range k.All() {

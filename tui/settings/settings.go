@@ -31,6 +31,11 @@ var (
 	Printf  = options.Printf.Key
 )
 
+// Scope is the id of the scope's row: shown when the run had a scope
+// (scope_include, scope_exclude; the R re-run sets one), switched off it
+// instruments everything in the next run.
+const Scope = "scope"
+
 // Item is one row: a check or an option.
 type Item struct {
 	// ID is the check id, or the option's key (options.Pane rows).
@@ -86,7 +91,23 @@ func Items(checks []string, s session.Settings, avail Availability) []Item {
 		}
 		items = append(items, it)
 	}
+	if w := scopeText(&v); w != "" {
+		items = append(items, Item{ID: Scope, On: true, Value: w})
+	}
 	return items
+}
+
+// scopeText says what a scope instruments: `only "a,b"; not "c"`; ""
+// without one.
+func scopeText(v *options.Values) string {
+	var parts []string
+	if inc := options.ScopeInclude.Text(v); inc != "" {
+		parts = append(parts, fmt.Sprintf("only %q", inc))
+	}
+	if exc := options.ScopeExclude.Text(v); exc != "" {
+		parts = append(parts, fmt.Sprintf("not %q", exc))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // Settings turns items back into settings: base's, with the items' values.
@@ -101,6 +122,9 @@ func Settings(base session.Settings, items []Item) session.Settings {
 		switch {
 		case it.Check:
 			v.Checks[it.ID] = it.On
+		case it.ID == Scope && !it.On:
+			delete(v.Options, options.ScopeInclude.Key)
+			delete(v.Options, options.ScopeExclude.Key)
 		case o == nil:
 		case it.Choices != nil:
 			o.Set(&v, it.Value)
@@ -199,6 +223,12 @@ func Render(st *common.Styles, items []Item, selected int, changed, rerun bool, 
 		if it.ID == Printf {
 			note = printfNote(it)
 		}
+		if it.ID == Scope {
+			note = "instrument " + common.Clean(it.Value)
+			if !it.On {
+				note = "instrument every pipeline (was: " + common.Clean(it.Value) + ")"
+			}
+		}
 		if it.Unavailable != "" {
 			box = "[-]"
 			row = cur + box + " " + common.Fit(it.ID, idW) + "  "
@@ -264,7 +294,7 @@ func (m *Model) Changed() bool {
 		return true
 	}
 	vs, vb := options.Values{Settings: s}, options.Values{Settings: base}
-	for _, o := range options.With(options.Pane) {
+	for _, o := range append(options.With(options.Pane), options.ScopeInclude, options.ScopeExclude) {
 		if o.Text(&vs) != o.Text(&vb) {
 			return true
 		}

@@ -145,3 +145,45 @@ func TestPaneReadsTheTable(t *testing.T) {
 		t.Errorf("after switching: %+v, changed %v", got, m.Changed())
 	}
 }
+
+// TestScopeRow: a run with a scope has a scope row saying what it
+// instruments; switched off, the next run's settings have no scope (and
+// the pane says it changed); a run without one has no row.
+func TestScopeRow(t *testing.T) {
+	if it := items(); it[len(it)-1].ID == Scope {
+		t.Fatal("a scope row without a scope")
+	}
+	set := fixture.Settings()
+	v := options.Values{Settings: set}
+	v.Options = map[string]string{}
+	options.ScopeInclude.Set(&v, "pipeline:blur")
+	options.ScopeExclude.Set(&v, "module:x*")
+	m := New(fixture.Common(), true)
+	m.Reset(fixture.Checks, v.Settings, nil)
+	m.SetSize(100, 16)
+	last := len(m.Items()) - 1
+	if it := m.Items()[last]; it.ID != Scope || !it.On {
+		t.Fatalf("last row %+v", it)
+	}
+	const row = `[x] scope                     instrument only "pipeline:blur"; not "module:x*"`
+	if out := fixture.ASCII(m.View()); !strings.Contains(out, row) {
+		t.Fatalf("no %q in\n%s", row, out)
+	}
+	if m.Changed() || m.Settings().Options[options.ScopeInclude.Key] != "pipeline:blur" {
+		t.Fatalf("changed %v before the switch, settings %v", m.Changed(), m.Settings().Options)
+	}
+	for range last {
+		m.Update(tea.KeyPressMsg{Code: 'j', Text: "j"})
+	}
+	m.Toggle()
+	s := m.Settings()
+	if _, inc := s.Options[options.ScopeInclude.Key]; inc || !m.Changed() {
+		t.Fatalf("switched off: changed %v, options %v", m.Changed(), s.Options)
+	}
+	if _, exc := s.Options[options.ScopeExclude.Key]; exc {
+		t.Fatalf("switched off: options %v", s.Options)
+	}
+	if out := fixture.ASCII(m.View()); !strings.Contains(out, `[ ] scope`) || !strings.Contains(out, "instrument every pipeline") {
+		t.Fatalf("switched off row:\n%s", out)
+	}
+}

@@ -1,0 +1,129 @@
+/*
+ * refuseapp: the test app of a pipeline the driver refuses with the
+ * layer's code (e2e/refuse_test.go), on internal/capp. Its two compute
+ * shaders share one layout (set 0: an array of 2 storage buffers data,
+ * data[1].v[i] = 100 + i, and a result buffer; push constants k, base):
+ * refuse_a.spv writes r[base + g] = data[k].v[g] + 1, refuse_b.spv
+ * r[base + g] = data[k].v[g] * 2, for g in 0..3.
+ *
+ *   refuseapp --dir DIR [--case single|batch|early]     (DIR holds the .spv files)
+ *
+ *   single  one vkCreateComputePipelines of refuse_a ("refuse-a")
+ *   batch   one call of two: refuse_a ("refuse-a"), refuse_b ("refuse-b")
+ *   early   batch, refuse_a's create info with
+ *           VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT
+ *
+ * It prints "create=RESULT" (the call's VkResult), then dispatches each
+ * pipeline (k 1; refuse_a at base 0, refuse_b at base 4) in one command
+ * buffer "refuse-cmd" and prints "a=R0,R1,R2,R3" (and "b=R4,...,R7").
+ * A failed call prints "refuseapp: <call> failed: <n>" and exits 1.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capp.h"
+
+const char capp_app_name[] = "refuseapp";
+
+int main(int argc, char **argv)
+{
+    const char *dir = ".", *kase = "single";
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--dir") && i + 1 < argc)
+            dir = argv[++i];
+        else if (!strcmp(argv[i], "--case") && i + 1 < argc)
+            kase = argv[++i];
+        else {
+            fprintf(stderr, "refuseapp: unknown argument %s\n", argv[i]);
+            return 2;
+        }
+    }
+    int n = !strcmp(kase, "single") ? 1 : !strcmp(kase, "batch") || !strcmp(kase, "early") ? 2 : 0;
+    if (!n) {
+        fprintf(stderr, "refuseapp: unknown case %s\n", kase);
+        return 2;
+    }
+    capp vk;
+    memset(&vk, 0, sizeof vk);
+    capp_create_instance(&vk, &(capp_instance_info){.app_name = "refuseapp", .api_version = VK_API_VERSION_1_2});
+    capp_create_device(&vk, &(capp_device_info){.queue_flags = VK_QUEUE_COMPUTE_BIT});
+
+    capp_buffer data[2], result;
+    for (int b = 0; b < 2; b++) {
+        data[b] = capp_buffer_create(&vk, 64, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+        uint32_t *w = data[b].map;
+        for (uint32_t i = 0; i < 16; i++)
+            w[i] = 100 * b + i;
+    }
+    result = capp_buffer_create(&vk, 64, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    memset(result.map, 0, 64);
+    VkDescriptorSetLayoutBinding lb[2] = {
+        {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+        {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+    };
+    VkDescriptorSetLayout dsl;
+    VkDescriptorPool dpool;
+    VkDescriptorSet set = capp_single_set(&vk, lb, 2, &dsl, &dpool);
+    VkDescriptorBufferInfo di[2] = {{data[0].buf, 0, VK_WHOLE_SIZE}, {data[1].buf, 0, VK_WHOLE_SIZE}};
+    VkDescriptorBufferInfo ri = {result.buf, 0, VK_WHOLE_SIZE};
+    capp_write_buffers(&vk, set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2, di);
+    capp_write_buffers(&vk, set, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, &ri);
+    VkPushConstantRange pcr = {VK_SHADER_STAGE_COMPUTE_BIT, 0, 8};
+    VkPipelineLayout layout = capp_pipeline_layout(&vk, 1, &dsl, &pcr);
+
+    char path[4096];
+    VkShaderModule m[2] = {capp_shader_file(&vk, capp_path(path, sizeof path, dir, "refuse_a.spv")),
+                           capp_shader_file(&vk, capp_path(path, sizeof path, dir, "refuse_b.spv"))};
+    VkComputePipelineCreateInfo ci[2];
+    for (int i = 0; i < 2; i++)
+        ci[i] = (VkComputePipelineCreateInfo){
+            .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+            .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                      .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                      .module = m[i],
+                      .pName = "main"},
+            .layout = layout,
+            .basePipelineIndex = -1,
+        };
+    if (!strcmp(kase, "early"))
+        ci[0].flags = VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT;
+    VkPipeline pipes[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};
+    VkResult r = vkCreateComputePipelines(vk.dev, VK_NULL_HANDLE, (uint32_t)n, ci, NULL, pipes);
+    printf("create=%d\n", (int)r);
+    fflush(stdout);
+    CHECK(r);
+    const char *names[2] = {"refuse-a", "refuse-b"};
+    for (int i = 0; i < n; i++)
+        capp_name(&vk, VK_OBJECT_TYPE_PIPELINE, (uint64_t)pipes[i], names[i]);
+
+    VkCommandPool pool = capp_command_pool(&vk, 0);
+    VkCommandBuffer cb = capp_command_buffer(&vk, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "refuse-cmd");
+    capp_begin(cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
+    for (int i = 0; i < n; i++) {
+        uint32_t pc[2] = {1, 4 * (uint32_t)i};
+        vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipes[i]);
+        vkCmdPushConstants(cb, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof pc, pc);
+        vkCmdDispatch(cb, 1, 1, 1);
+    }
+    capp_end_and_run(&vk, cb);
+    const uint32_t *res = result.map;
+    for (int i = 0; i < n; i++)
+        printf("%c=%u,%u,%u,%u\n", 'a' + i, res[4 * i], res[4 * i + 1], res[4 * i + 2], res[4 * i + 3]);
+    fflush(stdout);
+
+    vkDestroyCommandPool(vk.dev, pool, NULL);
+    for (int i = 0; i < n; i++)
+        vkDestroyPipeline(vk.dev, pipes[i], NULL);
+    for (int i = 0; i < 2; i++)
+        vkDestroyShaderModule(vk.dev, m[i], NULL);
+    vkDestroyPipelineLayout(vk.dev, layout, NULL);
+    vkDestroyDescriptorPool(vk.dev, dpool, NULL);
+    vkDestroyDescriptorSetLayout(vk.dev, dsl, NULL);
+    for (int b = 0; b < 2; b++)
+        capp_buffer_destroy(&vk, &data[b]);
+    capp_buffer_destroy(&vk, &result);
+    capp_destroy(&vk);
+    return 0;
+}

@@ -74,7 +74,7 @@ func refuseApp(t *testing.T) (app, dir string) {
 // refusedReason is the unchecked cause of refuse_a's pipeline refused
 // with VK_ERROR_UNKNOWN.
 const refusedReason = "the driver refused it with the layer's checks in its compute stage (checks " +
-	"descriptor_destroyed, descriptor_index_oob, descriptor_uninitialized): VK_ERROR_UNKNOWN; it was created " +
+	"buffer_oob, descriptor_destroyed, descriptor_index_oob, descriptor_uninitialized): VK_ERROR_UNKNOWN; it was created " +
 	"from the app's original shaders"
 
 var refusedLine = regexp.MustCompile(`(?m)^refuselayer: refused pipeline \d+$`)

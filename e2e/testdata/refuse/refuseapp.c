@@ -46,8 +46,12 @@ int main(int argc, char **argv)
     }
     capp vk;
     memset(&vk, 0, sizeof vk);
-    capp_create_instance(&vk, &(capp_instance_info){.app_name = "refuseapp", .api_version = VK_API_VERSION_1_2});
-    capp_create_device(&vk, &(capp_device_info){.queue_flags = VK_QUEUE_COMPUTE_BIT});
+    capp_create_instance(&vk, &(capp_instance_info){.app_name = "refuseapp", .api_version = VK_API_VERSION_1_3});
+    /* pipelineCreationCacheControl: for VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT */
+    VkPhysicalDeviceVulkan13Features f13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+                                            .pipelineCreationCacheControl = VK_TRUE};
+    VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f13};
+    capp_create_device(&vk, &(capp_device_info){.queue_flags = VK_QUEUE_COMPUTE_BIT, .next = &f2});
 
     capp_buffer data[2], result;
     for (int b = 0; b < 2; b++) {

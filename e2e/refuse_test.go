@@ -40,11 +40,11 @@ const refuseLayer = "VK_LAYER_GPUAVDBG_test_refuse"
 // buildRefuseApp builds refuseapp, its shaders and the test layer into dir.
 func buildRefuseApp(dir string) error {
 	src := filepath.Join(root, "e2e", "testdata", "refuse")
-	for _, s := range []string{"refuse_a", "refuse_b"} {
-		cmd := exec.Command("glslangValidator", "-g", "--target-env", "vulkan1.2", "-o", filepath.Join(dir, s+".spv"), s+".comp")
+	for _, s := range []string{"refuse_a.comp", "refuse_b.comp", "refuse_a.frag", "refuse_point.vert"} {
+		cmd := exec.Command("glslangValidator", "-g", "--target-env", "vulkan1.2", "-o", filepath.Join(dir, s+".spv"), s)
 		cmd.Dir = src
 		if out, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("glslangValidator %s.comp: %w\n%s", s, err, out)
+			return fmt.Errorf("glslangValidator %s: %w\n%s", s, err, out)
 		}
 	}
 	if err := cbuild.App(filepath.Join(dir, "refuseapp"), filepath.Join(src, "refuseapp.c")); err != nil {
@@ -71,42 +71,50 @@ func refuseApp(t *testing.T) (app, dir string) {
 	return filepath.Join(dir, "refuseapp"), dir
 }
 
-// refusedReason is the unchecked cause of refuse_a's pipeline refused
-// with VK_ERROR_UNKNOWN.
-const refusedReason = "the driver refused it with the layer's checks in its compute stage (checks " +
-	"buffer_oob, descriptor_destroyed, descriptor_index_oob, descriptor_uninitialized): VK_ERROR_UNKNOWN; it was created " +
-	"from the app's original shaders"
+// refusedReason is the unchecked cause of refuse_a's pipeline of stage
+// refused with VK_ERROR_UNKNOWN.
+func refusedReason(stage string) string {
+	return "the driver refused it with the layer's checks in its " + stage + " stage (checks buffer_oob, " +
+		"descriptor_destroyed, descriptor_index_oob, descriptor_uninitialized): VK_ERROR_UNKNOWN; it was created " +
+		"from the app's original shaders"
+}
 
 var refusedLine = regexp.MustCompile(`(?m)^refuselayer: refused pipeline \d+$`)
 
 // TestDriverRefusesInstrumentedPipeline: the driver (refuselayer) refuses
-// refuse_a's compute pipeline with the layer's code. The app's call
-// succeeds all the same: the layer made the pipeline again from the app's
-// original module, and only that one: in a batch the other pipeline is
-// kept as made (batch), or, when the refused create info asked to stop
-// at its failure (VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT), made
-// after it (early). The app's results are its own, the refused pipeline
-// is said unchecked in a notice naming it and in one unchecked entry, and
-// the run exits 4; the driver refused exactly once.
+// refuse_a's compute (or graphics: its fragment stage) pipeline with the
+// layer's code. The app's call succeeds all the same: the layer made the
+// pipeline again from the app's original modules, and only that one: in a
+// batch the other pipeline is kept as made (batch), or, when the refused
+// create info asked to stop at its failure
+// (VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT), made after it (early).
+// The compute and graphics pipelines are made with their fast variants,
+// which are dropped. The app's results are its own, the refused pipeline
+// is said unchecked in a notice naming it (the debug name the app gave it
+// after the call) and in one unchecked entry, and the run exits 4; the
+// driver refused exactly once. (Before, the app's call returned
+// VK_ERROR_UNKNOWN.)
 func TestDriverRefusesInstrumentedPipeline(t *testing.T) {
 	app, dir := refuseApp(t)
 	env := []string{"VK_ADD_LAYER_PATH=" + dir, "VK_INSTANCE_LAYERS=VK_LAYER_GPUAVDBG_validation:" + refuseLayer,
-		"GPUAVDBG_TEST_REFUSE_FILE=refuse_a.comp"}
-	notice := regexp.MustCompile(`^pipeline 0x[0-9a-f]+ \("refuse-a"\) runs its original, unchecked shaders: ` +
-		regexp.QuoteMeta(refusedReason) + `$`)
+		"GPUAVDBG_TEST_REFUSE_FILE=refuse_a."}
 	for _, c := range []struct {
-		kase string
-		out  []string
+		kase, stage string
+		out         []string
 	}{
-		{"single", []string{"create=0", "a=101,102,103,104"}},
-		{"batch", []string{"create=0", "a=101,102,103,104", "b=200,202,204,206"}},
-		{"early", []string{"create=0", "a=101,102,103,104", "b=200,202,204,206"}},
+		{"single", "compute", []string{"create=0", "a=101,102,103,104"}},
+		{"batch", "compute", []string{"create=0", "a=101,102,103,104", "b=200,202,204,206"}},
+		{"early", "compute", []string{"create=0", "a=101,102,103,104", "b=200,202,204,206"}},
+		{"graphics", "fragment", []string{"create=0", "f=101"}},
 	} {
 		t.Run(c.kase, func(t *testing.T) {
+			reason := refusedReason(c.stage)
+			notice := regexp.MustCompile(`^pipeline 0x[0-9a-f]+ \("refuse-a"\) runs its original, unchecked shaders: ` +
+				regexp.QuoteMeta(reason) + `$`)
 			// The test layer alone takes the app's own code.
 			plain := exec.Command(app, "--dir", dir, "--case", c.kase)
 			plain.Env = append(os.Environ(), "VK_ADD_LAYER_PATH="+dir, "VK_INSTANCE_LAYERS="+refuseLayer,
-				"GPUAVDBG_TEST_REFUSE_FILE=refuse_a.comp")
+				"GPUAVDBG_TEST_REFUSE_FILE=refuse_a.")
 			if pout, err := plain.CombinedOutput(); err != nil || refusedLine.Match(pout) {
 				t.Fatalf("without gpuav-dbg: %v\n%s", err, pout)
 			}
@@ -121,7 +129,7 @@ func TestDriverRefusesInstrumentedPipeline(t *testing.T) {
 			for _, u := range r.Unchecked {
 				unchecked = append(unchecked, entry{u.Kind, u.Reason})
 			}
-			if want := []entry{{"pipeline", refusedReason}}; code != 4 || len(r.Errors) != 0 || !slices.Equal(unchecked, want) {
+			if want := []entry{{"pipeline", reason}}; code != 4 || len(r.Errors) != 0 || !slices.Equal(unchecked, want) {
 				t.Fatalf("exit %d, %d groups, unchecked %q; want exit 4, none, and %q\n%s", code, len(r.Errors), unchecked, want, out)
 			}
 			var notices []string

@@ -79,7 +79,11 @@ func refusedReason(stage string) string {
 		"from the app's original shaders"
 }
 
-var refusedLine = regexp.MustCompile(`(?m)^refuselayer: refused pipeline \d+$`)
+// refusedObjectReason is the unchecked cause of refuse_a's shader object
+// refused with VK_ERROR_UNKNOWN.
+const refusedObjectReason = "the driver refused its instrumented code (VkResult -13); it runs the app's original code, unchecked"
+
+var refusedLine = regexp.MustCompile(`(?m)^refuselayer: refused (pipeline|shader) \d+$`)
 
 // TestDriverRefusesInstrumentedPipeline: the driver (refuselayer) refuses
 // refuse_a's compute (or graphics: its fragment stage) pipeline with the
@@ -98,19 +102,32 @@ func TestDriverRefusesInstrumentedPipeline(t *testing.T) {
 	app, dir := refuseApp(t)
 	env := []string{"VK_ADD_LAYER_PATH=" + dir, "VK_INSTANCE_LAYERS=VK_LAYER_GPUAVDBG_validation:" + refuseLayer,
 		"GPUAVDBG_TEST_REFUSE_FILE=refuse_a."}
+	pipelineNotice := func(reason string) *regexp.Regexp {
+		return regexp.MustCompile(`^pipeline 0x[0-9a-f]+ \("refuse-a"\) runs its original, unchecked shaders: ` +
+			regexp.QuoteMeta(reason) + `$`)
+	}
 	for _, c := range []struct {
-		kase, stage string
-		out         []string
+		kase, kind, reason string
+		notice             *regexp.Regexp
+		out                []string
 	}{
-		{"single", "compute", []string{"create=0", "a=101,102,103,104"}},
-		{"batch", "compute", []string{"create=0", "a=101,102,103,104", "b=200,202,204,206"}},
-		{"early", "compute", []string{"create=0", "a=101,102,103,104", "b=200,202,204,206"}},
-		{"graphics", "fragment", []string{"create=0", "f=101"}},
+		{"single", "pipeline", refusedReason("compute"), pipelineNotice(refusedReason("compute")),
+			[]string{"create=0", "a=101,102,103,104"}},
+		{"batch", "pipeline", refusedReason("compute"), pipelineNotice(refusedReason("compute")),
+			[]string{"create=0", "a=101,102,103,104", "b=200,202,204,206"}},
+		{"early", "pipeline", refusedReason("compute"), pipelineNotice(refusedReason("compute")),
+			[]string{"create=0", "a=101,102,103,104", "b=200,202,204,206"}},
+		{"graphics", "pipeline", refusedReason("fragment"), pipelineNotice(refusedReason("fragment")),
+			[]string{"create=0", "f=101"}},
+		// Two shader objects in one call: refuse_a's refused, refuse_b's
+		// kept as made (and checked).
+		{"shaderobj", "shader", refusedObjectReason,
+			regexp.MustCompile(`^shader \d+ \(shader object 0x[0-9a-f]+\) is not checked: ` +
+				regexp.QuoteMeta(refusedObjectReason) + `$`),
+			[]string{"create=0", "a=101,102,103,104", "b=200,202,204,206"}},
 	} {
 		t.Run(c.kase, func(t *testing.T) {
-			reason := refusedReason(c.stage)
-			notice := regexp.MustCompile(`^pipeline 0x[0-9a-f]+ \("refuse-a"\) runs its original, unchecked shaders: ` +
-				regexp.QuoteMeta(reason) + `$`)
+			reason, notice := c.reason, c.notice
 			// The test layer alone takes the app's own code.
 			plain := exec.Command(app, "--dir", dir, "--case", c.kase)
 			plain.Env = append(os.Environ(), "VK_ADD_LAYER_PATH="+dir, "VK_INSTANCE_LAYERS="+refuseLayer,
@@ -129,7 +146,7 @@ func TestDriverRefusesInstrumentedPipeline(t *testing.T) {
 			for _, u := range r.Unchecked {
 				unchecked = append(unchecked, entry{u.Kind, u.Reason})
 			}
-			if want := []entry{{"pipeline", reason}}; code != 4 || len(r.Errors) != 0 || !slices.Equal(unchecked, want) {
+			if want := []entry{{c.kind, reason}}; code != 4 || len(r.Errors) != 0 || !slices.Equal(unchecked, want) {
 				t.Fatalf("exit %d, %d groups, unchecked %q; want exit 4, none, and %q\n%s", code, len(r.Errors), unchecked, want, out)
 			}
 			var notices []string

@@ -7,7 +7,7 @@
  * r[base + g] = data[k].v[g] * 2, for g in 0..3; refuse_a.frag.spv writes
  * r[base] = data[k].v[0] + 1 for the one point refuse_point.vert.spv draws.
  *
- *   refuseapp --dir DIR [--case single|batch|early|graphics]     (DIR holds the .spv files)
+ *   refuseapp --dir DIR [--case single|batch|early|graphics|shaderobj]     (DIR holds the .spv files)
  *
  *   single  one vkCreateComputePipelines of refuse_a ("refuse-a")
  *   batch   one call of two: refuse_a ("refuse-a"), refuse_b ("refuse-b")
@@ -15,6 +15,9 @@
  *           VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT
  *   graphics  one vkCreateGraphicsPipelines of refuse_point and refuse_a.frag
  *           ("refuse-a"), drawing one point into a 1x1 target
+ *   shaderobj one vkCreateShadersEXT of two compute shader objects
+ *           (VK_EXT_shader_object), refuse_a's and refuse_b's, bound with
+ *           vkCmdBindShadersEXT in place of pipelines
  *
  * It prints "create=RESULT" (the call's VkResult), then dispatches each
  * pipeline (k 1; refuse_a at base 0, refuse_b at base 4) in one command
@@ -27,6 +30,8 @@
 #include <string.h>
 
 #include "capp.h"
+
+#include "../../../layer/vk_shader_object.h" /* VK_EXT_shader_object for older headers */
 
 const char capp_app_name[] = "refuseapp";
 
@@ -43,8 +48,8 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    int graphics = !strcmp(kase, "graphics");
-    int n = !strcmp(kase, "single") || graphics ? 1 : !strcmp(kase, "batch") || !strcmp(kase, "early") ? 2 : 0;
+    int graphics = !strcmp(kase, "graphics"), objects = !strcmp(kase, "shaderobj");
+    int n = !strcmp(kase, "single") || graphics ? 1 : !strcmp(kase, "batch") || !strcmp(kase, "early") || objects ? 2 : 0;
     if (!n) {
         fprintf(stderr, "refuseapp: unknown case %s\n", kase);
         return 2;
@@ -56,10 +61,15 @@ int main(int argc, char **argv)
     VkPhysicalDeviceVulkan13Features f13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
                                             .pipelineCreationCacheControl = VK_TRUE,
                                             .dynamicRendering = VK_TRUE};
+    VkPhysicalDeviceShaderObjectFeaturesEXT fso = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_OBJECT_FEATURES_EXT,
+                                                   .shaderObject = VK_TRUE};
+    if (objects)
+        f13.pNext = &fso;
     VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f13};
     f2.features.fragmentStoresAndAtomics = VK_TRUE;
+    const char *so_ext[] = {VK_EXT_SHADER_OBJECT_EXTENSION_NAME};
     capp_create_device(&vk, &(capp_device_info){.queue_flags = VK_QUEUE_COMPUTE_BIT | VK_QUEUE_GRAPHICS_BIT,
-                                                .next = &f2});
+                                                .next = &f2, .exts = so_ext, .nexts = objects ? 1 : 0});
 
     capp_buffer data[2], result;
     for (int b = 0; b < 2; b++) {
@@ -101,6 +111,7 @@ int main(int argc, char **argv)
     if (!strcmp(kase, "early"))
         ci[0].flags = VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT;
     VkPipeline pipes[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};
+    VkShaderEXT shaders[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};
     VkResult r;
     capp_image target;
     memset(&target, 0, sizeof target);
@@ -130,6 +141,26 @@ int main(int argc, char **argv)
                                             .layout = layout,
                                             .basePipelineIndex = -1};
         r = vkCreateGraphicsPipelines(vk.dev, VK_NULL_HANDLE, 1, &gci, NULL, pipes);
+    } else if (objects) {
+        PFN_vkCreateShadersEXT create = (PFN_vkCreateShadersEXT)vkGetDeviceProcAddr(vk.dev, "vkCreateShadersEXT");
+        size_t size[2];
+        uint32_t *code[2] = {capp_read_spirv(capp_path(path, sizeof path, dir, "refuse_a.comp.spv"), &size[0]),
+                             capp_read_spirv(capp_path(path, sizeof path, dir, "refuse_b.comp.spv"), &size[1])};
+        VkShaderCreateInfoEXT sci[2];
+        for (int i = 0; i < 2; i++)
+            sci[i] = (VkShaderCreateInfoEXT){.sType = VK_STRUCTURE_TYPE_SHADER_CREATE_INFO_EXT,
+                                             .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                                             .codeType = VK_SHADER_CODE_TYPE_SPIRV_EXT,
+                                             .codeSize = size[i],
+                                             .pCode = code[i],
+                                             .pName = "main",
+                                             .setLayoutCount = 1,
+                                             .pSetLayouts = &dsl,
+                                             .pushConstantRangeCount = 1,
+                                             .pPushConstantRanges = &pcr};
+        r = create(vk.dev, 2, sci, NULL, shaders);
+        free(code[0]);
+        free(code[1]);
     } else {
         r = vkCreateComputePipelines(vk.dev, VK_NULL_HANDLE, (uint32_t)n, ci, NULL, pipes);
     }
@@ -138,7 +169,8 @@ int main(int argc, char **argv)
     CHECK(r);
     const char *names[2] = {"refuse-a", "refuse-b"};
     for (int i = 0; i < n; i++)
-        capp_name(&vk, VK_OBJECT_TYPE_PIPELINE, (uint64_t)pipes[i], names[i]);
+        capp_name(&vk, objects ? VK_OBJECT_TYPE_SHADER_EXT : VK_OBJECT_TYPE_PIPELINE,
+                  objects ? (uint64_t)shaders[i] : (uint64_t)pipes[i], names[i]);
 
     VkCommandPool pool = capp_command_pool(&vk, 0);
     VkCommandBuffer cb = capp_command_buffer(&vk, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, "refuse-cmd");
@@ -156,7 +188,13 @@ int main(int argc, char **argv)
     vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
     for (int i = 0; i < ndispatch; i++) {
         uint32_t pc[2] = {1, 4 * (uint32_t)i};
-        vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipes[i]);
+        if (objects) {
+            VkShaderStageFlagBits stage = VK_SHADER_STAGE_COMPUTE_BIT;
+            PFN_vkCmdBindShadersEXT bind = (PFN_vkCmdBindShadersEXT)vkGetDeviceProcAddr(vk.dev, "vkCmdBindShadersEXT");
+            bind(cb, 1, &stage, &shaders[i]);
+        } else {
+            vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipes[i]);
+        }
         vkCmdPushConstants(cb, layout, VK_SHADER_STAGE_ALL, 0, sizeof pc, pc);
         vkCmdDispatch(cb, 1, 1, 1);
     }
@@ -169,8 +207,12 @@ int main(int argc, char **argv)
     fflush(stdout);
 
     vkDestroyCommandPool(vk.dev, pool, NULL);
-    for (int i = 0; i < n; i++)
+    PFN_vkDestroyShaderEXT destroy = (PFN_vkDestroyShaderEXT)vkGetDeviceProcAddr(vk.dev, "vkDestroyShaderEXT");
+    for (int i = 0; i < n; i++) {
         vkDestroyPipeline(vk.dev, pipes[i], NULL);
+        if (objects)
+            destroy(vk.dev, shaders[i], NULL);
+    }
     for (int i = 0; i < 2; i++) {
         vkDestroyShaderModule(vk.dev, m[i], NULL);
         vkDestroyShaderModule(vk.dev, gm[i], NULL);

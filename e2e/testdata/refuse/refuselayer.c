@@ -2,8 +2,9 @@
  * refuselayer: a test layer placed below gpuav-dbg's (e2e/refuse_test.go)
  * that plays a driver whose compiler refuses the layer's code: a compute
  * or graphics pipeline with a stage whose module carries the layer's
- * instrumentation is not made (VK_NULL_HANDLE, VK_ERROR_UNKNOWN), and
- * "refuselayer: refused pipeline N" goes to stderr (N counts the create
+ * instrumentation, or a shader object (VK_EXT_shader_object) of such
+ * code, is not made (VK_NULL_HANDLE, VK_ERROR_UNKNOWN), and "refuselayer:
+ * refused pipeline N" (or "shader N") goes to stderr (N counts the create
  * infos the layer saw, from 0). A module carries it when it decorates a
  * variable with descriptor set S, the set gpuav-dbg takes
  * (min(maxBoundDescriptorSets, 33) - 1: no app shader of the tests uses
@@ -21,6 +22,8 @@
 #include <vulkan/vk_layer.h>
 #include <vulkan/vulkan.h>
 
+#include "../../../layer/vk_shader_object.h" /* VK_EXT_shader_object for older headers */
+
 #define EXPORT __attribute__((visibility("default")))
 
 static PFN_vkGetInstanceProcAddr next_gipa;
@@ -29,6 +32,7 @@ static PFN_vkCreateShaderModule next_create_module;
 static PFN_vkDestroyShaderModule next_destroy_module;
 static PFN_vkCreateComputePipelines next_compute;
 static PFN_vkCreateGraphicsPipelines next_graphics;
+static PFN_vkCreateShadersEXT next_shaders;
 static VkInstance instance;
 static uint32_t slot = UINT32_MAX, seen;
 
@@ -150,6 +154,26 @@ static VKAPI_ATTR VkResult VKAPI_CALL refuse_CreateGraphicsPipelines(VkDevice d,
     CREATE(VkGraphicsPipelineCreateInfo, next_graphics, GRAPHICS_STAGES, STAGE_COUNT);
 }
 
+/* Shader objects are made one at a time too (the tests link none). */
+static VKAPI_ATTR VkResult VKAPI_CALL refuse_CreateShadersEXT(VkDevice d, uint32_t n, const VkShaderCreateInfoEXT *ci,
+                                                              const VkAllocationCallbacks *a, VkShaderEXT *s)
+{
+    VkResult r = VK_SUCCESS;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t id = seen++;
+        s[i] = VK_NULL_HANDLE;
+        if (ci[i].codeType == VK_SHADER_CODE_TYPE_SPIRV_EXT && ci[i].pCode && carries(ci[i].pCode, ci[i].codeSize / 4)) {
+            fprintf(stderr, "refuselayer: refused shader %u\n", id);
+            r = VK_ERROR_UNKNOWN;
+            continue;
+        }
+        VkResult ri = next_shaders(d, 1, &ci[i], a, &s[i]);
+        if (ri != VK_SUCCESS)
+            r = ri;
+    }
+    return r;
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL refuse_CreateInstance(const VkInstanceCreateInfo *ci,
                                                             const VkAllocationCallbacks *alloc, VkInstance *inst)
 {
@@ -194,6 +218,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL refuse_CreateDevice(VkPhysicalDevice pd, c
     next_destroy_module = (PFN_vkDestroyShaderModule)next_gdpa(*dev, "vkDestroyShaderModule");
     next_compute = (PFN_vkCreateComputePipelines)next_gdpa(*dev, "vkCreateComputePipelines");
     next_graphics = (PFN_vkCreateGraphicsPipelines)next_gdpa(*dev, "vkCreateGraphicsPipelines");
+    next_shaders = (PFN_vkCreateShadersEXT)next_gdpa(*dev, "vkCreateShadersEXT");
     return VK_SUCCESS;
 }
 
@@ -208,6 +233,8 @@ static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL refuse_GetDeviceProcAddr(VkDevic
     OURS(DestroyShaderModule)
     OURS(CreateComputePipelines)
     OURS(CreateGraphicsPipelines)
+    if (!strcmp(name, "vkCreateShadersEXT") && next_shaders)
+        return (PFN_vkVoidFunction)refuse_CreateShadersEXT;
     return next_gdpa ? next_gdpa(d, name) : NULL;
 }
 

@@ -85,6 +85,12 @@ const refusedObjectReason = "the driver refused its instrumented code (VkResult 
 
 var refusedLine = regexp.MustCompile(`(?m)^refuselayer: refused (pipeline|shader) \d+$`)
 
+// appLines are the lines refuseapp prints (create=, a=, b=, f=).
+var appLines = regexp.MustCompile(`(?m)^(create|[abf])=.*$`)
+
+// exactly matches s and nothing else.
+func exactly(s string) *regexp.Regexp { return regexp.MustCompile(`^` + regexp.QuoteMeta(s) + `$`) }
+
 // TestDriverRefusesInstrumentedPipeline: the driver (refuselayer) refuses
 // refuse_a's compute (or graphics: its fragment stage) pipeline with the
 // layer's code. The app's call succeeds all the same: the layer made the
@@ -93,65 +99,78 @@ var refusedLine = regexp.MustCompile(`(?m)^refuselayer: refused (pipeline|shader
 // create info asked to stop at its failure
 // (VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT), made after it (early).
 // The compute and graphics pipelines are made with their fast variants,
-// which are dropped. The app's results are its own, the refused pipeline
+// which are dropped; shader objects are retried the same way
+// (shaderobj). A precise variant the driver refuses when an action first
+// needs it is dropped and the fast pipeline kept (precise). The app
+// prints exactly what it prints without gpuav-dbg, the refused pipeline
 // is said unchecked in a notice naming it (the debug name the app gave it
 // after the call) and in one unchecked entry, and the run exits 4; the
 // driver refused exactly once. (Before, the app's call returned
 // VK_ERROR_UNKNOWN.)
 func TestDriverRefusesInstrumentedPipeline(t *testing.T) {
 	app, dir := refuseApp(t)
-	env := []string{"VK_ADD_LAYER_PATH=" + dir, "VK_INSTANCE_LAYERS=VK_LAYER_GPUAVDBG_validation:" + refuseLayer,
-		"GPUAVDBG_TEST_REFUSE_FILE=refuse_a."}
 	pipelineNotice := func(reason string) *regexp.Regexp {
 		return regexp.MustCompile(`^pipeline 0x[0-9a-f]+ \("refuse-a"\) runs its original, unchecked shaders: ` +
 			regexp.QuoteMeta(reason) + `$`)
 	}
+	computeReason, fragmentReason := refusedReason("compute"), refusedReason("fragment")
+	preciseReason := regexp.MustCompile(`^compute pipeline 0x[0-9a-f]+: creating its precise variant failed ` +
+		`\(VkResult -13\): the bounded accesses of its actions whose facts fail run unchecked$`)
 	for _, c := range []struct {
-		kase, kind, reason string
-		notice             *regexp.Regexp
-		out                []string
+		kase, kind     string
+		env            []string // more of the test layer's environment
+		reason, notice *regexp.Regexp
+		out            []string // nil: whatever the app prints without gpuav-dbg
 	}{
-		{"single", "pipeline", refusedReason("compute"), pipelineNotice(refusedReason("compute")),
+		{"single", "pipeline", nil, exactly(computeReason), pipelineNotice(computeReason),
 			[]string{"create=0", "a=101,102,103,104"}},
-		{"batch", "pipeline", refusedReason("compute"), pipelineNotice(refusedReason("compute")),
+		{"batch", "pipeline", nil, exactly(computeReason), pipelineNotice(computeReason),
 			[]string{"create=0", "a=101,102,103,104", "b=200,202,204,206"}},
-		{"early", "pipeline", refusedReason("compute"), pipelineNotice(refusedReason("compute")),
+		{"early", "pipeline", nil, exactly(computeReason), pipelineNotice(computeReason),
 			[]string{"create=0", "a=101,102,103,104", "b=200,202,204,206"}},
-		{"graphics", "pipeline", refusedReason("fragment"), pipelineNotice(refusedReason("fragment")),
+		{"graphics", "pipeline", nil, exactly(fragmentReason), pipelineNotice(fragmentReason),
 			[]string{"create=0", "f=101"}},
 		// Two shader objects in one call: refuse_a's refused, refuse_b's
 		// kept as made (and checked).
-		{"shaderobj", "shader", refusedObjectReason,
+		{"shaderobj", "shader", nil, exactly(refusedObjectReason),
 			regexp.MustCompile(`^shader \d+ \(shader object 0x[0-9a-f]+\) is not checked: ` +
 				regexp.QuoteMeta(refusedObjectReason) + `$`),
 			[]string{"create=0", "a=101,102,103,104", "b=200,202,204,206"}},
+		// The fast variant passes; the precise one, wanted at the
+		// dispatch (data[1] bound 8 bytes), is refused: the reads past
+		// the range run unchecked, as the app's own code.
+		{"precise", "command", []string{"GPUAVDBG_TEST_REFUSE_AFTER=1"}, preciseReason, preciseReason, nil},
 	} {
 		t.Run(c.kase, func(t *testing.T) {
-			reason, notice := c.reason, c.notice
+			layerEnv := append([]string{"VK_ADD_LAYER_PATH=" + dir, "GPUAVDBG_TEST_REFUSE_FILE=refuse_a."}, c.env...)
 			// The test layer alone takes the app's own code.
 			plain := exec.Command(app, "--dir", dir, "--case", c.kase)
-			plain.Env = append(os.Environ(), "VK_ADD_LAYER_PATH="+dir, "VK_INSTANCE_LAYERS="+refuseLayer,
-				"GPUAVDBG_TEST_REFUSE_FILE=refuse_a.")
-			if pout, err := plain.CombinedOutput(); err != nil || refusedLine.Match(pout) {
+			plain.Env = append(append(os.Environ(), layerEnv...), "VK_INSTANCE_LAYERS="+refuseLayer)
+			pout, err := plain.CombinedOutput()
+			if err != nil || refusedLine.Match(pout) {
 				t.Fatalf("without gpuav-dbg: %v\n%s", err, pout)
 			}
+			own := appLines.FindAllString(string(pout), -1)
+			if c.out != nil && !slices.Equal(own, c.out) {
+				t.Fatalf("without gpuav-dbg the app printed %q, want %q", own, c.out)
+			}
 			var r trustReport
+			env := append(layerEnv, "VK_INSTANCE_LAYERS=VK_LAYER_GPUAVDBG_validation:"+refuseLayer)
 			code, out := runLauncher(t, &r, env, nil, app, "--dir", dir, "--case", c.kase)
-			requireLines(t, out, c.out)
+			if got := appLines.FindAllString(out, -1); !slices.Equal(got, own) {
+				t.Errorf("the app printed %q, want %q as without gpuav-dbg\n%s", got, own, out)
+			}
 			if got := refusedLine.FindAllString(out, -1); len(got) != 1 {
-				t.Errorf("the driver refused %d pipelines, want 1\n%s", len(got), out)
+				t.Errorf("the driver refused %d times, want once\n%s", len(got), out)
 			}
-			type entry struct{ Kind, Reason string }
-			var unchecked []entry
-			for _, u := range r.Unchecked {
-				unchecked = append(unchecked, entry{u.Kind, u.Reason})
-			}
-			if want := []entry{{c.kind, reason}}; code != 4 || len(r.Errors) != 0 || !slices.Equal(unchecked, want) {
-				t.Fatalf("exit %d, %d groups, unchecked %q; want exit 4, none, and %q\n%s", code, len(r.Errors), unchecked, want, out)
+			if code != 4 || len(r.Errors) != 0 || len(r.Unchecked) != 1 || r.Unchecked[0].Kind != c.kind ||
+				!c.reason.MatchString(r.Unchecked[0].Reason) {
+				t.Fatalf("exit %d, %d groups, unchecked %+v; want exit 4, none, and one of kind %s matching %s\n%s",
+					code, len(r.Errors), r.Unchecked, c.kind, c.reason, out)
 			}
 			var notices []string
 			for _, n := range r.Notices {
-				if notice.MatchString(n.Text) {
+				if c.notice.MatchString(n.Text) {
 					notices = append(notices, n.Text)
 				}
 			}
@@ -160,7 +179,7 @@ func TestDriverRefusesInstrumentedPipeline(t *testing.T) {
 				for _, n := range r.Notices {
 					all = append(all, n.Text)
 				}
-				t.Errorf("notices matching %s: %q; want one\n%s", notice, notices, strings.Join(all, "\n"))
+				t.Errorf("notices matching %s: %q; want one\n%s", c.notice, notices, strings.Join(all, "\n"))
 			}
 		})
 	}

@@ -7,7 +7,7 @@
  * r[base + g] = data[k].v[g] * 2, for g in 0..3; refuse_a.frag.spv writes
  * r[base] = data[k].v[0] + 1 for the one point refuse_point.vert.spv draws.
  *
- *   refuseapp --dir DIR [--case single|batch|early|graphics|shaderobj]     (DIR holds the .spv files)
+ *   refuseapp --dir DIR [--case single|batch|early|graphics|shaderobj|precise]     (DIR holds the .spv files)
  *
  *   single  one vkCreateComputePipelines of refuse_a ("refuse-a")
  *   batch   one call of two: refuse_a ("refuse-a"), refuse_b ("refuse-b")
@@ -15,6 +15,9 @@
  *           VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT
  *   graphics  one vkCreateGraphicsPipelines of refuse_point and refuse_a.frag
  *           ("refuse-a"), drawing one point into a 1x1 target
+ *   precise single, with data[1] bound 8 bytes: refuse_a's reads of
+ *           v[2] and v[3] are past it (so that the layer wants its
+ *           pipeline's precise variant)
  *   shaderobj one vkCreateShadersEXT of two compute shader objects
  *           (VK_EXT_shader_object), refuse_a's and refuse_b's, bound with
  *           vkCmdBindShadersEXT in place of pipelines
@@ -49,7 +52,8 @@ int main(int argc, char **argv)
         }
     }
     int graphics = !strcmp(kase, "graphics"), objects = !strcmp(kase, "shaderobj");
-    int n = !strcmp(kase, "single") || graphics ? 1 : !strcmp(kase, "batch") || !strcmp(kase, "early") || objects ? 2 : 0;
+    int precise = !strcmp(kase, "precise");
+    int n = !strcmp(kase, "single") || graphics || precise ? 1 : !strcmp(kase, "batch") || !strcmp(kase, "early") || objects ? 2 : 0;
     if (!n) {
         fprintf(stderr, "refuseapp: unknown case %s\n", kase);
         return 2;
@@ -87,7 +91,7 @@ int main(int argc, char **argv)
     VkDescriptorSetLayout dsl;
     VkDescriptorPool dpool;
     VkDescriptorSet set = capp_single_set(&vk, lb, 2, &dsl, &dpool);
-    VkDescriptorBufferInfo di[2] = {{data[0].buf, 0, VK_WHOLE_SIZE}, {data[1].buf, 0, VK_WHOLE_SIZE}};
+    VkDescriptorBufferInfo di[2] = {{data[0].buf, 0, VK_WHOLE_SIZE}, {data[1].buf, 0, precise ? 8 : VK_WHOLE_SIZE}};
     VkDescriptorBufferInfo ri = {result.buf, 0, VK_WHOLE_SIZE};
     capp_write_buffers(&vk, set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2, di);
     capp_write_buffers(&vk, set, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, &ri);

@@ -10,7 +10,8 @@
  * (min(maxBoundDescriptorSets, 33) - 1: no app shader of the tests uses
  * it); with GPUAVDBG_TEST_REFUSE_FILE=NAME, only such a module whose
  * debug strings (OpString: the source file, glslangValidator -g) hold
- * NAME. The layer makes the pipelines one at a time, in order, as the
+ * NAME; with GPUAVDBG_TEST_REFUSE_AFTER=N, only after N such pipelines
+ * were made (the first ones pass). The layer makes the pipelines one at a time, in order, as the
  * call asks: a refused create info with
  * VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT leaves the rest unmade.
  * One instance and one device (the test app's).
@@ -34,7 +35,7 @@ static PFN_vkCreateComputePipelines next_compute;
 static PFN_vkCreateGraphicsPipelines next_graphics;
 static PFN_vkCreateShadersEXT next_shaders;
 static VkInstance instance;
-static uint32_t slot = UINT32_MAX, seen;
+static uint32_t slot = UINT32_MAX, seen, passed;
 
 /* The modules that carry the layer's code. */
 #define MAX_MARKED 256
@@ -86,9 +87,9 @@ static VKAPI_ATTR void VKAPI_CALL refuse_DestroyShaderModule(VkDevice d, VkShade
     next_destroy_module(d, m, a);
 }
 
-/* refused says whether stages carry the layer's code (a module of it, or
+/* carried says whether stages carry the layer's code (a module of it, or
  * inline code in a stage's pNext). */
-static int refused(const VkPipelineShaderStageCreateInfo *st, uint32_t n)
+static int carried(const VkPipelineShaderStageCreateInfo *st, uint32_t n)
 {
     for (uint32_t s = 0; s < n; s++) {
         if (is_marked(st[s].module))
@@ -101,6 +102,20 @@ static int refused(const VkPipelineShaderStageCreateInfo *st, uint32_t n)
         }
     }
     return 0;
+}
+
+/* refused says whether to refuse stages: they carry the layer's code, and
+ * GPUAVDBG_TEST_REFUSE_AFTER such pipelines passed already. */
+static int refused(const VkPipelineShaderStageCreateInfo *st, uint32_t n)
+{
+    const char *after = getenv("GPUAVDBG_TEST_REFUSE_AFTER");
+    if (!carried(st, n))
+        return 0;
+    if (after && passed < (uint32_t)atoi(after)) {
+        passed++;
+        return 0;
+    }
+    return 1;
 }
 
 /* CREATE makes n pipelines one at a time with next (its create infos of

@@ -297,8 +297,21 @@ type onErrorReport struct {
 		} `json:"outcome"`
 	} `json:"errors"`
 	Unchecked []struct {
-		Kind string `json:"kind"`
+		Kind   string `json:"kind"`
+		Reason string `json:"reason"`
 	} `json:"unchecked"`
+}
+
+// refusedByDriver returns the unchecked entry's reason when the driver
+// refused a pipeline with the layer's code (the layer then made it from
+// the app's code, unchecked: TestDriverRefusesInstrumentedPipeline), or "".
+func (r *onErrorReport) refusedByDriver() string {
+	for _, u := range r.Unchecked {
+		if u.Kind == "pipeline" && strings.HasPrefix(u.Reason, "the driver refused it with the layer's checks") {
+			return u.Reason
+		}
+	}
+	return ""
 }
 
 // TestOnError: every case of onErrorCases under gpuav-dbg run --on-error:
@@ -321,6 +334,11 @@ func TestOnError(t *testing.T) {
 			var r onErrorReport
 			flags := append([]string{"--on-error", tc.onError}, tc.flags...)
 			code, out := tc.app.runInto(t, &r, nil, flags, tc.args...)
+			if why := r.refusedByDriver(); why != "" && code == 4 {
+				// NVIDIA's compiler refused san.comp instrumented under
+				// execute (VK_ERROR_UNKNOWN) where it takes the app's own.
+				t.Skipf("the driver refused the pipeline with the layer's code, so the check cannot run here: %s\n%s", why, out)
+			}
 			if code != 1 || r.Settings.OnError != tc.onError || r.Settings.Robust {
 				t.Fatalf("exit %d, settings %+v; want 1 and on_error %s\n%s", code, r.Settings, tc.onError, out)
 			}

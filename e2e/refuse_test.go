@@ -85,8 +85,9 @@ const refusedObjectReason = "the driver refused its instrumented code (VkResult 
 
 var refusedLine = regexp.MustCompile(`(?m)^refuselayer: refused (pipeline|shader) \d+$`)
 
-// appLines are the lines refuseapp prints (create=, a=, b=, f=).
-var appLines = regexp.MustCompile(`(?m)^(create|[abf])=.*$`)
+// appLines are the lines refuseapp prints (create=, a=, b=, f=), and
+// traceapp (payload=).
+var appLines = regexp.MustCompile(`(?m)^(create|[abf]|payload)=.*$`)
 
 // exactly matches s and nothing else.
 func exactly(s string) *regexp.Regexp { return regexp.MustCompile(`^` + regexp.QuoteMeta(s) + `$`) }
@@ -100,8 +101,9 @@ func exactly(s string) *regexp.Regexp { return regexp.MustCompile(`^` + regexp.Q
 // (VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT), made after it (early).
 // The compute and graphics pipelines are made with their fast variants,
 // which are dropped; shader objects are retried the same way
-// (shaderobj). A precise variant the driver refuses when an action first
-// needs it is dropped and the fast pipeline kept (precise). The app
+// (shaderobj), and ray-tracing pipelines (traceapp's, ray_tracing). A
+// precise variant the driver refuses when an action first needs it is
+// dropped and the fast pipeline kept (precise). The app
 // prints exactly what it prints without gpuav-dbg, the refused pipeline
 // is said unchecked in a notice naming it (the debug name the app gave it
 // after the call) and in one unchecked entry, and the run exits 4; the
@@ -113,38 +115,54 @@ func TestDriverRefusesInstrumentedPipeline(t *testing.T) {
 		return regexp.MustCompile(`^pipeline 0x[0-9a-f]+ \("refuse-a"\) runs its original, unchecked shaders: ` +
 			regexp.QuoteMeta(reason) + `$`)
 	}
+	traceReason := "the driver refused it with the layer's checks in its closest_hit, miss, raygen stages (checks " +
+		"buffer_oob, descriptor_destroyed, descriptor_index_oob, descriptor_uninitialized, trace_ray): " +
+		"VK_ERROR_UNKNOWN; it was created from the app's original shaders"
 	computeReason, fragmentReason := refusedReason("compute"), refusedReason("fragment")
 	preciseReason := regexp.MustCompile(`^compute pipeline 0x[0-9a-f]+: creating its precise variant failed ` +
 		`\(VkResult -13\): the bounded accesses of its actions whose facts fail run unchecked$`)
 	for _, c := range []struct {
 		kase, kind     string
+		trace          bool     // traceapp (with trace.rgen refused), not refuseapp
 		env            []string // more of the test layer's environment
 		reason, notice *regexp.Regexp
 		out            []string // nil: whatever the app prints without gpuav-dbg
 	}{
-		{"single", "pipeline", nil, exactly(computeReason), pipelineNotice(computeReason),
+		{"single", "pipeline", false, nil, exactly(computeReason), pipelineNotice(computeReason),
 			[]string{"create=0", "a=101,102,103,104"}},
-		{"batch", "pipeline", nil, exactly(computeReason), pipelineNotice(computeReason),
+		{"batch", "pipeline", false, nil, exactly(computeReason), pipelineNotice(computeReason),
 			[]string{"create=0", "a=101,102,103,104", "b=200,202,204,206"}},
-		{"early", "pipeline", nil, exactly(computeReason), pipelineNotice(computeReason),
+		{"early", "pipeline", false, nil, exactly(computeReason), pipelineNotice(computeReason),
 			[]string{"create=0", "a=101,102,103,104", "b=200,202,204,206"}},
-		{"graphics", "pipeline", nil, exactly(fragmentReason), pipelineNotice(fragmentReason),
+		{"graphics", "pipeline", false, nil, exactly(fragmentReason), pipelineNotice(fragmentReason),
 			[]string{"create=0", "f=101"}},
 		// Two shader objects in one call: refuse_a's refused, refuse_b's
 		// kept as made (and checked).
-		{"shaderobj", "shader", nil, exactly(refusedObjectReason),
+		{"shaderobj", "shader", false, nil, exactly(refusedObjectReason),
 			regexp.MustCompile(`^shader \d+ \(shader object 0x[0-9a-f]+\) is not checked: ` +
 				regexp.QuoteMeta(refusedObjectReason) + `$`),
 			[]string{"create=0", "a=101,102,103,104", "b=200,202,204,206"}},
 		// The fast variant passes; the precise one, wanted at the
 		// dispatch (data[1] bound 8 bytes), is refused: the reads past
 		// the range run unchecked, as the app's own code.
-		{"precise", "command", []string{"GPUAVDBG_TEST_REFUSE_AFTER=1"}, preciseReason, preciseReason, nil},
+		{"precise", "command", false, []string{"GPUAVDBG_TEST_REFUSE_AFTER=1"}, preciseReason, preciseReason, nil},
+		// The raygen, miss and closest-hit stages carry checks; the
+		// module of trace.rgen is refused.
+		{"ray_tracing", "pipeline", true, []string{"GPUAVDBG_TEST_REFUSE_FILE=trace.rgen"}, exactly(traceReason),
+			regexp.MustCompile(`^pipeline 0x[0-9a-f]+ \("trace-pipeline"\) runs its original, unchecked shaders: ` +
+				regexp.QuoteMeta(traceReason) + `$`),
+			[]string{"payload=1 1 1 1"}},
 	} {
 		t.Run(c.kase, func(t *testing.T) {
 			layerEnv := append([]string{"VK_ADD_LAYER_PATH=" + dir, "GPUAVDBG_TEST_REFUSE_FILE=refuse_a."}, c.env...)
+			app, args := app, []string{"--dir", dir, "--case", c.kase}
+			if c.trace {
+				requireTraceRay(t)
+				d := traceApp.dir(t)
+				app, args = filepath.Join(d, "traceapp"), []string{"--shaders", d}
+			}
 			// The test layer alone takes the app's own code.
-			plain := exec.Command(app, "--dir", dir, "--case", c.kase)
+			plain := exec.Command(app, args...)
 			plain.Env = append(append(os.Environ(), layerEnv...), "VK_INSTANCE_LAYERS="+refuseLayer)
 			pout, err := plain.CombinedOutput()
 			if err != nil || refusedLine.Match(pout) {
@@ -156,7 +174,7 @@ func TestDriverRefusesInstrumentedPipeline(t *testing.T) {
 			}
 			var r trustReport
 			env := append(layerEnv, "VK_INSTANCE_LAYERS=VK_LAYER_GPUAVDBG_validation:"+refuseLayer)
-			code, out := runLauncher(t, &r, env, nil, app, "--dir", dir, "--case", c.kase)
+			code, out := runLauncher(t, &r, env, nil, app, args...)
 			if got := appLines.FindAllString(out, -1); !slices.Equal(got, own) {
 				t.Errorf("the app printed %q, want %q as without gpuav-dbg\n%s", got, own, out)
 			}

@@ -1,7 +1,7 @@
 /*
  * refuselayer: a test layer placed below gpuav-dbg's (e2e/refuse_test.go)
- * that plays a driver whose compiler refuses the layer's code: a compute
- * or graphics pipeline with a stage whose module carries the layer's
+ * that plays a driver whose compiler refuses the layer's code: a compute,
+ * graphics or ray-tracing pipeline with a stage whose module carries the layer's
  * instrumentation, or a shader object (VK_EXT_shader_object) of such
  * code, is not made (VK_NULL_HANDLE, VK_ERROR_UNKNOWN), and "refuselayer:
  * refused pipeline N" (or "shader N") goes to stderr (N counts the create
@@ -34,6 +34,7 @@ static PFN_vkDestroyShaderModule next_destroy_module;
 static PFN_vkCreateComputePipelines next_compute;
 static PFN_vkCreateGraphicsPipelines next_graphics;
 static PFN_vkCreateShadersEXT next_shaders;
+static PFN_vkCreateRayTracingPipelinesKHR next_ray_tracing;
 static VkInstance instance;
 static uint32_t slot = UINT32_MAX, seen, passed;
 
@@ -169,6 +170,19 @@ static VKAPI_ATTR VkResult VKAPI_CALL refuse_CreateGraphicsPipelines(VkDevice d,
     CREATE(VkGraphicsPipelineCreateInfo, next_graphics, GRAPHICS_STAGES, STAGE_COUNT);
 }
 
+/* A ray-tracing pipeline's deferred operation is not used: each is made at
+ * once. */
+static VKAPI_ATTR VkResult VKAPI_CALL refuse_CreateRayTracingPipelinesKHR(VkDevice d, VkDeferredOperationKHR deferred,
+                                                                          VkPipelineCache cache, uint32_t n,
+                                                                          const VkRayTracingPipelineCreateInfoKHR *ci,
+                                                                          const VkAllocationCallbacks *a, VkPipeline *p)
+{
+    (void)deferred;
+#define next_rt(d, cache, n, ci, a, p) next_ray_tracing((d), VK_NULL_HANDLE, (cache), (n), (ci), (a), (p))
+    CREATE(VkRayTracingPipelineCreateInfoKHR, next_rt, GRAPHICS_STAGES, STAGE_COUNT);
+#undef next_rt
+}
+
 /* Shader objects are made one at a time too (the tests link none). */
 static VKAPI_ATTR VkResult VKAPI_CALL refuse_CreateShadersEXT(VkDevice d, uint32_t n, const VkShaderCreateInfoEXT *ci,
                                                               const VkAllocationCallbacks *a, VkShaderEXT *s)
@@ -234,6 +248,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL refuse_CreateDevice(VkPhysicalDevice pd, c
     next_compute = (PFN_vkCreateComputePipelines)next_gdpa(*dev, "vkCreateComputePipelines");
     next_graphics = (PFN_vkCreateGraphicsPipelines)next_gdpa(*dev, "vkCreateGraphicsPipelines");
     next_shaders = (PFN_vkCreateShadersEXT)next_gdpa(*dev, "vkCreateShadersEXT");
+    next_ray_tracing = (PFN_vkCreateRayTracingPipelinesKHR)next_gdpa(*dev, "vkCreateRayTracingPipelinesKHR");
     return VK_SUCCESS;
 }
 
@@ -250,6 +265,8 @@ static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL refuse_GetDeviceProcAddr(VkDevic
     OURS(CreateGraphicsPipelines)
     if (!strcmp(name, "vkCreateShadersEXT") && next_shaders)
         return (PFN_vkVoidFunction)refuse_CreateShadersEXT;
+    if (!strcmp(name, "vkCreateRayTracingPipelinesKHR") && next_ray_tracing)
+        return (PFN_vkVoidFunction)refuse_CreateRayTracingPipelinesKHR;
     return next_gdpa ? next_gdpa(d, name) : NULL;
 }
 

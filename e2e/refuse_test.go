@@ -81,7 +81,7 @@ func refusedReason(stage string) string {
 
 // refusedObjectReason is the unchecked cause of refuse_a's shader object
 // refused with VK_ERROR_UNKNOWN.
-const refusedObjectReason = "the driver refused its instrumented code (VkResult -13); it runs the app's original code, unchecked"
+const refusedObjectReason = "the driver refused its instrumented code: VK_ERROR_UNKNOWN; it runs the app's original code, unchecked"
 
 var refusedLine = regexp.MustCompile(`(?m)^refuselayer: refused (pipeline|shader) \d+$`)
 

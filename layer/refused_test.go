@@ -41,3 +41,17 @@ func TestRefusedWarning(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusedObjectNote: the words of a shader object the driver refused
+// with the layer's code.
+func TestRefusedObjectNote(t *testing.T) {
+	for r, want := range map[int32]string{
+		-13: "the driver refused its instrumented code: VK_ERROR_UNKNOWN; it runs the app's original code, unchecked",
+		-7:  "the driver refused its instrumented code: VK_ERROR_EXTENSION_NOT_PRESENT; it runs the app's original code, unchecked",
+		-99: "the driver refused its instrumented code: VkResult -99; it runs the app's original code, unchecked",
+	} {
+		if got := refusedObjectNote(r); got != want {
+			t.Errorf("%d: got %q, want %q", r, got, want)
+		}
+	}
+}

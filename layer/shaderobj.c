@@ -11,7 +11,6 @@
  * that the layer's set is bound before the next action as for an
  * instrumented pipeline. Binary shaders pass through.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -408,7 +407,7 @@ static VkResult create_shaders(device_data *dd, VkDevice device, uint32_t n, con
         }
 
     VkResult r = dd->disp.CreateShadersEXT(device, n, any_instr ? copy : ci, alloc, shaders);
-    char note[192] = "";
+    int32_t refused = 0;
     int *retried = NULL;
     if (r < 0 && r != VK_ERROR_OUT_OF_HOST_MEMORY && r != VK_ERROR_OUT_OF_DEVICE_MEMORY && r != VK_ERROR_DEVICE_LOST &&
         any_instr && (retried = calloc(n, sizeof *retried))) {
@@ -425,9 +424,7 @@ static VkResult create_shaders(device_data *dd, VkDevice device, uint32_t n, con
                 retried[i] = 1;
                 m++;
             }
-        snprintf(note, sizeof note,
-                 "the driver refused its instrumented code (VkResult %d); it runs the app's original code, unchecked",
-                 (int)r);
+        refused = (int32_t)r;
         VkShaderEXT *made = m ? calloc(m, sizeof *made) : NULL;
         if (made) {
             r = dd->disp.CreateShadersEXT(device, m, copy, alloc, made);
@@ -449,7 +446,7 @@ static VkResult create_shaders(device_data *dd, VkDevice device, uint32_t n, con
         VkShaderEXT s = shaders[i];
         if (kind[i] != SO_PASS)
             goShaderObjectCreated(GPUAVDBG_H(device), ids[i], GPUAVDBG_H(s), kind[i] == SO_INSTRUMENTED,
-                                  (char *)(why[i] ? why[i] : ""), retried && retried[i] ? note : "");
+                                  (char *)(why[i] ? why[i] : ""), retried && retried[i] ? refused : 0);
         else if (ci[i].codeType == VK_SHADER_CODE_TYPE_SPIRV_EXT)
             /* Not SPIR-V words: in the session with the reason, as a module. */
             goShaderUnchecked(GPUAVDBG_H(device), (uint8_t *)ci[i].pCode, ci[i].pCode ? ci[i].codeSize : 0,

@@ -11,7 +11,9 @@
  * a layout that already uses the slot is left alone, and pipelines made
  * with it get uninstrumented copies of their modules, made here from the
  * original SPIR-V that Go kept. Every pipeline is remembered with its
- * layout and whether its actions need the layer's set bound.
+ * layout and whether its actions need the layer's set bound. A pipeline
+ * the driver refuses with instrumented stages is made again from the
+ * app's (create_with_fallback; docs/decisions/refused-pipelines.md).
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -541,7 +543,7 @@ static void remember(device_data *dd, VkPipeline p, VkPipelineLayout layout, VkP
     }
 
 /* ---- a pipeline the driver refuses with the layer's code ----------------------
- * (docs/decisions/never-take-the-app-down.md) A driver may refuse a pipeline
+ * (docs/decisions/refused-pipelines.md) A driver may refuse a pipeline
  * with instrumented stages where it takes the app's own (a compiler's
  * limit or bug: VK_ERROR_UNKNOWN, VK_ERROR_INVALID_SHADER_NV, ...). Each
  * pipeline refused so is created again, once, from the app's original

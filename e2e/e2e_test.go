@@ -101,6 +101,15 @@ func prebuild(out string) int {
 		fmt.Fprintf(os.Stderr, "e2e: prebuild: %v\n", err)
 		return 1
 	}
+	refuse := filepath.Join(out, "refuseapp")
+	if err := os.MkdirAll(refuse, 0o755); err != nil {
+		fmt.Fprintf(os.Stderr, "e2e: prebuild refuseapp: %v\n", err)
+		return 1
+	}
+	if err := buildRefuseApp(refuse); err != nil {
+		fmt.Fprintf(os.Stderr, "e2e: prebuild: %v\n", err)
+		return 1
+	}
 	return 0
 }
 

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"maps"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 	"unsafe"
@@ -663,12 +664,16 @@ func goPreciseSPIRV(dev, module C.uint64_t, out **C.uint32_t, outWords *C.size_t
 // pipeline as created uses the layer's set: with fast, created with the
 // fast variants of its modules that have one
 // (docs/decisions/no-bind-for-check-free-variants.md); a module Go does not
-// know or a library counts as using it.
+// know or a library counts as using it. scopedOut says the scope left the
+// pipeline out at creation (made from the app's words). refused, when not 0, is the
+// VkResult with which the driver refused the pipeline with its instrumented
+// stages: it was then created from the app's original stages (pipeline.c),
+// runs unchecked, and is said so (refusedWarning).
 //
 //export goPipelineCreated
 func goPipelineCreated(dev, pipeline, layout C.uint64_t, bindPoint C.uint32_t, stages *C.gpuavdbg_stage, n C.uint32_t,
 	layoutState C.int, libraries *C.uint64_t, nlib C.uint32_t, isLibrary C.int, fast C.int, scopedOut C.int,
-	readsSet *C.int, serial *C.uint64_t) (wants C.int) {
+	refused C.int32_t, readsSet *C.int, serial *C.uint64_t) (wants C.int) {
 	*readsSet, *serial = 1, 0
 	defer recovered("goPipelineCreated")
 	defer flushOutbox()
@@ -680,15 +685,34 @@ func goPipelineCreated(dev, pipeline, layout C.uint64_t, bindPoint C.uint32_t, s
 	msg.Serial = state.nextPipelineSerial
 	*serial = C.uint64_t(msg.Serial)
 	anyInstr, reads := false, nlib > 0
+	var instrStages []*shader // refused: the stages whose code carried the checks
+	var instrNames []string
 	for _, s := range st {
 		ref := wire.PipelineRef{Stage: stageName(uint32(s.stage)), Module: uint64(s.module), Entry: C.GoString(s.entry)}
 		sh := state.modules[moduleKey{uint64(dev), uint64(s.module)}]
 		if sh != nil {
 			ref.ShaderID = sh.id
 			anyInstr = anyInstr || sh.instrumented
+			if sh.instrumented {
+				instrStages, instrNames = append(instrStages, sh), append(instrNames, ref.Stage)
+			}
 		}
 		reads = reads || sh == nil || sh.readsLayerSet(fast != 0)
 		msg.Stages = append(msg.Stages, ref)
+	}
+	if refused != 0 {
+		// The pipeline runs the app's original stages: nothing of the
+		// layer's to bind, no records to attribute.
+		msg.Stages = append(msg.Stages, libraryStagesLocked(uint64(dev), libraries, nlib)...)
+		msg.Warning = refusedWarning(instrNames, instrStages, int32(refused))
+		*readsSet = 0
+		sendLocked(wire.KindPipeline, msg)
+		noteLocked(levelWarning, fmt.Sprintf("%s pipeline 0x%x: %s", msg.BindPoint, msg.Handle, msg.Warning))
+		if isLibrary != 0 {
+			state.libraries[moduleKey{uint64(dev), uint64(pipeline)}] = library{stages: msg.Stages}
+		}
+		rememberPipelineShadersLocked(msg.Serial, msg.Stages)
+		return 0
 	}
 	if !reads {
 		*readsSet = 0
@@ -743,6 +767,70 @@ func goPipelineCreated(dev, pipeline, layout C.uint64_t, bindPoint C.uint32_t, s
 		wants = 1
 	}
 	return wants
+}
+
+// libraryStagesLocked is the stages of the libraries a pipeline is
+// linked from (those the layer knows). Called with state.mu held.
+func libraryStagesLocked(dev uint64, libraries *C.uint64_t, nlib C.uint32_t) []wire.PipelineRef {
+	var out []wire.PipelineRef
+	for _, lib := range unsafe.Slice(libraries, int(nlib)) {
+		if l, ok := state.libraries[moduleKey{dev, uint64(lib)}]; ok {
+			out = append(out, l.stages...)
+		}
+	}
+	return out
+}
+
+// refusedWarning is why a pipeline the driver refused with instrumented
+// code runs unchecked: the stages whose code carried the checks (their
+// names and shaders), the checks their code held, and the driver's
+// result. The same words for every pipeline refused alike, so that the
+// unchecked list counts them under one cause.
+func refusedWarning(names []string, shaders []*shader, result int32) string {
+	checks := map[string]bool{}
+	for _, s := range shaders {
+		for c := range siteCounts(s) {
+			checks[c] = true
+		}
+	}
+	stages := slices.Compact(slices.Sorted(slices.Values(names)))
+	what := "its stages"
+	switch len(stages) {
+	case 0:
+	case 1:
+		what = "its " + stages[0] + " stage"
+	default:
+		what = "its " + strings.Join(stages, ", ") + " stages"
+	}
+	list := ""
+	if len(checks) > 0 {
+		list = " (checks " + strings.Join(slices.Sorted(maps.Keys(checks)), ", ") + ")"
+	}
+	return fmt.Sprintf("the driver refused it with the layer's checks in %s%s: %s; it was created from the app's "+
+		"original shaders", what, list, resultName(result))
+}
+
+// resultName names a VkResult a pipeline creation may return.
+func resultName(r int32) string {
+	switch r {
+	case C.VK_ERROR_UNKNOWN:
+		return "VK_ERROR_UNKNOWN"
+	case C.VK_ERROR_INITIALIZATION_FAILED:
+		return "VK_ERROR_INITIALIZATION_FAILED"
+	case C.VK_ERROR_INVALID_SHADER_NV:
+		return "VK_ERROR_INVALID_SHADER_NV"
+	case C.VK_ERROR_OUT_OF_POOL_MEMORY:
+		return "VK_ERROR_OUT_OF_POOL_MEMORY"
+	case C.VK_ERROR_FEATURE_NOT_PRESENT:
+		return "VK_ERROR_FEATURE_NOT_PRESENT"
+	case C.VK_ERROR_EXTENSION_NOT_PRESENT:
+		return "VK_ERROR_EXTENSION_NOT_PRESENT"
+	case C.VK_ERROR_INVALID_OPAQUE_CAPTURE_ADDRESS:
+		return "VK_ERROR_INVALID_OPAQUE_CAPTURE_ADDRESS"
+	case C.VK_ERROR_VALIDATION_FAILED_EXT:
+		return "VK_ERROR_VALIDATION_FAILED"
+	}
+	return fmt.Sprintf("VkResult %d", r)
 }
 
 // goPipelineDestroyed forgets a pipeline: its stages' shaders, and the

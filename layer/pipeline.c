@@ -11,8 +11,11 @@
  * a layout that already uses the slot is left alone, and pipelines made
  * with it get uninstrumented copies of their modules, made here from the
  * original SPIR-V that Go kept. Every pipeline is remembered with its
- * layout and whether its actions need the layer's set bound.
+ * layout and whether its actions need the layer's set bound. A pipeline
+ * the driver refuses with instrumented stages is made again from the
+ * app's (create_with_fallback; docs/decisions/refused-pipelines.md).
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -492,11 +495,15 @@ static const VkPipelineLibraryCreateInfoKHR *find_libraries(const void *pNext)
  * when its layout has the set and any of its shaders (or of its libraries)
  * may be instrumented. A pipeline linked from libraries (libs) is reported
  * with its libraries' stages; flags tell a library (Go keeps its stages
- * until it is destroyed). */
+ * until it is destroyed). scoped_out: the scope left it out at creation.
+ * refused, when not 0, is the VkResult the driver
+ * refused the pipeline with, instrumented: it was created from the app's
+ * original stages (create_with_fallback) and runs unchecked. */
 static void remember(device_data *dd, VkPipeline p, VkPipelineLayout layout, VkPipelineBindPoint bp,
                      const VkPipelineShaderStageCreateInfo *stages, uint32_t nstages,
                      const VkPipelineLibraryCreateInfoKHR *libs, VkPipelineCreateFlags flags,
-                     const VkGraphicsPipelineCreateInfo *gfx, gpuavdbg_variant *var, int scoped_out)
+                     const VkGraphicsPipelineCreateInfo *gfx, gpuavdbg_variant *var, int scoped_out,
+                     int32_t refused)
 {
     int libraries = libs && libs->libraryCount > 0;
     int is_library = (flags & VK_PIPELINE_CREATE_LIBRARY_BIT_KHR) != 0;
@@ -515,8 +522,8 @@ static void remember(device_data *dd, VkPipeline p, VkPipelineLayout layout, VkP
     uint64_t serial = 0;
     int wants = goPipelineCreated(GPUAVDBG_H(dd->device), GPUAVDBG_H(p), GPUAVDBG_H(layout), (uint32_t)bp, st,
                                   nstages, state, libraries ? (uint64_t *)libs->pLibraries : NULL,
-                                  libraries ? libs->libraryCount : 0, is_library, var != NULL, scoped_out, &reads_set,
-                                  &serial);
+                                  libraries ? libs->libraryCount : 0, is_library, var != NULL, scoped_out, refused,
+                                  &reads_set, &serial);
     if (st != small)
         free(st);
     pipeline_info *pi = malloc(sizeof *pi);
@@ -588,6 +595,244 @@ static void remember(device_data *dd, VkPipeline p, VkPipelineLayout layout, VkP
             (copy)[i_].pStages = st_;                                                                       \
     }
 
+/* ---- a pipeline the driver refuses with the layer's code ----------------------
+ * (docs/decisions/refused-pipelines.md) A driver may refuse a pipeline
+ * with instrumented stages where it takes the app's own (a compiler's
+ * limit or bug: VK_ERROR_UNKNOWN, VK_ERROR_INVALID_SHADER_NV, ...). Each
+ * pipeline refused so is created again, once, from the app's original
+ * stages, and runs unchecked (goPipelineCreated's refused); the others of
+ * the call are kept as made. */
+
+/* refusal says whether a vkCreate*Pipelines result may be the driver
+ * refusing the layer's code: an error other than running out of memory
+ * or losing the device (which the app would meet without the layer too).
+ * A success code (VK_PIPELINE_COMPILE_REQUIRED for a pipeline that asked
+ * to fail rather than compile) refuses nothing. */
+static int refusal(VkResult r)
+{
+    return r < 0 && r != VK_ERROR_OUT_OF_HOST_MEMORY && r != VK_ERROR_OUT_OF_DEVICE_MEMORY &&
+           r != VK_ERROR_DEVICE_LOST;
+}
+
+/* VkPipelineCreateFlags2CreateInfo (maintenance5, Vulkan 1.4): where a
+ * create info chains it, its flags replace the create info's. */
+#define STYPE_CREATE_FLAGS_2 ((VkStructureType)1000470005)
+typedef struct create_flags2 {
+    VkStructureType sType;
+    const void *pNext;
+    uint64_t flags;
+} create_flags2;
+
+/* One vkCreate*Pipelines call, for create_with_fallback: its create
+ * infos (size bytes each; the app's, and as the layer sent them), where
+ * their fields are, and how to call down and to make a create info of the
+ * app's original stages. */
+typedef struct pipeline_call {
+    device_data *dd;
+    scratch *sc;
+    VkPipelineCache cache;
+    const VkAllocationCallbacks *alloc;
+    uint32_t n;
+    size_t size, off_flags, off_base_handle, off_base_index;
+    const void *app, *sent;
+    VkResult (*create)(const struct pipeline_call *c, uint32_t n, const void *ci, VkPipeline *pipes);
+    /* original writes into out the app's create info app with its
+     * original stages (an instrumented module replaced by a module of its
+     * original words, a deferred or inline one given back) and returns 1
+     * when sent carried the layer's code, 0 when it did not. */
+    int (*original)(device_data *dd, scratch *sc, const void *app, const void *sent, void *out);
+} pipeline_call;
+
+#define AT(c, base, i) ((const char *)(base) + (size_t)(i) * (c)->size)
+#define FIELD(type, p, off) (*(type *)((char *)(p) + (off)))
+
+/* early_return says whether create info ci asks creation to stop at its
+ * failure (VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT). */
+static int early_return(const pipeline_call *c, const void *ci)
+{
+    uint64_t flags = FIELD(const VkPipelineCreateFlags, ci, c->off_flags);
+    for (const VkBaseInStructure *p = ((const VkBaseInStructure *)ci)->pNext; p; p = p->pNext)
+        if (p->sType == STYPE_CREATE_FLAGS_2)
+            flags = ((const create_flags2 *)p)->flags;
+    return (flags & VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT) != 0;
+}
+
+/* rebase points the derivative info (at position k of a retried batch of
+ * the pipelines idx) at its base: its new index when retried with it, the
+ * base's handle when made, else no base. */
+static void rebase(const pipeline_call *c, void *info, uint32_t k, const uint32_t *idx, const VkPipeline *pipes)
+{
+    VkPipelineCreateFlags *flags = &FIELD(VkPipelineCreateFlags, info, c->off_flags);
+    int32_t *base = &FIELD(int32_t, info, c->off_base_index);
+    if (!(*flags & VK_PIPELINE_CREATE_DERIVATIVE_BIT) || *base < 0)
+        return;
+    for (uint32_t j = 0; j < k; j++)
+        if (idx[j] == (uint32_t)*base) {
+            *base = (int32_t)j;
+            return;
+        }
+    VkPipeline h = (uint32_t)*base < c->n ? pipes[*base] : VK_NULL_HANDLE;
+    FIELD(VkPipeline, info, c->off_base_handle) = h;
+    *base = -1;
+    if (!h)
+        *flags &= ~(VkPipelineCreateFlags)VK_PIPELINE_CREATE_DERIVATIVE_BIT;
+}
+
+/* create_with_fallback calls down with the create infos as sent; when the
+ * result may be a refusal, each pipeline that failed with the layer's code
+ * is created again from the app's original stages, in a call of those
+ * alone (refused[i] gets the result it was refused with), and nothing
+ * else is retried: a pipeline that failed with the app's own code keeps
+ * its failure. A pipeline whose failure stopped the call
+ * (VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT) left those after it
+ * unmade: they are made in the retry when it was refused, and stay unmade
+ * when it failed on its own, as without the layer. It returns what the
+ * app gets: VK_SUCCESS when every pipeline was made, else the result of
+ * the call that left one unmade. */
+static VkResult create_with_fallback(const pipeline_call *c, VkPipeline *pipes, int32_t *refused)
+{
+    VkResult r = c->create(c, c->n, c->sent, pipes);
+    if (!refusal(r) || !c->dd->set_layout || c->n == 0)
+        return r;
+    uint32_t n = c->n;
+    uint8_t *orig = calloc(n, 1);
+    uint32_t *idx = malloc(n * sizeof *idx), *redo = malloc(n * sizeof *redo);
+    char *origs = malloc(n * c->size), *infos = malloc(n * c->size);
+    VkPipeline *made = malloc(n * sizeof *made);
+    if (!orig || !idx || !redo || !origs || !infos || !made) {
+        gpuavdbg_logf(GPUAVDBG_LOG_ERROR, "out of memory retrying pipelines the driver refused (VkResult %d) "
+                                          "with the layer's code: the app gets the driver's result", (int)r);
+        goto done;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        idx[i] = i;
+    uint32_t nidx = n;
+    VkResult last = r, out = VK_SUCCESS;
+    int retried = 0;
+    for (;;) {
+        /* The first pipeline of this call left unmade; if it asked to
+         * stop there, those after it were not tried. */
+        uint32_t stop = nidx;
+        for (uint32_t k = 0; k < nidx && stop == nidx; k++)
+            if (!pipes[idx[k]])
+                stop = early_return(c, AT(c, c->app, idx[k])) ? k : nidx + 1;
+        int stop_redone = 0;
+        uint32_t nredo = 0;
+        for (uint32_t k = 0; k < nidx; k++) {
+            uint32_t i = idx[k];
+            if (pipes[i])
+                continue;
+            int tried = stop >= nidx || k <= stop;
+            if (tried && !orig[i] && refusal(last) &&
+                c->original(c->dd, c->sc, AT(c, c->app, i), AT(c, c->sent, i), origs + (size_t)i * c->size)) {
+                orig[i] = 1;
+                refused[i] = (int32_t)last;
+                redo[nredo++] = i;
+                stop_redone |= k == stop;
+            } else if (!tried && stop_redone) {
+                redo[nredo++] = i;
+            } else if (out == VK_SUCCESS || (out > 0 && last < 0)) {
+                out = last; /* unmade as without the layer */
+            }
+        }
+        if (!nredo)
+            break;
+        retried = 1;
+        for (uint32_t k = 0; k < nredo; k++) {
+            uint32_t i = redo[k];
+            void *info = infos + (size_t)k * c->size;
+            memcpy(info, orig[i] ? origs + (size_t)i * c->size : AT(c, c->sent, i), c->size);
+            rebase(c, info, k, redo, pipes);
+        }
+        for (uint32_t k = 0; k < nredo; k++)
+            made[k] = VK_NULL_HANDLE;
+        last = c->create(c, nredo, infos, made);
+        for (uint32_t k = 0; k < nredo; k++)
+            pipes[redo[k]] = made[k];
+        uint32_t *t = idx;
+        idx = redo, redo = t, nidx = nredo;
+    }
+    if (retried)
+        r = out;
+done:
+    free(orig);
+    free(idx);
+    free(redo);
+    free(origs);
+    free(infos);
+    free(made);
+    return r;
+}
+
+static VkResult create_compute(const pipeline_call *c, uint32_t n, const void *ci, VkPipeline *pipes)
+{
+    return c->dd->disp.CreateComputePipelines(c->dd->device, c->cache, n, ci, c->alloc, pipes);
+}
+
+static VkResult create_graphics(const pipeline_call *c, uint32_t n, const void *ci, VkPipeline *pipes)
+{
+    return c->dd->disp.CreateGraphicsPipelines(c->dd->device, c->cache, n, ci, c->alloc, pipes);
+}
+
+static VkResult create_ray_tracing(const pipeline_call *c, uint32_t n, const void *ci, VkPipeline *pipes)
+{
+    return c->dd->disp.CreateRayTracingPipelinesKHR(c->dd->device, VK_NULL_HANDLE, c->cache, n, ci, c->alloc, pipes);
+}
+
+/* original_stages gives out (the app's stages, or those of uninstrumented
+ * copies) and says whether sent carried the layer's code: a padded layout
+ * whose stages the layer changed or whose modules are instrumented. */
+static int original_stages(device_data *dd, scratch *sc, VkPipelineLayout layout,
+                           const VkPipelineShaderStageCreateInfo *app, const VkPipelineShaderStageCreateInfo *sent,
+                           uint32_t n, const VkPipelineShaderStageCreateInfo **out)
+{
+    *out = app;
+    if (!n || !padded(dd, layout))
+        return 0;
+    const VkPipelineShaderStageCreateInfo *st = substitute(dd, sc, app, n);
+    if (st)
+        *out = st;
+    int changed = st != NULL;
+    for (uint32_t s = 0; s < n && !changed; s++)
+        changed = sent[s].module != app[s].module || sent[s].pNext != app[s].pNext;
+    return changed;
+}
+
+static int original_compute(device_data *dd, scratch *sc, const void *app, const void *sent, void *out)
+{
+    const VkComputePipelineCreateInfo *a = app, *s = sent;
+    VkComputePipelineCreateInfo *o = out;
+    const VkPipelineShaderStageCreateInfo *st;
+    *o = *a;
+    int carried = original_stages(dd, sc, a->layout, &a->stage, &s->stage, 1, &st);
+    o->stage = *st;
+    return carried;
+}
+
+static int original_graphics(device_data *dd, scratch *sc, const void *app, const void *sent, void *out)
+{
+    const VkGraphicsPipelineCreateInfo *a = app, *s = sent;
+    VkGraphicsPipelineCreateInfo *o = out;
+    *o = *a;
+    return original_stages(dd, sc, a->layout, a->pStages, s->pStages, a->stageCount, &o->pStages);
+}
+
+static int original_ray_tracing(device_data *dd, scratch *sc, const void *app, const void *sent, void *out)
+{
+    const VkRayTracingPipelineCreateInfoKHR *a = app, *s = sent;
+    VkRayTracingPipelineCreateInfoKHR *o = out;
+    *o = *a;
+    return original_stages(dd, sc, a->layout, a->pStages, s->pStages, a->stageCount, &o->pStages);
+}
+
+/* PIPELINE_CALL(type, fn) is a pipeline_call of n create infos of type. */
+#define PIPELINE_CALL(type, fn, dd_, sc_, cache_, alloc_, n_, app_, sent_)                                     \
+    ((pipeline_call){.dd = (dd_), .sc = (sc_), .cache = (cache_), .alloc = (alloc_), .n = (n_),                 \
+                     .size = sizeof(type), .off_flags = offsetof(type, flags),                                 \
+                     .off_base_handle = offsetof(type, basePipelineHandle),                                    \
+                     .off_base_index = offsetof(type, basePipelineIndex), .app = (app_), .sent = (sent_),      \
+                     .create = create_##fn, .original = original_##fn})
+
 /* fast_variant: when compute pipeline i's facts can be decided on the CPU
  * (variants.c), *var gets its variants and pipeline i is created as the
  * fast one (a module of the fast variant's words, in a scratch copy of ci;
@@ -640,19 +885,25 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateComputePipelines(VkDevice devic
         if (pre && copy)
             copy[i].stage = *pre;
     }
-    VkResult r = dd->disp.CreateComputePipelines(device, gpuavdbg_cache_for(dd, cache, any_padded), n,
-                                                 copy ? copy : ci, alloc, pipes);
+    int32_t *refused = n ? calloc(n, sizeof *refused) : NULL;
+    pipeline_call call = PIPELINE_CALL(VkComputePipelineCreateInfo, compute, dd, &sc,
+                                       gpuavdbg_cache_for(dd, cache, any_padded), alloc, n, ci, copy ? copy : ci);
+    VkResult r = refused ? create_with_fallback(&call, pipes, refused) : create_compute(&call, n, call.sent, pipes);
     for (uint32_t i = 0; i < n; i++) {
         gpuavdbg_variant *v = vars ? vars[i] : NULL;
+        int32_t why = refused ? refused[i] : 0;
         VkPipelineShaderStageCreateInfo st = *app_stages(&sc, remembered(dd, copy, ci, i, stage, outs), 1);
         if (v) /* reported with the app's module, not the fast variant's */
             st.module = ci[i].stage.module;
+        if (why) /* the app's pipeline: no variant */
+            gpuavdbg_variant_free(dd, v), v = NULL;
         if (pipes[i])
             remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_COMPUTE, &st, 1, NULL, ci[i].flags, NULL, v,
-                     outs && outs[i]);
+                     outs && outs[i], why);
         else
             gpuavdbg_variant_free(dd, v);
     }
+    free(refused);
     free(vars);
     free(outs);
     scratch_free(dd, &sc);
@@ -715,19 +966,25 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateGraphicsPipelines(VkDevice devi
                           "a graphics pipeline's shader groups (VK_NV_device_generated_commands) run the original "
                           "code of their modules that have a fast variant, unchecked: the layer substitutes "
                           "instrumented modules in its stages only");
-    VkResult r = dd->disp.CreateGraphicsPipelines(device, gpuavdbg_cache_for(dd, cache, any_padded), n,
-                                                  copy ? copy : ci, alloc, pipes);
+    int32_t *refused = n ? calloc(n, sizeof *refused) : NULL;
+    pipeline_call call = PIPELINE_CALL(VkGraphicsPipelineCreateInfo, graphics, dd, &sc,
+                                       gpuavdbg_cache_for(dd, cache, any_padded), alloc, n, ci, copy ? copy : ci);
+    VkResult r = refused ? create_with_fallback(&call, pipes, refused) : create_graphics(&call, n, call.sent, pipes);
     for (uint32_t i = 0; i < n; i++) {
         gpuavdbg_variant *v = vars ? vars[i] : NULL;
+        int32_t why = refused ? refused[i] : 0;
         /* reported with the app's modules, not the fast variant's */
         const VkPipelineShaderStageCreateInfo *st =
             v ? ci[i].pStages : app_stages(&sc, *remembered(dd, copy, ci, i, pStages, outs), ci[i].stageCount);
+        if (why) /* the app's pipeline: no variant */
+            gpuavdbg_variant_free(dd, v), v = NULL;
         if (pipes[i])
             remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_GRAPHICS, st, ci[i].stageCount,
-                     find_libraries(ci[i].pNext), ci[i].flags, &ci[i], v, outs && outs[i]);
+                     find_libraries(ci[i].pNext), ci[i].flags, &ci[i], v, outs && outs[i], why);
         else
             gpuavdbg_variant_free(dd, v);
     }
+    free(refused);
     free(vars);
     free(outs);
     scratch_free(dd, &sc);
@@ -753,15 +1010,18 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateRayTracingPipelinesKHR(VkDevice
     uint8_t *outs = SCOPE_OUTS(dd, ci, n, STAGES, NSTAGES, RT_LINKED);
     PREPARE_STAGE_ARRAYS(dd, &sc, ci, n, copy, any_padded, outs);
     PRECISE_STAGE_ARRAYS(dd, &sc, ci, n, copy, outs);
-    VkResult r = dd->disp.CreateRayTracingPipelinesKHR(device, VK_NULL_HANDLE, gpuavdbg_cache_for(dd, cache, any_padded),
-                                                       n, copy ? copy : ci, alloc, pipes);
+    int32_t *refused = n ? calloc(n, sizeof *refused) : NULL;
+    pipeline_call call = PIPELINE_CALL(VkRayTracingPipelineCreateInfoKHR, ray_tracing, dd, &sc,
+                                       gpuavdbg_cache_for(dd, cache, any_padded), alloc, n, ci, copy ? copy : ci);
+    VkResult r = refused ? create_with_fallback(&call, pipes, refused) : create_ray_tracing(&call, n, call.sent, pipes);
     if (deferred && r == VK_SUCCESS)
         r = VK_OPERATION_NOT_DEFERRED_KHR;
     for (uint32_t i = 0; i < n; i++)
         if (pipes[i])
             remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR,
                      app_stages(&sc, *remembered(dd, copy, ci, i, pStages, outs), ci[i].stageCount), ci[i].stageCount,
-                     ci[i].pLibraryInfo, ci[i].flags, NULL, NULL, outs && outs[i]);
+                     ci[i].pLibraryInfo, ci[i].flags, NULL, NULL, outs && outs[i], refused ? refused[i] : 0);
+    free(refused);
     free(outs);
     scratch_free(dd, &sc);
     return r;
@@ -791,7 +1051,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateRayTracingPipelinesNV(VkDevice 
     for (uint32_t i = 0; i < n; i++)
         if (pipes[i])
             remember(dd, pipes[i], ci[i].layout, VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR, ci[i].pStages,
-                     ci[i].stageCount, NULL, 0, NULL, NULL, 0);
+                     ci[i].stageCount, NULL, 0, NULL, NULL, 0, 0);
     return r;
 }
 

@@ -407,22 +407,38 @@ static VkResult create_shaders(device_data *dd, VkDevice device, uint32_t n, con
         }
 
     VkResult r = dd->disp.CreateShadersEXT(device, n, any_instr ? copy : ci, alloc, shaders);
-    const char *note = "";
-    if (r < 0 && r != VK_ERROR_DEVICE_LOST && any_instr) {
-        /* The app gets its shaders, uninstrumented
-         * (docs/decisions/never-take-the-app-down.md). Shaders that were
-         * made are destroyed first (the spec leaves them valid). */
+    int32_t refused = 0;
+    int *retried = NULL;
+    if (r < 0 && r != VK_ERROR_OUT_OF_HOST_MEMORY && r != VK_ERROR_OUT_OF_DEVICE_MEMORY && r != VK_ERROR_DEVICE_LOST &&
+        any_instr && (retried = calloc(n, sizeof *retried))) {
+        /* The driver refused the layer's code (an error other than memory
+         * or a lost device): the shaders it did not make are made again
+         * from the app's create infos, in one call (linked stages fail and
+         * are made together); those it made are kept. The app gets its
+         * shaders, the instrumented ones running their original code
+         * (docs/decisions/never-take-the-app-down.md). */
+        uint32_t m = 0;
         for (uint32_t i = 0; i < n; i++)
-            if (shaders[i]) {
-                dd->disp.DestroyShaderEXT(device, shaders[i], alloc);
-                shaders[i] = VK_NULL_HANDLE;
+            if (!shaders[i]) {
+                copy[m] = ci[i];
+                retried[i] = 1;
+                m++;
             }
-        r = dd->disp.CreateShadersEXT(device, n, ci, alloc, shaders);
-        note = "the driver rejected the instrumented shaders; the originals run uninstrumented";
-        for (uint32_t i = 0; i < n; i++)
-            if (kind[i] == SO_INSTRUMENTED)
-                kind[i] = SO_ORIGINAL;
-        memset(layouts, 0, n * sizeof *layouts);
+        refused = (int32_t)r;
+        VkShaderEXT *made = m ? calloc(m, sizeof *made) : NULL;
+        if (made) {
+            r = dd->disp.CreateShadersEXT(device, m, copy, alloc, made);
+            for (uint32_t i = 0, k = 0; i < n; i++)
+                if (retried[i]) {
+                    shaders[i] = made[k++];
+                    layouts[i] = VK_NULL_HANDLE;
+                    if (kind[i] == SO_INSTRUMENTED)
+                        kind[i] = SO_ORIGINAL;
+                    else
+                        retried[i] = 0; /* its own failure or success: no note */
+                }
+        }
+        free(made);
     }
     for (uint32_t i = 0; i < n; i++) {
         /* Shaders that failed are VK_NULL_HANDLE; the others are the app's
@@ -430,7 +446,7 @@ static VkResult create_shaders(device_data *dd, VkDevice device, uint32_t n, con
         VkShaderEXT s = shaders[i];
         if (kind[i] != SO_PASS)
             goShaderObjectCreated(GPUAVDBG_H(device), ids[i], GPUAVDBG_H(s), kind[i] == SO_INSTRUMENTED,
-                                  (char *)(why[i] ? why[i] : ""), (char *)note);
+                                  (char *)(why[i] ? why[i] : ""), retried && retried[i] ? refused : 0);
         else if (ci[i].codeType == VK_SHADER_CODE_TYPE_SPIRV_EXT)
             /* Not SPIR-V words: in the session with the reason, as a module. */
             goShaderUnchecked(GPUAVDBG_H(device), (uint8_t *)ci[i].pCode, ci[i].pCode ? ci[i].codeSize : 0,
@@ -459,6 +475,7 @@ static VkResult create_shaders(device_data *dd, VkDevice device, uint32_t n, con
             so_free_info(dd, info);
         pthread_mutex_unlock(&dd->lock);
     }
+    free(retried);
     free(copy);
     free(sets);
     free(ids);

@@ -16,16 +16,31 @@ import (
 // goShaderObjectCreated completes a shader after vkCreateShadersEXT, as
 // goShaderCreated does for a module: object is the VkShaderEXT, or 0 when
 // creation failed. why, when not empty, replaces the shader's warning (the
-// reason the layer did not instrument it); note is appended to it. It
-// sends the Shader message, with the object in place of a module.
+// reason the layer did not instrument it). refused, when not 0, is the
+// VkResult with which the driver refused the shader's instrumented code:
+// the layer made it from the app's code (shaderobj.c), and its warning
+// says so (refusedObjectNote). It sends the Shader message, with the
+// object in place of a module.
 //
 //export goShaderObjectCreated
-func goShaderObjectCreated(dev C.uint64_t, id C.uint32_t, object C.uint64_t, instrumented C.int, why, note *C.char) {
+func goShaderObjectCreated(dev C.uint64_t, id C.uint32_t, object C.uint64_t, instrumented C.int, why *C.char,
+	refused C.int32_t) {
 	defer recovered("goShaderObjectCreated")
 	defer flushOutbox()
+	note := ""
+	if refused != 0 {
+		note = refusedObjectNote(int32(refused))
+	}
 	state.mu.Lock()
 	defer state.mu.Unlock()
-	completeShaderLocked(uint32(id), uint64(object), true, instrumented != 0, C.GoString(why), C.GoString(note))
+	completeShaderLocked(uint32(id), uint64(object), true, instrumented != 0, C.GoString(why), note)
+}
+
+// refusedObjectNote is why a shader object the driver refused with the
+// layer's code runs unchecked.
+func refusedObjectNote(result int32) string {
+	return fmt.Sprintf("the driver refused its instrumented code: %s; it runs the app's original code, unchecked",
+		resultName(result))
 }
 
 // binaryReason is why a shader object made from binary code runs

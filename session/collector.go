@@ -702,6 +702,9 @@ func (c *Collector) setName(h uint64, objectType, name string, serial uint64) {
 	}
 	c.renameModel(h, name, serial)
 	c.renamePrintf(h, shader, name, serial)
+	if objectType == objPipeline || objectType == "" {
+		c.renameNotices(h, serial)
+	}
 	// Only the groups that name h (an index, not a walk over every group).
 	for _, st := range c.groupsOf[h] {
 		module := st.module == h && st.g.Shader.ID == shader && shader != 0

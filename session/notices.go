@@ -18,7 +18,10 @@ type causeNotice struct {
 	index    int
 	n        int
 	subjects []string
-	text     func(n int, subjects string) string
+	// pipelines are the subjects that are pipelines (index in subjects),
+	// which a debug name given later renames; text builds the notice.
+	pipelines map[int]objRef
+	text      func(n int, subjects string) string
 }
 
 // noticeCause adds a notice for one subject of a cause (a shader left
@@ -42,7 +45,39 @@ func (c *Collector) noticeCause(level, cause, subject string, text func(n int, s
 	c.renderCause(cn)
 }
 
-// renderCause writes a cause's notice. Called with c.mu held.
+// noticePipelineCause is noticeCause for a pipeline subject: the notice
+// names it with its debug name, given now or later (renameNotices).
+func (c *Collector) noticePipelineCause(level, cause string, p objRef, text func(n int, subjects string) string) {
+	subject := "pipeline " + c.objHandle(objPipeline, p).String()
+	c.noticeCause(level, cause, subject, text)
+	cn := c.causes[cause]
+	if i := len(cn.subjects) - 1; i >= 0 && cn.subjects[i] == subject && cn.n == len(cn.subjects) {
+		if cn.pipelines == nil {
+			cn.pipelines = map[int]objRef{}
+		}
+		cn.pipelines[i] = p
+	}
+}
+
+// renameNotices renames a pipeline named after its notice was made (apps
+// name a pipeline once it exists). Called with c.mu held.
+func (c *Collector) renameNotices(h uint64, serial uint64) {
+	for _, cn := range c.causes {
+		changed := false
+		for i, p := range cn.pipelines {
+			if p.named(h, serial) {
+				cn.subjects[i] = "pipeline " + c.objHandle(objPipeline, p).String()
+				changed = true
+			}
+		}
+		if changed {
+			c.renderCause(cn)
+		}
+	}
+}
+
+// renderCause sets a cause's notice text from its subjects and count.
+// Called with c.mu held.
 func (c *Collector) renderCause(cn *causeNotice) {
 	list := strings.Join(cn.subjects, ", ")
 	if more := cn.n - len(cn.subjects); more > 0 && len(cn.subjects) > 0 {
@@ -130,12 +165,12 @@ func (c *Collector) noticePipeline(m *wire.Pipeline) {
 	if m.Warning == "" {
 		return
 	}
-	w, what := m.Warning, "pipeline "+c.handle(m.Handle).String()
+	w, p := m.Warning, objRef{m.Handle, m.Serial}
 	if m.Instrumented {
 		// Instrumented with checks left out (descriptor buffers the layer
 		// does not read): partly unchecked, so the run is not clean.
 		c.uncheck(UncheckedPipeline, w)
-		c.noticeCause("warning", "pipeline: "+w, what, func(n int, list string) string {
+		c.noticePipelineCause("warning", "pipeline: "+w, p, func(n int, list string) string {
 			if n == 1 {
 				return fmt.Sprintf("%s: %s", list, w)
 			}
@@ -144,7 +179,7 @@ func (c *Collector) noticePipeline(m *wire.Pipeline) {
 		return
 	}
 	c.uncheck(UncheckedPipeline, w)
-	c.noticeCause("warning", "pipeline not checked: "+w, what, func(n int, list string) string {
+	c.noticePipelineCause("warning", "pipeline not checked: "+w, p, func(n int, list string) string {
 		if n == 1 {
 			return fmt.Sprintf("%s runs its original, unchecked shaders: %s", list, w)
 		}

@@ -67,6 +67,19 @@ func TestNoticesPerCause(t *testing.T) {
 		{"one pipeline in conflict", [][]msg{runStart(on), pipelines(1, false, conflict), {exited(0, AppExited)}},
 			[]string{"warning: pipeline 0x100 runs its original, unchecked shaders: " + conflict},
 			[]Unchecked{{UncheckedPipeline, conflict, 1, nil}}},
+		// The app names a pipeline once it exists: the notice made at its
+		// creation takes the name; a name the handle had before (another
+		// pipeline's, serial 1) does not name it.
+		{"a pipeline named after its notice", [][]msg{runStart(on), {
+			{wire.KindPipeline, &wire.Pipeline{Handle: 0x100, Serial: 1, BindPoint: "compute"}},
+			{wire.KindName, &wire.Name{Handle: 0x100, ObjectType: "pipeline", Name: "old", Serial: 1}},
+			{wire.KindPipeline, &wire.Pipeline{Handle: 0x100, Serial: 2, BindPoint: "compute", Warning: conflict}},
+			{wire.KindPipeline, &wire.Pipeline{Handle: 0x101, Serial: 3, BindPoint: "compute", Warning: conflict}},
+			{wire.KindName, &wire.Name{Handle: 0x101, ObjectType: "pipeline", Name: "blur", Serial: 3}},
+			exited(0, AppExited)}},
+			[]string{"warning: 2 pipelines run their original, unchecked shaders: " + conflict +
+				` (pipeline 0x100, pipeline 0x101 ("blur"))`},
+			[]Unchecked{{UncheckedPipeline, conflict, 2, nil}}},
 		{"six pipelines in conflict", [][]msg{runStart(on), pipelines(6, false, conflict), {exited(0, AppExited)}},
 			[]string{"warning: 6 pipelines run their original, unchecked shaders: " + conflict +
 				" (pipeline 0x100, pipeline 0x101, pipeline 0x102, pipeline 0x103 and 2 more)"},

@@ -76,6 +76,9 @@ var Skips = []Skip{
 	{App: "multi", Args: "--mode shaderobj",
 		Reason: "the Khronos layer 1.3.239 predates VK_EXT_shader_object and crashes (SIGSEGV) on the app's " +
 			"shader-object commands, with or without our layer"},
+	{App: "refuseapp", Args: "--case shaderobj",
+		Reason: "the Khronos layer 1.3.239 predates VK_EXT_shader_object and crashes (SIGSEGV) on the app's " +
+			"shader-object commands, with or without our layer"},
 	{App: "multi", Args: "--mode threads",
 		Reason: "the Khronos layer 1.3.239 crashes (SIGSEGV or SIGABRT in vkDestroyCommandPool) in about 1 of 100 " +
 			"runs of the app's 8 threads without our layer too (5 of 600 runs, thread-safety checks off or on)"},

@@ -3,6 +3,7 @@ package main
 /*
 #include <stdlib.h>
 #include "layer.h"
+#include "fault.h"
 */
 import "C"
 
@@ -69,11 +70,13 @@ const hangActionsShown = 16
 // VK_ERROR_DEVICE_LOST); granularity is the device's breadcrumbs'
 // (abi.CrumbsActions or CrumbsPasses, 0 without breadcrumbs). Records of
 // completed actions in the copies of the output buffers are sent as
-// errors first; the pointers are valid during the call only.
+// errors first; fault is the lost device's VK_EXT_device_fault report
+// (state GPUAVDBG_FAULT_NONE where it was not enabled). The pointers are
+// valid during the call only.
 //
 //export goHang
 func goHang(reason C.int, call *C.char, limitNs C.uint64_t, granularity C.uint32_t, subs *C.gpuavdbg_hang_submit,
-	n C.uint32_t) {
+	n C.uint32_t, fault *C.gpuavdbg_fault) {
 	defer recovered("goHang")
 	defer flushOutbox()
 	h := wire.Hang{Reason: wire.HangWatchdog, WatchdogSeconds: float64(limitNs) / 1e9}
@@ -85,6 +88,7 @@ func goHang(reason C.int, call *C.char, limitNs C.uint64_t, granularity C.uint32
 	}
 	if reason == C.GPUAVDBG_HANG_DEVICE_LOST {
 		h.Reason, h.Call = wire.HangDeviceLost, C.GoString(call)
+		h.Fault = hangFault(fault)
 	}
 	var errs []wire.Errors
 	for _, s := range unsafe.Slice(subs, int(n)) {
@@ -134,6 +138,52 @@ func goHang(reason C.int, call *C.char, limitNs C.uint64_t, granularity C.uint32
 			hangFinishedLocked(*f, h.WatchdogSeconds)
 		}
 	}
+}
+
+// hangFault turns the C half's reading of VK_EXT_device_fault into the
+// hang's Fault (nil where it was not enabled).
+func hangFault(f *C.gpuavdbg_fault) *wire.HangFault {
+	if f == nil || f.state == C.GPUAVDBG_FAULT_NONE {
+		return nil
+	}
+	if f.state == C.GPUAVDBG_FAULT_FAILED {
+		return &wire.HangFault{Error: faultResult(int32(f.result))}
+	}
+	hf := &wire.HangFault{Description: C.GoString(&f.description[0]), AddressesTotal: uint32(f.addresses_total),
+		VendorsTotal: uint32(f.vendors_total), VendorBinarySize: uint64(f.vendor_binary_size)}
+	for _, a := range unsafe.Slice(f.addresses, int(f.naddresses)) {
+		fa := wire.FaultAddress{Type: fmt.Sprintf("type_%d", uint32(a._type)), Address: uint64(a.address),
+			Precision: uint64(a.precision), Low: uint64(a.lo), High: uint64(a.hi), BuffersTotal: uint32(a.matches_total)}
+		if t := int(a._type); t < len(wire.FaultAddressTypes) {
+			fa.Type = wire.FaultAddressTypes[t]
+		}
+		for _, m := range a.matches[:min(int(a.nmatches), len(a.matches))] {
+			fb := wire.FaultBuffer{Handle: uint64(m.buffer), Name: C.GoString(&m.name[0]), Address: uint64(m.address),
+				Size: uint64(m.size), Live: m.live != 0, CreatedAfter: uint64(m.created)}
+			if !fb.Live {
+				fb.DestroyedAfter = uint64(m.destroyed)
+			}
+			fa.Buffers = append(fa.Buffers, fb)
+		}
+		hf.Addresses = append(hf.Addresses, fa)
+	}
+	for _, v := range unsafe.Slice(f.vendors, int(f.nvendors)) {
+		hf.Vendors = append(hf.Vendors, wire.FaultVendor{Description: C.GoString(&v.description[0]),
+			Code: uint64(v.code), Data: uint64(v.data)})
+	}
+	return hf
+}
+
+// faultResult names what vkGetDeviceFaultInfoEXT may return besides
+// VK_SUCCESS and VK_INCOMPLETE.
+func faultResult(r int32) string {
+	switch r {
+	case -1:
+		return "VK_ERROR_OUT_OF_HOST_MEMORY"
+	case -2:
+		return "VK_ERROR_OUT_OF_DEVICE_MEMORY"
+	}
+	return fmt.Sprintf("VkResult %d", r)
 }
 
 // goHangFinished says that a submission a watchdog's hang named finished
@@ -262,5 +312,33 @@ func hangText(h wire.Hang) string {
 		}
 		m.Submits = append(m.Submits, ms)
 	}
+	m.Fault = faultMessage(h.Fault)
 	return strings.Join(m.Lines(), "\n")
+}
+
+// faultMessage is a hang's fault in the renderer's terms (nil: none); a
+// buffer is named by the name the layer kept for it.
+func faultMessage(f *wire.HangFault) *gpuav.HangMessageFault {
+	if f == nil {
+		return nil
+	}
+	m := &gpuav.HangMessageFault{Error: f.Error, Description: f.Description, AddressesTotal: f.AddressesTotal,
+		VendorsTotal: f.VendorsTotal, VendorBinarySize: f.VendorBinarySize}
+	for _, a := range f.Addresses {
+		ma := gpuav.HangMessageFaultAddress{Type: a.Type, Address: a.Address, Precision: a.Precision, Low: a.Low,
+			High: a.High, BuffersTotal: a.BuffersTotal}
+		for _, b := range a.Buffers {
+			name := fmt.Sprintf("0x%x", b.Handle)
+			if b.Name != "" {
+				name += fmt.Sprintf(" (%q)", b.Name)
+			}
+			ma.Buffers = append(ma.Buffers, gpuav.HangMessageFaultBuffer{Buffer: name, Address: b.Address, Size: b.Size,
+				Live: b.Live, CreatedAfter: b.CreatedAfter, DestroyedAfter: b.DestroyedAfter})
+		}
+		m.Addresses = append(m.Addresses, ma)
+	}
+	for _, v := range f.Vendors {
+		m.Vendors = append(m.Vendors, gpuav.HangMessageFaultVendor{Description: v.Description, Code: v.Code, Data: v.Data})
+	}
+	return m
 }

@@ -31,6 +31,7 @@
 #include "cmdchecks.h"
 #include "crumbs.h"
 #include "descriptors.h"
+#include "fault.h"
 #include "resources.h"
 #include "submit.h"
 #include "_cgo_export.h"
@@ -573,9 +574,16 @@ static void hang_report(device_data *dd, int reason, const char *call)
     if (reason == GPUAVDBG_HANG_WATCHDOG && h.n == 0)
         return;
     pthread_mutex_unlock(&dd->pending_lock);
+    /* A lost device's fault (VK_EXT_device_fault, where enabled: fault.c),
+     * read once, with the hang. */
+    gpuavdbg_fault fault;
+    memset(&fault, 0, sizeof fault);
+    if (reason == GPUAVDBG_HANG_DEVICE_LOST && !gpuavdbg_forked())
+        gpuavdbg_fault_read(dd, &fault);
     if (!gpuavdbg_forked())
         goHang(reason, (char *)(call ? call : ""), gpuavdbg_crumbs_watchdog_ns(dd), gpuavdbg_crumbs_granularity_of(dd),
-               h.subs, h.n);
+               h.subs, h.n, &fault);
+    gpuavdbg_fault_free(&fault);
     hang_free(&h);
     pthread_mutex_lock(&dd->pending_lock);
 }
@@ -868,7 +876,7 @@ static VkResult submit_common(device_data *dd, VkQueue queue, VkFence app_fence,
         gpuavdbg_logf(GPUAVDBG_LOG_WARNING, "out of memory listing a submit's command buffers: some are not read");
     if (!e || e->n == 0) {
         VkResult r = call(ctx, app_fence);
-        __atomic_add_fetch(&g_submits, 1, __ATOMIC_RELAXED);
+        __atomic_store_n(&dd->last_submit, __atomic_add_fetch(&g_submits, 1, __ATOMIC_RELAXED), __ATOMIC_RELAXED);
         if (r == VK_ERROR_DEVICE_LOST)
             device_lost(dd, "vkQueueSubmit");
         if (e) {
@@ -887,6 +895,7 @@ static VkResult submit_common(device_data *dd, VkQueue queue, VkFence app_fence,
     pthread_mutex_unlock(&dd->pending_lock);
     e->t_submit = gpuavdbg_now_ns();
     e->submit = __atomic_add_fetch(&g_submits, 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&dd->last_submit, e->submit, __ATOMIC_RELAXED);
     VkResult r = call(ctx, app_fence || !e->fence ? app_fence : e->fence);
     if (r == VK_ERROR_DEVICE_LOST)
         device_lost(dd, "vkQueueSubmit");

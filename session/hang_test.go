@@ -119,6 +119,69 @@ func TestCollectorHangRegion(t *testing.T) {
 	}
 }
 
+// faultHang is a lost device whose fault has a data address in a live
+// buffer, one in a destroyed buffer, an instruction pointer, an address
+// no buffer held, a vendor fault, and more addresses than it lists.
+func faultHang() *wire.Hang {
+	return &wire.Hang{Reason: wire.HangDeviceLost, Call: "vkWaitForFences", WatchdogSeconds: 10,
+		Submits: []wire.HangSubmit{{Queue: 0x10, Submit: 2, Finished: true}},
+		Fault: &wire.HangFault{Description: "page fault", AddressesTotal: 5, VendorsTotal: 1, VendorBinarySize: 512,
+			Addresses: []wire.FaultAddress{
+				{Type: "read_invalid", Address: 0x1018, Precision: 16, Low: 0x1010, High: 0x101f, BuffersTotal: 1,
+					Buffers: []wire.FaultBuffer{{Handle: 0xb1, Name: "live", Address: 0x1000, Size: 4096, Live: true}}},
+				{Type: "write_invalid", Address: 0x2040, Precision: 1, Low: 0x2040, High: 0x2040, BuffersTotal: 6,
+					Buffers: []wire.FaultBuffer{{Handle: 0xb2, Name: "gone", Address: 0x2000, Size: 256, CreatedAfter: 1,
+						DestroyedAfter: 3}}},
+				{Type: "instruction_pointer_fault", Address: 0x5000, Precision: 4, Low: 0x5000, High: 0x5003},
+				{Type: "read_invalid", Address: 0x8, Precision: 1, Low: 0x8, High: 0x8},
+			},
+			Vendors: []wire.FaultVendor{{Description: "mmu", Code: 0x12, Data: 0x34}}}}
+}
+
+// TestCollectorHangFault: a lost device's fault is kept with the hang
+// (hex addresses, the buffers with their names, live or destroyed and
+// when), its lines say each address, where it lay in which buffer, or why
+// no buffer is named, the vendor fault and what was not read; the notice
+// says it too.
+func TestCollectorHangFault(t *testing.T) {
+	c := newTestCollector()
+	if err := c.Record(wire.KindHang, faultHang()); err != nil {
+		t.Fatal(err)
+	}
+	s := c.Snapshot()
+	h := s.Hangs[0]
+	want := []string{
+		"device lost (vkWaitForFences returned VK_ERROR_DEVICE_LOST)",
+		"  submit 2 on queue 0x10, pending 0.0 s, its fence signalled",
+		`  device fault (VK_EXT_device_fault, the driver's report): "page fault"`,
+		`    read_invalid at 0x1018 (precision 16: 0x1010-0x101f): in buffer 0xb1 ("live") [0x1000, +4096) at offset ` +
+			`0x10, live, created before the first submit`,
+		`    write_invalid at 0x2040: in freed buffer 0xb2 ("gone") [0x2000, +256) at offset 0x40, created after ` +
+			`submit 1, destroyed after submit 3; 5 more buffers`,
+		"    instruction_pointer_fault at 0x5000 (precision 4: 0x5000-0x5003): an instruction pointer, not matched to a buffer",
+		"    read_invalid at 0x8: no buffer whose device address the app obtained held it",
+		"    1 more fault addresses not read",
+		`    vendor fault code 0x12 data 0x34: "mmu"`,
+		"    a vendor binary dump of 512 bytes, not read",
+	}
+	if got := h.Lines(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("lines\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	b, err := json.Marshal(h.Fault)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{`"address":"0x1018"`, `"low":"0x1010"`, `"high":"0x101f"`,
+		`"buffer":{"handle":"0xb2","name":"gone"}`, `"live":false`, `"destroyed_after_submit":3`, `"addresses_total":5`} {
+		if !bytes.Contains(b, []byte(k)) {
+			t.Errorf("the report's fault has no %s\n%s", k, b)
+		}
+	}
+	if n := s.Notices[len(s.Notices)-1]; !strings.Contains(n.Text, `; read_invalid at 0x1018 (precision 16: 0x1010-0x101f): in buffer 0xb1 ("live")`) {
+		t.Errorf("notice %q", n.Text)
+	}
+}
+
 // TestValidateHang: a hang whose numbers do not add up, or whose reason
 // or state is unknown, is rejected.
 func TestValidateHang(t *testing.T) {
@@ -134,11 +197,32 @@ func TestValidateHang(t *testing.T) {
 		"records":   func(h *wire.Hang) { h.Submits[0].CommandBuffers[0].Records = -1 },
 		"submit":    func(h *wire.Hang) { h.Submits[0].Submit = MaxSubmit + 1 },
 		"grain":     func(h *wire.Hang) { h.Granularity = "draws" },
+		"fault":     func(h *wire.Hang) { h.Fault = faultHang().Fault }, // a watchdog's
 	} {
 		h := hangMessage()
 		edit(h)
 		if validate(h) == nil {
 			t.Errorf("%s: accepted", name)
+		}
+	}
+	if err := validate(faultHang()); err != nil {
+		t.Fatalf("valid fault: %v", err)
+	}
+	for name, edit := range map[string]func(f *wire.HangFault){
+		"type":      func(f *wire.HangFault) { f.Addresses[0].Type = "bad" },
+		"range":     func(f *wire.HangFault) { f.Addresses[0].Low = 0x1020 },
+		"total":     func(f *wire.HangFault) { f.AddressesTotal = 3 },
+		"vendors":   func(f *wire.HangFault) { f.VendorsTotal = 0 },
+		"buffers":   func(f *wire.HangFault) { f.Addresses[0].BuffersTotal = 0 },
+		"away":      func(f *wire.HangFault) { f.Addresses[0].Buffers[0].Address = 0x3000 },
+		"empty":     func(f *wire.HangFault) { f.Addresses[0].Buffers[0].Size = 0 },
+		"destroyed": func(f *wire.HangFault) { f.Addresses[1].Buffers[0].DestroyedAfter = 0 },
+		"long":      func(f *wire.HangFault) { f.Description = strings.Repeat("x", maxString+1) },
+	} {
+		h := faultHang()
+		edit(h.Fault)
+		if validate(h) == nil {
+			t.Errorf("fault %s: accepted", name)
 		}
 	}
 }

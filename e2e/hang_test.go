@@ -581,3 +581,26 @@ func TestDeviceFault(t *testing.T) {
 		t.Log(out)
 	}
 }
+
+// TestDeviceFaultDriver runs the lost device of TestDeviceFault on a
+// driver that offers VK_EXT_device_fault itself (the NVIDIA GPU's), the
+// test layer only losing the device (GPUAVDBG_TEST_FAULT=2: it neither
+// offers nor answers): the layer enabled the driver's extension (the
+// device was created with it and runs) and read the driver's answer,
+// whatever it says of a device that was not really lost. It skips where
+// the device lacks the extension or its deviceFault feature (lavapipe).
+func TestDeviceFaultDriver(t *testing.T) {
+	if !driverHas(t, "VK_EXT_device_fault") || !driverHas(t, "deviceFault") {
+		t.Skip("the device has no VK_EXT_device_fault with deviceFault (lavapipe has none)")
+	}
+	app, dir := hangApp(t)
+	var r faultJSON
+	env := []string{"VK_ADD_LAYER_PATH=" + dir, "VK_INSTANCE_LAYERS=VK_LAYER_GPUAVDBG_validation:" + lostLayer,
+		"GPUAVDBG_TEST_LOST_WAIT=3", "GPUAVDBG_TEST_FAULT=2"}
+	code, out := runLauncher(t, &r, env, []string{"--watchdog", "10"}, app, "--dir", dir, "--mode", "lost", "--submits", "2",
+		"--fault", "1")
+	if code != 5 || len(r.Hangs) != 1 || r.Hangs[0].Fault == nil || r.Hangs[0].Fault.Error != "" {
+		t.Fatalf("exit %d, faults %q; want exit 5 and one lost device with the driver's fault read\n%s", code, r.lines(), out)
+	}
+	t.Logf("the driver's fault of a device not really lost: %q", r.lines())
+}

@@ -14,7 +14,8 @@
  * addresses the app obtained (A and B): read_invalid at A + 0x18
  * (precision 16), write_invalid at B + 0x40 (precision 1), an instruction
  * pointer at 0x1000 (precision 4), read_invalid at 0x8 (no buffer), and
- * one vendor fault (code 0x1234, data 0x5678).
+ * one vendor fault (code 0x1234, data 0x5678). With any other value it
+ * does neither: a driver's own VK_EXT_device_fault answers.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -604,3 +604,18 @@ func TestDeviceFaultDriver(t *testing.T) {
 	}
 	t.Logf("the driver's fault of a device not really lost: %q", r.lines())
 }
+
+// TestTUIWatchdogCountdown: while a submission runs past the countdown's
+// start (half the watchdog's 6 s, 3 s), the TUI's status bar counts the
+// watchdog down ("GPU busy N s — hang reported at 6 s"); an 8 s dispatch
+// then passes the limit, finishes, and the run ends.
+func TestTUIWatchdogCountdown(t *testing.T) {
+	app, dir := hangApp(t)
+	args := append([]string{"run", "--watchdog", "6", "--session", filepath.Join(t.TempDir(), "s.gvs")}, perActionCrumbs(t)...)
+	tm := startTmux(t, 160, 30, nil, append(args, "--", app, "--dir", dir, "--mode", "hang", "--seconds", "8")...)
+	screen := tm.waitFor("— hang reported at 6 s")
+	if !regexp.MustCompile(`GPU busy [3-6] s — hang reported at 6 s`).MatchString(screen) {
+		t.Errorf("the countdown does not start at 3-6 s:\n%s", screen)
+	}
+	tm.waitFor("exited 0")
+}

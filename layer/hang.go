@@ -203,6 +203,39 @@ func goHangFinished(queue, submit, ns C.uint64_t) {
 	}
 }
 
+// goBusy says that a submission has been the oldest unfinished one of
+// its queue for ns, past the point where the TUI counts the watchdog's
+// limitNs down (done 0), or that such a submission finished, ns after its
+// submit (done 1): wire.Busy. A finish that reaches Go before its start
+// (the two come from different threads) cancels it: neither is sent.
+//
+//export goBusy
+func goBusy(queue, submit, ns, limitNs C.uint64_t, done C.int) {
+	defer recovered("goBusy")
+	defer flushOutbox()
+	b := wire.Busy{Queue: uint64(queue), Submit: uint64(submit), Seconds: float64(ns) / 1e9,
+		WatchdogSeconds: float64(limitNs) / 1e9, Done: done != 0}
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	if state.busy == nil {
+		state.busy = map[uint64]bool{}
+	}
+	started, seen := state.busy[b.Submit]
+	switch {
+	case !b.Done && seen && !started: // its finish came first
+		delete(state.busy, b.Submit)
+		return
+	case !b.Done:
+		state.busy[b.Submit] = true
+	case !seen:
+		state.busy[b.Submit] = false // the start is still on its way
+		return
+	default:
+		delete(state.busy, b.Submit)
+	}
+	sendLocked(wire.KindBusy, b)
+}
+
 // hungSubmits are the submissions a watchdog's hang named, by submit
 // number, until their finish is sent. The C half marks a submission
 // reported before it calls goHang, outside its lock: its finish may come

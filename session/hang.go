@@ -235,8 +235,53 @@ func (c *Collector) applyHang(m *wire.Hang) {
 		h.Submits = append(h.Submits, hs)
 	}
 	c.s.Hangs = append(c.s.Hangs, h)
+	c.s.Busy = slices.DeleteFunc(slices.Clone(c.s.Busy), func(b BusySubmit) bool {
+		return slices.ContainsFunc(h.Submits, func(s HangSubmit) bool { return s.Submit == b.Submit && s.Queue == b.Queue })
+	})
 	c.hangNotices = append(c.hangNotices, len(c.s.Notices))
 	c.addNotice("error", h.Summary())
+}
+
+// BusySubmit is a submission the watchdog counts down: pending since
+// Since (on the collector's clock), a hang reported at WatchdogSeconds
+// from then.
+type BusySubmit struct {
+	Queue           Handle
+	Submit          uint64
+	Since           time.Time
+	WatchdogSeconds float64
+}
+
+// applyBusy starts or ends a submission's countdown. Called with c.mu
+// held; the slice is replaced, never changed in place (snapshots share
+// it).
+func (c *Collector) applyBusy(m *wire.Busy) {
+	q := hexHandle(m.Queue)
+	busy := slices.DeleteFunc(slices.Clone(c.s.Busy), func(b BusySubmit) bool {
+		return b.Submit == m.Submit && b.Queue.Handle == q
+	})
+	if !m.Done {
+		busy = append(busy, BusySubmit{Queue: c.handle(m.Queue), Submit: m.Submit, WatchdogSeconds: m.WatchdogSeconds,
+			Since: c.now().Add(-time.Duration(m.Seconds * float64(time.Second)))})
+	}
+	c.s.Busy = busy
+}
+
+// BusyText is the countdown of the longest-pending submission the
+// watchdog counts, at now: "GPU busy 6 s — hang reported at 10 s"; ""
+// when none is.
+func (s *Session) BusyText(now time.Time) string {
+	var oldest *BusySubmit
+	for i := range s.Busy {
+		if oldest == nil || s.Busy[i].Since.Before(oldest.Since) {
+			oldest = &s.Busy[i]
+		}
+	}
+	if oldest == nil {
+		return ""
+	}
+	return fmt.Sprintf("GPU busy %d s — hang reported at %g s", int(max(now.Sub(oldest.Since), 0).Seconds()),
+		oldest.WatchdogSeconds)
 }
 
 // applyHangFinished marks the submission a watchdog's hang named

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
@@ -420,5 +421,45 @@ func TestReportsSlowHang(t *testing.T) {
 	}
 	if p := log.Runs[0].Properties.Hangs; slow != 1 || len(p) != 1 || !p[0].Finished {
 		t.Errorf("%d slow warnings, properties' hangs %+v", slow, p)
+	}
+}
+
+// TestCollectorBusy: a busy submission is counted down from when its
+// clock started (the message's seconds before it arrived) to the
+// watchdog's limit, the oldest of several; its finish, a hang naming it,
+// or the app's exit ends the countdown; another queue's submission of the
+// same number is another one.
+func TestCollectorBusy(t *testing.T) {
+	c := newTestCollector()
+	rec := func(k wire.Kind, m any) {
+		t.Helper()
+		if err := c.Record(k, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec(wire.KindBusy, &wire.Busy{Queue: 0x10, Submit: 7, Seconds: 3.5, WatchdogSeconds: 10})
+	rec(wire.KindBusy, &wire.Busy{Queue: 0x10, Submit: 8, Seconds: 3, WatchdogSeconds: 10})
+	before := c.Snapshot()
+	if got, want := before.BusyText(t0.Add(2500*time.Millisecond)), "GPU busy 6 s — hang reported at 10 s"; got != want {
+		t.Errorf("BusyText %q, want %q", got, want)
+	}
+	rec(wire.KindBusy, &wire.Busy{Queue: 0x11, Submit: 7, Seconds: 4, Done: true})
+	rec(wire.KindBusy, &wire.Busy{Queue: 0x10, Submit: 7, Seconds: 4, Done: true})
+	if got, want := c.Snapshot().BusyText(t0.Add(2500*time.Millisecond)), "GPU busy 5 s — hang reported at 10 s"; got != want {
+		t.Errorf("after submit 7 finished: %q, want %q", got, want)
+	}
+	if len(before.Busy) != 2 {
+		t.Errorf("the earlier snapshot changed: %+v", before.Busy)
+	}
+	m := hangMessage()
+	m.Submits[0].Submit = 8
+	rec(wire.KindHang, m)
+	if s := c.Snapshot(); len(s.Busy) != 0 || s.BusyText(t0) != "" {
+		t.Errorf("after the hang of submit 8: %+v %q", s.Busy, s.BusyText(t0))
+	}
+	rec(wire.KindBusy, &wire.Busy{Queue: 0x10, Submit: 9, Seconds: 1, WatchdogSeconds: 2})
+	rec(wire.KindAppExited, &wire.AppExited{Code: 0})
+	if s := c.Snapshot(); len(s.Busy) != 0 {
+		t.Errorf("after the app's exit: %+v", s.Busy)
 	}
 }

@@ -58,6 +58,11 @@ func validate(msg any) error {
 		if m.Submit > MaxSubmit || !(m.Seconds >= 0 && m.Seconds <= maxHangFinishedSeconds) {
 			err = fmt.Errorf("hang finished: submit %d after %g s", m.Submit, m.Seconds)
 		}
+	case *wire.Busy:
+		if m.Submit > MaxSubmit || !(m.Seconds >= 0 && m.Seconds <= maxHangFinishedSeconds) ||
+			!(m.WatchdogSeconds >= 0 && m.WatchdogSeconds <= maxHangFinishedSeconds) {
+			err = fmt.Errorf("busy: submit %d for %g s, watchdog %g s", m.Submit, m.Seconds, m.WatchdogSeconds)
+		}
 	case *wire.Log:
 		err = validateLevel(m.Level, m.Text)
 		if err == nil && (m.Kind != "" && m.Kind != wire.LogUncheckedRecords || m.Count < 0 || m.Count > MaxRecordCount) {

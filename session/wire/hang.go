@@ -12,6 +12,23 @@ const KindHang Kind = 30
 // after all (HangFinished): it was slow, not hung.
 const KindHangFinished Kind = 31
 
+// KindBusy says that a submission has been pending long enough for the
+// TUI to count the watchdog down, or that such a one finished (Busy).
+const KindBusy Kind = 32
+
+// Busy: the submission Submit on Queue has been the oldest unfinished one
+// of its queue for Seconds, past the point where the watchdog's
+// countdown is shown (half of WatchdogSeconds, at most 3 s); or, Done, it
+// finished Seconds after its submit. A watchdog's hang of it comes at
+// WatchdogSeconds (docs/decisions/watchdog-and-breadcrumbs.md).
+type Busy struct {
+	Queue           uint64  `json:"queue"`
+	Submit          uint64  `json:"submit"`
+	Seconds         float64 `json:"seconds"`
+	WatchdogSeconds float64 `json:"watchdog_seconds,omitempty"`
+	Done            bool    `json:"done,omitempty"`
+}
+
 // Hang reasons.
 const (
 	HangWatchdog   = "watchdog"

@@ -473,6 +473,16 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateDevice(VkPhysicalDevice pd, con
     const VkDeviceCreateInfo *patched = gpuavdbg_fault_patch(inst, pd, with_feat, &scratch_fault);
     VkResult r = create(pd, patched, alloc, pDevice);
     const VkDeviceCreateInfo *used = patched;
+    if (r != VK_SUCCESS && patched != with_feat) {
+        /* The fault report is a nicety: never the reason a device runs
+         * uninstrumented. */
+        gpuavdbg_logf(GPUAVDBG_LOG_WARNING,
+                      "vkCreateDevice failed (%d) with VK_EXT_device_fault, which the layer adds; retrying without it: "
+                      "a lost device's fault is not read",
+                      (int)r);
+        patched = used = with_feat;
+        r = create(pd, patched, alloc, pDevice);
+    }
     if (r != VK_SUCCESS && patched != ci) {
         gpuavdbg_logf(GPUAVDBG_LOG_WARNING,
                       "vkCreateDevice failed (%d) with the features and extensions the layer adds; retrying with "

@@ -396,7 +396,9 @@ func (h Hang) Text() string { return strings.Join(h.Lines(), "\n") }
 // vkCmdDispatch spin running" (the first running action, when the
 // breadcrumbs name one), "GPU HANG: region #3-#998 running" (the first
 // running region of several actions: one or more of them is running),
-// "DEVICE LOST", or for a slow submission "slow submit 3: 11.2 s".
+// "DEVICE LOST" (with the first buffer its fault names: "DEVICE LOST:
+// write_invalid in freed buffer 0x55 ("lights")"), or for a slow
+// submission "slow submit 3: 11.2 s".
 func (h Hang) Short() string {
 	if h.Slow() {
 		if len(h.Submits) == 1 {
@@ -407,6 +409,19 @@ func (h Hang) Short() string {
 	t := "GPU HANG"
 	if h.Reason == wire.HangDeviceLost {
 		t = "DEVICE LOST"
+		// The driver's fault, where it names a buffer: what the user
+		// looks at first.
+		if f := h.Fault; f != nil {
+			for _, a := range f.Addresses {
+				if len(a.Buffers) > 0 {
+					b, kind := a.Buffers[0], "buffer"
+					if !b.Live {
+						kind = "freed buffer"
+					}
+					return fmt.Sprintf("%s: %s in %s %s", t, a.Type, kind, b.Buffer)
+				}
+			}
+		}
 	}
 	for _, s := range h.Submits {
 		for _, c := range s.CommandBuffers {

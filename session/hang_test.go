@@ -178,6 +178,13 @@ func TestCollectorHangFault(t *testing.T) {
 			t.Errorf("the report's fault has no %s\n%s", k, b)
 		}
 	}
+	if got, want := h.Short(), `DEVICE LOST: read_invalid in buffer 0xb1 ("live")`; got != want {
+		t.Errorf("Short %q, want %q", got, want)
+	}
+	h.Fault.Addresses = h.Fault.Addresses[1:]
+	if got, want := h.Short(), `DEVICE LOST: write_invalid in freed buffer 0xb2 ("gone")`; got != want {
+		t.Errorf("Short %q, want %q", got, want)
+	}
 	if n := s.Notices[len(s.Notices)-1]; !strings.Contains(n.Text, `; read_invalid at 0x1018 (precision 16: 0x1010-0x101f): in buffer 0xb1 ("live")`) {
 		t.Errorf("notice %q", n.Text)
 	}

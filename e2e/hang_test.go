@@ -587,8 +587,9 @@ func TestDeviceFault(t *testing.T) {
 // test layer only losing the device (GPUAVDBG_TEST_FAULT=2: it neither
 // offers nor answers): the layer enabled the driver's extension (the
 // device was created with it and runs) and read the driver's answer,
-// whatever it says of a device that was not really lost. It skips where
-// the device lacks the extension or its deviceFault feature (lavapipe).
+// whatever it says of a device that was not really lost (an error too).
+// It skips where the device lacks the extension or its deviceFault
+// feature (lavapipe).
 func TestDeviceFaultDriver(t *testing.T) {
 	if !driverHas(t, "VK_EXT_device_fault") || !driverHas(t, "deviceFault") {
 		t.Skip("the device has no VK_EXT_device_fault with deviceFault (lavapipe has none)")

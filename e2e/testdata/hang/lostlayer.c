@@ -203,16 +203,19 @@ static VKAPI_ATTR VkResult VKAPI_CALL lost_CreateDevice(VkPhysicalDevice pd, con
     next_gdpa = link->u.pLayerInfo->pfnNextGetDeviceProcAddr;
     link->u.pLayerInfo = link->u.pLayerInfo->pNext;
     PFN_vkCreateDevice create = (PFN_vkCreateDevice)gipa(VK_NULL_HANDLE, "vkCreateDevice");
-    /* The driver below has no VK_EXT_device_fault: take the extension and
-     * its features out (the features structure relinked around). */
+    /* The extension is this layer's (GPUAVDBG_TEST_FAULT=1): take it and
+     * its features out (the features structure relinked around) for the
+     * driver below, which may not have it. */
     VkDeviceCreateInfo copy = *ci;
     const char *names[64];
-    copy.enabledExtensionCount = 0;
-    for (uint32_t i = 0; i < ci->enabledExtensionCount && i < 64; i++)
-        if (strcmp(ci->ppEnabledExtensionNames[i], VK_EXT_DEVICE_FAULT_EXTENSION_NAME))
-            names[copy.enabledExtensionCount++] = ci->ppEnabledExtensionNames[i];
-    copy.ppEnabledExtensionNames = names;
-    for (VkBaseOutStructure *prev = (VkBaseOutStructure *)&copy; prev && prev->pNext;) {
+    if (fault_on()) {
+        copy.enabledExtensionCount = 0;
+        for (uint32_t i = 0; i < ci->enabledExtensionCount && i < 64; i++)
+            if (strcmp(ci->ppEnabledExtensionNames[i], VK_EXT_DEVICE_FAULT_EXTENSION_NAME))
+                names[copy.enabledExtensionCount++] = ci->ppEnabledExtensionNames[i];
+        copy.ppEnabledExtensionNames = names;
+    }
+    for (VkBaseOutStructure *prev = (VkBaseOutStructure *)&copy; fault_on() && prev && prev->pNext;) {
         if (prev->pNext->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FAULT_FEATURES_EXT)
             prev->pNext = prev->pNext->pNext; /* a test layer may relink the caller's chain */
         else

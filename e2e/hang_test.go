@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -542,8 +543,9 @@ func TestDeviceFault(t *testing.T) {
 	var r faultJSON
 	env := []string{"VK_ADD_LAYER_PATH=" + dir, "VK_INSTANCE_LAYERS=VK_LAYER_GPUAVDBG_validation:" + lostLayer,
 		"GPUAVDBG_TEST_LOST_WAIT=3", "GPUAVDBG_TEST_FAULT=1"}
-	code, out := runLauncher(t, &r, env, []string{"--watchdog", "10"}, app, "--dir", dir, "--mode", "lost", "--submits", "2",
-		"--fault", "1")
+	sarif := filepath.Join(t.TempDir(), "out.sarif")
+	code, out := runLauncher(t, &r, env, []string{"--watchdog", "10", "--sarif", sarif}, app, "--dir", dir, "--mode", "lost",
+		"--submits", "2", "--fault", "1")
 	m := faultBuffers.FindStringSubmatch(out)
 	if m == nil {
 		t.Fatalf("exit %d: the app printed no buffer addresses\n%s", code, out)
@@ -576,6 +578,41 @@ func TestDeviceFault(t *testing.T) {
 		if !strings.Contains(out, l) {
 			t.Errorf("the headless output does not say %q", l)
 		}
+	}
+	// SARIF: the hang's fault in the run's properties, its lines in the
+	// invocation's error notification.
+	type note struct {
+		Level   string `json:"level"`
+		Message struct {
+			Text string `json:"text"`
+		} `json:"message"`
+	}
+	var log struct {
+		Runs []struct {
+			Invocations []struct {
+				Notifications []note `json:"toolExecutionNotifications"`
+			} `json:"invocations"`
+			Properties struct {
+				Hangs []struct {
+					Fault struct {
+						Description string `json:"description"`
+					} `json:"fault"`
+				} `json:"hangs"`
+			} `json:"properties"`
+		} `json:"runs"`
+	}
+	freed := func(n note) bool {
+		return n.Level == "error" && strings.Contains(n.Message.Text, "write_invalid at 0x") &&
+			strings.Contains(n.Message.Text, `("fault-freed")`)
+	}
+	data, err := os.ReadFile(sarif)
+	if err == nil {
+		err = json.Unmarshal(data, &log)
+	}
+	if err != nil || len(log.Runs) != 1 || len(log.Runs[0].Properties.Hangs) != 1 ||
+		log.Runs[0].Properties.Hangs[0].Fault.Description != "gpuav-dbg test layer: a page fault" ||
+		len(log.Runs[0].Invocations) != 1 || !slices.ContainsFunc(log.Runs[0].Invocations[0].Notifications, freed) {
+		t.Errorf("the SARIF log (%v) has not the fault in its hangs and notifications:\n%s", err, data)
 	}
 	if t.Failed() {
 		t.Log(out)

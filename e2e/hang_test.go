@@ -537,8 +537,7 @@ var faultBuffers = regexp.MustCompile(`(?m)^live=0x([0-9a-f]+) freed=0x([0-9a-f]
 // and one the app destroyed after submit 1, by their debug names, ranges
 // and submits; an address no buffer held; an instruction pointer, not
 // matched) and the vendor fault, in the JSON report, the headless lines
-// and the SARIF log. Without the extension (TestDeviceLost) the hang has
-// no fault.
+// and the SARIF log.
 func TestDeviceFault(t *testing.T) {
 	app, dir := hangApp(t)
 	var r faultJSON

@@ -217,8 +217,10 @@ func (f *HangMessageFault) Lines() []string {
 	for _, a := range f.Addresses {
 		line := "    " + a.Text() + ": "
 		switch {
-		case !strings.HasSuffix(a.Type, "_invalid"):
+		case strings.HasPrefix(a.Type, "instruction_pointer"):
 			line += "an instruction pointer, not matched to a buffer"
+		case !strings.HasSuffix(a.Type, "_invalid"):
+			line += "not a data address, not matched to a buffer"
 		case len(a.Buffers) == 0:
 			line += "no buffer whose device address the app obtained held it"
 		}

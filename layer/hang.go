@@ -152,7 +152,7 @@ func hangFault(f *C.gpuavdbg_fault) *wire.HangFault {
 	hf := &wire.HangFault{Description: C.GoString(&f.description[0]), AddressesTotal: uint32(f.addresses_total),
 		VendorsTotal: uint32(f.vendors_total), VendorBinarySize: uint64(f.vendor_binary_size)}
 	for _, a := range unsafe.Slice(f.addresses, int(f.naddresses)) {
-		fa := wire.FaultAddress{Type: fmt.Sprintf("type_%d", uint32(a._type)), Address: uint64(a.address),
+		fa := wire.FaultAddress{Type: wire.FaultAddressUnknown, Address: uint64(a.address),
 			Precision: uint64(a.precision), Low: uint64(a.lo), High: uint64(a.hi), BuffersTotal: uint32(a.matches_total)}
 		if t := int(a._type); t < len(wire.FaultAddressTypes) {
 			fa.Type = wire.FaultAddressTypes[t]

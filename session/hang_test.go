@@ -216,6 +216,15 @@ func TestValidateHang(t *testing.T) {
 	if err := validate(faultHang()); err != nil {
 		t.Fatalf("valid fault: %v", err)
 	}
+	unknown := faultHang()
+	unknown.Fault.Addresses[3].Type = wire.FaultAddressUnknown // a newer driver's type
+	if err := validate(unknown); err != nil {
+		t.Fatalf("a fault address of an unknown type: %v", err)
+	}
+	lines := (Hang{Reason: wire.HangDeviceLost, Fault: hangFault(unknown.Fault)}).Lines()
+	if want := "    unknown at 0x8: not a data address, not matched to a buffer"; !slices.Contains(lines, want) {
+		t.Errorf("unknown type: %q, want %q in them", lines, want)
+	}
 	for name, edit := range map[string]func(f *wire.HangFault){
 		"type":      func(f *wire.HangFault) { f.Addresses[0].Type = "bad" },
 		"range":     func(f *wire.HangFault) { f.Addresses[0].Low = 0x1020 },

@@ -344,7 +344,7 @@ func validateFault(m *wire.Hang) error {
 		return err
 	}
 	for _, a := range f.Addresses {
-		if !slices.Contains(wire.FaultAddressTypes, a.Type) {
+		if !slices.Contains(wire.FaultAddressTypes, a.Type) && a.Type != wire.FaultAddressUnknown {
 			return fmt.Errorf("device fault address type %q", a.Type)
 		}
 		if a.Low > a.Address || a.Address > a.High || len(a.Buffers) > maxFaultBuffers ||

@@ -99,9 +99,14 @@ type HangFault struct {
 	VendorBinarySize uint64         `json:"vendor_binary_size,omitempty"`
 }
 
-// Fault address types (VkDeviceFaultAddressTypeEXT).
+// Fault address types (VkDeviceFaultAddressTypeEXT, by its value), and
+// FaultAddressUnknown for a value past them (a newer driver's).
 var FaultAddressTypes = []string{"none", "read_invalid", "write_invalid", "execute_invalid",
 	"instruction_pointer_unknown", "instruction_pointer_invalid", "instruction_pointer_fault"}
+
+// FaultAddressUnknown is the type of a fault address whose
+// VkDeviceFaultAddressTypeEXT this gpuav-dbg does not know.
+const FaultAddressUnknown = "unknown"
 
 // FaultAddress is one fault address: its type (FaultAddressTypes), the
 // address and precision reported, the range they stand for ([Low, High]),

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -53,7 +54,8 @@ func buildHangApp(dir string) error {
 	}
 	return os.WriteFile(filepath.Join(dir, "VkLayer_gpuavdbg_test_lost.json"), []byte(`{"file_format_version": "1.1.0",
  "layer": {"name": "`+lostLayer+`", "type": "GLOBAL", "library_path": "./libVkLayer_gpuavdbg_test_lost.so",
- "api_version": "1.4.0", "implementation_version": "1", "description": "gpuav-dbg test: a lost device"}}
+ "api_version": "1.4.0", "implementation_version": "1", "description": "gpuav-dbg test: a lost device",
+ "device_extensions": [{"name": "VK_EXT_device_fault", "spec_version": "2", "entrypoints": ["vkGetDeviceFaultInfoEXT"]}]}}
 `), 0o644)
 }
 
@@ -457,4 +459,201 @@ func TestDeviceLost(t *testing.T) {
 	if !strings.Contains(out, "submit=0 wait=-4") {
 		t.Errorf("the app's wait did not fail\n%s", out)
 	}
+}
+
+// faultJSON is the report's hangs' faults.
+type faultJSON struct {
+	Hangs []struct {
+		Reason string `json:"reason"`
+		Fault  *struct {
+			Error       string `json:"error"`
+			Description string `json:"description"`
+			Addresses   []struct {
+				Type      string `json:"type"`
+				Address   string `json:"address"`
+				Precision uint64 `json:"precision"`
+				Low       string `json:"low"`
+				High      string `json:"high"`
+				Buffers   []struct {
+					Buffer struct {
+						Name string `json:"name"`
+					} `json:"buffer"`
+					Address        string `json:"address"`
+					Size           uint64 `json:"size"`
+					Live           bool   `json:"live"`
+					CreatedAfter   uint64 `json:"created_after_submit"`
+					DestroyedAfter uint64 `json:"destroyed_after_submit"`
+				} `json:"buffers"`
+			} `json:"addresses"`
+			AddressesTotal uint32 `json:"addresses_total"`
+			Vendors        []struct {
+				Description string `json:"description"`
+				Code        uint64 `json:"code"`
+				Data        uint64 `json:"data"`
+			} `json:"vendors"`
+			VendorsTotal uint32 `json:"vendors_total"`
+		} `json:"fault"`
+	} `json:"hangs"`
+}
+
+// lines lists each fault as "description", then per address "TYPE
+// ADDRESS PRECISION LOW-HIGH" and its buffers "  NAME ADDRESS SIZE
+// live|freed CREATED DESTROYED", then "vendor DESCRIPTION CODE DATA".
+func (r faultJSON) lines() []string {
+	var out []string
+	for _, h := range r.Hangs {
+		f := h.Fault
+		if f == nil {
+			out = append(out, h.Reason+" no fault")
+			continue
+		}
+		out = append(out, fmt.Sprintf("%q error %q, %d addresses, %d vendors", f.Description, f.Error, f.AddressesTotal,
+			f.VendorsTotal))
+		for _, a := range f.Addresses {
+			out = append(out, fmt.Sprintf("%s %s %d %s-%s", a.Type, a.Address, a.Precision, a.Low, a.High))
+			for _, b := range a.Buffers {
+				state := "freed"
+				if b.Live {
+					state = "live"
+				}
+				out = append(out, fmt.Sprintf("  %s %s %d %s %d %d", b.Buffer.Name, b.Address, b.Size, state, b.CreatedAfter,
+					b.DestroyedAfter))
+			}
+		}
+		for _, v := range f.Vendors {
+			out = append(out, fmt.Sprintf("vendor %q 0x%x 0x%x", v.Description, v.Code, v.Data))
+		}
+	}
+	return out
+}
+
+var faultBuffers = regexp.MustCompile(`(?m)^live=0x([0-9a-f]+) freed=0x([0-9a-f]+)$`)
+
+// TestDeviceFault: the test layer below ours offers VK_EXT_device_fault
+// (lavapipe has none) and loses the device at the app's second fence
+// wait; the layer enabled the extension, reads the fault, and the hang
+// group carries its description, its four addresses with their ranges,
+// each data address matched to the buffer that held it (a live buffer
+// and one the app destroyed after submit 1, by their debug names, ranges
+// and submits; an address no buffer held; an instruction pointer, not
+// matched) and the vendor fault, in the JSON report, the headless lines
+// and the SARIF log.
+func TestDeviceFault(t *testing.T) {
+	app, dir := hangApp(t)
+	var r faultJSON
+	env := []string{"VK_ADD_LAYER_PATH=" + dir, "VK_INSTANCE_LAYERS=VK_LAYER_GPUAVDBG_validation:" + lostLayer,
+		"GPUAVDBG_TEST_LOST_WAIT=3", "GPUAVDBG_TEST_FAULT=1"}
+	sarif := filepath.Join(t.TempDir(), "out.sarif")
+	code, out := runLauncher(t, &r, env, []string{"--watchdog", "10", "--sarif", sarif}, app, "--dir", dir, "--mode", "lost",
+		"--submits", "2", "--fault", "1")
+	m := faultBuffers.FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("exit %d: the app printed no buffer addresses\n%s", code, out)
+	}
+	a, _ := strconv.ParseUint(m[1], 16, 64)
+	b, _ := strconv.ParseUint(m[2], 16, 64)
+	want := []string{
+		`"gpuav-dbg test layer: a page fault" error "", 4 addresses, 1 vendors`,
+		fmt.Sprintf("read_invalid 0x%x 16 0x%x-0x%x", a+0x18, a+0x10, a+0x1f),
+		fmt.Sprintf("  fault-live 0x%x 4096 live 0 0", a),
+		fmt.Sprintf("write_invalid 0x%x 1 0x%x-0x%x", b+0x40, b+0x40, b+0x40),
+		fmt.Sprintf("  fault-freed 0x%x 4096 freed 0 1", b),
+		"instruction_pointer_fault 0x1000 4 0x1000-0x1003",
+		"read_invalid 0x8 1 0x8-0x8",
+		`vendor "test vendor fault" 0x1234 0x5678`,
+	}
+	if got := r.lines(); code != 5 || !slices.Equal(got, want) {
+		t.Fatalf("exit %d, faults\n%s\nwant exit 5 and\n%s\n%s", code, strings.Join(got, "\n"), strings.Join(want, "\n"), out)
+	}
+	for _, l := range []string{
+		`  device fault (VK_EXT_device_fault, the driver's report): "gpuav-dbg test layer: a page fault"`,
+		fmt.Sprintf(`    read_invalid at 0x%x (precision 16: 0x%x-0x%x): in buffer `, a+0x18, a+0x10, a+0x1f),
+		fmt.Sprintf(`("fault-live") [0x%x, +4096) at offset 0x10, live, created before the first submit`, a),
+		fmt.Sprintf(`    write_invalid at 0x%x: in freed buffer `, b+0x40),
+		fmt.Sprintf(`("fault-freed") [0x%x, +4096) at offset 0x40, created before the first submit, destroyed after submit 1`, b),
+		"    instruction_pointer_fault at 0x1000 (precision 4: 0x1000-0x1003): an instruction pointer, not matched to a buffer",
+		"    read_invalid at 0x8: no buffer whose device address the app obtained held it",
+		`    vendor fault code 0x1234 data 0x5678: "test vendor fault"`,
+	} {
+		if !strings.Contains(out, l) {
+			t.Errorf("the headless output does not say %q", l)
+		}
+	}
+	// SARIF: the hang's fault in the run's properties, its lines in the
+	// invocation's error notification.
+	type note struct {
+		Level   string `json:"level"`
+		Message struct {
+			Text string `json:"text"`
+		} `json:"message"`
+	}
+	var log struct {
+		Runs []struct {
+			Invocations []struct {
+				Notifications []note `json:"toolExecutionNotifications"`
+			} `json:"invocations"`
+			Properties struct {
+				Hangs []struct {
+					Fault struct {
+						Description string `json:"description"`
+					} `json:"fault"`
+				} `json:"hangs"`
+			} `json:"properties"`
+		} `json:"runs"`
+	}
+	freed := func(n note) bool {
+		return n.Level == "error" && strings.Contains(n.Message.Text, "write_invalid at 0x") &&
+			strings.Contains(n.Message.Text, `("fault-freed")`)
+	}
+	data, err := os.ReadFile(sarif)
+	if err == nil {
+		err = json.Unmarshal(data, &log)
+	}
+	if err != nil || len(log.Runs) != 1 || len(log.Runs[0].Properties.Hangs) != 1 ||
+		log.Runs[0].Properties.Hangs[0].Fault.Description != "gpuav-dbg test layer: a page fault" ||
+		len(log.Runs[0].Invocations) != 1 || !slices.ContainsFunc(log.Runs[0].Invocations[0].Notifications, freed) {
+		t.Errorf("the SARIF log (%v) has not the fault in its hangs and notifications:\n%s", err, data)
+	}
+	if t.Failed() {
+		t.Log(out)
+	}
+}
+
+// TestDeviceFaultDriver runs the lost device of TestDeviceFault on a
+// driver that offers VK_EXT_device_fault itself (the NVIDIA GPU's), the
+// test layer only losing the device (GPUAVDBG_TEST_FAULT=2: it neither
+// offers nor answers): the layer enabled the driver's extension (the
+// device was created with it and runs) and read the driver's answer,
+// whatever it says of a device that was not really lost (an error too).
+// It skips where the device lacks the extension or its deviceFault
+// feature (lavapipe).
+func TestDeviceFaultDriver(t *testing.T) {
+	if !driverHas(t, "VK_EXT_device_fault") || !driverHas(t, "deviceFault") {
+		t.Skip("the device has no VK_EXT_device_fault with deviceFault (lavapipe has none)")
+	}
+	app, dir := hangApp(t)
+	var r faultJSON
+	env := []string{"VK_ADD_LAYER_PATH=" + dir, "VK_INSTANCE_LAYERS=VK_LAYER_GPUAVDBG_validation:" + lostLayer,
+		"GPUAVDBG_TEST_LOST_WAIT=3", "GPUAVDBG_TEST_FAULT=2"}
+	code, out := runLauncher(t, &r, env, []string{"--watchdog", "10"}, app, "--dir", dir, "--mode", "lost", "--submits", "2",
+		"--fault", "1")
+	if code != 5 || len(r.Hangs) != 1 || r.Hangs[0].Fault == nil {
+		t.Fatalf("exit %d, faults %q; want exit 5 and one lost device with the driver's fault read\n%s", code, r.lines(), out)
+	}
+	t.Logf("the driver's fault of a device not really lost: %q", r.lines())
+}
+
+// TestTUIWatchdogCountdown: while a submission runs past the countdown's
+// start (half the watchdog's 6 s, 3 s), the TUI's status bar counts the
+// watchdog down ("GPU busy N s — hang reported at 6 s"); an 8 s dispatch
+// then passes the limit, finishes, and the run ends.
+func TestTUIWatchdogCountdown(t *testing.T) {
+	app, dir := hangApp(t)
+	args := append([]string{"run", "--watchdog", "6", "--session", filepath.Join(t.TempDir(), "s.gvs")}, perActionCrumbs(t)...)
+	tm := startTmux(t, 160, 30, nil, append(args, "--", app, "--dir", dir, "--mode", "hang", "--seconds", "8")...)
+	screen := tm.waitFor("— hang reported at 6 s")
+	if !regexp.MustCompile(`GPU busy [3-6] s — hang reported at 6 s`).MatchString(screen) {
+		t.Errorf("the countdown does not start at 3-6 s:\n%s", screen)
+	}
+	tm.waitFor("exited 0")
 }

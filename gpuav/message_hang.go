@@ -26,6 +26,49 @@ type HangMessage struct {
 	// without the setting (it marked actions).
 	Granularity string
 	Submits     []HangMessageSubmit
+	// Fault is the lost device's VK_EXT_device_fault report (nil: none).
+	Fault *HangMessageFault
+}
+
+// HangMessageFault is what the driver said of a lost device through
+// VK_EXT_device_fault: its description, addresses (AddressesTotal in
+// all) and vendor infos (VendorsTotal); Error: the call failed.
+type HangMessageFault struct {
+	Error            string
+	Description      string
+	Addresses        []HangMessageFaultAddress
+	AddressesTotal   uint32
+	Vendors          []HangMessageFaultVendor
+	VendorsTotal     uint32
+	VendorBinarySize uint64
+}
+
+// HangMessageFaultAddress is one fault address: its type (read_invalid,
+// write_invalid, execute_invalid, instruction_pointer_*), the reported
+// address and precision, its range [Low, High], and the buffers whose
+// range met it (BuffersTotal in all).
+type HangMessageFaultAddress struct {
+	Type                          string
+	Address, Precision, Low, High uint64
+	Buffers                       []HangMessageFaultBuffer
+	BuffersTotal                  uint32
+}
+
+// HangMessageFaultBuffer is a buffer whose device address range
+// [Address, Address+Size) met a fault address: Buffer is its handle and
+// name (`0x55 ("name")`); Live or destroyed after submit DestroyedAfter;
+// created after submit CreatedAfter.
+type HangMessageFaultBuffer struct {
+	Buffer                       string
+	Address, Size                uint64
+	Live                         bool
+	CreatedAfter, DestroyedAfter uint64
+}
+
+// HangMessageFaultVendor is one vendor-specific fault.
+type HangMessageFaultVendor struct {
+	Description string
+	Code, Data  uint64
 }
 
 // The breadcrumbs' granularity that marks regions, and the running state
@@ -157,7 +200,95 @@ func (h HangMessage) Lines() []string {
 			}
 		}
 	}
+	return append(out, h.Fault.Lines()...)
+}
+
+// Lines are the fault's lines in a hang's message: the description, each
+// address with the buffers that held it, each vendor fault; none for a
+// nil fault.
+func (f *HangMessageFault) Lines() []string {
+	if f == nil {
+		return nil
+	}
+	if f.Error != "" {
+		return []string{"  device fault: vkGetDeviceFaultInfoEXT failed: " + f.Error}
+	}
+	out := []string{fmt.Sprintf("  device fault (VK_EXT_device_fault, the driver's report): %q", f.Description)}
+	for _, a := range f.Addresses {
+		line := "    " + a.Text() + ": "
+		switch {
+		case strings.HasPrefix(a.Type, "instruction_pointer"):
+			line += "an instruction pointer, not matched to a buffer"
+		case !strings.HasSuffix(a.Type, "_invalid"):
+			line += "not a data address, not matched to a buffer"
+		case len(a.Buffers) == 0:
+			line += "no buffer whose device address the app obtained held it"
+		}
+		for i, b := range a.Buffers {
+			if i > 0 {
+				line += "; "
+			}
+			line += b.Text(a.Low)
+		}
+		if more := int(a.BuffersTotal) - len(a.Buffers); more > 0 {
+			line += fmt.Sprintf("; %d more buffers", more)
+		}
+		out = append(out, line)
+	}
+	if more := int(f.AddressesTotal) - len(f.Addresses); more > 0 {
+		out = append(out, fmt.Sprintf("    %d more fault addresses not read", more))
+	}
+	for _, v := range f.Vendors {
+		out = append(out, fmt.Sprintf("    vendor fault code 0x%x data 0x%x: %q", v.Code, v.Data, v.Description))
+	}
+	if more := int(f.VendorsTotal) - len(f.Vendors); more > 0 {
+		out = append(out, fmt.Sprintf("    %d more vendor faults not read", more))
+	}
+	if f.VendorBinarySize > 0 {
+		out = append(out, fmt.Sprintf("    a vendor binary dump of %d bytes, not read", f.VendorBinarySize))
+	}
 	return out
+}
+
+// Text is the address in a few words: "read_invalid at 0x1018", with its
+// range when the precision is coarser than a byte: "read_invalid at
+// 0x1018 (precision 16: 0x1010-0x101f)".
+func (a HangMessageFaultAddress) Text() string {
+	t := fmt.Sprintf("%s at 0x%x", a.Type, a.Address)
+	if a.High > a.Low {
+		t += fmt.Sprintf(" (precision %d: 0x%x-0x%x)", a.Precision, a.Low, a.High)
+	}
+	return t
+}
+
+// Text says where the fault's range, starting at low, lies in the buffer:
+// `in buffer 0x55 ("in") [0x1000, +4096) at offset 0x10, live, created
+// before the first submit`, or `in freed buffer ..., destroyed after
+// submit 3`.
+func (b HangMessageFaultBuffer) Text(low uint64) string {
+	kind := "buffer"
+	if !b.Live {
+		kind = "freed buffer"
+	}
+	t := fmt.Sprintf("in %s %s [0x%x, +%d)", kind, b.Buffer, b.Address, b.Size)
+	if low >= b.Address {
+		t += fmt.Sprintf(" at offset 0x%x", low-b.Address)
+	} else {
+		t += fmt.Sprintf(" from 0x%x before it", b.Address-low)
+	}
+	if b.Live {
+		return t + ", live, created " + afterSubmit(b.CreatedAfter)
+	}
+	return t + ", created " + afterSubmit(b.CreatedAfter) + ", destroyed " + afterSubmit(b.DestroyedAfter)
+}
+
+// afterSubmit says when something happened by the submits made before it:
+// "after submit 3", or "before the first submit".
+func afterSubmit(n uint64) string {
+	if n == 0 {
+		return "before the first submit"
+	}
+	return fmt.Sprintf("after submit %d", n)
 }
 
 // GranularityNote says how exact the hang's "running" is: with passes

@@ -10,7 +10,14 @@
  * submit, gpuavdbg_addr_write_table writes the list into the command
  * buffer's table, overlapping ranges (aliased memory) merged so that an
  * access inside any of them passes.
+ *
+ * For a lost device's fault addresses (fault.c), each such buffer also
+ * keeps its debug name (vkSetDebugUtilsObjectNameEXT) and the submit
+ * number when it was created, and the last GPUAVDBG_ADDR_FREED destroyed
+ * ones whose address the app had obtained stay in a ring with the submit
+ * number when they were destroyed (gpuavdbg_addr_match).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,12 +34,24 @@ typedef struct addr_range {
     VkBuffer buffer;
 } addr_range;
 
+/* A live buffer with device-address usage. */
+typedef struct addr_buf {
+    uint64_t size;
+    uint64_t address; /* 0 until the app obtained it */
+    uint64_t created; /* dd->last_submit when it was created */
+    char name[GPUAVDBG_ADDR_NAME];
+} addr_buf;
+
 typedef struct addr_dev {
     device_data *dd;
     pthread_mutex_t lock;
-    hmap sizes;          /* VkBuffer -> (void*)(uintptr_t)size, SDA buffers only */
+    hmap bufs;           /* VkBuffer -> addr_buf*, SDA buffers only */
     addr_range *ranges;  /* sorted by address */
     uint32_t n, cap;
+    /* The destroyed buffers whose address the app had obtained, a ring:
+     * freed[(head + i) % GPUAVDBG_ADDR_FREED] for i < nfreed, oldest first. */
+    gpuavdbg_addr_match freed[GPUAVDBG_ADDR_FREED];
+    uint32_t head, nfreed;
     struct addr_dev *next;
 } addr_dev;
 
@@ -75,10 +94,29 @@ void gpuavdbg_addr_buffer_created(device_data *dd, VkBuffer buffer, const VkBuff
     addr_dev *a = find(dd, 1);
     if (!a)
         return;
-    uint64_t size = ci->size;
+    addr_buf *b = calloc(1, sizeof *b);
+    if (b) {
+        b->size = ci->size;
+        b->created = __atomic_load_n(&dd->last_submit, __ATOMIC_RELAXED);
+    }
     pthread_mutex_lock(&a->lock);
-    if (!hmap_put(&a->sizes, GPUAVDBG_H(buffer), (void *)(uintptr_t)size))
+    free(hmap_del(&a->bufs, GPUAVDBG_H(buffer))); /* a handle the driver reused */
+    if (!b || !hmap_put(&a->bufs, GPUAVDBG_H(buffer), b)) {
+        free(b);
         gpuavdbg_logf(GPUAVDBG_LOG_WARNING, "bda_oob: out of memory tracking a buffer; its accesses may be reported");
+    }
+    pthread_mutex_unlock(&a->lock);
+}
+
+void gpuavdbg_addr_buffer_named(device_data *dd, uint64_t buffer, const char *name)
+{
+    addr_dev *a = dd ? find(dd, 0) : NULL;
+    if (!a || !name)
+        return;
+    pthread_mutex_lock(&a->lock);
+    addr_buf *b = hmap_get(&a->bufs, buffer);
+    if (b)
+        snprintf(b->name, sizeof b->name, "%s", name);
     pthread_mutex_unlock(&a->lock);
 }
 
@@ -101,8 +139,25 @@ void gpuavdbg_addr_buffer_destroyed(device_data *dd, VkBuffer buffer)
     if (!a)
         return;
     pthread_mutex_lock(&a->lock);
-    if (hmap_del(&a->sizes, GPUAVDBG_H(buffer)))
+    addr_buf *b = hmap_del(&a->bufs, GPUAVDBG_H(buffer));
+    if (b) {
         drop(a, buffer);
+        if (b->address) {
+            uint32_t at = (a->head + a->nfreed) % GPUAVDBG_ADDR_FREED;
+            if (a->nfreed == GPUAVDBG_ADDR_FREED)
+                a->head = (a->head + 1) % GPUAVDBG_ADDR_FREED; /* the oldest goes */
+            else
+                a->nfreed++;
+            gpuavdbg_addr_match *m = &a->freed[at];
+            *m = (gpuavdbg_addr_match){.buffer = GPUAVDBG_H(buffer),
+                                       .address = b->address,
+                                       .size = b->size,
+                                       .created = b->created,
+                                       .destroyed = __atomic_load_n(&dd->last_submit, __ATOMIC_RELAXED)};
+            memcpy(m->name, b->name, sizeof m->name);
+        }
+        free(b);
+    }
     pthread_mutex_unlock(&a->lock);
 }
 
@@ -115,12 +170,13 @@ static void note(device_data *dd, VkBuffer buffer, uint64_t address)
     if (!a)
         return;
     pthread_mutex_lock(&a->lock);
-    void *v = hmap_get(&a->sizes, GPUAVDBG_H(buffer));
-    uint64_t size = (uint64_t)(uintptr_t)v;
-    if (!v || size == 0) {
+    addr_buf *b = hmap_get(&a->bufs, GPUAVDBG_H(buffer));
+    uint64_t size = b ? b->size : 0;
+    if (!b || size == 0) {
         pthread_mutex_unlock(&a->lock);
         return;
     }
+    b->address = address;
     uint32_t at = a->n;
     for (uint32_t i = 0; i < a->n; i++) {
         if (a->ranges[i].buffer == buffer) {
@@ -212,7 +268,10 @@ void gpuavdbg_addr_teardown(device_data *dd)
     pthread_mutex_unlock(&g_addr_lock);
     if (!a)
         return;
-    hmap_free(&a->sizes);
+    for (size_t i = 0; i < a->bufs.cap; i++)
+        if (a->bufs.slots[i].key)
+            free(a->bufs.slots[i].val);
+    hmap_free(&a->bufs);
     free(a->ranges);
     pthread_mutex_destroy(&a->lock);
     free(a);
@@ -289,4 +348,51 @@ int gpuavdbg_addr_lookup(device_data *dd, uint64_t address, uint64_t size, VkBuf
     }
     pthread_mutex_unlock(&a->lock);
     return found;
+}
+
+/* overlaps says whether [address, address + size) meets [lo, hi]. */
+static int overlaps(uint64_t address, uint64_t size, uint64_t lo, uint64_t hi)
+{
+    uint64_t end = address + size; /* exclusive */
+    if (end < address)
+        end = UINT64_MAX;
+    return size > 0 && address <= hi && lo < end;
+}
+
+uint32_t gpuavdbg_addr_match_range(device_data *dd, uint64_t lo, uint64_t hi, gpuavdbg_addr_match *out, uint32_t cap,
+                                   uint32_t *total)
+{
+    *total = 0;
+    addr_dev *a = find(dd, 0);
+    if (!a)
+        return 0;
+    uint32_t n = 0;
+    pthread_mutex_lock(&a->lock);
+    for (uint32_t i = 0; i < a->n; i++) {
+        const addr_range *r = &a->ranges[i];
+        if (!overlaps(r->address, r->size, lo, hi))
+            continue;
+        if (n < cap) {
+            const addr_buf *b = hmap_get(&a->bufs, GPUAVDBG_H(r->buffer));
+            out[n] = (gpuavdbg_addr_match){.buffer = GPUAVDBG_H(r->buffer),
+                                           .address = r->address,
+                                           .size = r->size,
+                                           .created = b ? b->created : 0,
+                                           .live = 1};
+            if (b)
+                memcpy(out[n].name, b->name, sizeof out[n].name);
+            n++;
+        }
+        (*total)++;
+    }
+    for (uint32_t k = a->nfreed; k > 0; k--) { /* newest first */
+        const gpuavdbg_addr_match *m = &a->freed[(a->head + k - 1) % GPUAVDBG_ADDR_FREED];
+        if (!overlaps(m->address, m->size, lo, hi))
+            continue;
+        if (n < cap)
+            out[n++] = *m;
+        (*total)++;
+    }
+    pthread_mutex_unlock(&a->lock);
+    return n;
 }

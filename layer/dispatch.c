@@ -23,6 +23,7 @@
 #include "depthcopy.h"
 #include "descriptors.h"
 #include "device.h"
+#include "fault.h"
 #include "memory.h"
 #include "messenger.h"
 #include "pipeline.h"
@@ -467,9 +468,21 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateDevice(VkPhysicalDevice pd, con
     uint32_t int64 = 0;
     const char *missing = NULL;
     const VkDeviceCreateInfo *with_ext = gpuavdbg_patch_extensions(inst, pd, ci, &scratch_ext, &missing);
-    const VkDeviceCreateInfo *patched = gpuavdbg_patch_features(inst, pd, with_ext, &scratch, &int64);
+    const VkDeviceCreateInfo *with_feat = gpuavdbg_patch_features(inst, pd, with_ext, &scratch, &int64);
+    void *scratch_fault = NULL;
+    const VkDeviceCreateInfo *patched = gpuavdbg_fault_patch(inst, pd, with_feat, &scratch_fault);
     VkResult r = create(pd, patched, alloc, pDevice);
     const VkDeviceCreateInfo *used = patched;
+    if (r != VK_SUCCESS && patched != with_feat) {
+        /* The fault report is a nicety: never the reason a device runs
+         * uninstrumented. */
+        gpuavdbg_logf(GPUAVDBG_LOG_WARNING,
+                      "vkCreateDevice failed (%d) with VK_EXT_device_fault, which the layer adds; retrying without it: "
+                      "a lost device's fault is not read",
+                      (int)r);
+        patched = used = with_feat;
+        r = create(pd, patched, alloc, pDevice);
+    }
     if (r != VK_SUCCESS && patched != ci) {
         gpuavdbg_logf(GPUAVDBG_LOG_WARNING,
                       "vkCreateDevice failed (%d) with the features and extensions the layer adds; retrying with "
@@ -484,6 +497,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateDevice(VkPhysicalDevice pd, con
     if (r != VK_SUCCESS) {
         free(scratch);
         free(scratch_ext);
+        free(scratch_fault);
         return r;
     }
 
@@ -496,9 +510,11 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateDevice(VkPhysicalDevice pd, con
     dd->inst = inst;
     dd->int64 = int64;
     gpuavdbg_device_extensions_enabled(dd, used);
+    gpuavdbg_fault_enabled(dd, used);
     free(scratch);
     free(scratch_ext);
-    scratch = scratch_ext = NULL;
+    free(scratch_fault);
+    scratch = scratch_ext = scratch_fault = NULL;
     if (missing)
         snprintf(dd->reason, sizeof dd->reason, "instrumented shaders need %s, which the device cannot enable",
                  missing);
@@ -516,6 +532,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateDevice(VkPhysicalDevice pd, con
 oom:;
     free(scratch);
     free(scratch_ext);
+    free(scratch_fault);
     PFN_vkDestroyDevice destroy = (PFN_vkDestroyDevice)gdpa(*pDevice, "vkDestroyDevice");
     if (destroy)
         destroy(*pDevice, alloc);
@@ -571,6 +588,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_SetDebugUtilsObjectNameEXT(VkDevice d
     VkResult r = VK_SUCCESS;
     if (dd && dd->disp.SetDebugUtilsObjectNameEXT)
         r = dd->disp.SetDebugUtilsObjectNameEXT(device, info);
+    if (r == VK_SUCCESS && info && dd && (uint32_t)info->objectType == VK_OBJECT_TYPE_BUFFER)
+        gpuavdbg_addr_buffer_named(dd, info->objectHandle, info->pObjectName ? info->pObjectName : "");
     if (r == VK_SUCCESS && info)
         goSetObjectName(GPUAVDBG_H(device), (uint32_t)info->objectType, info->objectHandle,
                         object_serial(dd, (uint32_t)info->objectType, info->objectHandle),
@@ -586,6 +605,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_DebugMarkerSetObjectNameEXT(VkDevice 
     if (dd && dd->disp.DebugMarkerSetObjectNameEXT)
         r = dd->disp.DebugMarkerSetObjectNameEXT(device, info);
     /* VkDebugReportObjectTypeEXT matches VkObjectType for the core types. */
+    if (r == VK_SUCCESS && info && dd && (uint32_t)info->objectType == VK_OBJECT_TYPE_BUFFER)
+        gpuavdbg_addr_buffer_named(dd, info->object, info->pObjectName ? info->pObjectName : "");
     if (r == VK_SUCCESS && info)
         goSetObjectName(GPUAVDBG_H(device), (uint32_t)info->objectType, info->object,
                         object_serial(dd, (uint32_t)info->objectType, info->object),

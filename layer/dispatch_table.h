@@ -22,6 +22,8 @@
     X(GetPhysicalDeviceProperties2)           \
     X(GetPhysicalDeviceProperties2KHR)        \
     X(GetPhysicalDeviceFeatures)              \
+    X(GetPhysicalDeviceFeatures2)             \
+    X(GetPhysicalDeviceFeatures2KHR)          \
     X(GetPhysicalDeviceMemoryProperties)      \
     X(EnumerateDeviceExtensionProperties)     \
     X(CreateDebugUtilsMessengerEXT)           \
@@ -53,6 +55,7 @@
     X(GetBufferDeviceAddress)             \
     X(GetBufferDeviceAddressKHR)          \
     X(GetBufferDeviceAddressEXT)          \
+    X(GetDeviceFaultInfoEXT)              \
     X(GetBufferMemoryRequirements)        \
     X(AllocateMemory)                     \
     X(FreeMemory)                         \

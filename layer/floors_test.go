@@ -24,7 +24,7 @@ var layerFloors = map[string]int{
 	"resources.h": 1, "resources.c": 1, "addresses.h": 1, "addresses.c": 1, "memory.h": 1, "memory.c": 1,
 	"cache.h": 1, "cache.c": 1, "messenger.h": 1, "messenger.c": 1, "modules.h": 1, "modules.c": 1,
 	// 2, the state rooms.
-	"descriptors.h": 2, "descriptors.c": 2, "prepass.h": 2, "prepass.c": 2,
+	"descriptors.h": 2, "descriptors.c": 2, "prepass.h": 2, "prepass.c": 2, "fault.h": 2, "fault.c": 2,
 	// 3, the rooms that decide per action.
 	"variants.h": 3, "variants.c": 3, "cmdchecks.h": 3, "cmdchecks.c": 3, "crumbs.h": 3, "crumbs.c": 3,
 	"accel.h": 3, "accel.c": 3, "depthcopy.h": 3, "depthcopy.c": 3,

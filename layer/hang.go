@@ -3,6 +3,7 @@ package main
 /*
 #include <stdlib.h>
 #include "layer.h"
+#include "fault.h"
 */
 import "C"
 
@@ -69,11 +70,13 @@ const hangActionsShown = 16
 // VK_ERROR_DEVICE_LOST); granularity is the device's breadcrumbs'
 // (abi.CrumbsActions or CrumbsPasses, 0 without breadcrumbs). Records of
 // completed actions in the copies of the output buffers are sent as
-// errors first; the pointers are valid during the call only.
+// errors first; fault is the lost device's VK_EXT_device_fault report
+// (state GPUAVDBG_FAULT_NONE where it was not enabled). The pointers are
+// valid during the call only.
 //
 //export goHang
 func goHang(reason C.int, call *C.char, limitNs C.uint64_t, granularity C.uint32_t, subs *C.gpuavdbg_hang_submit,
-	n C.uint32_t) {
+	n C.uint32_t, fault *C.gpuavdbg_fault) {
 	defer recovered("goHang")
 	defer flushOutbox()
 	h := wire.Hang{Reason: wire.HangWatchdog, WatchdogSeconds: float64(limitNs) / 1e9}
@@ -85,6 +88,7 @@ func goHang(reason C.int, call *C.char, limitNs C.uint64_t, granularity C.uint32
 	}
 	if reason == C.GPUAVDBG_HANG_DEVICE_LOST {
 		h.Reason, h.Call = wire.HangDeviceLost, C.GoString(call)
+		h.Fault = hangFault(fault)
 	}
 	var errs []wire.Errors
 	for _, s := range unsafe.Slice(subs, int(n)) {
@@ -136,6 +140,52 @@ func goHang(reason C.int, call *C.char, limitNs C.uint64_t, granularity C.uint32
 	}
 }
 
+// hangFault turns the C half's reading of VK_EXT_device_fault into the
+// hang's Fault (nil where it was not enabled).
+func hangFault(f *C.gpuavdbg_fault) *wire.HangFault {
+	if f == nil || f.state == C.GPUAVDBG_FAULT_NONE {
+		return nil
+	}
+	if f.state == C.GPUAVDBG_FAULT_FAILED {
+		return &wire.HangFault{Error: faultResult(int32(f.result))}
+	}
+	hf := &wire.HangFault{Description: C.GoString(&f.description[0]), AddressesTotal: uint32(f.addresses_total),
+		VendorsTotal: uint32(f.vendors_total), VendorBinarySize: uint64(f.vendor_binary_size)}
+	for _, a := range unsafe.Slice(f.addresses, int(f.naddresses)) {
+		fa := wire.FaultAddress{Type: wire.FaultAddressUnknown, Address: uint64(a.address),
+			Precision: uint64(a.precision), Low: uint64(a.lo), High: uint64(a.hi), BuffersTotal: uint32(a.matches_total)}
+		if t := int(a._type); t < len(wire.FaultAddressTypes) {
+			fa.Type = wire.FaultAddressTypes[t]
+		}
+		for _, m := range a.matches[:min(int(a.nmatches), len(a.matches))] {
+			fb := wire.FaultBuffer{Handle: uint64(m.buffer), Name: C.GoString(&m.name[0]), Address: uint64(m.address),
+				Size: uint64(m.size), Live: m.live != 0, CreatedAfter: uint64(m.created)}
+			if !fb.Live {
+				fb.DestroyedAfter = uint64(m.destroyed)
+			}
+			fa.Buffers = append(fa.Buffers, fb)
+		}
+		hf.Addresses = append(hf.Addresses, fa)
+	}
+	for _, v := range unsafe.Slice(f.vendors, int(f.nvendors)) {
+		hf.Vendors = append(hf.Vendors, wire.FaultVendor{Description: C.GoString(&v.description[0]),
+			Code: uint64(v.code), Data: uint64(v.data)})
+	}
+	return hf
+}
+
+// faultResult names what vkGetDeviceFaultInfoEXT may return besides
+// VK_SUCCESS and VK_INCOMPLETE.
+func faultResult(r int32) string {
+	switch r {
+	case -1:
+		return "VK_ERROR_OUT_OF_HOST_MEMORY"
+	case -2:
+		return "VK_ERROR_OUT_OF_DEVICE_MEMORY"
+	}
+	return fmt.Sprintf("VkResult %d", r)
+}
+
 // goHangFinished says that a submission a watchdog's hang named finished
 // after all, ns after its submit: once, from the watchdog's poll or from
 // reading the submission, whichever saw it first; never after a lost
@@ -151,6 +201,39 @@ func goHangFinished(queue, submit, ns C.uint64_t) {
 	if watchdog, now := state.hung.finished(f); now {
 		hangFinishedLocked(f, watchdog)
 	}
+}
+
+// goBusy says that a submission has been the oldest unfinished one of
+// its queue for ns, past the point where the TUI counts the watchdog's
+// limitNs down (done 0), or that such a submission finished, ns after its
+// submit (done 1): wire.Busy. A finish that reaches Go before its start
+// (the two come from different threads) cancels it: neither is sent.
+//
+//export goBusy
+func goBusy(queue, submit, ns, limitNs C.uint64_t, done C.int) {
+	defer recovered("goBusy")
+	defer flushOutbox()
+	b := wire.Busy{Queue: uint64(queue), Submit: uint64(submit), Seconds: float64(ns) / 1e9,
+		WatchdogSeconds: float64(limitNs) / 1e9, Done: done != 0}
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	if state.busy == nil {
+		state.busy = map[uint64]bool{}
+	}
+	started, seen := state.busy[b.Submit]
+	switch {
+	case !b.Done && seen && !started: // its finish came first
+		delete(state.busy, b.Submit)
+		return
+	case !b.Done:
+		state.busy[b.Submit] = true
+	case !seen:
+		state.busy[b.Submit] = false // the start is still on its way
+		return
+	default:
+		delete(state.busy, b.Submit)
+	}
+	sendLocked(wire.KindBusy, b)
 }
 
 // hungSubmits are the submissions a watchdog's hang named, by submit
@@ -262,5 +345,33 @@ func hangText(h wire.Hang) string {
 		}
 		m.Submits = append(m.Submits, ms)
 	}
+	m.Fault = faultMessage(h.Fault)
 	return strings.Join(m.Lines(), "\n")
+}
+
+// faultMessage is a hang's fault in the renderer's terms (nil: none); a
+// buffer is named by the name the layer kept for it.
+func faultMessage(f *wire.HangFault) *gpuav.HangMessageFault {
+	if f == nil {
+		return nil
+	}
+	m := &gpuav.HangMessageFault{Error: f.Error, Description: f.Description, AddressesTotal: f.AddressesTotal,
+		VendorsTotal: f.VendorsTotal, VendorBinarySize: f.VendorBinarySize}
+	for _, a := range f.Addresses {
+		ma := gpuav.HangMessageFaultAddress{Type: a.Type, Address: a.Address, Precision: a.Precision, Low: a.Low,
+			High: a.High, BuffersTotal: a.BuffersTotal}
+		for _, b := range a.Buffers {
+			name := fmt.Sprintf("0x%x", b.Handle)
+			if b.Name != "" {
+				name += fmt.Sprintf(" (%q)", b.Name)
+			}
+			ma.Buffers = append(ma.Buffers, gpuav.HangMessageFaultBuffer{Buffer: name, Address: b.Address, Size: b.Size,
+				Live: b.Live, CreatedAfter: b.CreatedAfter, DestroyedAfter: b.DestroyedAfter})
+		}
+		m.Addresses = append(m.Addresses, ma)
+	}
+	for _, v := range f.Vendors {
+		m.Vendors = append(m.Vendors, gpuav.HangMessageFaultVendor{Description: v.Description, Code: v.Code, Data: v.Data})
+	}
+	return m
 }

@@ -12,7 +12,7 @@ import (
 // messengers) says what the session's does (the headless output), word
 // for word, names included: one renderer, gpuav.HangMessage; regions too
 // (breadcrumbs per pass: the note, "in region"; a render pass running
-// under breadcrumbs per action).
+// under breadcrumbs per action); a lost device's fault too.
 func TestHangTextAsSession(t *testing.T) {
 	for _, h := range []wire.Hang{
 		{Reason: wire.HangWatchdog, WatchdogSeconds: 2, Submits: []wire.HangSubmit{{
@@ -29,6 +29,16 @@ func TestHangTextAsSession(t *testing.T) {
 			CommandBuffers: []wire.HangCB{{Handle: 0xc0, Actions: 1, Markers: true, Completed: 1, Shown: []wire.HangAction{
 				{Index: 0, Command: "vkCmdDispatch", State: wire.ActionCompleted}}}}}}},
 		{Reason: wire.HangWatchdog, WatchdogSeconds: 0.5},
+		{Reason: wire.HangDeviceLost, Call: "vkQueueSubmit", WatchdogSeconds: 10, Fault: &wire.HangFault{
+			Description: "page fault", AddressesTotal: 3, VendorsTotal: 2, VendorBinarySize: 64,
+			Addresses: []wire.FaultAddress{
+				{Type: "write_invalid", Address: 0x2040, Precision: 1, Low: 0x2040, High: 0x2040, BuffersTotal: 2,
+					Buffers: []wire.FaultBuffer{{Handle: 0xb1, Name: "live \"buf\"", Address: 0x2000, Size: 4096, Live: true},
+						{Handle: 0xb2, Name: "gone", Address: 0x2000, Size: 256, CreatedAfter: 1, DestroyedAfter: 3}}},
+				{Type: "instruction_pointer_unknown", Address: 0x5000, Precision: 64, Low: 0x5000, High: 0x503f},
+			},
+			Vendors: []wire.FaultVendor{{Description: "mmu", Code: 0x12, Data: 0x34}}}},
+		{Reason: wire.HangDeviceLost, Call: "vkQueueSubmit", Fault: &wire.HangFault{Error: "VK_ERROR_OUT_OF_HOST_MEMORY"}},
 		{Reason: wire.HangWatchdog, WatchdogSeconds: 2, Granularity: wire.BreadcrumbsPasses, Submits: []wire.HangSubmit{{
 			Queue: 0x10, Submit: 8, PendingSeconds: 2.1,
 			CommandBuffers: []wire.HangCB{{Handle: 0xc0, Actions: 999, Markers: true, Completed: 3, RunningFrom: 3, RunningTo: 998,
@@ -73,6 +83,9 @@ func TestHangTextAsSession(t *testing.T) {
 		}
 		if got != want {
 			t.Errorf("the layer's hang message\n%s\nthe session's\n%s", got, want)
+		}
+		if h.Fault != nil && !strings.Contains(want, "device fault") {
+			t.Errorf("the fault is not in the session's message\n%s", want)
 		}
 	}
 }

@@ -144,6 +144,9 @@ var state = struct {
 	// hung are the submissions a watchdog's hang named, until they are
 	// said to have finished (hang.go).
 	hung hungSubmits
+	// busy are the submissions whose countdown goBusy started (true) or
+	// whose finish came before its start (false), by submit number.
+	busy map[uint64]bool
 }{
 	hung:          hungSubmits{},
 	messengerDups: map[string]int{},

@@ -146,6 +146,10 @@ typedef struct device_data {
     int descriptor_buffer;
     int push_descriptors; /* VK_KHR_push_descriptor is enabled */
     int buffer_marker;    /* VK_AMD_buffer_marker is enabled (crumbs.c) */
+    int device_fault;     /* VK_EXT_device_fault and its deviceFault feature are enabled (fault.c) */
+    /* The number of the newest submit made on the device (submit.c writes
+     * it, atomically; addresses.c's fault history reads it). */
+    uint64_t last_submit;
     /* Why the device has no vkCmdDispatchBase (a Vulkan 1.0 device without
      * VK_KHR_device_group), for the pre-pass's reason; "" otherwise. */
     char dispatch_base_why[240];

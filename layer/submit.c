@@ -31,6 +31,7 @@
 #include "cmdchecks.h"
 #include "crumbs.h"
 #include "descriptors.h"
+#include "fault.h"
 #include "resources.h"
 #include "submit.h"
 #include "_cgo_export.h"
@@ -128,6 +129,9 @@ typedef struct pending_submit {
     uint64_t t_front;
     int hang_reported;
     int finish_told; /* a reported one's finish was told (goHangFinished) */
+    /* The TUI's countdown (goBusy): 1, told it has been the oldest
+     * unfinished of its queue past busy_ns; 2, its end told too. */
+    int busy_told;
     int state;
     uint32_t n, cap;
     pending_cb *cbs;
@@ -250,6 +254,17 @@ static void process(device_data *dd, pending_submit *e, int signalled)
     }
     if (n > 0)
         goSubmitDone(GPUAVDBG_H(e->queue), e->submit, out, n);
+    if (signalled) {
+        /* A countdown the watchdog started ends (its poll had not seen
+         * the finish). */
+        pthread_mutex_lock(&dd->pending_lock);
+        int busy = e->busy_told == 1 && !dd->lost;
+        if (busy)
+            e->busy_told = 2;
+        pthread_mutex_unlock(&dd->pending_lock);
+        if (busy && !gpuavdbg_forked())
+            goBusy(GPUAVDBG_H(e->queue), e->submit, lat, 0, 1);
+    }
     if (signalled && e->hang_reported && !e->finish_told) {
         /* A hang named it, and it finished: slow, not hung (unless the
          * device was lost since). The watchdog's poll had not seen it. */
@@ -573,9 +588,16 @@ static void hang_report(device_data *dd, int reason, const char *call)
     if (reason == GPUAVDBG_HANG_WATCHDOG && h.n == 0)
         return;
     pthread_mutex_unlock(&dd->pending_lock);
+    /* A lost device's fault (VK_EXT_device_fault, where enabled: fault.c),
+     * read once, with the hang. */
+    gpuavdbg_fault fault;
+    memset(&fault, 0, sizeof fault);
+    if (reason == GPUAVDBG_HANG_DEVICE_LOST && !gpuavdbg_forked())
+        gpuavdbg_fault_read(dd, &fault);
     if (!gpuavdbg_forked())
         goHang(reason, (char *)(call ? call : ""), gpuavdbg_crumbs_watchdog_ns(dd), gpuavdbg_crumbs_granularity_of(dd),
-               h.subs, h.n);
+               h.subs, h.n, &fault);
+    gpuavdbg_fault_free(&fault);
     hang_free(&h);
     pthread_mutex_lock(&dd->pending_lock);
 }
@@ -598,10 +620,21 @@ static void device_lost(device_data *dd, const char *call)
             device_lost(dd, call);                  \
     } while (0)
 
-/* A submission a hang named that finished, for goHangFinished. */
+/* A submission a hang named that finished, for goHangFinished; or, for
+ * goBusy, one busy past busy_ns (done 0) or such a one finished (1). */
 typedef struct hang_done {
     uint64_t queue, submit, ns;
+    int done;
 } hang_done;
+
+/* busy_ns is how long a submission is the oldest unfinished of its queue
+ * before the TUI counts the watchdog down (goBusy): half the limit, at
+ * most 3 s (docs/decisions/watchdog-and-breadcrumbs.md). */
+static uint64_t busy_ns(uint64_t limit)
+{
+    uint64_t half = limit / 2;
+    return half < 3000000000ull ? half : 3000000000ull;
+}
 
 /* watchdog_check runs once per tick, with dd->pending_lock: the oldest
  * unfinished submission of each queue gets its clock started, past the
@@ -610,8 +643,8 @@ typedef struct hang_done {
 static void watchdog_check(device_data *dd, uint64_t limit)
 {
     VkQueue fronts[16];
-    uint32_t nfronts = 0, ndone = 0;
-    hang_done done[16];
+    uint32_t nfronts = 0, ndone = 0, nbusy = 0;
+    hang_done done[16], busy[16];
     uint64_t now = gpuavdbg_now_ns();
     int fire = 0;
     for (pending_submit *e = dd->pending_head; e; e = e->next) {
@@ -628,7 +661,11 @@ static void watchdog_check(device_data *dd, uint64_t limit)
         if (st == VK_SUCCESS) {
             if (e->hang_reported && !e->finish_told && ndone < 16) { /* more: the next tick */
                 e->finish_told = 1;
-                done[ndone++] = (hang_done){GPUAVDBG_H(e->queue), e->submit, now - e->t_submit};
+                done[ndone++] = (hang_done){GPUAVDBG_H(e->queue), e->submit, now - e->t_submit, 1};
+            }
+            if (e->busy_told == 1 && nbusy < 16) {
+                e->busy_told = 2;
+                busy[nbusy++] = (hang_done){GPUAVDBG_H(e->queue), e->submit, now - e->t_submit, 1};
             }
             continue;
         }
@@ -645,11 +682,17 @@ static void watchdog_check(device_data *dd, uint64_t limit)
             e->t_front = now;
         if (!e->hang_reported && now - e->t_front >= limit)
             fire = 1;
+        else if (!e->hang_reported && !e->busy_told && now - e->t_front >= busy_ns(limit) && nbusy < 16) {
+            e->busy_told = 1;
+            busy[nbusy++] = (hang_done){GPUAVDBG_H(e->queue), e->submit, now - e->t_front, 0};
+        }
     }
     if (fire)
         hang_report(dd, GPUAVDBG_HANG_WATCHDOG, NULL);
-    if (ndone > 0) {
+    if (ndone > 0 || nbusy > 0) {
         pthread_mutex_unlock(&dd->pending_lock);
+        for (uint32_t i = 0; i < nbusy; i++)
+            goBusy(busy[i].queue, busy[i].submit, busy[i].ns, limit, busy[i].done);
         for (uint32_t i = 0; i < ndone; i++)
             goHangFinished(done[i].queue, done[i].submit, done[i].ns);
         pthread_mutex_lock(&dd->pending_lock);
@@ -868,7 +911,7 @@ static VkResult submit_common(device_data *dd, VkQueue queue, VkFence app_fence,
         gpuavdbg_logf(GPUAVDBG_LOG_WARNING, "out of memory listing a submit's command buffers: some are not read");
     if (!e || e->n == 0) {
         VkResult r = call(ctx, app_fence);
-        __atomic_add_fetch(&g_submits, 1, __ATOMIC_RELAXED);
+        __atomic_store_n(&dd->last_submit, __atomic_add_fetch(&g_submits, 1, __ATOMIC_RELAXED), __ATOMIC_RELAXED);
         if (r == VK_ERROR_DEVICE_LOST)
             device_lost(dd, "vkQueueSubmit");
         if (e) {
@@ -887,6 +930,7 @@ static VkResult submit_common(device_data *dd, VkQueue queue, VkFence app_fence,
     pthread_mutex_unlock(&dd->pending_lock);
     e->t_submit = gpuavdbg_now_ns();
     e->submit = __atomic_add_fetch(&g_submits, 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&dd->last_submit, e->submit, __ATOMIC_RELAXED);
     VkResult r = call(ctx, app_fence || !e->fence ? app_fence : e->fence);
     if (r == VK_ERROR_DEVICE_LOST)
         device_lost(dd, "vkQueueSubmit");

@@ -428,6 +428,8 @@ func (c *Collector) apply(msg any) {
 		c.applyHang(m)
 	case *wire.HangFinished:
 		c.applyHangFinished(m)
+	case *wire.Busy:
+		c.applyBusy(m)
 	case *wire.Log:
 		if m.Unchecked && m.Kind == wire.LogUncheckedPipeline {
 			c.scopeOut(m)
@@ -474,6 +476,7 @@ func (c *Collector) apply(msg any) {
 		}
 	case *wire.AppExited:
 		s.App.ExitCode, s.App.Signal = m.Code, m.Signal
+		s.Busy = nil // nothing is counted down once the app is gone
 		s.App.State = AppState(m.State)
 		if s.App.State == "" {
 			s.App.State = AppExited

@@ -3,6 +3,7 @@ package session
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -33,6 +34,111 @@ type Hang struct {
 	Time            time.Time    `json:"time"`
 	Finished        bool         `json:"finished,omitempty"`
 	Seconds         float64      `json:"seconds,omitempty"`
+	// Fault is what the driver said of a lost device through
+	// VK_EXT_device_fault (nil: the device had no such extension enabled).
+	Fault *HangFault `json:"fault,omitempty"`
+}
+
+// HangFault is a lost device's fault as the driver reported it
+// (vkGetDeviceFaultInfoEXT): its description, its addresses
+// (AddressesTotal in all, the first listed) each matched to the buffers
+// that held it, and its vendor infos (VendorsTotal); VendorBinarySize is
+// the vendor's binary dump, not read. Error: the call failed.
+type HangFault struct {
+	Error            string         `json:"error,omitempty"`
+	Description      string         `json:"description"`
+	Addresses        []FaultAddress `json:"addresses,omitempty"`
+	AddressesTotal   uint32         `json:"addresses_total"`
+	Vendors          []FaultVendor  `json:"vendors,omitempty"`
+	VendorsTotal     uint32         `json:"vendors_total"`
+	VendorBinarySize uint64         `json:"vendor_binary_size,omitempty"`
+}
+
+// FaultAddress is one fault address: its type (wire.FaultAddressTypes),
+// the reported address and precision, the range they stand for ([Low,
+// High], "0x..." hex as handles are), and the buffers whose device
+// address range met it (BuffersTotal in all: the live ones first, then
+// the destroyed ones newest first).
+type FaultAddress struct {
+	Type         string        `json:"type"`
+	Address      string        `json:"address"`
+	Precision    uint64        `json:"precision"`
+	Low          string        `json:"low"`
+	High         string        `json:"high"`
+	Buffers      []FaultBuffer `json:"buffers,omitempty"`
+	BuffersTotal uint32        `json:"buffers_total,omitempty"`
+}
+
+// FaultBuffer is a buffer of the app's whose device address range met a
+// fault address: the buffer (its name the one it had when last known to
+// the layer), its range [Address, Address+Size), whether it was live,
+// and the numbers of the last submit before it was created and destroyed.
+type FaultBuffer struct {
+	Buffer         Handle `json:"buffer"`
+	Address        string `json:"address"`
+	Size           uint64 `json:"size"`
+	Live           bool   `json:"live"`
+	CreatedAfter   uint64 `json:"created_after_submit"`
+	DestroyedAfter uint64 `json:"destroyed_after_submit,omitempty"`
+}
+
+// FaultVendor is one vendor-specific fault.
+type FaultVendor struct {
+	Description string `json:"description"`
+	Code        uint64 `json:"code"`
+	Data        uint64 `json:"data"`
+}
+
+// hangFault is a wire fault in the session's terms.
+func hangFault(f *wire.HangFault) *HangFault {
+	if f == nil {
+		return nil
+	}
+	hf := &HangFault{Error: f.Error, Description: f.Description, AddressesTotal: f.AddressesTotal,
+		VendorsTotal: f.VendorsTotal, VendorBinarySize: f.VendorBinarySize}
+	for _, a := range f.Addresses {
+		fa := FaultAddress{Type: a.Type, Address: hexHandle(a.Address), Precision: a.Precision, Low: hexHandle(a.Low),
+			High: hexHandle(a.High), BuffersTotal: a.BuffersTotal}
+		for _, b := range a.Buffers {
+			fa.Buffers = append(fa.Buffers, FaultBuffer{Buffer: Handle{Handle: hexHandle(b.Handle), Name: b.Name},
+				Address: hexHandle(b.Address), Size: b.Size, Live: b.Live, CreatedAfter: b.CreatedAfter,
+				DestroyedAfter: b.DestroyedAfter})
+		}
+		hf.Addresses = append(hf.Addresses, fa)
+	}
+	for _, v := range f.Vendors {
+		hf.Vendors = append(hf.Vendors, FaultVendor(v))
+	}
+	return hf
+}
+
+// hexValue reads back a "0x..." value of the report (0 when it is not
+// one).
+func hexValue(s string) uint64 {
+	v, _ := strconv.ParseUint(strings.TrimPrefix(s, "0x"), 16, 64)
+	return v
+}
+
+// message is the fault in the one renderer's terms.
+func (f *HangFault) message() *gpuav.HangMessageFault {
+	if f == nil {
+		return nil
+	}
+	m := &gpuav.HangMessageFault{Error: f.Error, Description: f.Description, AddressesTotal: f.AddressesTotal,
+		VendorsTotal: f.VendorsTotal, VendorBinarySize: f.VendorBinarySize}
+	for _, a := range f.Addresses {
+		ma := gpuav.HangMessageFaultAddress{Type: a.Type, Address: hexValue(a.Address), Precision: a.Precision,
+			Low: hexValue(a.Low), High: hexValue(a.High), BuffersTotal: a.BuffersTotal}
+		for _, b := range a.Buffers {
+			ma.Buffers = append(ma.Buffers, gpuav.HangMessageFaultBuffer{Buffer: b.Buffer.String(), Address: hexValue(b.Address),
+				Size: b.Size, Live: b.Live, CreatedAfter: b.CreatedAfter, DestroyedAfter: b.DestroyedAfter})
+		}
+		m.Addresses = append(m.Addresses, ma)
+	}
+	for _, v := range f.Vendors {
+		m.Vendors = append(m.Vendors, gpuav.HangMessageFaultVendor(v))
+	}
+	return m
 }
 
 // HangSubmit is one unfinished submission. Finished: for a lost device,
@@ -99,7 +205,7 @@ type HangAction struct {
 // c.mu held.
 func (c *Collector) applyHang(m *wire.Hang) {
 	h := Hang{Reason: m.Reason, Call: m.Call, WatchdogSeconds: m.WatchdogSeconds, Granularity: m.Granularity,
-		Time: c.now()}
+		Time: c.now(), Fault: hangFault(m.Fault)}
 	for _, s := range m.Submits {
 		hs := HangSubmit{Queue: c.handle(s.Queue), Submit: s.Submit, PendingSeconds: s.PendingSeconds, Finished: s.Finished}
 		for _, cb := range s.CommandBuffers {
@@ -129,8 +235,53 @@ func (c *Collector) applyHang(m *wire.Hang) {
 		h.Submits = append(h.Submits, hs)
 	}
 	c.s.Hangs = append(c.s.Hangs, h)
+	c.s.Busy = slices.DeleteFunc(slices.Clone(c.s.Busy), func(b BusySubmit) bool {
+		return slices.ContainsFunc(h.Submits, func(s HangSubmit) bool { return s.Submit == b.Submit && s.Queue == b.Queue })
+	})
 	c.hangNotices = append(c.hangNotices, len(c.s.Notices))
 	c.addNotice("error", h.Summary())
+}
+
+// BusySubmit is a submission the watchdog counts down: pending since
+// Since (on the collector's clock), a hang reported at WatchdogSeconds
+// from then.
+type BusySubmit struct {
+	Queue           Handle
+	Submit          uint64
+	Since           time.Time
+	WatchdogSeconds float64
+}
+
+// applyBusy starts or ends a submission's countdown. Called with c.mu
+// held; the slice is replaced, never changed in place (snapshots share
+// it).
+func (c *Collector) applyBusy(m *wire.Busy) {
+	q := hexHandle(m.Queue)
+	busy := slices.DeleteFunc(slices.Clone(c.s.Busy), func(b BusySubmit) bool {
+		return b.Submit == m.Submit && b.Queue.Handle == q
+	})
+	if !m.Done {
+		busy = append(busy, BusySubmit{Queue: c.handle(m.Queue), Submit: m.Submit, WatchdogSeconds: m.WatchdogSeconds,
+			Since: c.now().Add(-time.Duration(m.Seconds * float64(time.Second)))})
+	}
+	c.s.Busy = busy
+}
+
+// BusyText is the countdown of the longest-pending submission the
+// watchdog counts, at now: "GPU busy 6 s — hang reported at 10 s"; ""
+// when none is.
+func (s *Session) BusyText(now time.Time) string {
+	var oldest *BusySubmit
+	for i := range s.Busy {
+		if oldest == nil || s.Busy[i].Since.Before(oldest.Since) {
+			oldest = &s.Busy[i]
+		}
+	}
+	if oldest == nil {
+		return ""
+	}
+	return fmt.Sprintf("GPU busy %d s — hang reported at %g s", int(max(now.Sub(oldest.Since), 0).Seconds()),
+		oldest.WatchdogSeconds)
 }
 
 // applyHangFinished marks the submission a watchdog's hang named
@@ -192,6 +343,9 @@ func (h Hang) Summary() string {
 			fmt.Fprintf(&b, "; %ssubmit %d, command buffer %s: %s", at, s.Submit, c.CommandBuffer, c.Summary)
 		}
 	}
+	for _, l := range h.Fault.message().Lines() {
+		b.WriteString("; " + strings.TrimSpace(l))
+	}
 	return b.String()
 }
 
@@ -211,7 +365,7 @@ func (h Hang) Lines() []string { return h.message().Lines() }
 // message is the hang in the one renderer's terms.
 func (h Hang) message() gpuav.HangMessage {
 	m := gpuav.HangMessage{DeviceLost: h.Reason == wire.HangDeviceLost, Call: h.Call, WatchdogSeconds: h.WatchdogSeconds,
-		Slow: h.Slow(), Seconds: h.Seconds, Granularity: h.Granularity}
+		Slow: h.Slow(), Seconds: h.Seconds, Granularity: h.Granularity, Fault: h.Fault.message()}
 	for _, s := range h.Submits {
 		ms := gpuav.HangMessageSubmit{Submit: s.Submit, Queue: s.Queue.Handle, PendingSeconds: s.PendingSeconds,
 			Finished: s.Finished, Seconds: s.Seconds}
@@ -242,7 +396,9 @@ func (h Hang) Text() string { return strings.Join(h.Lines(), "\n") }
 // vkCmdDispatch spin running" (the first running action, when the
 // breadcrumbs name one), "GPU HANG: region #3-#998 running" (the first
 // running region of several actions: one or more of them is running),
-// "DEVICE LOST", or for a slow submission "slow submit 3: 11.2 s".
+// "DEVICE LOST" (with the first buffer its fault names: "DEVICE LOST:
+// write_invalid in freed buffer 0x55 ("lights")"), or for a slow
+// submission "slow submit 3: 11.2 s".
 func (h Hang) Short() string {
 	if h.Slow() {
 		if len(h.Submits) == 1 {
@@ -253,6 +409,19 @@ func (h Hang) Short() string {
 	t := "GPU HANG"
 	if h.Reason == wire.HangDeviceLost {
 		t = "DEVICE LOST"
+		// The driver's fault, where it names a buffer: what the user
+		// looks at first.
+		if f := h.Fault; f != nil {
+			for _, a := range f.Addresses {
+				if len(a.Buffers) > 0 {
+					b, kind := a.Buffers[0], "buffer"
+					if !b.Live {
+						kind = "freed buffer"
+					}
+					return fmt.Sprintf("%s: %s in %s %s", t, a.Type, kind, b.Buffer)
+				}
+			}
+		}
 	}
 	for _, s := range h.Submits {
 		for _, c := range s.CommandBuffers {

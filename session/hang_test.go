@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
@@ -119,6 +120,76 @@ func TestCollectorHangRegion(t *testing.T) {
 	}
 }
 
+// faultHang is a lost device whose fault has a data address in a live
+// buffer, one in a destroyed buffer, an instruction pointer, an address
+// no buffer held, a vendor fault, and more addresses than it lists.
+func faultHang() *wire.Hang {
+	return &wire.Hang{Reason: wire.HangDeviceLost, Call: "vkWaitForFences", WatchdogSeconds: 10,
+		Submits: []wire.HangSubmit{{Queue: 0x10, Submit: 2, Finished: true}},
+		Fault: &wire.HangFault{Description: "page fault", AddressesTotal: 5, VendorsTotal: 1, VendorBinarySize: 512,
+			Addresses: []wire.FaultAddress{
+				{Type: "read_invalid", Address: 0x1018, Precision: 16, Low: 0x1010, High: 0x101f, BuffersTotal: 1,
+					Buffers: []wire.FaultBuffer{{Handle: 0xb1, Name: "live", Address: 0x1000, Size: 4096, Live: true}}},
+				{Type: "write_invalid", Address: 0x2040, Precision: 1, Low: 0x2040, High: 0x2040, BuffersTotal: 6,
+					Buffers: []wire.FaultBuffer{{Handle: 0xb2, Name: "gone", Address: 0x2000, Size: 256, CreatedAfter: 1,
+						DestroyedAfter: 3}}},
+				{Type: "instruction_pointer_fault", Address: 0x5000, Precision: 4, Low: 0x5000, High: 0x5003},
+				{Type: "read_invalid", Address: 0x8, Precision: 1, Low: 0x8, High: 0x8},
+			},
+			Vendors: []wire.FaultVendor{{Description: "mmu", Code: 0x12, Data: 0x34}}}}
+}
+
+// TestCollectorHangFault: a lost device's fault is kept with the hang
+// (hex addresses, the buffers with their names, live or destroyed and
+// when), its lines say each address, where it lay in which buffer, or why
+// no buffer is named, the vendor fault and what was not read; the notice
+// says it too.
+func TestCollectorHangFault(t *testing.T) {
+	c := newTestCollector()
+	if err := c.Record(wire.KindHang, faultHang()); err != nil {
+		t.Fatal(err)
+	}
+	s := c.Snapshot()
+	h := s.Hangs[0]
+	want := []string{
+		"device lost (vkWaitForFences returned VK_ERROR_DEVICE_LOST)",
+		"  submit 2 on queue 0x10, pending 0.0 s, its fence signalled",
+		`  device fault (VK_EXT_device_fault, the driver's report): "page fault"`,
+		`    read_invalid at 0x1018 (precision 16: 0x1010-0x101f): in buffer 0xb1 ("live") [0x1000, +4096) at offset ` +
+			`0x10, live, created before the first submit`,
+		`    write_invalid at 0x2040: in freed buffer 0xb2 ("gone") [0x2000, +256) at offset 0x40, created after ` +
+			`submit 1, destroyed after submit 3; 5 more buffers`,
+		"    instruction_pointer_fault at 0x5000 (precision 4: 0x5000-0x5003): an instruction pointer, not matched to a buffer",
+		"    read_invalid at 0x8: no buffer whose device address the app obtained held it",
+		"    1 more fault addresses not read",
+		`    vendor fault code 0x12 data 0x34: "mmu"`,
+		"    a vendor binary dump of 512 bytes, not read",
+	}
+	if got := h.Lines(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("lines\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	b, err := json.Marshal(h.Fault)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{`"address":"0x1018"`, `"low":"0x1010"`, `"high":"0x101f"`,
+		`"buffer":{"handle":"0xb2","name":"gone"}`, `"live":false`, `"destroyed_after_submit":3`, `"addresses_total":5`} {
+		if !bytes.Contains(b, []byte(k)) {
+			t.Errorf("the report's fault has no %s\n%s", k, b)
+		}
+	}
+	if got, want := h.Short(), `DEVICE LOST: read_invalid in buffer 0xb1 ("live")`; got != want {
+		t.Errorf("Short %q, want %q", got, want)
+	}
+	h.Fault.Addresses = h.Fault.Addresses[1:]
+	if got, want := h.Short(), `DEVICE LOST: write_invalid in freed buffer 0xb2 ("gone")`; got != want {
+		t.Errorf("Short %q, want %q", got, want)
+	}
+	if n := s.Notices[len(s.Notices)-1]; !strings.Contains(n.Text, `; read_invalid at 0x1018 (precision 16: 0x1010-0x101f): in buffer 0xb1 ("live")`) {
+		t.Errorf("notice %q", n.Text)
+	}
+}
+
 // TestValidateHang: a hang whose numbers do not add up, or whose reason
 // or state is unknown, is rejected.
 func TestValidateHang(t *testing.T) {
@@ -134,11 +205,41 @@ func TestValidateHang(t *testing.T) {
 		"records":   func(h *wire.Hang) { h.Submits[0].CommandBuffers[0].Records = -1 },
 		"submit":    func(h *wire.Hang) { h.Submits[0].Submit = MaxSubmit + 1 },
 		"grain":     func(h *wire.Hang) { h.Granularity = "draws" },
+		"fault":     func(h *wire.Hang) { h.Fault = faultHang().Fault }, // a watchdog's
 	} {
 		h := hangMessage()
 		edit(h)
 		if validate(h) == nil {
 			t.Errorf("%s: accepted", name)
+		}
+	}
+	if err := validate(faultHang()); err != nil {
+		t.Fatalf("valid fault: %v", err)
+	}
+	unknown := faultHang()
+	unknown.Fault.Addresses[3].Type = wire.FaultAddressUnknown // a newer driver's type
+	if err := validate(unknown); err != nil {
+		t.Fatalf("a fault address of an unknown type: %v", err)
+	}
+	lines := (Hang{Reason: wire.HangDeviceLost, Fault: hangFault(unknown.Fault)}).Lines()
+	if want := "    unknown at 0x8: not a data address, not matched to a buffer"; !slices.Contains(lines, want) {
+		t.Errorf("unknown type: %q, want %q in them", lines, want)
+	}
+	for name, edit := range map[string]func(f *wire.HangFault){
+		"type":      func(f *wire.HangFault) { f.Addresses[0].Type = "bad" },
+		"range":     func(f *wire.HangFault) { f.Addresses[0].Low = 0x1020 },
+		"total":     func(f *wire.HangFault) { f.AddressesTotal = 3 },
+		"vendors":   func(f *wire.HangFault) { f.VendorsTotal = 0 },
+		"buffers":   func(f *wire.HangFault) { f.Addresses[0].BuffersTotal = 0 },
+		"away":      func(f *wire.HangFault) { f.Addresses[0].Buffers[0].Address = 0x3000 },
+		"empty":     func(f *wire.HangFault) { f.Addresses[0].Buffers[0].Size = 0 },
+		"destroyed": func(f *wire.HangFault) { f.Addresses[1].Buffers[0].DestroyedAfter = 0 },
+		"long":      func(f *wire.HangFault) { f.Description = strings.Repeat("x", maxString+1) },
+	} {
+		h := faultHang()
+		edit(h.Fault)
+		if validate(h) == nil {
+			t.Errorf("fault %s: accepted", name)
 		}
 	}
 }
@@ -336,5 +437,45 @@ func TestReportsSlowHang(t *testing.T) {
 	}
 	if p := log.Runs[0].Properties.Hangs; slow != 1 || len(p) != 1 || !p[0].Finished {
 		t.Errorf("%d slow warnings, properties' hangs %+v", slow, p)
+	}
+}
+
+// TestCollectorBusy: a busy submission is counted down from when its
+// clock started (the message's seconds before it arrived) to the
+// watchdog's limit, the oldest of several; its finish, a hang naming it,
+// or the app's exit ends the countdown; another queue's submission of the
+// same number is another one.
+func TestCollectorBusy(t *testing.T) {
+	c := newTestCollector()
+	rec := func(k wire.Kind, m any) {
+		t.Helper()
+		if err := c.Record(k, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec(wire.KindBusy, &wire.Busy{Queue: 0x10, Submit: 7, Seconds: 3.5, WatchdogSeconds: 10})
+	rec(wire.KindBusy, &wire.Busy{Queue: 0x10, Submit: 8, Seconds: 3, WatchdogSeconds: 10})
+	before := c.Snapshot()
+	if got, want := before.BusyText(t0.Add(2500*time.Millisecond)), "GPU busy 6 s — hang reported at 10 s"; got != want {
+		t.Errorf("BusyText %q, want %q", got, want)
+	}
+	rec(wire.KindBusy, &wire.Busy{Queue: 0x11, Submit: 7, Seconds: 4, Done: true})
+	rec(wire.KindBusy, &wire.Busy{Queue: 0x10, Submit: 7, Seconds: 4, Done: true})
+	if got, want := c.Snapshot().BusyText(t0.Add(2500*time.Millisecond)), "GPU busy 5 s — hang reported at 10 s"; got != want {
+		t.Errorf("after submit 7 finished: %q, want %q", got, want)
+	}
+	if len(before.Busy) != 2 {
+		t.Errorf("the earlier snapshot changed: %+v", before.Busy)
+	}
+	m := hangMessage()
+	m.Submits[0].Submit = 8
+	rec(wire.KindHang, m)
+	if s := c.Snapshot(); len(s.Busy) != 0 || s.BusyText(t0) != "" {
+		t.Errorf("after the hang of submit 8: %+v %q", s.Busy, s.BusyText(t0))
+	}
+	rec(wire.KindBusy, &wire.Busy{Queue: 0x10, Submit: 9, Seconds: 1, WatchdogSeconds: 2})
+	rec(wire.KindAppExited, &wire.AppExited{Code: 0})
+	if s := c.Snapshot(); len(s.Busy) != 0 {
+		t.Errorf("after the app's exit: %+v", s.Busy)
 	}
 }

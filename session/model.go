@@ -258,6 +258,10 @@ type Session struct {
 	// Hangs are the hang groups: a submission the layer's watchdog saw not
 	// finish in time, or a lost device (hang.go).
 	Hangs []Hang `json:"hangs,omitempty"`
+	// Busy are the submissions pending long enough for the TUI to count
+	// the watchdog down (wire.Busy), while the app runs; not in the
+	// report: a hang or the submission's finish ends each.
+	Busy []BusySubmit `json:"-"`
 	// Unchecked lists what the layer left unchecked, one entry per cause:
 	// a device without instrumentation, shaders and pipelines that run
 	// unchecked. UncheckedAll adds what the rest of the session says.

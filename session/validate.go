@@ -58,6 +58,11 @@ func validate(msg any) error {
 		if m.Submit > MaxSubmit || !(m.Seconds >= 0 && m.Seconds <= maxHangFinishedSeconds) {
 			err = fmt.Errorf("hang finished: submit %d after %g s", m.Submit, m.Seconds)
 		}
+	case *wire.Busy:
+		if m.Submit > MaxSubmit || !(m.Seconds >= 0 && m.Seconds <= maxHangFinishedSeconds) ||
+			!(m.WatchdogSeconds >= 0 && m.WatchdogSeconds <= maxHangFinishedSeconds) {
+			err = fmt.Errorf("busy: submit %d for %g s, watchdog %g s", m.Submit, m.Seconds, m.WatchdogSeconds)
+		}
 	case *wire.Log:
 		err = validateLevel(m.Level, m.Text)
 		if err == nil && (m.Kind != "" && m.Kind != wire.LogUncheckedRecords && m.Kind != wire.LogUncheckedPipeline ||
@@ -307,6 +312,65 @@ func validateHang(m *wire.Hang) error {
 					}
 				}
 			}
+		}
+	}
+	return validateFault(m)
+}
+
+// The most a fault lists: the layer reads 32 addresses, 16 vendor infos and
+// 4 buffers per address (layer/fault.h); the session takes a little more.
+const (
+	maxFaultAddresses = 64
+	maxFaultVendors   = 64
+	maxFaultBuffers   = 16
+)
+
+// validateFault checks a hang's device fault: only a lost device has
+// one; its counts add up, each address lies in its range, each type is
+// known and each buffer's range holds a part of its address's range.
+func validateFault(m *wire.Hang) error {
+	f := m.Fault
+	if f == nil {
+		return nil
+	}
+	if m.Reason != wire.HangDeviceLost {
+		return fmt.Errorf("a device fault in a hang of reason %q", m.Reason)
+	}
+	if len(f.Addresses) > maxFaultAddresses || len(f.Vendors) > maxFaultVendors ||
+		uint32(len(f.Addresses)) > f.AddressesTotal || uint32(len(f.Vendors)) > f.VendorsTotal {
+		return fmt.Errorf("device fault of %d addresses (of %d), %d vendor infos (of %d)", len(f.Addresses),
+			f.AddressesTotal, len(f.Vendors), f.VendorsTotal)
+	}
+	if err := checkString("device fault error", f.Error); err != nil {
+		return err
+	}
+	if err := checkString("device fault description", f.Description); err != nil {
+		return err
+	}
+	for _, a := range f.Addresses {
+		if !slices.Contains(wire.FaultAddressTypes, a.Type) && a.Type != wire.FaultAddressUnknown {
+			return fmt.Errorf("device fault address type %q", a.Type)
+		}
+		if a.Low > a.Address || a.Address > a.High || len(a.Buffers) > maxFaultBuffers ||
+			uint32(len(a.Buffers)) > a.BuffersTotal {
+			return fmt.Errorf("device fault address 0x%x outside 0x%x-0x%x, or %d buffers (of %d)", a.Address, a.Low, a.High,
+				len(a.Buffers), a.BuffersTotal)
+		}
+		for _, b := range a.Buffers {
+			if err := checkString("device fault buffer name", b.Name); err != nil {
+				return err
+			}
+			end := b.Address + b.Size
+			if b.Size == 0 || end < b.Address || end <= a.Low || b.Address > a.High ||
+				(!b.Live && b.DestroyedAfter < b.CreatedAfter) {
+				return fmt.Errorf("device fault buffer 0x%x [0x%x, +%d) created after submit %d, destroyed after %d: "+
+					"not at 0x%x-0x%x", b.Handle, b.Address, b.Size, b.CreatedAfter, b.DestroyedAfter, a.Low, a.High)
+			}
+		}
+	}
+	for _, v := range f.Vendors {
+		if err := checkString("device fault vendor description", v.Description); err != nil {
+			return err
 		}
 	}
 	return nil

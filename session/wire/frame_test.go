@@ -34,6 +34,7 @@ func samples() map[Kind]any {
 				Begun: 2, Ended: 1, Records: 4, Shown: []HangAction{{Index: 1, Command: "vkCmdDispatch", Pipeline: 9,
 					Labels: []string{"spin"}, State: ActionRunning}}}}}}},
 		KindHangFinished: &HangFinished{Queue: 4, Submit: 3, Seconds: 11.25},
+		KindBusy:         &Busy{Queue: 4, Submit: 3, Seconds: 3.5, WatchdogSeconds: 10},
 		KindLog:          &Log{Level: "warning", Text: "hi", Unchecked: true, Kind: LogUncheckedRecords, Count: 2},
 		KindBye:          &Bye{Submits: 5},
 		KindLabel:        &Label{CommandBuffer: 0x55, Op: "begin", Name: "frame"},

@@ -12,6 +12,23 @@ const KindHang Kind = 30
 // after all (HangFinished): it was slow, not hung.
 const KindHangFinished Kind = 31
 
+// KindBusy says that a submission has been pending long enough for the
+// TUI to count the watchdog down, or that such a one finished (Busy).
+const KindBusy Kind = 32
+
+// Busy: the submission Submit on Queue has been the oldest unfinished one
+// of its queue for Seconds, past the point where the watchdog's
+// countdown is shown (half of WatchdogSeconds, at most 3 s); or, Done, it
+// finished Seconds after its submit. A watchdog's hang of it comes at
+// WatchdogSeconds (docs/decisions/watchdog-and-breadcrumbs.md).
+type Busy struct {
+	Queue           uint64  `json:"queue"`
+	Submit          uint64  `json:"submit"`
+	Seconds         float64 `json:"seconds"`
+	WatchdogSeconds float64 `json:"watchdog_seconds,omitempty"`
+	Done            bool    `json:"done,omitempty"`
+}
+
 // Hang reasons.
 const (
 	HangWatchdog   = "watchdog"
@@ -60,6 +77,72 @@ type Hang struct {
 	WatchdogSeconds float64      `json:"watchdog_seconds,omitempty"`
 	Granularity     string       `json:"granularity,omitempty"`
 	Submits         []HangSubmit `json:"submits"`
+	// Fault is what VK_EXT_device_fault said after a lost device, where
+	// the layer could enable it (nil: not enabled, or not a lost device).
+	Fault *HangFault `json:"fault,omitempty"`
+}
+
+// HangFault is a lost device's fault as vkGetDeviceFaultInfoEXT reported
+// it (the driver's words: docs/decisions/device-faults.md): its
+// description, its addresses (AddressesTotal of them, the first listed)
+// each matched to the buffers that held it, and its vendor infos
+// (VendorsTotal, the first listed); VendorBinarySize is the size of the
+// vendor's binary dump, which the layer does not read. Error: the call
+// failed with that VkResult, and nothing else is known.
+type HangFault struct {
+	Error            string         `json:"error,omitempty"`
+	Description      string         `json:"description"`
+	Addresses        []FaultAddress `json:"addresses,omitempty"`
+	AddressesTotal   uint32         `json:"addresses_total"`
+	Vendors          []FaultVendor  `json:"vendors,omitempty"`
+	VendorsTotal     uint32         `json:"vendors_total"`
+	VendorBinarySize uint64         `json:"vendor_binary_size,omitempty"`
+}
+
+// Fault address types (VkDeviceFaultAddressTypeEXT, by its value), and
+// FaultAddressUnknown for a value past them (a newer driver's).
+var FaultAddressTypes = []string{"none", "read_invalid", "write_invalid", "execute_invalid",
+	"instruction_pointer_unknown", "instruction_pointer_invalid", "instruction_pointer_fault"}
+
+// FaultAddressUnknown is the type of a fault address whose
+// VkDeviceFaultAddressTypeEXT this gpuav-dbg does not know.
+const FaultAddressUnknown = "unknown"
+
+// FaultAddress is one fault address: its type (FaultAddressTypes), the
+// address and precision reported, the range they stand for ([Low, High]),
+// and the buffers whose device address range met it (BuffersTotal of
+// them, the first listed: the live ones, then the destroyed ones newest
+// first). Only data addresses are matched, not instruction pointers.
+type FaultAddress struct {
+	Type         string        `json:"type"`
+	Address      uint64        `json:"address"`
+	Precision    uint64        `json:"precision"`
+	Low          uint64        `json:"low"`
+	High         uint64        `json:"high"`
+	Buffers      []FaultBuffer `json:"buffers,omitempty"`
+	BuffersTotal uint32        `json:"buffers_total,omitempty"`
+}
+
+// FaultBuffer is a buffer of the app's whose device address range
+// [Address, Address+Size) met a fault address: its handle, its debug name
+// when it was last known, and the number of the last submit made before it
+// was created and, unless Live, destroyed.
+type FaultBuffer struct {
+	Handle         uint64 `json:"handle"`
+	Name           string `json:"name,omitempty"`
+	Address        uint64 `json:"address"`
+	Size           uint64 `json:"size"`
+	Live           bool   `json:"live"`
+	CreatedAfter   uint64 `json:"created_after_submit"`
+	DestroyedAfter uint64 `json:"destroyed_after_submit,omitempty"`
+}
+
+// FaultVendor is one vendor-specific fault: its description, code and
+// data.
+type FaultVendor struct {
+	Description string `json:"description"`
+	Code        uint64 `json:"code"`
+	Data        uint64 `json:"data"`
 }
 
 // HangSubmit is one unfinished submission: its queue and submit number,

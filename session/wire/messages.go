@@ -49,6 +49,7 @@ var messageTypes = []kindInfo{
 	message[Printf](KindPrintf, "printf"),
 	message[Hang](KindHang, "hang"),
 	message[HangFinished](KindHangFinished, "hang_finished"),
+	message[Busy](KindBusy, "busy"),
 	message[Lost](KindLost, "lost"),
 
 	message[AppStarted](KindAppStarted, "app_started"),

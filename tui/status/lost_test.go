@@ -3,6 +3,7 @@ package status
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gpuav-dbg/gpuav-dbg/session"
 	"github.com/gpuav-dbg/gpuav-dbg/tui/internal/fixture"
@@ -59,5 +60,29 @@ func TestRenderSlowHang(t *testing.T) {
 	}
 	if got := render(s, 60); strings.Contains(got, "HANG") {
 		t.Errorf("width 60: %q", got)
+	}
+}
+
+// TestRenderBusy: a submission pending past the countdown's start shows
+// the watchdog counting, from the time it has been pending to the limit;
+// the oldest of two is the one counted; once the app is gone, nothing.
+func TestRenderBusy(t *testing.T) {
+	t0 := time.Date(2026, 11, 29, 14, 0, 0, 0, time.UTC)
+	defer func(now func() time.Time) { Now = now }(Now)
+	Now = func() time.Time { return t0 }
+	s := fixture.Session()
+	s.Busy = []session.BusySubmit{{Submit: 4, Since: t0.Add(-3 * time.Second), WatchdogSeconds: 10},
+		{Submit: 3, Since: t0.Add(-6500 * time.Millisecond), WatchdogSeconds: 10}}
+	got := render(s, 120)
+	fixture.Golden(t, got)
+	if !strings.Contains(got, "GPU busy 6 s — hang reported at 10 s") {
+		t.Errorf("%q, want the countdown of submit 3", got)
+	}
+	if narrow := render(s, 60); !strings.Contains(narrow, "GPU busy 6 s") {
+		t.Errorf("width 60: %q, want the countdown kept", narrow)
+	}
+	s.App.State = session.AppExited
+	if got := render(s, 120); strings.Contains(got, "GPU busy") {
+		t.Errorf("the app exited: %q", got)
 	}
 }

@@ -7,6 +7,7 @@ package status
 
 import (
 	"fmt"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
@@ -16,6 +17,9 @@ import (
 	"github.com/gpuav-dbg/gpuav-dbg/session"
 	"github.com/gpuav-dbg/gpuav-dbg/tui/common"
 )
+
+// Now is the bar's clock, for the watchdog's countdown (tests set it).
+var Now = time.Now
 
 // Separator separates the bar's fields.
 const Separator = " │ "
@@ -162,6 +166,11 @@ func Render(st *common.Styles, s *session.Session, frame, run string, counts Cou
 		// Never shed: where the GPU was when it hung (the notices, o,
 		// have the whole group).
 		fields = append(fields, field{common.Seg{Text: h.Short(), Fg: th.StatusError, Bold: true}, 0})
+	}
+	if busy := s.BusyText(Now()); busy != "" && Live(s.App) {
+		// Never shed: the GPU has made no progress for a while, and the
+		// watchdog says when it will call it a hang.
+		fields = append(fields, field{common.Seg{Text: busy, Fg: th.StatusWarning, Bold: true}, 0})
 	}
 	if s.LostRecords > 0 {
 		// Never shed for room: a count lower than the truth says so.

@@ -31,7 +31,11 @@
  *            "wait=RESULT"
  *   lost     --submits N waited submits of "lost-N" (oob, idx 2), each
  *            printing "submit=RESULT wait=RESULT"; stops at the first
- *            error
+ *            error. With --fault 1 the device has bufferDeviceAddress,
+ *            and two 4096-byte buffers with device addresses come first,
+ *            "fault-live" then "fault-freed" (printing "live=0xA
+ *            freed=0xB"); "fault-freed" is destroyed after the first
+ *            submit's wait
  *
  * --messenger 1: a debug-utils messenger for warnings and errors, which
  * prints each message to stderr as it comes ("[vk error] ID: TEXT", the
@@ -64,6 +68,7 @@ static VkFence fences[4];
 static uint32_t nfences;
 static const char *dir = ".";
 static int messenger;
+static int with_bda; /* the device enables bufferDeviceAddress (lost --fault 1) */
 
 static void setup(void)
 {
@@ -73,7 +78,9 @@ static void setup(void)
         ii.messenger_types = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
     }
     capp_create_instance(&vk, &ii);
-    capp_create_device(&vk, &(capp_device_info){.queue_flags = VK_QUEUE_COMPUTE_BIT});
+    VkPhysicalDeviceVulkan12Features v12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+                                            .bufferDeviceAddress = VK_TRUE};
+    capp_create_device(&vk, &(capp_device_info){.queue_flags = VK_QUEUE_COMPUTE_BIT, .next = with_bda ? &v12 : NULL});
     VkDescriptorSetLayoutBinding b = {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2, VK_SHADER_STAGE_COMPUTE_BIT, NULL};
     set = capp_single_set(&vk, &b, 1, &dsl, &dpool);
     VkDescriptorBufferInfo infos[2];
@@ -278,15 +285,33 @@ static int lost_mode(uint32_t submits)
 {
     VkPipeline p = pipeline_in_dir("oob.spv");
     VkFence f = fence();
+    capp_buffer live = {0}, freed = {0};
+    if (with_bda) {
+        VkBufferUsageFlags u = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+        live = capp_buffer_create(&vk, 4096, u);
+        capp_name(&vk, VK_OBJECT_TYPE_BUFFER, (uint64_t)live.buf, "fault-live");
+        freed = capp_buffer_create(&vk, 4096, u);
+        capp_name(&vk, VK_OBJECT_TYPE_BUFFER, (uint64_t)freed.buf, "fault-freed");
+        printf("live=0x%llx freed=0x%llx\n", (unsigned long long)live.addr, (unsigned long long)freed.addr);
+    }
     for (uint32_t i = 0; i < submits; i++) {
+        if (i == 1 && with_bda) {
+            capp_buffer_destroy(&vk, &freed);
+            freed.buf = VK_NULL_HANDLE;
+        }
         char name[32];
         snprintf(name, sizeof name, "lost-%u", i);
         VkResult s = submit_oob(p, name, f);
         VkResult w = s == VK_SUCCESS ? vkWaitForFences(vk.dev, 1, &f, VK_TRUE, 60ull * 1000000000ull) : s;
         printf("submit=%d wait=%d\n", (int)s, (int)w);
         if (s != VK_SUCCESS || w != VK_SUCCESS)
-            return 0;
+            break;
         vkResetFences(vk.dev, 1, &f);
+    }
+    if (with_bda) {
+        capp_buffer_destroy(&vk, &live);
+        if (freed.buf)
+            capp_buffer_destroy(&vk, &freed);
     }
     return 0;
 }
@@ -321,6 +346,8 @@ int main(int argc, char **argv)
             submits = (unsigned)atoi(v);
         else if (!strcmp(k, "--messenger"))
             messenger = atoi(v);
+        else if (!strcmp(k, "--fault"))
+            with_bda = atoi(v);
         else {
             fprintf(stderr, "hangapp: unknown argument %s\n", k);
             return 2;

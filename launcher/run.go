@@ -83,6 +83,10 @@ type Options struct {
 	// without having loaded the layer (nothing to probe for: /bin/true).
 	// It may be called for each run of these options.
 	CapabilitiesFunc func(context.Context) *wire.Capabilities
+	// StopAtPause ends the app where the layer paused it at its first
+	// error (stop_on_error), instead of waiting for Continue: a headless
+	// run ends there.
+	StopAtPause bool
 }
 
 // Run is one run of the app under the layer: its session file, collector,
@@ -138,6 +142,10 @@ func Start(o Options) (*Run, error) {
 		return nil, err
 	}
 	r.srv = srv
+	srv.OnPaused = r.notify
+	if o.StopAtPause {
+		srv.OnPaused = func() { go r.stopAtPause() }
+	}
 	r.out, err = newAppOutput(o.SessionPath, col, o.Stdout, o.Stderr)
 	if err != nil {
 		srv.Close()
@@ -292,6 +300,20 @@ func (r *Run) Stop() {
 		r.killGroup(pgid)
 	}
 	<-r.exited
+}
+
+// Continue lets the app the layer paused at its first error
+// (stop_on_error) continue; it reports whether a paused app was reached.
+func (r *Run) Continue() bool { return r.srv.Continue() > 0 }
+
+// stopAtPause ends the app the layer paused at its first error, once:
+// the session records that the run stopped there.
+func (r *Run) stopAtPause() {
+	if r.userStop.Load() {
+		return
+	}
+	_ = r.Collector.Record(wire.KindContinue, &wire.Continue{Stopped: true})
+	r.Stop()
 }
 
 // groupRemains reports whether the app's process group still has a

@@ -418,6 +418,10 @@ func (c *Collector) apply(msg any) {
 		c.applyHang(m)
 	case *wire.HangFinished:
 		c.applyHangFinished(m)
+	case *wire.Paused:
+		c.applyPaused(m)
+	case *wire.Continue:
+		c.applyContinue(m)
 	case *wire.Log:
 		c.addNotice(m.Level, m.Text)
 		if m.Unchecked && m.Kind == wire.LogUncheckedRecords {
@@ -464,6 +468,7 @@ func (c *Collector) apply(msg any) {
 		if s.App.State == "" {
 			s.App.State = AppExited
 		}
+		c.endPauses()
 	case *wire.Capabilities:
 		c.applyCapabilities(m)
 	case *wire.SourceFile:
@@ -1003,6 +1008,7 @@ func (s *Session) cloneWithout() *Session {
 	out.Notices = slices.Clone(s.Notices)
 	out.Unchecked = slices.Clone(s.Unchecked)
 	out.Hangs = slices.Clip(s.Hangs)
+	out.Pauses = slices.Clone(s.Pauses)
 	out.Pipelines = maps.Clone(s.Pipelines)
 	out.Timeline = slices.Clone(s.Timeline)
 	out.Output = slices.Clip(s.Output)

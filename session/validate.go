@@ -58,6 +58,10 @@ func validate(msg any) error {
 		if m.Submit > MaxSubmit || !(m.Seconds >= 0 && m.Seconds <= maxHangFinishedSeconds) {
 			err = fmt.Errorf("hang finished: submit %d after %g s", m.Submit, m.Seconds)
 		}
+	case *wire.Paused:
+		if m.PID < 0 || m.Submit > MaxSubmit || m.Records < 0 || m.Records > MaxRecordCount {
+			err = fmt.Errorf("paused: pid %d, submit %d, %d records", m.PID, m.Submit, m.Records)
+		}
 	case *wire.Log:
 		err = validateLevel(m.Level, m.Text)
 		if err == nil && (m.Kind != "" && m.Kind != wire.LogUncheckedRecords || m.Count < 0 || m.Count > MaxRecordCount) {

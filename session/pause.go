@@ -9,8 +9,8 @@ import (
 
 // Pause states.
 const (
-	// PauseWaiting: the app waits for continue.
-	PauseWaiting = "paused"
+	// PausePaused: the app waits for continue.
+	PausePaused = "paused"
 	// PauseContinued: the launcher said continue.
 	PauseContinued = "continued"
 	// PauseStopped: the launcher ended the app there (a headless run).
@@ -35,7 +35,7 @@ type Pause struct {
 // Paused returns the stop the app waits in, or nil when it waits in none.
 func (s *Session) Paused() *Pause {
 	for i := range s.Pauses {
-		if s.Pauses[i].State == PauseWaiting {
+		if s.Pauses[i].State == PausePaused {
 			return &s.Pauses[i]
 		}
 	}
@@ -45,7 +45,7 @@ func (s *Session) Paused() *Pause {
 // applyPaused records a stop. Called with c.mu held.
 func (c *Collector) applyPaused(m *wire.Paused) {
 	c.s.Pauses = append(c.s.Pauses, Pause{PID: m.PID, Submit: m.Submit, Queue: c.handle(m.Queue), Records: m.Records,
-		Time: c.lastTime, State: PauseWaiting})
+		Time: c.lastTime, State: PausePaused})
 	c.addNotice("info", fmt.Sprintf("paused at the first error (submit %d): the app waits for continue", m.Submit))
 }
 
@@ -57,7 +57,7 @@ func (c *Collector) applyContinue(m *wire.Continue) {
 		state, c.s.StoppedAtFirstError = PauseStopped, true
 	}
 	for i := range c.s.Pauses {
-		if c.s.Pauses[i].State == PauseWaiting {
+		if c.s.Pauses[i].State == PausePaused {
 			c.s.Pauses[i].State = state
 		}
 	}
@@ -67,7 +67,7 @@ func (c *Collector) applyContinue(m *wire.Continue) {
 // c.mu held.
 func (c *Collector) endPauses() {
 	for i := range c.s.Pauses {
-		if c.s.Pauses[i].State == PauseWaiting {
+		if c.s.Pauses[i].State == PausePaused {
 			c.s.Pauses[i].State = PauseEnded
 		}
 	}

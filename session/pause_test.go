@@ -37,7 +37,7 @@ func TestServerContinue(t *testing.T) {
 	}
 	s := c.Snapshot()
 	p := s.Paused()
-	if p == nil || p.PID != 100 || p.Submit != 1 || p.Queue.Handle != "0x9" || p.Records != 1 || p.State != PauseWaiting ||
+	if p == nil || p.PID != 100 || p.Submit != 1 || p.Queue.Handle != "0x9" || p.Records != 1 || p.State != PausePaused ||
 		len(s.Groups) != 1 {
 		t.Fatalf("paused %+v, %d groups", p, len(s.Groups))
 	}

@@ -119,6 +119,8 @@ type Run struct {
 	// reaped: the app was waited for. Its pid, and so its process group
 	// id, may then belong to another process: no signal goes to it.
 	reaped atomic.Bool
+	// pauseStop ends the app once, at the first stop (StopAtPause).
+	pauseStop sync.Once
 }
 
 // Start creates the session file, opens the socket and starts the app. A
@@ -309,11 +311,13 @@ func (r *Run) Continue() bool { return r.srv.Continue() > 0 }
 // stopAtPause ends the app the layer paused at its first error, once:
 // the session records that the run stopped there.
 func (r *Run) stopAtPause() {
-	if r.userStop.Load() {
-		return
-	}
-	_ = r.Collector.Record(wire.KindContinue, &wire.Continue{Stopped: true})
-	r.Stop()
+	r.pauseStop.Do(func() {
+		if r.userStop.Load() {
+			return // the user stopped it first
+		}
+		_ = r.Collector.Record(wire.KindContinue, &wire.Continue{Stopped: true})
+		r.Stop()
+	})
 }
 
 // groupRemains reports whether the app's process group still has a

@@ -65,3 +65,22 @@ func TestStopOnErrorHeadless(t *testing.T) {
 		t.Errorf("the last line does not say the run stopped at the first error:\n%s", out)
 	}
 }
+
+// TestStopOnErrorFromEnvironmentHeadless: a stop the run's flags did not
+// ask for (the layer's variable in the environment, as a settings file or
+// the app's own settings would) still ends a headless run at the first
+// error: nobody is there to continue it, and the app never waits for an
+// answer nobody gives.
+func TestStopOnErrorFromEnvironmentHeadless(t *testing.T) {
+	var r struct {
+		report
+		StoppedAtFirstError bool `json:"stopped_at_first_error"`
+	}
+	code, out := runLauncher(t, &r, []string{"VK_LAYER_GPUAV_DBG_STOP_ON_ERROR=1"}, nil, bin("demo"))
+	if code != 1 || len(r.Errors) != 1 || !r.StoppedAtFirstError {
+		t.Fatalf("exit %d, %d error groups, stopped %v; want 1, 1, true\n%s", code, len(r.Errors), r.StoppedAtFirstError, out)
+	}
+	if strings.Contains(out, "demo: done") {
+		t.Errorf("the app ran to its end:\n%s", out)
+	}
+}

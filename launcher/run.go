@@ -85,7 +85,8 @@ type Options struct {
 	CapabilitiesFunc func(context.Context) *wire.Capabilities
 	// StopAtPause ends the app where the layer paused it at its first
 	// error (stop_on_error), instead of waiting for Continue: a headless
-	// run ends there.
+	// run ends there, whoever asked for the stop (the flag, the app's own
+	// settings), since nobody is there to continue it.
 	StopAtPause bool
 }
 

@@ -831,7 +831,9 @@ func goSubmitDone(queue, submit C.uint64_t, cbs *C.gpuavdbg_submit_cb, n C.uint3
 			}
 			if ok {
 				reportLocked(msg)
-				records += len(msg.Records)
+				for _, r := range msg.Records {
+					records += max(r.Count, 1)
+				}
 			}
 		})
 	}

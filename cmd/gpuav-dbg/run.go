@@ -88,8 +88,9 @@ func (c *cli) runCmd(name string, args []string) int {
 	o := launcher.Options{App: app, Shown: rest[0], Args: rest[1:], LayerDir: layer.Dir, Settings: set,
 		SessionPath: f.sessionPath, Started: time.Now(), CapabilitiesFunc: warned}
 	// Headless, a stop at the first error ends the run there: a CI
-	// user's report holds that error (docs/decisions/stop-on-error.md).
-	o.StopAtPause = f.headless && options.StopOnError.Bool(&options.Values{Settings: set})
+	// user's report holds that error, and nobody is there to continue a
+	// stop the app's own settings asked for (docs/decisions/stop-on-error.md).
+	o.StopAtPause = f.headless
 	var pruned func()
 	if o.SessionPath == "" {
 		if o.SessionPath, err = session.DefaultPath(app, o.Started); err != nil {

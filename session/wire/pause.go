@@ -20,9 +20,9 @@ const (
 )
 
 // Paused says that the layer paused the app at its first error: the
-// thread that read back submit (of queue) waits for Continue. Records
-// counts the submit's records (grouped, each with its count). The Errors
-// of the submit come before it.
+// thread that read back submit (of queue) waits for Continue. Records is
+// how many records (failed accesses: the records' counts added up) the
+// submit had. The Errors of the submit come before it.
 type Paused struct {
 	PID     int    `json:"pid"`
 	Submit  uint64 `json:"submit"`

@@ -338,7 +338,7 @@ func (s *Server) serve(id int, conn *net.UnixConn) {
 
 // Continue lets every app the layer paused at its first error continue:
 // a Continue frame to each connection that said Paused, recorded in the
-// session. It returns how many it reached.
+// session when it reached one. It returns how many it reached.
 func (s *Server) Continue() int {
 	s.mu.Lock()
 	n := 0
@@ -353,7 +353,9 @@ func (s *Server) Continue() int {
 		}
 	}
 	s.mu.Unlock()
-	_ = s.c.Record(wire.KindContinue, &wire.Continue{})
+	if n > 0 {
+		_ = s.c.Record(wire.KindContinue, &wire.Continue{})
+	}
 	return n
 }
 

@@ -239,3 +239,30 @@ func TestTUINotCheckedAtBinTrue(t *testing.T) {
 	}
 	tm.keys("q")
 }
+
+// TestTUIStopOnError: the demo run with --stop-on-error in the TUI pauses
+// at its first error (the compute dispatch's): the status bar says so with
+// that one group, and the app has not drawn; c lets it run on, and the
+// draw's error arrives as the app runs to its end.
+func TestTUIStopOnError(t *testing.T) {
+	dir := t.TempDir()
+	tm := startTmux(t, 100, 30, nil, "run", "--theme", "dark", "--stop-on-error", "--session", filepath.Join(dir, "s.gvs"),
+		"--", bin("demo"))
+	s := tm.waitFor("paused at the first error — c continues")
+	for _, want := range []string{"1 group · 4 records", "c continue"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("paused screen lacks %q:\n%s", want, s)
+		}
+	}
+	// Still paused a moment later: nothing more arrived.
+	time.Sleep(time.Second)
+	if s = tm.screen(); !strings.Contains(s, "paused at the first error") || !strings.Contains(s, "1 group · 4 records") {
+		t.Fatalf("the app did not stay paused:\n%s", s)
+	}
+	tm.keys("c")
+	s = tm.waitFor("exited 0")
+	if !strings.Contains(s, "2 groups · 68 records") || strings.Contains(s, "paused") {
+		t.Errorf("after c the app did not run to its end with both errors:\n%s", s)
+	}
+	tm.keys("q")
+}

@@ -83,6 +83,11 @@ type Options struct {
 	// without having loaded the layer (nothing to probe for: /bin/true).
 	// It may be called for each run of these options.
 	CapabilitiesFunc func(context.Context) *wire.Capabilities
+	// StopAtPause ends the app where the layer paused it at its first
+	// error (stop_on_error), instead of waiting for Continue: a headless
+	// run ends there, whoever asked for the stop (the flag, the app's own
+	// settings), since nobody is there to continue it.
+	StopAtPause bool
 }
 
 // Run is one run of the app under the layer: its session file, collector,
@@ -115,6 +120,8 @@ type Run struct {
 	// reaped: the app was waited for. Its pid, and so its process group
 	// id, may then belong to another process: no signal goes to it.
 	reaped atomic.Bool
+	// pauseStop ends the app once, at the first stop (StopAtPause).
+	pauseStop sync.Once
 }
 
 // Start creates the session file, opens the socket and starts the app. A
@@ -138,6 +145,10 @@ func Start(o Options) (*Run, error) {
 		return nil, err
 	}
 	r.srv = srv
+	srv.OnPaused = r.notify
+	if o.StopAtPause {
+		srv.OnPaused = func() { go r.stopAtPause() }
+	}
 	r.out, err = newAppOutput(o.SessionPath, col, o.Stdout, o.Stderr)
 	if err != nil {
 		srv.Close()
@@ -292,6 +303,22 @@ func (r *Run) Stop() {
 		r.killGroup(pgid)
 	}
 	<-r.exited
+}
+
+// Continue lets the app the layer paused at its first error
+// (stop_on_error) continue; it reports whether a paused app was reached.
+func (r *Run) Continue() bool { return r.srv.Continue() > 0 }
+
+// stopAtPause ends the app the layer paused at its first error, once:
+// the session records that the run stopped there.
+func (r *Run) stopAtPause() {
+	r.pauseStop.Do(func() {
+		if r.userStop.Load() {
+			return // the user stopped it first
+		}
+		_ = r.Collector.Record(wire.KindContinue, &wire.Continue{Stopped: true})
+		r.Stop()
+	})
 }
 
 // groupRemains reports whether the app's process group still has a

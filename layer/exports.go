@@ -97,6 +97,7 @@ func goInstanceCreated(instance C.uint64_t, reserveFromFeatures, disableShaders 
 		reserve = 1
 	}
 	connectLocked(s)
+	pauseSettingLocked(s)
 	for _, x := range append(appWarnings, w...) {
 		logLocked(levelWarning, x)
 	}
@@ -878,7 +879,15 @@ func goSetObjectName(dev C.uint64_t, objectType C.uint32_t, handle, serial C.uin
 //export goSubmitDone
 func goSubmitDone(queue, submit C.uint64_t, cbs *C.gpuavdbg_submit_cb, n C.uint32_t) {
 	defer recovered("goSubmitDone")
-	defer flushOutbox()
+	// While the app is paused at its first error, no other thread's
+	// records go out (pause.go); once this submit's records are sent, and
+	// the app's messengers have them, it may be the one that pauses.
+	waitWhilePaused()
+	records := 0
+	defer func() {
+		flushOutbox()
+		stopAtFirstError(uint64(submit), uint64(queue), records)
+	}()
 	// The messages are sent (or printed) before the next Build: the
 	// client encodes what it sends at once.
 	b := builders.Get().(*Builder)
@@ -929,6 +938,9 @@ func goSubmitDone(queue, submit C.uint64_t, cbs *C.gpuavdbg_submit_cb, n C.uint3
 			}
 			if ok && (len(msg.Records) > 0 || msg.Dropped > 0) {
 				reportLocked(msg)
+				for _, r := range msg.Records {
+					records += max(r.Count, 1)
+				}
 			}
 		})
 	}

@@ -224,7 +224,7 @@ func TestWatchdogSetting(t *testing.T) {
 // and it is not in the hello.
 func TestCacheDirSetting(t *testing.T) {
 	s, w := LoadSettings(func(k string) string { return map[string]string{options.CacheDir.Env: " /tmp/kept "}[k] })
-	if s.CacheDir != "/tmp/kept" || len(w) != 0 || s.Wire().Options != nil {
+	if _, inHello := s.Wire().Options[options.CacheDir.Key]; s.CacheDir != "/tmp/kept" || len(w) != 0 || inHello {
 		t.Errorf("environment: %q %q %+v", s.CacheDir, w, s.Wire())
 	}
 	file, fw := ParseSettingsFile("f", []byte("gpuavdbg.cache_dir = /tmp/other\n"))

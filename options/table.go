@@ -179,6 +179,17 @@ var (
 		Where:   Manifest | README | Hello | Passed,
 		Parse:   parseScope,
 	}
+	StopOnError = &Option{
+		Key: "stop_on_error", Env: "VK_LAYER_GPUAV_DBG_STOP_ON_ERROR", Flag: "stop-on-error", Kind: Bool, Default: "0",
+		Title: "Stop at the first error",
+		Help: "Pause the app when the layer reads back the first submission with a validation record: the app's thread " +
+			"that read it (its wait, submit or present) waits until gpuav-dbg says continue, once per process. Without " +
+			"gpuav-dbg listening (or once it has gone) the app never waits.",
+		Usage: "pause the app at the first validation error (once): the TUI shows it, c continues; headless runs stop " +
+			"the app there and report that one error (exit 1)",
+		Pane:  "pause the app at the first error; c continues",
+		Where: Manifest | Pane | README | Hello | Passed,
+	}
 	SizedElementChecks = &Option{
 		Key: "sized_element_checks", Env: "VK_LAYER_GPUAV_DBG_SIZED_ELEMENT_CHECKS", Kind: Bool, Default: "1",
 		Title: "Element checks on sized arrays",
@@ -308,7 +319,7 @@ var (
 // (docs/ARCHITECTURE.md, "An option").
 var Table = []*Option{
 	ReserveSlot, OnError, Robust, LoopBudget, Printf, PrintfBufferBytes, PrintfAt, WatchdogSeconds, Breadcrumbs,
-	ScopeInclude, ScopeExclude,
+	StopOnError, ScopeInclude, ScopeExclude,
 	SizedElementChecks,
 	WarnRobust,
 	Socket, CPUProfile, CacheDir, TestFailAlloc, TestMaxDrawIndirectCount, TestBinds,

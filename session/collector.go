@@ -430,6 +430,10 @@ func (c *Collector) apply(msg any) {
 		c.applyHangFinished(m)
 	case *wire.Busy:
 		c.applyBusy(m)
+	case *wire.Paused:
+		c.applyPaused(m)
+	case *wire.Continue:
+		c.applyContinue(m)
 	case *wire.Log:
 		if m.Unchecked && m.Kind == wire.LogUncheckedPipeline {
 			c.scopeOut(m)
@@ -481,6 +485,7 @@ func (c *Collector) apply(msg any) {
 		if s.App.State == "" {
 			s.App.State = AppExited
 		}
+		c.endPauses()
 	case *wire.Capabilities:
 		c.applyCapabilities(m)
 	case *wire.SourceFile:
@@ -1026,6 +1031,7 @@ func (s *Session) cloneWithout() *Session {
 	out.Notices = slices.Clone(s.Notices)
 	out.Unchecked = slices.Clone(s.Unchecked)
 	out.Hangs = slices.Clip(s.Hangs)
+	out.Pauses = slices.Clone(s.Pauses)
 	out.Pipelines = maps.Clone(s.Pipelines)
 	out.Timeline = slices.Clone(s.Timeline)
 	out.Output = slices.Clip(s.Output)

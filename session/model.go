@@ -262,6 +262,12 @@ type Session struct {
 	// the watchdog down (wire.Busy), while the app runs; not in the
 	// report: a hang or the submission's finish ends each.
 	Busy []BusySubmit `json:"-"`
+	// Pauses are the stops at the first error (the stop_on_error
+	// setting, pause.go): one per process whose layer paused the app.
+	// StoppedAtFirstError: the launcher ended the app at such a stop (a
+	// headless run), so the app did not run to its end.
+	Pauses              []Pause `json:"pauses,omitempty"`
+	StoppedAtFirstError bool    `json:"stopped_at_first_error,omitempty"`
 	// Unchecked lists what the layer left unchecked, one entry per cause:
 	// a device without instrumentation, shaders and pipelines that run
 	// unchecked. UncheckedAll adds what the rest of the session says.

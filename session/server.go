@@ -32,13 +32,21 @@ const maxSocketPath = 107
 // connection that sends a garbage frame is closed with a notice; the
 // launcher never crashes on what a connection sends.
 type Server struct {
+	// OnPaused, when set before the app starts, is called (on the
+	// connection's goroutine, after the collector has the message) when a
+	// layer says it paused the app.
+	OnPaused func()
+
 	c    *Collector
 	dir  string
 	path string
 	ln   *net.UnixListener
 
-	mu        sync.Mutex
-	conns     map[*net.UnixConn]bool // open connections → done (bye or EOF)
+	mu    sync.Mutex
+	conns map[*net.UnixConn]bool // open connections → done (bye or EOF)
+	// paused are the connections whose layer paused the app and waits
+	// for Continue.
+	paused    map[*net.UnixConn]bool
 	total     int
 	stopped   bool          // no more accepts
 	change    chan struct{} // closed and replaced on every state change
@@ -84,7 +92,7 @@ func Listen(base string, c *Collector) (*Server, error) {
 	}
 	ln.SetUnlinkOnClose(true)
 	s := &Server{c: c, dir: dir, path: path, ln: ln, conns: map[*net.UnixConn]bool{},
-		change: make(chan struct{}), acceptEnd: make(chan struct{})}
+		paused: map[*net.UnixConn]bool{}, change: make(chan struct{}), acceptEnd: make(chan struct{})}
 	go s.accept()
 	return s, nil
 }
@@ -267,6 +275,7 @@ func (s *Server) serve(id int, conn *net.UnixConn) {
 		conn.Close()
 		s.mu.Lock()
 		delete(s.conns, conn)
+		delete(s.paused, conn)
 		s.signal()
 		s.mu.Unlock()
 	}()
@@ -312,11 +321,42 @@ func (s *Server) serve(id int, conn *net.UnixConn) {
 		first = false
 		s.frames.Add(1)
 		off += int64(wire.HeaderSize + len(payload))
-		if k == wire.KindBye {
+		switch k {
+		case wire.KindBye:
 			bye = true
 			s.markDone(conn)
+		case wire.KindPaused:
+			s.mu.Lock()
+			s.paused[conn] = true
+			s.mu.Unlock()
+			if s.OnPaused != nil {
+				s.OnPaused()
+			}
 		}
 	}
+}
+
+// Continue lets every app the layer paused at its first error continue:
+// a Continue frame to each connection that said Paused, recorded in the
+// session when it reached one. It returns how many it reached.
+func (s *Server) Continue() int {
+	s.mu.Lock()
+	n := 0
+	frame, _ := wire.Encode(wire.KindContinue, &wire.Continue{})
+	for conn := range s.paused {
+		delete(s.paused, conn)
+		// A connection that ended since is no longer waiting: its app
+		// went on (or away) by itself.
+		_ = conn.SetWriteDeadline(time.Now().Add(time.Second))
+		if _, err := conn.Write(frame); err == nil {
+			n++
+		}
+	}
+	s.mu.Unlock()
+	if n > 0 {
+		_ = s.c.Record(wire.KindContinue, &wire.Continue{})
+	}
+	return n
 }
 
 // drainPoll is how often Drain looks at the connections' progress.

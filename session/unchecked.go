@@ -122,7 +122,7 @@ func (s *Session) UncheckedAll() []Unchecked {
 		add(UncheckedEnd, s.endNotRecorded(), 0)
 	}
 	if s.App.State == AppStopped {
-		add(UncheckedStopped, "you stopped the app before it finished", 0)
+		add(UncheckedStopped, s.stoppedText(), 0)
 	}
 	return out
 }
@@ -221,9 +221,22 @@ func (s *Session) NotCheckedFor(check string) string {
 		}
 		return "the app crashed before it finished"
 	case AppStopped:
-		return "you stopped the app before it finished"
+		return s.stoppedText()
 	case AppUnknown:
 		return "the app's end was not recorded"
 	}
 	return ""
 }
+
+// stoppedText says who stopped the app before it finished: the user, or
+// the run at its first error (stop_on_error, headless).
+func (s *Session) stoppedText() string {
+	if s.StoppedAtFirstError {
+		return StoppedAtFirstErrorText
+	}
+	return "you stopped the app before it finished"
+}
+
+// StoppedAtFirstErrorText is what a run stopped at its first error says
+// went unchecked.
+const StoppedAtFirstErrorText = "stopped at the first error (--stop-on-error): the app did not run to its end"

@@ -63,6 +63,10 @@ func validate(msg any) error {
 			!(m.WatchdogSeconds >= 0 && m.WatchdogSeconds <= maxHangFinishedSeconds) {
 			err = fmt.Errorf("busy: submit %d for %g s, watchdog %g s", m.Submit, m.Seconds, m.WatchdogSeconds)
 		}
+	case *wire.Paused:
+		if m.PID < 0 || m.Submit > MaxSubmit || m.Records < 0 || m.Records > MaxRecordCount {
+			err = fmt.Errorf("paused: pid %d, submit %d, %d records", m.PID, m.Submit, m.Records)
+		}
 	case *wire.Log:
 		err = validateLevel(m.Level, m.Text)
 		if err == nil && (m.Kind != "" && m.Kind != wire.LogUncheckedRecords && m.Kind != wire.LogUncheckedPipeline ||

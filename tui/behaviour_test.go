@@ -112,11 +112,11 @@ func TestLogSidewaysAndWrap(t *testing.T) {
 func TestHelpScrolls(t *testing.T) {
 	m := newModel(fixture.Session(), 80, 24)
 	press(m, "?")
-	if !strings.Contains(plain(m), "34 more ↓") {
+	if !strings.Contains(plain(m), "35 more ↓") {
 		t.Fatalf("no more marker:\n%s", plain(m))
 	}
 	press(m, "j", "j")
-	if !strings.Contains(plain(m), "2 more ↑") || !strings.Contains(plain(m), "32 more ↓") || m.Selected() != 0 {
+	if !strings.Contains(plain(m), "2 more ↑") || !strings.Contains(plain(m), "33 more ↓") || m.Selected() != 0 {
 		t.Fatalf("jj:\n%s", plain(m))
 	}
 	m.Update(tea.MouseWheelMsg{X: 40, Y: 10, Button: tea.MouseWheelDown})

@@ -22,7 +22,9 @@ type screenCase struct {
 	session func(t *testing.T) *session.Session
 	// rerun, when set, makes re-runs possible; the second run is its next.
 	rerun *rerunner
-	keys  []string
+	// cont gives the UI a launcher that continues a paused app.
+	cont bool
+	keys []string
 	// want are texts the screen must show at every size.
 	want []string
 }
@@ -84,6 +86,8 @@ var screenCases = []screenCase{
 	{name: "printf_bad_filter", session: printfSession, keys: []string{"p", "/", "t", "=", "1", "enter"},
 		want: []string{"at: t=1", `unknown name "t"`}},
 	{name: "printf_none", keys: []string{"p"}, want: []string{"no printf lines in this run"}},
+	{name: "paused", session: pausedSession, cont: true, want: []string{"paused at the first error — c continues",
+		"c continue", "Errors by command buffer (2 groups)"}},
 	{name: "confirm_rerun", rerun: &rerunner{next: fixture.SecondRun, live: true}, keys: []string{"r"}, want: []string{
 		"The app is still running (./oob, pid 4242).", "y/enter stop it and re-run", "n/esc keep it running"}},
 }
@@ -123,6 +127,9 @@ func screenModel(t *testing.T, tc screenCase, w, h int) *Model {
 	if tc.rerun != nil {
 		rr := &rerunner{next: tc.rerun.next, live: tc.rerun.live}
 		o.Rerun = rr
+	}
+	if tc.cont {
+		o.Continue = func() bool { return true }
 	}
 	m := newModelWith(s, w, h, o)
 	for _, k := range tc.keys {

@@ -113,6 +113,7 @@ func (m *Model) show() tea.Cmd {
 	m.s = m.runs[m.cur].s
 	m.records = recount(m.records, prev, m.s)
 	m.tree.SetGroups(m.s.Groups) // the filter in force applies to new groups
+	m.showPause()
 	m.setCounts()
 	m.log.SetSession(m.s)
 	m.printf.SetSession(m.s)

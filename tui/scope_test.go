@@ -34,7 +34,7 @@ func TestRerunErrors(t *testing.T) {
 	m.Update(cmd())
 	got := rr.settings()
 	want := "pipeline:oob pipeline," + options.SPIRVName(words)
-	if len(got) != 1 || got[0].Options[options.ScopeInclude.Key] != want || len(got[0].Options) != 1 ||
+	if len(got) != 1 || got[0].Options[options.ScopeInclude.Key] != want || got[0].Options[options.ScopeExclude.Key] != "" ||
 		!got[0].Checks["descriptor_index_oob"] || got[0].OnError != s.Settings.OnError {
 		t.Fatalf("Rerun got %+v, want scope_include %q and the run's checks", got, want)
 	}

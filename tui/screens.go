@@ -107,6 +107,9 @@ func (m *Model) footerKeys() []key.Binding {
 		return m.focused().ShortHelp()
 	}
 	out := []key.Binding{k.Help}
+	if m.canContinue() {
+		out = append(out, common.WithHelp(k.Continue, "continue"))
+	}
 	out = append(out, m.focused().ShortHelp()...)
 	if e := m.entry(); e.keys != nil {
 		out = append(out, e.keys(m)...)

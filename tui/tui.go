@@ -136,6 +136,11 @@ type Options struct {
 	// Mute lists check ids and VUIDs whose groups start muted (--mute,
 	// GPUAV_DBG_MUTE): hidden from the tree, counted in the status bar.
 	Mute []string
+	// Continue lets the app the layer paused at its first error
+	// (--stop-on-error) continue (c), and reports whether a paused app
+	// was reached; nil when no app can continue (a session opened from a
+	// file). It is called from a command, not from Update.
+	Continue func() bool
 }
 
 // Validate checks the options: the theme must be known.
@@ -241,6 +246,9 @@ type Model struct {
 	// confirm, when set, is the question the user must answer first.
 	confirm   *confirmation
 	rerunning string // what the re-run is doing ("" when idle)
+	// pauseShown is the stop at the first error whose error was last
+	// selected (pause.go).
+	pauseShown session.Pause
 }
 
 // New returns the UI's model for src. An unknown theme falls back to auto
@@ -399,6 +407,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.applySnapshot(msg)
 	case rerunMsg:
 		return m.rerunDone(msg)
+	case continuedMsg:
+		m.continued(msg)
 	case placeMsg:
 		m.placing = false
 		m.tree.Continue()
@@ -443,6 +453,8 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.help.Update(msg)
 	case key.Matches(msg, k.Help):
 		m.showHelp = true
+	case key.Matches(msg, k.Continue) && m.canContinue():
+		return m.continueApp()
 	case key.Matches(msg, k.Rerun):
 		return m.rerun()
 	case key.Matches(msg, k.RerunErrors):

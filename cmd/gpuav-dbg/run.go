@@ -87,6 +87,10 @@ func (c *cli) runCmd(name string, args []string) int {
 	}
 	o := launcher.Options{App: app, Shown: rest[0], Args: rest[1:], LayerDir: layer.Dir, Settings: set,
 		SessionPath: f.sessionPath, Started: time.Now(), CapabilitiesFunc: warned}
+	// Headless, a stop at the first error ends the run there: a CI
+	// user's report holds that error, and nobody is there to continue a
+	// stop the app's own settings asked for (docs/decisions/stop-on-error.md).
+	o.StopAtPause = f.headless
 	var pruned func()
 	if o.SessionPath == "" {
 		if o.SessionPath, err = session.DefaultPath(app, o.Started); err != nil {
@@ -403,6 +407,10 @@ func countText(s *session.Session) string {
 	case session.AppCrashed:
 		fmt.Fprintf(&b, "; app killed by %s", s.App.Signal)
 	case session.AppStopped:
+		if s.StoppedAtFirstError {
+			b.WriteString("; app stopped at the first error")
+			break
+		}
 		b.WriteString("; app stopped by you")
 		if s.App.Signal != "" {
 			fmt.Fprintf(&b, " (%s)", s.App.Signal)

@@ -58,6 +58,9 @@ func (x rerunner) Stop() error {
 func (c *cli) runUI(ctx context.Context, r *launcher.Run, rr *launcher.Reruns, theme string, noColor bool) error {
 	opts := c.uiOptions(theme, noColor)
 	opts.Rerun = rerunner{rr}
+	// c lets the app paused at its first error (--stop-on-error)
+	// continue: the latest run's, the only one still running.
+	opts.Continue = func() bool { return rr.Latest().Continue() }
 	return tui.Run(ctx, liveSource{r}, opts)
 }
 

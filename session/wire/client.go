@@ -69,6 +69,10 @@ type Client struct {
 	progress chan struct{} // the writer wrote, or gave up
 	done     chan struct{} // the writer returned
 	alive    atomic.Bool
+	// cont receives the launcher's Continue (a buffer of one); gone is
+	// closed when the launcher's direction ended (pause.go).
+	cont chan struct{}
+	gone chan struct{}
 
 	mu sync.Mutex
 	// out[outOff:] is being written by the goroutine that set writing;
@@ -134,9 +138,10 @@ func newClient(conn *net.UnixConn) (*Client, error) {
 		return nil, fmt.Errorf("launcher socket: %w", err)
 	}
 	c := &Client{conn: conn, raw: raw, kick: make(chan struct{}, 1), progress: make(chan struct{}, 1),
-		done: make(chan struct{})}
+		done: make(chan struct{}), cont: make(chan struct{}, 1), gone: make(chan struct{})}
 	c.alive.Store(true)
 	go c.writer()
+	go c.read()
 	return c, nil
 }
 

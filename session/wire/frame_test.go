@@ -43,6 +43,8 @@ func samples() map[Kind]any {
 			Args: 1, Lines: []byte{1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 0xff, 0xff, 0xff, 0xff}}}},
 		KindLost: &Lost{Records: 12, Groups: []LostGroup{{Code: 1, Check: "descriptor_index_oob", ShaderID: 2, Instruction: 79, Count: 10}},
 			Messages: map[string]uint64{"shader": 1}},
+		KindPaused:         &Paused{PID: 7, Submit: 3, Queue: 4, Records: 2},
+		KindContinue:       &Continue{Stopped: true},
 		KindAppStarted:     &AppStarted{Path: "/bin/demo", Args: []string{"a"}, PID: 7, Time: t0, Settings: Settings{ReserveSlot: true}, Session: "/s.gvs"},
 		KindAppOutput:      &AppOutput{Stream: "stderr", Text: "oops"},
 		KindAppExited:      &AppExited{Code: 139, Signal: "SIGSEGV", State: "crashed", Time: t0},

@@ -51,6 +51,7 @@ var messageTypes = []kindInfo{
 	message[HangFinished](KindHangFinished, "hang_finished"),
 	message[Busy](KindBusy, "busy"),
 	message[Lost](KindLost, "lost"),
+	message[Paused](KindPaused, "paused"),
 
 	message[AppStarted](KindAppStarted, "app_started"),
 	message[AppOutput](KindAppOutput, "app_output"),
@@ -61,6 +62,7 @@ var messageTypes = []kindInfo{
 	message[SourceFile](KindSourceFile, "source_file"),
 	message[StreamCut](KindStreamCut, "stream_cut"),
 	message[AppOutputBlock](KindAppOutputBlock, "app_output_block").with(outputBlockCodec),
+	message[Continue](KindContinue, "continue"),
 
 	message[Errors](KindErrorsPacked, "errors_packed").with(packedCodec),
 }

@@ -72,6 +72,9 @@ type KeyMap struct {
 	// Copy copies the error's one-line summary to the clipboard (OSC 52).
 	Edit, Copy key.Binding
 
+	// Continue lets the app paused at its first error (--stop-on-error)
+	// continue; while it is not paused, c is Compare.
+	Continue key.Binding
 	// Rerun runs the app again with the settings (asking first, and
 	// stopping it, while it still runs); RerunErrors does so instrumenting
 	// only the pipelines that reported errors in this run (the scope); Yes
@@ -131,6 +134,7 @@ func Default() *KeyMap {
 		Edit:         b("e", "open the source in $EDITOR", "e"),
 		Copy:         b("y", "copy the error's summary", "y"),
 
+		Continue:    b("c", "continue the app paused at the first error", "c"),
 		Rerun:       b("r", "re-run the app with the settings", "r"),
 		RerunErrors: b("R", "re-run the erring pipelines only", "R"),
 		Yes:         b("y/enter", "yes: stop the app and re-run", "y", "enter"),
@@ -156,7 +160,7 @@ func (k *KeyMap) Groups() []Group {
 		{"Errors", []key.Binding{k.Filter, k.NextMatch, k.PrevMatch, k.Grouping, k.Group1, k.Group2, k.Group3, k.Group4,
 			k.SortCount, k.CollapseAll, k.ExpandAll, k.Mute, k.MuteVUID, k.Unmute,
 			k.NextInShader, k.PrevInShader, k.SPIRV, k.Edit, k.Copy}},
-		{"Runs", []key.Binding{k.Rerun, k.RerunErrors, k.Yes, k.No, k.PrevRun, k.NextRun}},
+		{"Runs", []key.Binding{k.Continue, k.Rerun, k.RerunErrors, k.Yes, k.No, k.PrevRun, k.NextRun}},
 	}
 }
 

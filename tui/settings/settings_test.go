@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -104,7 +105,10 @@ func TestPrintfRow(t *testing.T) {
 	s.PrintfBufferBytes = 4096
 	m := New(fixture.Common(), true)
 	m.Reset(fixture.Checks, s, nil)
-	last := len(m.Items()) - 1
+	last := slices.IndexFunc(m.Items(), func(it Item) bool { return it.ID == Printf })
+	if last < 0 {
+		t.Fatalf("no printf row: %+v", m.Items())
+	}
 	it := m.Items()[last]
 	if it.ID != Printf || !it.On || it.Bytes != 4096 || !strings.Contains(printfNote(it), "4096 bytes") {
 		t.Fatalf("printf row %+v, note %q", it, printfNote(it))

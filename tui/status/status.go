@@ -135,6 +135,10 @@ func Render(st *common.Styles, s *session.Session, frame, run string, counts Cou
 	default:
 		stateSeg = common.Seg{Text: state, Fg: th.StatusError, Bold: true}
 	}
+	if Live(s.App) && s.Paused() != nil {
+		// The app waits in the layer: no spinner, and how to go on.
+		stateSeg = common.Seg{Text: PausedText, Fg: th.StatusWarning, Bold: true}
+	}
 	// Fields in order of importance (prio 0 stays).
 	type field struct {
 		seg  common.Seg
@@ -250,6 +254,10 @@ func RenderKeys(st *common.Styles, bindings []key.Binding, width int) string {
 	}
 	return common.Bar(segs, th.StatusFg, th.StatusBg, width)
 }
+
+// PausedText is the app's state while the layer keeps it paused at its
+// first error (--stop-on-error).
+const PausedText = "paused at the first error — c continues"
 
 // The status bar's verdicts: nothing, or not everything, was checked.
 const (

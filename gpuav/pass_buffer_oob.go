@@ -19,6 +19,10 @@ const (
 	// BufferRobust says the device enabled robustBufferAccess: the access
 	// is defined behaviour, reported as a warning.
 	BufferRobust = 1 << 3
+	// BufferCoopMatrix marks a cooperative-matrix load or store: its size
+	// (p4) is the span of bytes the matrix's rows or columns cover, known
+	// at run time (coopmat.go).
+	BufferCoopMatrix = 1 << 4
 	// BufferFlagBits is the number of low bits of p6 the flags take.
 	BufferFlagBits = 8
 )
@@ -96,11 +100,19 @@ func (p *bufferChecker) beginBlock(*function, bool) {}
 func (p *bufferChecker) match(fn *function, b *spirv.Block, j int) (bufferAccess, bool) {
 	sh := p.sh
 	in := b.Insts[j]
-	k := pointerOperand(in.Opcode())
-	if k == 0 || k >= len(in.Words) || in.Opcode() == spirv.OpArrayLength || sh.decided[in] {
+	if sh.decided[in] {
 		return bufferAccess{}, false
 	}
-	ptrType := pointerType(sh.m, in.Words[k])
+	ptr := uint32(0)
+	cm, isCoop, cmErr := coopMatOf(sh.m, in)
+	if isCoop {
+		ptr = cm.ptr
+	} else if k := pointerOperand(in.Opcode()); k != 0 && k < len(in.Words) && in.Opcode() != spirv.OpArrayLength {
+		ptr = in.Words[k]
+	} else {
+		return bufferAccess{}, false
+	}
+	ptrType := pointerType(sh.m, ptr)
 	if ptrType == nil {
 		return bufferAccess{}, false
 	}
@@ -108,12 +120,24 @@ func (p *bufferChecker) match(fn *function, b *spirv.Block, j int) (bufferAccess
 	if sc != spirv.StorageClassUniform && sc != spirv.StorageClassStorageBuffer {
 		return bufferAccess{}, false
 	}
-	acc, err := bufferAccessOf(sh.m, sh.an.layoutSizes(), in.Words[k])
+	if cmErr != nil {
+		sh.warnf("instruction %d: cooperative matrix %s: %v: left unchecked", in.OrigIndex, map[bool]string{false: "load", true: "store"}[cm.store], cmErr)
+		return bufferAccess{}, false
+	}
+	acc, err := bufferAccessOf(sh.m, sh.an.layoutSizes(), ptr)
 	if err != nil {
 		sh.warnf("instruction %d: %v: buffer access left unchecked", in.OrigIndex, err)
 		return bufferAccess{}, false
 	}
-	acc.flags |= bufferFlags(in.Opcode())
+	if isCoop {
+		acc.coop = &cm
+		acc.flags |= BufferCoopMatrix
+		if cm.store {
+			acc.flags |= BufferWrite
+		}
+	} else {
+		acc.flags |= bufferFlags(in.Opcode())
+	}
 	if sh.opt.Robust {
 		acc.flags |= BufferRobust
 	}
@@ -161,6 +185,10 @@ type bufferAccess struct {
 	// chain are the access chains from the variable to the pointer,
 	// outermost first.
 	chain []*spirv.Instruction
+	// coop is the cooperative-matrix load or store the access is, or nil:
+	// size is then the pointee's bytes, and the bytes touched are
+	// coopMatSpan's.
+	coop *coopMatAccess
 }
 
 // bufferAccessOf follows the access chains from ptr back to its buffer
@@ -259,12 +287,17 @@ func (p *bufferChecker) guard(fn *function, b *spirv.Block, j int, acc bufferAcc
 		sh.warnf("instruction %d: access yields a pointer: left unchecked", in.OrigIndex)
 		return guarded{}, false
 	}
-	fns := sh.lib.functions("gpuav_buffer_binding", "gpuav_buffer_check", "gpuav_buffer_offset_add", "gpuav_report_buffer_check")
+	report := "gpuav_report_buffer_check"
+	if acc.coop != nil {
+		report = "gpuav_report_buffer_span"
+	}
+	fns := sh.lib.functions("gpuav_buffer_binding", "gpuav_buffer_check", "gpuav_buffer_offset_add", report)
 	u := m.TypeUint32()
 	v2 := m.TypeVector(u, 2)
 	checks := p.elementChecks(acc)
 	var ids bufferGuardIDs
 	end, bounded := p.bounded(fn, b, acc)
+	sizeID := m.ConstantUint32(acc.size)
 	g := guardedAccess{
 		executed: sh.executed,
 		pre:      b.Insts[:j],
@@ -275,7 +308,10 @@ func (p *bufferChecker) guard(fn *function, b *spirv.Block, j int, acc bufferAcc
 				return 0, false
 			}
 			ids.bind = p.binding(fn, acc, fns[0])
-			ids.cr = head.op(spirv.OpFunctionCall, v2, fns[1], ids.bind, ids.idx, ids.off, m.ConstantUint32(acc.size), m.ConstantUint32(checks))
+			if acc.coop != nil {
+				sizeID = coopMatSpan(sh, head, *acc.coop, acc.size)
+			}
+			ids.cr = head.op(spirv.OpFunctionCall, v2, fns[1], ids.bind, ids.idx, ids.off, sizeID, m.ConstantUint32(checks))
 			code := head.op(spirv.OpCompositeExtract, u, ids.cr, 0)
 			return head.op(spirv.OpIEqual, m.TypeBool(), code, m.ConstantUint32(0)), true
 		},
@@ -285,7 +321,7 @@ func (p *bufferChecker) guard(fn *function, b *spirv.Block, j int, acc bufferAcc
 		silent:  sh.opt.RobustOnly,
 	}
 	var bc *bufferClamp
-	if g.onError == OnErrorClamp { // only a clamping guard reads it (failOnError)
+	if g.onError == OnErrorClamp && acc.coop == nil { // only a clamping guard reads it (failOnError)
 		g.clamp, bc = bufferClampSpec(m, acc, checks, fns[1], &ids)
 	}
 	clamps := g.failOnError() == OnErrorClamp
@@ -298,10 +334,13 @@ func (p *bufferChecker) guard(fn *function, b *spirv.Block, j int, acc bufferAcc
 		}
 		fail.op(spirv.OpFunctionCall, m.TypeVoid(), fns[3],
 			m.ConstantUint32(sh.opt.ShaderID), m.ConstantUint32(sh.nextSite()), stage, ids.cr,
-			m.ConstantUint32(acc.set), m.ConstantUint32(acc.binding), ids.idx, ids.off, m.ConstantUint32(acc.size),
+			m.ConstantUint32(acc.set), m.ConstantUint32(acc.binding), ids.idx, ids.off, sizeID,
 			length, m.ConstantUint32(acc.flags), to)
 	}
 	switch {
+	case acc.coop != nil:
+		// The span is known at run time only: the plain check in both
+		// variants.
 	case bounded && sh.an.safeIndex().inLoop(fn.f, b):
 		g.fact = p.fact(fn, acc, end)
 	case bounded:
@@ -323,7 +362,20 @@ func (p *bufferChecker) guard(fn *function, b *spirv.Block, j int, acc bufferAcc
 		}
 	}
 	blocks, ok := g.split(m, fn.f, b, j)
-	return guarded{blocks: blocks, checks: bufferCheckIDs(checks), record: bufferRecord(acc, clamps), onError: g.failOnError()}, ok
+	record := bufferRecord(acc, clamps)
+	if acc.coop != nil {
+		record = coopMatBufferRecord(acc)
+	}
+	return guarded{blocks: blocks, checks: bufferCheckIDs(checks), record: record, onError: g.failOnError()}, ok
+}
+
+// coopMatBufferRecord is bufferRecord for a cooperative-matrix access
+// (gpuav_report_buffer_span): the size (p4) is dynamic too, and there is no
+// clamp.
+func coopMatBufferRecord(acc bufferAccess) SiteRecord {
+	r := dynamicRecord([RecordParams]uint32{acc.set, acc.binding, 0, 0, 0, 0, acc.flags, BufferNoClamp}, -1, -1, 0, 1, 5, 2, 3)
+	r.Shift[6] = BufferFlagBits
+	return r
 }
 
 // bufferRecord is the static part of a buffer check's records

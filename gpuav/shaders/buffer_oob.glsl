@@ -133,3 +133,43 @@ void gpuav_report_buffer_check(uint shader_id, uint site, uvec4 stage, uvec2 cr_
     gpuav_write_record(shader_id, gpuav_site_code(site, cr.x), stage, 5u, uvec2(index, p3),
                        uvec4(cr.y, min(length, 0xFFFFFFu), clamp, 0u), uvec3(0u));
 }
+
+// gpuav_coopmat_span returns the bytes a cooperative-matrix load or store
+// touches from its pointer: major_less1 * stride * pointee + minor_bytes
+// (major_less1: the strided dimension's count less one; stride in elements
+// of the pointer's pointee type, pointee bytes each; minor_bytes: one
+// contiguous row or column), or 0xFFFFFFFF when that does not fit 32 bits
+// (no bound range is that large, so the check fails).
+uint gpuav_coopmat_span(uint major_less1_in, uint stride_in, uint pointee_in, uint minor_bytes_in) {
+    uint major_less1 = major_less1_in;
+    uint stride = stride_in;
+    uint pointee = pointee_in;
+    uint minor_bytes = minor_bytes_in;
+    uint hi1;
+    uint lo1;
+    umulExtended(stride, pointee, hi1, lo1);
+    uint hi2;
+    uint lo2;
+    umulExtended(lo1, major_less1, hi2, lo2);
+    uint carry;
+    uint span = uaddCarry(lo2, minor_bytes, carry);
+    bool over = ((hi1 != 0u) && (major_less1 != 0u)) || (hi2 != 0u) || (carry != 0u);
+    return mix(span, 0xFFFFFFFFu, over);
+}
+
+// gpuav_report_buffer_span is gpuav_report_buffer_check for an access whose
+// size is known only at run time (a cooperative-matrix load or store,
+// gpuav_coopmat_span): the same record, with the size a sixth dynamic
+// value.
+void gpuav_report_buffer_span(uint shader_id, uint site, uvec4 stage, uvec2 cr_in, uint set, uint binding,
+                              uint index, uvec2 off_in, uint size_in, uint length_in, uint flags_in, uint clamp_in) {
+    uvec2 cr = cr_in;
+    uvec2 off = off_in;
+    uint size = size_in;
+    uint length = length_in;
+    uint clamp = clamp_in;
+    uint o = mix(off.x, 0xFFFFFFFFu, off.y != 0u);
+    uint p3 = mix(length, o, cr.x == GPUAV_CODE_BUFFER_OOB);
+    gpuav_write_record(shader_id, gpuav_site_code(site, cr.x), stage, 6u, uvec2(index, p3),
+                       uvec4(cr.y, min(length, 0xFFFFFFu), clamp, size), uvec3(0u));
+}

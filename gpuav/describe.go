@@ -75,6 +75,9 @@ type BufferValues struct {
 	Uniform bool
 	// Robust says the device enabled robustBufferAccess.
 	Robust bool
+	// CooperativeMatrix says a cooperative-matrix load or store: Size is
+	// the bytes its rows or columns span.
+	CooperativeMatrix bool
 }
 
 // Highest is the last byte the access touched, offset + size - 1.
@@ -337,7 +340,7 @@ func describeBuffer(d *Description, _ CheckCode, p [RecordParams]uint32) {
 	flags := p[6] & (1<<BufferFlagBits - 1)
 	v := &BufferValues{Offset: p[3], Size: p[4], Range: p[5],
 		Write: flags&BufferWrite != 0, Atomic: flags&BufferAtomic != 0,
-		Uniform: flags&BufferUniform != 0, Robust: flags&BufferRobust != 0}
+		Uniform: flags&BufferUniform != 0, Robust: flags&BufferRobust != 0, CooperativeMatrix: flags&BufferCoopMatrix != 0}
 	d.Buffer = v
 	d.HasDescriptor = true
 	d.Set, d.Binding, d.Index, d.Length = p[0], p[1], p[2], p[6]>>BufferFlagBits
@@ -355,6 +358,12 @@ func describeBuffer(d *Description, _ CheckCode, p [RecordParams]uint32) {
 		verb = "atomic read"
 	case v.Write:
 		verb = "write"
+	}
+	if v.CooperativeMatrix {
+		verb = "cooperative matrix load"
+		if v.Write {
+			verb = "cooperative matrix store"
+		}
 	}
 	at := fmt.Sprintf("at offset %d", v.Offset)
 	if v.Offset == 0xFFFFFFFF {

@@ -1,0 +1,139 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// envSidRoot names a khronos-sid root made with --mesa (../shared/tools/
+// khronos-sid/setup.sh ROOT --mesa): where the device has no
+// VK_KHR_cooperative_matrix (CI's lavapipe, Mesa 25.0.7), the cooperative
+// matrix tests run coopapp under sid's dynamic loader on sid's lavapipe
+// (Mesa 26.2, which has it), the launcher and the layer unchanged.
+const envSidRoot = "GPUAVDBG_SIDROOT"
+
+// coopRun is how coopApp runs: the program and arguments before
+// coopapp's own, and the environment.
+type coopRun struct {
+	prefix []string
+	env    []string
+}
+
+// coopRunner returns how to run coopApp on a device with cooperative
+// matrices, or skips the test: the system's device when coopapp finds
+// VK_KHR_cooperative_matrix there (the NVIDIA GPU), else sid's lavapipe
+// when GPUAVDBG_SIDROOT names a root, else none.
+func coopRunner(t *testing.T) coopRun {
+	t.Helper()
+	dir := coopApp.dir(t)
+	app := filepath.Join(dir, "coopapp")
+	if !driverHas(t, "VK_KHR_cooperative_matrix") {
+		root := os.Getenv(envSidRoot)
+		if root == "" {
+			t.Skipf("the device has no VK_KHR_cooperative_matrix (vulkaninfo); set %s to a khronos-sid root made with --mesa to run on sid's lavapipe", envSidRoot)
+		}
+		lib := filepath.Join(root, "base", "usr", "lib", "x86_64-linux-gnu")
+		icd := filepath.Join(root, "mesa", "icd.d", "lvp_icd.json")
+		if _, err := os.Stat(icd); err != nil {
+			t.Fatalf("%s=%s: %v (made without --mesa?)", envSidRoot, root, err)
+		}
+		return coopRun{
+			prefix: []string{filepath.Join(lib, "ld-linux-x86-64.so.2"), "--library-path",
+				lib + ":" + filepath.Join(root, "mesa", "usr", "lib", "x86_64-linux-gnu"), app},
+			env: []string{"VK_ICD_FILENAMES=" + icd, "VK_DRIVER_FILES=" + icd},
+		}
+	}
+	return coopRun{prefix: []string{app}}
+}
+
+// run runs coopapp --case kase under the launcher with on_error skip (the
+// default) and returns the exit code, report, output and the matrix's
+// size the app printed (dim=N); an app that finds no cooperative matrix
+// fails the test (vulkaninfo or sid's lavapipe said there was one).
+func (c coopRun) run(t *testing.T, kase string) (int, checkReport, string, uint32) {
+	t.Helper()
+	var r checkReport
+	args := append(append([]string{}, c.prefix[1:]...), "--shaders", coopApp.dir(t), "--case", kase)
+	code, out := runLauncher(t, &r, c.env, nil, c.prefix[0], args...)
+	if strings.Contains(out, "unsupported:") {
+		t.Fatalf("coopapp found no cooperative matrix where vulkaninfo (or sid's lavapipe) has one:\n%s", out)
+	}
+	var dim uint32
+	for _, l := range strings.Split(out, "\n") {
+		if _, err := fmt.Sscanf(l, "dim=%d", &dim); err == nil {
+			break
+		}
+	}
+	if dim != 8 && dim != 16 {
+		t.Fatalf("no dim=8 or dim=16 in the output:\n%s", out)
+	}
+	return code, r, out, dim
+}
+
+// TestCooperativeMatrixBuffer: coopapp's DIMxDIM float matrix (8 on
+// lavapipe, 16 on the NVIDIA GPU) loaded past binding 0's 1024 bytes
+// (row-major, stride 64 floats: (DIM-1)*256 + DIM*4 bytes from offset 0),
+// and stored past binding 1's 4096 bytes (column-major from byte 4000,
+// stride DIM/4 vec4s: DIM*DIM*4 bytes). One group of the 32 invocations
+// each, with the exact span, the highest byte, the Khronos layer's VUID and
+// the line; the failed access is skipped (the load yields zeros, so the
+// store writes 0 at out[0]; the skipped store leaves 2). Both ending at
+// exactly their range's last byte report nothing.
+func TestCooperativeMatrixBuffer(t *testing.T) {
+	c := coopRunner(t)
+	tests := []struct {
+		kase, word   string
+		binding      uint32
+		write        bool
+		offset, rng  func(d uint32) uint32
+		span         func(d uint32) uint32
+		out0, outTile string
+	}{
+		{"load", "load", 0, false, func(uint32) uint32 { return 0 }, func(uint32) uint32 { return 1024 },
+			func(d uint32) uint32 { return (d-1)*64*4 + d*4 }, "0", "0"},
+		{"store", "store", 1, true, func(uint32) uint32 { return 4000 }, func(uint32) uint32 { return 4096 },
+			func(d uint32) uint32 { return d * d * 4 }, "2", "2"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.kase, func(t *testing.T) {
+			code, r, out, d := c.run(t, tc.kase)
+			requireOneGroup(t, code, r, out)
+			e := r.Errors[0]
+			at := expectAt(t, "coop.comp", "buffer_oob", tc.word)
+			span, off, rng := tc.span(d), tc.offset(d), tc.rng(d)
+			verb := "load"
+			if tc.write {
+				verb = "store"
+			}
+			msg := fmt.Sprintf("buffer_oob: (set = 0, binding = %d) Descriptor index 0 access out of bounds. Descriptor size is %d and highest byte accessed was %d (%d-byte cooperative matrix %s at offset %d of a storage buffer). The access was skipped",
+				tc.binding, rng, off+span-1, span, verb, off)
+			if e.Check != "buffer_oob" || e.VUID != "VUID-vkCmdDispatch-storageBuffers-06936" || e.Count != 32 ||
+				e.Action != "vkCmdDispatch" || e.CommandBuffer.Name != "coop-cmd" || e.Pipeline.Name != "coop-pipeline" {
+				t.Errorf("group: check %q vuid %q count %d action %q cb %q pipeline %q", e.Check, e.VUID, e.Count, e.Action,
+					e.CommandBuffer.Name, e.Pipeline.Name)
+			}
+			if !strings.HasPrefix(e.Message, msg) {
+				t.Errorf("message %q, want %q...", e.Message, msg)
+			}
+			if b := e.Buffer; b == nil || !b.Coop || b.Offset != off || b.Size != span || b.Range != rng ||
+				b.Highest != uint64(off+span-1) || b.Write != tc.write || b.Kind != "storage" {
+				t.Errorf("buffer %+v, want a cooperative matrix %s of %d bytes at %d of %d", e.Buffer, verb, span, off, rng)
+			}
+			if e.Descriptor == nil || e.Descriptor.Set != 0 || e.Descriptor.Binding != tc.binding || e.Descriptor.Index != 0 {
+				t.Errorf("descriptor %+v, want set 0 binding %d index 0", e.Descriptor, tc.binding)
+			}
+			if e.Source.File != "coop.comp" || e.Source.Line != at.line || e.Source.Text != at.text {
+				t.Errorf("source %+v, want coop.comp:%d %q", e.Source, at.line, at.text)
+			}
+			requireLines(t, out, []string{"out=" + tc.out0 + "," + tc.outTile})
+		})
+	}
+	t.Run("clean", func(t *testing.T) {
+		code, r, out, _ := c.run(t, "clean")
+		requireSilent(t, code, r, out)
+		requireLines(t, out, []string{"out=2,1"})
+	})
+}

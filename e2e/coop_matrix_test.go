@@ -85,11 +85,11 @@ func (c coopRun) run(t *testing.T, kase string) (int, checkReport, string, uint3
 func TestCooperativeMatrixBuffer(t *testing.T) {
 	c := coopRunner(t)
 	tests := []struct {
-		kase, word   string
-		binding      uint32
-		write        bool
-		offset, rng  func(d uint32) uint32
-		span         func(d uint32) uint32
+		kase, word    string
+		binding       uint32
+		write         bool
+		offset, rng   func(d uint32) uint32
+		span          func(d uint32) uint32
 		out0, outTile string
 	}{
 		{"load", "load", 0, false, func(uint32) uint32 { return 0 }, func(uint32) uint32 { return 1024 },

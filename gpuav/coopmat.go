@@ -27,6 +27,9 @@ type coopMatAccess struct {
 	// colMajor: the layout is column-major.
 	rows, cols, component uint32
 	colMajor              bool
+	// oob and align say which checks the guard makes: buffer_oob and
+	// cooperative_matrix_alignment.
+	oob, align bool
 }
 
 // major and minor are the counts of the layout's strided and contiguous
@@ -47,6 +50,19 @@ func (c coopMatAccess) minor() uint32 {
 
 // minorBytes is the bytes of one contiguous row (column-major: column).
 func (c coopMatAccess) minorBytes() uint32 { return c.minor() * c.component }
+
+// alignment is what the Pointer and the Stride in bytes must be multiples
+// of: the lesser of 16 and minorBytes
+// (VUID-RuntimeSpirv-OpCooperativeMatrixLoadKHR-08986).
+func (c coopMatAccess) alignment() uint32 { return min(16, c.minorBytes()) }
+
+// strideUint emits the Stride as a uint (0 when absent).
+func (c coopMatAccess) strideUint(m *spirv.Module, e *emitter) uint32 {
+	if c.stride == 0 {
+		return m.ConstantUint32(0)
+	}
+	return e.asUint(c.stride, m.Def(c.stride).ResultType())
+}
 
 // isCoopMatAccess says whether op is a cooperative-matrix load or store.
 func isCoopMatAccess(op spirv.Opcode) bool {
@@ -150,10 +166,7 @@ func valueType(m *spirv.Module, id uint32) uint32 {
 // pointee being the bytes of the pointer's pointee type.
 func coopMatSpan(sh *shader, e *emitter, c coopMatAccess, pointee uint32) uint32 {
 	m := sh.m
-	stride := m.ConstantUint32(0)
-	if c.stride != 0 {
-		stride = e.asUint(c.stride, m.Def(c.stride).ResultType())
-	}
+	stride := c.strideUint(m, e)
 	return e.op(spirv.OpFunctionCall, m.TypeUint32(), sh.lib.function("gpuav_coopmat_span"),
 		m.ConstantUint32(c.major()-1), stride, m.ConstantUint32(pointee), m.ConstantUint32(c.minorBytes()))
 }

@@ -333,6 +333,44 @@ func describeBDAAlignment(d *Description, v *BDAValues, align uint32) {
 	}
 }
 
+// Which operands of a cooperative-matrix load or store are misaligned
+// (CodeCoopMatAlignment's p7 >> 16).
+const (
+	CoopMatPointer = 1 << 0
+	CoopMatStride  = 1 << 1
+)
+
+// describeCoopMatAlignment fills in a cooperative_matrix_alignment error:
+// the pointer's byte offset, the stride in bytes and the alignment the
+// operands that are not a multiple of it miss, with the Khronos layer's
+// VUID.
+func describeCoopMatAlignment(d *Description, _ CheckCode, p [RecordParams]uint32) {
+	flags := p[6] & (1<<BufferFlagBits - 1)
+	d.Buffer = &BufferValues{Offset: p[3], Size: p[4], Write: flags&BufferWrite != 0,
+		Uniform: flags&BufferUniform != 0, Robust: flags&BufferRobust != 0, CooperativeMatrix: true}
+	d.HasDescriptor = true
+	d.Set, d.Binding, d.Index, d.Length = p[0], p[1], p[2], p[6]>>BufferFlagBits
+	d.FullVUID = "VUID-RuntimeSpirv-OpCooperativeMatrixLoadKHR-08986"
+	align, bad, stride := p[7]&0xFFFF, p[7]>>16, p[5]
+	op := "OpCooperativeMatrixLoadKHR"
+	if d.Buffer.Write {
+		op = "OpCooperativeMatrixStoreKHR"
+	}
+	var what []string
+	if bad&CoopMatPointer != 0 {
+		what = append(what, fmt.Sprintf("its Pointer, at byte offset %d of the bound range (%d bytes past a multiple)", p[3], p[3]%max(align, 1)))
+	}
+	if bad&CoopMatStride != 0 {
+		what = append(what, fmt.Sprintf("its Stride, %d bytes (%d past a multiple)", stride, stride%max(align, 1)))
+	}
+	verb := "is"
+	if len(what) > 1 {
+		verb = "are"
+	}
+	d.Message = fmt.Sprintf("(set = %d, binding = %d) %s: %s %s not a multiple of %d bytes, the lesser of 16 and one row's (column-major: column's) bytes (a %d-byte matrix at offset %d, stride %d bytes).",
+		d.Set, d.Binding, op, strings.Join(what, " and "), verb, align, p[4], p[3], stride)
+}
+
 // describeBuffer fills in a buffer_oob error, worded like the Khronos
 // layer's, with the access added. The VUIDs are those of pipelines
 // (uniformBuffers-06935, storageBuffers-06936).

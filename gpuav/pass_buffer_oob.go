@@ -105,8 +105,14 @@ func (p *bufferChecker) match(fn *function, b *spirv.Block, j int) (bufferAccess
 	}
 	ptr := uint32(0)
 	cm, isCoop, cmErr := coopMatOf(sh.m, in)
+	cm.oob, cm.align = sh.opt.enabled(CheckBufferOOB), sh.opt.enabled(CheckCoopMatAlignment)
 	if isCoop {
+		if !cm.oob && !cm.align {
+			return bufferAccess{}, false
+		}
 		ptr = cm.ptr
+	} else if !sh.opt.enabled(CheckBufferOOB) {
+		return bufferAccess{}, false // the pass runs for cooperative_matrix_alignment only
 	} else if k := pointerOperand(in.Opcode()); k != 0 && k < len(in.Words) && in.Opcode() != spirv.OpArrayLength {
 		ptr = in.Words[k]
 	} else {
@@ -298,6 +304,11 @@ func (p *bufferChecker) guard(fn *function, b *spirv.Block, j int, acc bufferAcc
 	var ids bufferGuardIDs
 	end, bounded := p.bounded(fn, b, acc)
 	sizeID := m.ConstantUint32(acc.size)
+	cm := acc.coop
+	var crReport, strideBytes, misaligned uint32 // a cooperative matrix's
+	if cm != nil && !cm.oob {
+		checks = 0
+	}
 	g := guardedAccess{
 		executed: sh.executed,
 		pre:      b.Insts[:j],
@@ -308,12 +319,15 @@ func (p *bufferChecker) guard(fn *function, b *spirv.Block, j int, acc bufferAcc
 				return 0, false
 			}
 			ids.bind = p.binding(fn, acc, fns[0])
-			if acc.coop != nil {
-				sizeID = coopMatSpan(sh, head, *acc.coop, acc.size)
+			if cm != nil {
+				sizeID = coopMatSpan(sh, head, *cm, acc.size)
 			}
 			ids.cr = head.op(spirv.OpFunctionCall, v2, fns[1], ids.bind, ids.idx, ids.off, sizeID, m.ConstantUint32(checks))
-			code := head.op(spirv.OpCompositeExtract, u, ids.cr, 0)
-			return head.op(spirv.OpIEqual, m.TypeBool(), code, m.ConstantUint32(0)), true
+			if cm == nil {
+				code := head.op(spirv.OpCompositeExtract, u, ids.cr, 0)
+				return head.op(spirv.OpIEqual, m.TypeBool(), code, m.ConstantUint32(0)), true
+			}
+			return p.coopMatCheck(head, cm, acc, ids, &crReport, &strideBytes, &misaligned), true
 		},
 		access:  in,
 		null:    func() uint32 { return nullValue(m, in.ResultType()) },
@@ -331,6 +345,13 @@ func (p *bufferChecker) guard(fn *function, b *spirv.Block, j int, acc bufferAcc
 		to := m.ConstantUint32(0)
 		if clamps {
 			to = bc.to // can ran first (guardedAccess.fail)
+		}
+		if cm != nil {
+			fail.op(spirv.OpFunctionCall, m.TypeVoid(), fns[3],
+				m.ConstantUint32(sh.opt.ShaderID), m.ConstantUint32(sh.nextSite()), stage, crReport,
+				m.ConstantUint32(acc.set), m.ConstantUint32(acc.binding), ids.idx, ids.off, sizeID,
+				length, m.ConstantUint32(acc.flags), strideBytes, m.ConstantUint32(cm.alignment()), misaligned)
+			return
 		}
 		fail.op(spirv.OpFunctionCall, m.TypeVoid(), fns[3],
 			m.ConstantUint32(sh.opt.ShaderID), m.ConstantUint32(sh.nextSite()), stage, ids.cr,
@@ -366,14 +387,68 @@ func (p *bufferChecker) guard(fn *function, b *spirv.Block, j int, acc bufferAcc
 	if acc.coop != nil {
 		record = coopMatBufferRecord(acc)
 	}
-	return guarded{blocks: blocks, checks: bufferCheckIDs(checks), record: record, onError: g.failOnError()}, ok
+	ids2 := bufferCheckIDs(checks)
+	if cm != nil {
+		ids2 = coopMatCheckIDs(*cm, checks)
+	}
+	return guarded{blocks: blocks, checks: ids2, record: record, onError: g.failOnError()}, ok
+}
+
+// coopMatCheckIDs names the checks a cooperative-matrix guard reports.
+func coopMatCheckIDs(cm coopMatAccess, checks uint32) []string {
+	var ids []string
+	if cm.oob {
+		ids = bufferCheckIDs(checks)
+	}
+	if cm.align {
+		ids = append(ids, CheckCoopMatAlignment)
+	}
+	return ids
+}
+
+// coopMatCheck emits the rest of a cooperative-matrix access's check
+// after gpuav_buffer_check (ids.cr): the range's code where buffer_oob is
+// on (else none: *crReport is ids.cr with code 0), and where
+// cooperative_matrix_alignment is on, gpuav_coopmat_misaligned of the
+// pointer's offset and the stride (*misaligned, else 0); *strideBytes is
+// the stride in bytes. It returns the access's ok.
+func (p *bufferChecker) coopMatCheck(head *emitter, cm *coopMatAccess, acc bufferAccess, ids bufferGuardIDs,
+	crReport, strideBytes, misaligned *uint32) uint32 {
+	sh, m := p.sh, p.sh.m
+	u, b := m.TypeUint32(), m.TypeBool()
+	zero := m.ConstantUint32(0)
+	*crReport = ids.cr
+	if !cm.oob {
+		*crReport = head.op(spirv.OpCompositeInsert, m.TypeVector(u, 2), zero, ids.cr, 0)
+	}
+	stride := cm.strideUint(m, head)
+	*strideBytes = head.op(spirv.OpIMul, u, stride, m.ConstantUint32(acc.size))
+	*misaligned = zero
+	var ok uint32
+	if cm.oob {
+		code := head.op(spirv.OpCompositeExtract, u, ids.cr, 0)
+		ok = head.op(spirv.OpIEqual, b, code, zero)
+	}
+	if cm.align {
+		off := head.op(spirv.OpCompositeExtract, u, ids.off, 0)
+		*misaligned = head.op(spirv.OpFunctionCall, u, sh.lib.function("gpuav_coopmat_misaligned"),
+			off, stride, m.ConstantUint32(acc.size), m.ConstantUint32(cm.alignment()))
+		aligned := head.op(spirv.OpIEqual, b, *misaligned, zero)
+		if ok == 0 {
+			ok = aligned
+		} else {
+			ok = head.op(spirv.OpLogicalAnd, b, ok, aligned)
+		}
+	}
+	return ok
 }
 
 // coopMatBufferRecord is bufferRecord for a cooperative-matrix access
-// (gpuav_report_buffer_span): the size (p4) is dynamic too, and there is no
-// clamp.
+// (gpuav_report_buffer_span), shared by CodeBufferOOB and
+// CodeCoopMatAlignment: the size (p4) and p7 are dynamic too (no clamp:
+// BufferNoClamp; the alignment's p7).
 func coopMatBufferRecord(acc bufferAccess) SiteRecord {
-	r := dynamicRecord([RecordParams]uint32{acc.set, acc.binding, 0, 0, 0, 0, acc.flags, BufferNoClamp}, -1, -1, 0, 1, 5, 2, 3)
+	r := dynamicRecord([RecordParams]uint32{acc.set, acc.binding, 0, 0, 0, 0, acc.flags, 0}, -1, -1, 0, 1, 5, 2, 3, 4)
 	r.Shift[6] = BufferFlagBits
 	return r
 }

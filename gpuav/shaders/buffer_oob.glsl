@@ -157,19 +157,45 @@ uint gpuav_coopmat_span(uint major_less1_in, uint stride_in, uint pointee_in, ui
     return mix(span, 0xFFFFFFFFu, over);
 }
 
-// gpuav_report_buffer_span is gpuav_report_buffer_check for an access whose
-// size is known only at run time (a cooperative-matrix load or store,
-// gpuav_coopmat_span): the same record, with the size a sixth dynamic
-// value.
+// gpuav_coopmat_misaligned checks a cooperative-matrix load's or store's
+// Pointer and Stride against align, the lesser of 16 and one row's or
+// column's bytes (VUID-RuntimeSpirv-OpCooperativeMatrixLoadKHR-08986): off
+// is the pointer's byte offset, stride in elements of pointee bytes. It
+// returns 0 when both are multiples of align, else bit 1 for the pointer,
+// bit 2 for the stride.
+uint gpuav_coopmat_misaligned(uint off_in, uint stride_in, uint pointee_in, uint align_in) {
+    uint off = off_in;
+    uint stride = stride_in;
+    uint pointee = pointee_in;
+    uint align = align_in;
+    uint bytes = stride * pointee;
+    return mix(0u, 1u, (off % align) != 0u) | mix(0u, 2u, (bytes % align) != 0u);
+}
+
+// gpuav_report_buffer_span is gpuav_report_buffer_check for a
+// cooperative-matrix load or store, whose size is known only at run time
+// (gpuav_coopmat_span): cr.x non-zero, the same record with the size a
+// sixth dynamic value (p4) and p7 0xFFFFFFFF (no clamp); cr.x zero (in
+// bounds, or buffer_oob off), the GPUAV_CODE_COOPMAT_ALIGNMENT record: p3
+// the pointer's byte offset, p4 the size, p5 the stride in bytes, p7 the
+// alignment | gpuav_coopmat_misaligned's bits << 16.
 void gpuav_report_buffer_span(uint shader_id, uint site, uvec4 stage, uvec2 cr_in, uint set, uint binding,
-                              uint index, uvec2 off_in, uint size_in, uint length_in, uint flags_in, uint clamp_in) {
+                              uint index, uvec2 off_in, uint size_in, uint length_in, uint flags_in, uint stride_bytes_in,
+                              uint align_in, uint misaligned_in) {
     uvec2 cr = cr_in;
     uvec2 off = off_in;
     uint size = size_in;
     uint length = length_in;
-    uint clamp = clamp_in;
+    uint stride_bytes = stride_bytes_in;
+    uint align = align_in;
+    uint misaligned = misaligned_in;
     uint o = mix(off.x, 0xFFFFFFFFu, off.y != 0u);
-    uint p3 = mix(length, o, cr.x == GPUAV_CODE_BUFFER_OOB);
-    gpuav_write_record(shader_id, gpuav_site_code(site, cr.x), stage, 6u, uvec2(index, p3),
-                       uvec4(cr.y, min(length, 0xFFFFFFu), clamp, size), uvec3(0u));
+    if (cr.x != 0u) {
+        uint p3 = mix(length, o, cr.x == GPUAV_CODE_BUFFER_OOB);
+        gpuav_write_record(shader_id, gpuav_site_code(site, cr.x), stage, 6u, uvec2(index, p3),
+                           uvec4(cr.y, min(length, 0xFFFFFFu), 0xFFFFFFFFu, size), uvec3(0u));
+    } else {
+        gpuav_write_record(shader_id, gpuav_site_code(site, GPUAV_CODE_COOPMAT_ALIGNMENT), stage, 6u, uvec2(index, o),
+                           uvec4(stride_bytes, min(length, 0xFFFFFFu), align | (misaligned << 16u), size), uvec3(0u));
+    }
 }

@@ -5,11 +5,13 @@
 // The buffer_oob pass on cooperative-matrix loads and stores: the bytes a
 // matrix covers, (major - 1) * stride * the pointee's bytes + one row or
 // column, from the pointer's byte offset (gpuav_coopmat_span), checked as
-// one access. Debian 12's glslang 12 predates GL_KHR_cooperative_matrix:
+// one access, and where cooperative_matrix_alignment is on, the pointer's
+// offset and the stride in bytes against the lesser of 16 and one row's or
+// column's bytes (gpuav_coopmat_misaligned) in the same guard. Debian 12's glslang 12 predates GL_KHR_cooperative_matrix:
 // the module is cooperative_matrix.comp.vulkan1.3.spv, built by a newer
 // glslang (Debian sid's 16.6, khronos-sid's setup.sh) as
 //   glslangValidator -g --target-env vulkan1.3 -o cooperative_matrix.comp.vulkan1.3.spv cooperative_matrix.comp
-// INSTRUMENT checks=buffer_oob env=vulkan1.3 prebuilt
+// INSTRUMENT checks=buffer_oob,cooperative_matrix_alignment env=vulkan1.3 prebuilt
 layout(local_size_x = 32) in;
 layout(set = 0, binding = 0) buffer In { uint stride; uint element; float data[]; } inb;
 layout(set = 0, binding = 1) buffer Out { uvec4 tiles[]; } outb;
@@ -18,6 +20,6 @@ coopmat<float, gl_ScopeSubgroup, 16, 8, gl_MatrixUseAccumulator> m;
 void main() {
     uint stride = inb.stride;                                                        // EXPECT buffer_oob
     uint element = inb.element;                                                      // EXPECT buffer_oob
-    coopMatLoad(m, inb.data, element, stride, gl_CooperativeMatrixLayoutRowMajor);   // EXPECT buffer_oob
-    coopMatStore(m, outb.tiles, 2, 4, gl_CooperativeMatrixLayoutColumnMajor);        // EXPECT buffer_oob
+    coopMatLoad(m, inb.data, element, stride, gl_CooperativeMatrixLayoutRowMajor);   // EXPECT buffer_oob+cooperative_matrix_alignment
+    coopMatStore(m, outb.tiles, 2, 4, gl_CooperativeMatrixLayoutColumnMajor);        // EXPECT buffer_oob+cooperative_matrix_alignment
 }

@@ -74,8 +74,8 @@ func (c coopRun) run(t *testing.T, kase string) (int, checkReport, string, uint3
 }
 
 // TestCooperativeMatrixBuffer: coopapp's DIMxDIM float matrix (8 on
-// lavapipe, 16 on the NVIDIA GPU) loaded past binding 0's 1024 bytes
-// (row-major, stride 64 floats: (DIM-1)*256 + DIM*4 bytes from offset 0),
+// lavapipe, 16 on the NVIDIA GPU) loaded past binding 0's 2048 bytes
+// (row-major, stride 128 floats: (DIM-1)*512 + DIM*4 bytes from offset 0),
 // and stored past binding 1's 4096 bytes (column-major from byte 4000,
 // stride DIM/4 vec4s: DIM*DIM*4 bytes). One group of the 32 invocations
 // each, with the exact span, the highest byte, the Khronos layer's VUID and
@@ -92,8 +92,8 @@ func TestCooperativeMatrixBuffer(t *testing.T) {
 		span          func(d uint32) uint32
 		out0, outTile string
 	}{
-		{"load", "load", 0, false, func(uint32) uint32 { return 0 }, func(uint32) uint32 { return 1024 },
-			func(d uint32) uint32 { return (d-1)*64*4 + d*4 }, "0", "0"},
+		{"load", "load", 0, false, func(uint32) uint32 { return 0 }, func(uint32) uint32 { return 2048 },
+			func(d uint32) uint32 { return (d-1)*128*4 + d*4 }, "0", "0"},
 		{"store", "store", 1, true, func(uint32) uint32 { return 4000 }, func(uint32) uint32 { return 4096 },
 			func(d uint32) uint32 { return d * d * 4 }, "2", "2"},
 	}
@@ -131,6 +131,29 @@ func TestCooperativeMatrixBuffer(t *testing.T) {
 			requireLines(t, out, []string{"out=" + tc.out0 + "," + tc.outTile})
 		})
 	}
+	t.Run("misaligned", func(t *testing.T) {
+		code, r, out, d := c.run(t, "misaligned")
+		requireOneGroup(t, code, r, out)
+		e := r.Errors[0]
+		at := expectAt(t, "coop.comp", "buffer_oob", "load")
+		span, stride := (d-1)*(d+1)*4+d*4, (d+1)*4
+		vuid := "VUID-RuntimeSpirv-OpCooperativeMatrixLoadKHR-08986"
+		msg := fmt.Sprintf("cooperative_matrix_alignment: (set = 0, binding = 0) OpCooperativeMatrixLoadKHR: its Pointer, at byte offset 4 of the bound range (4 bytes past a multiple) and its Stride, %d bytes (4 past a multiple) are not a multiple of 16 bytes, the lesser of 16 and one row's (column-major: column's) bytes (a %d-byte matrix at offset 4, stride %d bytes). The access was skipped (a load read zero, a store or atomic did nothing). %s.",
+			stride, span, stride, vuid)
+		if e.Check != "cooperative_matrix_alignment" || e.VUID != vuid || e.Count != 32 || e.CommandBuffer.Name != "coop-cmd" {
+			t.Errorf("group: check %q vuid %q count %d cb %q", e.Check, e.VUID, e.Count, e.CommandBuffer.Name)
+		}
+		if !strings.HasPrefix(e.Message, msg) {
+			t.Errorf("message %q, want %q...", e.Message, msg)
+		}
+		if b := e.Buffer; b == nil || !b.Coop || b.Offset != 4 || b.Size != span || b.Write {
+			t.Errorf("buffer %+v, want a cooperative matrix load of %d bytes at 4", e.Buffer, span)
+		}
+		if e.Source.File != "coop.comp" || e.Source.Line != at.line {
+			t.Errorf("source %+v, want coop.comp:%d", e.Source, at.line)
+		}
+		requireLines(t, out, []string{"out=0,0"})
+	})
 	t.Run("clean", func(t *testing.T) {
 		code, r, out, _ := c.run(t, "clean")
 		requireSilent(t, code, r, out)

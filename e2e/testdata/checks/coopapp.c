@@ -1,18 +1,20 @@
 /*
  * coopapp: the cooperative-matrix cases of buffer_oob's test app (C). One
  * vkCmdDispatch(1, 1, 1) of coop.comp (32 invocations): a DIMxDIM float
- * accumulator loaded row-major from binding 0 (a range of 1024 bytes:
- * 256 floats) and stored column-major to binding 1 (a range of 4096
+ * accumulator loaded row-major from binding 0 (a range of 2048 bytes:
+ * 512 floats) and stored column-major to binding 1 (a range of 4096
  * bytes: 256 vec4s), DIM 16 or 8, the first the device lists as a
  * subgroup-scope float32 accumulator (coop.comp.dim16.spv or
  * coop.comp.dim8.spv):
  *
- *   coopapp --shaders DIR [--case load|store|clean]
+ *   coopapp --shaders DIR [--case load|store|misaligned|clean]
  *
- *   load:  element 0, stride 64 floats: the load's rows span
- *          (DIM-1)*64*4 + DIM*4 bytes, past 1024
+ *   load:  element 0, stride 128 floats: the load's rows span
+ *          (DIM-1)*128*4 + DIM*4 bytes, past 2048
  *   store: element 250 vec4s (byte 4000), stride DIM/4 vec4s: DIM*DIM*4
  *          bytes from byte 4000, past 4096
+ *   misaligned: the load from element 1 (byte 4), stride DIM+1 floats
+ *          ((DIM+1)*4 bytes): neither a multiple of 16, inside the range
  *   clean: both ending at exactly the last byte of their range
  *
  * It prints "dim=N", and after the submit "out=A,B": the first float of
@@ -87,7 +89,7 @@ int main(int argc, char **argv)
     int stage = CA_COMPUTE;
     if (ca_args(argc, argv, &dir, &kase, &stage))
         return 2;
-    if (strcmp(kase, "load") && strcmp(kase, "store") && strcmp(kase, "clean")) {
+    if (strcmp(kase, "load") && strcmp(kase, "store") && strcmp(kase, "misaligned") && strcmp(kase, "clean")) {
         fprintf(stderr, "coopapp: unknown case %s\n", kase);
         return 2;
     }
@@ -112,11 +114,13 @@ int main(int argc, char **argv)
 
     uint32_t pc[4];
     if (!strcmp(kase, "load"))
-        pc[0] = 0, pc[1] = 64, pc[2] = 0, pc[3] = dim / 4;
+        pc[0] = 0, pc[1] = 128, pc[2] = 0, pc[3] = dim / 4;
     else if (!strcmp(kase, "store"))
         pc[0] = 0, pc[1] = dim, pc[2] = 250, pc[3] = dim / 4;
+    else if (!strcmp(kase, "misaligned"))
+        pc[0] = 1, pc[1] = dim + 1, pc[2] = 0, pc[3] = dim / 4;
     else
-        pc[0] = 256 - dim * dim, pc[1] = dim, pc[2] = 256 - dim * dim / 4, pc[3] = dim / 4;
+        pc[0] = 512 - dim * dim, pc[1] = dim, pc[2] = 256 - dim * dim / 4, pc[3] = dim / 4;
 
     VkPhysicalDeviceCooperativeMatrixFeaturesKHR fcoop = {.sType = COOP_FEATURES_TYPE, .cooperativeMatrix = VK_TRUE};
     VkPhysicalDeviceVulkan12Features f12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
@@ -134,7 +138,7 @@ int main(int argc, char **argv)
     VkDescriptorSetLayout dsl;
     VkDescriptorPool dpool;
     VkDescriptorSet set = capp_single_set(&ca, lb, 2, &dsl, &dpool);
-    VkDescriptorBufferInfo bi[2] = {{in.buf, 0, 1024}, {out.buf, 0, 4096}};
+    VkDescriptorBufferInfo bi[2] = {{in.buf, 0, 2048}, {out.buf, 0, 4096}};
     capp_write_buffers(&ca, set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, &bi[0]);
     capp_write_buffers(&ca, set, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, &bi[1]);
 

@@ -124,6 +124,12 @@ func (p *bufferChecker) match(fn *function, b *spirv.Block, j int) (bufferAccess
 	}
 	sc := spirv.StorageClass(ptrType.Words[2])
 	if sc != spirv.StorageClassUniform && sc != spirv.StorageClassStorageBuffer {
+		if isCoop {
+			// Through a device address or shared memory: not checked yet
+			// (docs/UNCHECKED.md).
+			sh.warnf("instruction %d: cooperative matrix %s through a %s pointer: its range and alignment are not checked: left unchecked",
+				in.OrigIndex, map[bool]string{false: "load", true: "store"}[cm.store], storageClassName(sc))
+		}
 		return bufferAccess{}, false
 	}
 	if cmErr != nil {
@@ -148,6 +154,21 @@ func (p *bufferChecker) match(fn *function, b *spirv.Block, j int) (bufferAccess
 		acc.flags |= BufferRobust
 	}
 	return acc, true
+}
+
+// storageClassName names a storage class as SPIR-V does ("Workgroup").
+func storageClassName(sc spirv.StorageClass) string {
+	switch sc {
+	case spirv.StorageClassWorkgroup:
+		return "Workgroup"
+	case spirv.StorageClassPhysicalStorageBuffer:
+		return "PhysicalStorageBuffer"
+	case spirv.StorageClassFunction:
+		return "Function"
+	case spirv.StorageClassPrivate:
+		return "Private"
+	}
+	return fmt.Sprintf("storage class %d", sc)
 }
 
 // bufferFlags says what kind of access an instruction is (Buffer* bits).

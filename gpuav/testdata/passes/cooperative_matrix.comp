@@ -7,8 +7,10 @@
 // column, from the pointer's byte offset (gpuav_coopmat_span), checked as
 // one access, and where cooperative_matrix_alignment is on, the pointer's
 // offset and the stride in bytes against the lesser of 16 and one row's or
-// column's bytes (gpuav_coopmat_misaligned) in the same guard. Debian 12's glslang 12 predates GL_KHR_cooperative_matrix:
-// the module is cooperative_matrix.comp.vulkan1.3.spv, built by a newer
+// column's bytes (gpuav_coopmat_misaligned) in the same guard. Through
+// shared memory (and device addresses) they are left unchecked, with a
+// warning. Debian 12's glslang 12 predates GL_KHR_cooperative_matrix: the
+// module is cooperative_matrix.comp.vulkan1.3.spv, built by a newer
 // glslang (Debian sid's 16.6, khronos-sid's setup.sh) as
 //   glslangValidator -g --target-env vulkan1.3 -o cooperative_matrix.comp.vulkan1.3.spv cooperative_matrix.comp
 // INSTRUMENT checks=buffer_oob,cooperative_matrix_alignment env=vulkan1.3 prebuilt
@@ -16,10 +18,12 @@ layout(local_size_x = 32) in;
 layout(set = 0, binding = 0) buffer In { uint stride; uint element; float data[]; } inb;
 layout(set = 0, binding = 1) buffer Out { uvec4 tiles[]; } outb;
 coopmat<float, gl_ScopeSubgroup, 16, 8, gl_MatrixUseAccumulator> m;
+shared float tile[16 * 8];
 
 void main() {
     uint stride = inb.stride;                                                        // EXPECT buffer_oob
     uint element = inb.element;                                                      // EXPECT buffer_oob
     coopMatLoad(m, inb.data, element, stride, gl_CooperativeMatrixLayoutRowMajor);   // EXPECT buffer_oob+cooperative_matrix_alignment
     coopMatStore(m, outb.tiles, 2, 4, gl_CooperativeMatrixLayoutColumnMajor);        // EXPECT buffer_oob+cooperative_matrix_alignment
+    coopMatStore(m, tile, 0, 8, gl_CooperativeMatrixLayoutRowMajor);                 // EXPECT unchecked
 }

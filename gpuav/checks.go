@@ -240,6 +240,11 @@ const (
 	// not a multiple of it << 16 (CoopMatPointer, CoopMatStride); the
 	// buffer pass's site record, shared with CodeBufferOOB.
 	CodeCoopMatAlignment CheckCode = 40
+	// CodeCoopMatAlignmentBDA: the same through a device address: p0/p1
+	// the address low/high, p2 the bytes the matrix spans, p3 flags (BDA*
+	// bits), p4 the stride in bytes, p5 the alignment | which operands are
+	// not a multiple of it << 16; the bda pass's site record.
+	CodeCoopMatAlignmentBDA CheckCode = 41
 	// trace_ray (64-111): each code is 64 + the Khronos layer's
 	// kErrorSubCode_* of the same rule (layers/gpuav/shaders/
 	// gpuav_error_codes.h), so the two can be compared line by line;
@@ -563,10 +568,10 @@ var Checks = append(append([]Check{
 	{
 		// The buffer pass checks both (docs/decisions/cooperative-matrix-checks.md).
 		ID:      CheckCoopMatAlignment,
-		Codes:   []RecordCode{{CodeCoopMatAlignment, "COOPMAT_ALIGNMENT"}},
+		Codes:   []RecordCode{{CodeCoopMatAlignment, "COOPMAT_ALIGNMENT"}, {CodeCoopMatAlignmentBDA, "COOPMAT_ALIGNMENT_BDA"}},
 		Default: true,
 		Title:   "Cooperative matrix load or store misaligned",
-		Help: "A shader loaded or stored a cooperative matrix through a storage or uniform buffer at a byte offset, or with a stride, " +
+		Help: "A shader loaded or stored a cooperative matrix through a storage or uniform buffer or a device address at a byte offset, or with a stride, " +
 			"that is not a multiple of the lesser of 16 bytes and one row's (column-major: column's) bytes. gpuav-dbg reported the " +
 			"offset, the stride in bytes and the alignment, and skipped the access (a load yields zero).",
 		skipWords: []string{", and skipped the access (a load yields zero)"},

@@ -124,8 +124,9 @@ func (p *bufferChecker) match(fn *function, b *spirv.Block, j int) (bufferAccess
 	}
 	sc := spirv.StorageClass(ptrType.Words[2])
 	if sc != spirv.StorageClassUniform && sc != spirv.StorageClassStorageBuffer {
-		if isCoop {
-			// Through a device address or shared memory: not checked yet
+		if isCoop && (sc != spirv.StorageClassPhysicalStorageBuffer || !sh.opt.enabled(CheckBDAOOB)) {
+			// Through shared memory, or a device address with bda_oob
+			// off (the bda pass checks it otherwise): not checked
 			// (docs/UNCHECKED.md).
 			sh.warnf("instruction %d: cooperative matrix %s through a %s pointer: its range and alignment are not checked: left unchecked",
 				in.OrigIndex, map[bool]string{false: "load", true: "store"}[cm.store], storageClassName(sc))

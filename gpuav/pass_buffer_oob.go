@@ -325,7 +325,7 @@ func (p *bufferChecker) guard(fn *function, b *spirv.Block, j int, acc bufferAcc
 	checks := p.elementChecks(acc)
 	var ids bufferGuardIDs
 	end, bounded := p.bounded(fn, b, acc)
-	sizeID := m.ConstantUint32(acc.size)
+	var sizeID uint32
 	cm := acc.coop
 	var crReport, strideBytes, misaligned uint32 // a cooperative matrix's
 	if cm != nil && !cm.oob {
@@ -343,6 +343,8 @@ func (p *bufferChecker) guard(fn *function, b *spirv.Block, j int, acc bufferAcc
 			ids.bind = p.binding(fn, acc, fns[0])
 			if cm != nil {
 				sizeID = coopMatSpan(sh, head, *cm, acc.size)
+			} else {
+				sizeID = m.ConstantUint32(acc.size)
 			}
 			ids.cr = head.op(spirv.OpFunctionCall, v2, fns[1], ids.bind, ids.idx, ids.off, sizeID, m.ConstantUint32(checks))
 			if cm == nil {

@@ -81,7 +81,8 @@ var (
 	traceApp = newCheckApp("traceapp", "trace.rgen", "trace.rchit", "trace.rmiss", "trace.rint")
 	raceApp  = newCheckApp("raceapp", "race.comp")
 	// coopApp's shader is prebuilt: glslang 12 predates GL_KHR_cooperative_matrix.
-	coopApp = newPrebuiltCheckApp("coopapp", "coop.comp.dim8.spv", "coop.comp.dim16.spv")
+	coopApp = newPrebuiltCheckApp("coopapp", "coop.comp.dim8.spv", "coop.comp.dim16.spv", "coop_bda.comp.dim8.spv",
+		"coop_bda.comp.dim16.spv")
 	// bdaApp's compute shader as SPIR-V 1.3, without Int64.
 	bda13App = newCheckAppTarget("bdaapp", "vulkan1.1", "bda.comp")
 )

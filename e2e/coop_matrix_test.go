@@ -160,3 +160,71 @@ func TestCooperativeMatrixBuffer(t *testing.T) {
 		requireLines(t, out, []string{"out=2,1"})
 	})
 }
+
+// TestCooperativeMatrixBDA: coopapp's loads of TestCooperativeMatrixBuffer
+// through a buffer reference into a 2048-byte buffer (coop_bda.comp):
+// past its end, bda_oob with the span (DIM-1)*512 + DIM*4 and the buffer
+// as the nearest; from byte 4 with a stride of (DIM+1)*4 bytes,
+// cooperative_matrix_alignment with the address; ending at its last byte,
+// nothing. The failed load is skipped (the stored tile is zeros).
+func TestCooperativeMatrixBDA(t *testing.T) {
+	c := coopRunner(t)
+	srcOf := func(t *testing.T, out string) uint64 {
+		t.Helper()
+		for _, l := range strings.Split(out, "\n") {
+			var a uint64
+			if _, err := fmt.Sscanf(l, "src=0x%x", &a); err == nil {
+				return a
+			}
+		}
+		t.Fatalf("no src=0x... in the output:\n%s", out)
+		return 0
+	}
+	at := expectAt(t, "coop_bda.comp", "bda_oob", "load")
+	t.Run("oob", func(t *testing.T) {
+		code, r, out, d := c.run(t, "bda")
+		requireOneGroup(t, code, r, out)
+		e, src := r.Errors[0], srcOf(t, out)
+		span := (d-1)*128*4 + d*4
+		msg := fmt.Sprintf("bda_oob: Out of bounds access: a cooperative matrix spanning %d bytes read at buffer device address 0x%x, past the nearest buffer below it, [0x%x, 0x%x) (2048 bytes). The access was skipped",
+			span, src, src, src+2048)
+		if e.Check != "bda_oob" || e.VUID != "VUID-RuntimeSpirv-PhysicalStorageBuffer64-11819" || e.Count != 32 {
+			t.Errorf("group: check %q vuid %q count %d", e.Check, e.VUID, e.Count)
+		}
+		if !strings.HasPrefix(e.Message, msg) {
+			t.Errorf("message %q, want %q...", e.Message, msg)
+		}
+		if b := e.BDA; b == nil || b.Address != fmt.Sprintf("0x%x", src) || b.Size != span || b.Write ||
+			b.Nearest == nil || b.Nearest.Size != 2048 {
+			t.Errorf("bda %+v, want %d bytes at 0x%x, nearest 2048 bytes", e.BDA, span, src)
+		}
+		if e.Source.File != "coop_bda.comp" || e.Source.Line != at.line {
+			t.Errorf("source %+v, want coop_bda.comp:%d", e.Source, at.line)
+		}
+		requireLines(t, out, []string{"out=0,0"})
+	})
+	t.Run("misaligned", func(t *testing.T) {
+		code, r, out, d := c.run(t, "bda-misaligned")
+		requireOneGroup(t, code, r, out)
+		e, src := r.Errors[0], srcOf(t, out)
+		span, stride := (d-1)*(d+1)*4+d*4, (d+1)*4
+		vuid := "VUID-RuntimeSpirv-OpCooperativeMatrixLoadKHR-08986"
+		msg := fmt.Sprintf("cooperative_matrix_alignment: OpCooperativeMatrixLoadKHR: its Pointer, buffer device address 0x%x (4 bytes past a multiple) and its Stride, %d bytes (4 past a multiple) are not a multiple of 16 bytes, the lesser of 16 and one row's (column-major: column's) bytes (a %d-byte matrix at 0x%x, stride %d bytes). The access was skipped",
+			src+4, stride, span, src+4, stride)
+		if e.Check != "cooperative_matrix_alignment" || e.VUID != vuid || e.Count != 32 {
+			t.Errorf("group: check %q vuid %q count %d", e.Check, e.VUID, e.Count)
+		}
+		if !strings.HasPrefix(e.Message, msg) {
+			t.Errorf("message %q, want %q...", e.Message, msg)
+		}
+		if b := e.BDA; b == nil || b.Address != fmt.Sprintf("0x%x", src+4) || b.Size != span || b.Alignment != 16 {
+			t.Errorf("bda %+v, want %d bytes at 0x%x, alignment 16", e.BDA, span, src+4)
+		}
+		requireLines(t, out, []string{"out=0,0"})
+	})
+	t.Run("clean", func(t *testing.T) {
+		code, r, out, _ := c.run(t, "bda-clean")
+		requireSilent(t, code, r, out)
+		requireLines(t, out, []string{"out=1,1"})
+	})
+}

@@ -16,6 +16,10 @@
  *   misaligned: the load from element 1 (byte 4), stride DIM+1 floats
  *          ((DIM+1)*4 bytes): neither a multiple of 16, inside the range
  *   clean: both ending at exactly the last byte of their range
+ *   bda, bda-misaligned, bda-clean: the same loads as load, misaligned
+ *          and clean through a buffer reference (coop_bda.comp) into a
+ *          2048-byte buffer, stored row-major (stride DIM) to a 4096-byte
+ *          one; the app prints "src=0xADDR"
  *
  * It prints "dim=N", and after the submit "out=A,B": the first float of
  * binding 1 and the first float of the stored tile (binding 0 holds 1.0
@@ -89,6 +93,9 @@ int main(int argc, char **argv)
     int stage = CA_COMPUTE;
     if (ca_args(argc, argv, &dir, &kase, &stage))
         return 2;
+    int bda = !strncmp(kase, "bda", 3);
+    if (bda)
+        kase = kase[3] == '-' ? kase + 4 : "load";
     if (strcmp(kase, "load") && strcmp(kase, "store") && strcmp(kase, "misaligned") && strcmp(kase, "clean")) {
         fprintf(stderr, "coopapp: unknown case %s\n", kase);
         return 2;
@@ -124,15 +131,19 @@ int main(int argc, char **argv)
 
     VkPhysicalDeviceCooperativeMatrixFeaturesKHR fcoop = {.sType = COOP_FEATURES_TYPE, .cooperativeMatrix = VK_TRUE};
     VkPhysicalDeviceVulkan12Features f12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
-                                            .pNext = &fcoop, .vulkanMemoryModel = VK_TRUE};
+                                            .pNext = &fcoop, .vulkanMemoryModel = VK_TRUE,
+                                            .bufferDeviceAddress = bda ? VK_TRUE : VK_FALSE};
     const char *exts[] = {VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME};
     ca_create_stage_device(VK_FALSE, &f12, exts, 1);
 
-    capp_buffer in = capp_buffer_create(&ca, 8192, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
-    capp_buffer out = capp_buffer_create(&ca, 8192, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | (bda ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT : 0);
+    capp_buffer in = capp_buffer_create(&ca, bda ? 2048 : 8192, usage);
+    capp_buffer out = capp_buffer_create(&ca, bda ? 4096 : 8192, usage);
     float *fi = in.map, *fo = out.map;
-    for (int i = 0; i < 2048; i++)
-        fi[i] = 1.0f, fo[i] = 2.0f;
+    for (int i = 0; i < (bda ? 512 : 2048); i++)
+        fi[i] = 1.0f;
+    for (int i = 0; i < (bda ? 1024 : 2048); i++)
+        fo[i] = 2.0f;
     VkDescriptorSetLayoutBinding lb[2] = {{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
                                           {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL}};
     VkDescriptorSetLayout dsl;
@@ -142,9 +153,15 @@ int main(int argc, char **argv)
     capp_write_buffers(&ca, set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, &bi[0]);
     capp_write_buffers(&ca, set, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, &bi[1]);
 
-    VkPipelineLayout layout = ca_pipeline_layout(dsl, VK_SHADER_STAGE_COMPUTE_BIT, sizeof pc);
+    struct {
+        VkDeviceAddress src, dst;
+        uint32_t element, stride;
+    } bpc = {in.addr, out.addr, pc[0], pc[1]};
+    if (bda)
+        printf("src=0x%llx\n", (unsigned long long)in.addr);
+    VkPipelineLayout layout = ca_pipeline_layout(dsl, VK_SHADER_STAGE_COMPUTE_BIT, bda ? (uint32_t)sizeof bpc : (uint32_t)sizeof pc);
     char name[64];
-    snprintf(name, sizeof name, "coop.comp.dim%u.spv", dim);
+    snprintf(name, sizeof name, bda ? "coop_bda.comp.dim%u.spv" : "coop.comp.dim%u.spv", dim);
     VkPipeline pipe = capp_compute_pipeline(&ca, layout, ca_module(dir, name), 0, NULL);
     VkCommandBuffer cmd;
     VkCommandPool pool = ca_command_buffers(0, 1, &cmd);
@@ -152,11 +169,14 @@ int main(int argc, char **argv)
     capp_begin(cmd, 0);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
-    vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof pc, pc);
+    if (bda)
+        vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof bpc, &bpc);
+    else
+        vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof pc, pc);
     vkCmdDispatch(cmd, 1, 1, 1);
     CHECK(vkEndCommandBuffer(cmd));
     ca_submit_wait(cmd);
-    printf("out=%g,%g\n", fo[0], fo[pc[2] * 4]);
+    printf("out=%g,%g\n", fo[0], fo[bda ? 0 : pc[2] * 4]);
     fflush(stdout);
     ca_teardown(pipe, layout, pool, dpool, dsl, NULL);
     capp_buffer_destroy(&ca, &in);

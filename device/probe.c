@@ -112,6 +112,11 @@ void gd_query(void *gipa, VkInstance instance, VkPhysicalDevice pd, uint32_t ins
 		link(&tail, &info->rt, &info->rt.pNext);
 		info->have_rt = 1;
 	}
+	if (exts & GD_EXT_COOPERATIVE_MATRIX) {
+		info->coop.sType = GD_STRUCTURE_TYPE_COOPERATIVE_MATRIX_FEATURES;
+		link(&tail, &info->coop, &info->coop.pNext);
+		info->have_coop = 1;
+	}
 	if (exts & GD_EXT_ROBUSTNESS2) {
 		info->rob2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT;
 		link(&tail, &info->rob2, &info->rob2.pNext);
@@ -139,4 +144,5 @@ void gd_query(void *gipa, VkInstance instance, VkPhysicalDevice pd, uint32_t ins
 	// Chains point into info; clear them so that no caller follows them.
 	info->driver.pNext = info->v11.pNext = info->v12.pNext = info->v13.pNext = NULL;
 	info->di.pNext = info->bda.pNext = info->rq.pNext = info->as.pNext = info->mesh.pNext = info->rob2.pNext = info->rt.pNext = NULL;
+	info->coop.pNext = NULL;
 }

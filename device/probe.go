@@ -25,6 +25,7 @@ const (
 	ExtMeshShader            = "VK_EXT_mesh_shader"
 	ExtRobustness2           = "VK_EXT_robustness2"
 	ExtRayTracingPipeline    = "VK_KHR_ray_tracing_pipeline"
+	ExtCooperativeMatrix     = "VK_KHR_cooperative_matrix"
 )
 
 // loaderNames are the Vulkan loader's file names, tried in order: the
@@ -184,6 +185,7 @@ func probeDevice(gipa unsafe.Pointer, inst vk.Instance, pd vk.PhysicalDevice, in
 		ExtBufferDeviceAddress: C.GD_EXT_BUFFER_DEVICE_ADDRESS, ExtRayQuery: C.GD_EXT_RAY_QUERY,
 		ExtAccelerationStructure: C.GD_EXT_ACCELERATION_STRUCTURE, ExtMeshShader: C.GD_EXT_MESH_SHADER,
 		ExtRobustness2: C.GD_EXT_ROBUSTNESS2, ExtRayTracingPipeline: C.GD_EXT_RAY_TRACING_PIPELINE,
+		ExtCooperativeMatrix: C.GD_EXT_COOPERATIVE_MATRIX,
 	} {
 		if d.HasExtension(ext) {
 			bits |= bit
@@ -259,6 +261,7 @@ func features(i *C.gd_info) map[string]bool {
 		"robustImageAccess2":    b(i.rob2.robustImageAccess2),
 		"nullDescriptor":        b(i.rob2.nullDescriptor),
 		"rayTracingPipeline":    b(i.rt.rayTracingPipeline),
+		"cooperativeMatrix":     b(i.coop.cooperativeMatrix),
 	}
 	if i.have_v12 == 0 && i.have_di != 0 {
 		// Before 1.2 there is no aggregate flag: the extension's

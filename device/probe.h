@@ -18,7 +18,18 @@ enum {
 	GD_EXT_MESH_SHADER = 1u << 5,
 	GD_EXT_ROBUSTNESS2 = 1u << 6,
 	GD_EXT_RAY_TRACING_PIPELINE = 1u << 7,
+	GD_EXT_COOPERATIVE_MATRIX = 1u << 8,
 };
+
+// VkPhysicalDeviceCooperativeMatrixFeaturesKHR (VK_KHR_cooperative_matrix),
+// which Debian 12's Vulkan headers (1.3.239) predate.
+typedef struct {
+	VkStructureType sType;
+	void *pNext;
+	VkBool32 cooperativeMatrix;
+	VkBool32 cooperativeMatrixRobustBufferAccess;
+} gd_coop_features;
+#define GD_STRUCTURE_TYPE_COOPERATIVE_MATRIX_FEATURES ((VkStructureType)1000506000)
 
 // gd_info is everything the probe reads of one physical device. The have_
 // flags say which structs the driver filled; for a Vulkan 1.2 device the
@@ -38,8 +49,9 @@ typedef struct {
 	VkPhysicalDeviceMeshShaderFeaturesEXT mesh;
 	VkPhysicalDeviceRobustness2FeaturesEXT rob2;
 	VkPhysicalDeviceRayTracingPipelineFeaturesKHR rt;
+	gd_coop_features coop;
 	int have_features2, have_driver, have_v11, have_v12, have_v13, have_di, have_bda, have_rq, have_as, have_mesh, have_rob2,
-	    have_rt;
+	    have_rt, have_coop;
 } gd_info;
 
 // gd_load opens the Vulkan loader lib and returns its

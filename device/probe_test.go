@@ -49,6 +49,12 @@ func TestProbeMatchesVulkaninfo(t *testing.T) {
 		compared := 0
 		for _, f := range FeatureNames {
 			want, ok := g.Bool(f)
+			if !ok && f == "cooperativeMatrix" && !d.HasExtension(ExtCooperativeMatrix) {
+				// Mesa 25.0.7's lavapipe has no VK_KHR_cooperative_matrix,
+				// and vulkaninfo 1.3.239 does not know its struct: the
+				// probe must say false.
+				ok = true
+			}
 			if !ok {
 				continue
 			}

@@ -94,7 +94,7 @@ var FeatureNames = []string{
 	"robustImageAccess", "synchronization2", "dynamicRendering", "maintenance4",
 	// extensions
 	"rayQuery", "accelerationStructure", "meshShader", "taskShader", "robustBufferAccess2",
-	"robustImageAccess2", "nullDescriptor", "rayTracingPipeline",
+	"robustImageAccess2", "nullDescriptor", "rayTracingPipeline", "cooperativeMatrix",
 }
 
 // Version formats a Vulkan API version number: "1.3.239".

@@ -95,7 +95,7 @@ func TestRequirementsKnownToProbe(t *testing.T) {
 	}
 	exts := map[string]bool{"": true}
 	for _, e := range []string{ExtDriverProperties, ExtDescriptorIndexing, ExtBufferDeviceAddress, ExtRayQuery,
-		ExtAccelerationStructure, ExtMeshShader, ExtRobustness2, ExtRayTracingPipeline} {
+		ExtAccelerationStructure, ExtMeshShader, ExtRobustness2, ExtRayTracingPipeline, ExtCooperativeMatrix} {
 		exts[e] = true
 	}
 	for _, c := range gpuav.Checks {

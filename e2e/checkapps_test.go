@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/gpuav-dbg/gpuav-dbg/internal/cbuild"
+	"github.com/gpuav-dbg/gpuav-dbg/spirv"
 )
 
 // checkApp is one C test app of testdata/checks (APP.c, built with the
@@ -29,6 +30,10 @@ type checkApp struct {
 	// target is glslangValidator's --target-env (default vulkan1.2);
 	// subdir is the app's directory name in a prebuild (default name).
 	target, subdir string
+	// prebuilt are modules of testdata/checks copied as they are
+	// (SOURCE.TAG.spv, built by a newer glslang than Debian 12's from
+	// SOURCE, whose text they must hold: prebuiltSPIRV).
+	prebuilt []string
 }
 
 // checkApps are all the declared apps, for the prebuild (TestMain).
@@ -51,6 +56,14 @@ func newCheckAppTarget(name, target string, shaders ...string) *checkApp {
 	return a
 }
 
+// newPrebuiltCheckApp declares the app NAME.c whose modules are the
+// prebuilt files of testdata/checks (checkApp.prebuilt).
+func newPrebuiltCheckApp(name string, modules ...string) *checkApp {
+	a := newCheckApp(name)
+	a.prebuilt = modules
+	return a
+}
+
 // The check apps.
 var (
 	rqApp   = newCheckApp("rqapp", "rq.comp", "rq.rgen")
@@ -68,6 +81,9 @@ var (
 	traceApp = newCheckApp("traceapp", "trace.rgen", "trace.rchit", "trace.rmiss", "trace.rint")
 	raceApp  = newCheckApp("raceapp", "race.comp")
 	scopeApp = newCheckApp("scopeapp", "scope_blur.comp", "scope_tone.comp")
+	// coopApp's shader is prebuilt: glslang 12 predates GL_KHR_cooperative_matrix.
+	coopApp = newPrebuiltCheckApp("coopapp", "coop.comp.dim8.spv", "coop.comp.dim16.spv", "coop_bda.comp.dim8.spv",
+		"coop_bda.comp.dim16.spv")
 	// bdaApp's compute shader as SPIR-V 1.3, without Int64.
 	bda13App = newCheckAppTarget("bdaapp", "vulkan1.1", "bda.comp")
 )
@@ -102,7 +118,55 @@ func (a *checkApp) compileInto(dir string) error {
 			return fmt.Errorf("glslangValidator %s: %w\n%s", sh, err, out)
 		}
 	}
+	for _, f := range a.prebuilt {
+		b, err := prebuiltSPIRV(src, f)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+			return fmt.Errorf("prebuilt %s: %w", f, err)
+		}
+	}
 	return cbuild.App(filepath.Join(dir, a.name), filepath.Join(src, a.name+".c"))
+}
+
+// prebuiltSPIRV reads the prebuilt module src/file (SOURCE.TAG.spv) and
+// fails when the source text its OpSource holds is not SOURCE's (the
+// module is stale: rebuild it as SOURCE's comment says).
+func prebuiltSPIRV(src, file string) ([]byte, error) {
+	b, err := os.ReadFile(filepath.Join(src, file))
+	if err != nil {
+		return nil, fmt.Errorf("prebuilt %s: %w", file, err)
+	}
+	source := strings.TrimSuffix(file, ".spv")
+	source = source[:strings.LastIndexByte(source, '.')]
+	want, err := os.ReadFile(filepath.Join(src, source))
+	if err != nil {
+		return nil, fmt.Errorf("prebuilt %s: %w", file, err)
+	}
+	w, err := spirv.WordsFromBytes(b)
+	if err != nil {
+		return nil, fmt.Errorf("prebuilt %s: %w", file, err)
+	}
+	m, err := spirv.Parse(w)
+	if err != nil {
+		return nil, fmt.Errorf("prebuilt %s: %w", file, err)
+	}
+	var text strings.Builder
+	for _, in := range m.Sections[spirv.SectionDebug] {
+		switch {
+		case in.Opcode() == spirv.OpSource && len(in.Words) > 4:
+			s, _ := spirv.DecodeString(in.Words[4:])
+			text.WriteString(s)
+		case in.Opcode() == spirv.OpSourceContinued:
+			s, _ := spirv.DecodeString(in.Words[1:])
+			text.WriteString(s)
+		}
+	}
+	if text.String() != string(want) {
+		return nil, fmt.Errorf("prebuilt %s is stale: its source text is not %s's; rebuild it as %s says", file, source, source)
+	}
+	return b, nil
 }
 
 // dir returns the directory holding the built app and its .spv files,
@@ -162,6 +226,7 @@ type checkReport struct {
 			Write   bool   `json:"write"`
 			Kind    string `json:"kind"`
 			Robust  bool   `json:"robust"`
+			Coop    bool   `json:"cooperative_matrix"`
 		} `json:"buffer"`
 		Sanitizer *struct {
 			Op         string `json:"op"`

@@ -99,6 +99,7 @@ func TestDemoCoverage(t *testing.T) {
 		"sanitizer_gather":             {"on", false, 0, 0, 0},
 		"mesh_outputs":                 {"on", false, 0, 0, 0},
 		"bda_alignment":                {"on", false, 0, 0, 0},
+		"cooperative_matrix_alignment": {"on", false, 0, 0, 0},
 		"shared_memory_race":           {"on", false, 0, 0, 0},
 		"barrier_divergence":           {"on", false, 0, 0, 0},
 		"loop_budget":                  {"on", false, 0, 0, 0},

@@ -17,4 +17,7 @@ const (
 	// BDANearest says p4..p6 hold the nearest buffer below the address
 	// (or the first buffer when none is below).
 	BDANearest = 1 << 3
+	// BDACoopMatrix marks a cooperative-matrix load or store: the size is
+	// the bytes its rows or columns span (coopmat.go).
+	BDACoopMatrix = 1 << 4
 )

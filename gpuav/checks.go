@@ -167,6 +167,7 @@ const (
 	CheckSanitizerGather   = "sanitizer_gather"
 	CheckMeshOutputs       = "mesh_outputs"
 	CheckBDAAlignment      = "bda_alignment"
+	CheckCoopMatAlignment  = "cooperative_matrix_alignment"
 	CheckSharedMemoryRace  = "shared_memory_race"
 	CheckBarrierDivergence = "barrier_divergence"
 	CheckLoopBudget        = "loop_budget"
@@ -229,6 +230,21 @@ const (
 	// multiple of (VUID-RuntimeSpirv-PhysicalStorageBuffer64-06315); the
 	// bda pass's site record, shared with CodeBDAOOB.
 	CodeBDAAlignment CheckCode = 56
+	// CodeCoopMatAlignment (40-47): a cooperative-matrix load or store
+	// whose Pointer or Stride is not a multiple of the lesser of 16 bytes
+	// and one row's or column's bytes
+	// (VUID-RuntimeSpirv-OpCooperativeMatrixLoadKHR-08986): p0 set, p1
+	// binding, p2 index, p3 the pointer's byte offset in the bound range,
+	// p4 the bytes the matrix spans, p5 the stride in bytes, p6 flags
+	// (Buffer* bits) | length << 8, p7 the alignment | which operands are
+	// not a multiple of it << 16 (CoopMatPointer, CoopMatStride); the
+	// buffer pass's site record, shared with CodeBufferOOB.
+	CodeCoopMatAlignment CheckCode = 40
+	// CodeCoopMatAlignmentBDA: the same through a device address: p0/p1
+	// the address low/high, p2 the bytes the matrix spans, p3 flags (BDA*
+	// bits), p4 the stride in bytes, p5 the alignment | which operands are
+	// not a multiple of it << 16; the bda pass's site record.
+	CodeCoopMatAlignmentBDA CheckCode = 41
 	// trace_ray (64-111): each code is 64 + the Khronos layer's
 	// kErrorSubCode_* of the same rule (layers/gpuav/shaders/
 	// gpuav_error_codes.h), so the two can be compared line by line;
@@ -548,6 +564,22 @@ var Checks = append(append([]Check{
 		describe: describeBDA,
 		pass:     bdaPass,
 		noClamp:  "a misaligned address has no aligned place to go to",
+	},
+	{
+		// The buffer pass checks both (docs/decisions/cooperative-matrix-checks.md).
+		ID:      CheckCoopMatAlignment,
+		Codes:   []RecordCode{{CodeCoopMatAlignment, "COOPMAT_ALIGNMENT"}, {CodeCoopMatAlignmentBDA, "COOPMAT_ALIGNMENT_BDA"}},
+		Default: true,
+		Title:   "Cooperative matrix load or store misaligned",
+		Help: "A shader loaded or stored a cooperative matrix through a storage or uniform buffer or a device address at a byte offset, or with a stride, " +
+			"that is not a multiple of the lesser of 16 bytes and one row's (column-major: column's) bytes. gpuav-dbg reported the " +
+			"offset, the stride in bytes and the alignment, and skipped the access (a load yields zero).",
+		skipWords: []string{", and skipped the access (a load yields zero)"},
+		Device: DeviceRequirement{Features: []string{"cooperativeMatrix"}, Extension: "VK_KHR_cooperative_matrix",
+			GatedBy: []string{"cooperativeMatrix"}},
+		describe: describeCoopMatAlignment,
+		pass:     bufferOOBPass,
+		noClamp:  "a misaligned matrix has no aligned place to go to",
 	},
 	{
 		// docs/decisions/shared-memory-race.md

@@ -75,6 +75,9 @@ type BufferValues struct {
 	Uniform bool
 	// Robust says the device enabled robustBufferAccess.
 	Robust bool
+	// CooperativeMatrix says a cooperative-matrix load or store: Size is
+	// the bytes its rows or columns span.
+	CooperativeMatrix bool
 }
 
 // Highest is the last byte the access touched, offset + size - 1.
@@ -293,6 +296,9 @@ func describeBDA(d *Description, code CheckCode, p [RecordParams]uint32) {
 		verb = "written"
 	}
 	msg := fmt.Sprintf("Out of bounds access: %d bytes %s at buffer device address 0x%x", v.Size, verb, v.Address)
+	if p[3]&BDACoopMatrix != 0 {
+		msg = fmt.Sprintf("Out of bounds access: a cooperative matrix spanning %d bytes %s at buffer device address 0x%x", v.Size, verb, v.Address)
+	}
 	switch n := v.Nearest; {
 	case n == nil:
 		msg += ", and the app obtained no buffer device address."
@@ -330,6 +336,74 @@ func describeBDAAlignment(d *Description, v *BDAValues, align uint32) {
 	}
 }
 
+// Which operands of a cooperative-matrix load or store are misaligned
+// (CodeCoopMatAlignment's p7 >> 16).
+const (
+	CoopMatPointer = 1 << 0
+	CoopMatStride  = 1 << 1
+)
+
+// describeCoopMatAlignment fills in a cooperative_matrix_alignment error:
+// the pointer's byte offset, the stride in bytes and the alignment the
+// operands that are not a multiple of it miss, with the Khronos layer's
+// VUID.
+func describeCoopMatAlignment(d *Description, code CheckCode, p [RecordParams]uint32) {
+	if code == CodeCoopMatAlignmentBDA {
+		describeCoopMatAlignmentBDA(d, p)
+		return
+	}
+	flags := p[6] & (1<<BufferFlagBits - 1)
+	d.Buffer = &BufferValues{Offset: p[3], Size: p[4], Write: flags&BufferWrite != 0,
+		Uniform: flags&BufferUniform != 0, Robust: flags&BufferRobust != 0, CooperativeMatrix: true}
+	d.HasDescriptor = true
+	d.Set, d.Binding, d.Index, d.Length = p[0], p[1], p[2], p[6]>>BufferFlagBits
+	d.FullVUID = "VUID-RuntimeSpirv-OpCooperativeMatrixLoadKHR-08986"
+	align, bad, stride := p[7]&0xFFFF, p[7]>>16, p[5]
+	op := "OpCooperativeMatrixLoadKHR"
+	if d.Buffer.Write {
+		op = "OpCooperativeMatrixStoreKHR"
+	}
+	var what []string
+	if bad&CoopMatPointer != 0 {
+		what = append(what, fmt.Sprintf("its Pointer, at byte offset %d of the bound range (%d bytes past a multiple)", p[3], p[3]%max(align, 1)))
+	}
+	if bad&CoopMatStride != 0 {
+		what = append(what, fmt.Sprintf("its Stride, %d bytes (%d past a multiple)", stride, stride%max(align, 1)))
+	}
+	verb := "is"
+	if len(what) > 1 {
+		verb = "are"
+	}
+	d.Message = fmt.Sprintf("(set = %d, binding = %d) %s: %s %s not a multiple of %d bytes, the lesser of 16 and one row's (column-major: column's) bytes (a %d-byte matrix at offset %d, stride %d bytes).",
+		d.Set, d.Binding, op, strings.Join(what, " and "), verb, align, p[4], p[3], stride)
+}
+
+// describeCoopMatAlignmentBDA is describeCoopMatAlignment of a
+// cooperative-matrix load or store through a device address.
+func describeCoopMatAlignmentBDA(d *Description, p [RecordParams]uint32) {
+	v := &BDAValues{Address: uint64(p[0]) | uint64(p[1])<<32, Size: p[2], Write: p[3]&BDAWrite != 0, Alignment: p[5] & 0xFFFF}
+	d.BDA = v
+	d.FullVUID = "VUID-RuntimeSpirv-OpCooperativeMatrixLoadKHR-08986"
+	align, bad, stride := p[5]&0xFFFF, p[5]>>16, p[4]
+	op := "OpCooperativeMatrixLoadKHR"
+	if v.Write {
+		op = "OpCooperativeMatrixStoreKHR"
+	}
+	var what []string
+	if bad&CoopMatPointer != 0 {
+		what = append(what, fmt.Sprintf("its Pointer, buffer device address 0x%x (%d bytes past a multiple)", v.Address, v.Address%uint64(max(align, 1))))
+	}
+	if bad&CoopMatStride != 0 {
+		what = append(what, fmt.Sprintf("its Stride, %d bytes (%d past a multiple)", stride, stride%max(align, 1)))
+	}
+	verb := "is"
+	if len(what) > 1 {
+		verb = "are"
+	}
+	d.Message = fmt.Sprintf("%s: %s %s not a multiple of %d bytes, the lesser of 16 and one row's (column-major: column's) bytes (a %d-byte matrix at 0x%x, stride %d bytes).",
+		op, strings.Join(what, " and "), verb, align, v.Size, v.Address, stride)
+}
+
 // describeBuffer fills in a buffer_oob error, worded like the Khronos
 // layer's, with the access added. The VUIDs are those of pipelines
 // (uniformBuffers-06935, storageBuffers-06936).
@@ -337,7 +411,7 @@ func describeBuffer(d *Description, _ CheckCode, p [RecordParams]uint32) {
 	flags := p[6] & (1<<BufferFlagBits - 1)
 	v := &BufferValues{Offset: p[3], Size: p[4], Range: p[5],
 		Write: flags&BufferWrite != 0, Atomic: flags&BufferAtomic != 0,
-		Uniform: flags&BufferUniform != 0, Robust: flags&BufferRobust != 0}
+		Uniform: flags&BufferUniform != 0, Robust: flags&BufferRobust != 0, CooperativeMatrix: flags&BufferCoopMatrix != 0}
 	d.Buffer = v
 	d.HasDescriptor = true
 	d.Set, d.Binding, d.Index, d.Length = p[0], p[1], p[2], p[6]>>BufferFlagBits
@@ -355,6 +429,12 @@ func describeBuffer(d *Description, _ CheckCode, p [RecordParams]uint32) {
 		verb = "atomic read"
 	case v.Write:
 		verb = "write"
+	}
+	if v.CooperativeMatrix {
+		verb = "cooperative matrix load"
+		if v.Write {
+			verb = "cooperative matrix store"
+		}
 	}
 	at := fmt.Sprintf("at offset %d", v.Offset)
 	if v.Offset == 0xFFFFFFFF {

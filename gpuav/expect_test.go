@@ -42,6 +42,12 @@ import (
 // fails the test, as does an EXPECT without its guard. The harness finds
 // the lines through the module's OpLine debug info.
 //
+// The word prebuilt takes the module from <file>.<env>.spv next to the
+// source instead of compiling it: for sources that Debian 12's glslang 12
+// cannot compile (GL_KHR_cooperative_matrix). The .spv is compiled with -g
+// by a newer glslang (the source says how), and the test fails when the
+// source text it embeds is not the file's.
+//
 // testdata/passes holds one shader per pass; each also has a golden
 // disassembly, <name>.golden, of the module its first INSTRUMENT line makes
 // (go test -update rewrites it).
@@ -53,6 +59,8 @@ type instrumentLine struct {
 	flags []string
 	opt   Options
 	fast  bool
+	// prebuilt: the module is <file>.<env>.spv, not compiled here.
+	prebuilt bool
 }
 
 var (
@@ -92,6 +100,8 @@ func parseInstrument(text string) (instrumentLine, error) {
 			d.opt.Int64 = true
 		case w == "fast":
 			d.fast = true
+		case w == "prebuilt":
+			d.prebuilt = true
 		case strings.HasPrefix(w, "-"):
 			d.flags = append(d.flags, w)
 		default:
@@ -236,7 +246,12 @@ func checkExpectations(t *testing.T, path string) []uint32 {
 	srcLines := strings.Split(string(src), "\n")
 	var first []uint32
 	for _, run := range runs {
-		w := shadertest.Compile(t, filepath.Dir(path), filepath.Base(path), append([]string{"-g", "--target-env", run.env}, run.flags...)...)
+		var w []uint32
+		if run.prebuilt {
+			w = prebuiltModule(t, path, run.env, string(src))
+		} else {
+			w = shadertest.Compile(t, filepath.Dir(path), filepath.Base(path), append([]string{"-g", "--target-env", run.env}, run.flags...)...)
+		}
 		res, err := Instrument(w, run.opt)
 		if err != nil {
 			t.Fatalf("INSTRUMENT %s: %v", run.text, err)
@@ -271,6 +286,40 @@ func checkExpectations(t *testing.T, path string) []uint32 {
 	return first
 }
 
+// prebuiltModule reads the module an INSTRUMENT line with the word
+// prebuilt names, <path>.<env>.spv, and fails the test when the source
+// text its OpSource holds is not src (the .spv is stale).
+func prebuiltModule(t *testing.T, path, env, src string) []uint32 {
+	t.Helper()
+	b, err := os.ReadFile(path + "." + env + ".spv")
+	if err != nil {
+		t.Fatalf("prebuilt module: %v", err)
+	}
+	w, err := spirv.WordsFromBytes(b)
+	if err != nil {
+		t.Fatalf("prebuilt module: %v", err)
+	}
+	m, err := spirv.Parse(w)
+	if err != nil {
+		t.Fatalf("prebuilt module: %v", err)
+	}
+	var text strings.Builder
+	for _, in := range m.Sections[spirv.SectionDebug] {
+		switch {
+		case in.Opcode() == spirv.OpSource && len(in.Words) > 4:
+			s, _ := spirv.DecodeString(in.Words[4:])
+			text.WriteString(s)
+		case in.Opcode() == spirv.OpSourceContinued:
+			s, _ := spirv.DecodeString(in.Words[1:])
+			text.WriteString(s)
+		}
+	}
+	if text.String() != src {
+		t.Fatalf("%s.%s.spv is stale: its source text is not %s's; rebuild it as %s says", path, env, path, path)
+	}
+	return w
+}
+
 // TestExpectations checks the EXPECT comments of every test shader that
 // has them.
 func TestExpectations(t *testing.T) {
@@ -286,7 +335,7 @@ func TestExpectations(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !strings.HasSuffix(p, ".golden") && expectFileRE.Match(b) {
+			if !strings.HasSuffix(p, ".golden") && !strings.HasSuffix(p, ".spv") && expectFileRE.Match(b) {
 				files = append(files, p)
 			}
 		}

@@ -57,9 +57,13 @@ func (l *linker) link() error {
 		return err
 	}
 	m := l.m
+	before := len(m.Functions)
 	imp, err := m.ImportFrom(lib, l.order...)
 	if err != nil {
 		return fmt.Errorf("link %v: %w", l.order, err)
+	}
+	if vulkanMemoryModel(m) {
+		queueFamilyScopes(m, m.Functions[before:])
 	}
 	for _, v := range imp.Variables {
 		for _, d := range m.Decorations(v) {
@@ -89,6 +93,65 @@ func (l *linker) link() error {
 		}
 	}
 	return nil
+}
+
+// vulkanMemoryModel reports whether a module's memory model is Vulkan
+// (SPV_KHR_vulkan_memory_model: what cooperative matrices require).
+func vulkanMemoryModel(m *spirv.Module) bool {
+	for _, in := range m.Sections[spirv.SectionMemoryModel] {
+		if in.Opcode() == spirv.OpMemoryModel && len(in.Words) > 2 && spirv.MemoryModel(in.Words[2]) == spirv.MemoryModelVulkan {
+			return true
+		}
+	}
+	return false
+}
+
+// queueFamilyScopes makes the Device scope of the imported functions'
+// atomics and barriers QueueFamily: under the Vulkan memory model, Device
+// scope needs the VulkanMemoryModelDeviceScope capability (and the device
+// feature the app may not have enabled); the records are written and read
+// within one queue family, which QueueFamily scope covers.
+func queueFamilyScopes(m *spirv.Module, fns []*spirv.Function) {
+	device, queueFamily := uint32(spirv.ScopeDevice), uint32(spirv.ScopeQueueFamily)
+	for _, f := range fns {
+		for _, b := range f.Blocks {
+			for _, in := range b.Insts {
+				for _, k := range scopeOperands(in) {
+					if v, ok := m.ConstantValue(in.Words[k]); ok && v == device {
+						in.Words[k] = m.ConstantUint32(queueFamily)
+					}
+				}
+			}
+		}
+	}
+}
+
+// scopeOperands returns the word indices of an instruction's Scope ids.
+func scopeOperands(in *spirv.Instruction) []int {
+	var ks []int
+	switch op := in.Opcode(); {
+	case op == spirv.OpControlBarrier:
+		ks = []int{1, 2}
+	case op == spirv.OpMemoryBarrier, op == spirv.OpAtomicStore:
+		ks = []int{1 + btoi(op == spirv.OpAtomicStore)}
+	case op >= spirv.OpAtomicLoad && op <= spirv.OpAtomicXor, op == spirv.OpAtomicFAddEXT, op == spirv.OpAtomicFMinEXT, op == spirv.OpAtomicFMaxEXT:
+		ks = []int{4}
+	}
+	var out []int
+	for _, k := range ks {
+		if k < len(in.Words) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// btoi is 1 for true, 0 for false.
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // checkLibrary parses the check-function library once and reads it for

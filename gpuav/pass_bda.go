@@ -44,6 +44,11 @@ type bdaAccess struct {
 	size, flags uint32
 	oob         bool
 	align       uint32
+	// coop is the cooperative-matrix load or store the access is, or nil:
+	// size is then its pointee's bytes, and the bytes it touches
+	// coopMatSpan's (checked by bda_oob, its alignment by
+	// cooperative_matrix_alignment).
+	coop *coopMatAccess
 }
 
 func (p *bdaChecker) skip() bool { return !physicalAddressing(p.sh.m) }
@@ -51,6 +56,9 @@ func (p *bdaChecker) skip() bool { return !physicalAddressing(p.sh.m) }
 func (p *bdaChecker) match(fn *function, b *spirv.Block, j int) (bdaAccess, bool) {
 	m := p.sh.m
 	in := b.Insts[j]
+	if isCoopMatAccess(in.Opcode()) {
+		return p.matchCoopMat(in)
+	}
 	k := pointerOperand(in.Opcode())
 	if k == 0 || k >= len(in.Words) || in.Opcode() == spirv.OpArrayLength {
 		return bdaAccess{}, false
@@ -72,6 +80,33 @@ func (p *bdaChecker) match(fn *function, b *spirv.Block, j int) (bdaAccess, bool
 		return bdaAccess{}, false
 	}
 	acc.size, acc.flags = size, bdaFlags(in.Opcode(), m.Def(ptrType.Words[3]))
+	return acc, true
+}
+
+// matchCoopMat matches a cooperative-matrix load or store through a
+// PhysicalStorageBuffer pointer, with bda_oob on (else the buffer pass
+// warns it is left unchecked).
+func (p *bdaChecker) matchCoopMat(in *spirv.Instruction) (bdaAccess, bool) {
+	sh, m := p.sh, p.sh.m
+	cm, _, err := coopMatOf(m, in)
+	ptrType := pointerType(m, cm.ptr)
+	if ptrType == nil || spirv.StorageClass(ptrType.Words[2]) != spirv.StorageClassPhysicalStorageBuffer || !sh.opt.enabled(CheckBDAOOB) {
+		return bdaAccess{}, false
+	}
+	if err != nil {
+		sh.warnf("instruction %d: cooperative matrix access: %v: left unchecked", in.OrigIndex, err)
+		return bdaAccess{}, false
+	}
+	size, ok := sh.an.layoutSizes().accessSize(cm.ptr, ptrType.Words[3])
+	if !ok {
+		sh.warnf("instruction %d: the size of the type behind a PhysicalStorageBuffer pointer is unknown: left unchecked", in.OrigIndex)
+		return bdaAccess{}, false
+	}
+	cm.oob, cm.align = true, sh.opt.enabled(CheckCoopMatAlignment)
+	acc := bdaAccess{size: size, flags: BDACoopMatrix, oob: true, coop: &cm}
+	if cm.store {
+		acc.flags |= BDAWrite
+	}
 	return acc, true
 }
 
@@ -122,7 +157,12 @@ func bdaFlags(op spirv.Opcode, pointee *spirv.Instruction) uint32 {
 // module cannot read a pointer's bits (warned).
 func (p *bdaChecker) address(in *spirv.Instruction) func(e *emitter) uint32 {
 	sh, m := p.sh, p.sh.m
-	ptr := in.Words[pointerOperand(in.Opcode())]
+	var ptr uint32
+	if cm, ok, _ := coopMatOf(m, in); ok {
+		ptr = cm.ptr
+	} else {
+		ptr = in.Words[pointerOperand(in.Opcode())]
+	}
 	v2 := m.TypeVector(m.TypeUint32(), 2)
 	switch {
 	case m.HasCapability(spirv.CapabilityInt64) || (sh.opt.Int64 && !m.VersionAtLeast(1, 5)):
@@ -149,6 +189,9 @@ func (p *bdaChecker) guard(fn *function, b *spirv.Block, j int, s bdaAccess) (gu
 	addr := p.address(in)
 	if addr == nil {
 		return guarded{}, false
+	}
+	if s.coop != nil {
+		return p.guardCoopMat(fn, b, j, s, addr)
 	}
 	// The functions first, in this order: a bda_oob-only module's
 	// instrumentation is what it was before bda_alignment.
@@ -228,5 +271,63 @@ func (p *bdaChecker) guard(fn *function, b *spirv.Block, j int, s bdaAccess) (gu
 	// Records: the size (p2) static, the rest dynamic (the flags gain the
 	// nearest-buffer bit in the shader).
 	record := dynamicRecord([RecordParams]uint32{2: s.size}, 0, 1, -1, 2, 3, 4, 5)
+	return guarded{blocks: blocks, checks: checks, record: record, onError: g.failOnError()}, ok
+}
+
+// guardCoopMat guards a cooperative-matrix load or store through a device
+// address: gpuav_bda_check of its span, and where
+// cooperative_matrix_alignment is on, gpuav_coopmat_misaligned of the
+// address and the stride; gpuav_report_bda_span writes the out-of-bounds
+// record first, else the alignment one.
+func (p *bdaChecker) guardCoopMat(fn *function, b *spirv.Block, j int, s bdaAccess, addr func(e *emitter) uint32) (guarded, bool) {
+	sh, m := p.sh, p.sh.m
+	in := b.Insts[j]
+	cm := s.coop
+	fns := sh.lib.functions("gpuav_bda_check", "gpuav_report_bda_span")
+	u, bl := m.TypeUint32(), m.TypeBool()
+	zero := m.ConstantUint32(0)
+	var a, span, code, strideBytes uint32
+	misaligned := zero
+	var null uint32
+	if in.ResultID() != 0 {
+		null = nullValue(m, in.ResultType())
+	}
+	checks := []string{CheckBDAOOB}
+	if cm.align {
+		checks = append(checks, CheckCoopMatAlignment)
+	}
+	g := guardedAccess{
+		executed: sh.executed,
+		pre:      append([]*spirv.Instruction(nil), b.Insts[:j]...),
+		check: func(head *emitter) (uint32, bool) {
+			a = addr(head)
+			span = coopMatSpan(sh, head, *cm, s.size)
+			stride := cm.strideUint(m, head)
+			strideBytes = head.op(spirv.OpIMul, u, stride, m.ConstantUint32(s.size))
+			code = head.op(spirv.OpFunctionCall, u, fns[0], a, span)
+			ok := head.op(spirv.OpIEqual, bl, code, zero)
+			if cm.align {
+				lo := head.op(spirv.OpCompositeExtract, u, a, 0)
+				misaligned = head.op(spirv.OpFunctionCall, u, sh.lib.function("gpuav_coopmat_misaligned"),
+					lo, stride, m.ConstantUint32(s.size), m.ConstantUint32(cm.alignment()))
+				aligned := head.op(spirv.OpIEqual, bl, misaligned, zero)
+				ok = head.op(spirv.OpLogicalAnd, bl, ok, aligned)
+			}
+			return ok, true
+		},
+		access: in,
+		report: func(fail *emitter) {
+			stage := sh.stage.emit(fail)
+			fail.op(spirv.OpFunctionCall, m.TypeVoid(), fns[1],
+				m.ConstantUint32(sh.opt.ShaderID), m.ConstantUint32(sh.nextSite()), stage,
+				a, span, m.ConstantUint32(s.flags), code, strideBytes, m.ConstantUint32(cm.alignment()), misaligned)
+		},
+		null:    func() uint32 { return null },
+		onError: sh.onError(),
+		silent:  sh.opt.RobustOnly,
+	}
+	blocks, ok := g.split(m, fn.f, b, j)
+	// Records: every parameter dynamic; the size (p2) is the seventh value.
+	record := dynamicRecord([RecordParams]uint32{}, 0, 1, 6, 2, 3, 4, 5)
 	return guarded{blocks: blocks, checks: checks, record: record, onError: g.failOnError()}, ok
 }

@@ -19,6 +19,10 @@ const (
 	// BufferRobust says the device enabled robustBufferAccess: the access
 	// is defined behaviour, reported as a warning.
 	BufferRobust = 1 << 3
+	// BufferCoopMatrix marks a cooperative-matrix load or store: its size
+	// (p4) is the span of bytes the matrix's rows or columns cover, known
+	// at run time (coopmat.go).
+	BufferCoopMatrix = 1 << 4
 	// BufferFlagBits is the number of low bits of p6 the flags take.
 	BufferFlagBits = 8
 )
@@ -96,28 +100,76 @@ func (p *bufferChecker) beginBlock(*function, bool) {}
 func (p *bufferChecker) match(fn *function, b *spirv.Block, j int) (bufferAccess, bool) {
 	sh := p.sh
 	in := b.Insts[j]
-	k := pointerOperand(in.Opcode())
-	if k == 0 || k >= len(in.Words) || in.Opcode() == spirv.OpArrayLength || sh.decided[in] {
+	if sh.decided[in] {
 		return bufferAccess{}, false
 	}
-	ptrType := pointerType(sh.m, in.Words[k])
+	ptr := uint32(0)
+	cm, isCoop, cmErr := coopMatOf(sh.m, in)
+	cm.oob, cm.align = sh.opt.enabled(CheckBufferOOB), sh.opt.enabled(CheckCoopMatAlignment)
+	if isCoop {
+		if !cm.oob && !cm.align {
+			return bufferAccess{}, false
+		}
+		ptr = cm.ptr
+	} else if !sh.opt.enabled(CheckBufferOOB) {
+		return bufferAccess{}, false // the pass runs for cooperative_matrix_alignment only
+	} else if k := pointerOperand(in.Opcode()); k != 0 && k < len(in.Words) && in.Opcode() != spirv.OpArrayLength {
+		ptr = in.Words[k]
+	} else {
+		return bufferAccess{}, false
+	}
+	ptrType := pointerType(sh.m, ptr)
 	if ptrType == nil {
 		return bufferAccess{}, false
 	}
 	sc := spirv.StorageClass(ptrType.Words[2])
 	if sc != spirv.StorageClassUniform && sc != spirv.StorageClassStorageBuffer {
+		if isCoop && (sc != spirv.StorageClassPhysicalStorageBuffer || !sh.opt.enabled(CheckBDAOOB)) {
+			// Through shared memory, or a device address with bda_oob
+			// off (the bda pass checks it otherwise): not checked
+			// (docs/UNCHECKED.md).
+			sh.warnf("instruction %d: cooperative matrix %s through a %s pointer: its range and alignment are not checked: left unchecked",
+				in.OrigIndex, map[bool]string{false: "load", true: "store"}[cm.store], storageClassName(sc))
+		}
 		return bufferAccess{}, false
 	}
-	acc, err := bufferAccessOf(sh.m, sh.an.layoutSizes(), in.Words[k])
+	if cmErr != nil {
+		sh.warnf("instruction %d: cooperative matrix %s: %v: left unchecked", in.OrigIndex, map[bool]string{false: "load", true: "store"}[cm.store], cmErr)
+		return bufferAccess{}, false
+	}
+	acc, err := bufferAccessOf(sh.m, sh.an.layoutSizes(), ptr)
 	if err != nil {
 		sh.warnf("instruction %d: %v: buffer access left unchecked", in.OrigIndex, err)
 		return bufferAccess{}, false
 	}
-	acc.flags |= bufferFlags(in.Opcode())
+	if isCoop {
+		acc.coop = &cm
+		acc.flags |= BufferCoopMatrix
+		if cm.store {
+			acc.flags |= BufferWrite
+		}
+	} else {
+		acc.flags |= bufferFlags(in.Opcode())
+	}
 	if sh.opt.Robust {
 		acc.flags |= BufferRobust
 	}
 	return acc, true
+}
+
+// storageClassName names a storage class as SPIR-V does ("Workgroup").
+func storageClassName(sc spirv.StorageClass) string {
+	switch sc {
+	case spirv.StorageClassWorkgroup:
+		return "Workgroup"
+	case spirv.StorageClassPhysicalStorageBuffer:
+		return "PhysicalStorageBuffer"
+	case spirv.StorageClassFunction:
+		return "Function"
+	case spirv.StorageClassPrivate:
+		return "Private"
+	}
+	return fmt.Sprintf("storage class %d", sc)
 }
 
 // bufferFlags says what kind of access an instruction is (Buffer* bits).
@@ -161,6 +213,10 @@ type bufferAccess struct {
 	// chain are the access chains from the variable to the pointer,
 	// outermost first.
 	chain []*spirv.Instruction
+	// coop is the cooperative-matrix load or store the access is, or nil:
+	// size is then the pointee's bytes, and the bytes touched are
+	// coopMatSpan's.
+	coop *coopMatAccess
 }
 
 // bufferAccessOf follows the access chains from ptr back to its buffer
@@ -259,12 +315,22 @@ func (p *bufferChecker) guard(fn *function, b *spirv.Block, j int, acc bufferAcc
 		sh.warnf("instruction %d: access yields a pointer: left unchecked", in.OrigIndex)
 		return guarded{}, false
 	}
-	fns := sh.lib.functions("gpuav_buffer_binding", "gpuav_buffer_check", "gpuav_buffer_offset_add", "gpuav_report_buffer_check")
+	report := "gpuav_report_buffer_check"
+	if acc.coop != nil {
+		report = "gpuav_report_buffer_span"
+	}
+	fns := sh.lib.functions("gpuav_buffer_binding", "gpuav_buffer_check", "gpuav_buffer_offset_add", report)
 	u := m.TypeUint32()
 	v2 := m.TypeVector(u, 2)
 	checks := p.elementChecks(acc)
 	var ids bufferGuardIDs
 	end, bounded := p.bounded(fn, b, acc)
+	var sizeID uint32
+	cm := acc.coop
+	var crReport, strideBytes, misaligned uint32 // a cooperative matrix's
+	if cm != nil && !cm.oob {
+		checks = 0
+	}
 	g := guardedAccess{
 		executed: sh.executed,
 		pre:      b.Insts[:j],
@@ -275,9 +341,17 @@ func (p *bufferChecker) guard(fn *function, b *spirv.Block, j int, acc bufferAcc
 				return 0, false
 			}
 			ids.bind = p.binding(fn, acc, fns[0])
-			ids.cr = head.op(spirv.OpFunctionCall, v2, fns[1], ids.bind, ids.idx, ids.off, m.ConstantUint32(acc.size), m.ConstantUint32(checks))
-			code := head.op(spirv.OpCompositeExtract, u, ids.cr, 0)
-			return head.op(spirv.OpIEqual, m.TypeBool(), code, m.ConstantUint32(0)), true
+			if cm != nil {
+				sizeID = coopMatSpan(sh, head, *cm, acc.size)
+			} else {
+				sizeID = m.ConstantUint32(acc.size)
+			}
+			ids.cr = head.op(spirv.OpFunctionCall, v2, fns[1], ids.bind, ids.idx, ids.off, sizeID, m.ConstantUint32(checks))
+			if cm == nil {
+				code := head.op(spirv.OpCompositeExtract, u, ids.cr, 0)
+				return head.op(spirv.OpIEqual, m.TypeBool(), code, m.ConstantUint32(0)), true
+			}
+			return p.coopMatCheck(head, cm, acc, ids, &crReport, &strideBytes, &misaligned), true
 		},
 		access:  in,
 		null:    func() uint32 { return nullValue(m, in.ResultType()) },
@@ -285,7 +359,7 @@ func (p *bufferChecker) guard(fn *function, b *spirv.Block, j int, acc bufferAcc
 		silent:  sh.opt.RobustOnly,
 	}
 	var bc *bufferClamp
-	if g.onError == OnErrorClamp { // only a clamping guard reads it (failOnError)
+	if g.onError == OnErrorClamp && acc.coop == nil { // only a clamping guard reads it (failOnError)
 		g.clamp, bc = bufferClampSpec(m, acc, checks, fns[1], &ids)
 	}
 	clamps := g.failOnError() == OnErrorClamp
@@ -296,12 +370,22 @@ func (p *bufferChecker) guard(fn *function, b *spirv.Block, j int, acc bufferAcc
 		if clamps {
 			to = bc.to // can ran first (guardedAccess.fail)
 		}
+		if cm != nil {
+			fail.op(spirv.OpFunctionCall, m.TypeVoid(), fns[3],
+				m.ConstantUint32(sh.opt.ShaderID), m.ConstantUint32(sh.nextSite()), stage, crReport,
+				m.ConstantUint32(acc.set), m.ConstantUint32(acc.binding), ids.idx, ids.off, sizeID,
+				length, m.ConstantUint32(acc.flags), strideBytes, m.ConstantUint32(cm.alignment()), misaligned)
+			return
+		}
 		fail.op(spirv.OpFunctionCall, m.TypeVoid(), fns[3],
 			m.ConstantUint32(sh.opt.ShaderID), m.ConstantUint32(sh.nextSite()), stage, ids.cr,
-			m.ConstantUint32(acc.set), m.ConstantUint32(acc.binding), ids.idx, ids.off, m.ConstantUint32(acc.size),
+			m.ConstantUint32(acc.set), m.ConstantUint32(acc.binding), ids.idx, ids.off, sizeID,
 			length, m.ConstantUint32(acc.flags), to)
 	}
 	switch {
+	case acc.coop != nil:
+		// The span is known at run time only: the plain check in both
+		// variants.
 	case bounded && sh.an.safeIndex().inLoop(fn.f, b):
 		g.fact = p.fact(fn, acc, end)
 	case bounded:
@@ -323,7 +407,74 @@ func (p *bufferChecker) guard(fn *function, b *spirv.Block, j int, acc bufferAcc
 		}
 	}
 	blocks, ok := g.split(m, fn.f, b, j)
-	return guarded{blocks: blocks, checks: bufferCheckIDs(checks), record: bufferRecord(acc, clamps), onError: g.failOnError()}, ok
+	record := bufferRecord(acc, clamps)
+	if acc.coop != nil {
+		record = coopMatBufferRecord(acc)
+	}
+	ids2 := bufferCheckIDs(checks)
+	if cm != nil {
+		ids2 = coopMatCheckIDs(*cm, checks)
+	}
+	return guarded{blocks: blocks, checks: ids2, record: record, onError: g.failOnError()}, ok
+}
+
+// coopMatCheckIDs names the checks a cooperative-matrix guard reports.
+func coopMatCheckIDs(cm coopMatAccess, checks uint32) []string {
+	var ids []string
+	if cm.oob {
+		ids = bufferCheckIDs(checks)
+	}
+	if cm.align {
+		ids = append(ids, CheckCoopMatAlignment)
+	}
+	return ids
+}
+
+// coopMatCheck emits the rest of a cooperative-matrix access's check
+// after gpuav_buffer_check (ids.cr): the range's code where buffer_oob is
+// on (else none: *crReport is ids.cr with code 0), and where
+// cooperative_matrix_alignment is on, gpuav_coopmat_misaligned of the
+// pointer's offset and the stride (*misaligned, else 0); *strideBytes is
+// the stride in bytes. It returns the access's ok.
+func (p *bufferChecker) coopMatCheck(head *emitter, cm *coopMatAccess, acc bufferAccess, ids bufferGuardIDs,
+	crReport, strideBytes, misaligned *uint32) uint32 {
+	sh, m := p.sh, p.sh.m
+	u, b := m.TypeUint32(), m.TypeBool()
+	zero := m.ConstantUint32(0)
+	*crReport = ids.cr
+	if !cm.oob {
+		*crReport = head.op(spirv.OpCompositeInsert, m.TypeVector(u, 2), zero, ids.cr, 0)
+	}
+	stride := cm.strideUint(m, head)
+	*strideBytes = head.op(spirv.OpIMul, u, stride, m.ConstantUint32(acc.size))
+	*misaligned = zero
+	var ok uint32
+	if cm.oob {
+		code := head.op(spirv.OpCompositeExtract, u, ids.cr, 0)
+		ok = head.op(spirv.OpIEqual, b, code, zero)
+	}
+	if cm.align {
+		off := head.op(spirv.OpCompositeExtract, u, ids.off, 0)
+		*misaligned = head.op(spirv.OpFunctionCall, u, sh.lib.function("gpuav_coopmat_misaligned"),
+			off, stride, m.ConstantUint32(acc.size), m.ConstantUint32(cm.alignment()))
+		aligned := head.op(spirv.OpIEqual, b, *misaligned, zero)
+		if ok == 0 {
+			ok = aligned
+		} else {
+			ok = head.op(spirv.OpLogicalAnd, b, ok, aligned)
+		}
+	}
+	return ok
+}
+
+// coopMatBufferRecord is bufferRecord for a cooperative-matrix access
+// (gpuav_report_buffer_span), shared by CodeBufferOOB and
+// CodeCoopMatAlignment: the size (p4) and p7 are dynamic too (no clamp:
+// BufferNoClamp; the alignment's p7).
+func coopMatBufferRecord(acc bufferAccess) SiteRecord {
+	r := dynamicRecord([RecordParams]uint32{acc.set, acc.binding, 0, 0, 0, 0, acc.flags, 0}, -1, -1, 0, 1, 5, 2, 3, 4)
+	r.Shift[6] = BufferFlagBits
+	return r
 }
 
 // bufferRecord is the static part of a buffer check's records

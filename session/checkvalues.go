@@ -196,6 +196,9 @@ type Buffer struct {
 	// Robust says the device enabled robustBufferAccess (the group is a
 	// warning).
 	Robust bool `json:"robust,omitempty"`
+	// CooperativeMatrix says a cooperative-matrix load or store (Write: a
+	// store): Size is the bytes its rows or columns span.
+	CooperativeMatrix bool `json:"cooperative_matrix,omitempty"`
 }
 
 // Access says "read", "write", "atomic read" or "atomic write".
@@ -211,7 +214,7 @@ func bufferOf(v *gpuav.BufferValues) *Buffer {
 		kind = "uniform"
 	}
 	return &Buffer{Offset: v.Offset, Size: v.Size, Range: v.Range, Highest: v.Highest(), Write: v.Write,
-		Atomic: v.Atomic, Kind: kind, Robust: v.Robust}
+		Atomic: v.Atomic, Kind: kind, Robust: v.Robust, CooperativeMatrix: v.CooperativeMatrix}
 }
 
 // Texel is the access of a texel_buffer_oob error: a uniform or storage

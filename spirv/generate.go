@@ -6,7 +6,10 @@ package spirv
 // names). Regenerate them with `go generate ./spirv` after updating the
 // grammar; the output is committed, so a build needs neither the generator
 // nor the grammar. TestGeneratedUpToDate checks that the committed tables
-// are what the installed grammar gives.
+// are what the installed grammar gives. internal/gen/supplement.json adds
+// what older installed grammars lack (SPV_KHR_cooperative_matrix, which
+// Debian 12's spirv-headers predate); gen merges only what the installed
+// grammar does not already have.
 //
 // Names in the generated code:
 //

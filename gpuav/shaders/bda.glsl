@@ -118,3 +118,38 @@ void gpuav_report_bda_access(uint shader_id, uint site, uvec4 stage, uvec2 addr,
                            uvec4(flags, align, 0u, 0u), uvec3(0u));
     }
 }
+
+// gpuav_report_bda_span is the report of a cooperative-matrix load or
+// store through a device address, whose size (the bytes its rows or
+// columns span, gpuav_coopmat_span) is known at run time: oob non-zero
+// (gpuav_bda_check's code), gpuav_report_bda's record with the size a
+// seventh dynamic value (p2); else the GPUAV_CODE_COOPMAT_ALIGNMENT_BDA
+// record: p0/p1 the address, p2 the size, p3 the flags, p4 the stride in
+// bytes, p5 the alignment | gpuav_coopmat_misaligned's bits << 16.
+void gpuav_report_bda_span(uint shader_id, uint site, uvec4 stage, uvec2 addr, uint size_in, uint flags, uint oob,
+                           uint stride_bytes, uint align, uint misaligned) {
+    uvec2 a = addr;
+    uint size = size_in;
+    uint f = flags;
+    if (oob != 0u) {
+        uint p4 = 0u;
+        uint p5 = 0u;
+        uint p6 = 0u;
+        if (gpuav_addresses.valid != 0u && gpuav_addresses.count != 0u) {
+            int i = gpuav_bda_below(a);
+            if (i < 0) {
+                i = 0;
+            }
+            uint e = GPUAV_INPUT_HEADER_WORDS + uint(i) * GPUAV_ADDRESS_ENTRY_WORDS - 2u;
+            p4 = gpuav_addresses.entries[e];
+            p5 = gpuav_addresses.entries[e + 1u];
+            p6 = gpuav_addresses.entries[e + 3u] != 0u ? 0xFFFFFFFFu : gpuav_addresses.entries[e + 2u];
+            f = f | GPUAV_BDA_NEAREST;
+        }
+        gpuav_write_record(shader_id, gpuav_site_code(site, GPUAV_CODE_BDA_OOB), stage, 7u, a, uvec4(f, p4, p5, p6),
+                           uvec3(size, 0u, 0u));
+    } else {
+        gpuav_write_record(shader_id, gpuav_site_code(site, GPUAV_CODE_COOPMAT_ALIGNMENT_BDA), stage, 7u, a,
+                           uvec4(f, stride_bytes, align | (misaligned << 16u), 0u), uvec3(size, 0u, 0u));
+    }
+}

@@ -133,3 +133,69 @@ void gpuav_report_buffer_check(uint shader_id, uint site, uvec4 stage, uvec2 cr_
     gpuav_write_record(shader_id, gpuav_site_code(site, cr.x), stage, 5u, uvec2(index, p3),
                        uvec4(cr.y, min(length, 0xFFFFFFu), clamp, 0u), uvec3(0u));
 }
+
+// gpuav_coopmat_span returns the bytes a cooperative-matrix load or store
+// touches from its pointer: major_less1 * stride * pointee + minor_bytes
+// (major_less1: the strided dimension's count less one; stride in elements
+// of the pointer's pointee type, pointee bytes each; minor_bytes: one
+// contiguous row or column), or 0xFFFFFFFF when that does not fit 32 bits
+// (no bound range is that large, so the check fails).
+uint gpuav_coopmat_span(uint major_less1_in, uint stride_in, uint pointee_in, uint minor_bytes_in) {
+    uint major_less1 = major_less1_in;
+    uint stride = stride_in;
+    uint pointee = pointee_in;
+    uint minor_bytes = minor_bytes_in;
+    uint hi1;
+    uint lo1;
+    umulExtended(stride, pointee, hi1, lo1);
+    uint hi2;
+    uint lo2;
+    umulExtended(lo1, major_less1, hi2, lo2);
+    uint carry;
+    uint span = uaddCarry(lo2, minor_bytes, carry);
+    bool over = ((hi1 != 0u) && (major_less1 != 0u)) || (hi2 != 0u) || (carry != 0u);
+    return mix(span, 0xFFFFFFFFu, over);
+}
+
+// gpuav_coopmat_misaligned checks a cooperative-matrix load's or store's
+// Pointer and Stride against align, the lesser of 16 and one row's or
+// column's bytes (VUID-RuntimeSpirv-OpCooperativeMatrixLoadKHR-08986): off
+// is the pointer's byte offset, stride in elements of pointee bytes. It
+// returns 0 when both are multiples of align, else bit 1 for the pointer,
+// bit 2 for the stride.
+uint gpuav_coopmat_misaligned(uint off_in, uint stride_in, uint pointee_in, uint align_in) {
+    uint off = off_in;
+    uint stride = stride_in;
+    uint pointee = pointee_in;
+    uint align = align_in;
+    uint bytes = stride * pointee;
+    return mix(0u, 1u, (off % align) != 0u) | mix(0u, 2u, (bytes % align) != 0u);
+}
+
+// gpuav_report_buffer_span is gpuav_report_buffer_check for a
+// cooperative-matrix load or store, whose size is known only at run time
+// (gpuav_coopmat_span): cr.x non-zero, the same record with the size a
+// sixth dynamic value (p4) and p7 0xFFFFFFFF (no clamp); cr.x zero (in
+// bounds, or buffer_oob off), the GPUAV_CODE_COOPMAT_ALIGNMENT record: p3
+// the pointer's byte offset, p4 the size, p5 the stride in bytes, p7 the
+// alignment | gpuav_coopmat_misaligned's bits << 16.
+void gpuav_report_buffer_span(uint shader_id, uint site, uvec4 stage, uvec2 cr_in, uint set, uint binding,
+                              uint index, uvec2 off_in, uint size_in, uint length_in, uint flags_in, uint stride_bytes_in,
+                              uint align_in, uint misaligned_in) {
+    uvec2 cr = cr_in;
+    uvec2 off = off_in;
+    uint size = size_in;
+    uint length = length_in;
+    uint stride_bytes = stride_bytes_in;
+    uint align = align_in;
+    uint misaligned = misaligned_in;
+    uint o = mix(off.x, 0xFFFFFFFFu, off.y != 0u);
+    if (cr.x != 0u) {
+        uint p3 = mix(length, o, cr.x == GPUAV_CODE_BUFFER_OOB);
+        gpuav_write_record(shader_id, gpuav_site_code(site, cr.x), stage, 6u, uvec2(index, p3),
+                           uvec4(cr.y, min(length, 0xFFFFFFu), 0xFFFFFFFFu, size), uvec3(0u));
+    } else {
+        gpuav_write_record(shader_id, gpuav_site_code(site, GPUAV_CODE_COOPMAT_ALIGNMENT), stage, 6u, uvec2(index, o),
+                           uvec4(stride_bytes, min(length, 0xFFFFFFu), align | (misaligned << 16u), size), uvec3(0u));
+    }
+}

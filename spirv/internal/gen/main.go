@@ -287,6 +287,7 @@ type loadedSet struct {
 // sets' from dir, and notes the sets it does not know.
 func loadGrammars(dir string) (*grammar, []loadedSet) {
 	core := load(filepath.Join(dir, "spirv.core.grammar.json"))
+	supplement(core, load(supplementFile))
 	var sets []loadedSet
 	known := map[string]bool{}
 	for _, s := range extSets {
@@ -302,6 +303,49 @@ func loadGrammars(dir string) (*grammar, []loadedSet) {
 	}
 
 	return core, sets
+}
+
+// supplementFile is the grammar fragment merged into the core grammar: what
+// older installed grammars lack and the project needs (its comment says
+// what). It is an input like the grammar files, so the digest covers it.
+const supplementFile = "internal/gen/supplement.json"
+
+// supplement merges into core each instruction (by opcode), operand kind (by
+// name) and enumerant (by value) of extra that core does not have; an added
+// instruction goes before the first with a larger opcode.
+func supplement(core, extra *grammar) {
+	have := map[uint32]bool{}
+	for _, in := range core.Instructions {
+		have[in.Opcode] = true
+	}
+	for _, in := range extra.Instructions {
+		if have[in.Opcode] {
+			continue
+		}
+		i := sort.Search(len(core.Instructions), func(i int) bool { return core.Instructions[i].Opcode > in.Opcode })
+		core.Instructions = append(core.Instructions[:i], append([]instruction{in}, core.Instructions[i:]...)...)
+	}
+	for _, k := range extra.OperandKinds {
+		j := -1
+		for i := range core.OperandKinds {
+			if core.OperandKinds[i].Kind == k.Kind {
+				j = i
+			}
+		}
+		if j < 0 {
+			core.OperandKinds = append(core.OperandKinds, k)
+			continue
+		}
+		values := map[uint32]bool{}
+		for _, e := range core.OperandKinds[j].Enumerants {
+			values[e.value()] = true
+		}
+		for _, e := range k.Enumerants {
+			if !values[e.value()] {
+				core.OperandKinds[j].Enumerants = append(core.OperandKinds[j].Enumerants, e)
+			}
+		}
+	}
 }
 
 // newGen numbers the operand kinds: the core grammar's, then each set's.

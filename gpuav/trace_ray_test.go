@@ -84,8 +84,29 @@ func TestTraceRayCode(t *testing.T) {
 		{0, 0, 0, 65536, o, 0, 10, d, CodeTraceRayMissIndex},
 	}
 	for i, tt := range tests {
-		if got := traceRayCode(tt.flags, tt.offset, tt.stride, tt.miss, tt.o, tt.tmin, tt.d, tt.tmax); got != tt.want {
+		if got := traceRayCode(tt.flags, tt.offset, tt.stride, tt.miss, tt.o, tt.tmin, tt.d, tt.tmax, 0); got != tt.want {
 			t.Errorf("%d: code %d, want %d", i, got, tt.want)
+		}
+	}
+	// The skip flags against the pipeline word's: after the ray's rules,
+	// before the SBT operands'.
+	pipeTests := []struct {
+		flags, pipe, offset uint32
+		tmin                float32
+		want                CheckCode
+	}{
+		{0x100, PipelineSkipTriangles, 0, 0, 0},
+		{0x200, PipelineSkipAABBs, 0, 0, 0},
+		{0x100, 0, 0, 0, 0},
+		{0x100, PipelineSkipAABBs, 16, 0, CodeTraceRaySkipTrianglesPipeline},
+		{0x200, PipelineSkipTriangles, 16, 0, CodeTraceRaySkipAABBsPipeline},
+		{0x200, PipelineSkipTriangles | PipelineSkipAABBs, 0, 0, CodeTraceRaySkipAABBsPipeline},
+		{0x100, PipelineSkipAABBs, 0, -1, CodeTraceRayTNegative},
+		{0x300, PipelineSkipAABBs, 0, 0, CodeTraceRaySkipBoth},
+	}
+	for i, tt := range pipeTests {
+		if got := traceRayCode(tt.flags, tt.offset, 0, 0, o, tt.tmin, d, 10, tt.pipe); got != tt.want {
+			t.Errorf("pipeline %d: code %d, want %d", i, got, tt.want)
 		}
 	}
 }

@@ -301,7 +301,9 @@ func TestTraceRaySBTOnError(t *testing.T) {
 // layer's GPU-assisted validation reports for a traceapp case, gpuav-dbg
 // reports too. The Khronos layer 1.3.239 (Debian's) checks none of them
 // and reports nothing; 1.4.363, where it checks them (gpuav_validate_trace_ray),
-// reports 06357, 06355 and 06998 under the same ids as ours.
+// reports 06357, 06355 and 06998 under the same ids as ours, and 06553 and
+// 06554 for the skip flags against the pipeline's (one message per launch
+// where gpuav-dbg has one group of 4).
 func TestTraceRayAtLeastWhatKhronosFinds(t *testing.T) {
 	requireTraceRay(t)
 	requireKhronos(t)
@@ -310,8 +312,13 @@ func TestTraceRayAtLeastWhatKhronosFinds(t *testing.T) {
 		{"--ray", "0", "0", "0", "0", "0", "1", "6", "4.5"},
 		{"--stage", "rchit", "--ray", "0", "0", "0", "0", "nan", "1", "0", "10"},
 		{"--stage", "rint", "--hit-kind", "200"},
+		{"--flags", "0x101", "--pipeline", "skip-aabbs"},
+		{"--stage", "rmiss", "--flags", "0x200", "--pipeline", "skip-triangles"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			if slices.Contains(args, "--pipeline") {
+				requireTraceRayCulling(t)
+			}
 			theirs := vuidRe.FindAllString(traceApp.runKhronos(t, args...), -1)
 			var r traceReport
 			code, out := traceApp.runInto(t, &r, nil, nil, args...)

@@ -440,8 +440,8 @@ var Checks = append(append([]Check{
 		Default: true,
 		Title:   "Invalid ray tracing call",
 		Help: "A ray-tracing shader called traceRayEXT (OpTraceRayKHR) with an invalid ray (a negative or NaN t_min or t_max, " +
-			"t_min greater than t_max, a non-finite origin or direction), ray flags that contradict each other or skip what the pipeline's " +
-			"SKIP_TRIANGLES / SKIP_AABBS flag already skips, or with an SBT offset " +
+			"t_min greater than t_max, a non-finite origin or direction), ray flags that contradict each other or the pipeline's " +
+			"SKIP_TRIANGLES / SKIP_AABBS flag, or with an SBT offset " +
 			"or stride past 4 bits or a miss index past 16 bits (warnings: the driver ignores the other bits); or an intersection " +
 			"shader called reportIntersectionEXT with a hit kind above 127 (128-255 are reserved). gpuav-dbg reported every operand " +
 			"and did not make the call: the ray payload keeps its value, the intersection is not reported (under on_error clamp, " +

@@ -14,15 +14,17 @@ import (
 // compared line by line; the SBT codes are ours, past its last one (41).
 func TestTraceRayCodes(t *testing.T) {
 	khronos := map[CheckCode]int{
-		CodeTraceRayTriangleFlags:       17, // kErrorSubCode_TraceRay_TrianglesFlags
-		CodeTraceRayOpaqueFlags:         18, // kErrorSubCode_TraceRay_OpaqueFlags
-		CodeTraceRaySkipBoth:            19, // kErrorSubCode_TraceRay_BothSkip
-		CodeTraceRayOrigin:              20, // kErrorSubCode_TraceRay_OriginNaNOrInf
-		CodeTraceRayDirection:           21, // kErrorSubCode_TraceRay_DirectionNaNOrInf
-		CodeTraceRayTNegative:           22, // kErrorSubCode_TraceRay_TNegative
-		CodeTraceRayTminGreaterThanTmax: 23, // kErrorSubCode_TraceRay_TMaxLessThanTMin
-		CodeTraceRayTNaN:                24, // kErrorSubCode_TraceRay_RayParametersNans
-		CodeHitKind:                     41, // kErrorSubCode_ReportIntersection_HitKindOutOfRange
+		CodeTraceRayTriangleFlags:         17, // kErrorSubCode_TraceRay_TrianglesFlags
+		CodeTraceRayOpaqueFlags:           18, // kErrorSubCode_TraceRay_OpaqueFlags
+		CodeTraceRaySkipBoth:              19, // kErrorSubCode_TraceRay_BothSkip
+		CodeTraceRayOrigin:                20, // kErrorSubCode_TraceRay_OriginNaNOrInf
+		CodeTraceRayDirection:             21, // kErrorSubCode_TraceRay_DirectionNaNOrInf
+		CodeTraceRayTNegative:             22, // kErrorSubCode_TraceRay_TNegative
+		CodeTraceRayTminGreaterThanTmax:   23, // kErrorSubCode_TraceRay_TMaxLessThanTMin
+		CodeTraceRayTNaN:                  24, // kErrorSubCode_TraceRay_RayParametersNans
+		CodeTraceRaySkipTrianglesPipeline: 26, // kErrorSubCode_TraceRay_SkipTrianglesWithPipelineSkipAABBs
+		CodeTraceRaySkipAABBsPipeline:     27, // kErrorSubCode_TraceRay_SkipAABBsWithPipelineSkipTriangles
+		CodeHitKind:                       41, // kErrorSubCode_ReportIntersection_HitKindOutOfRange
 	}
 	c := CheckByID(CheckTraceRay)
 	if c == nil || !c.Default || c.noClamp != "" {
@@ -163,6 +165,14 @@ func TestDescribeTraceRay(t *testing.T) {
 		{CodeTraceRayOpaqueFlags, [RecordParams]uint32{b(0), b(10), 0, 0, 0, 0x41, 0xff, 0},
 			"VUID-RuntimeSpirv-OpTraceRayKHR-06893",
 			"OpTraceRayKHR operand Rayflags 0x41 (OpaqueKHR|CullOpaqueKHR) contains more than one of OpaqueKHR, NoOpaqueKHR, CullOpaqueKHR and CullNoOpaqueKHR. The trace was not made: its ray payload kept its value.",
+			false, &SBTValues{}, false},
+		{CodeTraceRaySkipTrianglesPipeline, [RecordParams]uint32{b(0), b(10), 0, 0, 0, 0x101, 0xff, 0},
+			"VUID-RuntimeSpirv-OpTraceRayKHR-06553",
+			"OpTraceRayKHR operand Rayflags 0x101 (OpaqueKHR|SkipTrianglesKHR) contains SkipTrianglesKHR, but the pipeline was created with VK_PIPELINE_CREATE_RAY_TRACING_SKIP_AABBS_BIT_KHR (a ray may not skip both). The trace was not made: its ray payload kept its value.",
+			false, &SBTValues{}, false},
+		{CodeTraceRaySkipAABBsPipeline, [RecordParams]uint32{b(0), b(10), 0, 0, 0, 0x200, 0xff, TraceRayMade},
+			"VUID-RuntimeSpirv-OpTraceRayKHR-06554",
+			"OpTraceRayKHR operand Rayflags 0x200 (SkipAABBsKHR) contains SkipAABBsKHR, but the pipeline was created with VK_PIPELINE_CREATE_RAY_TRACING_SKIP_TRIANGLES_BIT_KHR (a ray may not skip both). The trace was made as written.",
 			false, &SBTValues{}, false},
 		{CodeTraceRaySBTOffset, [RecordParams]uint32{b(0), b(10), 16, 1, 70000, 0, 0xff, TraceRaySBTOffsetPast | TraceRayMissIndexPast | 1<<4 | 4464<<8},
 			"gpuav-dbg-TraceRay-SBT-Offset",

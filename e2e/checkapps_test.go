@@ -77,7 +77,7 @@ var (
 	clampApp = newCheckApp("clampapp", "clamp.comp")
 	loopApp  = newCheckApp("loopapp", "loop.comp")
 	sanApp   = newCheckApp("sanapp", "san.comp", "san.frag", "buf_plain.vert")
-	meshApp  = newCheckApp("meshapp", "mesh.mesh", "stage_plain.frag")
+	meshApp  = newCheckApp("meshapp", "mesh.mesh", "stage_plain.frag", "payload.mesh", "payload.task")
 	traceApp = newCheckApp("traceapp", "trace.rgen", "trace.rchit", "trace.rmiss", "trace.rint")
 	raceApp  = newCheckApp("raceapp", "race.comp")
 	scopeApp = newCheckApp("scopeapp", "scope_blur.comp", "scope_tone.comp")

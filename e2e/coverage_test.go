@@ -98,6 +98,7 @@ func TestDemoCoverage(t *testing.T) {
 		"sanitizer_minmax":             {"off", false, 0, 0, 0},
 		"sanitizer_gather":             {"on", false, 0, 0, 0},
 		"mesh_outputs":                 {"on", false, 0, 0, 0},
+		"mesh_task_payload":            {"on", false, 0, 0, 0},
 		"bda_alignment":                {"on", false, 0, 0, 0},
 		"cooperative_matrix_alignment": {"on", false, 0, 0, 0},
 		"shared_memory_race":           {"on", false, 0, 0, 0},

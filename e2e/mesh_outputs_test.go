@@ -72,3 +72,44 @@ func TestMeshOutputs(t *testing.T) {
 		meshApp.runClean(t, nil, "pixel=0,0,0,0", "no primitive draws nothing", "--case", "fewer")
 	})
 }
+
+// TestMeshTaskPayload: meshapp's payload.mesh reads its task payload in a
+// pipeline with no task shader on lavapipe: one group of the 8
+// invocations with VUID-RuntimeSpirv-MeshEXT-12380 and the line of the
+// read; the read yields 0 (skip), so no primitive is drawn (black pixel).
+// After payload.task, which writes the payload, nothing is reported and
+// the triangle is drawn.
+func TestMeshTaskPayload(t *testing.T) {
+	if !driverHas(t, "meshShader") {
+		t.Skip("the device has no meshShader (vulkaninfo)")
+	}
+	const vuid = "VUID-RuntimeSpirv-MeshEXT-12380"
+	at := expectAt(t, "payload.mesh", "mesh_task_payload")
+	code, r, out := meshApp.run(t, nil, nil, "--case", "payload")
+	requireOneGroup(t, code, r, out)
+	e := r.Errors[0]
+	if e.Check != "mesh_task_payload" || e.VUID != vuid || e.Count != 8 || e.Stage != "mesh" ||
+		e.Action != "vkCmdDrawMeshTasksEXT" || e.ActionIndex != 0 || e.CommandBuffer.Name != "mesh-cmd" ||
+		e.Pipeline.Name != "mesh-pipeline" {
+		t.Errorf("group: check %q vuid %q count %d stage %q action %q #%d cb %q pipeline %q",
+			e.Check, e.VUID, e.Count, e.Stage, e.Action, e.ActionIndex, e.CommandBuffer.Name, e.Pipeline.Name)
+	}
+	const message = "mesh_task_payload: The mesh shader read its task payload (a TaskPayloadWorkgroupEXT variable), but the pipeline " +
+		"has no task shader to write it: the value is undefined. The read yielded zero. " + vuid + "."
+	if !strings.HasPrefix(e.Message, message) {
+		t.Errorf("message %q\nwant it to start with %q", e.Message, message)
+	}
+	if e.Source.File != "payload.mesh" || e.Source.Line != at.line || e.Source.Text != at.text {
+		t.Errorf("source %+v, want payload.mesh:%d %q", e.Source, at.line, at.text)
+	}
+	if e.Outcome == nil || e.Outcome.Access != "skipped" {
+		t.Errorf("outcome %+v, want skipped", e.Outcome)
+	}
+	requireLines(t, out, []string{"pixel=0,0,0,0"})
+	t.Run("with_task_shader", func(t *testing.T) {
+		if !driverHas(t, "taskShader") {
+			t.Skip("the device has no taskShader (vulkaninfo)")
+		}
+		meshApp.runClean(t, nil, "pixel=255,255,255,255", "the task shader wrote the payload", "--case", "payload-task")
+	})
+}

@@ -22,7 +22,8 @@ import (
 //	clampapp value = what the access read; c3, s1by, s3by: words of the
 //	         atomic's and the struct store's buffers
 //	sanapp   u, i, f: the operation's result in each invocation
-//	meshapp  pixel: the 1x1 target (white where the triangle was drawn)
+//	meshapp  pixel: the 1x1 target (white where the triangle was drawn, black
+//	         where the payload read yielded 0)
 //	traceapp payload: each launch's ray payload (7: the trace was not made,
 //	         2: a miss, 1000 + the hit kind: a hit on the box)
 
@@ -236,6 +237,14 @@ var onErrorCases = []onErrorCase{
 		[]string{"pixel=255,255,255,255"}, nil, "clamped", -1, ""},
 	{"mesh/both/execute", meshApp, []string{"--case", "both"}, nil, "execute", "mesh_outputs",
 		nil, nil, "executed", -1, ""},
+	// mesh_task_payload: a payload read with no task shader yields 0 under
+	// skip and clamp (a payload has no range to clamp into): no triangle.
+	// Not executed: lavapipe's mesh shader crashes reading the payload no
+	// task shader made (docs/decisions/pipeline-word.md).
+	{"mesh/payload/skip", meshApp, []string{"--case", "payload"}, nil, "skip", "mesh_task_payload",
+		[]string{"pixel=0,0,0,0"}, nil, "skipped", -1, ""},
+	{"mesh/payload/clamp", meshApp, []string{"--case", "payload"}, nil, "clamp", "mesh_task_payload",
+		[]string{"pixel=0,0,0,0"}, nil, "skipped", -1, "clamp has no meaning"},
 	// trace_ray: a ray with RayTmin > RayTmax is not made under skip and
 	// clamp (a ray's values have nothing to clamp to); executed, the driver
 	// decides what it hits. A hit kind of 200 is not reported under skip

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -51,6 +52,15 @@ func requireTraceRay(t *testing.T) {
 		if !driverHas(t, f) {
 			t.Skipf("the device has no %s (vulkaninfo): traceapp needs it", f)
 		}
+	}
+}
+
+// requireTraceRayCulling skips a test of a pipeline's skip flags where
+// vulkaninfo says the device has no rayTraversalPrimitiveCulling.
+func requireTraceRayCulling(t *testing.T) {
+	t.Helper()
+	if !driverHas(t, "rayTraversalPrimitiveCulling") {
+		t.Skip("the device has no rayTraversalPrimitiveCulling (vulkaninfo): a pipeline cannot skip triangles or AABBs")
 	}
 }
 
@@ -123,6 +133,19 @@ func TestTraceRay(t *testing.T) {
 			"gpuav-dbg-TraceRay-Miss-Index", "warning",
 			"OpTraceRayKHR operand Miss Index (70000) is past the 16 bits the instruction uses: it uses 4464 (Miss Index & 0xFFFF). The trace was not made: its ray payload kept its value.",
 			"payload=7 7 7 7", "0", "10", "", false, 1, "0 1 70000", 0},
+		// Rayflags against the pipeline's skip flags (the pipeline word).
+		{"skip_triangles_in_skip_aabbs_pipeline", "raygen", []string{"--flags", "0x101", "--pipeline", "skip-aabbs"},
+			"VUID-RuntimeSpirv-OpTraceRayKHR-06553", "error",
+			"OpTraceRayKHR operand Rayflags 0x101 (OpaqueKHR|SkipTrianglesKHR) contains SkipTrianglesKHR, but the pipeline was created with VK_PIPELINE_CREATE_RAY_TRACING_SKIP_AABBS_BIT_KHR (a ray may not skip both). The trace was not made: its ray payload kept its value.",
+			"payload=7 7 7 7", "0", "10", "[0,0,0]", false, 0x101, "0 0 0", 0},
+		{"skip_aabbs_in_skip_triangles_pipeline", "raygen", []string{"--flags", "0x201", "--pipeline", "skip-triangles"},
+			"VUID-RuntimeSpirv-OpTraceRayKHR-06554", "error",
+			"OpTraceRayKHR operand Rayflags 0x201 (OpaqueKHR|SkipAABBsKHR) contains SkipAABBsKHR, but the pipeline was created with VK_PIPELINE_CREATE_RAY_TRACING_SKIP_TRIANGLES_BIT_KHR (a ray may not skip both). The trace was not made: its ray payload kept its value.",
+			"payload=7 7 7 7", "0", "10", "[0,0,0]", false, 0x201, "0 0 0", 0},
+		{"skip_aabbs_in_skip_triangles_pipeline", "rmiss", []string{"--flags", "0x200", "--pipeline", "skip-triangles"},
+			"VUID-RuntimeSpirv-OpTraceRayKHR-06554", "error",
+			"OpTraceRayKHR operand Rayflags 0x200 (SkipAABBsKHR) contains SkipAABBsKHR, but the pipeline was created with VK_PIPELINE_CREATE_RAY_TRACING_SKIP_TRIANGLES_BIT_KHR (a ray may not skip both). The trace was not made: its ray payload kept its value.",
+			"payload=110 110 110 110", "0", "10", "[0,0,0]", false, 0x200, "0 0 0", 0},
 		// The closest-hit and miss shaders' own traces: 10 + the 100 they
 		// left in their payload.
 		{"tmin_gt_tmax", "rchit", []string{"--ray", "0", "0", "0", "0", "0", "1", "2", "1"},
@@ -143,6 +166,9 @@ func TestTraceRay(t *testing.T) {
 	stages := map[string]string{"raygen": "raygen", "rchit": "closest_hit", "rmiss": "miss", "rint": "intersection"}
 	for _, tt := range tests {
 		t.Run(tt.stage+"/"+tt.name, func(t *testing.T) {
+			if slices.Contains(tt.args, "--pipeline") {
+				requireTraceRayCulling(t)
+			}
 			var r traceReport
 			code, out := traceApp.runInto(t, &r, nil, nil, append([]string{"--stage", tt.stage}, tt.args...)...)
 			wantCode := 1
@@ -222,8 +248,17 @@ func TestTraceRay(t *testing.T) {
 		{"sbt_within_bits", "payload=1 1 1 1", []string{"--sbt", "0", "15", "65535"}},
 		{"hit_kind_127", "payload=1127 1127 1127 1127", []string{"--stage", "rint", "--hit-kind", "127"}},
 		{"hit_kind_5", "payload=1005 1005 1005 1005", []string{"--stage", "rint"}},
+		// A skip flag the pipeline's own flag agrees with, and a skip
+		// pipeline with no skip flag: the triangle is skipped (a miss) and
+		// hit.
+		{"skip_triangles_in_skip_triangles_pipeline", "payload=2 2 2 2", []string{"--flags", "0x101", "--pipeline", "skip-triangles"}},
+		{"no_skip_in_skip_aabbs_pipeline", "payload=1 1 1 1", []string{"--pipeline", "skip-aabbs"}},
+		{"skip_triangles_in_skip_triangles_pipeline_without_flag", "payload=2 2 2 2", []string{"--pipeline", "skip-triangles"}},
 	} {
 		t.Run("clean/"+c.name, func(t *testing.T) {
+			if slices.Contains(c.args, "--pipeline") {
+				requireTraceRayCulling(t)
+			}
 			traceApp.runClean(t, nil, c.payload, "a valid call is made and reports nothing", c.args...)
 		})
 	}
@@ -266,7 +301,9 @@ func TestTraceRaySBTOnError(t *testing.T) {
 // layer's GPU-assisted validation reports for a traceapp case, gpuav-dbg
 // reports too. The Khronos layer 1.3.239 (Debian's) checks none of them
 // and reports nothing; 1.4.363, where it checks them (gpuav_validate_trace_ray),
-// reports 06357, 06355 and 06998 under the same ids as ours.
+// reports 06357, 06355 and 06998 under the same ids as ours, and 06553 and
+// 06554 for the skip flags against the pipeline's (one message per launch
+// where gpuav-dbg has one group of 4).
 func TestTraceRayAtLeastWhatKhronosFinds(t *testing.T) {
 	requireTraceRay(t)
 	requireKhronos(t)
@@ -275,8 +312,13 @@ func TestTraceRayAtLeastWhatKhronosFinds(t *testing.T) {
 		{"--ray", "0", "0", "0", "0", "0", "1", "6", "4.5"},
 		{"--stage", "rchit", "--ray", "0", "0", "0", "0", "nan", "1", "0", "10"},
 		{"--stage", "rint", "--hit-kind", "200"},
+		{"--flags", "0x101", "--pipeline", "skip-aabbs"},
+		{"--stage", "rmiss", "--flags", "0x200", "--pipeline", "skip-triangles"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			if slices.Contains(args, "--pipeline") {
+				requireTraceRayCulling(t)
+			}
 			theirs := vuidRe.FindAllString(traceApp.runKhronos(t, args...), -1)
 			var r traceReport
 			code, out := traceApp.runInto(t, &r, nil, nil, args...)

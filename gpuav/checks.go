@@ -166,6 +166,7 @@ const (
 	CheckSanitizerMinMax   = "sanitizer_minmax"
 	CheckSanitizerGather   = "sanitizer_gather"
 	CheckMeshOutputs       = "mesh_outputs"
+	CheckMeshTaskPayload   = "mesh_task_payload"
 	CheckBDAAlignment      = "bda_alignment"
 	CheckCoopMatAlignment  = "cooperative_matrix_alignment"
 	CheckSharedMemoryRace  = "shared_memory_race"
@@ -225,6 +226,11 @@ const (
 	// OutputPrimitivesEXT; the vertex code when its count is over.
 	CodeMeshVertices   CheckCode = 48 // VUID-RuntimeSpirv-MeshEXT-07332
 	CodeMeshPrimitives CheckCode = 49 // VUID-RuntimeSpirv-MeshEXT-07333
+	// CodeMeshTaskPayload: a mesh shader read its TaskPayloadWorkgroupEXT
+	// variable in a pipeline with no task shader
+	// (VUID-RuntimeSpirv-MeshEXT-12380): p0 TaskPayloadRead when the read
+	// was made.
+	CodeMeshTaskPayload CheckCode = 50
 	// CodeBDAAlignment (56-63): p0/p1 address low/high, p2 access size, p3
 	// flags (BDA* bits), p4 the Aligned operand the address is not a
 	// multiple of (VUID-RuntimeSpirv-PhysicalStorageBuffer64-06315); the
@@ -265,6 +271,11 @@ const (
 	CodeTraceRayTNegative           CheckCode = 86 // -06356 (TNegative, 22)
 	CodeTraceRayTminGreaterThanTmax CheckCode = 87 // -06357 (TMaxLessThanTMin, 23)
 	CodeTraceRayTNaN                CheckCode = 88 // -06358 (RayParametersNans, 24)
+	// SkipTrianglesKHR in a pipeline created with
+	// VK_PIPELINE_CREATE_RAY_TRACING_SKIP_AABBS_BIT_KHR, and SkipAABBsKHR
+	// with SKIP_TRIANGLES (the pipeline word, pipeline_word.go).
+	CodeTraceRaySkipTrianglesPipeline CheckCode = 90 // -06553 (SkipTrianglesWithPipelineSkipAABBs, 26)
+	CodeTraceRaySkipAABBsPipeline     CheckCode = 91 // -06554 (SkipAABBsWithPipelineSkipTriangles, 27)
 	// CodeHitKind: OpReportIntersectionKHR's Hit Kind above 127
 	// (VUID-RuntimeSpirv-OpReportIntersectionKHR-06998;
 	// ReportIntersection_HitKindOutOfRange, 41): p0 the Hit Kind, p1 Hit
@@ -435,6 +446,8 @@ var Checks = append(append([]Check{
 			{CodeTraceRayTNegative, "TRACE_RAY_T_NEGATIVE"},
 			{CodeTraceRayTminGreaterThanTmax, "TRACE_RAY_TMIN_GT_TMAX"},
 			{CodeTraceRayTNaN, "TRACE_RAY_T_NAN"},
+			{CodeTraceRaySkipTrianglesPipeline, "TRACE_RAY_SKIP_TRI_PIPELINE"},
+			{CodeTraceRaySkipAABBsPipeline, "TRACE_RAY_SKIP_AABB_PIPELINE"},
 			{CodeHitKind, "HIT_KIND"},
 			{CodeTraceRaySBTOffset, "TRACE_RAY_SBT_OFFSET"},
 			{CodeTraceRaySBTStride, "TRACE_RAY_SBT_STRIDE"},
@@ -443,7 +456,8 @@ var Checks = append(append([]Check{
 		Default: true,
 		Title:   "Invalid ray tracing call",
 		Help: "A ray-tracing shader called traceRayEXT (OpTraceRayKHR) with an invalid ray (a negative or NaN t_min or t_max, " +
-			"t_min greater than t_max, a non-finite origin or direction) or ray flags that contradict each other, or with an SBT offset " +
+			"t_min greater than t_max, a non-finite origin or direction), ray flags that contradict each other or the pipeline's " +
+			"SKIP_TRIANGLES / SKIP_AABBS flag, or with an SBT offset " +
 			"or stride past 4 bits or a miss index past 16 bits (warnings: the driver ignores the other bits); or an intersection " +
 			"shader called reportIntersectionEXT with a hit kind above 127 (128-255 are reserved). gpuav-dbg reported every operand " +
 			"and did not make the call: the ray payload keeps its value, the intersection is not reported (under on_error clamp, " +
@@ -548,6 +562,23 @@ var Checks = append(append([]Check{
 			GatedBy: []string{"meshShader"}},
 		describe: describeMeshOutputs,
 		pass:     meshOutputsPass,
+	},
+	{
+		// docs/decisions/pipeline-word.md
+		ID:      CheckMeshTaskPayload,
+		Codes:   []RecordCode{{CodeMeshTaskPayload, "MESH_TASK_PAYLOAD"}},
+		Default: true,
+		Title:   "Task payload read without a task shader",
+		Help: "A mesh shader read its task payload (a TaskPayloadWorkgroupEXT variable, taskPayloadSharedEXT) in a pipeline with no task " +
+			"shader, or as a shader object created with VK_SHADER_CREATE_NO_TASK_SHADER_BIT_EXT: no task shader wrote the payload, so " +
+			"the value is undefined. gpuav-dbg reported the read, and the read yielded zero.",
+		skipWords: []string{", and the read yielded zero"},
+		skipped:   "The read yielded zero.",
+		Device: DeviceRequirement{Features: []string{"meshShader"}, Extension: "VK_EXT_mesh_shader",
+			GatedBy: []string{"meshShader"}},
+		describe: describeMeshTaskPayload,
+		pass:     meshTaskPayloadPass,
+		noClamp:  "a task payload has no range to clamp into",
 	},
 	{
 		// The bda pass checks both (docs/decisions/bda-alignment-check.md).

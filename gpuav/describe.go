@@ -271,6 +271,13 @@ func describeMeshOutputs(d *Description, code CheckCode, p [RecordParams]uint32)
 	d.Message = fmt.Sprintf("OpSetMeshOutputsEXT: %s.", strings.Join(over, ", and "))
 }
 
+// describeMeshTaskPayload fills in a mesh_task_payload error.
+func describeMeshTaskPayload(d *Description, _ CheckCode, _ [RecordParams]uint32) {
+	d.FullVUID = "VUID-RuntimeSpirv-MeshEXT-12380"
+	d.Message = "The mesh shader read its task payload (a TaskPayloadWorkgroupEXT variable), but the pipeline has no task shader " +
+		"to write it: the value is undefined."
+}
+
 // describeBDA fills in a bda_oob error, worded like the Khronos layer's
 // (VUID-RuntimeSpirv-PhysicalStorageBuffer64-11819 in its 1.4 releases;
 // 1.3.239 had no VUID for it), with the nearest buffer added.

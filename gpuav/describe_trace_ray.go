@@ -21,18 +21,20 @@ type HitKindValues struct {
 // (layers/gpuav/instrumentation/trace_ray.cpp), and gpuav-dbg's own for
 // the SBT operands, which the Khronos layer does not check.
 var TraceRayIDs = map[CheckCode]string{
-	CodeTraceRayTriangleFlags:       "VUID-RuntimeSpirv-OpTraceRayKHR-06892",
-	CodeTraceRayOpaqueFlags:         "VUID-RuntimeSpirv-OpTraceRayKHR-06893",
-	CodeTraceRaySkipBoth:            "VUID-RuntimeSpirv-OpTraceRayKHR-06552",
-	CodeTraceRayOrigin:              "VUID-RuntimeSpirv-OpTraceRayKHR-06355",
-	CodeTraceRayDirection:           "VUID-RuntimeSpirv-OpTraceRayKHR-06355",
-	CodeTraceRayTNegative:           "VUID-RuntimeSpirv-OpTraceRayKHR-06356",
-	CodeTraceRayTminGreaterThanTmax: "VUID-RuntimeSpirv-OpTraceRayKHR-06357",
-	CodeTraceRayTNaN:                "VUID-RuntimeSpirv-OpTraceRayKHR-06358",
-	CodeHitKind:                     "VUID-RuntimeSpirv-OpReportIntersectionKHR-06998",
-	CodeTraceRaySBTOffset:           "gpuav-dbg-TraceRay-SBT-Offset",
-	CodeTraceRaySBTStride:           "gpuav-dbg-TraceRay-SBT-Stride",
-	CodeTraceRayMissIndex:           "gpuav-dbg-TraceRay-Miss-Index",
+	CodeTraceRayTriangleFlags:         "VUID-RuntimeSpirv-OpTraceRayKHR-06892",
+	CodeTraceRayOpaqueFlags:           "VUID-RuntimeSpirv-OpTraceRayKHR-06893",
+	CodeTraceRaySkipBoth:              "VUID-RuntimeSpirv-OpTraceRayKHR-06552",
+	CodeTraceRayOrigin:                "VUID-RuntimeSpirv-OpTraceRayKHR-06355",
+	CodeTraceRayDirection:             "VUID-RuntimeSpirv-OpTraceRayKHR-06355",
+	CodeTraceRayTNegative:             "VUID-RuntimeSpirv-OpTraceRayKHR-06356",
+	CodeTraceRayTminGreaterThanTmax:   "VUID-RuntimeSpirv-OpTraceRayKHR-06357",
+	CodeTraceRayTNaN:                  "VUID-RuntimeSpirv-OpTraceRayKHR-06358",
+	CodeTraceRaySkipTrianglesPipeline: "VUID-RuntimeSpirv-OpTraceRayKHR-06553",
+	CodeTraceRaySkipAABBsPipeline:     "VUID-RuntimeSpirv-OpTraceRayKHR-06554",
+	CodeHitKind:                       "VUID-RuntimeSpirv-OpReportIntersectionKHR-06998",
+	CodeTraceRaySBTOffset:             "gpuav-dbg-TraceRay-SBT-Offset",
+	CodeTraceRaySBTStride:             "gpuav-dbg-TraceRay-SBT-Stride",
+	CodeTraceRayMissIndex:             "gpuav-dbg-TraceRay-Miss-Index",
 }
 
 // traceRaySBTCode reports whether a trace_ray code is one of the SBT
@@ -109,6 +111,12 @@ func describeTraceRay(d *Description, code CheckCode, p [RecordParams]uint32) {
 		}
 	case CodeTraceRayTminGreaterThanTmax:
 		what = fmt.Sprintf("%s RayTmin (%s) is greater than RayTmax (%s).", op, fmtFloat(r.Tmin), fmtFloat(r.Tmax))
+	case CodeTraceRaySkipTrianglesPipeline:
+		what = fmt.Sprintf("%s Rayflags %s contains SkipTrianglesKHR, but the pipeline was created with VK_PIPELINE_CREATE_RAY_TRACING_SKIP_AABBS_BIT_KHR (a ray may not skip both).",
+			op, rayFlagsString(r.Flags))
+	case CodeTraceRaySkipAABBsPipeline:
+		what = fmt.Sprintf("%s Rayflags %s contains SkipAABBsKHR, but the pipeline was created with VK_PIPELINE_CREATE_RAY_TRACING_SKIP_TRIANGLES_BIT_KHR (a ray may not skip both).",
+			op, rayFlagsString(r.Flags))
 	case CodeTraceRaySBTOffset:
 		what = fmt.Sprintf("%s SBT Offset (%d) is past the 4 bits the instruction uses: it uses %d (SBT Offset & 0xF).", op, p[2], p[2]&0xf)
 	case CodeTraceRaySBTStride:

@@ -31,3 +31,16 @@ func TestDescribeMeshOutputs(t *testing.T) {
 		}
 	}
 }
+
+// TestDescribeMeshTaskPayload: a task payload read with no task shader
+// names -12380 and the undefined value, whatever the record holds.
+func TestDescribeMeshTaskPayload(t *testing.T) {
+	for _, p := range [][RecordParams]uint32{{}, {TaskPayloadRead}} {
+		d := Describe(CodeMeshTaskPayload, p)
+		const msg = "The mesh shader read its task payload (a TaskPayloadWorkgroupEXT variable), but the pipeline has no task shader " +
+			"to write it: the value is undefined."
+		if d.FullVUID != "VUID-RuntimeSpirv-MeshEXT-12380" || d.Message != msg || d.Warning {
+			t.Errorf("%v: %+v", p, d)
+		}
+	}
+}

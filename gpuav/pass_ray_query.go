@@ -73,9 +73,11 @@ func rayOperandsValid(m *spirv.Module, in *spirv.Instruction) bool {
 
 // Ray flag bits of the Rayflags rules (SPIR-V Ray Flags).
 const (
-	rayFlagsSkipBoth = 0x300 // SkipTrianglesKHR | SkipAABBsKHR
-	rayFlagsTriangle = 0x130 // SkipTrianglesKHR, CullBackFacing, CullFrontFacing
-	rayFlagsOpaque   = 0xc3  // OpaqueKHR, NoOpaqueKHR, CullOpaqueKHR, CullNoOpaqueKHR
+	rayFlagsSkipBoth     = 0x300 // SkipTrianglesKHR | SkipAABBsKHR
+	rayFlagSkipTriangles = 0x100
+	rayFlagSkipAABBs     = 0x200
+	rayFlagsTriangle     = 0x130 // SkipTrianglesKHR, CullBackFacing, CullFrontFacing
+	rayFlagsOpaque       = 0xc3  // OpaqueKHR, NoOpaqueKHR, CullOpaqueKHR, CullNoOpaqueKHR
 )
 
 // rayQueryCode is gpuav_ray_query_code on the host, for constant operands.

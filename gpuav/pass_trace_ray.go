@@ -58,7 +58,7 @@ const hitKindMax = 127
 // obey the rules, and the Hit Kind of every OpReportIntersectionKHR
 // (intersection shaders) the value bounds do not keep within 127:
 //
-//	B: ... %code = OpFunctionCall %uint gpuav_trace_ray_code %flags %offset %stride %miss %o %tmin %d %tmax
+//	B: ... %code = OpFunctionCall %uint gpuav_trace_ray_code %flags %offset %stride %miss %o %tmin %d %tmax %pipeline
 //	       %bad = OpINotEqual %bool %code %uint_0
 //	       OpSelectionMerge %M None
 //	       OpBranchConditional %bad %F %T
@@ -72,6 +72,10 @@ const hitKindMax = 127
 // operands masked to the bits the instruction uses when the code is one
 // of the SBT rules' (the other rules have nothing to clamp: that trace is
 // not made); under execute, F makes it as written.
+//
+// %pipeline is the pipeline word (pipeline_word.go): the ray-tracing
+// pipeline's skip flags, which a trace's SkipTrianglesKHR and SkipAABBsKHR
+// must not contradict.
 //
 // An OpReportIntersectionKHR whose Hit Kind is above 127 is guarded the
 // way an access is (guard.go): skipped, it returns false (no intersection
@@ -134,11 +138,13 @@ func traceRayOperandsValid(m *spirv.Module, in *spirv.Instruction) bool {
 	if !ok1 || !ok2 || !ok3 || !ok4 || len(t0) != 1 || len(t1) != 1 {
 		return false
 	}
-	return traceRayCode(u[0], u[1], u[2], u[3], o, t0[0], d, t1[0]) == 0
+	// A skip flag is valid or not by the pipeline's flags: checked.
+	return u[0]&rayFlagsSkipBoth == 0 && traceRayCode(u[0], u[1], u[2], u[3], o, t0[0], d, t1[0], 0) == 0
 }
 
-// traceRayCode is gpuav_trace_ray_code on the host, for constant operands.
-func traceRayCode(flags, offset, stride, miss uint32, o []float32, tmin float32, d []float32, tmax float32) CheckCode {
+// traceRayCode is gpuav_trace_ray_code on the host, for constant operands
+// and a pipeline word.
+func traceRayCode(flags, offset, stride, miss uint32, o []float32, tmin float32, d []float32, tmax float32, pipe uint32) CheckCode {
 	finite := func(v []float32) bool {
 		for _, x := range v {
 			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
@@ -165,6 +171,10 @@ func traceRayCode(flags, offset, stride, miss uint32, o []float32, tmin float32,
 		return CodeTraceRayTNegative
 	case tmin > tmax:
 		return CodeTraceRayTminGreaterThanTmax
+	case flags&rayFlagSkipTriangles != 0 && pipe&PipelineSkipAABBs != 0:
+		return CodeTraceRaySkipTrianglesPipeline
+	case flags&rayFlagSkipAABBs != 0 && pipe&PipelineSkipTriangles != 0:
+		return CodeTraceRaySkipAABBsPipeline
 	case offset > 0xf:
 		return CodeTraceRaySBTOffset
 	case stride > 0xf:
@@ -203,6 +213,10 @@ func (p *traceRayChecker) guardTrace(fn *function, b *spirv.Block, j int) (guard
 		sh.warnf("instruction %d: OpTraceRayKHR's ray is not vec3/float of 32 bits: left unchecked", in.OrigIndex)
 		return guarded{}, false
 	}
+	pipe, ok := sh.pipelineWord("OpTraceRayKHR's skip flags against the pipeline's")
+	if !ok {
+		pipe = m.ConstantUint32(0)
+	}
 	u, boolT := m.TypeUint32(), m.TypeBool()
 	tID, fID, mID := m.NewID(), m.NewID(), m.NewID()
 	post := b.Insts[j+1:]
@@ -213,7 +227,7 @@ func (p *traceRayChecker) guardTrace(fn *function, b *spirv.Block, j int) (guard
 		ops[k] = head.asUint(in.Words[k], typeOf(m, in.Words[k]))
 	}
 	code := head.op(spirv.OpFunctionCall, u, sh.lib.function("gpuav_trace_ray_code"), ops[trFlags], ops[trOffset],
-		ops[trStride], ops[trMiss], in.Words[trOrig], in.Words[trTmin], in.Words[trDir], in.Words[trTmax])
+		ops[trStride], ops[trMiss], in.Words[trOrig], in.Words[trTmin], in.Words[trDir], in.Words[trTmax], pipe)
 	bad := head.op(spirv.OpINotEqual, boolT, code, m.ConstantUint32(0))
 	head.void(spirv.OpSelectionMerge, mID, uint32(spirv.SelectionControlNone))
 	head.void(spirv.OpBranchConditional, bad, fID, tID)

@@ -14,15 +14,17 @@ import (
 // compared line by line; the SBT codes are ours, past its last one (41).
 func TestTraceRayCodes(t *testing.T) {
 	khronos := map[CheckCode]int{
-		CodeTraceRayTriangleFlags:       17, // kErrorSubCode_TraceRay_TrianglesFlags
-		CodeTraceRayOpaqueFlags:         18, // kErrorSubCode_TraceRay_OpaqueFlags
-		CodeTraceRaySkipBoth:            19, // kErrorSubCode_TraceRay_BothSkip
-		CodeTraceRayOrigin:              20, // kErrorSubCode_TraceRay_OriginNaNOrInf
-		CodeTraceRayDirection:           21, // kErrorSubCode_TraceRay_DirectionNaNOrInf
-		CodeTraceRayTNegative:           22, // kErrorSubCode_TraceRay_TNegative
-		CodeTraceRayTminGreaterThanTmax: 23, // kErrorSubCode_TraceRay_TMaxLessThanTMin
-		CodeTraceRayTNaN:                24, // kErrorSubCode_TraceRay_RayParametersNans
-		CodeHitKind:                     41, // kErrorSubCode_ReportIntersection_HitKindOutOfRange
+		CodeTraceRayTriangleFlags:         17, // kErrorSubCode_TraceRay_TrianglesFlags
+		CodeTraceRayOpaqueFlags:           18, // kErrorSubCode_TraceRay_OpaqueFlags
+		CodeTraceRaySkipBoth:              19, // kErrorSubCode_TraceRay_BothSkip
+		CodeTraceRayOrigin:                20, // kErrorSubCode_TraceRay_OriginNaNOrInf
+		CodeTraceRayDirection:             21, // kErrorSubCode_TraceRay_DirectionNaNOrInf
+		CodeTraceRayTNegative:             22, // kErrorSubCode_TraceRay_TNegative
+		CodeTraceRayTminGreaterThanTmax:   23, // kErrorSubCode_TraceRay_TMaxLessThanTMin
+		CodeTraceRayTNaN:                  24, // kErrorSubCode_TraceRay_RayParametersNans
+		CodeTraceRaySkipTrianglesPipeline: 26, // kErrorSubCode_TraceRay_SkipTrianglesWithPipelineSkipAABBs
+		CodeTraceRaySkipAABBsPipeline:     27, // kErrorSubCode_TraceRay_SkipAABBsWithPipelineSkipTriangles
+		CodeHitKind:                       41, // kErrorSubCode_ReportIntersection_HitKindOutOfRange
 	}
 	c := CheckByID(CheckTraceRay)
 	if c == nil || !c.Default || c.noClamp != "" {
@@ -84,8 +86,29 @@ func TestTraceRayCode(t *testing.T) {
 		{0, 0, 0, 65536, o, 0, 10, d, CodeTraceRayMissIndex},
 	}
 	for i, tt := range tests {
-		if got := traceRayCode(tt.flags, tt.offset, tt.stride, tt.miss, tt.o, tt.tmin, tt.d, tt.tmax); got != tt.want {
+		if got := traceRayCode(tt.flags, tt.offset, tt.stride, tt.miss, tt.o, tt.tmin, tt.d, tt.tmax, 0); got != tt.want {
 			t.Errorf("%d: code %d, want %d", i, got, tt.want)
+		}
+	}
+	// The skip flags against the pipeline word's: after the ray's rules,
+	// before the SBT operands'.
+	pipeTests := []struct {
+		flags, pipe, offset uint32
+		tmin                float32
+		want                CheckCode
+	}{
+		{0x100, PipelineSkipTriangles, 0, 0, 0},
+		{0x200, PipelineSkipAABBs, 0, 0, 0},
+		{0x100, 0, 0, 0, 0},
+		{0x100, PipelineSkipAABBs, 16, 0, CodeTraceRaySkipTrianglesPipeline},
+		{0x200, PipelineSkipTriangles, 16, 0, CodeTraceRaySkipAABBsPipeline},
+		{0x200, PipelineSkipTriangles | PipelineSkipAABBs, 0, 0, CodeTraceRaySkipAABBsPipeline},
+		{0x100, PipelineSkipAABBs, 0, -1, CodeTraceRayTNegative},
+		{0x300, PipelineSkipAABBs, 0, 0, CodeTraceRaySkipBoth},
+	}
+	for i, tt := range pipeTests {
+		if got := traceRayCode(tt.flags, tt.offset, 0, 0, o, tt.tmin, d, 10, tt.pipe); got != tt.want {
+			t.Errorf("pipeline %d: code %d, want %d", i, got, tt.want)
 		}
 	}
 }
@@ -142,6 +165,14 @@ func TestDescribeTraceRay(t *testing.T) {
 		{CodeTraceRayOpaqueFlags, [RecordParams]uint32{b(0), b(10), 0, 0, 0, 0x41, 0xff, 0},
 			"VUID-RuntimeSpirv-OpTraceRayKHR-06893",
 			"OpTraceRayKHR operand Rayflags 0x41 (OpaqueKHR|CullOpaqueKHR) contains more than one of OpaqueKHR, NoOpaqueKHR, CullOpaqueKHR and CullNoOpaqueKHR. The trace was not made: its ray payload kept its value.",
+			false, &SBTValues{}, false},
+		{CodeTraceRaySkipTrianglesPipeline, [RecordParams]uint32{b(0), b(10), 0, 0, 0, 0x101, 0xff, 0},
+			"VUID-RuntimeSpirv-OpTraceRayKHR-06553",
+			"OpTraceRayKHR operand Rayflags 0x101 (OpaqueKHR|SkipTrianglesKHR) contains SkipTrianglesKHR, but the pipeline was created with VK_PIPELINE_CREATE_RAY_TRACING_SKIP_AABBS_BIT_KHR (a ray may not skip both). The trace was not made: its ray payload kept its value.",
+			false, &SBTValues{}, false},
+		{CodeTraceRaySkipAABBsPipeline, [RecordParams]uint32{b(0), b(10), 0, 0, 0, 0x200, 0xff, TraceRayMade},
+			"VUID-RuntimeSpirv-OpTraceRayKHR-06554",
+			"OpTraceRayKHR operand Rayflags 0x200 (SkipAABBsKHR) contains SkipAABBsKHR, but the pipeline was created with VK_PIPELINE_CREATE_RAY_TRACING_SKIP_TRIANGLES_BIT_KHR (a ray may not skip both). The trace was made as written.",
 			false, &SBTValues{}, false},
 		{CodeTraceRaySBTOffset, [RecordParams]uint32{b(0), b(10), 16, 1, 70000, 0, 0xff, TraceRaySBTOffsetPast | TraceRayMissIndexPast | 1<<4 | 4464<<8},
 			"gpuav-dbg-TraceRay-SBT-Offset",

@@ -490,6 +490,99 @@ static const VkPipelineLibraryCreateInfoKHR *find_libraries(const void *pNext)
     return NULL;
 }
 
+/* ---- the pipeline word (docs/decisions/pipeline-word.md) ---------------------- */
+
+const VkSpecializationInfo *gpuavdbg_spec_with_word(const VkSpecializationInfo *spec, uint32_t word, void **block)
+{
+    *block = NULL;
+    uint32_t n = spec ? spec->mapEntryCount : 0;
+    size_t size = spec && spec->pData ? spec->dataSize : 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (spec->pMapEntries[i].constantID == GPUAVDBG_PIPELINE_WORD_SPEC_ID)
+            return spec;
+    size_t off = (size + 3) & ~(size_t)3;
+    char *b = malloc(sizeof(VkSpecializationInfo) + (n + 1) * sizeof(VkSpecializationMapEntry) + off + sizeof word);
+    if (!b)
+        return spec;
+    VkSpecializationInfo *si = (VkSpecializationInfo *)b;
+    VkSpecializationMapEntry *e = (VkSpecializationMapEntry *)(b + sizeof *si);
+    char *data = (char *)(e + n + 1);
+    if (n)
+        memcpy(e, spec->pMapEntries, n * sizeof *e);
+    memset(data, 0, off);
+    if (size)
+        memcpy(data, spec->pData, size);
+    memcpy(data + off, &word, sizeof word);
+    e[n].constantID = GPUAVDBG_PIPELINE_WORD_SPEC_ID;
+    e[n].offset = (uint32_t)off;
+    e[n].size = sizeof word;
+    si->mapEntryCount = n + 1;
+    si->pMapEntries = e;
+    si->dataSize = off + sizeof word;
+    si->pData = data;
+    *block = b;
+    return si;
+}
+
+/* with_word returns a scratch copy of stages in which every stage of mask
+ * has the pipeline word word among its specialization constants; NULL
+ * when word is 0, and when out of memory (said as unchecked). */
+static const VkPipelineShaderStageCreateInfo *with_word(scratch *sc, const VkPipelineShaderStageCreateInfo *stages,
+                                                        uint32_t n, VkShaderStageFlags mask, uint32_t word)
+{
+    if (!word || !n)
+        return NULL;
+    VkPipelineShaderStageCreateInfo *copy = scratch_copy(sc, stages, n, sizeof *stages);
+    for (uint32_t s = 0; copy && s < n; s++) {
+        if (!(copy[s].stage & mask))
+            continue;
+        void *b = NULL;
+        copy[s].pSpecializationInfo = gpuavdbg_spec_with_word(copy[s].pSpecializationInfo, word, &b);
+        if (b && !push((void **)&sc->blocks, &sc->nblocks, &sc->cap_blocks, sizeof b, &b)) {
+            free(b);
+            copy = NULL;
+        }
+    }
+    if (!copy)
+        gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED, "out of memory giving a pipeline's shaders its flags: the checks that "
+                                              "depend on them (trace_ray's skip flags, mesh_task_payload) pass there");
+    return copy;
+}
+
+/* rt_word is a ray-tracing pipeline's word: its skip flags. */
+static uint32_t rt_word(VkPipelineCreateFlags flags)
+{
+    return (flags & VK_PIPELINE_CREATE_RAY_TRACING_SKIP_AABBS_BIT_KHR ? GPUAVDBG_PIPELINE_SKIP_AABBS : 0) |
+           (flags & VK_PIPELINE_CREATE_RAY_TRACING_SKIP_TRIANGLES_BIT_KHR ? GPUAVDBG_PIPELINE_SKIP_TRIANGLES : 0);
+}
+
+/* mesh_word is a graphics pipeline's word for its mesh stage: no task
+ * stage beside it (the two are in one create info, or one pre-rasterization
+ * library). */
+static uint32_t mesh_word(const VkPipelineShaderStageCreateInfo *stages, uint32_t n)
+{
+    int mesh = 0, task = 0;
+    for (uint32_t s = 0; s < n; s++) {
+        mesh |= stages[s].stage == VK_SHADER_STAGE_MESH_BIT_EXT;
+        task |= stages[s].stage == VK_SHADER_STAGE_TASK_BIT_EXT;
+    }
+    return mesh && !task ? GPUAVDBG_PIPELINE_NO_TASK : 0;
+}
+
+/* WORD_STAGE_ARRAYS gives the stages of mask of the create infos with a
+ * padded layout their pipeline's word (wordof(i), with_word), in copy. */
+#define WORD_STAGE_ARRAYS(dd, sc, ci, n, copy, mask, wordof)                                                \
+    for (uint32_t i_ = 0; (dd)->set_layout && i_ < (n); i_++) {                                             \
+        if (!padded((dd), (ci)[i_].layout))                                                                 \
+            continue;                                                                                       \
+        const VkPipelineShaderStageCreateInfo *st_ = with_word(                                             \
+            (sc), (copy) ? (copy)[i_].pStages : (ci)[i_].pStages, (ci)[i_].stageCount, (mask), (wordof));   \
+        if (st_ && !(copy))                                                                                 \
+            (copy) = scratch_copy((sc), (ci), (n), sizeof *(ci));                                           \
+        if (st_ && (copy))                                                                                  \
+            (copy)[i_].pStages = st_;                                                                       \
+    }
+
 /* remember tells Go about a new pipeline and records it for
  * vkCmdBindPipeline. The layer binds its set before the pipeline's actions
  * when its layout has the set and any of its shaders (or of its libraries)
@@ -955,11 +1048,18 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateGraphicsPipelines(VkDevice devi
     int any_padded = 0;
     uint8_t *outs = SCOPE_OUTS(dd, ci, n, STAGES, NSTAGES, GFX_LINKED);
     PREPARE_STAGE_ARRAYS(dd, &sc, ci, n, copy, any_padded, outs);
+    /* The fast variants keep their create info for the precise variant's
+     * pipeline: they take it with the pipeline word. */
+    VkGraphicsPipelineCreateInfo *worded = NULL;
+    WORD_STAGE_ARRAYS(dd, &sc, ci, n, worded, VK_SHADER_STAGE_MESH_BIT_EXT,
+                      mesh_word(ci[i_].pStages, ci[i_].stageCount));
     gpuavdbg_variant **vars = dd->set_layout && n ? calloc(n, sizeof *vars) : NULL;
     for (uint32_t i = 0; vars && i < n; i++)
         if (pad_of(dd, ci[i].layout, outs, i) && (!copy || copy[i].pStages == ci[i].pStages))
-            fast_graphics(dd, &sc, ci, n, i, &copy, &vars[i]);
+            fast_graphics(dd, &sc, worded ? worded : ci, n, i, &copy, &vars[i]);
     PRECISE_STAGE_ARRAYS(dd, &sc, ci, n, copy, outs);
+    WORD_STAGE_ARRAYS(dd, &sc, ci, n, copy, VK_SHADER_STAGE_MESH_BIT_EXT,
+                      mesh_word(ci[i_].pStages, ci[i_].stageCount));
     for (uint32_t i = 0; dd->set_layout && i < n; i++)
         if (pad_of(dd, ci[i].layout, outs, i) && has_shader_groups(ci[i].pNext))
             gpuavdbg_logf(GPUAVDBG_LOG_UNCHECKED,
@@ -1010,6 +1110,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL icpt_CreateRayTracingPipelinesKHR(VkDevice
     uint8_t *outs = SCOPE_OUTS(dd, ci, n, STAGES, NSTAGES, RT_LINKED);
     PREPARE_STAGE_ARRAYS(dd, &sc, ci, n, copy, any_padded, outs);
     PRECISE_STAGE_ARRAYS(dd, &sc, ci, n, copy, outs);
+    WORD_STAGE_ARRAYS(dd, &sc, ci, n, copy, VK_SHADER_STAGE_ALL, rt_word(ci[i_].flags));
     int32_t *refused = n ? calloc(n, sizeof *refused) : NULL;
     pipeline_call call = PIPELINE_CALL(VkRayTracingPipelineCreateInfoKHR, ray_tracing, dd, &sc,
                                        gpuavdbg_cache_for(dd, cache, any_padded), alloc, n, ci, copy ? copy : ci);

@@ -17,4 +17,11 @@ void gpuavdbg_pipelines_teardown(device_data *dd);
  * (docs/decisions/attribution-by-identity.md). */
 uint64_t gpuavdbg_pipeline_serial(device_data *dd, uint64_t pipeline);
 
+/* gpuavdbg_spec_with_word returns spec with the pipeline word added: the
+ * specialization constant GPUAVDBG_PIPELINE_WORD_SPEC_ID of value word
+ * (gpuav/pipeline_word.go), in one malloc'd block (*block, which the
+ * caller frees after the create call); spec itself, *block NULL, when spec
+ * already names that constant or memory runs out. */
+const VkSpecializationInfo *gpuavdbg_spec_with_word(const VkSpecializationInfo *spec, uint32_t word, void **block);
+
 #endif

@@ -16,6 +16,7 @@
 
 #include "ground.h"
 #include "descriptors.h"
+#include "pipeline.h"
 #include "shaderobj.h"
 #include "_cgo_export.h"
 
@@ -323,7 +324,9 @@ static VkResult create_shaders(device_data *dd, VkDevice device, uint32_t n, con
     uint32_t **words = calloc(n, sizeof *words);
     const char **why = calloc(n, sizeof *why); /* replaces Go's warning when set */
     VkPipelineLayout *layouts = calloc(n, sizeof *layouts);
-    if (!copy || !sets || !ids || !kind || !words || !why || !layouts) {
+    void **specs = calloc(n, sizeof *specs); /* the pipeline word's (gpuavdbg_spec_with_word) */
+    if (!copy || !sets || !ids || !kind || !words || !why || !layouts || !specs) {
+        free(specs);
         free(copy);
         free(sets);
         free(ids);
@@ -393,6 +396,11 @@ static VkResult create_shaders(device_data *dd, VkDevice device, uint32_t n, con
         copy[i].codeSize = nw * 4;
         copy[i].setLayoutCount = dd->slot + 1;
         copy[i].pSetLayouts = sets[i];
+        /* A mesh shader made to run without a task shader: its pipeline
+         * word says so (docs/decisions/pipeline-word.md). */
+        if (ci[i].stage == VK_SHADER_STAGE_MESH_BIT_EXT && (ci[i].flags & VK_SHADER_CREATE_NO_TASK_SHADER_BIT_EXT))
+            copy[i].pSpecializationInfo =
+                gpuavdbg_spec_with_word(ci[i].pSpecializationInfo, GPUAVDBG_PIPELINE_NO_TASK, &specs[i]);
     }
     /* Linked shaders are created together; a stage Go left alone gets the
      * padded list of its instrumented partners too, so that the linked
@@ -483,6 +491,9 @@ static VkResult create_shaders(device_data *dd, VkDevice device, uint32_t n, con
     free(words);
     free(why);
     free(layouts);
+    for (uint32_t i = 0; i < n; i++)
+        free(specs[i]);
+    free(specs);
     return r;
 }
 

@@ -27,6 +27,7 @@ typedef enum VkShaderCodeTypeEXT {
 
 typedef VkFlags VkShaderCreateFlagsEXT;
 #define VK_SHADER_CREATE_LINK_STAGE_BIT_EXT 0x00000001u
+#define VK_SHADER_CREATE_NO_TASK_SHADER_BIT_EXT 0x00000008u
 
 typedef struct VkPhysicalDeviceShaderObjectFeaturesEXT {
     VkStructureType sType;

@@ -91,7 +91,7 @@ func TestCoverage(t *testing.T) {
 		"\n  buffer_oob: 2 accesses in 1 shader, 1 pipeline\n",
 		"\n  ray_query: on, but cannot run: no rayQuery\n",
 		"\n  index_buffer_oob: by the layer on its commands\n",
-		"\n  off: descriptor_uninitialized, descriptor_destroyed, texel_buffer_oob,\n       bda_oob, trace_ray, sanitizer_divide, sanitizer_pow,\n       sanitizer_atan2, sanitizer_minmax, sanitizer_gather, mesh_outputs,\n       bda_alignment, cooperative_matrix_alignment, shared_memory_race,\n       barrier_divergence, loop_budget, vertex_fetch_oob,\n       indirect_command",
+		"\n  off: descriptor_uninitialized, descriptor_destroyed, texel_buffer_oob,\n       bda_oob, trace_ray, sanitizer_divide, sanitizer_pow,\n       sanitizer_atan2, sanitizer_minmax, sanitizer_gather, mesh_outputs,\n       mesh_task_payload, bda_alignment, cooperative_matrix_alignment,\n       shared_memory_race, barrier_divergence, loop_budget,\n       vertex_fetch_oob, indirect_command",
 	} {
 		if !strings.Contains(lines, w) {
 			t.Errorf("lines lack %q:\n%s", w, lines)

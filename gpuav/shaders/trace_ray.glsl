@@ -1,10 +1,11 @@
 // trace_ray: the OpTraceRayKHR operand rules of the Vulkan environment for
 // SPIR-V (VUID-RuntimeSpirv-OpTraceRayKHR-06355, -06356, -06357, -06358,
-// -06552, -06892, -06893), the SBT operands past the bits the instruction
-// uses, and OpReportIntersectionKHR's Hit Kind (-06998; an inline compare,
-// only its report is here). gpuav/pass_trace_ray.go calls
+// -06552, -06553, -06554, -06892, -06893), the SBT operands past the bits
+// the instruction uses, and OpReportIntersectionKHR's Hit Kind (-06998; an
+// inline compare, only its report is here). gpuav/pass_trace_ray.go calls
 // gpuav_trace_ray_code before every trace whose operands are not constants
-// that obey the rules, and reports out of line; docs/decisions/trace-ray-check.md.
+// that obey the rules, and reports out of line;
+// docs/decisions/trace-ray-check.md.
 
 // gpuav_trace_ray_code returns 0 when the operands are valid, else the
 // check code of the first rule broken, in the Khronos layer's order
@@ -13,10 +14,13 @@
 // most one of Opaque (0x1), NoOpaque (0x2), CullOpaque (0x40) and
 // CullNoOpaque (0x80); not both SkipTriangles and SkipAABBs (0x200);
 // origin finite; direction finite; t values not NaN; t values not
-// negative; RayTmin <= RayTmax. Then gpuav-dbg's own: SBT Offset and SBT
-// Stride within 4 bits, Miss Index within 16.
+// negative; RayTmin <= RayTmax; no SkipTriangles in a pipeline that skips
+// AABBs, no SkipAABBs in one that skips triangles (pipeline, the pipeline
+// word: bit 0 SKIP_AABBS, bit 1 SKIP_TRIANGLES; -06553, -06554). Then
+// gpuav-dbg's own: SBT Offset and SBT Stride within 4 bits, Miss Index
+// within 16.
 uint gpuav_trace_ray_code(uint flags, uint sbt_offset, uint sbt_stride, uint miss_index, vec3 origin, float tmin,
-                          vec3 direction, float tmax) {
+                          vec3 direction, float tmax, uint pipeline) {
     uint f = flags;
     vec3 o = origin;
     vec3 d = direction;
@@ -39,6 +43,10 @@ uint gpuav_trace_ray_code(uint flags, uint sbt_offset, uint sbt_stride, uint mis
         code = GPUAV_CODE_TRACE_RAY_T_NEGATIVE;
     } else if (t0 > t1) {
         code = GPUAV_CODE_TRACE_RAY_TMIN_GT_TMAX;
+    } else if ((f & 0x100u) != 0u && (pipeline & 1u) != 0u) {
+        code = GPUAV_CODE_TRACE_RAY_SKIP_TRI_PIPELINE;
+    } else if ((f & 0x200u) != 0u && (pipeline & 2u) != 0u) {
+        code = GPUAV_CODE_TRACE_RAY_SKIP_AABB_PIPELINE;
     } else if (sbt_offset > 15u) {
         code = GPUAV_CODE_TRACE_RAY_SBT_OFFSET;
     } else if (sbt_stride > 15u) {

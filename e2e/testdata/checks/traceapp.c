@@ -9,6 +9,7 @@
  *   traceapp --shaders DIR [--stage raygen|rchit|rmiss|rint]
  *            [--ray OX OY OZ DX DY DZ TMIN TMAX] [--flags N]
  *            [--sbt OFFSET STRIDE MISS] [--hit-kind K]
+ *            [--pipeline skip-triangles|skip-aabbs]
  *
  *   raygen: the ray generation shader traces it;
  *   rchit:  the ray generation shader's ray hits the triangle, and the
@@ -21,7 +22,10 @@
  * The ray's values are read with strtof ("inf", "-inf" and "nan" work);
  * the default (0 0 0  0 0 1  0 10) hits the triangle. --flags is Rayflags
  * (strtoul base 0, default 1: gl_RayFlagsOpaqueEXT), --sbt the SBT offset,
- * stride and miss index (default 0 0 0). It prints "payload=a b c d", what
+ * stride and miss index (default 0 0 0); --pipeline creates the pipeline
+ * with VK_PIPELINE_CREATE_RAY_TRACING_SKIP_TRIANGLES_BIT_KHR or
+ * _SKIP_AABBS_BIT_KHR (a skip-triangles pipeline's ray misses the
+ * triangle; it needs rayTraversalPrimitiveCulling). It prints "payload=a b c d", what
  * each launch's ray generation shader found in its payload: 7 where its
  * trace was not made, 1 for a hit, 2 for a miss, 1000 + the hit kind for a
  * hit on the box; in stages rchit and rmiss 10 + what the shader's own
@@ -45,6 +49,7 @@ int main(int argc, char **argv)
 {
     const char *dir = ".";
     pc_block pc = {.origin = {0, 0, 0, 0}, .dir = {0, 0, 1, 0}, .tmin = 0, .tmax = 10, .flags = 1, .hit_kind = 5};
+    VkPipelineCreateFlags pflags = 0;
     static const char *const stages[] = {"raygen", "rchit", "rmiss", "rint"};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--shaders") && i + 1 < argc)
@@ -72,6 +77,16 @@ int main(int argc, char **argv)
             pc.sbt_offset = (uint32_t)strtoul(argv[++i], NULL, 0);
             pc.sbt_stride = (uint32_t)strtoul(argv[++i], NULL, 0);
             pc.miss = (uint32_t)strtoul(argv[++i], NULL, 0);
+        } else if (!strcmp(argv[i], "--pipeline") && i + 1 < argc) {
+            i++;
+            if (!strcmp(argv[i], "skip-triangles"))
+                pflags = VK_PIPELINE_CREATE_RAY_TRACING_SKIP_TRIANGLES_BIT_KHR;
+            else if (!strcmp(argv[i], "skip-aabbs"))
+                pflags = VK_PIPELINE_CREATE_RAY_TRACING_SKIP_AABBS_BIT_KHR;
+            else {
+                fprintf(stderr, APP ": unknown pipeline flag %s\n", argv[i]);
+                return 2;
+            }
         } else if (!strcmp(argv[i], "--hit-kind") && i + 1 < argc) {
             pc.hit_kind = (uint32_t)strtoul(argv[++i], NULL, 0);
         } else {
@@ -94,9 +109,14 @@ int main(int argc, char **argv)
         printf("unsupported\n");
         return 0;
     }
+    if (pflags && !qrt.rayTraversalPrimitiveCulling) {
+        printf("unsupported\n"); /* the skip flags need it */
+        return 0;
+    }
     VkPhysicalDeviceRayTracingPipelineFeaturesKHR rtf = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_FEATURES_KHR,
         .rayTracingPipeline = VK_TRUE,
+        .rayTraversalPrimitiveCulling = pflags != 0,
     };
     VkPhysicalDeviceAccelerationStructureFeaturesKHR asf = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ACCELERATION_STRUCTURE_FEATURES_KHR,
@@ -166,7 +186,7 @@ int main(int argc, char **argv)
     groups[2].closestHitShader = 2;
     groups[2].intersectionShader = box ? 3 : VK_SHADER_UNUSED_KHR;
     VkRayTracingPipelineCreateInfoKHR ci = {
-        .sType = VK_STRUCTURE_TYPE_RAY_TRACING_PIPELINE_CREATE_INFO_KHR, .stageCount = nstages, .pStages = ss,
+        .sType = VK_STRUCTURE_TYPE_RAY_TRACING_PIPELINE_CREATE_INFO_KHR, .flags = pflags, .stageCount = nstages, .pStages = ss,
         .groupCount = 3, .pGroups = groups, .maxPipelineRayRecursionDepth = 2, .layout = layout,
     };
     PROC(vkCreateRayTracingPipelinesKHR);

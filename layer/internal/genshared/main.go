@@ -3,7 +3,7 @@
 // input buffers, gpuav/inputs.go), prepass_gen.h (the layer records and
 // the pre-pass buffer, gpuav/layerrecord.go and gpuav/prepass.go) and
 // shared_gen.h (the output and action buffers, the facts, the highest slot:
-// gpuav/shared.go; the boundary's own: layer/internal/abi; the layer's name
+// gpuav/shared.go; the pipeline word: gpuav/pipeline_word.go; the boundary's own: layer/internal/abi; the layer's name
 // and its variables: the options table). It runs from `go generate
 // ./layer`; its test fails when a committed header is stale.
 package main
@@ -46,8 +46,9 @@ func headers() []header {
 		{"inputs_gen.h", "gpuav/inputs.go", numbers(gpuav.InputConstants...)},
 		{"prepass_gen.h", "gpuav/layerrecord.go and gpuav/prepass.go", numbers(append(append([]gpuav.Constant(nil),
 			gpuav.LayerConstants...), gpuav.PrepassConstants...)...)},
-		{"shared_gen.h", "gpuav/shared.go, layer/internal/abi and the options table",
-			append(append(numbers(append(append([]gpuav.Constant(nil), gpuav.RecordConstants...), gpuav.FactConstants...)...),
+		{"shared_gen.h", "gpuav/shared.go, gpuav/pipeline_word.go, layer/internal/abi and the options table",
+			append(append(numbers(append(append(append([]gpuav.Constant(nil), gpuav.RecordConstants...), gpuav.FactConstants...),
+				gpuav.PipelineConstants...)...),
 				abi.Constants()...), names()...)},
 	}
 }

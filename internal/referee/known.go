@@ -19,6 +19,13 @@ type Known struct {
 const tooNew = "the Khronos layer 1.3.239 predates the structure (sType %s) and reports every structure it " +
 	"does not know; the app chains it on purpose (a newer feature it tests), and the same comes without our layer"
 
+// coopTooNew is why the Khronos layer 1.3.239 refuses a module with
+// cooperative matrices (capability 6022, SPV_KHR_cooperative_matrix): its
+// SPIR-V tools predate them; the app's own module, as the app made it,
+// gets the same messages without our layer.
+const coopTooNew = "the Khronos layer 1.3.239 predates SPV_KHR_cooperative_matrix (CooperativeMatrixKHR, capability " +
+	"6022) and calls every module using it invalid; the app's own module gets the same without our layer"
+
 // KnownMessages are the messages the test suites' apps cause themselves.
 var KnownMessages = []Known{
 	{App: "stageapp", Args: "--action indirect2", ID: "VUID-vkCmdTraceRaysIndirect2KHR-rayTracingPipelineTraceRaysIndirect2-03637",
@@ -32,6 +39,15 @@ var KnownMessages = []Known{
 		Reason: "e2e TestDeviceLost's test layer sits between ours and the referee and answers the lost device's " +
 			"fence waits itself (VK_ERROR_DEVICE_LOST), so the referee never sees a fence waited for and calls " +
 			"it in use when the app, or the layer at vkDestroyDevice, destroys it"},
+	// coopapp's cooperative matrices (e2e TestCooperativeMatrix*, run where
+	// the device has them: the NVIDIA GPU) are newer than the referee.
+	{App: "coopapp", ID: "VUID-VkDeviceCreateInfo-pNext-pNext", Text: "unknown VkStructureType (1000506000)",
+		Reason: strings.Replace(tooNew, "%s", "1000506000, VkPhysicalDeviceCooperativeMatrixFeaturesKHR", 1)},
+	{App: "coopapp", ID: "UNASSIGNED-CoreValidation-Shader-InconsistentSpirv", Text: "Invalid capability operand: 6022",
+		Reason: coopTooNew},
+	{App: "coopapp", ID: "VUID-VkShaderModuleCreateInfo-pCode-01090", Reason: coopTooNew},
+	{App: "coopapp", ID: "VUID-VkShaderModuleCreateInfo-pCode-04146", Text: "SPV_KHR_cooperative_matrix",
+		Reason: coopTooNew},
 	{App: "*", ID: "VUID-VkDeviceCreateInfo-pNext-pNext", Text: "unknown VkStructureType (1000470000)",
 		Reason: strings.Replace(tooNew, "%s", "1000470000, VkPhysicalDeviceMaintenance5FeaturesKHR", 1)},
 	{App: "*", ID: "VUID-VkDeviceCreateInfo-pNext-pNext", Text: "unknown VkStructureType (1000482000)",

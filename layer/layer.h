@@ -17,9 +17,10 @@
 
 /* The constants both halves read, generated from their Go definitions
  * (go generate ./layer: gpuav/shared.go, layer/internal/abi, the options
- * table): the record and action buffers, the facts, the log levels, the
- * layout states, the command-check bits, the label separator, the
- * layer's name and variables. */
+ * table): the record and action buffers, the facts, the log levels of
+ * goLog (GPUAVDBG_LOG_UNCHECKED: a warning the launcher counts, exit 4),
+ * the layout states of goPipelineCreated, the command-check bits, the
+ * label separator, the layer's name and variables. */
 #include "shared_gen.h"
 
 #define GPUAVDBG_NO_LABEL UINT32_MAX /* GPUAVDBG_LABEL_SEP is between the labels of one label path */
@@ -133,12 +134,6 @@ typedef struct gpuavdbg_device_info {
     uint32_t int64;     /* shaderInt64 is enabled: instrumentation may add the Int64 capability */
     uint64_t instance;  /* its VkInstance: the settings it runs with */
 } gpuavdbg_device_info;
-
-/* Pipeline layout states (layoutState of goPipelineCreated,
- * GPUAVDBG_LAYOUT_*) and log levels for goLog (GPUAVDBG_LOG_*;
- * GPUAVDBG_LOG_UNCHECKED: a warning that says what the layer left
- * unchecked, which the launcher counts: the run exits 4) are the
- * boundary's own (layer/internal/abi, shared_gen.h). */
 
 /* VK_OBJECT_TYPE_SHADER_EXT as a plain integer (vk_shader_object.h). */
 #define GPUAVDBG_OBJECT_TYPE_SHADER_EXT 1000482000

@@ -34,6 +34,13 @@ type Check struct {
 	// noClamp, when set, says why on_error clamp has no meaning for any
 	// of the check's accesses (they are skipped, FailedAccess says why).
 	noClamp string
+	// clamp says what on_error clamp does with a failed access of one of
+	// the check's codes, from the record's parameters: clamped(to), the
+	// value its operand went to (ClampUnit names it), or noMeaning(why)
+	// for a code a clamp does not fit; the zero Outcome for a code it
+	// does not know. Every code of a shader check gets its outcome from
+	// clamp, noClamp or executes (TestClampFromTheRow).
+	clamp func(code CheckCode, p [RecordParams]uint32) Outcome
 	// skipWords are the words of Help true only where failed accesses
 	// are skipped (on_error skip, the default): HelpUnder leaves them out
 	// of a run that clamped or executed them.
@@ -341,6 +348,7 @@ var Checks = append(append([]Check{
 		skipWords: []string{"; gpuav-dbg skipped it (a load yields zero)"},
 		describe:  describeDescriptorIndex,
 		pass:      descriptorIndexPass,
+		clamp:     clampDescriptorIndex,
 	},
 	{
 		// Unwritten and destroyed descriptors can only be legal (and so
@@ -355,6 +363,7 @@ var Checks = append(append([]Check{
 		Device:   descriptorIndexing,
 		describe: describeDescriptorState,
 		pass:     descriptorIndexPass,
+		noClamp:  "the descriptor was never written",
 	},
 	{
 		ID:      CheckDescriptorDestroyed,
@@ -366,6 +375,7 @@ var Checks = append(append([]Check{
 		Device:   descriptorIndexing,
 		describe: describeDescriptorState,
 		pass:     descriptorIndexPass,
+		noClamp:  "the descriptor's resource was destroyed",
 	},
 	{
 		// On by default since its checks were made cheap
@@ -382,6 +392,7 @@ var Checks = append(append([]Check{
 		Device:    robustWarnings,
 		describe:  describeBuffer,
 		pass:      bufferOOBPass,
+		clamp:     clampBufferOffset,
 	},
 	{
 		ID:      CheckTexelBufferOOB,
@@ -396,6 +407,7 @@ var Checks = append(append([]Check{
 		Device:    robustWarnings,
 		describe:  describeTexel,
 		pass:      texelBufferPass,
+		clamp:     clampTexel,
 	},
 	{
 		// The address check compares 64-bit addresses in the shader.
@@ -469,6 +481,7 @@ var Checks = append(append([]Check{
 			GatedBy: []string{"rayTracingPipeline"}},
 		describe: describeTraceRay,
 		pass:     traceRayPass,
+		clamp:    clampTraceRay,
 	},
 	{
 		ID: CheckSanitizerDivide,
@@ -488,6 +501,7 @@ var Checks = append(append([]Check{
 		skipped:   "The failing lanes yielded 0.",
 		describe:  describeSanitizer,
 		pass:      sanitizerPass,
+		clamp:     clampDivisor,
 	},
 	{
 		// Opt-in: clean real shaders take pow of negative bases the
@@ -548,6 +562,7 @@ var Checks = append(append([]Check{
 		skipped:   "The gather read component 0 instead.",
 		describe:  describeSanitizer,
 		pass:      sanitizerPass,
+		clamp:     func(CheckCode, [RecordParams]uint32) Outcome { return clamped(3) },
 	},
 	{
 		ID:      CheckMeshOutputs,
@@ -562,6 +577,8 @@ var Checks = append(append([]Check{
 			GatedBy: []string{"meshShader"}},
 		describe: describeMeshOutputs,
 		pass:     meshOutputsPass,
+		// The counts went to the maxima (p2, p3) under skip and clamp alike.
+		clamp: func(CheckCode, [RecordParams]uint32) Outcome { return Outcome{Access: AccessClamped} },
 	},
 	{
 		// docs/decisions/pipeline-word.md

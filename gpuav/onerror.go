@@ -150,36 +150,78 @@ func failedAccessOf(v OnError, code CheckCode, p [RecordParams]uint32) Outcome {
 		}
 		return Outcome{Access: AccessSkipped}
 	}
-	noMeaning := func(why string) Outcome {
-		return Outcome{Access: AccessSkipped, Reason: "clamp has no meaning here (" + why + ")"}
-	}
-	if c := checkOfCode(code); c != nil && c.noClamp != "" {
+	c := checkOfCode(code)
+	switch {
+	case c != nil && c.noClamp != "":
 		return noMeaning(c.noClamp)
+	case c != nil && c.clamp != nil:
+		if o := c.clamp(code, p); o.Access != "" {
+			return o
+		}
 	}
-	clamped := func(to uint32) Outcome { return Outcome{Access: AccessClamped, Clamped: true, ClampedTo: to} }
+	return Outcome{Access: AccessSkipped, Reason: "clamp is not built for " + code.CheckID()}
+}
+
+// noMeaning is the outcome of a clamp that has no meaning for an access:
+// it was skipped, for the reason why.
+func noMeaning(why string) Outcome {
+	return Outcome{Access: AccessSkipped, Reason: "clamp has no meaning here (" + why + ")"}
+}
+
+// clamped is the outcome of an operand clamped to to.
+func clamped(to uint32) Outcome { return Outcome{Access: AccessClamped, Clamped: true, ClampedTo: to} }
+
+// The registry rows' clamps (Check.clamp), one per check whose failed
+// accesses a clamp moves into range. Each returns the zero Outcome for a
+// code it does not know (FailedAccess: "clamp is not built").
+
+// clampDescriptorIndex: the index to the array's last element (p2 the
+// index, p3 the length), unless that element failed its own check (p7).
+func clampDescriptorIndex(_ CheckCode, p [RecordParams]uint32) Outcome {
+	if p[3] == 0 {
+		return noMeaning("the array has no element")
+	}
+	return clampedIndex(min(p[2], p[3]-1), CheckCode(p[7]))
+}
+
+// clampBufferOffset: the byte offset the pass computed (p7), unless the
+// bound range (p5) holds no place for the access's bytes (p4).
+func clampBufferOffset(_ CheckCode, p [RecordParams]uint32) Outcome {
+	if p[7] == BufferNoClamp {
+		return noMeaning(fmt.Sprintf("the %d-byte bound range holds no place for the %d-byte access", p[5], p[4]))
+	}
+	return clamped(p[7])
+}
+
+// clampTexel: the texel coordinate (p3) into the view's texels (p4); a
+// negative signed coordinate to 0.
+func clampTexel(_ CheckCode, p [RecordParams]uint32) Outcome {
+	switch {
+	case p[4] == 0:
+		return noMeaning("the view has no texel")
+	case p[5]&TexelSigned != 0 && int32(p[3]) < 0:
+		return clamped(0)
+	}
+	return clamped(min(p[3], p[4]-1))
+}
+
+// clampDivisor: an integer divisor to 1 in the failing lanes; a float
+// divisor has no range.
+func clampDivisor(code CheckCode, p [RecordParams]uint32) Outcome {
 	switch code {
-	case CodeDescriptorIndexOOB:
-		if p[3] == 0 {
-			return noMeaning("the array has no element")
-		}
-		return clampedIndex(min(p[2], p[3]-1), CheckCode(p[7]))
-	case CodeDescriptorUninitialized:
-		return noMeaning("the descriptor was never written")
-	case CodeDescriptorDestroyed:
-		return noMeaning("the descriptor's resource was destroyed")
-	case CodeBufferOOB:
-		if p[7] == BufferNoClamp {
-			return noMeaning(fmt.Sprintf("the %d-byte bound range holds no place for the %d-byte access", p[5], p[4]))
-		}
-		return clamped(p[7])
 	case CodeSanitizerDivideByZero, CodeSanitizerDivideOverflow:
 		return clamped(1) // the failing lanes' divisor
 	case CodeSanitizerFloatDivideByZero:
 		return noMeaning("a float divisor has no range to clamp into")
-	case CodeSanitizerImageGather:
-		return clamped(3)
-	case CodeMeshVertices, CodeMeshPrimitives:
-		return Outcome{Access: AccessClamped} // to the maxima: p2, p3
+	}
+	return Outcome{}
+}
+
+// clampTraceRay: the SBT offset and stride to their 4 bits and the miss
+// index to its 16 (the trace is made with them); the ray's values, flags
+// and a hit kind have no range.
+func clampTraceRay(code CheckCode, p [RecordParams]uint32) Outcome {
+	switch code {
 	case CodeTraceRaySBTOffset, CodeTraceRaySBTStride:
 		return clamped(p[code-CodeTraceRaySBTOffset+2] & 0xf) // the trace was made with it
 	case CodeTraceRayMissIndex:
@@ -187,18 +229,11 @@ func failedAccessOf(v OnError, code CheckCode, p [RecordParams]uint32) Outcome {
 	case CodeHitKind:
 		return noMeaning("a hit kind is a name, not an index")
 	case CodeTraceRayTriangleFlags, CodeTraceRayOpaqueFlags, CodeTraceRaySkipBoth, CodeTraceRayOrigin, CodeTraceRayDirection,
-		CodeTraceRayTNegative, CodeTraceRayTminGreaterThanTmax, CodeTraceRayTNaN:
+		CodeTraceRayTNegative, CodeTraceRayTminGreaterThanTmax, CodeTraceRayTNaN, CodeTraceRaySkipTrianglesPipeline,
+		CodeTraceRaySkipAABBsPipeline:
 		return noMeaning("a ray's values and flags are not an index: the trace was not made")
-	case CodeTexelBufferOOB:
-		switch {
-		case p[4] == 0:
-			return noMeaning("the view has no texel")
-		case p[5]&TexelSigned != 0 && int32(p[3]) < 0:
-			return clamped(0)
-		}
-		return clamped(min(p[3], p[4]-1))
 	}
-	return Outcome{Access: AccessSkipped, Reason: "clamp is not built for " + code.CheckID()}
+	return Outcome{}
 }
 
 // clampedIndex is the outcome of a descriptor index clamped to element to,

@@ -94,3 +94,77 @@ func TestSiteOnError(t *testing.T) {
 		}
 	}
 }
+
+// TestClampFromTheRow: under on_error clamp, every code of every check that
+// runs in shaders gets its outcome from its registry row: executes, noClamp
+// (skipped, with the row's reason) or the row's clamp, which knows the
+// code; none is left to "clamp is not built".
+func TestClampFromTheRow(t *testing.T) {
+	p := [RecordParams]uint32{0, 0, 9, 4, 8, 16, 0, 0}
+	for i := range Checks {
+		c := &Checks[i]
+		if !c.InShaders() {
+			continue // a command check's records are the layer's: no shader access
+		}
+		for _, rc := range c.Codes {
+			o := FailedAccess(OnErrorClamp, rc.Code, p)
+			if strings.HasPrefix(o.Reason, "clamp is not built") {
+				t.Errorf("%s code %d: %q: give the row a clamp or a noClamp", c.ID, rc.Code, o.Reason)
+				continue
+			}
+			switch {
+			case c.executes != "", rc.Code == CodeBarrierWorkgroup, rc.Code == CodeBarrierSubgroup:
+				continue // what happened is the record's, whatever on_error says
+			case c.noClamp != "":
+				if want := noMeaning(c.noClamp); o != want {
+					t.Errorf("%s code %d: %+v, want the row's noClamp %+v", c.ID, rc.Code, o, want)
+				}
+			case c.clamp == nil:
+				t.Errorf("%s: neither clamp, noClamp nor executes", c.ID)
+			default:
+				if want := c.clamp(rc.Code, p); want.Access == "" || o != want {
+					t.Errorf("%s code %d: %+v, want the row's clamp %+v", c.ID, rc.Code, o, want)
+				}
+			}
+		}
+	}
+}
+
+// TestClampValues: the values on_error clamp moves each code's operand
+// to, exactly, from the record's parameters.
+func TestClampValues(t *testing.T) {
+	neg := uint32(0xfffffffe) // -2
+	for _, tc := range []struct {
+		code CheckCode
+		p    [RecordParams]uint32
+		want Outcome
+	}{
+		{CodeDescriptorIndexOOB, [RecordParams]uint32{2: 9, 3: 4}, clamped(3)},
+		{CodeDescriptorIndexOOB, [RecordParams]uint32{2: 9, 3: 0}, noMeaning("the array has no element")},
+		{CodeDescriptorIndexOOB, [RecordParams]uint32{2: 9, 3: 4, 7: uint32(CodeDescriptorDestroyed)},
+			Outcome{Access: AccessSkipped, Reason: "the element the index clamps to, 3, has a destroyed resource"}},
+		{CodeDescriptorUninitialized, [RecordParams]uint32{}, noMeaning("the descriptor was never written")},
+		{CodeDescriptorDestroyed, [RecordParams]uint32{}, noMeaning("the descriptor's resource was destroyed")},
+		{CodeBufferOOB, [RecordParams]uint32{4: 16, 5: 64, 7: 48}, clamped(48)},
+		{CodeBufferOOB, [RecordParams]uint32{4: 16, 5: 8, 7: BufferNoClamp},
+			noMeaning("the 8-byte bound range holds no place for the 16-byte access")},
+		{CodeTexelBufferOOB, [RecordParams]uint32{3: 20, 4: 8}, clamped(7)},
+		{CodeTexelBufferOOB, [RecordParams]uint32{3: neg, 4: 8, 5: TexelSigned}, clamped(0)},
+		{CodeTexelBufferOOB, [RecordParams]uint32{3: 20, 4: 0}, noMeaning("the view has no texel")},
+		{CodeSanitizerDivideByZero, [RecordParams]uint32{}, clamped(1)},
+		{CodeSanitizerDivideOverflow, [RecordParams]uint32{}, clamped(1)},
+		{CodeSanitizerFloatDivideByZero, [RecordParams]uint32{}, noMeaning("a float divisor has no range to clamp into")},
+		{CodeSanitizerImageGather, [RecordParams]uint32{2: 7}, clamped(3)},
+		{CodeMeshVertices, [RecordParams]uint32{}, Outcome{Access: AccessClamped}},
+		{CodeTraceRaySBTOffset, [RecordParams]uint32{2: 0x13}, clamped(3)},
+		{CodeTraceRaySBTStride, [RecordParams]uint32{3: 0x25}, clamped(5)},
+		{CodeTraceRayMissIndex, [RecordParams]uint32{4: 0x10007}, clamped(7)},
+		{CodeHitKind, [RecordParams]uint32{}, noMeaning("a hit kind is a name, not an index")},
+		{CodeTraceRayOrigin, [RecordParams]uint32{}, noMeaning("a ray's values and flags are not an index: the trace was not made")},
+		{CodeBDAOOB, [RecordParams]uint32{}, noMeaning("the address is outside every buffer")},
+	} {
+		if got := FailedAccess(OnErrorClamp, tc.code, tc.p); got != tc.want {
+			t.Errorf("code %d %v: %+v, want %+v", tc.code, tc.p, got, tc.want)
+		}
+	}
+}

@@ -12,5 +12,8 @@ PFN_vkVoidFunction gpuavdbg_cmdbuf_intercept(const char *name);
 /* gpuavdbg_cb_forget_device frees the state of every command buffer of a
  * device (vkDestroyDevice, the device owner). */
 void gpuavdbg_cb_forget_device(device_data *dd);
+/* gpuavdbg_cmd_name: an action command's Vulkan name (GPUAVDBG_CMDS,
+ * state.h), or NULL; Go names records with it. */
+const char *gpuavdbg_cmd_name(uint32_t cmd);
 
 #endif

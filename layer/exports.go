@@ -18,33 +18,12 @@ import (
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
 	"github.com/gpuav-dbg/gpuav-dbg/layer/internal/abi"
-	"github.com/gpuav-dbg/gpuav-dbg/options"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
 
 // This file is the Go side of the C<->Go boundary: every function the C
 // half calls. Each recovers panics (no Go panic may unwind into C or the
 // app) and returns a safe value after one.
-
-// gpuavdbg_cmd values (layer.h) the tests use, and their count.
-const (
-	cmdDraw                     = C.GPUAVDBG_CMD_DRAW
-	cmdDispatch                 = C.GPUAVDBG_CMD_DISPATCH
-	cmdDrawIndexedIndirectCount = C.GPUAVDBG_CMD_DRAW_INDEXED_INDIRECT_COUNT
-	cmdCount                    = C.GPUAVDBG_CMD_COUNT
-)
-
-// connectionFd tells the C half the launcher connection's socket (-1:
-// none), which a forked child closes without Go (ground.c).
-func connectionFd(fd int) { C.gpuavdbg_set_connection_fd(C.int(fd)) }
-
-// commandName names a recorded gpuavdbg_cmd (vkCmdDispatch...).
-func commandName(c uint32) string {
-	if n := C.gpuavdbg_cmd_name(C.uint32_t(c)); n != nil {
-		return C.GoString(n)
-	}
-	return fmt.Sprintf("command(%d)", c)
-}
 
 // Pipeline layout states (abi, shared_gen.h).
 const (
@@ -104,16 +83,6 @@ func goInstanceCreated(instance C.uint64_t, reserveFromFeatures, disableShaders 
 	return reserve
 }
 
-// handTestHooks gives the C half the test hooks' values (options.TestHooks),
-// read with the process's settings before any device exists.
-func handTestHooks(t options.TestHooks) {
-	binds := 0
-	if t.Binds {
-		binds = 1
-	}
-	C.gpuavdbg_set_test_hooks(C.uint64_t(t.FailAlloc), C.int64_t(t.MaxDrawIndirectCount), C.int(binds))
-}
-
 // instanceSettingsOf returns the settings of an instance (the process's
 // for an unknown one). Callers hold state.mu.
 func instanceSettingsOf(instance uint64) Settings {
@@ -135,12 +104,11 @@ func goInstanceDestroyed(instance C.uint64_t, submits C.uint64_t, last C.int) {
 		return
 	}
 	defer stopProfile()
-	var n, sum, maxNs C.uint64_t
-	C.gpuavdbg_latency(&n, &sum, &maxNs)
+	n, sum, maxNs := submitLatency()
 	state.mu.Lock()
 	defer state.mu.Unlock()
 	if n > 0 {
-		logLocked(levelInfo, latencyLine(uint64(n), uint64(sum), uint64(maxNs)))
+		logLocked(levelInfo, latencyLine(n, sum, maxNs))
 	}
 	scopeSettleAllLocked()
 	disconnectLocked(uint64(submits))
@@ -165,14 +133,6 @@ func goProcessExit(submits C.uint64_t, unread, waitMs C.uint32_t) {
 	defer state.mu.Unlock()
 	scopeSettleAllLocked()
 	disconnectLocked(uint64(submits))
-}
-
-// submitCounts are the process's coverage counts (submit.c), for the bye.
-func submitCounts() *wire.SubmitCounts {
-	var cv C.gpuavdbg_coverage
-	C.gpuavdbg_coverage_counts(&cv)
-	return &wire.SubmitCounts{CommandBuffers: uint64(cv.command_buffers), Actions: uint64(cv.actions),
-		Instrumented: uint64(cv.instrumented), Precise: uint64(cv.precise)}
 }
 
 // latencyLine says how long records took from vkQueueSubmit to being read.

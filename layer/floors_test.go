@@ -50,7 +50,7 @@ type floorRules struct {
 // (every action) is intercepted by cmdbuf.c, each command by one file,
 // CMD_PROLOGUE is defined once, intercepts are named icpt_<Command>.
 func TestFloors(t *testing.T) {
-	rules := floorRules{floors: layerFloors, owner: "cmdbuf.c", actions: "layer.h"}
+	rules := floorRules{floors: layerFloors, owner: "cmdbuf.c", actions: "state.h"}
 	problems, err := checkFloors(".", rules)
 	if err != nil {
 		t.Fatal(err)
@@ -62,6 +62,27 @@ func TestFloors(t *testing.T) {
 		if _, err := os.Stat(f); err != nil {
 			t.Errorf("the floor table names %s, which is gone: %v", f, err)
 		}
+	}
+}
+
+// TestBoundaryHeader holds layer.h to the boundary: the types Go's exports
+// take and the constants both halves read. A C function (a helper Go
+// calls, or one room's for another) is declared in the header of the room
+// that defines it, and Go calls it from chelpers.go, whose preamble stays
+// out of _cgo_export.h.
+func TestBoundaryHeader(t *testing.T) {
+	b, err := os.ReadFile("layer.h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	proto := regexp.MustCompile(`(?m)^[A-Za-z_][\w \t\*]*\b(\w+)\s*\([^)]*\)?[^;{]*;`)
+	for _, m := range proto.FindAllStringSubmatch(string(b), -1) {
+		if !strings.HasPrefix(m[0], "typedef") {
+			t.Errorf("layer.h declares %s: declare it in the header of the room that defines it", m[1])
+		}
+	}
+	if n := strings.Count(string(b), "\n"); n >= 150 {
+		t.Errorf("layer.h is %d lines: the boundary's types only, under 150", n)
 	}
 }
 

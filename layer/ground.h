@@ -15,7 +15,7 @@ void gpuavdbg_logf(int level, const char *fmt, ...) __attribute__((format(printf
 
 /* The test hooks (the options table's test-only rows, options.TestHooks):
  * Go hands them over once it has read the settings, at the first
- * vkCreateInstance (gpuavdbg_set_test_hooks, layer.h). fail_alloc: the Nth
+ * vkCreateInstance (gpuavdbg_set_test_hooks). fail_alloc: the Nth
  * buffer allocation of the layer fails (0: none); max_draw_indirect
  * replaces the device's maxDrawIndirectCount (-1: it does not); binds: each
  * command buffer's end logs the layer's binds. */
@@ -25,6 +25,9 @@ typedef struct gpuavdbg_test_hooks {
     int binds;
 } gpuavdbg_test_hooks;
 extern gpuavdbg_test_hooks gpuavdbg_tests;
+/* gpuavdbg_set_test_hooks, which Go calls once it has read the settings,
+ * sets gpuavdbg_tests. */
+void gpuavdbg_set_test_hooks(uint64_t fail_alloc, int64_t max_draw_indirect, int binds);
 
 /* ---- forked children --------------------------------------------------------- */
 
@@ -34,6 +37,9 @@ extern gpuavdbg_test_hooks gpuavdbg_tests;
  * happen (docs/decisions/forked-children.md). */
 void gpuavdbg_fork_watch(void);
 int gpuavdbg_forked(void);
+/* Go tells the launcher connection's socket (-1: none), which a forked
+ * child closes without Go. */
+void gpuavdbg_set_connection_fd(int fd);
 
 /* ---- instances and devices, by the loader's dispatch pointer ------------ */
 

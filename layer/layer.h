@@ -1,10 +1,11 @@
 /*
  * layer.h: the C <-> Go boundary of the layer. The preambles of the Go
  * files include it (and so does _cgo_export.h); the C files get it through
- * ground.h. It holds only what crosses: the types C hands to Go's exports,
- * the constants both halves read, and the C helpers Go calls. Everything
- * else of the C half is declared in the header of the room that defines
- * it (docs/layer-map.md).
+ * ground.h. It holds only what crosses in the exports' signatures: the
+ * types C hands to Go's exports and the constants both halves read. The C
+ * helpers Go calls are declared in the header of the room that defines
+ * them (layer/chelpers.go includes those), as is everything else of the C
+ * half (docs/layer-map.md).
  */
 #ifndef GPUAVDBG_LAYER_H
 #define GPUAVDBG_LAYER_H
@@ -16,47 +17,11 @@
 
 /* The constants both halves read, generated from their Go definitions
  * (go generate ./layer: gpuav/shared.go, layer/internal/abi, the options
- * table): the record and action buffers, the facts, the log levels, the
- * layout states, the command-check bits, the label separator, the
- * layer's name and variables. */
+ * table): the record and action buffers, the facts, the log levels of
+ * goLog (GPUAVDBG_LOG_UNCHECKED: a warning the launcher counts, exit 4),
+ * the layout states of goPipelineCreated, the command-check bits, the
+ * label separator, the layer's name and variables. */
 #include "shared_gen.h"
-
-/* The action commands the layer records: enum id and the Vulkan name
- * records are reported under (KHR/AMD aliases report the core name). */
-#define GPUAVDBG_CMDS(X)                                                     \
-    X(DRAW, "vkCmdDraw")                                                     \
-    X(DRAW_INDEXED, "vkCmdDrawIndexed")                                      \
-    X(DRAW_INDIRECT, "vkCmdDrawIndirect")                                    \
-    X(DRAW_INDEXED_INDIRECT, "vkCmdDrawIndexedIndirect")                     \
-    X(DRAW_INDIRECT_COUNT, "vkCmdDrawIndirectCount")                         \
-    X(DRAW_INDEXED_INDIRECT_COUNT, "vkCmdDrawIndexedIndirectCount")          \
-    X(DRAW_INDIRECT_BYTE_COUNT, "vkCmdDrawIndirectByteCountEXT")             \
-    X(DRAW_MULTI, "vkCmdDrawMultiEXT")                                       \
-    X(DRAW_MULTI_INDEXED, "vkCmdDrawMultiIndexedEXT")                        \
-    X(DRAW_MESH_TASKS, "vkCmdDrawMeshTasksEXT")                              \
-    X(DRAW_MESH_TASKS_INDIRECT, "vkCmdDrawMeshTasksIndirectEXT")             \
-    X(DRAW_MESH_TASKS_INDIRECT_COUNT, "vkCmdDrawMeshTasksIndirectCountEXT")  \
-    X(DRAW_MESH_TASKS_NV, "vkCmdDrawMeshTasksNV")                            \
-    X(DRAW_MESH_TASKS_INDIRECT_NV, "vkCmdDrawMeshTasksIndirectNV")           \
-    X(DRAW_MESH_TASKS_INDIRECT_COUNT_NV, "vkCmdDrawMeshTasksIndirectCountNV") \
-    X(DRAW_CLUSTER, "vkCmdDrawClusterHUAWEI")                                \
-    X(DRAW_CLUSTER_INDIRECT, "vkCmdDrawClusterIndirectHUAWEI")               \
-    X(DISPATCH, "vkCmdDispatch")                                             \
-    X(DISPATCH_INDIRECT, "vkCmdDispatchIndirect")                            \
-    X(DISPATCH_BASE, "vkCmdDispatchBase")                                    \
-    X(TRACE_RAYS, "vkCmdTraceRaysKHR")                                       \
-    X(TRACE_RAYS_INDIRECT, "vkCmdTraceRaysIndirectKHR")                      \
-    X(TRACE_RAYS_INDIRECT2, "vkCmdTraceRaysIndirect2KHR")                    \
-    X(TRACE_RAYS_NV, "vkCmdTraceRaysNV")                                     \
-    X(BUILD_AS, "vkCmdBuildAccelerationStructuresKHR")                       \
-    X(BUILD_AS_INDIRECT, "vkCmdBuildAccelerationStructuresIndirectKHR")      \
-    X(COPY_BUFFER_TO_IMAGE, "vkCmdCopyBufferToImage")                        \
-    X(COPY_BUFFER_TO_IMAGE2, "vkCmdCopyBufferToImage2")                      \
-    X(COPY_BUFFER_TO_IMAGE2_KHR, "vkCmdCopyBufferToImage2KHR")
-
-#define GPUAVDBG_CMD_ENUM(id, name) GPUAVDBG_CMD_##id,
-typedef enum gpuavdbg_cmd { GPUAVDBG_CMD_NONE = 0, GPUAVDBG_CMDS(GPUAVDBG_CMD_ENUM) GPUAVDBG_CMD_COUNT } gpuavdbg_cmd;
-#undef GPUAVDBG_CMD_ENUM
 
 #define GPUAVDBG_NO_LABEL UINT32_MAX /* GPUAVDBG_LABEL_SEP is between the labels of one label path */
 
@@ -170,38 +135,7 @@ typedef struct gpuavdbg_device_info {
     uint64_t instance;  /* its VkInstance: the settings it runs with */
 } gpuavdbg_device_info;
 
-/* Pipeline layout states (layoutState of goPipelineCreated,
- * GPUAVDBG_LAYOUT_*) and log levels for goLog (GPUAVDBG_LOG_*;
- * GPUAVDBG_LOG_UNCHECKED: a warning that says what the layer left
- * unchecked, which the launcher counts: the run exits 4) are the
- * boundary's own (layer/internal/abi, shared_gen.h). */
-
 /* VK_OBJECT_TYPE_SHADER_EXT as a plain integer (vk_shader_object.h). */
 #define GPUAVDBG_OBJECT_TYPE_SHADER_EXT 1000482000
-
-/* The C helpers Go calls: an action command's Vulkan name, or NULL
- * (cmdbuf.c); the app's messengers (messenger.c); the submit-to-records
- * latency: submissions read, total and maximum ns, and the coverage
- * counts (submit.c); the test hooks' values, once the settings are read
- * (ground.c, ground.h). */
-const char *gpuavdbg_cmd_name(uint32_t cmd);
-void gpuavdbg_set_test_hooks(uint64_t fail_alloc, int64_t max_draw_indirect, int binds);
-int gpuavdbg_messenger_count(void);
-void gpuavdbg_emit(uint32_t severity, uint32_t type, const char *id_name, int32_t id, const char *text,
-                   uint32_t nobj, const uint64_t *objects, const uint32_t *object_types, char **names);
-void gpuavdbg_latency(uint64_t *n, uint64_t *sum_ns, uint64_t *max_ns);
-/* The launcher connection's socket (-1: none), which a forked child closes
- * without Go (ground.c). */
-void gpuavdbg_set_connection_fd(int fd);
-
-/* What the process's submits held, counted at each successful submit
- * (submit.c): the command buffers submitted (a secondary once per primary
- * that executed it), their actions, those whose pipeline (or shader
- * objects) ran instrumented, and of those the actions of a pipeline with
- * a fast variant that ran its precise one. */
-typedef struct gpuavdbg_coverage {
-    uint64_t command_buffers, actions, instrumented, precise;
-} gpuavdbg_coverage;
-void gpuavdbg_coverage_counts(gpuavdbg_coverage *out);
 
 #endif

@@ -2,7 +2,7 @@ package main
 
 /*
 #include <stdlib.h>
-#include "layer.h"
+#include "messenger.h"
 */
 import "C"
 

@@ -1,6 +1,6 @@
 /*
  * messenger.h: the app's debug-utils messengers (messenger.c); the layer's
- * messages reach them through gpuavdbg_emit (layer.h, called by Go).
+ * messages reach them through gpuavdbg_emit (below, called by Go).
  */
 #ifndef GPUAVDBG_MESSENGER_H
 #define GPUAVDBG_MESSENGER_H
@@ -18,5 +18,10 @@ PFN_vkVoidFunction gpuavdbg_messenger_intercept(const char *name);
 void gpuavdbg_messengers_from_create_info(const void *instance_key, const VkInstanceCreateInfo *ci);
 void gpuavdbg_messengers_in_call(const void *instance_key, int in_call);
 void gpuavdbg_messengers_forget_instance(const void *instance_key);
+/* Go's side (messenger.go): how many messengers the app has, and one
+ * message to each of them, outside the Go lock. */
+int gpuavdbg_messenger_count(void);
+void gpuavdbg_emit(uint32_t severity, uint32_t type, const char *id_name, int32_t id, const char *text,
+                   uint32_t nobj, const uint64_t *objects, const uint32_t *object_types, char **names);
 
 #endif

@@ -18,6 +18,47 @@
 #include "hmap.h"
 #include "layer.h"
 
+/* ---- the action commands ------------------------------------------------ */
+
+/* The action commands the layer records (gpuavdbg_action.command): enum id
+ * and the Vulkan name records are reported under (KHR/AMD aliases report
+ * the core name). cmdbuf.c intercepts them all and names them
+ * (gpuavdbg_cmd_name, cmdbuf.h); the rooms it calls read the ids. */
+#define GPUAVDBG_CMDS(X)                                                     \
+    X(DRAW, "vkCmdDraw")                                                     \
+    X(DRAW_INDEXED, "vkCmdDrawIndexed")                                      \
+    X(DRAW_INDIRECT, "vkCmdDrawIndirect")                                    \
+    X(DRAW_INDEXED_INDIRECT, "vkCmdDrawIndexedIndirect")                     \
+    X(DRAW_INDIRECT_COUNT, "vkCmdDrawIndirectCount")                         \
+    X(DRAW_INDEXED_INDIRECT_COUNT, "vkCmdDrawIndexedIndirectCount")          \
+    X(DRAW_INDIRECT_BYTE_COUNT, "vkCmdDrawIndirectByteCountEXT")             \
+    X(DRAW_MULTI, "vkCmdDrawMultiEXT")                                       \
+    X(DRAW_MULTI_INDEXED, "vkCmdDrawMultiIndexedEXT")                        \
+    X(DRAW_MESH_TASKS, "vkCmdDrawMeshTasksEXT")                              \
+    X(DRAW_MESH_TASKS_INDIRECT, "vkCmdDrawMeshTasksIndirectEXT")             \
+    X(DRAW_MESH_TASKS_INDIRECT_COUNT, "vkCmdDrawMeshTasksIndirectCountEXT")  \
+    X(DRAW_MESH_TASKS_NV, "vkCmdDrawMeshTasksNV")                            \
+    X(DRAW_MESH_TASKS_INDIRECT_NV, "vkCmdDrawMeshTasksIndirectNV")           \
+    X(DRAW_MESH_TASKS_INDIRECT_COUNT_NV, "vkCmdDrawMeshTasksIndirectCountNV") \
+    X(DRAW_CLUSTER, "vkCmdDrawClusterHUAWEI")                                \
+    X(DRAW_CLUSTER_INDIRECT, "vkCmdDrawClusterIndirectHUAWEI")               \
+    X(DISPATCH, "vkCmdDispatch")                                             \
+    X(DISPATCH_INDIRECT, "vkCmdDispatchIndirect")                            \
+    X(DISPATCH_BASE, "vkCmdDispatchBase")                                    \
+    X(TRACE_RAYS, "vkCmdTraceRaysKHR")                                       \
+    X(TRACE_RAYS_INDIRECT, "vkCmdTraceRaysIndirectKHR")                      \
+    X(TRACE_RAYS_INDIRECT2, "vkCmdTraceRaysIndirect2KHR")                    \
+    X(TRACE_RAYS_NV, "vkCmdTraceRaysNV")                                     \
+    X(BUILD_AS, "vkCmdBuildAccelerationStructuresKHR")                       \
+    X(BUILD_AS_INDIRECT, "vkCmdBuildAccelerationStructuresIndirectKHR")      \
+    X(COPY_BUFFER_TO_IMAGE, "vkCmdCopyBufferToImage")                        \
+    X(COPY_BUFFER_TO_IMAGE2, "vkCmdCopyBufferToImage2")                      \
+    X(COPY_BUFFER_TO_IMAGE2_KHR, "vkCmdCopyBufferToImage2KHR")
+
+#define GPUAVDBG_CMD_ENUM(id, name) GPUAVDBG_CMD_##id,
+typedef enum gpuavdbg_cmd { GPUAVDBG_CMD_NONE = 0, GPUAVDBG_CMDS(GPUAVDBG_CMD_ENUM) GPUAVDBG_CMD_COUNT } gpuavdbg_cmd;
+#undef GPUAVDBG_CMD_ENUM
+
 /* ---- constants of the output buffer -------------------------------------- */
 
 /* GPUAVDBG_HEADER_WORDS, GPUAVDBG_RECORD_WORDS (gpuav.OutputHeaderWords,

@@ -29,4 +29,16 @@ uint32_t gpuavdbg_pending_drain(device_data *dd, uint64_t deadline_ns);
 /* gpuavdbg_now_ns: CLOCK_MONOTONIC in ns. */
 uint64_t gpuavdbg_now_ns(void);
 
+/* For Go (layer/chelpers.go): the submit-to-records latency (submissions
+ * read, total and maximum ns), and what the process's submits held,
+ * counted at each successful submit: the command buffers submitted (a
+ * secondary once per primary that executed it), their actions, those
+ * whose pipeline (or shader objects) ran instrumented, and of those the
+ * actions of a pipeline with a fast variant that ran its precise one. */
+void gpuavdbg_latency(uint64_t *n, uint64_t *sum_ns, uint64_t *max_ns);
+typedef struct gpuavdbg_coverage {
+    uint64_t command_buffers, actions, instrumented, precise;
+} gpuavdbg_coverage;
+void gpuavdbg_coverage_counts(gpuavdbg_coverage *out);
+
 #endif

@@ -82,10 +82,16 @@ func cell(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
 // ReplaceTable returns text with what lies between TableBegin and TableEnd
 // replaced by table.
 func ReplaceTable(text, table string) (string, error) {
-	i := strings.Index(text, TableBegin)
-	j := strings.Index(text, TableEnd)
+	return ReplaceBetween(text, TableBegin, TableEnd, table)
+}
+
+// ReplaceBetween returns text with what lies between the markers begin
+// and end replaced by table.
+func ReplaceBetween(text, begin, end, table string) (string, error) {
+	i := strings.Index(text, begin)
+	j := strings.Index(text, end)
 	if i < 0 || j < i {
-		return "", fmt.Errorf("no %q … %q block", TableBegin, TableEnd)
+		return "", fmt.Errorf("no %q … %q block", begin, end)
 	}
-	return text[:i+len(TableBegin)] + "\n" + table + text[j:], nil
+	return text[:i+len(begin)] + "\n" + table + text[j:], nil
 }

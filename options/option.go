@@ -18,7 +18,9 @@
 //     it (go generate ./options; a test fails when they differ).
 //
 // All adds a row per check (check_<id>, from the registry) before the
-// table's own rows. docs/ARCHITECTURE.md says how to add an option.
+// table's own rows. The command line's flags that set no option are the
+// rows of a second table, Flags (flags.go). docs/ARCHITECTURE.md says how
+// to add an option or a flag.
 package options
 
 import (
@@ -149,7 +151,11 @@ type Option struct {
 	// none), and FlagArg the argument its usage shows ("" for a switch:
 	// --reserve-slot; "on|off", "N"...).
 	Flag, FlagArg string
-	Kind          Kind
+	// Commands are the commands besides run and demo whose command line
+	// takes the flag (Open: --source-path...); run and demo take every
+	// row's.
+	Commands Command
+	Kind     Kind
 	// Default is the value when nothing says otherwise, as text ("1" or
 	// "0" for a Bool; "" for none).
 	Default string

@@ -91,7 +91,7 @@ var (
 	}
 	PrintfAt = &Option{
 		Key: "printf_at", Env: "VK_LAYER_GPUAV_DBG_PRINTF_AT", Flag: "printf-at", FlagArg: "WHERE", Kind: String,
-		Title: "Printf only at",
+		Commands: Open, Title: "Printf only at",
 		Help: "Print only the lines of the invocations at these coordinates, e.g. pixel=120,45 or invocation=3,0,0 vertex=5 " +
 			"(terms separated by spaces or ';'); a stage no term names prints every line. The other invocations write " +
 			"nothing into the printf buffer.",
@@ -277,7 +277,7 @@ var (
 	}
 	SourcePath = &Option{
 		Key: "source_path", Env: "GPUAV_DBG_SOURCE_PATH", Scope: Launcher, Flag: "source-path", FlagArg: "DIRS",
-		Kind: List, Sep: ":",
+		Kind: List, Sep: ":", Commands: Open,
 		Help: "colon-separated directories searched after --source-path",
 		Usage: "directories (repeatable, colon-separated) searched for shader source files a module names but does not " +
 			"carry, after the working directory; no file outside them (after symlinks and ..) is read, nor any under " +
@@ -286,7 +286,7 @@ var (
 	}
 	SourceExt = &Option{
 		Key: "source_ext", Env: "GPUAV_DBG_SOURCE_EXT", Scope: Launcher, Flag: "source-ext", FlagArg: "EXTS",
-		Kind: List, Sep: ":",
+		Kind: List, Sep: ":", Commands: Open,
 		Help: "colon-separated extensions read as sources, after --source-ext's",
 		Usage: "file name extensions (repeatable, colon-separated) read as shader sources besides GLSL's, HLSL's, " +
 			"Slang's and headers'",
@@ -294,7 +294,7 @@ var (
 	}
 	Mute = &Option{
 		Key: "mute", Env: "GPUAV_DBG_MUTE", Scope: Launcher, Flag: "mute", FlagArg: "ID|VUID", Kind: List, Sep: ",",
-		Help: "comma-separated checks and VUIDs to mute, before --mute",
+		Commands: Open, Help: "comma-separated checks and VUIDs to mute, before --mute",
 		Usage: "hide the error groups of a check or a VUID (repeatable, comma-separated): the UI counts them in its status " +
 			"bar, the headless output counts them without listing; the reports and the exit status keep them (as the " +
 			"Khronos layer's message_id_filter)",

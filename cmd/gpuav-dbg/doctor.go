@@ -87,19 +87,28 @@ type checkState struct {
 // doctorCmd is `doctor [--json]`; `doctor --probe` is the probe child.
 func (c *cli) doctorCmd(args []string) int {
 	jsonOut, probe := false, false
-	for _, a := range args {
-		switch a {
-		case "--json", "-json":
-			jsonOut = true
-		case "--probe", "-probe":
-			probe = true
-		case "-h", "--help", "-help":
-			printUsage(c.stdout)
-			return exitOK
-		default:
-			fmt.Fprintf(c.stderr, "gpuav-dbg: doctor: unknown argument %q (want --json)\n", a)
+	vars := map[string]*bool{"json": &jsonOut, "probe": &probe}
+	rows := options.FlagsOf(options.Doctor)
+	for _, r := range rows {
+		if vars[r.Name] == nil {
+			fmt.Fprintf(c.stderr, "gpuav-dbg: doctor: %s of the flag table is not read\n", r.Usage())
 			return exitLauncher
 		}
+	}
+args:
+	for _, a := range args {
+		if a == "-h" || a == "--help" || a == "-help" {
+			printUsage(c.stdout)
+			return exitOK
+		}
+		for _, r := range rows {
+			if a == "--"+r.Name || a == "-"+r.Name {
+				*vars[r.Name] = true
+				continue args
+			}
+		}
+		fmt.Fprintf(c.stderr, "gpuav-dbg: doctor: unknown argument %q (want --json)\n", a)
+		return exitLauncher
 	}
 	if probe {
 		return c.probeChild()

@@ -54,6 +54,14 @@ func (f *runFlags) custom() map[string]flag.Value {
 		options.SourcePath.Key: &f.sourcePath, options.SourceExt.Key: &f.sourceExt}
 }
 
+// vars are the variables of run's rows of the flag table
+// (options.Flags), by name.
+func (f *runFlags) vars() map[string]any {
+	return map[string]any{"headless": &f.headless, "json": &f.jsonOut, "sarif": &f.sarifOut,
+		"allow-unchecked": &f.allowUnchecked, "report-mode": &f.reportMode, "session": &f.sessionPath,
+		"check": f.checks, "theme": &f.theme, "no-color": &f.noColor}
+}
+
 // muteFlag collects --mute ID|VUID, repeated or comma-separated: a check
 // id, or a VUID (VUID-..., UNASSIGNED-...), as the Khronos layer's
 // message_id_filter takes them.
@@ -211,17 +219,12 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runFlags, []s
 	f := &runFlags{checks: checkFlag{}, opts: optionFlags{}}
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.BoolVar(&f.headless, "headless", false, "")
-	fs.StringVar(&f.jsonOut, "json", "", "")
-	fs.StringVar(&f.sarifOut, "sarif", "", "")
-	fs.StringVar(&f.sessionPath, "session", "", "")
-	fs.Var(f.checks, "check", "")
-	fs.StringVar(&f.theme, "theme", "auto", "")
-	fs.BoolVar(&f.noColor, "no-color", false, "")
-	fs.BoolVar(&f.allowUnchecked, "allow-unchecked", false, "")
-	f.reportMode = modeFlag(session.ReportMode)
-	fs.Var(&f.reportMode, "report-mode", "")
-	f.opts.register(fs, f.custom())
+	if err := bindFlags(fs, options.Run, f.vars()); err != nil {
+		return nil, nil, err
+	}
+	if err := f.opts.register(fs, options.Run, f.custom()); err != nil {
+		return nil, nil, err
+	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			printUsage(stderr)
@@ -278,25 +281,31 @@ type openFlags struct {
 	mute muteFlag
 }
 
+// vars are the variables of open's rows of the flag table, by name.
+func (f *openFlags) vars() map[string]any {
+	return map[string]any{"headless": &f.headless, "json": &f.jsonOut, "sarif": &f.sarifOut,
+		"allow-unchecked": &f.allowUnchecked, "report-mode": &f.reportMode, "theme": &f.theme,
+		"no-color": &f.noColor, "list": &f.list, "prune": &f.prune}
+}
+
+// custom are the flags of the options table's rows that open takes, all
+// read by the command itself, by key.
+func (f *openFlags) custom() map[string]flag.Value {
+	return map[string]flag.Value{options.PrintfAt.Key: &f.printfAt, options.Mute.Key: &f.mute,
+		options.SourcePath.Key: &f.sourcePath, options.SourceExt.Key: &f.sourceExt}
+}
+
 // parseOpenFlags parses open's flags, before or after FILE.
 func parseOpenFlags(args []string, stderr io.Writer) (*openFlags, []string, error) {
 	f := &openFlags{}
 	fs := flag.NewFlagSet("open", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.StringVar(&f.jsonOut, "json", "", "")
-	fs.StringVar(&f.sarifOut, "sarif", "", "")
-	fs.BoolVar(&f.list, "list", false, "")
-	fs.BoolVar(&f.prune, "prune", false, "")
-	fs.Var(&f.sourcePath, options.SourcePath.Flag, "")
-	fs.Var(&f.sourceExt, options.SourceExt.Flag, "")
-	fs.BoolVar(&f.headless, "headless", false, "")
-	fs.StringVar(&f.theme, "theme", "auto", "")
-	fs.BoolVar(&f.noColor, "no-color", false, "")
-	fs.BoolVar(&f.allowUnchecked, "allow-unchecked", false, "")
-	fs.Var(&f.printfAt, options.PrintfAt.Flag, "")
-	f.reportMode = modeFlag(session.ReportMode)
-	fs.Var(&f.reportMode, "report-mode", "")
-	fs.Var(&f.mute, options.Mute.Flag, "")
+	if err := bindFlags(fs, options.Open, f.vars()); err != nil {
+		return nil, nil, err
+	}
+	if err := optionFlags(nil).register(fs, options.Open, f.custom()); err != nil {
+		return nil, nil, err
+	}
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/options"
 	"github.com/gpuav-dbg/gpuav-dbg/spirv"
 )
 
@@ -20,22 +21,24 @@ import (
 func (c *cli) instrumentCmd(args []string) int {
 	fs := flag.NewFlagSet("instrument", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	checks := fs.String("checks", "all", "checks to add: none, all, or a comma-separated list of check ids")
-	out := fs.String("o", "", "output file")
-	set := fs.Uint("set", 7, "descriptor-set slot of the layer")
-	shaderID := fs.Uint("shader-id", 1, "shader id written into records")
-	pf := onOffFlag(true)
-	fs.Var(&pf, "printf", "on: debugPrintfEXT calls write lines, as in the layer; off: they are removed")
+	var checks, out string
+	var set, shaderID uint
+	var pf onOffFlag
+	if err := bindFlags(fs, options.Instrument, map[string]any{"checks": &checks, "o": &out, "set": &set,
+		"shader-id": &shaderID, "printf": &pf}); err != nil {
+		fmt.Fprintf(c.stderr, "gpuav-dbg: instrument: %v\n", err)
+		return exitLauncher
+	}
 	if err := fs.Parse(args); err != nil {
 		fmt.Fprintf(c.stderr, "gpuav-dbg: instrument: %v\n", err)
 		return exitLauncher
 	}
-	if *out == "" || fs.NArg() != 1 {
-		fmt.Fprintf(c.stderr, "gpuav-dbg: instrument: usage: gpuav-dbg instrument [--checks none|all|ID,...] [--printf on|off] -o OUT.spv IN.spv\n")
+	if out == "" || fs.NArg() != 1 {
+		fmt.Fprintf(c.stderr, "gpuav-dbg: instrument: usage: gpuav-dbg instrument [flags] -o OUT.spv IN.spv (gpuav-dbg help lists the flags)\n")
 		return exitLauncher
 	}
 	in := fs.Arg(0)
-	enabled, err := parseChecks(*checks)
+	enabled, err := parseChecks(checks)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "gpuav-dbg: instrument: %v\n", err)
 		return exitLauncher
@@ -59,7 +62,7 @@ func (c *cli) instrumentCmd(args []string) int {
 	result := m.Encode()
 	if len(enabled) > 0 {
 		// The layer's defaults: the element checks on sized arrays too.
-		res, err := gpuav.Instrument(words, gpuav.Options{ShaderID: uint32(*shaderID), DescriptorSet: uint32(*set), Checks: enabled,
+		res, err := gpuav.Instrument(words, gpuav.Options{ShaderID: uint32(shaderID), DescriptorSet: uint32(set), Checks: enabled,
 			SizedElementChecks: true, Printf: bool(pf)})
 		if err != nil {
 			fmt.Fprintf(c.stderr, "gpuav-dbg: instrument: %s: %v\n", in, err)
@@ -77,7 +80,7 @@ func (c *cli) instrumentCmd(args []string) int {
 		result = append([]uint32(nil), result...)
 		spirv.SwapWords(result)
 	}
-	if err := os.WriteFile(*out, spirv.BytesFromWords(result), 0o644); err != nil {
+	if err := os.WriteFile(out, spirv.BytesFromWords(result), 0o644); err != nil {
 		fmt.Fprintf(c.stderr, "gpuav-dbg: instrument: %v\n", err)
 		return exitLauncher
 	}

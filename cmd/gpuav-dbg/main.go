@@ -5,14 +5,17 @@
 //
 // Usage:
 //
-//	gpuav-dbg run [--headless] [--json OUT.json] [--sarif OUT.sarif] [--session FILE] [--check ID=on|off ...] [--reserve-slot] [--on-error skip|clamp|execute] [--robust] [--allow-unchecked] [--] APP [ARGS...]
-//	gpuav-dbg demo [same flags]
-//	gpuav-dbg open FILE [--json OUT.json] [--sarif OUT.sarif] [--headless] [--source-path DIRS] [--source-ext EXTS] [--allow-unchecked]
+//	gpuav-dbg run [flags] [--] APP [ARGS...]
+//	gpuav-dbg demo [flags]
+//	gpuav-dbg open [flags] FILE
 //	gpuav-dbg open --list [APP]
-//	gpuav-dbg instrument [--checks none|all|ID,...] -o OUT.spv IN.spv
+//	gpuav-dbg instrument [flags] -o OUT.spv IN.spv
 //	gpuav-dbg doctor [--json]
 //	gpuav-dbg version
 //	gpuav-dbg help
+//
+// The flags are rows of two tables, options.Flags (the command's own) and
+// options.Table (the settings); gpuav-dbg help and README.md list them.
 //
 // Exit status of run, demo and open --headless: 0 no validation error, the
 // app exited 0 and everything was checked; 1 validation errors found; 2
@@ -33,6 +36,7 @@ import (
 	"strings"
 
 	"github.com/gpuav-dbg/gpuav-dbg/gpuav"
+	"github.com/gpuav-dbg/gpuav-dbg/options"
 	"github.com/gpuav-dbg/gpuav-dbg/session"
 	"github.com/gpuav-dbg/gpuav-dbg/session/wire"
 )
@@ -96,12 +100,10 @@ const usage = `gpuav-dbg: GPU-assisted validation debugger for Vulkan apps
 Usage:
   gpuav-dbg run [flags] [--] APP [ARGS...]   run APP under the layer (no APP: the demo)
   gpuav-dbg demo [flags]                     run the built-in demo app
-  gpuav-dbg open FILE [--json OUT] [--sarif OUT] [--headless] [--source-path DIRS]
-                   [--allow-unchecked] [--report-mode MODE] [--printf-at WHERE] [--mute ID|VUID]
-                                             show a saved session (.gvs) or JSON report
+  gpuav-dbg open [flags] FILE                show a saved session (.gvs) or JSON report
   gpuav-dbg open --list [APP]                list the saved runs (of APP), oldest first, with sizes
   gpuav-dbg open --prune                     delete the saved runs past the caps (oldest first)
-  gpuav-dbg instrument [--checks none|all|ID,...] [--printf on|off] -o OUT.spv IN.spv
+  gpuav-dbg instrument [flags] -o OUT.spv IN.spv
                                              instrument a module offline (none: re-encode)
   gpuav-dbg doctor [--json]                  will it work here: loader, layer, devices, which
                                              checks run (exit 0 yes, 1 not all, 2 no Vulkan)
@@ -109,21 +111,12 @@ Usage:
   gpuav-dbg help                             print this help
 
 Flags of run and demo:
-  --headless          no UI: print one line per error group to stderr, and per
-                      debugPrintfEXT call its distinct texts (or with --printf-at
-                      the lines there)
-  --json OUT.json     write the JSON report to OUT.json ("-" for stdout; the
-                      app's own stdout then goes to stderr)
-  --sarif OUT.sarif   write a SARIF 2.1.0 log (results at the shader source lines,
-                      paths relative to the git top-level)
-  --allow-unchecked   exit 0, not 4, when not everything was checked
-  --report-mode MODE  the JSON and SARIF files' mode, octal (default 0600, the
-                      session file's: they hold the same source lines)
-  --session FILE      write the session to FILE (default:
-                      $XDG_STATE_HOME/gpuav-dbg/sessions/<app>-<time>.gvs)
-  --check ID=on|off   turn a check on or off (repeatable; ID "all" for every check)
-  --theme NAME        UI theme: auto, dark, light, high-contrast
-  --no-color          UI without colours
+%s
+Flags of open:
+%s
+Flags of instrument:
+%s
+Flags of doctor:
 %s
 Checks (--check ID=on|off; * on by default):
 %s
@@ -150,7 +143,8 @@ func printUsage(w io.Writer) {
 		}
 		fmt.Fprintf(&checks, "  %-24s %s %s\n", c.ID, def, c.Title)
 	}
-	fmt.Fprintf(w, usage, optionUsage(), checks.String(), envUsage())
+	fmt.Fprintf(w, usage, flagUsage(options.Run), flagUsage(options.Open), flagUsage(options.Instrument),
+		flagUsage(options.Doctor), checks.String(), envUsage())
 }
 
 // main runs one command line and returns the exit status.

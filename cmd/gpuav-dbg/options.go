@@ -74,22 +74,24 @@ func bool01(b bool) string {
 // optionFlags are the flags of the options table's rows, by key.
 type optionFlags map[string]*optionFlag
 
-// register adds a flag to fs for every row of the table that has one:
-// custom's value where it has one for the row's key (a flag the command
-// itself reads: --printf-at, --mute, --source-path, --source-ext), an
-// optionFlag in f otherwise.
-func (f optionFlags) register(fs *flag.FlagSet, custom map[string]flag.Value) {
-	for _, o := range options.All() {
-		if o.Flag == "" {
-			continue
-		}
+// register adds to fs the flag of every row of the options table that
+// command c takes (options.OptionsOf): custom's value where it has one for
+// the row's key (a flag the command itself reads: --printf-at, --mute,
+// --source-path, --source-ext), an optionFlag in f otherwise (f nil: every
+// row must be custom, an error otherwise).
+func (f optionFlags) register(fs *flag.FlagSet, c options.Command, custom map[string]flag.Value) error {
+	for _, o := range options.OptionsOf(c) {
 		if v, ok := custom[o.Key]; ok {
 			fs.Var(v, o.Flag, "")
 			continue
 		}
+		if f == nil {
+			return fmt.Errorf("%s does not read --%s of the options table", c, o.Flag)
+		}
 		f[o.Key] = &optionFlag{o: o}
 		fs.Var(f[o.Key], o.Flag, "")
 	}
+	return nil
 }
 
 // apply writes the values given into v.
@@ -114,30 +116,6 @@ const (
 	usageCol   = 22
 	usageWidth = 80
 )
-
-// optionUsage is the usage of the table's flags, one paragraph each, in
-// the table's order.
-func optionUsage() string {
-	var b strings.Builder
-	for _, o := range options.All() {
-		if o.Flag == "" {
-			continue
-		}
-		name := "--" + o.Flag
-		if o.FlagArg != "" {
-			name += " " + o.FlagArg
-		}
-		help := o.Usage
-		if help == "" {
-			help = o.Help
-		}
-		if o.Scope == options.Launcher && o.Env != "" {
-			help += " (also " + o.Env + ")"
-		}
-		usageEntry(&b, name, help)
-	}
-	return b.String()
-}
 
 // envUsage is the usage of the launcher's environment variables.
 func envUsage() string {

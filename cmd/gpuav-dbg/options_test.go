@@ -1,13 +1,16 @@
 package main
 
 import (
+	"errors"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/gpuav-dbg/gpuav-dbg/launcher"
 	"github.com/gpuav-dbg/gpuav-dbg/options"
+	"github.com/gpuav-dbg/gpuav-dbg/session"
 )
 
 // TestFlagsReadTheTable: a row added to the options table with a flag is a
@@ -91,5 +94,98 @@ func TestOptionFlags(t *testing.T) {
 		if _, err := f.settings(); err == nil {
 			t.Error("--robust with --on-error execute accepted")
 		}
+	}
+}
+
+// flagExamples are values of the flag table's rows that take an argument,
+// for TestCommandFlags; a new row with an argument gets one here.
+var flagExamples = map[string]string{
+	"json": "out.json", "sarif": "out.sarif", "report-mode": "0644", "session": "s.gvs", "check": "buffer_oob=off",
+	"theme": "dark", "checks": "none", "o": "out.spv", "set": "3", "shader-id": "9", "printf": "off",
+}
+
+// commandFlags parses one command's flags as its command line does and
+// returns the error.
+func commandFlags(t *testing.T, c options.Command, args ...string) error {
+	t.Helper()
+	switch c {
+	case options.Run:
+		_, _, err := parseRunFlags("run", append(args, "app"), io.Discard)
+		return err
+	case options.Open:
+		_, _, err := parseOpenFlags(append(args, "f.gvs"), io.Discard)
+		return err
+	}
+	tc := newTestCLI(t)
+	switch c {
+	case options.Instrument:
+		tc.instrumentCmd(append(append([]string{"-o", "x.spv"}, args...), "missing.spv"))
+	case options.Doctor:
+		tc.doctorCmd(append(args, "--bogus"))
+	}
+	if s := tc.err.String(); !strings.Contains(s, "missing.spv") && !strings.Contains(s, `"--bogus"`) {
+		return errors.New(s)
+	}
+	return nil
+}
+
+// TestCommandFlags: every row of the flag table is a flag of each of its
+// commands' parsers (taking its example value), and in the usage of each.
+func TestCommandFlags(t *testing.T) {
+	var usage strings.Builder
+	printUsage(&usage)
+	for _, c := range []options.Command{options.Run, options.Open, options.Instrument, options.Doctor} {
+		section := usage.String()[strings.Index(usage.String(), "Flags of "+c.String()+":"):]
+		section = section[:strings.Index(section, "\n\n")]
+		for _, f := range options.FlagsOf(c) {
+			args := []string{"--" + f.Name}
+			if f.Arg != "" {
+				args = append(args, flagExamples[f.Name])
+			}
+			if f.Internal {
+				continue // doctor --probe starts the probe
+			}
+			if err := commandFlags(t, c, args...); err != nil {
+				t.Errorf("%s %q: %v", c, args, err)
+			}
+			if !strings.Contains(section, "\n  "+f.Usage()) {
+				t.Errorf("usage of %s lacks %s:\n%s", c, f.Usage(), section)
+			}
+		}
+		for _, o := range options.OptionsOf(c) {
+			if !strings.Contains(section, "\n  --"+o.Flag) {
+				t.Errorf("usage of %s lacks --%s", c, o.Flag)
+			}
+		}
+	}
+	if f, _, err := parseRunFlags("run", []string{"app"}, io.Discard); err != nil || os.FileMode(f.reportMode) != session.ReportMode ||
+		f.theme != "auto" {
+		t.Errorf("run's defaults from the rows: %v %#o %q", err, os.FileMode(f.reportMode), f.theme)
+	}
+}
+
+// TestCommandFlagsReadTheTable: a row added to the flag table is in the
+// usage of its commands, and each command's parser refuses to run until
+// it reads the row (a variable of that name), naming it.
+func TestCommandFlagsReadTheTable(t *testing.T) {
+	for _, c := range []options.Command{options.Run, options.Open, options.Instrument, options.Doctor} {
+		t.Run(c.String(), func(t *testing.T) {
+			defer options.WithExtraFlags(&options.Flag{Name: "test-flag", Arg: "N", Commands: c, Help: "the test's flag"})()
+			var usage strings.Builder
+			printUsage(&usage)
+			if !strings.Contains(usage.String(), "Flags of "+c.String()+":\n") ||
+				!strings.Contains(usage.String(), "  --test-flag N       the test's flag\n") {
+				t.Errorf("usage lacks the row:\n%s", usage.String())
+			}
+			if err := commandFlags(t, c); err == nil || !strings.Contains(err.Error(), "--test-flag N") {
+				t.Errorf("a row no parser reads: %v", err)
+			}
+		})
+	}
+	// An option row of open is read by open's parser too.
+	defer options.WithExtra(&options.Option{Key: "test_row", Env: "GPUAV_DBG_TEST_ROW", Scope: options.Launcher,
+		Flag: "test-row", Commands: options.Open, Kind: options.Uint, Help: "a row of the test"})()
+	if err := commandFlags(t, options.Open); err == nil || !strings.Contains(err.Error(), "--test-row") {
+		t.Errorf("an option row of open no parser reads: %v", err)
 	}
 }

@@ -1,6 +1,8 @@
 // Command readme writes the settings tables of the options table into
 // README.md and layer/README.md, between options.TableBegin and
-// options.TableEnd: go generate ./options.
+// options.TableEnd, and the command line's flag table (options.Flags) into
+// README.md between options.FlagTableBegin and options.FlagTableEnd: go
+// generate ./options.
 package main
 
 import (
@@ -15,20 +17,24 @@ func main() {
 	readme := flag.String("w", "README.md", "the README to rewrite")
 	layer := flag.String("layer", "layer/README.md", "the layer's README to rewrite")
 	flag.Parse()
-	for path, table := range map[string]string{*readme: options.Markdown(), *layer: options.LayerMarkdown()} {
-		if err := rewrite(path, table); err != nil {
+	for _, w := range []struct{ path, begin, end, table string }{
+		{*readme, options.TableBegin, options.TableEnd, options.Markdown()},
+		{*readme, options.FlagTableBegin, options.FlagTableEnd, options.FlagMarkdown()},
+		{*layer, options.TableBegin, options.TableEnd, options.LayerMarkdown()},
+	} {
+		if err := rewrite(w.path, w.begin, w.end, w.table); err != nil {
 			fmt.Fprintln(os.Stderr, "readme:", err)
 			os.Exit(1)
 		}
 	}
 }
 
-func rewrite(path, table string) error {
+func rewrite(path, begin, end, table string) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", path, err)
 	}
-	out, err := options.ReplaceTable(string(b), table)
+	out, err := options.ReplaceBetween(string(b), begin, end, table)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}

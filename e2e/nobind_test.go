@@ -79,7 +79,7 @@ func TestNoBindForCheckFreeVariants(t *testing.T) {
 				if tt.stage == "fragment" {
 					n = 1
 				}
-				want = append(want, fmt.Sprintf("buffer_oob %s:%d bound-cmd action %d ×%d values &{Offset:60 Size:4 Range:60 Highest:63 Write:false Kind:storage Robust:false}",
+				want = append(want, fmt.Sprintf("buffer_oob %s:%d bound-cmd action %d ×%d values &{Offset:60 Size:4 Range:60 Highest:63 Write:false Kind:storage Robust:false Coop:false}",
 					tt.file, tt.line, tt.errAction, n))
 			}
 			if code != wantCode || !slices.Equal(groups, want) {

@@ -462,7 +462,7 @@ func TestTUIRerunOnError(t *testing.T) {
 	if !strings.Contains(s, "on_error") || !strings.Contains(s, "[skip] clamp  execute") {
 		t.Fatalf("the settings pane lacks on_error's three values:\n%s", s)
 	}
-	tm.keys("G", "k", "k", "Space") // printf is the last row, robust above it, on_error above that
+	tm.keys("G", "k", "k", "k", "Space") // stop_on_error is the last row, printf, robust and on_error above it
 	tm.waitFor(" skip [clamp] execute")
 	tm.keys("r")
 	tm.waitFor("run 2/2")

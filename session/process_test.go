@@ -18,21 +18,8 @@ import (
 func TestConnectionsShaderIDs(t *testing.T) {
 	parentWords := shadertest.Compile(t, "../examples/demo/shaders", "oob_compute.comp", "-g", "--target-env", "vulkan1.1")
 	childWords := shadertest.Compile(t, "../e2e/testdata/trust", "oob_child.comp", "-g", "--target-env", "vulkan1.1")
-	var file bytes.Buffer
-	file.WriteString(FileHeader)
-	c := NewCollector()
-	c.SetFile(&file)
+	c, file, send := connectionsCollector(t)
 	parent, child := NewConnection(), NewConnection()
-	send := func(conn *Connection, k wire.Kind, m any) {
-		t.Helper()
-		frame, err := wire.Encode(k, m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := c.recordFrame(k, frame[wire.HeaderSize:], nil, conn); err != nil {
-			t.Fatal(err)
-		}
-	}
 	for _, p := range []struct {
 		conn  *Connection
 		pid   int
@@ -85,21 +72,8 @@ func TestConnectionsShaderIDs(t *testing.T) {
 // child's group has the child's names, and each keeps a serial of its own.
 func TestConnectionsSerials(t *testing.T) {
 	words := shadertest.Compile(t, "../examples/demo/shaders", "oob_compute.comp", "-g", "--target-env", "vulkan1.1")
-	var file bytes.Buffer
-	file.WriteString(FileHeader)
-	c := NewCollector()
-	c.SetFile(&file)
+	c, file, send := connectionsCollector(t)
 	parent, child := NewConnection(), NewConnection()
-	send := func(conn *Connection, k wire.Kind, m any) {
-		t.Helper()
-		frame, err := wire.Encode(k, m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := c.recordFrame(k, frame[wire.HeaderSize:], nil, conn); err != nil {
-			t.Fatal(err)
-		}
-	}
 	r := computeRecord(0)
 	r.Instruction = uint32(shadertest.LastOp(t, words, spirv.OpStore))
 	errs := func(cmd, pipeline uint64) *wire.Errors {
@@ -137,4 +111,24 @@ func TestConnectionsSerials(t *testing.T) {
 			t.Errorf("%s: groups\n%q, want\n%q", name, got, want)
 		}
 	}
+}
+
+// connectionsCollector is a collector writing its session file to file,
+// and send, which gives it a message as a connection's frame.
+func connectionsCollector(t *testing.T) (*Collector, *bytes.Buffer, func(*Connection, wire.Kind, any)) {
+	file := &bytes.Buffer{}
+	file.WriteString(FileHeader)
+	c := NewCollector()
+	c.SetFile(file)
+	send := func(conn *Connection, k wire.Kind, m any) {
+		t.Helper()
+		frame, err := wire.Encode(k, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.recordFrame(k, frame[wire.HeaderSize:], nil, conn); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return c, file, send
 }
